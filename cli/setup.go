@@ -1,0 +1,10 @@
+package cli
+
+import (
+	"context"
+	"errors"
+)
+
+func runSetup(ctx context.Context, env *Env, args []string) error {
+	return errors.New("not implemented yet")
+}

@@ -1,0 +1,95 @@
+package embed
+
+import (
+	"context"
+	"math"
+	"strings"
+	"unicode"
+)
+
+// Embedder turns texts into vectors. It is the whole contract between mdsearch
+// and a model: the local model in embed/use and the servers in embed/remote
+// both implement it.
+type Embedder interface {
+	// Embed returns one L2-normalised vector per text, in input order.
+	// Texts over MaxTokens are truncated by the model; implementations count
+	// such truncations (see Truncations) rather than hide them.
+	Embed(ctx context.Context, texts []string) ([][]float32, error)
+	// Dim is the length of every vector.
+	Dim() int
+	// MaxTokens is the model's input window, in its own tokens.
+	MaxTokens() int
+	// CountTokens counts text in the model's own tokens, as Embed would see
+	// it (special tokens included), so the chunker can size chunks to fit.
+	CountTokens(text string) int
+	// ModelID names the model and its settings. The index stores it, and a
+	// change forces a re-embed.
+	ModelID() string
+}
+
+// TokenCounter is the part of Embedder the chunker needs.
+type TokenCounter interface {
+	CountTokens(text string) int
+}
+
+// Words counts whitespace-separated words. It stands in for a model's
+// tokenizer when no model is loaded (keyword-only indexing, tests).
+type Words struct{}
+
+// CountTokens implements TokenCounter.
+func (Words) CountTokens(text string) int { return CountWords(text) }
+
+// CountWords counts runs of non-space characters.
+func CountWords(text string) int {
+	n, in := 0, false
+	for _, r := range text {
+		if unicode.IsSpace(r) {
+			in = false
+		} else if !in {
+			in = true
+			n++
+		}
+	}
+	return n
+}
+
+// Normalize scales v to unit length in place. A zero vector stays zero.
+func Normalize(v []float32) {
+	var s float64
+	for _, x := range v {
+		s += float64(x) * float64(x)
+	}
+	if s == 0 {
+		return
+	}
+	inv := float32(1 / math.Sqrt(s))
+	for i := range v {
+		v[i] *= inv
+	}
+}
+
+// Dot is the inner product; for normalised vectors it is the cosine.
+func Dot(a, b []float32) float32 {
+	var s float32
+	for i := range a {
+		s += a[i] * b[i]
+	}
+	return s
+}
+
+// Cosine is the cosine similarity of a and b, normalised or not.
+func Cosine(a, b []float32) float64 {
+	var ab, aa, bb float64
+	for i := range a {
+		ab += float64(a[i]) * float64(b[i])
+		aa += float64(a[i]) * float64(a[i])
+		bb += float64(b[i]) * float64(b[i])
+	}
+	if aa == 0 || bb == 0 {
+		return 0
+	}
+	return ab / math.Sqrt(aa*bb)
+}
+
+// IsBlank reports whether text has no visible characters.
+func IsBlank(text string) bool { return strings.TrimSpace(text) == "" }

@@ -1,0 +1,3 @@
+module github.com/mdsearch/mdsearch
+
+go 1.26.8

@@ -1,0 +1,259 @@
+package mdsearch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+)
+
+// Chunk is one embeddable piece of a note. It never spans two sections,
+// except where a stub section was merged forward (see Merged).
+// Text is the exact source slice [StartByte, EndByte) of the original file;
+// EmbedText is Text prefixed with the heading path, as the model sees it.
+type Chunk struct {
+	ID           string         `json:"id"`   // "path#chunk_index"
+	Path         string         `json:"path"` // vault-relative, '/'-separated
+	Title        string         `json:"title"`
+	Section      string         `json:"section"`      // last heading text; "" for the preamble
+	SectionPath  []string       `json:"section_path"` // heading texts from the top
+	HeadingLevel int            `json:"heading_level"`
+	StartLine    int            `json:"start_line"` // 1-based, inclusive, in the original file
+	EndLine      int            `json:"end_line"`
+	StartByte    int            `json:"start_byte"` // byte range in the original file
+	EndByte      int            `json:"end_byte"`
+	ChunkIndex   int            `json:"chunk_index"` // 0-based within the note
+	TotalChunks  int            `json:"total_chunks"`
+	Part         int            `json:"part"`  // 1-based part within its section
+	Parts        int            `json:"parts"` // parts the section was cut into
+	Text         string         `json:"text"`
+	EmbedText    string         `json:"embed_text"`
+	WordCount    int            `json:"word_count"`
+	TokenCount   int            `json:"token_count"` // of EmbedText, by the embedder's counter
+	Tags         []string       `json:"tags"`
+	Frontmatter  map[string]any `json:"frontmatter"`
+	Hash         string         `json:"hash"`             // content hash of EmbedText
+	Merged       [][]string     `json:"merged,omitempty"` // section paths of stub sections merged into this chunk
+}
+
+// Mode selects the ranking used by a search.
+type Mode string
+
+const (
+	ModeHybrid   Mode = "hybrid"
+	ModeSemantic Mode = "semantic"
+	ModeKeyword  Mode = "keyword"
+)
+
+// Search limits shared by every adapter.
+const (
+	DefaultN          = 5
+	MaxN              = 50
+	DefaultMaxPerPage = 2
+	MaxMaxPerPage     = 5
+)
+
+// SearchRequest is what every adapter turns its input into.
+type SearchRequest struct {
+	Query      string `json:"query"`
+	N          int    `json:"n"`            // 0 means DefaultN
+	MaxPerPage int    `json:"max_per_page"` // 0 means DefaultMaxPerPage
+	Mode       Mode   `json:"mode"`         // "" means ModeHybrid
+	Collection string `json:"collection,omitempty"`
+	Tag        string `json:"tag,omitempty"`
+	PathPrefix string `json:"path_prefix,omitempty"`
+}
+
+// Result is one ranked chunk with its place in the page.
+type Result struct {
+	Path          string   `json:"path"`
+	Title         string   `json:"title"`
+	Collection    string   `json:"collection"`
+	Section       string   `json:"section"`
+	SectionPath   []string `json:"section_path"`
+	ChunkIndex    int      `json:"chunk_index"`
+	TotalChunks   int      `json:"total_chunks"`
+	PageWordCount int      `json:"page_word_count"`
+	StartLine     int      `json:"start_line"`
+	EndLine       int      `json:"end_line"`
+	Text          string   `json:"text"`     // the full chunk, never truncated
+	EmbedText     string   `json:"-"`        // Text with its [A > B] prefix
+	Score         float64  `json:"score"`    // 0–1, for display
+	Distance      *float64 `json:"distance"` // 1 − cosine when vectors were used
+}
+
+// SearchResponse is the answer to a SearchRequest.
+type SearchResponse struct {
+	Query   string   `json:"query"`
+	Mode    Mode     `json:"mode"`
+	Results []Result `json:"results"`
+	Total   int      `json:"total"`
+	TookMS  float64  `json:"took_ms"`
+	Notice  string   `json:"notice,omitempty"` // e.g. semantic search unavailable, fell back to keyword
+}
+
+// ReadRequest names a note, and optionally one section of it.
+// Path is vault-relative; "collection:path" picks a collection.
+type ReadRequest struct {
+	Path    string `json:"path"`
+	Section string `json:"section,omitempty"`
+}
+
+// ReadResponse is a whole note or one section of it.
+type ReadResponse struct {
+	Collection  string   `json:"collection"`
+	Path        string   `json:"path"`
+	Title       string   `json:"title"`
+	Section     string   `json:"section,omitempty"`
+	SectionPath []string `json:"section_path,omitempty"`
+	StartLine   int      `json:"start_line"`
+	EndLine     int      `json:"end_line"`
+	WordCount   int      `json:"word_count"`
+	Content     string   `json:"content"`
+}
+
+// OutlineEntry is one heading of a note, with the size of its section.
+type OutlineEntry struct {
+	Level       int      `json:"level"`
+	Heading     string   `json:"heading"`
+	SectionPath []string `json:"section_path"`
+	StartLine   int      `json:"start_line"`
+	EndLine     int      `json:"end_line"`
+	WordCount   int      `json:"word_count"` // of the whole section, subsections included
+}
+
+// Outline is the heading tree of a note, flattened in document order.
+type Outline struct {
+	Collection string         `json:"collection"`
+	Path       string         `json:"path"`
+	Title      string         `json:"title"`
+	WordCount  int            `json:"word_count"`
+	Sections   []OutlineEntry `json:"sections"`
+}
+
+// IndexRequest asks for one collection to be brought up to date.
+type IndexRequest struct {
+	Dir  string `json:"dir"`
+	Name string `json:"name"` // collection name; defaults to the directory's base name
+	Full bool   `json:"full"` // re-read and re-embed everything
+}
+
+// Skip names a file that was not indexed, and why.
+type Skip struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
+}
+
+// IndexProgress is reported while indexing runs.
+type IndexProgress struct {
+	Collection      string  `json:"collection"`
+	FilesTotal      int     `json:"files_total"`
+	FilesDone       int     `json:"files_done"`
+	ChunksTotal     int     `json:"chunks_total"`
+	ChunksEmbedded  int     `json:"chunks_embedded"`
+	ChunksToEmbed   int     `json:"chunks_to_embed"`
+	EmbedsPerSecond float64 `json:"embeds_per_second"`
+}
+
+// IndexStats summarises one indexing run.
+type IndexStats struct {
+	Collection string  `json:"collection"`
+	Files      int     `json:"files"`
+	Unchanged  int     `json:"unchanged"`
+	Changed    int     `json:"changed"`
+	Added      int     `json:"added"`
+	Deleted    int     `json:"deleted"`
+	Chunks     int     `json:"chunks"`
+	Embedded   int     `json:"embedded"` // vectors computed in this run
+	Reused     int     `json:"reused"`   // vectors reused from earlier runs
+	Skipped    []Skip  `json:"skipped"`
+	Warnings   []Skip  `json:"warnings"`
+	TookMS     float64 `json:"took_ms"`
+	Notice     string  `json:"notice,omitempty"`
+}
+
+// CollectionStatus describes one indexed collection.
+type CollectionStatus struct {
+	Name      string `json:"name"`
+	Root      string `json:"root"`
+	Files     int    `json:"files"`
+	Chunks    int    `json:"chunks"`
+	Vectors   int    `json:"vectors"`
+	Stale     int    `json:"stale"` // files changed, added or deleted on disk since indexing
+	IndexedAt string `json:"indexed_at"`
+}
+
+// Status describes the whole index.
+type Status struct {
+	IndexPath     string             `json:"index_path"`
+	SchemaVersion int                `json:"schema_version"`
+	ModelID       string             `json:"model_id"`
+	Collections   []CollectionStatus `json:"collections"`
+	Files         int                `json:"files"`
+	Chunks        int                `json:"chunks"`
+	Vectors       int                `json:"vectors"`
+	Stale         int                `json:"stale"`
+	SizeBytes     int64              `json:"size_bytes"`
+	Indexing      *IndexProgress     `json:"indexing,omitempty"`
+	Notice        string             `json:"notice,omitempty"`
+}
+
+// Searcher is the one engine behind every adapter: the CLI, MCP, REST and
+// the web page call it and never rank, dedup or slice sections themselves.
+type Searcher interface {
+	Index(ctx context.Context, req IndexRequest, progress func(IndexProgress)) (*IndexStats, error)
+	Search(ctx context.Context, req SearchRequest) (*SearchResponse, error)
+	Read(ctx context.Context, req ReadRequest) (*ReadResponse, error)
+	Outline(ctx context.Context, path string) (*Outline, error)
+	Status(ctx context.Context) (*Status, error)
+	Close() error
+}
+
+// Error is a failure a user can act on: what failed, where, and what to do.
+type Error struct {
+	Op   string // what was being done, e.g. "read", "embed"
+	Path string // the file or resource involved, if any
+	Err  error
+	Hint string // what to do about it, if anything
+	Kind Kind
+}
+
+// Kind classifies an Error so adapters can map it (e.g. to HTTP status codes).
+type Kind int
+
+const (
+	KindInternal    Kind = iota
+	KindInvalid          // bad input from the caller
+	KindNotFound         // no such note, section or collection
+	KindForbidden        // a path outside the vault
+	KindUnavailable      // a missing asset or service
+)
+
+func (e *Error) Error() string {
+	msg := e.Op
+	if e.Path != "" {
+		msg += " " + e.Path
+	}
+	if e.Err != nil {
+		msg += ": " + e.Err.Error()
+	}
+	if e.Hint != "" {
+		msg += " (" + e.Hint + ")"
+	}
+	return msg
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Errorf builds an *Error of the given kind.
+func Errorf(kind Kind, op, path, hint, format string, args ...any) *Error {
+	return &Error{Op: op, Path: path, Kind: kind, Hint: hint, Err: fmt.Errorf(format, args...)}
+}
+
+// KindOf reports the Kind of err, or KindInternal.
+func KindOf(err error) Kind {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Kind
+	}
+	return KindInternal
+}
