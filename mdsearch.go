@@ -201,6 +201,10 @@ type Status struct {
 // the web page call it and never rank, dedup or slice sections themselves.
 type Searcher interface {
 	Index(ctx context.Context, req IndexRequest, progress func(IndexProgress)) (*IndexStats, error)
+	// Refresh re-indexes only the named vault-relative files of an indexed
+	// collection (changed, added or deleted), without walking the vault.
+	// Watchers call it so a saved note is searchable within a second.
+	Refresh(ctx context.Context, collection string, paths []string) (*IndexStats, error)
 	Search(ctx context.Context, req SearchRequest) (*SearchResponse, error)
 	Read(ctx context.Context, req ReadRequest) (*ReadResponse, error)
 	Outline(ctx context.Context, path string) (*Outline, error)
