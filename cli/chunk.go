@@ -1,10 +1,214 @@
 package cli
 
 import (
+	"bufio"
 	"context"
-	"errors"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/chunks"
+	"github.com/mdsearch/mdsearch/embed"
+	"github.com/mdsearch/mdsearch/sections"
 )
 
+// chunkCounter picks what `mdsearch chunk` counts tokens with and the
+// budget it uses when --max-tokens is not given: the configured embedder's
+// own tokenizer and window, as `mdsearch index` uses them. Without a model
+// it falls back to counting words, and says so.
+func chunkCounter(env *Env, ef *embedderFlags) (counter embed.TokenCounter, maxTokens int, release func(), err error) {
+	emb, closer, _, err := ef.open(env)
+	switch {
+	case err != nil && mdsearch.KindOf(err) != mdsearch.KindUnavailable:
+		return nil, 0, nil, err
+	case err != nil:
+		fmt.Fprintf(env.Stderr, "mdsearch chunk: note: counting words, not model tokens: %v\n", err)
+	case emb != nil:
+		return emb, emb.MaxTokens(), closer, nil
+	}
+	return embed.Words{}, chunks.DefaultMaxTokens, func() {}, nil
+}
+
 func runChunk(ctx context.Context, env *Env, args []string) error {
-	return errors.New("not implemented yet")
+	fs := newFlags(env, "chunk", "FILE...")
+	asJSON := fs.Bool("json", false, "print a JSON array of chunks")
+	maxTokens := fs.Int("max-tokens", 0, "token budget per chunk, heading prefix included (default: the model's window)")
+	profile := fs.String("profile", string(chunks.ProfileSections), "where to cut: sections (every heading) or h2h3")
+	ef := addEmbedderFlags(fs)
+	files, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	prof, ok := chunks.ParseProfile(*profile)
+	switch {
+	case !ok:
+		fmt.Fprintf(env.Stderr, "mdsearch chunk: unknown --profile %q (want sections or h2h3)\n", *profile)
+		return errUsage
+	case *maxTokens < 0:
+		fmt.Fprintln(env.Stderr, "mdsearch chunk: --max-tokens must be positive")
+		return errUsage
+	case len(files) == 0:
+		fs.Usage()
+		return errUsage
+	}
+	counter, budget, closeCounter, err := chunkCounter(env, ef)
+	if err != nil {
+		return err
+	}
+	defer closeCounter()
+	if *maxTokens > 0 {
+		budget = *maxTokens
+	}
+	opts := chunks.Options{MaxTokens: budget, Counter: counter, Profile: prof}
+
+	w := bufio.NewWriter(env.Stdout)
+	defer w.Flush()
+	out := newChunkPrinter(w, *asJSON)
+	failed := false
+	for _, f := range files {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		cs, err := chunkFile(env, f, opts)
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "mdsearch chunk: %v\n", err)
+			failed = true
+			continue
+		}
+		if err := out.print(f, cs); err != nil {
+			return err
+		}
+	}
+	if err := out.close(); err != nil {
+		return err
+	}
+	if failed {
+		return errFailed
+	}
+	return nil
+}
+
+// chunkFile reads, parses and chunks one file, printing its warnings.
+func chunkFile(env *Env, name string, opts chunks.Options) ([]mdsearch.Chunk, error) {
+	src, err := os.ReadFile(name)
+	if err != nil {
+		return nil, mdsearch.Errorf(mdsearch.KindInvalid, "read", name, "", "%v", unwrapPathError(err))
+	}
+	if sections.LooksBinary(src) {
+		return nil, mdsearch.Errorf(mdsearch.KindInvalid, "read", name, "", "binary file (contains NUL bytes), skipped")
+	}
+	doc := sections.Parse(filepath.ToSlash(name), src)
+	for _, w := range doc.Warnings {
+		fmt.Fprintf(env.Stderr, "mdsearch chunk: %s: warning: %s\n", name, w)
+	}
+	return chunks.Split(doc, opts), nil
+}
+
+func unwrapPathError(err error) error {
+	if pe, ok := err.(*os.PathError); ok {
+		return pe.Err
+	}
+	return err
+}
+
+// chunkPrinter writes chunks as one JSON array across all files, or as a
+// readable listing.
+type chunkPrinter struct {
+	w     io.Writer
+	json  bool
+	first bool
+}
+
+func newChunkPrinter(w io.Writer, asJSON bool) *chunkPrinter {
+	return &chunkPrinter{w: w, json: asJSON, first: true}
+}
+
+func (p *chunkPrinter) print(file string, cs []mdsearch.Chunk) error {
+	if !p.json {
+		return printChunkList(p.w, file, cs)
+	}
+	for i := range cs {
+		b, err := marshalChunk(&cs[i])
+		if err != nil {
+			return fmt.Errorf("encode %s: %w", file, err)
+		}
+		sep := ",\n"
+		if p.first {
+			sep, p.first = "[\n", false
+		}
+		if _, err := io.WriteString(p.w, sep); err != nil {
+			return err
+		}
+		if _, err := p.w.Write(b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (p *chunkPrinter) close() error {
+	if !p.json {
+		return nil
+	}
+	end := "\n]\n"
+	if p.first {
+		end = "[]\n"
+	}
+	_, err := io.WriteString(p.w, end)
+	return err
+}
+
+// marshalChunk encodes one chunk on one line, without escaping <, > and &
+// (markdown is full of them).
+func marshalChunk(c *mdsearch.Chunk) ([]byte, error) {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(c); err != nil {
+		return nil, err
+	}
+	return []byte(strings.TrimSuffix(b.String(), "\n")), nil
+}
+
+// printChunkList prints one line per chunk: index, lines, section path,
+// tokens and the first line of text.
+func printChunkList(w io.Writer, file string, cs []mdsearch.Chunk) error {
+	if _, err := fmt.Fprintf(w, "%s: %d chunks\n", file, len(cs)); err != nil {
+		return err
+	}
+	for _, c := range cs {
+		section := strings.Join(c.SectionPath, " > ")
+		if section == "" {
+			section = "(preamble)"
+		}
+		if c.Parts > 1 {
+			section += fmt.Sprintf(" (%d/%d)", c.Part, c.Parts)
+		}
+		if len(c.Merged) > 0 {
+			section += fmt.Sprintf(" (+%d merged)", len(c.Merged))
+		}
+		if _, err := fmt.Fprintf(w, "  #%-3d L%d-%d  %s  %d tokens  %s\n", c.ChunkIndex, c.StartLine, c.EndLine,
+			section, c.TokenCount, firstLine(c.Text, 60)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// firstLine is the first non-blank line of text, cut to at most n runes.
+func firstLine(text string, n int) string {
+	for _, l := range strings.Split(text, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			if utf8.RuneCountInString(l) > n {
+				l = string([]rune(l)[:n-1]) + "…"
+			}
+			return l
+		}
+	}
+	return ""
 }

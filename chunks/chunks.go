@@ -1,0 +1,344 @@
+package chunks
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/embed"
+	"github.com/mdsearch/mdsearch/sections"
+)
+
+// Profile chooses where sections are cut.
+type Profile string
+
+const (
+	// ProfileSections cuts at every heading.
+	ProfileSections Profile = "sections"
+	// ProfileH2H3 cuts at H1 and H2, subdivides at H3 only when a section
+	// is over budget, and never cuts at H4 or deeper.
+	ProfileH2H3 Profile = "h2h3"
+)
+
+// ParseProfile checks a profile name; "" means ProfileSections.
+func ParseProfile(name string) (Profile, bool) {
+	switch Profile(name) {
+	case "", ProfileSections:
+		return ProfileSections, true
+	case ProfileH2H3:
+		return ProfileH2H3, true
+	}
+	return "", false
+}
+
+// Options configure Split. Zero values mean the defaults.
+type Options struct {
+	MaxTokens int                // budget per chunk, heading prefix included; default 128
+	Counter   embed.TokenCounter // default embed.Words{}
+	Profile   Profile            // default ProfileSections
+	Overlap   float64            // fraction of MaxTokens repeated between parts of a section; default 0.15, negative for none
+	StubWords int                // sections with fewer body words merge forward; default 50, negative for none
+}
+
+// Defaults.
+const (
+	DefaultMaxTokens = 128
+	DefaultOverlap   = 0.15
+	DefaultStubWords = 50
+)
+
+// DefaultOptions returns the options Split uses for zero values.
+func DefaultOptions() Options {
+	return Options{MaxTokens: DefaultMaxTokens, Counter: embed.Words{}, Profile: ProfileSections,
+		Overlap: DefaultOverlap, StubWords: DefaultStubWords}
+}
+
+func (o Options) withDefaults() Options {
+	d := DefaultOptions()
+	if o.MaxTokens <= 0 {
+		o.MaxTokens = d.MaxTokens
+	}
+	if o.Counter == nil {
+		o.Counter = d.Counter
+	}
+	if p, ok := ParseProfile(string(o.Profile)); ok {
+		o.Profile = p
+	} else {
+		o.Profile = d.Profile
+	}
+	switch {
+	case o.Overlap == 0:
+		o.Overlap = d.Overlap
+	case o.Overlap < 0:
+		o.Overlap = 0
+	case o.Overlap > 0.5:
+		o.Overlap = 0.5
+	}
+	switch {
+	case o.StubWords == 0:
+		o.StubWords = d.StubWords
+	case o.StubWords < 0:
+		o.StubWords = 0
+	}
+	return o
+}
+
+// splitter holds what one Split call shares.
+type splitter struct {
+	doc      *sections.Document
+	src      []byte
+	opts     Options
+	overhead int // tokens the counter adds to any text (special tokens)
+	out      []mdsearch.Chunk
+	fm       map[string]any
+	prefixes map[*sections.Section]prefixed
+	buf      []byte // scratch for hashing
+	words    bool   // the counter counts words, so block word counts are token counts
+}
+
+// prefixed caches a section's prefix and the room it leaves.
+type prefixed struct {
+	text string
+	room int
+}
+
+// Split cuts doc into chunks, in document order. Chunk.Text is the exact
+// source slice [StartByte, EndByte) (invalid UTF-8 shown as U+FFFD);
+// EmbedText is "[Title > Heading > …] " + Text, where a chunk that starts
+// inside a table's rows also gets the table's header rows between the
+// prefix and Text. Chunks of one section overlap by about opts.Overlap of
+// the budget; chunks never overlap across sections.
+func Split(doc *sections.Document, opts Options) []mdsearch.Chunk {
+	s := &splitter{doc: doc, src: doc.Src, opts: opts.withDefaults(), fm: doc.Frontmatter,
+		prefixes: map[*sections.Section]prefixed{}}
+	if _, ok := s.opts.Counter.(embed.Words); ok {
+		s.opts.Counter, s.words = fastWords{}, true // same counts, several times faster
+	}
+	s.overhead = s.opts.Counter.CountTokens("")
+	if s.fm == nil {
+		s.fm = map[string]any{}
+	}
+	s.out = make([]mdsearch.Chunk, 0, len(doc.Src)/1024+1)
+	pieces := s.sectionPieces()
+	if !s.wholeNote(pieces) {
+		for _, u := range s.units(pieces) {
+			s.pack(u)
+		}
+	}
+	for i := range s.out {
+		c := &s.out[i]
+		c.ChunkIndex, c.TotalChunks = i, len(s.out)
+		c.ID = doc.Path + "#" + strconv.Itoa(i)
+	}
+	return s.out
+}
+
+// wholeNote emits the note as one chunk if it fits the budget.
+func (s *splitter) wholeNote(pieces [][]piece) bool {
+	var all []piece
+	for _, ps := range pieces {
+		all = append(all, ps...)
+	}
+	if len(all) == 0 {
+		return true // nothing to chunk
+	}
+	id := &s.doc.Sections[0]
+	total := 0
+	for _, p := range all {
+		total += p.tokens
+	}
+	if total > s.room(id) {
+		return false
+	}
+	u := &unit{id: id, pieces: all, whole: true}
+	for i := range s.doc.Sections {
+		if ps := pieces[i]; len(ps) > 0 {
+			u.members = append(u.members, member{sec: &s.doc.Sections[i], start: ps[0].start, end: ps[len(ps)-1].end})
+		}
+	}
+	c := s.chunk(u, all[0].start, all[len(all)-1].end)
+	if c.TokenCount > s.opts.MaxTokens {
+		return false
+	}
+	s.out = append(s.out, c)
+	return true
+}
+
+// prefix is the embed text prefix of the chunks of section id.
+func (s *splitter) prefix(id *sections.Section) string { return s.prefixed(id).text }
+
+// room is the budget left for text once the prefix is paid for.
+func (s *splitter) room(id *sections.Section) int { return s.prefixed(id).room }
+
+func (s *splitter) prefixed(id *sections.Section) prefixed {
+	if p, ok := s.prefixes[id]; ok {
+		return p
+	}
+	text := s.makePrefix(id)
+	p := prefixed{text: text, room: max(1, s.opts.MaxTokens-s.overhead-s.countString(text))}
+	s.prefixes[id] = p
+	return p
+}
+
+// makePrefix is "[Title > Heading > …] " for section id, without repeating
+// the title when the first heading is the title, shortened so that it takes
+// at most half the budget.
+func (s *splitter) makePrefix(id *sections.Section) string {
+	parts := make([]string, 0, len(id.Path)+1)
+	if t := s.doc.Title; t != "" {
+		parts = append(parts, t)
+	}
+	for i, h := range id.Path {
+		if i == 0 && len(parts) > 0 && strings.EqualFold(h, parts[0]) {
+			continue
+		}
+		parts = append(parts, h)
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	limit := s.opts.MaxTokens / 2
+	for {
+		p := "[" + strings.Join(parts, " > ") + "] "
+		if s.countString(p) <= limit {
+			return p
+		}
+		if len(parts) > 1 {
+			parts = parts[1:]
+			continue
+		}
+		// One part left and still too long: keep its leading words.
+		words := strings.Fields(parts[0])
+		if len(words) <= 2 {
+			return ""
+		}
+		parts[0] = strings.Join(words[:len(words)/2], " ") + " …"
+	}
+}
+
+// count counts src[start:end] as display text, without the overhead.
+func (s *splitter) count(start, end int) int {
+	if s.words {
+		return sections.CountWordsBytes(s.src[start:end]) // U+FFFD or not, a word is a word
+	}
+	return s.countString(s.doc.Text(start, end))
+}
+
+func (s *splitter) countString(text string) int {
+	return max(0, s.opts.Counter.CountTokens(text)-s.overhead)
+}
+
+// label picks the section a chunk of u over [start, end) belongs to: the
+// last member it holds text of (stubs merge forward), and the others.
+func (u *unit) label(start, end int) (own *sections.Section, merged []*sections.Section) {
+	for _, m := range u.members {
+		if m.start < end && start < m.end {
+			if own != nil {
+				merged = append(merged, own)
+			}
+			own = m.sec
+		}
+	}
+	if own == nil {
+		own = u.id
+	}
+	if u.whole && len(merged) > 0 {
+		own, merged = merged[0], append(merged[1:], own)
+	}
+	return own, merged
+}
+
+// chunk builds the chunk for [start, end) of unit u. The caller fills in
+// the index fields.
+func (s *splitter) chunk(u *unit, start, end int) mdsearch.Chunk {
+	own, merged := u.label(start, end)
+	prefix, header := s.prefix(own), s.tableHeader(u, start)
+	embedText := s.embedText(prefix, header, start, end)
+	text := embedText[len(prefix)+len(header):] // shares the embed text's memory
+	tokens := s.opts.Counter.CountTokens(embedText)
+	words := 0
+	if s.words {
+		// Prefix and header end in white space, so words add up.
+		words = tokens - sections.CountWords(prefix) - sections.CountWords(header)
+	} else {
+		words = sections.CountWords(text)
+	}
+	s.buf = append(s.buf[:0], embedText...)
+	sum := sha256.Sum256(s.buf)
+	c := mdsearch.Chunk{
+		Path:         s.doc.Path,
+		Title:        s.doc.Title,
+		Section:      own.Heading,
+		SectionPath:  own.Path,
+		HeadingLevel: own.Level,
+		StartLine:    s.doc.Line(start),
+		EndLine:      s.doc.Line(max(start, end-1)),
+		StartByte:    start,
+		EndByte:      end,
+		Part:         1,
+		Parts:        1,
+		Text:         text,
+		EmbedText:    embedText,
+		WordCount:    words,
+		TokenCount:   tokens,
+		Tags:         s.doc.Tags,
+		Frontmatter:  s.fm,
+		Hash:         hex.EncodeToString(sum[:16]),
+	}
+	for _, m := range merged {
+		c.Merged = append(c.Merged, m.Path)
+	}
+	return c
+}
+
+// embedText is prefix + header + the display text of [start, end), built
+// in one allocation.
+func (s *splitter) embedText(prefix, header string, start, end int) string {
+	var b strings.Builder
+	b.Grow(len(prefix) + len(header) + end - start)
+	b.WriteString(prefix)
+	b.WriteString(header)
+	if raw := s.src[start:end]; utf8.Valid(raw) {
+		b.Write(raw)
+	} else {
+		b.WriteString(s.doc.Text(start, end))
+	}
+	return b.String()
+}
+
+// tableHeader is the header and delimiter rows of the table whose rows
+// start holds, followed by a newline, or "" when start is not inside a
+// table's rows or the header would take more than half the room.
+func (s *splitter) tableHeader(u *unit, start int) string {
+	if p := u.pieceAt(start); p != nil && p.kind == sections.Table && p.block != nil {
+		b := p.block
+		if start < b.HeaderEnd {
+			return ""
+		}
+		h := s.doc.Text(b.StartByte, trimRight(s.src, b.StartByte, b.HeaderEnd)) + "\n"
+		if s.countString(h) > s.unitRoom(u)/2 {
+			return ""
+		}
+		return h
+	}
+	return ""
+}
+
+func trimRight(src []byte, start, end int) int {
+	for end > start && isSpace(src[end-1]) {
+		end--
+	}
+	return end
+}
+
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
+}
+
+// fastWords counts exactly as embed.Words does.
+type fastWords struct{}
+
+func (fastWords) CountTokens(text string) int { return sections.CountWords(text) }

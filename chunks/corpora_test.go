@@ -1,0 +1,73 @@
+package chunks
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mdsearch/mdsearch/sections"
+)
+
+// corporaDir is the shared corpora: $MDSEARCH_CORPORA, else
+// ../../shared/corpora from this package.
+func corporaDir() string {
+	if d := os.Getenv("MDSEARCH_CORPORA"); d != "" {
+		return d
+	}
+	return filepath.Join("..", "..", "shared", "corpora")
+}
+
+// corpusFiles lists the .md files under dir, skipping the test when dir is
+// absent unless CI=true.
+func corpusFiles(tb testing.TB, dir string) []string {
+	if _, err := os.Stat(dir); err != nil {
+		if os.Getenv("CI") == "true" {
+			tb.Fatalf("corpora missing: %v (set MDSEARCH_CORPORA)", err)
+		}
+		tb.Skipf("corpora absent: %v", err)
+	}
+	var files []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.EqualFold(filepath.Ext(p), ".md") {
+			files = append(files, p)
+		}
+		return err
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return files
+}
+
+// TestCorpora chunks every note of the shared corpora with both profiles
+// and checks the invariants. Warnings are fine; broken invariants are not.
+func TestCorpora(t *testing.T) {
+	files := corpusFiles(t, corporaDir())
+	if len(files) < 900 {
+		t.Errorf("only %d corpus files found", len(files))
+	}
+	warned := 0
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc := sections.Parse(filepath.ToSlash(f), src)
+		if len(doc.Warnings) > 0 {
+			warned++
+			t.Logf("%s: %s", f, strings.Join(doc.Warnings, "; "))
+		}
+		for _, opts := range []Options{{}, {Profile: ProfileH2H3}, {MaxTokens: 512}} {
+			cs := Split(doc, opts)
+			if err := checkChunks(doc, opts, cs); err != nil {
+				t.Errorf("%s (%+v): %v", f, opts, err)
+			}
+			if len(cs) == 0 && doc.WordCount > 0 {
+				t.Errorf("%s: no chunks for %d words", f, doc.WordCount)
+			}
+		}
+	}
+	t.Logf("%d files, %d with warnings", len(files), warned)
+}

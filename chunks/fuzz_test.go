@@ -1,0 +1,113 @@
+package chunks
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/mdsearch/mdsearch/sections"
+)
+
+// charCounter counts a token per four characters, white space included,
+// plus two special tokens. Unlike words it is not additive over pieces, so
+// it drives the chunker's recount-and-shrink paths.
+type charCounter struct{}
+
+func (charCounter) CountTokens(text string) int { return 2 + (utf8.RuneCountInString(text)+3)/4 }
+
+// floorCounter counts a token per three characters, rounding down, plus
+// three special tokens: the sum of the counts of pieces is often less than
+// the count of the whole, so estimates run low and chunks must shrink.
+type floorCounter struct{}
+
+func (floorCounter) CountTokens(text string) int { return 3 + utf8.RuneCountInString(text)/3 }
+
+// fuzzOptions maps fuzz inputs to options: budgets from 8 to 263 tokens,
+// both profiles, three counters, with and without overlap and stubs.
+func fuzzOptions(maxTokens, flags uint8) Options {
+	o := Options{MaxTokens: 8 + int(maxTokens), Profile: ProfileSections}
+	if flags&1 != 0 {
+		o.Profile = ProfileH2H3
+	}
+	switch {
+	case flags&16 != 0:
+		o.Counter = floorCounter{}
+	case flags&2 != 0:
+		o.Counter = charCounter{}
+	}
+	if flags&4 != 0 {
+		o.Overlap = -1
+	}
+	if flags&8 != 0 {
+		o.StubWords = -1
+	}
+	return o
+}
+
+// specMarkdown returns the CommonMark spec examples' markdown, or nil when
+// the file is absent (a failure when CI=true).
+func specMarkdown(tb testing.TB) []string {
+	home := os.Getenv("MDSEARCH_HOME")
+	if home == "" {
+		if x := os.Getenv("XDG_CACHE_HOME"); x != "" {
+			home = filepath.Join(x, "mdsearch")
+		} else {
+			h, _ := os.UserHomeDir()
+			home = filepath.Join(h, ".cache", "mdsearch")
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(home, "commonmark-spec-0.31.2", "tests.json"))
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			tb.Fatalf("CommonMark spec examples missing: %v (run `mdsearch setup`)", err)
+		}
+		tb.Logf("CommonMark spec examples absent: %v", err)
+		return nil
+	}
+	var ex []struct{ Markdown string }
+	if err := json.Unmarshal(b, &ex); err != nil {
+		tb.Fatal(err)
+	}
+	out := make([]string, len(ex))
+	for i, e := range ex {
+		out[i] = strings.ReplaceAll(e.Markdown, "→", "\t")
+	}
+	return out
+}
+
+// FuzzSplit checks the chunker's invariants (see checkChunks) on any
+// input. It is seeded with the CommonMark spec examples and the golden
+// notes.
+func FuzzSplit(f *testing.F) {
+	for i, md := range specMarkdown(f) {
+		f.Add(md, uint8(i%64), uint8(i%32))
+	}
+	files, _ := filepath.Glob("testdata/*.md")
+	for i, name := range files {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(string(b), uint8(24+i), uint8(i%32))
+		f.Add(string(b), uint8(0), uint8(2))
+		f.Add(string(b), uint8(8), uint8(16))
+	}
+	f.Fuzz(func(t *testing.T, src string, maxTokens, flags uint8) {
+		opts := fuzzOptions(maxTokens, flags)
+		// The fuzzer has no time limit per input; a hang must crash.
+		watchdog := time.AfterFunc(10*time.Second, func() {
+			panic(fmt.Sprintf("Split takes over 10s on %q with %+v", src, opts))
+		})
+		defer watchdog.Stop()
+		doc := sections.Parse("fuzz.md", []byte(src))
+		cs := Split(doc, opts)
+		if err := checkChunks(doc, opts, cs); err != nil {
+			t.Fatalf("%v\noptions %+v", err, opts)
+		}
+	})
+}

@@ -1,0 +1,186 @@
+package chunks
+
+import (
+	"sort"
+
+	"github.com/mdsearch/mdsearch/sections"
+)
+
+// heading marks a piece that is a heading line: it is glued to what follows
+// so that no chunk is a bare heading.
+const heading sections.BlockKind = -1
+
+// piece is a heading or a block with its token count (counter overhead
+// excluded), counted once.
+type piece struct {
+	start, end int
+	tokens     int
+	kind       sections.BlockKind
+	block      *sections.Block // the block, for tables
+}
+
+// member is a section (or h2h3 group) folded into a unit: the unit's own,
+// or a stub merged forward into it. start and end bound its text.
+type member struct {
+	sec        *sections.Section
+	start, end int
+}
+
+// unit is a run of text that chunks never cross: a section's own body in
+// the sections profile, an H1/H2 section (or an H3 part of one) in h2h3, or
+// such a run with stubs merged in front of it.
+type unit struct {
+	id      *sections.Section // whose path and level the chunks carry
+	pieces  []piece
+	members []member // in document order; id's own member last
+	words   int      // words after the first heading, for the stub rule
+	// whole marks the whole-note chunk, which is labelled with its first
+	// section rather than its last.
+	whole bool
+}
+
+func (u *unit) start() int { return u.pieces[0].start }
+func (u *unit) end() int   { return u.pieces[len(u.pieces)-1].end }
+
+// pieceAt returns the piece holding offset pos, or nil.
+func (u *unit) pieceAt(pos int) *piece {
+	i := sort.Search(len(u.pieces), func(i int) bool { return u.pieces[i].end > pos })
+	if i < len(u.pieces) && u.pieces[i].start <= pos {
+		return &u.pieces[i]
+	}
+	return nil
+}
+
+func (u *unit) tokens() int {
+	n := 0
+	for _, p := range u.pieces {
+		n += p.tokens
+	}
+	return n
+}
+
+// sectionPieces returns each section's heading and blocks, counted.
+func (s *splitter) sectionPieces() [][]piece {
+	out := make([][]piece, len(s.doc.Sections))
+	for i := range s.doc.Sections {
+		sec := &s.doc.Sections[i]
+		ps := make([]piece, 0, len(sec.Blocks)+1)
+		if sec.Level > 0 {
+			end := trimRight(s.src, sec.StartByte, sec.BodyStart)
+			ps = append(ps, piece{start: sec.StartByte, end: end, kind: heading, tokens: s.count(sec.StartByte, end)})
+		}
+		for j := range sec.Blocks {
+			b := &sec.Blocks[j]
+			p := piece{start: b.StartByte, end: b.EndByte, kind: b.Kind, block: b, tokens: b.Words}
+			if !s.words {
+				p.tokens = s.count(b.StartByte, b.EndByte)
+			}
+			ps = append(ps, p)
+		}
+		out[i] = ps
+	}
+	return out
+}
+
+// units groups the sections by profile and merges stubs forward.
+func (s *splitter) units(pieces [][]piece) []*unit {
+	var us []*unit
+	if s.opts.Profile == ProfileH2H3 {
+		us = s.h2h3Units(pieces)
+	} else {
+		for i := range s.doc.Sections {
+			if u := s.group(pieces, i, i+1); u != nil {
+				us = append(us, u)
+			}
+		}
+	}
+	return s.mergeStubs(us)
+}
+
+// group makes one unit of sections [from, to), owned by the first.
+func (s *splitter) group(pieces [][]piece, from, to int) *unit {
+	u := &unit{id: &s.doc.Sections[from]}
+	for i := from; i < to; i++ {
+		u.pieces = append(u.pieces, pieces[i]...)
+		u.words += s.doc.Sections[i].BodyWords
+		if i > from {
+			u.words += s.doc.Sections[i].Words - s.doc.Sections[i].BodyWords // heading words
+		}
+	}
+	if len(u.pieces) == 0 {
+		return nil
+	}
+	u.members = []member{{sec: u.id, start: u.start(), end: u.end()}}
+	return u
+}
+
+// h2h3Units cuts at H1 and H2; an H1/H2 unit over budget is cut again at
+// H3. H4 and deeper never cut.
+func (s *splitter) h2h3Units(pieces [][]piece) []*unit {
+	secs := s.doc.Sections
+	var us []*unit
+	for from := 0; from < len(secs); {
+		to := from + 1
+		for to < len(secs) && !(secs[to].Level >= 1 && secs[to].Level <= 2) {
+			to++
+		}
+		u := s.group(pieces, from, to)
+		if u != nil && u.tokens() > s.room(u.id) {
+			for a := from; a < to; {
+				b := a + 1
+				for b < to && secs[b].Level != 3 {
+					b++
+				}
+				if v := s.group(pieces, a, b); v != nil {
+					us = append(us, v)
+				}
+				a = b
+			}
+		} else if u != nil {
+			us = append(us, u)
+		}
+		from = to
+	}
+	return us
+}
+
+// mergeStubs folds a unit with fewer than StubWords words into the next
+// unit when that one is at the same or a deeper level, and either both fit
+// one chunk or the next must be cut anyway (the stub then leads its first
+// part). A merged unit that is still a stub may merge again.
+func (s *splitter) mergeStubs(us []*unit) []*unit {
+	out := us[:0]
+	var pending *unit
+	for _, u := range us {
+		if pending != nil {
+			room := min(s.unitRoom(pending), s.unitRoom(u))
+			next := u.tokens()
+			if u.id.Level >= pending.id.Level && (pending.tokens()+next <= room || next > room) {
+				u.pieces = append(pending.pieces, u.pieces...)
+				u.members = append(pending.members, u.members...)
+				u.words += pending.words
+			} else {
+				out = append(out, pending)
+			}
+			pending = nil
+		}
+		if u.words < s.opts.StubWords {
+			pending = u
+			continue
+		}
+		out = append(out, u)
+	}
+	if pending != nil {
+		out = append(out, pending)
+	}
+	return out
+}
+
+// unitRoom is the room left by the longest prefix a chunk of u may carry.
+func (s *splitter) unitRoom(u *unit) int {
+	r := s.room(u.id)
+	for _, m := range u.members {
+		r = min(r, s.room(m.sec))
+	}
+	return r
+}

@@ -1,0 +1,27 @@
+// Package sections parses one markdown note with goldmark into its
+// frontmatter, tags, title, headings and section tree.
+//
+// Only headings that are children of the document split it: a '#' line in
+// a code block, HTML block, list or block quote does not. ATX and setext
+// headings both count; their text has inline markup stripped and escapes
+// and entities resolved.
+//
+// Offsets. Every byte offset and line number refers to the original file:
+// Document.Src is the file's bytes unchanged (BOM, CRLF line endings and
+// invalid UTF-8 included). goldmark reads CRLF natively; lone CRs (old Mac
+// line endings) are read as LFs from a same-length copy, so offsets still
+// match. Text handed out for display (Document.Text, Content, heading
+// texts) shows each byte of invalid UTF-8 as U+FFFD and is otherwise the
+// exact source slice; a warning names the first bad line.
+//
+// Frontmatter is a leading "---" block closed by "---" or "..."; it is
+// stripped even when its YAML is invalid (a warning says so). Document.Body
+// is where the text after the BOM and frontmatter starts.
+//
+// Sections. The preamble (text before the first heading) is a section with
+// level 0 and an empty path. Each heading opens a section whose own body
+// runs to the next heading of any level [BodyStart, BodyEnd), and whose
+// whole extent [StartByte, EndByte) runs to the next heading of the same or
+// a higher level. Bodies are tiled into Blocks (paragraphs, list items,
+// code, tables, other) that the chunker keeps whole when it can.
+package sections

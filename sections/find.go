@@ -1,0 +1,110 @@
+package sections
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+
+	"github.com/mdsearch/mdsearch"
+)
+
+func (d *Document) find(query string) (*Section, error) {
+	q := normalize(query)
+	if q == "" {
+		if len(d.Sections) > 0 && d.Sections[0].Level == 0 {
+			return &d.Sections[0], nil
+		}
+		return nil, d.notFound(query, "the note has no text before its first heading", nil)
+	}
+	// A full path wins; then a path suffix ("Child", "Parent/Child"); then
+	// a heading that merely contains the query.
+	var full, suffix, contains []int
+	for i := range d.Sections {
+		s := &d.Sections[i]
+		if s.Level == 0 {
+			continue
+		}
+		key := normalize(strings.Join(s.Path, "/"))
+		switch {
+		case key == q:
+			full = append(full, i)
+		case strings.HasSuffix(key, "/"+q):
+			suffix = append(suffix, i)
+		case strings.Contains(normalize(s.Heading), q):
+			contains = append(contains, i)
+		}
+	}
+	if len(full) > 0 {
+		return &d.Sections[full[0]], nil // same path twice: the first
+	}
+	for _, m := range [][]int{suffix, contains} {
+		switch {
+		case len(m) == 1:
+			return &d.Sections[m[0]], nil
+		case len(m) > 1:
+			return nil, d.notFound(query, "it matches several sections; name one by its path", m)
+		}
+	}
+	return nil, d.notFound(query, "no such section", nil)
+}
+
+// notFound lists the candidates, or every section path, so the caller can
+// retry with an exact one.
+func (d *Document) notFound(query, why string, candidates []int) error {
+	if candidates == nil {
+		for i, s := range d.Sections {
+			if s.Level > 0 {
+				candidates = append(candidates, i)
+			}
+		}
+	}
+	const most = 50
+	paths := make([]string, 0, min(len(candidates), most)+1)
+	for _, i := range candidates[:min(len(candidates), most)] {
+		paths = append(paths, fmt.Sprintf("%q", strings.Join(d.Sections[i].Path, "/")))
+	}
+	if len(candidates) > most {
+		paths = append(paths, fmt.Sprintf("and %d more", len(candidates)-most))
+	}
+	hint := "the note has no headings"
+	if len(paths) > 0 {
+		hint = "sections: " + strings.Join(paths, ", ")
+	}
+	return mdsearch.Errorf(mdsearch.KindNotFound, "find section", d.Path, hint, "%q: %s", query, why)
+}
+
+// normalize lower-cases s, keeps letters, digits and '/', and turns every
+// other run of characters into one space, so "Set-up  guide" matches
+// "set up guide" and "A / B" matches "a/b".
+func normalize(s string) string {
+	var b strings.Builder
+	space := false
+	for _, r := range s {
+		switch {
+		case r == '/':
+			b.WriteRune('/')
+			space = false
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			if space && b.Len() > 0 && !strings.HasSuffix(b.String(), "/") {
+				b.WriteByte(' ')
+			}
+			b.WriteRune(unicode.ToLower(r))
+			space = false
+		default:
+			space = true
+		}
+	}
+	return strings.Trim(strings.ReplaceAll(b.String(), " /", "/"), "/ ")
+}
+
+func (d *Document) outline() []mdsearch.OutlineEntry {
+	out := make([]mdsearch.OutlineEntry, 0, len(d.Sections))
+	for _, s := range d.Sections {
+		if s.Level == 0 {
+			continue
+		}
+		out = append(out, mdsearch.OutlineEntry{Level: s.Level, Heading: s.Heading,
+			SectionPath: s.Path, StartLine: s.StartLine, EndLine: s.EndLine, WordCount: s.Words})
+	}
+	return out
+}

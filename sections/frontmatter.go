@@ -1,0 +1,114 @@
+package sections
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+)
+
+// parseFrontmatter decodes YAML into a JSON-safe map. Bad YAML, or YAML that
+// is not a mapping, gives a nil map and a warning.
+func parseFrontmatter(text []byte) (map[string]any, string) {
+	var v any
+	if err := yaml.Unmarshal(text, &v); err != nil {
+		return nil, fmt.Sprintf("frontmatter is not valid YAML, ignored: %v", err)
+	}
+	if v == nil {
+		return nil, ""
+	}
+	m, ok := jsonSafe(v).(map[string]any)
+	if !ok {
+		return nil, fmt.Sprintf("frontmatter is a YAML %T, not a mapping; ignored", v)
+	}
+	return m, ""
+}
+
+// jsonSafe rewrites what yaml.v3 decodes into values encoding/json accepts:
+// maps with non-string keys, timestamps and non-finite floats.
+func jsonSafe(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			x[k] = jsonSafe(e)
+		}
+		return x
+	case map[any]any:
+		m := make(map[string]any, len(x))
+		for k, e := range x {
+			m[fmt.Sprint(k)] = jsonSafe(e)
+		}
+		return m
+	case []any:
+		for i, e := range x {
+			x[i] = jsonSafe(e)
+		}
+		return x
+	case time.Time:
+		if x.Hour() == 0 && x.Minute() == 0 && x.Second() == 0 && x.Nanosecond() == 0 {
+			return x.Format(time.DateOnly)
+		}
+		return x.Format(time.RFC3339Nano)
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return fmt.Sprint(x)
+		}
+	}
+	return v
+}
+
+// frontmatterTags reads the tags/tag key: a list, or a string of tags
+// separated by commas or spaces. A leading '#' is dropped.
+func frontmatterTags(fm map[string]any) []string {
+	var tags []string
+	keys := make([]string, 0, 2)
+	for k := range fm {
+		if l := strings.ToLower(k); l == "tags" || l == "tag" {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys) // "Tag" < "Tags" < "tag" < "tags": a stable order
+	for _, k := range keys {
+		v := fm[k]
+		var items []any
+		switch x := v.(type) {
+		case []any:
+			items = x
+		case nil:
+		default:
+			items = []any{x}
+		}
+		for _, it := range items {
+			if it == nil {
+				continue
+			}
+			for _, t := range strings.FieldsFunc(fmt.Sprint(it), func(r rune) bool {
+				return r == ',' || r == ' ' || r == '\t' || r == '\n'
+			}) {
+				if t = strings.TrimLeft(t, "#"); t != "" {
+					tags = append(tags, t)
+				}
+			}
+		}
+	}
+	return tags
+}
+
+// frontmatterTitle is the title key as text, or "".
+func frontmatterTitle(fm map[string]any) string {
+	v, ok := fm["title"]
+	if !ok || v == nil {
+		return ""
+	}
+	if s, ok := v.(string); ok {
+		return strings.Join(strings.Fields(s), " ")
+	}
+	switch v.(type) {
+	case map[string]any, []any:
+		return ""
+	}
+	return fmt.Sprint(v)
+}

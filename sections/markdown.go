@@ -1,0 +1,296 @@
+package sections
+
+import (
+	"bufio"
+	"bytes"
+	"html"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	east "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/parser"
+	ghtml "github.com/yuin/goldmark/renderer/html"
+	"github.com/yuin/goldmark/text"
+)
+
+// md parses CommonMark plus GFM tables (so tables can be cut at rows) and
+// strikethrough (so "~~x~~" in a heading reads as "x"). goldmark parsers are
+// safe for concurrent use.
+var md = goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough)).Parser()
+
+// mark is a top-level position that matters to sections: a heading, or the
+// start of a block the chunker may cut at.
+type mark struct {
+	start   int // line start, file offset
+	heading *Heading
+	kind    BlockKind
+}
+
+// walker turns the goldmark AST of buf[base:] into marks, tags and warnings.
+type walker struct {
+	buf   []byte // what goldmark read, from file offset 0
+	base  int    // file offset of the parsed text
+	lines lineIndex
+	marks []mark
+	tags  []string
+	// unclosed is the line of a top-level code fence that runs to the end
+	// of the file without a closing fence, or 0.
+	unclosed int
+}
+
+func (w *walker) parse() {
+	src := w.buf[w.base:]
+	root := md.Parse(text.NewReader(src), parser.WithContext(parser.NewContext()))
+	for n := root.FirstChild(); n != nil; n = n.NextSibling() {
+		w.top(n, src)
+	}
+	w.collectTags(root, src)
+}
+
+// top records one child of the document: only these headings split, so a
+// '#' line in a code block, list or quote never opens a section.
+func (w *walker) top(n ast.Node, src []byte) {
+	switch n := n.(type) {
+	case *ast.Heading:
+		w.heading(n, src)
+	case *ast.List:
+		for it := n.FirstChild(); it != nil; it = it.NextSibling() {
+			w.block(it, Paragraph)
+		}
+	case *ast.Paragraph, *ast.TextBlock, *ast.Blockquote:
+		w.block(n, Paragraph)
+	case *ast.FencedCodeBlock:
+		w.block(n, Code)
+		if n.NextSibling() == nil && n.Pos() >= 0 {
+			w.checkClosed(w.base + n.Pos())
+		}
+	case *ast.CodeBlock:
+		w.block(n, Code)
+	case *east.Table:
+		// The table extension turns a paragraph into a table and keeps the
+		// paragraph's position; the header row knows where the table starts.
+		if h := n.FirstChild(); h != nil && h.Pos() > n.Pos() {
+			w.addMark(h.Pos(), nil, Table)
+		} else {
+			w.block(n, Table)
+		}
+	default:
+		w.block(n, Other)
+	}
+}
+
+func (w *walker) block(n ast.Node, kind BlockKind) {
+	if n.Pos() >= 0 {
+		w.addMark(n.Pos(), nil, kind)
+	}
+}
+
+// addMark appends a mark at the start of the line holding pos (relative to
+// the parsed text). Marks stay in order and one per line.
+func (w *walker) addMark(pos int, h *Heading, kind BlockKind) {
+	start := w.lineStart(pos)
+	if k := len(w.marks); k > 0 && w.marks[k-1].start >= start {
+		if w.marks[k-1].start == start && h != nil {
+			w.marks[k-1] = mark{start: start, heading: h}
+		}
+		return
+	}
+	w.marks = append(w.marks, mark{start: start, heading: h, kind: kind})
+}
+
+// lineStart is the file offset of the start of the line holding pos (an
+// offset in the parsed text), but never before the parsed text: the BOM and
+// frontmatter are not part of any line's content.
+func (w *walker) lineStart(pos int) int {
+	return max(w.base, w.lines.start(min(w.base+pos, len(w.buf))))
+}
+
+func (w *walker) heading(n *ast.Heading, src []byte) {
+	if n.Pos() < 0 {
+		return
+	}
+	start := w.lineStart(n.Pos())
+	end := start
+	if l := n.Lines(); l.Len() > 0 && n.Pos() <= l.At(l.Len()-1).Start {
+		end = w.base + l.At(l.Len()-1).Start
+	}
+	endLine := w.lines.line(end)
+	if !isATX(w.buf[start:]) {
+		endLine++ // a setext heading ends with its underline
+	}
+	h := &Heading{
+		Level:     n.Level,
+		Text:      plainText(n, src),
+		Line:      w.lines.line(start),
+		StartByte: start,
+		EndByte:   len(w.buf),
+		Setext:    endLine > w.lines.line(end),
+	}
+	if endLine < len(w.lines) {
+		h.EndByte = w.lines[endLine]
+	}
+	w.addMark(n.Pos(), h, Other)
+}
+
+// plainText is a heading's text with inline markup stripped, escapes and
+// entities resolved, and runs of white space collapsed.
+func plainText(n ast.Node, src []byte) string {
+	var b strings.Builder
+	inlineText(&b, n, src)
+	return strings.Join(strings.Fields(display([]byte(b.String()))), " ")
+}
+
+func inlineText(b *strings.Builder, n ast.Node, src []byte) {
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		switch c := c.(type) {
+		case *ast.Text:
+			if c.IsRaw() {
+				b.Write(c.Value(src))
+			} else {
+				b.WriteString(unescape(c.Value(src)))
+			}
+			if c.SoftLineBreak() || c.HardLineBreak() {
+				b.WriteByte(' ')
+			}
+		case *ast.String:
+			b.Write(c.Value)
+		case *ast.CodeSpan:
+			for t := c.FirstChild(); t != nil; t = t.NextSibling() {
+				if t, ok := t.(*ast.Text); ok {
+					b.Write(t.Value(src))
+				}
+			}
+		case *ast.AutoLink:
+			b.Write(c.Label(src))
+		case *ast.RawHTML:
+		default:
+			inlineText(b, c, src)
+		}
+	}
+}
+
+// unescape resolves backslash escapes and character references the way
+// goldmark's HTML renderer does, then undoes the HTML escaping.
+func unescape(v []byte) string {
+	if bytes.IndexByte(v, '\\') < 0 && bytes.IndexByte(v, '&') < 0 && bytes.IndexByte(v, 0) < 0 {
+		return string(v)
+	}
+	var out bytes.Buffer
+	bw := bufio.NewWriter(&out)
+	ghtml.DefaultWriter.Write(bw, v)
+	bw.Flush()
+	return html.UnescapeString(out.String())
+}
+
+// collectTags finds inline #tags in text outside code: adjacent text nodes
+// are joined first, since emphasis delimiters such as '_' cut them apart.
+func (w *walker) collectTags(root ast.Node, src []byte) {
+	runStart, runEnd := -1, -1
+	flush := func() {
+		if runStart >= 0 {
+			w.tags = scanTags(w.tags, src, runStart, runEnd)
+		}
+		runStart = -1
+	}
+	ast.Walk(root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch n := n.(type) {
+		case *ast.CodeSpan, *ast.RawHTML, *ast.AutoLink, *ast.Image:
+			flush()
+			return ast.WalkSkipChildren, nil
+		case *ast.Text:
+			seg := n.Segment
+			if seg.Start != runEnd || runStart < 0 {
+				flush()
+				runStart = seg.Start
+			}
+			runEnd = seg.Stop
+			if n.SoftLineBreak() || n.HardLineBreak() {
+				flush()
+			}
+		}
+		return ast.WalkContinue, nil
+	})
+	flush()
+}
+
+// scanTags appends the Obsidian-style tags in src[start:end]: '#' at the
+// start or after white space, then letters, digits, '_', '-' or '/', with
+// at least one letter or '_' ("#123" is not a tag).
+func scanTags(tags []string, src []byte, start, end int) []string {
+	for i := start; i < end; i++ {
+		k := bytes.IndexByte(src[i:end], '#')
+		if k < 0 {
+			break
+		}
+		if i += k; i > start && !isSpace(src[i-1]) {
+			continue
+		}
+		j, word := i+1, false
+		for j < end {
+			r, size := utf8.DecodeRune(src[j:end])
+			if !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '-' || r == '/') {
+				break
+			}
+			if unicode.IsLetter(r) || r == '_' {
+				word = true
+			}
+			j += size
+		}
+		if t := strings.TrimRight(string(src[i+1:j]), "/"); t != "" && word {
+			tags = append(tags, t)
+		}
+		i = j - 1
+	}
+	return tags
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// isATX reports whether line opens an ATX heading: up to three spaces, one
+// to six '#', then a space, a tab or the end of the line.
+func isATX(line []byte) bool {
+	i := 0
+	for i < 3 && i < len(line) && line[i] == ' ' {
+		i++
+	}
+	n := 0
+	for i < len(line) && line[i] == '#' {
+		i++
+		n++
+	}
+	return n >= 1 && n <= 6 && (i == len(line) || isSpace(line[i]))
+}
+
+// checkClosed sets w.unclosed if the fence opened at pos has no closing
+// fence: the last non-blank line must be at least as many of the same
+// fence character, indented less than four spaces.
+func (w *walker) checkClosed(pos int) {
+	open, _ := lineAt(w.buf, w.lines.start(pos))
+	open = bytes.TrimLeft(open, " ")
+	if len(open) == 0 {
+		return
+	}
+	c, n := open[0], 0
+	for n < len(open) && open[n] == c {
+		n++
+	}
+	end := len(w.buf)
+	for end > pos && isSpace(w.buf[end-1]) {
+		end--
+	}
+	lastStart := w.lines.start(max(end-1, 0))
+	last, _ := lineAt(w.buf, lastStart)
+	indent := len(last) - len(bytes.TrimLeft(last, " "))
+	last = last[indent:]
+	if lastStart > w.lines.start(pos) && indent < 4 && len(last) >= n && len(bytes.Trim(last, string(c))) == 0 {
+		return
+	}
+	w.unclosed = w.lines.line(pos)
+}

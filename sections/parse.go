@@ -1,0 +1,308 @@
+package sections
+
+import (
+	"bytes"
+	"fmt"
+	"path"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+func parse(name string, src []byte) *Document {
+	d := &Document{Path: name, Src: src}
+	buf, loneCR := parseCopy(src)
+	lines := newLineIndex(buf)
+	d.lines = lines
+	if loneCR {
+		d.warn("lone CR line endings read as line breaks")
+	}
+	if LooksBinary(src) {
+		d.warn("contains NUL bytes: probably not a text file")
+	}
+	if w := utf8Warning(src, lines); w != "" {
+		d.warn(w)
+	}
+	d.Body = d.frontmatter(buf)
+	w := &walker{buf: buf, base: d.Body, lines: lines}
+	w.parse()
+	if w.unclosed > 0 {
+		d.warnf("code fence opened on line %d is never closed; it runs to the end of the file", w.unclosed)
+	}
+	d.build(w.marks, lines)
+	d.Tags = dedupFold(append(frontmatterTags(d.Frontmatter), w.tags...))
+	d.Title = d.title()
+	return d
+}
+
+// frontmatter reads YAML frontmatter after an optional BOM and returns where
+// the body starts. Bad YAML is still stripped: it was meant as metadata.
+func (d *Document) frontmatter(buf []byte) int {
+	off := 0
+	if bytes.HasPrefix(buf, bom) {
+		off = len(bom)
+	}
+	ys, ye, after, ok := splitFrontmatter(buf, off)
+	if !ok {
+		if first, _ := lineAt(buf, off); string(first) == "---" && len(buf) > off {
+			d.warn("frontmatter opened on line 1 is never closed; read as markdown")
+		}
+		return off
+	}
+	fm, warning := parseFrontmatter(buf[ys:ye])
+	if warning != "" {
+		d.warn(warning)
+	}
+	d.Frontmatter = fm
+	return after
+}
+
+// build cuts the body into sections at the heading marks and gives each
+// section its blocks.
+func (d *Document) build(marks []mark, lines lineIndex) {
+	var heads []int // indexes of heading marks
+	for i, m := range marks {
+		if m.heading != nil {
+			heads = append(heads, i)
+			d.Headings = append(d.Headings, *m.heading)
+		}
+	}
+	end := len(d.Src)
+	preEnd := end
+	if len(heads) > 0 {
+		preEnd = marks[heads[0]].start
+	}
+	if !isBlank(d.Src[d.Body:preEnd]) {
+		s := Section{Parent: -1, StartByte: d.Body, BodyStart: d.Body, BodyEnd: preEnd, EndByte: preEnd, Path: []string{}}
+		s.Blocks = blocks(d.Src, marks[:firstOr(heads, len(marks))], d.Body, preEnd)
+		d.Sections = append(d.Sections, s)
+	}
+	var stack []int // open sections, by index into d.Sections
+	for k, hi := range heads {
+		h := marks[hi].heading
+		next, nextMark := end, len(marks)
+		if k+1 < len(heads) {
+			nextMark = heads[k+1]
+			next = marks[nextMark].start
+		}
+		for len(stack) > 0 && d.Sections[stack[len(stack)-1]].Level >= h.Level {
+			stack = stack[:len(stack)-1]
+		}
+		s := Section{Level: h.Level, Heading: h.Text, Parent: -1, StartByte: h.StartByte,
+			BodyStart: min(h.EndByte, next), BodyEnd: next}
+		if len(stack) > 0 {
+			s.Parent = stack[len(stack)-1]
+			s.Path = append(append([]string{}, d.Sections[s.Parent].Path...), h.Text)
+		} else {
+			s.Path = []string{h.Text}
+		}
+		s.Blocks = blocks(d.Src, marks[hi+1:nextMark], s.BodyStart, next)
+		stack = append(stack, len(d.Sections))
+		d.Sections = append(d.Sections, s)
+	}
+	d.finish(lines)
+}
+
+// finish fills in indexes, extents, lines and word counts.
+func (d *Document) finish(lines lineIndex) {
+	for i := range d.Sections {
+		s := &d.Sections[i]
+		s.Index = i
+		s.EndByte = len(d.Src)
+		if s.Level == 0 {
+			s.EndByte = s.BodyEnd
+		}
+		for j := i + 1; j < len(d.Sections) && s.Level > 0; j++ {
+			if d.Sections[j].Level <= s.Level {
+				s.EndByte = d.Sections[j].StartByte
+				break
+			}
+		}
+		s.StartLine = lines.line(s.StartByte)
+		s.EndLine = lastLine(d.Src, lines, s.StartByte, s.EndByte)
+		for _, b := range s.Blocks { // blocks and blank lines tile the body
+			s.BodyWords += b.Words
+		}
+		s.Words = s.BodyWords + CountWords(s.Heading)
+		d.WordCount += s.Words
+	}
+	// Add each section's words to its ancestors, deepest first.
+	for i := len(d.Sections) - 1; i >= 0; i-- {
+		if p := d.Sections[i].Parent; p >= 0 {
+			d.Sections[p].Words += d.Sections[i].Words
+		}
+	}
+}
+
+// blocks tiles [start, end) into blocks at the given marks, each trimmed of
+// trailing white space; text before the first mark gets a block of its own.
+func blocks(src []byte, marks []mark, start, end int) []Block {
+	var out []Block
+	add := func(kind BlockKind, s, e int) {
+		s = skipBlankLines(src, s, e)
+		e = trimRight(src, s, e)
+		if e > s {
+			b := Block{Kind: kind, StartByte: s, EndByte: e, Words: CountWordsBytes(src[s:e])}
+			if kind == Table {
+				b.HeaderEnd = headerEnd(src, s, e)
+			}
+			out = append(out, b)
+		}
+	}
+	pos, kind := start, Other
+	for _, m := range marks {
+		if m.start <= pos {
+			kind = m.kind
+			continue
+		}
+		if m.start >= end {
+			break
+		}
+		add(kind, pos, m.start)
+		pos, kind = m.start, m.kind
+	}
+	add(kind, pos, end)
+	return out
+}
+
+// headerEnd is the offset just past a table's delimiter row (its second
+// line), or end.
+func headerEnd(src []byte, start, end int) int {
+	pos := start
+	for range 2 {
+		i := bytes.IndexByte(src[pos:end], '\n')
+		if i < 0 {
+			return end
+		}
+		pos += i + 1
+	}
+	return pos
+}
+
+func skipBlankLines(src []byte, pos, end int) int {
+	for i := pos; i < end; i++ {
+		switch src[i] {
+		case '\n':
+			pos = i + 1
+		case ' ', '\t', '\r':
+		default:
+			return pos
+		}
+	}
+	return pos
+}
+
+func trimRight(src []byte, start, end int) int {
+	for end > start && isSpace(src[end-1]) {
+		end--
+	}
+	return end
+}
+
+func isBlank(b []byte) bool { return trimRight(b, 0, len(b)) == 0 }
+
+// lastLine is the last line of [start, end) that holds more than white space.
+func lastLine(src []byte, lines lineIndex, start, end int) int {
+	if e := trimRight(src, start, end); e > start {
+		return lines.line(e - 1)
+	}
+	return lines.line(start)
+}
+
+func firstOr(xs []int, def int) int {
+	if len(xs) > 0 {
+		return xs[0]
+	}
+	return def
+}
+
+// title is the frontmatter title, else the first H1, else the file name.
+func (d *Document) title() string {
+	if t := frontmatterTitle(d.Frontmatter); t != "" {
+		return t
+	}
+	for _, h := range d.Headings {
+		if h.Level == 1 && h.Text != "" {
+			return h.Text
+		}
+	}
+	base := path.Base(strings.ReplaceAll(d.Path, "\\", "/"))
+	if ext := path.Ext(base); ext != "" && ext != base {
+		base = strings.TrimSuffix(base, ext)
+	}
+	return display([]byte(base))
+}
+
+// dedupFold drops later duplicates, ignoring case.
+func dedupFold(xs []string) []string {
+	seen := make(map[string]bool, len(xs))
+	out := []string{}
+	for _, x := range xs {
+		if k := strings.ToLower(x); !seen[k] {
+			seen[k] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// CountWords counts runs of non-space characters exactly as
+// embed.CountWords does, several times faster: it decodes only the bytes
+// that can start a non-ASCII space (see wordClass).
+func CountWords(s string) int {
+	n, prev := 0, uint8(1) // prev is 1 after a space
+	for i := 0; i < len(s); i++ {
+		c := wordClass[s[i]]
+		if c == maybeSpace {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			c = 0
+			if unicode.IsSpace(r) {
+				c = 1
+			}
+			i += size - 1
+		}
+		n += int(prev &^ c)
+		prev = c
+	}
+	return n
+}
+
+// CountWordsBytes is CountWords on bytes.
+func CountWordsBytes(b []byte) int {
+	n, prev := 0, uint8(1)
+	for i := 0; i < len(b); i++ {
+		c := wordClass[b[i]]
+		if c == maybeSpace {
+			r, size := utf8.DecodeRune(b[i:])
+			c = 0
+			if unicode.IsSpace(r) {
+				c = 1
+			}
+			i += size - 1
+		}
+		n += int(prev &^ c)
+		prev = c
+	}
+	return n
+}
+
+// wordClass sorts bytes for CountWords: 0 part of a word, 1 ASCII space,
+// maybeSpace the first byte of a sequence that may encode a Unicode space
+// (U+0085, U+00A0, U+1680, U+2000–U+205F, U+3000). Other bytes of
+// multi-byte characters, and invalid bytes, are word bytes, as they are to
+// a decoder.
+var wordClass = func() (t [256]uint8) {
+	for _, c := range "\t\n\v\f\r " {
+		t[c] = 1
+	}
+	for _, c := range []byte{0xC2, 0xE1, 0xE2, 0xE3} {
+		t[c] = maybeSpace
+	}
+	return t
+}()
+
+const maybeSpace = 2
+
+func (d *Document) warn(msg string) { d.Warnings = append(d.Warnings, msg) }
+
+func (d *Document) warnf(format string, args ...any) { d.warn(fmt.Sprintf(format, args...)) }

@@ -1,0 +1,292 @@
+package sections
+
+import (
+	"encoding/json"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/mdsearch/mdsearch"
+)
+
+func headingTexts(d *Document) []string {
+	out := []string{}
+	for _, h := range d.Headings {
+		out = append(out, strings.Repeat("#", h.Level)+" "+h.Text)
+	}
+	return out
+}
+
+func TestHeadings(t *testing.T) {
+	tests := []struct {
+		name string
+		src  string
+		want []string
+	}{
+		{"atx and setext", "# One\n\nTwo\n===\n\nThree\n---\n###### Six\n", []string{"# One", "# Two", "## Three", "###### Six"}},
+		{"markup stripped", "## *Hello* `co*de` [link](http://x) ![img](y.png) &amp; \\*x\\* ~~gone~~ <b>b</b>\n", []string{"## Hello co*de link img & *x* gone b"}},
+		{"closing hashes", "## Title ##\n", []string{"## Title"}},
+		{"fence is not a heading", "# A\n```\n# not a heading\n```\n~~~\n## nor this\n~~~\n", []string{"# A"}},
+		{"unclosed fence", "# A\n```\n# not a heading\n", []string{"# A"}},
+		{"indented code", "    # code\n# A\n", []string{"# A"}},
+		{"list and quote do not split", "- # in list\n\n> # in quote\n\n# Top\n", []string{"# Top"}},
+		{"html block", "<div>\n# inside html\n</div>\n\n# Out\n", []string{"# Out"}},
+		{"not headings", "#hashtag\n#123\n####### seven\n", []string{}},
+		{"crlf", "# One\r\nbody\r\n\r\nTwo\r\n---\r\n", []string{"# One", "## Two"}},
+		{"bom", "\ufeff# Title\n", []string{"# Title"}},
+		{"lone cr", "Title\r===\rtext\r## Sub\r", []string{"# Title", "## Sub"}},
+		{"multi-line setext", "Foo\nbar\n===\n", []string{"# Foo bar"}},
+		{"empty heading", "#\n## \n", []string{"# ", "## "}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := Parse("n.md", []byte(tt.src))
+			if got := headingTexts(d); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestHeadingPositions(t *testing.T) {
+	src := "---\ntitle: x\n---\n\nintro\r\n\r\nSetext\r\n===\r\n\r\n## ATX\r\nbody\r\n"
+	d := Parse("n.md", []byte(src))
+	want := []Heading{
+		{Level: 1, Text: "Setext", Line: 7, StartByte: strings.Index(src, "Setext"), EndByte: strings.Index(src, "\r\n\r\n## ATX") + 2, Setext: true},
+		{Level: 2, Text: "ATX", Line: 10, StartByte: strings.Index(src, "## ATX"), EndByte: strings.Index(src, "body")},
+	}
+	if !reflect.DeepEqual(d.Headings, want) {
+		t.Errorf("got %+v\nwant %+v", d.Headings, want)
+	}
+	if d.Body != strings.Index(src, "\nintro") {
+		t.Errorf("Body = %d", d.Body)
+	}
+}
+
+func TestFrontmatter(t *testing.T) {
+	tests := []struct {
+		name     string
+		src      string
+		fm       map[string]any
+		tags     []string
+		title    string
+		warning  string // substring of the only warning, if any
+		bodyText string // the text of the first section
+	}{
+		{"yaml", "---\ntitle: My Note\ntags: [a, b]\n---\nbody\n", map[string]any{"title": "My Note", "tags": []any{"a", "b"}}, []string{"a", "b"}, "My Note", "", "body"},
+		{"tag string", "---\ntag: \"#x, y z\"\n---\nbody\n", map[string]any{"tag": "#x, y z"}, []string{"x", "y", "z"}, "n", "", "body"},
+		{"dates and odd values", "---\ndate: 2023-10-01\nn: .nan\nm: {1: a}\n---\n", map[string]any{"date": "2023-10-01", "n": "NaN", "m": map[string]any{"1": "a"}}, []string{}, "n", "", ""},
+		{"bad yaml stripped", "---\ntitle: [unclosed\n---\nbody\n", nil, []string{}, "n", "not valid YAML", "body"},
+		{"not a mapping", "---\n- a\n- b\n---\nbody\n", nil, []string{}, "n", "not a mapping", "body"},
+		{"unclosed", "---\ntitle: x\nbody\n", nil, []string{}, "n", "never closed", "---\ntitle: x\nbody"},
+		{"crlf and bom", "\ufeff---\r\ntitle: T\r\n---\r\nbody\r\n", map[string]any{"title": "T"}, []string{}, "T", "", "body"},
+		{"dots close", "---\ntitle: T\n...\nbody\n", map[string]any{"title": "T"}, []string{}, "T", "", "body"},
+		{"not at start", "\n---\ntitle: T\n---\n", nil, []string{}, "n", "", ""}, // a rule, then a setext H2
+		{"title falls back to H1", "# Heading One\n", nil, []string{}, "Heading One", "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := Parse("dir/n.md", []byte(tt.src))
+			if !reflect.DeepEqual(d.Frontmatter, tt.fm) {
+				t.Errorf("frontmatter %#v, want %#v", d.Frontmatter, tt.fm)
+			}
+			if _, err := json.Marshal(d.Frontmatter); err != nil {
+				t.Errorf("frontmatter does not encode as JSON: %v", err)
+			}
+			if !reflect.DeepEqual(d.Tags, tt.tags) {
+				t.Errorf("tags %q, want %q", d.Tags, tt.tags)
+			}
+			if d.Title != tt.title {
+				t.Errorf("title %q, want %q", d.Title, tt.title)
+			}
+			switch {
+			case tt.warning == "" && len(d.Warnings) > 0:
+				t.Errorf("unexpected warnings %q", d.Warnings)
+			case tt.warning != "" && (len(d.Warnings) != 1 || !strings.Contains(d.Warnings[0], tt.warning)):
+				t.Errorf("warnings %q, want one containing %q", d.Warnings, tt.warning)
+			}
+			if tt.bodyText != "" && (len(d.Sections) == 0 || strings.TrimRight(d.Text(d.Sections[0].Blocks[0].StartByte, d.Sections[0].BodyEnd), "\r\n") != tt.bodyText) {
+				t.Errorf("sections %+v, want first block %q", d.Sections, tt.bodyText)
+			}
+		})
+	}
+}
+
+func TestTags(t *testing.T) {
+	src := "---\ntags: [Project]\n---\n" +
+		"Text #tag1 and #nested/tag/ and (#notpreceded) #123 #y1984 #project\n" +
+		"`#code` http://x.org/#anchor a#b #tag1\n\n" +
+		"```\n#infence\n```\n\n" +
+		"## Heading #inheading\n\n" +
+		"<span>#inhtml</span> [#inlink](u) <http://y/#auto> #under_score_ok\n"
+	d := Parse("n.md", []byte(src))
+	want := []string{"Project", "tag1", "nested/tag", "y1984", "inheading", "inhtml", "inlink", "under_score_ok"}
+	if !reflect.DeepEqual(d.Tags, want) {
+		t.Errorf("tags %q, want %q", d.Tags, want)
+	}
+}
+
+func TestInvalidUTF8(t *testing.T) {
+	src := []byte("# Caf\xe9\n\nbad \xff\xfe bytes\n")
+	d := Parse("n.md", src)
+	if len(d.Warnings) != 1 || !strings.Contains(d.Warnings[0], "invalid UTF-8: 3 bytes, first on line 1") {
+		t.Errorf("warnings %q", d.Warnings)
+	}
+	if d.Title != "Caf\uFFFD" || d.Headings[0].Text != "Caf\uFFFD" {
+		t.Errorf("title %q heading %q", d.Title, d.Headings[0].Text)
+	}
+	if &d.Src[0] != &src[0] {
+		t.Error("Src is not the file's bytes")
+	}
+	if got := d.Text(0, len(src)); got != "# Caf\uFFFD\n\nbad \uFFFD\uFFFD bytes\n" {
+		t.Errorf("Text = %q", got)
+	}
+}
+
+func TestSectionTree(t *testing.T) {
+	src := "intro words\n\n# T\n\none two\n\n#### Deep\n\nthree\n\n## B\n\nfour five\n\n### C\n\nsix\n\n# U\n"
+	d := Parse("n.md", []byte(src))
+	type row struct {
+		Level            int
+		Path             string
+		Parent           int
+		Lines            [2]int
+		BodyWords, Words int
+	}
+	var got []row
+	for _, s := range d.Sections {
+		got = append(got, row{s.Level, strings.Join(s.Path, "/"), s.Parent, [2]int{s.StartLine, s.EndLine}, s.BodyWords, s.Words})
+	}
+	want := []row{
+		{0, "", -1, [2]int{1, 1}, 2, 2},
+		{1, "T", -1, [2]int{3, 17}, 2, 1 + 2 + (1 + 1) + (1 + 2 + (1 + 1))},
+		{4, "T/Deep", 1, [2]int{7, 9}, 1, 2},
+		{2, "T/B", 1, [2]int{11, 17}, 2, 5},
+		{3, "T/B/C", 3, [2]int{15, 17}, 1, 2},
+		{1, "U", -1, [2]int{19, 19}, 0, 1},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got  %+v\nwant %+v", got, want)
+	}
+	if d.WordCount != 2+10+1 {
+		t.Errorf("WordCount = %d", d.WordCount)
+	}
+	// Sections tile the body: each runs to the next heading.
+	for i, s := range d.Sections {
+		if i+1 < len(d.Sections) && s.BodyEnd != d.Sections[i+1].StartByte {
+			t.Errorf("section %d ends at %d, next starts at %d", i, s.BodyEnd, d.Sections[i+1].StartByte)
+		}
+	}
+	outline := d.Outline()
+	if len(outline) != 5 || outline[1].Heading != "Deep" || outline[1].Level != 4 || outline[0].WordCount != 10 {
+		t.Errorf("outline %+v", outline)
+	}
+}
+
+func TestFind(t *testing.T) {
+	src := "pre\n# Guide\n## Set-up  Steps\n### Linux\n## Usage\n### Linux\n## Input/Output\n"
+	d := Parse("n.md", []byte(src))
+	tests := []struct {
+		query string
+		want  string // joined path, or "error: substring"
+	}{
+		{"Guide/Set-up Steps/Linux", "Guide/Set-up Steps/Linux"},
+		{"set up  steps", "Guide/Set-up Steps"},
+		{"SET-UP STEPS / linux", "Guide/Set-up Steps/Linux"},
+		{"usage/linux", "Guide/Usage/Linux"},
+		{"Input/Output", "Guide/Input/Output"},
+		{"Guide/Input/Output", "Guide/Input/Output"},
+		{"output", "Guide/Input/Output"},
+		{"", ""},
+		{"linux", `error: "Guide/Set-up Steps/Linux", "Guide/Usage/Linux"`},
+		{"nowhere", `error: sections: "Guide", "Guide/Set-up Steps"`},
+		{"usa", "Guide/Usage"},
+	}
+	for _, tt := range tests {
+		s, err := d.Find(tt.query)
+		if strings.HasPrefix(tt.want, "error: ") {
+			var me *mdsearch.Error
+			if err == nil || !strings.Contains(err.Error(), strings.TrimPrefix(tt.want, "error: ")) || !errors.As(err, &me) || me.Kind != mdsearch.KindNotFound {
+				t.Errorf("Find(%q) = %v, %v; want error containing %q", tt.query, s, err, tt.want)
+			}
+			continue
+		}
+		if err != nil || strings.Join(s.Path, "/") != tt.want {
+			t.Errorf("Find(%q) = %v, %v; want %q", tt.query, s, err, tt.want)
+		}
+	}
+	// Every section path, joined with '/', finds its own section, or the
+	// first section with the same path.
+	d = Parse("n.md", []byte(src+"## Usage\n"))
+	for i, s := range d.Sections {
+		got, err := d.Find(strings.Join(s.Path, "/"))
+		if err != nil || got.Index != i && !(got.Index == 4 && i == 7) {
+			t.Errorf("Find(%q) = %v, %v", strings.Join(s.Path, "/"), got, err)
+		}
+	}
+}
+
+func TestBadInputNeverPanics(t *testing.T) {
+	big := strings.Repeat("# H\ntext\n", 10000)
+	tests := []struct {
+		name    string
+		src     string
+		warning string
+	}{
+		{"binary", "\x00\x01\x02# x\n\xff\x00", "NUL bytes"},
+		{"10000 headings", big, ""},
+		{"unclosed fence", "# A\n\n````go\n# x\n```\n", "line 3 is never closed"},
+		{"closed fence", "# A\n\n````go\n# x\n`````\n", ""},
+		{"malformed frontmatter", "---\n: : :\n\t- [\n---\n# A\n", "YAML"},
+		{"empty", "", ""},
+		{"only frontmatter", "---\na: 1\n---\n", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := Parse("n.md", []byte(tt.src))
+			w := strings.Join(d.Warnings, "; ")
+			if (tt.warning == "") != (w == "") || !strings.Contains(w, tt.warning) {
+				t.Errorf("warnings %q, want %q", w, tt.warning)
+			}
+		})
+	}
+	if d := Parse("n.md", []byte(big)); len(d.Sections) != 10000 {
+		t.Errorf("%d sections", len(d.Sections))
+	}
+}
+
+func TestBlocks(t *testing.T) {
+	src := "# T\n\npara one\nstill one\n\n- item a\n- item b\n\n```\ncode\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n<div>\nx\n</div>\n\n> quote\n\n---\n[ref]: /url\n"
+	d := Parse("n.md", []byte(src))
+	type row struct {
+		Kind   BlockKind
+		Text   string
+		Header string
+	}
+	var got []row
+	for _, b := range d.Sections[0].Blocks {
+		r := row{Kind: b.Kind, Text: d.Text(b.StartByte, b.EndByte)}
+		if b.HeaderEnd > 0 {
+			r.Header = d.Text(b.StartByte, b.HeaderEnd)
+		}
+		got = append(got, r)
+	}
+	want := []row{
+		{Paragraph, "para one\nstill one", ""},
+		{Paragraph, "- item a", ""},
+		{Paragraph, "- item b", ""},
+		{Code, "```\ncode\n```", ""},
+		{Table, "| a | b |\n|---|---|\n| 1 | 2 |", "| a | b |\n|---|---|\n"},
+		{Other, "<div>\nx\n</div>", ""},
+		{Paragraph, "> quote", ""},
+		{Other, "---", ""},
+		{Other, "[ref]: /url", ""},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got  %+v\nwant %+v", got, want)
+	}
+	if c := d.Content(&d.Sections[0]); c != strings.TrimRight(src, "\n") {
+		t.Errorf("Content = %q", c)
+	}
+}

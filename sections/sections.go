@@ -1,0 +1,99 @@
+package sections
+
+import (
+	"github.com/mdsearch/mdsearch"
+)
+
+// Document is one parsed note.
+type Document struct {
+	Path        string         // as given to Parse, '/'-separated
+	Title       string         // frontmatter title, else first H1, else file name
+	Frontmatter map[string]any // nil when absent or unparsable
+	Tags        []string       // frontmatter tags then inline #tags, deduplicated, in order
+	Src         []byte         // the file's bytes, unchanged
+	Body        int            // offset where the text after BOM and frontmatter starts
+	Headings    []Heading      // headings that split (top level of the document only)
+	Sections    []Section      // preamble (if any) then one per heading, in document order
+	WordCount   int            // words of the body
+	Warnings    []string       // what was odd about the file; parsing never fails
+
+	lines lineIndex
+}
+
+// Line is the 1-based line holding byte offset off.
+func (d *Document) Line(off int) int {
+	if len(d.lines) == 0 {
+		return 1
+	}
+	return d.lines.line(off)
+}
+
+// Heading is one heading that opens a section.
+type Heading struct {
+	Level     int    // 1–6
+	Text      string // plain text, inline markup stripped
+	Line      int    // 1-based line of the heading's first line
+	StartByte int    // offset of the heading's first line
+	EndByte   int    // offset just past the heading's last line (its newline included)
+	Setext    bool
+}
+
+// Section is a heading and what follows it. The preamble (text before the
+// first heading) is a section with Level 0 and an empty Path.
+type Section struct {
+	Index     int
+	Level     int      // 0 for the preamble
+	Heading   string   // heading text; "" for the preamble
+	Path      []string // heading texts from the top, this one last
+	Parent    int      // index of the enclosing section, -1 at the top
+	StartLine int      // 1-based, inclusive: the heading line
+	EndLine   int      // last line of the section, subsections included
+	StartByte int      // heading start (body start for the preamble)
+	EndByte   int      // next heading of the same or a higher level, or end of file (see Content)
+	BodyStart int      // just past the heading
+	BodyEnd   int      // the next heading of any level (or end of file)
+	BodyWords int      // words of the section's own body
+	Words     int      // words of the whole section, subsections included
+	Blocks    []Block  // top-level blocks of the own body
+}
+
+// BlockKind tells the chunker how a block may be cut.
+type BlockKind int
+
+const (
+	Paragraph BlockKind = iota // prose, list items, quotes: cut at sentences, lines, words
+	Code                       // fenced or indented code: cut at lines
+	Table                      // cut at rows, repeating the header
+	Other                      // HTML, thematic breaks, …: cut at lines
+)
+
+// Block is a byte range of a section body that the chunker keeps whole when
+// it can: a paragraph, a list item, a code block, a table.
+type Block struct {
+	Kind      BlockKind
+	StartByte int
+	EndByte   int
+	HeaderEnd int // for tables: offset just past the delimiter row
+	Words     int // as CountWords counts them
+}
+
+// Parse parses a note. It never fails: problems are reported in Warnings.
+func Parse(path string, src []byte) *Document {
+	return parse(path, src)
+}
+
+// Find resolves a section query, ignoring case, punctuation and extra white
+// space. A query names a heading, or a path of headings joined with '/'
+// ("Setup/Linux"); a full path wins, then a path suffix, then a heading
+// containing the query. Every section's Path joined with '/' finds it (the
+// first of several sections with the same path). "" finds the preamble.
+// A miss, or a query matching several sections, is an mdsearch.Error of
+// kind KindNotFound whose hint lists the section paths to choose from.
+func (d *Document) Find(query string) (*Section, error) {
+	return d.find(query)
+}
+
+// Outline lists the headings with the size of their sections.
+func (d *Document) Outline() []mdsearch.OutlineEntry {
+	return d.outline()
+}

@@ -1,0 +1,155 @@
+package sections
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+var bom = []byte("\xef\xbb\xbf")
+
+// lineIndex maps byte offsets to 1-based line numbers.
+type lineIndex []int // offsets where lines start; lineIndex[0] == 0
+
+func newLineIndex(src []byte) lineIndex {
+	idx := make(lineIndex, 1, bytes.Count(src, []byte{'\n'})+1)
+	for i := 0; ; {
+		j := bytes.IndexByte(src[i:], '\n')
+		if j < 0 {
+			return idx
+		}
+		i += j + 1
+		idx = append(idx, i)
+	}
+}
+
+// line is the 1-based line holding offset off.
+func (l lineIndex) line(off int) int {
+	return sort.Search(len(l), func(i int) bool { return l[i] > off })
+}
+
+// start is the offset of the line holding off.
+func (l lineIndex) start(off int) int {
+	return l[l.line(off)-1]
+}
+
+// parseCopy returns the bytes goldmark reads: src itself, or a copy of the
+// same length in which lone CRs (old Mac line endings, which goldmark does
+// not treat as line breaks) become LFs. Offsets are therefore shared.
+func parseCopy(src []byte) (buf []byte, loneCR bool) {
+	first := bytes.IndexByte(src, '\r')
+	if first < 0 {
+		return src, false
+	}
+	for i, c := range src[first:] {
+		i += first
+		if c == '\r' && (i+1 == len(src) || src[i+1] != '\n') {
+			loneCR = true
+			break
+		}
+	}
+	if !loneCR {
+		return src, false
+	}
+	buf = bytes.Clone(src)
+	for i, c := range buf {
+		if c == '\r' && (i+1 == len(buf) || buf[i+1] != '\n') {
+			buf[i] = '\n'
+		}
+	}
+	return buf, true
+}
+
+// utf8Warning describes invalid UTF-8 in src, or returns "".
+func utf8Warning(src []byte, lines lineIndex) string {
+	if utf8.Valid(src) {
+		return ""
+	}
+	n, first := 0, -1
+	for i := 0; i < len(src); {
+		r, size := utf8.DecodeRune(src[i:])
+		if r == utf8.RuneError && size == 1 {
+			if first < 0 {
+				first = i
+			}
+			n++
+		}
+		i += size
+	}
+	return fmt.Sprintf("invalid UTF-8: %d bytes, first on line %d, shown as U+FFFD", n, lines.line(first))
+}
+
+// LooksBinary reports whether src seems to be a binary file rather than
+// text: it has a NUL byte in its first 8 KiB.
+func LooksBinary(src []byte) bool {
+	return bytes.IndexByte(src[:min(len(src), 8192)], 0) >= 0
+}
+
+// Text returns Src[start:end] for display: each byte of invalid UTF-8
+// shown as U+FFFD, nothing else changed.
+// Out-of-range bounds are clamped.
+func (d *Document) Text(start, end int) string {
+	start = max(0, min(start, len(d.Src)))
+	end = max(start, min(end, len(d.Src)))
+	return display(d.Src[start:end])
+}
+
+// Content is the text of section s, subsections included, for display:
+// from its heading to the next heading of the same or a higher level, with
+// trailing blank lines dropped.
+func (d *Document) Content(s *Section) string {
+	return d.Text(s.StartByte, trimRight(d.Src, s.StartByte, s.EndByte))
+}
+
+// display is b as a string with each byte of invalid UTF-8 shown as U+FFFD.
+func display(b []byte) string {
+	if utf8.Valid(b) {
+		return string(b)
+	}
+	var s strings.Builder
+	s.Grow(len(b) + 16)
+	for len(b) > 0 {
+		r, size := utf8.DecodeRune(b)
+		if r == utf8.RuneError && size == 1 {
+			s.WriteString("\uFFFD")
+		} else {
+			s.Write(b[:size])
+		}
+		b = b[size:]
+	}
+	return s.String()
+}
+
+// splitFrontmatter finds YAML frontmatter at off: a first line "---" and a
+// closing line "---" or "...". It returns the YAML text's range and the
+// offset just past the closing line, or ok=false.
+func splitFrontmatter(src []byte, off int) (yamlStart, yamlEnd, after int, ok bool) {
+	first, next := lineAt(src, off)
+	if string(first) != "---" {
+		return 0, 0, 0, false
+	}
+	for pos := next; pos < len(src); {
+		line, n := lineAt(src, pos)
+		if s := string(line); s == "---" || s == "..." {
+			return next, pos, n, true
+		}
+		pos = n
+	}
+	return 0, 0, 0, false
+}
+
+// lineAt returns the line starting at off without its line ending and
+// trailing blanks, and the offset of the next line.
+func lineAt(src []byte, off int) ([]byte, int) {
+	end := bytes.IndexByte(src[off:], '\n')
+	next := len(src)
+	if end < 0 {
+		end = len(src)
+	} else {
+		end += off
+		next = end + 1
+	}
+	return bytes.TrimRight(src[off:end], " \t\r"), next
+}
