@@ -2,5 +2,6 @@
 // vectors, and small helpers on vectors. Implementations live in
 // subpackages: embed/use runs the default local model (Universal Sentence
 // Encoder lite) in ONNX Runtime, embed/remote calls Ollama or an
-// OpenAI-compatible server. Open picks one from a Config.
+// OpenAI-compatible server. embed/provider opens one from flags and
+// environment variables.
 package embed

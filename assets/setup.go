@@ -1,0 +1,297 @@
+package assets
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/mdsearch/mdsearch"
+)
+
+// Options control Setup.
+type Options struct {
+	Home       string    // cache root, usually Home(os.Getenv)
+	Verify     bool      // re-hash installed files instead of trusting stamp and sizes
+	TestData   bool      // also install the test-only bundles
+	TarballDir string    // use BUNDLE.tgz from here when present, instead of npm
+	NPM        string    // npm executable; "" means "npm" on PATH
+	Log        io.Writer // progress lines; nil discards them
+}
+
+// Action says what Setup did for one bundle.
+type Action string
+
+const (
+	Cached    Action = "cached"    // stamp and sizes matched; nothing read
+	Verified  Action = "verified"  // every file re-hashed and matched
+	Stamped   Action = "stamped"   // files were complete but unstamped; hashed, then stamped
+	Installed Action = "installed" // fetched, checked and unpacked
+)
+
+func (a Action) describe(dir string) string {
+	switch a {
+	case Cached:
+		return "already installed in " + dir
+	case Verified:
+		return "verified, every file re-hashed, in " + dir
+	case Stamped:
+		return "found complete files (re-hashed) in " + dir + "; marked installed"
+	}
+	return string(a) + " in " + dir
+}
+
+// Result reports one bundle.
+type Result struct {
+	Bundle Bundle
+	Dir    string
+	Action Action
+}
+
+// Setup makes sure every bundle (and with TestData the test-only ones) is
+// installed under opts.Home, fetching only what is missing or corrupt.
+func Setup(ctx context.Context, opts Options) ([]Result, error) {
+	if opts.Home == "" {
+		return nil, errors.New("assets.Setup: no Home given")
+	}
+	if err := os.MkdirAll(opts.Home, 0o755); err != nil {
+		return nil, mdsearch.Errorf(mdsearch.KindUnavailable, "setup", opts.Home,
+			"set "+EnvHome+" to a writable directory", "cannot create the cache: %v", errors.Unwrap(err))
+	}
+	var out []Result
+	for _, b := range All() {
+		if b.TestOnly && !opts.TestData {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return out, err
+		}
+		r, err := Install(ctx, opts, b)
+		if err != nil {
+			return out, err
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// Install makes sure one bundle is installed under opts.Home.
+func Install(ctx context.Context, opts Options, b Bundle) (Result, error) {
+	dir := filepath.Join(opts.Home, b.Dir)
+	res := Result{Bundle: b, Dir: dir}
+	stamped := stampMatches(dir, b)
+	problem := checkFiles(dir, b, opts.Verify || !stamped)
+	switch {
+	case stamped && problem == nil && opts.Verify:
+		res.Action = Verified
+	case stamped && problem == nil:
+		res.Action = Cached
+	case problem == nil:
+		// Complete files without a stamp (e.g. an interruption just before
+		// it was written): they were fully hashed above, so stamp them.
+		if err := writeStamp(dir, b); err != nil {
+			return res, err
+		}
+		res.Action = Stamped
+	}
+	if res.Action != "" {
+		logf(opts.Log, "%s: %s", b.Spec(), res.Action.describe(dir))
+		return res, nil
+	}
+	if stamped {
+		// Known broken: unstamp it now, so Locate stops trusting it even
+		// if the reinstall fails.
+		logf(opts.Log, "%s: %v; reinstalling", b.Spec(), problem)
+		if err := os.Remove(filepath.Join(dir, stampName)); err != nil {
+			return res, mdsearch.Errorf(mdsearch.KindUnavailable, "setup", dir, "", "cannot update the cache: %v", err)
+		}
+	}
+	if err := fetchAndUnpack(ctx, opts, b, dir); err != nil {
+		return res, err
+	}
+	res.Action = Installed
+	return res, nil
+}
+
+// fetchAndUnpack gets b's tarball, checks it and installs its files.
+func fetchAndUnpack(ctx context.Context, opts Options, b Bundle, dir string) error {
+	tmp, err := os.MkdirTemp("", "mdsearch-fetch-")
+	if err != nil {
+		return mdsearch.Errorf(mdsearch.KindUnavailable, "setup", os.TempDir(),
+			"set TMPDIR to a writable directory", "cannot make a download directory: %v", err)
+	}
+	defer os.RemoveAll(tmp)
+	tgz, err := fetch(ctx, opts, b, tmp)
+	if err != nil {
+		return err
+	}
+	if err := checkTarball(tgz, b, opts.TarballDir != "" && filepath.Dir(tgz) != tmp); err != nil {
+		return err
+	}
+	logf(opts.Log, "%s: tarball sha256 ok", b.Spec())
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return mdsearch.Errorf(mdsearch.KindUnavailable, "setup", dir, "", "cannot create: %v", errors.Unwrap(err))
+	}
+	if err := unpack(tgz, b, dir); err != nil {
+		return err
+	}
+	var total int64
+	for _, f := range b.Files {
+		total += f.Size
+	}
+	logf(opts.Log, "%s: installed %d file(s), %s, in %s", b.Spec(), len(b.Files), describe(total), dir)
+	return nil
+}
+
+// fetch returns the path of b's tarball: from opts.TarballDir if it is
+// there, otherwise fetched with npm pack into tmp.
+func fetch(ctx context.Context, opts Options, b Bundle, tmp string) (string, error) {
+	if opts.TarballDir != "" {
+		p := filepath.Join(opts.TarballDir, b.Tarball)
+		if _, err := os.Stat(p); err == nil {
+			logf(opts.Log, "%s: using %s", b.Spec(), p)
+			return p, nil
+		}
+	}
+	logf(opts.Log, "%s: fetching with npm pack (%s)...", b.Spec(), describe(b.Size))
+	return npmPack(ctx, opts.NPM, b, tmp)
+}
+
+// checkTarball compares the tarball's SHA-256 with the pinned one.
+func checkTarball(path string, b Bundle, given bool) error {
+	sum, _, err := hashFile(path)
+	if err != nil {
+		return mdsearch.Errorf(mdsearch.KindUnavailable, "setup", path, "", "cannot read the tarball: %v", errors.Unwrap(err))
+	}
+	if sum == b.SHA256 {
+		return nil
+	}
+	hint := "run `npm cache verify` and try again"
+	if given {
+		hint = "delete it (or drop --from) and run `mdsearch setup` again"
+	}
+	return mdsearch.Errorf(mdsearch.KindUnavailable, "setup", path, hint,
+		"checksum mismatch for %s: sha256 %s, want %s; the tarball is corrupt or not the pinned release; nothing was installed",
+		b.Spec(), sum, b.SHA256)
+}
+
+// checkFiles reports the first installed file that is missing, of the wrong
+// size, or (with full) of the wrong SHA-256.
+func checkFiles(dir string, b Bundle, full bool) error {
+	for _, f := range b.Files {
+		p := filepath.Join(dir, f.Name)
+		fi, err := os.Stat(p)
+		if err != nil {
+			return fmt.Errorf("%s is missing", f.Name)
+		}
+		if fi.Size() != f.Size {
+			return fmt.Errorf("%s has %d bytes, want %d", f.Name, fi.Size(), f.Size)
+		}
+		if !full {
+			continue
+		}
+		sum, _, err := hashFile(p)
+		if err != nil {
+			return fmt.Errorf("%s: %v", f.Name, err)
+		}
+		if sum != f.SHA256 {
+			return fmt.Errorf("%s is corrupt (sha256 %s, want %s)", f.Name, sum, f.SHA256)
+		}
+	}
+	return nil
+}
+
+// stamp is what the completion stamp records: the pins the files were
+// checked against, so a release with new pins reinstalls.
+type stamp struct {
+	Package string   `json:"package"`
+	Version string   `json:"version"`
+	Tarball string   `json:"tarball_sha256"`
+	Files   []pinned `json:"files"`
+}
+
+type pinned struct {
+	Name   string `json:"name"`
+	Size   int64  `json:"size"`
+	SHA256 string `json:"sha256"`
+}
+
+func stampOf(b Bundle) []byte {
+	s := stamp{Package: b.Package, Version: b.Version, Tarball: b.SHA256}
+	for _, f := range b.Files {
+		s.Files = append(s.Files, pinned{f.Name, f.Size, f.SHA256})
+	}
+	data, _ := json.MarshalIndent(s, "", "  ") // cannot fail: plain strings and ints
+	return append(data, '\n')
+}
+
+func stampMatches(dir string, b Bundle) bool {
+	data, err := os.ReadFile(filepath.Join(dir, stampName))
+	return err == nil && bytes.Equal(data, stampOf(b))
+}
+
+func writeStamp(dir string, b Bundle) error {
+	return writeAtomic(filepath.Join(dir, stampName), bytes.NewReader(stampOf(b)))
+}
+
+// writeAtomic writes r to path through a temporary file in the same
+// directory, synced and then renamed, so path is never half written.
+func writeAtomic(path string, r io.Reader) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-")
+	if err != nil {
+		return mdsearch.Errorf(mdsearch.KindUnavailable, "setup", path, "", "cannot write: %v", errors.Unwrap(err))
+	}
+	_, err = io.Copy(f, r)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(f.Name(), 0o644)
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return mdsearch.Errorf(mdsearch.KindUnavailable, "setup", path, "", "cannot write: %v", err)
+	}
+	return nil
+}
+
+// hashFile returns the hex SHA-256 and size of a file.
+func hashFile(path string) (string, int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", 0, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	n, err := io.Copy(h, f)
+	return hex.EncodeToString(h.Sum(nil)), n, err
+}
+
+// removeTemps deletes temporary files an interrupted run left in dir.
+func removeTemps(dir string) {
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".") && strings.Contains(e.Name(), ".tmp-") {
+			os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
+}
+
+func logf(w io.Writer, format string, args ...any) {
+	if w != nil {
+		fmt.Fprintf(w, format+"\n", args...)
+	}
+}

@@ -1,0 +1,354 @@
+package assets
+
+import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mdsearch/mdsearch"
+)
+
+// member is one entry of a fixture tarball.
+type member struct {
+	name string
+	body string
+	typ  byte // tar.TypeReg if zero
+}
+
+// makeTGZ writes an npm-style tarball and returns its path and SHA-256.
+func makeTGZ(t *testing.T, dir, name string, members []member) (string, string) {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	tw := tar.NewWriter(zw)
+	for _, m := range members {
+		typ := m.typ
+		if typ == 0 {
+			typ = tar.TypeReg
+		}
+		hdr := &tar.Header{Name: m.name, Mode: 0o640, Typeflag: typ}
+		if typ == tar.TypeReg {
+			hdr.Size = int64(len(m.body))
+		} else {
+			hdr.Linkname = m.body
+		}
+		if err := tw.WriteHeader(hdr); err != nil {
+			t.Fatal(err)
+		}
+		if typ == tar.TypeReg {
+			if _, err := tw.Write([]byte(m.body)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path, sha(buf.Bytes())
+}
+
+func sha(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
+}
+
+func pin(src, name, body string) File {
+	return File{Src: src, Name: name, Size: int64(len(body)), SHA256: sha([]byte(body))}
+}
+
+const (
+	libBody   = "\x7fELF pretend shared library"
+	modelBody = `{"format":"graph-model"}`
+	specBody  = "# Tabs\n\n```````````````````````````````` example\n\tfoo\n.\n<pre><code>foo\n</code></pre>\n````````````````````````````````\n"
+)
+
+// fixture is a tarball in its own directory and a Bundle pinned to it.
+func fixture(t *testing.T, members []member, files ...File) (Bundle, string) {
+	t.Helper()
+	dir := t.TempDir()
+	_, sum := makeTGZ(t, dir, "fake-pkg-1.0.0.tgz", members)
+	return Bundle{
+		Dir: "fake-1.0.0", Package: "fake-pkg", Version: "1.0.0",
+		Tarball: "fake-pkg-1.0.0.tgz", SHA256: sum, Files: files,
+	}, dir
+}
+
+func goodMembers() []member {
+	return []member{
+		{name: "package/package.json", body: "{}"},
+		{name: "package/lib/evil", typ: tar.TypeSymlink, body: "/etc/passwd"},
+		{name: "package/lib/libfake.so.1", body: libBody},
+		{name: "package/dist/model.json", body: modelBody},
+		{name: "package/spec.txt", body: specBody},
+	}
+}
+
+func goodFiles(t *testing.T) []File {
+	conv, err := specTestsJSON([]byte(specBody))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := pin("package/spec.txt", "tests.json", string(conv))
+	tests.Convert = specTestsJSON
+	return []File{
+		pin("package/lib/libfake.so.1", "libfake.so.1", libBody),
+		pin("package/dist/model.json", "model.json", modelBody),
+		tests,
+	}
+}
+
+// offline makes any attempt to run npm fail loudly.
+func offline(home, from string) Options {
+	return Options{Home: home, TarballDir: from, NPM: filepath.Join(home, "no-such-npm")}
+}
+
+func TestInstallFromTarball(t *testing.T) {
+	b, from := fixture(t, goodMembers(), goodFiles(t)...)
+	home := t.TempDir()
+	var log bytes.Buffer
+	opts := offline(home, from)
+	opts.Log = &log
+	res, err := Install(context.Background(), opts, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Action != Installed {
+		t.Fatalf("action %q, want installed", res.Action)
+	}
+	dir := filepath.Join(home, b.Dir)
+	for name, want := range map[string]string{"libfake.so.1": libBody, "model.json": modelBody} {
+		got, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil || string(got) != want {
+			t.Errorf("%s = %q, %v; want %q", name, got, err, want)
+		}
+	}
+	var tests []SpecExample
+	data, _ := os.ReadFile(filepath.Join(dir, "tests.json"))
+	if err := json.Unmarshal(data, &tests); err != nil || len(tests) != 1 || tests[0].Section != "Tabs" {
+		t.Errorf("tests.json = %s (%v)", data, err)
+	}
+	entries, _ := os.ReadDir(dir)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if got := strings.Join(names, ","); got != ".mdsearch-complete,libfake.so.1,model.json,tests.json" {
+		t.Errorf("cache holds %s; want only the pinned files and the stamp", got)
+	}
+	for _, want := range []string{"fake-pkg@1.0.0: using", "tarball sha256 ok", "installed 3 file(s)"} {
+		if !strings.Contains(log.String(), want) {
+			t.Errorf("progress lacks %q:\n%s", want, log.String())
+		}
+	}
+}
+
+func TestInstallIsIdempotentAndOffline(t *testing.T) {
+	b, from := fixture(t, goodMembers(), goodFiles(t)...)
+	home := t.TempDir()
+	if _, err := Install(context.Background(), offline(home, from), b); err != nil {
+		t.Fatal(err)
+	}
+	lib := filepath.Join(home, b.Dir, "libfake.so.1")
+	old := time.Now().Add(-time.Hour).Truncate(time.Second)
+	os.Chtimes(lib, old, old)
+	// The tarball and npm are gone: a second run must not need them.
+	res, err := Install(context.Background(), offline(home, t.TempDir()), b)
+	if err != nil || res.Action != Cached {
+		t.Fatalf("second run: %q, %v; want cached", res.Action, err)
+	}
+	if fi, _ := os.Stat(lib); !fi.ModTime().Equal(old) {
+		t.Errorf("second run rewrote %s", lib)
+	}
+	opts := offline(home, t.TempDir())
+	opts.Verify = true
+	if res, err := Install(context.Background(), opts, b); err != nil || res.Action != Verified {
+		t.Fatalf("--verify run: %q, %v; want verified", res.Action, err)
+	}
+}
+
+func TestInstallRepairs(t *testing.T) {
+	tests := []struct {
+		name   string
+		damage func(dir string)
+		verify bool
+		want   Action
+	}{
+		{"missing file", func(dir string) { os.Remove(filepath.Join(dir, "model.json")) }, false, Installed},
+		{"truncated file", func(dir string) { os.WriteFile(filepath.Join(dir, "model.json"), []byte("{"), 0o644) }, false, Installed},
+		{"same size, other bytes, caught by --verify", func(dir string) {
+			os.WriteFile(filepath.Join(dir, "libfake.so.1"), []byte(strings.ToUpper(libBody)), 0o644)
+		}, true, Installed},
+		{"stale stamp from other pins", func(dir string) {
+			os.WriteFile(filepath.Join(dir, stampName), []byte("{}\n"), 0o644)
+		}, false, Stamped},
+		{"stamp lost after the renames", func(dir string) { os.Remove(filepath.Join(dir, stampName)) }, false, Stamped},
+		{"unstamped corrupt file", func(dir string) {
+			os.Remove(filepath.Join(dir, stampName))
+			os.WriteFile(filepath.Join(dir, "libfake.so.1"), []byte(strings.ToUpper(libBody)), 0o644)
+		}, false, Installed},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b, from := fixture(t, goodMembers(), goodFiles(t)...)
+			home := t.TempDir()
+			if _, err := Install(context.Background(), offline(home, from), b); err != nil {
+				t.Fatal(err)
+			}
+			dir := filepath.Join(home, b.Dir)
+			tt.damage(dir)
+			opts := offline(home, from)
+			opts.Verify = tt.verify
+			res, err := Install(context.Background(), opts, b)
+			if err != nil || res.Action != tt.want {
+				t.Fatalf("repair: %q, %v; want %q", res.Action, err, tt.want)
+			}
+			if err := checkFiles(dir, b, true); err != nil || !stampMatches(dir, b) {
+				t.Errorf("after repair: %v, stamp ok %v", err, stampMatches(dir, b))
+			}
+		})
+	}
+}
+
+func TestInstallRejectsBadTarballs(t *testing.T) {
+	files := goodFiles(t)
+	tests := []struct {
+		name    string
+		prepare func(t *testing.T, b *Bundle, from string)
+		want    string
+	}{
+		{"corrupt tarball", func(t *testing.T, b *Bundle, from string) {
+			p := filepath.Join(from, b.Tarball)
+			data, _ := os.ReadFile(p)
+			data[len(data)/2] ^= 0xff
+			os.WriteFile(p, data, 0o644)
+		}, "checksum mismatch for fake-pkg@1.0.0"},
+		{"tarball of another release", func(t *testing.T, b *Bundle, from string) {
+			b.SHA256 = strings.Repeat("0", 64)
+		}, "not the pinned release"},
+		{"member with wrong checksum", func(t *testing.T, b *Bundle, from string) {
+			b.Files = append([]File(nil), b.Files...)
+			b.Files[1].SHA256 = strings.Repeat("a", 64)
+		}, "package/dist/model.json: checksum mismatch"},
+		{"member of wrong size", func(t *testing.T, b *Bundle, from string) {
+			b.Files = append([]File(nil), b.Files...)
+			b.Files[0].Size--
+		}, "package/lib/libfake.so.1: has over"},
+		{"missing member", func(t *testing.T, b *Bundle, from string) {
+			b.Files = append(append([]File(nil), b.Files...), pin("package/dist/vocab.json", "vocab.json", "{}"))
+		}, "lacks [package/dist/vocab.json]"},
+		{"symlink instead of a file", func(t *testing.T, b *Bundle, from string) {
+			b.Files = append(append([]File(nil), b.Files...), pin("package/lib/evil", "evil", ""))
+		}, "lacks [package/lib/evil]"},
+		{"not gzip", func(t *testing.T, b *Bundle, from string) {
+			body := []byte("<html>proxy error</html>")
+			os.WriteFile(filepath.Join(from, b.Tarball), body, 0o644)
+			b.SHA256 = sha(body)
+		}, "not a gzip tarball"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b, from := fixture(t, goodMembers(), files...)
+			tt.prepare(t, &b, from)
+			home := t.TempDir()
+			_, err := Install(context.Background(), offline(home, from), b)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err = %v; want one containing %q", err, tt.want)
+			}
+			if mdsearch.KindOf(err) != mdsearch.KindUnavailable {
+				t.Errorf("kind = %v; want KindUnavailable", mdsearch.KindOf(err))
+			}
+			var e *mdsearch.Error
+			if !errors.As(err, &e) || e.Hint == "" {
+				t.Errorf("error %v has no hint", err)
+			}
+			entries, _ := os.ReadDir(filepath.Join(home, b.Dir))
+			for _, e := range entries {
+				t.Errorf("nothing should be installed, found %s", e.Name())
+			}
+		})
+	}
+}
+
+// A failed update must not leave the previous good install looking broken,
+// nor a broken one looking complete.
+func TestFailedReinstallKeepsStampHonest(t *testing.T) {
+	b, from := fixture(t, goodMembers(), goodFiles(t)...)
+	home := t.TempDir()
+	if _, err := Install(context.Background(), offline(home, from), b); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(home, b.Dir)
+	os.Remove(filepath.Join(dir, "model.json"))
+	os.WriteFile(filepath.Join(dir, ".model.json.tmp-123"), []byte("left by a killed run"), 0o644)
+	p := filepath.Join(from, b.Tarball)
+	data, _ := os.ReadFile(p)
+	os.WriteFile(p, data[:len(data)/2], 0o644)
+	if _, err := Install(context.Background(), offline(home, from), b); err == nil {
+		t.Fatal("install from a truncated tarball succeeded")
+	}
+	if stampMatches(dir, b) {
+		t.Error("a bundle known to be broken is still stamped complete")
+	}
+	os.WriteFile(p, data, 0o644)
+	if res, err := Install(context.Background(), offline(home, from), b); err != nil || res.Action != Installed {
+		t.Fatalf("retry: %q, %v", res.Action, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".model.json.tmp-123")); err == nil {
+		t.Error("stale temporary file was not cleaned up")
+	}
+}
+
+func TestSetupNeedsHome(t *testing.T) {
+	if _, err := Setup(context.Background(), Options{}); err == nil {
+		t.Fatal("Setup without Home succeeded")
+	}
+	file := filepath.Join(t.TempDir(), "file")
+	os.WriteFile(file, nil, 0o644)
+	_, err := Setup(context.Background(), Options{Home: filepath.Join(file, "home")})
+	if mdsearch.KindOf(err) != mdsearch.KindUnavailable || !strings.Contains(err.Error(), "MDSEARCH_HOME") {
+		t.Fatalf("unwritable home: %v", err)
+	}
+}
+
+func TestSetupHonoursCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Setup(ctx, Options{Home: t.TempDir()}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v; want context.Canceled", err)
+	}
+}
+
+func TestPinnedBundles(t *testing.T) {
+	seen := map[string]bool{}
+	for _, b := range All() {
+		if len(b.SHA256) != 64 || b.Size <= 0 || len(b.Files) == 0 || seen[b.Dir] {
+			t.Errorf("bundle %s is badly pinned", b.Dir)
+		}
+		seen[b.Dir] = true
+		for _, f := range b.Files {
+			if len(f.SHA256) != 64 || f.Size <= 0 || !strings.HasPrefix(f.Src, "package/") || filepath.Base(f.Name) != f.Name {
+				t.Errorf("%s: file %s is badly pinned", b.Dir, f.Name)
+			}
+		}
+	}
+	if len(Model.Files) != 9 || ORT.Files[0].Name != ORTLibName {
+		t.Errorf("the model needs model.json, vocab.json and 7 shards; ORT needs %s", ORTLibName)
+	}
+}

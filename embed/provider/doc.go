@@ -1,0 +1,19 @@
+// Package provider opens the configured Embedder: the local model
+// (embed/use, the default), an Ollama or OpenAI-compatible server
+// (embed/remote), or none, for keyword-only use.
+//
+// Settings come from the environment (FromEnv), overridden by the flags
+// every command that embeds shares (Config.AddFlags):
+//
+//	--embedder     MDSEARCH_EMBEDDER       use | ollama | openai | none
+//	--embed-url    MDSEARCH_EMBED_URL      server base URL
+//	--embed-model  MDSEARCH_EMBED_MODEL    server-side model name
+//	               MDSEARCH_EMBED_API_KEY  bearer token (OPENAI_API_KEY for openai)
+//	               MDSEARCH_EMBED_DIM      expected dimension (remote; else probed)
+//	               MDSEARCH_EMBED_BATCH    texts per call
+//	               MDSEARCH_EMBED_MAX_TOKENS  remote window (default 512)
+//	               MDSEARCH_EMBED_TIMEOUT  per request, e.g. 30s (remote)
+//	--threads      MDSEARCH_THREADS        ONNX Runtime threads (use)
+//	--ort-lib      MDSEARCH_ORT_LIB        libonnxruntime.so.1 (use)
+//	--model-dir    MDSEARCH_MODEL_DIR      USE-lite model directory (use)
+package provider

@@ -1,0 +1,232 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/assets"
+	"github.com/mdsearch/mdsearch/embed"
+	"github.com/mdsearch/mdsearch/embed/use"
+)
+
+func envOf(m map[string]string) func(string) string {
+	return func(k string) string { return m[k] }
+}
+
+func TestFromEnv(t *testing.T) {
+	c := FromEnv(envOf(map[string]string{
+		"MDSEARCH_EMBEDDER":         " Ollama ",
+		"MDSEARCH_EMBED_URL":        "http://gpu:11434",
+		"MDSEARCH_EMBED_MODEL":      "nomic-embed-text",
+		"MDSEARCH_EMBED_API_KEY":    "k",
+		"MDSEARCH_EMBED_DIM":        "768",
+		"MDSEARCH_EMBED_BATCH":      "8",
+		"MDSEARCH_THREADS":          "2",
+		"MDSEARCH_EMBED_MAX_TOKENS": "256",
+		"MDSEARCH_EMBED_TIMEOUT":    "1.5",
+		"MDSEARCH_ORT_LIB":          "/lib/ort.so",
+		"MDSEARCH_MODEL_DIR":        "/models/use",
+	}))
+	want := Config{Provider: "ollama", URL: "http://gpu:11434", Model: "nomic-embed-text", APIKey: "k",
+		Dim: 768, BatchSize: 8, Threads: 2, MaxTokens: 256, Timeout: 1500 * time.Millisecond,
+		LibPath: "/lib/ort.so", ModelDir: "/models/use"}
+	if c.Getenv == nil || c.openAIKey != "" {
+		t.Error("FromEnv should keep getenv for asset lookup, and no OpenAI key here")
+	}
+	c.Getenv = nil
+	if !reflect.DeepEqual(c, want) {
+		t.Errorf("FromEnv = %+v\nwant %+v", c, want)
+	}
+	if err := c.Validate(); err != nil {
+		t.Error(err)
+	}
+	if d := FromEnv(envOf(nil)); d.Provider != USE || d.Timeout != 0 {
+		t.Errorf("empty env: %+v; want the use provider and defaults", d)
+	}
+	if d := FromEnv(envOf(map[string]string{"MDSEARCH_EMBED_TIMEOUT": "2m"})); d.Timeout != 2*time.Minute {
+		t.Errorf("timeout 2m gave %v", d.Timeout)
+	}
+}
+
+func TestBadConfig(t *testing.T) {
+	tests := []struct {
+		env  map[string]string
+		mod  func(*Config)
+		want string
+	}{
+		{map[string]string{"MDSEARCH_THREADS": "two"}, nil, `MDSEARCH_THREADS="two": want a whole number`},
+		{map[string]string{"MDSEARCH_EMBED_DIM": "-3"}, nil, "MDSEARCH_EMBED_DIM"},
+		{map[string]string{"MDSEARCH_EMBED_TIMEOUT": "soon"}, nil, "MDSEARCH_EMBED_TIMEOUT"},
+		{map[string]string{"MDSEARCH_EMBEDDER": "bert"}, nil, `unknown embedder "bert"`},
+		{nil, func(c *Config) { c.Threads = -1 }, "must not be negative"},
+		{map[string]string{"MDSEARCH_EMBEDDER": "openai"}, nil, "needs a URL"},
+	}
+	for _, tt := range tests {
+		c := FromEnv(envOf(tt.env))
+		if tt.mod != nil {
+			tt.mod(&c)
+		}
+		e, err := Open(c)
+		if e != nil || err == nil || !strings.Contains(err.Error(), tt.want) || mdsearch.KindOf(err) != mdsearch.KindInvalid {
+			t.Errorf("env %v: Open = %v, %v; want KindInvalid containing %q", tt.env, e, err, tt.want)
+		}
+	}
+}
+
+func TestFlagsOverrideEnv(t *testing.T) {
+	c := FromEnv(envOf(map[string]string{"MDSEARCH_EMBEDDER": "ollama", "MDSEARCH_EMBED_MODEL": "a", "MDSEARCH_THREADS": "3"}))
+	fs := flag.NewFlagSet("x", flag.ContinueOnError)
+	c.AddFlags(fs)
+	if err := fs.Parse([]string{"--embed-model", "b", "--ort-lib", "/x.so", "--model-dir", "/m"}); err != nil {
+		t.Fatal(err)
+	}
+	if c.Provider != "ollama" || c.Model != "b" || c.Threads != 3 || c.LibPath != "/x.so" || c.ModelDir != "/m" {
+		t.Errorf("after flags: %+v", c)
+	}
+	for _, name := range []string{"embedder", "embed-url", "embed-model", "ort-lib", "model-dir", "threads"} {
+		if fs.Lookup(name) == nil {
+			t.Errorf("flag --%s not registered", name)
+		}
+	}
+	if got := fs.Lookup("embedder").DefValue; got != "ollama" {
+		t.Errorf("--embedder default %q; want the env value", got)
+	}
+}
+
+func TestOpenNone(t *testing.T) {
+	e, err := Open(Config{Provider: None})
+	if e != nil || err != nil {
+		t.Fatalf("Open(none) = %v, %v; want nil, nil", e, err)
+	}
+	if err := Close(nil); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestOpenUSEWithoutAssets(t *testing.T) {
+	home := t.TempDir()
+	_, err := Open(FromEnv(envOf(map[string]string{"MDSEARCH_HOME": home})))
+	var e *mdsearch.Error
+	if !errors.As(err, &e) || e.Kind != mdsearch.KindUnavailable || e.Hint != "run `mdsearch setup`" {
+		t.Fatalf("err = %v; want KindUnavailable with the setup hint", err)
+	}
+	_, err = Open(FromEnv(envOf(map[string]string{"MDSEARCH_HOME": home, "MDSEARCH_ORT_LIB": home + "/nope.so"})))
+	if err == nil || !strings.Contains(err.Error(), home+"/nope.so") {
+		t.Fatalf("err = %v; want it to name the bad MDSEARCH_ORT_LIB", err)
+	}
+}
+
+// embedServer answers POST /api/embed and /v1/embeddings with dim-3
+// vectors, recording the Authorization header.
+func embedServer(t *testing.T) (*httptest.Server, *[]string) {
+	var mu sync.Mutex
+	var auth []string
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		auth = append(auth, r.Header.Get("Authorization"))
+		mu.Unlock()
+		var req struct{ Input []string }
+		json.NewDecoder(r.Body).Decode(&req)
+		vecs := make([][]float32, len(req.Input))
+		for i := range vecs {
+			vecs[i] = []float32{3, 4, 0}
+		}
+		if r.URL.Path == "/api/embed" {
+			json.NewEncoder(w).Encode(map[string]any{"embeddings": vecs})
+			return
+		}
+		var data []map[string]any
+		for i, v := range vecs {
+			data = append(data, map[string]any{"index": i, "embedding": v})
+		}
+		json.NewEncoder(w).Encode(map[string]any{"data": data})
+	}))
+	t.Cleanup(s.Close)
+	return s, &auth
+}
+
+func TestOpenRemoteProbesDimension(t *testing.T) {
+	s, auth := embedServer(t)
+	for _, p := range []string{Ollama, OpenAI} {
+		t.Run(p, func(t *testing.T) {
+			*auth = nil
+			e, err := Open(FromEnv(envOf(map[string]string{
+				"MDSEARCH_EMBEDDER": p, "MDSEARCH_EMBED_URL": s.URL, "MDSEARCH_EMBED_MODEL": "m",
+				"OPENAI_API_KEY": "sk-openai",
+			})))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer Close(e)
+			if e.Dim() != 3 || e.ModelID() != p+":m@3" {
+				t.Errorf("Dim %d, ModelID %q; want the probed dimension 3", e.Dim(), e.ModelID())
+			}
+			vecs, err := e.Embed(context.Background(), []string{"x"})
+			if err != nil || embed.Cosine(vecs[0], []float32{0.6, 0.8, 0}) < 0.9999 {
+				t.Errorf("Embed = %v, %v", vecs, err)
+			}
+			// OPENAI_API_KEY goes to an OpenAI-compatible server only, never to Ollama.
+			want := ""
+			if p == OpenAI {
+				want = "Bearer sk-openai"
+			}
+			for _, got := range *auth {
+				if got != want {
+					t.Errorf("Authorization %q; want %q", got, want)
+				}
+			}
+		})
+	}
+}
+
+func TestOpenRemoteDown(t *testing.T) {
+	s := httptest.NewServer(http.NotFoundHandler())
+	url := s.URL
+	s.Close()
+	_, err := Open(Config{Provider: Ollama, URL: url, Timeout: time.Second})
+	if mdsearch.KindOf(err) != mdsearch.KindUnavailable || !strings.Contains(err.Error(), url) {
+		t.Fatalf("err = %v; want KindUnavailable naming %s", err, url)
+	}
+	// A known dimension skips the probe: Open succeeds, Embed fails later.
+	e, err := Open(Config{Provider: Ollama, URL: url, Dim: 768})
+	if err != nil || e.ModelID() != "ollama:nomic-embed-text@768" {
+		t.Fatalf("Open with Dim = %v, %v", e, err)
+	}
+}
+
+// The real local model, found the way mdsearch finds it.
+func TestOpenUSE(t *testing.T) {
+	if _, err := assets.Locate(assets.Paths{}, os.Getenv); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal(err)
+		}
+		t.Skip(err)
+	}
+	e, err := Open(FromEnv(os.Getenv))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer Close(e)
+	if e.ModelID() != use.ModelID || e.Dim() != 512 || e.MaxTokens() != 128 {
+		t.Errorf("ModelID %q, Dim %d, MaxTokens %d", e.ModelID(), e.Dim(), e.MaxTokens())
+	}
+	vecs, err := e.Embed(context.Background(), []string{"the cat sat on the mat", "a kitten rested on the rug", "quarterly tax filing deadline"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	near, far := embed.Cosine(vecs[0], vecs[1]), embed.Cosine(vecs[0], vecs[2])
+	if near <= far {
+		t.Errorf("cat/kitten %.3f should beat cat/tax %.3f", near, far)
+	}
+}

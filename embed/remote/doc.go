@@ -1,0 +1,15 @@
+// Package remote embeds text with a model served over HTTP: Ollama
+// (POST /api/embed) or any OpenAI-compatible server (POST /v1/embeddings).
+//
+// An Embedder sends texts in batches, checks that every answer has one
+// vector per text and the expected dimension (learning it from the first
+// answer when not given), and L2-normalises the vectors. Requests that fail
+// with 429, a 5xx status, a timeout or a network error are retried with
+// exponential backoff and jitter, honouring Retry-After; the context is
+// checked between batches and during waits.
+//
+// No tokenizer for the served model is available here, so CountTokens is a
+// deliberately high estimate (see EstimateTokens), and texts over MaxTokens
+// by that estimate are cut before sending and counted (Truncated).
+// Blank texts are not sent; they embed as zero vectors.
+package remote

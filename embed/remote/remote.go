@@ -1,0 +1,341 @@
+package remote
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync/atomic"
+	"time"
+	"unicode/utf8"
+
+	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/embed"
+)
+
+// API names a server protocol.
+type API string
+
+const (
+	Ollama API = "ollama" // POST /api/embed
+	OpenAI API = "openai" // POST /v1/embeddings
+)
+
+// Defaults for zero Options fields.
+const (
+	DefaultOllamaURL   = "http://localhost:11434"
+	DefaultOllamaModel = "nomic-embed-text"
+	DefaultOpenAIModel = "text-embedding-3-small"
+	DefaultBatchSize   = 32
+	DefaultMaxTokens   = 512
+	DefaultTimeout     = 60 * time.Second
+	DefaultRetries     = 4
+	DefaultBackoff     = 500 * time.Millisecond
+	DefaultMaxBackoff  = 30 * time.Second
+)
+
+// Options configure an Embedder. Zero fields take the defaults above.
+type Options struct {
+	API        API
+	URL        string // server base URL; required for OpenAI, e.g. http://localhost:8080/v1
+	Model      string
+	APIKey     string        // sent as "Authorization: Bearer KEY" when set
+	Dim        int           // expected dimension; 0 learns it from the first answer
+	BatchSize  int           // texts per request
+	MaxTokens  int           // the model's window, by EstimateTokens
+	Timeout    time.Duration // per request, retries excluded
+	Retries    int           // extra attempts after a retryable failure; negative means none
+	Backoff    time.Duration // first retry delay; it doubles each time, with jitter
+	MaxBackoff time.Duration // longest wait; a longer Retry-After fails at once
+	Client     *http.Client
+}
+
+// Embedder is an embed.Embedder backed by an HTTP server.
+type Embedder struct {
+	opts      Options
+	endpoint  string
+	dim       atomic.Int64
+	truncated atomic.Int64
+}
+
+var _ embed.Embedder = (*Embedder)(nil)
+
+// New checks opts and fills in defaults. It does not contact the server;
+// Probe does.
+func New(opts Options) (*Embedder, error) {
+	bad := func(hint, format string, args ...any) (*Embedder, error) {
+		return nil, mdsearch.Errorf(mdsearch.KindInvalid, "embed", opts.URL, hint, format, args...)
+	}
+	switch opts.API {
+	case Ollama:
+		opts.URL = or(opts.URL, DefaultOllamaURL)
+		opts.Model = or(opts.Model, DefaultOllamaModel)
+	case OpenAI:
+		if opts.URL == "" {
+			return bad("set --embed-url or MDSEARCH_EMBED_URL to the server's base URL, e.g. http://localhost:8080/v1",
+				"an OpenAI-compatible embedder needs a URL")
+		}
+		opts.Model = or(opts.Model, DefaultOpenAIModel)
+	default:
+		return bad(`use "ollama" or "openai"`, "unknown embedding API %q", opts.API)
+	}
+	endpoint, err := endpointOf(opts.API, opts.URL)
+	if err != nil {
+		return bad("give a URL like http://host:port", "bad embedding server URL: %v", err)
+	}
+	if opts.Dim < 0 || opts.BatchSize < 0 || opts.MaxTokens < 0 || opts.Timeout < 0 {
+		return bad("", "negative dimension, batch size, max tokens or timeout")
+	}
+	opts.BatchSize = orInt(opts.BatchSize, DefaultBatchSize)
+	opts.MaxTokens = orInt(opts.MaxTokens, DefaultMaxTokens)
+	if opts.Timeout == 0 {
+		opts.Timeout = DefaultTimeout
+	}
+	if opts.Retries == 0 {
+		opts.Retries = DefaultRetries
+	}
+	if opts.Backoff == 0 {
+		opts.Backoff = DefaultBackoff
+	}
+	if opts.MaxBackoff == 0 {
+		opts.MaxBackoff = DefaultMaxBackoff
+	}
+	if opts.Client == nil {
+		opts.Client = &http.Client{}
+	}
+	e := &Embedder{opts: opts, endpoint: endpoint}
+	e.dim.Store(int64(opts.Dim))
+	return e, nil
+}
+
+// endpointOf turns a base URL into the embedding endpoint. A URL that
+// already names the endpoint is kept.
+func endpointOf(api API, base string) (string, error) {
+	u, err := url.Parse(base)
+	if err != nil {
+		return "", err
+	}
+	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return "", fmt.Errorf("%q is not an http(s) URL", base)
+	}
+	p := strings.TrimRight(u.Path, "/")
+	switch {
+	case api == Ollama && !strings.HasSuffix(p, "/api/embed"):
+		p += "/api/embed"
+	case api == OpenAI && strings.HasSuffix(p, "/embeddings"):
+	case api == OpenAI && strings.HasSuffix(p, "/v1"):
+		p += "/embeddings"
+	case api == OpenAI:
+		p += "/v1/embeddings"
+	}
+	u.Path = p
+	return u.String(), nil
+}
+
+// Endpoint is the URL requests go to.
+func (e *Embedder) Endpoint() string { return e.endpoint }
+
+// Dim is the vector length: the configured one, else the one learned from
+// the first answer, else 0.
+func (e *Embedder) Dim() int { return int(e.dim.Load()) }
+
+// MaxTokens is the window texts are cut to, by EstimateTokens.
+func (e *Embedder) MaxTokens() int { return e.opts.MaxTokens }
+
+// CountTokens is EstimateTokens: an over-estimate, as no tokenizer for
+// the served model is at hand.
+func (e *Embedder) CountTokens(text string) int { return EstimateTokens(text) }
+
+// ModelID is "API:MODEL@DIM", e.g. "ollama:nomic-embed-text@768".
+func (e *Embedder) ModelID() string {
+	return fmt.Sprintf("%s:%s@%d", e.opts.API, e.opts.Model, e.Dim())
+}
+
+// Truncated counts the texts cut to MaxTokens so far.
+func (e *Embedder) Truncated() int64 { return e.truncated.Load() }
+
+// Close releases idle connections.
+func (e *Embedder) Close() error {
+	e.opts.Client.CloseIdleConnections()
+	return nil
+}
+
+// Probe embeds one short text, which checks that the server answers and
+// learns the dimension if it was not configured.
+func (e *Embedder) Probe(ctx context.Context) error {
+	_, err := e.Embed(ctx, []string{"mdsearch dimension probe"})
+	return err
+}
+
+// Embed returns one L2-normalised vector per text, in order, sending at
+// most BatchSize texts per request. Blank texts get zero vectors; no
+// texts, no vectors and no request.
+func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	if len(texts) == 0 {
+		return out, nil
+	}
+	var idx []int // positions of the texts that are sent
+	var batch []string
+	flush := func() error {
+		vecs, err := e.embedBatch(ctx, batch)
+		if err != nil {
+			return err
+		}
+		for j, v := range vecs {
+			out[idx[j]] = v
+		}
+		idx, batch = idx[:0], batch[:0]
+		return nil
+	}
+	for i, t := range texts {
+		if embed.IsBlank(t) {
+			continue
+		}
+		idx = append(idx, i)
+		batch = append(batch, e.fit(t))
+		if len(batch) == e.opts.BatchSize {
+			if err := flush(); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if len(batch) > 0 {
+		if err := flush(); err != nil {
+			return nil, err
+		}
+	}
+	return e.fillBlanks(ctx, out)
+}
+
+// fillBlanks gives blank texts zero vectors, probing for the dimension if
+// nothing else was sent.
+func (e *Embedder) fillBlanks(ctx context.Context, out [][]float32) ([][]float32, error) {
+	if e.Dim() == 0 {
+		if err := e.Probe(ctx); err != nil {
+			return nil, err
+		}
+	}
+	for i := range out {
+		if out[i] == nil {
+			out[i] = make([]float32, e.Dim())
+		}
+	}
+	return out, nil
+}
+
+// embedBatch sends one request and checks and normalises its vectors.
+func (e *Embedder) embedBatch(ctx context.Context, texts []string) ([][]float32, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	body, err := e.post(ctx, e.request(texts))
+	if err != nil {
+		return nil, err
+	}
+	vecs, err := e.decode(body, len(texts))
+	if err != nil {
+		return nil, err
+	}
+	if err := e.checkDim(vecs); err != nil {
+		return nil, err
+	}
+	for _, v := range vecs {
+		embed.Normalize(v)
+	}
+	return vecs, nil
+}
+
+// checkDim verifies every vector has the expected length, learning it
+// from the first vector ever seen when none was configured.
+func (e *Embedder) checkDim(vecs [][]float32) error {
+	e.dim.CompareAndSwap(0, int64(len(vecs[0])))
+	want := e.Dim()
+	for i, v := range vecs {
+		if len(v) != want {
+			return e.fail(mdsearch.KindUnavailable,
+				"set MDSEARCH_EMBED_DIM to the model's dimension, or re-index after changing models",
+				"the server returned a %d-dimensional vector (text %d of the batch), want %d", len(v), i+1, want)
+		}
+		for _, x := range v {
+			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+				return e.fail(mdsearch.KindUnavailable, "", "the server returned a vector with NaN or Inf (text %d of the batch)", i+1)
+			}
+		}
+	}
+	return nil
+}
+
+// fit cuts text to MaxTokens by EstimateTokens, counting the cut.
+func (e *Embedder) fit(text string) string {
+	if EstimateTokens(text) <= e.opts.MaxTokens {
+		return text
+	}
+	e.truncated.Add(1)
+	return Truncate(text, e.opts.MaxTokens)
+}
+
+// fail builds an error naming the endpoint.
+func (e *Embedder) fail(kind mdsearch.Kind, hint, format string, args ...any) error {
+	return mdsearch.Errorf(kind, "embed", e.endpoint, hint, format, args...)
+}
+
+// EstimateTokens over-estimates the tokens of text for an unknown
+// subword tokenizer: the larger of bytes/3 and words×1.3, rounded up.
+// English averages about 1.3 tokens a word; bytes/3 covers text without
+// spaces (code, URLs, CJK), where subword tokenizers split finer.
+func EstimateTokens(text string) int {
+	byBytes := (len(text) + 2) / 3
+	byWords := (embed.CountWords(text)*13 + 9) / 10
+	return max(byBytes, byWords)
+}
+
+// Truncate returns the longest prefix of text, cut at a rune boundary,
+// whose EstimateTokens is at most max.
+func Truncate(text string, max int) string {
+	if EstimateTokens(text) <= max {
+		return text
+	}
+	hi := min(len(text), 3*max) // bytes/3 alone already caps the length
+	lo := 0
+	for lo < hi { // largest n with EstimateTokens(text[:n]) <= max
+		mid := (lo + hi + 1) / 2
+		if EstimateTokens(text[:mid]) <= max {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return text[:runeCut(text, lo)]
+}
+
+// runeCut moves a cut at n back to the start of the rune it splits, if
+// it splits a valid one.
+func runeCut(s string, n int) int {
+	for p := n; p > 0 && p > n-utf8.UTFMax; p-- {
+		if utf8.RuneStart(s[p-1]) {
+			r, size := utf8.DecodeRuneInString(s[p-1:])
+			if (r != utf8.RuneError || size > 1) && p-1+size > n {
+				return p - 1
+			}
+			return n
+		}
+	}
+	return n
+}
+
+func or(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+func orInt(n, def int) int {
+	if n == 0 {
+		return def
+	}
+	return n
+}

@@ -1,0 +1,144 @@
+package use
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	ort "github.com/yalue/onnxruntime_go"
+)
+
+// builderVersion changes whenever buildONNX produces a different graph, so
+// cached model.onnx files from older builds are rebuilt.
+const builderVersion = "use-onnx-1"
+
+// OnnxName is the file the built ONNX graph is cached in, inside the model
+// directory.
+const OnnxName = "model.onnx"
+
+const stampKey = "mdsearch.source"
+
+// sourceStamp hashes everything the ONNX graph is built from: the builder
+// version, model.json and every weight shard it lists.
+func sourceStamp(dir string) (string, error) {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\n", builderVersion)
+	data, err := readModelFile(dir, "model.json")
+	if err != nil {
+		return "", err
+	}
+	h.Write(data)
+	var mf struct {
+		WeightsManifest []struct {
+			Paths []string `json:"paths"`
+		} `json:"weightsManifest"`
+	}
+	if err := json.Unmarshal(data, &mf); err != nil {
+		return "", fmt.Errorf("model.json: not a TensorFlow.js model: %w", err)
+	}
+	for _, group := range mf.WeightsManifest {
+		for _, name := range group.Paths {
+			shard, err := readModelFile(dir, name)
+			if err != nil {
+				return "", err
+			}
+			fmt.Fprintf(h, "\n%s %d\n", name, len(shard))
+			h.Write(shard)
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// cachedStamp reads the source stamp recorded in a cached model.onnx, or ""
+// if the file is absent or carries none.
+func cachedStamp(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	head := make([]byte, 512)
+	n, _ := io.ReadFull(f, head)
+	v, _ := readMetadata(head[:n], stampKey)
+	return v
+}
+
+// openModel opens the cached model.onnx when it was built from the current
+// source files, and otherwise builds it from the tfjs model and caches it.
+func openModel(dir string, threads, vocabSize int) (*ort.DynamicAdvancedSession, error) {
+	stamp, err := sourceStamp(dir)
+	if err != nil {
+		return nil, err
+	}
+	path := filepath.Join(dir, OnnxName)
+	if cachedStamp(path) == stamp {
+		if s, err := newSession(path, nil, threads); err == nil {
+			return s, nil
+		}
+		// A damaged cache file: rebuild it below.
+	}
+	g, err := loadTFJS(dir)
+	if err != nil {
+		return nil, err
+	}
+	spec, err := readSpec(g)
+	if err != nil {
+		return nil, err
+	}
+	if err := spec.fits(vocabSize); err != nil {
+		return nil, err
+	}
+	data := buildONNX(spec, [][2]string{{stampKey, stamp}})
+	// A read-only model directory only costs a rebuild on the next load.
+	_ = writeAtomic(path, data)
+	s, err := newSession("", data, threads)
+	if err != nil {
+		return nil, fmt.Errorf("ONNX Runtime rejected the graph built from model.json: %w", err)
+	}
+	return s, nil
+}
+
+// fits checks the spec against what Model assumes.
+func (s *encoderSpec) fits(vocabSize int) error {
+	switch {
+	case s.maxLen != Window:
+		return fmt.Errorf("model window is %d tokens, want %d", s.maxLen, Window)
+	case s.tanhW.shape[1] != Dimension:
+		return fmt.Errorf("model outputs %d dimensions, want %d", s.tanhW.shape[1], Dimension)
+	case s.embed.shape[0] < vocabSize:
+		return fmt.Errorf("vocab.json has %d tokens but the model embeds only %d", vocabSize, s.embed.shape[0])
+	}
+	return nil
+}
+
+// writeAtomic writes data to path through a temporary file in the same
+// directory, so readers never see a partial file.
+func writeAtomic(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, err = io.Copy(f, bytes.NewReader(data))
+	if err == nil {
+		err = f.Chmod(0o644)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+	}
+	return err
+}

@@ -1,0 +1,93 @@
+package use
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestModelCache checks that model.onnx is built once, reused while the
+// sources are unchanged, and rebuilt when it is damaged or they change.
+func TestModelCache(t *testing.T) {
+	lib, src := testAssets(t)
+	dir := linkModelDir(t, src)
+	onnxPath := filepath.Join(dir, OnnxName)
+	open := func() {
+		t.Helper()
+		m, err := New(Options{LibPath: lib, ModelDir: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.Close()
+	}
+	stat := func() os.FileInfo {
+		t.Helper()
+		st, err := os.Stat(onnxPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st
+	}
+
+	open()
+	built := stat()
+	stamp, err := sourceStamp(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := cachedStamp(onnxPath); got != stamp {
+		t.Fatalf("cached stamp %q, want %q", got, stamp)
+	}
+
+	open()
+	if reused := stat(); !os.SameFile(built, reused) || !reused.ModTime().Equal(built.ModTime()) {
+		t.Fatal("model.onnx was rebuilt although its sources did not change")
+	}
+
+	// Damage the cache but keep its stamp: the session fails, New rebuilds.
+	data, err := os.ReadFile(onnxPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(onnxPath, data[:len(data)/3], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	open()
+	if repaired, _ := os.ReadFile(onnxPath); !bytes.Equal(repaired, data) {
+		t.Fatal("a damaged model.onnx was not rebuilt")
+	}
+
+	// Change a source file: the stamp changes and model.onnx is rebuilt.
+	mj, err := os.ReadFile(filepath.Join(src, "model.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	replaceFile(t, filepath.Join(dir, "model.json"), append(mj, '\n'))
+	open()
+	if got := cachedStamp(onnxPath); got == stamp || got == "" {
+		t.Fatalf("stamp after a source change is %q, want a new one", got)
+	}
+}
+
+// TestModelCacheUnwritable checks that a model directory where model.onnx
+// cannot be written still works, from a graph built in memory.
+func TestModelCacheUnwritable(t *testing.T) {
+	lib, src := testAssets(t)
+	dir := linkModelDir(t, src)
+	if err := os.Mkdir(filepath.Join(dir, OnnxName), 0o755); err != nil { // blocks the rename
+		t.Fatal(err)
+	}
+	m, err := New(Options{LibPath: lib, ModelDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	if vecs, err := m.Embed(context.Background(), []string{"hello world"}); err != nil || len(vecs[0]) != Dimension {
+		t.Fatalf("Embed = %v, %v", vecs, err)
+	}
+	if tmp, _ := filepath.Glob(filepath.Join(dir, ".*tmp*")); len(tmp) > 0 {
+		t.Errorf("temporary files left behind: %v", tmp)
+	}
+}

@@ -1,0 +1,247 @@
+package use
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	ort "github.com/yalue/onnxruntime_go"
+
+	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/embed"
+)
+
+// ModelID names the model; the index stores it, so a change re-embeds.
+const ModelID = "use-lite-0.2.0"
+
+const (
+	// Dimension is the length of every vector.
+	Dimension = 512
+	// Window is the number of tokens the model reads; later tokens are
+	// dropped.
+	Window = 128
+	// DefaultBatchSize is the number of texts per inference call.
+	DefaultBatchSize = 16
+)
+
+const (
+	hintLib   = setupHint + ", or set " + EnvORTLib + " to libonnxruntime.so.1"
+	hintModel = setupHint + ", or set " + EnvModelDir + " to the model directory"
+)
+
+// Options configure New. Zero values pick the defaults.
+type Options struct {
+	LibPath   string // ONNX Runtime library; default $MDSEARCH_ORT_LIB, then the asset cache
+	ModelDir  string // model.json, weight shards and vocab.json; default $MDSEARCH_MODEL_DIR, then the asset cache
+	Threads   int    // ONNX Runtime intra-op threads; default the number of CPUs
+	BatchSize int    // texts per inference call; default DefaultBatchSize
+}
+
+// Model is the Universal Sentence Encoder lite running in ONNX Runtime. It
+// implements embed.Embedder and is safe for concurrent use.
+type Model struct {
+	tok       *Tokenizer
+	batchSize int
+	truncated atomic.Int64
+
+	mu      sync.RWMutex // Close waits for running Embed calls
+	session *ort.DynamicAdvancedSession
+}
+
+var _ embed.Embedder = (*Model)(nil)
+
+// New loads ONNX Runtime and the model, building and caching model.onnx in
+// the model directory on first use. Missing or damaged assets give an
+// *mdsearch.Error of kind KindUnavailable whose hint names the fix.
+func New(opts Options) (*Model, error) {
+	lib, dir := resolvePaths(opts.LibPath, opts.ModelDir)
+	threads := opts.Threads
+	if threads <= 0 {
+		threads = runtime.NumCPU()
+	}
+	batch := opts.BatchSize
+	if batch <= 0 {
+		batch = DefaultBatchSize
+	}
+	if err := initRuntime(lib); err != nil {
+		return nil, mdsearch.Errorf(mdsearch.KindUnavailable, "load ONNX Runtime", lib, hintLib, "%v", trimPath(err, lib))
+	}
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return nil, mdsearch.Errorf(mdsearch.KindUnavailable, "load embedding model", dir, hintModel, "no such directory")
+	}
+	tok, err := loadVocab(dir)
+	if err != nil {
+		return nil, mdsearch.Errorf(mdsearch.KindUnavailable, "load embedding model", dir, hintModel, "%v", err)
+	}
+	session, err := openModel(dir, threads, tok.VocabSize())
+	if err != nil {
+		return nil, mdsearch.Errorf(mdsearch.KindUnavailable, "load embedding model", dir, hintModel, "%v", err)
+	}
+	return &Model{tok: tok, batchSize: batch, session: session}, nil
+}
+
+// loadVocab reads the tokenizer from dir/vocab.json.
+func loadVocab(dir string) (*Tokenizer, error) {
+	data, err := readModelFile(dir, "vocab.json")
+	if err != nil {
+		return nil, err
+	}
+	tok, err := parseVocab(data)
+	if err != nil {
+		return nil, fmt.Errorf("vocab.json: %w", err)
+	}
+	return tok, nil
+}
+
+// trimPath drops a leading "path: " from err's message, since the
+// mdsearch.Error already names the path.
+func trimPath(err error, path string) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) && pe.Path == path {
+		return pe.Err
+	}
+	return err
+}
+
+// Dim implements embed.Embedder.
+func (m *Model) Dim() int { return Dimension }
+
+// MaxTokens implements embed.Embedder.
+func (m *Model) MaxTokens() int { return Window }
+
+// ModelID implements embed.Embedder.
+func (m *Model) ModelID() string { return ModelID }
+
+// CountTokens implements embed.Embedder: the number of tokens of text
+// before truncation to the window.
+func (m *Model) CountTokens(text string) int { return m.tok.Count(text) }
+
+// Truncated is the number of inputs so far that were longer than the window
+// and were cut to it.
+func (m *Model) Truncated() int64 { return m.truncated.Load() }
+
+// Close releases the ONNX Runtime session. It waits for running Embed calls.
+func (m *Model) Close() error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.session == nil {
+		return nil
+	}
+	err := m.session.Destroy()
+	m.session = nil
+	return err
+}
+
+// Embed implements embed.Embedder. Texts are tokenized, sorted by length
+// and run in batches of similar lengths, so little time goes to padding.
+// Cancelling ctx stops before the next batch. An empty text gets the
+// model's vector for zero tokens.
+func (m *Model) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	if len(texts) == 0 {
+		return out, nil
+	}
+	seqs := make([][]int32, len(texts))
+	for i, text := range texts {
+		ids, n := m.tok.EncodeLimit(text, Window)
+		if n > Window {
+			m.truncated.Add(1)
+		}
+		seqs[i] = ids
+	}
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if m.session == nil {
+		return nil, mdsearch.Errorf(mdsearch.KindInternal, "embed", "", "", "model is closed")
+	}
+	order := lengthOrder(seqs)
+	flat := make([]float32, len(texts)*Dimension)
+	var b batch
+	for start := 0; start < len(order); start += m.batchSize {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		rows := order[start:min(start+m.batchSize, len(order))]
+		b.fill(seqs, rows)
+		vecs, err := b.run(m.session)
+		if err != nil {
+			return nil, mdsearch.Errorf(mdsearch.KindInternal, "embed", "", "", "%v", err)
+		}
+		for r, i := range rows {
+			v := flat[i*Dimension : (i+1)*Dimension : (i+1)*Dimension]
+			copy(v, vecs[r*Dimension:])
+			embed.Normalize(v)
+			out[i] = v
+		}
+	}
+	return out, nil
+}
+
+// lengthOrder returns the indices of seqs sorted by length, so each batch
+// holds sequences of similar length.
+func lengthOrder(seqs [][]int32) []int {
+	order := make([]int, len(seqs))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return len(seqs[a]) - len(seqs[b]) })
+	return order
+}
+
+// batch holds the padded model inputs for one inference call.
+type batch struct {
+	rows, seq int
+	ids       []int64
+	mask      []float32
+	out       []float32
+}
+
+// fill pads the sequences seqs[rows...] to the longest of them (at least
+// one position, so a batch of empty texts is still a valid input).
+func (b *batch) fill(seqs [][]int32, rows []int) {
+	b.rows, b.seq = len(rows), 1
+	for _, i := range rows {
+		b.seq = max(b.seq, len(seqs[i]))
+	}
+	n := b.rows * b.seq
+	b.ids = slices.Grow(b.ids[:0], n)[:n]
+	b.mask = slices.Grow(b.mask[:0], n)[:n]
+	clear(b.ids)
+	clear(b.mask)
+	for r, i := range rows {
+		for j, id := range seqs[i] {
+			b.ids[r*b.seq+j] = int64(id)
+			b.mask[r*b.seq+j] = 1
+		}
+	}
+	b.out = slices.Grow(b.out[:0], b.rows*Dimension)[:b.rows*Dimension]
+}
+
+// run executes the session on the batch and returns rows×Dimension floats.
+func (b *batch) run(s *ort.DynamicAdvancedSession) ([]float32, error) {
+	shape := ort.NewShape(int64(b.rows), int64(b.seq))
+	ids, err := ort.NewTensor(shape, b.ids)
+	if err != nil {
+		return nil, err
+	}
+	defer ids.Destroy()
+	mask, err := ort.NewTensor(shape, b.mask)
+	if err != nil {
+		return nil, err
+	}
+	defer mask.Destroy()
+	out, err := ort.NewTensor(ort.NewShape(int64(b.rows), Dimension), b.out)
+	if err != nil {
+		return nil, err
+	}
+	defer out.Destroy()
+	if err := s.Run([]ort.Value{ids, mask}, []ort.Value{out}); err != nil {
+		return nil, err
+	}
+	return b.out, nil
+}

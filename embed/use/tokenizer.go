@@ -1,0 +1,264 @@
+package use
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// Tokenizer is the Universal Sentence Encoder lite tokenizer: a
+// SentencePiece-style vocabulary searched with a best-score lattice. It
+// reproduces the reference JavaScript tokenizer exactly, quirks included, so
+// token ids match the ones the published model was used with.
+type Tokenizer struct {
+	nodes    []trieNode
+	rootBMP  []int32 // root children by rune for the Basic Multilingual Plane; -1 = none
+	idLen    []int32 // UTF-16 length of each piece, used when walking the lattice back
+	maxDepth int     // longest piece, in code points
+}
+
+type trieNode struct {
+	edges []trieEdge // sorted by rune
+	id    int32      // vocabulary id if a piece ends here, else -1
+	score float64
+}
+
+type trieEdge struct {
+	r     rune
+	child int32
+}
+
+// separator replaces spaces and marks the start of the text, as in
+// SentencePiece.
+const separator = '\u2581'
+
+// reservedIDs are the leading vocabulary entries (unknown, <s>, </s>, extra
+// ids) that never match text. Id 0 is the unknown token.
+const reservedIDs = 6
+
+// LoadTokenizer reads a vocab.json: an array of [piece, score] pairs whose
+// index is the token id.
+func LoadTokenizer(path string) (*Tokenizer, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	t, err := parseVocab(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return t, nil
+}
+
+// parseVocab builds a Tokenizer from the contents of a vocab.json.
+func parseVocab(data []byte) (*Tokenizer, error) {
+	var raw [][]json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return nil, fmt.Errorf("not a JSON array of [piece, score] pairs: %w", err)
+	}
+	pieces := make([]string, len(raw))
+	scores := make([]float64, len(raw))
+	for i, entry := range raw {
+		if len(entry) != 2 ||
+			json.Unmarshal(entry[0], &pieces[i]) != nil ||
+			json.Unmarshal(entry[1], &scores[i]) != nil {
+			return nil, fmt.Errorf("entry %d is not a [piece, score] pair", i)
+		}
+	}
+	return newTokenizer(pieces, scores)
+}
+
+func newTokenizer(pieces []string, scores []float64) (*Tokenizer, error) {
+	if len(pieces) <= reservedIDs || len(pieces) > 1<<16 {
+		return nil, fmt.Errorf("vocabulary has %d entries, want %d to 65536", len(pieces), reservedIDs+1)
+	}
+	t := &Tokenizer{
+		nodes:   []trieNode{{id: -1}},
+		rootBMP: make([]int32, 1<<16),
+		idLen:   make([]int32, len(pieces)),
+	}
+	for i := range t.rootBMP {
+		t.rootBMP[i] = -1
+	}
+	for id, p := range pieces {
+		t.idLen[id] = int32(len(utf16.Encode([]rune(p))))
+		if id >= reservedIDs {
+			t.insert(p, scores[id], int32(id))
+		}
+	}
+	return t, nil
+}
+
+// insert adds a piece; a later duplicate replaces an earlier one, as in the
+// reference trie.
+func (t *Tokenizer) insert(piece string, score float64, id int32) {
+	node, depth := int32(0), 0
+	for _, r := range piece {
+		next := t.child(node, r)
+		if next < 0 {
+			next = int32(len(t.nodes))
+			t.nodes = append(t.nodes, trieNode{id: -1})
+			t.addEdge(node, r, next)
+		}
+		node = next
+		depth++
+	}
+	if depth == 0 {
+		return
+	}
+	t.nodes[node].id = id
+	t.nodes[node].score = score
+	t.maxDepth = max(t.maxDepth, depth)
+}
+
+func (t *Tokenizer) addEdge(node int32, r rune, child int32) {
+	if node == 0 && r < 1<<16 {
+		t.rootBMP[r] = child
+	}
+	n := &t.nodes[node]
+	i, _ := slices.BinarySearchFunc(n.edges, r, func(e trieEdge, r rune) int { return int(e.r - r) })
+	n.edges = slices.Insert(n.edges, i, trieEdge{r, child})
+}
+
+func (t *Tokenizer) child(node int32, r rune) int32 {
+	if node == 0 && r >= 0 && r < 1<<16 {
+		return t.rootBMP[r]
+	}
+	edges := t.nodes[node].edges
+	if len(edges) <= 8 {
+		for _, e := range edges {
+			if e.r == r {
+				return e.child
+			}
+		}
+		return -1
+	}
+	i, ok := slices.BinarySearchFunc(edges, r, func(e trieEdge, r rune) int { return int(e.r - r) })
+	if !ok {
+		return -1
+	}
+	return edges[i].child
+}
+
+// Encode returns every token id of text, without truncation.
+func (t *Tokenizer) Encode(text string) []int32 {
+	ids, _ := t.encode(text, -1)
+	return ids
+}
+
+// Count returns the number of tokens in text, without truncation.
+func (t *Tokenizer) Count(text string) int {
+	_, n := t.encode(text, 0)
+	return n
+}
+
+// EncodeLimit returns the first limit token ids of text and the total token
+// count. The model only sees those first tokens.
+func (t *Tokenizer) EncodeLimit(text string, limit int) ([]int32, int) {
+	return t.encode(text, max(limit, 0))
+}
+
+// prepare normalises text the way the reference does: NFKC, spaces become
+// the separator, and a separator starts any non-empty text.
+func prepare(text string) string {
+	text = norm.NFKC.String(strings.ToValidUTF8(text, "\uFFFD"))
+	if text == "" {
+		return ""
+	}
+	return string(separator) + strings.ReplaceAll(text, " ", string(separator))
+}
+
+// encode tokenizes text. It keeps the first limit ids (all when limit < 0)
+// and returns the total count. Memory is two bytes per code point plus the
+// normalised text, so huge inputs stay linear.
+func (t *Tokenizer) encode(text string, limit int) ([]int32, int) {
+	s := prepare(text)
+	n := utf8.RuneCountInString(s)
+	words := t.lattice(s, n)
+	return t.backtrack(words, n, limit)
+}
+
+// lattice scores every segmentation: words[end] is the id of the best piece
+// ending at code point end. Positions are visited start by start, which
+// matches the reference's end-by-end order because a position's best score
+// is final before any piece starting there is scored. The update rule,
+// including treating a best score of exactly 0 as unset, is the reference's.
+func (t *Tokenizer) lattice(s string, n int) []uint16 {
+	words := make([]uint16, n+1)
+	ring := make([]float64, t.maxDepth+1) // best scores of positions i..i+maxDepth
+	m := len(ring)
+	relax := func(end int, score float64, id int32) {
+		b := &ring[end%m]
+		if *b == 0 || score >= *b {
+			*b = score
+			words[end] = uint16(id)
+		}
+	}
+	off := 0
+	for i := 0; i < n; i++ {
+		ring[(i+t.maxDepth)%m] = 0 // slot last used by position i-1
+		base := ring[i%m]
+		node, depth, matched := int32(0), 0, false
+		for j := off; j < len(s); {
+			r, size := utf8.DecodeRuneInString(s[j:])
+			if node = t.child(node, r); node < 0 {
+				break
+			}
+			j += size
+			depth++
+			if nd := &t.nodes[node]; nd.id >= 0 {
+				relax(i+depth, nd.score+base, nd.id)
+				matched = true
+			}
+		}
+		if !matched {
+			relax(i+1, base, 0) // unknown symbol, score 0
+		}
+		_, size := utf8.DecodeRuneInString(s[off:])
+		off += size
+	}
+	return words
+}
+
+// backtrack walks the best pieces back from the end, stepping by each
+// piece's UTF-16 length as the reference does, and merges runs of unknown
+// tokens. It keeps the first limit ids of the text (the last ones met).
+func (t *Tokenizer) backtrack(words []uint16, n, limit int) ([]int32, int) {
+	var rev []int32 // ids in reverse order; a ring of size limit when limit >= 0
+	total, prevUnk := 0, false
+	for iter := n; iter > 0; {
+		id := int32(words[iter])
+		iter -= int(t.idLen[id])
+		unk := id == 0
+		if unk && prevUnk {
+			continue
+		}
+		prevUnk = unk
+		if limit < 0 {
+			rev = append(rev, id)
+		} else if limit > 0 {
+			if len(rev) < limit {
+				rev = append(rev, id)
+			} else {
+				rev[total%limit] = id
+			}
+		}
+		total++
+	}
+	if limit > 0 && total > limit {
+		// Rotate the ring so rev holds ids in reverse text order.
+		k := total % limit
+		rev = append(rev[k:], rev[:k]...)
+	}
+	slices.Reverse(rev)
+	return rev, total
+}
+
+// VocabSize is the number of token ids.
+func (t *Tokenizer) VocabSize() int { return len(t.idLen) }
