@@ -2,9 +2,63 @@ package cli
 
 import (
 	"context"
-	"errors"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/render"
 )
 
 func runSearch(ctx context.Context, env *Env, args []string) error {
-	return errors.New("not implemented yet")
+	fs := newFlags(env, "search", "QUERY")
+	var req mdsearch.SearchRequest
+	fs.IntVar(&req.N, "n", mdsearch.DefaultN, fmt.Sprintf("results to return (1–%d)", mdsearch.MaxN))
+	fs.IntVar(&req.MaxPerPage, "max-per-page", mdsearch.DefaultMaxPerPage, fmt.Sprintf("most chunks from one note (1–%d)", mdsearch.MaxMaxPerPage))
+	mode := fs.String("mode", "hybrid", "hybrid, semantic or keyword")
+	fs.StringVar(&req.Collection, "collection", "", "search only this collection")
+	fs.StringVar(&req.Tag, "tag", "", "only notes with this tag (nested tags included)")
+	fs.StringVar(&req.PathPrefix, "path-prefix", "", "only notes under this vault-relative path")
+	asJSON := fs.Bool("json", false, "print results as JSON, with full chunk text")
+	ef := addEngineFlags(fs)
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) == 0 {
+		fs.Usage()
+		return errUsage
+	}
+	// 0 means "default" to the engine; on the command line it is a mistake.
+	if req.N == 0 {
+		return fmt.Errorf("n must be between 1 and %d, got 0", mdsearch.MaxN)
+	}
+	if req.MaxPerPage == 0 {
+		return fmt.Errorf("max per page must be between 1 and %d, got 0", mdsearch.MaxMaxPerPage)
+	}
+	req.Query = strings.Join(pos, " ")
+	req.Mode = mdsearch.Mode(*mode)
+	e, closeAll, err := ef.open(ctx, env, req.Mode != mdsearch.ModeKeyword)
+	if err != nil {
+		return err
+	}
+	defer closeAll()
+	if err := rebuildIfMigrated(ctx, env, e); err != nil {
+		return err
+	}
+	resp, err := e.Search(ctx, req)
+	if err != nil {
+		return err
+	}
+	printNotice(env, resp.Notice)
+	if *asJSON {
+		enc := json.NewEncoder(env.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(resp)
+	}
+	_, width := isTerminal(env.Stdout)
+	if width == 0 {
+		width = 100
+	}
+	return render.Terminal(env.Stdout, resp, width, 4)
 }

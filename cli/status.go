@@ -2,9 +2,70 @@ package cli
 
 import (
 	"context"
-	"errors"
+	"encoding/json"
+	"fmt"
+	"text/tabwriter"
 )
 
 func runStatus(ctx context.Context, env *Env, args []string) error {
-	return errors.New("not implemented yet")
+	fs := newFlags(env, "status", "")
+	asJSON := fs.Bool("json", false, "print JSON")
+	ef := addEngineFlags(fs)
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 0 {
+		fs.Usage()
+		return errUsage
+	}
+	e, closeAll, err := ef.open(ctx, env, false)
+	if err != nil {
+		return err
+	}
+	defer closeAll()
+	s, err := e.Status(ctx)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		enc := json.NewEncoder(env.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(s)
+	}
+	model := s.ModelID
+	if model == "" {
+		model = "none (keyword search only)"
+	}
+	fmt.Fprintf(env.Stdout, "index:  %s (%s, schema %d)\nmodel:  %s\n", s.IndexPath, humanBytes(s.SizeBytes), s.SchemaVersion, model)
+	if len(s.Collections) == 0 {
+		fmt.Fprintln(env.Stdout, "no collections yet: run `mdsearch index DIR`")
+	} else {
+		tw := tabwriter.NewWriter(env.Stdout, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "\nCOLLECTION\tFILES\tCHUNKS\tVECTORS\tSTALE\tINDEXED\tROOT")
+		for _, c := range s.Collections {
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\t%s\n", c.Name, c.Files, c.Chunks, c.Vectors, c.Stale, c.IndexedAt, c.Root)
+		}
+		if len(s.Collections) > 1 {
+			fmt.Fprintf(tw, "total\t%d\t%d\t%d\t%d\t\t\n", s.Files, s.Chunks, s.Vectors, s.Stale)
+		}
+		tw.Flush()
+	}
+	if p := s.Indexing; p != nil {
+		fmt.Fprintln(env.Stdout, "indexing: "+progressLine(*p, 100))
+	}
+	printNotice(env, s.Notice)
+	return nil
+}
+
+func humanBytes(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
 }

@@ -1,0 +1,127 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"golang.org/x/term"
+
+	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/search"
+)
+
+// engineFlags are the flags of every command that opens the index.
+type engineFlags struct {
+	index    string
+	maxSize  string
+	embedder *embedderFlags
+}
+
+func addEngineFlags(fs *flag.FlagSet) *engineFlags {
+	f := &engineFlags{}
+	fs.StringVar(&f.index, "index", "", "index file (default $MDSEARCH_INDEX, else $XDG_DATA_HOME/mdsearch/index.db)")
+	fs.StringVar(&f.maxSize, "max-file-size", "10MB", "skip notes larger than this (e.g. 10MB, 512KB)")
+	f.embedder = addEmbedderFlags(fs)
+	return f
+}
+
+// open opens the engine. withModel loads the embedding model; commands
+// that never embed (read, status) skip it. A model that cannot be loaded
+// is not an error: keyword search still works, and the engine carries a
+// notice naming the fix.
+func (f *engineFlags) open(ctx context.Context, env *Env, withModel bool) (*search.Engine, func(), error) {
+	path, err := search.IndexPath(f.index, env.Getenv)
+	if err != nil {
+		return nil, nil, err
+	}
+	maxSize, err := parseSize(f.maxSize)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--max-file-size: %w", err)
+	}
+	opts := search.Options{IndexPath: path, MaxFileSize: maxSize}
+	closeEmb := func() {}
+	if withModel {
+		emb, closer, keywordOnly, err := f.embedder.open(env)
+		switch {
+		case err != nil && mdsearch.KindOf(err) != mdsearch.KindUnavailable:
+			return nil, nil, err // a bad --embedder setting, not a missing model
+		case err != nil:
+			opts.EmbedderNotice = err.Error()
+		case emb != nil:
+			opts.Embedder, closeEmb = emb, closer
+		}
+		opts.KeywordOnly = keywordOnly
+	}
+	e, err := search.Open(ctx, opts)
+	if err != nil {
+		closeEmb()
+		return nil, nil, err
+	}
+	return e, func() { e.Close(); closeEmb() }, nil
+}
+
+// rebuildIfMigrated re-indexes every collection after Open rebuilt an
+// index of another schema version, saying so on stderr.
+func rebuildIfMigrated(ctx context.Context, env *Env, e *search.Engine) error {
+	m := e.Migration()
+	if m == nil || len(m.Collections) == 0 {
+		return nil
+	}
+	fmt.Fprintf(env.Stderr, "mdsearch: %s\n", m)
+	bar := newProgressBar(env)
+	stats, err := e.IndexAll(ctx, false, bar.update)
+	bar.done()
+	for _, st := range stats {
+		fmt.Fprintln(env.Stderr, "mdsearch: rebuilt "+summary(st))
+	}
+	return err
+}
+
+// parseSize reads "10MB", "512KB", "1GB" or a byte count; "0" or "none"
+// means no limit.
+func parseSize(s string) (int64, error) {
+	s = strings.ToUpper(strings.TrimSpace(s))
+	if s == "NONE" || s == "0" {
+		return -1, nil
+	}
+	mult := int64(1)
+	for _, u := range []struct {
+		suffix string
+		mult   int64
+	}{{"GB", 1 << 30}, {"MB", 1 << 20}, {"KB", 1 << 10}, {"B", 1}} {
+		if strings.HasSuffix(s, u.suffix) {
+			s, mult = strings.TrimSpace(strings.TrimSuffix(s, u.suffix)), u.mult
+			break
+		}
+	}
+	n, err := strconv.ParseFloat(s, 64)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("not a size: %q", s)
+	}
+	return int64(n * float64(mult)), nil
+}
+
+// isTerminal reports whether w is a terminal, and its width.
+func isTerminal(w io.Writer) (bool, int) {
+	f, ok := w.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return false, 0
+	}
+	width, _, err := term.GetSize(int(f.Fd()))
+	if err != nil || width <= 0 {
+		width = 80
+	}
+	return true, width
+}
+
+// printNotice shows an engine notice on stderr.
+func printNotice(env *Env, notice string) {
+	if notice != "" {
+		fmt.Fprintln(env.Stderr, "mdsearch: note: "+notice)
+	}
+}

@@ -1,0 +1,215 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/embed/use"
+)
+
+// run runs the command line in-process with MDSEARCH_INDEX set to index.
+func run(t *testing.T, index string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	env := &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(k string) string {
+		if k == "MDSEARCH_INDEX" {
+			return index
+		}
+		return os.Getenv(k)
+	}}
+	code = Main(context.Background(), env, args)
+	return code, out.String(), errb.String()
+}
+
+// noModel points the model lookup at an empty folder, as on a machine
+// where `mdsearch setup` never ran.
+func noModel(t *testing.T) {
+	t.Setenv("MDSEARCH_MODEL_DIR", filepath.Join(t.TempDir(), "missing"))
+	t.Setenv("MDSEARCH_ORT_LIB", filepath.Join(t.TempDir(), "missing.so"))
+}
+
+func TestIndexSearchReadStatusWithoutModel(t *testing.T) {
+	noModel(t)
+	index := filepath.Join(t.TempDir(), "index.db")
+	code, out, errOut := run(t, index, "index", "../sample-vault", "--name", "sample")
+	if code != 0 || strings.Count(out, "\n") != 1 || !strings.HasPrefix(out, "sample: 6 files (6 added") {
+		t.Fatalf("index: %d\n%s\n%s", code, out, errOut)
+	}
+	if !strings.Contains(errOut, "keyword search only") || !strings.Contains(errOut, "mdsearch setup") {
+		t.Errorf("index should name the fix for the missing model: %s", errOut)
+	}
+
+	code, out, errOut = run(t, "", "search", "restore drill", "--index", index)
+	line := regexp.MustCompile(`^1\. \*\*homelab/Backups\.md\*\*( > \w+)? \(\d+\.\d%\)$`)
+	if code != 0 || !line.MatchString(strings.SplitN(out, "\n", 2)[0]) || !strings.Contains(errOut, "mdsearch setup") {
+		t.Errorf("search: %d\n%s\n%s", code, out, errOut)
+	}
+
+	code, out, _ = run(t, index, "search", "restore", "-n", "3", "--mode", "keyword", "--json")
+	var resp struct {
+		Query   string            `json:"query"`
+		Results []json.RawMessage `json:"results"`
+		Total   *int              `json:"total"`
+		TookMS  *float64          `json:"took_ms"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &resp) != nil || resp.Query != "restore" || resp.Total == nil || resp.TookMS == nil || *resp.Total != len(resp.Results) {
+		t.Fatalf("search --json: %d %s", code, out)
+	}
+	var r map[string]any
+	json.Unmarshal(resp.Results[0], &r)
+	for _, k := range []string{"path", "title", "collection", "section", "section_path", "chunk_index", "total_chunks",
+		"page_word_count", "start_line", "end_line", "text", "score", "distance"} {
+		if _, ok := r[k]; !ok {
+			t.Errorf("result lacks %q: %v", k, r)
+		}
+	}
+	if !strings.Contains(r["text"].(string), "over the wired network.") {
+		t.Errorf("text must be the full chunk: %q", r["text"])
+	}
+
+	code, out, _ = run(t, index, "read", "homelab/Backups.md", "--section", "restore drill")
+	if code != 0 || !strings.HasPrefix(out, "## Restore Drill\n") || strings.Contains(out, "Retention") {
+		t.Errorf("read --section: %d\n%s", code, out)
+	}
+	code, out, _ = run(t, index, "read", "sample:kitchen/Sourdough.md", "--json")
+	var rr mdsearch.ReadResponse
+	if code != 0 || json.Unmarshal([]byte(out), &rr) != nil || rr.Title != "Sourdough" || rr.Collection != "sample" {
+		t.Errorf("read --json: %d %s", code, out)
+	}
+	code, out, _ = run(t, index, "read", "kitchen/Sourdough.md", "--outline")
+	if code != 0 || !strings.Contains(out, "[Sourdough/Starter Maintenance/Rye Starter]") {
+		t.Errorf("read --outline: %d %s", code, out)
+	}
+
+	code, out, _ = run(t, index, "status", "--json")
+	var st mdsearch.Status
+	if code != 0 || json.Unmarshal([]byte(out), &st) != nil || st.Files != 6 || st.Chunks == 0 || st.ModelID != "" || st.SizeBytes == 0 {
+		t.Errorf("status --json: %d %s", code, out)
+	}
+	code, out, _ = run(t, index, "status")
+	if code != 0 || !strings.Contains(out, "sample") || !strings.Contains(out, "keyword search only") {
+		t.Errorf("status: %d %s", code, out)
+	}
+
+	code, out, _ = run(t, index, "index", "../sample-vault", "--name", "sample", "--json")
+	var is mdsearch.IndexStats
+	if code != 0 || json.Unmarshal([]byte(out), &is) != nil || is.Unchanged != 6 || is.Chunks != 0 {
+		t.Errorf("no-op index --json: %d %s", code, out)
+	}
+}
+
+func TestCommandErrors(t *testing.T) {
+	noModel(t)
+	index := filepath.Join(t.TempDir(), "index.db")
+	run(t, index, "index", "../sample-vault")
+	cases := []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"search"}, 2, "Usage"},
+		{[]string{"search", "x", "-n", "0"}, 1, "n must be between 1 and 50"},
+		{[]string{"search", "x", "--max-per-page", "9"}, 1, "max per page must be between 1 and 5"},
+		{[]string{"search", "x", "--mode", "fuzzy"}, 1, "mode must be"},
+		{[]string{"search", "x", "--collection", "nope"}, 1, "have: sample-vault"},
+		{[]string{"read", "../../etc/passwd"}, 1, `".." is refused`},
+		{[]string{"read", "/etc/passwd"}, 1, "absolute"},
+		{[]string{"read", "kitchen/Sourdough.md", "--section", "nope"}, 1, `"Sourdough/Bulk Fermentation"`},
+		{[]string{"read", "nope.md"}, 1, "no such note"},
+		{[]string{"index"}, 2, "Usage"},
+		{[]string{"index", "does-not-exist"}, 1, "no such folder"},
+		{[]string{"index", "../sample-vault", "--max-file-size", "lots"}, 1, "not a size"},
+		{[]string{"status", "extra"}, 2, "Usage"},
+		{[]string{"search", "x", "--embedder", "bogus"}, 1, "unknown embedder"},
+	}
+	for _, c := range cases {
+		code, _, errOut := run(t, index, c.args...)
+		if code != c.code || !strings.Contains(errOut, c.msg) {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d mentioning %q", c.args, code, errOut, c.code, c.msg)
+		}
+	}
+	bad := filepath.Join(t.TempDir(), "junk.db")
+	os.WriteFile(bad, bytes.Repeat([]byte("junk"), 1000), 0o644)
+	if code, _, errOut := run(t, bad, "status"); code != 1 || !strings.Contains(errOut, "not an mdsearch index") {
+		t.Errorf("junk index: %d %s", code, errOut)
+	}
+}
+
+func TestEmbedderNone(t *testing.T) {
+	index := filepath.Join(t.TempDir(), "index.db")
+	code, out, errOut := run(t, index, "index", "../sample-vault", "--embedder", "none")
+	if code != 0 || !strings.Contains(out, "6 added") || !strings.Contains(errOut, "keyword search only") {
+		t.Fatalf("index --embedder none: %d %s %s", code, out, errOut)
+	}
+	code, out, _ = run(t, index, "search", "restic", "--embedder", "none")
+	if code != 0 || !strings.HasPrefix(out, "1. **homelab/Backups.md**") {
+		t.Errorf("search --embedder none: %d %s", code, out)
+	}
+}
+
+func TestParseSize(t *testing.T) {
+	for in, want := range map[string]int64{"10MB": 10 << 20, "512kb": 512 << 10, "1.5GB": 3 << 29, "100": 100, "0": -1, "none": -1, "2 MB": 2 << 20} {
+		if got, err := parseSize(in); err != nil || got != want {
+			t.Errorf("parseSize(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "MB", "-1MB", "ten"} {
+		if _, err := parseSize(in); err == nil {
+			t.Errorf("parseSize(%q) accepted", in)
+		}
+	}
+}
+
+func TestSearchWithModel(t *testing.T) {
+	if m, err := use.New(use.Options{}); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("model assets missing in CI: %v", err)
+		}
+		t.Skipf("model assets missing (run `mdsearch setup`): %v", err)
+	} else {
+		m.Close()
+	}
+	index := filepath.Join(t.TempDir(), "index.db")
+	if code, out, errOut := run(t, index, "index", "../sample-vault"); code != 0 || errOut != "" {
+		t.Fatalf("index: %d %s %s", code, out, errOut)
+	}
+	code, out, errOut := run(t, index, "search", "aphids and whitefly on tomato plants", "--mode", "semantic", "--json")
+	var resp mdsearch.SearchResponse
+	if code != 0 || errOut != "" || json.Unmarshal([]byte(out), &resp) != nil {
+		t.Fatalf("search: %d %s %s", code, out, errOut)
+	}
+	top := resp.Results[0]
+	if resp.Mode != mdsearch.ModeSemantic || top.Path != "garden/Tomatoes.md" || top.Distance == nil || math.Abs(*top.Distance-(1-top.Score)) > 1e-3 {
+		t.Errorf("semantic: %+v", resp)
+	}
+	if code, out, _ := run(t, index, "status"); code != 0 || !strings.Contains(out, "use-lite") {
+		t.Errorf("status: %s", out)
+	}
+}
+
+func TestProgressLine(t *testing.T) {
+	for _, c := range []struct {
+		p     mdsearch.IndexProgress
+		width int
+		want  string
+	}{
+		{mdsearch.IndexProgress{FilesTotal: 648, FilesDone: 324, ChunksTotal: 9000}, 120,
+			"[########--------]  50% 324/648 files · 9000 chunks"},
+		{mdsearch.IndexProgress{FilesTotal: 10, FilesDone: 10, ChunksTotal: 100, ChunksToEmbed: 100, ChunksEmbedded: 25, EmbedsPerSecond: 5}, 120,
+			"[####------------]  25% 10/10 files · 100 chunks · 25/100 embedded · 5/s · ETA 0:15"},
+		{mdsearch.IndexProgress{FilesTotal: 10, FilesDone: 10, ChunksTotal: 100, ChunksToEmbed: 100, ChunksEmbedded: 25, EmbedsPerSecond: 5}, 40,
+			" 25% 10/10 files · 100 chunks · 25/100 "},
+	} {
+		if got := progressLine(c.p, c.width); got != c.want {
+			t.Errorf("progressLine(width %d):\n got %q\nwant %q", c.width, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,166 @@
+package render
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strings"
+
+	"github.com/mdsearch/mdsearch"
+)
+
+// Options tune Results.
+type Options struct {
+	// SectionPaths adds the section path to each footer, the exact value
+	// read_note and `mdsearch read --section` accept.
+	SectionPaths bool
+}
+
+// Tokens estimates the context cost of words of English text (≈1.3 tokens
+// a word for common LLM tokenizers).
+func Tokens(words int) int {
+	return int(math.Round(float64(words) * 1.3))
+}
+
+// Percent formats a 0–1 score as "84.5%".
+func Percent(score float64) string {
+	return fmt.Sprintf("%.1f%%", score*100)
+}
+
+// Header is spec 1's result line: `1. **path** > Section (84.5%)`, with
+// rank counted from 1. A chunk before the first heading has no section.
+func Header(rank int, r mdsearch.Result) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d. **%s**", rank, r.Path)
+	if r.Section != "" {
+		b.WriteString(" > ")
+		b.WriteString(r.Section)
+	}
+	fmt.Fprintf(&b, " (%s)", Percent(r.Score))
+	return b.String()
+}
+
+// Footer places a chunk in its page: "chunk 3/12 · page 4188 words".
+func Footer(r mdsearch.Result) string {
+	return fmt.Sprintf("chunk %d/%d · page %d words", r.ChunkIndex+1, r.TotalChunks, r.PageWordCount)
+}
+
+// SectionPath joins a section path the way section reads accept it.
+func SectionPath(p []string) string {
+	return strings.Join(p, "/")
+}
+
+// Results writes every result of resp in full, as agents read them: header
+// line, the whole chunk, footer, with a blank line between results. A notice
+// from the engine comes first.
+func Results(w io.Writer, resp *mdsearch.SearchResponse, o Options) error {
+	var b strings.Builder
+	if resp.Notice != "" {
+		fmt.Fprintf(&b, "Note: %s\n\n", resp.Notice)
+	}
+	if len(resp.Results) == 0 {
+		fmt.Fprintf(&b, "No results for %q.\n", resp.Query)
+	}
+	for i, r := range resp.Results {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(Header(i+1, r))
+		b.WriteByte('\n')
+		if text := strings.TrimSpace(r.Text); text != "" {
+			b.WriteString(text)
+			b.WriteByte('\n')
+		}
+		b.WriteString(Footer(r))
+		if o.SectionPaths && len(r.SectionPath) > 0 {
+			fmt.Fprintf(&b, " · section %q", SectionPath(r.SectionPath))
+		}
+		b.WriteByte('\n')
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// Outline writes a note's heading tree, indented by level, with each
+// section's path (as section reads accept it), size and line range.
+func Outline(w io.Writer, o *mdsearch.Outline) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s", o.Path)
+	if o.Title != "" {
+		fmt.Fprintf(&b, " — %s", o.Title)
+	}
+	fmt.Fprintf(&b, " (%d words, ~%d tokens to read whole)\n", o.WordCount, Tokens(o.WordCount))
+	if len(o.Sections) == 0 {
+		b.WriteString("(no headings)\n")
+	}
+	top := 0
+	for _, s := range o.Sections {
+		if top == 0 || s.Level < top {
+			top = s.Level
+		}
+	}
+	for _, s := range o.Sections {
+		indent := strings.Repeat("  ", max(s.Level-top, 0))
+		fmt.Fprintf(&b, "%s- %s %s — section %q · %d words (~%d tokens) · lines %d–%d\n",
+			indent, strings.Repeat("#", s.Level), s.Heading, SectionPath(s.SectionPath),
+			s.WordCount, Tokens(s.WordCount), s.StartLine, s.EndLine)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// Terminal writes results for a person at a terminal: the header line, then
+// the chunk's first few non-blank lines, each cut to width runes. The full
+// text is one `--json` or `mdsearch read` away.
+func Terminal(w io.Writer, resp *mdsearch.SearchResponse, width, lines int) error {
+	var b strings.Builder
+	if len(resp.Results) == 0 {
+		fmt.Fprintf(&b, "No results for %q.\n", resp.Query)
+	}
+	for i, r := range resp.Results {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(Header(i+1, r))
+		b.WriteByte('\n')
+		for _, l := range Excerpt(r.Text, width-3, lines) {
+			b.WriteString("   ")
+			b.WriteString(l)
+			b.WriteByte('\n')
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// Excerpt is the first n non-blank lines of text, each cut to width runes,
+// with "…" marking anything cut.
+func Excerpt(text string, width, n int) []string {
+	width = max(width, 20)
+	var out []string
+	rest := strings.TrimSpace(text)
+	for rest != "" {
+		var line string
+		line, rest, _ = strings.Cut(rest, "\n")
+		line = strings.TrimRight(line, " \t\r")
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		if len(out) == n {
+			out[n-1] = cut(out[n-1], width-1) + "…"
+			return out
+		}
+		if r := []rune(line); len(r) > width {
+			line = string(r[:width-1]) + "…"
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+func cut(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n])
+	}
+	return strings.TrimSuffix(s, "…")
+}

@@ -1,0 +1,118 @@
+package render
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/mdsearch/mdsearch"
+)
+
+func TestHeader(t *testing.T) {
+	tests := []struct {
+		name string
+		r    mdsearch.Result
+		want string
+	}{
+		{"section", mdsearch.Result{Path: "recipes/bread.md", Section: "Starter Maintenance", Score: 0.845}, "1. **recipes/bread.md** > Starter Maintenance (84.5%)"},
+		{"preamble", mdsearch.Result{Path: "Inbox.md", Score: 1}, "1. **Inbox.md** (100.0%)"},
+		{"raw heading text", mdsearch.Result{Path: "x.md", Section: "<script>", Score: 0.0004}, "1. **x.md** > <script> (0.0%)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Header(1, tt.r); got != tt.want {
+				t.Errorf("Header = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestResults(t *testing.T) {
+	resp := &mdsearch.SearchResponse{Query: "starter", Notice: "semantic search unavailable", Results: []mdsearch.Result{
+		{Path: "a.md", Section: "B", SectionPath: []string{"A", "B"}, Text: "one\ntwo\nthree", ChunkIndex: 2, TotalChunks: 12, PageWordCount: 4188, Score: 0.5},
+		{Path: "c.md", Text: "  solo  ", ChunkIndex: 0, TotalChunks: 1, PageWordCount: 3, Score: 0.25},
+	}}
+	tests := []struct {
+		name string
+		opts Options
+		want string
+	}{
+		{"agent", Options{SectionPaths: true}, "Note: semantic search unavailable\n\n" +
+			"1. **a.md** > B (50.0%)\none\ntwo\nthree\nchunk 3/12 · page 4188 words · section \"A/B\"\n\n" +
+			"2. **c.md** (25.0%)\nsolo\nchunk 1/1 · page 3 words\n"},
+		{"plain", Options{}, "Note: semantic search unavailable\n\n" +
+			"1. **a.md** > B (50.0%)\none\ntwo\nthree\nchunk 3/12 · page 4188 words\n\n" +
+			"2. **c.md** (25.0%)\nsolo\nchunk 1/1 · page 3 words\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b strings.Builder
+			if err := Results(&b, resp, tt.opts); err != nil {
+				t.Fatal(err)
+			}
+			if b.String() != tt.want {
+				t.Errorf("got\n%s\nwant\n%s", b.String(), tt.want)
+			}
+		})
+	}
+}
+
+func TestResultsEmpty(t *testing.T) {
+	var b strings.Builder
+	if err := Results(&b, &mdsearch.SearchResponse{Query: "zzz"}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := b.String(), "No results for \"zzz\".\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+func TestOutline(t *testing.T) {
+	o := &mdsearch.Outline{Path: "k/Sourdough.md", Title: "Sourdough", WordCount: 100, Sections: []mdsearch.OutlineEntry{
+		{Level: 1, Heading: "Sourdough", SectionPath: []string{"Sourdough"}, StartLine: 1, EndLine: 20, WordCount: 100},
+		{Level: 2, Heading: "Starter", SectionPath: []string{"Sourdough", "Starter"}, StartLine: 3, EndLine: 9, WordCount: 40},
+		{Level: 3, Heading: "Feeding", SectionPath: []string{"Sourdough", "Starter", "Feeding"}, StartLine: 5, EndLine: 9, WordCount: 10},
+	}}
+	want := "k/Sourdough.md — Sourdough (100 words, ~130 tokens to read whole)\n" +
+		"- # Sourdough — section \"Sourdough\" · 100 words (~130 tokens) · lines 1–20\n" +
+		"  - ## Starter — section \"Sourdough/Starter\" · 40 words (~52 tokens) · lines 3–9\n" +
+		"    - ### Feeding — section \"Sourdough/Starter/Feeding\" · 10 words (~13 tokens) · lines 5–9\n"
+	var b strings.Builder
+	if err := Outline(&b, o); err != nil {
+		t.Fatal(err)
+	}
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+	b.Reset()
+	_ = Outline(&b, &mdsearch.Outline{Path: "flat.md", WordCount: 2})
+	if !strings.Contains(b.String(), "(no headings)") {
+		t.Errorf("flat note: %q", b.String())
+	}
+}
+
+func TestExcerpt(t *testing.T) {
+	long := strings.Repeat("x", 50)
+	for _, tc := range []struct {
+		name, text string
+		width, n   int
+		want       []string
+	}{
+		{"keeps lines", "## Head\n\nbody one\nbody two", 40, 4, []string{"## Head", "body one", "body two"}},
+		{"cuts long lines", long, 20, 3, []string{strings.Repeat("x", 19) + "…"}},
+		{"marks dropped lines", "a\nb\nc\nd", 20, 2, []string{"a", "b…"}},
+		{"blank", " \n\n ", 20, 3, nil},
+		{"crlf", "a\r\nb\r\n", 20, 3, []string{"a", "b"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := Excerpt(tc.text, tc.width, tc.n)
+			if strings.Join(got, "|") != strings.Join(tc.want, "|") {
+				t.Errorf("Excerpt(%q) = %q, want %q", tc.text, got, tc.want)
+			}
+			for _, l := range got {
+				if n := len([]rune(l)); n > tc.width {
+					t.Errorf("line of %d runes > %d: %q", n, tc.width, l)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,366 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"hash/fnv"
+	"math"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/embed"
+	"github.com/mdsearch/mdsearch/embed/use"
+	"github.com/mdsearch/mdsearch/store"
+	"github.com/mdsearch/mdsearch/vault"
+)
+
+// randomSnapshot holds n random unit vectors, quantised as the store does.
+func randomSnapshot(n, dim int) *snapshot {
+	r := rand.New(rand.NewSource(1))
+	s := &snapshot{dim: dim, ids: make([]int64, n), docs: make([]int64, n), scales: make([]float32, n),
+		vecs: make([]int8, 0, n*dim)}
+	v := make([]float32, dim)
+	for i := range n {
+		randomUnit(r, v)
+		scale, q := store.Int8(store.Quantize(v))
+		s.ids[i], s.docs[i], s.scales[i] = int64(i+1), int64(i/8), scale
+		s.vecs = append(s.vecs, q...)
+	}
+	return s
+}
+
+func randomUnit(r *rand.Rand, v []float32) {
+	var sum float64
+	for i := range v {
+		v[i] = float32(r.NormFloat64())
+		sum += float64(v[i] * v[i])
+	}
+	for i := range v {
+		v[i] /= float32(math.Sqrt(sum))
+	}
+}
+
+// BenchmarkTopK compares the engine's scan (int8, every core, a heap per
+// core) with raw single-goroutine loops over the same vectors: float32
+// (as they were embedded) and int8.
+func BenchmarkTopK(b *testing.B) {
+	for _, n := range []int{20_000, 100_000, 1_000_000} {
+		s := randomSnapshot(n, 512)
+		q := make([]float32, 512)
+		randomUnit(rand.New(rand.NewSource(2)), q)
+		b.Run(fmt.Sprintf("engine/%d", n), func(b *testing.B) {
+			for b.Loop() {
+				s.topK(q, 100, nil)
+			}
+		})
+		b.Run(fmt.Sprintf("raw-int8-serial/%d", n), func(b *testing.B) {
+			for b.Loop() {
+				best := float32(-2)
+				for i := range n {
+					v := s.vecs[i*512 : (i+1)*512]
+					var c float32
+					for j := range q {
+						c += q[j] * float32(v[j])
+					}
+					if c *= s.scales[i]; c > best {
+						best = c
+					}
+				}
+			}
+		})
+		if n > 100_000 {
+			continue // 2 GB of float32
+		}
+		f32 := make([]float32, n*512)
+		for i, x := range s.vecs {
+			f32[i] = float32(x) * s.scales[i/512]
+		}
+		b.Run(fmt.Sprintf("raw-float32-serial/%d", n), func(b *testing.B) {
+			for b.Loop() {
+				best := float32(-2)
+				for i := range n {
+					v := f32[i*512 : (i+1)*512]
+					var c float32
+					for j := range q {
+						c += q[j] * v[j]
+					}
+					if c > best {
+						best = c
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestInt8Recall measures how often the int8 scan returns the same top 10
+// as exact float32 cosine over the same random vectors.
+func TestInt8Recall(t *testing.T) {
+	const n, dim, k = 20_000, 512, 10
+	r := rand.New(rand.NewSource(3))
+	exact := make([][]float32, n)
+	s := &snapshot{dim: dim, ids: make([]int64, n), docs: make([]int64, n), scales: make([]float32, n)}
+	for i := range n {
+		v := make([]float32, dim)
+		randomUnit(r, v)
+		// Mix in a shared direction so neighbours are close, as real
+		// embeddings of one corpus are.
+		for j := range 16 {
+			v[j] += 0.3
+		}
+		embed.Normalize(v)
+		exact[i] = v
+		scale, q := store.Int8(store.Quantize(v))
+		s.ids[i], s.scales[i] = int64(i), scale
+		s.vecs = append(s.vecs, q...)
+	}
+	var hits, total int
+	for range 50 {
+		q := exact[r.Intn(n)]
+		noisy := append([]float32(nil), q...)
+		for j := range noisy {
+			noisy[j] += float32(r.NormFloat64()) * 0.02
+		}
+		embed.Normalize(noisy)
+		type sc struct {
+			i int
+			c float64
+		}
+		all := make([]sc, n)
+		for i, v := range exact {
+			var c float64
+			for j := range v {
+				c += float64(noisy[j]) * float64(v[j])
+			}
+			all[i] = sc{i, c}
+		}
+		sort.Slice(all, func(a, b int) bool { return all[a].c > all[b].c })
+		want := map[int]bool{}
+		for _, x := range all[:k] {
+			want[x.i] = true
+		}
+		for _, h := range s.topK(noisy, k, nil) {
+			if want[int(h.row)] {
+				hits++
+			}
+		}
+		total += k
+	}
+	recall := float64(hits) / float64(total)
+	t.Logf("int8 top-%d recall vs float32: %.3f", k, recall)
+	if recall < 0.95 {
+		t.Errorf("int8 recall %.3f", recall)
+	}
+}
+
+// BenchmarkSearch runs warm searches through the engine over the Obsidian
+// help vault (test embedder, so it measures the engine, not a model).
+func BenchmarkSearch(b *testing.B) {
+	e := openEngine(b, filepath.Join(b.TempDir(), "index.db"), newBow("bow"))
+	index(b, e, copyDir(b, helpVault), "help")
+	for _, mode := range []mdsearch.Mode{mdsearch.ModeKeyword, mdsearch.ModeSemantic, mdsearch.ModeHybrid} {
+		b.Run(string(mode), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := e.Search(bg, mdsearch.SearchRequest{Query: "link to a heading in another note", Mode: mode}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkReindex measures incremental runs over the Obsidian help vault
+// against the raw cost of walking it.
+func BenchmarkReindex(b *testing.B) {
+	dir := copyDir(b, helpVault)
+	e := openEngine(b, filepath.Join(b.TempDir(), "index.db"), newBow("bow"))
+	index(b, e, dir, "help")
+	b.Run("raw-walk", func(b *testing.B) {
+		v, _ := vault.Open(dir, vault.Options{})
+		for b.Loop() {
+			v.Walk(bg)
+		}
+	})
+	b.Run("no-op", func(b *testing.B) {
+		for b.Loop() {
+			index(b, e, dir, "help")
+		}
+	})
+	p := filepath.Join(dir, "Plugins", "Graph view.md")
+	src, err := os.ReadFile(p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("edit-one-paragraph", func(b *testing.B) {
+		i := 0
+		for b.Loop() {
+			i++
+			edited := strings.Replace(string(src), "graph", fmt.Sprintf("graph (edit %d)", i), 1)
+			os.WriteFile(p, []byte(edited), 0o644)
+			if st := index(b, e, dir, "help"); st.Changed != 1 {
+				b.Fatalf("%+v", st)
+			}
+		}
+	})
+}
+
+// BenchmarkRealIndex measures warm queries with the local model against an
+// index built beforehand (MDSEARCH_BENCH_INDEX), query embedding included,
+// and reports p50/p95 over a fixed query set.
+func BenchmarkRealIndex(b *testing.B) {
+	path := os.Getenv("MDSEARCH_BENCH_INDEX")
+	if path == "" {
+		b.Skip("set MDSEARCH_BENCH_INDEX to an index built with the local model")
+	}
+	m := realModel(b)
+	e := openEngine(b, path, m)
+	queries := []string{"lifetime elision rules", "how are trait objects dispatched", "async closures",
+		"unsafe code guidelines", "const generics defaults", "error handling with the question mark operator",
+		"procedural macro hygiene", "borrow checker non-lexical lifetimes", "cargo workspace inheritance",
+		"deprecation of try macro", "never type fallback", "pattern matching on slices"}
+	for _, mode := range []mdsearch.Mode{mdsearch.ModeHybrid, mdsearch.ModeSemantic, mdsearch.ModeKeyword} {
+		b.Run(string(mode), func(b *testing.B) {
+			e.Search(bg, mdsearch.SearchRequest{Query: "warm up", Mode: mode})
+			var lat []time.Duration
+			i := 0
+			for b.Loop() {
+				start := time.Now()
+				if _, err := e.Search(bg, mdsearch.SearchRequest{Query: queries[i%len(queries)], Mode: mode}); err != nil {
+					b.Fatal(err)
+				}
+				lat = append(lat, time.Since(start))
+				i++
+			}
+			sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+			b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
+			b.ReportMetric(float64(lat[len(lat)*95/100].Microseconds())/1000, "p95-ms")
+		})
+	}
+	b.Run("raw-embed-query", func(b *testing.B) {
+		i := 0
+		for b.Loop() {
+			m.Embed(bg, []string{queries[i%len(queries)]})
+			i++
+		}
+	})
+}
+
+// BenchmarkColdIndex compares a cold index of part of the Rust RFCs with
+// the local model against the model alone embedding the same chunk texts
+// (the raw baseline), in the same run. Run with -benchtime=1x; RFCS_FILES
+// sets how many RFCs (default 60).
+func BenchmarkColdIndex(b *testing.B) {
+	m := realModel(b)
+	files := 60
+	fmt.Sscan(os.Getenv("RFCS_FILES"), &files)
+	src := "../../shared/corpora/rust-rfcs/text"
+	entries, err := os.ReadDir(src)
+	if err != nil {
+		b.Fatal(err)
+	}
+	dir := b.TempDir()
+	for _, ent := range entries[:min(files, len(entries))] {
+		data, _ := os.ReadFile(filepath.Join(src, ent.Name()))
+		os.WriteFile(filepath.Join(dir, ent.Name()), data, 0o644)
+	}
+	var texts []string
+	b.Run("index", func(b *testing.B) {
+		for b.Loop() {
+			e := openEngine(b, filepath.Join(b.TempDir(), "index.db"), m)
+			start := time.Now()
+			st := index(b, e, dir, "rfcs")
+			b.ReportMetric(float64(st.Embedded)/time.Since(start).Seconds(), "embeds/s")
+			b.ReportMetric(float64(st.Embedded), "chunks")
+			texts, _ = e.st.EmbedTexts(bg)
+			// The order the engine embeds in, so both pad alike.
+			sort.SliceStable(texts, func(i, j int) bool { return len(texts[i]) > len(texts[j]) })
+		}
+	})
+	b.Run("raw-embed", func(b *testing.B) {
+		for b.Loop() {
+			start := time.Now()
+			for i := 0; i < len(texts); i += 64 {
+				if _, err := m.Embed(bg, texts[i:min(i+64, len(texts))]); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(len(texts))/time.Since(start).Seconds(), "embeds/s")
+		}
+	})
+}
+
+// scaleEmbedder stands in for the local model when building large
+// synthetic indexes: chunks are cut with the model's tokenizer, bulk
+// vectors are pseudo-random (seeded by the text), and single texts, i.e.
+// queries, go through the real model so query latency includes it.
+type scaleEmbedder struct{ real *use.Model }
+
+func (s scaleEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	if len(texts) == 1 {
+		return s.real.Embed(ctx, texts)
+	}
+	out := make([][]float32, len(texts))
+	for i, t := range texts {
+		h := fnv.New64a()
+		h.Write([]byte(t))
+		v := make([]float32, 512)
+		randomUnit(rand.New(rand.NewSource(int64(h.Sum64()))), v)
+		out[i] = v
+	}
+	return out, nil
+}
+func (s scaleEmbedder) Dim() int                 { return 512 }
+func (s scaleEmbedder) MaxTokens() int           { return s.real.MaxTokens() }
+func (s scaleEmbedder) CountTokens(t string) int { return s.real.CountTokens(t) }
+func (s scaleEmbedder) ModelID() string          { return "synthetic-512" }
+
+// BenchmarkScale measures warm queries over COPIES copies of the Rust RFCs
+// (about 51,000 chunks each), built once into MDSEARCH_BENCH_DIR. Each copy
+// is its own collection; vectors are synthetic, queries are embedded by
+// the real model.
+func BenchmarkScale(b *testing.B) {
+	dir := os.Getenv("MDSEARCH_BENCH_DIR")
+	copies := 0
+	fmt.Sscan(os.Getenv("COPIES"), &copies)
+	if dir == "" || copies == 0 {
+		b.Skip("set MDSEARCH_BENCH_DIR and COPIES")
+	}
+	emb := scaleEmbedder{realModel(b)}
+	e := openEngine(b, filepath.Join(dir, fmt.Sprintf("scale-%d.db", copies)), emb)
+	for i := range copies {
+		start := time.Now()
+		st := index(b, e, "../../shared/corpora/rust-rfcs/text", fmt.Sprintf("copy%02d", i))
+		if st.Added > 0 {
+			b.Logf("copy %d: %d chunks in %v", i, st.Chunks, time.Since(start))
+		}
+	}
+	s, _ := e.Status(bg)
+	b.Logf("%d chunks, %d vectors, %.0f MB", s.Chunks, s.Vectors, float64(s.SizeBytes)/(1<<20))
+	queries := []string{"lifetime elision rules", "how are trait objects dispatched", "async closures",
+		"unsafe code guidelines", "const generics defaults", "error handling with the question mark operator",
+		"procedural macro hygiene", "borrow checker non-lexical lifetimes", "cargo workspace inheritance"}
+	for _, mode := range []mdsearch.Mode{mdsearch.ModeHybrid, mdsearch.ModeSemantic, mdsearch.ModeKeyword} {
+		b.Run(fmt.Sprintf("%s/%d", mode, s.Chunks), func(b *testing.B) {
+			e.Search(bg, mdsearch.SearchRequest{Query: "warm up", Mode: mode})
+			var lat []time.Duration
+			i := 0
+			for b.Loop() {
+				start := time.Now()
+				if _, err := e.Search(bg, mdsearch.SearchRequest{Query: queries[i%len(queries)], Mode: mode}); err != nil {
+					b.Fatal(err)
+				}
+				lat = append(lat, time.Since(start))
+				i++
+			}
+			sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+			b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
+			b.ReportMetric(float64(lat[len(lat)*95/100].Microseconds())/1000, "p95-ms")
+		})
+	}
+}

@@ -1,0 +1,129 @@
+package search
+
+import (
+	"sort"
+	"time"
+
+	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/store"
+)
+
+// embed is phase 2: embed every chunk text in the index that has no vector
+// for the current model, one committed transaction per batch.
+func (r *run) embed() error {
+	if r.model == 0 {
+		return nil
+	}
+	e := r.e
+	var pend []store.Pending
+	if r.global {
+		var err error
+		if pend, err = e.st.MissingVectors(r.ctx, r.model); err != nil {
+			return err
+		}
+	} else {
+		for _, p := range r.pending {
+			pend = append(pend, p)
+		}
+		sort.Slice(pend, func(i, j int) bool { return string(pend[i].Key) < string(pend[j].Key) })
+	}
+	if len(pend) > 0 {
+		if err := e.st.SetMeta(r.ctx, "model", e.emb.ModelID()); err != nil {
+			return err
+		}
+	}
+	// Similar lengths in one batch waste less padding in models that pad;
+	// longest first keeps the early ETA pessimistic rather than hopeful.
+	sort.SliceStable(pend, func(i, j int) bool { return len(pend[i].EmbedText) > len(pend[j].EmbedText) })
+	r.prog.ChunksToEmbed = len(pend)
+	r.publish()
+	start := time.Now()
+	texts := make([]string, 0, e.opts.EmbedBatch)
+	for i := 0; i < len(pend); i += e.opts.EmbedBatch {
+		batch := pend[i:min(i+e.opts.EmbedBatch, len(pend))]
+		texts = texts[:0]
+		for _, p := range batch {
+			texts = append(texts, p.EmbedText)
+		}
+		vecs, err := e.emb.Embed(r.ctx, texts)
+		if err != nil {
+			return embedError(e.emb.ModelID(), err)
+		}
+		if err := r.storeVectors(batch, vecs); err != nil {
+			return err
+		}
+		r.stats.Embedded += len(batch)
+		r.prog.ChunksEmbedded += len(batch)
+		r.prog.EmbedsPerSecond = float64(r.prog.ChunksEmbedded) / time.Since(start).Seconds()
+		r.publish()
+	}
+	return nil
+}
+
+func (r *run) storeVectors(batch []store.Pending, vecs [][]float32) error {
+	dim := r.e.emb.Dim()
+	if len(vecs) != len(batch) {
+		return mdsearch.Errorf(mdsearch.KindInternal, "embed", r.e.emb.ModelID(), "",
+			"model returned %d vectors for %d texts", len(vecs), len(batch))
+	}
+	tx, err := r.e.st.Begin(r.ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	for i, p := range batch {
+		if len(vecs[i]) != dim {
+			return mdsearch.Errorf(mdsearch.KindInternal, "embed", r.e.emb.ModelID(), "",
+				"model returned a %d-dimensional vector, want %d", len(vecs[i]), dim)
+		}
+		if err := tx.PutVector(r.model, p.Key, vecs[i]); err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
+}
+
+// embedError keeps typed errors (missing assets, server down) as they are.
+func embedError(model string, err error) error {
+	if mdsearch.KindOf(err) != mdsearch.KindInternal {
+		return err
+	}
+	return mdsearch.Errorf(mdsearch.KindInternal, "embed", model, "", "%v", err)
+}
+
+// finish drops vectors nothing refers to any more (and, after a global
+// run, other models' vectors, now that this model covers every chunk) and
+// gives free pages back.
+func (r *run) finish() error {
+	e := r.e
+	var n int64
+	var err error
+	switch {
+	case r.global:
+		n, err = e.st.GCVectors(r.ctx, r.model, true)
+	case len(r.removed) > 0:
+		n, err = e.st.DeleteOrphans(r.ctx, r.removed)
+	}
+	if err != nil {
+		return err
+	}
+	if n > 0 {
+		r.dirty = true
+	}
+	if r.model != 0 {
+		if err := e.st.SetMeta(r.ctx, metaPending, ""); err != nil {
+			return err
+		}
+	}
+	if r.model == 0 && e.opts.KeywordOnly {
+		if err := e.st.SetMeta(r.ctx, "model", ""); err != nil {
+			return err
+		}
+	}
+	if r.dirty {
+		if err := e.st.Vacuum(r.ctx); err != nil {
+			return err
+		}
+	}
+	return e.st.SetIndexed(r.ctx, r.coll.ID, r.sig, time.Now())
+}

@@ -1,0 +1,177 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+
+	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/chunks"
+	"github.com/mdsearch/mdsearch/embed"
+	"github.com/mdsearch/mdsearch/sections"
+	"github.com/mdsearch/mdsearch/store"
+)
+
+// Options configure an Engine. Only IndexPath is required.
+type Options struct {
+	IndexPath string // the SQLite file; see IndexPath for the default
+
+	// Embedder embeds chunks and queries. nil means keyword search only;
+	// EmbedderNotice then says why (e.g. missing model assets) and is
+	// shown with every answer.
+	Embedder       embed.Embedder
+	EmbedderNotice string
+	// KeywordOnly lets Index run without an embedder on an index that has
+	// vectors. Without it such a run is refused, so a missing model cannot
+	// silently turn a semantic index into a keyword one.
+	KeywordOnly bool
+
+	// Chunking configures the chunker. The token budget defaults to, and
+	// is capped at, the embedder's window; the counter is the embedder's.
+	Chunking chunks.Options
+	// Split replaces chunks.Split (evaluation baselines); SplitName names
+	// it, so a collection cut by another splitter is re-chunked.
+	Split     func(*sections.Document, chunks.Options) []mdsearch.Chunk
+	SplitName string
+
+	MaxFileSize int64 // bytes; 0 means vault.DefaultMaxFileSize
+	EmbedBatch  int   // texts per Embed call and per committed batch; default 64
+
+	Weights store.Weights // bm25 column weights; zero means store.DefaultWeights
+	RRFK    float64       // reciprocal rank fusion constant; default 60
+}
+
+// Engine is the mdsearch search engine. It is safe for concurrent use:
+// searches, reads and status calls run while an Index call commits.
+type Engine struct {
+	opts      Options
+	st        *store.Store
+	emb       embed.Embedder
+	migration *store.Migration
+
+	indexMu  sync.Mutex                             // one Index run at a time in this process
+	progress atomic.Pointer[mdsearch.IndexProgress] // non-nil while Index runs
+
+	snapMu sync.Mutex               // one vector load at a time
+	snap   atomic.Pointer[snapshot] // vectors of the current model, in memory
+}
+
+var _ mdsearch.Searcher = (*Engine)(nil)
+
+// Open opens (or creates) the index at opts.IndexPath. An index of another
+// schema version is rebuilt empty; Migration reports it, and IndexAll
+// re-indexes its collections from their vaults.
+func Open(ctx context.Context, opts Options) (*Engine, error) {
+	if opts.IndexPath == "" {
+		return nil, mdsearch.Errorf(mdsearch.KindInvalid, "open index", "", "", "no index path given")
+	}
+	if opts.EmbedBatch <= 0 {
+		opts.EmbedBatch = 64
+	}
+	if opts.Weights == (store.Weights{}) {
+		opts.Weights = store.DefaultWeights
+	}
+	if opts.RRFK <= 0 {
+		opts.RRFK = 60
+	}
+	st, mig, err := store.Open(ctx, opts.IndexPath)
+	if err != nil {
+		return nil, err
+	}
+	return &Engine{opts: opts, st: st, emb: opts.Embedder, migration: mig}, nil
+}
+
+// Close closes the index file. It does not close the embedder.
+func (e *Engine) Close() error { return e.st.Close() }
+
+// Store gives direct access to the index file (tests, evaluation).
+func (e *Engine) Store() *store.Store { return e.st }
+
+// Migration is non-nil when Open rebuilt an index of another schema version.
+func (e *Engine) Migration() *store.Migration { return e.migration }
+
+// IndexPath resolves where the index lives: flag if set, else
+// $MDSEARCH_INDEX, else $XDG_DATA_HOME/mdsearch/index.db, else
+// ~/.local/share/mdsearch/index.db.
+func IndexPath(flag string, getenv func(string) string) (string, error) {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	switch {
+	case flag != "":
+		return flag, nil
+	case getenv("MDSEARCH_INDEX") != "":
+		return getenv("MDSEARCH_INDEX"), nil
+	case getenv("XDG_DATA_HOME") != "":
+		return filepath.Join(getenv("XDG_DATA_HOME"), "mdsearch", "index.db"), nil
+	}
+	home := getenv("HOME")
+	if home == "" {
+		var err error
+		if home, err = os.UserHomeDir(); err != nil {
+			return "", mdsearch.Errorf(mdsearch.KindInvalid, "find index", "", "pass --index PATH or set MDSEARCH_INDEX", "no home folder: %v", err)
+		}
+	}
+	return filepath.Join(home, ".local", "share", "mdsearch", "index.db"), nil
+}
+
+// chunkOptions are the chunker settings for the current embedder.
+func (e *Engine) chunkOptions() chunks.Options {
+	o := e.opts.Chunking
+	def := chunks.DefaultOptions()
+	if e.emb != nil {
+		if o.Counter == nil {
+			o.Counter = e.emb
+		}
+		if max := e.emb.MaxTokens(); max > 0 {
+			if o.MaxTokens <= 0 {
+				o.MaxTokens = min(def.MaxTokens, max)
+			}
+			o.MaxTokens = min(o.MaxTokens, max)
+		}
+	}
+	if o.MaxTokens <= 0 {
+		o.MaxTokens = def.MaxTokens
+	}
+	if o.Counter == nil {
+		o.Counter = def.Counter
+	}
+	if o.Profile == "" {
+		o.Profile = def.Profile
+	}
+	return o
+}
+
+// signature names everything that decides how notes are cut; a collection
+// cut with another signature is re-chunked.
+func (e *Engine) signature(o chunks.Options) string {
+	counter := fmt.Sprintf("%T", o.Counter)
+	if c, ok := o.Counter.(embed.Embedder); ok {
+		counter = c.ModelID()
+	}
+	split := "chunks"
+	if e.opts.Split != nil {
+		split = "custom:" + e.opts.SplitName
+	}
+	return fmt.Sprintf("split=%s profile=%s max=%d overlap=%g stub=%d counter=%s",
+		split, o.Profile, o.MaxTokens, o.Overlap, o.StubWords, counter)
+}
+
+// split cuts a parsed note with the configured splitter.
+func (e *Engine) split(doc *sections.Document, o chunks.Options) []mdsearch.Chunk {
+	if e.opts.Split != nil {
+		return e.opts.Split(doc, o)
+	}
+	return chunks.Split(doc, o)
+}
+
+// noEmbedderNotice explains why semantic search is unavailable.
+func (e *Engine) noEmbedderNotice() string {
+	if e.opts.EmbedderNotice != "" {
+		return "semantic search unavailable: " + e.opts.EmbedderNotice + "; showing keyword results"
+	}
+	return "semantic search unavailable: no embedding model configured; showing keyword results"
+}

@@ -1,0 +1,313 @@
+package search
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mdsearch/mdsearch"
+)
+
+func TestSearchModes(t *testing.T) {
+	vault := copyDir(t, sampleVault)
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
+	st := index(t, e, vault, "sample")
+	if st.Files != 6 || st.Added != 6 || st.Embedded == 0 || len(st.Skipped) != 0 {
+		t.Fatalf("stats: %+v", st)
+	}
+	cases := []struct {
+		mode mdsearch.Mode
+		q    string
+		top  string
+	}{
+		{mdsearch.ModeKeyword, "stretch and folds", "kitchen/Sourdough.md > Bulk Fermentation"},
+		{mdsearch.ModeKeyword, `"grey liquid" hooch`, "kitchen/Sourdough.md > Starter Maintenance"},
+		{mdsearch.ModeSemantic, "whole rye flour wild yeast", "kitchen/Sourdough.md > Rye Starter"},
+		{mdsearch.ModeHybrid, "how often to feed the starter", "kitchen/Sourdough.md > Starter Maintenance"},
+		{mdsearch.ModeHybrid, "Dutch oven lid", "kitchen/Sourdough.md > Baking"},
+	}
+	for _, c := range cases {
+		resp := search(t, e, mdsearch.SearchRequest{Query: c.q, Mode: c.mode})
+		if resp.Mode != c.mode || len(resp.Results) == 0 || !strings.HasPrefix(paths(resp), c.top) {
+			t.Errorf("%s %q: mode %s, got\n%s\nwant first %s", c.mode, c.q, resp.Mode, paths(resp), c.top)
+			continue
+		}
+		r := resp.Results[0]
+		if r.Score <= 0 || r.Score > 1 || r.Collection != "sample" || r.Title == "" || r.TotalChunks == 0 ||
+			r.PageWordCount == 0 || r.StartLine == 0 || r.EndLine < r.StartLine || r.Text == "" {
+			t.Errorf("%s %q: incomplete result %+v", c.mode, c.q, r)
+		}
+		if (r.Distance == nil) != (c.mode == mdsearch.ModeKeyword) {
+			t.Errorf("%s: distance %v", c.mode, r.Distance)
+		}
+	}
+	// A chunk first in both lists scores 1 in hybrid mode.
+	resp := search(t, e, mdsearch.SearchRequest{Query: "whole rye flour wild yeast"})
+	if resp.Results[0].Score != 1 {
+		t.Errorf("hybrid top score %v", resp.Results[0].Score)
+	}
+}
+
+func TestEveryResultSectionReads(t *testing.T) {
+	vault := copyDir(t, "../../shared/corpora/obsidian-help/en")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
+	index(t, e, vault, "help")
+	n := 0
+	for _, q := range []string{"link to a heading", "sync", "canvas", "plugins", "callout", "graph view", "templates", "daily notes"} {
+		for _, mode := range []mdsearch.Mode{mdsearch.ModeKeyword, mdsearch.ModeSemantic} {
+			resp := search(t, e, mdsearch.SearchRequest{Query: q, Mode: mode, N: 20, MaxPerPage: 5})
+			for _, r := range resp.Results {
+				got, err := e.Read(bg, mdsearch.ReadRequest{Path: r.Path, Section: strings.Join(r.SectionPath, "/")})
+				if err != nil {
+					t.Errorf("read %s --section %q: %v", r.Path, strings.Join(r.SectionPath, "/"), err)
+					continue
+				}
+				n++
+				if len(r.SectionPath) > 0 && (got.StartLine > r.EndLine || got.EndLine < r.EndLine) { // stubs merged forward start earlier
+					t.Errorf("%s %v: section lines %d-%d do not cover chunk lines %d-%d",
+						r.Path, r.SectionPath, got.StartLine, got.EndLine, r.StartLine, r.EndLine)
+				}
+			}
+		}
+	}
+	if n < 100 {
+		t.Errorf("only %d results checked", n)
+	}
+}
+
+func TestDedupAndLimits(t *testing.T) {
+	vault := t.TempDir()
+	var b strings.Builder
+	for i := range 8 {
+		b.WriteString("## Part " + string(rune('A'+i)) + "\n\nzebra stripes and more zebra facts, section " + string(rune('a'+i)) + ".\n\n" +
+			strings.Repeat("filler words about nothing much at all. ", 12) + "\n\n")
+	}
+	for _, name := range []string{"one.md", "two.md", "three.md"} {
+		write(t, vault, name, "# "+name+"\n\n"+b.String())
+	}
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
+	index(t, e, vault, "z")
+	for _, c := range []struct{ n, per, want int }{{5, 2, 5}, {10, 2, 6}, {10, 1, 3}, {50, 5, 15}, {1, 1, 1}} {
+		resp := search(t, e, mdsearch.SearchRequest{Query: "zebra", N: c.n, MaxPerPage: c.per, Mode: mdsearch.ModeKeyword})
+		if resp.Total != c.want || len(resp.Results) != c.want {
+			t.Errorf("n=%d per=%d: %d results, want %d", c.n, c.per, resp.Total, c.want)
+		}
+		per := map[string]int{}
+		for i, r := range resp.Results {
+			per[r.Path]++
+			if per[r.Path] > c.per {
+				t.Errorf("n=%d per=%d: %d results from %s", c.n, c.per, per[r.Path], r.Path)
+			}
+			if i > 0 && r.Score > resp.Results[i-1].Score {
+				t.Errorf("results out of order at %d", i)
+			}
+		}
+	}
+	for _, bad := range []mdsearch.SearchRequest{
+		{Query: ""}, {Query: "  "}, {Query: "x", N: 51}, {Query: "x", N: -1}, {Query: "x", MaxPerPage: 6},
+		{Query: "x", MaxPerPage: -2}, {Query: "x", Mode: "fuzzy"}, {Query: strings.Repeat("x", 5000)},
+	} {
+		if _, err := e.Search(bg, bad); mdsearch.KindOf(err) != mdsearch.KindInvalid {
+			t.Errorf("%+v: got %v, want an invalid-request error", bad, err)
+		}
+	}
+	if _, err := e.Search(bg, mdsearch.SearchRequest{Query: "x", Collection: "nope"}); mdsearch.KindOf(err) != mdsearch.KindNotFound ||
+		!strings.Contains(err.Error(), "have: z") {
+		t.Errorf("unknown collection: %v", err)
+	}
+}
+
+func TestFilters(t *testing.T) {
+	a, b := copyDir(t, sampleVault), copyDir(t, sampleVault)
+	write(t, b, "kitchen/Extra.md", "---\ntags: [baking/bread]\n---\n# Extra\n\nMore about the sourdough starter.\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
+	index(t, e, a, "a")
+	index(t, e, b, "b")
+	for _, mode := range []mdsearch.Mode{mdsearch.ModeKeyword, mdsearch.ModeSemantic, mdsearch.ModeHybrid} {
+		check := func(req mdsearch.SearchRequest, ok func(mdsearch.Result) bool, what string) {
+			req.Mode, req.N = mode, 50
+			resp := search(t, e, req)
+			if len(resp.Results) == 0 {
+				t.Errorf("%s %s: no results", mode, what)
+			}
+			for _, r := range resp.Results {
+				if !ok(r) {
+					t.Errorf("%s %s: unexpected %s:%s", mode, what, r.Collection, r.Path)
+				}
+			}
+		}
+		check(mdsearch.SearchRequest{Query: "starter", Collection: "b"}, func(r mdsearch.Result) bool { return r.Collection == "b" }, "collection")
+		check(mdsearch.SearchRequest{Query: "starter", PathPrefix: "./kitchen/"}, func(r mdsearch.Result) bool { return strings.HasPrefix(r.Path, "kitchen/") }, "path prefix")
+		check(mdsearch.SearchRequest{Query: "starter", Tag: "#Baking"}, func(r mdsearch.Result) bool { return strings.HasPrefix(r.Path, "kitchen/") }, "tag")
+		check(mdsearch.SearchRequest{Query: "starter", Tag: "baking/bread"}, func(r mdsearch.Result) bool { return r.Path == "kitchen/Extra.md" }, "nested tag")
+	}
+}
+
+func TestReadAndOutline(t *testing.T) {
+	a, b := copyDir(t, sampleVault), copyDir(t, sampleVault)
+	write(t, a, "only-a.md", "# Only A\n\n## Part\n\ntext\n")
+	outside := t.TempDir()
+	write(t, outside, "secret.md", "# Secret\n")
+	os.Symlink(filepath.Join(outside, "secret.md"), filepath.Join(a, "escape.md"))
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, a, "a")
+	index(t, e, b, "b")
+
+	r, err := e.Read(bg, mdsearch.ReadRequest{Path: "a:kitchen/Sourdough.md", Section: "rye   STARTER!"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Collection != "a" || r.Section != "Rye Starter" || !strings.HasPrefix(r.Content, "### Rye Starter\n") ||
+		strings.Contains(r.Content, "Bulk") || r.StartLine != 22 || strings.Join(r.SectionPath, "/") != "Sourdough/Starter Maintenance/Rye Starter" {
+		t.Errorf("section read: %+v", r)
+	}
+	r, err = e.Read(bg, mdsearch.ReadRequest{Path: "b:kitchen/Sourdough.md", Section: "Starter Maintenance"})
+	if err != nil || !strings.Contains(r.Content, "### Rye Starter") || strings.Contains(r.Content, "## Bulk") {
+		t.Errorf("a section includes its subsections and stops at the next same-level heading: %+v %v", r, err)
+	}
+	r, err = e.Read(bg, mdsearch.ReadRequest{Path: "only-a.md"})
+	if err != nil || r.Collection != "a" || r.Content != "# Only A\n\n## Part\n\ntext\n" || r.EndLine != 5 {
+		t.Errorf("whole note: %+v %v", r, err)
+	}
+	o, err := e.Outline(bg, "a:kitchen/Sourdough.md")
+	if err != nil || len(o.Sections) != 5 || o.Title != "Sourdough" {
+		t.Errorf("outline: %+v %v", o, err)
+	}
+
+	for _, c := range []struct {
+		path, section string
+		kind          mdsearch.Kind
+		msg           string
+	}{
+		{"kitchen/Sourdough.md", "", mdsearch.KindInvalid, "a:kitchen/Sourdough.md, b:kitchen/Sourdough.md"},
+		{"a:kitchen/Sourdough.md", "Proofing", mdsearch.KindNotFound, `"Sourdough/Bulk Fermentation"`},
+		{"a:nope.md", "", mdsearch.KindNotFound, "no such note"},
+		{"../../etc/passwd", "", mdsearch.KindForbidden, ".."},
+		{"a:../" + filepath.Base(outside) + "/secret.md", "", mdsearch.KindForbidden, ".."},
+		{"/etc/passwd", "", mdsearch.KindForbidden, "absolute"},
+		{"a:escape.md", "", mdsearch.KindForbidden, "out of the vault"},
+		{"a:.obsidian/workspace.md", "", mdsearch.KindForbidden, "not indexed"},
+		{"", "", mdsearch.KindInvalid, "no path"},
+	} {
+		_, err := e.Read(bg, mdsearch.ReadRequest{Path: c.path, Section: c.section})
+		if mdsearch.KindOf(err) != c.kind || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("read %q %q: %v; want kind %d mentioning %q", c.path, c.section, err, c.kind, c.msg)
+		}
+	}
+}
+
+func TestKeywordOnlyWithNotice(t *testing.T) {
+	vault := copyDir(t, sampleVault)
+	dbPath := filepath.Join(t.TempDir(), "index.db")
+	e, err := Open(bg, Options{IndexPath: dbPath, EmbedderNotice: "model assets are missing (run `mdsearch setup`)"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := index(t, e, vault, "s")
+	if st.Embedded != 0 || !strings.Contains(st.Notice, "keyword search only") {
+		t.Errorf("stats: %+v", st)
+	}
+	resp := search(t, e, mdsearch.SearchRequest{Query: "restore drill"})
+	if resp.Mode != mdsearch.ModeKeyword || !strings.Contains(resp.Notice, "mdsearch setup") || len(resp.Results) == 0 {
+		t.Errorf("hybrid without a model: %+v", resp)
+	}
+	e.Close()
+
+	// Once vectors exist, indexing without the model is refused...
+	emb := newBow("bow")
+	e2 := openEngine(t, dbPath, emb)
+	index(t, e2, vault, "s")
+	e2.Close()
+	e3 := openEngine(t, dbPath, nil)
+	if _, err := e3.Index(bg, mdsearch.IndexRequest{Dir: vault, Name: "s"}, nil); mdsearch.KindOf(err) != mdsearch.KindUnavailable {
+		t.Errorf("index without the model over vectors: %v", err)
+	}
+	// ...but keyword search still answers.
+	if resp := search(t, e3, mdsearch.SearchRequest{Query: "restore drill"}); len(resp.Results) == 0 {
+		t.Error("no keyword results")
+	}
+}
+
+func TestStatus(t *testing.T) {
+	vault := copyDir(t, sampleVault)
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
+	index(t, e, vault, "s")
+	write(t, vault, "new.md", "# New\n")
+	os.Remove(filepath.Join(vault, "Inbox.md"))
+	s, err := e.Status(bg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := s.Collections[0]
+	if s.ModelID != "bow" || s.SchemaVersion != 1 || c.Files != 6 || c.Chunks == 0 || c.Vectors != c.Chunks ||
+		c.Stale != 2 || s.SizeBytes == 0 || c.IndexedAt == "" || s.Indexing != nil {
+		b, _ := json.Marshal(s)
+		t.Errorf("status: %s", b)
+	}
+}
+
+func TestModelFailures(t *testing.T) {
+	emb := newBow("bow")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), emb)
+	vault := copyDir(t, sampleVault)
+	index(t, e, vault, "s")
+
+	down := error(mdsearch.Errorf(mdsearch.KindUnavailable, "embed", "http://localhost:11434", "start the server", "connection refused"))
+	emb.fail.Store(&down)
+	resp, err := e.Search(bg, mdsearch.SearchRequest{Query: "stretch and folds"})
+	if err != nil || resp.Mode != mdsearch.ModeKeyword || !strings.Contains(resp.Notice, "connection refused") || len(resp.Results) == 0 {
+		t.Errorf("server down at query time: %+v %v", resp, err)
+	}
+	write(t, vault, "new.md", "# New\n\nfresh text\n")
+	if _, err := e.Index(bg, mdsearch.IndexRequest{Dir: vault, Name: "s"}, nil); mdsearch.KindOf(err) != mdsearch.KindUnavailable {
+		t.Errorf("server down while indexing: %v", err)
+	}
+	// The chunks are stored; the next run embeds them.
+	emb.fail.Store(nil)
+	st := index(t, e, vault, "s")
+	if st.Embedded != 1 || st.Unchanged != 7 {
+		t.Errorf("after the server is back: %+v", st)
+	}
+	broken := error(errors.New("model crashed"))
+	emb.fail.Store(&broken)
+	if _, err := e.Search(bg, mdsearch.SearchRequest{Query: "x"}); mdsearch.KindOf(err) != mdsearch.KindInternal || !strings.Contains(err.Error(), "model crashed") {
+		t.Errorf("model error: %v", err)
+	}
+}
+
+func TestEmptyIndex(t *testing.T) {
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
+	resp := search(t, e, mdsearch.SearchRequest{Query: "anything"})
+	if resp.Total != 0 || !strings.Contains(resp.Notice, "mdsearch index") {
+		t.Errorf("empty index: %+v", resp)
+	}
+	s, err := e.Status(bg)
+	if err != nil || len(s.Collections) != 0 || s.Collections == nil {
+		t.Errorf("status of an empty index: %+v %v", s, err)
+	}
+	if _, err := e.Read(bg, mdsearch.ReadRequest{Path: "x.md"}); mdsearch.KindOf(err) != mdsearch.KindNotFound {
+		t.Errorf("read in an empty index: %v", err)
+	}
+}
+
+func TestIndexPath(t *testing.T) {
+	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+	cases := []struct {
+		flag string
+		env  map[string]string
+		want string
+	}{
+		{"/x/flag.db", map[string]string{"MDSEARCH_INDEX": "/x/env.db"}, "/x/flag.db"},
+		{"", map[string]string{"MDSEARCH_INDEX": "/x/env.db", "XDG_DATA_HOME": "/xdg"}, "/x/env.db"},
+		{"", map[string]string{"XDG_DATA_HOME": "/xdg", "HOME": "/home/u"}, "/xdg/mdsearch/index.db"},
+		{"", map[string]string{"HOME": "/home/u"}, "/home/u/.local/share/mdsearch/index.db"},
+	}
+	for _, c := range cases {
+		if got, err := IndexPath(c.flag, env(c.env)); err != nil || got != c.want {
+			t.Errorf("IndexPath(%q, %v) = %q, %v; want %q", c.flag, c.env, got, err, c.want)
+		}
+	}
+}

@@ -1,0 +1,334 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/chunks"
+	"github.com/mdsearch/mdsearch/store"
+	"github.com/mdsearch/mdsearch/vault"
+)
+
+// Index brings one collection up to date with its vault (see the package
+// doc). With an empty req.Dir it re-indexes the collection req.Name from
+// its recorded folder. The stats are returned even when the run fails
+// midway; what was committed stays.
+func (e *Engine) Index(ctx context.Context, req mdsearch.IndexRequest, progress func(mdsearch.IndexProgress)) (*mdsearch.IndexStats, error) {
+	if req.Dir == "" {
+		if req.Name == "" {
+			return nil, mdsearch.Errorf(mdsearch.KindInvalid, "index", "", "", "give a folder, or the name of an indexed collection")
+		}
+		c, err := e.collectionByName(ctx, req.Name)
+		if err != nil {
+			return nil, err
+		}
+		req.Dir = c.Root
+	}
+	return e.index(ctx, req.Dir, req.Name, req.Full, nil, progress)
+}
+
+// IndexAll re-indexes every collection from its recorded folder, e.g.
+// after Open rebuilt an index of another schema version.
+func (e *Engine) IndexAll(ctx context.Context, full bool, progress func(mdsearch.IndexProgress)) ([]*mdsearch.IndexStats, error) {
+	colls, err := e.st.Collections(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var all []*mdsearch.IndexStats
+	for _, c := range colls {
+		st, err := e.index(ctx, c.Root, c.Name, full, nil, progress)
+		if st != nil {
+			all = append(all, st)
+		}
+		if err != nil {
+			return all, err
+		}
+	}
+	return all, nil
+}
+
+// Refresh brings the named notes (vault-relative) of a collection up to
+// date without walking the vault: a note still on disk is re-checked, one
+// that is gone (or no longer indexable) is removed. File watchers use it.
+func (e *Engine) Refresh(ctx context.Context, collection string, paths []string) (*mdsearch.IndexStats, error) {
+	c, err := e.collectionByName(ctx, collection)
+	if err != nil {
+		return nil, err
+	}
+	return e.index(ctx, c.Root, c.Name, false, paths, nil)
+}
+
+// index runs both phases. paths, when non-nil, limits the run to those notes.
+func (e *Engine) index(ctx context.Context, dir, name string, full bool, paths []string, progress func(mdsearch.IndexProgress)) (*mdsearch.IndexStats, error) {
+	start := time.Now()
+	e.indexMu.Lock()
+	defer e.indexMu.Unlock()
+	unlock, err := lockIndex(e.st.Path())
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+
+	v, err := vault.Open(dir, vault.Options{MaxFileSize: e.opts.MaxFileSize})
+	if err != nil {
+		return nil, err
+	}
+	if name == "" {
+		name = filepath.Base(v.Root())
+	}
+	if err := checkName(name); err != nil {
+		return nil, err
+	}
+	stats := &mdsearch.IndexStats{Collection: name, Skipped: []mdsearch.Skip{}, Warnings: []mdsearch.Skip{}}
+	coll, err := e.collectionFor(ctx, name, v.Root(), stats)
+	if err != nil {
+		return nil, err
+	}
+	model, err := e.prepareModel(ctx)
+	if err != nil {
+		return nil, err
+	}
+	opts := e.chunkOptions()
+	r := &run{e: e, ctx: ctx, v: v, coll: coll, model: model, opts: opts, sig: e.signature(opts),
+		stats: stats, report: progress, pending: map[string]store.Pending{}}
+	r.force = full || coll.Chunking != r.sig
+	if paths != nil && coll.Chunking != r.sig {
+		paths = nil // new chunker settings: every note must be re-cut, not just these
+	}
+	r.prog.Collection = name
+	if r.global, err = e.globalRun(ctx, full); err != nil {
+		return nil, err
+	}
+	start0 := r.prog
+	e.progress.Store(&start0) // Status shows the run from now; the caller hears once files are counted
+	defer e.progress.Store(nil)
+	defer func() { stats.TookMS = msSince(start) }()
+
+	if full && model != 0 {
+		if err := e.st.DropVectors(ctx, model, coll.ID); err != nil {
+			return stats, err
+		}
+	}
+	files, gone, err := r.list(paths)
+	if err != nil {
+		return stats, err
+	}
+	if err := r.scan(files, gone, paths == nil); err != nil {
+		return stats, err
+	}
+	if err := e.st.SetIndexed(ctx, coll.ID, r.sig, time.Now()); err != nil {
+		return stats, err
+	}
+	if err := r.embed(); err != nil {
+		return stats, err
+	}
+	if err := r.finish(); err != nil {
+		return stats, err
+	}
+	if e.emb == nil {
+		why := e.opts.EmbedderNotice
+		if why == "" {
+			why = "no embedding model configured"
+		}
+		addNotice(&stats.Notice, "indexed for keyword search only: "+why)
+	}
+	return stats, nil
+}
+
+// addNotice appends a sentence to a notice.
+func addNotice(n *string, msg string) {
+	if *n != "" {
+		*n += "; "
+	}
+	*n += msg
+}
+
+// globalRun reports whether this run must check every chunk and vector:
+// the last run stopped before embedding everything, the model changed, or
+// everything is re-embedded.
+func (e *Engine) globalRun(ctx context.Context, full bool) (bool, error) {
+	if e.emb == nil {
+		return false, nil
+	}
+	pending, err := e.st.Meta(ctx, metaPending)
+	if err != nil {
+		return false, err
+	}
+	model, err := e.st.Meta(ctx, "model")
+	return full || pending != "" || model != e.emb.ModelID(), err
+}
+
+// metaPending is set while chunks may lack a vector of the current model:
+// from the first write of a run until its embedding phase completes.
+const metaPending = "embed_pending"
+
+// checkName refuses collection names that "collection:path" could not express.
+func checkName(name string) error {
+	bad := name == "" || name == "." || len(name) > 100 || strings.ContainsAny(name, ":/\\") ||
+		strings.IndexFunc(name, unicode.IsControl) >= 0
+	if bad {
+		return mdsearch.Errorf(mdsearch.KindInvalid, "index", name, "pass --name NAME (no ':', '/' or '\\')", "unusable collection name %q", name)
+	}
+	return nil
+}
+
+func (e *Engine) collectionByName(ctx context.Context, name string) (*store.Collection, error) {
+	c, err := e.st.Collection(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	if c == nil {
+		return nil, e.noCollection(ctx, name)
+	}
+	return c, nil
+}
+
+// noCollection is the error for an unknown collection name.
+func (e *Engine) noCollection(ctx context.Context, name string) error {
+	colls, _ := e.st.Collections(ctx)
+	names := make([]string, len(colls))
+	for i, c := range colls {
+		names[i] = c.Name
+	}
+	if len(names) == 0 {
+		return mdsearch.Errorf(mdsearch.KindNotFound, "collection", name, "run `mdsearch index DIR` first", "the index has no collections")
+	}
+	return mdsearch.Errorf(mdsearch.KindNotFound, "collection", name, "", "no such collection; have: %s", strings.Join(names, ", "))
+}
+
+// collectionFor finds or creates the collection for a vault. A name already
+// used for another folder is refused, unless that folder is gone (the vault
+// moved), in which case the collection follows it.
+func (e *Engine) collectionFor(ctx context.Context, name, root string, stats *mdsearch.IndexStats) (*store.Collection, error) {
+	c, err := e.st.Collection(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	if c == nil {
+		return e.st.AddCollection(ctx, name, root)
+	}
+	if c.Root == root {
+		return c, nil
+	}
+	if _, err := os.Stat(c.Root); err == nil {
+		return nil, mdsearch.Errorf(mdsearch.KindInvalid, "index", root, "pass --name to index this folder as another collection",
+			"collection %q already indexes %s", name, c.Root)
+	}
+	if err := e.st.SetRoot(ctx, c.ID, root); err != nil {
+		return nil, err
+	}
+	addNotice(&stats.Notice, "collection "+name+" moved from "+c.Root+" to "+root)
+	c.Root = root
+	return c, nil
+}
+
+// prepareModel registers the embedder's model, or checks that running
+// without one is intended.
+func (e *Engine) prepareModel(ctx context.Context) (int64, error) {
+	if e.emb != nil {
+		return e.st.Model(ctx, e.emb.ModelID(), e.emb.Dim())
+	}
+	cur, err := e.st.Meta(ctx, "model")
+	if err != nil {
+		return 0, err
+	}
+	if cur != "" && !e.opts.KeywordOnly {
+		why := e.opts.EmbedderNotice
+		if why == "" {
+			why = "no embedding model configured"
+		}
+		return 0, mdsearch.Errorf(mdsearch.KindUnavailable, "index", e.st.Path(),
+			"run `mdsearch setup`, or choose no embedder to drop semantic search",
+			"the index holds vectors of %s, but %s", cur, why)
+	}
+	return 0, nil
+}
+
+// run is one Index call.
+type run struct {
+	e      *Engine
+	ctx    context.Context
+	v      *vault.Vault
+	coll   *store.Collection
+	model  int64
+	opts   chunks.Options
+	sig    string
+	force  bool // re-chunk every file (--full, or new chunker settings)
+	stats  *mdsearch.IndexStats
+	prog   mdsearch.IndexProgress
+	report func(mdsearch.IndexProgress)
+	dirty  bool // chunks were removed or replaced: free pages to give back
+
+	// Incremental runs look only at what they changed; global runs (after
+	// an interrupted run, on a model change, with --full) check every chunk
+	// for a missing vector and every vector for an orphan.
+	global  bool
+	pending map[string]store.Pending // chunk texts written without a vector
+	removed [][]byte                 // vector keys of chunks replaced or deleted
+}
+
+// publish shares a copy of the progress with Status and the caller.
+func (r *run) publish() {
+	p := r.prog
+	r.e.progress.Store(&p)
+	if r.report != nil {
+		r.report(p)
+	}
+}
+
+// list returns the files to consider and the paths known to be gone. For a
+// full walk, gone is decided later against the stored documents.
+func (r *run) list(paths []string) ([]vault.File, []string, error) {
+	if paths == nil {
+		files, skips, err := r.v.Walk(r.ctx)
+		if err != nil {
+			return nil, nil, err
+		}
+		r.stats.Skipped = append(r.stats.Skipped, skips...)
+		return files, nil, nil
+	}
+	var files []vault.File
+	var gone []string
+	for _, p := range paths {
+		f, err := r.stat(p)
+		if err != nil {
+			if mdsearch.KindOf(err) != mdsearch.KindNotFound {
+				r.stats.Skipped = append(r.stats.Skipped, mdsearch.Skip{Path: p, Reason: err.Error()})
+			}
+			gone = append(gone, p)
+			continue
+		}
+		files = append(files, f)
+	}
+	return files, gone, nil
+}
+
+// stat checks one note as Walk would.
+func (r *run) stat(rel string) (vault.File, error) {
+	if err := r.v.Included(rel); err != nil {
+		return vault.File{}, err
+	}
+	abs, err := r.v.Resolve(rel)
+	if err != nil {
+		return vault.File{}, err
+	}
+	fi, err := os.Stat(abs)
+	if err != nil {
+		return vault.File{}, mdsearch.Errorf(mdsearch.KindNotFound, "index", rel, "", "%v", err)
+	}
+	if !fi.Mode().IsRegular() {
+		return vault.File{}, fmt.Errorf("not a regular file")
+	}
+	if max := r.v.MaxFileSize(); max >= 0 && fi.Size() > max {
+		return vault.File{}, fmt.Errorf("file is %d bytes, over the %d-byte size limit", fi.Size(), max)
+	}
+	return vault.File{Path: rel, Abs: abs, Size: fi.Size(), ModTime: fi.ModTime().UnixNano()}, nil
+}
+
+func msSince(t time.Time) float64 { return float64(time.Since(t).Microseconds()) / 1000 }

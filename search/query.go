@@ -1,0 +1,95 @@
+package search
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// maxTerms bounds the keyword query; longer input is mostly noise and each
+// ORed term costs a posting-list scan.
+const maxTerms = 32
+
+// matchQuery turns anything a person types into an FTS5 MATCH expression
+// that cannot be a syntax error, or "" when the input has no searchable
+// words. Words are split the way FTS5's unicode61 tokenizer splits them and
+// each is quoted, so operators, column filters and punctuation are plain
+// text. Text in double quotes stays a phrase; so do words joined by
+// punctuation ("rust-lang", "e.g."). A trailing '*' asks for a prefix.
+// Common English words are dropped when anything else is left. The parts
+// are ORed: bm25 then ranks chunks by how many, and how rare, the matched
+// terms are.
+func matchQuery(input string) string {
+	var parts []string
+	seen := map[string]bool{}
+	add := func(words []string, prefix bool) {
+		if len(words) == 0 || len(parts) >= maxTerms {
+			return
+		}
+		p := `"` + strings.Join(words, " ") + `"`
+		if prefix {
+			p += "*"
+		}
+		if !seen[p] {
+			seen[p] = true
+			parts = append(parts, p)
+		}
+	}
+	var stop []string // stopwords, kept in case nothing else is left
+	rest := input
+	for rest != "" {
+		var chunk string
+		var phrase bool
+		if c, size := utf8.DecodeRuneInString(rest); unicode.IsSpace(c) {
+			rest = rest[size:]
+			continue
+		}
+		if rest[0] == '"' {
+			end := strings.IndexByte(rest[1:], '"')
+			if end < 0 {
+				rest = rest[1:] // an unclosed quote is just punctuation
+				continue
+			}
+			chunk, rest, phrase = rest[1:1+end], rest[2+end:], true
+		} else {
+			f := strings.IndexFunc(rest, func(r rune) bool { return unicode.IsSpace(r) || r == '"' })
+			if f < 0 {
+				f = len(rest)
+			}
+			chunk, rest = rest[:f], rest[f:]
+		}
+		words := tokens(chunk)
+		prefix := !phrase && strings.HasSuffix(chunk, "*") && len(words) > 0
+		if !phrase && len(words) == 1 && !prefix && stopwords[words[0]] {
+			stop = append(stop, words[0])
+			continue
+		}
+		add(words, prefix)
+	}
+	if len(parts) == 0 {
+		for _, w := range stop {
+			add([]string{w}, false)
+		}
+	}
+	return strings.Join(parts, " OR ")
+}
+
+// tokens splits text into lower-case words of letters, digits and marks.
+func tokens(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.IsMark(r)
+	})
+}
+
+// stopwords are words too common to help a keyword match.
+var stopwords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`a about after all also an and any are as at be been but by can
+		could did do does doing for from had has have how i if in into is it its just me my no not
+		of on or our out over so some such than that the their them then there these they this
+		those to too up us was we were what when where which while who whom why will with would
+		you your`) {
+		m[w] = true
+	}
+	return m
+}()

@@ -1,0 +1,168 @@
+package search
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/sections"
+	"github.com/mdsearch/mdsearch/store"
+	"github.com/mdsearch/mdsearch/vault"
+)
+
+// note is a note read from disk for Read and Outline.
+type note struct {
+	collection string
+	path       string
+	src        []byte
+	doc        *sections.Document
+}
+
+// Read returns a whole note, or one section of it (from its heading to the
+// next heading of the same or a higher level), read from disk now so it
+// shows the current text. See openNote for how the path is resolved.
+func (e *Engine) Read(ctx context.Context, req mdsearch.ReadRequest) (*mdsearch.ReadResponse, error) {
+	n, err := e.openNote(ctx, req.Path)
+	if err != nil {
+		return nil, err
+	}
+	resp := &mdsearch.ReadResponse{Collection: n.collection, Path: n.path, Title: n.doc.Title}
+	if strings.TrimSpace(req.Section) == "" {
+		resp.StartLine, resp.EndLine = 1, lineCount(n.src)
+		resp.WordCount = n.doc.WordCount
+		resp.Content = string(n.src)
+		return resp, nil
+	}
+	sec, err := n.doc.Find(req.Section)
+	if err != nil {
+		return nil, err
+	}
+	resp.Section = sec.Heading
+	resp.SectionPath = sec.Path
+	resp.StartLine, resp.EndLine = sec.StartLine, sec.EndLine
+	resp.WordCount = sec.Words
+	resp.Content = string(n.src[sec.StartByte:sec.EndByte])
+	return resp, nil
+}
+
+// Outline returns the heading tree of a note with each section's size.
+func (e *Engine) Outline(ctx context.Context, path string) (*mdsearch.Outline, error) {
+	n, err := e.openNote(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	secs := n.doc.Outline()
+	if secs == nil {
+		secs = []mdsearch.OutlineEntry{}
+	}
+	return &mdsearch.Outline{Collection: n.collection, Path: n.path, Title: n.doc.Title,
+		WordCount: n.doc.WordCount, Sections: secs}, nil
+}
+
+// openNote resolves "path" or "collection:path" to a note inside a
+// collection's folder and parses it. A path indexed in one collection, or
+// present on disk in exactly one, needs no collection; one found in several
+// is ambiguous. "..", absolute paths, symlink escapes and files the index
+// would skip are refused.
+func (e *Engine) openNote(ctx context.Context, spec string) (*note, error) {
+	spec = strings.TrimSpace(spec)
+	if spec == "" {
+		return nil, mdsearch.Errorf(mdsearch.KindInvalid, "read", "", "", "no path given")
+	}
+	colls, err := e.st.Collections(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if len(colls) == 0 {
+		return nil, mdsearch.Errorf(mdsearch.KindNotFound, "read", spec, "run `mdsearch index DIR` first", "the index has no collections")
+	}
+	collName, rel := "", spec
+	if i := strings.IndexByte(spec, ':'); i > 0 {
+		for _, c := range colls {
+			if c.Name == spec[:i] {
+				collName, rel = c.Name, spec[i+1:]
+				colls = []store.Collection{c}
+				break
+			}
+		}
+	}
+	rel = strings.TrimPrefix(rel, "./")
+	refs, err := e.st.FindDocuments(ctx, collName, rel)
+	if err != nil {
+		return nil, err
+	}
+	if len(refs) == 1 {
+		return e.readNote(refs[0].Collection, refs[0].Root, rel)
+	}
+	if len(refs) > 1 {
+		return nil, ambiguous(spec, rel, refs)
+	}
+	// Not indexed (yet): look on disk in each collection.
+	var found []*note
+	var firstErr error
+	for _, c := range colls {
+		n, err := e.readNote(c.Name, c.Root, rel)
+		switch {
+		case err == nil:
+			found = append(found, n)
+		case mdsearch.KindOf(err) == mdsearch.KindForbidden || mdsearch.KindOf(err) == mdsearch.KindInvalid:
+			return nil, err
+		case firstErr == nil:
+			firstErr = err
+		}
+	}
+	switch len(found) {
+	case 1:
+		return found[0], nil
+	case 0:
+		names := make([]string, len(colls))
+		for i, c := range colls {
+			names[i] = c.Name
+		}
+		return nil, mdsearch.Errorf(mdsearch.KindNotFound, "read", spec, "paths are relative to the vault; search shows them",
+			"no such note in %s", strings.Join(names, ", "))
+	}
+	refs = refs[:0]
+	for _, n := range found {
+		refs = append(refs, store.DocRef{Collection: n.collection})
+	}
+	return nil, ambiguous(spec, rel, refs)
+}
+
+func ambiguous(spec, rel string, refs []store.DocRef) error {
+	opts := make([]string, len(refs))
+	for i, r := range refs {
+		opts[i] = r.Collection + ":" + rel
+	}
+	return mdsearch.Errorf(mdsearch.KindInvalid, "read", spec, "pick one: "+strings.Join(opts, ", "),
+		"several collections hold this path")
+}
+
+// readNote reads rel inside root, refusing what the vault refuses.
+func (e *Engine) readNote(collection, root, rel string) (*note, error) {
+	v, err := vault.Open(root, vault.Options{MaxFileSize: e.opts.MaxFileSize})
+	if err != nil {
+		var me *mdsearch.Error
+		if errors.As(err, &me) {
+			me.Hint = "the folder of collection " + collection + " is gone; re-index it or remove it"
+		}
+		return nil, err
+	}
+	src, err := v.ReadNote(rel)
+	if err != nil {
+		return nil, err
+	}
+	return &note{collection: collection, path: rel, src: src, doc: sections.Parse(rel, src)}, nil
+}
+
+// lineCount is the number of lines in src, a last line without a newline
+// included.
+func lineCount(src []byte) int {
+	n := bytes.Count(src, []byte{'\n'})
+	if len(src) > 0 && src[len(src)-1] != '\n' {
+		n++
+	}
+	return n
+}

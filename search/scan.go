@@ -1,0 +1,282 @@
+package search
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"errors"
+	"runtime"
+	"sync"
+
+	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/sections"
+	"github.com/mdsearch/mdsearch/store"
+	"github.com/mdsearch/mdsearch/vault"
+)
+
+// batchRows bounds a phase-1 transaction: documents plus chunks written.
+// Small enough that an interrupted run loses little, big enough that
+// commits do not dominate.
+const batchRows = 1000
+
+type scanJob struct {
+	seq int // position in the walk: results are written in this order
+	f   vault.File
+	old *store.DocInfo
+}
+
+type scanResult struct {
+	scanJob
+	skip   string // why the file cannot be indexed
+	touch  bool   // content unchanged: record the new mtime only
+	hash   []byte
+	doc    *sections.Document
+	chunks []mdsearch.Chunk
+}
+
+// scan is phase 1: compare files with the stored documents, re-chunk the
+// changed ones and delete the gone ones. walked says files is the whole
+// vault, so stored documents missing from it are gone.
+func (r *run) scan(files []vault.File, gone []string, walked bool) error {
+	old, err := r.e.st.DocInfos(r.ctx, r.coll.ID)
+	if err != nil {
+		return err
+	}
+	r.stats.Files = len(files)
+	r.prog.FilesTotal = len(files)
+	seen := make(map[string]bool, len(files))
+	var jobs []scanJob
+	for _, f := range files {
+		seen[f.Path] = true
+		o, ok := old[f.Path]
+		if ok && !r.force && o.MTime == f.ModTime && o.Size == f.Size {
+			r.stats.Unchanged++
+			r.prog.FilesDone++
+			continue
+		}
+		j := scanJob{seq: len(jobs), f: f}
+		if ok {
+			j.old = &o
+		}
+		jobs = append(jobs, j)
+	}
+	if walked {
+		for p := range old {
+			if !seen[p] {
+				gone = append(gone, p)
+			}
+		}
+	}
+	r.publish()
+	if r.model != 0 && (len(jobs) > 0 || len(gone) > 0) {
+		if err := r.e.st.SetMeta(r.ctx, metaPending, "1"); err != nil {
+			return err
+		}
+	}
+
+	w := &batchWriter{r: r}
+	defer w.rollback()
+	for _, p := range gone {
+		if o, ok := old[p]; ok {
+			if err := w.delete(o.ID); err != nil {
+				return err
+			}
+			r.stats.Deleted++
+		}
+	}
+	ctx, cancel := context.WithCancel(r.ctx)
+	defer cancel()
+	// Workers finish out of order; writing in walk order gives the same
+	// rows for the same vault on every run.
+	pending := map[int]scanResult{}
+	next := 0
+	for res := range r.process(ctx, jobs) {
+		pending[res.seq] = res
+		for {
+			res, ok := pending[next]
+			if !ok {
+				break
+			}
+			delete(pending, next)
+			next++
+			if err := w.write(res); err != nil {
+				return err
+			}
+		}
+	}
+	if err := r.ctx.Err(); err != nil {
+		return err
+	}
+	return w.flush()
+}
+
+// process reads, hashes, parses and chunks files on every core.
+func (r *run) process(ctx context.Context, jobs []scanJob) <-chan scanResult {
+	in := make(chan scanJob)
+	out := make(chan scanResult, 16)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), max(len(jobs), 1)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range in {
+				select {
+				case out <- r.prepare(j):
+				case <-ctx.Done():
+				}
+			}
+		}()
+	}
+	go func() {
+		defer close(in)
+		for _, j := range jobs {
+			select {
+			case in <- j:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() {
+		wg.Wait()
+		close(out)
+	}()
+	return out
+}
+
+func (r *run) prepare(j scanJob) scanResult {
+	res := scanResult{scanJob: j}
+	data, err := r.v.Read(j.f)
+	if err != nil {
+		var se *vault.SkipError
+		if errors.As(err, &se) {
+			res.skip = se.Reason
+		} else {
+			res.skip = err.Error()
+		}
+		return res
+	}
+	h := sha256.Sum256(data)
+	res.hash = h[:]
+	if j.old != nil && !r.force && bytes.Equal(j.old.Hash, res.hash) {
+		res.touch = true
+		return res
+	}
+	res.doc = sections.Parse(j.f.Path, data)
+	res.chunks = r.e.split(res.doc, r.opts)
+	return res
+}
+
+// batchWriter groups phase-1 writes into transactions of about batchRows.
+type batchWriter struct {
+	r    *run
+	tx   *store.Tx
+	rows int
+}
+
+func (w *batchWriter) begin() error {
+	if w.tx != nil {
+		return nil
+	}
+	tx, err := w.r.e.st.Begin(w.r.ctx)
+	w.tx = tx
+	return err
+}
+
+func (w *batchWriter) delete(id int64) error {
+	if err := w.begin(); err != nil {
+		return err
+	}
+	w.r.dirty = true
+	if err := w.tx.DeleteDocument(id); err != nil {
+		return err
+	}
+	return w.count(1)
+}
+
+func (w *batchWriter) write(res scanResult) error {
+	if err := w.begin(); err != nil {
+		return err
+	}
+	r, tx := w.r, w.tx
+	r.prog.FilesDone++
+	switch {
+	case res.skip != "":
+		r.stats.Skipped = append(r.stats.Skipped, mdsearch.Skip{Path: res.f.Path, Reason: res.skip})
+		if res.old != nil {
+			r.dirty = true
+			r.stats.Deleted++
+			if err := tx.DeleteDocument(res.old.ID); err != nil {
+				return err
+			}
+		}
+		return w.count(1)
+	case res.touch:
+		r.stats.Unchanged++
+		if err := tx.TouchDocument(res.old.ID, res.f.ModTime, res.f.Size); err != nil {
+			return err
+		}
+		return w.count(1)
+	}
+	for _, warn := range res.doc.Warnings {
+		r.stats.Warnings = append(r.stats.Warnings, mdsearch.Skip{Path: res.f.Path, Reason: warn})
+	}
+	if res.old != nil {
+		r.stats.Changed++
+		r.dirty = true
+	} else {
+		r.stats.Added++
+	}
+	d := res.doc
+	if _, err := tx.PutDocument(store.Document{CollectionID: r.coll.ID, Path: res.f.Path, Title: d.Title,
+		MTime: res.f.ModTime, Size: res.f.Size, Hash: res.hash, WordCount: d.WordCount,
+		Frontmatter: d.Frontmatter, Tags: d.Tags}, res.chunks); err != nil {
+		return err
+	}
+	r.stats.Chunks += len(res.chunks)
+	r.prog.ChunksTotal += len(res.chunks)
+	if r.model != 0 {
+		for i := range res.chunks {
+			key := store.VectorKey(res.chunks[i].EmbedText)
+			ok, err := tx.HasVector(r.model, key)
+			switch {
+			case err != nil:
+				return err
+			case ok:
+				r.stats.Reused++
+			default:
+				r.pending[string(key)] = store.Pending{Key: key, EmbedText: res.chunks[i].EmbedText}
+			}
+		}
+	}
+	return w.count(1 + len(res.chunks))
+}
+
+func (w *batchWriter) count(rows int) error {
+	w.rows += rows
+	if w.rows >= batchRows {
+		return w.flush()
+	}
+	return nil
+}
+
+// flush commits the open batch.
+func (w *batchWriter) flush() error {
+	if w.tx == nil {
+		return nil
+	}
+	removed := w.tx.Removed()
+	err := w.tx.Commit()
+	if err == nil {
+		w.r.removed = append(w.r.removed, removed...)
+	}
+	w.tx, w.rows = nil, 0
+	w.r.publish()
+	return err
+}
+
+func (w *batchWriter) rollback() {
+	if w.tx != nil {
+		w.tx.Rollback()
+	}
+}

@@ -1,0 +1,361 @@
+package search
+
+import (
+	"context"
+	"math"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/store"
+)
+
+// maxCandidates bounds how far each list is read when dedup needs more.
+const maxCandidates = 100000
+
+// candidate is one chunk on its way to a result.
+type candidate struct {
+	id    int64
+	doc   int64
+	score float64  // for ranking and display, 0–1
+	cos   *float64 // when vectors were used
+}
+
+// Search answers a query (see the package doc for the ranking rules).
+func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (*mdsearch.SearchResponse, error) {
+	start := time.Now()
+	req, err := normalize(req)
+	if err != nil {
+		return nil, err
+	}
+	q := &query{req: req}
+	if q.filter, err = e.filter(ctx, req); err != nil {
+		return nil, err
+	}
+	resp := &mdsearch.SearchResponse{Query: req.Query, Mode: req.Mode, Results: []mdsearch.Result{}}
+	if req.Mode != mdsearch.ModeKeyword {
+		if q.snap, q.stale, resp.Notice, err = e.semanticReady(ctx); err != nil {
+			return nil, err
+		}
+		if q.snap == nil {
+			resp.Mode = mdsearch.ModeKeyword
+		}
+	}
+	if q.snap != nil {
+		if q.vec, err = e.embedQuery(ctx, req.Query); err != nil {
+			if mdsearch.KindOf(err) != mdsearch.KindUnavailable {
+				return nil, err
+			}
+			// A model server that is down costs the semantic list only.
+			q.snap, resp.Mode = nil, mdsearch.ModeKeyword
+			resp.Notice = "semantic search unavailable: " + err.Error() + "; showing keyword results"
+		}
+	}
+	q.mode = resp.Mode
+	if q.mode != mdsearch.ModeSemantic {
+		q.match = matchQuery(req.Query)
+	}
+	// One read transaction, so ranked chunks cannot vanish before they are
+	// loaded while a re-index commits.
+	rt, err := e.st.BeginRead(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer rt.Close()
+	kept, err := e.rank(ctx, rt.Reader, q)
+	if err != nil {
+		return nil, err
+	}
+	if resp.Results, err = results(ctx, rt.Reader, kept); err != nil {
+		return nil, err
+	}
+	resp.Total = len(resp.Results)
+	if resp.Total == 0 {
+		if colls, err := e.st.Collections(ctx); err == nil && len(colls) == 0 {
+			resp.Notice = "the index is empty: run `mdsearch index DIR` first"
+		}
+	}
+	resp.TookMS = msSince(start)
+	return resp, nil
+}
+
+// query is a validated request on its way through ranking.
+type query struct {
+	req    mdsearch.SearchRequest
+	mode   mdsearch.Mode // req.Mode, or keyword when vectors are unavailable
+	filter store.Filter
+	snap   *snapshot // nil: no semantic list
+	stale  bool      // snap may hold chunks a running re-index removed
+	vec    []float32 // the embedded query
+	match  string    // FTS5 expression; "": no keyword list
+}
+
+// rank builds both lists, fuses and dedups them. It reads deeper while a
+// few long notes crowd out the others and dedup leaves fewer than N from a
+// list that was cut short.
+func (e *Engine) rank(ctx context.Context, rd *store.Reader, q *query) ([]candidate, error) {
+	var allow map[int64]bool
+	var err error
+	if q.snap != nil && !q.filter.IsZero() {
+		if allow, err = rd.FilterDocs(ctx, q.filter); err != nil {
+			return nil, err
+		}
+	}
+	lists := 1.0 // the most a chunk can score is 1/(k+1) from each list that ran
+	if q.match != "" && q.snap != nil {
+		lists = 2
+	}
+	for k := max(100, 4*q.req.N*q.req.MaxPerPage); ; k *= 4 {
+		// The scan runs in memory while SQLite answers the keyword list.
+		var sem []hit
+		scanned := make(chan struct{})
+		go func() {
+			defer close(scanned)
+			if q.snap != nil {
+				sem = q.snap.topK(q.vec, k, allow)
+			}
+		}()
+		var kw []store.KeywordHit
+		if q.match != "" {
+			kw, err = rd.Keyword(ctx, q.match, q.filter, e.opts.Weights, k)
+		}
+		<-scanned
+		if err != nil {
+			return nil, mdsearch.Errorf(mdsearch.KindInternal, "search", e.st.Path(), "", "keyword search: %v", err)
+		}
+		if q.stale {
+			if sem, err = dropGone(ctx, rd, q.snap, sem); err != nil {
+				return nil, err
+			}
+		}
+		kept := dedup(e.fuse(q.mode, kw, sem, q.snap, q.vec, lists), q.req.N, q.req.MaxPerPage)
+		if len(kept) == q.req.N || (len(kw) < k && len(sem) < k) || k >= maxCandidates {
+			return kept, nil
+		}
+	}
+}
+
+// normalize fills defaults and checks ranges.
+func normalize(req mdsearch.SearchRequest) (mdsearch.SearchRequest, error) {
+	req.Query = strings.TrimSpace(req.Query)
+	switch {
+	case req.Query == "":
+		return req, mdsearch.Errorf(mdsearch.KindInvalid, "search", "", "", "empty query")
+	case len(req.Query) > 4000:
+		return req, mdsearch.Errorf(mdsearch.KindInvalid, "search", "", "", "query is %d bytes; the limit is 4000", len(req.Query))
+	}
+	if req.N == 0 {
+		req.N = mdsearch.DefaultN
+	}
+	if req.N < 1 || req.N > mdsearch.MaxN {
+		return req, mdsearch.Errorf(mdsearch.KindInvalid, "search", "", "", "n must be between 1 and %d, got %d", mdsearch.MaxN, req.N)
+	}
+	if req.MaxPerPage == 0 {
+		req.MaxPerPage = mdsearch.DefaultMaxPerPage
+	}
+	if req.MaxPerPage < 1 || req.MaxPerPage > mdsearch.MaxMaxPerPage {
+		return req, mdsearch.Errorf(mdsearch.KindInvalid, "search", "", "", "max per page must be between 1 and %d, got %d",
+			mdsearch.MaxMaxPerPage, req.MaxPerPage)
+	}
+	switch req.Mode {
+	case "":
+		req.Mode = mdsearch.ModeHybrid
+	case mdsearch.ModeHybrid, mdsearch.ModeSemantic, mdsearch.ModeKeyword:
+	default:
+		return req, mdsearch.Errorf(mdsearch.KindInvalid, "search", "", "", "mode must be hybrid, semantic or keyword, got %q", req.Mode)
+	}
+	return req, nil
+}
+
+// filter resolves the request's filters to store terms.
+func (e *Engine) filter(ctx context.Context, req mdsearch.SearchRequest) (store.Filter, error) {
+	f := store.Filter{Tag: req.Tag}
+	p := strings.TrimSpace(req.PathPrefix)
+	for strings.HasPrefix(p, "./") || strings.HasPrefix(p, "/") {
+		p = strings.TrimPrefix(strings.TrimPrefix(p, "./"), "/")
+	}
+	f.PathPrefix = p
+	if req.Collection != "" {
+		c, err := e.collectionByName(ctx, req.Collection)
+		if err != nil {
+			return f, err
+		}
+		f.CollectionID = c.ID
+	}
+	return f, nil
+}
+
+// semanticReady returns the vectors to search, or nil and a notice saying
+// why semantic ranking is unavailable.
+func (e *Engine) semanticReady(ctx context.Context) (*snapshot, bool, string, error) {
+	if e.emb == nil {
+		return nil, false, e.noEmbedderNotice(), nil
+	}
+	snap, stale, err := e.vectors(ctx)
+	if err != nil {
+		return nil, false, "", err
+	}
+	if len(snap.ids) == 0 {
+		have, _ := e.st.Meta(ctx, "model")
+		msg := "semantic search unavailable: the index has no vectors for " + e.emb.ModelID()
+		if have != "" && have != e.emb.ModelID() {
+			msg += " (it was built with " + have + ")"
+		}
+		return nil, false, msg + "; run `mdsearch index` to embed; showing keyword results", nil
+	}
+	return snap, stale, "", nil
+}
+
+// dropGone removes hits whose chunks a running re-index has replaced since
+// the snapshot was loaded.
+func dropGone(ctx context.Context, rd *store.Reader, snap *snapshot, hits []hit) ([]hit, error) {
+	ids := make([]int64, len(hits))
+	for i, h := range hits {
+		ids[i] = snap.ids[h.row]
+	}
+	live, err := rd.Existing(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := hits[:0]
+	for _, h := range hits {
+		if live[snap.ids[h.row]] {
+			out = append(out, h)
+		}
+	}
+	return out, nil
+}
+
+func (e *Engine) embedQuery(ctx context.Context, q string) ([]float32, error) {
+	vecs, err := e.emb.Embed(ctx, []string{q})
+	if err != nil {
+		return nil, embedError(e.emb.ModelID(), err)
+	}
+	if len(vecs) != 1 || len(vecs[0]) != e.emb.Dim() {
+		return nil, mdsearch.Errorf(mdsearch.KindInternal, "embed", e.emb.ModelID(), "", "model returned no usable query vector")
+	}
+	return vecs[0], nil
+}
+
+// fuse ranks the keyword and semantic lists into one, with display scores.
+func (e *Engine) fuse(mode mdsearch.Mode, kw []store.KeywordHit, sem []hit, snap *snapshot, q []float32, lists float64) []candidate {
+	byID := map[int64]*candidate{}
+	var out []*candidate
+	get := func(id, doc int64) *candidate {
+		c, ok := byID[id]
+		if !ok {
+			c = &candidate{id: id, doc: doc}
+			byID[id] = c
+			out = append(out, c)
+		}
+		return c
+	}
+	k := e.opts.RRFK
+	for i, h := range sem {
+		c := get(snap.ids[h.row], snap.docs[h.row])
+		cos := float64(h.cos)
+		c.cos = &cos
+		if mode == mdsearch.ModeSemantic {
+			c.score = clamp01(cos)
+		} else {
+			c.score += 1 / (k + float64(i+1))
+		}
+	}
+	for i, h := range kw {
+		c := get(h.ChunkID, h.DocID)
+		if mode == mdsearch.ModeKeyword {
+			s := math.Abs(h.BM25)
+			c.score = s / (1 + s)
+			continue
+		}
+		c.score += 1 / (k + float64(i+1))
+		if c.cos == nil && snap != nil {
+			if row, ok := snap.row[h.ChunkID]; ok {
+				cos := float64(snap.cosine(q, row))
+				c.cos = &cos
+			}
+		}
+	}
+	if mode == mdsearch.ModeHybrid {
+		top := lists / (k + 1)
+		for _, c := range out {
+			c.score = clamp01(c.score / top)
+		}
+	}
+	res := make([]candidate, len(out))
+	for i, c := range out {
+		res[i] = *c
+	}
+	sort.SliceStable(res, func(i, j int) bool {
+		if res[i].score != res[j].score {
+			return res[i].score > res[j].score
+		}
+		return res[i].id < res[j].id
+	})
+	return res
+}
+
+// dedup keeps the best maxPerPage chunks of each note, n in total.
+func dedup(cands []candidate, n, maxPerPage int) []candidate {
+	perDoc := map[int64]int{}
+	var out []candidate
+	for _, c := range cands {
+		if len(out) == n {
+			break
+		}
+		if perDoc[c.doc] >= maxPerPage {
+			continue
+		}
+		perDoc[c.doc]++
+		out = append(out, c)
+	}
+	return out
+}
+
+// results loads the kept chunks.
+func results(ctx context.Context, rd *store.Reader, kept []candidate) ([]mdsearch.Result, error) {
+	ids := make([]int64, len(kept))
+	for i, c := range kept {
+		ids[i] = c.id
+	}
+	rows, err := rd.Chunks(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]mdsearch.Result, 0, len(kept))
+	for _, c := range kept {
+		r, ok := rows[c.id]
+		if !ok {
+			continue
+		}
+		res := mdsearch.Result{
+			Path: r.Path, Title: r.Title, Collection: r.Collection, Section: r.Section,
+			SectionPath: r.SectionPath, ChunkIndex: r.ChunkIndex, TotalChunks: r.TotalChunks,
+			PageWordCount: r.PageWordCount, StartLine: r.StartLine, EndLine: r.EndLine,
+			Text: r.Text, EmbedText: r.EmbedText, Score: round4(c.score),
+		}
+		if res.SectionPath == nil {
+			res.SectionPath = []string{}
+		}
+		if c.cos != nil {
+			d := round4(1 - *c.cos)
+			res.Distance = &d
+		}
+		out = append(out, res)
+	}
+	return out, nil
+}
+
+func sortHits(h []hit) {
+	sort.Slice(h, func(i, j int) bool {
+		if h[i].cos != h[j].cos {
+			return h[i].cos > h[j].cos
+		}
+		return h[i].row < h[j].row
+	})
+}
+
+func clamp01(x float64) float64 { return math.Max(0, math.Min(1, x)) }
+
+func round4(x float64) float64 { return math.Round(x*1e4) / 1e4 }

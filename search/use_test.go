@@ -1,0 +1,132 @@
+package search
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/embed"
+	"github.com/mdsearch/mdsearch/embed/use"
+	"github.com/mdsearch/mdsearch/store"
+)
+
+var (
+	useOnce  sync.Once
+	useModel *use.Model
+	useErr   error
+)
+
+// realModel loads the local model once per test binary. Without its assets
+// the test is skipped, except in CI where that is a failure.
+func realModel(t testing.TB) *use.Model {
+	t.Helper()
+	useOnce.Do(func() { useModel, useErr = use.New(use.Options{}) })
+	if useErr != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("model assets missing in CI: %v", useErr)
+		}
+		t.Skipf("model assets missing (run `mdsearch setup`): %v", useErr)
+	}
+	return useModel
+}
+
+func TestRealModel(t *testing.T) {
+	m := realModel(t)
+	vault := copyDir(t, sampleVault)
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), m)
+	st := index(t, e, vault, "sample")
+	if st.Embedded == 0 || st.Embedded != st.Chunks {
+		t.Fatalf("stats: %+v", st)
+	}
+	cases := []struct {
+		mode mdsearch.Mode
+		q    string
+		want string
+	}{
+		{mdsearch.ModeSemantic, "starter maintenance and feeding schedule", "kitchen/Sourdough.md > Starter Maintenance"},
+		{mdsearch.ModeSemantic, "aphids and whitefly on tomato plants", "garden/Tomatoes.md > Pests"},
+		{mdsearch.ModeSemantic, "DNS server at home", "homelab/Network.md > DNS"},
+		{mdsearch.ModeHybrid, "how long does bulk fermentation take", "kitchen/Sourdough.md > Bulk Fermentation"},
+		{mdsearch.ModeHybrid, "restore drill for backups", "homelab/Backups.md > Restore Drill"},
+	}
+	for _, c := range cases {
+		resp := search(t, e, mdsearch.SearchRequest{Query: c.q, Mode: c.mode})
+		if resp.Mode != c.mode || !strings.HasPrefix(paths(resp), c.want) {
+			t.Errorf("%s %q:\n%s\nwant first %s", c.mode, c.q, paths(resp), c.want)
+		}
+		if d := resp.Results[0].Distance; d == nil || *d < 0 || *d > 1 {
+			t.Errorf("%q: distance %v", c.q, d)
+		}
+	}
+
+	// Edit one paragraph: only the changed chunk is embedded again.
+	p := filepath.Join(vault, "kitchen", "Sourdough.md")
+	src, _ := os.ReadFile(p)
+	os.WriteFile(p, []byte(strings.Replace(string(src), "cool for an hour", "cool for two hours", 1)), 0o644)
+	st = index(t, e, vault, "sample")
+	if st.Changed != 1 || st.Embedded != 1 {
+		t.Errorf("edit one paragraph: %+v", st)
+	}
+}
+
+// TestInt8RecallRealModel checks that int8 vectors rank like the model's
+// float32 output: top-10 overlap over real chunks and queries.
+func TestInt8RecallRealModel(t *testing.T) {
+	m := realModel(t)
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, copyDir(t, helpVault), "help")
+	texts, err := e.st.EmbedTexts(bg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts = texts[:min(len(texts), 300)]
+	exact, err := m.Embed(bg, texts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &snapshot{dim: m.Dim(), ids: make([]int64, len(exact)), docs: make([]int64, len(exact)), scales: make([]float32, len(exact))}
+	for i, v := range exact {
+		scale, q := store.Int8(store.Quantize(v))
+		s.ids[i], s.scales[i] = int64(i), scale
+		s.vecs = append(s.vecs, q...)
+	}
+	queries := []string{"link to a heading", "sync my vault between devices", "publish a site", "keyboard shortcuts",
+		"embed an image", "daily notes template", "graph view filters", "community plugins safety", "canvas cards",
+		"properties and frontmatter", "search operators", "callouts", "tables in markdown", "file recovery snapshots",
+		"workspaces", "command palette", "bookmarks", "web clipper templates", "themes and CSS snippets", "vault location"}
+	qv, err := m.Embed(bg, queries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const k = 10
+	hits := 0
+	for _, q := range qv {
+		type sc struct {
+			i int
+			c float32
+		}
+		all := make([]sc, len(exact))
+		for i, v := range exact {
+			all[i] = sc{i, embed.Dot(q, v)}
+		}
+		sort.Slice(all, func(a, b int) bool { return all[a].c > all[b].c })
+		want := map[int]bool{}
+		for _, x := range all[:k] {
+			want[x.i] = true
+		}
+		for _, h := range s.topK(q, k, nil) {
+			if want[int(h.row)] {
+				hits++
+			}
+		}
+	}
+	recall := float64(hits) / float64(k*len(queries))
+	t.Logf("int8 top-%d recall vs float32 over %d real chunks, %d queries: %.3f", k, len(texts), len(queries), recall)
+	if recall < 0.95 {
+		t.Errorf("int8 recall %.3f", recall)
+	}
+}

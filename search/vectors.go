@@ -1,0 +1,231 @@
+package search
+
+import (
+	"container/heap"
+	"context"
+	"math"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/mdsearch/mdsearch/store"
+)
+
+// snapshot holds every chunk vector of one model in memory, as stored
+// (int8 with a per-vector scale), for exact parallel scans.
+type snapshot struct {
+	gen    int64 // store generation it was loaded at
+	loaded time.Time
+	model  int64
+	dim    int
+	ids    []int64   // chunk id per row
+	docs   []int64   // document id per row
+	scales []float32 // per row
+	vecs   []int8    // rows × dim
+	row    map[int64]int32
+}
+
+func (s *snapshot) vec(i int) []int8 { return s.vecs[i*s.dim : (i+1)*s.dim] }
+
+// reloadEvery bounds how often searches reload vectors while this process
+// is indexing (each batch commit changes the generation).
+const reloadEvery = 2 * time.Second
+
+// vectors returns the in-memory vectors for the embedder's model, loading
+// or reloading them when the index changed. While this process is indexing
+// it may return a snapshot up to reloadEvery old; stale says so, and the
+// caller must then check that the chunks it ranks still exist.
+func (e *Engine) vectors(ctx context.Context) (s *snapshot, stale bool, err error) {
+	gen, err := e.st.Generation(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	cur := e.snap.Load()
+	if cur != nil && cur.gen == gen {
+		return cur, false, nil
+	}
+	if cur != nil && e.progress.Load() != nil && time.Since(cur.loaded) < reloadEvery {
+		return cur, true, nil
+	}
+	e.snapMu.Lock()
+	defer e.snapMu.Unlock()
+	if cur = e.snap.Load(); cur != nil && cur.gen == gen {
+		return cur, false, nil
+	}
+	if s, err = e.loadVectors(ctx, gen); err != nil {
+		return nil, false, err
+	}
+	e.snap.Store(s)
+	// Commits between reading the generation and scanning make the
+	// snapshot newer than gen, never older: the next search reloads.
+	return s, false, nil
+}
+
+func (e *Engine) loadVectors(ctx context.Context, gen int64) (*snapshot, error) {
+	model, err := e.st.ModelID(ctx, e.emb.ModelID())
+	if err != nil {
+		return nil, err
+	}
+	s := &snapshot{gen: gen, loaded: time.Now(), model: model, dim: e.emb.Dim(), row: map[int64]int32{}}
+	if prev := e.snap.Load(); prev != nil && prev.model == model {
+		n := len(prev.ids) + len(prev.ids)/8
+		s.ids, s.docs, s.scales = make([]int64, 0, n), make([]int64, 0, n), make([]float32, 0, n)
+		s.vecs = make([]int8, 0, n*s.dim)
+	}
+	if model == 0 {
+		return s, nil
+	}
+	err = e.st.ScanVectors(ctx, model, func(id, doc int64, vec []byte) error {
+		scale, q := store.Int8(vec)
+		if len(q) != s.dim {
+			return nil // written by a model of the same name and another size; never matches
+		}
+		s.row[id] = int32(len(s.ids))
+		s.ids = append(s.ids, id)
+		s.docs = append(s.docs, doc)
+		s.scales = append(s.scales, scale)
+		s.vecs = append(s.vecs, q...)
+		return nil
+	})
+	return s, err
+}
+
+// hit is a row of the snapshot with its cosine to the query.
+type hit struct {
+	row int32
+	cos float32
+}
+
+// queryVec is a query quantised for the scan: q[i] ≈ v[i]/scale, 14 bits,
+// so integer products with the stored int8 components cannot overflow.
+type queryVec struct {
+	q     []int16
+	scale float32
+}
+
+func quantizeQuery(v []float32) queryVec {
+	var m float32
+	for _, x := range v {
+		m = max(m, x, -x)
+	}
+	qv := queryVec{q: make([]int16, len(v))}
+	if m == 0 {
+		return qv
+	}
+	qv.scale = m / 16383
+	for i, x := range v {
+		qv.q[i] = int16(math.Round(float64(x / qv.scale)))
+	}
+	return qv
+}
+
+// topK returns the k rows most similar to v (unit length), best first,
+// among rows whose document passes allow (nil: all). The scan is split
+// across cores; each part keeps its own heap.
+func (s *snapshot) topK(v []float32, k int, allow map[int64]bool) []hit {
+	q := quantizeQuery(v)
+	n := len(s.ids)
+	parts := runtime.GOMAXPROCS(0)
+	if n < 4096 {
+		parts = 1
+	}
+	heaps := make([]minHeap, parts)
+	var wg sync.WaitGroup
+	for p := range parts {
+		lo, hi := p*n/parts, (p+1)*n/parts
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			heaps[p] = s.scan(q, lo, hi, k, allow)
+		}()
+	}
+	wg.Wait()
+	var all []hit
+	for _, h := range heaps {
+		all = append(all, h...)
+	}
+	sortHits(all)
+	if len(all) > k {
+		all = all[:k]
+	}
+	return all
+}
+
+// scan scores rows [lo, hi), four at a time so each query component is
+// loaded once per four rows, and keeps the best k.
+func (s *snapshot) scan(q queryVec, lo, hi, k int, allow map[int64]bool) minHeap {
+	h := make(minHeap, 0, k+1)
+	worst := float32(math.Inf(-1)) // h[0].cos once h is full
+	d := s.dim
+	var dots [4]int64
+	for i := lo; i < hi; i += 4 {
+		m := min(4, hi-i)
+		if m == 4 {
+			dots[0], dots[1], dots[2], dots[3] = dot4(q.q, s.vecs[i*d:(i+1)*d], s.vecs[(i+1)*d:(i+2)*d],
+				s.vecs[(i+2)*d:(i+3)*d], s.vecs[(i+3)*d:(i+4)*d])
+		} else {
+			for j := range m {
+				dots[j] = dot1(q.q, s.vec(i+j))
+			}
+		}
+		for j := range m {
+			r := i + j
+			c := float32(dots[j]) * q.scale * s.scales[r]
+			if c <= worst || (allow != nil && !allow[s.docs[r]]) {
+				continue
+			}
+			if len(h) < k {
+				heap.Push(&h, hit{int32(r), c})
+			} else {
+				h[0] = hit{int32(r), c}
+				heap.Fix(&h, 0)
+			}
+			if len(h) == k {
+				worst = h[0].cos
+			}
+		}
+	}
+	return h
+}
+
+// cosine of v with one row, computed as the scan does.
+func (s *snapshot) cosine(v []float32, row int32) float32 {
+	q := quantizeQuery(v)
+	return float32(dot1(q.q, s.vec(int(row)))) * q.scale * s.scales[row]
+}
+
+// dot4 is the integer dot product of q with four rows. Go does not
+// vectorise, so sharing each q[i] load across rows is what makes it fast
+// (about twice a row-at-a-time loop).
+func dot4(q []int16, a, b, c, d []int8) (sa, sb, sc, sd int64) {
+	a, b, c, d = a[:len(q)], b[:len(q)], c[:len(q)], d[:len(q)]
+	for i, x := range q {
+		x := int64(x)
+		sa += x * int64(a[i])
+		sb += x * int64(b[i])
+		sc += x * int64(c[i])
+		sd += x * int64(d[i])
+	}
+	return
+}
+
+func dot1(q []int16, a []int8) (s int64) {
+	a = a[:len(q)]
+	for i, x := range q {
+		s += int64(x) * int64(a[i])
+	}
+	return
+}
+
+type minHeap []hit
+
+func (h minHeap) Len() int           { return len(h) }
+func (h minHeap) Less(i, j int) bool { return h[i].cos < h[j].cos }
+func (h minHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *minHeap) Push(x any)        { *h = append(*h, x.(hit)) }
+func (h *minHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}

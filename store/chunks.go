@@ -1,0 +1,129 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"github.com/mdsearch/mdsearch"
+)
+
+// ChunkRow is a stored chunk with the page facts a search result shows.
+type ChunkRow struct {
+	RowID         int64
+	DocID         int64
+	Collection    string
+	PageWordCount int
+	mdsearch.Chunk
+}
+
+const chunkCols = `c.id, c.doc_id, col.name, d.path, d.title, d.word_count, d.tags, d.chunk_count,
+	c.chunk_index, s.section, s.section_path, s.heading_level,
+	c.start_line, c.end_line, c.start_byte, c.end_byte, c.part, c.parts,
+	c.text, s.embed_prefix, c.embed_full, c.word_count, c.token_count, c.vkey, c.merged
+	FROM chunks c JOIN sections s ON s.id = c.section_id JOIN documents d ON d.id = c.doc_id
+	JOIN collections col ON col.id = d.collection_id`
+
+func scanChunk(rows *sql.Rows) (*ChunkRow, error) {
+	var r ChunkRow
+	var tags, sp, prefix string
+	var vkey []byte
+	var full, merged sql.NullString
+	c := &r.Chunk
+	if err := rows.Scan(&r.RowID, &r.DocID, &r.Collection, &c.Path, &c.Title, &r.PageWordCount, &tags, &c.TotalChunks,
+		&c.ChunkIndex, &c.Section, &sp, &c.HeadingLevel,
+		&c.StartLine, &c.EndLine, &c.StartByte, &c.EndByte, &c.Part, &c.Parts,
+		&c.Text, &prefix, &full, &c.WordCount, &c.TokenCount, &vkey, &merged); err != nil {
+		return nil, err
+	}
+	json.Unmarshal([]byte(tags), &c.Tags)
+	json.Unmarshal([]byte(sp), &c.SectionPath)
+	if merged.Valid {
+		json.Unmarshal([]byte(merged.String), &c.Merged)
+	}
+	if full.Valid {
+		c.EmbedText = full.String
+	} else {
+		c.EmbedText = prefix + c.Text
+	}
+	c.Hash = hex.EncodeToString(vkey)
+	c.ID = c.Path + "#" + strconv.Itoa(c.ChunkIndex)
+	return &r, nil
+}
+
+// Chunks returns the chunks with the given ids; ids no longer stored (a
+// concurrent re-index removed them) are left out.
+func (s *Reader) Chunks(ctx context.Context, ids []int64) (map[int64]*ChunkRow, error) {
+	out := make(map[int64]*ChunkRow, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		args[i] = id
+	}
+	q := `SELECT ` + chunkCols + ` WHERE c.id IN (?` + strings.Repeat(",?", len(ids)-1) + `)`
+	rows, err := s.r.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		r, err := scanChunk(rows)
+		if err != nil {
+			return nil, err
+		}
+		out[r.RowID] = r
+	}
+	return out, rows.Err()
+}
+
+// DocumentChunks returns one document's chunks in order.
+func (s *Reader) DocumentChunks(ctx context.Context, collection, path string) ([]*ChunkRow, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT `+chunkCols+` WHERE col.name = ? AND d.path = ? ORDER BY c.chunk_index`, collection, path)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []*ChunkRow
+	for rows.Next() {
+		r, err := scanChunk(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// Existing reports which of the chunk ids are still stored.
+func (s *Reader) Existing(ctx context.Context, ids []int64) (map[int64]bool, error) {
+	out := make(map[int64]bool, len(ids))
+	for start := 0; start < len(ids); start += 500 {
+		part := ids[start:min(start+500, len(ids))]
+		args := make([]any, len(part))
+		for i, id := range part {
+			args[i] = id
+		}
+		rows, err := s.r.QueryContext(ctx, `SELECT id FROM chunks WHERE id IN (?`+strings.Repeat(",?", len(part)-1)+`)`, args...)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var id int64
+			if err := rows.Scan(&id); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out[id] = true
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}

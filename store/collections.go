@@ -1,0 +1,130 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strconv"
+	"time"
+)
+
+// Collection is one indexed vault.
+type Collection struct {
+	ID        int64
+	Name      string
+	Root      string
+	Chunking  string    // signature of the chunker settings its chunks were cut with
+	IndexedAt time.Time // zero until a run completes
+}
+
+// CollectionStats counts what a collection holds.
+type CollectionStats struct {
+	Files, Chunks, Vectors int
+}
+
+const collectionCols = `id, name, root, chunking, indexed_at`
+
+func scanCollection(sc interface{ Scan(...any) error }) (Collection, error) {
+	var c Collection
+	var at int64
+	err := sc.Scan(&c.ID, &c.Name, &c.Root, &c.Chunking, &at)
+	if at > 0 {
+		c.IndexedAt = time.Unix(at, 0)
+	}
+	return c, err
+}
+
+// Collections lists every collection by name.
+func (s *Store) Collections(ctx context.Context) ([]Collection, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT `+collectionCols+` FROM collections ORDER BY name`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Collection
+	for rows.Next() {
+		c, err := scanCollection(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// Collection returns the named collection, or nil when there is none.
+func (s *Store) Collection(ctx context.Context, name string) (*Collection, error) {
+	c, err := scanCollection(s.r.QueryRowContext(ctx, `SELECT `+collectionCols+` FROM collections WHERE name = ?`, name))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &c, nil
+}
+
+// AddCollection creates a collection, or returns the existing one.
+func (s *Store) AddCollection(ctx context.Context, name, root string) (*Collection, error) {
+	if _, err := s.w.ExecContext(ctx, `INSERT INTO collections(name, root) VALUES (?, ?) ON CONFLICT(name) DO NOTHING`, name, root); err != nil {
+		return nil, err
+	}
+	c, err := scanCollection(s.w.QueryRowContext(ctx, `SELECT `+collectionCols+` FROM collections WHERE name = ?`, name))
+	if err != nil {
+		return nil, err
+	}
+	return &c, nil
+}
+
+// SetIndexed records a completed run: its chunker signature and the time.
+func (s *Store) SetIndexed(ctx context.Context, id int64, chunking string, at time.Time) error {
+	_, err := s.w.ExecContext(ctx, `UPDATE collections SET chunking = ?, indexed_at = ? WHERE id = ?`, chunking, at.Unix(), id)
+	return err
+}
+
+// CollectionStats counts the files, chunks and chunks with a vector of the
+// given model (0: none) in a collection.
+func (s *Store) CollectionStats(ctx context.Context, id, modelID int64) (CollectionStats, error) {
+	var st CollectionStats
+	err := s.r.QueryRowContext(ctx, `SELECT
+		(SELECT count(*) FROM documents WHERE collection_id = ?1),
+		(SELECT count(*) FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE d.collection_id = ?1),
+		(SELECT count(*) FROM chunks c JOIN documents d ON d.id = c.doc_id
+			JOIN vectors v ON v.model_id = ?2 AND v.vkey = c.vkey WHERE d.collection_id = ?1)`,
+		id, modelID).Scan(&st.Files, &st.Chunks, &st.Vectors)
+	return st, err
+}
+
+// Meta reads a value of the meta table ("" when unset).
+func (s *Store) Meta(ctx context.Context, key string) (string, error) {
+	var v string
+	err := s.r.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = ?`, key).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	return v, err
+}
+
+// SetMeta writes a value of the meta table.
+func (s *Store) SetMeta(ctx context.Context, key, value string) error {
+	_, err := s.w.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES (?, ?)
+		ON CONFLICT(key) DO UPDATE SET value = excluded.value`, key, value)
+	return err
+}
+
+// Generation counts committed write batches. Readers compare it to notice
+// that the index changed, in this process or another.
+func (s *Store) Generation(ctx context.Context) (int64, error) {
+	v, err := s.Meta(ctx, "generation")
+	if err != nil {
+		return 0, err
+	}
+	n, _ := strconv.ParseInt(v, 10, 64)
+	return n, nil
+}
+
+// SetRoot moves a collection to another folder (a vault that was moved).
+func (s *Store) SetRoot(ctx context.Context, id int64, root string) error {
+	_, err := s.w.ExecContext(ctx, `UPDATE collections SET root = ? WHERE id = ?`, root, id)
+	return err
+}

@@ -1,0 +1,247 @@
+package store
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"strings"
+
+	"github.com/mdsearch/mdsearch"
+)
+
+// Document is one note as stored.
+type Document struct {
+	ID           int64
+	CollectionID int64
+	Path         string
+	Title        string
+	MTime        int64 // Unix nanoseconds
+	Size         int64
+	Hash         []byte // SHA-256 of the file
+	WordCount    int
+	Frontmatter  map[string]any
+	Tags         []string
+}
+
+// DocInfo is what incremental indexing compares against the disk.
+type DocInfo struct {
+	ID    int64
+	MTime int64
+	Size  int64
+	Hash  []byte
+}
+
+// DocInfos returns a collection's documents by path.
+func (s *Store) DocInfos(ctx context.Context, collectionID int64) (map[string]DocInfo, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT id, path, mtime, size, hash FROM documents WHERE collection_id = ?`, collectionID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]DocInfo{}
+	for rows.Next() {
+		var d DocInfo
+		var p string
+		if err := rows.Scan(&d.ID, &p, &d.MTime, &d.Size, &d.Hash); err != nil {
+			return nil, err
+		}
+		out[p] = d
+	}
+	return out, rows.Err()
+}
+
+// VectorKey keys a vector by the exact text the model embedded.
+func VectorKey(embedText string) []byte {
+	h := sha256.Sum256([]byte(embedText))
+	return h[:16]
+}
+
+// PutDocument writes a document and replaces its chunks (and their keyword
+// index entries). It returns the document's id.
+func (t *Tx) PutDocument(d Document, chunks []mdsearch.Chunk) (int64, error) {
+	var fm any
+	if d.Frontmatter != nil {
+		if b, err := json.Marshal(d.Frontmatter); err == nil {
+			fm = string(b)
+		}
+	}
+	tags := d.Tags
+	if tags == nil {
+		tags = []string{}
+	}
+	tagsJSON, _ := json.Marshal(tags)
+	st, err := t.stmt(`INSERT INTO documents(collection_id, path, title, mtime, size, hash, word_count, chunk_count, frontmatter, tags)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT(collection_id, path) DO UPDATE SET title = excluded.title, mtime = excluded.mtime,
+			size = excluded.size, hash = excluded.hash, word_count = excluded.word_count,
+			chunk_count = excluded.chunk_count, frontmatter = excluded.frontmatter, tags = excluded.tags
+		RETURNING id`)
+	if err != nil {
+		return 0, err
+	}
+	var id int64
+	if err := st.QueryRowContext(t.ctx, d.CollectionID, d.Path, d.Title, d.MTime, d.Size, d.Hash,
+		d.WordCount, len(chunks), fm, string(tagsJSON)).Scan(&id); err != nil {
+		return 0, err
+	}
+	if err := t.forget(id); err != nil {
+		return 0, err
+	}
+	if _, err := t.exec(`DELETE FROM chunks WHERE doc_id = ?`, id); err != nil {
+		return 0, err
+	}
+	if _, err := t.exec(`DELETE FROM sections WHERE doc_id = ?`, id); err != nil {
+		return 0, err
+	}
+	if _, err := t.exec(`DELETE FROM doc_tags WHERE doc_id = ?`, id); err != nil {
+		return 0, err
+	}
+	for _, tag := range normTags(d.Tags) {
+		if _, err := t.exec(`INSERT OR IGNORE INTO doc_tags(tag, doc_id) VALUES (?, ?)`, tag, id); err != nil {
+			return 0, err
+		}
+	}
+	w := docWriter{t: t, doc: id, title: d.Title, tags: strings.Join(d.Tags, " "), sections: map[sectionKey]int64{}}
+	for i := range chunks {
+		if err := w.putChunk(&chunks[i]); err != nil {
+			return 0, err
+		}
+	}
+	return id, nil
+}
+
+// sectionKey identifies a sections row within one document.
+type sectionKey struct {
+	path   string // JSON
+	level  int
+	prefix string
+}
+
+// docWriter writes the chunks of one document.
+type docWriter struct {
+	t        *Tx
+	doc      int64
+	title    string
+	tags     string
+	sections map[sectionKey]int64
+}
+
+// section returns the sections row for a chunk, writing it on first use.
+func (w *docWriter) section(c *mdsearch.Chunk, pathJSON, prefix string) (int64, error) {
+	key := sectionKey{pathJSON, c.HeadingLevel, prefix}
+	if id, ok := w.sections[key]; ok {
+		return id, nil
+	}
+	res, err := w.t.exec(`INSERT INTO sections(doc_id, section, section_path, heading_level, embed_prefix) VALUES (?, ?, ?, ?, ?)`,
+		w.doc, c.Section, pathJSON, c.HeadingLevel, prefix)
+	if err != nil {
+		return 0, err
+	}
+	id, err := res.LastInsertId()
+	w.sections[key] = id
+	return id, err
+}
+
+func (w *docWriter) putChunk(c *mdsearch.Chunk) error {
+	sp := c.SectionPath
+	if sp == nil {
+		sp = []string{}
+	}
+	spJSON, _ := json.Marshal(sp)
+	var merged any
+	if len(c.Merged) > 0 {
+		b, _ := json.Marshal(c.Merged)
+		merged = string(b)
+	}
+	prefix, full := splitEmbedText(c.EmbedText, c.Text)
+	sec, err := w.section(c, string(spJSON), prefix)
+	if err != nil {
+		return err
+	}
+	res, err := w.t.exec(`INSERT INTO chunks(doc_id, section_id, chunk_index, start_line, end_line,
+		start_byte, end_byte, part, parts, text, embed_full, word_count, token_count, vkey, merged)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		w.doc, sec, c.ChunkIndex, c.StartLine, c.EndLine, c.StartByte, c.EndByte, c.Part, c.Parts,
+		c.Text, full, c.WordCount, c.TokenCount, VectorKey(c.EmbedText), merged)
+	if err != nil {
+		return err
+	}
+	id, err := res.LastInsertId()
+	if err != nil {
+		return err
+	}
+	_, err = w.t.exec(`INSERT INTO chunks_fts(rowid, text, heading, title, tags) VALUES (?, ?, ?, ?, ?)`,
+		id, c.Text, strings.Join(c.SectionPath, " > "), w.title, w.tags)
+	return err
+}
+
+// splitEmbedText stores embed_text as a prefix of text when it is one, so
+// the chunk text is not stored twice.
+func splitEmbedText(embed, text string) (prefix string, full any) {
+	if strings.HasSuffix(embed, text) {
+		return embed[:len(embed)-len(text)], nil
+	}
+	return "", embed
+}
+
+// normTags lower-cases tags and drops a leading '#', for filtering.
+func normTags(tags []string) []string {
+	out := make([]string, 0, len(tags))
+	for _, t := range tags {
+		if t = NormTag(t); t != "" {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// NormTag is a tag as filters compare it: lower case, without '#'.
+func NormTag(t string) string {
+	return strings.ToLower(strings.TrimPrefix(strings.TrimSpace(t), "#"))
+}
+
+// TouchDocument records a new mtime and size for a file whose content is
+// unchanged.
+func (t *Tx) TouchDocument(id, mtime, size int64) error {
+	_, err := t.exec(`UPDATE documents SET mtime = ?, size = ? WHERE id = ?`, mtime, size, id)
+	return err
+}
+
+// DeleteDocument removes a document, its chunks and their index entries.
+func (t *Tx) DeleteDocument(id int64) error {
+	if err := t.forget(id); err != nil {
+		return err
+	}
+	_, err := t.exec(`DELETE FROM documents WHERE id = ?`, id)
+	return err
+}
+
+// DocRef locates a document for reads.
+type DocRef struct {
+	Collection string
+	Root       string
+	Path       string
+	Title      string
+	WordCount  int
+}
+
+// FindDocuments returns the documents at a vault-relative path, in every
+// collection (or only the named one).
+func (s *Store) FindDocuments(ctx context.Context, collection, path string) ([]DocRef, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT c.name, c.root, d.path, d.title, d.word_count
+		FROM documents d JOIN collections c ON c.id = d.collection_id
+		WHERE d.path = ? AND (? = '' OR c.name = ?) ORDER BY c.name`, path, collection, collection)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []DocRef
+	for rows.Next() {
+		var r DocRef
+		if err := rows.Scan(&r.Collection, &r.Root, &r.Path, &r.Title, &r.WordCount); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}

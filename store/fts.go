@@ -1,0 +1,112 @@
+package store
+
+import (
+	"context"
+	"strings"
+)
+
+// Filter narrows a search. Zero fields match everything.
+type Filter struct {
+	CollectionID int64
+	PathPrefix   string // vault-relative, compared as a string prefix
+	Tag          string // matches the tag and its nested tags (tag/child); case-insensitive
+}
+
+// IsZero reports whether the filter matches everything.
+func (f Filter) IsZero() bool { return f.CollectionID == 0 && f.PathPrefix == "" && f.Tag == "" }
+
+// where returns SQL conditions on documents d, and their arguments.
+func (f Filter) where() (string, []any) {
+	var conds []string
+	var args []any
+	if f.CollectionID != 0 {
+		conds = append(conds, `d.collection_id = ?`)
+		args = append(args, f.CollectionID)
+	}
+	if f.PathPrefix != "" {
+		conds = append(conds, `substr(d.path, 1, ?) = ?`)
+		args = append(args, len([]rune(f.PathPrefix)), f.PathPrefix)
+	}
+	if tag := NormTag(f.Tag); tag != "" {
+		conds = append(conds, `EXISTS (SELECT 1 FROM doc_tags t WHERE t.doc_id = d.id AND (t.tag = ? OR substr(t.tag, 1, ?) = ?))`)
+		args = append(args, tag, len([]rune(tag))+1, tag+"/")
+	}
+	if len(conds) == 0 {
+		return "1", nil
+	}
+	return strings.Join(conds, " AND "), args
+}
+
+// Weights are the bm25 column weights of the keyword index: chunk text,
+// heading path, note title, tags. Headings and titles name what a section
+// is about in a few words, so a match there counts for more.
+type Weights struct {
+	Text, Heading, Title, Tags float64
+}
+
+// DefaultWeights favour the heading path and title over body text.
+var DefaultWeights = Weights{Text: 1, Heading: 2.5, Title: 2, Tags: 1.5}
+
+// KeywordHit is a chunk matched by the keyword index. BM25 is SQLite's
+// bm25(): more negative is better.
+type KeywordHit struct {
+	ChunkID int64
+	DocID   int64
+	BM25    float64
+}
+
+// Keyword runs an FTS5 MATCH expression (build it with a query parser; raw
+// user input may be a syntax error) and returns up to limit chunks, best
+// first.
+func (s *Reader) Keyword(ctx context.Context, match string, f Filter, w Weights, limit int) ([]KeywordHit, error) {
+	var q string
+	var args []any
+	if f.IsZero() {
+		// Rank inside FTS5 first and join only the rows kept: about half
+		// the time of joining every match.
+		q = `SELECT x.id, c.doc_id, x.rank FROM (
+				SELECT rowid AS id, bm25(chunks_fts, ?, ?, ?, ?) AS rank FROM chunks_fts
+				WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?
+			) x JOIN chunks c ON c.id = x.id ORDER BY x.rank`
+		args = []any{w.Text, w.Heading, w.Title, w.Tags, match, limit}
+	} else {
+		cond, cargs := f.where()
+		q = `SELECT f.rowid, c.doc_id, bm25(chunks_fts, ?, ?, ?, ?) AS rank FROM chunks_fts f
+			JOIN chunks c ON c.id = f.rowid JOIN documents d ON d.id = c.doc_id
+			WHERE chunks_fts MATCH ? AND ` + cond + ` ORDER BY rank LIMIT ?`
+		args = append(append([]any{w.Text, w.Heading, w.Title, w.Tags, match}, cargs...), limit)
+	}
+	rows, err := s.r.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []KeywordHit
+	for rows.Next() {
+		var h KeywordHit
+		if err := rows.Scan(&h.ChunkID, &h.DocID, &h.BM25); err != nil {
+			return nil, err
+		}
+		out = append(out, h)
+	}
+	return out, rows.Err()
+}
+
+// FilterDocs returns the ids of the documents a filter lets through.
+func (s *Reader) FilterDocs(ctx context.Context, f Filter) (map[int64]bool, error) {
+	cond, args := f.where()
+	rows, err := s.r.QueryContext(ctx, `SELECT d.id FROM documents d WHERE `+cond, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[int64]bool{}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out[id] = true
+	}
+	return out, rows.Err()
+}

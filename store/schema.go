@@ -1,0 +1,397 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/mdsearch/mdsearch"
+	_ "modernc.org/sqlite" // registers the "sqlite" driver (pure Go, FTS5 built in)
+)
+
+// SchemaVersion numbers the layout of the index file. Bump it on any change
+// that old code could misread, and say what changed below. An index with
+// another version is rebuilt from its vaults.
+//
+// Changelog:
+//
+//	1: collections, documents (+doc_tags), sections (heading data shared by
+//	   the chunks of a section), chunks, chunks_fts (contentless FTS5,
+//	   porter+unicode61), models, vectors (int8 with a float32 scale, keyed
+//	   by model and embed_text hash). 8 KiB pages, incremental auto-vacuum.
+const SchemaVersion = 1
+
+// layout must precede the first table, outside WAL mode.
+var layout = []string{
+	`PRAGMA journal_mode = DELETE`,
+	`PRAGMA page_size = 8192`, // ~540-byte vector rows waste less of a page
+	`PRAGMA auto_vacuum = INCREMENTAL`,
+	`VACUUM`,
+}
+
+// schema creates version SchemaVersion.
+var schema = []string{
+	`CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID`,
+	`CREATE TABLE collections (
+		id         INTEGER PRIMARY KEY,
+		name       TEXT NOT NULL UNIQUE,
+		root       TEXT NOT NULL,
+		chunking   TEXT NOT NULL DEFAULT '', -- signature of the chunker settings the chunks were cut with
+		indexed_at INTEGER NOT NULL DEFAULT 0 -- Unix seconds of the last complete run
+	)`,
+	`CREATE TABLE documents (
+		id            INTEGER PRIMARY KEY,
+		collection_id INTEGER NOT NULL REFERENCES collections(id) ON DELETE CASCADE,
+		path          TEXT NOT NULL, -- vault-relative, '/'-separated
+		title         TEXT NOT NULL,
+		mtime         INTEGER NOT NULL, -- Unix nanoseconds
+		size          INTEGER NOT NULL,
+		hash          BLOB NOT NULL, -- SHA-256 of the file
+		word_count    INTEGER NOT NULL,
+		chunk_count   INTEGER NOT NULL,
+		frontmatter   TEXT, -- JSON object, NULL when absent
+		tags          TEXT NOT NULL DEFAULT '[]', -- JSON array, as written
+		UNIQUE (collection_id, path)
+	)`,
+	`CREATE TABLE doc_tags (
+		tag    TEXT NOT NULL, -- lower case, without '#'
+		doc_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+		PRIMARY KEY (tag, doc_id)
+	) WITHOUT ROWID`,
+	`CREATE INDEX doc_tags_doc ON doc_tags(doc_id)`,
+	// The parts of a section share its heading data and embed prefix;
+	// storing them once keeps the file small. A table cut into parts that
+	// repeat its header row has one row per distinct prefix.
+	`CREATE TABLE sections (
+		id            INTEGER PRIMARY KEY,
+		doc_id        INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+		section       TEXT NOT NULL,
+		section_path  TEXT NOT NULL, -- JSON array of heading texts
+		heading_level INTEGER NOT NULL,
+		embed_prefix  TEXT NOT NULL  -- embed_text is embed_prefix || text unless chunks.embed_full is set
+	)`,
+	`CREATE INDEX sections_doc ON sections(doc_id)`,
+	`CREATE TABLE chunks (
+		id          INTEGER PRIMARY KEY,
+		doc_id      INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+		section_id  INTEGER NOT NULL, -- sections(id); no foreign key: its cascade would scan every chunk
+		chunk_index INTEGER NOT NULL,
+		start_line  INTEGER NOT NULL,
+		end_line    INTEGER NOT NULL,
+		start_byte  INTEGER NOT NULL,
+		end_byte    INTEGER NOT NULL,
+		part        INTEGER NOT NULL,
+		parts       INTEGER NOT NULL,
+		text        TEXT NOT NULL,
+		embed_full  TEXT, -- the whole embed_text, when it is not the section's prefix || text
+		word_count  INTEGER NOT NULL,
+		token_count INTEGER NOT NULL,
+		vkey        BLOB NOT NULL, -- SHA-256 of embed_text, first 16 bytes: the vector key and, in hex, Chunk.Hash
+		merged      TEXT           -- JSON array of merged section paths, NULL when none
+	)`,
+	`CREATE INDEX chunks_doc ON chunks(doc_id)`,
+	`CREATE INDEX chunks_vkey ON chunks(vkey)`,
+	`CREATE VIRTUAL TABLE chunks_fts USING fts5(
+		text, heading, title, tags,
+		content='', contentless_delete=1,
+		tokenize='porter unicode61 remove_diacritics 2'
+	)`,
+	`CREATE TRIGGER chunks_fts_delete AFTER DELETE ON chunks BEGIN
+		DELETE FROM chunks_fts WHERE rowid = old.id;
+	END`,
+	`CREATE TABLE models (
+		id   INTEGER PRIMARY KEY,
+		name TEXT NOT NULL UNIQUE, -- embed.Embedder.ModelID()
+		dim  INTEGER NOT NULL
+	)`,
+	// A rowid table fills its pages in insertion order; keyed by the random
+	// vkey it would leave them a quarter empty.
+	`CREATE TABLE vectors (
+		id       INTEGER PRIMARY KEY,
+		model_id INTEGER NOT NULL REFERENCES models(id) ON DELETE CASCADE,
+		vkey     BLOB NOT NULL,
+		vec      BLOB NOT NULL, -- see Quantize
+		UNIQUE (model_id, vkey)
+	)`,
+	`INSERT INTO meta(key, value) VALUES ('schema_version', '` + strconv.Itoa(SchemaVersion) + `'), ('generation', '0'), ('model', '')`,
+}
+
+// Store is an open index file.
+type Store struct {
+	*Reader // reads through the pool
+	path    string
+	w       *sql.DB // the one writing connection
+	pool    *sql.DB // read-only connections for concurrent searches
+}
+
+// querier is what reads need: the pool, or one read transaction.
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// Reader runs the read queries a search needs. The Store's Reader uses the
+// connection pool; a ReadTx's sees one consistent snapshot.
+type Reader struct {
+	r querier
+}
+
+// ReadTx is a read transaction: every query sees the index as of its first
+// read, however many batches a concurrent Index run commits meanwhile.
+type ReadTx struct {
+	*Reader
+	tx *sql.Tx
+}
+
+// BeginRead starts a read transaction. Close it when done.
+func (s *Store) BeginRead(ctx context.Context) (*ReadTx, error) {
+	tx, err := s.pool.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	return &ReadTx{Reader: &Reader{r: tx}, tx: tx}, nil
+}
+
+// Close ends the read transaction.
+func (t *ReadTx) Close() error { return t.tx.Rollback() }
+
+// Migration reports that Open found an index of another schema version and
+// rebuilt it empty. Collections lists what it held, to be re-indexed.
+type Migration struct {
+	From, To    int
+	Collections []Collection
+}
+
+func (m *Migration) String() string {
+	names := make([]string, len(m.Collections))
+	for i, c := range m.Collections {
+		names[i] = c.Name
+	}
+	return fmt.Sprintf("index schema version %d is not %d: rebuilt it empty; collections to re-index from their vaults: %s",
+		m.From, m.To, strings.Join(names, ", "))
+}
+
+// Open opens or creates the index file at path (and its folder). The
+// Migration is non-nil when an index of another schema version was rebuilt.
+func Open(ctx context.Context, path string) (*Store, *Migration, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, nil, mdsearch.Errorf(mdsearch.KindInvalid, "open index", path, "", "%v", err)
+	}
+	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+		return nil, nil, mdsearch.Errorf(mdsearch.KindInvalid, "open index", path, "", "%v", err)
+	}
+	s := &Store{path: abs}
+	if s.w, err = openDB(abs, false); err != nil {
+		return nil, nil, err
+	}
+	s.w.SetMaxOpenConns(1)
+	mig, err := s.init(ctx)
+	if err != nil {
+		s.w.Close()
+		return nil, nil, fileError(abs, err)
+	}
+	if s.pool, err = openDB(abs, true); err != nil {
+		s.w.Close()
+		return nil, nil, err
+	}
+	s.Reader = &Reader{r: s.pool}
+	return s, mig, nil
+}
+
+func openDB(path string, readOnly bool) (*sql.DB, error) {
+	q := url.Values{}
+	q.Add("_pragma", "busy_timeout(10000)")
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Add("_pragma", "foreign_keys(1)")
+	if readOnly {
+		q.Add("_pragma", "query_only(1)")
+	} else {
+		q.Set("_txlock", "immediate")
+	}
+	dsn := (&url.URL{Scheme: "file", Path: path}).String() + "?" + q.Encode()
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fileError(path, err)
+	}
+	return db, nil
+}
+
+// fileError explains the usual ways an index file cannot be used.
+func fileError(path string, err error) error {
+	var me *mdsearch.Error
+	if errors.As(err, &me) {
+		return err
+	}
+	msg := err.Error()
+	if strings.Contains(msg, "not a database") || strings.Contains(msg, "malformed") {
+		return mdsearch.Errorf(mdsearch.KindInvalid, "open index", path,
+			"pass another --index path, or delete this file to start over", "not an mdsearch index: %v", err)
+	}
+	return mdsearch.Errorf(mdsearch.KindInternal, "open index", path, "", "%v", err)
+}
+
+// init creates the schema, or rebuilds an index of another version.
+func (s *Store) init(ctx context.Context) (*Migration, error) {
+	var tables int
+	if err := s.w.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master`).Scan(&tables); err != nil {
+		return nil, err
+	}
+	if tables == 0 {
+		return nil, s.create(ctx)
+	}
+	var v string
+	err := s.w.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'schema_version'`).Scan(&v)
+	if err != nil {
+		return nil, mdsearch.Errorf(mdsearch.KindInvalid, "open index", s.path,
+			"pass another --index path", "an SQLite file that is not an mdsearch index")
+	}
+	if v == strconv.Itoa(SchemaVersion) {
+		return nil, nil
+	}
+	from, _ := strconv.Atoi(v)
+	return s.rebuild(ctx, from)
+}
+
+func (s *Store) create(ctx context.Context) error {
+	conn, err := s.w.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	for _, stmt := range layout {
+		if _, err := conn.ExecContext(ctx, stmt); err != nil {
+			return fmt.Errorf("set up index file: %w", err)
+		}
+	}
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	var tables int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master`).Scan(&tables); err != nil {
+		return err
+	}
+	if tables == 0 { // else another process created it meanwhile
+		for _, stmt := range schema {
+			if _, err := tx.ExecContext(ctx, stmt); err != nil {
+				return fmt.Errorf("create schema: %w", err)
+			}
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	_, err = conn.ExecContext(ctx, `PRAGMA journal_mode = WAL`)
+	return err
+}
+
+// rebuild drops everything, creates the current schema and keeps the list
+// of collections (name and root) so they can be re-indexed.
+func (s *Store) rebuild(ctx context.Context, from int) (*Migration, error) {
+	mig := &Migration{From: from, To: SchemaVersion}
+	if rows, err := s.w.QueryContext(ctx, `SELECT name, root FROM collections ORDER BY name`); err == nil {
+		for rows.Next() {
+			var c Collection
+			if rows.Scan(&c.Name, &c.Root) == nil {
+				mig.Collections = append(mig.Collections, c)
+			}
+		}
+		rows.Close()
+	}
+	if err := s.dropAll(ctx); err != nil {
+		return nil, fmt.Errorf("rebuild index: %w", err)
+	}
+	if err := s.create(ctx); err != nil {
+		return nil, err
+	}
+	for _, c := range mig.Collections {
+		if _, err := s.w.ExecContext(ctx, `INSERT INTO collections(name, root) VALUES (?, ?)`, c.Name, c.Root); err != nil {
+			return nil, err
+		}
+	}
+	return mig, nil
+}
+
+func (s *Store) dropAll(ctx context.Context) error {
+	conn, err := s.w.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `PRAGMA foreign_keys = OFF`); err != nil {
+		return err
+	}
+	defer conn.ExecContext(ctx, `PRAGMA foreign_keys = ON`)
+	var objs [][2]string
+	rows, err := conn.QueryContext(ctx, `SELECT type, name FROM sqlite_master
+		WHERE type IN ('table', 'view', 'trigger') AND name NOT LIKE 'sqlite_%'`)
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var o [2]string
+		if err := rows.Scan(&o[0], &o[1]); err != nil {
+			rows.Close()
+			return err
+		}
+		objs = append(objs, o)
+	}
+	rows.Close()
+	for _, o := range objs {
+		// Shadow tables of a virtual table go with it; ignore "no such table".
+		conn.ExecContext(ctx, `DROP `+o[0]+` IF EXISTS "`+strings.ReplaceAll(o[1], `"`, `""`)+`"`)
+	}
+	return nil
+}
+
+// Path is the absolute path of the index file.
+func (s *Store) Path() string { return s.path }
+
+// SizeBytes is the size on disk: the file plus its WAL.
+func (s *Store) SizeBytes() int64 {
+	var n int64
+	for _, suffix := range []string{"", "-wal", "-shm"} {
+		if fi, err := os.Stat(s.path + suffix); err == nil {
+			n += fi.Size()
+		}
+	}
+	return n
+}
+
+// Close checkpoints the WAL and closes the file.
+func (s *Store) Close() error {
+	s.w.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`)
+	err := s.pool.Close()
+	if err2 := s.w.Close(); err == nil {
+		err = err2
+	}
+	return err
+}
+
+// IntegrityCheck runs PRAGMA integrity_check and returns its report, "ok"
+// when the file is sound.
+func (s *Store) IntegrityCheck(ctx context.Context) (string, error) {
+	rows, err := s.r.QueryContext(ctx, `PRAGMA integrity_check`)
+	if err != nil {
+		return "", err
+	}
+	defer rows.Close()
+	var lines []string
+	for rows.Next() {
+		var l string
+		if err := rows.Scan(&l); err != nil {
+			return "", err
+		}
+		lines = append(lines, l)
+	}
+	return strings.Join(lines, "\n"), rows.Err()
+}

@@ -1,0 +1,336 @@
+package store
+
+import (
+	"context"
+	"math"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/mdsearch/mdsearch"
+)
+
+var ctx = context.Background()
+
+func open(t *testing.T) *Store {
+	t.Helper()
+	s, mig, err := Open(ctx, filepath.Join(t.TempDir(), "sub", "index.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mig != nil {
+		t.Fatalf("fresh index migrated: %v", mig)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func chunk(path string, i int, section, text string) mdsearch.Chunk {
+	return mdsearch.Chunk{Path: path, ChunkIndex: i, TotalChunks: 2, Section: section,
+		SectionPath: []string{"Top", section}, Text: text, EmbedText: "[Top > " + section + "] " + text}
+}
+
+func put(t *testing.T, s *Store, coll int64, path, title string, tags []string, chunks ...mdsearch.Chunk) int64 {
+	t.Helper()
+	tx, err := s.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := tx.PutDocument(Document{CollectionID: coll, Path: path, Title: title, Hash: []byte{1}, Tags: tags,
+		Frontmatter: map[string]any{"tags": tags}}, chunks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+func keyword(t *testing.T, s *Store, match string, f Filter) []string {
+	t.Helper()
+	hits, err := s.Keyword(ctx, match, f, DefaultWeights, 10)
+	if err != nil {
+		t.Fatalf("Keyword(%q): %v", match, err)
+	}
+	ids := make([]int64, len(hits))
+	for i, h := range hits {
+		ids[i] = h.ChunkID
+	}
+	rows, err := s.Chunks(ctx, ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, id := range ids {
+		out = append(out, rows[id].Path+"#"+rows[id].Section)
+	}
+	return out
+}
+
+func TestDocumentsAndKeyword(t *testing.T) {
+	s := open(t)
+	a, err := s.AddCollection(ctx, "a", "/vault/a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := s.AddCollection(ctx, "b", "/vault/b")
+	put(t, s, a.ID, "bread.md", "Bread", []string{"#Food/Bread"},
+		chunk("bread.md", 0, "Starter", "Feed the sourdough starter daily."),
+		chunk("bread.md", 1, "Baking", "Bake at 250 degrees."))
+	put(t, s, a.ID, "notes/garden.md", "Garden", nil, chunk("notes/garden.md", 0, "Tomatoes", "Water tomatoes daily."))
+	put(t, s, b.ID, "bread.md", "Other bread", nil, chunk("bread.md", 0, "Rye", "Rye starter is different."))
+
+	cases := []struct {
+		match string
+		f     Filter
+		want  string
+	}{
+		{`"starter"`, Filter{}, "bread.md#Starter bread.md#Rye"},
+		{`"starter"`, Filter{CollectionID: b.ID}, "bread.md#Rye"},
+		{`"daily"`, Filter{PathPrefix: "notes/"}, "notes/garden.md#Tomatoes"},
+		{`"daily"`, Filter{Tag: "food"}, "bread.md#Starter"},
+		{`"daily"`, Filter{Tag: "#FOOD/bread"}, "bread.md#Starter"},
+		{`"daily"`, Filter{Tag: "foo"}, ""},
+		{`"baking"`, Filter{}, "bread.md#Baking"},   // the heading, not the text
+		{`"feeding"`, Filter{}, "bread.md#Starter"}, // porter stemming
+	}
+	for _, c := range cases {
+		got := strings.Join(keyword(t, s, c.match, c.f), " ")
+		if got != c.want {
+			t.Errorf("%s %+v: got %q, want %q", c.match, c.f, got, c.want)
+		}
+	}
+
+	refs, err := s.FindDocuments(ctx, "", "bread.md")
+	if err != nil || len(refs) != 2 || refs[0].Collection != "a" || refs[1].Root != "/vault/b" {
+		t.Fatalf("FindDocuments: %+v %v", refs, err)
+	}
+	chunks, err := s.DocumentChunks(ctx, "a", "bread.md")
+	if err != nil || len(chunks) != 2 {
+		t.Fatalf("DocumentChunks: %v %v", chunks, err)
+	}
+	c := chunks[1]
+	if c.EmbedText != "[Top > Baking] Bake at 250 degrees." || c.ID != "bread.md#1" ||
+		strings.Join(c.SectionPath, "/") != "Top/Baking" || c.Tags[0] != "#Food/Bread" {
+		t.Errorf("round trip: %+v", c.Chunk)
+	}
+}
+
+func TestReplaceAndDeleteKeepFTSInSync(t *testing.T) {
+	s := open(t)
+	a, _ := s.AddCollection(ctx, "a", "/a")
+	id := put(t, s, a.ID, "x.md", "X", []string{"t"}, chunk("x.md", 0, "One", "alpha beta"))
+	put(t, s, a.ID, "x.md", "X", nil, chunk("x.md", 0, "Two", "gamma"))
+	if got := keyword(t, s, `"alpha"`, Filter{}); len(got) != 0 {
+		t.Errorf("replaced chunk still matches: %v", got)
+	}
+	if got := keyword(t, s, `"gamma"`, Filter{Tag: "t"}); len(got) != 0 {
+		t.Errorf("old tag still filters: %v", got)
+	}
+	tx, _ := s.Begin(ctx)
+	if err := tx.DeleteDocument(id); err != nil {
+		t.Fatal(err)
+	}
+	tx.Commit()
+	if got := keyword(t, s, `"gamma"`, Filter{}); len(got) != 0 {
+		t.Errorf("deleted chunk still matches: %v", got)
+	}
+	var n int
+	s.pool.QueryRow(`SELECT count(*) FROM chunks`).Scan(&n)
+	if n != 0 {
+		t.Errorf("%d chunks left", n)
+	}
+	if msg, err := s.IntegrityCheck(ctx); err != nil || msg != "ok" {
+		t.Errorf("integrity: %q %v", msg, err)
+	}
+}
+
+func TestVectors(t *testing.T) {
+	s := open(t)
+	a, _ := s.AddCollection(ctx, "a", "/a")
+	c0, c1 := chunk("x.md", 0, "A", "same"), chunk("x.md", 1, "A", "same")
+	put(t, s, a.ID, "x.md", "X", nil, c0, c1, chunk("x.md", 2, "B", "other"))
+	m, err := s.Model(ctx, "m1", 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Model(ctx, "m1", 4); mdsearch.KindOf(err) != mdsearch.KindInvalid {
+		t.Errorf("dimension change: %v", err)
+	}
+	pend, err := s.MissingVectors(ctx, m)
+	if err != nil || len(pend) != 2 {
+		t.Fatalf("identical embed_text must be embedded once: %v %v", pend, err)
+	}
+	tx, _ := s.Begin(ctx)
+	tx.PutVector(m, pend[0].Key, []float32{1, 0, 0})
+	if ok, _ := tx.HasVector(m, pend[0].Key); !ok {
+		t.Error("HasVector after PutVector")
+	}
+	tx.Commit()
+	if pend, _ = s.MissingVectors(ctx, m); len(pend) != 1 {
+		t.Fatalf("after one put: %v", pend)
+	}
+	_, chunks, vecs, _ := s.Counts(ctx, m)
+	if chunks != 3 || (vecs != 2 && vecs != 1) {
+		t.Errorf("counts: %d chunks %d vectors", chunks, vecs)
+	}
+	m2, _ := s.Model(ctx, "m2", 3)
+	tx, _ = s.Begin(ctx)
+	tx.PutVector(m2, pend[0].Key, []float32{0, 1, 0})
+	tx.PutVector(m, []byte("orphan"), []float32{0, 0, 1})
+	tx.Commit()
+	n, err := s.GCVectors(ctx, m, true)
+	if err != nil || n != 2 {
+		t.Errorf("GC deleted %d (%v), want the other model's and the orphan", n, err)
+	}
+	var seen int
+	s.ScanVectors(ctx, m, func(id, doc int64, vec []byte) error {
+		seen++
+		return nil
+	})
+	if seen != vecs {
+		t.Errorf("scan saw %d, want %d", seen, vecs)
+	}
+}
+
+func TestQuantize(t *testing.T) {
+	r := rand.New(rand.NewSource(1))
+	var worst float64
+	for range 200 {
+		a, b := randUnit(r, 512), randUnit(r, 512)
+		exact := dot(a, b)
+		qa, qb := Dequantize(Quantize(a)), Dequantize(Quantize(b))
+		worst = math.Max(worst, math.Abs(exact-dot(qa, qb)))
+	}
+	if worst > 2e-3 {
+		t.Errorf("int8 cosine error up to %g", worst)
+	}
+	if v := Dequantize(Quantize(make([]float32, 4))); len(v) != 4 || v[0] != 0 {
+		t.Errorf("zero vector: %v", v)
+	}
+}
+
+func randUnit(r *rand.Rand, n int) []float32 {
+	v := make([]float32, n)
+	var s float64
+	for i := range v {
+		v[i] = float32(r.NormFloat64())
+		s += float64(v[i] * v[i])
+	}
+	for i := range v {
+		v[i] /= float32(math.Sqrt(s))
+	}
+	return v
+}
+
+func dot(a, b []float32) float64 {
+	var s float64
+	for i := range a {
+		s += float64(a[i]) * float64(b[i])
+	}
+	return s
+}
+
+func TestSchemaVersionChangeRebuilds(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "index.db")
+	s, _, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := s.AddCollection(ctx, "notes", "/vault/notes")
+	put(t, s, a.ID, "x.md", "X", nil, chunk("x.md", 0, "A", "text"))
+	s.SetMeta(ctx, "schema_version", "0")
+	s.Close()
+
+	s, mig, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if mig == nil || mig.From != 0 || len(mig.Collections) != 1 || mig.Collections[0].Root != "/vault/notes" {
+		t.Fatalf("migration: %+v", mig)
+	}
+	if !strings.Contains(mig.String(), "re-index") {
+		t.Errorf("message: %s", mig)
+	}
+	colls, _ := s.Collections(ctx)
+	docs, chunks, _, _ := s.Counts(ctx, 0)
+	if len(colls) != 1 || docs != 0 || chunks != 0 {
+		t.Errorf("after rebuild: %v collections, %d docs, %d chunks", colls, docs, chunks)
+	}
+	if v, _ := s.Meta(ctx, "schema_version"); v != "1" {
+		t.Errorf("version %q", v)
+	}
+}
+
+func TestOpenRefusesForeignFiles(t *testing.T) {
+	dir := t.TempDir()
+	junk := filepath.Join(dir, "junk.db")
+	os.WriteFile(junk, []byte(strings.Repeat("not sqlite ", 100)), 0o644)
+	if _, _, err := Open(ctx, junk); mdsearch.KindOf(err) != mdsearch.KindInvalid || !strings.Contains(err.Error(), junk) {
+		t.Errorf("junk file: %v", err)
+	}
+	other := filepath.Join(dir, "other.db")
+	s, _, _ := Open(ctx, other)
+	s.w.Exec(`DROP TABLE meta`)
+	s.Close()
+	if _, _, err := Open(ctx, other); mdsearch.KindOf(err) != mdsearch.KindInvalid {
+		t.Errorf("foreign SQLite file: %v", err)
+	}
+}
+
+// BenchmarkKeyword compares Keyword (weighted bm25, chunk join, filters)
+// with a bare FTS5 MATCH ordered by rank, over 20,000 synthetic chunks.
+func BenchmarkKeyword(b *testing.B) {
+	s, _, err := Open(ctx, filepath.Join(b.TempDir(), "index.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	coll, _ := s.AddCollection(ctx, "c", "/c")
+	r := rand.New(rand.NewSource(1))
+	words := strings.Fields("alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon phi chi psi omega")
+	tx, _ := s.Begin(ctx)
+	for d := range 2000 {
+		var cs []mdsearch.Chunk
+		for i := range 10 {
+			var t []string
+			for range 60 {
+				t = append(t, words[r.Intn(len(words))]+strconv.Itoa(r.Intn(50)))
+			}
+			cs = append(cs, chunk("d.md", i, "S"+strconv.Itoa(i), strings.Join(t, " ")))
+		}
+		if _, err := tx.PutDocument(Document{CollectionID: coll.ID, Path: "doc" + strconv.Itoa(d) + ".md", Title: "T", Hash: []byte{1}}, cs); err != nil {
+			b.Fatal(err)
+		}
+	}
+	tx.Commit()
+	match := `"alpha7" OR "beta3" OR "omega12"`
+	b.Run("keyword", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := s.Keyword(ctx, match, Filter{}, DefaultWeights, 100); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("keyword-filtered", func(b *testing.B) {
+		for b.Loop() {
+			s.Keyword(ctx, match, Filter{CollectionID: coll.ID, PathPrefix: "doc1"}, DefaultWeights, 100)
+		}
+	})
+	b.Run("raw-fts5", func(b *testing.B) {
+		for b.Loop() {
+			rows, err := s.pool.Query(`SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT 100`, match)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for rows.Next() {
+			}
+			rows.Close()
+		}
+	})
+}

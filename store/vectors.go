@@ -1,0 +1,255 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"unsafe"
+
+	"github.com/mdsearch/mdsearch"
+)
+
+// Quantize encodes a vector for storage: a little-endian float32 scale s,
+// then one int8 q[i] per dimension with v[i] ≈ s·q[i] (s = max|v|/127).
+// For unit vectors this keeps cosines within about 1e-3 of float32 at a
+// quarter of the size.
+func Quantize(v []float32) []byte {
+	var max float32
+	for _, x := range v {
+		if a := float32(math.Abs(float64(x))); a > max {
+			max = a
+		}
+	}
+	b := make([]byte, 4+len(v))
+	scale := max / 127
+	binary.LittleEndian.PutUint32(b, math.Float32bits(scale))
+	if scale == 0 {
+		return b
+	}
+	inv := 1 / scale
+	for i, x := range v {
+		b[4+i] = byte(int8(math.Round(float64(x * inv))))
+	}
+	return b
+}
+
+// Dequantize decodes a stored vector to float32.
+func Dequantize(b []byte) []float32 {
+	scale, q := Int8(b)
+	v := make([]float32, len(q))
+	for i, x := range q {
+		v[i] = float32(x) * scale
+	}
+	return v
+}
+
+// Int8 splits a stored vector into its scale and int8 components. q aliases
+// b: no copy is made.
+func Int8(b []byte) (scale float32, q []int8) {
+	if len(b) <= 4 {
+		return 0, nil
+	}
+	return math.Float32frombits(binary.LittleEndian.Uint32(b)), unsafe.Slice((*int8)(unsafe.Pointer(&b[4])), len(b)-4)
+}
+
+// Model returns the id of an embedding model, registering it on first use.
+// A model name seen before with another dimension is an error.
+func (s *Store) Model(ctx context.Context, name string, dim int) (int64, error) {
+	if _, err := s.w.ExecContext(ctx, `INSERT INTO models(name, dim) VALUES (?, ?) ON CONFLICT(name) DO NOTHING`, name, dim); err != nil {
+		return 0, err
+	}
+	var id int64
+	var d int
+	if err := s.w.QueryRowContext(ctx, `SELECT id, dim FROM models WHERE name = ?`, name).Scan(&id, &d); err != nil {
+		return 0, err
+	}
+	if d != dim {
+		return 0, mdsearch.Errorf(mdsearch.KindInvalid, "embed", name, "",
+			"model %s gave %d-dimensional vectors, but the index holds %d-dimensional ones under that name", name, dim, d)
+	}
+	return id, nil
+}
+
+// ModelID returns the id of a registered model, or 0.
+func (s *Store) ModelID(ctx context.Context, name string) (int64, error) {
+	var id int64
+	err := s.r.QueryRowContext(ctx, `SELECT id FROM models WHERE name = ?`, name).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	return id, err
+}
+
+// HasVector reports whether a vector is stored for key under model.
+func (t *Tx) HasVector(model int64, key []byte) (bool, error) {
+	st, err := t.stmt(`SELECT 1 FROM vectors WHERE model_id = ? AND vkey = ?`)
+	if err != nil {
+		return false, err
+	}
+	var one int
+	err = st.QueryRowContext(t.ctx, model, key).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// PutVector stores the vector of key under model.
+func (t *Tx) PutVector(model int64, key []byte, vec []float32) error {
+	_, err := t.exec(`INSERT INTO vectors(model_id, vkey, vec) VALUES (?, ?, ?)
+		ON CONFLICT(model_id, vkey) DO UPDATE SET vec = excluded.vec`, model, key, Quantize(vec))
+	return err
+}
+
+// Pending is a text that has no vector yet.
+type Pending struct {
+	Key       []byte
+	EmbedText string
+}
+
+// MissingVectors lists the distinct embed_texts of all chunks, in every
+// collection, that have no vector under model.
+func (s *Store) MissingVectors(ctx context.Context, model int64) ([]Pending, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT c.vkey, coalesce(c.embed_full, s.embed_prefix || c.text)
+		FROM chunks c JOIN sections s ON s.id = c.section_id WHERE NOT EXISTS (SELECT 1 FROM vectors v WHERE v.model_id = ? AND v.vkey = c.vkey)
+		GROUP BY c.vkey`, model)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Pending
+	for rows.Next() {
+		var p Pending
+		if err := rows.Scan(&p.Key, &p.EmbedText); err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// DropVectors deletes the vectors under model of one collection's chunks,
+// so they are embedded afresh.
+func (s *Store) DropVectors(ctx context.Context, model, collectionID int64) error {
+	_, err := s.w.ExecContext(ctx, `DELETE FROM vectors WHERE model_id = ? AND vkey IN
+		(SELECT c.vkey FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE d.collection_id = ?)`, model, collectionID)
+	return err
+}
+
+// GCVectors deletes, when keep is not 0, every other model's vectors and,
+// when orphans is set, vectors no chunk refers to any more. It returns how
+// many were deleted.
+func (s *Store) GCVectors(ctx context.Context, keep int64, orphans bool) (int64, error) {
+	var n int64
+	var others int
+	if keep != 0 {
+		if err := s.w.QueryRowContext(ctx, `SELECT count(*) FROM models WHERE id != ?`, keep).Scan(&others); err != nil {
+			return 0, err
+		}
+	}
+	if others > 0 {
+		res, err := s.w.ExecContext(ctx, `DELETE FROM vectors WHERE model_id != ?`, keep)
+		if err != nil {
+			return 0, err
+		}
+		k, _ := res.RowsAffected()
+		n += k
+		if _, err := s.w.ExecContext(ctx, `DELETE FROM models WHERE id != ?`, keep); err != nil {
+			return n, err
+		}
+	}
+	if !orphans {
+		return n, nil
+	}
+	res, err := s.w.ExecContext(ctx, `DELETE FROM vectors WHERE NOT EXISTS (SELECT 1 FROM chunks c WHERE c.vkey = vectors.vkey)`)
+	if err != nil {
+		return n, err
+	}
+	k, _ := res.RowsAffected()
+	return n + k, nil
+}
+
+// DeleteOrphans deletes the vectors of the given keys that no chunk refers
+// to any more, in every model. It returns how many were deleted.
+func (s *Store) DeleteOrphans(ctx context.Context, keys [][]byte) (int64, error) {
+	var n int64
+	for start := 0; start < len(keys); start += 500 {
+		part := keys[start:min(start+500, len(keys))]
+		args := make([]any, len(part))
+		for i, k := range part {
+			args[i] = k
+		}
+		res, err := s.w.ExecContext(ctx, `DELETE FROM vectors WHERE model_id IN (SELECT id FROM models)
+			AND vkey IN (?`+strings.Repeat(",?", len(part)-1)+`)
+			AND NOT EXISTS (SELECT 1 FROM chunks c WHERE c.vkey = vectors.vkey)`, args...)
+		if err != nil {
+			return n, err
+		}
+		k, _ := res.RowsAffected()
+		n += k
+	}
+	return n, nil
+}
+
+// Vacuum returns free pages to the file system.
+func (s *Store) Vacuum(ctx context.Context) error {
+	_, err := s.w.ExecContext(ctx, `PRAGMA incremental_vacuum`)
+	return err
+}
+
+// ScanVectors calls fn for every chunk that has a vector under model, with
+// the stored vector (valid only during the call).
+func (s *Store) ScanVectors(ctx context.Context, model int64, fn func(chunkID, docID int64, vec []byte) error) error {
+	rows, err := s.r.QueryContext(ctx, `SELECT c.id, c.doc_id, v.vec FROM chunks c
+		JOIN vectors v ON v.model_id = ? AND v.vkey = c.vkey ORDER BY c.id`, model)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id, doc int64
+		var vec sql.RawBytes
+		if err := rows.Scan(&id, &doc, &vec); err != nil {
+			return err
+		}
+		if err := fn(id, doc, vec); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// Counts reports index-wide totals: documents, chunks, and chunks with a
+// vector under model.
+func (s *Store) Counts(ctx context.Context, model int64) (docs, chunks, vectors int, err error) {
+	err = s.r.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM documents), (SELECT count(*) FROM chunks),
+		(SELECT count(*) FROM chunks c JOIN vectors v ON v.model_id = ? AND v.vkey = c.vkey)`, model).
+		Scan(&docs, &chunks, &vectors)
+	if err != nil {
+		err = fmt.Errorf("count index: %w", err)
+	}
+	return
+}
+
+// EmbedTexts lists the distinct embed_texts of all chunks.
+func (s *Store) EmbedTexts(ctx context.Context) ([]string, error) {
+	rows, err := s.pool.QueryContext(ctx, `SELECT coalesce(c.embed_full, s.embed_prefix || c.text)
+		FROM chunks c JOIN sections s ON s.id = c.section_id GROUP BY c.vkey`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var t string
+		if err := rows.Scan(&t); err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}

@@ -1,0 +1,14 @@
+// Package vault finds the notes of a vault (a folder of markdown) and
+// resolves vault-relative paths safely.
+//
+// Walk lists .md and .markdown files. It skips .obsidian/, .git/, .trash/,
+// node_modules/ and every other hidden directory, honours .mdsearchignore
+// files (gitignore syntax; a file in a subfolder applies below it), follows
+// symlinks only while they stay inside the vault, walks each real directory
+// once (so symlink loops end), and skips files over the size limit, special
+// files (FIFOs, sockets, devices) and, on reading, binary or unreadable files.
+// Every skip carries a reason a person can act on.
+//
+// Resolve turns a user-supplied vault-relative path into a file path, and
+// refuses "..", absolute paths and symlinks that lead out of the vault.
+package vault

@@ -1,0 +1,75 @@
+package vault
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"syscall"
+
+	"github.com/mdsearch/mdsearch"
+)
+
+// SkipError says why a listed file could not be indexed after all.
+type SkipError struct {
+	Path   string
+	Reason string
+}
+
+func (e *SkipError) Error() string { return e.Path + ": " + e.Reason }
+
+// Read returns the bytes of a note found by Walk. It fails with a
+// *SkipError when the file is no longer a regular file, has grown past the
+// size limit, cannot be read, or is binary (contains a NUL byte).
+func (v *Vault) Read(f File) ([]byte, error) {
+	// O_NONBLOCK: a note replaced by a named pipe after the walk must not
+	// hang the indexer.
+	fh, err := os.OpenFile(f.Abs, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, &SkipError{f.Path, "cannot read: " + errText(err)}
+	}
+	defer fh.Close()
+	fi, err := fh.Stat()
+	if err != nil {
+		return nil, &SkipError{f.Path, "cannot stat: " + errText(err)}
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, &SkipError{f.Path, "not a regular file (" + kind(fi.Mode()) + ")"}
+	}
+	var r io.Reader = fh
+	if v.maxSize >= 0 {
+		r = io.LimitReader(fh, v.maxSize+1)
+	}
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, &SkipError{f.Path, "cannot read: " + errText(err)}
+	}
+	if v.maxSize >= 0 && int64(len(data)) > v.maxSize {
+		return nil, &SkipError{f.Path, "file grew over the " + humanSize(v.maxSize) + " size limit"}
+	}
+	if i := bytes.IndexByte(data, 0); i >= 0 {
+		return nil, &SkipError{f.Path, fmt.Sprintf("binary file (NUL byte at offset %d)", i)}
+	}
+	return data, nil
+}
+
+// ReadNote reads the note at the vault-relative path rel, refusing what
+// Resolve refuses and what Walk would not list (see Included). Failures are
+// *mdsearch.Error values.
+func (v *Vault) ReadNote(rel string) ([]byte, error) {
+	if err := v.Included(rel); err != nil {
+		return nil, err
+	}
+	abs, err := v.Resolve(rel)
+	if err != nil {
+		return nil, err
+	}
+	data, err := v.Read(File{Path: rel, Abs: abs})
+	if err != nil {
+		if se, ok := err.(*SkipError); ok {
+			return nil, mdsearch.Errorf(mdsearch.KindInvalid, "read", rel, "", "%s", se.Reason)
+		}
+		return nil, err
+	}
+	return data, nil
+}

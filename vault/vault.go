@@ -1,0 +1,179 @@
+package vault
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/mdsearch/mdsearch"
+)
+
+// DefaultMaxFileSize is the largest note Walk accepts unless Options says
+// otherwise. Notes are prose; a bigger .md file is almost always an export
+// or a data dump that would swamp the index.
+const DefaultMaxFileSize int64 = 10 << 20
+
+// IgnoreFile holds gitignore-syntax patterns for the folder it sits in.
+const IgnoreFile = ".mdsearchignore"
+
+// skipDirs are never walked, hidden or not.
+var skipDirs = map[string]bool{".obsidian": true, ".git": true, ".trash": true, "node_modules": true}
+
+// Options configure a Vault. Zero values mean the defaults.
+type Options struct {
+	MaxFileSize int64 // bytes; 0 means DefaultMaxFileSize, negative means no limit
+}
+
+// File is one note found by Walk.
+type File struct {
+	Path    string // vault-relative, '/'-separated
+	Abs     string // where to read it (inside the vault, symlinks resolved)
+	Size    int64
+	ModTime int64 // Unix nanoseconds
+}
+
+// Vault is a folder of notes.
+type Vault struct {
+	root    string // absolute, symlinks resolved
+	maxSize int64
+}
+
+// Open checks that dir is a readable folder and returns it as a Vault.
+func Open(dir string, opts Options) (*Vault, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, mdsearch.Errorf(mdsearch.KindInvalid, "open vault", dir, "", "%v", err)
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		if os.IsNotExist(err) {
+			return nil, mdsearch.Errorf(mdsearch.KindNotFound, "open vault", dir, "", "no such folder")
+		}
+		return nil, mdsearch.Errorf(mdsearch.KindInvalid, "open vault", dir, "", "%v", err)
+	}
+	fi, err := os.Stat(real)
+	if err != nil {
+		return nil, mdsearch.Errorf(mdsearch.KindInvalid, "open vault", dir, "", "%v", err)
+	}
+	if !fi.IsDir() {
+		return nil, mdsearch.Errorf(mdsearch.KindInvalid, "open vault", dir, "pass a folder of notes", "not a folder")
+	}
+	max := opts.MaxFileSize
+	if max == 0 {
+		max = DefaultMaxFileSize
+	}
+	return &Vault{root: real, maxSize: max}, nil
+}
+
+// Root is the vault's absolute path with symlinks resolved.
+func (v *Vault) Root() string { return v.root }
+
+// MaxFileSize is the size limit in bytes; negative means none.
+func (v *Vault) MaxFileSize() int64 { return v.maxSize }
+
+// IsMarkdown reports whether a file name has a markdown extension.
+func IsMarkdown(name string) bool {
+	ext := strings.ToLower(filepath.Ext(name))
+	return ext == ".md" || ext == ".markdown"
+}
+
+// skipDir reports whether a folder name is never walked.
+func skipDir(name string) bool {
+	return skipDirs[name] || strings.HasPrefix(name, ".")
+}
+
+// Resolve returns the on-disk path of rel inside v, or a KindForbidden
+// error when rel is absolute, contains "..", or leads out of the vault
+// through a symlink.
+func (v *Vault) Resolve(rel string) (string, error) { return Resolve(v.root, rel) }
+
+// Resolve returns the on-disk path of the vault-relative path rel inside
+// root. It refuses (KindForbidden) absolute paths, any ".." segment and
+// symlinks that escape root; a missing file is KindNotFound.
+func Resolve(root, rel string) (string, error) {
+	if err := checkRel(rel); err != nil {
+		return "", err
+	}
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return "", mdsearch.Errorf(mdsearch.KindNotFound, "resolve", root, "", "vault folder is gone: %v", err)
+	}
+	joined := filepath.Join(realRoot, filepath.FromSlash(rel))
+	real, err := filepath.EvalSymlinks(joined)
+	if err != nil {
+		if os.IsNotExist(err) {
+			return "", mdsearch.Errorf(mdsearch.KindNotFound, "resolve", rel, "", "no such note")
+		}
+		return "", mdsearch.Errorf(mdsearch.KindForbidden, "resolve", rel, "", "%v", err)
+	}
+	if !within(realRoot, real) {
+		return "", mdsearch.Errorf(mdsearch.KindForbidden, "resolve", rel, "", "path leads out of the vault")
+	}
+	return real, nil
+}
+
+// checkRel refuses paths that are not plainly vault-relative.
+func checkRel(rel string) error {
+	switch {
+	case rel == "":
+		return mdsearch.Errorf(mdsearch.KindInvalid, "resolve", rel, "", "empty path")
+	case strings.ContainsRune(rel, 0):
+		return mdsearch.Errorf(mdsearch.KindForbidden, "resolve", rel, "", "path contains a NUL byte")
+	case strings.HasPrefix(rel, "/") || strings.HasPrefix(rel, `\`) || filepath.IsAbs(rel) || filepath.VolumeName(rel) != "":
+		return mdsearch.Errorf(mdsearch.KindForbidden, "resolve", rel, "give a path relative to the vault", "absolute paths are refused")
+	}
+	for _, seg := range strings.FieldsFunc(rel, func(r rune) bool { return r == '/' || r == '\\' }) {
+		if seg == ".." {
+			return mdsearch.Errorf(mdsearch.KindForbidden, "resolve", rel, "", `".." is refused`)
+		}
+	}
+	return nil
+}
+
+// within reports whether path is root or below it (both cleaned, absolute).
+func within(root, path string) bool {
+	if path == root {
+		return true
+	}
+	r, err := filepath.Rel(root, path)
+	return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) && !filepath.IsAbs(r)
+}
+
+// Included reports, as an error, why Walk would not list rel: a folder that
+// is never walked, a .mdsearchignore rule, or a non-markdown name. It is
+// KindForbidden, so readers cannot reach notes the index was told to skip.
+func (v *Vault) Included(rel string) error {
+	if err := checkRel(rel); err != nil {
+		return err
+	}
+	parts := strings.Split(filepath.ToSlash(filepath.Clean(filepath.FromSlash(rel))), "/")
+	if !IsMarkdown(parts[len(parts)-1]) {
+		return mdsearch.Errorf(mdsearch.KindForbidden, "read", rel, "", "not a markdown note (.md or .markdown)")
+	}
+	var ign ignorer
+	dir := v.root
+	for i, p := range parts[:len(parts)-1] {
+		ign = ign.load(dir, parts[:i])
+		if skipDir(p) || ign.match(parts[:i+1], true) {
+			return mdsearch.Errorf(mdsearch.KindForbidden, "read", rel, "", "folder %q is not indexed", strings.Join(parts[:i+1], "/"))
+		}
+		dir = filepath.Join(dir, p)
+	}
+	ign = ign.load(dir, parts[:len(parts)-1])
+	if ign.match(parts, false) {
+		return mdsearch.Errorf(mdsearch.KindForbidden, "read", rel, "", "excluded by %s", IgnoreFile)
+	}
+	return nil
+}
+
+// humanSize formats a byte count for skip reasons.
+func humanSize(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}

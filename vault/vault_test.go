@@ -1,0 +1,267 @@
+package vault
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/mdsearch/mdsearch"
+)
+
+// build creates files under root: a path ending in "/" is a folder, a value
+// starting with "->" is a symlink target.
+func build(t *testing.T, root string, tree map[string]string) {
+	t.Helper()
+	for p, content := range tree {
+		abs := filepath.Join(root, filepath.FromSlash(p))
+		if strings.HasSuffix(p, "/") {
+			must(t, os.MkdirAll(abs, 0o755))
+			continue
+		}
+		must(t, os.MkdirAll(filepath.Dir(abs), 0o755))
+		if target, ok := strings.CutPrefix(content, "->"); ok {
+			must(t, os.Symlink(target, abs))
+			continue
+		}
+		must(t, os.WriteFile(abs, []byte(content), 0o644))
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func walk(t *testing.T, root string, opts Options) ([]string, map[string]string) {
+	t.Helper()
+	v, err := Open(root, opts)
+	must(t, err)
+	files, skips, err := v.Walk(context.Background())
+	must(t, err)
+	var paths []string
+	for _, f := range files {
+		paths = append(paths, f.Path)
+	}
+	reasons := map[string]string{}
+	for _, s := range skips {
+		reasons[s.Path] = s.Reason
+	}
+	return paths, reasons
+}
+
+func TestWalk(t *testing.T) {
+	outside := t.TempDir()
+	build(t, outside, map[string]string{"secret.md": "# secret", "dir/x.md": "x"})
+	root := t.TempDir()
+	build(t, root, map[string]string{
+		"a.md":                    "# A",
+		"b.markdown":              "# B",
+		"C.MD":                    "# C",
+		"notes.txt":               "not markdown",
+		"sub/deep/d.md":           "# D",
+		".obsidian/app.md":        "x",
+		".git/HEAD.md":            "x",
+		".trash/old.md":           "x",
+		"node_modules/pkg/r.md":   "x",
+		".hidden/h.md":            "x",
+		".dotfile.md":             "hidden files are notes too",
+		"drafts/wip.md":           "x",
+		"private.md":              "x",
+		"keep/.mdsearchignore":    "*.tmp.md\n",
+		"keep/a.tmp.md":           "x",
+		"keep/b.md":               "x",
+		"big.md":                  strings.Repeat("x", 2000),
+		"link-in.md":              "->a.md",
+		"link-out.md":             "->" + filepath.Join(outside, "secret.md"),
+		"linkdir-out":             "->" + filepath.Join(outside, "dir"),
+		"linkdir-in":              "->sub",
+		"loop/self":               "->..",
+		"broken.md":               "->nowhere.md",
+		"selfloop.md":             "->selfloop.md",
+		"folder.md/inside.md":     "a folder named like a note is walked",
+		".mdsearchignore":         "drafts/\n/private.md\n# comment\n",
+		"sub/.mdsearchignore":     "",
+		"sub/deep/ignored-too.md": "x",
+	})
+	must(t, os.WriteFile(filepath.Join(root, "sub/deep/.mdsearchignore"), []byte("ignored-too.md"), 0o644))
+	must(t, syscall.Mkfifo(filepath.Join(root, "pipe.md"), 0o644))
+
+	paths, skips := walk(t, root, Options{MaxFileSize: 1000})
+	want := []string{".dotfile.md", "C.MD", "a.md", "b.markdown", "folder.md/inside.md", "keep/b.md",
+		"link-in.md", "sub/deep/d.md"}
+	if strings.Join(paths, "\n") != strings.Join(want, "\n") {
+		t.Errorf("files:\n got %q\nwant %q", paths, want)
+	}
+	wantSkips := map[string]string{
+		"big.md":      "over the 1000 bytes size limit",
+		"link-out.md": "outside the vault",
+		"linkdir-out": "outside the vault",
+		"loop/self":   "already walked as .",
+		"broken.md":   "broken symlink",
+		"selfloop.md": "symlink loop",
+		"pipe.md":     "named pipe",
+		"linkdir-in":  "already walked as sub", // the real path wins
+	}
+	for p, frag := range wantSkips {
+		got, ok := skips[p]
+		if !ok || !strings.Contains(got, frag) {
+			t.Errorf("skip %s: got %q, want it to mention %q", p, got, frag)
+		}
+	}
+	for p := range skips {
+		if _, ok := wantSkips[p]; !ok {
+			t.Errorf("unexpected skip %s: %s", p, skips[p])
+		}
+	}
+}
+
+// A folder symlink that duplicates a real folder is walked under the real
+// path only when the real path comes first; here the link target is hidden,
+// so the link is the only way in and is followed.
+func TestWalkSymlinkToHiddenFolder(t *testing.T) {
+	root := t.TempDir()
+	build(t, root, map[string]string{".attic/n.md": "x", "pub": "->.attic"})
+	paths, skips := walk(t, root, Options{})
+	if len(paths) != 1 || paths[0] != "pub/n.md" || len(skips) != 0 {
+		t.Fatalf("got %q %v", paths, skips)
+	}
+}
+
+func TestResolve(t *testing.T) {
+	outside := t.TempDir()
+	build(t, outside, map[string]string{"secret.md": "s"})
+	root := t.TempDir()
+	build(t, root, map[string]string{
+		"a.md": "a", "sub/b.md": "b", "esc.md": "->" + filepath.Join(outside, "secret.md"),
+		"escdir": "->" + outside, "in.md": "->sub/b.md",
+	})
+	cases := []struct {
+		rel  string
+		kind mdsearch.Kind
+		ok   bool
+	}{
+		{"a.md", 0, true},
+		{"sub/b.md", 0, true},
+		{"./sub//b.md", 0, true},
+		{"in.md", 0, true},
+		{"../etc/passwd", mdsearch.KindForbidden, false},
+		{"sub/../a.md", mdsearch.KindForbidden, false},
+		{`sub\..\..\x`, mdsearch.KindForbidden, false},
+		{"/etc/passwd", mdsearch.KindForbidden, false},
+		{filepath.Join(root, "a.md"), mdsearch.KindForbidden, false},
+		{"esc.md", mdsearch.KindForbidden, false},
+		{"escdir/secret.md", mdsearch.KindForbidden, false},
+		{"nope.md", mdsearch.KindNotFound, false},
+		{"", mdsearch.KindInvalid, false},
+		{"a\x00.md", mdsearch.KindForbidden, false},
+	}
+	for _, c := range cases {
+		got, err := Resolve(root, c.rel)
+		if c.ok {
+			if err != nil || !strings.HasPrefix(got, mustReal(t, root)) {
+				t.Errorf("Resolve(%q) = %q, %v", c.rel, got, err)
+			}
+			continue
+		}
+		var me *mdsearch.Error
+		if !errors.As(err, &me) || me.Kind != c.kind {
+			t.Errorf("Resolve(%q) = %q, %v; want kind %d", c.rel, got, err, c.kind)
+		}
+	}
+}
+
+func mustReal(t *testing.T, p string) string {
+	r, err := filepath.EvalSymlinks(p)
+	must(t, err)
+	return r
+}
+
+func TestIncludedAndReadNote(t *testing.T) {
+	root := t.TempDir()
+	build(t, root, map[string]string{
+		"a.md": "# A", ".obsidian/w.md": "x", "drafts/d.md": "x", "x.txt": "x",
+		".mdsearchignore": "drafts/\n", "bin.md": "a\x00b", "sub/s.md": "# S",
+	})
+	v, err := Open(root, Options{})
+	must(t, err)
+	for rel, want := range map[string]mdsearch.Kind{
+		".obsidian/w.md": mdsearch.KindForbidden, "drafts/d.md": mdsearch.KindForbidden,
+		"x.txt": mdsearch.KindForbidden, "bin.md": mdsearch.KindInvalid, "../a.md": mdsearch.KindForbidden,
+		"missing.md": mdsearch.KindNotFound,
+	} {
+		if _, err := v.ReadNote(rel); mdsearch.KindOf(err) != want {
+			t.Errorf("ReadNote(%q) = %v, want kind %d", rel, err, want)
+		}
+	}
+	for _, rel := range []string{"a.md", "sub/s.md"} {
+		if _, err := v.ReadNote(rel); err != nil {
+			t.Errorf("ReadNote(%q): %v", rel, err)
+		}
+	}
+}
+
+func TestRead(t *testing.T) {
+	root := t.TempDir()
+	build(t, root, map[string]string{"ok.md": "# ok", "bin.md": "ab\x00c", "bad-utf8.md": "caf\xe9"})
+	v, err := Open(root, Options{MaxFileSize: 3})
+	must(t, err)
+	files, skips, err := v.Walk(context.Background())
+	must(t, err)
+	if len(files) != 0 || len(skips) != 3 {
+		t.Fatalf("a 3-byte limit should skip all: %v %v", files, skips)
+	}
+	v, _ = Open(root, Options{})
+	files, _, _ = v.Walk(context.Background())
+	got := map[string]string{}
+	for _, f := range files {
+		_, err := v.Read(f)
+		if err != nil {
+			got[f.Path] = err.Error()
+		}
+	}
+	if !strings.Contains(got["bin.md"], "binary file (NUL byte at offset 2)") || len(got) != 1 {
+		t.Errorf("read errors: %v", got)
+	}
+}
+
+func TestOpenErrors(t *testing.T) {
+	root := t.TempDir()
+	build(t, root, map[string]string{"f.md": "x"})
+	if _, err := Open(filepath.Join(root, "nope"), Options{}); mdsearch.KindOf(err) != mdsearch.KindNotFound {
+		t.Errorf("missing folder: %v", err)
+	}
+	if _, err := Open(filepath.Join(root, "f.md"), Options{}); mdsearch.KindOf(err) != mdsearch.KindInvalid {
+		t.Errorf("file as vault: %v", err)
+	}
+}
+
+// BenchmarkWalk compares Walk (ignore rules, symlink checks, stat) with a
+// bare filepath.WalkDir listing the same markdown files.
+func BenchmarkWalk(b *testing.B) {
+	root := "../../shared/corpora/rust-rfcs/text"
+	v, err := Open(root, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("walk", func(b *testing.B) {
+		for b.Loop() {
+			v.Walk(context.Background())
+		}
+	})
+	b.Run("raw-walkdir", func(b *testing.B) {
+		for b.Loop() {
+			filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+				if err == nil && !d.IsDir() && IsMarkdown(p) {
+					d.Info()
+				}
+				return nil
+			})
+		}
+	})
+}

@@ -1,0 +1,188 @@
+package vault
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/mdsearch/mdsearch"
+)
+
+// Walk lists the vault's notes, sorted by path, and the files it skipped
+// with the reason for each. Ignored and non-markdown files are left out
+// silently; only files a person might expect to be indexed are reported.
+// The error is non-nil only when the walk was cancelled.
+func (v *Vault) Walk(ctx context.Context) ([]File, []mdsearch.Skip, error) {
+	w := &walker{v: v, visited: map[string]string{}}
+	w.visited[v.root] = "."
+	if err := w.dir(ctx, dirJob{abs: v.root}); err != nil {
+		return nil, nil, err
+	}
+	// Symlinked folders come after the real tree, so a folder reachable both
+	// ways is listed under its real path and each real folder is walked once.
+	for len(w.deferred) > 0 {
+		job := w.deferred[0]
+		w.deferred = w.deferred[1:]
+		rel := strings.Join(job.rel, "/")
+		if prev, ok := w.visited[job.abs]; ok {
+			w.skip(rel, "symlink to a folder already walked as "+prev+" (a loop or a duplicate)")
+			continue
+		}
+		w.visited[job.abs] = rel
+		if err := w.dir(ctx, job); err != nil {
+			return nil, nil, err
+		}
+	}
+	sort.Slice(w.files, func(i, j int) bool { return w.files[i].Path < w.files[j].Path })
+	sort.SliceStable(w.skips, func(i, j int) bool { return w.skips[i].Path < w.skips[j].Path })
+	return w.files, w.skips, nil
+}
+
+type dirJob struct {
+	abs string   // real path of the folder
+	rel []string // vault-relative path parts ("" for the root)
+	ign ignorer  // patterns from the folders above
+}
+
+type walker struct {
+	v        *Vault
+	visited  map[string]string // real folder path -> vault-relative path it was walked as
+	deferred []dirJob
+	files    []File
+	skips    []mdsearch.Skip
+}
+
+func (w *walker) skip(rel, reason string) {
+	w.skips = append(w.skips, mdsearch.Skip{Path: rel, Reason: reason})
+}
+
+func (w *walker) dir(ctx context.Context, job dirJob) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	ign := job.ign.load(job.abs, job.rel)
+	entries, err := os.ReadDir(job.abs)
+	if err != nil {
+		rel := strings.Join(job.rel, "/")
+		if rel == "" {
+			rel = "."
+		}
+		w.skip(rel+"/", "cannot read folder: "+errText(err))
+		return nil
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if name == IgnoreFile {
+			continue
+		}
+		rel := append(append(make([]string, 0, len(job.rel)+1), job.rel...), name)
+		abs := filepath.Join(job.abs, name)
+		switch t := e.Type(); {
+		case t&os.ModeSymlink != 0:
+			w.symlink(abs, rel, ign)
+		case e.IsDir():
+			if skipDir(name) || ign.match(rel, true) {
+				continue
+			}
+			relS := strings.Join(rel, "/")
+			if prev, ok := w.visited[abs]; ok {
+				w.skip(relS, "folder already walked as "+prev)
+				continue
+			}
+			w.visited[abs] = relS
+			if err := w.dir(ctx, dirJob{abs: abs, rel: rel, ign: ign}); err != nil {
+				return err
+			}
+		default:
+			if !IsMarkdown(name) || ign.match(rel, false) {
+				continue
+			}
+			fi, err := e.Info()
+			if err != nil {
+				w.skip(strings.Join(rel, "/"), "cannot stat: "+errText(err))
+				continue
+			}
+			w.file(abs, rel, fi)
+		}
+	}
+	return nil
+}
+
+// symlink follows a link only when its target stays inside the vault.
+func (w *walker) symlink(abs string, rel []string, ign ignorer) {
+	name, relS := rel[len(rel)-1], strings.Join(rel, "/")
+	target, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		switch {
+		case strings.Contains(err.Error(), "too many links"):
+			w.skip(relS, "symlink loop")
+		case IsMarkdown(name):
+			w.skip(relS, "broken symlink: "+errText(err))
+		}
+		return
+	}
+	fi, err := os.Stat(target)
+	if err != nil {
+		if IsMarkdown(name) {
+			w.skip(relS, "cannot stat symlink target: "+errText(err))
+		}
+		return
+	}
+	if fi.IsDir() {
+		if skipDir(name) || ign.match(rel, true) {
+			return
+		}
+		if !within(w.v.root, target) {
+			w.skip(relS, "symlink points outside the vault")
+			return
+		}
+		w.deferred = append(w.deferred, dirJob{abs: target, rel: rel, ign: ign})
+		return
+	}
+	if !IsMarkdown(name) || ign.match(rel, false) {
+		return
+	}
+	if !within(w.v.root, target) {
+		w.skip(relS, "symlink points outside the vault")
+		return
+	}
+	w.file(target, rel, fi)
+}
+
+func (w *walker) file(abs string, rel []string, fi os.FileInfo) {
+	relS := strings.Join(rel, "/")
+	if !fi.Mode().IsRegular() {
+		w.skip(relS, "not a regular file ("+kind(fi.Mode())+")")
+		return
+	}
+	if max := w.v.maxSize; max >= 0 && fi.Size() > max {
+		w.skip(relS, "file is "+humanSize(fi.Size())+", over the "+humanSize(max)+" size limit")
+		return
+	}
+	w.files = append(w.files, File{Path: relS, Abs: abs, Size: fi.Size(), ModTime: fi.ModTime().UnixNano()})
+}
+
+// kind names a non-regular file mode.
+func kind(m os.FileMode) string {
+	switch {
+	case m&os.ModeNamedPipe != 0:
+		return "named pipe"
+	case m&os.ModeSocket != 0:
+		return "socket"
+	case m&os.ModeDevice != 0:
+		return "device"
+	case m.IsDir():
+		return "folder"
+	}
+	return "special file"
+}
+
+// errText is an error without the path os already put in it.
+func errText(err error) string {
+	if pe, ok := err.(*os.PathError); ok {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
