@@ -1,0 +1,46 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mdsearch/mdsearch"
+)
+
+// The serving commands check their command line before touching the index.
+func TestAdapterArgs(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "index.db")
+	tests := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"serve", "extra", "--index", db}, 2, `unexpected argument "extra"`},
+		{[]string{"serve", "--addr", "0.0.0.0:0", "--index", db}, 1, "--token or MDSEARCH_TOKEN"},
+		{[]string{"serve", "--addr", "nonsense", "--index", db}, 1, "host:port"},
+		{[]string{"mcp", "--http", "0.0.0.0:0", "--index", db}, 1, "--token or MDSEARCH_TOKEN"},
+		{[]string{"mcp", "stdio", "--index", db}, 2, `unexpected argument "stdio"`},
+		{[]string{"watch", "--index", db}, 1, "holds no collections"},
+		{[]string{"watch", "--bogus"}, 2, "bogus"},
+	}
+	for _, tt := range tests {
+		var stderr bytes.Buffer
+		env := &Env{Stdin: strings.NewReader(""), Stdout: &bytes.Buffer{}, Stderr: &stderr, Getenv: func(string) string { return "" }}
+		if code := Main(context.Background(), env, tt.args); code != tt.code || !strings.Contains(stderr.String(), tt.want) {
+			t.Errorf("%v: exit %d, want %d with %q; stderr:\n%s", tt.args, code, tt.code, tt.want, stderr.String())
+		}
+	}
+}
+
+func TestRefreshLine(t *testing.T) {
+	st := &mdsearch.IndexStats{Added: 1, Changed: 2, Deleted: 3, Embedded: 4, TookMS: 12.4}
+	if got, want := refreshLine("notes", []string{"a.md", "b.md"}, st), "notes: 2 file(s): 1 added, 2 changed, 3 deleted, 4 embedded, 0 skipped (12 ms)"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if got := refreshLine("notes", nil, st); !strings.HasPrefix(got, "notes: caught up:") {
+		t.Errorf("catch-up line %q", got)
+	}
+}

@@ -1,0 +1,64 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+
+	"github.com/mdsearch/mdsearch/mcpserver"
+	"github.com/mdsearch/mdsearch/rest"
+)
+
+func runMCP(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags(env, "mcp", "")
+	httpAddr := fs.String("http", "", "serve streamable HTTP on this address (e.g. 127.0.0.1:8765) instead of stdio")
+	token := fs.String("token", "", "with --http: bearer token requests must carry (default $MDSEARCH_TOKEN)")
+	noWatch := fs.Bool("no-watch", false, "do not watch the collections and re-index saved notes")
+	ef := addEngineFlags(fs)
+	if pos, err := parse(fs, args); err != nil {
+		return err
+	} else if len(pos) > 0 {
+		fmt.Fprintf(env.Stderr, "mdsearch mcp: unexpected argument %q\n", pos[0])
+		return errUsage
+	}
+	if *token == "" {
+		*token = env.Getenv("MDSEARCH_TOKEN")
+	}
+	if *httpAddr != "" {
+		if err := rest.CheckBind(*httpAddr, *token); err != nil {
+			return err
+		}
+	}
+	// stdout carries the protocol on stdio: everything else goes to stderr.
+	log := slog.New(slog.NewTextHandler(env.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	s, closeAll, err := openServing(ctx, env, ef)
+	if err != nil {
+		return err
+	}
+	defer closeAll()
+	warnIfEmpty(ctx, env, s)
+	w, err := startWatch(ctx, s, !*noWatch, log, nil)
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+
+	srv := mcpserver.New(s, mcpserver.Options{Version: Version, Logger: log})
+	if *httpAddr == "" {
+		return mcpserver.ServeStdio(ctx, srv)
+	}
+	mux := http.NewServeMux()
+	h := rest.Guard(*token, mcpserver.HTTPHandler(srv))
+	mux.Handle("/mcp", h)
+	mux.Handle("/", h)
+	ln, err := net.Listen("tcp", *httpAddr)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stderr, "mdsearch: MCP (streamable HTTP) at http://%s/mcp (Ctrl-C to stop)\n", ln.Addr())
+	hs := rest.NewHTTPServer(*httpAddr, mux)
+	hs.WriteTimeout = 0 // event streams stay open
+	return serveHTTP(ctx, hs, ln)
+}

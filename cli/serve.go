@@ -1,0 +1,139 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/rest"
+	"github.com/mdsearch/mdsearch/search"
+	"github.com/mdsearch/mdsearch/watch"
+)
+
+func runServe(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags(env, "serve", "")
+	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on; any but a loopback address needs a token")
+	token := fs.String("token", "", "bearer token API requests must carry (default $MDSEARCH_TOKEN)")
+	noWatch := fs.Bool("no-watch", false, "do not watch the collections and re-index saved notes")
+	ef := addEngineFlags(fs)
+	if pos, err := parse(fs, args); err != nil {
+		return err
+	} else if len(pos) > 0 {
+		fmt.Fprintf(env.Stderr, "mdsearch serve: unexpected argument %q\n", pos[0])
+		return errUsage
+	}
+	if *token == "" {
+		*token = env.Getenv("MDSEARCH_TOKEN")
+	}
+	if err := rest.CheckBind(*addr, *token); err != nil {
+		return err
+	}
+	log := slog.New(slog.NewTextHandler(env.Stderr, nil))
+	s, closeAll, err := openServing(ctx, env, ef)
+	if err != nil {
+		return err
+	}
+	defer closeAll()
+	warnIfEmpty(ctx, env, s)
+
+	w, err := startWatch(ctx, s, !*noWatch, log, logRefresh(log))
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	api := rest.New(s, rest.Options{Token: *token, Logger: log, OnReindexed: func() { w.Sync(ctx) }})
+	defer api.Close()
+
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stderr, "mdsearch: serving http://%s/ (Ctrl-C to stop)\n", ln.Addr())
+	return serveHTTP(ctx, rest.NewHTTPServer(*addr, api), ln)
+}
+
+// serveHTTP serves until ctx ends, then shuts down gracefully.
+func serveHTTP(ctx context.Context, hs *http.Server, ln net.Listener) error {
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	shutdown, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	if err := hs.Shutdown(shutdown); err != nil {
+		hs.Close()
+	}
+	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// liveIndex is a running watcher, or nothing when watching is off.
+type liveIndex struct{ w *watch.Watcher }
+
+func (l liveIndex) Sync(ctx context.Context) {
+	if l.w != nil {
+		_ = l.w.Sync(ctx)
+	}
+}
+
+func (l liveIndex) Close() {
+	if l.w != nil {
+		l.w.Close()
+	}
+}
+
+// startWatch keeps the index live for serve, mcp and watch: it catches up
+// with changes made while nothing watched, then re-indexes saved notes.
+func startWatch(ctx context.Context, s mdsearch.Searcher, enabled bool, log *slog.Logger,
+	onRefresh func(string, []string, *mdsearch.IndexStats, error)) (liveIndex, error) {
+	if !enabled {
+		return liveIndex{}, nil
+	}
+	w, err := watch.Start(ctx, s, watch.Options{CatchUp: true, Logger: log, OnRefresh: onRefresh})
+	if err != nil {
+		return liveIndex{}, err
+	}
+	return liveIndex{w}, nil
+}
+
+// openServing opens the engine with its model for a long-running command,
+// rebuilding an index of an older schema first.
+func openServing(ctx context.Context, env *Env, ef *engineFlags) (*search.Engine, func(), error) {
+	e, closeAll, err := ef.open(ctx, env, true)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := rebuildIfMigrated(ctx, env, e); err != nil {
+		closeAll()
+		return nil, nil, err
+	}
+	return e, closeAll, nil
+}
+
+// warnIfEmpty tells the user when there is nothing to serve yet.
+func warnIfEmpty(ctx context.Context, env *Env, s mdsearch.Searcher) {
+	if st, err := s.Status(ctx); err == nil && len(st.Collections) == 0 {
+		fmt.Fprintf(env.Stderr, "mdsearch: the index %s holds no notes yet; run: mdsearch index DIR --index %s\n", st.IndexPath, st.IndexPath)
+	}
+}
+
+// logRefresh logs the refreshes that changed something.
+func logRefresh(log *slog.Logger) func(string, []string, *mdsearch.IndexStats, error) {
+	return func(coll string, paths []string, st *mdsearch.IndexStats, err error) {
+		if err != nil || st == nil || st.Added+st.Changed+st.Deleted == 0 {
+			return // errors are logged by the watcher
+		}
+		log.Info("re-indexed", "collection", coll, "added", st.Added, "changed", st.Changed,
+			"deleted", st.Deleted, "embedded", st.Embedded, "ms", int(st.TookMS))
+	}
+}

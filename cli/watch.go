@@ -1,0 +1,57 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/watch"
+)
+
+func runWatch(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags(env, "watch", "")
+	debounce := fs.Duration("debounce", 200*time.Millisecond, "how long a folder must be quiet before its changes are indexed")
+	ef := addEngineFlags(fs)
+	if pos, err := parse(fs, args); err != nil {
+		return err
+	} else if len(pos) > 0 {
+		fmt.Fprintf(env.Stderr, "mdsearch watch: unexpected argument %q\n", pos[0])
+		return errUsage
+	}
+	s, closeAll, err := openServing(ctx, env, ef)
+	if err != nil {
+		return err
+	}
+	defer closeAll()
+	log := slog.New(slog.NewTextHandler(env.Stderr, nil))
+	w, err := watch.Start(ctx, s, watch.Options{Debounce: *debounce, CatchUp: true, Logger: log,
+		OnRefresh: func(coll string, paths []string, st *mdsearch.IndexStats, err error) {
+			if err == nil {
+				fmt.Fprintln(env.Stdout, refreshLine(coll, paths, st))
+			}
+		}})
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	names := w.Collections()
+	if len(names) == 0 {
+		return mdsearch.Errorf(mdsearch.KindNotFound, "watch", "", "index a folder first: mdsearch index DIR", "the index holds no collections")
+	}
+	fmt.Fprintf(env.Stderr, "mdsearch: watching %s (Ctrl-C to stop)\n", strings.Join(names, ", "))
+	<-ctx.Done()
+	return nil
+}
+
+// refreshLine summarises one refresh (or catch-up, when paths is nil).
+func refreshLine(coll string, paths []string, st *mdsearch.IndexStats) string {
+	what := "caught up"
+	if paths != nil {
+		what = fmt.Sprintf("%d file(s)", len(paths))
+	}
+	return fmt.Sprintf("%s: %s: %d added, %d changed, %d deleted, %d embedded, %d skipped (%.0f ms)",
+		coll, what, st.Added, st.Changed, st.Deleted, st.Embedded, len(st.Skipped), st.TookMS)
+}

@@ -1,0 +1,150 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+func TestMCPStdio(t *testing.T) {
+	f := newFixture(t)
+	ctx := timeout(t, 60*time.Second)
+	cmd := exec.Command(bin, "mcp", "--index", f.db)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "e2e"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if err := cs.Close(); err != nil {
+			t.Errorf("closing the stdio session: %v", err)
+		}
+	}()
+	exerciseMCP(ctx, t, cs, f)
+}
+
+func TestMCPHTTP(t *testing.T) {
+	f := newFixture(t)
+	ctx := timeout(t, 60*time.Second)
+	_, url := startServer(t, "http://", "mcp", "--http", "127.0.0.1:0", "--index", f.db)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "e2e"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	exerciseMCP(ctx, t, cs, f)
+}
+
+// exerciseMCP runs the agent workflow over any transport: list tools,
+// search, outline, read a section, miss one, try to escape the vault, and
+// see a saved edit.
+func exerciseMCP(ctx context.Context, t *testing.T, cs *mcp.ClientSession, f fixture) {
+	tools, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tool := range tools.Tools {
+		names = append(names, tool.Name)
+	}
+	slices.Sort(names)
+	if !slices.Equal(names, []string{"note_outline", "read_note", "semantic_search"}) {
+		t.Errorf("tools %v", names)
+	}
+
+	// Search: spec 1's line, the full chunk, its place in the page.
+	res, text := callTool(ctx, t, cs, "semantic_search", map[string]any{"query": "starter hooch", "n": 3})
+	if res.IsError {
+		t.Fatalf("search: %s", text)
+	}
+	for _, want := range []string{"1. **kitchen/Sourdough.md** > Starter Maintenance (", "%)\n",
+		"If a grey\nliquid (hooch) forms on top"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("search text lacks %q:\n%s", want, text)
+		}
+	}
+	if !footerRE.MatchString(text) {
+		t.Errorf("search text lacks a `chunk i/N · page W words` line:\n%s", text)
+	}
+	var out struct {
+		Results []struct {
+			Path        string   `json:"path"`
+			SectionPath []string `json:"section_path"`
+			Text        string   `json:"text"`
+			TotalChunks int      `json:"total_chunks"`
+		} `json:"results"`
+	}
+	raw, _ := json.Marshal(res.StructuredContent)
+	if err := json.Unmarshal(raw, &out); err != nil || len(out.Results) == 0 || len(out.Results) > 3 {
+		t.Fatalf("structured content %s (%v)", raw, err)
+	}
+	hit := out.Results[0]
+	if hit.Path != "kitchen/Sourdough.md" || hit.TotalChunks == 0 || !strings.Contains(hit.Text, "hooch") {
+		t.Errorf("first result %+v", hit)
+	}
+
+	// Outline, then read the section the search pointed at.
+	if res, text := callTool(ctx, t, cs, "note_outline", map[string]any{"path": hit.Path}); res.IsError ||
+		!strings.Contains(text, `section "Sourdough/Starter Maintenance/Rye Starter"`) {
+		t.Errorf("outline: %s", text)
+	}
+	section := strings.Join(hit.SectionPath, "/")
+	res, text = callTool(ctx, t, cs, "read_note", map[string]any{"path": hit.Path, "section": section})
+	if res.IsError || !strings.HasPrefix(text, "## Starter Maintenance") || strings.Contains(text, "## Bulk Fermentation") ||
+		!strings.Contains(text, "### Rye Starter") {
+		t.Errorf("read_note(%q): %s", section, text)
+	}
+
+	// A missed section is a tool error that lists the sections.
+	res, text = callTool(ctx, t, cs, "read_note", map[string]any{"path": hit.Path, "section": "Croissants"})
+	if !res.IsError || !strings.Contains(text, "Starter Maintenance") || !strings.Contains(text, "Bulk Fermentation") {
+		t.Errorf("missed section: error=%v %s", res.IsError, text)
+	}
+
+	// Leaving the vault is refused, however it is spelled.
+	for _, p := range []string{"../../etc/passwd", "/etc/passwd", f.name + ":../../../etc/passwd", "kitchen/../../../etc/passwd"} {
+		res, text = callTool(ctx, t, cs, "read_note", map[string]any{"path": p})
+		if !res.IsError || strings.Contains(text, "root:") {
+			t.Errorf("read_note(%q): error=%v %.200s", p, res.IsError, text)
+		}
+	}
+	if res, text = callTool(ctx, t, cs, "note_outline", map[string]any{"path": "../../etc/passwd"}); !res.IsError {
+		t.Errorf("note_outline(../../etc/passwd): %.200s", text)
+	}
+
+	// Bad arguments are tool errors, and the server carries on.
+	if res, text = callTool(ctx, t, cs, "semantic_search", map[string]any{"query": "x", "n": 99}); !res.IsError || !strings.Contains(text, "n is 99") {
+		t.Errorf("n=99: %s", text)
+	}
+
+	// The server watches the vault: a saved note is searchable at once.
+	writeNote(t, filepath.Join(f.vault, "garden", "Tomatoes.md"), "# Tomatoes\n\n## Staking\n\nTie the vines to a zygomorphic trellis.\n")
+	eventually(t, 2*time.Second, "edited note in MCP search", func() (bool, string) {
+		_, text := callTool(ctx, t, cs, "semantic_search", map[string]any{"query": "zygomorphic", "mode": "keyword"})
+		return strings.Contains(text, "**garden/Tomatoes.md**") && strings.Contains(text, "zygomorphic trellis"), text
+	})
+}
+
+var footerRE = regexp.MustCompile(`(?m)^chunk [1-9]\d*/[1-9]\d* · page [1-9]\d* words`)
+
+func callTool(ctx context.Context, t *testing.T, cs *mcp.ClientSession, name string, args map[string]any) (*mcp.CallToolResult, string) {
+	t.Helper()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s(%v): %v", name, args, err)
+	}
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return res, b.String()
+}

@@ -1,0 +1,181 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mdsearch/mdsearch"
+)
+
+// fake answers like the engine for a tiny fixed vault; it checks adapter
+// behaviour only. The engine-backed tests are in internal/e2e.
+type fake struct {
+	mdsearch.Searcher // unimplemented methods panic
+	last              mdsearch.SearchRequest
+}
+
+func (f *fake) Search(_ context.Context, req mdsearch.SearchRequest) (*mdsearch.SearchResponse, error) {
+	f.last = req
+	if req.Query == "boom" {
+		panic("engine exploded")
+	}
+	d := 0.2
+	return &mdsearch.SearchResponse{Query: req.Query, Mode: mdsearch.ModeHybrid, Total: 1, Results: []mdsearch.Result{{
+		Path: "kitchen/Sourdough.md", Section: "Starter", SectionPath: []string{"Sourdough", "Starter"},
+		Text: "Feed the starter daily.", EmbedText: "[Sourdough > Starter] Feed the starter daily.",
+		ChunkIndex: 1, TotalChunks: 4, PageWordCount: 812, Score: 0.845, Distance: &d,
+	}}}, nil
+}
+
+func (f *fake) Read(_ context.Context, req mdsearch.ReadRequest) (*mdsearch.ReadResponse, error) {
+	if strings.Contains(req.Path, "..") {
+		return nil, mdsearch.Errorf(mdsearch.KindForbidden, "read", req.Path, "", `".." is refused`)
+	}
+	if req.Section != "" && req.Section != "Starter" {
+		return nil, mdsearch.Errorf(mdsearch.KindNotFound, "read", req.Path, "", "no section %q; sections: Sourdough, Sourdough/Starter", req.Section)
+	}
+	return &mdsearch.ReadResponse{Path: req.Path, Section: req.Section, Content: "## Starter\nFeed the starter daily.\n"}, nil
+}
+
+func (f *fake) Outline(_ context.Context, path string) (*mdsearch.Outline, error) {
+	return &mdsearch.Outline{Path: path, WordCount: 812, Sections: []mdsearch.OutlineEntry{
+		{Level: 1, Heading: "Sourdough", SectionPath: []string{"Sourdough"}, WordCount: 812},
+		{Level: 2, Heading: "Starter", SectionPath: []string{"Sourdough", "Starter"}, WordCount: 100},
+	}}, nil
+}
+
+func connect(t *testing.T, s mdsearch.Searcher) *mcp.ClientSession {
+	t.Helper()
+	ctx := context.Background()
+	ct, st := mcp.NewInMemoryTransports()
+	srv := New(s, Options{Version: "test"})
+	ss, err := srv.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close(); ss.Close() })
+	return cs
+}
+
+func call(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any) (*mcp.CallToolResult, string) {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s(%v): protocol error %v", name, args, err)
+	}
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return res, b.String()
+}
+
+func TestToolsListed(t *testing.T) {
+	cs := connect(t, &fake{})
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]string{
+		"semantic_search": {"query", "n", "max_chunks_per_page", "mode", "collection", "tag", "path_prefix"},
+		"read_note":       {"path", "section"},
+		"note_outline":    {"path"},
+	}
+	if len(res.Tools) != len(want) {
+		t.Errorf("%d tools, want %d", len(res.Tools), len(want))
+	}
+	for _, tool := range res.Tools {
+		params, ok := want[tool.Name]
+		if !ok {
+			t.Errorf("unexpected tool %q", tool.Name)
+			continue
+		}
+		if !strings.Contains(tool.Description, "token") {
+			t.Errorf("%s: description does not say what it costs: %q", tool.Name, tool.Description)
+		}
+		schema, _ := json.Marshal(tool.InputSchema)
+		for _, p := range params {
+			if !strings.Contains(string(schema), `"`+p+`"`) {
+				t.Errorf("%s: schema lacks %q: %s", tool.Name, p, schema)
+			}
+		}
+	}
+}
+
+func TestSearch(t *testing.T) {
+	f := &fake{}
+	cs := connect(t, f)
+	res, text := call(t, cs, "semantic_search", map[string]any{"query": "  starter ", "mode": "keyword", "tag": "#bread"})
+	if res.IsError {
+		t.Fatalf("tool error: %s", text)
+	}
+	for _, want := range []string{
+		"1. **kitchen/Sourdough.md** > Starter (84.5%)\nFeed the starter daily.\nchunk 2/4 · page 812 words",
+		`section "Sourdough/Starter"`,
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("text lacks %q:\n%s", want, text)
+		}
+	}
+	if f.last.Query != "starter" || f.last.Mode != mdsearch.ModeKeyword || f.last.Tag != "bread" || f.last.N != 5 || f.last.MaxPerPage != 2 {
+		t.Errorf("engine got %+v", f.last)
+	}
+	var out mdsearch.SearchResponse
+	raw, _ := json.Marshal(res.StructuredContent)
+	if err := json.Unmarshal(raw, &out); err != nil || len(out.Results) != 1 || out.Results[0].Text != "Feed the starter daily." {
+		t.Errorf("structured content %s (%v)", raw, err)
+	}
+}
+
+func TestBadCallsAreToolErrors(t *testing.T) {
+	cs := connect(t, &fake{})
+	tests := []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"semantic_search", map[string]any{"query": " "}, "query is empty"},
+		{"semantic_search", map[string]any{"query": "x", "n": 51}, "n is 51: use 1-50"},
+		{"semantic_search", map[string]any{"query": "x", "n": 0}, "n is 0"},
+		{"semantic_search", map[string]any{"query": "x", "n": 2.5}, "n"},
+		{"semantic_search", map[string]any{"query": "x", "max_chunks_per_page": 9}, "max_chunks_per_page is 9: use 1-5"},
+		{"semantic_search", map[string]any{"query": "x", "mode": "fuzzy"}, "mode"},
+		{"semantic_search", map[string]any{"query": "x", "bogus": 1}, "bogus"},
+		{"semantic_search", map[string]any{"query": "boom"}, "internal error"},
+		{"read_note", map[string]any{"path": "kitchen/Sourdough.md", "section": "Nope"}, "Sourdough/Starter"},
+		{"read_note", map[string]any{"path": "../../etc/passwd"}, "refused"},
+		{"read_note", map[string]any{}, "path"},
+	}
+	for _, tt := range tests {
+		res, text := call(t, cs, tt.tool, tt.args)
+		t.Logf("%s(%v) → %s", tt.tool, tt.args, text)
+		if !res.IsError {
+			t.Errorf("%s(%v): not a tool error: %s", tt.tool, tt.args, text)
+		}
+		if !strings.Contains(text, tt.want) {
+			t.Errorf("%s(%v): error %q does not mention %q", tt.tool, tt.args, text, tt.want)
+		}
+	}
+	// The session survives all of that.
+	if res, text := call(t, cs, "read_note", map[string]any{"path": "kitchen/Sourdough.md", "section": "Starter"}); res.IsError || !strings.HasPrefix(text, "## Starter") {
+		t.Errorf("read after errors: %v %q", res.IsError, text)
+	}
+}
+
+func TestOutline(t *testing.T) {
+	cs := connect(t, &fake{})
+	res, text := call(t, cs, "note_outline", map[string]any{"path": "kitchen/Sourdough.md"})
+	if res.IsError || !strings.Contains(text, `  - ## Starter — section "Sourdough/Starter" · 100 words (~130 tokens)`) {
+		t.Errorf("outline: %v\n%s", res.IsError, text)
+	}
+}

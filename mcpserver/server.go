@@ -1,0 +1,107 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"runtime/debug"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mdsearch/mdsearch"
+)
+
+// Options configure the server.
+type Options struct {
+	Version string       // reported in the MCP handshake; "dev" if empty
+	Logger  *slog.Logger // where internal errors are logged; nil discards them
+}
+
+// Instructions tell a connected agent how the tools fit together.
+const Instructions = `mdsearch searches the user's markdown notes by section.
+Workflow: semantic_search first; each result is a full passage with its note path,
+section path and the note's word count, usually enough to answer from. If you need
+more of a hit, read_note(path, section) returns just that section; avoid reading a
+whole note unless you need all of it (about 1.3 tokens per word). note_outline lists
+a note's sections and their sizes without loading its text.`
+
+// New builds an MCP server whose tools call s.
+func New(s mdsearch.Searcher, opts Options) *mcp.Server {
+	if opts.Version == "" {
+		opts.Version = "dev"
+	}
+	srv := mcp.NewServer(&mcp.Implementation{Name: "mdsearch", Title: "mdsearch", Version: opts.Version},
+		&mcp.ServerOptions{Instructions: Instructions, Capabilities: &mcp.ServerCapabilities{}})
+	t := &tools{s: s}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	mcp.AddTool(srv, searchTool(), guard(log, t.search))
+	mcp.AddTool(srv, readTool(), guard(log, t.read))
+	mcp.AddTool(srv, outlineTool(), guard(log, t.outline))
+	return srv
+}
+
+// ServeStdio serves srv on stdin/stdout until the client leaves or ctx ends.
+func ServeStdio(ctx context.Context, srv *mcp.Server) error {
+	err := srv.Run(ctx, &mcp.StdioTransport{})
+	if ctx.Err() != nil {
+		return nil
+	}
+	return err
+}
+
+// HTTPHandler serves srv over MCP's streamable HTTP transport. The SDK
+// refuses requests whose Host is not local when they arrive on a loopback
+// address, which blocks DNS-rebinding attacks.
+func HTTPHandler(srv *mcp.Server) http.Handler {
+	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
+		&mcp.StreamableHTTPOptions{
+			SessionTimeout:      30 * time.Minute,
+			MaxRequestBodyBytes: 1 << 20,
+		})
+}
+
+// guard turns a panic in a tool into a tool error, so one bad call cannot
+// end the session or the server.
+func guard[In, Out any](log *slog.Logger, h mcp.ToolHandlerFor[In, Out]) mcp.ToolHandlerFor[In, Out] {
+	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (res *mcp.CallToolResult, out Out, err error) {
+		defer func() {
+			if p := recover(); p != nil {
+				log.Error("panic in MCP tool", "tool", req.Params.Name, "panic", p, "stack", string(debug.Stack()))
+				var zero Out
+				res, out = nil, zero
+				err = fmt.Errorf("internal error in %s: %v (a bug in mdsearch; the server keeps running)", req.Params.Name, p)
+			}
+		}()
+		return h(ctx, req, in)
+	}
+}
+
+// schemaFor infers the input schema of In and lets tune add what Go types
+// cannot say: defaults, ranges and enums.
+func schemaFor[In any](tune func(props map[string]*jsonschema.Schema)) *jsonschema.Schema {
+	s, err := jsonschema.For[In](nil)
+	if err != nil {
+		panic(fmt.Sprintf("mcpserver: schema for %T: %v", *new(In), err))
+	}
+	if tune != nil {
+		tune(s.Properties)
+	}
+	return s
+}
+
+func rawJSON(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+func ptr[T any](v T) *T { return &v }

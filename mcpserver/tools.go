@@ -1,0 +1,179 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/render"
+)
+
+// tools holds the engine the tool handlers call.
+type tools struct{ s mdsearch.Searcher }
+
+// SearchArgs are semantic_search's arguments. Zero values mean defaults.
+type SearchArgs struct {
+	Query            string `json:"query" jsonschema:"what to look for, in plain words or keywords; quotes and punctuation are safe"`
+	N                int    `json:"n,omitempty" jsonschema:"maximum number of results, 1-50 (default 5); each result costs roughly 150-250 tokens"`
+	MaxChunksPerPage int    `json:"max_chunks_per_page,omitempty" jsonschema:"maximum chunks from any one note, 1-5 (default 2); raise it to see several sections of one note, lower it for breadth across notes"`
+	Mode             string `json:"mode,omitempty" jsonschema:"hybrid (default: meaning and keywords), semantic (meaning only), or keyword (exact words: best for names, codes and rare terms)"`
+	Collection       string `json:"collection,omitempty" jsonschema:"only search this collection (one indexed folder); omit to search all"`
+	Tag              string `json:"tag,omitempty" jsonschema:"only notes with this tag (frontmatter tags or #tags), without the #"`
+	PathPrefix       string `json:"path_prefix,omitempty" jsonschema:"only notes whose vault-relative path starts with this, e.g. projects/"`
+}
+
+// ReadArgs are read_note's arguments.
+type ReadArgs struct {
+	Path    string `json:"path" jsonschema:"vault-relative note path as semantic_search returns it, e.g. kitchen/Sourdough.md; when several collections hold the same path, collection:path picks one"`
+	Section string `json:"section,omitempty" jsonschema:"the section to return: a section path such as Setup/Prerequisites (as search results and note_outline show it) or a heading's text; omit for the whole note"`
+}
+
+// OutlineArgs are note_outline's arguments.
+type OutlineArgs struct {
+	Path string `json:"path" jsonschema:"vault-relative note path as semantic_search returns it; collection:path picks a collection"`
+}
+
+func searchTool() *mcp.Tool {
+	return &mcp.Tool{
+		Name:  "semantic_search",
+		Title: "Search notes",
+		Description: "Search the user's markdown notes by meaning and keywords. Use this first. " +
+			"Returns the best-matching passages, each a whole chunk of about 100-150 words (usually enough to answer from), " +
+			"headed `rank. **path** > Section (score%)` and followed by `chunk i/N · page W words` and the section path. " +
+			"Cost: roughly 200 tokens per result. To see more around a hit, call read_note with its path and section: " +
+			"a section costs far less than the whole page (a page costs about 1.3 tokens per word of its word count).",
+		InputSchema: schemaFor[SearchArgs](func(p map[string]*jsonschema.Schema) {
+			// Ranges are in the descriptions and checked in request(), whose
+			// messages read better than the schema validator's.
+			p["n"].Default = rawJSON(mdsearch.DefaultN)
+			p["max_chunks_per_page"].Default = rawJSON(mdsearch.DefaultMaxPerPage)
+			p["mode"].Enum = []any{string(mdsearch.ModeHybrid), string(mdsearch.ModeSemantic), string(mdsearch.ModeKeyword)}
+			p["mode"].Default = rawJSON(mdsearch.ModeHybrid)
+		}),
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)},
+	}
+}
+
+func readTool() *mcp.Tool {
+	return &mcp.Tool{
+		Name:  "read_note",
+		Title: "Read a note or one section",
+		Description: "Return one section of a note (from its heading to the next heading of the same or a higher level, heading included), " +
+			"or the whole note when section is omitted. Prefer a section: pass the section path from a semantic_search result or note_outline. " +
+			"Heading text alone works when it is unambiguous; matching ignores case, extra spaces and punctuation. " +
+			"Cost: about 1.3 tokens per word returned; a whole note costs its page word count × 1.3. " +
+			"An unknown section is an error that lists the note's sections, so you can retry.",
+		InputSchema: schemaFor[ReadArgs](nil),
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)},
+	}
+}
+
+func outlineTool() *mcp.Tool {
+	return &mcp.Tool{
+		Name:  "note_outline",
+		Title: "Outline a note",
+		Description: "List a note's headings as a tree, each with its section path, word count, estimated token cost and line range, " +
+			"without loading the note's text. Cheap: a few tokens per heading. Use it to choose which section to pass to read_note " +
+			"when search results do not show the one you need.",
+		InputSchema: schemaFor[OutlineArgs](nil),
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)},
+	}
+}
+
+func (t *tools) search(ctx context.Context, _ *mcp.CallToolRequest, a SearchArgs) (*mcp.CallToolResult, *mdsearch.SearchResponse, error) {
+	req, err := a.request()
+	if err != nil {
+		return nil, nil, err
+	}
+	resp, err := t.s.Search(ctx, req)
+	if err != nil {
+		return nil, nil, toolError(err, "")
+	}
+	var b strings.Builder
+	if err := render.Results(&b, resp, render.Options{SectionPaths: true}); err != nil {
+		return nil, nil, err
+	}
+	return text(b.String()), resp, nil
+}
+
+// request validates a and turns it into the engine's request. The SDK has
+// already filled in defaults for absent arguments, so a 0 was sent.
+func (a SearchArgs) request() (mdsearch.SearchRequest, error) {
+	q := strings.TrimSpace(a.Query)
+	switch {
+	case q == "":
+		return mdsearch.SearchRequest{}, errors.New("query is empty: say what to look for")
+	case a.N < 1 || a.N > mdsearch.MaxN:
+		return mdsearch.SearchRequest{}, fmt.Errorf("n is %d: use 1-%d (default %d)", a.N, mdsearch.MaxN, mdsearch.DefaultN)
+	case a.MaxChunksPerPage < 1 || a.MaxChunksPerPage > mdsearch.MaxMaxPerPage:
+		return mdsearch.SearchRequest{}, fmt.Errorf("max_chunks_per_page is %d: use 1-%d (default %d)",
+			a.MaxChunksPerPage, mdsearch.MaxMaxPerPage, mdsearch.DefaultMaxPerPage)
+	}
+	mode := mdsearch.Mode(a.Mode)
+	switch mode {
+	case "", mdsearch.ModeHybrid, mdsearch.ModeSemantic, mdsearch.ModeKeyword:
+	default:
+		return mdsearch.SearchRequest{}, fmt.Errorf("mode %q is unknown: use hybrid, semantic or keyword", a.Mode)
+	}
+	return mdsearch.SearchRequest{
+		Query: q, N: a.N, MaxPerPage: a.MaxChunksPerPage, Mode: mode,
+		Collection: a.Collection, Tag: strings.TrimPrefix(a.Tag, "#"), PathPrefix: a.PathPrefix,
+	}, nil
+}
+
+func (t *tools) read(ctx context.Context, _ *mcp.CallToolRequest, a ReadArgs) (*mcp.CallToolResult, *mdsearch.ReadResponse, error) {
+	if strings.TrimSpace(a.Path) == "" {
+		return nil, nil, errors.New("path is empty: pass a note path as semantic_search returns it")
+	}
+	resp, err := t.s.Read(ctx, mdsearch.ReadRequest{Path: a.Path, Section: a.Section})
+	if err != nil {
+		return nil, nil, toolError(err, a.Section)
+	}
+	return text(resp.Content), resp, nil
+}
+
+func (t *tools) outline(ctx context.Context, _ *mcp.CallToolRequest, a OutlineArgs) (*mcp.CallToolResult, *mdsearch.Outline, error) {
+	if strings.TrimSpace(a.Path) == "" {
+		return nil, nil, errors.New("path is empty: pass a note path as semantic_search returns it")
+	}
+	o, err := t.s.Outline(ctx, a.Path)
+	if err != nil {
+		return nil, nil, toolError(err, "")
+	}
+	var b strings.Builder
+	if err := render.Outline(&b, o); err != nil {
+		return nil, nil, err
+	}
+	return text(b.String()), o, nil
+}
+
+func text(s string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: s}}}
+}
+
+// toolError keeps the engine's message (for a missed section it lists the
+// sections) and adds what an agent should try next.
+func toolError(err error, section string) error {
+	next := ""
+	switch mdsearch.KindOf(err) {
+	case mdsearch.KindNotFound:
+		if section != "" {
+			next = "Retry read_note with one of the section paths listed, or call note_outline."
+		} else {
+			next = "Use a path exactly as semantic_search returns it."
+		}
+	case mdsearch.KindForbidden:
+		next = "Paths are relative to a collection's folder, as semantic_search returns them; '..' and absolute paths are refused."
+	case mdsearch.KindInvalid:
+		next = "Fix the arguments and retry."
+	}
+	if next == "" {
+		return err
+	}
+	return fmt.Errorf("%w\n%s", err, next)
+}

@@ -1,0 +1,65 @@
+package rest
+
+import (
+	"crypto/subtle"
+	"fmt"
+	"net"
+	"net/http"
+	"strings"
+)
+
+// CheckBind refuses to serve on a non-loopback address without a token:
+// anyone on the network could otherwise read every note.
+func CheckBind(addr, token string) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("address %q: %w (use host:port, e.g. 127.0.0.1:8080)", addr, err)
+	}
+	if strings.ContainsAny(token, " \t\r\n") {
+		return fmt.Errorf("the token must not contain spaces or line breaks")
+	}
+	if token == "" && !IsLoopback(host) {
+		return fmt.Errorf("address %q is reachable from other machines: set a bearer token with --token or MDSEARCH_TOKEN, or bind to 127.0.0.1", addr)
+	}
+	return nil
+}
+
+// IsLoopback reports whether host (a name or IP, without port) only ever
+// means this machine.
+func IsLoopback(host string) bool {
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// Guard protects h. With a token every request must carry
+// "Authorization: Bearer TOKEN" (compared in constant time). Without one,
+// only requests whose Host header names a loopback host pass, so a page on
+// another site cannot reach the server through DNS rebinding.
+func Guard(token string, h http.Handler) http.Handler {
+	want := []byte("Bearer " + token)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if token == "" {
+			host, _, err := net.SplitHostPort(r.Host)
+			if err != nil {
+				host = r.Host
+			}
+			if !IsLoopback(host) {
+				writeError(w, http.StatusForbidden, "forbidden", "this server only answers requests for localhost; start it with a token to serve other hosts")
+				return
+			}
+			h.ServeHTTP(w, r)
+			return
+		}
+		got := []byte(r.Header.Get("Authorization"))
+		if subtle.ConstantTimeCompare(got, want) != 1 {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="mdsearch"`)
+			writeError(w, http.StatusUnauthorized, "unauthorized", "missing or wrong bearer token: send the header Authorization: Bearer TOKEN")
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}

@@ -1,0 +1,20 @@
+// Package rest serves the mdsearch engine over HTTP: a JSON API in spec 2's
+// format for programs, and an embedded search page for people.
+//
+// Endpoints (all under /api/v1, JSON with Content-Type application/json):
+//
+//	GET  /semantic-search?q=&n=&max_chunks_per_page=&mode=&collection=&tag=&path_prefix=
+//	GET  /notes/{path}?section=S   a note or one section; text/markdown by Accept
+//	GET  /outline/{path}           a note's heading tree with section sizes
+//	GET  /status                   index stats and background reindex progress
+//	POST /reindex[?full=1]         202: an incremental (or full) reindex in the background
+//
+// The page at / is plain HTML, CSS and JavaScript embedded in the binary.
+//
+// The handlers only validate and translate: ranking, dedup, section slicing
+// and keeping paths inside the vault are the engine's. Bad parameters get a
+// 400 with a JSON error; engine errors map by kind to 400, 403, 404 or 503.
+// Bound to a non-loopback address the server requires a bearer token;
+// without a token it answers only requests addressed to a loopback host name,
+// which blocks DNS-rebinding attacks from web pages.
+package rest

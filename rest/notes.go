@@ -1,0 +1,124 @@
+package rest
+
+import (
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/mdsearch/mdsearch"
+)
+
+// handleNote answers GET /api/v1/notes/{path}?section=S. escaped is the path
+// as sent, still percent-encoded; it is decoded exactly once.
+func (srv *Server) handleNote(w http.ResponseWriter, r *http.Request, escaped string) {
+	p, ok := notePath(w, escaped)
+	if !ok {
+		return
+	}
+	vals, err := onlyParams(r.URL.RawQuery, "section")
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "invalid", err.Error())
+		return
+	}
+	resp, err := srv.s.Read(r.Context(), mdsearch.ReadRequest{Path: p, Section: vals.Get("section")})
+	if err != nil {
+		srv.writeEngineError(w, r, err)
+		return
+	}
+	if wantsMarkdown(r.Header.Get("Accept")) {
+		w.Header().Set("Content-Type", "text/markdown; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-store")
+		_, _ = io.WriteString(w, resp.Content)
+		return
+	}
+	writeJSON(w, http.StatusOK, resp)
+}
+
+// handleOutline answers GET /api/v1/outline/{path}.
+func (srv *Server) handleOutline(w http.ResponseWriter, r *http.Request, escaped string) {
+	p, ok := notePath(w, escaped)
+	if !ok {
+		return
+	}
+	if _, err := onlyParams(r.URL.RawQuery); err != nil {
+		writeError(w, http.StatusBadRequest, "invalid", err.Error())
+		return
+	}
+	o, err := srv.s.Outline(r.Context(), p)
+	if err != nil {
+		srv.writeEngineError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, o)
+}
+
+// notePath decodes a note path from the URL, answering 400 itself when it is
+// empty or malformed.
+func notePath(w http.ResponseWriter, escaped string) (string, bool) {
+	p, err := url.PathUnescape(escaped)
+	switch {
+	case err != nil:
+		writeError(w, http.StatusBadRequest, "invalid", fmt.Sprintf("note path %q is not properly percent-encoded", escaped))
+		return "", false
+	case p == "":
+		writeError(w, http.StatusBadRequest, "invalid", "missing note path: use /api/v1/notes/{path}, e.g. /api/v1/notes/kitchen/Sourdough.md")
+		return "", false
+	case len(p) > maxParamLen:
+		writeError(w, http.StatusBadRequest, "invalid", fmt.Sprintf("note path is longer than %d bytes", maxParamLen))
+		return "", false
+	}
+	return p, true
+}
+
+// onlyParams parses a query string that may hold only the named
+// parameters, each at most once.
+func onlyParams(raw string, allowed ...string) (url.Values, error) {
+	vals, err := url.ParseQuery(raw)
+	if err != nil {
+		return nil, fmt.Errorf("malformed query string: %v", err)
+	}
+	for k, v := range vals {
+		if !slices.Contains(allowed, k) {
+			if len(allowed) == 0 {
+				return nil, fmt.Errorf("unknown parameter %q: this endpoint takes none", k)
+			}
+			return nil, fmt.Errorf("unknown parameter %q: use %s", k, strings.Join(allowed, ", "))
+		}
+		if len(v) > 1 {
+			return nil, fmt.Errorf("parameter %q is given %d times; give it once", k, len(v))
+		}
+		if len(v[0]) > maxParamLen {
+			return nil, fmt.Errorf("parameter %q is longer than %d bytes", k, maxParamLen)
+		}
+	}
+	return vals, nil
+}
+
+// wantsMarkdown reports whether an Accept header prefers markdown (or plain
+// text) to JSON. Order decides ties; q-values are honoured.
+func wantsMarkdown(accept string) bool {
+	best, bestQ := "", -1.0
+	for _, part := range strings.Split(accept, ",") {
+		mt, params, err := mime.ParseMediaType(strings.TrimSpace(part))
+		if err != nil {
+			continue
+		}
+		q := 1.0
+		if s, ok := params["q"]; ok {
+			if _, err := fmt.Sscanf(s, "%g", &q); err != nil {
+				continue
+			}
+		}
+		switch mt {
+		case "text/markdown", "text/plain", "text/x-markdown", "application/json":
+			if q > bestQ {
+				best, bestQ = mt, q
+			}
+		}
+	}
+	return best != "" && best != "application/json" && bestQ > 0
+}

@@ -1,0 +1,301 @@
+package rest
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mdsearch/mdsearch"
+)
+
+// fake answers like the engine for adapter-only checks; the engine-backed
+// tests are in internal/e2e.
+type fake struct {
+	mdsearch.Searcher
+	mu      sync.Mutex
+	last    mdsearch.SearchRequest
+	read    mdsearch.ReadRequest
+	release chan struct{} // Index blocks until closed
+	indexed []mdsearch.IndexRequest
+}
+
+func (f *fake) Search(_ context.Context, req mdsearch.SearchRequest) (*mdsearch.SearchResponse, error) {
+	f.mu.Lock()
+	f.last = req
+	f.mu.Unlock()
+	return &mdsearch.SearchResponse{Query: req.Query, Mode: mdsearch.ModeKeyword, Total: 1, Results: []mdsearch.Result{{
+		Path: "kitchen/Sourdough.md", Section: "Starter", SectionPath: []string{"Sourdough", "Starter"},
+		Text: "Feed it.", EmbedText: "[Sourdough > Starter] Feed it.", ChunkIndex: 1, TotalChunks: 4, PageWordCount: 812, Score: 0.5,
+	}}}, nil
+}
+
+func (f *fake) Read(_ context.Context, req mdsearch.ReadRequest) (*mdsearch.ReadResponse, error) {
+	f.mu.Lock()
+	f.read = req
+	f.mu.Unlock()
+	if req.Section == "missing" {
+		return nil, mdsearch.Errorf(mdsearch.KindNotFound, "read", req.Path, "", "no section %q; sections: Starter", req.Section)
+	}
+	return &mdsearch.ReadResponse{Path: req.Path, Section: req.Section, Content: "## Starter\nFeed it.\n"}, nil
+}
+
+func (f *fake) Status(context.Context) (*mdsearch.Status, error) {
+	return &mdsearch.Status{Collections: []mdsearch.CollectionStatus{{Name: "v", Root: "/v"}}, Files: 3}, nil
+}
+
+func (f *fake) Index(ctx context.Context, req mdsearch.IndexRequest, progress func(mdsearch.IndexProgress)) (*mdsearch.IndexStats, error) {
+	progress(mdsearch.IndexProgress{Collection: req.Name, FilesTotal: 3, FilesDone: 1})
+	select {
+	case <-f.release:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	f.mu.Lock()
+	f.indexed = append(f.indexed, req)
+	f.mu.Unlock()
+	return &mdsearch.IndexStats{Collection: req.Name, Files: 3}, nil
+}
+
+func get(t *testing.T, h http.Handler, method, target string, hdr ...string) (*http.Response, string) {
+	t.Helper()
+	req := httptest.NewRequest(method, target, nil)
+	req.Host = "127.0.0.1:8080"
+	for i := 0; i+1 < len(hdr); i += 2 {
+		req.Header.Set(hdr[i], hdr[i+1])
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	body, _ := io.ReadAll(rec.Result().Body)
+	return rec.Result(), string(body)
+}
+
+func TestSearchParams(t *testing.T) {
+	f := &fake{}
+	srv := New(f, Options{})
+	tests := []struct {
+		query string
+		code  int
+		want  string
+	}{
+		{"q=starter", 200, `"snippet": "[Sourdough \u003e Starter] Feed it."`},
+		{"q=starter&n=50&max_chunks_per_page=5&mode=semantic&collection=v&tag=%23bread&path_prefix=kitchen/", 200, `"name": "kitchen/Sourdough"`},
+		{"", 400, "missing q"},
+		{"q=%20%20", 400, "missing q"},
+		{"q=x&n=0", 400, "n is \"0\""},
+		{"q=x&n=51", 400, "use a whole number from 1 to 50"},
+		{"q=x&n=five", 400, "n is \"five\""},
+		{"q=x&n=", 400, "n is \"\""},
+		{"q=x&max_chunks_per_page=0", 400, "max_chunks_per_page"},
+		{"q=x&max_chunks_per_page=6", 400, "from 1 to 5"},
+		{"q=x&mode=fuzzy", 400, "mode \"fuzzy\" is unknown"},
+		{"q=x&limit=3", 400, "unknown parameter \"limit\""},
+		{"q=x&q=y", 400, "given 2 times"},
+		{"q=x&n=%zz", 400, "malformed"},
+		{"q=" + strings.Repeat("a", 2001), 400, "longer than"},
+		{"q=%ff", 400, "UTF-8"},
+	}
+	for _, tt := range tests {
+		resp, body := get(t, srv, "GET", "/api/v1/semantic-search?"+tt.query)
+		if resp.StatusCode != 200 {
+			var e errorBody
+			if err := json.Unmarshal([]byte(body), &e); err != nil || e.Kind != "invalid" {
+				t.Errorf("?%.40s: error body %s (%v)", tt.query, body, err)
+			}
+			body = e.Error
+		}
+		if resp.StatusCode != tt.code || !strings.Contains(body, tt.want) {
+			t.Errorf("?%.40s: %d %s; want %d with %q", tt.query, resp.StatusCode, body, tt.code, tt.want)
+		}
+		if ct := resp.Header.Get("Content-Type"); ct != "application/json; charset=utf-8" {
+			t.Errorf("?%.40s: Content-Type %q", tt.query, ct)
+		}
+	}
+	if f.last.N != 50 || f.last.MaxPerPage != 5 || f.last.Mode != mdsearch.ModeSemantic || f.last.Tag != "bread" ||
+		f.last.Collection != "v" || f.last.PathPrefix != "kitchen/" {
+		t.Errorf("engine got %+v", f.last)
+	}
+}
+
+func TestNotes(t *testing.T) {
+	f := &fake{}
+	srv := New(f, Options{})
+	tests := []struct {
+		target, accept string
+		code           int
+		ctype, want    string
+		path           string // what the engine must be asked for
+	}{
+		{"/api/v1/notes/kitchen/Sourdough.md?section=Starter", "", 200, "application/json", `"content"`, "kitchen/Sourdough.md"},
+		{"/api/v1/notes/kitchen/Sourdough.md", "text/markdown", 200, "text/markdown", "## Starter\n", "kitchen/Sourdough.md"},
+		{"/api/v1/notes/kitchen/Sourdough.md", "application/json, text/markdown;q=0.5", 200, "application/json", `"content"`, "kitchen/Sourdough.md"},
+		{"/api/v1/notes/v:Knife%20Care.md", "", 200, "application/json", `"path": "v:Knife Care.md"`, "v:Knife Care.md"},
+		{"/api/v1/notes/a%2Fb.md", "", 200, "application/json", `"a/b.md"`, "a/b.md"},
+		{"/api/v1/notes/../../etc/passwd", "", 200, "application/json", "", "../../etc/passwd"},
+		{"/api/v1/notes/%2e%2e%2f%2e%2e%2fetc%2fpasswd", "", 200, "application/json", "", "../../etc/passwd"},
+		{"/api/v1/notes/%252e%252e%252fetc", "", 200, "application/json", "", "%2e%2e%2fetc"},
+		{"/api/v1/notes/x.md?section=missing", "", 404, "application/json", "sections: Starter", "x.md"},
+		{"/api/v1/notes/", "", 400, "application/json", "missing note path", ""},
+		{"/api/v1/notes/x.md?sect=1", "", 400, "application/json", "unknown parameter", ""},
+	}
+	for _, tt := range tests {
+		f.read = mdsearch.ReadRequest{}
+		resp, body := get(t, srv, "GET", tt.target, "Accept", tt.accept)
+		if resp.StatusCode != tt.code || !strings.HasPrefix(resp.Header.Get("Content-Type"), tt.ctype) || !strings.Contains(body, tt.want) {
+			t.Errorf("%s: %d %s %s", tt.target, resp.StatusCode, resp.Header.Get("Content-Type"), body)
+		}
+		if f.read.Path != tt.path {
+			t.Errorf("%s: engine asked for %q, want %q (passed through unchanged, decoded once)", tt.target, f.read.Path, tt.path)
+		}
+	}
+	if resp, _ := get(t, srv, "POST", "/api/v1/notes/x.md"); resp.StatusCode != 405 {
+		t.Errorf("POST note: %d", resp.StatusCode)
+	}
+}
+
+func TestReindex(t *testing.T) {
+	f := &fake{release: make(chan struct{})}
+	done := make(chan struct{})
+	srv := New(f, Options{OnReindexed: func() { close(done) }})
+	defer srv.Close()
+
+	if resp, body := get(t, srv, "POST", "/api/v1/reindex?full=1"); resp.StatusCode != 202 || !strings.Contains(body, `"full": true`) {
+		t.Fatalf("first reindex: %d %s", resp.StatusCode, body)
+	}
+	if resp, body := get(t, srv, "POST", "/api/v1/reindex"); resp.StatusCode != 409 || !strings.Contains(body, "already running") {
+		t.Errorf("second reindex: %d %s", resp.StatusCode, body)
+	}
+	var st StatusResponse
+	deadline := time.Now().Add(2 * time.Second)
+	for (st.Status == nil || st.Indexing == nil) && time.Now().Before(deadline) {
+		_, body := get(t, srv, "GET", "/api/v1/status")
+		st = StatusResponse{}
+		if err := json.Unmarshal([]byte(body), &st); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if st.Indexing == nil || st.Indexing.FilesDone != 1 || st.Reindex == nil || !st.Reindex.Running {
+		t.Errorf("status while running: %+v %+v", st.Indexing, st.Reindex)
+	}
+	close(f.release)
+	<-done
+	_, body := get(t, srv, "GET", "/api/v1/status")
+	if !strings.Contains(body, `"running": false`) || !strings.Contains(body, `"files": 3`) {
+		t.Errorf("status after: %s", body)
+	}
+	if len(f.indexed) != 1 || !f.indexed[0].Full || f.indexed[0].Dir != "/v" || f.indexed[0].Name != "v" {
+		t.Errorf("indexed %+v", f.indexed)
+	}
+	for _, target := range []string{"/api/v1/reindex?full=yes", "/api/v1/reindex?x=1"} {
+		if resp, _ := get(t, srv, "POST", target); resp.StatusCode != 400 {
+			t.Errorf("%s: %d", target, resp.StatusCode)
+		}
+	}
+	if resp, _ := get(t, srv, "GET", "/api/v1/reindex"); resp.StatusCode != 404 {
+		t.Errorf("GET reindex: %d", resp.StatusCode)
+	}
+}
+
+func TestGuard(t *testing.T) {
+	f := &fake{}
+	open := New(f, Options{})
+	locked := New(f, Options{Token: "s3cret"})
+	tests := []struct {
+		name string
+		h    http.Handler
+		host string
+		hdr  []string
+		code int
+	}{
+		{"loopback host", open, "127.0.0.1:8080", nil, 200},
+		{"localhost", open, "localhost:8080", nil, 200},
+		{"rebinding host", open, "evil.example:8080", nil, 403},
+		{"no token", locked, "10.0.0.2:8080", nil, 401},
+		{"wrong token", locked, "10.0.0.2:8080", []string{"Authorization", "Bearer s3cre"}, 401},
+		{"token", locked, "10.0.0.2:8080", []string{"Authorization", "Bearer s3cret"}, 200},
+		{"cross-site POST", open, "127.0.0.1:8080", []string{"Sec-Fetch-Site", "cross-site"}, 403},
+	}
+	for _, tt := range tests {
+		method, target := "GET", "/api/v1/status"
+		if strings.Contains(tt.name, "POST") {
+			method, target = "POST", "/api/v1/reindex?x=1"
+		}
+		req := httptest.NewRequest(method, target, nil)
+		req.Host = tt.host
+		for i := 0; i+1 < len(tt.hdr); i += 2 {
+			req.Header.Set(tt.hdr[i], tt.hdr[i+1])
+		}
+		rec := httptest.NewRecorder()
+		tt.h.ServeHTTP(rec, req)
+		if rec.Code != tt.code {
+			t.Errorf("%s: %d, want %d (%s)", tt.name, rec.Code, tt.code, rec.Body)
+		}
+	}
+	// The page itself holds no notes and loads without a token.
+	if resp, body := get(t, locked, "GET", "/"); resp.StatusCode != 200 || !strings.Contains(body, "<title>mdsearch</title>") {
+		t.Errorf("page with token set: %d", resp.StatusCode)
+	}
+}
+
+func TestCheckBind(t *testing.T) {
+	tests := []struct {
+		addr, token string
+		ok          bool
+	}{
+		{"127.0.0.1:8080", "", true},
+		{"localhost:0", "", true},
+		{"[::1]:8080", "", true},
+		{"0.0.0.0:8080", "", false},
+		{":8080", "", false},
+		{"192.168.1.5:8080", "", false},
+		{"0.0.0.0:8080", "t0ken", true},
+		{"127.0.0.1:8080", "two words", false},
+		{"8080", "", false},
+	}
+	for _, tt := range tests {
+		if err := CheckBind(tt.addr, tt.token); (err == nil) != tt.ok {
+			t.Errorf("CheckBind(%q, %q) = %v", tt.addr, tt.token, err)
+		}
+	}
+}
+
+func TestPage(t *testing.T) {
+	srv := New(&fake{}, Options{})
+	for path, want := range map[string]string{"/": "text/html", "/app.js": "javascript", "/style.css": "text/css", "/favicon.svg": "image/svg+xml"} {
+		resp, _ := get(t, srv, "GET", path)
+		if resp.StatusCode != 200 || !strings.Contains(resp.Header.Get("Content-Type"), want) {
+			t.Errorf("%s: %d %s", path, resp.StatusCode, resp.Header.Get("Content-Type"))
+		}
+		if csp := resp.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "script-src 'self'") {
+			t.Errorf("%s: CSP %q", path, csp)
+		}
+	}
+	for _, path := range []string{"/nope.js", "/../etc/passwd", "/api/v2/x"} {
+		if resp, _ := get(t, srv, "GET", path); resp.StatusCode != 404 && resp.StatusCode != 400 {
+			t.Errorf("%s: %d", path, resp.StatusCode)
+		}
+	}
+}
+
+func TestWantsMarkdown(t *testing.T) {
+	tests := map[string]bool{
+		"":                                      false,
+		"*/*":                                   false,
+		"text/markdown":                         true,
+		"text/plain":                            true,
+		"application/json":                      false,
+		"text/markdown;q=0.2, application/json": false,
+		"application/json;q=0.1, text/markdown": true,
+		"text/markdown;q=0":                     false,
+	}
+	for accept, want := range tests {
+		if got := wantsMarkdown(accept); got != want {
+			t.Errorf("wantsMarkdown(%q) = %v", accept, got)
+		}
+	}
+}

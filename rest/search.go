@@ -1,0 +1,147 @@
+package rest
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"path"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/mdsearch/mdsearch"
+)
+
+// SearchResponse is spec 2's search answer, plus mode, timing and a notice.
+type SearchResponse struct {
+	Query   string         `json:"query"`
+	Results []SearchResult `json:"results"`
+	Total   int            `json:"total"`
+	Mode    mdsearch.Mode  `json:"mode"`
+	TookMS  float64        `json:"took_ms"`
+	Notice  string         `json:"notice,omitempty"`
+}
+
+// SearchResult is one result in spec 2's format. Snippet is the full chunk
+// prefixed with its heading path, "[A > B] ...".
+type SearchResult struct {
+	Name          string   `json:"name"` // path without its extension, as spec 2's page name
+	Path          string   `json:"path"`
+	Title         string   `json:"title"`
+	Snippet       string   `json:"snippet"`
+	Distance      *float64 `json:"distance"`
+	Section       string   `json:"section"`
+	SectionPath   []string `json:"section_path"`
+	ChunkIndex    int      `json:"chunk_index"`
+	TotalChunks   int      `json:"total_chunks"`
+	PageWordCount int      `json:"page_word_count"`
+	Score         float64  `json:"score"`
+	StartLine     int      `json:"start_line"`
+	EndLine       int      `json:"end_line"`
+	Collection    string   `json:"collection"`
+}
+
+// searchParams are the query parameters semantic-search accepts.
+var searchParams = map[string]bool{"q": true, "n": true, "max_chunks_per_page": true,
+	"mode": true, "collection": true, "tag": true, "path_prefix": true}
+
+// maxParamLen bounds each parameter; a query longer than this is not a query.
+const maxParamLen = 2000
+
+func (srv *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
+	req, err := parseSearch(r.URL.RawQuery)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "invalid", err.Error())
+		return
+	}
+	select {
+	case srv.sem <- struct{}{}:
+		defer func() { <-srv.sem }()
+	case <-r.Context().Done():
+		writeError(w, http.StatusServiceUnavailable, "unavailable", "request ended while waiting for a search slot")
+		return
+	}
+	resp, err := srv.s.Search(r.Context(), req)
+	if err != nil {
+		srv.writeEngineError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, toAPI(resp))
+}
+
+// parseSearch validates the raw query string strictly: every parameter
+// known, given once, in range.
+func parseSearch(raw string) (mdsearch.SearchRequest, error) {
+	var req mdsearch.SearchRequest
+	vals, err := url.ParseQuery(raw)
+	if err != nil {
+		return req, fmt.Errorf("malformed query string: %v", err)
+	}
+	for k, v := range vals {
+		switch {
+		case !searchParams[k]:
+			return req, fmt.Errorf("unknown parameter %q: use q, n, max_chunks_per_page, mode, collection, tag or path_prefix", k)
+		case len(v) > 1:
+			return req, fmt.Errorf("parameter %q is given %d times; give it once", k, len(v))
+		case len(v[0]) > maxParamLen:
+			return req, fmt.Errorf("parameter %q is longer than %d bytes", k, maxParamLen)
+		case !utf8.ValidString(v[0]):
+			return req, fmt.Errorf("parameter %q is not valid UTF-8", k)
+		}
+	}
+	req.Query = strings.TrimSpace(vals.Get("q"))
+	if req.Query == "" {
+		return req, fmt.Errorf("missing q: say what to search for, e.g. ?q=sourdough+starter")
+	}
+	if req.N, err = intParam(vals, "n", 1, mdsearch.MaxN); err != nil {
+		return req, err
+	}
+	if req.MaxPerPage, err = intParam(vals, "max_chunks_per_page", 1, mdsearch.MaxMaxPerPage); err != nil {
+		return req, err
+	}
+	switch m := mdsearch.Mode(vals.Get("mode")); m {
+	case "", mdsearch.ModeHybrid, mdsearch.ModeSemantic, mdsearch.ModeKeyword:
+		req.Mode = m
+	default:
+		return req, fmt.Errorf("mode %q is unknown: use hybrid, semantic or keyword", m)
+	}
+	req.Collection = vals.Get("collection")
+	req.Tag = strings.TrimPrefix(vals.Get("tag"), "#")
+	req.PathPrefix = vals.Get("path_prefix")
+	return req, nil
+}
+
+// intParam parses an optional integer parameter in [lo, hi]; absent is 0,
+// which the engine reads as its default.
+func intParam(vals url.Values, name string, lo, hi int) (int, error) {
+	s, ok := vals[name]
+	if !ok {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(s[0])
+	if err != nil || n < lo || n > hi {
+		return 0, fmt.Errorf("%s is %q: use a whole number from %d to %d", name, s[0], lo, hi)
+	}
+	return n, nil
+}
+
+func toAPI(resp *mdsearch.SearchResponse) SearchResponse {
+	out := SearchResponse{Query: resp.Query, Total: resp.Total, Mode: resp.Mode, TookMS: resp.TookMS,
+		Notice: resp.Notice, Results: make([]SearchResult, 0, len(resp.Results))}
+	for _, r := range resp.Results {
+		out.Results = append(out.Results, SearchResult{
+			Name: strings.TrimSuffix(r.Path, path.Ext(r.Path)), Path: r.Path, Title: r.Title,
+			Snippet: r.EmbedText, Distance: r.Distance, Section: r.Section, SectionPath: nonNil(r.SectionPath),
+			ChunkIndex: r.ChunkIndex, TotalChunks: r.TotalChunks, PageWordCount: r.PageWordCount,
+			Score: r.Score, StartLine: r.StartLine, EndLine: r.EndLine, Collection: r.Collection,
+		})
+	}
+	return out
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

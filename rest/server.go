@@ -1,0 +1,183 @@
+package rest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/mdsearch/mdsearch"
+)
+
+// Options configure a Server.
+type Options struct {
+	// Token, when set, is the bearer token every API request must carry.
+	Token string
+	// Logger receives background errors; nil discards them.
+	Logger *slog.Logger
+	// OnReindexed runs after each background reindex, e.g. to watch new
+	// collections.
+	OnReindexed func()
+	// MaxConcurrentSearches bounds searches running at once; more wait.
+	// 0 means 16.
+	MaxConcurrentSearches int
+}
+
+// Server is the REST API and the search page. It is an http.Handler.
+type Server struct {
+	s       mdsearch.Searcher
+	opts    Options
+	log     *slog.Logger
+	handler http.Handler
+	api     *http.ServeMux
+	sem     chan struct{}
+	reindex reindexer
+}
+
+// maxBody bounds request bodies; no endpoint reads one.
+const maxBody = 64 << 10
+
+// New builds the API and page over s. Call Close to stop a running reindex.
+func New(s mdsearch.Searcher, opts Options) *Server {
+	if opts.MaxConcurrentSearches <= 0 {
+		opts.MaxConcurrentSearches = 16
+	}
+	srv := &Server{s: s, opts: opts, log: opts.Logger, sem: make(chan struct{}, opts.MaxConcurrentSearches)}
+	if srv.log == nil {
+		srv.log = slog.New(slog.DiscardHandler)
+	}
+	srv.reindex.init()
+
+	srv.api = http.NewServeMux()
+	srv.api.HandleFunc("GET /api/v1/semantic-search", srv.handleSearch)
+	srv.api.HandleFunc("GET /api/v1/status", srv.handleStatus)
+	srv.api.HandleFunc("POST /api/v1/reindex", srv.handleReindex)
+	srv.api.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusNotFound, "not_found", "no such endpoint: "+r.Method+" "+r.URL.Path)
+	})
+
+	api := http.NewCrossOriginProtection().Handler(Guard(opts.Token, http.HandlerFunc(srv.routeAPI)))
+	page := pageHandler()
+	// Not a ServeMux: it would clean note paths (and redirect) before the
+	// engine sees them.
+	root := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/api/") {
+			api.ServeHTTP(w, r)
+			return
+		}
+		page.ServeHTTP(w, r)
+	})
+	srv.handler = securityHeaders(limitBody(root))
+	return srv
+}
+
+// ServeHTTP implements http.Handler.
+func (srv *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	srv.handler.ServeHTTP(w, r)
+}
+
+// Close cancels a running background reindex and waits for it.
+func (srv *Server) Close() error {
+	srv.reindex.stop()
+	return nil
+}
+
+// routeAPI sends note reads straight to their handler, so the note path is
+// passed to the engine exactly as the client sent it (the engine decides what
+// is inside the vault); everything else goes through the API mux.
+func (srv *Server) routeAPI(w http.ResponseWriter, r *http.Request) {
+	p := r.URL.EscapedPath()
+	for prefix, h := range map[string]func(http.ResponseWriter, *http.Request, string){
+		"/api/v1/notes/":   srv.handleNote,
+		"/api/v1/outline/": srv.handleOutline,
+	} {
+		if rest, ok := strings.CutPrefix(p, prefix); ok {
+			if r.Method != http.MethodGet && r.Method != http.MethodHead {
+				w.Header().Set("Allow", "GET, HEAD")
+				writeError(w, http.StatusMethodNotAllowed, "invalid", r.Method+" is not allowed here; use GET")
+				return
+			}
+			h(w, r, rest)
+			return
+		}
+	}
+	srv.api.ServeHTTP(w, r)
+}
+
+// NewHTTPServer wraps h in an http.Server with limits on headers, slow
+// clients and idle connections.
+func NewHTTPServer(addr string, h http.Handler) *http.Server {
+	return &http.Server{
+		Addr:              addr,
+		Handler:           h,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       15 * time.Second,
+		WriteTimeout:      60 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    32 << 10,
+	}
+}
+
+func limitBody(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.Body = http.MaxBytesReader(w, r.Body, maxBody)
+		h.ServeHTTP(w, r)
+	})
+}
+
+// securityHeaders forbid the page from loading anything but its own files,
+// so even a rendering mistake cannot run a note's script.
+func securityHeaders(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hd := w.Header()
+		hd.Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+		hd.Set("X-Content-Type-Options", "nosniff")
+		hd.Set("Referrer-Policy", "no-referrer")
+		hd.Set("X-Frame-Options", "DENY")
+		h.ServeHTTP(w, r)
+	})
+}
+
+// errorBody is every API error.
+type errorBody struct {
+	Error string `json:"error"`
+	Kind  string `json:"kind"`
+}
+
+func writeJSON(w http.ResponseWriter, code int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(code)
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(v)
+}
+
+func writeError(w http.ResponseWriter, code int, kind, msg string) {
+	writeJSON(w, code, errorBody{Error: msg, Kind: kind})
+}
+
+// writeEngineError maps an engine error's kind to an HTTP status.
+func (srv *Server) writeEngineError(w http.ResponseWriter, r *http.Request, err error) {
+	code, kind := http.StatusInternalServerError, "internal"
+	switch mdsearch.KindOf(err) {
+	case mdsearch.KindInvalid:
+		code, kind = http.StatusBadRequest, "invalid"
+	case mdsearch.KindNotFound:
+		code, kind = http.StatusNotFound, "not_found"
+	case mdsearch.KindForbidden:
+		code, kind = http.StatusForbidden, "forbidden"
+	case mdsearch.KindUnavailable:
+		code, kind = http.StatusServiceUnavailable, "unavailable"
+	default:
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			code, kind = http.StatusServiceUnavailable, "unavailable"
+		} else {
+			srv.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+		}
+	}
+	writeError(w, code, kind, err.Error())
+}

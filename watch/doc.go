@@ -1,0 +1,15 @@
+// Package watch keeps an index live: it watches every collection's folder
+// with fsnotify and hands changed notes to the engine's Refresh, which
+// re-indexes just those files, so a saved note is searchable within about a
+// second and nothing is re-scanned.
+//
+// Watches are recursive: every folder of a collection gets one, and folders
+// created later are added as they appear (their notes are refreshed too,
+// since they may predate the watch). Hidden folders and the folders the
+// indexer never walks (.obsidian, .git, .trash, node_modules) are not
+// watched, and only .md and .markdown files count. Events are debounced:
+// a burst of saves becomes one Refresh per collection once the folder has
+// been quiet for Debounce, or after MaxDelay at the latest. Ignore files
+// (.mdsearchignore) are the engine's business; Refresh skips what they
+// exclude. Symlinked folders are indexed but not watched.
+package watch

@@ -1,0 +1,328 @@
+package watch
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+
+	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/vault"
+)
+
+// Options configure a Watcher. Zero values mean the defaults.
+type Options struct {
+	// Debounce is how long a folder must be quiet before its changes are
+	// refreshed. Default 200 ms.
+	Debounce time.Duration
+	// MaxDelay bounds how long a change waits while events keep coming.
+	// Default 1 s.
+	MaxDelay time.Duration
+	// CatchUp runs an incremental index of every collection when the
+	// watcher starts, for changes made while nothing was watching.
+	CatchUp bool
+	// Logger receives errors and skipped folders; nil discards them.
+	Logger *slog.Logger
+	// OnRefresh, when set, is told about every Refresh the watcher makes.
+	OnRefresh func(collection string, paths []string, stats *mdsearch.IndexStats, err error)
+}
+
+// Watcher watches the collections of one index.
+type Watcher struct {
+	s    mdsearch.Searcher
+	opts Options
+	log  *slog.Logger
+	fw   *fsnotify.Watcher
+
+	mu      sync.Mutex
+	roots   map[string]string              // collection name → root folder
+	dirs    map[string]bool                // watched folders
+	files   map[string]bool                // markdown files seen, for folders that vanish whole
+	pending map[string]map[string]struct{} // collection → vault-relative paths to refresh
+	first   time.Time                      // when the oldest pending change arrived
+	last    time.Time                      // when the newest one arrived
+
+	kick   chan struct{} // a change arrived: re-arm the timer
+	catch  chan struct{} // run a catch-up index
+	cancel context.CancelFunc
+	done   chan struct{}
+}
+
+// Start watches every collection s reports and returns once the watches
+// are in place; changes are refreshed in the background until Close.
+func Start(ctx context.Context, s mdsearch.Searcher, opts Options) (*Watcher, error) {
+	if opts.Debounce <= 0 {
+		opts.Debounce = 200 * time.Millisecond
+	}
+	if opts.MaxDelay < opts.Debounce {
+		opts.MaxDelay = max(time.Second, opts.Debounce)
+	}
+	fw, err := fsnotify.NewWatcher()
+	if err != nil {
+		return nil, mdsearch.Errorf(mdsearch.KindUnavailable, "watch", "", "", "%v", err)
+	}
+	w := &Watcher{
+		s: s, opts: opts, log: opts.Logger, fw: fw,
+		roots: map[string]string{}, dirs: map[string]bool{}, files: map[string]bool{},
+		pending: map[string]map[string]struct{}{},
+		kick:    make(chan struct{}, 1), catch: make(chan struct{}, 1), done: make(chan struct{}),
+	}
+	if w.log == nil {
+		w.log = slog.New(slog.DiscardHandler)
+	}
+	if err := w.Sync(ctx); err != nil {
+		fw.Close()
+		return nil, err
+	}
+	ctx, w.cancel = context.WithCancel(context.WithoutCancel(ctx))
+	if opts.CatchUp {
+		w.catch <- struct{}{}
+	}
+	go w.loop(ctx)
+	return w, nil
+}
+
+// Close stops watching and waits for a refresh in progress to end.
+func (w *Watcher) Close() error {
+	w.cancel()
+	<-w.done
+	return nil
+}
+
+// Collections lists the collections being watched, by name.
+func (w *Watcher) Collections() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	names := make([]string, 0, len(w.roots))
+	for n := range w.roots {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// Sync watches collections added to the index since the last call.
+func (w *Watcher) Sync(ctx context.Context) error {
+	st, err := w.s.Status(ctx)
+	if err != nil {
+		return err
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, c := range st.Collections {
+		if c.Root == "" || w.roots[c.Name] == c.Root {
+			continue
+		}
+		root, err := filepath.Abs(c.Root)
+		if err != nil {
+			return err
+		}
+		w.roots[c.Name] = root
+		if err := w.addTree(root, false); err != nil {
+			w.log.Warn("cannot watch collection", "collection", c.Name, "root", root, "err", err)
+		}
+	}
+	return nil
+}
+
+// addTree watches dir and every folder below it that the indexer walks.
+// With enqueue, the notes found are queued for refresh: a folder that just
+// appeared may have been filled before its watch existed. Call with mu held.
+func (w *Watcher) addTree(dir string, enqueue bool) error {
+	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if p == dir {
+				return err
+			}
+			w.log.Warn("cannot watch folder", "path", p, "err", err)
+			return nil
+		}
+		if d.IsDir() {
+			if p != dir && skipDir(d.Name()) {
+				return filepath.SkipDir
+			}
+			if !w.dirs[p] {
+				if err := w.fw.Add(p); err != nil {
+					w.log.Warn("cannot watch folder", "path", p, "err", err)
+					return filepath.SkipDir
+				}
+				w.dirs[p] = true
+			}
+			return nil
+		}
+		if d.Type().IsRegular() && vault.IsMarkdown(d.Name()) {
+			w.files[p] = true
+			if enqueue {
+				w.enqueue(p)
+			}
+		}
+		return nil
+	})
+}
+
+// skipDir matches the folders the indexer never walks.
+func skipDir(name string) bool {
+	switch name {
+	case "node_modules":
+		return true
+	}
+	return strings.HasPrefix(name, ".")
+}
+
+func (w *Watcher) loop(ctx context.Context) {
+	defer close(w.done)
+	defer w.fw.Close()
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case ev, ok := <-w.fw.Events:
+			if !ok {
+				return
+			}
+			w.handle(ev)
+		case err, ok := <-w.fw.Errors:
+			if !ok {
+				return
+			}
+			w.log.Warn("watch error", "err", err)
+			if errors.Is(err, fsnotify.ErrEventOverflow) {
+				w.requestCatchUp() // events were lost: let the indexer find what changed
+			}
+		case <-w.kick:
+			timer.Reset(w.wait())
+		case <-timer.C:
+			if d := w.wait(); d > 0 {
+				timer.Reset(d)
+				continue
+			}
+			w.flush(ctx)
+			timer.Reset(w.wait()) // changes that came during the refresh
+		case <-w.catch:
+			w.catchUp(ctx)
+		}
+	}
+}
+
+func (w *Watcher) requestCatchUp() {
+	select {
+	case w.catch <- struct{}{}:
+	default:
+	}
+}
+
+// handle records one file system event.
+func (w *Watcher) handle(ev fsnotify.Event) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	p := filepath.Clean(ev.Name)
+	if ev.Has(fsnotify.Create) {
+		if fi, err := os.Lstat(p); err == nil && fi.IsDir() {
+			if !skipDir(fi.Name()) && w.collectionsOf(p) != nil {
+				if err := w.addTree(p, true); err != nil {
+					w.log.Warn("cannot watch folder", "path", p, "err", err)
+				}
+			}
+			return
+		}
+	}
+	if ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
+		if w.dirs[p] {
+			w.dropTree(p)
+			return
+		}
+	}
+	if !vault.IsMarkdown(p) || !(ev.Has(fsnotify.Create) || ev.Has(fsnotify.Write) || ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename)) {
+		return
+	}
+	if ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
+		delete(w.files, p)
+	} else {
+		w.files[p] = true
+	}
+	w.enqueue(p)
+}
+
+// dropTree forgets a folder that was removed or moved away, and queues
+// every note known below it: no event will come for them.
+func (w *Watcher) dropTree(dir string) {
+	prefix := dir + string(filepath.Separator)
+	for d := range w.dirs {
+		if d == dir || strings.HasPrefix(d, prefix) {
+			delete(w.dirs, d)
+			_ = w.fw.Remove(d) // already gone when the folder was deleted
+		}
+	}
+	for f := range w.files {
+		if strings.HasPrefix(f, prefix) {
+			delete(w.files, f)
+			w.enqueue(f)
+		}
+	}
+}
+
+// collectionsOf names the collections whose root holds path.
+func (w *Watcher) collectionsOf(path string) map[string]string {
+	var out map[string]string
+	for name, root := range w.roots {
+		rel, err := filepath.Rel(root, path)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			continue
+		}
+		if out == nil {
+			out = map[string]string{}
+		}
+		out[name] = filepath.ToSlash(rel)
+	}
+	return out
+}
+
+// enqueue queues path for refresh in each collection that holds it, unless
+// it sits in a folder the indexer skips. Call with mu held.
+func (w *Watcher) enqueue(path string) {
+	for name, rel := range w.collectionsOf(path) {
+		if inSkippedDir(rel) {
+			continue
+		}
+		if w.pending[name] == nil {
+			w.pending[name] = map[string]struct{}{}
+		}
+		w.pending[name][rel] = struct{}{}
+	}
+	if len(w.pending) > 0 {
+		w.last = time.Now()
+		if w.first.IsZero() {
+			w.first = w.last
+		}
+	}
+	select {
+	case w.kick <- struct{}{}:
+	default:
+	}
+}
+
+func inSkippedDir(rel string) bool {
+	parts := strings.Split(rel, "/")
+	return slices.ContainsFunc(parts[:len(parts)-1], skipDir)
+}
+
+// wait is how long to hold pending changes: until Debounce after the last
+// event, but no later than MaxDelay after the first. 0 means flush now.
+func (w *Watcher) wait() time.Duration {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.pending) == 0 {
+		return time.Hour
+	}
+	return max(0, min(time.Until(w.last.Add(w.opts.Debounce)), time.Until(w.first.Add(w.opts.MaxDelay))))
+}

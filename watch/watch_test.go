@@ -1,0 +1,170 @@
+package watch
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mdsearch/mdsearch"
+)
+
+// fake records Refresh calls; the engine-backed watch test is in
+// internal/e2e.
+type fake struct {
+	mdsearch.Searcher
+	root  string
+	calls chan []string
+	mu    sync.Mutex
+	index int
+}
+
+func (f *fake) Status(context.Context) (*mdsearch.Status, error) {
+	return &mdsearch.Status{Collections: []mdsearch.CollectionStatus{{Name: "v", Root: f.root}}}, nil
+}
+
+func (f *fake) Refresh(_ context.Context, coll string, paths []string) (*mdsearch.IndexStats, error) {
+	if coll != "v" {
+		panic(coll)
+	}
+	f.calls <- paths
+	return &mdsearch.IndexStats{Collection: coll}, nil
+}
+
+func (f *fake) Index(context.Context, mdsearch.IndexRequest, func(mdsearch.IndexProgress)) (*mdsearch.IndexStats, error) {
+	f.mu.Lock()
+	f.index++
+	f.mu.Unlock()
+	return &mdsearch.IndexStats{}, nil
+}
+
+func write(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// next waits for the next Refresh and returns its paths.
+func next(t *testing.T, f *fake) []string {
+	t.Helper()
+	select {
+	case p := <-f.calls:
+		return p
+	case <-time.After(2 * time.Second):
+		t.Fatal("no refresh within 2 s")
+		return nil
+	}
+}
+
+func quiet(t *testing.T, f *fake) {
+	t.Helper()
+	select {
+	case p := <-f.calls:
+		t.Errorf("unexpected refresh of %v", p)
+	case <-time.After(400 * time.Millisecond):
+	}
+}
+
+func start(t *testing.T) (*fake, string) {
+	t.Helper()
+	root := t.TempDir()
+	write(t, filepath.Join(root, "a.md"), "# A\n")
+	write(t, filepath.Join(root, "deep/er/b.md"), "# B\n")
+	write(t, filepath.Join(root, ".obsidian/c.md"), "# C\n")
+	f := &fake{root: root, calls: make(chan []string, 16)}
+	w, err := Start(context.Background(), f, Options{Debounce: 50 * time.Millisecond, CatchUp: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.Close() })
+	return f, root
+}
+
+func TestWatch(t *testing.T) {
+	f, root := start(t)
+	steps := []struct {
+		name string
+		do   func()
+		want []string
+	}{
+		{"edit", func() { write(t, filepath.Join(root, "a.md"), "# A\nnew\n") }, []string{"a.md"}},
+		{"burst is one refresh", func() {
+			for i := 0; i < 5; i++ {
+				write(t, filepath.Join(root, "a.md"), strings.Repeat("x", i))
+				write(t, filepath.Join(root, "deep/er/b.md"), strings.Repeat("y", i))
+			}
+		}, []string{"a.md", "deep/er/b.md"}},
+		{"new folder", func() { write(t, filepath.Join(root, "new/sub/n.md"), "# N\n") }, []string{"new/sub/n.md"}},
+		{"note in new folder", func() { write(t, filepath.Join(root, "new/sub/n.md"), "# N2\n") }, []string{"new/sub/n.md"}},
+		{"rename", func() {
+			if err := os.Rename(filepath.Join(root, "a.md"), filepath.Join(root, "a2.markdown")); err != nil {
+				t.Fatal(err)
+			}
+		}, []string{"a.md", "a2.markdown"}},
+		{"folder moved out", func() {
+			if err := os.Rename(filepath.Join(root, "new"), filepath.Join(t.TempDir(), "gone")); err != nil {
+				t.Fatal(err)
+			}
+		}, []string{"new/sub/n.md"}},
+		{"folder deleted", func() {
+			if err := os.RemoveAll(filepath.Join(root, "deep")); err != nil {
+				t.Fatal(err)
+			}
+		}, []string{"deep/er/b.md"}},
+	}
+	for _, st := range steps {
+		st.do()
+		var got []string
+		calls := 0
+		deadline := time.After(2 * time.Second)
+		for !containsAll(got, st.want) {
+			select {
+			case p := <-f.calls:
+				got = append(got, p...)
+				calls++
+			case <-deadline:
+				t.Fatalf("%s: refreshed %v, want %v", st.name, got, st.want)
+			}
+		}
+		if strings.HasPrefix(st.name, "burst") && calls != 1 {
+			t.Errorf("%s: %d refreshes", st.name, calls)
+		}
+		quiet(t, f)
+	}
+	f.mu.Lock()
+	if f.index != 1 {
+		t.Errorf("catch-up indexed %d times, want once", f.index)
+	}
+	f.mu.Unlock()
+}
+
+func TestIgnored(t *testing.T) {
+	f, root := start(t)
+	write(t, filepath.Join(root, "notes.txt"), "x")
+	write(t, filepath.Join(root, ".obsidian/c.md"), "x")
+	write(t, filepath.Join(root, ".hidden/new/d.md"), "x")
+	write(t, filepath.Join(root, "node_modules/e.md"), "x")
+	write(t, filepath.Join(root, "a.md.swp"), "x")
+	quiet(t, f)
+	write(t, filepath.Join(root, "a.md"), "changed")
+	if got := next(t, f); !slices.Equal(got, []string{"a.md"}) {
+		t.Errorf("refreshed %v", got)
+	}
+}
+
+func containsAll(got, want []string) bool {
+	for _, w := range want {
+		if !slices.Contains(got, w) {
+			return false
+		}
+	}
+	return true
+}
