@@ -1,0 +1,103 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/embed/provider"
+	"github.com/mdsearch/mdsearch/eval"
+)
+
+// listFlag collects a repeatable flag.
+type listFlag []string
+
+func (l *listFlag) String() string     { return strings.Join(*l, ",") }
+func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
+
+func runEval(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags(env, "eval", "--vault DIR --queries FILE.jsonl")
+	var opts eval.Options
+	fs.StringVar(&opts.Vault, "vault", "", "folder of notes to index (required)")
+	queries := fs.String("queries", "", "labelled queries, one JSON object a line (required)")
+	fs.IntVar(&opts.K, "k", mdsearch.DefaultN, fmt.Sprintf("results judged per query (1–%d)", mdsearch.MaxN))
+	fs.IntVar(&opts.MaxPerPage, "max-per-page", mdsearch.DefaultMaxPerPage,
+		fmt.Sprintf("most results from one note (1–%d)", mdsearch.MaxMaxPerPage))
+	var configs listFlag
+	fs.Var(&configs, "config", "configuration to run, repeatable or comma-separated (default: all of "+
+		strings.Join(eval.DefaultConfigs, ", ")+")")
+	asJSON := fs.Bool("json", false, "print the report as JSON")
+	details := fs.Bool("details", false, "include every query's outcome and results in the JSON report")
+	fs.StringVar(&opts.TempDir, "tmp", "", "folder for the throwaway indexes (default: the system's)")
+	fs.Float64Var(&opts.Tuning.RRFK, "rrf-k", 0, "tuning: reciprocal rank fusion constant (default 60)")
+	weights := fs.String("bm25-weights", "", "tuning: keyword weights text,heading,title,tags (default 1,2.5,2,1.5)")
+	fs.Float64Var(&opts.Tuning.Overlap, "overlap", 0, "tuning: fraction of the chunk budget repeated between parts (default 0.15; negative for none)")
+	fs.IntVar(&opts.Tuning.StubWords, "stub-words", 0, "tuning: sections under this many words merge forward (default 50; negative for none)")
+	fs.IntVar(&opts.Tuning.MaxTokens, "max-tokens", 0, "tuning: chunk budget in model tokens (default and most: the model's window)")
+	cfg := provider.FromEnv(env.Getenv)
+	cfg.AddFlags(fs)
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 || opts.Vault == "" || *queries == "" {
+		fmt.Fprintln(env.Stderr, "mdsearch eval: give --vault DIR and --queries FILE, and no other arguments")
+		fs.Usage()
+		return errUsage
+	}
+	// 0 means "default" to eval.Run; on the command line it is a mistake.
+	if opts.K < 1 || opts.K > mdsearch.MaxN {
+		return fmt.Errorf("k must be between 1 and %d, got %d", mdsearch.MaxN, opts.K)
+	}
+	if opts.MaxPerPage < 1 || opts.MaxPerPage > mdsearch.MaxMaxPerPage {
+		return fmt.Errorf("max per page must be between 1 and %d, got %d", mdsearch.MaxMaxPerPage, opts.MaxPerPage)
+	}
+	if *weights != "" {
+		if opts.Tuning.Weights, err = eval.ParseWeights(*weights); err != nil {
+			return err
+		}
+	}
+	if opts.Configs, err = eval.ParseConfigs(configs); err != nil {
+		return err
+	}
+	if opts.Queries, err = eval.LoadQueries(*queries); err != nil {
+		return err
+	}
+	opts.Details = *details
+	opts.Log = func(line string) { fmt.Fprintln(env.Stderr, "mdsearch eval: "+line) }
+	// The model sizes the chunks even for keyword configurations, so a row
+	// does not change with the company it keeps; without one, keyword
+	// configurations still run, on chunks sized in words.
+	emb, err := provider.OpenContext(ctx, cfg)
+	switch {
+	case err != nil && needsModel(opts.Configs):
+		return err
+	case err != nil:
+		fmt.Fprintf(env.Stderr, "mdsearch eval: note: no embedding model (%v); chunks are sized in words\n", err)
+	default:
+		defer provider.Close(emb)
+		opts.Embedder = emb // nil for --embedder none: Run names what needs a model
+	}
+	rep, err := eval.Run(ctx, opts)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		enc := json.NewEncoder(env.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	}
+	return eval.WriteTable(env.Stdout, rep)
+}
+
+// needsModel reports whether any configuration searches vectors.
+func needsModel(cs []eval.Config) bool {
+	for _, c := range cs {
+		if c.Mode != mdsearch.ModeKeyword {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,116 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mdsearch/mdsearch/embed/use"
+	"github.com/mdsearch/mdsearch/eval"
+)
+
+// writeQueries writes a query file and returns its path.
+func writeQueries(t *testing.T, lines ...string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "q.jsonl")
+	if err := os.WriteFile(p, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestEvalUsageErrors(t *testing.T) {
+	q := writeQueries(t, `{"query": "restore drill", "expected_path_contains": "Backups"}`)
+	bad := writeQueries(t, `{"query": "ok", "expected_path_contains": "Backups"}`, `{"query": "x"`)
+	cases := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"eval"}, 2, "give --vault DIR and --queries FILE"},
+		{[]string{"eval", "--vault", "../sample-vault"}, 2, "give --vault DIR and --queries FILE"},
+		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "extra"}, 2, "no other arguments"},
+		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--k", "x"}, 2, "invalid value"},
+		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--max-per-page", "9"}, 1, "max per page must be between 1 and 5"},
+		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--k", "0", "--embedder", "none", "--config", "sections-keyword"}, 1, "k must be between 1 and 50"},
+		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--config", "bm25"}, 1, `unknown configuration "bm25"`},
+		{[]string{"eval", "--vault", "../sample-vault", "--queries", bad, "--embedder", "none"}, 1, "q.jsonl:2: not a JSON query object"},
+		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--embedder", "none", "--config", "sections-hybrid,sections-keyword"},
+			1, "sections-hybrid need an embedding model"},
+		{[]string{"eval", "--vault", "../no-such-vault", "--queries", q, "--embedder", "none", "--config", "sections-keyword"}, 1, "no such folder"},
+	}
+	for _, c := range cases {
+		code, out, errOut := run(t, "", c.args...)
+		if code != c.code || out != "" || !strings.Contains(errOut, c.want) {
+			t.Errorf("%q: exit %d, want %d; stderr %q should say %q", c.args, code, c.code, errOut, c.want)
+		}
+	}
+}
+
+func TestEvalKeywordOnly(t *testing.T) {
+	q := writeQueries(t,
+		`{"query": "restore drill", "relevant": [{"path": "homelab/Backups.md", "section_path": ["Backups"]}]}`,
+		`{"query": "aphids whitefly", "expected_path_contains": "garden/", "difficulty": "easy"}`)
+	args := []string{"eval", "--vault", "../sample-vault", "--queries", q, "--embedder", "none", "--config", "sections-keyword", "--config", "paragraph-keyword"}
+	code, out, errOut := run(t, "", args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"2 queries (q.jsonl) over ../sample-vault, k=5", "recall@5", "section@5", "sections-keyword", "paragraph-keyword", "Hit@3 by difficulty"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(errOut, "sections: indexed") {
+		t.Errorf("progress on stderr: %q", errOut)
+	}
+
+	code, out, _ = run(t, "", append(args, "--json", "--details", "--k", "3")...)
+	var rep eval.Report
+	if code != 0 || json.Unmarshal([]byte(out), &rep) != nil {
+		t.Fatalf("json: exit %d %s", code, out)
+	}
+	if rep.K != 3 || len(rep.Configs) != 2 || rep.Configs[0].Name != "sections-keyword" || rep.Configs[0].MRR != 1 ||
+		rep.Configs[0].SectionHit != 1 || len(rep.Configs[0].Outcomes) != 2 {
+		t.Errorf("report: %+v", rep)
+	}
+}
+
+func TestEvalWithModel(t *testing.T) {
+	if m, err := use.New(use.Options{}); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("model assets missing in CI: %v", err)
+		}
+		t.Skipf("model assets missing (run `mdsearch setup`): %v", err)
+	} else {
+		m.Close()
+	}
+	corpus := "../../shared/corpora/qmd-eval"
+	code, out, errOut := run(t, "", "eval", "--vault", corpus+"/test", "--queries", corpus+"/queries.jsonl",
+		"--config", "whole-doc,sections-hybrid", "--json")
+	var rep eval.Report
+	if code != 0 || json.Unmarshal([]byte(out), &rep) != nil {
+		t.Fatalf("exit %d: %s %s", code, out, errOut)
+	}
+	if rep.Model != use.ModelID || rep.Queries != 24 || len(rep.Configs) != 2 || rep.Configs[0].Index.OverWindow != 6 {
+		t.Errorf("report: %+v", rep)
+	}
+	if h := rep.Configs[1].Hit3By; h["easy"] < 0.8 || rep.Configs[1].Hit3 < 0.5 {
+		t.Errorf("sections-hybrid is below qmd's own floors: %v", h)
+	}
+}
+
+func TestEvalMissingModel(t *testing.T) {
+	noModel(t)
+	q := writeQueries(t, `{"query": "restore drill", "expected_path_contains": "Backups"}`)
+	code, out, errOut := run(t, "", "eval", "--vault", "../sample-vault", "--queries", q, "--config", "sections-keyword")
+	if code != 0 || !strings.Contains(out, "sections-keyword") || !strings.Contains(errOut, "chunks are sized in words") {
+		t.Errorf("keyword-only without a model: exit %d\n%s\n%s", code, out, errOut)
+	}
+	code, _, errOut = run(t, "", "eval", "--vault", "../sample-vault", "--queries", q, "--config", "sections-hybrid")
+	if code != 1 || !strings.Contains(errOut, "mdsearch setup") {
+		t.Errorf("hybrid without a model: exit %d, stderr %q should name the fix", code, errOut)
+	}
+}

@@ -1,0 +1,118 @@
+package eval
+
+import (
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/mdsearch/mdsearch/embed"
+)
+
+// Cache is an embed.Embedder that remembers every vector it computed, keyed
+// by the SHA-256 of the text, so configurations of one run that embed the
+// same text (the same chunk cut the same way) pay for it once. Queries
+// should bypass it (SetBypass) so their latency includes embedding.
+type Cache struct {
+	emb embed.Embedder
+
+	mu   sync.Mutex
+	vecs map[[32]byte][]float32
+
+	computed   atomic.Int64 // texts sent to the model
+	hits       atomic.Int64 // texts answered from the cache
+	overWindow atomic.Int64 // texts longer than the model's window
+	bypass     atomic.Bool
+}
+
+var _ embed.Embedder = (*Cache)(nil)
+
+// NewCache wraps emb.
+func NewCache(emb embed.Embedder) *Cache {
+	return &Cache{emb: emb, vecs: map[[32]byte][]float32{}}
+}
+
+// CacheStats count the texts a Cache has seen.
+type CacheStats struct {
+	Computed   int64 `json:"computed"`    // embedded by the model
+	Hits       int64 `json:"hits"`        // reused
+	OverWindow int64 `json:"over_window"` // longer than the window, so truncated by the model
+}
+
+// Stats returns the counts so far (bypassed texts are not counted).
+func (c *Cache) Stats() CacheStats {
+	return CacheStats{Computed: c.computed.Load(), Hits: c.hits.Load(), OverWindow: c.overWindow.Load()}
+}
+
+// Sub is the difference of two snapshots.
+func (s CacheStats) Sub(o CacheStats) CacheStats {
+	return CacheStats{Computed: s.Computed - o.Computed, Hits: s.Hits - o.Hits, OverWindow: s.OverWindow - o.OverWindow}
+}
+
+// SetBypass sends every text straight to the model, uncounted and
+// unremembered, while on.
+func (c *Cache) SetBypass(on bool) { c.bypass.Store(on) }
+
+// Embed implements embed.Embedder: cached texts are answered from memory,
+// the rest are embedded in one call to the wrapped model.
+func (c *Cache) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	if c.bypass.Load() {
+		return c.emb.Embed(ctx, texts)
+	}
+	keys := make([][32]byte, len(texts))
+	out := make([][]float32, len(texts))
+	var miss []int
+	window := c.emb.MaxTokens()
+	c.mu.Lock()
+	for i, t := range texts {
+		keys[i] = sha256.Sum256([]byte(t))
+		if v, ok := c.vecs[keys[i]]; ok {
+			out[i] = slices.Clone(v)
+		} else {
+			miss = append(miss, i)
+		}
+	}
+	c.mu.Unlock()
+	for _, t := range texts {
+		if window > 0 && c.emb.CountTokens(t) > window {
+			c.overWindow.Add(1)
+		}
+	}
+	c.hits.Add(int64(len(texts) - len(miss)))
+	if len(miss) == 0 {
+		return out, nil
+	}
+	batch := make([]string, len(miss))
+	for j, i := range miss {
+		batch[j] = texts[i]
+	}
+	vecs, err := c.emb.Embed(ctx, batch)
+	if err != nil {
+		return nil, err
+	}
+	if len(vecs) != len(batch) {
+		return nil, fmt.Errorf("%s returned %d vectors for %d texts", c.emb.ModelID(), len(vecs), len(batch))
+	}
+	c.computed.Add(int64(len(miss)))
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for j, i := range miss {
+		c.vecs[keys[i]] = vecs[j]
+		out[i] = slices.Clone(vecs[j])
+	}
+	return out, nil
+}
+
+// Dim implements embed.Embedder.
+func (c *Cache) Dim() int { return c.emb.Dim() }
+
+// MaxTokens implements embed.Embedder.
+func (c *Cache) MaxTokens() int { return c.emb.MaxTokens() }
+
+// CountTokens implements embed.Embedder.
+func (c *Cache) CountTokens(text string) int { return c.emb.CountTokens(text) }
+
+// ModelID implements embed.Embedder: the cache does not change vectors.
+func (c *Cache) ModelID() string { return c.emb.ModelID() }

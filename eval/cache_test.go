@@ -1,0 +1,117 @@
+package eval
+
+import (
+	"context"
+	"errors"
+	"hash/fnv"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/mdsearch/mdsearch/embed"
+)
+
+// hashEmbedder is a deterministic stand-in model for testing the cache
+// wrapper: each text maps to a vector derived from its hash, and every
+// call is recorded.
+type hashEmbedder struct {
+	calls  [][]string
+	fail   error
+	short  bool // return one vector too few
+	window int  // MaxTokens; default 128
+}
+
+func (h *hashEmbedder) Embed(_ context.Context, texts []string) ([][]float32, error) {
+	h.calls = append(h.calls, slices.Clone(texts))
+	if h.fail != nil {
+		return nil, h.fail
+	}
+	out := make([][]float32, len(texts))
+	for i, t := range texts {
+		f := fnv.New32a()
+		f.Write([]byte(t))
+		s := f.Sum32()
+		out[i] = []float32{float32(s & 0xff), float32(s >> 8 & 0xff), float32(s >> 16 & 0xff), 1}
+		embed.Normalize(out[i])
+	}
+	if h.short {
+		out = out[:len(out)-1]
+	}
+	return out, nil
+}
+
+func (h *hashEmbedder) Dim() int { return 4 }
+func (h *hashEmbedder) MaxTokens() int {
+	if h.window == 0 {
+		return 128
+	}
+	return h.window
+}
+func (h *hashEmbedder) CountTokens(text string) int { return embed.CountWords(text) }
+func (h *hashEmbedder) ModelID() string             { return "hash-4" }
+
+func TestCache(t *testing.T) {
+	ctx := context.Background()
+	m := &hashEmbedder{window: 3}
+	c := NewCache(m)
+	first, err := c.Embed(ctx, []string{"a", "b c d e", "c"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := c.Embed(ctx, []string{"c", "new one", "a", "new one"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantCalls := [][]string{{"a", "b c d e", "c"}, {"new one", "new one"}}
+	if len(m.calls) != 2 || !slices.Equal(m.calls[0], wantCalls[0]) || !slices.Equal(m.calls[1], wantCalls[1]) {
+		t.Errorf("model calls %q, want %q", m.calls, wantCalls)
+	}
+	direct, _ := (&hashEmbedder{}).Embed(ctx, []string{"c", "new one", "a"})
+	for i, want := range direct {
+		if !slices.Equal(second[i], want) {
+			t.Errorf("vector %d differs from the model's", i)
+		}
+	}
+	if !slices.Equal(first[0], second[2]) {
+		t.Error("cached vector differs")
+	}
+	first[0][0] = 42 // callers may not corrupt the cache
+	if third, _ := c.Embed(ctx, []string{"a"}); third[0][0] == 42 {
+		t.Error("cache shares its vectors with callers")
+	}
+	want := CacheStats{Computed: 5, Hits: 3, OverWindow: 1}
+	if got := c.Stats(); got != want {
+		t.Errorf("stats %+v, want %+v", got, want)
+	}
+	if d := c.Stats().Sub(CacheStats{Computed: 1, Hits: 1}); d != (CacheStats{Computed: 4, Hits: 2, OverWindow: 1}) {
+		t.Errorf("Sub: %+v", d)
+	}
+
+	c.SetBypass(true)
+	if _, err := c.Embed(ctx, []string{"a", "b c d e"}); err != nil {
+		t.Fatal(err)
+	}
+	if len(m.calls) != 3 || len(m.calls[2]) != 2 || c.Stats() != want {
+		t.Errorf("bypass should reach the model uncounted: calls %q, stats %+v", m.calls, c.Stats())
+	}
+	c.SetBypass(false)
+
+	if c.Dim() != 4 || c.MaxTokens() != 3 || c.CountTokens("x y") != 2 || c.ModelID() != "hash-4" {
+		t.Error("the cache must present the model's facts unchanged")
+	}
+}
+
+func TestCacheErrors(t *testing.T) {
+	ctx := context.Background()
+	boom := errors.New("boom")
+	c := NewCache(&hashEmbedder{fail: boom})
+	if _, err := c.Embed(ctx, []string{"x"}); !errors.Is(err, boom) {
+		t.Errorf("error %v, want boom", err)
+	}
+	if _, err := NewCache(&hashEmbedder{short: true}).Embed(ctx, []string{"x", "y"}); err == nil || !strings.Contains(err.Error(), "1 vectors for 2 texts") {
+		t.Errorf("short answer: %v", err)
+	}
+	if _, err := c.Embed(ctx, nil); err != nil {
+		t.Errorf("no texts: %v", err)
+	}
+}

@@ -1,0 +1,156 @@
+package eval
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/mdsearch/mdsearch"
+)
+
+// Label is one relevant section of a query: a vault-relative note path and
+// the heading texts from the top down to the section (empty: the whole note).
+type Label struct {
+	Path        string   `json:"path"`
+	SectionPath []string `json:"section_path"`
+
+	// Set by Resolve: the section's canonical path and its line range.
+	span span
+}
+
+// span is a resolved label: the section's heading path as the parser
+// reports it and its inclusive line range, subsections included.
+type span struct {
+	resolved   bool
+	path       []string
+	start, end int
+}
+
+// Query is one line of a query file.
+type Query struct {
+	Text         string  `json:"query"`
+	Relevant     []Label `json:"relevant,omitempty"`
+	PathContains string  `json:"expected_path_contains,omitempty"`
+	Difficulty   string  `json:"difficulty,omitempty"`
+	Line         int     `json:"-"` // 1-based line in the query file
+}
+
+// Labelled reports whether q names relevant sections (not just paths).
+func (q *Query) Labelled() bool { return len(q.Relevant) > 0 }
+
+// relevantPage reports whether a note is relevant to q.
+func (q *Query) relevantPage(path string) bool {
+	if q.PathContains != "" {
+		return strings.Contains(path, q.PathContains)
+	}
+	for _, l := range q.Relevant {
+		if l.Path == path {
+			return true
+		}
+	}
+	return false
+}
+
+// relevantPages is the number of distinct relevant notes, for recall. A
+// path-contains query counts as one: finding any matching note answers it.
+func (q *Query) relevantPages() []string {
+	if q.PathContains != "" {
+		return nil
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, l := range q.Relevant {
+		if !seen[l.Path] {
+			seen[l.Path] = true
+			out = append(out, l.Path)
+		}
+	}
+	return out
+}
+
+// QuerySet is a parsed query file.
+type QuerySet struct {
+	File    string
+	Queries []Query
+}
+
+// LoadQueries reads a query file (see the package doc for the format).
+func LoadQueries(path string) (*QuerySet, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, mdsearch.Errorf(mdsearch.KindInvalid, "read queries", path, "", "%v", unwrapPath(err))
+	}
+	defer f.Close()
+	return ParseQueries(f, path)
+}
+
+// ParseQueries reads JSON Lines queries from r; name is used in errors,
+// which name the line: "queries.jsonl:3".
+func ParseQueries(r io.Reader, name string) (*QuerySet, error) {
+	qs := &QuerySet{File: name}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64*1024), 4<<20)
+	for line := 1; sc.Scan(); line++ {
+		raw := bytes.TrimSpace(sc.Bytes())
+		if len(raw) == 0 {
+			continue
+		}
+		q, err := parseQuery(raw)
+		if err != nil {
+			return nil, queryError(name, line, "%v", err)
+		}
+		q.Line = line
+		qs.Queries = append(qs.Queries, q)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, mdsearch.Errorf(mdsearch.KindInvalid, "read queries", name, "", "%v", err)
+	}
+	if len(qs.Queries) == 0 {
+		return nil, mdsearch.Errorf(mdsearch.KindInvalid, "read queries", name, "", "no queries in the file")
+	}
+	return qs, nil
+}
+
+// parseQuery decodes and checks one line.
+func parseQuery(raw []byte) (Query, error) {
+	var q Query
+	if err := json.Unmarshal(raw, &q); err != nil {
+		return q, fmt.Errorf("not a JSON query object: %v", err)
+	}
+	q.Text = strings.TrimSpace(q.Text)
+	switch {
+	case q.Text == "":
+		return q, fmt.Errorf(`"query" is missing or empty`)
+	case len(q.Relevant) == 0 && q.PathContains == "":
+		return q, fmt.Errorf(`needs "relevant" labels or "expected_path_contains"`)
+	case len(q.Relevant) > 0 && q.PathContains != "":
+		return q, fmt.Errorf(`has both "relevant" and "expected_path_contains"; use one`)
+	}
+	for i, l := range q.Relevant {
+		if strings.TrimSpace(l.Path) == "" {
+			return q, fmt.Errorf(`relevant[%d] has no "path"`, i)
+		}
+		for _, h := range l.SectionPath {
+			if strings.TrimSpace(h) == "" {
+				return q, fmt.Errorf(`relevant[%d] has an empty heading in "section_path"`, i)
+			}
+		}
+	}
+	return q, nil
+}
+
+func queryError(file string, line int, format string, args ...any) error {
+	return mdsearch.Errorf(mdsearch.KindInvalid, "read queries", fmt.Sprintf("%s:%d", file, line), "", format, args...)
+}
+
+// unwrapPath drops the path an *os.PathError repeats.
+func unwrapPath(err error) error {
+	if pe, ok := err.(*os.PathError); ok {
+		return pe.Err
+	}
+	return err
+}

@@ -1,0 +1,177 @@
+package eval
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/mdsearch/mdsearch"
+)
+
+func TestParseQueries(t *testing.T) {
+	in := `{"query": "What adaptations?", "relevant": [{"path": "V.md", "section_path": ["V", "Legacy", "Adaptations"]}]}
+
+{"query": " API versioning ", "expected_path_contains": "api-design", "difficulty": "easy"}
+{"query": "two labels", "relevant": [{"path": "a.md", "section_path": []}, {"path": "b/c.md", "section_path": ["C"]}], "difficulty": "hard", "note": "extra fields are ignored"}
+`
+	qs, err := ParseQueries(strings.NewReader(in), "q.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Query{
+		{Text: "What adaptations?", Relevant: []Label{{Path: "V.md", SectionPath: []string{"V", "Legacy", "Adaptations"}}}, Line: 1},
+		{Text: "API versioning", PathContains: "api-design", Difficulty: "easy", Line: 3},
+		{Text: "two labels", Relevant: []Label{{Path: "a.md", SectionPath: []string{}}, {Path: "b/c.md", SectionPath: []string{"C"}}},
+			Difficulty: "hard", Line: 4},
+	}
+	if len(qs.Queries) != len(want) {
+		t.Fatalf("got %d queries, want %d", len(qs.Queries), len(want))
+	}
+	for i, w := range want {
+		g := qs.Queries[i]
+		if g.Text != w.Text || g.PathContains != w.PathContains || g.Difficulty != w.Difficulty || g.Line != w.Line ||
+			len(g.Relevant) != len(w.Relevant) {
+			t.Errorf("query %d: got %+v, want %+v", i, g, w)
+			continue
+		}
+		for j := range w.Relevant {
+			if g.Relevant[j].Path != w.Relevant[j].Path || !slices.Equal(g.Relevant[j].SectionPath, w.Relevant[j].SectionPath) {
+				t.Errorf("query %d label %d: got %+v, want %+v", i, j, g.Relevant[j], w.Relevant[j])
+			}
+		}
+	}
+	if !qs.Queries[0].Labelled() || qs.Queries[1].Labelled() {
+		t.Error("Labelled: want true for relevant labels, false for expected_path_contains")
+	}
+}
+
+func TestParseQueriesErrors(t *testing.T) {
+	good := `{"query": "ok", "expected_path_contains": "x"}` + "\n"
+	cases := []struct {
+		name, line, want string
+	}{
+		{"not json", `{"query": "x",`, "not a JSON query object"},
+		{"array", `["x"]`, "not a JSON query object"},
+		{"no query", `{"expected_path_contains": "x"}`, `"query" is missing`},
+		{"blank query", `{"query": "  ", "expected_path_contains": "x"}`, `"query" is missing`},
+		{"no labels", `{"query": "x"}`, `needs "relevant" labels or "expected_path_contains"`},
+		{"empty relevant", `{"query": "x", "relevant": []}`, `needs "relevant"`},
+		{"both", `{"query": "x", "relevant": [{"path": "a.md"}], "expected_path_contains": "a"}`, "has both"},
+		{"no path", `{"query": "x", "relevant": [{"section_path": ["A"]}]}`, `relevant[0] has no "path"`},
+		{"empty heading", `{"query": "x", "relevant": [{"path": "a.md", "section_path": ["A", " "]}]}`, "empty heading"},
+		{"wrong type", `{"query": "x", "relevant": "a.md"}`, "not a JSON query object"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := ParseQueries(strings.NewReader(good+"\n"+c.line+"\n"), "dev/q.jsonl")
+			if err == nil {
+				t.Fatal("want an error")
+			}
+			if !strings.Contains(err.Error(), "dev/q.jsonl:3") || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("error %q should name dev/q.jsonl:3 and say %q", err, c.want)
+			}
+			if mdsearch.KindOf(err) != mdsearch.KindInvalid {
+				t.Errorf("kind %v, want KindInvalid", mdsearch.KindOf(err))
+			}
+		})
+	}
+}
+
+func TestLoadQueriesErrors(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := LoadQueries(filepath.Join(dir, "missing.jsonl")); err == nil || !strings.Contains(err.Error(), "missing.jsonl") {
+		t.Errorf("missing file: %v", err)
+	}
+	empty := filepath.Join(dir, "empty.jsonl")
+	os.WriteFile(empty, []byte("\n\n"), 0o644)
+	if _, err := LoadQueries(empty); err == nil || !strings.Contains(err.Error(), "no queries") {
+		t.Errorf("empty file: %v", err)
+	}
+	long := filepath.Join(dir, "long.jsonl")
+	os.WriteFile(long, []byte(`{"query": "`+strings.Repeat("x", 5<<20)+`"}`), 0o644)
+	if _, err := LoadQueries(long); err == nil || !strings.Contains(err.Error(), "long.jsonl") {
+		t.Errorf("over-long line: %v", err)
+	}
+}
+
+// writeVault creates notes (path → content) in a new folder.
+func writeVault(t *testing.T, notes map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for p, text := range notes {
+		abs := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(abs, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+const noteV = `# V
+Intro line.
+## Legacy
+Legacy text.
+### Adaptations
+Anime text.
+## A/B testing
+Split tests.
+`
+
+func TestResolve(t *testing.T) {
+	dir := writeVault(t, map[string]string{"V.md": noteV, "docs/api-design.md": "# API\ntext\n"})
+	in := `{"query": "q1", "relevant": [{"path": "V.md", "section_path": ["V", "Legacy", "Adaptations"]}]}
+{"query": "q2", "relevant": [{"path": "V.md", "section_path": ["v", "legacy"]}]}
+{"query": "q3", "relevant": [{"path": "V.md", "section_path": ["V", "A/B testing"]}]}
+{"query": "q4", "relevant": [{"path": "V.md"}]}
+{"query": "q5", "expected_path_contains": "api-design"}
+`
+	qs, err := ParseQueries(strings.NewReader(in), "q.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := qs.Resolve(context.Background(), dir); err != nil {
+		t.Fatal(err)
+	}
+	want := []span{
+		{true, []string{"V", "Legacy", "Adaptations"}, 5, 6},
+		{true, []string{"V", "Legacy"}, 3, 6},
+		{true, []string{"V", "A/B testing"}, 7, 8},
+		{true, nil, 1, 9},
+	}
+	for i, w := range want {
+		g := qs.Queries[i].Relevant[0].span
+		if g.resolved != w.resolved || !slices.Equal(g.path, w.path) || g.start != w.start || g.end != w.end {
+			t.Errorf("q%d: span %+v, want %+v", i+1, g, w)
+		}
+	}
+}
+
+func TestResolveErrors(t *testing.T) {
+	dir := writeVault(t, map[string]string{"V.md": noteV})
+	cases := []struct {
+		name, line, want string
+	}{
+		{"no such note", `{"query": "x", "relevant": [{"path": "W.md", "section_path": ["W"]}]}`, `"W.md" is not a note`},
+		{"escape", `{"query": "x", "relevant": [{"path": "../V.md"}]}`, "is not a note"},
+		{"no such section", `{"query": "x", "relevant": [{"path": "V.md", "section_path": ["V", "Plot"]}]}`, "no such section"},
+		{"no path matches", `{"query": "x", "expected_path_contains": "zzz"}`, `containing "zzz"`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			qs, err := ParseQueries(strings.NewReader("\n"+c.line), "q.jsonl")
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = qs.Resolve(context.Background(), dir)
+			if err == nil || !strings.Contains(err.Error(), "q.jsonl:2") || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("error %v: want q.jsonl:2 and %q", err, c.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,131 @@
+package eval
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"text/tabwriter"
+)
+
+// WriteTable prints the report as aligned tables: one row per
+// configuration, then Hit@3 per difficulty when the queries name one.
+func WriteTable(w io.Writer, r *Report) error {
+	fmt.Fprintf(w, "%d queries (%s) over %s, k=%d, at most %d results per note, model %s\n",
+		r.Queries, filepath.Base(r.QueryFile), r.Vault, r.K, r.MaxPerPage, r.Model)
+	if !r.Tuning.IsZero() {
+		fmt.Fprintf(w, "tuning: %s\n\n", r.Tuning)
+	}
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	labelled := anyLabelled(r)
+	head := []string{"config", fmt.Sprintf("recall@%d", r.K), "MRR"}
+	if labelled {
+		head = append(head, fmt.Sprintf("section@%d", r.K), fmt.Sprintf("span@%d", r.K))
+	}
+	head = append(head, "Hit@3", "tokens/q", "p50 ms", "p95 ms", "chunks", ">window", "index s")
+	pad := namePad(r)
+	head[0] = pad(head[0])
+	writeRow(tw, head)
+	for _, c := range r.Configs {
+		row := []string{pad(c.Name), f3(c.RecallAtK), f3(c.MRR)}
+		if labelled {
+			sect := f3(c.SectionHit)
+			if !headingAware(c.Chunker) {
+				sect = "–"
+			}
+			row = append(row, sect, f3(c.SpanHit))
+		}
+		row = append(row, f3(c.Hit3), fmt.Sprintf("%.0f", c.Tokens), fmt.Sprintf("%.1f", c.P50MS),
+			fmt.Sprintf("%.1f", c.P95MS), fmt.Sprint(c.Index.Chunks), fmt.Sprint(c.Index.OverWindow),
+			fmt.Sprintf("%.2f", c.Index.TookMS/1000))
+		writeRow(tw, row)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if labelled {
+		fmt.Fprintln(w, "\n– the chunker returns no section paths; span@k judges every chunker by line overlap.")
+	}
+	if err := writeDifficulties(w, r); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\nembedding: %d texts computed, %d reused; total %.1f s\n",
+		r.Embedding.Computed, r.Embedding.Hits, r.TookMS/1000)
+	return nil
+}
+
+// writeDifficulties prints Hit@3 per difficulty, if any query has one.
+func writeDifficulties(w io.Writer, r *Report) error {
+	diffs := difficulties(r)
+	if len(diffs) == 0 {
+		return nil
+	}
+	fmt.Fprintln(w, "\nHit@3 by difficulty")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	pad := namePad(r)
+	writeRow(tw, append(append([]string{pad("config")}, diffs...), "all"))
+	for _, c := range r.Configs {
+		row := []string{pad(c.Name)}
+		for _, d := range diffs {
+			if v, ok := c.Hit3By[d]; ok {
+				row = append(row, f3(v))
+			} else {
+				row = append(row, "–")
+			}
+		}
+		writeRow(tw, append(row, f3(c.Hit3)))
+	}
+	return tw.Flush()
+}
+
+// difficulties lists the difficulty names in the report: the usual ones
+// in their order of hardness, then any others alphabetically.
+func difficulties(r *Report) []string {
+	seen := map[string]bool{}
+	for _, c := range r.Configs {
+		for d := range c.Hit3By {
+			seen[d] = true
+		}
+	}
+	var out, rest []string
+	for _, d := range []string{"easy", "medium", "hard", "fusion"} {
+		if seen[d] {
+			out = append(out, d)
+			delete(seen, d)
+		}
+	}
+	for d := range seen {
+		rest = append(rest, d)
+	}
+	sort.Strings(rest)
+	return append(out, rest...)
+}
+
+func anyLabelled(r *Report) bool {
+	return slices.ContainsFunc(r.Configs, func(c ConfigReport) bool { return c.Labelled > 0 })
+}
+
+// headingAware reports whether a chunker gives chunks section paths.
+func headingAware(chunker string) bool {
+	return chunker == ChunkSections || chunker == ChunkH2H3
+}
+
+// namePad left-aligns configuration names in a right-aligned table by
+// padding them to the longest.
+func namePad(r *Report) func(string) string {
+	width := len("config")
+	for _, c := range r.Configs {
+		width = max(width, len(c.Name))
+	}
+	return func(s string) string { return s + strings.Repeat(" ", width-len(s)) }
+}
+
+// writeRow writes tab-terminated cells, so tabwriter right-aligns each.
+func writeRow(w io.Writer, cells []string) {
+	fmt.Fprint(w, strings.Join(cells, "\t")+"\t\n")
+}
+
+func f3(x float64) string { return fmt.Sprintf("%.3f", x) }

@@ -1,0 +1,273 @@
+package eval
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/embed"
+	"github.com/mdsearch/mdsearch/search"
+)
+
+// Options configure Run.
+type Options struct {
+	Vault      string    // folder of notes
+	Queries    *QuerySet // resolved against Vault by Run
+	K          int       // results judged per query; default 5
+	MaxPerPage int       // per-note cap of the search; default mdsearch.DefaultMaxPerPage
+	Configs    []Config  // default: ParseConfigs(nil)
+	// Embedder embeds chunks and queries; nil allows keyword
+	// configurations only (chunks are then sized in words).
+	Embedder embed.Embedder
+	TempDir  string // parent of the throwaway indexes; default os.TempDir()
+	Details  bool   // keep every query's outcome and results in the report
+	Tuning   Tuning // engine settings to try instead of the defaults
+	// Log, when set, receives one line per index built and per
+	// configuration scored.
+	Log func(string)
+}
+
+// Report is the result of a Run.
+type Report struct {
+	Vault      string         `json:"vault"`
+	QueryFile  string         `json:"query_file"`
+	Queries    int            `json:"queries"`
+	K          int            `json:"k"`
+	MaxPerPage int            `json:"max_per_page"`
+	Model      string         `json:"model"`
+	Tuning     Tuning         `json:"tuning"`
+	Configs    []ConfigReport `json:"configs"`
+	Embedding  CacheStats     `json:"embedding"` // over the whole run
+	TookMS     float64        `json:"took_ms"`
+}
+
+// ConfigReport is one configuration's row.
+type ConfigReport struct {
+	Config
+	Index IndexReport `json:"index"`
+	Metrics
+	Outcomes []Outcome `json:"outcomes,omitempty"`
+}
+
+// IndexReport describes the index a configuration searched. Configurations
+// with the same chunker share it.
+type IndexReport struct {
+	Chunks     int     `json:"chunks"`
+	TookMS     float64 `json:"took_ms"`
+	Embedded   int64   `json:"embedded"`    // chunk texts the model embedded for this index
+	Reused     int64   `json:"reused"`      // chunk texts reused from an earlier index of the run
+	OverWindow int64   `json:"over_window"` // chunk texts longer than the model's window (truncated)
+}
+
+// Run builds one throwaway index per chunker and scores every
+// configuration's answers to the queries.
+func Run(ctx context.Context, opts Options) (*Report, error) {
+	start := time.Now()
+	if err := opts.fill(); err != nil {
+		return nil, err
+	}
+	if err := opts.Queries.Resolve(ctx, opts.Vault); err != nil {
+		return nil, err
+	}
+	var cache *Cache
+	rep := &Report{Vault: opts.Vault, QueryFile: opts.Queries.File, Queries: len(opts.Queries.Queries),
+		K: opts.K, MaxPerPage: opts.MaxPerPage, Model: "none (keyword only)", Tuning: opts.Tuning, Configs: []ConfigReport{}}
+	if opts.Embedder != nil {
+		cache = NewCache(opts.Embedder)
+		rep.Model = opts.Embedder.ModelID()
+	}
+	for _, group := range byChunker(opts.Configs) {
+		rows, err := opts.runChunker(ctx, cache, group)
+		if err != nil {
+			return nil, err
+		}
+		rep.Configs = append(rep.Configs, rows...)
+	}
+	if cache != nil {
+		rep.Embedding = cache.Stats()
+	}
+	rep.TookMS = msSince(start)
+	return rep, nil
+}
+
+// fill applies defaults and checks the options.
+func (o *Options) fill() error {
+	if o.Queries == nil || len(o.Queries.Queries) == 0 {
+		return mdsearch.Errorf(mdsearch.KindInvalid, "eval", "", "", "no queries")
+	}
+	if o.K == 0 {
+		o.K = mdsearch.DefaultN
+	}
+	if o.K < 1 || o.K > mdsearch.MaxN {
+		return mdsearch.Errorf(mdsearch.KindInvalid, "eval", "", "", "k must be between 1 and %d, got %d", mdsearch.MaxN, o.K)
+	}
+	if o.MaxPerPage == 0 {
+		o.MaxPerPage = mdsearch.DefaultMaxPerPage
+	}
+	if len(o.Configs) == 0 {
+		cs, err := ParseConfigs(nil)
+		if err != nil {
+			return err
+		}
+		o.Configs = cs
+	}
+	if o.Embedder == nil {
+		var need []string
+		for _, c := range o.Configs {
+			if c.Mode != mdsearch.ModeKeyword {
+				need = append(need, c.Name)
+			}
+		}
+		if len(need) > 0 {
+			return mdsearch.Errorf(mdsearch.KindUnavailable, "eval", "", "run `mdsearch setup`, or evaluate keyword configurations only",
+				"%s need an embedding model, and none is loaded", strings.Join(need, ", "))
+		}
+	}
+	return nil
+}
+
+// byChunker groups configurations that can share an index, keeping the
+// order in which chunkers first appear.
+func byChunker(cs []Config) [][]Config {
+	var out [][]Config
+	at := map[string]int{}
+	for _, c := range cs {
+		i, ok := at[c.Chunker]
+		if !ok {
+			i = len(out)
+			at[c.Chunker] = i
+			out = append(out, nil)
+		}
+		out[i] = append(out[i], c)
+	}
+	return out
+}
+
+// runChunker builds the index of one chunker and scores its configurations.
+func (o *Options) runChunker(ctx context.Context, cache *Cache, group []Config) ([]ConfigReport, error) {
+	dir, err := os.MkdirTemp(o.TempDir, "mdsearch-eval-*")
+	if err != nil {
+		return nil, mdsearch.Errorf(mdsearch.KindInternal, "eval", o.TempDir, "", "temporary index folder: %v", err)
+	}
+	defer os.RemoveAll(dir)
+	e, idx, err := o.build(ctx, cache, group[0].Chunker, filepath.Join(dir, "index.db"))
+	if err != nil {
+		return nil, err
+	}
+	defer e.Close()
+	var rows []ConfigReport
+	for _, c := range group {
+		outs, err := o.ask(ctx, e, cache, c)
+		if err != nil {
+			return nil, err
+		}
+		row := ConfigReport{Config: c, Index: idx, Metrics: Summarize(outs)}
+		if o.Details {
+			row.Outcomes = outs
+		}
+		o.logf("%s: recall@%d %.3f, MRR %.3f, Hit@3 %.3f, %.0f tokens/query, p50 %.1f ms",
+			c.Name, o.K, row.RecallAtK, row.MRR, row.Hit3, row.Tokens, row.P50MS)
+		rows = append(rows, row)
+	}
+	return rows, nil
+}
+
+// build indexes the vault with one chunker into a new index file.
+func (o *Options) build(ctx context.Context, cache *Cache, chunkerName, path string) (*search.Engine, IndexReport, error) {
+	var idx IndexReport
+	so, err := engineOptions(chunkerName)
+	if err != nil {
+		return nil, idx, err
+	}
+	o.Tuning.apply(&so)
+	so.IndexPath = path
+	if cache != nil {
+		so.Embedder = cache
+	} else {
+		so.KeywordOnly = true
+	}
+	e, err := search.Open(ctx, so)
+	if err != nil {
+		return nil, idx, err
+	}
+	var before CacheStats
+	if cache != nil {
+		before = cache.Stats()
+	}
+	start := time.Now()
+	st, err := e.Index(ctx, mdsearch.IndexRequest{Dir: o.Vault, Name: "eval"}, nil)
+	if err != nil {
+		e.Close()
+		return nil, idx, err
+	}
+	idx.TookMS = msSince(start)
+	idx.Chunks = st.Chunks
+	if cache != nil {
+		d := cache.Stats().Sub(before)
+		idx.Embedded, idx.Reused, idx.OverWindow = d.Computed, d.Hits, d.OverWindow
+	}
+	o.logf("%s: indexed %d chunks in %.2f s (embedded %d, reused %d, %d over the model's window)",
+		chunkerName, idx.Chunks, idx.TookMS/1000, idx.Embedded, idx.Reused, idx.OverWindow)
+	return e, idx, nil
+}
+
+// ask runs every query of the set with one configuration and scores it.
+func (o *Options) ask(ctx context.Context, e *search.Engine, cache *Cache, c Config) ([]Outcome, error) {
+	if cache != nil {
+		cache.SetBypass(true) // query latency includes embedding the query
+		defer cache.SetBypass(false)
+	}
+	qs := o.Queries.Queries
+	req := func(q string) mdsearch.SearchRequest {
+		return mdsearch.SearchRequest{Query: q, N: min(mdsearch.MaxN, max(o.K, 3)), MaxPerPage: o.MaxPerPage, Mode: c.Mode}
+	}
+	// Warm up: the first search loads the vectors into memory.
+	if _, err := e.Search(ctx, req(qs[0].Text)); err != nil {
+		return nil, err
+	}
+	outs := make([]Outcome, 0, len(qs))
+	for i := range qs {
+		q := &qs[i]
+		start := time.Now()
+		resp, err := e.Search(ctx, req(q.Text))
+		lat := msSince(start)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", o.Queries.File, q.Line, err)
+		}
+		if resp.Mode != c.Mode {
+			return nil, mdsearch.Errorf(mdsearch.KindUnavailable, "eval", c.Name, "", "searched %s instead of %s: %s", resp.Mode, c.Mode, resp.Notice)
+		}
+		out := Score(q, resp.Results, o.K)
+		out.LatencyMS = lat
+		if o.Details {
+			out.Results = describe(resp.Results[:min(o.K, len(resp.Results))])
+		}
+		outs = append(outs, out)
+	}
+	return outs, nil
+}
+
+// describe names results as "path > A > B (lines 3-9)".
+func describe(rs []mdsearch.Result) []string {
+	out := make([]string, len(rs))
+	for i, r := range rs {
+		name := r.Path
+		if len(r.SectionPath) > 0 {
+			name += " > " + strings.Join(r.SectionPath, " > ")
+		}
+		out[i] = fmt.Sprintf("%s (lines %d-%d)", name, r.StartLine, r.EndLine)
+	}
+	return out
+}
+
+func (o *Options) logf(format string, args ...any) {
+	if o.Log != nil {
+		o.Log(fmt.Sprintf(format, args...))
+	}
+}
+
+func msSince(t time.Time) float64 { return float64(time.Since(t).Microseconds()) / 1000 }

@@ -1,0 +1,150 @@
+package eval
+
+import (
+	"context"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mdsearch/mdsearch"
+)
+
+// A small vault whose keyword answers are known by construction: each
+// query's rare words appear in one section only, and the sections are long
+// enough to be chunks of their own.
+var smallVault = map[string]string{
+	"garden/tomatoes.md": "# Tomatoes\n\nGrowing notes. " + filler + "\n\n## Pests\n\nAphids and whitefly attack the leaves; spray neem oil weekly. " + filler +
+		"\n\n## Harvest\n\nPick when the fruit is deep red and slightly soft. " + filler + "\n",
+	"kitchen/bread.md": "# Bread\n\nSourdough basics. " + filler + "\n\n## Starter\n\nFeed the starter flour and water twice daily. " + filler +
+		"\n\n## Baking\n\nBake at high heat in a dutch oven with steam. " + filler + "\n",
+	"homelab/dns.md": "# DNS\n\nThe home resolver runs unbound with blocklists on a small server.\n",
+}
+
+// filler is 60 words that every section shares.
+var filler = strings.Repeat("this part of the note says more of the same things again. ", 5)
+
+const smallQueries = `{"query": "aphids whitefly neem", "relevant": [{"path": "garden/tomatoes.md", "section_path": ["Tomatoes", "Pests"]}]}
+{"query": "dutch oven steam", "relevant": [{"path": "kitchen/bread.md", "section_path": ["Bread", "Baking"]}], "difficulty": "easy"}
+{"query": "unbound blocklists", "expected_path_contains": "homelab/", "difficulty": "easy"}
+{"query": "zeppelin quasar", "expected_path_contains": "kitchen", "difficulty": "hard"}
+`
+
+func smallRun(t *testing.T, opts Options) *Report {
+	t.Helper()
+	qs, err := ParseQueries(strings.NewReader(smallQueries), "small.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.Vault = writeVault(t, smallVault)
+	opts.Queries = qs
+	opts.TempDir = t.TempDir()
+	rep, err := Run(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if left, _ := os.ReadDir(opts.TempDir); len(left) != 0 {
+		t.Errorf("throwaway indexes left behind: %v", left)
+	}
+	return rep
+}
+
+func TestRunKeyword(t *testing.T) {
+	var log []string
+	cs, _ := ParseConfigs([]string{"sections-keyword,paragraph-keyword"})
+	rep := smallRun(t, Options{Configs: cs, Details: true, Log: func(s string) { log = append(log, s) }})
+	if len(rep.Configs) != 2 || rep.Queries != 4 || rep.K != 5 || rep.MaxPerPage != 2 || rep.Model != "none (keyword only)" {
+		t.Fatalf("report: %+v", rep)
+	}
+	sec := rep.Configs[0]
+	// Three queries find their note first; "zeppelin quasar" matches nothing.
+	checkMetric(t, "recall", sec.RecallAtK, 0.75)
+	checkMetric(t, "MRR", sec.MRR, 0.75)
+	checkMetric(t, "Hit@3", sec.Hit3, 0.75)
+	checkMetric(t, "section hit", sec.SectionHit, 1)
+	checkMetric(t, "span hit", sec.SpanHit, 1)
+	checkMetric(t, "easy", sec.Hit3By["easy"], 1)
+	checkMetric(t, "hard", sec.Hit3By["hard"], 0)
+	if sec.Labelled != 2 || sec.Index.Chunks == 0 || sec.P50MS <= 0 || sec.Tokens <= 0 || len(sec.Outcomes) != 4 {
+		t.Errorf("sections-keyword: %+v", sec)
+	}
+	if o := sec.Outcomes[0]; o.PageRank != 1 || len(o.Results) == 0 || !strings.HasPrefix(o.Results[0], "garden/tomatoes.md > Tomatoes > Pests (lines 5-") {
+		t.Errorf("details: %+v", o)
+	}
+	para := rep.Configs[1]
+	// Paragraph chunks have no section path, but they hold the answer.
+	checkMetric(t, "paragraph section hit", para.SectionHit, 0)
+	checkMetric(t, "paragraph span hit", para.SpanHit, 1)
+	if para.Index.Chunks != 5 || para.Tokens <= sec.Tokens {
+		t.Errorf("paragraph: %d chunks, %.1f tokens/query (sections: %.1f)", para.Index.Chunks, para.Tokens, sec.Tokens)
+	}
+	if len(log) != 4 || !strings.HasPrefix(log[0], "sections: indexed") || !strings.HasPrefix(log[1], "sections-keyword: recall@5 0.750") {
+		t.Errorf("log: %q", log)
+	}
+}
+
+func TestRunReusesEmbeddings(t *testing.T) {
+	m := &hashEmbedder{}
+	cs, _ := ParseConfigs([]string{"sections-semantic,sections-hybrid,paragraph,whole-doc"})
+	rep := smallRun(t, Options{Configs: cs, Embedder: m})
+	if rep.Model != "hash-4" || len(rep.Configs) != 4 {
+		t.Fatalf("report: %+v", rep)
+	}
+	// The two sections configurations share one index. Paragraph and
+	// whole-doc both cut the short DNS note into one chunk without a
+	// prefix, so whole-doc embeds only the other two notes.
+	sec, para, whole := rep.Configs[0].Index, rep.Configs[2].Index, rep.Configs[3].Index
+	if rep.Configs[1].Index != sec || sec.Embedded == 0 || sec.Embedded != int64(sec.Chunks) ||
+		para.Chunks != 5 || para.Embedded != 5 || whole.Chunks != 3 || whole.Embedded != 2 || whole.Reused != 1 {
+		t.Errorf("index reports: sections %+v, paragraph %+v, whole-doc %+v", sec, para, whole)
+	}
+	// Two notes are over the 128-word window as a whole; sections fit it.
+	if whole.OverWindow != 2 || sec.OverWindow != 0 {
+		t.Errorf("over-window counts: whole-doc %d, sections %d", whole.OverWindow, sec.OverWindow)
+	}
+	// Queries bypass the cache: every search embeds its query.
+	texts := 0
+	for _, c := range m.calls {
+		texts += len(c)
+	}
+	const queries = 4 * (4 + 1) // 4 configurations × (4 queries + a warm-up)
+	if got := int64(texts) - rep.Embedding.Computed; got != queries {
+		t.Errorf("%d query embeddings, want %d", got, queries)
+	}
+}
+
+func TestRunErrors(t *testing.T) {
+	qs, _ := ParseQueries(strings.NewReader(smallQueries), "small.jsonl")
+	vault := writeVault(t, smallVault)
+	cs, _ := ParseConfigs([]string{"sections-keyword,paragraph"})
+	cases := []struct {
+		name string
+		opts Options
+		want string
+	}{
+		{"no model", Options{Vault: vault, Queries: qs, Configs: cs}, "paragraph need an embedding model"},
+		{"bad k", Options{Vault: vault, Queries: qs, K: 51}, "k must be between 1 and 50"},
+		{"no queries", Options{Vault: vault}, "no queries"},
+		{"no vault", Options{Vault: filepath.Join(vault, "missing"), Queries: qs, Configs: cs[:1]}, "no such folder"},
+		{"bad label", Options{Vault: writeVault(t, map[string]string{"x.md": "# X\n"}), Queries: qs, Configs: cs[:1]}, "small.jsonl:1"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Run(context.Background(), c.opts)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("error %v, want %q", err, c.want)
+			}
+		})
+	}
+	if mdsearch.KindOf(func() error { _, err := Run(context.Background(), cases[0].opts); return err }()) != mdsearch.KindUnavailable {
+		t.Error("a missing model is KindUnavailable")
+	}
+}
+
+func checkMetric(t *testing.T, name string, got, want float64) {
+	t.Helper()
+	if math.Abs(got-want) > 1e-9 {
+		t.Errorf("%s = %.4f, want %.4f", name, got, want)
+	}
+}

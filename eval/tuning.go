@@ -1,0 +1,84 @@
+package eval
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/mdsearch/mdsearch/search"
+	"github.com/mdsearch/mdsearch/store"
+)
+
+// Tuning holds engine settings to evaluate instead of the defaults; zero
+// fields keep the engine's defaults. Each applies to every configuration
+// it can affect: the chunker settings only to mdsearch's own chunker.
+type Tuning struct {
+	RRFK      float64        `json:"rrf_k,omitempty"`        // reciprocal rank fusion constant (default 60)
+	Weights   *store.Weights `json:"bm25_weights,omitempty"` // keyword column weights
+	Overlap   float64        `json:"overlap,omitempty"`      // fraction of the budget repeated between parts; negative for none
+	StubWords int            `json:"stub_words,omitempty"`   // sections under this many words merge forward; negative for none
+	MaxTokens int            `json:"max_tokens,omitempty"`   // chunk budget, at most the model's window
+}
+
+// IsZero reports whether t changes nothing.
+func (t Tuning) IsZero() bool { return t == Tuning{} }
+
+// String lists the settings that differ from the defaults.
+func (t Tuning) String() string {
+	var parts []string
+	if t.RRFK != 0 {
+		parts = append(parts, fmt.Sprintf("rrf-k %g", t.RRFK))
+	}
+	if w := t.Weights; w != nil {
+		parts = append(parts, fmt.Sprintf("bm25 weights text %g, heading %g, title %g, tags %g", w.Text, w.Heading, w.Title, w.Tags))
+	}
+	if t.Overlap != 0 {
+		parts = append(parts, fmt.Sprintf("overlap %g", t.Overlap))
+	}
+	if t.StubWords != 0 {
+		parts = append(parts, fmt.Sprintf("stub words %d", t.StubWords))
+	}
+	if t.MaxTokens != 0 {
+		parts = append(parts, fmt.Sprintf("max tokens %d", t.MaxTokens))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// apply sets the tuned values on engine options.
+func (t Tuning) apply(o *search.Options) {
+	if t.RRFK > 0 {
+		o.RRFK = t.RRFK
+	}
+	if t.Weights != nil {
+		o.Weights = *t.Weights
+	}
+	if o.Split != nil {
+		return // baselines size their own chunks
+	}
+	if t.Overlap != 0 {
+		o.Chunking.Overlap = t.Overlap
+	}
+	if t.StubWords != 0 {
+		o.Chunking.StubWords = t.StubWords
+	}
+	if t.MaxTokens > 0 {
+		o.Chunking.MaxTokens = t.MaxTokens
+	}
+}
+
+// ParseWeights reads "text,heading,title,tags" bm25 weights, e.g. "1,2.5,2,1.5".
+func ParseWeights(s string) (*store.Weights, error) {
+	parts := strings.Split(s, ",")
+	if len(parts) != 4 {
+		return nil, fmt.Errorf("bm25 weights %q: want four numbers: text,heading,title,tags", s)
+	}
+	var v [4]float64
+	for i, p := range parts {
+		f, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+		if err != nil || f < 0 {
+			return nil, fmt.Errorf("bm25 weights %q: %q is not a number ≥ 0", s, p)
+		}
+		v[i] = f
+	}
+	return &store.Weights{Text: v[0], Heading: v[1], Title: v[2], Tags: v[3]}, nil
+}

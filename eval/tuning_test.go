@@ -1,0 +1,60 @@
+package eval
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/mdsearch/mdsearch/chunks"
+	"github.com/mdsearch/mdsearch/search"
+	"github.com/mdsearch/mdsearch/store"
+)
+
+func TestParseWeights(t *testing.T) {
+	cases := []struct {
+		in   string
+		want store.Weights
+		err  string
+	}{
+		{"1,2.5,2,1.5", store.Weights{Text: 1, Heading: 2.5, Title: 2, Tags: 1.5}, ""},
+		{" 1, 4 ,0,1", store.Weights{Text: 1, Heading: 4, Tags: 1}, ""},
+		{"1,2,3", store.Weights{}, "want four numbers"},
+		{"1,2,x,4", store.Weights{}, `"x" is not a number`},
+		{"1,-2,3,4", store.Weights{}, `"-2" is not a number ≥ 0`},
+	}
+	for _, c := range cases {
+		got, err := ParseWeights(c.in)
+		switch {
+		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
+			t.Errorf("%q: error %v, want %q", c.in, err, c.err)
+		case c.err == "" && (err != nil || *got != c.want):
+			t.Errorf("%q: %+v %v, want %+v", c.in, got, err, c.want)
+		}
+	}
+}
+
+func TestTuningApply(t *testing.T) {
+	w := &store.Weights{Text: 1, Heading: 4, Title: 2, Tags: 1}
+	tune := Tuning{RRFK: 30, Weights: w, Overlap: -1, StubWords: 100, MaxTokens: 96}
+	if tune.IsZero() || (Tuning{}).String() != "" {
+		t.Error("IsZero/String of the zero value")
+	}
+	want := "rrf-k 30, bm25 weights text 1, heading 4, title 2, tags 1, overlap -1, stub words 100, max tokens 96"
+	if got := tune.String(); got != want {
+		t.Errorf("String: %q, want %q", got, want)
+	}
+	sections, _ := engineOptions(ChunkH2H3)
+	tune.apply(&sections)
+	if sections.RRFK != 30 || sections.Weights != *w || sections.Chunking != (chunks.Options{Profile: chunks.ProfileH2H3, Overlap: -1, StubWords: 100, MaxTokens: 96}) {
+		t.Errorf("h2h3 options: %+v", sections)
+	}
+	base, _ := engineOptions(ChunkFixed)
+	tune.apply(&base)
+	if base.RRFK != 30 || base.Weights != *w || base.Chunking != (chunks.Options{}) {
+		t.Errorf("baselines take ranking settings only: %+v", base)
+	}
+	var none search.Options
+	(Tuning{}).apply(&none)
+	if none.RRFK != 0 || none.Weights != (store.Weights{}) {
+		t.Errorf("zero tuning changed options: %+v", none)
+	}
+}
