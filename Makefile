@@ -19,9 +19,16 @@ setup: build
 testdata: build
 	./$(BIN) setup --test-data
 
+# Index the sample vault, then ask questions whose answers live in one section.
 demo: setup
-	@echo "== chunks of sample-vault/kitchen/Sourdough.md"
-	./$(BIN) chunk sample-vault/kitchen/Sourdough.md
+	@echo "== mdsearch index sample-vault"
+	./$(BIN) index --index $(DEMO_DB) sample-vault
+	@echo
+	@echo "== mdsearch search 'how long did the last restore take?'"
+	./$(BIN) search --index $(DEMO_DB) -n 3 "how long did the last restore take?"
+	@echo
+	@echo "== mdsearch read homelab/Backups.md --section 'Restore Drill'"
+	./$(BIN) read --index $(DEMO_DB) homelab/Backups.md --section "Restore Drill"
 
 vet:
 	$(GO) vet ./...

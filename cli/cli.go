@@ -34,10 +34,14 @@ var commands = map[string]command{
 	"chunk":  {"split notes into chunks and print them", runChunk},
 	"setup":  {"fetch and verify the model and ONNX Runtime into the cache", runSetup},
 	"embed":  {"embed texts with the configured model", runEmbed},
+	"eval":   {"measure retrieval quality against labelled queries", runEval},
 	"index":  {"index a folder of notes", runIndex},
 	"search": {"search the index", runSearch},
 	"read":   {"print a note, or one section of it", runRead},
 	"status": {"show what the index holds", runStatus},
+	"mcp":    {"serve the index to agents over MCP (stdio, or HTTP with --http)", runMCP},
+	"serve":  {"serve the REST API and the search page", runServe},
+	"watch":  {"keep the index up to date as notes are saved", runWatch},
 }
 
 // errUsage marks a bad command line; the message was already printed.
