@@ -114,9 +114,7 @@ type prefixed struct {
 func Split(doc *sections.Document, opts Options) []mdsearch.Chunk {
 	s := &splitter{doc: doc, src: doc.Src, opts: opts.withDefaults(), fm: doc.Frontmatter,
 		prefixes: map[*sections.Section]prefixed{}}
-	if _, ok := s.opts.Counter.(embed.Words); ok {
-		s.opts.Counter, s.words = fastWords{}, true // same counts, several times faster
-	}
+	_, s.words = s.opts.Counter.(embed.Words)
 	s.overhead = s.opts.Counter.CountTokens("")
 	if s.fm == nil {
 		s.fm = map[string]any{}
@@ -222,7 +220,7 @@ func (s *splitter) makePrefix(id *sections.Section) string {
 // count counts src[start:end] as display text, without the overhead.
 func (s *splitter) count(start, end int) int {
 	if s.words {
-		return sections.CountWordsBytes(s.src[start:end]) // U+FFFD or not, a word is a word
+		return embed.CountWords(s.src[start:end]) // U+FFFD or not, a word is a word
 	}
 	return s.countString(s.doc.Text(start, end))
 }
@@ -262,9 +260,9 @@ func (s *splitter) chunk(u *unit, start, end int) mdsearch.Chunk {
 	words := 0
 	if s.words {
 		// Prefix and header end in white space, so words add up.
-		words = tokens - sections.CountWords(prefix) - sections.CountWords(header)
+		words = tokens - embed.CountWords(prefix) - embed.CountWords(header)
 	} else {
-		words = sections.CountWords(text)
+		words = embed.CountWords(text)
 	}
 	s.buf = append(s.buf[:0], embedText...)
 	sum := sha256.Sum256(s.buf)
@@ -337,8 +335,3 @@ func trimRight(src []byte, start, end int) int {
 func isSpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
 }
-
-// fastWords counts exactly as embed.Words does.
-type fastWords struct{}
-
-func (fastWords) CountTokens(text string) int { return sections.CountWords(text) }

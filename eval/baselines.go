@@ -45,7 +45,7 @@ func Paragraph(doc *sections.Document, opts chunks.Options) []mdsearch.Chunk {
 	var out []seg
 	var cur []unit
 	for _, p := range paragraphs(src, doc.Body, len(src)) {
-		p.size = sections.CountWords(string(src[p.start:p.end]))
+		p.size = embed.CountWords(src[p.start:p.end])
 		if p.size > ParagraphWords {
 			out = appendPacked(out, cur, ParagraphWords)
 			cur = nil
@@ -148,7 +148,7 @@ func finish(doc *sections.Document, opts chunks.Options, segs []seg) []mdsearch.
 			Parts:       1,
 			Text:        text,
 			EmbedText:   text,
-			WordCount:   sections.CountWords(text),
+			WordCount:   embed.CountWords(text),
 			TokenCount:  counter.CountTokens(text),
 			Tags:        doc.Tags,
 			Frontmatter: doc.Frontmatter,

@@ -5,14 +5,14 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/mdsearch/mdsearch/sections"
+	"github.com/mdsearch/mdsearch/embed"
 )
 
 // Text cutting for the baseline chunkers. Every function works on byte
 // ranges of the source, so chunks keep exact offsets and lines.
 
 // wordSize measures text in words.
-func wordSize(b []byte) int { return sections.CountWords(string(b)) }
+func wordSize(b []byte) int { return embed.CountWords(b) }
 
 // trimSpan narrows [start, end) to exclude white space at both ends.
 func trimSpan(src []byte, start, end int) (int, int) {

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"path"
 	"strings"
-	"unicode"
-	"unicode/utf8"
+
+	"github.com/mdsearch/mdsearch/embed"
 )
 
 func parse(name string, src []byte) *Document {
@@ -123,7 +123,7 @@ func (d *Document) finish(lines lineIndex) {
 		for _, b := range s.Blocks { // blocks and blank lines tile the body
 			s.BodyWords += b.Words
 		}
-		s.Words = s.BodyWords + CountWords(s.Heading)
+		s.Words = s.BodyWords + embed.CountWords(s.Heading)
 		d.WordCount += s.Words
 	}
 	// Add each section's words to its ancestors, deepest first.
@@ -142,7 +142,7 @@ func blocks(src []byte, marks []mark, start, end int) []Block {
 		s = skipBlankLines(src, s, e)
 		e = trimRight(src, s, e)
 		if e > s {
-			b := Block{Kind: kind, StartByte: s, EndByte: e, Words: CountWordsBytes(src[s:e])}
+			b := Block{Kind: kind, StartByte: s, EndByte: e, Words: embed.CountWords(src[s:e])}
 			if kind == Table {
 				b.HeaderEnd = headerEnd(src, s, e)
 			}
@@ -245,63 +245,6 @@ func dedupFold(xs []string) []string {
 	}
 	return out
 }
-
-// CountWords counts runs of non-space characters exactly as
-// embed.CountWords does, several times faster: it decodes only the bytes
-// that can start a non-ASCII space (see wordClass).
-func CountWords(s string) int {
-	n, prev := 0, uint8(1) // prev is 1 after a space
-	for i := 0; i < len(s); i++ {
-		c := wordClass[s[i]]
-		if c == maybeSpace {
-			r, size := utf8.DecodeRuneInString(s[i:])
-			c = 0
-			if unicode.IsSpace(r) {
-				c = 1
-			}
-			i += size - 1
-		}
-		n += int(prev &^ c)
-		prev = c
-	}
-	return n
-}
-
-// CountWordsBytes is CountWords on bytes.
-func CountWordsBytes(b []byte) int {
-	n, prev := 0, uint8(1)
-	for i := 0; i < len(b); i++ {
-		c := wordClass[b[i]]
-		if c == maybeSpace {
-			r, size := utf8.DecodeRune(b[i:])
-			c = 0
-			if unicode.IsSpace(r) {
-				c = 1
-			}
-			i += size - 1
-		}
-		n += int(prev &^ c)
-		prev = c
-	}
-	return n
-}
-
-// wordClass sorts bytes for CountWords: 0 part of a word, 1 ASCII space,
-// maybeSpace the first byte of a sequence that may encode a Unicode space
-// (U+0085, U+00A0, U+1680, U+2000–U+205F, U+3000). Other bytes of
-// multi-byte characters, and invalid bytes, are word bytes, as they are to
-// a decoder.
-var wordClass = func() (t [256]uint8) {
-	for _, c := range "\t\n\v\f\r " {
-		t[c] = 1
-	}
-	for _, c := range []byte{0xC2, 0xE1, 0xE2, 0xE3} {
-		t[c] = maybeSpace
-	}
-	return t
-}()
-
-const maybeSpace = 2
 
 func (d *Document) warn(msg string) { d.Warnings = append(d.Warnings, msg) }
 

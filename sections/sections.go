@@ -74,7 +74,7 @@ type Block struct {
 	StartByte int
 	EndByte   int
 	HeaderEnd int // for tables: offset just past the delimiter row
-	Words     int // as CountWords counts them
+	Words     int // as embed.CountWords counts them
 }
 
 // Parse parses a note. It never fails: problems are reported in Warnings.
