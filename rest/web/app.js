@@ -134,7 +134,7 @@ function renderResults(query) {
     const text = document.createElement("p");
     text.className = "text";
     // The snippet without its [Title > Heading] prefix, soft line breaks joined.
-    const chunk = stripPrefix(r).replace(/([^\n])\n(?!\n|\s*([-*+>|#]|\d+[.)])\s)/g, "$1 ");
+    const chunk = joinSoftBreaks(stripPrefix(r));
     highlight(text, chunk, query);
 
     const meta = document.createElement("div");
@@ -148,6 +148,33 @@ function renderResults(query) {
   });
   el.q.setAttribute("aria-expanded", String(results.length > 0));
   select(results.length ? 0 : -1, false);
+}
+
+// joinSoftBreaks joins the wrapped lines of paragraphs so text reflows,
+// keeping the line structure of code, lists, quotes, tables and headings.
+function joinSoftBreaks(md) {
+  const out = [];
+  let fence = null;
+  let prose = false; // the last line out is paragraph text
+  for (const line of md.split("\n")) {
+    const f = /^\s*(`{3,}|~{3,})/.exec(line);
+    if (fence || f) {
+      if (f && (!fence || f[1][0] === fence[0] && f[1].length >= fence.length)) {
+        fence = fence ? null : f[1];
+      }
+      out.push(line);
+      prose = false;
+      continue;
+    }
+    const structural = /^\s*$|^\s*([-*+>|#]|\d+[.)])(\s|$)|^\s*[=-]{2,}\s*$|^ {4}/.test(line);
+    if (prose && !structural) {
+      out[out.length - 1] += " " + line.trim();
+    } else {
+      out.push(line);
+    }
+    prose = !structural;
+  }
+  return out.join("\n");
 }
 
 // stripPrefix drops the "[Title > … > Section] " the engine puts before
