@@ -2,9 +2,11 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strconv"
 	"strings"
@@ -20,6 +22,9 @@ type engineFlags struct {
 	index    string
 	maxSize  string
 	embedder *embedderFlags
+	// mustExist refuses to create a new, empty index: commands that only
+	// read one (search, read, status) say how to build it instead.
+	mustExist bool
 }
 
 func addEngineFlags(fs *flag.FlagSet) *engineFlags {
@@ -38,6 +43,10 @@ func (f *engineFlags) open(ctx context.Context, env *Env, withModel bool) (*sear
 	path, err := search.IndexPath(f.index, env.Getenv)
 	if err != nil {
 		return nil, nil, err
+	}
+	if _, err := os.Stat(path); f.mustExist && errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, mdsearch.Errorf(mdsearch.KindNotFound, "open index", path,
+			"run `mdsearch index DIR` first, or name another index with --index", "no index here")
 	}
 	maxSize, err := parseSize(f.maxSize)
 	if err != nil {

@@ -143,6 +143,20 @@ func TestCommandErrors(t *testing.T) {
 	}
 }
 
+func TestReadingCommandsNeedAnIndex(t *testing.T) {
+	noModel(t)
+	index := filepath.Join(t.TempDir(), "none.db")
+	for _, args := range [][]string{{"search", "x"}, {"read", "a.md"}, {"status"}} {
+		code, _, errOut := run(t, index, args...)
+		if code != 1 || !strings.Contains(errOut, "run `mdsearch index DIR` first") {
+			t.Errorf("%v: exit %d, stderr %q; want exit 1 naming `mdsearch index`", args, code, errOut)
+		}
+	}
+	if _, err := os.Stat(index); err == nil {
+		t.Error("a reading command created an empty index")
+	}
+}
+
 func TestEmbedderNone(t *testing.T) {
 	index := filepath.Join(t.TempDir(), "index.db")
 	code, out, errOut := run(t, index, "index", "../sample-vault", "--embedder", "none")

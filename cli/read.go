@@ -15,6 +15,7 @@ func runRead(ctx context.Context, env *Env, args []string) error {
 	outline := fs.Bool("outline", false, "print the note's headings with their section paths and word counts")
 	asJSON := fs.Bool("json", false, "print JSON")
 	ef := addEngineFlags(fs)
+	ef.mustExist = true
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err

@@ -21,6 +21,7 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 	fs.StringVar(&req.PathPrefix, "path-prefix", "", "only notes under this vault-relative path")
 	asJSON := fs.Bool("json", false, "print results as JSON, with full chunk text")
 	ef := addEngineFlags(fs)
+	ef.mustExist = true
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err

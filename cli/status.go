@@ -11,6 +11,7 @@ func runStatus(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "status", "")
 	asJSON := fs.Bool("json", false, "print JSON")
 	ef := addEngineFlags(fs)
+	ef.mustExist = true
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
