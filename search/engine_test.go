@@ -172,6 +172,11 @@ func TestReadAndOutline(t *testing.T) {
 	if err != nil || r.Collection != "a" || r.Content != "# Only A\n\n## Part\n\ntext\n" || r.EndLine != 5 {
 		t.Errorf("whole note: %+v %v", r, err)
 	}
+	write(t, a, "bad-bytes.md", "# Bad\n\n## One\n\nx\xffy\n\n\n## Two\n\nz\n")
+	r, err = e.Read(bg, mdsearch.ReadRequest{Path: "a:bad-bytes.md", Section: "One"})
+	if err != nil || r.Content != "## One\n\nx\uFFFDy" {
+		t.Errorf("a section shows invalid UTF-8 as U+FFFD, without trailing blank lines: %q %v", r.Content, err)
+	}
 	o, err := e.Outline(bg, "a:kitchen/Sourdough.md")
 	if err != nil || len(o.Sections) != 5 || o.Title != "Sourdough" {
 		t.Errorf("outline: %+v %v", o, err)

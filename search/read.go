@@ -32,7 +32,7 @@ func (e *Engine) Read(ctx context.Context, req mdsearch.ReadRequest) (*mdsearch.
 	if strings.TrimSpace(req.Section) == "" {
 		resp.StartLine, resp.EndLine = 1, lineCount(n.src)
 		resp.WordCount = n.doc.WordCount
-		resp.Content = string(n.src)
+		resp.Content = n.doc.Text(0, len(n.src)) // invalid UTF-8 shown as U+FFFD
 		return resp, nil
 	}
 	sec, err := n.doc.Find(req.Section)
@@ -43,7 +43,7 @@ func (e *Engine) Read(ctx context.Context, req mdsearch.ReadRequest) (*mdsearch.
 	resp.SectionPath = sec.Path
 	resp.StartLine, resp.EndLine = sec.StartLine, sec.EndLine
 	resp.WordCount = sec.Words
-	resp.Content = string(n.src[sec.StartByte:sec.EndByte])
+	resp.Content = n.doc.Content(sec)
 	return resp, nil
 }
 
