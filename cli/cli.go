@@ -136,3 +136,17 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 		args = args[1:]
 	}
 }
+
+// parseArgs parses flags like parse and checks the count of positional
+// arguments: exactly want, or at least one when want is -1.
+func parseArgs(fs *flag.FlagSet, args []string, want int) ([]string, error) {
+	pos, err := parse(fs, args)
+	if err != nil {
+		return nil, err
+	}
+	if (want < 0 && len(pos) == 0) || (want >= 0 && len(pos) != want) {
+		fs.Usage()
+		return nil, errUsage
+	}
+	return pos, nil
+}

@@ -15,13 +15,9 @@ func runIndex(ctx context.Context, env *Env, args []string) error {
 	full := fs.Bool("full", false, "re-read and re-embed every note")
 	asJSON := fs.Bool("json", false, "print the run's statistics as JSON")
 	ef := addEngineFlags(fs)
-	pos, err := parse(fs, args)
+	pos, err := parseArgs(fs, args, 1)
 	if err != nil {
 		return err
-	}
-	if len(pos) != 1 {
-		fs.Usage()
-		return errUsage
 	}
 	e, closeAll, err := ef.open(ctx, env, true)
 	if err != nil {

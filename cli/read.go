@@ -16,13 +16,9 @@ func runRead(ctx context.Context, env *Env, args []string) error {
 	asJSON := fs.Bool("json", false, "print JSON")
 	ef := addEngineFlags(fs)
 	ef.mustExist = true
-	pos, err := parse(fs, args)
+	pos, err := parseArgs(fs, args, 1)
 	if err != nil {
 		return err
-	}
-	if len(pos) != 1 {
-		fs.Usage()
-		return errUsage
 	}
 	e, closeAll, err := ef.open(ctx, env, false)
 	if err != nil {

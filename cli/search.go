@@ -22,13 +22,9 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 	asJSON := fs.Bool("json", false, "print results as JSON, with full chunk text")
 	ef := addEngineFlags(fs)
 	ef.mustExist = true
-	pos, err := parse(fs, args)
+	pos, err := parseArgs(fs, args, -1)
 	if err != nil {
 		return err
-	}
-	if len(pos) == 0 {
-		fs.Usage()
-		return errUsage
 	}
 	// 0 means "default" to the engine; on the command line it is a mistake.
 	if req.N == 0 {

@@ -12,13 +12,9 @@ func runStatus(ctx context.Context, env *Env, args []string) error {
 	asJSON := fs.Bool("json", false, "print JSON")
 	ef := addEngineFlags(fs)
 	ef.mustExist = true
-	pos, err := parse(fs, args)
+	_, err := parseArgs(fs, args, 0)
 	if err != nil {
 		return err
-	}
-	if len(pos) != 0 {
-		fs.Usage()
-		return errUsage
 	}
 	e, closeAll, err := ef.open(ctx, env, false)
 	if err != nil {
