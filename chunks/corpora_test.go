@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mdsearch/mdsearch/internal/testenv"
 	"github.com/mdsearch/mdsearch/sections"
 )
 
@@ -23,10 +24,7 @@ func corporaDir() string {
 // absent unless CI=true.
 func corpusFiles(tb testing.TB, dir string) []string {
 	if _, err := os.Stat(dir); err != nil {
-		if os.Getenv("CI") == "true" {
-			tb.Fatalf("corpora missing: %v (set MDSEARCH_CORPORA)", err)
-		}
-		tb.Skipf("corpora absent: %v", err)
+		testenv.Absent(tb, "corpora absent: %v", err)
 	}
 	var files []string
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {

@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/mdsearch/mdsearch/internal/testenv"
 	"github.com/mdsearch/mdsearch/sections"
 )
 
@@ -63,7 +64,7 @@ func specMarkdown(tb testing.TB) []string {
 	}
 	b, err := os.ReadFile(filepath.Join(home, "commonmark-spec-0.31.2", "tests.json"))
 	if err != nil {
-		if os.Getenv("CI") == "true" {
+		if testenv.InCI() {
 			tb.Fatalf("CommonMark spec examples missing: %v (run `mdsearch setup`)", err)
 		}
 		tb.Logf("CommonMark spec examples absent: %v", err)

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/mdsearch/mdsearch/assets"
+	"github.com/mdsearch/mdsearch/internal/testenv"
 )
 
 // runEnv runs a command line in-process with exactly the given environment
@@ -136,10 +137,7 @@ func TestEmbedOutputs(t *testing.T) {
 // The real local model through the command line.
 func TestEmbedUSE(t *testing.T) {
 	if _, err := assets.Locate(assets.Paths{}, os.Getenv); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal(err)
-		}
-		t.Skip(err)
+		testenv.Absent(t, "%v", err)
 	}
 	var out, errb bytes.Buffer
 	env := &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: os.Getenv}

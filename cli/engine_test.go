@@ -13,6 +13,7 @@ import (
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/embed/use"
+	"github.com/mdsearch/mdsearch/internal/testenv"
 )
 
 // run runs the command line in-process with MDSEARCH_INDEX set to index.
@@ -34,6 +35,16 @@ func run(t *testing.T, index string, args ...string) (code int, stdout, stderr s
 func noModel(t *testing.T) {
 	t.Setenv("MDSEARCH_MODEL_DIR", filepath.Join(t.TempDir(), "missing"))
 	t.Setenv("MDSEARCH_ORT_LIB", filepath.Join(t.TempDir(), "missing.so"))
+}
+
+// needModel skips (fails in CI) when the local model cannot be loaded.
+func needModel(t *testing.T) {
+	t.Helper()
+	m, err := use.New(use.Options{})
+	if err != nil {
+		testenv.Absent(t, "model assets missing (run `mdsearch setup`): %v", err)
+	}
+	m.Close()
 }
 
 func TestIndexSearchReadStatusWithoutModel(t *testing.T) {
@@ -183,14 +194,7 @@ func TestParseSize(t *testing.T) {
 }
 
 func TestSearchWithModel(t *testing.T) {
-	if m, err := use.New(use.Options{}); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("model assets missing in CI: %v", err)
-		}
-		t.Skipf("model assets missing (run `mdsearch setup`): %v", err)
-	} else {
-		m.Close()
-	}
+	needModel(t)
 	index := filepath.Join(t.TempDir(), "index.db")
 	if code, out, errOut := run(t, index, "index", "../sample-vault"); code != 0 || errOut != "" {
 		t.Fatalf("index: %d %s %s", code, out, errOut)

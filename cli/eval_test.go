@@ -79,14 +79,7 @@ func TestEvalKeywordOnly(t *testing.T) {
 }
 
 func TestEvalWithModel(t *testing.T) {
-	if m, err := use.New(use.Options{}); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("model assets missing in CI: %v", err)
-		}
-		t.Skipf("model assets missing (run `mdsearch setup`): %v", err)
-	} else {
-		m.Close()
-	}
+	needModel(t)
 	corpus := "../../shared/corpora/qmd-eval"
 	code, out, errOut := run(t, "", "eval", "--vault", corpus+"/test", "--queries", corpus+"/queries.jsonl",
 		"--config", "whole-doc,sections-hybrid", "--json")

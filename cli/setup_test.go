@@ -1,11 +1,12 @@
 package cli
 
 import (
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mdsearch/mdsearch/internal/testenv"
 )
 
 func TestSetupUsage(t *testing.T) {
@@ -18,10 +19,7 @@ func TestSetupUsage(t *testing.T) {
 func needNPM(t *testing.T) {
 	t.Helper()
 	if _, err := exec.LookPath("npm"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("npm is required when CI=true")
-		}
-		t.Skip("npm not installed")
+		testenv.Absent(t, "npm not installed")
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/embed"
 	"github.com/mdsearch/mdsearch/embed/use"
+	"github.com/mdsearch/mdsearch/internal/testenv"
 	"github.com/mdsearch/mdsearch/store"
 )
 
@@ -26,10 +27,7 @@ func realModel(t testing.TB) *use.Model {
 	t.Helper()
 	useOnce.Do(func() { useModel, useErr = use.New(use.Options{}) })
 	if useErr != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("model assets missing in CI: %v", useErr)
-		}
-		t.Skipf("model assets missing (run `mdsearch setup`): %v", useErr)
+		testenv.Absent(t, "model assets missing (run `mdsearch setup`): %v", useErr)
 	}
 	return useModel
 }

@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/mdsearch/mdsearch/internal/testenv"
 )
 
 // specExample is one example of the CommonMark spec test suite.
@@ -36,10 +38,7 @@ func loadSpec(t testing.TB) []specExample {
 	p := filepath.Join(cacheHome(), "commonmark-spec-0.31.2", "tests.json")
 	b, err := os.ReadFile(p)
 	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("CommonMark spec examples missing: %v (run `mdsearch setup`)", err)
-		}
-		t.Skipf("CommonMark spec examples absent (%v); run `mdsearch setup`", err)
+		testenv.Absent(t, "CommonMark spec examples absent (%v); run `mdsearch setup`", err)
 	}
 	var ex []specExample
 	if err := json.Unmarshal(b, &ex); err != nil {

@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/mdsearch/mdsearch/internal/testenv"
 )
 
 // testAssets returns the ONNX Runtime library and model directory, the same
@@ -20,10 +22,7 @@ func testAssets(t testing.TB) (lib, dir string) {
 		missing = append(missing, filepath.Join(dir, "model.json"))
 	}
 	if len(missing) > 0 {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("model assets missing: %v (run `mdsearch setup`)", missing)
-		}
-		t.Skipf("model assets missing: %v (run `mdsearch setup`)", missing)
+		testenv.Absent(t, "model assets missing: %v (run `mdsearch setup`)", missing)
 	}
 	return lib, dir
 }
