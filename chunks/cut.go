@@ -216,7 +216,7 @@ func sentenceCuts(src []byte, start, end int) []int {
 				}
 			}
 		case '\n':
-			if k := skipBlank(src, i+1, end); k > i+1 && k < end {
+			if k := sections.SkipBlankLines(src, i+1, end); k > i+1 && k < end {
 				cuts = append(cuts, k)
 				i = k - 1
 			}
@@ -241,20 +241,4 @@ func skipSpace(src []byte, pos, end int) int {
 		pos++
 	}
 	return pos
-}
-
-// skipBlank returns the start of the first line at or after pos that has
-// more than white space, when pos starts a blank line; else pos.
-func skipBlank(src []byte, pos, end int) int {
-	next := pos
-	for i := pos; i < end; i++ {
-		switch src[i] {
-		case '\n':
-			next = i + 1
-		case ' ', '\t', '\r':
-		default:
-			return next
-		}
-	}
-	return next
 }

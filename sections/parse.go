@@ -139,7 +139,7 @@ func (d *Document) finish(lines lineIndex) {
 func blocks(src []byte, marks []mark, start, end int) []Block {
 	var out []Block
 	add := func(kind BlockKind, s, e int) {
-		s = skipBlankLines(src, s, e)
+		s = SkipBlankLines(src, s, e)
 		e = trimRight(src, s, e)
 		if e > s {
 			b := Block{Kind: kind, StartByte: s, EndByte: e, Words: embed.CountWords(src[s:e])}
@@ -179,7 +179,10 @@ func headerEnd(src []byte, start, end int) int {
 	return pos
 }
 
-func skipBlankLines(src []byte, pos, end int) int {
+// SkipBlankLines returns the start of the first line in [pos, end) that
+// has more than white space, counting from pos; pos itself when that line
+// is not blank.
+func SkipBlankLines(src []byte, pos, end int) int {
 	for i := pos; i < end; i++ {
 		switch src[i] {
 		case '\n':
