@@ -6,15 +6,18 @@ import (
 	"fmt"
 )
 
-// Chunk is one embeddable piece of a note. It never spans two sections,
-// except where a stub section was merged forward (see Merged).
-// Text is the exact source slice [StartByte, EndByte) of the original file;
-// EmbedText is Text prefixed with the heading path, as the model sees it.
+// Chunk is a passage: the unit of retrieval, scoring and display. It is a
+// heading section's own text or, where that is longer than the reading
+// budget, one of its consecutive parts cut at block boundaries. It never
+// spans two sections, except where stub sections merged forward: it is then
+// labelled by the section its text starts in, and Sections lists every
+// section it covers. Text is the exact source slice [StartByte, EndByte) of
+// the original file. The model sees a chunk as one or more Windows.
 type Chunk struct {
 	ID           string         `json:"id"`   // "path#chunk_index"
 	Path         string         `json:"path"` // vault-relative, '/'-separated
 	Title        string         `json:"title"`
-	Section      string         `json:"section"`      // last heading text; "" for the preamble
+	Section      string         `json:"section"`      // heading text where the text starts; "" for the preamble
 	SectionPath  []string       `json:"section_path"` // heading texts from the top
 	HeadingLevel int            `json:"heading_level"`
 	StartLine    int            `json:"start_line"` // 1-based, inclusive, in the original file
@@ -26,13 +29,31 @@ type Chunk struct {
 	Part         int            `json:"part"`  // 1-based part within its section
 	Parts        int            `json:"parts"` // parts the section was cut into
 	Text         string         `json:"text"`
-	EmbedText    string         `json:"embed_text"`
 	WordCount    int            `json:"word_count"`
-	TokenCount   int            `json:"token_count"` // of EmbedText, by the embedder's counter
 	Tags         []string       `json:"tags"`
 	Frontmatter  map[string]any `json:"frontmatter"`
-	Hash         string         `json:"hash"`             // content hash of EmbedText
-	Merged       [][]string     `json:"merged,omitempty"` // section paths of stub sections merged into this chunk
+	Sections     [][]string     `json:"sections,omitempty"` // every section path covered, its own first, when more than one
+	Windows      []Window       `json:"windows"`
+}
+
+// Window is the model's unit: a piece of a chunk within the embedder's
+// token window, with the heading path prefixed. A chunk's semantic score
+// is the best of its windows'.
+type Window struct {
+	StartByte  int    `json:"start_byte"` // byte range in the original file
+	EndByte    int    `json:"end_byte"`
+	EmbedText  string `json:"embed_text"`  // "[Title > Heading > …] " + text, as the model sees it
+	TokenCount int    `json:"token_count"` // of EmbedText, by the embedder's counter
+	Hash       string `json:"hash"`        // content hash of EmbedText: the vector key
+	// Heading marks a passage's heading window: its heading path alone,
+	// with no text (see package chunks).
+	Heading bool `json:"heading,omitempty"`
+	// Head is the part of EmbedText before the window's text (prefix, and a
+	// table's header rows), and TextStart its text's offset in the chunk's
+	// Text, so the store keeps the text once. Head is "" and TextStart -1
+	// when the window's text is not a verbatim slice of Text.
+	Head      string `json:"-"`
+	TextStart int    `json:"-"`
 }
 
 // Mode selects the ranking used by a search.
@@ -61,6 +82,10 @@ type SearchRequest struct {
 	Collection string `json:"collection,omitempty"`
 	Tag        string `json:"tag,omitempty"`
 	PathPrefix string `json:"path_prefix,omitempty"`
+	// MaxTokens, when set, caps the estimated tokens of all result texts
+	// together: results are whole passages until the budget is spent; the
+	// last may be cut at a block boundary.
+	MaxTokens int `json:"max_tokens,omitempty"`
 }
 
 // Result is one ranked chunk with its place in the page.
@@ -75,10 +100,19 @@ type Result struct {
 	PageWordCount int      `json:"page_word_count"`
 	StartLine     int      `json:"start_line"`
 	EndLine       int      `json:"end_line"`
-	Text          string   `json:"text"`     // the full chunk, never truncated
-	EmbedText     string   `json:"-"`        // Text with its [A > B] prefix
-	Score         float64  `json:"score"`    // 0–1, for display
-	Distance      *float64 `json:"distance"` // 1 − cosine when vectors were used
+	Text          string   `json:"text"`     // the whole passage, or as much as the token budget allowed
+	Score         float64  `json:"score"`    // 0–1, comparable across queries (see README)
+	Distance      *float64 `json:"distance"` // 1 − cosine of the best window, when vectors were used
+	// Sections lists every section path the passage covers, its own first,
+	// when it covers more than one (stub sections merged forward).
+	Sections [][]string `json:"sections,omitempty"`
+	// ChunkEnd is the last chunk index when adjacent passages of one page
+	// were merged into this result; 0 otherwise.
+	ChunkEnd int `json:"chunk_end,omitempty"`
+	// Truncated says the text was cut to fit the token budget; ReadHint
+	// then says how to read the rest.
+	Truncated bool   `json:"truncated,omitempty"`
+	ReadHint  string `json:"read_hint,omitempty"`
 }
 
 // SearchResponse is the answer to a SearchRequest.
@@ -115,6 +149,7 @@ type ReadResponse struct {
 type OutlineEntry struct {
 	Level       int      `json:"level"`
 	Heading     string   `json:"heading"`
+	Anchor      string   `json:"anchor,omitempty"` // custom id ("## Heading {#id}")
 	SectionPath []string `json:"section_path"`
 	StartLine   int      `json:"start_line"`
 	EndLine     int      `json:"end_line"`
@@ -162,7 +197,8 @@ type IndexStats struct {
 	Changed    int     `json:"changed"`
 	Added      int     `json:"added"`
 	Deleted    int     `json:"deleted"`
-	Chunks     int     `json:"chunks"`
+	Chunks     int     `json:"chunks"`   // passages written in this run
+	Windows    int     `json:"windows"`  // their windows, the texts the model sees
 	Embedded   int     `json:"embedded"` // vectors computed in this run
 	Reused     int     `json:"reused"`   // vectors reused from earlier runs
 	Skipped    []Skip  `json:"skipped"`
@@ -176,9 +212,10 @@ type CollectionStatus struct {
 	Name      string `json:"name"`
 	Root      string `json:"root"`
 	Files     int    `json:"files"`
-	Chunks    int    `json:"chunks"`
-	Vectors   int    `json:"vectors"`
-	Stale     int    `json:"stale"` // files changed, added or deleted on disk since indexing
+	Chunks    int    `json:"chunks"`  // passages
+	Windows   int    `json:"windows"` // the texts the model embeds
+	Vectors   int    `json:"vectors"` // windows with a vector of the current model
+	Stale     int    `json:"stale"`   // files changed, added or deleted on disk since indexing
 	IndexedAt string `json:"indexed_at"`
 }
 
@@ -189,8 +226,9 @@ type Status struct {
 	ModelID       string             `json:"model_id"`
 	Collections   []CollectionStatus `json:"collections"`
 	Files         int                `json:"files"`
-	Chunks        int                `json:"chunks"`
-	Vectors       int                `json:"vectors"`
+	Chunks        int                `json:"chunks"`  // passages
+	Windows       int                `json:"windows"` // the texts the model embeds
+	Vectors       int                `json:"vectors"` // windows with a vector of the current model
 	Stale         int                `json:"stale"`
 	SizeBytes     int64              `json:"size_bytes"`
 	Indexing      *IndexProgress     `json:"indexing,omitempty"`

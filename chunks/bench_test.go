@@ -25,19 +25,24 @@ func rfcs(b *testing.B) (names []string, srcs [][]byte, total int64) {
 	return names, srcs, total
 }
 
-// BenchmarkChunkRFCs is the whole chunker: parse, sections, token counting
-// with the word counter, chunks with their hashes.
+// BenchmarkChunkRFCs is the whole chunker: parse, sections, passages, and
+// their windows counted with the word counter and hashed.
 func BenchmarkChunkRFCs(b *testing.B) {
 	names, srcs, total := rfcs(b)
 	b.SetBytes(total)
 	b.ReportAllocs()
-	n := 0
+	n, w := 0, 0
 	for b.Loop() {
 		for i, src := range srcs {
-			n += len(Split(sections.Parse(names[i], src), Options{}))
+			cs := Split(sections.Parse(names[i], src), Options{})
+			n += len(cs)
+			for _, c := range cs {
+				w += len(c.Windows)
+			}
 		}
 	}
-	b.ReportMetric(float64(n)/float64(b.N), "chunks/op")
+	b.ReportMetric(float64(n)/float64(b.N), "passages/op")
+	b.ReportMetric(float64(w)/float64(b.N), "windows/op")
 }
 
 // BenchmarkSectionsParseRFCs is sections.Parse alone.

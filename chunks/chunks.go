@@ -3,7 +3,6 @@ package chunks
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -41,6 +40,9 @@ type Options struct {
 	Profile   Profile            // default ProfileSections
 	Overlap   float64            // fraction of MaxTokens repeated between parts of a section; default 0.15, negative for none
 	StubWords int                // sections with fewer body words merge forward; default 50, negative for none
+	// PassageWords is the reading budget of a passage (a Chunk) in words,
+	// heading prefix included; default 300. Windows are cut within it.
+	PassageWords int
 }
 
 // Defaults.
@@ -48,12 +50,16 @@ const (
 	DefaultMaxTokens = 128
 	DefaultOverlap   = 0.15
 	DefaultStubWords = 50
+	// DefaultPassageWords was chosen on the dev query sets
+	// (docs/evaluation.md): long enough that a passage answers a question
+	// on its own, short enough that BM25 still tells sections apart.
+	DefaultPassageWords = 300
 )
 
 // DefaultOptions returns the options Split uses for zero values.
 func DefaultOptions() Options {
 	return Options{MaxTokens: DefaultMaxTokens, Counter: embed.Words{}, Profile: ProfileSections,
-		Overlap: DefaultOverlap, StubWords: DefaultStubWords}
+		Overlap: DefaultOverlap, StubWords: DefaultStubWords, PassageWords: DefaultPassageWords}
 }
 
 func (o Options) withDefaults() Options {
@@ -83,6 +89,9 @@ func (o Options) withDefaults() Options {
 	case o.StubWords < 0:
 		o.StubWords = 0
 	}
+	if o.PassageWords <= 0 {
+		o.PassageWords = d.PassageWords
+	}
 	return o
 }
 
@@ -97,6 +106,11 @@ type splitter struct {
 	prefixes map[*sections.Section]prefixed
 	buf      []byte // scratch for hashing
 	words    bool   // the counter counts words, so block word counts are token counts
+	// passages marks the splitter that cuts passages: they are labelled by
+	// the section their text starts in, and from records the unit each
+	// came from, for cutting its windows.
+	passages bool
+	from     []*unit
 }
 
 // prefixed caches a section's prefix and the room it leaves.
@@ -105,64 +119,33 @@ type prefixed struct {
 	room int
 }
 
-// Split cuts doc into chunks, in document order. Chunk.Text is the exact
-// source slice [StartByte, EndByte) (invalid UTF-8 shown as U+FFFD);
-// EmbedText is "[Title > Heading > …] " + Text, where a chunk that starts
-// inside a table's rows also gets the table's header rows between the
-// prefix and Text. Chunks of one section overlap by about opts.Overlap of
-// the budget; chunks never overlap across sections.
-func Split(doc *sections.Document, opts Options) []mdsearch.Chunk {
-	s := &splitter{doc: doc, src: doc.Src, opts: opts.withDefaults(), fm: doc.Frontmatter,
+// newSplitter prepares a splitter of doc with opts (defaults applied).
+func newSplitter(doc *sections.Document, opts Options) *splitter {
+	s := &splitter{doc: doc, src: doc.Src, opts: opts, fm: doc.Frontmatter,
 		prefixes: map[*sections.Section]prefixed{}}
 	_, s.words = s.opts.Counter.(embed.Words)
 	s.overhead = s.opts.Counter.CountTokens("")
 	if s.fm == nil {
 		s.fm = map[string]any{}
 	}
-	s.out = make([]mdsearch.Chunk, 0, len(doc.Src)/1024+1)
-	pieces := s.sectionPieces()
-	if !s.wholeNote(pieces) {
-		for _, u := range s.units(pieces) {
-			s.pack(u)
-		}
-	}
-	for i := range s.out {
-		c := &s.out[i]
-		c.ChunkIndex, c.TotalChunks = i, len(s.out)
-		c.ID = doc.Path + "#" + strconv.Itoa(i)
-	}
-	return s.out
+	return s
 }
 
-// wholeNote emits the note as one chunk if it fits the budget.
-func (s *splitter) wholeNote(pieces [][]piece) bool {
-	var all []piece
-	for _, ps := range pieces {
-		all = append(all, ps...)
+// run emits the chunks of pieces with this splitter's budget: a note is
+// cut into sections (or h2h3 groups) even when it would fit one passage,
+// so every passage answers to its own heading.
+func (s *splitter) run(pieces [][]piece) {
+	for _, u := range s.units(pieces) {
+		s.pack(u)
 	}
-	if len(all) == 0 {
-		return true // nothing to chunk
-	}
-	id := &s.doc.Sections[0]
-	total := 0
-	for _, p := range all {
-		total += p.tokens
-	}
-	if total > s.room(id) {
-		return false
-	}
-	u := &unit{id: id, pieces: all, whole: true}
-	for i := range s.doc.Sections {
-		if ps := pieces[i]; len(ps) > 0 {
-			u.members = append(u.members, member{sec: &s.doc.Sections[i], start: ps[0].start, end: ps[len(ps)-1].end})
-		}
-	}
-	c := s.chunk(u, all[0].start, all[len(all)-1].end)
-	if c.TokenCount > s.opts.MaxTokens {
-		return false
-	}
+}
+
+// emit appends a chunk cut from unit u.
+func (s *splitter) emit(c mdsearch.Chunk, u *unit) {
 	s.out = append(s.out, c)
-	return true
+	if s.passages {
+		s.from = append(s.from, u)
+	}
 }
 
 // prefix is the embed text prefix of the chunks of section id.
@@ -229,9 +212,11 @@ func (s *splitter) countString(text string) int {
 	return max(0, s.opts.Counter.CountTokens(text)-s.overhead)
 }
 
-// label picks the section a chunk of u over [start, end) belongs to: the
-// last member it holds text of (stubs merge forward), and the others.
-func (u *unit) label(start, end int) (own *sections.Section, merged []*sections.Section) {
+// label picks the section a chunk of u over [start, end) belongs to, and
+// the other sections it holds text of. A window takes the last such section
+// (stubs merge forward, so its heading path is the deepest context); a
+// passage the first: where its text starts.
+func (u *unit) label(start, end int, first bool) (own *sections.Section, merged []*sections.Section) {
 	for _, m := range u.members {
 		if m.start < end && start < m.end {
 			if own != nil {
@@ -243,29 +228,16 @@ func (u *unit) label(start, end int) (own *sections.Section, merged []*sections.
 	if own == nil {
 		own = u.id
 	}
-	if u.whole && len(merged) > 0 {
+	if first && len(merged) > 0 {
 		own, merged = merged[0], append(merged[1:], own)
 	}
 	return own, merged
 }
 
-// chunk builds the chunk for [start, end) of unit u. The caller fills in
-// the index fields.
+// chunk builds the chunk for [start, end) of unit u, as one window. The
+// caller fills in the index fields.
 func (s *splitter) chunk(u *unit, start, end int) mdsearch.Chunk {
-	own, merged := u.label(start, end)
-	prefix, header := s.prefix(own), s.tableHeader(u, start)
-	embedText := s.embedText(prefix, header, start, end)
-	text := embedText[len(prefix)+len(header):] // shares the embed text's memory
-	tokens := s.opts.Counter.CountTokens(embedText)
-	words := 0
-	if s.words {
-		// Prefix and header end in white space, so words add up.
-		words = tokens - embed.CountWords(prefix) - embed.CountWords(header)
-	} else {
-		words = embed.CountWords(text)
-	}
-	s.buf = append(s.buf[:0], embedText...)
-	sum := sha256.Sum256(s.buf)
+	own, merged := u.label(start, end, s.passages)
 	c := mdsearch.Chunk{
 		Path:         s.doc.Path,
 		Title:        s.doc.Title,
@@ -278,18 +250,45 @@ func (s *splitter) chunk(u *unit, start, end int) mdsearch.Chunk {
 		EndByte:      end,
 		Part:         1,
 		Parts:        1,
-		Text:         text,
-		EmbedText:    embedText,
-		WordCount:    words,
-		TokenCount:   tokens,
 		Tags:         s.doc.Tags,
 		Frontmatter:  s.fm,
-		Hash:         hex.EncodeToString(sum[:16]),
 	}
-	for _, m := range merged {
-		c.Merged = append(c.Merged, m.Path)
+	if len(merged) > 0 {
+		c.Sections = append(c.Sections, own.Path)
+		for _, m := range merged {
+			c.Sections = append(c.Sections, m.Path)
+		}
 	}
+	if s.passages {
+		c.Text = s.doc.Text(start, end)
+		c.WordCount = embed.CountWords(c.Text)
+		return c
+	}
+	prefix, header := s.prefix(own), s.tableHeader(u, start)
+	embedText := s.embedText(prefix, header, start, end)
+	c.Text = embedText[len(prefix)+len(header):] // shares the embed text's memory
+	w := mdsearch.Window{StartByte: start, EndByte: end, EmbedText: embedText, Head: prefix + header,
+		TokenCount: s.opts.Counter.CountTokens(embedText)}
+	if s.words {
+		// Prefix and header end in white space, so words add up.
+		c.WordCount = w.TokenCount - embed.CountWords(prefix) - embed.CountWords(header)
+	} else {
+		c.WordCount = embed.CountWords(c.Text)
+	}
+	s.buf = append(s.buf[:0], embedText...)
+	sum := sha256.Sum256(s.buf)
+	w.Hash = hex.EncodeToString(sum[:16])
+	c.Windows = []mdsearch.Window{w}
 	return c
+}
+
+// tokens is the token count a chunk is held to: its window's, or for a
+// passage its words with the prefix it would carry.
+func (s *splitter) tokens(c mdsearch.Chunk) int {
+	if len(c.Windows) == 1 {
+		return c.Windows[0].TokenCount
+	}
+	return c.WordCount + s.overhead
 }
 
 // embedText is prefix + header + the display text of [start, end), built

@@ -39,8 +39,9 @@ func corpusFiles(tb testing.TB, dir string) []string {
 	return files
 }
 
-// TestCorpora chunks every note of the shared corpora with both profiles
-// and checks the invariants. Warnings are fine; broken invariants are not.
+// TestCorpora splits every note of the shared corpora with both profiles,
+// and with a reading budget smaller and larger than the default, and checks
+// the invariants of passages and windows. Warnings are fine; broken invariants are not.
 func TestCorpora(t *testing.T) {
 	files := corpusFiles(t, corporaDir())
 	if len(files) < 900 {
@@ -57,10 +58,14 @@ func TestCorpora(t *testing.T) {
 			warned++
 			t.Logf("%s: %s", f, strings.Join(doc.Warnings, "; "))
 		}
-		for _, opts := range []Options{{}, {Profile: ProfileH2H3}, {MaxTokens: 512}} {
-			cs := Split(doc, opts)
-			if err := checkChunks(doc, opts, cs); err != nil {
+		for _, opts := range []Options{{}, {Profile: ProfileH2H3}, {MaxTokens: 512, PassageWords: 1000}, {MaxTokens: 64, PassageWords: 100}} {
+			cs, err := trySplit(doc, opts)
+			if err == nil {
+				err = checkChunks(doc, opts, cs)
+			}
+			if err != nil {
 				t.Errorf("%s (%+v): %v", f, opts, err)
+				continue
 			}
 			if len(cs) == 0 && doc.WordCount > 0 {
 				t.Errorf("%s: no chunks for %d words", f, doc.WordCount)

@@ -79,11 +79,17 @@ func (s *splitter) cutTable(out *[]atom, p piece, limit int) {
 		s.cut(out, p.start, p.end, p.tokens, limit, lineLevels)
 		return
 	}
-	hdrEnd := trimRight(s.src, p.start, b.HeaderEnd)
-	hdr := s.count(p.start, hdrEnd)
+	hdrEnd := trimRight(s.src, b.StartByte, b.HeaderEnd)
+	hdr := s.count(b.StartByte, hdrEnd)
 	reserve := hdr
 	if hdr > limit/2 { // too long to repeat; see tableHeader
 		reserve = 0
+	}
+	if p.start >= b.HeaderEnd {
+		// A piece of a passage that starts among the rows: every atom
+		// leaves room for the header.
+		s.cut(out, p.start, p.end, p.tokens, max(1, limit-reserve), lineLevels)
+		return
 	}
 	var rows []atom
 	s.cut(&rows, b.HeaderEnd, p.end, s.count(b.HeaderEnd, p.end), max(1, limit-reserve), lineLevels)

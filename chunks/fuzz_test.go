@@ -28,10 +28,16 @@ type floorCounter struct{}
 
 func (floorCounter) CountTokens(text string) int { return 3 + utf8.RuneCountInString(text)/3 }
 
+// fuzzPassageWords are the reading budgets the top three bits of the fuzz
+// flags pick: the default, and small ones so that short inputs are cut
+// into several passages too.
+var fuzzPassageWords = [8]int{0, 1, 3, 8, 20, 50, 120, 2}
+
 // fuzzOptions maps fuzz inputs to options: budgets from 8 to 263 tokens,
-// both profiles, three counters, with and without overlap and stubs.
+// both profiles, three counters, with and without overlap and stubs, and
+// reading budgets from 1 word to the default.
 func fuzzOptions(maxTokens, flags uint8) Options {
-	o := Options{MaxTokens: 8 + int(maxTokens), Profile: ProfileSections}
+	o := Options{MaxTokens: 8 + int(maxTokens), Profile: ProfileSections, PassageWords: fuzzPassageWords[flags>>5]}
 	if flags&1 != 0 {
 		o.Profile = ProfileH2H3
 	}
@@ -81,12 +87,12 @@ func specMarkdown(tb testing.TB) []string {
 	return out
 }
 
-// FuzzSplit checks the chunker's invariants (see checkChunks) on any
-// input. It is seeded with the CommonMark spec examples and the golden
+// FuzzSplit checks the invariants of passages and their windows (see
+// checkChunks) on any input. It is seeded with the CommonMark spec examples and the golden
 // notes.
 func FuzzSplit(f *testing.F) {
 	for i, md := range specMarkdown(f) {
-		f.Add(md, uint8(i%64), uint8(i%32))
+		f.Add(md, uint8(i%64), uint8(i*7%256))
 	}
 	files, _ := filepath.Glob("testdata/*.md")
 	for i, name := range files {
@@ -97,6 +103,8 @@ func FuzzSplit(f *testing.F) {
 		f.Add(string(b), uint8(24+i), uint8(i%32))
 		f.Add(string(b), uint8(0), uint8(2))
 		f.Add(string(b), uint8(8), uint8(16))
+		f.Add(string(b), uint8(56), uint8(4<<5))    // 20-word passages
+		f.Add(string(b), uint8(120), uint8(3<<5|1)) // 8-word passages, h2h3
 	}
 	f.Fuzz(func(t *testing.T, src string, maxTokens, flags uint8) {
 		opts := fuzzOptions(maxTokens, flags)

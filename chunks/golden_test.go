@@ -15,7 +15,7 @@ import (
 var update = flag.Bool("update", false, "rewrite testdata/*.golden.json")
 
 // golden is what a golden file records of one note: the parse, then each
-// chunk without the fields every chunk shares.
+// passage, compactly, with its windows.
 type golden struct {
 	Options     string         `json:"options"`
 	Title       string         `json:"title"`
@@ -23,7 +23,7 @@ type golden struct {
 	Frontmatter map[string]any `json:"frontmatter"`
 	Warnings    []string       `json:"warnings"`
 	Headings    []goldHeading  `json:"headings"`
-	Chunks      []goldChunk    `json:"chunks"`
+	Passages    []goldPassage  `json:"passages"`
 }
 
 type goldHeading struct {
@@ -34,27 +34,40 @@ type goldHeading struct {
 	Setext bool   `json:"setext,omitempty"`
 }
 
-type goldChunk struct {
-	ID           string     `json:"id"`
-	SectionPath  []string   `json:"section_path"`
-	HeadingLevel int        `json:"heading_level"`
-	Lines        [2]int     `json:"lines"`
-	Bytes        [2]int     `json:"bytes"`
-	Part         string     `json:"part"`
-	Words        int        `json:"word_count"`
-	Tokens       int        `json:"token_count"`
-	Merged       [][]string `json:"merged,omitempty"`
-	Hash         string     `json:"hash"`
-	EmbedText    string     `json:"embed_text"`
+// goldPassage is a passage without its text: its windows show it.
+type goldPassage struct {
+	ID           string       `json:"id"`
+	SectionPath  []string     `json:"section_path"`
+	HeadingLevel int          `json:"heading_level"`
+	Lines        [2]int       `json:"lines"`
+	Bytes        [2]int       `json:"bytes"`
+	Part         string       `json:"part"`
+	Words        int          `json:"word_count"`
+	Sections     [][]string   `json:"sections,omitempty"`
+	Windows      []goldWindow `json:"windows"`
 }
 
-// goldenOptions are small enough that short notes show cutting too; notes
-// named *h2h3* use that profile.
+type goldWindow struct {
+	Bytes     [2]int `json:"bytes"`
+	Tokens    int    `json:"token_count"`
+	EmbedText string `json:"embed_text"`
+}
+
+// goldenOptions are small enough that short notes show windows being cut,
+// with the default reading budget; notes named *h2h3* use that profile.
+// Most notes fit the default reading budget whole, so the notes about
+// grouping (*h2h3*, *stubs*) get a budget of 100 words, under which their
+// sections become passages of their own.
 func goldenOptions(name string) (Options, string) {
+	o, desc := Options{MaxTokens: 64}, "max_tokens=64 counter=words profile=sections"
 	if strings.Contains(name, "h2h3") {
-		return Options{MaxTokens: 64, Profile: ProfileH2H3}, "max_tokens=64 counter=words profile=h2h3"
+		o.Profile, desc = ProfileH2H3, "max_tokens=64 counter=words profile=h2h3"
 	}
-	return Options{MaxTokens: 64}, "max_tokens=64 counter=words profile=sections"
+	if strings.Contains(name, "h2h3") || strings.Contains(name, "stubs") {
+		o.PassageWords = 100
+		return o, desc + " passage_words=100"
+	}
+	return o, desc + " passage_words=300"
 }
 
 func TestGolden(t *testing.T) {
@@ -71,7 +84,7 @@ func TestGolden(t *testing.T) {
 			name := filepath.Base(f)
 			opts, desc := goldenOptions(name)
 			doc := sections.Parse(name, src)
-			cs := Split(doc, opts)
+			cs := safeSplit(t, doc, opts)
 			if err := checkChunks(doc, opts, cs); err != nil {
 				t.Fatal(err)
 			}
@@ -80,8 +93,12 @@ func TestGolden(t *testing.T) {
 				g.Headings = append(g.Headings, goldHeading{h.Level, h.Text, h.Line, h.StartByte, h.Setext})
 			}
 			for _, c := range cs {
-				g.Chunks = append(g.Chunks, goldChunk{c.ID, c.SectionPath, c.HeadingLevel, [2]int{c.StartLine, c.EndLine},
-					[2]int{c.StartByte, c.EndByte}, partString(c.Part, c.Parts), c.WordCount, c.TokenCount, c.Merged, c.Hash, c.EmbedText})
+				p := goldPassage{c.ID, c.SectionPath, c.HeadingLevel, [2]int{c.StartLine, c.EndLine},
+					[2]int{c.StartByte, c.EndByte}, partString(c.Part, c.Parts), c.WordCount, c.Sections, nil}
+				for _, w := range c.Windows {
+					p.Windows = append(p.Windows, goldWindow{[2]int{w.StartByte, w.EndByte}, w.TokenCount, w.EmbedText})
+				}
+				g.Passages = append(g.Passages, p)
 			}
 			var buf bytes.Buffer
 			enc := json.NewEncoder(&buf)

@@ -19,8 +19,8 @@ func (s *splitter) pack(u *unit) {
 	}()
 	room := s.unitRoom(u)
 	if u.tokens() <= room {
-		if c := s.chunk(u, u.start(), u.end()); c.TokenCount <= s.opts.MaxTokens {
-			s.out = append(s.out, c)
+		if c := s.chunk(u, u.start(), u.end()); s.tokens(c) <= s.opts.MaxTokens {
+			s.emit(c, u)
 			return
 		}
 	}
@@ -38,7 +38,7 @@ func (s *splitter) pack(u *unit) {
 			j++
 		}
 		c := s.chunk(u, start, atoms[j-1].end)
-		if c.TokenCount > s.opts.MaxTokens && j-1 > i {
+		if s.tokens(c) > s.opts.MaxTokens && j-1 > i {
 			// The estimate was low: keep the most atoms that fit.
 			k := sort.Search(j-1-i, func(k int) bool {
 				return s.chunkTokens(u, start, atoms[i+k].end) > s.opts.MaxTokens
@@ -46,7 +46,7 @@ func (s *splitter) pack(u *unit) {
 			j = i + max(k, 1)
 			c = s.chunk(u, start, atoms[j-1].end)
 		}
-		if c.TokenCount > s.opts.MaxTokens {
+		if s.tokens(c) > s.opts.MaxTokens {
 			if start < atoms[i].start { // try again without the overlap
 				start, startTok = atoms[i].start, 0
 				continue
@@ -69,7 +69,7 @@ func (s *splitter) pack(u *unit) {
 			}
 			// A single character over the budget: it cannot be cut.
 		}
-		s.out = append(s.out, c)
+		s.emit(c, u)
 		i = j
 		if i < len(atoms) {
 			start, startTok = s.overlap(u, c.StartByte, c.EndByte, overlap, room-atoms[i].tokens, atoms[i].start)
@@ -121,23 +121,25 @@ func (s *splitter) fit(u *unit, a atom) int {
 
 // chunkTokens counts the embed text a chunk of [start, end) would have.
 func (s *splitter) chunkTokens(u *unit, start, end int) int {
-	own, _ := u.label(start, end)
+	if s.passages {
+		return s.overhead + s.count(start, end)
+	}
+	own, _ := u.label(start, end, false)
 	return s.opts.Counter.CountTokens(s.embedText(s.prefix(own), s.tableHeader(u, start), start, end))
 }
 
 // overlap picks where the chunk after [ps, pe) starts: back into it by
 // about want tokens, never more than avail, at a sentence or paragraph
-// start (prose) or a line start (code, tables), which may take up to twice
-// want; else, in prose, at a word start if that gives at least half of
-// want. Without a good start it is next, the start of the next atom: no
-// overlap.
+// start (prose) or a line start (tables), which may take up to twice
+// want, and never inside a code block. Without such a start it is next,
+// the start of the next atom: no overlap.
 func (s *splitter) overlap(u *unit, ps, pe, want, avail, next int) (int, int) {
 	limit := min(2*want, avail)
-	if want <= 0 || limit <= 0 {
-		return next, 0
+	if want <= 0 || limit <= 0 || s.inCode(u, pe-1) {
+		return next, 0 // a window never starts inside a code block
 	}
 	prose := s.isProse(u, pe-1)
-	good, goodTok, word, wordTok := -1, 0, -1, 0
+	good, goodTok := -1, 0
 	for pos, tok := pe, 0; ; {
 		we := trimRight(s.src, ps, pos)
 		ws := we
@@ -152,9 +154,6 @@ func (s *splitter) overlap(u *unit, ps, pe, want, avail, next int) (int, int) {
 			break
 		}
 		pos, tok = ws, tok+t
-		if tok <= want {
-			word, wordTok = pos, tok
-		}
 		if s.goodStart(ps, pos, prose) {
 			if tok <= want || good < 0 {
 				good, goodTok = pos, tok
@@ -165,11 +164,8 @@ func (s *splitter) overlap(u *unit, ps, pe, want, avail, next int) (int, int) {
 		}
 	}
 	start, tok := good, goodTok
-	if start < 0 {
-		if !prose || word < 0 || 2*wordTok < want {
-			return next, 0
-		}
-		start, tok = word, wordTok
+	if start < 0 || s.inCode(u, start) {
+		return next, 0 // only a sentence, paragraph or line start will do
 	}
 	if !prose {
 		start = lineStartIfFirst(s.src, start)
@@ -178,6 +174,12 @@ func (s *splitter) overlap(u *unit, ps, pe, want, avail, next int) (int, int) {
 		return next, 0
 	}
 	return start, tok
+}
+
+// inCode reports whether offset pos lies in a code block.
+func (s *splitter) inCode(u *unit, pos int) bool {
+	p := u.pieceAt(pos)
+	return p != nil && p.kind == sections.Code
 }
 
 // isProse reports whether offset pos lies in a paragraph, list or quote

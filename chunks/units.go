@@ -34,9 +34,6 @@ type unit struct {
 	pieces  []piece
 	members []member // in document order; id's own member last
 	words   int      // words after the first heading, for the stub rule
-	// whole marks the whole-note chunk, which is labelled with its first
-	// section rather than its last.
-	whole bool
 }
 
 func (u *unit) start() int { return u.pieces[0].start }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -175,10 +176,11 @@ func marshalChunk(c *mdsearch.Chunk) ([]byte, error) {
 	return []byte(strings.TrimSuffix(b.String(), "\n")), nil
 }
 
-// printChunkList prints one line per chunk: index, lines, section path,
-// tokens and the first line of text.
+// printChunkList prints one line per passage (index, lines, section path,
+// words, windows with their token counts, the first line of text) and the
+// other sections it covers.
 func printChunkList(w io.Writer, file string, cs []mdsearch.Chunk) error {
-	if _, err := fmt.Fprintf(w, "%s: %d chunks\n", file, len(cs)); err != nil {
+	if _, err := fmt.Fprintf(w, "%s: %d passages\n", file, len(cs)); err != nil {
 		return err
 	}
 	for _, c := range cs {
@@ -189,12 +191,18 @@ func printChunkList(w io.Writer, file string, cs []mdsearch.Chunk) error {
 		if c.Parts > 1 {
 			section += fmt.Sprintf(" (%d/%d)", c.Part, c.Parts)
 		}
-		if len(c.Merged) > 0 {
-			section += fmt.Sprintf(" (+%d merged)", len(c.Merged))
+		toks := make([]string, len(c.Windows))
+		for i, win := range c.Windows {
+			toks[i] = strconv.Itoa(win.TokenCount)
 		}
-		if _, err := fmt.Fprintf(w, "  #%-3d L%d-%d  %s  %d tokens  %s\n", c.ChunkIndex, c.StartLine, c.EndLine,
-			section, c.TokenCount, firstLine(c.Text, 60)); err != nil {
+		if _, err := fmt.Fprintf(w, "  #%-3d L%d-%d  %s  %d words, %d windows [%s tokens]  %s\n", c.ChunkIndex, c.StartLine, c.EndLine,
+			section, c.WordCount, len(c.Windows), strings.Join(toks, " "), firstLine(c.Text, 60)); err != nil {
 			return err
+		}
+		for _, p := range c.Sections[min(1, len(c.Sections)):] {
+			if _, err := fmt.Fprintf(w, "        also covers %s\n", strings.Join(p, " > ")); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

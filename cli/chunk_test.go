@@ -7,6 +7,9 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -22,7 +25,11 @@ func writeNotes(t *testing.T) (note, binary string) {
 	t.Helper()
 	dir := t.TempDir()
 	note = filepath.Join(dir, "note.md")
-	body := "---\ntags: [demo]\n---\n# Note\n\nIntro.\n\n## Part\n\n" + strings.Repeat("Some words here. ", 60) + "\n"
+	// A stub intro, then a section of four 90-word paragraphs: over the
+	// 300-word passage budget, so the intro merges into the section's first
+	// part and a second part follows.
+	para := strings.TrimSpace(strings.Repeat("Some words here. ", 30))
+	body := "---\ntags: [demo]\n---\n# Note\n\nIntro.\n\n## Part\n\n" + strings.Repeat(para+"\n\n", 4)
 	if err := os.WriteFile(note, []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -35,25 +42,59 @@ func writeNotes(t *testing.T) (note, binary string) {
 
 func TestChunkJSON(t *testing.T) {
 	note, _ := writeNotes(t)
+	src, _ := os.ReadFile(note)
 	env, out, errOut := chunkEnv()
 	if err := runChunk(context.Background(), env, []string{"--json", "--max-tokens", "64", note}); err != nil {
 		t.Fatalf("runChunk: %v (stderr %q)", err, errOut)
 	}
 	var cs []mdsearch.Chunk
 	if err := json.Unmarshal(out.Bytes(), &cs); err != nil {
-		t.Fatalf("output is not a JSON array of chunks: %v\n%s", err, out)
+		t.Fatalf("output is not a JSON array of passages: %v\n%s", err, out)
 	}
-	if len(cs) < 2 {
-		t.Fatalf("%d chunks", len(cs))
+	if len(cs) != 2 {
+		t.Fatalf("%d passages, want 2:\n%s", len(cs), out)
+	}
+	// The stub intro merged forward: the first passage is labelled by the
+	// section it starts in and lists both; the second is the rest of Part.
+	if c := cs[0]; c.Section != "Note" || c.StartLine != 4 ||
+		!slices.EqualFunc(c.Sections, [][]string{{"Note"}, {"Note", "Part"}}, slices.Equal) {
+		t.Errorf("first passage: %s %v lines %d-%d, sections %v", c.Section, c.SectionPath, c.StartLine, c.EndLine, c.Sections)
+	}
+	if c := cs[1]; c.Section != "Part" || !slices.Equal(c.SectionPath, []string{"Note", "Part"}) || c.Sections != nil || c.Part != 2 || c.Parts != 2 {
+		t.Errorf("second passage: %s %v part %d/%d, sections %v", c.Section, c.SectionPath, c.Part, c.Parts, c.Sections)
 	}
 	for i, c := range cs {
-		if c.ChunkIndex != i || c.TotalChunks != len(cs) || c.TokenCount > 64 || c.Path != filepath.ToSlash(note) ||
-			len(c.Tags) != 1 || c.Tags[0] != "demo" || c.Hash == "" || !strings.HasSuffix(c.EmbedText, c.Text) {
-			t.Errorf("chunk %d: %+v", i, c)
+		if c.ChunkIndex != i || c.TotalChunks != len(cs) || c.Path != filepath.ToSlash(note) ||
+			len(c.Tags) != 1 || c.Tags[0] != "demo" || len(c.Windows) == 0 || c.WordCount > 300 {
+			t.Errorf("passage %d: %+v", i, c)
+		}
+		if c.Text != string(src[c.StartByte:c.EndByte]) {
+			t.Errorf("passage %d: text is not the source bytes %d-%d", i, c.StartByte, c.EndByte)
+		}
+		if i > 0 && c.StartByte < cs[i-1].EndByte {
+			t.Errorf("passage %d overlaps the one before", i)
+		}
+		for j, w := range c.Windows {
+			if w.TokenCount > 64 || w.TokenCount <= 0 || w.Hash == "" || !strings.HasPrefix(w.EmbedText, "[Note") ||
+				w.StartByte < c.StartByte || w.EndByte > c.EndByte {
+				t.Errorf("passage %d window %d: %+v", i, j, w)
+			}
+			if w.Heading {
+				// The heading path alone, last, with no text.
+				if j != len(c.Windows)-1 || w.StartByte != w.EndByte || !strings.HasSuffix(w.EmbedText, "]") {
+					t.Errorf("passage %d heading window %d: %+v", i, j, w)
+				}
+				continue
+			}
+			_, text, ok := strings.Cut(w.EmbedText, "] ")
+			if !ok || text != string(src[w.StartByte:w.EndByte]) || !strings.Contains(c.Text, text) {
+				t.Errorf("passage %d window %d: text is not its source bytes: %+v", i, j, w)
+			}
 		}
 	}
 	// Keys are snake_case as the issue names them.
-	for _, key := range []string{`"section_path"`, `"start_line"`, `"end_line"`, `"total_chunks"`, `"embed_text"`, `"token_count"`, `"word_count"`} {
+	for _, key := range []string{`"section_path"`, `"start_line"`, `"end_line"`, `"total_chunks"`, `"sections"`, `"windows"`,
+		`"embed_text"`, `"token_count"`, `"word_count"`} {
 		if !bytes.Contains(out.Bytes(), []byte(key)) {
 			t.Errorf("output lacks %s", key)
 		}
@@ -85,14 +126,35 @@ func TestChunkFailures(t *testing.T) {
 
 func TestChunkListing(t *testing.T) {
 	note, _ := writeNotes(t)
-	env, out, _ := chunkEnv()
-	if err := runChunk(context.Background(), env, []string{"--profile", "h2h3", "--max-tokens", "64", note}); err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
-	if len(lines) < 3 || !strings.HasSuffix(lines[0], "chunks") || !strings.Contains(lines[1], "#0") ||
-		!strings.Contains(lines[1], "L4-") || !strings.Contains(lines[1], "tokens") || !strings.Contains(out.String(), "Note > Part") {
-		t.Errorf("listing:\n%s", out)
+	for _, profile := range []string{"sections", "h2h3"} {
+		env, out, _ := chunkEnv()
+		if err := runChunk(context.Background(), env, []string{"--profile", profile, "--max-tokens", "64", note}); err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+		// FILE: N passages; per passage "#i Lstart-end  Section > Path (p/P)
+		// W words, K windows [t1 t2 … tokens]  first line", then the other
+		// sections it covers.
+		passage := regexp.MustCompile(`^  #(\d+) +L(\d+)-(\d+)  (.+?)  (\d+) words, (\d+) windows \[([\d ]+) tokens\]  (.+)$`)
+		if len(lines) != 4 || lines[0] != note+": 2 passages" {
+			t.Fatalf("%s listing:\n%s", profile, out)
+		}
+		m0, m1 := passage.FindStringSubmatch(lines[1]), passage.FindStringSubmatch(lines[3])
+		if m0 == nil || m1 == nil {
+			t.Fatalf("%s: passage lines do not match %s:\n%s", profile, passage, out)
+		}
+		if m0[1] != "0" || m0[2] != "4" || m0[4] != "Note (1/2)" || m0[8] != "# Note" ||
+			strings.TrimSpace(lines[2]) != "also covers Note > Part" {
+			t.Errorf("%s: first passage:\n%s\n%s", profile, lines[1], lines[2])
+		}
+		if m1[1] != "1" || m1[4] != "Note > Part (2/2)" || m1[5] != "90" || !strings.HasPrefix(m1[8], "Some words here.") {
+			t.Errorf("%s: second passage: %s", profile, lines[3])
+		}
+		for _, m := range [][]string{m0, m1} {
+			if toks := strings.Fields(m[7]); strconv.Itoa(len(toks)) != m[6] {
+				t.Errorf("%s: %s windows but %d token counts: %s", profile, m[6], len(toks), m[0])
+			}
+		}
 	}
 }
 

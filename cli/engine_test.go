@@ -58,10 +58,18 @@ func TestIndexSearchReadStatusWithoutModel(t *testing.T) {
 		t.Errorf("index should name the fix for the missing model: %s", errOut)
 	}
 
+	// The terminal shows the full section path, the whole passage indented
+	// and its footer; --brief only the first lines.
 	code, out, errOut = run(t, "", "search", "restore drill", "--index", index)
-	line := regexp.MustCompile(`^1\. \*\*homelab/Backups\.md\*\*( > \w+)? \(\d+\.\d%\)$`)
-	if code != 0 || !line.MatchString(strings.SplitN(out, "\n", 2)[0]) || !strings.Contains(errOut, "mdsearch setup") {
+	line := regexp.MustCompile(`^1\. \*\*homelab/Backups\.md\*\*( > [^()]+)? \(\d+\.\d%\)$`)
+	footer := regexp.MustCompile(`(?m)^   — chunks? \d+(–\d+)?/\d+ · lines \d+–\d+ · page \d+ words`)
+	if code != 0 || !line.MatchString(strings.SplitN(out, "\n", 2)[0]) || !footer.MatchString(out) ||
+		!strings.Contains(out, "\n   Once a quarter, restore a random directory") || !strings.Contains(errOut, "mdsearch setup") {
 		t.Errorf("search: %d\n%s\n%s", code, out, errOut)
+	}
+	code, brief, _ := run(t, index, "search", "restore drill", "--brief", "-n", "1")
+	if first := strings.Split(brief, "\n"); code != 0 || len(first) > 7 || !line.MatchString(first[0]) || !footer.MatchString(brief) {
+		t.Errorf("search --brief: %d\n%s", code, brief)
 	}
 
 	code, out, _ = run(t, index, "search", "restore", "-n", "3", "--mode", "keyword", "--json")
@@ -83,7 +91,15 @@ func TestIndexSearchReadStatusWithoutModel(t *testing.T) {
 		}
 	}
 	if !strings.Contains(r["text"].(string), "over the wired network.") {
-		t.Errorf("text must be the full chunk: %q", r["text"])
+		t.Errorf("text must be the full passage: %q", r["text"])
+	}
+
+	// --max-tokens fills the budget with whole passages and cuts the last.
+	code, out, _ = run(t, index, "search", "restore", "--mode", "keyword", "--max-tokens", "40", "--json")
+	var cut mdsearch.SearchResponse
+	if code != 0 || json.Unmarshal([]byte(out), &cut) != nil || len(cut.Results) != 1 || !cut.Results[0].Truncated ||
+		cut.Results[0].ReadHint == "" || cut.Results[0].EndLine >= int(r["end_line"].(float64)) {
+		t.Errorf("search --max-tokens 40: %d %s", code, out)
 	}
 
 	code, out, _ = run(t, index, "read", "homelab/Backups.md", "--section", "restore drill")
@@ -130,6 +146,7 @@ func TestCommandErrors(t *testing.T) {
 		{[]string{"search", "x", "-n", "0"}, 1, "n must be between 1 and 50"},
 		{[]string{"search", "x", "--max-per-page", "9"}, 1, "max per page must be between 1 and 5"},
 		{[]string{"search", "x", "--mode", "fuzzy"}, 1, "mode must be"},
+		{[]string{"search", "x", "--max-tokens", "-5"}, 1, "max tokens must be positive"},
 		{[]string{"search", "x", "--collection", "nope"}, 1, "have: sample-vault"},
 		{[]string{"read", "../../etc/passwd"}, 1, `".." is refused`},
 		{[]string{"read", "/etc/passwd"}, 1, "absolute"},
@@ -204,9 +221,17 @@ func TestSearchWithModel(t *testing.T) {
 	if code != 0 || errOut != "" || json.Unmarshal([]byte(out), &resp) != nil {
 		t.Fatalf("search: %d %s %s", code, out, errOut)
 	}
+	// The semantic score maps the cosine 0.2–0.8 onto 0–1; it is not
+	// rescaled to the query's best hit.
 	top := resp.Results[0]
-	if resp.Mode != mdsearch.ModeSemantic || top.Path != "garden/Tomatoes.md" || top.Distance == nil || math.Abs(*top.Distance-(1-top.Score)) > 1e-3 {
+	if resp.Mode != mdsearch.ModeSemantic || top.Path != "garden/Tomatoes.md" || top.Section != "Pests" || top.Distance == nil ||
+		math.Abs(top.Score-min(1, max(0, (1-*top.Distance-0.2)/0.6))) > 1e-3 || top.Score <= 0.3 || top.Score >= 1 {
 		t.Errorf("semantic: %+v", resp)
+	}
+	for _, r := range resp.Results {
+		if r.Distance == nil || math.Abs(r.Score-min(1, max(0, (1-*r.Distance-0.2)/0.6))) > 1e-3 {
+			t.Errorf("semantic score %v for distance %v", r.Score, r.Distance)
+		}
 	}
 	if code, out, _ := run(t, index, "status"); code != 0 || !strings.Contains(out, "use-lite") {
 		t.Errorf("status: %s", out)

@@ -19,7 +19,9 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 	fs.StringVar(&req.Collection, "collection", "", "search only this collection")
 	fs.StringVar(&req.Tag, "tag", "", "only notes with this tag (nested tags included)")
 	fs.StringVar(&req.PathPrefix, "path-prefix", "", "only notes under this vault-relative path")
-	asJSON := fs.Bool("json", false, "print results as JSON, with full chunk text")
+	fs.IntVar(&req.MaxTokens, "max-tokens", 0, "fill at most about this many tokens with whole passages (0: no limit)")
+	brief := fs.Bool("brief", false, "show each result's first lines only")
+	asJSON := fs.Bool("json", false, "print results as JSON")
 	ef := addEngineFlags(fs)
 	ef.mustExist = true
 	pos, err := parseArgs(fs, args, -1)
@@ -57,5 +59,9 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 	if width == 0 {
 		width = 100
 	}
-	return render.Terminal(env.Stdout, resp, width, 4)
+	lines := 0
+	if *brief {
+		lines = 4
+	}
+	return render.Terminal(env.Stdout, resp, width, lines)
 }

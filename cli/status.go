@@ -39,12 +39,12 @@ func runStatus(ctx context.Context, env *Env, args []string) error {
 		fmt.Fprintln(env.Stdout, "no collections yet: run `mdsearch index DIR`")
 	} else {
 		tw := tabwriter.NewWriter(env.Stdout, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "\nCOLLECTION\tFILES\tCHUNKS\tVECTORS\tSTALE\tINDEXED\tROOT")
+		fmt.Fprintln(tw, "\nCOLLECTION\tFILES\tPASSAGES\tWINDOWS\tVECTORS\tSTALE\tINDEXED\tROOT")
 		for _, c := range s.Collections {
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\t%s\n", c.Name, c.Files, c.Chunks, c.Vectors, c.Stale, c.IndexedAt, c.Root)
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%s\t%s\n", c.Name, c.Files, c.Chunks, c.Windows, c.Vectors, c.Stale, c.IndexedAt, c.Root)
 		}
 		if len(s.Collections) > 1 {
-			fmt.Fprintf(tw, "total\t%d\t%d\t%d\t%d\t\t\n", s.Files, s.Chunks, s.Vectors, s.Stale)
+			fmt.Fprintf(tw, "total\t%d\t%d\t%d\t%d\t%d\t\t\n", s.Files, s.Chunks, s.Windows, s.Vectors, s.Stale)
 		}
 		tw.Flush()
 	}

@@ -147,12 +147,13 @@ func finish(doc *sections.Document, opts chunks.Options, segs []seg) []mdsearch.
 			Part:        1,
 			Parts:       1,
 			Text:        text,
-			EmbedText:   text,
 			WordCount:   embed.CountWords(text),
-			TokenCount:  counter.CountTokens(text),
 			Tags:        doc.Tags,
 			Frontmatter: doc.Frontmatter,
-			Hash:        hex.EncodeToString(sum[:16]),
+			// One window, the text alone: these baselines embed what they
+			// cut, without a heading prefix, as the systems they stand for.
+			Windows: []mdsearch.Window{{StartByte: s.start, EndByte: s.end, EmbedText: text,
+				TokenCount: counter.CountTokens(text), Hash: hex.EncodeToString(sum[:16])}},
 		})
 	}
 	return out

@@ -45,12 +45,12 @@ func TestWholeDoc(t *testing.T) {
 	}
 	c := got[0]
 	want := "# Tea\n\nGreen and black.\n\n## Brewing\nHot water."
-	if c.Text != want || c.EmbedText != want || src[c.StartByte:c.EndByte] != want {
+	if c.Text != want || len(c.Windows) != 1 || c.Windows[0].EmbedText != want || src[c.StartByte:c.EndByte] != want {
 		t.Errorf("text %q, want %q", c.Text, want)
 	}
 	if c.StartLine != 6 || c.EndLine != 11 || c.Path != "notes/tea.md" || c.Title != "Tea" || c.ID != "notes/tea.md#0" ||
-		c.SectionPath == nil || len(c.SectionPath) != 0 || c.TotalChunks != 1 || c.WordCount != 9 || c.TokenCount != 9 ||
-		len(c.Tags) != 1 || c.Hash == "" {
+		c.SectionPath == nil || len(c.SectionPath) != 0 || c.TotalChunks != 1 || c.WordCount != 9 || c.Windows[0].TokenCount != 9 ||
+		len(c.Tags) != 1 || c.Windows[0].Hash == "" {
 		t.Errorf("fields: %+v", c)
 	}
 	if got := WholeDoc(sections.Parse("e.md", []byte("---\na: 1\n---\n  \n")), wordsOpts); len(got) != 0 {
@@ -167,7 +167,7 @@ func checkChunks(t *testing.T, doc *sections.Document, cs []mdsearch.Chunk, over
 	covered := make([]bool, len(doc.Src))
 	prevStart, prevEnd := -1, -1
 	for i, c := range cs {
-		if c.Text != doc.Text(c.StartByte, c.EndByte) || c.EmbedText != c.Text {
+		if c.Text != doc.Text(c.StartByte, c.EndByte) || len(c.Windows) != 1 || c.Windows[0].EmbedText != c.Text {
 			t.Fatalf("%s chunk %d: text is not the source slice", doc.Path, i)
 		}
 		if c.StartLine != doc.Line(c.StartByte) || c.EndLine != doc.Line(c.EndByte-1) || c.StartByte < doc.Body {
@@ -226,8 +226,8 @@ func TestBaselinesOnCorpora(t *testing.T) {
 			fixed := Fixed(doc, wordsOpts)
 			checkChunks(t, doc, fixed, true)
 			for _, c := range fixed {
-				if c.TokenCount > FixedTokens {
-					t.Fatalf("%s: fixed window of %d words", doc.Path, c.TokenCount)
+				if c.Windows[0].TokenCount > FixedTokens {
+					t.Fatalf("%s: fixed window of %d words", doc.Path, c.Windows[0].TokenCount)
 				}
 			}
 		}

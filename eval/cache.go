@@ -1,9 +1,15 @@
 package eval
 
 import (
+	"bufio"
 	"context"
 	"crypto/sha256"
+	"encoding/gob"
+	"errors"
 	"fmt"
+	"io/fs"
+	"maps"
+	"os"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -116,3 +122,59 @@ func (c *Cache) CountTokens(text string) int { return c.emb.CountTokens(text) }
 
 // ModelID implements embed.Embedder: the cache does not change vectors.
 func (c *Cache) ModelID() string { return c.emb.ModelID() }
+
+// Load adds the vectors saved in file (by Save, for the same model) to the
+// cache; a missing file is no error. Tuning runs that rebuild the same
+// index many times keep their vectors this way.
+func (c *Cache) Load(file string) error {
+	f, err := os.Open(file)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	var saved savedCache
+	if err := gob.NewDecoder(bufio.NewReader(f)).Decode(&saved); err != nil {
+		return fmt.Errorf("embedding cache %s: %w", file, err)
+	}
+	if saved.Model != c.emb.ModelID() {
+		return nil // another model's vectors: start afresh
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	maps.Copy(c.vecs, saved.Vecs)
+	return nil
+}
+
+// Save writes every cached vector to file, replacing it atomically.
+func (c *Cache) Save(file string) error {
+	c.mu.Lock()
+	saved := savedCache{Model: c.emb.ModelID(), Vecs: maps.Clone(c.vecs)}
+	c.mu.Unlock()
+	tmp := file + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(f)
+	if err := gob.NewEncoder(w).Encode(saved); err != nil {
+		f.Close()
+		return err
+	}
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp, file)
+}
+
+// savedCache is the file format of Save.
+type savedCache struct {
+	Model string
+	Vecs  map[[32]byte][]float32
+}

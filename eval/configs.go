@@ -30,6 +30,7 @@ type chunker struct {
 }
 
 var chunkers = []chunker{
+	{name: ChunkBM25Sections, mode: mdsearch.ModeKeyword},
 	{name: ChunkWholeDoc, split: WholeDoc, mode: mdsearch.ModeSemantic},
 	{name: ChunkParagraph, split: Paragraph, mode: mdsearch.ModeSemantic},
 	{name: ChunkFixed, split: Fixed, mode: mdsearch.ModeSemantic},
@@ -46,7 +47,7 @@ type Config struct {
 
 // DefaultConfigs are the configurations run when none are named.
 var DefaultConfigs = []string{
-	"whole-doc", "paragraph", "fixed",
+	"bm25-sections", "whole-doc", "paragraph", "fixed",
 	"sections-keyword", "sections-semantic", "sections-hybrid",
 	"h2h3-hybrid",
 }

@@ -13,15 +13,16 @@ func TestParseConfigs(t *testing.T) {
 		want string // name/chunker/mode, space-separated
 		err  string
 	}{
-		{nil, "whole-doc/whole-doc/semantic paragraph/paragraph/semantic fixed/fixed/semantic " +
+		{nil, "bm25-sections/bm25-sections/keyword whole-doc/whole-doc/semantic paragraph/paragraph/semantic fixed/fixed/semantic " +
 			"sections-keyword/sections/keyword sections-semantic/sections/semantic sections-hybrid/sections/hybrid h2h3-hybrid/h2h3/hybrid", ""},
 		{[]string{"all"}, "", ""}, // same as nil, checked below
 		{[]string{"sections-hybrid,whole-doc", "paragraph-hybrid"}, "sections-hybrid/sections/hybrid whole-doc/whole-doc/semantic paragraph-hybrid/paragraph/hybrid", ""},
 		{[]string{" Sections ", "h2h3", "sections-hybrid"}, "sections/sections/hybrid h2h3/h2h3/hybrid sections-hybrid/sections/hybrid", ""},
 		{[]string{"fixed-keyword", "fixed-keyword"}, "fixed-keyword/fixed/keyword", ""},
+		{[]string{"bm25-sections"}, "bm25-sections/bm25-sections/keyword", ""},
 		{[]string{"whole-doc-semantic"}, "whole-doc-semantic/whole-doc/semantic", ""},
 		{[]string{"sections-fuzzy"}, "", `unknown configuration "sections-fuzzy"`},
-		{[]string{"bm25"}, "", "want a chunker (whole-doc, paragraph, fixed, sections, h2h3)"},
+		{[]string{"bm25"}, "", "want a chunker (bm25-sections, whole-doc, paragraph, fixed, sections, h2h3)"},
 	}
 	for _, c := range cases {
 		got, err := ParseConfigs(c.in)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/embed"
+	"github.com/mdsearch/mdsearch/render"
 )
 
 // tokensPerWord turns words into an estimate of the tokens an agent's
@@ -70,13 +71,13 @@ func Score(q *Query, results []mdsearch.Result, k int) Outcome {
 	return o
 }
 
-// resultText is what an agent reads of a result: the chunk text with its
-// heading prefix, as embedded.
+// resultText is what an agent reads of a result: the passage with its
+// heading prefix (none for the baselines that ignore headings).
 func resultText(r mdsearch.Result) string {
-	if r.EmbedText != "" {
-		return r.EmbedText
+	if len(r.SectionPath) == 0 && len(r.Sections) == 0 {
+		return r.Text
 	}
-	return r.Text
+	return render.Prefix(r) + r.Text
 }
 
 // sectionHit: a result on a labelled note whose section path equals the
@@ -86,23 +87,40 @@ func sectionHit(q *Query, r mdsearch.Result) bool {
 		if l.Path != r.Path {
 			continue
 		}
-		want := l.SectionPath
-		if l.span.resolved {
-			want = l.span.path
-		}
-		if len(r.SectionPath) >= len(want) && slices.Equal(r.SectionPath[:len(want)], want) {
-			return true
+		for _, sp := range l.spans() {
+			want := l.SectionPath
+			if sp.resolved {
+				want = sp.path
+			}
+			if under(r.SectionPath, want) {
+				return true
+			}
+			for _, p := range r.Sections {
+				if under(p, want) {
+					return true
+				}
+			}
 		}
 	}
 	return false
+}
+
+// under reports whether section path p equals want or lies under it.
+func under(p, want []string) bool {
+	return len(p) >= len(want) && slices.Equal(p[:len(want)], want)
 }
 
 // spanHit: a result on a labelled note whose lines overlap the labelled
 // section's lines.
 func spanHit(q *Query, r mdsearch.Result) bool {
 	for _, l := range q.Relevant {
-		if l.Path == r.Path && l.span.resolved && r.StartLine <= l.span.end && l.span.start <= r.EndLine {
-			return true
+		if l.Path != r.Path {
+			continue
+		}
+		for _, sp := range l.spans() {
+			if sp.resolved && r.StartLine <= sp.end && sp.start <= r.EndLine {
+				return true
+			}
 		}
 	}
 	return false

@@ -62,6 +62,17 @@ func TestScore(t *testing.T) {
 			want:    Outcome{PageRank: 1, Hit3: true, PagesFound: 1, PagesWanted: 1, Labelled: true, SpanRank: 1},
 		},
 		{
+			name: "merged stub passage: a section it also covers is a section hit",
+			q:    labelled(adapt),
+			results: []mdsearch.Result{func() mdsearch.Result {
+				r := res("V.md", [2]int{26, 30}, "V", "Legacy")
+				r.Sections = [][]string{{"V", "Legacy"}, {"V", "Legacy", "Adaptations"}}
+				return r
+			}()},
+			k:    5,
+			want: Outcome{PageRank: 1, Hit3: true, PagesFound: 1, PagesWanted: 1, Labelled: true, SectionRank: 1, SpanRank: 1},
+		},
+		{
 			name:    "baseline chunk: span hit only",
 			q:       labelled(adapt),
 			results: []mdsearch.Result{res("V.md", [2]int{1, 40})},
@@ -119,7 +130,9 @@ func TestScore(t *testing.T) {
 			got := Score(c.q, c.results, c.k)
 			want := c.want
 			want.Query = "q"
-			want.Tokens = 1.3 * 3 * float64(min(c.k, len(c.results)))
+			for _, r := range c.results[:min(c.k, len(c.results))] {
+				want.Tokens += 1.3 * float64(resultWords(r))
+			}
 			if math.Abs(got.Tokens-want.Tokens) > 1e-9 {
 				t.Errorf("tokens %v, want %v", got.Tokens, want.Tokens)
 			}
@@ -131,14 +144,24 @@ func TestScore(t *testing.T) {
 	}
 }
 
+// resultWords is what an agent reads of a res result: its three words of
+// text under the heading prefix "[A > B] " (2n−1 words for n headings, no
+// title), or the text alone without a section path.
+func resultWords(r mdsearch.Result) int {
+	if n := len(r.SectionPath); n > 0 {
+		return 3 + 2*n - 1
+	}
+	return 3
+}
+
 func equalOutcome(a, b Outcome) bool {
 	return a.Query == b.Query && a.Difficulty == b.Difficulty && a.PageRank == b.PageRank && a.Hit3 == b.Hit3 &&
 		a.PagesFound == b.PagesFound && a.PagesWanted == b.PagesWanted && a.Labelled == b.Labelled &&
 		a.SectionRank == b.SectionRank && a.SpanRank == b.SpanRank && a.Tokens == b.Tokens
 }
 
-func TestScoreTokensUseEmbedText(t *testing.T) {
-	r := mdsearch.Result{Path: "a.md", Text: "four words of text", EmbedText: "[A > B] four words of text"}
+func TestScoreTokensCountThePrefix(t *testing.T) {
+	r := mdsearch.Result{Path: "a.md", Title: "A", SectionPath: []string{"B"}, Text: "four words of text"}
 	if got := Score(&Query{Text: "q", PathContains: "a"}, []mdsearch.Result{r}, 5).Tokens; math.Abs(got-1.3*7) > 1e-9 {
 		t.Errorf("tokens %v, want 1.3 × 7 words", got)
 	}

@@ -18,9 +18,14 @@ type Label struct {
 	Path        string   `json:"path"`
 	SectionPath []string `json:"section_path"`
 
-	// Set by Resolve: the section's canonical path and its line range.
+	// Set by Resolve: the section's canonical path and its line range,
+	// and other sections that equally match a label naming a heading alone.
 	span span
+	alts []span
 }
+
+// spans lists every section the label may mean.
+func (l *Label) spans() []span { return append([]span{l.span}, l.alts...) }
 
 // span is a resolved label: the section's heading path as the parser
 // reports it and its inclusive line range, subsections included.
@@ -36,7 +41,11 @@ type Query struct {
 	Relevant     []Label `json:"relevant,omitempty"`
 	PathContains string  `json:"expected_path_contains,omitempty"`
 	Difficulty   string  `json:"difficulty,omitempty"`
-	Line         int     `json:"-"` // 1-based line in the query file
+	// Exclude names a note whose results are dropped before scoring: the
+	// page a link-context query was taken from, which holds its text
+	// verbatim.
+	Exclude string `json:"exclude,omitempty"`
+	Line    int    `json:"-"` // 1-based line in the query file
 }
 
 // Labelled reports whether q names relevant sections (not just paths).

@@ -110,7 +110,7 @@ func anyLabelled(r *Report) bool {
 
 // headingAware reports whether a chunker gives chunks section paths.
 func headingAware(chunker string) bool {
-	return chunker == ChunkSections || chunker == ChunkH2H3
+	return chunker == ChunkSections || chunker == ChunkH2H3 || chunker == ChunkBM25Sections
 }
 
 // namePad left-aligns configuration names in a right-aligned table by

@@ -2,6 +2,7 @@ package eval
 
 import (
 	"context"
+	"regexp"
 	"strings"
 
 	"github.com/mdsearch/mdsearch/sections"
@@ -57,16 +58,60 @@ func (qs *QuerySet) resolveLabel(v *vault.Vault, notes map[string]bool, docs map
 		l.span = span{resolved: true, start: 1, end: doc.Line(len(doc.Src))}
 		return nil
 	}
-	sec := findExact(doc, l.SectionPath)
-	if sec == nil {
-		var err error
-		if sec, err = doc.Find(strings.Join(l.SectionPath, "/")); err != nil {
-			return queryError(qs.File, q.Line, "%v", err)
+	sec, err := findLabel(doc, l.SectionPath)
+	if err != nil {
+		// Labels may keep what section paths leave out: inline HTML
+		// ("useId() <sup …/>") and backslash escapes.
+		clean := make([]string, len(l.SectionPath))
+		for i, h := range l.SectionPath {
+			h = mdEscape.ReplaceAllString(inlineHTML.ReplaceAllString(h, " "), "$1")
+			clean[i] = strings.Join(strings.Fields(h), " ")
 		}
+		if sec2, err2 := findLabel(doc, clean); err2 == nil {
+			sec, err = sec2, nil
+		} else if len(clean) == 1 {
+			// A heading named alone may stand in several places; any counts.
+			if secs := byHeading(doc, clean[0]); len(secs) > 0 {
+				sec, err = secs[0], nil
+				for _, o := range secs[1:] {
+					l.alts = append(l.alts, span{resolved: true, path: o.Path, start: o.StartLine, end: o.EndLine})
+				}
+			}
+		}
+	}
+	if err != nil {
+		return queryError(qs.File, q.Line, "%v", err)
 	}
 	l.span = span{resolved: true, path: sec.Path, start: sec.StartLine, end: sec.EndLine}
 	return nil
 }
+
+// findLabel finds a labelled section: the exact heading path, else as
+// section reads resolve it.
+func findLabel(doc *sections.Document, want []string) (*sections.Section, error) {
+	if sec := findExact(doc, want); sec != nil {
+		return sec, nil
+	}
+	return doc.Find(strings.Join(want, "/"))
+}
+
+// byHeading lists the sections whose heading is h, ignoring case.
+func byHeading(doc *sections.Document, h string) []*sections.Section {
+	var out []*sections.Section
+	for i := range doc.Sections {
+		if s := &doc.Sections[i]; s.Level > 0 && strings.EqualFold(s.Heading, strings.TrimSpace(h)) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// inlineHTML matches the tags a label may carry from a heading written
+// with inline HTML ("useId() <sup class=…/>"), which section paths leave out.
+var inlineHTML = regexp.MustCompile(`<[^>]*>`)
+
+// mdEscape matches a backslash escape of punctuation.
+var mdEscape = regexp.MustCompile(`\\([[:punct:]])`)
 
 // findExact returns the one section whose heading path equals want,
 // ignoring case; headings that contain "/" make Find's paths ambiguous.

@@ -25,7 +25,10 @@ type Options struct {
 	Embedder embed.Embedder
 	TempDir  string // parent of the throwaway indexes; default os.TempDir()
 	Details  bool   // keep every query's outcome and results in the report
-	Tuning   Tuning // engine settings to try instead of the defaults
+	// EmbedCache, when set, is a file that keeps computed vectors between
+	// runs (tuning rebuilds the same index many times).
+	EmbedCache string
+	Tuning     Tuning // engine settings to try instead of the defaults
 	// Log, when set, receives one line per index built and per
 	// configuration scored.
 	Log func(string)
@@ -79,6 +82,12 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if opts.Embedder != nil {
 		cache = NewCache(opts.Embedder)
 		rep.Model = opts.Embedder.ModelID()
+		if opts.EmbedCache != "" {
+			if err := cache.Load(opts.EmbedCache); err != nil {
+				return nil, err
+			}
+			defer cache.Save(opts.EmbedCache)
+		}
 	}
 	for _, group := range byChunker(opts.Configs) {
 		rows, err := opts.runChunker(ctx, cache, group)
@@ -154,11 +163,23 @@ func (o *Options) runChunker(ctx context.Context, cache *Cache, group []Config) 
 		return nil, mdsearch.Errorf(mdsearch.KindInternal, "eval", o.TempDir, "", "temporary index folder: %v", err)
 	}
 	defer os.RemoveAll(dir)
-	e, idx, err := o.build(ctx, cache, group[0].Chunker, filepath.Join(dir, "index.db"))
-	if err != nil {
-		return nil, err
+	var e searcher
+	var idx IndexReport
+	if group[0].Chunker == ChunkBM25Sections {
+		b, bi, err := newBM25Sections(ctx, o.Vault)
+		if err != nil {
+			return nil, err
+		}
+		defer b.Close()
+		e, idx = b, bi
+	} else {
+		en, ei, err := o.build(ctx, cache, group[0].Chunker, filepath.Join(dir, "index.db"))
+		if err != nil {
+			return nil, err
+		}
+		defer en.Close()
+		e, idx = en, ei
 	}
-	defer e.Close()
 	var rows []ConfigReport
 	for _, c := range group {
 		outs, err := o.ask(ctx, e, cache, c)
@@ -174,6 +195,12 @@ func (o *Options) runChunker(ctx context.Context, cache *Cache, group []Config) 
 		rows = append(rows, row)
 	}
 	return rows, nil
+}
+
+// searcher is what a configuration is asked through: the engine, or the
+// plain baseline.
+type searcher interface {
+	Search(ctx context.Context, req mdsearch.SearchRequest) (*mdsearch.SearchResponse, error)
 }
 
 // build indexes the vault with one chunker into a new index file.
@@ -216,14 +243,16 @@ func (o *Options) build(ctx context.Context, cache *Cache, chunkerName, path str
 }
 
 // ask runs every query of the set with one configuration and scores it.
-func (o *Options) ask(ctx context.Context, e *search.Engine, cache *Cache, c Config) ([]Outcome, error) {
+func (o *Options) ask(ctx context.Context, e searcher, cache *Cache, c Config) ([]Outcome, error) {
 	if cache != nil {
 		cache.SetBypass(true) // query latency includes embedding the query
 		defer cache.SetBypass(false)
 	}
 	qs := o.Queries.Queries
+	// Twice k are asked for, so that k are left after an excluded page's
+	// results are dropped (as a caller that filters its own page would).
 	req := func(q string) mdsearch.SearchRequest {
-		return mdsearch.SearchRequest{Query: q, N: min(mdsearch.MaxN, max(o.K, 3)), MaxPerPage: o.MaxPerPage, Mode: c.Mode}
+		return mdsearch.SearchRequest{Query: q, N: min(mdsearch.MaxN, 2*max(o.K, 3)), MaxPerPage: o.MaxPerPage, Mode: c.Mode}
 	}
 	// Warm up: the first search loads the vectors into memory.
 	if _, err := e.Search(ctx, req(qs[0].Text)); err != nil {
@@ -241,14 +270,29 @@ func (o *Options) ask(ctx context.Context, e *search.Engine, cache *Cache, c Con
 		if resp.Mode != c.Mode {
 			return nil, mdsearch.Errorf(mdsearch.KindUnavailable, "eval", c.Name, "", "searched %s instead of %s: %s", resp.Mode, c.Mode, resp.Notice)
 		}
-		out := Score(q, resp.Results, o.K)
+		kept := dropExcluded(resp.Results, q.Exclude)
+		out := Score(q, kept, o.K)
 		out.LatencyMS = lat
 		if o.Details {
-			out.Results = describe(resp.Results[:min(o.K, len(resp.Results))])
+			out.Results = describe(kept[:min(o.K, len(kept))])
 		}
 		outs = append(outs, out)
 	}
 	return outs, nil
+}
+
+// dropExcluded removes the results on the excluded page, if any.
+func dropExcluded(rs []mdsearch.Result, exclude string) []mdsearch.Result {
+	if exclude == "" {
+		return rs
+	}
+	out := make([]mdsearch.Result, 0, len(rs))
+	for _, r := range rs {
+		if r.Path != exclude {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // describe names results as "path > A > B (lines 3-9)".

@@ -13,11 +13,16 @@ import (
 // fields keep the engine's defaults. Each applies to every configuration
 // it can affect: the chunker settings only to mdsearch's own chunker.
 type Tuning struct {
-	RRFK      float64        `json:"rrf_k,omitempty"`        // reciprocal rank fusion constant (default 60)
-	Weights   *store.Weights `json:"bm25_weights,omitempty"` // keyword column weights
-	Overlap   float64        `json:"overlap,omitempty"`      // fraction of the budget repeated between parts; negative for none
-	StubWords int            `json:"stub_words,omitempty"`   // sections under this many words merge forward; negative for none
-	MaxTokens int            `json:"max_tokens,omitempty"`   // chunk budget, at most the model's window
+	Keyword   float64        `json:"keyword_weight,omitempty"` // weight of the keyword score in hybrid search
+	BM25Half  float64        `json:"bm25_half,omitempty"`      // bm25 magnitude that scores 0.5
+	CosFloor  float64        `json:"cos_floor,omitempty"`      // cosine that scores 0
+	CosCeil   float64        `json:"cos_ceil,omitempty"`       // cosine that scores 1
+	HeadCos   float64        `json:"heading_cos,omitempty"`    // scale of a heading window's cosine
+	Weights   *store.Weights `json:"bm25_weights,omitempty"`   // keyword column weights
+	Passage   int            `json:"passage_words,omitempty"`  // passage reading budget in words
+	Overlap   float64        `json:"overlap,omitempty"`        // fraction of the budget repeated between parts; negative for none
+	StubWords int            `json:"stub_words,omitempty"`     // sections under this many words merge forward; negative for none
+	MaxTokens int            `json:"max_tokens,omitempty"`     // chunk budget, at most the model's window
 }
 
 // IsZero reports whether t changes nothing.
@@ -26,8 +31,20 @@ func (t Tuning) IsZero() bool { return t == Tuning{} }
 // String lists the settings that differ from the defaults.
 func (t Tuning) String() string {
 	var parts []string
-	if t.RRFK != 0 {
-		parts = append(parts, fmt.Sprintf("rrf-k %g", t.RRFK))
+	if t.Keyword != 0 {
+		parts = append(parts, fmt.Sprintf("keyword weight %g", t.Keyword))
+	}
+	if t.BM25Half != 0 {
+		parts = append(parts, fmt.Sprintf("bm25 half %g", t.BM25Half))
+	}
+	if t.CosFloor != 0 || t.CosCeil != 0 {
+		parts = append(parts, fmt.Sprintf("cosine %g–%g", t.CosFloor, t.CosCeil))
+	}
+	if t.HeadCos != 0 {
+		parts = append(parts, fmt.Sprintf("heading cosine × %g", t.HeadCos))
+	}
+	if t.Passage != 0 {
+		parts = append(parts, fmt.Sprintf("passage words %d", t.Passage))
 	}
 	if w := t.Weights; w != nil {
 		parts = append(parts, fmt.Sprintf("bm25 weights text %g, heading %g, title %g, tags %g", w.Text, w.Heading, w.Title, w.Tags))
@@ -46,8 +63,17 @@ func (t Tuning) String() string {
 
 // apply sets the tuned values on engine options.
 func (t Tuning) apply(o *search.Options) {
-	if t.RRFK > 0 {
-		o.RRFK = t.RRFK
+	if t.Keyword > 0 {
+		o.Fusion.Keyword = t.Keyword
+	}
+	if t.BM25Half > 0 {
+		o.Fusion.BM25Half = t.BM25Half
+	}
+	if t.HeadCos > 0 {
+		o.Fusion.HeadingCos = t.HeadCos
+	}
+	if t.CosCeil > 0 {
+		o.Fusion.CosFloor, o.Fusion.CosCeil = t.CosFloor, t.CosCeil
 	}
 	if t.Weights != nil {
 		o.Weights = *t.Weights
@@ -63,6 +89,9 @@ func (t Tuning) apply(o *search.Options) {
 	}
 	if t.MaxTokens > 0 {
 		o.Chunking.MaxTokens = t.MaxTokens
+	}
+	if t.Passage > 0 {
+		o.Chunking.PassageWords = t.Passage
 	}
 }
 

@@ -34,27 +34,38 @@ func TestParseWeights(t *testing.T) {
 
 func TestTuningApply(t *testing.T) {
 	w := &store.Weights{Text: 1, Heading: 4, Title: 2, Tags: 1}
-	tune := Tuning{RRFK: 30, Weights: w, Overlap: -1, StubWords: 100, MaxTokens: 96}
+	tune := Tuning{Keyword: 0.5, BM25Half: 6, CosFloor: 0.1, CosCeil: 0.7, Weights: w, Passage: 250,
+		Overlap: -1, StubWords: 100, MaxTokens: 96}
 	if tune.IsZero() || (Tuning{}).String() != "" {
 		t.Error("IsZero/String of the zero value")
 	}
-	want := "rrf-k 30, bm25 weights text 1, heading 4, title 2, tags 1, overlap -1, stub words 100, max tokens 96"
+	want := "keyword weight 0.5, bm25 half 6, cosine 0.1–0.7, passage words 250, " +
+		"bm25 weights text 1, heading 4, title 2, tags 1, overlap -1, stub words 100, max tokens 96"
 	if got := tune.String(); got != want {
 		t.Errorf("String: %q, want %q", got, want)
 	}
+	fusion := search.Fusion{Keyword: 0.5, BM25Half: 6, CosFloor: 0.1, CosCeil: 0.7}
 	sections, _ := engineOptions(ChunkH2H3)
 	tune.apply(&sections)
-	if sections.RRFK != 30 || sections.Weights != *w || sections.Chunking != (chunks.Options{Profile: chunks.ProfileH2H3, Overlap: -1, StubWords: 100, MaxTokens: 96}) {
+	wantChunking := chunks.Options{Profile: chunks.ProfileH2H3, Overlap: -1, StubWords: 100, MaxTokens: 96, PassageWords: 250}
+	if sections.Fusion != fusion || sections.Weights != *w || sections.Chunking != wantChunking {
 		t.Errorf("h2h3 options: %+v", sections)
 	}
 	base, _ := engineOptions(ChunkFixed)
 	tune.apply(&base)
-	if base.RRFK != 30 || base.Weights != *w || base.Chunking != (chunks.Options{}) {
+	if base.Fusion != fusion || base.Weights != *w || base.Chunking != (chunks.Options{}) {
 		t.Errorf("baselines take ranking settings only: %+v", base)
 	}
 	var none search.Options
 	(Tuning{}).apply(&none)
-	if none.RRFK != 0 || none.Weights != (store.Weights{}) {
+	if none.Fusion != (search.Fusion{}) || none.Weights != (store.Weights{}) || none.Chunking != (chunks.Options{}) {
 		t.Errorf("zero tuning changed options: %+v", none)
+	}
+
+	// A cosine floor of 0 is a real setting: it applies with its ceiling.
+	var floor search.Options
+	(Tuning{CosCeil: 0.9}).apply(&floor)
+	if floor.Fusion.CosFloor != 0 || floor.Fusion.CosCeil != 0.9 {
+		t.Errorf("cosine 0–0.9: %+v", floor.Fusion)
 	}
 }

@@ -26,8 +26,8 @@ func (f *fake) Search(_ context.Context, req mdsearch.SearchRequest) (*mdsearch.
 	d := 0.2
 	return &mdsearch.SearchResponse{Query: req.Query, Mode: mdsearch.ModeHybrid, Total: 1, Results: []mdsearch.Result{{
 		Path: "kitchen/Sourdough.md", Section: "Starter", SectionPath: []string{"Sourdough", "Starter"},
-		Text: "Feed the starter daily.", EmbedText: "[Sourdough > Starter] Feed the starter daily.",
-		ChunkIndex: 1, TotalChunks: 4, PageWordCount: 812, Score: 0.845, Distance: &d,
+		Text:       "Feed the starter daily.",
+		ChunkIndex: 1, TotalChunks: 4, StartLine: 3, EndLine: 9, PageWordCount: 812, Score: 0.845, Distance: &d,
 	}}}, nil
 }
 
@@ -87,7 +87,7 @@ func TestToolsListed(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string][]string{
-		"semantic_search": {"query", "n", "max_chunks_per_page", "mode", "collection", "tag", "path_prefix"},
+		"semantic_search": {"query", "n", "max_chunks_per_page", "mode", "collection", "tag", "path_prefix", "max_tokens"},
 		"read_note":       {"path", "section"},
 		"note_outline":    {"path"},
 	}
@@ -115,19 +115,20 @@ func TestToolsListed(t *testing.T) {
 func TestSearch(t *testing.T) {
 	f := &fake{}
 	cs := connect(t, f)
-	res, text := call(t, cs, "semantic_search", map[string]any{"query": "  starter ", "mode": "keyword", "tag": "#bread"})
+	res, text := call(t, cs, "semantic_search", map[string]any{"query": "  starter ", "mode": "keyword", "tag": "#bread", "max_tokens": 300})
 	if res.IsError {
 		t.Fatalf("tool error: %s", text)
 	}
 	for _, want := range []string{
-		"1. **kitchen/Sourdough.md** > Starter (84.5%)\nFeed the starter daily.\nchunk 2/4 · page 812 words",
+		"1. **kitchen/Sourdough.md** > Sourdough > Starter (84.5%)\nFeed the starter daily.\nchunk 2/4 · lines 3–9 · page 812 words",
 		`section "Sourdough/Starter"`,
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("text lacks %q:\n%s", want, text)
 		}
 	}
-	if f.last.Query != "starter" || f.last.Mode != mdsearch.ModeKeyword || f.last.Tag != "bread" || f.last.N != 5 || f.last.MaxPerPage != 2 {
+	if f.last.Query != "starter" || f.last.Mode != mdsearch.ModeKeyword || f.last.Tag != "bread" || f.last.N != 5 || f.last.MaxPerPage != 2 ||
+		f.last.MaxTokens != 300 {
 		t.Errorf("engine got %+v", f.last)
 	}
 	var out mdsearch.SearchResponse
@@ -150,6 +151,7 @@ func TestBadCallsAreToolErrors(t *testing.T) {
 		{"semantic_search", map[string]any{"query": "x", "n": 2.5}, "n"},
 		{"semantic_search", map[string]any{"query": "x", "max_chunks_per_page": 9}, "max_chunks_per_page is 9: use 1-5"},
 		{"semantic_search", map[string]any{"query": "x", "mode": "fuzzy"}, "mode"},
+		{"semantic_search", map[string]any{"query": "x", "max_tokens": -1}, "max_tokens is -1"},
 		{"semantic_search", map[string]any{"query": "x", "bogus": 1}, "bogus"},
 		{"semantic_search", map[string]any{"query": "boom"}, "internal error"},
 		{"read_note", map[string]any{"path": "kitchen/Sourdough.md", "section": "Nope"}, "Sourdough/Starter"},

@@ -19,12 +19,13 @@ type tools struct{ s mdsearch.Searcher }
 // SearchArgs are semantic_search's arguments. Zero values mean defaults.
 type SearchArgs struct {
 	Query            string `json:"query" jsonschema:"what to look for, in plain words or keywords; quotes and punctuation are safe"`
-	N                int    `json:"n,omitempty" jsonschema:"maximum number of results, 1-50 (default 5); each result costs roughly 150-250 tokens"`
-	MaxChunksPerPage int    `json:"max_chunks_per_page,omitempty" jsonschema:"maximum chunks from any one note, 1-5 (default 2); raise it to see several sections of one note, lower it for breadth across notes"`
+	N                int    `json:"n,omitempty" jsonschema:"maximum number of results, 1-50 (default 5); each result is a whole section (or a part of a long one), roughly 100-450 tokens"`
+	MaxChunksPerPage int    `json:"max_chunks_per_page,omitempty" jsonschema:"maximum results from any one note, 1-5 (default 2); raise it to see several sections of one note, lower it for breadth across notes"`
 	Mode             string `json:"mode,omitempty" jsonschema:"hybrid (default: meaning and keywords), semantic (meaning only), or keyword (exact words: best for names, codes and rare terms)"`
 	Collection       string `json:"collection,omitempty" jsonschema:"only search this collection (one indexed folder); omit to search all"`
 	Tag              string `json:"tag,omitempty" jsonschema:"only notes with this tag (frontmatter tags or #tags), without the #"`
 	PathPrefix       string `json:"path_prefix,omitempty" jsonschema:"only notes whose vault-relative path starts with this, e.g. projects/"`
+	MaxTokens        int    `json:"max_tokens,omitempty" jsonschema:"spend at most about this many tokens on result text: whole passages until the budget is used, the last one cut at a block boundary with a note on how to read the rest; omit for no limit"`
 }
 
 // ReadArgs are read_note's arguments.
@@ -43,9 +44,10 @@ func searchTool() *mcp.Tool {
 		Name:  "semantic_search",
 		Title: "Search notes",
 		Description: "Search the user's markdown notes by meaning and keywords. Use this first. " +
-			"Returns the best-matching passages, each a whole chunk of about 100-150 words (usually enough to answer from), " +
-			"headed `rank. **path** > Section (score%)` and followed by `chunk i/N · page W words` and the section path. " +
-			"Cost: roughly 200 tokens per result. To see more around a hit, call read_note with its path and section: " +
+			"Returns the best-matching passages, each a whole section or a part of a long one (up to about 300 words, usually enough to answer from), " +
+			"headed `rank. **path** > Section > Sub (score%)` and followed by `chunk i/N · lines a–b · page W words` and the section path. " +
+			"The score is comparable across queries: above about 50% is a strong match, below 25% a weak one. " +
+			"Cost: roughly 100-450 tokens per result; pass max_tokens to cap the total. To see more around a hit, call read_note with its path and section: " +
 			"a section costs far less than the whole page (a page costs about 1.3 tokens per word of its word count).",
 		InputSchema: schemaFor[SearchArgs](func(p map[string]*jsonschema.Schema) {
 			// Ranges are in the descriptions and checked in request(), whose
@@ -113,6 +115,8 @@ func (a SearchArgs) request() (mdsearch.SearchRequest, error) {
 	case a.MaxChunksPerPage < 1 || a.MaxChunksPerPage > mdsearch.MaxMaxPerPage:
 		return mdsearch.SearchRequest{}, fmt.Errorf("max_chunks_per_page is %d: use 1-%d (default %d)",
 			a.MaxChunksPerPage, mdsearch.MaxMaxPerPage, mdsearch.DefaultMaxPerPage)
+	case a.MaxTokens < 0:
+		return mdsearch.SearchRequest{}, fmt.Errorf("max_tokens is %d: use a positive number, or omit it for no limit", a.MaxTokens)
 	}
 	mode := mdsearch.Mode(a.Mode)
 	switch mode {
@@ -122,7 +126,7 @@ func (a SearchArgs) request() (mdsearch.SearchRequest, error) {
 	}
 	return mdsearch.SearchRequest{
 		Query: q, N: a.N, MaxPerPage: a.MaxChunksPerPage, Mode: mode,
-		Collection: a.Collection, Tag: strings.TrimPrefix(a.Tag, "#"), PathPrefix: a.PathPrefix,
+		Collection: a.Collection, Tag: strings.TrimPrefix(a.Tag, "#"), PathPrefix: a.PathPrefix, MaxTokens: a.MaxTokens,
 	}, nil
 }
 

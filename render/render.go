@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/mdsearch/mdsearch"
@@ -27,22 +28,74 @@ func Percent(score float64) string {
 	return fmt.Sprintf("%.1f%%", score*100)
 }
 
-// Header is spec 1's result line: `1. **path** > Section (84.5%)`, with
-// rank counted from 1. A chunk before the first heading has no section.
+// Header is spec 1's result line: `1. **path** > Section > Sub (62.0%)`,
+// with rank counted from 1. A passage before the first heading has no
+// section; one with stub sections merged in names the others after a "+":
+// `> Sourdough + Starter Maintenance`.
 func Header(rank int, r mdsearch.Result) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d. **%s**", rank, r.Path)
-	if r.Section != "" {
+	if len(r.SectionPath) > 0 {
+		b.WriteString(" > ")
+		b.WriteString(strings.Join(r.SectionPath, " > "))
+	} else if r.Section != "" {
 		b.WriteString(" > ")
 		b.WriteString(r.Section)
+	}
+	for _, p := range coveredAlso(r) {
+		b.WriteString(" + ")
+		b.WriteString(p)
 	}
 	fmt.Fprintf(&b, " (%s)", Percent(r.Score))
 	return b.String()
 }
 
-// Footer places a chunk in its page: "chunk 3/12 · page 4188 words".
+// Prefix is the heading path a result's text is read under, as the model
+// saw it: "[Title > Section > Sub] ".
+func Prefix(r mdsearch.Result) string {
+	parts := make([]string, 0, len(r.SectionPath)+1)
+	if r.Title != "" {
+		parts = append(parts, r.Title)
+	}
+	for i, h := range r.SectionPath {
+		if i == 0 && len(parts) > 0 && strings.EqualFold(h, parts[0]) {
+			continue
+		}
+		parts = append(parts, h)
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "[" + strings.Join(parts, " > ") + "] "
+}
+
+// Footer places a passage in its page: "chunk 3/12 · lines 40–58 · page
+// 4188 words", and, when the text was cut to a token budget, says how to
+// read the rest.
 func Footer(r mdsearch.Result) string {
-	return fmt.Sprintf("chunk %d/%d · page %d words", r.ChunkIndex+1, r.TotalChunks, r.PageWordCount)
+	var b strings.Builder
+	if r.ChunkEnd > r.ChunkIndex {
+		fmt.Fprintf(&b, "chunks %d–%d/%d", r.ChunkIndex+1, r.ChunkEnd+1, r.TotalChunks)
+	} else {
+		fmt.Fprintf(&b, "chunk %d/%d", r.ChunkIndex+1, r.TotalChunks)
+	}
+	fmt.Fprintf(&b, " · lines %d–%d · page %d words", r.StartLine, r.EndLine, r.PageWordCount)
+	if r.Truncated {
+		fmt.Fprintf(&b, " · %s", r.ReadHint)
+	}
+	return b.String()
+}
+
+// coveredAlso names the other sections a merged passage covers, by their
+// last heading.
+func coveredAlso(r mdsearch.Result) []string {
+	var out []string
+	for _, p := range r.Sections {
+		if len(p) > 0 && !slices.Equal(p, r.SectionPath) {
+			out = append(out, p[len(p)-1])
+		}
+	}
+	return out
 }
 
 // SectionPath joins a section path the way section reads accept it.
@@ -109,9 +162,9 @@ func Outline(w io.Writer, o *mdsearch.Outline) error {
 	return err
 }
 
-// Terminal writes results for a person at a terminal: the header line, then
-// the chunk's first few non-blank lines, each cut to width runes. The full
-// text is one `--json` or `mdsearch read` away.
+// Terminal writes results for a person at a terminal: the header line,
+// the whole passage indented (or, with lines > 0, its first lines cut to
+// width runes), and the footer placing it in its page.
 func Terminal(w io.Writer, resp *mdsearch.SearchResponse, width, lines int) error {
 	var b strings.Builder
 	if len(resp.Results) == 0 {
@@ -123,11 +176,20 @@ func Terminal(w io.Writer, resp *mdsearch.SearchResponse, width, lines int) erro
 		}
 		b.WriteString(Header(i+1, r))
 		b.WriteByte('\n')
-		for _, l := range Excerpt(r.Text, width-3, lines) {
-			b.WriteString("   ")
-			b.WriteString(l)
+		text := strings.Split(strings.TrimSpace(r.Text), "\n")
+		if lines > 0 {
+			text = Excerpt(r.Text, width-3, lines)
+		}
+		for _, l := range text {
+			if l = strings.TrimRight(l, " \t\r"); l != "" {
+				b.WriteString("   ")
+				b.WriteString(l)
+			}
 			b.WriteByte('\n')
 		}
+		b.WriteString("   — ")
+		b.WriteString(Footer(r))
+		b.WriteByte('\n')
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -13,9 +13,14 @@ func TestHeader(t *testing.T) {
 		r    mdsearch.Result
 		want string
 	}{
-		{"section", mdsearch.Result{Path: "recipes/bread.md", Section: "Starter Maintenance", Score: 0.845}, "1. **recipes/bread.md** > Starter Maintenance (84.5%)"},
-		{"preamble", mdsearch.Result{Path: "Inbox.md", Score: 1}, "1. **Inbox.md** (100.0%)"},
-		{"raw heading text", mdsearch.Result{Path: "x.md", Section: "<script>", Score: 0.0004}, "1. **x.md** > <script> (0.0%)"},
+		{"full section path", mdsearch.Result{Path: "recipes/bread.md", Section: "Feeding", SectionPath: []string{"Bread", "Starter", "Feeding"}, Score: 0.419},
+			"1. **recipes/bread.md** > Bread > Starter > Feeding (41.9%)"},
+		{"section without a path", mdsearch.Result{Path: "recipes/bread.md", Section: "Starter Maintenance", Score: 0.845}, "1. **recipes/bread.md** > Starter Maintenance (84.5%)"},
+		{"preamble", mdsearch.Result{Path: "Inbox.md", SectionPath: []string{}, Score: 1}, "1. **Inbox.md** (100.0%)"},
+		{"merged stubs", mdsearch.Result{Path: "a.md", SectionPath: []string{"A", "Intro"}, Score: 0.5,
+			Sections: [][]string{{"A", "Intro"}, {"A", "Setup"}, {"A", "Setup", "Linux"}}},
+			"1. **a.md** > A > Intro + Setup + Linux (50.0%)"},
+		{"raw heading text", mdsearch.Result{Path: "x.md", Section: "<script>", SectionPath: []string{"<script>"}, Score: 0.0004}, "1. **x.md** > <script> (0.0%)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -26,10 +31,55 @@ func TestHeader(t *testing.T) {
 	}
 }
 
+func TestPrefix(t *testing.T) {
+	tests := []struct {
+		name string
+		r    mdsearch.Result
+		want string
+	}{
+		{"title and path", mdsearch.Result{Title: "Sourdough", SectionPath: []string{"Starter", "Feeding"}}, "[Sourdough > Starter > Feeding] "},
+		{"H1 repeating the title", mdsearch.Result{Title: "Sourdough", SectionPath: []string{"sourdough", "Baking"}}, "[Sourdough > Baking] "},
+		{"title only", mdsearch.Result{Title: "Inbox"}, "[Inbox] "},
+		{"no title", mdsearch.Result{SectionPath: []string{"A"}}, "[A] "},
+		{"nothing", mdsearch.Result{}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Prefix(tt.r); got != tt.want {
+				t.Errorf("Prefix = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestFooter(t *testing.T) {
+	base := mdsearch.Result{Path: "a.md", ChunkIndex: 2, TotalChunks: 12, StartLine: 40, EndLine: 58, PageWordCount: 4188}
+	with := func(f func(*mdsearch.Result)) mdsearch.Result { r := base; f(&r); return r }
+	tests := []struct {
+		name string
+		r    mdsearch.Result
+		want string
+	}{
+		{"one passage", base, "chunk 3/12 · lines 40–58 · page 4188 words"},
+		{"merged neighbours", with(func(r *mdsearch.Result) { r.ChunkEnd = 4 }), "chunks 3–5/12 · lines 40–58 · page 4188 words"},
+		{"truncated", with(func(r *mdsearch.Result) {
+			r.EndLine, r.Truncated, r.ReadHint = 45, true, `cut to fit the token budget, 13 more lines: read a.md, section "A/B"`
+		}), `chunk 3/12 · lines 40–45 · page 4188 words · cut to fit the token budget, 13 more lines: read a.md, section "A/B"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Footer(tt.r); got != tt.want {
+				t.Errorf("Footer = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
 func TestResults(t *testing.T) {
 	resp := &mdsearch.SearchResponse{Query: "starter", Notice: "semantic search unavailable", Results: []mdsearch.Result{
-		{Path: "a.md", Section: "B", SectionPath: []string{"A", "B"}, Text: "one\ntwo\nthree", ChunkIndex: 2, TotalChunks: 12, PageWordCount: 4188, Score: 0.5},
-		{Path: "c.md", Text: "  solo  ", ChunkIndex: 0, TotalChunks: 1, PageWordCount: 3, Score: 0.25},
+		{Path: "a.md", Section: "B", SectionPath: []string{"A", "B"}, Text: "one\ntwo\nthree", ChunkIndex: 2, TotalChunks: 12,
+			StartLine: 10, EndLine: 12, PageWordCount: 4188, Score: 0.5},
+		{Path: "c.md", Text: "  solo  ", ChunkIndex: 0, TotalChunks: 1, StartLine: 1, EndLine: 1, PageWordCount: 3, Score: 0.25},
 	}}
 	tests := []struct {
 		name string
@@ -37,11 +87,11 @@ func TestResults(t *testing.T) {
 		want string
 	}{
 		{"agent", Options{SectionPaths: true}, "Note: semantic search unavailable\n\n" +
-			"1. **a.md** > B (50.0%)\none\ntwo\nthree\nchunk 3/12 · page 4188 words · section \"A/B\"\n\n" +
-			"2. **c.md** (25.0%)\nsolo\nchunk 1/1 · page 3 words\n"},
+			"1. **a.md** > A > B (50.0%)\none\ntwo\nthree\nchunk 3/12 · lines 10–12 · page 4188 words · section \"A/B\"\n\n" +
+			"2. **c.md** (25.0%)\nsolo\nchunk 1/1 · lines 1–1 · page 3 words\n"},
 		{"plain", Options{}, "Note: semantic search unavailable\n\n" +
-			"1. **a.md** > B (50.0%)\none\ntwo\nthree\nchunk 3/12 · page 4188 words\n\n" +
-			"2. **c.md** (25.0%)\nsolo\nchunk 1/1 · page 3 words\n"},
+			"1. **a.md** > A > B (50.0%)\none\ntwo\nthree\nchunk 3/12 · lines 10–12 · page 4188 words\n\n" +
+			"2. **c.md** (25.0%)\nsolo\nchunk 1/1 · lines 1–1 · page 3 words\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -53,6 +103,42 @@ func TestResults(t *testing.T) {
 				t.Errorf("got\n%s\nwant\n%s", b.String(), tt.want)
 			}
 		})
+	}
+}
+
+func TestTerminal(t *testing.T) {
+	long := strings.Repeat("y", 60)
+	resp := &mdsearch.SearchResponse{Query: "q", Results: []mdsearch.Result{
+		{Path: "a.md", Section: "B", SectionPath: []string{"A", "B"}, Text: "## B\n\nfirst line\nsecond line  \n" + long,
+			ChunkIndex: 1, ChunkEnd: 2, TotalChunks: 4, StartLine: 5, EndLine: 9, PageWordCount: 300, Score: 0.6},
+	}}
+	tests := []struct {
+		name         string
+		width, lines int
+		want         string
+	}{
+		{"whole passage", 40, 0, "1. **a.md** > A > B (60.0%)\n   ## B\n\n   first line\n   second line\n   " + long + "\n" +
+			"   — chunks 2–3/4 · lines 5–9 · page 300 words\n"},
+		{"brief", 40, 2, "1. **a.md** > A > B (60.0%)\n   ## B\n   first line…\n" +
+			"   — chunks 2–3/4 · lines 5–9 · page 300 words\n"},
+		{"brief, lines cut to the width", 40, 4, "1. **a.md** > A > B (60.0%)\n   ## B\n   first line\n   second line\n   " +
+			strings.Repeat("y", 36) + "…\n   — chunks 2–3/4 · lines 5–9 · page 300 words\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b strings.Builder
+			if err := Terminal(&b, resp, tt.width, tt.lines); err != nil {
+				t.Fatal(err)
+			}
+			if b.String() != tt.want {
+				t.Errorf("got\n%q\nwant\n%q", b.String(), tt.want)
+			}
+		})
+	}
+	var b strings.Builder
+	_ = Terminal(&b, &mdsearch.SearchResponse{Query: "zzz"}, 80, 0)
+	if got, want := b.String(), "No results for \"zzz\".\n"; got != want {
+		t.Errorf("no results: %q, want %q", got, want)
 	}
 }
 

@@ -29,10 +29,15 @@ func (f *fake) Search(_ context.Context, req mdsearch.SearchRequest) (*mdsearch.
 	f.mu.Lock()
 	f.last = req
 	f.mu.Unlock()
-	return &mdsearch.SearchResponse{Query: req.Query, Mode: mdsearch.ModeKeyword, Total: 1, Results: []mdsearch.Result{{
+	r := mdsearch.Result{
 		Path: "kitchen/Sourdough.md", Section: "Starter", SectionPath: []string{"Sourdough", "Starter"},
-		Text: "Feed it.", EmbedText: "[Sourdough > Starter] Feed it.", ChunkIndex: 1, TotalChunks: 4, PageWordCount: 812, Score: 0.5,
-	}}}, nil
+		Text: "Feed it.", ChunkIndex: 1, TotalChunks: 4, PageWordCount: 812, Score: 0.5,
+	}
+	if req.MaxTokens > 0 { // a cut result of merged passages covering a stub
+		r.Title, r.ChunkEnd, r.Truncated, r.ReadHint = "Sourdough", 2, true, "cut to fit the token budget"
+		r.Sections = [][]string{{"Sourdough", "Starter"}, {"Sourdough", "Starter", "Rye"}}
+	}
+	return &mdsearch.SearchResponse{Query: req.Query, Mode: mdsearch.ModeKeyword, Total: 1, Results: []mdsearch.Result{r}}, nil
 }
 
 func (f *fake) Read(_ context.Context, req mdsearch.ReadRequest) (*mdsearch.ReadResponse, error) {
@@ -84,7 +89,24 @@ func TestSearchParams(t *testing.T) {
 		want  string
 	}{
 		{"q=starter", 200, `"snippet": "[Sourdough \u003e Starter] Feed it."`},
-		{"q=starter&n=50&max_chunks_per_page=5&mode=semantic&collection=v&tag=%23bread&path_prefix=kitchen/", 200, `"name": "kitchen/Sourdough"`},
+		{"q=starter&max_tokens=200", 200, `"snippet": "[Sourdough \u003e Starter] Feed it.",`},
+		{"q=starter&max_tokens=200", 200, `"sections": [
+        [
+          "Sourdough",
+          "Starter"
+        ],
+        [
+          "Sourdough",
+          "Starter",
+          "Rye"
+        ]
+      ],
+      "chunk_end": 2,
+      "truncated": true,
+      "read_hint": "cut to fit the token budget"`},
+		{"q=x&max_tokens=0", 400, "max_tokens is \"0\""},
+		{"q=x&max_tokens=lots", 400, "max_tokens is \"lots\""},
+		{"q=starter&n=50&max_chunks_per_page=5&mode=semantic&collection=v&tag=%23bread&path_prefix=kitchen/&max_tokens=300", 200, `"name": "kitchen/Sourdough"`},
 		{"", 400, "missing q"},
 		{"q=%20%20", 400, "missing q"},
 		{"q=x&n=0", 400, "n is \"0\""},
@@ -117,8 +139,13 @@ func TestSearchParams(t *testing.T) {
 		}
 	}
 	if f.last.N != 50 || f.last.MaxPerPage != 5 || f.last.Mode != mdsearch.ModeSemantic || f.last.Tag != "bread" ||
-		f.last.Collection != "v" || f.last.PathPrefix != "kitchen/" {
+		f.last.Collection != "v" || f.last.PathPrefix != "kitchen/" || f.last.MaxTokens != 300 {
 		t.Errorf("engine got %+v", f.last)
+	}
+	// Results that were not merged or cut carry none of the passage fields.
+	if _, body := get(t, srv, "GET", "/api/v1/semantic-search?q=starter"); strings.Contains(body, `"sections"`) ||
+		strings.Contains(body, `"chunk_end"`) || strings.Contains(body, `"truncated"`) || strings.Contains(body, `"read_hint"`) {
+		t.Errorf("plain result: %s", body)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/render"
 )
 
 // SearchResponse is spec 2's search answer, plus mode, timing and a notice.
@@ -22,8 +23,8 @@ type SearchResponse struct {
 	Notice  string         `json:"notice,omitempty"`
 }
 
-// SearchResult is one result in spec 2's format. Snippet is the full chunk
-// prefixed with its heading path, "[A > B] ...".
+// SearchResult is one result in spec 2's format. Snippet is the whole
+// passage prefixed with its heading path, "[A > B] ...".
 type SearchResult struct {
 	Name          string   `json:"name"` // path without its extension, as spec 2's page name
 	Path          string   `json:"path"`
@@ -39,11 +40,19 @@ type SearchResult struct {
 	StartLine     int      `json:"start_line"`
 	EndLine       int      `json:"end_line"`
 	Collection    string   `json:"collection"`
+	// Added with passages: every section a merged passage covers, the last
+	// chunk index of neighbouring passages merged into this result, and
+	// whether the text was cut to fit max_tokens (read_hint says how to
+	// read the rest).
+	Sections  [][]string `json:"sections,omitempty"`
+	ChunkEnd  int        `json:"chunk_end,omitempty"`
+	Truncated bool       `json:"truncated,omitempty"`
+	ReadHint  string     `json:"read_hint,omitempty"`
 }
 
 // searchParams are the query parameters semantic-search accepts.
 var searchParams = map[string]bool{"q": true, "n": true, "max_chunks_per_page": true,
-	"mode": true, "collection": true, "tag": true, "path_prefix": true}
+	"mode": true, "collection": true, "tag": true, "path_prefix": true, "max_tokens": true}
 
 // maxParamLen bounds each parameter; a query longer than this is not a query.
 const maxParamLen = 2000
@@ -80,7 +89,7 @@ func parseSearch(raw string) (mdsearch.SearchRequest, error) {
 	for k, v := range vals {
 		switch {
 		case !searchParams[k]:
-			return req, fmt.Errorf("unknown parameter %q: use q, n, max_chunks_per_page, mode, collection, tag or path_prefix", k)
+			return req, fmt.Errorf("unknown parameter %q: use q, n, max_chunks_per_page, mode, collection, tag, path_prefix or max_tokens", k)
 		case len(v) > 1:
 			return req, fmt.Errorf("parameter %q is given %d times; give it once", k, len(v))
 		case len(v[0]) > maxParamLen:
@@ -104,6 +113,9 @@ func parseSearch(raw string) (mdsearch.SearchRequest, error) {
 		req.Mode = m
 	default:
 		return req, fmt.Errorf("mode %q is unknown: use hybrid, semantic or keyword", m)
+	}
+	if req.MaxTokens, err = intParam(vals, "max_tokens", 1, 1<<20); err != nil {
+		return req, err
 	}
 	req.Collection = vals.Get("collection")
 	req.Tag = strings.TrimPrefix(vals.Get("tag"), "#")
@@ -131,9 +143,10 @@ func toAPI(resp *mdsearch.SearchResponse) SearchResponse {
 	for _, r := range resp.Results {
 		out.Results = append(out.Results, SearchResult{
 			Name: strings.TrimSuffix(r.Path, path.Ext(r.Path)), Path: r.Path, Title: r.Title,
-			Snippet: r.EmbedText, Distance: r.Distance, Section: r.Section, SectionPath: nonNil(r.SectionPath),
+			Snippet: render.Prefix(r) + r.Text, Distance: r.Distance, Section: r.Section, SectionPath: nonNil(r.SectionPath),
 			ChunkIndex: r.ChunkIndex, TotalChunks: r.TotalChunks, PageWordCount: r.PageWordCount,
 			Score: r.Score, StartLine: r.StartLine, EndLine: r.EndLine, Collection: r.Collection,
+			Sections: r.Sections, ChunkEnd: r.ChunkEnd, Truncated: r.Truncated, ReadHint: r.ReadHint,
 		})
 	}
 	return out

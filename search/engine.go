@@ -41,7 +41,7 @@ type Options struct {
 	EmbedBatch  int   // texts per Embed call and per committed batch; default 64
 
 	Weights store.Weights // bm25 column weights; zero means store.DefaultWeights
-	RRFK    float64       // reciprocal rank fusion constant; default 60
+	Fusion  Fusion        // how scores are made; zero fields mean DefaultFusion's
 }
 
 // Engine is the mdsearch search engine. It is safe for concurrent use:
@@ -74,9 +74,7 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 	if opts.Weights == (store.Weights{}) {
 		opts.Weights = store.DefaultWeights
 	}
-	if opts.RRFK <= 0 {
-		opts.RRFK = 60
-	}
+	opts.Fusion = opts.Fusion.withDefaults()
 	st, mig, err := store.Open(ctx, opts.IndexPath)
 	if err != nil {
 		return nil, err
@@ -142,6 +140,9 @@ func (e *Engine) chunkOptions() chunks.Options {
 	if o.Profile == "" {
 		o.Profile = def.Profile
 	}
+	if o.PassageWords <= 0 {
+		o.PassageWords = def.PassageWords
+	}
 	return o
 }
 
@@ -156,8 +157,8 @@ func (e *Engine) signature(o chunks.Options) string {
 	if e.opts.Split != nil {
 		split = "custom:" + e.opts.SplitName
 	}
-	return fmt.Sprintf("split=%s profile=%s max=%d overlap=%g stub=%d counter=%s",
-		split, o.Profile, o.MaxTokens, o.Overlap, o.StubWords, counter)
+	return fmt.Sprintf("split=%s profile=%s max=%d overlap=%g stub=%d passage=%d counter=%s",
+		split, o.Profile, o.MaxTokens, o.Overlap, o.StubWords, o.PassageWords, counter)
 }
 
 // split cuts a parsed note with the configured splitter.

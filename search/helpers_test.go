@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"fmt"
 	"hash/fnv"
 	"io/fs"
 	"os"
@@ -144,3 +145,35 @@ func paths(resp *mdsearch.SearchResponse) string {
 }
 
 const sampleVault = "../sample-vault"
+
+// covers reports whether r is on path and holds text of a section whose
+// heading is section: its own, or one it covers because stubs merged.
+func covers(r mdsearch.Result, path, section string) bool {
+	if r.Path != path {
+		return false
+	}
+	if r.Section == section {
+		return true
+	}
+	for _, p := range r.Sections {
+		if len(p) > 0 && p[len(p)-1] == section {
+			return true
+		}
+	}
+	return false
+}
+
+// describe lists results with their scores and every section they cover,
+// for failure messages.
+func describe(resp *mdsearch.SearchResponse) string {
+	var b strings.Builder
+	for _, r := range resp.Results {
+		fmt.Fprintf(&b, "%s > %s (%.4f) chunks %d-%d lines %d-%d", r.Path, strings.Join(r.SectionPath, " > "),
+			r.Score, r.ChunkIndex, max(r.ChunkIndex, r.ChunkEnd), r.StartLine, r.EndLine)
+		if len(r.Sections) > 0 {
+			fmt.Fprintf(&b, " covers %v", r.Sections)
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}

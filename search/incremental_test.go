@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/store"
 )
 
 // chunkIDs lists every stored chunk as id:path#index, to see what a run
@@ -52,8 +53,9 @@ func TestIncremental(t *testing.T) {
 	emb := newBow("bow-1")
 	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), emb)
 	first := index(t, e, vault, "s")
-	total := first.Chunks
-	if first.Embedded != total || first.Reused != 0 {
+	// Every window is embedded once (no two windows of the sample vault
+	// share their text).
+	if first.Embedded != first.Windows || first.Windows < first.Chunks || first.Reused != 0 {
 		t.Fatalf("cold run: %+v", first)
 	}
 	before := chunkIDs(t, e)
@@ -91,7 +93,9 @@ func TestIncremental(t *testing.T) {
 		os.WriteFile(p, []byte(edited), 0o644)
 		emb.texts.Store(0)
 		st := index(t, e, vault, "s")
-		if st.Changed != 1 || st.Embedded != 1 || emb.texts.Load() != 1 || st.Reused != st.Chunks-1 {
+		// One window holds the paragraph; the note's other windows keep
+		// their vectors.
+		if st.Changed != 1 || st.Embedded != 1 || emb.texts.Load() != 1 || st.Reused != st.Windows-1 {
 			t.Errorf("one paragraph edited: %+v, %d texts embedded", st, emb.texts.Load())
 		}
 		resp := search(t, e, mdsearch.SearchRequest{Query: "cool for two hours", Mode: mdsearch.ModeKeyword})
@@ -113,11 +117,11 @@ func TestIncremental(t *testing.T) {
 		if refs, _ := e.st.FindDocuments(bg, "", "homelab/Backups.md"); len(refs) != 0 {
 			t.Error("document row left")
 		}
-		_, chunks, vectors, _ := e.st.Counts(bg, 1)
+		_, _, windows, vectors, _ := e.st.Counts(bg, 1)
 		var stored int
-		e.st.ScanVectors(bg, 1, func(int64, int64, []byte) error { stored++; return nil })
-		if chunks != vectors || stored != chunks {
-			t.Errorf("%d chunks, %d with vectors, %d vectors scanned", chunks, vectors, stored)
+		e.st.ScanVectors(bg, 1, func(store.WindowRef, []byte) error { stored++; return nil })
+		if windows != vectors || stored != windows {
+			t.Errorf("%d windows, %d with vectors, %d vectors scanned", windows, vectors, stored)
 		}
 	})
 
@@ -126,17 +130,17 @@ func TestIncremental(t *testing.T) {
 		emb2 := newBow("bow-2")
 		e2 := openEngine(t, e.st.Path(), emb2)
 		st := index(t, e2, vault, "s")
-		_, chunks, vectors, _ := e2.st.Counts(bg, 0)
+		_, _, windows, vectors, _ := e2.st.Counts(bg, 0)
 		m2, _ := e2.st.ModelID(bg, "bow-2")
-		_, _, v2, _ := e2.st.Counts(bg, m2)
-		if st.Embedded == 0 || st.Embedded != int(emb2.texts.Load()) || v2 != chunks || vectors != 0 {
-			t.Errorf("model change: %+v; %d chunks, %d with new vectors", st, chunks, v2)
+		_, _, _, v2, _ := e2.st.Counts(bg, m2)
+		if st.Embedded == 0 || st.Embedded != int(emb2.texts.Load()) || v2 != windows || vectors != 0 {
+			t.Errorf("model change: %+v; %d windows, %d with new vectors", st, windows, v2)
 		}
 		if m1, _ := e2.st.ModelID(bg, "bow-1"); m1 != 0 {
 			t.Error("old model's vectors kept")
 		}
 		s, _ := e2.Status(bg)
-		if s.ModelID != "bow-2" || s.Vectors != s.Chunks {
+		if s.ModelID != "bow-2" || s.Vectors != windows || s.Vectors < s.Chunks {
 			t.Errorf("status after model change: %+v", s)
 		}
 	})
@@ -159,10 +163,18 @@ func TestFullReindexAndChunkerChange(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer e2.Close()
+	// The model's budget cuts windows, not passages.
 	e2.opts.Chunking.MaxTokens = 40
 	st, err = e2.Index(bg, mdsearch.IndexRequest{Dir: vault, Name: "s"}, nil)
-	if err != nil || st.Changed != 6 || st.Chunks <= first.Chunks {
-		t.Errorf("smaller budget must re-chunk every note: %+v %v", st, err)
+	if err != nil || st.Changed != 6 || st.Chunks != first.Chunks || st.Windows <= first.Windows {
+		t.Errorf("smaller token budget must re-cut every note into more windows, the same passages: %+v %v (first %+v)", st, err, first)
+	}
+	// The reading budget cuts passages.
+	e2.opts.Chunking.PassageWords = 60
+	second := st
+	st, err = e2.Index(bg, mdsearch.IndexRequest{Dir: vault, Name: "s"}, nil)
+	if err != nil || st.Changed != 6 || st.Chunks <= second.Chunks {
+		t.Errorf("smaller passage budget must re-chunk every note into more passages: %+v %v (before %+v)", st, err, second)
 	}
 }
 

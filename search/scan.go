@@ -235,9 +235,18 @@ func (w *batchWriter) write(res scanResult) error {
 	}
 	r.stats.Chunks += len(res.chunks)
 	r.prog.ChunksTotal += len(res.chunks)
-	if r.model != 0 {
-		for i := range res.chunks {
-			key := store.VectorKey(res.chunks[i].EmbedText)
+	rows := 1 + len(res.chunks)
+	for i := range res.chunks {
+		rows += len(res.chunks[i].Windows)
+		r.stats.Windows += len(res.chunks[i].Windows)
+		if r.model == 0 {
+			continue
+		}
+		for _, win := range res.chunks[i].Windows {
+			key := store.VectorKey(win.EmbedText)
+			if _, ok := r.pending[string(key)]; ok {
+				continue
+			}
 			ok, err := tx.HasVector(r.model, key)
 			switch {
 			case err != nil:
@@ -245,11 +254,11 @@ func (w *batchWriter) write(res scanResult) error {
 			case ok:
 				r.stats.Reused++
 			default:
-				r.pending[string(key)] = store.Pending{Key: key, EmbedText: res.chunks[i].EmbedText}
+				r.pending[string(key)] = store.Pending{Key: key, EmbedText: win.EmbedText}
 			}
 		}
 	}
-	return w.count(1 + len(res.chunks))
+	return w.count(rows)
 }
 
 func (w *batchWriter) count(rows int) error {

@@ -14,14 +14,6 @@ import (
 // maxCandidates bounds how far each list is read when dedup needs more.
 const maxCandidates = 100000
 
-// candidate is one chunk on its way to a result.
-type candidate struct {
-	id    int64
-	doc   int64
-	score float64  // for ranking and display, 0–1
-	cos   *float64 // when vectors were used
-}
-
 // Search answers a query (see the package doc for the ranking rules).
 func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (*mdsearch.SearchResponse, error) {
 	start := time.Now()
@@ -70,6 +62,7 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (*mdsea
 	if resp.Results, err = results(ctx, rt.Reader, kept); err != nil {
 		return nil, err
 	}
+	resp.Results = fitBudget(resp.Results, req.MaxTokens)
 	resp.Total = len(resp.Results)
 	if resp.Total == 0 {
 		if colls, err := e.st.Collections(ctx); err == nil && len(colls) == 0 {
@@ -94,17 +87,13 @@ type query struct {
 // rank builds both lists, fuses and dedups them. It reads deeper while a
 // few long notes crowd out the others and dedup leaves fewer than N from a
 // list that was cut short.
-func (e *Engine) rank(ctx context.Context, rd *store.Reader, q *query) ([]candidate, error) {
+func (e *Engine) rank(ctx context.Context, rd *store.Reader, q *query) ([]*group, error) {
 	var allow map[int64]bool
 	var err error
 	if q.snap != nil && !q.filter.IsZero() {
 		if allow, err = rd.FilterDocs(ctx, q.filter); err != nil {
 			return nil, err
 		}
-	}
-	lists := 1.0 // the most a chunk can score is 1/(k+1) from each list that ran
-	if q.match != "" && q.snap != nil {
-		lists = 2
 	}
 	for k := max(100, 4*q.req.N*q.req.MaxPerPage); ; k *= 4 {
 		// The scan runs in memory while SQLite answers the keyword list.
@@ -129,7 +118,7 @@ func (e *Engine) rank(ctx context.Context, rd *store.Reader, q *query) ([]candid
 				return nil, err
 			}
 		}
-		kept := dedup(e.fuse(q.mode, kw, sem, q.snap, q.vec, lists), q.req.N, q.req.MaxPerPage)
+		kept := dedup(e.fuse(q.mode, kw, sem, q.snap, q.vec), q.req.N, q.req.MaxPerPage)
 		if len(kept) == q.req.N || (len(kw) < k && len(sem) < k) || k >= maxCandidates {
 			return kept, nil
 		}
@@ -153,6 +142,9 @@ func normalize(req mdsearch.SearchRequest) (mdsearch.SearchRequest, error) {
 	}
 	if req.MaxPerPage == 0 {
 		req.MaxPerPage = mdsearch.DefaultMaxPerPage
+	}
+	if req.MaxTokens < 0 {
+		return req, mdsearch.Errorf(mdsearch.KindInvalid, "search", "", "", "max tokens must be positive, got %d", req.MaxTokens)
 	}
 	if req.MaxPerPage < 1 || req.MaxPerPage > mdsearch.MaxMaxPerPage {
 		return req, mdsearch.Errorf(mdsearch.KindInvalid, "search", "", "", "max per page must be between 1 and %d, got %d",
@@ -236,115 +228,6 @@ func (e *Engine) embedQuery(ctx context.Context, q string) ([]float32, error) {
 		return nil, mdsearch.Errorf(mdsearch.KindInternal, "embed", e.emb.ModelID(), "", "model returned no usable query vector")
 	}
 	return vecs[0], nil
-}
-
-// fuse ranks the keyword and semantic lists into one, with display scores.
-func (e *Engine) fuse(mode mdsearch.Mode, kw []store.KeywordHit, sem []hit, snap *snapshot, q []float32, lists float64) []candidate {
-	byID := map[int64]*candidate{}
-	var out []*candidate
-	get := func(id, doc int64) *candidate {
-		c, ok := byID[id]
-		if !ok {
-			c = &candidate{id: id, doc: doc}
-			byID[id] = c
-			out = append(out, c)
-		}
-		return c
-	}
-	k := e.opts.RRFK
-	for i, h := range sem {
-		c := get(snap.ids[h.row], snap.docs[h.row])
-		cos := float64(h.cos)
-		c.cos = &cos
-		if mode == mdsearch.ModeSemantic {
-			c.score = clamp01(cos)
-		} else {
-			c.score += 1 / (k + float64(i+1))
-		}
-	}
-	for i, h := range kw {
-		c := get(h.ChunkID, h.DocID)
-		if mode == mdsearch.ModeKeyword {
-			s := math.Abs(h.BM25)
-			c.score = s / (1 + s)
-			continue
-		}
-		c.score += 1 / (k + float64(i+1))
-		if c.cos == nil && snap != nil {
-			if row, ok := snap.row[h.ChunkID]; ok {
-				cos := float64(snap.cosine(q, row))
-				c.cos = &cos
-			}
-		}
-	}
-	if mode == mdsearch.ModeHybrid {
-		top := lists / (k + 1)
-		for _, c := range out {
-			c.score = clamp01(c.score / top)
-		}
-	}
-	res := make([]candidate, len(out))
-	for i, c := range out {
-		res[i] = *c
-	}
-	sort.SliceStable(res, func(i, j int) bool {
-		if res[i].score != res[j].score {
-			return res[i].score > res[j].score
-		}
-		return res[i].id < res[j].id
-	})
-	return res
-}
-
-// dedup keeps the best maxPerPage chunks of each note, n in total.
-func dedup(cands []candidate, n, maxPerPage int) []candidate {
-	perDoc := map[int64]int{}
-	var out []candidate
-	for _, c := range cands {
-		if len(out) == n {
-			break
-		}
-		if perDoc[c.doc] >= maxPerPage {
-			continue
-		}
-		perDoc[c.doc]++
-		out = append(out, c)
-	}
-	return out
-}
-
-// results loads the kept chunks.
-func results(ctx context.Context, rd *store.Reader, kept []candidate) ([]mdsearch.Result, error) {
-	ids := make([]int64, len(kept))
-	for i, c := range kept {
-		ids[i] = c.id
-	}
-	rows, err := rd.Chunks(ctx, ids)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]mdsearch.Result, 0, len(kept))
-	for _, c := range kept {
-		r, ok := rows[c.id]
-		if !ok {
-			continue
-		}
-		res := mdsearch.Result{
-			Path: r.Path, Title: r.Title, Collection: r.Collection, Section: r.Section,
-			SectionPath: r.SectionPath, ChunkIndex: r.ChunkIndex, TotalChunks: r.TotalChunks,
-			PageWordCount: r.PageWordCount, StartLine: r.StartLine, EndLine: r.EndLine,
-			Text: r.Text, EmbedText: r.EmbedText, Score: round4(c.score),
-		}
-		if res.SectionPath == nil {
-			res.SectionPath = []string{}
-		}
-		if c.cos != nil {
-			d := round4(1 - *c.cos)
-			res.Distance = &d
-		}
-		out = append(out, res)
-	}
-	return out, nil
 }
 
 func sortHits(h []hit) {

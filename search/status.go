@@ -31,7 +31,7 @@ func (e *Engine) Status(ctx context.Context) (*mdsearch.Status, error) {
 		if err != nil {
 			return nil, err
 		}
-		st := mdsearch.CollectionStatus{Name: c.Name, Root: c.Root, Files: cs.Files, Chunks: cs.Chunks, Vectors: cs.Vectors}
+		st := mdsearch.CollectionStatus{Name: c.Name, Root: c.Root, Files: cs.Files, Chunks: cs.Chunks, Windows: cs.Windows, Vectors: cs.Vectors}
 		if !c.IndexedAt.IsZero() {
 			st.IndexedAt = c.IndexedAt.UTC().Format(time.RFC3339)
 		}
@@ -41,6 +41,7 @@ func (e *Engine) Status(ctx context.Context) (*mdsearch.Status, error) {
 		s.Collections = append(s.Collections, st)
 		s.Files += st.Files
 		s.Chunks += st.Chunks
+		s.Windows += st.Windows
 		s.Vectors += st.Vectors
 		s.Stale += st.Stale
 	}

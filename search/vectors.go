@@ -11,18 +11,21 @@ import (
 	"github.com/mdsearch/mdsearch/store"
 )
 
-// snapshot holds every chunk vector of one model in memory, as stored
-// (int8 with a per-vector scale), for exact parallel scans.
+// snapshot holds every window vector of one model in memory, as stored
+// (int8 with a per-vector scale), for exact parallel scans. The windows of
+// one chunk are adjacent rows.
 type snapshot struct {
 	gen    int64 // store generation it was loaded at
 	loaded time.Time
 	model  int64
 	dim    int
-	ids    []int64   // chunk id per row
-	docs   []int64   // document id per row
-	scales []float32 // per row
-	vecs   []int8    // rows × dim
-	row    map[int64]int32
+	ids    []int64         // chunk id per row
+	docs   []int64         // document id per row
+	index  []int32         // chunk index within its note, per row
+	secs   []int64         // the chunk's section, per row
+	scales []float32       // per row
+	vecs   []int8          // rows × dim
+	row    map[int64]int32 // first row of each chunk
 }
 
 func (s *snapshot) vec(i int) []int8 { return s.vecs[i*s.dim : (i+1)*s.dim] }
@@ -70,19 +73,30 @@ func (e *Engine) loadVectors(ctx context.Context, gen int64) (*snapshot, error) 
 	if prev := e.snap.Load(); prev != nil && prev.model == model {
 		n := len(prev.ids) + len(prev.ids)/8
 		s.ids, s.docs, s.scales = make([]int64, 0, n), make([]int64, 0, n), make([]float32, 0, n)
+		s.index, s.secs = make([]int32, 0, n), make([]int64, 0, n)
 		s.vecs = make([]int8, 0, n*s.dim)
 	}
 	if model == 0 {
 		return s, nil
 	}
-	err = e.st.ScanVectors(ctx, model, func(id, doc int64, vec []byte) error {
+	err = e.st.ScanVectors(ctx, model, func(w store.WindowRef, vec []byte) error {
+		id := w.ChunkID
 		scale, q := store.Int8(vec)
 		if len(q) != s.dim {
 			return nil // written by a model of the same name and another size; never matches
 		}
-		s.row[id] = int32(len(s.ids))
+		if _, ok := s.row[id]; !ok {
+			s.row[id] = int32(len(s.ids))
+		}
 		s.ids = append(s.ids, id)
-		s.docs = append(s.docs, doc)
+		s.docs = append(s.docs, w.DocID)
+		s.index = append(s.index, int32(w.Index))
+		s.secs = append(s.secs, w.SectionID)
+		if w.Heading {
+			// A heading alone is weaker evidence than text: its cosine
+			// counts for less (folded into the scale, so scans are unchanged).
+			scale *= float32(e.opts.Fusion.HeadingCos)
+		}
 		s.scales = append(s.scales, scale)
 		s.vecs = append(s.vecs, q...)
 		return nil
@@ -188,10 +202,19 @@ func (s *snapshot) scan(q queryVec, lo, hi, k int, allow map[int64]bool) minHeap
 	return h
 }
 
-// cosine of v with one row, computed as the scan does.
-func (s *snapshot) cosine(v []float32, row int32) float32 {
+// chunkCosine is the best cosine of v with the windows of one chunk,
+// computed as the scan does; ok is false when the chunk has no vectors.
+func (s *snapshot) chunkCosine(v []float32, chunk int64) (float64, bool) {
+	first, ok := s.row[chunk]
+	if !ok {
+		return 0, false
+	}
 	q := quantizeQuery(v)
-	return float32(dot1(q.q, s.vec(int(row)))) * q.scale * s.scales[row]
+	best := float32(math.Inf(-1))
+	for r := int(first); r < len(s.ids) && s.ids[r] == chunk; r++ {
+		best = max(best, float32(dot1(q.q, s.vec(r)))*q.scale*s.scales[r])
+	}
+	return float64(best), true
 }
 
 // dot4 is the integer dot product of q with four rows. Go does not

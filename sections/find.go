@@ -26,7 +26,7 @@ func (d *Document) find(query string) (*Section, error) {
 		}
 		key := normalize(strings.Join(s.Path, "/"))
 		switch {
-		case key == q:
+		case key == q, s.Anchor != "" && strings.EqualFold(s.Anchor, strings.TrimPrefix(strings.TrimSpace(query), "#")):
 			full = append(full, i)
 		case strings.HasSuffix(key, "/"+q):
 			suffix = append(suffix, i)
@@ -103,7 +103,7 @@ func (d *Document) outline() []mdsearch.OutlineEntry {
 		if s.Level == 0 {
 			continue
 		}
-		out = append(out, mdsearch.OutlineEntry{Level: s.Level, Heading: s.Heading,
+		out = append(out, mdsearch.OutlineEntry{Level: s.Level, Heading: s.Heading, Anchor: s.Anchor,
 			SectionPath: s.Path, StartLine: s.StartLine, EndLine: s.EndLine, WordCount: s.Words})
 	}
 	return out

@@ -17,10 +17,13 @@ import (
 	"github.com/yuin/goldmark/text"
 )
 
-// md parses CommonMark plus GFM tables (so tables can be cut at rows) and
-// strikethrough (so "~~x~~" in a heading reads as "x"). goldmark parsers are
+// md parses CommonMark plus GFM tables (so tables can be cut at rows),
+// strikethrough (so "~~x~~" in a heading reads as "x") and heading
+// attributes, so "## Title {#id}" (VitePress, Hugo, Pandoc, kramdown,
+// MkDocs) is the heading "Title" with the anchor "id". goldmark parsers are
 // safe for concurrent use.
-var md = goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough)).Parser()
+var md = goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough),
+	goldmark.WithParserOptions(parser.WithHeadingAttribute())).Parser()
 
 // mark is a top-level position that matters to sections: a heading, or the
 // start of a block the chunker may cut at.
@@ -129,6 +132,11 @@ func (w *walker) heading(n *ast.Heading, src []byte) {
 		StartByte: start,
 		EndByte:   len(w.buf),
 		Setext:    endLine > w.lines.line(end),
+	}
+	if id, ok := n.AttributeString("id"); ok {
+		if b, ok := id.([]byte); ok {
+			h.Anchor = string(b)
+		}
 	}
 	if endLine < len(w.lines) {
 		h.EndByte = w.lines[endLine]

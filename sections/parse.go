@@ -88,7 +88,7 @@ func (d *Document) build(marks []mark, lines lineIndex) {
 		for len(stack) > 0 && d.Sections[stack[len(stack)-1]].Level >= h.Level {
 			stack = stack[:len(stack)-1]
 		}
-		s := Section{Level: h.Level, Heading: h.Text, Parent: -1, StartByte: h.StartByte,
+		s := Section{Level: h.Level, Heading: h.Text, Anchor: h.Anchor, Parent: -1, StartByte: h.StartByte,
 			BodyStart: min(h.EndByte, next), BodyEnd: next}
 		if len(stack) > 0 {
 			s.Parent = stack[len(stack)-1]

@@ -32,6 +32,7 @@ func (d *Document) Line(off int) int {
 type Heading struct {
 	Level     int    // 1–6
 	Text      string // plain text, inline markup stripped
+	Anchor    string // the custom id of "## Text {#id}", or ""
 	Line      int    // 1-based line of the heading's first line
 	StartByte int    // offset of the heading's first line
 	EndByte   int    // offset just past the heading's last line (its newline included)
@@ -44,6 +45,7 @@ type Section struct {
 	Index     int
 	Level     int      // 0 for the preamble
 	Heading   string   // heading text; "" for the preamble
+	Anchor    string   // the custom id of "## Heading {#id}", or ""
 	Path      []string // heading texts from the top, this one last
 	Parent    int      // index of the enclosing section, -1 at the top
 	StartLine int      // 1-based, inclusive: the heading line

@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"encoding/hex"
 	"encoding/json"
 	"strconv"
 	"strings"
@@ -23,33 +22,26 @@ type ChunkRow struct {
 const chunkCols = `c.id, c.doc_id, col.name, d.path, d.title, d.word_count, d.tags, d.chunk_count,
 	c.chunk_index, s.section, s.section_path, s.heading_level,
 	c.start_line, c.end_line, c.start_byte, c.end_byte, c.part, c.parts,
-	c.text, s.embed_prefix, c.embed_full, c.word_count, c.token_count, c.vkey, c.merged
+	c.text, c.word_count, c.sections
 	FROM chunks c JOIN sections s ON s.id = c.section_id JOIN documents d ON d.id = c.doc_id
 	JOIN collections col ON col.id = d.collection_id`
 
 func scanChunk(rows *sql.Rows) (*ChunkRow, error) {
 	var r ChunkRow
-	var tags, sp, prefix string
-	var vkey []byte
-	var full, merged sql.NullString
+	var tags, sp string
+	var covered sql.NullString
 	c := &r.Chunk
 	if err := rows.Scan(&r.RowID, &r.DocID, &r.Collection, &c.Path, &c.Title, &r.PageWordCount, &tags, &c.TotalChunks,
 		&c.ChunkIndex, &c.Section, &sp, &c.HeadingLevel,
 		&c.StartLine, &c.EndLine, &c.StartByte, &c.EndByte, &c.Part, &c.Parts,
-		&c.Text, &prefix, &full, &c.WordCount, &c.TokenCount, &vkey, &merged); err != nil {
+		&c.Text, &c.WordCount, &covered); err != nil {
 		return nil, err
 	}
 	json.Unmarshal([]byte(tags), &c.Tags)
 	json.Unmarshal([]byte(sp), &c.SectionPath)
-	if merged.Valid {
-		json.Unmarshal([]byte(merged.String), &c.Merged)
+	if covered.Valid {
+		json.Unmarshal([]byte(covered.String), &c.Sections)
 	}
-	if full.Valid {
-		c.EmbedText = full.String
-	} else {
-		c.EmbedText = prefix + c.Text
-	}
-	c.Hash = hex.EncodeToString(vkey)
 	c.ID = c.Path + "#" + strconv.Itoa(c.ChunkIndex)
 	return &r, nil
 }

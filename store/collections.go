@@ -19,7 +19,7 @@ type Collection struct {
 
 // CollectionStats counts what a collection holds.
 type CollectionStats struct {
-	Files, Chunks, Vectors int
+	Files, Chunks, Windows, Vectors int
 }
 
 const collectionCols = `id, name, root, chunking, indexed_at`
@@ -82,16 +82,17 @@ func (s *Store) SetIndexed(ctx context.Context, id int64, chunking string, at ti
 	return err
 }
 
-// CollectionStats counts the files, chunks and chunks with a vector of the
-// given model (0: none) in a collection.
+// CollectionStats counts the files, chunks (passages), windows and windows
+// with a vector of the given model (0: none) in a collection.
 func (s *Store) CollectionStats(ctx context.Context, id, modelID int64) (CollectionStats, error) {
 	var st CollectionStats
 	err := s.r.QueryRowContext(ctx, `SELECT
 		(SELECT count(*) FROM documents WHERE collection_id = ?1),
 		(SELECT count(*) FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE d.collection_id = ?1),
-		(SELECT count(*) FROM chunks c JOIN documents d ON d.id = c.doc_id
-			JOIN vectors v ON v.model_id = ?2 AND v.vkey = c.vkey WHERE d.collection_id = ?1)`,
-		id, modelID).Scan(&st.Files, &st.Chunks, &st.Vectors)
+		(SELECT count(*) FROM windows w JOIN documents d ON d.id = w.doc_id WHERE d.collection_id = ?1),
+		(SELECT count(*) FROM windows w JOIN documents d ON d.id = w.doc_id
+			JOIN vectors v ON v.model_id = ?2 AND v.vkey = w.vkey WHERE d.collection_id = ?1)`,
+		id, modelID).Scan(&st.Files, &st.Chunks, &st.Windows, &st.Vectors)
 	return st, err
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"github.com/mdsearch/mdsearch"
@@ -90,6 +91,9 @@ func (t *Tx) PutDocument(d Document, chunks []mdsearch.Chunk) (int64, error) {
 	if _, err := t.exec(`DELETE FROM chunks WHERE doc_id = ?`, id); err != nil {
 		return 0, err
 	}
+	if _, err := t.exec(`DELETE FROM windows WHERE doc_id = ?`, id); err != nil {
+		return 0, err
+	}
 	if _, err := t.exec(`DELETE FROM sections WHERE doc_id = ?`, id); err != nil {
 		return 0, err
 	}
@@ -101,7 +105,7 @@ func (t *Tx) PutDocument(d Document, chunks []mdsearch.Chunk) (int64, error) {
 			return 0, err
 		}
 	}
-	w := docWriter{t: t, doc: id, title: d.Title, tags: strings.Join(d.Tags, " "), sections: map[sectionKey]int64{}}
+	w := docWriter{t: t, doc: id, title: titleTerms(d.Title, d.Path), tags: strings.Join(d.Tags, " "), sections: map[sectionKey]int64{}}
 	for i := range chunks {
 		if err := w.putChunk(&chunks[i]); err != nil {
 			return 0, err
@@ -110,11 +114,21 @@ func (t *Tx) PutDocument(d Document, chunks []mdsearch.Chunk) (int64, error) {
 	return id, nil
 }
 
+// titleTerms is what the title column indexes: the note's title and, when
+// it says something else, its file name.
+func titleTerms(title, path string) string {
+	stem := path[strings.LastIndex(path, "/")+1:]
+	stem = strings.TrimSuffix(stem, ".md")
+	if strings.EqualFold(stem, title) || stem == "index" || stem == "README" {
+		return title
+	}
+	return title + " " + stem
+}
+
 // sectionKey identifies a sections row within one document.
 type sectionKey struct {
-	path   string // JSON
-	level  int
-	prefix string
+	path  string // JSON
+	level int
 }
 
 // docWriter writes the chunks of one document.
@@ -127,13 +141,13 @@ type docWriter struct {
 }
 
 // section returns the sections row for a chunk, writing it on first use.
-func (w *docWriter) section(c *mdsearch.Chunk, pathJSON, prefix string) (int64, error) {
-	key := sectionKey{pathJSON, c.HeadingLevel, prefix}
+func (w *docWriter) section(c *mdsearch.Chunk, pathJSON string) (int64, error) {
+	key := sectionKey{pathJSON, c.HeadingLevel}
 	if id, ok := w.sections[key]; ok {
 		return id, nil
 	}
-	res, err := w.t.exec(`INSERT INTO sections(doc_id, section, section_path, heading_level, embed_prefix) VALUES (?, ?, ?, ?, ?)`,
-		w.doc, c.Section, pathJSON, c.HeadingLevel, prefix)
+	res, err := w.t.exec(`INSERT INTO sections(doc_id, section, section_path, heading_level) VALUES (?, ?, ?, ?)`,
+		w.doc, c.Section, pathJSON, c.HeadingLevel)
 	if err != nil {
 		return 0, err
 	}
@@ -148,21 +162,20 @@ func (w *docWriter) putChunk(c *mdsearch.Chunk) error {
 		sp = []string{}
 	}
 	spJSON, _ := json.Marshal(sp)
-	var merged any
-	if len(c.Merged) > 0 {
-		b, _ := json.Marshal(c.Merged)
-		merged = string(b)
+	var covered any
+	if len(c.Sections) > 0 {
+		b, _ := json.Marshal(c.Sections)
+		covered = string(b)
 	}
-	prefix, full := splitEmbedText(c.EmbedText, c.Text)
-	sec, err := w.section(c, string(spJSON), prefix)
+	sec, err := w.section(c, string(spJSON))
 	if err != nil {
 		return err
 	}
 	res, err := w.t.exec(`INSERT INTO chunks(doc_id, section_id, chunk_index, start_line, end_line,
-		start_byte, end_byte, part, parts, text, embed_full, word_count, token_count, vkey, merged)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		start_byte, end_byte, part, parts, text, word_count, sections)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		w.doc, sec, c.ChunkIndex, c.StartLine, c.EndLine, c.StartByte, c.EndByte, c.Part, c.Parts,
-		c.Text, full, c.WordCount, c.TokenCount, VectorKey(c.EmbedText), merged)
+		c.Text, c.WordCount, covered)
 	if err != nil {
 		return err
 	}
@@ -170,18 +183,38 @@ func (w *docWriter) putChunk(c *mdsearch.Chunk) error {
 	if err != nil {
 		return err
 	}
+	for i := range c.Windows {
+		if err := w.putWindow(id, &c.Windows[i]); err != nil {
+			return err
+		}
+	}
 	_, err = w.t.exec(`INSERT INTO chunks_fts(rowid, text, heading, title, tags) VALUES (?, ?, ?, ?, ?)`,
-		id, c.Text, strings.Join(c.SectionPath, " > "), w.title, w.tags)
+		id, c.Text, headingTerms(c), w.title, w.tags)
 	return err
 }
 
-// splitEmbedText stores embed_text as a prefix of text when it is one, so
-// the chunk text is not stored twice.
-func splitEmbedText(embed, text string) (prefix string, full any) {
-	if strings.HasSuffix(embed, text) {
-		return embed[:len(embed)-len(text)], nil
+// putWindow stores a window of chunk id; its text is stored once, in the
+// chunk, when it is a slice of the chunk's text.
+func (w *docWriter) putWindow(chunk int64, win *mdsearch.Window) error {
+	head, start, end, full := win.Head, win.TextStart, win.TextStart+len(win.EmbedText)-len(win.Head), any(nil)
+	if win.TextStart < 0 {
+		head, start, end, full = "", 0, 0, win.EmbedText
 	}
-	return "", embed
+	_, err := w.t.exec(`INSERT INTO windows(chunk_id, doc_id, head, text_start, text_end, embed_full, token_count, vkey)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, chunk, w.doc, head, start, end, full, win.TokenCount, VectorKey(win.EmbedText))
+	return err
+}
+
+// headingTerms is what the heading column indexes: the passage's heading
+// path and the headings of every section it covers.
+func headingTerms(c *mdsearch.Chunk) string {
+	h := strings.Join(c.SectionPath, " > ")
+	for _, p := range c.Sections {
+		if len(p) > 0 && !slices.Equal(p, c.SectionPath) {
+			h += " > " + p[len(p)-1]
+		}
+	}
+	return h
 }
 
 // normTags lower-cases tags and drops a leading '#', for filtering.
@@ -210,6 +243,9 @@ func (t *Tx) TouchDocument(id, mtime, size int64) error {
 // DeleteDocument removes a document, its chunks and their index entries.
 func (t *Tx) DeleteDocument(id int64) error {
 	if err := t.forget(id); err != nil {
+		return err
+	}
+	if _, err := t.exec(`DELETE FROM windows WHERE doc_id = ?`, id); err != nil {
 		return err
 	}
 	_, err := t.exec(`DELETE FROM documents WHERE id = ?`, id)

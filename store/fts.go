@@ -37,21 +37,24 @@ func (f Filter) where() (string, []any) {
 	return strings.Join(conds, " AND "), args
 }
 
-// Weights are the bm25 column weights of the keyword index: chunk text,
-// heading path, note title, tags. Headings and titles name what a section
-// is about in a few words, so a match there counts for more.
+// Weights are the bm25 column weights of the keyword index: passage text,
+// heading path (with the headings of merged stubs), note title (with its
+// file name), tags. Headings and titles name what a section is about in a
+// few words, so a match there counts for more.
 type Weights struct {
 	Text, Heading, Title, Tags float64
 }
 
-// DefaultWeights favour the heading path and title over body text.
-var DefaultWeights = Weights{Text: 1, Heading: 2.5, Title: 2, Tags: 1.5}
+// DefaultWeights were chosen on the dev query sets (docs/evaluation.md).
+var DefaultWeights = Weights{Text: 1, Heading: 2.5, Title: 2.5, Tags: 1.5}
 
 // KeywordHit is a chunk matched by the keyword index. BM25 is SQLite's
 // bm25(): more negative is better.
 type KeywordHit struct {
 	ChunkID int64
 	DocID   int64
+	Section int64 // the chunk's sections row: chunks of one section share it
+	Index   int   // the chunk's index within its note
 	BM25    float64
 }
 
@@ -64,14 +67,14 @@ func (s *Reader) Keyword(ctx context.Context, match string, f Filter, w Weights,
 	if f.IsZero() {
 		// Rank inside FTS5 first and join only the rows kept: about half
 		// the time of joining every match.
-		q = `SELECT x.id, c.doc_id, x.rank FROM (
+		q = `SELECT x.id, c.doc_id, c.section_id, c.chunk_index, x.rank FROM (
 				SELECT rowid AS id, bm25(chunks_fts, ?, ?, ?, ?) AS rank FROM chunks_fts
 				WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?
 			) x JOIN chunks c ON c.id = x.id ORDER BY x.rank`
 		args = []any{w.Text, w.Heading, w.Title, w.Tags, match, limit}
 	} else {
 		cond, cargs := f.where()
-		q = `SELECT f.rowid, c.doc_id, bm25(chunks_fts, ?, ?, ?, ?) AS rank FROM chunks_fts f
+		q = `SELECT f.rowid, c.doc_id, c.section_id, c.chunk_index, bm25(chunks_fts, ?, ?, ?, ?) AS rank FROM chunks_fts f
 			JOIN chunks c ON c.id = f.rowid JOIN documents d ON d.id = c.doc_id
 			WHERE chunks_fts MATCH ? AND ` + cond + ` ORDER BY rank LIMIT ?`
 		args = append(append([]any{w.Text, w.Heading, w.Title, w.Tags, match}, cargs...), limit)
@@ -84,7 +87,7 @@ func (s *Reader) Keyword(ctx context.Context, match string, f Filter, w Weights,
 	var out []KeywordHit
 	for rows.Next() {
 		var h KeywordHit
-		if err := rows.Scan(&h.ChunkID, &h.DocID, &h.BM25); err != nil {
+		if err := rows.Scan(&h.ChunkID, &h.DocID, &h.Section, &h.Index, &h.BM25); err != nil {
 			return nil, err
 		}
 		out = append(out, h)

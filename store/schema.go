@@ -25,7 +25,13 @@ import (
 //	   the chunks of a section), chunks, chunks_fts (contentless FTS5,
 //	   porter+unicode61), models, vectors (int8 with a float32 scale, keyed
 //	   by model and embed_text hash). 8 KiB pages, incremental auto-vacuum.
-const SchemaVersion = 1
+//	2: chunks are passages (a section's own text, or parts of it) and the
+//	   unit of keyword search and results; the new windows table holds the
+//	   model's pieces of each passage (vector key, head, text offsets), so
+//	   the text is stored once. chunks.merged became chunks.sections (every
+//	   section path a passage covers); sections.embed_prefix moved to
+//	   windows.head.
+const SchemaVersion = 2
 
 // layout must precede the first table, outside WAL mode.
 var layout = []string{
@@ -65,18 +71,16 @@ var schema = []string{
 		PRIMARY KEY (tag, doc_id)
 	) WITHOUT ROWID`,
 	`CREATE INDEX doc_tags_doc ON doc_tags(doc_id)`,
-	// The parts of a section share its heading data and embed prefix;
-	// storing them once keeps the file small. A table cut into parts that
-	// repeat its header row has one row per distinct prefix.
+	// The passages of a section share its heading data.
 	`CREATE TABLE sections (
 		id            INTEGER PRIMARY KEY,
 		doc_id        INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
 		section       TEXT NOT NULL,
 		section_path  TEXT NOT NULL, -- JSON array of heading texts
-		heading_level INTEGER NOT NULL,
-		embed_prefix  TEXT NOT NULL  -- embed_text is embed_prefix || text unless chunks.embed_full is set
+		heading_level INTEGER NOT NULL
 	)`,
 	`CREATE INDEX sections_doc ON sections(doc_id)`,
+	// A chunk is a passage: the unit of keyword search and of results.
 	`CREATE TABLE chunks (
 		id          INTEGER PRIMARY KEY,
 		doc_id      INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
@@ -89,14 +93,26 @@ var schema = []string{
 		part        INTEGER NOT NULL,
 		parts       INTEGER NOT NULL,
 		text        TEXT NOT NULL,
-		embed_full  TEXT, -- the whole embed_text, when it is not the section's prefix || text
 		word_count  INTEGER NOT NULL,
-		token_count INTEGER NOT NULL,
-		vkey        BLOB NOT NULL, -- SHA-256 of embed_text, first 16 bytes: the vector key and, in hex, Chunk.Hash
-		merged      TEXT           -- JSON array of merged section paths, NULL when none
+		sections    TEXT -- JSON array of the section paths covered, NULL when only its own
 	)`,
 	`CREATE INDEX chunks_doc ON chunks(doc_id)`,
-	`CREATE INDEX chunks_vkey ON chunks(vkey)`,
+	// A window is the model's piece of a chunk. Its embed text is head ||
+	// the bytes [text_start, text_end) of the chunk's text, or embed_full.
+	// Rows of one chunk are inserted together, so rowid order groups them.
+	`CREATE TABLE windows (
+		id          INTEGER PRIMARY KEY,
+		chunk_id    INTEGER NOT NULL, -- chunks(id); deleted with it by the document's delete
+		doc_id      INTEGER NOT NULL,
+		head        TEXT NOT NULL,
+		text_start  INTEGER NOT NULL,
+		text_end    INTEGER NOT NULL,
+		embed_full  TEXT, -- the whole embed text, when it is not a slice of the chunk's text
+		token_count INTEGER NOT NULL,
+		vkey        BLOB NOT NULL -- SHA-256 of the embed text, first 16 bytes: the vector key and, in hex, Window.Hash
+	)`,
+	`CREATE INDEX windows_doc ON windows(doc_id)`,
+	`CREATE INDEX windows_vkey ON windows(vkey)`,
 	`CREATE VIRTUAL TABLE chunks_fts USING fts5(
 		text, heading, title, tags,
 		content='', contentless_delete=1,

@@ -6,6 +6,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -29,8 +30,10 @@ func open(t *testing.T) *Store {
 }
 
 func chunk(path string, i int, section, text string) mdsearch.Chunk {
+	head := "[Top > " + section + "] "
 	return mdsearch.Chunk{Path: path, ChunkIndex: i, TotalChunks: 2, Section: section,
-		SectionPath: []string{"Top", section}, Text: text, EmbedText: "[Top > " + section + "] " + text}
+		SectionPath: []string{"Top", section}, Text: text,
+		Windows: []mdsearch.Window{{EmbedText: head + text, Head: head, TextStart: 0}}}
 }
 
 func put(t *testing.T, s *Store, coll int64, path, title string, tags []string, chunks ...mdsearch.Chunk) int64 {
@@ -114,7 +117,11 @@ func TestDocumentsAndKeyword(t *testing.T) {
 		t.Fatalf("DocumentChunks: %v %v", chunks, err)
 	}
 	c := chunks[1]
-	if c.EmbedText != "[Top > Baking] Bake at 250 degrees." || c.ID != "bread.md#1" ||
+	texts, err := s.EmbedTexts(ctx)
+	if err != nil || !slices.Contains(texts, "[Top > Baking] Bake at 250 degrees.") {
+		t.Errorf("window embed texts: %q %v", texts, err)
+	}
+	if c.Text != "Bake at 250 degrees." || c.ID != "bread.md#1" ||
 		strings.Join(c.SectionPath, "/") != "Top/Baking" || c.Tags[0] != "#Food/Bread" {
 		t.Errorf("round trip: %+v", c.Chunk)
 	}
@@ -174,7 +181,7 @@ func TestVectors(t *testing.T) {
 	if pend, _ = s.MissingVectors(ctx, m); len(pend) != 1 {
 		t.Fatalf("after one put: %v", pend)
 	}
-	_, chunks, vecs, _ := s.Counts(ctx, m)
+	_, _, chunks, vecs, _ := s.Counts(ctx, m)
 	if chunks != 3 || (vecs != 2 && vecs != 1) {
 		t.Errorf("counts: %d chunks %d vectors", chunks, vecs)
 	}
@@ -188,7 +195,7 @@ func TestVectors(t *testing.T) {
 		t.Errorf("GC deleted %d (%v), want the other model's and the orphan", n, err)
 	}
 	var seen int
-	s.ScanVectors(ctx, m, func(id, doc int64, vec []byte) error {
+	s.ScanVectors(ctx, m, func(WindowRef, []byte) error {
 		seen++
 		return nil
 	})
@@ -258,12 +265,12 @@ func TestSchemaVersionChangeRebuilds(t *testing.T) {
 		t.Errorf("message: %s", mig)
 	}
 	colls, _ := s.Collections(ctx)
-	docs, chunks, _, _ := s.Counts(ctx, 0)
+	docs, chunks, _, _, _ := s.Counts(ctx, 0)
 	if len(colls) != 1 || docs != 0 || chunks != 0 {
 		t.Errorf("after rebuild: %v collections, %d docs, %d chunks", colls, docs, chunks)
 	}
-	if v, _ := s.Meta(ctx, "schema_version"); v != "1" {
-		t.Errorf("version %q", v)
+	if v, _ := s.Meta(ctx, "schema_version"); v != strconv.Itoa(SchemaVersion) || mig.To != SchemaVersion {
+		t.Errorf("version %q, migration to %d; want %d", v, mig.To, SchemaVersion)
 	}
 }
 

@@ -20,7 +20,7 @@ func (t *Tx) Removed() [][]byte { return t.removed }
 
 // forget records the vector keys of a document's chunks before they go.
 func (t *Tx) forget(docID int64) error {
-	st, err := t.stmt(`SELECT vkey FROM chunks WHERE doc_id = ?`)
+	st, err := t.stmt(`SELECT vkey FROM windows WHERE doc_id = ?`)
 	if err != nil {
 		return err
 	}

@@ -114,9 +114,9 @@ type Pending struct {
 // MissingVectors lists the distinct embed_texts of all chunks, in every
 // collection, that have no vector under model.
 func (s *Store) MissingVectors(ctx context.Context, model int64) ([]Pending, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT c.vkey, coalesce(c.embed_full, s.embed_prefix || c.text)
-		FROM chunks c JOIN sections s ON s.id = c.section_id WHERE NOT EXISTS (SELECT 1 FROM vectors v WHERE v.model_id = ? AND v.vkey = c.vkey)
-		GROUP BY c.vkey`, model)
+	rows, err := s.r.QueryContext(ctx, `SELECT w.vkey, `+windowText+`
+		FROM windows w JOIN chunks c ON c.id = w.chunk_id WHERE NOT EXISTS (SELECT 1 FROM vectors v WHERE v.model_id = ? AND v.vkey = w.vkey)
+		GROUP BY w.vkey`, model)
 	if err != nil {
 		return nil, err
 	}
@@ -136,7 +136,7 @@ func (s *Store) MissingVectors(ctx context.Context, model int64) ([]Pending, err
 // so they are embedded afresh.
 func (s *Store) DropVectors(ctx context.Context, model, collectionID int64) error {
 	_, err := s.w.ExecContext(ctx, `DELETE FROM vectors WHERE model_id = ? AND vkey IN
-		(SELECT c.vkey FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE d.collection_id = ?)`, model, collectionID)
+		(SELECT w.vkey FROM windows w JOIN documents d ON d.id = w.doc_id WHERE d.collection_id = ?)`, model, collectionID)
 	return err
 }
 
@@ -165,7 +165,7 @@ func (s *Store) GCVectors(ctx context.Context, keep int64, orphans bool) (int64,
 	if !orphans {
 		return n, nil
 	}
-	res, err := s.w.ExecContext(ctx, `DELETE FROM vectors WHERE NOT EXISTS (SELECT 1 FROM chunks c WHERE c.vkey = vectors.vkey)`)
+	res, err := s.w.ExecContext(ctx, `DELETE FROM vectors WHERE NOT EXISTS (SELECT 1 FROM windows w WHERE w.vkey = vectors.vkey)`)
 	if err != nil {
 		return n, err
 	}
@@ -185,7 +185,7 @@ func (s *Store) DeleteOrphans(ctx context.Context, keys [][]byte) (int64, error)
 		}
 		res, err := s.w.ExecContext(ctx, `DELETE FROM vectors WHERE model_id IN (SELECT id FROM models)
 			AND vkey IN (?`+strings.Repeat(",?", len(part)-1)+`)
-			AND NOT EXISTS (SELECT 1 FROM chunks c WHERE c.vkey = vectors.vkey)`, args...)
+			AND NOT EXISTS (SELECT 1 FROM windows w WHERE w.vkey = vectors.vkey)`, args...)
 		if err != nil {
 			return n, err
 		}
@@ -201,44 +201,59 @@ func (s *Store) Vacuum(ctx context.Context) error {
 	return err
 }
 
-// ScanVectors calls fn for every chunk that has a vector under model, with
-// the stored vector (valid only during the call).
-func (s *Store) ScanVectors(ctx context.Context, model int64, fn func(chunkID, docID int64, vec []byte) error) error {
-	rows, err := s.r.QueryContext(ctx, `SELECT c.id, c.doc_id, v.vec FROM chunks c
-		JOIN vectors v ON v.model_id = ? AND v.vkey = c.vkey ORDER BY c.id`, model)
+// WindowRef places a window: its chunk, and the chunk's note, section and
+// index within the note.
+type WindowRef struct {
+	ChunkID, DocID, SectionID int64
+	Index                     int
+	Heading                   bool // the passage's heading window (no text)
+}
+
+// ScanVectors calls fn for every window that has a vector under model, with
+// its chunk and the stored vector (valid only during the call), the windows
+// of one chunk one after another.
+func (s *Store) ScanVectors(ctx context.Context, model int64, fn func(w WindowRef, vec []byte) error) error {
+	rows, err := s.r.QueryContext(ctx, `SELECT w.chunk_id, w.doc_id, c.section_id, c.chunk_index,
+		w.embed_full IS NULL AND w.text_end = w.text_start, v.vec FROM windows w
+		JOIN chunks c ON c.id = w.chunk_id
+		JOIN vectors v ON v.model_id = ? AND v.vkey = w.vkey ORDER BY w.id`, model)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var id, doc int64
+		var w WindowRef
 		var vec sql.RawBytes
-		if err := rows.Scan(&id, &doc, &vec); err != nil {
+		if err := rows.Scan(&w.ChunkID, &w.DocID, &w.SectionID, &w.Index, &w.Heading, &vec); err != nil {
 			return err
 		}
-		if err := fn(id, doc, vec); err != nil {
+		if err := fn(w, vec); err != nil {
 			return err
 		}
 	}
 	return rows.Err()
 }
 
-// Counts reports index-wide totals: documents, chunks, and chunks with a
-// vector under model.
-func (s *Store) Counts(ctx context.Context, model int64) (docs, chunks, vectors int, err error) {
+// Counts reports index-wide totals: documents, chunks (passages), their
+// windows, and windows with a vector under model.
+func (s *Store) Counts(ctx context.Context, model int64) (docs, chunks, windows, vectors int, err error) {
 	err = s.r.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM documents), (SELECT count(*) FROM chunks),
-		(SELECT count(*) FROM chunks c JOIN vectors v ON v.model_id = ? AND v.vkey = c.vkey)`, model).
-		Scan(&docs, &chunks, &vectors)
+		(SELECT count(*) FROM windows), (SELECT count(*) FROM windows w JOIN vectors v ON v.model_id = ? AND v.vkey = w.vkey)`, model).
+		Scan(&docs, &chunks, &windows, &vectors)
 	if err != nil {
 		err = fmt.Errorf("count index: %w", err)
 	}
 	return
 }
 
-// EmbedTexts lists the distinct embed_texts of all chunks.
+// windowText is the SQL for a window's embed text (w joined with its chunk
+// c): a byte slice of the chunk's text after the head, or embed_full.
+const windowText = `coalesce(w.embed_full, w.head || CAST(substr(CAST(c.text AS BLOB), w.text_start + 1, w.text_end - w.text_start) AS TEXT))`
+
+// EmbedTexts lists the distinct embed texts of all windows.
 func (s *Store) EmbedTexts(ctx context.Context) ([]string, error) {
-	rows, err := s.pool.QueryContext(ctx, `SELECT coalesce(c.embed_full, s.embed_prefix || c.text)
-		FROM chunks c JOIN sections s ON s.id = c.section_id GROUP BY c.vkey`)
+	rows, err := s.pool.QueryContext(ctx, `SELECT `+windowText+`
+		FROM windows w JOIN chunks c ON c.id = w.chunk_id GROUP BY w.vkey`)
 	if err != nil {
 		return nil, err
 	}

@@ -64,14 +64,15 @@ func exerciseMCP(ctx context.Context, t *testing.T, cs *mcp.ClientSession, f fix
 	if res.IsError {
 		t.Fatalf("search: %s", text)
 	}
-	for _, want := range []string{"1. **kitchen/Sourdough.md** > Starter Maintenance (", "%)\n",
+	// The header names the full section path of the section that answers.
+	for _, want := range []string{"1. **kitchen/Sourdough.md** > Sourdough > Starter Maintenance (", "%)\n",
 		"If a grey\nliquid (hooch) forms on top"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("search text lacks %q:\n%s", want, text)
 		}
 	}
 	if !footerRE.MatchString(text) {
-		t.Errorf("search text lacks a `chunk i/N · page W words` line:\n%s", text)
+		t.Errorf("search text lacks a `chunk i/N · lines a–b · page W words` line:\n%s", text)
 	}
 	var out struct {
 		Results []struct {
@@ -132,7 +133,7 @@ func exerciseMCP(ctx context.Context, t *testing.T, cs *mcp.ClientSession, f fix
 	})
 }
 
-var footerRE = regexp.MustCompile(`(?m)^chunk [1-9]\d*/[1-9]\d* · page [1-9]\d* words`)
+var footerRE = regexp.MustCompile(`(?m)^chunks? [1-9]\d*(–[1-9]\d*)?/[1-9]\d* · lines [1-9]\d*–[1-9]\d* · page [1-9]\d* words`)
 
 func callTool(ctx context.Context, t *testing.T, cs *mcp.ClientSession, name string, args map[string]any) (*mcp.CallToolResult, string) {
 	t.Helper()

@@ -37,17 +37,22 @@ func apiDo(t *testing.T, c *http.Client, method, u string, hdr ...string) (int, 
 }
 
 type apiResult struct {
-	Name          string   `json:"name"`
-	Path          string   `json:"path"`
-	Snippet       string   `json:"snippet"`
-	Distance      *float64 `json:"distance"`
-	Section       string   `json:"section"`
-	SectionPath   []string `json:"section_path"`
-	ChunkIndex    int      `json:"chunk_index"`
-	TotalChunks   int      `json:"total_chunks"`
-	PageWordCount int      `json:"page_word_count"`
-	Score         float64  `json:"score"`
-	Collection    string   `json:"collection"`
+	Name          string     `json:"name"`
+	Path          string     `json:"path"`
+	Snippet       string     `json:"snippet"`
+	Distance      *float64   `json:"distance"`
+	Section       string     `json:"section"`
+	SectionPath   []string   `json:"section_path"`
+	ChunkIndex    int        `json:"chunk_index"`
+	TotalChunks   int        `json:"total_chunks"`
+	PageWordCount int        `json:"page_word_count"`
+	Score         float64    `json:"score"`
+	Collection    string     `json:"collection"`
+	StartLine     int        `json:"start_line"`
+	EndLine       int        `json:"end_line"`
+	Sections      [][]string `json:"sections"`
+	Truncated     bool       `json:"truncated"`
+	ReadHint      string     `json:"read_hint"`
 }
 
 type apiSearch struct {
@@ -91,6 +96,21 @@ func TestREST(t *testing.T) {
 			if pages[r.Path]++; pages[r.Path] > 1 {
 				t.Errorf("max_chunks_per_page=1 but %s appears twice", r.Path)
 			}
+			if r.Score < 0 || r.Score >= 1 || resp.Results[0].Score <= 0 {
+				t.Errorf("score %v (top %v): want within [0, 1), the top one above 0", r.Score, resp.Results[0].Score)
+			}
+		}
+
+		// max_tokens: the first passage alone does not fit 30 tokens, so it
+		// comes cut at a block boundary with a hint, and nothing follows.
+		code, _, body = apiDo(t, c, "GET", base+"/api/v1/semantic-search?q=starter+hooch&max_tokens=30")
+		var cut apiSearch
+		if code != 200 || json.Unmarshal([]byte(body), &cut) != nil || len(cut.Results) != 1 {
+			t.Fatalf("max_tokens=30: %d %s", code, body)
+		}
+		if c := cut.Results[0]; !c.Truncated || !strings.Contains(c.ReadHint, "kitchen/Sourdough.md") ||
+			c.EndLine < c.StartLine || len(strings.Fields(c.Snippet)) > 60 {
+			t.Errorf("max_tokens=30: %+v", c)
 		}
 	})
 

@@ -1,0 +1,120 @@
+package chunks
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strconv"
+	"strings"
+
+	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/embed"
+	"github.com/mdsearch/mdsearch/sections"
+)
+
+// Split cuts doc into passages (Chunks), in document order, and each
+// passage into windows. Passages are cut as chunks are, with the reading
+// budget opts.PassageWords counted in words and no overlap; windows are cut
+// within each passage with the model's budget opts.MaxTokens and counter,
+// overlapping by about opts.Overlap. Chunk.Text is the exact source slice
+// [StartByte, EndByte) (invalid UTF-8 shown as U+FFFD); a window's
+// EmbedText is "[Title > Heading > …] " + its text, where a window that
+// starts inside a table's rows also gets the table's header rows between
+// the prefix and the text.
+func Split(doc *sections.Document, opts Options) []mdsearch.Chunk {
+	opts = opts.withDefaults()
+	po := opts
+	po.MaxTokens, po.Counter, po.Overlap = opts.PassageWords, embed.Words{}, -1
+	ps := newSplitter(doc, po.withDefaults())
+	ps.opts.Overlap, ps.opts.StubWords = 0, opts.StubWords // 0 here means none: opts has its defaults
+	ps.passages = true
+	ps.out = make([]mdsearch.Chunk, 0, len(doc.Src)/2048+1)
+	ps.run(ps.sectionPieces())
+
+	ws := newSplitter(doc, opts)
+	wp := ws.sectionPieces()
+	tokens := make(map[[2]int]int, len(doc.Sections)*4)
+	for _, sec := range wp {
+		for _, p := range sec {
+			tokens[[2]int{p.start, p.end}] = p.tokens
+		}
+	}
+	for i := range ps.out {
+		c := &ps.out[i]
+		c.ChunkIndex, c.TotalChunks = i, len(ps.out)
+		c.ID = doc.Path + "#" + strconv.Itoa(i)
+		c.Windows = ws.windows(ps.from[i], c, tokens)
+	}
+	return ps.out
+}
+
+// windows cuts passage c of unit u into the model's windows.
+func (s *splitter) windows(u *unit, c *mdsearch.Chunk, tokens map[[2]int]int) []mdsearch.Window {
+	sub := s.crop(u, c.StartByte, c.EndByte, tokens)
+	if sub == nil {
+		return []mdsearch.Window{}
+	}
+	s.out = s.out[:0]
+	s.pack(sub)
+	out := make([]mdsearch.Window, len(s.out))
+	for i := range s.out {
+		w := s.out[i].Windows[0]
+		w.TextStart = -1
+		text := w.EmbedText[len(w.Head):]
+		// Text shows invalid UTF-8 as U+FFFD, so offsets are counted in it.
+		if off := len(s.doc.Text(c.StartByte, w.StartByte)); off+len(text) <= len(c.Text) && c.Text[off:off+len(text)] == text {
+			w.TextStart = off
+		}
+		if w.TextStart < 0 {
+			w.Head = ""
+		}
+		out[i] = w
+	}
+	return append(out, s.headingWindow(u, c)...)
+}
+
+// headingWindow is the window of a passage's heading path alone, "[Title >
+// Section > Sub]": a question that names a section matches it best, while
+// the text windows speak for the body. None for a passage without a title
+// or heading.
+func (s *splitter) headingWindow(u *unit, c *mdsearch.Chunk) []mdsearch.Window {
+	own, _ := u.label(c.StartByte, c.EndByte, true)
+	head := strings.TrimSpace(s.prefix(own))
+	if head == "" {
+		return nil
+	}
+	sum := sha256.Sum256([]byte(head))
+	return []mdsearch.Window{{StartByte: c.StartByte, EndByte: c.StartByte, EmbedText: head, Head: head, Heading: true,
+		TokenCount: s.opts.Counter.CountTokens(head), Hash: hex.EncodeToString(sum[:16])}}
+}
+
+// crop is unit u restricted to [start, end), its pieces counted with this
+// splitter's counter (tokens holds the counts of whole pieces).
+func (s *splitter) crop(u *unit, start, end int, tokens map[[2]int]int) *unit {
+	sub := &unit{id: u.id}
+	for _, p := range u.pieces {
+		if p.end <= start || p.start >= end {
+			continue
+		}
+		q := p
+		q.start, q.end = max(p.start, start), min(p.end, end)
+		if t, ok := tokens[[2]int{q.start, q.end}]; ok {
+			q.tokens = t
+		} else {
+			q.tokens = s.count(q.start, q.end)
+		}
+		sub.pieces = append(sub.pieces, q)
+	}
+	if len(sub.pieces) == 0 {
+		return nil
+	}
+	for _, m := range u.members {
+		if m.end <= start || m.start >= end {
+			continue
+		}
+		sub.members = append(sub.members, member{sec: m.sec, start: max(m.start, start), end: min(m.end, end)})
+	}
+	if len(sub.members) == 0 {
+		sub.members = []member{{sec: u.id, start: sub.start(), end: sub.end()}}
+	}
+	return sub
+}

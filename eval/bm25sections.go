@@ -1,0 +1,129 @@
+package eval
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/sections"
+	"github.com/mdsearch/mdsearch/vault"
+)
+
+// ChunkBM25Sections names the plain baseline: every heading section's own
+// text in one SQLite FTS5 table, searched with BM25 and nothing else.
+const ChunkBM25Sections = "bm25-sections"
+
+// bm25Sections is the baseline mdsearch must beat: a short script's worth
+// of search. Each heading section's own text (without its subsections) is
+// one row of an FTS5 table (porter stemmer) with the file name and heading
+// path weighted 5 and the body 1; a query is its words ORed. It shares the
+// run's scoring, per-page cap and excluded pages with every other
+// configuration.
+type bm25Sections struct {
+	db   *sql.DB
+	rows []mdsearch.Result // by rowid - 1
+}
+
+// newBM25Sections indexes the vault's sections into an in-memory table.
+func newBM25Sections(ctx context.Context, dir string) (*bm25Sections, IndexReport, error) {
+	var idx IndexReport
+	start := time.Now()
+	v, err := vault.Open(dir, vault.Options{})
+	if err != nil {
+		return nil, idx, err
+	}
+	files, _, err := v.Walk(ctx)
+	if err != nil {
+		return nil, idx, err
+	}
+	db, err := sql.Open("sqlite", "file::memory:")
+	if err != nil {
+		return nil, idx, err
+	}
+	db.SetMaxOpenConns(1) // one in-memory database
+	b := &bm25Sections{db: db}
+	if _, err := db.ExecContext(ctx, `CREATE VIRTUAL TABLE s USING fts5(name, heading, body, tokenize='porter unicode61')`); err != nil {
+		db.Close()
+		return nil, idx, err
+	}
+	for _, f := range files {
+		if err := b.add(ctx, v, f.Path); err != nil {
+			db.Close()
+			return nil, idx, err
+		}
+	}
+	idx.Chunks, idx.TookMS = len(b.rows), msSince(start)
+	return b, idx, nil
+}
+
+// add indexes the sections of one note.
+func (b *bm25Sections) add(ctx context.Context, v *vault.Vault, path string) error {
+	src, err := v.ReadNote(path)
+	if err != nil {
+		return err
+	}
+	doc := sections.Parse(path, src)
+	name := strings.TrimSuffix(path[strings.LastIndex(path, "/")+1:], ".md")
+	for _, s := range doc.Sections {
+		body := doc.Text(s.StartByte, s.BodyEnd)
+		if strings.TrimSpace(body) == "" {
+			continue
+		}
+		b.rows = append(b.rows, mdsearch.Result{Path: path, Title: doc.Title, Section: s.Heading,
+			SectionPath: s.Path, StartLine: s.StartLine, EndLine: doc.Line(max(s.StartByte, s.BodyEnd-1)),
+			Text: body, TotalChunks: len(doc.Sections), ChunkIndex: s.Index, PageWordCount: doc.WordCount})
+		if _, err := b.db.ExecContext(ctx, `INSERT INTO s(rowid, name, heading, body) VALUES (?, ?, ?, ?)`,
+			len(b.rows), name, strings.Join(s.Path, " "), body); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// search returns up to n sections, at most perPage from one note.
+func (b *bm25Sections) search(ctx context.Context, query string, n, perPage int) ([]mdsearch.Result, error) {
+	var terms []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(query), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	}) {
+		terms = append(terms, `"`+w+`"`)
+	}
+	if len(terms) == 0 {
+		return nil, nil
+	}
+	rows, err := b.db.QueryContext(ctx, `SELECT rowid FROM s WHERE s MATCH ? ORDER BY bm25(s, 5, 5, 1) LIMIT 1000`,
+		strings.Join(terms, " OR "))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []mdsearch.Result
+	per := map[string]int{}
+	for rows.Next() && len(out) < n {
+		var id int
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		r := b.rows[id-1]
+		if per[r.Path] < perPage {
+			per[r.Path]++
+			out = append(out, r)
+		}
+	}
+	return out, rows.Err()
+}
+
+// Search answers a request the way the engine would, so the run scores
+// the baseline like every other configuration.
+func (b *bm25Sections) Search(ctx context.Context, req mdsearch.SearchRequest) (*mdsearch.SearchResponse, error) {
+	rs, err := b.search(ctx, req.Query, req.N, req.MaxPerPage)
+	if err != nil {
+		return nil, err
+	}
+	return &mdsearch.SearchResponse{Query: req.Query, Mode: mdsearch.ModeKeyword, Results: rs, Total: len(rs)}, nil
+}
+
+func (b *bm25Sections) Close() error { return b.db.Close() }

@@ -1,0 +1,130 @@
+package search
+
+import (
+	"math"
+	"sort"
+
+	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/store"
+)
+
+// Fusion sets how scores are made (see the package doc). Each part maps a
+// raw signal onto 0–1 with constants, not with the query's own best hit, so
+// a score means the same for every query.
+type Fusion struct {
+	// Keyword is the weight of the keyword score in hybrid search; the
+	// semantic score gets 1 − Keyword.
+	Keyword float64
+	// BM25Half is the bm25 magnitude that scores 0.5: keyword score =
+	// s / (s + BM25Half).
+	BM25Half float64
+	// CosFloor and CosCeil are the cosines that score 0 and 1: semantic
+	// score = (cos − CosFloor) / (CosCeil − CosFloor), clamped.
+	CosFloor, CosCeil float64
+	// HeadingCos scales the cosine of a passage's heading window (its
+	// heading path alone) before it competes with the text windows.
+	HeadingCos float64
+}
+
+// DefaultFusion was chosen on the dev query sets (docs/evaluation.md).
+var DefaultFusion = Fusion{Keyword: 0.6, BM25Half: 8, CosFloor: 0.2, CosCeil: 0.8, HeadingCos: 0.9}
+
+func (f Fusion) withDefaults() Fusion {
+	d := DefaultFusion
+	if f.Keyword <= 0 || f.Keyword > 1 {
+		f.Keyword = d.Keyword
+	}
+	if f.BM25Half <= 0 {
+		f.BM25Half = d.BM25Half
+	}
+	if f.HeadingCos <= 0 || f.HeadingCos > 1 {
+		f.HeadingCos = d.HeadingCos
+	}
+	if f.CosCeil <= f.CosFloor || f.CosCeil == 0 {
+		f.CosFloor, f.CosCeil = d.CosFloor, d.CosCeil
+	}
+	return f
+}
+
+// keyword maps a bm25 magnitude onto 0–1.
+func (f Fusion) keyword(s float64) float64 { return s / (s + f.BM25Half) }
+
+// semantic maps a cosine onto 0–1.
+func (f Fusion) semantic(cos float64) float64 {
+	return clamp01((cos - f.CosFloor) / (f.CosCeil - f.CosFloor))
+}
+
+// candidate is one passage on its way to a result.
+type candidate struct {
+	id      int64
+	doc     int64
+	section int64    // the chunk's section: neighbours of one section merge
+	index   int      // chunk index within the note
+	bm25    float64  // bm25 magnitude; 0 when the keyword list did not find it
+	cos     *float64 // best window's cosine, when vectors were used
+	score   float64  // for ranking and display, 0–1
+}
+
+// fuse ranks the keyword and semantic lists into one list of passages.
+// sem holds windows; a passage takes its best window's cosine.
+func (e *Engine) fuse(mode mdsearch.Mode, kw []store.KeywordHit, sem []hit, snap *snapshot, q []float32) []candidate {
+	f := e.opts.Fusion
+	byID := map[int64]*candidate{}
+	var out []*candidate
+	get := func(id, doc, section int64, index int) *candidate {
+		c, ok := byID[id]
+		if !ok {
+			c = &candidate{id: id, doc: doc, section: section, index: index}
+			byID[id] = c
+			out = append(out, c)
+		}
+		return c
+	}
+	for _, h := range sem {
+		c := get(snap.ids[h.row], snap.docs[h.row], snap.secs[h.row], int(snap.index[h.row]))
+		if c.cos == nil { // windows come best first
+			cos := float64(h.cos)
+			c.cos = &cos
+		}
+	}
+	for _, h := range kw {
+		c := get(h.ChunkID, h.DocID, h.Section, h.Index)
+		c.bm25 = math.Abs(h.BM25)
+		if c.cos == nil && snap != nil && mode == mdsearch.ModeHybrid {
+			if cos, ok := snap.chunkCosine(q, h.ChunkID); ok {
+				c.cos = &cos
+			}
+		}
+	}
+	for _, c := range out {
+		switch {
+		case mode == mdsearch.ModeKeyword || (mode == mdsearch.ModeHybrid && snap == nil):
+			c.score = f.keyword(c.bm25)
+		case mode == mdsearch.ModeSemantic:
+			c.score = f.semantic(cosOf(c))
+		default:
+			c.score = f.Keyword*f.keyword(c.bm25) + (1-f.Keyword)*f.semantic(cosOf(c))
+		}
+	}
+	res := make([]candidate, len(out))
+	for i, c := range out {
+		res[i] = *c
+	}
+	sort.SliceStable(res, func(i, j int) bool {
+		if res[i].score != res[j].score {
+			return res[i].score > res[j].score
+		}
+		if res[i].bm25 != res[j].bm25 {
+			return res[i].bm25 > res[j].bm25
+		}
+		return res[i].id < res[j].id
+	})
+	return res
+}
+
+func cosOf(c *candidate) float64 {
+	if c.cos == nil {
+		return 0
+	}
+	return *c.cos
+}

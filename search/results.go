@@ -1,0 +1,217 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/embed"
+	"github.com/mdsearch/mdsearch/store"
+)
+
+// maxMerged bounds how many neighbouring passages one result may join.
+const maxMerged = 3
+
+// group is one result on its way out: a passage, or neighbouring passages
+// of one section that all ranked, in document order.
+type group struct {
+	best    candidate   // the best-ranked member: the result's score
+	members []candidate // by chunk index
+}
+
+func (g *group) lo() int { return g.members[0].index }
+func (g *group) hi() int { return g.members[len(g.members)-1].index }
+
+// adjacent reports whether c continues g's run of one section's passages.
+func (g *group) adjacent(c candidate) bool {
+	b := g.best
+	return c.doc == b.doc && c.section == b.section && len(g.members) < maxMerged &&
+		(c.index == g.lo()-1 || c.index == g.hi()+1)
+}
+
+func (g *group) add(c candidate) {
+	if c.index < g.lo() {
+		g.members = append([]candidate{c}, g.members...)
+	} else {
+		g.members = append(g.members, c)
+	}
+	if c.cos != nil && (g.best.cos == nil || *c.cos > *g.best.cos) {
+		g.best.cos = c.cos
+	}
+}
+
+// dedup keeps the best maxPerPage results of each note, n in total. A
+// passage next to a kept one of the same section joins it instead of
+// taking a place of its own.
+func dedup(cands []candidate, n, maxPerPage int) []*group {
+	perDoc := map[int64]int{}
+	var out []*group
+	for _, c := range cands {
+		if joined := join(out, c); joined {
+			continue
+		}
+		if len(out) == n {
+			break
+		}
+		if perDoc[c.doc] >= maxPerPage {
+			continue
+		}
+		perDoc[c.doc]++
+		out = append(out, &group{best: c, members: []candidate{c}})
+	}
+	return out
+}
+
+// join adds c to a kept group it is next to, if any.
+func join(gs []*group, c candidate) bool {
+	for _, g := range gs {
+		if g.adjacent(c) {
+			g.add(c)
+			return true
+		}
+	}
+	return false
+}
+
+// results loads the kept passages; a group's become one result.
+func results(ctx context.Context, rd *store.Reader, kept []*group) ([]mdsearch.Result, error) {
+	var ids []int64
+	for _, g := range kept {
+		for _, m := range g.members {
+			ids = append(ids, m.id)
+		}
+	}
+	rows, err := rd.Chunks(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]mdsearch.Result, 0, len(kept))
+	for _, g := range kept {
+		if res, ok := groupResult(g, rows); ok {
+			out = append(out, res)
+		}
+	}
+	return out, nil
+}
+
+// groupResult builds the result of one group from its loaded rows. Members
+// a concurrent re-index removed are left out.
+func groupResult(g *group, rows map[int64]*store.ChunkRow) (mdsearch.Result, bool) {
+	var res mdsearch.Result
+	var texts []string
+	for _, m := range g.members {
+		r, ok := rows[m.id]
+		if !ok {
+			continue
+		}
+		if len(texts) == 0 {
+			res = mdsearch.Result{
+				Path: r.Path, Title: r.Title, Collection: r.Collection, Section: r.Section,
+				SectionPath: r.SectionPath, ChunkIndex: r.ChunkIndex, TotalChunks: r.TotalChunks,
+				PageWordCount: r.PageWordCount, StartLine: r.StartLine, Sections: r.Sections,
+				Score: round4(g.best.score),
+			}
+		} else {
+			res.ChunkEnd = r.ChunkIndex
+		}
+		res.EndLine = r.EndLine
+		texts = append(texts, r.Text)
+	}
+	if len(texts) == 0 {
+		return res, false
+	}
+	res.Text = strings.Join(texts, "\n\n")
+	if res.SectionPath == nil {
+		res.SectionPath = []string{}
+	}
+	if c := g.best.cos; c != nil {
+		d := round4(1 - *c)
+		res.Distance = &d
+	}
+	return res, true
+}
+
+// EstimateTokens is what a language model pays to read text: about 1.3
+// tokens a word, for any model.
+func EstimateTokens(text string) int {
+	return int(math.Ceil(1.3 * float64(embed.CountWords(text))))
+}
+
+// fitBudget keeps whole results while their estimated tokens fit budget
+// (0: no budget). The first result that does not fit is cut at a block
+// boundary, if any of it fits, and says how to read the rest; the others
+// are dropped. The first result is always kept, cut if need be.
+func fitBudget(rs []mdsearch.Result, budget int) []mdsearch.Result {
+	if budget <= 0 {
+		return rs
+	}
+	left := budget
+	for i := range rs {
+		t := EstimateTokens(rs[i].Text)
+		if t <= left {
+			left -= t
+			continue
+		}
+		cut, lines := cutBlocks(rs[i].Text, left, i == 0)
+		if cut == "" {
+			return rs[:i]
+		}
+		r := &rs[i]
+		rest := r.EndLine - (r.StartLine + lines - 1)
+		r.Text, r.Truncated = cut, true
+		r.EndLine = r.StartLine + lines - 1
+		r.ReadHint = fmt.Sprintf("cut to fit the token budget, %d more lines: read %s, section %q", rest,
+			r.Path, strings.Join(r.SectionPath, "/"))
+		return rs[:i+1]
+	}
+	return rs
+}
+
+// cutBlocks returns the longest prefix of text made of whole blocks
+// (ending at a blank line outside code fences, or at the end) that fits
+// budget tokens, and how many lines it has. With first, the first block is
+// returned even when it does not fit.
+func cutBlocks(text string, budget int, first bool) (string, int) {
+	lines := strings.SplitAfter(text, "\n")
+	fence, best, bestLines := "", "", 0
+	var b strings.Builder
+	for i, l := range lines {
+		if f := fenceMark(l); f != "" {
+			switch {
+			case fence == "":
+				fence = f
+			case strings.HasPrefix(strings.TrimSpace(l), fence):
+				fence = ""
+			}
+		}
+		b.WriteString(l)
+		if (fence == "" && strings.TrimSpace(l) == "") || i == len(lines)-1 {
+			kept := strings.TrimRight(b.String(), "\n \t")
+			if kept == "" {
+				continue
+			}
+			if EstimateTokens(kept) > budget && (best != "" || !first) {
+				break
+			}
+			best, bestLines = kept, strings.Count(kept, "\n")+1
+			if EstimateTokens(kept) > budget {
+				break
+			}
+		}
+	}
+	return best, bestLines
+}
+
+// fenceMark returns the fence that line opens or closes ("```" or "~~~"),
+// or "".
+func fenceMark(line string) string {
+	t := strings.TrimSpace(line)
+	for _, f := range []string{"```", "~~~"} {
+		if strings.HasPrefix(t, f) {
+			return f
+		}
+	}
+	return ""
+}
