@@ -21,7 +21,7 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 	fs.StringVar(&req.PathPrefix, "path-prefix", "", "only notes under this vault-relative path")
 	asJSON := fs.Bool("json", false, "print results as JSON, with full chunk text")
 	ef := addEngineFlags(fs)
-	ef.mustExist = true
+	ef.readOnly = true
 	pos, err := parseArgs(fs, args, -1)
 	if err != nil {
 		return err
@@ -40,9 +40,6 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	defer closeAll()
-	if err := rebuildIfMigrated(ctx, env, e); err != nil {
-		return err
-	}
 	resp, err := e.Search(ctx, req)
 	if err != nil {
 		return err
