@@ -8,6 +8,7 @@ import (
 	"syscall"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/sections"
 )
 
 // SkipError says why a listed file could not be indexed after all.
@@ -20,7 +21,8 @@ func (e *SkipError) Error() string { return e.Path + ": " + e.Reason }
 
 // Read returns the bytes of a note found by Walk. It fails with a
 // *SkipError when the file is no longer a regular file, has grown past the
-// size limit, cannot be read, or is binary (contains a NUL byte).
+// size limit, cannot be read, is binary (contains a NUL byte), or nests
+// too deep to parse in reasonable time (sections.CheckNesting).
 func (v *Vault) Read(f File) ([]byte, error) {
 	// O_NONBLOCK: a note replaced by a named pipe after the walk must not
 	// hang the indexer.
@@ -49,6 +51,9 @@ func (v *Vault) Read(f File) ([]byte, error) {
 	}
 	if i := bytes.IndexByte(data, 0); i >= 0 {
 		return nil, &SkipError{f.Path, fmt.Sprintf("binary file (NUL byte at offset %d)", i)}
+	}
+	if err := sections.CheckNesting(data); err != nil {
+		return nil, &SkipError{f.Path, err.Error()}
 	}
 	return data, nil
 }
