@@ -142,7 +142,7 @@ func startServer(t *testing.T, ready string, args ...string) (*proc, string) {
 
 // startCmd starts cmd and waits for the first stderr line containing
 // ready, kept in readyLine. The process is stopped at cleanup.
-func startCmd(t *testing.T, ready string, cmd *exec.Cmd) *proc {
+func startCmd(t testing.TB, ready string, cmd *exec.Cmd) *proc {
 	t.Helper()
 	pr, pw := io.Pipe()
 	p := &proc{cmd: cmd, stderr: &syncBuffer{}, done: make(chan struct{})}
@@ -179,7 +179,7 @@ func startCmd(t *testing.T, ready string, cmd *exec.Cmd) *proc {
 	return nil
 }
 
-func (p *proc) stop(t *testing.T) {
+func (p *proc) stop(t testing.TB) {
 	select {
 	case <-p.done:
 		if t.Failed() {
