@@ -47,7 +47,8 @@ func (f *engineFlags) open(ctx context.Context, env *Env, withModel bool) (*sear
 	if err != nil {
 		return nil, nil, fmt.Errorf("--max-file-size: %w", err)
 	}
-	opts := search.Options{IndexPath: path, MaxFileSize: maxSize, ReadOnly: f.readOnly}
+	opts := search.Options{IndexPath: path, MaxFileSize: maxSize, ReadOnly: f.readOnly,
+		Notify: func(msg string) { fmt.Fprintln(env.Stderr, "mdsearch: "+msg) }}
 	closeEmb := func() {}
 	if withModel {
 		emb, closer, keywordOnly, err := f.embedder.open(env)

@@ -46,6 +46,10 @@ type Options struct {
 
 	Weights store.Weights // bm25 column weights; zero means store.DefaultWeights
 	RRFK    float64       // reciprocal rank fusion constant; default 60
+
+	// Notify hears what a user should know while a call waits, such as
+	// another process holding the index lock; nil discards it.
+	Notify func(msg string)
 }
 
 // Engine is the mdsearch search engine. It is safe for concurrent use:

@@ -69,7 +69,7 @@ func (e *Engine) index(ctx context.Context, dir, name string, full bool, paths [
 	start := time.Now()
 	e.indexMu.Lock()
 	defer e.indexMu.Unlock()
-	unlock, err := lockIndex(e.st.Path())
+	unlock, err := lockIndex(ctx, e.st.Path(), e.opts.Notify)
 	if err != nil {
 		return nil, err
 	}
