@@ -103,6 +103,9 @@ func chunkFile(env *Env, name string, opts chunks.Options) ([]mdsearch.Chunk, er
 	if sections.LooksBinary(src) {
 		return nil, mdsearch.Errorf(mdsearch.KindInvalid, "read", name, "", "binary file (contains NUL bytes), skipped")
 	}
+	if err := sections.CheckNesting(src); err != nil {
+		return nil, mdsearch.Errorf(mdsearch.KindInvalid, "read", name, "", "%v, skipped", err)
+	}
 	doc := sections.Parse(filepath.ToSlash(name), src)
 	for _, w := range doc.Warnings {
 		fmt.Fprintf(env.Stderr, "mdsearch chunk: %s: warning: %s\n", name, w)

@@ -2,11 +2,9 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"strconv"
 	"strings"
@@ -22,9 +20,10 @@ type engineFlags struct {
 	index    string
 	maxSize  string
 	embedder *embedderFlags
-	// mustExist refuses to create a new, empty index: commands that only
-	// read one (search, read, status) say how to build it instead.
-	mustExist bool
+	// readOnly opens the index without changing it: commands that only
+	// read one (search, read, status) neither create a missing index nor
+	// rebuild an older one; they say how to build it instead.
+	readOnly bool
 }
 
 func addEngineFlags(fs *flag.FlagSet) *engineFlags {
@@ -44,15 +43,12 @@ func (f *engineFlags) open(ctx context.Context, env *Env, withModel bool) (*sear
 	if err != nil {
 		return nil, nil, err
 	}
-	if _, err := os.Stat(path); f.mustExist && errors.Is(err, fs.ErrNotExist) {
-		return nil, nil, mdsearch.Errorf(mdsearch.KindNotFound, "open index", path,
-			"run `mdsearch index DIR` first, or name another index with --index", "no index here")
-	}
 	maxSize, err := parseSize(f.maxSize)
 	if err != nil {
 		return nil, nil, fmt.Errorf("--max-file-size: %w", err)
 	}
-	opts := search.Options{IndexPath: path, MaxFileSize: maxSize}
+	opts := search.Options{IndexPath: path, MaxFileSize: maxSize, ReadOnly: f.readOnly,
+		Notify: func(msg string) { fmt.Fprintln(env.Stderr, "mdsearch: "+msg) }}
 	closeEmb := func() {}
 	if withModel {
 		emb, closer, keywordOnly, err := f.embedder.open(env)

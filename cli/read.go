@@ -15,7 +15,7 @@ func runRead(ctx context.Context, env *Env, args []string) error {
 	outline := fs.Bool("outline", false, "print the note's headings with their section paths and word counts")
 	asJSON := fs.Bool("json", false, "print JSON")
 	ef := addEngineFlags(fs)
-	ef.mustExist = true
+	ef.readOnly = true
 	pos, err := parseArgs(fs, args, 1)
 	if err != nil {
 		return err

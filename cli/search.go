@@ -23,7 +23,7 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 	brief := fs.Bool("brief", false, "show each result's first lines only")
 	asJSON := fs.Bool("json", false, "print results as JSON")
 	ef := addEngineFlags(fs)
-	ef.mustExist = true
+	ef.readOnly = true
 	pos, err := parseArgs(fs, args, -1)
 	if err != nil {
 		return err
@@ -42,9 +42,6 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	defer closeAll()
-	if err := rebuildIfMigrated(ctx, env, e); err != nil {
-		return err
-	}
 	resp, err := e.Search(ctx, req)
 	if err != nil {
 		return err

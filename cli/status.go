@@ -11,7 +11,7 @@ func runStatus(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "status", "")
 	asJSON := fs.Bool("json", false, "print JSON")
 	ef := addEngineFlags(fs)
-	ef.mustExist = true
+	ef.readOnly = true
 	_, err := parseArgs(fs, args, 0)
 	if err != nil {
 		return err

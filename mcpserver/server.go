@@ -5,9 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"net/http"
 	"runtime/debug"
-	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -54,17 +52,6 @@ func ServeStdio(ctx context.Context, srv *mcp.Server) error {
 		return nil
 	}
 	return err
-}
-
-// HTTPHandler serves srv over MCP's streamable HTTP transport. The SDK
-// refuses requests whose Host is not local when they arrive on a loopback
-// address, which blocks DNS-rebinding attacks.
-func HTTPHandler(srv *mcp.Server) http.Handler {
-	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
-		&mcp.StreamableHTTPOptions{
-			SessionTimeout:      30 * time.Minute,
-			MaxRequestBodyBytes: 1 << 20,
-		})
 }
 
 // guard turns a panic in a tool into a tool error, so one bad call cannot

@@ -27,6 +27,10 @@ func (r *run) embed() error {
 		}
 		sort.Slice(pend, func(i, j int) bool { return string(pend[i].Key) < string(pend[j].Key) })
 	}
+	pend, err := r.withFull(pend)
+	if err != nil {
+		return err
+	}
 	if len(pend) > 0 {
 		if err := e.st.SetMeta(r.ctx, "model", e.emb.ModelID()); err != nil {
 			return err

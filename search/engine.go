@@ -18,6 +18,10 @@ import (
 // Options configure an Engine. Only IndexPath is required.
 type Options struct {
 	IndexPath string // the SQLite file; see IndexPath for the default
+	// ReadOnly opens an existing index and changes nothing: a missing
+	// file, or an index of an older schema version, is refused with a hint
+	// instead of being created or rebuilt.
+	ReadOnly bool
 
 	// Embedder embeds chunks and queries. nil means keyword search only;
 	// EmbedderNotice then says why (e.g. missing model assets) and is
@@ -42,6 +46,10 @@ type Options struct {
 
 	Weights store.Weights // bm25 column weights; zero means store.DefaultWeights
 	Fusion  Fusion        // how scores are made; zero fields mean DefaultFusion's
+
+	// Notify hears what a user should know while a call waits, such as
+	// another process holding the index lock; nil discards it.
+	Notify func(msg string)
 }
 
 // Engine is the mdsearch search engine. It is safe for concurrent use:
@@ -61,9 +69,10 @@ type Engine struct {
 
 var _ mdsearch.Searcher = (*Engine)(nil)
 
-// Open opens (or creates) the index at opts.IndexPath. An index of another
-// schema version is rebuilt empty; Migration reports it, and IndexAll
-// re-indexes its collections from their vaults.
+// Open opens (or creates) the index at opts.IndexPath. Unless ReadOnly, an
+// index of an older schema version is rebuilt empty; Migration reports it,
+// and IndexAll re-indexes its collections from their vaults. A file that is
+// not an mdsearch index, or a newer index, is refused (see store.Open).
 func Open(ctx context.Context, opts Options) (*Engine, error) {
 	if opts.IndexPath == "" {
 		return nil, mdsearch.Errorf(mdsearch.KindInvalid, "open index", "", "", "no index path given")
@@ -75,11 +84,19 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 		opts.Weights = store.DefaultWeights
 	}
 	opts.Fusion = opts.Fusion.withDefaults()
-	st, mig, err := store.Open(ctx, opts.IndexPath)
+	st, mig, err := openStore(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
 	return &Engine{opts: opts, st: st, emb: opts.Embedder, migration: mig}, nil
+}
+
+func openStore(ctx context.Context, opts Options) (*store.Store, *store.Migration, error) {
+	if opts.ReadOnly {
+		st, err := store.OpenReadOnly(ctx, opts.IndexPath)
+		return st, nil, err
+	}
+	return store.Open(ctx, opts.IndexPath)
 }
 
 // Close closes the index file. It does not close the embedder.

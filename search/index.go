@@ -69,7 +69,7 @@ func (e *Engine) index(ctx context.Context, dir, name string, full bool, paths [
 	start := time.Now()
 	e.indexMu.Lock()
 	defer e.indexMu.Unlock()
-	unlock, err := lockIndex(e.st.Path())
+	unlock, err := lockIndex(ctx, e.st.Path(), e.opts.Notify)
 	if err != nil {
 		return nil, err
 	}
@@ -98,6 +98,7 @@ func (e *Engine) index(ctx context.Context, dir, name string, full bool, paths [
 	r := &run{e: e, ctx: ctx, v: v, coll: coll, model: model, opts: opts, sig: e.signature(opts),
 		stats: stats, report: progress, pending: map[string]store.Pending{}}
 	r.force = full || coll.Chunking != r.sig
+	r.full = full
 	if paths != nil && coll.Chunking != r.sig {
 		paths = nil // new chunker settings: every note must be re-cut, not just these
 	}
@@ -110,11 +111,6 @@ func (e *Engine) index(ctx context.Context, dir, name string, full bool, paths [
 	defer e.progress.Store(nil)
 	defer func() { stats.TookMS = msSince(start) }()
 
-	if full && model != 0 {
-		if err := e.st.DropVectors(ctx, model, coll.ID); err != nil {
-			return stats, err
-		}
-	}
 	files, gone, err := r.list(paths)
 	if err != nil {
 		return stats, err
@@ -260,6 +256,7 @@ type run struct {
 	opts   chunks.Options
 	sig    string
 	force  bool // re-chunk every file (--full, or new chunker settings)
+	full   bool // --full: re-embed every text of the collection (withFull)
 	stats  *mdsearch.IndexStats
 	prog   mdsearch.IndexProgress
 	report func(mdsearch.IndexProgress)

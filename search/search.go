@@ -26,6 +26,10 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (*mdsea
 		return nil, err
 	}
 	resp := &mdsearch.SearchResponse{Query: req.Query, Mode: req.Mode, Results: []mdsearch.Result{}}
+	if err := acquire(ctx); err != nil {
+		return nil, err
+	}
+	defer release()
 	if req.Mode != mdsearch.ModeKeyword {
 		if q.snap, q.stale, resp.Notice, err = e.semanticReady(ctx); err != nil {
 			return nil, err

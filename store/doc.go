@@ -11,7 +11,11 @@
 // chunk's, reuses the stored vector. They are stored as int8 with one
 // float32 scale per vector (see Quantize), a quarter of float32's size.
 //
-// The schema is numbered (SchemaVersion). A file with another number is
-// rebuilt empty; Open reports the collections it held so the caller can
-// re-index them from their vaults.
+// The file is marked with PRAGMA application_id = ApplicationID ("mdsx"),
+// and its schema is numbered (SchemaVersion). Open changes only files so
+// marked (or a version 1 index, written before the mark, recognised by its
+// tables): it refuses any other file, an empty file and an index of a newer
+// version, untouched. An older index is rebuilt empty by Open, which
+// reports the collections it held so the caller can re-index them from
+// their vaults; OpenReadOnly refuses it instead and changes nothing.
 package store

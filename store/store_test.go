@@ -281,13 +281,6 @@ func TestOpenRefusesForeignFiles(t *testing.T) {
 	if _, _, err := Open(ctx, junk); mdsearch.KindOf(err) != mdsearch.KindInvalid || !strings.Contains(err.Error(), junk) {
 		t.Errorf("junk file: %v", err)
 	}
-	other := filepath.Join(dir, "other.db")
-	s, _, _ := Open(ctx, other)
-	s.w.Exec(`DROP TABLE meta`)
-	s.Close()
-	if _, _, err := Open(ctx, other); mdsearch.KindOf(err) != mdsearch.KindInvalid {
-		t.Errorf("foreign SQLite file: %v", err)
-	}
 }
 
 // BenchmarkKeyword compares Keyword (weighted bm25, chunk join, filters)

@@ -132,14 +132,6 @@ func (s *Store) MissingVectors(ctx context.Context, model int64) ([]Pending, err
 	return out, rows.Err()
 }
 
-// DropVectors deletes the vectors under model of one collection's chunks,
-// so they are embedded afresh.
-func (s *Store) DropVectors(ctx context.Context, model, collectionID int64) error {
-	_, err := s.w.ExecContext(ctx, `DELETE FROM vectors WHERE model_id = ? AND vkey IN
-		(SELECT w.vkey FROM windows w JOIN documents d ON d.id = w.doc_id WHERE d.collection_id = ?)`, model, collectionID)
-	return err
-}
-
 // GCVectors deletes, when keep is not 0, every other model's vectors and,
 // when orphans is set, vectors no chunk refers to any more. It returns how
 // many were deleted.

@@ -8,6 +8,7 @@ import (
 	"syscall"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/sections"
 )
 
 // SkipError says why a listed file could not be indexed after all.
@@ -19,8 +20,9 @@ type SkipError struct {
 func (e *SkipError) Error() string { return e.Path + ": " + e.Reason }
 
 // Read returns the bytes of a note found by Walk. It fails with a
-// *SkipError when the file is no longer a regular file, has grown past the
-// size limit, cannot be read, or is binary (contains a NUL byte).
+// *SkipError when the file is no longer a regular file, is over the size
+// limit, cannot be read, is binary (a NUL byte, or too little text), or nests
+// too deep to parse in reasonable time (sections.CheckNesting).
 func (v *Vault) Read(f File) ([]byte, error) {
 	// O_NONBLOCK: a note replaced by a named pipe after the walk must not
 	// hang the indexer.
@@ -36,19 +38,28 @@ func (v *Vault) Read(f File) ([]byte, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, &SkipError{f.Path, "not a regular file (" + kind(fi.Mode()) + ")"}
 	}
+	if v.maxSize >= 0 && fi.Size() > v.maxSize {
+		return nil, &SkipError{f.Path, "file is " + humanSize(fi.Size()) + ", over the " + humanSize(v.maxSize) + " size limit"}
+	}
 	var r io.Reader = fh
 	if v.maxSize >= 0 {
-		r = io.LimitReader(fh, v.maxSize+1)
+		r = io.LimitReader(fh, v.maxSize+1) // never more than the limit, however it grows
 	}
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, &SkipError{f.Path, "cannot read: " + errText(err)}
 	}
 	if v.maxSize >= 0 && int64(len(data)) > v.maxSize {
-		return nil, &SkipError{f.Path, "file grew over the " + humanSize(v.maxSize) + " size limit"}
+		return nil, &SkipError{f.Path, "file grew over the " + humanSize(v.maxSize) + " size limit while it was read"}
 	}
 	if i := bytes.IndexByte(data, 0); i >= 0 {
 		return nil, &SkipError{f.Path, fmt.Sprintf("binary file (NUL byte at offset %d)", i)}
+	}
+	if why, ok := looksBinary(data); ok {
+		return nil, &SkipError{f.Path, why}
+	}
+	if err := sections.CheckNesting(data); err != nil {
+		return nil, &SkipError{f.Path, err.Error()}
 	}
 	return data, nil
 }

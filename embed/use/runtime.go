@@ -3,6 +3,7 @@ package use
 import (
 	"debug/elf"
 	"fmt"
+	"os"
 	"runtime"
 	"slices"
 	"sync"
@@ -28,11 +29,21 @@ func initRuntime(lib string) error {
 		return nil
 	}
 	ort.SetSharedLibraryPath(lib)
+	// Telemetry must be off before the environment exists: creating it
+	// reads /proc/self/cmdline and matches it with a recursive regex that
+	// overflows the stack on a long command line, and it later resolves
+	// host names. mdsearch makes no network contact at run time.
+	if err := os.Setenv("ORT_DISABLE_TELEMETRY", "1"); err != nil {
+		return fmt.Errorf("disabling ONNX Runtime telemetry: %w", err)
+	}
 	if err := ort.InitializeEnvironment(ort.WithLogLevelError()); err != nil {
 		if ort.IsInitialized() { // initialised elsewhere meanwhile
 			return nil
 		}
 		return fmt.Errorf("loading ONNX Runtime: %w", err)
+	}
+	if err := ort.DisableTelemetry(); err != nil {
+		return fmt.Errorf("disabling ONNX Runtime telemetry: %w", err)
 	}
 	return nil
 }

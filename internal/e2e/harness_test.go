@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -103,9 +104,11 @@ func writeNote(t *testing.T, path, text string) {
 
 // proc is a running mdsearch child whose stderr is kept for failures.
 type proc struct {
-	cmd    *exec.Cmd
-	stderr *syncBuffer
-	done   chan struct{}
+	cmd       *exec.Cmd
+	stderr    *syncBuffer
+	done      chan struct{}
+	readyLine string // the stderr line startCmd waited for
+	group     bool   // signal the process group (cmd started with Setpgid)
 }
 
 type syncBuffer struct {
@@ -133,7 +136,14 @@ var urlRE = regexp.MustCompile(`http://127\.0\.0\.1:\d+[^\s]*`)
 // SIGINT at cleanup, and must exit cleanly.
 func startServer(t *testing.T, ready string, args ...string) (*proc, string) {
 	t.Helper()
-	cmd := exec.Command(bin, args...)
+	p := startCmd(t, ready, exec.Command(bin, args...))
+	return p, urlRE.FindString(p.readyLine)
+}
+
+// startCmd starts cmd and waits for the first stderr line containing
+// ready, kept in readyLine. The process is stopped at cleanup.
+func startCmd(t testing.TB, ready string, cmd *exec.Cmd) *proc {
+	t.Helper()
 	pr, pw := io.Pipe()
 	p := &proc{cmd: cmd, stderr: &syncBuffer{}, done: make(chan struct{})}
 	cmd.Stderr = io.MultiWriter(p.stderr, pw)
@@ -159,17 +169,17 @@ func startServer(t *testing.T, ready string, args ...string) (*proc, string) {
 		_, _ = io.Copy(io.Discard, pr)
 	}()
 	select {
-	case line := <-found:
-		return p, urlRE.FindString(line)
+	case p.readyLine = <-found:
+		return p
 	case <-p.done:
-		t.Fatalf("mdsearch %s exited before %q:\n%s", args[0], ready, p.stderr)
+		t.Fatalf("%v exited before %q:\n%s", cmd.Args, ready, p.stderr)
 	case <-time.After(20 * time.Second):
-		t.Fatalf("mdsearch %s: no %q within 20 s:\n%s", args[0], ready, p.stderr)
+		t.Fatalf("%v: no %q within 20 s:\n%s", cmd.Args, ready, p.stderr)
 	}
-	return nil, ""
+	return nil
 }
 
-func (p *proc) stop(t *testing.T) {
+func (p *proc) stop(t testing.TB) {
 	select {
 	case <-p.done:
 		if t.Failed() {
@@ -178,11 +188,11 @@ func (p *proc) stop(t *testing.T) {
 		return
 	default:
 	}
-	_ = p.cmd.Process.Signal(os.Interrupt)
+	p.signal(syscall.SIGINT)
 	select {
 	case <-p.done:
 	case <-time.After(10 * time.Second):
-		_ = p.cmd.Process.Kill()
+		p.signal(syscall.SIGKILL)
 		<-p.done
 		t.Errorf("%v did not exit within 10 s of SIGINT", p.cmd.Args)
 	}
@@ -191,6 +201,14 @@ func (p *proc) stop(t *testing.T) {
 	} else if t.Failed() {
 		t.Logf("stderr of %v:\n%s", p.cmd.Args, p.stderr)
 	}
+}
+
+func (p *proc) signal(sig syscall.Signal) {
+	if p.group {
+		_ = syscall.Kill(-p.cmd.Process.Pid, sig)
+		return
+	}
+	_ = p.cmd.Process.Signal(sig)
 }
 
 // eventually polls check every 50 ms until it passes or within elapses.

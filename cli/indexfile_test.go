@@ -1,0 +1,92 @@
+package cli
+
+import (
+	"bytes"
+	"database/sql"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// sqliteFile writes an SQLite file through raw SQL.
+func sqliteFile(t *testing.T, path string, stmts ...string) {
+	t.Helper()
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, s := range stmts {
+		if _, err := db.Exec(s); err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+	}
+}
+
+// TestIndexFilesNotOurs runs every command that opens an index against
+// files mdsearch did not write, or cannot read, and checks that each is
+// refused with its path and reason, byte for byte untouched.
+func TestIndexFilesNotOurs(t *testing.T) {
+	noModel(t)
+	dir := t.TempDir()
+	foreign := filepath.Join(dir, "foreign.db")
+	sqliteFile(t, foreign, `CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)`,
+		`INSERT INTO meta VALUES ('schema_version', '3')`, `CREATE TABLE notes (body TEXT)`, `INSERT INTO notes VALUES ('keep me')`)
+	empty := filepath.Join(dir, "empty.db")
+	os.WriteFile(empty, nil, 0o644)
+	newer := filepath.Join(dir, "newer.db")
+	run(t, newer, "index", "../sample-vault")
+	sqliteFile(t, newer, `UPDATE meta SET value = '999' WHERE key = 'schema_version'`)
+
+	cases := []struct {
+		file string
+		msg  string
+	}{
+		{foreign, "not an mdsearch index"},
+		{empty, "an empty file, not an mdsearch index"},
+		{newer, "written by a newer mdsearch"},
+	}
+	for _, c := range cases {
+		for _, args := range [][]string{{"status"}, {"search", "starter"}, {"read", "kitchen/Sourdough.md"}, {"index", "../sample-vault"}} {
+			before, _ := os.ReadFile(c.file)
+			code, _, errOut := run(t, c.file, args...)
+			if code != 1 || !strings.Contains(errOut, c.msg) || !strings.Contains(errOut, c.file) {
+				t.Errorf("%s %v: exit %d, stderr %q; want exit 1 naming the file and %q", filepath.Base(c.file), args, code, errOut, c.msg)
+			}
+			if after, _ := os.ReadFile(c.file); !bytes.Equal(before, after) {
+				t.Errorf("%s %v changed the file", filepath.Base(c.file), args)
+			}
+		}
+	}
+}
+
+// TestOlderIndex: reading commands leave an index of an older schema as
+// it is and say how to rebuild it; `index` rebuilds it and re-indexes its
+// collections at once.
+func TestOlderIndex(t *testing.T) {
+	noModel(t)
+	index := filepath.Join(t.TempDir(), "index.db")
+	if code, _, errOut := run(t, index, "index", "../sample-vault", "--name", "sample"); code != 0 {
+		t.Fatal(errOut)
+	}
+	sqliteFile(t, index, `UPDATE meta SET value = '0' WHERE key = 'schema_version'`)
+	before, _ := os.ReadFile(index)
+	for _, args := range [][]string{{"status"}, {"search", "starter"}, {"read", "kitchen/Sourdough.md"}} {
+		code, _, errOut := run(t, index, args...)
+		if code != 1 || !strings.Contains(errOut, "older mdsearch") || !strings.Contains(errOut, "mdsearch index") {
+			t.Errorf("%v: exit %d, stderr %q; want exit 1 naming the older index and `mdsearch index`", args, code, errOut)
+		}
+		if after, _ := os.ReadFile(index); !bytes.Equal(before, after) {
+			t.Fatalf("%v changed an older index", args)
+		}
+	}
+	code, out, errOut := run(t, index, "index", "--name", "other", "../sample-vault/garden")
+	if code != 0 || !strings.Contains(errOut, "rebuilt sample") {
+		t.Fatalf("index on an older index: %d\n%s\n%s", code, out, errOut)
+	}
+	code, out, _ = run(t, index, "search", "restore drill", "--collection", "sample")
+	if code != 0 || !strings.Contains(out, "Backups.md") {
+		t.Errorf("search after the rebuild: %d %s", code, out)
+	}
+}

@@ -1,0 +1,99 @@
+package mcpserver
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+const (
+	initBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+	pingBody = `{"jsonrpc":"2.0","id":2,"method":"ping"}`
+)
+
+// post sends one JSON-RPC message over real HTTP and returns the status
+// and the session ID the server set, if any.
+func post(t *testing.T, url, body string, hdr ...string) (int, string) {
+	t.Helper()
+	req, err := http.NewRequest("POST", url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	for i := 0; i+1 < len(hdr); i += 2 {
+		req.Header.Set(hdr[i], hdr[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	io.Copy(io.Discard, resp.Body)
+	return resp.StatusCode, resp.Header.Get(sessionHeader)
+}
+
+// TestHTTPRefusesForeignOrigins: a web page of another origin must not be
+// able to drive the MCP server through the user's browser.
+func TestHTTPRefusesForeignOrigins(t *testing.T) {
+	srv := httptest.NewServer(HTTPHandler(New(&fake{}, Options{})))
+	defer srv.Close()
+	cases := []struct {
+		name string
+		hdr  []string
+		want int
+	}{
+		{"no Origin (a program)", nil, http.StatusOK},
+		{"same origin", []string{"Origin", srv.URL}, http.StatusOK},
+		{"foreign Origin", []string{"Origin", "https://evil.example"}, http.StatusForbidden},
+		{"foreign Origin on loopback", []string{"Origin", "http://localhost:9999"}, http.StatusForbidden},
+		{"cross-site fetch", []string{"Sec-Fetch-Site", "cross-site"}, http.StatusForbidden},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if code, _ := post(t, srv.URL+"/mcp", initBody, c.hdr...); code != c.want {
+				t.Errorf("initialize: %d, want %d", code, c.want)
+			}
+		})
+	}
+}
+
+// TestHTTPCapsSessions: a client that opens sessions in a loop cannot grow
+// the server past DefaultMaxSessions; the least recently used idle
+// sessions close first, and a session in use survives.
+func TestHTTPCapsSessions(t *testing.T) {
+	s := New(&fake{}, Options{})
+	srv := httptest.NewServer(HTTPHandler(s))
+	defer srv.Close()
+	url := srv.URL + "/mcp"
+	ping := func(id string) int {
+		code, _ := post(t, url, pingBody, sessionHeader, id, "Mcp-Protocol-Version", "2025-06-18")
+		return code
+	}
+	var ids []string
+	for i := range DefaultMaxSessions + 50 {
+		code, id := post(t, url, initBody)
+		if code != http.StatusOK || id == "" {
+			t.Fatalf("initialize %d: %d, session %q", i, code, id)
+		}
+		ids = append(ids, id)
+		if i%10 == 0 && ping(ids[0]) != http.StatusOK { // keep the first session in use
+			t.Fatalf("the session in use was closed after %d others opened", i)
+		}
+	}
+	n := 0
+	for range s.Sessions() {
+		n++
+	}
+	if n > DefaultMaxSessions {
+		t.Errorf("%d sessions open, cap %d", n, DefaultMaxSessions)
+	}
+	if code := ping(ids[1]); code != http.StatusNotFound {
+		t.Errorf("the least recently used session answered %d, want 404 (closed)", code)
+	}
+	if code := ping(ids[len(ids)-1]); code != http.StatusOK {
+		t.Errorf("the newest session answered %d", code)
+	}
+}

@@ -1,0 +1,54 @@
+package search
+
+import (
+	"context"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/mdsearch/mdsearch"
+)
+
+// TestSearchConcurrencyIsBounded: however many searches arrive at once, no
+// more than GOMAXPROCS embed their query at the same time; the rest wait.
+func TestSearchConcurrencyIsBounded(t *testing.T) {
+	var inFlight, peak atomic.Int64
+	emb := &gated{bow: newBow("bow")}
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), emb)
+	index(t, e, copyDir(t, sampleVault), "s")
+	emb.gate = func(int64) error {
+		n := inFlight.Add(1)
+		defer inFlight.Add(-1)
+		for p := peak.Load(); n > p && !peak.CompareAndSwap(p, n); p = peak.Load() {
+		}
+		time.Sleep(5 * time.Millisecond)
+		return nil
+	}
+	var wg sync.WaitGroup
+	for range 50 {
+		wg.Go(func() {
+			if _, err := e.Search(bg, mdsearch.SearchRequest{Query: "starter", Mode: mdsearch.ModeSemantic}); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	if max := int64(runtime.GOMAXPROCS(0)); peak.Load() > max || peak.Load() == 0 {
+		t.Errorf("peak of %d concurrent query embeddings, limit %d", peak.Load(), max)
+	}
+	ctx, cancel := context.WithCancel(bg)
+	for range cap(work) {
+		work <- struct{}{}
+	}
+	cancel()
+	_, err := e.Search(ctx, mdsearch.SearchRequest{Query: "starter"})
+	for range cap(work) {
+		<-work
+	}
+	if err == nil {
+		t.Error("a search whose client left still ran")
+	}
+}

@@ -1,0 +1,388 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/mdsearch/mdsearch"
+)
+
+// ApplicationID marks an SQLite file as an mdsearch index: PRAGMA
+// application_id, bytes 68–71 of the file header. It reads "mdsx" in ASCII.
+// Open changes no file that lacks it, except an index written before the
+// mark existed (schema version 1), which it recognises by its tables.
+const ApplicationID = 0x6d647378
+
+// Why Open refuses a file. Each is wrapped in an *mdsearch.Error that names
+// the file and says what to do; test with errors.Is.
+var (
+	ErrNotIndex   = errors.New("not an mdsearch index")
+	ErrEmptyFile  = errors.New("an empty file, not an mdsearch index")
+	ErrNewerIndex = errors.New("written by a newer mdsearch")
+	ErrOlderIndex = errors.New("written by an older mdsearch")
+)
+
+// Migration reports that Open found an index of an older schema version and
+// rebuilt it empty. Collections lists what it held, to be re-indexed.
+type Migration struct {
+	From, To    int
+	Collections []Collection
+}
+
+func (m *Migration) String() string {
+	names := make([]string, len(m.Collections))
+	for i, c := range m.Collections {
+		names[i] = c.Name
+	}
+	return fmt.Sprintf("index schema version %d is not %d: rebuilt it empty; collections to re-index from their vaults: %s",
+		m.From, m.To, strings.Join(names, ", "))
+}
+
+// Open opens the index file at path for writing, creating it (and its
+// folder) when the path does not exist. An index of an older schema version
+// is rebuilt empty and reported by the Migration; a file that is not an
+// mdsearch index, or an index of a newer version, is refused untouched.
+func Open(ctx context.Context, path string) (*Store, *Migration, error) {
+	return openIndex(ctx, path, false)
+}
+
+// OpenReadOnly opens an existing index for reading and changes nothing:
+// a missing file, a file that is not an index and an index of another
+// schema version are all refused, with a hint.
+func OpenReadOnly(ctx context.Context, path string) (*Store, error) {
+	s, _, err := openIndex(ctx, path, true)
+	return s, err
+}
+
+func openIndex(ctx context.Context, path string, readOnly bool) (*Store, *Migration, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, nil, mdsearch.Errorf(mdsearch.KindInvalid, "open index", path, "", "%v", err)
+	}
+	if err := ensureFile(ctx, abs, readOnly); err != nil {
+		return nil, nil, err
+	}
+	f, err := inspect(ctx, abs)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := f.check(abs, readOnly); err != nil {
+		return nil, nil, err
+	}
+	s := &Store{path: abs}
+	if s.w, err = openDB(abs, readOnly); err != nil {
+		return nil, nil, err
+	}
+	s.w.SetMaxOpenConns(1)
+	var mig *Migration
+	if !readOnly {
+		if mig, err = s.upgrade(ctx, f); err != nil {
+			s.w.Close()
+			return nil, nil, fileError(abs, err)
+		}
+	}
+	if s.pool, err = openDB(abs, true); err != nil {
+		s.w.Close()
+		return nil, nil, err
+	}
+	s.Reader = &Reader{r: s.pool}
+	return s, mig, nil
+}
+
+// ensureFile creates a missing index (unless readOnly) and refuses an
+// empty file: SQLite would take it for an empty database and write into it.
+func ensureFile(ctx context.Context, abs string, readOnly bool) error {
+	fi, err := os.Stat(abs)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && readOnly:
+		return mdsearch.Errorf(mdsearch.KindNotFound, "open index", abs,
+			"run `mdsearch index DIR` first, or name another index with --index", "no index here")
+	case errors.Is(err, fs.ErrNotExist):
+		return createFile(ctx, abs)
+	case err != nil:
+		return mdsearch.Errorf(mdsearch.KindInvalid, "open index", abs, "", "%v", err)
+	case fi.IsDir():
+		return mdsearch.Errorf(mdsearch.KindInvalid, "open index", abs, "pass the path of a file with --index", "a folder, not an index file")
+	case fi.Size() == 0:
+		return mdsearch.Errorf(mdsearch.KindInvalid, "open index", abs,
+			"pass another --index path, or delete this file to start over", "%w", ErrEmptyFile)
+	}
+	return nil
+}
+
+// createFile builds a new index beside abs and links it into place, so no
+// other process ever sees a half-made file, and an index another process
+// created meanwhile wins.
+func createFile(ctx context.Context, abs string) error {
+	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+		return mdsearch.Errorf(mdsearch.KindInvalid, "open index", abs, "", "%v", err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(abs), "."+filepath.Base(abs)+".new-*")
+	if err != nil {
+		return mdsearch.Errorf(mdsearch.KindInvalid, "open index", abs, "", "%v", err)
+	}
+	tmp.Close()
+	defer os.Remove(tmp.Name())
+	db, err := openDB(tmp.Name(), false)
+	if err != nil {
+		return err
+	}
+	db.SetMaxOpenConns(1)
+	err = create(ctx, db, false)
+	if cerr := db.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fileError(abs, err)
+	}
+	if err := os.Link(tmp.Name(), abs); err != nil && !errors.Is(err, fs.ErrExist) {
+		return mdsearch.Errorf(mdsearch.KindInvalid, "create index", abs, "", "%v", err)
+	}
+	return nil
+}
+
+// fileInfo is what inspect learns about a file without changing it.
+type fileInfo struct {
+	appID   int32
+	version int // 0 when unknown
+	tables  map[string]bool
+}
+
+// inspect reads the header and the tables of an existing file through a
+// read-only connection that sets no pragma that could write.
+func inspect(ctx context.Context, abs string) (*fileInfo, error) {
+	if err := checkMagic(abs); err != nil {
+		return nil, err
+	}
+	dsn := (&url.URL{Scheme: "file", Path: abs}).String() + "?mode=ro&_pragma=busy_timeout(10000)"
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fileError(abs, err)
+	}
+	defer db.Close()
+	f := &fileInfo{tables: map[string]bool{}}
+	if err := db.QueryRowContext(ctx, `PRAGMA application_id`).Scan(&f.appID); err != nil {
+		return nil, fileError(abs, err)
+	}
+	rows, err := db.QueryContext(ctx, `SELECT name FROM sqlite_master WHERE type = 'table'`)
+	if err != nil {
+		return nil, fileError(abs, err)
+	}
+	for rows.Next() {
+		var name string
+		if rows.Scan(&name) == nil {
+			f.tables[name] = true
+		}
+	}
+	rows.Close()
+	if f.tables["meta"] {
+		var v string
+		if db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'schema_version'`).Scan(&v) == nil {
+			fmt.Sscan(v, &f.version)
+		}
+	}
+	return f, nil
+}
+
+// checkMagic refuses a file that is not SQLite before SQLite opens it.
+func checkMagic(abs string) error {
+	fh, err := os.Open(abs)
+	if err != nil {
+		return mdsearch.Errorf(mdsearch.KindInvalid, "open index", abs, "", "%v", err)
+	}
+	defer fh.Close()
+	head := make([]byte, 16)
+	if n, _ := fh.Read(head); n < 16 || string(head) != "SQLite format 3\x00" {
+		return mdsearch.Errorf(mdsearch.KindInvalid, "open index", abs,
+			"pass another --index path", "%w: not an SQLite file", ErrNotIndex)
+	}
+	return nil
+}
+
+// legacyTables are the tables of a version 1 index, written before the
+// application ID: a file without the mark is ours only if it has them all.
+var legacyTables = []string{"meta", "collections", "documents", "chunks", "chunks_fts", "models", "vectors"}
+
+// ours reports whether the file is an mdsearch index of any version.
+func (f *fileInfo) ours() bool {
+	if f.appID == ApplicationID {
+		return true
+	}
+	if f.appID != 0 || f.version != 1 {
+		return false
+	}
+	for _, t := range legacyTables {
+		if !f.tables[t] {
+			return false
+		}
+	}
+	return true
+}
+
+// check refuses what Open must not touch: a file that is not ours, a newer
+// index, and (when reading only) an older one.
+func (f *fileInfo) check(abs string, readOnly bool) error {
+	switch {
+	case !f.ours():
+		return mdsearch.Errorf(mdsearch.KindInvalid, "open index", abs,
+			"pass another --index path; mdsearch changes no file it did not write",
+			"%w: an SQLite file without mdsearch's application ID", ErrNotIndex)
+	case f.version > SchemaVersion:
+		return mdsearch.Errorf(mdsearch.KindInvalid, "open index", abs,
+			"use a newer mdsearch, or pass another --index path",
+			"%w: index schema version %d, this mdsearch reads %d", ErrNewerIndex, f.version, SchemaVersion)
+	case f.version < SchemaVersion && readOnly:
+		return mdsearch.Errorf(mdsearch.KindInvalid, "open index", abs,
+			"run `mdsearch index` to rebuild it from its folders",
+			"%w: index schema version %d, this mdsearch reads %d", ErrOlderIndex, f.version, SchemaVersion)
+	}
+	return nil
+}
+
+// upgrade rebuilds an older index and marks a current one written before
+// the application ID.
+func (s *Store) upgrade(ctx context.Context, f *fileInfo) (*Migration, error) {
+	if f.version < SchemaVersion {
+		return s.rebuild(ctx, f.version)
+	}
+	if f.appID != ApplicationID {
+		_, err := s.w.ExecContext(ctx, fmt.Sprintf(`PRAGMA application_id = %d`, ApplicationID))
+		return nil, err
+	}
+	return nil, nil
+}
+
+func openDB(path string, readOnly bool) (*sql.DB, error) {
+	q := url.Values{}
+	q.Add("_pragma", "busy_timeout(10000)")
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Add("_pragma", "foreign_keys(1)")
+	if readOnly {
+		q.Add("_pragma", "query_only(1)")
+	} else {
+		q.Set("_txlock", "immediate")
+	}
+	dsn := (&url.URL{Scheme: "file", Path: path}).String() + "?" + q.Encode()
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fileError(path, err)
+	}
+	return db, nil
+}
+
+// fileError explains the usual ways an index file cannot be used.
+func fileError(path string, err error) error {
+	var me *mdsearch.Error
+	if errors.As(err, &me) {
+		return err
+	}
+	msg := err.Error()
+	if strings.Contains(msg, "not a database") || strings.Contains(msg, "malformed") {
+		return mdsearch.Errorf(mdsearch.KindInvalid, "open index", path,
+			"pass another --index path, or delete this file to start over", "%w: %v", ErrNotIndex, err)
+	}
+	return mdsearch.Errorf(mdsearch.KindInternal, "open index", path, "", "%v", err)
+}
+
+// create writes the current schema, marked with ApplicationID, into an
+// empty database; with rebuilt, into one dropAll emptied.
+func create(ctx context.Context, db *sql.DB, rebuilt bool) error {
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	for _, stmt := range layout {
+		if _, err := conn.ExecContext(ctx, stmt); err != nil {
+			return fmt.Errorf("set up index file: %w", err)
+		}
+	}
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	for _, stmt := range schema {
+		if _, err := tx.ExecContext(ctx, stmt); err != nil {
+			return fmt.Errorf("create schema: %w", err)
+		}
+	}
+	mark := fmt.Sprintf(`PRAGMA application_id = %d`, ApplicationID)
+	if _, err := tx.ExecContext(ctx, mark); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	if rebuilt {
+		_, err = conn.ExecContext(ctx, `PRAGMA journal_mode = WAL`)
+	}
+	return err
+}
+
+// rebuild drops everything, creates the current schema and keeps the list
+// of collections (name and root) so they can be re-indexed.
+func (s *Store) rebuild(ctx context.Context, from int) (*Migration, error) {
+	mig := &Migration{From: from, To: SchemaVersion}
+	if rows, err := s.w.QueryContext(ctx, `SELECT name, root FROM collections ORDER BY name`); err == nil {
+		for rows.Next() {
+			var c Collection
+			if rows.Scan(&c.Name, &c.Root) == nil {
+				mig.Collections = append(mig.Collections, c)
+			}
+		}
+		rows.Close()
+	}
+	if err := s.dropAll(ctx); err != nil {
+		return nil, fmt.Errorf("rebuild index: %w", err)
+	}
+	if err := create(ctx, s.w, true); err != nil {
+		return nil, err
+	}
+	for _, c := range mig.Collections {
+		if _, err := s.w.ExecContext(ctx, `INSERT INTO collections(name, root) VALUES (?, ?)`, c.Name, c.Root); err != nil {
+			return nil, err
+		}
+	}
+	return mig, nil
+}
+
+func (s *Store) dropAll(ctx context.Context) error {
+	conn, err := s.w.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `PRAGMA foreign_keys = OFF`); err != nil {
+		return err
+	}
+	defer conn.ExecContext(ctx, `PRAGMA foreign_keys = ON`)
+	var objs [][2]string
+	rows, err := conn.QueryContext(ctx, `SELECT type, name FROM sqlite_master
+		WHERE type IN ('table', 'view', 'trigger') AND name NOT LIKE 'sqlite_%'`)
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var o [2]string
+		if err := rows.Scan(&o[0], &o[1]); err != nil {
+			rows.Close()
+			return err
+		}
+		objs = append(objs, o)
+	}
+	rows.Close()
+	for _, o := range objs {
+		// Shadow tables of a virtual table go with it; ignore "no such table".
+		conn.ExecContext(ctx, `DROP `+o[0]+` IF EXISTS "`+strings.ReplaceAll(o[1], `"`, `""`)+`"`)
+	}
+	return nil
+}

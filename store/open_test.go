@@ -1,0 +1,164 @@
+package store
+
+import (
+	"bytes"
+	"database/sql"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/mdsearch/mdsearch"
+)
+
+// foreignDB writes an SQLite file that is not an mdsearch index.
+func foreignDB(stmts ...string) func(t *testing.T, path string) {
+	return func(t *testing.T, path string) {
+		t.Helper()
+		db, err := sql.Open("sqlite", path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		for _, s := range stmts {
+			if _, err := db.Exec(s); err != nil {
+				t.Fatalf("%s: %v", s, err)
+			}
+		}
+	}
+}
+
+// ourIndex writes an mdsearch index with one note, then lets edit change
+// it (its version, its mark) through raw SQL.
+func ourIndex(edit ...string) func(t *testing.T, path string) {
+	return func(t *testing.T, path string) {
+		t.Helper()
+		s, _, err := Open(ctx, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, _ := s.AddCollection(ctx, "notes", "/vault/notes")
+		put(t, s, c.ID, "x.md", "X", nil, chunk("x.md", 0, "A", "text"))
+		for _, e := range edit {
+			if _, err := s.w.Exec(e); err != nil {
+				t.Fatalf("%s: %v", e, err)
+			}
+		}
+		s.Close()
+	}
+}
+
+func setVersion(v int) string {
+	return `UPDATE meta SET value = '` + strconv.Itoa(v) + `' WHERE key = 'schema_version'`
+}
+
+func TestOpenTouchesOnlyOurFiles(t *testing.T) {
+	foreignMeta := foreignDB(`CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)`,
+		`INSERT INTO meta VALUES ('schema_version', '7')`, `CREATE TABLE notes (body TEXT)`, `INSERT INTO notes VALUES ('keep me')`)
+	foreignV1 := foreignDB(`CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)`,
+		`INSERT INTO meta VALUES ('schema_version', '1')`, `CREATE TABLE collections (name TEXT, root TEXT)`)
+	otherApp := foreignDB(`PRAGMA application_id = 42`, `CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)`,
+		`INSERT INTO meta VALUES ('schema_version', '0')`)
+	empty := func(t *testing.T, path string) { os.WriteFile(path, nil, 0o644) }
+	junk := func(t *testing.T, path string) { os.WriteFile(path, bytes.Repeat([]byte("not sqlite "), 100), 0o644) }
+	legacy := ourIndex(`PRAGMA application_id = 0`, setVersion(1))
+	legacyWant := error(nil)
+	if SchemaVersion > 1 {
+		legacyWant = ErrOlderIndex
+	}
+
+	cases := []struct {
+		name     string
+		setup    func(*testing.T, string)
+		readOnly bool
+		want     error // nil: opens
+		migrated bool  // rebuilt (write mode only)
+	}{
+		{"foreign meta table, write", foreignMeta, false, ErrNotIndex, false},
+		{"foreign meta table, read", foreignMeta, true, ErrNotIndex, false},
+		{"foreign meta at version 1", foreignV1, false, ErrNotIndex, false},
+		{"other application ID", otherApp, false, ErrNotIndex, false},
+		{"not SQLite", junk, false, ErrNotIndex, false},
+		{"empty file, write", empty, false, ErrEmptyFile, false},
+		{"empty file, read", empty, true, ErrEmptyFile, false},
+		{"newer index, write", ourIndex(setVersion(SchemaVersion + 1)), false, ErrNewerIndex, false},
+		{"newer index, read", ourIndex(setVersion(SchemaVersion + 1)), true, ErrNewerIndex, false},
+		{"older index, read", ourIndex(setVersion(0)), true, ErrOlderIndex, false},
+		{"older index, write", ourIndex(setVersion(0)), false, nil, true},
+		{"current index, read", ourIndex(), true, nil, false},
+		{"index before the mark, read", legacy, true, legacyWant, false},
+		{"index before the mark, write", legacy, false, nil, SchemaVersion > 1},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "f.db")
+			c.setup(t, path)
+			before, _ := os.ReadFile(path)
+			s, mig, err := openIndex(ctx, path, c.readOnly)
+			if c.want != nil {
+				after, _ := os.ReadFile(path)
+				if !errors.Is(err, c.want) || mdsearch.KindOf(err) != mdsearch.KindInvalid {
+					t.Fatalf("got %v, want %v", err, c.want)
+				}
+				if !bytes.Equal(before, after) {
+					t.Errorf("a refused file was changed")
+				}
+				// A file in rollback mode (header byte 18 is 1) must not
+				// have been switched to WAL.
+				if _, err := os.Stat(path + "-wal"); err == nil && len(before) > 18 && before[18] == 1 {
+					t.Errorf("a refused file got a WAL")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			if (mig != nil) != c.migrated {
+				t.Errorf("migration %v, want %v", mig, c.migrated)
+			}
+			if c.readOnly {
+				if _, err := s.w.Exec(`DELETE FROM documents`); err == nil {
+					t.Errorf("a read-only store wrote")
+				}
+				return
+			}
+			var id int32
+			s.w.QueryRow(`PRAGMA application_id`).Scan(&id)
+			if id != ApplicationID {
+				t.Errorf("application_id %#x after a writing open", id)
+			}
+		})
+	}
+}
+
+func TestOpenCreatesOnlyWhenMissing(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "sub", "new.db")
+	if _, err := OpenReadOnly(ctx, missing); mdsearch.KindOf(err) != mdsearch.KindNotFound {
+		t.Errorf("read-only open of a missing index: %v", err)
+	}
+	if _, err := os.Stat(missing); err == nil {
+		t.Fatal("a read-only open created the index")
+	}
+	s, mig, err := Open(ctx, missing)
+	if err != nil || mig != nil {
+		t.Fatalf("create: %v %v", mig, err)
+	}
+	var id int32
+	s.w.QueryRow(`PRAGMA application_id`).Scan(&id)
+	s.Close()
+	if id != ApplicationID {
+		t.Errorf("application_id %#x", id)
+	}
+	entries, _ := os.ReadDir(filepath.Dir(missing))
+	if len(entries) != 1 {
+		t.Errorf("left behind: %v", entries)
+	}
+	if s, err := OpenReadOnly(ctx, missing); err != nil {
+		t.Errorf("reopen read-only: %v", err)
+	} else {
+		s.Close()
+	}
+}

@@ -1,0 +1,46 @@
+package vault
+
+import (
+	"fmt"
+	"unicode/utf8"
+)
+
+// textSample is how much of a file looksBinary examines.
+const textSample = 8 << 10
+
+// maxNonText is the share of the sample that may be other than text. A
+// note in Latin-1 or with a stray control character stays far below it;
+// compressed, encrypted or executable data without NUL bytes is around
+// half.
+const maxNonText = 0.3
+
+// looksBinary reports, with a reason, whether data is a binary file that
+// happens to have no NUL byte: too much of its start is control characters
+// (other than tab, line feed, form feed and carriage return) or bytes that
+// are not UTF-8.
+func looksBinary(data []byte) (string, bool) {
+	sample := data[:min(len(data), textSample)]
+	var runes, bad int
+	for i := 0; i < len(sample); {
+		r, size := utf8.DecodeRune(sample[i:])
+		if r == utf8.RuneError && size == 1 && len(sample)-i >= utf8.UTFMax {
+			bad++ // a rune cut by the sample's end is not counted
+		} else if isControl(r) {
+			bad++
+		}
+		runes++
+		i += size
+	}
+	if runes == 0 || float64(bad)/float64(runes) <= maxNonText {
+		return "", false
+	}
+	return fmt.Sprintf("binary file (%d%% of its first %d bytes is not text)", 100*bad/runes, len(sample)), true
+}
+
+func isControl(r rune) bool {
+	switch r {
+	case '\t', '\n', '\f', '\r':
+		return false
+	}
+	return r < 0x20 || (r >= 0x7f && r < 0xa0)
+}
