@@ -196,8 +196,28 @@ func TestReindex(t *testing.T) {
 			t.Errorf("%s: %d", target, resp.StatusCode)
 		}
 	}
-	if resp, _ := get(t, srv, "GET", "/api/v1/reindex"); resp.StatusCode != 404 {
-		t.Errorf("GET reindex: %d", resp.StatusCode)
+}
+
+// Each endpoint answers another method with 405 and names its own.
+func TestMethodNotAllowed(t *testing.T) {
+	srv := New(&fake{}, Options{})
+	defer srv.Close()
+	tests := []struct{ method, target, allow string }{
+		{"GET", "/api/v1/reindex", "POST"},
+		{"PUT", "/api/v1/reindex?full=1", "POST"},
+		{"POST", "/api/v1/semantic-search?q=x", "GET, HEAD"},
+		{"DELETE", "/api/v1/status", "GET, HEAD"},
+		{"POST", "/api/v1/notes/x.md", "GET, HEAD"},
+		{"PUT", "/api/v1/outline/x.md", "GET, HEAD"},
+	}
+	for _, tt := range tests {
+		resp, body := get(t, srv, tt.method, tt.target)
+		if resp.StatusCode != 405 || resp.Header.Get("Allow") != tt.allow || !strings.Contains(body, `"kind": "invalid"`) {
+			t.Errorf("%s %s: %d Allow %q %s, want 405 Allow %q", tt.method, tt.target, resp.StatusCode, resp.Header.Get("Allow"), body, tt.allow)
+		}
+	}
+	if resp, _ := get(t, srv, "HEAD", "/api/v1/status"); resp.StatusCode != 200 {
+		t.Errorf("HEAD status: %d", resp.StatusCode)
 	}
 }
 
