@@ -42,6 +42,10 @@ func (f *fake) Read(_ context.Context, req mdsearch.ReadRequest) (*mdsearch.Read
 	if req.Section == "missing" {
 		return nil, mdsearch.Errorf(mdsearch.KindNotFound, "read", req.Path, "", "no section %q; sections: Starter", req.Section)
 	}
+	if req.Path == "links.md" {
+		return &mdsearch.ReadResponse{Collection: "v", Path: req.Path, StartLine: 1,
+			Content: "# Links {#top}\n\n[[Sourdough#Starter|feed]] [[Nowhere]] <script>x()</script>\n"}, nil
+	}
 	return &mdsearch.ReadResponse{Path: req.Path, Section: req.Section, Content: "## Starter\nFeed it.\n"}, nil
 }
 
@@ -155,6 +159,36 @@ func TestNotes(t *testing.T) {
 	}
 	if resp, _ := get(t, srv, "POST", "/api/v1/notes/x.md"); resp.StatusCode != 405 {
 		t.Errorf("POST note: %d", resp.StatusCode)
+	}
+}
+
+// render=html adds the note as safe HTML, its wikilinks pointing at the
+// page's address of the notes they name.
+func TestRenderedNote(t *testing.T) {
+	lister := func(_ context.Context, coll string) ([]string, error) {
+		if coll != "v" {
+			t.Errorf("listed collection %q", coll)
+		}
+		return []string{"links.md", "kitchen/Sourdough.md"}, nil
+	}
+	srv := New(&fake{}, Options{NotePaths: lister})
+	resp, body := get(t, srv, "GET", "/api/v1/notes/links.md?render=html")
+	var got RenderedNote
+	if err := json.Unmarshal([]byte(body), &got); resp.StatusCode != 200 || err != nil {
+		t.Fatalf("%d %v %s", resp.StatusCode, err, body)
+	}
+	for _, want := range []string{`<h1 id="top" data-line="1">Links</h1>`,
+		`<a class="wikilink" href="#/note?collection=v&amp;heading=Starter&amp;path=kitchen%2FSourdough.md">feed</a>`,
+		`<span class="wikilink unresolved" title="no note by this name">Nowhere</span>`} {
+		if !strings.Contains(got.HTML, want) {
+			t.Errorf("missing %s in %s", want, got.HTML)
+		}
+	}
+	if strings.Contains(got.HTML, "<script") || got.Path != "links.md" || len(got.Headings) != 1 || got.Headings[0].ID != "top" {
+		t.Errorf("rendered %+v", got)
+	}
+	if resp, body := get(t, srv, "GET", "/api/v1/notes/links.md?render=pdf"); resp.StatusCode != 400 || !strings.Contains(body, "only rendering is html") {
+		t.Errorf("render=pdf: %d %s", resp.StatusCode, body)
 	}
 }
 

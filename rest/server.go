@@ -21,6 +21,9 @@ type Options struct {
 	// OnReindexed runs after each background reindex, e.g. to watch new
 	// collections.
 	OnReindexed func()
+	// NotePaths lists the vault-relative paths of a collection's notes, so
+	// a rendered note's wikilinks resolve; nil leaves them unresolved.
+	NotePaths func(ctx context.Context, collection string) ([]string, error)
 	// MaxConcurrentSearches bounds searches running at once; more wait.
 	// 0 means 16.
 	MaxConcurrentSearches int
