@@ -14,6 +14,7 @@ import (
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/renderer"
+	ghtml "github.com/yuin/goldmark/renderer/html"
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 )
@@ -275,15 +276,57 @@ func (s *headingIDs) Generate(value []byte, _ ast.NodeKind) []byte {
 
 func (s *headingIDs) Put(value []byte) { s.used[string(value)] = true }
 
-// blockRenderer renders code blocks with their data-line attribute, and
-// images as text: the page loads nothing from outside, and a note's
-// attachments are not served.
+// blockRenderer renders code blocks with their data-line attribute;
+// images as text, since the page loads nothing from outside and a note's
+// attachments are not served; and links with a dangerous scheme
+// (javascript: and the like) as plain text, not as dead links.
 type blockRenderer struct{}
 
 func (r *blockRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 	reg.Register(ast.KindFencedCodeBlock, r.code)
 	reg.Register(ast.KindCodeBlock, r.code)
 	reg.Register(ast.KindImage, r.image)
+	reg.Register(ast.KindLink, r.link)
+	reg.Register(ast.KindAutoLink, r.autoLink)
+}
+
+func (r *blockRenderer) link(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	n := node.(*ast.Link)
+	dest := util.URLEscape(n.Destination, true)
+	safe := !ghtml.IsDangerousURL(dest)
+	switch {
+	case !entering && safe:
+		_, _ = w.WriteString("</a>")
+	case !entering:
+		_, _ = w.WriteString("</span>")
+	case safe:
+		_, _ = w.WriteString(`<a href="` + string(util.EscapeHTML(dest)) + `"`)
+		if n.Title != nil {
+			_, _ = w.WriteString(` title="` + html.EscapeString(string(n.Title)) + `"`)
+		}
+		_, _ = w.WriteString(">")
+	default:
+		_, _ = w.WriteString(`<span class="removed-link" title="unsafe link removed">`)
+	}
+	return ast.WalkContinue, nil
+}
+
+func (r *blockRenderer) autoLink(w util.BufWriter, src []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	n := node.(*ast.AutoLink)
+	dest := util.URLEscape(n.URL(src), false)
+	label := html.EscapeString(string(n.Label(src)))
+	if n.AutoLinkType == ast.AutoLinkEmail && !bytes.HasPrefix(bytes.ToLower(dest), []byte("mailto:")) {
+		dest = append([]byte("mailto:"), dest...)
+	}
+	if ghtml.IsDangerousURL(dest) {
+		_, _ = w.WriteString(`<span class="removed-link" title="unsafe link removed">` + label + `</span>`)
+		return ast.WalkContinue, nil
+	}
+	_, _ = w.WriteString(`<a href="` + string(util.EscapeHTML(dest)) + `">` + label + `</a>`)
+	return ast.WalkContinue, nil
 }
 
 func (r *blockRenderer) code(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
