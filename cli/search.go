@@ -22,7 +22,7 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 	asJSON := fs.Bool("json", false, "print results as JSON, with full chunk text")
 	ef := addEngineFlags(fs)
 	ef.mustExist = true
-	pos, err := parseArgs(fs, args, -1)
+	pos, err := parseArgs(fs, args, -1, "a QUERY")
 	if err != nil {
 		return err
 	}
