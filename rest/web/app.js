@@ -1,6 +1,7 @@
-// mdsearch search page. Every piece of note text reaches the page through
-// textContent or text nodes, never innerHTML, so a heading like
-// "<script>" shows as text.
+// mdsearch search page. Result text reaches the page through textContent
+// and text nodes only, so "<script>" in a note shows as text. The one
+// innerHTML is a note rendered by the server (render.HTML: raw HTML
+// omitted, unsafe links dropped), under a CSP that runs no inline script.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
