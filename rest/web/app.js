@@ -214,10 +214,11 @@ function plainMarkdown(md) {
     }
     out.push(line);
   });
-  return out.join("\n").replace(/^\n+/, "")
+  return out.join("\n").replace(/^\n+/, "").replace(/\n{3,}/g, "\n\n")
     .replace(/!?\[\[([^\]|#]*)(?:#([^\]|]*))?(?:\|([^\]]*))?\]\]/g, (m, t, h, a) => a || (t && h ? t + " > " + h : t || h))
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
-    .replace(/(\*\*|__|`)(?=\S)([^\n]*?\S)\1/g, "$2");
+    .replace(/(\*\*|__)(?=\S)([^\n]*?\S)\1/g, "$2")
+    .replace(/(?<!`)`([^`\n]+)`(?!`)/g, "$1");
 }
 
 // stripPrefix drops the "[Title > … > Section] " the engine puts before
