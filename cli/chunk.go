@@ -28,7 +28,7 @@ func chunkCounter(env *Env, ef *embedderFlags) (counter embed.TokenCounter, maxT
 	case err != nil && mdsearch.KindOf(err) != mdsearch.KindUnavailable:
 		return nil, 0, nil, err
 	case err != nil:
-		fmt.Fprintf(env.Stderr, "mdsearch chunk: note: counting words, not model tokens: %v\n", err)
+		env.say("note: counting words, not model tokens: %v", err)
 	case emb != nil:
 		return emb, emb.MaxTokens(), closer, nil
 	}
@@ -48,14 +48,11 @@ func runChunk(ctx context.Context, env *Env, args []string) error {
 	prof, ok := chunks.ParseProfile(*profile)
 	switch {
 	case !ok:
-		fmt.Fprintf(env.Stderr, "mdsearch chunk: unknown --profile %q (want sections or h2h3)\n", *profile)
-		return errUsage
+		return usagef("unknown --profile %q (want sections or h2h3)", *profile)
 	case *maxTokens < 0:
-		fmt.Fprintln(env.Stderr, "mdsearch chunk: --max-tokens must be positive")
-		return errUsage
+		return usagef("--max-tokens must be positive")
 	case len(files) == 0:
-		fs.Usage()
-		return errUsage
+		return usagef("give at least one FILE")
 	}
 	counter, budget, closeCounter, err := chunkCounter(env, ef)
 	if err != nil {
@@ -77,7 +74,7 @@ func runChunk(ctx context.Context, env *Env, args []string) error {
 		}
 		cs, err := chunkFile(env, f, opts)
 		if err != nil {
-			fmt.Fprintf(env.Stderr, "mdsearch chunk: %v\n", err)
+			env.say("%v", err)
 			failed = true
 			continue
 		}
@@ -108,7 +105,7 @@ func chunkFile(env *Env, name string, opts chunks.Options) ([]mdsearch.Chunk, er
 	}
 	doc := sections.Parse(filepath.ToSlash(name), src)
 	for _, w := range doc.Warnings {
-		fmt.Fprintf(env.Stderr, "mdsearch chunk: %s: warning: %s\n", name, w)
+		env.say("%s: warning: %s", name, w)
 	}
 	return chunks.Split(doc, opts), nil
 }

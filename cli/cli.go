@@ -17,6 +17,17 @@ type Env struct {
 	Stdout io.Writer
 	Stderr io.Writer
 	Getenv func(string) string
+	cmd    string // the running subcommand, for the prefix of what it says
+}
+
+// say prints one line on stderr in the one style of every diagnostic:
+// "mdsearch: COMMAND: ...".
+func (env *Env) say(format string, args ...any) {
+	prefix := "mdsearch: "
+	if env.cmd != "" {
+		prefix += env.cmd + ": "
+	}
+	fmt.Fprintf(env.Stderr, prefix+format+"\n", args...)
 }
 
 // OSEnv is the real process environment.
@@ -44,9 +55,6 @@ var commands = map[string]command{
 	"watch":  {"keep the index up to date as notes are saved", runWatch},
 }
 
-// errUsage marks a bad command line; the message was already printed.
-var errUsage = errors.New("usage")
-
 // Main runs the command line args (without the program name) and returns the
 // process exit code: 0 on success, 1 on failure, 2 on a usage error.
 func Main(ctx context.Context, env *Env, args []string) int {
@@ -67,20 +75,34 @@ func Main(ctx context.Context, env *Env, args []string) int {
 		usage(env.Stderr)
 		return 2
 	}
-	err := cmd.run(ctx, env, args[1:])
+	cmdEnv := *env
+	cmdEnv.cmd = args[0]
+	err := cmd.run(ctx, &cmdEnv, args[1:])
+	var ue *usageError
 	switch {
 	case err == nil:
 		return 0
 	case errors.Is(err, flag.ErrHelp):
 		return 0
-	case errors.Is(err, errUsage):
+	case errors.As(err, &ue):
+		cmdEnv.say("%s", ue.msg)
+		fmt.Fprintf(env.Stderr, "Run 'mdsearch %s -h' for usage.\n", args[0])
 		return 2
 	case errors.Is(err, errFailed):
 		return 1
 	default:
-		fmt.Fprintf(env.Stderr, "mdsearch %s: %v\n", args[0], err)
+		cmdEnv.say("%v", err)
 		return 1
 	}
+}
+
+// usageError is a bad command line: Main names it and exits 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error {
+	return &usageError{msg: fmt.Sprintf(format, args...)}
 }
 
 // errFailed means the command already reported its errors and should exit 1.
@@ -103,7 +125,8 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "\nRun 'mdsearch COMMAND -h' for a command's flags.")
 }
 
-// newFlags makes a FlagSet that prints its usage to env.Stderr.
+// newFlags makes a FlagSet whose -h prints its usage and flags to
+// env.Stderr.
 func newFlags(env *Env, name, args string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
@@ -115,15 +138,24 @@ func newFlags(env *Env, name, args string) *flag.FlagSet {
 }
 
 // parse parses flags, allowing flags after positional arguments
-// ("mdsearch search foo -n 3"), and maps failures to errUsage.
+// ("mdsearch search foo -n 3"). A bad flag is a usageError; the flag
+// package's own message and usage dump are silenced so Main reports it in
+// the one style.
 func parse(fs *flag.FlagSet, args []string) ([]string, error) {
+	usage, out := fs.Usage, fs.Output()
+	fs.Usage = func() {}
+	fs.SetOutput(io.Discard)
+	restore := func() { fs.Usage = usage; fs.SetOutput(out) }
+	defer restore()
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
+				restore()
+				fs.Usage()
 				return nil, err
 			}
-			return nil, errUsage
+			return nil, usagef("%v", err)
 		}
 		args = fs.Args()
 		if len(args) == 0 {
@@ -138,15 +170,19 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 }
 
 // parseArgs parses flags like parse and checks the count of positional
-// arguments: exactly want, or at least one when want is -1.
-func parseArgs(fs *flag.FlagSet, args []string, want int) ([]string, error) {
+// arguments: exactly want, or at least one when want is -1. what names
+// them for the error, e.g. "a QUERY".
+func parseArgs(fs *flag.FlagSet, args []string, want int, what string) ([]string, error) {
 	pos, err := parse(fs, args)
-	if err != nil {
+	switch {
+	case err != nil:
 		return nil, err
-	}
-	if (want < 0 && len(pos) == 0) || (want >= 0 && len(pos) != want) {
-		fs.Usage()
-		return nil, errUsage
+	case want == 0 && len(pos) > 0:
+		return nil, usagef("unexpected argument %q", pos[0])
+	case want < 0 && len(pos) == 0, want > 0 && len(pos) < want:
+		return nil, usagef("give %s", what)
+	case want > 0 && len(pos) > want:
+		return nil, usagef("unexpected argument %q: give %s", pos[want], what)
 	}
 	return pos, nil
 }

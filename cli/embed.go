@@ -30,15 +30,11 @@ func runEmbed(ctx context.Context, env *Env, args []string) error {
 	}
 	switch {
 	case len(texts) == 0:
-		fmt.Fprintln(env.Stderr, "mdsearch embed: give at least one text")
-		fs.Usage()
-		return errUsage
+		return usagef("give at least one TEXT, or \"-\" to read one from stdin")
 	case strings.EqualFold(cfg.Provider, provider.None):
-		fmt.Fprintln(env.Stderr, "mdsearch embed: --embedder none has no model to embed with")
-		return errUsage
+		return usagef("--embedder none has no model to embed with")
 	case *show < 0:
-		fmt.Fprintln(env.Stderr, "mdsearch embed: --values must not be negative")
-		return errUsage
+		return usagef("--values must not be negative")
 	}
 	if texts, err = readStdinTexts(env, texts); err != nil {
 		return err
@@ -54,7 +50,7 @@ func runEmbed(ctx context.Context, env *Env, args []string) error {
 	}
 	rep := newEmbedReport(e, texts, vecs, *similarity)
 	if n := rep.Truncated; n > 0 {
-		fmt.Fprintf(env.Stderr, "mdsearch embed: %d text(s) over the %d-token window were truncated\n", n, rep.MaxTokens)
+		env.say("%d text(s) over the %d-token window were truncated", n, rep.MaxTokens)
 	}
 	w := bufio.NewWriter(env.Stdout)
 	defer w.Flush()

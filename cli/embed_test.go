@@ -51,7 +51,7 @@ func TestEmbedUsageErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"embed"}, "give at least one text"},
+		{[]string{"embed"}, "give at least one TEXT"},
 		{[]string{"embed", "--embedder", "none", "x"}, "no model to embed with"},
 		{[]string{"embed", "--values", "-1", "x"}, "--values"},
 		{[]string{"embed", "--bogus", "x"}, "flag provided but not defined"},

@@ -27,10 +27,17 @@ type engineFlags struct {
 }
 
 func addEngineFlags(fs *flag.FlagSet) *engineFlags {
+	f := addIndexFlags(fs)
+	f.embedder = addEmbedderFlags(fs)
+	return f
+}
+
+// addIndexFlags adds the flags of commands that open the index but never
+// embed (read, status), so their help lists no model flags.
+func addIndexFlags(fs *flag.FlagSet) *engineFlags {
 	f := &engineFlags{}
 	fs.StringVar(&f.index, "index", "", "index file (default $MDSEARCH_INDEX, else $XDG_DATA_HOME/mdsearch/index.db)")
 	fs.StringVar(&f.maxSize, "max-file-size", "10MB", "skip notes larger than this (e.g. 10MB, 512KB)")
-	f.embedder = addEmbedderFlags(fs)
 	return f
 }
 
@@ -50,7 +57,7 @@ func (f *engineFlags) open(ctx context.Context, env *Env, withModel bool) (*sear
 	opts := search.Options{IndexPath: path, MaxFileSize: maxSize, ReadOnly: f.readOnly,
 		Notify: func(msg string) { fmt.Fprintln(env.Stderr, "mdsearch: "+msg) }}
 	closeEmb := func() {}
-	if withModel {
+	if withModel && f.embedder != nil {
 		emb, closer, keywordOnly, err := f.embedder.open(env)
 		switch {
 		case err != nil && mdsearch.KindOf(err) != mdsearch.KindUnavailable:
@@ -77,12 +84,12 @@ func rebuildIfMigrated(ctx context.Context, env *Env, e *search.Engine) error {
 	if m == nil || len(m.Collections) == 0 {
 		return nil
 	}
-	fmt.Fprintf(env.Stderr, "mdsearch: %s\n", m)
+	env.say("%s", m)
 	bar := newProgressBar(env)
 	stats, err := e.IndexAll(ctx, false, bar.update)
 	bar.done()
 	for _, st := range stats {
-		fmt.Fprintln(env.Stderr, "mdsearch: rebuilt "+summary(st))
+		env.say("rebuilt %s", summary(st))
 	}
 	return err
 }
@@ -127,6 +134,6 @@ func isTerminal(w io.Writer) (bool, int) {
 // printNotice shows an engine notice on stderr.
 func printNotice(env *Env, notice string) {
 	if notice != "" {
-		fmt.Fprintln(env.Stderr, "mdsearch: note: "+notice)
+		env.say("note: %s", notice)
 	}
 }

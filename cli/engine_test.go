@@ -142,7 +142,7 @@ func TestCommandErrors(t *testing.T) {
 		code int
 		msg  string
 	}{
-		{[]string{"search"}, 2, "Usage"},
+		{[]string{"search"}, 2, "mdsearch: search: give a QUERY"},
 		{[]string{"search", "x", "-n", "0"}, 1, "n must be between 1 and 50"},
 		{[]string{"search", "x", "--max-per-page", "9"}, 1, "max per page must be between 1 and 5"},
 		{[]string{"search", "x", "--mode", "fuzzy"}, 1, "mode must be"},
@@ -152,10 +152,10 @@ func TestCommandErrors(t *testing.T) {
 		{[]string{"read", "/etc/passwd"}, 1, "absolute"},
 		{[]string{"read", "kitchen/Sourdough.md", "--section", "nope"}, 1, `"Sourdough/Bulk Fermentation"`},
 		{[]string{"read", "nope.md"}, 1, "no such note"},
-		{[]string{"index"}, 2, "Usage"},
+		{[]string{"index"}, 2, "mdsearch: index: give one DIR"},
 		{[]string{"index", "does-not-exist"}, 1, "no such folder"},
 		{[]string{"index", "../sample-vault", "--max-file-size", "lots"}, 1, "not a size"},
-		{[]string{"status", "extra"}, 2, "Usage"},
+		{[]string{"status", "extra"}, 2, `mdsearch: status: unexpected argument "extra"`},
 		{[]string{"search", "x", "--embedder", "bogus"}, 1, "unknown embedder"},
 	}
 	for _, c := range cases {

@@ -49,9 +49,7 @@ func runEval(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	if len(pos) > 0 || opts.Vault == "" || *queries == "" {
-		fmt.Fprintln(env.Stderr, "mdsearch eval: give --vault DIR and --queries FILE, and no other arguments")
-		fs.Usage()
-		return errUsage
+		return usagef("give --vault DIR and --queries FILE, and no other arguments")
 	}
 	// 0 means "default" to eval.Run; on the command line it is a mistake.
 	if opts.K < 1 || opts.K > mdsearch.MaxN {
@@ -72,7 +70,7 @@ func runEval(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	opts.Details = *details
-	opts.Log = func(line string) { fmt.Fprintln(env.Stderr, "mdsearch eval: "+line) }
+	opts.Log = func(line string) { env.say("%s", line) }
 	// The model sizes the chunks even for keyword configurations, so a row
 	// does not change with the company it keeps; without one, keyword
 	// configurations still run, on chunks sized in words.
@@ -81,7 +79,7 @@ func runEval(ctx context.Context, env *Env, args []string) error {
 	case err != nil && needsModel(opts.Configs):
 		return err
 	case err != nil:
-		fmt.Fprintf(env.Stderr, "mdsearch eval: note: no embedding model (%v); chunks are sized in words\n", err)
+		env.say("note: no embedding model (%v); chunks are sized in words", err)
 	default:
 		defer provider.Close(emb)
 		opts.Embedder = emb // nil for --embedder none: Run names what needs a model

@@ -15,7 +15,7 @@ func runIndex(ctx context.Context, env *Env, args []string) error {
 	full := fs.Bool("full", false, "re-read and re-embed every note")
 	asJSON := fs.Bool("json", false, "print the run's statistics as JSON")
 	ef := addEngineFlags(fs)
-	pos, err := parseArgs(fs, args, 1)
+	pos, err := parseArgs(fs, args, 1, "one DIR, the folder to index")
 	if err != nil {
 		return err
 	}
@@ -57,14 +57,14 @@ func summary(st *mdsearch.IndexStats) string {
 // printSkips lists skipped files and parser warnings on stderr.
 func printSkips(env *Env, st *mdsearch.IndexStats) {
 	for _, s := range st.Skipped {
-		fmt.Fprintf(env.Stderr, "skipped %s: %s\n", s.Path, s.Reason)
+		env.say("skipped %s: %s", s.Path, s.Reason)
 	}
 	const most = 20
 	for i, w := range st.Warnings {
 		if i == most {
-			fmt.Fprintf(env.Stderr, "… and %d more warnings (--json lists them all)\n", len(st.Warnings)-most)
+			env.say("… and %d more warnings (--json lists them all)", len(st.Warnings)-most)
 			break
 		}
-		fmt.Fprintf(env.Stderr, "warning %s: %s\n", w.Path, w.Reason)
+		env.say("warning %s: %s", w.Path, w.Reason)
 	}
 }

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
@@ -17,11 +16,8 @@ func runMCP(ctx context.Context, env *Env, args []string) error {
 	token := fs.String("token", "", "with --http: bearer token requests must carry (default $MDSEARCH_TOKEN)")
 	noWatch := fs.Bool("no-watch", false, "do not watch the collections and re-index saved notes")
 	ef := addEngineFlags(fs)
-	if pos, err := parse(fs, args); err != nil {
+	if _, err := parseArgs(fs, args, 0, ""); err != nil {
 		return err
-	} else if len(pos) > 0 {
-		fmt.Fprintf(env.Stderr, "mdsearch mcp: unexpected argument %q\n", pos[0])
-		return errUsage
 	}
 	if *token == "" {
 		*token = env.Getenv("MDSEARCH_TOKEN")
@@ -57,7 +53,7 @@ func runMCP(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Stderr, "mdsearch: MCP (streamable HTTP) at http://%s/mcp (Ctrl-C to stop)\n", ln.Addr())
+	env.say("MCP (streamable HTTP) at http://%s/mcp (Ctrl-C to stop)", ln.Addr())
 	hs := rest.NewHTTPServer(*httpAddr, mux)
 	hs.WriteTimeout = 0 // event streams stay open
 	return serveHTTP(ctx, hs, ln)

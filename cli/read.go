@@ -14,9 +14,9 @@ func runRead(ctx context.Context, env *Env, args []string) error {
 	section := fs.String("section", "", "print only this section (heading text, or Parent/Child)")
 	outline := fs.Bool("outline", false, "print the note's headings with their section paths and word counts")
 	asJSON := fs.Bool("json", false, "print JSON")
-	ef := addEngineFlags(fs)
+	ef := addIndexFlags(fs)
 	ef.readOnly = true
-	pos, err := parseArgs(fs, args, 1)
+	pos, err := parseArgs(fs, args, 1, "one PATH, a note's path in its vault")
 	if err != nil {
 		return err
 	}

@@ -24,7 +24,7 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 	asJSON := fs.Bool("json", false, "print results as JSON")
 	ef := addEngineFlags(fs)
 	ef.readOnly = true
-	pos, err := parseArgs(fs, args, -1)
+	pos, err := parseArgs(fs, args, -1, "a QUERY")
 	if err != nil {
 		return err
 	}

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
@@ -21,11 +20,8 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	token := fs.String("token", "", "bearer token API requests must carry (default $MDSEARCH_TOKEN)")
 	noWatch := fs.Bool("no-watch", false, "do not watch the collections and re-index saved notes")
 	ef := addEngineFlags(fs)
-	if pos, err := parse(fs, args); err != nil {
+	if _, err := parseArgs(fs, args, 0, ""); err != nil {
 		return err
-	} else if len(pos) > 0 {
-		fmt.Fprintf(env.Stderr, "mdsearch serve: unexpected argument %q\n", pos[0])
-		return errUsage
 	}
 	if *token == "" {
 		*token = env.Getenv("MDSEARCH_TOKEN")
@@ -46,14 +42,19 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	defer w.Close()
-	api := rest.New(s, rest.Options{Token: *token, Logger: log, OnReindexed: func() { w.Sync(ctx) }})
+	maxSize, err := parseSize(ef.maxSize)
+	if err != nil {
+		return err
+	}
+	api := rest.New(s, rest.Options{Token: *token, Logger: log, OnReindexed: func() { w.Sync(ctx) },
+		NotePaths: newNotePaths(s, maxSize).List})
 	defer api.Close()
 
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Stderr, "mdsearch: serving http://%s/ (Ctrl-C to stop)\n", ln.Addr())
+	env.say("serving http://%s/ (Ctrl-C to stop)", ln.Addr())
 	return serveHTTP(ctx, rest.NewHTTPServer(*addr, api), ln)
 }
 
@@ -123,7 +124,7 @@ func openServing(ctx context.Context, env *Env, ef *engineFlags) (*search.Engine
 // warnIfEmpty tells the user when there is nothing to serve yet.
 func warnIfEmpty(ctx context.Context, env *Env, s mdsearch.Searcher) {
 	if st, err := s.Status(ctx); err == nil && len(st.Collections) == 0 {
-		fmt.Fprintf(env.Stderr, "mdsearch: the index %s holds no notes yet; run: mdsearch index DIR --index %s\n", st.IndexPath, st.IndexPath)
+		env.say("the index %s holds no notes yet; run: mdsearch index DIR --index %s", st.IndexPath, st.IndexPath)
 	}
 }
 

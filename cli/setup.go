@@ -19,18 +19,16 @@ func runSetup(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	if len(rest) > 0 {
-		fmt.Fprintf(env.Stderr, "mdsearch setup: unexpected argument %q\n", rest[0])
-		fs.Usage()
-		return errUsage
+		return usagef("unexpected argument %q", rest[0])
 	}
 	home, err := assets.Home(env.Getenv)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Stderr, "mdsearch setup: cache %s\n", home)
+	env.say("cache %s", home)
 	results, err := assets.Setup(ctx, assets.Options{
 		Home: home, Verify: *verify, TestData: *testData, TarballDir: *from,
-		Log: prefixed{env.Stderr, "mdsearch setup: "},
+		Log: prefixed{env.Stderr, "mdsearch: setup: "},
 	})
 	if err != nil {
 		return err

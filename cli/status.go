@@ -10,9 +10,9 @@ import (
 func runStatus(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "status", "")
 	asJSON := fs.Bool("json", false, "print JSON")
-	ef := addEngineFlags(fs)
+	ef := addIndexFlags(fs)
 	ef.readOnly = true
-	_, err := parseArgs(fs, args, 0)
+	_, err := parseArgs(fs, args, 0, "")
 	if err != nil {
 		return err
 	}

@@ -15,11 +15,8 @@ func runWatch(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "watch", "")
 	debounce := fs.Duration("debounce", 200*time.Millisecond, "how long a folder must be quiet before its changes are indexed")
 	ef := addEngineFlags(fs)
-	if pos, err := parse(fs, args); err != nil {
+	if _, err := parseArgs(fs, args, 0, ""); err != nil {
 		return err
-	} else if len(pos) > 0 {
-		fmt.Fprintf(env.Stderr, "mdsearch watch: unexpected argument %q\n", pos[0])
-		return errUsage
 	}
 	s, closeAll, err := openServing(ctx, env, ef)
 	if err != nil {
@@ -41,7 +38,7 @@ func runWatch(ctx context.Context, env *Env, args []string) error {
 	if len(names) == 0 {
 		return mdsearch.Errorf(mdsearch.KindNotFound, "watch", "", "index a folder first: mdsearch index DIR", "the index holds no collections")
 	}
-	fmt.Fprintf(env.Stderr, "mdsearch: watching %s (Ctrl-C to stop)\n", strings.Join(names, ", "))
+	env.say("watching %s (Ctrl-C to stop)", strings.Join(names, ", "))
 	<-ctx.Done()
 	return nil
 }

@@ -19,14 +19,22 @@ func (srv *Server) handleNote(w http.ResponseWriter, r *http.Request, escaped st
 	if !ok {
 		return
 	}
-	vals, err := onlyParams(r.URL.RawQuery, "section")
+	vals, err := onlyParams(r.URL.RawQuery, "section", "render")
 	if err != nil {
 		writeError(w, http.StatusBadRequest, "invalid", err.Error())
+		return
+	}
+	if rd := vals.Get("render"); rd != "" && rd != "html" {
+		writeError(w, http.StatusBadRequest, "invalid", fmt.Sprintf("render is %q: the only rendering is html", rd))
 		return
 	}
 	resp, err := srv.s.Read(r.Context(), mdsearch.ReadRequest{Path: p, Section: vals.Get("section")})
 	if err != nil {
 		srv.writeEngineError(w, r, err)
+		return
+	}
+	if vals.Get("render") == "html" {
+		srv.writeRendered(w, r, resp)
 		return
 	}
 	if wantsMarkdown(r.Header.Get("Accept")) {

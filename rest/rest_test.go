@@ -47,6 +47,10 @@ func (f *fake) Read(_ context.Context, req mdsearch.ReadRequest) (*mdsearch.Read
 	if req.Section == "missing" {
 		return nil, mdsearch.Errorf(mdsearch.KindNotFound, "read", req.Path, "", "no section %q; sections: Starter", req.Section)
 	}
+	if req.Path == "links.md" {
+		return &mdsearch.ReadResponse{Collection: "v", Path: req.Path, StartLine: 1,
+			Content: "# Links {#top}\n\n[[Sourdough#Starter|feed]] [[Nowhere]] <script>x()</script>\n"}, nil
+	}
 	return &mdsearch.ReadResponse{Path: req.Path, Section: req.Section, Content: "## Starter\nFeed it.\n"}, nil
 }
 
@@ -185,6 +189,36 @@ func TestNotes(t *testing.T) {
 	}
 }
 
+// render=html adds the note as safe HTML, its wikilinks pointing at the
+// page's address of the notes they name.
+func TestRenderedNote(t *testing.T) {
+	lister := func(_ context.Context, coll string) ([]string, error) {
+		if coll != "v" {
+			t.Errorf("listed collection %q", coll)
+		}
+		return []string{"links.md", "kitchen/Sourdough.md"}, nil
+	}
+	srv := New(&fake{}, Options{NotePaths: lister})
+	resp, body := get(t, srv, "GET", "/api/v1/notes/links.md?render=html")
+	var got RenderedNote
+	if err := json.Unmarshal([]byte(body), &got); resp.StatusCode != 200 || err != nil {
+		t.Fatalf("%d %v %s", resp.StatusCode, err, body)
+	}
+	for _, want := range []string{`<h1 id="top" data-line="1">Links</h1>`,
+		`<a class="wikilink" href="#/note?collection=v&amp;heading=Starter&amp;path=kitchen%2FSourdough.md">feed</a>`,
+		`<span class="wikilink unresolved" title="no note by this name">Nowhere</span>`} {
+		if !strings.Contains(got.HTML, want) {
+			t.Errorf("missing %s in %s", want, got.HTML)
+		}
+	}
+	if strings.Contains(got.HTML, "<script") || got.Path != "links.md" || len(got.Headings) != 1 || got.Headings[0].ID != "top" {
+		t.Errorf("rendered %+v", got)
+	}
+	if resp, body := get(t, srv, "GET", "/api/v1/notes/links.md?render=pdf"); resp.StatusCode != 400 || !strings.Contains(body, "only rendering is html") {
+		t.Errorf("render=pdf: %d %s", resp.StatusCode, body)
+	}
+}
+
 func TestReindex(t *testing.T) {
 	f := &fake{release: make(chan struct{})}
 	done := make(chan struct{})
@@ -223,8 +257,28 @@ func TestReindex(t *testing.T) {
 			t.Errorf("%s: %d", target, resp.StatusCode)
 		}
 	}
-	if resp, _ := get(t, srv, "GET", "/api/v1/reindex"); resp.StatusCode != 404 {
-		t.Errorf("GET reindex: %d", resp.StatusCode)
+}
+
+// Each endpoint answers another method with 405 and names its own.
+func TestMethodNotAllowed(t *testing.T) {
+	srv := New(&fake{}, Options{})
+	defer srv.Close()
+	tests := []struct{ method, target, allow string }{
+		{"GET", "/api/v1/reindex", "POST"},
+		{"PUT", "/api/v1/reindex?full=1", "POST"},
+		{"POST", "/api/v1/semantic-search?q=x", "GET, HEAD"},
+		{"DELETE", "/api/v1/status", "GET, HEAD"},
+		{"POST", "/api/v1/notes/x.md", "GET, HEAD"},
+		{"PUT", "/api/v1/outline/x.md", "GET, HEAD"},
+	}
+	for _, tt := range tests {
+		resp, body := get(t, srv, tt.method, tt.target)
+		if resp.StatusCode != 405 || resp.Header.Get("Allow") != tt.allow || !strings.Contains(body, `"kind": "invalid"`) {
+			t.Errorf("%s %s: %d Allow %q %s, want 405 Allow %q", tt.method, tt.target, resp.StatusCode, resp.Header.Get("Allow"), body, tt.allow)
+		}
+	}
+	if resp, _ := get(t, srv, "HEAD", "/api/v1/status"); resp.StatusCode != 200 {
+		t.Errorf("HEAD status: %d", resp.StatusCode)
 	}
 }
 

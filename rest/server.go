@@ -21,6 +21,9 @@ type Options struct {
 	// OnReindexed runs after each background reindex, e.g. to watch new
 	// collections.
 	OnReindexed func()
+	// NotePaths lists the vault-relative paths of a collection's notes, so
+	// a rendered note's wikilinks resolve; nil leaves them unresolved.
+	NotePaths func(ctx context.Context, collection string) ([]string, error)
 	// MaxConcurrentSearches bounds searches running at once; more wait.
 	// 0 means 16.
 	MaxConcurrentSearches int
@@ -52,9 +55,9 @@ func New(s mdsearch.Searcher, opts Options) *Server {
 	srv.reindex.init()
 
 	srv.api = http.NewServeMux()
-	srv.api.HandleFunc("GET /api/v1/semantic-search", srv.handleSearch)
-	srv.api.HandleFunc("GET /api/v1/status", srv.handleStatus)
-	srv.api.HandleFunc("POST /api/v1/reindex", srv.handleReindex)
+	srv.api.Handle("/api/v1/semantic-search", only(http.MethodGet, srv.handleSearch))
+	srv.api.Handle("/api/v1/status", only(http.MethodGet, srv.handleStatus))
+	srv.api.Handle("/api/v1/reindex", only(http.MethodPost, srv.handleReindex))
 	srv.api.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "not_found", "no such endpoint: "+r.Method+" "+r.URL.Path)
 	})
@@ -95,16 +98,29 @@ func (srv *Server) routeAPI(w http.ResponseWriter, r *http.Request) {
 		"/api/v1/outline/": srv.handleOutline,
 	} {
 		if rest, ok := strings.CutPrefix(p, prefix); ok {
-			if r.Method != http.MethodGet && r.Method != http.MethodHead {
-				w.Header().Set("Allow", "GET, HEAD")
-				writeError(w, http.StatusMethodNotAllowed, "invalid", r.Method+" is not allowed here; use GET")
-				return
-			}
-			h(w, r, rest)
+			only(http.MethodGet, func(w http.ResponseWriter, r *http.Request) { h(w, r, rest) }).ServeHTTP(w, r)
 			return
 		}
 	}
 	srv.api.ServeHTTP(w, r)
+}
+
+// only answers a request with another method than the endpoint's with 405
+// and an Allow header, rather than the catch-all 404: the path exists. GET
+// endpoints take HEAD too.
+func only(method string, h http.HandlerFunc) http.Handler {
+	allow := method
+	if method == http.MethodGet {
+		allow = "GET, HEAD"
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != method && !(method == http.MethodGet && r.Method == http.MethodHead) {
+			w.Header().Set("Allow", allow)
+			writeError(w, http.StatusMethodNotAllowed, "invalid", r.Method+" is not allowed here; use "+method)
+			return
+		}
+		h(w, r)
+	})
 }
 
 // NewHTTPServer wraps h in an http.Server with limits on headers, slow

@@ -58,11 +58,19 @@ type fixture struct {
 
 func newFixture(t *testing.T) fixture {
 	t.Helper()
+	return newFixtureWith(t, nil)
+}
+
+// newFixtureWith is newFixture with more notes, by vault-relative path.
+func newFixtureWith(t *testing.T, notes map[string]string) fixture {
+	t.Helper()
 	dir := t.TempDir()
 	f := fixture{vault: filepath.Join(dir, "vault"), db: filepath.Join(dir, "index.db"), name: "vault"}
 	copyDir(t, filepath.Join("..", "..", "sample-vault"), f.vault)
-	for rel, text := range extraNotes {
-		writeNote(t, filepath.Join(f.vault, rel), text)
+	for _, m := range []map[string]string{extraNotes, notes} {
+		for rel, text := range m {
+			writeNote(t, filepath.Join(f.vault, rel), text)
+		}
 	}
 	out, err := exec.Command(bin, "index", f.vault, "--index", f.db).CombinedOutput()
 	if err != nil {

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -19,15 +21,89 @@ import (
 
 const chromiumPath = "/usr/bin/chromium"
 
-// TestWebPage drives the search page in headless Chromium: type a query,
-// see the results, open a section by mouse and by keyboard, read the whole
-// note, filter by collection and tag, and check that a heading holding a
-// <script> shows as text and never runs.
+// webNotes join the sample vault for the page test: one note with the
+// markdown the page renders, one that tries every way to run a script.
+var webNotes = map[string]string{
+	"web/Rendering.md": "# Rendering\n\n" +
+		"The zebu lantern note has **bold words**, a [[Backups]] wikilink, [[Backups#Restore Drill|the drill]] and [[No Such Note]].\n\n" +
+		"## Gear table {#gear}\n\n| item | count |\n|---|---|\n| zebu lantern | 3 |\n| ~~old lamp~~ | 0 |\n\n" +
+		"> [!warning] Mind the zebu\n> Callout body text.\n\n- [x] done task\n- [ ] open task\n",
+	"web/Hostile.md": "# Hostile\n\n" +
+		"Marmoset payload paragraph: <script>window.pwned=3</script> and <img src=x onerror=\"window.pwned=4\"> inline.\n\n" +
+		"<div onmouseover=\"window.pwned=5\" id=\"live\">raw block</div>\n\n" +
+		"[click me](javascript:window.pwned=6) and <a href=\"javascript:window.pwned=7\">raw link</a>.\n\n" +
+		"<iframe src=\"javascript:window.pwned=8\"></iframe>\n\n## Attr {onclick=\"window.pwned=9\" #safe-id}\n\nMarmoset tail.\n",
+}
+
+// browser drives one headless Chromium tab on the page.
+type browser struct {
+	ctx  context.Context
+	base string
+}
+
+func (b browser) do(t *testing.T, what string, steps ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	if err := chromedp.Do(b.ctx, steps...); err != nil {
+		shot(t, b.ctx, "failed")
+		t.Fatalf("%s: %v", what, err)
+	}
+}
+
+// wait waits until a JavaScript expression is truthy.
+func (b browser) wait(t *testing.T, what, expr string) {
+	t.Helper()
+	if _, err := chromedp.Run(b.ctx, chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+		shot(t, b.ctx, "failed")
+		t.Fatalf("waiting for %s (%s): %v", what, expr, err)
+	}
+}
+
+func (b browser) js(t *testing.T, expr string) string {
+	t.Helper()
+	v, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](expr))
+	if err != nil {
+		t.Fatalf("%s: %v", expr, err)
+	}
+	return v
+}
+
+// search types a query the way a person does: "/" to focus the box.
+func (b browser) search(t *testing.T, q string) {
+	t.Helper()
+	b.do(t, "type "+q, chromedp.Evaluate[chromedp.Void](`document.activeElement.blur(); window.scrollTo(0, 0)`),
+		chromedp.KeyEvent("/"))
+	b.wait(t, "/ to focus the search box", `document.activeElement.id === "q"`)
+	b.do(t, "clear", chromedp.Evaluate[chromedp.Void](`document.getElementById("q").select()`), chromedp.KeyEvent(kb.Backspace+q))
+	b.wait(t, "results for "+q, `new URLSearchParams(location.hash.split("?")[1]).get("q") === `+jsString(q)+
+		` && /result/.test(document.getElementById("status").textContent) && document.querySelectorAll(".result").length > 0`)
+}
+
+// open navigates to a page address and waits for a note to show.
+func (b browser) open(t *testing.T, hash, text string) {
+	t.Helper()
+	b.do(t, "open "+hash, chromedp.Evaluate[chromedp.Void](`location.hash = `+jsString(hash)))
+	b.wait(t, "the note", `!document.getElementById("reader").hidden && document.getElementById("reader-content").textContent.includes(`+jsString(text)+`)`)
+}
+
+// inView is a JavaScript test that an element is on screen.
+func inView(selector string) string {
+	return `(() => { const n = document.querySelector(` + jsString(selector) + `); if (!n) return false;
+		const r = n.getBoundingClientRect(); return r.top >= 0 && r.top < innerHeight; })()`
+}
+
+func jsString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// TestWebPage drives the search page in headless Chromium: search, open a
+// hit at its section, the keyboard, rendered markdown, wikilinks, deep
+// links, filters, and notes whose markup must never run.
 func TestWebPage(t *testing.T) {
 	if _, err := os.Stat(chromiumPath); err != nil {
 		testenv.Absent(t, "%s is missing; install Debian's chromium package to run this test", chromiumPath)
 	}
-	f := newFixture(t)
+	f := newFixtureWith(t, webNotes)
 	_, base := startServer(t, "http://", "serve", "--addr", "127.0.0.1:0", "--index", f.db)
 	base = strings.TrimSuffix(base, "/")
 
@@ -45,117 +121,199 @@ func TestWebPage(t *testing.T) {
 	defer cancel()
 	ctx, cancel := chromedp.NewContext(actx)
 	defer cancel()
-	ctx, cancel = context.WithTimeout(ctx, 60*time.Second)
+	ctx, cancel = context.WithTimeout(ctx, 90*time.Second)
 	defer cancel()
+	b := browser{ctx: ctx, base: base}
 
-	do := func(what string, steps ...chromedp.Action[chromedp.Void]) {
-		t.Helper()
-		if err := chromedp.Do(ctx, steps...); err != nil {
-			shot(t, ctx, "failed")
-			t.Fatalf("%s: %v", what, err)
-		}
-	}
-	// waitJS waits until a JavaScript expression is truthy.
-	waitJS := func(what, expr string) {
-		t.Helper()
-		if _, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
-			shot(t, ctx, "failed")
-			t.Fatalf("waiting for %s (%s): %v", what, expr, err)
-		}
-	}
-	js := func(expr string) string {
-		t.Helper()
-		v, err := chromedp.Run(ctx, chromedp.Evaluate[string](expr))
-		if err != nil {
-			t.Fatalf("%s: %v", expr, err)
-		}
-		return v
-	}
-	typeQuery := func(q string) {
-		t.Helper()
-		do("type "+q, chromedp.Evaluate[chromedp.Void](`document.activeElement.blur(); window.scrollTo(0, 0)`),
-			chromedp.KeyEvent("/"))
-		waitJS("/ to focus the search box", `document.activeElement.id === "q"`)
-		do("clear", chromedp.Evaluate[chromedp.Void](`document.getElementById("q").select()`), chromedp.KeyEvent(kb.Backspace+q))
-	}
+	b.do(t, "open the page", chromedp.Navigate(base+"/"))
+	b.wait(t, "collections in the filter", `[...document.querySelectorAll("#collection option")].some(o => o.value === "`+f.name+`")`)
 
-	do("open the page", chromedp.Navigate(base+"/"))
-	waitJS("collections in the filter", `[...document.querySelectorAll("#collection option")].some(o => o.value === "`+f.name+`")`)
+	t.Run("results", func(t *testing.T) { webResults(t, b) })
+	t.Run("keyboard", func(t *testing.T) { webKeyboard(t, b) })
+	t.Run("rendering", func(t *testing.T) { webRendering(t, b) })
+	t.Run("wikilink", func(t *testing.T) { webWikilink(t, b) })
+	t.Run("deep link", func(t *testing.T) { webDeepLink(t, b) })
+	t.Run("hostile notes", func(t *testing.T) { webHostile(t, b) })
+	t.Run("filters", func(t *testing.T) { webFilters(t, b, f.name) })
+}
 
-	// Type a query: results render as path > Section, score and chunk text.
-	typeQuery("starter hooch")
-	waitJS("results", `document.querySelectorAll(".result").length > 0 && /result/.test(document.getElementById("status").textContent)`)
-	if got := js(`document.querySelector("#result-0 .path").textContent + " > " + document.querySelector("#result-0 .section").textContent`); got != "kitchen/Sourdough.md > Starter Maintenance" {
+// A search shows path, section path, score, lines and highlighted words;
+// a click opens the whole note at the hit, its section marked.
+func webResults(t *testing.T, b browser) {
+	b.do(t, "home", chromedp.Navigate(b.base+"/"))
+	b.search(t, "starter hooch")
+	if got := b.js(t, `document.querySelector("#result-0 .path").textContent + " > " + document.querySelector("#result-0 .section").textContent`); got != "kitchen/Sourdough.md > Starter Maintenance" {
 		t.Errorf("first result %q", got)
 	}
-	if got := js(`document.querySelector("#result-0 .score").textContent`); !strings.HasSuffix(got, "%") {
+	if got := b.js(t, `document.querySelector("#result-0 .score").textContent`); !strings.HasSuffix(got, "%") {
 		t.Errorf("score %q", got)
 	}
-	if got := js(`document.querySelector("#result-0 .text").textContent`); !strings.Contains(got, "(hooch) forms on top") {
+	if got := b.js(t, `document.querySelector("#result-0 .meta").textContent`); !strings.HasPrefix(got, "lines ") {
+		t.Errorf("meta %q, want the line range first", got)
+	}
+	if got := b.js(t, `document.querySelector("#result-0 .text").textContent`); !strings.Contains(got, "(hooch) forms on top") {
 		t.Errorf("chunk text %q", got)
 	}
-	shot(t, ctx, "results")
-
-	// Click through to the section.
-	do("click the first result", chromedp.Click(chromedp.CSS("#result-0")))
-	waitJS("the section", `!document.getElementById("reader").hidden && document.getElementById("reader-content").textContent.includes("hooch")`)
-	if got := js(`document.getElementById("reader-content").textContent`); strings.Contains(got, "Bulk Fermentation") || !strings.Contains(got, "Rye Starter") {
-		t.Errorf("section view shows %q", got)
+	if got := b.js(t, `[...document.querySelectorAll("#result-0 .text mark")].map(m => m.textContent.toLowerCase()).join(",")`); !strings.Contains(got, "hooch") {
+		t.Errorf("highlighted words %q", got)
 	}
-	if js(`String(document.getElementById("whole").hidden)`) != "false" || !strings.Contains(js(`location.hash`), "section=") {
-		t.Errorf("no link to the whole note, or no section in %s", js(`location.hash`))
+	shot(t, b.ctx, "results")
+
+	b.do(t, "click the first result", chromedp.Click(chromedp.CSS("#result-0 .text")))
+	b.wait(t, "the note at the hit", `!document.getElementById("reader").hidden && document.querySelector("#reader-content .hit")`)
+	if got := b.js(t, `document.querySelector("#reader-content .target").id`); got != "starter-maintenance" {
+		t.Errorf("target heading %q", got)
 	}
-	shot(t, ctx, "section")
+	if got := b.js(t, `document.getElementById("reader-content").textContent`); !strings.Contains(got, "Bulk Fermentation") {
+		t.Errorf("the whole note is not shown: %q", got)
+	}
+	if !strings.Contains(b.js(t, `location.hash`), "id=starter-maintenance") {
+		t.Errorf("address %s does not name the section", b.js(t, `location.hash`))
+	}
+	b.wait(t, "the hit on screen", inView("#reader-content .hit"))
+	if got := b.js(t, `[...document.querySelectorAll("#reader-content .hit mark")].map(m => m.textContent.toLowerCase()).join(",")`); !strings.Contains(got, "hooch") {
+		t.Errorf("query words marked in the hit: %q", got)
+	}
+	shot(t, b.ctx, "section")
+	b.do(t, "Esc", chromedp.KeyEvent(kb.Escape))
+	b.wait(t, "results again", `document.getElementById("reader").hidden && document.querySelectorAll(".result").length > 0`)
+}
 
-	// The whole note, then Esc back to the same results.
-	do("read the whole note", chromedp.Click(chromedp.CSS("#whole")))
-	waitJS("the whole note", `document.getElementById("reader-content").textContent.includes("Bulk Fermentation")`)
-	do("Esc", chromedp.KeyEvent(kb.Escape))
-	waitJS("results again", `document.getElementById("reader").hidden && !document.getElementById("results").hidden && document.querySelectorAll(".result").length > 0`)
+// "/" focuses the box, arrows choose, Enter opens, Esc returns.
+func webKeyboard(t *testing.T, b browser) {
+	b.search(t, "backup restore")
+	n := b.js(t, `String(document.querySelectorAll(".result").length)`)
+	if n == "1" {
+		t.Skip("one result; nothing to move between")
+	}
+	b.do(t, "down, down, up", chromedp.KeyEvent(kb.ArrowDown), chromedp.KeyEvent(kb.ArrowDown), chromedp.KeyEvent(kb.ArrowUp))
+	b.wait(t, "the second result chosen", `document.getElementById("result-1").getAttribute("aria-selected") === "true"`)
+	second := b.js(t, `document.querySelector("#result-1 .path").textContent`)
+	lines := b.js(t, `document.querySelector("#result-1 .meta").textContent.split(" · ")[0]`)
+	b.do(t, "Enter", chromedp.KeyEvent(kb.Enter))
+	b.wait(t, "the second result opened", `!document.getElementById("reader").hidden && document.getElementById("reader-content").childElementCount > 0`)
+	if got := b.js(t, `document.querySelector("#reader-title .path").textContent`); got != second {
+		t.Errorf("Enter opened %q, want %q", got, second)
+	}
+	if !strings.Contains(b.js(t, `decodeURIComponent(location.hash)`), strings.ReplaceAll(strings.TrimPrefix(lines, "lines "), "–", "-")) {
+		t.Errorf("address %s is not at the hit's %s", b.js(t, `location.hash`), lines)
+	}
+	b.do(t, "/ from the note", chromedp.KeyEvent("/"))
+	b.wait(t, "back in the search box", `document.activeElement.id === "q" && document.getElementById("reader").hidden`)
+	if got := b.js(t, `document.getElementById("result-1").getAttribute("aria-selected")`); got != "true" {
+		t.Errorf("the choice was lost: result-1 aria-selected=%s", got)
+	}
+}
 
-	// Keyboard: arrows choose, Enter opens, Esc returns.
-	second := js(`(document.querySelector("#result-1 .path") || {}).textContent || ""`)
-	if second != "" {
-		waitJS("focus back in the search box", `document.activeElement.id === "q"`)
-		do("arrow down and enter", chromedp.KeyEvent(kb.ArrowDown), chromedp.KeyEvent(kb.Enter))
-		waitJS("second result opened", `!document.getElementById("reader").hidden && document.getElementById("reader-content").textContent.length > 0`)
-		if got := js(`document.querySelector("#reader-title .path").textContent`); got != second {
-			t.Errorf("Enter opened %q, want %q", got, second)
+// Markdown renders: emphasis, a GFM table, a callout, a task list, links.
+func webRendering(t *testing.T, b browser) {
+	b.search(t, "zebu lantern")
+	b.do(t, "open the rendering note", chromedp.Evaluate[chromedp.Void](
+		`[...document.querySelectorAll(".result")].find(r => r.querySelector(".path").textContent === "web/Rendering.md").click()`))
+	b.wait(t, "the note", `document.querySelector("#reader-content table")`)
+	checks := map[string]string{
+		`document.querySelector("#reader-content table td").textContent`:                                   "zebu lantern",
+		`document.querySelector("#reader-content table del").textContent`:                                  "old lamp",
+		`document.querySelector("#reader-content strong").textContent`:                                     "bold words",
+		`document.querySelector("#reader-content h2").id`:                                                  "gear",
+		`document.querySelector(".callout[data-callout=warning] .callout-title").textContent`:              "Mind the zebu",
+		`String(document.querySelectorAll("#reader-content input[type=checkbox][disabled]").length)`:       "2",
+		`document.querySelector("#reader-content .unresolved").textContent`:                                "No Such Note",
+		`String(document.body.innerText.includes("[[") || document.body.innerText.includes("[!warning]"))`: "false",
+	}
+	for expr, want := range checks {
+		if got := b.js(t, expr); got != want {
+			t.Errorf("%s = %q, want %q", expr, got, want)
 		}
-		do("Esc", chromedp.KeyEvent(kb.Escape))
-		waitJS("results after Esc", `document.getElementById("reader").hidden`)
 	}
+	shot(t, b.ctx, "rendered")
+	b.do(t, "dark mode", colorScheme("dark"))
+	shot(t, b.ctx, "rendered-dark")
+	b.do(t, "light mode", colorScheme(""))
+}
 
-	// A heading holding markup shows as text, exactly as the API returns it.
-	typeQuery("quokka canary")
-	waitJS("the escaping note", `[...document.querySelectorAll(".result .path")].some(p => p.textContent === "web/Escaping.md")`)
-	apiSections := searchSections(t, base, "quokka canary")
-	domSections := js(`JSON.stringify([...document.querySelectorAll(".result")].map(r => (r.querySelector(".section") || {}).textContent || ""))`)
+// colorScheme emulates prefers-color-scheme ("" for the default).
+func colorScheme(scheme string) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}})
+		return err
+	})
+}
+
+// A wikilink with a heading opens the note it names at that section.
+func webWikilink(t *testing.T, b browser) {
+	b.open(t, "#/note?path=web%2FRendering.md", "zebu")
+	b.do(t, "click the drill", chromedp.Evaluate[chromedp.Void](
+		`[...document.querySelectorAll("#reader-content a.wikilink")].find(a => a.textContent === "the drill").click()`))
+	b.wait(t, "the linked note", `(document.querySelector("#reader-title .path") || {}).textContent === "homelab/Backups.md" && document.querySelector("#reader-content .target")`)
+	if got := b.js(t, `document.querySelector("#reader-content .target").id`); got != "restore-drill" {
+		t.Errorf("wikilink landed on %q", got)
+	}
+	b.wait(t, "the section on screen", inView("#reader-content .target"))
+	b.do(t, "back", chromedp.NavigateBack())
+	b.wait(t, "the first note again", `(document.querySelector("#reader-title .path") || {}).textContent === "web/Rendering.md"`)
+	b.do(t, "plain wikilink", chromedp.Evaluate[chromedp.Void](
+		`[...document.querySelectorAll("#reader-content a.wikilink")].find(a => a.textContent === "Backups").click()`))
+	b.wait(t, "the linked note", `(document.querySelector("#reader-title .path") || {}).textContent === "homelab/Backups.md"`)
+}
+
+// An address with a heading id lands on that section, marked.
+func webDeepLink(t *testing.T, b browser) {
+	b.open(t, "#/note?path=homelab%2FBackups.md&id=retention", "Retention")
+	b.wait(t, "the section marked", `document.querySelector("#reader-content .target") && document.querySelector("#reader-content .target").id === "retention"`)
+	b.wait(t, "the section on screen", inView("#retention"))
+	if got := b.js(t, `String(document.querySelector(".section-frame > #retention + p") !== null && !document.getElementById("schedule").closest(".section-frame"))`); got != "true" {
+		t.Errorf("the section's blocks are not framed, or other sections are")
+	}
+	if got := b.js(t, `document.querySelector("#retention .anchor").getAttribute("href")`); !strings.Contains(got, "id=retention") {
+		t.Errorf("heading anchor %q", got)
+	}
+	shot(t, b.ctx, "deep-link")
+}
+
+// Markup in notes never runs or becomes live elements.
+func webHostile(t *testing.T, b browser) {
+	b.search(t, "quokka canary")
+	apiSections := searchSections(t, b.base, "quokka canary")
+	domSections := b.js(t, `JSON.stringify([...document.querySelectorAll(".result")].map(r => (r.querySelector(".section") || {}).textContent || ""))`)
 	if want, _ := json.Marshal(apiSections); domSections != string(want) {
 		t.Errorf("sections on the page %s, from the API %s", domSections, want)
 	}
-	do("open the escaping note", chromedp.Evaluate[chromedp.Void](
-		`[...document.querySelectorAll(".result")].find(r => r.querySelector(".path").textContent === "web/Escaping.md").click()`))
-	waitJS("its text", `document.getElementById("reader-content").textContent.includes("quokka")`)
-	do("whole note", chromedp.Click(chromedp.CSS("#whole")))
-	waitJS("the heading as text", `[...document.querySelectorAll("#reader-content h3")].some(h => h.textContent === "Beware <script>window.pwned=1</script> tags")`)
-	if got := js(`String(window.pwned) + " " + document.querySelectorAll("main script, main img").length`); got != "undefined 0" {
-		t.Errorf("markup from the note ran or rendered: pwned, elements = %s", got)
+	b.open(t, "#/note?path=web%2FEscaping.md", "quokka")
+	b.open(t, "#/note?path=web%2FHostile.md", "Marmoset tail")
+	live := `String(document.querySelectorAll("main script, main img, main iframe, main [onerror], main [onmouseover], main [onclick], #live, main a[href^='javascript'], main a[href='']").length)`
+	if got := b.js(t, live); got != "0" {
+		t.Errorf("%s live elements from the note", got)
 	}
-	shot(t, ctx, "escaping")
+	if got := b.js(t, `document.querySelector("#reader-content .removed-link").textContent`); got != "click me" {
+		t.Errorf("unsafe link shown as %q", got)
+	}
+	if got := b.js(t, `document.querySelector("#reader-content h2").id`); got != "safe-id" {
+		t.Errorf("heading id %q", got)
+	}
+	b.do(t, "click and hover everything", chromedp.Evaluate[chromedp.Void](`for (const n of document.querySelectorAll("#reader-content *")) {
+		n.dispatchEvent(new MouseEvent("mouseover", {bubbles: true})); n.click(); }`))
+	time.Sleep(300 * time.Millisecond)
+	if got := b.js(t, `String(window.pwned)`); got != "undefined" {
+		t.Errorf("a note's script ran: pwned = %s", got)
+	}
+	shot(t, b.ctx, "hostile")
+}
 
-	// Filters: a tag narrows to the notes that carry it.
-	typeQuery("water")
-	waitJS("unfiltered results", `document.querySelectorAll(".result").length > 0`)
-	do("tag filter", chromedp.Click(chromedp.CSS("#tag")), chromedp.KeyEvent("baking"))
-	waitJS("tag in the URL", `location.hash.includes("tag=baking")`)
-	waitJS("filtered results", `/result/.test(document.getElementById("status").textContent) && [...document.querySelectorAll(".result .path")].every(p => p.textContent === "kitchen/Sourdough.md")`)
-	if n := js(`String(document.querySelectorAll(".result").length)`); n == "0" {
+// Filters: a tag narrows to the notes that carry it, then a collection.
+func webFilters(t *testing.T, b browser, collection string) {
+	b.do(t, "home", chromedp.Navigate(b.base+"/"))
+	b.search(t, "water")
+	b.do(t, "tag filter", chromedp.Click(chromedp.CSS("#tag")), chromedp.KeyEvent("baking"))
+	b.wait(t, "tag in the URL", `location.hash.includes("tag=baking")`)
+	b.wait(t, "filtered results", `/result/.test(document.getElementById("status").textContent) && [...document.querySelectorAll(".result .path")].every(p => p.textContent === "kitchen/Sourdough.md")`)
+	if n := b.js(t, `String(document.querySelectorAll(".result").length)`); n == "0" {
 		t.Errorf("no results tagged baking")
 	}
-	do("collection filter", chromedp.Evaluate[chromedp.Void](`const s = document.getElementById("collection"); s.value = "`+f.name+`"; s.dispatchEvent(new Event("change"))`))
-	waitJS("collection in the URL", `location.hash.includes("collection=`+f.name+`")`)
-	waitJS("results with both filters", `document.querySelectorAll(".result").length > 0`)
+	b.do(t, "collection filter", chromedp.Evaluate[chromedp.Void](`const s = document.getElementById("collection"); s.value = "`+collection+`"; s.dispatchEvent(new Event("change"))`))
+	b.wait(t, "collection in the URL", `location.hash.includes("collection=`+collection+`")`)
+	b.wait(t, "results with both filters", `document.querySelectorAll(".result").length > 0`)
 }
 
 // searchSections asks the API for the sections a query returns.

@@ -1,6 +1,7 @@
-// mdsearch search page. Every piece of note text reaches the page through
-// textContent or text nodes, never innerHTML, so a heading like
-// "<script>" shows as text.
+// mdsearch search page. Result text reaches the page through textContent
+// and text nodes only, so "<script>" in a note shows as text. The one
+// innerHTML is a note rendered by the server (render.HTML: raw HTML
+// omitted, unsafe links dropped), under a CSP that runs no inline script.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -8,7 +9,7 @@ const el = {
   form: $("search-form"), q: $("q"), collection: $("collection"), tag: $("tag"), mode: $("mode"),
   status: $("status"), results: $("results"), reader: $("reader"),
   title: $("reader-title"), meta: $("reader-meta"), content: $("reader-content"),
-  back: $("back"), whole: $("whole"), tokenForm: $("token-form"), token: $("token"),
+  back: $("back"), tokenForm: $("token-form"), token: $("token"),
 };
 
 let results = [];   // the results on screen
@@ -127,27 +128,50 @@ function renderResults(query) {
 
     const head = document.createElement("div");
     head.className = "head";
-    head.append(span("path", r.path));
+    const link = document.createElement("a");
+    link.className = "path";
+    link.href = resultHref(r);
+    link.tabIndex = -1;
+    link.textContent = r.path;
+    head.append(link);
+    const path = r.section_path || [];
+    path.slice(0, -1).forEach((h) => head.append(span("sep", " › "), span("crumb", h)));
     if (r.section) head.append(span("sep", " › "), span("section", r.section));
     head.append(span("score", (r.score * 100).toFixed(1) + "%"));
 
     const text = document.createElement("p");
     text.className = "text";
     // The snippet without its [Title > Heading] prefix, soft line breaks joined.
-    const chunk = joinSoftBreaks(stripPrefix(r));
+    const chunk = plainMarkdown(joinSoftBreaks(stripPrefix(r)));
     highlight(text, chunk, query);
 
     const meta = document.createElement("div");
     meta.className = "meta";
-    meta.textContent = "chunk " + (r.chunk_index + 1) + "/" + r.total_chunks +
+    meta.textContent = "lines " + r.start_line + "–" + r.end_line +
+      " · chunk " + (r.chunk_index + 1) + "/" + r.total_chunks +
       " · page " + r.page_word_count + " words" + (r.collection ? " · " + r.collection : "");
 
     li.append(head, text, meta);
-    li.addEventListener("click", () => openResult(i));
+    li.addEventListener("click", (e) => {
+      if (e.target.closest("a") && (e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0)) return;
+      e.preventDefault();
+      openResult(i);
+    });
     el.results.append(li);
   });
   el.q.setAttribute("aria-expanded", String(results.length > 0));
   select(results.length ? 0 : -1, false);
+}
+
+// resultHref is the page's address of a result: its note, opened at the
+// lines of the hit (app.js finds the section that holds them).
+function resultHref(r) {
+  const p = new URLSearchParams({ path: r.path });
+  if (r.collection) p.set("collection", r.collection);
+  p.set("lines", r.start_line + "-" + r.end_line);
+  const q = el.q.value.trim();
+  if (q) p.set("q", q);
+  return "#/note?" + p.toString();
 }
 
 // joinSoftBreaks joins the wrapped lines of paragraphs so text reflows,
@@ -177,6 +201,26 @@ function joinSoftBreaks(md) {
   return out.join("\n");
 }
 
+// plainMarkdown makes a hit's markdown read as text: heading lines go
+// (the result's title line names the section), as do emphasis and code
+// markers, and links show their text.
+function plainMarkdown(md) {
+  const lines = md.split("\n");
+  const out = [];
+  lines.forEach((line, i) => {
+    if (/^ {0,3}#{1,6}(\s|$)/.test(line) || /^ {0,3}(=+|-+)\s*$/.test(line) && i > 0 && lines[i - 1].trim()) {
+      if (/^ {0,3}(=+|-+)\s*$/.test(line)) out.pop(); // a setext heading's text
+      return;
+    }
+    out.push(line);
+  });
+  return out.join("\n").replace(/^\n+/, "").replace(/\n{3,}/g, "\n\n")
+    .replace(/!?\[\[([^\]|#]*)(?:#([^\]|]*))?(?:\|([^\]]*))?\]\]/g, (m, t, h, a) => a || (t && h ? t + " > " + h : t || h))
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
+    .replace(/(\*\*|__)(?=\S)([^\n]*?\S)\1/g, "$2")
+    .replace(/(?<!`)`([^`\n]+)`(?!`)/g, "$1");
+}
+
 // stripPrefix drops the "[Title > … > Section] " the engine puts before
 // each chunk, which the result's heading line already shows.
 function stripPrefix(r) {
@@ -196,12 +240,11 @@ function span(cls, text) {
 // highlight appends text to node with the query's words wrapped in <mark>,
 // built from text nodes only.
 function highlight(node, text, query) {
-  const words = (query || "").toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 2);
-  if (!words.length) {
-    node.textContent = text;
+  const re = wordsRegExp(query);
+  if (!re) {
+    node.append(document.createTextNode(text));
     return;
   }
-  const re = new RegExp("(" + words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|") + ")", "giu");
   text.split(re).forEach((part, i) => {
     if (i % 2 === 1) {
       const m = document.createElement("mark");
@@ -211,6 +254,13 @@ function highlight(node, text, query) {
       node.append(document.createTextNode(part));
     }
   });
+}
+
+// wordsRegExp matches the query's words of three letters or more.
+function wordsRegExp(query) {
+  const words = (query || "").toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 2);
+  if (!words.length) return null;
+  return new RegExp("(" + words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|") + ")", "giu");
 }
 
 function select(i, scroll = true) {
@@ -230,87 +280,151 @@ function openResult(i) {
   const r = results[i];
   if (!r) return;
   select(i, false);
-  const p = new URLSearchParams({ path: r.path });
-  if (r.collection) p.set("collection", r.collection);
-  if (r.section_path && r.section_path.length) p.set("section", r.section_path.join("/"));
-  location.hash = "#/note?" + p.toString();
+  location.hash = resultHref(r);
 }
 
 // ---- reader ----------------------------------------------------------------
 
+let readerSeq = 0; // drops notes that arrive after another was asked for
+
+// showReader shows a whole note rendered, scrolled to its target: the
+// heading named by id or heading, else the section holding the lines of a
+// search hit, whose blocks are marked.
 async function showReader(params) {
   const r = { path: params.get("path") || "", collection: params.get("collection") || "" };
-  const section = params.get("section") || "";
+  const seq = ++readerSeq;
   el.results.hidden = true;
   el.reader.hidden = false;
   el.title.textContent = r.path;
   el.meta.textContent = "Loading…";
   el.content.replaceChildren();
   setStatus("");
-
-  const whole = new URLSearchParams({ path: r.path });
-  if (r.collection) whole.set("collection", r.collection);
-  el.whole.href = "#/note?" + whole.toString();
-  el.whole.hidden = !section;
-
   try {
-    const q = section ? "?section=" + encodeURIComponent(section) : "";
-    const note = await api("/api/v1/notes/" + notePath(r) + q);
+    const note = await api("/api/v1/notes/" + notePath(r) + "?render=html");
+    if (seq !== readerSeq) return;
     el.title.replaceChildren(span("path", note.path));
-    if (note.section_path && note.section_path.length) {
-      el.title.append(span("sep", " › "), span("section", note.section_path.join(" › ")));
-    }
-    el.meta.textContent = "lines " + note.start_line + "–" + note.end_line + " · " + note.word_count + " words" +
+    if (note.title && note.title !== note.path) el.title.append(span("sep", " · "), span("crumb", note.title));
+    el.meta.textContent = note.word_count + " words · " + note.end_line + " lines" +
       (note.collection ? " · " + note.collection : "");
-    renderMarkdown(el.content, note.content);
-    el.back.focus();
+    // Server-rendered by goldmark with raw HTML omitted and unsafe links
+    // dropped; the page's CSP forbids inline scripts besides.
+    el.content.innerHTML = note.html;
+    addAnchors(params);
+    const target = findTarget(note.headings || [], params);
+    const hits = markLines(params.get("lines"), params.get("q"));
+    markSection(target.heading);
+    scrollToTarget(target.heading, hits[0]);
+    if (target.heading && params.get("id") !== target.heading.id) {
+      params.set("id", target.heading.id);
+      history.replaceState(null, "", "#/note?" + params.toString());
+    }
+    el.back.focus({ preventScroll: true });
   } catch (e) {
+    if (seq !== readerSeq) return;
     el.meta.textContent = "";
     setStatus(e.message, true);
   }
 }
 
-// renderMarkdown shows markdown source with light structure: headings,
-// fenced code and paragraphs. Text goes in through textContent only.
-function renderMarkdown(node, src) {
-  node.replaceChildren();
-  const hardBreak = /^\s*([-*+]|\d+[.)]|>|\|)\s/; // list items, quotes and tables keep their lines
-  let fence = null;
-  let para = null;
-  let prev = "";
-  for (const line of src.split("\n")) {
-    if (fence) {
-      if (/^\s*(```|~~~)/.test(line)) { fence = null; continue; }
-      fence.textContent += line + "\n";
-      continue;
-    }
-    if (/^\s*(```|~~~)/.test(line)) {
-      const pre = document.createElement("pre");
-      fence = document.createElement("code");
-      pre.append(fence);
-      node.append(pre);
-      para = null;
-      continue;
-    }
-    const h = /^(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line);
-    if (h) {
-      const hd = document.createElement("h" + Math.min(h[1].length + 1, 6));
-      hd.textContent = h[2];
-      node.append(hd);
-      para = null;
-      continue;
-    }
-    if (!line.trim()) { para = null; continue; }
-    if (!para) {
-      para = document.createElement("p");
-      node.append(para);
-      para.append(document.createTextNode(line));
-    } else if (hardBreak.test(line) || /(\s{2}|\\)$/.test(prev)) {
-      para.append(document.createElement("br"), document.createTextNode(line));
-    } else {
-      para.append(document.createTextNode(" " + line.trim())); // a soft line break
-    }
-    prev = line;
+// scrollToTarget brings the hit on screen, with its section's heading
+// when both fit.
+function scrollToTarget(heading, hit) {
+  let at = hit || heading;
+  if (heading && hit && hit.getBoundingClientRect().bottom - heading.getBoundingClientRect().top < innerHeight * 0.7) {
+    at = heading;
+  }
+  if (at) {
+    at.scrollIntoView({ block: "start" });
+  } else {
+    window.scrollTo(0, 0);
+  }
+}
+
+// findTarget picks the heading a note link points at: by id, by heading
+// text (wikilinks, older links' section path), or as the last heading at or
+// above the first line of a hit.
+function findTarget(headings, params) {
+  let h = null;
+  const id = params.get("id");
+  const text = (params.get("heading") || (params.get("section") || "").split("/").pop() || "").toLowerCase();
+  const lines = /^(\d+)-(\d+)$/.exec(params.get("lines") || "");
+  if (id) h = headings.find((x) => x.id === id);
+  if (!h && text) h = headings.find((x) => x.text.toLowerCase() === text);
+  if (!h && lines) h = headings.filter((x) => x.line <= Number(lines[1])).pop();
+  const node = h && el.content.querySelector("#" + CSS.escape(h.id));
+  return { heading: node || null };
+}
+
+// markSection marks a heading and frames the blocks under it, up to the
+// next heading of the same or a higher level. A top-level heading's
+// section is most of the note, so only the heading is marked.
+function markSection(heading) {
+  if (!heading || heading.parentNode !== el.content) return;
+  heading.classList.add("target");
+  const level = Number(heading.tagName[1]);
+  if (level < 2) return;
+  const frame = document.createElement("div");
+  frame.className = "section-frame";
+  heading.before(frame);
+  for (let n = heading; n; ) {
+    const next = n.nextElementSibling;
+    frame.append(n);
+    if (next && /^H[1-6]$/.test(next.tagName) && Number(next.tagName[1]) <= level) break;
+    n = next;
+  }
+}
+
+// markLines marks the top-level blocks that overlap the lines "from-to"
+// (a hit may start inside a paragraph), and the query's words inside them;
+// it returns the marked blocks.
+function markLines(range, query) {
+  const m = /^(\d+)-(\d+)$/.exec(range || "");
+  if (!m) return [];
+  const from = Number(m[1]), to = Number(m[2]);
+  const lined = [...el.content.children].filter((n) => n.dataset.line);
+  const blocks = lined.filter((n, i) => {
+    const start = Number(n.dataset.line);
+    const end = i + 1 < lined.length ? Number(lined[i + 1].dataset.line) - 1 : Infinity;
+    return start <= to && end >= from && !/^H[1-6]$/.test(n.tagName);
+  });
+  for (const b of blocks) {
+    b.classList.add("hit");
+    markWords(b, query);
+  }
+  return blocks;
+}
+
+// markWords wraps the query's words in <mark> inside node's text nodes.
+function markWords(node, query) {
+  const re = wordsRegExp(query);
+  if (!re) return;
+  const walker = document.createTreeWalker(node, NodeFilter.SHOW_TEXT);
+  const texts = [];
+  while (walker.nextNode()) texts.push(walker.currentNode);
+  for (const t of texts) {
+    if (!re.test(t.data)) continue;
+    re.lastIndex = 0;
+    const frag = document.createDocumentFragment();
+    highlight(frag, t.data, query);
+    t.replaceWith(frag);
+  }
+}
+
+// addAnchors gives each heading a link to itself, for copying.
+function addAnchors(params) {
+  for (const h of el.content.querySelectorAll("h1[id], h2[id], h3[id], h4[id], h5[id], h6[id]")) {
+    const p = new URLSearchParams(params);
+    p.delete("lines");
+    p.delete("q");
+    p.delete("heading");
+    p.delete("section");
+    p.set("id", h.id);
+    const a = document.createElement("a");
+    a.className = "anchor";
+    a.href = "#/note?" + p.toString();
+    a.textContent = "#";
+    a.setAttribute("aria-label", "Link to this section");
+    h.append(a);
   }
 }
 
@@ -385,6 +499,17 @@ el.mode.addEventListener("change", searchNow);
 el.back.addEventListener("click", (e) => {
   e.preventDefault();
   goBack();
+});
+// In-note links to "#id" scroll within the note; "#/…" routes.
+el.content.addEventListener("click", (e) => {
+  const a = e.target.closest("a[href^='#']");
+  const href = a && a.getAttribute("href");
+  if (!href || href.startsWith("#/")) return;
+  e.preventDefault();
+  let id = href.slice(1);
+  try { id = decodeURIComponent(id); } catch { /* keep it as written */ }
+  const target = el.content.querySelector("#" + CSS.escape(id));
+  if (target) target.scrollIntoView({ block: "start" });
 });
 el.tokenForm.addEventListener("submit", (e) => {
   e.preventDefault();

@@ -1,0 +1,99 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func runMain(args ...string) (code int, stderr string) {
+	var errOut bytes.Buffer
+	env := &Env{Stdin: strings.NewReader(""), Stdout: &bytes.Buffer{}, Stderr: &errOut, Getenv: func(string) string { return "" }}
+	code = Main(context.Background(), env, args)
+	return code, errOut.String()
+}
+
+// Every failure reads "mdsearch: COMMAND: what went wrong"; a bad command
+// line adds where to find the usage and exits 2.
+func TestErrorPrefix(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "none.db")
+	tests := []struct {
+		args []string
+		code int
+		want string // the first line of stderr
+	}{
+		{[]string{"search"}, 2, "mdsearch: search: give a QUERY"},
+		{[]string{"search", "--bogus", "q"}, 2, "mdsearch: search: flag provided but not defined: -bogus"},
+		{[]string{"search", "-n", "x", "q"}, 2, `mdsearch: search: invalid value "x" for flag -n: parse error`},
+		{[]string{"search", "q", "--index", missing}, 1, "mdsearch: search: open index " + missing + ": no index here"},
+		{[]string{"search", "q", "-n", "0", "--index", missing}, 1, "mdsearch: search: n must be between 1 and 50, got 0"},
+		{[]string{"read", "--index", missing}, 2, "mdsearch: read: give one PATH"},
+		{[]string{"read", "a.md", "b.md"}, 2, `mdsearch: read: unexpected argument "b.md"`},
+		{[]string{"status", "extra"}, 2, `mdsearch: status: unexpected argument "extra"`},
+		{[]string{"index"}, 2, "mdsearch: index: give one DIR"},
+		{[]string{"serve", "extra"}, 2, `mdsearch: serve: unexpected argument "extra"`},
+		{[]string{"watch", "--bogus"}, 2, "mdsearch: watch: flag provided but not defined: -bogus"},
+		{[]string{"chunk"}, 2, "mdsearch: chunk: give at least one FILE"},
+		{[]string{"chunk", "--profile", "odd", "x.md"}, 2, `mdsearch: chunk: unknown --profile "odd"`},
+		{[]string{"embed", "--embedder", "none", "x"}, 2, "mdsearch: embed: --embedder none has no model"},
+		{[]string{"eval"}, 2, "mdsearch: eval: give --vault DIR and --queries FILE"},
+		{[]string{"setup", "extra"}, 2, `mdsearch: setup: unexpected argument "extra"`},
+		{[]string{"nope"}, 2, `mdsearch: unknown command "nope"`},
+	}
+	for _, tt := range tests {
+		code, stderr := runMain(tt.args...)
+		first, _, _ := strings.Cut(stderr, "\n")
+		if code != tt.code || !strings.HasPrefix(first, tt.want) {
+			t.Errorf("%v: exit %d, first line %q; want %d, %q", tt.args, code, first, tt.code, tt.want)
+		}
+		if code == 2 && tt.args[0] != "nope" && !strings.Contains(stderr, "Run 'mdsearch "+tt.args[0]+" -h' for usage.") {
+			t.Errorf("%v: no pointer to the usage in %q", tt.args, stderr)
+		}
+	}
+}
+
+var flagName = regexp.MustCompile(`(?m)^  -([a-z0-9-]+)`)
+
+// A command's help lists its own flags and none it ignores.
+func TestHelpFlags(t *testing.T) {
+	model := []string{"embedder", "embed-url", "embed-model", "ort-lib", "model-dir", "threads"}
+	tests := []struct {
+		cmd       string
+		want, not []string
+	}{
+		{"read", []string{"index", "max-file-size", "section", "outline", "json"}, model},
+		{"status", []string{"index", "max-file-size", "json"}, append([]string{"section", "n"}, model...)},
+		{"search", append([]string{"index", "n", "max-per-page", "mode", "collection", "tag", "path-prefix", "json"}, model...), []string{"section"}},
+		{"index", append([]string{"index", "max-file-size", "name", "full", "json"}, model...), []string{"n", "section"}},
+		{"serve", append([]string{"addr", "token", "no-watch", "index"}, model...), []string{"http", "json"}},
+		{"mcp", append([]string{"http", "token", "no-watch", "index"}, model...), []string{"addr", "json"}},
+		{"embed", append([]string{"json", "similarity", "values"}, model...), []string{"index", "max-file-size"}},
+		{"chunk", append([]string{"json", "max-tokens", "profile"}, model...), []string{"index", "max-file-size"}},
+		{"setup", []string{"verify", "test-data", "from"}, append([]string{"index"}, model...)},
+	}
+	for _, tt := range tests {
+		code, stderr := runMain(tt.cmd, "-h")
+		if code != 0 || !strings.HasPrefix(stderr, "Usage: mdsearch "+tt.cmd+" ") {
+			t.Errorf("%s -h: exit %d\n%s", tt.cmd, code, stderr)
+			continue
+		}
+		var got []string
+		for _, m := range flagName.FindAllStringSubmatch(stderr, -1) {
+			got = append(got, m[1])
+		}
+		for _, f := range tt.want {
+			if !slices.Contains(got, f) {
+				t.Errorf("%s -h lacks -%s: %v", tt.cmd, f, got)
+			}
+		}
+		for _, f := range tt.not {
+			if slices.Contains(got, f) {
+				t.Errorf("%s -h lists -%s, which it does not use", tt.cmd, f)
+			}
+		}
+	}
+}

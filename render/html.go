@@ -1,0 +1,375 @@
+package render
+
+import (
+	"bytes"
+	"html"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/renderer"
+	ghtml "github.com/yuin/goldmark/renderer/html"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+)
+
+// HTMLOptions tune how a note is rendered to HTML.
+type HTMLOptions struct {
+	// FirstLine is the line number of the source's first line in its file,
+	// so data-line attributes and Heading.Line match the file; 0 means 1.
+	FirstLine int
+	// Link resolves a link target to an href: a wikilink's note name
+	// ("Note", "folder/Note"; wiki is true) or a relative markdown link's
+	// destination (wiki is false), and a heading in it, "" for none. ok is
+	// false when no note matches; the link then renders as marked text.
+	// Nil leaves every wikilink unresolved and markdown links as written.
+	Link func(target, heading string, wiki bool) (href string, ok bool)
+}
+
+// Heading is one heading of a rendered note, for tables of contents and for
+// mapping a line of the file to the section that holds it.
+type Heading struct {
+	ID    string `json:"id"`
+	Level int    `json:"level"`
+	Text  string `json:"text"`
+	Line  int    `json:"line"` // 1-based, in the file
+}
+
+// Rendered is a note as safe HTML, with its headings in document order.
+type Rendered struct {
+	HTML     string    `json:"html"`
+	Headings []Heading `json:"headings"`
+}
+
+// HTML renders note markdown to HTML that is safe to insert into a page:
+// raw HTML in the note is omitted, dangerous link schemes are dropped, and
+// heading attributes other than id are discarded. GFM tables,
+// strikethrough, task lists and autolinks are on; Obsidian callouts,
+// wikilinks and embeds are understood. Headings get ids ("## Title
+// {#custom-id}" sets one explicitly) and top-level blocks a data-line
+// attribute, so a page can link to a section and mark a range of lines.
+func HTML(src []byte, opts HTMLOptions) Rendered {
+	first := max(opts.FirstLine, 1)
+	var out bytes.Buffer
+	fm, body := splitFrontmatter(src)
+	if fm != nil {
+		out.WriteString(`<details class="frontmatter" data-line="` + strconv.Itoa(first) + `"><summary>Properties</summary><pre>`)
+		out.WriteString(html.EscapeString(string(fm)))
+		out.WriteString("</pre></details>\n")
+		first += bytes.Count(src[:len(src)-len(body)], []byte{'\n'})
+	}
+	t := &noteTransformer{opts: opts, lines: newLineIndex(body, first)}
+	md := goldmark.New(
+		goldmark.WithExtensions(extension.GFM, &obsidian{}),
+		goldmark.WithParserOptions(parser.WithAttribute(), parser.WithAutoHeadingID(),
+			parser.WithASTTransformers(util.Prioritized(t, 100))),
+		goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(&blockRenderer{}, 100))),
+	)
+	ctx := parser.NewContext(parser.WithIDs(newHeadingIDs()))
+	if err := md.Convert(body, &out, parser.WithContext(ctx)); err != nil {
+		// Rendering into a bytes.Buffer fails only on a renderer bug; show
+		// the source rather than nothing.
+		return Rendered{HTML: "<pre>" + html.EscapeString(string(src)) + "</pre>", Headings: []Heading{}}
+	}
+	return Rendered{HTML: out.String(), Headings: t.headings}
+}
+
+// splitFrontmatter separates a leading YAML block ("---" to "---" or
+// "...") from the body.
+func splitFrontmatter(src []byte) (fm, body []byte) {
+	rest, ok := cutLine(src, "---")
+	if !ok {
+		return nil, src
+	}
+	for off := 0; off < len(rest); {
+		end := bytes.IndexByte(rest[off:], '\n')
+		next := len(rest)
+		if end >= 0 {
+			next = off + end + 1
+		}
+		line := strings.TrimRight(string(rest[off:next]), "\r\n")
+		if line == "---" || line == "..." {
+			return rest[:off], rest[next:]
+		}
+		off = next
+	}
+	return nil, src
+}
+
+// cutLine reports whether src's first line is exactly want, and the rest.
+func cutLine(src []byte, want string) ([]byte, bool) {
+	end := bytes.IndexByte(src, '\n')
+	if end < 0 || strings.TrimRight(string(src[:end]), "\r") != want {
+		return nil, false
+	}
+	return src[end+1:], true
+}
+
+// lineIndex maps byte offsets of the parsed body to line numbers of the file.
+type lineIndex struct {
+	starts []int // byte offset of each line's start
+	first  int
+}
+
+func newLineIndex(src []byte, first int) lineIndex {
+	starts := []int{0}
+	for i, b := range src {
+		if b == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	return lineIndex{starts: starts, first: first}
+}
+
+func (li lineIndex) line(off int) int {
+	return sort.SearchInts(li.starts, off+1) - 1 + li.first
+}
+
+// noteTransformer collects headings, strips heading attributes other than
+// id, marks top-level blocks with their first line and resolves links.
+type noteTransformer struct {
+	opts     HTMLOptions
+	lines    lineIndex
+	headings []Heading
+}
+
+func (t *noteTransformer) Transform(doc *ast.Document, reader text.Reader, _ parser.Context) {
+	src := reader.Source()
+	t.headings = []Heading{}
+	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
+		if off, ok := firstOffset(n); ok {
+			line := t.lines.line(off)
+			if n.Kind() == ast.KindFencedCodeBlock {
+				line-- // its lines start below the opening fence
+			}
+			n.SetAttributeString("data-line", []byte(strconv.Itoa(line)))
+		}
+	}
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch n := n.(type) {
+		case *ast.Heading:
+			t.heading(n, src)
+		case *ast.Link:
+			t.link(n)
+		case *wikiLink:
+			n.resolve(t.opts.Link)
+		}
+		return ast.WalkContinue, nil
+	})
+}
+
+func (t *noteTransformer) heading(h *ast.Heading, src []byte) {
+	id, _ := h.AttributeString("id")
+	idb, _ := id.([]byte)
+	line := 0
+	if off, ok := firstOffset(h); ok {
+		line = t.lines.line(off)
+	}
+	dataLine, hasLine := h.AttributeString("data-line")
+	h.RemoveAttributes()
+	h.SetAttributeString("id", idb)
+	if hasLine {
+		h.SetAttributeString("data-line", dataLine)
+	}
+	t.headings = append(t.headings, Heading{ID: string(idb), Level: h.Level, Text: plainText(h, src), Line: line})
+}
+
+// link points a relative link to a note (e.g. "Other%20Note.md#Setup") at
+// that note's page, leaving URLs with a scheme and in-page anchors alone.
+func (t *noteTransformer) link(l *ast.Link) {
+	dest := string(l.Destination)
+	if t.opts.Link == nil || dest == "" || strings.HasPrefix(dest, "#") || strings.Contains(dest, ":") || strings.HasPrefix(dest, "//") {
+		return
+	}
+	target, heading, _ := strings.Cut(dest, "#")
+	target = unescapePath(target)
+	if href, ok := t.opts.Link(target, unescapePath(heading), false); ok {
+		l.Destination = []byte(href)
+	}
+}
+
+// firstOffset is the byte offset where a block's text starts.
+func firstOffset(n ast.Node) (int, bool) {
+	if n.Type() == ast.TypeBlock && n.Lines().Len() > 0 {
+		return n.Lines().At(0).Start, true
+	}
+	if t, ok := n.(*ast.Text); ok {
+		return t.Segment.Start, true
+	}
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		if off, ok := firstOffset(c); ok {
+			return off, true
+		}
+	}
+	return 0, false
+}
+
+// plainText is the text of an inline tree, markup dropped.
+func plainText(n ast.Node, src []byte) string {
+	var b strings.Builder
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch c := c.(type) {
+		case *ast.Text:
+			b.Write(c.Segment.Value(src))
+			if c.SoftLineBreak() {
+				b.WriteByte(' ')
+			}
+		case *ast.String:
+			b.Write(c.Value)
+		case *ast.CodeSpan:
+			for s := c.FirstChild(); s != nil; s = s.NextSibling() {
+				if t, ok := s.(*ast.Text); ok {
+					b.Write(t.Segment.Value(src))
+				}
+			}
+			return ast.WalkSkipChildren, nil
+		case *wikiLink:
+			b.WriteString(c.label())
+			return ast.WalkSkipChildren, nil
+		case *ast.RawHTML:
+			return ast.WalkSkipChildren, nil
+		}
+		return ast.WalkContinue, nil
+	})
+	return strings.TrimSpace(b.String())
+}
+
+// headingIDs makes heading ids like goldmark's, but keeps letters and
+// digits of every script, so "Über uns" is "über-uns", not "ber-uns".
+type headingIDs struct{ used map[string]bool }
+
+func newHeadingIDs() *headingIDs { return &headingIDs{used: map[string]bool{}} }
+
+func (s *headingIDs) Generate(value []byte, _ ast.NodeKind) []byte {
+	var b strings.Builder
+	for _, r := range strings.TrimSpace(string(value)) {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			b.WriteRune(unicode.ToLower(r))
+		case unicode.IsSpace(r) || r == '-' || r == '_':
+			b.WriteByte('-')
+		}
+	}
+	base := b.String()
+	if base == "" {
+		base = "heading"
+	}
+	id := base
+	for i := 1; s.used[id]; i++ {
+		id = base + "-" + strconv.Itoa(i)
+	}
+	s.used[id] = true
+	return []byte(id)
+}
+
+func (s *headingIDs) Put(value []byte) { s.used[string(value)] = true }
+
+// blockRenderer renders code blocks with their data-line attribute;
+// images as text, since the page loads nothing from outside and a note's
+// attachments are not served; and links with a dangerous scheme
+// (javascript: and the like) as plain text, not as dead links.
+type blockRenderer struct{}
+
+func (r *blockRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
+	reg.Register(ast.KindFencedCodeBlock, r.code)
+	reg.Register(ast.KindCodeBlock, r.code)
+	reg.Register(ast.KindImage, r.image)
+	reg.Register(ast.KindLink, r.link)
+	reg.Register(ast.KindAutoLink, r.autoLink)
+}
+
+func (r *blockRenderer) link(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	n := node.(*ast.Link)
+	dest := util.URLEscape(n.Destination, true)
+	safe := !ghtml.IsDangerousURL(dest)
+	switch {
+	case !entering && safe:
+		_, _ = w.WriteString("</a>")
+	case !entering:
+		_, _ = w.WriteString("</span>")
+	case safe:
+		_, _ = w.WriteString(`<a href="` + string(util.EscapeHTML(dest)) + `"`)
+		if n.Title != nil {
+			_, _ = w.WriteString(` title="` + html.EscapeString(string(n.Title)) + `"`)
+		}
+		_, _ = w.WriteString(">")
+	default:
+		_, _ = w.WriteString(`<span class="removed-link" title="unsafe link removed">`)
+	}
+	return ast.WalkContinue, nil
+}
+
+func (r *blockRenderer) autoLink(w util.BufWriter, src []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	n := node.(*ast.AutoLink)
+	dest := util.URLEscape(n.URL(src), false)
+	label := html.EscapeString(string(n.Label(src)))
+	if n.AutoLinkType == ast.AutoLinkEmail && !bytes.HasPrefix(bytes.ToLower(dest), []byte("mailto:")) {
+		dest = append([]byte("mailto:"), dest...)
+	}
+	if ghtml.IsDangerousURL(dest) {
+		_, _ = w.WriteString(`<span class="removed-link" title="unsafe link removed">` + label + `</span>`)
+		return ast.WalkContinue, nil
+	}
+	_, _ = w.WriteString(`<a href="` + string(util.EscapeHTML(dest)) + `">` + label + `</a>`)
+	return ast.WalkContinue, nil
+}
+
+func (r *blockRenderer) code(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	_, _ = w.WriteString("<pre")
+	if v, ok := n.AttributeString("data-line"); ok {
+		_, _ = w.WriteString(` data-line="` + html.EscapeString(string(v.([]byte))) + `"`)
+	}
+	_, _ = w.WriteString("><code")
+	if f, ok := n.(*ast.FencedCodeBlock); ok {
+		if lang := f.Language(src); len(lang) > 0 {
+			_, _ = w.WriteString(` class="language-` + html.EscapeString(string(lang)) + `"`)
+		}
+	}
+	_, _ = w.WriteString(">")
+	for i := 0; i < n.Lines().Len(); i++ {
+		seg := n.Lines().At(i)
+		_, _ = w.WriteString(html.EscapeString(string(seg.Value(src))))
+	}
+	_, _ = w.WriteString("</code></pre>\n")
+	return ast.WalkSkipChildren, nil
+}
+
+func (r *blockRenderer) image(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	img := n.(*ast.Image)
+	label := plainText(img, src)
+	if label == "" {
+		label = string(img.Destination)
+	}
+	_, _ = w.WriteString(`<span class="embed" title="image not shown">` + html.EscapeString(label) + `</span>`)
+	return ast.WalkSkipChildren, nil
+}
+
+// unescapePath decodes %XX escapes in a link destination, leaving it as
+// written when it is malformed.
+func unescapePath(s string) string {
+	if u, err := url.PathUnescape(s); err == nil {
+		return u
+	}
+	return s
+}

@@ -1,0 +1,116 @@
+package render
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// link resolves "Other" (and "Other.md") and nothing else.
+func link(target, heading string, wiki bool) (string, bool) {
+	if strings.TrimSuffix(target, ".md") != "Other" {
+		return "", false
+	}
+	href := "#/note?path=Other.md"
+	if heading != "" {
+		href += "&heading=" + heading
+	}
+	return href, true
+}
+
+func TestHTML(t *testing.T) {
+	tests := []struct {
+		name, src string
+		want      []string // substrings of the HTML
+		not       []string // must not appear
+	}{
+		{"emphasis and strikethrough", "Some **bold**, *it* and ~~gone~~.", []string{"<strong>bold</strong>", "<em>it</em>", "<del>gone</del>"}, nil},
+		{"table", "| a | b |\n|---|---|\n| 1 | 2 |\n", []string{`<table data-line="1">`, "<th>a</th>", "<td>2</td>"}, nil},
+		{"task list", "- [ ] todo\n- [x] done\n", []string{`<input disabled="" type="checkbox"> todo`, `<input checked="" disabled="" type="checkbox"> done`}, nil},
+		{"heading ids", "# One\n\n## Two {#custom-id}\n\n## One\n\n## Über uns\n", []string{`<h1 id="one" data-line="1">One</h1>`, `<h2 id="custom-id" data-line="3">Two</h2>`, `<h2 id="one-1"`, `id="über-uns"`}, []string{"{#"}},
+		{"heading attributes other than id dropped", `## A {onclick="alert(1)" .c style="x"}`, []string{`<h2 id="a" data-line="1">A</h2>`}, []string{"onclick", "style", "class"}},
+		{"raw HTML omitted", "<script>alert(1)</script>\n\nText <img src=x onerror=\"alert(2)\"> more\n", []string{"Text", "more"}, []string{"<script", "<img", "onerror"}},
+		{"dangerous link schemes dropped", "[a](javascript:alert(1)) [b](vbscript:x) <javascript:alert(3)>", []string{`<span class="removed-link" title="unsafe link removed">a</span>`, `<span class="removed-link" title="unsafe link removed">javascript:alert(3)</span>`}, []string{`href=`}},
+		{"links keep titles and escape", `[t](https://example.org/?a=1&b="2" "Ti<t>le") <https://example.org/x?y=1&z=2> <me@example.org>`, []string{`<a href="https://example.org/?a=1&amp;b=%222%22" title="Ti&lt;t&gt;le">t</a>`, `<a href="https://example.org/x?y=1&amp;z=2">`, `<a href="mailto:me@example.org">me@example.org</a>`}, nil},
+		{"external link kept", "[site](https://example.org/x)", []string{`<a href="https://example.org/x">site</a>`}, nil},
+		{"images as text", "![a cat](https://example.org/cat.png)", []string{`<span class="embed" title="image not shown">a cat</span>`}, []string{"<img"}},
+		{"code fence escaped", "```go\nfmt.Println(\"<b>\")\n```\n", []string{`<pre data-line="1"><code class="language-go">fmt.Println(&#34;&lt;b&gt;&#34;)`}, []string{"<b>"}},
+		{"wikilink", "See [[Other]].", []string{`<a class="wikilink" href="#/note?path=Other.md">Other</a>`}, nil},
+		{"wikilink heading and alias", "[[Other#Setup]] [[Other#Setup|the setup]]", []string{`href="#/note?path=Other.md&amp;heading=Setup">Other &gt; Setup</a>`, `>the setup</a>`}, nil},
+		{"wikilink nested heading and block ref", "[[Other#A#B]] [[Other#^abc123]]", []string{`heading=B">`, `href="#/note?path=Other.md">Other &gt; ^abc123</a>`}, nil},
+		{"unresolved wikilink", "[[Missing <b>]]", []string{`<span class="wikilink unresolved" title="no note by this name">Missing &lt;b&gt;</span>`}, []string{"<b>"}},
+		{"embed", "![[Other]] ![[photo.png]]", []string{`<a class="wikilink embed" href="#/note?path=Other.md">Other</a>`, `<span class="wikilink embed unresolved"`}, nil},
+		{"wikilink in a table", "| a |\n|---|\n| [[Other\\|alias]] |\n", []string{`<td><a class="wikilink" href="#/note?path=Other.md">alias</a></td>`}, nil},
+		{"wikilink in code stays code", "`[[Other]]`", []string{"<code>[[Other]]</code>"}, []string{"wikilink"}},
+		{"relative markdown link to a note", "[o](Other.md#Setup) [x](Nope.md)", []string{`<a href="#/note?path=Other.md&amp;heading=Setup">o</a>`, `<a href="Nope.md">x</a>`}, nil},
+		{"callout", "> [!warning] Mind **this**\n> Body text.\n", []string{`<div class="callout" data-callout="warning" data-line="1">`, `<div class="callout-title">Mind <strong>this</strong></div>`, "<p>Body text.</p>"}, []string{"[!warning]", "<blockquote"}},
+		{"callout without title", "> [!TIP]\n> Body.\n", []string{`data-callout="tip"`, `<div class="callout-title">Tip</div>`, "<p>Body.</p>"}, nil},
+		{"foldable callout", "> [!note]- Closed\n> Hidden.\n\n> [!note]+ Open\n> Shown.\n", []string{`<details class="callout" data-callout="note" data-line="1">`, `<summary class="callout-title">Closed</summary>`, `data-line="4" open>`}, nil},
+		{"plain quote stays a quote", "> just [a] quote\n", []string{"<blockquote data-line=\"1\">"}, []string{"callout"}},
+		{"frontmatter", "---\ntags: [x]\ntitle: <b>\n---\n# Head\n", []string{`<details class="frontmatter" data-line="1"><summary>Properties</summary><pre>tags: [x]`, "title: &lt;b&gt;", `<h1 id="head" data-line="5">`}, []string{"<hr"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := HTML([]byte(tt.src), HTMLOptions{Link: link}).HTML
+			for _, w := range tt.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("missing %q in\n%s", w, got)
+				}
+			}
+			for _, n := range tt.not {
+				if strings.Contains(got, n) {
+					t.Errorf("has %q in\n%s", n, got)
+				}
+			}
+		})
+	}
+}
+
+func TestHTMLHeadings(t *testing.T) {
+	src := "Intro\n\n# Title\n\nText\n\n## Setup `code` {#setup}\n\nSetext\n------\n"
+	got := HTML([]byte(src), HTMLOptions{FirstLine: 10}).Headings
+	want := []Heading{
+		{ID: "title", Level: 1, Text: "Title", Line: 12},
+		{ID: "setup", Level: 2, Text: "Setup code", Line: 16},
+		{ID: "setext", Level: 2, Text: "Setext", Line: 18},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("headings\n got %+v\nwant %+v", got, want)
+	}
+	if h := HTML(nil, HTMLOptions{}); h.Headings == nil || h.HTML != "" {
+		t.Errorf("empty note: %+v", h)
+	}
+}
+
+func TestLinkIndex(t *testing.T) {
+	x := NewLinkIndex([]string{"Home.md", "a/Note.md", "b/Note.md", "a/deep/Note.md", "b/c/Plan.md", "Other.markdown"})
+	tests := []struct{ from, target, want string }{
+		{"Home.md", "Note", "a/Note.md"},          // shortest path, then by name
+		{"b/c/Plan.md", "note", "a/Note.md"},      // case ignored
+		{"a/deep/x.md", "Note", "a/deep/Note.md"}, // the linking note's folder wins
+		{"Home.md", "deep/Note", "a/deep/Note.md"},
+		{"Home.md", "b/Note.md", "b/Note.md"},
+		{"Home.md", "Plan", "b/c/Plan.md"},
+		{"Home.md", "Other", "Other.markdown"},
+		{"Home.md", "", "Home.md"},
+		{"Home.md", "Missing", ""},
+		{"Home.md", "photo.png", ""},
+		{"Home.md", "e/Note", ""},
+	}
+	for _, tt := range tests {
+		got, ok := x.Resolve(tt.from, tt.target)
+		if got != tt.want || ok != (tt.want != "") {
+			t.Errorf("Resolve(%q, %q) = %q, %v; want %q", tt.from, tt.target, got, ok, tt.want)
+		}
+	}
+	for _, tt := range []struct{ from, dest, want string }{
+		{"b/c/Plan.md", "../Note.md", "b/Note.md"},
+		{"a/Note.md", "deep/Note.md", "a/deep/Note.md"},
+		{"Home.md", "Plan.md", "b/c/Plan.md"},
+		{"Home.md", "nope/x.md", ""},
+	} {
+		if got, _ := x.ResolveRelative(tt.from, tt.dest); got != tt.want {
+			t.Errorf("ResolveRelative(%q, %q) = %q, want %q", tt.from, tt.dest, got, tt.want)
+		}
+	}
+}

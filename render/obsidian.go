@@ -1,0 +1,270 @@
+package render
+
+import (
+	"bytes"
+	"html"
+	"regexp"
+	"strings"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/renderer"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+)
+
+// obsidian is the goldmark extension for Obsidian's syntax: [[wikilinks]],
+// ![[embeds]] and > [!type] callouts.
+type obsidian struct{}
+
+func (obsidian) Extend(m goldmark.Markdown) {
+	m.Parser().AddOptions(
+		// Before the link parser (200), which would read "[[x]]" as text.
+		parser.WithInlineParsers(util.Prioritized(wikiParser{}, 199)),
+		// Before noteTransformer (100), so a callout gets its data-line.
+		parser.WithASTTransformers(util.Prioritized(calloutTransformer{}, 50)),
+	)
+	m.Renderer().AddOptions(renderer.WithNodeRenderers(util.Prioritized(obsidianRenderer{}, 100)))
+}
+
+var (
+	kindWikiLink     = ast.NewNodeKind("WikiLink")
+	kindCallout      = ast.NewNodeKind("Callout")
+	kindCalloutTitle = ast.NewNodeKind("CalloutTitle")
+)
+
+// wikiLink is [[target#heading|alias]], or ![[...]] when embed is set.
+type wikiLink struct {
+	ast.BaseInline
+	target, heading, alias string
+	embed                  bool
+	href                   string // "" while unresolved
+}
+
+func (n *wikiLink) Kind() ast.NodeKind { return kindWikiLink }
+
+func (n *wikiLink) Dump(src []byte, level int) {
+	ast.DumpHelper(n, src, level, map[string]string{"Target": n.target, "Heading": n.heading}, nil)
+}
+
+// label is what Obsidian shows for the link: the alias, else
+// "Note > Heading".
+func (n *wikiLink) label() string {
+	switch {
+	case n.alias != "":
+		return n.alias
+	case n.heading != "" && n.target != "":
+		return n.target + " > " + n.heading
+	case n.heading != "":
+		return n.heading
+	}
+	return n.target
+}
+
+func (n *wikiLink) resolve(link func(target, heading string, wiki bool) (string, bool)) {
+	if link == nil {
+		return
+	}
+	heading := n.heading
+	if strings.HasPrefix(heading, "^") {
+		heading = "" // a block reference: link to the note
+	}
+	if href, ok := link(n.target, heading, true); ok {
+		n.href = href
+	}
+}
+
+// wikiParser reads [[...]] and ![[...]] on one line.
+type wikiParser struct{}
+
+func (wikiParser) Trigger() []byte { return []byte{'[', '!'} }
+
+func (wikiParser) Parse(_ ast.Node, block text.Reader, _ parser.Context) ast.Node {
+	line, _ := block.PeekLine()
+	embed := line[0] == '!'
+	rest := line
+	if embed {
+		rest = rest[1:]
+	}
+	if !bytes.HasPrefix(rest, []byte("[[")) {
+		return nil
+	}
+	end := bytes.Index(rest[2:], []byte("]]"))
+	if end <= 0 {
+		return nil
+	}
+	inner := string(rest[2 : 2+end])
+	if strings.ContainsAny(inner, "[]\n") {
+		return nil
+	}
+	block.Advance(len(line) - len(rest) + end + 4)
+	n := &wikiLink{embed: embed}
+	// In a table cell the alias pipe is written "\|".
+	target, alias, _ := strings.Cut(strings.ReplaceAll(inner, `\|`, "|"), "|")
+	n.alias = strings.TrimSpace(alias)
+	target, heading, _ := strings.Cut(target, "#")
+	n.target = strings.TrimSpace(target)
+	// [[Note#A#B]] names B under A; the last heading is the one linked.
+	n.heading = strings.TrimSpace(heading[strings.LastIndexByte(heading, '#')+1:])
+	return n
+}
+
+// callout is a blockquote that opens with "[!type] Title"; fold is '+' or
+// '-' for a foldable one (open or closed), else 0.
+type callout struct {
+	ast.BaseBlock
+	kind string
+	fold byte
+}
+
+func (n *callout) Kind() ast.NodeKind { return kindCallout }
+
+func (n *callout) Dump(src []byte, level int) {
+	ast.DumpHelper(n, src, level, map[string]string{"Type": n.kind}, nil)
+}
+
+// calloutTitle holds the title's inline nodes.
+type calloutTitle struct{ ast.BaseBlock }
+
+func (n *calloutTitle) Kind() ast.NodeKind { return kindCalloutTitle }
+
+func (n *calloutTitle) Dump(src []byte, level int) { ast.DumpHelper(n, src, level, nil, nil) }
+
+var calloutRE = regexp.MustCompile(`^\[!([A-Za-z0-9_-]+)\]([+-]?)[ \t]*`)
+
+type calloutTransformer struct{}
+
+func (calloutTransformer) Transform(doc *ast.Document, reader text.Reader, _ parser.Context) {
+	var quotes []*ast.Blockquote
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if q, ok := n.(*ast.Blockquote); ok && entering {
+			quotes = append(quotes, q)
+		}
+		return ast.WalkContinue, nil
+	})
+	for _, q := range quotes {
+		toCallout(q, reader.Source())
+	}
+}
+
+// toCallout replaces q with a callout when its first line is "[!type]":
+// the rest of that line becomes the title, the other lines the body.
+func toCallout(q *ast.Blockquote, src []byte) {
+	para, ok := q.FirstChild().(*ast.Paragraph)
+	if !ok || para.Lines().Len() == 0 {
+		return
+	}
+	first := para.Lines().At(0)
+	m := calloutRE.FindSubmatch(first.Value(src))
+	if m == nil {
+		return
+	}
+	c := &callout{kind: strings.ToLower(string(m[1]))}
+	c.Lines().Append(first) // where the callout starts, for data-line
+	if len(m[2]) > 0 {
+		c.fold = m[2][0]
+	}
+	title := &calloutTitle{}
+	moveTitle(para, title, first.Start+len(m[0]), first.Stop)
+	if !title.HasChildren() {
+		title.AppendChild(title, ast.NewString([]byte(strings.ToUpper(c.kind[:1])+c.kind[1:])))
+	}
+	if !para.HasChildren() {
+		q.RemoveChild(q, para)
+	}
+	c.AppendChild(c, title)
+	for child := q.FirstChild(); child != nil; child = q.FirstChild() {
+		q.RemoveChild(q, child)
+		c.AppendChild(c, child)
+	}
+	q.Parent().ReplaceChild(q.Parent(), q, c)
+}
+
+// moveTitle moves the inline nodes of the paragraph's first line into
+// title, dropping the "[!type]" marker that ends at titleStart.
+func moveTitle(para ast.Node, title ast.Node, titleStart, lineStop int) {
+	for n := para.FirstChild(); n != nil; {
+		next := n.NextSibling()
+		t, isText := n.(*ast.Text)
+		if isText && t.Segment.Stop <= titleStart {
+			para.RemoveChild(para, n) // part of the marker
+			if t.SoftLineBreak() || t.HardLineBreak() {
+				return // no title on the marker's line
+			}
+			n = next
+			continue
+		}
+		if isText && t.Segment.Start < titleStart {
+			t.Segment = t.Segment.WithStart(titleStart)
+		}
+		para.RemoveChild(para, n)
+		title.AppendChild(title, n)
+		if isText && (t.SoftLineBreak() || t.HardLineBreak() || t.Segment.Stop >= lineStop) {
+			t.SetSoftLineBreak(false)
+			t.SetHardLineBreak(false)
+			return
+		}
+		n = next
+	}
+}
+
+type obsidianRenderer struct{}
+
+func (obsidianRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
+	reg.Register(kindWikiLink, renderWikiLink)
+	reg.Register(kindCallout, renderCallout)
+	reg.Register(kindCalloutTitle, renderCalloutTitle)
+}
+
+func renderWikiLink(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	n := node.(*wikiLink)
+	class := "wikilink"
+	if n.embed {
+		class += " embed"
+	}
+	label := html.EscapeString(n.label())
+	if n.href == "" {
+		_, _ = w.WriteString(`<span class="` + class + ` unresolved" title="no note by this name">` + label + `</span>`)
+		return ast.WalkContinue, nil
+	}
+	_, _ = w.WriteString(`<a class="` + class + `" href="` + html.EscapeString(n.href) + `">` + label + `</a>`)
+	return ast.WalkContinue, nil
+}
+
+func renderCallout(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	n := node.(*callout)
+	tag := "div"
+	if n.fold != 0 {
+		tag = "details"
+	}
+	if !entering {
+		_, _ = w.WriteString("</" + tag + ">\n")
+		return ast.WalkContinue, nil
+	}
+	_, _ = w.WriteString("<" + tag + ` class="callout" data-callout="` + html.EscapeString(n.kind) + `"`)
+	if v, ok := n.AttributeString("data-line"); ok {
+		_, _ = w.WriteString(` data-line="` + html.EscapeString(string(v.([]byte))) + `"`)
+	}
+	if n.fold == '+' {
+		_, _ = w.WriteString(" open")
+	}
+	_, _ = w.WriteString(">\n")
+	return ast.WalkContinue, nil
+}
+
+func renderCalloutTitle(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	tag := "div"
+	if node.Parent().(*callout).fold != 0 {
+		tag = "summary"
+	}
+	if entering {
+		_, _ = w.WriteString("<" + tag + ` class="callout-title">`)
+	} else {
+		_, _ = w.WriteString("</" + tag + ">\n")
+	}
+	return ast.WalkContinue, nil
+}

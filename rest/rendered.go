@@ -1,0 +1,65 @@
+package rest
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+
+	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/render"
+)
+
+// RenderedNote is a note read with render=html: the read, plus its content
+// as safe HTML and its headings with their ids and lines.
+type RenderedNote struct {
+	mdsearch.ReadResponse
+	HTML     string           `json:"html"`
+	Headings []render.Heading `json:"headings"`
+}
+
+// renderNote renders a read note for the page, its wikilinks resolved
+// among the notes of its collection.
+func (srv *Server) renderNote(ctx context.Context, resp *mdsearch.ReadResponse) RenderedNote {
+	var links *render.LinkIndex
+	if srv.opts.NotePaths != nil {
+		paths, err := srv.opts.NotePaths(ctx, resp.Collection)
+		if err != nil {
+			srv.log.Warn("listing notes to resolve links", "collection", resp.Collection, "err", err)
+		}
+		links = render.NewLinkIndex(paths)
+	}
+	link := func(target, heading string, wiki bool) (string, bool) {
+		if links == nil {
+			return "", false
+		}
+		resolve := links.ResolveRelative
+		if wiki {
+			resolve = links.Resolve
+		}
+		p, ok := resolve(resp.Path, target)
+		if !ok {
+			return "", false
+		}
+		return noteHref(resp.Collection, p, heading), true
+	}
+	r := render.HTML([]byte(resp.Content), render.HTMLOptions{FirstLine: resp.StartLine, Link: link})
+	return RenderedNote{ReadResponse: *resp, HTML: r.HTML, Headings: r.Headings}
+}
+
+// noteHref is the page's address of a note, opened at a heading (its text)
+// when one is given. app.js reads the same parameters.
+func noteHref(collection, path, heading string) string {
+	v := url.Values{"path": {path}}
+	if collection != "" {
+		v.Set("collection", collection)
+	}
+	if heading != "" {
+		v.Set("heading", heading)
+	}
+	return "#/note?" + v.Encode()
+}
+
+// writeRendered answers a read asked for with render=html.
+func (srv *Server) writeRendered(w http.ResponseWriter, r *http.Request, resp *mdsearch.ReadResponse) {
+	writeJSON(w, http.StatusOK, srv.renderNote(r.Context(), resp))
+}
