@@ -130,6 +130,7 @@ function renderResults(query) {
     head.append(span("path", r.path));
     if (r.section) head.append(span("sep", " › "), span("section", r.section));
     head.append(span("score", (r.score * 100).toFixed(1) + "%"));
+    if (r.stale) head.append(span("stale", "changed since indexed"));
 
     const text = document.createElement("p");
     text.className = "text";
@@ -254,7 +255,7 @@ async function showReader(params) {
   el.whole.hidden = !section;
 
   try {
-    const q = section ? "?section=" + encodeURIComponent(section) : "";
+    const q = section ? "?section=" + encodeURIComponent(section) : "?full=true";
     const note = await api("/api/v1/notes/" + notePath(r) + q);
     el.title.replaceChildren(span("path", note.path));
     if (note.section_path && note.section_path.length) {
