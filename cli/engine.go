@@ -82,9 +82,9 @@ func rebuildIfMigrated(ctx context.Context, env *Env, e *search.Engine) error {
 		return nil
 	}
 	fmt.Fprintf(env.Stderr, "mdsearch: %s\n", m)
-	bar := newProgressBar(env)
+	bar := newProgress(env, false, e.Embeds())
 	stats, err := e.IndexAll(ctx, false, bar.update)
-	bar.done()
+	bar.done(nil)
 	for _, st := range stats {
 		fmt.Fprintln(env.Stderr, "mdsearch: rebuilt "+summary(st))
 	}
