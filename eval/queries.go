@@ -36,7 +36,8 @@ type Query struct {
 	Relevant     []Label `json:"relevant,omitempty"`
 	PathContains string  `json:"expected_path_contains,omitempty"`
 	Difficulty   string  `json:"difficulty,omitempty"`
-	Line         int     `json:"-"` // 1-based line in the query file
+	Exclude      string  `json:"exclude,omitempty"` // a note dropped from the results before scoring
+	Line         int     `json:"-"`                 // 1-based line in the query file
 }
 
 // Labelled reports whether q names relevant sections (not just paths).

@@ -233,7 +233,7 @@ func (o *Options) ask(ctx context.Context, e *search.Engine, cache *Cache, c Con
 	for i := range qs {
 		q := &qs[i]
 		start := time.Now()
-		resp, err := e.Search(ctx, req(q.Text))
+		resp, err := e.Search(ctx, withExclude(req(q.Text), q, o.MaxPerPage))
 		lat := msSince(start)
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: %w", o.Queries.File, q.Line, err)
@@ -241,6 +241,7 @@ func (o *Options) ask(ctx context.Context, e *search.Engine, cache *Cache, c Con
 		if resp.Mode != c.Mode {
 			return nil, mdsearch.Errorf(mdsearch.KindUnavailable, "eval", c.Name, "", "searched %s instead of %s: %s", resp.Mode, c.Mode, resp.Notice)
 		}
+		resp.Results = withoutExcluded(q, resp.Results)
 		out := Score(q, resp.Results, o.K)
 		out.LatencyMS = lat
 		if o.Details {
