@@ -139,7 +139,7 @@ func (g *generator) linkQueries(n *parsedNote) {
 				g.stats.Unresolved++
 				continue
 			}
-			g.emit(StyleLinks, sentenceAround(pa.text, l.start, l.end), to.path, sec.Path, n.path)
+			g.emit(StyleLinks, pa.sentenceAround(l.start, l.end), to.path, sec.Path, n.path)
 		}
 	}
 }
@@ -153,7 +153,7 @@ func (g *generator) headingQueries(n *parsedNote) {
 		}
 		for _, pa := range n.paras {
 			if pa.start >= s.BodyStart && pa.start < s.BodyEnd {
-				g.emit(StyleHeadings, firstSentence(pa.text), n.path, s.Path, "")
+				g.emit(StyleHeadings, pa.firstSentence(), n.path, s.Path, "")
 				break
 			}
 		}

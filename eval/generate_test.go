@@ -28,14 +28,17 @@ func TestSlugAndCustomIDs(t *testing.T) {
 }
 
 func TestQuerySentences(t *testing.T) {
-	text := "First one. Then see the Setup guide for details! Last?"
-	start := strings.Index(text, "Setup guide")
+	p := para{text: "First one. Then see the Setup guide for details! Last?"}
+	start := strings.Index(p.text, "Setup guide")
+	code := paragraphsOf([]byte("Use `format!` or `x.0` here. Then [more](a.md#b) follows.\n"), 0)[0]
 	for _, c := range []struct{ got, want string }{
-		{sentenceAround(text, start, start+len("Setup guide")), "Then see the Setup guide for details!"},
-		{sentenceAround(text, 0, 5), "First one."},
-		{sentenceAround("No stop at all here", 3, 7), "No stop at all here"},
-		{firstSentence(text), "First one."},
-		{firstSentence("Ends with a colon:"), "Ends with a colon:"},
+		{p.sentenceAround(start, start+len("Setup guide")), "Then see the Setup guide for details!"},
+		{p.sentenceAround(0, 5), "First one."},
+		{para{text: "No stop at all here"}.sentenceAround(3, 7), "No stop at all here"},
+		{p.firstSentence(), "First one."},
+		{para{text: "Ends with a colon:"}.firstSentence(), "Ends with a colon:"},
+		{code.firstSentence(), "Use format! or x.0 here."},
+		{code.sentenceAround(code.links[0].start, code.links[0].end), "Then more follows."},
 	} {
 		if c.got != c.want {
 			t.Errorf("got %q, want %q", c.got, c.want)

@@ -18,6 +18,7 @@ type para struct {
 	start int // byte offset of its first line in the note
 	text  string
 	links []linkSpan
+	code  map[int]bool // offsets in text of '.', '!' and '?' inside code spans: not sentence ends
 }
 
 // linkSpan is a link's display text [start, end) in para.text and where it
@@ -34,6 +35,8 @@ const (
 	linkOpen  = '\x01' // then the link's index, then linkText
 	linkText  = '\x02'
 	linkClose = '\x03'
+	codeOpen  = '\x04' // a code span's text follows, up to codeClose
+	codeClose = '\x05'
 )
 
 // calloutRe matches an Obsidian callout's type marker, "[!note]-".
@@ -55,9 +58,10 @@ func paragraphsOf(body []byte, off int) []para {
 				var b strings.Builder
 				var targets []string
 				inline(&b, &targets, n, body)
-				t, links := decode(b.String(), targets)
-				if t != "" && !strings.HasPrefix(t, "|") {
-					out = append(out, para{start: off + lines.At(0).Start, text: t, links: links})
+				p := decode(b.String(), targets)
+				if p.text != "" && !strings.HasPrefix(p.text, "|") {
+					p.start = off + lines.At(0).Start
+					out = append(out, p)
 				}
 			}
 			return ast.WalkSkipChildren, nil
@@ -81,6 +85,10 @@ func inline(b *strings.Builder, targets *[]string, n ast.Node, src []byte) {
 			if c.SoftLineBreak() || c.HardLineBreak() {
 				b.WriteByte(' ')
 			}
+		case *ast.CodeSpan:
+			b.WriteRune(codeOpen)
+			inline(b, targets, c, src)
+			b.WriteRune(codeClose)
 		case *ast.String:
 			b.Write(c.Value)
 		case *ast.Link:
@@ -102,9 +110,10 @@ func inline(b *strings.Builder, targets *[]string, n ast.Node, src []byte) {
 // decode turns marked text into clean text with whitespace collapsed and
 // the spans of its markdown links and wikilinks ("[[Note#H|shown]]" shows
 // "shown"; an embed "![[...]]" shows nothing).
-func decode(s string, targets []string) (string, []linkSpan) {
+func decode(s string, targets []string) para {
 	var out strings.Builder
 	var links []linkSpan
+	code, inCode := map[int]bool{}, false
 	space := true // drop leading whitespace
 	write := func(r rune) {
 		if unicode.IsSpace(r) {
@@ -126,6 +135,9 @@ func decode(s string, targets []string) (string, []linkSpan) {
 			links = append(links, linkSpan{start: out.Len(), end: -1, target: targets[idx]})
 			open = append(open, len(links)-1)
 			i += j + 1
+		case s[i] == codeOpen || s[i] == codeClose:
+			inCode = s[i] == codeOpen
+			i++
 		case s[i] == linkClose:
 			if len(open) > 0 {
 				links[open[len(open)-1]].end = out.Len()
@@ -160,6 +172,9 @@ func decode(s string, targets []string) (string, []linkSpan) {
 			links = append(links, linkSpan{start: start, end: out.Len(), target: target, wiki: true})
 		default:
 			r, size := utf8.DecodeRuneInString(s[i:])
+			if inCode && isStop(s[i]) {
+				code[out.Len()] = true
+			}
 			write(r)
 			i += size
 		}
@@ -171,21 +186,22 @@ func decode(s string, targets []string) (string, []linkSpan) {
 			kept = append(kept, l)
 		}
 	}
-	return t, kept
+	return para{text: t, links: kept, code: code}
 }
 
-// sentenceAround is the sentence of text that holds [start, end).
-func sentenceAround(text string, start, end int) string {
+// sentenceAround is the sentence of p that holds [start, end).
+func (p para) sentenceAround(start, end int) string {
+	text := p.text
 	from := 0
 	for i := start - 1; i > 0; i-- {
-		if text[i] == ' ' && isStop(text[i-1]) {
+		if text[i] == ' ' && p.ends(i-1) {
 			from = i + 1
 			break
 		}
 	}
 	to := len(text)
 	for i := end; i < len(text); i++ {
-		if isStop(text[i]) && (i+1 == len(text) || text[i+1] == ' ') {
+		if p.ends(i) && (i+1 == len(text) || text[i+1] == ' ') {
 			to = i + 1
 			break
 		}
@@ -193,14 +209,18 @@ func sentenceAround(text string, start, end int) string {
 	return strings.TrimSpace(text[from:to])
 }
 
-// firstSentence is text up to its first sentence end.
-func firstSentence(text string) string {
-	for i := 0; i < len(text); i++ {
-		if isStop(text[i]) && (i+1 == len(text) || text[i+1] == ' ') {
-			return text[:i+1]
+// firstSentence is p's text up to its first sentence end.
+func (p para) firstSentence() string {
+	for i := 0; i < len(p.text); i++ {
+		if p.ends(i) && (i+1 == len(p.text) || p.text[i+1] == ' ') {
+			return p.text[:i+1]
 		}
 	}
-	return text
+	return p.text
 }
+
+// ends reports whether the byte at i may end a sentence: a stop outside
+// code ("format!" and ".0" in code do not end one).
+func (p para) ends(i int) bool { return isStop(p.text[i]) && !p.code[i] }
 
 func isStop(c byte) bool { return c == '.' || c == '!' || c == '?' }
