@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/internal/testenv"
 )
 
 func TestSlugAndCustomIDs(t *testing.T) {
@@ -140,7 +141,7 @@ func TestGenerateDocsTrees(t *testing.T) {
 		{"../../shared/corpora/rust-book/src", 86, 400},
 	} {
 		if _, err := os.Stat(c.dir); err != nil {
-			t.Skipf("corpus missing: %v", err)
+			testenv.Absent(t, "corpus missing: %v", err)
 		}
 		qs, st, err := Generate(context.Background(), c.dir, []string{StyleLinks, StyleHeadings})
 		if err != nil {
