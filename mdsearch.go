@@ -81,7 +81,12 @@ type SearchRequest struct {
 	Mode       Mode   `json:"mode"`         // "" means ModeHybrid
 	Collection string `json:"collection,omitempty"`
 	Tag        string `json:"tag,omitempty"`
-	PathPrefix string `json:"path_prefix,omitempty"`
+	PathPrefix string `json:"path_prefix,omitempty"` // case-insensitive
+	// Tags must all be on a note (Tag, when set, is one more).
+	Tags []string `json:"tags,omitempty"`
+	// Where keeps notes whose frontmatter field equals the value (a list
+	// field: contains it), ignoring case; every pair must match.
+	Where map[string]string `json:"where,omitempty"`
 	// MaxTokens, when set, caps the estimated tokens of all result texts
 	// together: results are whole passages until the budget is spent; the
 	// last may be cut at a block boundary.
@@ -100,9 +105,10 @@ type Result struct {
 	PageWordCount int      `json:"page_word_count"`
 	StartLine     int      `json:"start_line"`
 	EndLine       int      `json:"end_line"`
-	Text          string   `json:"text"`     // the whole passage, or as much as the token budget allowed
-	Score         float64  `json:"score"`    // 0–1, comparable across queries (see README)
-	Distance      *float64 `json:"distance"` // 1 − cosine of the best window, when vectors were used
+	Text          string   `json:"text"`            // the whole passage, or as much as the token budget allowed
+	Score         float64  `json:"score"`           // 0–1, comparable across queries (see README)
+	Distance      *float64 `json:"distance"`        // 1 − cosine of the best window, when vectors were used
+	Stale         bool     `json:"stale,omitempty"` // the file changed on disk since it was indexed
 	// Sections lists every section path the passage covers, its own first,
 	// when it covers more than one (stub sections merged forward).
 	Sections [][]string `json:"sections,omitempty"`
@@ -130,7 +136,14 @@ type SearchResponse struct {
 type ReadRequest struct {
 	Path    string `json:"path"`
 	Section string `json:"section,omitempty"`
+	// Full returns a long note's whole text; without it a note over
+	// LongNoteWords comes back as its outline.
+	Full bool `json:"full,omitempty"`
 }
+
+// LongNoteWords is the size above which reading a whole note returns its
+// outline unless the whole text is asked for.
+const LongNoteWords = 1500
 
 // ReadResponse is a whole note or one section of it.
 type ReadResponse struct {
@@ -143,6 +156,10 @@ type ReadResponse struct {
 	EndLine     int      `json:"end_line"`
 	WordCount   int      `json:"word_count"`
 	Content     string   `json:"content"`
+	// Outline is set instead of Content when the note is long and neither a
+	// section nor the full text was asked for.
+	Outline []OutlineEntry `json:"outline,omitempty"`
+	Notice  string         `json:"notice,omitempty"` // e.g. the index is behind the file
 }
 
 // OutlineEntry is one heading of a note, with the size of its section.

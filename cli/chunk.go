@@ -35,6 +35,16 @@ func chunkCounter(env *Env, ef *embedderFlags) (counter embed.TokenCounter, maxT
 	return embed.Words{}, chunks.DefaultMaxTokens, func() {}, nil
 }
 
+// warnOverWindow says when a budget exceeds the model's window: the model
+// would read only the start of each chunk, and `index` never cuts so.
+func warnOverWindow(env *Env, maxTokens, window int) {
+	if maxTokens > window {
+		fmt.Fprintf(env.Stderr, "mdsearch chunk: warning: --max-tokens %d is over the model's %d-token window; "+
+			"the model would read only the first %d tokens of a longer chunk, and `mdsearch index` cuts at %d\n",
+			maxTokens, window, window, window)
+	}
+}
+
 func runChunk(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "chunk", "FILE...")
 	asJSON := fs.Bool("json", false, "print a JSON array of chunks")
@@ -60,6 +70,7 @@ func runChunk(ctx context.Context, env *Env, args []string) error {
 	}
 	defer closeCounter()
 	if *maxTokens > 0 {
+		warnOverWindow(env, *maxTokens, budget)
 		budget = *maxTokens
 	}
 	opts := chunks.Options{MaxTokens: budget, Counter: counter, Profile: prof}

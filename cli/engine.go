@@ -85,9 +85,9 @@ func rebuildIfMigrated(ctx context.Context, env *Env, e *search.Engine) error {
 		return nil
 	}
 	env.say("%s", m)
-	bar := newProgressBar(env)
+	bar := newProgress(env, false, e.Embeds())
 	stats, err := e.IndexAll(ctx, false, bar.update)
-	bar.done()
+	bar.done(nil)
 	for _, st := range stats {
 		env.say("rebuilt %s", summary(st))
 	}

@@ -237,22 +237,3 @@ func TestSearchWithModel(t *testing.T) {
 		t.Errorf("status: %s", out)
 	}
 }
-
-func TestProgressLine(t *testing.T) {
-	for _, c := range []struct {
-		p     mdsearch.IndexProgress
-		width int
-		want  string
-	}{
-		{mdsearch.IndexProgress{FilesTotal: 648, FilesDone: 324, ChunksTotal: 9000}, 120,
-			"[########--------]  50% 324/648 files · 9000 chunks"},
-		{mdsearch.IndexProgress{FilesTotal: 10, FilesDone: 10, ChunksTotal: 100, ChunksToEmbed: 100, ChunksEmbedded: 25, EmbedsPerSecond: 5}, 120,
-			"[####------------]  25% 10/10 files · 100 chunks · 25/100 embedded · 5/s · ETA 0:15"},
-		{mdsearch.IndexProgress{FilesTotal: 10, FilesDone: 10, ChunksTotal: 100, ChunksToEmbed: 100, ChunksEmbedded: 25, EmbedsPerSecond: 5}, 40,
-			" 25% 10/10 files · 100 chunks · 25/100 "},
-	} {
-		if got := progressLine(c.p, c.width); got != c.want {
-			t.Errorf("progressLine(width %d):\n got %q\nwant %q", c.width, got, c.want)
-		}
-	}
-}

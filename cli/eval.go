@@ -18,10 +18,12 @@ func (l *listFlag) String() string     { return strings.Join(*l, ",") }
 func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
 
 func runEval(ctx context.Context, env *Env, args []string) error {
-	fs := newFlags(env, "eval", "--vault DIR --queries FILE.jsonl")
+	fs := newFlags(env, "eval", "--vault DIR (--queries FILE.jsonl | --generate)")
 	var opts eval.Options
 	fs.StringVar(&opts.Vault, "vault", "", "folder of notes to index (required)")
-	queries := fs.String("queries", "", "labelled queries, one JSON object a line (required)")
+	queries := fs.String("queries", "", "labelled queries, one JSON object a line")
+	var gen genFlags
+	gen.add(fs)
 	fs.IntVar(&opts.K, "k", mdsearch.DefaultN, fmt.Sprintf("results judged per query (1–%d)", mdsearch.MaxN))
 	fs.IntVar(&opts.MaxPerPage, "max-per-page", mdsearch.DefaultMaxPerPage,
 		fmt.Sprintf("most results from one note (1–%d)", mdsearch.MaxMaxPerPage))
@@ -48,8 +50,8 @@ func runEval(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if len(pos) > 0 || opts.Vault == "" || *queries == "" {
-		return usagef("give --vault DIR and --queries FILE, and no other arguments")
+	if len(pos) > 0 || opts.Vault == "" || (*queries == "") == !gen.on {
+		return usagef("give --vault DIR and --queries FILE (or --generate), and no other arguments")
 	}
 	// 0 means "default" to eval.Run; on the command line it is a mistake.
 	if opts.K < 1 || opts.K > mdsearch.MaxN {
@@ -63,13 +65,20 @@ func runEval(ctx context.Context, env *Env, args []string) error {
 			return err
 		}
 	}
+	if gen.on && len(configs) == 0 {
+		configs = genConfigs
+	}
 	if opts.Configs, err = eval.ParseConfigs(configs); err != nil {
 		return err
 	}
-	if opts.Queries, err = eval.LoadQueries(*queries); err != nil {
+	if gen.on {
+		if err := gen.queries(ctx, env, &opts); err != nil {
+			return err
+		}
+	} else if opts.Queries, err = eval.LoadQueries(*queries); err != nil {
 		return err
 	}
-	opts.Details = *details
+	opts.Details = *details || gen.on // per-style rows need every outcome
 	opts.Log = func(line string) { env.say("%s", line) }
 	// The model sizes the chunks even for keyword configurations, so a row
 	// does not change with the company it keeps; without one, keyword
@@ -87,6 +96,9 @@ func runEval(ctx context.Context, env *Env, args []string) error {
 	rep, err := eval.Run(ctx, opts)
 	if err != nil {
 		return err
+	}
+	if gen.on {
+		return gen.report(env, rep, *asJSON, *details)
 	}
 	if *asJSON {
 		enc := json.NewEncoder(env.Stdout)

@@ -1,74 +1,185 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"time"
 
 	"github.com/mdsearch/mdsearch"
 )
 
-// progressBar draws indexing progress on a terminal (stderr) and does
-// nothing elsewhere, so piped output stays clean.
-type progressBar struct {
-	w     io.Writer
-	width int
-	on    bool
-	last  time.Time
-	drawn bool
+// guessEmbedsPerSecond prices the embedding still to come before the model
+// has run: about what USE-lite does on two cores. Once embedding starts the
+// measured rate replaces it.
+const guessEmbedsPerSecond = 200
+
+// tracker turns the engine's progress reports into one figure for the whole
+// job: files parsed, then texts embedded, each share weighted by its
+// estimated time. The percent never goes down.
+type tracker struct {
+	now      func() time.Time
+	embeds   bool // an embedder runs after parsing
+	start    time.Time
+	base     int     // files already done at the first report: unchanged, no work
+	embedAt  float64 // percent shown when embedding began; -1 before
+	last     float64 // highest percent shown so far
+	observed bool
 }
 
-func newProgressBar(env *Env) *progressBar {
-	on, width := isTerminal(env.Stderr)
-	return &progressBar{w: env.Stderr, width: width, on: on}
+func newTracker(embeds bool, now func() time.Time) *tracker {
+	return &tracker{now: now, embeds: embeds, start: now(), embedAt: -1}
 }
 
-// update redraws at most ten times a second.
-func (b *progressBar) update(p mdsearch.IndexProgress) {
-	if !b.on || time.Since(b.last) < 100*time.Millisecond {
-		return
+// progressView is the whole job's state, as the bar and JSON events show it.
+type progressView struct {
+	Phase   string        // "files", "embed" or "done"
+	Percent float64       // 0–100
+	ETA     time.Duration // < 0: unknown
+}
+
+// view folds one report into the job's percent and estimated time left.
+func (t *tracker) view(p mdsearch.IndexProgress) progressView {
+	if !t.observed {
+		t.observed, t.base = true, p.FilesDone
 	}
-	b.last = time.Now()
-	line := progressLine(p, b.width)
-	fmt.Fprint(b.w, "\r\033[K"+line)
-	b.drawn = true
-}
-
-// done clears the bar.
-func (b *progressBar) done() {
-	if b.drawn {
-		fmt.Fprint(b.w, "\r\033[K")
-	}
-}
-
-// progressLine renders "[####----]  52% 340/648 files · 9000 chunks ·
-// 4100/9000 embedded · 412/s · ETA 0:19", cut to width.
-func progressLine(p mdsearch.IndexProgress, width int) string {
-	var frac float64
-	var eta string
+	var v progressView
 	if p.ChunksToEmbed > 0 {
-		frac = float64(p.ChunksEmbedded) / float64(p.ChunksToEmbed)
+		v = t.embedView(p)
+	} else {
+		v = t.filesView(p)
+	}
+	v.Percent = math.Min(100, math.Max(v.Percent, t.last))
+	t.last = v.Percent
+	return v
+}
+
+// filesView estimates the parse time from the files done so far and the
+// embedding time from the chunks they produced, priced at the guessed rate.
+func (t *tracker) filesView(p mdsearch.IndexProgress) progressView {
+	v := progressView{Phase: "files", ETA: -1}
+	work := p.FilesTotal - t.base
+	if work <= 0 {
+		return v
+	}
+	f := float64(p.FilesDone-t.base) / float64(work)
+	if f <= 0 {
+		return v
+	}
+	elapsed := t.now().Sub(t.start).Seconds()
+	parse := elapsed / f
+	embed := 0.0
+	if t.embeds {
+		embed = float64(p.ChunksTotal) / f / guessEmbedsPerSecond
+	}
+	share := 1.0
+	if parse+embed > 0 {
+		share = parse / (parse + embed)
+	}
+	v.Percent = 100 * f * share
+	v.ETA = seconds(parse - elapsed + embed)
+	return v
+}
+
+// embedView spreads the rest of the bar, from where parsing left it, over
+// the texts to embed.
+func (t *tracker) embedView(p mdsearch.IndexProgress) progressView {
+	if t.embedAt < 0 {
+		t.embedAt = t.last
+	}
+	e := float64(p.ChunksEmbedded) / float64(p.ChunksToEmbed)
+	v := progressView{Phase: "embed", Percent: t.embedAt + (100-t.embedAt)*e}
+	rate := p.EmbedsPerSecond
+	if rate <= 0 {
+		rate = guessEmbedsPerSecond
+	}
+	v.ETA = seconds(float64(p.ChunksToEmbed-p.ChunksEmbedded) / rate)
+	return v
+}
+
+// snapshotView is the view of one report seen alone (`status`, from another
+// process): the current phase's own percent, and an ETA once embedding runs.
+func snapshotView(p mdsearch.IndexProgress) progressView {
+	if p.ChunksToEmbed > 0 {
+		v := progressView{Phase: "embed", Percent: 100 * float64(p.ChunksEmbedded) / float64(p.ChunksToEmbed), ETA: -1}
 		if p.EmbedsPerSecond > 0 {
-			left := time.Duration(float64(p.ChunksToEmbed-p.ChunksEmbedded) / p.EmbedsPerSecond * float64(time.Second))
-			eta = " · ETA " + clock(left)
+			v.ETA = seconds(float64(p.ChunksToEmbed-p.ChunksEmbedded) / p.EmbedsPerSecond)
 		}
-	} else if p.FilesTotal > 0 {
-		frac = float64(p.FilesDone) / float64(p.FilesTotal)
+		return v
 	}
-	text := fmt.Sprintf("%3.0f%% %d/%d files · %d chunks", frac*100, p.FilesDone, p.FilesTotal, p.ChunksTotal)
-	if p.ChunksToEmbed > 0 {
-		text += fmt.Sprintf(" · %d/%d embedded · %.0f/s%s", p.ChunksEmbedded, p.ChunksToEmbed, p.EmbedsPerSecond, eta)
+	v := progressView{Phase: "files", ETA: -1}
+	if p.FilesTotal > 0 {
+		v.Percent = 100 * float64(p.FilesDone) / float64(p.FilesTotal)
 	}
-	if width >= 60 {
-		const bar = 16
-		fill := int(frac * bar)
-		text = "[" + strings.Repeat("#", fill) + strings.Repeat("-", bar-fill) + "] " + text
+	return v
+}
+
+func seconds(s float64) time.Duration {
+	return time.Duration(math.Max(s, 0) * float64(time.Second))
+}
+
+// progressLine renders a report as one line of at most width-1 runes:
+// "[####----]  52% · 340/648 files · 9000 chunks · 4100/9000 embedded ·
+// 412/s · ETA 0:19". When the line does not fit, the least useful parts go
+// first (the chunk count, the other phase's count, the bar, the rate), never
+// the percent.
+func progressLine(p mdsearch.IndexProgress, v progressView, width int) string {
+	parts := lineParts(p, v)
+	limit := max(width-1, 0)
+	for drop := barRank + 3; drop > 0; drop-- {
+		var keep []string
+		for _, pt := range parts {
+			if pt.rank < drop {
+				keep = append(keep, pt.text)
+			}
+		}
+		text := strings.Join(keep, " · ")
+		room := limit - len([]rune(text))
+		switch {
+		case barRank < drop && room >= minBar+3:
+			return bar(v.Percent, min(room-3, maxBar)) + " " + text
+		case barRank >= drop && room >= 0:
+			return text
+		}
 	}
-	if r := []rune(text); len(r) > width-1 {
-		text = string(r[:max(width-1, 0)])
+	return string([]rune(parts[0].text)[:min(limit, len([]rune(parts[0].text)))])
+}
+
+// linePart is one piece of a progress line; lower ranks are kept longer.
+type linePart struct {
+	text string
+	rank int
+}
+
+// The bar's rank among the parts, and its size between the brackets.
+const (
+	barRank = 4
+	minBar  = 10
+	maxBar  = 30
+)
+
+func lineParts(p mdsearch.IndexProgress, v progressView) []linePart {
+	parts := []linePart{{fmt.Sprintf("%3.0f%%", v.Percent), 0}}
+	files := fmt.Sprintf("%d/%d files", p.FilesDone, p.FilesTotal)
+	if v.Phase == "embed" {
+		parts = append(parts, linePart{files, 5}, linePart{fmt.Sprintf("%d chunks", p.ChunksTotal), 6},
+			linePart{fmt.Sprintf("%d/%d embedded", p.ChunksEmbedded, p.ChunksToEmbed), 2},
+			linePart{fmt.Sprintf("%.0f/s", p.EmbedsPerSecond), 3})
+	} else {
+		parts = append(parts, linePart{files, 2}, linePart{fmt.Sprintf("%d chunks", p.ChunksTotal), 6})
 	}
-	return text
+	if v.ETA >= 0 && v.Phase != "done" {
+		parts = append(parts, linePart{"ETA " + clock(v.ETA), 1})
+	}
+	return parts
+}
+
+// bar draws "[####----]" with n runes between the brackets.
+func bar(percent float64, n int) string {
+	fill := min(n, int(percent/100*float64(n)))
+	return "[" + strings.Repeat("#", fill) + strings.Repeat("-", n-fill) + "]"
 }
 
 // clock formats a duration as m:ss or h:mm:ss.
@@ -78,4 +189,104 @@ func clock(d time.Duration) string {
 		return fmt.Sprintf("%d:%02d:%02d", s/3600, s%3600/60, s%60)
 	}
 	return fmt.Sprintf("%d:%02d", s/60, s%60)
+}
+
+// progressSink shows indexing progress somewhere.
+type progressSink interface {
+	update(mdsearch.IndexProgress)
+	done(st *mdsearch.IndexStats)
+}
+
+// newProgress picks the sink: JSON lines on stderr for programs, a bar on
+// a terminal's stderr for people, nothing otherwise so logs stay clean.
+func newProgress(env *Env, asJSON, embeds bool) progressSink {
+	t := newTracker(embeds, time.Now)
+	if asJSON {
+		return &jsonProgress{w: env.Stderr, t: t}
+	}
+	return newProgressBar(env, t)
+}
+
+// progressBar draws the job's progress on a terminal (stderr), refitted to
+// the terminal's current width at every redraw.
+type progressBar struct {
+	w     io.Writer
+	t     *tracker
+	width func() int
+	last  time.Time
+	drawn bool
+}
+
+func newProgressBar(env *Env, t *tracker) *progressBar {
+	b := &progressBar{w: env.Stderr, t: t}
+	if on, _ := isTerminal(env.Stderr); on {
+		b.width = func() int { _, w := isTerminal(env.Stderr); return w }
+	}
+	return b
+}
+
+// update redraws at most ten times a second.
+func (b *progressBar) update(p mdsearch.IndexProgress) {
+	v := b.t.view(p) // every report counts toward the estimates
+	if b.width == nil || time.Since(b.last) < 100*time.Millisecond {
+		return
+	}
+	b.last = time.Now()
+	fmt.Fprint(b.w, "\r\033[K"+progressLine(p, v, b.width()))
+	b.drawn = true
+}
+
+// done clears the bar.
+func (b *progressBar) done(*mdsearch.IndexStats) {
+	if b.drawn {
+		fmt.Fprint(b.w, "\r\033[K")
+	}
+}
+
+// progressEvent is one JSON line of `index --json` progress on stderr.
+type progressEvent struct {
+	Event      string   `json:"event"` // "progress"
+	Phase      string   `json:"phase"` // files, embed, done
+	Percent    float64  `json:"percent"`
+	ETASeconds *float64 `json:"eta_seconds"` // null when unknown
+	mdsearch.IndexProgress
+}
+
+// jsonProgress writes a progress event a line, at most ten a second plus
+// every change of phase and a last one at 100%.
+type jsonProgress struct {
+	w     io.Writer
+	t     *tracker
+	last  time.Time
+	phase string
+	p     mdsearch.IndexProgress
+}
+
+func (j *jsonProgress) update(p mdsearch.IndexProgress) {
+	v := j.t.view(p)
+	j.p = p
+	if v.Phase == j.phase && time.Since(j.last) < 100*time.Millisecond {
+		return
+	}
+	j.last, j.phase = time.Now(), v.Phase
+	j.emit(v)
+}
+
+func (j *jsonProgress) done(st *mdsearch.IndexStats) {
+	if st != nil {
+		j.emit(progressView{Phase: "done", Percent: 100})
+	}
+}
+
+func (j *jsonProgress) emit(v progressView) {
+	ev := progressEvent{Event: "progress", Phase: v.Phase, Percent: math.Round(v.Percent*10) / 10, IndexProgress: j.p}
+	if v.ETA >= 0 && v.Phase != "done" {
+		s := math.Round(v.ETA.Seconds()*10) / 10
+		ev.ETASeconds = &s
+	} else if v.Phase == "done" {
+		zero := 0.0
+		ev.ETASeconds = &zero
+	}
+	b, _ := json.Marshal(ev)
+	fmt.Fprintf(j.w, "%s\n", b)
 }

@@ -13,6 +13,7 @@ func runRead(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "read", "PATH")
 	section := fs.String("section", "", "print only this section (heading text, or Parent/Child)")
 	outline := fs.Bool("outline", false, "print the note's headings with their section paths and word counts")
+	full := fs.Bool("full", false, fmt.Sprintf("print the whole note even when it is over %d words (else its outline)", mdsearch.LongNoteWords))
 	asJSON := fs.Bool("json", false, "print JSON")
 	ef := addIndexFlags(fs)
 	ef.readOnly = true
@@ -37,15 +38,12 @@ func runRead(ctx context.Context, env *Env, args []string) error {
 		}
 		out = o
 	} else {
-		r, err := e.Read(ctx, mdsearch.ReadRequest{Path: pos[0], Section: *section})
+		r, err := e.Read(ctx, mdsearch.ReadRequest{Path: pos[0], Section: *section, Full: *full})
 		if err != nil {
 			return err
 		}
 		if !*asJSON {
-			fmt.Fprint(env.Stdout, r.Content)
-			if !strings.HasSuffix(r.Content, "\n") {
-				fmt.Fprintln(env.Stdout)
-			}
+			printRead(env, r)
 			return nil
 		}
 		out = r
@@ -53,6 +51,22 @@ func runRead(ctx context.Context, env *Env, args []string) error {
 	enc := json.NewEncoder(env.Stdout)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
+}
+
+// printRead prints a read's text, or the outline a long note is answered
+// with; a notice goes to stderr so the text stays clean for pipes.
+func printRead(env *Env, r *mdsearch.ReadResponse) {
+	printNotice(env, r.Notice)
+	if r.Outline != nil {
+		printOutline(env, &mdsearch.Outline{Collection: r.Collection, Path: r.Path, Title: r.Title,
+			WordCount: r.WordCount, Sections: r.Outline})
+		fmt.Fprintln(env.Stderr, "read one section with --section PATH, or the whole note with --full")
+		return
+	}
+	fmt.Fprint(env.Stdout, r.Content)
+	if !strings.HasSuffix(r.Content, "\n") {
+		fmt.Fprintln(env.Stdout)
+	}
 }
 
 func printOutline(env *Env, o *mdsearch.Outline) {

@@ -17,8 +17,10 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 	fs.IntVar(&req.MaxPerPage, "max-per-page", mdsearch.DefaultMaxPerPage, fmt.Sprintf("most chunks from one note (1–%d)", mdsearch.MaxMaxPerPage))
 	mode := fs.String("mode", "hybrid", "hybrid, semantic or keyword")
 	fs.StringVar(&req.Collection, "collection", "", "search only this collection")
-	fs.StringVar(&req.Tag, "tag", "", "only notes with this tag (nested tags included)")
-	fs.StringVar(&req.PathPrefix, "path-prefix", "", "only notes under this vault-relative path")
+	var tags, where listFlag
+	fs.Var(&tags, "tag", "only notes with this tag (nested tags included); repeat to require several")
+	fs.StringVar(&req.PathPrefix, "path-prefix", "", "only notes under this vault-relative path (any case)")
+	fs.Var(&where, "where", "only notes whose frontmatter FIELD=VALUE (a list field: contains it); repeatable, all must match")
 	fs.IntVar(&req.MaxTokens, "max-tokens", 0, "fill at most about this many tokens with whole passages (0: no limit)")
 	brief := fs.Bool("brief", false, "show each result's first lines only")
 	asJSON := fs.Bool("json", false, "print results as JSON")
@@ -36,6 +38,16 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 		return fmt.Errorf("max per page must be between 1 and %d, got 0", mdsearch.MaxMaxPerPage)
 	}
 	req.Query = strings.Join(pos, " ")
+	for i, t := range tags { // the first as Tag, as before --tag repeated
+		if t = strings.TrimPrefix(t, "#"); i == 0 {
+			req.Tag = t
+		} else {
+			req.Tags = append(req.Tags, t)
+		}
+	}
+	if req.Where, err = mdsearch.ParseWhere(where); err != nil {
+		return err
+	}
 	req.Mode = mdsearch.Mode(*mode)
 	e, closeAll, err := ef.open(ctx, env, req.Mode != mdsearch.ModeKeyword)
 	if err != nil {

@@ -49,7 +49,8 @@ func runStatus(ctx context.Context, env *Env, args []string) error {
 		tw.Flush()
 	}
 	if p := s.Indexing; p != nil {
-		fmt.Fprintln(env.Stdout, "indexing: "+progressLine(*p, 100))
+		v := snapshotView(*p)
+		fmt.Fprintf(env.Stdout, "indexing (%s): %s\n", map[string]string{"files": "reading files", "embed": "embedding"}[v.Phase], progressLine(*p, v, 100))
 	}
 	printNotice(env, s.Notice)
 	return nil

@@ -18,20 +18,23 @@ type tools struct{ s mdsearch.Searcher }
 
 // SearchArgs are semantic_search's arguments. Zero values mean defaults.
 type SearchArgs struct {
-	Query            string `json:"query" jsonschema:"what to look for, in plain words or keywords; quotes and punctuation are safe"`
-	N                int    `json:"n,omitempty" jsonschema:"maximum number of results, 1-50 (default 5); each result is a whole section (or a part of a long one), roughly 100-450 tokens"`
-	MaxChunksPerPage int    `json:"max_chunks_per_page,omitempty" jsonschema:"maximum results from any one note, 1-5 (default 2); raise it to see several sections of one note, lower it for breadth across notes"`
-	Mode             string `json:"mode,omitempty" jsonschema:"hybrid (default: meaning and keywords), semantic (meaning only), or keyword (exact words: best for names, codes and rare terms)"`
-	Collection       string `json:"collection,omitempty" jsonschema:"only search this collection (one indexed folder); omit to search all"`
-	Tag              string `json:"tag,omitempty" jsonschema:"only notes with this tag (frontmatter tags or #tags), without the #"`
-	PathPrefix       string `json:"path_prefix,omitempty" jsonschema:"only notes whose vault-relative path starts with this, e.g. projects/"`
-	MaxTokens        int    `json:"max_tokens,omitempty" jsonschema:"spend at most about this many tokens on result text: whole passages until the budget is used, the last one cut at a block boundary with a note on how to read the rest; omit for no limit"`
+	Query            string            `json:"query" jsonschema:"what to look for, in plain words or keywords; quotes and punctuation are safe"`
+	N                int               `json:"n,omitempty" jsonschema:"maximum number of results, 1-50 (default 5); each result is a whole section (or a part of a long one), roughly 100-450 tokens"`
+	MaxChunksPerPage int               `json:"max_chunks_per_page,omitempty" jsonschema:"maximum results from any one note, 1-5 (default 2); raise it to see several sections of one note, lower it for breadth across notes"`
+	Mode             string            `json:"mode,omitempty" jsonschema:"hybrid (default: meaning and keywords), semantic (meaning only), or keyword (exact words: best for names, codes and rare terms)"`
+	Collection       string            `json:"collection,omitempty" jsonschema:"only search this collection (one indexed folder); omit to search all"`
+	Tag              string            `json:"tag,omitempty" jsonschema:"only notes with this tag (frontmatter tags or #tags), without the #"`
+	PathPrefix       string            `json:"path_prefix,omitempty" jsonschema:"only notes whose vault-relative path starts with this, in any case, e.g. projects/"`
+	Tags             []string          `json:"tags,omitempty" jsonschema:"only notes with every one of these tags, without the #"`
+	Where            map[string]string `json:"where,omitempty" jsonschema:"only notes whose frontmatter fields have these values (a list field: contains it; case ignored), e.g. {\"owner\": \"alice\"}"`
+	MaxTokens        int               `json:"max_tokens,omitempty" jsonschema:"spend at most about this many tokens on result text: whole passages until the budget is used, the last one cut at a block boundary with a note on how to read the rest; omit for no limit"`
 }
 
 // ReadArgs are read_note's arguments.
 type ReadArgs struct {
 	Path    string `json:"path" jsonschema:"vault-relative note path as semantic_search returns it, e.g. kitchen/Sourdough.md; when several collections hold the same path, collection:path picks one"`
 	Section string `json:"section,omitempty" jsonschema:"the section to return: a section path such as Setup/Prerequisites (as search results and note_outline show it) or a heading's text; omit for the whole note"`
+	Full    bool   `json:"full,omitempty" jsonschema:"with no section: return the whole text even of a note over 1500 words, which otherwise comes back as its outline"`
 }
 
 // OutlineArgs are note_outline's arguments.
@@ -66,7 +69,7 @@ func readTool() *mcp.Tool {
 		Name:  "read_note",
 		Title: "Read a note or one section",
 		Description: "Return one section of a note (from its heading to the next heading of the same or a higher level, heading included), " +
-			"or the whole note when section is omitted. Prefer a section: pass the section path from a semantic_search result or note_outline. " +
+			"or the whole note when section is omitted (a note over 1500 words comes back as its outline unless full is true). Prefer a section: pass the section path from a semantic_search result or note_outline. " +
 			"Heading text alone works when it is unambiguous; matching ignores case, extra spaces and punctuation. " +
 			"Cost: about 1.3 tokens per word returned; a whole note costs its page word count × 1.3. " +
 			"An unknown section is an error that lists the note's sections, so you can retry.",
@@ -126,19 +129,32 @@ func (a SearchArgs) request() (mdsearch.SearchRequest, error) {
 	}
 	return mdsearch.SearchRequest{
 		Query: q, N: a.N, MaxPerPage: a.MaxChunksPerPage, Mode: mode,
-		Collection: a.Collection, Tag: strings.TrimPrefix(a.Tag, "#"), PathPrefix: a.PathPrefix, MaxTokens: a.MaxTokens,
+		Collection: a.Collection, Tag: strings.TrimPrefix(a.Tag, "#"), PathPrefix: a.PathPrefix,
+		Tags: trimHashes(a.Tags), Where: a.Where, MaxTokens: a.MaxTokens,
 	}, nil
+}
+
+func trimHashes(tags []string) []string {
+	out := make([]string, 0, len(tags))
+	for _, t := range tags {
+		out = append(out, strings.TrimPrefix(t, "#"))
+	}
+	return out
 }
 
 func (t *tools) read(ctx context.Context, _ *mcp.CallToolRequest, a ReadArgs) (*mcp.CallToolResult, *mdsearch.ReadResponse, error) {
 	if strings.TrimSpace(a.Path) == "" {
 		return nil, nil, errors.New("path is empty: pass a note path as semantic_search returns it")
 	}
-	resp, err := t.s.Read(ctx, mdsearch.ReadRequest{Path: a.Path, Section: a.Section})
+	resp, err := t.s.Read(ctx, mdsearch.ReadRequest{Path: a.Path, Section: a.Section, Full: a.Full})
 	if err != nil {
 		return nil, nil, toolError(err, a.Section)
 	}
-	return text(resp.Content), resp, nil
+	var b strings.Builder
+	if err := render.Read(&b, resp); err != nil {
+		return nil, nil, err
+	}
+	return text(b.String()), resp, nil
 }
 
 func (t *tools) outline(ctx context.Context, _ *mcp.CallToolRequest, a OutlineArgs) (*mcp.CallToolResult, *mdsearch.Outline, error) {

@@ -31,7 +31,7 @@ func Percent(score float64) string {
 // Header is spec 1's result line: `1. **path** > Section > Sub (62.0%)`,
 // with rank counted from 1. A passage before the first heading has no
 // section; one with stub sections merged in names the others after a "+":
-// `> Sourdough + Starter Maintenance`.
+// `> Sourdough + Starter Maintenance`; a stale one ends with StaleMark.
 func Header(rank int, r mdsearch.Result) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d. **%s**", rank, r.Path)
@@ -47,8 +47,15 @@ func Header(rank int, r mdsearch.Result) string {
 		b.WriteString(p)
 	}
 	fmt.Fprintf(&b, " (%s)", Percent(r.Score))
+	if r.Stale {
+		b.WriteString(" " + StaleMark)
+	}
 	return b.String()
 }
+
+// StaleMark follows the header of a result whose file changed on disk
+// since it was indexed: its text may be out of date.
+const StaleMark = "[stale: changed since indexed]"
 
 // Prefix is the heading path a result's text is read under, as the model
 // saw it: "[Title > Section > Sub] ".
@@ -132,6 +139,25 @@ func Results(w io.Writer, resp *mdsearch.SearchResponse, o Options) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// Read writes a read_note answer: a notice first, then the text, or the
+// outline a long note is answered with and how to read more.
+func Read(w io.Writer, r *mdsearch.ReadResponse) error {
+	var b strings.Builder
+	if r.Notice != "" {
+		fmt.Fprintf(&b, "Note: %s\n\n", r.Notice)
+	}
+	if r.Outline == nil {
+		b.WriteString(r.Content)
+		_, err := io.WriteString(w, b.String())
+		return err
+	}
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return err
+	}
+	return Outline(w, &mdsearch.Outline{Collection: r.Collection, Path: r.Path, Title: r.Title,
+		WordCount: r.WordCount, Sections: r.Outline})
 }
 
 // Outline writes a note's heading tree, indented by level, with each

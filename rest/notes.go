@@ -7,19 +7,21 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/render"
 )
 
-// handleNote answers GET /api/v1/notes/{path}?section=S. escaped is the path
+// handleNote answers GET /api/v1/notes/{path}?section=S&full=true. escaped is the path
 // as sent, still percent-encoded; it is decoded exactly once.
 func (srv *Server) handleNote(w http.ResponseWriter, r *http.Request, escaped string) {
 	p, ok := notePath(w, escaped)
 	if !ok {
 		return
 	}
-	vals, err := onlyParams(r.URL.RawQuery, "section", "render")
+	vals, err := onlyParams(r.URL.RawQuery, "section", "render", "full")
 	if err != nil {
 		writeError(w, http.StatusBadRequest, "invalid", err.Error())
 		return
@@ -28,7 +30,12 @@ func (srv *Server) handleNote(w http.ResponseWriter, r *http.Request, escaped st
 		writeError(w, http.StatusBadRequest, "invalid", fmt.Sprintf("render is %q: the only rendering is html", rd))
 		return
 	}
-	resp, err := srv.s.Read(r.Context(), mdsearch.ReadRequest{Path: p, Section: vals.Get("section")})
+	full, err := boolParam(vals, "full")
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "invalid", err.Error())
+		return
+	}
+	resp, err := srv.s.Read(r.Context(), mdsearch.ReadRequest{Path: p, Section: vals.Get("section"), Full: full})
 	if err != nil {
 		srv.writeEngineError(w, r, err)
 		return
@@ -40,10 +47,31 @@ func (srv *Server) handleNote(w http.ResponseWriter, r *http.Request, escaped st
 	if wantsMarkdown(r.Header.Get("Accept")) {
 		w.Header().Set("Content-Type", "text/markdown; charset=utf-8")
 		w.Header().Set("Cache-Control", "no-store")
+		if resp.Notice != "" {
+			w.Header().Set("Mdsearch-Notice", resp.Notice) // the body stays the note's own text
+		}
+		if resp.Outline != nil {
+			_ = render.Outline(w, &mdsearch.Outline{Collection: resp.Collection, Path: resp.Path,
+				Title: resp.Title, WordCount: resp.WordCount, Sections: resp.Outline})
+			return
+		}
 		_, _ = io.WriteString(w, resp.Content)
 		return
 	}
 	writeJSON(w, http.StatusOK, resp)
+}
+
+// boolParam parses an optional true/false parameter; absent is false.
+func boolParam(vals url.Values, name string) (bool, error) {
+	s, ok := vals[name]
+	if !ok {
+		return false, nil
+	}
+	b, err := strconv.ParseBool(s[0])
+	if err != nil {
+		return false, fmt.Errorf("%s is %q: use true or false", name, s[0])
+	}
+	return b, nil
 }
 
 // handleOutline answers GET /api/v1/outline/{path}.

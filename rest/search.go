@@ -40,6 +40,7 @@ type SearchResult struct {
 	StartLine     int      `json:"start_line"`
 	EndLine       int      `json:"end_line"`
 	Collection    string   `json:"collection"`
+	Stale         bool     `json:"stale,omitempty"` // the file changed on disk since it was indexed
 	// Added with passages: every section a merged passage covers, the last
 	// chunk index of neighbouring passages merged into this result, and
 	// whether the text was cut to fit max_tokens (read_hint says how to
@@ -52,7 +53,11 @@ type SearchResult struct {
 
 // searchParams are the query parameters semantic-search accepts.
 var searchParams = map[string]bool{"q": true, "n": true, "max_chunks_per_page": true,
-	"mode": true, "collection": true, "tag": true, "path_prefix": true, "max_tokens": true}
+	"mode": true, "collection": true, "tag": true, "path_prefix": true, "where": true, "max_tokens": true}
+
+// repeatable are the parameters that may be given more than once: every
+// tag and every frontmatter condition must match.
+var repeatable = map[string]bool{"tag": true, "where": true}
 
 // maxParamLen bounds each parameter; a query longer than this is not a query.
 const maxParamLen = 2000
@@ -89,13 +94,12 @@ func parseSearch(raw string) (mdsearch.SearchRequest, error) {
 	for k, v := range vals {
 		switch {
 		case !searchParams[k]:
-			return req, fmt.Errorf("unknown parameter %q: use q, n, max_chunks_per_page, mode, collection, tag, path_prefix or max_tokens", k)
-		case len(v) > 1:
+			return req, fmt.Errorf("unknown parameter %q: use q, n, max_chunks_per_page, mode, collection, tag, path_prefix, where or max_tokens", k)
+		case len(v) > 1 && !repeatable[k]:
 			return req, fmt.Errorf("parameter %q is given %d times; give it once", k, len(v))
-		case len(v[0]) > maxParamLen:
-			return req, fmt.Errorf("parameter %q is longer than %d bytes", k, maxParamLen)
-		case !utf8.ValidString(v[0]):
-			return req, fmt.Errorf("parameter %q is not valid UTF-8", k)
+		}
+		if err := checkValues(k, v); err != nil {
+			return req, err
 		}
 	}
 	req.Query = strings.TrimSpace(vals.Get("q"))
@@ -118,9 +122,32 @@ func parseSearch(raw string) (mdsearch.SearchRequest, error) {
 		return req, err
 	}
 	req.Collection = vals.Get("collection")
-	req.Tag = strings.TrimPrefix(vals.Get("tag"), "#")
+	for i, t := range vals["tag"] { // the first as Tag, as before tags repeated
+		if t = strings.TrimPrefix(t, "#"); i == 0 {
+			req.Tag = t
+		} else {
+			req.Tags = append(req.Tags, t)
+		}
+	}
 	req.PathPrefix = vals.Get("path_prefix")
+	if req.Where, err = mdsearch.ParseWhere(vals["where"]); err != nil {
+		return req, err
+	}
 	return req, nil
+}
+
+// checkValues bounds the length of each value of a parameter and checks
+// its encoding.
+func checkValues(k string, v []string) error {
+	for _, s := range v {
+		switch {
+		case len(s) > maxParamLen:
+			return fmt.Errorf("parameter %q is longer than %d bytes", k, maxParamLen)
+		case !utf8.ValidString(s):
+			return fmt.Errorf("parameter %q is not valid UTF-8", k)
+		}
+	}
+	return nil
 }
 
 // intParam parses an optional integer parameter in [lo, hi]; absent is 0,
@@ -145,7 +172,7 @@ func toAPI(resp *mdsearch.SearchResponse) SearchResponse {
 			Name: strings.TrimSuffix(r.Path, path.Ext(r.Path)), Path: r.Path, Title: r.Title,
 			Snippet: render.Prefix(r) + r.Text, Distance: r.Distance, Section: r.Section, SectionPath: nonNil(r.SectionPath),
 			ChunkIndex: r.ChunkIndex, TotalChunks: r.TotalChunks, PageWordCount: r.PageWordCount,
-			Score: r.Score, StartLine: r.StartLine, EndLine: r.EndLine, Collection: r.Collection,
+			Score: r.Score, StartLine: r.StartLine, EndLine: r.EndLine, Collection: r.Collection, Stale: r.Stale,
 			Sections: r.Sections, ChunkEnd: r.ChunkEnd, Truncated: r.Truncated, ReadHint: r.ReadHint,
 		})
 	}

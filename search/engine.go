@@ -193,3 +193,6 @@ func (e *Engine) noEmbedderNotice() string {
 	}
 	return "semantic search unavailable: no embedding model configured; showing keyword results"
 }
+
+// Embeds reports whether indexing computes vectors (an embedder is loaded).
+func (e *Engine) Embeds() bool { return e.emb != nil }

@@ -119,7 +119,7 @@ func TestEveryResultSectionReads(t *testing.T) {
 						spans = append(spans, [2]int{got.StartLine, got.EndLine})
 					}
 				}
-				whole, err := e.Read(bg, mdsearch.ReadRequest{Path: r.Path})
+				whole, err := e.Read(bg, mdsearch.ReadRequest{Path: r.Path, Full: true})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/mdsearch/mdsearch"
@@ -28,10 +29,14 @@ func (e *Engine) Read(ctx context.Context, req mdsearch.ReadRequest) (*mdsearch.
 	if err != nil {
 		return nil, err
 	}
-	resp := &mdsearch.ReadResponse{Collection: n.collection, Path: n.path, Title: n.doc.Title}
+	resp := &mdsearch.ReadResponse{Collection: n.collection, Path: n.path, Title: n.doc.Title,
+		Notice: e.readNotice(ctx, n.collection, n.path)}
 	if strings.TrimSpace(req.Section) == "" {
 		resp.StartLine, resp.EndLine = 1, lineCount(n.src)
 		resp.WordCount = n.doc.WordCount
+		if !req.Full && n.doc.WordCount > mdsearch.LongNoteWords && longNote(resp, n) {
+			return resp, nil
+		}
 		resp.Content = n.doc.Text(0, len(n.src)) // invalid UTF-8 shown as U+FFFD
 		return resp, nil
 	}
@@ -45,6 +50,25 @@ func (e *Engine) Read(ctx context.Context, req mdsearch.ReadRequest) (*mdsearch.
 	resp.WordCount = sec.Words
 	resp.Content = n.doc.Content(sec)
 	return resp, nil
+}
+
+// longNote answers a read of a whole long note with its outline, which
+// costs a few tokens a heading instead of the whole text. A note with one
+// heading or none has no outline worth choosing from and is returned whole
+// (false).
+func longNote(resp *mdsearch.ReadResponse, n *note) bool {
+	outline := n.doc.Outline()
+	if len(outline) < 2 {
+		return false
+	}
+	resp.Outline = outline
+	msg := fmt.Sprintf("this note is %d words (over %d): here is its outline; read one section, or ask for the full text",
+		n.doc.WordCount, mdsearch.LongNoteWords)
+	if resp.Notice != "" {
+		msg += "; " + resp.Notice
+	}
+	resp.Notice = msg
+	return true
 }
 
 // Outline returns the heading tree of a note with each section's size.

@@ -66,6 +66,7 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (*mdsea
 	if resp.Results, err = results(ctx, rt.Reader, kept); err != nil {
 		return nil, err
 	}
+	markStale(ctx, rt.Reader, kept, resp.Results)
 	resp.Results = fitBudget(resp.Results, req.MaxTokens)
 	resp.Total = len(resp.Results)
 	if resp.Total == 0 {
@@ -167,6 +168,9 @@ func normalize(req mdsearch.SearchRequest) (mdsearch.SearchRequest, error) {
 // filter resolves the request's filters to store terms.
 func (e *Engine) filter(ctx context.Context, req mdsearch.SearchRequest) (store.Filter, error) {
 	f := store.Filter{Tag: req.Tag}
+	if err := moreFilters(&f, req); err != nil {
+		return f, err
+	}
 	p := strings.TrimSpace(req.PathPrefix)
 	for strings.HasPrefix(p, "./") || strings.HasPrefix(p, "/") {
 		p = strings.TrimPrefix(strings.TrimPrefix(p, "./"), "/")

@@ -8,7 +8,19 @@ import (
 	"github.com/mdsearch/mdsearch"
 )
 
+// find resolves a section query. Search results show section paths as
+// "Cake > Ingredients", so ">" separates headings as "/" does; a heading
+// that itself holds ">" is still found by its text.
 func (d *Document) find(query string) (*Section, error) {
+	if alt := strings.ReplaceAll(query, ">", "/"); alt != query {
+		if s, err := d.findPath(alt); err == nil {
+			return s, nil
+		}
+	}
+	return d.findPath(query)
+}
+
+func (d *Document) findPath(query string) (*Section, error) {
 	q := normalize(query)
 	if q == "" {
 		if len(d.Sections) > 0 && d.Sections[0].Level == 0 {

@@ -2,40 +2,7 @@ package store
 
 import (
 	"context"
-	"strings"
 )
-
-// Filter narrows a search. Zero fields match everything.
-type Filter struct {
-	CollectionID int64
-	PathPrefix   string // vault-relative, compared as a string prefix
-	Tag          string // matches the tag and its nested tags (tag/child); case-insensitive
-}
-
-// IsZero reports whether the filter matches everything.
-func (f Filter) IsZero() bool { return f.CollectionID == 0 && f.PathPrefix == "" && f.Tag == "" }
-
-// where returns SQL conditions on documents d, and their arguments.
-func (f Filter) where() (string, []any) {
-	var conds []string
-	var args []any
-	if f.CollectionID != 0 {
-		conds = append(conds, `d.collection_id = ?`)
-		args = append(args, f.CollectionID)
-	}
-	if f.PathPrefix != "" {
-		conds = append(conds, `substr(d.path, 1, ?) = ?`)
-		args = append(args, len([]rune(f.PathPrefix)), f.PathPrefix)
-	}
-	if tag := NormTag(f.Tag); tag != "" {
-		conds = append(conds, `EXISTS (SELECT 1 FROM doc_tags t WHERE t.doc_id = d.id AND (t.tag = ? OR substr(t.tag, 1, ?) = ?))`)
-		args = append(args, tag, len([]rune(tag))+1, tag+"/")
-	}
-	if len(conds) == 0 {
-		return "1", nil
-	}
-	return strings.Join(conds, " AND "), args
-}
 
 // Weights are the bm25 column weights of the keyword index: passage text,
 // heading path (with the headings of merged stubs), note title (with its

@@ -64,8 +64,9 @@ func exerciseMCP(ctx context.Context, t *testing.T, cs *mcp.ClientSession, f fix
 	if res.IsError {
 		t.Fatalf("search: %s", text)
 	}
-	// The header names the full section path of the section that answers.
-	for _, want := range []string{"1. **kitchen/Sourdough.md** > Sourdough > Starter Maintenance (", "%)\n",
+	// The header names the passage's section path and, after "+", the
+	// section the note's stub introduction merged into: the one that answers.
+	for _, want := range []string{"1. **kitchen/Sourdough.md** > Sourdough + Starter Maintenance (", "%)\n",
 		"If a grey\nliquid (hooch) forms on top"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("search text lacks %q:\n%s", want, text)
@@ -76,10 +77,11 @@ func exerciseMCP(ctx context.Context, t *testing.T, cs *mcp.ClientSession, f fix
 	}
 	var out struct {
 		Results []struct {
-			Path        string   `json:"path"`
-			SectionPath []string `json:"section_path"`
-			Text        string   `json:"text"`
-			TotalChunks int      `json:"total_chunks"`
+			Path        string     `json:"path"`
+			SectionPath []string   `json:"section_path"`
+			Sections    [][]string `json:"sections"`
+			Text        string     `json:"text"`
+			TotalChunks int        `json:"total_chunks"`
 		} `json:"results"`
 	}
 	raw, _ := json.Marshal(res.StructuredContent)
@@ -96,7 +98,12 @@ func exerciseMCP(ctx context.Context, t *testing.T, cs *mcp.ClientSession, f fix
 		!strings.Contains(text, `section "Sourdough/Starter Maintenance/Rye Starter"`) {
 		t.Errorf("outline: %s", text)
 	}
-	section := strings.Join(hit.SectionPath, "/")
+	// The passage starts in the note's introduction and covers Starter
+	// Maintenance, where the answer is: read that one.
+	if len(hit.Sections) < 2 || strings.Join(hit.Sections[1], "/") != "Sourdough/Starter Maintenance" {
+		t.Fatalf("first result covers %q", hit.Sections)
+	}
+	section := strings.Join(hit.Sections[1], "/")
 	res, text = callTool(ctx, t, cs, "read_note", map[string]any{"path": hit.Path, "section": section})
 	if res.IsError || !strings.HasPrefix(text, "## Starter Maintenance") || strings.Contains(text, "## Bulk Fermentation") ||
 		!strings.Contains(text, "### Rye Starter") {

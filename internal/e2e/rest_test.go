@@ -86,8 +86,11 @@ func TestREST(t *testing.T) {
 			t.Fatalf("response %+v", resp)
 		}
 		r := resp.Results[0]
-		if r.Path != "kitchen/Sourdough.md" || r.Name != "kitchen/Sourdough" || r.Section != "Starter Maintenance" ||
-			!strings.HasPrefix(r.Snippet, "[Sourdough > Starter Maintenance] ") || !strings.Contains(r.Snippet, "(hooch) forms on top") ||
+		// The note's stub introduction merged into Starter Maintenance: the
+		// passage is labelled where its text starts and lists both.
+		if r.Path != "kitchen/Sourdough.md" || r.Name != "kitchen/Sourdough" || r.Section != "Sourdough" ||
+			len(r.Sections) != 2 || strings.Join(r.Sections[1], "/") != "Sourdough/Starter Maintenance" ||
+			!strings.HasPrefix(r.Snippet, "[Sourdough] # Sourdough") || !strings.Contains(r.Snippet, "(hooch) forms on top") ||
 			r.Collection != f.name || r.PageWordCount == 0 || r.ChunkIndex >= r.TotalChunks {
 			t.Errorf("first result %+v", r)
 		}

@@ -142,7 +142,9 @@ func TestWebPage(t *testing.T) {
 func webResults(t *testing.T, b browser) {
 	b.do(t, "home", chromedp.Navigate(b.base+"/"))
 	b.search(t, "starter hooch")
-	if got := b.js(t, `document.querySelector("#result-0 .path").textContent + " > " + document.querySelector("#result-0 .section").textContent`); got != "kitchen/Sourdough.md > Starter Maintenance" {
+	// The note's stub introduction merged into Starter Maintenance: the
+	// passage is labelled where it starts and names the other section too.
+	if got := b.js(t, `document.querySelector("#result-0 .path").textContent + " > " + document.querySelector("#result-0 .section").textContent + " + " + document.querySelector("#result-0 .also").textContent`); got != "kitchen/Sourdough.md > Sourdough + Starter Maintenance" {
 		t.Errorf("first result %q", got)
 	}
 	if got := b.js(t, `document.querySelector("#result-0 .score").textContent`); !strings.HasSuffix(got, "%") {
@@ -161,13 +163,13 @@ func webResults(t *testing.T, b browser) {
 
 	b.do(t, "click the first result", chromedp.Click(chromedp.CSS("#result-0 .text")))
 	b.wait(t, "the note at the hit", `!document.getElementById("reader").hidden && document.querySelector("#reader-content .hit")`)
-	if got := b.js(t, `document.querySelector("#reader-content .target").id`); got != "starter-maintenance" {
+	if got := b.js(t, `document.querySelector("#reader-content .target").id`); got != "sourdough" {
 		t.Errorf("target heading %q", got)
 	}
 	if got := b.js(t, `document.getElementById("reader-content").textContent`); !strings.Contains(got, "Bulk Fermentation") {
 		t.Errorf("the whole note is not shown: %q", got)
 	}
-	if !strings.Contains(b.js(t, `location.hash`), "id=starter-maintenance") {
+	if !strings.Contains(b.js(t, `location.hash`), "id=sourdough") {
 		t.Errorf("address %s does not name the section", b.js(t, `location.hash`))
 	}
 	b.wait(t, "the hit on screen", inView("#reader-content .hit"))

@@ -137,7 +137,10 @@ function renderResults(query) {
     const path = r.section_path || [];
     path.slice(0, -1).forEach((h) => head.append(span("sep", " › "), span("crumb", h)));
     if (r.section) head.append(span("sep", " › "), span("section", r.section));
+    // A passage with stub sections merged in names the others too.
+    (r.sections || []).slice(1).forEach((p) => head.append(span("sep", " + "), span("also", p[p.length - 1])));
     head.append(span("score", (r.score * 100).toFixed(1) + "%"));
+    if (r.stale) head.append(span("stale", "changed since indexed"));
 
     const text = document.createElement("p");
     text.className = "text";
@@ -300,7 +303,7 @@ async function showReader(params) {
   el.content.replaceChildren();
   setStatus("");
   try {
-    const note = await api("/api/v1/notes/" + notePath(r) + "?render=html");
+    const note = await api("/api/v1/notes/" + notePath(r) + "?render=html&full=true");
     if (seq !== readerSeq) return;
     el.title.replaceChildren(span("path", note.path));
     if (note.title && note.title !== note.path) el.title.append(span("sep", " · "), span("crumb", note.title));

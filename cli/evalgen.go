@@ -1,0 +1,97 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+
+	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/eval"
+)
+
+// genConfigs are what --generate measures by default: mdsearch's chunker in
+// each search mode, which share one index.
+var genConfigs = listFlag{"sections-hybrid", "sections-semantic", "sections-keyword"}
+
+// genFlags are eval's flags for queries generated from the vault itself.
+type genFlags struct {
+	on    bool
+	style string
+	write string
+	stats *eval.GenStats
+}
+
+func (g *genFlags) add(fs *flag.FlagSet) {
+	fs.BoolVar(&g.on, "generate", false, "make labelled queries from the vault itself instead of --queries (see --style)")
+	fs.StringVar(&g.style, "style", "both", "with --generate: links (sentences around links to a heading), headings (sections' first sentences) or both")
+	fs.StringVar(&g.write, "write-queries", "", "with --generate: also write the queries to this file (JSON Lines)")
+}
+
+// queries generates the query set, and writes it when asked.
+func (g *genFlags) queries(ctx context.Context, env *Env, opts *eval.Options) error {
+	styles, err := eval.ParseStyles(g.style)
+	if err != nil {
+		return err
+	}
+	qs, st, err := eval.Generate(ctx, opts.Vault, styles)
+	if err != nil {
+		return err
+	}
+	g.stats, opts.Queries = st, qs
+	fmt.Fprintf(env.Stderr, "mdsearch eval: %d queries from %d notes: %d links, %d headings "+
+		"(%d links to a heading: %d to the same note, %d unresolved; %d sentences too short or long, %d repeated)\n",
+		len(qs.Queries), st.Notes, st.ByStyle[eval.StyleLinks], st.ByStyle[eval.StyleHeadings],
+		st.Links, st.SameNote, st.Unresolved, st.Short, st.Duplicate)
+	if g.write != "" {
+		return saveQueries(g.write, qs)
+	}
+	return nil
+}
+
+// saveQueries writes a query set as JSON Lines, one query a line.
+func saveQueries(path string, qs *eval.QuerySet) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return mdsearch.Errorf(mdsearch.KindInvalid, "write queries", path, "", "%v", err)
+	}
+	enc := json.NewEncoder(f)
+	for _, q := range qs.Queries {
+		if err := enc.Encode(q); err != nil {
+			f.Close()
+			return err
+		}
+	}
+	if err := f.Close(); err != nil {
+		return mdsearch.Errorf(mdsearch.KindInternal, "write queries", path, "", "%v", err)
+	}
+	return nil
+}
+
+// genReport is `eval --generate --json`'s answer.
+type genReport struct {
+	Generated *eval.GenStats  `json:"generated"`
+	ByStyle   []eval.StyleRow `json:"by_style"`
+	Report    *eval.Report    `json:"report"`
+}
+
+// report prints the usual table, then the rows per style.
+func (g *genFlags) report(env *Env, rep *eval.Report, asJSON, details bool) error {
+	rows := eval.ByStyle(rep)
+	if !details {
+		for i := range rep.Configs {
+			rep.Configs[i].Outcomes = nil
+		}
+	}
+	if asJSON {
+		enc := json.NewEncoder(env.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(genReport{Generated: g.stats, ByStyle: rows, Report: rep})
+	}
+	if err := eval.WriteTable(env.Stdout, rep); err != nil {
+		return err
+	}
+	fmt.Fprintln(env.Stdout)
+	return eval.WriteStyles(env.Stdout, rep.K, rows)
+}

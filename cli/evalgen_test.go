@@ -1,0 +1,54 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestEvalGenerate(t *testing.T) {
+	qfile := filepath.Join(t.TempDir(), "gen.jsonl")
+	code, out, errOut := run(t, "", "eval", "--vault", "../sample-vault", "--generate", "--style", "headings",
+		"--write-queries", qfile, "--embedder", "none", "--config", "sections-keyword", "--json")
+	if code != 0 {
+		t.Fatalf("eval --generate: %d %s %s", code, out, errOut)
+	}
+	var rep genReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || rep.Generated == nil || len(rep.ByStyle) != 1 {
+		t.Fatalf("report: %v\n%s", err, out)
+	}
+	row := rep.ByStyle[0]
+	if row.Style != "headings" || row.Queries < 5 || row.Queries != rep.Report.Queries || row.SectionHit <= 0 || row.SectionMRR > row.SectionHit {
+		t.Errorf("row %+v", row)
+	}
+	if len(rep.Report.Configs[0].Outcomes) != 0 {
+		t.Errorf("outcomes kept without --details")
+	}
+	data, err := os.ReadFile(qfile)
+	if err != nil || strings.Count(string(data), "\n") != row.Queries || !strings.Contains(string(data), `"difficulty":"headings"`) {
+		t.Errorf("written queries: %v\n%s", err, data)
+	}
+	if !strings.Contains(errOut, "queries from 6 notes") {
+		t.Errorf("stderr lacks the generated counts: %s", errOut)
+	}
+	// The written file runs again as --queries.
+	if code, out, errOut := run(t, "", "eval", "--vault", "../sample-vault", "--queries", qfile, "--embedder", "none",
+		"--config", "sections-keyword"); code != 0 || !strings.Contains(out, "sections-keyword") {
+		t.Errorf("eval --queries on the written file: %d %s %s", code, out, errOut)
+	}
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"eval", "--vault", "../sample-vault", "--generate", "--style", "titles", "--embedder", "none"}, 1, `style "titles" is unknown`},
+		{[]string{"eval", "--vault", "../sample-vault", "--generate", "--queries", qfile}, 2, "--queries FILE (or --generate)"},
+	} {
+		code, _, errOut := run(t, "", c.args...)
+		if code != c.code || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: %d %s", c.args, code, errOut)
+		}
+	}
+}

@@ -1,0 +1,154 @@
+package cli
+
+import (
+	"bufio"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mdsearch/mdsearch"
+)
+
+// fakeClock advances by step at every reading.
+func fakeClock(step time.Duration) func() time.Time {
+	t := time.Unix(0, 0)
+	return func() time.Time { t = t.Add(step); return t }
+}
+
+func TestTrackerMonotonicWithETA(t *testing.T) {
+	// A cold run: 100 files parsed (10 chunks each), then 1000 texts embedded.
+	var reports []mdsearch.IndexProgress
+	for f := 0; f <= 100; f += 10 {
+		reports = append(reports, mdsearch.IndexProgress{FilesTotal: 100, FilesDone: f, ChunksTotal: 10 * f})
+	}
+	for e := 0; e <= 1000; e += 100 {
+		reports = append(reports, mdsearch.IndexProgress{FilesTotal: 100, FilesDone: 100, ChunksTotal: 1000,
+			ChunksToEmbed: 1000, ChunksEmbedded: e, EmbedsPerSecond: 200})
+	}
+	for _, c := range []struct {
+		name   string
+		embeds bool
+		first  int // first report seen (an incremental run starts with files done)
+	}{
+		{"with embedder", true, 0},
+		{"keyword only", false, 0},
+		{"unchanged files counted first", true, 3},
+	} {
+		tr := newTracker(c.embeds, fakeClock(time.Second))
+		prev := -1.0
+		var lastFiles, lastEmbed progressView
+		for _, p := range reports[c.first:] {
+			v := tr.view(p)
+			if v.Percent < prev || v.Percent > 100 {
+				t.Errorf("%s: percent went %.1f → %.1f at %+v", c.name, prev, v.Percent, p)
+			}
+			prev = v.Percent
+			if v.Phase == "files" {
+				lastFiles = v
+			} else {
+				lastEmbed = v
+			}
+		}
+		if lastEmbed.Percent != 100 || lastEmbed.ETA != 0 {
+			t.Errorf("%s: end of embedding at %.1f%%, ETA %v", c.name, lastEmbed.Percent, lastEmbed.ETA)
+		}
+		// Embedding 1000 texts at 200/s outweighs parsing 100 files at 10/s.
+		if c.embeds && (lastFiles.Percent < 40 || lastFiles.Percent > 80) {
+			t.Errorf("%s: parsing ends at %.1f%%; want its share of the time", c.name, lastFiles.Percent)
+		}
+		if !c.embeds && lastFiles.Percent != 100 {
+			t.Errorf("%s: parsing ends at %.1f%%; without embedding it is the whole job", c.name, lastFiles.Percent)
+		}
+	}
+}
+
+func TestProgressLineFits(t *testing.T) {
+	files := mdsearch.IndexProgress{FilesTotal: 648, FilesDone: 324, ChunksTotal: 9000}
+	emb := mdsearch.IndexProgress{FilesTotal: 648, FilesDone: 648, ChunksTotal: 9000, ChunksToEmbed: 9000, ChunksEmbedded: 4100, EmbedsPerSecond: 412}
+	fv := progressView{Phase: "files", Percent: 25, ETA: 83 * time.Second}
+	ev := progressView{Phase: "embed", Percent: 72.5, ETA: 19 * time.Second}
+	for _, c := range []struct {
+		p     mdsearch.IndexProgress
+		v     progressView
+		width int
+		want  string
+	}{
+		{files, fv, 80, "[#######-----------------------]  25% · 324/648 files · 9000 chunks · ETA 1:23"},
+		{files, progressView{Phase: "files", Percent: 0, ETA: -1}, 60, "[----------------------]   0% · 324/648 files · 9000 chunks"},
+		{emb, ev, 120, "[#####################---------]  72% · 648/648 files · 9000 chunks · 4100/9000 embedded · 412/s · ETA 0:19"},
+		{emb, ev, 80, "[###########-----]  72% · 648/648 files · 4100/9000 embedded · 412/s · ETA 0:19"},
+		{emb, ev, 60, "[########----]  72% · 4100/9000 embedded · 412/s · ETA 0:19"},
+		{emb, ev, 40, " 72% · 4100/9000 embedded · ETA 0:19"},
+		{emb, ev, 20, " 72% · ETA 0:19"},
+		{emb, ev, 4, " 72"},
+		{emb, progressView{Phase: "embed", Percent: 99, ETA: 3725 * time.Second}, 40, " 99% · 4100/9000 embedded · ETA 1:02:05"},
+	} {
+		got := progressLine(c.p, c.v, c.width)
+		if got != c.want {
+			t.Errorf("width %d:\n got %q\nwant %q", c.width, got, c.want)
+		}
+		if n := len([]rune(got)); n > c.width-1 {
+			t.Errorf("width %d: %d runes", c.width, n)
+		}
+	}
+}
+
+func TestIndexJSONProgress(t *testing.T) {
+	noModel(t)
+	index := t.TempDir() + "/index.db"
+	code, out, errOut := run(t, index, "index", "../sample-vault", "--name", "sample", "--json")
+	if code != 0 {
+		t.Fatalf("index: %d %s %s", code, out, errOut)
+	}
+	var st mdsearch.IndexStats
+	if err := json.Unmarshal([]byte(out), &st); err != nil || st.Files != 6 {
+		t.Fatalf("stdout is not the stats: %v\n%s", err, out)
+	}
+	var events []progressEvent
+	sc := bufio.NewScanner(strings.NewReader(errOut))
+	for sc.Scan() {
+		if !strings.HasPrefix(sc.Text(), "{") {
+			continue // the missing model's notice
+		}
+		var ev progressEvent
+		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil || ev.Event != "progress" {
+			t.Fatalf("stderr line %q: %v", sc.Text(), err)
+		}
+		events = append(events, ev)
+	}
+	if len(events) < 2 {
+		t.Fatalf("want progress events on stderr, got:\n%s", errOut)
+	}
+	prev := -1.0
+	for _, ev := range events {
+		if ev.Percent < prev || ev.ETASeconds == nil && ev.Phase == "done" {
+			t.Errorf("event %+v after %.1f%%", ev, prev)
+		}
+		prev = ev.Percent
+	}
+	if last := events[len(events)-1]; last.Phase != "done" || last.Percent != 100 || last.FilesDone != 6 || last.Collection != "sample" {
+		t.Errorf("last event %+v", last)
+	}
+}
+
+func TestSummaryNamesEveryCount(t *testing.T) {
+	for _, c := range []struct {
+		st   mdsearch.IndexStats
+		want string
+	}{
+		{mdsearch.IndexStats{Collection: "notes", Files: 173, Added: 1, Changed: 12, Unchanged: 160, Chunks: 3370, Embedded: 3345, Reused: 25,
+			Skipped: []mdsearch.Skip{{}, {}}, TookMS: 41000},
+			"notes: 173 files (1 added, 12 changed, 160 unchanged); 3370 chunks from the 13 added or changed files (3345 embedded now, 25 reused from earlier runs); 2 files skipped; took 41s"},
+		{mdsearch.IndexStats{Collection: "v", Files: 6, Unchanged: 5, Deleted: 1, TookMS: 12},
+			"v: 6 files (5 unchanged, 1 deleted from the index); 0 chunks from the 0 added or changed files; took 12ms"},
+		{mdsearch.IndexStats{Collection: "v", Files: 1, Added: 1, Chunks: 2, Embedded: 2, TookMS: 1},
+			"v: 1 files (1 added); 2 chunks from the 1 added or changed file (2 embedded now); took 1ms"},
+		{mdsearch.IndexStats{Collection: "b", Files: 112, Added: 112, Chunks: 7336, Embedded: 7276, TookMS: 66697},
+			"b: 112 files (112 added); 7336 chunks from the 112 added or changed files (7276 embedded now, 60 repeating another chunk's text); took 1m6.697s"},
+	} {
+		if got := summary(&c.st); got != c.want {
+			t.Errorf("summary:\n got %q\nwant %q", got, c.want)
+		}
+	}
+}

@@ -1,0 +1,68 @@
+package eval
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"text/tabwriter"
+)
+
+// StyleRow is one configuration's quality on the queries of one style
+// (generated queries carry their style in Difficulty).
+type StyleRow struct {
+	Config     string  `json:"config"`
+	Style      string  `json:"style"`
+	Queries    int     `json:"queries"`
+	SectionHit float64 `json:"section_hit_at_k"`
+	SectionMRR float64 `json:"section_mrr"`
+	PageHit    float64 `json:"page_hit_at_k"`
+	PageMRR    float64 `json:"page_mrr"`
+}
+
+// ByStyle splits each configuration's outcomes by style. It needs the
+// outcomes: run with Options.Details.
+func ByStyle(r *Report) []StyleRow {
+	var rows []StyleRow
+	for _, c := range r.Configs {
+		by := map[string]*StyleRow{}
+		for _, o := range c.Outcomes {
+			row := by[o.Difficulty]
+			if row == nil {
+				row = &StyleRow{Config: c.Name, Style: o.Difficulty}
+				by[o.Difficulty] = row
+			}
+			row.Queries++
+			if o.SectionRank > 0 {
+				row.SectionHit++
+				row.SectionMRR += 1 / float64(o.SectionRank)
+			}
+			if o.PageRank > 0 {
+				row.PageHit++
+				row.PageMRR += 1 / float64(o.PageRank)
+			}
+		}
+		styles := make([]string, 0, len(by))
+		for s := range by {
+			styles = append(styles, s)
+		}
+		sort.Strings(styles)
+		for _, s := range styles {
+			row := by[s]
+			n := float64(row.Queries)
+			row.SectionHit, row.SectionMRR, row.PageHit, row.PageMRR = row.SectionHit/n, row.SectionMRR/n, row.PageHit/n, row.PageMRR/n
+			rows = append(rows, *row)
+		}
+	}
+	return rows
+}
+
+// WriteStyles prints ByStyle's rows as a table.
+func WriteStyles(w io.Writer, k int, rows []StyleRow) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "config\tstyle\tqueries\tsection hit@%d\tsection MRR\tpage hit@%d\tpage MRR\t\n", k, k)
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\t\n", r.Config, r.Style, r.Queries,
+			f3(r.SectionHit), f3(r.SectionMRR), f3(r.PageHit), f3(r.PageMRR))
+	}
+	return tw.Flush()
+}

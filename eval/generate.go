@@ -1,0 +1,179 @@
+package eval
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/sections"
+	"github.com/mdsearch/mdsearch/vault"
+)
+
+// Query styles that Generate makes from a vault's own text. A generated
+// query carries its style in Difficulty, so reports can split by style.
+const (
+	StyleLinks    = "links"    // the sentence around a link to a heading of another note
+	StyleHeadings = "headings" // the first sentence of a section's body
+)
+
+// minQueryWords drops sentences too short to say what they look for
+// ("See [Setup](#setup).").
+const minQueryWords = 5
+
+// maxQueryWords drops run-on "sentences" (lists and tables read as one).
+const maxQueryWords = 80
+
+// ParseStyles reads --style: links, headings or both.
+func ParseStyles(s string) ([]string, error) {
+	switch strings.TrimSpace(s) {
+	case "", "both":
+		return []string{StyleLinks, StyleHeadings}, nil
+	case StyleLinks:
+		return []string{StyleLinks}, nil
+	case StyleHeadings:
+		return []string{StyleHeadings}, nil
+	}
+	return nil, mdsearch.Errorf(mdsearch.KindInvalid, "eval", "", "", "style %q is unknown: use links, headings or both", s)
+}
+
+// GenStats counts what Generate found, per style.
+type GenStats struct {
+	Notes      int            `json:"notes"`
+	Links      int            `json:"links"`      // links to a heading of a note
+	SameNote   int            `json:"same_note"`  // of those, to the linking note itself
+	Unresolved int            `json:"unresolved"` // of those, naming no note or no heading of it
+	Short      int            `json:"short"`      // sentences under minQueryWords words or over maxQueryWords
+	Duplicate  int            `json:"duplicate"`  // the same query and label seen before
+	ByStyle    map[string]int `json:"by_style"`
+}
+
+// Generate builds labelled queries from a vault's own text, without
+// hand-made labels (see StyleLinks and StyleHeadings). A link query
+// excludes its source note: the query is that note's own text.
+func Generate(ctx context.Context, dir string, styles []string) (*QuerySet, *GenStats, error) {
+	v, err := vault.Open(dir, vault.Options{})
+	if err != nil {
+		return nil, nil, err
+	}
+	files, _, err := v.Walk(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	g := &generator{notes: map[string]*parsedNote{}, byBase: map[string][]string{},
+		seen: map[string]bool{}, stats: &GenStats{ByStyle: map[string]int{}}}
+	for _, f := range files {
+		src, err := v.ReadNote(f.Path)
+		if err != nil {
+			continue // the index skips it too
+		}
+		g.add(f.Path, src)
+	}
+	g.stats.Notes = len(g.order)
+	for _, style := range styles {
+		for _, p := range g.order {
+			if style == StyleLinks {
+				g.linkQueries(g.notes[p])
+			} else {
+				g.headingQueries(g.notes[p])
+			}
+		}
+	}
+	if len(g.out) == 0 {
+		return nil, g.stats, mdsearch.Errorf(mdsearch.KindInvalid, "eval", dir, "",
+			"found nothing to make %s queries from", strings.Join(styles, " or "))
+	}
+	return &QuerySet{File: "generated from " + dir, Queries: g.out}, g.stats, nil
+}
+
+// parsedNote is a note with its sections and its prose.
+type parsedNote struct {
+	path  string
+	doc   *sections.Document
+	paras []para
+}
+
+// generator holds the vault's notes and the queries made so far.
+type generator struct {
+	notes  map[string]*parsedNote
+	order  []string            // paths, sorted, for a stable output
+	byBase map[string][]string // file name without .md → paths, for wikilinks
+	seen   map[string]bool
+	out    []Query
+	stats  *GenStats
+}
+
+func (g *generator) add(p string, src []byte) {
+	n := &parsedNote{path: p, doc: sections.Parse(p, src)}
+	n.paras = paragraphsOf(src[n.doc.Body:], n.doc.Body)
+	g.notes[p] = n
+	g.order = append(g.order, p)
+	sort.Strings(g.order)
+	base := strings.ToLower(strings.TrimSuffix(path.Base(p), path.Ext(p)))
+	g.byBase[base] = append(g.byBase[base], p)
+}
+
+// linkQueries makes a query of every sentence that links to a heading of
+// another note.
+func (g *generator) linkQueries(n *parsedNote) {
+	for _, pa := range n.paras {
+		for _, l := range pa.links {
+			target, anchor, ok := splitTarget(l.target, l.wiki)
+			if !ok {
+				continue
+			}
+			g.stats.Links++
+			to := g.resolveNote(n.path, target, l.wiki)
+			if to != nil && to.path == n.path {
+				g.stats.SameNote++
+				continue
+			}
+			if to == nil {
+				g.stats.Unresolved++
+				continue
+			}
+			sec := findAnchor(to.doc, anchor, l.wiki)
+			if sec == nil {
+				g.stats.Unresolved++
+				continue
+			}
+			g.emit(StyleLinks, pa.sentenceAround(l.start, l.end), to.path, sec.Path, n.path)
+		}
+	}
+}
+
+// headingQueries makes a query of the first sentence of every section
+// below the top level, labelled with that section.
+func (g *generator) headingQueries(n *parsedNote) {
+	for _, s := range n.doc.Sections {
+		if s.Level < 2 {
+			continue // a note's title section holds the whole note
+		}
+		for _, pa := range n.paras {
+			if pa.start >= s.BodyStart && pa.start < s.BodyEnd {
+				g.emit(StyleHeadings, pa.firstSentence(), n.path, s.Path, "")
+				break
+			}
+		}
+	}
+}
+
+// emit adds a query unless it is too short, too long or seen before.
+func (g *generator) emit(style, text, to string, secPath []string, exclude string) {
+	if w := len(strings.Fields(text)); w < minQueryWords || w > maxQueryWords {
+		g.stats.Short++
+		return
+	}
+	key := fmt.Sprintf("%s\x00%s\x00%q", text, to, secPath)
+	if g.seen[key] {
+		g.stats.Duplicate++
+		return
+	}
+	g.seen[key] = true
+	q := Query{Text: text, Difficulty: style, Relevant: []Label{{Path: to, SectionPath: secPath}}, Exclude: exclude}
+	q.Line = len(g.out) + 1
+	g.out = append(g.out, q)
+	g.stats.ByStyle[style]++
+}

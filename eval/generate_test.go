@@ -1,0 +1,168 @@
+package eval
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/internal/testenv"
+)
+
+func TestSlugAndCustomIDs(t *testing.T) {
+	for _, c := range []struct{ heading, slug string }{
+		{"Which to Choose?", "which-to-choose"},
+		{"Custom derive Macros", "custom-derive-macros"},
+		{"A Shortcut for Propagating Errors: the ? Operator", "a-shortcut-for-propagating-errors-the--operator"},
+		{"Stack-Only Data: Copy", "stack-only-data-copy"},
+		{"Ünïcode Héading", "ünïcode-héading"},
+	} {
+		if got := Slug(c.heading); got != c.slug {
+			t.Errorf("Slug(%q) = %q, want %q", c.heading, got, c.slug)
+		}
+	}
+	if text, id := customID("Which to Choose? {#which-to-choose}"); text != "Which to Choose?" || id != "which-to-choose" {
+		t.Errorf("customID: %q %q", text, id)
+	}
+}
+
+func TestQuerySentences(t *testing.T) {
+	p := para{text: "First one. Then see the Setup guide for details! Last?"}
+	start := strings.Index(p.text, "Setup guide")
+	code := paragraphsOf([]byte("Use `format!` or `x.0` here. Then [more](a.md#b) follows.\n"), 0)[0]
+	for _, c := range []struct{ got, want string }{
+		{p.sentenceAround(start, start+len("Setup guide")), "Then see the Setup guide for details!"},
+		{p.sentenceAround(0, 5), "First one."},
+		{para{text: "No stop at all here"}.sentenceAround(3, 7), "No stop at all here"},
+		{p.firstSentence(), "First one."},
+		{para{text: "Ends with a colon:"}.firstSentence(), "Ends with a colon:"},
+		{code.firstSentence(), "Use format! or x.0 here."},
+		{code.sentenceAround(code.links[0].start, code.links[0].end), "Then more follows."},
+	} {
+		if c.got != c.want {
+			t.Errorf("got %q, want %q", c.got, c.want)
+		}
+	}
+}
+
+func TestParagraphsStripMarkup(t *testing.T) {
+	src := "Read **the** [setup `guide`](setup.md#install) and [[Other Note#Part Two|the other note]] now.\n" +
+		"- item with ![[Embedded]] and [[Plain#Head]]\n\n" +
+		"```\ncode [x](y.md#z)\n```\n\n> [!note] Mind\n> the <b>gap</b>.\n\n::: tip\nA container line.\n:::\n"
+	ps := paragraphsOf([]byte(src), 0)
+	want := []struct {
+		text    string
+		targets []string
+	}{
+		{"Read the setup guide and the other note now.", []string{"setup.md#install", "Other Note#Part Two"}},
+		{"item with and Plain Head", []string{"Plain#Head"}},
+		{"Mind the gap.", nil},
+		{"A container line.", nil},
+	}
+	if len(ps) != len(want) {
+		t.Fatalf("got %d paragraphs: %+v", len(ps), ps)
+	}
+	for i, w := range want {
+		p := ps[i]
+		if p.text != w.text || len(p.links) != len(w.targets) {
+			t.Errorf("paragraph %d: %q %+v; want %q", i, p.text, p.links, w.text)
+			continue
+		}
+		for j, l := range p.links {
+			if l.target != w.targets[j] {
+				t.Errorf("paragraph %d link %d: target %q, want %q", i, j, l.target, w.targets[j])
+			}
+		}
+	}
+	if l := ps[0].links[0]; ps[0].text[l.start:l.end] != "setup guide" {
+		t.Errorf("link span %q", ps[0].text[l.start:l.end])
+	}
+}
+
+func TestGenerateSmallVault(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"guide/setup.md": "# Setup {#setup}\n\n## Install the Tool {#install}\n\nDownload the archive and unpack it in your home folder.\n\n## Configure It\n\nShort.\n",
+		"guide/use.md": "# Use\n\nBefore you start, follow the [install steps](./setup#install) carefully and slowly.\n" +
+			"The [configuration](/guide/setup.md#configure-it) page explains every single option.\n" +
+			"A [dead link](setup.md#nowhere) is not a label for any query here.\n" +
+			"A [same page link](#use) never makes a query at all.\n",
+		"Notes/Daily.md": "# Daily\n\nToday I reread [[Use#Use|the usage notes]] about the tool before starting.\n",
+	}
+	for p, s := range files {
+		os.MkdirAll(filepath.Join(dir, filepath.Dir(p)), 0o755)
+		os.WriteFile(filepath.Join(dir, p), []byte(s), 0o644)
+	}
+	qs, st, err := Generate(context.Background(), dir, []string{StyleLinks, StyleHeadings})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]Query{}
+	for _, q := range qs.Queries {
+		got[q.Text] = q
+	}
+	for _, w := range []struct {
+		text, style, path, section, exclude string
+	}{
+		{"Before you start, follow the install steps carefully and slowly.", StyleLinks, "guide/setup.md", "Setup/Install the Tool", "guide/use.md"},
+		{"The configuration page explains every single option.", StyleLinks, "guide/setup.md", "Setup/Configure It", "guide/use.md"},
+		{"Today I reread the usage notes about the tool before starting.", StyleLinks, "guide/use.md", "Use", "Notes/Daily.md"},
+		{"Download the archive and unpack it in your home folder.", StyleHeadings, "guide/setup.md", "Setup/Install the Tool", ""},
+	} {
+		q, ok := got[w.text]
+		if !ok {
+			t.Errorf("no query %q among %d", w.text, len(qs.Queries))
+			continue
+		}
+		l := q.Relevant[0]
+		if q.Difficulty != w.style || l.Path != w.path || strings.Join(l.SectionPath, "/") != w.section || q.Exclude != w.exclude {
+			t.Errorf("%q: %+v", w.text, q)
+		}
+	}
+	if len(qs.Queries) != 4 || st.Links != 4 || st.Unresolved != 1 || st.SameNote != 0 || st.Short != 1 {
+		t.Errorf("%d queries, stats %+v", len(qs.Queries), st)
+	}
+	if err := qs.Resolve(context.Background(), dir); err != nil {
+		t.Errorf("generated labels do not resolve: %v", err)
+	}
+}
+
+// TestGenerateDocsTrees checks generation on two real docs trees: their
+// link queries match the hand-checked link-context sets in size, and every
+// label resolves.
+func TestGenerateDocsTrees(t *testing.T) {
+	for _, c := range []struct {
+		dir            string
+		links, atLeast int // links: exact; headings: at least
+	}{
+		{"../../shared/corpora/vue-docs/vault", 322, 700},
+		{"../../shared/corpora/rust-book/src", 86, 400},
+	} {
+		if _, err := os.Stat(c.dir); err != nil {
+			testenv.Absent(t, "corpus missing: %v", err)
+		}
+		qs, st, err := Generate(context.Background(), c.dir, []string{StyleLinks, StyleHeadings})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.ByStyle[StyleLinks] != c.links || st.ByStyle[StyleHeadings] < c.atLeast {
+			t.Errorf("%s: %+v", c.dir, st)
+		}
+		if err := qs.Resolve(context.Background(), c.dir); err != nil {
+			t.Errorf("%s: %v", c.dir, err)
+		}
+	}
+}
+
+func TestExcludedResults(t *testing.T) {
+	rs := []mdsearch.Result{{Path: "a.md"}, {Path: "b.md"}, {Path: "a.md"}, {Path: "c.md"}}
+	got := dropExcluded(rs, "a.md")
+	if len(got) != 2 || got[0].Path != "b.md" || got[1].Path != "c.md" || len(rs) != 4 || rs[0].Path != "a.md" {
+		t.Errorf("dropExcluded: %+v (input %+v)", got, rs)
+	}
+	if got := dropExcluded(rs, ""); len(got) != 4 {
+		t.Errorf("dropExcluded without exclude: %+v", got)
+	}
+}

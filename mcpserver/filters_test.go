@@ -1,0 +1,54 @@
+package mcpserver
+
+import (
+	"context"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/mdsearch/mdsearch"
+)
+
+// longFake answers reads of long.md with an outline and a notice, as the
+// engine does for a long note read without full.
+type longFake struct {
+	fake
+	read mdsearch.ReadRequest
+}
+
+func (f *longFake) Read(_ context.Context, req mdsearch.ReadRequest) (*mdsearch.ReadResponse, error) {
+	f.read = req
+	if req.Full {
+		return &mdsearch.ReadResponse{Path: req.Path, Content: "# Long\n...\n", Notice: "the index is behind this note"}, nil
+	}
+	return &mdsearch.ReadResponse{Path: req.Path, WordCount: 4000, Notice: "this note is 4000 words (over 1500): here is its outline",
+		Outline: []mdsearch.OutlineEntry{{Level: 1, Heading: "Long", SectionPath: []string{"Long"}, WordCount: 4000}}}, nil
+}
+
+func TestFiltersAndLongReads(t *testing.T) {
+	f := &longFake{}
+	cs := connect(t, f)
+	res, text := call(t, cs, "semantic_search", map[string]any{"query": "x", "tags": []string{"#a", "b"},
+		"where": map[string]string{"owner": "alice"}})
+	if res.IsError || !reflect.DeepEqual(f.last.Tags, []string{"a", "b"}) || f.last.Where["owner"] != "alice" {
+		t.Errorf("engine got %+v (%s)", f.last, text)
+	}
+	for _, tt := range []struct {
+		args map[string]any
+		full bool
+		want []string
+	}{
+		{map[string]any{"path": "long.md"}, false, []string{"Note: this note is 4000 words", `- # Long — section "Long"`}},
+		{map[string]any{"path": "long.md", "full": true}, true, []string{"Note: the index is behind this note\n\n# Long\n"}},
+	} {
+		res, text := call(t, cs, "read_note", tt.args)
+		if res.IsError || f.read.Full != tt.full {
+			t.Errorf("read_note %v: full=%v, %s", tt.args, f.read.Full, text)
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(text, w) {
+				t.Errorf("read_note %v: text lacks %q:\n%s", tt.args, w, text)
+			}
+		}
+	}
+}

@@ -1,0 +1,28 @@
+package search
+
+import (
+	"strings"
+
+	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/store"
+)
+
+// moreFilters adds a request's tag list and frontmatter conditions to f.
+func moreFilters(f *store.Filter, req mdsearch.SearchRequest) error {
+	for _, t := range req.Tags {
+		if t = strings.TrimSpace(t); t != "" {
+			f.Tags = append(f.Tags, t)
+		}
+	}
+	for k, v := range req.Where {
+		if strings.TrimSpace(k) == "" {
+			return mdsearch.Errorf(mdsearch.KindInvalid, "search", "", "name a frontmatter field, e.g. owner=alice",
+				"where has an empty field name (value %q)", v)
+		}
+		if f.Fields == nil {
+			f.Fields = map[string]string{}
+		}
+		f.Fields[strings.TrimSpace(k)] = strings.TrimSpace(v)
+	}
+	return nil
+}

@@ -1,0 +1,139 @@
+package search
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mdsearch/mdsearch"
+)
+
+func TestStaleResults(t *testing.T) {
+	vault := copyDir(t, sampleVault)
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
+	index(t, e, vault, "v")
+	staleOf := func(what string) map[string]bool {
+		t.Helper()
+		out := map[string]bool{}
+		for _, mode := range []mdsearch.Mode{mdsearch.ModeKeyword, mdsearch.ModeSemantic, mdsearch.ModeHybrid} {
+			for _, r := range search(t, e, mdsearch.SearchRequest{Query: "sourdough starter backups restore", N: 50, Mode: mode}).Results {
+				if prev, ok := out[r.Path]; ok && prev != r.Stale {
+					t.Errorf("%s: %s is stale in one mode only", what, r.Path)
+				}
+				out[r.Path] = r.Stale
+			}
+		}
+		return out
+	}
+	for p, s := range staleOf("fresh index") {
+		if s {
+			t.Errorf("fresh index: %s marked stale", p)
+		}
+	}
+	sour := filepath.Join(vault, "kitchen", "Sourdough.md")
+	src, _ := os.ReadFile(sour)
+	write(t, vault, "kitchen/Sourdough.md", string(src)+"\nAn edit nothing watched.\n")
+	os.Chtimes(sour, time.Now().Add(time.Minute), time.Now().Add(time.Minute))
+	os.Remove(filepath.Join(vault, "homelab", "Backups.md"))
+	got := staleOf("after edits")
+	for path, want := range map[string]bool{"kitchen/Sourdough.md": true, "homelab/Backups.md": true, "kitchen/Knife Care.md": false} {
+		if s, ok := got[path]; ok && s != want {
+			t.Errorf("after edits: %s stale = %v, want %v", path, s, want)
+		} else if !ok && want {
+			t.Errorf("after edits: %s not among the results", path)
+		}
+	}
+	index(t, e, vault, "v")
+	for p, s := range staleOf("re-indexed") {
+		if s {
+			t.Errorf("re-indexed: %s still marked stale", p)
+		}
+	}
+}
+
+func TestReadNotices(t *testing.T) {
+	vault := copyDir(t, sampleVault)
+	long := "# Long\n\n" + strings.Repeat("## Part\n\n"+strings.Repeat("word ", 400)+"\n\n", 4)
+	write(t, vault, "long.md", long)
+	write(t, vault, "flat.md", "# Flat\n\n"+strings.Repeat("word ", 1600)+"\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, vault, "v")
+	write(t, vault, "new.md", "# New\n\ntext\n")
+	write(t, vault, "kitchen/Knife Care.md", "# Knife Care\n\nedited\n")
+	for _, c := range []struct {
+		name    string
+		req     mdsearch.ReadRequest
+		outline bool   // answered with the outline
+		notice  string // "" means none
+	}{
+		{"indexed and current", mdsearch.ReadRequest{Path: "kitchen/Sourdough.md"}, false, ""},
+		{"changed since indexed", mdsearch.ReadRequest{Path: "kitchen/Knife Care.md"}, false, "index is behind"},
+		{"not indexed", mdsearch.ReadRequest{Path: "new.md"}, false, "not indexed yet"},
+		{"long note", mdsearch.ReadRequest{Path: "long.md"}, true, "1605 words (over 1500)"},
+		{"long note, full", mdsearch.ReadRequest{Path: "long.md", Full: true}, false, ""},
+		{"long note, a section", mdsearch.ReadRequest{Path: "long.md", Section: "Long > Part"}, false, ""},
+		{"long note with one heading", mdsearch.ReadRequest{Path: "flat.md"}, false, ""},
+	} {
+		r, err := e.Read(bg, c.req)
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		if got := r.Outline != nil; got != c.outline || (c.outline && (r.Content != "" || len(r.Outline) != 5)) ||
+			(!c.outline && r.Content == "") {
+			t.Errorf("%s: outline %d entries, content %d bytes", c.name, len(r.Outline), len(r.Content))
+		}
+		if (c.notice == "") != (r.Notice == "") || !strings.Contains(r.Notice, c.notice) {
+			t.Errorf("%s: notice %q, want one with %q", c.name, r.Notice, c.notice)
+		}
+	}
+}
+
+func TestMoreFilters(t *testing.T) {
+	vault := copyDir(t, sampleVault)
+	write(t, vault, "Projects/Plan.md", "---\nowner: Alice\nstatus: [draft, review]\ndone: false\ntags: [work, q3]\n---\n# Plan\n\nThe starter plan for the quarter.\n")
+	write(t, vault, "projects/Other.md", "---\nowner: bob\ntags: [work]\n---\n# Other\n\nAnother starter plan.\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
+	index(t, e, vault, "v")
+	for _, c := range []struct {
+		name string
+		req  mdsearch.SearchRequest
+		want string // sorted result paths
+	}{
+		{"tags AND", mdsearch.SearchRequest{Tags: []string{"work", "q3"}}, "Projects/Plan.md"},
+		{"tag and tags AND", mdsearch.SearchRequest{Tag: "work", Tags: []string{"#Q3"}}, "Projects/Plan.md"},
+		{"one tag", mdsearch.SearchRequest{Tags: []string{"work"}}, "Projects/Plan.md projects/Other.md"},
+		{"path prefix, any case", mdsearch.SearchRequest{PathPrefix: "PROJECTS/"}, "Projects/Plan.md projects/Other.md"},
+		{"path prefix, segment", mdsearch.SearchRequest{PathPrefix: "Kitchen"}, "kitchen/Knife Care.md kitchen/Sourdough.md"},
+		{"where scalar, any case", mdsearch.SearchRequest{Where: map[string]string{"owner": "alice"}}, "Projects/Plan.md"},
+		{"where list", mdsearch.SearchRequest{Where: map[string]string{"status": "Review"}}, "Projects/Plan.md"},
+		{"where bool", mdsearch.SearchRequest{Where: map[string]string{"done": "false"}}, "Projects/Plan.md"},
+		{"where AND", mdsearch.SearchRequest{Where: map[string]string{"owner": "bob", "status": "draft"}}, ""},
+		{"where and tag", mdsearch.SearchRequest{Tag: "work", Where: map[string]string{"owner": "bob"}}, "projects/Other.md"},
+		{"where missing field", mdsearch.SearchRequest{Where: map[string]string{"nope": "x"}}, ""},
+	} {
+		for _, mode := range []mdsearch.Mode{mdsearch.ModeKeyword, mdsearch.ModeSemantic, mdsearch.ModeHybrid} {
+			req := c.req
+			req.Query, req.Mode, req.N, req.MaxPerPage = "starter plan knife", mode, 50, 1
+			if got := sortedPaths(search(t, e, req)); got != c.want {
+				t.Errorf("%s, %s: got %q, want %q", c.name, mode, got, c.want)
+			}
+		}
+	}
+	_, err := e.Search(bg, mdsearch.SearchRequest{Query: "x", Where: map[string]string{" ": "x"}})
+	if mdsearch.KindOf(err) != mdsearch.KindInvalid || !strings.Contains(err.Error(), "empty field name") {
+		t.Errorf("empty field name: %v", err)
+	}
+}
+
+func sortedPaths(resp *mdsearch.SearchResponse) string {
+	var out []string
+	for _, r := range resp.Results {
+		out = append(out, r.Path)
+	}
+	slices.Sort(out)
+	return strings.Join(out, " ")
+}
