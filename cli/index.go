@@ -49,9 +49,9 @@ func runIndex(ctx context.Context, env *Env, args []string) error {
 }
 
 // summary is the one-line account of an indexing run, every count named:
-// "notes: 173 files (1 added, 12 changed, 160 unchanged); 3370 chunks from
-// the 13 added or changed files (3345 embedded now, 25 reused from earlier
-// runs); 2 files skipped; took 41s".
+// "notes: 173 files (1 added, 12 changed, 160 unchanged); 120 passages in
+// 700 windows from the 13 added or changed files (675 embedded now, 25
+// reused from earlier runs); 2 files skipped; took 41s".
 func summary(st *mdsearch.IndexStats) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %d files", st.Collection, st.Files)
@@ -60,13 +60,14 @@ func summary(st *mdsearch.IndexStats) string {
 		fmt.Fprintf(&b, " (%s)", c)
 	}
 	read := st.Added + st.Changed
-	fmt.Fprintf(&b, "; %d chunks from the %d added or changed %s", st.Chunks, read, plural(read, "file", "files"))
+	fmt.Fprintf(&b, "; %d %s in %d %s from the %d added or changed %s", st.Chunks, plural(st.Chunks, "passage", "passages"),
+		st.Windows, plural(st.Windows, "window", "windows"), read, plural(read, "file", "files"))
 	dup := 0 // texts repeated within the run are embedded once
 	if st.Embedded+st.Reused > 0 {
-		dup = max(st.Chunks-st.Embedded-st.Reused, 0)
+		dup = max(st.Windows-st.Embedded-st.Reused, 0)
 	}
 	if vec := counts(count{st.Embedded, "embedded now"}, count{st.Reused, "reused from earlier runs"},
-		count{dup, "repeating another chunk's text"}); vec != "" {
+		count{dup, "repeating another window's text"}); vec != "" {
 		fmt.Fprintf(&b, " (%s)", vec)
 	}
 	if n := len(st.Skipped); n > 0 {

@@ -137,15 +137,15 @@ func TestSummaryNamesEveryCount(t *testing.T) {
 		st   mdsearch.IndexStats
 		want string
 	}{
-		{mdsearch.IndexStats{Collection: "notes", Files: 173, Added: 1, Changed: 12, Unchanged: 160, Chunks: 3370, Embedded: 3345, Reused: 25,
+		{mdsearch.IndexStats{Collection: "notes", Files: 173, Added: 1, Changed: 12, Unchanged: 160, Chunks: 120, Windows: 700, Embedded: 675, Reused: 25,
 			Skipped: []mdsearch.Skip{{}, {}}, TookMS: 41000},
-			"notes: 173 files (1 added, 12 changed, 160 unchanged); 3370 chunks from the 13 added or changed files (3345 embedded now, 25 reused from earlier runs); 2 files skipped; took 41s"},
+			"notes: 173 files (1 added, 12 changed, 160 unchanged); 120 passages in 700 windows from the 13 added or changed files (675 embedded now, 25 reused from earlier runs); 2 files skipped; took 41s"},
 		{mdsearch.IndexStats{Collection: "v", Files: 6, Unchanged: 5, Deleted: 1, TookMS: 12},
-			"v: 6 files (5 unchanged, 1 deleted from the index); 0 chunks from the 0 added or changed files; took 12ms"},
-		{mdsearch.IndexStats{Collection: "v", Files: 1, Added: 1, Chunks: 2, Embedded: 2, TookMS: 1},
-			"v: 1 files (1 added); 2 chunks from the 1 added or changed file (2 embedded now); took 1ms"},
-		{mdsearch.IndexStats{Collection: "b", Files: 112, Added: 112, Chunks: 7336, Embedded: 7276, TookMS: 66697},
-			"b: 112 files (112 added); 7336 chunks from the 112 added or changed files (7276 embedded now, 60 repeating another chunk's text); took 1m6.697s"},
+			"v: 6 files (5 unchanged, 1 deleted from the index); 0 passages in 0 windows from the 0 added or changed files; took 12ms"},
+		{mdsearch.IndexStats{Collection: "v", Files: 1, Added: 1, Chunks: 1, Windows: 2, Embedded: 2, TookMS: 1},
+			"v: 1 files (1 added); 1 passage in 2 windows from the 1 added or changed file (2 embedded now); took 1ms"},
+		{mdsearch.IndexStats{Collection: "b", Files: 112, Added: 112, Chunks: 927, Windows: 7336, Embedded: 7276, TookMS: 66697},
+			"b: 112 files (112 added); 927 passages in 7336 windows from the 112 added or changed files (7276 embedded now, 60 repeating another window's text); took 1m6.697s"},
 	} {
 		if got := summary(&c.st); got != c.want {
 			t.Errorf("summary:\n got %q\nwant %q", got, c.want)

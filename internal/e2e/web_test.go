@@ -73,7 +73,13 @@ func (b browser) search(t *testing.T, q string) {
 	b.do(t, "type "+q, chromedp.Evaluate[chromedp.Void](`document.activeElement.blur(); window.scrollTo(0, 0)`),
 		chromedp.KeyEvent("/"))
 	b.wait(t, "/ to focus the search box", `document.activeElement.id === "q"`)
-	b.do(t, "clear", chromedp.Evaluate[chromedp.Void](`document.getElementById("q").select()`), chromedp.KeyEvent(kb.Backspace+q))
+	// Clear the box and let the page settle on it before typing, so a
+	// late update from the previous search cannot put its words back.
+	b.do(t, "clear", chromedp.Evaluate[chromedp.Void](`(() => { const q = document.getElementById("q");
+		q.value = ""; q.dispatchEvent(new Event("input", {bubbles: true})); })()`))
+	b.wait(t, "an empty box", `document.getElementById("q").value === "" && document.activeElement.id === "q"`)
+	b.do(t, "type "+q, chromedp.KeyEvent(q))
+	b.wait(t, "the query typed", `document.getElementById("q").value === `+jsString(q))
 	b.wait(t, "results for "+q, `new URLSearchParams(location.hash.split("?")[1]).get("q") === `+jsString(q)+
 		` && /result/.test(document.getElementById("status").textContent) && document.querySelectorAll(".result").length > 0`)
 }
