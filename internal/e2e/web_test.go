@@ -72,7 +72,8 @@ func (b browser) search(t *testing.T, q string) {
 	t.Helper()
 	b.do(t, "type "+q, chromedp.Evaluate[chromedp.Void](`document.activeElement.blur(); window.scrollTo(0, 0)`),
 		chromedp.KeyEvent("/"))
-	b.wait(t, "/ to focus the search box", `document.activeElement.id === "q"`)
+	b.wait(t, "/ to focus the search box", `document.activeElement.id === "q" && document.getElementById("reader").hidden &&
+		!location.hash.startsWith("#/note")`)
 	// Clear the box and let the page settle on it before typing, so a
 	// late update from the previous search cannot put its words back.
 	b.do(t, "clear", chromedp.Evaluate[chromedp.Void](`(() => { const q = document.getElementById("q");

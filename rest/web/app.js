@@ -17,6 +17,7 @@ let selected = -1;  // index of the highlighted result
 let searchSeq = 0;  // drops answers to superseded searches
 let shownKey = "";  // the search (as a hash) whose results are on screen
 let typingTimer = 0;
+let typing = false; // the user has typed since the last search ran
 let cameFromResults = false;
 
 // ---- API -------------------------------------------------------------------
@@ -68,8 +69,12 @@ function route() {
     showReader(params);
     return;
   }
-  el.q.value = params.get("q") || "";
-  el.tag.value = params.get("tag") || "";
+  // What the user is typing wins over a route that arrives meanwhile
+  // (back from a note, say): the search it starts will update the address.
+  if (!typing) {
+    el.q.value = params.get("q") || "";
+    el.tag.value = params.get("tag") || "";
+  }
   el.mode.value = params.get("mode") || "";
   setCollection(params.get("collection") || "");
   showResults();
@@ -479,6 +484,7 @@ function setStatus(msg, isError = false) {
 
 function searchNow() {
   clearTimeout(typingTimer);
+  typing = false;
   const h = searchHash();
   if (location.hash !== h) history.replaceState(null, "", h);
   showResults();
@@ -490,10 +496,12 @@ el.form.addEventListener("submit", (e) => {
   searchNow();
 });
 el.q.addEventListener("input", () => {
+  typing = true;
   clearTimeout(typingTimer);
   typingTimer = setTimeout(searchNow, 200);
 });
 el.tag.addEventListener("input", () => {
+  typing = true;
   clearTimeout(typingTimer);
   typingTimer = setTimeout(searchNow, 300);
 });
