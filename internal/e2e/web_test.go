@@ -208,10 +208,10 @@ func webKeyboard(t *testing.T, b browser) {
 		t.Errorf("address %s is not at the hit's %s", b.js(t, `location.hash`), lines)
 	}
 	b.do(t, "/ from the note", chromedp.KeyEvent("/"))
-	b.wait(t, "back in the search box", `document.activeElement.id === "q" && document.getElementById("reader").hidden`)
-	if got := b.js(t, `document.getElementById("result-1").getAttribute("aria-selected")`); got != "true" {
-		t.Errorf("the choice was lost: result-1 aria-selected=%s", got)
-	}
+	// The route back to the results arrives a moment after the box has
+	// focus; the choice must then still be the second result.
+	b.wait(t, "back in the search box, the choice kept", `document.activeElement.id === "q" && document.getElementById("reader").hidden &&
+		!location.hash.startsWith("#/note") && document.getElementById("result-1").getAttribute("aria-selected") === "true"`)
 }
 
 // Markdown renders: emphasis, a GFM table, a callout, a task list, links.

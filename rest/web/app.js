@@ -303,6 +303,8 @@ async function showReader(params) {
   const seq = ++readerSeq;
   el.results.hidden = true;
   el.reader.hidden = false;
+  // Keys now belong to the note: "/" returns to the search, not into it.
+  if (el.form.contains(document.activeElement)) document.activeElement.blur();
   el.title.textContent = r.path;
   el.meta.textContent = "Loading…";
   el.content.replaceChildren();
