@@ -48,7 +48,7 @@ func warnOverWindow(env *Env, maxTokens, window int) {
 func runChunk(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "chunk", "FILE...")
 	asJSON := fs.Bool("json", false, "print a JSON array of chunks")
-	maxTokens := fs.Int("max-tokens", 0, "token budget per chunk, heading prefix included (default: the model's window)")
+	maxTokens := fs.Int("max-tokens", 0, "token budget per window, heading prefix included (default: the model's window)")
 	profile := fs.String("profile", string(chunks.ProfileSections), "where to cut: sections (every heading) or h2h3")
 	ef := addEmbedderFlags(fs)
 	files, err := parse(fs, args)

@@ -15,10 +15,10 @@
 //     re-parses and re-chunks the note (documents, chunks and the keyword
 //     index are written together, a few dozen files per transaction).
 //     Notes gone from disk lose their chunks.
-//  2. Every chunk in the index whose embed_text has no vector for the
+//  2. Every window in the index whose embed text has no vector for the
 //     current model is embedded, in batches that span files (one
 //     transaction per batch). Identical embed_text is embedded once, so
-//     editing a paragraph re-embeds only the chunks that changed, and a new
+//     editing a paragraph re-embeds only the windows that changed, and a new
 //     model re-embeds everything.
 //
 // A change of chunker settings (including the token budget, which follows
@@ -26,23 +26,27 @@
 //
 // # Ranking
 //
-// keyword: SQLite FTS5 bm25 over chunk text, heading path, title and tags
-// (heading path and title weighted up). Any input is turned into a valid
-// query: every term is quoted, phrases in double quotes are kept, and
-// terms are ORed so bm25 ranks chunks by how many rare terms they share.
-// Displayed score: s/(1+s) for bm25 magnitude s.
+// The unit of retrieval is the passage (a chunk: a section's own text, or
+// a part of a long one); the model sees its windows.
 //
-// semantic: exact cosine over every chunk vector of the current model,
-// scanned in parallel from memory (int8). Displayed score: the cosine,
-// clamped to [0, 1]; distance is 1 − cosine.
+// keyword: SQLite FTS5 bm25 over passage text, heading path, title (with
+// the file name) and tags (heading path and title weighted 2.5). Any input
+// is turned into a valid query: every term is quoted, phrases in double
+// quotes are kept, and terms are ORed so bm25 ranks passages by how many
+// rare terms they share. Score: s/(s+8) for bm25 magnitude s.
 //
-// hybrid (default): reciprocal rank fusion of the two lists,
-// score = Σ 1/(60 + rank), rank counted from 1 in each list. It is
-// displayed divided by its maximum, 2/61, so a chunk ranked first by both
-// lists shows 100% and one ranked first by only one list shows 50%. (When
-// the query has no searchable words only the semantic list runs, and the
-// maximum is 1/61.)
+// semantic: exact cosine over every window vector of the current model,
+// scanned in parallel from memory (int8); a passage takes its best
+// window's cosine (a heading window's counts × 0.9). Score: (cos − 0.2) /
+// 0.6, clamped to [0, 1]; distance is 1 − cosine.
 //
-// Results are then cut to the best MaxPerPage chunks of each note and to N
-// in total.
+// hybrid (default): 0.6 × the keyword score + 0.4 × the semantic score.
+// Both are absolute, so a score means the same for every query and a query
+// about nothing in the vault scores low (Fusion, DefaultFusion; the
+// numbers that chose them are in docs/evaluation.md).
+//
+// Results are then cut to the best MaxPerPage passages of each note and to
+// N in total; a passage next to a kept one of the same section joins it.
+// With MaxTokens, results fill that budget with whole passages and the
+// last is cut at a block boundary.
 package search

@@ -114,6 +114,11 @@ func (e *Engine) fuse(mode mdsearch.Mode, kw []store.KeywordHit, sem []hit, snap
 		if res[i].score != res[j].score {
 			return res[i].score > res[j].score
 		}
+		// Clamped scores tie below the cosine floor and above the ceiling:
+		// the raw signals still order them.
+		if ci, cj := cosOf(&res[i]), cosOf(&res[j]); ci != cj && mode != mdsearch.ModeKeyword {
+			return ci > cj
+		}
 		if res[i].bm25 != res[j].bm25 {
 			return res[i].bm25 > res[j].bm25
 		}

@@ -111,12 +111,17 @@ type Pending struct {
 	EmbedText string
 }
 
-// MissingVectors lists the distinct embed_texts of all chunks, in every
+// MissingVectors lists the distinct embed texts of all windows, in every
 // collection, that have no vector under model.
 func (s *Store) MissingVectors(ctx context.Context, model int64) ([]Pending, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT w.vkey, `+windowText+`
+	return s.pending(ctx, `SELECT w.vkey, `+windowText+`
 		FROM windows w JOIN chunks c ON c.id = w.chunk_id WHERE NOT EXISTS (SELECT 1 FROM vectors v WHERE v.model_id = ? AND v.vkey = w.vkey)
 		GROUP BY w.vkey`, model)
+}
+
+// pending runs a query of (vector key, embed text) rows.
+func (s *Store) pending(ctx context.Context, query string, args ...any) ([]Pending, error) {
+	rows, err := s.r.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}
