@@ -168,16 +168,7 @@ func (s *splitter) prefixed(id *sections.Section) prefixed {
 // the title when the first heading is the title, shortened so that it takes
 // at most half the budget.
 func (s *splitter) makePrefix(id *sections.Section) string {
-	parts := make([]string, 0, len(id.Path)+1)
-	if t := s.doc.Title; t != "" {
-		parts = append(parts, t)
-	}
-	for i, h := range id.Path {
-		if i == 0 && len(parts) > 0 && strings.EqualFold(h, parts[0]) {
-			continue
-		}
-		parts = append(parts, h)
-	}
+	parts := mdsearch.HeadingTrail(s.doc.Title, id.Path)
 	if len(parts) == 0 {
 		return ""
 	}
@@ -275,20 +266,26 @@ func (s *splitter) chunk(u *unit, start, end int) mdsearch.Chunk {
 	} else {
 		c.WordCount = embed.CountWords(c.Text)
 	}
-	s.buf = append(s.buf[:0], embedText...)
-	sum := sha256.Sum256(s.buf)
-	w.Hash = hex.EncodeToString(sum[:16])
+	w.Hash = s.hash(embedText)
 	c.Windows = []mdsearch.Window{w}
 	return c
 }
 
-// tokens is the token count a chunk is held to: its window's, or for a
-// passage its words with the prefix it would carry.
+// hash is a window's Hash: the first 16 bytes of the SHA-256 of its embed
+// text, in hex (the store keys its vector by the same bytes).
+func (s *splitter) hash(embedText string) string {
+	s.buf = append(s.buf[:0], embedText...)
+	sum := sha256.Sum256(s.buf)
+	return hex.EncodeToString(sum[:16])
+}
+
+// tokens is the token count a chunk is held to: a passage's words, or a
+// window's tokens.
 func (s *splitter) tokens(c mdsearch.Chunk) int {
-	if len(c.Windows) == 1 {
-		return c.Windows[0].TokenCount
+	if s.passages {
+		return c.WordCount + s.overhead
 	}
-	return c.WordCount + s.overhead
+	return c.Windows[0].TokenCount
 }
 
 // embedText is prefix + header + the display text of [start, end), built

@@ -1,8 +1,6 @@
 package chunks
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"strconv"
 	"strings"
 
@@ -22,10 +20,9 @@ import (
 // the prefix and the text.
 func Split(doc *sections.Document, opts Options) []mdsearch.Chunk {
 	opts = opts.withDefaults()
-	po := opts
-	po.MaxTokens, po.Counter, po.Overlap = opts.PassageWords, embed.Words{}, -1
-	ps := newSplitter(doc, po.withDefaults())
-	ps.opts.Overlap, ps.opts.StubWords = 0, opts.StubWords // 0 here means none: opts has its defaults
+	po := opts // defaults applied: zero values now mean none
+	po.MaxTokens, po.Counter, po.Overlap = opts.PassageWords, embed.Words{}, 0
+	ps := newSplitter(doc, po)
 	ps.passages = true
 	ps.out = make([]mdsearch.Chunk, 0, len(doc.Src)/2048+1)
 	ps.run(ps.sectionPieces())
@@ -60,8 +57,7 @@ func (s *splitter) windows(u *unit, c *mdsearch.Chunk, tokens map[[2]int]int) []
 		w := s.out[i].Windows[0]
 		w.TextStart = -1
 		text := w.EmbedText[len(w.Head):]
-		// Text shows invalid UTF-8 as U+FFFD, so offsets are counted in it.
-		if off := len(s.doc.Text(c.StartByte, w.StartByte)); off+len(text) <= len(c.Text) && c.Text[off:off+len(text)] == text {
+		if off := s.textOffset(c, w.StartByte); off+len(text) <= len(c.Text) && c.Text[off:off+len(text)] == text {
 			w.TextStart = off
 		}
 		if w.TextStart < 0 {
@@ -82,9 +78,17 @@ func (s *splitter) headingWindow(u *unit, c *mdsearch.Chunk) []mdsearch.Window {
 	if head == "" {
 		return nil
 	}
-	sum := sha256.Sum256([]byte(head))
 	return []mdsearch.Window{{StartByte: c.StartByte, EndByte: c.StartByte, EmbedText: head, Head: head, Heading: true,
-		TokenCount: s.opts.Counter.CountTokens(head), Hash: hex.EncodeToString(sum[:16])}}
+		TokenCount: s.opts.Counter.CountTokens(head), Hash: s.hash(head)}}
+}
+
+// textOffset is the offset in c.Text of source offset pos. Text shows
+// invalid UTF-8 as U+FFFD, so only then are offsets counted in it.
+func (s *splitter) textOffset(c *mdsearch.Chunk, pos int) int {
+	if len(c.Text) == c.EndByte-c.StartByte {
+		return pos - c.StartByte
+	}
+	return len(s.doc.Text(c.StartByte, pos))
 }
 
 // crop is unit u restricted to [start, end), its pieces counted with this

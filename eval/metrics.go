@@ -9,13 +9,11 @@ import (
 	"github.com/mdsearch/mdsearch/render"
 )
 
-// tokensPerWord turns words into an estimate of the tokens an agent's
-// language model reads; the same for every configuration and model.
-const tokensPerWord = 1.3
-
-// EstimateTokens is 1.3 × the words of text.
+// EstimateTokens is 1.3 × the words of text (mdsearch.ReadingTokens): the
+// tokens an agent's language model reads, the same for every configuration
+// and model.
 func EstimateTokens(text string) float64 {
-	return tokensPerWord * float64(embed.CountWords(text))
+	return mdsearch.ReadingTokens(embed.CountWords(text))
 }
 
 // Outcome is how one query fared. Ranks are 1-based positions in the

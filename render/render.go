@@ -20,7 +20,7 @@ type Options struct {
 // Tokens estimates the context cost of words of English text (≈1.3 tokens
 // a word for common LLM tokenizers).
 func Tokens(words int) int {
-	return int(math.Round(float64(words) * 1.3))
+	return int(math.Round(mdsearch.ReadingTokens(words)))
 }
 
 // Percent formats a 0–1 score as "84.5%".
@@ -60,16 +60,7 @@ const StaleMark = "[stale: changed since indexed]"
 // Prefix is the heading path a result's text is read under, as the model
 // saw it: "[Title > Section > Sub] ".
 func Prefix(r mdsearch.Result) string {
-	parts := make([]string, 0, len(r.SectionPath)+1)
-	if r.Title != "" {
-		parts = append(parts, r.Title)
-	}
-	for i, h := range r.SectionPath {
-		if i == 0 && len(parts) > 0 && strings.EqualFold(h, parts[0]) {
-			continue
-		}
-		parts = append(parts, h)
-	}
+	parts := mdsearch.HeadingTrail(r.Title, r.SectionPath)
 	if len(parts) == 0 {
 		return ""
 	}

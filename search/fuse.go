@@ -87,11 +87,15 @@ func (e *Engine) fuse(mode mdsearch.Mode, kw []store.KeywordHit, sem []hit, snap
 			c.cos = &cos
 		}
 	}
+	var qv queryVec // quantised once, for the keyword hits the scan did not reach
+	if snap != nil && mode == mdsearch.ModeHybrid {
+		qv = quantizeQuery(q)
+	}
 	for _, h := range kw {
 		c := get(h.ChunkID, h.DocID, h.Section, h.Index)
 		c.bm25 = math.Abs(h.BM25)
 		if c.cos == nil && snap != nil && mode == mdsearch.ModeHybrid {
-			if cos, ok := snap.chunkCosine(q, h.ChunkID); ok {
+			if cos, ok := snap.chunkCosine(qv, h.ChunkID); ok {
 				c.cos = &cos
 			}
 		}

@@ -133,10 +133,10 @@ func groupResult(g *group, rows map[int64]*store.ChunkRow) (mdsearch.Result, boo
 	return res, true
 }
 
-// EstimateTokens is what a language model pays to read text: about 1.3
-// tokens a word, for any model.
+// EstimateTokens is what a language model pays to read text
+// (mdsearch.ReadingTokens), rounded up.
 func EstimateTokens(text string) int {
-	return int(math.Ceil(1.3 * float64(embed.CountWords(text))))
+	return int(math.Ceil(mdsearch.ReadingTokens(embed.CountWords(text))))
 }
 
 // fitBudget keeps whole results while their estimated tokens fit budget

@@ -242,8 +242,9 @@ func (w *batchWriter) write(res scanResult) error {
 		if r.model == 0 {
 			continue
 		}
-		for _, win := range res.chunks[i].Windows {
-			key := store.VectorKey(win.EmbedText)
+		for j := range res.chunks[i].Windows {
+			win := &res.chunks[i].Windows[j]
+			key := store.WindowKey(win)
 			if _, ok := r.pending[string(key)]; ok {
 				continue
 			}

@@ -202,14 +202,14 @@ func (s *snapshot) scan(q queryVec, lo, hi, k int, allow map[int64]bool) minHeap
 	return h
 }
 
-// chunkCosine is the best cosine of v with the windows of one chunk,
-// computed as the scan does; ok is false when the chunk has no vectors.
-func (s *snapshot) chunkCosine(v []float32, chunk int64) (float64, bool) {
+// chunkCosine is the best cosine of the quantised query q with the
+// windows of one chunk, computed as the scan does; ok is false when the
+// chunk has no vectors.
+func (s *snapshot) chunkCosine(q queryVec, chunk int64) (float64, bool) {
 	first, ok := s.row[chunk]
 	if !ok {
 		return 0, false
 	}
-	q := quantizeQuery(v)
 	best := float32(math.Inf(-1))
 	for r := int(first); r < len(s.ids) && s.ids[r] == chunk; r++ {
 		best = max(best, float32(dot1(q.q, s.vec(r)))*q.scale*s.scales[r])

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"slices"
 	"strings"
@@ -55,6 +56,15 @@ func (s *Store) DocInfos(ctx context.Context, collectionID int64) (map[string]Do
 func VectorKey(embedText string) []byte {
 	h := sha256.Sum256([]byte(embedText))
 	return h[:16]
+}
+
+// WindowKey is a window's vector key: its Hash, which the chunker already
+// made of the same bytes, or VectorKey of its embed text when it has none.
+func WindowKey(w *mdsearch.Window) []byte {
+	if k, err := hex.DecodeString(w.Hash); err == nil && len(k) == 16 {
+		return k
+	}
+	return VectorKey(w.EmbedText)
 }
 
 // PutDocument writes a document and replaces its chunks (and their keyword
@@ -201,7 +211,7 @@ func (w *docWriter) putWindow(chunk int64, win *mdsearch.Window) error {
 		head, start, end, full = "", 0, 0, win.EmbedText
 	}
 	_, err := w.t.exec(`INSERT INTO windows(chunk_id, doc_id, head, text_start, text_end, embed_full, token_count, vkey)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, chunk, w.doc, head, start, end, full, win.TokenCount, VectorKey(win.EmbedText))
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, chunk, w.doc, head, start, end, full, win.TokenCount, WindowKey(win))
 	return err
 }
 
