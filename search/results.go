@@ -8,6 +8,7 @@ import (
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/embed"
+	"github.com/mdsearch/mdsearch/sections"
 	"github.com/mdsearch/mdsearch/store"
 )
 
@@ -75,8 +76,9 @@ func join(gs []*group, c candidate) bool {
 	return false
 }
 
-// results loads the kept passages; a group's become one result.
-func results(ctx context.Context, rd *store.Reader, kept []*group) ([]mdsearch.Result, error) {
+// results loads the kept passages; a group's become one result. The
+// stamps of their notes, loaded with them, tell which are stale.
+func results(ctx context.Context, rd *store.Reader, kept []*group) ([]mdsearch.Result, map[noteKey]store.Stamp, error) {
 	var ids []int64
 	for _, g := range kept {
 		for _, m := range g.members {
@@ -85,7 +87,11 @@ func results(ctx context.Context, rd *store.Reader, kept []*group) ([]mdsearch.R
 	}
 	rows, err := rd.Chunks(ctx, ids)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	stamps := make(map[noteKey]store.Stamp, len(kept))
+	for _, r := range rows {
+		stamps[noteKey{r.Collection, r.Path}] = r.Stamp
 	}
 	out := make([]mdsearch.Result, 0, len(kept))
 	for _, g := range kept {
@@ -93,7 +99,7 @@ func results(ctx context.Context, rd *store.Reader, kept []*group) ([]mdsearch.R
 			out = append(out, res)
 		}
 	}
-	return out, nil
+	return out, stamps, nil
 }
 
 // groupResult builds the result of one group from its loaded rows. Members
@@ -175,19 +181,13 @@ func fitBudget(rs []mdsearch.Result, budget int) []mdsearch.Result {
 // returned even when it does not fit.
 func cutBlocks(text string, budget int, first bool) (string, int) {
 	lines := strings.SplitAfter(text, "\n")
-	fence, best, bestLines := "", "", 0
+	best, bestLines := "", 0
+	var fences sections.Fences
 	var b strings.Builder
 	for i, l := range lines {
-		if f := fenceMark(l); f != "" {
-			switch {
-			case fence == "":
-				fence = f
-			case strings.HasPrefix(strings.TrimSpace(l), fence):
-				fence = ""
-			}
-		}
+		code := fences.Line([]byte(strings.TrimRight(l, "\r\n")))
 		b.WriteString(l)
-		if (fence == "" && strings.TrimSpace(l) == "") || i == len(lines)-1 {
+		if (!code && strings.TrimSpace(l) == "") || i == len(lines)-1 {
 			kept := strings.TrimRight(b.String(), "\n \t")
 			if kept == "" {
 				continue
@@ -202,16 +202,4 @@ func cutBlocks(text string, budget int, first bool) (string, int) {
 		}
 	}
 	return best, bestLines
-}
-
-// fenceMark returns the fence that line opens or closes ("```" or "~~~"),
-// or "".
-func fenceMark(line string) string {
-	t := strings.TrimSpace(line)
-	for _, f := range []string{"```", "~~~"} {
-		if strings.HasPrefix(t, f) {
-			return f
-		}
-	}
-	return ""
 }

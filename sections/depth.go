@@ -29,7 +29,7 @@ func (e *NestingError) Error() string {
 // more (a nested list item is indented past its parent's marker). The
 // estimate may exceed the true depth, never fall short of it by much.
 func CheckNesting(src []byte) error {
-	fence := []byte(nil) // the open top-level fence, if any
+	var fences Fences
 	for line, rest := 1, src; len(rest) > 0; line++ {
 		end := bytes.IndexByte(rest, '\n')
 		if end < 0 {
@@ -37,14 +37,7 @@ func CheckNesting(src []byte) error {
 		}
 		text := rest[:end]
 		rest = rest[min(end+1, len(rest)):]
-		if f, bare := fenceOf(text); f != nil && fence == nil {
-			fence = f
-			continue
-		} else if f != nil && bare && bytes.HasPrefix(f, fence) {
-			fence = nil
-			continue
-		}
-		if fence != nil {
+		if fences.Line(text) {
 			continue
 		}
 		if d := lineDepth(text); d > MaxNesting {
@@ -71,13 +64,13 @@ func lineDepth(text []byte) int {
 		default:
 			n := listMarker(text[i:])
 			if n == 0 {
-				return depth + cols/2
+				return depth // indentation opens a level only before a marker
 			}
 			depth, cols = depth+1+cols/2, 0
 			i += n
 		}
 	}
-	return depth + cols/2
+	return depth // a blank line, or one of markers only
 }
 
 // listMarker returns the length of a list marker ("-", "*", "+", "1." or
@@ -100,6 +93,26 @@ func listMarker(b []byte) int {
 		return 0
 	}
 	return n
+}
+
+// Fences follows top-level fenced code blocks line by line, so that
+// readers of raw note text (the nesting check, cutting results at block
+// boundaries) leave code alone.
+type Fences struct{ open []byte }
+
+// Line takes the next line and reports whether it opens, closes or lies
+// inside a fenced code block.
+func (f *Fences) Line(text []byte) bool {
+	run, bare := fenceOf(text)
+	switch {
+	case run != nil && f.open == nil:
+		f.open = run
+	case run != nil && bare && bytes.HasPrefix(run, f.open):
+		f.open = nil
+	default:
+		return f.open != nil
+	}
+	return true
 }
 
 // fenceOf returns the fence run (``` or ~~~, three or more) that may open

@@ -41,6 +41,8 @@ func TestCheckNesting(t *testing.T) {
 		{"a backtick info string opens no fence", "``` a`b\n" + nest(MaxNesting+1, quote), MaxNesting + 2},
 		{"a fence with text after it closes nothing", "~~~\n~~~ x\n" + nest(MaxNesting+1, quote), 0},
 		{"a shorter fence closes nothing", "````\n```\n" + nest(MaxNesting+1, quote) + "````\n", 0},
+		{"a line of spaces", strings.Repeat(" ", 500) + "\n", 0},
+		{"text indented by tabs", strings.Repeat("\t", 60) + "x\n", 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -31,6 +31,7 @@ func (d *Document) findPath(query string) (*Section, error) {
 	// A full path wins; then a path suffix ("Child", "Parent/Child"); then
 	// a heading that merely contains the query.
 	var full, suffix, contains []int
+	anchor := strings.TrimPrefix(strings.TrimSpace(query), "#") // "## T {#id}" is found by "id" or "#id"
 	for i := range d.Sections {
 		s := &d.Sections[i]
 		if s.Level == 0 {
@@ -38,7 +39,7 @@ func (d *Document) findPath(query string) (*Section, error) {
 		}
 		key := normalize(strings.Join(s.Path, "/"))
 		switch {
-		case key == q, s.Anchor != "" && strings.EqualFold(s.Anchor, strings.TrimPrefix(strings.TrimSpace(query), "#")):
+		case key == q, s.Anchor != "" && strings.EqualFold(s.Anchor, anchor):
 			full = append(full, i)
 		case strings.HasSuffix(key, "/"+q):
 			suffix = append(suffix, i)

@@ -1,8 +1,6 @@
 package vault
 
 import (
-	"bytes"
-	"fmt"
 	"io"
 	"os"
 	"syscall"
@@ -22,7 +20,7 @@ func (e *SkipError) Error() string { return e.Path + ": " + e.Reason }
 // Read returns the bytes of a note found by Walk. It fails with a
 // *SkipError when the file is no longer a regular file, is over the size
 // limit, cannot be read, is binary (a NUL byte, or too little text), or nests
-// too deep to parse in reasonable time (sections.CheckNesting).
+// too deep to parse in reasonable time (sections.CheckSource).
 func (v *Vault) Read(f File) ([]byte, error) {
 	// O_NONBLOCK: a note replaced by a named pipe after the walk must not
 	// hang the indexer.
@@ -52,13 +50,7 @@ func (v *Vault) Read(f File) ([]byte, error) {
 	if v.maxSize >= 0 && int64(len(data)) > v.maxSize {
 		return nil, &SkipError{f.Path, "file grew over the " + humanSize(v.maxSize) + " size limit while it was read"}
 	}
-	if i := bytes.IndexByte(data, 0); i >= 0 {
-		return nil, &SkipError{f.Path, fmt.Sprintf("binary file (NUL byte at offset %d)", i)}
-	}
-	if why, ok := looksBinary(data); ok {
-		return nil, &SkipError{f.Path, why}
-	}
-	if err := sections.CheckNesting(data); err != nil {
+	if err := sections.CheckSource(data); err != nil {
 		return nil, &SkipError{f.Path, err.Error()}
 	}
 	return data, nil

@@ -1,9 +1,24 @@
-package vault
+package sections
 
 import (
+	"bytes"
 	"fmt"
 	"unicode/utf8"
 )
+
+// CheckSource reports why src cannot be indexed as a note, or nil: a NUL
+// byte, a start that is mostly not text, or nesting too deep to parse (see
+// CheckNesting). Indexing and `mdsearch chunk` both ask it, so they agree
+// on what a note is.
+func CheckSource(src []byte) error {
+	if i := bytes.IndexByte(src, 0); i >= 0 {
+		return fmt.Errorf("binary file (NUL byte at offset %d)", i)
+	}
+	if why, ok := looksBinary(src); ok {
+		return fmt.Errorf("%s", why)
+	}
+	return CheckNesting(src)
+}
 
 // textSample is how much of a file looksBinary examines.
 const textSample = 8 << 10
