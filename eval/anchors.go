@@ -92,27 +92,12 @@ func findAnchor(doc *sections.Document, anchor string, wiki bool) *sections.Sect
 		if s.Level == 0 {
 			continue
 		}
-		text, id := s.Heading, s.Anchor
-		if id == "" {
-			text, id = customID(s.Heading)
-		}
-		if (id != "" && strings.ToLower(id) == want) || Slug(text) == want {
+		// The parser reads "{#id}" into Anchor and leaves it out of Heading.
+		if (s.Anchor != "" && strings.ToLower(s.Anchor) == want) || Slug(s.Heading) == want {
 			return s
 		}
 	}
 	return nil
-}
-
-// customID splits "Title {#id}" into its text and id, for a heading the
-// parser did not read an anchor from.
-func customID(h string) (text, id string) {
-	h = strings.TrimSpace(h)
-	if strings.HasSuffix(h, "}") {
-		if i := strings.LastIndex(h, "{#"); i >= 0 {
-			return strings.TrimSpace(h[:i]), h[i+2 : len(h)-1]
-		}
-	}
-	return h, ""
 }
 
 // Slug is a heading's anchor as GitHub and mdBook make it: lower case,

@@ -9,7 +9,6 @@ import (
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/sections"
-	"github.com/mdsearch/mdsearch/vault"
 )
 
 // ChunkBM25Sections names the plain baseline: every heading section's own
@@ -27,45 +26,51 @@ type bm25Sections struct {
 	rows []mdsearch.Result // by rowid - 1
 }
 
-// newBM25Sections indexes the vault's sections into an in-memory table.
-func newBM25Sections(ctx context.Context, dir string) (*bm25Sections, IndexReport, error) {
-	var idx IndexReport
+// newBM25Sections indexes the vault's sections into an in-memory table,
+// in one transaction.
+func newBM25Sections(ctx context.Context, dir string) (_ *bm25Sections, idx IndexReport, err error) {
 	start := time.Now()
-	v, err := vault.Open(dir, vault.Options{})
-	if err != nil {
-		return nil, idx, err
-	}
-	files, _, err := v.Walk(ctx)
-	if err != nil {
-		return nil, idx, err
-	}
 	db, err := sql.Open("sqlite", "file::memory:")
 	if err != nil {
 		return nil, idx, err
 	}
+	defer func() {
+		if err != nil {
+			db.Close()
+		}
+	}()
 	db.SetMaxOpenConns(1) // one in-memory database
 	b := &bm25Sections{db: db}
 	if _, err := db.ExecContext(ctx, `CREATE VIRTUAL TABLE s USING fts5(name, heading, body, tokenize='porter unicode61')`); err != nil {
-		db.Close()
 		return nil, idx, err
 	}
-	for _, f := range files {
-		if err := b.add(ctx, v, f.Path); err != nil {
-			db.Close()
-			return nil, idx, err
-		}
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, idx, err
+	}
+	defer tx.Rollback() // a no-op once committed
+	ins, err := tx.PrepareContext(ctx, `INSERT INTO s(rowid, name, heading, body) VALUES (?, ?, ?, ?)`)
+	if err != nil {
+		return nil, idx, err
+	}
+	defer ins.Close()
+	if err := eachNote(ctx, dir, func(path string, _ []byte, doc *sections.Document) error {
+		return b.add(ctx, ins, path, doc)
+	}); err != nil {
+		return nil, idx, err
+	}
+	if err := ins.Close(); err != nil {
+		return nil, idx, err
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, idx, err
 	}
 	idx.Chunks, idx.TookMS = len(b.rows), msSince(start)
 	return b, idx, nil
 }
 
-// add indexes the sections of one note.
-func (b *bm25Sections) add(ctx context.Context, v *vault.Vault, path string) error {
-	src, err := v.ReadNote(path)
-	if err != nil {
-		return err
-	}
-	doc := sections.Parse(path, src)
+// add indexes the sections of one note with the prepared insert.
+func (b *bm25Sections) add(ctx context.Context, ins *sql.Stmt, path string, doc *sections.Document) error {
 	name := strings.TrimSuffix(path[strings.LastIndex(path, "/")+1:], ".md")
 	for _, s := range doc.Sections {
 		body := doc.Text(s.StartByte, s.BodyEnd)
@@ -75,8 +80,7 @@ func (b *bm25Sections) add(ctx context.Context, v *vault.Vault, path string) err
 		b.rows = append(b.rows, mdsearch.Result{Path: path, Title: doc.Title, Section: s.Heading,
 			SectionPath: s.Path, StartLine: s.StartLine, EndLine: doc.Line(max(s.StartByte, s.BodyEnd-1)),
 			Text: body, TotalChunks: len(doc.Sections), ChunkIndex: s.Index, PageWordCount: doc.WordCount})
-		if _, err := b.db.ExecContext(ctx, `INSERT INTO s(rowid, name, heading, body) VALUES (?, ?, ?, ?)`,
-			len(b.rows), name, strings.Join(s.Path, " "), body); err != nil {
+		if _, err := ins.ExecContext(ctx, len(b.rows), name, strings.Join(s.Path, " "), body); err != nil {
 			return err
 		}
 	}

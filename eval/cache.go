@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -148,29 +149,34 @@ func (c *Cache) Load(file string) error {
 	return nil
 }
 
-// Save writes every cached vector to file, replacing it atomically.
-func (c *Cache) Save(file string) error {
+// Save writes every cached vector to file, replacing it atomically: it
+// writes a temporary file of its own in the same folder, then renames it,
+// so two runs saving at once do not write into each other's file.
+func (c *Cache) Save(file string) (err error) {
 	c.mu.Lock()
 	saved := savedCache{Model: c.emb.ModelID(), Vecs: maps.Clone(c.vecs)}
 	c.mu.Unlock()
-	tmp := file + ".tmp"
-	f, err := os.Create(tmp)
+	f, err := os.CreateTemp(filepath.Dir(file), filepath.Base(file)+".*.tmp")
 	if err != nil {
 		return err
 	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
 	w := bufio.NewWriter(f)
 	if err := gob.NewEncoder(w).Encode(saved); err != nil {
-		f.Close()
 		return err
 	}
 	if err := w.Flush(); err != nil {
-		f.Close()
 		return err
 	}
 	if err := f.Close(); err != nil {
 		return err
 	}
-	return os.Rename(tmp, file)
+	return os.Rename(f.Name(), file)
 }
 
 // savedCache is the file format of Save.

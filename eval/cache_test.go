@@ -4,8 +4,11 @@ import (
 	"context"
 	"errors"
 	"hash/fnv"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/mdsearch/mdsearch/embed"
@@ -113,5 +116,46 @@ func TestCacheErrors(t *testing.T) {
 	}
 	if _, err := c.Embed(ctx, nil); err != nil {
 		t.Errorf("no texts: %v", err)
+	}
+}
+
+func TestCacheSaveLoad(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "vectors.gob")
+	c := NewCache(&hashEmbedder{})
+	want, err := c.Embed(ctx, []string{"a", "b"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Two saves at once each write a temporary file of their own.
+	var wg sync.WaitGroup
+	errs := make([]error, 4)
+	for i := range errs {
+		wg.Go(func() { errs[i] = c.Save(file) })
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if left, _ := os.ReadDir(dir); len(left) != 1 || left[0].Name() != "vectors.gob" {
+		t.Errorf("files after Save: %v", left)
+	}
+	m := &hashEmbedder{}
+	loaded := NewCache(m)
+	if err := loaded.Load(file); err != nil {
+		t.Fatal(err)
+	}
+	got, err := loaded.Embed(ctx, []string{"a", "b"})
+	if err != nil || len(m.calls) != 0 || !slices.Equal(got[0], want[0]) || !slices.Equal(got[1], want[1]) {
+		t.Errorf("loaded vectors %v %v (model calls %q), want %v", got, err, m.calls, want)
+	}
+	if err := c.Save(filepath.Join(dir, "missing", "vectors.gob")); err == nil {
+		t.Error("Save into a missing folder succeeded")
+	}
+	if left, _ := os.ReadDir(dir); len(left) != 1 {
+		t.Errorf("files after a failed Save: %v", left)
 	}
 }

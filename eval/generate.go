@@ -4,12 +4,10 @@ import (
 	"context"
 	"fmt"
 	"path"
-	"sort"
 	"strings"
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/sections"
-	"github.com/mdsearch/mdsearch/vault"
 )
 
 // Query styles that Generate makes from a vault's own text. A generated
@@ -54,22 +52,13 @@ type GenStats struct {
 // hand-made labels (see StyleLinks and StyleHeadings). A link query
 // excludes its source note: the query is that note's own text.
 func Generate(ctx context.Context, dir string, styles []string) (*QuerySet, *GenStats, error) {
-	v, err := vault.Open(dir, vault.Options{})
-	if err != nil {
-		return nil, nil, err
-	}
-	files, _, err := v.Walk(ctx)
-	if err != nil {
-		return nil, nil, err
-	}
 	g := &generator{notes: map[string]*parsedNote{}, byBase: map[string][]string{},
 		seen: map[string]bool{}, stats: &GenStats{ByStyle: map[string]int{}}}
-	for _, f := range files {
-		src, err := v.ReadNote(f.Path)
-		if err != nil {
-			continue // the index skips it too
-		}
-		g.add(f.Path, src)
+	if err := eachNote(ctx, dir, func(p string, src []byte, doc *sections.Document) error {
+		g.add(p, src, doc)
+		return nil
+	}); err != nil {
+		return nil, nil, err
 	}
 	g.stats.Notes = len(g.order)
 	for _, style := range styles {
@@ -98,19 +87,19 @@ type parsedNote struct {
 // generator holds the vault's notes and the queries made so far.
 type generator struct {
 	notes  map[string]*parsedNote
-	order  []string            // paths, sorted, for a stable output
+	order  []string            // paths, sorted (as eachNote gives them), for a stable output
 	byBase map[string][]string // file name without .md → paths, for wikilinks
 	seen   map[string]bool
 	out    []Query
 	stats  *GenStats
 }
 
-func (g *generator) add(p string, src []byte) {
-	n := &parsedNote{path: p, doc: sections.Parse(p, src)}
-	n.paras = paragraphsOf(src[n.doc.Body:], n.doc.Body)
+// add takes in one note; notes come in path order.
+func (g *generator) add(p string, src []byte, doc *sections.Document) {
+	n := &parsedNote{path: p, doc: doc}
+	n.paras = paragraphsOf(src[doc.Body:], doc.Body)
 	g.notes[p] = n
 	g.order = append(g.order, p)
-	sort.Strings(g.order)
 	base := strings.ToLower(strings.TrimSuffix(path.Base(p), path.Ext(p)))
 	g.byBase[base] = append(g.byBase[base], p)
 }
@@ -139,7 +128,7 @@ func (g *generator) linkQueries(n *parsedNote) {
 				g.stats.Unresolved++
 				continue
 			}
-			g.emit(StyleLinks, pa.sentenceAround(l.start, l.end), to.path, sec.Path, n.path)
+			g.emit(StyleLinks, pa.sentenceAround(l.start, l.end), to.path, sec, n.path)
 		}
 	}
 }
@@ -147,32 +136,38 @@ func (g *generator) linkQueries(n *parsedNote) {
 // headingQueries makes a query of the first sentence of every section
 // below the top level, labelled with that section.
 func (g *generator) headingQueries(n *parsedNote) {
-	for _, s := range n.doc.Sections {
+	for i := range n.doc.Sections {
+		s := &n.doc.Sections[i]
 		if s.Level < 2 {
 			continue // a note's title section holds the whole note
 		}
 		for _, pa := range n.paras {
 			if pa.start >= s.BodyStart && pa.start < s.BodyEnd {
-				g.emit(StyleHeadings, pa.firstSentence(), n.path, s.Path, "")
+				g.emit(StyleHeadings, pa.firstSentence(), n.path, s, "")
 				break
 			}
 		}
 	}
 }
 
-// emit adds a query unless it is too short, too long or seen before.
-func (g *generator) emit(style, text, to string, secPath []string, exclude string) {
+// emit adds a query labelled with section sec of note to, unless it is
+// too short, too long or seen before. The label is resolved here, to the
+// very section: its heading path may be shared by another section of the
+// note (two "## Usage"), which resolving by path could not tell apart.
+func (g *generator) emit(style, text, to string, sec *sections.Section, exclude string) {
 	if w := len(strings.Fields(text)); w < minQueryWords || w > maxQueryWords {
 		g.stats.Short++
 		return
 	}
-	key := fmt.Sprintf("%s\x00%s\x00%q", text, to, secPath)
+	key := fmt.Sprintf("%s\x00%s\x00%q", text, to, sec.Path)
 	if g.seen[key] {
 		g.stats.Duplicate++
 		return
 	}
 	g.seen[key] = true
-	q := Query{Text: text, Difficulty: style, Relevant: []Label{{Path: to, SectionPath: secPath}}, Exclude: exclude}
+	l := Label{Path: to, SectionPath: sec.Path,
+		span: span{resolved: true, path: sec.Path, start: sec.StartLine, end: sec.EndLine}}
+	q := Query{Text: text, Difficulty: style, Relevant: []Label{l}, Exclude: exclude}
 	q.Line = len(g.out) + 1
 	g.out = append(g.out, q)
 	g.stats.ByStyle[style]++

@@ -11,7 +11,7 @@ import (
 	"github.com/mdsearch/mdsearch/internal/testenv"
 )
 
-func TestSlugAndCustomIDs(t *testing.T) {
+func TestSlug(t *testing.T) {
 	for _, c := range []struct{ heading, slug string }{
 		{"Which to Choose?", "which-to-choose"},
 		{"Custom derive Macros", "custom-derive-macros"},
@@ -22,9 +22,6 @@ func TestSlugAndCustomIDs(t *testing.T) {
 		if got := Slug(c.heading); got != c.slug {
 			t.Errorf("Slug(%q) = %q, want %q", c.heading, got, c.slug)
 		}
-	}
-	if text, id := customID("Which to Choose? {#which-to-choose}"); text != "Which to Choose?" || id != "which-to-choose" {
-		t.Errorf("customID: %q %q", text, id)
 	}
 }
 
@@ -126,6 +123,51 @@ func TestGenerateSmallVault(t *testing.T) {
 	}
 	if err := qs.Resolve(context.Background(), dir); err != nil {
 		t.Errorf("generated labels do not resolve: %v", err)
+	}
+}
+
+// TestGenerateSameNamedSections: a query made from the second of two
+// sections with the same heading path is labelled with that section's
+// lines, not the first one's, and Resolve keeps them.
+func TestGenerateSameNamedSections(t *testing.T) {
+	dir := t.TempDir()
+	src := "# Tool\n\n## Usage\n\nThe first usage section explains how to start the tool quickly.\n\n" +
+		"## Options\n\nEvery option of the tool is listed on this page below.\n\n" +
+		"## Usage\n\nThe second usage section explains how to stop the tool cleanly.\n"
+	if err := os.WriteFile(filepath.Join(dir, "tool.md"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	qs, _, err := Generate(context.Background(), dir, []string{StyleHeadings})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := qs.Resolve(context.Background(), dir); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][2]int{ // query → heading line, last line
+		"The first usage section explains how to start the tool quickly.": {3, 5},
+		"Every option of the tool is listed on this page below.":          {7, 9},
+		"The second usage section explains how to stop the tool cleanly.": {11, 13},
+	}
+	if len(qs.Queries) != len(want) {
+		t.Fatalf("%d queries: %+v", len(qs.Queries), qs.Queries)
+	}
+	for _, q := range qs.Queries {
+		w, ok := want[q.Text]
+		sp := q.Relevant[0].span
+		if !ok || !sp.resolved || sp.start != w[0] || sp.end != w[1] {
+			t.Errorf("%q: span %+v, want lines %v", q.Text, sp, w)
+		}
+	}
+	// Span hits (by lines) count the second section, not the first.
+	q := &qs.Queries[2]
+	second := []mdsearch.Result{{Path: "tool.md", SectionPath: []string{"Tool", "Usage"}, StartLine: 11, EndLine: 13}}
+	first := []mdsearch.Result{{Path: "tool.md", SectionPath: []string{"Tool", "Usage"}, StartLine: 3, EndLine: 5}}
+	if o := Score(q, second, 5); o.SpanRank != 1 {
+		t.Errorf("second section: %+v", o)
+	}
+	if o := Score(q, first, 5); o.SpanRank != 0 {
+		t.Errorf("first section counted for the second: %+v", o)
 	}
 }
 

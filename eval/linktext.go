@@ -10,6 +10,9 @@ import (
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	east "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 )
 
@@ -42,11 +45,18 @@ const (
 // calloutRe matches an Obsidian callout's type marker, "[!note]-".
 var calloutRe = regexp.MustCompile(`^\[![A-Za-z-]+\][+-]?`)
 
+// mdParser reads notes as sections does (sections/markdown.go): CommonMark
+// plus GFM tables, strikethrough and heading attributes, so tables are
+// table nodes, with or without leading pipes. goldmark parsers are safe
+// for concurrent use.
+var mdParser = goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough),
+	goldmark.WithParserOptions(parser.WithHeadingAttribute())).Parser()
+
 // paragraphsOf returns the prose of a note body: markup stripped, link text
 // kept, code blocks, headings, tables and HTML left out. off is the body's
 // offset in the note.
 func paragraphsOf(body []byte, off int) []para {
-	doc := goldmark.New().Parser().Parse(text.NewReader(body))
+	doc := mdParser.Parse(text.NewReader(body))
 	var out []para
 	ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
@@ -59,13 +69,13 @@ func paragraphsOf(body []byte, off int) []para {
 				var targets []string
 				inline(&b, &targets, n, body)
 				p := decode(b.String(), targets)
-				if p.text != "" && !strings.HasPrefix(p.text, "|") {
+				if p.text != "" {
 					p.start = off + lines.At(0).Start
 					out = append(out, p)
 				}
 			}
 			return ast.WalkSkipChildren, nil
-		case ast.KindHeading, ast.KindFencedCodeBlock, ast.KindCodeBlock, ast.KindHTMLBlock:
+		case ast.KindHeading, ast.KindFencedCodeBlock, ast.KindCodeBlock, ast.KindHTMLBlock, east.KindTable:
 			return ast.WalkSkipChildren, nil
 		}
 		return ast.WalkContinue, nil

@@ -14,11 +14,7 @@ import (
 // expected_path_contains must match some note. It records each labelled
 // section's line range for span hits. Errors name the query file and line.
 func (qs *QuerySet) Resolve(ctx context.Context, dir string) error {
-	v, err := vault.Open(dir, vault.Options{})
-	if err != nil {
-		return err
-	}
-	files, _, err := v.Walk(ctx)
+	v, files, err := openVault(ctx, dir)
 	if err != nil {
 		return err
 	}
@@ -41,17 +37,21 @@ func (qs *QuerySet) Resolve(ctx context.Context, dir string) error {
 	return nil
 }
 
+// resolveLabel finds the section a label names. A label resolved already
+// (Generate resolves its own, knowing the very section) is kept.
 func (qs *QuerySet) resolveLabel(v *vault.Vault, notes map[string]bool, docs map[string]*sections.Document, q *Query, l *Label) error {
+	if l.span.resolved {
+		return nil
+	}
 	if !notes[l.Path] {
 		return queryError(qs.File, q.Line, "%q is not a note of the vault", l.Path)
 	}
 	doc := docs[l.Path]
 	if doc == nil {
-		src, err := v.ReadNote(l.Path)
-		if err != nil {
+		var err error
+		if _, doc, err = readDoc(v, l.Path); err != nil {
 			return queryError(qs.File, q.Line, "%v", err)
 		}
-		doc = sections.Parse(l.Path, src)
 		docs[l.Path] = doc
 	}
 	if len(l.SectionPath) == 0 {

@@ -67,8 +67,10 @@ type IndexReport struct {
 }
 
 // Run builds one throwaway index per chunker and scores every
-// configuration's answers to the queries.
-func Run(ctx context.Context, opts Options) (*Report, error) {
+// configuration's answers to the queries. When the embedding cache cannot
+// be saved, Run says so through opts.Log and still returns its report;
+// without a Log, the failure is its error (with the report).
+func Run(ctx context.Context, opts Options) (_ *Report, err error) {
 	start := time.Now()
 	if err := opts.fill(); err != nil {
 		return nil, err
@@ -86,7 +88,16 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 			if err := cache.Load(opts.EmbedCache); err != nil {
 				return nil, err
 			}
-			defer cache.Save(opts.EmbedCache)
+			defer func() {
+				serr := cache.Save(opts.EmbedCache)
+				switch {
+				case serr == nil:
+				case opts.Log != nil:
+					opts.logf("embedding cache %s not saved: %v", opts.EmbedCache, serr)
+				case err == nil:
+					err = mdsearch.Errorf(mdsearch.KindInternal, "eval", opts.EmbedCache, "", "embedding cache not saved: %v", serr)
+				}
+			}()
 		}
 	}
 	for _, group := range byChunker(opts.Configs) {
@@ -107,6 +118,9 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 func (o *Options) fill() error {
 	if o.Queries == nil || len(o.Queries.Queries) == 0 {
 		return mdsearch.Errorf(mdsearch.KindInvalid, "eval", "", "", "no queries")
+	}
+	if err := o.Tuning.Check(); err != nil {
+		return err
 	}
 	if o.K == 0 {
 		o.K = mdsearch.DefaultN

@@ -150,3 +150,24 @@ func checkMetric(t *testing.T, name string, got, want float64) {
 		t.Errorf("%s = %.4f, want %.4f", name, got, want)
 	}
 }
+
+// TestRunCacheSaveError: an embedding cache that cannot be saved is said
+// through Log, or is Run's error without one; the report stands.
+func TestRunCacheSaveError(t *testing.T) {
+	qs, _ := ParseQueries(strings.NewReader(smallQueries), "small.jsonl")
+	vault := writeVault(t, smallVault)
+	cs, _ := ParseConfigs([]string{"sections-keyword"})
+	unsaveable := filepath.Join(t.TempDir(), "missing", "vectors.gob") // Load: no file yet; Save: no folder
+	var log []string
+	opts := Options{Vault: vault, Queries: qs, Configs: cs, Embedder: &hashEmbedder{}, TempDir: t.TempDir(),
+		EmbedCache: unsaveable, Log: func(s string) { log = append(log, s) }}
+	rep, err := Run(context.Background(), opts)
+	if err != nil || rep == nil || len(log) == 0 || !strings.Contains(log[len(log)-1], "embedding cache "+unsaveable+" not saved") {
+		t.Errorf("with Log: report %v, error %v, log %q", rep != nil, err, log)
+	}
+	opts.Log = nil
+	rep, err = Run(context.Background(), opts)
+	if err == nil || rep == nil || !strings.Contains(err.Error(), "embedding cache not saved") {
+		t.Errorf("without Log: report %v, error %v", rep != nil, err)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/search"
 	"github.com/mdsearch/mdsearch/store"
 )
@@ -15,14 +16,29 @@ import (
 type Tuning struct {
 	Keyword   float64        `json:"keyword_weight,omitempty"` // weight of the keyword score in hybrid search
 	BM25Half  float64        `json:"bm25_half,omitempty"`      // bm25 magnitude that scores 0.5
-	CosFloor  float64        `json:"cos_floor,omitempty"`      // cosine that scores 0
-	CosCeil   float64        `json:"cos_ceil,omitempty"`       // cosine that scores 1
+	CosFloor  float64        `json:"cos_floor,omitempty"`      // cosine that scores 0; only with CosCeil
+	CosCeil   float64        `json:"cos_ceil,omitempty"`       // cosine that scores 1; sets CosFloor too (0 if unset)
 	HeadCos   float64        `json:"heading_cos,omitempty"`    // scale of a heading window's cosine
 	Weights   *store.Weights `json:"bm25_weights,omitempty"`   // keyword column weights
 	Passage   int            `json:"passage_words,omitempty"`  // passage reading budget in words
 	Overlap   float64        `json:"overlap,omitempty"`        // fraction of the budget repeated between parts; negative for none
 	StubWords int            `json:"stub_words,omitempty"`     // sections under this many words merge forward; negative for none
 	MaxTokens int            `json:"max_tokens,omitempty"`     // chunk budget, at most the model's window
+}
+
+// Check refuses settings that apply would ignore: a cosine floor without
+// its ceiling (the pair applies together: a ceiling alone has the floor 0),
+// and a ceiling not above the floor.
+func (t Tuning) Check() error {
+	switch {
+	case t.CosFloor != 0 && t.CosCeil == 0:
+		return mdsearch.Errorf(mdsearch.KindInvalid, "eval", "", "give --cos-ceil too",
+			"a cosine floor (%g) applies only with a cosine ceiling", t.CosFloor)
+	case t.CosCeil != 0 && (t.CosCeil <= 0 || t.CosCeil <= t.CosFloor):
+		return mdsearch.Errorf(mdsearch.KindInvalid, "eval", "", "",
+			"the cosine ceiling (%g) must be above 0 and above the floor (%g)", t.CosCeil, t.CosFloor)
+	}
+	return nil
 }
 
 // IsZero reports whether t changes nothing.

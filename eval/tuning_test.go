@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -67,5 +68,32 @@ func TestTuningApply(t *testing.T) {
 	(Tuning{CosCeil: 0.9}).apply(&floor)
 	if floor.Fusion.CosFloor != 0 || floor.Fusion.CosCeil != 0.9 {
 		t.Errorf("cosine 0–0.9: %+v", floor.Fusion)
+	}
+}
+
+func TestTuningCheck(t *testing.T) {
+	for _, c := range []struct {
+		tune Tuning
+		err  string
+	}{
+		{Tuning{}, ""},
+		{Tuning{CosCeil: 0.9}, ""},
+		{Tuning{CosFloor: 0.1, CosCeil: 0.7}, ""},
+		{Tuning{CosFloor: 0.3}, "a cosine floor (0.3) applies only with a cosine ceiling"},
+		{Tuning{CosFloor: 0.5, CosCeil: 0.5}, "must be above 0 and above the floor"},
+		{Tuning{CosFloor: -0.5, CosCeil: -0.1}, "must be above 0"},
+	} {
+		err := c.tune.Check()
+		switch {
+		case c.err == "" && err != nil:
+			t.Errorf("%+v: %v", c.tune, err)
+		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
+			t.Errorf("%+v: error %v, want %q", c.tune, err, c.err)
+		}
+	}
+	// Run refuses a floor alone before it does anything.
+	_, err := Run(context.Background(), Options{Queries: &QuerySet{Queries: []Query{{Text: "x"}}}, Tuning: Tuning{CosFloor: 0.3}})
+	if err == nil || !strings.Contains(err.Error(), "--cos-ceil") {
+		t.Errorf("Run with a floor alone: %v", err)
 	}
 }
