@@ -42,12 +42,8 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	defer w.Close()
-	maxSize, err := parseSize(ef.maxSize)
-	if err != nil {
-		return err
-	}
 	api := rest.New(s, rest.Options{Token: *token, Logger: log, OnReindexed: func() { w.Sync(ctx) },
-		NotePaths: newNotePaths(s, maxSize).List})
+		NoteLinks: newNotePaths(s.Store(), s.MaxFileSize()).Links})
 	defer api.Close()
 
 	ln, err := net.Listen("tcp", *addr)

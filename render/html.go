@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"html"
 	"net/url"
-	"sort"
 	"strconv"
 	"strings"
 	"unicode"
@@ -17,6 +16,8 @@ import (
 	ghtml "github.com/yuin/goldmark/renderer/html"
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
+
+	"github.com/mdsearch/mdsearch/sections"
 )
 
 // HTMLOptions tune how a note is rendered to HTML.
@@ -57,94 +58,66 @@ type Rendered struct {
 func HTML(src []byte, opts HTMLOptions) Rendered {
 	first := max(opts.FirstLine, 1)
 	var out bytes.Buffer
-	fm, body := splitFrontmatter(src)
-	if fm != nil {
+	fm, body, ok := sections.Frontmatter(src)
+	if ok {
 		out.WriteString(`<details class="frontmatter" data-line="` + strconv.Itoa(first) + `"><summary>Properties</summary><pre>`)
 		out.WriteString(html.EscapeString(string(fm)))
 		out.WriteString("</pre></details>\n")
-		first += bytes.Count(src[:len(src)-len(body)], []byte{'\n'})
 	}
-	t := &noteTransformer{opts: opts, lines: newLineIndex(body, first)}
-	md := goldmark.New(
-		goldmark.WithExtensions(extension.GFM, &obsidian{}),
-		goldmark.WithParserOptions(parser.WithAttribute(), parser.WithAutoHeadingID(),
-			parser.WithASTTransformers(util.Prioritized(t, 100))),
-		goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(&blockRenderer{}, 100))),
-	)
+	st := &noteState{opts: opts, lines: sections.NewLineIndex(src), base: body, first: first}
 	ctx := parser.NewContext(parser.WithIDs(newHeadingIDs()))
-	if err := md.Convert(body, &out, parser.WithContext(ctx)); err != nil {
+	ctx.Set(noteStateKey, st)
+	if err := noteMarkdown.Convert(src[body:], &out, parser.WithContext(ctx)); err != nil {
 		// Rendering into a bytes.Buffer fails only on a renderer bug; show
 		// the source rather than nothing.
 		return Rendered{HTML: "<pre>" + html.EscapeString(string(src)) + "</pre>", Headings: []Heading{}}
 	}
-	return Rendered{HTML: out.String(), Headings: t.headings}
-}
-
-// splitFrontmatter separates a leading YAML block ("---" to "---" or
-// "...") from the body.
-func splitFrontmatter(src []byte) (fm, body []byte) {
-	rest, ok := cutLine(src, "---")
-	if !ok {
-		return nil, src
+	if st.headings == nil {
+		st.headings = []Heading{}
 	}
-	for off := 0; off < len(rest); {
-		end := bytes.IndexByte(rest[off:], '\n')
-		next := len(rest)
-		if end >= 0 {
-			next = off + end + 1
-		}
-		line := strings.TrimRight(string(rest[off:next]), "\r\n")
-		if line == "---" || line == "..." {
-			return rest[:off], rest[next:]
-		}
-		off = next
-	}
-	return nil, src
+	return Rendered{HTML: out.String(), Headings: st.headings}
 }
 
-// cutLine reports whether src's first line is exactly want, and the rest.
-func cutLine(src []byte, want string) ([]byte, bool) {
-	end := bytes.IndexByte(src, '\n')
-	if end < 0 || strings.TrimRight(string(src[:end]), "\r") != want {
-		return nil, false
-	}
-	return src[end+1:], true
+// noteMarkdown renders every note. It holds no per-call state (that is in
+// the parser.Context, under noteStateKey), so one instance serves
+// concurrent calls.
+var noteMarkdown = goldmark.New(
+	goldmark.WithExtensions(extension.GFM, &obsidian{}),
+	goldmark.WithParserOptions(parser.WithAttribute(), parser.WithAutoHeadingID(),
+		parser.WithASTTransformers(util.Prioritized(noteTransformer{}, 100))),
+	goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(&blockRenderer{}, 100))),
+)
+
+// noteStateKey holds one HTML call's *noteState in its parser.Context.
+var noteStateKey = parser.NewContextKey()
+
+// noteState is what one HTML call's transformer reads and collects.
+type noteState struct {
+	opts     HTMLOptions
+	lines    sections.LineIndex // over the whole source, frontmatter included
+	base     int                // offset of the parsed body in the source
+	first    int                // the file's line number of the source's first line
+	headings []Heading
 }
 
-// lineIndex maps byte offsets of the parsed body to line numbers of the file.
-type lineIndex struct {
-	starts []int // byte offset of each line's start
-	first  int
-}
-
-func newLineIndex(src []byte, first int) lineIndex {
-	starts := []int{0}
-	for i, b := range src {
-		if b == '\n' {
-			starts = append(starts, i+1)
-		}
-	}
-	return lineIndex{starts: starts, first: first}
-}
-
-func (li lineIndex) line(off int) int {
-	return sort.SearchInts(li.starts, off+1) - 1 + li.first
+// line is the file's line number of offset off in the parsed body.
+func (st *noteState) line(off int) int {
+	return st.lines.Line(st.base+off) - 1 + st.first
 }
 
 // noteTransformer collects headings, strips heading attributes other than
 // id, marks top-level blocks with their first line and resolves links.
-type noteTransformer struct {
-	opts     HTMLOptions
-	lines    lineIndex
-	headings []Heading
-}
+type noteTransformer struct{}
 
-func (t *noteTransformer) Transform(doc *ast.Document, reader text.Reader, _ parser.Context) {
+func (noteTransformer) Transform(doc *ast.Document, reader text.Reader, pc parser.Context) {
+	st, _ := pc.Get(noteStateKey).(*noteState)
+	if st == nil {
+		return
+	}
 	src := reader.Source()
-	t.headings = []Heading{}
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
 		if off, ok := firstOffset(n); ok {
-			line := t.lines.line(off)
+			line := st.line(off)
 			if n.Kind() == ast.KindFencedCodeBlock {
 				line-- // its lines start below the opening fence
 			}
@@ -157,22 +130,22 @@ func (t *noteTransformer) Transform(doc *ast.Document, reader text.Reader, _ par
 		}
 		switch n := n.(type) {
 		case *ast.Heading:
-			t.heading(n, src)
+			st.heading(n, src)
 		case *ast.Link:
-			t.link(n)
+			st.link(n)
 		case *wikiLink:
-			n.resolve(t.opts.Link)
+			n.resolve(st.opts.Link)
 		}
 		return ast.WalkContinue, nil
 	})
 }
 
-func (t *noteTransformer) heading(h *ast.Heading, src []byte) {
+func (st *noteState) heading(h *ast.Heading, src []byte) {
 	id, _ := h.AttributeString("id")
 	idb, _ := id.([]byte)
 	line := 0
 	if off, ok := firstOffset(h); ok {
-		line = t.lines.line(off)
+		line = st.line(off)
 	}
 	dataLine, hasLine := h.AttributeString("data-line")
 	h.RemoveAttributes()
@@ -180,19 +153,19 @@ func (t *noteTransformer) heading(h *ast.Heading, src []byte) {
 	if hasLine {
 		h.SetAttributeString("data-line", dataLine)
 	}
-	t.headings = append(t.headings, Heading{ID: string(idb), Level: h.Level, Text: plainText(h, src), Line: line})
+	st.headings = append(st.headings, Heading{ID: string(idb), Level: h.Level, Text: plainText(h, src), Line: line})
 }
 
 // link points a relative link to a note (e.g. "Other%20Note.md#Setup") at
 // that note's page, leaving URLs with a scheme and in-page anchors alone.
-func (t *noteTransformer) link(l *ast.Link) {
+func (st *noteState) link(l *ast.Link) {
 	dest := string(l.Destination)
-	if t.opts.Link == nil || dest == "" || strings.HasPrefix(dest, "#") || strings.Contains(dest, ":") || strings.HasPrefix(dest, "//") {
+	if st.opts.Link == nil || dest == "" || strings.HasPrefix(dest, "#") || strings.Contains(dest, ":") || strings.HasPrefix(dest, "//") {
 		return
 	}
 	target, heading, _ := strings.Cut(dest, "#")
 	target = unescapePath(target)
-	if href, ok := t.opts.Link(target, unescapePath(heading), false); ok {
+	if href, ok := st.opts.Link(target, unescapePath(heading), false); ok {
 		l.Destination = []byte(href)
 	}
 }
@@ -213,37 +186,16 @@ func firstOffset(n ast.Node) (int, bool) {
 	return 0, false
 }
 
-// plainText is the text of an inline tree, markup dropped.
+// plainText is the text of an inline tree as sections reads a heading's
+// (markup dropped, escapes and entities resolved), with wikilinks read as
+// their label.
 func plainText(n ast.Node, src []byte) string {
-	var b strings.Builder
-	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
-		if !entering {
-			return ast.WalkContinue, nil
+	return sections.PlainText(n, src, func(c ast.Node) (string, bool) {
+		if w, ok := c.(*wikiLink); ok {
+			return w.label(), true
 		}
-		switch c := c.(type) {
-		case *ast.Text:
-			b.Write(c.Segment.Value(src))
-			if c.SoftLineBreak() {
-				b.WriteByte(' ')
-			}
-		case *ast.String:
-			b.Write(c.Value)
-		case *ast.CodeSpan:
-			for s := c.FirstChild(); s != nil; s = s.NextSibling() {
-				if t, ok := s.(*ast.Text); ok {
-					b.Write(t.Segment.Value(src))
-				}
-			}
-			return ast.WalkSkipChildren, nil
-		case *wikiLink:
-			b.WriteString(c.label())
-			return ast.WalkSkipChildren, nil
-		case *ast.RawHTML:
-			return ast.WalkSkipChildren, nil
-		}
-		return ast.WalkContinue, nil
+		return "", false
 	})
-	return strings.TrimSpace(b.String())
 }
 
 // headingIDs makes heading ids like goldmark's, but keeps letters and

@@ -48,6 +48,8 @@ func TestHTML(t *testing.T) {
 		{"foldable callout", "> [!note]- Closed\n> Hidden.\n\n> [!note]+ Open\n> Shown.\n", []string{`<details class="callout" data-callout="note" data-line="1">`, `<summary class="callout-title">Closed</summary>`, `data-line="4" open>`}, nil},
 		{"plain quote stays a quote", "> just [a] quote\n", []string{"<blockquote data-line=\"1\">"}, []string{"callout"}},
 		{"frontmatter", "---\ntags: [x]\ntitle: <b>\n---\n# Head\n", []string{`<details class="frontmatter" data-line="1"><summary>Properties</summary><pre>tags: [x]`, "title: &lt;b&gt;", `<h1 id="head" data-line="5">`}, []string{"<hr"}},
+		{"frontmatter after a byte-order mark", "\ufeff---\ntitle: x\n---\n# Head\n", []string{`<details class="frontmatter" data-line="1"><summary>Properties</summary><pre>title: x`, `<h1 id="head" data-line="4">`}, []string{"<h2", "<hr", "\ufeff"}},
+		{"frontmatter fence with trailing blanks", "--- \ntitle: x\n--- \t\n# Head\n", []string{`<details class="frontmatter" data-line="1"><summary>Properties</summary><pre>title: x`, `<h1 id="head" data-line="4">`}, []string{"<h2", "<hr"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -79,6 +81,21 @@ func TestHTMLHeadings(t *testing.T) {
 	}
 	if h := HTML(nil, HTMLOptions{}); h.Headings == nil || h.HTML != "" {
 		t.Errorf("empty note: %+v", h)
+	}
+}
+
+func TestHTMLHeadingText(t *testing.T) {
+	tests := []struct{ src, want string }{
+		{`## Fish \& Chips &amp; more`, "Fish & Chips & more"},
+		{"## A *b* `c*d` <span>e</span>", "A b c*d e"},
+		{"## See [[Other#Setup|the setup]] &copy;", "See the setup ©"},
+		{"## Mail <me@example.org>", "Mail me@example.org"},
+	}
+	for _, tt := range tests {
+		h := HTML([]byte(tt.src), HTMLOptions{Link: link}).Headings
+		if len(h) != 1 || h[0].Text != tt.want {
+			t.Errorf("HTML(%q) headings = %+v, want text %q", tt.src, h, tt.want)
+		}
 	}
 }
 

@@ -51,8 +51,7 @@ func (srv *Server) handleNote(w http.ResponseWriter, r *http.Request, escaped st
 			w.Header().Set("Mdsearch-Notice", resp.Notice) // the body stays the note's own text
 		}
 		if resp.Outline != nil {
-			_ = render.Outline(w, &mdsearch.Outline{Collection: resp.Collection, Path: resp.Path,
-				Title: resp.Title, WordCount: resp.WordCount, Sections: resp.Outline})
+			_ = render.Outline(w, resp.AsOutline())
 			return
 		}
 		_, _ = io.WriteString(w, resp.Content)

@@ -21,12 +21,11 @@ type RenderedNote struct {
 // among the notes of its collection.
 func (srv *Server) renderNote(ctx context.Context, resp *mdsearch.ReadResponse) RenderedNote {
 	var links *render.LinkIndex
-	if srv.opts.NotePaths != nil {
-		paths, err := srv.opts.NotePaths(ctx, resp.Collection)
-		if err != nil {
+	if srv.opts.NoteLinks != nil {
+		var err error
+		if links, err = srv.opts.NoteLinks(ctx, resp.Collection); err != nil {
 			srv.log.Warn("listing notes to resolve links", "collection", resp.Collection, "err", err)
 		}
-		links = render.NewLinkIndex(paths)
 	}
 	link := func(target, heading string, wiki bool) (string, bool) {
 		if links == nil {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/render"
 )
 
 // fake answers like the engine for adapter-only checks; the engine-backed
@@ -192,13 +193,13 @@ func TestNotes(t *testing.T) {
 // render=html adds the note as safe HTML, its wikilinks pointing at the
 // page's address of the notes they name.
 func TestRenderedNote(t *testing.T) {
-	lister := func(_ context.Context, coll string) ([]string, error) {
+	lister := func(_ context.Context, coll string) (*render.LinkIndex, error) {
 		if coll != "v" {
 			t.Errorf("listed collection %q", coll)
 		}
-		return []string{"links.md", "kitchen/Sourdough.md"}, nil
+		return render.NewLinkIndex([]string{"links.md", "kitchen/Sourdough.md"}), nil
 	}
-	srv := New(&fake{}, Options{NotePaths: lister})
+	srv := New(&fake{}, Options{NoteLinks: lister})
 	resp, body := get(t, srv, "GET", "/api/v1/notes/links.md?render=html")
 	var got RenderedNote
 	if err := json.Unmarshal([]byte(body), &got); resp.StatusCode != 200 || err != nil {

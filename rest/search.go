@@ -122,13 +122,7 @@ func parseSearch(raw string) (mdsearch.SearchRequest, error) {
 		return req, err
 	}
 	req.Collection = vals.Get("collection")
-	for i, t := range vals["tag"] { // the first as Tag, as before tags repeated
-		if t = strings.TrimPrefix(t, "#"); i == 0 {
-			req.Tag = t
-		} else {
-			req.Tags = append(req.Tags, t)
-		}
-	}
+	req.Tag, req.Tags = mdsearch.SplitTags(vals["tag"])
 	req.PathPrefix = vals.Get("path_prefix")
 	if req.Where, err = mdsearch.ParseWhere(vals["where"]); err != nil {
 		return req, err

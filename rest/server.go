@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/render"
 )
 
 // Options configure a Server.
@@ -21,9 +22,9 @@ type Options struct {
 	// OnReindexed runs after each background reindex, e.g. to watch new
 	// collections.
 	OnReindexed func()
-	// NotePaths lists the vault-relative paths of a collection's notes, so
-	// a rendered note's wikilinks resolve; nil leaves them unresolved.
-	NotePaths func(ctx context.Context, collection string) ([]string, error)
+	// NoteLinks resolves link targets among a collection's notes, so a
+	// rendered note's wikilinks resolve; nil leaves them unresolved.
+	NoteLinks func(ctx context.Context, collection string) (*render.LinkIndex, error)
 	// MaxConcurrentSearches bounds searches running at once; more wait.
 	// 0 means 16.
 	MaxConcurrentSearches int

@@ -99,6 +99,9 @@ func openStore(ctx context.Context, opts Options) (*store.Store, *store.Migratio
 	return store.Open(ctx, opts.IndexPath)
 }
 
+// MaxFileSize is the size limit notes are read with (0: the vault default).
+func (e *Engine) MaxFileSize() int64 { return e.opts.MaxFileSize }
+
 // Close closes the index file. It does not close the embedder.
 func (e *Engine) Close() error { return e.st.Close() }
 

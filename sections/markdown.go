@@ -146,13 +146,21 @@ func (w *walker) heading(n *ast.Heading, src []byte) {
 
 // plainText is a heading's text with inline markup stripped, escapes and
 // entities resolved, and runs of white space collapsed.
-func plainText(n ast.Node, src []byte) string {
+func plainText(n ast.Node, src []byte) string { return PlainText(n, src, nil) }
+
+// PlainText is the text of n's inline children as sections reads a
+// heading's: markup stripped, backslash escapes and character references
+// resolved, code spans and autolinks as written, raw HTML dropped, and runs
+// of white space collapsed. other, when not nil, is asked first about each
+// node sections does not handle itself (such as an extension's): ok true
+// uses its text in place of the node's children.
+func PlainText(n ast.Node, src []byte, other func(ast.Node) (text string, ok bool)) string {
 	var b strings.Builder
-	inlineText(&b, n, src)
+	inlineText(&b, n, src, other)
 	return strings.Join(strings.Fields(display([]byte(b.String()))), " ")
 }
 
-func inlineText(b *strings.Builder, n ast.Node, src []byte) {
+func inlineText(b *strings.Builder, n ast.Node, src []byte, other func(ast.Node) (string, bool)) {
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
 		switch c := c.(type) {
 		case *ast.Text:
@@ -176,7 +184,13 @@ func inlineText(b *strings.Builder, n ast.Node, src []byte) {
 			b.Write(c.Label(src))
 		case *ast.RawHTML:
 		default:
-			inlineText(b, c, src)
+			if other != nil {
+				if t, ok := other(c); ok {
+					b.WriteString(t)
+					continue
+				}
+			}
+			inlineText(b, c, src, other)
 		}
 	}
 }

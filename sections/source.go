@@ -10,6 +10,16 @@ import (
 
 var bom = []byte("\xef\xbb\xbf")
 
+// LineIndex maps byte offsets of a text to 1-based line numbers, as
+// sections numbers the lines of a note.
+type LineIndex struct{ l lineIndex }
+
+// NewLineIndex indexes the lines of src.
+func NewLineIndex(src []byte) LineIndex { return LineIndex{newLineIndex(src)} }
+
+// Line is the 1-based line holding byte offset off.
+func (x LineIndex) Line(off int) int { return x.l.line(off) }
+
 // lineIndex maps byte offsets to 1-based line numbers.
 type lineIndex []int // offsets where lines start; lineIndex[0] == 0
 
@@ -120,6 +130,23 @@ func display(b []byte) string {
 		b = b[size:]
 	}
 	return s.String()
+}
+
+// Frontmatter splits src the way Parse reads it: an optional byte-order
+// mark, then YAML frontmatter from a first line "---" to a line "---" or
+// "..." (trailing blanks allowed on both). yaml is the YAML text, ok false
+// when there is none; body is the offset where the markdown starts, past
+// the byte-order mark and the frontmatter.
+func Frontmatter(src []byte) (yaml []byte, body int, ok bool) {
+	off := 0
+	if bytes.HasPrefix(src, bom) {
+		off = len(bom)
+	}
+	ys, ye, after, ok := splitFrontmatter(src, off)
+	if !ok {
+		return nil, off, false
+	}
+	return src[ys:ye], after, true
 }
 
 // splitFrontmatter finds YAML frontmatter at off: a first line "---" and a

@@ -351,15 +351,18 @@ function scrollToTarget(heading, hit) {
 }
 
 // findTarget picks the heading a note link points at: by id, by heading
-// text (wikilinks, older links' section path), or as the last heading at or
+// text (wikilinks, older links' section path) or by the heading's id (a
+// markdown link's "Other.md#setup-guide"), or as the last heading at or
 // above the first line of a hit.
 function findTarget(headings, params) {
   let h = null;
   const id = params.get("id");
-  const text = (params.get("heading") || (params.get("section") || "").split("/").pop() || "").toLowerCase();
+  const anchor = (params.get("heading") || "").toLowerCase();
+  const text = (anchor || (params.get("section") || "").split("/").pop() || "").toLowerCase();
   const lines = /^(\d+)-(\d+)$/.exec(params.get("lines") || "");
   if (id) h = headings.find((x) => x.id === id);
   if (!h && text) h = headings.find((x) => x.text.toLowerCase() === text);
+  if (!h && anchor) h = headings.find((x) => x.id.toLowerCase() === anchor);
   if (!h && lines) h = headings.filter((x) => x.line <= Number(lines[1])).pop();
   const node = h && el.content.querySelector("#" + CSS.escape(h.id));
   return { heading: node || null };
