@@ -63,11 +63,12 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (*mdsea
 	if err != nil {
 		return nil, err
 	}
-	if resp.Results, err = results(ctx, rt.Reader, kept); err != nil {
+	res, stamps, err := results(ctx, rt.Reader, kept)
+	if err != nil {
 		return nil, err
 	}
-	markStale(ctx, rt.Reader, kept, resp.Results)
-	resp.Results = fitBudget(resp.Results, req.MaxTokens)
+	resp.Results = fitBudget(res, req.MaxTokens)
+	markStale(resp.Results, stamps)
 	resp.Total = len(resp.Results)
 	if resp.Total == 0 {
 		if colls, err := e.st.Collections(ctx); err == nil && len(colls) == 0 {

@@ -9,26 +9,24 @@ import (
 	"github.com/mdsearch/mdsearch/store"
 )
 
+// noteKey names a note: its collection and vault-relative path.
+type noteKey struct{ collection, path string }
+
 // markStale flags results whose file changed on disk (or vanished) since it
 // was indexed, so a note edited while nothing watched is not passed off as
-// current. It costs one stat per distinct note among the results. A failure
-// to read the recorded stamps leaves the results unflagged: the hits are
-// still the index's best answer.
-func markStale(ctx context.Context, rd *store.Reader, kept []*group, res []mdsearch.Result) {
-	docs := make([]int64, 0, len(kept))
-	for _, g := range kept {
-		docs = append(docs, g.best.doc)
-	}
-	stamps, err := rd.Stamps(ctx, docs)
-	if err != nil {
-		return
-	}
-	stale := make(map[[2]string]bool, len(stamps)) // by collection and path
-	for _, st := range stamps {
-		stale[[2]string{st.Collection, st.Path}] = behind(st)
-	}
+// current. stamps, loaded with the results, say what the index recorded;
+// it costs one stat per distinct note among the results.
+func markStale(res []mdsearch.Result, stamps map[noteKey]store.Stamp) {
+	stale := make(map[noteKey]bool, len(stamps))
 	for i := range res {
-		res[i].Stale = stale[[2]string{res[i].Collection, res[i].Path}]
+		k := noteKey{res[i].Collection, res[i].Path}
+		s, done := stale[k]
+		if !done {
+			st, ok := stamps[k]
+			s = ok && behind(st)
+			stale[k] = s
+		}
+		res[i].Stale = s
 	}
 }
 

@@ -16,10 +16,11 @@ type ChunkRow struct {
 	DocID         int64
 	Collection    string
 	PageWordCount int
+	Stamp         Stamp // what the index recorded of the note's file
 	mdsearch.Chunk
 }
 
-const chunkCols = `c.id, c.doc_id, col.name, d.path, d.title, d.word_count, d.tags, d.chunk_count,
+const chunkCols = `c.id, c.doc_id, col.name, col.root, d.mtime, d.size, d.path, d.title, d.word_count, d.tags, d.chunk_count,
 	c.chunk_index, s.section, s.section_path, s.heading_level,
 	c.start_line, c.end_line, c.start_byte, c.end_byte, c.part, c.parts,
 	c.text, c.word_count, c.sections
@@ -31,7 +32,8 @@ func scanChunk(rows *sql.Rows) (*ChunkRow, error) {
 	var tags, sp string
 	var covered sql.NullString
 	c := &r.Chunk
-	if err := rows.Scan(&r.RowID, &r.DocID, &r.Collection, &c.Path, &c.Title, &r.PageWordCount, &tags, &c.TotalChunks,
+	if err := rows.Scan(&r.RowID, &r.DocID, &r.Collection, &r.Stamp.Root, &r.Stamp.MTime, &r.Stamp.Size,
+		&c.Path, &c.Title, &r.PageWordCount, &tags, &c.TotalChunks,
 		&c.ChunkIndex, &c.Section, &sp, &c.HeadingLevel,
 		&c.StartLine, &c.EndLine, &c.StartByte, &c.EndByte, &c.Part, &c.Parts,
 		&c.Text, &c.WordCount, &covered); err != nil {
@@ -43,6 +45,7 @@ func scanChunk(rows *sql.Rows) (*ChunkRow, error) {
 		json.Unmarshal([]byte(covered.String), &c.Sections)
 	}
 	c.ID = c.Path + "#" + strconv.Itoa(c.ChunkIndex)
+	r.Stamp.Collection, r.Stamp.Path = r.Collection, c.Path
 	return &r, nil
 }
 
