@@ -162,6 +162,15 @@ type ReadResponse struct {
 	Notice  string         `json:"notice,omitempty"` // e.g. the index is behind the file
 }
 
+// AsOutline is the outline a read of a long note answered with (nil when
+// it answered with text), as an Outline of the note.
+func (r *ReadResponse) AsOutline() *Outline {
+	if r.Outline == nil {
+		return nil
+	}
+	return &Outline{Collection: r.Collection, Path: r.Path, Title: r.Title, WordCount: r.WordCount, Sections: r.Outline}
+}
+
 // OutlineEntry is one heading of a note, with the size of its section.
 type OutlineEntry struct {
 	Level       int      `json:"level"`

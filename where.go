@@ -4,6 +4,20 @@ import (
 	"strings"
 )
 
+// SplitTags turns repeated tag filters, as the CLI and the REST API take
+// them, into SearchRequest.Tag (the first, as a single tag always was) and
+// Tags (the others), without their '#'.
+func SplitTags(list []string) (tag string, tags []string) {
+	for i, t := range list {
+		if t = strings.TrimPrefix(t, "#"); i == 0 {
+			tag = t
+		} else {
+			tags = append(tags, t)
+		}
+	}
+	return tag, tags
+}
+
 // ParseWhere turns "field=value" conditions on frontmatter, as the CLI and
 // the REST API take them, into SearchRequest.Where. A field given twice
 // with different values can never match, so it is refused.
@@ -18,8 +32,9 @@ func ParseWhere(pairs []string) (map[string]string, error) {
 		switch {
 		case !ok || k == "":
 			return nil, Errorf(KindInvalid, "search", "", "", "where %q: use field=value, e.g. owner=alice", p)
-		case out[k] != "" && !strings.EqualFold(out[k], v):
-			return nil, Errorf(KindInvalid, "search", "", "", "where: field %q is given twice (%q and %q); a note has one value", k, out[k], v)
+		}
+		if prev, seen := out[k]; seen && !strings.EqualFold(prev, v) {
+			return nil, Errorf(KindInvalid, "search", "", "", "where: field %q is given twice (%q and %q); a note has one value", k, prev, v)
 		}
 		out[k] = v
 	}

@@ -39,8 +39,8 @@ func chunkCounter(env *Env, ef *embedderFlags) (counter embed.TokenCounter, maxT
 // would read only the start of each chunk, and `index` never cuts so.
 func warnOverWindow(env *Env, maxTokens, window int) {
 	if maxTokens > window {
-		fmt.Fprintf(env.Stderr, "mdsearch chunk: warning: --max-tokens %d is over the model's %d-token window; "+
-			"the model would read only the first %d tokens of a longer chunk, and `mdsearch index` cuts at %d\n",
+		env.say("warning: --max-tokens %d is over the model's %d-token window; "+
+			"the model would read only the first %d tokens of a longer window, and `mdsearch index` cuts at %d",
 			maxTokens, window, window, window)
 	}
 }
@@ -108,10 +108,7 @@ func chunkFile(env *Env, name string, opts chunks.Options) ([]mdsearch.Chunk, er
 	if err != nil {
 		return nil, mdsearch.Errorf(mdsearch.KindInvalid, "read", name, "", "%v", unwrapPathError(err))
 	}
-	if sections.LooksBinary(src) {
-		return nil, mdsearch.Errorf(mdsearch.KindInvalid, "read", name, "", "binary file (contains NUL bytes), skipped")
-	}
-	if err := sections.CheckNesting(src); err != nil {
+	if err := sections.CheckSource(src); err != nil {
 		return nil, mdsearch.Errorf(mdsearch.KindInvalid, "read", name, "", "%v, skipped", err)
 	}
 	doc := sections.Parse(filepath.ToSlash(name), src)

@@ -55,7 +55,7 @@ func (f *engineFlags) open(ctx context.Context, env *Env, withModel bool) (*sear
 		return nil, nil, fmt.Errorf("--max-file-size: %w", err)
 	}
 	opts := search.Options{IndexPath: path, MaxFileSize: maxSize, ReadOnly: f.readOnly,
-		Notify: func(msg string) { fmt.Fprintln(env.Stderr, "mdsearch: "+msg) }}
+		Notify: func(msg string) { env.say("%s", msg) }}
 	closeEmb := func() {}
 	if withModel && f.embedder != nil {
 		emb, closer, keywordOnly, err := f.embedder.open(env)

@@ -40,8 +40,8 @@ func (g *genFlags) queries(ctx context.Context, env *Env, opts *eval.Options) er
 		return err
 	}
 	g.stats, opts.Queries = st, qs
-	fmt.Fprintf(env.Stderr, "mdsearch eval: %d queries from %d notes: %d links, %d headings "+
-		"(%d links to a heading: %d to the same note, %d unresolved; %d sentences too short or long, %d repeated)\n",
+	env.say("%d queries from %d notes: %d links, %d headings "+
+		"(%d links to a heading: %d to the same note, %d unresolved; %d sentences too short or long, %d repeated)",
 		len(qs.Queries), st.Notes, st.ByStyle[eval.StyleLinks], st.ByStyle[eval.StyleHeadings],
 		st.Links, st.SameNote, st.Unresolved, st.Short, st.Duplicate)
 	if g.write != "" {

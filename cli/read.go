@@ -58,8 +58,7 @@ func runRead(ctx context.Context, env *Env, args []string) error {
 func printRead(env *Env, r *mdsearch.ReadResponse) {
 	printNotice(env, r.Notice)
 	if r.Outline != nil {
-		printOutline(env, &mdsearch.Outline{Collection: r.Collection, Path: r.Path, Title: r.Title,
-			WordCount: r.WordCount, Sections: r.Outline})
+		printOutline(env, r.AsOutline())
 		fmt.Fprintln(env.Stderr, "read one section with --section PATH, or the whole note with --full")
 		return
 	}

@@ -38,13 +38,7 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 		return fmt.Errorf("max per page must be between 1 and %d, got 0", mdsearch.MaxMaxPerPage)
 	}
 	req.Query = strings.Join(pos, " ")
-	for i, t := range tags { // the first as Tag, as before --tag repeated
-		if t = strings.TrimPrefix(t, "#"); i == 0 {
-			req.Tag = t
-		} else {
-			req.Tags = append(req.Tags, t)
-		}
-	}
+	req.Tag, req.Tags = mdsearch.SplitTags(tags)
 	if req.Where, err = mdsearch.ParseWhere(where); err != nil {
 		return err
 	}

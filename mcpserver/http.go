@@ -71,8 +71,9 @@ type sessionUse struct {
 func (c *sessionCap) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	id := r.Header.Get(sessionHeader)
 	if id != "" {
-		c.touch(id, 1)
-		defer c.touch(id, -1)
+		if c.touch(id, 1) {
+			defer c.touch(id, -1)
+		}
 		c.h.ServeHTTP(w, r)
 		return
 	}
@@ -90,16 +91,23 @@ func (c *sessionCap) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // touch records a use of session id; delta counts requests in flight.
-func (c *sessionCap) touch(id string, delta int) {
+// Only the request that opened a session (delta 0) adds it: an ID a client
+// made up is not tracked, so it cannot grow the table. It reports whether
+// the session is tracked.
+func (c *sessionCap) touch(id string, delta int) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	u := c.use[id]
+	if u == nil && delta != 0 {
+		return false
+	}
 	if u == nil {
 		u = &sessionUse{}
 		c.use[id] = u
 	}
 	u.last = time.Now()
 	u.active += delta
+	return true
 }
 
 // makeRoom closes sessions until a new one fits under the cap. It reports

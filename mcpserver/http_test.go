@@ -4,6 +4,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -95,5 +96,19 @@ func TestHTTPCapsSessions(t *testing.T) {
 	}
 	if code := ping(ids[len(ids)-1]); code != http.StatusOK {
 		t.Errorf("the newest session answered %d", code)
+	}
+}
+
+// TestMadeUpSessionIDsAreNotTracked: a client that sends session IDs the
+// server never issued cannot grow the table of sessions it keeps.
+func TestMadeUpSessionIDsAreNotTracked(t *testing.T) {
+	c := &sessionCap{h: http.NotFoundHandler(), max: 2, use: map[string]*sessionUse{}}
+	for i := range 100 {
+		r := httptest.NewRequest("POST", "/", strings.NewReader(pingBody))
+		r.Header.Set(sessionHeader, "made-up-"+strconv.Itoa(i))
+		c.ServeHTTP(httptest.NewRecorder(), r)
+	}
+	if len(c.use) != 0 {
+		t.Errorf("%d made-up sessions tracked", len(c.use))
 	}
 }

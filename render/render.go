@@ -147,8 +147,7 @@ func Read(w io.Writer, r *mdsearch.ReadResponse) error {
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return err
 	}
-	return Outline(w, &mdsearch.Outline{Collection: r.Collection, Path: r.Path, Title: r.Title,
-		WordCount: r.WordCount, Sections: r.Outline})
+	return Outline(w, r.AsOutline())
 }
 
 // Outline writes a note's heading tree, indented by level, with each
