@@ -13,6 +13,7 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -71,7 +72,7 @@ func (b browser) js(t *testing.T, expr string) string {
 func (b browser) search(t *testing.T, q string) {
 	t.Helper()
 	b.do(t, "type "+q, chromedp.Evaluate[chromedp.Void](`document.activeElement.blur(); window.scrollTo(0, 0)`),
-		chromedp.KeyEvent("/"))
+		press("/"))
 	b.wait(t, "/ to focus the search box", `document.activeElement.id === "q" && document.getElementById("reader").hidden &&
 		!location.hash.startsWith("#/note")`)
 	// Clear the box and let the page settle on it before typing, so a
@@ -83,6 +84,30 @@ func (b browser) search(t *testing.T, q string) {
 	b.wait(t, "the query typed", `document.getElementById("q").value === `+jsString(q))
 	b.wait(t, "results for "+q, `new URLSearchParams(location.hash.split("?")[1]).get("q") === `+jsString(q)+
 		` && /result/.test(document.getElementById("status").textContent) && document.querySelectorAll(".result").length > 0`)
+}
+
+// press sends one key as a browser does: a single keydown that carries
+// its text, then keyup. chromedp.KeyEvent sends the text as a separate
+// char event, which can reach the search box after a shortcut handler has
+// moved focus there and called preventDefault, typing a stray "/".
+func press(key string) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		for _, r := range key {
+			evs := kb.Encode(r)
+			down, up := *evs[0], *evs[len(evs)-1]
+			if len(evs) == 3 {
+				down.Text, down.UnmodifiedText = evs[1].Text, evs[1].UnmodifiedText
+			} else {
+				down.Type = input.DispatchKeyEventTypeRawKeyDown
+			}
+			for _, ev := range []input.DispatchKeyEventParams{down, up} {
+				if _, err := cdp.Call(ctx, t, input.DispatchKeyEvent, ev); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
 }
 
 // open navigates to a page address and waits for a note to show.
@@ -184,7 +209,7 @@ func webResults(t *testing.T, b browser) {
 		t.Errorf("query words marked in the hit: %q", got)
 	}
 	shot(t, b.ctx, "section")
-	b.do(t, "Esc", chromedp.KeyEvent(kb.Escape))
+	b.do(t, "Esc", press(kb.Escape))
 	b.wait(t, "results again", `document.getElementById("reader").hidden && document.querySelectorAll(".result").length > 0`)
 }
 
@@ -195,11 +220,11 @@ func webKeyboard(t *testing.T, b browser) {
 	if n == "1" {
 		t.Skip("one result; nothing to move between")
 	}
-	b.do(t, "down, down, up", chromedp.KeyEvent(kb.ArrowDown), chromedp.KeyEvent(kb.ArrowDown), chromedp.KeyEvent(kb.ArrowUp))
+	b.do(t, "down, down, up", press(kb.ArrowDown), press(kb.ArrowDown), press(kb.ArrowUp))
 	b.wait(t, "the second result chosen", `document.getElementById("result-1").getAttribute("aria-selected") === "true"`)
 	second := b.js(t, `document.querySelector("#result-1 .path").textContent`)
 	lines := b.js(t, `document.querySelector("#result-1 .meta").textContent.split(" · ")[0]`)
-	b.do(t, "Enter", chromedp.KeyEvent(kb.Enter))
+	b.do(t, "Enter", press(kb.Enter))
 	b.wait(t, "the second result opened", `!document.getElementById("reader").hidden && document.getElementById("reader-content").childElementCount > 0`)
 	if got := b.js(t, `document.querySelector("#reader-title .path").textContent`); got != second {
 		t.Errorf("Enter opened %q, want %q", got, second)
@@ -207,7 +232,7 @@ func webKeyboard(t *testing.T, b browser) {
 	if !strings.Contains(b.js(t, `decodeURIComponent(location.hash)`), strings.ReplaceAll(strings.TrimPrefix(lines, "lines "), "–", "-")) {
 		t.Errorf("address %s is not at the hit's %s", b.js(t, `location.hash`), lines)
 	}
-	b.do(t, "/ from the note", chromedp.KeyEvent("/"))
+	b.do(t, "/ from the note", press("/"))
 	// The route back to the results arrives a moment after the box has
 	// focus; the choice must then still be the second result.
 	b.wait(t, "back in the search box, the choice kept", `document.activeElement.id === "q" && document.getElementById("reader").hidden &&
