@@ -1,0 +1,40 @@
+package search
+
+import (
+	"os"
+	"sort"
+	"testing"
+	"time"
+)
+
+// BenchmarkRawEmbedIndex is the raw baseline for a cold index built with
+// the command line: the model alone embeds every distinct window text of
+// the index at MDSEARCH_BENCH_INDEX, longest first in batches of 64 as the
+// engine does, with no walking, parsing or writing. Dividing its seconds
+// by the wall time of `mdsearch index` gives the pipeline's share of the
+// model's throughput. Run with -benchtime 1x.
+func BenchmarkRawEmbedIndex(b *testing.B) {
+	path := os.Getenv("MDSEARCH_BENCH_INDEX")
+	if path == "" {
+		b.Skip("set MDSEARCH_BENCH_INDEX to an index built with the local model")
+	}
+	m := realModel(b)
+	e := openEngine(b, path, m)
+	texts, err := e.st.EmbedTexts(bg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	sort.SliceStable(texts, func(i, j int) bool { return len(texts[i]) > len(texts[j]) })
+	for b.Loop() {
+		start := time.Now()
+		for i := 0; i < len(texts); i += 64 {
+			if _, err := m.Embed(bg, texts[i:min(i+64, len(texts))]); err != nil {
+				b.Fatal(err)
+			}
+		}
+		secs := time.Since(start).Seconds()
+		b.ReportMetric(float64(len(texts))/secs, "embeds/s")
+		b.ReportMetric(float64(len(texts)), "windows")
+		b.ReportMetric(secs, "s")
+	}
+}
