@@ -32,7 +32,7 @@ func realCounter(tb testing.TB) *use.Model {
 // embeds (identical embed texts once, as the indexer does) and their tokens.
 type embedCost struct {
 	windows, tokens int // distinct windows and their tokens, heading windows included
-	heads, code     int // tokens of prefixes and table headers; windows holding code
+	heads           int // tokens of prefixes and table headers
 }
 
 func measureCost(tb testing.TB, docs []*sections.Document, opts Options) embedCost {
@@ -92,7 +92,9 @@ func BenchmarkEmbedCost(b *testing.B) {
 		opts Options
 	}{
 		{"default", Options{}},
-		{"code-all", Options{CodeLines: -1}}, // every line of code embedded
+		{"baseline", Options{CodeLines: -1, Overlap: 0.15}}, // both levers off
+		{"code-all", Options{CodeLines: -1}},                // every line of code embedded
+		{"overlap-0.15", Options{Overlap: 0.15}},
 		{"overlap-none", Options{Overlap: -1}},
 	}
 	for _, corpus := range costCorpora {
