@@ -202,7 +202,7 @@ func TestBudgetAndOverlap(t *testing.T) {
 				}
 				if prev := textWindows(c)[j-1]; w.StartByte < prev.EndByte {
 					overlapped++
-					if n := embed.CountWords(windowText(w)[:prev.EndByte-w.StartByte]); n > max*15/100*2 {
+					if n := embed.CountWords(windowText(w)[:prev.EndByte-w.StartByte]); n > int(DefaultOverlap*float64(max))*2 {
 						t.Errorf("max %d: passage %d window %d repeats %d words", max, i, j, n)
 					}
 				}
@@ -261,7 +261,7 @@ func TestOverlapStarts(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			src := "# T\n\n" + tt.body
-			doc, cs := split(t, src, Options{MaxTokens: 48, PassageWords: 2000})
+			doc, cs := split(t, src, Options{MaxTokens: 48, PassageWords: 2000, Overlap: 0.15})
 			overlapped := 0
 			for _, c := range cs {
 				for j := 1; j < len(textWindows(c)); j++ {
@@ -463,7 +463,7 @@ func TestInvalidUTF8AndCRLF(t *testing.T) {
 }
 
 func TestOptions(t *testing.T) {
-	if d := (Options{}).withDefaults(); d.MaxTokens != 128 || d.Counter == nil || d.Profile != ProfileSections || d.Overlap != 0.15 || d.StubWords != 50 || d.PassageWords != 300 {
+	if d := (Options{}).withDefaults(); d.MaxTokens != 128 || d.Counter == nil || d.Profile != ProfileSections || d.Overlap != 0.1 || d.CodeLines != 1 || d.StubWords != 50 || d.PassageWords != 300 {
 		t.Errorf("defaults %+v", d)
 	}
 	if !reflect.DeepEqual(DefaultOptions(), Options{}.withDefaults()) {

@@ -1,6 +1,7 @@
 package chunks
 
 import (
+	"slices"
 	"unicode/utf8"
 
 	"github.com/mdsearch/mdsearch/sections"
@@ -115,6 +116,10 @@ func (s *splitter) cut(out *[]atom, start, end, tokens, limit int, levels []leve
 		return
 	}
 	cuts := levels[0](s.src, start, end)
+	if len(s.elided) > 0 {
+		// Elided code sticks to the line before it.
+		cuts = slices.DeleteFunc(cuts, s.elidedAt)
+	}
 	if len(cuts) == 0 {
 		s.cut(out, start, end, tokens, limit, levels[1:])
 		return

@@ -29,7 +29,13 @@
 // delimiter rows in EmbedText only, between the prefix and the text. A
 // passage's last window is its heading path alone ("[Title > Section]",
 // empty text at the passage's start), so a question that names a section
-// finds it even when the body speaks of it in other words.
+// finds it even when the body speaks of it in other words. The model reads
+// only the first CodeLines lines of a code block (by default its opening
+// fence with the language): the rest is left out of EmbedText, not of the
+// window's byte range or the passage's Text, which keyword search indexes.
+// A window whose text leaves code out is not a slice of the passage's
+// Text (TextStart -1). Vectors are still keyed by EmbedText, so an edit in
+// code the model does not read re-embeds nothing.
 //
 // Text. Chunk.Text is the source slice [StartByte, EndByte) of the original
 // file (invalid UTF-8 shown as U+FFFD), starting at a line or word start and

@@ -42,9 +42,12 @@ import (
 //   - every passage has at least one; each lies within its passage, starts
 //     and ends inside it in order (starts and ends strictly increasing),
 //     and together they cover every non-blank byte of the passage;
-//   - EmbedText = Head + the display text of [StartByte, EndByte); when
-//     TextStart >= 0 that text is Text[TextStart:TextStart+n] at the
-//     window's own position; when TextStart < 0, Head is "";
+//   - EmbedText = Head + the display text of [StartByte, EndByte), less
+//     the code it leaves out: of every code block (as far as it lies in the
+//     passage) only the first CodeLines lines, from the passage's view of
+//     the block, are embedded; when TextStart >= 0 that text is
+//     Text[TextStart:TextStart+n] at the window's own position; when
+//     TextStart < 0, Head is "" (always the case when code is left out);
 //   - Head is a prefix "[…] " (or "") taking at most half of MaxTokens by
 //     the counter, followed only when the window starts among a table's
 //     rows by that table's header and delimiter rows and a newline;
@@ -345,7 +348,7 @@ func checkWindows(doc *sections.Document, opts Options, c mdsearch.Chunk) error 
 		}
 		covered = max(covered, w.EndByte)
 
-		text := doc.Text(w.StartByte, w.EndByte)
+		text := embeddedText(doc, opts, c, w.StartByte, w.EndByte)
 		n := len(text)
 		switch {
 		case len(w.EmbedText) < n || w.EmbedText[len(w.EmbedText)-n:] != text:
@@ -441,4 +444,42 @@ func afterSentenceEnd(src []byte, pos int) bool {
 		i--
 	}
 	return i >= 0 && strings.IndexByte(".!?", src[i]) >= 0
+}
+
+// embeddedText is the display text of [start, end) of passage c as its
+// windows embed it: each code block the passage holds reads its first
+// opts.CodeLines lines, counted from where the block enters the passage,
+// up to the last non-blank byte of the last of them.
+func embeddedText(doc *sections.Document, opts Options, c mdsearch.Chunk, start, end int) string {
+	var b strings.Builder
+	pos := start
+	for _, sec := range doc.Sections {
+		for _, blk := range sec.Blocks {
+			bs, be := max(blk.StartByte, c.StartByte), min(blk.EndByte, c.EndByte)
+			if blk.Kind != sections.Code || bs >= be || opts.CodeLines <= 0 {
+				continue
+			}
+			cut, lines := be, 0
+			for i := bs; i < be; i++ {
+				if doc.Src[i] == '\n' {
+					if lines++; lines == opts.CodeLines {
+						cut = i
+						for cut > bs && isSpace(doc.Src[cut-1]) {
+							cut--
+						}
+						break
+					}
+				}
+			}
+			if cut >= be || be <= pos || cut >= end {
+				continue
+			}
+			b.WriteString(doc.Text(pos, max(pos, cut)))
+			pos = max(pos, be)
+		}
+	}
+	if pos < end {
+		b.WriteString(doc.Text(pos, end))
+	}
+	return b.String()
 }

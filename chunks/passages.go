@@ -47,6 +47,7 @@ func Split(doc *sections.Document, opts Options) []mdsearch.Chunk {
 // windows cuts passage c of unit u into the model's windows.
 func (s *splitter) windows(u *unit, c *mdsearch.Chunk, tokens map[[2]int]int) []mdsearch.Window {
 	sub := s.crop(u, c.StartByte, c.EndByte, tokens)
+	defer func() { s.elided = s.elided[:0] }()
 	if sub == nil {
 		return []mdsearch.Window{}
 	}
@@ -92,15 +93,25 @@ func (s *splitter) textOffset(c *mdsearch.Chunk, pos int) int {
 }
 
 // crop is unit u restricted to [start, end), its pieces counted with this
-// splitter's counter (tokens holds the counts of whole pieces).
+// splitter's counter (tokens holds the counts of whole pieces). It sets
+// the ranges of code the windows leave out.
 func (s *splitter) crop(u *unit, start, end int, tokens map[[2]int]int) *unit {
 	sub := &unit{id: u.id}
+	s.elided = s.elided[:0]
 	for _, p := range u.pieces {
 		if p.end <= start || p.start >= end {
 			continue
 		}
 		q := p
 		q.start, q.end = max(p.start, start), min(p.end, end)
+		if q.kind == sections.Code && s.opts.CodeLines > 0 {
+			if cut := lineEnd(s.src, q.start, q.end, s.opts.CodeLines); cut < q.end {
+				s.elided = append(s.elided, [2]int{cut, q.end})
+				q.tokens = s.count(q.start, q.end)
+				sub.pieces = append(sub.pieces, q)
+				continue
+			}
+		}
 		if t, ok := tokens[[2]int{q.start, q.end}]; ok {
 			q.tokens = t
 		} else {
@@ -121,4 +132,17 @@ func (s *splitter) crop(u *unit, start, end int, tokens map[[2]int]int) *unit {
 		sub.members = []member{{sec: u.id, start: sub.start(), end: sub.end()}}
 	}
 	return sub
+}
+
+// lineEnd is where the text of the n-th line of src[start:end] ends (its
+// trailing blanks left out), or end when there are fewer lines.
+func lineEnd(src []byte, start, end, n int) int {
+	for i := start; i < end; i++ {
+		if src[i] == '\n' {
+			if n--; n == 0 {
+				return trimRight(src, start, i)
+			}
+		}
+	}
+	return end
 }

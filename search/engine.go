@@ -177,8 +177,8 @@ func (e *Engine) signature(o chunks.Options) string {
 	if e.opts.Split != nil {
 		split = "custom:" + e.opts.SplitName
 	}
-	return fmt.Sprintf("split=%s profile=%s max=%d overlap=%g stub=%d passage=%d counter=%s",
-		split, o.Profile, o.MaxTokens, o.Overlap, o.StubWords, o.PassageWords, counter)
+	return fmt.Sprintf("split=%s v=%d profile=%s max=%d overlap=%g stub=%d passage=%d code=%d counter=%s",
+		split, chunks.Version, o.Profile, o.MaxTokens, o.Overlap, o.StubWords, o.PassageWords, o.CodeLines, counter)
 }
 
 // split cuts a parsed note with the configured splitter.
