@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"unicode/utf16"
@@ -54,6 +55,14 @@ func LoadTokenizer(path string) (*Tokenizer, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return t, nil
+}
+
+// LoadDefaultTokenizer reads vocab.json from the model folder New uses by
+// default ($MDSEARCH_MODEL_DIR, else the asset cache). The tokenizer needs
+// no other asset.
+func LoadDefaultTokenizer() (*Tokenizer, error) {
+	_, dir := resolvePaths("", "")
+	return LoadTokenizer(filepath.Join(dir, "vocab.json"))
 }
 
 // parseVocab builds a Tokenizer from the contents of a vocab.json.
@@ -157,6 +166,11 @@ func (t *Tokenizer) Count(text string) int {
 	_, n := t.encode(text, 0)
 	return n
 }
+
+// CountTokens implements embed.TokenCounter with the same counts as
+// Model.CountTokens, so text can be cut to the model's window without
+// loading the model.
+func (t *Tokenizer) CountTokens(text string) int { return t.Count(text) }
 
 // EncodeLimit returns the first limit token ids of text and the total token
 // count. The model only sees those first tokens.
