@@ -5,6 +5,10 @@ import (
 	"io/fs"
 	"testing"
 
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/text"
+
 	"github.com/mdsearch/mdsearch/embed"
 	"github.com/mdsearch/mdsearch/embed/use"
 	"github.com/mdsearch/mdsearch/internal/testenv"
@@ -26,25 +30,39 @@ func modelCounter(tb testing.TB) *use.Tokenizer {
 	return tok
 }
 
-// BenchmarkChunkRFCsModel is BenchmarkChunkRFCs with the model's own token
-// counts at the model's window, the options the index path uses.
-func BenchmarkChunkRFCsModel(b *testing.B) {
+// BenchmarkRFCsCounters runs, one after the other on the Rust RFCs,
+// goldmark's parser alone, sections.Parse, and sections.Parse + Split with
+// the word counter and with the model's counter at the model's window (the
+// options the index path uses). Besides MB/s of wall time it reports MB/s
+// of this process's CPU time, which other jobs on a shared machine disturb
+// far less.
+func BenchmarkRFCsCounters(b *testing.B) {
 	names, srcs, total := rfcs(b)
-	opts := Options{MaxTokens: use.Window, Counter: modelCounter(b)}
-	b.SetBytes(total)
-	b.ReportAllocs()
-	n, w := 0, 0
-	for b.Loop() {
-		for i, src := range srcs {
-			cs := Split(sections.Parse(names[i], src), opts)
-			n += len(cs)
-			for _, c := range cs {
-				w += len(c.Windows)
+	model := Options{MaxTokens: use.Window, Counter: modelCounter(b)}
+	p := goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough)).Parser()
+	for _, bc := range []struct {
+		name string
+		run  func(i int)
+	}{
+		{"goldmark", func(i int) { p.Parse(text.NewReader(srcs[i])) }},
+		{"sections", func(i int) { sections.Parse(names[i], srcs[i]) }},
+		{"split-words", func(i int) { Split(sections.Parse(names[i], srcs[i]), Options{}) }},
+		{"split-model", func(i int) { Split(sections.Parse(names[i], srcs[i]), model) }},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.SetBytes(total)
+			b.ReportAllocs()
+			cpu := cpuTime()
+			for b.Loop() {
+				for i := range srcs {
+					bc.run(i)
+				}
 			}
-		}
+			if used := (cpuTime() - cpu).Seconds(); used > 0 {
+				b.ReportMetric(float64(total)*float64(b.N)/used/1e6, "cpu-MB/s")
+			}
+		})
 	}
-	b.ReportMetric(float64(n)/float64(b.N), "passages/op")
-	b.ReportMetric(float64(w)/float64(b.N), "windows/op")
 }
 
 // callCounter wraps a counter to measure how much text Split hands it.

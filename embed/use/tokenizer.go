@@ -22,6 +22,13 @@ type Tokenizer struct {
 	rootBMP  []int32 // root children by rune for the Basic Multilingual Plane; -1 = none
 	idLen    []int32 // UTF-16 length of each piece, used when walking the lattice back
 	maxDepth int     // longest piece, in code points
+
+	// The count path (count.go).
+	wordwise bool      // the vocabulary allows counting word by word
+	scoreOf  []float64 // score of each id as the trie holds it
+	maxAbs   float64   // largest |score| of a piece
+	sepScore float64   // score of the piece "▁"
+	caches   [cacheShards]wordCache
 }
 
 type trieNode struct {
@@ -101,6 +108,7 @@ func newTokenizer(pieces []string, scores []float64) (*Tokenizer, error) {
 			t.insert(p, scores[id], int32(id))
 		}
 	}
+	t.countSetup(pieces, scores)
 	return t, nil
 }
 
@@ -163,6 +171,9 @@ func (t *Tokenizer) Encode(text string) []int32 {
 
 // Count returns the number of tokens in text, without truncation.
 func (t *Tokenizer) Count(text string) int {
+	if t.wordwise {
+		return t.count(text)
+	}
 	_, n := t.encode(text, 0)
 	return n
 }
