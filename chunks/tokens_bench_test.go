@@ -93,3 +93,46 @@ func TestModelCounterCalls(t *testing.T) {
 		t.Errorf("counted %.2fx the input", ratio)
 	}
 }
+
+// recorder keeps every text Split counts.
+type recorder struct {
+	embed.TokenCounter
+	texts []string
+	bytes int64
+}
+
+func (r *recorder) CountTokens(text string) int {
+	r.texts = append(r.texts, text)
+	r.bytes += int64(len(text))
+	return r.TokenCounter.CountTokens(text)
+}
+
+// BenchmarkCountStream is the counter alone, on exactly the texts Split
+// hands it for the Rust RFCs at the model's window: the model's counter,
+// and the word counter on the same texts as the floor. MB/s are of counted
+// text, several times the markdown.
+func BenchmarkCountStream(b *testing.B) {
+	names, srcs, _ := rfcs(b)
+	tok := modelCounter(b)
+	r := &recorder{TokenCounter: tok}
+	for i, src := range srcs {
+		Split(sections.Parse(names[i], src), Options{MaxTokens: use.Window, Counter: r})
+	}
+	for _, bc := range []struct {
+		name    string
+		counter embed.TokenCounter
+	}{{"model", tok}, {"words", embed.Words{}}} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.SetBytes(r.bytes)
+			cpu := cpuTime()
+			for b.Loop() {
+				for _, t := range r.texts {
+					bc.counter.CountTokens(t)
+				}
+			}
+			if used := (cpuTime() - cpu).Seconds(); used > 0 {
+				b.ReportMetric(float64(r.bytes)*float64(b.N)/used/1e6, "cpu-MB/s")
+			}
+		})
+	}
+}

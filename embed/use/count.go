@@ -171,12 +171,7 @@ func (c *wordCache) word(t *Tokenizer, w string, base float64) (int, float64) {
 	e, h := c.words.find(w)
 	if e != nil {
 		if e.margin > t.bound(e.ref, -base, len(w)) {
-			for _, id := range c.words.ids(e) {
-				if id != 0 {
-					base = t.scoreOf[id] + base
-				}
-			}
-			return int(e.count), base
+			return int(e.count), c.words.replay(e, t.scoreOf, base)
 		}
 		n, next, _, _ := c.lattice(t, w, base)
 		return n, next
