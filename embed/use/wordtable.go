@@ -148,4 +148,3 @@ func (w *wordTable) replay(e *wordEntry, scoreOf []float64, base float64) float6
 	}
 	return base
 }
-
