@@ -77,7 +77,80 @@ func (t *Tokenizer) countSetup(pieces []string, scores []float64) {
 	t.wordwise = ok
 	if ok {
 		t.sepScore = t.nodes[sep].score
+		t.flatten()
 	}
+}
+
+// flatNode is a trie node of the count path's copy of the trie, laid out
+// breadth first with its edges in one slice, so a step reads one node and
+// its edges, which sit next to those of its siblings.
+type flatNode struct {
+	first, n int32 // edges at flatEdges[first:first+n], sorted by rune
+	id       int32
+	score    float64
+}
+
+// flatten copies the trie breadth first.
+func (t *Tokenizer) flatten() {
+	order, index := []int32{0}, make([]int32, len(t.nodes))
+	for i := 0; i < len(order); i++ {
+		for _, e := range t.nodes[order[i]].edges {
+			index[e.child] = int32(len(order))
+			order = append(order, e.child)
+		}
+	}
+	t.flat = make([]flatNode, len(order))
+	t.flatEdges = make([]trieEdge, 0, len(order))
+	for i, old := range order {
+		nd := &t.nodes[old]
+		t.flat[i] = flatNode{first: int32(len(t.flatEdges)), n: int32(len(nd.edges)), id: nd.id, score: nd.score}
+		for _, e := range nd.edges {
+			t.flatEdges = append(t.flatEdges, trieEdge{e.r, index[e.child]})
+		}
+	}
+	t.flatRoot = make([]int32, 128)
+	for r := range t.flatRoot {
+		t.flatRoot[r] = -1
+		if c := t.child(0, rune(r)); c >= 0 {
+			t.flatRoot[r] = index[c]
+		}
+	}
+	t.flatSep = index[t.child(0, separator)]
+}
+
+// flatChild is child on the flat trie.
+func (t *Tokenizer) flatChild(node int32, r rune) int32 {
+	if node == 0 {
+		switch {
+		case r >= 0 && r < 128:
+			return t.flatRoot[r]
+		case r == separator:
+			return t.flatSep
+		}
+	}
+	nd := &t.flat[node]
+	edges := t.flatEdges[nd.first : nd.first+nd.n]
+	if len(edges) <= 8 {
+		for _, e := range edges {
+			if e.r == r {
+				return e.child
+			}
+		}
+		return -1
+	}
+	lo, hi := 0, len(edges)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if edges[m].r < r {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < len(edges) && edges[lo].r == r {
+		return edges[lo].child
+	}
+	return -1
 }
 
 // lockCache returns a free cache shard, locked: the first free one, so a
@@ -227,10 +300,10 @@ func (c *wordCache) lattice(t *Tokenizer, w string, base float64) (int, float64,
 		b := score[i]
 		node, matched := int32(0), false
 		for j := i; j < n; j++ {
-			if node = t.child(node, r[j]); node < 0 {
+			if node = t.flatChild(node, r[j]); node < 0 {
 				break
 			}
-			if nd := &t.nodes[node]; nd.id >= 0 {
+			if nd := &t.flat[node]; nd.id >= 0 {
 				relax(j+1, nd.score+b, nd.id)
 				matched = true
 				nonPositive = nonPositive && nd.score <= 0

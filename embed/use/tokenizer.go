@@ -24,11 +24,15 @@ type Tokenizer struct {
 	maxDepth int     // longest piece, in code points
 
 	// The count path (count.go).
-	wordwise bool      // the vocabulary allows counting word by word
-	scoreOf  []float64 // score of each id as the trie holds it
-	maxAbs   float64   // largest |score| of a piece
-	sepScore float64   // score of the piece "▁"
-	caches   [cacheShards]wordCache
+	wordwise  bool       // the vocabulary allows counting word by word
+	scoreOf   []float64  // score of each id as the trie holds it
+	maxAbs    float64    // largest |score| of a piece
+	sepScore  float64    // score of the piece "▁"
+	flat      []flatNode // the trie breadth first
+	flatEdges []trieEdge
+	flatRoot  []int32 // root children of ASCII runes in flat
+	flatSep   int32   // flat node of "▁"
+	caches    [cacheShards]wordCache
 }
 
 type trieNode struct {
