@@ -19,7 +19,8 @@ import (
 // crosses one either. The best path passes through every separator, and the
 // tokens of a word (a separator and what follows it up to the next) depend
 // only on the word and the best score where it starts (the base). Count
-// walks the text word by word with the reference's update rule.
+// walks the text word by word with the reference's update rule. Bytes no
+// piece holds (line breaks, tabs) cut words again the same way.
 //
 // A word's lattice run is cached with the smallest gap between two scores
 // it compared (its margin). Scores are the base plus sums of piece scores;
@@ -40,8 +41,9 @@ const roundoff = 0x1p-53
 // wordCache holds cached words and the scratch of one counting goroutine.
 type wordCache struct {
 	mu    sync.Mutex
-	words wordTable // words after the first of a text
+	words wordTable // words after the first of a text, up to a break
 	first wordTable // first words, run from 0
+	bare  wordTable // segments of words after a break
 	runes []rune
 	score []float64
 	ids   []uint16
@@ -72,6 +74,16 @@ func (t *Tokenizer) countSetup(pieces []string, scores []float64) {
 	for i := range t.nodes {
 		if nd := &t.nodes[i]; nd.id >= 0 {
 			t.scoreOf[nd.id] = nd.score
+		}
+	}
+	for b := range utf8.RuneSelf {
+		t.breaks[b] = b != ' '
+	}
+	for _, p := range pieces[reservedIDs:] {
+		for i := 0; i < len(p); i++ {
+			if p[i] < utf8.RuneSelf {
+				t.breaks[p[i]] = false
+			}
 		}
 	}
 	t.wordwise = ok
@@ -185,7 +197,7 @@ func (t *Tokenizer) count(text string) int {
 	for end < len(s) {
 		start := next
 		end, next = nextSeparator(s, start, ascii)
-		n, b := c.word(t, s[start:end], base)
+		n, b := c.word(t, s[start:end], base, false)
 		total, base = total+n, b
 	}
 	return total
@@ -193,13 +205,7 @@ func (t *Tokenizer) count(text string) int {
 
 // firstWord counts the first word of a text, which starts from score 0.
 func (c *wordCache) firstWord(t *Tokenizer, w string) (int, float64) {
-	e, h := c.first.find(w)
-	if e != nil {
-		return int(e.count), e.next
-	}
-	n, next, _, _ := c.lattice(t, w, 0)
-	c.first.add(w, h, wordEntry{count: int32(n), next: next}, nil)
-	return n, next
+	return c.word(t, w, 0, true)
 }
 
 // nextSeparator finds the first space or U+2581 at or after start: its
@@ -232,29 +238,83 @@ func isASCII(s string) bool {
 }
 
 // word counts the tokens of a separator followed by w, starting from the
-// best score base, and returns the best score after it.
-func (c *wordCache) word(t *Tokenizer, w string, base float64) (int, float64) {
-	if w == "" {
-		return 1, t.sepScore + base // a lone separator: one piece, no choice
-	}
-	if base >= 0 {
-		n, next, _, _ := c.lattice(t, w, base)
-		return n, next
-	}
-	e, h := c.words.find(w)
-	if e != nil {
-		if e.margin > t.bound(e.ref, -base, len(w)) {
-			return int(e.count), c.words.replay(e, t.scoreOf, base)
+// best score base (exactly 0 for a text's first word), and returns the best
+// score after it. A byte no piece holds (a line break) is an unknown token
+// of its own that no piece crosses, so w is cut there too: its segments are
+// counted alone, and an unknown token that ends one merges with the break
+// after it, as a break does with an unknown token that starts the next.
+func (c *wordCache) word(t *Tokenizer, w string, base float64, first bool) (int, float64) {
+	i := t.nextBreak(w, 0)
+	total, base, _, prevUnk := c.segment(t, w[:i], base, true, first)
+	for i < len(w) {
+		if !prevUnk {
+			total++
 		}
-		n, next, _, _ := c.lattice(t, w, base)
-		return n, next
+		prevUnk = true // the break: an unknown token, base unchanged
+		j := t.nextBreak(w, i+1)
+		if j > i+1 {
+			n, b, firstUnk, lastUnk := c.segment(t, w[i+1:j], base, false, false)
+			if firstUnk {
+				n--
+			}
+			total, base, prevUnk = total+n, b, lastUnk
+		}
+		i = j
 	}
-	n, next, margin, nonPositive := c.lattice(t, w, base)
-	if nonPositive {
-		c.words.add(w, h, wordEntry{count: int32(n), margin: margin, ref: -base}, c.rev)
-	}
-	return n, next
+	return total, base
 }
+
+// nextBreak is the offset of the first byte at or after i that no piece
+// holds, or len(w).
+func (t *Tokenizer) nextBreak(w string, i int) int {
+	for ; i < len(w); i++ {
+		if t.breaks[w[i]] {
+			return i
+		}
+	}
+	return i
+}
+
+// segment counts the tokens of w, after a separator when lead, from best
+// score base. It reports whether the first and the last token are unknown.
+func (c *wordCache) segment(t *Tokenizer, w string, base float64, lead, first bool) (int, float64, bool, bool) {
+	if lead && w == "" {
+		return 1, t.sepScore + base, false, false // a lone separator: one piece, no choice
+	}
+	tab := &c.bare
+	switch {
+	case first:
+		tab = &c.first
+	case lead:
+		tab = &c.words
+	}
+	if !first && base >= 0 {
+		n, next, _, _ := c.lattice(t, w, base, lead)
+		return n, next, c.firstUnk(), c.lastUnk()
+	}
+	e, h := tab.find(w)
+	if e != nil {
+		if first {
+			return int(e.count), e.next, e.firstUnk, e.lastUnk
+		}
+		if e.margin > t.bound(e.ref, -base, len(w)) {
+			return int(e.count), tab.replay(e, t.scoreOf, base), e.firstUnk, e.lastUnk
+		}
+		n, next, _, _ := c.lattice(t, w, base, lead)
+		return n, next, e.firstUnk, e.lastUnk
+	}
+	n, next, margin, nonPositive := c.lattice(t, w, base, lead)
+	fu, lu := c.firstUnk(), c.lastUnk()
+	if first || nonPositive {
+		tab.add(w, h, wordEntry{count: int32(n), margin: margin, ref: -base, next: next, firstUnk: fu, lastUnk: lu}, c.rev)
+	}
+	return n, next, fu, lu
+}
+
+// firstUnk and lastUnk report whether the last lattice's best path starts
+// and ends with an unknown token.
+func (c *wordCache) firstUnk() bool { return len(c.rev) > 0 && c.rev[len(c.rev)-1] == 0 }
+func (c *wordCache) lastUnk() bool  { return len(c.rev) > 0 && c.rev[0] == 0 }
 
 // bound is how far apart two scores of a word of nb bytes must be, run at
 // bases of magnitudes a and b, to be compared the same way at both: each
@@ -266,12 +326,15 @@ func (t *Tokenizer) bound(a, b float64, nb int) float64 {
 	return 4 * l * roundoff * (a + b + 2*l*t.maxAbs)
 }
 
-// lattice runs the reference's lattice over a separator followed by w from
-// score base. It returns the token count, the best score at the end, the
+// lattice runs the reference's lattice over w, after a separator when
+// lead, from score base. It returns the token count, the best score at the end, the
 // margin, and whether every piece it met scored at most 0; c.rev holds the
 // best path's ids, last first.
-func (c *wordCache) lattice(t *Tokenizer, w string, base float64) (int, float64, float64, bool) {
-	r := append(c.runes[:0], separator)
+func (c *wordCache) lattice(t *Tokenizer, w string, base float64, lead bool) (int, float64, float64, bool) {
+	r := c.runes[:0]
+	if lead {
+		r = append(r, separator)
+	}
 	for _, ch := range w {
 		r = append(r, ch)
 	}

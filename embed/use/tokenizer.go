@@ -30,8 +30,9 @@ type Tokenizer struct {
 	sepScore  float64    // score of the piece "▁"
 	flat      []flatNode // the trie breadth first
 	flatEdges []trieEdge
-	flatRoot  []int32 // root children of ASCII runes in flat
-	flatSep   int32   // flat node of "▁"
+	flatRoot  []int32   // root children of ASCII runes in flat
+	flatSep   int32     // flat node of "▁"
+	breaks    [256]bool // ASCII bytes, other than space, that no piece holds
 	caches    [cacheShards]wordCache
 }
 

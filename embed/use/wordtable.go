@@ -19,15 +19,17 @@ type wordTable struct {
 // scores its run compared, the |base| it ran from, and the best score at
 // its end (used for first words, which always run from 0).
 type wordEntry struct {
-	short  uint64 // the word when klen <= 8, little-endian, zero padded
-	inline uint64 // the path when n <= 4, first id in the low bits
-	key    int32  // the word at keys[key:key+klen] when klen > 8
-	klen   int32
-	off, n int32 // the path at path[off:off+n] when n > 4
-	count  int32
-	margin float64
-	ref    float64
-	next   float64
+	short    uint64 // the word when klen <= 8, little-endian, zero padded
+	inline   uint64 // the path when n <= 4, first id in the low bits
+	key      int32  // the word at keys[key:key+klen] when klen > 8
+	klen     int32
+	off, n   int32 // the path at path[off:off+n] when n > 4
+	count    int32
+	firstUnk bool // the path starts with an unknown token
+	lastUnk  bool // and ends with one
+	margin   float64
+	ref      float64
+	next     float64
 }
 
 // Bounds of one table; a full table starts over.
