@@ -1,6 +1,7 @@
 package use
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -136,5 +137,37 @@ func TestCountSyntheticVocab(t *testing.T) {
 				t.Fatalf("%d words cached, %d of them tied", cached, tied)
 			}
 		})
+	}
+}
+
+// TestCountConcurrent counts from more goroutines than there are cache
+// shards, as indexing workers do, and checks every count.
+func TestCountConcurrent(t *testing.T) {
+	tok := testTokenizer(t)
+	var texts []string
+	for _, c := range loadReference(t).TokenCases {
+		texts = append(texts, c.Text)
+	}
+	want := make([]int, len(texts))
+	for i, s := range texts {
+		want[i] = refCount(tok, s)
+	}
+	errs := make(chan string, 2*cacheShards)
+	for g := range 2 * cacheShards {
+		go func() {
+			for k := range 200 {
+				i := (g*7 + k) % len(texts)
+				if got := tok.Count(texts[i]); got != want[i] {
+					errs <- fmt.Sprintf("Count(%q) = %d, want %d", texts[i], got, want[i])
+					return
+				}
+			}
+			errs <- ""
+		}()
+	}
+	for range 2 * cacheShards {
+		if e := <-errs; e != "" {
+			t.Error(e)
+		}
 	}
 }
