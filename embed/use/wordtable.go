@@ -35,7 +35,7 @@ type wordEntry struct {
 // Bounds of one table; a full table starts over.
 const (
 	tableWords = 1 << 17
-	tableBytes = 4 << 20
+	tableBytes = 2 << 20
 )
 
 // pack is s in a uint64 when len(s) <= 8.
