@@ -13,7 +13,7 @@ import (
 )
 
 // rfcs loads the Rust RFCs corpus once per benchmark.
-func rfcs(b *testing.B) (names []string, srcs [][]byte, total int64) {
+func rfcs(b testing.TB) (names []string, srcs [][]byte, total int64) {
 	for _, f := range corpusFiles(b, filepath.Join(corporaDir(), "rust-rfcs", "text")) {
 		src, err := os.ReadFile(f)
 		if err != nil {

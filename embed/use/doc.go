@@ -6,7 +6,10 @@
 // checks that it has the expected structure, and writes an equivalent ONNX
 // graph next to it as model.onnx; later loads reuse that file while the
 // source files are unchanged. The tokenizer is a port of the reference
-// JavaScript tokenizer and gives identical token ids.
+// JavaScript tokenizer and gives identical token ids. Counting tokens,
+// which the chunker does several times for every byte of a note, goes word
+// by word through a cache of lattice runs and gives the same counts as
+// encoding (see count.go).
 //
 // Inputs longer than the 128-token window are truncated, as the original
 // model does, and counted (Model.Truncated).

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"unicode/utf16"
@@ -21,6 +22,18 @@ type Tokenizer struct {
 	rootBMP  []int32 // root children by rune for the Basic Multilingual Plane; -1 = none
 	idLen    []int32 // UTF-16 length of each piece, used when walking the lattice back
 	maxDepth int     // longest piece, in code points
+
+	// The count path (count.go).
+	wordwise  bool       // the vocabulary allows counting word by word
+	scoreOf   []float64  // score of each id as the trie holds it
+	maxAbs    float64    // largest |score| of a piece
+	sepScore  float64    // score of the piece "▁"
+	flat      []flatNode // the trie breadth first
+	flatEdges []trieEdge
+	flatRoot  []int32   // root children of ASCII runes in flat
+	flatSep   int32     // flat node of "▁"
+	breaks    [256]bool // ASCII bytes, other than space, that no piece holds
+	caches    [cacheShards]wordCache
 }
 
 type trieNode struct {
@@ -54,6 +67,14 @@ func LoadTokenizer(path string) (*Tokenizer, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return t, nil
+}
+
+// LoadDefaultTokenizer reads vocab.json from the model folder New uses by
+// default ($MDSEARCH_MODEL_DIR, else the asset cache). The tokenizer needs
+// no other asset.
+func LoadDefaultTokenizer() (*Tokenizer, error) {
+	_, dir := resolvePaths("", "")
+	return LoadTokenizer(filepath.Join(dir, "vocab.json"))
 }
 
 // parseVocab builds a Tokenizer from the contents of a vocab.json.
@@ -92,6 +113,7 @@ func newTokenizer(pieces []string, scores []float64) (*Tokenizer, error) {
 			t.insert(p, scores[id], int32(id))
 		}
 	}
+	t.countSetup(pieces, scores)
 	return t, nil
 }
 
@@ -154,9 +176,17 @@ func (t *Tokenizer) Encode(text string) []int32 {
 
 // Count returns the number of tokens in text, without truncation.
 func (t *Tokenizer) Count(text string) int {
+	if t.wordwise {
+		return t.count(text)
+	}
 	_, n := t.encode(text, 0)
 	return n
 }
+
+// CountTokens implements embed.TokenCounter with the same counts as
+// Model.CountTokens, so text can be cut to the model's window without
+// loading the model.
+func (t *Tokenizer) CountTokens(text string) int { return t.Count(text) }
 
 // EncodeLimit returns the first limit token ids of text and the total token
 // count. The model only sees those first tokens.

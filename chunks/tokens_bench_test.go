@@ -1,0 +1,138 @@
+package chunks
+
+import (
+	"errors"
+	"io/fs"
+	"testing"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/text"
+
+	"github.com/mdsearch/mdsearch/embed"
+	"github.com/mdsearch/mdsearch/embed/use"
+	"github.com/mdsearch/mdsearch/internal/testenv"
+	"github.com/mdsearch/mdsearch/sections"
+)
+
+// modelCounter is the default model's tokenizer, the counter the index path
+// passes to Split (use.Model.CountTokens is the same count). It needs only
+// vocab.json.
+func modelCounter(tb testing.TB) *use.Tokenizer {
+	tb.Helper()
+	tok, err := use.LoadDefaultTokenizer()
+	if errors.Is(err, fs.ErrNotExist) {
+		testenv.Absent(tb, "model assets missing: %v (run `mdsearch setup`)", err)
+	}
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return tok
+}
+
+// BenchmarkRFCsCounters runs, one after the other on the Rust RFCs,
+// goldmark's parser alone, sections.Parse, and sections.Parse + Split with
+// the word counter and with the model's counter at the model's window (the
+// options the index path uses). Besides MB/s of wall time it reports MB/s
+// of this process's CPU time, which other jobs on a shared machine disturb
+// far less.
+func BenchmarkRFCsCounters(b *testing.B) {
+	names, srcs, total := rfcs(b)
+	model := Options{MaxTokens: use.Window, Counter: modelCounter(b)}
+	p := goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough)).Parser()
+	for _, bc := range []struct {
+		name string
+		run  func(i int)
+	}{
+		{"goldmark", func(i int) { p.Parse(text.NewReader(srcs[i])) }},
+		{"sections", func(i int) { sections.Parse(names[i], srcs[i]) }},
+		{"split-words", func(i int) { Split(sections.Parse(names[i], srcs[i]), Options{}) }},
+		{"split-model", func(i int) { Split(sections.Parse(names[i], srcs[i]), model) }},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.SetBytes(total)
+			b.ReportAllocs()
+			cpu := cpuTime()
+			for b.Loop() {
+				for i := range srcs {
+					bc.run(i)
+				}
+			}
+			if used := (cpuTime() - cpu).Seconds(); used > 0 {
+				b.ReportMetric(float64(total)*float64(b.N)/used/1e6, "cpu-MB/s")
+			}
+		})
+	}
+}
+
+// callCounter wraps a counter to measure how much text Split hands it.
+type callCounter struct {
+	embed.TokenCounter
+	calls, bytes int
+}
+
+func (c *callCounter) CountTokens(text string) int {
+	c.calls++
+	c.bytes += len(text)
+	return c.TokenCounter.CountTokens(text)
+}
+
+// TestModelCounterCalls reports how many bytes Split counts with the model's
+// counter per byte of markdown, and holds it to a bound: a chunker that
+// recounts growing prefixes would go quadratic.
+func TestModelCounterCalls(t *testing.T) {
+	names, srcs, total := rfcs(t)
+	c := &callCounter{TokenCounter: modelCounter(t)}
+	opts := Options{MaxTokens: use.Window, Counter: c}
+	for i, src := range srcs {
+		Split(sections.Parse(names[i], src), opts)
+	}
+	ratio := float64(c.bytes) / float64(total)
+	t.Logf("%d calls, %d bytes counted for %d bytes of markdown (%.2fx)", c.calls, c.bytes, total, ratio)
+	if c.calls == 0 || ratio > 8 {
+		t.Errorf("counted %.2fx the input", ratio)
+	}
+}
+
+// recorder keeps every text Split counts.
+type recorder struct {
+	embed.TokenCounter
+	texts []string
+	bytes int64
+}
+
+func (r *recorder) CountTokens(text string) int {
+	r.texts = append(r.texts, text)
+	r.bytes += int64(len(text))
+	return r.TokenCounter.CountTokens(text)
+}
+
+// BenchmarkCountStream is the counter alone, on exactly the texts Split
+// hands it for the Rust RFCs at the model's window: the model's counter,
+// and the word counter on the same texts as the floor. MB/s are of counted
+// text, several times the markdown.
+func BenchmarkCountStream(b *testing.B) {
+	names, srcs, _ := rfcs(b)
+	tok := modelCounter(b)
+	r := &recorder{TokenCounter: tok}
+	for i, src := range srcs {
+		Split(sections.Parse(names[i], src), Options{MaxTokens: use.Window, Counter: r})
+	}
+	for _, bc := range []struct {
+		name    string
+		counter embed.TokenCounter
+	}{{"model", tok}, {"words", embed.Words{}}} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.SetBytes(r.bytes)
+			cpu := cpuTime()
+			for b.Loop() {
+				for _, t := range r.texts {
+					bc.counter.CountTokens(t)
+				}
+			}
+			if used := (cpuTime() - cpu).Seconds(); used > 0 {
+				b.ReportMetric(float64(r.bytes)*float64(b.N)/used/1e6, "cpu-MB/s")
+			}
+		})
+	}
+}
