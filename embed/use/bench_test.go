@@ -64,10 +64,20 @@ func fitWords(tok *Tokenizer, words []string) int {
 
 const benchTexts = 64
 
+// precisions are benchmarked side by side: float32 is the baseline.
+var precisions = []Precision{Float32, Int8}
+
 // BenchmarkPipeline is the full Embed: tokenize, sort and batch, run, pool
-// and normalise. Compare embeddings/s with BenchmarkRawRun.
+// and normalise, at each precision. Compare embeddings/s with
+// BenchmarkRawRun.
 func BenchmarkPipeline(b *testing.B) {
-	m := testModel(b, Options{})
+	for _, prec := range precisions {
+		b.Run(string(prec), func(b *testing.B) { benchPipeline(b, prec) })
+	}
+}
+
+func benchPipeline(b *testing.B, prec Precision) {
+	m := testModel(b, Options{Precision: prec})
 	chunks := benchChunks(b, m.tok, benchTexts)
 	ctx := context.Background()
 	b.ResetTimer()
@@ -81,9 +91,15 @@ func BenchmarkPipeline(b *testing.B) {
 }
 
 // BenchmarkRawRun is the baseline: session.Run alone on the same batches,
-// tokenized and padded beforehand.
+// tokenized and padded beforehand, at each precision.
 func BenchmarkRawRun(b *testing.B) {
-	m := testModel(b, Options{})
+	for _, prec := range precisions {
+		b.Run(string(prec), func(b *testing.B) { benchRawRun(b, prec) })
+	}
+}
+
+func benchRawRun(b *testing.B, prec Precision) {
+	m := testModel(b, Options{Precision: prec})
 	chunks := benchChunks(b, m.tok, benchTexts)
 	seqs := make([][]int32, len(chunks))
 	for i, c := range chunks {
