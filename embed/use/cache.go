@@ -82,7 +82,7 @@ func openModel(dir string, threads, vocabSize int, prec Precision) (*ort.Dynamic
 	}
 	path := filepath.Join(dir, prec.onnxName())
 	if cachedStamp(path) == stamp {
-		if s, err := newSession(path, nil, threads); err == nil {
+		if s, err := newSession(path, nil, sessionConfig{threads: threads}); err == nil {
 			return s, nil
 		}
 		// A damaged cache file: rebuild it below.
@@ -101,7 +101,7 @@ func openModel(dir string, threads, vocabSize int, prec Precision) (*ort.Dynamic
 	data := buildONNX(spec, [][2]string{{stampKey, stamp}}, prec)
 	// A read-only model directory only costs a rebuild on the next load.
 	_ = writeAtomic(path, data)
-	s, err := newSession("", data, threads)
+	s, err := newSession("", data, sessionConfig{threads: threads})
 	if err != nil {
 		return nil, fmt.Errorf("ONNX Runtime rejected the graph built from model.json: %w", err)
 	}
