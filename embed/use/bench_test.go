@@ -167,36 +167,40 @@ func BenchmarkCountWords(b *testing.B) {
 // its peak (VmHWM); run one sub-benchmark per process for a clean peak.
 func BenchmarkLoad(b *testing.B) {
 	for _, cold := range []bool{false, true} {
-		name := map[bool]string{false: "cached", true: "cold"}[cold]
-		b.Run(name, func(b *testing.B) {
-			lib, src := testAssets(b)
-			dir := src
-			var m *Model
-			for b.Loop() {
-				if m != nil {
-					m.Close()
-				}
-				if cold {
-					b.StopTimer()
-					dir = b.TempDir()
-					linkFiles(b, src, dir)
-					b.StartTimer()
-				}
-				var err error
-				if m, err = New(Options{LibPath: lib, ModelDir: dir}); err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.StopTimer()
-			defer m.Close()
-			if _, err := m.Embed(context.Background(), benchChunks(b, m.tok, DefaultBatchSize)); err != nil {
-				b.Fatal(err)
-			}
-			rss, peak := memoryMB(b)
-			b.ReportMetric(rss, "RSS-MB")
-			b.ReportMetric(peak, "peakRSS-MB")
-		})
+		for _, prec := range precisions {
+			name := map[bool]string{false: "cached", true: "cold"}[cold] + "/" + string(prec)
+			b.Run(name, func(b *testing.B) { benchLoad(b, cold, prec) })
+		}
 	}
+}
+
+func benchLoad(b *testing.B, cold bool, prec Precision) {
+	lib, src := testAssets(b)
+	dir := src
+	var m *Model
+	for b.Loop() {
+		if m != nil {
+			m.Close()
+		}
+		if cold {
+			b.StopTimer()
+			dir = b.TempDir()
+			linkFiles(b, src, dir)
+			b.StartTimer()
+		}
+		var err error
+		if m, err = New(Options{LibPath: lib, ModelDir: dir, Precision: prec}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	defer m.Close()
+	if _, err := m.Embed(context.Background(), benchChunks(b, m.tok, DefaultBatchSize)); err != nil {
+		b.Fatal(err)
+	}
+	rss, peak := memoryMB(b)
+	b.ReportMetric(rss, "RSS-MB")
+	b.ReportMetric(peak, "peakRSS-MB")
 }
 
 // linkFiles links the tfjs model files of src into dst.
