@@ -41,28 +41,7 @@ func benchSessionOptions(b *testing.B, prec Precision) {
 	_, dir := testAssets(b)
 	m := testModel(b, Options{Precision: prec, ModelDir: dir}) // builds the cached graph
 	path := filepath.Join(dir, prec.onnxName())
-	chunks := benchChunks(b, m.tok, benchTexts)
-	seqs := make([][]int32, len(chunks))
-	for i, c := range chunks {
-		seqs[i], _ = m.tok.EncodeLimit(c, Window)
-	}
-	order := lengthOrder(seqs)
-	var batches []*batch
-	var prepared [][]ort.Value
-	for start := 0; start < len(order); start += DefaultBatchSize {
-		bt := &batch{}
-		bt.fill(seqs, order[start:min(start+DefaultBatchSize, len(order))])
-		shape := ort.NewShape(int64(bt.rows), int64(bt.seq))
-		ids, err1 := ort.NewTensor(shape, bt.ids)
-		mask, err2 := ort.NewTensor(shape, bt.mask)
-		out, err3 := ort.NewTensor(ort.NewShape(int64(bt.rows), Dimension), bt.out)
-		if err1 != nil || err2 != nil || err3 != nil {
-			b.Fatal(err1, err2, err3)
-		}
-		b.Cleanup(func() { ids.Destroy(); mask.Destroy(); out.Destroy() })
-		batches = append(batches, bt)
-		prepared = append(prepared, []ort.Value{ids, mask, out})
-	}
+	batches, prepared := prepareBatches(b, m.tok)
 	sessions := make([]*ort.DynamicAdvancedSession, len(sessionVariants))
 	for i, v := range sessionVariants {
 		cfg := v.cfg
@@ -95,6 +74,61 @@ func benchSessionOptions(b *testing.B, prec Precision) {
 		}
 	}
 	for i, v := range sessionVariants {
-		b.ReportMetric(float64(b.N*len(chunks))/spent[i].Seconds(), v.name+"-emb/s")
+		b.ReportMetric(float64(b.N*benchTexts)/spent[i].Seconds(), v.name+"-emb/s")
 	}
+}
+
+// prepareBatches cuts benchTexts window-sized texts into padded batches
+// and their input and output tensors (ids, mask, out), as Embed would.
+func prepareBatches(b *testing.B, tok *Tokenizer) ([]*batch, [][]ort.Value) {
+	chunks := benchChunks(b, tok, benchTexts)
+	seqs := make([][]int32, len(chunks))
+	for i, c := range chunks {
+		seqs[i], _ = tok.EncodeLimit(c, Window)
+	}
+	order := lengthOrder(seqs)
+	var batches []*batch
+	var prepared [][]ort.Value
+	for start := 0; start < len(order); start += DefaultBatchSize {
+		bt := &batch{}
+		bt.fill(seqs, order[start:min(start+DefaultBatchSize, len(order))])
+		shape := ort.NewShape(int64(bt.rows), int64(bt.seq))
+		ids, err1 := ort.NewTensor(shape, bt.ids)
+		mask, err2 := ort.NewTensor(shape, bt.mask)
+		out, err3 := ort.NewTensor(ort.NewShape(int64(bt.rows), Dimension), bt.out)
+		if err1 != nil || err2 != nil || err3 != nil {
+			b.Fatal(err1, err2, err3)
+		}
+		b.Cleanup(func() { ids.Destroy(); mask.Destroy(); out.Destroy() })
+		batches = append(batches, bt)
+		prepared = append(prepared, []ort.Value{ids, mask, out})
+	}
+	return batches, prepared
+}
+
+// BenchmarkPrecisionInterleaved runs the same batches at float32 and int8
+// in turn within every iteration, so both see the same load from other
+// processes, and reports each one's embeddings/s and their ratio.
+func BenchmarkPrecisionInterleaved(b *testing.B) {
+	models := make([]*Model, len(precisions))
+	for i, prec := range precisions {
+		models[i] = testModel(b, Options{Precision: prec})
+	}
+	_, prepared := prepareBatches(b, models[0].tok)
+	spent := make([]time.Duration, len(models))
+	for b.Loop() {
+		for i, m := range models {
+			start := time.Now()
+			for _, p := range prepared {
+				if err := m.session.Run(p[:2], p[2:]); err != nil {
+					b.Fatal(err)
+				}
+			}
+			spent[i] += time.Since(start)
+		}
+	}
+	for i, prec := range precisions {
+		b.ReportMetric(float64(b.N*benchTexts)/spent[i].Seconds(), string(prec)+"-emb/s")
+	}
+	b.ReportMetric(spent[0].Seconds()/spent[1].Seconds(), string(precisions[1])+"/"+string(precisions[0]))
 }
