@@ -35,7 +35,7 @@ type Config struct {
 	Dim       int    // remote: expected dimension; 0 probes the server once at Open
 	BatchSize int
 	Threads   int    // use: ONNX Runtime intra-op threads
-	Precision string // use: int8 or float32; "" is use.DefaultPrecision
+	Precision string // use: float32 or int8; "" is use.DefaultPrecision
 	MaxTokens int    // remote: window for truncation and CountTokens
 	LibPath   string
 	ModelDir  string
@@ -126,7 +126,7 @@ func (c *Config) AddFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.LibPath, "ort-lib", c.LibPath, "`path` of libonnxruntime.so.1 (default: the cache filled by mdsearch setup) [MDSEARCH_ORT_LIB]")
 	fs.StringVar(&c.ModelDir, "model-dir", c.ModelDir, "USE-lite model `dir` (default: the cache filled by mdsearch setup) [MDSEARCH_MODEL_DIR]")
 	fs.IntVar(&c.Threads, "threads", c.Threads, "ONNX Runtime threads (0: one per CPU) [MDSEARCH_THREADS]")
-	fs.StringVar(&c.Precision, "precision", c.Precision, "local model `precision`: int8 (default) or float32; each keeps its own vectors in the index [MDSEARCH_PRECISION]")
+	fs.StringVar(&c.Precision, "precision", c.Precision, "local model `precision`: float32 (default) or int8, about twice as fast; each has its own model ID, so switching re-embeds [MDSEARCH_PRECISION]")
 }
 
 // Validate reports a bad environment value, an unknown provider or a
@@ -142,7 +142,7 @@ func (c Config) Validate() error {
 			"unknown embedder %q", c.Provider)
 	}
 	if _, err := use.ParsePrecision(c.Precision); err != nil {
-		return mdsearch.Errorf(mdsearch.KindInvalid, "embed config", "", "use --precision int8 or float32", "%v", err)
+		return mdsearch.Errorf(mdsearch.KindInvalid, "embed config", "", "use --precision float32 or int8", "%v", err)
 	}
 	if c.Dim < 0 || c.BatchSize < 0 || c.Threads < 0 || c.MaxTokens < 0 || c.Timeout < 0 {
 		return mdsearch.Errorf(mdsearch.KindInvalid, "embed config", "", "",

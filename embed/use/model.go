@@ -73,7 +73,7 @@ func New(opts Options) (*Model, error) {
 	}
 	prec, err := ParsePrecision(string(opts.Precision))
 	if err != nil {
-		return nil, mdsearch.Errorf(mdsearch.KindInvalid, "load embedding model", "", "use int8 or float32", "%v", err)
+		return nil, mdsearch.Errorf(mdsearch.KindInvalid, "load embedding model", "", "use float32 or int8", "%v", err)
 	}
 	if err := initRuntime(lib); err != nil {
 		return nil, mdsearch.Errorf(mdsearch.KindUnavailable, "load ONNX Runtime", lib, hintLib, "%v", trimPath(err, lib))

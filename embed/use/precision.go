@@ -10,18 +10,20 @@ import (
 type Precision string
 
 const (
+	// Float32 runs the whole graph in float32, as the tfjs model does.
+	Float32 Precision = "float32"
 	// Int8 stores the projection weights of every transformer layer as
 	// int8 with one scale per output column and quantises activations per
 	// call (ONNX Runtime's DynamicQuantizeMatMul). Embeddings, layer norm,
 	// attention and pooling stay float32.
+	// It embeds about twice as fast; its vectors keep a cosine of at least
+	// 0.99 with float32's (TestInt8Parity).
 	Int8 Precision = "int8"
-	// Float32 runs the whole graph in float32, as the tfjs model does.
-	Float32 Precision = "float32"
 	// DefaultPrecision is what New uses when Options.Precision is empty.
-	DefaultPrecision = Int8
+	DefaultPrecision = Float32
 )
 
-// ParsePrecision accepts "int8" or "float32" (any case); "" is the default.
+// ParsePrecision accepts "float32" or "int8" (any case); "" is the default.
 func ParsePrecision(s string) (Precision, error) {
 	switch p := Precision(strings.ToLower(strings.TrimSpace(s))); p {
 	case "":
@@ -29,7 +31,7 @@ func ParsePrecision(s string) (Precision, error) {
 	case Int8, Float32:
 		return p, nil
 	}
-	return "", fmt.Errorf("unknown precision %q: want int8 or float32", s)
+	return "", fmt.Errorf("unknown precision %q: want float32 or int8", s)
 }
 
 // modelID is ModelID for float32 and ModelID-int8 for int8, so an index
