@@ -26,8 +26,11 @@ const (
 func buildONNX(s *encoderSpec, metadata [][2]string, prec Precision) []byte {
 	g := &onnxGraph{}
 	proj := dense
-	if prec == Int8 {
+	switch prec {
+	case Int8:
 		proj = denseInt8
+	case Int8Row:
+		proj = denseInt8Row
 	}
 	g.input(inputIDs, onnxInt64, "batch", "seq")
 	g.input(inputMask, onnxFloat, "batch", "seq")

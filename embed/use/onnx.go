@@ -14,6 +14,7 @@ import (
 // ONNX tensor element types (TensorProto.DataType).
 const (
 	onnxFloat = 1
+	onnxUint8 = 2
 	onnxInt8  = 3
 	onnxInt64 = 7
 )
