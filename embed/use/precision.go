@@ -99,14 +99,13 @@ func denseInt8(g *onnxGraph, name, x string, w, b *tensor) string {
 	return g.msOp("DynamicQuantizeMatMul", x, qw, scale, "", g.weight(name+"_b", b, b.size()))
 }
 
-// rowQuantU8 makes denseInt8Row feed MatMulInteger uint8 activations
-// offset by 128 (zero point 128) instead of int8 ones. Experiment switch.
-var rowQuantU8 = false
-
 // denseInt8Row is denseInt8 with x quantised per row (per token):
 // s = max|x[row, :]| / 127, xq = round(x / s), y = (xq·Wq) * s * colScale + b.
-// The integer product runs in MatMulInteger; quantising and scaling back
-// are plain float32 operators around it.
+// MatMulInteger's fast kernels want uint8 activations (int8 ones took a
+// path ten times slower), so xq is offset by zero point 128, except after
+// ReLU, where x >= 0 uses all of 0..255 with zero point 0.
+// MatMulIntegerToFloat multiplies in integers and applies both scales;
+// its bias input would be added before the row scale, so b is an Add.
 func denseInt8Row(g *onnxGraph, name, x string, w, b *tensor) string {
 	rows, cols := w.shape[0], w.shape[1]
 	q, scales := quantizeColumns(w.floats(), rows, cols)
@@ -117,23 +116,26 @@ func denseInt8Row(g *onnxGraph, name, x string, w, b *tensor) string {
 	qw := g.initializer(name+"_wq", onnxInt8, []int{rows, cols}, raw)
 	colScale := g.initializer(name+"_ws", onnxFloat, []int{cols}, float32Bytes(scales))
 
-	// Row maxima, kept away from zero so an all-zero row (padding after
-	// ReLU, say) quantises to zeros instead of NaNs.
-	m := g.op("ReduceMax", [][]byte{attrInts("axes", -1), attrInt("keepdims", 1)}, g.op("Abs", nil, x))
-	m = g.op("Max", nil, m, g.floats(nil, 1e-30))
-	inv := g.op("Div", nil, g.floats(nil, 127), m) // [.., 1]
-	scaled := g.op("Mul", nil, x, inv)             // in [-127, 127]
-	var prod string
-	if rowQuantU8 {
-		// round(v + 128) = round(v) + 128, as 128 is even.
-		xq := g.op("Cast", [][]byte{attrInt("to", onnxUint8)}, g.op("Round", nil, g.op("Add", nil, scaled, g.floats(nil, 128))))
-		prod = g.op("MatMulInteger", nil, xq, qw, g.constant(onnxUint8, nil, []byte{128}))
-	} else {
-		xq := g.op("Cast", [][]byte{attrInt("to", onnxInt8)}, g.op("Round", nil, scaled))
-		prod = g.op("MatMulInteger", nil, xq, qw)
+	// Row maxima of |x|, kept away from zero so an all-zero row quantises
+	// to zeros instead of NaNs. Max and -Min spare a pass writing Abs(x).
+	reduce := func(op string) string {
+		return g.op(op, [][]byte{attrInts("axes", -1), attrInt("keepdims", 1)}, x)
 	}
-	y := g.op("Cast", [][]byte{attrInt("to", onnxFloat)}, prod)
-	s := g.op("Div", nil, m, g.floats(nil, 127))
-	y = g.op("Mul", nil, g.op("Mul", nil, y, s), colScale)
+	nonNeg := strings.HasPrefix(x, "Relu_")
+	m, levels, zp := reduce("ReduceMax"), float32(127), byte(128)
+	if nonNeg {
+		levels, zp = 255, 0
+	} else {
+		m = g.op("Max", nil, m, g.op("Neg", nil, reduce("ReduceMin")))
+	}
+	s := g.op("Div", nil, g.op("Max", nil, m, g.floats(nil, 1e-30)), g.floats(nil, levels)) // [batch, seq, 1]
+	// QuantizeLinear has per-axis scales, not per-row ones over a 3-D
+	// tensor: quantise x as a [rows, d] matrix with one scale per row.
+	rowS := g.op("Reshape", nil, s, g.int64s(-1))
+	rowZP := g.op("Expand", nil, g.constant(onnxUint8, []int{1}, []byte{zp}), g.op("Shape", nil, rowS))
+	xq := g.op("QuantizeLinear", [][]byte{attrInt("axis", 0)},
+		g.op("Reshape", nil, x, g.int64s(-1, int64(rows))), rowS, rowZP)
+	xq = g.op("Reshape", nil, xq, g.op("Shape", nil, x))
+	y := g.msOp("MatMulIntegerToFloat", xq, qw, s, colScale, g.constant(onnxUint8, nil, []byte{zp}))
 	return g.op("Add", nil, y, g.weight(name+"_b", b, b.size()))
 }
