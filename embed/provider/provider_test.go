@@ -235,7 +235,7 @@ func TestOpenUSE(t *testing.T) {
 		}
 		wantID := use.ModelID
 		if tt.want == "int8" {
-			wantID += "-int8"
+			wantID += "-int8-row"
 		}
 		if e.ModelID() != wantID || e.Dim() != 512 || e.MaxTokens() != 128 {
 			t.Errorf("precision %q: ModelID %q (want %q), Dim %d, MaxTokens %d", tt.precision, e.ModelID(), wantID, e.Dim(), e.MaxTokens())

@@ -65,7 +65,7 @@ func fitWords(tok *Tokenizer, words []string) int {
 const benchTexts = 64
 
 // precisions are benchmarked side by side: float32 is the baseline.
-var precisions = []Precision{Float32, Int8, Int8Row}
+var precisions = []Precision{Float32, Int8}
 
 // BenchmarkPipeline is the full Embed: tokenize, sort and batch, run, pool
 // and normalise, at each precision. Compare embeddings/s with

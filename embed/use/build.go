@@ -21,17 +21,13 @@ const (
 // those never reach a real position or the pooled vector. Layer norm is
 // ONNX LayerNormalization, which computes TensorFlow's formula.
 //
-// At Int8 (Int8Row) the projections inside the layers run as denseInt8
-// (denseInt8Row); the final
+// At Int8 the projections inside the layers run as denseInt8; the final
 // tanh projection, one row per text, stays float32.
 func buildONNX(s *encoderSpec, metadata [][2]string, prec Precision) []byte {
 	g := &onnxGraph{}
 	proj := dense
-	switch prec {
-	case Int8:
+	if prec == Int8 {
 		proj = denseInt8
-	case Int8Row:
-		proj = denseInt8Row
 	}
 	g.input(inputIDs, onnxInt64, "batch", "seq")
 	g.input(inputMask, onnxFloat, "batch", "seq")
@@ -73,7 +69,7 @@ func buildONNX(s *encoderSpec, metadata [][2]string, prec Precision) []byte {
 
 // buildLayer adds one pre-norm transformer layer: x + attention(norm(x)),
 // then y + ffn(norm(y)), with x projected when the width changes.
-// proj builds each projection (dense, denseInt8 or denseInt8Row).
+// proj builds each projection (dense or denseInt8).
 func buildLayer(g *onnxGraph, proj projection, name string, l layerSpec, x, bias string) string {
 	h := layerNorm(g, name+"_ln1", x, l.ln1Scale, l.ln1Bias, l.lnEps)
 	qkv := proj(g, name+"_qkv", h, l.qkvW, l.qkvB)

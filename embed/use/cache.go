@@ -24,13 +24,14 @@ const OnnxName = "model.onnx"
 const stampKey = "mdsearch.source"
 
 // sourceStamp hashes everything the ONNX graph is built from: the builder
-// version, the precision (but for float32, whose stamp predates it),
+// version, the precision's model ID (but for float32, whose stamp predates
+// it, so a new int8 graph gets a new ID and rebuilds the cache),
 // model.json and every weight shard it lists.
 func sourceStamp(dir string, prec Precision) (string, error) {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\n", builderVersion)
 	if prec != Float32 {
-		fmt.Fprintf(h, "precision %s\n", prec)
+		fmt.Fprintf(h, "precision %s\n", prec.modelID())
 	}
 	data, err := readModelFile(dir, "model.json")
 	if err != nil {

@@ -121,7 +121,7 @@ func (m *Model) Dim() int { return Dimension }
 // MaxTokens implements embed.Embedder.
 func (m *Model) MaxTokens() int { return Window }
 
-// ModelID implements embed.Embedder: ModelID, plus "-int8" at Int8.
+// ModelID implements embed.Embedder: ModelID, plus "-int8-row" at Int8.
 func (m *Model) ModelID() string { return m.precision.modelID() }
 
 // Precision is the arithmetic the model runs at.

@@ -31,7 +31,7 @@ const (
 	onnxOpset     = 17 // first opset with LayerNormalization
 
 	// msDomain holds ONNX Runtime's contrib operators, such as
-	// DynamicQuantizeMatMul; its opset is imported only when used.
+	// MatMulIntegerToFloat; its opset is imported only when used.
 	msDomain = "com.microsoft"
 	msOpset  = 1
 )
