@@ -34,8 +34,9 @@ type Config struct {
 	APIKey    string // remote: bearer token
 	Dim       int    // remote: expected dimension; 0 probes the server once at Open
 	BatchSize int
-	Threads   int // use: ONNX Runtime intra-op threads
-	MaxTokens int // remote: window for truncation and CountTokens
+	Threads   int    // use: ONNX Runtime intra-op threads
+	Precision string // use: float32 or int8; "" is use.DefaultPrecision
+	MaxTokens int    // remote: window for truncation and CountTokens
 	LibPath   string
 	ModelDir  string
 	Timeout   time.Duration // remote: per request
@@ -58,6 +59,7 @@ func FromEnv(getenv func(string) string) Config {
 		APIKey:    getenv("MDSEARCH_EMBED_API_KEY"),
 		LibPath:   getenv(assets.EnvORTLib),
 		ModelDir:  getenv(assets.EnvModelDir),
+		Precision: strings.ToLower(strings.TrimSpace(getenv("MDSEARCH_PRECISION"))),
 		Getenv:    getenv,
 		openAIKey: getenv("OPENAI_API_KEY"),
 	}
@@ -124,6 +126,7 @@ func (c *Config) AddFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.LibPath, "ort-lib", c.LibPath, "`path` of libonnxruntime.so.1 (default: the cache filled by mdsearch setup) [MDSEARCH_ORT_LIB]")
 	fs.StringVar(&c.ModelDir, "model-dir", c.ModelDir, "USE-lite model `dir` (default: the cache filled by mdsearch setup) [MDSEARCH_MODEL_DIR]")
 	fs.IntVar(&c.Threads, "threads", c.Threads, "ONNX Runtime threads (0: one per CPU) [MDSEARCH_THREADS]")
+	fs.StringVar(&c.Precision, "precision", c.Precision, "local model `precision`: float32 (default) or int8, about 1.9 times as fast; each has its own model ID, so switching re-embeds [MDSEARCH_PRECISION]")
 }
 
 // Validate reports a bad environment value, an unknown provider or a
@@ -137,6 +140,9 @@ func (c Config) Validate() error {
 	default:
 		return mdsearch.Errorf(mdsearch.KindInvalid, "embed config", "", "use one of: use, ollama, openai, none",
 			"unknown embedder %q", c.Provider)
+	}
+	if _, err := use.ParsePrecision(c.Precision); err != nil {
+		return mdsearch.Errorf(mdsearch.KindInvalid, "embed config", "", "use --precision float32 or int8", "%v", err)
 	}
 	if c.Dim < 0 || c.BatchSize < 0 || c.Threads < 0 || c.MaxTokens < 0 || c.Timeout < 0 {
 		return mdsearch.Errorf(mdsearch.KindInvalid, "embed config", "", "",
@@ -175,7 +181,8 @@ func openUSE(cfg Config) (embed.Embedder, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := use.New(use.Options{LibPath: p.LibPath, ModelDir: p.ModelDir, Threads: cfg.Threads, BatchSize: cfg.BatchSize})
+	m, err := use.New(use.Options{LibPath: p.LibPath, ModelDir: p.ModelDir, Threads: cfg.Threads,
+		BatchSize: cfg.BatchSize, Precision: use.Precision(cfg.Precision)})
 	if err != nil {
 		return nil, err
 	}

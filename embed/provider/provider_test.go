@@ -38,10 +38,11 @@ func TestFromEnv(t *testing.T) {
 		"MDSEARCH_EMBED_TIMEOUT":    "1.5",
 		"MDSEARCH_ORT_LIB":          "/lib/ort.so",
 		"MDSEARCH_MODEL_DIR":        "/models/use",
+		"MDSEARCH_PRECISION":        " Float32 ",
 	}))
 	want := Config{Provider: "ollama", URL: "http://gpu:11434", Model: "nomic-embed-text", APIKey: "k",
 		Dim: 768, BatchSize: 8, Threads: 2, MaxTokens: 256, Timeout: 1500 * time.Millisecond,
-		LibPath: "/lib/ort.so", ModelDir: "/models/use"}
+		LibPath: "/lib/ort.so", ModelDir: "/models/use", Precision: "float32"}
 	if c.Getenv == nil || c.openAIKey != "" {
 		t.Error("FromEnv should keep getenv for asset lookup, and no OpenAI key here")
 	}
@@ -70,6 +71,7 @@ func TestBadConfig(t *testing.T) {
 		{map[string]string{"MDSEARCH_EMBED_DIM": "-3"}, nil, "MDSEARCH_EMBED_DIM"},
 		{map[string]string{"MDSEARCH_EMBED_TIMEOUT": "soon"}, nil, "MDSEARCH_EMBED_TIMEOUT"},
 		{map[string]string{"MDSEARCH_EMBEDDER": "bert"}, nil, `unknown embedder "bert"`},
+		{map[string]string{"MDSEARCH_PRECISION": "fp16"}, nil, `unknown precision "fp16"`},
 		{nil, func(c *Config) { c.Threads = -1 }, "must not be negative"},
 		{map[string]string{"MDSEARCH_EMBEDDER": "openai"}, nil, "needs a URL"},
 	}
@@ -89,13 +91,13 @@ func TestFlagsOverrideEnv(t *testing.T) {
 	c := FromEnv(envOf(map[string]string{"MDSEARCH_EMBEDDER": "ollama", "MDSEARCH_EMBED_MODEL": "a", "MDSEARCH_THREADS": "3"}))
 	fs := flag.NewFlagSet("x", flag.ContinueOnError)
 	c.AddFlags(fs)
-	if err := fs.Parse([]string{"--embed-model", "b", "--ort-lib", "/x.so", "--model-dir", "/m"}); err != nil {
+	if err := fs.Parse([]string{"--embed-model", "b", "--ort-lib", "/x.so", "--model-dir", "/m", "--precision", "float32"}); err != nil {
 		t.Fatal(err)
 	}
-	if c.Provider != "ollama" || c.Model != "b" || c.Threads != 3 || c.LibPath != "/x.so" || c.ModelDir != "/m" {
+	if c.Provider != "ollama" || c.Model != "b" || c.Threads != 3 || c.LibPath != "/x.so" || c.ModelDir != "/m" || c.Precision != "float32" {
 		t.Errorf("after flags: %+v", c)
 	}
-	for _, name := range []string{"embedder", "embed-url", "embed-model", "ort-lib", "model-dir", "threads"} {
+	for _, name := range []string{"embedder", "embed-url", "embed-model", "ort-lib", "model-dir", "threads", "precision"} {
 		if fs.Lookup(name) == nil {
 			t.Errorf("flag --%s not registered", name)
 		}
@@ -206,25 +208,45 @@ func TestOpenRemoteDown(t *testing.T) {
 	}
 }
 
-// The real local model, found the way mdsearch finds it.
+// The real local model, found the way mdsearch finds it, at each precision.
 func TestOpenUSE(t *testing.T) {
 	if _, err := assets.Locate(assets.Paths{}, os.Getenv); err != nil {
 		testenv.Absent(t, "%v", err)
 	}
-	e, err := Open(FromEnv(os.Getenv))
-	if err != nil {
-		t.Fatal(err)
+	tests := []struct{ precision, want string }{
+		{"", string(use.DefaultPrecision)},
+		{"float32", "float32"},
+		{"int8", "int8"},
 	}
-	defer Close(e)
-	if e.ModelID() != use.ModelID || e.Dim() != 512 || e.MaxTokens() != 128 {
-		t.Errorf("ModelID %q, Dim %d, MaxTokens %d", e.ModelID(), e.Dim(), e.MaxTokens())
-	}
-	vecs, err := e.Embed(context.Background(), []string{"the cat sat on the mat", "a kitten rested on the rug", "quarterly tax filing deadline"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	near, far := embed.Cosine(vecs[0], vecs[1]), embed.Cosine(vecs[0], vecs[2])
-	if near <= far {
-		t.Errorf("cat/kitten %.3f should beat cat/tax %.3f", near, far)
+	for _, tt := range tests {
+		cfg := FromEnv(os.Getenv)
+		cfg.Precision = tt.precision
+		e, err := Open(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer Close(e)
+		m, ok := e.(*use.Model)
+		if !ok {
+			t.Fatalf("precision %q: got %T, want a *use.Model", tt.precision, e)
+		}
+		if string(m.Precision()) != tt.want {
+			t.Errorf("precision %q: model runs at %s, want %s", tt.precision, m.Precision(), tt.want)
+		}
+		wantID := use.ModelID
+		if tt.want == "int8" {
+			wantID += "-int8-row"
+		}
+		if e.ModelID() != wantID || e.Dim() != 512 || e.MaxTokens() != 128 {
+			t.Errorf("precision %q: ModelID %q (want %q), Dim %d, MaxTokens %d", tt.precision, e.ModelID(), wantID, e.Dim(), e.MaxTokens())
+		}
+		vecs, err := e.Embed(context.Background(), []string{"the cat sat on the mat", "a kitten rested on the rug", "quarterly tax filing deadline"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		near, far := embed.Cosine(vecs[0], vecs[1]), embed.Cosine(vecs[0], vecs[2])
+		if near <= far {
+			t.Errorf("precision %q: cat/kitten %.3f should beat cat/tax %.3f", tt.precision, near, far)
+		}
 	}
 }

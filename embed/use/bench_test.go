@@ -64,10 +64,20 @@ func fitWords(tok *Tokenizer, words []string) int {
 
 const benchTexts = 64
 
+// precisions are benchmarked side by side: float32 is the baseline.
+var precisions = []Precision{Float32, Int8}
+
 // BenchmarkPipeline is the full Embed: tokenize, sort and batch, run, pool
-// and normalise. Compare embeddings/s with BenchmarkRawRun.
+// and normalise, at each precision. Compare embeddings/s with
+// BenchmarkRawRun.
 func BenchmarkPipeline(b *testing.B) {
-	m := testModel(b, Options{})
+	for _, prec := range precisions {
+		b.Run(string(prec), func(b *testing.B) { benchPipeline(b, prec) })
+	}
+}
+
+func benchPipeline(b *testing.B, prec Precision) {
+	m := testModel(b, Options{Precision: prec})
 	chunks := benchChunks(b, m.tok, benchTexts)
 	ctx := context.Background()
 	b.ResetTimer()
@@ -81,9 +91,15 @@ func BenchmarkPipeline(b *testing.B) {
 }
 
 // BenchmarkRawRun is the baseline: session.Run alone on the same batches,
-// tokenized and padded beforehand.
+// tokenized and padded beforehand, at each precision.
 func BenchmarkRawRun(b *testing.B) {
-	m := testModel(b, Options{})
+	for _, prec := range precisions {
+		b.Run(string(prec), func(b *testing.B) { benchRawRun(b, prec) })
+	}
+}
+
+func benchRawRun(b *testing.B, prec Precision) {
+	m := testModel(b, Options{Precision: prec})
 	chunks := benchChunks(b, m.tok, benchTexts)
 	seqs := make([][]int32, len(chunks))
 	for i, c := range chunks {
@@ -151,36 +167,40 @@ func BenchmarkCountWords(b *testing.B) {
 // its peak (VmHWM); run one sub-benchmark per process for a clean peak.
 func BenchmarkLoad(b *testing.B) {
 	for _, cold := range []bool{false, true} {
-		name := map[bool]string{false: "cached", true: "cold"}[cold]
-		b.Run(name, func(b *testing.B) {
-			lib, src := testAssets(b)
-			dir := src
-			var m *Model
-			for b.Loop() {
-				if m != nil {
-					m.Close()
-				}
-				if cold {
-					b.StopTimer()
-					dir = b.TempDir()
-					linkFiles(b, src, dir)
-					b.StartTimer()
-				}
-				var err error
-				if m, err = New(Options{LibPath: lib, ModelDir: dir}); err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.StopTimer()
-			defer m.Close()
-			if _, err := m.Embed(context.Background(), benchChunks(b, m.tok, DefaultBatchSize)); err != nil {
-				b.Fatal(err)
-			}
-			rss, peak := memoryMB(b)
-			b.ReportMetric(rss, "RSS-MB")
-			b.ReportMetric(peak, "peakRSS-MB")
-		})
+		for _, prec := range precisions {
+			name := map[bool]string{false: "cached", true: "cold"}[cold] + "/" + string(prec)
+			b.Run(name, func(b *testing.B) { benchLoad(b, cold, prec) })
+		}
 	}
+}
+
+func benchLoad(b *testing.B, cold bool, prec Precision) {
+	lib, src := testAssets(b)
+	dir := src
+	var m *Model
+	for b.Loop() {
+		if m != nil {
+			m.Close()
+		}
+		if cold {
+			b.StopTimer()
+			dir = b.TempDir()
+			linkFiles(b, src, dir)
+			b.StartTimer()
+		}
+		var err error
+		if m, err = New(Options{LibPath: lib, ModelDir: dir, Precision: prec}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	defer m.Close()
+	if _, err := m.Embed(context.Background(), benchChunks(b, m.tok, DefaultBatchSize)); err != nil {
+		b.Fatal(err)
+	}
+	rss, peak := memoryMB(b)
+	b.ReportMetric(rss, "RSS-MB")
+	b.ReportMetric(peak, "peakRSS-MB")
 }
 
 // linkFiles links the tfjs model files of src into dst.

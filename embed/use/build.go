@@ -20,8 +20,15 @@ const (
 // Padded positions may hold values where the tfjs graph has zeros, but
 // those never reach a real position or the pooled vector. Layer norm is
 // ONNX LayerNormalization, which computes TensorFlow's formula.
-func buildONNX(s *encoderSpec, metadata [][2]string) []byte {
+//
+// At Int8 the projections inside the layers run as denseInt8; the final
+// tanh projection, one row per text, stays float32.
+func buildONNX(s *encoderSpec, metadata [][2]string, prec Precision) []byte {
 	g := &onnxGraph{}
+	proj := dense
+	if prec == Int8 {
+		proj = denseInt8
+	}
 	g.input(inputIDs, onnxInt64, "batch", "seq")
 	g.input(inputMask, onnxFloat, "batch", "seq")
 
@@ -43,7 +50,7 @@ func buildONNX(s *encoderSpec, metadata [][2]string) []byte {
 	bias = g.op("Unsqueeze", nil, bias, g.int64s(1, 2)) // [batch, 1, 1, seq]
 
 	for k, l := range s.layers {
-		x = buildLayer(g, fmt.Sprintf("layer%d", k), l, x, bias)
+		x = buildLayer(g, proj, fmt.Sprintf("layer%d", k), l, x, bias)
 	}
 
 	// Mean over real positions, tanh layer, L2 normalisation.
@@ -57,14 +64,15 @@ func buildONNX(s *encoderSpec, metadata [][2]string) []byte {
 	g.opN("Div", nil, []string{h, norm}, []string{outputName})
 	g.output(outputName, onnxFloat, "batch", s.tanhW.shape[1])
 
-	return encodeModel(g.encode("use_lite"), metadata)
+	return encodeModel(g.encode("use_lite"), metadata, g.usesMS)
 }
 
 // buildLayer adds one pre-norm transformer layer: x + attention(norm(x)),
 // then y + ffn(norm(y)), with x projected when the width changes.
-func buildLayer(g *onnxGraph, name string, l layerSpec, x, bias string) string {
+// proj builds each projection (dense or denseInt8).
+func buildLayer(g *onnxGraph, proj projection, name string, l layerSpec, x, bias string) string {
 	h := layerNorm(g, name+"_ln1", x, l.ln1Scale, l.ln1Bias, l.lnEps)
-	qkv := dense(g, name+"_qkv", h, l.qkvW, l.qkvB)
+	qkv := proj(g, name+"_qkv", h, l.qkvW, l.qkvB)
 	parts := []string{name + "_q", name + "_k", name + "_v"}
 	g.opN("Split", [][]byte{attrInt("axis", 2)}, []string{qkv, g.int64s(int64(l.split[0]), int64(l.split[1]), int64(l.split[2]))}, parts)
 	heads := func(t string, perm ...int64) string {
@@ -78,20 +86,23 @@ func buildLayer(g *onnxGraph, name string, l layerSpec, x, bias string) string {
 	weights := g.op("Softmax", [][]byte{attrInt("axis", -1)}, logits)
 	ctx := g.op("Transpose", [][]byte{attrInts("perm", 0, 2, 1, 3)}, g.op("MatMul", nil, weights, v))
 	ctx = g.op("Reshape", nil, ctx, g.int64s(0, 0, int64(l.dAttn)))
-	attn := dense(g, name+"_out", ctx, l.outW, l.outB)
+	attn := proj(g, name+"_out", ctx, l.outW, l.outB)
 	res := x
 	if l.resW != nil {
-		res = dense(g, name+"_res", x, l.resW, l.resB)
+		res = proj(g, name+"_res", x, l.resW, l.resB)
 	}
 	y := g.op("Add", nil, attn, res)
 
 	h = layerNorm(g, name+"_ln2", y, l.ln2Scale, l.ln2Bias, l.lnEps)
-	f := g.op("Relu", nil, dense(g, name+"_ffn1", h, l.ffn1W, l.ffn1B))
-	f = dense(g, name+"_ffn2", f, l.ffn2W, l.ffn2B)
+	f := g.op("Relu", nil, proj(g, name+"_ffn1", h, l.ffn1W, l.ffn1B))
+	f = proj(g, name+"_ffn2", f, l.ffn2W, l.ffn2B)
 	return g.op("Add", nil, f, y)
 }
 
-// dense is x·W + b over the last axis.
+// projection adds x·W + b over the last axis to g and returns its output.
+type projection func(g *onnxGraph, name, x string, w, b *tensor) string
+
+// dense is x·W + b over the last axis, in float32.
 func dense(g *onnxGraph, name, x string, w, b *tensor) string {
 	xw := g.op("MatMul", nil, x, g.weight(name+"_w", w))
 	return g.op("Add", nil, xw, g.weight(name+"_b", b, b.size()))

@@ -17,17 +17,22 @@ import (
 // cached model.onnx files from older builds are rebuilt.
 const builderVersion = "use-onnx-1"
 
-// OnnxName is the file the built ONNX graph is cached in, inside the model
-// directory.
+// OnnxName is the file the float32 ONNX graph is cached in, inside the
+// model directory; the int8 graph has its own (Precision.onnxName).
 const OnnxName = "model.onnx"
 
 const stampKey = "mdsearch.source"
 
 // sourceStamp hashes everything the ONNX graph is built from: the builder
-// version, model.json and every weight shard it lists.
-func sourceStamp(dir string) (string, error) {
+// version, the precision's model ID (but for float32, whose stamp predates
+// it, so a new int8 graph gets a new ID and rebuilds the cache),
+// model.json and every weight shard it lists.
+func sourceStamp(dir string, prec Precision) (string, error) {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\n", builderVersion)
+	if prec != Float32 {
+		fmt.Fprintf(h, "precision %s\n", prec.modelID())
+	}
 	data, err := readModelFile(dir, "model.json")
 	if err != nil {
 		return "", err
@@ -68,16 +73,17 @@ func cachedStamp(path string) string {
 	return v
 }
 
-// openModel opens the cached model.onnx when it was built from the current
-// source files, and otherwise builds it from the tfjs model and caches it.
-func openModel(dir string, threads, vocabSize int) (*ort.DynamicAdvancedSession, error) {
-	stamp, err := sourceStamp(dir)
+// openModel opens the cached graph of precision prec when it was built from
+// the current source files, and otherwise builds it from the tfjs model and
+// caches it.
+func openModel(dir string, threads, vocabSize int, prec Precision) (*ort.DynamicAdvancedSession, error) {
+	stamp, err := sourceStamp(dir, prec)
 	if err != nil {
 		return nil, err
 	}
-	path := filepath.Join(dir, OnnxName)
+	path := filepath.Join(dir, prec.onnxName())
 	if cachedStamp(path) == stamp {
-		if s, err := newSession(path, nil, threads); err == nil {
+		if s, err := newSession(path, nil, sessionConfig{threads: threads}); err == nil {
 			return s, nil
 		}
 		// A damaged cache file: rebuild it below.
@@ -93,10 +99,10 @@ func openModel(dir string, threads, vocabSize int) (*ort.DynamicAdvancedSession,
 	if err := spec.fits(vocabSize); err != nil {
 		return nil, err
 	}
-	data := buildONNX(spec, [][2]string{{stampKey, stamp}})
+	data := buildONNX(spec, [][2]string{{stampKey, stamp}}, prec)
 	// A read-only model directory only costs a rebuild on the next load.
 	_ = writeAtomic(path, data)
-	s, err := newSession("", data, threads)
+	s, err := newSession("", data, sessionConfig{threads: threads})
 	if err != nil {
 		return nil, fmt.Errorf("ONNX Runtime rejected the graph built from model.json: %w", err)
 	}

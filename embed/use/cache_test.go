@@ -8,15 +8,22 @@ import (
 	"testing"
 )
 
-// TestModelCache checks that model.onnx is built once, reused while the
-// sources are unchanged, and rebuilt when it is damaged or they change.
+// TestModelCache checks, at each precision, that the graph is built once,
+// reused while the sources are unchanged, and rebuilt when it is damaged or
+// they change.
 func TestModelCache(t *testing.T) {
+	for _, prec := range []Precision{Float32, Int8} {
+		t.Run(string(prec), func(t *testing.T) { testModelCache(t, prec) })
+	}
+}
+
+func testModelCache(t *testing.T, prec Precision) {
 	lib, src := testAssets(t)
 	dir := linkModelDir(t, src)
-	onnxPath := filepath.Join(dir, OnnxName)
+	onnxPath := filepath.Join(dir, prec.onnxName())
 	open := func() {
 		t.Helper()
-		m, err := New(Options{LibPath: lib, ModelDir: dir})
+		m, err := New(Options{LibPath: lib, ModelDir: dir, Precision: prec})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -33,9 +40,12 @@ func TestModelCache(t *testing.T) {
 
 	open()
 	built := stat()
-	stamp, err := sourceStamp(dir)
+	stamp, err := sourceStamp(dir, prec)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if entries, _ := filepath.Glob(filepath.Join(dir, "*.onnx")); len(entries) != 1 {
+		t.Fatalf("model files %v, want only %s", entries, prec.onnxName())
 	}
 	if got := cachedStamp(onnxPath); got != stamp {
 		t.Fatalf("cached stamp %q, want %q", got, stamp)

@@ -16,7 +16,8 @@ import (
 	"github.com/mdsearch/mdsearch/embed"
 )
 
-// ModelID names the model; the index stores it, so a change re-embeds.
+// ModelID names the model at float32; the index stores it, so a change
+// re-embeds. Model.ModelID adds the precision when it is not float32.
 const ModelID = "use-lite-0.2.0"
 
 const (
@@ -36,10 +37,11 @@ const (
 
 // Options configure New. Zero values pick the defaults.
 type Options struct {
-	LibPath   string // ONNX Runtime library; default $MDSEARCH_ORT_LIB, then the asset cache
-	ModelDir  string // model.json, weight shards and vocab.json; default $MDSEARCH_MODEL_DIR, then the asset cache
-	Threads   int    // ONNX Runtime intra-op threads; default the number of CPUs
-	BatchSize int    // texts per inference call; default DefaultBatchSize
+	LibPath   string    // ONNX Runtime library; default $MDSEARCH_ORT_LIB, then the asset cache
+	ModelDir  string    // model.json, weight shards and vocab.json; default $MDSEARCH_MODEL_DIR, then the asset cache
+	Threads   int       // ONNX Runtime intra-op threads; default the number of CPUs
+	BatchSize int       // texts per inference call; default DefaultBatchSize
+	Precision Precision // projection arithmetic; default DefaultPrecision
 }
 
 // Model is the Universal Sentence Encoder lite running in ONNX Runtime. It
@@ -47,6 +49,7 @@ type Options struct {
 type Model struct {
 	tok       *Tokenizer
 	batchSize int
+	precision Precision
 	truncated atomic.Int64
 
 	mu      sync.RWMutex // Close waits for running Embed calls
@@ -68,6 +71,10 @@ func New(opts Options) (*Model, error) {
 	if batch <= 0 {
 		batch = DefaultBatchSize
 	}
+	prec, err := ParsePrecision(string(opts.Precision))
+	if err != nil {
+		return nil, mdsearch.Errorf(mdsearch.KindInvalid, "load embedding model", "", "use float32 or int8", "%v", err)
+	}
 	if err := initRuntime(lib); err != nil {
 		return nil, mdsearch.Errorf(mdsearch.KindUnavailable, "load ONNX Runtime", lib, hintLib, "%v", trimPath(err, lib))
 	}
@@ -78,11 +85,11 @@ func New(opts Options) (*Model, error) {
 	if err != nil {
 		return nil, mdsearch.Errorf(mdsearch.KindUnavailable, "load embedding model", dir, hintModel, "%v", err)
 	}
-	session, err := openModel(dir, threads, tok.VocabSize())
+	session, err := openModel(dir, threads, tok.VocabSize(), prec)
 	if err != nil {
 		return nil, mdsearch.Errorf(mdsearch.KindUnavailable, "load embedding model", dir, hintModel, "%v", err)
 	}
-	return &Model{tok: tok, batchSize: batch, session: session}, nil
+	return &Model{tok: tok, batchSize: batch, precision: prec, session: session}, nil
 }
 
 // loadVocab reads the tokenizer from dir/vocab.json.
@@ -114,8 +121,11 @@ func (m *Model) Dim() int { return Dimension }
 // MaxTokens implements embed.Embedder.
 func (m *Model) MaxTokens() int { return Window }
 
-// ModelID implements embed.Embedder.
-func (m *Model) ModelID() string { return ModelID }
+// ModelID implements embed.Embedder: ModelID, plus "-int8-row" at Int8.
+func (m *Model) ModelID() string { return m.precision.modelID() }
+
+// Precision is the arithmetic the model runs at.
+func (m *Model) Precision() Precision { return m.precision }
 
 // CountTokens implements embed.Embedder: the number of tokens of text
 // before truncation to the window.

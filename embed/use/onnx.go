@@ -14,6 +14,8 @@ import (
 // ONNX tensor element types (TensorProto.DataType).
 const (
 	onnxFloat = 1
+	onnxUint8 = 2
+	onnxInt8  = 3
 	onnxInt64 = 7
 )
 
@@ -27,6 +29,11 @@ const (
 const (
 	onnxIRVersion = 8  // IR version of ONNX 1.13, read by every recent runtime
 	onnxOpset     = 17 // first opset with LayerNormalization
+
+	// msDomain holds ONNX Runtime's contrib operators, such as
+	// MatMulIntegerToFloat; its opset is imported only when used.
+	msDomain = "com.microsoft"
+	msOpset  = 1
 )
 
 // onnxGraph collects nodes and initializers of a GraphProto.
@@ -37,6 +44,7 @@ type onnxGraph struct {
 	outputs [][]byte
 	consts  map[string]string // initializers by value, so repeated constants are shared
 	seq     int
+	usesMS  bool // a node is in msDomain
 }
 
 // op appends a node with one output and returns the output's name.
@@ -49,6 +57,22 @@ func (g *onnxGraph) op(opType string, attrs [][]byte, inputs ...string) string {
 
 // opN appends a node with the given outputs.
 func (g *onnxGraph) opN(opType string, attrs [][]byte, inputs, outputs []string) {
+	g.nodes = append(g.nodes, node(opType, attrs, inputs, outputs))
+}
+
+// msOp appends a node of ONNX Runtime's contrib domain with one output.
+func (g *onnxGraph) msOp(opType string, inputs ...string) string {
+	g.seq++
+	out := fmt.Sprintf("%s_%d", opType, g.seq)
+	b := node(opType, nil, inputs, []string{out})
+	g.nodes = append(g.nodes, appendString(b, 7, msDomain))
+	g.usesMS = true
+	return out
+}
+
+// node encodes a NodeProto. An empty input name marks an omitted optional
+// input.
+func node(opType string, attrs [][]byte, inputs, outputs []string) []byte {
 	var b []byte
 	for _, in := range inputs {
 		b = protowire.AppendTag(b, 1, protowire.BytesType)
@@ -63,7 +87,7 @@ func (g *onnxGraph) opN(opType string, attrs [][]byte, inputs, outputs []string)
 	for _, a := range attrs {
 		b = appendBytes(b, 5, a)
 	}
-	g.nodes = append(g.nodes, b)
+	return b
 }
 
 // initializer adds a constant tensor from little-endian bytes.
@@ -91,11 +115,16 @@ func (g *onnxGraph) weight(name string, t *tensor, dims ...int) string {
 
 // floats adds (or reuses) a float32 constant of the given shape.
 func (g *onnxGraph) floats(dims []int, v ...float32) string {
+	return g.constant(onnxFloat, dims, float32Bytes(v))
+}
+
+// float32Bytes encodes v little-endian, as ONNX raw_data wants.
+func float32Bytes(v []float32) []byte {
 	raw := make([]byte, 4*len(v))
 	for i, x := range v {
 		binary.LittleEndian.PutUint32(raw[4*i:], math.Float32bits(x))
 	}
-	return g.constant(onnxFloat, dims, raw)
+	return raw
 }
 
 // int64s adds (or reuses) a 1-D int64 constant.
@@ -173,8 +202,9 @@ func (g *onnxGraph) encode(name string) []byte {
 }
 
 // encodeModel encodes a ModelProto. The metadata comes first in the file so
-// readStamp can find it without parsing the weights.
-func encodeModel(graph []byte, metadata [][2]string) []byte {
+// readStamp can find it without parsing the weights. withMS imports the
+// contrib domain's opset as well.
+func encodeModel(graph []byte, metadata [][2]string, withMS bool) []byte {
 	var b []byte
 	for _, kv := range metadata {
 		entry := appendString(appendString(nil, 1, kv[0]), 2, kv[1])
@@ -187,6 +217,12 @@ func encodeModel(graph []byte, metadata [][2]string) []byte {
 	opset = protowire.AppendTag(opset, 2, protowire.VarintType)
 	opset = protowire.AppendVarint(opset, onnxOpset)
 	b = appendBytes(b, 8, opset)
+	if withMS {
+		ms := appendString(nil, 1, msDomain)
+		ms = protowire.AppendTag(ms, 2, protowire.VarintType)
+		ms = protowire.AppendVarint(ms, msOpset)
+		b = appendBytes(b, 8, ms)
+	}
 	b = appendString(b, 2, "mdsearch")
 	b = appendBytes(b, 7, graph)
 	return b

@@ -8,7 +8,7 @@ import (
 )
 
 func TestReadMetadata(t *testing.T) {
-	model := encodeModel([]byte("graph bytes"), [][2]string{{"a", "1"}, {stampKey, "abc"}})
+	model := encodeModel([]byte("graph bytes"), [][2]string{{"a", "1"}, {stampKey, "abc"}}, false)
 	tests := []struct {
 		name, key, want string
 		data            []byte
@@ -46,7 +46,7 @@ func TestONNXEncoding(t *testing.T) {
 	g.opN("Identity", nil, []string{ln}, []string{"ln"})
 	g.output("t", onnxFloat, 2, "n")
 	g.output("ln", onnxFloat, "n", 2)
-	data := encodeModel(g.encode("tiny"), nil)
+	data := encodeModel(g.encode("tiny"), nil, false)
 
 	s, err := ort.NewDynamicAdvancedSessionWithONNXData(data, []string{"x"}, []string{"t", "ln"}, nil)
 	if err != nil {

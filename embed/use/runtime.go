@@ -85,15 +85,24 @@ func checkLibrary(lib string) error {
 // one.
 var allowSpinning = false
 
+// sessionConfig holds the session options mdsearch sets. The zero value of
+// each field but threads is ONNX Runtime's default.
+type sessionConfig struct {
+	threads   int                        // intra-op threads
+	optLevel  ort.GraphOptimizationLevel // 0: ONNX Runtime's default, all optimisations
+	noArena   bool                       // disable the CPU memory arena
+	noPattern bool                       // disable memory pattern planning
+}
+
 // newSession opens the ONNX model, from a file or from bytes when data is
 // not nil.
-func newSession(path string, data []byte, threads int) (*ort.DynamicAdvancedSession, error) {
+func newSession(path string, data []byte, cfg sessionConfig) (*ort.DynamicAdvancedSession, error) {
 	opts, err := ort.NewSessionOptions()
 	if err != nil {
 		return nil, err
 	}
 	defer opts.Destroy()
-	if err := opts.SetIntraOpNumThreads(threads); err != nil {
+	if err := opts.SetIntraOpNumThreads(cfg.threads); err != nil {
 		return nil, err
 	}
 	if err := opts.SetInterOpNumThreads(1); err != nil {
@@ -102,6 +111,21 @@ func newSession(path string, data []byte, threads int) (*ort.DynamicAdvancedSess
 	spin := map[bool]string{false: "0", true: "1"}[allowSpinning]
 	if err := opts.AddSessionConfigEntry("session.intra_op.allow_spinning", spin); err != nil {
 		return nil, err
+	}
+	if cfg.optLevel != 0 {
+		if err := opts.SetGraphOptimizationLevel(cfg.optLevel); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.noArena {
+		if err := opts.SetCpuMemArena(false); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.noPattern {
+		if err := opts.SetMemPattern(false); err != nil {
+			return nil, err
+		}
 	}
 	in, out := []string{inputIDs, inputMask}, []string{outputName}
 	if data != nil {
