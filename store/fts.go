@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"strings"
 )
 
 // Weights are the bm25 column weights of the keyword index: passage text,
@@ -60,6 +61,27 @@ func (s *Reader) Keyword(ctx context.Context, match string, f Filter, w Weights,
 		out = append(out, h)
 	}
 	return out, rows.Err()
+}
+
+// KeywordAny returns up to limit chunks matching any of terms (each a
+// quoted FTS5 phrase, optionally with a trailing '*'), best bm25 first.
+//
+// bm25 costs far more per matched row than finding the row, and an OR of
+// common words matches a large share of a big index. So the rows holding
+// every term are ranked first, and when they alone fill the limit they are
+// the answer; the OR query runs only when they do not. A row's bm25 is the
+// same in both queries (same phrases, same order). What can change is the
+// bottom of a full list: a row missing a term that outscores some rows
+// holding them all (a term repeated many times) is left out. On the Rust
+// RFCs benchmark (docs/benchmarks.md) every top 10 was the OR query's.
+func (s *Reader) KeywordAny(ctx context.Context, terms []string, f Filter, w Weights, limit int) ([]KeywordHit, error) {
+	if len(terms) > 1 {
+		all, err := s.Keyword(ctx, strings.Join(terms, " AND "), f, w, limit)
+		if err != nil || len(all) >= limit {
+			return all, err
+		}
+	}
+	return s.Keyword(ctx, strings.Join(terms, " OR "), f, w, limit)
 }
 
 // FilterDocs returns the ids of the documents a filter lets through.
