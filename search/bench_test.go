@@ -8,6 +8,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -338,6 +339,25 @@ func BenchmarkScale(b *testing.B) {
 		})
 	}
 	benchKeywordList(b, e, queries, s.Chunks)
+	b.Logf("memory after the searches: %s", procMemory())
+}
+
+// procMemory reads this process's peak and current resident set (Linux)
+// and the Go heap, so a benchmark can say what serving its index costs.
+func procMemory() string {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	out := fmt.Sprintf("Go heap in use %.0f MB, from the OS %.0f MB", float64(ms.HeapInuse)/(1<<20), float64(ms.Sys)/(1<<20))
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return out
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(line, "VmHWM:") || strings.HasPrefix(line, "VmRSS:") {
+			out += "; " + strings.Join(strings.Fields(line), " ")
+		}
+	}
+	return out
 }
 
 // benchKeywordList times the keyword candidate list alone (the 100 rows a

@@ -96,3 +96,77 @@ func TestKeywordAny(t *testing.T) {
 		t.Fatalf("OR top 3 is %s: the fixture no longer tells the two paths apart", names(or(3)))
 	}
 }
+
+// TestKeywordAnyTiers checks the all-but-one tier: with one row holding
+// all three terms, the rows missing one term fill the list, with the
+// scores the OR query gives them, ahead of rows holding a single term
+// many times.
+func TestKeywordAnyTiers(t *testing.T) {
+	s := open(t)
+	c, err := s.AddCollection(ctx, "c", "/vault/c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts := map[string]string{
+		"abc":  "question mark operator in a long passage with a good many other words in it too",
+		"ab1":  "question mark, and a long passage with a good many other words in it as well",
+		"ab2":  "a question with a mark, in a long passage with a good many other words in it",
+		"bc":   "mark the operator, in a long passage with a good many other words in it again",
+		"a1":   "question question question question",
+		"a2":   "question question question",
+		"none": "unrelated",
+	}
+	for name, text := range texts {
+		put(t, s, c.ID, name+".md", name, nil, chunk(name+".md", 0, name, text))
+	}
+	terms := []string{`"question"`, `"mark"`, `"operator"`}
+	section := func(hits []KeywordHit) []string {
+		ids := make([]int64, len(hits))
+		for i, h := range hits {
+			ids[i] = h.ChunkID
+		}
+		rows, err := s.Chunks(ctx, ids)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, h := range hits {
+			out = append(out, rows[h.ChunkID].Section)
+		}
+		return out
+	}
+	or, err := s.Keyword(ctx, strings.Join(terms, " OR "), Filter{}, DefaultWeights, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	score := map[int64]float64{}
+	for _, h := range or {
+		score[h.ChunkID] = h.BM25
+	}
+	if got := strings.Join(section(or), " "); got != "abc bc a1 a2 ab1 ab2" {
+		t.Fatalf("OR query: %s; the fixture no longer tells the tiers apart from it", got)
+	}
+	cases := []struct {
+		limit int
+		want  string
+	}{
+		{4, "abc bc ab1 ab2"},   // one row holds all three, three hold two: they fill the list
+		{2, "abc bc"},           // the same tiers, cut
+		{5, "abc bc a1 a2 ab1"}, // too few hold two terms or more: the OR query answers
+		{1, "abc"},              // the rows holding every term fill it alone
+	}
+	for _, tc := range cases {
+		got, err := s.KeywordAny(ctx, terms, Filter{}, DefaultWeights, tc.limit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g := strings.Join(section(got), " "); g != tc.want {
+			t.Errorf("limit %d: %s, want %s", tc.limit, g, tc.want)
+		}
+		for _, h := range got {
+			if h.BM25 != score[h.ChunkID] {
+				t.Errorf("limit %d: chunk %d bm25 %v, the OR query gives %v", tc.limit, h.ChunkID, h.BM25, score[h.ChunkID])
+			}
+		}
+	}
+}
