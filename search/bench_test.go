@@ -8,6 +8,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -337,6 +338,92 @@ func BenchmarkScale(b *testing.B) {
 			benchQueries(b, e, mode, queries)
 		})
 	}
+	benchKeywordList(b, e, queries, s.Chunks)
+	b.Logf("memory after the searches: %s", procMemory())
+}
+
+// procMemory reads this process's peak and current resident set (Linux)
+// and the Go heap, so a benchmark can say what serving its index costs.
+func procMemory() string {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	out := fmt.Sprintf("Go heap in use %.0f MB, from the OS %.0f MB", float64(ms.HeapInuse)/(1<<20), float64(ms.Sys)/(1<<20))
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return out
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(line, "VmHWM:") || strings.HasPrefix(line, "VmRSS:") {
+			out += "; " + strings.Join(strings.Fields(line), " ")
+		}
+	}
+	return out
+}
+
+// benchKeywordList times the keyword candidate list alone (the 100 rows a
+// default search reads), as the engine builds it and as one OR query (the
+// raw baseline), and reports how many of the OR query's top 10 and top
+// 100 the engine's list holds.
+func benchKeywordList(b *testing.B, e *Engine, queries []string, chunks int) {
+	const k = 100
+	var same10, same100, n10, n100 int
+	for _, q := range queries {
+		terms := matchTerms(q)
+		or, err := e.st.Keyword(bg, strings.Join(terms, " OR "), store.Filter{}, e.opts.Weights, k)
+		if err != nil {
+			b.Fatal(err)
+		}
+		got, err := e.st.KeywordAny(bg, terms, store.Filter{}, e.opts.Weights, k)
+		if err != nil {
+			b.Fatal(err)
+		}
+		s10, s100 := sameHits(or, got, 10), sameHits(or, got, k)
+		same10, same100, n10, n100 = same10+s10, same100+s100, n10+min(10, len(or)), n100+len(or)
+		b.Logf("%-48q top-10 %d/%d, top-100 %d/%d", q, s10, min(10, len(or)), s100, len(or))
+	}
+	// Interleaved, so load from other processes hits both alike.
+	b.Run(fmt.Sprintf("keyword-list/%d", chunks), func(b *testing.B) {
+		var engine, raw []time.Duration
+		i := 0
+		for b.Loop() {
+			terms := matchTerms(queries[i%len(queries)])
+			start := time.Now()
+			if _, err := e.st.KeywordAny(bg, terms, store.Filter{}, e.opts.Weights, k); err != nil {
+				b.Fatal(err)
+			}
+			mid := time.Now()
+			if _, err := e.st.Keyword(bg, strings.Join(terms, " OR "), store.Filter{}, e.opts.Weights, k); err != nil {
+				b.Fatal(err)
+			}
+			engine, raw = append(engine, mid.Sub(start)), append(raw, time.Since(mid))
+			i++
+		}
+		p := func(lat []time.Duration, q int) float64 {
+			sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+			return float64(lat[len(lat)*q/100].Microseconds()) / 1000
+		}
+		b.ReportMetric(p(engine, 50), "p50-ms")
+		b.ReportMetric(p(engine, 95), "p95-ms")
+		b.ReportMetric(p(raw, 50), "raw-or-p50-ms")
+		b.ReportMetric(p(raw, 95), "raw-or-p95-ms")
+		b.ReportMetric(float64(same10)/float64(max(n10, 1)), "same-top10")
+		b.ReportMetric(float64(same100)/float64(max(n100, 1)), "same-top100")
+	})
+}
+
+// sameHits counts the chunks of want's first n that got's first n hold.
+func sameHits(want, got []store.KeywordHit, n int) int {
+	in := map[int64]bool{}
+	for _, h := range got[:min(n, len(got))] {
+		in[h.ChunkID] = true
+	}
+	same := 0
+	for _, h := range want[:min(n, len(want))] {
+		if in[h.ChunkID] {
+			same++
+		}
+	}
+	return same
 }
 
 // benchQueries runs the queries in turn in one mode, reporting the p50 and
@@ -353,6 +440,11 @@ func benchQueries(b *testing.B, e *Engine, mode mdsearch.Mode, queries []string)
 		lat = append(lat, time.Since(start))
 		i++
 	}
+	reportLatency(b, lat)
+}
+
+// reportLatency reports the p50 and p95 of lat.
+func reportLatency(b *testing.B, lat []time.Duration) {
 	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
 	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
 	b.ReportMetric(float64(lat[len(lat)*95/100].Microseconds())/1000, "p95-ms")

@@ -10,16 +10,16 @@ import (
 // ORed term costs a posting-list scan.
 const maxTerms = 32
 
-// matchQuery turns anything a person types into an FTS5 MATCH expression
-// that cannot be a syntax error, or "" when the input has no searchable
-// words. Words are split the way FTS5's unicode61 tokenizer splits them and
+// matchTerms turns anything a person types into quoted FTS5 terms that,
+// ORed or ANDed, cannot be a syntax error; none when the input has no
+// searchable words. Words are split the way FTS5's unicode61 tokenizer splits them and
 // each is quoted, so operators, column filters and punctuation are plain
 // text. Text in double quotes stays a phrase; so do words joined by
 // punctuation ("rust-lang", "e.g."). A trailing '*' asks for a prefix.
-// Common English words are dropped when anything else is left. The parts
-// are ORed: bm25 then ranks chunks by how many, and how rare, the matched
-// terms are.
-func matchQuery(input string) string {
+// Common English words are dropped when anything else is left. The terms
+// are ORed (store.KeywordAny): bm25 then ranks chunks by how many, and how
+// rare, the matched terms are.
+func matchTerms(input string) []string {
 	var parts []string
 	seen := map[string]bool{}
 	add := func(words []string, prefix bool) {
@@ -71,7 +71,7 @@ func matchQuery(input string) string {
 			add([]string{w}, false)
 		}
 	}
-	return strings.Join(parts, " OR ")
+	return parts
 }
 
 // tokens splits text into lower-case words of letters, digits and marks.

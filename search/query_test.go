@@ -10,6 +10,10 @@ import (
 	"github.com/mdsearch/mdsearch/store"
 )
 
+// matchQuery is the terms ORed, as the keyword list's fallback query
+// joins them.
+func matchQuery(input string) string { return strings.Join(matchTerms(input), " OR ") }
+
 func TestMatchQuery(t *testing.T) {
 	cases := []struct{ in, want string }{
 		{"sourdough starter", `"sourdough" OR "starter"`},
@@ -94,6 +98,9 @@ func FuzzMatchQuery(f *testing.F) {
 		}
 		if _, err := st.Keyword(bg, m, store.Filter{}, store.DefaultWeights, 1); err != nil {
 			t.Fatalf("matchQuery(%q) = %s: %v", in, m, err)
+		}
+		if _, err := st.KeywordAny(bg, matchTerms(in), store.Filter{}, store.DefaultWeights, 1); err != nil {
+			t.Fatalf("matchTerms(%q): %v", in, err)
 		}
 	})
 }

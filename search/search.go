@@ -50,7 +50,7 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (*mdsea
 	}
 	q.mode = resp.Mode
 	if q.mode != mdsearch.ModeSemantic {
-		q.match = matchQuery(req.Query)
+		q.terms = matchTerms(req.Query)
 	}
 	// One read transaction, so ranked chunks cannot vanish before they are
 	// loaded while a re-index commits.
@@ -87,7 +87,7 @@ type query struct {
 	snap   *snapshot // nil: no semantic list
 	stale  bool      // snap may hold chunks a running re-index removed
 	vec    []float32 // the embedded query
-	match  string    // FTS5 expression; "": no keyword list
+	terms  []string  // quoted FTS5 terms; none: no keyword list
 }
 
 // rank builds both lists, fuses and dedups them. It reads deeper while a
@@ -112,8 +112,8 @@ func (e *Engine) rank(ctx context.Context, rd *store.Reader, q *query) ([]*group
 			}
 		}()
 		var kw []store.KeywordHit
-		if q.match != "" {
-			kw, err = rd.Keyword(ctx, q.match, q.filter, e.opts.Weights, k)
+		if len(q.terms) > 0 {
+			kw, err = rd.KeywordAny(ctx, q.terms, q.filter, e.opts.Weights, k)
 		}
 		<-scanned
 		if err != nil {

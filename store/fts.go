@@ -1,7 +1,10 @@
 package store
 
 import (
+	"cmp"
 	"context"
+	"slices"
+	"strings"
 )
 
 // Weights are the bm25 column weights of the keyword index: passage text,
@@ -61,6 +64,52 @@ func (s *Reader) Keyword(ctx context.Context, match string, f Filter, w Weights,
 	}
 	return out, rows.Err()
 }
+
+// KeywordAny returns up to limit chunks matching any of terms (each a
+// quoted FTS5 phrase, optionally with a trailing '*'), best bm25 first.
+//
+// bm25 costs far more per matched row than finding the row, and an OR of
+// common words matches a large share of a big index. So rows are ranked in
+// tiers: those holding every term, then (for up to maxTieredTerms terms)
+// those holding all but one, and the first tier, or pair of tiers, that
+// fills the limit is the answer; the OR query runs only when none does. A
+// row's bm25 is the same in every one of these queries: each names the same
+// phrases in the same order, and a phrase a row lacks adds exactly zero.
+// What can change is the bottom of a full list: a row holding fewer terms
+// that outscores some of the rows kept (a term repeated many times) is
+// left out. On the Rust RFCs benchmark (docs/benchmarks.md) every top 10
+// was the OR query's.
+func (s *Reader) KeywordAny(ctx context.Context, terms []string, f Filter, w Weights, limit int) ([]KeywordHit, error) {
+	if len(terms) > 1 {
+		hits, err := s.Keyword(ctx, strings.Join(terms, " AND "), f, w, limit)
+		if err != nil || len(hits) >= limit {
+			return hits, err
+		}
+		if len(terms) > 2 && len(terms) <= maxTieredTerms {
+			for i := range terms {
+				// Rows holding every term but terms[i]: disjoint from each
+				// other and from the rows holding all.
+				rest := strings.Join(slices.Delete(slices.Clone(terms), i, i+1), " AND ")
+				more, err := s.Keyword(ctx, "("+rest+") NOT "+terms[i], f, w, limit)
+				if err != nil {
+					return nil, err
+				}
+				hits = append(hits, more...)
+			}
+			if len(hits) >= limit {
+				slices.SortStableFunc(hits, func(a, b KeywordHit) int {
+					return cmp.Or(cmp.Compare(a.BM25, b.BM25), cmp.Compare(a.ChunkID, b.ChunkID))
+				})
+				return hits[:limit], nil
+			}
+		}
+	}
+	return s.Keyword(ctx, strings.Join(terms, " OR "), f, w, limit)
+}
+
+// maxTieredTerms bounds the all-but-one tier, one query per term: with
+// more terms it costs more than it saves.
+const maxTieredTerms = 6
 
 // FilterDocs returns the ids of the documents a filter lets through.
 func (s *Reader) FilterDocs(ctx context.Context, f Filter) (map[int64]bool, error) {

@@ -1,0 +1,172 @@
+package store
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestKeywordAny checks both paths: rows holding every term answer when
+// they fill the limit (with the scores the OR query gives them), and the
+// OR query answers when they do not.
+func TestKeywordAny(t *testing.T) {
+	s := open(t)
+	c, err := s.AddCollection(ctx, "c", "/vault/c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Three passages hold both words; two hold "lifetime" alone, many
+	// times, which gives them a better bm25 than some of the three.
+	texts := map[string]string{
+		"both1": "lifetime elision rules",
+		"both2": "lifetime elision in practice, with more words around it to make it long",
+		"both3": "elision of a lifetime, and a long passage around it so it ranks low among the rest",
+		"one1":  "lifetime lifetime lifetime lifetime",
+		"one2":  "lifetime lifetime lifetime",
+		"none":  "unrelated text",
+	}
+	for name, text := range texts {
+		put(t, s, c.ID, name+".md", name, nil, chunk(name+".md", 0, name, text))
+	}
+	terms := []string{`"lifetime"`, `"elision"`}
+	or := func(limit int) []KeywordHit {
+		hits, err := s.Keyword(ctx, strings.Join(terms, " OR "), Filter{}, DefaultWeights, limit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return hits
+	}
+	score := map[int64]float64{}
+	for _, h := range or(10) {
+		score[h.ChunkID] = h.BM25
+	}
+	if len(score) != 5 {
+		t.Fatalf("OR matched %d passages, want 5", len(score))
+	}
+	names := func(hits []KeywordHit) string {
+		ids := make([]int64, len(hits))
+		for i, h := range hits {
+			ids[i] = h.ChunkID
+		}
+		rows, err := s.Chunks(ctx, ids)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, h := range hits {
+			out = append(out, rows[h.ChunkID].Section)
+		}
+		return strings.Join(out, " ")
+	}
+	cases := []struct {
+		terms []string
+		limit int
+		want  string // "" : the OR query's answer
+	}{
+		{terms, 3, "both1 both2 both3"}, // all three hold both words: the OR query's "one1" is left out
+		{terms, 2, "both1 both2"},
+		{terms, 4, ""}, // three hold both: too few, so the OR query answers
+		{terms, 10, ""},
+		{terms[:1], 2, ""},
+	}
+	for _, tc := range cases {
+		got, err := s.KeywordAny(ctx, tc.terms, Filter{}, DefaultWeights, tc.limit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := tc.want
+		if want == "" {
+			hits, err := s.Keyword(ctx, strings.Join(tc.terms, " OR "), Filter{}, DefaultWeights, tc.limit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want = names(hits)
+		}
+		if g := names(got); g != want {
+			t.Errorf("%v limit %d: %s, want %s", tc.terms, tc.limit, g, want)
+		}
+		for _, h := range got {
+			if len(tc.terms) == len(terms) && h.BM25 != score[h.ChunkID] {
+				t.Errorf("%v limit %d: chunk %d bm25 %v, the OR query gives %v", tc.terms, tc.limit, h.ChunkID, h.BM25, score[h.ChunkID])
+			}
+		}
+	}
+	// The case the shortcut exists for must differ from the OR query, or
+	// the test above would pass with KeywordAny being the OR query.
+	if names(or(3)) == "both1 both2 both3" {
+		t.Fatalf("OR top 3 is %s: the fixture no longer tells the two paths apart", names(or(3)))
+	}
+}
+
+// TestKeywordAnyTiers checks the all-but-one tier: with one row holding
+// all three terms, the rows missing one term fill the list, with the
+// scores the OR query gives them, ahead of rows holding a single term
+// many times.
+func TestKeywordAnyTiers(t *testing.T) {
+	s := open(t)
+	c, err := s.AddCollection(ctx, "c", "/vault/c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts := map[string]string{
+		"abc":  "question mark operator in a long passage with a good many other words in it too",
+		"ab1":  "question mark, and a long passage with a good many other words in it as well",
+		"ab2":  "a question with a mark, in a long passage with a good many other words in it",
+		"bc":   "mark the operator, in a long passage with a good many other words in it again",
+		"a1":   "question question question question",
+		"a2":   "question question question",
+		"none": "unrelated",
+	}
+	for name, text := range texts {
+		put(t, s, c.ID, name+".md", name, nil, chunk(name+".md", 0, name, text))
+	}
+	terms := []string{`"question"`, `"mark"`, `"operator"`}
+	section := func(hits []KeywordHit) []string {
+		ids := make([]int64, len(hits))
+		for i, h := range hits {
+			ids[i] = h.ChunkID
+		}
+		rows, err := s.Chunks(ctx, ids)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, h := range hits {
+			out = append(out, rows[h.ChunkID].Section)
+		}
+		return out
+	}
+	or, err := s.Keyword(ctx, strings.Join(terms, " OR "), Filter{}, DefaultWeights, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	score := map[int64]float64{}
+	for _, h := range or {
+		score[h.ChunkID] = h.BM25
+	}
+	if got := strings.Join(section(or), " "); got != "abc bc a1 a2 ab1 ab2" {
+		t.Fatalf("OR query: %s; the fixture no longer tells the tiers apart from it", got)
+	}
+	cases := []struct {
+		limit int
+		want  string
+	}{
+		{4, "abc bc ab1 ab2"},   // one row holds all three, three hold two: they fill the list
+		{2, "abc bc"},           // the same tiers, cut
+		{5, "abc bc a1 a2 ab1"}, // too few hold two terms or more: the OR query answers
+		{1, "abc"},              // the rows holding every term fill it alone
+	}
+	for _, tc := range cases {
+		got, err := s.KeywordAny(ctx, terms, Filter{}, DefaultWeights, tc.limit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g := strings.Join(section(got), " "); g != tc.want {
+			t.Errorf("limit %d: %s, want %s", tc.limit, g, tc.want)
+		}
+		for _, h := range got {
+			if h.BM25 != score[h.ChunkID] {
+				t.Errorf("limit %d: chunk %d bm25 %v, the OR query gives %v", tc.limit, h.ChunkID, h.BM25, score[h.ChunkID])
+			}
+		}
+	}
+}
