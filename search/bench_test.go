@@ -327,10 +327,19 @@ func BenchmarkScale(b *testing.B) {
 	queries := []string{"lifetime elision rules", "how are trait objects dispatched", "async closures",
 		"unsafe code guidelines", "const generics defaults", "error handling with the question mark operator",
 		"procedural macro hygiene", "borrow checker non-lexical lifetimes", "cargo workspace inheritance"}
+	// Semantic and hybrid with the Go loop and with the best kernel, one
+	// after the other, so the two are measured under the same load.
+	defer func(k dot.Kernel) { scanKernel = k }(scanKernel)
 	for _, mode := range []mdsearch.Mode{mdsearch.ModeHybrid, mdsearch.ModeSemantic, mdsearch.ModeKeyword} {
-		b.Run(fmt.Sprintf("%s/%d", mode, s.Chunks), func(b *testing.B) {
-			benchQueries(b, e, mode, queries)
-		})
+		for _, kern := range []dot.Kernel{dot.Go, dot.Best} {
+			if mode == mdsearch.ModeKeyword && kern.Name != dot.Best.Name {
+				continue
+			}
+			scanKernel = kern
+			b.Run(fmt.Sprintf("%s/%s/%d", mode, kern.Name, s.Chunks), func(b *testing.B) {
+				benchQueries(b, e, mode, queries)
+			})
+		}
 	}
 }
 

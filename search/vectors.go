@@ -138,8 +138,11 @@ func quantizeQuery(v []float32) queryVec {
 // among rows whose document passes allow (nil: all). The scan is split
 // across cores; each part keeps its own heap.
 func (s *snapshot) topK(v []float32, k int, allow map[int64]bool) []hit {
-	return s.topKWith(dot.Best, v, k, allow)
+	return s.topKWith(scanKernel, v, k, allow)
 }
+
+// scanKernel is the kernel searches use; benchmarks swap it to compare.
+var scanKernel = dot.Best
 
 // topKWith is topK with a given dot-product kernel; every kernel gives the
 // same integers, so the same ranking.
