@@ -17,6 +17,7 @@ import (
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/embed"
 	"github.com/mdsearch/mdsearch/embed/use"
+	"github.com/mdsearch/mdsearch/search/dot"
 	"github.com/mdsearch/mdsearch/store"
 	"github.com/mdsearch/mdsearch/vault"
 )
@@ -48,33 +49,27 @@ func randomUnit(r *rand.Rand, v []float32) {
 }
 
 // BenchmarkTopK compares the engine's scan (int8, every core, a heap per
-// core) with raw single-goroutine loops over the same vectors: float32
-// (as they were embedded) and int8.
+// core) using the portable Go kernel and the best SIMD kernel for this CPU,
+// the same scans on one core, and a raw single-goroutine float32 loop over
+// the same vectors (as they were embedded).
 func BenchmarkTopK(b *testing.B) {
 	for _, n := range []int{20_000, 100_000, 1_000_000} {
 		s := randomSnapshot(n, 512)
 		q := make([]float32, 512)
 		randomUnit(rand.New(rand.NewSource(2)), q)
-		b.Run(fmt.Sprintf("engine/%d", n), func(b *testing.B) {
-			for b.Loop() {
-				s.topK(q, 100, nil)
-			}
-		})
-		b.Run(fmt.Sprintf("raw-int8-serial/%d", n), func(b *testing.B) {
-			for b.Loop() {
-				best := float32(-2)
-				for i := range n {
-					v := s.vecs[i*512 : (i+1)*512]
-					var c float32
-					for j := range q {
-						c += q[j] * float32(v[j])
-					}
-					if c *= s.scales[i]; c > best {
-						best = c
-					}
+		qv := quantizeQuery(q)
+		for _, kern := range []dot.Kernel{dot.Go, dot.Best} {
+			b.Run(fmt.Sprintf("engine/%s/%d", kern.Name, n), func(b *testing.B) {
+				for b.Loop() {
+					s.topKWith(kern, q, 100, nil)
 				}
-			}
-		})
+			})
+			b.Run(fmt.Sprintf("one-core/%s/%d", kern.Name, n), func(b *testing.B) {
+				for b.Loop() {
+					s.scan(kern, qv, 0, n, 100, nil)
+				}
+			})
+		}
 		if n > 100_000 {
 			continue // 2 GB of float32
 		}
@@ -333,10 +328,19 @@ func BenchmarkScale(b *testing.B) {
 	queries := []string{"lifetime elision rules", "how are trait objects dispatched", "async closures",
 		"unsafe code guidelines", "const generics defaults", "error handling with the question mark operator",
 		"procedural macro hygiene", "borrow checker non-lexical lifetimes", "cargo workspace inheritance"}
+	// Semantic and hybrid with the Go loop and with the best kernel, one
+	// after the other, so the two are measured under the same load.
+	defer func(k dot.Kernel) { scanKernel = k }(scanKernel)
 	for _, mode := range []mdsearch.Mode{mdsearch.ModeHybrid, mdsearch.ModeSemantic, mdsearch.ModeKeyword} {
-		b.Run(fmt.Sprintf("%s/%d", mode, s.Chunks), func(b *testing.B) {
-			benchQueries(b, e, mode, queries)
-		})
+		for _, kern := range []dot.Kernel{dot.Go, dot.Best} {
+			if mode == mdsearch.ModeKeyword && kern.Name != dot.Best.Name {
+				continue
+			}
+			scanKernel = kern
+			b.Run(fmt.Sprintf("%s/%s/%d", mode, kern.Name, s.Chunks), func(b *testing.B) {
+				benchQueries(b, e, mode, queries)
+			})
+		}
 	}
 	benchKeywordList(b, e, queries, s.Chunks)
 	b.Logf("memory after the searches: %s", procMemory())

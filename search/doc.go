@@ -36,9 +36,10 @@
 // rare terms they share. Score: s/(s+8) for bm25 magnitude s.
 //
 // semantic: exact cosine over every window vector of the current model,
-// scanned in parallel from memory (int8); a passage takes its best
-// window's cosine (a heading window's counts × 0.9). Score: (cos − 0.2) /
-// 0.6, clamped to [0, 1]; distance is 1 − cosine.
+// scanned in parallel from memory (int8; the integer dot products of
+// package search/dot are exact, so every CPU ranks alike); a passage takes
+// its best window's cosine (a heading window's counts × 0.9). Score:
+// (cos − 0.2) / 0.6, clamped to [0, 1]; distance is 1 − cosine.
 //
 // hybrid (default): 0.6 × the keyword score + 0.4 × the semantic score.
 // Both are absolute, so a score means the same for every query and a query

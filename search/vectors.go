@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mdsearch/mdsearch/search/dot"
 	"github.com/mdsearch/mdsearch/store"
 )
 
@@ -137,6 +138,15 @@ func quantizeQuery(v []float32) queryVec {
 // among rows whose document passes allow (nil: all). The scan is split
 // across cores; each part keeps its own heap.
 func (s *snapshot) topK(v []float32, k int, allow map[int64]bool) []hit {
+	return s.topKWith(scanKernel, v, k, allow)
+}
+
+// scanKernel is the kernel searches use; benchmarks swap it to compare.
+var scanKernel = dot.Best
+
+// topKWith is topK with a given dot-product kernel; every kernel gives the
+// same integers, so the same ranking.
+func (s *snapshot) topKWith(kern dot.Kernel, v []float32, k int, allow map[int64]bool) []hit {
 	q := quantizeQuery(v)
 	n := len(s.ids)
 	parts := runtime.GOMAXPROCS(0)
@@ -150,7 +160,7 @@ func (s *snapshot) topK(v []float32, k int, allow map[int64]bool) []hit {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			heaps[p] = s.scan(q, lo, hi, k, allow)
+			heaps[p] = s.scan(kern, q, lo, hi, k, allow)
 		}()
 	}
 	wg.Wait()
@@ -165,26 +175,23 @@ func (s *snapshot) topK(v []float32, k int, allow map[int64]bool) []hit {
 	return all
 }
 
-// scan scores rows [lo, hi), four at a time so each query component is
-// loaded once per four rows, and keeps the best k.
-func (s *snapshot) scan(q queryVec, lo, hi, k int, allow map[int64]bool) minHeap {
+// scanBlock is how many rows one kernel call scores: enough that a cgo
+// call's cost vanishes (1,024 rows of 512 are 512 KB), few enough that the
+// scores stay in L1.
+const scanBlock = 1024
+
+// scan scores rows [lo, hi) a block at a time and keeps the best k.
+func (s *snapshot) scan(kern dot.Kernel, q queryVec, lo, hi, k int, allow map[int64]bool) minHeap {
 	h := make(minHeap, 0, k+1)
 	worst := float32(math.Inf(-1)) // h[0].cos once h is full
 	d := s.dim
-	var dots [4]int64
-	for i := lo; i < hi; i += 4 {
-		m := min(4, hi-i)
-		if m == 4 {
-			dots[0], dots[1], dots[2], dots[3] = dot4(q.q, s.vecs[i*d:(i+1)*d], s.vecs[(i+1)*d:(i+2)*d],
-				s.vecs[(i+2)*d:(i+3)*d], s.vecs[(i+3)*d:(i+4)*d])
-		} else {
-			for j := range m {
-				dots[j] = dot1(q.q, s.vec(i+j))
-			}
-		}
-		for j := range m {
-			r := i + j
-			c := float32(dots[j]) * q.scale * s.scales[r]
+	dots := make([]int64, scanBlock)
+	for b := lo; b < hi; b += scanBlock {
+		m := min(scanBlock, hi-b)
+		kern.Rows(q.q, s.vecs[b*d:(b+m)*d], dots[:m])
+		for j, dp := range dots[:m] {
+			r := b + j
+			c := float32(dp) * q.scale * s.scales[r]
 			if c <= worst || (allow != nil && !allow[s.docs[r]]) {
 				continue
 			}
@@ -212,32 +219,9 @@ func (s *snapshot) chunkCosine(q queryVec, chunk int64) (float64, bool) {
 	}
 	best := float32(math.Inf(-1))
 	for r := int(first); r < len(s.ids) && s.ids[r] == chunk; r++ {
-		best = max(best, float32(dot1(q.q, s.vec(r)))*q.scale*s.scales[r])
+		best = max(best, float32(dot.Dot(q.q, s.vec(r)))*q.scale*s.scales[r])
 	}
 	return float64(best), true
-}
-
-// dot4 is the integer dot product of q with four rows. Go does not
-// vectorise, so sharing each q[i] load across rows is what makes it fast
-// (about twice a row-at-a-time loop).
-func dot4(q []int16, a, b, c, d []int8) (sa, sb, sc, sd int64) {
-	a, b, c, d = a[:len(q)], b[:len(q)], c[:len(q)], d[:len(q)]
-	for i, x := range q {
-		x := int64(x)
-		sa += x * int64(a[i])
-		sb += x * int64(b[i])
-		sc += x * int64(c[i])
-		sd += x * int64(d[i])
-	}
-	return
-}
-
-func dot1(q []int16, a []int8) (s int64) {
-	a = a[:len(q)]
-	for i, x := range q {
-		s += int64(x) * int64(a[i])
-	}
-	return
 }
 
 type minHeap []hit

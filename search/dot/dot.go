@@ -1,0 +1,61 @@
+package dot
+
+// Kernel is one implementation of Rows.
+type Kernel struct {
+	Name string
+	rows func(q []int16, v []int8, out []int64)
+}
+
+// Rows sets out[i] to the dot product of q with row i of v, where row i is
+// v[i*len(q) : (i+1)*len(q)]. v must hold at least len(out) rows.
+func (k Kernel) Rows(q []int16, v []int8, out []int64) {
+	if len(out) == 0 {
+		return
+	}
+	_ = v[:len(out)*len(q)] // one bounds check, for every kernel
+	k.rows(q, v, out)
+}
+
+// Go is the portable kernel: plain Go, four rows per pass so each query
+// component is loaded once per four rows (Go does not vectorise).
+var Go = Kernel{"go", goRows}
+
+// Best is the fastest kernel this CPU supports.
+var Best = best()
+
+// Rows is Best.Rows.
+func Rows(q []int16, v []int8, out []int64) { Best.Rows(q, v, out) }
+
+func goRows(q []int16, v []int8, out []int64) {
+	d := len(q)
+	i := 0
+	for ; i+4 <= len(out); i += 4 {
+		r := v[i*d:]
+		out[i], out[i+1], out[i+2], out[i+3] = dot4(q, r[:d], r[d:2*d], r[2*d:3*d], r[3*d:4*d])
+	}
+	for ; i < len(out); i++ {
+		out[i] = Dot(q, v[i*d:(i+1)*d])
+	}
+}
+
+func dot4(q []int16, a, b, c, d []int8) (sa, sb, sc, sd int64) {
+	a, b, c, d = a[:len(q)], b[:len(q)], c[:len(q)], d[:len(q)]
+	for i, x := range q {
+		x := int64(x)
+		sa += x * int64(a[i])
+		sb += x * int64(b[i])
+		sc += x * int64(c[i])
+		sd += x * int64(d[i])
+	}
+	return
+}
+
+// Dot is the dot product of q with one row, in Go: for a single row a cgo
+// call would cost more than the loop.
+func Dot(q []int16, a []int8) (s int64) {
+	a = a[:len(q)]
+	for i, x := range q {
+		s += int64(x) * int64(a[i])
+	}
+	return
+}

@@ -1,0 +1,137 @@
+package search
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"math/rand"
+	"os"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/mdsearch/mdsearch/embed"
+	"github.com/mdsearch/mdsearch/internal/testenv"
+	"github.com/mdsearch/mdsearch/search/dot"
+	"github.com/mdsearch/mdsearch/store"
+)
+
+// TestTopKKernelsAgree: every dot-product kernel gives the scan the same
+// hits, rows and cosines, as the portable Go loop: with and without a
+// document filter, one part or one per core, odd row counts.
+func TestTopKKernelsAgree(t *testing.T) {
+	for _, n := range []int{1, 3, 5, 1023, 1025, 4097, 20_011} {
+		s := randomSnapshot(n, 512)
+		r := rand.New(rand.NewSource(int64(n)))
+		allow := map[int64]bool{}
+		for d := range int64(n/8 + 1) {
+			allow[d] = r.Intn(3) == 0
+		}
+		for _, k := range []int{1, 10, 100} {
+			for _, filter := range []map[int64]bool{nil, allow} {
+				q := make([]float32, 512)
+				randomUnit(r, q)
+				want := s.topKWith(dot.Go, q, k, filter)
+				if len(want) == 0 && filter == nil {
+					t.Fatalf("%d rows: no hits", n)
+				}
+				for _, kern := range dot.Kernels()[1:] {
+					got := s.topKWith(kern, q, k, filter)
+					if fmt.Sprint(got) != fmt.Sprint(want) {
+						t.Errorf("%s, %d rows, k=%d, filtered %v:\n got %v\nwant %v", kern.Name, n, k, filter != nil, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// readQueries returns the "query" field of each line of a JSONL file.
+func readQueries(t *testing.T, path string, limit int) []string {
+	f, err := os.Open(path)
+	if err != nil {
+		testenv.Absent(t, "corpus missing: %v", err)
+	}
+	defer f.Close()
+	var out []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() && len(out) < limit {
+		var q struct{ Query string }
+		if err := json.Unmarshal(sc.Bytes(), &q); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, q.Query)
+	}
+	return out
+}
+
+// TestScanRecallRealModel measures recall@10 of the engine's scan (int8
+// vectors, the fastest kernel) against exact float32 cosine on real
+// vectors: windows of the Rust book embedded by the local model, queried
+// with the book's and the Vue docs' link sentences. Both kernels must
+// also agree hit for hit.
+func TestScanRecallRealModel(t *testing.T) {
+	const windows, k = 2000, 10
+	m := realModel(t)
+	start := time.Now()
+	e := openEngine(t, t.TempDir()+"/index.db", nil)
+	if _, err := os.Stat("../../shared/corpora/rust-book/src"); err != nil {
+		testenv.Absent(t, "corpus missing: %v", err)
+	}
+	index(t, e, "../../shared/corpora/rust-book/src", "book")
+	texts, err := e.st.EmbedTexts(bg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(texts) < 2000 {
+		t.Fatalf("%d windows in the Rust book, want at least 2,000", len(texts))
+	}
+	exact, err := m.Embed(bg, texts[:min(len(texts), windows)])
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &snapshot{dim: m.Dim(), ids: make([]int64, len(exact)), docs: make([]int64, len(exact)), scales: make([]float32, len(exact))}
+	for i, v := range exact {
+		scale, q := store.Int8(store.Quantize(v))
+		s.ids[i], s.scales[i] = int64(i), scale
+		s.vecs = append(s.vecs, q...)
+	}
+	queries := append(readQueries(t, "../../shared/corpora/rust-book/queries.jsonl", 86),
+		readQueries(t, "../../shared/corpora/vue-docs/queries.jsonl", 64)...)
+	qv, err := m.Embed(bg, queries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hits := 0
+	for qi, q := range qv {
+		order := make([]int, len(exact))
+		cos := make([]float32, len(exact))
+		for i, v := range exact {
+			order[i], cos[i] = i, embed.Dot(q, v)
+		}
+		sort.Slice(order, func(a, b int) bool { return cos[order[a]] > cos[order[b]] })
+		want := map[int]bool{}
+		for _, i := range order[:k] {
+			want[i] = true
+		}
+		got := s.topK(q, k, nil)
+		if len(got) != k {
+			t.Fatalf("%d hits", len(got))
+		}
+		for _, h := range got {
+			if want[int(h.row)] {
+				hits++
+			}
+		}
+		if g := s.topKWith(dot.Go, q, k, nil); fmt.Sprint(g) != fmt.Sprint(got) {
+			t.Errorf("query %d: %s kernel %v, Go loop %v", qi, dot.Best.Name, got, g)
+		}
+	}
+	recall := float64(hits) / float64(k*len(queries))
+	t.Logf("recall@%d of the %s scan vs float32: %.4f (%d real windows, %d real queries, %v)",
+		k, dot.Best.Name, recall, len(exact), len(queries), time.Since(start).Round(time.Millisecond))
+	if recall < 0.99 {
+		t.Errorf("recall@%d %.4f, want ≥ 0.99", k, recall)
+	}
+}
