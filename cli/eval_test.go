@@ -87,7 +87,7 @@ func TestEvalWithModel(t *testing.T) {
 	if code != 0 || json.Unmarshal([]byte(out), &rep) != nil {
 		t.Fatalf("exit %d: %s %s", code, out, errOut)
 	}
-	if rep.Model != use.ModelID || rep.Queries != 24 || len(rep.Configs) != 2 || rep.Configs[0].Index.OverWindow != 6 {
+	if rep.Model != use.DefaultPrecision.ModelID() || rep.Queries != 24 || len(rep.Configs) != 2 || rep.Configs[0].Index.OverWindow != 6 {
 		t.Errorf("report: %+v", rep)
 	}
 	if h := rep.Configs[1].Hit3By; h["easy"] < 0.8 || rep.Configs[1].Hit3 < 0.5 {

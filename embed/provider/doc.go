@@ -14,7 +14,7 @@
 //	               MDSEARCH_EMBED_MAX_TOKENS  remote window (default 512)
 //	               MDSEARCH_EMBED_TIMEOUT  per request, e.g. 30s (remote)
 //	--threads      MDSEARCH_THREADS        ONNX Runtime threads (use)
-//	--precision    MDSEARCH_PRECISION      float32 (default) | int8 (use)
+//	--precision    MDSEARCH_PRECISION      int8 (default) | float32 (use)
 //	--ort-lib      MDSEARCH_ORT_LIB        libonnxruntime.so.1 (use)
 //	--model-dir    MDSEARCH_MODEL_DIR      USE-lite model directory (use)
 package provider

@@ -126,7 +126,7 @@ func (c *Config) AddFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.LibPath, "ort-lib", c.LibPath, "`path` of libonnxruntime.so.1 (default: the cache filled by mdsearch setup) [MDSEARCH_ORT_LIB]")
 	fs.StringVar(&c.ModelDir, "model-dir", c.ModelDir, "USE-lite model `dir` (default: the cache filled by mdsearch setup) [MDSEARCH_MODEL_DIR]")
 	fs.IntVar(&c.Threads, "threads", c.Threads, "ONNX Runtime threads (0: one per CPU) [MDSEARCH_THREADS]")
-	fs.StringVar(&c.Precision, "precision", c.Precision, "local model `precision`: float32 (default) or int8, about 1.9 times as fast; each has its own model ID, so switching re-embeds [MDSEARCH_PRECISION]")
+	fs.StringVar(&c.Precision, "precision", c.Precision, "local model `precision`: int8 (default, about 1.9 times as fast) or float32, the reference arithmetic; each has its own model ID, so switching re-embeds [MDSEARCH_PRECISION]")
 }
 
 // Validate reports a bad environment value, an unknown provider or a

@@ -31,7 +31,7 @@ func sourceStamp(dir string, prec Precision) (string, error) {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\n", builderVersion)
 	if prec != Float32 {
-		fmt.Fprintf(h, "precision %s\n", prec.modelID())
+		fmt.Fprintf(h, "precision %s\n", prec.ModelID())
 	}
 	data, err := readModelFile(dir, "model.json")
 	if err != nil {

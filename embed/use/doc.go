@@ -11,10 +11,10 @@
 // by word through a cache of lattice runs and gives the same counts as
 // encoding (see count.go).
 //
-// Options.Precision picks the graph: Float32 (the default) reproduces the
-// reference vectors; Int8 runs the transformer's projections in int8,
-// weights per column and activations per token, about 1.9 times as fast,
-// with vectors within cosine 0.99 of float32's. Each precision has its own
+// Options.Precision picks the graph: Int8 (the default) runs the
+// transformer's projections in int8, weights per column and activations
+// per token, about 1.9 times as fast as Float32, with vectors within cosine
+// 0.99 of float32's; Float32 reproduces the reference vectors. Each precision has its own
 // cache file (model-int8.onnx) and model ID (ModelID + "-int8-row"), so
 // an index never mixes the two.
 //

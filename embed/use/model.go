@@ -122,7 +122,7 @@ func (m *Model) Dim() int { return Dimension }
 func (m *Model) MaxTokens() int { return Window }
 
 // ModelID implements embed.Embedder: ModelID, plus "-int8-row" at Int8.
-func (m *Model) ModelID() string { return m.precision.modelID() }
+func (m *Model) ModelID() string { return m.precision.ModelID() }
 
 // Precision is the arithmetic the model runs at.
 func (m *Model) Precision() Precision { return m.precision }

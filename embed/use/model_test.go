@@ -165,7 +165,7 @@ func TestEmbedConcurrentAndClose(t *testing.T) {
 func TestModelContract(t *testing.T) {
 	m := testModel(t, Options{})
 	ref := loadReference(t)
-	if m.Dim() != 512 || m.MaxTokens() != 128 || m.ModelID() != "use-lite-0.2.0" {
+	if m.Dim() != 512 || m.MaxTokens() != 128 || m.ModelID() != DefaultPrecision.ModelID() {
 		t.Errorf("Dim, MaxTokens, ModelID = %d, %d, %q", m.Dim(), m.MaxTokens(), m.ModelID())
 	}
 	for _, c := range ref.Cases {

@@ -23,7 +23,7 @@ func TestParsePrecision(t *testing.T) {
 			t.Errorf("ParsePrecision(%q) = %q, %v; want %q, ok %v", tt.in, got, err, tt.want, tt.ok)
 		}
 	}
-	if Int8.modelID() == Float32.modelID() || Int8.onnxName() == Float32.onnxName() {
+	if Int8.ModelID() == Float32.ModelID() || Int8.onnxName() == Float32.onnxName() {
 		t.Error("int8 and float32 share a model ID or a cache file")
 	}
 }
