@@ -22,6 +22,7 @@ func runMCP(ctx context.Context, env *Env, args []string) error {
 	if *token == "" {
 		*token = env.Getenv("MDSEARCH_TOKEN")
 	}
+	serverGC(env)
 	if *httpAddr != "" {
 		if err := rest.CheckBind(*httpAddr, *token); err != nil {
 			return err

@@ -71,15 +71,19 @@ func (e *Engine) loadVectors(ctx context.Context, gen int64) (*snapshot, error) 
 		return nil, err
 	}
 	s := &snapshot{gen: gen, loaded: time.Now(), model: model, dim: e.emb.Dim(), row: map[int64]int32{}}
-	if prev := e.snap.Load(); prev != nil && prev.model == model {
-		n := len(prev.ids) + len(prev.ids)/8
-		s.ids, s.docs, s.scales = make([]int64, 0, n), make([]int64, 0, n), make([]float32, 0, n)
-		s.index, s.secs = make([]int32, 0, n), make([]int64, 0, n)
-		s.vecs = make([]int8, 0, n*s.dim)
-	}
 	if model == 0 {
 		return s, nil
 	}
+	// Sized up front: appending a million rows would regrow the vectors
+	// (512 MB at a million windows) several times, and the copies left
+	// behind set the process's peak memory.
+	n, err := e.st.WindowCount(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s.ids, s.docs, s.scales = make([]int64, 0, n), make([]int64, 0, n), make([]float32, 0, n)
+	s.index, s.secs = make([]int32, 0, n), make([]int64, 0, n)
+	s.vecs = make([]int8, 0, n*s.dim)
 	err = e.st.ScanVectors(ctx, model, func(w store.WindowRef, vec []byte) error {
 		id := w.ChunkID
 		scale, q := store.Int8(vec)

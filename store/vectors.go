@@ -231,6 +231,16 @@ func (s *Store) ScanVectors(ctx context.Context, model int64, fn func(w WindowRe
 	return rows.Err()
 }
 
+// WindowCount is the number of windows in the index: an upper bound on
+// the vectors a scan of one model visits, cheap to count.
+func (s *Store) WindowCount(ctx context.Context) (int, error) {
+	var n int
+	if err := s.r.QueryRowContext(ctx, `SELECT count(*) FROM windows`).Scan(&n); err != nil {
+		return 0, fmt.Errorf("count windows: %w", err)
+	}
+	return n, nil
+}
+
 // Counts reports index-wide totals: documents, chunks (passages), their
 // windows, and windows with a vector under model.
 func (s *Store) Counts(ctx context.Context, model int64) (docs, chunks, windows, vectors int, err error) {
