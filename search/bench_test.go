@@ -304,7 +304,8 @@ func (s scaleEmbedder) CountTokens(t string) int { return s.real.CountTokens(t) 
 func (s scaleEmbedder) ModelID() string          { return "synthetic-512" }
 
 // BenchmarkScale measures warm queries over COPIES copies of the Rust RFCs
-// (about 51,000 chunks each), built once into MDSEARCH_BENCH_DIR. Each copy
+// (about 8,800 passages in 47,000 windows each), built once into
+// MDSEARCH_BENCH_DIR. Each copy
 // is its own collection; vectors are synthetic, queries are embedded by
 // the real model.
 func BenchmarkScale(b *testing.B) {
@@ -324,7 +325,7 @@ func BenchmarkScale(b *testing.B) {
 		}
 	}
 	s, _ := e.Status(bg)
-	b.Logf("%d chunks, %d vectors, %.0f MB", s.Chunks, s.Vectors, float64(s.SizeBytes)/(1<<20))
+	b.Logf("%d passages, %d window vectors, %.0f MB", s.Chunks, s.Vectors, float64(s.SizeBytes)/(1<<20))
 	queries := []string{"lifetime elision rules", "how are trait objects dispatched", "async closures",
 		"unsafe code guidelines", "const generics defaults", "error handling with the question mark operator",
 		"procedural macro hygiene", "borrow checker non-lexical lifetimes", "cargo workspace inheritance"}
