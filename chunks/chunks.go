@@ -104,22 +104,24 @@ func (o Options) withDefaults() Options {
 	case o.Overlap > 0.5:
 		o.Overlap = 0.5
 	}
-	switch {
-	case o.StubWords == 0:
-		o.StubWords = d.StubWords
-	case o.StubWords < 0:
-		o.StubWords = 0
-	}
+	o.StubWords = orNone(o.StubWords, d.StubWords)
 	if o.PassageWords <= 0 {
 		o.PassageWords = d.PassageWords
 	}
-	switch {
-	case o.CodeLines == 0:
-		o.CodeLines = d.CodeLines
-	case o.CodeLines < 0:
-		o.CodeLines = 0
-	}
+	o.CodeLines = orNone(o.CodeLines, d.CodeLines)
 	return o
+}
+
+// orNone reads an option where 0 means the default and a negative value
+// means none (stored as 0).
+func orNone(v, def int) int {
+	switch {
+	case v == 0:
+		return def
+	case v < 0:
+		return 0
+	}
+	return v
 }
 
 // splitter holds what one Split call shares.

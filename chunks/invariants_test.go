@@ -255,16 +255,7 @@ func checkSections(doc *sections.Document, opts Options, c mdsearch.Chunk) error
 // fullPrefix is "[Title > Heading > …] " for a section path, without the
 // title when the first heading repeats it, or "" for neither.
 func fullPrefix(title string, path []string) string {
-	var parts []string
-	if title != "" {
-		parts = append(parts, title)
-	}
-	for i, h := range path {
-		if i == 0 && len(parts) > 0 && strings.EqualFold(h, parts[0]) {
-			continue
-		}
-		parts = append(parts, h)
-	}
+	parts := mdsearch.HeadingTrail(title, path)
 	if len(parts) == 0 {
 		return ""
 	}

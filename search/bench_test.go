@@ -210,12 +210,7 @@ func BenchmarkReindex(b *testing.B) {
 // index built beforehand (MDSEARCH_BENCH_INDEX), query embedding included,
 // and reports p50/p95 over a fixed query set.
 func BenchmarkRealIndex(b *testing.B) {
-	path := os.Getenv("MDSEARCH_BENCH_INDEX")
-	if path == "" {
-		b.Skip("set MDSEARCH_BENCH_INDEX to an index built with the local model")
-	}
-	m := realModel(b)
-	e := openEngine(b, path, m)
+	e, m := benchIndex(b)
 	queries := []string{"lifetime elision rules", "how are trait objects dispatched", "async closures",
 		"unsafe code guidelines", "const generics defaults", "error handling with the question mark operator",
 		"procedural macro hygiene", "borrow checker non-lexical lifetimes", "cargo workspace inheritance",
@@ -261,19 +256,11 @@ func BenchmarkColdIndex(b *testing.B) {
 			b.ReportMetric(float64(st.Embedded)/time.Since(start).Seconds(), "embeds/s")
 			b.ReportMetric(float64(st.Embedded), "chunks")
 			texts, _ = e.st.EmbedTexts(bg)
-			// The order the engine embeds in, so both pad alike.
-			sort.SliceStable(texts, func(i, j int) bool { return len(texts[i]) > len(texts[j]) })
 		}
 	})
 	b.Run("raw-embed", func(b *testing.B) {
 		for b.Loop() {
-			start := time.Now()
-			for i := 0; i < len(texts); i += 64 {
-				if _, err := m.Embed(bg, texts[i:min(i+64, len(texts))]); err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.ReportMetric(float64(len(texts))/time.Since(start).Seconds(), "embeds/s")
+			b.ReportMetric(float64(len(texts))/rawEmbed(b, m, texts).Seconds(), "embeds/s")
 		}
 	})
 }

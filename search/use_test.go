@@ -100,12 +100,7 @@ func TestInt8RecallRealModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &snapshot{dim: m.Dim(), ids: make([]int64, len(exact)), docs: make([]int64, len(exact)), scales: make([]float32, len(exact))}
-	for i, v := range exact {
-		scale, q := store.Int8(store.Quantize(v))
-		s.ids[i], s.scales[i] = int64(i), scale
-		s.vecs = append(s.vecs, q...)
-	}
+	s := snapshotOf(m.Dim(), exact)
 	queries := []string{"link to a heading", "sync my vault between devices", "publish a site", "keyboard shortcuts",
 		"embed an image", "daily notes template", "graph view filters", "community plugins safety", "canvas cards",
 		"properties and frontmatter", "search operators", "callouts", "tables in markdown", "file recovery snapshots",
@@ -141,4 +136,16 @@ func TestInt8RecallRealModel(t *testing.T) {
 	if recall < 0.95 {
 		t.Errorf("int8 recall %.3f", recall)
 	}
+}
+
+// snapshotOf is a scan snapshot of vectors as the store keeps them (int8
+// with a scale), row i holding chunk i.
+func snapshotOf(dim int, vecs [][]float32) *snapshot {
+	s := &snapshot{dim: dim, ids: make([]int64, len(vecs)), docs: make([]int64, len(vecs)), scales: make([]float32, len(vecs))}
+	for i, v := range vecs {
+		scale, q := store.Int8(store.Quantize(v))
+		s.ids[i], s.scales[i] = int64(i), scale
+		s.vecs = append(s.vecs, q...)
+	}
+	return s
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/mdsearch/mdsearch/embed"
 	"github.com/mdsearch/mdsearch/internal/testenv"
 	"github.com/mdsearch/mdsearch/search/dot"
-	"github.com/mdsearch/mdsearch/store"
 )
 
 // TestTopKKernelsAgree: every dot-product kernel gives the scan the same
@@ -91,12 +90,7 @@ func TestScanRecallRealModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &snapshot{dim: m.Dim(), ids: make([]int64, len(exact)), docs: make([]int64, len(exact)), scales: make([]float32, len(exact))}
-	for i, v := range exact {
-		scale, q := store.Int8(store.Quantize(v))
-		s.ids[i], s.scales[i] = int64(i), scale
-		s.vecs = append(s.vecs, q...)
-	}
+	s := snapshotOf(m.Dim(), exact)
 	queries := append(readQueries(t, "../../shared/corpora/rust-book/queries.jsonl", 86),
 		readQueries(t, "../../shared/corpora/vue-docs/queries.jsonl", 64)...)
 	qv, err := m.Embed(bg, queries)

@@ -9,24 +9,16 @@ import (
 // they fill the limit (with the scores the OR query gives them), and the
 // OR query answers when they do not.
 func TestKeywordAny(t *testing.T) {
-	s := open(t)
-	c, err := s.AddCollection(ctx, "c", "/vault/c")
-	if err != nil {
-		t.Fatal(err)
-	}
 	// Three passages hold both words; two hold "lifetime" alone, many
 	// times, which gives them a better bm25 than some of the three.
-	texts := map[string]string{
+	s := keywordFixture(t, map[string]string{
 		"both1": "lifetime elision rules",
 		"both2": "lifetime elision in practice, with more words around it to make it long",
 		"both3": "elision of a lifetime, and a long passage around it so it ranks low among the rest",
 		"one1":  "lifetime lifetime lifetime lifetime",
 		"one2":  "lifetime lifetime lifetime",
 		"none":  "unrelated text",
-	}
-	for name, text := range texts {
-		put(t, s, c.ID, name+".md", name, nil, chunk(name+".md", 0, name, text))
-	}
+	})
 	terms := []string{`"lifetime"`, `"elision"`}
 	or := func(limit int) []KeywordHit {
 		hits, err := s.Keyword(ctx, strings.Join(terms, " OR "), Filter{}, DefaultWeights, limit)
@@ -42,21 +34,7 @@ func TestKeywordAny(t *testing.T) {
 	if len(score) != 5 {
 		t.Fatalf("OR matched %d passages, want 5", len(score))
 	}
-	names := func(hits []KeywordHit) string {
-		ids := make([]int64, len(hits))
-		for i, h := range hits {
-			ids[i] = h.ChunkID
-		}
-		rows, err := s.Chunks(ctx, ids)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var out []string
-		for _, h := range hits {
-			out = append(out, rows[h.ChunkID].Section)
-		}
-		return strings.Join(out, " ")
-	}
+	names := func(hits []KeywordHit) string { return hitSections(t, s, hits) }
 	cases := []struct {
 		terms []string
 		limit int
@@ -102,12 +80,7 @@ func TestKeywordAny(t *testing.T) {
 // scores the OR query gives them, ahead of rows holding a single term
 // many times.
 func TestKeywordAnyTiers(t *testing.T) {
-	s := open(t)
-	c, err := s.AddCollection(ctx, "c", "/vault/c")
-	if err != nil {
-		t.Fatal(err)
-	}
-	texts := map[string]string{
+	s := keywordFixture(t, map[string]string{
 		"abc":  "question mark operator in a long passage with a good many other words in it too",
 		"ab1":  "question mark, and a long passage with a good many other words in it as well",
 		"ab2":  "a question with a mark, in a long passage with a good many other words in it",
@@ -115,26 +88,8 @@ func TestKeywordAnyTiers(t *testing.T) {
 		"a1":   "question question question question",
 		"a2":   "question question question",
 		"none": "unrelated",
-	}
-	for name, text := range texts {
-		put(t, s, c.ID, name+".md", name, nil, chunk(name+".md", 0, name, text))
-	}
+	})
 	terms := []string{`"question"`, `"mark"`, `"operator"`}
-	section := func(hits []KeywordHit) []string {
-		ids := make([]int64, len(hits))
-		for i, h := range hits {
-			ids[i] = h.ChunkID
-		}
-		rows, err := s.Chunks(ctx, ids)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var out []string
-		for _, h := range hits {
-			out = append(out, rows[h.ChunkID].Section)
-		}
-		return out
-	}
 	or, err := s.Keyword(ctx, strings.Join(terms, " OR "), Filter{}, DefaultWeights, 10)
 	if err != nil {
 		t.Fatal(err)
@@ -143,7 +98,7 @@ func TestKeywordAnyTiers(t *testing.T) {
 	for _, h := range or {
 		score[h.ChunkID] = h.BM25
 	}
-	if got := strings.Join(section(or), " "); got != "abc bc a1 a2 ab1 ab2" {
+	if got := hitSections(t, s, or); got != "abc bc a1 a2 ab1 ab2" {
 		t.Fatalf("OR query: %s; the fixture no longer tells the tiers apart from it", got)
 	}
 	cases := []struct {
@@ -160,7 +115,7 @@ func TestKeywordAnyTiers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if g := strings.Join(section(got), " "); g != tc.want {
+		if g := hitSections(t, s, got); g != tc.want {
 			t.Errorf("limit %d: %s, want %s", tc.limit, g, tc.want)
 		}
 		for _, h := range got {
@@ -169,4 +124,41 @@ func TestKeywordAnyTiers(t *testing.T) {
 			}
 		}
 	}
+}
+
+// keywordFixture is a store with one collection holding one passage per
+// text, named (note and section) by its key.
+func keywordFixture(t *testing.T, texts map[string]string) *Store {
+	t.Helper()
+	s := open(t)
+	c, err := s.AddCollection(ctx, "c", "/vault/c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range texts {
+		put(t, s, c.ID, name+".md", name, nil, chunk(name+".md", 0, name, text))
+	}
+	return s
+}
+
+// hitSections names the hits' sections in order, space-separated.
+func hitSections(t *testing.T, s *Store, hits []KeywordHit) string {
+	t.Helper()
+	rows, err := s.Chunks(ctx, hitIDs(hits))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]string, len(hits))
+	for i, h := range hits {
+		out[i] = rows[h.ChunkID].Section
+	}
+	return strings.Join(out, " ")
+}
+
+func hitIDs(hits []KeywordHit) []int64 {
+	ids := make([]int64, len(hits))
+	for i, h := range hits {
+		ids[i] = h.ChunkID
+	}
+	return ids
 }

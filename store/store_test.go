@@ -59,10 +59,7 @@ func keyword(t *testing.T, s *Store, match string, f Filter) []string {
 	if err != nil {
 		t.Fatalf("Keyword(%q): %v", match, err)
 	}
-	ids := make([]int64, len(hits))
-	for i, h := range hits {
-		ids[i] = h.ChunkID
-	}
+	ids := hitIDs(hits)
 	rows, err := s.Chunks(ctx, ids)
 	if err != nil {
 		t.Fatal(err)

@@ -5,16 +5,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 	"time"
 
-	ort "github.com/yalue/onnxruntime_go"
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/mdsearch/mdsearch/embed"
-	"github.com/mdsearch/mdsearch/internal/testenv"
 )
 
 // benchCorpus holds real markdown for benchmarks (outside the repository).
@@ -24,18 +21,9 @@ const benchCorpus = "../../../shared/corpora/rust-rfcs/text"
 // most of them exactly at the window, like the chunker's output.
 func benchChunks(b *testing.B, tok *Tokenizer, n int) []string {
 	b.Helper()
-	files, _ := filepath.Glob(filepath.Join(benchCorpus, "*.md"))
-	if len(files) == 0 {
-		testenv.Absent(b, "benchmark corpus %s is missing", benchCorpus)
-	}
-	sort.Strings(files)
 	var chunks []string
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			b.Fatal(err)
-		}
-		words := strings.Fields(string(data))
+	for _, text := range corpusTexts(b) {
+		words := strings.Fields(text)
 		for len(words) > 0 && len(chunks) < n {
 			k := fitWords(tok, words)
 			chunks = append(chunks, strings.Join(words[:k], " "))
@@ -100,39 +88,17 @@ func BenchmarkRawRun(b *testing.B) {
 
 func benchRawRun(b *testing.B, prec Precision) {
 	m := testModel(b, Options{Precision: prec})
-	chunks := benchChunks(b, m.tok, benchTexts)
-	seqs := make([][]int32, len(chunks))
-	for i, c := range chunks {
-		seqs[i], _ = m.tok.EncodeLimit(c, Window)
-	}
-	order := lengthOrder(seqs)
-	type prepared struct{ in, out []ort.Value }
-	var runs []prepared
-	for start := 0; start < len(order); start += m.batchSize {
-		var bt batch
-		bt.fill(seqs, order[start:min(start+m.batchSize, len(order))])
-		shape := ort.NewShape(int64(bt.rows), int64(bt.seq))
-		ids, err1 := ort.NewTensor(shape, bt.ids)
-		mask, err2 := ort.NewTensor(shape, bt.mask)
-		out, err3 := ort.NewTensor(ort.NewShape(int64(bt.rows), Dimension), bt.out)
-		if err1 != nil || err2 != nil || err3 != nil {
-			b.Fatal(err1, err2, err3)
-		}
-		defer ids.Destroy()
-		defer mask.Destroy()
-		defer out.Destroy()
-		runs = append(runs, prepared{[]ort.Value{ids, mask}, []ort.Value{out}})
-	}
+	_, runs := prepareBatches(b, m.tok)
 	b.ResetTimer()
 	start := time.Now()
 	for b.Loop() {
 		for _, r := range runs {
-			if err := m.session.Run(r.in, r.out); err != nil {
+			if err := m.session.Run(r[:2], r[2:]); err != nil {
 				b.Fatal(err)
 			}
 		}
 	}
-	b.ReportMetric(float64(b.N*len(chunks))/time.Since(start).Seconds(), "embeddings/s")
+	b.ReportMetric(float64(b.N*benchTexts)/time.Since(start).Seconds(), "embeddings/s")
 }
 
 // BenchmarkCountTokens measures the tokenizer on window-sized texts;

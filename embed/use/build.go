@@ -25,7 +25,7 @@ const (
 // tanh projection, one row per text, stays float32.
 func buildONNX(s *encoderSpec, metadata [][2]string, prec Precision) []byte {
 	g := &onnxGraph{}
-	proj := dense
+	proj := projection(func(g *onnxGraph, name, x string, _ bool, w, b *tensor) string { return dense(g, name, x, w, b) })
 	if prec == Int8 {
 		proj = denseInt8
 	}
@@ -72,7 +72,7 @@ func buildONNX(s *encoderSpec, metadata [][2]string, prec Precision) []byte {
 // proj builds each projection (dense or denseInt8).
 func buildLayer(g *onnxGraph, proj projection, name string, l layerSpec, x, bias string) string {
 	h := layerNorm(g, name+"_ln1", x, l.ln1Scale, l.ln1Bias, l.lnEps)
-	qkv := proj(g, name+"_qkv", h, l.qkvW, l.qkvB)
+	qkv := proj(g, name+"_qkv", h, false, l.qkvW, l.qkvB)
 	parts := []string{name + "_q", name + "_k", name + "_v"}
 	g.opN("Split", [][]byte{attrInt("axis", 2)}, []string{qkv, g.int64s(int64(l.split[0]), int64(l.split[1]), int64(l.split[2]))}, parts)
 	heads := func(t string, perm ...int64) string {
@@ -86,21 +86,23 @@ func buildLayer(g *onnxGraph, proj projection, name string, l layerSpec, x, bias
 	weights := g.op("Softmax", [][]byte{attrInt("axis", -1)}, logits)
 	ctx := g.op("Transpose", [][]byte{attrInts("perm", 0, 2, 1, 3)}, g.op("MatMul", nil, weights, v))
 	ctx = g.op("Reshape", nil, ctx, g.int64s(0, 0, int64(l.dAttn)))
-	attn := proj(g, name+"_out", ctx, l.outW, l.outB)
+	attn := proj(g, name+"_out", ctx, false, l.outW, l.outB)
 	res := x
 	if l.resW != nil {
-		res = proj(g, name+"_res", x, l.resW, l.resB)
+		res = proj(g, name+"_res", x, false, l.resW, l.resB)
 	}
 	y := g.op("Add", nil, attn, res)
 
 	h = layerNorm(g, name+"_ln2", y, l.ln2Scale, l.ln2Bias, l.lnEps)
-	f := g.op("Relu", nil, proj(g, name+"_ffn1", h, l.ffn1W, l.ffn1B))
-	f = proj(g, name+"_ffn2", f, l.ffn2W, l.ffn2B)
+	f := g.op("Relu", nil, proj(g, name+"_ffn1", h, false, l.ffn1W, l.ffn1B))
+	f = proj(g, name+"_ffn2", f, true, l.ffn2W, l.ffn2B)
 	return g.op("Add", nil, f, y)
 }
 
-// projection adds x·W + b over the last axis to g and returns its output.
-type projection func(g *onnxGraph, name, x string, w, b *tensor) string
+// projection adds x·W + b over the last axis to g and returns its output;
+// nonNeg says x is never negative (a ReLU's output), which lets int8
+// activations use all 256 levels.
+type projection func(g *onnxGraph, name, x string, nonNeg bool, w, b *tensor) string
 
 // dense is x·W + b over the last axis, in float32.
 func dense(g *onnxGraph, name, x string, w, b *tensor) string {

@@ -87,11 +87,12 @@ func quantizeColumns(w []float32, rows, cols int) (q []int8, scales []float32) {
 // per row (per token): s = max|x[row, :]| / 127, xq = round(x / s),
 // y = (xq·Wq) * s * colScale + b.
 // MatMulInteger's fast kernels want uint8 activations (int8 ones took a
-// path ten times slower), so xq is offset by zero point 128, except after
-// ReLU, where x >= 0 uses all of 0..255 with zero point 0.
+// path ten times slower), so xq is offset by zero point 128, except when
+// x is never negative (nonNeg: after a ReLU), where it uses all of 0..255
+// with zero point 0.
 // MatMulIntegerToFloat multiplies in integers and applies both scales;
 // its bias input would be added before the row scale, so b is an Add.
-func denseInt8(g *onnxGraph, name, x string, w, b *tensor) string {
+func denseInt8(g *onnxGraph, name, x string, nonNeg bool, w, b *tensor) string {
 	rows, cols := w.shape[0], w.shape[1]
 	q, scales := quantizeColumns(w.floats(), rows, cols)
 	raw := make([]byte, len(q))
@@ -106,7 +107,6 @@ func denseInt8(g *onnxGraph, name, x string, w, b *tensor) string {
 	reduce := func(op string) string {
 		return g.op(op, [][]byte{attrInts("axes", -1), attrInt("keepdims", 1)}, x)
 	}
-	nonNeg := strings.HasPrefix(x, "Relu_")
 	m, levels, zp := reduce("ReduceMax"), float32(127), byte(128)
 	if nonNeg {
 		levels, zp = 255, 0
