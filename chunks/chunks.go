@@ -132,9 +132,14 @@ type splitter struct {
 	overhead int // tokens the counter adds to any text (special tokens)
 	out      []mdsearch.Chunk
 	fm       map[string]any
-	prefixes map[*sections.Section]prefixed
-	buf      []byte // scratch for hashing
-	words    bool   // the counter counts words, so block word counts are token counts
+	prefixes []prefixed // by section index
+	buf      []byte     // scratch for hashing
+	words    bool       // the counter counts words, so block word counts are token counts
+	// ranges counts ranges of the note when the counter can (valid UTF-8,
+	// so a range's display text is its bytes), else it is nil.
+	ranges embed.Ranges
+	// headers caches each table's repeated header rows and their count.
+	headers map[*sections.Block]prefixed
 	// passages marks the splitter that cuts passages: they are labelled by
 	// the section their text starts in, and from records the unit each
 	// came from, for cutting its windows.
@@ -145,18 +150,24 @@ type splitter struct {
 	elided [][2]int
 }
 
-// prefixed caches a section's prefix and the room it leaves.
+// prefixed caches a section's prefix, the room it leaves and its count as
+// a heading window (room is unused for a table header).
 type prefixed struct {
-	text string
-	room int
+	text   string
+	room   int
+	tokens int
+	set    bool
 }
 
 // newSplitter prepares a splitter of doc with opts (defaults applied).
 func newSplitter(doc *sections.Document, opts Options) *splitter {
 	s := &splitter{doc: doc, src: doc.Src, opts: opts, fm: doc.Frontmatter,
-		prefixes: map[*sections.Section]prefixed{}}
+		prefixes: make([]prefixed, len(doc.Sections))}
 	_, s.words = s.opts.Counter.(embed.Words)
 	s.overhead = s.opts.Counter.CountTokens("")
+	if rc, ok := s.opts.Counter.(embed.RangeCounter); ok && !s.words && utf8.Valid(doc.Src) {
+		s.ranges = rc.Ranges(string(doc.Src))
+	}
 	if s.fm == nil {
 		s.fm = map[string]any{}
 	}
@@ -187,12 +198,16 @@ func (s *splitter) prefix(id *sections.Section) string { return s.prefixed(id).t
 func (s *splitter) room(id *sections.Section) int { return s.prefixed(id).room }
 
 func (s *splitter) prefixed(id *sections.Section) prefixed {
-	if p, ok := s.prefixes[id]; ok {
+	if p := s.prefixes[id.Index]; p.set {
 		return p
 	}
 	text := s.makePrefix(id)
 	p := prefixed{text: text, room: max(1, s.opts.MaxTokens-s.overhead-s.countString(text))}
-	s.prefixes[id] = p
+	if head := strings.TrimSpace(text); head != "" {
+		p.tokens = s.opts.Counter.CountTokens(head)
+	}
+	p.set = true
+	s.prefixes[id.Index] = p
 	return p
 }
 
@@ -235,10 +250,26 @@ func (s *splitter) count(start, end int) int {
 }
 
 func (s *splitter) countRange(start, end int) int {
-	if s.words {
+	switch {
+	case s.words:
 		return embed.CountWords(s.src[start:end]) // U+FFFD or not, a word is a word
+	case s.ranges != nil:
+		return max(0, s.ranges.CountRange("", start, end)-s.overhead)
 	}
 	return s.countString(s.doc.Text(start, end))
+}
+
+// countEmbed counts the embed text of [start, end) after prefix and
+// header, without building it when the counter counts ranges.
+func (s *splitter) countEmbed(prefix, header string, start, end int) int {
+	if s.ranges != nil {
+		n, a, b := 0, 0, 0
+		s.segments(start, end, func(start, end int) { n, a, b = n+1, start, end })
+		if n == 1 {
+			return s.ranges.CountRange(prefix+header, a, b)
+		}
+	}
+	return s.opts.Counter.CountTokens(s.embedText(prefix, header, start, end))
 }
 
 func (s *splitter) countString(text string) int {
@@ -250,6 +281,17 @@ func (s *splitter) countString(text string) int {
 // (stubs merge forward, so its heading path is the deepest context); a
 // passage the first: where its text starts.
 func (u *unit) label(start, end int, first bool) (own *sections.Section, merged []*sections.Section) {
+	if !first {
+		for _, m := range u.members {
+			if m.start < end && start < m.end {
+				own = m.sec
+			}
+		}
+		if own == nil {
+			own = u.id
+		}
+		return own, nil
+	}
 	for _, m := range u.members {
 		if m.start < end && start < m.end {
 			if own != nil {
@@ -267,10 +309,14 @@ func (u *unit) label(start, end int, first bool) (own *sections.Section, merged 
 	return own, merged
 }
 
-// chunk builds the chunk for [start, end) of unit u, as one window. The
-// caller fills in the index fields.
+// chunk builds the chunk for [start, end) of unit u: a passage, or a
+// window (only its byte range and Windows[0] are set). The caller fills in
+// the index fields.
 func (s *splitter) chunk(u *unit, start, end int) mdsearch.Chunk {
-	own, merged := u.label(start, end, s.passages)
+	if !s.passages {
+		return mdsearch.Chunk{StartByte: start, EndByte: end, Windows: []mdsearch.Window{s.window(u, start, end)}}
+	}
+	own, merged := u.label(start, end, true)
 	c := mdsearch.Chunk{
 		Path:         s.doc.Path,
 		Title:        s.doc.Title,
@@ -285,6 +331,7 @@ func (s *splitter) chunk(u *unit, start, end int) mdsearch.Chunk {
 		Parts:        1,
 		Tags:         s.doc.Tags,
 		Frontmatter:  s.fm,
+		Text:         s.doc.Text(start, end),
 	}
 	if len(merged) > 0 {
 		c.Sections = append(c.Sections, own.Path)
@@ -292,25 +339,24 @@ func (s *splitter) chunk(u *unit, start, end int) mdsearch.Chunk {
 			c.Sections = append(c.Sections, m.Path)
 		}
 	}
-	if s.passages {
-		c.Text = s.doc.Text(start, end)
-		c.WordCount = embed.CountWords(c.Text)
-		return c
-	}
-	prefix, header := s.prefix(own), s.tableHeader(u, start)
+	c.WordCount = embed.CountWords(c.Text)
+	return c
+}
+
+// window builds the window for [start, end) of unit u: prefixed with the
+// deepest section it holds text of, counted and hashed.
+func (s *splitter) window(u *unit, start, end int) mdsearch.Window {
+	own, _ := u.label(start, end, false)
+	prefix, header := s.prefix(own), s.tableHeader(u, start).text
 	embedText := s.embedText(prefix, header, start, end)
-	c.Text = embedText[len(prefix)+len(header):] // shares the embed text's memory
-	w := mdsearch.Window{StartByte: start, EndByte: end, EmbedText: embedText, Head: prefix + header,
-		TokenCount: s.opts.Counter.CountTokens(embedText)}
-	if s.words {
-		// Prefix and header end in white space, so words add up.
-		c.WordCount = w.TokenCount - embed.CountWords(prefix) - embed.CountWords(header)
+	w := mdsearch.Window{StartByte: start, EndByte: end, EmbedText: embedText, Head: prefix + header}
+	if s.ranges != nil {
+		w.TokenCount = s.countEmbed(prefix, header, start, end)
 	} else {
-		c.WordCount = embed.CountWords(c.Text)
+		w.TokenCount = s.opts.Counter.CountTokens(embedText)
 	}
 	w.Hash = s.hash(embedText)
-	c.Windows = []mdsearch.Window{w}
-	return c
+	return w
 }
 
 // hash is a window's Hash: the first 16 bytes of the SHA-256 of its embed
@@ -379,21 +425,35 @@ func (s *splitter) elidedAt(pos int) bool {
 }
 
 // tableHeader is the header and delimiter rows of the table whose rows
-// start holds, followed by a newline, or "" when start is not inside a
-// table's rows or the header would take more than half the room.
-func (s *splitter) tableHeader(u *unit, start int) string {
+// start holds, followed by a newline, with their count; none when start is
+// not inside a table's rows or the header would take more than half the
+// room.
+func (s *splitter) tableHeader(u *unit, start int) prefixed {
 	if p := u.pieceAt(start); p != nil && p.kind == sections.Table && p.block != nil {
 		b := p.block
 		if start < b.HeaderEnd {
-			return ""
+			return prefixed{}
 		}
-		h := s.doc.Text(b.StartByte, trimRight(s.src, b.StartByte, b.HeaderEnd)) + "\n"
-		if s.countString(h) > s.unitRoom(u)/2 {
-			return ""
+		if h := s.header(b); h.tokens <= s.unitRoom(u)/2 {
+			return h
 		}
+	}
+	return prefixed{}
+}
+
+// header is table b's header and delimiter rows, followed by a newline,
+// with their count.
+func (s *splitter) header(b *sections.Block) prefixed {
+	if h, ok := s.headers[b]; ok {
 		return h
 	}
-	return ""
+	text := s.doc.Text(b.StartByte, trimRight(s.src, b.StartByte, b.HeaderEnd)) + "\n"
+	h := prefixed{text: text, tokens: s.countString(text)}
+	if s.headers == nil {
+		s.headers = map[*sections.Block]prefixed{}
+	}
+	s.headers[b] = h
+	return h
 }
 
 func trimRight(src []byte, start, end int) int {

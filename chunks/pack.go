@@ -31,7 +31,7 @@ func (s *splitter) pack(u *unit) {
 	overlap := s.overlapTokens()
 	start, startTok := atoms[0].start, 0
 	for i := 0; i < len(atoms); {
-		est := startTok + s.countString(s.tableHeader(u, start))
+		est := startTok + s.tableHeader(u, start).tokens
 		j := i
 		for j < len(atoms) && (j == i || est+max(1, atoms[j].tokens) <= room) {
 			est += max(1, atoms[j].tokens) // any text is at least a token
@@ -125,7 +125,7 @@ func (s *splitter) chunkTokens(u *unit, start, end int) int {
 		return s.overhead + s.count(start, end)
 	}
 	own, _ := u.label(start, end, false)
-	return s.opts.Counter.CountTokens(s.embedText(s.prefix(own), s.tableHeader(u, start), start, end))
+	return s.countEmbed(s.prefix(own), s.tableHeader(u, start).text, start, end)
 }
 
 // overlap picks where the chunk after [ps, pe) starts: back into it by
@@ -170,7 +170,7 @@ func (s *splitter) overlap(u *unit, ps, pe, want, avail, next int) (int, int) {
 	if !prose {
 		start = lineStartIfFirst(s.src, start)
 	}
-	if tok+s.countString(s.tableHeader(u, start)) > avail {
+	if tok+s.tableHeader(u, start).tokens > avail {
 		return next, 0
 	}
 	return start, tok

@@ -28,6 +28,9 @@ func Split(doc *sections.Document, opts Options) []mdsearch.Chunk {
 	ps.run(ps.sectionPieces())
 
 	ws := newSplitter(doc, opts)
+	if ws.ranges != nil {
+		defer ws.ranges.Release()
+	}
 	wp := ws.sectionPieces()
 	tokens := make(map[[2]int]int, len(doc.Sections)*4)
 	for _, sec := range wp {
@@ -53,7 +56,7 @@ func (s *splitter) windows(u *unit, c *mdsearch.Chunk, tokens map[[2]int]int) []
 	}
 	s.out = s.out[:0]
 	s.pack(sub)
-	out := make([]mdsearch.Window, len(s.out))
+	out := make([]mdsearch.Window, len(s.out), len(s.out)+1)
 	for i := range s.out {
 		w := s.out[i].Windows[0]
 		w.TextStart = -1
@@ -75,12 +78,13 @@ func (s *splitter) windows(u *unit, c *mdsearch.Chunk, tokens map[[2]int]int) []
 // or heading.
 func (s *splitter) headingWindow(u *unit, c *mdsearch.Chunk) []mdsearch.Window {
 	own, _ := u.label(c.StartByte, c.EndByte, true)
-	head := strings.TrimSpace(s.prefix(own))
+	p := s.prefixed(own)
+	head := strings.TrimSpace(p.text)
 	if head == "" {
 		return nil
 	}
 	return []mdsearch.Window{{StartByte: c.StartByte, EndByte: c.StartByte, EmbedText: head, Head: head, Heading: true,
-		TokenCount: s.opts.Counter.CountTokens(head), Hash: s.hash(head)}}
+		TokenCount: p.tokens, Hash: s.hash(head)}}
 }
 
 // textOffset is the offset in c.Text of source offset pos. Text shows

@@ -33,6 +33,38 @@ type TokenCounter interface {
 	CountTokens(text string) int
 }
 
+// RangeCounter is a TokenCounter that also counts ranges of one text for
+// far less than counting each alone: the chunker counts every byte of a
+// note several times over (blocks, cuts, overlaps, windows).
+type RangeCounter interface {
+	TokenCounter
+	// Ranges prepares text for counting its ranges.
+	Ranges(text string) Ranges
+}
+
+// Ranges counts ranges of the text a RangeCounter prepared.
+type Ranges interface {
+	// CountRange returns CountTokens(head + text[start:end]), exactly.
+	CountRange(head string, start, end int) int
+	// Release hands back what Ranges holds for reuse; the Ranges is not
+	// used after.
+	Release()
+}
+
+// Whole is Ranges for any counter: each range counted on its own.
+func Whole(c TokenCounter, text string) Ranges { return whole{c, text} }
+
+type whole struct {
+	c    TokenCounter
+	text string
+}
+
+func (w whole) CountRange(head string, start, end int) int {
+	return w.c.CountTokens(head + w.text[start:end])
+}
+
+func (whole) Release() {}
+
 // Words counts whitespace-separated words. It stands in for a model's
 // tokenizer when no model is loaded (keyword-only indexing, tests).
 type Words struct{}

@@ -34,7 +34,10 @@ type Cache struct {
 	bypass     atomic.Bool
 }
 
-var _ embed.Embedder = (*Cache)(nil)
+var (
+	_ embed.Embedder     = (*Cache)(nil)
+	_ embed.RangeCounter = (*Cache)(nil)
+)
 
 // NewCache wraps emb.
 func NewCache(emb embed.Embedder) *Cache {
@@ -120,6 +123,15 @@ func (c *Cache) MaxTokens() int { return c.emb.MaxTokens() }
 
 // CountTokens implements embed.Embedder.
 func (c *Cache) CountTokens(text string) int { return c.emb.CountTokens(text) }
+
+// Ranges counts ranges as the wrapped model does, when it can, else one
+// text at a time.
+func (c *Cache) Ranges(text string) embed.Ranges {
+	if rc, ok := c.emb.(embed.RangeCounter); ok {
+		return rc.Ranges(text)
+	}
+	return embed.Whole(c.emb, text)
+}
 
 // ModelID implements embed.Embedder: the cache does not change vectors.
 func (c *Cache) ModelID() string { return c.emb.ModelID() }

@@ -9,9 +9,8 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// Count path. The chunker counts several times as many bytes as it is
-// given, so counting must cost little more than splitting words, with the
-// same counts as Encode.
+// Count path. Counting must cost little more than splitting words, with
+// the same counts as Encode.
 //
 // The lattice of a prepared text falls apart at every separator: no piece
 // holds a separator past its first symbol, so no piece crosses one, and a
@@ -30,6 +29,10 @@ import (
 // bound means the run at the other base makes the same choices, so the
 // cached tokens are exact; the new best score is their scores replayed onto
 // the base, in the reference's order. Anything else runs the lattice again.
+//
+// Count looks words up in the short tables first (walk.go), which keep a
+// best score only to float32 and a run's tolerance rounded down; a near
+// tie met there is counted again on the exact path.
 
 // cacheShards bounds how many goroutines count with a cache at once; more
 // wait for one.
@@ -44,10 +47,14 @@ type wordCache struct {
 	words wordTable // words after the first of a text, up to a break
 	first wordTable // first words, run from 0
 	bare  wordTable // segments of words after a break
-	runes []rune
-	score []float64
-	ids   []uint16
-	rev   []uint16
+	// The short-word tables of ranges (walk.go).
+	shortFirst, shortLead, shortBare shortTables
+	inexact                          bool // a fast count met a near tie (walk.go)
+	walking                          bool // the walk counts: near ties need not be exact
+	runes                            []rune
+	score                            []float64
+	ids                              []uint16
+	rev                              []uint16
 }
 
 // countSetup records whether the word-by-word count path holds for this
@@ -74,6 +81,9 @@ func (t *Tokenizer) countSetup(pieces []string, scores []float64) {
 	for i := range t.nodes {
 		if nd := &t.nodes[i]; nd.id >= 0 {
 			t.scoreOf[nd.id] = nd.score
+			for j := 0; nd.score >= 0 && j < len(pieces[nd.id]); j++ {
+				t.unsigned[pieces[nd.id][j]] = true
+			}
 		}
 	}
 	for b := range utf8.RuneSelf {
@@ -86,7 +96,15 @@ func (t *Tokenizer) countSetup(pieces []string, scores []float64) {
 			}
 		}
 	}
+	for b := range t.plain {
+		t.plain[b] = b != ' ' && !t.breaks[b] && byte(b) != string(separator)[0]
+	}
 	t.wordwise = ok
+	for i := range t.caches {
+		for _, tabs := range []*shortTables{&t.caches[i].shortFirst, &t.caches[i].shortLead, &t.caches[i].shortBare} {
+			tabs.wide.wide = true
+		}
+	}
 	if ok {
 		t.sepScore = t.nodes[sep].score
 		t.flatten()
@@ -192,20 +210,29 @@ func (t *Tokenizer) count(text string) int {
 	}
 	c := t.lockCache()
 	defer c.mu.Unlock()
-	end, next := nextSeparator(s, 0, ascii)
-	total, base := c.firstWord(t, s[:end])
-	for end < len(s) {
-		start := next
-		end, next = nextSeparator(s, start, ascii)
-		n, b := c.word(t, s[start:end], base, false)
-		total, base = total+n, b
+	c.inexact = false
+	total, _ := c.countFrom(t, s, ascii, 0, 0, true, true)
+	if c.inexact {
+		total, _ = c.countFrom(t, s, ascii, 0, 0, true, false)
 	}
 	return total
 }
 
-// firstWord counts the first word of a text, which starts from score 0.
-func (c *wordCache) firstWord(t *Tokenizer, w string) (int, float64) {
-	return c.word(t, w, 0, true)
+// countFrom counts the words of the prepared text s, after total tokens and
+// from best score base, and returns the new total and best score. The first
+// word follows a separator, or starts the text (from score 0) when first.
+// fast looks words up in the short tables (walk.go), whose best scores
+// are within rounding of the exact ones.
+func (c *wordCache) countFrom(t *Tokenizer, s string, ascii bool, total int, base float64, first, fast bool) (int, float64) {
+	for start := 0; ; first = false {
+		end, next := nextSeparator(s, start, ascii)
+		n, b := c.word(t, s[start:end], base, first, fast)
+		total, base = total+n, b
+		if end == len(s) {
+			return total, base
+		}
+		start = next
+	}
 }
 
 // nextSeparator finds the first space or U+2581 at or after start: its
@@ -243,9 +270,14 @@ func isASCII(s string) bool {
 // of its own that no piece crosses, so w is cut there too: its segments are
 // counted alone, and an unknown token that ends one merges with the break
 // after it, as a break does with an unknown token that starts the next.
-func (c *wordCache) word(t *Tokenizer, w string, base float64, first bool) (int, float64) {
+// fast is as for countFrom.
+func (c *wordCache) word(t *Tokenizer, w string, base float64, first, fast bool) (int, float64) {
+	segment := c.segment
+	if fast {
+		segment = c.fastSegment
+	}
 	i := t.nextBreak(w, 0)
-	total, base, _, prevUnk := c.segment(t, w[:i], base, true, first)
+	total, base, _, prevUnk, _ := segment(t, w[:i], base, true, first)
 	for i < len(w) {
 		if !prevUnk {
 			total++
@@ -253,7 +285,7 @@ func (c *wordCache) word(t *Tokenizer, w string, base float64, first bool) (int,
 		prevUnk = true // the break: an unknown token, base unchanged
 		j := t.nextBreak(w, i+1)
 		if j > i+1 {
-			n, b, firstUnk, lastUnk := c.segment(t, w[i+1:j], base, false, false)
+			n, b, firstUnk, lastUnk, _ := segment(t, w[i+1:j], base, false, false)
 			if firstUnk {
 				n--
 			}
@@ -276,10 +308,13 @@ func (t *Tokenizer) nextBreak(w string, i int) int {
 }
 
 // segment counts the tokens of w, after a separator when lead, from best
-// score base. It reports whether the first and the last token are unknown.
-func (c *wordCache) segment(t *Tokenizer, w string, base float64, lead, first bool) (int, float64, bool, bool) {
+// score base. It reports whether the first and the last token are unknown,
+// and up to which magnitude of base the same tokens are certain (tol; see
+// tolerance). A text's first word runs from exactly 0 and gets no
+// tolerance.
+func (c *wordCache) segment(t *Tokenizer, w string, base float64, lead, first bool) (int, float64, bool, bool, float64) {
 	if lead && w == "" {
-		return 1, t.sepScore + base, false, false // a lone separator: one piece, no choice
+		return 1, t.sepScore + base, false, false, math.Inf(1) // a lone separator: one piece, no choice
 	}
 	tab := &c.bare
 	switch {
@@ -290,25 +325,38 @@ func (c *wordCache) segment(t *Tokenizer, w string, base float64, lead, first bo
 	}
 	if !first && base >= 0 {
 		n, next, _, _ := c.lattice(t, w, base, lead)
-		return n, next, c.firstUnk(), c.lastUnk()
+		return n, next, c.firstUnk(), c.lastUnk(), math.Inf(-1)
 	}
 	e, h := tab.find(w)
 	if e != nil {
 		if first {
-			return int(e.count), e.next, e.firstUnk, e.lastUnk
+			return int(e.count), e.next, e.firstUnk, e.lastUnk, math.Inf(-1)
 		}
 		if e.margin > t.bound(e.ref, -base, len(w)) {
-			return int(e.count), tab.replay(e, t.scoreOf, base), e.firstUnk, e.lastUnk
+			return int(e.count), tab.replay(e, t.scoreOf, base), e.firstUnk, e.lastUnk, t.tolerance(e.margin, e.ref, len(w))
 		}
-		n, next, _, _ := c.lattice(t, w, base, lead)
-		return n, next, e.firstUnk, e.lastUnk
+		return c.fresh(t, w, base, lead)
 	}
 	n, next, margin, nonPositive := c.lattice(t, w, base, lead)
 	fu, lu := c.firstUnk(), c.lastUnk()
 	if first || nonPositive {
 		tab.add(w, h, wordEntry{count: int32(n), margin: margin, ref: -base, next: next, firstUnk: fu, lastUnk: lu}, c.rev)
 	}
-	return n, next, fu, lu
+	tol := math.Inf(-1)
+	if nonPositive && !first {
+		tol = t.tolerance(margin, -base, len(w))
+	}
+	return n, next, fu, lu, tol
+}
+
+// fresh runs the lattice over w at base without the cache.
+func (c *wordCache) fresh(t *Tokenizer, w string, base float64, lead bool) (int, float64, bool, bool, float64) {
+	n, next, margin, nonPositive := c.lattice(t, w, base, lead)
+	tol := math.Inf(-1)
+	if nonPositive {
+		tol = t.tolerance(margin, -base, len(w))
+	}
+	return n, next, c.firstUnk(), c.lastUnk(), tol
 }
 
 // firstUnk and lastUnk report whether the last lattice's best path starts
@@ -324,6 +372,15 @@ func (c *wordCache) lastUnk() bool  { return len(c.rev) > 0 && c.rev[0] == 0 }
 func (t *Tokenizer) bound(a, b float64, nb int) float64 {
 	l := float64(nb + 1)
 	return 4 * l * roundoff * (a + b + 2*l*t.maxAbs)
+}
+
+// tolerance is the largest magnitude of base at which a run of a word of
+// nb bytes, made at a base of magnitude ref with the given margin, is
+// certain to make the same choices: bound(ref, x, nb) < margin for every x
+// below it.
+func (t *Tokenizer) tolerance(margin, ref float64, nb int) float64 {
+	l := float64(nb + 1)
+	return margin/(4*l*roundoff) - ref - 2*l*t.maxAbs
 }
 
 // lattice runs the reference's lattice over w, after a separator when

@@ -6,10 +6,12 @@
 // checks that it has the expected structure, and writes an equivalent ONNX
 // graph next to it as model.onnx; later loads reuse that file while the
 // source files are unchanged. The tokenizer is a port of the reference
-// JavaScript tokenizer and gives identical token ids. Counting tokens,
-// which the chunker does several times for every byte of a note, goes word
-// by word through a cache of lattice runs and gives the same counts as
-// encoding (see count.go).
+// JavaScript tokenizer and gives identical token ids. Counting tokens goes
+// word by word through a cache of lattice runs and gives the same counts
+// as encoding (see count.go). The chunker counts many ranges of each note
+// (blocks, cuts, overlaps, windows with their heading prefix): Ranges walks
+// a note once and answers each range from running totals, exactly (see
+// ranges.go and walk.go).
 //
 // Options.Precision picks the graph: Int8 (the default) runs the
 // transformer's projections in int8, weights per column and activations

@@ -56,7 +56,11 @@ type Model struct {
 	session *ort.DynamicAdvancedSession
 }
 
-var _ embed.Embedder = (*Model)(nil)
+var (
+	_ embed.Embedder     = (*Model)(nil)
+	_ embed.RangeCounter = (*Model)(nil)
+	_ embed.RangeCounter = (*Tokenizer)(nil)
+)
 
 // New loads ONNX Runtime and the model, building and caching model.onnx in
 // the model directory on first use. Missing or damaged assets give an
@@ -130,6 +134,10 @@ func (m *Model) Precision() Precision { return m.precision }
 // CountTokens implements embed.Embedder: the number of tokens of text
 // before truncation to the window.
 func (m *Model) CountTokens(text string) int { return m.tok.Count(text) }
+
+// Ranges implements embed.RangeCounter with the same counts as
+// CountTokens.
+func (m *Model) Ranges(text string) embed.Ranges { return m.tok.Ranges(text) }
 
 // Truncated is the number of inputs so far that were longer than the window
 // and were cut to it.

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -33,7 +34,14 @@ type Tokenizer struct {
 	flatRoot  []int32   // root children of ASCII runes in flat
 	flatSep   int32     // flat node of "▁"
 	breaks    [256]bool // ASCII bytes, other than space, that no piece holds
-	caches    [cacheShards]wordCache
+	plain     [256]bool // bytes that neither end a run nor may start U+2581
+	// unsigned marks the bytes of pieces that score 0 or more: a word
+	// without them scores below 0 from a text's start on, so it makes the
+	// same choices there as after other words (ranges.go).
+	unsigned [256]bool
+	caches   [cacheShards]wordCache
+	freeMu   sync.Mutex
+	free     [][]int64 // running totals of released ranges (ranges.go)
 }
 
 type trieNode struct {
