@@ -24,17 +24,20 @@ type shortTable struct {
 	wide  bool
 }
 
-// shortSlot is a word packed in k0 (and k1 when wide; k0 is 0 in an empty
-// slot, as words hold no NUL byte) and its value: count | firstUnk<<8 |
-// lastUnk<<9 | tolerance exponent<<10 | float32 score<<32. A narrow table
-// keeps its k1 in the next slot's place: pairs of slots are one wide slot.
+// shortSlot is a word packed in k0 (k0 is 0 in an empty slot, as words
+// hold no NUL byte) and its value: count | firstUnk<<8 | lastUnk<<9 |
+// tolerance exponent<<10 | float32 score<<32. A wide table takes two slots
+// a word: k0 and no value, then k1 and the value.
 type shortSlot struct{ k0, val uint64 }
 
 // shortTables are the tables of one kind of segment.
 type shortTables struct{ narrow, wide shortTable }
 
+// Bounds of one table, in words (a narrow table takes at most 4 MB, a wide
+// one 2 MB), and of the words the tables hold.
 const (
 	shortWords = 1 << 17
+	wideWords  = 1 << 15
 	shortBytes = 16
 	// noTolerance marks a first word's value: it runs from 0 only.
 	noTolerance = 0xff
@@ -177,7 +180,7 @@ func (tab *shortTable) home(k0, k1 uint64) uint64 {
 // add stores a word's value at slot i, from find.
 func (tab *shortTable) add(i int, k0, k1, v uint64) {
 	switch n := len(tab.slots) / int(tab.width()); {
-	case tab.n >= shortWords:
+	case tab.n >= shortWords || tab.wide && tab.n >= wideWords:
 		clear(tab.slots)
 		tab.n = 0
 		i, _ = tab.find(k0, k1)
