@@ -148,6 +148,7 @@ type splitter struct {
 	// elided are the ranges of source, in order, that the embed texts of
 	// the passage being cut into windows leave out: code past CodeLines.
 	elided [][2]int
+	crop1  unit // the passage being cut into windows (passages.go)
 }
 
 // prefixed caches a section's prefix, the room it leaves and its count as

@@ -100,7 +100,9 @@ func (s *splitter) textOffset(c *mdsearch.Chunk, pos int) int {
 // splitter's counter (tokens holds the counts of whole pieces). It sets
 // the ranges of code the windows leave out.
 func (s *splitter) crop(u *unit, start, end int, tokens map[[2]int]int) *unit {
-	sub := &unit{id: u.id}
+	// One passage's windows are cut at a time: its unit reuses the last.
+	sub := &s.crop1
+	*sub = unit{id: u.id, pieces: sub.pieces[:0], members: sub.members[:0]}
 	s.elided = s.elided[:0]
 	for _, p := range u.pieces {
 		if p.end <= start || p.start >= end {
@@ -133,7 +135,7 @@ func (s *splitter) crop(u *unit, start, end int, tokens map[[2]int]int) *unit {
 		sub.members = append(sub.members, member{sec: m.sec, start: max(m.start, start), end: min(m.end, end)})
 	}
 	if len(sub.members) == 0 {
-		sub.members = []member{{sec: u.id, start: sub.start(), end: sub.end()}}
+		sub.members = append(sub.members, member{sec: u.id, start: sub.start(), end: sub.end()})
 	}
 	return sub
 }
