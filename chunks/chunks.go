@@ -139,7 +139,7 @@ type splitter struct {
 	// so a range's display text is its bytes), else it is nil.
 	ranges embed.Ranges
 	// headers caches each table's repeated header rows and their count.
-	headers map[*sections.Block]prefixed
+	headers map[*sections.Block]counted
 	// passages marks the splitter that cuts passages: they are labelled by
 	// the section their text starts in, and from records the unit each
 	// came from, for cutting its windows.
@@ -151,13 +151,17 @@ type splitter struct {
 	crop1  unit // the passage being cut into windows (passages.go)
 }
 
-// prefixed caches a section's prefix, the room it leaves and its count as
-// a heading window (room is unused for a table header).
+// prefixed caches a section's prefix and the room it leaves.
 type prefixed struct {
+	text string
+	room int
+	set  bool
+}
+
+// counted is a text with its count, without the counter's overhead.
+type counted struct {
 	text   string
-	room   int
 	tokens int
-	set    bool
 }
 
 // newSplitter prepares a splitter of doc with opts (defaults applied).
@@ -203,11 +207,7 @@ func (s *splitter) prefixed(id *sections.Section) prefixed {
 		return p
 	}
 	text := s.makePrefix(id)
-	p := prefixed{text: text, room: max(1, s.opts.MaxTokens-s.overhead-s.countString(text))}
-	if head := strings.TrimSpace(text); head != "" {
-		p.tokens = s.opts.Counter.CountTokens(head)
-	}
-	p.set = true
+	p := prefixed{text: text, room: max(1, s.opts.MaxTokens-s.overhead-s.countString(text)), set: true}
 	s.prefixes[id.Index] = p
 	return p
 }
@@ -260,17 +260,19 @@ func (s *splitter) countRange(start, end int) int {
 	return s.countString(s.doc.Text(start, end))
 }
 
-// countEmbed counts the embed text of [start, end) after prefix and
-// header, without building it when the counter counts ranges.
-func (s *splitter) countEmbed(prefix, header string, start, end int) int {
-	if s.ranges != nil {
-		n, a, b := 0, 0, 0
-		s.segments(start, end, func(start, end int) { n, a, b = n+1, start, end })
-		if n == 1 {
-			return s.ranges.CountRange(prefix+header, a, b)
-		}
+// countHeaded counts head followed by the display text of [start, end)
+// without the elided ranges, from the note's ranges: ok is false when the
+// counter does not count ranges or code is left out inside [start, end).
+func (s *splitter) countHeaded(head string, start, end int) (n int, ok bool) {
+	if s.ranges == nil {
+		return 0, false
 	}
-	return s.opts.Counter.CountTokens(s.embedText(prefix, header, start, end))
+	parts, a, b := 0, 0, 0
+	s.segments(start, end, func(start, end int) { parts, a, b = parts+1, start, end })
+	if parts != 1 {
+		return 0, false
+	}
+	return s.ranges.CountRange(head, a, b), true
 }
 
 func (s *splitter) countString(text string) int {
@@ -351,11 +353,11 @@ func (s *splitter) window(u *unit, start, end int) mdsearch.Window {
 	prefix, header := s.prefix(own), s.tableHeader(u, start).text
 	embedText := s.embedText(prefix, header, start, end)
 	w := mdsearch.Window{StartByte: start, EndByte: end, EmbedText: embedText, Head: prefix + header}
-	if s.ranges != nil {
-		w.TokenCount = s.countEmbed(prefix, header, start, end)
-	} else {
-		w.TokenCount = s.opts.Counter.CountTokens(embedText)
+	n, ok := s.countHeaded(w.Head, start, end)
+	if !ok {
+		n = s.opts.Counter.CountTokens(embedText)
 	}
+	w.TokenCount = n
 	w.Hash = s.hash(embedText)
 	return w
 }
@@ -429,29 +431,29 @@ func (s *splitter) elidedAt(pos int) bool {
 // start holds, followed by a newline, with their count; none when start is
 // not inside a table's rows or the header would take more than half the
 // room.
-func (s *splitter) tableHeader(u *unit, start int) prefixed {
+func (s *splitter) tableHeader(u *unit, start int) counted {
 	if p := u.pieceAt(start); p != nil && p.kind == sections.Table && p.block != nil {
 		b := p.block
 		if start < b.HeaderEnd {
-			return prefixed{}
+			return counted{}
 		}
 		if h := s.header(b); h.tokens <= s.unitRoom(u)/2 {
 			return h
 		}
 	}
-	return prefixed{}
+	return counted{}
 }
 
 // header is table b's header and delimiter rows, followed by a newline,
 // with their count.
-func (s *splitter) header(b *sections.Block) prefixed {
+func (s *splitter) header(b *sections.Block) counted {
 	if h, ok := s.headers[b]; ok {
 		return h
 	}
 	text := s.doc.Text(b.StartByte, trimRight(s.src, b.StartByte, b.HeaderEnd)) + "\n"
-	h := prefixed{text: text, tokens: s.countString(text)}
+	h := counted{text: text, tokens: s.countString(text)}
 	if s.headers == nil {
-		s.headers = map[*sections.Block]prefixed{}
+		s.headers = map[*sections.Block]counted{}
 	}
 	s.headers[b] = h
 	return h

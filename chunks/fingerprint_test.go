@@ -138,12 +138,7 @@ func TestRangesSameSplit(t *testing.T) {
 			{MaxTokens: 24, PassageWords: 40, Counter: model, CodeLines: -1},
 			{MaxTokens: 300, PassageWords: 500, Counter: model, CodeLines: 3, Overlap: 0.3},
 		} {
-			plain := opts
-			plain.Counter = plainCounter{model}
-			a, b := Split(doc, opts), Split(doc, plain)
-			ja, _ := json.Marshal(a)
-			jb, _ := json.Marshal(b)
-			if string(ja) != string(jb) {
+			if !sameSplit(doc, opts) {
 				t.Fatalf("%s (%+v): counting ranges changes the split", f, opts)
 			}
 		}
@@ -153,18 +148,7 @@ func TestRangesSameSplit(t *testing.T) {
 // FuzzRangesSplit checks on any note and options that counting ranges
 // changes nothing Split makes, with the model's counter.
 func FuzzRangesSplit(f *testing.F) {
-	for i, md := range specMarkdown(f) {
-		f.Add(md, uint8(i%64), uint8(i*7%256))
-	}
-	files, _ := filepath.Glob("testdata/*.md")
-	for i, name := range files {
-		b, err := os.ReadFile(name)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(string(b), uint8(24+i), uint8(i%32))
-		f.Add(string(b), uint8(120), uint8(0))
-	}
+	addSplitSeeds(f)
 	model := modelCounter(f)
 	f.Fuzz(func(t *testing.T, src string, maxTokens, flags uint8) {
 		opts := fuzzOptions(maxTokens, flags)
@@ -172,14 +156,18 @@ func FuzzRangesSplit(f *testing.F) {
 		if flags&2 != 0 {
 			opts.CodeLines = -1
 		}
-		doc := sections.Parse("fuzz.md", []byte(src))
-		plain := opts
-		plain.Counter = plainCounter{model}
-		a, b := Split(doc, opts), Split(doc, plain)
-		ja, _ := json.Marshal(a)
-		jb, _ := json.Marshal(b)
-		if string(ja) != string(jb) {
+		if doc := sections.Parse("fuzz.md", []byte(src)); !sameSplit(doc, opts) {
 			t.Fatalf("counting ranges changes the split of %q with %+v", src, opts)
 		}
 	})
+}
+
+// sameSplit reports whether Split makes the same of doc when opts.Counter
+// counts ranges as when it counts every text whole.
+func sameSplit(doc *sections.Document, opts Options) bool {
+	plain := opts
+	plain.Counter = plainCounter{opts.Counter}
+	a, _ := json.Marshal(Split(doc, opts))
+	b, _ := json.Marshal(Split(doc, plain))
+	return string(a) == string(b)
 }

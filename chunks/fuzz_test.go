@@ -91,6 +91,25 @@ func specMarkdown(tb testing.TB) []string {
 // checkChunks) on any input. It is seeded with the CommonMark spec examples and the golden
 // notes.
 func FuzzSplit(f *testing.F) {
+	addSplitSeeds(f)
+	f.Fuzz(func(t *testing.T, src string, maxTokens, flags uint8) {
+		opts := fuzzOptions(maxTokens, flags)
+		// The fuzzer has no time limit per input; a hang must crash.
+		watchdog := time.AfterFunc(10*time.Second, func() {
+			panic(fmt.Sprintf("Split takes over 10s on %q with %+v", src, opts))
+		})
+		defer watchdog.Stop()
+		doc := sections.Parse("fuzz.md", []byte(src))
+		cs := Split(doc, opts)
+		if err := checkChunks(doc, opts, cs); err != nil {
+			t.Fatalf("%v\noptions %+v", err, opts)
+		}
+	})
+}
+
+// addSplitSeeds seeds a fuzzer of (markdown, budget, flags) with the
+// CommonMark spec examples and the golden notes under several options.
+func addSplitSeeds(f *testing.F) {
 	for i, md := range specMarkdown(f) {
 		f.Add(md, uint8(i%64), uint8(i*7%256))
 	}
@@ -106,17 +125,4 @@ func FuzzSplit(f *testing.F) {
 		f.Add(string(b), uint8(56), uint8(4<<5))    // 20-word passages
 		f.Add(string(b), uint8(120), uint8(3<<5|1)) // 8-word passages, h2h3
 	}
-	f.Fuzz(func(t *testing.T, src string, maxTokens, flags uint8) {
-		opts := fuzzOptions(maxTokens, flags)
-		// The fuzzer has no time limit per input; a hang must crash.
-		watchdog := time.AfterFunc(10*time.Second, func() {
-			panic(fmt.Sprintf("Split takes over 10s on %q with %+v", src, opts))
-		})
-		defer watchdog.Stop()
-		doc := sections.Parse("fuzz.md", []byte(src))
-		cs := Split(doc, opts)
-		if err := checkChunks(doc, opts, cs); err != nil {
-			t.Fatalf("%v\noptions %+v", err, opts)
-		}
-	})
 }

@@ -125,7 +125,11 @@ func (s *splitter) chunkTokens(u *unit, start, end int) int {
 		return s.overhead + s.count(start, end)
 	}
 	own, _ := u.label(start, end, false)
-	return s.countEmbed(s.prefix(own), s.tableHeader(u, start).text, start, end)
+	prefix, header := s.prefix(own), s.tableHeader(u, start).text
+	if n, ok := s.countHeaded(prefix+header, start, end); ok {
+		return n
+	}
+	return s.opts.Counter.CountTokens(s.embedText(prefix, header, start, end))
 }
 
 // overlap picks where the chunk after [ps, pe) starts: back into it by

@@ -78,13 +78,12 @@ func (s *splitter) windows(u *unit, c *mdsearch.Chunk, tokens map[[2]int]int) []
 // or heading.
 func (s *splitter) headingWindow(u *unit, c *mdsearch.Chunk) []mdsearch.Window {
 	own, _ := u.label(c.StartByte, c.EndByte, true)
-	p := s.prefixed(own)
-	head := strings.TrimSpace(p.text)
+	head := strings.TrimSpace(s.prefix(own))
 	if head == "" {
 		return nil
 	}
 	return []mdsearch.Window{{StartByte: c.StartByte, EndByte: c.StartByte, EmbedText: head, Head: head, Heading: true,
-		TokenCount: p.tokens, Hash: s.hash(head)}}
+		TokenCount: s.opts.Counter.CountTokens(head), Hash: s.hash(head)}}
 }
 
 // textOffset is the offset in c.Text of source offset pos. Text shows

@@ -30,7 +30,7 @@ import (
 // cached tokens are exact; the new best score is their scores replayed onto
 // the base, in the reference's order. Anything else runs the lattice again.
 //
-// Count looks words up in the short tables first (walk.go), which keep a
+// Count looks words up in the short tables first (short.go), which keep a
 // best score only to float32 and a run's tolerance rounded down; a near
 // tie met there is counted again on the exact path.
 
@@ -43,18 +43,37 @@ const roundoff = 0x1p-53
 
 // wordCache holds cached words and the scratch of one counting goroutine.
 type wordCache struct {
-	mu    sync.Mutex
-	words wordTable // words after the first of a text, up to a break
-	first wordTable // first words, run from 0
-	bare  wordTable // segments of words after a break
-	// The short-word tables of ranges (walk.go).
-	shortFirst, shortLead, shortBare shortTables
-	inexact                          bool // a fast count met a near tie (walk.go)
-	walking                          bool // the walk counts: near ties need not be exact
-	runes                            []rune
-	score                            []float64
-	ids                              []uint16
-	rev                              []uint16
+	mu     sync.Mutex
+	tables [kinds]wordTable   // lattice runs, by kind of segment
+	short  [kinds]shortTables // the same, short words, for fast counts (short.go)
+	// inexact is set when a fast count meets a near tie (short.go);
+	// walking when the counting is a walk that marks such runs weak.
+	inexact, walking bool
+	runes            []rune
+	score            []float64
+	ids              []uint16
+	rev              []uint16
+}
+
+// Kinds of segment, each with tables of its own: a text's first word (run
+// from exactly 0), a word after a separator, a segment after a break.
+const (
+	kindFirst = iota
+	kindLead
+	kindBare
+	kinds
+)
+
+// segKind is the kind of a segment after a separator when lead, or at the
+// text's start when first.
+func segKind(lead, first bool) int {
+	switch {
+	case first:
+		return kindFirst
+	case lead:
+		return kindLead
+	}
+	return kindBare
 }
 
 // countSetup records whether the word-by-word count path holds for this
@@ -100,11 +119,6 @@ func (t *Tokenizer) countSetup(pieces []string, scores []float64) {
 		t.plain[b] = b != ' ' && !t.breaks[b] && byte(b) != string(separator)[0]
 	}
 	t.wordwise = ok
-	for i := range t.caches {
-		for _, tabs := range []*shortTables{&t.caches[i].shortFirst, &t.caches[i].shortLead, &t.caches[i].shortBare} {
-			tabs.wide.wide = true
-		}
-	}
 	if ok {
 		t.sepScore = t.nodes[sep].score
 		t.flatten()
@@ -201,58 +215,98 @@ func (t *Tokenizer) count(text string) int {
 	if text == "" {
 		return 0
 	}
-	s, ascii := text, isASCII(text)
-	if !ascii {
-		s = norm.NFKC.String(strings.ToValidUTF8(text, "\uFFFD"))
-		if s == "" {
-			return 0
-		}
+	s := normalize(text)
+	if s == "" {
+		return 0
 	}
 	c := t.lockCache()
 	defer c.mu.Unlock()
-	c.inexact = false
-	total, _ := c.countFrom(t, s, ascii, 0, 0, true, true)
-	if c.inexact {
-		total, _ = c.countFrom(t, s, ascii, 0, 0, true, false)
-	}
-	return total
+	n, _ := c.countText(t, s)
+	return n
 }
 
-// countFrom counts the words of the prepared text s, after total tokens and
-// from best score base, and returns the new total and best score. The first
-// word follows a separator, or starts the text (from score 0) when first.
-// fast looks words up in the short tables (walk.go), whose best scores
-// are within rounding of the exact ones.
-func (c *wordCache) countFrom(t *Tokenizer, s string, ascii bool, total int, base float64, first, fast bool) (int, float64) {
-	for start := 0; ; first = false {
-		end, next := nextSeparator(s, start, ascii)
-		n, b := c.word(t, s[start:end], base, first, fast)
-		total, base = total+n, b
-		if end == len(s) {
+// normalize is text as the count path reads it: NFKC, unless ASCII.
+func normalize(text string) string {
+	if isASCII(text) {
+		return text
+	}
+	return norm.NFKC.String(strings.ToValidUTF8(text, "\uFFFD"))
+}
+
+// countText counts the normalised text s from its start, exactly: through
+// the short tables, and again on the exact path when they met a near tie.
+// It returns the count and the best score after s (within rounding). An
+// empty s is a text's empty first word: a lone separator.
+func (c *wordCache) countText(t *Tokenizer, s string) (int, float64) {
+	c.inexact = false
+	n, base := c.countFrom(t, s, 0, 0, true, true, nil)
+	if c.inexact {
+		n, base = c.countFrom(t, s, 0, 0, true, false, nil)
+	}
+	return n, base
+}
+
+// countFrom counts the prepared text s after total tokens, from best score
+// base, and returns the new total and best score; its first segment
+// follows a separator, or starts the text (from score 0) when first. The
+// text falls apart into runs: a word's first segment (after a separator: a
+// space, or U+2581 in non-ASCII text), a later segment (after a break: a
+// byte no piece holds, such as a line break), and each break, an unknown
+// token of its own that merges with an unknown token before it, as a
+// segment's first unknown token merges with the break before it. Each byte
+// is read once. fast looks segments up in the short tables (short.go),
+// whose best scores are within rounding of the exact ones; b, when not
+// nil, is told the end of every run, and a run in the short tables that
+// does not hold at the walk's best score is marked weak, not counted again.
+func (c *wordCache) countFrom(t *Tokenizer, s string, total int, base float64, first, fast bool, b *builder) (int, float64) {
+	segment := c.segment
+	if fast {
+		segment = c.fastSegment
+	}
+	c.walking = b != nil
+	prevUnk := false
+	for i, from, lead := 0, 0, true; ; {
+		for i < len(s) && t.plain[s[i]] {
+			i++
+		}
+		sep, brk, next := i == len(s), false, i+1
+		switch {
+		case sep:
+		case s[i] == ' ':
+			sep = true
+		case t.breaks[s[i]]:
+			brk = true
+		case strings.HasPrefix(s[i:], string(separator)):
+			sep, next = true, i+len(string(separator))
+		default: // another byte of a character
+			i++
+			continue
+		}
+		if lead || i > from {
+			n, score, firstUnk, lastUnk, tol := segment(t, s[from:i], base, lead, first)
+			if firstUnk && !lead {
+				n-- // merged into the break before it
+			}
+			if b != nil {
+				b.unit(i, n, tol)
+			}
+			total, base, prevUnk, first = total+n, score, lastUnk, false
+		}
+		if i == len(s) {
 			return total, base
 		}
-		start = next
-	}
-}
-
-// nextSeparator finds the first space or U+2581 at or after start: its
-// offset and the offset after it, or len(s) twice.
-func nextSeparator(s string, start int, ascii bool) (int, int) {
-	if ascii {
-		if i := strings.IndexByte(s[start:], ' '); i >= 0 {
-			return start + i, start + i + 1
+		if brk {
+			n := 1
+			if prevUnk {
+				n = 0 // merged into the unknown token before it
+			}
+			if b != nil {
+				b.unit(next, n, math.Inf(1))
+			}
+			total, prevUnk = total+n, true
 		}
-		return len(s), len(s)
+		i, from, lead = next, next, sep
 	}
-	for i := start; i < len(s); i++ {
-		switch {
-		case s[i] == ' ':
-			return i, i + 1
-		case s[i] == 0xE2 && strings.HasPrefix(s[i:], string(separator)):
-			return i, i + len(string(separator))
-		}
-	}
-	return len(s), len(s)
 }
 
 func isASCII(s string) bool {
@@ -264,49 +318,6 @@ func isASCII(s string) bool {
 	return true
 }
 
-// word counts the tokens of a separator followed by w, starting from the
-// best score base (exactly 0 for a text's first word), and returns the best
-// score after it. A byte no piece holds (a line break) is an unknown token
-// of its own that no piece crosses, so w is cut there too: its segments are
-// counted alone, and an unknown token that ends one merges with the break
-// after it, as a break does with an unknown token that starts the next.
-// fast is as for countFrom.
-func (c *wordCache) word(t *Tokenizer, w string, base float64, first, fast bool) (int, float64) {
-	segment := c.segment
-	if fast {
-		segment = c.fastSegment
-	}
-	i := t.nextBreak(w, 0)
-	total, base, _, prevUnk, _ := segment(t, w[:i], base, true, first)
-	for i < len(w) {
-		if !prevUnk {
-			total++
-		}
-		prevUnk = true // the break: an unknown token, base unchanged
-		j := t.nextBreak(w, i+1)
-		if j > i+1 {
-			n, b, firstUnk, lastUnk, _ := segment(t, w[i+1:j], base, false, false)
-			if firstUnk {
-				n--
-			}
-			total, base, prevUnk = total+n, b, lastUnk
-		}
-		i = j
-	}
-	return total, base
-}
-
-// nextBreak is the offset of the first byte at or after i that no piece
-// holds, or len(w).
-func (t *Tokenizer) nextBreak(w string, i int) int {
-	for ; i < len(w); i++ {
-		if t.breaks[w[i]] {
-			return i
-		}
-	}
-	return i
-}
-
 // segment counts the tokens of w, after a separator when lead, from best
 // score base. It reports whether the first and the last token are unknown,
 // and up to which magnitude of base the same tokens are certain (tol; see
@@ -316,13 +327,7 @@ func (c *wordCache) segment(t *Tokenizer, w string, base float64, lead, first bo
 	if lead && w == "" {
 		return 1, t.sepScore + base, false, false, math.Inf(1) // a lone separator: one piece, no choice
 	}
-	tab := &c.bare
-	switch {
-	case first:
-		tab = &c.first
-	case lead:
-		tab = &c.words
-	}
+	tab := &c.tables[segKind(lead, first)]
 	if !first && base >= 0 {
 		n, next, _, _ := c.lattice(t, w, base, lead)
 		return n, next, c.firstUnk(), c.lastUnk(), math.Inf(-1)
@@ -342,21 +347,16 @@ func (c *wordCache) segment(t *Tokenizer, w string, base float64, lead, first bo
 	if first || nonPositive {
 		tab.add(w, h, wordEntry{count: int32(n), margin: margin, ref: -base, next: next, firstUnk: fu, lastUnk: lu}, c.rev)
 	}
-	tol := math.Inf(-1)
-	if nonPositive && !first {
-		tol = t.tolerance(margin, -base, len(w))
+	if first {
+		return n, next, fu, lu, math.Inf(-1)
 	}
-	return n, next, fu, lu, tol
+	return n, next, fu, lu, t.runTolerance(margin, base, len(w), nonPositive)
 }
 
 // fresh runs the lattice over w at base without the cache.
 func (c *wordCache) fresh(t *Tokenizer, w string, base float64, lead bool) (int, float64, bool, bool, float64) {
 	n, next, margin, nonPositive := c.lattice(t, w, base, lead)
-	tol := math.Inf(-1)
-	if nonPositive {
-		tol = t.tolerance(margin, -base, len(w))
-	}
-	return n, next, c.firstUnk(), c.lastUnk(), tol
+	return n, next, c.firstUnk(), c.lastUnk(), t.runTolerance(margin, base, len(w), nonPositive)
 }
 
 // firstUnk and lastUnk report whether the last lattice's best path starts
@@ -381,6 +381,15 @@ func (t *Tokenizer) bound(a, b float64, nb int) float64 {
 func (t *Tokenizer) tolerance(margin, ref float64, nb int) float64 {
 	l := float64(nb + 1)
 	return margin/(4*l*roundoff) - ref - 2*l*t.maxAbs
+}
+
+// runTolerance is the tolerance of a lattice run of a word of nb bytes at
+// base: none when a piece it met scored above 0.
+func (t *Tokenizer) runTolerance(margin, base float64, nb int, nonPositive bool) float64 {
+	if !nonPositive {
+		return math.Inf(-1)
+	}
+	return t.tolerance(margin, -base, nb)
 }
 
 // lattice runs the reference's lattice over w, after a separator when

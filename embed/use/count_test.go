@@ -127,7 +127,7 @@ func TestCountSyntheticVocab(t *testing.T) {
 			}
 			// Not vacuous: words were cached, and some only with no margin.
 			cached, tied := 0, 0
-			for _, e := range tok.caches[0].words.entries {
+			for _, e := range tok.caches[0].tables[kindLead].entries {
 				cached++
 				if e.margin == 0 {
 					tied++

@@ -11,7 +11,7 @@
 // as encoding (see count.go). The chunker counts many ranges of each note
 // (blocks, cuts, overlaps, windows with their heading prefix): Ranges walks
 // a note once and answers each range from running totals, exactly (see
-// ranges.go and walk.go).
+// ranges.go and short.go).
 //
 // Options.Precision picks the graph: Int8 (the default) runs the
 // transformer's projections in int8, weights per column and activations

@@ -13,7 +13,7 @@ import (
 
 // Range counts. The chunker counts a note's ranges several times over:
 // blocks, cuts, overlaps, windows with their heading prefix. Ranges walks
-// the note once, word by word as count does (walk.go), and keeps the
+// the note once, word by word as count does (countFrom), and keeps the
 // running token total at every run's end. A range's count is then its
 // first word, counted as a text's first word (after the head), plus the
 // difference of two running totals for the rest; a range that starts
@@ -162,7 +162,7 @@ func (r *ranges) build() {
 	b.total[0] = 0
 	if s != "" {
 		c := r.t.lockCache()
-		c.walk(r.t, s, b)
+		c.countFrom(r.t, s, 0, 0, true, true, b)
 		c.mu.Unlock()
 	}
 	r.total, r.prepared, r.ok = b.total, s, true
@@ -249,16 +249,14 @@ func (r *ranges) count(head string, start, end int) (int, bool) {
 	if i := strings.IndexByte(text[start:end], ' '); i >= 0 {
 		cut = start + i
 	}
-	first, ascii := text[start:cut], true
-	if !isASCII(first) {
-		if !norm.NFKC.PropertiesString(first).BoundaryBefore() {
-			return 0, false
-		}
-		first, ascii = norm.NFKC.String(first), false
+	first := text[start:cut]
+	if !isASCII(first) && !norm.NFKC.PropertiesString(first).BoundaryBefore() {
+		return 0, false
 	}
+	first = normalize(first)
 	c := r.t.lockCache()
 	c.inexact = false
-	n, base := c.countFrom(r.t, first, ascii, h.n, h.base, h.first, true)
+	n, base := c.countFrom(r.t, first, h.n, h.base, h.first, true, nil)
 	inexact := c.inexact
 	c.mu.Unlock()
 	if inexact {
@@ -337,16 +335,8 @@ func (r *ranges) head(head string) headState {
 	}
 	h := headState{}
 	if strings.HasSuffix(head, " ") {
-		s, ascii := head[:len(head)-1], isASCII(head)
-		if !ascii {
-			s = norm.NFKC.String(strings.ToValidUTF8(s, "\uFFFD"))
-		}
 		c := r.t.lockCache()
-		c.inexact = false
-		h.n, h.base = c.countFrom(r.t, s, ascii, 0, 0, true, true)
-		if c.inexact {
-			h.n, h.base = c.countFrom(r.t, s, ascii, 0, 0, true, false)
-		}
+		h.n, h.base = c.countText(r.t, normalize(head[:len(head)-1]))
 		c.mu.Unlock()
 		h.ok = -h.base <= rangeSlack/2
 	}

@@ -1,12 +1,10 @@
 package use
 
-import (
-	"math"
-	"strings"
-)
+import "math"
 
-// The short-word tables. Ranges walks every word of a note once and then
-// counts the first word of every range it is asked for; a lookup in the
+// The short-word tables. Count, and Ranges, which walks every word of a
+// note once and then counts the first word of every range, look words up
+// here first: a lookup in the
 // count path's tables (slot, entry, key, path) misses the CPU's caches for
 // most of the vocabulary of a large vault. These need less: counts are
 // exact, but the best score after a word need not be, as a run's
@@ -17,7 +15,7 @@ import (
 // second key. Longer words go to the count path's tables.
 
 // shortTable is an open-addressing table of words of up to 8 bytes (or,
-// wide, of 9 to 16); a full table starts over.
+// wide, of 9 to 16, which its first word tells); a full table starts over.
 type shortTable struct {
 	slots []shortSlot
 	n     int
@@ -52,39 +50,17 @@ var pow2 = func() (p [256]float64) {
 }()
 
 // fastSegment is segment through the short tables: exact counts, and a
-// best score within rounding of the exact one. A segment after the first
-// whose tokens it cannot vouch for at the exact best score (a near tie it
-// ran the lattice for at the rounded one) sets c.inexact.
+// best score within rounding of the exact one.
 func (c *wordCache) fastSegment(t *Tokenizer, w string, base float64, lead, first bool) (int, float64, bool, bool, float64) {
 	if len(w) == 0 || len(w) > shortBytes || !t.breaks[0] {
 		n, next, fu, lu, tol := c.segment(t, w, base, lead, first)
-		if !first && w != "" && !(tol > -base*(1+0x1p-20)) {
-			c.inexact = true
+		if !first && w != "" {
+			c.vouch(tol, base)
 		}
 		return n, next, fu, lu, tol
 	}
+	tab := c.short[segKind(lead, first)].of(len(w))
 	k0, k1 := packShort(w)
-	return c.shortSegment(t, w, k0, k1, base, lead, first)
-}
-
-// shortTab is the table a segment of n bytes goes to.
-func (c *wordCache) shortTab(n int, lead, first bool) *shortTable {
-	tabs := &c.shortBare
-	switch {
-	case first:
-		tabs = &c.shortFirst
-	case lead:
-		tabs = &c.shortLead
-	}
-	if n > 8 {
-		return &tabs.wide
-	}
-	return &tabs.narrow
-}
-
-// shortSegment is fastSegment for a segment w of 1 to 16 bytes, packed.
-func (c *wordCache) shortSegment(t *Tokenizer, w string, k0, k1 uint64, base float64, lead, first bool) (int, float64, bool, bool, float64) {
-	tab := c.shortTab(len(w), lead, first)
 	i, v := tab.find(k0, k1)
 	if v != 0 {
 		n, fu, lu := int(v&0xff), v&(1<<8) != 0, v&(1<<9) != 0
@@ -101,17 +77,13 @@ func (c *wordCache) shortSegment(t *Tokenizer, w string, k0, k1 uint64, base flo
 			return n, base + score, fu, lu, math.Inf(-1)
 		}
 		n, next, fu, lu, tol := c.segment(t, w, base, lead, false)
-		if !(tol > -base*(1+0x1p-20)) {
-			c.inexact = true
-		}
+		c.vouch(tol, base)
 		return n, next, fu, lu, tol
 	}
 	n, next, fu, lu, tol := c.segment(t, w, base, lead, first)
 	exp := noTolerance
 	if !first {
-		if !(tol > -base*(1+0x1p-20)) {
-			c.inexact = true
-		}
+		c.vouch(tol, base)
 		exp = 0 // a near tie: never trusted, and the walk's run is weak
 		if tol >= 1 {
 			// Below tol by more than rounding the score can move a base.
@@ -132,6 +104,23 @@ func (c *wordCache) shortSegment(t *Tokenizer, w string, k0, k1 uint64, base flo
 	return n, next, fu, lu, tol
 }
 
+// vouch sets c.inexact unless a run after a text's first word, made at a
+// best score within rounding of the exact one, holds at the exact one too:
+// its tolerance clears the score by more than that rounding.
+func (c *wordCache) vouch(tol, base float64) {
+	if !(tol > -base*(1+0x1p-20)) {
+		c.inexact = true
+	}
+}
+
+// of is the table of words of n bytes.
+func (tabs *shortTables) of(n int) *shortTable {
+	if n > 8 {
+		return &tabs.wide
+	}
+	return &tabs.narrow
+}
+
 // packShort packs a word of 1 to 16 bytes.
 func packShort(w string) (uint64, uint64) {
 	if len(w) <= 8 {
@@ -144,6 +133,7 @@ func packShort(w string) (uint64, uint64) {
 // when absent; a value is never 0, as its exponent is not).
 func (tab *shortTable) find(k0, k1 uint64) (int, uint64) {
 	if tab.slots == nil {
+		tab.wide = k1 != 0 // words of more than 8 bytes
 		tab.slots = make([]shortSlot, tab.width()<<12)
 	}
 	w := tab.width()
@@ -213,53 +203,5 @@ func (tab *shortTable) grow() {
 			i, _ := tab.find(k0, k1)
 			tab.put(i, k0, k1, v)
 		}
-	}
-}
-
-// walk counts the prepared text s as countFrom does, from its start, and
-// tells b the end of every run of tokens. It reads each byte once: a run
-// ends at a separator (a space, or U+2581 in non-ASCII text) or a break,
-// and the runs between are looked up as countFrom's words and segments.
-func (c *wordCache) walk(t *Tokenizer, s string, b *builder) {
-	c.walking = true
-	defer func() { c.walking = false }()
-	base, first, prevUnk := 0.0, true, false
-	for i, from, lead := 0, 0, true; ; {
-		for i < len(s) && t.plain[s[i]] {
-			i++
-		}
-		sep, brk, next := i == len(s), false, i+1
-		switch {
-		case sep:
-		case s[i] == ' ':
-			sep = true
-		case t.breaks[s[i]]:
-			brk = true
-		case strings.HasPrefix(s[i:], string(separator)):
-			sep, next = true, i+len(string(separator))
-		default: // another byte of a character
-			i++
-			continue
-		}
-		if lead || i > from {
-			n, score, firstUnk, lastUnk, tol := c.fastSegment(t, s[from:i], base, lead, first)
-			if firstUnk && !lead {
-				n-- // merged into the break before it
-			}
-			b.unit(i, n, tol)
-			base, prevUnk, first = score, lastUnk, false
-		}
-		if i == len(s) {
-			return
-		}
-		if brk {
-			n := 1
-			if prevUnk {
-				n = 0 // merged into the unknown token before it
-			}
-			b.unit(next, n, math.Inf(1))
-			prevUnk = true
-		}
-		i, from, lead = next, next, sep
 	}
 }
