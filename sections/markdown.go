@@ -23,7 +23,7 @@ import (
 // MkDocs) is the heading "Title" with the anchor "id". goldmark parsers are
 // safe for concurrent use.
 var md = goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough),
-	goldmark.WithParserOptions(parser.WithHeadingAttribute())).Parser()
+	goldmark.WithParserOptions(parser.WithHeadingAttribute(), skipInlineOption)).Parser()
 
 // mark is a top-level position that matters to sections: a heading, or the
 // start of a block the chunker may cut at.
@@ -64,7 +64,7 @@ func (w *walker) top(n ast.Node, src []byte) {
 		for it := n.FirstChild(); it != nil; it = it.NextSibling() {
 			w.block(it, Paragraph)
 		}
-	case *ast.Paragraph, *ast.TextBlock, *ast.Blockquote:
+	case *ast.Paragraph, *plainParagraph, *ast.TextBlock, *ast.Blockquote:
 		w.block(n, Paragraph)
 	case *ast.FencedCodeBlock:
 		w.block(n, Code)
