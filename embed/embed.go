@@ -4,8 +4,6 @@ import (
 	"context"
 	"math"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 )
 
 // Embedder turns texts into vectors. It is the whole contract between mdsearch
@@ -71,51 +69,6 @@ type Words struct{}
 
 // CountTokens implements TokenCounter.
 func (Words) CountTokens(text string) int { return CountWords(text) }
-
-// CountWords counts runs of non-space characters (unicode.IsSpace), on a
-// string or bytes. It is on the chunker's hot path, so it decodes only the
-// bytes that can start a non-ASCII space (see wordClass).
-func CountWords[T ~string | ~[]byte](s T) int {
-	n, prev := 0, uint8(1) // prev is 1 after a space
-	for i := 0; i < len(s); i++ {
-		c := wordClass[s[i]]
-		if c == maybeSpace {
-			r, size := decodeRune(s[i:])
-			c = 0
-			if unicode.IsSpace(r) {
-				c = 1
-			}
-			i += size - 1
-		}
-		n += int(prev &^ c)
-		prev = c
-	}
-	return n
-}
-
-func decodeRune[T ~string | ~[]byte](s T) (rune, int) {
-	if len(s) > utf8.UTFMax {
-		s = s[:utf8.UTFMax]
-	}
-	return utf8.DecodeRuneInString(string(s))
-}
-
-// wordClass sorts bytes for CountWords: 0 part of a word, 1 ASCII space,
-// maybeSpace the first byte of a sequence that may encode a Unicode space
-// (U+0085, U+00A0, U+1680, U+2000–U+205F, U+3000). Other bytes of
-// multi-byte characters, and invalid bytes, are word bytes, as they are to
-// a decoder.
-var wordClass = func() (t [256]uint8) {
-	for _, c := range "\t\n\v\f\r " {
-		t[c] = 1
-	}
-	for _, c := range []byte{0xC2, 0xE1, 0xE2, 0xE3} {
-		t[c] = maybeSpace
-	}
-	return t
-}()
-
-const maybeSpace = 2
 
 // Normalize scales v to unit length in place. A zero vector stays zero.
 func Normalize(v []float32) {
