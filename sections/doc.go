@@ -4,7 +4,9 @@
 // Only headings that are children of the document split it: a '#' line in
 // a code block, HTML block, list or block quote does not. ATX and setext
 // headings both count; their text has inline markup stripped and escapes
-// and entities resolved.
+// and entities resolved. Inline markup is read only where sections uses
+// it, headings and paragraphs that may hold a #tag; other paragraphs skip
+// goldmark's inline pass (plain.go), with the same Document as a result.
 //
 // Offsets. Every byte offset and line number refers to the original file:
 // Document.Src is the file's bytes unchanged (BOM, CRLF line endings and
