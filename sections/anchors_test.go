@@ -1,12 +1,8 @@
 package sections
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/mdsearch/mdsearch/internal/testenv"
 )
 
 // TestCustomHeadingIDs: "## Title {#id}" is the heading "Title" with the
@@ -35,19 +31,8 @@ func TestCustomHeadingIDs(t *testing.T) {
 // TestVueDocsAnchors: no section name of the vue-docs corpus keeps a
 // "{#id}" suffix, and the headings that carry one have it as their anchor.
 func TestVueDocsAnchors(t *testing.T) {
-	root := "../../shared/corpora/vue-docs/vault"
-	if _, err := os.Stat(root); err != nil {
-		testenv.Absent(t, "corpus vue-docs unavailable: %v", err)
-	}
 	anchors := 0
-	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || filepath.Ext(p) != ".md" {
-			return err
-		}
-		src, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
+	eachNote(t, "../../shared/corpora/vue-docs/vault", func(p string, src []byte) {
 		for _, s := range Parse(p, src).Sections {
 			if strings.Contains(s.Heading, "{#") {
 				t.Errorf("%s: section %q keeps its id", p, s.Heading)
@@ -56,11 +41,7 @@ func TestVueDocsAnchors(t *testing.T) {
 				anchors++
 			}
 		}
-		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	if anchors < 1000 {
 		t.Errorf("%d headings with an anchor; vue-docs has over 1,000", anchors)
 	}
