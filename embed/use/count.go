@@ -2,6 +2,7 @@ package use
 
 import (
 	"math"
+	"math/bits"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -115,8 +116,12 @@ func (t *Tokenizer) countSetup(pieces []string, scores []float64) {
 			}
 		}
 	}
+	t.plainUsual = true
 	for b := range t.plain {
 		t.plain[b] = b != ' ' && !t.breaks[b] && byte(b) != string(separator)[0]
+		if t.plain[b] != (b > ' ' && b != 0x7f && byte(b) != string(separator)[0]) {
+			t.plainUsual = false
+		}
 	}
 	t.wordwise = ok
 	if ok {
@@ -259,16 +264,10 @@ func (c *wordCache) countText(t *Tokenizer, s string) (int, float64) {
 // nil, is told the end of every run, and a run in the short tables that
 // does not hold at the walk's best score is marked weak, not counted again.
 func (c *wordCache) countFrom(t *Tokenizer, s string, total int, base float64, first, fast bool, b *builder) (int, float64) {
-	segment := c.segment
-	if fast {
-		segment = c.fastSegment
-	}
 	c.walking = b != nil
 	prevUnk := false
 	for i, from, lead := 0, 0, true; ; {
-		for i < len(s) && t.plain[s[i]] {
-			i++
-		}
+		i = t.skipPlain(s, i)
 		sep, brk, next := i == len(s), false, i+1
 		switch {
 		case sep:
@@ -283,7 +282,14 @@ func (c *wordCache) countFrom(t *Tokenizer, s string, total int, base float64, f
 			continue
 		}
 		if lead || i > from {
-			n, score, firstUnk, lastUnk, tol := segment(t, s[from:i], base, lead, first)
+			var n int
+			var score, tol float64
+			var firstUnk, lastUnk bool
+			if fast {
+				n, score, firstUnk, lastUnk, tol = c.fastSegment(t, s, from, i, base, lead, first)
+			} else {
+				n, score, firstUnk, lastUnk, tol = c.segment(t, s[from:i], base, lead, first)
+			}
 			if firstUnk && !lead {
 				n-- // merged into the break before it
 			}
@@ -309,13 +315,58 @@ func (c *wordCache) countFrom(t *Tokenizer, s string, total int, base float64, f
 	}
 }
 
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return false
+// skipPlain is the offset of the first byte at or after i that is not
+// plain, or len(s).
+func (t *Tokenizer) skipPlain(s string, i int) int {
+	if t.plainUsual {
+		for ; i+8 <= len(s); i += 8 {
+			if m := usualStops(load8(s, i)); m != 0 {
+				return i + bits.TrailingZeros64(m)/8
+			}
 		}
 	}
-	return true
+	for i < len(s) && t.plain[s[i]] {
+		i++
+	}
+	return i
+}
+
+// usualStops has the high bit of each byte of v that is not plain when
+// plainUsual holds: up to ' ', DEL, and U+2581's first byte.
+func usualStops(v uint64) uint64 {
+	const ones, high = 0x0101010101010101, 0x8080808080808080
+	low := v &^ high
+	// A byte below 0x80 is at most ' ' when adding 0x80-0x21 to it leaves
+	// its high bit clear; no sum carries into the next byte.
+	control := ^(low + (0x80-0x21)*ones) &^ v & high
+	return control | zeroBytes(v^0x7f*ones) | zeroBytes(v^(ones*uint64(string(separator)[0])))
+}
+
+// zeroBytes has the high bit of each byte of x that is 0.
+func zeroBytes(x uint64) uint64 {
+	const ones, high = 0x0101010101010101, 0x8080808080808080
+	return ^((x&^high + 0x7f*ones) | x) & high
+}
+
+// load8 is the eight bytes of s from i, the first lowest.
+func load8(s string, i int) uint64 {
+	return uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+}
+
+func isASCII(s string) bool { return nextNonASCII(s, 0) == len(s) }
+
+// nextNonASCII is the offset of the first byte at or after i that is not
+// ASCII, or len(s); it reads eight bytes at a time.
+func nextNonASCII(s string, i int) int {
+	for ; i+8 <= len(s); i += 8 {
+		if v := load8(s, i) & 0x8080808080808080; v != 0 {
+			return i + bits.TrailingZeros64(v)/8
+		}
+	}
+	for ; i < len(s) && s[i] < utf8.RuneSelf; i++ {
+	}
+	return i
 }
 
 // segment counts the tokens of w, after a separator when lead, from best

@@ -177,10 +177,7 @@ func (r *ranges) prepare() (string, []int32) {
 	var out strings.Builder
 	var weak []int32
 	done := 0 // text[:done] is in out
-	for i := 0; i < len(text); i++ {
-		if text[i] < utf8.RuneSelf {
-			continue
-		}
+	for i := nextNonASCII(text, 0); i < len(text); i = nextNonASCII(text, i) {
 		from, to := i, i+1
 		for from > done && !delim(text[from-1]) {
 			from--

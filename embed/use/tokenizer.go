@@ -35,6 +35,10 @@ type Tokenizer struct {
 	flatSep   int32     // flat node of "▁"
 	breaks    [256]bool // ASCII bytes, other than space, that no piece holds
 	plain     [256]bool // bytes that neither end a run nor may start U+2581
+	// plainUsual is set when the plain bytes are all but the controls,
+	// space, DEL and U+2581's first byte, as with the default model:
+	// skipPlain then reads eight bytes at a time.
+	plainUsual bool
 	// unsigned marks the bytes of pieces that score 0 or more: a word
 	// without them scores below 0 from a text's start on, so it makes the
 	// same choices there as after other words (ranges.go).
