@@ -164,14 +164,15 @@ type counted struct {
 	tokens int
 }
 
-// newSplitter prepares a splitter of doc with opts (defaults applied).
-func newSplitter(doc *sections.Document, opts Options) *splitter {
+// newSplitter prepares a splitter of doc with opts (defaults applied);
+// its counter need not prepare the ranges of skip (see embed.RangeCounter).
+func newSplitter(doc *sections.Document, opts Options, skip [][2]int) *splitter {
 	s := &splitter{doc: doc, src: doc.Src, opts: opts, fm: doc.Frontmatter,
 		prefixes: make([]prefixed, len(doc.Sections))}
 	_, s.words = s.opts.Counter.(embed.Words)
 	s.overhead = s.opts.Counter.CountTokens("")
 	if rc, ok := s.opts.Counter.(embed.RangeCounter); ok && !s.words && utf8.Valid(doc.Src) {
-		s.ranges = rc.Ranges(string(doc.Src))
+		s.ranges = rc.Ranges(string(doc.Src), skip)
 	}
 	if s.fm == nil {
 		s.fm = map[string]any{}

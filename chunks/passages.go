@@ -1,6 +1,7 @@
 package chunks
 
 import (
+	"iter"
 	"strconv"
 	"strings"
 
@@ -22,12 +23,12 @@ func Split(doc *sections.Document, opts Options) []mdsearch.Chunk {
 	opts = opts.withDefaults()
 	po := opts // defaults applied: zero values now mean none
 	po.MaxTokens, po.Counter, po.Overlap = opts.PassageWords, embed.Words{}, 0
-	ps := newSplitter(doc, po)
+	ps := newSplitter(doc, po, nil)
 	ps.passages = true
 	ps.out = make([]mdsearch.Chunk, 0, len(doc.Src)/2048+1)
 	ps.run(ps.sectionPieces())
 
-	ws := newSplitter(doc, opts)
+	ws := newSplitter(doc, opts, ps.codeLeftOut())
 	if ws.ranges != nil {
 		defer ws.ranges.Release()
 	}
@@ -103,21 +104,11 @@ func (s *splitter) crop(u *unit, start, end int, tokens map[[2]int]int) *unit {
 	sub := &s.crop1
 	*sub = unit{id: u.id, pieces: sub.pieces[:0], members: sub.members[:0]}
 	s.elided = s.elided[:0]
-	for _, p := range u.pieces {
-		if p.end <= start || p.start >= end {
-			continue
-		}
-		q := p
-		q.start, q.end = max(p.start, start), min(p.end, end)
-		if q.kind == sections.Code && s.opts.CodeLines > 0 {
-			if cut := lineEnd(s.src, q.start, q.end, s.opts.CodeLines); cut < q.end {
-				s.elided = append(s.elided, [2]int{cut, q.end})
-				q.tokens = s.count(q.start, q.end)
-				sub.pieces = append(sub.pieces, q)
-				continue
-			}
-		}
-		if t, ok := tokens[[2]int{q.start, q.end}]; ok {
+	for _, q := range clip(u.pieces, start, end) {
+		if cut := s.codeCut(q); cut < q.end {
+			s.elided = append(s.elided, [2]int{cut, q.end})
+			q.tokens = s.count(q.start, q.end)
+		} else if t, ok := tokens[[2]int{q.start, q.end}]; ok {
 			q.tokens = t
 		} else {
 			q.tokens = s.count(q.start, q.end)
@@ -137,6 +128,45 @@ func (s *splitter) crop(u *unit, start, end int, tokens map[[2]int]int) *unit {
 		sub.members = append(sub.members, member{sec: u.id, start: sub.start(), end: sub.end()})
 	}
 	return sub
+}
+
+// clip is the pieces that meet [start, end), cut to it.
+func clip(pieces []piece, start, end int) iter.Seq2[int, piece] {
+	return func(yield func(int, piece) bool) {
+		for i, p := range pieces {
+			if p.end <= start || p.start >= end {
+				continue
+			}
+			p.start, p.end = max(p.start, start), min(p.end, end)
+			if !yield(i, p) {
+				return
+			}
+		}
+	}
+}
+
+// codeCut is where the windows stop reading piece q: past its first
+// CodeLines lines when it is code, else its end.
+func (s *splitter) codeCut(q piece) int {
+	if q.kind != sections.Code || s.opts.CodeLines <= 0 {
+		return q.end
+	}
+	return lineEnd(s.src, q.start, q.end, s.opts.CodeLines)
+}
+
+// codeLeftOut is, for the passages cut, every range of code their windows
+// leave out (crop's elided ranges), in order. No window counts text in
+// them, so the window splitter's counter need not prepare them.
+func (s *splitter) codeLeftOut() [][2]int {
+	var out [][2]int
+	for i, c := range s.out {
+		for _, q := range clip(s.from[i].pieces, c.StartByte, c.EndByte) {
+			if cut := s.codeCut(q); cut < q.end {
+				out = append(out, [2]int{cut, q.end})
+			}
+		}
+	}
+	return out
 }
 
 // lineEnd is where the text of the n-th line of src[start:end] ends (its

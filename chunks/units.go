@@ -69,7 +69,9 @@ func (s *splitter) sectionPieces() [][]piece {
 		for j := range sec.Blocks {
 			b := &sec.Blocks[j]
 			p := piece{start: b.StartByte, end: b.EndByte, kind: b.Kind, block: b, tokens: b.Words}
-			if !s.words {
+			// Code the windows read only in part is counted where crop
+			// cuts it: a count of all of it would never be read.
+			if !s.words && s.codeCut(p) == p.end {
 				p.tokens = s.count(b.StartByte, b.EndByte)
 			}
 			ps = append(ps, p)

@@ -36,8 +36,11 @@ type TokenCounter interface {
 // note several times over (blocks, cuts, overlaps, windows).
 type RangeCounter interface {
 	TokenCounter
-	// Ranges prepares text for counting its ranges.
-	Ranges(text string) Ranges
+	// Ranges prepares text for counting its ranges. skip lists ranges of
+	// text, in order and apart, that the caller will not count ranges in
+	// or across: a counter may leave them out of its preparation. A range
+	// that does meet one is still counted exactly, the slow way.
+	Ranges(text string, skip [][2]int) Ranges
 }
 
 // Ranges counts ranges of the text a RangeCounter prepared.

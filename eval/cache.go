@@ -126,9 +126,9 @@ func (c *Cache) CountTokens(text string) int { return c.emb.CountTokens(text) }
 
 // Ranges counts ranges as the wrapped model does, when it can, else one
 // text at a time.
-func (c *Cache) Ranges(text string) embed.Ranges {
+func (c *Cache) Ranges(text string, skip [][2]int) embed.Ranges {
 	if rc, ok := c.emb.(embed.RangeCounter); ok {
-		return rc.Ranges(text)
+		return rc.Ranges(text, skip)
 	}
 	return embed.Whole(c.emb, text)
 }

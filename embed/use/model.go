@@ -137,7 +137,7 @@ func (m *Model) CountTokens(text string) int { return m.tok.Count(text) }
 
 // Ranges implements embed.RangeCounter with the same counts as
 // CountTokens.
-func (m *Model) Ranges(text string) embed.Ranges { return m.tok.Ranges(text) }
+func (m *Model) Ranges(text string, skip [][2]int) embed.Ranges { return m.tok.Ranges(text, skip) }
 
 // Truncated is the number of inputs so far that were longer than the window
 // and were cut to it.

@@ -32,6 +32,12 @@ import (
 // for every byte of the note, as every piece scores at most 0 (else the
 // run is weak).
 //
+// The walk leaves out the ranges the chunker says it will not count in
+// (the code its windows do not read): code costs several times what prose
+// does a byte. It stops at a space or a break and resumes at a break, where
+// no run crosses, so the runs after a gap are the note's; a range that
+// meets a gap is counted in full.
+//
 // Non-ASCII text is NFKC-normalised piece by piece, a piece being the bytes
 // between spaces and break bytes; that is the normalisation of the whole
 // text as long as each piece starts at a normalisation boundary, which a
@@ -45,10 +51,10 @@ const rangeSlack = 1e6
 const weakCap = 1e12
 
 // Ranges implements embed.RangeCounter. A Ranges is for one goroutine.
-func (t *Tokenizer) Ranges(text string) embed.Ranges {
+func (t *Tokenizer) Ranges(text string, skip [][2]int) embed.Ranges {
 	r := &ranges{t: t, text: text, heads: map[string]headState{}}
 	if t.wordwise && len(text) < math.MaxInt32/2 && utf8.ValidString(text) {
-		r.build()
+		r.build(skip)
 	}
 	return r
 }
@@ -67,11 +73,18 @@ type ranges struct {
 	// runs among them; other offsets are unset. A space's offset is always
 	// a run's end (the one before it).
 	total []int64
+	// gaps are the text ranges the walk left out, each from a space or a
+	// break to the break it resumed at: a range that meets one is counted
+	// in full (see build).
+	gaps  [][2]int
 	heads map[string]headState
 }
 
 // weak is one weak run in a running total.
 const weak = 1 << 32
+
+// gapTotal is below every running total: totals in a gap start there.
+const gapTotal = -1 << 62
 
 // shift is how far prepared offsets are from text offsets from a text
 // offset on: the end of a piece whose normalisation changed its length.
@@ -89,6 +102,7 @@ type headState struct {
 // builder keeps a walk's running totals.
 type builder struct {
 	total  []int64
+	off    int // prepared offset of the text being walked
 	n      int64
 	limit  float64 // runs that hold only below it are weak
 	weakAt []int32 // prepared offsets where pieces that are weak end, in order
@@ -101,6 +115,7 @@ func (b *builder) unit(end, n int, tol float64) {
 	if tol <= b.limit {
 		b.n += weak
 	}
+	end += b.off
 	for len(b.weakAt) > 0 && int(b.weakAt[0]) <= end {
 		b.n += weak
 		b.weakAt = b.weakAt[1:]
@@ -150,9 +165,10 @@ func (t *Tokenizer) freeTotals(buf []int64) {
 	t.freeMu.Unlock()
 }
 
-// build walks the text once. Every token scores at least -maxAbs, and
-// there are at most as many tokens as bytes, plus one.
-func (r *ranges) build() {
+// build walks the text once, but for the gaps of skip it can leave out.
+// Every token scores at least -maxAbs, and there are at most as many
+// tokens as bytes, plus one.
+func (r *ranges) build(skip [][2]int) {
 	s, weakAt := r.prepare()
 	limit := (float64(len(s)+1)*r.t.maxAbs + rangeSlack) * 1.01
 	if limit >= weakCap {
@@ -160,13 +176,59 @@ func (r *ranges) build() {
 	}
 	b := &builder{total: r.t.totalsFor(len(s) + 1), limit: limit, weakAt: weakAt}
 	b.total[0] = 0
+	r.gaps = r.usableGaps(skip)
 	if s != "" {
 		c := r.t.lockCache()
-		c.countFrom(r.t, s, 0, 0, true, true, b)
+		n, base, from := 0, 0.0, 0
+		for _, g := range r.gaps {
+			b.off = from
+			start, end := int(r.offset(g[0])), int(r.offset(g[1]))
+			n, base = c.countFrom(r.t, s[from:start], n, base, from == 0, true, b)
+			// The totals in the gap go down, so no difference that ends
+			// in it holds; the weak run marked after it keeps ranges from
+			// spanning it. The walk resumes at a break: no run crosses one,
+			// so the runs after it are the note's. It reads a lone
+			// separator before the break that the note does not have, a
+			// token no range counted from the totals holds: it would have
+			// to start before the break, in the gap.
+			for x := start + 1; x < end; x++ {
+				b.total[x] = gapTotal - int64(x)
+			}
+			b.n += weak
+			from = end
+		}
+		b.off = from
+		c.countFrom(r.t, s[from:], n, base, from == 0, true, b)
 		c.mu.Unlock()
 	}
 	r.total, r.prepared, r.ok = b.total, s, true
 }
+
+// usableGaps are the ranges of skip, in order and apart, that the walk can
+// leave out: each starts at a space or a break, where the walk's last run
+// ends, and it resumes at a break (after any spaces that follow).
+func (r *ranges) usableGaps(skip [][2]int) [][2]int {
+	var gaps [][2]int
+	text, last := r.text, 0
+	for _, g := range skip {
+		start, end := g[0], g[1]
+		if start <= last || end <= start || end > len(text) || !r.delim(text[start]) {
+			continue
+		}
+		for end < len(text) && text[end] == ' ' {
+			end++
+		}
+		if end == len(text) || !r.t.breaks[text[end]] {
+			continue
+		}
+		gaps = append(gaps, [2]int{start, end})
+		last = end
+	}
+	return gaps
+}
+
+// delim reports whether c ends a run: a space or a break.
+func (r *ranges) delim(c byte) bool { return c == ' ' || r.t.breaks[c] }
 
 // prepare normalises the non-ASCII pieces of the text and records how
 // offsets shift. It returns the prepared text and the prepared offsets
@@ -270,10 +332,10 @@ func (r *ranges) count(head string, start, end int) (int, bool) {
 }
 
 // between is the tokens of the runs ending in (a, b], two run ends; ok is
-// false when one of them is weak.
+// false when one of them is weak, or b is in a gap.
 func (r *ranges) between(a, b int32) (int, bool) {
 	d := r.total[b] - r.total[a]
-	return int(d % weak), d < weak
+	return int(d % weak), d >= 0 && d < weak
 }
 
 // segmentAt reports whether a word's first segment starts at prepared
