@@ -207,25 +207,25 @@ func (s *splitter) prefixed(id *sections.Section) prefixed {
 	if p := s.prefixes[id.Index]; p.set {
 		return p
 	}
-	text := s.makePrefix(id)
-	p := prefixed{text: text, room: max(1, s.opts.MaxTokens-s.overhead-s.countString(text)), set: true}
+	text, tokens := s.makePrefix(id)
+	p := prefixed{text: text, room: max(1, s.opts.MaxTokens-s.overhead-tokens), set: true}
 	s.prefixes[id.Index] = p
 	return p
 }
 
 // makePrefix is "[Title > Heading > …] " for section id, without repeating
 // the title when the first heading is the title, shortened so that it takes
-// at most half the budget.
-func (s *splitter) makePrefix(id *sections.Section) string {
+// at most half the budget, and its tokens.
+func (s *splitter) makePrefix(id *sections.Section) (string, int) {
 	parts := mdsearch.HeadingTrail(s.doc.Title, id.Path)
 	if len(parts) == 0 {
-		return ""
+		return "", 0
 	}
 	limit := s.opts.MaxTokens / 2
 	for {
 		p := "[" + strings.Join(parts, " > ") + "] "
-		if s.countString(p) <= limit {
-			return p
+		if n := s.countString(p); n <= limit {
+			return p, n
 		}
 		if len(parts) > 1 {
 			parts = parts[1:]
@@ -234,7 +234,7 @@ func (s *splitter) makePrefix(id *sections.Section) string {
 		// One part left and still too long: keep its leading words.
 		words := strings.Fields(parts[0])
 		if len(words) <= 2 {
-			return ""
+			return "", 0
 		}
 		parts[0] = strings.Join(words[:len(words)/2], " ") + " …"
 	}
