@@ -38,9 +38,9 @@
 // code the model does not read re-embeds nothing.
 //
 // Counting. A Counter that is an embed.RangeCounter (the model's tokenizer)
-// prepares each note once and counts its ranges from that; any other is
-// handed every text whole. The counts, and so the passages and windows, are
-// the same either way.
+// prepares each note once, leaving out the code no window reads, and
+// counts its ranges from that; any other is handed every text whole. The
+// counts, and so the passages and windows, are the same either way.
 //
 // Text. Chunk.Text is the source slice [StartByte, EndByte) of the original
 // file (invalid UTF-8 shown as U+FFFD), starting at a line or word start and

@@ -10,8 +10,8 @@
 // word by word through a cache of lattice runs and gives the same counts
 // as encoding (see count.go). The chunker counts many ranges of each note
 // (blocks, cuts, overlaps, windows with their heading prefix): Ranges walks
-// a note once and answers each range from running totals, exactly (see
-// ranges.go and short.go).
+// a note once, but for the code the chunker will not count, and answers
+// each range from running totals, exactly (see ranges.go and short.go).
 //
 // Options.Precision picks the graph: Int8 (the default) runs the
 // transformer's projections in int8, weights per column and activations
