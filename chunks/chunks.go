@@ -276,7 +276,12 @@ func (s *splitter) countHeaded(head string, start, end int) (n int, ok bool) {
 	return s.ranges.CountRange(head, a, b), true
 }
 
+// countString counts text, without the overhead. With the note's ranges,
+// a heading prefix so counted is ready for the windows that follow it.
 func (s *splitter) countString(text string) int {
+	if s.ranges != nil {
+		return max(0, s.ranges.CountRange(text, 0, 0)-s.overhead)
+	}
 	return max(0, s.opts.Counter.CountTokens(text)-s.overhead)
 }
 

@@ -281,6 +281,9 @@ func (r *ranges) CountRange(head string, start, end int) int {
 // or holds a weak run, or the head does not end with a space.
 func (r *ranges) count(head string, start, end int) (int, bool) {
 	text := r.text
+	if start == end && start >= 0 && end <= len(text) && r.t.wordwise {
+		return r.headOnly(head)
+	}
 	if !r.ok || start < 0 || end > len(text) || start >= end ||
 		!utf8.RuneStart(text[start]) || text[end-1] == ' ' ||
 		end < len(text) && text[end] != ' ' && !r.t.breaks[text[end]] {
@@ -382,6 +385,17 @@ func (r *ranges) by(i int) int32 {
 		return 0
 	}
 	return r.shifts[k-1].by
+}
+
+// headOnly counts head alone: what comes before its last space, which head
+// keeps, then that space, a lone separator. The chunker counts each
+// heading prefix so, and then the ranges after it.
+func (r *ranges) headOnly(head string) (int, bool) {
+	if head == "" {
+		return 0, true
+	}
+	h := r.head(head)
+	return h.n + 1, h.ok
 }
 
 // head is the state after head, cached: heads are few (one per section).
