@@ -96,7 +96,11 @@ type headState struct {
 	n     int
 	base  float64
 	first bool
-	ok    bool // the head ends with a space (or is empty)
+	ok    bool // the head ends with a space or a break (or is empty)
+	// brk is set when the head ends with a break (a table's header rows):
+	// n and base then take it in, and what follows starts a run after a
+	// break, as in the note after a line break.
+	brk bool
 }
 
 // builder keeps a walk's running totals.
@@ -293,6 +297,15 @@ func (r *ranges) count(head string, start, end int) (int, bool) {
 	if !h.ok {
 		return 0, false
 	}
+	if h.brk {
+		// After a break, as the walk met the range's start: the runs that
+		// follow are the note's.
+		if start == 0 || !r.t.breaks[text[start-1]] {
+			return 0, false
+		}
+		n, ok := r.between(r.offset(start), r.offset(end))
+		return h.n + n, ok
+	}
 	if text[start] == ' ' {
 		// Indentation: a lone separator, then what follows the space, as
 		// the walk met it.
@@ -395,6 +408,9 @@ func (r *ranges) headOnly(head string) (int, bool) {
 		return 0, true
 	}
 	h := r.head(head)
+	if h.brk {
+		return h.n, h.ok
+	}
 	return h.n + 1, h.ok
 }
 
@@ -407,11 +423,17 @@ func (r *ranges) head(head string) headState {
 		return h
 	}
 	h := headState{}
-	if strings.HasSuffix(head, " ") {
+	last := head[len(head)-1]
+	if last == ' ' || r.t.breaks[last] {
+		h.brk = last != ' '
+		counted := head
+		if !h.brk {
+			counted = head[:len(head)-1]
+		}
 		c := r.t.lockCache()
-		h.n, h.base = c.countText(r.t, normalize(head[:len(head)-1]))
+		h.n, h.base = c.countText(r.t, normalize(counted))
 		c.mu.Unlock()
-		h.ok = -h.base <= rangeSlack/2
+		h.ok = -h.base <= rangeSlack/2 && (!h.brk || h.base < 0)
 	}
 	r.heads[head] = h
 	return h

@@ -10,11 +10,16 @@ import (
 )
 
 // rangeHeads are heads as the chunker passes them: none, heading prefixes
-// (ASCII and not, some long), a table header (ends with a line break, so
-// counted in full), and odd ones.
+// (ASCII and not, some long), a table header, and odd ones.
 var rangeHeads = []string{
 	"", "[RFC 2094 > Motivation] ", "[Ünïcödé ﬁle > Ｓｅｃｔｉｏｎ] ", " ", "  ", "[a]  ",
 	"[Title > Section] | a | b |\n|---|---|\n", "x", "[" + strings.Repeat("word ", 60) + "] ",
+}
+
+// breakHeads end with a break, as a table's header rows do before a row
+// of the table: the chunker passes them for ranges that start a line.
+var breakHeads = []string{
+	"[Title > Section] | a | b |\n|---|---|\n", "| a |\n|---|\n", "\n", "x\t", "ﬁ\n", "▁\n", " \n",
 }
 
 // rangeCuts are the offsets the chunker cuts ranges at in text: starts of
@@ -93,6 +98,9 @@ func checkRanges(t *testing.T, tok *Tokenizer, text string, skip [][2]int, rng *
 			}
 		}
 		head := rangeHeads[rng.IntN(len(rangeHeads))]
+		if a > 0 && text[a-1] == '\n' && rng.IntN(2) == 0 {
+			head = breakHeads[rng.IntN(len(breakHeads))]
+		}
 		want := tok.Count(head + text[a:b])
 		if got := r.CountRange(head, a, b); got != want {
 			t.Fatalf("CountRange(%q, %d, %d) = %d, Count = %d; text %q", head, a, b, got, want, text[a:b])
@@ -173,6 +181,9 @@ func FuzzRanges(f *testing.F) {
 		f.Add(s, "", uint16(1), uint16(2))
 	}
 	tok := testTokenizer(f)
+	for _, h := range breakHeads {
+		f.Add("a\nb c\n| d |", h, uint16(3), uint16(2))
+	}
 	f.Fuzz(func(t *testing.T, text, head string, a, b uint16) {
 		starts, ends := rangeCuts(text)
 		var start, end int
