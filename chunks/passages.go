@@ -104,7 +104,7 @@ func (s *splitter) crop(u *unit, start, end int, tokens map[[2]int]int) *unit {
 	sub := &s.crop1
 	*sub = unit{id: u.id, pieces: sub.pieces[:0], members: sub.members[:0]}
 	s.elided = s.elided[:0]
-	for _, q := range clip(u.pieces, start, end) {
+	for q := range clip(u.pieces, start, end) {
 		if cut := s.codeCut(q); cut < q.end {
 			s.elided = append(s.elided, [2]int{cut, q.end})
 			q.tokens = s.count(q.start, q.end)
@@ -131,14 +131,14 @@ func (s *splitter) crop(u *unit, start, end int, tokens map[[2]int]int) *unit {
 }
 
 // clip is the pieces that meet [start, end), cut to it.
-func clip(pieces []piece, start, end int) iter.Seq2[int, piece] {
-	return func(yield func(int, piece) bool) {
-		for i, p := range pieces {
+func clip(pieces []piece, start, end int) iter.Seq[piece] {
+	return func(yield func(piece) bool) {
+		for _, p := range pieces {
 			if p.end <= start || p.start >= end {
 				continue
 			}
 			p.start, p.end = max(p.start, start), min(p.end, end)
-			if !yield(i, p) {
+			if !yield(p) {
 				return
 			}
 		}
@@ -160,7 +160,7 @@ func (s *splitter) codeCut(q piece) int {
 func (s *splitter) codeLeftOut() [][2]int {
 	var out [][2]int
 	for i, c := range s.out {
-		for _, q := range clip(s.from[i].pieces, c.StartByte, c.EndByte) {
+		for q := range clip(s.from[i].pieces, c.StartByte, c.EndByte) {
 			if cut := s.codeCut(q); cut < q.end {
 				out = append(out, [2]int{cut, q.end})
 			}
