@@ -238,8 +238,7 @@ func (r *ranges) delim(c byte) bool { return c == ' ' || r.t.breaks[c] }
 // offsets shift. It returns the prepared text and the prepared offsets
 // where pieces that do not start at a normalisation boundary end.
 func (r *ranges) prepare() (string, []int32) {
-	text, breaks := r.text, &r.t.breaks
-	delim := func(c byte) bool { return c == ' ' || breaks[c] }
+	text, delim := r.text, r.delim
 	var out strings.Builder
 	var weak []int32
 	done := 0 // text[:done] is in out
