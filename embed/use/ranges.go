@@ -70,13 +70,10 @@ type ranges struct {
 	shifts   []shift
 	// total holds, at each prepared offset where a run of tokens ends, the
 	// tokens of the runs ending there or before, plus weak<<32 for the weak
-	// runs among them; other offsets are unset. A space's offset is always
-	// a run's end (the one before it).
+	// runs among them; offsets inside a gap the walk left out hold values
+	// below every total (see build); other offsets are unset. A space's
+	// offset is always a run's end (the one before it).
 	total []int64
-	// gaps are the text ranges the walk left out, each from a space or a
-	// break to the break it resumed at: a range that meets one is counted
-	// in full (see build).
-	gaps  [][2]int
 	heads map[string]headState
 }
 
@@ -180,11 +177,10 @@ func (r *ranges) build(skip [][2]int) {
 	}
 	b := &builder{total: r.t.totalsFor(len(s) + 1), limit: limit, weakAt: weakAt}
 	b.total[0] = 0
-	r.gaps = r.usableGaps(skip)
 	if s != "" {
 		c := r.t.lockCache()
 		n, base, from := 0, 0.0, 0
-		for _, g := range r.gaps {
+		for _, g := range r.usableGaps(skip) {
 			b.off = from
 			start, end := int(r.offset(g[0])), int(r.offset(g[1]))
 			n, base = c.countFrom(r.t, s[from:start], n, base, from == 0, true, b)
@@ -281,7 +277,8 @@ func (r *ranges) CountRange(head string, start, end int) int {
 
 // count is CountRange from the running totals; ok is false when they
 // cannot answer: the range does not start at a word or end at a run's end,
-// or holds a weak run, or the head does not end with a space.
+// or holds a weak run or meets a gap, or the head does not end with a
+// space, or ends with a break and the range does not start a line.
 func (r *ranges) count(head string, start, end int) (int, bool) {
 	text := r.text
 	if start == end && start >= 0 && end <= len(text) && r.t.wordwise {
