@@ -26,6 +26,14 @@ type Embedder interface {
 	ModelID() string
 }
 
+// Concurrent is an Embedder that runs several Embed calls side by side to
+// advantage and is safe for concurrent use. The engine keeps up to
+// Concurrency calls in flight while it indexes; an Embedder without it gets
+// one call at a time.
+type Concurrent interface {
+	Concurrency() int
+}
+
 // TokenCounter is the part of Embedder the chunker needs.
 type TokenCounter interface {
 	CountTokens(text string) int

@@ -36,6 +36,7 @@ type Cache struct {
 
 var (
 	_ embed.Embedder     = (*Cache)(nil)
+	_ embed.Concurrent   = (*Cache)(nil)
 	_ embed.RangeCounter = (*Cache)(nil)
 )
 
@@ -113,6 +114,15 @@ func (c *Cache) Embed(ctx context.Context, texts []string) ([][]float32, error) 
 		out[i] = slices.Clone(vecs[j])
 	}
 	return out, nil
+}
+
+// Concurrency implements embed.Concurrent as the wrapped model does: the
+// cache itself is safe for concurrent use.
+func (c *Cache) Concurrency() int {
+	if cc, ok := c.emb.(embed.Concurrent); ok {
+		return cc.Concurrency()
+	}
+	return 1
 }
 
 // Dim implements embed.Embedder.

@@ -4,6 +4,7 @@ import (
 	"os"
 	"slices"
 	"sort"
+	"sync"
 	"testing"
 	"time"
 
@@ -42,15 +43,24 @@ func benchIndex(b *testing.B) (*Engine, *use.Model) {
 }
 
 // rawEmbed embeds texts with the model alone, longest first in batches of
-// 64 as the engine orders them (so both pad alike), and returns the time.
+// 64 as the engine orders them (so both pad alike), as many calls at once
+// as the model runs side by side, and returns the time.
 func rawEmbed(b *testing.B, m *use.Model, texts []string) time.Duration {
 	texts = slices.Clone(texts)
 	sort.SliceStable(texts, func(i, j int) bool { return len(texts[i]) > len(texts[j]) })
+	n := m.Concurrency()
 	start := time.Now()
-	for i := 0; i < len(texts); i += 64 {
-		if _, err := m.Embed(bg, texts[i:min(i+64, len(texts))]); err != nil {
-			b.Fatal(err)
-		}
+	var wg sync.WaitGroup
+	for k := range n {
+		wg.Go(func() {
+			for i := k * 64; i < len(texts); i += n * 64 {
+				if _, err := m.Embed(bg, texts[i:min(i+64, len(texts))]); err != nil {
+					b.Error(err)
+					return
+				}
+			}
+		})
 	}
+	wg.Wait()
 	return time.Since(start)
 }

@@ -1,10 +1,12 @@
 package search
 
 import (
+	"context"
 	"sort"
 	"time"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/embed"
 	"github.com/mdsearch/mdsearch/store"
 )
 
@@ -41,27 +43,73 @@ func (r *run) embed() error {
 	sort.SliceStable(pend, func(i, j int) bool { return len(pend[i].EmbedText) > len(pend[j].EmbedText) })
 	r.prog.ChunksToEmbed = len(pend)
 	r.publish()
+	return r.embedAll(pend)
+}
+
+// embedded is one Embed call's answer for a batch of pending windows.
+type embedded struct {
+	batch []store.Pending
+	vecs  [][]float32
+	err   error
+}
+
+// embedAll embeds pend in batches and commits them in order. Up to
+// embedAhead calls run at once, so the model works on the next batch while
+// this one is written.
+func (r *run) embedAll(pend []store.Pending) error {
+	e := r.e
+	ctx, cancel := context.WithCancel(r.ctx)
+	inflight := make(chan chan embedded, embedAhead(e.emb)-1)
+	go func() {
+		defer close(inflight)
+		for i := 0; i < len(pend); i += e.opts.EmbedBatch {
+			batch := pend[i:min(i+e.opts.EmbedBatch, len(pend))]
+			done := make(chan embedded, 1)
+			select {
+			case inflight <- done:
+			case <-ctx.Done():
+				return
+			}
+			go func() {
+				texts := make([]string, len(batch))
+				for j, p := range batch {
+					texts[j] = p.EmbedText
+				}
+				vecs, err := e.emb.Embed(ctx, texts)
+				done <- embedded{batch, vecs, err}
+			}()
+		}
+	}()
+	defer func() {
+		cancel()
+		for done := range inflight { // calls still running finish first
+			<-done
+		}
+	}()
 	start := time.Now()
-	texts := make([]string, 0, e.opts.EmbedBatch)
-	for i := 0; i < len(pend); i += e.opts.EmbedBatch {
-		batch := pend[i:min(i+e.opts.EmbedBatch, len(pend))]
-		texts = texts[:0]
-		for _, p := range batch {
-			texts = append(texts, p.EmbedText)
+	for done := range inflight {
+		res := <-done
+		if res.err != nil {
+			return embedError(e.emb.ModelID(), res.err)
 		}
-		vecs, err := e.emb.Embed(r.ctx, texts)
-		if err != nil {
-			return embedError(e.emb.ModelID(), err)
-		}
-		if err := r.storeVectors(batch, vecs); err != nil {
+		if err := r.storeVectors(res.batch, res.vecs); err != nil {
 			return err
 		}
-		r.stats.Embedded += len(batch)
-		r.prog.ChunksEmbedded += len(batch)
+		r.stats.Embedded += len(res.batch)
+		r.prog.ChunksEmbedded += len(res.batch)
 		r.prog.EmbedsPerSecond = float64(r.prog.ChunksEmbedded) / time.Since(start).Seconds()
 		r.publish()
 	}
-	return nil
+	return r.ctx.Err()
+}
+
+// embedAhead is how many Embed calls the engine keeps in flight: one more
+// than a concurrent embedder runs at once, to cover the writes, else one.
+func embedAhead(emb embed.Embedder) int {
+	if c, ok := emb.(embed.Concurrent); ok {
+		return max(1, c.Concurrency()) + 1
+	}
+	return 1
 }
 
 func (r *run) storeVectors(batch []store.Pending, vecs [][]float32) error {

@@ -34,7 +34,7 @@ type Config struct {
 	APIKey    string // remote: bearer token
 	Dim       int    // remote: expected dimension; 0 probes the server once at Open
 	BatchSize int
-	Threads   int    // use: ONNX Runtime intra-op threads
+	Threads   int    // use: CPU threads for inference, in all
 	Precision string // use: float32 or int8; "" is use.DefaultPrecision
 	MaxTokens int    // remote: window for truncation and CountTokens
 	LibPath   string

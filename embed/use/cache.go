@@ -76,15 +76,18 @@ func cachedStamp(path string) string {
 // openModel opens the cached graph of precision prec when it was built from
 // the current source files, and otherwise builds it from the tfjs model and
 // caches it.
-func openModel(dir string, threads, vocabSize int, prec Precision) (*ort.DynamicAdvancedSession, error) {
+func openModel(dir string, threads, vocabSize int, prec Precision) (*sessionPool, error) {
+	sessions, each := splitThreads(threads)
+	cfg := sessionConfig{threads: each}
 	stamp, err := sourceStamp(dir, prec)
 	if err != nil {
 		return nil, err
 	}
 	path := filepath.Join(dir, prec.onnxName())
+	fromFile := func() (*ort.DynamicAdvancedSession, error) { return newSession(path, nil, cfg) }
 	if cachedStamp(path) == stamp {
-		if s, err := newSession(path, nil, sessionConfig{threads: threads}); err == nil {
-			return s, nil
+		if s, err := fromFile(); err == nil {
+			return newSessionPool(s, sessions, fromFile), nil
 		}
 		// A damaged cache file: rebuild it below.
 	}
@@ -100,13 +103,16 @@ func openModel(dir string, threads, vocabSize int, prec Precision) (*ort.Dynamic
 		return nil, err
 	}
 	data := buildONNX(spec, [][2]string{{stampKey, stamp}}, prec)
-	// A read-only model directory only costs a rebuild on the next load.
-	_ = writeAtomic(path, data)
-	s, err := newSession("", data, sessionConfig{threads: threads})
+	s, err := newSession("", data, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("ONNX Runtime rejected the graph built from model.json: %w", err)
 	}
-	return s, nil
+	// A read-only model directory only costs a rebuild on the next load;
+	// until then the pool's other sessions read the graph from memory.
+	if writeAtomic(path, data) == nil {
+		return newSessionPool(s, sessions, fromFile), nil
+	}
+	return newSessionPool(s, sessions, func() (*ort.DynamicAdvancedSession, error) { return newSession("", data, cfg) }), nil
 }
 
 // fits checks the spec against what Model assumes.

@@ -20,6 +20,12 @@
 // cache file (model-int8.onnx) and model ID (ModelID + "-int8-row"), so
 // an index never mixes the two.
 //
+// Inference runs on a pool of sessions (pool.go), one single-thread
+// session per thread up to four, opened as batches arrive together: an
+// Embed call's batches run side by side, and so do concurrent calls, which
+// keeps both cores of a small machine busier than one session splitting
+// every operator across them.
+//
 // Inputs longer than the 128-token window are truncated, as the original
 // model does, and counted (Model.Truncated).
 package use

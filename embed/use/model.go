@@ -27,7 +27,7 @@ const (
 	// dropped.
 	Window = 128
 	// DefaultBatchSize is the number of texts per inference call.
-	DefaultBatchSize = 16
+	DefaultBatchSize = 8
 )
 
 const (
@@ -39,7 +39,7 @@ const (
 type Options struct {
 	LibPath   string    // ONNX Runtime library; default $MDSEARCH_ORT_LIB, then the asset cache
 	ModelDir  string    // model.json, weight shards and vocab.json; default $MDSEARCH_MODEL_DIR, then the asset cache
-	Threads   int       // ONNX Runtime intra-op threads; default the number of CPUs
+	Threads   int       // CPU threads for inference, in all; default the number of CPUs (see sessionPool)
 	BatchSize int       // texts per inference call; default DefaultBatchSize
 	Precision Precision // projection arithmetic; default DefaultPrecision
 }
@@ -52,13 +52,14 @@ type Model struct {
 	precision Precision
 	truncated atomic.Int64
 
-	mu      sync.RWMutex // Close waits for running Embed calls
-	session *ort.DynamicAdvancedSession
+	mu   sync.RWMutex // Close waits for running Embed calls
+	pool *sessionPool // nil once closed
 }
 
 var (
 	_ embed.Embedder     = (*Model)(nil)
 	_ embed.RangeCounter = (*Model)(nil)
+	_ embed.Concurrent   = (*Model)(nil)
 	_ embed.RangeCounter = (*Tokenizer)(nil)
 )
 
@@ -89,11 +90,11 @@ func New(opts Options) (*Model, error) {
 	if err != nil {
 		return nil, mdsearch.Errorf(mdsearch.KindUnavailable, "load embedding model", dir, hintModel, "%v", err)
 	}
-	session, err := openModel(dir, threads, tok.VocabSize(), prec)
+	pool, err := openModel(dir, threads, tok.VocabSize(), prec)
 	if err != nil {
 		return nil, mdsearch.Errorf(mdsearch.KindUnavailable, "load embedding model", dir, hintModel, "%v", err)
 	}
-	return &Model{tok: tok, batchSize: batch, precision: prec, session: session}, nil
+	return &Model{tok: tok, batchSize: batch, precision: prec, pool: pool}, nil
 }
 
 // loadVocab reads the tokenizer from dir/vocab.json.
@@ -143,22 +144,35 @@ func (m *Model) Ranges(text string, skip [][2]int) embed.Ranges { return m.tok.R
 // and were cut to it.
 func (m *Model) Truncated() int64 { return m.truncated.Load() }
 
-// Close releases the ONNX Runtime session. It waits for running Embed calls.
+// Close releases the ONNX Runtime sessions. It waits for running Embed
+// calls.
 func (m *Model) Close() error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.session == nil {
+	if m.pool == nil {
 		return nil
 	}
-	err := m.session.Destroy()
-	m.session = nil
+	err := m.pool.close()
+	m.pool = nil
 	return err
 }
 
+// Concurrency implements embed.Concurrent: Embed calls run side by side on
+// as many sessions.
+func (m *Model) Concurrency() int {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if m.pool == nil {
+		return 1
+	}
+	return m.pool.max
+}
+
 // Embed implements embed.Embedder. Texts are tokenized, sorted by length
-// and run in batches of similar lengths, so little time goes to padding.
-// Cancelling ctx stops before the next batch. An empty text gets the
-// model's vector for zero tokens.
+// and run in batches of similar lengths, so little time goes to padding;
+// the batches run side by side on the pool's sessions. Cancelling ctx stops
+// before the next batch. An empty text gets the model's vector for zero
+// tokens.
 func (m *Model) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	out := make([][]float32, len(texts))
 	if len(texts) == 0 {
@@ -174,30 +188,78 @@ func (m *Model) Embed(ctx context.Context, texts []string) ([][]float32, error) 
 	}
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	if m.session == nil {
+	if m.pool == nil {
 		return nil, mdsearch.Errorf(mdsearch.KindInternal, "embed", "", "", "model is closed")
 	}
 	order := lengthOrder(seqs)
-	flat := make([]float32, len(texts)*Dimension)
-	var b batch
+	var batches [][]int
 	for start := 0; start < len(order); start += m.batchSize {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		rows := order[start:min(start+m.batchSize, len(order))]
-		b.fill(seqs, rows)
-		vecs, err := b.run(m.session)
-		if err != nil {
-			return nil, mdsearch.Errorf(mdsearch.KindInternal, "embed", "", "", "%v", err)
-		}
+		batches = append(batches, order[start:min(start+m.batchSize, len(order))])
+	}
+	flat := make([]float32, len(texts)*Dimension)
+	err := m.runBatches(ctx, batches, func(b *batch, rows []int) {
 		for r, i := range rows {
 			v := flat[i*Dimension : (i+1)*Dimension : (i+1)*Dimension]
-			copy(v, vecs[r*Dimension:])
+			copy(v, b.out[r*Dimension:])
 			embed.Normalize(v)
 			out[i] = v
 		}
+	}, seqs)
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
+}
+
+// runBatches runs the batches of rows of seqs on up to the pool's size of
+// sessions at once, handing each result to done (rows apart, so done
+// writes apart). It stops at the first error or when ctx ends.
+func (m *Model) runBatches(ctx context.Context, batches [][]int, done func(*batch, []int), seqs [][]int32) error {
+	next := make(chan []int, len(batches))
+	for _, rows := range batches {
+		next <- rows
+	}
+	close(next)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		wg    sync.WaitGroup
+		errMu sync.Mutex
+		first error
+	)
+	fail := func(err error) {
+		errMu.Lock()
+		if first == nil {
+			first = err
+		}
+		errMu.Unlock()
+		cancel()
+	}
+	for range min(len(batches), m.pool.max) {
+		wg.Go(func() {
+			s, err := m.pool.acquire(ctx)
+			if err != nil {
+				fail(err)
+				return
+			}
+			defer m.pool.release(s)
+			var b batch
+			for rows := range next {
+				if err := ctx.Err(); err != nil {
+					fail(err)
+					return
+				}
+				b.fill(seqs, rows)
+				if _, err := b.run(s); err != nil {
+					fail(mdsearch.Errorf(mdsearch.KindInternal, "embed", "", "", "%v", err))
+					return
+				}
+				done(&b, rows)
+			}
+		})
+	}
+	wg.Wait()
+	return first
 }
 
 // lengthOrder returns the indices of seqs sorted by length, so each batch

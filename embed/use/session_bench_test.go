@@ -3,6 +3,7 @@ package use
 import (
 	"path/filepath"
 	"runtime"
+	"sync"
 	"testing"
 	"time"
 
@@ -81,7 +82,17 @@ func benchSessionOptions(b *testing.B, prec Precision) {
 // prepareBatches cuts benchTexts window-sized texts into padded batches
 // and their input and output tensors (ids, mask, out), as Embed would.
 func prepareBatches(b *testing.B, tok *Tokenizer) ([]*batch, [][]ort.Value) {
-	chunks := benchChunks(b, tok, benchTexts)
+	return prepareN(b, tok, benchTexts)
+}
+
+// prepareRuns is prepareBatches of n texts, the tensors alone.
+func prepareRuns(b *testing.B, tok *Tokenizer, n int) [][]ort.Value {
+	_, runs := prepareN(b, tok, n)
+	return runs
+}
+
+func prepareN(b *testing.B, tok *Tokenizer, n int) ([]*batch, [][]ort.Value) {
+	chunks := benchChunks(b, tok, n)
 	seqs := make([][]int32, len(chunks))
 	for i, c := range chunks {
 		seqs[i], _ = tok.EncodeLimit(c, Window)
@@ -120,11 +131,7 @@ func BenchmarkPrecisionInterleaved(b *testing.B) {
 	for b.Loop() {
 		for i, m := range models {
 			start := time.Now()
-			for _, p := range prepared {
-				if err := m.session.Run(p[:2], p[2:]); err != nil {
-					b.Fatal(err)
-				}
-			}
+			runSideBySide(b, m, prepared)
 			spent[i] += time.Since(start)
 		}
 	}
@@ -134,4 +141,62 @@ func BenchmarkPrecisionInterleaved(b *testing.B) {
 	for i, prec := range precisions[1:] {
 		b.ReportMetric(spent[0].Seconds()/spent[i+1].Seconds(), string(prec)+"/"+string(precisions[0]))
 	}
+}
+
+// sideTexts is how many window-sized texts BenchmarkSessionsSideBySide
+// embeds per round: many batches, as a cold index has.
+const sideTexts = 1024
+
+// BenchmarkSessionsSideBySide compares the ways to spend the CPUs on many
+// batches of window-sized int8 texts, interleaved in every round: one
+// session on every thread running the batches in turn (one-session), and
+// as many single-thread sessions as threads, each taking every n-th batch
+// (side-by-side, what the session pool does). It reports embeddings/s of
+// each and their ratio.
+func BenchmarkSessionsSideBySide(b *testing.B) {
+	_, dir := testAssets(b)
+	m := testModel(b, Options{Precision: Int8, ModelDir: dir})
+	path := filepath.Join(dir, Int8.onnxName())
+	runs := prepareRuns(b, m.tok, sideTexts)
+	threads := runtime.NumCPU()
+	open := func(threads int) *ort.DynamicAdvancedSession {
+		s, err := newSession(path, nil, sessionConfig{threads: threads})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { s.Destroy() })
+		return s
+	}
+	one := open(threads)
+	var side []*ort.DynamicAdvancedSession
+	for range threads {
+		side = append(side, open(1))
+	}
+	var tOne, tSide time.Duration
+	for b.Loop() {
+		start := time.Now()
+		for _, r := range runs {
+			if err := one.Run(r[:2], r[2:]); err != nil {
+				b.Fatal(err)
+			}
+		}
+		tOne += time.Since(start)
+		start = time.Now()
+		var wg sync.WaitGroup
+		for k, s := range side {
+			wg.Go(func() {
+				for i := k; i < len(runs); i += len(side) {
+					if err := s.Run(runs[i][:2], runs[i][2:]); err != nil {
+						b.Error(err)
+						return
+					}
+				}
+			})
+		}
+		wg.Wait()
+		tSide += time.Since(start)
+	}
+	b.ReportMetric(float64(b.N*sideTexts)/tOne.Seconds(), "one-session-emb/s")
+	b.ReportMetric(float64(b.N*sideTexts)/tSide.Seconds(), "side-by-side-emb/s")
+	b.ReportMetric(tOne.Seconds()/tSide.Seconds(), "side/one")
 }

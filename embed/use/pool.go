@@ -1,0 +1,110 @@
+package use
+
+import (
+	"context"
+	"errors"
+	"sync"
+
+	ort "github.com/yalue/onnxruntime_go"
+)
+
+// maxSessions bounds the sessions of one Model: each holds its own copy of
+// the weights and its own buffers.
+const maxSessions = 4
+
+// sessionPool hands out ONNX Runtime sessions of one graph, each running
+// on a share of the threads. Batches that arrive together run on sessions
+// side by side: with batches of window-sized texts, two sessions of one
+// thread embed about 1.15× what one session of two threads does, which
+// splits every operator across the cores and waits for the slower half
+// (docs/benchmarks.md). Sessions open on demand, so a process that embeds
+// one query at a time holds one.
+type sessionPool struct {
+	open func() (*ort.DynamicAdvancedSession, error)
+	max  int
+	idle chan *ort.DynamicAdvancedSession
+
+	mu     sync.Mutex
+	all    []*ort.DynamicAdvancedSession
+	closed bool
+}
+
+// errClosed is what a closed pool answers.
+var errClosed = errors.New("model is closed")
+
+// splitThreads shares threads among sessions: as many sessions as threads,
+// up to maxSessions, and the threads left over spread over them.
+func splitThreads(threads int) (sessions, each int) {
+	sessions = max(1, min(threads, maxSessions))
+	return sessions, max(1, threads/sessions)
+}
+
+// newSessionPool makes a pool of up to n sessions from first, already
+// open, and open for the others.
+func newSessionPool(first *ort.DynamicAdvancedSession, n int, open func() (*ort.DynamicAdvancedSession, error)) *sessionPool {
+	p := &sessionPool{open: open, max: n, idle: make(chan *ort.DynamicAdvancedSession, n)}
+	p.all = append(p.all, first)
+	p.idle <- first
+	return p
+}
+
+// acquire returns an idle session, opening one when none is idle and the
+// pool is not full, else waiting for one.
+func (p *sessionPool) acquire(ctx context.Context) (*ort.DynamicAdvancedSession, error) {
+	select {
+	case s := <-p.idle:
+		return s, nil
+	default:
+	}
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return nil, errClosed
+	}
+	if len(p.all) < p.max {
+		s, err := p.open()
+		if err == nil {
+			p.all = append(p.all, s)
+			p.mu.Unlock()
+			return s, nil
+		}
+		// The graph opened once: make do with the sessions there are.
+		p.max = len(p.all)
+	}
+	p.mu.Unlock()
+	select {
+	case s := <-p.idle:
+		return s, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// release gives a session back.
+func (p *sessionPool) release(s *ort.DynamicAdvancedSession) { p.idle <- s }
+
+// opened is how many sessions the pool holds.
+func (p *sessionPool) opened() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.all)
+}
+
+// close destroys every session. The caller makes sure none is in use.
+func (p *sessionPool) close() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return nil
+	}
+	p.closed = true
+	for len(p.idle) > 0 {
+		<-p.idle
+	}
+	var errs []error
+	for _, s := range p.all {
+		errs = append(errs, s.Destroy())
+	}
+	p.all = nil
+	return errors.Join(errs...)
+}
