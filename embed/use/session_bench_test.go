@@ -86,12 +86,12 @@ func prepareBatches(b *testing.B, tok *Tokenizer) ([]*batch, [][]ort.Value) {
 }
 
 // prepareRuns is prepareBatches of n texts, the tensors alone.
-func prepareRuns(b *testing.B, tok *Tokenizer, n int) [][]ort.Value {
+func prepareRuns(b testing.TB, tok *Tokenizer, n int) [][]ort.Value {
 	_, runs := prepareN(b, tok, n)
 	return runs
 }
 
-func prepareN(b *testing.B, tok *Tokenizer, n int) ([]*batch, [][]ort.Value) {
+func prepareN(b testing.TB, tok *Tokenizer, n int) ([]*batch, [][]ort.Value) {
 	chunks := benchChunks(b, tok, n)
 	seqs := make([][]int32, len(chunks))
 	for i, c := range chunks {
