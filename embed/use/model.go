@@ -235,6 +235,9 @@ func (m *Model) runBatches(ctx context.Context, batches [][]int, done func(*batc
 		errMu.Unlock()
 		cancel()
 	}
+	if len(batches) == 1 {
+		return m.runShared(ctx, batches[0], done, seqs)
+	}
 	for range min(len(batches), m.pool.max) {
 		wg.Go(func() {
 			s, err := m.pool.acquire(ctx)
@@ -260,6 +263,29 @@ func (m *Model) runBatches(ctx context.Context, batches [][]int, done func(*batc
 	}
 	wg.Wait()
 	return first
+}
+
+// runShared runs one batch at once, on a busy session if none is free: a
+// query is small, and waiting for a session could mean waiting for a whole
+// index call.
+func (m *Model) runShared(ctx context.Context, rows []int, done func(*batch, []int), seqs [][]int32) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	s, owned, err := m.pool.acquireOrShare()
+	if err != nil {
+		return err
+	}
+	if owned {
+		defer m.pool.release(s)
+	}
+	var b batch
+	b.fill(seqs, rows)
+	if _, err := b.run(s); err != nil {
+		return mdsearch.Errorf(mdsearch.KindInternal, "embed", "", "", "%v", err)
+	}
+	done(&b, rows)
+	return nil
 }
 
 // lengthOrder returns the indices of seqs sorted by length, so each batch

@@ -18,7 +18,8 @@ const maxSessions = 4
 // thread embed about 1.15× what one session of two threads does, which
 // splits every operator across the cores and waits for the slower half
 // (docs/benchmarks.md). Sessions open on demand, so a process that embeds
-// one query at a time holds one.
+// one query at a time holds one, and a query shares a busy session rather
+// than wait behind an index's batches.
 type sessionPool struct {
 	open func() (*ort.DynamicAdvancedSession, error)
 	max  int
@@ -26,6 +27,7 @@ type sessionPool struct {
 
 	mu     sync.Mutex
 	all    []*ort.DynamicAdvancedSession
+	shared int // turns among the sessions lent busy
 	closed bool
 }
 
@@ -51,33 +53,57 @@ func newSessionPool(first *ort.DynamicAdvancedSession, n int, open func() (*ort.
 // acquire returns an idle session, opening one when none is idle and the
 // pool is not full, else waiting for one.
 func (p *sessionPool) acquire(ctx context.Context) (*ort.DynamicAdvancedSession, error) {
-	select {
-	case s := <-p.idle:
-		return s, nil
-	default:
+	if s, err := p.take(); s != nil || err != nil {
+		return s, err
 	}
-	p.mu.Lock()
-	if p.closed {
-		p.mu.Unlock()
-		return nil, errClosed
-	}
-	if len(p.all) < p.max {
-		s, err := p.open()
-		if err == nil {
-			p.all = append(p.all, s)
-			p.mu.Unlock()
-			return s, nil
-		}
-		// The graph opened once: make do with the sessions there are.
-		p.max = len(p.all)
-	}
-	p.mu.Unlock()
 	select {
 	case s := <-p.idle:
 		return s, nil
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
+}
+
+// acquireOrShare is acquire that does not wait: with every session busy it
+// returns one to share (ONNX Runtime runs concurrent calls on a session),
+// which the caller does not release (owned is false). A query's single
+// batch so never waits behind the batches of an index being built.
+func (p *sessionPool) acquireOrShare() (s *ort.DynamicAdvancedSession, owned bool, err error) {
+	if s, err := p.take(); s != nil || err != nil {
+		return s, true, err
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return nil, false, errClosed
+	}
+	p.shared++
+	return p.all[p.shared%len(p.all)], false, nil
+}
+
+// take returns an idle session, or a new one when the pool is not full;
+// nil when every session is busy.
+func (p *sessionPool) take() (*ort.DynamicAdvancedSession, error) {
+	select {
+	case s := <-p.idle:
+		return s, nil
+	default:
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return nil, errClosed
+	}
+	if len(p.all) < p.max {
+		s, err := p.open()
+		if err == nil {
+			p.all = append(p.all, s)
+			return s, nil
+		}
+		// The graph opened once: make do with the sessions there are.
+		p.max = len(p.all)
+	}
+	return nil, nil
 }
 
 // release gives a session back.

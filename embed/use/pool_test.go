@@ -2,8 +2,10 @@ package use
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"testing"
+	"time"
 )
 
 func TestSplitThreads(t *testing.T) {
@@ -63,5 +65,43 @@ func TestSessionPool(t *testing.T) {
 	}
 	if got := m.Concurrency(); got != 1 {
 		t.Errorf("Concurrency after Close = %d, want 1", got)
+	}
+}
+
+// TestQueryNeverWaits: with every session busy (an index being built), a
+// text that makes one batch (a query) runs at once on a busy session, while
+// a call of several batches waits for a free one and gives up when its
+// context does.
+func TestQueryNeverWaits(t *testing.T) {
+	ctx := context.Background()
+	m := testModel(t, Options{Threads: 2, BatchSize: 4})
+	q := []string{"how do I restore last night's backup"}
+	want, err := m.Embed(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range m.pool.max {
+		s, err := m.pool.acquire(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer m.pool.release(s)
+	}
+	if n := m.pool.opened(); n != 2 {
+		t.Fatalf("holding every session opened %d, want 2", n)
+	}
+	short, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	got, err := m.Embed(short, q)
+	if err != nil {
+		t.Fatalf("a query with every session busy: %v", err)
+	}
+	if !slices.Equal(got[0], want[0]) {
+		t.Error("a query on a shared session gave another vector")
+	}
+	brief, cancel2 := context.WithTimeout(ctx, 100*time.Millisecond)
+	defer cancel2()
+	if _, err := m.Embed(brief, make([]string, 9)); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("3 batches with every session held: err %v, want the deadline", err)
 	}
 }
