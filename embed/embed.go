@@ -34,6 +34,15 @@ type Concurrent interface {
 	Concurrency() int
 }
 
+// ConcurrencyOf is how many Embed calls e runs side by side: its
+// Concurrency when it is Concurrent, else one.
+func ConcurrencyOf(e Embedder) int {
+	if c, ok := e.(Concurrent); ok {
+		return max(1, c.Concurrency())
+	}
+	return 1
+}
+
 // TokenCounter is the part of Embedder the chunker needs.
 type TokenCounter interface {
 	CountTokens(text string) int

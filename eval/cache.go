@@ -118,12 +118,7 @@ func (c *Cache) Embed(ctx context.Context, texts []string) ([][]float32, error) 
 
 // Concurrency implements embed.Concurrent as the wrapped model does: the
 // cache itself is safe for concurrent use.
-func (c *Cache) Concurrency() int {
-	if cc, ok := c.emb.(embed.Concurrent); ok {
-		return cc.Concurrency()
-	}
-	return 1
-}
+func (c *Cache) Concurrency() int { return embed.ConcurrencyOf(c.emb) }
 
 // Dim implements embed.Embedder.
 func (c *Cache) Dim() int { return c.emb.Dim() }

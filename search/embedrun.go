@@ -104,10 +104,11 @@ func (r *run) embedAll(pend []store.Pending) error {
 }
 
 // embedAhead is how many Embed calls the engine keeps in flight: one more
-// than a concurrent embedder runs at once, to cover the writes, else one.
+// than a concurrent embedder runs at once, to cover the writes, else one
+// (an embedder that is not Concurrent may not be safe for concurrent use).
 func embedAhead(emb embed.Embedder) int {
-	if c, ok := emb.(embed.Concurrent); ok {
-		return max(1, c.Concurrency()) + 1
+	if _, ok := emb.(embed.Concurrent); ok {
+		return embed.ConcurrencyOf(emb) + 1
 	}
 	return 1
 }

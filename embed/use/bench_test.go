@@ -226,19 +226,27 @@ func BenchmarkNFKC10MB(b *testing.B) {
 }
 
 // runSideBySide runs prepared batches (inputs, then output) on every
-// session of m's pool at once, each session taking every n-th batch.
+// session of m's pool at once, as Embed does.
 func runSideBySide(b *testing.B, m *Model, runs [][]ort.Value) {
-	n := m.pool.max
+	var sessions []*ort.DynamicAdvancedSession
+	for range m.pool.size() {
+		s, err := m.pool.acquire(context.Background())
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer m.pool.release(s)
+		sessions = append(sessions, s)
+	}
+	runStrided(b, sessions, runs)
+}
+
+// runStrided runs prepared batches on the sessions at once, session k
+// taking every n-th batch from the k-th.
+func runStrided(b *testing.B, sessions []*ort.DynamicAdvancedSession, runs [][]ort.Value) {
 	var wg sync.WaitGroup
-	for k := range n {
+	for k, s := range sessions {
 		wg.Go(func() {
-			s, err := m.pool.acquire(context.Background())
-			if err != nil {
-				b.Error(err)
-				return
-			}
-			defer m.pool.release(s)
-			for i := k; i < len(runs); i += n {
+			for i := k; i < len(runs); i += len(sessions) {
 				if err := s.Run(runs[i][:2], runs[i][2:]); err != nil {
 					b.Error(err)
 					return

@@ -165,7 +165,7 @@ func (m *Model) Concurrency() int {
 	if m.pool == nil {
 		return 1
 	}
-	return m.pool.max
+	return m.pool.size()
 }
 
 // Embed implements embed.Embedder. Texts are tokenized, sorted by length
@@ -213,8 +213,23 @@ func (m *Model) Embed(ctx context.Context, texts []string) ([][]float32, error) 
 
 // runBatches runs the batches of rows of seqs on up to the pool's size of
 // sessions at once, handing each result to done (rows apart, so done
-// writes apart). It stops at the first error or when ctx ends.
+// writes apart). It stops at the first error or when ctx ends. A single
+// batch (a query) never waits for a session: it shares a busy one, as
+// waiting could mean waiting for a whole index call.
 func (m *Model) runBatches(ctx context.Context, batches [][]int, done func(*batch, []int), seqs [][]int32) error {
+	if len(batches) == 1 {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		s, owned, err := m.pool.acquireOrShare()
+		if err != nil {
+			return err
+		}
+		if owned {
+			defer m.pool.release(s)
+		}
+		return runBatch(s, new(batch), seqs, batches[0], done)
+	}
 	next := make(chan []int, len(batches))
 	for _, rows := range batches {
 		next <- rows
@@ -235,10 +250,7 @@ func (m *Model) runBatches(ctx context.Context, batches [][]int, done func(*batc
 		errMu.Unlock()
 		cancel()
 	}
-	if len(batches) == 1 {
-		return m.runShared(ctx, batches[0], done, seqs)
-	}
-	for range min(len(batches), m.pool.max) {
+	for range min(len(batches), m.pool.size()) {
 		wg.Go(func() {
 			s, err := m.pool.acquire(ctx)
 			if err != nil {
@@ -252,12 +264,10 @@ func (m *Model) runBatches(ctx context.Context, batches [][]int, done func(*batc
 					fail(err)
 					return
 				}
-				b.fill(seqs, rows)
-				if _, err := b.run(s); err != nil {
-					fail(mdsearch.Errorf(mdsearch.KindInternal, "embed", "", "", "%v", err))
+				if err := runBatch(s, &b, seqs, rows, done); err != nil {
+					fail(err)
 					return
 				}
-				done(&b, rows)
 			}
 		})
 	}
@@ -265,26 +275,14 @@ func (m *Model) runBatches(ctx context.Context, batches [][]int, done func(*batc
 	return first
 }
 
-// runShared runs one batch at once, on a busy session if none is free: a
-// query is small, and waiting for a session could mean waiting for a whole
-// index call.
-func (m *Model) runShared(ctx context.Context, rows []int, done func(*batch, []int), seqs [][]int32) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	s, owned, err := m.pool.acquireOrShare()
-	if err != nil {
-		return err
-	}
-	if owned {
-		defer m.pool.release(s)
-	}
-	var b batch
+// runBatch runs the rows of seqs as batch b on session s and hands the
+// result to done.
+func runBatch(s *ort.DynamicAdvancedSession, b *batch, seqs [][]int32, rows []int, done func(*batch, []int)) error {
 	b.fill(seqs, rows)
 	if _, err := b.run(s); err != nil {
 		return mdsearch.Errorf(mdsearch.KindInternal, "embed", "", "", "%v", err)
 	}
-	done(&b, rows)
+	done(b, rows)
 	return nil
 }
 

@@ -22,10 +22,10 @@ const maxSessions = 4
 // than wait behind an index's batches.
 type sessionPool struct {
 	open func() (*ort.DynamicAdvancedSession, error)
-	max  int
 	idle chan *ort.DynamicAdvancedSession
 
 	mu     sync.Mutex
+	max    int // lowered to the sessions open when opening another fails
 	all    []*ort.DynamicAdvancedSession
 	shared int // turns among the sessions lent busy
 	closed bool
@@ -108,6 +108,13 @@ func (p *sessionPool) take() (*ort.DynamicAdvancedSession, error) {
 
 // release gives a session back.
 func (p *sessionPool) release(s *ort.DynamicAdvancedSession) { p.idle <- s }
+
+// size is how many sessions the pool may hold: how many batches run at once.
+func (p *sessionPool) size() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.max
+}
 
 // opened is how many sessions the pool holds.
 func (p *sessionPool) opened() int {

@@ -80,7 +80,7 @@ func TestQueryNeverWaits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for range m.pool.max {
+	for range m.pool.size() {
 		s, err := m.pool.acquire(ctx)
 		if err != nil {
 			t.Fatal(err)

@@ -3,7 +3,6 @@ package use
 import (
 	"path/filepath"
 	"runtime"
-	"sync"
 	"testing"
 	"time"
 
@@ -182,18 +181,7 @@ func BenchmarkSessionsSideBySide(b *testing.B) {
 		}
 		tOne += time.Since(start)
 		start = time.Now()
-		var wg sync.WaitGroup
-		for k, s := range side {
-			wg.Go(func() {
-				for i := k; i < len(runs); i += len(side) {
-					if err := s.Run(runs[i][:2], runs[i][2:]); err != nil {
-						b.Error(err)
-						return
-					}
-				}
-			})
-		}
-		wg.Wait()
+		runStrided(b, side, runs)
 		tSide += time.Since(start)
 	}
 	b.ReportMetric(float64(b.N*sideTexts)/tOne.Seconds(), "one-session-emb/s")
