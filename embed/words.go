@@ -4,6 +4,8 @@ import (
 	"math/bits"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/mdsearch/mdsearch/internal/swar"
 )
 
 // CountWords counts runs of non-space characters (unicode.IsSpace), on a
@@ -14,12 +16,11 @@ func CountWords[T ~string | ~[]byte](s T) int {
 	n, prev := 0, uint64(1) // prev is 1 after a space
 	for i := 0; i < len(s); {
 		if i+8 <= len(s) {
-			v := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-				uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-			if v&highBits == 0 {
+			v := swar.Load8(s, i)
+			if v&swar.High == 0 {
 				sp := asciiSpaces(v)
 				// A word starts at a byte that is not a space after one that is.
-				n += bits.OnesCount64(^sp & highBits & (sp<<8 | prev<<7))
+				n += bits.OnesCount64(^sp & swar.High & (sp<<8 | prev<<7))
 				prev = sp >> 63
 				i += 8
 				continue
@@ -42,18 +43,13 @@ func CountWords[T ~string | ~[]byte](s T) int {
 	return n
 }
 
-// highBits has the high bit of every byte of a word.
-const highBits = 0x8080808080808080
-
 // asciiSpaces has the high bit of each byte of v (eight ASCII bytes) that
 // is a space: ' ', or '\t' through '\r'.
 func asciiSpaces(v uint64) uint64 {
-	const ones = 0x0101010101010101
-	x := v ^ ' '*ones // 0 where v is ' '
-	blank := ^((x&^highBits + 0x7f*ones) | x) & highBits
+	blank := swar.ZeroBytes(v ^ ' '*swar.Ones)
 	// With every byte below 0x80, adding 0x80-k sets a byte's high bit, without
 	// carrying into the next, exactly when the byte is at least k.
-	ctl := (v + (0x80-'\t')*ones) &^ (v + (0x80-'\r'-1)*ones) & highBits
+	ctl := (v + (0x80-'\t')*swar.Ones) &^ (v + (0x80-'\r'-1)*swar.Ones) & swar.High
 	return blank | ctl
 }
 

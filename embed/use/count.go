@@ -8,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/mdsearch/mdsearch/internal/swar"
 )
 
 // Count path. Counting must cost little more than splitting words, with
@@ -320,7 +322,7 @@ func (c *wordCache) countFrom(t *Tokenizer, s string, total int, base float64, f
 func (t *Tokenizer) skipPlain(s string, i int) int {
 	if t.plainUsual {
 		for ; i+8 <= len(s); i += 8 {
-			if m := usualStops(load8(s, i)); m != 0 {
+			if m := usualStops(swar.Load8(s, i)); m != 0 {
 				return i + bits.TrailingZeros64(m)/8
 			}
 		}
@@ -334,24 +336,10 @@ func (t *Tokenizer) skipPlain(s string, i int) int {
 // usualStops has the high bit of each byte of v that is not plain when
 // plainUsual holds: up to ' ', DEL, and U+2581's first byte.
 func usualStops(v uint64) uint64 {
-	const ones, high = 0x0101010101010101, 0x8080808080808080
-	low := v &^ high
 	// A byte below 0x80 is at most ' ' when adding 0x80-0x21 to it leaves
 	// its high bit clear; no sum carries into the next byte.
-	control := ^(low + (0x80-0x21)*ones) &^ v & high
-	return control | zeroBytes(v^0x7f*ones) | zeroBytes(v^(ones*uint64(string(separator)[0])))
-}
-
-// zeroBytes has the high bit of each byte of x that is 0.
-func zeroBytes(x uint64) uint64 {
-	const ones, high = 0x0101010101010101, 0x8080808080808080
-	return ^((x&^high + 0x7f*ones) | x) & high
-}
-
-// load8 is the eight bytes of s from i, the first lowest.
-func load8(s string, i int) uint64 {
-	return uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+	control := ^(v&^swar.High + (0x80-0x21)*swar.Ones) &^ v & swar.High
+	return control | swar.ZeroBytes(v^0x7f*swar.Ones) | swar.ZeroBytes(v^(swar.Ones*uint64(string(separator)[0])))
 }
 
 func isASCII(s string) bool { return nextNonASCII(s, 0) == len(s) }
@@ -360,7 +348,7 @@ func isASCII(s string) bool { return nextNonASCII(s, 0) == len(s) }
 // ASCII, or len(s); it reads eight bytes at a time.
 func nextNonASCII(s string, i int) int {
 	for ; i+8 <= len(s); i += 8 {
-		if v := load8(s, i) & 0x8080808080808080; v != 0 {
+		if v := swar.Load8(s, i) & swar.High; v != 0 {
 			return i + bits.TrailingZeros64(v)/8
 		}
 	}

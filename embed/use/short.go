@@ -1,6 +1,10 @@
 package use
 
-import "math"
+import (
+	"math"
+
+	"github.com/mdsearch/mdsearch/internal/swar"
+)
 
 // The short-word tables. Count, and Ranges, which walks every word of a
 // note once and then counts the first word of every range, look words up
@@ -140,13 +144,13 @@ func packShortIn(k *shortKey, s string, from, to int) {
 		k[0] = packIn(s, from, to)
 		return
 	}
-	k[0] = load8(s, from)
+	k[0] = swar.Load8(s, from)
 	for j := 1; ; j++ {
 		if from += 8; to-from <= 8 {
 			k[j] = packIn(s, from, to)
 			return
 		}
-		k[j] = load8(s, from)
+		k[j] = swar.Load8(s, from)
 	}
 }
 
@@ -156,7 +160,7 @@ func packIn(s string, from, to int) uint64 {
 	if from+8 > len(s) {
 		return pack(s[from:to])
 	}
-	return load8(s, from) & (^uint64(0) >> (64 - 8*uint(to-from)))
+	return swar.Load8(s, from) & (^uint64(0) >> (64 - 8*uint(to-from)))
 }
 
 // find returns the slot where the word is or would go, and its value (0
