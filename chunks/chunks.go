@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/embed"
@@ -171,8 +172,10 @@ func newSplitter(doc *sections.Document, opts Options, skip [][2]int) *splitter 
 		prefixes: make([]prefixed, len(doc.Sections))}
 	_, s.words = s.opts.Counter.(embed.Words)
 	s.overhead = s.opts.Counter.CountTokens("")
-	if rc, ok := s.opts.Counter.(embed.RangeCounter); ok && !s.words && utf8.Valid(doc.Src) {
-		s.ranges = rc.Ranges(string(doc.Src), skip)
+	if rc, ok := s.opts.Counter.(embed.RangeCounter); ok && !s.words && len(doc.Src) > 0 && utf8.Valid(doc.Src) {
+		// The note's bytes, not a copy: Split does not change them, and a
+		// counter reads them only until Release, which Split calls.
+		s.ranges = rc.Ranges(unsafe.String(&doc.Src[0], len(doc.Src)), skip)
 	}
 	if s.fm == nil {
 		s.fm = map[string]any{}

@@ -37,12 +37,17 @@ func modelCounter(tb testing.TB) *use.Tokenizer {
 // word counter (default options, and a 46-word window, which cuts about as
 // many windows as the model's: all of Split but the counting) and with the
 // model's counter at the model's window (the options the index path uses).
-// Each loop runs every stage once, in turn; the metrics are MB/s of
-// markdown per second of this process's CPU time over all loops, and
-// split-model's over goldmark's.
+// chunk-model is the chunks stage alone: Split with the model's counter
+// on notes parsed once, before the loops. Each loop runs every stage once,
+// in turn; the metrics are MB/s of markdown per second of this process's
+// CPU time over all loops, and split-model's over goldmark's.
 func BenchmarkRFCsCounters(b *testing.B) {
 	names, srcs, total := rfcs(b)
 	model := Options{MaxTokens: use.Window, Counter: modelCounter(b)}
+	docs := make([]*sections.Document, len(srcs))
+	for i := range srcs {
+		docs[i] = sections.Parse(names[i], srcs[i])
+	}
 	p := goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough)).Parser()
 	stages := []struct {
 		name string
@@ -53,6 +58,7 @@ func BenchmarkRFCsCounters(b *testing.B) {
 		{"split-words", func(i int) { Split(sections.Parse(names[i], srcs[i]), Options{}) }},
 		{"split-model", func(i int) { Split(sections.Parse(names[i], srcs[i]), model) }},
 		{"split-words-46", func(i int) { Split(sections.Parse(names[i], srcs[i]), Options{MaxTokens: 46}) }},
+		{"chunk-model", func(i int) { Split(docs[i], model) }},
 	}
 	used := make([]time.Duration, len(stages))
 	round := 0

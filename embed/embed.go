@@ -56,7 +56,9 @@ type RangeCounter interface {
 	// Ranges prepares text for counting its ranges. skip lists ranges of
 	// text, in order and apart, that the caller will not count ranges in
 	// or across: a counter may leave them out of its preparation. A range
-	// that does meet one is still counted exactly, the slow way.
+	// that does meet one is still counted exactly, the slow way. The
+	// counter reads text only until Release: the caller may pass bytes
+	// it changes after.
 	Ranges(text string, skip [][2]int) Ranges
 }
 
