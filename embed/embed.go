@@ -27,9 +27,10 @@ type Embedder interface {
 }
 
 // Concurrent is an Embedder that runs several Embed calls side by side to
-// advantage and is safe for concurrent use. The engine keeps up to
-// Concurrency calls in flight while it indexes; an Embedder without it gets
-// one call at a time.
+// advantage and is safe for concurrent use. While it indexes, the engine
+// keeps Concurrency calls in flight and one more, so the embedder has the
+// next call while an answer is written; an Embedder without it gets one
+// call at a time.
 type Concurrent interface {
 	Concurrency() int
 }

@@ -13,6 +13,7 @@
 //	               MDSEARCH_EMBED_BATCH    texts per call
 //	               MDSEARCH_EMBED_MAX_TOKENS  remote window (default 512)
 //	               MDSEARCH_EMBED_TIMEOUT  per request, e.g. 30s (remote)
+//	               MDSEARCH_EMBED_PARALLEL calls the server works on at once (remote; default 1)
 //	--threads      MDSEARCH_THREADS        inference threads in all (use)
 //	--precision    MDSEARCH_PRECISION      int8 (default) | float32 (use)
 //	--ort-lib      MDSEARCH_ORT_LIB        libonnxruntime.so.1 (use)

@@ -37,6 +37,7 @@ type Config struct {
 	Threads   int    // use: CPU threads for inference, in all
 	Precision string // use: float32 or int8; "" is use.DefaultPrecision
 	MaxTokens int    // remote: window for truncation and CountTokens
+	Parallel  int    // remote: Embed calls the server works on at once
 	LibPath   string
 	ModelDir  string
 	Timeout   time.Duration // remote: per request
@@ -74,6 +75,7 @@ func FromEnv(getenv func(string) string) Config {
 		{"MDSEARCH_EMBED_BATCH", &c.BatchSize},
 		{"MDSEARCH_THREADS", &c.Threads},
 		{"MDSEARCH_EMBED_MAX_TOKENS", &c.MaxTokens},
+		{"MDSEARCH_EMBED_PARALLEL", &c.Parallel},
 	}
 	for _, v := range ints {
 		s := strings.TrimSpace(getenv(v.name))
@@ -144,9 +146,9 @@ func (c Config) Validate() error {
 	if _, err := use.ParsePrecision(c.Precision); err != nil {
 		return mdsearch.Errorf(mdsearch.KindInvalid, "embed config", "", "use --precision float32 or int8", "%v", err)
 	}
-	if c.Dim < 0 || c.BatchSize < 0 || c.Threads < 0 || c.MaxTokens < 0 || c.Timeout < 0 {
+	if c.Dim < 0 || c.BatchSize < 0 || c.Threads < 0 || c.MaxTokens < 0 || c.Timeout < 0 || c.Parallel < 0 {
 		return mdsearch.Errorf(mdsearch.KindInvalid, "embed config", "", "",
-			"dimension, batch size, threads, max tokens and timeout must not be negative")
+			"dimension, batch size, threads, max tokens, timeout and parallel requests must not be negative")
 	}
 	return nil
 }
@@ -200,7 +202,7 @@ func openRemote(ctx context.Context, cfg Config) (embed.Embedder, error) {
 	}
 	e, err := remote.New(remote.Options{
 		API: api, URL: cfg.URL, Model: cfg.Model, APIKey: key, Dim: cfg.Dim,
-		BatchSize: cfg.BatchSize, MaxTokens: cfg.MaxTokens, Timeout: cfg.Timeout,
+		BatchSize: cfg.BatchSize, MaxTokens: cfg.MaxTokens, Timeout: cfg.Timeout, Parallel: cfg.Parallel,
 	})
 	if err != nil {
 		return nil, err

@@ -36,12 +36,13 @@ func TestFromEnv(t *testing.T) {
 		"MDSEARCH_THREADS":          "2",
 		"MDSEARCH_EMBED_MAX_TOKENS": "256",
 		"MDSEARCH_EMBED_TIMEOUT":    "1.5",
+		"MDSEARCH_EMBED_PARALLEL":   "3",
 		"MDSEARCH_ORT_LIB":          "/lib/ort.so",
 		"MDSEARCH_MODEL_DIR":        "/models/use",
 		"MDSEARCH_PRECISION":        " Float32 ",
 	}))
 	want := Config{Provider: "ollama", URL: "http://gpu:11434", Model: "nomic-embed-text", APIKey: "k",
-		Dim: 768, BatchSize: 8, Threads: 2, MaxTokens: 256, Timeout: 1500 * time.Millisecond,
+		Dim: 768, BatchSize: 8, Threads: 2, MaxTokens: 256, Timeout: 1500 * time.Millisecond, Parallel: 3,
 		LibPath: "/lib/ort.so", ModelDir: "/models/use", Precision: "float32"}
 	if c.Getenv == nil || c.openAIKey != "" {
 		t.Error("FromEnv should keep getenv for asset lookup, and no OpenAI key here")
@@ -70,6 +71,8 @@ func TestBadConfig(t *testing.T) {
 		{map[string]string{"MDSEARCH_THREADS": "two"}, nil, `MDSEARCH_THREADS="two": want a whole number`},
 		{map[string]string{"MDSEARCH_EMBED_DIM": "-3"}, nil, "MDSEARCH_EMBED_DIM"},
 		{map[string]string{"MDSEARCH_EMBED_TIMEOUT": "soon"}, nil, "MDSEARCH_EMBED_TIMEOUT"},
+		{map[string]string{"MDSEARCH_EMBED_PARALLEL": "-2"}, nil, "MDSEARCH_EMBED_PARALLEL"},
+		{nil, func(c *Config) { c.Parallel = -1 }, "must not be negative"},
 		{map[string]string{"MDSEARCH_EMBEDDER": "bert"}, nil, `unknown embedder "bert"`},
 		{map[string]string{"MDSEARCH_PRECISION": "fp16"}, nil, `unknown precision "fp16"`},
 		{nil, func(c *Config) { c.Threads = -1 }, "must not be negative"},
@@ -166,7 +169,7 @@ func TestOpenRemoteProbesDimension(t *testing.T) {
 			*auth = nil
 			e, err := Open(FromEnv(envOf(map[string]string{
 				"MDSEARCH_EMBEDDER": p, "MDSEARCH_EMBED_URL": s.URL, "MDSEARCH_EMBED_MODEL": "m",
-				"OPENAI_API_KEY": "sk-openai",
+				"OPENAI_API_KEY": "sk-openai", "MDSEARCH_EMBED_PARALLEL": "2",
 			})))
 			if err != nil {
 				t.Fatal(err)
@@ -174,6 +177,9 @@ func TestOpenRemoteProbesDimension(t *testing.T) {
 			defer Close(e)
 			if e.Dim() != 3 || e.ModelID() != p+":m@3" {
 				t.Errorf("Dim %d, ModelID %q; want the probed dimension 3", e.Dim(), e.ModelID())
+			}
+			if n := embed.ConcurrencyOf(e); n != 2 {
+				t.Errorf("ConcurrencyOf = %d; want MDSEARCH_EMBED_PARALLEL's 2", n)
 			}
 			vecs, err := e.Embed(context.Background(), []string{"x"})
 			if err != nil || embed.Cosine(vecs[0], []float32{0.6, 0.8, 0}) < 0.9999 {

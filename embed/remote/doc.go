@@ -8,6 +8,11 @@
 // exponential backoff and jitter, honouring Retry-After; the context is
 // checked between batches and during waits.
 //
+// Embed is safe for concurrent use. While indexing, the engine keeps
+// Parallel calls and one more in flight (embed.Concurrent), so a server
+// that answers one request at a time always has the next one queued
+// while mdsearch writes the last answer.
+//
 // No tokenizer for the served model is available here, so CountTokens is a
 // deliberately high estimate (see EstimateTokens), and texts over MaxTokens
 // by that estimate are cut before sending and counted (Truncated).

@@ -21,7 +21,7 @@ func TestNew(t *testing.T) {
 	}{
 		{Options{API: Ollama}, "http://localhost:11434/api/embed", "ollama:nomic-embed-text@0", ""},
 		{Options{API: Ollama, URL: "http://gpu:11434/", Model: "mxbai-embed-large", Dim: 1024}, "http://gpu:11434/api/embed", "ollama:mxbai-embed-large@1024", ""},
-		{Options{API: Ollama, URL: "http://gpu:11434/api/embed"}, "http://gpu:11434/api/embed", "", ""},
+		{Options{API: Ollama, URL: "http://gpu:11434/api/embed", Parallel: 3}, "http://gpu:11434/api/embed", "", ""},
 		{Options{API: OpenAI, URL: "http://h:8080/v1"}, "http://h:8080/v1/embeddings", "openai:text-embedding-3-small@0", ""},
 		{Options{API: OpenAI, URL: "https://h/proxy/v1/"}, "https://h/proxy/v1/embeddings", "", ""},
 		{Options{API: OpenAI, URL: "http://h:8080"}, "http://h:8080/v1/embeddings", "", ""},
@@ -31,6 +31,7 @@ func TestNew(t *testing.T) {
 		{Options{API: Ollama, URL: "localhost:11434"}, "", "", "not an http(s) URL"},
 		{Options{API: Ollama, URL: "ftp://x"}, "", "", "not an http(s) URL"},
 		{Options{API: Ollama, Dim: -1}, "", "", "negative"},
+		{Options{API: Ollama, Parallel: -1}, "", "", "negative"},
 	}
 	for _, tt := range tests {
 		e, err := New(tt.opts)
@@ -52,6 +53,9 @@ func TestNew(t *testing.T) {
 		}
 		if e.MaxTokens() != DefaultMaxTokens {
 			t.Errorf("MaxTokens %d", e.MaxTokens())
+		}
+		if want := max(1, tt.opts.Parallel); e.Concurrency() != want {
+			t.Errorf("Concurrency %d; want %d", e.Concurrency(), want)
 		}
 	}
 }

@@ -49,7 +49,12 @@ type Options struct {
 	Retries    int           // extra attempts after a retryable failure; negative means none
 	Backoff    time.Duration // first retry delay; it doubles each time, with jitter
 	MaxBackoff time.Duration // longest wait; a longer Retry-After fails at once
-	Client     *http.Client
+	// Parallel is how many Embed calls the server is asked to work on at
+	// once while indexing; default 1. The engine keeps one call more in
+	// flight, so the server has the next request while the last answer is
+	// written.
+	Parallel int
+	Client   *http.Client
 }
 
 // Embedder is an embed.Embedder backed by an HTTP server.
@@ -60,7 +65,10 @@ type Embedder struct {
 	truncated atomic.Int64
 }
 
-var _ embed.Embedder = (*Embedder)(nil)
+var (
+	_ embed.Embedder   = (*Embedder)(nil)
+	_ embed.Concurrent = (*Embedder)(nil)
+)
 
 // New checks opts and fills in defaults. It does not contact the server;
 // Probe does.
@@ -85,10 +93,11 @@ func New(opts Options) (*Embedder, error) {
 	if err != nil {
 		return bad("give a URL like http://host:port", "bad embedding server URL: %v", err)
 	}
-	if opts.Dim < 0 || opts.BatchSize < 0 || opts.MaxTokens < 0 || opts.Timeout < 0 {
-		return bad("", "negative dimension, batch size, max tokens or timeout")
+	if opts.Dim < 0 || opts.BatchSize < 0 || opts.MaxTokens < 0 || opts.Timeout < 0 || opts.Parallel < 0 {
+		return bad("", "negative dimension, batch size, max tokens, timeout or parallel requests")
 	}
 	opts.BatchSize = orInt(opts.BatchSize, DefaultBatchSize)
+	opts.Parallel = orInt(opts.Parallel, 1)
 	opts.MaxTokens = orInt(opts.MaxTokens, DefaultMaxTokens)
 	if opts.Timeout == 0 {
 		opts.Timeout = DefaultTimeout
@@ -152,6 +161,10 @@ func (e *Embedder) CountTokens(text string) int { return EstimateTokens(text) }
 func (e *Embedder) ModelID() string {
 	return fmt.Sprintf("%s:%s@%d", e.opts.API, e.opts.Model, e.Dim())
 }
+
+// Concurrency implements embed.Concurrent: the Parallel option. Embed
+// is safe for concurrent use.
+func (e *Embedder) Concurrency() int { return e.opts.Parallel }
 
 // Truncated counts the texts cut to MaxTokens so far.
 func (e *Embedder) Truncated() int64 { return e.truncated.Load() }

@@ -3,6 +3,7 @@ package remote
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"net"
@@ -75,6 +76,48 @@ func TestEmbedBatchesAndNormalises(t *testing.T) {
 			}
 			if e.Dim() != 16 || e.ModelID() != string(api)+":test-model@16" {
 				t.Errorf("Dim %d, ModelID %q", e.Dim(), e.ModelID())
+			}
+		})
+	}
+}
+
+// TestConcurrentEmbed runs Embed from several goroutines at once, as the
+// engine does with Parallel calls and one more in flight: every answer is
+// its own texts' (run with -race, it also checks the Embedder is safe for
+// concurrent use).
+func TestConcurrentEmbed(t *testing.T) {
+	for _, api := range apis {
+		t.Run(string(api), func(t *testing.T) {
+			s := newServer(t, api, 8)
+			e := open(t, s, func(o *Options) { o.BatchSize = 3; o.Parallel = 2 })
+			const calls = 6
+			errs := make(chan error, calls)
+			for c := range calls {
+				go func() {
+					texts := []string{fmt.Sprint("call ", c, " a"), fmt.Sprint("call ", c, " b"), "", fmt.Sprint("call ", c, " c"), fmt.Sprint("call ", c, " d")}
+					vecs, err := e.Embed(context.Background(), texts)
+					if err == nil {
+						for i, text := range texts {
+							want := make([]float32, 8)
+							if text != "" {
+								want = normalized(text, 8)
+							}
+							if embed.Dot(vecs[i], want) < embed.Dot(want, want)-1e-5 {
+								err = fmt.Errorf("call %d: vector %d is not %q's", c, i, text)
+								break
+							}
+						}
+					}
+					errs <- err
+				}()
+			}
+			for range calls {
+				if err := <-errs; err != nil {
+					t.Error(err)
+				}
+			}
+			if got := s.count(); got != 2*calls {
+				t.Errorf("%d requests; want 2 for each of %d calls", got, calls)
 			}
 		})
 	}
