@@ -229,10 +229,22 @@ func checkSections(doc *sections.Document, opts Options, c mdsearch.Chunk) error
 		return nil
 	}
 	// h2h3: every listed path names a section, in document order, and
-	// every section held is in the group of a listed one.
+	// every section held is in the group of a listed one. The first is the
+	// label: the section the chunk starts in or an ancestor, so the nearest
+	// section at or before that one with its path (paths need not be
+	// unique: "#" twice makes two sections with the path [""]).
 	allowed := map[int]bool{}
 	last := -1
-	for _, p := range c.Sections {
+	for i := at; i >= 0; i-- {
+		if slices.Equal(doc.Sections[i].Path, c.Sections[0]) {
+			allowed[group(i)], last = true, i
+			break
+		}
+	}
+	if last < 0 {
+		return fmt.Errorf("listed section %q is not the section the chunk starts in or an ancestor", c.Sections[0])
+	}
+	for _, p := range c.Sections[1:] {
 		found := false
 		for i := last + 1; i < len(doc.Sections); i++ {
 			if slices.Equal(doc.Sections[i].Path, p) {
