@@ -229,13 +229,9 @@ func BenchmarkRealIndex(b *testing.B) {
 	})
 }
 
-// BenchmarkColdIndex compares a cold index of part of the Rust RFCs with
-// the local model against the model alone embedding the same chunk texts
-// (the raw baseline), in the same run. Run with -benchtime=1x; RFCS_FILES
-// sets how many RFCs (default 60).
-func BenchmarkColdIndex(b *testing.B) {
-	m := realModel(b)
-	files := 60
+// someRFCs copies the first files of the Rust RFCs (RFCS_FILES of them
+// when set) into a new vault.
+func someRFCs(b *testing.B, files int) string {
 	fmt.Sscan(os.Getenv("RFCS_FILES"), &files)
 	src := "../../shared/corpora/rust-rfcs/text"
 	entries, err := os.ReadDir(src)
@@ -247,6 +243,16 @@ func BenchmarkColdIndex(b *testing.B) {
 		data, _ := os.ReadFile(filepath.Join(src, ent.Name()))
 		os.WriteFile(filepath.Join(dir, ent.Name()), data, 0o644)
 	}
+	return dir
+}
+
+// BenchmarkColdIndex compares a cold index of part of the Rust RFCs with
+// the local model against the model alone embedding the same chunk texts
+// (the raw baseline), in the same run. Run with -benchtime=1x; RFCS_FILES
+// sets how many RFCs (default 60).
+func BenchmarkColdIndex(b *testing.B) {
+	m := realModel(b)
+	dir := someRFCs(b, 60)
 	var texts []string
 	b.Run("index", func(b *testing.B) {
 		for b.Loop() {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
@@ -21,6 +22,7 @@ import (
 type oneServer struct {
 	work    sync.Mutex
 	service time.Duration
+	dim     int
 	at      atomic.Int64
 	most    atomic.Int64
 	served  atomic.Int64
@@ -46,7 +48,7 @@ func (s *oneServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.idle += time.Since(s.last)
 	}
 	time.Sleep(s.service)
-	vecs, _ := newBow("server").Embed(r.Context(), req.Input)
+	vecs, _ := (&bow{id: "server", dim: s.dim}).Embed(r.Context(), req.Input)
 	s.last = time.Now()
 	s.work.Unlock()
 	s.served.Add(1)
@@ -66,7 +68,7 @@ type oneCall struct{ embed.Embedder }
 func TestRemoteServerKeptBusy(t *testing.T) {
 	vault := copyDir(t, sampleVault)
 	build := func(t *testing.T, pipelined bool) (*oneServer, []string, time.Duration, time.Duration) {
-		s := &oneServer{service: 3 * time.Millisecond}
+		s := &oneServer{service: 3 * time.Millisecond, dim: 64}
 		hs := httptest.NewServer(s)
 		defer hs.Close()
 		rem, err := remote.New(remote.Options{API: remote.Ollama, URL: hs.URL, Model: "m", Dim: 64, BatchSize: 2})
@@ -107,4 +109,49 @@ func TestRemoteServerKeptBusy(t *testing.T) {
 			t.Errorf("query %d answers differ from the index built a call at a time:\n got %s\nwant %s", i, got[i], want[i])
 		}
 	}
+}
+
+// BenchmarkRemoteIndex indexes part of the Rust RFCs through the Ollama
+// client against a server that works on one request at a time, taking
+// REMOTE_SERVICE per request of 32 texts (default 20ms) and answering
+// 768-dimensional vectors: the engine with one call ahead against one call
+// at a time, alternately in the same run. Run with -benchtime=1x.
+func BenchmarkRemoteIndex(b *testing.B) {
+	service := 20 * time.Millisecond
+	if d, err := time.ParseDuration(os.Getenv("REMOTE_SERVICE")); err == nil {
+		service = d
+	}
+	dir := someRFCs(b, 30)
+	took, idle := map[bool]time.Duration{}, map[bool]time.Duration{}
+	requests := 0
+	for b.Loop() {
+		for _, pipelined := range []bool{false, true} {
+			s := &oneServer{service: service, dim: 768}
+			hs := httptest.NewServer(s)
+			rem, err := remote.New(remote.Options{API: remote.Ollama, URL: hs.URL, Model: "m", Dim: 768})
+			if err != nil {
+				b.Fatal(err)
+			}
+			var emb embed.Embedder = rem
+			if !pipelined {
+				emb = oneCall{rem}
+			}
+			e := openEngine(b, filepath.Join(b.TempDir(), "index.db"), emb)
+			start := time.Now()
+			index(b, e, dir, "rfcs")
+			took[pipelined] += time.Since(start)
+			s.work.Lock()
+			idle[pipelined] += s.idle
+			s.work.Unlock()
+			requests = int(s.served.Load())
+			rem.Close()
+			hs.Close()
+		}
+	}
+	b.ReportMetric(took[false].Seconds()/float64(b.N), "one-call-s")
+	b.ReportMetric(took[true].Seconds()/float64(b.N), "pipelined-s")
+	b.ReportMetric(took[false].Seconds()/took[true].Seconds(), "speedup")
+	b.ReportMetric(float64(requests), "requests")
+	b.ReportMetric(idle[false].Seconds()/float64(b.N), "one-call-idle-s")
+	b.ReportMetric(idle[true].Seconds()/float64(b.N), "pipelined-idle-s")
 }
