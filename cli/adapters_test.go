@@ -3,16 +3,27 @@ package cli
 import (
 	"bytes"
 	"context"
+	"errors"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/store"
 )
 
 // The serving commands check their command line before touching the index.
+// A mistyped --index is refused and leaves no file behind.
 func TestAdapterArgs(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "index.db")
+	empty := filepath.Join(t.TempDir(), "empty.db")
+	st, _, err := store.Open(context.Background(), empty)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
 	tests := []struct {
 		args []string
 		code int
@@ -23,7 +34,10 @@ func TestAdapterArgs(t *testing.T) {
 		{[]string{"serve", "--addr", "nonsense", "--index", db}, 1, "host:port"},
 		{[]string{"mcp", "--http", "0.0.0.0:0", "--index", db}, 1, "--token or MDSEARCH_TOKEN"},
 		{[]string{"mcp", "stdio", "--index", db}, 2, `unexpected argument "stdio"`},
-		{[]string{"watch", "--index", db}, 1, "holds no collections"},
+		{[]string{"watch", "--index", db}, 1, "no index here"},
+		{[]string{"serve", "--addr", "127.0.0.1:0", "--index", db}, 1, "no index here"},
+		{[]string{"mcp", "--index", db}, 1, "no index here"},
+		{[]string{"watch", "--index", empty}, 1, "mdsearch: watch: the index holds no collections"},
 		{[]string{"watch", "--bogus"}, 2, "bogus"},
 	}
 	for _, tt := range tests {
@@ -32,6 +46,9 @@ func TestAdapterArgs(t *testing.T) {
 		if code := Main(context.Background(), env, tt.args); code != tt.code || !strings.Contains(stderr.String(), tt.want) {
 			t.Errorf("%v: exit %d, want %d with %q; stderr:\n%s", tt.args, code, tt.code, tt.want, stderr.String())
 		}
+	}
+	if _, err := os.Stat(db); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a refused --index was created: %v", err)
 	}
 }
 

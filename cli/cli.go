@@ -8,6 +8,9 @@ import (
 	"io"
 	"os"
 	"sort"
+	"strings"
+
+	"github.com/mdsearch/mdsearch"
 )
 
 // Env is what a subcommand may touch of the outside world, so tests can run
@@ -91,9 +94,25 @@ func Main(ctx context.Context, env *Env, args []string) int {
 	case errors.Is(err, errFailed):
 		return 1
 	default:
-		cmdEnv.say("%v", err)
+		cmdEnv.say("%s", withoutOp(args[0], err))
 		return 1
 	}
+}
+
+// withoutOp is err's message without a leading "COMMAND: ", which the
+// diagnostic's own prefix already says.
+func withoutOp(cmd string, err error) string {
+	return strings.TrimPrefix(err.Error(), cmd+": ")
+}
+
+// requestError makes the engine's rejection of a request built from the
+// command line (KindInvalid: a bad mode, count, filter or path) a usage
+// error, which exits 2; other errors pass through.
+func requestError(cmd string, err error) error {
+	if err == nil || mdsearch.KindOf(err) != mdsearch.KindInvalid {
+		return err
+	}
+	return usagef("%s", withoutOp(cmd, err))
 }
 
 // usageError is a bad command line: Main names it and exits 2.

@@ -24,6 +24,10 @@ type engineFlags struct {
 	// read one (search, read, status) neither create a missing index nor
 	// rebuild an older one; they say how to build it instead.
 	readOnly bool
+	// existing refuses a missing index rather than creating it: commands
+	// that serve or watch one (serve, mcp, watch) would only leave an empty
+	// file behind a mistyped --index.
+	existing bool
 }
 
 func addEngineFlags(fs *flag.FlagSet) *engineFlags {
@@ -54,7 +58,7 @@ func (f *engineFlags) open(ctx context.Context, env *Env, withModel bool) (*sear
 	if err != nil {
 		return nil, nil, fmt.Errorf("--max-file-size: %w", err)
 	}
-	opts := search.Options{IndexPath: path, MaxFileSize: maxSize, ReadOnly: f.readOnly,
+	opts := search.Options{IndexPath: path, MaxFileSize: maxSize, ReadOnly: f.readOnly, Existing: f.existing,
 		Notify: func(msg string) { env.say("%s", msg) }}
 	closeEmb := func() {}
 	if withModel && f.embedder != nil {

@@ -143,10 +143,16 @@ func TestCommandErrors(t *testing.T) {
 		msg  string
 	}{
 		{[]string{"search"}, 2, "mdsearch: search: give a QUERY"},
-		{[]string{"search", "x", "-n", "0"}, 1, "n must be between 1 and 50"},
-		{[]string{"search", "x", "--max-per-page", "9"}, 1, "max per page must be between 1 and 5"},
-		{[]string{"search", "x", "--mode", "fuzzy"}, 1, "mode must be"},
-		{[]string{"search", "x", "--max-tokens", "-5"}, 1, "max tokens must be positive"},
+		// A value the engine rejects is a bad command line too: exit 2,
+		// and the command is named once.
+		{[]string{"search", "x", "-n", "0"}, 2, "mdsearch: search: n must be between 1 and 50"},
+		{[]string{"search", "x", "-n", "1000"}, 2, "mdsearch: search: n must be between 1 and 50"},
+		{[]string{"search", "x", "--max-per-page", "9"}, 2, "max per page must be between 1 and 5"},
+		{[]string{"search", "x", "--mode", "fuzzy"}, 2, "mdsearch: search: mode must be"},
+		{[]string{"search", "x", "--max-tokens", "-5"}, 2, "max tokens must be positive"},
+		{[]string{"search", "x", "--where", "noequals"}, 2, `mdsearch: search: where "noequals": use field=value`},
+		{[]string{"search", strings.Repeat("long ", 1000)}, 2, "the limit is 4000"},
+		{[]string{"read", ""}, 2, "mdsearch: read: no path given"},
 		{[]string{"search", "x", "--collection", "nope"}, 1, "have: sample-vault"},
 		{[]string{"read", "../../etc/passwd"}, 1, `".." is refused`},
 		{[]string{"read", "/etc/passwd"}, 1, "absolute"},

@@ -16,6 +16,7 @@ func runMCP(ctx context.Context, env *Env, args []string) error {
 	token := fs.String("token", "", "with --http: bearer token requests must carry (default $MDSEARCH_TOKEN)")
 	noWatch := fs.Bool("no-watch", false, "do not watch the collections and re-index saved notes")
 	ef := addEngineFlags(fs)
+	ef.existing = true
 	if _, err := parseArgs(fs, args, 0, ""); err != nil {
 		return err
 	}

@@ -30,7 +30,7 @@ func runRead(ctx context.Context, env *Env, args []string) error {
 	if *outline {
 		o, err := e.Outline(ctx, pos[0])
 		if err != nil {
-			return err
+			return requestError("read", err)
 		}
 		if !*asJSON {
 			printOutline(env, o)
@@ -40,7 +40,7 @@ func runRead(ctx context.Context, env *Env, args []string) error {
 	} else {
 		r, err := e.Read(ctx, mdsearch.ReadRequest{Path: pos[0], Section: *section, Full: *full})
 		if err != nil {
-			return err
+			return requestError("read", err)
 		}
 		if !*asJSON {
 			printRead(env, r)

@@ -32,15 +32,15 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 	}
 	// 0 means "default" to the engine; on the command line it is a mistake.
 	if req.N == 0 {
-		return fmt.Errorf("n must be between 1 and %d, got 0", mdsearch.MaxN)
+		return usagef("n must be between 1 and %d, got 0", mdsearch.MaxN)
 	}
 	if req.MaxPerPage == 0 {
-		return fmt.Errorf("max per page must be between 1 and %d, got 0", mdsearch.MaxMaxPerPage)
+		return usagef("max per page must be between 1 and %d, got 0", mdsearch.MaxMaxPerPage)
 	}
 	req.Query = strings.Join(pos, " ")
 	req.Tag, req.Tags = mdsearch.SplitTags(tags)
 	if req.Where, err = mdsearch.ParseWhere(where); err != nil {
-		return err
+		return requestError("search", err)
 	}
 	req.Mode = mdsearch.Mode(*mode)
 	e, closeAll, err := ef.open(ctx, env, req.Mode != mdsearch.ModeKeyword)
@@ -50,7 +50,7 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 	defer closeAll()
 	resp, err := e.Search(ctx, req)
 	if err != nil {
-		return err
+		return requestError("search", err)
 	}
 	printNotice(env, resp.Notice)
 	if *asJSON {

@@ -22,6 +22,9 @@ type Options struct {
 	// file, or an index of an older schema version, is refused with a hint
 	// instead of being created or rebuilt.
 	ReadOnly bool
+	// Existing refuses a missing file, with a hint, rather than creating
+	// it (serving and watching need an index that was built).
+	Existing bool
 
 	// Embedder embeds chunks and queries. nil means keyword search only;
 	// EmbedderNotice then says why (e.g. missing model assets) and is
@@ -92,9 +95,12 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 }
 
 func openStore(ctx context.Context, opts Options) (*store.Store, *store.Migration, error) {
-	if opts.ReadOnly {
+	switch {
+	case opts.ReadOnly:
 		st, err := store.OpenReadOnly(ctx, opts.IndexPath)
 		return st, nil, err
+	case opts.Existing:
+		return store.OpenExisting(ctx, opts.IndexPath)
 	}
 	return store.Open(ctx, opts.IndexPath)
 }

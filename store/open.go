@@ -53,6 +53,20 @@ func Open(ctx context.Context, path string) (*Store, *Migration, error) {
 	return openIndex(ctx, path, false)
 }
 
+// OpenExisting is Open for an index that must exist already: a missing
+// file is refused, with a hint, rather than created. Commands that serve
+// or watch an index use it, so a mistyped path leaves no empty index
+// behind.
+func OpenExisting(ctx context.Context, path string) (*Store, *Migration, error) {
+	abs, err := filepath.Abs(path)
+	if err == nil {
+		if _, err := os.Stat(abs); errors.Is(err, fs.ErrNotExist) {
+			return nil, nil, noIndex(abs)
+		}
+	}
+	return Open(ctx, path)
+}
+
 // OpenReadOnly opens an existing index for reading and changes nothing:
 // a missing file, a file that is not an index and an index of another
 // schema version are all refused, with a hint.
@@ -102,8 +116,7 @@ func ensureFile(ctx context.Context, abs string, readOnly bool) error {
 	fi, err := os.Stat(abs)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && readOnly:
-		return mdsearch.Errorf(mdsearch.KindNotFound, "open index", abs,
-			"run `mdsearch index DIR` first, or name another index with --index", "no index here")
+		return noIndex(abs)
 	case errors.Is(err, fs.ErrNotExist):
 		return createFile(ctx, abs)
 	case err != nil:
@@ -115,6 +128,12 @@ func ensureFile(ctx context.Context, abs string, readOnly bool) error {
 			"pass another --index path, or delete this file to start over", "%w", ErrEmptyFile)
 	}
 	return nil
+}
+
+// noIndex is the error for a missing index that is not to be created.
+func noIndex(abs string) error {
+	return mdsearch.Errorf(mdsearch.KindNotFound, "open index", abs,
+		"run `mdsearch index DIR` first, or name another index with --index", "no index here")
 }
 
 // createFile builds a new index beside abs and links it into place, so no
