@@ -71,6 +71,8 @@ const (
 	MaxN              = 50
 	DefaultMaxPerPage = 2
 	MaxMaxPerPage     = 5
+	// MaxQueryBytes bounds a query: a longer one is not a query.
+	MaxQueryBytes = 4000
 )
 
 // SearchRequest is what every adapter turns its input into.

@@ -17,7 +17,7 @@ import (
 // handleNote answers GET /api/v1/notes/{path}?section=S&full=true. escaped is the path
 // as sent, still percent-encoded; it is decoded exactly once.
 func (srv *Server) handleNote(w http.ResponseWriter, r *http.Request, escaped string) {
-	p, ok := notePath(w, escaped)
+	p, ok := notePath(w, "notes", escaped)
 	if !ok {
 		return
 	}
@@ -75,7 +75,7 @@ func boolParam(vals url.Values, name string) (bool, error) {
 
 // handleOutline answers GET /api/v1/outline/{path}.
 func (srv *Server) handleOutline(w http.ResponseWriter, r *http.Request, escaped string) {
-	p, ok := notePath(w, escaped)
+	p, ok := notePath(w, "outline", escaped)
 	if !ok {
 		return
 	}
@@ -91,16 +91,16 @@ func (srv *Server) handleOutline(w http.ResponseWriter, r *http.Request, escaped
 	writeJSON(w, http.StatusOK, o)
 }
 
-// notePath decodes a note path from the URL, answering 400 itself when it is
-// empty or malformed.
-func notePath(w http.ResponseWriter, escaped string) (string, bool) {
+// notePath decodes a note path from the URL of endpoint (notes or
+// outline), answering 400 itself when it is empty or malformed.
+func notePath(w http.ResponseWriter, endpoint, escaped string) (string, bool) {
 	p, err := url.PathUnescape(escaped)
 	switch {
 	case err != nil:
 		writeError(w, http.StatusBadRequest, "invalid", fmt.Sprintf("note path %q is not properly percent-encoded", escaped))
 		return "", false
 	case p == "":
-		writeError(w, http.StatusBadRequest, "invalid", "missing note path: use /api/v1/notes/{path}, e.g. /api/v1/notes/kitchen/Sourdough.md")
+		writeError(w, http.StatusBadRequest, "invalid", fmt.Sprintf("missing note path: use /api/v1/%s/{path}, e.g. /api/v1/%[1]s/kitchen/Sourdough.md", endpoint))
 		return "", false
 	case len(p) > maxParamLen:
 		writeError(w, http.StatusBadRequest, "invalid", fmt.Sprintf("note path is longer than %d bytes", maxParamLen))

@@ -124,7 +124,7 @@ func TestSearchParams(t *testing.T) {
 		{"q=x&limit=3", 400, "unknown parameter \"limit\""},
 		{"q=x&q=y", 400, "given 2 times"},
 		{"q=x&n=%zz", 400, "malformed"},
-		{"q=" + strings.Repeat("a", 2001), 400, "longer than"},
+		{"q=" + strings.Repeat("a", mdsearch.MaxQueryBytes+1), 400, "longer than 4000 bytes"},
 		{"q=%ff", 400, "UTF-8"},
 	}
 	for _, tt := range tests {
@@ -257,6 +257,22 @@ func TestReindex(t *testing.T) {
 		if resp, _ := get(t, srv, "POST", target); resp.StatusCode != 400 {
 			t.Errorf("%s: %d", target, resp.StatusCode)
 		}
+	}
+}
+
+// Another site's page cannot post to the API: the refusal is JSON like
+// every other error, and nothing is indexed.
+func TestCrossOrigin(t *testing.T) {
+	f := &fake{}
+	srv := New(f, Options{})
+	defer srv.Close()
+	resp, body := get(t, srv, "POST", "/api/v1/reindex", "Origin", "http://evil.example", "Sec-Fetch-Site", "cross-site")
+	if resp.StatusCode != 403 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") ||
+		!strings.Contains(body, `"kind": "forbidden"`) || !strings.Contains(body, "cross-origin") {
+		t.Errorf("cross-site POST: %d %q %s", resp.StatusCode, resp.Header.Get("Content-Type"), body)
+	}
+	if len(f.indexed) != 0 {
+		t.Errorf("a cross-site POST indexed %+v", f.indexed)
 	}
 }
 

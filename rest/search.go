@@ -59,8 +59,8 @@ var searchParams = map[string]bool{"q": true, "n": true, "max_chunks_per_page": 
 // tag and every frontmatter condition must match.
 var repeatable = map[string]bool{"tag": true, "where": true}
 
-// maxParamLen bounds each parameter; a query longer than this is not a query.
-const maxParamLen = 2000
+// maxParamLen bounds each parameter: the longest query the engine takes.
+const maxParamLen = mdsearch.MaxQueryBytes
 
 func (srv *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
 	req, err := parseSearch(r.URL.RawQuery)

@@ -63,7 +63,12 @@ func New(s mdsearch.Searcher, opts Options) *Server {
 		writeError(w, http.StatusNotFound, "not_found", "no such endpoint: "+r.Method+" "+r.URL.Path)
 	})
 
-	api := http.NewCrossOriginProtection().Handler(Guard(opts.Token, http.HandlerFunc(srv.routeAPI)))
+	cop := http.NewCrossOriginProtection()
+	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusForbidden, "forbidden",
+			"cross-origin request refused: a page on another site may not change this index")
+	}))
+	api := cop.Handler(Guard(opts.Token, http.HandlerFunc(srv.routeAPI)))
 	page := pageHandler()
 	// Not a ServeMux: it would clean note paths (and redirect) before the
 	// engine sees them.

@@ -62,7 +62,8 @@ func longNote(resp *mdsearch.ReadResponse, n *note) bool {
 		return false
 	}
 	resp.Outline = outline
-	msg := fmt.Sprintf("this note is %d words (over %d): here is its outline; read one section, or ask for the full text",
+	// The request's own field names, which REST and MCP take as they are.
+	msg := fmt.Sprintf("this note is %d words (over %d): here is its outline; read one section (section: a path from the outline), or the whole text (full: true)",
 		n.doc.WordCount, mdsearch.LongNoteWords)
 	if resp.Notice != "" {
 		msg += "; " + resp.Notice

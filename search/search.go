@@ -137,8 +137,8 @@ func normalize(req mdsearch.SearchRequest) (mdsearch.SearchRequest, error) {
 	switch {
 	case req.Query == "":
 		return req, mdsearch.Errorf(mdsearch.KindInvalid, "search", "", "", "empty query")
-	case len(req.Query) > 4000:
-		return req, mdsearch.Errorf(mdsearch.KindInvalid, "search", "", "", "query is %d bytes; the limit is 4000", len(req.Query))
+	case len(req.Query) > mdsearch.MaxQueryBytes:
+		return req, mdsearch.Errorf(mdsearch.KindInvalid, "search", "", "", "query is %d bytes; the limit is %d", len(req.Query), mdsearch.MaxQueryBytes)
 	}
 	if req.N == 0 {
 		req.N = mdsearch.DefaultN

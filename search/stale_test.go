@@ -72,7 +72,7 @@ func TestReadNotices(t *testing.T) {
 		{"indexed and current", mdsearch.ReadRequest{Path: "kitchen/Sourdough.md"}, false, ""},
 		{"changed since indexed", mdsearch.ReadRequest{Path: "kitchen/Knife Care.md"}, false, "index is behind"},
 		{"not indexed", mdsearch.ReadRequest{Path: "new.md"}, false, "not indexed yet"},
-		{"long note", mdsearch.ReadRequest{Path: "long.md"}, true, "1605 words (over 1500)"},
+		{"long note", mdsearch.ReadRequest{Path: "long.md"}, true, "1605 words (over 1500): here is its outline; read one section (section: a path from the outline), or the whole text (full: true)"},
 		{"long note, full", mdsearch.ReadRequest{Path: "long.md", Full: true}, false, ""},
 		{"long note, a section", mdsearch.ReadRequest{Path: "long.md", Section: "Long > Part"}, false, ""},
 		{"long note with one heading", mdsearch.ReadRequest{Path: "flat.md"}, false, ""},
