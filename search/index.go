@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -119,6 +120,9 @@ func (e *Engine) index(ctx context.Context, dir, name string, full bool, paths [
 		return stats, err
 	}
 	if err := e.st.SetIndexed(ctx, coll.ID, r.sig, time.Now()); err != nil {
+		return stats, err
+	}
+	if err := e.st.SetMeta(ctx, maxSizeKey(name), strconv.FormatInt(v.MaxFileSize(), 10)); err != nil {
 		return stats, err
 	}
 	if err := r.embed(); err != nil {

@@ -137,3 +137,36 @@ func sortedPaths(resp *mdsearch.SearchResponse) string {
 	slices.Sort(out)
 	return strings.Join(out, " ")
 }
+
+// A file the index run skips is not a note: status never counts it stale,
+// whether it is binary or over the size limit the collection was indexed
+// with (status may run with another).
+func TestStatusSkippedNotStale(t *testing.T) {
+	vault := copyDir(t, sampleVault)
+	write(t, vault, "binary.md", "# Binary\n\x00\x01\x02 not text\n")
+	write(t, vault, "big.md", "# Big\n\n"+strings.Repeat("word ", 400)+"\n")
+	dbPath := filepath.Join(t.TempDir(), "index.db")
+	e, err := Open(bg, Options{IndexPath: dbPath, MaxFileSize: 1800})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := index(t, e, vault, "v")
+	if len(st.Skipped) != 2 { // every sample note is under 1800 bytes
+		t.Fatalf("skipped %+v; want binary.md and big.md", st.Skipped)
+	}
+	e.Close()
+	staleNow := func(what string, want int) {
+		t.Helper()
+		other := openEngine(t, dbPath, nil) // the default size limit
+		s, err := other.Status(bg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Stale != want {
+			t.Errorf("%s: %d stale, want %d", what, s.Stale, want)
+		}
+	}
+	staleNow("just indexed", 0)
+	write(t, vault, "new.md", "# New\n\ntext\n")
+	staleNow("a new note", 1)
+}

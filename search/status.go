@@ -2,6 +2,8 @@ package search
 
 import (
 	"context"
+	"errors"
+	"strconv"
 	"time"
 
 	"github.com/mdsearch/mdsearch"
@@ -35,7 +37,7 @@ func (e *Engine) Status(ctx context.Context) (*mdsearch.Status, error) {
 		if !c.IndexedAt.IsZero() {
 			st.IndexedAt = c.IndexedAt.UTC().Format(time.RFC3339)
 		}
-		if st.Stale, err = e.stale(ctx, c.ID, c.Root); err != nil {
+		if st.Stale, err = e.stale(ctx, c.ID, c.Name, c.Root); err != nil {
 			return nil, err
 		}
 		s.Collections = append(s.Collections, st)
@@ -51,13 +53,19 @@ func (e *Engine) Status(ctx context.Context) (*mdsearch.Status, error) {
 }
 
 // stale counts notes added, changed or deleted on disk since indexing.
-// A vault folder that is gone makes every note stale.
-func (e *Engine) stale(ctx context.Context, collID int64, root string) (int, error) {
+// A vault folder that is gone makes every note stale. A file the index
+// run would skip (over the size limit the collection was indexed with,
+// binary, unreadable) is not a note, so it is never stale.
+func (e *Engine) stale(ctx context.Context, collID int64, name, root string) (int, error) {
 	docs, err := e.st.DocInfos(ctx, collID)
 	if err != nil {
 		return 0, err
 	}
-	v, err := vault.Open(root, vault.Options{MaxFileSize: e.opts.MaxFileSize})
+	limit, err := e.indexedMaxSize(ctx, name)
+	if err != nil {
+		return 0, err
+	}
+	v, err := vault.Open(root, vault.Options{MaxFileSize: limit})
 	if err != nil {
 		return len(docs), nil
 	}
@@ -68,12 +76,40 @@ func (e *Engine) stale(ctx context.Context, collID int64, root string) (int, err
 	n := 0
 	for _, f := range files {
 		d, ok := docs[f.Path]
-		if !ok || d.MTime != f.ModTime || d.Size != f.Size {
+		switch {
+		case ok && d.MTime == f.ModTime && d.Size == f.Size:
+		case !ok && skipped(v, f):
+		default:
 			n++
 		}
 		delete(docs, f.Path)
 	}
 	return n + len(docs), nil
+}
+
+// maxSizeKey is the meta key of the size limit a collection was indexed
+// with.
+func maxSizeKey(name string) string { return "max_file_size/" + name }
+
+// indexedMaxSize is the size limit collection name was last indexed with,
+// or this engine's when the index does not say (indexed before it did).
+func (e *Engine) indexedMaxSize(ctx context.Context, name string) (int64, error) {
+	s, err := e.st.Meta(ctx, maxSizeKey(name))
+	if err != nil || s == "" {
+		return e.opts.MaxFileSize, err
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n == 0 {
+		return e.opts.MaxFileSize, nil
+	}
+	return n, nil
+}
+
+// skipped reports whether an index run would skip f when reading it.
+func skipped(v *vault.Vault, f vault.File) bool {
+	_, err := v.Read(f)
+	var se *vault.SkipError
+	return errors.As(err, &se)
 }
 
 func (e *Engine) statusNotice(model string) string {

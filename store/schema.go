@@ -26,6 +26,9 @@ import (
 //	   the text is stored once. chunks.merged became chunks.sections (every
 //	   section path a passage covers); sections.embed_prefix moved to
 //	   windows.head.
+//
+// Meta keys that old code ignores need no new version: max_file_size/NAME
+// (the size limit collection NAME was last indexed with) came in version 2.
 const SchemaVersion = 2
 
 // layout must precede the first table, outside WAL mode.
