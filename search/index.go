@@ -116,6 +116,9 @@ func (e *Engine) index(ctx context.Context, dir, name string, full bool, paths [
 	if err != nil {
 		return stats, err
 	}
+	if paths == nil && len(files) == 0 {
+		addNotice(&stats.Notice, "no notes (.md or .markdown files) under "+v.Root())
+	}
 	if err := r.scan(files, gone, paths == nil); err != nil {
 		return stats, err
 	}

@@ -170,3 +170,19 @@ func TestStatusSkippedNotStale(t *testing.T) {
 	write(t, vault, "new.md", "# New\n\ntext\n")
 	staleNow("a new note", 1)
 }
+
+// A folder without notes is indexed (it may gain some), with a notice
+// saying it holds none.
+func TestEmptyVaultNotice(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "readme.txt", "not a note\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	st := index(t, e, dir, "empty")
+	if !strings.Contains(st.Notice, "no notes (.md or .markdown files) under ") {
+		t.Errorf("notice %q; want one saying the folder holds no notes", st.Notice)
+	}
+	write(t, dir, "a.md", "# A\n\ntext\n")
+	if st := index(t, e, dir, "empty"); strings.Contains(st.Notice, "no notes") {
+		t.Errorf("notice %q once the folder holds a note", st.Notice)
+	}
+}
