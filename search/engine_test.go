@@ -261,7 +261,8 @@ func TestReadAndOutline(t *testing.T) {
 	}{
 		{"kitchen/Sourdough.md", "", mdsearch.KindInvalid, "a:kitchen/Sourdough.md, b:kitchen/Sourdough.md"},
 		{"a:kitchen/Sourdough.md", "Proofing", mdsearch.KindNotFound, `"Sourdough/Bulk Fermentation"`},
-		{"a:nope.md", "", mdsearch.KindNotFound, "no such note"},
+		{"a:nope.md", "", mdsearch.KindNotFound, "no such note in a ("},
+		{"c:nope.md", "", mdsearch.KindNotFound, `no collection "c", and no such note in a, b`},
 		{"../../etc/passwd", "", mdsearch.KindForbidden, ".."},
 		{"a:../" + filepath.Base(outside) + "/secret.md", "", mdsearch.KindForbidden, ".."},
 		{"/etc/passwd", "", mdsearch.KindForbidden, "absolute"},

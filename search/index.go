@@ -214,6 +214,9 @@ func (e *Engine) collectionFor(ctx context.Context, name, root string, stats *md
 		return nil, err
 	}
 	if c == nil {
+		if err := e.noteSameRoot(ctx, name, root, stats); err != nil {
+			return nil, err
+		}
 		return e.st.AddCollection(ctx, name, root)
 	}
 	if c.Root == root {
@@ -229,6 +232,22 @@ func (e *Engine) collectionFor(ctx context.Context, name, root string, stats *md
 	addNotice(&stats.Notice, "collection "+name+" moved from "+c.Root+" to "+root)
 	c.Root = root
 	return c, nil
+}
+
+// noteSameRoot warns when a new collection's folder is already another
+// collection's: every note would then come back twice.
+func (e *Engine) noteSameRoot(ctx context.Context, name, root string, stats *mdsearch.IndexStats) error {
+	colls, err := e.st.Collections(ctx)
+	if err != nil {
+		return err
+	}
+	for _, o := range colls {
+		if o.Root == root && o.Name != name {
+			addNotice(&stats.Notice, "this folder is also collection "+o.Name+", so searches find its notes twice "+
+				"unless they name one collection")
+		}
+	}
+	return nil
 }
 
 // prepareModel registers the embedder's model, or checks that running

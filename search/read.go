@@ -146,6 +146,10 @@ func (e *Engine) openNote(ctx context.Context, spec string) (*note, error) {
 		for i, c := range colls {
 			names[i] = c.Name
 		}
+		if i := strings.IndexByte(spec, ':'); i > 0 && collName == "" {
+			return nil, mdsearch.Errorf(mdsearch.KindNotFound, "read", spec, "name a note as COLLECTION:PATH with one of: "+strings.Join(names, ", "),
+				"no collection %q, and no such note in %s", spec[:i], strings.Join(names, ", "))
+		}
 		return nil, mdsearch.Errorf(mdsearch.KindNotFound, "read", spec, "paths are relative to the vault; search shows them",
 			"no such note in %s", strings.Join(names, ", "))
 	}

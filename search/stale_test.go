@@ -186,3 +186,19 @@ func TestEmptyVaultNotice(t *testing.T) {
 		t.Errorf("notice %q once the folder holds a note", st.Notice)
 	}
 }
+
+// A second collection of the same folder is indexed, with a notice.
+func TestSameFolderTwiceNotice(t *testing.T) {
+	vault := copyDir(t, sampleVault)
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	if st := index(t, e, vault, "a"); strings.Contains(st.Notice, "also collection") {
+		t.Errorf("first collection: notice %q", st.Notice)
+	}
+	st := index(t, e, vault, "b")
+	if !strings.Contains(st.Notice, "this folder is also collection a") {
+		t.Errorf("second collection of one folder: notice %q", st.Notice)
+	}
+	if st := index(t, e, vault, "b"); strings.Contains(st.Notice, "also collection") {
+		t.Errorf("re-index of b: notice %q; the warning is for the new collection only", st.Notice)
+	}
+}
