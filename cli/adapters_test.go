@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -59,5 +60,21 @@ func TestRefreshLine(t *testing.T) {
 	}
 	if got := refreshLine("notes", nil, st); !strings.HasPrefix(got, "notes: caught up:") {
 		t.Errorf("catch-up line %q", got)
+	}
+}
+
+func TestShownAddr(t *testing.T) {
+	for _, tt := range []struct {
+		addr net.Addr
+		want string
+	}{
+		{&net.TCPAddr{IP: net.IPv6unspecified, Port: 8091}, "0.0.0.0:8091"},
+		{&net.TCPAddr{IP: net.IPv4zero, Port: 80}, "0.0.0.0:80"},
+		{&net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 8080}, "127.0.0.1:8080"},
+		{&net.TCPAddr{IP: net.IPv6loopback, Port: 8080}, "[::1]:8080"},
+	} {
+		if got := shownAddr(tt.addr); got != tt.want {
+			t.Errorf("shownAddr(%v) = %q, want %q", tt.addr, got, tt.want)
+		}
 	}
 }

@@ -55,7 +55,7 @@ func runMCP(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	env.say("MCP (streamable HTTP) at http://%s/mcp (Ctrl-C to stop)", ln.Addr())
+	env.say("MCP (streamable HTTP) at http://%s/mcp (Ctrl-C to stop)", shownAddr(ln.Addr()))
 	hs := rest.NewHTTPServer(*httpAddr, mux)
 	hs.WriteTimeout = 0 // event streams stay open
 	return serveHTTP(ctx, hs, ln)

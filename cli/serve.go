@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
@@ -53,11 +54,20 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	env.say("serving http://%s/ (Ctrl-C to stop)", ln.Addr())
+	env.say("serving http://%s/ (Ctrl-C to stop)", shownAddr(ln.Addr()))
 	return serveHTTP(ctx, rest.NewHTTPServer(*addr, api), ln)
 }
 
 // serveHTTP serves until ctx ends, then shuts down gracefully.
+// shownAddr is a listener's address as a URL host: a wildcard listener
+// ("0.0.0.0", "[::]") is shown as 0.0.0.0, every interface.
+func shownAddr(a net.Addr) string {
+	if t, ok := a.(*net.TCPAddr); ok && t.IP.IsUnspecified() {
+		return fmt.Sprintf("0.0.0.0:%d", t.Port)
+	}
+	return a.String()
+}
+
 func serveHTTP(ctx context.Context, hs *http.Server, ln net.Listener) error {
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
