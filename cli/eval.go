@@ -29,7 +29,7 @@ func runEval(ctx context.Context, env *Env, args []string) error {
 		fmt.Sprintf("most results from one note (1–%d)", mdsearch.MaxMaxPerPage))
 	var configs listFlag
 	fs.Var(&configs, "config", "configuration to run, repeatable or comma-separated (default: all of "+
-		strings.Join(eval.DefaultConfigs, ", ")+")")
+		strings.Join(eval.DefaultConfigs, ", ")+"; with --generate, "+strings.Join(genConfigs, ", ")+")")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	details := fs.Bool("details", false, "include every query's outcome and results in the JSON report")
 	fs.StringVar(&opts.TempDir, "tmp", "", "folder for the throwaway indexes (default: the system's)")

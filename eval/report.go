@@ -46,7 +46,7 @@ func WriteTable(w io.Writer, r *Report) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	if labelled {
+	if labelled && anyUnaware(r) {
 		fmt.Fprintln(w, "\n– the chunker returns no section paths; span@k judges every chunker by line overlap.")
 	}
 	if err := writeDifficulties(w, r); err != nil {
@@ -55,6 +55,17 @@ func WriteTable(w io.Writer, r *Report) error {
 	fmt.Fprintf(w, "\nembedding: %d texts computed, %d reused; total %.1f s\n",
 		r.Embedding.Computed, r.Embedding.Hits, r.TookMS/1000)
 	return nil
+}
+
+// anyUnaware reports whether a row's section@k shows "–": its chunker
+// returns no section paths.
+func anyUnaware(r *Report) bool {
+	for _, c := range r.Configs {
+		if !headingAware(c.Chunker) {
+			return true
+		}
+	}
+	return false
 }
 
 // writeDifficulties prints Hit@3 per difficulty, if any query has one.

@@ -57,4 +57,14 @@ func TestWriteTable(t *testing.T) {
 			}
 		})
 	}
+	// The footnote explains a "–" and comes only with one.
+	r := goldenReport(true)
+	r.Configs = r.Configs[1:]
+	var buf bytes.Buffer
+	if err := WriteTable(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(buf.Bytes(), []byte("no section paths")) {
+		t.Errorf("footnote without a row it explains:\n%s", buf.String())
+	}
 }
