@@ -73,6 +73,11 @@ func Main(ctx context.Context, env *Env, args []string) int {
 		return 0
 	}
 	cmd, ok := commands[args[0]]
+	if !ok && strings.HasPrefix(args[0], "-") {
+		fmt.Fprintf(env.Stderr, "mdsearch: flags go after the command (mdsearch COMMAND %s …), not before it\n\n", args[0])
+		usage(env.Stderr)
+		return 2
+	}
 	if !ok {
 		fmt.Fprintf(env.Stderr, "mdsearch: unknown command %q\n\n", args[0])
 		usage(env.Stderr)

@@ -43,6 +43,7 @@ func TestErrorPrefix(t *testing.T) {
 		{[]string{"eval"}, 2, "mdsearch: eval: give --vault DIR and --queries FILE"},
 		{[]string{"setup", "extra"}, 2, `mdsearch: setup: unexpected argument "extra"`},
 		{[]string{"nope"}, 2, `mdsearch: unknown command "nope"`},
+		{[]string{"--index", "x.db", "status"}, 2, "mdsearch: flags go after the command (mdsearch COMMAND --index …)"},
 	}
 	for _, tt := range tests {
 		code, stderr := runMain(tt.args...)
@@ -50,7 +51,7 @@ func TestErrorPrefix(t *testing.T) {
 		if code != tt.code || !strings.HasPrefix(first, tt.want) {
 			t.Errorf("%v: exit %d, first line %q; want %d, %q", tt.args, code, first, tt.code, tt.want)
 		}
-		if code == 2 && tt.args[0] != "nope" && !strings.Contains(stderr, "Run 'mdsearch "+tt.args[0]+" -h' for usage.") {
+		if code == 2 && tt.args[0] != "nope" && tt.args[0] != "--index" && !strings.Contains(stderr, "Run 'mdsearch "+tt.args[0]+" -h' for usage.") {
 			t.Errorf("%v: no pointer to the usage in %q", tt.args, stderr)
 		}
 	}
