@@ -96,6 +96,18 @@ func coveredAlso(r mdsearch.Result) []string {
 	return out
 }
 
+// manyCollections reports whether resp's results come from more than one
+// collection: each footer then names its own, since a path that several
+// collections hold is read as COLLECTION:PATH.
+func manyCollections(resp *mdsearch.SearchResponse) bool {
+	for _, r := range resp.Results {
+		if r.Collection != resp.Results[0].Collection {
+			return true
+		}
+	}
+	return false
+}
+
 // SectionPath joins a section path the way section reads accept it.
 func SectionPath(p []string) string {
 	return strings.Join(p, "/")
@@ -112,6 +124,7 @@ func Results(w io.Writer, resp *mdsearch.SearchResponse, o Options) error {
 	if len(resp.Results) == 0 {
 		fmt.Fprintf(&b, "No results for %q.\n", resp.Query)
 	}
+	many := manyCollections(resp)
 	for i, r := range resp.Results {
 		if i > 0 {
 			b.WriteByte('\n')
@@ -123,6 +136,9 @@ func Results(w io.Writer, resp *mdsearch.SearchResponse, o Options) error {
 			b.WriteByte('\n')
 		}
 		b.WriteString(Footer(r))
+		if many {
+			fmt.Fprintf(&b, " · collection %s", r.Collection)
+		}
 		if o.SectionPaths && len(r.SectionPath) > 0 {
 			fmt.Fprintf(&b, " · section %q", SectionPath(r.SectionPath))
 		}
@@ -186,6 +202,7 @@ func Terminal(w io.Writer, resp *mdsearch.SearchResponse, width, lines int) erro
 	if len(resp.Results) == 0 {
 		fmt.Fprintf(&b, "No results for %q.\n", resp.Query)
 	}
+	many := manyCollections(resp)
 	for i, r := range resp.Results {
 		if i > 0 {
 			b.WriteByte('\n')
@@ -205,6 +222,9 @@ func Terminal(w io.Writer, resp *mdsearch.SearchResponse, width, lines int) erro
 		}
 		b.WriteString("   — ")
 		b.WriteString(Footer(r))
+		if many {
+			fmt.Fprintf(&b, " · collection %s", r.Collection)
+		}
 		b.WriteByte('\n')
 	}
 	_, err := io.WriteString(w, b.String())

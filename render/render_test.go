@@ -142,6 +142,36 @@ func TestTerminal(t *testing.T) {
 	}
 }
 
+// Results from several collections name theirs; from one, none do.
+func TestCollectionsNamed(t *testing.T) {
+	r := mdsearch.Result{Path: "Zebra.md", Text: "z", ChunkIndex: 0, TotalChunks: 1, StartLine: 1, EndLine: 1, PageWordCount: 1, Score: 0.5}
+	a, b := r, r
+	a.Collection, b.Collection = "sv", "sv2"
+	for _, tt := range []struct {
+		name    string
+		results []mdsearch.Result
+		want    []string
+	}{
+		{"two collections", []mdsearch.Result{a, b}, []string{"page 1 words · collection sv\n", "page 1 words · collection sv2\n"}},
+		{"one collection", []mdsearch.Result{a, a}, nil},
+	} {
+		resp := &mdsearch.SearchResponse{Query: "zebra", Results: tt.results}
+		var agent, term strings.Builder
+		Results(&agent, resp, Options{})
+		Terminal(&term, resp, 80, 0)
+		for _, out := range []string{agent.String(), term.String()} {
+			if got := strings.Count(out, "· collection "); got != len(tt.want) {
+				t.Errorf("%s: %d collections named in\n%s", tt.name, got, out)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("%s: no %q in\n%s", tt.name, w, out)
+				}
+			}
+		}
+	}
+}
+
 func TestResultsEmpty(t *testing.T) {
 	var b strings.Builder
 	if err := Results(&b, &mdsearch.SearchResponse{Query: "zzz"}, Options{}); err != nil {
