@@ -32,7 +32,7 @@ func runStatus(ctx context.Context, env *Env, args []string) error {
 	}
 	model := s.ModelID
 	if model == "" {
-		model = "none (keyword search only)"
+		model = "none (no vectors yet: keyword search only)"
 	}
 	fmt.Fprintf(env.Stdout, "index:  %s (%s, schema %d)\nmodel:  %s\n", s.IndexPath, humanBytes(s.SizeBytes), s.SchemaVersion, model)
 	if len(s.Collections) == 0 {
