@@ -46,6 +46,7 @@ type command struct {
 
 var commands = map[string]command{
 	"chunk":  {"split notes into chunks and print them", runChunk},
+	"drop":   {"remove a collection from the index (its notes stay on disk)", runDrop},
 	"setup":  {"fetch and verify the model and ONNX Runtime into the cache", runSetup},
 	"embed":  {"embed texts with the configured model", runEmbed},
 	"eval":   {"measure retrieval quality against labelled queries", runEval},

@@ -163,6 +163,7 @@ func TestCommandErrors(t *testing.T) {
 		{[]string{"index", "../sample-vault", "--max-file-size", "lots"}, 1, "not a size"},
 		{[]string{"status", "extra"}, 2, `mdsearch: status: unexpected argument "extra"`},
 		{[]string{"search", "x", "--embedder", "bogus"}, 1, "unknown embedder"},
+		{[]string{"drop", "nope"}, 1, "mdsearch: drop: collection nope: no such collection; have: sample-vault"},
 	}
 	for _, c := range cases {
 		code, _, errOut := run(t, index, c.args...)

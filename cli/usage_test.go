@@ -38,6 +38,8 @@ func TestErrorPrefix(t *testing.T) {
 		{[]string{"serve", "extra"}, 2, `mdsearch: serve: unexpected argument "extra"`},
 		{[]string{"watch", "--bogus"}, 2, "mdsearch: watch: flag provided but not defined: -bogus"},
 		{[]string{"chunk"}, 2, "mdsearch: chunk: give at least one FILE"},
+		{[]string{"drop"}, 2, "mdsearch: drop: give one COLLECTION"},
+		{[]string{"drop", "a", "b"}, 2, `mdsearch: drop: unexpected argument "b"`},
 		{[]string{"chunk", "--profile", "odd", "x.md"}, 2, `mdsearch: chunk: unknown --profile "odd"`},
 		{[]string{"embed", "--embedder", "none", "x"}, 2, "mdsearch: embed: --embedder none has no model"},
 		{[]string{"eval"}, 2, "mdsearch: eval: give --vault DIR and --queries FILE"},

@@ -291,3 +291,33 @@ func (s *Store) FindDocuments(ctx context.Context, collection, path string) ([]D
 	}
 	return out, rows.Err()
 }
+
+// DeleteCollection removes a collection and everything indexed from it:
+// each document as DeleteDocument does (so Removed lists the vector keys
+// it may orphan), then the collection itself.
+func (t *Tx) DeleteCollection(id int64) (docs int, err error) {
+	rows, err := t.tx.QueryContext(t.ctx, `SELECT id FROM documents WHERE collection_id = ?`, id)
+	if err != nil {
+		return 0, err
+	}
+	var ids []int64
+	for rows.Next() {
+		var d int64
+		if err := rows.Scan(&d); err != nil {
+			rows.Close()
+			return 0, err
+		}
+		ids = append(ids, d)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, err
+	}
+	for _, d := range ids {
+		if err := t.DeleteDocument(d); err != nil {
+			return 0, err
+		}
+	}
+	_, err = t.exec(`DELETE FROM collections WHERE id = ?`, id)
+	return len(ids), err
+}

@@ -1,0 +1,35 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+)
+
+func runDrop(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags(env, "drop", "COLLECTION")
+	asJSON := fs.Bool("json", false, "print what was removed as JSON")
+	ef := addIndexFlags(fs)
+	ef.existing = true
+	pos, err := parseArgs(fs, args, 1, "one COLLECTION")
+	if err != nil {
+		return err
+	}
+	e, closeAll, err := ef.open(ctx, env, false)
+	if err != nil {
+		return err
+	}
+	defer closeAll()
+	st, err := e.Drop(ctx, pos[0])
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		enc := json.NewEncoder(env.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(st)
+	}
+	fmt.Fprintf(env.Stdout, "dropped %s: %d notes and %d vectors out of the index; %s is untouched (%.0f ms)\n",
+		st.Collection, st.Notes, st.Vectors, st.Root, st.TookMS)
+	return nil
+}
