@@ -244,7 +244,7 @@ func (e *Engine) noteSameRoot(ctx context.Context, name, root string, stats *mds
 	for _, o := range colls {
 		if o.Root == root && o.Name != name {
 			addNotice(&stats.Notice, "this folder is also collection "+o.Name+", so searches find its notes twice "+
-				"unless they name one collection")
+				"unless they name one collection (`mdsearch drop NAME` removes one)")
 		}
 	}
 	return nil
