@@ -47,6 +47,9 @@ func (e *Engine) Drop(ctx context.Context, name string) (*DropStats, error) {
 		return nil, err
 	}
 	st := &DropStats{Collection: c.Name, Root: c.Root, Notes: n}
+	if err := e.st.DeleteMeta(ctx, maxSizeKey(c.Name)); err != nil {
+		return st, err
+	}
 	if st.Vectors, err = e.st.DeleteOrphans(ctx, removed); err != nil {
 		return st, err
 	}

@@ -117,6 +117,12 @@ func (s *Store) SetMeta(ctx context.Context, key, value string) error {
 	return err
 }
 
+// DeleteMeta removes a value of the meta table.
+func (s *Store) DeleteMeta(ctx context.Context, key string) error {
+	_, err := s.w.ExecContext(ctx, `DELETE FROM meta WHERE key = ?`, key)
+	return err
+}
+
 // Generation counts committed write batches. Readers compare it to notice
 // that the index changed, in this process or another.
 func (s *Store) Generation(ctx context.Context) (int64, error) {
