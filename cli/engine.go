@@ -17,6 +17,7 @@ import (
 
 // engineFlags are the flags of every command that opens the index.
 type engineFlags struct {
+	fs       *flag.FlagSet
 	index    string
 	maxSize  string
 	embedder *embedderFlags
@@ -39,10 +40,26 @@ func addEngineFlags(fs *flag.FlagSet) *engineFlags {
 // addIndexFlags adds the flags of commands that open the index but never
 // embed (read, status), so their help lists no model flags.
 func addIndexFlags(fs *flag.FlagSet) *engineFlags {
-	f := &engineFlags{}
+	f := &engineFlags{fs: fs}
 	fs.StringVar(&f.index, "index", "", "index file (default $MDSEARCH_INDEX, else $XDG_DATA_HOME/mdsearch/index.db)")
-	fs.StringVar(&f.maxSize, "max-file-size", "10MB", "skip notes larger than this (e.g. 10MB, 512KB)")
+	fs.StringVar(&f.maxSize, "max-file-size", "10MB", "skip notes larger than this (e.g. 10MB, 512KB, none); "+
+		"without it, each collection keeps the limit it was last indexed with")
 	return f
+}
+
+// maxFileSize is --max-file-size in bytes, or 0 when it was not given:
+// the engine then keeps each collection's own limit.
+func (f *engineFlags) maxFileSize() (int64, error) {
+	set := false
+	f.fs.Visit(func(fl *flag.Flag) { set = set || fl.Name == "max-file-size" })
+	if !set {
+		return 0, nil
+	}
+	n, err := parseSize(f.maxSize)
+	if err != nil {
+		return 0, fmt.Errorf("--max-file-size: %w", err)
+	}
+	return n, nil
 }
 
 // open opens the engine. withModel loads the embedding model; commands
@@ -54,9 +71,9 @@ func (f *engineFlags) open(ctx context.Context, env *Env, withModel bool) (*sear
 	if err != nil {
 		return nil, nil, err
 	}
-	maxSize, err := parseSize(f.maxSize)
+	maxSize, err := f.maxFileSize()
 	if err != nil {
-		return nil, nil, fmt.Errorf("--max-file-size: %w", err)
+		return nil, nil, err
 	}
 	opts := search.Options{IndexPath: path, MaxFileSize: maxSize, ReadOnly: f.readOnly, Existing: f.existing,
 		Notify: func(msg string) { env.say("%s", msg) }}

@@ -244,3 +244,25 @@ func TestSearchWithModel(t *testing.T) {
 		t.Errorf("status: %s", out)
 	}
 }
+
+// --max-file-size given once stays the collection's: a later index, or a
+// status, without it neither adds what it left out nor calls it stale.
+func TestMaxFileSizeSticks(t *testing.T) {
+	noModel(t)
+	vault := t.TempDir()
+	os.WriteFile(filepath.Join(vault, "small.md"), []byte("# Small\n\ntext\n"), 0o644)
+	os.WriteFile(filepath.Join(vault, "big.md"), []byte("# Big\n\n"+strings.Repeat("word ", 400)), 0o644)
+	index := filepath.Join(t.TempDir(), "index.db")
+	if code, out, errOut := run(t, index, "index", vault, "--max-file-size", "1KB"); code != 0 || !strings.Contains(out, "1 files") {
+		t.Fatalf("index with 1KB: %d %s %s", code, out, errOut)
+	}
+	if code, out, errOut := run(t, index, "index", vault); code != 0 || !strings.Contains(out, "1 files") {
+		t.Errorf("index again without the flag: %d %s %s; want big.md still left out", code, out, errOut)
+	}
+	if code, out, _ := run(t, index, "status", "--json"); code != 0 || !strings.Contains(out, `"stale": 0`) {
+		t.Errorf("status: %d %s; want nothing stale", code, out)
+	}
+	if code, out, errOut := run(t, index, "index", vault, "--max-file-size", "none"); code != 0 || !strings.Contains(out, "2 files") {
+		t.Errorf("index with no limit: %d %s %s; want big.md in", code, out, errOut)
+	}
+}

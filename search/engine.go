@@ -44,8 +44,11 @@ type Options struct {
 	Split     func(*sections.Document, chunks.Options) []mdsearch.Chunk
 	SplitName string
 
-	MaxFileSize int64 // bytes; 0 means vault.DefaultMaxFileSize
-	EmbedBatch  int   // texts per Embed call and per committed batch; default 64
+	// MaxFileSize is the size limit of notes, in bytes (negative: none).
+	// 0 means each collection's own, the one it was last indexed with,
+	// else vault.DefaultMaxFileSize.
+	MaxFileSize int64
+	EmbedBatch  int // texts per Embed call and per committed batch; default 64
 
 	Weights store.Weights // bm25 column weights; zero means store.DefaultWeights
 	Fusion  Fusion        // how scores are made; zero fields mean DefaultFusion's

@@ -86,6 +86,9 @@ func (e *Engine) index(ctx context.Context, dir, name string, full bool, paths [
 	if err := checkName(name); err != nil {
 		return nil, err
 	}
+	if v, err = e.vaultFor(ctx, v, name); err != nil {
+		return nil, err
+	}
 	stats := &mdsearch.IndexStats{Collection: name, Skipped: []mdsearch.Skip{}, Warnings: []mdsearch.Skip{}}
 	coll, err := e.collectionFor(ctx, name, v.Root(), stats)
 	if err != nil {
@@ -232,6 +235,15 @@ func (e *Engine) collectionFor(ctx context.Context, name, root string, stats *md
 	addNotice(&stats.Notice, "collection "+name+" moved from "+c.Root+" to "+root)
 	c.Root = root
 	return c, nil
+}
+
+// vaultFor is v with collection name's size limit (see maxSizeFor).
+func (e *Engine) vaultFor(ctx context.Context, v *vault.Vault, name string) (*vault.Vault, error) {
+	limit, err := e.maxSizeFor(ctx, name)
+	if err != nil || limit == e.opts.MaxFileSize {
+		return v, err
+	}
+	return vault.Open(v.Root(), vault.Options{MaxFileSize: limit})
 }
 
 // noteSameRoot warns when a new collection's folder is already another

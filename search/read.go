@@ -119,7 +119,7 @@ func (e *Engine) openNote(ctx context.Context, spec string) (*note, error) {
 		return nil, err
 	}
 	if len(refs) == 1 {
-		return e.readNote(refs[0].Collection, refs[0].Root, rel)
+		return e.readNote(ctx, refs[0].Collection, refs[0].Root, rel)
 	}
 	if len(refs) > 1 {
 		return nil, ambiguous(spec, rel, refs)
@@ -128,7 +128,7 @@ func (e *Engine) openNote(ctx context.Context, spec string) (*note, error) {
 	var found []*note
 	var firstErr error
 	for _, c := range colls {
-		n, err := e.readNote(c.Name, c.Root, rel)
+		n, err := e.readNote(ctx, c.Name, c.Root, rel)
 		switch {
 		case err == nil:
 			found = append(found, n)
@@ -169,13 +169,18 @@ func ambiguous(spec, rel string, refs []store.DocRef) error {
 		"several collections hold this path")
 }
 
-// readNote reads rel inside root, refusing what the vault refuses.
-func (e *Engine) readNote(collection, root, rel string) (*note, error) {
-	v, err := vault.Open(root, vault.Options{MaxFileSize: e.opts.MaxFileSize})
+// readNote reads rel inside root, refusing what the vault refuses (with
+// the collection's size limit, as it was indexed).
+func (e *Engine) readNote(ctx context.Context, collection, root, rel string) (*note, error) {
+	limit, err := e.maxSizeFor(ctx, collection)
+	if err != nil {
+		return nil, err
+	}
+	v, err := vault.Open(root, vault.Options{MaxFileSize: limit})
 	if err != nil {
 		var me *mdsearch.Error
 		if errors.As(err, &me) {
-			me.Hint = "the folder of collection " + collection + " is gone; re-index it or remove it"
+			me.Hint = "the folder of collection " + collection + " is gone; re-index it, or remove it with `mdsearch drop " + collection + "`"
 		}
 		return nil, err
 	}

@@ -202,3 +202,41 @@ func TestSameFolderTwiceNotice(t *testing.T) {
 		t.Errorf("re-index of b: notice %q; the warning is for the new collection only", st.Notice)
 	}
 }
+
+// A run without a size limit of its own keeps the collection's: a note
+// the collection's limit left out is not added, and one it let in is not
+// dropped; an explicit limit changes it.
+func TestCollectionKeepsItsSizeLimit(t *testing.T) {
+	vault := copyDir(t, sampleVault)
+	write(t, vault, "big.md", "# Big\n\n"+strings.Repeat("word ", 400)+"\n") // 2 KB
+	dbPath := filepath.Join(t.TempDir(), "index.db")
+	withLimit := func(limit int64) *Engine {
+		e, err := Open(bg, Options{IndexPath: dbPath, MaxFileSize: limit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { e.Close() })
+		return e
+	}
+	has := func(e *Engine, what string, want bool) {
+		t.Helper()
+		s, err := e.Status(bg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, rerr := e.Read(bg, mdsearch.ReadRequest{Path: "big.md"})
+		if got := s.Files == 7; got != want || (rerr == nil) != want || s.Stale != 0 {
+			t.Errorf("%s: %d files, %d stale, read big.md: %v; want big.md indexed %v", what, s.Files, s.Stale, rerr, want)
+		}
+	}
+	small := withLimit(1800)
+	index(t, small, vault, "v")
+	has(small, "indexed under 1800 bytes", false)
+	own := withLimit(0)
+	index(t, own, vault, "v")
+	has(own, "re-indexed without a limit", false)
+	index(t, withLimit(4000), vault, "v")
+	has(own, "re-indexed under 4000 bytes", true)
+	index(t, own, vault, "v")
+	has(own, "re-indexed without a limit again", true)
+}

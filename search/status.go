@@ -61,7 +61,7 @@ func (e *Engine) stale(ctx context.Context, collID int64, name, root string) (in
 	if err != nil {
 		return 0, err
 	}
-	limit, err := e.indexedMaxSize(ctx, name)
+	limit, err := e.maxSizeFor(ctx, name)
 	if err != nil {
 		return 0, err
 	}
@@ -91,16 +91,22 @@ func (e *Engine) stale(ctx context.Context, collID int64, name, root string) (in
 // with.
 func maxSizeKey(name string) string { return "max_file_size/" + name }
 
-// indexedMaxSize is the size limit collection name was last indexed with,
-// or this engine's when the index does not say (indexed before it did).
-func (e *Engine) indexedMaxSize(ctx context.Context, name string) (int64, error) {
+// maxSizeFor is the size limit for the notes of collection name: this
+// engine's when it was given one, else the one the collection was last
+// indexed with, else 0 (the vault default). So a re-index, a read or a
+// status without a limit of its own neither adds nor drops notes the
+// collection's own limit decided on.
+func (e *Engine) maxSizeFor(ctx context.Context, name string) (int64, error) {
+	if e.opts.MaxFileSize != 0 {
+		return e.opts.MaxFileSize, nil
+	}
 	s, err := e.st.Meta(ctx, maxSizeKey(name))
 	if err != nil || s == "" {
-		return e.opts.MaxFileSize, err
+		return 0, err
 	}
 	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || n == 0 {
-		return e.opts.MaxFileSize, nil
+	if err != nil {
+		return 0, nil
 	}
 	return n, nil
 }
