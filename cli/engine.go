@@ -42,8 +42,8 @@ func addEngineFlags(fs *flag.FlagSet) *engineFlags {
 func addIndexFlags(fs *flag.FlagSet) *engineFlags {
 	f := &engineFlags{fs: fs}
 	fs.StringVar(&f.index, "index", "", "index file (default $MDSEARCH_INDEX, else $XDG_DATA_HOME/mdsearch/index.db)")
-	fs.StringVar(&f.maxSize, "max-file-size", "10MB", "skip notes larger than this (e.g. 10MB, 512KB, none); "+
-		"without it, each collection keeps the limit it was last indexed with")
+	fs.StringVar(&f.maxSize, "max-file-size", "", "skip notes larger than this `size` (e.g. 10MB, 512KB, none; "+
+		"default: the limit the collection was last indexed with, else 10MB)")
 	return f
 }
 
