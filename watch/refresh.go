@@ -25,6 +25,7 @@ func (w *Watcher) flush(ctx context.Context) {
 		}
 		if err != nil {
 			w.log.Error("refresh failed", "collection", name, "paths", paths, "err", err)
+			_ = w.Sync(ctx) // the collection may have been dropped
 		}
 		if w.opts.OnRefresh != nil {
 			w.opts.OnRefresh(name, paths, stats, err)
@@ -38,7 +39,8 @@ func (w *Watcher) catchUp(ctx context.Context) {
 	roots := maps.Clone(w.roots)
 	w.mu.Unlock()
 	for _, name := range slices.Sorted(maps.Keys(roots)) {
-		req := mdsearch.IndexRequest{Dir: roots[name], Name: name}
+		// By name only: a collection dropped meanwhile is not made again.
+		req := mdsearch.IndexRequest{Name: name}
 		stats, err := w.s.Index(ctx, req, nil)
 		if ctx.Err() != nil {
 			return

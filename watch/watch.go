@@ -109,7 +109,8 @@ func (w *Watcher) Collections() []string {
 	return names
 }
 
-// Sync watches collections added to the index since the last call.
+// Sync watches collections added to the index since the last call, and
+// forgets those no longer in it (dropped): their notes are not refreshed.
 func (w *Watcher) Sync(ctx context.Context) error {
 	st, err := w.s.Status(ctx)
 	if err != nil {
@@ -117,6 +118,12 @@ func (w *Watcher) Sync(ctx context.Context) error {
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	for name := range w.roots {
+		if !slices.ContainsFunc(st.Collections, func(c mdsearch.CollectionStatus) bool { return c.Name == name }) {
+			delete(w.roots, name)
+			delete(w.pending, name)
+		}
+	}
 	for _, c := range st.Collections {
 		if c.Root == "" || w.roots[c.Name] == c.Root {
 			continue

@@ -17,13 +17,20 @@ import (
 // internal/e2e.
 type fake struct {
 	mdsearch.Searcher
-	root  string
-	calls chan []string
-	mu    sync.Mutex
-	index int
+	root    string
+	calls   chan []string
+	mu      sync.Mutex
+	index   int
+	reqs    []mdsearch.IndexRequest
+	dropped bool // collection v is no longer in the index
 }
 
 func (f *fake) Status(context.Context) (*mdsearch.Status, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.dropped {
+		return &mdsearch.Status{}, nil
+	}
 	return &mdsearch.Status{Collections: []mdsearch.CollectionStatus{{Name: "v", Root: f.root}}}, nil
 }
 
@@ -32,12 +39,18 @@ func (f *fake) Refresh(_ context.Context, coll string, paths []string) (*mdsearc
 		panic(coll)
 	}
 	f.calls <- paths
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.dropped {
+		return nil, mdsearch.Errorf(mdsearch.KindNotFound, "collection", coll, "", "no such collection")
+	}
 	return &mdsearch.IndexStats{Collection: coll}, nil
 }
 
-func (f *fake) Index(context.Context, mdsearch.IndexRequest, func(mdsearch.IndexProgress)) (*mdsearch.IndexStats, error) {
+func (f *fake) Index(_ context.Context, req mdsearch.IndexRequest, _ func(mdsearch.IndexProgress)) (*mdsearch.IndexStats, error) {
 	f.mu.Lock()
 	f.index++
+	f.reqs = append(f.reqs, req)
 	f.mu.Unlock()
 	return &mdsearch.IndexStats{}, nil
 }
@@ -140,10 +153,26 @@ func TestWatch(t *testing.T) {
 		quiet(t, f)
 	}
 	f.mu.Lock()
-	if f.index != 1 {
-		t.Errorf("catch-up indexed %d times, want once", f.index)
+	if f.index != 1 || f.reqs[0] != (mdsearch.IndexRequest{Name: "v"}) {
+		t.Errorf("catch-up indexed %d times (%+v), want once, by name only", f.index, f.reqs)
 	}
 	f.mu.Unlock()
+}
+
+// A collection dropped from the index while it is watched: the first
+// refresh fails, and then its notes are no longer refreshed.
+func TestDroppedCollection(t *testing.T) {
+	f, root := start(t)
+	f.mu.Lock()
+	f.dropped = true
+	f.mu.Unlock()
+	write(t, filepath.Join(root, "a.md"), "# A\nedited after the drop\n")
+	if got := next(t, f); !slices.Equal(got, []string{"a.md"}) {
+		t.Errorf("refreshed %v, want a.md", got)
+	}
+	time.Sleep(100 * time.Millisecond) // the failed refresh syncs
+	write(t, filepath.Join(root, "a.md"), "# A\nedited again\n")
+	quiet(t, f)
 }
 
 func TestIgnored(t *testing.T) {
