@@ -32,7 +32,8 @@ func TestAdapterArgs(t *testing.T) {
 	}{
 		{[]string{"serve", "extra", "--index", db}, 2, `unexpected argument "extra"`},
 		{[]string{"serve", "--addr", "0.0.0.0:0", "--index", db}, 1, "--token or MDSEARCH_TOKEN"},
-		{[]string{"serve", "--addr", "nonsense", "--index", db}, 1, "host:port"},
+		{[]string{"serve", "--addr", "nonsense", "--index", db}, 2, `mdsearch: serve: --addr "nonsense": use host:port`},
+		{[]string{"mcp", "--http", "nonsense", "--index", db}, 2, `mdsearch: mcp: --http "nonsense": use host:port`},
 		{[]string{"mcp", "--http", "0.0.0.0:0", "--index", db}, 1, "--token or MDSEARCH_TOKEN"},
 		{[]string{"mcp", "stdio", "--index", db}, 2, `unexpected argument "stdio"`},
 		{[]string{"watch", "--index", db}, 1, "no index here"},

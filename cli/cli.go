@@ -105,17 +105,25 @@ func Main(ctx context.Context, env *Env, args []string) int {
 	}
 }
 
-// withoutOp is err's message without a leading "COMMAND: ", which the
-// diagnostic's own prefix already says.
+// withoutOp is err's message without the operation when it is the
+// command's own name, which the diagnostic's prefix already says.
 func withoutOp(cmd string, err error) string {
+	var me *mdsearch.Error
+	if errors.As(err, &me) && me.Op == cmd && err.Error() == me.Error() {
+		op := *me
+		op.Op = ""
+		return strings.TrimPrefix(strings.TrimPrefix(op.Error(), " "), ": ")
+	}
 	return strings.TrimPrefix(err.Error(), cmd+": ")
 }
 
-// requestError makes the engine's rejection of a request built from the
-// command line (KindInvalid: a bad mode, count, filter or path) a usage
-// error, which exits 2; other errors pass through.
+// requestError makes the engine's rejection of a request field given on
+// the command line (KindInvalid, naming no file: a bad mode, count or
+// filter, an empty path) a usage error, which exits 2; other errors, such
+// as a note over the size limit, pass through.
 func requestError(cmd string, err error) error {
-	if err == nil || mdsearch.KindOf(err) != mdsearch.KindInvalid {
+	var me *mdsearch.Error
+	if err == nil || !errors.As(err, &me) || me.Kind != mdsearch.KindInvalid || me.Path != "" {
 		return err
 	}
 	return usagef("%s", withoutOp(cmd, err))

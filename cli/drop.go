@@ -4,16 +4,20 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 )
 
 func runDrop(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "drop", "COLLECTION")
 	asJSON := fs.Bool("json", false, "print what was removed as JSON")
-	ef := addIndexFlags(fs)
+	ef := addIndexPathFlag(fs)
 	ef.existing = true
 	pos, err := parseArgs(fs, args, 1, "one COLLECTION")
 	if err != nil {
 		return err
+	}
+	if strings.TrimSpace(pos[0]) == "" {
+		return usagef("give a COLLECTION name (mdsearch status lists them)")
 	}
 	e, closeAll, err := ef.open(ctx, env, false)
 	if err != nil {

@@ -40,10 +40,17 @@ func addEngineFlags(fs *flag.FlagSet) *engineFlags {
 // addIndexFlags adds the flags of commands that open the index but never
 // embed (read, status), so their help lists no model flags.
 func addIndexFlags(fs *flag.FlagSet) *engineFlags {
-	f := &engineFlags{fs: fs}
-	fs.StringVar(&f.index, "index", "", "index file (default $MDSEARCH_INDEX, else $XDG_DATA_HOME/mdsearch/index.db)")
+	f := addIndexPathFlag(fs)
 	fs.StringVar(&f.maxSize, "max-file-size", "", "skip notes larger than this `size` (e.g. 10MB, 512KB, none; "+
 		"default: the limit the collection was last indexed with, else 10MB)")
+	return f
+}
+
+// addIndexPathFlag adds --index alone, for commands that read no notes
+// (drop).
+func addIndexPathFlag(fs *flag.FlagSet) *engineFlags {
+	f := &engineFlags{fs: fs}
+	fs.StringVar(&f.index, "index", "", "index file (default $MDSEARCH_INDEX, else $XDG_DATA_HOME/mdsearch/index.db)")
 	return f
 }
 
@@ -57,7 +64,7 @@ func (f *engineFlags) maxFileSize() (int64, error) {
 	}
 	n, err := parseSize(f.maxSize)
 	if err != nil {
-		return 0, fmt.Errorf("--max-file-size: %w", err)
+		return 0, usagef("--max-file-size %q: %v", f.maxSize, err)
 	}
 	return n, nil
 }
@@ -81,8 +88,10 @@ func (f *engineFlags) open(ctx context.Context, env *Env, withModel bool) (*sear
 	if withModel && f.embedder != nil {
 		emb, closer, keywordOnly, err := f.embedder.open(env)
 		switch {
+		case mdsearch.KindOf(err) == mdsearch.KindInvalid:
+			return nil, nil, usagef("%v", err) // a bad --embedder setting, not a missing model
 		case err != nil && mdsearch.KindOf(err) != mdsearch.KindUnavailable:
-			return nil, nil, err // a bad --embedder setting, not a missing model
+			return nil, nil, err
 		case err != nil:
 			opts.EmbedderNotice = err.Error()
 		case emb != nil:
@@ -134,7 +143,7 @@ func parseSize(s string) (int64, error) {
 	}
 	n, err := strconv.ParseFloat(s, 64)
 	if err != nil || n < 0 {
-		return 0, fmt.Errorf("not a size: %q", s)
+		return 0, fmt.Errorf("not a size; use a number of bytes or e.g. 10MB, 512KB, none")
 	}
 	return int64(n * float64(mult)), nil
 }

@@ -160,9 +160,11 @@ func TestCommandErrors(t *testing.T) {
 		{[]string{"read", "nope.md"}, 1, "no such note"},
 		{[]string{"index"}, 2, "mdsearch: index: give one DIR"},
 		{[]string{"index", "does-not-exist"}, 1, "no such folder"},
-		{[]string{"index", "../sample-vault", "--max-file-size", "lots"}, 1, "not a size"},
+		{[]string{"index", "../sample-vault", "--max-file-size", "lots"}, 2, `mdsearch: index: --max-file-size "lots": not a size`},
+		{[]string{"status", "--max-file-size", "-5KB"}, 2, `--max-file-size "-5KB": not a size`},
 		{[]string{"status", "extra"}, 2, `mdsearch: status: unexpected argument "extra"`},
-		{[]string{"search", "x", "--embedder", "bogus"}, 1, "unknown embedder"},
+		{[]string{"search", "x", "--embedder", "bogus"}, 2, "unknown embedder"},
+		{[]string{"search", "x", "--precision", "int4"}, 2, "int4"},
 		{[]string{"drop", "nope"}, 1, "mdsearch: drop: collection nope: no such collection; have: sample-vault"},
 	}
 	for _, c := range cases {

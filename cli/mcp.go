@@ -25,6 +25,9 @@ func runMCP(ctx context.Context, env *Env, args []string) error {
 	}
 	serverGC(env)
 	if *httpAddr != "" {
+		if err := checkAddr("--http", *httpAddr); err != nil {
+			return err
+		}
 		if err := rest.CheckBind(*httpAddr, *token); err != nil {
 			return err
 		}

@@ -30,6 +30,9 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		*token = env.Getenv("MDSEARCH_TOKEN")
 	}
 	serverGC(env)
+	if err := checkAddr("--addr", *addr); err != nil {
+		return err
+	}
 	if err := rest.CheckBind(*addr, *token); err != nil {
 		return err
 	}
@@ -59,6 +62,14 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 }
 
 // serveHTTP serves until ctx ends, then shuts down gracefully.
+// checkAddr is a usage error unless addr is host:port.
+func checkAddr(flag, addr string) error {
+	if _, _, err := net.SplitHostPort(addr); err != nil {
+		return usagef("%s %q: use host:port, e.g. 127.0.0.1:8080", flag, addr)
+	}
+	return nil
+}
+
 // shownAddr is a listener's address as a URL host: a wildcard listener
 // ("0.0.0.0", "[::]") is shown as 0.0.0.0, every interface.
 func shownAddr(a net.Addr) string {

@@ -40,6 +40,8 @@ func TestErrorPrefix(t *testing.T) {
 		{[]string{"chunk"}, 2, "mdsearch: chunk: give at least one FILE"},
 		{[]string{"drop"}, 2, "mdsearch: drop: give one COLLECTION"},
 		{[]string{"drop", "a", "b"}, 2, `mdsearch: drop: unexpected argument "b"`},
+		{[]string{"drop", ""}, 2, "mdsearch: drop: give a COLLECTION name"},
+		{[]string{"drop", "--max-file-size", "1KB", "a"}, 2, "mdsearch: drop: flag provided but not defined: -max-file-size"},
 		{[]string{"chunk", "--profile", "odd", "x.md"}, 2, `mdsearch: chunk: unknown --profile "odd"`},
 		{[]string{"embed", "--embedder", "none", "x"}, 2, "mdsearch: embed: --embedder none has no model"},
 		{[]string{"eval"}, 2, "mdsearch: eval: give --vault DIR and --queries FILE"},

@@ -52,3 +52,18 @@ func TestSearchConcurrencyIsBounded(t *testing.T) {
 		t.Error("a search whose client left still ran")
 	}
 }
+
+func TestReadHint(t *testing.T) {
+	for _, tt := range []struct {
+		r    mdsearch.Result
+		want string
+	}{
+		{mdsearch.Result{Collection: "notes", Path: "a.md", SectionPath: []string{"A", "B"}}, `cut to fit the token budget, 3 more lines: read notes:a.md, section "A/B"`},
+		{mdsearch.Result{Collection: "notes", Path: "a.md"}, "cut to fit the token budget, 3 more lines: read notes:a.md"},
+		{mdsearch.Result{Path: "a.md", SectionPath: []string{"A"}}, `cut to fit the token budget, 3 more lines: read a.md, section "A"`},
+	} {
+		if got := readHint(tt.r, 3); got != tt.want {
+			t.Errorf("readHint(%+v) = %q, want %q", tt.r, got, tt.want)
+		}
+	}
+}

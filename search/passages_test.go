@@ -261,7 +261,11 @@ func TestMaxTokens(t *testing.T) {
 					continue
 				}
 				// The cut result: whole blocks from the start of its passage.
-				if !r.Truncated || !strings.Contains(r.ReadHint, r.Path) || !strings.Contains(r.ReadHint, fmt.Sprintf("%q", strings.Join(r.SectionPath, "/"))) {
+				wantSection := ", section " + fmt.Sprintf("%q", strings.Join(r.SectionPath, "/"))
+				if len(r.SectionPath) == 0 {
+					wantSection = ""
+				}
+				if !r.Truncated || !strings.HasSuffix(r.ReadHint, "read "+r.Collection+":"+r.Path+wantSection) {
 					t.Errorf("result %d: truncated %v, read hint %q", i, r.Truncated, r.ReadHint)
 				}
 				if len(r.Text) >= len(f.Text) || !strings.HasPrefix(f.Text, r.Text+"\n\n") {

@@ -168,11 +168,25 @@ func fitBudget(rs []mdsearch.Result, budget int) []mdsearch.Result {
 		rest := r.EndLine - (r.StartLine + lines - 1)
 		r.Text, r.Truncated = cut, true
 		r.EndLine = r.StartLine + lines - 1
-		r.ReadHint = fmt.Sprintf("cut to fit the token budget, %d more lines: read %s, section %q", rest,
-			r.Path, strings.Join(r.SectionPath, "/"))
+		r.ReadHint = readHint(*r, rest)
 		return rs[:i+1]
 	}
 	return rs
+}
+
+// readHint says how to read the rest of a cut result: its note, by
+// COLLECTION:PATH (which names it even when another collection holds the
+// same path), and its section, when it has one (text before the first
+// heading has none, so the note is read whole).
+func readHint(r mdsearch.Result, rest int) string {
+	note := r.Path
+	if r.Collection != "" {
+		note = r.Collection + ":" + r.Path
+	}
+	if len(r.SectionPath) == 0 {
+		return fmt.Sprintf("cut to fit the token budget, %d more lines: read %s", rest, note)
+	}
+	return fmt.Sprintf("cut to fit the token budget, %d more lines: read %s, section %q", rest, note, strings.Join(r.SectionPath, "/"))
 }
 
 // cutBlocks returns the longest prefix of text made of whole blocks
