@@ -268,3 +268,19 @@ func TestMaxFileSizeSticks(t *testing.T) {
 		t.Errorf("index with no limit: %d %s %s; want big.md in", code, out, errOut)
 	}
 }
+
+// "mdsearch index NAME" re-indexes collection NAME when no folder of that
+// name is at hand; an unknown name is still "no such folder".
+func TestIndexByName(t *testing.T) {
+	noModel(t)
+	index := filepath.Join(t.TempDir(), "index.db")
+	if code, _, errOut := run(t, index, "index", "../sample-vault"); code != 0 {
+		t.Fatalf("index: %d %s", code, errOut)
+	}
+	if code, out, errOut := run(t, index, "index", "sample-vault"); code != 0 || !strings.Contains(out, "sample-vault: 6 files (6 unchanged)") {
+		t.Errorf("index by name: %d %q %s", code, out, errOut)
+	}
+	if code, _, errOut := run(t, index, "index", "no-such-thing"); code != 1 || !strings.Contains(errOut, "no such folder") {
+		t.Errorf("index of an unknown name: %d %s", code, errOut)
+	}
+}

@@ -3,11 +3,15 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"strings"
 	"time"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/search"
 )
 
 func runIndex(ctx context.Context, env *Env, args []string) error {
@@ -29,7 +33,7 @@ func runIndex(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	bar := newProgress(env, *asJSON, e.Embeds())
-	st, err := e.Index(ctx, mdsearch.IndexRequest{Dir: pos[0], Name: *name, Full: *full}, bar.update)
+	st, err := e.Index(ctx, indexRequest(ctx, e, pos[0], *name, *full), bar.update)
 	bar.done(st)
 	if st == nil {
 		return err
@@ -46,6 +50,17 @@ func runIndex(ctx context.Context, env *Env, args []string) error {
 	}
 	printNotice(env, st.Notice)
 	return err
+}
+
+// indexRequest is the run for DIR: the folder, or, when no such folder
+// exists and no --name is given, the collection of that name, re-indexed
+// from its recorded folder ("mdsearch index notes").
+func indexRequest(ctx context.Context, e *search.Engine, dir, name string, full bool) mdsearch.IndexRequest {
+	req := mdsearch.IndexRequest{Dir: dir, Name: name, Full: full}
+	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) && name == "" && e.HasCollection(ctx, dir) {
+		req.Dir, req.Name = "", dir
+	}
+	return req
 }
 
 // summary is the one-line account of an indexing run, every count named:

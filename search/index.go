@@ -195,6 +195,12 @@ func (e *Engine) collectionByName(ctx context.Context, name string) (*store.Coll
 	return c, nil
 }
 
+// HasCollection reports whether the index holds a collection of that name.
+func (e *Engine) HasCollection(ctx context.Context, name string) bool {
+	c, err := e.st.Collection(ctx, name)
+	return err == nil && c != nil
+}
+
 // noCollection is the error for an unknown collection name.
 func (e *Engine) noCollection(ctx context.Context, name string) error {
 	colls, _ := e.st.Collections(ctx)
