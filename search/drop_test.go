@@ -96,3 +96,23 @@ func TestDrop(t *testing.T) {
 		}
 	}
 }
+
+// A refresh or re-index by name that gets the lock after a drop of its
+// collection fails; it does not make the collection again.
+func TestNoRunRecreatesADroppedCollection(t *testing.T) {
+	vault := copyDir(t, sampleVault)
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, vault, "a")
+	if _, err := e.Drop(bg, "a"); err != nil {
+		t.Fatal(err)
+	}
+	// What Refresh and Index by name run once they hold the lock.
+	for _, paths := range [][]string{{"kitchen/Sourdough.md"}, nil} {
+		if _, err := e.index(bg, vault, "a", false, true, paths, nil); mdsearch.KindOf(err) != mdsearch.KindNotFound {
+			t.Errorf("run of dropped a (paths %v): %v; want not found", paths, err)
+		}
+	}
+	if s, err := e.Status(bg); err != nil || len(s.Collections) != 0 {
+		t.Errorf("status: %+v %v; want no collections", s, err)
+	}
+}

@@ -21,7 +21,8 @@ import (
 // its recorded folder. The stats are returned even when the run fails
 // midway; what was committed stays.
 func (e *Engine) Index(ctx context.Context, req mdsearch.IndexRequest, progress func(mdsearch.IndexProgress)) (*mdsearch.IndexStats, error) {
-	if req.Dir == "" {
+	existing := req.Dir == ""
+	if existing {
 		if req.Name == "" {
 			return nil, mdsearch.Errorf(mdsearch.KindInvalid, "index", "", "", "give a folder, or the name of an indexed collection")
 		}
@@ -31,7 +32,7 @@ func (e *Engine) Index(ctx context.Context, req mdsearch.IndexRequest, progress 
 		}
 		req.Dir = c.Root
 	}
-	return e.index(ctx, req.Dir, req.Name, req.Full, nil, progress)
+	return e.index(ctx, req.Dir, req.Name, req.Full, existing, nil, progress)
 }
 
 // IndexAll re-indexes every collection from its recorded folder, e.g.
@@ -43,7 +44,7 @@ func (e *Engine) IndexAll(ctx context.Context, full bool, progress func(mdsearch
 	}
 	var all []*mdsearch.IndexStats
 	for _, c := range colls {
-		st, err := e.index(ctx, c.Root, c.Name, full, nil, progress)
+		st, err := e.index(ctx, c.Root, c.Name, full, true, nil, progress)
 		if st != nil {
 			all = append(all, st)
 		}
@@ -62,11 +63,13 @@ func (e *Engine) Refresh(ctx context.Context, collection string, paths []string)
 	if err != nil {
 		return nil, err
 	}
-	return e.index(ctx, c.Root, c.Name, false, paths, nil)
+	return e.index(ctx, c.Root, c.Name, false, true, paths, nil)
 }
 
-// index runs both phases. paths, when non-nil, limits the run to those notes.
-func (e *Engine) index(ctx context.Context, dir, name string, full bool, paths []string, progress func(mdsearch.IndexProgress)) (*mdsearch.IndexStats, error) {
+// index runs both phases. paths, when non-nil, limits the run to those
+// notes. With existing, the collection must still be in the index once the
+// run holds the lock: a collection dropped meanwhile is not made again.
+func (e *Engine) index(ctx context.Context, dir, name string, full, existing bool, paths []string, progress func(mdsearch.IndexProgress)) (*mdsearch.IndexStats, error) {
 	start := time.Now()
 	e.indexMu.Lock()
 	defer e.indexMu.Unlock()
@@ -90,7 +93,7 @@ func (e *Engine) index(ctx context.Context, dir, name string, full bool, paths [
 		return nil, err
 	}
 	stats := &mdsearch.IndexStats{Collection: name, Skipped: []mdsearch.Skip{}, Warnings: []mdsearch.Skip{}}
-	coll, err := e.collectionFor(ctx, name, v.Root(), stats)
+	coll, err := e.collectionFor(ctx, name, v.Root(), existing, stats)
 	if err != nil {
 		return nil, err
 	}
@@ -217,10 +220,13 @@ func (e *Engine) noCollection(ctx context.Context, name string) error {
 // collectionFor finds or creates the collection for a vault. A name already
 // used for another folder is refused, unless that folder is gone (the vault
 // moved), in which case the collection follows it.
-func (e *Engine) collectionFor(ctx context.Context, name, root string, stats *mdsearch.IndexStats) (*store.Collection, error) {
+func (e *Engine) collectionFor(ctx context.Context, name, root string, existing bool, stats *mdsearch.IndexStats) (*store.Collection, error) {
 	c, err := e.st.Collection(ctx, name)
 	if err != nil {
 		return nil, err
+	}
+	if c == nil && existing {
+		return nil, e.noCollection(ctx, name)
 	}
 	if c == nil {
 		if err := e.noteSameRoot(ctx, name, root, stats); err != nil {
