@@ -131,6 +131,9 @@ type SearchResponse struct {
 	Total   int      `json:"total"`
 	TookMS  float64  `json:"took_ms"`
 	Notice  string   `json:"notice,omitempty"` // e.g. semantic search unavailable, fell back to keyword
+	// Collections is how many collections were searched: with more than
+	// one, a path alone may not name a note (read COLLECTION:PATH).
+	Collections int `json:"collections"`
 }
 
 // ReadRequest names a note, and optionally one section of it.

@@ -96,10 +96,14 @@ func coveredAlso(r mdsearch.Result) []string {
 	return out
 }
 
-// manyCollections reports whether resp's results come from more than one
-// collection: each footer then names its own, since a path that several
-// collections hold is read as COLLECTION:PATH.
+// manyCollections reports whether more than one collection was searched
+// (or, in an answer that does not say, the results come from several):
+// each footer then names its own, since a path that several collections
+// hold is read as COLLECTION:PATH.
 func manyCollections(resp *mdsearch.SearchResponse) bool {
+	if resp.Collections > 1 {
+		return true
+	}
 	for _, r := range resp.Results {
 		if r.Collection != resp.Results[0].Collection {
 			return true

@@ -142,7 +142,8 @@ func TestTerminal(t *testing.T) {
 	}
 }
 
-// Results from several collections name theirs; from one, none do.
+// Results name their collection when several were searched, or come
+// from several; from one, none do.
 func TestCollectionsNamed(t *testing.T) {
 	r := mdsearch.Result{Path: "Zebra.md", Text: "z", ChunkIndex: 0, TotalChunks: 1, StartLine: 1, EndLine: 1, PageWordCount: 1, Score: 0.5}
 	a, b := r, r
@@ -154,8 +155,12 @@ func TestCollectionsNamed(t *testing.T) {
 	}{
 		{"two collections", []mdsearch.Result{a, b}, []string{"page 1 words · collection sv\n", "page 1 words · collection sv2\n"}},
 		{"one collection", []mdsearch.Result{a, a}, nil},
+		{"one result of two collections searched", []mdsearch.Result{a}, []string{"page 1 words · collection sv\n"}},
 	} {
 		resp := &mdsearch.SearchResponse{Query: "zebra", Results: tt.results}
+		if len(tt.results) == 1 {
+			resp.Collections = 2
+		}
 		var agent, term strings.Builder
 		Results(&agent, resp, Options{})
 		Terminal(&term, resp, 80, 0)

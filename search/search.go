@@ -70,10 +70,16 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (*mdsea
 	resp.Results = fitBudget(res, req.MaxTokens)
 	markStale(resp.Results, stamps)
 	resp.Total = len(resp.Results)
-	if resp.Total == 0 {
-		if colls, err := e.st.Collections(ctx); err == nil && len(colls) == 0 {
-			resp.Notice = "the index is empty: run `mdsearch index DIR` first"
+	resp.Collections = 1
+	if req.Collection == "" {
+		colls, err := e.st.Collections(ctx)
+		if err != nil {
+			return nil, err
 		}
+		resp.Collections = len(colls)
+	}
+	if resp.Total == 0 && resp.Collections == 0 {
+		resp.Notice = "the index is empty: run `mdsearch index DIR` first"
 	}
 	resp.TookMS = msSince(start)
 	return resp, nil

@@ -201,6 +201,13 @@ func TestSameFolderTwiceNotice(t *testing.T) {
 	if st := index(t, e, vault, "b"); strings.Contains(st.Notice, "also collection") {
 		t.Errorf("re-index of b: notice %q; the warning is for the new collection only", st.Notice)
 	}
+	// The answer says how many collections it searched, for COLLECTION:PATH.
+	if n := search(t, e, mdsearch.SearchRequest{Query: "sourdough", Mode: mdsearch.ModeKeyword}).Collections; n != 2 {
+		t.Errorf("search of both: %d collections, want 2", n)
+	}
+	if n := search(t, e, mdsearch.SearchRequest{Query: "sourdough", Mode: mdsearch.ModeKeyword, Collection: "a"}).Collections; n != 1 {
+		t.Errorf("search of a: %d collections, want 1", n)
+	}
 }
 
 // A run without a size limit of its own keeps the collection's: a note
