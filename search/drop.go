@@ -22,9 +22,7 @@ type DropStats struct {
 // another process, as Index does.
 func (e *Engine) Drop(ctx context.Context, name string) (*DropStats, error) {
 	start := time.Now()
-	e.indexMu.Lock()
-	defer e.indexMu.Unlock()
-	unlock, err := lockIndex(ctx, e.st.Path(), e.opts.Notify)
+	unlock, err := e.lockWrites(ctx)
 	if err != nil {
 		return nil, err
 	}

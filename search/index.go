@@ -71,9 +71,7 @@ func (e *Engine) Refresh(ctx context.Context, collection string, paths []string)
 // run holds the lock: a collection dropped meanwhile is not made again.
 func (e *Engine) index(ctx context.Context, dir, name string, full, existing bool, paths []string, progress func(mdsearch.IndexProgress)) (*mdsearch.IndexStats, error) {
 	start := time.Now()
-	e.indexMu.Lock()
-	defer e.indexMu.Unlock()
-	unlock, err := lockIndex(ctx, e.st.Path(), e.opts.Notify)
+	unlock, err := e.lockWrites(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -89,7 +87,7 @@ func (e *Engine) index(ctx context.Context, dir, name string, full, existing boo
 	if err := checkName(name); err != nil {
 		return nil, err
 	}
-	if v, err = e.vaultFor(ctx, v, name); err != nil {
+	if v, err = e.vaultOf(ctx, name, v.Root()); err != nil {
 		return nil, err
 	}
 	stats := &mdsearch.IndexStats{Collection: name, Skipped: []mdsearch.Skip{}, Warnings: []mdsearch.Skip{}}
@@ -249,13 +247,28 @@ func (e *Engine) collectionFor(ctx context.Context, name, root string, existing 
 	return c, nil
 }
 
-// vaultFor is v with collection name's size limit (see maxSizeFor).
-func (e *Engine) vaultFor(ctx context.Context, v *vault.Vault, name string) (*vault.Vault, error) {
+// vaultOf opens root, the folder of collection name, with the
+// collection's size limit (see maxSizeFor). A folder that cannot be opened
+// is a *mdsearch.Error; a failure to read the limit is not.
+func (e *Engine) vaultOf(ctx context.Context, name, root string) (*vault.Vault, error) {
 	limit, err := e.maxSizeFor(ctx, name)
-	if err != nil || limit == e.opts.MaxFileSize {
-		return v, err
+	if err != nil {
+		return nil, err
 	}
-	return vault.Open(v.Root(), vault.Options{MaxFileSize: limit})
+	return vault.Open(root, vault.Options{MaxFileSize: limit})
+}
+
+// lockWrites takes the engine's write lock, then the index file's, which
+// another process's index run or drop may hold (see lockIndex), and
+// returns what releases both.
+func (e *Engine) lockWrites(ctx context.Context) (unlock func(), err error) {
+	e.indexMu.Lock()
+	unlockFile, err := lockIndex(ctx, e.st.Path(), e.opts.Notify)
+	if err != nil {
+		e.indexMu.Unlock()
+		return nil, err
+	}
+	return func() { unlockFile(); e.indexMu.Unlock() }, nil
 }
 
 // noteSameRoot warns when a new collection's folder is already another

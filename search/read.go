@@ -10,7 +10,6 @@ import (
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/sections"
 	"github.com/mdsearch/mdsearch/store"
-	"github.com/mdsearch/mdsearch/vault"
 )
 
 // note is a note read from disk for Read and Outline.
@@ -172,11 +171,7 @@ func ambiguous(spec, rel string, refs []store.DocRef) error {
 // readNote reads rel inside root, refusing what the vault refuses (with
 // the collection's size limit, as it was indexed).
 func (e *Engine) readNote(ctx context.Context, collection, root, rel string) (*note, error) {
-	limit, err := e.maxSizeFor(ctx, collection)
-	if err != nil {
-		return nil, err
-	}
-	v, err := vault.Open(root, vault.Options{MaxFileSize: limit})
+	v, err := e.vaultOf(ctx, collection, root)
 	if err != nil {
 		var me *mdsearch.Error
 		if errors.As(err, &me) {

@@ -61,13 +61,13 @@ func (e *Engine) stale(ctx context.Context, collID int64, name, root string) (in
 	if err != nil {
 		return 0, err
 	}
-	limit, err := e.maxSizeFor(ctx, name)
-	if err != nil {
+	v, err := e.vaultOf(ctx, name, root)
+	var gone *mdsearch.Error
+	switch {
+	case errors.As(err, &gone):
+		return len(docs), nil // the folder cannot be opened
+	case err != nil:
 		return 0, err
-	}
-	v, err := vault.Open(root, vault.Options{MaxFileSize: limit})
-	if err != nil {
-		return len(docs), nil
 	}
 	files, _, err := v.Walk(ctx)
 	if err != nil {
