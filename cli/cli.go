@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -127,6 +128,13 @@ func requestError(cmd string, err error) error {
 		return err
 	}
 	return usagef("%s", withoutOp(cmd, err))
+}
+
+// printJSON writes v to stdout as indented JSON, as every --json does.
+func printJSON(env *Env, v any) error {
+	enc := json.NewEncoder(env.Stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }
 
 // usageError is a bad command line: Main names it and exits 2.

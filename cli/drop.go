@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 )
@@ -29,9 +28,7 @@ func runDrop(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	if *asJSON {
-		enc := json.NewEncoder(env.Stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(st)
+		return printJSON(env, st)
 	}
 	fmt.Fprintf(env.Stdout, "dropped %s: %d notes and %d vectors out of the index; %s is untouched (%.0f ms)\n",
 		st.Collection, st.Notes, st.Vectors, st.Root, st.TookMS)

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -101,9 +100,7 @@ func runEval(ctx context.Context, env *Env, args []string) error {
 		return gen.report(env, rep, *asJSON, *details)
 	}
 	if *asJSON {
-		enc := json.NewEncoder(env.Stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
+		return printJSON(env, rep)
 	}
 	return eval.WriteTable(env.Stdout, rep)
 }

@@ -85,9 +85,7 @@ func (g *genFlags) report(env *Env, rep *eval.Report, asJSON, details bool) erro
 		}
 	}
 	if asJSON {
-		enc := json.NewEncoder(env.Stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(genReport{Generated: g.stats, ByStyle: rows, Report: rep})
+		return printJSON(env, genReport{Generated: g.stats, ByStyle: rows, Report: rep})
 	}
 	if err := eval.WriteTable(env.Stdout, rep); err != nil {
 		return err

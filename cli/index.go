@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -39,9 +38,7 @@ func runIndex(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	if *asJSON {
-		enc := json.NewEncoder(env.Stdout)
-		enc.SetIndent("", "  ")
-		if encErr := enc.Encode(st); encErr != nil {
+		if encErr := printJSON(env, st); encErr != nil {
 			return encErr
 		}
 	} else {

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -48,9 +47,7 @@ func runRead(ctx context.Context, env *Env, args []string) error {
 		}
 		out = r
 	}
-	enc := json.NewEncoder(env.Stdout)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	return printJSON(env, out)
 }
 
 // printRead prints a read's text, or the outline a long note is answered

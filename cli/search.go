@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -54,9 +53,7 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 	}
 	printNotice(env, resp.Notice)
 	if *asJSON {
-		enc := json.NewEncoder(env.Stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(resp)
+		return printJSON(env, resp)
 	}
 	_, width := isTerminal(env.Stdout)
 	if width == 0 {

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"text/tabwriter"
 )
@@ -26,9 +25,7 @@ func runStatus(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	if *asJSON {
-		enc := json.NewEncoder(env.Stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(s)
+		return printJSON(env, s)
 	}
 	model := s.ModelID
 	if model == "" {
