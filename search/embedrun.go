@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"fmt"
 	"sort"
 	"time"
 
@@ -169,7 +170,7 @@ func (r *run) finish() error {
 		}
 	}
 	if r.model == 0 && e.opts.KeywordOnly {
-		if err := e.st.SetMeta(r.ctx, "model", ""); err != nil {
+		if err := r.dropVectors(); err != nil {
 			return err
 		}
 	}
@@ -179,4 +180,28 @@ func (r *run) finish() error {
 		}
 	}
 	return e.st.SetIndexed(r.ctx, r.coll.ID, r.sig, time.Now())
+}
+
+// dropVectors makes a keyword-only run (no embedder, chosen on purpose)
+// drop semantic search for the whole index, as the refusal without it
+// says: vectors the windows no longer match would otherwise still answer
+// semantic queries with what the status reports as absent.
+func (r *run) dropVectors() error {
+	had, err := r.e.st.Meta(r.ctx, "model")
+	if err != nil {
+		return err
+	}
+	n, err := r.e.st.DropVectors(r.ctx)
+	if err != nil {
+		return err
+	}
+	if n > 0 {
+		r.dirty = true
+		what := "vectors"
+		if had != "" {
+			what += " of " + had
+		}
+		addNotice(&r.stats.Notice, fmt.Sprintf("semantic search dropped: deleted %d %s (every collection of this index); `mdsearch index` with a model embeds again", n, what))
+	}
+	return nil
 }

@@ -307,6 +307,31 @@ func TestKeywordOnlyWithNotice(t *testing.T) {
 	if resp := search(t, e3, mdsearch.SearchRequest{Query: "restore drill"}); len(resp.Results) == 0 {
 		t.Error("no keyword results")
 	}
+	e3.Close()
+
+	// Choosing no embedder drops semantic search for real: no vectors are
+	// left to answer semantic queries that the status says are absent.
+	e4, err := Open(bg, Options{IndexPath: dbPath, KeywordOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st = index(t, e4, vault, "s")
+	if !strings.Contains(st.Notice, "semantic search dropped: deleted") || !strings.Contains(st.Notice, "of bow") {
+		t.Errorf("keyword-only run over vectors: %q", st.Notice)
+	}
+	s, err := e4.Status(bg)
+	if err != nil || s.ModelID != "" || s.Vectors != 0 {
+		t.Errorf("status after dropping vectors: %+v %v", s, err)
+	}
+	e4.Close()
+	e5 := openEngine(t, dbPath, newBow("bow"))
+	resp = search(t, e5, mdsearch.SearchRequest{Query: "restore drill", Mode: mdsearch.ModeSemantic})
+	if !strings.Contains(resp.Notice, "no vectors for bow") {
+		t.Errorf("semantic search after the drop: %+v", resp)
+	}
+	if st := index(t, e5, vault, "s"); st.Embedded == 0 {
+		t.Errorf("a run with the model again embeds everything: %+v", st)
+	}
 }
 
 func TestStatus(t *testing.T) {

@@ -170,6 +170,31 @@ func (s *Store) GCVectors(ctx context.Context, keep int64, orphans bool) (int64,
 	return n + k, nil
 }
 
+// DropVectors deletes every model's vectors and forgets the models and
+// the index's current model, in one write batch: the index is then for
+// keyword search only until a run with a model embeds again. It returns
+// how many vectors were deleted.
+func (s *Store) DropVectors(ctx context.Context) (int64, error) {
+	t, err := s.Begin(ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer t.Rollback()
+	res, err := t.exec(`DELETE FROM vectors`)
+	if err != nil {
+		return 0, err
+	}
+	n, _ := res.RowsAffected()
+	if _, err := t.exec(`DELETE FROM models`); err != nil {
+		return 0, err
+	}
+	if _, err := t.exec(`INSERT INTO meta(key, value) VALUES ('model', '')
+		ON CONFLICT(key) DO UPDATE SET value = excluded.value`); err != nil {
+		return 0, err
+	}
+	return n, t.Commit()
+}
+
 // DeleteOrphans deletes the vectors of the given keys that no chunk refers
 // to any more, in every model. It returns how many were deleted.
 func (s *Store) DeleteOrphans(ctx context.Context, keys [][]byte) (int64, error) {
