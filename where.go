@@ -6,16 +6,27 @@ import (
 
 // SplitTags turns repeated tag filters, as the CLI and the REST API take
 // them, into SearchRequest.Tag (the first, as a single tag always was) and
-// Tags (the others), without their '#'.
-func SplitTags(list []string) (tag string, tags []string) {
+// Tags (the others), without their '#'. An empty tag is refused: it is a
+// filter that lost its value (an unset variable, say), and ignoring it
+// would widen the search to every note.
+func SplitTags(list []string) (tag string, tags []string, err error) {
 	for i, t := range list {
-		if t = strings.TrimPrefix(t, "#"); i == 0 {
+		t = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(t), "#"))
+		if t == "" {
+			return "", nil, emptyTag(list[i])
+		}
+		if i == 0 {
 			tag = t
 		} else {
 			tags = append(tags, t)
 		}
 	}
-	return tag, tags
+	return tag, tags, nil
+}
+
+// emptyTag is the error for a tag filter with no tag in it.
+func emptyTag(t string) error {
+	return Errorf(KindInvalid, "search", "", "", "tag %q is empty: name a tag, e.g. project", t)
 }
 
 // ParseWhere turns "field=value" conditions on frontmatter, as the CLI and

@@ -2,6 +2,7 @@ package mdsearch
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -28,11 +29,28 @@ func TestParseWhere(t *testing.T) {
 }
 
 func TestSplitTags(t *testing.T) {
-	tag, tags := SplitTags([]string{"#a", "b", "#c/d"})
-	if tag != "a" || !reflect.DeepEqual(tags, []string{"b", "c/d"}) {
-		t.Errorf("SplitTags: %q %q", tag, tags)
-	}
-	if tag, tags := SplitTags(nil); tag != "" || tags != nil {
-		t.Errorf("SplitTags(nil): %q %q", tag, tags)
+	for _, tt := range []struct {
+		list []string
+		tag  string
+		tags []string
+		bad  bool
+	}{
+		{list: []string{"#a", "b", "#c/d"}, tag: "a", tags: []string{"b", "c/d"}},
+		{list: []string{" #a "}, tag: "a"},
+		{list: nil},
+		{list: []string{""}, bad: true},
+		{list: []string{"a", "#"}, bad: true},
+		{list: []string{"  "}, bad: true},
+	} {
+		tag, tags, err := SplitTags(tt.list)
+		if tt.bad {
+			if KindOf(err) != KindInvalid || !strings.Contains(err.Error(), "empty") {
+				t.Errorf("SplitTags(%q): %v, want an empty-tag error", tt.list, err)
+			}
+			continue
+		}
+		if err != nil || tag != tt.tag || !reflect.DeepEqual(tags, tt.tags) {
+			t.Errorf("SplitTags(%q) = %q %q %v", tt.list, tag, tags, err)
+		}
 	}
 }

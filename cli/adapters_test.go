@@ -41,6 +41,8 @@ func TestAdapterArgs(t *testing.T) {
 		{[]string{"mcp", "--index", db}, 1, "no index here"},
 		{[]string{"watch", "--index", empty}, 1, "mdsearch: watch: the index holds no collections"},
 		{[]string{"watch", "--bogus"}, 2, "bogus"},
+		{[]string{"watch", "--debounce", "-1s", "--index", empty}, 2, "mdsearch: watch: --debounce -1s: use a positive duration"},
+		{[]string{"watch", "--debounce", "0", "--index", empty}, 2, "--debounce 0s"},
 	}
 	for _, tt := range tests {
 		var stderr bytes.Buffer

@@ -37,7 +37,9 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 		return usagef("max per page must be between 1 and %d, got 0", mdsearch.MaxMaxPerPage)
 	}
 	req.Query = strings.Join(pos, " ")
-	req.Tag, req.Tags = mdsearch.SplitTags(tags)
+	if req.Tag, req.Tags, err = mdsearch.SplitTags(tags); err != nil {
+		return requestError("search", err)
+	}
 	if req.Where, err = mdsearch.ParseWhere(where); err != nil {
 		return requestError("search", err)
 	}

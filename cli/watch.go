@@ -19,6 +19,9 @@ func runWatch(ctx context.Context, env *Env, args []string) error {
 	if _, err := parseArgs(fs, args, 0, ""); err != nil {
 		return err
 	}
+	if *debounce <= 0 {
+		return usagef("--debounce %v: use a positive duration, e.g. 500ms", *debounce)
+	}
 	s, closeAll, err := openServing(ctx, env, ef)
 	if err != nil {
 		return err

@@ -22,6 +22,8 @@ func TestSearchFilterParams(t *testing.T) {
 		{"q=x&where=owner", 400, "", nil, nil, "use field=value"},
 		{"q=x&where=owner=a&where=owner=b", 400, "", nil, nil, "given twice"},
 		{"q=x&n=1&n=2", 400, "", nil, nil, "given 2 times"},
+		{"q=x&tag=a&tag=", 400, "", nil, nil, "is empty"},
+		{"q=x&tag=%23", 400, "", nil, nil, "is empty"},
 	} {
 		f.last.Tag, f.last.Tags, f.last.Where = "", nil, nil
 		resp, body := get(t, srv, "GET", "/api/v1/semantic-search?"+tt.query)

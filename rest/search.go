@@ -122,7 +122,9 @@ func parseSearch(raw string) (mdsearch.SearchRequest, error) {
 		return req, err
 	}
 	req.Collection = vals.Get("collection")
-	req.Tag, req.Tags = mdsearch.SplitTags(vals["tag"])
+	if req.Tag, req.Tags, err = mdsearch.SplitTags(vals["tag"]); err != nil {
+		return req, err
+	}
 	req.PathPrefix = vals.Get("path_prefix")
 	if req.Where, err = mdsearch.ParseWhere(vals["where"]); err != nil {
 		return req, err

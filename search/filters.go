@@ -10,9 +10,11 @@ import (
 // moreFilters adds a request's tag list and frontmatter conditions to f.
 func moreFilters(f *store.Filter, req mdsearch.SearchRequest) error {
 	for _, t := range req.Tags {
-		if t = strings.TrimSpace(t); t != "" {
-			f.Tags = append(f.Tags, t)
+		if t = strings.TrimSpace(t); t == "" {
+			return mdsearch.Errorf(mdsearch.KindInvalid, "search", "", "name a tag, e.g. project",
+				"tags holds an empty tag: a filter that lost its value would match every note")
 		}
+		f.Tags = append(f.Tags, t)
 	}
 	for k, v := range req.Where {
 		if strings.TrimSpace(k) == "" {

@@ -127,6 +127,10 @@ func TestMoreFilters(t *testing.T) {
 	if mdsearch.KindOf(err) != mdsearch.KindInvalid || !strings.Contains(err.Error(), "empty field name") {
 		t.Errorf("empty field name: %v", err)
 	}
+	_, err = e.Search(bg, mdsearch.SearchRequest{Query: "x", Tags: []string{"work", " "}})
+	if mdsearch.KindOf(err) != mdsearch.KindInvalid || !strings.Contains(err.Error(), "empty tag") {
+		t.Errorf("empty tag: %v", err)
+	}
 }
 
 func sortedPaths(resp *mdsearch.SearchResponse) string {

@@ -54,11 +54,16 @@ function currentRoute() {
   return { view: view || "search", params: new URLSearchParams(query) };
 }
 
+// tagValue is the tag box without its '#': a lone '#' is no tag.
+function tagValue() {
+  return el.tag.value.trim().replace(/^#/, "").trim();
+}
+
 function searchHash() {
   const p = new URLSearchParams();
   if (el.q.value.trim()) p.set("q", el.q.value.trim());
   if (el.collection.value) p.set("collection", el.collection.value);
-  if (el.tag.value.trim()) p.set("tag", el.tag.value.trim().replace(/^#/, ""));
+  if (tagValue()) p.set("tag", tagValue());
   if (el.mode.value) p.set("mode", el.mode.value);
   return "#/search?" + p.toString();
 }
@@ -101,7 +106,7 @@ async function runSearch() {
   }
   const p = new URLSearchParams({ q, n: "10" });
   if (el.collection.value) p.set("collection", el.collection.value);
-  if (el.tag.value.trim()) p.set("tag", el.tag.value.trim().replace(/^#/, ""));
+  if (tagValue()) p.set("tag", tagValue());
   if (el.mode.value) p.set("mode", el.mode.value);
   setStatus("Searching…");
   try {
