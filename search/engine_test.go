@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/store"
@@ -340,6 +341,10 @@ func TestStatus(t *testing.T) {
 	st := index(t, e, vault, "s")
 	write(t, vault, "new.md", "# New\n")
 	os.Remove(filepath.Join(vault, "Inbox.md"))
+	later := time.Now().Add(time.Hour) // touched, not edited: not stale
+	if err := os.Chtimes(filepath.Join(vault, "homelab", "Backups.md"), later, later); err != nil {
+		t.Fatal(err)
+	}
 	s, err := e.Status(bg)
 	if err != nil {
 		t.Fatal(err)

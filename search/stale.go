@@ -1,7 +1,9 @@
 package search
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
 	"os"
 	"path/filepath"
 
@@ -31,13 +33,23 @@ func markStale(res []mdsearch.Result, stamps map[noteKey]store.Stamp) {
 }
 
 // behind reports whether the file on disk no longer matches the stamp the
-// index recorded: another mtime or size, or no file at all.
+// index recorded: another size, or another mtime and other bytes (a file
+// touched but not edited is current), or no file at all.
 func behind(st store.Stamp) bool {
-	fi, err := os.Stat(filepath.Join(st.Root, filepath.FromSlash(st.Path)))
+	name := filepath.Join(st.Root, filepath.FromSlash(st.Path))
+	fi, err := os.Stat(name)
+	switch {
+	case err != nil || fi.Size() != st.Size:
+		return true
+	case fi.ModTime().UnixNano() == st.MTime:
+		return false
+	}
+	data, err := os.ReadFile(name)
 	if err != nil {
 		return true
 	}
-	return fi.ModTime().UnixNano() != st.MTime || fi.Size() != st.Size
+	h := sha256.Sum256(data)
+	return !bytes.Equal(h[:], st.Hash)
 }
 
 // readNotice says when the index is behind a note being read: the text

@@ -19,7 +19,7 @@ func TestStaleResults(t *testing.T) {
 		t.Helper()
 		out := map[string]bool{}
 		for _, mode := range []mdsearch.Mode{mdsearch.ModeKeyword, mdsearch.ModeSemantic, mdsearch.ModeHybrid} {
-			for _, r := range search(t, e, mdsearch.SearchRequest{Query: "sourdough starter backups restore", N: 50, Mode: mode}).Results {
+			for _, r := range search(t, e, mdsearch.SearchRequest{Query: "sourdough starter backups restore knife tomatoes", N: 50, Mode: mode}).Results {
 				if prev, ok := out[r.Path]; ok && prev != r.Stale {
 					t.Errorf("%s: %s is stale in one mode only", what, r.Path)
 				}
@@ -38,8 +38,15 @@ func TestStaleResults(t *testing.T) {
 	write(t, vault, "kitchen/Sourdough.md", string(src)+"\nAn edit nothing watched.\n")
 	os.Chtimes(sour, time.Now().Add(time.Minute), time.Now().Add(time.Minute))
 	os.Remove(filepath.Join(vault, "homelab", "Backups.md"))
+	knife := filepath.Join(vault, "kitchen", "Knife Care.md") // touched only
+	os.Chtimes(knife, time.Now().Add(time.Minute), time.Now().Add(time.Minute))
+	tom := filepath.Join(vault, "garden", "Tomatoes.md") // same size, other bytes
+	src, _ = os.ReadFile(tom)
+	write(t, vault, "garden/Tomatoes.md", strings.Replace(string(src), "e", "E", 1))
+	os.Chtimes(tom, time.Now().Add(time.Minute), time.Now().Add(time.Minute))
 	got := staleOf("after edits")
-	for path, want := range map[string]bool{"kitchen/Sourdough.md": true, "homelab/Backups.md": true, "kitchen/Knife Care.md": false} {
+	for path, want := range map[string]bool{"kitchen/Sourdough.md": true, "homelab/Backups.md": true,
+		"kitchen/Knife Care.md": false, "garden/Tomatoes.md": true} {
 		if s, ok := got[path]; ok && s != want {
 			t.Errorf("after edits: %s stale = %v, want %v", path, s, want)
 		} else if !ok && want {

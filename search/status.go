@@ -1,7 +1,9 @@
 package search
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"strconv"
 	"time"
@@ -55,7 +57,8 @@ func (e *Engine) Status(ctx context.Context) (*mdsearch.Status, error) {
 // stale counts notes added, changed or deleted on disk since indexing.
 // A vault folder that is gone makes every note stale. A file the index
 // run would skip (over the size limit the collection was indexed with,
-// binary, unreadable) is not a note, so it is never stale.
+// binary, unreadable) is not a note, so it is never stale; nor is a
+// note whose time changed but not its bytes.
 func (e *Engine) stale(ctx context.Context, collID int64, name, root string) (int, error) {
 	docs, err := e.st.DocInfos(ctx, collID)
 	if err != nil {
@@ -78,6 +81,9 @@ func (e *Engine) stale(ctx context.Context, collID int64, name, root string) (in
 		d, ok := docs[f.Path]
 		switch {
 		case ok && d.MTime == f.ModTime && d.Size == f.Size:
+		case ok && d.Size == f.Size && sameContent(v, f, d.Hash):
+			// Touched, not edited (a checkout, a sync tool): the next
+			// index run only records the new time.
 		case !ok && skipped(v, f):
 		default:
 			n++
@@ -109,6 +115,17 @@ func (e *Engine) maxSizeFor(ctx context.Context, name string) (int64, error) {
 		return 0, nil
 	}
 	return n, nil
+}
+
+// sameContent reports whether f still holds the bytes whose SHA-256 the
+// index keeps.
+func sameContent(v *vault.Vault, f vault.File, hash []byte) bool {
+	data, err := v.Read(f)
+	if err != nil {
+		return false
+	}
+	h := sha256.Sum256(data)
+	return bytes.Equal(h[:], hash)
 }
 
 // skipped reports whether an index run would skip f when reading it.

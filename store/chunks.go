@@ -20,7 +20,7 @@ type ChunkRow struct {
 	mdsearch.Chunk
 }
 
-const chunkCols = `c.id, c.doc_id, col.name, col.root, d.mtime, d.size, d.path, d.title, d.word_count, d.tags, d.chunk_count,
+const chunkCols = `c.id, c.doc_id, col.name, col.root, d.mtime, d.size, d.hash, d.path, d.title, d.word_count, d.tags, d.chunk_count,
 	c.chunk_index, s.section, s.section_path, s.heading_level,
 	c.start_line, c.end_line, c.start_byte, c.end_byte, c.part, c.parts,
 	c.text, c.word_count, c.sections
@@ -32,7 +32,7 @@ func scanChunk(rows *sql.Rows) (*ChunkRow, error) {
 	var tags, sp string
 	var covered sql.NullString
 	c := &r.Chunk
-	if err := rows.Scan(&r.RowID, &r.DocID, &r.Collection, &r.Stamp.Root, &r.Stamp.MTime, &r.Stamp.Size,
+	if err := rows.Scan(&r.RowID, &r.DocID, &r.Collection, &r.Stamp.Root, &r.Stamp.MTime, &r.Stamp.Size, &r.Stamp.Hash,
 		&c.Path, &c.Title, &r.PageWordCount, &tags, &c.TotalChunks,
 		&c.ChunkIndex, &c.Section, &sp, &c.HeadingLevel,
 		&c.StartLine, &c.EndLine, &c.StartByte, &c.EndByte, &c.Part, &c.Parts,
