@@ -134,8 +134,10 @@ type splitter struct {
 	out      []mdsearch.Chunk
 	fm       map[string]any
 	prefixes []prefixed // by section index
-	buf      []byte     // scratch for hashing
-	words    bool       // the counter counts words, so block word counts are token counts
+	// fullPrefix is each section's whole prefix, "[Title > Heading > …] ",
+	// by section index ("" until made); both splitters of a note share it.
+	fullPrefix []string
+	words      bool // the counter counts words, so block word counts are token counts
 	// ranges counts ranges of the note when the counter can (valid UTF-8,
 	// so a range's display text is its bytes), else it is nil.
 	ranges embed.Ranges
@@ -150,6 +152,13 @@ type splitter struct {
 	// the passage being cut into windows leave out: code past CodeLines.
 	elided [][2]int
 	crop1  unit // the passage being cut into windows (passages.go)
+	// atomBuf and winBuf are reused scratch: the atoms of the unit being
+	// packed, and the windows of the passage being cut (each window chunk
+	// holds a one-window slice of winBuf until windows copies it out).
+	atomBuf []atom
+	winBuf  []mdsearch.Window
+	// unitBlock is where newUnit takes units from.
+	unitBlock []unit
 }
 
 // prefixed caches a section's prefix and the room it leaves.
@@ -167,9 +176,14 @@ type counted struct {
 
 // newSplitter prepares a splitter of doc with opts (defaults applied);
 // its counter need not prepare the ranges of skip (see embed.RangeCounter).
-func newSplitter(doc *sections.Document, opts Options, skip [][2]int) *splitter {
+// It shares full, the sections' whole prefixes, with the other splitter of
+// the note (nil for the first).
+func newSplitter(doc *sections.Document, opts Options, skip [][2]int, full []string) *splitter {
+	if full == nil {
+		full = make([]string, len(doc.Sections))
+	}
 	s := &splitter{doc: doc, src: doc.Src, opts: opts, fm: doc.Frontmatter,
-		prefixes: make([]prefixed, len(doc.Sections))}
+		prefixes: make([]prefixed, len(doc.Sections)), fullPrefix: full}
 	_, s.words = s.opts.Counter.(embed.Words)
 	s.overhead = s.opts.Counter.CountTokens("")
 	if rc, ok := s.opts.Counter.(embed.RangeCounter); ok && !s.words && len(doc.Src) > 0 && utf8.Valid(doc.Src) {
@@ -220,11 +234,20 @@ func (s *splitter) prefixed(id *sections.Section) prefixed {
 // the title when the first heading is the title, shortened so that it takes
 // at most half the budget, and its tokens.
 func (s *splitter) makePrefix(id *sections.Section) (string, int) {
-	parts := mdsearch.HeadingTrail(s.doc.Title, id.Path)
-	if len(parts) == 0 {
-		return "", 0
-	}
 	limit := s.opts.MaxTokens / 2
+	full := s.fullPrefix[id.Index]
+	if full == "" {
+		parts := mdsearch.HeadingTrail(s.doc.Title, id.Path)
+		if len(parts) == 0 {
+			return "", 0
+		}
+		full = "[" + strings.Join(parts, " > ") + "] "
+		s.fullPrefix[id.Index] = full
+	}
+	if n := s.countString(full); n <= limit {
+		return full, n
+	}
+	parts := mdsearch.HeadingTrail(s.doc.Title, id.Path)
 	for {
 		p := "[" + strings.Join(parts, " > ") + "] "
 		if n := s.countString(p); n <= limit {
@@ -326,7 +349,9 @@ func (u *unit) label(start, end int, first bool) (own *sections.Section, merged 
 // the index fields.
 func (s *splitter) chunk(u *unit, start, end int) mdsearch.Chunk {
 	if !s.passages {
-		return mdsearch.Chunk{StartByte: start, EndByte: end, Windows: []mdsearch.Window{s.window(u, start, end)}}
+		s.winBuf = append(s.winBuf, s.window(u, start, end))
+		k := len(s.winBuf)
+		return mdsearch.Chunk{StartByte: start, EndByte: end, Windows: s.winBuf[k-1 : k : k]}
 	}
 	own, merged := u.label(start, end, true)
 	c := mdsearch.Chunk{
@@ -374,9 +399,11 @@ func (s *splitter) window(u *unit, start, end int) mdsearch.Window {
 // hash is a window's Hash: the first 16 bytes of the SHA-256 of its embed
 // text, in hex (the store keys its vector by the same bytes).
 func (s *splitter) hash(embedText string) string {
-	s.buf = append(s.buf[:0], embedText...)
-	sum := sha256.Sum256(s.buf)
-	return hex.EncodeToString(sum[:16])
+	// The text's own bytes: Sum256 only reads them.
+	sum := sha256.Sum256(unsafe.Slice(unsafe.StringData(embedText), len(embedText)))
+	var h [32]byte
+	hex.Encode(h[:], sum[:16])
+	return string(h[:])
 }
 
 // tokens is the token count a chunk is held to: a passage's words, or a

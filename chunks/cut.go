@@ -27,7 +27,8 @@ var (
 // atoms turns a unit's pieces into atoms of at most room tokens where it
 // can. A heading is glued to the atom after it.
 func (s *splitter) atoms(u *unit, room int) []atom {
-	var out []atom
+	out := s.atomBuf[:0] // one unit is packed at a time
+	defer func() { s.atomBuf = out[:0] }()
 	glue, glueEnd, glueTok := -1, -1, 0
 	for _, p := range u.pieces {
 		if p.kind == heading {

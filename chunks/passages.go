@@ -23,12 +23,12 @@ func Split(doc *sections.Document, opts Options) []mdsearch.Chunk {
 	opts = opts.withDefaults()
 	po := opts // defaults applied: zero values now mean none
 	po.MaxTokens, po.Counter, po.Overlap = opts.PassageWords, embed.Words{}, 0
-	ps := newSplitter(doc, po, nil)
+	ps := newSplitter(doc, po, nil, nil)
 	ps.passages = true
 	ps.out = make([]mdsearch.Chunk, 0, len(doc.Src)/2048+1)
 	ps.run(ps.sectionPieces())
 
-	ws := newSplitter(doc, opts, ps.codeLeftOut())
+	ws := newSplitter(doc, opts, ps.codeLeftOut(), ps.fullPrefix)
 	if ws.ranges != nil {
 		defer ws.ranges.Release()
 	}
@@ -55,7 +55,7 @@ func (s *splitter) windows(u *unit, c *mdsearch.Chunk, tokens map[[2]int]int) []
 	if sub == nil {
 		return []mdsearch.Window{}
 	}
-	s.out = s.out[:0]
+	s.out, s.winBuf = s.out[:0], s.winBuf[:0]
 	s.pack(sub)
 	out := make([]mdsearch.Window, len(s.out), len(s.out)+1)
 	for i := range s.out {
@@ -70,21 +70,24 @@ func (s *splitter) windows(u *unit, c *mdsearch.Chunk, tokens map[[2]int]int) []
 		}
 		out[i] = w
 	}
-	return append(out, s.headingWindow(u, c)...)
+	if w, ok := s.headingWindow(u, c); ok {
+		out = append(out, w)
+	}
+	return out
 }
 
 // headingWindow is the window of a passage's heading path alone, "[Title >
 // Section > Sub]": a question that names a section matches it best, while
 // the text windows speak for the body. None for a passage without a title
 // or heading.
-func (s *splitter) headingWindow(u *unit, c *mdsearch.Chunk) []mdsearch.Window {
+func (s *splitter) headingWindow(u *unit, c *mdsearch.Chunk) (mdsearch.Window, bool) {
 	own, _ := u.label(c.StartByte, c.EndByte, true)
 	head := strings.TrimSpace(s.prefix(own))
 	if head == "" {
-		return nil
+		return mdsearch.Window{}, false
 	}
-	return []mdsearch.Window{{StartByte: c.StartByte, EndByte: c.StartByte, EmbedText: head, Head: head, Heading: true,
-		TokenCount: s.opts.Counter.CountTokens(head), Hash: s.hash(head)}}
+	return mdsearch.Window{StartByte: c.StartByte, EndByte: c.StartByte, EmbedText: head, Head: head, Heading: true,
+		TokenCount: s.countString(head) + s.overhead, Hash: s.hash(head)}, true
 }
 
 // textOffset is the offset in c.Text of source offset pos. Text shows

@@ -32,8 +32,9 @@ type member struct {
 type unit struct {
 	id      *sections.Section // whose path and level the chunks carry
 	pieces  []piece
-	members []member // in document order; id's own member last
-	words   int      // words after the first heading, for the stub rule
+	members []member  // in document order; id's own member last
+	words   int       // words after the first heading, for the stub rule
+	own     [1]member // members' first array, saving an allocation
 }
 
 func (u *unit) start() int { return u.pieces[0].start }
@@ -59,9 +60,14 @@ func (u *unit) tokens() int {
 // sectionPieces returns each section's heading and blocks, counted.
 func (s *splitter) sectionPieces() [][]piece {
 	out := make([][]piece, len(s.doc.Sections))
+	n := 0
+	for i := range s.doc.Sections {
+		n += len(s.doc.Sections[i].Blocks) + 1
+	}
+	all := make([]piece, 0, n) // one allocation for every section's pieces
 	for i := range s.doc.Sections {
 		sec := &s.doc.Sections[i]
-		ps := make([]piece, 0, len(sec.Blocks)+1)
+		ps := all[len(all) : len(all) : len(all)+len(sec.Blocks)+1]
 		if sec.Level > 0 {
 			end := trimRight(s.src, sec.StartByte, sec.BodyStart)
 			ps = append(ps, piece{start: sec.StartByte, end: end, kind: heading, tokens: s.count(sec.StartByte, end)})
@@ -76,7 +82,8 @@ func (s *splitter) sectionPieces() [][]piece {
 			}
 			ps = append(ps, p)
 		}
-		out[i] = ps
+		out[i] = ps[:len(ps):len(ps)] // an append never runs into the next section's
+		all = all[:len(all)+len(ps)]
 	}
 	return out
 }
@@ -98,9 +105,15 @@ func (s *splitter) units(pieces [][]piece) []*unit {
 
 // group makes one unit of sections [from, to), owned by the first.
 func (s *splitter) group(pieces [][]piece, from, to int) *unit {
-	u := &unit{id: &s.doc.Sections[from]}
+	u := s.newUnit()
+	u.id = &s.doc.Sections[from]
+	if to == from+1 {
+		u.pieces = pieces[from] // read only, and full: appends copy it
+	}
 	for i := from; i < to; i++ {
-		u.pieces = append(u.pieces, pieces[i]...)
+		if to > from+1 {
+			u.pieces = append(u.pieces, pieces[i]...)
+		}
 		u.words += s.doc.Sections[i].BodyWords
 		if i > from {
 			u.words += s.doc.Sections[i].Words - s.doc.Sections[i].BodyWords // heading words
@@ -109,7 +122,19 @@ func (s *splitter) group(pieces [][]piece, from, to int) *unit {
 	if len(u.pieces) == 0 {
 		return nil
 	}
-	u.members = []member{{sec: u.id, start: u.start(), end: u.end()}}
+	u.own[0] = member{sec: u.id, start: u.start(), end: u.end()}
+	u.members = u.own[:]
+	return u
+}
+
+// newUnit returns a zero unit from a block allocated for a note's
+// sections: units live as long as the Split call.
+func (s *splitter) newUnit() *unit {
+	if len(s.unitBlock) == 0 {
+		s.unitBlock = make([]unit, max(len(s.doc.Sections), 4))
+	}
+	u := &s.unitBlock[0]
+	s.unitBlock = s.unitBlock[1:]
 	return u
 }
 

@@ -75,6 +75,11 @@ type ranges struct {
 	// offset is always a run's end (the one before it).
 	total []int64
 	heads map[string]headState
+	// last is the head asked for last, and its state: a passage's windows
+	// all ask for the same few heads, most often the last one again.
+	last      string
+	lastState headState
+	buf       []byte // scratch for heads looked up with a space added
 }
 
 // weak is one weak run in a running total.
@@ -398,10 +403,20 @@ func (r *ranges) by(i int) int32 {
 
 // headOnly counts head alone: what comes before its last space, which head
 // keeps, then that space, a lone separator. The chunker counts each
-// heading prefix so, and then the ranges after it.
+// heading prefix so, and then the ranges after it. A head that does not
+// end with a space or a break (a heading window: the prefix without its
+// last space) is what head keeps of itself plus a space.
 func (r *ranges) headOnly(head string) (int, bool) {
 	if head == "" {
 		return 0, true
+	}
+	if last := head[len(head)-1]; last != ' ' && !r.t.breaks[last] {
+		r.buf = append(append(r.buf[:0], head...), ' ')
+		if h, ok := r.heads[string(r.buf)]; ok { // no string made to look it up
+			return h.n, h.ok
+		}
+		h := r.head(string(r.buf))
+		return h.n, h.ok
 	}
 	h := r.head(head)
 	if h.brk {
@@ -415,7 +430,11 @@ func (r *ranges) head(head string) headState {
 	if head == "" {
 		return headState{first: true, ok: true}
 	}
+	if head == r.last {
+		return r.lastState
+	}
 	if h, ok := r.heads[head]; ok {
+		r.last, r.lastState = head, h
 		return h
 	}
 	h := headState{}
@@ -432,5 +451,6 @@ func (r *ranges) head(head string) headState {
 		h.ok = -h.base <= rangeSlack/2 && (!h.brk || h.base < 0)
 	}
 	r.heads[head] = h
+	r.last, r.lastState = head, h
 	return h
 }

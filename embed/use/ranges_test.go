@@ -154,6 +154,23 @@ func TestRangesMatchCountOnCorpus(t *testing.T) {
 	}
 }
 
+// TestRangesHeadAlone counts heads alone, as the chunker counts heading
+// prefixes (ending with a space) and heading windows (the prefix without
+// it), after the prefix was counted and before.
+func TestRangesHeadAlone(t *testing.T) {
+	tok := testTokenizer(t)
+	r := tok.Ranges("some note text\n", nil)
+	defer r.Release()
+	for _, prefix := range []string{"[RFC 2094 > Motivation] ", "[Ünïcödé ﬁle > Ｓｅｃｔｉｏｎ] ", "[a]  ", "\u0301x ", "[x\t] ", "x "} {
+		head := prefix[:len(prefix)-1]
+		for _, h := range []string{head, prefix, head} {
+			if got, want := r.CountRange(h, 3, 3), tok.Count(h); got != want {
+				t.Errorf("CountRange(%q) alone = %d, Count = %d", h, got, want)
+			}
+		}
+	}
+}
+
 // TestRangesEdges covers texts the corpus has few of.
 func TestRangesEdges(t *testing.T) {
 	tok := testTokenizer(t)
