@@ -180,7 +180,7 @@ func (r *ReadResponse) AsOutline() *Outline {
 type OutlineEntry struct {
 	Level       int      `json:"level"`
 	Heading     string   `json:"heading"`
-	Anchor      string   `json:"anchor,omitempty"` // custom id ("## Heading {#id}")
+	Anchor      string   `json:"anchor,omitempty"` // the heading's id on the page: its custom "{#id}", else made from its text ("setup", then "setup-1"); read takes it as a section
 	SectionPath []string `json:"section_path"`
 	StartLine   int      `json:"start_line"`
 	EndLine     int      `json:"end_line"`

@@ -53,12 +53,12 @@ func runRead(ctx context.Context, env *Env, args []string) error {
 // printRead prints a read's text, or the outline a long note is answered
 // with; a notice goes to stderr so the text stays clean for pipes.
 func printRead(env *Env, r *mdsearch.ReadResponse) {
-	printNotice(env, r.Notice)
-	if r.Outline != nil {
+	if r.Outline != nil { // a long note: say how, in this command's terms
+		printNotice(env, r.Notice+" (--section PATH or #ANCHOR from the outline; --full for the whole note)")
 		printOutline(env, r.AsOutline())
-		fmt.Fprintln(env.Stderr, "read one section with --section PATH, or the whole note with --full")
 		return
 	}
+	printNotice(env, r.Notice)
 	fmt.Fprint(env.Stdout, r.Content)
 	if !strings.HasSuffix(r.Content, "\n") {
 		fmt.Fprintln(env.Stdout)
@@ -67,9 +67,17 @@ func printRead(env *Env, r *mdsearch.ReadResponse) {
 
 func printOutline(env *Env, o *mdsearch.Outline) {
 	fmt.Fprintf(env.Stdout, "%s:%s — %s (%d words)\n", o.Collection, o.Path, o.Title, o.WordCount)
+	shared := map[string]int{} // paths several sections have: those show their anchors
+	for _, s := range o.Sections {
+		shared[strings.Join(s.SectionPath, "/")]++
+	}
 	for _, s := range o.Sections {
 		indent := strings.Repeat("  ", max(s.Level-1, 0))
+		where := strings.Join(s.SectionPath, "/")
+		if shared[where] > 1 && s.Anchor != "" {
+			where += " #" + s.Anchor
+		}
 		fmt.Fprintf(env.Stdout, "%s%s %s  [%s] %d words, lines %d–%d\n", indent, strings.Repeat("#", s.Level), s.Heading,
-			strings.Join(s.SectionPath, "/"), s.WordCount, s.StartLine, s.EndLine)
+			where, s.WordCount, s.StartLine, s.EndLine)
 	}
 }

@@ -33,7 +33,7 @@ type SearchArgs struct {
 // ReadArgs are read_note's arguments.
 type ReadArgs struct {
 	Path    string `json:"path" jsonschema:"vault-relative note path as semantic_search returns it, e.g. kitchen/Sourdough.md; when several collections hold the same path, collection:path picks one"`
-	Section string `json:"section,omitempty" jsonschema:"the section to return: a section path such as Setup/Prerequisites (as search results and note_outline show it) or a heading's text; omit for the whole note"`
+	Section string `json:"section,omitempty" jsonschema:"the section to return: a section path such as Setup/Prerequisites (as search results and note_outline show it), a heading's text, or an anchor from note_outline such as #setup-1 (for one of several sections with the same path); omit for the whole note"`
 	Full    bool   `json:"full,omitempty" jsonschema:"with no section: return the whole text even of a note over 1500 words, which otherwise comes back as its outline"`
 }
 
@@ -149,6 +149,9 @@ func (t *tools) read(ctx context.Context, _ *mcp.CallToolRequest, a ReadArgs) (*
 	resp, err := t.s.Read(ctx, mdsearch.ReadRequest{Path: a.Path, Section: a.Section, Full: a.Full})
 	if err != nil {
 		return nil, nil, toolError(err, a.Section)
+	}
+	if resp.Outline != nil { // a long note: say how, in this tool's terms
+		resp.Notice += " (section: a section path or anchor from the outline; full: true for the whole note)"
 	}
 	var b strings.Builder
 	if err := render.Read(&b, resp); err != nil {

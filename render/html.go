@@ -6,7 +6,6 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -198,35 +197,18 @@ func plainText(n ast.Node, src []byte) string {
 	})
 }
 
-// headingIDs makes heading ids like goldmark's, but keeps letters and
-// digits of every script, so "Über uns" is "über-uns", not "ber-uns".
-type headingIDs struct{ used map[string]bool }
+// headingIDs makes heading ids as sections does (sections.IDs), so the
+// page's anchors are the ids read takes: like goldmark's, but letters and
+// digits of every script stay, so "Über uns" is "über-uns", not "ber-uns".
+type headingIDs struct{ ids *sections.IDs }
 
-func newHeadingIDs() *headingIDs { return &headingIDs{used: map[string]bool{}} }
+func newHeadingIDs() *headingIDs { return &headingIDs{sections.NewIDs()} }
 
 func (s *headingIDs) Generate(value []byte, _ ast.NodeKind) []byte {
-	var b strings.Builder
-	for _, r := range strings.TrimSpace(string(value)) {
-		switch {
-		case unicode.IsLetter(r) || unicode.IsDigit(r):
-			b.WriteRune(unicode.ToLower(r))
-		case unicode.IsSpace(r) || r == '-' || r == '_':
-			b.WriteByte('-')
-		}
-	}
-	base := b.String()
-	if base == "" {
-		base = "heading"
-	}
-	id := base
-	for i := 1; s.used[id]; i++ {
-		id = base + "-" + strconv.Itoa(i)
-	}
-	s.used[id] = true
-	return []byte(id)
+	return []byte(s.ids.Generate(string(value)))
 }
 
-func (s *headingIDs) Put(value []byte) { s.used[string(value)] = true }
+func (s *headingIDs) Put(value []byte) { s.ids.Use(string(value)) }
 
 // blockRenderer renders code blocks with their data-line attribute;
 // images as text, since the page loads nothing from outside and a note's

@@ -40,6 +40,9 @@ func (srv *Server) handleNote(w http.ResponseWriter, r *http.Request, escaped st
 		srv.writeEngineError(w, r, err)
 		return
 	}
+	if resp.Outline != nil { // a long note: say how, in this API's terms
+		resp.Notice += " (section=PATH or ANCHOR from the outline; full=true for the whole note)"
+	}
 	if vals.Get("render") == "html" {
 		srv.writeRendered(w, r, resp)
 		return

@@ -61,6 +61,9 @@ func TestReadHint(t *testing.T) {
 		{mdsearch.Result{Collection: "notes", Path: "a.md", SectionPath: []string{"A", "B"}}, `cut to fit the token budget, 3 more lines: read notes:a.md, section "A/B"`},
 		{mdsearch.Result{Collection: "notes", Path: "a.md"}, "cut to fit the token budget, 3 more lines: read notes:a.md"},
 		{mdsearch.Result{Path: "a.md", SectionPath: []string{"A"}}, `cut to fit the token budget, 3 more lines: read a.md, section "A"`},
+		// A stub merged forward: the rest is in the last section covered.
+		{mdsearch.Result{Path: "a.md", SectionPath: []string{"A"}, Sections: [][]string{{"A"}, {"A", "B"}}},
+			`cut to fit the token budget, 3 more lines: read a.md, section "A/B"`},
 	} {
 		if got := readHint(tt.r, 3); got != tt.want {
 			t.Errorf("readHint(%+v) = %q, want %q", tt.r, got, tt.want)

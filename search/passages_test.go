@@ -261,8 +261,12 @@ func TestMaxTokens(t *testing.T) {
 					continue
 				}
 				// The cut result: whole blocks from the start of its passage.
-				wantSection := ", section " + fmt.Sprintf("%q", strings.Join(r.SectionPath, "/"))
-				if len(r.SectionPath) == 0 {
+				sec := r.SectionPath
+				if len(r.Sections) > 1 {
+					sec = r.Sections[len(r.Sections)-1]
+				}
+				wantSection := ", section " + fmt.Sprintf("%q", strings.Join(sec, "/"))
+				if len(sec) == 0 {
 					wantSection = ""
 				}
 				if !r.Truncated || !strings.HasSuffix(r.ReadHint, "read "+r.Collection+":"+r.Path+wantSection) {

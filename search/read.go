@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/mdsearch/mdsearch"
@@ -45,10 +46,27 @@ func (e *Engine) Read(ctx context.Context, req mdsearch.ReadRequest) (*mdsearch.
 	}
 	resp.Section = sec.Heading
 	resp.SectionPath = sec.Path
+	if others := twins(n.doc, sec); others != "" {
+		msg := fmt.Sprintf("other sections share the path %q: this is #%s; the others are %s", strings.Join(sec.Path, "/"), sec.ID, others)
+		resp.Notice = strings.TrimPrefix(resp.Notice+"; "+msg, "; ")
+	}
 	resp.StartLine, resp.EndLine = sec.StartLine, sec.EndLine
 	resp.WordCount = sec.Words
 	resp.Content = n.doc.Content(sec)
 	return resp, nil
+}
+
+// twins lists the ids of the other sections of doc with sec's path, as
+// "#setup-1, #setup-2", or "".
+func twins(doc *sections.Document, sec *sections.Section) string {
+	var ids []string
+	for i := range doc.Sections {
+		s := &doc.Sections[i]
+		if s != sec && s.Level > 0 && slices.Equal(s.Path, sec.Path) {
+			ids = append(ids, "#"+s.ID)
+		}
+	}
+	return strings.Join(ids, ", ")
 }
 
 // longNote answers a read of a whole long note with its outline, which
@@ -61,8 +79,9 @@ func longNote(resp *mdsearch.ReadResponse, n *note) bool {
 		return false
 	}
 	resp.Outline = outline
-	// The request's own field names, which REST and MCP take as they are.
-	msg := fmt.Sprintf("this note is %d words (over %d): here is its outline; read one section (section: a path from the outline), or the whole text (full: true)",
+	// Each adapter says how to ask for a section or the whole note in its
+	// own terms: an answer with an outline is this one.
+	msg := fmt.Sprintf("this note is %d words (over %d): here is its outline; read one of its sections, or the whole note",
 		n.doc.WordCount, mdsearch.LongNoteWords)
 	if resp.Notice != "" {
 		msg += "; " + resp.Notice

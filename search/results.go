@@ -177,16 +177,23 @@ func fitBudget(rs []mdsearch.Result, budget int) []mdsearch.Result {
 // readHint says how to read the rest of a cut result: its note, by
 // COLLECTION:PATH (which names it even when another collection holds the
 // same path), and its section, when it has one (text before the first
-// heading has none, so the note is read whole).
+// heading has none, so the note is read whole). A passage that holds stub
+// sections merged into the next names the last section it covers: the
+// stubs are short, so the rest is there, and reading the first would
+// read it and everything under it.
 func readHint(r mdsearch.Result, rest int) string {
 	note := r.Path
 	if r.Collection != "" {
 		note = r.Collection + ":" + r.Path
 	}
-	if len(r.SectionPath) == 0 {
+	path := r.SectionPath
+	if len(r.Sections) > 1 {
+		path = r.Sections[len(r.Sections)-1]
+	}
+	if len(path) == 0 {
 		return fmt.Sprintf("cut to fit the token budget, %d more lines: read %s", rest, note)
 	}
-	return fmt.Sprintf("cut to fit the token budget, %d more lines: read %s, section %q", rest, note, strings.Join(r.SectionPath, "/"))
+	return fmt.Sprintf("cut to fit the token budget, %d more lines: read %s, section %q", rest, note, strings.Join(path, "/"))
 }
 
 // cutBlocks returns the longest prefix of text made of whole blocks

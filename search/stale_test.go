@@ -79,9 +79,11 @@ func TestReadNotices(t *testing.T) {
 		{"indexed and current", mdsearch.ReadRequest{Path: "kitchen/Sourdough.md"}, false, ""},
 		{"changed since indexed", mdsearch.ReadRequest{Path: "kitchen/Knife Care.md"}, false, "index is behind"},
 		{"not indexed", mdsearch.ReadRequest{Path: "new.md"}, false, "not indexed yet"},
-		{"long note", mdsearch.ReadRequest{Path: "long.md"}, true, "1605 words (over 1500): here is its outline; read one section (section: a path from the outline), or the whole text (full: true)"},
+		{"long note", mdsearch.ReadRequest{Path: "long.md"}, true, "1605 words (over 1500): here is its outline; read one of its sections, or the whole note"},
 		{"long note, full", mdsearch.ReadRequest{Path: "long.md", Full: true}, false, ""},
-		{"long note, a section", mdsearch.ReadRequest{Path: "long.md", Section: "Long > Part"}, false, ""},
+		{"long note, a section of four that share a path", mdsearch.ReadRequest{Path: "long.md", Section: "Long > Part"}, false,
+			`other sections share the path "Long/Part": this is #part; the others are #part-1, #part-2, #part-3`},
+		{"the third of them, by its id", mdsearch.ReadRequest{Path: "long.md", Section: "#part-2"}, false, "this is #part-2; the others are #part, #part-1, #part-3"},
 		{"long note with one heading", mdsearch.ReadRequest{Path: "flat.md"}, false, ""},
 	} {
 		r, err := e.Read(bg, c.req)

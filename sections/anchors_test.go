@@ -46,3 +46,31 @@ func TestVueDocsAnchors(t *testing.T) {
 		t.Errorf("%d headings with an anchor; vue-docs has over 1,000", anchors)
 	}
 }
+
+// TestSectionIDs: every heading gets the id the page gives it, so a
+// section whose path another shares can still be named.
+func TestSectionIDs(t *testing.T) {
+	src := "# Edge\n\n## Setup\n\nfirst\n\n## Setup\n\nsecond\n\n## Über uns {#about}\n\nx\n\n## About\n\ny\n"
+	doc := Parse("edge.md", []byte(src))
+	var ids []string
+	for _, s := range doc.Sections {
+		ids = append(ids, s.ID)
+	}
+	if got := strings.Join(ids, " "); got != "edge setup setup-1 about about-1" {
+		t.Errorf("ids: %s", got)
+	}
+	for _, tt := range []struct{ query, want string }{
+		{"#setup-1", "second"}, {"setup-1", "second"}, {"{#setup-1}", "second"}, {"#SETUP", "first"},
+		{"Edge/Setup", "first"}, {"{#about}", "x"}, {"#about-1", "y"},
+	} {
+		s, err := doc.Find(tt.query)
+		if err != nil || !strings.Contains(doc.Content(s), tt.want) {
+			t.Errorf("Find(%q): %v, want the section holding %q", tt.query, err, tt.want)
+		}
+	}
+	// A name that several sections match lists each with its id.
+	_, err := doc.Find("setup")
+	if err == nil || !strings.Contains(err.Error(), `"Edge/Setup" (#setup), "Edge/Setup" (#setup-1)`) {
+		t.Errorf("Find(setup): %v", err)
+	}
+}

@@ -31,13 +31,17 @@ func (d *Document) findPath(query string) (*Section, error) {
 	// A full path wins; then a path suffix ("Child", "Parent/Child"); then
 	// a heading that merely contains the query.
 	var full, suffix, contains []int
-	anchor := strings.TrimPrefix(strings.TrimSpace(query), "#") // "## T {#id}" is found by "id" or "#id"
+	anchor := idQuery(query) // "## T {#id}" is found by "id", "#id" or "{#id}"
+	byID := -1               // the section whose page id the query is
 	for i := range d.Sections {
 		s := &d.Sections[i]
 		if s.Level == 0 {
 			continue
 		}
 		key := normalize(strings.Join(s.Path, "/"))
+		if strings.EqualFold(s.ID, anchor) {
+			byID = i // ids are unique: "setup-1" is the second "Setup"
+		}
 		switch {
 		case key == q, s.Anchor != "" && strings.EqualFold(s.Anchor, anchor):
 			full = append(full, i)
@@ -50,6 +54,11 @@ func (d *Document) findPath(query string) (*Section, error) {
 	if len(full) > 0 {
 		return &d.Sections[full[0]], nil // same path twice: the first
 	}
+	if byID >= 0 && (anchor != strings.TrimSpace(query) || len(suffix)+len(contains) == 0) {
+		// "#setup-1" names an id; a bare "setup-1" only when no heading
+		// is called that.
+		return &d.Sections[byID], nil
+	}
 	for _, m := range [][]int{suffix, contains} {
 		switch {
 		case len(m) == 1:
@@ -61,8 +70,19 @@ func (d *Document) findPath(query string) (*Section, error) {
 	return nil, d.notFound(query, "no such section", nil)
 }
 
+// idQuery is a query read as an id: without a leading '#', or the braces
+// of "{#id}".
+func idQuery(query string) string {
+	q := strings.TrimSpace(query)
+	if strings.HasPrefix(q, "{#") && strings.HasSuffix(q, "}") {
+		q = q[1 : len(q)-1]
+	}
+	return strings.TrimPrefix(q, "#")
+}
+
 // notFound lists the candidates, or every section path, so the caller can
-// retry with an exact one.
+// retry with an exact one; a path that several sections share is followed
+// by each one's id.
 func (d *Document) notFound(query, why string, candidates []int) error {
 	if candidates == nil {
 		for i, s := range d.Sections {
@@ -72,9 +92,18 @@ func (d *Document) notFound(query, why string, candidates []int) error {
 		}
 	}
 	const most = 50
+	seen := map[string]int{}
+	for _, i := range candidates {
+		seen[strings.Join(d.Sections[i].Path, "/")]++
+	}
 	paths := make([]string, 0, min(len(candidates), most)+1)
 	for _, i := range candidates[:min(len(candidates), most)] {
-		paths = append(paths, fmt.Sprintf("%q", strings.Join(d.Sections[i].Path, "/")))
+		p := strings.Join(d.Sections[i].Path, "/")
+		if seen[p] > 1 {
+			paths = append(paths, fmt.Sprintf("%q (#%s)", p, d.Sections[i].ID))
+			continue
+		}
+		paths = append(paths, fmt.Sprintf("%q", p))
 	}
 	if len(candidates) > most {
 		paths = append(paths, fmt.Sprintf("and %d more", len(candidates)-most))
@@ -116,7 +145,7 @@ func (d *Document) outline() []mdsearch.OutlineEntry {
 		if s.Level == 0 {
 			continue
 		}
-		out = append(out, mdsearch.OutlineEntry{Level: s.Level, Heading: s.Heading, Anchor: s.Anchor,
+		out = append(out, mdsearch.OutlineEntry{Level: s.Level, Heading: s.Heading, Anchor: s.ID,
 			SectionPath: s.Path, StartLine: s.StartLine, EndLine: s.EndLine, WordCount: s.Words})
 	}
 	return out

@@ -126,6 +126,7 @@ func (d *Document) finish(lines lineIndex) {
 		s.Words = s.BodyWords + embed.CountWords(s.Heading)
 		d.WordCount += s.Words
 	}
+	d.setIDs()
 	// Add each section's words to its ancestors, deepest first.
 	for i := len(d.Sections) - 1; i >= 0; i-- {
 		if p := d.Sections[i].Parent; p >= 0 {

@@ -46,6 +46,7 @@ type Section struct {
 	Level     int      // 0 for the preamble
 	Heading   string   // heading text; "" for the preamble
 	Anchor    string   // the custom id of "## Heading {#id}", or ""
+	ID        string   // the id the page gives the heading: Anchor, else made from its text (see IDs); "" for the preamble
 	Path      []string // heading texts from the top, this one last
 	Parent    int      // index of the enclosing section, -1 at the top
 	StartLine int      // 1-based, inclusive: the heading line

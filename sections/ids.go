@@ -1,0 +1,59 @@
+package sections
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// IDs gives headings the ids a rendered page gives them, in document
+// order: a custom "{#id}" as written, else the heading's letters and
+// digits (of any script) lower-cased, with spaces, '-' and '_' as '-';
+// an id already given gets "-1", "-2", … So two "## Setup" headings are
+// "setup" and "setup-1", and either can be named.
+type IDs struct{ used map[string]bool }
+
+// NewIDs returns an empty set of ids, for one page.
+func NewIDs() *IDs { return &IDs{used: map[string]bool{}} }
+
+// Generate returns the next id for a heading of text.
+func (ids *IDs) Generate(text string) string {
+	var b strings.Builder
+	for _, r := range strings.TrimSpace(text) {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			b.WriteRune(unicode.ToLower(r))
+		case unicode.IsSpace(r) || r == '-' || r == '_':
+			b.WriteByte('-')
+		}
+	}
+	base := b.String()
+	if base == "" {
+		base = "heading"
+	}
+	id := base
+	for i := 1; ids.used[id]; i++ {
+		id = base + "-" + strconv.Itoa(i)
+	}
+	ids.used[id] = true
+	return id
+}
+
+// Use records a custom id, so no generated one repeats it.
+func (ids *IDs) Use(id string) { ids.used[id] = true }
+
+// setIDs gives every section its id.
+func (d *Document) setIDs() {
+	ids := NewIDs()
+	for i := range d.Sections {
+		s := &d.Sections[i]
+		switch {
+		case s.Level == 0:
+		case s.Anchor != "":
+			ids.Use(s.Anchor)
+			s.ID = s.Anchor
+		default:
+			s.ID = ids.Generate(s.Heading)
+		}
+	}
+}
