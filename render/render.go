@@ -188,10 +188,18 @@ func Outline(w io.Writer, o *mdsearch.Outline) error {
 			top = s.Level
 		}
 	}
+	shared := map[string]int{} // a path several sections have is named by anchor
+	for _, s := range o.Sections {
+		shared[SectionPath(s.SectionPath)]++
+	}
 	for _, s := range o.Sections {
 		indent := strings.Repeat("  ", max(s.Level-top, 0))
+		name := SectionPath(s.SectionPath)
+		if shared[name] > 1 && s.Anchor != "" {
+			name = "#" + s.Anchor
+		}
 		fmt.Fprintf(&b, "%s- %s %s — section %q · %d words (~%d tokens) · lines %d–%d\n",
-			indent, strings.Repeat("#", s.Level), s.Heading, SectionPath(s.SectionPath),
+			indent, strings.Repeat("#", s.Level), s.Heading, name,
 			s.WordCount, Tokens(s.WordCount), s.StartLine, s.EndLine)
 	}
 	_, err := io.WriteString(w, b.String())
