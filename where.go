@@ -11,9 +11,8 @@ import (
 // would widen the search to every note.
 func SplitTags(list []string) (tag string, tags []string, err error) {
 	for i, t := range list {
-		t = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(t), "#"))
-		if t == "" {
-			return "", nil, emptyTag(list[i])
+		if t, err = CleanTag(t); err != nil {
+			return "", nil, err
 		}
 		if i == 0 {
 			tag = t
@@ -24,9 +23,14 @@ func SplitTags(list []string) (tag string, tags []string, err error) {
 	return tag, tags, nil
 }
 
-// emptyTag is the error for a tag filter with no tag in it.
-func emptyTag(t string) error {
-	return Errorf(KindInvalid, "search", "", "", "tag %q is empty: name a tag, e.g. project", t)
+// CleanTag is a tag filter without its '#' and surrounding space; one
+// with no tag left is an error.
+func CleanTag(t string) (string, error) {
+	clean := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(t), "#"))
+	if clean == "" {
+		return "", Errorf(KindInvalid, "search", "", "", "tag %q is empty: name a tag, e.g. project", t)
+	}
+	return clean, nil
 }
 
 // ParseWhere turns "field=value" conditions on frontmatter, as the CLI and

@@ -33,6 +33,12 @@ func TestFiltersAndLongReads(t *testing.T) {
 	if res.IsError || !reflect.DeepEqual(f.last.Tags, []string{"a", "b"}) || f.last.Where["owner"] != "alice" {
 		t.Errorf("engine got %+v (%s)", f.last, text)
 	}
+	// A tag filter that lost its value is refused, not read as no filter.
+	for _, args := range []map[string]any{{"query": "x", "tag": "#"}, {"query": "x", "tag": "  "}, {"query": "x", "tags": []string{"a", ""}}} {
+		if res, text := call(t, cs, "semantic_search", args); !res.IsError || !strings.Contains(text, "is empty") {
+			t.Errorf("semantic_search %v: %s", args, text)
+		}
+	}
 	for _, tt := range []struct {
 		args map[string]any
 		full bool

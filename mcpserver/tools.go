@@ -97,7 +97,7 @@ func (t *tools) search(ctx context.Context, _ *mcp.CallToolRequest, a SearchArgs
 	}
 	resp, err := t.s.Search(ctx, req)
 	if err != nil {
-		return nil, nil, toolError(err, "")
+		return nil, nil, toolError(err, "search", "")
 	}
 	var b strings.Builder
 	if err := render.Results(&b, resp, render.Options{SectionPaths: true}); err != nil {
@@ -127,19 +127,23 @@ func (a SearchArgs) request() (mdsearch.SearchRequest, error) {
 	default:
 		return mdsearch.SearchRequest{}, fmt.Errorf("mode %q is unknown: use hybrid, semantic or keyword", a.Mode)
 	}
+	tag, tags := "", make([]string, len(a.Tags))
+	var err error
+	if a.Tag != "" { // "" is no tag: JSON cannot tell it from absent
+		if tag, err = mdsearch.CleanTag(a.Tag); err != nil {
+			return mdsearch.SearchRequest{}, err
+		}
+	}
+	for i, t := range a.Tags {
+		if tags[i], err = mdsearch.CleanTag(t); err != nil {
+			return mdsearch.SearchRequest{}, err
+		}
+	}
 	return mdsearch.SearchRequest{
 		Query: q, N: a.N, MaxPerPage: a.MaxChunksPerPage, Mode: mode,
-		Collection: a.Collection, Tag: strings.TrimPrefix(a.Tag, "#"), PathPrefix: a.PathPrefix,
-		Tags: trimHashes(a.Tags), Where: a.Where, MaxTokens: a.MaxTokens,
+		Collection: a.Collection, Tag: tag, PathPrefix: a.PathPrefix,
+		Tags: tags, Where: a.Where, MaxTokens: a.MaxTokens,
 	}, nil
-}
-
-func trimHashes(tags []string) []string {
-	out := make([]string, 0, len(tags))
-	for _, t := range tags {
-		out = append(out, strings.TrimPrefix(t, "#"))
-	}
-	return out
 }
 
 func (t *tools) read(ctx context.Context, _ *mcp.CallToolRequest, a ReadArgs) (*mcp.CallToolResult, *mdsearch.ReadResponse, error) {
@@ -148,7 +152,7 @@ func (t *tools) read(ctx context.Context, _ *mcp.CallToolRequest, a ReadArgs) (*
 	}
 	resp, err := t.s.Read(ctx, mdsearch.ReadRequest{Path: a.Path, Section: a.Section, Full: a.Full})
 	if err != nil {
-		return nil, nil, toolError(err, a.Section)
+		return nil, nil, toolError(err, "read", a.Section)
 	}
 	if resp.Outline != nil { // a long note: say how, in this tool's terms
 		resp.Notice += " (section: a section path or anchor from the outline; full: true for the whole note)"
@@ -166,7 +170,7 @@ func (t *tools) outline(ctx context.Context, _ *mcp.CallToolRequest, a OutlineAr
 	}
 	o, err := t.s.Outline(ctx, a.Path)
 	if err != nil {
-		return nil, nil, toolError(err, "")
+		return nil, nil, toolError(err, "outline", "")
 	}
 	var b strings.Builder
 	if err := render.Outline(&b, o); err != nil {
@@ -181,11 +185,13 @@ func text(s string) *mcp.CallToolResult {
 
 // toolError keeps the engine's message (for a missed section it lists the
 // sections) and adds what an agent should try next.
-func toolError(err error, section string) error {
+func toolError(err error, tool, section string) error {
 	next := ""
 	switch mdsearch.KindOf(err) {
 	case mdsearch.KindNotFound:
-		if section != "" {
+		if tool == "search" { // only a collection can be missing
+			next = "Use a collection named in the error, or omit collection to search them all."
+		} else if section != "" {
 			next = "Retry read_note with one of the section paths listed, or call note_outline."
 		} else {
 			next = "Use a path exactly as semantic_search returns it."
