@@ -83,7 +83,8 @@ func openIndex(ctx context.Context, path string, readOnly bool) (*Store, *Migrat
 	if err := ensureFile(ctx, abs, readOnly); err != nil {
 		return nil, nil, err
 	}
-	f, err := inspect(ctx, abs)
+	frozen := readOnly && frozenFile(abs)
+	f, err := inspect(ctx, abs, frozen)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -91,7 +92,7 @@ func openIndex(ctx context.Context, path string, readOnly bool) (*Store, *Migrat
 		return nil, nil, err
 	}
 	s := &Store{path: abs}
-	if s.w, err = openDB(abs, readOnly); err != nil {
+	if s.w, err = openDB(abs, readOnly, frozen); err != nil {
 		return nil, nil, err
 	}
 	s.w.SetMaxOpenConns(1)
@@ -102,7 +103,7 @@ func openIndex(ctx context.Context, path string, readOnly bool) (*Store, *Migrat
 			return nil, nil, fileError(abs, err)
 		}
 	}
-	if s.pool, err = openDB(abs, true); err != nil {
+	if s.pool, err = openDB(abs, true, frozen); err != nil {
 		s.w.Close()
 		return nil, nil, err
 	}
@@ -149,7 +150,7 @@ func createFile(ctx context.Context, abs string) error {
 	}
 	tmp.Close()
 	defer os.Remove(tmp.Name())
-	db, err := openDB(tmp.Name(), false)
+	db, err := openDB(tmp.Name(), false, false)
 	if err != nil {
 		return err
 	}
@@ -176,11 +177,14 @@ type fileInfo struct {
 
 // inspect reads the header and the tables of an existing file through a
 // read-only connection that sets no pragma that could write.
-func inspect(ctx context.Context, abs string) (*fileInfo, error) {
+func inspect(ctx context.Context, abs string, frozen bool) (*fileInfo, error) {
 	if err := checkMagic(abs); err != nil {
 		return nil, err
 	}
 	dsn := (&url.URL{Scheme: "file", Path: abs}).String() + "?mode=ro&_pragma=busy_timeout(10000)"
+	if frozen {
+		dsn += "&immutable=1"
+	}
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, fileError(abs, err)
@@ -278,10 +282,32 @@ func (s *Store) upgrade(ctx context.Context, f *fileInfo) (*Migration, error) {
 	return nil, nil
 }
 
-func openDB(path string, readOnly bool) (*sql.DB, error) {
+// dirWritable is writable, replaced in tests (root may write anywhere).
+var dirWritable = writable
+
+// frozenFile reports whether nothing can write the index at abs, so it is
+// read as it stands: its folder is not writable (read-only media, a shared
+// folder), which also means SQLite could not make the shared-memory file a
+// WAL reader needs, and no WAL file waits to be read with it.
+func frozenFile(abs string) bool {
+	if _, err := os.Stat(abs + "-wal"); !errors.Is(err, fs.ErrNotExist) {
+		return false
+	}
+	return !dirWritable(filepath.Dir(abs))
+}
+
+// openDB opens the index; frozen opens it immutable (see frozenFile),
+// without the locking and WAL files SQLite would otherwise need.
+func openDB(path string, readOnly, frozen bool) (*sql.DB, error) {
 	q := url.Values{}
+	if frozen {
+		q.Set("mode", "ro")
+		q.Set("immutable", "1")
+	}
 	q.Add("_pragma", "busy_timeout(10000)")
-	q.Add("_pragma", "journal_mode(WAL)")
+	if !frozen {
+		q.Add("_pragma", "journal_mode(WAL)")
+	}
 	q.Add("_pragma", "synchronous(NORMAL)")
 	q.Add("_pragma", "foreign_keys(1)")
 	if readOnly {
@@ -304,6 +330,10 @@ func fileError(path string, err error) error {
 		return err
 	}
 	msg := err.Error()
+	if strings.Contains(msg, "readonly database") {
+		return mdsearch.Errorf(mdsearch.KindUnavailable, "open index", path,
+			"pass --index a path in a folder you can write to", "the index or its folder is read-only: %v", err)
+	}
 	if strings.Contains(msg, "not a database") || strings.Contains(msg, "malformed") {
 		return mdsearch.Errorf(mdsearch.KindInvalid, "open index", path,
 			"pass another --index path, or delete this file to start over", "%w: %v", ErrNotIndex, err)

@@ -162,3 +162,36 @@ func TestOpenCreatesOnlyWhenMissing(t *testing.T) {
 		s.Close()
 	}
 }
+
+// TestOpenReadOnlyFolder: an index in a folder this process cannot write
+// to (read-only media, a shared folder) is read as it stands, without the
+// WAL files SQLite cannot make there, and still refuses writes.
+func TestOpenReadOnlyFolder(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "index.db")
+	s, _, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.AddCollection(ctx, "notes", "/notes"); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	defer func(w func(string) bool) { dirWritable = w }(dirWritable)
+	dirWritable = func(string) bool { return false }
+	before, _ := os.ReadDir(filepath.Dir(path))
+	r, err := OpenReadOnly(ctx, path)
+	if err != nil {
+		t.Fatalf("read-only folder: %v", err)
+	}
+	defer r.Close()
+	if cs, err := r.Collections(ctx); err != nil || len(cs) != 1 || cs[0].Name != "notes" {
+		t.Errorf("collections: %+v %v", cs, err)
+	}
+	if err := r.SetMeta(ctx, "x", "y"); err == nil {
+		t.Error("a frozen index took a write")
+	}
+	after, _ := os.ReadDir(filepath.Dir(path))
+	if len(after) != len(before) {
+		t.Errorf("files made next to a frozen index: %v, before %v", after, before)
+	}
+}
