@@ -41,7 +41,7 @@ func addEngineFlags(fs *flag.FlagSet) *engineFlags {
 // embed (read, status), so their help lists no model flags.
 func addIndexFlags(fs *flag.FlagSet) *engineFlags {
 	f := addIndexPathFlag(fs)
-	fs.StringVar(&f.maxSize, "max-file-size", "", "skip notes larger than this `size` (e.g. 10MB, 512KB, none; "+
+	fs.StringVar(&f.maxSize, "max-file-size", "", "skip notes larger than this `size` (e.g. 10MB, 512KB; none or 0 for no limit; "+
 		"default: the limit the collection was last indexed with, else 10MB)")
 	return f
 }
@@ -145,7 +145,10 @@ func parseSize(s string) (int64, error) {
 	if err != nil || n < 0 {
 		return 0, fmt.Errorf("not a size; use a number of bytes or e.g. 10MB, 512KB, none")
 	}
-	return int64(n * float64(mult)), nil
+	if b := int64(n * float64(mult)); b >= 1 {
+		return b, nil
+	}
+	return 0, fmt.Errorf("under one byte, so every note would be skipped; use none (or 0) for no limit")
 }
 
 // isTerminal reports whether w is a terminal, and its width.

@@ -212,7 +212,7 @@ func TestParseSize(t *testing.T) {
 			t.Errorf("parseSize(%q) = %d, %v; want %d", in, got, err, want)
 		}
 	}
-	for _, in := range []string{"", "MB", "-1MB", "ten"} {
+	for _, in := range []string{"", "MB", "-1MB", "ten", "0MB", "0.5B", "0.0001KB"} {
 		if _, err := parseSize(in); err == nil {
 			t.Errorf("parseSize(%q) accepted", in)
 		}

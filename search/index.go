@@ -120,7 +120,10 @@ func (e *Engine) index(ctx context.Context, dir, name string, full, existing boo
 	if err != nil {
 		return stats, err
 	}
-	if paths == nil && len(files) == 0 {
+	switch {
+	case paths == nil && len(files) == 0 && len(stats.Skipped) > 0:
+		addNotice(&stats.Notice, fmt.Sprintf("every note under %s was skipped (%d): nothing is searchable there", v.Root(), len(stats.Skipped)))
+	case paths == nil && len(files) == 0:
 		addNotice(&stats.Notice, "no notes (.md or .markdown files) under "+v.Root())
 	}
 	if err := r.scan(files, gone, paths == nil); err != nil {
@@ -302,8 +305,9 @@ func (e *Engine) prepareModel(ctx context.Context) (int64, error) {
 		if why == "" {
 			why = "no embedding model configured"
 		}
+		why = strings.TrimSuffix(why, " (run `mdsearch setup`)") // the hint says it
 		return 0, mdsearch.Errorf(mdsearch.KindUnavailable, "index", e.st.Path(),
-			"run `mdsearch setup`, or choose no embedder to drop semantic search",
+			"run `mdsearch setup`, or choose no embedder (--embedder none) to drop semantic search",
 			"the index holds vectors of %s, but %s", cur, why)
 	}
 	return 0, nil

@@ -198,6 +198,15 @@ func TestEmptyVaultNotice(t *testing.T) {
 	if st := index(t, e, dir, "empty"); strings.Contains(st.Notice, "no notes") {
 		t.Errorf("notice %q once the folder holds a note", st.Notice)
 	}
+	// Notes that are all skipped are not "no notes".
+	small, err := Open(bg, Options{IndexPath: filepath.Join(t.TempDir(), "small.db"), MaxFileSize: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer small.Close()
+	if st := index(t, small, dir, "small"); !strings.Contains(st.Notice, "every note under "+dir+" was skipped (1)") {
+		t.Errorf("notice %q when the size limit skips every note", st.Notice)
+	}
 }
 
 // A second collection of the same folder is indexed, with a notice.
