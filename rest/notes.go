@@ -71,7 +71,7 @@ func boolParam(vals url.Values, name string) (bool, error) {
 	}
 	b, err := strconv.ParseBool(s[0])
 	if err != nil {
-		return false, fmt.Errorf("%s is %q: use true or false", name, s[0])
+		return false, fmt.Errorf("%s is %q: use true or false (or 1 or 0)", name, s[0])
 	}
 	return b, nil
 }

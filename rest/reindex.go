@@ -3,7 +3,6 @@ package rest
 import (
 	"context"
 	"net/http"
-	"strconv"
 	"sync"
 	"time"
 
@@ -120,13 +119,9 @@ func (srv *Server) handleReindex(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "invalid", err.Error())
 		return
 	}
-	full := false
-	switch v := vals.Get("full"); v {
-	case "", "0", "false":
-	case "1", "true":
-		full = true
-	default:
-		writeError(w, http.StatusBadRequest, "invalid", "full is "+strconv.Quote(v)+": use 1 or 0")
+	full, err := boolParam(vals, "full") // as the notes endpoint reads it
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "invalid", err.Error())
 		return
 	}
 	st, started := srv.reindex.start(srv, full)

@@ -109,7 +109,7 @@ func TestSearchParams(t *testing.T) {
       "chunk_end": 2,
       "truncated": true,
       "read_hint": "cut to fit the token budget"`},
-		{"q=x&max_tokens=0", 400, "max_tokens is \"0\""},
+		{"q=x&max_tokens=-1", 400, "max_tokens is \"-1\""},
 		{"q=x&max_tokens=lots", 400, "max_tokens is \"lots\""},
 		{"q=starter&n=50&max_chunks_per_page=5&mode=semantic&collection=v&tag=%23bread&path_prefix=kitchen/&max_tokens=300", 200, `"name": "kitchen/Sourdough"`},
 		{"", 400, "missing q"},
