@@ -63,6 +63,11 @@ var commands = map[string]command{
 // Main runs the command line args (without the program name) and returns the
 // process exit code: 0 on success, 1 on failure, 2 on a usage error.
 func Main(ctx context.Context, env *Env, args []string) int {
+	if len(args) == 2 && args[0] == "help" {
+		if _, ok := commands[args[1]]; ok { // "help search" is "search -h"
+			args = []string{args[1], "-h"}
+		}
+	}
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		usage(env.Stderr)
 		if len(args) == 0 {
@@ -163,7 +168,8 @@ func usage(w io.Writer) {
 	for _, n := range names {
 		fmt.Fprintf(w, "  %-8s %s\n", n, commands[n].summary)
 	}
-	fmt.Fprintln(w, "\nRun 'mdsearch COMMAND -h' for a command's flags.")
+	fmt.Fprintf(w, "  %-8s %s\n", "version", "print the version")
+	fmt.Fprintln(w, "\nRun 'mdsearch COMMAND -h' (or 'mdsearch help COMMAND') for a command's flags.")
 }
 
 // newFlags makes a FlagSet whose -h prints its usage and flags to

@@ -10,7 +10,7 @@ import (
 
 func runRead(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "read", "PATH")
-	section := fs.String("section", "", "print only this section (heading text, or Parent/Child)")
+	section := fs.String("section", "", "print only this section: its heading text, Parent/Child, Parent > Child, or its #anchor")
 	outline := fs.Bool("outline", false, "print the note's headings with their section paths and word counts")
 	full := fs.Bool("full", false, fmt.Sprintf("print the whole note even when it is over %d words (else its outline)", mdsearch.LongNoteWords))
 	asJSON := fs.Bool("json", false, "print JSON")
@@ -19,6 +19,9 @@ func runRead(ctx context.Context, env *Env, args []string) error {
 	pos, err := parseArgs(fs, args, 1, "one PATH, a note's path in its vault")
 	if err != nil {
 		return err
+	}
+	if *outline && (*section != "" || *full) {
+		return usagef("--outline prints the whole note's headings: leave out --section and --full")
 	}
 	e, closeAll, err := ef.open(ctx, env, false)
 	if err != nil {

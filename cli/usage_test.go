@@ -47,6 +47,8 @@ func TestErrorPrefix(t *testing.T) {
 		{[]string{"eval"}, 2, "mdsearch: eval: give --vault DIR and --queries FILE"},
 		{[]string{"setup", "extra"}, 2, `mdsearch: setup: unexpected argument "extra"`},
 		{[]string{"nope"}, 2, `mdsearch: unknown command "nope"`},
+		{[]string{"read", "a.md", "--outline", "--section", "A"}, 2, "mdsearch: read: --outline prints the whole note's headings"},
+		{[]string{"help", "search"}, 0, "Usage: mdsearch search [flags] QUERY"},
 		{[]string{"--index", "x.db", "status"}, 2, "mdsearch: flags go after the command (mdsearch COMMAND --index …)"},
 	}
 	for _, tt := range tests {
