@@ -223,7 +223,7 @@ type IndexProgress struct {
 // IndexStats summarises one indexing run.
 type IndexStats struct {
 	Collection string  `json:"collection"`
-	Files      int     `json:"files"`
+	Files      int     `json:"files"` // notes the run looked at: the collection's notes, skipped files left out
 	Unchanged  int     `json:"unchanged"`
 	Changed    int     `json:"changed"`
 	Added      int     `json:"added"`

@@ -67,6 +67,9 @@ func TestHostileVault(t *testing.T) {
 	start := time.Now()
 	st := index(t, e, dir, "hostile")
 	t.Logf("indexed in %v: %d files, %d chunks", time.Since(start), st.Files, st.Chunks)
+	if s, err := e.Status(bg); err != nil || s.Files != st.Files {
+		t.Errorf("the run counted %d files, the status %d (%v): skipped files are in neither", st.Files, s.Files, err)
+	}
 	got := map[string]string{}
 	for _, s := range st.Skipped {
 		got[s.Path] = s.Reason

@@ -202,6 +202,7 @@ func (w *batchWriter) write(res scanResult) error {
 	r.prog.FilesDone++
 	switch {
 	case res.skip != "":
+		r.stats.Files-- // not a note after all (binary, unreadable): status will not count it
 		r.stats.Skipped = append(r.stats.Skipped, mdsearch.Skip{Path: res.f.Path, Reason: res.skip})
 		if res.old != nil {
 			r.dirty = true
