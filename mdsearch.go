@@ -226,6 +226,7 @@ type IndexStats struct {
 	Files      int     `json:"files"` // notes the run looked at: the collection's notes, skipped files left out
 	Unchanged  int     `json:"unchanged"`
 	Changed    int     `json:"changed"`
+	Recut      int     `json:"recut"` // unchanged notes cut again (--full, or new chunker settings)
 	Added      int     `json:"added"`
 	Deleted    int     `json:"deleted"`
 	Chunks     int     `json:"chunks"`   // passages written in this run

@@ -67,13 +67,16 @@ func indexRequest(ctx context.Context, e *search.Engine, dir, name string, full 
 func summary(st *mdsearch.IndexStats) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %d files", st.Collection, st.Files)
-	if c := counts(count{st.Added, "added"}, count{st.Changed, "changed"}, count{st.Unchanged, "unchanged"},
-		count{st.Deleted, "deleted from the index"}); c != "" {
+	if c := counts(count{st.Added, "added"}, count{st.Changed, "changed"}, count{st.Recut, "cut again"},
+		count{st.Unchanged, "unchanged"}, count{st.Deleted, "deleted from the index"}); c != "" {
 		fmt.Fprintf(&b, " (%s)", c)
 	}
-	read := st.Added + st.Changed
-	fmt.Fprintf(&b, "; %d %s in %d %s from the %d added or changed %s", st.Chunks, plural(st.Chunks, "passage", "passages"),
-		st.Windows, plural(st.Windows, "window", "windows"), read, plural(read, "file", "files"))
+	read, which := st.Added+st.Changed+st.Recut, "added or changed"
+	if st.Recut > 0 {
+		which = "added, changed or cut again"
+	}
+	fmt.Fprintf(&b, "; %d %s in %d %s from the %d %s %s", st.Chunks, plural(st.Chunks, "passage", "passages"),
+		st.Windows, plural(st.Windows, "window", "windows"), read, which, plural(read, "file", "files"))
 	dup := 0 // texts repeated within the run are embedded once
 	if st.Embedded+st.Reused > 0 {
 		dup = max(st.Windows-st.Embedded-st.Reused, 0)

@@ -166,14 +166,14 @@ func TestFullReindexAndChunkerChange(t *testing.T) {
 	// The model's budget cuts windows, not passages.
 	e2.opts.Chunking.MaxTokens = 40
 	st, err = e2.Index(bg, mdsearch.IndexRequest{Dir: vault, Name: "s"}, nil)
-	if err != nil || st.Changed != 6 || st.Chunks != first.Chunks || st.Windows <= first.Windows {
+	if err != nil || st.Recut != 6 || st.Chunks != first.Chunks || st.Windows <= first.Windows {
 		t.Errorf("smaller token budget must re-cut every note into more windows, the same passages: %+v %v (first %+v)", st, err, first)
 	}
 	// The reading budget cuts passages.
 	e2.opts.Chunking.PassageWords = 60
 	second := st
 	st, err = e2.Index(bg, mdsearch.IndexRequest{Dir: vault, Name: "s"}, nil)
-	if err != nil || st.Changed != 6 || st.Chunks <= second.Chunks {
+	if err != nil || st.Recut != 6 || st.Chunks <= second.Chunks {
 		t.Errorf("smaller passage budget must re-chunk every note into more passages: %+v %v (before %+v)", st, err, second)
 	}
 }

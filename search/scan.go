@@ -222,10 +222,14 @@ func (w *batchWriter) write(res scanResult) error {
 	for _, warn := range res.doc.Warnings {
 		r.stats.Warnings = append(r.stats.Warnings, mdsearch.Skip{Path: res.f.Path, Reason: warn})
 	}
-	if res.old != nil {
+	switch {
+	case res.old != nil && bytes.Equal(res.old.Hash, res.hash):
+		r.stats.Recut++ // same bytes, cut again: --full or new chunker settings
+		r.dirty = true
+	case res.old != nil:
 		r.stats.Changed++
 		r.dirty = true
-	} else {
+	default:
 		r.stats.Added++
 	}
 	d := res.doc
