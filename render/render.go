@@ -55,7 +55,7 @@ func Header(rank int, r mdsearch.Result) string {
 
 // StaleMark follows the header of a result whose file changed on disk
 // since it was indexed: its text may be out of date.
-const StaleMark = "[stale: changed since indexed]"
+const StaleMark = "[stale: changed or deleted since indexed]"
 
 // Prefix is the heading path a result's text is read under, as the model
 // saw it: "[Title > Section > Sub] ".

@@ -9,7 +9,7 @@ import (
 
 func TestStaleAndRead(t *testing.T) {
 	r := mdsearch.Result{Path: "a.md", Section: "S", Score: 0.5, Stale: true, Text: "x", TotalChunks: 1}
-	if got, want := Header(1, r), "1. **a.md** > S (50.0%) [stale: changed since indexed]"; got != want {
+	if got, want := Header(1, r), "1. **a.md** > S (50.0%) [stale: changed or deleted since indexed]"; got != want {
 		t.Errorf("Header = %q, want %q", got, want)
 	}
 	var b strings.Builder

@@ -137,7 +137,12 @@ func (e *Engine) openNote(ctx context.Context, spec string) (*note, error) {
 		return nil, err
 	}
 	if len(refs) == 1 {
-		return e.readNote(ctx, refs[0].Collection, refs[0].Root, rel)
+		n, err := e.readNote(ctx, refs[0].Collection, refs[0].Root, rel)
+		var me *mdsearch.Error
+		if mdsearch.KindOf(err) == mdsearch.KindNotFound && errors.As(err, &me) && me.Hint == "" {
+			me.Hint = "it was deleted since it was indexed; search still finds it until `mdsearch index` (or a running watch) drops it"
+		}
+		return n, err
 	}
 	if len(refs) > 1 {
 		return nil, ambiguous(spec, rel, refs)

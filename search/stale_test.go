@@ -45,6 +45,10 @@ func TestStaleResults(t *testing.T) {
 	write(t, vault, "garden/Tomatoes.md", strings.Replace(string(src), "e", "E", 1))
 	os.Chtimes(tom, time.Now().Add(time.Minute), time.Now().Add(time.Minute))
 	got := staleOf("after edits")
+	if _, err := e.Read(bg, mdsearch.ReadRequest{Path: "homelab/Backups.md"}); mdsearch.KindOf(err) != mdsearch.KindNotFound ||
+		!strings.Contains(err.Error(), "deleted since it was indexed") {
+		t.Errorf("read of a note deleted since indexed: %v", err)
+	}
 	for path, want := range map[string]bool{"kitchen/Sourdough.md": true, "homelab/Backups.md": true,
 		"kitchen/Knife Care.md": false, "garden/Tomatoes.md": true} {
 		if s, ok := got[path]; ok && s != want {

@@ -150,7 +150,7 @@ function renderResults(query) {
     // A passage with stub sections merged in names the others too.
     (r.sections || []).slice(1).forEach((p) => head.append(span("sep", " + "), span("also", p[p.length - 1])));
     head.append(span("score", (r.score * 100).toFixed(1) + "%"));
-    if (r.stale) head.append(span("stale", "changed since indexed"));
+    if (r.stale) head.append(span("stale", "changed or deleted since indexed"));
 
     const text = document.createElement("p");
     text.className = "text";
