@@ -188,7 +188,7 @@ func marshalChunk(c *mdsearch.Chunk) ([]byte, error) {
 // words, windows with their token counts, the first line of text) and the
 // other sections it covers.
 func printChunkList(w io.Writer, file string, cs []mdsearch.Chunk) error {
-	if _, err := fmt.Fprintf(w, "%s: %d passages\n", file, len(cs)); err != nil {
+	if _, err := fmt.Fprintf(w, "%s: %d %s\n", file, len(cs), plural(len(cs), "passage", "passages")); err != nil {
 		return err
 	}
 	for _, c := range cs {

@@ -64,7 +64,11 @@ func printRead(env *Env, r *mdsearch.ReadResponse) {
 	printNotice(env, r.Notice)
 	fmt.Fprint(env.Stdout, r.Content)
 	if !strings.HasSuffix(r.Content, "\n") {
-		fmt.Fprintln(env.Stdout)
+		eol := "\n"
+		if strings.Contains(r.Content, "\r\n") { // a CRLF note's last line ends as the others do
+			eol = "\r\n"
+		}
+		fmt.Fprint(env.Stdout, eol)
 	}
 }
 
