@@ -156,3 +156,23 @@ func BenchmarkCountStream(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSplitModelRFCs is the chunks stage alone as the index path runs
+// it: Split with the model's counter at the model's window, on notes parsed
+// before the loop, with its allocations (next to BenchmarkGoldmarkParseRFCs
+// and BenchmarkSectionsParseRFCs).
+func BenchmarkSplitModelRFCs(b *testing.B) {
+	names, srcs, total := rfcs(b)
+	model := Options{MaxTokens: use.Window, Counter: modelCounter(b)}
+	docs := make([]*sections.Document, len(srcs))
+	for i := range srcs {
+		docs[i] = sections.Parse(names[i], srcs[i])
+	}
+	b.SetBytes(total)
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, d := range docs {
+			Split(d, model)
+		}
+	}
+}
