@@ -17,8 +17,9 @@ type Chunk struct {
 	ID           string         `json:"id"`   // "path#chunk_index"
 	Path         string         `json:"path"` // vault-relative, '/'-separated
 	Title        string         `json:"title"`
-	Section      string         `json:"section"`      // heading text where the text starts; "" for the preamble
-	SectionPath  []string       `json:"section_path"` // heading texts from the top
+	Section      string         `json:"section"`          // heading text where the text starts; "" for the preamble
+	SectionPath  []string       `json:"section_path"`     // heading texts from the top
+	Anchor       string         `json:"anchor,omitempty"` // the section's id on the page: unique in the note, unlike SectionPath
 	HeadingLevel int            `json:"heading_level"`
 	StartLine    int            `json:"start_line"` // 1-based, inclusive, in the original file
 	EndLine      int            `json:"end_line"`

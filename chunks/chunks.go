@@ -58,7 +58,9 @@ type Options struct {
 //	1: passages, their windows and heading windows.
 //	2: windows read only the first CodeLines lines of a code block, and
 //	   overlap by 0.1 of the budget rather than 0.15.
-const Version = 2
+//	3: passages carry their section's Anchor, so the index keeps two
+//	   sections with one path apart.
+const Version = 3
 
 // Defaults.
 const (
@@ -359,6 +361,7 @@ func (s *splitter) chunk(u *unit, start, end int) mdsearch.Chunk {
 		Title:        s.doc.Title,
 		Section:      own.Heading,
 		SectionPath:  own.Path,
+		Anchor:       own.ID,
 		HeadingLevel: own.Level,
 		StartLine:    s.doc.Line(start),
 		EndLine:      s.doc.Line(max(start, end-1)),

@@ -364,3 +364,24 @@ func readLines(t *testing.T, path string) []string {
 	}
 	return strings.Split(string(data), "\n")
 }
+
+// TestSameNamedSectionsApart: two sections with one path ("## Setup"
+// twice) are two sections in the index, so neighbouring passages of both
+// never merge into one result, and each result reads back as itself.
+func TestSameNamedSectionsApart(t *testing.T) {
+	vault := t.TempDir()
+	body := func(w string) string { return strings.Repeat(w+" calibration runtime battery ", 25) + "\n" }
+	intro := strings.Repeat("An introduction long enough to stand alone. ", 12) + "\n\n"
+	write(t, vault, "Dup.md", "# Dup\n\n"+intro+"## Setup\n\n"+body("first")+"\n## Setup\n\n"+body("second"))
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
+	index(t, e, vault, "v")
+	resp := search(t, e, mdsearch.SearchRequest{Query: "battery runtime calibration", N: 5, MaxPerPage: 2, Mode: mdsearch.ModeKeyword})
+	if len(resp.Results) != 2 {
+		t.Fatalf("%d results, want one a section: %+v", len(resp.Results), resp.Results)
+	}
+	for _, r := range resp.Results {
+		if r.ChunkEnd != 0 || strings.Contains(r.Text, "first") == strings.Contains(r.Text, "second") {
+			t.Errorf("result %s lines %d-%d holds both sections or neither: %q", r.Path, r.StartLine, r.EndLine, r.Text)
+		}
+	}
+}

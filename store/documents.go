@@ -135,10 +135,12 @@ func titleTerms(title, path string) string {
 	return title + " " + stem
 }
 
-// sectionKey identifies a sections row within one document.
+// sectionKey identifies a sections row within one document: two sections
+// may share a path and level ("## Setup" twice), never an anchor.
 type sectionKey struct {
-	path  string // JSON
-	level int
+	path   string // JSON
+	level  int
+	anchor string
 }
 
 // docWriter writes the chunks of one document.
@@ -152,7 +154,7 @@ type docWriter struct {
 
 // section returns the sections row for a chunk, writing it on first use.
 func (w *docWriter) section(c *mdsearch.Chunk, pathJSON string) (int64, error) {
-	key := sectionKey{pathJSON, c.HeadingLevel}
+	key := sectionKey{pathJSON, c.HeadingLevel, c.Anchor}
 	if id, ok := w.sections[key]; ok {
 		return id, nil
 	}
