@@ -23,10 +23,10 @@ func SplitTags(list []string) (tag string, tags []string, err error) {
 	return tag, tags, nil
 }
 
-// CleanTag is a tag filter without its '#' and surrounding space; one
-// with no tag left is an error.
+// CleanTag is a tag filter without its leading '#'s and surrounding
+// space; one with no tag left ("", "#", "# #") is an error.
 func CleanTag(t string) (string, error) {
-	clean := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(t), "#"))
+	clean := strings.TrimSpace(strings.TrimLeft(t, "# \t"))
 	if clean == "" {
 		return "", Errorf(KindInvalid, "search", "", "", "tag %q is empty: name a tag, e.g. project", t)
 	}

@@ -41,6 +41,9 @@ func TestSplitTags(t *testing.T) {
 		{list: []string{""}, bad: true},
 		{list: []string{"a", "#"}, bad: true},
 		{list: []string{"  "}, bad: true},
+		{list: []string{"##"}, bad: true},
+		{list: []string{"# #"}, bad: true},
+		{list: []string{"##a"}, tag: "a"},
 	} {
 		tag, tags, err := SplitTags(tt.list)
 		if tt.bad {
