@@ -192,7 +192,7 @@ func toolError(err error, tool, section string) error {
 		if tool == "search" { // only a collection can be missing
 			next = "Use a collection named in the error, or omit collection to search them all."
 		} else if section != "" {
-			next = "Retry read_note with one of the section paths listed, or call note_outline."
+			next = "Retry read_note with one of the section paths (or #anchors) listed, or call note_outline."
 		} else {
 			next = "Use a path exactly as semantic_search returns it."
 		}

@@ -64,7 +64,9 @@ func HTML(src []byte, opts HTMLOptions) Rendered {
 		out.WriteString("</pre></details>\n")
 	}
 	st := &noteState{opts: opts, lines: sections.NewLineIndex(src), base: body, first: first}
-	ctx := parser.NewContext(parser.WithIDs(newHeadingIDs()))
+	// The ids read takes: custom ids reserved first (sections.IDs).
+	ids := sections.Parse("", src).CustomIDs()
+	ctx := parser.NewContext(parser.WithIDs(&headingIDs{ids}))
 	ctx.Set(noteStateKey, st)
 	if err := noteMarkdown.Convert(src[body:], &out, parser.WithContext(ctx)); err != nil {
 		// Rendering into a bytes.Buffer fails only on a renderer bug; show
@@ -201,8 +203,6 @@ func plainText(n ast.Node, src []byte) string {
 // page's anchors are the ids read takes: like goldmark's, but letters and
 // digits of every script stay, so "Über uns" is "über-uns", not "ber-uns".
 type headingIDs struct{ ids *sections.IDs }
-
-func newHeadingIDs() *headingIDs { return &headingIDs{sections.NewIDs()} }
 
 func (s *headingIDs) Generate(value []byte, _ ast.NodeKind) []byte {
 	return []byte(s.ids.Generate(string(value)))

@@ -82,6 +82,15 @@ func TestHTMLHeadings(t *testing.T) {
 	if h := HTML(nil, HTMLOptions{}); h.Headings == nil || h.HTML != "" {
 		t.Errorf("empty note: %+v", h)
 	}
+	// The ids read takes: a custom id later in the note is reserved, and
+	// a repeated heading gets the next number (sections.IDs).
+	var ids []string
+	for _, h := range HTML([]byte("## Setup\n\n## Setup\n\n## Custom {#setup-2}\n\n## Setup\n"), HTMLOptions{}).Headings {
+		ids = append(ids, h.ID)
+	}
+	if got := strings.Join(ids, " "); got != "setup setup-1 setup-2 setup-3" {
+		t.Errorf("ids %s", got)
+	}
 }
 
 func TestHTMLHeadingText(t *testing.T) {

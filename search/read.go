@@ -46,8 +46,12 @@ func (e *Engine) Read(ctx context.Context, req mdsearch.ReadRequest) (*mdsearch.
 	}
 	resp.Section = sec.Heading
 	resp.SectionPath = sec.Path
-	if others := twins(n.doc, sec); others != "" {
-		msg := fmt.Sprintf("other sections share the path %q: this is #%s; the others are %s", strings.Join(sec.Path, "/"), sec.ID, others)
+	if others := twins(n.doc, sec); len(others) > 0 {
+		what := "another section shares the path %q: this is #%s; the other is %s"
+		if len(others) > 1 {
+			what = "other sections share the path %q: this is #%s; the others are %s"
+		}
+		msg := fmt.Sprintf(what, strings.Join(sec.Path, "/"), sec.ID, strings.Join(others, ", "))
 		resp.Notice = strings.TrimPrefix(resp.Notice+"; "+msg, "; ")
 	}
 	resp.StartLine, resp.EndLine = sec.StartLine, sec.EndLine
@@ -57,8 +61,8 @@ func (e *Engine) Read(ctx context.Context, req mdsearch.ReadRequest) (*mdsearch.
 }
 
 // twins lists the ids of the other sections of doc with sec's path, as
-// "#setup-1, #setup-2", or "".
-func twins(doc *sections.Document, sec *sections.Section) string {
+// "#setup-1".
+func twins(doc *sections.Document, sec *sections.Section) []string {
 	var ids []string
 	for i := range doc.Sections {
 		s := &doc.Sections[i]
@@ -66,7 +70,7 @@ func twins(doc *sections.Document, sec *sections.Section) string {
 			ids = append(ids, "#"+s.ID)
 		}
 	}
-	return strings.Join(ids, ", ")
+	return ids
 }
 
 // longNote answers a read of a whole long note with its outline, which

@@ -74,3 +74,23 @@ func TestSectionIDs(t *testing.T) {
 		t.Errorf("Find(setup): %v", err)
 	}
 }
+
+// TestCustomIDsFirst: a custom id is reserved before ids are generated,
+// so a heading before it that would make the same id makes another, and
+// a heading's text is never beaten by an id unless asked with '#'.
+func TestCustomIDsFirst(t *testing.T) {
+	src := "# Doc\n\n## A\n\n### Setup\n\na\n\n## Custom {#setup}\n\nc\n"
+	doc := Parse("anch.md", []byte(src))
+	var ids []string
+	for _, s := range doc.Sections {
+		ids = append(ids, s.ID)
+	}
+	if got := strings.Join(ids, " "); got != "doc a setup-1 setup" {
+		t.Errorf("ids: %s", got)
+	}
+	for q, want := range map[string]string{"Setup": "Setup", "#setup": "Custom", "#setup-1": "Setup", "setup-1": "Setup", "{#setup}": "Custom"} {
+		if s, err := doc.Find(q); err != nil || s.Heading != want {
+			t.Errorf("Find(%q) = %v, %v; want %q", q, s, err, want)
+		}
+	}
+}

@@ -22,28 +22,31 @@ func (d *Document) find(query string) (*Section, error) {
 
 func (d *Document) findPath(query string) (*Section, error) {
 	q := normalize(query)
-	if q == "" {
+	anchor := idQuery(query) // "## T {#id}" is found by "id", "#id" or "{#id}"
+	asID := anchor != strings.TrimSpace(query)
+	if q == "" && !asID {
 		if len(d.Sections) > 0 && d.Sections[0].Level == 0 {
 			return &d.Sections[0], nil
 		}
 		return nil, d.notFound(query, "the note has no text before its first heading", nil)
 	}
-	// A full path wins; then a path suffix ("Child", "Parent/Child"); then
-	// a heading that merely contains the query.
+	// "#id" (or "{#id}") names an id. Otherwise a full path wins; then a
+	// path suffix ("Child", "Parent/Child"); then a heading that merely
+	// contains the query; only then a bare id ("setup-1").
 	var full, suffix, contains []int
-	anchor := idQuery(query) // "## T {#id}" is found by "id", "#id" or "{#id}"
-	byID := -1               // the section whose page id the query is
+	byID := -1 // ids are unique: "setup-1" is the second "Setup"
 	for i := range d.Sections {
 		s := &d.Sections[i]
 		if s.Level == 0 {
 			continue
 		}
-		key := normalize(strings.Join(s.Path, "/"))
 		if strings.EqualFold(s.ID, anchor) {
-			byID = i // ids are unique: "setup-1" is the second "Setup"
+			byID = i
 		}
+		key := normalize(strings.Join(s.Path, "/"))
 		switch {
-		case key == q, s.Anchor != "" && strings.EqualFold(s.Anchor, anchor):
+		case q == "":
+		case key == q:
 			full = append(full, i)
 		case strings.HasSuffix(key, "/"+q):
 			suffix = append(suffix, i)
@@ -51,21 +54,22 @@ func (d *Document) findPath(query string) (*Section, error) {
 			contains = append(contains, i)
 		}
 	}
-	if len(full) > 0 {
-		return &d.Sections[full[0]], nil // same path twice: the first
-	}
-	if byID >= 0 && (anchor != strings.TrimSpace(query) || len(suffix)+len(contains) == 0) {
-		// "#setup-1" names an id; a bare "setup-1" only when no heading
-		// is called that.
+	switch {
+	case asID && byID >= 0:
 		return &d.Sections[byID], nil
+	case len(full) > 0:
+		return &d.Sections[full[0]], nil // same path twice: the first (its read says so)
 	}
 	for _, m := range [][]int{suffix, contains} {
 		switch {
 		case len(m) == 1:
 			return &d.Sections[m[0]], nil
 		case len(m) > 1:
-			return nil, d.notFound(query, "it matches several sections; name one by its path", m)
+			return nil, d.notFound(query, "it matches several sections; name one by its path, or by its #anchor where paths repeat", m)
 		}
+	}
+	if byID >= 0 {
+		return &d.Sections[byID], nil
 	}
 	return nil, d.notFound(query, "no such section", nil)
 }

@@ -42,18 +42,30 @@ func (ids *IDs) Generate(text string) string {
 // Use records a custom id, so no generated one repeats it.
 func (ids *IDs) Use(id string) { ids.used[id] = true }
 
-// setIDs gives every section its id.
+// setIDs gives every section its id. Custom ids are taken first, so a
+// generated one never repeats a custom id that comes later.
 func (d *Document) setIDs() {
-	ids := NewIDs()
+	ids := d.CustomIDs()
 	for i := range d.Sections {
 		s := &d.Sections[i]
 		switch {
 		case s.Level == 0:
 		case s.Anchor != "":
-			ids.Use(s.Anchor)
 			s.ID = s.Anchor
 		default:
 			s.ID = ids.Generate(s.Heading)
 		}
 	}
+}
+
+// CustomIDs returns the set of ids holding the note's custom ids
+// ("## Title {#id}"), for generating the others.
+func (d *Document) CustomIDs() *IDs {
+	ids := NewIDs()
+	for _, h := range d.Headings {
+		if h.Anchor != "" {
+			ids.Use(h.Anchor)
+		}
+	}
+	return ids
 }
