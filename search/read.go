@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 
@@ -136,6 +137,9 @@ func (e *Engine) openNote(ctx context.Context, spec string) (*note, error) {
 		}
 	}
 	rel = strings.TrimPrefix(rel, "./")
+	if !strings.Contains(rel, "..") && !strings.HasPrefix(rel, "/") {
+		rel = path.Clean(rel) // "a//b.md" and "a/./b.md" are the indexed "a/b.md" ('..' is for the vault to refuse)
+	}
 	refs, err := e.st.FindDocuments(ctx, collName, rel)
 	if err != nil {
 		return nil, err

@@ -81,6 +81,7 @@ func TestReadNotices(t *testing.T) {
 		notice  string // "" means none
 	}{
 		{"indexed and current", mdsearch.ReadRequest{Path: "kitchen/Sourdough.md"}, false, ""},
+		{"the same, written loosely", mdsearch.ReadRequest{Path: "kitchen//./Sourdough.md"}, false, ""},
 		{"changed since indexed", mdsearch.ReadRequest{Path: "kitchen/Knife Care.md"}, false, "index is behind"},
 		{"not indexed", mdsearch.ReadRequest{Path: "new.md"}, false, "not indexed yet"},
 		{"long note", mdsearch.ReadRequest{Path: "long.md"}, true, "1605 words (over 1500): here is its outline; read one of its sections, or the whole note"},
