@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -61,12 +62,35 @@ func TestReadHint(t *testing.T) {
 		{mdsearch.Result{Collection: "notes", Path: "a.md", SectionPath: []string{"A", "B"}}, `cut to fit the token budget, 3 more lines: read notes:a.md, section "A/B"`},
 		{mdsearch.Result{Collection: "notes", Path: "a.md"}, "cut to fit the token budget, 3 more lines: read notes:a.md"},
 		{mdsearch.Result{Path: "a.md", SectionPath: []string{"A"}}, `cut to fit the token budget, 3 more lines: read a.md, section "A"`},
-		// A stub merged forward: the rest is in the last section covered.
+		// Stubs merged forward: the rest is in the sections after the first.
 		{mdsearch.Result{Path: "a.md", SectionPath: []string{"A"}, Sections: [][]string{{"A"}, {"A", "B"}}},
 			`cut to fit the token budget, 3 more lines: read a.md, section "A/B"`},
+		{mdsearch.Result{Path: "a.md", SectionPath: []string{"A"}, Sections: [][]string{{"A"}, {"A", "B"}, {"A", "C"}, {"A", "D"}}},
+			`cut to fit the token budget, 3 more lines: read a.md, sections "A/B", "A/C" and "A/D"`},
 	} {
 		if got := readHint(tt.r, 3); got != tt.want {
 			t.Errorf("readHint(%+v) = %q, want %q", tt.r, got, tt.want)
+		}
+	}
+}
+
+// TestCutNeverEndsOnHeading: a result cut to a budget keeps whole blocks,
+// and a heading only with the block under it.
+func TestCutNeverEndsOnHeading(t *testing.T) {
+	text := "# Backups\n\nEvery machine is backed up nightly.\n\n## Restore Drill\n\n" + strings.Repeat("word ", 200)
+	for _, budget := range []int{10, 20, 40} {
+		got, lines := cutBlocks(text, budget, true)
+		if got != "# Backups\n\nEvery machine is backed up nightly." || lines != 3 {
+			t.Errorf("budget %d: %q (%d lines)", budget, got, lines)
+		}
+	}
+	setext := "Intro line.\n\nTitle\n=====\n\n" + strings.Repeat("word ", 200)
+	if got, _ := cutBlocks(setext, 20, true); got != "Intro line." {
+		t.Errorf("setext: %q", got)
+	}
+	for text, want := range map[string]bool{"a\n## B": true, "## B": true, "a\n#hashtag": false, "    # code": false, "x\n---": true, "---": false, "a\nb": false} {
+		if endsWithHeading(text) != want {
+			t.Errorf("endsWithHeading(%q) = %v", text, !want)
 		}
 	}
 }

@@ -266,6 +266,9 @@ func TestMaxTokens(t *testing.T) {
 					sec = r.Sections[len(r.Sections)-1]
 				}
 				wantSection := ", section " + fmt.Sprintf("%q", strings.Join(sec, "/"))
+				if len(r.Sections) > 2 {
+					wantSection = " and " + fmt.Sprintf("%q", strings.Join(sec, "/"))
+				}
 				if len(sec) == 0 {
 					wantSection = ""
 				}
@@ -282,8 +285,13 @@ func TestMaxTokens(t *testing.T) {
 			}
 			switch {
 			case c.budget > 0 && c.whole == 0:
-				// Only the first result's first block, however long.
-				if strings.Contains(got[0].Text, "\n\n") {
+				// Only the first result's first block, however long, with
+				// the headings over it (a cut never ends on a heading).
+				blocks := strings.Split(got[0].Text, "\n\n")
+				for len(blocks) > 1 && strings.HasPrefix(blocks[0], "#") {
+					blocks = blocks[1:]
+				}
+				if len(blocks) != 1 || strings.HasPrefix(blocks[0], "#") {
 					t.Errorf("first result cut to more than its first block: %q", got[0].Text)
 				}
 			case c.budget > 0 && spent > c.budget:

@@ -178,22 +178,31 @@ func fitBudget(rs []mdsearch.Result, budget int) []mdsearch.Result {
 // COLLECTION:PATH (which names it even when another collection holds the
 // same path), and its section, when it has one (text before the first
 // heading has none, so the note is read whole). A passage that holds stub
-// sections merged into the next names the last section it covers: the
-// stubs are short, so the rest is there, and reading the first would
-// read it and everything under it.
+// sections merged into the next names the sections after its first: the
+// stub it starts with is short, so the rest is in them, and reading the
+// first would read everything under it.
 func readHint(r mdsearch.Result, rest int) string {
 	note := r.Path
 	if r.Collection != "" {
 		note = r.Collection + ":" + r.Path
 	}
-	path := r.SectionPath
+	paths := [][]string{r.SectionPath}
 	if len(r.Sections) > 1 {
-		path = r.Sections[len(r.Sections)-1]
+		paths = r.Sections[1:]
 	}
-	if len(path) == 0 {
+	if len(paths[0]) == 0 {
 		return fmt.Sprintf("cut to fit the token budget, %d more lines: read %s", rest, note)
 	}
-	return fmt.Sprintf("cut to fit the token budget, %d more lines: read %s, section %q", rest, note, strings.Join(path, "/"))
+	names := make([]string, len(paths))
+	for i, p := range paths {
+		names[i] = fmt.Sprintf("%q", strings.Join(p, "/"))
+	}
+	if len(names) == 1 {
+		return fmt.Sprintf("cut to fit the token budget, %d more lines: read %s, section %s", rest, note, names[0])
+	}
+	last := len(names) - 1
+	return fmt.Sprintf("cut to fit the token budget, %d more lines: read %s, sections %s and %s", rest, note,
+		strings.Join(names[:last], ", "), names[last])
 }
 
 // cutBlocks returns the longest prefix of text made of whole blocks
@@ -210,8 +219,8 @@ func cutBlocks(text string, budget int, first bool) (string, int) {
 		b.WriteString(l)
 		if (!code && strings.TrimSpace(l) == "") || i == len(lines)-1 {
 			kept := strings.TrimRight(b.String(), "\n \t")
-			if kept == "" {
-				continue
+			if kept == "" || (i < len(lines)-1 && endsWithHeading(kept)) {
+				continue // a cut never ends on a heading whose text it leaves out
 			}
 			if EstimateTokens(kept) > budget && (best != "" || !first) {
 				break
@@ -223,4 +232,21 @@ func cutBlocks(text string, budget int, first bool) (string, int) {
 		}
 	}
 	return best, bestLines
+}
+
+// endsWithHeading reports whether text's last block is a heading: an ATX
+// line ("## Title") or a setext one (a line, then "===" or "---").
+func endsWithHeading(text string) bool {
+	lines := strings.Split(text, "\n")
+	last := strings.TrimRight(lines[len(lines)-1], "\r")
+	trimmed := strings.TrimLeft(last, " ")
+	if len(last)-len(trimmed) <= 3 {
+		n := len(trimmed) - len(strings.TrimLeft(trimmed, "#"))
+		if n >= 1 && n <= 6 && (len(trimmed) == n || trimmed[n] == ' ' || trimmed[n] == '\t') {
+			return true
+		}
+	}
+	t := strings.TrimSpace(last)
+	setext := t != "" && (strings.Trim(t, "=") == "" || strings.Trim(t, "-") == "")
+	return setext && len(lines) >= 2 && strings.TrimSpace(lines[len(lines)-2]) != ""
 }
