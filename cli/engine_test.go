@@ -158,7 +158,7 @@ func TestCommandErrors(t *testing.T) {
 		{[]string{"read", "/etc/passwd"}, 1, "absolute"},
 		{[]string{"read", "kitchen/Sourdough.md", "--section", "nope"}, 1, `"Sourdough/Bulk Fermentation"`},
 		{[]string{"read", "nope.md"}, 1, "no such note"},
-		{[]string{"index"}, 2, "mdsearch: index: give one DIR"},
+		{[]string{"index", "a", "b"}, 2, `mdsearch: index: unexpected argument "b"`},
 		{[]string{"index", "does-not-exist"}, 1, "no such folder"},
 		{[]string{"index", "../sample-vault", "--max-file-size", "lots"}, 2, `mdsearch: index: --max-file-size "lots": not a size`},
 		{[]string{"status", "--max-file-size", "-5KB"}, 2, `--max-file-size "-5KB": not a size`},
@@ -282,5 +282,25 @@ func TestIndexByName(t *testing.T) {
 	}
 	if code, _, errOut := run(t, index, "index", "no-such-thing"); code != 1 || !strings.Contains(errOut, "no such folder") {
 		t.Errorf("index of an unknown name: %d %s", code, errOut)
+	}
+}
+
+// TestIndexEveryCollection: "mdsearch index" alone re-indexes every
+// collection from its folder; on a missing index it makes none.
+func TestIndexEveryCollection(t *testing.T) {
+	noModel(t)
+	dir := t.TempDir()
+	index := filepath.Join(dir, "index.db")
+	if code, _, errOut := run(t, index, "index"); code != 1 || !strings.Contains(errOut, "no index here") {
+		t.Errorf("on a missing index: exit %d, %q", code, errOut)
+	}
+	if _, err := os.Stat(index); err == nil {
+		t.Error("a run with nothing to index made an index")
+	}
+	run(t, index, "index", "../sample-vault")
+	run(t, index, "index", "../sample-vault/kitchen", "--name", "kitchen")
+	code, out, errOut := run(t, index, "index")
+	if code != 0 || !strings.Contains(out, "sample-vault: 6 files (6 unchanged)") || !strings.Contains(out, "kitchen: 2 files (2 unchanged)") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }

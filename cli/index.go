@@ -14,14 +14,22 @@ import (
 )
 
 func runIndex(ctx context.Context, env *Env, args []string) error {
-	fs := newFlags(env, "index", "DIR")
+	fs := newFlags(env, "index", "[DIR | COLLECTION]  (none: every collection of the index)")
 	name := fs.String("name", "", "collection name (default: the folder's name)")
 	full := fs.Bool("full", false, "re-read and re-embed every note")
 	asJSON := fs.Bool("json", false, "print the run's statistics as JSON on stdout, and progress events as JSON lines on stderr")
 	ef := addEngineFlags(fs)
-	pos, err := parseArgs(fs, args, 1, "one DIR, the folder to index")
-	if err != nil {
+	pos, err := parse(fs, args)
+	switch {
+	case err != nil:
 		return err
+	case len(pos) > 1:
+		return usagef("unexpected argument %q: give one DIR or COLLECTION, or none for every collection", pos[1])
+	case len(pos) == 0 && *name != "":
+		return usagef("--name names the collection of a DIR: give the DIR too")
+	}
+	if len(pos) == 0 {
+		ef.existing = true // re-indexing what is there never makes an index
 	}
 	e, closeAll, err := ef.open(ctx, env, true)
 	if err != nil {
@@ -31,13 +39,22 @@ func runIndex(ctx context.Context, env *Env, args []string) error {
 	if err := rebuildIfMigrated(ctx, env, e); err != nil {
 		return err
 	}
+	if len(pos) == 0 {
+		return indexAll(ctx, env, e, *full, *asJSON)
+	}
 	bar := newProgress(env, *asJSON, e.Embeds())
 	st, err := e.Index(ctx, indexRequest(ctx, e, pos[0], *name, *full), bar.update)
 	bar.done(st)
 	if st == nil {
 		return err
 	}
-	if *asJSON {
+	return reportIndex(env, st, *asJSON, err)
+}
+
+// reportIndex prints one run's statistics and notice, and passes its
+// error on.
+func reportIndex(env *Env, st *mdsearch.IndexStats, asJSON bool, err error) error {
+	if asJSON {
 		if encErr := printJSON(env, st); encErr != nil {
 			return encErr
 		}
@@ -46,6 +63,23 @@ func runIndex(ctx context.Context, env *Env, args []string) error {
 		printSkips(env, st)
 	}
 	printNotice(env, st.Notice)
+	return err
+}
+
+// indexAll is "mdsearch index" without a DIR: every collection, from its
+// recorded folder, one run after another (with --json, one object each).
+func indexAll(ctx context.Context, env *Env, e *search.Engine, full, asJSON bool) error {
+	if !e.HasCollections(ctx) {
+		return mdsearch.Errorf(mdsearch.KindNotFound, "index", "", "give the folder to index: mdsearch index DIR", "the index holds no collections yet")
+	}
+	bar := newProgress(env, asJSON, e.Embeds())
+	stats, err := e.IndexAll(ctx, full, bar.update)
+	bar.done(nil)
+	for _, st := range stats {
+		if rerr := reportIndex(env, st, asJSON, nil); rerr != nil {
+			return rerr
+		}
+	}
 	return err
 }
 

@@ -199,7 +199,13 @@ func (e *Engine) collectionByName(ctx context.Context, name string) (*store.Coll
 	return c, nil
 }
 
-// HasCollection reports whether the index holds a collection of that name.
+// HasCollections reports whether the index holds any collection.
+func (e *Engine) HasCollections(ctx context.Context) bool {
+	colls, err := e.st.Collections(ctx)
+	return err == nil && len(colls) > 0
+}
+
+// HasCollection reports whether the index holds the named collection.
 func (e *Engine) HasCollection(ctx context.Context, name string) bool {
 	c, err := e.st.Collection(ctx, name)
 	return err == nil && c != nil
