@@ -37,8 +37,16 @@ func addEngineFlags(fs *flag.FlagSet) *engineFlags {
 	return f
 }
 
-// addIndexFlags adds the flags of commands that open the index but never
-// embed (read, status), so their help lists no model flags.
+// addSearchFlags are search's: the index and the model, but no size limit,
+// which only decides what is indexed (or read).
+func addSearchFlags(fs *flag.FlagSet) *engineFlags {
+	f := addIndexPathFlag(fs)
+	f.embedder = addEmbedderFlags(fs)
+	return f
+}
+
+// addIndexFlags adds the flags of commands that open the index and read
+// notes but never embed (read), so their help lists no model flags.
 func addIndexFlags(fs *flag.FlagSet) *engineFlags {
 	f := addIndexPathFlag(fs)
 	fs.StringVar(&f.maxSize, "max-file-size", "", "skip notes larger than this `size` (e.g. 10MB, 512KB; none or 0 for no limit; "+

@@ -161,7 +161,7 @@ func TestCommandErrors(t *testing.T) {
 		{[]string{"index", "a", "b"}, 2, `mdsearch: index: unexpected argument "b"`},
 		{[]string{"index", "does-not-exist"}, 1, "no such folder"},
 		{[]string{"index", "../sample-vault", "--max-file-size", "lots"}, 2, `mdsearch: index: --max-file-size "lots": not a size`},
-		{[]string{"status", "--max-file-size", "-5KB"}, 2, `--max-file-size "-5KB": not a size`},
+		{[]string{"read", "x.md", "--max-file-size", "-5KB"}, 2, `--max-file-size "-5KB": not a size`},
 		{[]string{"status", "extra"}, 2, `mdsearch: status: unexpected argument "extra"`},
 		{[]string{"search", "x", "--embedder", "bogus"}, 2, "unknown embedder"},
 		{[]string{"search", "x", "--precision", "int4"}, 2, "int4"},

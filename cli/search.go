@@ -23,7 +23,7 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 	fs.IntVar(&req.MaxTokens, "max-tokens", 0, "fill at most about this many tokens with whole passages (0: no limit)")
 	brief := fs.Bool("brief", false, "show each result's first lines only")
 	asJSON := fs.Bool("json", false, "print results as JSON")
-	ef := addEngineFlags(fs)
+	ef := addSearchFlags(fs)
 	ef.readOnly = true
 	pos, err := parseArgs(fs, args, -1, "a QUERY")
 	if err != nil {

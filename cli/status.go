@@ -9,7 +9,7 @@ import (
 func runStatus(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "status", "")
 	asJSON := fs.Bool("json", false, "print JSON")
-	ef := addIndexFlags(fs)
+	ef := addIndexPathFlag(fs) // stale counts hold to each collection's own size limit
 	ef.readOnly = true
 	_, err := parseArgs(fs, args, 0, "")
 	if err != nil {

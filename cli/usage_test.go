@@ -74,8 +74,8 @@ func TestHelpFlags(t *testing.T) {
 		want, not []string
 	}{
 		{"read", []string{"index", "max-file-size", "section", "outline", "json"}, model},
-		{"status", []string{"index", "max-file-size", "json"}, append([]string{"section", "n"}, model...)},
-		{"search", append([]string{"index", "n", "max-per-page", "mode", "collection", "tag", "path-prefix", "json"}, model...), []string{"section"}},
+		{"status", []string{"index", "json"}, append([]string{"section", "n", "max-file-size"}, model...)},
+		{"search", append([]string{"index", "n", "max-per-page", "mode", "collection", "tag", "path-prefix", "json"}, model...), []string{"section", "max-file-size"}},
 		{"index", append([]string{"index", "max-file-size", "name", "full", "json"}, model...), []string{"n", "section"}},
 		{"serve", append([]string{"addr", "token", "no-watch", "index"}, model...), []string{"http", "json"}},
 		{"mcp", append([]string{"http", "token", "no-watch", "index"}, model...), []string{"addr", "json"}},
