@@ -201,7 +201,7 @@ func (r *run) dropVectors() error {
 		if had != "" {
 			what += " of " + had
 		}
-		addNotice(&r.stats.Notice, fmt.Sprintf("semantic search dropped: deleted %d %s (every collection of this index); `mdsearch index` with a model embeds again", n, what))
+		addNotice(&r.stats.Notice, fmt.Sprintf("semantic search dropped: deleted %d %s, one a distinct window text, in every collection of this index; `mdsearch index` with a model embeds again", n, what))
 	}
 	return nil
 }
