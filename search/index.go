@@ -281,19 +281,37 @@ func (e *Engine) lockWrites(ctx context.Context) (unlock func(), err error) {
 }
 
 // noteSameRoot warns when a new collection's folder is already another
-// collection's: every note would then come back twice.
+// collection's, or inside it, or holds it: those notes would then come
+// back twice.
 func (e *Engine) noteSameRoot(ctx context.Context, name, root string, stats *mdsearch.IndexStats) error {
 	colls, err := e.st.Collections(ctx)
 	if err != nil {
 		return err
 	}
 	for _, o := range colls {
-		if o.Root == root && o.Name != name {
-			addNotice(&stats.Notice, "this folder is also collection "+o.Name+", so searches find its notes twice "+
-				"unless they name one collection (`mdsearch drop NAME` removes one)")
+		if o.Name == name {
+			continue
+		}
+		how := ""
+		switch {
+		case o.Root == root:
+			how = "this folder is also collection " + o.Name + ", so searches find its notes twice"
+		case within(root, o.Root):
+			how = "this folder is inside collection " + o.Name + "'s (" + o.Root + "), so searches find its notes twice"
+		case within(o.Root, root):
+			how = "this folder holds collection " + o.Name + "'s (" + o.Root + "), so searches find those notes twice"
+		}
+		if how != "" {
+			addNotice(&stats.Notice, how+" unless they name one collection (`mdsearch drop NAME` removes one)")
 		}
 	}
 	return nil
+}
+
+// within reports whether folder dir lies inside folder parent.
+func within(dir, parent string) bool {
+	rel, err := filepath.Rel(parent, dir)
+	return err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 // prepareModel registers the embedder's model, or checks that running

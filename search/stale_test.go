@@ -235,6 +235,18 @@ func TestSameFolderTwiceNotice(t *testing.T) {
 	if n := search(t, e, mdsearch.SearchRequest{Query: "sourdough", Mode: mdsearch.ModeKeyword, Collection: "a"}).Collections; n != 1 {
 		t.Errorf("search of a: %d collections, want 1", n)
 	}
+	// Folders inside one another overlap too.
+	if st := index(t, e, filepath.Join(vault, "kitchen"), "k"); !strings.Contains(st.Notice, "this folder is inside collection a's") {
+		t.Errorf("a folder inside a collection's: notice %q", st.Notice)
+	}
+	outer := filepath.Dir(vault)
+	write(t, outer, "top.md", "# Top\n")
+	if st := index(t, e, outer, "outer"); !strings.Contains(st.Notice, "this folder holds collection a's") {
+		t.Errorf("a folder holding a collection's: notice %q", st.Notice)
+	}
+	if !within("/a/b", "/a") || within("/a", "/a") || within("/ab", "/a") || within("/a", "/a/b") {
+		t.Error("within")
+	}
 }
 
 // A run without a size limit of its own keeps the collection's: a note
