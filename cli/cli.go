@@ -68,11 +68,17 @@ func Main(ctx context.Context, env *Env, args []string) int {
 			args = []string{args[1], "-h"}
 		}
 	}
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	if len(args) == 0 {
+		usage(env.Stderr) // not asked for: a mistake
+		return 2
+	}
+	if args[0] == "help" && len(args) > 1 {
+		fmt.Fprintf(env.Stderr, "mdsearch: help: unknown command %q\n\n", args[1])
 		usage(env.Stderr)
-		if len(args) == 0 {
-			return 2
-		}
+		return 2
+	}
+	if args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		usage(env.Stdout)
 		return 0
 	}
 	if args[0] == "version" || args[0] == "--version" {
@@ -177,9 +183,12 @@ func usage(w io.Writer) {
 func newFlags(env *Env, name, args string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(env.Stderr, "Usage: mdsearch %s [flags] %s\n\nFlags:\n", name, args)
+	fs.Usage = func() { // asked for (-h), so on stdout: "mdsearch search -h | less"
+		fmt.Fprintf(env.Stdout, "Usage: mdsearch %s [flags] %s\n\nFlags:\n", name, args)
+		out := fs.Output()
+		fs.SetOutput(env.Stdout)
 		fs.PrintDefaults()
+		fs.SetOutput(out)
 	}
 	return fs
 }

@@ -11,10 +11,15 @@ import (
 )
 
 func runMain(args ...string) (code int, stderr string) {
-	var errOut bytes.Buffer
-	env := &Env{Stdin: strings.NewReader(""), Stdout: &bytes.Buffer{}, Stderr: &errOut, Getenv: func(string) string { return "" }}
+	code, _, stderr = runMainOut(args...)
+	return code, stderr
+}
+
+func runMainOut(args ...string) (code int, stdout, stderr string) {
+	var out, errOut bytes.Buffer
+	env := &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut, Getenv: func(string) string { return "" }}
 	code = Main(context.Background(), env, args)
-	return code, errOut.String()
+	return code, out.String(), errOut.String()
 }
 
 // Every failure reads "mdsearch: COMMAND: what went wrong"; a bad command
@@ -49,7 +54,8 @@ func TestErrorPrefix(t *testing.T) {
 		{[]string{"setup", "extra"}, 2, `mdsearch: setup: unexpected argument "extra"`},
 		{[]string{"nope"}, 2, `mdsearch: unknown command "nope"`},
 		{[]string{"read", "a.md", "--outline", "--section", "A"}, 2, "mdsearch: read: --outline prints the whole note's headings"},
-		{[]string{"help", "search"}, 0, "Usage: mdsearch search [flags] QUERY"},
+		{[]string{"help", "nosuch"}, 2, `mdsearch: help: unknown command "nosuch"`},
+
 		{[]string{"--index", "x.db", "status"}, 2, "mdsearch: flags go after the command (mdsearch COMMAND --index …)"},
 	}
 	for _, tt := range tests {
@@ -58,7 +64,7 @@ func TestErrorPrefix(t *testing.T) {
 		if code != tt.code || !strings.HasPrefix(first, tt.want) {
 			t.Errorf("%v: exit %d, first line %q; want %d, %q", tt.args, code, first, tt.code, tt.want)
 		}
-		if code == 2 && tt.args[0] != "nope" && tt.args[0] != "--index" && !strings.Contains(stderr, "Run 'mdsearch "+tt.args[0]+" -h' for usage.") {
+		if code == 2 && tt.args[0] != "nope" && tt.args[0] != "--index" && tt.args[0] != "help" && !strings.Contains(stderr, "Run 'mdsearch "+tt.args[0]+" -h' for usage.") {
 			t.Errorf("%v: no pointer to the usage in %q", tt.args, stderr)
 		}
 	}
@@ -84,13 +90,13 @@ func TestHelpFlags(t *testing.T) {
 		{"setup", []string{"verify", "test-data", "from"}, append([]string{"index"}, model...)},
 	}
 	for _, tt := range tests {
-		code, stderr := runMain(tt.cmd, "-h")
-		if code != 0 || !strings.HasPrefix(stderr, "Usage: mdsearch "+tt.cmd+" ") {
-			t.Errorf("%s -h: exit %d\n%s", tt.cmd, code, stderr)
+		code, stdout, _ := runMainOut(tt.cmd, "-h")
+		if code != 0 || !strings.HasPrefix(stdout, "Usage: mdsearch "+tt.cmd+" ") {
+			t.Errorf("%s -h: exit %d\n%s", tt.cmd, code, stdout)
 			continue
 		}
 		var got []string
-		for _, m := range flagName.FindAllStringSubmatch(stderr, -1) {
+		for _, m := range flagName.FindAllStringSubmatch(stdout, -1) {
 			got = append(got, m[1])
 		}
 		for _, f := range tt.want {
@@ -103,5 +109,18 @@ func TestHelpFlags(t *testing.T) {
 				t.Errorf("%s -h lists -%s, which it does not use", tt.cmd, f)
 			}
 		}
+	}
+}
+
+// Help that was asked for goes to stdout, to page or grep; help after a
+// mistake goes to stderr.
+func TestHelpOnStdout(t *testing.T) {
+	for _, args := range [][]string{{"help"}, {"-h"}, {"--help"}, {"help", "search"}, {"search", "-h"}} {
+		if code, out, errOut := runMainOut(args...); code != 0 || !strings.Contains(out, "Usage: mdsearch") || errOut != "" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, out, errOut)
+		}
+	}
+	if code, out, errOut := runMainOut(); code != 2 || out != "" || !strings.Contains(errOut, "Usage: mdsearch") {
+		t.Errorf("no command: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }
