@@ -30,6 +30,24 @@ type HTMLOptions struct {
 	// false when no note matches; the link then renders as marked text.
 	// Nil leaves every wikilink unresolved and markdown links as written.
 	Link func(target, heading string, wiki bool) (href string, ok bool)
+	// IDs makes the heading ids; nil starts afresh with the source's custom
+	// ids reserved. A section rendered alone passes the ids its note's
+	// headings before it have taken (see SectionIDs).
+	IDs *sections.IDs
+}
+
+// SectionIDs is the ids of a note's headings before line, taken, with
+// every custom id of the note reserved: what HTMLOptions.IDs needs to give
+// a section rendered alone the ids the whole note gives it.
+func SectionIDs(note []byte, line int) *sections.IDs {
+	doc := sections.Parse("", note)
+	ids := doc.CustomIDs()
+	for _, h := range doc.Headings {
+		if h.Line < line && h.Anchor == "" {
+			ids.Generate(h.Text)
+		}
+	}
+	return ids
 }
 
 // Heading is one heading of a rendered note, for tables of contents and for
@@ -65,7 +83,10 @@ func HTML(src []byte, opts HTMLOptions) Rendered {
 	}
 	st := &noteState{opts: opts, lines: sections.NewLineIndex(src), base: body, first: first}
 	// The ids read takes: custom ids reserved first (sections.IDs).
-	ids := sections.Parse("", src).CustomIDs()
+	ids := opts.IDs
+	if ids == nil {
+		ids = sections.Parse("", src).CustomIDs()
+	}
 	ctx := parser.NewContext(parser.WithIDs(&headingIDs{ids}))
 	ctx.Set(noteStateKey, st)
 	if err := noteMarkdown.Convert(src[body:], &out, parser.WithContext(ctx)); err != nil {

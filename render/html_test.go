@@ -91,6 +91,16 @@ func TestHTMLHeadings(t *testing.T) {
 	if got := strings.Join(ids, " "); got != "setup setup-1 setup-2 setup-3" {
 		t.Errorf("ids %s", got)
 	}
+	// A section rendered alone keeps the ids the whole note gives it.
+	note := "# Edge\n\n## Setup\n\na\n\n## Setup\n\nb\n\n### Setup\n\nc\n"
+	section := "## Setup\n\nb\n\n### Setup\n\nc\n" // from line 7
+	ids = ids[:0]
+	for _, h := range HTML([]byte(section), HTMLOptions{FirstLine: 7, IDs: SectionIDs([]byte(note), 7)}).Headings {
+		ids = append(ids, h.ID)
+	}
+	if got := strings.Join(ids, " "); got != "setup-1 setup-2" {
+		t.Errorf("section ids %s", got)
+	}
 }
 
 func TestHTMLHeadingText(t *testing.T) {

@@ -41,7 +41,14 @@ func (srv *Server) renderNote(ctx context.Context, resp *mdsearch.ReadResponse) 
 		}
 		return noteHref(resp.Collection, p, heading), true
 	}
-	r := render.HTML([]byte(resp.Content), render.HTMLOptions{FirstLine: resp.StartLine, Link: link})
+	opts := render.HTMLOptions{FirstLine: resp.StartLine, Link: link}
+	if resp.Section != "" { // ids as the whole note gives them: "setup-1", not "setup"
+		whole, err := srv.s.Read(ctx, mdsearch.ReadRequest{Path: resp.Collection + ":" + resp.Path, Full: true})
+		if err == nil {
+			opts.IDs = render.SectionIDs([]byte(whole.Content), resp.StartLine)
+		}
+	}
+	r := render.HTML([]byte(resp.Content), opts)
 	return RenderedNote{ReadResponse: *resp, HTML: r.HTML, Headings: r.Headings}
 }
 
