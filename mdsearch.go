@@ -308,8 +308,10 @@ func (e *Error) Error() string {
 	if e.Path != "" {
 		msg += " " + e.Path
 	}
-	if e.Err != nil {
+	if e.Err != nil && msg != "" {
 		msg += ": " + e.Err.Error()
+	} else if e.Err != nil { // no operation: the message alone (a request field's check)
+		msg = e.Err.Error()
 	}
 	if e.Hint != "" {
 		msg += " (" + e.Hint + ")"

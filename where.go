@@ -28,7 +28,7 @@ func SplitTags(list []string) (tag string, tags []string, err error) {
 func CleanTag(t string) (string, error) {
 	clean := strings.TrimSpace(strings.TrimLeft(t, "# \t"))
 	if clean == "" {
-		return "", Errorf(KindInvalid, "search", "", "", "tag %q is empty: name a tag, e.g. project", t)
+		return "", Errorf(KindInvalid, "", "", "", "tag %q is empty: name a tag, e.g. project", t)
 	}
 	return clean, nil
 }
@@ -46,10 +46,10 @@ func ParseWhere(pairs []string) (map[string]string, error) {
 		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
 		switch {
 		case !ok || k == "":
-			return nil, Errorf(KindInvalid, "search", "", "", "where %q: use field=value, e.g. owner=alice", p)
+			return nil, Errorf(KindInvalid, "", "", "", "where %q: use field=value, e.g. owner=alice", p)
 		}
 		if prev, seen := out[k]; seen && !strings.EqualFold(prev, v) {
-			return nil, Errorf(KindInvalid, "search", "", "", "where: field %q is given twice (%q and %q); a note has one value", k, prev, v)
+			return nil, Errorf(KindInvalid, "", "", "", "where: field %q is given twice (%q and %q); a note has one value", k, prev, v)
 		}
 		out[k] = v
 	}
