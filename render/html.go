@@ -168,6 +168,8 @@ func (st *noteState) heading(h *ast.Heading, src []byte) {
 	line := 0
 	if off, ok := firstOffset(h); ok {
 		line = st.line(off)
+	} else if h.Pos() >= 0 { // an empty heading ("## ") has no text to place it by
+		line = st.line(h.Pos())
 	}
 	dataLine, hasLine := h.AttributeString("data-line")
 	h.RemoveAttributes()

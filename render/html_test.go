@@ -91,6 +91,10 @@ func TestHTMLHeadings(t *testing.T) {
 	if got := strings.Join(ids, " "); got != "setup setup-1 setup-2 setup-3" {
 		t.Errorf("ids %s", got)
 	}
+	// An empty heading still has its line.
+	if hs := HTML([]byte("a\n\n## \n\nb\n"), HTMLOptions{}).Headings; len(hs) != 1 || hs[0].Line != 3 || hs[0].ID != "heading" {
+		t.Errorf("empty heading: %+v", hs)
+	}
 	// A section rendered alone keeps the ids the whole note gives it.
 	note := "# Edge\n\n## Setup\n\na\n\n## Setup\n\nb\n\n### Setup\n\nc\n"
 	section := "## Setup\n\nb\n\n### Setup\n\nc\n" // from line 7
