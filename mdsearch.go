@@ -215,9 +215,10 @@ type IndexProgress struct {
 	Collection      string  `json:"collection"`
 	FilesTotal      int     `json:"files_total"`
 	FilesDone       int     `json:"files_done"`
-	ChunksTotal     int     `json:"chunks_total"`
-	ChunksEmbedded  int     `json:"chunks_embedded"`
-	ChunksToEmbed   int     `json:"chunks_to_embed"`
+	ChunksTotal     int     `json:"chunks_total"`    // passages written so far
+	WindowsTotal    int     `json:"windows_total"`   // their windows
+	ChunksEmbedded  int     `json:"chunks_embedded"` // window texts embedded so far
+	ChunksToEmbed   int     `json:"chunks_to_embed"` // window texts without a vector, once files are done
 	EmbedsPerSecond float64 `json:"embeds_per_second"`
 }
 

@@ -12,9 +12,10 @@ import (
 )
 
 // guessEmbedsPerSecond prices the embedding still to come before the model
-// has run: about what USE-lite does on two cores. Once embedding starts the
-// measured rate replaces it.
-const guessEmbedsPerSecond = 200
+// has run: about what USE-lite (int8) does on two cores, in windows a
+// second (565 on the Rust RFCs, docs/benchmarks.md). Once embedding starts
+// the measured rate replaces it.
+const guessEmbedsPerSecond = 500
 
 // tracker turns the engine's progress reports into one figure for the whole
 // job: files parsed, then texts embedded, each share weighted by its
@@ -72,7 +73,7 @@ func (t *tracker) filesView(p mdsearch.IndexProgress) progressView {
 	parse := elapsed / f
 	embed := 0.0
 	if t.embeds {
-		embed = float64(p.ChunksTotal) / f / guessEmbedsPerSecond
+		embed = float64(p.WindowsTotal) / f / guessEmbedsPerSecond // windows are what the model embeds
 	}
 	share := 1.0
 	if parse+embed > 0 {
@@ -164,11 +165,11 @@ func lineParts(p mdsearch.IndexProgress, v progressView) []linePart {
 	parts := []linePart{{fmt.Sprintf("%3.0f%%", v.Percent), 0}}
 	files := fmt.Sprintf("%d/%d files", p.FilesDone, p.FilesTotal)
 	if v.Phase == "embed" {
-		parts = append(parts, linePart{files, 5}, linePart{fmt.Sprintf("%d chunks", p.ChunksTotal), 6},
+		parts = append(parts, linePart{files, 5}, linePart{fmt.Sprintf("%d passages", p.ChunksTotal), 6},
 			linePart{fmt.Sprintf("%d/%d embedded", p.ChunksEmbedded, p.ChunksToEmbed), 2},
 			linePart{fmt.Sprintf("%.0f/s", p.EmbedsPerSecond), 3})
 	} else {
-		parts = append(parts, linePart{files, 2}, linePart{fmt.Sprintf("%d chunks", p.ChunksTotal), 6})
+		parts = append(parts, linePart{files, 2}, linePart{fmt.Sprintf("%d passages", p.ChunksTotal), 6})
 	}
 	if v.ETA >= 0 && v.Phase != "done" {
 		parts = append(parts, linePart{"ETA " + clock(v.ETA), 1})

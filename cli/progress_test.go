@@ -17,14 +17,15 @@ func fakeClock(step time.Duration) func() time.Time {
 }
 
 func TestTrackerMonotonicWithETA(t *testing.T) {
-	// A cold run: 100 files parsed (10 chunks each), then 1000 texts embedded.
+	// A cold run: 100 files parsed (10 passages, 50 windows each), then
+	// 5000 windows embedded.
 	var reports []mdsearch.IndexProgress
 	for f := 0; f <= 100; f += 10 {
-		reports = append(reports, mdsearch.IndexProgress{FilesTotal: 100, FilesDone: f, ChunksTotal: 10 * f})
+		reports = append(reports, mdsearch.IndexProgress{FilesTotal: 100, FilesDone: f, ChunksTotal: 10 * f, WindowsTotal: 50 * f})
 	}
-	for e := 0; e <= 1000; e += 100 {
-		reports = append(reports, mdsearch.IndexProgress{FilesTotal: 100, FilesDone: 100, ChunksTotal: 1000,
-			ChunksToEmbed: 1000, ChunksEmbedded: e, EmbedsPerSecond: 200})
+	for e := 0; e <= 5000; e += 500 {
+		reports = append(reports, mdsearch.IndexProgress{FilesTotal: 100, FilesDone: 100, ChunksTotal: 1000, WindowsTotal: 5000,
+			ChunksToEmbed: 5000, ChunksEmbedded: e, EmbedsPerSecond: guessEmbedsPerSecond})
 	}
 	for _, c := range []struct {
 		name   string
@@ -53,7 +54,8 @@ func TestTrackerMonotonicWithETA(t *testing.T) {
 		if lastEmbed.Percent != 100 || lastEmbed.ETA != 0 {
 			t.Errorf("%s: end of embedding at %.1f%%, ETA %v", c.name, lastEmbed.Percent, lastEmbed.ETA)
 		}
-		// Embedding 1000 texts at 200/s outweighs parsing 100 files at 10/s.
+		// Embedding 5000 windows at the guessed rate takes about as long as
+		// parsing 100 files at 10/s.
 		if c.embeds && (lastFiles.Percent < 40 || lastFiles.Percent > 80) {
 			t.Errorf("%s: parsing ends at %.1f%%; want its share of the time", c.name, lastFiles.Percent)
 		}
@@ -74,9 +76,9 @@ func TestProgressLineFits(t *testing.T) {
 		width int
 		want  string
 	}{
-		{files, fv, 80, "[#######-----------------------]  25% · 324/648 files · 9000 chunks · ETA 1:23"},
-		{files, progressView{Phase: "files", Percent: 0, ETA: -1}, 60, "[----------------------]   0% · 324/648 files · 9000 chunks"},
-		{emb, ev, 120, "[#####################---------]  72% · 648/648 files · 9000 chunks · 4100/9000 embedded · 412/s · ETA 0:19"},
+		{files, fv, 80, "[#######----------------------]  25% · 324/648 files · 9000 passages · ETA 1:23"},
+		{files, progressView{Phase: "files", Percent: 0, ETA: -1}, 60, "[--------------------]   0% · 324/648 files · 9000 passages"},
+		{emb, ev, 120, "[#####################---------]  72% · 648/648 files · 9000 passages · 4100/9000 embedded · 412/s · ETA 0:19"},
 		{emb, ev, 80, "[###########-----]  72% · 648/648 files · 4100/9000 embedded · 412/s · ETA 0:19"},
 		{emb, ev, 60, "[########----]  72% · 4100/9000 embedded · 412/s · ETA 0:19"},
 		{emb, ev, 40, " 72% · 4100/9000 embedded · ETA 0:19"},

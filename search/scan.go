@@ -240,6 +240,9 @@ func (w *batchWriter) write(res scanResult) error {
 	}
 	r.stats.Chunks += len(res.chunks)
 	r.prog.ChunksTotal += len(res.chunks)
+	for i := range res.chunks {
+		r.prog.WindowsTotal += len(res.chunks[i].Windows)
+	}
 	rows := 1 + len(res.chunks)
 	for i := range res.chunks {
 		rows += len(res.chunks[i].Windows)
