@@ -18,11 +18,18 @@ func CheckBind(addr, token string) error {
 	if strings.ContainsAny(token, " \t\r\n") {
 		return fmt.Errorf("the token must not contain spaces or line breaks")
 	}
-	if token == "" && !IsLoopback(host) {
+	switch {
+	case token == "" && !IsLoopback(host):
 		return fmt.Errorf("address %q is reachable from other machines: set a bearer token with --token or MDSEARCH_TOKEN, or bind to 127.0.0.1", addr)
+	case !IsLoopback(host) && len(token) < MinTokenLen:
+		return fmt.Errorf("address %q is reachable from other machines: the token is %d characters; use at least %d (e.g. `openssl rand -hex 16`)", addr, len(token), MinTokenLen)
 	}
 	return nil
 }
+
+// MinTokenLen is the shortest token a server reachable from other
+// machines takes: one that can be guessed guards nothing.
+const MinTokenLen = 16
 
 // IsLoopback reports whether host (a name or IP, without port) only ever
 // means this machine.

@@ -351,7 +351,9 @@ func TestCheckBind(t *testing.T) {
 		{"0.0.0.0:8080", "", false},
 		{":8080", "", false},
 		{"192.168.1.5:8080", "", false},
-		{"0.0.0.0:8080", "t0ken", true},
+		{"0.0.0.0:8080", "t0ken", false}, // guessable
+		{"0.0.0.0:8080", "0123456789abcdef", true},
+		{"127.0.0.1:8080", "t0ken", true}, // loopback: any token is extra
 		{"127.0.0.1:8080", "two words", false},
 		{"8080", "", false},
 	}
