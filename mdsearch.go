@@ -74,6 +74,8 @@ const (
 	MaxMaxPerPage     = 5
 	// MaxQueryBytes bounds a query: a longer one is not a query.
 	MaxQueryBytes = 4000
+	// MaxMaxTokens bounds a search's token budget (SearchRequest.MaxTokens).
+	MaxMaxTokens = 1 << 20
 )
 
 // SearchRequest is what every adapter turns its input into.

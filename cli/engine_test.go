@@ -149,7 +149,7 @@ func TestCommandErrors(t *testing.T) {
 		{[]string{"search", "x", "-n", "1000"}, 2, "mdsearch: search: n must be between 1 and 50"},
 		{[]string{"search", "x", "--max-per-page", "9"}, 2, "max per page must be between 1 and 5"},
 		{[]string{"search", "x", "--mode", "fuzzy"}, 2, "mdsearch: search: mode must be"},
-		{[]string{"search", "x", "--max-tokens", "-5"}, 2, "max tokens must be positive"},
+		{[]string{"search", "x", "--max-tokens", "-5"}, 2, "max tokens must be between 1 and 1048576 (0 for no budget), got -5"},
 		{[]string{"search", "x", "--where", "noequals"}, 2, `mdsearch: search: where "noequals": use field=value`},
 		{[]string{"search", strings.Repeat("long ", 1000)}, 2, "the limit is 4000"},
 		{[]string{"read", ""}, 2, "mdsearch: read: no path given"},

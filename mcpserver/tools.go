@@ -118,8 +118,8 @@ func (a SearchArgs) request() (mdsearch.SearchRequest, error) {
 	case a.MaxChunksPerPage < 1 || a.MaxChunksPerPage > mdsearch.MaxMaxPerPage:
 		return mdsearch.SearchRequest{}, fmt.Errorf("max_chunks_per_page is %d: use 1-%d (default %d)",
 			a.MaxChunksPerPage, mdsearch.MaxMaxPerPage, mdsearch.DefaultMaxPerPage)
-	case a.MaxTokens < 0:
-		return mdsearch.SearchRequest{}, fmt.Errorf("max_tokens is %d: use a positive number, or omit it for no limit", a.MaxTokens)
+	case a.MaxTokens < 0 || a.MaxTokens > mdsearch.MaxMaxTokens:
+		return mdsearch.SearchRequest{}, fmt.Errorf("max_tokens is %d: use 1-%d, or omit it (or 0) for no limit", a.MaxTokens, mdsearch.MaxMaxTokens)
 	}
 	mode := mdsearch.Mode(a.Mode)
 	switch mode {

@@ -118,7 +118,7 @@ func parseSearch(raw string) (mdsearch.SearchRequest, error) {
 	default:
 		return req, fmt.Errorf("mode %q is unknown: use hybrid, semantic or keyword", m)
 	}
-	if req.MaxTokens, err = intParam(vals, "max_tokens", 0, 1<<20); err != nil { // 0: no budget, as in the CLI and MCP
+	if req.MaxTokens, err = intParam(vals, "max_tokens", 0, mdsearch.MaxMaxTokens); err != nil { // 0: no budget, as in the CLI and MCP
 		return req, err
 	}
 	req.Collection = vals.Get("collection")

@@ -155,8 +155,9 @@ func normalize(req mdsearch.SearchRequest) (mdsearch.SearchRequest, error) {
 	if req.MaxPerPage == 0 {
 		req.MaxPerPage = mdsearch.DefaultMaxPerPage
 	}
-	if req.MaxTokens < 0 {
-		return req, mdsearch.Errorf(mdsearch.KindInvalid, "search", "", "", "max tokens must be positive, got %d", req.MaxTokens)
+	if req.MaxTokens < 0 || req.MaxTokens > mdsearch.MaxMaxTokens {
+		return req, mdsearch.Errorf(mdsearch.KindInvalid, "search", "", "", "max tokens must be between 1 and %d (0 for no budget), got %d",
+			mdsearch.MaxMaxTokens, req.MaxTokens)
 	}
 	if req.MaxPerPage < 1 || req.MaxPerPage > mdsearch.MaxMaxPerPage {
 		return req, mdsearch.Errorf(mdsearch.KindInvalid, "search", "", "", "max per page must be between 1 and %d, got %d",
