@@ -64,6 +64,7 @@ func runEval(ctx context.Context, env *Env, args []string) error {
 			return err
 		}
 	}
+	chosen := len(configs) > 0 // else the defaults, which shrink to keyword ones without a model
 	if gen.on && len(configs) == 0 {
 		configs = genConfigs
 	}
@@ -84,13 +85,19 @@ func runEval(ctx context.Context, env *Env, args []string) error {
 	// configurations still run, on chunks sized in words.
 	emb, err := provider.OpenContext(ctx, cfg)
 	switch {
-	case err != nil && needsModel(opts.Configs):
+	case err != nil && needsModel(opts.Configs) && chosen:
 		return err
 	case err != nil:
 		env.say("note: no embedding model (%v); chunks are sized in words", err)
 	default:
 		defer provider.Close(emb)
 		opts.Embedder = emb // nil for --embedder none: Run names what needs a model
+	}
+	if opts.Embedder == nil && !chosen && needsModel(opts.Configs) {
+		if opts.Configs, err = keywordConfigs(opts.Configs); err != nil {
+			return err
+		}
+		env.say("note: no embedding model: running the keyword configurations only (%s)", configNames(opts.Configs))
 	}
 	rep, err := eval.Run(ctx, opts)
 	if err != nil {
@@ -103,6 +110,29 @@ func runEval(ctx context.Context, env *Env, args []string) error {
 		return printJSON(env, rep)
 	}
 	return eval.WriteTable(env.Stdout, rep)
+}
+
+// keywordConfigs keeps the keyword configurations of cs, or, when it has
+// none, the baseline and mdsearch's keyword search.
+func keywordConfigs(cs []eval.Config) ([]eval.Config, error) {
+	var out []eval.Config
+	for _, c := range cs {
+		if c.Mode == mdsearch.ModeKeyword {
+			out = append(out, c)
+		}
+	}
+	if len(out) > 0 {
+		return out, nil
+	}
+	return eval.ParseConfigs([]string{"bm25-sections", "sections-keyword"})
+}
+
+func configNames(cs []eval.Config) string {
+	names := make([]string, len(cs))
+	for i, c := range cs {
+		names[i] = c.Name
+	}
+	return strings.Join(names, ", ")
 }
 
 // needsModel reports whether any configuration searches vectors.

@@ -66,6 +66,12 @@ func TestEvalKeywordOnly(t *testing.T) {
 	if !strings.Contains(errOut, "sections: indexed") {
 		t.Errorf("progress on stderr: %q", errOut)
 	}
+	// Without --config, no model means the keyword configurations only.
+	code, out, errOut = run(t, "", "eval", "--vault", "../sample-vault", "--queries", q, "--embedder", "none")
+	if code != 0 || !strings.Contains(errOut, "running the keyword configurations only (bm25-sections, sections-keyword)") ||
+		!strings.Contains(out, "bm25-sections") || strings.Contains(out, "sections-hybrid") {
+		t.Errorf("default configurations without a model: exit %d\n%s\n%s", code, out, errOut)
+	}
 
 	code, out, _ = run(t, "", append(args, "--json", "--details", "--k", "3")...)
 	var rep eval.Report
