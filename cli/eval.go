@@ -77,6 +77,10 @@ func runEval(ctx context.Context, env *Env, args []string) error {
 		}
 	} else if opts.Queries, err = eval.LoadQueries(*queries); err != nil {
 		return err
+	} else {
+		for _, w := range opts.Queries.Warnings {
+			env.say("warning: %s", w)
+		}
 	}
 	opts.Details = *details || gen.on // per-style rows need every outcome
 	opts.Log = func(line string) { env.say("%s", line) }

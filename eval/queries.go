@@ -4,9 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"sort"
 	"strings"
 
 	"github.com/mdsearch/mdsearch"
@@ -85,6 +88,10 @@ func (q *Query) relevantPages() []string {
 type QuerySet struct {
 	File    string
 	Queries []Query
+	// Warnings name fields the format does not have ("file:line: ..."):
+	// ignored, but a misspelt "section_path" would silently make a
+	// section label a note label.
+	Warnings []string
 }
 
 // LoadQueries reads a query file (see the package doc for the format).
@@ -112,6 +119,9 @@ func ParseQueries(r io.Reader, name string) (*QuerySet, error) {
 		if err != nil {
 			return nil, queryError(name, line, "%v", err)
 		}
+		for _, f := range unknownFields(raw) {
+			qs.Warnings = append(qs.Warnings, fmt.Sprintf("%s:%d: unknown field %q ignored", name, line, f))
+		}
 		q.Line = line
 		qs.Queries = append(qs.Queries, q)
 	}
@@ -124,10 +134,47 @@ func ParseQueries(r io.Reader, name string) (*QuerySet, error) {
 	return qs, nil
 }
 
+// queryFields and labelFields are the fields of the format.
+var (
+	queryFields = map[string]bool{"query": true, "relevant": true, "expected_path_contains": true, "difficulty": true, "exclude": true}
+	labelFields = map[string]bool{"path": true, "section_path": true}
+)
+
+// unknownFields lists the fields of a query line, and of its labels
+// ("relevant[].name"), that the format does not have.
+func unknownFields(raw []byte) []string {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(raw, &top) != nil {
+		return nil
+	}
+	var out []string
+	for k := range top {
+		if !queryFields[k] {
+			out = append(out, k)
+		}
+	}
+	var labels []map[string]json.RawMessage
+	if json.Unmarshal(top["relevant"], &labels) == nil {
+		for _, l := range labels {
+			for k := range l {
+				if !labelFields[k] {
+					out = append(out, "relevant[]."+k)
+				}
+			}
+		}
+	}
+	sort.Strings(out)
+	return slices.Compact(out)
+}
+
 // parseQuery decodes and checks one line.
 func parseQuery(raw []byte) (Query, error) {
 	var q Query
 	if err := json.Unmarshal(raw, &q); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field != "" {
+			return q, fmt.Errorf("field %q holds a JSON %s, which it cannot be", te.Field, te.Value)
+		}
 		return q, fmt.Errorf("not a JSON query object: %v", err)
 	}
 	q.Text = strings.TrimSpace(q.Text)

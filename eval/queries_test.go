@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -62,7 +63,8 @@ func TestParseQueriesErrors(t *testing.T) {
 		{"both", `{"query": "x", "relevant": [{"path": "a.md"}], "expected_path_contains": "a"}`, "has both"},
 		{"no path", `{"query": "x", "relevant": [{"section_path": ["A"]}]}`, `relevant[0] has no "path"`},
 		{"empty heading", `{"query": "x", "relevant": [{"path": "a.md", "section_path": ["A", " "]}]}`, "empty heading"},
-		{"wrong type", `{"query": "x", "relevant": "a.md"}`, "not a JSON query object"},
+		{"wrong type", `{"query": "x", "relevant": "a.md"}`, `field "relevant" holds a JSON string`},
+		{"wrong label type", `{"query": "x", "relevant": [{"path": "a.md", "section_path": "A"}]}`, `field "relevant.section_path" holds a JSON string`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -173,5 +175,21 @@ func TestResolveErrors(t *testing.T) {
 				t.Errorf("error %v: want q.jsonl:2 and %q", err, c.want)
 			}
 		})
+	}
+}
+
+// TestParseQueriesUnknownFields: fields the format does not have are
+// ignored with a warning naming the line, so a misspelt "section_path"
+// (which would make a section label a note label) is seen.
+func TestParseQueriesUnknownFields(t *testing.T) {
+	in := `{"query": "a", "expected_path_contains": "x"}` + "\n" +
+		`{"query": "b", "id": 7, "relevant": [{"path": "a.md", "section": ["A"]}, {"path": "b.md", "section": ["B"]}]}` + "\n"
+	qs, err := ParseQueries(strings.NewReader(in), "q.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{`q.jsonl:2: unknown field "id" ignored`, `q.jsonl:2: unknown field "relevant[].section" ignored`}
+	if !reflect.DeepEqual(qs.Warnings, want) {
+		t.Errorf("warnings %q, want %q", qs.Warnings, want)
 	}
 }
