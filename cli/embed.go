@@ -62,7 +62,8 @@ func runEmbed(ctx context.Context, env *Env, args []string) error {
 	return nil
 }
 
-// readStdinTexts replaces a "-" argument with the text on stdin.
+// readStdinTexts replaces a "-" argument with the text on stdin, without
+// its last line break.
 func readStdinTexts(env *Env, texts []string) ([]string, error) {
 	for i, t := range texts {
 		if t != "-" {
@@ -75,7 +76,10 @@ func readStdinTexts(env *Env, texts []string) ([]string, error) {
 		if len(data) > maxStdinText {
 			return nil, fmt.Errorf("stdin is over %d MB; embed a smaller text", maxStdinText>>20)
 		}
-		texts[i] = string(data)
+		// One line break at the end is the shell's (echo, a here-string),
+		// not the text's: "echo x | mdsearch embed -" embeds "x".
+		text := strings.TrimSuffix(string(data), "\n")
+		texts[i] = strings.TrimSuffix(text, "\r")
 	}
 	return texts, nil
 }

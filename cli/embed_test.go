@@ -111,7 +111,7 @@ func TestEmbedOutputs(t *testing.T) {
 		}
 	}
 
-	code, out, _ = runEnv(env, "from stdin", "embed", "--json", "--similarity", "alpha", "-")
+	code, out, _ = runEnv(env, "from stdin\n", "embed", "--json", "--similarity", "alpha", "-")
 	var rep embedReport
 	if code != 0 || json.Unmarshal([]byte(out), &rep) != nil {
 		t.Fatalf("--json: exit %d, %s", code, out)
