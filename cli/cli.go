@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"sort"
 	"strings"
 
@@ -82,7 +83,11 @@ func Main(ctx context.Context, env *Env, args []string) int {
 		return 0
 	}
 	if args[0] == "version" || args[0] == "--version" {
-		fmt.Fprintln(env.Stdout, "mdsearch", Version)
+		if len(args) > 1 {
+			fmt.Fprintf(env.Stderr, "mdsearch: version: takes no arguments, got %q\n", args[1])
+			return 2
+		}
+		fmt.Fprintln(env.Stdout, "mdsearch", version())
 		return 0
 	}
 	cmd, ok := commands[args[0]]
@@ -162,6 +167,34 @@ var errFailed = errors.New("failed")
 
 // Version is set at build time with -ldflags "-X ...cli.Version=...".
 var Version = "dev"
+
+// version is Version, and for a "dev" build the commit it was built from,
+// when the Go toolchain recorded it ("dev (986503d, modified)").
+func version() string {
+	if Version != "dev" {
+		return Version
+	}
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return Version
+	}
+	rev, dirty := "", false
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value[:min(7, len(s.Value))]
+		case "vcs.modified":
+			dirty = s.Value == "true"
+		}
+	}
+	switch {
+	case rev == "":
+		return Version
+	case dirty:
+		return Version + " (" + rev + ", modified)"
+	}
+	return Version + " (" + rev + ")"
+}
 
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "mdsearch: section-precise search over folders of markdown")

@@ -55,6 +55,7 @@ func TestErrorPrefix(t *testing.T) {
 		{[]string{"nope"}, 2, `mdsearch: unknown command "nope"`},
 		{[]string{"read", "a.md", "--outline", "--section", "A"}, 2, "mdsearch: read: --outline prints the whole note's headings"},
 		{[]string{"help", "nosuch"}, 2, `mdsearch: help: unknown command "nosuch"`},
+		{[]string{"version", "--bogus"}, 2, `mdsearch: version: takes no arguments, got "--bogus"`},
 
 		{[]string{"--index", "x.db", "status"}, 2, "mdsearch: flags go after the command (mdsearch COMMAND --index …)"},
 	}
@@ -64,7 +65,7 @@ func TestErrorPrefix(t *testing.T) {
 		if code != tt.code || !strings.HasPrefix(first, tt.want) {
 			t.Errorf("%v: exit %d, first line %q; want %d, %q", tt.args, code, first, tt.code, tt.want)
 		}
-		if code == 2 && tt.args[0] != "nope" && tt.args[0] != "--index" && tt.args[0] != "help" && !strings.Contains(stderr, "Run 'mdsearch "+tt.args[0]+" -h' for usage.") {
+		if code == 2 && tt.args[0] != "nope" && tt.args[0] != "--index" && tt.args[0] != "help" && tt.args[0] != "version" && !strings.Contains(stderr, "Run 'mdsearch "+tt.args[0]+" -h' for usage.") {
 			t.Errorf("%v: no pointer to the usage in %q", tt.args, stderr)
 		}
 	}
