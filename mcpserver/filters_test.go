@@ -33,6 +33,14 @@ func TestFiltersAndLongReads(t *testing.T) {
 	if res.IsError || !reflect.DeepEqual(f.last.Tags, []string{"a", "b"}) || f.last.Where["owner"] != "alice" {
 		t.Errorf("engine got %+v (%s)", f.last, text)
 	}
+	// where takes the scalars an agent sends as JSON, read as --where would.
+	res, text = call(t, cs, "semantic_search", map[string]any{"query": "x", "where": map[string]any{"draft": false, "priority": 3, "owner": "bob"}})
+	if res.IsError || !reflect.DeepEqual(f.last.Where, map[string]string{"draft": "false", "priority": "3", "owner": "bob"}) {
+		t.Errorf("where scalars: engine got %+v (%s)", f.last.Where, text)
+	}
+	if res, text := call(t, cs, "semantic_search", map[string]any{"query": "x", "where": map[string]any{"tags": []string{"a"}}}); !res.IsError {
+		t.Errorf("where with a list value: %s", text)
+	}
 	// A tag filter that lost its value is refused, not read as no filter.
 	for _, args := range []map[string]any{{"query": "x", "tag": "#"}, {"query": "x", "tag": "  "}, {"query": "x", "tags": []string{"a", ""}}} {
 		if res, text := call(t, cs, "semantic_search", args); !res.IsError || !strings.Contains(text, "is empty") {

@@ -2,8 +2,10 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -26,7 +28,7 @@ type SearchArgs struct {
 	Tag              string            `json:"tag,omitempty" jsonschema:"only notes with this tag (frontmatter tags or #tags), without the #"`
 	PathPrefix       string            `json:"path_prefix,omitempty" jsonschema:"only notes whose vault-relative path starts with this, in any case, e.g. projects/"`
 	Tags             []string          `json:"tags,omitempty" jsonschema:"only notes with every one of these tags, without the #"`
-	Where            map[string]string `json:"where,omitempty" jsonschema:"only notes whose frontmatter fields have these values (a list field: contains it; case ignored), e.g. {\"owner\": \"alice\"}"`
+	Where            map[string]any    `json:"where,omitempty" jsonschema:"only notes whose frontmatter fields have these values (a string, number or boolean; a list field: contains it; case ignored), e.g. {\"owner\": \"alice\", \"draft\": false}"`
 	MaxTokens        int               `json:"max_tokens,omitempty" jsonschema:"spend at most about this many tokens on result text: whole passages until the budget is used, the last one cut at a block boundary with a note on how to read the rest; omit for no limit"`
 }
 
@@ -59,6 +61,7 @@ func searchTool() *mcp.Tool {
 			p["max_chunks_per_page"].Default = rawJSON(mdsearch.DefaultMaxPerPage)
 			p["mode"].Enum = []any{string(mdsearch.ModeHybrid), string(mdsearch.ModeSemantic), string(mdsearch.ModeKeyword)}
 			p["mode"].Default = rawJSON(mdsearch.ModeHybrid)
+			p["where"].AdditionalProperties = &jsonschema.Schema{Types: []string{"string", "number", "boolean"}}
 		}),
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)},
 	}
@@ -139,11 +142,40 @@ func (a SearchArgs) request() (mdsearch.SearchRequest, error) {
 			return mdsearch.SearchRequest{}, err
 		}
 	}
+	where, err := whereStrings(a.Where)
+	if err != nil {
+		return mdsearch.SearchRequest{}, err
+	}
 	return mdsearch.SearchRequest{
 		Query: q, N: a.N, MaxPerPage: a.MaxChunksPerPage, Mode: mode,
 		Collection: a.Collection, Tag: tag, PathPrefix: a.PathPrefix,
-		Tags: tags, Where: a.Where, MaxTokens: a.MaxTokens,
+		Tags: tags, Where: where, MaxTokens: a.MaxTokens,
 	}, nil
+}
+
+// whereStrings reads where's values as the CLI's --where FIELD=VALUE
+// would give them: {"draft": false, "priority": 3} is draft=false and
+// priority=3.
+func whereStrings(where map[string]any) (map[string]string, error) {
+	if len(where) == 0 {
+		return nil, nil
+	}
+	out := make(map[string]string, len(where))
+	for k, v := range where {
+		switch v := v.(type) {
+		case string:
+			out[k] = v
+		case bool:
+			out[k] = strconv.FormatBool(v)
+		case float64:
+			out[k] = strconv.FormatFloat(v, 'f', -1, 64)
+		case json.Number:
+			out[k] = v.String()
+		default:
+			return nil, fmt.Errorf("where %q: use a string, number or boolean, got %v", k, v)
+		}
+	}
+	return out, nil
 }
 
 func (t *tools) read(ctx context.Context, _ *mcp.CallToolRequest, a ReadArgs) (*mcp.CallToolResult, *mdsearch.ReadResponse, error) {
