@@ -20,16 +20,16 @@ type tools struct{ s mdsearch.Searcher }
 
 // SearchArgs are semantic_search's arguments. Zero values mean defaults.
 type SearchArgs struct {
-	Query            string            `json:"query" jsonschema:"what to look for, in plain words or keywords; quotes and punctuation are safe"`
-	N                int               `json:"n,omitempty" jsonschema:"maximum number of results, 1-50 (default 5); each result is a whole section (or a part of a long one), roughly 100-450 tokens"`
-	MaxChunksPerPage int               `json:"max_chunks_per_page,omitempty" jsonschema:"maximum results from any one note, 1-5 (default 2); raise it to see several sections of one note, lower it for breadth across notes"`
-	Mode             string            `json:"mode,omitempty" jsonschema:"hybrid (default: meaning and keywords), semantic (meaning only), or keyword (exact words: best for names, codes and rare terms)"`
-	Collection       string            `json:"collection,omitempty" jsonschema:"only search this collection (one indexed folder); omit to search all"`
-	Tag              string            `json:"tag,omitempty" jsonschema:"only notes with this tag (frontmatter tags or #tags), without the #"`
-	PathPrefix       string            `json:"path_prefix,omitempty" jsonschema:"only notes whose vault-relative path starts with this, in any case, e.g. projects/"`
-	Tags             []string          `json:"tags,omitempty" jsonschema:"only notes with every one of these tags, without the #"`
-	Where            map[string]any    `json:"where,omitempty" jsonschema:"only notes whose frontmatter fields have these values (a string, number or boolean; a list field: contains it; case ignored), e.g. {\"owner\": \"alice\", \"draft\": false}"`
-	MaxTokens        int               `json:"max_tokens,omitempty" jsonschema:"spend at most about this many tokens on result text: whole passages until the budget is used, the last one cut at a block boundary with a note on how to read the rest; omit for no limit"`
+	Query            string         `json:"query" jsonschema:"what to look for, in plain words or keywords; quotes and punctuation are safe"`
+	N                int            `json:"n,omitempty" jsonschema:"maximum number of results, 1-50 (default 5); each result is a whole section (or a part of a long one), roughly 100-450 tokens"`
+	MaxChunksPerPage int            `json:"max_chunks_per_page,omitempty" jsonschema:"maximum results from any one note, 1-5 (default 2); raise it to see several sections of one note, lower it for breadth across notes"`
+	Mode             string         `json:"mode,omitempty" jsonschema:"hybrid (default: meaning and keywords), semantic (meaning only), or keyword (exact words: best for names, codes and rare terms)"`
+	Collection       string         `json:"collection,omitempty" jsonschema:"only search this collection (one indexed folder); omit to search all"`
+	Tag              string         `json:"tag,omitempty" jsonschema:"only notes with this tag (frontmatter tags or #tags), without the #"`
+	PathPrefix       string         `json:"path_prefix,omitempty" jsonschema:"only notes whose vault-relative path starts with this, in any case, e.g. projects/"`
+	Tags             []string       `json:"tags,omitempty" jsonschema:"only notes with every one of these tags, without the #"`
+	Where            map[string]any `json:"where,omitempty" jsonschema:"only notes whose frontmatter fields have these values (a string, number or boolean; a list field: contains it; case ignored), e.g. {\"owner\": \"alice\", \"draft\": false}"`
+	MaxTokens        int            `json:"max_tokens,omitempty" jsonschema:"spend at most about this many tokens on result text: whole passages until the budget is used, the last one cut at a block boundary with a note on how to read the rest; omit for no limit"`
 }
 
 // ReadArgs are read_note's arguments.
