@@ -32,8 +32,9 @@ func runMCP(ctx context.Context, env *Env, args []string) error {
 			return err
 		}
 	}
-	// stdout carries the protocol on stdio: everything else goes to stderr.
-	log := slog.New(slog.NewTextHandler(env.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	// stdout carries the protocol on stdio: everything else goes to stderr,
+	// re-indexes among it, as serve and watch log them.
+	log := slog.New(slog.NewTextHandler(env.Stderr, nil))
 	s, closeAll, err := openServing(ctx, env, ef)
 	if err != nil {
 		return err
@@ -53,7 +54,7 @@ func runMCP(ctx context.Context, env *Env, args []string) error {
 	mux := http.NewServeMux()
 	h := rest.Guard(*token, mcpserver.HTTPHandler(srv))
 	mux.Handle("/mcp", h)
-	mux.Handle("/", h)
+	mux.Handle("/{$}", h) // the root too, for clients given the bare address; any other path is a 404
 	ln, err := net.Listen("tcp", *httpAddr)
 	if err != nil {
 		return err
