@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"strings"
 
@@ -51,6 +52,9 @@ func runEval(ctx context.Context, env *Env, args []string) error {
 	}
 	if len(pos) > 0 || opts.Vault == "" || (*queries == "") == !gen.on {
 		return usagef("give --vault DIR and --queries FILE (or --generate), and no other arguments")
+	}
+	if err := checkEvalFlags(fs, gen.on, *asJSON, opts.Tuning); err != nil {
+		return err
 	}
 	// 0 means "default" to eval.Run; on the command line it is a mistake.
 	if opts.K < 1 || opts.K > mdsearch.MaxN {
@@ -147,4 +151,34 @@ func needsModel(cs []eval.Config) bool {
 		}
 	}
 	return false
+}
+
+// checkEvalFlags refuses flags that would be ignored (--style and
+// --write-queries without --generate, --details without --json) and tuning
+// values out of their range, which eval would otherwise clamp or reset
+// while the report names them as given.
+func checkEvalFlags(fs *flag.FlagSet, generate, asJSON bool, tu eval.Tuning) error {
+	var err error
+	fs.Visit(func(f *flag.Flag) {
+		switch {
+		case err != nil:
+		case !generate && (f.Name == "style" || f.Name == "write-queries"):
+			err = usagef("--%s is for --generate", f.Name)
+		case !asJSON && f.Name == "details" && !generate:
+			err = usagef("--details adds to the JSON report: give --json too")
+		}
+	})
+	switch {
+	case err != nil:
+		return err
+	case tu.Keyword < 0 || tu.Keyword > 1:
+		return usagef("--keyword-weight %v: use 0–1", tu.Keyword)
+	case tu.HeadCos < 0 || tu.HeadCos > 1:
+		return usagef("--heading-cos %v: use 0–1", tu.HeadCos)
+	case tu.Overlap > 0.5:
+		return usagef("--overlap %v: use at most 0.5 (negative for none)", tu.Overlap)
+	case tu.BM25Half < 0:
+		return usagef("--bm25-half %v: use a positive number", tu.BM25Half)
+	}
+	return nil
 }

@@ -40,6 +40,11 @@ func TestEvalUsageErrors(t *testing.T) {
 		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--embedder", "none", "--config", "sections-hybrid,sections-keyword"},
 			1, "sections-hybrid need an embedding model"},
 		{[]string{"eval", "--vault", "../no-such-vault", "--queries", q, "--embedder", "none", "--config", "sections-keyword"}, 1, "no such folder"},
+		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--write-queries", "x.jsonl"}, 2, "--write-queries is for --generate"},
+		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--style", "links"}, 2, "--style is for --generate"},
+		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--details"}, 2, "--details adds to the JSON report"},
+		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--keyword-weight", "2"}, 2, "--keyword-weight 2: use 0–1"},
+		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--overlap", "1.5"}, 2, "--overlap 1.5: use at most 0.5"},
 	}
 	for _, c := range cases {
 		code, out, errOut := run(t, "", c.args...)
