@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/chunks"
 	"github.com/mdsearch/mdsearch/embed"
 	"github.com/mdsearch/mdsearch/search"
 )
@@ -187,7 +188,7 @@ func (o *Options) runChunker(ctx context.Context, cache *Cache, group []Config) 
 		defer b.Close()
 		e, idx = b, bi
 	} else {
-		en, ei, err := o.build(ctx, cache, group[0].Chunker, filepath.Join(dir, "index.db"))
+		en, ei, err := o.build(ctx, cache, group[0].Chunker, filepath.Join(dir, "index.db"), searchesVectors(group))
 		if err != nil {
 			return nil, err
 		}
@@ -217,8 +218,22 @@ type searcher interface {
 	Search(ctx context.Context, req mdsearch.SearchRequest) (*mdsearch.SearchResponse, error)
 }
 
-// build indexes the vault with one chunker into a new index file.
-func (o *Options) build(ctx context.Context, cache *Cache, chunkerName, path string) (*search.Engine, IndexReport, error) {
+// searchesVectors reports whether any configuration of a group searches
+// vectors.
+func searchesVectors(group []Config) bool {
+	for _, c := range group {
+		if c.Mode != mdsearch.ModeKeyword {
+			return true
+		}
+	}
+	return false
+}
+
+// build indexes the vault with one chunker into a new index file. Without
+// vectors (keyword configurations only), the model still sizes the
+// chunks, as its tokenizer, so a row does not change with the company it
+// keeps, but nothing is embedded.
+func (o *Options) build(ctx context.Context, cache *Cache, chunkerName, path string, vectors bool) (*search.Engine, IndexReport, error) {
 	var idx IndexReport
 	so, err := engineOptions(chunkerName)
 	if err != nil {
@@ -226,9 +241,19 @@ func (o *Options) build(ctx context.Context, cache *Cache, chunkerName, path str
 	}
 	o.Tuning.apply(&so)
 	so.IndexPath = path
-	if cache != nil {
+	switch {
+	case cache != nil && vectors:
 		so.Embedder = cache
-	} else {
+	case cache != nil:
+		so.KeywordOnly = true
+		so.Chunking.Counter = cache // the engine would take the embedder's counter and window
+		if so.Chunking.MaxTokens <= 0 {
+			so.Chunking.MaxTokens = chunks.DefaultMaxTokens
+		}
+		if w := cache.MaxTokens(); w > 0 {
+			so.Chunking.MaxTokens = min(so.Chunking.MaxTokens, w)
+		}
+	default:
 		so.KeywordOnly = true
 	}
 	e, err := search.Open(ctx, so)
