@@ -286,3 +286,20 @@ func TestCollectionKeepsItsSizeLimit(t *testing.T) {
 	index(t, own, vault, "v")
 	has(own, "re-indexed without a limit again", true)
 }
+
+// TestAliasesSearchable: a note's frontmatter aliases are other names of
+// it, found by keyword search as its title is.
+func TestAliasesSearchable(t *testing.T) {
+	vault := t.TempDir()
+	write(t, vault, "Alpha Plan.md", "---\naliases: [Zephyr Initiative, ZI-9]\n---\n# Alpha Plan\n\nThe roadmap for next year.\n")
+	write(t, vault, "One.md", "---\nalias: Quokka\n---\n# One\n\nAnother note.\n")
+	write(t, vault, "Other.md", "# Other\n\nNothing to see.\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, vault, "v")
+	for q, want := range map[string]string{"zephyr initiative": "Alpha Plan.md", "ZI-9": "Alpha Plan.md", "quokka": "One.md"} {
+		resp := search(t, e, mdsearch.SearchRequest{Query: q, Mode: mdsearch.ModeKeyword})
+		if len(resp.Results) == 0 || resp.Results[0].Path != want {
+			t.Errorf("%q: %+v, want %s first", q, resp.Results, want)
+		}
+	}
+}

@@ -115,13 +115,34 @@ func (t *Tx) PutDocument(d Document, chunks []mdsearch.Chunk) (int64, error) {
 			return 0, err
 		}
 	}
-	w := docWriter{t: t, doc: id, title: titleTerms(d.Title, d.Path), tags: strings.Join(d.Tags, " "), sections: map[sectionKey]int64{}}
+	title := titleTerms(d.Title, d.Path) + aliasTerms(d.Frontmatter)
+	w := docWriter{t: t, doc: id, title: title, tags: strings.Join(d.Tags, " "), sections: map[sectionKey]int64{}}
 	for i := range chunks {
 		if err := w.putChunk(&chunks[i]); err != nil {
 			return 0, err
 		}
 	}
 	return id, nil
+}
+
+// aliasTerms is a note's frontmatter aliases (Obsidian's "aliases", a list
+// or one string; "alias" too), each after a space: other names of the
+// note, which the title column indexes with its title.
+func aliasTerms(fm map[string]any) string {
+	var b strings.Builder
+	for _, key := range []string{"aliases", "alias"} {
+		switch v := fm[key].(type) {
+		case string:
+			b.WriteString(" " + v)
+		case []any:
+			for _, a := range v {
+				if s, ok := a.(string); ok {
+					b.WriteString(" " + s)
+				}
+			}
+		}
+	}
+	return b.String()
 }
 
 // titleTerms is what the title column indexes: the note's title and, when
