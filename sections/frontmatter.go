@@ -3,19 +3,36 @@ package sections
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
 	"gopkg.in/yaml.v3"
 )
 
+// yamlLine is how yaml.v3 names a line of the text it was given.
+var yamlLine = regexp.MustCompile(`\bline (\d+)\b`)
+
+// fileLines renumbers the lines a YAML error names as lines of the note:
+// the frontmatter starts after the opening "---" line.
+func fileLines(msg string) string {
+	return yamlLine.ReplaceAllStringFunc(msg, func(m string) string {
+		n, err := strconv.Atoi(m[len("line "):])
+		if err != nil {
+			return m
+		}
+		return "line " + strconv.Itoa(n+1)
+	})
+}
+
 // parseFrontmatter decodes YAML into a JSON-safe map. Bad YAML, or YAML that
 // is not a mapping, gives a nil map and a warning.
 func parseFrontmatter(text []byte) (map[string]any, string) {
 	var v any
 	if err := yaml.Unmarshal(text, &v); err != nil {
-		return nil, fmt.Sprintf("frontmatter is not valid YAML, ignored: %v", err)
+		return nil, fmt.Sprintf("frontmatter is not valid YAML, ignored: %s", fileLines(err.Error()))
 	}
 	if v == nil {
 		return nil, ""

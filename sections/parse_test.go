@@ -290,3 +290,12 @@ func TestBlocks(t *testing.T) {
 		t.Errorf("Content = %q", c)
 	}
 }
+
+// TestYAMLErrorLines: a frontmatter error names the line of the note, not
+// of the YAML text after the opening "---".
+func TestYAMLErrorLines(t *testing.T) {
+	doc := Parse("n.md", []byte("---\na: 1\nb: 2\nc: : :\n---\nbody\n"))
+	if len(doc.Warnings) != 1 || !strings.Contains(doc.Warnings[0], "line 4:") {
+		t.Errorf("warnings %q, want one naming line 4", doc.Warnings)
+	}
+}
