@@ -161,6 +161,6 @@ func printSkips(env *Env, st *mdsearch.IndexStats) {
 			env.say("… and %d more warnings (--json lists them all)", len(st.Warnings)-most)
 			break
 		}
-		env.say("warning %s: %s", w.Path, w.Reason)
+		env.say("%s: warning: %s", w.Path, w.Reason) // as chunk prints them
 	}
 }
