@@ -3,7 +3,6 @@ package search
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
 	"errors"
 	"runtime"
 	"sync"
@@ -156,8 +155,7 @@ func (r *run) prepare(j scanJob) scanResult {
 		}
 		return res
 	}
-	h := sha256.Sum256(data)
-	res.hash = h[:]
+	res.hash = contentHash(data)
 	if j.old != nil && !r.force && bytes.Equal(j.old.Hash, res.hash) {
 		res.touch = true
 		return res

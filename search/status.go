@@ -3,7 +3,6 @@ package search
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
 	"errors"
 	"strconv"
 	"time"
@@ -121,11 +120,7 @@ func (e *Engine) maxSizeFor(ctx context.Context, name string) (int64, error) {
 // index keeps.
 func sameContent(v *vault.Vault, f vault.File, hash []byte) bool {
 	data, err := v.Read(f)
-	if err != nil {
-		return false
-	}
-	h := sha256.Sum256(data)
-	return bytes.Equal(h[:], hash)
+	return err == nil && bytes.Equal(contentHash(data), hash)
 }
 
 // skipped reports whether an index run would skip f when reading it.
