@@ -93,7 +93,7 @@ func runEval(ctx context.Context, env *Env, args []string) error {
 	// configurations still run, on chunks sized in words.
 	emb, err := provider.OpenContext(ctx, cfg)
 	switch {
-	case err != nil && needsModel(opts.Configs) && chosen:
+	case err != nil && eval.NeedsModel(opts.Configs) && chosen:
 		return err
 	case err != nil:
 		env.say("note: no embedding model (%v); chunks are sized in words", err)
@@ -101,7 +101,7 @@ func runEval(ctx context.Context, env *Env, args []string) error {
 		defer provider.Close(emb)
 		opts.Embedder = emb // nil for --embedder none: Run names what needs a model
 	}
-	if opts.Embedder == nil && !chosen && needsModel(opts.Configs) {
+	if opts.Embedder == nil && !chosen && eval.NeedsModel(opts.Configs) {
 		if opts.Configs, err = keywordConfigs(opts.Configs); err != nil {
 			return err
 		}
@@ -141,16 +141,6 @@ func configNames(cs []eval.Config) string {
 		names[i] = c.Name
 	}
 	return strings.Join(names, ", ")
-}
-
-// needsModel reports whether any configuration searches vectors.
-func needsModel(cs []eval.Config) bool {
-	for _, c := range cs {
-		if c.Mode != mdsearch.ModeKeyword {
-			return true
-		}
-	}
-	return false
 }
 
 // checkEvalFlags refuses flags that would be ignored (--style and

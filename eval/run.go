@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/mdsearch/mdsearch"
-	"github.com/mdsearch/mdsearch/chunks"
 	"github.com/mdsearch/mdsearch/embed"
 	"github.com/mdsearch/mdsearch/search"
 )
@@ -188,7 +187,7 @@ func (o *Options) runChunker(ctx context.Context, cache *Cache, group []Config) 
 		defer b.Close()
 		e, idx = b, bi
 	} else {
-		en, ei, err := o.build(ctx, cache, group[0].Chunker, filepath.Join(dir, "index.db"), searchesVectors(group))
+		en, ei, err := o.build(ctx, cache, group[0].Chunker, filepath.Join(dir, "index.db"), NeedsModel(group))
 		if err != nil {
 			return nil, err
 		}
@@ -218,10 +217,9 @@ type searcher interface {
 	Search(ctx context.Context, req mdsearch.SearchRequest) (*mdsearch.SearchResponse, error)
 }
 
-// searchesVectors reports whether any configuration of a group searches
-// vectors.
-func searchesVectors(group []Config) bool {
-	for _, c := range group {
+// NeedsModel reports whether any of the configurations searches vectors.
+func NeedsModel(cs []Config) bool {
+	for _, c := range cs {
 		if c.Mode != mdsearch.ModeKeyword {
 			return true
 		}
@@ -246,13 +244,7 @@ func (o *Options) build(ctx context.Context, cache *Cache, chunkerName, path str
 		so.Embedder = cache
 	case cache != nil:
 		so.KeywordOnly = true
-		so.Chunking.Counter = cache // the engine would take the embedder's counter and window
-		if so.Chunking.MaxTokens <= 0 {
-			so.Chunking.MaxTokens = chunks.DefaultMaxTokens
-		}
-		if w := cache.MaxTokens(); w > 0 {
-			so.Chunking.MaxTokens = min(so.Chunking.MaxTokens, w)
-		}
+		so.Chunking = search.SizeFor(so.Chunking, cache) // as the engine cuts for its embedder
 	default:
 		so.KeywordOnly = true
 	}

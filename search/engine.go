@@ -145,20 +145,29 @@ func IndexPath(flag string, getenv func(string) string) (string, error) {
 	return filepath.Join(home, ".local", "share", "mdsearch", "index.db"), nil
 }
 
+// SizeFor sizes chunks for emb: its counter, unless o names one, and a
+// token budget within its window. The engine cuts so for its embedder; a
+// caller that wants the same cut without embedding (keyword-only runs)
+// passes the result as Options.Chunking.
+func SizeFor(o chunks.Options, emb embed.Embedder) chunks.Options {
+	if o.Counter == nil {
+		o.Counter = emb
+	}
+	if max := emb.MaxTokens(); max > 0 {
+		if o.MaxTokens <= 0 {
+			o.MaxTokens = min(chunks.DefaultMaxTokens, max)
+		}
+		o.MaxTokens = min(o.MaxTokens, max)
+	}
+	return o
+}
+
 // chunkOptions are the chunker settings for the current embedder.
 func (e *Engine) chunkOptions() chunks.Options {
 	o := e.opts.Chunking
 	def := chunks.DefaultOptions()
 	if e.emb != nil {
-		if o.Counter == nil {
-			o.Counter = e.emb
-		}
-		if max := e.emb.MaxTokens(); max > 0 {
-			if o.MaxTokens <= 0 {
-				o.MaxTokens = min(def.MaxTokens, max)
-			}
-			o.MaxTokens = min(o.MaxTokens, max)
-		}
+		o = SizeFor(o, e.emb)
 	}
 	if o.MaxTokens <= 0 {
 		o.MaxTokens = def.MaxTokens
