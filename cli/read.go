@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/render"
 )
 
 func runRead(ctx context.Context, env *Env, args []string) error {
@@ -74,14 +75,11 @@ func printRead(env *Env, r *mdsearch.ReadResponse) {
 
 func printOutline(env *Env, o *mdsearch.Outline) {
 	fmt.Fprintf(env.Stdout, "%s:%s — %s (%d words)\n", o.Collection, o.Path, o.Title, o.WordCount)
-	shared := map[string]int{} // paths several sections have: those show their anchors
-	for _, s := range o.Sections {
-		shared[strings.Join(s.SectionPath, "/")]++
-	}
+	repeated := render.Repeated(o.Sections) // those show their anchors
 	for _, s := range o.Sections {
 		indent := strings.Repeat("  ", max(s.Level-1, 0))
-		where := strings.Join(s.SectionPath, "/")
-		if shared[where] > 1 && s.Anchor != "" {
+		where := render.SectionPath(s.SectionPath)
+		if repeated[where] && s.Anchor != "" {
 			where += " #" + s.Anchor
 		}
 		fmt.Fprintf(env.Stdout, "%s%s %s  [%s] %d words, lines %d–%d\n", indent, strings.Repeat("#", s.Level), s.Heading,

@@ -84,8 +84,12 @@ func HTML(src []byte, opts HTMLOptions) Rendered {
 	st := &noteState{opts: opts, lines: sections.NewLineIndex(src), base: body, first: first}
 	// The ids read takes: custom ids reserved first (sections.IDs).
 	ids := opts.IDs
-	if ids == nil {
+	switch {
+	case ids != nil:
+	case bytes.Contains(src, []byte("{#")): // a custom id somewhere: reserve them all first
 		ids = sections.Parse("", src).CustomIDs()
+	default:
+		ids = sections.NewIDs()
 	}
 	ctx := parser.NewContext(parser.WithIDs(&headingIDs{ids}))
 	ctx.Set(noteStateKey, st)

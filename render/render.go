@@ -117,6 +117,20 @@ func SectionPath(p []string) string {
 	return strings.Join(p, "/")
 }
 
+// Repeated is the section paths (as SectionPath writes them) that more than
+// one entry of an outline has: those sections are named by their anchors.
+func Repeated(entries []mdsearch.OutlineEntry) map[string]bool {
+	n := make(map[string]int, len(entries))
+	out := map[string]bool{}
+	for _, e := range entries {
+		p := SectionPath(e.SectionPath)
+		if n[p]++; n[p] > 1 {
+			out[p] = true
+		}
+	}
+	return out
+}
+
 // Results writes every result of resp in full, as agents read them: header
 // line, the whole chunk, footer, with a blank line between results. A notice
 // from the engine comes first.
@@ -188,14 +202,11 @@ func Outline(w io.Writer, o *mdsearch.Outline) error {
 			top = s.Level
 		}
 	}
-	shared := map[string]int{} // a path several sections have is named by anchor
-	for _, s := range o.Sections {
-		shared[SectionPath(s.SectionPath)]++
-	}
+	repeated := Repeated(o.Sections)
 	for _, s := range o.Sections {
 		indent := strings.Repeat("  ", max(s.Level-top, 0))
 		name := SectionPath(s.SectionPath)
-		if shared[name] > 1 && s.Anchor != "" {
+		if repeated[name] && s.Anchor != "" {
 			name = "#" + s.Anchor
 		}
 		fmt.Fprintf(&b, "%s- %s %s — section %q · %d words (~%d tokens) · lines %d–%d\n",
