@@ -237,36 +237,38 @@ func (s *splitter) prefixed(id *sections.Section) prefixed {
 // at most half the budget, and its tokens.
 func (s *splitter) makePrefix(id *sections.Section) (string, int) {
 	limit := s.opts.MaxTokens / 2
-	full := s.fullPrefix[id.Index]
-	if full == "" {
-		parts := mdsearch.HeadingTrail(s.doc.Title, id.Path)
-		if len(parts) == 0 {
+	p := s.fullPrefix[id.Index] // the other splitter of the note may have made it
+	var parts []string
+	if p == "" {
+		if parts = mdsearch.HeadingTrail(s.doc.Title, id.Path); len(parts) == 0 {
 			return "", 0
 		}
-		full = "[" + strings.Join(parts, " > ") + "] "
-		s.fullPrefix[id.Index] = full
+		p = joinPrefix(parts)
+		s.fullPrefix[id.Index] = p
 	}
-	if n := s.countString(full); n <= limit {
-		return full, n
-	}
-	parts := mdsearch.HeadingTrail(s.doc.Title, id.Path)
 	for {
-		p := "[" + strings.Join(parts, " > ") + "] "
 		if n := s.countString(p); n <= limit {
 			return p, n
 		}
+		if parts == nil {
+			parts = mdsearch.HeadingTrail(s.doc.Title, id.Path)
+		}
 		if len(parts) > 1 {
 			parts = parts[1:]
-			continue
+		} else {
+			// One part left and still too long: keep its leading words.
+			words := strings.Fields(parts[0])
+			if len(words) <= 2 {
+				return "", 0
+			}
+			parts[0] = strings.Join(words[:len(words)/2], " ") + " …"
 		}
-		// One part left and still too long: keep its leading words.
-		words := strings.Fields(parts[0])
-		if len(words) <= 2 {
-			return "", 0
-		}
-		parts[0] = strings.Join(words[:len(words)/2], " ") + " …"
+		p = joinPrefix(parts)
 	}
 }
+
+// joinPrefix is the prefix of a heading trail: "[Title > Heading > …] ".
+func joinPrefix(parts []string) string { return "[" + strings.Join(parts, " > ") + "] " }
 
 // count counts src[start:end] as display text, without the overhead and
 // without the elided ranges.
