@@ -43,11 +43,8 @@ func modelCounter(tb testing.TB) *use.Tokenizer {
 // CPU time over all loops, and split-model's over goldmark's.
 func BenchmarkRFCsCounters(b *testing.B) {
 	names, srcs, total := rfcs(b)
-	model := Options{MaxTokens: use.Window, Counter: modelCounter(b)}
-	docs := make([]*sections.Document, len(srcs))
-	for i := range srcs {
-		docs[i] = sections.Parse(names[i], srcs[i])
-	}
+	model := modelOptions(b)
+	docs := parseAll(names, srcs)
 	p := goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough)).Parser()
 	stages := []struct {
 		name string
@@ -163,11 +160,8 @@ func BenchmarkCountStream(b *testing.B) {
 // and BenchmarkSectionsParseRFCs).
 func BenchmarkSplitModelRFCs(b *testing.B) {
 	names, srcs, total := rfcs(b)
-	model := Options{MaxTokens: use.Window, Counter: modelCounter(b)}
-	docs := make([]*sections.Document, len(srcs))
-	for i := range srcs {
-		docs[i] = sections.Parse(names[i], srcs[i])
-	}
+	model := modelOptions(b)
+	docs := parseAll(names, srcs)
 	b.SetBytes(total)
 	b.ReportAllocs()
 	for b.Loop() {
@@ -175,4 +169,19 @@ func BenchmarkSplitModelRFCs(b *testing.B) {
 			Split(d, model)
 		}
 	}
+}
+
+// modelOptions are the options the index path splits with: the model's
+// counter at the model's window.
+func modelOptions(tb testing.TB) Options {
+	return Options{MaxTokens: use.Window, Counter: modelCounter(tb)}
+}
+
+// parseAll parses every note once, for benchmarks of Split alone.
+func parseAll(names []string, srcs [][]byte) []*sections.Document {
+	docs := make([]*sections.Document, len(srcs))
+	for i := range srcs {
+		docs[i] = sections.Parse(names[i], srcs[i])
+	}
+	return docs
 }

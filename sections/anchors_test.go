@@ -52,11 +52,7 @@ func TestVueDocsAnchors(t *testing.T) {
 func TestSectionIDs(t *testing.T) {
 	src := "# Edge\n\n## Setup\n\nfirst\n\n## Setup\n\nsecond\n\n## Über uns {#about}\n\nx\n\n## About\n\ny\n"
 	doc := Parse("edge.md", []byte(src))
-	var ids []string
-	for _, s := range doc.Sections {
-		ids = append(ids, s.ID)
-	}
-	if got := strings.Join(ids, " "); got != "edge setup setup-1 about about-1" {
+	if got := sectionIDs(doc); got != "edge setup setup-1 about about-1" {
 		t.Errorf("ids: %s", got)
 	}
 	for _, tt := range []struct{ query, want string }{
@@ -81,11 +77,7 @@ func TestSectionIDs(t *testing.T) {
 func TestCustomIDsFirst(t *testing.T) {
 	src := "# Doc\n\n## A\n\n### Setup\n\na\n\n## Custom {#setup}\n\nc\n"
 	doc := Parse("anch.md", []byte(src))
-	var ids []string
-	for _, s := range doc.Sections {
-		ids = append(ids, s.ID)
-	}
-	if got := strings.Join(ids, " "); got != "doc a setup-1 setup" {
+	if got := sectionIDs(doc); got != "doc a setup-1 setup" {
 		t.Errorf("ids: %s", got)
 	}
 	for q, want := range map[string]string{"Setup": "Setup", "#setup": "Custom", "#setup-1": "Setup", "setup-1": "Setup", "{#setup}": "Custom"} {
@@ -93,4 +85,13 @@ func TestCustomIDsFirst(t *testing.T) {
 			t.Errorf("Find(%q) = %v, %v; want %q", q, s, err, want)
 		}
 	}
+}
+
+// sectionIDs is the ids of doc's sections, space-separated.
+func sectionIDs(doc *Document) string {
+	ids := make([]string, len(doc.Sections))
+	for i, s := range doc.Sections {
+		ids[i] = s.ID
+	}
+	return strings.Join(ids, " ")
 }
