@@ -45,6 +45,18 @@ func warnOverWindow(env *Env, maxTokens, window int) {
 	}
 }
 
+// smallBudget is a budget under which heading paths rarely fit whole.
+const smallBudget = 32
+
+// warnSmallBudget says when a budget leaves heading paths little room: a
+// path takes at most half of it, cut from the top, else it is left out.
+func warnSmallBudget(env *Env, maxTokens int) {
+	if maxTokens < smallBudget {
+		env.say("warning: --max-tokens %d is small: a heading path may take at most %d tokens of it, "+
+			"so longer ones are shortened or left out", maxTokens, maxTokens/2)
+	}
+}
+
 func runChunk(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "chunk", "FILE...")
 	asJSON := fs.Bool("json", false, "print a JSON array of chunks")
@@ -71,6 +83,7 @@ func runChunk(ctx context.Context, env *Env, args []string) error {
 	defer closeCounter()
 	if *maxTokens > 0 {
 		warnOverWindow(env, *maxTokens, budget)
+		warnSmallBudget(env, *maxTokens)
 		budget = *maxTokens
 	}
 	opts := chunks.Options{MaxTokens: budget, Counter: counter, Profile: prof}

@@ -11,10 +11,14 @@ func TestChunkWarnsOverWindow(t *testing.T) {
 	for _, c := range []struct {
 		maxTokens string
 		warn      bool
+		small     bool
 	}{
-		{"64", false},
-		{"128", false},
-		{"300", true},
+		{"8", false, true},
+		{"31", false, true},
+		{"32", false, false},
+		{"64", false, false},
+		{"128", false, false},
+		{"300", true, false},
 	} {
 		env, _, errOut := chunkEnv()
 		if err := runChunk(context.Background(), env, []string{"--embedder", "none", "--max-tokens", c.maxTokens, note}); err != nil {
@@ -23,6 +27,9 @@ func TestChunkWarnsOverWindow(t *testing.T) {
 		got := strings.Contains(errOut.String(), "warning: --max-tokens "+c.maxTokens+" is over the model's 128-token window")
 		if got != c.warn {
 			t.Errorf("--max-tokens %s: warned %v, want %v (stderr %q)", c.maxTokens, got, c.warn, errOut)
+		}
+		if got := strings.Contains(errOut.String(), "is small: a heading path may take at most"); got != c.small {
+			t.Errorf("--max-tokens %s: warned small %v, want %v (stderr %q)", c.maxTokens, got, c.small, errOut)
 		}
 	}
 }

@@ -61,6 +61,7 @@ func Score(q *Query, results []mdsearch.Result, k int) Outcome {
 			o.SpanRank = rank
 		}
 	}
+	o.Tokens = math.Round(o.Tokens*10) / 10 // a tenth is all the estimate means
 	if len(wanted) == 0 {
 		o.PagesFound = min(1, len(found))
 	} else {
