@@ -64,10 +64,15 @@ func TestSectionIDs(t *testing.T) {
 			t.Errorf("Find(%q): %v, want the section holding %q", tt.query, err, tt.want)
 		}
 	}
-	// A name that several sections match lists each with its id.
+	// A name that sections of different paths match lists each; one that
+	// only sections of the same path match is that path: the first.
+	doc = Parse("edge.md", []byte(src+"## Other\n\n### Setup\n\nthird\n"))
 	_, err := doc.Find("setup")
-	if err == nil || !strings.Contains(err.Error(), `"Edge/Setup" (#setup), "Edge/Setup" (#setup-1)`) {
+	if err == nil || !strings.Contains(err.Error(), `"Edge/Setup" (#setup), "Edge/Setup" (#setup-1), "Edge/Other/Setup"`) {
 		t.Errorf("Find(setup): %v", err)
+	}
+	if s, err := doc.Find("Edge > Setup"); err != nil || !strings.Contains(doc.Content(s), "first") {
+		t.Errorf("Find(Edge > Setup): %v", err)
 	}
 }
 

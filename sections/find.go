@@ -2,25 +2,20 @@ package sections
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 
 	"github.com/mdsearch/mdsearch"
 )
 
-// find resolves a section query. Search results show section paths as
-// "Cake > Ingredients", so ">" separates headings as "/" does; a heading
-// that itself holds ">" is still found by its text.
+// find resolves a section query: a heading path as search results show it
+// ("Cake > Ingredients") or with '/' ("Cake/Ingredients"), a path suffix
+// ("Ingredients"), words of one heading, or an id ("#setup-1"). Headings
+// may themselves hold '>' or '/' ("<script setup>", "Input/Output"), so a
+// query is compared with each section's path joined both ways, never
+// split.
 func (d *Document) find(query string) (*Section, error) {
-	if alt := strings.ReplaceAll(query, ">", "/"); alt != query {
-		if s, err := d.findPath(alt); err == nil {
-			return s, nil
-		}
-	}
-	return d.findPath(query)
-}
-
-func (d *Document) findPath(query string) (*Section, error) {
 	q := normalize(query)
 	anchor := idQuery(query) // "## T {#id}" is found by "id", "#id" or "{#id}"
 	asID := anchor != strings.TrimSpace(query)
@@ -30,10 +25,10 @@ func (d *Document) findPath(query string) (*Section, error) {
 		}
 		return nil, d.notFound(query, "the note has no text before its first heading", nil)
 	}
-	// "#id" (or "{#id}") names an id. Otherwise a full path wins; then a
-	// path suffix ("Child", "Parent/Child"); then a heading that merely
-	// contains the query; only then a bare id ("setup-1").
-	var full, suffix, contains []int
+	// "#id" (or "{#id}") names an id. Otherwise a full path wins, written
+	// exactly before loosely; then a path suffix; then a heading that
+	// merely contains the query; only then a bare id ("setup-1").
+	var exact, full, exactSuffix, suffix, contains []int
 	byID := -1 // ids are unique: "setup-1" is the second "Setup"
 	for i := range d.Sections {
 		s := &d.Sections[i]
@@ -43,12 +38,17 @@ func (d *Document) findPath(query string) (*Section, error) {
 		if strings.EqualFold(s.ID, anchor) {
 			byID = i
 		}
-		key := normalize(strings.Join(s.Path, "/"))
-		switch {
-		case q == "":
-		case key == q:
+		if q == "" {
+			continue
+		}
+		switch k := pathMatch(s.Path, query, q); {
+		case k == 0 && exactPath(s.Path, query):
+			exact = append(exact, i)
+		case k == 0:
 			full = append(full, i)
-		case strings.HasSuffix(key, "/"+q):
+		case k > 0 && exactPath(s.Path[k:], query):
+			exactSuffix = append(exactSuffix, i)
+		case k > 0:
 			suffix = append(suffix, i)
 		case strings.Contains(normalize(s.Heading), q):
 			contains = append(contains, i)
@@ -57,13 +57,15 @@ func (d *Document) findPath(query string) (*Section, error) {
 	switch {
 	case asID && byID >= 0:
 		return &d.Sections[byID], nil
+	case len(exact) > 0:
+		return &d.Sections[exact[0]], nil // same path twice: the first (its read says so)
 	case len(full) > 0:
-		return &d.Sections[full[0]], nil // same path twice: the first (its read says so)
+		return &d.Sections[full[0]], nil
 	}
-	for _, m := range [][]int{suffix, contains} {
+	for _, m := range [][]int{exactSuffix, suffix, contains} {
 		switch {
-		case len(m) == 1:
-			return &d.Sections[m[0]], nil
+		case len(m) == 1 || len(m) > 1 && d.samePath(m):
+			return &d.Sections[m[0]], nil // same path twice: the first, as above
 		case len(m) > 1:
 			return nil, d.notFound(query, "it matches several sections; name one by its path, or by its #anchor where paths repeat", m)
 		}
@@ -72,6 +74,39 @@ func (d *Document) findPath(query string) (*Section, error) {
 		return &d.Sections[byID], nil
 	}
 	return nil, d.notFound(query, "no such section", nil)
+}
+
+// samePath reports whether the sections m all have one path.
+func (d *Document) samePath(m []int) bool {
+	for _, i := range m[1:] {
+		if !slices.Equal(d.Sections[i].Path, d.Sections[m[0]].Path) {
+			return false
+		}
+	}
+	return true
+}
+
+// pathMatch is the first k at which path[k:], joined with " > " or '/',
+// normalises to q (the normalised query), or -1. Suffixes must start at a
+// heading: "Ingredients > Dry" names Cake > Ingredients > Dry, "Dry" alone
+// does too, but "gredients > Dry" does not.
+func pathMatch(path []string, query, q string) int {
+	slash := strings.Contains(query, "/")
+	for k := range path {
+		if normalize(strings.Join(path[k:], " > ")) == q || slash && normalize(strings.Join(path[k:], "/")) == q {
+			return k
+		}
+	}
+	return -1
+}
+
+// exactPath reports whether query is the whole path as written, but for
+// case and spacing around separators: "C++ tips" is the heading "C++ tips",
+// not "C tips", which normalises the same.
+func exactPath(path []string, query string) bool {
+	squash := func(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), "")) }
+	q := squash(query)
+	return q == squash(strings.Join(path, ">")) || q == squash(strings.Join(path, "/"))
 }
 
 // idQuery is a query read as an id: without a leading '#', or the braces

@@ -1,22 +1,47 @@
 package sections
 
 import (
+	"errors"
 	"strings"
 	"testing"
+
+	"github.com/mdsearch/mdsearch"
 )
 
 func TestFindArrowPaths(t *testing.T) {
-	d := Parse("n.md", []byte("# Cake\n## Ingredients\n### Dry\n## Method\n## A > B\n"))
+	d := Parse("n.md", []byte("# Cake\n## Ingredients\n### Dry\n## Method\n## A > B\n### C\n"+
+		"## \\<script setup>\n### Reactivity\n## C++ tips\n## C tips\n## Install\n### Setup\n### Setup\n"))
 	for _, tt := range []struct{ query, want string }{
 		{"Cake > Ingredients", "Cake/Ingredients"},
 		{"cake>ingredients>dry", "Cake/Ingredients/Dry"},
 		{"Ingredients > Dry", "Cake/Ingredients/Dry"},
 		{"Cake / Method", "Cake/Method"},
 		{"A > B", "Cake/A > B"}, // a heading that holds ">" is found by its text
+		{"Cake > A > B > C", "Cake/A > B/C"},
+		{"A > B/C", "Cake/A > B/C"},
+		// Paths as search results print them, headings with '<' and '>'.
+		{"Cake > <script setup> > Reactivity", "Cake/<script setup>/Reactivity"},
+		{"<script setup> > Reactivity", "Cake/<script setup>/Reactivity"},
+		// Written exactly, a heading wins over one that reads the same
+		// without its punctuation.
+		{"C++ tips", "Cake/C++ tips"},
+		{"c tips", "Cake/C tips"},
+		{"Cake > C++ tips", "Cake/C++ tips"},
+		{"Install > Setup", "Cake/Install/Setup"}, // the first of two (its read says so)
+		{"Setup", "Cake/Install/Setup"},
 	} {
 		s, err := d.Find(tt.query)
 		if err != nil || strings.Join(s.Path, "/") != tt.want {
 			t.Errorf("Find(%q) = %v, %v; want %q", tt.query, s, err, tt.want)
 		}
+	}
+	// Several sections with different paths are named as such.
+	_, err := d.Find("tips")
+	var me *mdsearch.Error
+	if err == nil || !strings.Contains(err.Error(), "matches several") || !errors.As(err, &me) || me.Kind != mdsearch.KindNotFound {
+		t.Errorf("Find(tips) = %v; want several matches", err)
+	}
+	if s, err := d.Find("Ingredients > Dr"); err == nil {
+		t.Errorf("Find(partial heading) = %v; want not found", s.Path)
 	}
 }
