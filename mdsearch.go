@@ -185,9 +185,11 @@ type OutlineEntry struct {
 	Heading     string   `json:"heading"`
 	Anchor      string   `json:"anchor,omitempty"` // the heading's id on the page: its custom "{#id}", else made from its text ("setup", then "setup-1"); read takes it as a section
 	SectionPath []string `json:"section_path"`
+	Section     string   `json:"section"` // what reads it: its heading where no other has it, else its path, else "#anchor"
 	StartLine   int      `json:"start_line"`
 	EndLine     int      `json:"end_line"`
 	WordCount   int      `json:"word_count"` // of the whole section, subsections included
+	Tokens      int      `json:"tokens"`     // what reading the whole section costs, estimated (ReadingTokens)
 }
 
 // Outline is the heading tree of a note, flattened in document order.
@@ -196,6 +198,7 @@ type Outline struct {
 	Path       string         `json:"path"`
 	Title      string         `json:"title"`
 	WordCount  int            `json:"word_count"`
+	Tokens     int            `json:"tokens"` // what reading the whole note costs, estimated (ReadingTokens)
 	Sections   []OutlineEntry `json:"sections"`
 }
 

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/mdsearch/mdsearch"
-	"github.com/mdsearch/mdsearch/render"
 )
 
 func runRead(ctx context.Context, env *Env, args []string) error {
@@ -74,15 +73,14 @@ func printRead(env *Env, r *mdsearch.ReadResponse) {
 }
 
 func printOutline(env *Env, o *mdsearch.Outline) {
-	fmt.Fprintf(env.Stdout, "%s:%s — %s (%d words)\n", o.Collection, o.Path, o.Title, o.WordCount)
-	repeated := render.Repeated(o.Sections) // those show their anchors
+	fmt.Fprintf(env.Stdout, "%s:%s — %s (%d words, ~%d tokens)\n", o.Collection, o.Path, o.Title, o.WordCount, o.Tokens)
 	for _, s := range o.Sections {
 		indent := strings.Repeat("  ", max(s.Level-1, 0))
-		where := render.SectionPath(s.SectionPath)
-		if repeated[where] && s.Anchor != "" {
-			where += " #" + s.Anchor
+		where := "" // --section takes the heading, or this where another reads the same
+		if s.Section != s.Heading {
+			where = "  [" + s.Section + "]"
 		}
-		fmt.Fprintf(env.Stdout, "%s%s %s  [%s] %d words, lines %d–%d\n", indent, strings.Repeat("#", s.Level), s.Heading,
+		fmt.Fprintf(env.Stdout, "%s%s %s%s  %d words, lines %d–%d\n", indent, strings.Repeat("#", s.Level), s.Heading,
 			where, s.WordCount, s.StartLine, s.EndLine)
 	}
 }

@@ -9,11 +9,12 @@ import (
 	"github.com/mdsearch/mdsearch/render"
 )
 
-// EstimateTokens is 1.3 × the words of text (mdsearch.ReadingTokens): the
+// EstimateTokens is 1.3 × the words of text (mdsearch.TokensPerWord): the
 // tokens an agent's language model reads, the same for every configuration
-// and model.
+// and model. It stays words alone, not mdsearch.ReadingTokens, so that
+// figures stay comparable with earlier runs.
 func EstimateTokens(text string) float64 {
-	return mdsearch.ReadingTokens(embed.CountWords(text))
+	return mdsearch.TokensPerWord * float64(embed.CountWords(text))
 }
 
 // Outcome is how one query fared. Ranks are 1-based positions in the

@@ -52,7 +52,7 @@ func TestFiltersAndLongReads(t *testing.T) {
 		full bool
 		want []string
 	}{
-		{map[string]any{"path": "long.md"}, false, []string{"Note: this note is 4000 words", `- # Long — section "Long"`}},
+		{map[string]any{"path": "long.md"}, false, []string{"Note: this note is 4000 words", `- # Long · 4000 words`}},
 		{map[string]any{"path": "long.md", "full": true}, true, []string{"Note: the index is behind this note\n\n# Long\n"}},
 	} {
 		res, text := call(t, cs, "read_note", tt.args)

@@ -43,8 +43,8 @@ func (f *fake) Read(_ context.Context, req mdsearch.ReadRequest) (*mdsearch.Read
 
 func (f *fake) Outline(_ context.Context, path string) (*mdsearch.Outline, error) {
 	return &mdsearch.Outline{Path: path, WordCount: 812, Sections: []mdsearch.OutlineEntry{
-		{Level: 1, Heading: "Sourdough", SectionPath: []string{"Sourdough"}, WordCount: 812},
-		{Level: 2, Heading: "Starter", SectionPath: []string{"Sourdough", "Starter"}, WordCount: 100},
+		{Level: 1, Heading: "Sourdough", SectionPath: []string{"Sourdough"}, Section: "Sourdough", WordCount: 812, Tokens: 1056},
+		{Level: 2, Heading: "Starter", SectionPath: []string{"Sourdough", "Starter"}, Section: "Sourdough/Starter", WordCount: 100, Tokens: 130},
 	}}, nil
 }
 

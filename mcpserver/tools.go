@@ -85,8 +85,9 @@ func outlineTool() *mcp.Tool {
 	return &mcp.Tool{
 		Name:  "note_outline",
 		Title: "Outline a note",
-		Description: "List a note's headings as a tree, each with its section path, word count, estimated token cost and line range, " +
-			"without loading the note's text. Cheap: a few tokens per heading. Use it to choose which section to pass to read_note " +
+		Description: "List a note's headings as a tree, each with its word count, estimated token cost and line range, " +
+			"without loading the note's text (about 15 tokens a heading). Pass a heading as read_note's section; where another " +
+			"heading reads the same, pass the path or #anchor shown after it instead. Use it to choose a section " +
 			"when search results do not show the one you need.",
 		InputSchema: schemaFor[OutlineArgs](nil),
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)},

@@ -3,7 +3,6 @@ package render
 import (
 	"fmt"
 	"io"
-	"math"
 	"slices"
 	"strings"
 
@@ -15,12 +14,6 @@ type Options struct {
 	// SectionPaths adds the section path to each footer, the exact value
 	// read_note and `mdsearch read --section` accept.
 	SectionPaths bool
-}
-
-// Tokens estimates the context cost of words of English text (≈1.3 tokens
-// a word for common LLM tokenizers).
-func Tokens(words int) int {
-	return int(math.Round(mdsearch.ReadingTokens(words)))
 }
 
 // Percent formats a 0–1 score as "84.5%".
@@ -185,14 +178,15 @@ func Read(w io.Writer, r *mdsearch.ReadResponse) error {
 }
 
 // Outline writes a note's heading tree, indented by level, with each
-// section's path (as section reads accept it), size and line range.
+// section's size and line range. A section is read by its heading, or,
+// where another heading reads the same, by the name after "—".
 func Outline(w io.Writer, o *mdsearch.Outline) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s", o.Path)
 	if o.Title != "" {
 		fmt.Fprintf(&b, " — %s", o.Title)
 	}
-	fmt.Fprintf(&b, " (%d words, ~%d tokens to read whole)\n", o.WordCount, Tokens(o.WordCount))
+	fmt.Fprintf(&b, " (%d words, ~%d tokens to read whole)\n", o.WordCount, o.Tokens)
 	if len(o.Sections) == 0 {
 		b.WriteString("(no headings)\n")
 	}
@@ -202,16 +196,19 @@ func Outline(w io.Writer, o *mdsearch.Outline) error {
 			top = s.Level
 		}
 	}
-	repeated := Repeated(o.Sections)
 	for _, s := range o.Sections {
 		indent := strings.Repeat("  ", max(s.Level-top, 0))
-		name := SectionPath(s.SectionPath)
-		if repeated[name] && s.Anchor != "" {
-			name = "#" + s.Anchor
+		name := s.Section
+		if name == "" { // an entry made by hand
+			name = SectionPath(s.SectionPath)
 		}
-		fmt.Fprintf(&b, "%s- %s %s — section %q · %d words (~%d tokens) · lines %d–%d\n",
-			indent, strings.Repeat("#", s.Level), s.Heading, name,
-			s.WordCount, Tokens(s.WordCount), s.StartLine, s.EndLine)
+		read := ""
+		if name != s.Heading {
+			read = fmt.Sprintf(" — section %q", name)
+		}
+		fmt.Fprintf(&b, "%s- %s %s%s · %d words (~%d tokens) · lines %d–%d\n",
+			indent, strings.Repeat("#", s.Level), s.Heading, read,
+			s.WordCount, s.Tokens, s.StartLine, s.EndLine)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

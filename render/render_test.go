@@ -188,16 +188,18 @@ func TestResultsEmpty(t *testing.T) {
 }
 
 func TestOutline(t *testing.T) {
-	o := &mdsearch.Outline{Path: "k/Sourdough.md", Title: "Sourdough", WordCount: 100, Sections: []mdsearch.OutlineEntry{
-		{Level: 1, Heading: "Sourdough", SectionPath: []string{"Sourdough"}, StartLine: 1, EndLine: 20, WordCount: 100},
-		{Level: 2, Heading: "Starter", SectionPath: []string{"Sourdough", "Starter"}, StartLine: 3, EndLine: 9, WordCount: 40},
-		{Level: 3, Heading: "Feeding", SectionPath: []string{"Sourdough", "Starter", "Feeding"}, StartLine: 5, EndLine: 9, WordCount: 10},
-		{Level: 2, Heading: "Notes", Anchor: "notes", SectionPath: []string{"Sourdough", "Notes"}, StartLine: 10, EndLine: 14, WordCount: 20},
-		{Level: 2, Heading: "Notes", Anchor: "notes-1", SectionPath: []string{"Sourdough", "Notes"}, StartLine: 15, EndLine: 20, WordCount: 20},
+	// Sections are named by their headings, or, where another heading
+	// reads the same, by what the outline's Section says.
+	o := &mdsearch.Outline{Path: "k/Sourdough.md", Title: "Sourdough", WordCount: 100, Tokens: 140, Sections: []mdsearch.OutlineEntry{
+		{Level: 1, Heading: "Sourdough", SectionPath: []string{"Sourdough"}, Section: "Sourdough", StartLine: 1, EndLine: 20, WordCount: 100, Tokens: 140},
+		{Level: 2, Heading: "Starter", SectionPath: []string{"Sourdough", "Starter"}, Section: "Starter", StartLine: 3, EndLine: 9, WordCount: 40, Tokens: 52},
+		{Level: 3, Heading: "Feeding", SectionPath: []string{"Sourdough", "Starter", "Feeding"}, Section: "Sourdough/Starter/Feeding", StartLine: 5, EndLine: 9, WordCount: 10, Tokens: 13},
+		{Level: 2, Heading: "Notes", Anchor: "notes", SectionPath: []string{"Sourdough", "Notes"}, Section: "#notes", StartLine: 10, EndLine: 14, WordCount: 20, Tokens: 26},
+		{Level: 2, Heading: "Notes", Anchor: "notes-1", SectionPath: []string{"Sourdough", "Notes"}, Section: "#notes-1", StartLine: 15, EndLine: 20, WordCount: 20, Tokens: 26},
 	}}
-	want := "k/Sourdough.md — Sourdough (100 words, ~130 tokens to read whole)\n" +
-		"- # Sourdough — section \"Sourdough\" · 100 words (~130 tokens) · lines 1–20\n" +
-		"  - ## Starter — section \"Sourdough/Starter\" · 40 words (~52 tokens) · lines 3–9\n" +
+	want := "k/Sourdough.md — Sourdough (100 words, ~140 tokens to read whole)\n" +
+		"- # Sourdough · 100 words (~140 tokens) · lines 1–20\n" +
+		"  - ## Starter · 40 words (~52 tokens) · lines 3–9\n" +
 		"    - ### Feeding — section \"Sourdough/Starter/Feeding\" · 10 words (~13 tokens) · lines 5–9\n" +
 		"  - ## Notes — section \"#notes\" · 20 words (~26 tokens) · lines 10–14\n" +
 		"  - ## Notes — section \"#notes-1\" · 20 words (~26 tokens) · lines 15–20\n"

@@ -25,8 +25,8 @@ func TestStaleAndRead(t *testing.T) {
 		{"text", mdsearch.ReadResponse{Content: "# A\n"}, []string{"# A\n"}},
 		{"notice", mdsearch.ReadResponse{Content: "# A\n", Notice: "the index is behind"}, []string{"Note: the index is behind\n\n# A\n"}},
 		{"outline", mdsearch.ReadResponse{Path: "a.md", WordCount: 2000, Notice: "long",
-			Outline: []mdsearch.OutlineEntry{{Level: 1, Heading: "A", SectionPath: []string{"A"}}}},
-			[]string{"Note: long\n\na.md (2000 words", `- # A — section "A"`}},
+			Outline: []mdsearch.OutlineEntry{{Level: 1, Heading: "A", SectionPath: []string{"B", "A"}}}},
+			[]string{"Note: long\n\na.md (2000 words", `- # A — section "B/A"`}},
 	} {
 		var b strings.Builder
 		if err := Read(&b, &tt.r); err != nil {

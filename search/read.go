@@ -106,7 +106,7 @@ func (e *Engine) Outline(ctx context.Context, path string) (*mdsearch.Outline, e
 		secs = []mdsearch.OutlineEntry{}
 	}
 	return &mdsearch.Outline{Collection: n.collection, Path: n.path, Title: n.doc.Title,
-		WordCount: n.doc.WordCount, Sections: secs}, nil
+		WordCount: n.doc.WordCount, Tokens: n.doc.Tokens(), Sections: secs}, nil
 }
 
 // openNote resolves "path" or "collection:path" to a note inside a

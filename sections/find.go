@@ -180,12 +180,53 @@ func normalize(s string) string {
 
 func (d *Document) outline() []mdsearch.OutlineEntry {
 	out := make([]mdsearch.OutlineEntry, 0, len(d.Sections))
-	for _, s := range d.Sections {
+	names := d.names()
+	for i, s := range d.Sections {
 		if s.Level == 0 {
 			continue
 		}
 		out = append(out, mdsearch.OutlineEntry{Level: s.Level, Heading: s.Heading, Anchor: s.ID,
-			SectionPath: s.Path, StartLine: s.StartLine, EndLine: s.EndLine, WordCount: s.Words})
+			SectionPath: s.Path, Section: names[i], StartLine: s.StartLine, EndLine: s.EndLine, WordCount: s.Words,
+			Tokens: readingTokens(s.Words, trimRight(d.Src, s.StartByte, s.EndByte)-s.StartByte)})
 	}
 	return out
+}
+
+// names is, for each section, the shortest query find reads it by: its
+// heading, when no other heading reads the same; else its path joined with
+// '/'; else, where paths repeat, its "#anchor". An outline so names each
+// section once, not by a path that repeats every heading above it.
+func (d *Document) names() []string {
+	headings := make(map[string]int, len(d.Sections))
+	paths := make(map[string]int, len(d.Sections))
+	for _, s := range d.Sections {
+		headings[normalize(s.Heading)]++
+		paths[strings.ToLower(strings.Join(s.Path, "/"))]++
+	}
+	names := make([]string, len(d.Sections))
+	check := len(d.Sections) <= maxChecked
+	for i, s := range d.Sections {
+		path := strings.Join(s.Path, "/")
+		switch {
+		case s.Level == 0:
+		case paths[strings.ToLower(path)] > 1 && s.ID != "":
+			names[i] = "#" + s.ID
+		case headings[normalize(s.Heading)] == 1 && (!check || d.finds(s.Heading, i)):
+			names[i] = s.Heading
+		default:
+			names[i] = path
+		}
+	}
+	return names
+}
+
+// maxChecked bounds the sections whose names are each checked with find,
+// which reads every section: past it a heading no other reads the same is
+// trusted to name its own (a path elsewhere would have to read as it).
+const maxChecked = 300
+
+// finds reports whether query reads section i.
+func (d *Document) finds(query string, i int) bool {
+	s, err := d.find(query)
+	return err == nil && s.Index == i
 }

@@ -2,6 +2,7 @@ package sections
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -43,5 +44,28 @@ func TestFindArrowPaths(t *testing.T) {
 	}
 	if s, err := d.Find("Ingredients > Dr"); err == nil {
 		t.Errorf("Find(partial heading) = %v; want not found", s.Path)
+	}
+}
+
+// TestOutlineNames: an outline names each section by the shortest query
+// that reads it back, and estimates its reading cost from words and bytes.
+func TestOutlineNames(t *testing.T) {
+	src := "# Guide\n## Linux\n### Setup\n## Mac\n### Setup\n## FAQ\n## FAQ\n## C++ tips\n## C tips\n" +
+		"## Code\n```\n" + strings.Repeat("x:=f(a,b);", 40) + "\n```\n"
+	d := Parse("g.md", []byte(src))
+	var got []string
+	for _, e := range d.Outline() {
+		got = append(got, e.Section)
+		if s, err := d.Find(e.Section); err != nil || !slices.Equal(s.Path, e.SectionPath) {
+			t.Errorf("Find(%q) = %v, %v; want %q", e.Section, s, err, e.SectionPath)
+		}
+		if e.Heading == "Code" && e.Tokens < 100 { // one "word" of 400 bytes
+			t.Errorf("Code: %d words, %d tokens", e.WordCount, e.Tokens)
+		}
+	}
+	want := []string{"Guide", "Linux", "Guide/Linux/Setup", "Mac", "Guide/Mac/Setup", "#faq", "#faq-1",
+		"Guide/C++ tips", "Guide/C tips", "Code"}
+	if !slices.Equal(got, want) {
+		t.Errorf("names %q\nwant  %q", got, want)
 	}
 }

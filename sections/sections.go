@@ -1,6 +1,8 @@
 package sections
 
 import (
+	"math"
+
 	"github.com/mdsearch/mdsearch"
 )
 
@@ -99,4 +101,14 @@ func (d *Document) Find(query string) (*Section, error) {
 // Outline lists the headings with the size of their sections.
 func (d *Document) Outline() []mdsearch.OutlineEntry {
 	return d.outline()
+}
+
+// Tokens estimates what reading the whole note costs.
+func (d *Document) Tokens() int {
+	return readingTokens(d.WordCount, len(d.Src)-d.Body)
+}
+
+// readingTokens is mdsearch.ReadingTokens rounded up.
+func readingTokens(words, bytes int) int {
+	return int(math.Ceil(mdsearch.ReadingTokens(words, bytes)))
 }
