@@ -147,6 +147,9 @@ type ReadRequest struct {
 	// Full returns a long note's whole text; without it a note over
 	// LongNoteWords comes back as its outline.
 	Full bool `json:"full,omitempty"`
+	// Lines reads a range of lines instead of a section: "40-80", "40-"
+	// (to the end) or "40" (one line); see ParseLines.
+	Lines string `json:"lines,omitempty"`
 }
 
 // LongNoteWords is the size above which reading a whole note returns its
@@ -167,7 +170,11 @@ type ReadResponse struct {
 	// Outline is set instead of Content when the note is long and neither a
 	// section nor the full text was asked for.
 	Outline []OutlineEntry `json:"outline,omitempty"`
-	Notice  string         `json:"notice,omitempty"` // e.g. the index is behind the file
+	// More is set when Content is the start of a long note with no outline
+	// to choose from: lines from EndLine+1 on are left out.
+	More   bool   `json:"more,omitempty"`
+	Tokens int    `json:"tokens"`           // what reading the whole answer (or, with an outline, the note) costs, estimated
+	Notice string `json:"notice,omitempty"` // e.g. the index is behind the file
 }
 
 // AsOutline is the outline a read of a long note answered with (nil when
@@ -176,7 +183,7 @@ func (r *ReadResponse) AsOutline() *Outline {
 	if r.Outline == nil {
 		return nil
 	}
-	return &Outline{Collection: r.Collection, Path: r.Path, Title: r.Title, WordCount: r.WordCount, Sections: r.Outline}
+	return &Outline{Collection: r.Collection, Path: r.Path, Title: r.Title, WordCount: r.WordCount, Tokens: r.Tokens, Sections: r.Outline}
 }
 
 // OutlineEntry is one heading of a note, with the size of its section.

@@ -12,7 +12,8 @@ func runRead(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "read", "PATH")
 	section := fs.String("section", "", "print only this section: its heading text, Parent/Child, Parent > Child, or its #anchor")
 	outline := fs.Bool("outline", false, "print the note's headings with their section paths and word counts")
-	full := fs.Bool("full", false, fmt.Sprintf("print the whole note even when it is over %d words (else its outline)", mdsearch.LongNoteWords))
+	full := fs.Bool("full", false, fmt.Sprintf("print the whole note even when it is over %d words (else its outline, or its start)", mdsearch.LongNoteWords))
+	lines := fs.String("lines", "", "print only these lines: 40-80, 40- (to the end) or 40, as results' \"lines a–b\" name them")
 	asJSON := fs.Bool("json", false, "print JSON")
 	ef := addIndexFlags(fs)
 	ef.readOnly = true
@@ -20,8 +21,15 @@ func runRead(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if *outline && (*section != "" || *full) {
-		return usagef("--outline prints the whole note's headings: leave out --section and --full")
+	switch {
+	case *outline && (*section != "" || *full || *lines != ""):
+		return usagef("--outline prints the whole note's headings: leave out --section, --full and --lines")
+	case *lines != "" && *section != "":
+		return usagef("--lines and --section each name part of the note: pass one")
+	case *lines != "":
+		if _, _, err := mdsearch.ParseLines(*lines); err != nil {
+			return usagef("--%v", err)
+		}
 	}
 	e, closeAll, err := ef.open(ctx, env, false)
 	if err != nil {
@@ -40,7 +48,7 @@ func runRead(ctx context.Context, env *Env, args []string) error {
 		}
 		out = o
 	} else {
-		r, err := e.Read(ctx, mdsearch.ReadRequest{Path: pos[0], Section: *section, Full: *full})
+		r, err := e.Read(ctx, mdsearch.ReadRequest{Path: pos[0], Section: *section, Full: *full, Lines: *lines})
 		if err != nil {
 			return requestError("read", err)
 		}
@@ -61,7 +69,11 @@ func printRead(env *Env, r *mdsearch.ReadResponse) {
 		printOutline(env, r.AsOutline())
 		return
 	}
-	printNotice(env, r.Notice)
+	if r.More { // the start of a long note: say how to read on
+		printNotice(env, r.Notice+fmt.Sprintf(" (--lines %d- for the rest; --full for the whole note)", r.EndLine+1))
+	} else {
+		printNotice(env, r.Notice)
+	}
 	fmt.Fprint(env.Stdout, r.Content)
 	if !strings.HasSuffix(r.Content, "\n") {
 		eol := "\n"

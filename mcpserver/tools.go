@@ -36,7 +36,8 @@ type SearchArgs struct {
 type ReadArgs struct {
 	Path    string `json:"path" jsonschema:"vault-relative note path as semantic_search returns it, e.g. kitchen/Sourdough.md; when several collections hold the same path, collection:path picks one"`
 	Section string `json:"section,omitempty" jsonschema:"the section to return: a section path such as Setup/Prerequisites (as search results and note_outline show it), a heading's text, or an anchor from note_outline such as #setup-1 (for one of several sections with the same path); omit for the whole note"`
-	Full    bool   `json:"full,omitempty" jsonschema:"with no section: return the whole text even of a note over 1500 words, which otherwise comes back as its outline"`
+	Full    bool   `json:"full,omitempty" jsonschema:"with no section: return the whole text even of a note over 1500 words, which otherwise comes back as its outline (or, with no headings, its start)"`
+	Lines   string `json:"lines,omitempty" jsonschema:"instead of a section: these lines only, as 40-80, 40- (to the end) or 40; search results name each passage's lines"`
 }
 
 // OutlineArgs are note_outline's arguments.
@@ -72,9 +73,11 @@ func readTool() *mcp.Tool {
 		Name:  "read_note",
 		Title: "Read a note or one section",
 		Description: "Return one section of a note (from its heading to the next heading of the same or a higher level, heading included), " +
-			"or the whole note when section is omitted (a note over 1500 words comes back as its outline unless full is true). Prefer a section: pass the section path from a semantic_search result or note_outline. " +
+			"a range of its lines (lines), or the whole note when neither is given: a note over 1500 words then comes back as its outline, " +
+			"or, without headings, as its first lines with the line to read on from, unless full is true. Prefer a section: pass the section " +
+			"path from a semantic_search result or the name note_outline shows. " +
 			"Heading text alone works when it is unambiguous; matching ignores case, extra spaces and punctuation. " +
-			"Cost: about 1.3 tokens per word returned; a whole note costs its page word count × 1.3. " +
+			"Cost: about 1.3 tokens per word returned, more for code and tables; answers say their estimated tokens. " +
 			"An unknown section is an error that lists the note's sections, so you can retry.",
 		InputSchema: schemaFor[ReadArgs](nil),
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)},
@@ -183,12 +186,20 @@ func (t *tools) read(ctx context.Context, _ *mcp.CallToolRequest, a ReadArgs) (*
 	if strings.TrimSpace(a.Path) == "" {
 		return nil, nil, errors.New("path is empty: pass a note path as semantic_search returns it")
 	}
-	resp, err := t.s.Read(ctx, mdsearch.ReadRequest{Path: a.Path, Section: a.Section, Full: a.Full})
+	if a.Lines != "" {
+		if _, _, err := mdsearch.ParseLines(a.Lines); err != nil {
+			return nil, nil, err
+		}
+	}
+	resp, err := t.s.Read(ctx, mdsearch.ReadRequest{Path: a.Path, Section: a.Section, Full: a.Full, Lines: a.Lines})
 	if err != nil {
 		return nil, nil, toolError(err, "read", a.Section)
 	}
-	if resp.Outline != nil { // a long note: say how, in this tool's terms
-		resp.Notice += " (section: a section path or anchor from the outline; full: true for the whole note)"
+	switch { // a long note: say how, in this tool's terms
+	case resp.Outline != nil:
+		resp.Notice += " (section: a heading, path or anchor from the outline; full: true for the whole note)"
+	case resp.More:
+		resp.Notice += fmt.Sprintf(" (lines: \"%d-\" for the rest; full: true for the whole note)", resp.EndLine+1)
 	}
 	var b strings.Builder
 	if err := render.Read(&b, resp); err != nil {

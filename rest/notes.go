@@ -21,7 +21,7 @@ func (srv *Server) handleNote(w http.ResponseWriter, r *http.Request, escaped st
 	if !ok {
 		return
 	}
-	vals, err := onlyParams(r.URL.RawQuery, "section", "render", "full")
+	vals, err := onlyParams(r.URL.RawQuery, "section", "lines", "render", "full")
 	if err != nil {
 		writeError(w, http.StatusBadRequest, "invalid", err.Error())
 		return
@@ -35,13 +35,23 @@ func (srv *Server) handleNote(w http.ResponseWriter, r *http.Request, escaped st
 		writeError(w, http.StatusBadRequest, "invalid", err.Error())
 		return
 	}
-	resp, err := srv.s.Read(r.Context(), mdsearch.ReadRequest{Path: p, Section: vals.Get("section"), Full: full})
+	lines := vals.Get("lines")
+	if lines != "" {
+		if _, _, err := mdsearch.ParseLines(lines); err != nil {
+			writeError(w, http.StatusBadRequest, "invalid", err.Error())
+			return
+		}
+	}
+	resp, err := srv.s.Read(r.Context(), mdsearch.ReadRequest{Path: p, Section: vals.Get("section"), Full: full, Lines: lines})
 	if err != nil {
 		srv.writeEngineError(w, r, err)
 		return
 	}
-	if resp.Outline != nil { // a long note: say how, in this API's terms
+	switch { // a long note: say how, in this API's terms
+	case resp.Outline != nil:
 		resp.Notice += " (section=PATH or ANCHOR from the outline; full=true for the whole note)"
+	case resp.More:
+		resp.Notice += fmt.Sprintf(" (lines=%d- for the rest; full=true for the whole note)", resp.EndLine+1)
 	}
 	if vals.Get("render") == "html" {
 		srv.writeRendered(w, r, resp)

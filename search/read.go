@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/embed"
 	"github.com/mdsearch/mdsearch/sections"
 	"github.com/mdsearch/mdsearch/store"
 )
@@ -32,13 +33,21 @@ func (e *Engine) Read(ctx context.Context, req mdsearch.ReadRequest) (*mdsearch.
 	}
 	resp := &mdsearch.ReadResponse{Collection: n.collection, Path: n.path, Title: n.doc.Title,
 		Notice: e.readNotice(ctx, n.collection, n.path)}
+	if req.Lines != "" {
+		if strings.TrimSpace(req.Section) != "" {
+			return nil, mdsearch.Errorf(mdsearch.KindInvalid, "read", n.path, "pass one of them", "a section and lines were both given")
+		}
+		return resp, lineRange(resp, n, req.Lines)
+	}
 	if strings.TrimSpace(req.Section) == "" {
 		resp.StartLine, resp.EndLine = 1, lineCount(n.src)
-		resp.WordCount = n.doc.WordCount
-		if !req.Full && n.doc.WordCount > mdsearch.LongNoteWords && longNote(resp, n) {
-			return resp, nil
+		resp.WordCount, resp.Tokens = n.doc.WordCount, n.doc.Tokens()
+		if !req.Full && n.doc.WordCount > mdsearch.LongNoteWords && !longNote(resp, n) {
+			preview(resp, n)
 		}
-		resp.Content = n.doc.Text(0, len(n.src)) // invalid UTF-8 shown as U+FFFD
+		if resp.Outline == nil && resp.Content == "" {
+			resp.Content = n.doc.Text(0, len(n.src)) // invalid UTF-8 shown as U+FFFD
+		}
 		return resp, nil
 	}
 	sec, err := n.doc.Find(req.Section)
@@ -58,7 +67,99 @@ func (e *Engine) Read(ctx context.Context, req mdsearch.ReadRequest) (*mdsearch.
 	resp.StartLine, resp.EndLine = sec.StartLine, sec.EndLine
 	resp.WordCount = sec.Words
 	resp.Content = n.doc.Content(sec)
+	resp.Tokens = EstimateTokens(resp.Content)
 	return resp, nil
+}
+
+// lineRange answers a read of the lines spec names ("40-80", "40-", "40").
+func lineRange(resp *mdsearch.ReadResponse, n *note, spec string) error {
+	start, end, err := mdsearch.ParseLines(spec)
+	if err != nil {
+		return mdsearch.Errorf(mdsearch.KindInvalid, "read", n.path, "", "%v", err)
+	}
+	total := lineCount(n.src)
+	if start > total {
+		return mdsearch.Errorf(mdsearch.KindInvalid, "read", n.path, "",
+			"lines %q: the note has %d lines", spec, total)
+	}
+	if end == 0 || end > total {
+		end = total
+	}
+	resp.StartLine, resp.EndLine = start, end
+	resp.Content = n.doc.Text(lineOffset(n.src, start), lineOffset(n.src, end+1))
+	resp.WordCount, resp.Tokens = embed.CountWords(resp.Content), EstimateTokens(resp.Content)
+	return nil
+}
+
+// lineOffset is the offset where 1-based line k starts, or len(src) past
+// the last line.
+func lineOffset(src []byte, k int) int {
+	off := 0
+	for ; k > 1; k-- {
+		i := bytes.IndexByte(src[off:], '\n')
+		if i < 0 {
+			return len(src)
+		}
+		off += i + 1
+	}
+	return off
+}
+
+// preview answers a read of a long note that has no outline to choose
+// from with its first whole lines, up to LongNoteWords words, ending at a
+// blank line when one is in the second half: an agent reads on by lines
+// (More), not the whole note at once. When those lines are short of half
+// the limit, the long line after them is cut at a word; only the whole
+// note holds the rest of it.
+func preview(resp *mdsearch.ReadResponse, n *note) {
+	src, limit := n.src, mdsearch.LongNoteWords
+	words, end, blank := 0, 0, 0
+	for off := 0; off < len(src); {
+		next := len(src)
+		if i := bytes.IndexByte(src[off:], '\n'); i >= 0 {
+			next = off + i + 1
+		}
+		w := embed.CountWords(src[off:next])
+		if words+w > limit {
+			break
+		}
+		if words += w; w == 0 {
+			blank = next
+		}
+		end, off = next, next
+	}
+	if blank > end/2 {
+		end = blank
+	}
+	msg := fmt.Sprintf("this note is %d words (over %d) with no outline to choose from", n.doc.WordCount, limit)
+	if words < limit/2 && end < len(src) {
+		// The next line is long: its first words, as lines cannot split it.
+		line := bytes.Count(src[:end], []byte{'\n'}) + 1
+		end += wordsEnd(src[end:], limit-words)
+		resp.EndLine = line
+		msg += fmt.Sprintf(": here is its start, to line %d cut after %d words; the rest of that line comes only with the whole note", line, limit-words)
+	} else {
+		resp.EndLine, resp.More = bytes.Count(src[:end], []byte{'\n'}), true
+		msg += fmt.Sprintf(": here are lines 1–%d of %d; read on from line %d, or the whole note", resp.EndLine, lineCount(src), resp.EndLine+1)
+	}
+	resp.Content = n.doc.Text(0, end)
+	resp.WordCount, resp.Tokens = embed.CountWords(resp.Content), EstimateTokens(resp.Content)
+	resp.Notice = strings.TrimSuffix(msg+"; "+resp.Notice, "; ")
+}
+
+// wordsEnd is the offset just past the first n words of src.
+func wordsEnd(src []byte, n int) int {
+	in := false
+	for i, c := range src {
+		space := c == ' ' || c == '\t' || c == '\n' || c == '\r'
+		if space && in {
+			if n--; n == 0 {
+				return i
+			}
+		}
+		in = !space
+	}
+	return len(src)
 }
 
 // twins lists the ids of the other sections of doc with sec's path, as

@@ -89,7 +89,7 @@ func TestReadNotices(t *testing.T) {
 		{"long note, a section of four that share a path", mdsearch.ReadRequest{Path: "long.md", Section: "Long > Part"}, false,
 			`other sections share the path "Long/Part": this is #part; the others are #part-1, #part-2, #part-3`},
 		{"the third of them, by its id", mdsearch.ReadRequest{Path: "long.md", Section: "#part-2"}, false, "this is #part-2; the others are #part, #part-1, #part-3"},
-		{"long note with one heading", mdsearch.ReadRequest{Path: "flat.md"}, false, ""},
+		{"long note with one heading", mdsearch.ReadRequest{Path: "flat.md"}, false, "with no outline to choose from: here is its start, to line 3 cut after"},
 	} {
 		r, err := e.Read(bg, c.req)
 		if err != nil {

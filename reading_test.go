@@ -1,0 +1,34 @@
+package mdsearch
+
+import "testing"
+
+func TestParseLines(t *testing.T) {
+	for _, c := range []struct {
+		in         string
+		start, end int
+		ok         bool
+	}{
+		{"40-80", 40, 80, true}, {"40-", 40, 0, true}, {"40", 40, 40, true}, {" 3 - 4 ", 3, 4, true},
+		{"0", 0, 0, false}, {"5-4", 0, 0, false}, {"-4", 0, 0, false}, {"a-b", 0, 0, false}, {"", 0, 0, false}, {"1-x", 0, 0, false},
+	} {
+		start, end, err := ParseLines(c.in)
+		if (err == nil) != c.ok || start != c.start || end != c.end {
+			t.Errorf("ParseLines(%q) = %d, %d, %v", c.in, start, end, err)
+		}
+	}
+}
+
+func TestReadingTokens(t *testing.T) {
+	for _, c := range []struct {
+		words, bytes int
+		want         float64
+	}{
+		{10, 50, 13},  // prose: 1.3 a word
+		{1, 400, 100}, // one long word of code: a token per 4 bytes
+		{0, 0, 0},
+	} {
+		if got := ReadingTokens(c.words, c.bytes); got != c.want {
+			t.Errorf("ReadingTokens(%d, %d) = %v, want %v", c.words, c.bytes, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,66 @@
+package search
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mdsearch/mdsearch"
+)
+
+// TestReadLines: a long note without headings comes back as its start,
+// whole lines up to the long-note limit, with the line to read on from;
+// reading on by lines gets the rest, and bad ranges are refused.
+func TestReadLines(t *testing.T) {
+	vault := t.TempDir()
+	var b strings.Builder
+	for i := range 40 {
+		fmt.Fprintf(&b, "Paragraph %d %s\n\n", i, strings.Repeat("word ", 58))
+	}
+	write(t, vault, "log.md", b.String()) // 2,400 words, 80 lines
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
+	index(t, e, vault, "v")
+	bg := context.Background()
+
+	r, err := e.Read(bg, mdsearch.ReadRequest{Path: "log.md"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.More || r.StartLine != 1 || r.EndLine != 50 || r.WordCount != 1500 || !strings.HasSuffix(r.Content, "\n\n") ||
+		!strings.Contains(r.Notice, "here are lines 1–50 of 80; read on from line 51") {
+		t.Errorf("preview: more %v, lines %d–%d, %d words, notice %q", r.More, r.StartLine, r.EndLine, r.WordCount, r.Notice)
+	}
+	rest, err := e.Read(bg, mdsearch.ReadRequest{Path: "log.md", Lines: "51-"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rest.More || rest.StartLine != 51 || rest.EndLine != 80 || r.Content+rest.Content != b.String() || rest.Tokens < rest.WordCount {
+		t.Errorf("the rest: lines %d–%d, %d words, %d tokens", rest.StartLine, rest.EndLine, rest.WordCount, rest.Tokens)
+	}
+	for _, c := range []struct {
+		lines, want string
+		n           int // lines
+	}{
+		{"3", "Paragraph 1 ", 1}, {"3-3", "Paragraph 1 ", 1}, {" 79 - 200 ", "Paragraph 39 ", 2},
+	} {
+		got, err := e.Read(bg, mdsearch.ReadRequest{Path: "log.md", Lines: c.lines})
+		if err != nil || !strings.HasPrefix(got.Content, c.want) || strings.Count(got.Content, "\n") != c.n {
+			t.Errorf("lines %q: %v %+v", c.lines, err, got)
+		}
+	}
+	for _, req := range []mdsearch.ReadRequest{
+		{Path: "log.md", Lines: "0-3"}, {Path: "log.md", Lines: "5-4"}, {Path: "log.md", Lines: "x"},
+		{Path: "log.md", Lines: "81"}, {Path: "log.md", Lines: "1-2", Section: "Intro"},
+	} {
+		var me *mdsearch.Error
+		if _, err := e.Read(bg, req); !errors.As(err, &me) || me.Kind != mdsearch.KindInvalid {
+			t.Errorf("%+v: %v, want invalid", req, err)
+		}
+	}
+	if full, err := e.Read(bg, mdsearch.ReadRequest{Path: "log.md", Full: true}); err != nil || full.Content != b.String() || full.More {
+		t.Errorf("full: %v", err)
+	}
+}
