@@ -2,8 +2,12 @@ package search
 
 import (
 	"context"
+	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -78,11 +82,37 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (*mdsea
 		}
 		resp.Collections = len(colls)
 	}
-	if resp.Total == 0 && resp.Collections == 0 {
+	switch {
+	case resp.Total == 0 && resp.Collections == 0:
 		resp.Notice = "the index is empty: run `mdsearch index DIR` first"
+	case resp.Total == 0:
+		if f := filtersOf(req); f != "" {
+			resp.Notice = strings.TrimPrefix(resp.Notice+"; no passage matched with these filters: "+f, "; ")
+		}
 	}
 	resp.TookMS = msSince(start)
 	return resp, nil
+}
+
+// filtersOf names the filters of req, as a request spells them, or "".
+func filtersOf(req mdsearch.SearchRequest) string {
+	var f []string
+	if req.Collection != "" {
+		f = append(f, "collection "+strconv.Quote(req.Collection))
+	}
+	for _, t := range append(slices.Clip(req.Tags), req.Tag) {
+		if t != "" {
+			f = append(f, "tag "+strconv.Quote(t))
+		}
+	}
+	if req.PathPrefix != "" {
+		f = append(f, "path prefix "+strconv.Quote(req.PathPrefix))
+	}
+	keys := slices.Sorted(maps.Keys(req.Where))
+	for _, k := range keys {
+		f = append(f, fmt.Sprintf("%s=%s", k, strconv.Quote(req.Where[k])))
+	}
+	return strings.Join(f, ", ")
 }
 
 // query is a validated request on its way through ranking.

@@ -137,7 +137,14 @@ func TestMoreFilters(t *testing.T) {
 			}
 		}
 	}
-	_, err := e.Search(bg, mdsearch.SearchRequest{Query: "x", Where: map[string]string{" ": "x"}})
+	// No results under filters says which filters.
+	resp, err := e.Search(bg, mdsearch.SearchRequest{Query: "starter", Mode: mdsearch.ModeKeyword, Tag: "work",
+		Where: map[string]string{"owner": "bob", "status": "draft"}})
+	if err != nil || len(resp.Results) != 0 ||
+		!strings.Contains(resp.Notice, `no passage matched with these filters: tag "work", owner="bob", status="draft"`) {
+		t.Errorf("empty filtered search: %v %q", err, resp.Notice)
+	}
+	_, err = e.Search(bg, mdsearch.SearchRequest{Query: "x", Where: map[string]string{" ": "x"}})
 	if mdsearch.KindOf(err) != mdsearch.KindInvalid || !strings.Contains(err.Error(), "empty field name") {
 		t.Errorf("empty field name: %v", err)
 	}
