@@ -64,3 +64,22 @@ func TestReadLines(t *testing.T) {
 		t.Errorf("full: %v", err)
 	}
 }
+
+// TestReadSuggests: a note named as a wikilink names it (no ".md", the
+// file name alone, another case) is found, or suggested.
+func TestReadSuggests(t *testing.T) {
+	vault := copyDir(t, sampleVault)
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
+	index(t, e, vault, "v")
+	bg := context.Background()
+	if r, err := e.Read(bg, mdsearch.ReadRequest{Path: "kitchen/Sourdough"}); err != nil || r.Path != "kitchen/Sourdough.md" {
+		t.Errorf("without .md: %v", err)
+	}
+	for _, p := range []string{"Sourdough", "sourdough.md", "KITCHEN/sourdough.md"} {
+		_, err := e.Read(bg, mdsearch.ReadRequest{Path: p})
+		var me *mdsearch.Error
+		if !errors.As(err, &me) || me.Kind != mdsearch.KindNotFound || me.Hint != "did you mean v:kitchen/Sourdough.md?" {
+			t.Errorf("%s: %v", p, err)
+		}
+	}
+}

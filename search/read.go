@@ -238,6 +238,9 @@ func (e *Engine) openNote(ctx context.Context, spec string) (*note, error) {
 		}
 	}
 	rel = strings.TrimPrefix(rel, "./")
+	if path.Ext(rel) == "" && rel != "" && !strings.HasSuffix(rel, "/") {
+		rel += ".md" // a note named as a wikilink names it
+	}
 	if !strings.Contains(rel, "..") && !strings.HasPrefix(rel, "/") {
 		rel = path.Clean(rel) // "a//b.md" and "a/./b.md" are the indexed "a/b.md" ('..' is for the vault to refuse)
 	}
@@ -282,8 +285,11 @@ func (e *Engine) openNote(ctx context.Context, spec string) (*note, error) {
 			return nil, mdsearch.Errorf(mdsearch.KindNotFound, "read", spec, "name a note as COLLECTION:PATH with one of: "+strings.Join(names, ", "),
 				"no collection %q, and no such note in %s", spec[:i], strings.Join(names, ", "))
 		}
-		return nil, mdsearch.Errorf(mdsearch.KindNotFound, "read", spec, "paths are relative to the vault; search shows them",
-			"no such note in %s", strings.Join(names, ", "))
+		hint := "paths are relative to the vault; search shows them"
+		if like, err := e.st.NamedLike(ctx, collName, rel, 5); err == nil && len(like) > 0 {
+			hint = "did you mean " + strings.Join(like, ", ") + "?"
+		}
+		return nil, mdsearch.Errorf(mdsearch.KindNotFound, "read", spec, hint, "no such note in %s", strings.Join(names, ", "))
 	}
 	refs = refs[:0]
 	for _, n := range found {

@@ -315,6 +315,32 @@ func (s *Store) FindDocuments(ctx context.Context, collection, path string) ([]D
 	return out, rows.Err()
 }
 
+// NamedLike returns up to limit indexed notes, as COLLECTION:PATH, whose
+// path is path in another case, or whose file name is path's (any case):
+// "home.md" finds "Home.md", "Command palette.md" finds
+// "Plugins/Command palette.md", as a wikilink names a note.
+func (s *Store) NamedLike(ctx context.Context, collection, path string, limit int) ([]string, error) {
+	base := path[strings.LastIndexByte(path, '/')+1:]
+	esc := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(strings.ToLower(base))
+	rows, err := s.r.QueryContext(ctx, `SELECT c.name || ':' || d.path
+		FROM documents d JOIN collections c ON c.id = d.collection_id
+		WHERE (? = '' OR c.name = ?) AND (lower(d.path) = lower(?) OR lower(d.path) = ? OR lower(d.path) LIKE ? ESCAPE '\')
+		ORDER BY length(d.path), d.path LIMIT ?`, collection, collection, path, strings.ToLower(base), "%/"+esc, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var p string
+		if err := rows.Scan(&p); err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
 // DeleteCollection removes a collection and everything indexed from it:
 // each document as DeleteDocument does (so Removed lists the vector keys
 // it may orphan), then the collection itself.
