@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -78,6 +79,11 @@ func (e *Engine) index(ctx context.Context, dir, name string, full, existing boo
 	defer unlock()
 
 	v, err := vault.Open(dir, vault.Options{MaxFileSize: e.opts.MaxFileSize})
+	var me *mdsearch.Error
+	if existing && errors.As(err, &me) && me.Kind == mdsearch.KindNotFound && me.Hint == "" {
+		me.Hint = fmt.Sprintf("the folder of collection %q is gone: index it where it is now "+
+			"(`mdsearch index DIR --name %s`), or drop it (`mdsearch drop %s`)", name, name, name)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -245,7 +251,9 @@ func (e *Engine) collectionFor(ctx context.Context, name, root string, existing 
 		return c, nil
 	}
 	if _, err := os.Stat(c.Root); err == nil {
-		return nil, mdsearch.Errorf(mdsearch.KindInvalid, "index", root, "pass --name to index this folder as another collection",
+		return nil, mdsearch.Errorf(mdsearch.KindInvalid, "index", root,
+			fmt.Sprintf("pass --name to index this folder as another collection; to re-index collection %q, run `mdsearch index` "+
+				"from another folder, or pass its folder: `mdsearch index %q`", name, c.Root),
 			"collection %q already indexes %s", name, c.Root)
 	}
 	if err := e.st.SetRoot(ctx, c.ID, root); err != nil {
