@@ -170,7 +170,7 @@ func (r *run) finish() error {
 		}
 	}
 	if r.model == 0 && e.opts.KeywordOnly {
-		if err := r.dropVectors(); err != nil {
+		if err := r.dropVectors(n); err != nil {
 			return err
 		}
 	}
@@ -185,8 +185,9 @@ func (r *run) finish() error {
 // dropVectors makes a keyword-only run (no embedder, chosen on purpose)
 // drop semantic search for the whole index, as the refusal without it
 // says: vectors the windows no longer match would otherwise still answer
-// semantic queries with what the status reports as absent.
-func (r *run) dropVectors() error {
+// semantic queries with what the status reports as absent. orphans is
+// how many this run's re-cut deleted already: the notice counts them too.
+func (r *run) dropVectors(orphans int64) error {
 	had, err := r.e.st.Meta(r.ctx, "model")
 	if err != nil {
 		return err
@@ -196,12 +197,15 @@ func (r *run) dropVectors() error {
 		return err
 	}
 	if n > 0 {
+		n += orphans
+	}
+	if n > 0 {
 		r.dirty = true
 		what := "vectors"
 		if had != "" {
 			what += " of " + had
 		}
-		addNotice(&r.stats.Notice, fmt.Sprintf("semantic search dropped: deleted %d %s, one a distinct window text, in every collection of this index; `mdsearch index` with a model embeds again", n, what))
+		addNotice(&r.stats.Notice, fmt.Sprintf("semantic search dropped: deleted %d %s (one for each distinct window text) from every collection of this index; `mdsearch index` with a model embeds again", n, what))
 	}
 	return nil
 }
