@@ -5,7 +5,8 @@
 // node_modules/ and every other hidden directory, honours .mdsearchignore
 // files (gitignore syntax; a file in a subfolder applies below it), follows
 // symlinks only while they stay inside the vault, walks each real directory
-// once (so symlink loops end), and skips files over the size limit, special
+// once (so symlink loops end), lists each real note once (a symlink to a
+// note listed under its own path is a duplicate), and skips files over the size limit, special
 // files (FIFOs, sockets, devices) and, on reading, binary or unreadable files.
 // Every skip carries a reason a person can act on.
 //

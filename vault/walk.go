@@ -35,6 +35,7 @@ func (v *Vault) Walk(ctx context.Context) ([]File, []mdsearch.Skip, error) {
 			return nil, nil, err
 		}
 	}
+	w.linkedFiles()
 	sort.Slice(w.files, func(i, j int) bool { return w.files[i].Path < w.files[j].Path })
 	sort.SliceStable(w.skips, func(i, j int) bool { return w.skips[i].Path < w.skips[j].Path })
 	return w.files, w.skips, nil
@@ -50,6 +51,7 @@ type walker struct {
 	v        *Vault
 	visited  map[string]string // real folder path -> vault-relative path it was walked as
 	deferred []dirJob
+	linked   []linkedFile // symlinks to notes, taken after the real tree
 	files    []File
 	skips    []mdsearch.Skip
 }
@@ -148,7 +150,36 @@ func (w *walker) symlink(abs string, rel []string, ign ignorer) {
 		w.skip(relS, "symlink points outside the vault")
 		return
 	}
-	w.file(target, rel, fi)
+	w.linked = append(w.linked, linkedFile{target, rel, fi})
+}
+
+// linkedFile is a symlink to a note inside the vault.
+type linkedFile struct {
+	abs string // the note's real path
+	rel []string
+	fi  os.FileInfo
+}
+
+// linkedFiles adds the notes reached through symlinks that the walk did
+// not list under their real paths: each note is indexed once, as each
+// folder is walked once, so results never show one passage twice.
+func (w *walker) linkedFiles() {
+	seen := make(map[string]string, len(w.files))
+	for _, f := range w.files {
+		seen[f.Abs] = f.Path
+	}
+	sort.Slice(w.linked, func(i, j int) bool {
+		return strings.Join(w.linked[i].rel, "/") < strings.Join(w.linked[j].rel, "/")
+	})
+	for _, l := range w.linked {
+		rel := strings.Join(l.rel, "/")
+		if prev, ok := seen[l.abs]; ok {
+			w.skip(rel, "symlink to a note already indexed as "+prev+" (a duplicate)")
+			continue
+		}
+		seen[l.abs] = rel
+		w.file(l.abs, l.rel, l.fi)
+	}
 }
 
 func (w *walker) file(abs string, rel []string, fi os.FileInfo) {
