@@ -95,7 +95,7 @@ func exerciseMCP(ctx context.Context, t *testing.T, cs *mcp.ClientSession, f fix
 
 	// Outline, then read the section the search pointed at.
 	if res, text := callTool(ctx, t, cs, "note_outline", map[string]any{"path": hit.Path}); res.IsError ||
-		!strings.Contains(text, `section "Sourdough/Starter Maintenance/Rye Starter"`) {
+		!strings.Contains(text, "    - ### Rye Starter · 33 words (~47 tokens) · lines 22–26\n") {
 		t.Errorf("outline: %s", text)
 	}
 	// The passage starts in the note's introduction and covers Starter
