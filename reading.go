@@ -2,6 +2,7 @@ package mdsearch
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -20,10 +21,10 @@ const BytesPerToken = 4
 // the given words and bytes: 1.3 a word, or a token every 4 bytes when
 // that is more. On section-sized texts of the bundled corpora it is within
 // 0.92–1.18× of a common LLM tokenizer's count for 80% of them (median
-// 1.05×); words alone undercount code-heavy docs by a third. Search budgets
-// and outlines use it.
-func ReadingTokens(words, bytes int) float64 {
-	return max(TokensPerWord*float64(words), float64(bytes)/BytesPerToken)
+// 1.05×); words alone undercount code-heavy docs by a third. Search budgets,
+// outlines and reads use it, rounded up.
+func ReadingTokens(words, bytes int) int {
+	return int(math.Ceil(max(TokensPerWord*float64(words), float64(bytes)/BytesPerToken)))
 }
 
 // HeadingTrail is the heading path a passage is read under: the note's

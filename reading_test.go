@@ -21,7 +21,7 @@ func TestParseLines(t *testing.T) {
 func TestReadingTokens(t *testing.T) {
 	for _, c := range []struct {
 		words, bytes int
-		want         float64
+		want         int
 	}{
 		{10, 50, 13},  // prose: 1.3 a word
 		{1, 400, 100}, // one long word of code: a token per 4 bytes

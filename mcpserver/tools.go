@@ -186,11 +186,6 @@ func (t *tools) read(ctx context.Context, _ *mcp.CallToolRequest, a ReadArgs) (*
 	if strings.TrimSpace(a.Path) == "" {
 		return nil, nil, errors.New("path is empty: pass a note path as semantic_search returns it")
 	}
-	if a.Lines != "" {
-		if _, _, err := mdsearch.ParseLines(a.Lines); err != nil {
-			return nil, nil, err
-		}
-	}
 	resp, err := t.s.Read(ctx, mdsearch.ReadRequest{Path: a.Path, Section: a.Section, Full: a.Full, Lines: a.Lines})
 	if err != nil {
 		return nil, nil, toolError(err, "read", a.Section)

@@ -110,20 +110,6 @@ func SectionPath(p []string) string {
 	return strings.Join(p, "/")
 }
 
-// Repeated is the section paths (as SectionPath writes them) that more than
-// one entry of an outline has: those sections are named by their anchors.
-func Repeated(entries []mdsearch.OutlineEntry) map[string]bool {
-	n := make(map[string]int, len(entries))
-	out := map[string]bool{}
-	for _, e := range entries {
-		p := SectionPath(e.SectionPath)
-		if n[p]++; n[p] > 1 {
-			out[p] = true
-		}
-	}
-	return out
-}
-
 // Results writes every result of resp in full, as agents read them: header
 // line, the whole chunk, footer, with a blank line between results. A notice
 // from the engine comes first.

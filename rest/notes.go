@@ -35,14 +35,7 @@ func (srv *Server) handleNote(w http.ResponseWriter, r *http.Request, escaped st
 		writeError(w, http.StatusBadRequest, "invalid", err.Error())
 		return
 	}
-	lines := vals.Get("lines")
-	if lines != "" {
-		if _, _, err := mdsearch.ParseLines(lines); err != nil {
-			writeError(w, http.StatusBadRequest, "invalid", err.Error())
-			return
-		}
-	}
-	resp, err := srv.s.Read(r.Context(), mdsearch.ReadRequest{Path: p, Section: vals.Get("section"), Full: full, Lines: lines})
+	resp, err := srv.s.Read(r.Context(), mdsearch.ReadRequest{Path: p, Section: vals.Get("section"), Full: full, Lines: vals.Get("lines")})
 	if err != nil {
 		srv.writeEngineError(w, r, err)
 		return

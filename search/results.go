@@ -3,7 +3,6 @@ package search
 import (
 	"context"
 	"fmt"
-	"math"
 	"strings"
 
 	"github.com/mdsearch/mdsearch"
@@ -142,7 +141,7 @@ func groupResult(g *group, rows map[int64]*store.ChunkRow) (mdsearch.Result, boo
 // EstimateTokens is what a language model pays to read text
 // (mdsearch.ReadingTokens), rounded up.
 func EstimateTokens(text string) int {
-	return int(math.Ceil(mdsearch.ReadingTokens(embed.CountWords(text), len(text))))
+	return mdsearch.ReadingTokens(embed.CountWords(text), len(text))
 }
 
 // fitBudget keeps whole results while their estimated tokens fit budget

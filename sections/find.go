@@ -187,7 +187,7 @@ func (d *Document) outline() []mdsearch.OutlineEntry {
 		}
 		out = append(out, mdsearch.OutlineEntry{Level: s.Level, Heading: s.Heading, Anchor: s.ID,
 			SectionPath: s.Path, Section: names[i], StartLine: s.StartLine, EndLine: s.EndLine, WordCount: s.Words,
-			Tokens: readingTokens(s.Words, trimRight(d.Src, s.StartByte, s.EndByte)-s.StartByte)})
+			Tokens: mdsearch.ReadingTokens(s.Words, trimRight(d.Src, s.StartByte, s.EndByte)-s.StartByte)})
 	}
 	return out
 }

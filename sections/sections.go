@@ -1,8 +1,6 @@
 package sections
 
 import (
-	"math"
-
 	"github.com/mdsearch/mdsearch"
 )
 
@@ -105,10 +103,5 @@ func (d *Document) Outline() []mdsearch.OutlineEntry {
 
 // Tokens estimates what reading the whole note costs.
 func (d *Document) Tokens() int {
-	return readingTokens(d.WordCount, len(d.Src)-d.Body)
-}
-
-// readingTokens is mdsearch.ReadingTokens rounded up.
-func readingTokens(words, bytes int) int {
-	return int(math.Ceil(mdsearch.ReadingTokens(words, bytes)))
+	return mdsearch.ReadingTokens(d.WordCount, len(d.Src)-d.Body)
 }

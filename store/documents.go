@@ -322,44 +322,18 @@ func (s *Store) FindDocuments(ctx context.Context, collection, path string) ([]D
 func (s *Store) NamedLike(ctx context.Context, collection, path string, limit int) ([]string, error) {
 	base := path[strings.LastIndexByte(path, '/')+1:]
 	esc := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(strings.ToLower(base))
-	rows, err := s.r.QueryContext(ctx, `SELECT c.name || ':' || d.path
+	return column[string](s.r.QueryContext(ctx, `SELECT c.name || ':' || d.path
 		FROM documents d JOIN collections c ON c.id = d.collection_id
 		WHERE (? = '' OR c.name = ?) AND (lower(d.path) = lower(?) OR lower(d.path) = ? OR lower(d.path) LIKE ? ESCAPE '\')
-		ORDER BY length(d.path), d.path LIMIT ?`, collection, collection, path, strings.ToLower(base), "%/"+esc, limit)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var p string
-		if err := rows.Scan(&p); err != nil {
-			return nil, err
-		}
-		out = append(out, p)
-	}
-	return out, rows.Err()
+		ORDER BY length(d.path), d.path LIMIT ?`, collection, collection, path, strings.ToLower(base), "%/"+esc, limit))
 }
 
 // DeleteCollection removes a collection and everything indexed from it:
 // each document as DeleteDocument does (so Removed lists the vector keys
 // it may orphan), then the collection itself.
 func (t *Tx) DeleteCollection(id int64) (docs int, err error) {
-	rows, err := t.tx.QueryContext(t.ctx, `SELECT id FROM documents WHERE collection_id = ?`, id)
+	ids, err := column[int64](t.tx.QueryContext(t.ctx, `SELECT id FROM documents WHERE collection_id = ?`, id))
 	if err != nil {
-		return 0, err
-	}
-	var ids []int64
-	for rows.Next() {
-		var d int64
-		if err := rows.Scan(&d); err != nil {
-			rows.Close()
-			return 0, err
-		}
-		ids = append(ids, d)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
 		return 0, err
 	}
 	for _, d := range ids {

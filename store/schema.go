@@ -202,18 +202,6 @@ func (s *Store) Close() error {
 // IntegrityCheck runs PRAGMA integrity_check and returns its report, "ok"
 // when the file is sound.
 func (s *Store) IntegrityCheck(ctx context.Context) (string, error) {
-	rows, err := s.r.QueryContext(ctx, `PRAGMA integrity_check`)
-	if err != nil {
-		return "", err
-	}
-	defer rows.Close()
-	var lines []string
-	for rows.Next() {
-		var l string
-		if err := rows.Scan(&l); err != nil {
-			return "", err
-		}
-		lines = append(lines, l)
-	}
-	return strings.Join(lines, "\n"), rows.Err()
+	lines, err := column[string](s.r.QueryContext(ctx, `PRAGMA integrity_check`))
+	return strings.Join(lines, "\n"), err
 }

@@ -93,3 +93,21 @@ func (t *Tx) closeStmts() {
 		delete(t.stmts, q)
 	}
 }
+
+// column collects a one-column query's rows, then closes them: the shape
+// of every list of keys, ids or paths the store returns.
+func column[T any](rows *sql.Rows, err error) ([]T, error) {
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []T
+	for rows.Next() {
+		var v T
+		if err := rows.Scan(&v); err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}

@@ -284,19 +284,6 @@ const windowText = `coalesce(w.embed_full, w.head || CAST(substr(CAST(c.text AS 
 
 // EmbedTexts lists the distinct embed texts of all windows.
 func (s *Store) EmbedTexts(ctx context.Context) ([]string, error) {
-	rows, err := s.pool.QueryContext(ctx, `SELECT `+windowText+`
-		FROM windows w JOIN chunks c ON c.id = w.chunk_id GROUP BY w.vkey`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var t string
-		if err := rows.Scan(&t); err != nil {
-			return nil, err
-		}
-		out = append(out, t)
-	}
-	return out, rows.Err()
+	return column[string](s.pool.QueryContext(ctx, `SELECT `+windowText+`
+		FROM windows w JOIN chunks c ON c.id = w.chunk_id GROUP BY w.vkey`))
 }
