@@ -11,5 +11,10 @@
 // a burst of saves becomes one Refresh per collection once the folder has
 // been quiet for Debounce, or after MaxDelay at the latest. Ignore files
 // (.mdsearchignore) are the engine's business; Refresh skips what they
-// exclude. Symlinked folders are indexed but not watched.
+// exclude, and an edit of one makes the watcher catch up (an incremental
+// index of the collection) once the edits settle, since it may add or
+// remove notes anywhere below it. A collection folder that is deleted or
+// moved away is looked for every Recheck; when it is back (a re-clone), it
+// is watched again and caught up. Symlinked folders are indexed but not
+// watched.
 package watch

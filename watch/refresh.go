@@ -12,10 +12,14 @@ import (
 // flush hands the pending changes to the engine, one Refresh per collection.
 func (w *Watcher) flush(ctx context.Context) {
 	w.mu.Lock()
-	batch := w.pending
-	w.pending = map[string]map[string]struct{}{}
+	batch, rules := w.pending, w.rules
+	w.pending, w.rules = map[string]map[string]struct{}{}, false
 	w.first, w.last = time.Time{}, time.Time{}
 	w.mu.Unlock()
+	if rules {
+		w.catchUp(ctx) // covers the named notes too
+		return
+	}
 
 	for _, name := range slices.Sorted(maps.Keys(batch)) {
 		paths := slices.Sorted(maps.Keys(batch[name]))
@@ -23,8 +27,14 @@ func (w *Watcher) flush(ctx context.Context) {
 		if ctx.Err() != nil {
 			return // closing: the next start catches up
 		}
-		if err != nil {
+		switch {
+		case err != nil && w.isGone(name):
+			w.log.Warn("collection folder is gone; its index is kept, and the folder is watched for again",
+				"collection", name)
+		case err != nil:
 			w.log.Error("refresh failed", "collection", name, "paths", paths, "err", err)
+		}
+		if err != nil {
 			_ = w.Sync(ctx) // the collection may have been dropped
 		}
 		if w.opts.OnRefresh != nil {
@@ -52,4 +62,13 @@ func (w *Watcher) catchUp(ctx context.Context) {
 			w.opts.OnRefresh(name, nil, stats, err)
 		}
 	}
+}
+
+// isGone reports whether the collection's folder vanished and is being
+// looked for again.
+func (w *Watcher) isGone(name string) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	root, ok := w.roots[name]
+	return ok && w.gone[root] && !w.dirs[root]
 }

@@ -29,6 +29,10 @@ type Options struct {
 	// CatchUp runs an incremental index of every collection when the
 	// watcher starts, for changes made while nothing was watching.
 	CatchUp bool
+	// Recheck is how often a collection whose folder vanished is looked
+	// for again, so that a vault deleted and made anew (a re-clone, a sync
+	// tool replacing it) is watched again. Default 2 s.
+	Recheck time.Duration
 	// Logger receives errors and skipped folders; nil discards them.
 	Logger *slog.Logger
 	// OnRefresh, when set, is told about every Refresh the watcher makes.
@@ -45,8 +49,10 @@ type Watcher struct {
 	mu      sync.Mutex
 	roots   map[string]string              // collection name → root folder
 	dirs    map[string]bool                // watched folders
+	gone    map[string]bool                // collection folders that vanished, looked for again
 	files   map[string]bool                // markdown files seen, for folders that vanish whole
 	pending map[string]map[string]struct{} // collection → vault-relative paths to refresh
+	rules   bool                           // a .mdsearchignore changed: catch up after the debounce
 	first   time.Time                      // when the oldest pending change arrived
 	last    time.Time                      // when the newest one arrived
 
@@ -62,6 +68,9 @@ func Start(ctx context.Context, s mdsearch.Searcher, opts Options) (*Watcher, er
 	if opts.Debounce <= 0 {
 		opts.Debounce = 200 * time.Millisecond
 	}
+	if opts.Recheck <= 0 {
+		opts.Recheck = 2 * time.Second
+	}
 	if opts.MaxDelay < opts.Debounce {
 		opts.MaxDelay = max(time.Second, opts.Debounce)
 	}
@@ -71,7 +80,7 @@ func Start(ctx context.Context, s mdsearch.Searcher, opts Options) (*Watcher, er
 	}
 	w := &Watcher{
 		s: s, opts: opts, log: opts.Logger, fw: fw,
-		roots: map[string]string{}, dirs: map[string]bool{}, files: map[string]bool{},
+		roots: map[string]string{}, dirs: map[string]bool{}, gone: map[string]bool{}, files: map[string]bool{},
 		pending: map[string]map[string]struct{}{},
 		kick:    make(chan struct{}, 1), catch: make(chan struct{}, 1), done: make(chan struct{}),
 	}
@@ -135,6 +144,7 @@ func (w *Watcher) Sync(ctx context.Context) error {
 		w.roots[c.Name] = root
 		if err := w.addTree(root, false); err != nil {
 			w.log.Warn("cannot watch collection", "collection", c.Name, "root", root, "err", err)
+			w.gone[root] = errors.Is(err, fs.ErrNotExist)
 		}
 	}
 	return nil
@@ -189,6 +199,8 @@ func (w *Watcher) loop(ctx context.Context) {
 	defer w.fw.Close()
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
+	recheck := time.NewTicker(w.opts.Recheck)
+	defer recheck.Stop()
 	for {
 		select {
 		case <-ctx.Done():
@@ -217,6 +229,8 @@ func (w *Watcher) loop(ctx context.Context) {
 			timer.Reset(w.wait()) // changes that came during the refresh
 		case <-w.catch:
 			w.catchUp(ctx)
+		case <-recheck.C:
+			w.rewatchRoots()
 		}
 	}
 }
@@ -249,6 +263,10 @@ func (w *Watcher) handle(ev fsnotify.Event) {
 			return
 		}
 	}
+	if filepath.Base(p) == vault.IgnoreFile && ev.Op != fsnotify.Chmod {
+		w.rulesChanged(p)
+		return
+	}
 	if !vault.IsMarkdown(p) || !(ev.Has(fsnotify.Create) || ev.Has(fsnotify.Write) || ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename)) {
 		return
 	}
@@ -260,10 +278,57 @@ func (w *Watcher) handle(ev fsnotify.Event) {
 	w.enqueue(p)
 }
 
+// rulesChanged notes an edit of an ignore file: which notes are indexed may
+// have changed anywhere below it, so once the changes settle the watcher
+// catches up (an incremental index) rather than refreshing named notes.
+// Call with mu held.
+func (w *Watcher) rulesChanged(path string) {
+	for _, rel := range w.collectionsOf(path) {
+		if !inSkippedDir(rel) {
+			w.rules = true
+		}
+	}
+	if w.rules {
+		w.touch()
+	}
+}
+
+// rewatchRoots watches again each collection folder that lost its watch
+// (deleted or moved away) and exists once more, and catches up, since
+// nothing reported what the new folder holds.
+func (w *Watcher) rewatchRoots() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	back := false
+	for name, root := range w.roots {
+		if !w.gone[root] || w.dirs[root] {
+			continue
+		}
+		if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
+			continue
+		}
+		delete(w.gone, root) // once: a folder that is back but cannot be watched is logged once
+		if err := w.addTree(root, false); err != nil || !w.dirs[root] {
+			w.log.Warn("cannot watch collection", "collection", name, "root", root, "err", err)
+			continue
+		}
+		w.log.Info("collection folder is back; watching it again", "collection", name, "root", root)
+		back = true
+	}
+	if back {
+		w.requestCatchUp()
+	}
+}
+
 // dropTree forgets a folder that was removed or moved away, and queues
 // every note known below it: no event will come for them.
 func (w *Watcher) dropTree(dir string) {
 	prefix := dir + string(filepath.Separator)
+	for _, root := range w.roots {
+		if root == dir {
+			w.gone[root] = true
+		}
+	}
 	for d := range w.dirs {
 		if d == dir || strings.HasPrefix(d, prefix) {
 			delete(w.dirs, d)
@@ -307,10 +372,15 @@ func (w *Watcher) enqueue(path string) {
 		w.pending[name][rel] = struct{}{}
 	}
 	if len(w.pending) > 0 {
-		w.last = time.Now()
-		if w.first.IsZero() {
-			w.first = w.last
-		}
+		w.touch()
+	}
+}
+
+// touch starts or extends the debounce of pending work. Call with mu held.
+func (w *Watcher) touch() {
+	w.last = time.Now()
+	if w.first.IsZero() {
+		w.first = w.last
 	}
 	select {
 	case w.kick <- struct{}{}:
@@ -328,7 +398,7 @@ func inSkippedDir(rel string) bool {
 func (w *Watcher) wait() time.Duration {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if len(w.pending) == 0 {
+	if len(w.pending) == 0 && !w.rules {
 		return time.Hour
 	}
 	return max(0, min(time.Until(w.last.Add(w.opts.Debounce)), time.Until(w.first.Add(w.opts.MaxDelay))))

@@ -93,7 +93,7 @@ func start(t *testing.T) (*fake, string) {
 	write(t, filepath.Join(root, "deep/er/b.md"), "# B\n")
 	write(t, filepath.Join(root, ".obsidian/c.md"), "# C\n")
 	f := &fake{root: root, calls: make(chan []string, 16)}
-	w, err := Start(context.Background(), f, Options{Debounce: 50 * time.Millisecond, CatchUp: true})
+	w, err := Start(context.Background(), f, Options{Debounce: 50 * time.Millisecond, CatchUp: true, Recheck: 50 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,4 +196,59 @@ func containsAll(got, want []string) bool {
 		}
 	}
 	return true
+}
+
+// indexed waits until the fake has run n catch-up indexes.
+func indexed(t *testing.T, f *fake, n int) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		f.mu.Lock()
+		got := f.index
+		f.mu.Unlock()
+		if got >= n {
+			if got > n {
+				t.Errorf("%d catch-up indexes, want %d", got, n)
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d catch-up indexes within 2 s, want %d", got, n)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// A vault folder deleted and made anew (a re-clone) is watched again: the
+// watcher catches up on what the new folder holds and sees later edits.
+func TestRootRecreated(t *testing.T) {
+	f, root := start(t)
+	indexed(t, f, 1) // the start's catch-up
+	if err := os.RemoveAll(root); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for !containsAll(got, []string{"a.md", "deep/er/b.md"}) {
+		got = append(got, next(t, f)...)
+	}
+	write(t, filepath.Join(root, "a.md"), "# A\nback\n")
+	indexed(t, f, 2)
+	write(t, filepath.Join(root, "z.md"), "# Z\n")
+	if got := next(t, f); !slices.Equal(got, []string{"z.md"}) {
+		t.Errorf("refreshed %v after the folder came back, want z.md", got)
+	}
+}
+
+// Editing an ignore file changes which notes are indexed anywhere below it:
+// the watcher catches up once the edits settle, and names no notes.
+func TestIgnoreFileEdited(t *testing.T) {
+	f, root := start(t)
+	indexed(t, f, 1)
+	for i := range 3 {
+		write(t, filepath.Join(root, "deep", ".mdsearchignore"), strings.Repeat("er/\n", i+1))
+	}
+	indexed(t, f, 2)
+	write(t, filepath.Join(root, ".obsidian", ".mdsearchignore"), "*\n") // a folder never indexed
+	quiet(t, f)
+	indexed(t, f, 2)
 }
