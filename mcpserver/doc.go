@@ -6,5 +6,7 @@
 // their sizes, and read_note returns one section (or the whole note). The
 // tools only translate arguments and format answers; ranking, dedup and
 // section slicing are the engine's. Every failure is a tool error with a
-// message an agent can act on, so a bad call never ends the session.
+// message an agent can act on, so a bad call never ends the session. Over
+// stdio a line that is no JSON-RPC message gets a JSON-RPC error too, where
+// the SDK's stdio transport would end the session (stdio.go).
 package mcpserver

@@ -47,7 +47,7 @@ func New(s mdsearch.Searcher, opts Options) *mcp.Server {
 
 // ServeStdio serves srv on stdin/stdout until the client leaves or ctx ends.
 func ServeStdio(ctx context.Context, srv *mcp.Server) error {
-	err := srv.Run(ctx, &mcp.StdioTransport{})
+	err := srv.Run(ctx, stdio())
 	if ctx.Err() != nil {
 		return nil
 	}

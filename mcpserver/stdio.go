@@ -1,0 +1,193 @@
+package mcpserver
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// maxLine bounds one message on stdin; a longer line is answered with an
+// error and skipped, not buffered.
+const maxLine = 8 << 20
+
+// lineTransport is MCP's stdio framing, one JSON-RPC message per line, read
+// forgivingly: a line that is not a JSON-RPC message (a typo, a batch,
+// which MCP no longer has) gets a JSON-RPC error naming the problem and the
+// session goes on. The SDK's stdio transport ends the session instead.
+type lineTransport struct {
+	in  io.Reader
+	out io.Writer
+}
+
+var _ mcp.Transport = (*lineTransport)(nil)
+
+func (t *lineTransport) Connect(context.Context) (mcp.Connection, error) {
+	c := &lineConn{out: t.out, lines: make(chan lineOrErr), closed: make(chan struct{})}
+	go c.readLines(t.in)
+	return c, nil
+}
+
+type lineOrErr struct {
+	line []byte
+	err  error
+}
+
+type lineConn struct {
+	lines  chan lineOrErr
+	closed chan struct{}
+	once   sync.Once
+
+	mu  sync.Mutex // one message per line, even from concurrent writers
+	out io.Writer
+}
+
+var _ mcp.Connection = (*lineConn)(nil)
+
+// readLines feeds lines to Read until the input ends. Stdin cannot be
+// unblocked portably, so after Close this goroutine ends at the next line.
+func (c *lineConn) readLines(in io.Reader) {
+	r := bufio.NewReaderSize(in, 64<<10)
+	for {
+		line, err := readLine(r)
+		select {
+		case c.lines <- lineOrErr{line, err}:
+		case <-c.closed:
+			return
+		}
+		if err != nil && !errors.Is(err, errLongLine) {
+			return
+		}
+	}
+}
+
+var errLongLine = fmt.Errorf("message longer than %d MB", maxLine>>20)
+
+// readLine reads one line without its newline; a line over maxLine is read
+// to its end and dropped with errLongLine.
+func readLine(r *bufio.Reader) ([]byte, error) {
+	var line []byte
+	long := false
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if !long && len(line)+len(chunk) <= maxLine {
+			line = append(line, chunk...)
+		} else {
+			long, line = true, nil
+		}
+		switch {
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case long && (err == nil || err == io.EOF):
+			return nil, errLongLine
+		case err == io.EOF && len(bytes.TrimSpace(line)) > 0:
+			return line, nil // a last message without its newline
+		case err != nil:
+			return nil, err
+		}
+		return line, nil
+	}
+}
+
+func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	for {
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-c.closed:
+			return nil, io.EOF
+		case l := <-c.lines:
+			if errors.Is(l.err, errLongLine) {
+				c.reject(nil, jsonrpc.CodeInvalidRequest, l.err.Error())
+				continue
+			}
+			if l.err != nil {
+				return nil, l.err
+			}
+			if msg, ok := c.decode(bytes.TrimSpace(l.line)); ok {
+				return msg, nil
+			}
+		}
+	}
+}
+
+// decode parses one line, answering a line that is no message with the
+// JSON-RPC error for it (and the request's id, when it has one).
+func (c *lineConn) decode(line []byte) (jsonrpc.Message, bool) {
+	if len(line) == 0 {
+		return nil, false
+	}
+	msg, err := jsonrpc.DecodeMessage(line)
+	if err == nil {
+		return msg, true
+	}
+	var probe struct {
+		ID any `json:"id"`
+	}
+	switch {
+	case !json.Valid(line):
+		c.reject(nil, jsonrpc.CodeParseError, "parse error: the line is not JSON; send one JSON-RPC message per line")
+	case line[0] == '[':
+		c.reject(nil, jsonrpc.CodeInvalidRequest, "batches are not supported; send one JSON-RPC message per line")
+	default:
+		_ = json.Unmarshal(line, &probe)
+		if _, ok := probe.ID.(map[string]any); ok {
+			probe.ID = nil
+		}
+		c.reject(probe.ID, jsonrpc.CodeInvalidRequest, "invalid request: "+err.Error())
+	}
+	return nil, false
+}
+
+// reject writes a JSON-RPC error response; id is nil when the request's
+// id is unknown, as the JSON-RPC spec asks.
+func (c *lineConn) reject(id any, code int64, msg string) {
+	type wireErr struct {
+		Code    int64  `json:"code"`
+		Message string `json:"message"`
+	}
+	b, _ := json.Marshal(struct {
+		Version string  `json:"jsonrpc"`
+		ID      any     `json:"id"`
+		Error   wireErr `json:"error"`
+	}{"2.0", id, wireErr{code, msg}})
+	_ = c.writeLine(b)
+}
+
+func (c *lineConn) Write(_ context.Context, msg jsonrpc.Message) error {
+	b, err := jsonrpc.EncodeMessage(msg)
+	if err != nil {
+		return err
+	}
+	return c.writeLine(b)
+}
+
+func (c *lineConn) writeLine(b []byte) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	select {
+	case <-c.closed:
+		return io.ErrClosedPipe
+	default:
+	}
+	_, err := c.out.Write(append(bytes.TrimRight(b, "\n"), '\n'))
+	return err
+}
+
+func (c *lineConn) Close() error {
+	c.once.Do(func() { close(c.closed) })
+	return nil
+}
+
+func (c *lineConn) SessionID() string { return "" }
+
+// stdio is the transport ServeStdio uses.
+func stdio() mcp.Transport { return &lineTransport{in: os.Stdin, out: os.Stdout} }

@@ -1,0 +1,74 @@
+package mcpserver
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// A line that is no JSON-RPC message gets a JSON-RPC error and the session
+// goes on: a real client then connects over the same pipes and searches.
+func TestStdioSurvivesBadLines(t *testing.T) {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	srv := New(&fake{}, Options{Version: "test"})
+	done := make(chan error, 1)
+	go func() { done <- srv.Run(context.Background(), &lineTransport{in: inR, out: outW}) }()
+
+	out := bufio.NewReader(outR)
+	bad := []struct {
+		line string
+		code int
+		id   any
+	}{
+		{"this is not json", -32700, nil},
+		{`[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, -32600, nil},
+		{`{"jsonrpc":"1.0","id":7,"method":"ping"}`, -32600, 7.0},
+		{`{"jsonrpc":"2.0","id":{"x":1}}`, -32600, nil},
+		{strings.Repeat("x", maxLine+10), -32600, nil},
+	}
+	for _, b := range bad {
+		go func() { _, _ = io.WriteString(inW, b.line+"\n\n") }()
+		line, err := out.ReadString('\n')
+		if err != nil {
+			t.Fatal(err)
+		}
+		var resp struct {
+			ID    any `json:"id"`
+			Error struct {
+				Code    int    `json:"code"`
+				Message string `json:"message"`
+			} `json:"error"`
+		}
+		if err := json.Unmarshal([]byte(line), &resp); err != nil || !strings.Contains(line, `"id":`) {
+			t.Fatalf("%.40q: answer %q is no JSON-RPC error (%v)", b.line, line, err)
+		}
+		if resp.Error.Code != b.code || resp.ID != b.id || resp.Error.Message == "" {
+			t.Errorf("%.40q: got code %d id %v %q, want code %d id %v", b.line, resp.Error.Code, resp.ID, resp.Error.Message, b.code, b.id)
+		}
+	}
+
+	ct := &mcp.IOTransport{Reader: struct {
+		io.Reader
+		io.Closer
+	}{out, outR}, Writer: inW}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(context.Background(), ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, text := call(t, cs, "semantic_search", map[string]any{"query": "starter"}); !strings.Contains(text, "Sourdough.md") {
+		t.Errorf("search after bad lines: %s", text)
+	}
+	cs.Close()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the server did not end when its input closed")
+	}
+}
