@@ -30,6 +30,8 @@ func runEval(ctx context.Context, env *Env, args []string) error {
 	var configs listFlag
 	fs.Var(&configs, "config", "configuration to run, repeatable or comma-separated (default: all of "+
 		strings.Join(eval.DefaultConfigs, ", ")+"; with --generate, "+strings.Join(genConfigs, ", ")+")")
+	var offTopic listFlag
+	fs.Var(&offTopic, "off-topic", "queries the vault cannot answer (one a line, or a query set's JSON lines), repeatable: their top scores are reported beside the real queries'")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	details := fs.Bool("details", false, "include every query's outcome and results in the JSON report")
 	fs.StringVar(&opts.TempDir, "tmp", "", "folder for the throwaway indexes (default: the system's)")
@@ -85,6 +87,13 @@ func runEval(ctx context.Context, env *Env, args []string) error {
 		for _, w := range opts.Queries.Warnings {
 			env.say("warning: %s", w)
 		}
+	}
+	for _, f := range offTopic {
+		qs, err := eval.LoadOffTopic(f)
+		if err != nil {
+			return err
+		}
+		opts.OffTopic = append(opts.OffTopic, qs...)
 	}
 	opts.Details = *details || gen.on // per-style rows need every outcome
 	opts.Log = func(line string) { env.say("%s", line) }

@@ -31,6 +31,7 @@ type Outcome struct {
 	SectionRank int      `json:"section_rank,omitempty"`
 	SpanRank    int      `json:"span_rank,omitempty"`
 	Tokens      float64  `json:"tokens"`
+	TopScore    float64  `json:"top_score"` // the best result's score; 0 when none came back
 	LatencyMS   float64  `json:"latency_ms"`
 	Results     []string `json:"results,omitempty"` // "path > A > B (lines 3-9)", when details are asked for
 }
@@ -38,6 +39,9 @@ type Outcome struct {
 // Score judges the first k results of a query, and the first 3 for Hit@3.
 func Score(q *Query, results []mdsearch.Result, k int) Outcome {
 	o := Outcome{Query: q.Text, Line: q.Line, Difficulty: q.Difficulty, Labelled: q.Labelled()}
+	if len(results) > 0 {
+		o.TopScore = results[0].Score
+	}
 	for _, r := range results[:min(3, len(results))] {
 		o.Hit3 = o.Hit3 || q.relevantPage(r.Path)
 	}

@@ -29,6 +29,9 @@ type Options struct {
 	// runs (tuning rebuilds the same index many times).
 	EmbedCache string
 	Tuning     Tuning // engine settings to try instead of the defaults
+	// OffTopic are queries the vault cannot answer; their top scores are
+	// reported beside those of the real queries (Spreads).
+	OffTopic []string
 	// Log, when set, receives one line per index built and per
 	// configuration scored.
 	Log func(string)
@@ -53,7 +56,9 @@ type ConfigReport struct {
 	Config
 	Index IndexReport `json:"index"`
 	Metrics
+	Scores   Spreads   `json:"top_scores"`
 	Outcomes []Outcome `json:"outcomes,omitempty"`
+	OffTopic []float64 `json:"off_topic_top_scores,omitempty"` // in the order given, with details
 }
 
 // IndexReport describes the index a configuration searched. Configurations
@@ -200,9 +205,13 @@ func (o *Options) runChunker(ctx context.Context, cache *Cache, group []Config) 
 		if err != nil {
 			return nil, err
 		}
-		row := ConfigReport{Config: c, Index: idx, Metrics: Summarize(outs)}
+		off, err := o.askOffTopic(ctx, e, c)
+		if err != nil {
+			return nil, err
+		}
+		row := ConfigReport{Config: c, Index: idx, Metrics: Summarize(outs), Scores: spreads(outs, off)}
 		if o.Details {
-			row.Outcomes = outs
+			row.Outcomes, row.OffTopic = outs, off
 		}
 		o.logf("%s: recall@%d %.3f, MRR %.3f, Hit@3 %.3f, %.0f tokens/query, p50 %.1f ms",
 			c.Name, o.K, row.RecallAtK, row.MRR, row.Hit3, row.Tokens, row.P50MS)

@@ -70,3 +70,59 @@ func TestNonsenseScoresLow(t *testing.T) {
 		}
 	}
 }
+
+// TestKeywordScoresCalibrated: keyword scores read on one scale too. Each
+// technical docs vault is asked the Wikipedia questions, and the Wikipedia
+// vault the docs' link contexts, as off-topic queries; pooled over the
+// three, off-topic queries must rarely reach the strong band while most
+// right top hits do. bm25 alone grows with the query's length: shown as
+// s / (s + 8), as hybrid weighs it, half of these off-topic queries
+// scored strong.
+func TestKeywordScoresCalibrated(t *testing.T) {
+	if testing.Short() {
+		t.Skip("indexes three corpora")
+	}
+	wiki := filepath.Join(corpora, "chroma-wikitexts", "queries.jsonl")
+	sets := []struct {
+		vault, queries string
+		off            []string
+	}{
+		{"vue-docs/vault", "vue-docs/queries.jsonl", []string{wiki}},
+		{"rust-book/src", "rust-book/queries.jsonl", []string{wiki}},
+		{"chroma-wikitexts/vault", "chroma-wikitexts/queries.jsonl", []string{
+			filepath.Join(corpora, "vue-docs", "queries.jsonl"), filepath.Join(corpora, "rust-book", "queries.jsonl")}},
+	}
+	configs, err := ParseConfigs([]string{"sections-keyword"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var right, off, rightN, offN float64
+	for _, s := range sets {
+		qs, err := LoadQueries(filepath.Join(corpora, s.queries))
+		if err != nil {
+			testenv.Absent(t, "corpus unavailable: %v", err)
+		}
+		opts := Options{Vault: filepath.Join(corpora, s.vault), Queries: qs, Configs: configs, TempDir: t.TempDir()}
+		for _, f := range s.off {
+			q, err := LoadOffTopic(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			opts.OffTopic = append(opts.OffTopic, q...)
+		}
+		rep, err := Run(context.Background(), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sp := rep.Configs[0].Scores
+		t.Logf("%s: right %v; wrong %v; off-topic %v", s.vault, sp.Right, sp.Wrong, sp.OffTopic)
+		right += sp.Right.Strong * float64(sp.Right.N)
+		rightN += float64(sp.Right.N)
+		off += sp.OffTopic.Strong * float64(sp.OffTopic.N)
+		offN += float64(sp.OffTopic.N)
+	}
+	if right/rightN < 0.8 || off/offN > 0.1 {
+		t.Errorf("strong: %.0f%% of right top hits (want ≥ 80%%), %.0f%% of off-topic queries (want ≤ 10%%)",
+			100*right/rightN, 100*off/offN)
+	}
+}

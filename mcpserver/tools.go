@@ -52,7 +52,7 @@ func searchTool() *mcp.Tool {
 		Description: "Search the user's markdown notes by meaning and keywords. Use this first. " +
 			"Returns the best-matching passages, each a whole section or a part of a long one (up to about 300 words, usually enough to answer from), " +
 			"headed `rank. **path** > Section > Sub (score%)` and followed by `chunk i/N · lines a–b · page W words` and the section path. " +
-			"The score is comparable across queries: above about 50% is a strong match, below 25% a weak one. " +
+			"The score is comparable across queries: 50% or more is a strong match; questions the notes cannot answer usually score 20-40%. " +
 			"Cost: roughly 100-450 tokens per result; pass max_tokens to cap the total. To see more around a hit, call read_note with its path and section: " +
 			"a section costs far less than the whole page (a page costs about 1.3 tokens per word of its word count).",
 		InputSchema: schemaFor[SearchArgs](func(p map[string]*jsonschema.Schema) {

@@ -12,9 +12,13 @@ run() { # name vault queries
   echo "== $1"
   local cache=()
   if [ -n "${CACHE_DIR:-}" ]; then cache=(--embed-cache "$CACHE_DIR/$1.gob"); fi
-  "$BIN" eval --vault "$2" --queries "$3" --config "$CONFIGS" "${cache[@]}" "${@:4}" 2>&1 | grep -v '^  *$' | sed -n '/^config\|^ *[a-z0-9-]*  /p'
+  "$BIN" eval --vault "$2" --queries "$3" --config "$CONFIGS" "${cache[@]}" "${@:4}" 2>&1 | grep -v '^  *$' | sed -n '/^config\|^ *[a-z0-9-]*  \|^top scores/p'
 }
-run chroma-wikitexts $C/chroma-wikitexts/vault $C/chroma-wikitexts/queries.jsonl "$@"
-run qmd-eval $C/qmd-eval/test $C/qmd-eval/queries.jsonl "$@"
-run vue-docs $C/vue-docs/vault $C/vue-docs/queries.jsonl "$@"
-run rust-book $C/rust-book/src $C/rust-book/queries.jsonl "$@"
+# Off-topic queries come from a set about other things: the Wikipedia
+# questions for the technical docs, the technical link contexts for them.
+WIKI=(--off-topic $C/chroma-wikitexts/queries.jsonl)
+TECH=(--off-topic $C/vue-docs/queries.jsonl --off-topic $C/rust-book/queries.jsonl)
+run chroma-wikitexts $C/chroma-wikitexts/vault $C/chroma-wikitexts/queries.jsonl "${TECH[@]}" "$@"
+run qmd-eval $C/qmd-eval/test $C/qmd-eval/queries.jsonl "${WIKI[@]}" "$@"
+run vue-docs $C/vue-docs/vault $C/vue-docs/queries.jsonl "${WIKI[@]}" "$@"
+run rust-book $C/rust-book/src $C/rust-book/queries.jsonl "${WIKI[@]}" "$@"

@@ -33,7 +33,9 @@
 // the file name) and tags (heading path and title weighted 2.5). Any input
 // is turned into a valid query: every term is quoted, phrases in double
 // quotes are kept, and terms are ORed so bm25 ranks passages by how many
-// rare terms they share. Score: s/(s+8) for bm25 magnitude s.
+// rare terms they share. Score: t/(t+5) for t = s/√terms, bm25 magnitude s
+// per square root of the query's term count, since a long question shares
+// some words with almost any note.
 //
 // semantic: exact cosine over every window vector of the current model,
 // scanned in parallel from memory (int8; the integer dot products of
@@ -41,7 +43,7 @@
 // its best window's cosine (a heading window's counts × 0.9). Score:
 // (cos − 0.2) / 0.6, clamped to [0, 1]; distance is 1 − cosine.
 //
-// hybrid (default): 0.6 × the keyword score + 0.4 × the semantic score.
+// hybrid (default): 0.6 × s/(s+8) + 0.4 × the semantic score.
 // Both are absolute, so a score means the same for every query and a query
 // about nothing in the vault scores low (Fusion, DefaultFusion; the
 // numbers that chose them are in docs/evaluation.md).

@@ -24,10 +24,17 @@ type Fusion struct {
 	// HeadingCos scales the cosine of a passage's heading window (its
 	// heading path alone) before it competes with the text windows.
 	HeadingCos float64
+	// KeywordOnlyHalf is the per-term bm25 magnitude that scores 0.5 when
+	// keywords alone score (keyword mode, or no vectors): score = t / (t +
+	// KeywordOnlyHalf), t = s / √terms. A long question matches some words
+	// of almost any note, so bm25 alone grows with the query's length;
+	// dividing by √terms keeps an off-topic question below 0.5. Within one
+	// query it is the same order as bm25's, so it changes no ranking.
+	KeywordOnlyHalf float64
 }
 
 // DefaultFusion was chosen on the dev query sets (docs/evaluation.md).
-var DefaultFusion = Fusion{Keyword: 0.6, BM25Half: 8, CosFloor: 0.2, CosCeil: 0.8, HeadingCos: 0.9}
+var DefaultFusion = Fusion{Keyword: 0.6, BM25Half: 8, CosFloor: 0.2, CosCeil: 0.8, HeadingCos: 0.9, KeywordOnlyHalf: 5}
 
 func (f Fusion) withDefaults() Fusion {
 	d := DefaultFusion
@@ -36,6 +43,9 @@ func (f Fusion) withDefaults() Fusion {
 	}
 	if f.BM25Half <= 0 {
 		f.BM25Half = d.BM25Half
+	}
+	if f.KeywordOnlyHalf <= 0 {
+		f.KeywordOnlyHalf = d.KeywordOnlyHalf
 	}
 	if f.HeadingCos <= 0 || f.HeadingCos > 1 {
 		f.HeadingCos = d.HeadingCos
@@ -48,6 +58,13 @@ func (f Fusion) withDefaults() Fusion {
 
 // keyword maps a bm25 magnitude onto 0–1.
 func (f Fusion) keyword(s float64) float64 { return s / (s + f.BM25Half) }
+
+// keywordOnly maps a bm25 magnitude onto 0–1 when no semantic score joins
+// it; terms is the number of terms the keyword query asked for.
+func (f Fusion) keywordOnly(s float64, terms int) float64 {
+	t := s / math.Sqrt(float64(max(1, terms)))
+	return t / (t + f.KeywordOnlyHalf)
+}
 
 // semantic maps a cosine onto 0–1.
 func (f Fusion) semantic(cos float64) float64 {
@@ -67,7 +84,8 @@ type candidate struct {
 
 // fuse ranks the keyword and semantic lists into one list of passages.
 // sem holds windows; a passage takes its best window's cosine.
-func (e *Engine) fuse(mode mdsearch.Mode, kw []store.KeywordHit, sem []hit, snap *snapshot, q []float32) []candidate {
+// terms is the number of terms of the keyword query.
+func (e *Engine) fuse(mode mdsearch.Mode, kw []store.KeywordHit, sem []hit, snap *snapshot, q []float32, terms int) []candidate {
 	f := e.opts.Fusion
 	byID := map[int64]*candidate{}
 	var out []*candidate
@@ -103,7 +121,7 @@ func (e *Engine) fuse(mode mdsearch.Mode, kw []store.KeywordHit, sem []hit, snap
 	for _, c := range out {
 		switch {
 		case mode == mdsearch.ModeKeyword || (mode == mdsearch.ModeHybrid && snap == nil):
-			c.score = f.keyword(c.bm25)
+			c.score = f.keywordOnly(c.bm25, terms)
 		case mode == mdsearch.ModeSemantic:
 			c.score = f.semantic(cosOf(c))
 		default:

@@ -160,7 +160,7 @@ func (e *Engine) rank(ctx context.Context, rd *store.Reader, q *query) ([]*group
 				return nil, err
 			}
 		}
-		kept := dedup(e.fuse(q.mode, kw, sem, q.snap, q.vec), q.req.N, q.req.MaxPerPage)
+		kept := dedup(e.fuse(q.mode, kw, sem, q.snap, q.vec, len(q.terms)), q.req.N, q.req.MaxPerPage)
 		if len(kept) == q.req.N || (len(kw) < k && len(sem) < k) || k >= maxCandidates {
 			return kept, nil
 		}

@@ -1,0 +1,158 @@
+package eval
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/mdsearch/mdsearch"
+)
+
+// Strong and Weak are the score bands the README and the MCP tool describe:
+// a top score at or above Strong is a strong match, under Weak the vault
+// probably holds no answer. The spreads below test that reading.
+const (
+	Strong = 0.5
+	Weak   = 0.25
+)
+
+// Spreads describes one configuration's top scores: each query's best
+// result, split by whether it was right, and for off-topic queries, which
+// the vault cannot answer. Scores mean the same for every query only if
+// right answers score high and off-topic ones low.
+type Spreads struct {
+	Right    Spread `json:"right"`     // the top result is on a relevant page
+	Wrong    Spread `json:"wrong"`     // it is not (or nothing came back)
+	OffTopic Spread `json:"off_topic"` // queries about what the vault does not hold
+}
+
+// Spread summarises a set of top scores.
+type Spread struct {
+	N      int     `json:"n"`
+	P10    float64 `json:"p10"`
+	P50    float64 `json:"p50"`
+	P90    float64 `json:"p90"`
+	Strong float64 `json:"strong"` // share at or above Strong
+	Weak   float64 `json:"weak"`   // share under Weak
+}
+
+func spread(xs []float64) Spread {
+	s := Spread{N: len(xs)}
+	if len(xs) == 0 {
+		return s
+	}
+	xs = slices.Sorted(slices.Values(xs))
+	at := func(p float64) float64 { return xs[min(len(xs)-1, int(p*float64(len(xs))))] }
+	s.P10, s.P50, s.P90 = at(0.1), at(0.5), at(0.9)
+	for _, x := range xs {
+		s.Strong += b2f(x >= Strong)
+		s.Weak += b2f(x < Weak)
+	}
+	s.Strong /= float64(len(xs))
+	s.Weak /= float64(len(xs))
+	return s
+}
+
+// spreads splits the outcomes' top scores by rightness and adds the
+// off-topic ones.
+func spreads(outs []Outcome, offTopic []float64) Spreads {
+	var right, wrong []float64
+	for _, o := range outs {
+		if o.PageRank == 1 {
+			right = append(right, o.TopScore)
+		} else {
+			wrong = append(wrong, o.TopScore)
+		}
+	}
+	return Spreads{Right: spread(right), Wrong: spread(wrong), OffTopic: spread(offTopic)}
+}
+
+// askOffTopic returns the top score of each off-topic query (0 when
+// nothing matched).
+func (o *Options) askOffTopic(ctx context.Context, e searcher, c Config) ([]float64, error) {
+	tops := make([]float64, 0, len(o.OffTopic))
+	for _, q := range o.OffTopic {
+		resp, err := e.Search(ctx, mdsearch.SearchRequest{Query: q, N: 1, MaxPerPage: o.MaxPerPage, Mode: c.Mode})
+		if err != nil {
+			return nil, fmt.Errorf("off-topic query %q: %w", q, err)
+		}
+		top := 0.0
+		if len(resp.Results) > 0 {
+			top = resp.Results[0].Score
+		}
+		tops = append(tops, top)
+	}
+	return tops, nil
+}
+
+// LoadOffTopic reads off-topic queries: a plain text file of one query a
+// line, or a query set's JSON lines (their "query", labels ignored). Blank
+// lines and lines starting with # are skipped.
+func LoadOffTopic(path string) ([]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, mdsearch.Errorf(mdsearch.KindNotFound, "eval", path, "", "off-topic queries: %v", err)
+	}
+	defer f.Close()
+	var qs []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		switch {
+		case line == "" || strings.HasPrefix(line, "#"):
+			continue
+		case strings.HasPrefix(line, "{"):
+			var q struct {
+				Query string `json:"query"`
+			}
+			if err := json.Unmarshal([]byte(line), &q); err != nil || strings.TrimSpace(q.Query) == "" {
+				return nil, mdsearch.Errorf(mdsearch.KindInvalid, "eval", fmt.Sprintf("%s:%d", path, n), "",
+					"an off-topic JSON line needs a \"query\" string")
+			}
+			line = q.Query
+		}
+		qs = append(qs, line)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, mdsearch.Errorf(mdsearch.KindInternal, "eval", path, "", "off-topic queries: %v", err)
+	}
+	return qs, nil
+}
+
+// writeSpreads prints each scored configuration's top scores: right,
+// wrong and off-topic, as p10/p50/p90 and the shares in the strong and
+// weak bands. The baseline has no scores of its own and is left out, and so
+// is a report made without top scores.
+func writeSpreads(w io.Writer, r *Report) error {
+	var rows []ConfigReport
+	for _, c := range r.Configs {
+		if sp := c.Scores; c.Chunker != ChunkBM25Sections && sp.Right.N+sp.Wrong.N+sp.OffTopic.N > 0 {
+			rows = append(rows, c)
+		}
+	}
+	if len(rows) == 0 {
+		return nil
+	}
+	fmt.Fprintf(w, "\ntop scores: p10/p50/p90, share strong (≥ %.2f), share weak (< %.2f), (queries)\n", Strong, Weak)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	pad := namePad(r)
+	writeRow(tw, []string{pad("config"), "top hit right", "top hit wrong", "off-topic queries"})
+	for _, c := range rows {
+		writeRow(tw, []string{pad(c.Name), c.Scores.Right.String(), c.Scores.Wrong.String(), c.Scores.OffTopic.String()})
+	}
+	return tw.Flush()
+}
+
+func (s Spread) String() string {
+	if s.N == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.2f/%.2f/%.2f %3.0f%% %3.0f%% (%d)", s.P10, s.P50, s.P90, 100*s.Strong, 100*s.Weak, s.N)
+}
