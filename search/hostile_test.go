@@ -102,6 +102,10 @@ func TestHostileVault(t *testing.T) {
 	if found["escape.md"] || found["binary.md"] {
 		t.Errorf("skipped file found: %v", found)
 	}
+	// A note over the size limit says how to index it.
+	if _, err := e.Read(bg, mdsearch.ReadRequest{Path: "huge.md"}); err == nil || !strings.Contains(err.Error(), "--max-file-size 51MB") {
+		t.Errorf("read of a note over the size limit: %v, want a hint with --max-file-size 51MB", err)
+	}
 	r, err := e.Read(bg, mdsearch.ReadRequest{Path: "headings.md", Section: "Heading 9999"})
 	if err != nil || !strings.Contains(r.Content, "lighthouse line 9999") {
 		t.Errorf("read in a 10,000-heading note: %v", err)

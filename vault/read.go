@@ -1,6 +1,7 @@
 package vault
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"syscall"
@@ -13,6 +14,7 @@ import (
 type SkipError struct {
 	Path   string
 	Reason string
+	Size   int64 // set when the file is over the size limit: its size
 }
 
 func (e *SkipError) Error() string { return e.Path + ": " + e.Reason }
@@ -26,18 +28,18 @@ func (v *Vault) Read(f File) ([]byte, error) {
 	// hang the indexer.
 	fh, err := os.OpenFile(f.Abs, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
-		return nil, &SkipError{f.Path, "cannot read: " + errText(err)}
+		return nil, &SkipError{Path: f.Path, Reason: "cannot read: " + errText(err)}
 	}
 	defer fh.Close()
 	fi, err := fh.Stat()
 	if err != nil {
-		return nil, &SkipError{f.Path, "cannot stat: " + errText(err)}
+		return nil, &SkipError{Path: f.Path, Reason: "cannot stat: " + errText(err)}
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, &SkipError{f.Path, "not a regular file (" + kind(fi.Mode()) + ")"}
+		return nil, &SkipError{Path: f.Path, Reason: "not a regular file (" + kind(fi.Mode()) + ")"}
 	}
 	if v.maxSize >= 0 && fi.Size() > v.maxSize {
-		return nil, &SkipError{f.Path, "file is " + humanSize(fi.Size()) + ", over the " + humanSize(v.maxSize) + " size limit"}
+		return nil, &SkipError{Path: f.Path, Reason: "file is " + humanSize(fi.Size()) + ", over the " + humanSize(v.maxSize) + " size limit", Size: fi.Size()}
 	}
 	var r io.Reader = fh
 	if v.maxSize >= 0 {
@@ -45,13 +47,13 @@ func (v *Vault) Read(f File) ([]byte, error) {
 	}
 	data, err := io.ReadAll(r)
 	if err != nil {
-		return nil, &SkipError{f.Path, "cannot read: " + errText(err)}
+		return nil, &SkipError{Path: f.Path, Reason: "cannot read: " + errText(err)}
 	}
 	if v.maxSize >= 0 && int64(len(data)) > v.maxSize {
-		return nil, &SkipError{f.Path, "file grew over the " + humanSize(v.maxSize) + " size limit while it was read"}
+		return nil, &SkipError{Path: f.Path, Reason: "file grew over the " + humanSize(v.maxSize) + " size limit while it was read"}
 	}
 	if err := sections.CheckSource(data); err != nil {
-		return nil, &SkipError{f.Path, err.Error()}
+		return nil, &SkipError{Path: f.Path, Reason: err.Error()}
 	}
 	return data, nil
 }
@@ -70,7 +72,12 @@ func (v *Vault) ReadNote(rel string) ([]byte, error) {
 	data, err := v.Read(File{Path: rel, Abs: abs})
 	if err != nil {
 		if se, ok := err.(*SkipError); ok {
-			return nil, mdsearch.Errorf(mdsearch.KindInvalid, "read", rel, "", "%s", se.Reason)
+			hint := ""
+			if se.Size > 0 {
+				hint = fmt.Sprintf("a larger limit indexes and reads it: `mdsearch index %s --max-file-size %dMB`",
+					v.Root(), se.Size>>20+1)
+			}
+			return nil, mdsearch.Errorf(mdsearch.KindInvalid, "read", rel, hint, "%s", se.Reason)
 		}
 		return nil, err
 	}
