@@ -87,6 +87,10 @@ func printRead(env *Env, r *mdsearch.ReadResponse) {
 func printOutline(env *Env, o *mdsearch.Outline) {
 	fmt.Fprintf(env.Stdout, "%s:%s — %s (%d words, ~%d tokens)\n", o.Collection, o.Path, o.Title, o.WordCount, o.Tokens)
 	for _, s := range o.Sections {
+		if s.Level == 0 {
+			fmt.Fprintf(env.Stdout, "(text before the first heading)  [%s]  %d words, lines %d–%d\n", s.Section, s.WordCount, s.StartLine, s.EndLine)
+			continue
+		}
 		indent := strings.Repeat("  ", max(s.Level-1, 0))
 		where := "" // --section takes the heading, or this where another reads the same
 		if s.Section != s.Heading {

@@ -90,7 +90,7 @@ func outlineTool() *mcp.Tool {
 		Title: "Outline a note",
 		Description: "List a note's headings as a tree, each with its word count, estimated token cost and line range, " +
 			"without loading the note's text (about 15 tokens a heading). Pass a heading as read_note's section; where another " +
-			"heading reads the same, pass the path or #anchor shown after it instead. Use it to choose a section " +
+			"heading reads the same, pass the path or #anchor shown after it instead; text before the first heading is section \"/\". Use it to choose a section " +
 			"when search results do not show the one you need.",
 		InputSchema: schemaFor[OutlineArgs](nil),
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)},

@@ -173,16 +173,21 @@ func Outline(w io.Writer, o *mdsearch.Outline) error {
 		fmt.Fprintf(&b, " — %s", o.Title)
 	}
 	fmt.Fprintf(&b, " (%d words, ~%d tokens to read whole)\n", o.WordCount, o.Tokens)
-	if len(o.Sections) == 0 {
+	if len(o.Sections) == 0 || len(o.Sections) == 1 && o.Sections[0].Level == 0 {
 		b.WriteString("(no headings)\n")
 	}
 	top := 0
 	for _, s := range o.Sections {
-		if top == 0 || s.Level < top {
+		if s.Level > 0 && (top == 0 || s.Level < top) {
 			top = s.Level
 		}
 	}
 	for _, s := range o.Sections {
+		if s.Level == 0 {
+			fmt.Fprintf(&b, "- (text before the first heading) — section %q · %d words (~%d tokens) · lines %d–%d\n",
+				s.Section, s.WordCount, s.Tokens, s.StartLine, s.EndLine)
+			continue
+		}
 		indent := strings.Repeat("  ", max(s.Level-top, 0))
 		name := s.Section
 		if name == "" { // an entry made by hand

@@ -191,6 +191,7 @@ func TestOutline(t *testing.T) {
 	// Sections are named by their headings, or, where another heading
 	// reads the same, by what the outline's Section says.
 	o := &mdsearch.Outline{Path: "k/Sourdough.md", Title: "Sourdough", WordCount: 100, Tokens: 140, Sections: []mdsearch.OutlineEntry{
+		{Level: 0, SectionPath: []string{}, Section: "/", StartLine: 1, EndLine: 1, WordCount: 3, Tokens: 4},
 		{Level: 1, Heading: "Sourdough", SectionPath: []string{"Sourdough"}, Section: "Sourdough", StartLine: 1, EndLine: 20, WordCount: 100, Tokens: 140},
 		{Level: 2, Heading: "Starter", SectionPath: []string{"Sourdough", "Starter"}, Section: "Starter", StartLine: 3, EndLine: 9, WordCount: 40, Tokens: 52},
 		{Level: 3, Heading: "Feeding", SectionPath: []string{"Sourdough", "Starter", "Feeding"}, Section: "Sourdough/Starter/Feeding", StartLine: 5, EndLine: 9, WordCount: 10, Tokens: 13},
@@ -198,6 +199,7 @@ func TestOutline(t *testing.T) {
 		{Level: 2, Heading: "Notes", Anchor: "notes-1", SectionPath: []string{"Sourdough", "Notes"}, Section: "#notes-1", StartLine: 15, EndLine: 20, WordCount: 20, Tokens: 26},
 	}}
 	want := "k/Sourdough.md — Sourdough (100 words, ~140 tokens to read whole)\n" +
+		"- (text before the first heading) — section \"/\" · 3 words (~4 tokens) · lines 1–1\n" +
 		"- # Sourdough · 100 words (~140 tokens) · lines 1–20\n" +
 		"  - ## Starter · 40 words (~52 tokens) · lines 3–9\n" +
 		"    - ### Feeding — section \"Sourdough/Starter/Feeding\" · 10 words (~13 tokens) · lines 5–9\n" +

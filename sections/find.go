@@ -178,12 +178,18 @@ func normalize(s string) string {
 	return strings.Trim(strings.ReplaceAll(b.String(), " /", "/"), "/ ")
 }
 
+// Preamble is the section name that reads the text before a note's first
+// heading; outlines list that text under it, at level 0.
+const Preamble = "/"
+
+// outline lists every section, the text before the first heading
+// included when it has words.
 func (d *Document) outline() []mdsearch.OutlineEntry {
 	out := make([]mdsearch.OutlineEntry, 0, len(d.Sections))
 	names := d.names()
 	for i, s := range d.Sections {
-		if s.Level == 0 {
-			continue
+		if s.Level == 0 && s.Words == 0 {
+			continue // no text before the first heading
 		}
 		out = append(out, mdsearch.OutlineEntry{Level: s.Level, Heading: s.Heading, Anchor: s.ID,
 			SectionPath: s.Path, Section: names[i], StartLine: s.StartLine, EndLine: s.EndLine, WordCount: s.Words,
@@ -209,6 +215,7 @@ func (d *Document) names() []string {
 		path := strings.Join(s.Path, "/")
 		switch {
 		case s.Level == 0:
+			names[i] = Preamble
 		case paths[strings.ToLower(path)] > 1 && s.ID != "":
 			names[i] = "#" + s.ID
 		case headings[normalize(s.Heading)] == 1 && (!check || d.finds(s.Heading, i)):

@@ -178,9 +178,18 @@ func TestSectionTree(t *testing.T) {
 			t.Errorf("section %d ends at %d, next starts at %d", i, s.BodyEnd, d.Sections[i+1].StartByte)
 		}
 	}
+	// The text before the first heading is listed first, at level 0, under
+	// the name that reads it.
 	outline := d.Outline()
-	if len(outline) != 5 || outline[1].Heading != "Deep" || outline[1].Level != 4 || outline[0].WordCount != 10 {
+	if len(outline) != 6 || outline[0].Level != 0 || outline[0].Section != Preamble || outline[0].WordCount != 2 ||
+		outline[2].Heading != "Deep" || outline[2].Level != 4 || outline[1].WordCount != 10 {
 		t.Errorf("outline %+v", outline)
+	}
+	if s, err := d.Find(outline[0].Section); err != nil || s.Level != 0 {
+		t.Errorf("the preamble's name %q reads %+v, %v", outline[0].Section, s, err)
+	}
+	if o := Parse("n.md", []byte("# T\nx\n")).Outline(); len(o) != 1 || o[0].Level != 1 {
+		t.Errorf("a note with no text before its first heading lists it: %+v", o)
 	}
 }
 
