@@ -15,6 +15,7 @@ func runMCP(ctx context.Context, env *Env, args []string) error {
 	httpAddr := fs.String("http", "", "serve streamable HTTP on this address (e.g. 127.0.0.1:8765) instead of stdio")
 	token := fs.String("token", "", "with --http: bearer token requests must carry (default $MDSEARCH_TOKEN)")
 	noWatch := fs.Bool("no-watch", false, "do not watch the collections and re-index saved notes")
+	textOnly := fs.Bool("text-only", false, "answer with text alone, without the JSON as structured content: clients that show the model only the JSON (Claude Code) then show it the text, which costs fewer tokens")
 	ef := addEngineFlags(fs)
 	ef.existing = true
 	if _, err := parseArgs(fs, args, 0, ""); err != nil {
@@ -47,7 +48,7 @@ func runMCP(ctx context.Context, env *Env, args []string) error {
 	}
 	defer w.Close()
 
-	srv := mcpserver.New(s, mcpserver.Options{Version: Version, Logger: log})
+	srv := mcpserver.New(s, mcpserver.Options{Version: Version, Logger: log, TextOnly: *textOnly})
 	if *httpAddr == "" {
 		return mcpserver.ServeStdio(ctx, srv)
 	}

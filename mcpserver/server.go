@@ -17,6 +17,12 @@ import (
 type Options struct {
 	Version string       // reported in the MCP handshake; "dev" if empty
 	Logger  *slog.Logger // where internal errors are logged; nil discards them
+	// TextOnly leaves out each answer's structured content (its JSON) and
+	// the tools' output schemas. Some clients, Claude Code among them,
+	// show the model only the structured content when there is one: the
+	// JSON costs more tokens than the text and is not what max_tokens
+	// budgets.
+	TextOnly bool
 }
 
 // Instructions tell a connected agent how the tools fit together.
@@ -39,10 +45,24 @@ func New(s mdsearch.Searcher, opts Options) *mcp.Server {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	mcp.AddTool(srv, searchTool(), guard(log, t.search))
-	mcp.AddTool(srv, readTool(), guard(log, t.read))
-	mcp.AddTool(srv, outlineTool(), guard(log, t.outline))
+	addTool(srv, searchTool(), guard(log, t.search), opts.TextOnly)
+	addTool(srv, readTool(), guard(log, t.read), opts.TextOnly)
+	addTool(srv, outlineTool(), guard(log, t.outline), opts.TextOnly)
 	return srv
+}
+
+// addTool adds a tool whose answers carry their JSON as structured content,
+// or, textOnly, the text alone: with Out = any and no value the SDK sends
+// neither structured content nor an output schema.
+func addTool[In, Out any](srv *mcp.Server, t *mcp.Tool, h mcp.ToolHandlerFor[In, Out], textOnly bool) {
+	if !textOnly {
+		mcp.AddTool(srv, t, h)
+		return
+	}
+	mcp.AddTool(srv, t, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
+		res, _, err := h(ctx, req, in)
+		return res, nil, err
+	})
 }
 
 // ServeStdio serves srv on stdin/stdout until the client leaves or ctx ends.

@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -46,8 +47,10 @@ type lineConn struct {
 	closed chan struct{}
 	once   sync.Once
 
-	mu  sync.Mutex // one message per line, even from concurrent writers
-	out io.Writer
+	mu      sync.Mutex // one message per line, even from concurrent writers
+	out     io.Writer
+	calls   int           // requests read and not yet answered
+	settled chan struct{} // closed when calls drops to 0 after the input ended; nil before
 }
 
 var _ mcp.Connection = (*lineConn)(nil)
@@ -110,9 +113,15 @@ func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 				continue
 			}
 			if l.err != nil {
+				c.drain(ctx)
 				return nil, l.err
 			}
 			if msg, ok := c.decode(bytes.TrimSpace(l.line)); ok {
+				if req, isReq := msg.(*jsonrpc.Request); isReq && req.IsCall() {
+					c.mu.Lock()
+					c.calls++
+					c.mu.Unlock()
+				}
 				return msg, nil
 			}
 		}
@@ -162,23 +171,52 @@ func (c *lineConn) reject(id any, code int64, msg string) {
 	_ = c.writeLine(b)
 }
 
+// drain waits, once the input has ended, for the answers to the requests
+// already read: a client that writes its requests and closes stdin still
+// gets every answer before the session ends.
+func (c *lineConn) drain(ctx context.Context) {
+	c.mu.Lock()
+	if c.calls == 0 {
+		c.mu.Unlock()
+		return
+	}
+	c.settled = make(chan struct{})
+	settled := c.settled
+	c.mu.Unlock()
+	select {
+	case <-settled:
+	case <-ctx.Done():
+	case <-c.closed:
+	case <-time.After(drainWait): // a request that is never answered must not hold the process
+	}
+}
+
+// drainWait bounds how long answers are waited for after the input ends.
+const drainWait = 30 * time.Second
+
 func (c *lineConn) Write(_ context.Context, msg jsonrpc.Message) error {
 	b, err := jsonrpc.EncodeMessage(msg)
 	if err != nil {
 		return err
 	}
-	return c.writeLine(b)
+	_, answer := msg.(*jsonrpc.Response)
+	return c.write(b, answer)
 }
 
-func (c *lineConn) writeLine(b []byte) error {
+func (c *lineConn) writeLine(b []byte) error { return c.write(b, false) }
+
+// write writes one message line; answer says it answers a request read.
+func (c *lineConn) write(b []byte, answer bool) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	select {
-	case <-c.closed:
-		return io.ErrClosedPipe
-	default:
-	}
 	_, err := c.out.Write(append(bytes.TrimRight(b, "\n"), '\n'))
+	if answer && c.calls > 0 {
+		c.calls--
+		if c.calls == 0 && c.settled != nil {
+			close(c.settled)
+			c.settled = nil
+		}
+	}
 	return err
 }
 

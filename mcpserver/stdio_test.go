@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -70,5 +71,68 @@ func TestStdioSurvivesBadLines(t *testing.T) {
 	case <-done:
 	case <-time.After(5 * time.Second):
 		t.Fatal("the server did not end when its input closed")
+	}
+}
+
+// A client that writes its requests and closes its input at once still
+// gets every answer.
+func TestStdioAnswersAfterInputEnds(t *testing.T) {
+	in := strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"semantic_search","arguments":{"query":"starter"}}}
+`)
+	var out strings.Builder
+	srv := New(&fake{}, Options{Version: "test"})
+	done := make(chan error, 1)
+	go func() { done <- srv.Run(context.Background(), &lineTransport{in: in, out: &lockedWriter{w: &out}}) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the server did not end after its input did")
+	}
+	if got := out.String(); !strings.Contains(got, `"id":1`) || !strings.Contains(got, `"id":2`) || !strings.Contains(got, "Sourdough.md") {
+		t.Errorf("answers after the input ended:\n%s", got)
+	}
+}
+
+// lockedWriter lets the test read what the server wrote without a race.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+// TextOnly answers carry no structured content and the tools no output
+// schema, so clients that prefer the JSON show the model the text.
+func TestTextOnly(t *testing.T) {
+	ctx := context.Background()
+	for _, textOnly := range []bool{false, true} {
+		ct, st := mcp.NewInMemoryTransports()
+		if _, err := New(&fake{}, Options{TextOnly: textOnly}).Connect(ctx, st, nil); err != nil {
+			t.Fatal(err)
+		}
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx, ct, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tools, err := cs.ListTools(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tool := range tools.Tools {
+			if (tool.OutputSchema == nil) != textOnly {
+				t.Errorf("text only %v: %s output schema %v", textOnly, tool.Name, tool.OutputSchema)
+			}
+		}
+		res, text := call(t, cs, "semantic_search", map[string]any{"query": "starter"})
+		if (res.StructuredContent == nil) != textOnly || !strings.Contains(text, "Sourdough.md") {
+			t.Errorf("text only %v: structured content %v, text %q", textOnly, res.StructuredContent, text)
+		}
+		cs.Close()
 	}
 }
