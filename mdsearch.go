@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Chunk is a passage: the unit of retrieval, scoring and display. It is a
@@ -167,12 +168,16 @@ type ReadResponse struct {
 	EndLine     int      `json:"end_line"`
 	WordCount   int      `json:"word_count"`
 	Content     string   `json:"content"`
-	// Outline is set instead of Content when the note is long and neither a
-	// section nor the full text was asked for.
+	// Outline is set when the note or section is long and the full text
+	// was not asked for: for a note instead of Content, for a section after
+	// its own text (Content), listing its subsections.
 	Outline []OutlineEntry `json:"outline,omitempty"`
 	// More is set when Content is the start of a long note with no outline
 	// to choose from: lines from EndLine+1 on are left out.
-	More   bool   `json:"more,omitempty"`
+	More bool `json:"more,omitempty"`
+	// Rest is, with More, the lines that read the rest: "57-" to the end
+	// of the note, "57-120" to the end of a section.
+	Rest   string `json:"rest,omitempty"`
 	Tokens int    `json:"tokens"`           // what reading the whole answer (or, with an outline, the note) costs, estimated
 	Notice string `json:"notice,omitempty"` // e.g. the index is behind the file
 }
@@ -183,7 +188,11 @@ func (r *ReadResponse) AsOutline() *Outline {
 	if r.Outline == nil {
 		return nil
 	}
-	return &Outline{Collection: r.Collection, Path: r.Path, Title: r.Title, WordCount: r.WordCount, Tokens: r.Tokens, Sections: r.Outline}
+	title := r.Title
+	if len(r.SectionPath) > 0 { // a long section's subsections
+		title = strings.Join(r.SectionPath, " > ")
+	}
+	return &Outline{Collection: r.Collection, Path: r.Path, Title: title, WordCount: r.WordCount, Tokens: r.Tokens, Sections: r.Outline}
 }
 
 // OutlineEntry is one heading of a note, with the size of its section.

@@ -12,7 +12,7 @@ func runRead(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "read", "PATH")
 	section := fs.String("section", "", "print only this section: its heading text, Parent/Child, Parent > Child, or its #anchor")
 	outline := fs.Bool("outline", false, "print the note's headings with their section paths and word counts")
-	full := fs.Bool("full", false, fmt.Sprintf("print the whole note even when it is over %d words (else its outline, or its start)", mdsearch.LongNoteWords))
+	full := fs.Bool("full", false, fmt.Sprintf("print the whole note or section even when it is over %d words (else its outline, or its start)", mdsearch.LongNoteWords))
 	lines := fs.String("lines", "", "print only these lines: 40-80, 40- (to the end) or 40, as results' \"lines a–b\" name them")
 	asJSON := fs.Bool("json", false, "print JSON")
 	ef := addIndexFlags(fs)
@@ -53,7 +53,7 @@ func runRead(ctx context.Context, env *Env, args []string) error {
 			return requestError("read", err)
 		}
 		if !*asJSON {
-			printRead(env, r)
+			printRead(env, r, strings.TrimSpace(*section) != "")
 			return nil
 		}
 		out = r
@@ -63,14 +63,21 @@ func runRead(ctx context.Context, env *Env, args []string) error {
 
 // printRead prints a read's text, or the outline a long note is answered
 // with; a notice goes to stderr so the text stays clean for pipes.
-func printRead(env *Env, r *mdsearch.ReadResponse) {
-	if r.Outline != nil { // a long note: say how, in this command's terms
-		printNotice(env, r.Notice+" (--section PATH or #ANCHOR from the outline; --full for the whole note)")
+func printRead(env *Env, r *mdsearch.ReadResponse, section bool) {
+	whole := "note"
+	if section {
+		whole = "section"
+	}
+	if r.Outline != nil { // a long note or section: say how, in this command's terms
+		printNotice(env, r.Notice+" (--section PATH or #ANCHOR from the outline; --full for the whole "+whole+")")
+		if r.Content != "" { // a section's own text comes first
+			fmt.Fprintln(env.Stdout, strings.TrimRight(r.Content, "\r\n")+"\n")
+		}
 		printOutline(env, r.AsOutline())
 		return
 	}
-	if r.More { // the start of a long note: say how to read on
-		printNotice(env, r.Notice+fmt.Sprintf(" (--lines %d- for the rest; --full for the whole note)", r.EndLine+1))
+	if r.More { // the start of a long note or section: say how to read on
+		printNotice(env, r.Notice+fmt.Sprintf(" (--lines %s for the rest; --full for the whole %s)", r.Rest, whole))
 	} else {
 		printNotice(env, r.Notice)
 	}

@@ -36,7 +36,7 @@ type SearchArgs struct {
 type ReadArgs struct {
 	Path    string `json:"path" jsonschema:"vault-relative note path as semantic_search returns it, e.g. kitchen/Sourdough.md; when several collections hold the same path, collection:path picks one"`
 	Section string `json:"section,omitempty" jsonschema:"the section to return: a section path such as Setup/Prerequisites (as search results and note_outline show it), a heading's text, or an anchor from note_outline such as #setup-1 (for one of several sections with the same path); omit for the whole note"`
-	Full    bool   `json:"full,omitempty" jsonschema:"with no section: return the whole text even of a note over 1500 words, which otherwise comes back as its outline (or, with no headings, its start)"`
+	Full    bool   `json:"full,omitempty" jsonschema:"return the whole text even of a note or section over 1500 words, which otherwise comes back as its outline (a section: its own text and its subsections' outline; with no headings: its first lines)"`
 	Lines   string `json:"lines,omitempty" jsonschema:"instead of a section: these lines only, as 40-80, 40- (to the end) or 40; search results name each passage's lines"`
 }
 
@@ -190,11 +190,15 @@ func (t *tools) read(ctx context.Context, _ *mcp.CallToolRequest, a ReadArgs) (*
 	if err != nil {
 		return nil, nil, toolError(err, "read", a.Section)
 	}
-	switch { // a long note: say how, in this tool's terms
+	whole := "note"
+	if a.Section != "" {
+		whole = "section"
+	}
+	switch { // a long note or section: say how, in this tool's terms
 	case resp.Outline != nil:
-		resp.Notice += " (section: a heading, path or anchor from the outline; full: true for the whole note)"
+		resp.Notice += " (section: a heading, path or anchor from the outline; full: true for the whole " + whole + ")"
 	case resp.More:
-		resp.Notice += fmt.Sprintf(" (lines: \"%d-\" for the rest; full: true for the whole note)", resp.EndLine+1)
+		resp.Notice += fmt.Sprintf(" (lines: %q for the rest; full: true for the whole %s)", resp.Rest, whole)
 	}
 	var b strings.Builder
 	if err := render.Read(&b, resp); err != nil {

@@ -157,6 +157,9 @@ func Read(w io.Writer, r *mdsearch.ReadResponse) error {
 		_, err := io.WriteString(w, b.String())
 		return err
 	}
+	if r.Content != "" { // a long section: its own text, then its subsections
+		b.WriteString(strings.TrimRight(r.Content, "\r\n") + "\n\n")
+	}
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return err
 	}

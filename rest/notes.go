@@ -40,11 +40,15 @@ func (srv *Server) handleNote(w http.ResponseWriter, r *http.Request, escaped st
 		srv.writeEngineError(w, r, err)
 		return
 	}
-	switch { // a long note: say how, in this API's terms
+	whole := "note"
+	if vals.Get("section") != "" {
+		whole = "section"
+	}
+	switch { // a long note or section: say how, in this API's terms
 	case resp.Outline != nil:
-		resp.Notice += " (section=PATH or ANCHOR from the outline; full=true for the whole note)"
+		resp.Notice += " (section=PATH or ANCHOR from the outline; full=true for the whole " + whole + ")"
 	case resp.More:
-		resp.Notice += fmt.Sprintf(" (lines=%d- for the rest; full=true for the whole note)", resp.EndLine+1)
+		resp.Notice += fmt.Sprintf(" (lines=%s for the rest; full=true for the whole %s)", resp.Rest, whole)
 	}
 	if vals.Get("render") == "html" {
 		srv.writeRendered(w, r, resp)

@@ -43,7 +43,7 @@ func (e *Engine) Read(ctx context.Context, req mdsearch.ReadRequest) (*mdsearch.
 		resp.StartLine, resp.EndLine = 1, lineCount(n.src)
 		resp.WordCount, resp.Tokens = n.doc.WordCount, n.doc.Tokens()
 		if !req.Full && n.doc.WordCount > mdsearch.LongNoteWords && !longNote(resp, n) {
-			preview(resp, n)
+			preview(resp, n, nil)
 		}
 		if resp.Outline == nil && resp.Content == "" {
 			resp.Content = n.doc.Text(0, len(n.src)) // invalid UTF-8 shown as U+FFFD
@@ -68,6 +68,9 @@ func (e *Engine) Read(ctx context.Context, req mdsearch.ReadRequest) (*mdsearch.
 	resp.WordCount = sec.Words
 	resp.Content = n.doc.Content(sec)
 	resp.Tokens = EstimateTokens(resp.Content)
+	if !req.Full && sec.Words > mdsearch.LongNoteWords {
+		longSection(resp, n, sec)
+	}
 	return resp, nil
 }
 
@@ -105,63 +108,6 @@ func lineOffset(src []byte, k int) int {
 	return off
 }
 
-// preview answers a read of a long note that has no outline to choose
-// from with its first whole lines, up to LongNoteWords words, ending at a
-// blank line when one is in the second half: an agent reads on by lines
-// (More), not the whole note at once. When those lines are short of half
-// the limit, the long line after them is cut at a word; only the whole
-// note holds the rest of it.
-func preview(resp *mdsearch.ReadResponse, n *note) {
-	src, limit := n.src, mdsearch.LongNoteWords
-	words, end, blank := 0, 0, 0
-	for off := 0; off < len(src); {
-		next := len(src)
-		if i := bytes.IndexByte(src[off:], '\n'); i >= 0 {
-			next = off + i + 1
-		}
-		w := embed.CountWords(src[off:next])
-		if words+w > limit {
-			break
-		}
-		if words += w; w == 0 {
-			blank = next
-		}
-		end, off = next, next
-	}
-	if blank > end/2 {
-		end = blank
-	}
-	msg := fmt.Sprintf("this note is %d words (over %d) with no outline to choose from", n.doc.WordCount, limit)
-	if words < limit/2 && end < len(src) {
-		// The next line is long: its first words, as lines cannot split it.
-		line := bytes.Count(src[:end], []byte{'\n'}) + 1
-		end += wordsEnd(src[end:], limit-words)
-		resp.EndLine = line
-		msg += fmt.Sprintf(": here is its start, to line %d cut after %d words; the rest of that line comes only with the whole note", line, limit-words)
-	} else {
-		resp.EndLine, resp.More = bytes.Count(src[:end], []byte{'\n'}), true
-		msg += fmt.Sprintf(": here are lines 1–%d of %d; read on from line %d, or the whole note", resp.EndLine, lineCount(src), resp.EndLine+1)
-	}
-	resp.Content = n.doc.Text(0, end)
-	resp.WordCount, resp.Tokens = embed.CountWords(resp.Content), EstimateTokens(resp.Content)
-	resp.Notice = strings.TrimSuffix(msg+"; "+resp.Notice, "; ")
-}
-
-// wordsEnd is the offset just past the first n words of src.
-func wordsEnd(src []byte, n int) int {
-	in := false
-	for i, c := range src {
-		space := c == ' ' || c == '\t' || c == '\n' || c == '\r'
-		if space && in {
-			if n--; n == 0 {
-				return i
-			}
-		}
-		in = !space
-	}
-	return len(src)
-}
-
 // twins lists the ids of the other sections of doc with sec's path, as
 // "#setup-1".
 func twins(doc *sections.Document, sec *sections.Section) []string {
@@ -173,27 +119,6 @@ func twins(doc *sections.Document, sec *sections.Section) []string {
 		}
 	}
 	return ids
-}
-
-// longNote answers a read of a whole long note with its outline, which
-// costs a few tokens a heading instead of the whole text. A note with one
-// heading or none has no outline worth choosing from and is returned whole
-// (false).
-func longNote(resp *mdsearch.ReadResponse, n *note) bool {
-	outline := n.doc.Outline()
-	if len(outline) < 2 {
-		return false
-	}
-	resp.Outline = outline
-	// Each adapter says how to ask for a section or the whole note in its
-	// own terms: an answer with an outline is this one.
-	msg := fmt.Sprintf("this note is %d words (over %d): here is its outline; read one of its sections, or the whole note",
-		n.doc.WordCount, mdsearch.LongNoteWords)
-	if resp.Notice != "" {
-		msg += "; " + resp.Notice
-	}
-	resp.Notice = msg
-	return true
 }
 
 // Outline returns the heading tree of a note with each section's size.

@@ -185,9 +185,25 @@ const Preamble = "/"
 // outline lists every section, the text before the first heading
 // included when it has words.
 func (d *Document) outline() []mdsearch.OutlineEntry {
-	out := make([]mdsearch.OutlineEntry, 0, len(d.Sections))
+	return d.outlineOf(0, len(d.Sections))
+}
+
+// subsections lists the sections below s (its children, theirs, and so
+// on), as outline entries.
+func (d *Document) subsections(s *Section) []mdsearch.OutlineEntry {
+	end := s.Index + 1
+	for end < len(d.Sections) && d.Sections[end].Level > s.Level && s.Level > 0 {
+		end++
+	}
+	return d.outlineOf(s.Index+1, end)
+}
+
+// outlineOf lists sections [from, to) as outline entries.
+func (d *Document) outlineOf(from, to int) []mdsearch.OutlineEntry {
+	out := make([]mdsearch.OutlineEntry, 0, to-from)
 	names := d.names()
-	for i, s := range d.Sections {
+	for i := from; i < to; i++ {
+		s := d.Sections[i]
 		if s.Level == 0 && s.Words == 0 {
 			continue // no text before the first heading
 		}

@@ -101,6 +101,12 @@ func (d *Document) Outline() []mdsearch.OutlineEntry {
 	return d.outline()
 }
 
+// Subsections lists the sections below s, as Outline lists them; none for
+// the text before the first heading.
+func (d *Document) Subsections(s *Section) []mdsearch.OutlineEntry {
+	return d.subsections(s)
+}
+
 // Tokens estimates what reading the whole note costs.
 func (d *Document) Tokens() int {
 	return mdsearch.ReadingTokens(d.WordCount, len(d.Src)-d.Body)

@@ -113,6 +113,12 @@ func (d *Document) Content(s *Section) string {
 	return d.Text(s.StartByte, trimRight(d.Src, s.StartByte, s.EndByte))
 }
 
+// OwnContent is the text of section s without its subsections: from its
+// heading to the next heading of any level, trailing blank lines dropped.
+func (d *Document) OwnContent(s *Section) string {
+	return d.Text(s.StartByte, trimRight(d.Src, s.StartByte, s.BodyEnd))
+}
+
 // display is b as a string with each byte of invalid UTF-8 shown as U+FFFD.
 func display(b []byte) string {
 	if utf8.Valid(b) {

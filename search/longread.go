@@ -1,0 +1,134 @@
+package search
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/embed"
+	"github.com/mdsearch/mdsearch/sections"
+)
+
+// Reads of more than mdsearch.LongNoteWords words, unless the whole text is
+// asked for, answer with what to choose from instead: a note with its
+// outline, a section with its own text and the outline of its subsections,
+// and either without headings to choose from with its first lines and the
+// lines to read on (Rest).
+
+// longNote answers a read of a whole long note with its outline, which
+// costs a few tokens a heading instead of the whole text. A note with one
+// heading or none has no outline worth choosing from (false).
+func longNote(resp *mdsearch.ReadResponse, n *note) bool {
+	outline := n.doc.Outline()
+	if len(outline) < 2 {
+		return false
+	}
+	resp.Outline = outline
+	// Each adapter says how to ask for a section or the whole note in its
+	// own terms: an answer with an outline is this one.
+	leadNotice(resp, fmt.Sprintf("this note is %d words (over %d): here is its outline; read one of its sections, or the whole note",
+		n.doc.WordCount, mdsearch.LongNoteWords))
+	return true
+}
+
+// longSection answers a read of a long section with its own text (up to
+// its first subsection) and the outline of its subsections, or, when it
+// has none, with its first lines. Tokens stays the whole section's cost.
+func longSection(resp *mdsearch.ReadResponse, n *note, sec *sections.Section) {
+	if sub := n.doc.Subsections(sec); len(sub) > 0 {
+		resp.Content = n.doc.OwnContent(sec)
+		resp.Outline = sub
+		leadNotice(resp, fmt.Sprintf("this section is %d words (over %d): here is its text before its first subsection, "+
+			"and the outline of its subsections; read one of them, or the whole section", sec.Words, mdsearch.LongNoteWords))
+		return
+	}
+	preview(resp, n, sec)
+}
+
+// preview answers a read of a long note (sec nil) or section with no
+// outline to choose from with its first whole lines, up to LongNoteWords
+// words, ending at a blank line when one is in the second half: an agent
+// reads on by lines (More, Rest), not the whole text at once. When those
+// lines are short of half the limit, the long line after them is cut at a
+// word; only the whole text holds the rest of it.
+func preview(resp *mdsearch.ReadResponse, n *note, sec *sections.Section) {
+	src, limit := n.src, mdsearch.LongNoteWords
+	from, to, what, words := 0, len(src), "note", n.doc.WordCount
+	if sec != nil {
+		from, to, what, words = sec.StartByte, sec.EndByte, "section", sec.Words
+	}
+	end, took := firstLines(src[from:to], limit)
+	end += from
+	first := bytes.Count(src[:from], []byte{'\n'}) + 1
+	last := lineCount(src[:to])
+	msg := fmt.Sprintf("this %s is %d words (over %d) with no outline to choose from", what, words, limit)
+	if took < limit/2 && end < to {
+		// The next line is long: its first words, as lines cannot split it.
+		line := bytes.Count(src[:end], []byte{'\n'}) + 1
+		end += wordsEnd(src[end:to], limit-took)
+		resp.EndLine = line
+		msg += fmt.Sprintf(": here is its start, to line %d cut after %d words; the rest of that line comes only with the whole %s",
+			line, limit-took, what)
+	} else {
+		resp.EndLine, resp.More = bytes.Count(src[:end], []byte{'\n'}), true
+		resp.Rest = fmt.Sprintf("%d-", resp.EndLine+1)
+		if sec != nil && to < len(src) {
+			resp.Rest += fmt.Sprint(last)
+		}
+		span := fmt.Sprint(last)
+		if sec != nil {
+			span = fmt.Sprintf("%d–%d", first, last)
+		}
+		msg += fmt.Sprintf(": here are lines %d–%d of %s; read on from line %d, or the whole %s",
+			first, resp.EndLine, span, resp.EndLine+1, what)
+	}
+	resp.Content = n.doc.Text(from, end)
+	resp.WordCount, resp.Tokens = embed.CountWords(resp.Content), EstimateTokens(resp.Content)
+	leadNotice(resp, msg)
+}
+
+// firstLines is the length of src's first whole lines holding at most
+// limit words, moved back to a blank line when one is in the second half,
+// and the words of those lines before the move.
+func firstLines(src []byte, limit int) (end, words int) {
+	blank := 0
+	for off := 0; off < len(src); {
+		next := len(src)
+		if i := bytes.IndexByte(src[off:], '\n'); i >= 0 {
+			next = off + i + 1
+		}
+		w := embed.CountWords(src[off:next])
+		if words+w > limit {
+			break
+		}
+		if words += w; w == 0 {
+			blank = next
+		}
+		end, off = next, next
+	}
+	if blank > end/2 {
+		end = blank
+	}
+	return end, words
+}
+
+// wordsEnd is the offset just past the first n words of src.
+func wordsEnd(src []byte, n int) int {
+	in := false
+	for i, c := range src {
+		space := c == ' ' || c == '\t' || c == '\n' || c == '\r'
+		if space && in {
+			if n--; n == 0 {
+				return i
+			}
+		}
+		in = !space
+	}
+	return len(src)
+}
+
+// leadNotice puts msg before the notice resp already has.
+func leadNotice(resp *mdsearch.ReadResponse, msg string) {
+	resp.Notice = strings.TrimSuffix(msg+"; "+resp.Notice, "; ")
+}

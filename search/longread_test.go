@@ -1,0 +1,62 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mdsearch/mdsearch"
+)
+
+// A section over the long-note limit is answered as a long note is: with
+// its own text and its subsections' outline, or, with none, its first
+// lines and the lines that read the rest of it; full gives it whole.
+func TestReadLongSection(t *testing.T) {
+	vault := t.TempDir()
+	para := func(b *strings.Builder, n int) {
+		for i := range n {
+			fmt.Fprintf(b, "Paragraph %d %s\n\n", i, strings.Repeat("word ", 58))
+		}
+	}
+	var b strings.Builder
+	b.WriteString("# Guide\n\nIntro of the guide.\n\n## Part A\n\n")
+	para(&b, 20)
+	b.WriteString("## Part B\n\n")
+	para(&b, 20)
+	b.WriteString("# Log\n\n")
+	para(&b, 40)
+	b.WriteString("# End\n\nlast words\n")
+	write(t, vault, "n.md", b.String())
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
+	index(t, e, vault, "v")
+	bg := context.Background()
+
+	r, err := e.Read(bg, mdsearch.ReadRequest{Path: "n.md", Section: "Guide"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Content != "# Guide\n\nIntro of the guide." || len(r.Outline) != 2 || r.Outline[0].Heading != "Part A" ||
+		r.WordCount < 2400 || !strings.Contains(r.Notice, "here is its text before its first subsection") {
+		t.Errorf("long section with subsections: content %q, outline %+v, %d words, notice %q", r.Content, r.Outline, r.WordCount, r.Notice)
+	}
+
+	r, err = e.Read(bg, mdsearch.ReadRequest{Path: "n.md", Section: "Log"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.More || r.Outline != nil || !strings.HasPrefix(r.Content, "# Log\n") || r.WordCount > mdsearch.LongNoteWords ||
+		r.Rest != fmt.Sprintf("%d-170", r.EndLine+1) || !strings.Contains(r.Notice, "read on from line") {
+		t.Errorf("long flat section: more %v, lines %d–%d, rest %q, %d words, notice %q", r.More, r.StartLine, r.EndLine, r.Rest, r.WordCount, r.Notice)
+	}
+	rest, err := e.Read(bg, mdsearch.ReadRequest{Path: "n.md", Lines: r.Rest})
+	if err != nil || !strings.HasPrefix(rest.Content, "Paragraph 24 ") || !strings.HasSuffix(rest.Content, "Paragraph 39 "+strings.Repeat("word ", 58)+"\n\n") {
+		t.Errorf("the rest of the section: %v %.40q … %.40q", err, rest.Content, rest.Content[max(0, len(rest.Content)-40):])
+	}
+
+	full, err := e.Read(bg, mdsearch.ReadRequest{Path: "n.md", Section: "Guide", Full: true})
+	if err != nil || full.Outline != nil || full.More || !strings.Contains(full.Content, "Paragraph 19") || !strings.HasPrefix(full.Content, "# Guide") {
+		t.Errorf("full section: %v, outline %v, more %v", err, full.Outline != nil, full.More)
+	}
+}
