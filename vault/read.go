@@ -69,6 +69,9 @@ func (v *Vault) ReadNote(rel string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	if why := v.linkTarget(abs, false); why != "" {
+		return nil, mdsearch.Errorf(mdsearch.KindForbidden, "read", rel, "", "%s", why)
+	}
 	data, err := v.Read(File{Path: rel, Abs: abs})
 	if err != nil {
 		if se, ok := err.(*SkipError); ok {

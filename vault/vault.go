@@ -151,20 +151,50 @@ func (v *Vault) Included(rel string) error {
 	if !IsMarkdown(parts[len(parts)-1]) {
 		return mdsearch.Errorf(mdsearch.KindForbidden, "read", rel, "", "not a markdown note (.md or .markdown)")
 	}
-	var ign ignorer
-	dir := v.root
-	for i, p := range parts[:len(parts)-1] {
-		ign = ign.load(dir, parts[:i])
-		if skipDir(p) || ign.match(parts[:i+1], true) {
-			return mdsearch.Errorf(mdsearch.KindForbidden, "read", rel, "", "folder %q is not indexed", strings.Join(parts[:i+1], "/"))
-		}
-		dir = filepath.Join(dir, p)
-	}
-	ign = ign.load(dir, parts[:len(parts)-1])
-	if ign.match(parts, false) {
-		return mdsearch.Errorf(mdsearch.KindForbidden, "read", rel, "", "excluded by %s", IgnoreFile)
+	if why := v.unreachable(parts, false); why != "" {
+		return mdsearch.Errorf(mdsearch.KindForbidden, "read", rel, "", "%s", why)
 	}
 	return nil
+}
+
+// unreachable says why the walk would not reach the vault-relative path
+// parts: a folder on the way that is never walked or is ignored, or the
+// path itself ignored (as a folder, with isDir); "" when it would.
+func (v *Vault) unreachable(parts []string, isDir bool) string {
+	var ign ignorer
+	folder := v.root
+	last := len(parts) - 1
+	for i, p := range parts[:last] {
+		ign = ign.load(folder, parts[:i])
+		if skipDir(p) || ign.match(parts[:i+1], true) {
+			return fmt.Sprintf("folder %q is not indexed", strings.Join(parts[:i+1], "/"))
+		}
+		folder = filepath.Join(folder, p)
+	}
+	ign = ign.load(folder, parts[:last])
+	switch {
+	case isDir && skipDir(parts[last]):
+		return fmt.Sprintf("folder %q is not indexed", strings.Join(parts, "/"))
+	case ign.match(parts, isDir):
+		return "excluded by " + IgnoreFile
+	}
+	return ""
+}
+
+// linkTarget says why a symlink inside the vault may not be followed to
+// real, its target with symlinks resolved, or "" when it may: a target the
+// walk would not reach by its own path (in a hidden or ignored folder, or
+// ignored itself) would otherwise be indexed and read through the link.
+func (v *Vault) linkTarget(real string, isDir bool) string {
+	r, err := filepath.Rel(v.root, real)
+	if err != nil || r == "." {
+		return ""
+	}
+	r = filepath.ToSlash(r)
+	if why := v.unreachable(strings.Split(r, "/"), isDir); why != "" {
+		return "symlink to " + r + ", which is not indexed: " + why
+	}
+	return ""
 }
 
 // humanSize formats a byte count for skip reasons.

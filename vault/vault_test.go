@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -122,15 +123,36 @@ func TestWalk(t *testing.T) {
 	}
 }
 
-// A folder symlink that duplicates a real folder is walked under the real
-// path only when the real path comes first; here the link target is hidden,
-// so the link is the only way in and is followed.
-func TestWalkSymlinkToHiddenFolder(t *testing.T) {
+// A symlink inside the vault is followed only to what the walk would reach
+// by its own path: what is hidden or ignored stays out, whatever links to
+// it, and read refuses it too.
+func TestWalkSymlinkToHiddenOrIgnored(t *testing.T) {
 	root := t.TempDir()
-	build(t, root, map[string]string{".attic/n.md": "x", "pub": "->.attic"})
+	build(t, root, map[string]string{
+		".attic/n.md": "x", ".obsidian/o.md": "o", "private/p.md": "p", ".mdsearchignore": "private/\n",
+		"pub": "->.attic", "peek.md": "->.attic/n.md", "peek2.md": "->private/p.md", "peek3.md": "->.obsidian/o.md",
+		"priv": "->private", "ok.md": "->pubdir/a.md", "pubdir/a.md": "a",
+	})
 	paths, skips := walk(t, root, Options{})
-	if len(paths) != 1 || paths[0] != "pub/n.md" || len(skips) != 0 {
-		t.Fatalf("got %q %v", paths, skips)
+	if !slices.Equal(paths, []string{"pubdir/a.md"}) || !strings.Contains(skips["ok.md"], "duplicate") {
+		t.Errorf("paths %q, skips %v: want pubdir/a.md, and ok.md, a link to it, skipped as a duplicate", paths, skips)
+	}
+	for _, link := range []string{"pub", "peek.md", "peek2.md", "peek3.md", "priv"} {
+		if !strings.Contains(skips[link], "which is not indexed") {
+			t.Errorf("%s: skip %q, want it named as a link to what is not indexed", link, skips[link])
+		}
+	}
+	v, err := Open(root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rel := range []string{"peek.md", "peek2.md", "peek3.md", "pub/n.md", "priv/p.md"} {
+		if _, err := v.ReadNote(rel); mdsearch.KindOf(err) != mdsearch.KindForbidden {
+			t.Errorf("read %s: %v, want it refused", rel, err)
+		}
+	}
+	if _, err := v.ReadNote("ok.md"); err != nil {
+		t.Errorf("read ok.md: %v", err)
 	}
 }
 

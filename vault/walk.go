@@ -140,6 +140,10 @@ func (w *walker) symlink(abs string, rel []string, ign ignorer) {
 			w.skip(relS, "symlink points outside the vault")
 			return
 		}
+		if why := w.v.linkTarget(target, true); why != "" {
+			w.skip(relS, why)
+			return
+		}
 		w.deferred = append(w.deferred, dirJob{abs: target, rel: rel, ign: ign})
 		return
 	}
@@ -148,6 +152,10 @@ func (w *walker) symlink(abs string, rel []string, ign ignorer) {
 	}
 	if !within(w.v.root, target) {
 		w.skip(relS, "symlink points outside the vault")
+		return
+	}
+	if why := w.v.linkTarget(target, false); why != "" {
+		w.skip(relS, why)
 		return
 	}
 	w.linked = append(w.linked, linkedFile{target, rel, fi})
