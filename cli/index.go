@@ -28,11 +28,19 @@ func runIndex(ctx context.Context, env *Env, args []string) error {
 	case len(pos) == 0 && *name != "":
 		return usagef("--name names the collection of a DIR: give the DIR too")
 	}
-	if len(pos) == 0 {
-		ef.existing = true // re-indexing what is there never makes an index
+	// Re-indexing what is there never makes an index, and neither does a
+	// DIR that does not exist (a mistyped folder, or a collection's name).
+	missing := false
+	if len(pos) == 1 {
+		_, serr := os.Stat(pos[0])
+		missing = os.IsNotExist(serr)
 	}
+	ef.existing = len(pos) == 0 || missing
 	e, closeAll, err := ef.open(ctx, env, true)
 	if err != nil {
+		if missing && mdsearch.KindOf(err) == mdsearch.KindNotFound {
+			return mdsearch.Errorf(mdsearch.KindNotFound, "index", pos[0], "check the path; nothing was created", "no such folder")
+		}
 		return err
 	}
 	defer closeAll()
@@ -67,7 +75,8 @@ func reportIndex(env *Env, st *mdsearch.IndexStats, asJSON bool, err error) erro
 }
 
 // indexAll is "mdsearch index" without a DIR: every collection, from its
-// recorded folder, one run after another (with --json, one object each).
+// recorded folder, one run after another (with --json, one array of their
+// stats). A collection that fails is reported and the others still run.
 func indexAll(ctx context.Context, env *Env, e *search.Engine, full, asJSON bool) error {
 	if !e.HasCollections(ctx) {
 		return mdsearch.Errorf(mdsearch.KindNotFound, "index", "", "give the folder to index: mdsearch index DIR", "the index holds no collections yet")
@@ -75,8 +84,20 @@ func indexAll(ctx context.Context, env *Env, e *search.Engine, full, asJSON bool
 	bar := newProgress(env, asJSON, e.Embeds())
 	stats, err := e.IndexAll(ctx, full, bar.update)
 	bar.done(nil)
+	if asJSON {
+		if stats == nil {
+			stats = []*mdsearch.IndexStats{}
+		}
+		if jerr := printJSON(env, stats); jerr != nil {
+			return jerr
+		}
+		for _, st := range stats {
+			printNotice(env, st.Notice)
+		}
+		return err
+	}
 	for _, st := range stats {
-		if rerr := reportIndex(env, st, asJSON, nil); rerr != nil {
+		if rerr := reportIndex(env, st, false, nil); rerr != nil {
 			return rerr
 		}
 	}

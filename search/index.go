@@ -44,16 +44,22 @@ func (e *Engine) IndexAll(ctx context.Context, full bool, progress func(mdsearch
 		return nil, err
 	}
 	var all []*mdsearch.IndexStats
+	var errs []error
 	for _, c := range colls {
 		st, err := e.index(ctx, c.Root, c.Name, full, true, nil, progress)
 		if st != nil {
 			all = append(all, st)
 		}
 		if err != nil {
-			return all, err
+			if ctx.Err() != nil {
+				return all, err
+			}
+			// One collection whose folder is gone (or cannot be read)
+			// must not keep the others stale.
+			errs = append(errs, err)
 		}
 	}
-	return all, nil
+	return all, errors.Join(errs...)
 }
 
 // Refresh brings the named notes (vault-relative) of a collection up to

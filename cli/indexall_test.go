@@ -1,0 +1,51 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A mistyped folder makes no index; "index" alone re-indexes every
+// collection it can, reports the one whose folder is gone, exits 1, and
+// with --json prints one array.
+func TestIndexAllAndMissingFolders(t *testing.T) {
+	dir := t.TempDir()
+	index := filepath.Join(dir, "i.db")
+	if code, _, stderr := run(t, index, "index", filepath.Join(dir, "nope"), "--embedder", "none"); code != 1 ||
+		!strings.Contains(stderr, "no such folder") {
+		t.Errorf("mistyped folder: exit %d, %q", code, stderr)
+	}
+	if _, err := os.Stat(index); !os.IsNotExist(err) {
+		t.Errorf("a mistyped folder left an index behind: %v", err)
+	}
+	for _, c := range []string{"a", "b"} {
+		write(t, filepath.Join(dir, c, c+".md"), "# "+c+"\n")
+		if code, _, stderr := run(t, index, "index", filepath.Join(dir, c), "--embedder", "none"); code != 0 {
+			t.Fatalf("index %s: %d %s", c, code, stderr)
+		}
+	}
+	os.RemoveAll(filepath.Join(dir, "a"))
+	write(t, filepath.Join(dir, "b", "b.md"), "# b\nmore\n")
+	code, stdout, stderr := run(t, index, "index", "--embedder", "none", "--json")
+	var stats []struct {
+		Collection string `json:"collection"`
+		Changed    int    `json:"changed"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &stats); err != nil || code != 1 || len(stats) != 1 ||
+		stats[0].Collection != "b" || stats[0].Changed != 1 || !strings.Contains(stderr, `collection "a" is gone`) {
+		t.Errorf("index all: exit %d, stats %+v (%v), stderr %q", code, stats, err, stderr)
+	}
+}
+
+func write(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
