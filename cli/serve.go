@@ -113,6 +113,10 @@ func (l liveIndex) Close() {
 	}
 }
 
+// The engine lists its collections cheaply, so watchers pick up
+// collections indexed while they run.
+var _ watch.Lister = (*search.Engine)(nil)
+
 // startWatch keeps the index live for serve, mcp and watch: it catches up
 // with changes made while nothing watched, then re-indexes saved notes.
 func startWatch(ctx context.Context, s mdsearch.Searcher, enabled bool, log *slog.Logger,

@@ -217,6 +217,20 @@ func (e *Engine) HasCollections(ctx context.Context) bool {
 	return err == nil && len(colls) > 0
 }
 
+// Collections lists the collections by name and folder only: what a
+// watcher asks every few seconds, without Status's counting.
+func (e *Engine) Collections(ctx context.Context) ([]mdsearch.CollectionStatus, error) {
+	colls, err := e.st.Collections(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]mdsearch.CollectionStatus, len(colls))
+	for i, c := range colls {
+		out[i] = mdsearch.CollectionStatus{Name: c.Name, Root: c.Root}
+	}
+	return out, nil
+}
+
 // HasCollection reports whether the index holds the named collection.
 func (e *Engine) HasCollection(ctx context.Context, name string) bool {
 	c, err := e.st.Collection(ctx, name)

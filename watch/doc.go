@@ -15,6 +15,8 @@
 // index of the collection) once the edits settle, since it may add or
 // remove notes anywhere below it. A collection folder that is deleted or
 // moved away is looked for every Recheck; when it is back (a re-clone), it
-// is watched again and caught up. Symlinked folders are indexed but not
-// watched.
+// is watched again and caught up. A Searcher that lists its collections
+// cheaply (Lister) is asked every Recheck, so collections indexed or
+// dropped while the watcher runs are watched or forgotten. Symlinked
+// folders are indexed but not watched.
 package watch

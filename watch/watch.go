@@ -118,22 +118,43 @@ func (w *Watcher) Collections() []string {
 	return names
 }
 
+// Lister is what a Searcher may offer to list its collections (names and
+// roots) cheaply: the watcher asks every Recheck, to watch collections
+// indexed while it runs. Without it, Status is asked, at Start and after
+// a failed refresh only.
+type Lister interface {
+	Collections(ctx context.Context) ([]mdsearch.CollectionStatus, error)
+}
+
+func (w *Watcher) collections(ctx context.Context) ([]mdsearch.CollectionStatus, error) {
+	if l, ok := w.s.(Lister); ok {
+		return l.Collections(ctx)
+	}
+	st, err := w.s.Status(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return st.Collections, nil
+}
+
 // Sync watches collections added to the index since the last call, and
 // forgets those no longer in it (dropped): their notes are not refreshed.
 func (w *Watcher) Sync(ctx context.Context) error {
-	st, err := w.s.Status(ctx)
+	colls, err := w.collections(ctx)
 	if err != nil {
 		return err
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	for name := range w.roots {
-		if !slices.ContainsFunc(st.Collections, func(c mdsearch.CollectionStatus) bool { return c.Name == name }) {
+		if !slices.ContainsFunc(colls, func(c mdsearch.CollectionStatus) bool { return c.Name == name }) {
+			w.log.Info("collection dropped; no longer watched", "collection", name)
 			delete(w.roots, name)
 			delete(w.pending, name)
 		}
 	}
-	for _, c := range st.Collections {
+	w.unwatchOrphans()
+	for _, c := range colls {
 		if c.Root == "" || w.roots[c.Name] == c.Root {
 			continue
 		}
@@ -148,6 +169,17 @@ func (w *Watcher) Sync(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// unwatchOrphans stops watching folders no collection holds any more.
+// Call with mu held.
+func (w *Watcher) unwatchOrphans() {
+	for d := range w.dirs {
+		if w.collectionsOf(d) == nil {
+			delete(w.dirs, d)
+			_ = w.fw.Remove(d)
+		}
+	}
 }
 
 // addTree watches dir and every folder below it that the indexer walks.
@@ -230,6 +262,11 @@ func (w *Watcher) loop(ctx context.Context) {
 		case <-w.catch:
 			w.catchUp(ctx)
 		case <-recheck.C:
+			if _, ok := w.s.(Lister); ok {
+				if err := w.Sync(ctx); err != nil && ctx.Err() == nil {
+					w.log.Warn("cannot list collections", "err", err)
+				}
+			}
 			w.rewatchRoots()
 		}
 	}

@@ -252,3 +252,59 @@ func TestIgnoreFileEdited(t *testing.T) {
 	quiet(t, f)
 	indexed(t, f, 2)
 }
+
+// listing is a fake that lists its collections cheaply (watch.Lister), and
+// whose second collection appears, then goes, while the watcher runs.
+type listing struct {
+	*fake
+	second string // root of collection w; "" while it is not indexed
+}
+
+func (l *listing) Collections(context.Context) ([]mdsearch.CollectionStatus, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	cs := []mdsearch.CollectionStatus{{Name: "v", Root: l.root}}
+	if l.second != "" {
+		cs = append(cs, mdsearch.CollectionStatus{Name: "w", Root: l.second})
+	}
+	return cs, nil
+}
+
+func (l *listing) Refresh(_ context.Context, coll string, paths []string) (*mdsearch.IndexStats, error) {
+	l.calls <- append([]string{coll + ":"}, paths...)
+	return &mdsearch.IndexStats{Collection: coll}, nil
+}
+
+// A collection indexed while the watcher runs is watched within a
+// Recheck, and one dropped is no longer refreshed.
+func TestCollectionsComeAndGo(t *testing.T) {
+	root, second := t.TempDir(), t.TempDir()
+	l := &listing{fake: &fake{root: root, calls: make(chan []string, 16)}}
+	w, err := Start(context.Background(), l, Options{Debounce: 50 * time.Millisecond, Recheck: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	l.mu.Lock()
+	l.second = second
+	l.mu.Unlock()
+	deadline := time.Now().Add(2 * time.Second)
+	for !slices.Contains(w.Collections(), "w") {
+		if time.Now().After(deadline) {
+			t.Fatalf("collection w not watched: %v", w.Collections())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	write(t, filepath.Join(second, "n.md"), "# N\n")
+	if got := next(t, l.fake); !slices.Equal(got, []string{"w:", "n.md"}) {
+		t.Errorf("refreshed %v, want w: n.md", got)
+	}
+	l.mu.Lock()
+	l.second = ""
+	l.mu.Unlock()
+	for slices.Contains(w.Collections(), "w") {
+		time.Sleep(10 * time.Millisecond)
+	}
+	write(t, filepath.Join(second, "n.md"), "# N2\n")
+	quiet(t, l.fake)
+}
