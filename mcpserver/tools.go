@@ -29,7 +29,7 @@ type SearchArgs struct {
 	PathPrefix       string         `json:"path_prefix,omitempty" jsonschema:"only notes whose vault-relative path starts with this, in any case, e.g. projects/"`
 	Tags             []string       `json:"tags,omitempty" jsonschema:"only notes with every one of these tags, without the #"`
 	Where            map[string]any `json:"where,omitempty" jsonschema:"only notes whose frontmatter fields have these values (a string, number or boolean; a list field: contains it; case ignored), e.g. {\"owner\": \"alice\", \"draft\": false}"`
-	MaxTokens        int            `json:"max_tokens,omitempty" jsonschema:"spend at most about this many tokens on result text: whole passages until the budget is used, the last one cut at a block boundary with a note on how to read the rest; omit for no limit"`
+	MaxTokens        int            `json:"max_tokens,omitempty" jsonschema:"spend at most about this many tokens on the answer (passages with their header and footer lines): whole passages until the budget is used, the last one cut at a block boundary with the lines that read the rest, and a note when results were left out; omit for no limit"`
 }
 
 // ReadArgs are read_note's arguments.
@@ -52,8 +52,9 @@ func searchTool() *mcp.Tool {
 		Description: "Search the user's markdown notes by meaning and keywords. Use this first. " +
 			"Returns the best-matching passages, each a whole section or a part of a long one (up to about 300 words, usually enough to answer from), " +
 			"headed `rank. **path** > Section > Sub (score%)` and followed by `chunk i/N · lines a–b · page W words` and the section path. " +
-			"The score is comparable across queries: 50% or more is a strong match; questions the notes cannot answer usually score 20-40%. " +
-			"Cost: roughly 100-450 tokens per result; pass max_tokens to cap the total. To see more around a hit, call read_note with its path and section: " +
+			"The score is on one scale for every query: 50% or more is a strong match; questions the notes cannot answer usually score 20-40%; " +
+			"one- or two-word queries score lower even when right (30-50%), so rank a query's results by their order. " +
+			"Cost: roughly 150-800 tokens per result (about 330 typical); pass max_tokens to cap the total. To see more around a hit, call read_note with its path and section: " +
 			"a section costs far less than the whole page (a page costs about 1.3 tokens per word of its word count).",
 		InputSchema: schemaFor[SearchArgs](func(p map[string]*jsonschema.Schema) {
 			// Ranges are in the descriptions and checked in request(), whose

@@ -50,6 +50,8 @@
 //
 // Results are then cut to the best MaxPerPage passages of each note and to
 // N in total; a passage next to a kept one of the same section joins it.
-// With MaxTokens, results fill that budget with whole passages and the
-// last is cut at a block boundary.
+// With MaxTokens, results fill that budget with whole passages (and an
+// estimate of their header and footer lines), the last is cut at a block
+// boundary with the lines that read the rest, and a notice counts the
+// results left out.
 package search

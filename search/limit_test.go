@@ -54,23 +54,48 @@ func TestSearchConcurrencyIsBounded(t *testing.T) {
 	}
 }
 
+// TestReadHint: the rest of a cut result is named by its lines, which
+// read exactly what was left out.
 func TestReadHint(t *testing.T) {
 	for _, tt := range []struct {
 		r    mdsearch.Result
 		want string
 	}{
-		{mdsearch.Result{Collection: "notes", Path: "a.md", SectionPath: []string{"A", "B"}}, `cut to fit the token budget, 3 more lines: read notes:a.md, section "A/B"`},
-		{mdsearch.Result{Collection: "notes", Path: "a.md"}, "cut to fit the token budget, 3 more lines: read notes:a.md"},
-		{mdsearch.Result{Path: "a.md", SectionPath: []string{"A"}}, `cut to fit the token budget, 3 more lines: read a.md, section "A"`},
-		// Stubs merged forward: the rest is in the sections after the first.
+		{mdsearch.Result{Collection: "notes", Path: "a.md", SectionPath: []string{"A", "B"}}, `cut to fit the token budget, 3 more lines: read notes:a.md, lines 10-12`},
 		{mdsearch.Result{Path: "a.md", SectionPath: []string{"A"}, Sections: [][]string{{"A"}, {"A", "B"}}},
-			`cut to fit the token budget, 3 more lines: read a.md, section "A/B"`},
-		{mdsearch.Result{Path: "a.md", SectionPath: []string{"A"}, Sections: [][]string{{"A"}, {"A", "B"}, {"A", "C"}, {"A", "D"}}},
-			`cut to fit the token budget, 3 more lines: read a.md, sections "A/B", "A/C" and "A/D"`},
+			`cut to fit the token budget, 3 more lines: read a.md, lines 10-12`},
 	} {
-		if got := readHint(tt.r, 3); got != tt.want {
+		if got := readHint(tt.r, 10, 12); got != tt.want {
 			t.Errorf("readHint(%+v) = %q, want %q", tt.r, got, tt.want)
 		}
+	}
+}
+
+// TestFitBudget: whole results while they fit, the next cut at a block
+// with the lines of the rest, the others dropped and counted; a first
+// result of one block over the budget is kept whole, not called cut.
+func TestFitBudget(t *testing.T) {
+	para := strings.Repeat("word ", 20) // about 26 tokens
+	rs := func() []mdsearch.Result {
+		return []mdsearch.Result{
+			{Path: "a.md", Text: para, StartLine: 1, EndLine: 1},
+			{Path: "b.md", Text: para + "\n\n" + para + "\n\n" + para, StartLine: 10, EndLine: 14},
+			{Path: "c.md", Text: para, StartLine: 1, EndLine: 1},
+		}
+	}
+	r := rs()
+	budget := EstimateTokens(para) + frameTokens(r[0]) + frameTokens(r[1]) + EstimateTokens(para) + 2 // a, and b's first block
+	got, dropped := fitBudget(r, budget)
+	if len(got) != 2 || dropped != 1 || !got[1].Truncated || got[1].EndLine != 10 ||
+		got[1].ReadHint != "cut to fit the token budget, 4 more lines: read b.md, lines 11-14" {
+		t.Errorf("budget %d: %d kept, %d dropped, %+v", budget, len(got), dropped, got[len(got)-1])
+	}
+	one := []mdsearch.Result{{Path: "h.md", Text: strings.Repeat("word ", 300), StartLine: 5, EndLine: 5}}
+	if got, dropped := fitBudget(one, 10); len(got) != 1 || dropped != 0 || got[0].Truncated || got[0].ReadHint != "" {
+		t.Errorf("one block over the budget: %+v, %d dropped", got, dropped)
+	}
+	if got, dropped := fitBudget(rs(), 0); len(got) != 3 || dropped != 0 {
+		t.Errorf("no budget: %d kept, %d dropped", len(got), dropped)
 	}
 }
 

@@ -220,8 +220,9 @@ func TestMaxTokens(t *testing.T) {
 	if len(full) != 3 {
 		t.Fatalf("want 3 hop results, got %d", len(full))
 	}
-	t0, t1 := EstimateTokens(full[0].Text), EstimateTokens(full[1].Text)
-	all := t0 + t1 + EstimateTokens(full[2].Text)
+	cost := func(r mdsearch.Result) int { return EstimateTokens(r.Text) + frameTokens(r) }
+	t0, t1 := cost(full[0]), cost(full[1])
+	all := t0 + t1 + cost(full[2])
 	cases := []struct {
 		name      string
 		budget    int
@@ -249,7 +250,7 @@ func TestMaxTokens(t *testing.T) {
 			}
 			spent := 0
 			for i, r := range got {
-				spent += EstimateTokens(r.Text)
+				spent += cost(r)
 				f := full[i]
 				if r.Path != f.Path || r.ChunkIndex != f.ChunkIndex || r.StartLine != f.StartLine {
 					t.Errorf("result %d is %s chunk %d, want %s chunk %d", i, r.Path, r.ChunkIndex, f.Path, f.ChunkIndex)
@@ -260,19 +261,10 @@ func TestMaxTokens(t *testing.T) {
 					}
 					continue
 				}
-				// The cut result: whole blocks from the start of its passage.
-				sec := r.SectionPath
-				if len(r.Sections) > 1 {
-					sec = r.Sections[len(r.Sections)-1]
-				}
-				wantSection := ", section " + fmt.Sprintf("%q", strings.Join(sec, "/"))
-				if len(r.Sections) > 2 {
-					wantSection = " and " + fmt.Sprintf("%q", strings.Join(sec, "/"))
-				}
-				if len(sec) == 0 {
-					wantSection = ""
-				}
-				if !r.Truncated || !strings.HasSuffix(r.ReadHint, "read "+r.Collection+":"+r.Path+wantSection) {
+				// The cut result: whole blocks from the start of its passage,
+				// and the lines that read the rest.
+				wantRest := fmt.Sprintf("read %s:%s, lines %d-%d", r.Collection, r.Path, r.EndLine+1, f.EndLine)
+				if !r.Truncated || !strings.HasSuffix(r.ReadHint, wantRest) {
 					t.Errorf("result %d: truncated %v, read hint %q", i, r.Truncated, r.ReadHint)
 				}
 				if len(r.Text) >= len(f.Text) || !strings.HasPrefix(f.Text, r.Text+"\n\n") {

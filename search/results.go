@@ -144,64 +144,57 @@ func EstimateTokens(text string) int {
 	return mdsearch.ReadingTokens(embed.CountWords(text), len(text))
 }
 
-// fitBudget keeps whole results while their estimated tokens fit budget
-// (0: no budget). The first result that does not fit is cut at a block
-// boundary, if any of it fits, and says how to read the rest; the others
-// are dropped. The first result is always kept, cut if need be.
-func fitBudget(rs []mdsearch.Result, budget int) []mdsearch.Result {
+// fitBudget keeps whole results while their estimated tokens, header and
+// footer included (frameTokens), fit budget (0: no budget). The first result that does not fit is cut at a block
+// boundary, if any of it fits, and says which lines read the rest; the
+// others are dropped, and how many is returned. The first result is
+// always kept, cut if need be.
+func fitBudget(rs []mdsearch.Result, budget int) ([]mdsearch.Result, int) {
 	if budget <= 0 {
-		return rs
+		return rs, 0
 	}
 	left := budget
 	for i := range rs {
-		t := EstimateTokens(rs[i].Text)
+		frame := frameTokens(rs[i])
+		t := EstimateTokens(rs[i].Text) + frame
 		if t <= left {
 			left -= t
 			continue
 		}
-		cut, lines := cutBlocks(rs[i].Text, left, i == 0)
+		cut, lines := cutBlocks(rs[i].Text, left-frame, i == 0)
 		if cut == "" {
-			return rs[:i]
+			return rs[:i], len(rs) - i
 		}
 		r := &rs[i]
-		rest := r.EndLine - (r.StartLine + lines - 1)
-		r.Text, r.Truncated = cut, true
-		r.EndLine = r.StartLine + lines - 1
-		r.ReadHint = readHint(*r, rest)
-		return rs[:i+1]
+		if end := r.StartLine + lines - 1; end < r.EndLine { // else one block, kept whole
+			r.Text, r.Truncated = cut, true
+			r.ReadHint = readHint(*r, end+1, r.EndLine)
+			r.EndLine = end
+		}
+		return rs[:i+1], len(rs) - i - 1
 	}
-	return rs
+	return rs, 0
 }
 
-// readHint says how to read the rest of a cut result: its note, by
-// COLLECTION:PATH (which names it even when another collection holds the
-// same path), and its section, when it has one (text before the first
-// heading has none, so the note is read whole). A passage that holds stub
-// sections merged into the next names the sections after its first: the
-// stub it starts with is short, so the rest is in them, and reading the
-// first would read everything under it.
-func readHint(r mdsearch.Result, rest int) string {
+// frameTokens estimates what a result costs besides its text: the header
+// and footer every adapter prints around it, which name its path and
+// section (each about twice) and its place in the page.
+func frameTokens(r mdsearch.Result) int {
+	name := r.Collection + ":" + r.Path + " " + strings.Join(r.SectionPath, " > ")
+	return 2*EstimateTokens(name) + 16
+}
+
+// readHint says how to read the rest of a cut result: lines from..to of
+// its note, named COLLECTION:PATH (which names it even when another
+// collection holds the same path). Lines read exactly what was left out,
+// where a section would repeat what was shown, or, in a passage that
+// merged several sections, miss some.
+func readHint(r mdsearch.Result, from, to int) string {
 	note := r.Path
 	if r.Collection != "" {
 		note = r.Collection + ":" + r.Path
 	}
-	paths := [][]string{r.SectionPath}
-	if len(r.Sections) > 1 {
-		paths = r.Sections[1:]
-	}
-	if len(paths[0]) == 0 {
-		return fmt.Sprintf("cut to fit the token budget, %d more lines: read %s", rest, note)
-	}
-	names := make([]string, len(paths))
-	for i, p := range paths {
-		names[i] = fmt.Sprintf("%q", strings.Join(p, "/"))
-	}
-	if len(names) == 1 {
-		return fmt.Sprintf("cut to fit the token budget, %d more lines: read %s, section %s", rest, note, names[0])
-	}
-	last := len(names) - 1
-	return fmt.Sprintf("cut to fit the token budget, %d more lines: read %s, sections %s and %s", rest, note,
-		strings.Join(names[:last], ", "), names[last])
+	return fmt.Sprintf("cut to fit the token budget, %d more lines: read %s, lines %d-%d", to-from+1, note, from, to)
 }
 
 // cutBlocks returns the longest prefix of text made of whole blocks

@@ -71,9 +71,13 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (*mdsea
 	if err != nil {
 		return nil, err
 	}
-	resp.Results = fitBudget(res, req.MaxTokens)
+	var dropped int
+	resp.Results, dropped = fitBudget(res, req.MaxTokens)
 	markStale(resp.Results, stamps)
 	resp.Total = len(resp.Results)
+	if dropped > 0 {
+		addNotice(&resp.Notice, fmt.Sprintf("%d more results did not fit max_tokens %d; raise it to see them", dropped, req.MaxTokens))
+	}
 	resp.Collections = 1
 	if req.Collection == "" {
 		colls, err := e.st.Collections(ctx)
