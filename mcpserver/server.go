@@ -39,12 +39,13 @@ func New(s mdsearch.Searcher, opts Options) *mcp.Server {
 		opts.Version = "dev"
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "mdsearch", Title: "mdsearch", Version: opts.Version},
-		&mcp.ServerOptions{Instructions: Instructions, Capabilities: &mcp.ServerCapabilities{}})
+		&mcp.ServerOptions{Instructions: Instructions, Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}}) // the tools never change
 	t := &tools{s: s}
 	log := opts.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	srv.AddReceivingMiddleware(dropNulls)
 	addTool(srv, searchTool(), guard(log, t.search), opts.TextOnly)
 	addTool(srv, readTool(), guard(log, t.read), opts.TextOnly)
 	addTool(srv, outlineTool(), guard(log, t.outline), opts.TextOnly)

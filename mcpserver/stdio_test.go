@@ -136,3 +136,19 @@ func TestTextOnly(t *testing.T) {
 		cs.Close()
 	}
 }
+
+// Optional arguments sent as null are taken as left out.
+func TestNullArguments(t *testing.T) {
+	f := &fake{}
+	cs := connect(t, f)
+	res, text := call(t, cs, "semantic_search", map[string]any{"query": "starter", "max_tokens": nil, "mode": nil, "n": nil, "where": nil, "collection": nil})
+	if res.IsError || !strings.Contains(text, "Sourdough.md") || f.last.N != 5 {
+		t.Errorf("search with null arguments: %s (n %d)", text, f.last.N)
+	}
+	if res, text := call(t, cs, "read_note", map[string]any{"path": "kitchen/Sourdough.md", "section": nil, "lines": nil, "full": nil}); res.IsError {
+		t.Errorf("read with null arguments: %s", text)
+	}
+	if res, _ := call(t, cs, "semantic_search", map[string]any{"query": nil}); !res.IsError {
+		t.Error("a null query was taken as a query")
+	}
+}

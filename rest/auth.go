@@ -43,11 +43,12 @@ func IsLoopback(host string) bool {
 }
 
 // Guard protects h. With a token every request must carry
-// "Authorization: Bearer TOKEN" (compared in constant time). Without one,
+// "Authorization: Bearer TOKEN" (the scheme in any case, as HTTP allows;
+// the token compared in constant time). Without one,
 // only requests whose Host header names a loopback host pass, so a page on
 // another site cannot reach the server through DNS rebinding.
 func Guard(token string, h http.Handler) http.Handler {
-	want := []byte("Bearer " + token)
+	want := []byte(token)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if token == "" {
 			host, _, err := net.SplitHostPort(r.Host)
@@ -61,8 +62,8 @@ func Guard(token string, h http.Handler) http.Handler {
 			h.ServeHTTP(w, r)
 			return
 		}
-		got := []byte(r.Header.Get("Authorization"))
-		if subtle.ConstantTimeCompare(got, want) != 1 {
+		scheme, got, _ := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
+		if !strings.EqualFold(scheme, "Bearer") || subtle.ConstantTimeCompare([]byte(strings.TrimSpace(got)), want) != 1 {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="mdsearch"`)
 			writeError(w, http.StatusUnauthorized, "unauthorized", "missing or wrong bearer token: send the header Authorization: Bearer TOKEN")
 			return

@@ -316,6 +316,8 @@ func TestGuard(t *testing.T) {
 		{"no token", locked, "10.0.0.2:8080", nil, 401},
 		{"wrong token", locked, "10.0.0.2:8080", []string{"Authorization", "Bearer s3cre"}, 401},
 		{"token", locked, "10.0.0.2:8080", []string{"Authorization", "Bearer s3cret"}, 200},
+		{"token, scheme in lower case", locked, "10.0.0.2:8080", []string{"Authorization", "bearer s3cret"}, 200},
+		{"token as another scheme", locked, "10.0.0.2:8080", []string{"Authorization", "Basic s3cret"}, 401},
 		{"cross-site POST", open, "127.0.0.1:8080", []string{"Sec-Fetch-Site", "cross-site"}, 403},
 	}
 	for _, tt := range tests {
