@@ -136,13 +136,32 @@ func Results(w io.Writer, resp *mdsearch.SearchResponse, o Options) error {
 		if many {
 			fmt.Fprintf(&b, " · collection %s", r.Collection)
 		}
-		if o.SectionPaths && len(r.SectionPath) > 0 {
-			fmt.Fprintf(&b, " · section %q", SectionPath(r.SectionPath))
+		if o.SectionPaths {
+			b.WriteString(readsAs(r))
 		}
 		b.WriteByte('\n')
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// readsAs names the sections that read a result's passage whole: its own,
+// and those of stub sections merged into it, each of which reads only its
+// own part (" · sections "A/x", "A/y"").
+func readsAs(r mdsearch.Result) string {
+	var names, seen []string
+	for _, p := range append([][]string{r.SectionPath}, r.Sections...) {
+		if n := SectionPath(p); len(p) > 0 && !slices.Contains(seen, n) {
+			seen, names = append(seen, n), append(names, fmt.Sprintf("%q", n))
+		}
+	}
+	switch len(names) {
+	case 0:
+		return ""
+	case 1:
+		return " · section " + names[0]
+	}
+	return " · sections " + strings.Join(names, ", ")
 }
 
 // Read writes a read_note answer: a notice first, then the text, or the

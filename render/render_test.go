@@ -80,6 +80,8 @@ func TestResults(t *testing.T) {
 		{Path: "a.md", Section: "B", SectionPath: []string{"A", "B"}, Text: "one\ntwo\nthree", ChunkIndex: 2, TotalChunks: 12,
 			StartLine: 10, EndLine: 12, PageWordCount: 4188, Score: 0.5},
 		{Path: "c.md", Text: "  solo  ", ChunkIndex: 0, TotalChunks: 1, StartLine: 1, EndLine: 1, PageWordCount: 3, Score: 0.25},
+		{Path: "d.md", Section: "x", SectionPath: []string{"API", "x"}, Sections: [][]string{{"API", "x"}, {"API", "x.y"}},
+			Text: "merged", ChunkIndex: 0, TotalChunks: 1, StartLine: 1, EndLine: 9, PageWordCount: 20, Score: 0.2},
 	}}
 	tests := []struct {
 		name string
@@ -88,10 +90,12 @@ func TestResults(t *testing.T) {
 	}{
 		{"agent", Options{SectionPaths: true}, "Note: semantic search unavailable\n\n" +
 			"1. **a.md** > A > B (50.0%)\none\ntwo\nthree\nchunk 3/12 · lines 10–12 · page 4188 words · section \"A/B\"\n\n" +
-			"2. **c.md** (25.0%)\nsolo\nchunk 1/1 · lines 1–1 · page 3 words\n"},
+			"2. **c.md** (25.0%)\nsolo\nchunk 1/1 · lines 1–1 · page 3 words\n\n" +
+			"3. **d.md** > API > x + x.y (20.0%)\nmerged\nchunk 1/1 · lines 1–9 · page 20 words · sections \"API/x\", \"API/x.y\"\n"},
 		{"plain", Options{}, "Note: semantic search unavailable\n\n" +
 			"1. **a.md** > A > B (50.0%)\none\ntwo\nthree\nchunk 3/12 · lines 10–12 · page 4188 words\n\n" +
-			"2. **c.md** (25.0%)\nsolo\nchunk 1/1 · lines 1–1 · page 3 words\n"},
+			"2. **c.md** (25.0%)\nsolo\nchunk 1/1 · lines 1–1 · page 3 words\n\n" +
+			"3. **d.md** > API > x + x.y (20.0%)\nmerged\nchunk 1/1 · lines 1–9 · page 20 words\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
