@@ -91,7 +91,11 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (*mdsea
 		resp.Notice = "the index is empty: run `mdsearch index DIR` first"
 	case resp.Total == 0:
 		if f := filtersOf(req); f != "" {
-			resp.Notice = strings.TrimPrefix(resp.Notice+"; no passage matched with these filters: "+f, "; ")
+			msg := "no passage matched with these filters: " + f
+			if q.mode == mdsearch.ModeKeyword && !e.matchesAnywhere(ctx, rt.Reader, q) {
+				msg = "no passage holds these words, with or without the filters (" + f + ")"
+			}
+			addNotice(&resp.Notice, msg)
 		}
 	}
 	resp.TookMS = msSince(start)
@@ -117,6 +121,17 @@ func filtersOf(req mdsearch.SearchRequest) string {
 		f = append(f, fmt.Sprintf("%s=%s", k, strconv.Quote(req.Where[k])))
 	}
 	return strings.Join(f, ", ")
+}
+
+// matchesAnywhere reports whether q's keywords match any passage when
+// the filters are left out: an empty filtered answer then blames the
+// filters only when they are to blame.
+func (e *Engine) matchesAnywhere(ctx context.Context, rd *store.Reader, q *query) bool {
+	if len(q.terms) == 0 {
+		return false
+	}
+	hits, err := rd.KeywordAny(ctx, q.terms, store.Filter{}, e.opts.Weights, 1)
+	return err != nil || len(hits) > 0 // on an error, keep blaming the filters
 }
 
 // query is a validated request on its way through ranking.

@@ -144,6 +144,11 @@ func TestMoreFilters(t *testing.T) {
 		!strings.Contains(resp.Notice, `no passage matched with these filters: tag "work", owner="bob", status="draft"`) {
 		t.Errorf("empty filtered search: %v %q", err, resp.Notice)
 	}
+	// Words no passage holds: the filters are not to blame.
+	resp, err = e.Search(bg, mdsearch.SearchRequest{Query: "zxqvblorft", Mode: mdsearch.ModeKeyword, Tag: "work"})
+	if err != nil || len(resp.Results) != 0 || !strings.Contains(resp.Notice, `no passage holds these words, with or without the filters (tag "work")`) {
+		t.Errorf("unknown words under a filter: %v %q", err, resp.Notice)
+	}
 	_, err = e.Search(bg, mdsearch.SearchRequest{Query: "x", Where: map[string]string{" ": "x"}})
 	if mdsearch.KindOf(err) != mdsearch.KindInvalid || !strings.Contains(err.Error(), "empty field name") {
 		t.Errorf("empty field name: %v", err)
