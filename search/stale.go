@@ -5,10 +5,13 @@ import (
 	"context"
 	"crypto/sha256"
 	"os"
+	"fmt"
 	"path/filepath"
+	"strconv"
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/store"
+	"github.com/mdsearch/mdsearch/vault"
 )
 
 // noteKey names a note: its collection and vault-relative path.
@@ -55,6 +58,41 @@ func contentHash(data []byte) []byte {
 	return h[:]
 }
 
+// neverIndexed says why indexing will not add a note that was read but is
+// not in the index, when another run would not help: a symlink to a note
+// indexed under its own path, or a note over the collection's size limit.
+func (e *Engine) neverIndexed(ctx context.Context, collection, path string) string {
+	c, err := e.st.Collection(ctx, collection)
+	if err != nil || c == nil {
+		return ""
+	}
+	root, err := filepath.EvalSymlinks(c.Root)
+	if err != nil {
+		return ""
+	}
+	real, err := vault.Resolve(root, path)
+	if err != nil {
+		return ""
+	}
+	if rel, err := filepath.Rel(root, real); err == nil && filepath.ToSlash(rel) != path {
+		if _, ok, err := e.st.StampOf(ctx, collection, filepath.ToSlash(rel)); err == nil && ok {
+			return fmt.Sprintf("this note is a symlink to %s, which is indexed under that path: search finds it as %s", filepath.ToSlash(rel), filepath.ToSlash(rel))
+		}
+	}
+	// The limit the collection is indexed with, not one given to this read.
+	limit := vault.DefaultMaxFileSize
+	if s, err := e.st.Meta(ctx, maxSizeKey(collection)); err == nil && s != "" {
+		if n, err := strconv.ParseInt(s, 10, 64); err == nil && n != 0 {
+			limit = n
+		}
+	}
+	if fi, err := os.Stat(real); err == nil && limit > 0 && fi.Size() > limit {
+		return fmt.Sprintf("this note is over the collection's size limit (%d bytes), so it is not indexed; "+
+			"`mdsearch index %s --max-file-size %dMB` indexes it", limit, c.Root, fi.Size()>>20+1)
+	}
+	return ""
+}
+
 // readNotice says when the index is behind a note being read: the text
 // returned is current, but search still ranks what was indexed.
 func (e *Engine) readNotice(ctx context.Context, collection, path string) string {
@@ -63,6 +101,9 @@ func (e *Engine) readNotice(ctx context.Context, collection, path string) string
 	case err != nil:
 		return ""
 	case !ok:
+		if why := e.neverIndexed(ctx, collection, path); why != "" {
+			return why
+		}
 		return "this note is not indexed yet, so search does not find it; run `mdsearch index` (or keep `mdsearch watch` running)"
 	case behind(st):
 		return "the index is behind this note: it changed on disk since it was indexed, so search may show its old text; run `mdsearch index` to update"

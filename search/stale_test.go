@@ -70,6 +70,9 @@ func TestReadNotices(t *testing.T) {
 	long := "# Long\n\n" + strings.Repeat("## Part\n\n"+strings.Repeat("word ", 400)+"\n\n", 4)
 	write(t, vault, "long.md", long)
 	write(t, vault, "flat.md", "# Flat\n\n"+strings.Repeat("word ", 1600)+"\n")
+	if err := os.Symlink("kitchen/Sourdough.md", filepath.Join(vault, "bread.md")); err != nil {
+		t.Fatal(err)
+	}
 	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
 	index(t, e, vault, "v")
 	write(t, vault, "new.md", "# New\n\ntext\n")
@@ -84,6 +87,8 @@ func TestReadNotices(t *testing.T) {
 		{"the same, written loosely", mdsearch.ReadRequest{Path: "kitchen//./Sourdough.md"}, false, ""},
 		{"changed since indexed", mdsearch.ReadRequest{Path: "kitchen/Knife Care.md"}, false, "index is behind"},
 		{"not indexed", mdsearch.ReadRequest{Path: "new.md"}, false, "not indexed yet"},
+		{"a link to a note indexed under its own path", mdsearch.ReadRequest{Path: "bread.md"}, false,
+			"this note is a symlink to kitchen/Sourdough.md, which is indexed under that path"},
 		{"long note", mdsearch.ReadRequest{Path: "long.md"}, true, "1605 words (over 1500): here is its outline; read one of its sections, or the whole note"},
 		{"long note, full", mdsearch.ReadRequest{Path: "long.md", Full: true}, false, ""},
 		{"long note, a section of four that share a path", mdsearch.ReadRequest{Path: "long.md", Section: "Long > Part"}, false,
