@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
-	"os"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strconv"
 
