@@ -1,6 +1,7 @@
 package mdsearch
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -55,6 +56,8 @@ func ParseLines(s string) (start, end int, err error) {
 		end = start
 	}
 	switch {
+	case errors.Is(err, strconv.ErrRange):
+		return 0, 0, fmt.Errorf("lines %q: a line number that large is no line; to read to the end, leave the end out (40-)", s)
 	case err != nil:
 		return 0, 0, fmt.Errorf("lines %q: want START-END, START- or LINE, as 40-80", s)
 	case start < 1 || end != 0 && end < start:

@@ -235,6 +235,8 @@ func toolError(err error, tool, section string) error {
 	case mdsearch.KindNotFound:
 		if tool == "search" { // only a collection can be missing
 			next = "Use a collection named in the error, or omit collection to search them all."
+		} else if section != "" && strings.Contains(err.Error(), "has no headings") {
+			next = "Retry read_note without section, or with lines."
 		} else if section != "" {
 			next = "Retry read_note with one of the section paths (or #anchors) listed, or call note_outline."
 		} else {

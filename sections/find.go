@@ -147,7 +147,7 @@ func (d *Document) notFound(query, why string, candidates []int) error {
 	if len(candidates) > most {
 		paths = append(paths, fmt.Sprintf("and %d more", len(candidates)-most))
 	}
-	hint := "the note has no headings"
+	hint := "the note has no headings: read it whole, or by lines"
 	if len(paths) > 0 {
 		hint = "sections: " + strings.Join(paths, ", ")
 	}
