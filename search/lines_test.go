@@ -69,9 +69,16 @@ func TestReadLines(t *testing.T) {
 // file name alone, another case) is found, or suggested.
 func TestReadSuggests(t *testing.T) {
 	vault := copyDir(t, sampleVault)
+	write(t, vault, "v:colon.md", "# Colon\n\ntext\n")
 	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
 	index(t, e, vault, "v")
 	bg := context.Background()
+	// A note whose name starts like a collection prefix reads both ways.
+	for _, p := range []string{"v:colon.md", "v:v:colon.md"} {
+		if r, err := e.Read(bg, mdsearch.ReadRequest{Path: p}); err != nil || r.Path != "v:colon.md" {
+			t.Errorf("read %s: %v", p, err)
+		}
+	}
 	if r, err := e.Read(bg, mdsearch.ReadRequest{Path: "kitchen/Sourdough"}); err != nil || r.Path != "kitchen/Sourdough.md" {
 		t.Errorf("without .md: %v", err)
 	}

@@ -135,6 +135,18 @@ func (e *Engine) Outline(ctx context.Context, path string) (*mdsearch.Outline, e
 		WordCount: n.doc.WordCount, Tokens: n.doc.Tokens(), Sections: secs}, nil
 }
 
+// notePath is a note path as given, in the form the index keeps it.
+func notePath(rel string) string {
+	rel = strings.TrimPrefix(rel, "./")
+	if path.Ext(rel) == "" && rel != "" && !strings.HasSuffix(rel, "/") {
+		rel += ".md" // a note named as a wikilink names it
+	}
+	if !strings.Contains(rel, "..") && !strings.HasPrefix(rel, "/") {
+		rel = path.Clean(rel) // "a//b.md" and "a/./b.md" are the indexed "a/b.md" ('..' is for the vault to refuse)
+	}
+	return rel
+}
+
 // openNote resolves "path" or "collection:path" to a note inside a
 // collection's folder and parses it. A path indexed in one collection, or
 // present on disk in exactly one, needs no collection; one found in several
@@ -152,26 +164,26 @@ func (e *Engine) openNote(ctx context.Context, spec string) (*note, error) {
 	if len(colls) == 0 {
 		return nil, mdsearch.Errorf(mdsearch.KindNotFound, "read", spec, "run `mdsearch index DIR` first", "the index has no collections")
 	}
-	collName, rel := "", spec
+	collName, rel := "", notePath(spec)
+	all := colls
 	if i := strings.IndexByte(spec, ':'); i > 0 {
 		for _, c := range colls {
 			if c.Name == spec[:i] {
-				collName, rel = c.Name, spec[i+1:]
+				collName, rel = c.Name, notePath(spec[i+1:])
 				colls = []store.Collection{c}
 				break
 			}
 		}
 	}
-	rel = strings.TrimPrefix(rel, "./")
-	if path.Ext(rel) == "" && rel != "" && !strings.HasSuffix(rel, "/") {
-		rel += ".md" // a note named as a wikilink names it
-	}
-	if !strings.Contains(rel, "..") && !strings.HasPrefix(rel, "/") {
-		rel = path.Clean(rel) // "a//b.md" and "a/./b.md" are the indexed "a/b.md" ('..' is for the vault to refuse)
-	}
 	refs, err := e.st.FindDocuments(ctx, collName, rel)
 	if err != nil {
 		return nil, err
+	}
+	if len(refs) == 0 && collName != "" {
+		// "v8:colon.md" may be the note of that name, not colon.md of v8.
+		if whole, err := e.st.FindDocuments(ctx, "", notePath(spec)); err == nil && len(whole) > 0 {
+			collName, rel, refs, colls = "", notePath(spec), whole, all
+		}
 	}
 	if len(refs) == 1 {
 		n, err := e.readNote(ctx, refs[0].Collection, refs[0].Root, rel)
