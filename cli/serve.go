@@ -155,8 +155,14 @@ func warnIfEmpty(ctx context.Context, env *Env, s mdsearch.Searcher) {
 // logRefresh logs the refreshes that changed something.
 func logRefresh(log *slog.Logger) func(string, []string, *mdsearch.IndexStats, error) {
 	return func(coll string, paths []string, st *mdsearch.IndexStats, err error) {
-		if err != nil || st == nil || st.Added+st.Changed+st.Deleted == 0 {
+		if err != nil || st == nil {
 			return // errors are logged by the watcher
+		}
+		for _, s := range st.Skipped {
+			log.Warn("skipped", "collection", coll, "path", s.Path, "reason", s.Reason)
+		}
+		if st.Added+st.Changed+st.Deleted == 0 {
+			return
 		}
 		log.Info("re-indexed", "collection", coll, "added", st.Added, "changed", st.Changed,
 			"deleted", st.Deleted, "embedded", st.Embedded, "ms", int(st.TookMS))

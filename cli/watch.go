@@ -53,6 +53,10 @@ func refreshLine(coll string, paths []string, st *mdsearch.IndexStats) string {
 	if paths != nil {
 		what = fmt.Sprintf("%d file(s)", len(paths))
 	}
-	return fmt.Sprintf("%s: %s: %d added, %d changed, %d deleted, %d embedded, %d skipped (%.0f ms)",
+	line := fmt.Sprintf("%s: %s: %d added, %d changed, %d deleted, %d embedded, %d skipped (%.0f ms)",
 		coll, what, st.Added, st.Changed, st.Deleted, st.Embedded, len(st.Skipped), st.TookMS)
+	for _, s := range st.Skipped { // which, and why, as index prints them
+		line += fmt.Sprintf("\n  skipped %s: %s", s.Path, s.Reason)
+	}
+	return line
 }
