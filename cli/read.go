@@ -69,7 +69,11 @@ func printRead(env *Env, r *mdsearch.ReadResponse, section bool) {
 		whole = "section"
 	}
 	if r.Outline != nil { // a long note or section: say how, in this command's terms
-		printNotice(env, r.Notice+" (--section PATH or #ANCHOR from the outline; --full for the whole "+whole+")")
+		how := "--section PATH or #ANCHOR from the outline"
+		if r.More {
+			how += "; --lines " + r.Rest + " for the rest"
+		}
+		printNotice(env, r.Notice+" ("+how+"; --full for the whole "+whole+")")
 		if r.Content != "" { // a section's own text comes first
 			fmt.Fprintln(env.Stdout, strings.TrimRight(r.Content, "\r\n")+"\n")
 		}

@@ -158,8 +158,13 @@ func logRefresh(log *slog.Logger) func(string, []string, *mdsearch.IndexStats, e
 		if err != nil || st == nil {
 			return // errors are logged by the watcher
 		}
-		for _, s := range st.Skipped {
-			log.Warn("skipped", "collection", coll, "path", s.Path, "reason", s.Reason)
+		switch {
+		case paths == nil && len(st.Skipped) > 0: // a catch-up walks every note: count, not a line each
+			log.Warn("files skipped; `mdsearch index` names them", "collection", coll, "skipped", len(st.Skipped))
+		default:
+			for _, s := range st.Skipped {
+				log.Warn("skipped", "collection", coll, "path", s.Path, "reason", s.Reason)
+			}
 		}
 		if st.Added+st.Changed+st.Deleted == 0 {
 			return

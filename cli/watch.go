@@ -55,6 +55,9 @@ func refreshLine(coll string, paths []string, st *mdsearch.IndexStats) string {
 	}
 	line := fmt.Sprintf("%s: %s: %d added, %d changed, %d deleted, %d embedded, %d skipped (%.0f ms)",
 		coll, what, st.Added, st.Changed, st.Deleted, st.Embedded, len(st.Skipped), st.TookMS)
+	if paths == nil { // a catch-up walks every note: its count says enough
+		return line
+	}
 	for _, s := range st.Skipped { // which, and why, as index prints them
 		line += fmt.Sprintf("\n  skipped %s: %s", s.Path, s.Reason)
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"slices"
 	"strings"
@@ -48,7 +49,7 @@ func spread(xs []float64) Spread {
 		return s
 	}
 	xs = slices.Sorted(slices.Values(xs))
-	at := func(p float64) float64 { return xs[min(len(xs)-1, int(p*float64(len(xs))))] }
+	at := func(p float64) float64 { return xs[max(0, int(math.Ceil(p*float64(len(xs))))-1)] } // nearest rank
 	s.P10, s.P50, s.P90 = at(0.1), at(0.5), at(0.9)
 	for _, x := range xs {
 		s.Strong += b2f(x >= Strong)

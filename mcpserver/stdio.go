@@ -32,7 +32,7 @@ type lineTransport struct {
 var _ mcp.Transport = (*lineTransport)(nil)
 
 func (t *lineTransport) Connect(context.Context) (mcp.Connection, error) {
-	c := &lineConn{out: t.out, lines: make(chan lineOrErr), closed: make(chan struct{})}
+	c := &lineConn{out: t.out, lines: make(chan lineOrErr), closed: make(chan struct{}), calls: map[jsonrpc.ID]bool{}}
 	go c.readLines(t.in)
 	return c, nil
 }
@@ -49,8 +49,8 @@ type lineConn struct {
 
 	mu      sync.Mutex // one message per line, even from concurrent writers
 	out     io.Writer
-	calls   int           // requests read and not yet answered
-	settled chan struct{} // closed when calls drops to 0 after the input ended; nil before
+	calls   map[jsonrpc.ID]bool // requests read and not yet answered, by id (a repeated id is answered once)
+	settled chan struct{}       // closed when calls drops to 0 after the input ended; nil before
 }
 
 var _ mcp.Connection = (*lineConn)(nil)
@@ -119,7 +119,7 @@ func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 			if msg, ok := c.decode(bytes.TrimSpace(l.line)); ok {
 				if req, isReq := msg.(*jsonrpc.Request); isReq && req.IsCall() {
 					c.mu.Lock()
-					c.calls++
+					c.calls[req.ID] = true
 					c.mu.Unlock()
 				}
 				return msg, nil
@@ -176,7 +176,7 @@ func (c *lineConn) reject(id any, code int64, msg string) {
 // gets every answer before the session ends.
 func (c *lineConn) drain(ctx context.Context) {
 	c.mu.Lock()
-	if c.calls == 0 {
+	if len(c.calls) == 0 {
 		c.mu.Unlock()
 		return
 	}
@@ -199,20 +199,24 @@ func (c *lineConn) Write(_ context.Context, msg jsonrpc.Message) error {
 	if err != nil {
 		return err
 	}
-	_, answer := msg.(*jsonrpc.Response)
-	return c.write(b, answer)
+	var answers *jsonrpc.ID
+	if resp, ok := msg.(*jsonrpc.Response); ok {
+		answers = &resp.ID
+	}
+	return c.write(b, answers)
 }
 
-func (c *lineConn) writeLine(b []byte) error { return c.write(b, false) }
+func (c *lineConn) writeLine(b []byte) error { return c.write(b, nil) }
 
-// write writes one message line; answer says it answers a request read.
-func (c *lineConn) write(b []byte, answer bool) error {
+// write writes one message line; answers is the id of the request it
+// answers, if any.
+func (c *lineConn) write(b []byte, answers *jsonrpc.ID) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	_, err := c.out.Write(append(bytes.TrimRight(b, "\n"), '\n'))
-	if answer && c.calls > 0 {
-		c.calls--
-		if c.calls == 0 && c.settled != nil {
+	if answers != nil && c.calls[*answers] {
+		delete(c.calls, *answers)
+		if len(c.calls) == 0 && c.settled != nil {
 			close(c.settled)
 			c.settled = nil
 		}

@@ -151,4 +151,44 @@ func TestNullArguments(t *testing.T) {
 	if res, _ := call(t, cs, "semantic_search", map[string]any{"query": nil}); !res.IsError {
 		t.Error("a null query was taken as a query")
 	}
+	// Arguments sent as null are none: a tool error, and the server lives.
+	raw, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "semantic_search", Arguments: json.RawMessage("null")})
+	if err != nil || !raw.IsError {
+		t.Errorf("arguments null: %v, %+v", err, raw)
+	}
+	if res, _ := call(t, cs, "semantic_search", map[string]any{"query": "starter"}); res.IsError {
+		t.Error("the server did not answer after arguments null")
+	}
+}
+
+func TestWithoutNulls(t *testing.T) {
+	for in, want := range map[string]string{
+		`null`:                   `{}`,
+		`{"query":"x"}`:          `{"query":"x"}`,
+		`{"query":"x","n":null}`: `{"query":"x"}`,
+		`{"where":{"owner":null,"n":3},"t":[1,null,"a"]}`: `{"t":[1,"a"],"where":{"n":3}}`,
+		`[1,null]`: `[1,null]`,
+	} {
+		if got := string(withoutNulls(json.RawMessage(in))); got != want {
+			t.Errorf("withoutNulls(%s) = %s, want %s", in, got, want)
+		}
+	}
+}
+
+// Two requests with one id get one answer (the SDK takes the second as a
+// notification): the session still ends at once when the input does.
+func TestStdioRepeatedIDs(t *testing.T) {
+	call := `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"semantic_search","arguments":{"query":"starter"}}}` + "\n"
+	in := strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+` + call + call)
+	var out strings.Builder
+	start := time.Now()
+	err := New(&fake{}, Options{}).Run(context.Background(), &lineTransport{in: in, out: &lockedWriter{w: &out}})
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("the session took %v to end after its input (%v)", took, err)
+	}
+	if !strings.Contains(out.String(), `"id":5`) {
+		t.Errorf("no answer to id 5:\n%s", out.String())
+	}
 }

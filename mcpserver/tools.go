@@ -195,11 +195,15 @@ func (t *tools) read(ctx context.Context, _ *mcp.CallToolRequest, a ReadArgs) (*
 	if a.Section != "" {
 		whole = "section"
 	}
-	switch { // a long note or section: say how, in this tool's terms
-	case resp.Outline != nil:
-		resp.Notice += " (section: a heading, path or anchor from the outline; full: true for the whole " + whole + ")"
-	case resp.More:
-		resp.Notice += fmt.Sprintf(" (lines: %q for the rest; full: true for the whole %s)", resp.Rest, whole)
+	var how []string // a long note or section: say how to read more, in this tool's terms
+	if resp.Outline != nil {
+		how = append(how, "section: a heading, path or anchor from the outline")
+	}
+	if resp.More {
+		how = append(how, fmt.Sprintf("lines: %q for the rest", resp.Rest))
+	}
+	if len(how) > 0 {
+		resp.Notice += " (" + strings.Join(how, "; ") + "; full: true for the whole " + whole + ")"
 	}
 	var b strings.Builder
 	if err := render.Read(&b, resp); err != nil {

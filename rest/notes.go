@@ -44,11 +44,15 @@ func (srv *Server) handleNote(w http.ResponseWriter, r *http.Request, escaped st
 	if vals.Get("section") != "" {
 		whole = "section"
 	}
-	switch { // a long note or section: say how, in this API's terms
-	case resp.Outline != nil:
-		resp.Notice += " (section=PATH or ANCHOR from the outline; full=true for the whole " + whole + ")"
-	case resp.More:
-		resp.Notice += fmt.Sprintf(" (lines=%s for the rest; full=true for the whole %s)", resp.Rest, whole)
+	var how []string // a long note or section: say how to read more, in this API's terms
+	if resp.Outline != nil {
+		how = append(how, "section=PATH or ANCHOR from the outline")
+	}
+	if resp.More {
+		how = append(how, "lines="+resp.Rest+" for the rest")
+	}
+	if len(how) > 0 {
+		resp.Notice += " (" + strings.Join(how, "; ") + "; full=true for the whole " + whole + ")"
 	}
 	if vals.Get("render") == "html" {
 		srv.writeRendered(w, r, resp)

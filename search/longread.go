@@ -36,33 +36,48 @@ func longNote(resp *mdsearch.ReadResponse, n *note) bool {
 // its first subsection) and the outline of its subsections, or, when it
 // has none, with its first lines. Tokens stays the whole section's cost.
 func longSection(resp *mdsearch.ReadResponse, n *note, sec *sections.Section) {
-	if sub := n.doc.Subsections(sec); len(sub) > 0 {
-		resp.Content = n.doc.OwnContent(sec)
-		resp.Outline = sub
-		leadNotice(resp, fmt.Sprintf("this section is %d words (over %d): here is its text before its first subsection, "+
-			"and the outline of its subsections; read one of them, or the whole section", sec.Words, mdsearch.LongNoteWords))
+	sub := n.doc.Subsections(sec)
+	if len(sub) == 0 {
+		preview(resp, n, span{sec.StartByte, sec.EndByte, "section", sec.Words, false})
 		return
 	}
-	preview(resp, n, sec)
+	if sec.BodyWords > mdsearch.LongNoteWords { // its own text is long too: its start
+		preview(resp, n, span{sec.StartByte, sec.BodyEnd, "section's own text", sec.BodyWords, true})
+		resp.WordCount, resp.Tokens = sec.Words, EstimateTokens(n.doc.Content(sec))
+	} else {
+		resp.Content = n.doc.OwnContent(sec)
+	}
+	resp.Outline = sub
+	leadNotice(resp, fmt.Sprintf("this section is %d words (over %d): here is its text before its first subsection, "+
+		"and the outline of its subsections; read one of them, or the whole section", sec.Words, mdsearch.LongNoteWords))
 }
 
-// preview answers a read of a long note (sec nil) or section with no
-// outline to choose from with its first whole lines, up to LongNoteWords
+// span is a stretch of a note read in part: bytes [from, to), what it is
+// called in notices, and its words.
+type span struct {
+	from, to int
+	what     string
+	words    int
+	own      bool // a section's own text, before the outline of its subsections
+}
+
+// preview answers a read of a long note, section or section's own text
+// (s) with no outline to choose from with its first whole lines, up to LongNoteWords
 // words, ending at a blank line when one is in the second half: an agent
 // reads on by lines (More, Rest), not the whole text at once. When those
 // lines are short of half the limit, the long line after them is cut at a
 // word; only the whole text holds the rest of it.
-func preview(resp *mdsearch.ReadResponse, n *note, sec *sections.Section) {
+func preview(resp *mdsearch.ReadResponse, n *note, s span) {
 	src, limit := n.src, mdsearch.LongNoteWords
-	from, to, what, words := 0, len(src), "note", n.doc.WordCount
-	if sec != nil {
-		from, to, what, words = sec.StartByte, sec.EndByte, "section", sec.Words
-	}
+	from, to, what, words := s.from, s.to, s.what, s.words
 	end, took := firstLines(src[from:to], limit)
 	end += from
 	first := bytes.Count(src[:from], []byte{'\n'}) + 1
 	last := lineCount(src[:to])
 	msg := fmt.Sprintf("this %s is %d words (over %d) with no outline to choose from", what, words, limit)
+	if s.own {
+		msg = fmt.Sprintf("its own text is %d words (over %d)", words, limit)
+	}
 	if took < limit/2 && end < to {
 		// The next line is long: its first words, as lines cannot split it.
 		line := bytes.Count(src[:end], []byte{'\n'}) + 1
@@ -73,15 +88,15 @@ func preview(resp *mdsearch.ReadResponse, n *note, sec *sections.Section) {
 	} else {
 		resp.EndLine, resp.More = bytes.Count(src[:end], []byte{'\n'}), true
 		resp.Rest = fmt.Sprintf("%d-", resp.EndLine+1)
-		if sec != nil && to < len(src) {
+		if to < len(src) {
 			resp.Rest += fmt.Sprint(last)
 		}
-		span := fmt.Sprint(last)
-		if sec != nil {
-			span = fmt.Sprintf("%d–%d", first, last)
+		lines := fmt.Sprint(last)
+		if from > 0 {
+			lines = fmt.Sprintf("%d–%d", first, last)
 		}
 		msg += fmt.Sprintf(": here are lines %d–%d of %s; read on from line %d, or the whole %s",
-			first, resp.EndLine, span, resp.EndLine+1, what)
+			first, resp.EndLine, lines, resp.EndLine+1, what)
 	}
 	resp.Content = n.doc.Text(from, end)
 	resp.WordCount, resp.Tokens = embed.CountWords(resp.Content), EstimateTokens(resp.Content)

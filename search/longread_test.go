@@ -55,8 +55,26 @@ func TestReadLongSection(t *testing.T) {
 		t.Errorf("the rest of the section: %v %.40q … %.40q", err, rest.Content, rest.Content[max(0, len(rest.Content)-40):])
 	}
 
+	// A long section whose own text is long too: its first lines, then
+	// its subsections' outline.
+	var own strings.Builder
+	own.WriteString("# Big\n\n")
+	para(&own, 50)
+	own.WriteString("## Tiny\n\nx\n")
+	write(t, vault, "own.md", own.String())
+	r, err = e.Read(bg, mdsearch.ReadRequest{Path: "own.md", Section: "Big"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Outline) != 1 || !r.More || embedWords(r.Content) > mdsearch.LongNoteWords || r.Rest != fmt.Sprintf("%d-102", r.EndLine+1) ||
+		!strings.Contains(r.Notice, "its own text is 3000 words") {
+		t.Errorf("long own text: %d words shown, outline %d, rest %q, notice %q", embedWords(r.Content), len(r.Outline), r.Rest, r.Notice)
+	}
+
 	full, err := e.Read(bg, mdsearch.ReadRequest{Path: "n.md", Section: "Guide", Full: true})
 	if err != nil || full.Outline != nil || full.More || !strings.Contains(full.Content, "Paragraph 19") || !strings.HasPrefix(full.Content, "# Guide") {
 		t.Errorf("full section: %v, outline %v, more %v", err, full.Outline != nil, full.More)
 	}
 }
+
+func embedWords(s string) int { return len(strings.Fields(s)) }

@@ -43,7 +43,7 @@ func (e *Engine) Read(ctx context.Context, req mdsearch.ReadRequest) (*mdsearch.
 		resp.StartLine, resp.EndLine = 1, lineCount(n.src)
 		resp.WordCount, resp.Tokens = n.doc.WordCount, n.doc.Tokens()
 		if !req.Full && n.doc.WordCount > mdsearch.LongNoteWords && !longNote(resp, n) {
-			preview(resp, n, nil)
+			preview(resp, n, span{0, len(n.src), "note", n.doc.WordCount, false})
 		}
 		if resp.Outline == nil && resp.Content == "" {
 			resp.Content = n.doc.Text(0, len(n.src)) // invalid UTF-8 shown as U+FFFD

@@ -3,6 +3,7 @@ package vault
 import (
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -191,6 +192,9 @@ func (v *Vault) linkTarget(real string, isDir bool) string {
 		return ""
 	}
 	r = filepath.ToSlash(r)
+	if !isDir && !IsMarkdown(path.Base(r)) {
+		return "symlink to " + r + ", which is not indexed: not a markdown note (.md or .markdown)"
+	}
 	if why := v.unreachable(strings.Split(r, "/"), isDir); why != "" {
 		return "symlink to " + r + ", which is not indexed: " + why
 	}

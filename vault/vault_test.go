@@ -131,13 +131,14 @@ func TestWalkSymlinkToHiddenOrIgnored(t *testing.T) {
 	build(t, root, map[string]string{
 		".attic/n.md": "x", ".obsidian/o.md": "o", "private/p.md": "p", ".mdsearchignore": "private/\n",
 		"pub": "->.attic", "peek.md": "->.attic/n.md", "peek2.md": "->private/p.md", "peek3.md": "->.obsidian/o.md",
-		"priv": "->private", "ok.md": "->pubdir/a.md", "pubdir/a.md": "a",
+		"priv": "->private", "ok.md": "->pubdir/a.md", "pubdir/a.md": "a", "env.md": "->.env", ".env": "SECRET=1",
+		"txt.md": "->notes.txt", "notes.txt": "t",
 	})
 	paths, skips := walk(t, root, Options{})
 	if !slices.Equal(paths, []string{"pubdir/a.md"}) || !strings.Contains(skips["ok.md"], "duplicate") {
 		t.Errorf("paths %q, skips %v: want pubdir/a.md, and ok.md, a link to it, skipped as a duplicate", paths, skips)
 	}
-	for _, link := range []string{"pub", "peek.md", "peek2.md", "peek3.md", "priv"} {
+	for _, link := range []string{"pub", "peek.md", "peek2.md", "peek3.md", "priv", "env.md", "txt.md"} {
 		if !strings.Contains(skips[link], "which is not indexed") {
 			t.Errorf("%s: skip %q, want it named as a link to what is not indexed", link, skips[link])
 		}
@@ -146,7 +147,7 @@ func TestWalkSymlinkToHiddenOrIgnored(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, rel := range []string{"peek.md", "peek2.md", "peek3.md", "pub/n.md", "priv/p.md"} {
+	for _, rel := range []string{"peek.md", "peek2.md", "peek3.md", "pub/n.md", "priv/p.md", "env.md", "txt.md"} {
 		if _, err := v.ReadNote(rel); mdsearch.KindOf(err) != mdsearch.KindForbidden {
 			t.Errorf("read %s: %v, want it refused", rel, err)
 		}

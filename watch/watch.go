@@ -50,6 +50,7 @@ type Watcher struct {
 	roots   map[string]string              // collection name → root folder
 	dirs    map[string]bool                // watched folders
 	gone    map[string]bool                // collection folders that vanished, looked for again
+	ident   map[string]os.FileInfo         // each watched collection folder as it was when watched
 	files   map[string]bool                // markdown files seen, for folders that vanish whole
 	pending map[string]map[string]struct{} // collection → vault-relative paths to refresh
 	rules   bool                           // a .mdsearchignore changed: catch up after the debounce
@@ -80,7 +81,7 @@ func Start(ctx context.Context, s mdsearch.Searcher, opts Options) (*Watcher, er
 	}
 	w := &Watcher{
 		s: s, opts: opts, log: opts.Logger, fw: fw,
-		roots: map[string]string{}, dirs: map[string]bool{}, gone: map[string]bool{}, files: map[string]bool{},
+		roots: map[string]string{}, dirs: map[string]bool{}, gone: map[string]bool{}, ident: map[string]os.FileInfo{}, files: map[string]bool{},
 		pending: map[string]map[string]struct{}{},
 		kick:    make(chan struct{}, 1), catch: make(chan struct{}, 1), done: make(chan struct{}),
 	}
@@ -167,6 +168,7 @@ func (w *Watcher) Sync(ctx context.Context) error {
 			w.log.Warn("cannot watch collection", "collection", c.Name, "root", root, "err", err)
 			w.gone[root] = errors.Is(err, fs.ErrNotExist)
 		}
+		w.remember(root)
 	}
 	return nil
 }
@@ -267,6 +269,7 @@ func (w *Watcher) loop(ctx context.Context) {
 					w.log.Warn("cannot list collections", "err", err)
 				}
 			}
+			w.checkRoots()
 			w.rewatchRoots()
 		}
 	}
@@ -330,6 +333,34 @@ func (w *Watcher) rulesChanged(path string) {
 	}
 }
 
+// remember records which folder root is now, to notice it replaced later.
+// Call with mu held.
+func (w *Watcher) remember(root string) {
+	if fi, err := os.Stat(root); err == nil {
+		w.ident[root] = fi
+	}
+}
+
+// checkRoots notices a collection folder that is no longer the folder
+// watched, though no event said so: a folder above it was moved or deleted
+// (events come only for the watched folders themselves). It is dropped as
+// if deleted, so rewatchRoots takes up whatever is at its path now.
+func (w *Watcher) checkRoots() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for name, root := range w.roots {
+		was, ok := w.ident[root]
+		if !ok || w.gone[root] || !w.dirs[root] {
+			continue
+		}
+		if fi, err := os.Stat(root); err != nil || !os.SameFile(fi, was) {
+			w.log.Info("collection folder moved or replaced; watching its path again", "collection", name, "root", root)
+			delete(w.ident, root)
+			w.dropTree(root)
+		}
+	}
+}
+
 // rewatchRoots watches again each collection folder that lost its watch
 // (deleted or moved away) and exists once more, and catches up, since
 // nothing reported what the new folder holds.
@@ -349,6 +380,7 @@ func (w *Watcher) rewatchRoots() {
 			w.log.Warn("cannot watch collection", "collection", name, "root", root, "err", err)
 			continue
 		}
+		w.remember(root)
 		w.log.Info("collection folder is back; watching it again", "collection", name, "root", root)
 		back = true
 	}

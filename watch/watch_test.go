@@ -308,3 +308,31 @@ func TestCollectionsComeAndGo(t *testing.T) {
 	write(t, filepath.Join(second, "n.md"), "# N2\n")
 	quiet(t, l.fake)
 }
+
+// Moving the folder above a vault sends no event for the vault itself:
+// the watcher notices at a Recheck, and takes up what is at the path now.
+func TestParentMoved(t *testing.T) {
+	parent := t.TempDir()
+	root := filepath.Join(parent, "p", "vault")
+	write(t, filepath.Join(root, "a.md"), "# A\n")
+	f := &fake{root: root, calls: make(chan []string, 16)}
+	w, err := Start(context.Background(), f, Options{Debounce: 50 * time.Millisecond, Recheck: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if err := os.Rename(filepath.Join(parent, "p"), filepath.Join(parent, "q")); err != nil {
+		t.Fatal(err)
+	}
+	if got := next(t, f); !slices.Equal(got, []string{"a.md"}) { // the old notes, dropped
+		t.Errorf("refreshed %v, want a.md", got)
+	}
+	write(t, filepath.Join(root, "c.md"), "# C\n")
+	indexed(t, f, 1) // caught up with the new folder
+	write(t, filepath.Join(root, "c.md"), "# C2\n")
+	if got := next(t, f); !slices.Equal(got, []string{"c.md"}) {
+		t.Errorf("refreshed %v after the path came back, want c.md", got)
+	}
+	write(t, filepath.Join(parent, "q", "vault", "a.md"), "# A moved\n") // the moved folder is no longer watched
+	quiet(t, f)
+}
