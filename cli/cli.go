@@ -116,10 +116,21 @@ func Main(ctx context.Context, env *Env, args []string) int {
 		return 2
 	case errors.Is(err, errFailed):
 		return 1
+	case ctx.Err() != nil:
+		// Ctrl-C: say so, not which step saw the cancel. Index runs commit
+		// as they go, so what was done stays.
+		cmdEnv.say("interrupted%s", interruptedHint[args[0]])
+		return 130
 	default:
 		cmdEnv.say("%s", withoutOp(args[0], err))
 		return 1
 	}
+}
+
+// interruptedHint says what an interrupted command leaves behind.
+var interruptedHint = map[string]string{
+	"index": ": the index keeps what was done; run the same command again to finish",
+	"eval":  ": nothing was written",
 }
 
 // withoutOp is err's message without the operation when it is the

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -47,5 +48,24 @@ func write(t *testing.T, path, text string) {
 	}
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// An interrupted command says so (exit 130), not which step saw it.
+func TestInterrupted(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "v", "a.md"), "# A\n")
+	var out, errb strings.Builder
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	env := &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(k string) string {
+		if k == "MDSEARCH_INDEX" {
+			return filepath.Join(dir, "i.db")
+		}
+		return os.Getenv(k)
+	}}
+	code := Main(ctx, env, []string{"index", filepath.Join(dir, "v"), "--embedder", "none"})
+	if code != 130 || !strings.Contains(errb.String(), "interrupted: the index keeps what was done") {
+		t.Errorf("exit %d, stderr %q, stdout %q", code, errb.String(), out.String())
 	}
 }
