@@ -164,8 +164,9 @@ func readsAs(r mdsearch.Result) string {
 	return " · sections " + strings.Join(names, ", ")
 }
 
-// Read writes a read_note answer: a notice first, then the text, or the
-// outline a long note is answered with and how to read more.
+// Read writes a read_note answer: a notice first, then the text and a
+// line saying which lines it is, or the outline a long note is answered
+// with and how to read more.
 func Read(w io.Writer, r *mdsearch.ReadResponse) error {
 	var b strings.Builder
 	if r.Notice != "" {
@@ -173,6 +174,12 @@ func Read(w io.Writer, r *mdsearch.ReadResponse) error {
 	}
 	if r.Outline == nil {
 		b.WriteString(r.Content)
+		if r.EndLine > 0 { // where the text sits, to cite or read on from
+			if !strings.HasSuffix(r.Content, "\n") {
+				b.WriteByte('\n')
+			}
+			fmt.Fprintf(&b, "— lines %d–%d · about %d tokens\n", r.StartLine, r.EndLine, r.Tokens)
+		}
 		_, err := io.WriteString(w, b.String())
 		return err
 	}

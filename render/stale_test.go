@@ -23,6 +23,7 @@ func TestStaleAndRead(t *testing.T) {
 		want []string
 	}{
 		{"text", mdsearch.ReadResponse{Content: "# A\n"}, []string{"# A\n"}},
+		{"lines", mdsearch.ReadResponse{Content: "# A\nx", StartLine: 3, EndLine: 4, Tokens: 3}, []string{"# A\nx\n— lines 3–4 · about 3 tokens\n"}},
 		{"notice", mdsearch.ReadResponse{Content: "# A\n", Notice: "the index is behind"}, []string{"Note: the index is behind\n\n# A\n"}},
 		{"outline", mdsearch.ReadResponse{Path: "a.md", WordCount: 2000, Notice: "long",
 			Outline: []mdsearch.OutlineEntry{{Level: 1, Heading: "A", SectionPath: []string{"B", "A"}}}},
