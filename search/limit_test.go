@@ -119,3 +119,16 @@ func TestCutNeverEndsOnHeading(t *testing.T) {
 		}
 	}
 }
+
+func TestDropCopies(t *testing.T) {
+	rs := []mdsearch.Result{
+		{Collection: "a", Path: "work/x.md", Text: "same"},
+		{Collection: "b", Path: "x.md", Text: "same"},
+		{Collection: "a", Path: "y.md", Text: "same"}, // one collection's own copies stay
+		{Collection: "b", Path: "z.md", Text: "other"},
+	}
+	got, n := dropCopies(rs)
+	if n != 1 || len(got) != 3 || got[1].Path != "y.md" || got[2].Path != "z.md" {
+		t.Errorf("kept %+v, dropped %d", got, n)
+	}
+}

@@ -138,6 +138,22 @@ func groupResult(g *group, rows map[int64]*store.ChunkRow) (mdsearch.Result, boo
 	return res, true
 }
 
+// dropCopies leaves out a result whose text a better one from another
+// collection already shows: a folder indexed twice (a collection inside
+// another, or a copy) would otherwise show each passage twice.
+func dropCopies(rs []mdsearch.Result) ([]mdsearch.Result, int) {
+	seen := make(map[string]string, len(rs)) // text → collection
+	out := rs[:0]
+	for _, r := range rs {
+		if c, ok := seen[r.Text]; ok && c != r.Collection {
+			continue
+		}
+		seen[r.Text] = r.Collection
+		out = append(out, r)
+	}
+	return out, len(rs) - len(out)
+}
+
 // EstimateTokens is what a language model pays to read text
 // (mdsearch.ReadingTokens), rounded up.
 func EstimateTokens(text string) int {

@@ -71,6 +71,10 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (*mdsea
 	if err != nil {
 		return nil, err
 	}
+	res, copies := dropCopies(res)
+	if copies > 0 {
+		addNotice(&resp.Notice, fmt.Sprintf("%d results left out: the same passage, found in another collection too", copies))
+	}
 	var dropped int
 	resp.Results, dropped = fitBudget(res, req.MaxTokens)
 	markStale(resp.Results, stamps)
