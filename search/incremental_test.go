@@ -248,3 +248,37 @@ func TestSchemaChangeRebuildsFromVault(t *testing.T) {
 		t.Errorf("after rebuild:\n%s\nwant\n%s", got, want)
 	}
 }
+
+// A refresh of named paths skips what a walk skips: symlinks to hidden,
+// ignored or non-markdown files, and links to notes indexed under their
+// own paths. Watchers refresh named paths, so this is what they index.
+func TestRefreshSkipsLinks(t *testing.T) {
+	vault := copyDir(t, sampleVault)
+	write(t, vault, ".mdsearchignore", "ign/\n")
+	write(t, vault, "ign/i.md", "# I\n\nignzz\n")
+	write(t, vault, ".hid/h.md", "# H\n\nhidzz\n")
+	write(t, vault, "n.txt", "txtzz\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
+	index(t, e, vault, "s")
+	links := map[string]string{"l-ign.md": "ign/i.md", "l-hid.md": ".hid/h.md", "l-txt.md": "n.txt", "dup.md": "Inbox.md"}
+	var names []string
+	for l, target := range links {
+		if err := os.Symlink(target, filepath.Join(vault, l)); err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, l)
+	}
+	write(t, vault, "ign/i2.md", "# I2\n\nignzz\n")
+	st, err := e.Refresh(bg, "s", append(names, "ign/i2.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Added != 0 || len(st.Skipped) != len(links) {
+		t.Errorf("refresh: %d added, skipped %+v; want none added, the %d links skipped (the ignored note silently)", st.Added, st.Skipped, len(links))
+	}
+	for _, q := range []string{"ignzz", "hidzz", "txtzz"} {
+		if resp := search(t, e, mdsearch.SearchRequest{Query: q, Mode: mdsearch.ModeKeyword}); len(resp.Results) != 0 {
+			t.Errorf("%s found: %s", q, paths(resp))
+		}
+	}
+}

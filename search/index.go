@@ -412,6 +412,10 @@ func (r *run) list(paths []string) ([]vault.File, []string, error) {
 	var files []vault.File
 	var gone []string
 	for _, p := range paths {
+		if r.v.Ignored(p) { // as Walk: ignored notes are left out silently
+			gone = append(gone, p)
+			continue
+		}
 		f, err := r.stat(p)
 		if err != nil {
 			if mdsearch.KindOf(err) != mdsearch.KindNotFound {
@@ -433,6 +437,9 @@ func (r *run) stat(rel string) (vault.File, error) {
 	abs, err := r.v.Resolve(rel)
 	if err != nil {
 		return vault.File{}, err
+	}
+	if why := r.v.Linked(rel, abs); why != "" {
+		return vault.File{}, errors.New(why)
 	}
 	fi, err := os.Stat(abs)
 	if err != nil {

@@ -182,6 +182,29 @@ func (v *Vault) unreachable(parts []string, isDir bool) string {
 	return ""
 }
 
+// Linked says why Walk would not list rel under its own path because a
+// symlink leads to it, or "" when none does: rel's real place (symlinks
+// resolved, real) is elsewhere in the vault, and Walk lists a note there
+// by its real path (a duplicate) or not at all (hidden, ignored or not
+// markdown). Indexing one named path must skip what Walk skips.
+func (v *Vault) Linked(rel, real string) string {
+	r, err := filepath.Rel(v.root, real)
+	if err != nil || filepath.ToSlash(r) == rel {
+		return ""
+	}
+	if why := v.linkTarget(real, false); why != "" {
+		return why
+	}
+	return "symlink to a note indexed as " + filepath.ToSlash(r) + " (a duplicate)"
+}
+
+// Ignored reports whether rel, a plain vault-relative path, is one Walk
+// leaves out silently: in a folder never walked or ignored, excluded by an
+// ignore file, or not markdown.
+func (v *Vault) Ignored(rel string) bool {
+	return checkRel(rel) == nil && v.Included(rel) != nil
+}
+
 // linkTarget says why a symlink inside the vault may not be followed to
 // real, its target with symlinks resolved, or "" when it may: a target the
 // walk would not reach by its own path (in a hidden or ignored folder, or
