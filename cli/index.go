@@ -30,10 +30,13 @@ func runIndex(ctx context.Context, env *Env, args []string) error {
 	}
 	// Re-indexing what is there never makes an index, and neither does a
 	// DIR that does not exist (a mistyped folder, or a collection's name).
-	missing := false
+	missing, notDir := false, false
 	if len(pos) == 1 {
-		_, serr := os.Stat(pos[0])
-		missing = os.IsNotExist(serr)
+		fi, serr := os.Stat(pos[0])
+		missing, notDir = os.IsNotExist(serr), serr == nil && !fi.IsDir()
+	}
+	if notDir {
+		return mdsearch.Errorf(mdsearch.KindInvalid, "index", pos[0], "give the folder that holds it; nothing was created", "not a folder")
 	}
 	ef.existing = len(pos) == 0 || missing
 	e, closeAll, err := ef.open(ctx, env, true)

@@ -19,8 +19,13 @@ func TestIndexAllAndMissingFolders(t *testing.T) {
 		!strings.Contains(stderr, "no such folder") {
 		t.Errorf("mistyped folder: exit %d, %q", code, stderr)
 	}
+	write(t, filepath.Join(dir, "file.md"), "# F\n")
+	if code, _, stderr := run(t, index, "index", filepath.Join(dir, "file.md"), "--embedder", "none"); code != 1 ||
+		!strings.Contains(stderr, "not a folder") {
+		t.Errorf("a file as DIR: exit %d, %q", code, stderr)
+	}
 	if _, err := os.Stat(index); !os.IsNotExist(err) {
-		t.Errorf("a mistyped folder left an index behind: %v", err)
+		t.Errorf("a mistyped folder or a file left an index behind: %v", err)
 	}
 	for _, c := range []string{"a", "b"} {
 		write(t, filepath.Join(dir, c, c+".md"), "# "+c+"\n")
