@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -130,5 +131,33 @@ func TestDropCopies(t *testing.T) {
 	got, n := dropCopies(rs)
 	if n != 1 || len(got) != 3 || got[1].Path != "y.md" || got[2].Path != "z.md" {
 		t.Errorf("kept %+v, dropped %d", got, n)
+	}
+}
+
+// Passages 6 and 8 of one section kept, then 7: one result of 6–8, in
+// order, at the better-ranked place, and the note's freed place goes to
+// the next (5, which the full result cannot take in).
+func TestJoinBridges(t *testing.T) {
+	c := func(i int) candidate { return candidate{id: int64(i), doc: 1, section: 2, index: i} }
+	other := candidate{id: 99, doc: 3, section: 4, index: 0}
+	kept := dedup([]candidate{c(6), other, c(8), c(7), c(5)}, 5, 2)
+	if len(kept) != 3 || kept[1].best.id != 99 || kept[2].best.id != 5 {
+		t.Fatalf("kept %d groups, second %+v", len(kept), kept[len(kept)-1].best)
+	}
+	var got []int
+	for _, m := range kept[0].members {
+		got = append(got, m.index)
+	}
+	if !slices.Equal(got, []int{6, 7, 8}) || kept[0].best.id != 6 {
+		t.Errorf("members %v (best %d), want 6 7 8 (best 6)", got, kept[0].best.id)
+	}
+	// Joined the other way round: 8 first, then 6, then 7.
+	kept = dedup([]candidate{c(8), c(6), c(7)}, 5, 3)
+	got = got[:0]
+	for _, m := range kept[0].members {
+		got = append(got, m.index)
+	}
+	if len(kept) != 1 || !slices.Equal(got, []int{6, 7, 8}) || kept[0].best.id != 8 {
+		t.Errorf("%d groups, members %v (best %d), want one of 6 7 8 (best 8)", len(kept), got, kept[0].best.id)
 	}
 }

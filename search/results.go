@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/mdsearch/mdsearch"
@@ -49,7 +50,10 @@ func dedup(cands []candidate, n, maxPerPage int) []*group {
 	perDoc := map[int64]int{}
 	var out []*group
 	for _, c := range cands {
-		if joined := join(out, c); joined {
+		if joined, bridged := join(&out, c); joined {
+			if bridged {
+				perDoc[c.doc]-- // two of its results became one
+			}
 			continue
 		}
 		if len(out) == n {
@@ -64,15 +68,38 @@ func dedup(cands []candidate, n, maxPerPage int) []*group {
 	return out
 }
 
-// join adds c to a kept group it is next to, if any.
-func join(gs []*group, c candidate) bool {
-	for _, g := range gs {
-		if g.adjacent(c) {
-			g.add(c)
-			return true
+// join adds c to a kept group it is next to, if any. A group that c
+// makes touch another of the same section (passages 6 and 8 kept, then 7)
+// takes that one in too, when the three fit in one result; the better
+// ranked keeps its place.
+func join(gs *[]*group, c candidate) (joined, bridged bool) {
+	for i, g := range *gs {
+		if !g.adjacent(c) {
+			continue
 		}
+		g.add(c)
+		for j, o := range *gs {
+			if j != i && o.best.doc == g.best.doc && o.best.section == g.best.section &&
+				(o.lo() == g.hi()+1 || o.hi() == g.lo()-1) && len(g.members)+len(o.members) <= maxMerged {
+				keep, drop := g, o
+				if j < i {
+					keep, drop = o, g
+				}
+				ms := drop.members
+				if drop.lo() < keep.lo() { // prepended one by one: nearest first
+					ms = slices.Clone(ms)
+					slices.Reverse(ms)
+				}
+				for _, m := range ms {
+					keep.add(m)
+				}
+				*gs = slices.Delete(*gs, max(i, j), max(i, j)+1)
+				return true, true
+			}
+		}
+		return true, false
 	}
-	return false
+	return false, false
 }
 
 // results loads the kept passages; a group's become one result. The
