@@ -96,12 +96,12 @@ func TestEveryResultSectionReads(t *testing.T) {
 	vault := copyDir(t, "../../shared/corpora/obsidian-help/en")
 	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
 	index(t, e, vault, "help")
-	n, merged := 0, 0
+	n, merged, bridged := 0, 0, 0
 	for _, q := range []string{"link to a heading", "sync", "canvas", "plugins", "callout", "graph view", "templates", "daily notes"} {
 		for _, mode := range []mdsearch.Mode{mdsearch.ModeKeyword, mdsearch.ModeSemantic} {
 			resp := search(t, e, mdsearch.SearchRequest{Query: q, Mode: mode, N: 20, MaxPerPage: 5})
 			for _, r := range resp.Results {
-				own, err := e.Read(bg, mdsearch.ReadRequest{Path: r.Path, Section: strings.Join(r.SectionPath, "/")})
+				own, err := e.Read(bg, mdsearch.ReadRequest{Path: r.Path, Section: strings.Join(r.SectionPath, "/"), Full: true})
 				if err != nil {
 					t.Errorf("read %s --section %q: %v", r.Path, strings.Join(r.SectionPath, "/"), err)
 					continue
@@ -118,7 +118,7 @@ func TestEveryResultSectionReads(t *testing.T) {
 						t.Errorf("%s %v: Sections %v must list its own section first, and more than one", r.Path, r.SectionPath, r.Sections)
 					}
 					for _, p := range r.Sections[1:] {
-						got, err := e.Read(bg, mdsearch.ReadRequest{Path: r.Path, Section: strings.Join(p, "/")})
+						got, err := e.Read(bg, mdsearch.ReadRequest{Path: r.Path, Section: strings.Join(p, "/"), Full: true})
 						if err != nil {
 							t.Errorf("read %s --section %q (covered by %v): %v", r.Path, strings.Join(p, "/"), r.SectionPath, err)
 							continue
@@ -130,15 +130,22 @@ func TestEveryResultSectionReads(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if !coverLines(spans, strings.Split(whole.Content, "\n"), whole.StartLine, r.StartLine, r.EndLine) {
+				lines := strings.Split(whole.Content, "\n")
+				if r.ChunkEnd > r.ChunkIndex { // neighbours joined: the note's own lines, blank ones included
+					bridged++
+					if want := strings.TrimSpace(strings.Join(lines[r.StartLine-1:r.EndLine], "\n")); strings.TrimSpace(r.Text) != want {
+						t.Errorf("%s: joined passages %d-%d read\n%q\nnot the note's lines %d-%d\n%q", r.Path, r.ChunkIndex, r.ChunkEnd, r.Text, r.StartLine, r.EndLine, want)
+					}
+				}
+				if !coverLines(spans, lines, whole.StartLine, r.StartLine, r.EndLine) {
 					t.Errorf("%s %v: reads of %v cover lines %v, not the passage's lines %d-%d",
 						r.Path, r.SectionPath, r.Sections, spans, r.StartLine, r.EndLine)
 				}
 			}
 		}
 	}
-	if n < 100 || merged == 0 {
-		t.Errorf("only %d results checked, %d of them merged passages", n, merged)
+	if n < 100 || merged == 0 || bridged == 0 {
+		t.Errorf("only %d results checked, %d of them merged passages, %d joined neighbours", n, merged, bridged)
 	}
 }
 

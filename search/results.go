@@ -147,6 +147,10 @@ func groupResult(g *group, rows map[int64]*store.ChunkRow) (mdsearch.Result, boo
 			}
 		} else {
 			res.ChunkEnd = r.ChunkIndex
+			// The lines between two passages are blank: as many line
+			// breaks as the note has, so a list split across them reads
+			// as the note does.
+			texts = append(texts, strings.Repeat("\n", max(1, r.StartLine-res.EndLine)))
 		}
 		res.EndLine = r.EndLine
 		texts = append(texts, r.Text)
@@ -154,7 +158,7 @@ func groupResult(g *group, rows map[int64]*store.ChunkRow) (mdsearch.Result, boo
 	if len(texts) == 0 {
 		return res, false
 	}
-	res.Text = strings.Join(texts, "\n\n")
+	res.Text = strings.Join(texts, "")
 	if res.SectionPath == nil {
 		res.SectionPath = []string{}
 	}
