@@ -73,9 +73,21 @@ func TestReadSuggests(t *testing.T) {
 	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
 	index(t, e, vault, "v")
 	bg := context.Background()
-	// A note whose name starts like a collection prefix reads both ways.
+	// A note whose name starts like a collection prefix reads both ways;
+	// when "v:colon.md" could also be colon.md of v, it says which is which.
 	for _, p := range []string{"v:colon.md", "v:v:colon.md"} {
 		if r, err := e.Read(bg, mdsearch.ReadRequest{Path: p}); err != nil || r.Path != "v:colon.md" {
+			t.Errorf("read %s: %v", p, err)
+		}
+	}
+	write(t, vault, "colon.md", "# Plain\n\ntext\n")
+	index(t, e, vault, "v")
+	if _, err := e.Read(bg, mdsearch.ReadRequest{Path: "v:colon.md"}); mdsearch.KindOf(err) != mdsearch.KindInvalid ||
+		!strings.Contains(err.Error(), "read v:v:colon.md for the note named v:colon.md, or v:./colon.md") {
+		t.Errorf("two notes by one name: %v", err)
+	}
+	for p, want := range map[string]string{"v:v:colon.md": "v:colon.md", "v:./colon.md": "colon.md"} {
+		if r, err := e.Read(bg, mdsearch.ReadRequest{Path: p}); err != nil || r.Path != want {
 			t.Errorf("read %s: %v", p, err)
 		}
 	}

@@ -179,10 +179,18 @@ func (e *Engine) openNote(ctx context.Context, spec string) (*note, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(refs) == 0 && collName != "" {
-		// "v8:colon.md" may be the note of that name, not colon.md of v8.
-		if whole, err := e.st.FindDocuments(ctx, "", notePath(spec)); err == nil && len(whole) > 0 {
+	if collName != "" {
+		// "v:colon.md" may be the note of that name, not colon.md of v.
+		whole, err := e.st.FindDocuments(ctx, "", notePath(spec))
+		switch {
+		case err != nil || len(whole) == 0:
+		case len(refs) == 0:
 			collName, rel, refs, colls = "", notePath(spec), whole, all
+		default:
+			return nil, mdsearch.Errorf(mdsearch.KindInvalid, "read", spec,
+				fmt.Sprintf("read %s:%s for the note named %s, or %s:./%s for %s of collection %s",
+					whole[0].Collection, notePath(spec), notePath(spec), collName, rel, rel, collName),
+				"names two notes")
 		}
 	}
 	if len(refs) == 1 {
