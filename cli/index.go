@@ -70,7 +70,11 @@ func reportIndex(env *Env, st *mdsearch.IndexStats, asJSON bool, err error) erro
 			return encErr
 		}
 	} else {
-		fmt.Fprintln(env.Stdout, summary(st))
+		line := summary(st)
+		if err != nil { // a stopped run: what it did not embed is not a repeat
+			line = strings.Replace(line, "repeating another window's text", "not embedded yet (the run stopped)", 1)
+		}
+		fmt.Fprintln(env.Stdout, line)
 		printSkips(env, st)
 	}
 	printNotice(env, st.Notice)
