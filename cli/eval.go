@@ -42,7 +42,7 @@ func runEval(ctx context.Context, env *Env, args []string) error {
 	fs.StringVar(&opts.EmbedCache, "embed-cache", "", "keep computed vectors in this file between runs (for tuning)")
 	fs.Float64Var(&opts.Tuning.HeadCos, "heading-cos", 0, "tuning: scale of a heading window's cosine, 0–1 (default 0.9)")
 	fs.IntVar(&opts.Tuning.Passage, "passage-words", 0, "tuning: passage reading budget in words (default 300)")
-	weights := fs.String("bm25-weights", "", "tuning: keyword weights text,heading,title,tags (default 1,2.5,2,1.5)")
+	weights := fs.String("bm25-weights", "", "tuning: keyword weights text,heading,title,tags (default 1,2.5,2.5,1.5)")
 	fs.Float64Var(&opts.Tuning.Overlap, "overlap", 0, "tuning: fraction of the chunk budget repeated between parts (default 0.1; negative for none)")
 	fs.IntVar(&opts.Tuning.StubWords, "stub-words", 0, "tuning: sections under this many words merge forward (default 50; negative for none)")
 	fs.IntVar(&opts.Tuning.MaxTokens, "max-tokens", 0, "tuning: chunk budget in model tokens (default and most: the model's window)")

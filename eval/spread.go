@@ -124,6 +124,9 @@ func LoadOffTopic(path string) ([]string, error) {
 	if err := sc.Err(); err != nil {
 		return nil, mdsearch.Errorf(mdsearch.KindInternal, "eval", path, "", "off-topic queries: %v", err)
 	}
+	if len(qs) == 0 {
+		return nil, mdsearch.Errorf(mdsearch.KindInvalid, "eval", path, "one query a line", "no off-topic queries in the file")
+	}
 	return qs, nil
 }
 

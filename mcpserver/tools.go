@@ -21,7 +21,7 @@ type tools struct{ s mdsearch.Searcher }
 // SearchArgs are semantic_search's arguments. Zero values mean defaults.
 type SearchArgs struct {
 	Query            string         `json:"query" jsonschema:"what to look for, in plain words or keywords; quotes and punctuation are safe"`
-	N                int            `json:"n,omitempty" jsonschema:"maximum number of results, 1-50 (default 5); each result is a whole section (or a part of a long one), roughly 100-450 tokens"`
+	N                int            `json:"n,omitempty" jsonschema:"maximum number of results, 1-50 (default 5); each result is a whole section (or a part of a long one), roughly 150-800 tokens (about 330 typical)"`
 	MaxChunksPerPage int            `json:"max_chunks_per_page,omitempty" jsonschema:"maximum results from any one note, 1-5 (default 2); raise it to see several sections of one note, lower it for breadth across notes"`
 	Mode             string         `json:"mode,omitempty" jsonschema:"hybrid (default: meaning and keywords), semantic (meaning only), or keyword (exact words: best for names, codes and rare terms)"`
 	Collection       string         `json:"collection,omitempty" jsonschema:"only search this collection (one indexed folder); omit to search all"`
@@ -75,7 +75,8 @@ func readTool() *mcp.Tool {
 		Title: "Read a note or one section",
 		Description: "Return one section of a note (from its heading to the next heading of the same or a higher level, heading included), " +
 			"a range of its lines (lines), or the whole note when neither is given: a note over 1500 words then comes back as its outline, " +
-			"or, without headings, as its first lines with the line to read on from, unless full is true. Prefer a section: pass the section " +
+			"or, without headings, as its first lines with the line to read on from, unless full is true; a section over 1500 words likewise comes back as " +
+			"its own text and its subsections' outline (or its first lines and the lines of the rest). Prefer a section: pass the section " +
 			"path from a semantic_search result or the name note_outline shows. " +
 			"Heading text alone works when it is unambiguous; matching ignores case, extra spaces and punctuation. " +
 			"Cost: about 1.3 tokens per word returned, more for code and tables; answers say their estimated tokens. " +

@@ -62,7 +62,7 @@ func (srv *Server) handleNote(w http.ResponseWriter, r *http.Request, escaped st
 		w.Header().Set("Content-Type", "text/markdown; charset=utf-8")
 		w.Header().Set("Cache-Control", "no-store")
 		if resp.Notice != "" {
-			w.Header().Set("Mdsearch-Notice", resp.Notice) // the body stays the note's own text
+			w.Header().Set("Mdsearch-Notice", asciiHeader(resp.Notice)) // the body stays the note's own text
 		}
 		if resp.Outline != nil {
 			_ = render.Outline(w, resp.AsOutline())
@@ -170,4 +170,18 @@ func wantsMarkdown(accept string) bool {
 		}
 	}
 	return best != "" && best != "application/json" && bestQ > 0
+}
+
+// asciiHeader is s fit for an HTTP header value, which is ASCII: dashes
+// become '-', and other characters outside printable ASCII '?'.
+func asciiHeader(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '–' || r == '—':
+			return '-'
+		case r < 0x20 || r > 0x7e:
+			return '?'
+		}
+		return r
+	}, s)
 }

@@ -401,3 +401,9 @@ func TestWantsMarkdown(t *testing.T) {
 		}
 	}
 }
+
+func TestASCIIHeader(t *testing.T) {
+	if got := asciiHeader("lines 1–56 of 120 — ok ü\n"); got != "lines 1-56 of 120 - ok ??" {
+		t.Errorf("asciiHeader = %q", got)
+	}
+}

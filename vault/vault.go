@@ -167,8 +167,11 @@ func (v *Vault) unreachable(parts []string, isDir bool) string {
 	last := len(parts) - 1
 	for i, p := range parts[:last] {
 		ign = ign.load(folder, parts[:i])
-		if skipDir(p) || ign.match(parts[:i+1], true) {
-			return fmt.Sprintf("folder %q is not indexed", strings.Join(parts[:i+1], "/"))
+		if skipDir(p) {
+			return fmt.Sprintf("folder %q is not indexed (hidden, or never walked)", strings.Join(parts[:i+1], "/"))
+		}
+		if ign.match(parts[:i+1], true) {
+			return fmt.Sprintf("folder %q is excluded by %s", strings.Join(parts[:i+1], "/"), IgnoreFile)
 		}
 		folder = filepath.Join(folder, p)
 	}
