@@ -78,3 +78,15 @@ func TestReadLongSection(t *testing.T) {
 }
 
 func embedWords(s string) int { return len(strings.Fields(s)) }
+
+// The text before the first heading reads as section "/", and says so.
+func TestReadPreamble(t *testing.T) {
+	vault := t.TempDir()
+	write(t, vault, "p.md", "Intro words here.\n\n# Title\n\nBody.\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
+	index(t, e, vault, "v")
+	r, err := e.Read(context.Background(), mdsearch.ReadRequest{Path: "p.md", Section: "/"})
+	if err != nil || r.Section != "/" || strings.TrimSpace(r.Content) != "Intro words here." {
+		t.Errorf("preamble: %v, section %q, content %q", err, r.Section, r.Content)
+	}
+}

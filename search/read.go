@@ -55,6 +55,9 @@ func (e *Engine) Read(ctx context.Context, req mdsearch.ReadRequest) (*mdsearch.
 		return nil, err
 	}
 	resp.Section = sec.Heading
+	if sec.Level == 0 {
+		resp.Section = sections.Preamble // what read it, as outlines name it
+	}
 	resp.SectionPath = sec.Path
 	if others := twins(n.doc, sec); len(others) > 0 {
 		what := "another section shares the path %q: this is #%s; the other is %s"

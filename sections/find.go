@@ -147,6 +147,9 @@ func (d *Document) notFound(query, why string, candidates []int) error {
 	if len(candidates) > most {
 		paths = append(paths, fmt.Sprintf("and %d more", len(candidates)-most))
 	}
+	if len(d.Sections) > 1 && d.Sections[0].Level == 0 && d.Sections[0].Words > 0 {
+		paths = append(paths, fmt.Sprintf("%q (the text before the first heading)", Preamble))
+	}
 	hint := "the note has no headings: read it whole, or by lines"
 	if len(paths) > 0 {
 		hint = "sections: " + strings.Join(paths, ", ")

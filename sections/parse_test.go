@@ -188,6 +188,9 @@ func TestSectionTree(t *testing.T) {
 	if s, err := d.Find(outline[0].Section); err != nil || s.Level != 0 {
 		t.Errorf("the preamble's name %q reads %+v, %v", outline[0].Section, s, err)
 	}
+	if _, err := d.Find("no such heading"); err == nil || !strings.Contains(err.Error(), `"/" (the text before the first heading)`) {
+		t.Errorf("a missed section does not offer the preamble: %v", err)
+	}
 	if o := Parse("n.md", []byte("# T\nx\n")).Outline(); len(o) != 1 || o[0].Level != 1 {
 		t.Errorf("a note with no text before its first heading lists it: %+v", o)
 	}
