@@ -110,6 +110,11 @@ func TestCutNeverEndsOnHeading(t *testing.T) {
 			t.Errorf("budget %d: %q (%d lines)", budget, got, lines)
 		}
 	}
+	// Nor on a heading with a scrap of its text: an opening tag, a label.
+	scrap := "# Watch\n\nWatchers run when state changes.\n\n## Deep Watchers\n\n<div class=\"options-api\">\n\n" + strings.Repeat("word ", 200)
+	if got, _ := cutBlocks(scrap, 30, false); got != "# Watch\n\nWatchers run when state changes." {
+		t.Errorf("scrap under a heading: %q", got)
+	}
 	setext := "Intro line.\n\nTitle\n=====\n\n" + strings.Repeat("word ", 200)
 	if got, _ := cutBlocks(setext, 20, true); got != "Intro line." {
 		t.Errorf("setext: %q", got)

@@ -253,13 +253,18 @@ func cutBlocks(text string, budget int, first bool) (string, int) {
 	best, bestLines := "", 0
 	var fences sections.Fences
 	var b strings.Builder
+	under := -1 // where the text under the last heading starts, once one is seen
 	for i, l := range lines {
 		code := fences.Line([]byte(strings.TrimRight(l, "\r\n")))
 		b.WriteString(l)
 		if (!code && strings.TrimSpace(l) == "") || i == len(lines)-1 {
 			kept := strings.TrimRight(b.String(), "\n \t")
 			if kept == "" || (i < len(lines)-1 && endsWithHeading(kept)) {
+				under = len(kept)
 				continue // a cut never ends on a heading whose text it leaves out
+			}
+			if i < len(lines)-1 && under >= 0 && embed.CountWords(kept[under:]) < stubWords {
+				continue // nor on a heading with a scrap of its text (an HTML tag, a label)
 			}
 			if EstimateTokens(kept) > budget && (best != "" || !first) {
 				break
@@ -272,6 +277,10 @@ func cutBlocks(text string, budget int, first bool) (string, int) {
 	}
 	return best, bestLines
 }
+
+// stubWords is the least text under a heading a cut may end with: fewer
+// words are a scrap, as an HTML tag or a list label.
+const stubWords = 4
 
 // endsWithHeading reports whether text's last block is a heading: an ATX
 // line ("## Title") or a setext one (a line, then "===" or "---").
