@@ -182,6 +182,15 @@ type ReadResponse struct {
 	Notice string `json:"notice,omitempty"` // e.g. the index is behind the file
 }
 
+// Unit is what the read answered: "section" or "note" (whole, or by
+// lines). Adapters say "the whole section" or "the whole note" with it.
+func (r *ReadResponse) Unit() string {
+	if r.Section != "" || len(r.SectionPath) > 0 {
+		return "section"
+	}
+	return "note"
+}
+
 // AsOutline is the outline a read of a long note answered with (nil when
 // it answered with text), as an Outline of the note.
 func (r *ReadResponse) AsOutline() *Outline {

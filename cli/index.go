@@ -70,11 +70,7 @@ func reportIndex(env *Env, st *mdsearch.IndexStats, asJSON bool, err error) erro
 			return encErr
 		}
 	} else {
-		line := summary(st)
-		if err != nil { // a stopped run: what it did not embed is not a repeat
-			line = strings.Replace(line, "repeating another window's text", "not embedded yet (the run stopped)", 1)
-		}
-		fmt.Fprintln(env.Stdout, line)
+		fmt.Fprintln(env.Stdout, stoppedSummary(st, err != nil))
 		printSkips(env, st)
 	}
 	printNotice(env, st.Notice)
@@ -126,7 +122,11 @@ func indexRequest(ctx context.Context, e *search.Engine, dir, name string, full 
 // "notes: 173 files (1 added, 12 changed, 160 unchanged); 120 passages in
 // 700 windows from the 13 added or changed files (675 embedded now, 25
 // reused from earlier runs); 2 files skipped; took 41s".
-func summary(st *mdsearch.IndexStats) string {
+func summary(st *mdsearch.IndexStats) string { return stoppedSummary(st, false) }
+
+// stoppedSummary is summary for a run that may have stopped early: the
+// windows it did not embed are then not yet embedded, not repeats.
+func stoppedSummary(st *mdsearch.IndexStats, stopped bool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %d files", st.Collection, st.Files)
 	if c := counts(count{st.Added, "added"}, count{st.Changed, "changed"}, count{st.Recut, "cut again"},
@@ -143,8 +143,12 @@ func summary(st *mdsearch.IndexStats) string {
 	if st.Embedded+st.Reused > 0 {
 		dup = max(st.Windows-st.Embedded-st.Reused, 0)
 	}
+	dupName := "repeating another window's text"
+	if stopped {
+		dupName = "not embedded yet (the run stopped)"
+	}
 	if vec := counts(count{st.Embedded, "embedded now"}, count{st.Reused, "reused from earlier runs"},
-		count{dup, "repeating another window's text"}); vec != "" {
+		count{dup, dupName}); vec != "" {
 		fmt.Fprintf(&b, " (%s)", vec)
 	}
 	if n := len(st.Skipped); n > 0 {

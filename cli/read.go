@@ -53,7 +53,7 @@ func runRead(ctx context.Context, env *Env, args []string) error {
 			return requestError("read", err)
 		}
 		if !*asJSON {
-			printRead(env, r, strings.TrimSpace(*section) != "")
+			printRead(env, r)
 			return nil
 		}
 		out = r
@@ -63,11 +63,8 @@ func runRead(ctx context.Context, env *Env, args []string) error {
 
 // printRead prints a read's text, or the outline a long note is answered
 // with; a notice goes to stderr so the text stays clean for pipes.
-func printRead(env *Env, r *mdsearch.ReadResponse, section bool) {
-	whole := "note"
-	if section {
-		whole = "section"
-	}
+func printRead(env *Env, r *mdsearch.ReadResponse) {
+	whole := r.Unit()
 	if r.Outline != nil { // a long note or section: say how, in this command's terms
 		how := "--section PATH or #ANCHOR from the outline"
 		if r.More {

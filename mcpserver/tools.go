@@ -192,10 +192,7 @@ func (t *tools) read(ctx context.Context, _ *mcp.CallToolRequest, a ReadArgs) (*
 	if err != nil {
 		return nil, nil, toolError(err, "read", a.Section)
 	}
-	whole := "note"
-	if a.Section != "" {
-		whole = "section"
-	}
+	whole := resp.Unit()
 	var how []string // a long note or section: say how to read more, in this tool's terms
 	if resp.Outline != nil {
 		how = append(how, "section: a heading, path or anchor from the outline")

@@ -40,10 +40,7 @@ func (srv *Server) handleNote(w http.ResponseWriter, r *http.Request, escaped st
 		srv.writeEngineError(w, r, err)
 		return
 	}
-	whole := "note"
-	if vals.Get("section") != "" {
-		whole = "section"
-	}
+	whole := resp.Unit()
 	var how []string // a long note or section: say how to read more, in this API's terms
 	if resp.Outline != nil {
 		how = append(how, "section=PATH or ANCHOR from the outline")

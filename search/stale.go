@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/store"
@@ -80,11 +79,12 @@ func (e *Engine) neverIndexed(ctx context.Context, collection, path string) stri
 		}
 	}
 	// The limit the collection is indexed with, not one given to this read.
-	limit := vault.DefaultMaxFileSize
-	if s, err := e.st.Meta(ctx, maxSizeKey(collection)); err == nil && s != "" {
-		if n, err := strconv.ParseInt(s, 10, 64); err == nil && n != 0 {
-			limit = n
-		}
+	limit, err := e.indexedMaxSize(ctx, collection)
+	if err != nil {
+		return ""
+	}
+	if limit == 0 {
+		limit = vault.DefaultMaxFileSize
 	}
 	if fi, err := os.Stat(real); err == nil && limit > 0 && fi.Size() > limit {
 		return fmt.Sprintf("this note is over the collection's size limit (%d bytes), so it is not indexed; "+

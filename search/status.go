@@ -105,6 +105,12 @@ func (e *Engine) maxSizeFor(ctx context.Context, name string) (int64, error) {
 	if e.opts.MaxFileSize != 0 {
 		return e.opts.MaxFileSize, nil
 	}
+	return e.indexedMaxSize(ctx, name)
+}
+
+// indexedMaxSize is the size limit collection name was last indexed with,
+// or 0 (the vault default).
+func (e *Engine) indexedMaxSize(ctx context.Context, name string) (int64, error) {
 	s, err := e.st.Meta(ctx, maxSizeKey(name))
 	if err != nil || s == "" {
 		return 0, err

@@ -16,6 +16,12 @@ import (
 // query is compared with each section's path joined both ways, never
 // split.
 func (d *Document) find(query string) (*Section, error) {
+	return d.findIn(query, d.forms())
+}
+
+// findIn is find with the sections' normalised forms made beforehand, so
+// that names, which finds every heading, normalises each path once.
+func (d *Document) findIn(query string, forms []pathForms) (*Section, error) {
 	q := normalize(query)
 	anchor := idQuery(query) // "## T {#id}" is found by "id", "#id" or "{#id}"
 	asID := anchor != strings.TrimSpace(query)
@@ -41,7 +47,7 @@ func (d *Document) find(query string) (*Section, error) {
 		if q == "" {
 			continue
 		}
-		switch k := pathMatch(s.Path, query, q); {
+		switch k := forms[i].match(query, q); {
 		case k == 0 && exactPath(s.Path, query):
 			exact = append(exact, i)
 		case k == 0:
@@ -50,7 +56,7 @@ func (d *Document) find(query string) (*Section, error) {
 			exactSuffix = append(exactSuffix, i)
 		case k > 0:
 			suffix = append(suffix, i)
-		case strings.Contains(normalize(s.Heading), q):
+		case strings.Contains(forms[i].heading, q):
 			contains = append(contains, i)
 		}
 	}
@@ -86,14 +92,36 @@ func (d *Document) samePath(m []int) bool {
 	return true
 }
 
-// pathMatch is the first k at which path[k:], joined with " > " or '/',
-// normalises to q (the normalised query), or -1. Suffixes must start at a
-// heading: "Ingredients > Dry" names Cake > Ingredients > Dry, "Dry" alone
-// does too, but "gredients > Dry" does not.
-func pathMatch(path []string, query, q string) int {
+// pathForms are what find compares a query with, for one section: its
+// path from each heading on, joined with " > " and with '/', and its
+// heading, all normalised.
+type pathForms struct {
+	arrow, slash []string
+	heading      string
+}
+
+// forms makes every section's pathForms.
+func (d *Document) forms() []pathForms {
+	fs := make([]pathForms, len(d.Sections))
+	for i, s := range d.Sections {
+		f := pathForms{heading: normalize(s.Heading), arrow: make([]string, len(s.Path)), slash: make([]string, len(s.Path))}
+		for k := range s.Path {
+			f.arrow[k] = normalize(strings.Join(s.Path[k:], " > "))
+			f.slash[k] = normalize(strings.Join(s.Path[k:], "/"))
+		}
+		fs[i] = f
+	}
+	return fs
+}
+
+// match is the first k at which the path from heading k on, joined with
+// " > " or '/', normalises to q (the normalised query), or -1. Suffixes
+// must start at a heading: "Ingredients > Dry" names Cake > Ingredients >
+// Dry, "Dry" alone does too, but "gredients > Dry" does not.
+func (f *pathForms) match(query, q string) int {
 	slash := strings.Contains(query, "/")
-	for k := range path {
-		if normalize(strings.Join(path[k:], " > ")) == q || slash && normalize(strings.Join(path[k:], "/")) == q {
+	for k := range f.arrow {
+		if f.arrow[k] == q || slash && f.slash[k] == q {
 			return k
 		}
 	}
@@ -222,10 +250,11 @@ func (d *Document) outlineOf(from, to int) []mdsearch.OutlineEntry {
 // '/'; else, where paths repeat, its "#anchor". An outline so names each
 // section once, not by a path that repeats every heading above it.
 func (d *Document) names() []string {
+	forms := d.forms()
 	headings := make(map[string]int, len(d.Sections))
 	paths := make(map[string]int, len(d.Sections))
-	for _, s := range d.Sections {
-		headings[normalize(s.Heading)]++
+	for i, s := range d.Sections {
+		headings[forms[i].heading]++
 		paths[strings.ToLower(strings.Join(s.Path, "/"))]++
 	}
 	names := make([]string, len(d.Sections))
@@ -237,7 +266,7 @@ func (d *Document) names() []string {
 			names[i] = Preamble
 		case paths[strings.ToLower(path)] > 1 && s.ID != "":
 			names[i] = "#" + s.ID
-		case headings[normalize(s.Heading)] == 1 && (!check || d.finds(s.Heading, i)):
+		case headings[forms[i].heading] == 1 && (!check || d.finds(s.Heading, i, forms)):
 			names[i] = s.Heading
 		default:
 			names[i] = path
@@ -252,7 +281,7 @@ func (d *Document) names() []string {
 const maxChecked = 300
 
 // finds reports whether query reads section i.
-func (d *Document) finds(query string, i int) bool {
-	s, err := d.find(query)
+func (d *Document) finds(query string, i int, forms []pathForms) bool {
+	s, err := d.findIn(query, forms)
 	return err == nil && s.Index == i
 }

@@ -147,14 +147,18 @@ func (w *Watcher) Sync(ctx context.Context) error {
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	dropped := false
 	for name := range w.roots {
 		if !slices.ContainsFunc(colls, func(c mdsearch.CollectionStatus) bool { return c.Name == name }) {
 			w.log.Info("collection dropped; no longer watched", "collection", name)
 			delete(w.roots, name)
 			delete(w.pending, name)
+			dropped = true
 		}
 	}
-	w.unwatchOrphans()
+	if dropped { // not every Recheck: it visits every watched folder
+		w.unwatchOrphans()
+	}
 	for _, c := range colls {
 		if c.Root == "" || w.roots[c.Name] == c.Root {
 			continue
