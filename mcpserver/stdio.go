@@ -136,6 +136,10 @@ func (c *lineConn) decode(line []byte) (jsonrpc.Message, bool) {
 	}
 	msg, err := jsonrpc.DecodeMessage(line)
 	if err == nil {
+		if req, ok := msg.(*jsonrpc.Request); ok && !req.IsCall() && hasID(line) {
+			c.reject(nil, jsonrpc.CodeInvalidRequest, "invalid request: id is null; MCP requests need a string or number id (leave id out for a notification)")
+			return nil, false
+		}
 		return msg, true
 	}
 	var probe struct {
@@ -154,6 +158,16 @@ func (c *lineConn) decode(line []byte) (jsonrpc.Message, bool) {
 		c.reject(probe.ID, jsonrpc.CodeInvalidRequest, "invalid request: "+err.Error())
 	}
 	return nil, false
+}
+
+// hasID reports whether a message names an id, null included: a request
+// whose id is null would otherwise pass for a notification and get no
+// answer at all.
+func hasID(line []byte) bool {
+	var fields map[string]json.RawMessage
+	_ = json.Unmarshal(line, &fields)
+	_, ok := fields["id"]
+	return ok
 }
 
 // reject writes a JSON-RPC error response; id is nil when the request's

@@ -32,6 +32,7 @@ func TestStdioSurvivesBadLines(t *testing.T) {
 		{`[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, -32600, nil},
 		{`{"jsonrpc":"1.0","id":7,"method":"ping"}`, -32600, 7.0},
 		{`{"jsonrpc":"2.0","id":{"x":1}}`, -32600, nil},
+		{`{"jsonrpc":"2.0","id":null,"method":"ping"}`, -32600, nil},
 		{strings.Repeat("x", maxLine+10), -32600, nil},
 	}
 	for _, b := range bad {

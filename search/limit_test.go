@@ -86,17 +86,36 @@ func TestFitBudget(t *testing.T) {
 	}
 	r := rs()
 	budget := EstimateTokens(para) + frameTokens(r[0]) + frameTokens(r[1]) + EstimateTokens(para) + 2 // a, and b's first block
-	got, dropped := fitBudget(r, budget)
+	got, dropped := fitBudget(r, budget, nil)
 	if len(got) != 2 || dropped != 1 || !got[1].Truncated || got[1].EndLine != 10 ||
 		got[1].ReadHint != "cut to fit the token budget, 4 more lines: read b.md, lines 11-14" {
 		t.Errorf("budget %d: %d kept, %d dropped, %+v", budget, len(got), dropped, got[len(got)-1])
 	}
 	one := []mdsearch.Result{{Path: "h.md", Text: strings.Repeat("word ", 300), StartLine: 5, EndLine: 5}}
-	if got, dropped := fitBudget(one, 10); len(got) != 1 || dropped != 0 || got[0].Truncated || got[0].ReadHint != "" {
+	if got, dropped := fitBudget(one, 10, nil); len(got) != 1 || dropped != 0 || got[0].Truncated || got[0].ReadHint != "" {
 		t.Errorf("one block over the budget: %+v, %d dropped", got, dropped)
 	}
-	if got, dropped := fitBudget(rs(), 0); len(got) != 3 || dropped != 0 {
+	if got, dropped := fitBudget(rs(), 0, nil); len(got) != 3 || dropped != 0 {
 		t.Errorf("no budget: %d kept, %d dropped", len(got), dropped)
+	}
+}
+
+// TestFitBudgetMerged: a merged result cut inside its second passage
+// names chunks up to that one, not the third it no longer shows.
+func TestFitBudgetMerged(t *testing.T) {
+	para := strings.Repeat("word ", 20)
+	r := []mdsearch.Result{{Path: "m.md", ChunkIndex: 6, ChunkEnd: 8, TotalChunks: 16, StartLine: 10, EndLine: 14,
+		Text: para + "\n\n" + para + "\n\n" + para}}
+	joins := seams{keyOf(r[0]): {{line: 12, chunk: 7}, {line: 14, chunk: 8}}}
+	for _, tt := range []struct{ budget, end, chunkEnd int }{
+		{EstimateTokens(para) + frameTokens(r[0]) + 2, 10, 0},   // the first passage alone
+		{2*EstimateTokens(para) + frameTokens(r[0]) + 4, 12, 7}, // and the second
+	} {
+		rs := slices.Clone(r)
+		got, _ := fitBudget(rs, tt.budget, joins)
+		if !got[0].Truncated || got[0].EndLine != tt.end || got[0].ChunkEnd != tt.chunkEnd {
+			t.Errorf("budget %d: lines to %d, chunk end %d; want %d, %d", tt.budget, got[0].EndLine, got[0].ChunkEnd, tt.end, tt.chunkEnd)
+		}
 	}
 }
 
@@ -114,6 +133,16 @@ func TestCutNeverEndsOnHeading(t *testing.T) {
 	scrap := "# Watch\n\nWatchers run when state changes.\n\n## Deep Watchers\n\n<div class=\"options-api\">\n\n" + strings.Repeat("word ", 200)
 	if got, _ := cutBlocks(scrap, 30, false); got != "# Watch\n\nWatchers run when state changes." {
 		t.Errorf("scrap under a heading: %q", got)
+	}
+	tag := "Intro to the API, in a few words.\n\n<div class=\"composition-api\">\n\n" + strings.Repeat("word ", 200)
+	if got, _ := cutBlocks(tag, 30, false); got != "Intro to the API, in a few words." {
+		t.Errorf("scrap not under a heading: %q", got)
+	}
+	for block, want := range map[string]bool{"For example:": true, "**Note:**": true, `<div class="x">`: true, "</div>": false,
+		"Intro line.": false, "A label that runs on for a while:": false} {
+		if opens(block) != want {
+			t.Errorf("opens(%q) = %v", block, !want)
+		}
 	}
 	setext := "Intro line.\n\nTitle\n=====\n\n" + strings.Repeat("word ", 200)
 	if got, _ := cutBlocks(setext, 20, true); got != "Intro line." {

@@ -104,7 +104,7 @@ func join(gs *[]*group, c candidate) (joined, bridged bool) {
 
 // results loads the kept passages; a group's become one result. The
 // stamps of their notes, loaded with them, tell which are stale.
-func results(ctx context.Context, rd *store.Reader, kept []*group) ([]mdsearch.Result, map[noteKey]store.Stamp, error) {
+func results(ctx context.Context, rd *store.Reader, kept []*group) ([]mdsearch.Result, seams, map[noteKey]store.Stamp, error) {
 	var ids []int64
 	for _, g := range kept {
 		for _, m := range g.members {
@@ -113,26 +113,56 @@ func results(ctx context.Context, rd *store.Reader, kept []*group) ([]mdsearch.R
 	}
 	rows, err := rd.Chunks(ctx, ids)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	stamps := make(map[noteKey]store.Stamp, len(kept))
 	for _, r := range rows {
 		stamps[noteKey{r.Collection, r.Path}] = r.Stamp
 	}
 	out := make([]mdsearch.Result, 0, len(kept))
+	joins := seams{}
 	for _, g := range kept {
-		if res, ok := groupResult(g, rows); ok {
+		if res, ss, ok := groupResult(g, rows); ok {
 			out = append(out, res)
+			if len(ss) > 0 {
+				joins[keyOf(res)] = ss
+			}
 		}
 	}
-	return out, stamps, nil
+	return out, joins, stamps, nil
+}
+
+// seam is where a later passage of a merged result starts: its first line
+// in the note and its chunk index.
+type seam struct{ line, chunk int }
+
+// seams are the seams of each merged result, by its first passage.
+type seams map[passageKey][]seam
+
+type passageKey struct {
+	collection, path string
+	chunk            int
+}
+
+func keyOf(r mdsearch.Result) passageKey { return passageKey{r.Collection, r.Path, r.ChunkIndex} }
+
+// cutAt ends the chunk range of a result cut after line end at the last
+// passage any of whose text it still shows.
+func (ss seams) cutAt(r *mdsearch.Result, end int) {
+	r.ChunkEnd = 0
+	for _, s := range ss[keyOf(*r)] {
+		if s.line <= end {
+			r.ChunkEnd = s.chunk
+		}
+	}
 }
 
 // groupResult builds the result of one group from its loaded rows. Members
 // a concurrent re-index removed are left out.
-func groupResult(g *group, rows map[int64]*store.ChunkRow) (mdsearch.Result, bool) {
+func groupResult(g *group, rows map[int64]*store.ChunkRow) (mdsearch.Result, []seam, bool) {
 	var res mdsearch.Result
 	var texts []string
+	var ss []seam
 	for _, m := range g.members {
 		r, ok := rows[m.id]
 		if !ok {
@@ -147,6 +177,7 @@ func groupResult(g *group, rows map[int64]*store.ChunkRow) (mdsearch.Result, boo
 			}
 		} else {
 			res.ChunkEnd = r.ChunkIndex
+			ss = append(ss, seam{r.StartLine, r.ChunkIndex})
 			// The lines between two passages are blank: as many line
 			// breaks as the note has, so a list split across them reads
 			// as the note does.
@@ -156,7 +187,7 @@ func groupResult(g *group, rows map[int64]*store.ChunkRow) (mdsearch.Result, boo
 		texts = append(texts, r.Text)
 	}
 	if len(texts) == 0 {
-		return res, false
+		return res, nil, false
 	}
 	res.Text = strings.Join(texts, "")
 	if res.SectionPath == nil {
@@ -166,7 +197,7 @@ func groupResult(g *group, rows map[int64]*store.ChunkRow) (mdsearch.Result, boo
 		d := round4(1 - *c)
 		res.Distance = &d
 	}
-	return res, true
+	return res, ss, true
 }
 
 // dropCopies leaves out a result whose text a better one from another
@@ -195,8 +226,9 @@ func EstimateTokens(text string) int {
 // footer included (frameTokens), fit budget (0: no budget). The first result that does not fit is cut at a block
 // boundary, if any of it fits, and says which lines read the rest; the
 // others are dropped, and how many is returned. The first result is
-// always kept, cut if need be.
-func fitBudget(rs []mdsearch.Result, budget int) ([]mdsearch.Result, int) {
+// always kept, cut if need be; a merged one's chunk range then ends at
+// the last passage it still shows (joins).
+func fitBudget(rs []mdsearch.Result, budget int, joins seams) ([]mdsearch.Result, int) {
 	if budget <= 0 {
 		return rs, 0
 	}
@@ -217,6 +249,7 @@ func fitBudget(rs []mdsearch.Result, budget int) ([]mdsearch.Result, int) {
 			r.Text, r.Truncated = cut, true
 			r.ReadHint = readHint(*r, end+1, r.EndLine)
 			r.EndLine = end
+			joins.cutAt(r, end)
 		}
 		return rs[:i+1], len(rs) - i - 1
 	}
@@ -254,17 +287,20 @@ func cutBlocks(text string, budget int, first bool) (string, int) {
 	var fences sections.Fences
 	var b strings.Builder
 	under := -1 // where the text under the last heading starts, once one is seen
+	block := 0  // where the last block starts
 	for i, l := range lines {
 		code := fences.Line([]byte(strings.TrimRight(l, "\r\n")))
 		b.WriteString(l)
 		if (!code && strings.TrimSpace(l) == "") || i == len(lines)-1 {
 			kept := strings.TrimRight(b.String(), "\n \t")
+			last := kept[min(block, len(kept)):]
+			block = b.Len()
 			if kept == "" || (i < len(lines)-1 && endsWithHeading(kept)) {
 				under = len(kept)
 				continue // a cut never ends on a heading whose text it leaves out
 			}
-			if i < len(lines)-1 && under >= 0 && embed.CountWords(kept[under:]) < stubWords {
-				continue // nor on a heading with a scrap of its text (an HTML tag, a label)
+			if i < len(lines)-1 && (under >= 0 && embed.CountWords(kept[under:]) < stubWords || opens(last)) {
+				continue // nor on a scrap of text under a heading, nor on one that opens what follows
 			}
 			if EstimateTokens(kept) > budget && (best != "" || !first) {
 				break
@@ -281,6 +317,14 @@ func cutBlocks(text string, budget int, first bool) (string, int) {
 // stubWords is the least text under a heading a cut may end with: fewer
 // words are a scrap, as an HTML tag or a list label.
 const stubWords = 4
+
+// opens reports whether a block is a scrap that opens the text after it:
+// an HTML tag (`<div class="composition-api">`) or a label ending in a
+// colon ("For example:", "**Note:**").
+func opens(block string) bool {
+	t := strings.TrimSpace(block)
+	return embed.CountWords(t) < stubWords && (strings.HasPrefix(t, "<") && !strings.HasPrefix(t, "</") || strings.HasSuffix(strings.TrimRight(t, "*_"), ":"))
+}
 
 // endsWithHeading reports whether text's last block is a heading: an ATX
 // line ("## Title") or a setext one (a line, then "===" or "---").

@@ -67,7 +67,7 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (*mdsea
 	if err != nil {
 		return nil, err
 	}
-	res, stamps, err := results(ctx, rt.Reader, kept)
+	res, joins, stamps, err := results(ctx, rt.Reader, kept)
 	if err != nil {
 		return nil, err
 	}
@@ -76,7 +76,7 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (*mdsea
 		addNotice(&resp.Notice, fmt.Sprintf("%d results left out: the same passage, found in another collection too", copies))
 	}
 	var dropped int
-	resp.Results, dropped = fitBudget(res, req.MaxTokens)
+	resp.Results, dropped = fitBudget(res, req.MaxTokens, joins)
 	markStale(resp.Results, stamps)
 	resp.Total = len(resp.Results)
 	if dropped > 0 {
