@@ -41,6 +41,7 @@ func ParseWhere(pairs []string) (map[string]string, error) {
 		return nil, nil
 	}
 	out := make(map[string]string, len(pairs))
+	named := map[string]string{} // field names are matched without regard to case
 	for _, p := range pairs {
 		k, v, ok := strings.Cut(p, "=")
 		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
@@ -48,9 +49,14 @@ func ParseWhere(pairs []string) (map[string]string, error) {
 		case !ok || k == "":
 			return nil, Errorf(KindInvalid, "", "", "", "where %q: use field=value, e.g. owner=alice", p)
 		}
-		if prev, seen := out[k]; seen && !strings.EqualFold(prev, v) {
-			return nil, Errorf(KindInvalid, "", "", "", "where: field %q is given twice (%q and %q); a note has one value", k, prev, v)
+		if first, seen := named[strings.ToLower(k)]; seen {
+			if prev := out[first]; !strings.EqualFold(prev, v) {
+				return nil, Errorf(KindInvalid, "", "", "", "where: field %q is given twice (%q and %q); a note has one value", k, prev, v)
+			}
+			out[first] = v
+			continue
 		}
+		named[strings.ToLower(k)] = k
 		out[k] = v
 	}
 	return out, nil

@@ -16,6 +16,8 @@ func TestParseWhere(t *testing.T) {
 		{[]string{"owner=alice", " status = done "}, map[string]string{"owner": "alice", "status": "done"}, false},
 		{[]string{"owner=alice", "owner=ALICE"}, map[string]string{"owner": "ALICE"}, false},
 		{[]string{"owner=alice", "owner=bob"}, nil, true},
+		{[]string{"owner=alice", "Owner=bob"}, nil, true}, // field names ignore case
+		{[]string{"owner=alice", "OWNER=alice"}, map[string]string{"owner": "alice"}, false},
 		{[]string{"owner=", "owner=bob"}, nil, true}, // an empty value is a value too
 		{[]string{"owner"}, nil, true},
 		{[]string{"=x"}, nil, true},

@@ -1,7 +1,9 @@
 package store
 
 import (
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -41,7 +43,12 @@ func (f Filter) where() (string, []any) {
 		}
 	}
 	for _, k := range sortedKeys(f.Fields) {
-		c.add(fieldCond, jsonKey(k), f.Fields[k])
+		v := f.Fields[k]
+		var num any // NULL matches no number
+		if n, err := strconv.ParseFloat(v, 64); err == nil && !math.IsInf(n, 0) && !math.IsNaN(n) {
+			num = n
+		}
+		c.add(fieldCond, k, v, num, v, num)
 	}
 	if len(c.sql) == 0 {
 		return "1", nil
@@ -49,11 +56,20 @@ func (f Filter) where() (string, []any) {
 	return strings.Join(c.sql, " AND "), c.args
 }
 
-// fieldCond matches a frontmatter field: json_each yields a scalar field
-// once and a list field's items one by one. Booleans read as true/false,
-// as they are written.
-const fieldCond = `EXISTS (SELECT 1 FROM json_each(d.frontmatter, ?) j WHERE
-	(CASE j.type WHEN 'true' THEN 'true' WHEN 'false' THEN 'false' ELSE lower(CAST(j.value AS TEXT)) END) = lower(?))`
+// fieldCond matches a frontmatter field, named without regard to case
+// (ASCII letters), as Obsidian's properties are: a scalar field by its
+// value, a list field by any item. Text compares without regard to case,
+// a number as a number ("4.50" finds 4.5), and booleans read as
+// true/false, as they are written.
+var fieldCond = `EXISTS (SELECT 1 FROM json_each(d.frontmatter) f WHERE lower(f.key) = lower(?) AND (` +
+	valueIs("f") + ` OR (f.type = 'array' AND EXISTS (SELECT 1 FROM json_each(f.value) j WHERE ` + valueIs("j") + `))))`
+
+// valueIs matches the json_each row x to a value given as text, then as a
+// number (NULL when it is none).
+func valueIs(x string) string {
+	return `((CASE ` + x + `.type WHEN 'true' THEN 'true' WHEN 'false' THEN 'false' ELSE lower(CAST(` + x + `.value AS TEXT)) END) = lower(?)` +
+		` OR (` + x + `.type IN ('integer', 'real') AND ` + x + `.value = ?))`
+}
 
 // conds collects SQL conditions and their arguments.
 type conds struct {
@@ -64,12 +80,6 @@ type conds struct {
 func (c *conds) add(cond string, args ...any) {
 	c.sql = append(c.sql, cond)
 	c.args = append(c.args, args...)
-}
-
-// jsonKey is the JSON path of a top-level field, quoted so that dots and
-// brackets in a field name stay part of it.
-func jsonKey(k string) string {
-	return `$."` + strings.ReplaceAll(k, `"`, `\"`) + `"`
 }
 
 func sortedKeys(m map[string]string) []string {
