@@ -135,8 +135,9 @@ type SearchResponse struct {
 	Total   int      `json:"total"`
 	TookMS  float64  `json:"took_ms"`
 	Notice  string   `json:"notice,omitempty"` // e.g. semantic search unavailable, fell back to keyword
-	// Collections is how many collections were searched: with more than
-	// one, a path alone may not name a note (read COLLECTION:PATH).
+	// Collections is how many collections the index holds, searched or
+	// not: with more than one, a path alone may not name a note (read
+	// COLLECTION:PATH).
 	Collections int `json:"collections"`
 }
 

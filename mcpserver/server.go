@@ -45,7 +45,7 @@ func New(s mdsearch.Searcher, opts Options) *mcp.Server {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	srv.AddReceivingMiddleware(dropNulls)
+	srv.AddReceivingMiddleware(dropNulls, plainErrors)
 	addTool(srv, searchTool(), guard(log, t.search), opts.TextOnly)
 	addTool(srv, readTool(), guard(log, t.read), opts.TextOnly)
 	addTool(srv, outlineTool(), guard(log, t.outline), opts.TextOnly)

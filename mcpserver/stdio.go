@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"sync"
 	"time"
 
@@ -136,9 +137,11 @@ func (c *lineConn) decode(line []byte) (jsonrpc.Message, bool) {
 	}
 	msg, err := jsonrpc.DecodeMessage(line)
 	if err == nil {
-		if req, ok := msg.(*jsonrpc.Request); ok && !req.IsCall() && hasID(line) {
-			c.reject(nil, jsonrpc.CodeInvalidRequest, "invalid request: id is null; MCP requests need a string or number id (leave id out for a notification)")
-			return nil, false
+		if _, ok := msg.(*jsonrpc.Request); ok {
+			if problem := badID(line); problem != "" {
+				c.reject(nil, jsonrpc.CodeInvalidRequest, "invalid request: "+problem+"; MCP requests need a string or integer id (leave id out for a notification)")
+				return nil, false
+			}
 		}
 		return msg, true
 	}
@@ -160,14 +163,27 @@ func (c *lineConn) decode(line []byte) (jsonrpc.Message, bool) {
 	return nil, false
 }
 
-// hasID reports whether a message names an id, null included: a request
-// whose id is null would otherwise pass for a notification and get no
-// answer at all.
-func hasID(line []byte) bool {
+// badID says what is wrong with a request's id, or "": a null id would
+// pass for a notification and get no answer at all, and a fractional or
+// out-of-range number would be answered under another id.
+func badID(line []byte) string {
 	var fields map[string]json.RawMessage
-	_ = json.Unmarshal(line, &fields)
-	_, ok := fields["id"]
-	return ok
+	_ = json.Unmarshal(line, &fields) // the line decoded as a message: an object
+	id, ok := fields["id"]
+	if !ok {
+		return ""
+	}
+	raw := string(bytes.TrimSpace(id))
+	switch {
+	case raw == "null":
+		return "id is null"
+	case raw == "" || raw[0] == '"':
+		return ""
+	}
+	if _, err := strconv.ParseInt(raw, 10, 64); err != nil {
+		return "id " + raw + " is not an integer that fits 64 bits"
+	}
+	return ""
 }
 
 // reject writes a JSON-RPC error response; id is nil when the request's
@@ -209,6 +225,16 @@ func (c *lineConn) drain(ctx context.Context) {
 const drainWait = 30 * time.Second
 
 func (c *lineConn) Write(_ context.Context, msg jsonrpc.Message) error {
+	if resp, ok := msg.(*jsonrpc.Response); ok && resp.Error != nil {
+		var we *jsonrpc.Error
+		if !errors.As(resp.Error, &we) {
+			// An error without a JSON-RPC code (a call before initialize,
+			// a second initialize) would go out as code 0, which JSON-RPC
+			// does not define: the request was not valid then.
+			resp = &jsonrpc.Response{ID: resp.ID, Error: &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: resp.Error.Error()}}
+			msg = resp
+		}
+	}
 	b, err := jsonrpc.EncodeMessage(msg)
 	if err != nil {
 		return err

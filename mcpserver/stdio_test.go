@@ -33,6 +33,9 @@ func TestStdioSurvivesBadLines(t *testing.T) {
 		{`{"jsonrpc":"1.0","id":7,"method":"ping"}`, -32600, 7.0},
 		{`{"jsonrpc":"2.0","id":{"x":1}}`, -32600, nil},
 		{`{"jsonrpc":"2.0","id":null,"method":"ping"}`, -32600, nil},
+		{`{"jsonrpc":"2.0","id":1.5,"method":"ping"}`, -32600, nil},
+		{`{"jsonrpc":"2.0","id":3,"method":"tools/list"}`, -32600, 3.0}, // before initialize: a code, not 0
+		{`{"jsonrpc":"2.0","id":18446744073709551616,"method":"ping"}`, -32600, nil},
 		{strings.Repeat("x", maxLine+10), -32600, nil},
 	}
 	for _, b := range bad {

@@ -20,7 +20,7 @@ type tools struct{ s mdsearch.Searcher }
 
 // SearchArgs are semantic_search's arguments. Zero values mean defaults.
 type SearchArgs struct {
-	Query            string         `json:"query" jsonschema:"what to look for, in plain words or keywords; quotes and punctuation are safe"`
+	Query            string         `json:"query" jsonschema:"what to look for, in plain words or keywords, up to 4000 bytes (pass the gist of a long error, not all of it); quotes and punctuation are safe"`
 	N                int            `json:"n,omitempty" jsonschema:"maximum number of results, 1-50 (default 5); each result is a whole section (or a part of a long one), roughly 150-800 tokens (about 330 typical)"`
 	MaxChunksPerPage int            `json:"max_chunks_per_page,omitempty" jsonschema:"maximum results from any one note, 1-5 (default 2); raise it to see several sections of one note, lower it for breadth across notes"`
 	Mode             string         `json:"mode,omitempty" jsonschema:"hybrid (default: meaning and keywords), semantic (meaning only), or keyword (exact words: best for names, codes and rare terms)"`
@@ -239,13 +239,13 @@ func toolError(err error, tool, section string) error {
 			next = "Use a collection named in the error, or omit collection to search them all."
 		} else if section != "" && strings.Contains(err.Error(), "has no headings") {
 			next = "Retry read_note without section, or with lines."
-		} else if section != "" {
+		} else if me := (*mdsearch.Error)(nil); section != "" && errors.As(err, &me) && me.Op == "find section" {
 			next = "Retry read_note with one of the section paths (or #anchors) listed, or call note_outline."
 		} else {
 			next = "Use a path exactly as semantic_search returns it."
 		}
 	case mdsearch.KindForbidden:
-		next = "Paths are relative to a collection's folder, as semantic_search returns them; '..' and absolute paths are refused."
+		next = "Pass a markdown note's path as semantic_search returns it: relative to its collection's folder, without '..'."
 	case mdsearch.KindInvalid:
 		next = "Fix the arguments and retry."
 	}

@@ -89,7 +89,7 @@ func coveredAlso(r mdsearch.Result) []string {
 	return out
 }
 
-// manyCollections reports whether more than one collection was searched
+// manyCollections reports whether the index holds more than one collection
 // (or, in an answer that does not say, the results come from several):
 // each footer then names its own, since a path that several collections
 // hold is read as COLLECTION:PATH.

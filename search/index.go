@@ -323,14 +323,14 @@ func (e *Engine) noteSameRoot(ctx context.Context, name, root string, stats *mds
 		how := ""
 		switch {
 		case o.Root == root:
-			how = "this folder is also collection " + o.Name + ", so searches find its notes twice"
+			how = "this folder is also collection " + o.Name + ", so its notes are indexed twice"
 		case within(root, o.Root):
-			how = "this folder is inside collection " + o.Name + "'s (" + o.Root + "), so searches find its notes twice"
+			how = "this folder is inside collection " + o.Name + "'s (" + o.Root + "), so its notes are indexed twice"
 		case within(o.Root, root):
-			how = "this folder holds collection " + o.Name + "'s (" + o.Root + "), so searches find those notes twice"
+			how = "this folder holds collection " + o.Name + "'s (" + o.Root + "), so those notes are indexed twice"
 		}
 		if how != "" {
-			addNotice(&stats.Notice, how+" unless they name one collection (`mdsearch drop NAME` removes one)")
+			addNotice(&stats.Notice, how+": searches show each passage once, but reads of a path both hold must name the collection (`mdsearch drop NAME` removes one)")
 		}
 	}
 	return nil

@@ -63,33 +63,27 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (*mdsea
 		return nil, err
 	}
 	defer rt.Close()
-	kept, err := e.rank(ctx, rt.Reader, q)
+	res, joins, stamps, copies, err := e.distinct(ctx, rt.Reader, q)
 	if err != nil {
 		return nil, err
 	}
-	res, joins, stamps, err := results(ctx, rt.Reader, kept)
-	if err != nil {
-		return nil, err
-	}
-	res, copies := dropCopies(res)
 	if copies > 0 {
-		addNotice(&resp.Notice, fmt.Sprintf("%d results left out: the same passage, found in another collection too", copies))
+		addNotice(&resp.Notice, nResults(copies)+" left out: the same passage, found in another collection too")
 	}
 	var dropped int
 	resp.Results, dropped = fitBudget(res, req.MaxTokens, joins)
 	markStale(resp.Results, stamps)
 	resp.Total = len(resp.Results)
 	if dropped > 0 {
-		addNotice(&resp.Notice, fmt.Sprintf("%d more results did not fit max_tokens %d; raise it to see them", dropped, req.MaxTokens))
+		addNotice(&resp.Notice, fmt.Sprintf("%s more did not fit max_tokens %d; raise it to see them", nResults(dropped), req.MaxTokens))
 	}
-	resp.Collections = 1
-	if req.Collection == "" {
-		colls, err := e.st.Collections(ctx)
-		if err != nil {
-			return nil, err
-		}
-		resp.Collections = len(colls)
+	// Counted whether or not one was asked for: a path another
+	// collection holds too must be read as COLLECTION:PATH either way.
+	colls, err := e.st.Collections(ctx)
+	if err != nil {
+		return nil, err
 	}
+	resp.Collections = len(colls)
 	switch {
 	case resp.Total == 0 && resp.Collections == 0:
 		resp.Notice = "the index is empty: run `mdsearch index DIR` first"
@@ -104,6 +98,37 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (*mdsea
 	}
 	resp.TookMS = msSince(start)
 	return resp, nil
+}
+
+// distinct ranks and loads q's results, leaving out copies of a passage
+// from other collections (a folder indexed twice) and ranking further for
+// as many results as were left out, so that n results still come back.
+func (e *Engine) distinct(ctx context.Context, rd *store.Reader, q *query) ([]mdsearch.Result, seams, map[noteKey]store.Stamp, int, error) {
+	want := q.req.N
+	defer func() { q.req.N = want }()
+	for {
+		kept, err := e.rank(ctx, rd, q)
+		if err != nil {
+			return nil, nil, nil, 0, err
+		}
+		res, joins, stamps, err := results(ctx, rd, kept)
+		if err != nil {
+			return nil, nil, nil, 0, err
+		}
+		res, copies := dropCopies(res)
+		if copies == 0 || len(res) >= want || len(kept) < q.req.N || q.req.N >= 4*want {
+			return res[:min(len(res), want)], joins, stamps, copies, nil
+		}
+		q.req.N += copies
+	}
+}
+
+// nResults is "1 result" or "n results".
+func nResults(n int) string {
+	if n == 1 {
+		return "1 result"
+	}
+	return strconv.Itoa(n) + " results"
 }
 
 // filtersOf names the filters of req, as a request spells them, or "".

@@ -26,10 +26,7 @@ func (d *Document) findIn(query string, forms []pathForms) (*Section, error) {
 	anchor := idQuery(query) // "## T {#id}" is found by "id", "#id" or "{#id}"
 	asID := anchor != strings.TrimSpace(query)
 	if q == "" && !asID {
-		if len(d.Sections) > 0 && d.Sections[0].Level == 0 {
-			return &d.Sections[0], nil
-		}
-		return nil, d.notFound(query, "the note has no text before its first heading", nil)
+		return d.unworded(query)
 	}
 	// "#id" (or "{#id}") names an id. Otherwise a full path wins, written
 	// exactly before loosely; then a path suffix; then a heading that
@@ -80,6 +77,26 @@ func (d *Document) findIn(query string, forms []pathForms) (*Section, error) {
 		return &d.Sections[byID], nil
 	}
 	return nil, d.notFound(query, "no such section", nil)
+}
+
+// unworded resolves a query without a letter or digit: "" or "/" names the
+// text before the first heading; anything else ("🦀", "!!!") only a
+// heading written so.
+func (d *Document) unworded(query string) (*Section, error) {
+	if t := strings.TrimSpace(query); t != "" && t != "/" {
+		for i, s := range d.Sections {
+			for k := range s.Path {
+				if s.Level > 0 && exactPath(s.Path[k:], t) {
+					return &d.Sections[i], nil
+				}
+			}
+		}
+		return nil, d.notFound(query, "no such section", nil)
+	}
+	if len(d.Sections) > 0 && d.Sections[0].Level == 0 {
+		return &d.Sections[0], nil
+	}
+	return nil, d.notFound(query, "the note has no text before its first heading", nil)
 }
 
 // samePath reports whether the sections m all have one path.

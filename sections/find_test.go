@@ -47,6 +47,26 @@ func TestFindArrowPaths(t *testing.T) {
 	}
 }
 
+// TestFindUnworded: a query without letters or digits names the text
+// before the first heading only as "" or "/"; anything else ("🦀", "!!!")
+// only a heading written so.
+func TestFindUnworded(t *testing.T) {
+	d := Parse("n.md", []byte("Intro text.\n\n# Crab\n## 🦀\n## Other\n"))
+	for _, tt := range []struct{ query, want string }{
+		{"", ""}, {"/", ""}, {" / ", ""}, {"🦀", "Crab/🦀"}, {"Crab > 🦀", "Crab/🦀"},
+		{"!!!", "error"}, {"🐙", "error"},
+	} {
+		s, err := d.Find(tt.query)
+		got := "error"
+		if err == nil {
+			got = strings.Join(s.Path, "/")
+		}
+		if got != tt.want {
+			t.Errorf("Find(%q) = %q (%v); want %q", tt.query, got, err, tt.want)
+		}
+	}
+}
+
 // TestOutlineNames: an outline names each section by the shortest query
 // that reads it back, and estimates its reading cost from words and bytes.
 func TestOutlineNames(t *testing.T) {

@@ -1,0 +1,66 @@
+package mcpserver
+
+import (
+	"context"
+	"regexp"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The SDK checks tool arguments against their schema and decodes them
+// before a handler runs, and words its errors for Go programmers
+// (`validating "arguments": validating root: validating /properties/n:
+// type: 5 has type "string", want "integer"`). plainArgErrors rewords the
+// common ones for the agent that sent them, naming the argument; others
+// lose only the validator's prefix.
+func plainArgErrors(res *mcp.CallToolResult) {
+	if res == nil || !res.IsError || len(res.Content) != 1 {
+		return
+	}
+	t, ok := res.Content[0].(*mcp.TextContent)
+	if !ok {
+		return
+	}
+	t.Text = plainArgError(t.Text)
+}
+
+var (
+	wrongType = regexp.MustCompile(`^validating /properties/(\w+): type: (.*) has type "(\w+)", want (?:one of )?"([\w, ]+)"$`)
+	overflow  = regexp.MustCompile(`^json: cannot unmarshal number .* into Go struct field \w+\.\w+\.(\w+) of type (\w+)$`)
+)
+
+func plainArgError(msg string) string {
+	const prefix = `validating "arguments": validating root: `
+	if rest, ok := strings.CutPrefix(msg, prefix); ok {
+		if m := wrongType.FindStringSubmatch(rest); m != nil {
+			want := strings.TrimPrefix(strings.ReplaceAll(m[4], "null, ", ""), "null")
+			return "invalid argument " + m[1] + ": got " + m[2] + " (" + article(m[3]) + "), want " + article(want)
+		}
+		return "invalid arguments: " + rest
+	}
+	if m := overflow.FindStringSubmatch(strings.ReplaceAll(msg, "\n", " ")); m != nil {
+		return "invalid argument " + m[1] + ": the number is out of range"
+	}
+	return msg
+}
+
+// article puts "a" or "an" before a JSON type's name.
+func article(typ string) string {
+	if typ != "" && strings.ContainsRune("aeiou", rune(typ[0])) {
+		return "an " + typ
+	}
+	return "a " + typ
+}
+
+// plainErrors is the receiving middleware that applies plainArgErrors to
+// every tool call's result.
+func plainErrors(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		if r, ok := res.(*mcp.CallToolResult); ok {
+			plainArgErrors(r)
+		}
+		return res, err
+	}
+}

@@ -1,0 +1,21 @@
+package mcpserver
+
+import "testing"
+
+func TestPlainArgError(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{`validating "arguments": validating root: validating /properties/n: type: 5 has type "string", want "integer"`,
+			`invalid argument n: got 5 (a string), want an integer`},
+		{`validating "arguments": validating root: validating /properties/tags: type: a has type "string", want one of "null, array"`,
+			`invalid argument tags: got a (a string), want an array`},
+		{`validating "arguments": validating root: required: missing properties: ["query"]`,
+			`invalid arguments: required: missing properties: ["query"]`},
+		{`json: cannot unmarshal number 9223372036854776000,"mode":"hybr... overflows into Go struct field mcpserver.SearchArgs.max_tokens of type int`,
+			`invalid argument max_tokens: the number is out of range`},
+		{`no such note in vue: x.md`, `no such note in vue: x.md`},
+	} {
+		if got := plainArgError(tt.in); got != tt.want {
+			t.Errorf("plainArgError(%q)\n = %q\nwant %q", tt.in, got, tt.want)
+		}
+	}
+}
