@@ -42,7 +42,7 @@ func runMCP(ctx context.Context, env *Env, args []string) error {
 	}
 	defer closeAll()
 	warnIfEmpty(ctx, env, s)
-	w, err := startWatch(ctx, s, !*noWatch, log, nil)
+	w, err := startWatch(ctx, s, !*noWatch, log, logRefresh(log))
 	if err != nil {
 		return err
 	}

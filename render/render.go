@@ -23,7 +23,8 @@ func Percent(score float64) string {
 
 // Header is spec 1's result line: `1. **path** > Section > Sub (62.0%)`,
 // with rank counted from 1. A passage before the first heading has no
-// section; one with stub sections merged in names the others after a "+":
+// section, or "(intro)" when it runs on into others; one with stub
+// sections merged in names the others after a "+":
 // `> Sourdough + Starter Maintenance`; a stale one ends with StaleMark.
 func Header(rank int, r mdsearch.Result) string {
 	var b strings.Builder
@@ -35,7 +36,11 @@ func Header(rank int, r mdsearch.Result) string {
 		b.WriteString(" > ")
 		b.WriteString(r.Section)
 	}
-	for _, p := range coveredAlso(r) {
+	also := coveredAlso(r)
+	if len(r.SectionPath) == 0 && r.Section == "" && len(also) > 0 {
+		b.WriteString(" > (intro)") // the text before the first heading, read as section "/"
+	}
+	for _, p := range also {
 		b.WriteString(" + ")
 		b.WriteString(p)
 	}

@@ -17,6 +17,8 @@ func TestHeader(t *testing.T) {
 			"1. **recipes/bread.md** > Bread > Starter > Feeding (41.9%)"},
 		{"section without a path", mdsearch.Result{Path: "recipes/bread.md", Section: "Starter Maintenance", Score: 0.845}, "1. **recipes/bread.md** > Starter Maintenance (84.5%)"},
 		{"preamble", mdsearch.Result{Path: "Inbox.md", SectionPath: []string{}, Score: 1}, "1. **Inbox.md** (100.0%)"},
+		{"preamble running on", mdsearch.Result{Path: "t.md", SectionPath: []string{}, Score: 1, Sections: [][]string{{}, {"Using Traits"}}},
+			"1. **t.md** > (intro) + Using Traits (100.0%)"},
 		{"merged stubs", mdsearch.Result{Path: "a.md", SectionPath: []string{"A", "Intro"}, Score: 0.5,
 			Sections: [][]string{{"A", "Intro"}, {"A", "Setup"}, {"A", "Setup", "Linux"}}},
 			"1. **a.md** > A > Intro + Setup + Linux (50.0%)"},
