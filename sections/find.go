@@ -168,7 +168,8 @@ func idQuery(query string) string {
 // retry with an exact one; a path that several sections share is followed
 // by each one's id.
 func (d *Document) notFound(query, why string, candidates []int) error {
-	if candidates == nil {
+	every := candidates == nil // else only the matches, which the preamble is not
+	if every {
 		for i, s := range d.Sections {
 			if s.Level > 0 {
 				candidates = append(candidates, i)
@@ -192,7 +193,7 @@ func (d *Document) notFound(query, why string, candidates []int) error {
 	if len(candidates) > most {
 		paths = append(paths, fmt.Sprintf("and %d more", len(candidates)-most))
 	}
-	if len(d.Sections) > 1 && d.Sections[0].Level == 0 && d.Sections[0].Words > 0 {
+	if every && len(d.Sections) > 1 && d.Sections[0].Level == 0 && d.Sections[0].Words > 0 {
 		paths = append(paths, fmt.Sprintf("%q (the text before the first heading)", Preamble))
 	}
 	hint := "the note has no headings: read it whole, or by lines"

@@ -65,6 +65,11 @@ func TestFindUnworded(t *testing.T) {
 			t.Errorf("Find(%q) = %q (%v); want %q", tt.query, got, err, tt.want)
 		}
 	}
+	// The preamble is listed among every section, not among the matches.
+	_, err := Parse("n.md", []byte("Intro text.\n\n# A\n## Setup one\n## Setup two\n")).Find("setup")
+	if err == nil || !strings.Contains(err.Error(), "matches several") || strings.Contains(err.Error(), `"/"`) {
+		t.Errorf("Find(setup) = %v; want two matches, no preamble", err)
+	}
 }
 
 // TestOutlineNames: an outline names each section by the shortest query

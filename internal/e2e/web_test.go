@@ -332,6 +332,10 @@ func webHostile(t *testing.T, b browser) {
 	if got := b.js(t, `String(window.pwned)`); got != "undefined" {
 		t.Errorf("a note's script ran: pwned = %s", got)
 	}
+	// A path that climbs out reaches the API, which refuses it: the
+	// browser must not resolve the ".." away first.
+	b.do(t, "open a climbing path", chromedp.Evaluate[chromedp.Void](`location.hash = "#/note?path=..%2F..%2Fetc%2Fpasswd"`))
+	b.wait(t, "the API's refusal", `document.querySelector(".error") && document.querySelector(".error").textContent.includes('".." is refused')`)
 	shot(t, b.ctx, "hostile")
 }
 

@@ -41,9 +41,13 @@ async function api(path, accept = "application/json") {
 }
 
 // notePath encodes "collection:path" segment by segment for /api/v1/notes/.
+// A path with a dot segment goes as one segment: the browser would
+// resolve "..", even encoded, and the API should see (and refuse) a path
+// that climbs out of the vault.
 function notePath(r) {
   const p = r.collection ? r.collection + ":" + r.path : r.path;
-  return p.split("/").map(encodeURIComponent).join("/");
+  const segs = p.split("/");
+  return segs.map(encodeURIComponent).join(segs.some((s) => /^\.+$/.test(s)) ? "%2F" : "/");
 }
 
 // ---- routing: the hash holds the view, so Back and reload work --------------
