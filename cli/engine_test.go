@@ -270,7 +270,8 @@ func TestMaxFileSizeSticks(t *testing.T) {
 }
 
 // "mdsearch index NAME" re-indexes collection NAME when no folder of that
-// name is at hand; an unknown name is still "no such folder".
+// name is at hand; an unknown name is neither, and the error lists the
+// collections.
 func TestIndexByName(t *testing.T) {
 	noModel(t)
 	index := filepath.Join(t.TempDir(), "index.db")
@@ -280,7 +281,8 @@ func TestIndexByName(t *testing.T) {
 	if code, out, errOut := run(t, index, "index", "sample-vault"); code != 0 || !strings.Contains(out, "sample-vault: 6 files (6 unchanged)") {
 		t.Errorf("index by name: %d %q %s", code, out, errOut)
 	}
-	if code, _, errOut := run(t, index, "index", "no-such-thing"); code != 1 || !strings.Contains(errOut, "no such folder") {
+	if code, _, errOut := run(t, index, "index", "no-such-thing"); code != 1 || !strings.Contains(errOut, "no such folder or collection") ||
+		!strings.Contains(errOut, "the collections are sample-vault") {
 		t.Errorf("index of an unknown name: %d %s", code, errOut)
 	}
 }

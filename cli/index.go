@@ -56,10 +56,27 @@ func runIndex(ctx context.Context, env *Env, args []string) error {
 	bar := newProgress(env, *asJSON, e.Embeds())
 	st, err := e.Index(ctx, indexRequest(ctx, e, pos[0], *name, *full), bar.update)
 	bar.done(st)
+	if missing && mdsearch.KindOf(err) == mdsearch.KindNotFound {
+		return notFolderNorCollection(ctx, e, pos[0])
+	}
 	if st == nil {
 		return err
 	}
 	return reportIndex(env, st, *asJSON, err)
+}
+
+// notFolderNorCollection is the error for an index argument that names
+// neither a folder nor a collection of the index, which it lists.
+func notFolderNorCollection(ctx context.Context, e *search.Engine, arg string) error {
+	hint := "check the path; nothing was created"
+	if colls, err := e.Collections(ctx); err == nil && len(colls) > 0 {
+		names := make([]string, len(colls))
+		for i, c := range colls {
+			names[i] = c.Name
+		}
+		hint = "check the path; the collections are " + strings.Join(names, ", ") + "; nothing was created"
+	}
+	return mdsearch.Errorf(mdsearch.KindNotFound, "index", arg, hint, "no such folder or collection")
 }
 
 // reportIndex prints one run's statistics and notice, and passes its

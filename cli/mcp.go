@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"log/slog"
-	"net"
 	"net/http"
 
 	"github.com/mdsearch/mdsearch/mcpserver"
@@ -56,7 +55,7 @@ func runMCP(ctx context.Context, env *Env, args []string) error {
 	h := rest.Guard(*token, mcpserver.HTTPHandler(srv))
 	mux.Handle("/mcp", h)
 	mux.Handle("/{$}", h) // the root too, for clients given the bare address; any other path is a 404
-	ln, err := net.Listen("tcp", *httpAddr)
+	ln, err := listen("--http", *httpAddr)
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"runtime/debug"
+	"syscall"
 	"time"
 
 	"github.com/mdsearch/mdsearch"
@@ -53,12 +54,21 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		NoteLinks: newNotePaths(s.Store(), s.MaxFileSize()).Links})
 	defer api.Close()
 
-	ln, err := net.Listen("tcp", *addr)
+	ln, err := listen("--addr", *addr)
 	if err != nil {
 		return err
 	}
 	env.say("serving http://%s/ (Ctrl-C to stop)", shownAddr(ln.Addr()))
 	return serveHTTP(ctx, rest.NewHTTPServer(*addr, api), ln)
+}
+
+// listen opens addr, saying which flag moves it when the port is taken.
+func listen(flag, addr string) (net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	if errors.Is(err, syscall.EADDRINUSE) {
+		return nil, mdsearch.Errorf(mdsearch.KindInvalid, "listen", addr, "another program, or another mdsearch, listens there: stop it, or pick another port with "+flag+" ("+flag+" 127.0.0.1:0 takes any free one)", "address already in use")
+	}
+	return ln, err
 }
 
 // serveHTTP serves until ctx ends, then shuts down gracefully.
