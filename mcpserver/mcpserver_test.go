@@ -109,6 +109,9 @@ func TestToolsListed(t *testing.T) {
 				t.Errorf("%s: schema lacks %q: %s", tool.Name, p, schema)
 			}
 		}
+		if strings.Contains(string(schema), `"null"`) { // some clients refuse type lists
+			t.Errorf("%s: schema admits null: %s", tool.Name, schema)
+		}
 	}
 }
 

@@ -98,6 +98,14 @@ func schemaFor[In any](tune func(props map[string]*jsonschema.Schema)) *jsonsche
 	if err != nil {
 		panic(fmt.Sprintf("mcpserver: schema for %T: %v", *new(In), err))
 	}
+	for _, p := range s.Properties {
+		// A slice or map is inferred as ["null", "array"]: null arguments
+		// are dropped before validation (dropNulls), and some clients'
+		// function-calling schemas refuse a list of types.
+		if len(p.Types) == 2 && p.Types[0] == "null" {
+			p.Type, p.Types = p.Types[1], nil
+		}
+	}
 	if tune != nil {
 		tune(s.Properties)
 	}
