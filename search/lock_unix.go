@@ -23,11 +23,23 @@ const lockPoll = 100 * time.Millisecond
 // another process holds it, wait is told once, with the holder's process
 // ID (the holder writes it into the lock file), and the run waits until the
 // lock is free or ctx ends.
+//
+// The lock file is opened without following a symlink, and used only when
+// it is empty or holds what mdsearch writes there (a process ID): a file of
+// that name that is someone else's (a project's Cargo.lock next to an
+// index named Cargo) is left as it is, and the run refused.
 func lockIndex(ctx context.Context, indexPath string, wait func(string)) (unlock func(), err error) {
 	path := indexPath + ".lock"
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR|syscall.O_NOFOLLOW, 0o644)
+	if errors.Is(err, syscall.ELOOP) {
+		return nil, foreignLock(path, "a symlink")
+	}
 	if err != nil {
 		return nil, mdsearch.Errorf(mdsearch.KindInternal, "lock index", path, "", "%v", err)
+	}
+	if why := notOurLock(f); why != "" {
+		f.Close()
+		return nil, foreignLock(path, why)
 	}
 	for told := false; ; told = true {
 		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
@@ -55,6 +67,36 @@ func lockIndex(ctx context.Context, indexPath string, wait func(string)) (unlock
 		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
 		f.Close()
 	}, nil
+}
+
+// notOurLock says why an open lock file is not one mdsearch wrote, or "".
+func notOurLock(f *os.File) string {
+	fi, err := f.Stat()
+	switch {
+	case err != nil:
+		return err.Error()
+	case !fi.Mode().IsRegular():
+		return "not a regular file"
+	case fi.Size() == 0:
+		return ""
+	case fi.Size() > 32:
+		return "a file mdsearch did not write"
+	}
+	b := make([]byte, fi.Size())
+	if _, err := f.ReadAt(b, 0); err != nil {
+		return err.Error()
+	}
+	if pid, err := strconv.Atoi(strings.TrimSuffix(string(b), "\n")); err != nil || pid <= 0 {
+		return "a file mdsearch did not write"
+	}
+	return ""
+}
+
+// foreignLock is the error for a lock file mdsearch will not touch.
+func foreignLock(path, what string) error {
+	return mdsearch.Errorf(mdsearch.KindInvalid, "lock index", path,
+		"mdsearch keeps its lock there and left this one as it is: move it, or pass --index another path",
+		"%s is in the way", what)
 }
 
 // waitMessage says what the run waits for.
