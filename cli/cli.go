@@ -32,7 +32,7 @@ func (env *Env) say(format string, args ...any) {
 	if env.cmd != "" {
 		prefix += env.cmd + ": "
 	}
-	fmt.Fprintf(env.Stderr, prefix+format+"\n", args...)
+	fmt.Fprintf(screen(env.Stderr), prefix+format+"\n", args...) // names and notes may hold escapes
 }
 
 // OSEnv is the real process environment.

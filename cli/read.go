@@ -64,6 +64,7 @@ func runRead(ctx context.Context, env *Env, args []string) error {
 // printRead prints a read's text, or the outline a long note is answered
 // with; a notice goes to stderr so the text stays clean for pipes.
 func printRead(env *Env, r *mdsearch.ReadResponse) {
+	out := screen(env.Stdout)
 	whole := r.Unit()
 	if r.Outline != nil { // a long note or section: say how, in this command's terms
 		how := "--section PATH or #ANCHOR from the outline"
@@ -72,7 +73,7 @@ func printRead(env *Env, r *mdsearch.ReadResponse) {
 		}
 		printNotice(env, r.Notice+" ("+how+"; --full for the whole "+whole+")")
 		if r.Content != "" { // a section's own text comes first
-			fmt.Fprintln(env.Stdout, strings.TrimRight(r.Content, "\r\n")+"\n")
+			fmt.Fprintln(out, strings.TrimRight(r.Content, "\r\n")+"\n")
 		}
 		printOutline(env, r.AsOutline())
 		return
@@ -82,21 +83,22 @@ func printRead(env *Env, r *mdsearch.ReadResponse) {
 	} else {
 		printNotice(env, r.Notice)
 	}
-	fmt.Fprint(env.Stdout, r.Content)
+	fmt.Fprint(out, r.Content)
 	if !strings.HasSuffix(r.Content, "\n") {
 		eol := "\n"
 		if strings.Contains(r.Content, "\r\n") { // a CRLF note's last line ends as the others do
 			eol = "\r\n"
 		}
-		fmt.Fprint(env.Stdout, eol)
+		fmt.Fprint(out, eol)
 	}
 }
 
 func printOutline(env *Env, o *mdsearch.Outline) {
-	fmt.Fprintf(env.Stdout, "%s:%s — %s (%d words, ~%d tokens)\n", o.Collection, o.Path, o.Title, o.WordCount, o.Tokens)
+	out := screen(env.Stdout)
+	fmt.Fprintf(out, "%s:%s — %s (%d words, ~%d tokens)\n", o.Collection, o.Path, o.Title, o.WordCount, o.Tokens)
 	for _, s := range o.Sections {
 		if s.Level == 0 {
-			fmt.Fprintf(env.Stdout, "(text before the first heading)  [%s]  %d words, lines %d–%d\n", s.Section, s.WordCount, s.StartLine, s.EndLine)
+			fmt.Fprintf(out, "(text before the first heading)  [%s]  %d words, lines %d–%d\n", s.Section, s.WordCount, s.StartLine, s.EndLine)
 			continue
 		}
 		indent := strings.Repeat("  ", max(s.Level-1, 0))
@@ -104,7 +106,7 @@ func printOutline(env *Env, o *mdsearch.Outline) {
 		if s.Section != s.Heading {
 			where = "  [" + s.Section + "]"
 		}
-		fmt.Fprintf(env.Stdout, "%s%s %s%s  %d words, lines %d–%d\n", indent, strings.Repeat("#", s.Level), s.Heading,
+		fmt.Fprintf(out, "%s%s %s%s  %d words, lines %d–%d\n", indent, strings.Repeat("#", s.Level), s.Heading,
 			where, s.WordCount, s.StartLine, s.EndLine)
 	}
 }

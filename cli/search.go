@@ -65,5 +65,5 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 	if *brief {
 		lines = 4
 	}
-	return render.Terminal(env.Stdout, resp, width, lines)
+	return render.Terminal(screen(env.Stdout), resp, width, lines)
 }
