@@ -40,15 +40,15 @@ func (e *Engine) Drop(ctx context.Context, name string) (*DropStats, error) {
 	if err != nil {
 		return nil, mdsearch.Errorf(mdsearch.KindInternal, "drop", name, "", "%v", err)
 	}
-	removed := tx.Removed()
+	vectors, err := tx.DeleteOrphans(tx.Removed())
+	if err != nil {
+		return nil, mdsearch.Errorf(mdsearch.KindInternal, "drop", name, "", "%v", err)
+	}
 	if err := tx.Commit(); err != nil {
 		return nil, err
 	}
-	st := &DropStats{Collection: c.Name, Root: c.Root, Notes: n}
+	st := &DropStats{Collection: c.Name, Root: c.Root, Notes: n, Vectors: vectors}
 	if err := e.st.DeleteMeta(ctx, maxSizeKey(c.Name)); err != nil {
-		return st, err
-	}
-	if st.Vectors, err = e.st.DeleteOrphans(ctx, removed); err != nil {
 		return st, err
 	}
 	if err := e.st.Vacuum(ctx); err != nil {

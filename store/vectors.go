@@ -198,6 +198,16 @@ func (s *Store) DropVectors(ctx context.Context) (int64, error) {
 // DeleteOrphans deletes the vectors of the given keys that no chunk refers
 // to any more, in every model. It returns how many were deleted.
 func (s *Store) DeleteOrphans(ctx context.Context, keys [][]byte) (int64, error) {
+	return deleteOrphans(func(q string, args ...any) (sql.Result, error) { return s.w.ExecContext(ctx, q, args...) }, keys)
+}
+
+// DeleteOrphans is Store.DeleteOrphans inside the transaction: a drop that
+// is interrupted then leaves no vector behind that nothing refers to.
+func (t *Tx) DeleteOrphans(keys [][]byte) (int64, error) {
+	return deleteOrphans(func(q string, args ...any) (sql.Result, error) { return t.tx.ExecContext(t.ctx, q, args...) }, keys)
+}
+
+func deleteOrphans(exec func(q string, args ...any) (sql.Result, error), keys [][]byte) (int64, error) {
 	var n int64
 	for start := 0; start < len(keys); start += 500 {
 		part := keys[start:min(start+500, len(keys))]
@@ -205,7 +215,7 @@ func (s *Store) DeleteOrphans(ctx context.Context, keys [][]byte) (int64, error)
 		for i, k := range part {
 			args[i] = k
 		}
-		res, err := s.w.ExecContext(ctx, `DELETE FROM vectors WHERE model_id IN (SELECT id FROM models)
+		res, err := exec(`DELETE FROM vectors WHERE model_id IN (SELECT id FROM models)
 			AND vkey IN (?`+strings.Repeat(",?", len(part)-1)+`)
 			AND NOT EXISTS (SELECT 1 FROM windows w WHERE w.vkey = vectors.vkey)`, args...)
 		if err != nil {
