@@ -158,6 +158,15 @@ type ReadRequest struct {
 // outline unless the whole text is asked for.
 const LongNoteWords = 1500
 
+// LongNoteBytes is the same bound in bytes, for text of few but long
+// "words" (an embedded base64 image, a minified line) that LongNoteWords
+// would let through whole: 64 KB is some 16,000 tokens.
+const LongNoteBytes = 64 << 10
+
+// IsLong reports whether a read of text of the given words and bytes is
+// long: answered with an outline or its start unless asked for whole.
+func IsLong(words, bytes int) bool { return words > LongNoteWords || bytes > LongNoteBytes }
+
 // ReadResponse is a whole note or one section of it.
 type ReadResponse struct {
 	Collection  string   `json:"collection"`

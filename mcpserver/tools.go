@@ -36,7 +36,7 @@ type SearchArgs struct {
 type ReadArgs struct {
 	Path    string `json:"path" jsonschema:"vault-relative note path as semantic_search returns it, e.g. kitchen/Sourdough.md; when several collections hold the same path, collection:path picks one"`
 	Section string `json:"section,omitempty" jsonschema:"the section to return: a section path such as Setup/Prerequisites (as search results and note_outline show it), a heading's text, or an anchor from note_outline such as #setup-1 (for one of several sections with the same path); omit for the whole note"`
-	Full    bool   `json:"full,omitempty" jsonschema:"return the whole text even of a note or section over 1500 words, which otherwise comes back as its outline (a section: its own text and its subsections' outline; with no headings: its first lines)"`
+	Full    bool   `json:"full,omitempty" jsonschema:"return the whole text even of a note or section over 1500 words or 64 KB, which otherwise comes back as its outline (a section: its own text and its subsections' outline; with no headings: its first lines)"`
 	Lines   string `json:"lines,omitempty" jsonschema:"instead of a section: these lines only, as 40-80, 40- (to the end) or 40; search results name each passage's lines"`
 }
 
@@ -74,8 +74,8 @@ func readTool() *mcp.Tool {
 		Name:  "read_note",
 		Title: "Read a note or one section",
 		Description: "Return one section of a note (from its heading to the next heading of the same or a higher level, heading included), " +
-			"a range of its lines (lines), or the whole note when neither is given: a note over 1500 words then comes back as its outline, " +
-			"or, without headings, as its first lines with the line to read on from, unless full is true; a section over 1500 words likewise comes back as " +
+			"a range of its lines (lines), or the whole note when neither is given: a note over 1500 words or 64 KB then comes back as its outline, " +
+			"or, without headings, as its first lines with the line to read on from, unless full is true; a section over 1500 words or 64 KB likewise comes back as " +
 			"its own text and its subsections' outline (or its first lines and the lines of the rest). Prefer a section: pass the section " +
 			"path from a semantic_search result or the name note_outline shows. " +
 			"Heading text alone works when it is unambiguous; matching ignores case, extra spaces and punctuation. " +

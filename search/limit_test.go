@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -193,5 +194,29 @@ func TestJoinBridges(t *testing.T) {
 	}
 	if len(kept) != 1 || !slices.Equal(got, []int{6, 7, 8}) || kept[0].best.id != 8 {
 		t.Errorf("%d groups, members %v (best %d), want one of 6 7 8 (best 8)", len(kept), got, kept[0].best.id)
+	}
+}
+
+// TestCapResults: a result of megabytes (one long word) is cut to
+// maxResultBytes, inside its line when it is one line, at a line break
+// when it has some, and says which lines read the rest.
+func TestCapResults(t *testing.T) {
+	long := strings.Repeat("QUJD", 64<<10) // 256 KB, one line
+	lines := strings.Repeat(strings.Repeat("x", 99)+"\n", 1000)
+	rs := []mdsearch.Result{
+		{Path: "img.md", Text: "# Img\n\n![s](data:" + long + ")", StartLine: 1, EndLine: 3},
+		{Path: "many.md", Text: lines, StartLine: 10, EndLine: 1009},
+		{Path: "small.md", Text: "short", StartLine: 1, EndLine: 1},
+	}
+	capResults(rs, nil)
+	if r := rs[0]; len(r.Text) > maxResultBytes || !r.Truncated || r.EndLine != 3 || r.ReadHint != "cut at 32 KB, 1 more line: read img.md, lines 3-3" {
+		t.Errorf("one long line: %d bytes to line %d, %q", len(r.Text), r.EndLine, r.ReadHint)
+	}
+	if r := rs[1]; len(r.Text) > maxResultBytes || !strings.HasSuffix(r.Text, "x") || r.EndLine != 10+len(r.Text)/100 ||
+		r.ReadHint != fmt.Sprintf("cut at 32 KB, %d more lines: read many.md, lines %d-1009", 1009-r.EndLine, r.EndLine+1) {
+		t.Errorf("many lines: %d bytes to line %d, %q", len(r.Text), r.EndLine, r.ReadHint)
+	}
+	if rs[2].Truncated || rs[2].Text != "short" {
+		t.Errorf("small result changed: %+v", rs[2])
 	}
 }

@@ -4,13 +4,15 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/embed"
 	"github.com/mdsearch/mdsearch/sections"
 )
 
-// Reads of more than mdsearch.LongNoteWords words, unless the whole text is
+// Reads of more than mdsearch.LongNoteWords words or LongNoteBytes bytes
+// (mdsearch.IsLong), unless the whole text is
 // asked for, answer with what to choose from instead: a note with its
 // outline, a section with its own text and the outline of its subsections,
 // and either without headings to choose from with its first lines and the
@@ -27,8 +29,8 @@ func longNote(resp *mdsearch.ReadResponse, n *note) bool {
 	resp.Outline = outline
 	// Each adapter says how to ask for a section or the whole note in its
 	// own terms: an answer with an outline is this one.
-	leadNotice(resp, fmt.Sprintf("this note is %d words (over %d): here is its outline; read one of its sections, or the whole note",
-		n.doc.WordCount, mdsearch.LongNoteWords))
+	leadNotice(resp, fmt.Sprintf("this note is %s: here is its outline; read one of its sections, or the whole note",
+		size(n.doc.WordCount, len(n.src))))
 	return true
 }
 
@@ -41,15 +43,24 @@ func longSection(resp *mdsearch.ReadResponse, n *note, sec *sections.Section) {
 		preview(resp, n, span{sec.StartByte, sec.EndByte, "section", sec.Words, false})
 		return
 	}
-	if sec.BodyWords > mdsearch.LongNoteWords { // its own text is long too: its start
+	if mdsearch.IsLong(sec.BodyWords, sec.BodyEnd-sec.StartByte) { // its own text is long too: its start
 		preview(resp, n, span{sec.StartByte, sec.BodyEnd, "section's own text", sec.BodyWords, true})
 		resp.WordCount, resp.Tokens = sec.Words, EstimateTokens(n.doc.Content(sec))
 	} else {
 		resp.Content = n.doc.OwnContent(sec)
 	}
 	resp.Outline = sub
-	leadNotice(resp, fmt.Sprintf("this section is %d words (over %d): here is its text before its first subsection, "+
-		"and the outline of its subsections; read one of them, or the whole section", sec.Words, mdsearch.LongNoteWords))
+	leadNotice(resp, fmt.Sprintf("this section is %s: here is its text before its first subsection, "+
+		"and the outline of its subsections; read one of them, or the whole section", size(sec.Words, sec.EndByte-sec.StartByte)))
+}
+
+// size says how a long text is long: "2100 words (over 1500)", or, for
+// one of few but long words, "2600 KB (over 64 KB)".
+func size(words, bytes int) string {
+	if words > mdsearch.LongNoteWords {
+		return fmt.Sprintf("%d words (over %d)", words, mdsearch.LongNoteWords)
+	}
+	return fmt.Sprintf("%d KB (over %d KB)", bytes>>10, mdsearch.LongNoteBytes>>10)
 }
 
 // span is a stretch of a note read in part: bytes [from, to), what it is
@@ -74,17 +85,23 @@ func preview(resp *mdsearch.ReadResponse, n *note, s span) {
 	end += from
 	first := bytes.Count(src[:from], []byte{'\n'}) + 1
 	last := lineCount(src[:to])
-	msg := fmt.Sprintf("this %s is %d words (over %d) with no outline to choose from", what, words, limit)
+	msg := fmt.Sprintf("this %s is %s with no outline to choose from", what, size(words, to-from))
 	if s.own {
-		msg = fmt.Sprintf("its own text is %d words (over %d)", words, limit)
+		msg = fmt.Sprintf("its own text is %s", size(words, to-from))
 	}
-	if took < limit/2 && end < to {
-		// The next line is long: its first words, as lines cannot split it.
+	if took < limit/2 && end-from < previewBytes/2 && end < to {
+		// The next line is long: its first words, or bytes, as lines
+		// cannot split it.
 		line := bytes.Count(src[:end], []byte{'\n'}) + 1
-		end += wordsEnd(src[end:to], limit-took)
+		cut := wordsEnd(src[end:to], limit-took)
+		how := fmt.Sprintf("%d words", limit-took)
+		if room := previewBytes - (end - from); cut > room {
+			cut, how = runeStart(src[end:to], room), fmt.Sprintf("%d KB", (end-from+room)>>10)
+		}
+		end += cut
 		resp.EndLine = line
-		msg += fmt.Sprintf(": here is its start, to line %d cut after %d words; the rest of that line comes only with the whole %s",
-			line, limit-took, what)
+		msg += fmt.Sprintf(": here is its start, to line %d cut after %s; the rest of that line comes only with the whole %s",
+			line, how, what)
 	} else {
 		resp.EndLine, resp.More = bytes.Count(src[:end], []byte{'\n'}), true
 		resp.Rest = fmt.Sprintf("%d-", resp.EndLine+1)
@@ -103,9 +120,25 @@ func preview(resp *mdsearch.ReadResponse, n *note, s span) {
 	leadNotice(resp, msg)
 }
 
+// previewBytes bounds the start of a long text a read returns, as limit
+// bounds its words: 16 KB is some 4,000 tokens.
+const previewBytes = 16 << 10
+
+// runeStart is the largest offset of at most n that starts a character
+// of src (or ends it).
+func runeStart(src []byte, n int) int {
+	if n >= len(src) {
+		return len(src)
+	}
+	for n > 0 && !utf8.RuneStart(src[n]) {
+		n--
+	}
+	return n
+}
+
 // firstLines is the length of src's first whole lines holding at most
-// limit words, moved back to a blank line when one is in the second half,
-// and the words of those lines before the move.
+// limit words and previewBytes bytes, moved back to a blank line when one
+// is in the second half, and the words of those lines before the move.
 func firstLines(src []byte, limit int) (end, words int) {
 	blank := 0
 	for off := 0; off < len(src); {
@@ -114,7 +147,7 @@ func firstLines(src []byte, limit int) (end, words int) {
 			next = off + i + 1
 		}
 		w := embed.CountWords(src[off:next])
-		if words+w > limit {
+		if words+w > limit || next > previewBytes {
 			break
 		}
 		if words += w; w == 0 {

@@ -90,3 +90,46 @@ func TestReadPreamble(t *testing.T) {
 		t.Errorf("preamble: %v, section %q, content %q", err, r.Section, r.Content)
 	}
 }
+
+// A note of few but long words (an embedded image) is long by its bytes:
+// its start comes back, cut inside the long line, not megabytes of it;
+// lines of code over the byte bound come back as whole first lines.
+func TestReadLongBytes(t *testing.T) {
+	vault := t.TempDir()
+	blob := strings.Repeat("QUJD", 256<<10) // 1 MB, one word
+	write(t, vault, "img.md", "# Img\n\nA screenshot of the rollout.\n\n![shot](data:image/png;base64,"+blob+")\n\nAfter it.\n")
+	var code strings.Builder
+	code.WriteString("# Code\n\n```\n")
+	for i := range 4000 {
+		fmt.Fprintf(&code, "x%d:=f(a,b,c,d,e,f,g);\n", i) // one word a line, 100 KB
+	}
+	code.WriteString("```\n")
+	write(t, vault, "code.md", code.String())
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
+	index(t, e, vault, "v")
+	bg := context.Background()
+
+	r, err := e.Read(bg, mdsearch.ReadRequest{Path: "img.md"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Content) > 16<<10 || !strings.HasPrefix(r.Content, "# Img\n\nA screenshot") || r.EndLine != 5 ||
+		!strings.Contains(r.Notice, "KB (over 64 KB)") || !strings.Contains(r.Notice, "cut after 16 KB") {
+		t.Errorf("note of one long word: %d bytes to line %d, notice %q", len(r.Content), r.EndLine, r.Notice)
+	}
+	r, err = e.Read(bg, mdsearch.ReadRequest{Path: "img.md", Section: "Img"})
+	if err != nil || len(r.Content) > 16<<10 {
+		t.Errorf("section of one long word: %v, %d bytes", err, len(r.Content))
+	}
+	if r, err = e.Read(bg, mdsearch.ReadRequest{Path: "img.md", Full: true}); err != nil || len(r.Content) < 1<<20 {
+		t.Errorf("full: %v, %d bytes", err, len(r.Content))
+	}
+
+	r, err = e.Read(bg, mdsearch.ReadRequest{Path: "code.md"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Content) > 16<<10 || !r.More || !strings.HasSuffix(r.Content, ");\n") || !strings.Contains(r.Notice, "read on from line") {
+		t.Errorf("long code: %d bytes to line %d, more %v, notice %q", len(r.Content), r.EndLine, r.More, r.Notice)
+	}
+}

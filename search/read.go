@@ -42,7 +42,7 @@ func (e *Engine) Read(ctx context.Context, req mdsearch.ReadRequest) (*mdsearch.
 	if strings.TrimSpace(req.Section) == "" {
 		resp.StartLine, resp.EndLine = 1, lineCount(n.src)
 		resp.WordCount, resp.Tokens = n.doc.WordCount, n.doc.Tokens()
-		if !req.Full && n.doc.WordCount > mdsearch.LongNoteWords && !longNote(resp, n) {
+		if !req.Full && mdsearch.IsLong(n.doc.WordCount, len(n.src)) && !longNote(resp, n) {
 			preview(resp, n, span{0, len(n.src), "note", n.doc.WordCount, false})
 		}
 		if resp.Outline == nil && resp.Content == "" {
@@ -71,7 +71,7 @@ func (e *Engine) Read(ctx context.Context, req mdsearch.ReadRequest) (*mdsearch.
 	resp.WordCount = sec.Words
 	resp.Content = n.doc.Content(sec)
 	resp.Tokens = EstimateTokens(resp.Content)
-	if !req.Full && sec.Words > mdsearch.LongNoteWords {
+	if !req.Full && mdsearch.IsLong(sec.Words, sec.EndByte-sec.StartByte) {
 		longSection(resp, n, sec)
 	}
 	return resp, nil

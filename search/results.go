@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/embed"
@@ -256,6 +257,38 @@ func fitBudget(rs []mdsearch.Result, budget int, joins seams) ([]mdsearch.Result
 	return rs, 0
 }
 
+// maxResultBytes bounds one result's text, budget or not. A passage is at
+// most a few hundred words, but a word may be megabytes (an embedded
+// image, a minified line): 32 KB is some 8,000 tokens, more than any
+// passage of text needs.
+const maxResultBytes = 32 << 10
+
+// capResults cuts a result over maxResultBytes at its last line break
+// before the bound, or, when that would keep less than half of it, inside
+// the long line after, and says which lines read the rest.
+func capResults(rs []mdsearch.Result, joins seams) {
+	for i := range rs {
+		r := &rs[i]
+		if len(r.Text) <= maxResultBytes {
+			continue
+		}
+		end := strings.LastIndexByte(r.Text[:maxResultBytes], '\n')
+		next := 1 // the rest starts on the line after the cut
+		if end < maxResultBytes/2 {
+			end, next = maxResultBytes, 0
+			for end > 0 && !utf8.RuneStart(r.Text[end]) {
+				end--
+			}
+		}
+		last := r.StartLine + strings.Count(r.Text[:end], "\n")
+		from, to := last+next, r.EndLine
+		r.Text, r.Truncated = r.Text[:end], true
+		r.ReadHint = strings.Replace(readHint(*r, from, to), "cut to fit the token budget", fmt.Sprintf("cut at %d KB", maxResultBytes>>10), 1)
+		r.EndLine = last
+		joins.cutAt(r, last)
+	}
+}
+
 // frameTokens estimates what a result costs besides its text: the header
 // and footer every adapter prints around it, which name its path and
 // section (each about twice) and its place in the page.
@@ -274,7 +307,11 @@ func readHint(r mdsearch.Result, from, to int) string {
 	if r.Collection != "" {
 		note = r.Collection + ":" + r.Path
 	}
-	return fmt.Sprintf("cut to fit the token budget, %d more lines: read %s, lines %d-%d", to-from+1, note, from, to)
+	more := fmt.Sprintf("%d more lines", to-from+1)
+	if to == from {
+		more = "1 more line"
+	}
+	return fmt.Sprintf("cut to fit the token budget, %s: read %s, lines %d-%d", more, note, from, to)
 }
 
 // cutBlocks returns the longest prefix of text made of whole blocks

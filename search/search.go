@@ -72,6 +72,7 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (*mdsea
 	}
 	var dropped int
 	resp.Results, dropped = fitBudget(res, req.MaxTokens, joins)
+	capResults(resp.Results, joins)
 	markStale(resp.Results, stamps)
 	resp.Total = len(resp.Results)
 	if dropped > 0 {
