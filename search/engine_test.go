@@ -193,7 +193,7 @@ func TestDedupAndLimits(t *testing.T) {
 		}
 	}
 	for _, bad := range []mdsearch.SearchRequest{
-		{Query: ""}, {Query: "  "}, {Query: "x", N: 51}, {Query: "x", N: -1}, {Query: "x", MaxPerPage: 6},
+		{Query: ""}, {Query: "  "}, {Query: "\x00"}, {Query: " \x1b\t"}, {Query: "\xff\xfe"}, {Query: "x", N: 51}, {Query: "x", N: -1}, {Query: "x", MaxPerPage: 6},
 		{Query: "x", MaxPerPage: -2}, {Query: "x", Mode: "fuzzy"}, {Query: strings.Repeat("x", 5000)},
 	} {
 		if _, err := e.Search(bg, bad); mdsearch.KindOf(err) != mdsearch.KindInvalid {

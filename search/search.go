@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/store"
@@ -218,10 +220,12 @@ func (e *Engine) rank(ctx context.Context, rd *store.Reader, q *query) ([]*group
 
 // normalize fills defaults and checks ranges.
 func normalize(req mdsearch.SearchRequest) (mdsearch.SearchRequest, error) {
-	req.Query = strings.TrimSpace(req.Query)
+	req.Query = strings.TrimFunc(req.Query, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) })
 	switch {
 	case req.Query == "":
 		return req, mdsearch.Errorf(mdsearch.KindInvalid, "search", "", "", "empty query")
+	case !utf8.ValidString(req.Query):
+		return req, mdsearch.Errorf(mdsearch.KindInvalid, "search", "", "send the query as UTF-8 text", "the query is not valid UTF-8")
 	case len(req.Query) > mdsearch.MaxQueryBytes:
 		return req, mdsearch.Errorf(mdsearch.KindInvalid, "search", "", "", "query is %d bytes; the limit is %d", len(req.Query), mdsearch.MaxQueryBytes)
 	}
