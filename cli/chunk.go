@@ -90,7 +90,7 @@ func runChunk(ctx context.Context, env *Env, args []string) error {
 
 	w := bufio.NewWriter(env.Stdout)
 	defer w.Flush()
-	out := newChunkPrinter(w, *asJSON)
+	out := newChunkPrinter(screenFor(env.Stdout, w), *asJSON)
 	failed := false
 	for _, f := range files {
 		if err := ctx.Err(); err != nil {

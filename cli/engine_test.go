@@ -285,6 +285,17 @@ func TestIndexByName(t *testing.T) {
 		!strings.Contains(errOut, "the collections are sample-vault") {
 		t.Errorf("index of an unknown name: %d %s", code, errOut)
 	}
+	// A collection whose folder moved is named as such, not as unknown.
+	notes := filepath.Join(t.TempDir(), "notes")
+	os.MkdirAll(notes, 0o755)
+	os.WriteFile(filepath.Join(notes, "a.md"), []byte("# A\n\nalpha\n"), 0o644)
+	if code, _, errOut := run(t, index, "index", notes); code != 0 {
+		t.Fatalf("index notes: %d %s", code, errOut)
+	}
+	os.Rename(notes, notes+"2")
+	if code, _, errOut := run(t, index, "index", "notes"); code != 1 || !strings.Contains(errOut, `the folder of collection "notes" is gone`) {
+		t.Errorf("index of a collection whose folder moved: %d %s", code, errOut)
+	}
 }
 
 // TestIndexEveryCollection: "mdsearch index" alone re-indexes every

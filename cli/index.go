@@ -56,7 +56,7 @@ func runIndex(ctx context.Context, env *Env, args []string) error {
 	bar := newProgress(env, *asJSON, e.Embeds())
 	st, err := e.Index(ctx, indexRequest(ctx, e, pos[0], *name, *full), bar.update)
 	bar.done(st)
-	if missing && mdsearch.KindOf(err) == mdsearch.KindNotFound {
+	if missing && mdsearch.KindOf(err) == mdsearch.KindNotFound && !e.HasCollection(ctx, pos[0]) {
 		return notFolderNorCollection(ctx, e, pos[0])
 	}
 	if st == nil {

@@ -10,6 +10,8 @@ func TestVisible(t *testing.T) {
 		{"back\bspace\x7f", "back^Hspace^?"},
 		{"c1 \u009b31m é ü", "c1 \ufffd31m é ü"},
 		{"bad utf-8 \xff\xc2", "bad utf-8 \xff\xc2"},
+		{"raw c1 \x9b31m", "raw c1 \ufffd31m"},
+		{"safe\rrm -rf ~\r\n", "safe^Mrm -rf ~\r\n"},
 	} {
 		if got := string(visible([]byte(tt.in))); got != tt.want {
 			t.Errorf("visible(%q) = %q, want %q", tt.in, got, tt.want)

@@ -19,3 +19,17 @@ func TestPlainArgError(t *testing.T) {
 		}
 	}
 }
+
+func TestCodeFor(t *testing.T) {
+	for msg, want := range map[string]int64{
+		`method "tools/list" is invalid during session initialization`: -32600,
+		`duplicate "initialize" received`:                              -32600,
+		`handling 'initialize': missing required "params"`:             -32602,
+		`internal error handling tools/call: boom`:                     -32603,
+		`marshaling output: unsupported type`:                          -32603,
+	} {
+		if got := codeFor(msg); got != want {
+			t.Errorf("codeFor(%q) = %d, want %d", msg, got, want)
+		}
+	}
+}

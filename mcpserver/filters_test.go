@@ -41,6 +41,11 @@ func TestFiltersAndLongReads(t *testing.T) {
 	if res, text := call(t, cs, "semantic_search", map[string]any{"query": "x", "where": map[string]any{"tags": []string{"a"}}}); !res.IsError {
 		t.Errorf("where with a list value: %s", text)
 	}
+	// One field named twice, in two cases, must agree, as on the CLI.
+	if res, text := call(t, cs, "semantic_search", map[string]any{"query": "x", "where": map[string]any{"owner": "alice", "OWNER": "bob"}}); !res.IsError ||
+		!strings.Contains(text, "given twice") {
+		t.Errorf("where with a field twice: %s", text)
+	}
 	// A tag filter that lost its value is refused, not read as no filter.
 	for _, args := range []map[string]any{{"query": "x", "tag": "#"}, {"query": "x", "tag": "  "}, {"query": "x", "tags": []string{"a", ""}}} {
 		if res, text := call(t, cs, "semantic_search", args); !res.IsError || !strings.Contains(text, "is empty") {

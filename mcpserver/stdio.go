@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -228,10 +229,9 @@ func (c *lineConn) Write(_ context.Context, msg jsonrpc.Message) error {
 	if resp, ok := msg.(*jsonrpc.Response); ok && resp.Error != nil {
 		var we *jsonrpc.Error
 		if !errors.As(resp.Error, &we) {
-			// An error without a JSON-RPC code (a call before initialize,
-			// a second initialize) would go out as code 0, which JSON-RPC
-			// does not define: the request was not valid then.
-			resp = &jsonrpc.Response{ID: resp.ID, Error: &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: resp.Error.Error()}}
+			// An error without a JSON-RPC code would go out as code 0,
+			// which JSON-RPC does not define.
+			resp = &jsonrpc.Response{ID: resp.ID, Error: &jsonrpc.Error{Code: codeFor(resp.Error.Error()), Message: resp.Error.Error()}}
 			msg = resp
 		}
 	}
@@ -247,6 +247,21 @@ func (c *lineConn) Write(_ context.Context, msg jsonrpc.Message) error {
 }
 
 func (c *lineConn) writeLine(b []byte) error { return c.write(b, nil) }
+
+// codeFor is the JSON-RPC code of an error the SDK sends without one: a
+// request out of turn (before initialize, a second initialize) is invalid,
+// missing or malformed parameters are invalid params, and anything else is
+// the server's own fault.
+func codeFor(msg string) int64 {
+	switch {
+	case strings.HasPrefix(msg, "internal error"):
+	case strings.Contains(msg, "params"):
+		return jsonrpc.CodeInvalidParams
+	case strings.Contains(msg, "during session initialization"), strings.Contains(msg, `"initialize"`):
+		return jsonrpc.CodeInvalidRequest
+	}
+	return jsonrpc.CodeInternalError
+}
 
 // write writes one message line; answers is the id of the request it
 // answers, if any.

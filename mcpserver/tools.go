@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -166,22 +167,26 @@ func whereStrings(where map[string]any) (map[string]string, error) {
 	if len(where) == 0 {
 		return nil, nil
 	}
-	out := make(map[string]string, len(where))
+	pairs := make([]string, 0, len(where))
 	for k, v := range where {
+		if strings.Contains(k, "=") {
+			return nil, fmt.Errorf("where %q: a field name cannot hold '='", k)
+		}
 		switch v := v.(type) {
 		case string:
-			out[k] = v
+			pairs = append(pairs, k+"="+v)
 		case bool:
-			out[k] = strconv.FormatBool(v)
+			pairs = append(pairs, k+"="+strconv.FormatBool(v))
 		case float64:
-			out[k] = strconv.FormatFloat(v, 'f', -1, 64)
+			pairs = append(pairs, k+"="+strconv.FormatFloat(v, 'f', -1, 64))
 		case json.Number:
-			out[k] = v.String()
+			pairs = append(pairs, k+"="+v.String())
 		default:
 			return nil, fmt.Errorf("where %q: use a string, number or boolean, got %v", k, v)
 		}
 	}
-	return out, nil
+	slices.Sort(pairs)                // one order, whatever the map's
+	return mdsearch.ParseWhere(pairs) // as the CLI's: a field named twice, in any case, must agree
 }
 
 func (t *tools) read(ctx context.Context, _ *mcp.CallToolRequest, a ReadArgs) (*mcp.CallToolResult, *mdsearch.ReadResponse, error) {

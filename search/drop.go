@@ -17,7 +17,8 @@ type DropStats struct {
 }
 
 // Drop removes collection name from the index, in one transaction: its
-// notes, passages, windows and the vectors no other collection shares. The
+// notes, passages, windows, the vectors no other collection shares, and
+// its size limit. The
 // files in its folder are not touched. It waits for an index run in
 // another process, as Index does.
 func (e *Engine) Drop(ctx context.Context, name string) (*DropStats, error) {
@@ -41,6 +42,9 @@ func (e *Engine) Drop(ctx context.Context, name string) (*DropStats, error) {
 		return nil, mdsearch.Errorf(mdsearch.KindInternal, "drop", name, "", "%v", err)
 	}
 	vectors, err := tx.DeleteOrphans(tx.Removed())
+	if err == nil {
+		err = tx.DeleteMeta(maxSizeKey(c.Name))
+	}
 	if err != nil {
 		return nil, mdsearch.Errorf(mdsearch.KindInternal, "drop", name, "", "%v", err)
 	}
@@ -48,9 +52,6 @@ func (e *Engine) Drop(ctx context.Context, name string) (*DropStats, error) {
 		return nil, err
 	}
 	st := &DropStats{Collection: c.Name, Root: c.Root, Notes: n, Vectors: vectors}
-	if err := e.st.DeleteMeta(ctx, maxSizeKey(c.Name)); err != nil {
-		return st, err
-	}
 	if err := e.st.Vacuum(ctx); err != nil {
 		return st, err
 	}

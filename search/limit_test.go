@@ -87,18 +87,28 @@ func TestFitBudget(t *testing.T) {
 	}
 	r := rs()
 	budget := EstimateTokens(para) + frameTokens(r[0]) + frameTokens(r[1]) + EstimateTokens(para) + 2 // a, and b's first block
-	got, dropped := fitBudget(r, budget, nil)
+	got, dropped := fitBudget(r, budget, nil, ends(r))
 	if len(got) != 2 || dropped != 1 || !got[1].Truncated || got[1].EndLine != 10 ||
 		got[1].ReadHint != "cut to fit the token budget, 4 more lines: read b.md, lines 11-14" {
 		t.Errorf("budget %d: %d kept, %d dropped, %+v", budget, len(got), dropped, got[len(got)-1])
 	}
 	one := []mdsearch.Result{{Path: "h.md", Text: strings.Repeat("word ", 300), StartLine: 5, EndLine: 5}}
-	if got, dropped := fitBudget(one, 10, nil); len(got) != 1 || dropped != 0 || got[0].Truncated || got[0].ReadHint != "" {
+	if got, dropped := fitBudget(one, 10, nil, ends(one)); len(got) != 1 || dropped != 0 || got[0].Truncated || got[0].ReadHint != "" {
 		t.Errorf("one block over the budget: %+v, %d dropped", got, dropped)
 	}
-	if got, dropped := fitBudget(rs(), 0, nil); len(got) != 3 || dropped != 0 {
+	if got, dropped := fitBudget(rs(), 0, nil, nil); len(got) != 3 || dropped != 0 {
 		t.Errorf("no budget: %d kept, %d dropped", len(got), dropped)
 	}
+}
+
+// ends are the results' own last lines, as capResults returns them when
+// it cuts none.
+func ends(rs []mdsearch.Result) []int {
+	out := make([]int, len(rs))
+	for i, r := range rs {
+		out[i] = r.EndLine
+	}
+	return out
 }
 
 // TestFitBudgetMerged: a merged result cut inside its second passage
@@ -113,7 +123,7 @@ func TestFitBudgetMerged(t *testing.T) {
 		{2*EstimateTokens(para) + frameTokens(r[0]) + 4, 12, 7}, // and the second
 	} {
 		rs := slices.Clone(r)
-		got, _ := fitBudget(rs, tt.budget, joins)
+		got, _ := fitBudget(rs, tt.budget, joins, ends(rs))
 		if !got[0].Truncated || got[0].EndLine != tt.end || got[0].ChunkEnd != tt.chunkEnd {
 			t.Errorf("budget %d: lines to %d, chunk end %d; want %d, %d", tt.budget, got[0].EndLine, got[0].ChunkEnd, tt.end, tt.chunkEnd)
 		}
@@ -139,6 +149,10 @@ func TestCutNeverEndsOnHeading(t *testing.T) {
 	if got, _ := cutBlocks(tag, 30, false); got != "Intro to the API, in a few words." {
 		t.Errorf("scrap not under a heading: %q", got)
 	}
+	label := "Intro to the API, in a few words.\n\nFor example:\n\n\n" + strings.Repeat("word ", 200)
+	if got, _ := cutBlocks(label, 30, false); got != "Intro to the API, in a few words." {
+		t.Errorf("label before two blank lines: %q", got)
+	}
 	for block, want := range map[string]bool{"For example:": true, "**Note:**": true, `<div class="x">`: true, "</div>": false,
 		"Intro line.": false, "A label that runs on for a while:": false} {
 		if opens(block) != want {
@@ -163,9 +177,13 @@ func TestDropCopies(t *testing.T) {
 		{Collection: "a", Path: "y.md", Text: "same"}, // one collection's own copies stay
 		{Collection: "b", Path: "z.md", Text: "other"},
 	}
-	got, n := dropCopies(rs)
+	got, n := dropCopies(slices.Clone(rs), 5)
 	if n != 1 || len(got) != 3 || got[1].Path != "y.md" || got[2].Path != "z.md" {
 		t.Errorf("kept %+v, dropped %d", got, n)
+	}
+	// Copies after the last result kept are not counted.
+	if got, n := dropCopies(slices.Clone(rs[:2]), 1); n != 0 || len(got) != 1 {
+		t.Errorf("want 1: kept %+v, dropped %d", got, n)
 	}
 }
 
@@ -218,5 +236,21 @@ func TestCapResults(t *testing.T) {
 	}
 	if rs[2].Truncated || rs[2].Text != "short" {
 		t.Errorf("small result changed: %+v", rs[2])
+	}
+
+	// Capped first, then budgeted: a capped image leaves budget for the
+	// next result, and a budget cut names the rest to the passage's end.
+	rs = []mdsearch.Result{
+		{Path: "img.md", Text: "![s](data:" + long + ")\n\nCaption here.\n\nMore text.", StartLine: 1, EndLine: 5},
+		{Path: "b.md", Text: "short", StartLine: 1, EndLine: 1},
+	}
+	got, dropped := fitBudget(rs, 20000, nil, capResults(rs, nil))
+	if len(got) != 2 || dropped != 0 || got[0].ReadHint != "cut at 32 KB, 5 more lines: read img.md, lines 1-5" {
+		t.Errorf("capped, then a budget it fits: %d kept, %d dropped, %q", len(got), dropped, got[0].ReadHint)
+	}
+	rs = []mdsearch.Result{{Path: "img.md", Text: "Caption here.\n\n![s](data:" + long + ")\n\nMore text.", StartLine: 1, EndLine: 5}}
+	got, _ = fitBudget(rs, 100, nil, capResults(rs, nil))
+	if got[0].Text != "Caption here." || got[0].ReadHint != "cut to fit the token budget, 4 more lines: read img.md, lines 2-5" {
+		t.Errorf("capped, then cut to the budget: %q, %q", got[0].Text, got[0].ReadHint)
 	}
 }

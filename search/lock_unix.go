@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -25,7 +26,8 @@ const lockPoll = 100 * time.Millisecond
 // lock is free or ctx ends.
 //
 // The lock file is opened without following a symlink, and used only when
-// it is empty or holds what mdsearch writes there (a process ID): a file of
+// it is empty or holds what mdsearch writes there ("mdsearch pid N", or
+// the bare ID older versions wrote): a file of
 // that name that is someone else's (a project's Cargo.lock next to an
 // index named Cargo) is left as it is, and the run refused.
 func lockIndex(ctx context.Context, indexPath string, wait func(string)) (unlock func(), err error) {
@@ -37,10 +39,7 @@ func lockIndex(ctx context.Context, indexPath string, wait func(string)) (unlock
 	if err != nil {
 		return nil, mdsearch.Errorf(mdsearch.KindInternal, "lock index", path, "", "%v", err)
 	}
-	if why := notOurLock(f); why != "" {
-		f.Close()
-		return nil, foreignLock(path, why)
-	}
+
 	for told := false; ; told = true {
 		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
 		if !errors.Is(err, syscall.EWOULDBLOCK) {
@@ -60,14 +59,25 @@ func lockIndex(ctx context.Context, indexPath string, wait func(string)) (unlock
 		f.Close()
 		return nil, mdsearch.Errorf(mdsearch.KindInternal, "lock index", path, "", "%v", err)
 	}
+	// Checked while held: only a holder writes the file, so what it holds
+	// now is a past holder's, or not mdsearch's at all.
+	if why := notOurLock(f); why != "" {
+		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		f.Close()
+		return nil, foreignLock(path, why)
+	}
 	f.Truncate(0)
-	f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+	f.WriteAt([]byte(lockMark+strconv.Itoa(os.Getpid())+"\n"), 0)
 	return func() {
 		f.Truncate(0)
 		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
 		f.Close()
 	}, nil
 }
+
+// lockMark starts what a holder writes into the lock file, before its
+// process ID (older versions wrote the ID alone).
+const lockMark = "mdsearch pid "
 
 // notOurLock says why an open lock file is not one mdsearch wrote, or "".
 func notOurLock(f *os.File) string {
@@ -83,13 +93,23 @@ func notOurLock(f *os.File) string {
 		return "a file mdsearch did not write"
 	}
 	b := make([]byte, fi.Size())
-	if _, err := f.ReadAt(b, 0); err != nil {
+	n, err := f.ReadAt(b, 0)
+	if err != nil && !errors.Is(err, io.EOF) {
 		return err.Error()
 	}
-	if pid, err := strconv.Atoi(strings.TrimSuffix(string(b), "\n")); err != nil || pid <= 0 {
+	if n > 0 && lockPID(string(b[:n])) <= 0 {
 		return "a file mdsearch did not write"
 	}
 	return ""
+}
+
+// lockPID is the process ID a lock file's text names, or 0.
+func lockPID(text string) int {
+	pid, err := strconv.Atoi(strings.TrimPrefix(strings.TrimSuffix(text, "\n"), lockMark))
+	if err != nil || pid <= 0 {
+		return 0
+	}
+	return pid
 }
 
 // foreignLock is the error for a lock file mdsearch will not touch.
@@ -103,7 +123,7 @@ func foreignLock(path, what string) error {
 func waitMessage(indexPath, lockPath string) string {
 	who := "another mdsearch process"
 	if b, err := os.ReadFile(lockPath); err == nil {
-		if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && pid > 0 {
+		if pid := lockPID(string(b)); pid > 0 {
 			who = fmt.Sprintf("another mdsearch process (pid %d)", pid)
 		}
 	}

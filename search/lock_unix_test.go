@@ -25,7 +25,8 @@ func TestLockIndex(t *testing.T) {
 	}{
 		{"new", "", true},
 		{"empty", "", true},
-		{"crashed run", "12345\n", true},
+		{"crashed run", "mdsearch pid 12345\n", true},
+		{"older crashed run", "12345\n", true},
 		{"project lock", "version = 3\n[[package]]\nname = \"x\"\n", false},
 		{"short foreign", "{}\n", false},
 	} {
@@ -50,7 +51,7 @@ func TestLockIndex(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
-		if b, _ := os.ReadFile(lock); string(b) != strconv.Itoa(os.Getpid())+"\n" {
+		if b, _ := os.ReadFile(lock); string(b) != "mdsearch pid "+strconv.Itoa(os.Getpid())+"\n" {
 			t.Errorf("%s: lock holds %q while held", tt.name, b)
 		}
 		unlock()

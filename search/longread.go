@@ -92,13 +92,13 @@ func preview(resp *mdsearch.ReadResponse, n *note, s span) {
 	if took < limit/2 && end-from < previewBytes/2 && end < to {
 		// The next line is long: its first words, or bytes, as lines
 		// cannot split it.
-		line := bytes.Count(src[:end], []byte{'\n'}) + 1
 		cut := wordsEnd(src[end:to], limit-took)
 		how := fmt.Sprintf("%d words", limit-took)
 		if room := previewBytes - (end - from); cut > room {
 			cut, how = runeStart(src[end:to], room), fmt.Sprintf("%d KB", (end-from+room)>>10)
 		}
 		end += cut
+		line := bytes.Count(src[:end], []byte{'\n'}) + 1 // the line cut, after any short ones
 		resp.EndLine = line
 		msg += fmt.Sprintf(": here is its start, to line %d cut after %s; the rest of that line comes only with the whole %s",
 			line, how, what)

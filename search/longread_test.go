@@ -117,6 +117,13 @@ func TestReadLongBytes(t *testing.T) {
 		!strings.Contains(r.Notice, "KB (over 64 KB)") || !strings.Contains(r.Notice, "cut after 16 KB") {
 		t.Errorf("note of one long word: %d bytes to line %d, notice %q", len(r.Content), r.EndLine, r.Notice)
 	}
+	// Lines moved back to a blank one: the line named is the one cut.
+	write(t, vault, "back.md", strings.Repeat("x", 5000)+" y\n\nshort line\n![s](data:"+blob+")\n")
+	index(t, e, vault, "v")
+	if r, err := e.Read(bg, mdsearch.ReadRequest{Path: "back.md"}); err != nil || r.EndLine != 4 ||
+		strings.Count(r.Content, "\n") != 3 || !strings.Contains(r.Notice, "to line 4 cut after") {
+		t.Errorf("cut after a short line: %v, to line %d, %d line breaks, notice %q", err, r.EndLine, strings.Count(r.Content, "\n"), r.Notice)
+	}
 	r, err = e.Read(bg, mdsearch.ReadRequest{Path: "img.md", Section: "Img"})
 	if err != nil || len(r.Content) > 16<<10 {
 		t.Errorf("section of one long word: %v, %d bytes", err, len(r.Content))

@@ -204,17 +204,24 @@ func groupResult(g *group, rows map[int64]*store.ChunkRow) (mdsearch.Result, []s
 // dropCopies leaves out a result whose text a better one from another
 // collection already shows: a folder indexed twice (a collection inside
 // another, or a copy) would otherwise show each passage twice.
-func dropCopies(rs []mdsearch.Result) ([]mdsearch.Result, int) {
+//
+// It keeps at most want results, and counts the copies left out before
+// the last one it keeps.
+func dropCopies(rs []mdsearch.Result, want int) ([]mdsearch.Result, int) {
 	seen := make(map[string]string, len(rs)) // text → collection
-	out := rs[:0]
+	out, copies := rs[:0], 0
 	for _, r := range rs {
+		if len(out) == want {
+			break
+		}
 		if c, ok := seen[r.Text]; ok && c != r.Collection {
+			copies++
 			continue
 		}
 		seen[r.Text] = r.Collection
 		out = append(out, r)
 	}
-	return out, len(rs) - len(out)
+	return out, copies
 }
 
 // EstimateTokens is what a language model pays to read text
@@ -229,7 +236,10 @@ func EstimateTokens(text string) int {
 // others are dropped, and how many is returned. The first result is
 // always kept, cut if need be; a merged one's chunk range then ends at
 // the last passage it still shows (joins).
-func fitBudget(rs []mdsearch.Result, budget int, joins seams) ([]mdsearch.Result, int) {
+//
+// ends are the results' last lines before capResults cut any: the rest a
+// hint names runs to the passage's end.
+func fitBudget(rs []mdsearch.Result, budget int, joins seams, ends []int) ([]mdsearch.Result, int) {
 	if budget <= 0 {
 		return rs, 0
 	}
@@ -248,7 +258,7 @@ func fitBudget(rs []mdsearch.Result, budget int, joins seams) ([]mdsearch.Result
 		r := &rs[i]
 		if end := r.StartLine + lines - 1; end < r.EndLine { // else one block, kept whole
 			r.Text, r.Truncated = cut, true
-			r.ReadHint = readHint(*r, end+1, r.EndLine)
+			r.ReadHint = readHint(*r, end+1, max(r.EndLine, ends[i]))
 			r.EndLine = end
 			joins.cutAt(r, end)
 		}
@@ -265,10 +275,13 @@ const maxResultBytes = 32 << 10
 
 // capResults cuts a result over maxResultBytes at its last line break
 // before the bound, or, when that would keep less than half of it, inside
-// the long line after, and says which lines read the rest.
-func capResults(rs []mdsearch.Result, joins seams) {
+// the long line after, and says which lines read the rest. It returns
+// each result's last line before the cut, for fitBudget.
+func capResults(rs []mdsearch.Result, joins seams) []int {
+	ends := make([]int, len(rs))
 	for i := range rs {
 		r := &rs[i]
+		ends[i] = r.EndLine
 		if len(r.Text) <= maxResultBytes {
 			continue
 		}
@@ -280,13 +293,15 @@ func capResults(rs []mdsearch.Result, joins seams) {
 				end--
 			}
 		}
-		last := r.StartLine + strings.Count(r.Text[:end], "\n")
-		from, to := last+next, r.EndLine
+		// Passages joined on one line gained a line break: never past the end.
+		last := min(r.StartLine+strings.Count(r.Text[:end], "\n"), r.EndLine)
+		from, to := min(last+next, r.EndLine), r.EndLine
 		r.Text, r.Truncated = r.Text[:end], true
 		r.ReadHint = strings.Replace(readHint(*r, from, to), "cut to fit the token budget", fmt.Sprintf("cut at %d KB", maxResultBytes>>10), 1)
 		r.EndLine = last
 		joins.cutAt(r, last)
 	}
+	return ends
 }
 
 // frameTokens estimates what a result costs besides its text: the header
@@ -324,14 +339,17 @@ func cutBlocks(text string, budget int, first bool) (string, int) {
 	var fences sections.Fences
 	var b strings.Builder
 	under := -1 // where the text under the last heading starts, once one is seen
-	block := 0  // where the last block starts
+	prev := 0   // the kept text's length at the last boundary
 	for i, l := range lines {
 		code := fences.Line([]byte(strings.TrimRight(l, "\r\n")))
 		b.WriteString(l)
 		if (!code && strings.TrimSpace(l) == "") || i == len(lines)-1 {
 			kept := strings.TrimRight(b.String(), "\n \t")
-			last := kept[min(block, len(kept)):]
-			block = b.Len()
+			if len(kept) == prev && kept != "" && i < len(lines)-1 {
+				continue // another blank line: no new block
+			}
+			last := kept[prev:] // the last block
+			prev = len(kept)
 			if kept == "" || (i < len(lines)-1 && endsWithHeading(kept)) {
 				under = len(kept)
 				continue // a cut never ends on a heading whose text it leaves out

@@ -73,8 +73,8 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (*mdsea
 		addNotice(&resp.Notice, nResults(copies)+" left out: the same passage, found in another collection too")
 	}
 	var dropped int
-	resp.Results, dropped = fitBudget(res, req.MaxTokens, joins)
-	capResults(resp.Results, joins)
+	ends := capResults(res, joins)
+	resp.Results, dropped = fitBudget(res, req.MaxTokens, joins, ends)
 	markStale(resp.Results, stamps)
 	resp.Total = len(resp.Results)
 	if dropped > 0 {
@@ -118,11 +118,11 @@ func (e *Engine) distinct(ctx context.Context, rd *store.Reader, q *query) ([]md
 		if err != nil {
 			return nil, nil, nil, 0, err
 		}
-		res, copies := dropCopies(res)
+		res, copies := dropCopies(res, want)
 		if copies == 0 || len(res) >= want || len(kept) < q.req.N || q.req.N >= 4*want {
-			return res[:min(len(res), want)], joins, stamps, copies, nil
+			return res, joins, stamps, copies, nil
 		}
-		q.req.N += copies
+		q.req.N += want - len(res)
 	}
 }
 

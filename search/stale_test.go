@@ -113,7 +113,7 @@ func TestReadNotices(t *testing.T) {
 
 func TestMoreFilters(t *testing.T) {
 	vault := copyDir(t, sampleVault)
-	write(t, vault, "Projects/Plan.md", "---\nowner: Alice\nRating: 4.50\nscores: [1, 2.0]\nstatus: [draft, review]\ndone: false\ntags: [work, q3]\n---\n# Plan\n\nThe starter plan for the quarter.\n")
+	write(t, vault, "Projects/Plan.md", "---\nowner: Alice\nRating: 4.50\nscores: [1, 2.0]\nmeta: {lead: carol}\nstatus: [draft, review]\ndone: false\ntags: [work, q3]\n---\n# Plan\n\nThe starter plan for the quarter.\n")
 	write(t, vault, "projects/Other.md", "---\nowner: bob\ntags: [work]\n---\n# Other\n\nAnother starter plan.\n")
 	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
 	index(t, e, vault, "v")
@@ -137,6 +137,8 @@ func TestMoreFilters(t *testing.T) {
 		{"where number", mdsearch.SearchRequest{Where: map[string]string{"rating": "4.5"}}, "Projects/Plan.md"},
 		{"where number in a list", mdsearch.SearchRequest{Where: map[string]string{"scores": "2"}}, "Projects/Plan.md"},
 		{"where other number", mdsearch.SearchRequest{Where: map[string]string{"rating": "4"}}, ""},
+		{"where map value", mdsearch.SearchRequest{Where: map[string]string{"meta": "carol"}}, "Projects/Plan.md"},
+		{"where list as text", mdsearch.SearchRequest{Where: map[string]string{"scores": "[1,2.0]"}}, ""},
 		{"where missing field", mdsearch.SearchRequest{Where: map[string]string{"nope": "x"}}, ""},
 	} {
 		for _, mode := range []mdsearch.Mode{mdsearch.ModeKeyword, mdsearch.ModeSemantic, mdsearch.ModeHybrid} {

@@ -84,12 +84,20 @@ func (d *Document) findIn(query string, forms []pathForms) (*Section, error) {
 // heading written so.
 func (d *Document) unworded(query string) (*Section, error) {
 	if t := strings.TrimSpace(query); t != "" && t != "/" {
+		var m []int
 		for i, s := range d.Sections {
 			for k := range s.Path {
 				if s.Level > 0 && exactPath(s.Path[k:], t) {
-					return &d.Sections[i], nil
+					m = append(m, i)
+					break
 				}
 			}
+		}
+		switch {
+		case len(m) == 1 || len(m) > 1 && d.samePath(m):
+			return &d.Sections[m[0]], nil
+		case len(m) > 1:
+			return nil, d.notFound(query, "it matches several sections; name one by its path, or by its #anchor where paths repeat", m)
 		}
 		return nil, d.notFound(query, "no such section", nil)
 	}

@@ -65,6 +65,10 @@ func TestFindUnworded(t *testing.T) {
 			t.Errorf("Find(%q) = %q (%v); want %q", tt.query, got, err, tt.want)
 		}
 	}
+	// Two such headings under different parents are ambiguous.
+	if _, err := Parse("n.md", []byte("# A\n## 🦀\n# B\n## 🦀\n")).Find("🦀"); err == nil || !strings.Contains(err.Error(), "matches several") {
+		t.Errorf("Find(🦀) of two: %v; want several matches", err)
+	}
 	// The preamble is listed among every section, not among the matches.
 	_, err := Parse("n.md", []byte("Intro text.\n\n# A\n## Setup one\n## Setup two\n")).Find("setup")
 	if err == nil || !strings.Contains(err.Error(), "matches several") || strings.Contains(err.Error(), `"/"`) {

@@ -123,6 +123,12 @@ func (s *Store) DeleteMeta(ctx context.Context, key string) error {
 	return err
 }
 
+// DeleteMeta is Store.DeleteMeta inside the transaction.
+func (t *Tx) DeleteMeta(key string) error {
+	_, err := t.exec(`DELETE FROM meta WHERE key = ?`, key)
+	return err
+}
+
 // Generation counts committed write batches. Readers compare it to notice
 // that the index changed, in this process or another.
 func (s *Store) Generation(ctx context.Context) (int64, error) {

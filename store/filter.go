@@ -58,11 +58,12 @@ func (f Filter) where() (string, []any) {
 
 // fieldCond matches a frontmatter field, named without regard to case
 // (ASCII letters), as Obsidian's properties are: a scalar field by its
-// value, a list field by any item. Text compares without regard to case,
+// value, a list (or map) field by any item (or value). Text compares without regard to case,
 // a number as a number ("4.50" finds 4.5), and booleans read as
 // true/false, as they are written.
 var fieldCond = `EXISTS (SELECT 1 FROM json_each(d.frontmatter) f WHERE lower(f.key) = lower(?) AND (` +
-	valueIs("f") + ` OR (f.type = 'array' AND EXISTS (SELECT 1 FROM json_each(f.value) j WHERE ` + valueIs("j") + `))))`
+	`f.type NOT IN ('array', 'object') AND ` + valueIs("f") +
+	` OR f.type IN ('array', 'object') AND EXISTS (SELECT 1 FROM json_each(f.value) j WHERE ` + valueIs("j") + `)))`
 
 // valueIs matches the json_each row x to a value given as text, then as a
 // number (NULL when it is none).
