@@ -2,6 +2,7 @@ package sections
 
 import (
 	"errors"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -81,5 +82,39 @@ func TestNestingBound(t *testing.T) {
 	}
 	if d := time.Since(start); d > time.Second {
 		t.Errorf("checking %d bytes took %v", len(huge), d)
+	}
+}
+
+// TestTableBound: a note of more table cells than maxTablePipes parses its
+// tables as text, in bounded memory; a long table under the bound stays a
+// table.
+func TestTableBound(t *testing.T) {
+	table := func(cols, rows int) []byte {
+		row := strings.Repeat("| x ", cols) + "|\n"
+		return []byte("# T\n\n" + strings.Repeat("| h ", cols) + "|\n" + strings.Repeat("|---", cols) + "|\n" + strings.Repeat(row, rows))
+	}
+	kinds := func(d *Document) (tables int) {
+		for _, s := range d.Sections {
+			for _, b := range s.Blocks {
+				if b.Kind == Table {
+					tables++
+				}
+			}
+		}
+		return tables
+	}
+	if d := Parse("ok.md", table(10, 1000)); kinds(d) != 1 {
+		t.Errorf("a table of 10,000 cells: %d tables", kinds(d))
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	d := Parse("wide.md", table(5000, 100)) // 500,000 cells, 1 MB
+	runtime.ReadMemStats(&after)
+	if kinds(d) != 0 {
+		t.Errorf("a table of 500,000 cells parsed as a table")
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 64<<20 {
+		t.Errorf("parsing 1 MB of table cells allocated %d MB", grew>>20)
 	}
 }

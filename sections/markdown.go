@@ -25,6 +25,17 @@ import (
 var md = goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough),
 	goldmark.WithParserOptions(parser.WithHeadingAttribute(), skipInlineOption)).Parser()
 
+// mdNoTables is md without GFM tables, for a note with more than
+// maxTablePipes '|': goldmark makes a node of every table cell (some 140
+// bytes each), so a note of a few megabytes of cells would take gigabytes
+// to parse. Its tables are then read as text, cut at lines.
+var mdNoTables = goldmark.New(goldmark.WithExtensions(extension.Strikethrough),
+	goldmark.WithParserOptions(parser.WithHeadingAttribute(), skipInlineOption)).Parser()
+
+// maxTablePipes bounds the table cells a note may have parsed as such: a
+// long table of ten columns and a thousand rows has about 11,000.
+const maxTablePipes = 100_000
+
 // mark is a top-level position that matters to sections: a heading, or the
 // start of a block the chunker may cut at.
 type mark struct {
@@ -47,7 +58,11 @@ type walker struct {
 
 func (w *walker) parse() {
 	src := w.buf[w.base:]
-	root := md.Parse(text.NewReader(src), parser.WithContext(parser.NewContext()))
+	p := md
+	if bytes.Count(src, []byte{'|'}) > maxTablePipes {
+		p = mdNoTables
+	}
+	root := p.Parse(text.NewReader(src), parser.WithContext(parser.NewContext()))
 	for n := root.FirstChild(); n != nil; n = n.NextSibling() {
 		w.top(n, src)
 	}
