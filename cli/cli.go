@@ -224,6 +224,13 @@ func usage(w io.Writer) {
 
 // newFlags makes a FlagSet whose -h prints its usage and flags to
 // env.Stderr.
+// flagSet reports whether the command line set flag name, even to "".
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
 func newFlags(env *Env, name, args string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)

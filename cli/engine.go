@@ -65,9 +65,7 @@ func addIndexPathFlag(fs *flag.FlagSet) *engineFlags {
 // maxFileSize is --max-file-size in bytes, or 0 when it was not given:
 // the engine then keeps each collection's own limit.
 func (f *engineFlags) maxFileSize() (int64, error) {
-	set := false
-	f.fs.Visit(func(fl *flag.Flag) { set = set || fl.Name == "max-file-size" })
-	if !set {
+	if !flagSet(f.fs, "max-file-size") {
 		return 0, nil
 	}
 	n, err := parseSize(f.maxSize)

@@ -27,6 +27,8 @@ func runIndex(ctx context.Context, env *Env, args []string) error {
 		return usagef("unexpected argument %q: give one DIR or COLLECTION, or none for every collection", pos[1])
 	case len(pos) == 0 && *name != "":
 		return usagef("--name names the collection of a DIR: give the DIR too")
+	case flagSet(fs, "name") && strings.TrimSpace(*name) == "":
+		return usagef("--name is empty: name the collection, or leave --name out to use the folder's name")
 	}
 	// Re-indexing what is there never makes an index, and neither does a
 	// DIR that does not exist (a mistyped folder, or a collection's name).

@@ -41,6 +41,7 @@ func TestErrorPrefix(t *testing.T) {
 		{[]string{"status", "extra"}, 2, `mdsearch: status: unexpected argument "extra"`},
 		{[]string{"index", "a", "b"}, 2, `mdsearch: index: unexpected argument "b"`},
 		{[]string{"index", "--name", "x"}, 2, "mdsearch: index: --name names the collection of a DIR"},
+		{[]string{"index", "--name", "", "../sample-vault"}, 2, "mdsearch: index: --name is empty"},
 		{[]string{"serve", "extra"}, 2, `mdsearch: serve: unexpected argument "extra"`},
 		{[]string{"watch", "--bogus"}, 2, "mdsearch: watch: flag provided but not defined: -bogus"},
 		{[]string{"chunk"}, 2, "mdsearch: chunk: give at least one FILE"},
