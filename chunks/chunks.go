@@ -60,7 +60,9 @@ type Options struct {
 //	   overlap by 0.1 of the budget rather than 0.15.
 //	3: passages carry their section's Anchor, so the index keeps two
 //	   sections with one path apart.
-const Version = 3
+//	4: windows read only the first KeepRun bytes of an ASCII word over
+//	   LongRun bytes (base64, long URLs).
+const Version = 4
 
 // Defaults.
 const (

@@ -417,14 +417,23 @@ func TestUnsplittableRuns(t *testing.T) {
 		}
 		return n
 	}
-	// With a character counter a long word must be cut, and never exceed.
-	word := strings.Repeat("abcdefghij", 500)
+	// With a character counter a long word must be cut, and never exceed:
+	// one of non-ASCII text (a script without spaces) is read whole.
+	word := strings.Repeat("abcdéfghij", 450)
 	_, cs := split(t, "# T\n\n"+word+"\n", Options{MaxTokens: 32, Counter: charCounter{}})
 	if len(cs) != 1 || windows(cs) < 10 {
 		t.Errorf("a %d-byte word gave %d passages, %d windows", len(word), len(cs), windows(cs))
 	}
+	// An ASCII word over LongRun bytes (base64, a long URL) is read for its
+	// first KeepRun bytes only: one window, whatever its length.
+	b64 := strings.Repeat("QUJD", 100_000)
+	_, cs = split(t, "# T\n\n![shot](data:"+b64+") and a caption\n", Options{MaxTokens: 32, Counter: charCounter{}})
+	if len(cs) != 1 || windows(cs) != 1 || !strings.HasSuffix(cs[0].Windows[0].EmbedText, "![shot](data:"+b64[:KeepRun-len("![shot](data:")]+" and a caption") {
+		t.Errorf("a 400 KB ASCII word gave %d passages, %d windows: %.200q", len(cs), windows(cs), cs[0].Windows[0].EmbedText)
+	}
 	// Estimates that run low make windows shrink, down to characters.
 	split(t, "# T\n\n"+word+" "+words(300, "w")+"\n", Options{MaxTokens: 20, Counter: floorCounter{}})
+	split(t, "# T\n\n"+b64+" "+words(300, "w")+"\n", Options{MaxTokens: 20, Counter: floorCounter{}})
 	// A budget smaller than a heading still terminates and keeps invariants.
 	split(t, "# "+words(40, "h")+"\n\n"+words(40, "b"), Options{MaxTokens: 1})
 	// So does a reading budget of one word: every passage is a word.

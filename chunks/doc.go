@@ -33,8 +33,11 @@
 // only the first CodeLines lines of a code block (by default its opening
 // fence with the language): the rest is left out of EmbedText, not of the
 // window's byte range or the passage's Text, which keyword search indexes.
-// A window whose text leaves code out is not a slice of the passage's
-// Text (TextStart -1). Vectors are still keyed by EmbedText, so an edit in
+// Likewise it reads only the first KeepRun bytes of an ASCII word over
+// LongRun bytes (a base64 image, a long URL), so a megabyte of base64 is
+// one window; text in scripts without spaces is not ASCII and is read
+// whole. A window whose text leaves code or such a word out is not a
+// slice of the passage's Text (TextStart -1). Vectors are still keyed by EmbedText, so an edit in
 // code the model does not read re-embeds nothing.
 //
 // Counting. A Counter that is an embed.RangeCounter (the model's tokenizer)

@@ -1,6 +1,7 @@
 package chunks
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/mdsearch/mdsearch"
@@ -454,35 +456,79 @@ func afterSentenceEnd(src []byte, pos int) bool {
 // opts.CodeLines lines, counted from where the block enters the passage,
 // up to the last non-blank byte of the last of them.
 func embeddedText(doc *sections.Document, opts Options, c mdsearch.Chunk, start, end int) string {
-	var b strings.Builder
-	pos := start
+	var left [][2]int // what the model does not read, in order
 	for _, sec := range doc.Sections {
 		for _, blk := range sec.Blocks {
 			bs, be := max(blk.StartByte, c.StartByte), min(blk.EndByte, c.EndByte)
-			if blk.Kind != sections.Code || bs >= be || opts.CodeLines <= 0 {
+			if bs >= be {
 				continue
 			}
-			cut, lines := be, 0
-			for i := bs; i < be; i++ {
-				if doc.Src[i] == '\n' {
-					if lines++; lines == opts.CodeLines {
-						cut = i
-						for cut > bs && isSpace(doc.Src[cut-1]) {
-							cut--
+			cut := be
+			if blk.Kind == sections.Code && opts.CodeLines > 0 {
+				lines := 0
+				for i := bs; i < be; i++ {
+					if doc.Src[i] == '\n' {
+						if lines++; lines == opts.CodeLines {
+							cut = i
+							for cut > bs && isSpace(doc.Src[cut-1]) {
+								cut--
+							}
+							break
 						}
-						break
 					}
 				}
 			}
-			if cut >= be || be <= pos || cut >= end {
-				continue
+			if cut < be {
+				left = append(left, [2]int{cut, be})
 			}
-			b.WriteString(doc.Text(pos, max(pos, cut)))
-			pos = max(pos, be)
 		}
+	}
+	// Long runs, found over the passage's text outside code tails.
+	var all [][2]int
+	from := c.StartByte
+	for _, l := range append(left, [2]int{c.EndByte, c.EndByte}) {
+		all = append(all, longASCIIRuns(doc.Src, from, l[0])...)
+		if l[0] < l[1] {
+			all = append(all, l)
+		}
+		from = l[1]
+	}
+	left = all
+	var b strings.Builder
+	pos := start
+	for _, l := range left {
+		if l[1] <= pos || l[0] >= end {
+			continue
+		}
+		b.WriteString(doc.Text(pos, max(pos, l[0])))
+		pos = max(pos, l[1])
 	}
 	if pos < end {
 		b.WriteString(doc.Text(pos, end))
 	}
 	return b.String()
+}
+
+// longASCIIRuns are the parts past KeepRun of the whitespace-delimited
+// words of src[start:end] that are ASCII and over LongRun bytes, found
+// here word by word, apart from the chunker's scan.
+func longASCIIRuns(src []byte, start, end int) [][2]int {
+	var out [][2]int
+	for pos := start; pos < end; {
+		word := bytes.IndexFunc(src[pos:end], func(r rune) bool { return !unicode.IsSpace(r) || r > 0x7f })
+		if word < 0 {
+			break
+		}
+		a := pos + word
+		n := bytes.IndexFunc(src[a:end], func(r rune) bool { return r <= 0x7f && unicode.IsSpace(r) })
+		b := end
+		if n >= 0 {
+			b = a + n
+		}
+		if b-a > LongRun && bytes.IndexFunc(src[a:b], func(r rune) bool { return r > 0x7f }) < 0 {
+			out = append(out, [2]int{a + KeepRun, b})
+		}
+		pos = b
+	}
+	return out
 }

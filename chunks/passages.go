@@ -4,6 +4,7 @@ import (
 	"iter"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/embed"
@@ -108,8 +109,13 @@ func (s *splitter) crop(u *unit, start, end int, tokens map[[2]int]int) *unit {
 	*sub = unit{id: u.id, pieces: sub.pieces[:0], members: sub.members[:0]}
 	s.elided = s.elided[:0]
 	for q := range clip(u.pieces, start, end) {
-		if cut := s.codeCut(q); cut < q.end {
+		cut := s.codeCut(q)
+		runs := len(s.elided)
+		s.elided = appendLongRuns(s.elided, s.src, q.start, cut)
+		if cut < q.end {
 			s.elided = append(s.elided, [2]int{cut, q.end})
+		}
+		if len(s.elided) > runs {
 			q.tokens = s.count(q.start, q.end)
 		} else if t, ok := tokens[[2]int{q.start, q.end}]; ok {
 			q.tokens = t
@@ -155,6 +161,52 @@ func (s *splitter) codeCut(q piece) int {
 		return q.end
 	}
 	return lineEnd(s.src, q.start, q.end, s.opts.CodeLines)
+}
+
+// Runs of ASCII without white space over LongRun bytes (an embedded
+// base64 image, a long playground URL, a minified line) are read by the
+// model only for their first KeepRun bytes: the rest is left out of
+// EmbedText as code tails are, so a megabyte of base64 is one window, not
+// thousands. Keyword search and the passage's Text keep all of it. Text
+// in scripts without spaces (Chinese, Japanese) is not ASCII and is read
+// whole.
+const (
+	LongRun = 512
+	KeepRun = 64
+)
+
+// appendLongRuns appends to elided the part past KeepRun of every long
+// ASCII word in src[start:end], in order. A word over LongRun bytes holds
+// one of every LongRun/2-th byte, so only those are looked at, and the
+// words around them.
+func appendLongRuns(elided [][2]int, src []byte, start, end int) [][2]int {
+	const step = LongRun / 2
+	for p := start + step; p < end; p += step {
+		if isSpace(src[p]) {
+			continue
+		}
+		a, b := p, p+1
+		for a > start && !isSpace(src[a-1]) {
+			a--
+		}
+		for b < end && !isSpace(src[b]) {
+			b++
+		}
+		if b-a > LongRun && ascii(src[a:b]) {
+			elided = append(elided, [2]int{a + KeepRun, b})
+		}
+		p = b // the next word holding a probe starts after this one
+	}
+	return elided
+}
+
+func ascii(b []byte) bool {
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // codeLeftOut is, for the passages cut, every range of code their windows
