@@ -61,7 +61,8 @@ type Options struct {
 //	3: passages carry their section's Anchor, so the index keeps two
 //	   sections with one path apart.
 //	4: windows read only the first KeepRun bytes of an ASCII word over
-//	   LongRun bytes (base64, long URLs).
+//	   LongRun bytes (base64, long URLs); in h2h3, headings deeper than
+//	   H2 with none above them group only what is under them.
 const Version = 4
 
 // Defaults.

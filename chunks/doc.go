@@ -6,7 +6,8 @@
 // in words:
 //   - A note is cut into units: every section's own body in the
 //     "sections" profile; in "h2h3", H1 and H2 sections with everything
-//     under them, cut again at H3 only when over budget (H4+ never).
+//     under them, cut again at H3 only when over budget (H4+ never); a
+//     deeper heading with no H1 or H2 above it groups what is under it.
 //   - A stub unit (under StubWords words after its heading) merges into the
 //     next unit when that one is at the same or a deeper level and either
 //     both fit one passage or the next must be cut anyway. A passage is

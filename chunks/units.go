@@ -144,8 +144,12 @@ func (s *splitter) h2h3Units(pieces [][]piece) []*unit {
 	secs := s.doc.Sections
 	var us []*unit
 	for from := 0; from < len(secs); {
+		// A group runs to the next H1 or H2, or, when it starts at a
+		// deeper heading with none above it, to that heading's next
+		// sibling: its passages are labelled by the group's heading.
+		top := max(2, secs[from].Level)
 		to := from + 1
-		for to < len(secs) && !(secs[to].Level >= 1 && secs[to].Level <= 2) {
+		for to < len(secs) && !(secs[to].Level >= 1 && secs[to].Level <= top) {
 			to++
 		}
 		u := s.group(pieces, from, to)
