@@ -3,8 +3,10 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 
 	"github.com/mdsearch/mdsearch"
@@ -26,7 +28,7 @@ type genFlags struct {
 func (g *genFlags) add(fs *flag.FlagSet) {
 	fs.BoolVar(&g.on, "generate", false, "make labelled queries from the vault itself instead of --queries (see --style)")
 	fs.StringVar(&g.style, "style", "both", "with --generate: links (sentences around links to a heading), headings (sections' first sentences) or both")
-	fs.StringVar(&g.write, "write-queries", "", "with --generate: also write the queries to this file (JSON Lines)")
+	fs.StringVar(&g.write, "write-queries", "", "with --generate: also write the queries to this new file (JSON Lines; one that exists is refused)")
 }
 
 // queries generates the query set, and writes it when asked.
@@ -50,9 +52,13 @@ func (g *genFlags) queries(ctx context.Context, env *Env, opts *eval.Options) er
 	return nil
 }
 
-// saveQueries writes a query set as JSON Lines, one query a line.
+// saveQueries writes a query set as JSON Lines, one query a line, into a
+// new file: one that exists is someone's, and is left as it is.
 func saveQueries(path string, qs *eval.QuerySet) error {
-	f, err := os.Create(path)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		return mdsearch.Errorf(mdsearch.KindInvalid, "write queries", path, "remove it, or pick another path; it was left as it is", "the file exists")
+	}
 	if err != nil {
 		return mdsearch.Errorf(mdsearch.KindInvalid, "write queries", path, "", "%v", err)
 	}

@@ -33,6 +33,11 @@ func TestEvalGenerate(t *testing.T) {
 	if !strings.Contains(errOut, "queries from 6 notes") {
 		t.Errorf("stderr lacks the generated counts: %s", errOut)
 	}
+	// A file that exists is left as it is.
+	code, _, errOut = run(t, "", "eval", "--vault", "../sample-vault", "--generate", "--write-queries", qfile, "--embedder", "none", "--config", "sections-keyword")
+	if again, _ := os.ReadFile(qfile); code != 1 || !strings.Contains(errOut, "the file exists") || string(again) != string(data) {
+		t.Errorf("--write-queries over an existing file: %d %s", code, errOut)
+	}
 	// The written file runs again as --queries.
 	if code, out, errOut := run(t, "", "eval", "--vault", "../sample-vault", "--queries", qfile, "--embedder", "none",
 		"--config", "sections-keyword"); code != 0 || !strings.Contains(out, "sections-keyword") {
