@@ -290,6 +290,8 @@ func (d *Document) names() []string {
 		switch {
 		case s.Level == 0:
 			names[i] = Preamble
+		case strings.TrimSpace(s.Heading) == "" && s.ID != "":
+			names[i] = "#" + s.ID // an empty heading's path reads as "/" or "A/"
 		case paths[strings.ToLower(path)] > 1 && s.ID != "":
 			names[i] = "#" + s.ID
 		case headings[forms[i].heading] == 1 && (!check || d.finds(s.Heading, i, forms)):

@@ -47,6 +47,23 @@ func TestFindArrowPaths(t *testing.T) {
 	}
 }
 
+// TestOutlineEmptyHeadings: an empty heading is named by its anchor, not
+// by a path that reads as "/" (the preamble) or "A/", and reads back.
+func TestOutlineEmptyHeadings(t *testing.T) {
+	d := Parse("e.md", []byte("Intro.\n\n# \n\n## \n\ntext\n\n# A\n\n## \n\nmore\n"))
+	for _, e := range d.Outline() {
+		if e.Level == 0 {
+			continue
+		}
+		if e.Heading == "" && !strings.HasPrefix(e.Section, "#") {
+			t.Errorf("empty heading named %q", e.Section)
+		}
+		if s, err := d.Find(e.Section); err != nil || !slices.Equal(s.Path, e.SectionPath) {
+			t.Errorf("Find(%q) = %v, %v; want %q", e.Section, s, err, e.SectionPath)
+		}
+	}
+}
+
 // TestFindUnworded: a query without letters or digits names the text
 // before the first heading only as "" or "/"; anything else ("🦀", "!!!")
 // only a heading written so.
