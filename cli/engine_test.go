@@ -317,3 +317,24 @@ func TestIndexEveryCollection(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }
+
+// TestStatusStaleLine: status explains its STALE count, which counts new
+// files too and so may exceed FILES.
+func TestStatusStaleLine(t *testing.T) {
+	noModel(t)
+	vault := t.TempDir()
+	if err := os.CopyFS(vault, os.DirFS("../sample-vault")); err != nil {
+		t.Fatal(err)
+	}
+	index := filepath.Join(t.TempDir(), "index.db")
+	if code, _, errOut := run(t, index, "index", vault); code != 0 {
+		t.Fatalf("index: %d %s", code, errOut)
+	}
+	if code, out, _ := run(t, index, "status"); code != 0 || strings.Contains(out, "stale:") {
+		t.Errorf("status of an up-to-date index: %d %s", code, out)
+	}
+	os.WriteFile(filepath.Join(vault, "new.md"), []byte("# New\n\nfresh\n"), 0o644)
+	if code, out, _ := run(t, index, "status"); code != 0 || !strings.Contains(out, "stale: 1 file added, changed or deleted on disk since indexed") {
+		t.Errorf("status with a new file: %d %s", code, out)
+	}
+}

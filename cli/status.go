@@ -44,6 +44,10 @@ func runStatus(ctx context.Context, env *Env, args []string) error {
 			fmt.Fprintf(tw, "total\t%d\t%d\t%d\t%d\t%d\t\t\n", s.Files, s.Chunks, s.Windows, s.Vectors, s.Stale)
 		}
 		tw.Flush()
+		if s.Stale > 0 { // it counts new and deleted files too, so it may exceed FILES
+			fmt.Fprintf(env.Stdout, "\nstale: %d %s added, changed or deleted on disk since indexed; `mdsearch index` catches up "+
+				"(a running watch, serve or mcp does so as files are saved)\n", s.Stale, plural(s.Stale, "file", "files"))
+		}
 	}
 	if p := s.Indexing; p != nil {
 		v := snapshotView(*p)
