@@ -40,8 +40,7 @@ func ParseWhere(pairs []string) (map[string]string, error) {
 	if len(pairs) == 0 {
 		return nil, nil
 	}
-	out := make(map[string]string, len(pairs))
-	named := map[string]string{} // field names are matched without regard to case
+	w := Where{}
 	for _, p := range pairs {
 		k, v, ok := strings.Cut(p, "=")
 		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
@@ -49,15 +48,34 @@ func ParseWhere(pairs []string) (map[string]string, error) {
 		case !ok || k == "":
 			return nil, Errorf(KindInvalid, "", "", "", "where %q: use field=value, e.g. owner=alice", p)
 		}
-		if first, seen := named[strings.ToLower(k)]; seen {
-			if prev := out[first]; !strings.EqualFold(prev, v) {
-				return nil, Errorf(KindInvalid, "", "", "", "where: field %q is given twice (%q and %q); a note has one value", k, prev, v)
-			}
-			out[first] = v
-			continue
+		if err := w.Add(k, v); err != nil {
+			return nil, err
 		}
-		named[strings.ToLower(k)] = k
-		out[k] = v
 	}
-	return out, nil
+	return w.Fields, nil
+}
+
+// Where collects frontmatter conditions for SearchRequest.Where. Field
+// names match without regard to case, so a field given twice, in any
+// case, must be given one value (in any case).
+type Where struct {
+	Fields map[string]string
+	named  map[string]string // lower-cased name → its spelling in Fields
+}
+
+// Add adds field k = v; a later value replaces an equal one.
+func (w *Where) Add(k, v string) error {
+	if w.Fields == nil {
+		w.Fields, w.named = map[string]string{}, map[string]string{}
+	}
+	if first, seen := w.named[strings.ToLower(k)]; seen {
+		if prev := w.Fields[first]; !strings.EqualFold(prev, v) {
+			return Errorf(KindInvalid, "", "", "", "where: field %q is given twice (%q and %q); a note has one value", k, prev, v)
+		}
+		w.Fields[first] = v
+		return nil
+	}
+	w.named[strings.ToLower(k)] = k
+	w.Fields[k] = v
+	return nil
 }

@@ -43,8 +43,8 @@ func runIndex(ctx context.Context, env *Env, args []string) error {
 	ef.existing = len(pos) == 0 || missing
 	e, closeAll, err := ef.open(ctx, env, true)
 	if err != nil {
-		if missing && mdsearch.KindOf(err) == mdsearch.KindNotFound {
-			return mdsearch.Errorf(mdsearch.KindNotFound, "index", pos[0], "check the path; nothing was created", "no such folder")
+		if missing && mdsearch.KindOf(err) == mdsearch.KindNotFound { // no index: no collection either
+			return notFolderNorCollection(pos[0], nil)
 		}
 		return err
 	}
@@ -59,7 +59,8 @@ func runIndex(ctx context.Context, env *Env, args []string) error {
 	st, err := e.Index(ctx, indexRequest(ctx, e, pos[0], *name, *full), bar.update)
 	bar.done(st)
 	if missing && mdsearch.KindOf(err) == mdsearch.KindNotFound && !e.HasCollection(ctx, pos[0]) {
-		return notFolderNorCollection(ctx, e, pos[0])
+		colls, _ := e.Collections(ctx)
+		return notFolderNorCollection(pos[0], colls)
 	}
 	if st == nil {
 		return err
@@ -68,10 +69,10 @@ func runIndex(ctx context.Context, env *Env, args []string) error {
 }
 
 // notFolderNorCollection is the error for an index argument that names
-// neither a folder nor a collection of the index, which it lists.
-func notFolderNorCollection(ctx context.Context, e *search.Engine, arg string) error {
+// neither a folder nor one of the index's collections, which it lists.
+func notFolderNorCollection(arg string, colls []mdsearch.CollectionStatus) error {
 	hint := "check the path; nothing was created"
-	if colls, err := e.Collections(ctx); err == nil && len(colls) > 0 {
+	if len(colls) > 0 {
 		names := make([]string, len(colls))
 		for i, c := range colls {
 			names[i] = c.Name

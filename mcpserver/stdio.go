@@ -146,39 +146,41 @@ func (c *lineConn) decode(line []byte) (jsonrpc.Message, bool) {
 		}
 		return msg, true
 	}
-	var probe struct {
-		ID any `json:"id"`
-	}
 	switch {
 	case !json.Valid(line):
 		c.reject(nil, jsonrpc.CodeParseError, "parse error: the line is not JSON; send one JSON-RPC message per line")
 	case line[0] == '[':
 		c.reject(nil, jsonrpc.CodeInvalidRequest, "batches are not supported; send one JSON-RPC message per line")
 	default:
-		_ = json.Unmarshal(line, &probe)
-		if _, ok := probe.ID.(map[string]any); ok {
-			probe.ID = nil
+		var id any
+		_ = json.Unmarshal(rawID(line), &id)
+		if _, ok := id.(map[string]any); ok {
+			id = nil
 		}
-		c.reject(probe.ID, jsonrpc.CodeInvalidRequest, "invalid request: "+err.Error())
+		c.reject(id, jsonrpc.CodeInvalidRequest, "invalid request: "+err.Error())
 	}
 	return nil, false
+}
+
+// rawID is a message line's id as written (null included), or nil when
+// it has none.
+func rawID(line []byte) json.RawMessage {
+	var probe struct {
+		ID json.RawMessage `json:"id"`
+	}
+	_ = json.Unmarshal(line, &probe)
+	return probe.ID
 }
 
 // badID says what is wrong with a request's id, or "": a null id would
 // pass for a notification and get no answer at all, and a fractional or
 // out-of-range number would be answered under another id.
 func badID(line []byte) string {
-	var fields map[string]json.RawMessage
-	_ = json.Unmarshal(line, &fields) // the line decoded as a message: an object
-	id, ok := fields["id"]
-	if !ok {
-		return ""
-	}
-	raw := string(bytes.TrimSpace(id))
+	raw := string(bytes.TrimSpace(rawID(line)))
 	switch {
 	case raw == "null":
 		return "id is null"
-	case raw == "" || raw[0] == '"':
+	case raw == "" || raw[0] == '"': // none (a notification), or a string
 		return ""
 	}
 	if _, err := strconv.ParseInt(raw, 10, 64); err != nil {

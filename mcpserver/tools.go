@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -162,31 +163,31 @@ func (a SearchArgs) request() (mdsearch.SearchRequest, error) {
 
 // whereStrings reads where's values as the CLI's --where FIELD=VALUE
 // would give them: {"draft": false, "priority": 3} is draft=false and
-// priority=3.
+// priority=3. As on the CLI, a field named twice, in any case, must agree.
 func whereStrings(where map[string]any) (map[string]string, error) {
 	if len(where) == 0 {
 		return nil, nil
 	}
-	pairs := make([]string, 0, len(where))
-	for k, v := range where {
-		if strings.Contains(k, "=") {
-			return nil, fmt.Errorf("where %q: a field name cannot hold '='", k)
-		}
-		switch v := v.(type) {
+	var w mdsearch.Where
+	for _, k := range slices.Sorted(maps.Keys(where)) { // one order, whatever the map's
+		var s string
+		switch v := where[k].(type) {
 		case string:
-			pairs = append(pairs, k+"="+v)
+			s = v
 		case bool:
-			pairs = append(pairs, k+"="+strconv.FormatBool(v))
+			s = strconv.FormatBool(v)
 		case float64:
-			pairs = append(pairs, k+"="+strconv.FormatFloat(v, 'f', -1, 64))
+			s = strconv.FormatFloat(v, 'f', -1, 64)
 		case json.Number:
-			pairs = append(pairs, k+"="+v.String())
+			s = v.String()
 		default:
 			return nil, fmt.Errorf("where %q: use a string, number or boolean, got %v", k, v)
 		}
+		if err := w.Add(k, s); err != nil {
+			return nil, err
+		}
 	}
-	slices.Sort(pairs)                // one order, whatever the map's
-	return mdsearch.ParseWhere(pairs) // as the CLI's: a field named twice, in any case, must agree
+	return w.Fields, nil
 }
 
 func (t *tools) read(ctx context.Context, _ *mcp.CallToolRequest, a ReadArgs) (*mcp.CallToolResult, *mdsearch.ReadResponse, error) {

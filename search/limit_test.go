@@ -67,7 +67,7 @@ func TestReadHint(t *testing.T) {
 		{mdsearch.Result{Path: "a.md", SectionPath: []string{"A"}, Sections: [][]string{{"A"}, {"A", "B"}}},
 			`cut to fit the token budget, 3 more lines: read a.md, lines 10-12`},
 	} {
-		if got := readHint(tt.r, 10, 12); got != tt.want {
+		if got := readHint(tt.r, "cut to fit the token budget", 10, 12); got != tt.want {
 			t.Errorf("readHint(%+v) = %q, want %q", tt.r, got, tt.want)
 		}
 	}

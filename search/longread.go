@@ -126,7 +126,7 @@ const previewBytes = 16 << 10
 
 // runeStart is the largest offset of at most n that starts a character
 // of src (or ends it).
-func runeStart(src []byte, n int) int {
+func runeStart[T ~string | ~[]byte](src T, n int) int {
 	if n >= len(src) {
 		return len(src)
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/embed"
@@ -257,10 +256,7 @@ func fitBudget(rs []mdsearch.Result, budget int, joins seams, ends []int) ([]mds
 		}
 		r := &rs[i]
 		if end := r.StartLine + lines - 1; end < r.EndLine { // else one block, kept whole
-			r.Text, r.Truncated = cut, true
-			r.ReadHint = readHint(*r, end+1, max(r.EndLine, ends[i]))
-			r.EndLine = end
-			joins.cutAt(r, end)
+			joins.cut(r, cut, end, end+1, max(r.EndLine, ends[i]), "cut to fit the token budget")
 		}
 		return rs[:i+1], len(rs) - i - 1
 	}
@@ -288,20 +284,23 @@ func capResults(rs []mdsearch.Result, joins seams) []int {
 		end := strings.LastIndexByte(r.Text[:maxResultBytes], '\n')
 		next := 1 // the rest starts on the line after the cut
 		if end < maxResultBytes/2 {
-			end, next = maxResultBytes, 0
-			for end > 0 && !utf8.RuneStart(r.Text[end]) {
-				end--
-			}
+			end, next = runeStart(r.Text, maxResultBytes), 0
 		}
 		// Passages joined on one line gained a line break: never past the end.
 		last := min(r.StartLine+strings.Count(r.Text[:end], "\n"), r.EndLine)
-		from, to := min(last+next, r.EndLine), r.EndLine
-		r.Text, r.Truncated = r.Text[:end], true
-		r.ReadHint = strings.Replace(readHint(*r, from, to), "cut to fit the token budget", fmt.Sprintf("cut at %d KB", maxResultBytes>>10), 1)
-		r.EndLine = last
-		joins.cutAt(r, last)
+		joins.cut(r, r.Text[:end], last, min(last+next, r.EndLine), r.EndLine, fmt.Sprintf("cut at %d KB", maxResultBytes>>10))
 	}
 	return ends
+}
+
+// cut ends result r after line last with text, saying why and which
+// lines, from..to, read the rest; a merged result's chunk range ends with
+// it (cutAt).
+func (ss seams) cut(r *mdsearch.Result, text string, last, from, to int, why string) {
+	r.Text, r.Truncated = text, true
+	r.ReadHint = readHint(*r, why, from, to)
+	r.EndLine = last
+	ss.cutAt(r, last)
 }
 
 // frameTokens estimates what a result costs besides its text: the header
@@ -312,12 +311,12 @@ func frameTokens(r mdsearch.Result) int {
 	return 2*EstimateTokens(name) + 16
 }
 
-// readHint says how to read the rest of a cut result: lines from..to of
+// readHint says why a result was cut and how to read the rest: lines from..to of
 // its note, named COLLECTION:PATH (which names it even when another
 // collection holds the same path). Lines read exactly what was left out,
 // where a section would repeat what was shown, or, in a passage that
 // merged several sections, miss some.
-func readHint(r mdsearch.Result, from, to int) string {
+func readHint(r mdsearch.Result, why string, from, to int) string {
 	note := r.Path
 	if r.Collection != "" {
 		note = r.Collection + ":" + r.Path
@@ -326,7 +325,7 @@ func readHint(r mdsearch.Result, from, to int) string {
 	if to == from {
 		more = "1 more line"
 	}
-	return fmt.Sprintf("cut to fit the token budget, %s: read %s, lines %d-%d", more, note, from, to)
+	return fmt.Sprintf("%s, %s: read %s, lines %d-%d", why, more, note, from, to)
 }
 
 // cutBlocks returns the longest prefix of text made of whole blocks

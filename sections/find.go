@@ -66,11 +66,8 @@ func (d *Document) findIn(query string, forms []pathForms) (*Section, error) {
 		return &d.Sections[full[0]], nil
 	}
 	for _, m := range [][]int{exactSuffix, suffix, contains} {
-		switch {
-		case len(m) == 1 || len(m) > 1 && d.samePath(m):
-			return &d.Sections[m[0]], nil // same path twice: the first, as above
-		case len(m) > 1:
-			return nil, d.notFound(query, "it matches several sections; name one by its path, or by its #anchor where paths repeat", m)
+		if s, err := d.pick(query, m); s != nil || err != nil {
+			return s, err
 		}
 	}
 	if byID >= 0 {
@@ -93,11 +90,8 @@ func (d *Document) unworded(query string) (*Section, error) {
 				}
 			}
 		}
-		switch {
-		case len(m) == 1 || len(m) > 1 && d.samePath(m):
-			return &d.Sections[m[0]], nil
-		case len(m) > 1:
-			return nil, d.notFound(query, "it matches several sections; name one by its path, or by its #anchor where paths repeat", m)
+		if s, err := d.pick(query, m); s != nil || err != nil {
+			return s, err
 		}
 		return nil, d.notFound(query, "no such section", nil)
 	}
@@ -105,6 +99,19 @@ func (d *Document) unworded(query string) (*Section, error) {
 		return &d.Sections[0], nil
 	}
 	return nil, d.notFound(query, "the note has no text before its first heading", nil)
+}
+
+// pick is the section the matches m name: the one, or the first of several
+// with one path (its read says so); several paths are an error; none is
+// (nil, nil).
+func (d *Document) pick(query string, m []int) (*Section, error) {
+	switch {
+	case len(m) == 1 || len(m) > 1 && d.samePath(m):
+		return &d.Sections[m[0]], nil
+	case len(m) > 1:
+		return nil, d.notFound(query, "it matches several sections; name one by its path, or by its #anchor where paths repeat", m)
+	}
+	return nil, nil
 }
 
 // samePath reports whether the sections m all have one path.
