@@ -80,6 +80,10 @@ func (f *engineFlags) maxFileSize() (int64, error) {
 // is not an error: keyword search still works, and the engine carries a
 // notice naming the fix.
 func (f *engineFlags) open(ctx context.Context, env *Env, withModel bool) (*search.Engine, func(), error) {
+	if flagSet(f.fs, "index") && strings.TrimSpace(f.index) == "" {
+		// An unset variable ("--index $IDX") must not mean the default index.
+		return nil, nil, usagef("--index is empty: name an index file, or leave --index out for the default")
+	}
 	path, err := search.IndexPath(f.index, env.Getenv)
 	if err != nil {
 		return nil, nil, err

@@ -24,6 +24,9 @@ func runStatus(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if err := e.Check(ctx); err != nil { // damage a search may not meet until later
+		return err
+	}
 	if *asJSON {
 		return printJSON(env, s)
 	}

@@ -21,7 +21,11 @@ type DropStats struct {
 // its size limit. The
 // files in its folder are not touched. It waits for an index run in
 // another process, as Index does.
-func (e *Engine) Drop(ctx context.Context, name string) (*DropStats, error) {
+func (e *Engine) Drop(ctx context.Context, name string) (_ *DropStats, err error) {
+	defer e.explain(&err)
+	if err := e.st.Replaced(); err != nil {
+		return nil, err
+	}
 	start := time.Now()
 	unlock, err := e.lockWrites(ctx)
 	if err != nil {

@@ -114,6 +114,18 @@ func (e *Engine) MaxFileSize() int64 { return e.opts.MaxFileSize }
 // Close closes the index file. It does not close the embedder.
 func (e *Engine) Close() error { return e.st.Close() }
 
+// explain, deferred with an exported method's error, names the index file
+// and what to do when SQLite failed on it (see store.Explain).
+func (e *Engine) explain(err *error) { *err = store.Explain(e.st.Path(), *err) }
+
+// Check reads the whole index file for damage (SQLite's quick_check),
+// which a search or an index run may never meet: they read only the pages
+// they need.
+func (e *Engine) Check(ctx context.Context) (err error) {
+	defer e.explain(&err)
+	return e.st.Check(ctx)
+}
+
 // Store gives direct access to the index file (tests, evaluation).
 func (e *Engine) Store() *store.Store { return e.st }
 

@@ -21,7 +21,11 @@ import (
 // doc). With an empty req.Dir it re-indexes the collection req.Name from
 // its recorded folder. The stats are returned even when the run fails
 // midway; what was committed stays.
-func (e *Engine) Index(ctx context.Context, req mdsearch.IndexRequest, progress func(mdsearch.IndexProgress)) (*mdsearch.IndexStats, error) {
+func (e *Engine) Index(ctx context.Context, req mdsearch.IndexRequest, progress func(mdsearch.IndexProgress)) (_ *mdsearch.IndexStats, err error) {
+	defer e.explain(&err)
+	if err := e.st.Replaced(); err != nil {
+		return nil, err
+	}
 	existing := req.Dir == ""
 	if existing {
 		if req.Name == "" {
@@ -38,7 +42,11 @@ func (e *Engine) Index(ctx context.Context, req mdsearch.IndexRequest, progress 
 
 // IndexAll re-indexes every collection from its recorded folder, e.g.
 // after Open rebuilt an index of another schema version.
-func (e *Engine) IndexAll(ctx context.Context, full bool, progress func(mdsearch.IndexProgress)) ([]*mdsearch.IndexStats, error) {
+func (e *Engine) IndexAll(ctx context.Context, full bool, progress func(mdsearch.IndexProgress)) (_ []*mdsearch.IndexStats, err error) {
+	defer e.explain(&err)
+	if err := e.st.Replaced(); err != nil {
+		return nil, err
+	}
 	colls, err := e.st.Collections(ctx)
 	if err != nil {
 		return nil, err
@@ -65,7 +73,11 @@ func (e *Engine) IndexAll(ctx context.Context, full bool, progress func(mdsearch
 // Refresh brings the named notes (vault-relative) of a collection up to
 // date without walking the vault: a note still on disk is re-checked, one
 // that is gone (or no longer indexable) is removed. File watchers use it.
-func (e *Engine) Refresh(ctx context.Context, collection string, paths []string) (*mdsearch.IndexStats, error) {
+func (e *Engine) Refresh(ctx context.Context, collection string, paths []string) (_ *mdsearch.IndexStats, err error) {
+	defer e.explain(&err)
+	if err := e.st.Replaced(); err != nil {
+		return nil, err
+	}
 	c, err := e.collectionByName(ctx, collection)
 	if err != nil {
 		return nil, err

@@ -26,7 +26,11 @@ type note struct {
 // Read returns a whole note, or one section of it (from its heading to the
 // next heading of the same or a higher level), read from disk now so it
 // shows the current text. See openNote for how the path is resolved.
-func (e *Engine) Read(ctx context.Context, req mdsearch.ReadRequest) (*mdsearch.ReadResponse, error) {
+func (e *Engine) Read(ctx context.Context, req mdsearch.ReadRequest) (_ *mdsearch.ReadResponse, err error) {
+	defer e.explain(&err)
+	if err := e.st.Replaced(); err != nil {
+		return nil, err
+	}
 	n, err := e.openNote(ctx, req.Path)
 	if err != nil {
 		return nil, err
@@ -125,7 +129,11 @@ func twins(doc *sections.Document, sec *sections.Section) []string {
 }
 
 // Outline returns the heading tree of a note with each section's size.
-func (e *Engine) Outline(ctx context.Context, path string) (*mdsearch.Outline, error) {
+func (e *Engine) Outline(ctx context.Context, path string) (_ *mdsearch.Outline, err error) {
+	defer e.explain(&err)
+	if err := e.st.Replaced(); err != nil {
+		return nil, err
+	}
 	n, err := e.openNote(ctx, path)
 	if err != nil {
 		return nil, err

@@ -21,9 +21,13 @@ import (
 const maxCandidates = 100000
 
 // Search answers a query (see the package doc for the ranking rules).
-func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (*mdsearch.SearchResponse, error) {
+func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (_ *mdsearch.SearchResponse, err error) {
+	defer e.explain(&err)
+	if err := e.st.Replaced(); err != nil {
+		return nil, err
+	}
 	start := time.Now()
-	req, err := normalize(req)
+	req, err = normalize(req)
 	if err != nil {
 		return nil, err
 	}
@@ -295,7 +299,20 @@ func (e *Engine) semanticReady(ctx context.Context) (*snapshot, bool, string, er
 		}
 		return nil, false, msg + "; run `mdsearch index` to embed; showing keyword results", nil
 	}
-	return snap, stale, "", nil
+	return snap, stale, e.pendingNotice(ctx, "meaning covers only the windows embedded so far"), nil
+}
+
+// pendingNotice says, after what, that an index run has not finished
+// embedding: it is running, here or in another process, or it was stopped.
+// It is "" when every window has its vector.
+func (e *Engine) pendingNotice(ctx context.Context, what string) string {
+	if p, err := e.st.Meta(ctx, metaPending); err != nil || p == "" {
+		return ""
+	}
+	if e.progress.Load() != nil {
+		return what + ": this process is indexing"
+	}
+	return what + ": an index run is embedding in another process, or was stopped before it finished; `mdsearch index` completes it"
 }
 
 // dropGone removes hits whose chunks a running re-index has replaced since

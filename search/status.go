@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"strconv"
 	"time"
 
@@ -14,7 +15,11 @@ import (
 
 // Status describes the index: collections, counts, stale files, the model
 // and, while an Index call runs in this process, its progress.
-func (e *Engine) Status(ctx context.Context) (*mdsearch.Status, error) {
+func (e *Engine) Status(ctx context.Context) (_ *mdsearch.Status, err error) {
+	defer e.explain(&err)
+	if err := e.st.Replaced(); err != nil {
+		return nil, err
+	}
 	model, err := e.st.Meta(ctx, "model")
 	if err != nil {
 		return nil, err
@@ -50,6 +55,9 @@ func (e *Engine) Status(ctx context.Context) (*mdsearch.Status, error) {
 	}
 	s.SizeBytes = e.st.SizeBytes()
 	s.Notice = e.statusNotice(model)
+	if s.Notice == "" && s.Vectors < s.Windows {
+		s.Notice = e.pendingNotice(ctx, fmt.Sprintf("%d of %d windows have vectors", s.Vectors, s.Windows))
+	}
 	return s, nil
 }
 

@@ -2,6 +2,7 @@
 
 package store
 
-// writable reports whether this process may create files in dir; without
-// a way to ask, it says yes and SQLite reports what it cannot do.
-func writable(dir string) bool { return true }
+// writable reports whether this process may write path (a file, or a folder
+// to create files in); without a way to ask, it says yes and SQLite reports
+// what it cannot do.
+func writable(path string) bool { return true }

@@ -4,5 +4,6 @@ package store
 
 import "golang.org/x/sys/unix"
 
-// writable reports whether this process may create files in dir.
-func writable(dir string) bool { return unix.Access(dir, unix.W_OK) == nil }
+// writable reports whether this process may write path: a file, or a
+// folder to create files in.
+func writable(path string) bool { return unix.Access(path, unix.W_OK) == nil }

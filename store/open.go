@@ -92,6 +92,9 @@ func openIndex(ctx context.Context, path string, readOnly bool) (*Store, *Migrat
 		return nil, nil, err
 	}
 	s := &Store{path: abs}
+	if s.file, err = os.Stat(abs); err != nil {
+		return nil, nil, mdsearch.Errorf(mdsearch.KindInvalid, "open index", abs, "", "%v", err)
+	}
 	if s.w, err = openDB(abs, readOnly, frozen); err != nil {
 		return nil, nil, err
 	}
@@ -119,6 +122,9 @@ func ensureFile(ctx context.Context, abs string, readOnly bool) error {
 	case errors.Is(err, fs.ErrNotExist) && readOnly:
 		return noIndex(abs)
 	case errors.Is(err, fs.ErrNotExist):
+		if err := orphans(abs); err != nil {
+			return err
+		}
 		return createFile(ctx, abs)
 	case err != nil:
 		return mdsearch.Errorf(mdsearch.KindInvalid, "open index", abs, "", "%v", err)
@@ -127,6 +133,22 @@ func ensureFile(ctx context.Context, abs string, readOnly bool) error {
 	case fi.Size() == 0:
 		return mdsearch.Errorf(mdsearch.KindInvalid, "open index", abs,
 			"pass another --index path, or delete this file to start over", "%w", ErrEmptyFile)
+	}
+	return nil
+}
+
+// orphans refuses to create an index beside the -wal or -shm file of one
+// that was deleted: a process may still have it open (mdsearch serve, mcp
+// or watch), and SQLite would read those files as the new index's, mixing
+// the two into a damaged file. They are not provably mdsearch's to delete.
+func orphans(abs string) error {
+	for _, suffix := range []string{"-wal", "-shm"} {
+		if _, err := os.Lstat(abs + suffix); err == nil {
+			return mdsearch.Errorf(mdsearch.KindUnavailable, "create index", abs,
+				"stop any mdsearch serve, mcp or watch still using the deleted index, then delete "+
+					filepath.Base(abs)+"-wal and "+filepath.Base(abs)+"-shm and run this again",
+				"%s is left from an index deleted while in use", filepath.Base(abs)+suffix)
+		}
 	}
 	return nil
 }
@@ -194,24 +216,51 @@ func inspect(ctx context.Context, abs string, frozen bool) (*fileInfo, error) {
 	if err := db.QueryRowContext(ctx, `PRAGMA application_id`).Scan(&f.appID); err != nil {
 		return nil, fileError(abs, err)
 	}
+	if err := f.readTables(ctx, db); err != nil {
+		if f.appID == ApplicationID {
+			return nil, damaged(abs, err)
+		}
+		return nil, fileError(abs, err)
+	}
+	return f, nil
+}
+
+// readTables reads the file's tables and schema version. A version that
+// cannot be read in a file marked as an index is damage, not an older
+// index: Open would rebuild an older one empty.
+func (f *fileInfo) readTables(ctx context.Context, db *sql.DB) error {
 	rows, err := db.QueryContext(ctx, `SELECT name FROM sqlite_master WHERE type = 'table'`)
 	if err != nil {
-		return nil, fileError(abs, err)
+		return err
 	}
 	for rows.Next() {
 		var name string
-		if rows.Scan(&name) == nil {
-			f.tables[name] = true
+		if err := rows.Scan(&name); err != nil {
+			rows.Close()
+			return err
 		}
+		f.tables[name] = true
 	}
-	rows.Close()
-	if f.tables["meta"] {
-		var v string
-		if db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'schema_version'`).Scan(&v) == nil {
-			fmt.Sscan(v, &f.version)
-		}
+	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
+		return err
 	}
-	return f, nil
+	if !f.tables["meta"] {
+		return nil
+	}
+	var v string
+	err = db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'schema_version'`).Scan(&v)
+	switch {
+	case errors.Is(err, sql.ErrNoRows) && f.appID != ApplicationID:
+		return nil // a foreign meta table
+	case errors.Is(err, sql.ErrNoRows):
+		return errors.New("its schema version is missing")
+	case err != nil:
+		return err
+	}
+	if _, err := fmt.Sscan(v, &f.version); err != nil && f.appID == ApplicationID {
+		return fmt.Errorf("its schema version %q is not a number", v)
+	}
+	return nil
 }
 
 // checkMagic refuses a file that is not SQLite before SQLite opens it.
@@ -332,7 +381,11 @@ func fileError(path string, err error) error {
 	msg := err.Error()
 	if strings.Contains(msg, "readonly database") {
 		return mdsearch.Errorf(mdsearch.KindUnavailable, "open index", path,
-			"pass --index a path in a folder you can write to", "the index or its folder is read-only: %v", err)
+			readOnlyHint(path), "the index or its folder is read-only: %v", err)
+	}
+	switch sqliteCode(err) {
+	case sqliteFull, sqliteCantOpen, sqliteIOErr:
+		return Explain(path, err)
 	}
 	if strings.Contains(msg, "not a database") || strings.Contains(msg, "malformed") {
 		return mdsearch.Errorf(mdsearch.KindInvalid, "open index", path,

@@ -140,8 +140,9 @@ var schema = []string{
 type Store struct {
 	*Reader // reads through the pool
 	path    string
-	w       *sql.DB // the one writing connection
-	pool    *sql.DB // read-only connections for concurrent searches
+	w       *sql.DB     // the one writing connection
+	pool    *sql.DB     // read-only connections for concurrent searches
+	file    os.FileInfo // the file opened, to notice it deleted or replaced
 }
 
 // querier is what reads need: the pool, or one read transaction.
@@ -191,6 +192,11 @@ func (s *Store) SizeBytes() int64 {
 
 // Close checkpoints the WAL and closes the file.
 func (s *Store) Close() error {
+	if s.Replaced() != nil {
+		// SQLite's last connection would checkpoint and then delete the
+		// -wal at this path, which may now be another index's.
+		return nil
+	}
 	s.w.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`)
 	err := s.pool.Close()
 	if err2 := s.w.Close(); err == nil {

@@ -1,0 +1,63 @@
+package search
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mdsearch/mdsearch"
+)
+
+// failAfter embeds its first calls, then fails: a run stopped midway.
+type failAfter struct {
+	*bow
+	left int
+}
+
+func (f *failAfter) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	if f.left == 0 {
+		return nil, errors.New("the model stopped")
+	}
+	f.left--
+	return f.bow.Embed(ctx, texts)
+}
+
+// TestPendingNotice: after an index run stopped while embedding, search
+// and status say that meaning covers only part of the index and what
+// completes it; once a run completes, they no longer do.
+func TestPendingNotice(t *testing.T) {
+	vault := copyDir(t, "../sample-vault")
+	path := filepath.Join(t.TempDir(), "index.db")
+	e, err := Open(bg, Options{IndexPath: path, Embedder: &failAfter{bow: newBow("bow"), left: 1}, EmbedBatch: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Index(bg, mdsearch.IndexRequest{Dir: vault, Name: "v"}, nil); err == nil {
+		t.Fatal("the run did not fail")
+	}
+	e.Close()
+
+	e = openEngine(t, path, newBow("bow"))
+	notices := func() (string, string) {
+		st, err := e.Status(bg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return search(t, e, mdsearch.SearchRequest{Query: "backups"}).Notice, st.Notice
+	}
+	sn, stn := notices()
+	for _, n := range []string{sn, stn} {
+		if !strings.Contains(n, "stopped before it finished") || !strings.Contains(n, "mdsearch index") {
+			t.Errorf("notice %q does not say embedding is incomplete and what completes it", n)
+		}
+	}
+	if !strings.Contains(stn, " of ") {
+		t.Errorf("status notice %q does not count the vectors", stn)
+	}
+	index(t, e, vault, "v")
+	if sn, stn := notices(); sn != "" || stn != "" {
+		t.Errorf("after a complete run: search %q, status %q", sn, stn)
+	}
+}

@@ -1,0 +1,116 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/mdsearch/mdsearch"
+)
+
+// ErrDamaged is why an index that mdsearch wrote cannot be read: SQLite
+// found its pages malformed. The notes it was built from are not affected.
+var ErrDamaged = errors.New("the index file is damaged")
+
+// SQLite's primary result codes that a user can act on.
+const (
+	sqliteReadOnly = 8
+	sqliteIOErr    = 10
+	sqliteCorrupt  = 11
+	sqliteFull     = 13
+	sqliteCantOpen = 14
+	sqliteNotADB   = 26
+)
+
+// sqliteCode is SQLite's primary result code in err's chain, or 0.
+func sqliteCode(err error) int {
+	var c interface{ Code() int }
+	if errors.As(err, &c) {
+		return c.Code() & 0xff
+	}
+	return 0
+}
+
+// Explain turns a failure of the index file at path that the user can act
+// on (a damaged file, a full disk, a file or folder that cannot be
+// written) into an *mdsearch.Error naming the file, what is wrong and what
+// to do. It is for an index known to be mdsearch's: the advice to delete a
+// damaged file is given only then. Other errors come back as they are.
+func Explain(path string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var me *mdsearch.Error
+	if errors.As(err, &me) && errors.Is(me, ErrDamaged) {
+		return err
+	}
+	switch sqliteCode(err) {
+	case sqliteCorrupt, sqliteNotADB:
+		return damaged(path, err)
+	case sqliteFull:
+		return mdsearch.Errorf(mdsearch.KindUnavailable, "write index", path,
+			"free space on "+filepath.Dir(path)+"'s filesystem, or pass --index a path on another; what was committed before is kept",
+			"the disk is full: %v", err)
+	case sqliteReadOnly:
+		return mdsearch.Errorf(mdsearch.KindUnavailable, "write index", path, readOnlyHint(path),
+			"the index cannot be written: %v", err)
+	case sqliteCantOpen, sqliteIOErr:
+		return mdsearch.Errorf(mdsearch.KindUnavailable, "open index", path,
+			"check that "+filepath.Dir(path)+" exists, is writable, has free space and is not on a read-only mount; SQLite keeps "+
+				filepath.Base(path)+"-wal and -shm beside the index",
+			"cannot read or write the index or its -wal/-shm files: %v", err)
+	}
+	return err
+}
+
+// damaged is the error for an index whose pages SQLite cannot read.
+func damaged(path string, err error) error {
+	return mdsearch.Errorf(mdsearch.KindUnavailable, "open index", path,
+		"your notes are not affected: delete the index file, with its -wal and -shm files, and run `mdsearch index DIR` to rebuild it",
+		"%w: %v", ErrDamaged, err)
+}
+
+// readOnlyHint names what SQLite could not write: the index, its -wal or
+// -shm file (a reader of a read-only index may leave them read-only), or
+// its folder.
+func readOnlyHint(path string) string {
+	for _, p := range []string{path, path + "-wal", path + "-shm"} {
+		if fi, err := os.Stat(p); err == nil && !writable(p) {
+			return "make " + p + " writable (its mode is " + fi.Mode().Perm().String() + "), or pass --index a path you can write to"
+		}
+	}
+	if !dirWritable(filepath.Dir(path)) {
+		return "the folder " + filepath.Dir(path) + " is read-only: pass --index a path in a folder you can write to"
+	}
+	return "pass --index a path in a folder you can write to"
+}
+
+// Replaced reports, as an error, that the index path no longer names the
+// file Open opened: it was deleted or replaced (a new index built at the
+// same path) while this process had it open. SQLite shares the -wal and
+// -shm files by path, so this process must not touch the index again.
+func (s *Store) Replaced() error {
+	if s.file == nil {
+		return nil
+	}
+	if fi, err := os.Stat(s.path); err == nil && os.SameFile(fi, s.file) {
+		return nil
+	}
+	return mdsearch.Errorf(mdsearch.KindUnavailable, "index", s.path,
+		"restart this mdsearch process to use the index now at that path", "was deleted or replaced while this process had it open")
+}
+
+// Check reads the whole index file for damage: SQLite's quick_check (the
+// integrity check without the cross-checks of indexes against tables).
+func (s *Store) Check(ctx context.Context) error {
+	lines, err := column[string](s.r.QueryContext(ctx, `PRAGMA quick_check`))
+	switch {
+	case err != nil:
+		return err
+	case len(lines) == 1 && lines[0] == "ok":
+		return nil
+	}
+	return damaged(s.path, errors.New(strings.Join(lines[:min(3, len(lines))], "; ")))
+}
