@@ -44,6 +44,22 @@ func ConcurrencyOf(e Embedder) int {
 	return 1
 }
 
+// Vocabulary is an optional Embedder method: the share, 0 to 1, of text's
+// characters the model has no tokens for. A query made mostly of them
+// embeds to a vector that does not depend on what it says, so search
+// leaves meaning out of its ranking.
+type Vocabulary interface {
+	Unknown(text string) float64
+}
+
+// UnknownShare is e's Unknown for text, or 0 when e does not say.
+func UnknownShare(e Embedder, text string) float64 {
+	if v, ok := e.(Vocabulary); ok {
+		return v.Unknown(text)
+	}
+	return 0
+}
+
 // TokenCounter is the part of Embedder the chunker needs.
 type TokenCounter interface {
 	CountTokens(text string) int

@@ -14,8 +14,13 @@ import (
 	"unicode/utf8"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/embed"
 	"github.com/mdsearch/mdsearch/store"
 )
+
+// maxUnknown is the share of a query's characters unknown to the model
+// (embed.Vocabulary) from which meaning is left out of its ranking.
+const maxUnknown = 0.5
 
 // maxCandidates bounds how far each list is read when dedup needs more.
 const maxCandidates = 100000
@@ -47,6 +52,11 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (_ *mds
 		if q.snap == nil {
 			resp.Mode = mdsearch.ModeKeyword
 		}
+	}
+	if q.snap != nil && embed.UnknownShare(e.emb, req.Query) >= maxUnknown {
+		// Its vector would be the same for any text of as many words.
+		q.snap, resp.Mode = nil, mdsearch.ModeKeyword
+		addNotice(&resp.Notice, "the model cannot read this query (most of its characters are outside its vocabulary); showing keyword results")
 	}
 	if q.snap != nil {
 		if q.vec, err = e.embedQuery(ctx, req.Query); err != nil {

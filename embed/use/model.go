@@ -136,6 +136,9 @@ func (m *Model) Precision() Precision { return m.precision }
 // before truncation to the window.
 func (m *Model) CountTokens(text string) int { return m.tok.Count(text) }
 
+// Unknown implements embed.Vocabulary.
+func (m *Model) Unknown(text string) float64 { return m.tok.Unknown(text) }
+
 // Ranges implements embed.RangeCounter with the same counts as
 // CountTokens.
 func (m *Model) Ranges(text string, skip [][2]int) embed.Ranges { return m.tok.Ranges(text, skip) }

@@ -304,3 +304,30 @@ func (t *Tokenizer) backtrack(words []uint16, n, limit int) ([]int32, int) {
 
 // VocabSize is the number of token ids.
 func (t *Tokenizer) VocabSize() int { return len(t.idLen) }
+
+// Unknown is the share, 0 to 1, of text's characters (spaces aside) that
+// the tokenizer reads as the unknown token: no piece of the vocabulary
+// holds them. The model reads a run of them as one unknown token, so a
+// text made of them (Chinese, Japanese, Korean, Thai, Hebrew for this
+// vocabulary) embeds to a vector that says nothing of what it means.
+func (t *Tokenizer) Unknown(text string) float64 {
+	s := prepare(text)
+	n := utf8.RuneCountInString(s)
+	if n == 0 {
+		return 0
+	}
+	words := t.lattice(s, n)
+	unknown := 0
+	for iter := n; iter > 0; {
+		id := words[iter]
+		if id == 0 {
+			unknown++ // an unknown piece is one code point
+		}
+		iter -= int(t.idLen[id])
+	}
+	chars := n - strings.Count(s, string(separator))
+	if chars <= 0 {
+		return 0
+	}
+	return min(1, float64(unknown)/float64(chars))
+}

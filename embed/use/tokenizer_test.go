@@ -62,3 +62,36 @@ func TestTokenizerHugeInputIsLinear(t *testing.T) {
 		t.Fatalf("first ids of a huge text differ from a short prefix:\n got %v\nwant %v", ids, want)
 	}
 }
+
+// TestUnknown: texts in scripts the vocabulary lacks are all unknown, and
+// the model embeds them alike (the vector depends only on the number of
+// words); English, code and accented Latin are read.
+func TestUnknown(t *testing.T) {
+	tok := testTokenizer(t)
+	cases := []struct {
+		text     string
+		min, max float64
+	}{
+		{"什么是响应式", 1, 1},
+		{"안녕하세요 세계", 1, 1},
+		{"שלום עולם", 1, 1},
+		{"สวัสดี", 1, 1},
+		{"what is reactivity", 0, 0},
+		{"' OR 1=1 --", 0, 0},
+		{"Vec::new()", 0, 0},
+		{"café naïve", 0, 0.2},
+		{"useState 怎么用", 0.2, 0.4},
+		{"", 0, 0},
+		{"   ", 0, 0},
+	}
+	for _, c := range cases {
+		if got := tok.Unknown(c.text); got < c.min || got > c.max {
+			t.Errorf("Unknown(%q) = %.2f, want %.2f–%.2f", c.text, got, c.min, c.max)
+		}
+	}
+	// Why it matters: two unknown words embed as any two unknown words.
+	a, b := tok.Encode("什么 响应式"), tok.Encode("東京 タワー")
+	if !slices.Equal(a, b) {
+		t.Errorf("unknown texts of two words tokenize apart: %v vs %v", a, b)
+	}
+}

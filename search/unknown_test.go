@@ -1,0 +1,47 @@
+package search
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/mdsearch/mdsearch"
+)
+
+// unreadable is a model that reads ASCII only (embed.Vocabulary).
+type unreadable struct{ *bow }
+
+func (unreadable) Unknown(text string) float64 {
+	n, other := 0, 0
+	for _, r := range text {
+		if r != ' ' {
+			n++
+			if r >= utf8.RuneSelf {
+				other++
+			}
+		}
+	}
+	if n == 0 {
+		return 0
+	}
+	return float64(other) / float64(n)
+}
+
+// TestUnreadableQuery: a query the model cannot read is ranked by
+// keywords alone, and says so, in hybrid and semantic mode; one it reads
+// is not.
+func TestUnreadableQuery(t *testing.T) {
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), unreadable{newBow("bow")})
+	index(t, e, copyDir(t, "../sample-vault"), "v")
+	for _, mode := range []mdsearch.Mode{mdsearch.ModeHybrid, mdsearch.ModeSemantic} {
+		resp := search(t, e, mdsearch.SearchRequest{Query: "什么是备份", Mode: mode})
+		if resp.Mode != mdsearch.ModeKeyword || !strings.Contains(resp.Notice, "cannot read this query") {
+			t.Errorf("%s: mode %s, notice %q", mode, resp.Mode, resp.Notice)
+		}
+		resp = search(t, e, mdsearch.SearchRequest{Query: "restic backups", Mode: mode})
+		if resp.Mode != mode || resp.Notice != "" || len(resp.Results) == 0 {
+			t.Errorf("%s: a readable query got mode %s, notice %q, %d results", mode, resp.Mode, resp.Notice, len(resp.Results))
+		}
+	}
+}
