@@ -24,6 +24,48 @@ func sqliteFile(t *testing.T, path string, stmts ...string) {
 	}
 }
 
+// garble overwrites the root page of an index's table with bytes SQLite
+// cannot read.
+func garble(t *testing.T, path, table string) {
+	t.Helper()
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var root, size int64
+	err = db.QueryRow(`SELECT rootpage FROM sqlite_master WHERE name = ?`, table).Scan(&root)
+	if err == nil {
+		err = db.QueryRow(`PRAGMA page_size`).Scan(&size)
+	}
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteAt(bytes.Repeat([]byte{0xA5}, int(size)), (root-1)*size); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestDamagedIndex: status reads the whole index for damage that a search
+// has not met, and reports it, naming the file and the way out.
+func TestDamagedIndex(t *testing.T) {
+	noModel(t)
+	index := filepath.Join(t.TempDir(), "index.db")
+	run(t, index, "index", "../sample-vault")
+	garble(t, index, "documents")
+	for _, args := range [][]string{{"status"}, {"status", "--json"}} {
+		code, _, errOut := run(t, index, args...)
+		if code != 1 || !strings.Contains(errOut, "the index file is damaged") || !strings.Contains(errOut, "mdsearch index DIR") {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errOut)
+		}
+	}
+}
+
 // TestIndexFilesNotOurs runs every command that opens an index against
 // files mdsearch did not write, or cannot read, and checks that each is
 // refused with its path and reason, byte for byte untouched.
@@ -38,6 +80,9 @@ func TestIndexFilesNotOurs(t *testing.T) {
 	newer := filepath.Join(dir, "newer.db")
 	run(t, newer, "index", "../sample-vault")
 	sqliteFile(t, newer, `UPDATE meta SET value = '999' WHERE key = 'schema_version'`)
+	damaged := filepath.Join(dir, "damaged.db")
+	run(t, damaged, "index", "../sample-vault")
+	garble(t, damaged, "meta")
 
 	cases := []struct {
 		file string
@@ -46,6 +91,7 @@ func TestIndexFilesNotOurs(t *testing.T) {
 		{foreign, "not an mdsearch index"},
 		{empty, "an empty file, not an mdsearch index"},
 		{newer, "written by a newer mdsearch"},
+		{damaged, "the index file is damaged"}, // not an older index to rebuild empty
 	}
 	for _, c := range cases {
 		for _, args := range [][]string{{"status"}, {"search", "starter"}, {"read", "kitchen/Sourdough.md"}, {"index", "../sample-vault"}} {
