@@ -171,6 +171,20 @@ func BenchmarkSplitModelRFCs(b *testing.B) {
 	}
 }
 
+// BenchmarkParseSplitModelRFCs is the goal's stage alone, for profiling:
+// sections.Parse + Split with the model's counter at the model's window.
+func BenchmarkParseSplitModelRFCs(b *testing.B) {
+	names, srcs, total := rfcs(b)
+	model := modelOptions(b)
+	b.SetBytes(total)
+	b.ReportAllocs()
+	for b.Loop() {
+		for i := range srcs {
+			Split(sections.Parse(names[i], srcs[i]), model)
+		}
+	}
+}
+
 // modelOptions are the options the index path splits with: the model's
 // counter at the model's window.
 func modelOptions(tb testing.TB) Options {
