@@ -33,9 +33,10 @@
 // the file name) and tags (heading path and title weighted 2.5). Any input
 // is turned into a valid query: every term is quoted, phrases in double
 // quotes are kept, and terms are ORed so bm25 ranks passages by how many
-// rare terms they share. Score: t/(t+5) for t = s/√terms, bm25 magnitude s
-// per square root of the query's term count, since a long question shares
-// some words with almost any note.
+// rare terms they share. Score: t/(t+4) for t = s × cover/√terms, bm25
+// magnitude s per square root of the query's term count, since a long
+// question shares some words with almost any note, times the share of the
+// terms' idf that the index holds at all (coverage).
 //
 // semantic: exact cosine over every window vector of the current model,
 // scanned in parallel from memory (int8; the integer dot products of

@@ -61,7 +61,8 @@ func TestSearchModes(t *testing.T) {
 	// Scores are not rescaled to the query's best hit: the hybrid score of
 	// a passage is 0.6 × s / (s + 8) for its bm25 magnitude s, plus 0.4 ×
 	// its semantic score as semantic mode shows it. Keyword mode shows
-	// t / (t + 5) for t = s / √terms, so s is read back from it.
+	// t / (t + 4) for t = s × cover / √terms, so s is read back from it
+	// (cover is 1: the vault holds every term).
 	const q = "whole rye flour wild yeast" // 5 terms
 	kwPart := func(shown float64) float64 {
 		s := math.Sqrt(5) * DefaultFusion.KeywordOnlyHalf * shown / (1 - shown)
@@ -440,5 +441,24 @@ func TestIndexPath(t *testing.T) {
 		if got, err := IndexPath(c.flag, env(c.env)); err != nil || got != c.want {
 			t.Errorf("IndexPath(%q, %v) = %q, %v; want %q", c.flag, c.env, got, err, c.want)
 		}
+	}
+}
+
+// TestKeywordCoverage: in keyword mode, a query whose rarest word no note
+// holds scores lower than the same query without it, in the same order:
+// the words it shares with the vault are not a strong match to it.
+func TestKeywordCoverage(t *testing.T) {
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, copyDir(t, "../sample-vault"), "v")
+	found := search(t, e, mdsearch.SearchRequest{Query: "restic backups", Mode: mdsearch.ModeKeyword})
+	partly := search(t, e, mdsearch.SearchRequest{Query: "restic backups zyzzyva", Mode: mdsearch.ModeKeyword})
+	if paths(found) != paths(partly) || len(found.Results) == 0 {
+		t.Fatalf("order changed: %s vs %s", paths(found), paths(partly))
+	}
+	// Two found terms of three, the missing one the rarest: well under
+	// the two-term query's score, with its extra √ of a term.
+	top, less := found.Results[0].Score, partly.Results[0].Score
+	if less >= top*0.8 {
+		t.Errorf("with a word no note holds: %.3f, without it: %.3f", less, top)
 	}
 }

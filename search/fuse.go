@@ -1,6 +1,7 @@
 package search
 
 import (
+	"context"
 	"math"
 	"sort"
 
@@ -26,15 +27,19 @@ type Fusion struct {
 	HeadingCos float64
 	// KeywordOnlyHalf is the per-term bm25 magnitude that scores 0.5 when
 	// keywords alone score (keyword mode, or no vectors): score = t / (t +
-	// KeywordOnlyHalf), t = s / √terms. A long question matches some words
-	// of almost any note, so bm25 alone grows with the query's length;
-	// dividing by √terms keeps an off-topic question below 0.5. Within one
-	// query it is the same order as bm25's, so it changes no ranking.
+	// KeywordOnlyHalf), t = s × cover / √terms. A long question matches
+	// some words of almost any note, so bm25 alone grows with the query's
+	// length; dividing by √terms keeps an off-topic question below 0.5.
+	// cover is the share of the query's idf that the index holds at all
+	// (see coverage): a query whose rarest word is in no note ("capital of
+	// Mongolia" in a vault that mentions only "capitalize") is not a
+	// strong match however well its other words do. Both are the same for
+	// every result of a query, so they change no ranking.
 	KeywordOnlyHalf float64
 }
 
 // DefaultFusion was chosen on the dev query sets (docs/evaluation.md).
-var DefaultFusion = Fusion{Keyword: 0.6, BM25Half: 8, CosFloor: 0.2, CosCeil: 0.8, HeadingCos: 0.9, KeywordOnlyHalf: 5}
+var DefaultFusion = Fusion{Keyword: 0.6, BM25Half: 8, CosFloor: 0.2, CosCeil: 0.8, HeadingCos: 0.9, KeywordOnlyHalf: 4}
 
 func (f Fusion) withDefaults() Fusion {
 	d := DefaultFusion
@@ -60,10 +65,15 @@ func (f Fusion) withDefaults() Fusion {
 func (f Fusion) keyword(s float64) float64 { return s / (s + f.BM25Half) }
 
 // keywordOnly maps a bm25 magnitude onto 0–1 when no semantic score joins
-// it; terms is the number of terms the keyword query asked for.
-func (f Fusion) keywordOnly(s float64, terms int) float64 {
-	t := s / math.Sqrt(float64(max(1, terms)))
+// it; scale is the query's cover / √terms (see KeywordOnlyHalf).
+func (f Fusion) keywordOnly(s, scale float64) float64 {
+	t := s * scale
 	return t / (t + f.KeywordOnlyHalf)
+}
+
+// keywordScale is cover / √terms for a query of terms keyword terms.
+func keywordScale(cover float64, terms int) float64 {
+	return cover / math.Sqrt(float64(max(1, terms)))
 }
 
 // semantic maps a cosine onto 0–1.
@@ -84,8 +94,8 @@ type candidate struct {
 
 // fuse ranks the keyword and semantic lists into one list of passages.
 // sem holds windows; a passage takes its best window's cosine.
-// terms is the number of terms of the keyword query.
-func (e *Engine) fuse(mode mdsearch.Mode, kw []store.KeywordHit, sem []hit, snap *snapshot, q []float32, terms int) []candidate {
+// kwScale is keywordScale's for the query.
+func (e *Engine) fuse(mode mdsearch.Mode, kw []store.KeywordHit, sem []hit, snap *snapshot, q []float32, kwScale float64) []candidate {
 	f := e.opts.Fusion
 	byID := map[int64]*candidate{}
 	var out []*candidate
@@ -121,7 +131,7 @@ func (e *Engine) fuse(mode mdsearch.Mode, kw []store.KeywordHit, sem []hit, snap
 	for _, c := range out {
 		switch {
 		case mode == mdsearch.ModeKeyword || (mode == mdsearch.ModeHybrid && snap == nil):
-			c.score = f.keywordOnly(c.bm25, terms)
+			c.score = f.keywordOnly(c.bm25, kwScale)
 		case mode == mdsearch.ModeSemantic:
 			c.score = f.semantic(cosOf(c))
 		default:
@@ -155,3 +165,28 @@ func cosOf(c *candidate) float64 {
 	}
 	return *c.cos
 }
+
+// coverage is the share of the query terms' idf, as bm25 weighs them, that
+// belongs to terms some passage holds: 1 when every term is found, and low
+// when the rarest words are in no note. Counts stop at maxTermRows.
+func coverage(ctx context.Context, rd *store.Reader, terms []string) (float64, error) {
+	counts, total, err := rd.TermRows(ctx, terms, maxTermRows)
+	if err != nil || total == 0 {
+		return 1, err
+	}
+	var found, all float64
+	for _, n := range counts {
+		idf := math.Max(1e-6, math.Log((float64(total)-float64(n)+0.5)/(float64(n)+0.5)))
+		all += idf
+		if n > 0 {
+			found += idf
+		}
+	}
+	return found / all, nil
+}
+
+// maxTermRows bounds TermRows' counts. A term in more rows counts as in
+// that many, which overstates its idf and so only raises cover, and
+// counting a common word through a million passages would cost more than
+// the search.
+const maxTermRows = 1000

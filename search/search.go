@@ -79,6 +79,12 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (_ *mds
 		return nil, err
 	}
 	defer rt.Close()
+	q.cover = 1
+	if q.mode == mdsearch.ModeKeyword && len(q.terms) > 0 {
+		if q.cover, err = coverage(ctx, rt.Reader, q.terms); err != nil {
+			return nil, err
+		}
+	}
 	res, joins, stamps, copies, err := e.distinct(ctx, rt.Reader, q)
 	if err != nil {
 		return nil, err
@@ -189,6 +195,7 @@ type query struct {
 	stale  bool      // snap may hold chunks a running re-index removed
 	vec    []float32 // the embedded query
 	terms  []string  // quoted FTS5 terms; none: no keyword list
+	cover  float64   // share of the terms' idf the index holds (keyword mode; see coverage)
 }
 
 // rank builds both lists, fuses and dedups them. It reads deeper while a
@@ -225,7 +232,7 @@ func (e *Engine) rank(ctx context.Context, rd *store.Reader, q *query) ([]*group
 				return nil, err
 			}
 		}
-		kept := dedup(e.fuse(q.mode, kw, sem, q.snap, q.vec, len(q.terms)), q.req.N, q.req.MaxPerPage)
+		kept := dedup(e.fuse(q.mode, kw, sem, q.snap, q.vec, keywordScale(q.cover, len(q.terms))), q.req.N, q.req.MaxPerPage)
 		if len(kept) == q.req.N || (len(kw) < k && len(sem) < k) || k >= maxCandidates {
 			return kept, nil
 		}

@@ -3,6 +3,10 @@ package store
 import (
 	"cmp"
 	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"math"
 	"slices"
 	"strings"
 )
@@ -105,6 +109,62 @@ func (s *Reader) KeywordAny(ctx context.Context, terms []string, f Filter, w Wei
 		}
 	}
 	return s.Keyword(ctx, strings.Join(terms, " OR "), f, w, limit)
+}
+
+// TermRows returns how many rows of the keyword index match each of terms
+// (each an FTS5 MATCH expression), counting at most limit, and the rows
+// of the whole index: the n and N of bm25's idf, ln((N − n + 0.5) / (n +
+// 0.5)). Counting stops at limit because a common term weighs little
+// whatever its count.
+func (s *Reader) TermRows(ctx context.Context, terms []string, limit int) ([]int, int, error) {
+	total, err := s.ftsRows(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	counts := make([]int, len(terms))
+	for i, t := range terms {
+		err := s.r.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)`,
+			t, limit).Scan(&counts[i])
+		if err != nil {
+			return nil, 0, err
+		}
+	}
+	return counts, total, nil
+}
+
+// ftsRows is the keyword index's row count as FTS5 keeps it for bm25: the
+// first varint of its averages record (row 1 of its data table), read
+// without counting rows.
+func (s *Reader) ftsRows(ctx context.Context) (int, error) {
+	var rec []byte
+	err := s.r.QueryRowContext(ctx, `SELECT block FROM chunks_fts_data WHERE id = 1`).Scan(&rec)
+	switch {
+	case errors.Is(err, sql.ErrNoRows) || err == nil && len(rec) == 0:
+		return 0, nil // nothing indexed yet
+	case err != nil:
+		return 0, err
+	}
+	n, ok := varint(rec)
+	if !ok {
+		return 0, fmt.Errorf("keyword index: unreadable row count")
+	}
+	return int(min(n, math.MaxInt32)), nil
+}
+
+// varint decodes SQLite's variable-length integer: big-endian groups of
+// seven bits, high bit set on all but the last, the ninth byte whole.
+func varint(b []byte) (uint64, bool) {
+	var v uint64
+	for i := 0; i < len(b) && i < 9; i++ {
+		if i == 8 {
+			return v<<8 | uint64(b[i]), true
+		}
+		v = v<<7 | uint64(b[i]&0x7f)
+		if b[i] < 0x80 {
+			return v, true
+		}
+	}
+	return 0, false
 }
 
 // maxTieredTerms bounds the all-but-one tier, one query per term: with

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -161,4 +162,49 @@ func hitIDs(hits []KeywordHit) []int64 {
 		ids[i] = h.ChunkID
 	}
 	return ids
+}
+
+// TestTermRows: the row count read from FTS5's own record is the index's,
+// and each term's count is its matching rows, capped at the limit.
+func TestTermRows(t *testing.T) {
+	s := open(t)
+	if _, total, err := s.TermRows(ctx, nil, 10); err != nil || total != 0 {
+		t.Fatalf("empty index: %d rows, %v", total, err)
+	}
+	c, _ := s.AddCollection(ctx, "notes", "/v")
+	for _, p := range []string{"a.md", "b.md", "c.md"} {
+		put(t, s, c.ID, p, "T", nil, chunk(p, 0, "A", "apple banana"), chunk(p, 1, "B", "cherry"))
+	}
+	var want int
+	if err := s.w.QueryRow(`SELECT count(*) FROM chunks_fts`).Scan(&want); err != nil {
+		t.Fatal(err)
+	}
+	counts, total, err := s.TermRows(ctx, []string{`"apple"`, `"cherry"`, `"apple banana"`, `"zzz"`}, 2)
+	if err != nil || total != want || want != 6 {
+		t.Fatalf("%d rows, want %d (6): %v", total, want, err)
+	}
+	if got := fmt.Sprint(counts); got != "[2 2 2 0]" {
+		t.Errorf("counts capped at 2: got %s, want [2 2 2 0]", got)
+	}
+}
+
+func TestVarint(t *testing.T) {
+	cases := []struct {
+		in   []byte
+		want uint64
+		ok   bool
+	}{
+		{[]byte{0x00}, 0, true},
+		{[]byte{0x7f, 0xff}, 127, true},
+		{[]byte{0x81, 0x00}, 128, true},
+		{[]byte{0x83, 0x74, 0x07}, 500, true},
+		{[]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}, 1<<64 - 1, true},
+		{[]byte{0x81}, 0, false},
+		{nil, 0, false},
+	}
+	for _, c := range cases {
+		if got, ok := varint(c.in); got != c.want || ok != c.ok {
+			t.Errorf("varint(% x) = %d, %v; want %d, %v", c.in, got, ok, c.want, c.ok)
+		}
+	}
 }
