@@ -51,14 +51,20 @@ func garble(t *testing.T, path, table string) {
 	}
 }
 
-// TestDamagedIndex: status reads the whole index for damage that a search
-// has not met, and reports it, naming the file and the way out.
+// TestDamagedIndex: status --check reads the whole index for damage that
+// a search has not met, and reports it, naming the file and the way out.
 func TestDamagedIndex(t *testing.T) {
 	noModel(t)
 	index := filepath.Join(t.TempDir(), "index.db")
 	run(t, index, "index", "../sample-vault")
-	garble(t, index, "documents")
-	for _, args := range [][]string{{"status"}, {"status", "--json"}} {
+	if code, out, _ := run(t, index, "status", "--check"); code != 0 || !strings.Contains(out, "no damage found") {
+		t.Errorf("status --check on a sound index: exit %d, %q", code, out)
+	}
+	garble(t, index, "chunks_fts_data") // the keyword index: status reads none of it
+	if code, out, _ := run(t, index, "status"); code != 0 || strings.Contains(out, "check:") {
+		t.Errorf("status without --check: exit %d, %q", code, out)
+	}
+	for _, args := range [][]string{{"status", "--check"}, {"status", "--check", "--json"}} {
 		code, _, errOut := run(t, index, args...)
 		if code != 1 || !strings.Contains(errOut, "the index file is damaged") || !strings.Contains(errOut, "mdsearch index DIR") {
 			t.Errorf("%v: exit %d, stderr %q", args, code, errOut)

@@ -164,7 +164,7 @@ func (r *run) finish() error {
 	if n > 0 {
 		r.dirty = true
 	}
-	if r.model != 0 {
+	if r.model != 0 || e.opts.KeywordOnly { // keyword only: no vectors are owed
 		if err := e.st.SetMeta(r.ctx, metaPending, ""); err != nil {
 			return err
 		}

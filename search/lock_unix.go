@@ -75,6 +75,21 @@ func lockIndex(ctx context.Context, indexPath string, wait func(string)) (unlock
 	}, nil
 }
 
+// indexBusy reports whether a process holds the index's lock: an index
+// run is writing it now (this process's own run included).
+func indexBusy(indexPath string) bool {
+	f, err := os.OpenFile(indexPath+".lock", os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	err = syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB)
+	if err == nil {
+		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+	}
+	return errors.Is(err, syscall.EWOULDBLOCK)
+}
+
 // lockMark starts what a holder writes into the lock file, before its
 // process ID (older versions wrote the ID alone).
 const lockMark = "mdsearch pid "

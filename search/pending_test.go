@@ -56,8 +56,43 @@ func TestPendingNotice(t *testing.T) {
 	if !strings.Contains(stn, " of ") {
 		t.Errorf("status notice %q does not count the vectors", stn)
 	}
+
+	// While a run holds the lock (another process's, as far as this
+	// engine knows), status says one is embedding and search says nothing.
+	unlock, err := lockIndex(bg, path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sn, stn = notices()
+	unlock()
+	if sn != "" || !strings.Contains(stn, "another process is embedding") {
+		t.Errorf("during a run: search %q, status %q", sn, stn)
+	}
+
 	index(t, e, vault, "v")
 	if sn, stn := notices(); sn != "" || stn != "" {
 		t.Errorf("after a complete run: search %q, status %q", sn, stn)
+	}
+}
+
+// TestKeywordOnlyRunClearsPending: a run that drops the vectors on
+// purpose (no model) owes none, so nothing says embedding is unfinished.
+func TestKeywordOnlyRunClearsPending(t *testing.T) {
+	vault := copyDir(t, "../sample-vault")
+	path := filepath.Join(t.TempDir(), "index.db")
+	e, err := Open(bg, Options{IndexPath: path, Embedder: &failAfter{bow: newBow("bow"), left: 1}, EmbedBatch: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Index(bg, mdsearch.IndexRequest{Dir: vault, Name: "v"}, nil)
+	e.Close()
+	e, err = Open(bg, Options{IndexPath: path, KeywordOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	index(t, e, vault, "v")
+	if st, err := e.Status(bg); err != nil || st.Notice != "" {
+		t.Errorf("status notice %q, %v", st.Notice, err)
 	}
 }

@@ -53,7 +53,8 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (_ *mds
 			resp.Mode = mdsearch.ModeKeyword
 		}
 	}
-	if q.snap != nil && embed.UnknownShare(e.emb, req.Query) >= maxUnknown {
+	unreadable := q.snap != nil && embed.UnknownShare(e.emb, req.Query) >= maxUnknown
+	if unreadable {
 		// Its vector would be the same for any text of as many words.
 		q.snap, resp.Mode = nil, mdsearch.ModeKeyword
 		addNotice(&resp.Notice, "the model cannot read this query (most of its characters are outside its vocabulary); showing keyword results")
@@ -108,6 +109,9 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (_ *mds
 	}
 	resp.Collections = len(colls)
 	switch {
+	case resp.Total == 0 && unreadable:
+		addNotice(&resp.Notice, "keyword search matches whole words, and in Chinese, Japanese or Thai text a word runs "+
+			"to the next space or punctuation mark: search for such a run whole, as the note writes it")
 	case resp.Total == 0 && resp.Collections == 0:
 		resp.Notice = "the index is empty: run `mdsearch index DIR` first"
 	case resp.Total == 0:
@@ -225,7 +229,7 @@ func (e *Engine) rank(ctx context.Context, rd *store.Reader, q *query) ([]*group
 		}
 		<-scanned
 		if err != nil {
-			return nil, mdsearch.Errorf(mdsearch.KindInternal, "search", e.st.Path(), "", "keyword search: %v", err)
+			return nil, mdsearch.Errorf(mdsearch.KindInternal, "search", e.st.Path(), "", "keyword search: %w", err)
 		}
 		if q.stale {
 			if sem, err = dropGone(ctx, rd, q.snap, sem); err != nil {
@@ -316,20 +320,29 @@ func (e *Engine) semanticReady(ctx context.Context) (*snapshot, bool, string, er
 		}
 		return nil, false, msg + "; run `mdsearch index` to embed; showing keyword results", nil
 	}
-	return snap, stale, e.pendingNotice(ctx, "meaning covers only the windows embedded so far"), nil
+	return snap, stale, e.pendingNotice(ctx, "meaning covers only the windows embedded so far", false), nil
 }
 
 // pendingNotice says, after what, that an index run has not finished
-// embedding: it is running, here or in another process, or it was stopped.
-// It is "" when every window has its vector.
-func (e *Engine) pendingNotice(ctx context.Context, what string) string {
+// embedding: it was stopped, or (when running too) it is running now, here
+// or in another process. It is "" when every window has its vector.
+func (e *Engine) pendingNotice(ctx context.Context, what string, running bool) string {
 	if p, err := e.st.Meta(ctx, metaPending); err != nil || p == "" {
 		return ""
 	}
-	if e.progress.Load() != nil {
-		return what + ": this process is indexing"
+	switch {
+	case e.progress.Load() != nil:
+		if running {
+			return what + ": this process is indexing"
+		}
+	case indexBusy(e.st.Path()):
+		if running {
+			return what + ": an index run in another process is embedding"
+		}
+	default:
+		return what + ": an index run was stopped before it finished embedding; `mdsearch index` completes it"
 	}
-	return what + ": an index run is embedding in another process, or was stopped before it finished; `mdsearch index` completes it"
+	return ""
 }
 
 // dropGone removes hits whose chunks a running re-index has replaced since

@@ -56,7 +56,7 @@ func (e *Engine) Status(ctx context.Context) (_ *mdsearch.Status, err error) {
 	s.SizeBytes = e.st.SizeBytes()
 	s.Notice = e.statusNotice(model)
 	if s.Notice == "" && s.Vectors < s.Windows {
-		s.Notice = e.pendingNotice(ctx, fmt.Sprintf("%d of %d windows have vectors", s.Vectors, s.Windows))
+		s.Notice = e.pendingNotice(ctx, fmt.Sprintf("%d of %d windows have vectors", s.Vectors, s.Windows), true)
 	}
 	return s, nil
 }

@@ -39,6 +39,9 @@ func TestUnreadableQuery(t *testing.T) {
 		if resp.Mode != mdsearch.ModeKeyword || !strings.Contains(resp.Notice, "cannot read this query") {
 			t.Errorf("%s: mode %s, notice %q", mode, resp.Mode, resp.Notice)
 		}
+		if len(resp.Results) == 0 && !strings.Contains(resp.Notice, "whole words") {
+			t.Errorf("%s: no results, and the notice %q does not say why", mode, resp.Notice)
+		}
 		resp = search(t, e, mdsearch.SearchRequest{Query: "restic backups", Mode: mode})
 		if resp.Mode != mode || resp.Notice != "" || len(resp.Results) == 0 {
 			t.Errorf("%s: a readable query got mode %s, notice %q, %d results", mode, resp.Mode, resp.Notice, len(resp.Results))

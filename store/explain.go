@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	sqlite "modernc.org/sqlite"
+
 	"github.com/mdsearch/mdsearch"
 )
 
@@ -24,31 +26,47 @@ const (
 	sqliteNotADB   = 26
 )
 
-// sqliteCode is SQLite's primary result code in err's chain, or 0.
+// sqliteCode is the primary result code of the SQLite error in err's
+// chain, or 0.
 func sqliteCode(err error) int {
-	var c interface{ Code() int }
-	if errors.As(err, &c) {
-		return c.Code() & 0xff
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		return se.Code() & 0xff
 	}
 	return 0
+}
+
+// corrupt reports whether SQLite found the file's pages malformed.
+func corrupt(err error) bool {
+	c := sqliteCode(err)
+	return c == sqliteCorrupt || c == sqliteNotADB
 }
 
 // Explain turns a failure of the index file at path that the user can act
 // on (a damaged file, a full disk, a file or folder that cannot be
 // written) into an *mdsearch.Error naming the file, what is wrong and what
 // to do. It is for an index known to be mdsearch's: the advice to delete a
-// damaged file is given only then. Other errors come back as they are.
+// damaged file is given only then. An error that already says what to do
+// (an *mdsearch.Error of a kind other than internal) and any other error
+// come back as they are; each of joined errors is explained alone.
 func Explain(path string, err error) error {
 	if err == nil {
 		return nil
 	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var out []error
+		for _, e := range j.Unwrap() {
+			out = append(out, Explain(path, e))
+		}
+		return errors.Join(out...)
+	}
 	var me *mdsearch.Error
-	if errors.As(err, &me) && errors.Is(me, ErrDamaged) {
+	if errors.As(err, &me) && (me.Kind != mdsearch.KindInternal || errors.Is(me, ErrDamaged)) {
 		return err
 	}
 	switch sqliteCode(err) {
 	case sqliteCorrupt, sqliteNotADB:
-		return damaged(path, err)
+		return damaged("read index", path, err)
 	case sqliteFull:
 		return mdsearch.Errorf(mdsearch.KindUnavailable, "write index", path,
 			"free space on "+filepath.Dir(path)+"'s filesystem, or pass --index a path on another; what was committed before is kept",
@@ -65,9 +83,10 @@ func Explain(path string, err error) error {
 	return err
 }
 
-// damaged is the error for an index whose pages SQLite cannot read.
-func damaged(path string, err error) error {
-	return mdsearch.Errorf(mdsearch.KindUnavailable, "open index", path,
+// damaged is the error for an index whose pages SQLite cannot read, met
+// while doing op.
+func damaged(op, path string, err error) error {
+	return mdsearch.Errorf(mdsearch.KindUnavailable, op, path,
 		"your notes are not affected: delete the index file, with its -wal and -shm files, and run `mdsearch index DIR` to rebuild it",
 		"%w: %v", ErrDamaged, err)
 }
@@ -99,7 +118,8 @@ func (s *Store) Replaced() error {
 		return nil
 	}
 	return mdsearch.Errorf(mdsearch.KindUnavailable, "index", s.path,
-		"restart this mdsearch process to use the index now at that path", "was deleted or replaced while this process had it open")
+		"stop this mdsearch process; if the index was deleted, delete "+filepath.Base(s.path)+"-wal and -shm too before indexing again",
+		"was deleted or replaced while this process had it open; it no longer reads or writes it")
 }
 
 // Check reads the whole index file for damage: SQLite's quick_check (the
@@ -112,5 +132,5 @@ func (s *Store) Check(ctx context.Context) error {
 	case len(lines) == 1 && lines[0] == "ok":
 		return nil
 	}
-	return damaged(s.path, errors.New(strings.Join(lines[:min(3, len(lines))], "; ")))
+	return damaged("check index", s.path, errors.New(strings.Join(lines[:min(3, len(lines))], "; ")))
 }

@@ -2,7 +2,9 @@ package store
 
 import (
 	"bytes"
+	"database/sql"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -111,8 +113,8 @@ func TestOrphanWAL(t *testing.T) {
 }
 
 // TestReplaced: a store whose path now names another file (deleted, or
-// replaced by a new index) says so, and closing it leaves the file at the
-// path alone.
+// replaced by a new index) says so and writes nothing more, and closing
+// it leaves the file at the path alone.
 func TestReplaced(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "index.db")
@@ -136,6 +138,9 @@ func TestReplaced(t *testing.T) {
 	if err := s.Replaced(); err == nil || !strings.Contains(err.Error(), "deleted or replaced") {
 		t.Fatalf("replaced: got %v", err)
 	}
+	if _, err := s.Begin(ctx); err == nil || !strings.Contains(err.Error(), "deleted or replaced") {
+		t.Errorf("a write began: %v", err)
+	}
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -144,40 +149,75 @@ func TestReplaced(t *testing.T) {
 	}
 }
 
-// coded is an error with an SQLite result code, as the driver's are.
+// coded is an error with a Code method that is not SQLite's.
 type coded int
 
-func (c coded) Error() string { return "sqlite error" }
+func (c coded) Error() string { return "http status" }
 func (c coded) Code() int     { return int(c) }
 
+// driverError is a real error of the SQLite driver: what query gives on a
+// database opened with dsn.
+func driverError(t *testing.T, dsn, query string) error {
+	t.Helper()
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	rows, err := db.Query(query)
+	if err == nil {
+		for rows.Next() {
+		}
+		err = errors.Join(rows.Err(), rows.Close())
+	}
+	if err == nil {
+		t.Fatalf("%s on %s: no error", query, dsn)
+	}
+	return err
+}
+
 // TestExplain: the SQLite failures a user can act on name the file and
-// what to do; others pass through unchanged.
+// what to do; an error that already says what to do, and any other, pass
+// through unchanged; joined errors are each explained.
 func TestExplain(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "index.db")
+	dir := t.TempDir()
+	path := filepath.Join(dir, "index.db")
+	ourIndex()(t, path)
+	damagedPath := filepath.Join(dir, "damaged.db")
+	garbled("documents")(t, damagedPath)
+
+	readOnly := driverError(t, "file:"+path+"?mode=ro", `CREATE TABLE x (y)`)
+	cantOpen := driverError(t, "file:"+filepath.Join(dir, "none", "x.db")+"?mode=ro", `SELECT 1`)
+	malformed := driverError(t, "file:"+damagedPath, `SELECT * FROM documents`)
+	notFound := mdsearch.Errorf(mdsearch.KindNotFound, "read", "x.md", "check the path", "%w", readOnly)
+	gone := errors.New("the folder of collection notes is gone")
+
 	cases := []struct {
-		code int
-		want string // in the message; "" for an error passed through
+		name string
+		err  error
+		want []string // in the message; none: the error unchanged
 	}{
-		{11, "damaged"},
-		{26, "damaged"},
-		{13, "disk is full"},
-		{13 | 3<<8, "disk is full"}, // an extended code
-		{8, "cannot be written"},
-		{14, "cannot read or write"},
-		{10 | 19<<8, "cannot read or write"},
-		{1, ""},
-		{5, ""},
+		{"damaged", malformed, []string{"damaged", path, "mdsearch index DIR"}},
+		{"damaged, wrapped", fmt.Errorf("keyword search: %w", malformed), []string{"damaged"}},
+		{"read-only", readOnly, []string{"cannot be written", path, "--index"}},
+		{"cannot open", cantOpen, []string{"cannot read or write", path, "read-only mount"}},
+		{"joined", errors.Join(cantOpen, gone), []string{"cannot read or write", gone.Error()}},
+		{"says what to do already", notFound, nil},
+		{"another Code method", coded(525), nil},
+		{"not SQLite", gone, nil},
 	}
 	for _, tc := range cases {
-		err := Explain(path, coded(tc.code))
-		if tc.want == "" {
-			if err != coded(tc.code) {
-				t.Errorf("code %d: got %v, want it unchanged", tc.code, err)
+		got := Explain(path, tc.err)
+		if tc.want == nil {
+			if got != tc.err {
+				t.Errorf("%s: got %v, want it unchanged", tc.name, got)
 			}
 			continue
 		}
-		if msg := err.Error(); !strings.Contains(msg, tc.want) || !strings.Contains(msg, path) || !strings.Contains(msg, "(") {
-			t.Errorf("code %d: %q lacks %q, the file or a hint", tc.code, msg, tc.want)
+		for _, w := range tc.want {
+			if !strings.Contains(got.Error(), w) {
+				t.Errorf("%s: %q lacks %q", tc.name, got, w)
+			}
 		}
 	}
 	if Explain(path, nil) != nil {

@@ -103,6 +103,9 @@ func openIndex(ctx context.Context, path string, readOnly bool) (*Store, *Migrat
 	if !readOnly {
 		if mig, err = s.upgrade(ctx, f); err != nil {
 			s.w.Close()
+			if corrupt(err) { // the file is ours: damaged, not foreign
+				return nil, nil, damaged("open index", abs, err)
+			}
 			return nil, nil, fileError(abs, err)
 		}
 	}
@@ -145,9 +148,10 @@ func orphans(abs string) error {
 	for _, suffix := range []string{"-wal", "-shm"} {
 		if _, err := os.Lstat(abs + suffix); err == nil {
 			return mdsearch.Errorf(mdsearch.KindUnavailable, "create index", abs,
-				"stop any mdsearch serve, mcp or watch still using the deleted index, then delete "+
+				"stop any mdsearch serve, mcp or watch still using a deleted index here, then delete "+
 					filepath.Base(abs)+"-wal and "+filepath.Base(abs)+"-shm and run this again",
-				"%s is left from an index deleted while in use", filepath.Base(abs)+suffix)
+				"%s is here without %s (an index deleted while in use, or after a crash), and SQLite would read it as the new index's",
+				filepath.Base(abs)+suffix, filepath.Base(abs))
 		}
 	}
 	return nil
@@ -217,8 +221,8 @@ func inspect(ctx context.Context, abs string, frozen bool) (*fileInfo, error) {
 		return nil, fileError(abs, err)
 	}
 	if err := f.readTables(ctx, db); err != nil {
-		if f.appID == ApplicationID {
-			return nil, damaged(abs, err)
+		if f.appID == ApplicationID && (corrupt(err) || errors.Is(err, errVersion)) {
+			return nil, damaged("open index", abs, err)
 		}
 		return nil, fileError(abs, err)
 	}
@@ -253,15 +257,18 @@ func (f *fileInfo) readTables(ctx context.Context, db *sql.DB) error {
 	case errors.Is(err, sql.ErrNoRows) && f.appID != ApplicationID:
 		return nil // a foreign meta table
 	case errors.Is(err, sql.ErrNoRows):
-		return errors.New("its schema version is missing")
+		return fmt.Errorf("%w is missing", errVersion)
 	case err != nil:
 		return err
 	}
 	if _, err := fmt.Sscan(v, &f.version); err != nil && f.appID == ApplicationID {
-		return fmt.Errorf("its schema version %q is not a number", v)
+		return fmt.Errorf("%w %q is not a number", errVersion, v)
 	}
 	return nil
 }
+
+// errVersion is an index's unreadable schema version: damage.
+var errVersion = errors.New("its schema version")
 
 // checkMagic refuses a file that is not SQLite before SQLite opens it.
 func checkMagic(abs string) error {

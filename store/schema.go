@@ -192,11 +192,6 @@ func (s *Store) SizeBytes() int64 {
 
 // Close checkpoints the WAL and closes the file.
 func (s *Store) Close() error {
-	if s.Replaced() != nil {
-		// SQLite's last connection would checkpoint and then delete the
-		// -wal at this path, which may now be another index's.
-		return nil
-	}
 	s.w.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`)
 	err := s.pool.Close()
 	if err2 := s.w.Close(); err == nil {

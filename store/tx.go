@@ -42,6 +42,9 @@ func (t *Tx) forget(docID int64) error {
 // Begin starts a write batch. Only one runs at a time per index file; other
 // writers wait (busy_timeout) rather than fail.
 func (s *Store) Begin(ctx context.Context) (*Tx, error) {
+	if err := s.Replaced(); err != nil { // a run's later batches too
+		return nil, err
+	}
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, err
