@@ -118,7 +118,7 @@ func (s *Store) Replaced() error {
 		return nil
 	}
 	return mdsearch.Errorf(mdsearch.KindUnavailable, "index", s.path,
-		"stop this mdsearch process; if the index was deleted, delete "+filepath.Base(s.path)+"-wal and -shm too before indexing again",
+		"if it was deleted, delete "+filepath.Base(s.path)+"-wal and -shm too before indexing again; a serve, mcp or watch that used it must be restarted",
 		"was deleted or replaced while this process had it open; it no longer reads or writes it")
 }
 
