@@ -324,6 +324,11 @@ type Searcher interface {
 	Close() error
 }
 
+// ErrIndexReplaced is why a long-running process stops using its index:
+// the index file was deleted, or replaced by another at the same path,
+// while it had it open. Test with errors.Is.
+var ErrIndexReplaced = errors.New("the index file was deleted or replaced while this process had it open")
+
 // Error is a failure a user can act on: what failed, where, and what to do.
 type Error struct {
 	Op   string // what was being done, e.g. "read", "embed"

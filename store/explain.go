@@ -119,7 +119,7 @@ func (s *Store) Replaced() error {
 	}
 	return mdsearch.Errorf(mdsearch.KindUnavailable, "index", s.path,
 		"if it was deleted, delete "+filepath.Base(s.path)+"-wal and -shm too before indexing again; a serve, mcp or watch that used it must be restarted",
-		"was deleted or replaced while this process had it open; it no longer reads or writes it")
+		"%w; this process no longer reads or writes it", mdsearch.ErrIndexReplaced)
 }
 
 // Check reads the whole index file for damage: SQLite's quick_check (the

@@ -2,6 +2,7 @@ package watch
 
 import (
 	"context"
+	"errors"
 	"maps"
 	"slices"
 	"time"
@@ -9,23 +10,27 @@ import (
 	"github.com/mdsearch/mdsearch"
 )
 
-// flush hands the pending changes to the engine, one Refresh per collection.
-func (w *Watcher) flush(ctx context.Context) {
+// flush hands the pending changes to the engine, one Refresh per
+// collection. It reports whether watching must stop: the index file is
+// gone (mdsearch.ErrIndexReplaced), so every refresh would fail alike.
+func (w *Watcher) flush(ctx context.Context) (stop bool) {
 	w.mu.Lock()
 	batch, rules := w.pending, w.rules
 	w.pending, w.rules = map[string]map[string]struct{}{}, false
 	w.first, w.last = time.Time{}, time.Time{}
 	w.mu.Unlock()
 	if rules {
-		w.catchUp(ctx) // covers the named notes too
-		return
+		return w.catchUp(ctx) // covers the named notes too
 	}
 
 	for _, name := range slices.Sorted(maps.Keys(batch)) {
 		paths := slices.Sorted(maps.Keys(batch[name]))
 		stats, err := w.s.Refresh(ctx, name, paths)
 		if ctx.Err() != nil {
-			return // closing: the next start catches up
+			return false // closing: the next start catches up
+		}
+		if w.indexGone(err) {
+			return true
 		}
 		switch {
 		case err != nil && w.isGone(name):
@@ -41,10 +46,22 @@ func (w *Watcher) flush(ctx context.Context) {
 			w.opts.OnRefresh(name, paths, stats, err)
 		}
 	}
+	return false
 }
 
-// catchUp incrementally indexes every watched collection.
-func (w *Watcher) catchUp(ctx context.Context) {
+// indexGone logs, once, that the index file was deleted or replaced, and
+// reports it.
+func (w *Watcher) indexGone(err error) bool {
+	if !errors.Is(err, mdsearch.ErrIndexReplaced) {
+		return false
+	}
+	w.log.Error("watching stopped: no note is indexed until this process is restarted", "err", err)
+	return true
+}
+
+// catchUp incrementally indexes every watched collection. It reports
+// whether watching must stop, as flush does.
+func (w *Watcher) catchUp(ctx context.Context) (stop bool) {
 	w.mu.Lock()
 	roots := maps.Clone(w.roots)
 	w.mu.Unlock()
@@ -53,7 +70,10 @@ func (w *Watcher) catchUp(ctx context.Context) {
 		req := mdsearch.IndexRequest{Name: name}
 		stats, err := w.s.Index(ctx, req, nil)
 		if ctx.Err() != nil {
-			return
+			return false
+		}
+		if w.indexGone(err) {
+			return true
 		}
 		if err != nil {
 			w.log.Error("catch-up index failed", "collection", name, "err", err)
@@ -62,6 +82,7 @@ func (w *Watcher) catchUp(ctx context.Context) {
 			w.opts.OnRefresh(name, nil, stats, err)
 		}
 	}
+	return false
 }
 
 // isGone reports whether the collection's folder vanished and is being

@@ -263,10 +263,14 @@ func (w *Watcher) loop(ctx context.Context) {
 				timer.Reset(d)
 				continue
 			}
-			w.flush(ctx)
+			if w.flush(ctx) {
+				return
+			}
 			timer.Reset(w.wait()) // changes that came during the refresh
 		case <-w.catch:
-			w.catchUp(ctx)
+			if w.catchUp(ctx) {
+				return
+			}
 		case <-recheck.C:
 			if _, ok := w.s.(Lister); ok {
 				if err := w.Sync(ctx); err != nil && ctx.Err() == nil {

@@ -23,6 +23,7 @@ type fake struct {
 	index   int
 	reqs    []mdsearch.IndexRequest
 	dropped bool // collection v is no longer in the index
+	gone    bool // the index file was deleted or replaced
 }
 
 func (f *fake) Status(context.Context) (*mdsearch.Status, error) {
@@ -43,6 +44,9 @@ func (f *fake) Refresh(_ context.Context, coll string, paths []string) (*mdsearc
 	defer f.mu.Unlock()
 	if f.dropped {
 		return nil, mdsearch.Errorf(mdsearch.KindNotFound, "collection", coll, "", "no such collection")
+	}
+	if f.gone {
+		return nil, mdsearch.Errorf(mdsearch.KindUnavailable, "index", "/x/index.db", "", "%w", mdsearch.ErrIndexReplaced)
 	}
 	return &mdsearch.IndexStats{Collection: coll}, nil
 }
@@ -171,6 +175,21 @@ func TestDroppedCollection(t *testing.T) {
 		t.Errorf("refreshed %v, want a.md", got)
 	}
 	time.Sleep(100 * time.Millisecond) // the failed refresh syncs
+	write(t, filepath.Join(root, "a.md"), "# A\nedited again\n")
+	quiet(t, f)
+}
+
+// The index file deleted under a running watcher: the first refresh
+// fails, and watching stops rather than fail (and log) on every save.
+func TestIndexFileGone(t *testing.T) {
+	f, root := start(t)
+	f.mu.Lock()
+	f.gone = true
+	f.mu.Unlock()
+	write(t, filepath.Join(root, "a.md"), "# A\nedited after the index was deleted\n")
+	if got := next(t, f); !slices.Equal(got, []string{"a.md"}) {
+		t.Errorf("refreshed %v, want a.md", got)
+	}
 	write(t, filepath.Join(root, "a.md"), "# A\nedited again\n")
 	quiet(t, f)
 }
