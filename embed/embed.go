@@ -45,17 +45,18 @@ func ConcurrencyOf(e Embedder) int {
 }
 
 // Vocabulary is an optional Embedder method: the share, 0 to 1, of text's
-// characters the model has no tokens for. A query made mostly of them
-// embeds to a vector that does not depend on what it says, so search
+// characters the model does not read as parts of words (unknown to its
+// vocabulary, or spelled out a letter at a time). A query made mostly of
+// them embeds to a vector that says little of what it means, so search
 // leaves meaning out of its ranking.
 type Vocabulary interface {
-	Unknown(text string) float64
+	Unread(text string) float64
 }
 
-// UnknownShare is e's Unknown for text, or 0 when e does not say.
-func UnknownShare(e Embedder, text string) float64 {
+// UnreadShare is e's Unread for text, or 0 when e does not say.
+func UnreadShare(e Embedder, text string) float64 {
 	if v, ok := e.(Vocabulary); ok {
-		return v.Unknown(text)
+		return v.Unread(text)
 	}
 	return 0
 }

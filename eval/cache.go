@@ -120,8 +120,8 @@ func (c *Cache) Embed(ctx context.Context, texts []string) ([][]float32, error) 
 // cache itself is safe for concurrent use.
 func (c *Cache) Concurrency() int { return embed.ConcurrencyOf(c.emb) }
 
-// Unknown implements embed.Vocabulary for the model it wraps.
-func (c *Cache) Unknown(text string) float64 { return embed.UnknownShare(c.emb, text) }
+// Unread implements embed.Vocabulary for the model it wraps.
+func (c *Cache) Unread(text string) float64 { return embed.UnreadShare(c.emb, text) }
 
 // Dim implements embed.Embedder.
 func (c *Cache) Dim() int { return c.emb.Dim() }

@@ -18,9 +18,9 @@ import (
 	"github.com/mdsearch/mdsearch/store"
 )
 
-// maxUnknown is the share of a query's characters unknown to the model
+// maxUnread is the share of a query's characters the model does not read
 // (embed.Vocabulary) from which meaning is left out of its ranking.
-const maxUnknown = 0.5
+const maxUnread = 0.5
 
 // maxCandidates bounds how far each list is read when dedup needs more.
 const maxCandidates = 100000
@@ -53,11 +53,11 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (_ *mds
 			resp.Mode = mdsearch.ModeKeyword
 		}
 	}
-	unreadable := q.snap != nil && embed.UnknownShare(e.emb, req.Query) >= maxUnknown
+	unreadable := q.snap != nil && embed.UnreadShare(e.emb, req.Query) >= maxUnread
 	if unreadable {
 		// Its vector would be the same for any text of as many words.
 		q.snap, resp.Mode = nil, mdsearch.ModeKeyword
-		addNotice(&resp.Notice, "the model cannot read this query (most of its characters are outside its vocabulary); showing keyword results")
+		addNotice(&resp.Notice, "the model cannot read this query (its vocabulary has no words of this script); showing keyword results")
 	}
 	if q.snap != nil {
 		if q.vec, err = e.embedQuery(ctx, req.Query); err != nil {

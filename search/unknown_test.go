@@ -12,7 +12,7 @@ import (
 // unreadable is a model that reads ASCII only (embed.Vocabulary).
 type unreadable struct{ *bow }
 
-func (unreadable) Unknown(text string) float64 {
+func (unreadable) Unread(text string) float64 {
 	n, other := 0, 0
 	for _, r := range text {
 		if r != ' ' {

@@ -136,8 +136,8 @@ func (m *Model) Precision() Precision { return m.precision }
 // before truncation to the window.
 func (m *Model) CountTokens(text string) int { return m.tok.Count(text) }
 
-// Unknown implements embed.Vocabulary.
-func (m *Model) Unknown(text string) float64 { return m.tok.Unknown(text) }
+// Unread implements embed.Vocabulary.
+func (m *Model) Unread(text string) float64 { return m.tok.Unread(text) }
 
 // Ranges implements embed.RangeCounter with the same counts as
 // CountTokens.

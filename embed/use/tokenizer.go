@@ -305,29 +305,38 @@ func (t *Tokenizer) backtrack(words []uint16, n, limit int) ([]int32, int) {
 // VocabSize is the number of token ids.
 func (t *Tokenizer) VocabSize() int { return len(t.idLen) }
 
-// Unknown is the share, 0 to 1, of text's characters (spaces aside) that
-// the tokenizer reads as the unknown token: no piece of the vocabulary
-// holds them. The model reads a run of them as one unknown token, so a
-// text made of them (Chinese, Japanese, Korean, Thai, Hebrew for this
-// vocabulary) embeds to a vector that says nothing of what it means.
-func (t *Tokenizer) Unknown(text string) float64 {
+// Unread is the share, 0 to 1, of text's characters (spaces aside) that
+// the model does not read as parts of words: unknown to the vocabulary
+// (Chinese, Japanese, Korean, Thai, Hebrew), or spelled out one non-ASCII
+// letter a piece (Cyrillic, Greek, Arabic, Devanagari). The model reads a
+// run of unknown characters as one unknown token, and letter-by-letter
+// texts of one script all embed close together (cosine 0.87–0.93 between
+// unrelated Russian notes), so a text made of either says nothing of what
+// it means. Accented Latin words keep their pieces: well under half.
+func (t *Tokenizer) Unread(text string) float64 {
 	s := prepare(text)
 	n := utf8.RuneCountInString(s)
 	if n == 0 {
 		return 0
 	}
 	words := t.lattice(s, n)
-	unknown := 0
+	runes := []rune(s)
+	unread, chars := 0, 0
+	for _, r := range runes {
+		if r != separator {
+			chars++
+		}
+	}
 	for iter := n; iter > 0; {
 		id := words[iter]
-		if id == 0 {
-			unknown++ // an unknown piece is one code point
+		step := int(t.idLen[id])
+		if id == 0 || step == 1 && runes[iter-1] >= utf8.RuneSelf && runes[iter-1] != separator {
+			unread++ // an unknown piece, or a lone non-ASCII letter: one code point
 		}
-		iter -= int(t.idLen[id])
+		iter -= step
 	}
-	chars := n - strings.Count(s, string(separator))
-	if chars <= 0 {
+	if chars == 0 {
 		return 0
 	}
-	return min(1, float64(unknown)/float64(chars))
+	return min(1, float64(unread)/float64(chars))
 }

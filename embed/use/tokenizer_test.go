@@ -63,10 +63,10 @@ func TestTokenizerHugeInputIsLinear(t *testing.T) {
 	}
 }
 
-// TestUnknown: texts in scripts the vocabulary lacks are all unknown, and
-// the model embeds them alike (the vector depends only on the number of
-// words); English, code and accented Latin are read.
-func TestUnknown(t *testing.T) {
+// TestUnread: texts in scripts the vocabulary lacks, or spells out a
+// letter at a time, are all unread, and the model embeds them alike;
+// English, code and accented Latin are read.
+func TestUnread(t *testing.T) {
 	tok := testTokenizer(t)
 	cases := []struct {
 		text     string
@@ -76,17 +76,22 @@ func TestUnknown(t *testing.T) {
 		{"안녕하세요 세계", 1, 1},
 		{"שלום עולם", 1, 1},
 		{"สวัสดี", 1, 1},
+		{"как синхронизировать заметки", 0.9, 1},
+		{"Πώς συγχρονίζω τις σημειώσεις", 0.9, 1},
+		{"كيف أزامن ملاحظاتي", 0.9, 1},
 		{"what is reactivity", 0, 0},
 		{"' OR 1=1 --", 0, 0},
 		{"Vec::new()", 0, 0},
-		{"café naïve", 0, 0.2},
+		{"café naïve", 0, 0.3},
+		{"Übergrößenträger Straße München", 0, 0.3},
+		{"Łódź Kraków Gdańsk", 0, 0.4},
 		{"useState 怎么用", 0.2, 0.4},
 		{"", 0, 0},
 		{"   ", 0, 0},
 	}
 	for _, c := range cases {
-		if got := tok.Unknown(c.text); got < c.min || got > c.max {
-			t.Errorf("Unknown(%q) = %.2f, want %.2f–%.2f", c.text, got, c.min, c.max)
+		if got := tok.Unread(c.text); got < c.min || got > c.max {
+			t.Errorf("Unread(%q) = %.2f, want %.2f–%.2f", c.text, got, c.min, c.max)
 		}
 	}
 	// Why it matters: two unknown words embed as any two unknown words.
