@@ -279,6 +279,10 @@ type IndexStats struct {
 	Warnings   []Skip  `json:"warnings"`
 	TookMS     float64 `json:"took_ms"`
 	Notice     string  `json:"notice,omitempty"`
+	// Stopped is set when the run failed or was interrupted: the counts
+	// are what it got through, and windows neither embedded nor reused
+	// are not embedded yet (the next run embeds them).
+	Stopped bool `json:"stopped,omitempty"`
 }
 
 // CollectionStatus describes one indexed collection.

@@ -127,7 +127,7 @@ func rebuildIfMigrated(ctx context.Context, env *Env, e *search.Engine) error {
 	env.say("%s", m)
 	bar := newProgress(env, false, e.Embeds())
 	stats, err := e.IndexAll(ctx, false, bar.update)
-	bar.done(nil)
+	bar.done(nil, err)
 	for _, st := range stats {
 		env.say("rebuilt %s", summary(st))
 	}

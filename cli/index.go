@@ -57,7 +57,7 @@ func runIndex(ctx context.Context, env *Env, args []string) error {
 	}
 	bar := newProgress(env, *asJSON, e.Embeds())
 	st, err := e.Index(ctx, indexRequest(ctx, e, pos[0], *name, *full), bar.update)
-	bar.done(st)
+	bar.done(st, err)
 	if missing && mdsearch.KindOf(err) == mdsearch.KindNotFound && !e.HasCollection(ctx, pos[0]) {
 		colls, _ := e.Collections(ctx)
 		return notFolderNorCollection(pos[0], colls)
@@ -90,7 +90,7 @@ func reportIndex(env *Env, st *mdsearch.IndexStats, asJSON bool, err error) erro
 			return encErr
 		}
 	} else {
-		fmt.Fprintln(env.Stdout, stoppedSummary(st, err != nil))
+		fmt.Fprintln(env.Stdout, summary(st))
 		printSkips(env, st)
 	}
 	printNotice(env, st.Notice)
@@ -106,7 +106,11 @@ func indexAll(ctx context.Context, env *Env, e *search.Engine, full, asJSON bool
 	}
 	bar := newProgress(env, asJSON, e.Embeds())
 	stats, err := e.IndexAll(ctx, full, bar.update)
-	bar.done(nil)
+	var last *mdsearch.IndexStats // nil: no run started
+	if len(stats) > 0 {
+		last = stats[len(stats)-1]
+	}
+	bar.done(last, err)
 	if asJSON {
 		if stats == nil {
 			stats = []*mdsearch.IndexStats{}
@@ -142,11 +146,9 @@ func indexRequest(ctx context.Context, e *search.Engine, dir, name string, full 
 // "notes: 173 files (1 added, 12 changed, 160 unchanged); 120 passages in
 // 700 windows from the 13 added or changed files (675 embedded now, 25
 // reused from earlier runs); 2 files skipped; took 41s".
-func summary(st *mdsearch.IndexStats) string { return stoppedSummary(st, false) }
-
-// stoppedSummary is summary for a run that may have stopped early: the
-// windows it did not embed are then not yet embedded, not repeats.
-func stoppedSummary(st *mdsearch.IndexStats, stopped bool) string {
+// For a run that stopped early, the windows it did not embed are not yet
+// embedded, rather than repeats.
+func summary(st *mdsearch.IndexStats) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %d files", st.Collection, st.Files)
 	if c := counts(count{st.Added, "added"}, count{st.Changed, "changed"}, count{st.Recut, "cut again"},
@@ -164,7 +166,7 @@ func stoppedSummary(st *mdsearch.IndexStats, stopped bool) string {
 		dup = max(st.Windows-st.Embedded-st.Reused, 0)
 	}
 	dupName := "repeating another window's text"
-	if stopped {
+	if st.Stopped {
 		dupName = "not embedded yet (the run stopped)"
 	}
 	if vec := counts(count{st.Embedded, "embedded now"}, count{st.Reused, "reused from earlier runs"},

@@ -195,7 +195,7 @@ func clock(d time.Duration) string {
 // progressSink shows indexing progress somewhere.
 type progressSink interface {
 	update(mdsearch.IndexProgress)
-	done(st *mdsearch.IndexStats)
+	done(st *mdsearch.IndexStats, err error) // st nil: the run never started
 }
 
 // newProgress picks the sink: JSON lines on stderr for programs, a bar on
@@ -238,7 +238,7 @@ func (b *progressBar) update(p mdsearch.IndexProgress) {
 }
 
 // done clears the bar.
-func (b *progressBar) done(*mdsearch.IndexStats) {
+func (b *progressBar) done(*mdsearch.IndexStats, error) {
 	if b.drawn {
 		fmt.Fprint(b.w, "\r\033[K")
 	}
@@ -273,9 +273,17 @@ func (j *jsonProgress) update(p mdsearch.IndexProgress) {
 	j.emit(v)
 }
 
-func (j *jsonProgress) done(st *mdsearch.IndexStats) {
-	if st != nil {
+// done ends with a last event at 100%, or, for a run that failed or was
+// interrupted, one of phase "stopped" at the percent it reached.
+func (j *jsonProgress) done(st *mdsearch.IndexStats, err error) {
+	switch {
+	case st == nil:
+	case err == nil:
 		j.emit(progressView{Phase: "done", Percent: 100})
+	default:
+		v := j.t.view(j.p)
+		v.Phase, v.ETA = "stopped", -1
+		j.emit(v)
 	}
 }
 

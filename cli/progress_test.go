@@ -2,7 +2,9 @@ package cli
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -134,6 +136,40 @@ func TestIndexJSONProgress(t *testing.T) {
 	}
 }
 
+// TestJSONProgressStopped: a run that failed or was interrupted ends its
+// progress with phase "stopped" at the percent it reached, not "done" at
+// 100 %; a run that never started ends with no event.
+func TestJSONProgressStopped(t *testing.T) {
+	for _, c := range []struct {
+		st    *mdsearch.IndexStats
+		err   error
+		phase string // of the last event; "" for none
+	}{
+		{&mdsearch.IndexStats{}, nil, "done"},
+		{&mdsearch.IndexStats{Stopped: true}, errors.New("interrupted"), "stopped"},
+		{nil, errors.New("no such folder"), ""},
+	} {
+		var buf bytes.Buffer
+		j := &jsonProgress{w: &buf, t: newTracker(false, time.Now)}
+		j.update(mdsearch.IndexProgress{Collection: "v", FilesTotal: 4, FilesDone: 1})
+		buf.Reset()
+		j.done(c.st, c.err)
+		var ev progressEvent
+		if c.phase == "" {
+			if buf.Len() != 0 {
+				t.Errorf("never started: %s", buf.String())
+			}
+			continue
+		}
+		if err := json.Unmarshal(buf.Bytes(), &ev); err != nil {
+			t.Fatal(err)
+		}
+		if ev.Phase != c.phase || c.phase == "stopped" && (ev.Percent >= 100 || ev.ETASeconds != nil) {
+			t.Errorf("err %v: last event %+v", c.err, ev)
+		}
+	}
+}
+
 func TestSummaryNamesEveryCount(t *testing.T) {
 	for _, c := range []struct {
 		st   mdsearch.IndexStats
@@ -148,6 +184,8 @@ func TestSummaryNamesEveryCount(t *testing.T) {
 			"v: 1 files (1 added); 1 passage in 2 windows from the 1 added or changed file (2 embedded now); took 1ms"},
 		{mdsearch.IndexStats{Collection: "b", Files: 112, Added: 112, Chunks: 927, Windows: 7336, Embedded: 7276, TookMS: 66697},
 			"b: 112 files (112 added); 927 passages in 7336 windows from the 112 added or changed files (7276 embedded now, 60 repeating another window's text); took 1m6.697s"},
+		{mdsearch.IndexStats{Collection: "b", Files: 112, Added: 112, Chunks: 927, Windows: 7336, Embedded: 2000, TookMS: 5000, Stopped: true},
+			"b: 112 files (112 added); 927 passages in 7336 windows from the 112 added or changed files (2000 embedded now, 5336 not embedded yet (the run stopped)); took 5s"},
 	} {
 		if got := summary(&c.st); got != c.want {
 			t.Errorf("summary:\n got %q\nwant %q", got, c.want)

@@ -88,7 +88,7 @@ func (e *Engine) Refresh(ctx context.Context, collection string, paths []string)
 // index runs both phases. paths, when non-nil, limits the run to those
 // notes. With existing, the collection must still be in the index once the
 // run holds the lock: a collection dropped meanwhile is not made again.
-func (e *Engine) index(ctx context.Context, dir, name string, full, existing bool, paths []string, progress func(mdsearch.IndexProgress)) (*mdsearch.IndexStats, error) {
+func (e *Engine) index(ctx context.Context, dir, name string, full, existing bool, paths []string, progress func(mdsearch.IndexProgress)) (_ *mdsearch.IndexStats, err error) {
 	start := time.Now()
 	unlock, err := e.lockWrites(ctx)
 	if err != nil {
@@ -115,6 +115,7 @@ func (e *Engine) index(ctx context.Context, dir, name string, full, existing boo
 		return nil, err
 	}
 	stats := &mdsearch.IndexStats{Collection: name, Skipped: []mdsearch.Skip{}, Warnings: []mdsearch.Skip{}}
+	defer func() { stats.Stopped = err != nil }()
 	coll, err := e.collectionFor(ctx, name, v.Root(), existing, stats)
 	if err != nil {
 		return nil, err

@@ -34,8 +34,9 @@ func TestPendingNotice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.Index(bg, mdsearch.IndexRequest{Dir: vault, Name: "v"}, nil); err == nil {
-		t.Fatal("the run did not fail")
+	st, err := e.Index(bg, mdsearch.IndexRequest{Dir: vault, Name: "v"}, nil)
+	if err == nil || st == nil || !st.Stopped {
+		t.Fatalf("the run did not fail, or its stats do not say it stopped: %v, %+v", err, st)
 	}
 	e.Close()
 
