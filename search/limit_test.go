@@ -254,3 +254,12 @@ func TestCapResults(t *testing.T) {
 		t.Errorf("capped, then cut to the budget: %q, %q", got[0].Text, got[0].ReadHint)
 	}
 }
+
+// TestReadHintQuotesPaths: a path with spaces in a read hint is one
+// quoted argument.
+func TestReadHintQuotesPaths(t *testing.T) {
+	r := mdsearch.Result{Collection: "vault", Path: "Linking notes/Embed files.md"}
+	if got, want := readHint(r, "cut", 57, 62), `cut, 6 more lines: read "vault:Linking notes/Embed files.md", lines 57-62`; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

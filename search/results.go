@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/mdsearch/mdsearch"
@@ -320,6 +321,9 @@ func readHint(r mdsearch.Result, why string, from, to int) string {
 	note := r.Path
 	if r.Collection != "" {
 		note = r.Collection + ":" + r.Path
+	}
+	if strings.ContainsAny(note, " \",") { // one argument, whole
+		note = strconv.Quote(note)
 	}
 	more := fmt.Sprintf("%d more lines", to-from+1)
 	if to == from {

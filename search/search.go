@@ -99,7 +99,11 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (_ *mds
 	markStale(resp.Results, stamps)
 	resp.Total = len(resp.Results)
 	if dropped > 0 {
-		addNotice(&resp.Notice, fmt.Sprintf("%s more did not fit max_tokens %d; raise it to see them", nResults(dropped), req.MaxTokens))
+		more := "1 more result"
+		if dropped > 1 {
+			more = fmt.Sprintf("%d more results", dropped)
+		}
+		addNotice(&resp.Notice, fmt.Sprintf("%s did not fit max_tokens %d; raise it to see them", more, req.MaxTokens))
 	}
 	// Counted whether or not one was asked for: a path another
 	// collection holds too must be read as COLLECTION:PATH either way.

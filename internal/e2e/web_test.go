@@ -167,6 +167,14 @@ func TestWebPage(t *testing.T) {
 	t.Run("deep link", func(t *testing.T) { webDeepLink(t, b) })
 	t.Run("hostile notes", func(t *testing.T) { webHostile(t, b) })
 	t.Run("filters", func(t *testing.T) { webFilters(t, b, f.name) })
+	t.Run("search shortcut", func(t *testing.T) { webShortcut(t, b) })
+}
+
+// A browser's search shortcut, /?q=…, opens that search.
+func webShortcut(t *testing.T, b browser) {
+	b.do(t, "open /?q=", chromedp.Navigate(b.base+"/?q=restic+backups"))
+	b.wait(t, "the search run", `document.getElementById("q").value === "restic backups" &&
+		location.hash.startsWith("#/search?") && document.querySelectorAll(".result").length > 0`)
 }
 
 // A search shows path, section path, score, lines and highlighted words;

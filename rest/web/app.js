@@ -586,6 +586,10 @@ document.addEventListener("keydown", (e) => {
   }
 });
 
+// A plain ?q= (a browser's search shortcut) opens that search.
+if (!location.hash && location.search) {
+  history.replaceState(null, "", location.pathname + "#/search?" + location.search.slice(1));
+}
 loadCollections();
 route();
 if (currentRoute().view !== "note") el.q.focus();
