@@ -224,3 +224,36 @@ func TestExplain(t *testing.T) {
 		t.Error("nil is not an error")
 	}
 }
+
+// TestSymlinkedIndex: an index reached through a symlink is used where it
+// is (beside it SQLite keeps its -wal and -shm, and mdsearch its lock and
+// its checks), and a symlink to nothing is refused, not replaced.
+func TestSymlinkedIndex(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "real", "index.db")
+	ourIndex()(t, real)
+	link := filepath.Join(dir, "link.db")
+	if err := os.Symlink(real, link); err != nil {
+		t.Skip("no symlinks here:", err)
+	}
+	s, _, err := Open(ctx, link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := filepath.EvalSymlinks(real); s.Path() != got {
+		t.Errorf("path %s, want the file itself, %s", s.Path(), got)
+	}
+	s.Close()
+
+	dangling := filepath.Join(dir, "dangling.db")
+	os.Symlink(filepath.Join(dir, "gone.db"), dangling)
+	if _, _, err := Open(ctx, dangling); err == nil || !strings.Contains(err.Error(), "symlink") {
+		t.Errorf("dangling link: %v", err)
+	}
+	if fi, err := os.Lstat(dangling); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Error("the link was replaced")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "gone.db")); err == nil {
+		t.Error("an index was created at the link's target")
+	}
+}

@@ -76,9 +76,9 @@ func OpenReadOnly(ctx context.Context, path string) (*Store, error) {
 }
 
 func openIndex(ctx context.Context, path string, readOnly bool) (*Store, *Migration, error) {
-	abs, err := filepath.Abs(path)
+	abs, err := resolve(path)
 	if err != nil {
-		return nil, nil, mdsearch.Errorf(mdsearch.KindInvalid, "open index", path, "", "%v", err)
+		return nil, nil, err
 	}
 	if err := ensureFile(ctx, abs, readOnly); err != nil {
 		return nil, nil, err
@@ -115,6 +115,27 @@ func openIndex(ctx context.Context, path string, readOnly bool) (*Store, *Migrat
 	}
 	s.Reader = &Reader{r: s.pool}
 	return s, mig, nil
+}
+
+// resolve is the absolute path of the index file that path names, through
+// symlinks: SQLite keeps the -wal and -shm files beside that file, so the
+// lock and the checks for leftovers must look there too. A symlink to
+// nothing is refused rather than replaced by a new index.
+func resolve(path string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", mdsearch.Errorf(mdsearch.KindInvalid, "open index", path, "", "%v", err)
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err == nil {
+		return real, nil
+	}
+	if fi, lerr := os.Lstat(abs); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		target, _ := os.Readlink(abs)
+		return "", mdsearch.Errorf(mdsearch.KindInvalid, "open index", abs,
+			"point the link at an index, or pass another --index path", "a symlink to %s, which does not exist", target)
+	}
+	return abs, nil
 }
 
 // ensureFile creates a missing index (unless readOnly) and refuses an
