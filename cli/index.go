@@ -150,7 +150,11 @@ func indexRequest(ctx context.Context, e *search.Engine, dir, name string, full 
 // embedded, rather than repeats.
 func summary(st *mdsearch.IndexStats) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %d files", st.Collection, st.Files)
+	name := st.Collection
+	if st.Stopped {
+		name += " (stopped: what it got through)"
+	}
+	fmt.Fprintf(&b, "%s: %d files", name, st.Files)
 	if c := counts(count{st.Added, "added"}, count{st.Changed, "changed"}, count{st.Recut, "cut again"},
 		count{st.Unchanged, "unchanged"}, count{st.Deleted, "deleted from the index"}); c != "" {
 		fmt.Fprintf(&b, " (%s)", c)
