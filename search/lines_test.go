@@ -102,3 +102,25 @@ func TestReadSuggests(t *testing.T) {
 		}
 	}
 }
+
+// TestReadFullPath: a note named by its full path inside a collection's
+// folder reads as that note; a full path elsewhere, or one that leaves
+// the vault through "..", is still refused.
+func TestReadFullPath(t *testing.T) {
+	vault := copyDir(t, "../sample-vault")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, vault, "v")
+	root, _ := filepath.EvalSymlinks(vault)
+	resp, err := e.Read(bg, mdsearch.ReadRequest{Path: filepath.Join(root, "homelab", "Backups.md"), Section: "Restore Drill"})
+	if err != nil || resp.Path != "homelab/Backups.md" || !strings.Contains(resp.Content, "Restore Drill") {
+		t.Fatalf("full path: %+v, %v", resp, err)
+	}
+	for _, p := range []string{
+		filepath.Join(filepath.Dir(root), "elsewhere.md"),
+		root + "/homelab/../../escape.md",
+	} {
+		if _, err := e.Read(bg, mdsearch.ReadRequest{Path: p}); err == nil {
+			t.Errorf("%s: read", p)
+		}
+	}
+}

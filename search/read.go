@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -147,6 +148,36 @@ func (e *Engine) Outline(ctx context.Context, path string) (_ *mdsearch.Outline,
 }
 
 // notePath is a note path as given, in the form the index keeps it.
+// underRoot finds the collection whose folder holds the absolute path p
+// (the innermost, for nested collections) and p relative to it, in
+// slashes. A path through a symlink is matched as the link resolves.
+func underRoot(colls []store.Collection, p string) (store.Collection, string, bool) {
+	if !filepath.IsAbs(p) {
+		return store.Collection{}, "", false
+	}
+	try := []string{filepath.Clean(p)}
+	if real, err := filepath.EvalSymlinks(p); err == nil && real != try[0] {
+		try = append(try, real)
+	}
+	for _, abs := range try {
+		var best store.Collection
+		var rel string
+		for _, c := range colls {
+			r, err := filepath.Rel(c.Root, abs)
+			if err != nil || r == "." || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+				continue
+			}
+			if len(c.Root) > len(best.Root) {
+				best, rel = c, filepath.ToSlash(r)
+			}
+		}
+		if best.Name != "" {
+			return best, rel, true
+		}
+	}
+	return store.Collection{}, "", false
+}
+
 func notePath(rel string) string {
 	rel = strings.TrimPrefix(rel, "./")
 	if path.Ext(rel) == "" && rel != "" && !strings.HasSuffix(rel, "/") {
@@ -177,7 +208,12 @@ func (e *Engine) openNote(ctx context.Context, spec string) (*note, error) {
 	}
 	collName, rel := "", notePath(spec)
 	all := colls
-	if i := strings.IndexByte(spec, ':'); i > 0 {
+	c, r, full := underRoot(colls, spec)
+	if full {
+		// A full path inside a collection's folder is that note; the
+		// vault's own checks still apply to the part inside it.
+		collName, rel, colls = c.Name, notePath(r), []store.Collection{c}
+	} else if i := strings.IndexByte(spec, ':'); i > 0 {
 		for _, c := range colls {
 			if c.Name == spec[:i] {
 				collName, rel = c.Name, notePath(spec[i+1:])
@@ -190,7 +226,7 @@ func (e *Engine) openNote(ctx context.Context, spec string) (*note, error) {
 	if err != nil {
 		return nil, err
 	}
-	if collName != "" {
+	if collName != "" && !full {
 		// "v:colon.md" may be the note of that name, not colon.md of v.
 		whole, err := e.st.FindDocuments(ctx, "", notePath(spec))
 		switch {
