@@ -155,7 +155,7 @@ func TestCommandErrors(t *testing.T) {
 		{[]string{"read", ""}, 2, "mdsearch: read: no path given"},
 		{[]string{"search", "x", "--collection", "nope"}, 1, "have: sample-vault"},
 		{[]string{"read", "../../etc/passwd"}, 1, `".." is refused`},
-		{[]string{"read", "/etc/passwd"}, 1, "absolute"},
+		{[]string{"read", "/etc/passwd"}, 1, "not inside an indexed folder"},
 		{[]string{"read", "kitchen/Sourdough.md", "--section", "nope"}, 1, `"Sourdough/Bulk Fermentation"`},
 		{[]string{"read", "nope.md"}, 1, "no such note"},
 		{[]string{"index", "a", "b"}, 2, `mdsearch: index: unexpected argument "b"`},

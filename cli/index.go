@@ -107,10 +107,13 @@ func indexAll(ctx context.Context, env *Env, e *search.Engine, full, asJSON bool
 	bar := newProgress(env, asJSON, e.Embeds())
 	stats, err := e.IndexAll(ctx, full, bar.update)
 	var last *mdsearch.IndexStats // nil: no run started
+	var stopped error             // the last run's own failure; others are reported below
 	if len(stats) > 0 {
-		last = stats[len(stats)-1]
+		if last = stats[len(stats)-1]; last.Stopped {
+			stopped = err
+		}
 	}
-	bar.done(last, err)
+	bar.done(last, stopped)
 	if asJSON {
 		if stats == nil {
 			stats = []*mdsearch.IndexStats{}
@@ -152,7 +155,7 @@ func summary(st *mdsearch.IndexStats) string {
 	var b strings.Builder
 	name := st.Collection
 	if st.Stopped {
-		name += " (stopped: what it got through)"
+		name += " (stopped early)"
 	}
 	fmt.Fprintf(&b, "%s: %d files", name, st.Files)
 	if c := counts(count{st.Added, "added"}, count{st.Changed, "changed"}, count{st.Recut, "cut again"},
@@ -171,7 +174,7 @@ func summary(st *mdsearch.IndexStats) string {
 	}
 	dupName := "repeating another window's text"
 	if st.Stopped {
-		dupName = "not embedded yet (the run stopped)"
+		dupName = "not embedded yet"
 	}
 	if vec := counts(count{st.Embedded, "embedded now"}, count{st.Reused, "reused from earlier runs"},
 		count{dup, dupName}); vec != "" {

@@ -151,8 +151,10 @@ func TestJSONProgressStopped(t *testing.T) {
 	} {
 		var buf bytes.Buffer
 		j := &jsonProgress{w: &buf, t: newTracker(false, time.Now)}
-		j.update(mdsearch.IndexProgress{Collection: "v", FilesTotal: 4, FilesDone: 1})
-		buf.Reset()
+		if c.st != nil {
+			j.update(mdsearch.IndexProgress{Collection: "v", FilesTotal: 4, FilesDone: 1})
+			buf.Reset()
+		}
 		j.done(c.st, c.err)
 		var ev progressEvent
 		if c.phase == "" {
@@ -185,7 +187,7 @@ func TestSummaryNamesEveryCount(t *testing.T) {
 		{mdsearch.IndexStats{Collection: "b", Files: 112, Added: 112, Chunks: 927, Windows: 7336, Embedded: 7276, TookMS: 66697},
 			"b: 112 files (112 added); 927 passages in 7336 windows from the 112 added or changed files (7276 embedded now, 60 repeating another window's text); took 1m6.697s"},
 		{mdsearch.IndexStats{Collection: "b", Files: 112, Added: 112, Chunks: 927, Windows: 7336, Embedded: 2000, TookMS: 5000, Stopped: true},
-			"b (stopped: what it got through): 112 files (112 added); 927 passages in 7336 windows from the 112 added or changed files (2000 embedded now, 5336 not embedded yet (the run stopped)); took 5s"},
+			"b (stopped early): 112 files (112 added); 927 passages in 7336 windows from the 112 added or changed files (2000 embedded now, 5336 not embedded yet); took 5s"},
 	} {
 		if got := summary(&c.st); got != c.want {
 			t.Errorf("summary:\n got %q\nwant %q", got, c.want)

@@ -43,8 +43,12 @@ func runWatch(ctx context.Context, env *Env, args []string) error {
 		return mdsearch.Errorf(mdsearch.KindNotFound, "watch", "", "index a folder first: mdsearch index DIR", "the index holds no collections")
 	}
 	env.say("watching %s (Ctrl-C to stop)", strings.Join(names, ", "))
-	<-ctx.Done()
-	return nil
+	select {
+	case <-ctx.Done():
+		return nil
+	case <-w.Done(): // the index file is gone: nothing more to do
+		return w.Err()
+	}
 }
 
 // refreshLine summarises one refresh (or catch-up, when paths is nil).

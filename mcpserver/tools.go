@@ -55,7 +55,7 @@ func searchTool() *mcp.Tool {
 			"Returns the best-matching passages, each a whole section or a part of a long one (up to about 300 words, usually enough to answer from), " +
 			"headed `rank. **path** > Section > Sub (score%)` and followed by `chunk i/N · lines a–b · page W words` and the section path. " +
 			"The score is on one scale for every query: 50% or more is a strong match; questions the notes cannot answer usually score 20-40%; " +
-			"one- or two-word queries score lower even when right (40-60%), so rank a query's results by their order; under 25% a result rarely answers and need not be read. " +
+			"one- or two-word queries score lower even when right (often 40-60%), so rank a query's results by their order; in hybrid mode a result under 25% rarely answers. " +
 			"Cost: roughly 150-800 tokens per result (about 330 typical); pass max_tokens to cap the total. To see more around a hit, call read_note with its path and section: " +
 			"a section costs far less than the whole page (a page costs about 1.3 tokens per word of its word count).",
 		InputSchema: schemaFor[SearchArgs](func(p map[string]*jsonschema.Schema) {

@@ -280,7 +280,7 @@ func TestReadAndOutline(t *testing.T) {
 		{"c:nope.md", "", mdsearch.KindNotFound, `no collection "c", and no such note in a, b`},
 		{"../../etc/passwd", "", mdsearch.KindForbidden, ".."},
 		{"a:../" + filepath.Base(outside) + "/secret.md", "", mdsearch.KindForbidden, ".."},
-		{"/etc/passwd", "", mdsearch.KindForbidden, "absolute"},
+		{"/etc/passwd", "", mdsearch.KindForbidden, "not inside an indexed folder"},
 		{"a:escape.md", "", mdsearch.KindForbidden, "out of the vault"},
 		{"a:.obsidian/workspace.md", "", mdsearch.KindForbidden, "not indexed"},
 		{"", "", mdsearch.KindInvalid, "no path"},

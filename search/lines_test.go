@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -104,23 +105,33 @@ func TestReadSuggests(t *testing.T) {
 }
 
 // TestReadFullPath: a note named by its full path inside a collection's
-// folder reads as that note; a full path elsewhere, or one that leaves
-// the vault through "..", is still refused.
+// folder reads as that note, quoted as read hints write it or not; full
+// paths to files that exist outside the folder, through "..", or in a
+// hidden folder inside it are refused.
 func TestReadFullPath(t *testing.T) {
 	vault := copyDir(t, "../sample-vault")
+	write(t, vault, ".hidden/secret.md", "# Secret\n")
 	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
 	index(t, e, vault, "v")
 	root, _ := filepath.EvalSymlinks(vault)
-	resp, err := e.Read(bg, mdsearch.ReadRequest{Path: filepath.Join(root, "homelab", "Backups.md"), Section: "Restore Drill"})
-	if err != nil || resp.Path != "homelab/Backups.md" || !strings.Contains(resp.Content, "Restore Drill") {
-		t.Fatalf("full path: %+v, %v", resp, err)
+	outside := filepath.Join(filepath.Dir(root), "elsewhere.md")
+	if err := os.WriteFile(outside, []byte("# Elsewhere\n"), 0o644); err != nil {
+		t.Fatal(err)
 	}
-	for _, p := range []string{
-		filepath.Join(filepath.Dir(root), "elsewhere.md"),
-		root + "/homelab/../../escape.md",
-	} {
-		if _, err := e.Read(bg, mdsearch.ReadRequest{Path: p}); err == nil {
-			t.Errorf("%s: read", p)
+	full := filepath.Join(root, "homelab", "Backups.md")
+	for _, p := range []string{full, `"` + full + `"`} {
+		resp, err := e.Read(bg, mdsearch.ReadRequest{Path: p, Section: "Restore Drill"})
+		if err != nil || resp.Path != "homelab/Backups.md" || !strings.Contains(resp.Content, "Restore Drill") {
+			t.Fatalf("%s: %+v, %v", p, resp, err)
+		}
+	}
+	for _, p := range []string{outside, root + "/homelab/../../elsewhere.md", filepath.Join(root, ".hidden", "secret.md")} {
+		_, err := e.Read(bg, mdsearch.ReadRequest{Path: p})
+		if k := mdsearch.KindOf(err); k != mdsearch.KindForbidden && k != mdsearch.KindNotFound || err == nil {
+			t.Errorf("%s: %v (kind %v)", p, err, k)
+		}
+		if err != nil && strings.Contains(err.Error(), "Elsewhere") || err != nil && strings.Contains(err.Error(), "Secret") {
+			t.Errorf("%s: the error shows the file's text: %v", p, err)
 		}
 	}
 }

@@ -147,7 +147,15 @@ func (e *Engine) Outline(ctx context.Context, path string) (_ *mdsearch.Outline,
 		WordCount: n.doc.WordCount, Tokens: n.doc.Tokens(), Sections: secs}, nil
 }
 
-// notePath is a note path as given, in the form the index keeps it.
+// unquote drops one pair of quotes around a path, as read hints write a
+// path with spaces and an agent may pass it on as written.
+func unquote(s string) string {
+	if len(s) >= 2 && (s[0] == '"' || s[0] == '\'') && s[len(s)-1] == s[0] {
+		return s[1 : len(s)-1]
+	}
+	return s
+}
+
 // underRoot finds the collection whose folder holds the absolute path p
 // (the innermost, for nested collections) and p relative to it, in
 // slashes. A path through a symlink is matched as the link resolves.
@@ -178,6 +186,7 @@ func underRoot(colls []store.Collection, p string) (store.Collection, string, bo
 	return store.Collection{}, "", false
 }
 
+// notePath is a note path as given, in the form the index keeps it.
 func notePath(rel string) string {
 	rel = strings.TrimPrefix(rel, "./")
 	if path.Ext(rel) == "" && rel != "" && !strings.HasSuffix(rel, "/") {
@@ -195,7 +204,7 @@ func notePath(rel string) string {
 // is ambiguous. "..", absolute paths, symlink escapes and files the index
 // would skip are refused.
 func (e *Engine) openNote(ctx context.Context, spec string) (*note, error) {
-	spec = strings.TrimSpace(spec)
+	spec = unquote(strings.TrimSpace(spec))
 	if spec == "" {
 		return nil, mdsearch.Errorf(mdsearch.KindInvalid, "read", "", "", "no path given")
 	}
@@ -209,6 +218,14 @@ func (e *Engine) openNote(ctx context.Context, spec string) (*note, error) {
 	collName, rel := "", notePath(spec)
 	all := colls
 	c, r, full := underRoot(colls, spec)
+	if !full && filepath.IsAbs(spec) {
+		roots := make([]string, len(colls))
+		for i, c := range colls {
+			roots[i] = c.Root
+		}
+		return nil, mdsearch.Errorf(mdsearch.KindForbidden, "read", spec,
+			"give a path relative to the vault, or a full path inside "+strings.Join(roots, " or "), "not inside an indexed folder")
+	}
 	if full {
 		// A full path inside a collection's folder is that note; the
 		// vault's own checks still apply to the part inside it.

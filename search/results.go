@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/mdsearch/mdsearch"
@@ -322,8 +321,8 @@ func readHint(r mdsearch.Result, why string, from, to int) string {
 	if r.Collection != "" {
 		note = r.Collection + ":" + r.Path
 	}
-	if strings.ContainsAny(note, " \",") { // one argument, whole
-		note = strconv.Quote(note)
+	if strings.ContainsAny(note, " ,") && !strings.Contains(note, `"`) { // one argument, whole
+		note = `"` + note + `"` // read strips them
 	}
 	more := fmt.Sprintf("%d more lines", to-from+1)
 	if to == from {

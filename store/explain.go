@@ -114,12 +114,16 @@ func (s *Store) Replaced() error {
 	if s.file == nil {
 		return nil
 	}
-	if fi, err := os.Stat(s.path); err == nil && os.SameFile(fi, s.file) {
-		return nil
+	// Through the path as given: a symlink repointed at another index
+	// replaces it as surely as a file moved over it.
+	for _, p := range []string{s.path, s.named} {
+		if fi, err := os.Stat(p); err != nil || !os.SameFile(fi, s.file) {
+			return mdsearch.Errorf(mdsearch.KindUnavailable, "index", s.path,
+				"if it was deleted, delete "+filepath.Base(s.path)+"-wal and -shm too before indexing again; a serve, mcp or watch that used it must be restarted",
+				"%w; this process no longer reads or writes it", mdsearch.ErrIndexReplaced)
+		}
 	}
-	return mdsearch.Errorf(mdsearch.KindUnavailable, "index", s.path,
-		"if it was deleted, delete "+filepath.Base(s.path)+"-wal and -shm too before indexing again; a serve, mcp or watch that used it must be restarted",
-		"%w; this process no longer reads or writes it", mdsearch.ErrIndexReplaced)
+	return nil
 }
 
 // Check reads the whole index file for damage: SQLite's quick_check (the

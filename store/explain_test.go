@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"context"
 	"database/sql"
 	"errors"
 	"fmt"
@@ -227,7 +228,8 @@ func TestExplain(t *testing.T) {
 
 // TestSymlinkedIndex: an index reached through a symlink is used where it
 // is (beside it SQLite keeps its -wal and -shm, and mdsearch its lock and
-// its checks), and a symlink to nothing is refused, not replaced.
+// its checks: Path is where they go), the link repointed counts as the
+// index replaced, and a symlink to nothing is refused, not replaced.
 func TestSymlinkedIndex(t *testing.T) {
 	dir := t.TempDir()
 	real := filepath.Join(dir, "real", "index.db")
@@ -243,12 +245,26 @@ func TestSymlinkedIndex(t *testing.T) {
 	if got, _ := filepath.EvalSymlinks(real); s.Path() != got {
 		t.Errorf("path %s, want the file itself, %s", s.Path(), got)
 	}
+	// The link repointed at another index replaces the one opened.
+	other := filepath.Join(dir, "other.db")
+	ourIndex()(t, other)
+	if err := os.Remove(link); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(other, link); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Replaced(); !errors.Is(err, mdsearch.ErrIndexReplaced) {
+		t.Errorf("link repointed: %v", err)
+	}
 	s.Close()
 
 	dangling := filepath.Join(dir, "dangling.db")
 	os.Symlink(filepath.Join(dir, "gone.db"), dangling)
-	if _, _, err := Open(ctx, dangling); err == nil || !strings.Contains(err.Error(), "symlink") {
-		t.Errorf("dangling link: %v", err)
+	for _, open := range []func(context.Context, string) (*Store, *Migration, error){Open, OpenExisting} {
+		if _, _, err := open(ctx, dangling); err == nil || !strings.Contains(err.Error(), "symlink") {
+			t.Errorf("dangling link: %v", err)
+		}
 	}
 	if fi, err := os.Lstat(dangling); err != nil || fi.Mode()&os.ModeSymlink == 0 {
 		t.Error("the link was replaced")

@@ -58,11 +58,12 @@ func Open(ctx context.Context, path string) (*Store, *Migration, error) {
 // or watch an index use it, so a mistyped path leaves no empty index
 // behind.
 func OpenExisting(ctx context.Context, path string) (*Store, *Migration, error) {
-	abs, err := filepath.Abs(path)
-	if err == nil {
-		if _, err := os.Stat(abs); errors.Is(err, fs.ErrNotExist) {
-			return nil, nil, noIndex(abs)
-		}
+	abs, err := resolve(path) // a symlink to nothing is named as such
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, err := os.Stat(abs); errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, noIndex(abs)
 	}
 	return Open(ctx, path)
 }
@@ -80,6 +81,7 @@ func openIndex(ctx context.Context, path string, readOnly bool) (*Store, *Migrat
 	if err != nil {
 		return nil, nil, err
 	}
+	named, _ := filepath.Abs(path)
 	if err := ensureFile(ctx, abs, readOnly); err != nil {
 		return nil, nil, err
 	}
@@ -91,7 +93,7 @@ func openIndex(ctx context.Context, path string, readOnly bool) (*Store, *Migrat
 	if err := f.check(abs, readOnly); err != nil {
 		return nil, nil, err
 	}
-	s := &Store{path: abs}
+	s := &Store{path: abs, named: named}
 	if s.file, err = os.Stat(abs); err != nil {
 		return nil, nil, mdsearch.Errorf(mdsearch.KindInvalid, "open index", abs, "", "%v", err)
 	}

@@ -56,6 +56,7 @@ func (w *Watcher) indexGone(err error) bool {
 		return false
 	}
 	w.log.Error("watching stopped: no note is indexed until this process is restarted", "err", err)
+	w.err = err // read after done closes
 	return true
 }
 

@@ -61,6 +61,7 @@ type Watcher struct {
 	catch  chan struct{} // run a catch-up index
 	cancel context.CancelFunc
 	done   chan struct{}
+	err    error // why watching stopped on its own; set before done closes
 }
 
 // Start watches every collection s reports and returns once the watches
@@ -107,6 +108,21 @@ func (w *Watcher) Close() error {
 	return nil
 }
 
+// Done is closed when watching ends: after Close, or on its own when the
+// index file was deleted or replaced (then Err says so).
+func (w *Watcher) Done() <-chan struct{} { return w.done }
+
+// Err is why watching stopped on its own, once Done is closed; nil after
+// Close.
+func (w *Watcher) Err() error {
+	select {
+	case <-w.done:
+		return w.err
+	default:
+		return nil
+	}
+}
+
 // Collections lists the collections being watched, by name.
 func (w *Watcher) Collections() []string {
 	w.mu.Lock()
@@ -141,6 +157,11 @@ func (w *Watcher) collections(ctx context.Context) ([]mdsearch.CollectionStatus,
 // Sync watches collections added to the index since the last call, and
 // forgets those no longer in it (dropped): their notes are not refreshed.
 func (w *Watcher) Sync(ctx context.Context) error {
+	select {
+	case <-w.done:
+		return nil // watching has ended: nothing to add or drop
+	default:
+	}
 	colls, err := w.collections(ctx)
 	if err != nil {
 		return err

@@ -2,6 +2,7 @@ package watch
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -53,9 +54,12 @@ func (f *fake) Refresh(_ context.Context, coll string, paths []string) (*mdsearc
 
 func (f *fake) Index(_ context.Context, req mdsearch.IndexRequest, _ func(mdsearch.IndexProgress)) (*mdsearch.IndexStats, error) {
 	f.mu.Lock()
+	defer f.mu.Unlock()
 	f.index++
 	f.reqs = append(f.reqs, req)
-	f.mu.Unlock()
+	if f.gone {
+		return nil, mdsearch.Errorf(mdsearch.KindUnavailable, "index", "/x/index.db", "", "%w", mdsearch.ErrIndexReplaced)
+	}
 	return &mdsearch.IndexStats{}, nil
 }
 
@@ -183,6 +187,14 @@ func TestDroppedCollection(t *testing.T) {
 // fails, and watching stops rather than fail (and log) on every save.
 func TestIndexFileGone(t *testing.T) {
 	f, root := start(t)
+	for deadline := time.Now().Add(2 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		f.mu.Lock()
+		caught := f.index > 0 // the start's catch-up, before the index goes
+		f.mu.Unlock()
+		if caught || time.Now().After(deadline) {
+			break
+		}
+	}
 	f.mu.Lock()
 	f.gone = true
 	f.mu.Unlock()
@@ -192,6 +204,28 @@ func TestIndexFileGone(t *testing.T) {
 	}
 	write(t, filepath.Join(root, "a.md"), "# A\nedited again\n")
 	quiet(t, f)
+}
+
+// The same from a catch-up: watching ends, and Done and Err say why.
+func TestIndexFileGoneCatchUp(t *testing.T) {
+	root := t.TempDir()
+	f := &fake{root: root, calls: make(chan []string, 10), gone: true}
+	w, err := Start(context.Background(), f, Options{Debounce: 50 * time.Millisecond, CatchUp: true, Recheck: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	select {
+	case <-w.Done():
+	case <-time.After(2 * time.Second):
+		t.Fatal("watching did not stop")
+	}
+	if !errors.Is(w.Err(), mdsearch.ErrIndexReplaced) {
+		t.Errorf("Err: %v", w.Err())
+	}
+	if err := w.Sync(context.Background()); err != nil {
+		t.Errorf("Sync after the end: %v", err)
+	}
 }
 
 func TestIgnored(t *testing.T) {

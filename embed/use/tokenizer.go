@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -312,7 +313,8 @@ func (t *Tokenizer) VocabSize() int { return len(t.idLen) }
 // run of unknown characters as one unknown token, and letter-by-letter
 // texts of one script all embed close together (cosine 0.87–0.93 between
 // unrelated Russian notes), so a text made of either says nothing of what
-// it means. Accented Latin words keep their pieces: well under half.
+// it means. Latin letters never count: a word with one the vocabulary
+// lacks (Łódź, kůň) is still read by its others.
 func (t *Tokenizer) Unread(text string) float64 {
 	s := prepare(text)
 	n := utf8.RuneCountInString(s)
@@ -330,8 +332,9 @@ func (t *Tokenizer) Unread(text string) float64 {
 	for iter := n; iter > 0; {
 		id := words[iter]
 		step := int(t.idLen[id])
-		if id == 0 || step == 1 && runes[iter-1] >= utf8.RuneSelf && runes[iter-1] != separator {
-			unread++ // an unknown piece, or a lone non-ASCII letter: one code point
+		r := runes[iter-1] // an unknown piece, or a lone letter, is one code point
+		if (id == 0 || step == 1 && r >= utf8.RuneSelf && r != separator) && !unicode.Is(unicode.Latin, r) {
+			unread++ // a Latin letter the model lacks (ł, ů) leaves the word's others read
 		}
 		iter -= step
 	}

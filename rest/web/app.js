@@ -587,7 +587,7 @@ document.addEventListener("keydown", (e) => {
 });
 
 // A plain ?q= (a browser's search shortcut) opens that search.
-if (!location.hash && location.search) {
+if (!location.hash && new URLSearchParams(location.search).has("q")) {
   history.replaceState(null, "", location.pathname + "#/search?" + location.search.slice(1));
 }
 loadCollections();
