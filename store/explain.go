@@ -117,6 +117,9 @@ func (s *Store) Replaced() error {
 	// Through the path as given: a symlink repointed at another index
 	// replaces it as surely as a file moved over it.
 	for _, p := range []string{s.path, s.named} {
+		if p == "" {
+			continue
+		}
 		if fi, err := os.Stat(p); err != nil || !os.SameFile(fi, s.file) {
 			return mdsearch.Errorf(mdsearch.KindUnavailable, "index", s.path,
 				"if it was deleted, delete "+filepath.Base(s.path)+"-wal and -shm too before indexing again; a serve, mcp or watch that used it must be restarted",
