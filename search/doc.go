@@ -33,7 +33,9 @@
 // the file name) and tags (heading path and title weighted 2.5). Any input
 // is turned into a valid query: every term is quoted, phrases in double
 // quotes are kept, and terms are ORed so bm25 ranks passages by how many
-// rare terms they share. Score: t/(t+4) for t = s × cover/√terms, bm25
+// rare terms they share. In an index of fewer than 100 rows, bm25
+// magnitudes are first raised to that size's scale (rowScale). Score:
+// t/(t+4) for t = s × cover/√terms, bm25
 // magnitude s per square root of the query's term count, since a long
 // question shares some words with almost any note, times the share of the
 // terms' idf that the index holds at all (coverage).

@@ -462,3 +462,43 @@ func TestKeywordCoverage(t *testing.T) {
 		t.Errorf("with a word no note holds: %.3f, without it: %.3f", less, top)
 	}
 }
+
+// TestRowScale: a small index's bm25 is raised to a 100-row index's scale,
+// at most 8 times; from 100 rows on it is left as it is.
+func TestRowScale(t *testing.T) {
+	cases := []struct {
+		rows     int
+		min, max float64
+	}{
+		{0, 8, 8},
+		{2, 8, 8},
+		{3, 8, 8},
+		{12, 2.0, 2.1},
+		{40, 1.25, 1.3},
+		{99, 1, 1.01},
+		{100, 1, 1},
+		{100000, 1, 1},
+	}
+	for _, c := range cases {
+		if got := rowScale(c.rows); got < c.min || got > c.max {
+			t.Errorf("rowScale(%d) = %.3f, want %.2f–%.2f", c.rows, got, c.min, c.max)
+		}
+	}
+}
+
+// TestSmallVaultKeywordScores: in the 12-passage sample vault, a word only
+// one note holds is a partial match or better in keyword mode, not a
+// miss, and that note ranks first in hybrid too.
+func TestSmallVaultKeywordScores(t *testing.T) {
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
+	index(t, e, copyDir(t, "../sample-vault"), "v")
+	for _, mode := range []mdsearch.Mode{mdsearch.ModeKeyword, mdsearch.ModeHybrid} {
+		resp := search(t, e, mdsearch.SearchRequest{Query: "whetstone", Mode: mode})
+		if len(resp.Results) == 0 || resp.Results[0].Path != "kitchen/Knife Care.md" {
+			t.Fatalf("%s: %s", mode, paths(resp))
+		}
+		if mode == mdsearch.ModeKeyword && resp.Results[0].Score < 0.5 {
+			t.Errorf("keyword: the one note holding the word scores %.3f", resp.Results[0].Score)
+		}
+	}
+}

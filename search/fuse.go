@@ -94,8 +94,9 @@ type candidate struct {
 
 // fuse ranks the keyword and semantic lists into one list of passages.
 // sem holds windows; a passage takes its best window's cosine.
-// kwScale is keywordScale's for the query.
-func (e *Engine) fuse(mode mdsearch.Mode, kw []store.KeywordHit, sem []hit, snap *snapshot, q []float32, kwScale float64) []candidate {
+// kwScale is keywordScale's for the query, bm25Scale rowScale's for the
+// index.
+func (e *Engine) fuse(mode mdsearch.Mode, kw []store.KeywordHit, sem []hit, snap *snapshot, q []float32, kwScale, bm25Scale float64) []candidate {
 	f := e.opts.Fusion
 	byID := map[int64]*candidate{}
 	var out []*candidate
@@ -121,7 +122,7 @@ func (e *Engine) fuse(mode mdsearch.Mode, kw []store.KeywordHit, sem []hit, snap
 	}
 	for _, h := range kw {
 		c := get(h.ChunkID, h.DocID, h.Section, h.Index)
-		c.bm25 = math.Abs(h.BM25)
+		c.bm25 = math.Abs(h.BM25) * bm25Scale
 		if c.cos == nil && snap != nil && mode == mdsearch.ModeHybrid {
 			if cos, ok := snap.chunkCosine(qv, h.ChunkID); ok {
 				c.cos = &cos
@@ -190,3 +191,30 @@ func coverage(ctx context.Context, rd *store.Reader, terms []string) (float64, e
 // counting a common word through a million passages would cost more than
 // the search.
 const maxTermRows = 1000
+
+// rowScale raises the bm25 magnitudes of a small index to the scale the
+// halves were chosen at. bm25's idf, ln((N − n + 0.5) / (n + 0.5)), is at
+// most idfMax(N) (a term in one row of N), which shrinks with N: a word
+// in one note of twelve weighs 2.0, of a thousand 6.5. So in a small vault
+// an exact match of its rarest word scored like a weak one. The factor is
+// idfMax(refRows) / idfMax(N), at most maxRowScale (FTS5 floors idf at
+// 1e-6 in an index of two rows, which no factor mends), and 1 from
+// refRows rows on.
+func rowScale(rows int) float64 {
+	if rows >= refRows {
+		return 1
+	}
+	m := idfMax(rows)
+	if m <= 0 {
+		return maxRowScale
+	}
+	return math.Min(maxRowScale, idfMax(refRows)/m)
+}
+
+func idfMax(n int) float64 { return math.Log((float64(n) - 0.5) / 1.5) }
+
+// refRows and maxRowScale: see rowScale.
+const (
+	refRows     = 100
+	maxRowScale = 8
+)

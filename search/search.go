@@ -80,7 +80,14 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (_ *mds
 		return nil, err
 	}
 	defer rt.Close()
-	q.cover = 1
+	q.cover, q.rowScale = 1, 1
+	if len(q.terms) > 0 {
+		rows, err := rt.Reader.KeywordRows(ctx)
+		if err != nil {
+			return nil, err
+		}
+		q.rowScale = rowScale(rows)
+	}
 	if q.mode == mdsearch.ModeKeyword && len(q.terms) > 0 {
 		if q.cover, err = coverage(ctx, rt.Reader, q.terms); err != nil {
 			return nil, err
@@ -196,14 +203,15 @@ func (e *Engine) matchesAnywhere(ctx context.Context, rd *store.Reader, q *query
 
 // query is a validated request on its way through ranking.
 type query struct {
-	req    mdsearch.SearchRequest
-	mode   mdsearch.Mode // req.Mode, or keyword when vectors are unavailable
-	filter store.Filter
-	snap   *snapshot // nil: no semantic list
-	stale  bool      // snap may hold chunks a running re-index removed
-	vec    []float32 // the embedded query
-	terms  []string  // quoted FTS5 terms; none: no keyword list
-	cover  float64   // share of the terms' idf the index holds (keyword mode; see coverage)
+	req      mdsearch.SearchRequest
+	mode     mdsearch.Mode // req.Mode, or keyword when vectors are unavailable
+	filter   store.Filter
+	snap     *snapshot // nil: no semantic list
+	stale    bool      // snap may hold chunks a running re-index removed
+	vec      []float32 // the embedded query
+	terms    []string  // quoted FTS5 terms; none: no keyword list
+	cover    float64   // share of the terms' idf the index holds (keyword mode; see coverage)
+	rowScale float64   // rowScale of the index's keyword rows
 }
 
 // rank builds both lists, fuses and dedups them. It reads deeper while a
@@ -240,7 +248,7 @@ func (e *Engine) rank(ctx context.Context, rd *store.Reader, q *query) ([]*group
 				return nil, err
 			}
 		}
-		kept := dedup(e.fuse(q.mode, kw, sem, q.snap, q.vec, keywordScale(q.cover, len(q.terms))), q.req.N, q.req.MaxPerPage)
+		kept := dedup(e.fuse(q.mode, kw, sem, q.snap, q.vec, keywordScale(q.cover, len(q.terms)), q.rowScale), q.req.N, q.req.MaxPerPage)
 		if len(kept) == q.req.N || (len(kw) < k && len(sem) < k) || k >= maxCandidates {
 			return kept, nil
 		}

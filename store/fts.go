@@ -132,6 +132,9 @@ func (s *Reader) TermRows(ctx context.Context, terms []string, limit int) ([]int
 	return counts, total, nil
 }
 
+// KeywordRows is the keyword index's row count: the N of bm25's idf.
+func (s *Reader) KeywordRows(ctx context.Context) (int, error) { return s.ftsRows(ctx) }
+
 // ftsRows is the keyword index's row count as FTS5 keeps it for bm25: the
 // first varint of its averages record (row 1 of its data table), read
 // without counting rows.
