@@ -471,6 +471,7 @@ func TestRowScale(t *testing.T) {
 		min, max float64
 	}{
 		{0, 8, 8},
+		{1, 8, 8},
 		{2, 8, 8},
 		{3, 8, 8},
 		{12, 2.0, 2.1},
@@ -480,7 +481,7 @@ func TestRowScale(t *testing.T) {
 		{100000, 1, 1},
 	}
 	for _, c := range cases {
-		if got := rowScale(c.rows); got < c.min || got > c.max {
+		if got := rowScale(c.rows); !(got >= c.min && got <= c.max) { // NaN fails too
 			t.Errorf("rowScale(%d) = %.3f, want %.2f–%.2f", c.rows, got, c.min, c.max)
 		}
 	}

@@ -205,7 +205,7 @@ func rowScale(rows int) float64 {
 		return 1
 	}
 	m := idfMax(rows)
-	if m <= 0 {
+	if !(m > 0) { // two rows or fewer (NaN below one)
 		return maxRowScale
 	}
 	return math.Min(maxRowScale, idfMax(refRows)/m)

@@ -82,11 +82,11 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (_ *mds
 	defer rt.Close()
 	q.cover, q.rowScale = 1, 1
 	if len(q.terms) > 0 {
-		rows, err := rt.Reader.KeywordRows(ctx)
-		if err != nil {
-			return nil, err
+		// Unreadable, the count costs only the small-vault scale, not
+		// the search.
+		if rows, err := rt.Reader.KeywordRows(ctx); err == nil {
+			q.rowScale = rowScale(rows)
 		}
-		q.rowScale = rowScale(rows)
 	}
 	if q.mode == mdsearch.ModeKeyword && len(q.terms) > 0 {
 		if q.cover, err = coverage(ctx, rt.Reader, q.terms); err != nil {

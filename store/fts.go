@@ -137,7 +137,8 @@ func (s *Reader) KeywordRows(ctx context.Context) (int, error) { return s.ftsRow
 
 // ftsRows is the keyword index's row count as FTS5 keeps it for bm25: the
 // first varint of its averages record (row 1 of its data table), read
-// without counting rows.
+// without counting rows. Read it outside a write transaction: FTS5 updates
+// the record when the transaction commits.
 func (s *Reader) ftsRows(ctx context.Context) (int, error) {
 	var rec []byte
 	err := s.r.QueryRowContext(ctx, `SELECT block FROM chunks_fts_data WHERE id = 1`).Scan(&rec)

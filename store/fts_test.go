@@ -186,6 +186,28 @@ func TestTermRows(t *testing.T) {
 	if got := fmt.Sprint(counts); got != "[2 2 2 0]" {
 		t.Errorf("counts capped at 2: got %s, want [2 2 2 0]", got)
 	}
+	// After a note is replaced, and after another is deleted.
+	put(t, s, c.ID, "a.md", "T", nil, chunk("a.md", 0, "A", "apple"))
+	var id int64 // before the transaction: it holds the one writing connection
+	if err := s.w.QueryRow(`SELECT id FROM documents WHERE path = 'b.md'`).Scan(&id); err != nil {
+		t.Fatal(err)
+	}
+	tx, err := s.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.DeleteDocument(id); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.w.QueryRow(`SELECT count(*) FROM chunks_fts`).Scan(&want); err != nil {
+		t.Fatal(err)
+	}
+	if _, total, err := s.TermRows(ctx, nil, 2); err != nil || total != want || want != 3 {
+		t.Errorf("after a replace and a delete: %d rows, want %d (3): %v", total, want, err)
+	}
 }
 
 func TestVarint(t *testing.T) {
