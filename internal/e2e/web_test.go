@@ -172,8 +172,8 @@ func TestWebPage(t *testing.T) {
 
 // A browser's search shortcut, /?q=…, opens that search.
 func webShortcut(t *testing.T, b browser) {
-	b.do(t, "open /?q=", chromedp.Navigate(b.base+"/?q=restic+backups"))
-	b.wait(t, "the search run", `document.getElementById("q").value === "restic backups" &&
+	b.do(t, "open /?q=", chromedp.Navigate(b.base+"/?q=restic+backups?"))
+	b.wait(t, "the search run", `document.getElementById("q").value === "restic backups?" &&
 		location.hash.startsWith("#/search?") && document.querySelectorAll(".result").length > 0`)
 }
 

@@ -54,8 +54,9 @@ function notePath(r) {
 
 function currentRoute() {
   const h = location.hash.replace(/^#\/?/, "");
-  const [view, query = ""] = h.split("?");
-  return { view: view || "search", params: new URLSearchParams(query) };
+  const i = h.indexOf("?"); // only the first: a query may hold a "?" of its own
+  const view = i < 0 ? h : h.slice(0, i);
+  return { view: view || "search", params: new URLSearchParams(i < 0 ? "" : h.slice(i + 1)) };
 }
 
 // tagValue is the tag box without its '#': a lone '#' is no tag.
