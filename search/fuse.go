@@ -169,10 +169,14 @@ func cosOf(c *candidate) float64 {
 
 // coverage is the share of the query terms' idf, as bm25 weighs them, that
 // belongs to terms some passage holds: 1 when every term is found, and low
-// when the rarest words are in no note. Counts stop at maxTermRows.
-func coverage(ctx context.Context, rd *store.Reader, terms []string) (float64, error) {
-	counts, total, err := rd.TermRows(ctx, terms, maxTermRows)
-	if err != nil || total == 0 {
+// when the rarest words are in no note. total is the index's keyword rows
+// (bm25's N). Counts stop at maxTermRows.
+func coverage(ctx context.Context, rd *store.Reader, terms []string, total int) (float64, error) {
+	if total == 0 {
+		return 1, nil
+	}
+	counts, err := rd.TermRows(ctx, terms, maxTermRows)
+	if err != nil {
 		return 1, err
 	}
 	var found, all float64

@@ -82,15 +82,19 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (_ *mds
 	defer rt.Close()
 	q.cover, q.rowScale = 1, 1
 	if len(q.terms) > 0 {
-		// Unreadable, the count costs only the small-vault scale, not
-		// the search.
-		if rows, err := rt.Reader.KeywordRows(ctx); err == nil {
+		// Read once for both: bm25's N. Unreadable, it costs hybrid only
+		// the small-vault scale; keyword mode needs it for coverage.
+		rows, err := rt.Reader.KeywordRows(ctx)
+		if err == nil {
 			q.rowScale = rowScale(rows)
 		}
-	}
-	if q.mode == mdsearch.ModeKeyword && len(q.terms) > 0 {
-		if q.cover, err = coverage(ctx, rt.Reader, q.terms); err != nil {
-			return nil, err
+		if q.mode == mdsearch.ModeKeyword {
+			if err == nil {
+				q.cover, err = coverage(ctx, rt.Reader, q.terms, rows)
+			}
+			if err != nil {
+				return nil, err
+			}
 		}
 	}
 	res, joins, stamps, copies, err := e.distinct(ctx, rt.Reader, q)

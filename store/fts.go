@@ -112,34 +112,26 @@ func (s *Reader) KeywordAny(ctx context.Context, terms []string, f Filter, w Wei
 }
 
 // TermRows returns how many rows of the keyword index match each of terms
-// (each an FTS5 MATCH expression), counting at most limit, and the rows
-// of the whole index: the n and N of bm25's idf, ln((N − n + 0.5) / (n +
-// 0.5)). Counting stops at limit because a common term weighs little
-// whatever its count.
-func (s *Reader) TermRows(ctx context.Context, terms []string, limit int) ([]int, int, error) {
-	total, err := s.ftsRows(ctx)
-	if err != nil {
-		return nil, 0, err
-	}
+// (each an FTS5 MATCH expression), counting at most limit: the n of bm25's
+// idf, ln((N − n + 0.5) / (n + 0.5)), whose N is KeywordRows. Counting
+// stops at limit because a common term weighs little whatever its count.
+func (s *Reader) TermRows(ctx context.Context, terms []string, limit int) ([]int, error) {
 	counts := make([]int, len(terms))
 	for i, t := range terms {
 		err := s.r.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)`,
 			t, limit).Scan(&counts[i])
 		if err != nil {
-			return nil, 0, err
+			return nil, err
 		}
 	}
-	return counts, total, nil
+	return counts, nil
 }
 
-// KeywordRows is the keyword index's row count: the N of bm25's idf.
-func (s *Reader) KeywordRows(ctx context.Context) (int, error) { return s.ftsRows(ctx) }
-
-// ftsRows is the keyword index's row count as FTS5 keeps it for bm25: the
-// first varint of its averages record (row 1 of its data table), read
-// without counting rows. Read it outside a write transaction: FTS5 updates
-// the record when the transaction commits.
-func (s *Reader) ftsRows(ctx context.Context) (int, error) {
+// KeywordRows is the keyword index's row count as FTS5 keeps it for bm25
+// (the N of its idf): the first varint of its averages record (row 1 of
+// its data table), read without counting rows. Read it outside a write
+// transaction: FTS5 updates the record when the transaction commits.
+func (s *Reader) KeywordRows(ctx context.Context) (int, error) {
 	var rec []byte
 	err := s.r.QueryRowContext(ctx, `SELECT block FROM chunks_fts_data WHERE id = 1`).Scan(&rec)
 	switch {

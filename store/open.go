@@ -58,14 +58,7 @@ func Open(ctx context.Context, path string) (*Store, *Migration, error) {
 // or watch an index use it, so a mistyped path leaves no empty index
 // behind.
 func OpenExisting(ctx context.Context, path string) (*Store, *Migration, error) {
-	abs, err := resolve(path) // a symlink to nothing is named as such
-	if err != nil {
-		return nil, nil, err
-	}
-	if _, err := os.Stat(abs); errors.Is(err, fs.ErrNotExist) {
-		return nil, nil, noIndex(abs)
-	}
-	return Open(ctx, path)
+	return openFile(ctx, path, false, false)
 }
 
 // OpenReadOnly opens an existing index for reading and changes nothing:
@@ -76,13 +69,23 @@ func OpenReadOnly(ctx context.Context, path string) (*Store, error) {
 	return s, err
 }
 
+// openIndex opens the index at path: for writing, creating it when
+// missing, or for reading only.
 func openIndex(ctx context.Context, path string, readOnly bool) (*Store, *Migration, error) {
+	return openFile(ctx, path, readOnly, !readOnly)
+}
+
+// openFile is openIndex; create says whether a missing index is made.
+func openFile(ctx context.Context, path string, readOnly, create bool) (*Store, *Migration, error) {
 	abs, err := resolve(path)
 	if err != nil {
 		return nil, nil, err
 	}
 	named, _ := filepath.Abs(path)
-	if err := ensureFile(ctx, abs, readOnly); err != nil {
+	if named == abs {
+		named = "" // no symlink: Replaced looks at abs alone
+	}
+	if err := ensureFile(ctx, abs, create); err != nil {
 		return nil, nil, err
 	}
 	frozen := readOnly && frozenFile(abs)
@@ -140,12 +143,12 @@ func resolve(path string) (string, error) {
 	return abs, nil
 }
 
-// ensureFile creates a missing index (unless readOnly) and refuses an
-// empty file: SQLite would take it for an empty database and write into it.
-func ensureFile(ctx context.Context, abs string, readOnly bool) error {
+// ensureFile creates a missing index (when create) and refuses an empty
+// file: SQLite would take it for an empty database and write into it.
+func ensureFile(ctx context.Context, abs string, create bool) error {
 	fi, err := os.Stat(abs)
 	switch {
-	case errors.Is(err, fs.ErrNotExist) && readOnly:
+	case errors.Is(err, fs.ErrNotExist) && !create:
 		return noIndex(abs)
 	case errors.Is(err, fs.ErrNotExist):
 		if err := orphans(abs); err != nil {
@@ -402,22 +405,21 @@ func openDB(path string, readOnly, frozen bool) (*sql.DB, error) {
 	return db, nil
 }
 
-// fileError explains the usual ways an index file cannot be used.
+// fileError explains the usual ways a file given as an index cannot be
+// used, by SQLite's result code. It is for a file not known to be ours: a
+// malformed one is "not an index", where Explain, for ours, says damaged.
 func fileError(path string, err error) error {
 	var me *mdsearch.Error
 	if errors.As(err, &me) {
 		return err
 	}
-	msg := err.Error()
-	if strings.Contains(msg, "readonly database") {
+	switch sqliteCode(err) {
+	case sqliteReadOnly:
 		return mdsearch.Errorf(mdsearch.KindUnavailable, "open index", path,
 			readOnlyHint(path), "the index or its folder is read-only: %v", err)
-	}
-	switch sqliteCode(err) {
 	case sqliteFull, sqliteCantOpen, sqliteIOErr:
 		return Explain(path, err)
-	}
-	if strings.Contains(msg, "not a database") || strings.Contains(msg, "malformed") {
+	case sqliteCorrupt, sqliteNotADB:
 		return mdsearch.Errorf(mdsearch.KindInvalid, "open index", path,
 			"pass another --index path, or delete this file to start over", "%w: %v", ErrNotIndex, err)
 	}

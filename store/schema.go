@@ -143,7 +143,7 @@ type Store struct {
 	w       *sql.DB     // the one writing connection
 	pool    *sql.DB     // read-only connections for concurrent searches
 	file    os.FileInfo // the file opened, to notice it deleted or replaced
-	named   string      // the path as given (absolute): a symlink may be repointed
+	named   string      // the path as given (absolute) when a symlink, which may be repointed
 }
 
 // querier is what reads need: the pool, or one read transaction.
