@@ -29,6 +29,9 @@ type engineFlags struct {
 	// that serve or watch one (serve, mcp, watch) would only leave an empty
 	// file behind a mistyped --index.
 	existing bool
+	// follow switches to an index deleted and built again while the
+	// command runs (serve, mcp, watch: they run for hours).
+	follow bool
 }
 
 func addEngineFlags(fs *flag.FlagSet) *engineFlags {
@@ -93,7 +96,7 @@ func (f *engineFlags) open(ctx context.Context, env *Env, withModel bool) (*sear
 		return nil, nil, err
 	}
 	opts := search.Options{IndexPath: path, MaxFileSize: maxSize, ReadOnly: f.readOnly, Existing: f.existing,
-		Notify: func(msg string) { env.say("%s", msg) }}
+		Follow: f.follow, Notify: func(msg string) { env.say("%s", msg) }}
 	closeEmb := func() {}
 	if withModel && f.embedder != nil {
 		emb, closer, keywordOnly, err := f.embedder.open(env)

@@ -23,7 +23,7 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	token := fs.String("token", "", "bearer token API requests must carry (default $MDSEARCH_TOKEN)")
 	noWatch := fs.Bool("no-watch", false, "do not watch the collections and re-index saved notes")
 	ef := addEngineFlags(fs)
-	ef.existing = true
+	ef.existing, ef.follow = true, true
 	if _, err := parseArgs(fs, args, 0, ""); err != nil {
 		return err
 	}
@@ -51,7 +51,7 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	}
 	defer w.Close()
 	api := rest.New(s, rest.Options{Token: *token, Logger: log, OnReindexed: func() { w.Sync(ctx) },
-		NoteLinks: newNotePaths(s.Store(), s.MaxFileSize()).Links})
+		NoteLinks: newNotePaths(s, s.MaxFileSize()).Links})
 	defer api.Close()
 
 	ln, err := listen("--addr", *addr)

@@ -15,7 +15,7 @@ func runWatch(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "watch", "")
 	debounce := fs.Duration("debounce", 200*time.Millisecond, "how long a folder must be quiet before its changes are indexed")
 	ef := addEngineFlags(fs)
-	ef.existing = true
+	ef.existing, ef.follow = true, true
 	if _, err := parseArgs(fs, args, 0, ""); err != nil {
 		return err
 	}

@@ -23,9 +23,11 @@ type DropStats struct {
 // another process, as Index does.
 func (e *Engine) Drop(ctx context.Context, name string) (_ *DropStats, err error) {
 	defer e.explain(&err)
-	if err := e.st.Replaced(); err != nil {
+	leave, err := e.enter(ctx)
+	if err != nil {
 		return nil, err
 	}
+	defer leave()
 	start := time.Now()
 	unlock, err := e.lockWrites(ctx)
 	if err != nil {

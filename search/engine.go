@@ -25,6 +25,10 @@ type Options struct {
 	// Existing refuses a missing file, with a hint, rather than creating
 	// it (serving and watching need an index that was built).
 	Existing bool
+	// Follow switches to the index found at IndexPath when the open one is
+	// deleted and built again, or replaced, while the engine runs (serve,
+	// mcp, watch), rather than refusing every call (see follow.go).
+	Follow bool
 
 	// Embedder embeds chunks and queries. nil means keyword search only;
 	// EmbedderNotice then says why (e.g. missing model assets) and is
@@ -61,7 +65,10 @@ type Options struct {
 // Engine is the mdsearch search engine. It is safe for concurrent use:
 // searches, reads and status calls run while an Index call commits.
 type Engine struct {
-	opts      Options
+	opts Options
+	// mu is read-held by every exported call for the store it uses, and
+	// write-held to switch to a rebuilt index (follow.go).
+	mu        sync.RWMutex
 	st        *store.Store
 	emb       embed.Embedder
 	migration *store.Migration
@@ -111,26 +118,54 @@ func openStore(ctx context.Context, opts Options) (*store.Store, *store.Migratio
 // MaxFileSize is the size limit notes are read with (0: the vault default).
 func (e *Engine) MaxFileSize() int64 { return e.opts.MaxFileSize }
 
-// Close closes the index file. It does not close the embedder.
-func (e *Engine) Close() error { return e.st.Close() }
+// Close closes the index file, once the calls using it have ended. It
+// does not close the embedder.
+func (e *Engine) Close() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.st.Close()
+}
 
-// explain, deferred with an exported method's error, names the index file
-// and what to do when SQLite failed on it (see store.Explain).
-func (e *Engine) explain(err *error) { *err = store.Explain(e.st.Path(), *err) }
+// explain, deferred with an exported method's error (and so run after the
+// call's release), names the index file and what to do when SQLite failed
+// on it (see store.Explain).
+func (e *Engine) explain(err *error) {
+	if *err == nil {
+		return
+	}
+	e.mu.RLock()
+	path := e.st.Path()
+	e.mu.RUnlock()
+	*err = store.Explain(path, *err)
+}
 
 // Check reads the whole index file for damage (SQLite's quick_check),
 // which a search or an index run may never meet: they read only the pages
 // they need.
 func (e *Engine) Check(ctx context.Context) (err error) {
 	defer e.explain(&err)
+	leave, err := e.enter(ctx)
+	if err != nil {
+		return err
+	}
+	defer leave()
 	return e.st.Check(ctx)
 }
 
-// Store gives direct access to the index file (tests, evaluation).
-func (e *Engine) Store() *store.Store { return e.st }
+// Store gives direct access to the index file (tests, evaluation): the one
+// open now, which a following engine may later switch from.
+func (e *Engine) Store() *store.Store {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	return e.st
+}
 
 // Migration is non-nil when Open rebuilt an index of another schema version.
-func (e *Engine) Migration() *store.Migration { return e.migration }
+func (e *Engine) Migration() *store.Migration {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	return e.migration
+}
 
 // IndexPath resolves where the index lives: flag if set, else
 // $MDSEARCH_INDEX, else $XDG_DATA_HOME/mdsearch/index.db, else

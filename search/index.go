@@ -23,9 +23,11 @@ import (
 // midway; what was committed stays.
 func (e *Engine) Index(ctx context.Context, req mdsearch.IndexRequest, progress func(mdsearch.IndexProgress)) (_ *mdsearch.IndexStats, err error) {
 	defer e.explain(&err)
-	if err := e.st.Replaced(); err != nil {
+	leave, err := e.enter(ctx)
+	if err != nil {
 		return nil, err
 	}
+	defer leave()
 	existing := req.Dir == ""
 	if existing {
 		if req.Name == "" {
@@ -44,9 +46,11 @@ func (e *Engine) Index(ctx context.Context, req mdsearch.IndexRequest, progress 
 // after Open rebuilt an index of another schema version.
 func (e *Engine) IndexAll(ctx context.Context, full bool, progress func(mdsearch.IndexProgress)) (_ []*mdsearch.IndexStats, err error) {
 	defer e.explain(&err)
-	if err := e.st.Replaced(); err != nil {
+	leave, err := e.enter(ctx)
+	if err != nil {
 		return nil, err
 	}
+	defer leave()
 	colls, err := e.st.Collections(ctx)
 	if err != nil {
 		return nil, err
@@ -75,9 +79,11 @@ func (e *Engine) IndexAll(ctx context.Context, full bool, progress func(mdsearch
 // that is gone (or no longer indexable) is removed. File watchers use it.
 func (e *Engine) Refresh(ctx context.Context, collection string, paths []string) (_ *mdsearch.IndexStats, err error) {
 	defer e.explain(&err)
-	if err := e.st.Replaced(); err != nil {
+	leave, err := e.enter(ctx)
+	if err != nil {
 		return nil, err
 	}
+	defer leave()
 	c, err := e.collectionByName(ctx, collection)
 	if err != nil {
 		return nil, err
@@ -226,13 +232,19 @@ func (e *Engine) collectionByName(ctx context.Context, name string) (*store.Coll
 
 // HasCollections reports whether the index holds any collection.
 func (e *Engine) HasCollections(ctx context.Context) bool {
-	colls, err := e.st.Collections(ctx)
+	colls, err := e.Collections(ctx)
 	return err == nil && len(colls) > 0
 }
 
 // Collections lists the collections by name and folder only: what a
 // watcher asks every few seconds, without Status's counting.
-func (e *Engine) Collections(ctx context.Context) ([]mdsearch.CollectionStatus, error) {
+func (e *Engine) Collections(ctx context.Context) (_ []mdsearch.CollectionStatus, err error) {
+	defer e.explain(&err)
+	leave, err := e.enter(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer leave()
 	colls, err := e.st.Collections(ctx)
 	if err != nil {
 		return nil, err
@@ -246,7 +258,7 @@ func (e *Engine) Collections(ctx context.Context) ([]mdsearch.CollectionStatus, 
 
 // HasCollection reports whether the index holds the named collection.
 func (e *Engine) HasCollection(ctx context.Context, name string) bool {
-	c, err := e.st.Collection(ctx, name)
+	c, err := e.Collection(ctx, name)
 	return err == nil && c != nil
 }
 

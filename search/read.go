@@ -29,9 +29,11 @@ type note struct {
 // shows the current text. See openNote for how the path is resolved.
 func (e *Engine) Read(ctx context.Context, req mdsearch.ReadRequest) (_ *mdsearch.ReadResponse, err error) {
 	defer e.explain(&err)
-	if err := e.st.Replaced(); err != nil {
+	leave, err := e.enter(ctx)
+	if err != nil {
 		return nil, err
 	}
+	defer leave()
 	n, err := e.openNote(ctx, req.Path)
 	if err != nil {
 		return nil, err
@@ -132,9 +134,11 @@ func twins(doc *sections.Document, sec *sections.Section) []string {
 // Outline returns the heading tree of a note with each section's size.
 func (e *Engine) Outline(ctx context.Context, path string) (_ *mdsearch.Outline, err error) {
 	defer e.explain(&err)
-	if err := e.st.Replaced(); err != nil {
+	leave, err := e.enter(ctx)
+	if err != nil {
 		return nil, err
 	}
+	defer leave()
 	n, err := e.openNote(ctx, path)
 	if err != nil {
 		return nil, err

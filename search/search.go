@@ -28,9 +28,11 @@ const maxCandidates = 100000
 // Search answers a query (see the package doc for the ranking rules).
 func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (_ *mdsearch.SearchResponse, err error) {
 	defer e.explain(&err)
-	if err := e.st.Replaced(); err != nil {
+	leave, err := e.enter(ctx)
+	if err != nil {
 		return nil, err
 	}
+	defer leave()
 	start := time.Now()
 	req, err = normalize(req)
 	if err != nil {

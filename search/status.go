@@ -17,9 +17,11 @@ import (
 // and, while an Index call runs in this process, its progress.
 func (e *Engine) Status(ctx context.Context) (_ *mdsearch.Status, err error) {
 	defer e.explain(&err)
-	if err := e.st.Replaced(); err != nil {
+	leave, err := e.enter(ctx)
+	if err != nil {
 		return nil, err
 	}
+	defer leave()
 	model, err := e.st.Meta(ctx, "model")
 	if err != nil {
 		return nil, err

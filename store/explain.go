@@ -122,7 +122,7 @@ func (s *Store) Replaced() error {
 		}
 		if fi, err := os.Stat(p); err != nil || !os.SameFile(fi, s.file) {
 			return mdsearch.Errorf(mdsearch.KindUnavailable, "index", s.path,
-				"if it was deleted, delete "+filepath.Base(s.path)+"-wal and -shm too before indexing again; a serve, mcp or watch that used it must be restarted",
+				"if it was deleted, delete "+filepath.Base(s.path)+"-wal and -shm too before indexing again; a running serve, mcp or watch switches to the new index",
 				"%w; this process no longer reads or writes it", mdsearch.ErrIndexReplaced)
 		}
 	}

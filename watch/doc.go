@@ -17,6 +17,7 @@
 // moved away is looked for every Recheck; when it is back (a re-clone), it
 // is watched again and caught up. A Searcher that lists its collections
 // cheaply (Lister) is asked every Recheck, so collections indexed or
-// dropped while the watcher runs are watched or forgotten. Symlinked
+// dropped while the watcher runs are watched (and caught up, for notes
+// saved before their watch existed) or forgotten. Symlinked
 // folders are indexed but not watched.
 package watch

@@ -62,6 +62,9 @@ type Watcher struct {
 	cancel context.CancelFunc
 	done   chan struct{}
 	err    error // why watching stopped on its own; set before done closes
+	// started is set once Start's own Sync is done: collections found
+	// after it are caught up.
+	started bool
 }
 
 // Start watches every collection s reports and returns once the watches
@@ -93,6 +96,9 @@ func Start(ctx context.Context, s mdsearch.Searcher, opts Options) (*Watcher, er
 		fw.Close()
 		return nil, err
 	}
+	w.mu.Lock()
+	w.started = true
+	w.mu.Unlock()
 	ctx, w.cancel = context.WithCancel(context.WithoutCancel(ctx))
 	if opts.CatchUp {
 		w.catch <- struct{}{}
@@ -180,10 +186,12 @@ func (w *Watcher) Sync(ctx context.Context) error {
 	if dropped { // not every Recheck: it visits every watched folder
 		w.unwatchOrphans()
 	}
+	added := false
 	for _, c := range colls {
 		if c.Root == "" || w.roots[c.Name] == c.Root {
 			continue
 		}
+		added = true
 		root, err := filepath.Abs(c.Root)
 		if err != nil {
 			return err
@@ -194,6 +202,12 @@ func (w *Watcher) Sync(ctx context.Context) error {
 			w.gone[root] = errors.Is(err, fs.ErrNotExist)
 		}
 		w.remember(root)
+	}
+	if added && w.started {
+		// Notes saved between its indexing and now had no watch: the
+		// catch-up finds them (the index run that added it may also be
+		// a rebuild of the whole index file).
+		w.requestCatchUp()
 	}
 	return nil
 }

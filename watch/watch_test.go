@@ -389,3 +389,54 @@ func TestParentMoved(t *testing.T) {
 	write(t, filepath.Join(parent, "q", "vault", "a.md"), "# A moved\n") // the moved folder is no longer watched
 	quiet(t, f)
 }
+
+// lister is a fake that lists its collections cheaply (watch.Lister), and
+// can hold a second one, w, indexed while the watcher runs.
+type lister struct {
+	*fake
+	second string // w's folder; "" until it is indexed
+}
+
+func (l *lister) Collections(ctx context.Context) ([]mdsearch.CollectionStatus, error) {
+	st, _ := l.Status(ctx)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.second != "" {
+		st.Collections = append(st.Collections, mdsearch.CollectionStatus{Name: "w", Root: l.second})
+	}
+	return st.Collections, nil
+}
+
+// A collection indexed while the watcher runs (or a whole index built
+// again) is caught up when it is first watched: a note saved before its
+// watch existed is not missed.
+func TestNewCollectionCaughtUp(t *testing.T) {
+	root := t.TempDir()
+	l := &lister{fake: &fake{root: root, calls: make(chan []string, 10)}}
+	w, err := Start(context.Background(), l, Options{Debounce: 50 * time.Millisecond, Recheck: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	time.Sleep(200 * time.Millisecond)
+	l.mu.Lock()
+	if l.index != 0 {
+		t.Errorf("%d catch-ups without CatchUp or a new collection", l.index)
+	}
+	l.second = t.TempDir()
+	l.mu.Unlock()
+	for deadline := time.Now().Add(2 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		l.mu.Lock()
+		reqs := slices.Clone(l.reqs)
+		l.mu.Unlock()
+		if slices.Contains(reqs, mdsearch.IndexRequest{Name: "w"}) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the new collection was not caught up: %+v", reqs)
+		}
+	}
+	if got := w.Collections(); !slices.Equal(got, []string{"v", "w"}) {
+		t.Errorf("watching %v", got)
+	}
+}
