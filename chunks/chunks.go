@@ -63,7 +63,10 @@ type Options struct {
 //	4: windows read only the first KeepRun bytes of an ASCII word over
 //	   LongRun bytes (base64, long URLs); in h2h3, headings deeper than
 //	   H2 with none above them group only what is under them.
-const Version = 4
+//	5: a note whose body is blank has one passage of its frontmatter's
+//	   text (and re-cutting re-indexes every note's aliases, now read
+//	   from "Aliases" and "alias" in any case, numbers too).
+const Version = 5
 
 // Defaults.
 const (

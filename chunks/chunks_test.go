@@ -492,10 +492,37 @@ func TestOptions(t *testing.T) {
 }
 
 func TestEmptyNotes(t *testing.T) {
-	for _, src := range []string{"", "\n\n  \n", "---\ntitle: x\n---\n", "\ufeff"} {
+	for _, src := range []string{"", "\n\n  \n", "---\n---\n", "---\n  \n---\n\n", "\ufeff"} {
 		if _, cs := split(t, src, Options{}); len(cs) != 0 {
 			t.Errorf("%q: %d chunks", src, len(cs))
 		}
+	}
+}
+
+// A note of properties alone (a blank body after its frontmatter) is one
+// passage of the frontmatter's text, labelled with no section, so that its
+// title, aliases and tags find it.
+func TestPropertiesNote(t *testing.T) {
+	src := "\ufeff---\naliases: [Hedgehog Person]\ntags: [person]\n---\n\n"
+	doc, cs := split(t, src, Options{})
+	if len(cs) != 1 {
+		t.Fatalf("%d passages", len(cs))
+	}
+	c := cs[0]
+	want := "aliases: [Hedgehog Person]\ntags: [person]"
+	if c.Text != want || c.StartLine != 2 || c.EndLine != 3 || len(c.SectionPath) != 0 || c.WordCount != 5 {
+		t.Errorf("passage %q lines %d-%d path %v words %d", c.Text, c.StartLine, c.EndLine, c.SectionPath, c.WordCount)
+	}
+	if len(doc.Sections) != 0 {
+		t.Errorf("the note itself now has %d sections", len(doc.Sections))
+	}
+	last := c.Windows[len(c.Windows)-1]
+	if c.Windows[0].EmbedText != "["+doc.Title+"] "+want || last.EmbedText != "["+doc.Title+"]" {
+		t.Errorf("windows %q … %q", c.Windows[0].EmbedText, last.EmbedText)
+	}
+	// A body, however short, is what the note is found by.
+	if _, cs := split(t, "---\ntags: [person]\n---\nJane.\n", Options{}); len(cs) != 1 || cs[0].Text != "Jane." {
+		t.Errorf("with a body: %+v", cs)
 	}
 }
 

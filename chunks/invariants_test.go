@@ -65,6 +65,12 @@ import (
 //     brackets, white space).
 func checkChunks(doc *sections.Document, opts Options, cs []mdsearch.Chunk) error {
 	opts = opts.withDefaults()
+	if pd := propertiesDoc(doc); pd != doc {
+		// A note of properties alone: its passage is the frontmatter's text.
+		cp := *pd
+		cp.Src, cp.Body = pd.Src[:pd.Sections[0].EndByte], pd.Sections[0].StartByte
+		doc = &cp
+	}
 	src := doc.Src
 	prevEnd := doc.Body
 	for i, c := range cs {

@@ -22,6 +22,7 @@ import (
 // the prefix and the text.
 func Split(doc *sections.Document, opts Options) []mdsearch.Chunk {
 	opts = opts.withDefaults()
+	doc = propertiesDoc(doc)
 	po := opts // defaults applied: zero values now mean none
 	po.MaxTokens, po.Counter, po.Overlap = opts.PassageWords, embed.Words{}, 0
 	ps := newSplitter(doc, po, nil, nil)
@@ -235,4 +236,26 @@ func lineEnd(src []byte, start, end, n int) int {
 		}
 	}
 	return end
+}
+
+// propertiesDoc stands in for a note whose body is blank but whose
+// frontmatter is not (a person, a book: a note of properties alone) with
+// one section of its frontmatter's text, so that the note has a passage to
+// be found by: its title, aliases and tags, and the properties themselves.
+// Any other note is returned as it is.
+func propertiesDoc(doc *sections.Document) *sections.Document {
+	if len(doc.Sections) > 0 {
+		return doc
+	}
+	start := skipSpace(doc.Src, doc.FrontmatterStart, doc.FrontmatterEnd)
+	end := trimRight(doc.Src, start, doc.FrontmatterEnd)
+	if start >= end {
+		return doc
+	}
+	d := *doc
+	words := embed.CountWords(doc.Src[start:end])
+	d.Sections = []sections.Section{{Parent: -1, StartByte: start, BodyStart: start, BodyEnd: end, EndByte: end,
+		Path: []string{}, BodyWords: words, Words: words,
+		Blocks: []sections.Block{{Kind: sections.Other, StartByte: start, EndByte: end, Words: words}}}}
+	return &d
 }

@@ -49,6 +49,7 @@ func (d *Document) frontmatter(buf []byte) int {
 		}
 		return off
 	}
+	d.FrontmatterStart, d.FrontmatterEnd = ys, ye
 	fm, warning := parseFrontmatter(buf[ys:ye])
 	if warning != "" {
 		d.warn(warning)

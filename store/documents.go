@@ -5,7 +5,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/mdsearch/mdsearch"
@@ -126,20 +128,29 @@ func (t *Tx) PutDocument(d Document, chunks []mdsearch.Chunk) (int64, error) {
 }
 
 // aliasTerms is a note's frontmatter aliases (Obsidian's "aliases", a list
-// or one string; "alias" too), each after a space: other names of the
-// note, which the title column indexes with its title.
+// or one value; "alias" too, in any case, as Obsidian reads them), each
+// after a space: other names of the note, which the title column indexes
+// with its title. A number or date is a name too ("aliases: 1984").
 func aliasTerms(fm map[string]any) string {
+	keys := make([]string, 0, 2)
+	for k := range fm {
+		if l := strings.ToLower(k); l == "aliases" || l == "alias" {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys) // a stable order
 	var b strings.Builder
-	for _, key := range []string{"aliases", "alias"} {
-		switch v := fm[key].(type) {
-		case string:
-			b.WriteString(" " + v)
-		case []any:
-			for _, a := range v {
-				if s, ok := a.(string); ok {
-					b.WriteString(" " + s)
-				}
+	for _, k := range keys {
+		items, ok := fm[k].([]any)
+		if !ok {
+			items = []any{fm[k]}
+		}
+		for _, a := range items {
+			switch a.(type) {
+			case nil, map[string]any, []any:
+				continue // not a name
 			}
+			b.WriteString(" " + fmt.Sprint(a))
 		}
 	}
 	return b.String()
@@ -149,7 +160,11 @@ func aliasTerms(fm map[string]any) string {
 // it says something else, its file name.
 func titleTerms(title, path string) string {
 	stem := path[strings.LastIndex(path, "/")+1:]
-	stem = strings.TrimSuffix(stem, ".md")
+	if dot := strings.LastIndexByte(stem, '.'); dot > 0 {
+		if ext := strings.ToLower(stem[dot:]); ext == ".md" || ext == ".markdown" {
+			stem = stem[:dot]
+		}
+	}
 	if strings.EqualFold(stem, title) || stem == "index" || stem == "README" {
 		return title
 	}
