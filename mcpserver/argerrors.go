@@ -27,7 +27,8 @@ func plainArgErrors(res *mcp.CallToolResult) {
 
 var (
 	wrongType = regexp.MustCompile(`^validating /properties/(\w+): type: (.*) has type "(\w+)", want (?:one of )?"([\w, ]+)"$`)
-	overflow  = regexp.MustCompile(`^json: cannot unmarshal number .* into Go struct field \w+\.\w+\.(\w+) of type (\w+)$`)
+	overflow  = regexp.MustCompile(`^json: cannot unmarshal (?:number )?.* into Go struct field \w+\.\w+\.(\w+) of type (\w+)$`)
+	notObject = regexp.MustCompile(`^validating "arguments": unmarshaling arguments: json: cannot unmarshal .* into Go value of type map\[string\]interface \{\}$`)
 )
 
 func plainArgError(msg string) string {
@@ -39,8 +40,12 @@ func plainArgError(msg string) string {
 		}
 		return "invalid arguments: " + rest
 	}
-	if m := overflow.FindStringSubmatch(strings.ReplaceAll(msg, "\n", " ")); m != nil {
+	flat := strings.ReplaceAll(msg, "\n", " ")
+	if m := overflow.FindStringSubmatch(flat); m != nil {
 		return "invalid argument " + m[1] + ": the number is out of range"
+	}
+	if notObject.MatchString(flat) {
+		return `invalid arguments: pass an object of named arguments, e.g. {"query": "…"}`
 	}
 	return msg
 }

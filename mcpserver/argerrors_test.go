@@ -12,6 +12,10 @@ func TestPlainArgError(t *testing.T) {
 			`invalid arguments: required: missing properties: ["query"]`},
 		{`json: cannot unmarshal number 9223372036854776000,"mode":"hybr... overflows into Go struct field mcpserver.SearchArgs.max_tokens of type int`,
 			`invalid argument max_tokens: the number is out of range`},
+		{`json: cannot unmarshal "1e+30" into Go struct field mcpserver.SearchArgs.n of type int`,
+			`invalid argument n: the number is out of range`},
+		{`validating "arguments": unmarshaling arguments: json: cannot unmarshal "\"query=x\"" into Go value of type map[string]interface {}`,
+			`invalid arguments: pass an object of named arguments, e.g. {"query": "…"}`},
 		{`no such note in vue: x.md`, `no such note in vue: x.md`},
 	} {
 		if got := plainArgError(tt.in); got != tt.want {

@@ -23,8 +23,8 @@ type tools struct{ s mdsearch.Searcher }
 // SearchArgs are semantic_search's arguments. Zero values mean defaults.
 type SearchArgs struct {
 	Query            string         `json:"query" jsonschema:"what to look for, in plain words or keywords, up to 4000 bytes (pass the gist of a long error, not all of it); quotes and punctuation are safe"`
-	N                int            `json:"n,omitempty" jsonschema:"maximum number of results, 1-50 (default 5); each result is a whole section (or a part of a long one), roughly 150-800 tokens (about 330 typical)"`
-	MaxChunksPerPage int            `json:"max_chunks_per_page,omitempty" jsonschema:"maximum results from any one note, 1-5 (default 2); raise it to see several sections of one note, lower it for breadth across notes"`
+	N                int            `json:"n,omitempty" jsonschema:"maximum number of results, 1-50 (default 5); each result is a whole section (or a part of a long one), roughly 150-1200 tokens (about 330 typical)"`
+	MaxChunksPerPage int            `json:"max_chunks_per_page,omitempty" jsonschema:"maximum results from any one note, 1-5 (default 2; one result may join neighbouring parts of a section); raise it to see several sections of one note, lower it for breadth across notes"`
 	Mode             string         `json:"mode,omitempty" jsonschema:"hybrid (default: meaning and keywords), semantic (meaning only), or keyword (exact words: best for names, codes and rare terms)"`
 	Collection       string         `json:"collection,omitempty" jsonschema:"only search this collection (one indexed folder); omit to search all"`
 	Tag              string         `json:"tag,omitempty" jsonschema:"only notes with this tag (frontmatter tags or #tags), without the #"`
@@ -52,11 +52,16 @@ func searchTool() *mcp.Tool {
 		Name:  "semantic_search",
 		Title: "Search notes",
 		Description: "Search the user's markdown notes by meaning and keywords. Use this first. " +
-			"Returns the best-matching passages, each a whole section or a part of a long one (up to about 300 words, usually enough to answer from), " +
+			"Returns the best-matching passages, each a whole section or a part of a long one (up to about 300 words, usually enough to answer from; " +
+			"neighbouring parts of one section that both match come back as one result, `chunks i–j/N`), " +
 			"headed `rank. **path** > Section > Sub (score%)` and followed by `chunk i/N · lines a–b · page W words` and the section path. " +
-			"The score is on one scale for every query: 50% or more is a strong match; questions the notes cannot answer usually score 20-40%; " +
+			"The lines tell whether a result is all of its section: read_note with the section returns the rest. " +
+			"In hybrid (default) and keyword mode the score is on one scale for every query: 50% or more is usually a strong match, though a question on a subject " +
+			"close to the notes' own can reach 50-60% unanswered, so check the text; questions the notes cannot answer usually score 20-40%; " +
 			"one- or two-word queries score lower even when right (often 40-60%), so rank a query's results by their order; in hybrid mode a result under 25% rarely answers. " +
-			"Cost: roughly 150-800 tokens per result (about 330 typical); pass max_tokens to cap the total. To see more around a hit, call read_note with its path and section: " +
+			"Semantic mode scores run higher (unrelated questions often 60-90%): compare them within one answer only. " +
+			"Structured output gives score as 0-1 and chunk_index from 0 (the text: a percentage, and chunk i/N from 1). " +
+			"Cost: roughly 150-1200 tokens per result (about 330 typical); pass max_tokens to cap the total. To see more around a hit, call read_note with its path and section: " +
 			"a section costs far less than the whole page (a page costs about 1.3 tokens per word of its word count).",
 		InputSchema: schemaFor[SearchArgs](func(p map[string]*jsonschema.Schema) {
 			// Ranges are in the descriptions and checked in request(), whose
