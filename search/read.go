@@ -34,9 +34,12 @@ func (e *Engine) Read(ctx context.Context, req mdsearch.ReadRequest) (_ *mdsearc
 		return nil, err
 	}
 	defer leave()
-	n, err := e.openNote(ctx, req.Path)
+	n, frag, err := e.openLinked(ctx, req.Path)
 	if err != nil {
 		return nil, err
+	}
+	if strings.TrimSpace(req.Section) == "" && req.Lines == "" {
+		req.Section = fragmentSection(n, frag)
 	}
 	resp := &mdsearch.ReadResponse{Collection: n.collection, Path: n.path, Title: n.doc.Title,
 		Notice: e.readNotice(ctx, n.collection, n.path)}
@@ -139,7 +142,7 @@ func (e *Engine) Outline(ctx context.Context, path string) (_ *mdsearch.Outline,
 		return nil, err
 	}
 	defer leave()
-	n, err := e.openNote(ctx, path)
+	n, _, err := e.openLinked(ctx, path)
 	if err != nil {
 		return nil, err
 	}

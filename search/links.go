@@ -1,0 +1,85 @@
+package search
+
+import (
+	"context"
+	"path"
+	"strings"
+
+	"github.com/mdsearch/mdsearch"
+)
+
+// openLinked is openNote for a path as an agent copies it from a link in a
+// note or a page: when the path itself names no note, the note a site link
+// points to is tried ("/guide/intro", "intro.html", "guide/": the page built
+// from guide/intro.md or guide/index.md), with a heading fragment
+// ("intro#setup", Obsidian's "Intro#Setup") split off and returned for the
+// caller to read as the section. Every form goes through openNote's checks;
+// when none names a note, the error is the path's own.
+func (e *Engine) openLinked(ctx context.Context, spec string) (*note, string, error) {
+	n, err := e.openNote(ctx, spec)
+	if err == nil {
+		return n, "", nil
+	}
+	switch mdsearch.KindOf(err) {
+	case mdsearch.KindNotFound, mdsearch.KindForbidden, mdsearch.KindInvalid:
+	default:
+		return nil, "", err
+	}
+	for _, f := range linkForms(unquote(strings.TrimSpace(spec))) {
+		if n, ferr := e.openNote(ctx, f.path); ferr == nil {
+			return n, f.fragment, nil
+		}
+	}
+	return nil, "", err
+}
+
+// linkForm is a note path a link may stand for, and the link's fragment.
+type linkForm struct{ path, fragment string }
+
+// linkForms lists, in order, the note paths a link's target may stand for
+// other than the target itself.
+func linkForms(target string) []linkForm {
+	p, frag := target, ""
+	if i := strings.LastIndexByte(target, '#'); i >= 0 { // an anchor holds no '#'
+		p, frag = target[:i], target[i+1:]
+	}
+	var out []linkForm
+	add := func(c string) {
+		if c == "" || c == target {
+			return
+		}
+		for _, f := range out {
+			if f.path == c {
+				return
+			}
+		}
+		out = append(out, linkForm{c, frag})
+	}
+	bases := []string{p}
+	if trimmed := strings.TrimLeft(p, "/"); trimmed != p && trimmed != "" {
+		bases = append(bases, trimmed) // a site-absolute link: from the vault's root
+	}
+	for _, b := range bases {
+		switch ext := strings.ToLower(path.Ext(b)); {
+		case strings.HasSuffix(b, "/"):
+			add(b + "index.md")
+		case ext == ".html" || ext == ".htm":
+			add(strings.TrimSuffix(b, path.Ext(b)) + ".md")
+		default:
+			add(b)
+		}
+	}
+	return out
+}
+
+// fragmentSection is the section a link's fragment names: an anchor when
+// the note has one by that name, else a heading's text.
+func fragmentSection(n *note, frag string) string {
+	if frag == "" {
+		return ""
+	}
+	if _, err := n.doc.Find("#" + frag); err == nil {
+		return "#" + frag
+	}
+	return frag
+}

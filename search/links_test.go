@@ -1,0 +1,51 @@
+package search
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mdsearch/mdsearch"
+)
+
+// Paths as links in notes and built sites write them read the note and the
+// section they point to; anything else fails as the path itself does.
+func TestReadLinkForms(t *testing.T) {
+	vault := t.TempDir()
+	write(t, vault, "guide/intro.md", "# Intro\n\nWelcome.\n\n## Setup {#setup}\n\nInstall it.\n\n## Basic Syntax\n\nWrite it.\n")
+	write(t, vault, "guide/index.md", "# Guide\n\nThe guide's start.\n")
+	write(t, vault, "C#.md", "# C sharp\n\nA language.\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, vault, "v")
+	for _, tt := range []struct {
+		path, section string
+		wantPath      string
+		wantContent   string
+	}{
+		{"/guide/intro", "", "guide/intro.md", "Welcome."},
+		{"/guide/intro#setup", "", "guide/intro.md", "Install it."},
+		{"guide/intro.html#setup", "", "guide/intro.md", "Install it."},
+		{"guide/intro#Basic Syntax", "", "guide/intro.md", "Write it."},
+		{"guide/intro.htm", "", "guide/intro.md", "Welcome."},
+		{"/guide/", "", "guide/index.md", "start"},
+		{"guide/intro#setup", "Basic Syntax", "guide/intro.md", "Write it."}, // the section given wins
+		{"C#.md", "", "C#.md", "A language."},                               // a '#' in a name
+	} {
+		resp, err := e.Read(bg, mdsearch.ReadRequest{Path: tt.path, Section: tt.section})
+		if err != nil {
+			t.Errorf("%s: %v", tt.path, err)
+			continue
+		}
+		if resp.Path != tt.wantPath || !strings.Contains(resp.Content, tt.wantContent) {
+			t.Errorf("%s: read %s %q", tt.path, resp.Path, resp.Content)
+		}
+	}
+	for _, p := range []string{"/etc/passwd", "/../guide/intro.md", "nope.html", "guide/intro#nowhere"} {
+		if _, err := e.Read(bg, mdsearch.ReadRequest{Path: p}); err == nil {
+			t.Errorf("%s: read", p)
+		}
+	}
+	if o, err := e.Outline(bg, "/guide/intro.html"); err != nil || o.Path != "guide/intro.md" {
+		t.Errorf("outline: %+v, %v", o, err)
+	}
+}
