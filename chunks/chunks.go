@@ -65,7 +65,9 @@ type Options struct {
 //	   H2 with none above them group only what is under them.
 //	5: a note whose body is blank has one passage of its frontmatter's
 //	   text (and re-cutting re-indexes every note's aliases, now read
-//	   from "Aliases" and "alias" in any case, numbers too).
+//	   from "Aliases" and "alias" in any case, numbers too); Obsidian
+//	   %% comments of whole lines are in no passage, and no passage
+//	   spans one (sections.Comment).
 const Version = 5
 
 // Defaults.
@@ -167,6 +169,8 @@ type splitter struct {
 	winBuf  []mdsearch.Window
 	// unitBlock is where newUnit takes units from.
 	unitBlock []unit
+	// commentList is the note's comments (units.go), nil until asked.
+	commentList [][2]int
 }
 
 // prefixed caches a section's prefix and the room it leaves.

@@ -526,6 +526,27 @@ func TestPropertiesNote(t *testing.T) {
 	}
 }
 
+// Obsidian comments are in no passage, and no passage spans one: an
+// Excalidraw drawing's labels come back without its base64.
+func TestCommentsLeftOut(t *testing.T) {
+	base64 := strings.Repeat(strings.Repeat("N4KAkARALgnmD", 20)+"\n\n", 40)
+	src := "---\nexcalidraw-plugin: parsed\n---\n# Excalidraw Data\n## Text Elements\nServer rack ^a1\n\nFirewall ^b2\n\n" +
+		"%%\n## Drawing\n```compressed-json\n" + base64 + "```\n%%\n"
+	_, cs := split(t, src, Options{})
+	if len(cs) != 1 || !strings.Contains(cs[0].Text, "Firewall") || strings.Contains(cs[0].Text, "N4KA") || strings.Contains(cs[0].Text, "%%") {
+		t.Fatalf("excalidraw: %d passages: %+v", len(cs), cs)
+	}
+	// A stub before a comment does not merge across it into what follows.
+	_, cs = split(t, "# A\n\nshort\n\n%%\nsecret\n%%\n\n## B\n\nafter\n", Options{})
+	var texts []string
+	for _, c := range cs {
+		texts = append(texts, c.Text)
+	}
+	if want := []string{"# A\n\nshort", "## B\n\nafter"}; !reflect.DeepEqual(texts, want) {
+		t.Errorf("passages %q, want %q", texts, want)
+	}
+}
+
 // TestHugeInputs covers the bad inputs that must never panic: 10,000
 // headings, a 50 MB note, an unclosed fence.
 func TestHugeInputs(t *testing.T) {

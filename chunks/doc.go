@@ -8,6 +8,8 @@
 //     "sections" profile; in "h2h3", H1 and H2 sections with everything
 //     under them, cut again at H3 only when over budget (H4+ never); a
 //     deeper heading with no H1 or H2 above it groups what is under it.
+//   - An Obsidian comment of whole lines (sections.Comment) is in no
+//     passage: a unit is cut around it, and no stub merges across it.
 //   - A stub unit (under StubWords words after its heading) merges into the
 //     next unit when that one is at the same or a deeper level and either
 //     both fit one passage or the next must be cut anyway. A passage is
@@ -48,6 +50,6 @@
 //
 // Text. Chunk.Text is the source slice [StartByte, EndByte) of the original
 // file (invalid UTF-8 shown as U+FFFD), starting at a line or word start and
-// ending at its last non-blank byte, so every non-blank byte of the body is
-// in some passage, and in some window of it.
+// ending at its last non-blank byte, so every non-blank byte of the body
+// outside comments is in some passage, and in some window of it.
 package chunks

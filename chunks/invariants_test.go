@@ -83,8 +83,11 @@ func checkChunks(doc *sections.Document, opts Options, cs []mdsearch.Chunk) erro
 		if c.StartByte < prevEnd {
 			return wrap(fmt.Errorf("starts before the previous passage ends at %d", prevEnd))
 		}
-		if gap := firstNonBlank(src, prevEnd, c.StartByte); gap >= 0 {
+		if gap := firstMissing(doc, prevEnd, c.StartByte); gap >= 0 {
 			return fmt.Errorf("byte %d (line %d, %q) is in no passage", gap, doc.Line(gap), src[gap])
+		}
+		if end := commentEnd(doc, c.StartByte, c.EndByte); end > 0 {
+			return wrap(fmt.Errorf("holds a comment (ending at %d)", end))
 		}
 		prevEnd = c.EndByte
 		if err := checkParts(cs, i); err != nil {
@@ -100,10 +103,39 @@ func checkChunks(doc *sections.Document, opts Options, cs []mdsearch.Chunk) erro
 			return wrap(err)
 		}
 	}
-	if gap := firstNonBlank(src, prevEnd, len(src)); gap >= 0 {
+	if gap := firstMissing(doc, prevEnd, len(src)); gap >= 0 {
 		return fmt.Errorf("byte %d (line %d, %q) is in no passage", gap, doc.Line(gap), src[gap])
 	}
 	return nil
+}
+
+// firstMissing is firstNonBlank but for the note's comments, which are in
+// no passage.
+func firstMissing(doc *sections.Document, start, end int) int {
+	for {
+		gap := firstNonBlank(doc.Src, start, end)
+		if gap < 0 {
+			return -1
+		}
+		e := commentEnd(doc, gap, gap+1)
+		if e == 0 {
+			return gap
+		}
+		start = e
+	}
+}
+
+// commentEnd is the end of the first comment that overlaps [start, end),
+// or 0.
+func commentEnd(doc *sections.Document, start, end int) int {
+	for _, sec := range doc.Sections {
+		for _, b := range sec.Blocks {
+			if b.Kind == sections.Comment && b.StartByte < end && start < b.EndByte {
+				return b.EndByte
+			}
+		}
+	}
+	return 0
 }
 
 // firstNonBlank returns the offset of the first byte of src[start:end]

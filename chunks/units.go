@@ -3,6 +3,7 @@ package chunks
 import (
 	"sort"
 
+	"github.com/mdsearch/mdsearch/embed"
 	"github.com/mdsearch/mdsearch/sections"
 )
 
@@ -100,7 +101,73 @@ func (s *splitter) units(pieces [][]piece) []*unit {
 			}
 		}
 	}
-	return s.mergeStubs(us)
+	return s.mergeStubs(s.cutAtComments(us))
+}
+
+// cutAtComments cuts every unit around its comments (sections.Comment):
+// a comment is in no passage, and no passage spans one, so the text on
+// either side of it is a unit of its own, of the same section.
+func (s *splitter) cutAtComments(us []*unit) []*unit {
+	if len(s.comments()) == 0 {
+		return us
+	}
+	out := make([]*unit, 0, len(us)+len(s.comments()))
+	for _, u := range us {
+		start := 0
+		for i := 0; i <= len(u.pieces); i++ {
+			if i < len(u.pieces) && u.pieces[i].kind != sections.Comment {
+				continue
+			}
+			if i > start {
+				out = append(out, s.part(u, u.pieces[start:i:i])) // appends copy
+			}
+			start = i + 1
+		}
+	}
+	return out
+}
+
+// part is the unit of u's section made of pieces, a run of u's between
+// comments (u itself when it is all of them).
+func (s *splitter) part(u *unit, pieces []piece) *unit {
+	if len(pieces) == len(u.pieces) {
+		return u
+	}
+	v := s.newUnit()
+	v.id, v.pieces = u.id, pieces
+	for k, p := range pieces {
+		if k > 0 || p.kind != heading {
+			v.words += embed.CountWords(s.src[p.start:p.end])
+		}
+	}
+	v.own[0] = member{sec: u.id, start: v.start(), end: v.end()}
+	v.members = v.own[:]
+	return v
+}
+
+// comments are the note's comments, as byte ranges in order.
+func (s *splitter) comments() [][2]int {
+	if s.commentList == nil {
+		s.commentList = [][2]int{}
+		for i := range s.doc.Sections {
+			for _, b := range s.doc.Sections[i].Blocks {
+				if b.Kind == sections.Comment {
+					s.commentList = append(s.commentList, [2]int{b.StartByte, b.EndByte})
+				}
+			}
+		}
+	}
+	return s.commentList
+}
+
+// commentBetween reports whether a comment lies in [start, end).
+func (s *splitter) commentBetween(start, end int) bool {
+	for _, c := range s.comments() {
+		if c[0] >= start && c[0] < end {
+			return true
+		}
+	}
+	return false
 }
 
 // group makes one unit of sections [from, to), owned by the first.
@@ -183,7 +250,8 @@ func (s *splitter) mergeStubs(us []*unit) []*unit {
 		if pending != nil {
 			room := min(s.unitRoom(pending), s.unitRoom(u))
 			next := u.tokens()
-			if u.id.Level >= pending.id.Level && (pending.tokens()+next <= room || next > room) {
+			if u.id.Level >= pending.id.Level && (pending.tokens()+next <= room || next > room) &&
+				!s.commentBetween(pending.end(), u.start()) {
 				u.pieces = append(pending.pieces, u.pieces...)
 				u.members = append(pending.members, u.members...)
 				u.words += pending.words

@@ -29,7 +29,7 @@ func TestReadLinkForms(t *testing.T) {
 		{"guide/intro.htm", "", "guide/intro.md", "Welcome."},
 		{"/guide/", "", "guide/index.md", "start"},
 		{"guide/intro#setup", "Basic Syntax", "guide/intro.md", "Write it."}, // the section given wins
-		{"C#.md", "", "C#.md", "A language."},                               // a '#' in a name
+		{"C#.md", "", "C#.md", "A language."},                                // a '#' in a name
 	} {
 		resp, err := e.Read(bg, mdsearch.ReadRequest{Path: tt.path, Section: tt.section})
 		if err != nil {

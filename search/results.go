@@ -102,9 +102,11 @@ func join(gs *[]*group, c candidate) (joined, bridged bool) {
 	return false, false
 }
 
-// results loads the kept passages; a group's become one result. The
-// stamps of their notes, loaded with them, tell which are stale.
-func results(ctx context.Context, rd *store.Reader, kept []*group) ([]mdsearch.Result, seams, map[noteKey]store.Stamp, error) {
+// results loads the kept passages; a group's become one result (one a
+// run, when cutRuns: the passages are chunks.Split's, whose parts say
+// where a comment lies between two). The stamps of their notes, loaded
+// with them, tell which are stale.
+func results(ctx context.Context, rd *store.Reader, kept []*group, cutRuns bool) ([]mdsearch.Result, seams, map[noteKey]store.Stamp, error) {
 	var ids []int64
 	for _, g := range kept {
 		for _, m := range g.members {
@@ -122,14 +124,54 @@ func results(ctx context.Context, rd *store.Reader, kept []*group) ([]mdsearch.R
 	out := make([]mdsearch.Result, 0, len(kept))
 	joins := seams{}
 	for _, g := range kept {
-		if res, ss, ok := groupResult(g, rows); ok {
-			out = append(out, res)
-			if len(ss) > 0 {
-				joins[keyOf(res)] = ss
+		runs := []*group{g}
+		if cutRuns {
+			runs = g.runs(rows)
+		}
+		for _, run := range runs {
+			if res, ss, ok := groupResult(run, rows); ok {
+				out = append(out, res)
+				if len(ss) > 0 {
+					joins[keyOf(res)] = ss
+				}
 			}
 		}
 	}
 	return out, joins, stamps, nil
+}
+
+// runs cuts g where a member starts its section's text again after a
+// comment (the first part of a unit of chunks.Split, which only a comment
+// puts right after another passage of its section): only blank lines may
+// lie between the passages of one result, whose text is the note's lines
+// from its first to its last. Each run keeps its best member's score.
+func (g *group) runs(rows map[int64]*store.ChunkRow) []*group {
+	if len(g.members) == 1 {
+		return []*group{g}
+	}
+	var out []*group
+	for i, m := range g.members {
+		if r, ok := rows[m.id]; i == 0 || ok && r.Part == 1 {
+			out = append(out, &group{best: m})
+		}
+		run := out[len(out)-1]
+		run.members = append(run.members, m)
+		if m.id == g.best.id || m.score > run.best.score && run.best.id != g.best.id {
+			run.best = m
+		}
+	}
+	if len(out) == 1 {
+		return []*group{g}
+	}
+	for _, run := range out { // the best cosine of its own members
+		run.best.cos = nil
+		for _, m := range run.members {
+			if m.cos != nil && (run.best.cos == nil || *m.cos > *run.best.cos) {
+				run.best.cos = m.cos
+			}
+		}
+	}
+	return out
 }
 
 // seam is where a later passage of a merged result starts: its first line

@@ -155,7 +155,7 @@ func (e *Engine) distinct(ctx context.Context, rd *store.Reader, q *query) ([]md
 		if err != nil {
 			return nil, nil, nil, 0, err
 		}
-		res, joins, stamps, err := results(ctx, rd, kept)
+		res, joins, stamps, err := results(ctx, rd, kept, e.opts.Split == nil)
 		if err != nil {
 			return nil, nil, nil, 0, err
 		}

@@ -54,6 +54,7 @@ type walker struct {
 	// unclosed is the line of a top-level code fence that runs to the end
 	// of the file without a closing fence, or 0.
 	unclosed int
+	comments []comment // block-level %% comments, in order
 }
 
 func (w *walker) parse() {
@@ -66,6 +67,8 @@ func (w *walker) parse() {
 	for n := root.FirstChild(); n != nil; n = n.NextSibling() {
 		w.top(n, src)
 	}
+	w.comments = w.findComments()
+	w.hideComments(w.comments)
 	w.collectTags(root, src)
 }
 
@@ -228,7 +231,7 @@ func unescape(v []byte) string {
 func (w *walker) collectTags(root ast.Node, src []byte) {
 	runStart, runEnd := -1, -1
 	flush := func() {
-		if runStart >= 0 {
+		if runStart >= 0 && !inComment(w.comments, w.base+runStart) {
 			w.tags = scanTags(w.tags, src, runStart, runEnd)
 		}
 		runStart = -1

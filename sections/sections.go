@@ -71,6 +71,7 @@ const (
 	Code                       // fenced or indented code: cut at lines
 	Table                      // cut at rows, repeating the header
 	Other                      // HTML, thematic breaks, …: cut at lines
+	Comment                    // an Obsidian %% comment of whole lines: in no passage (comments.go)
 )
 
 // Block is a byte range of a section body that the chunker keeps whole when

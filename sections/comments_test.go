@@ -1,0 +1,62 @@
+package sections
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// commentTexts lists a note's comment blocks, as text.
+func commentTexts(d *Document) []string {
+	out := []string{}
+	for _, s := range d.Sections {
+		for _, b := range s.Blocks {
+			if b.Kind == Comment {
+				out = append(out, string(d.Src[b.StartByte:b.EndByte]))
+			}
+		}
+	}
+	return out
+}
+
+func TestComments(t *testing.T) {
+	excalidraw := "# Excalidraw Data\n## Text Elements\nServer rack ^a1\n\n%%\n## Drawing\n```compressed-json\nN4KAkARALgnmD\n\nYQAdgdgTAHAzB\n```\n%%\n"
+	for _, tt := range []struct {
+		name     string
+		src      string
+		headings []string
+		comments []string
+		tags     []string
+	}{
+		{"a heading inside is no section", "# A\n\n%%\n## Private\nsecret #hidden\n%%\n\n## B\n#shown\n",
+			[]string{"# A", "## B"}, []string{"%%\n## Private\nsecret #hidden\n%%"}, []string{"shown"}},
+		{"one line", "# A\n%% an aside %%\ntext\n", []string{"# A"}, []string{"%% an aside %%"}, nil},
+		{"inside a paragraph's lines", "text\n%%\nhidden\n%%\nmore\n", []string{}, []string{"%%\nhidden\n%%"}, nil},
+		{"inline pair is text", "a %%hidden%% b\n", []string{}, []string{}, nil},
+		{"text after the closer", "%%\nx\n%% more\n## H\n", []string{"## H"}, []string{}, nil},
+		{"never closed", "# A\n%%\n## B\n", []string{"# A", "## B"}, []string{}, nil},
+		{"in code", "```\n%%\n## not a heading\n%%\n```\n", []string{}, []string{}, nil},
+		{"code inside", "%%\n```\n%%\n```\n%%\n# After\n", []string{"# After"}, []string{"%%\n```\n%%\n```\n%%"}, nil},
+		{"indented four is code", "    %%\n# A\n    %%\n", []string{"# A"}, []string{}, nil},
+		{"excalidraw", excalidraw, []string{"# Excalidraw Data", "## Text Elements"},
+			[]string{"%%\n## Drawing\n```compressed-json\nN4KAkARALgnmD\n\nYQAdgdgTAHAzB\n```\n%%"}, nil},
+	} {
+		d := Parse("n.md", []byte(tt.src))
+		if got := headingTexts(d); !reflect.DeepEqual(got, tt.headings) {
+			t.Errorf("%s: headings %q, want %q", tt.name, got, tt.headings)
+		}
+		if got := commentTexts(d); !reflect.DeepEqual(got, tt.comments) {
+			t.Errorf("%s: comments %q, want %q", tt.name, got, tt.comments)
+		}
+		if tt.tags != nil && !reflect.DeepEqual(d.Tags, tt.tags) {
+			t.Errorf("%s: tags %q, want %q", tt.name, d.Tags, tt.tags)
+		}
+		for _, s := range d.Sections { // blocks still tile the body
+			for _, b := range s.Blocks {
+				if b.Kind != Comment && strings.Contains(string(d.Src[b.StartByte:b.EndByte]), "hidden\n%%") {
+					t.Errorf("%s: %q is not a comment block", tt.name, d.Src[b.StartByte:b.EndByte])
+				}
+			}
+		}
+	}
+}
