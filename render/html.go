@@ -81,17 +81,18 @@ func HTML(src []byte, opts HTMLOptions) Rendered {
 		out.WriteString(html.EscapeString(string(fm)))
 		out.WriteString("</pre></details>\n")
 	}
-	st := &noteState{opts: opts, lines: sections.NewLineIndex(src), base: body, first: first}
-	// The ids read takes: custom ids reserved first (sections.IDs).
-	ids := opts.IDs
-	switch {
-	case ids != nil:
-	case bytes.Contains(src, []byte("{#")): // a custom id somewhere: reserve them all first
-		ids = sections.Parse("", src).CustomIDs()
-	default:
-		ids = sections.NewIDs()
+	// Headings get the ids read takes (custom ids reserved first), from
+	// the headings sections reads, by line; comments are left out.
+	doc := sections.Parse("", src)
+	st := &noteState{opts: opts, lines: sections.NewLineIndex(src), base: body, first: first,
+		ids: opts.IDs, heads: map[int]sections.Heading{}, comments: doc.Comments()}
+	if st.ids == nil {
+		st.ids = doc.CustomIDs()
 	}
-	ctx := parser.NewContext(parser.WithIDs(&headingIDs{ids}))
+	for _, h := range doc.Headings {
+		st.heads[h.Line] = h
+	}
+	ctx := parser.NewContext(parser.WithIDs(&headingIDs{sections.NewIDs()}))
 	ctx.Set(noteStateKey, st)
 	if err := noteMarkdown.Convert(src[body:], &out, parser.WithContext(ctx)); err != nil {
 		// Rendering into a bytes.Buffer fails only on a renderer bug; show
@@ -109,7 +110,7 @@ func HTML(src []byte, opts HTMLOptions) Rendered {
 // concurrent calls.
 var noteMarkdown = goldmark.New(
 	goldmark.WithExtensions(extension.GFM, &obsidian{}),
-	goldmark.WithParserOptions(parser.WithAttribute(), parser.WithAutoHeadingID(),
+	goldmark.WithParserOptions(parser.WithAttribute(),
 		parser.WithASTTransformers(util.Prioritized(noteTransformer{}, 100))),
 	goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(&blockRenderer{}, 100))),
 )
@@ -124,6 +125,9 @@ type noteState struct {
 	base     int                // offset of the parsed body in the source
 	first    int                // the file's line number of the source's first line
 	headings []Heading
+	ids      *sections.IDs            // heading ids taken so far
+	heads    map[int]sections.Heading // the headings sections reads, by line in the source
+	comments [][2]int                 // Obsidian comments, as source offsets
 }
 
 // line is the file's line number of offset off in the parsed body.
@@ -141,6 +145,8 @@ func (noteTransformer) Transform(doc *ast.Document, reader text.Reader, pc parse
 		return
 	}
 	src := reader.Source()
+	st.hideComments(doc)
+	st.headingIDs(doc, src)
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
 		if off, ok := firstOffset(n); ok {
 			line := st.line(off)
@@ -226,9 +232,8 @@ func plainText(n ast.Node, src []byte) string {
 	})
 }
 
-// headingIDs makes heading ids as sections does (sections.IDs), so the
-// page's anchors are the ids read takes: like goldmark's, but letters and
-// digits of every script stay, so "Über uns" is "über-uns", not "ber-uns".
+// headingIDs is the parser's id generator; noteState.headingIDs gives
+// the ids, after parsing.
 type headingIDs struct{ ids *sections.IDs }
 
 func (s *headingIDs) Generate(value []byte, _ ast.NodeKind) []byte {
@@ -236,6 +241,70 @@ func (s *headingIDs) Generate(value []byte, _ ast.NodeKind) []byte {
 }
 
 func (s *headingIDs) Put(value []byte) { s.ids.Use(string(value)) }
+
+// hideComments leaves out the top-level blocks that lie in an Obsidian
+// comment, as Obsidian's reading view does.
+func (st *noteState) hideComments(doc *ast.Document) {
+	if len(st.comments) == 0 {
+		return
+	}
+	for n := doc.FirstChild(); n != nil; {
+		next := n.NextSibling()
+		if off, ok := firstOffset(n); ok && inRanges(st.comments, st.base+off) {
+			doc.RemoveChild(doc, n)
+		}
+		n = next
+	}
+}
+
+func inRanges(rs [][2]int, pos int) bool {
+	for _, r := range rs {
+		if r[0] <= pos && pos < r[1] {
+			return true
+		}
+	}
+	return false
+}
+
+// headingIDs gives headings their ids: a top-level heading the id read
+// gives its section (like goldmark's, but letters and digits of every
+// script stay, so "Über uns" is "über-uns"), from the heading as sections
+// reads it; then a heading inside a quote, callout or list one that no
+// section has.
+func (st *noteState) headingIDs(doc *ast.Document, src []byte) {
+	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
+		h, ok := n.(*ast.Heading)
+		if !ok || hasID(h) {
+			continue
+		}
+		text := plainText(h, src)
+		if sh, ok := st.heads[st.lines.Line(st.base+headingOffset(h))]; ok {
+			text = sh.Text
+		}
+		h.SetAttributeString("id", []byte(st.ids.Generate(text)))
+	}
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if h, ok := n.(*ast.Heading); entering && ok && !hasID(h) {
+			h.SetAttributeString("id", []byte(st.ids.Generate(plainText(h, src))))
+		}
+		return ast.WalkContinue, nil
+	})
+}
+
+// hasID reports whether a heading has an id: "## Title {#id}".
+func hasID(h *ast.Heading) bool {
+	_, ok := h.AttributeString("id")
+	return ok
+}
+
+// headingOffset is where a heading's line starts to be read: its text, or
+// for an empty heading its position.
+func headingOffset(h *ast.Heading) int {
+	if off, ok := firstOffset(h); ok {
+		return off
+	}
+	return max(h.Pos(), 0)
+}
 
 // blockRenderer renders code blocks with their data-line attribute;
 // images as text, since the page loads nothing from outside and a note's

@@ -147,3 +147,17 @@ func inComment(cs []comment, pos int) bool {
 	}
 	return false
 }
+
+// Comments returns the byte ranges of the note's block-level comments, in
+// order.
+func (d *Document) Comments() [][2]int {
+	var out [][2]int
+	for _, s := range d.Sections {
+		for _, b := range s.Blocks {
+			if b.Kind == Comment {
+				out = append(out, [2]int{b.StartByte, b.EndByte})
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,90 @@
+package render
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/mdsearch/mdsearch/internal/testenv"
+	"github.com/mdsearch/mdsearch/sections"
+)
+
+// sectionIDs are the ids read gives a note's sections, with their lines.
+func sectionIDs(src []byte) []Heading {
+	out := []Heading{}
+	for _, s := range sections.Parse("", src).Sections {
+		if s.Level > 0 {
+			out = append(out, Heading{ID: s.ID, Line: s.StartLine})
+		}
+	}
+	return out
+}
+
+// pageIDs are the page's ids of the headings read knows, with their lines.
+func pageIDs(src []byte, known []Heading) []Heading {
+	lines := map[int]bool{}
+	for _, h := range known {
+		lines[h.Line] = true
+	}
+	out := []Heading{}
+	for _, h := range HTML(src, HTMLOptions{}).Headings {
+		if lines[h.Line] {
+			out = append(out, Heading{ID: h.ID, Line: h.Line})
+		}
+	}
+	return out
+}
+
+// The page's anchors are the ids read takes (`read --section '#setup-1'`):
+// a heading in a callout, quote or list takes none of them, a heading's
+// markup is read as sections reads it, and a heading in a comment is not
+// shown.
+func TestPageIDsAreReadIDs(t *testing.T) {
+	src := []byte("# Ids\n> [!tip] Quick\n> ## Setup\n> Callout setup text.\n\n## Setup\nferrets\n## Setup\notters\n" +
+		"Multi line\nsetext heading\n--------------\n## Q&amp;A\n## Link [text](https://example.com)\n" +
+		"- ## Setup in a list\n\n%%\n## Hidden\n%%\n## After {#custom}\n## Custom\n")
+	want := sectionIDs(src)
+	if got := pageIDs(src, want); !reflect.DeepEqual(got, want) {
+		t.Errorf("page ids\n%v\nread's\n%v", got, want)
+	}
+	page := HTML(src, HTMLOptions{})
+	if strings.Contains(page.HTML, "Hidden") || strings.Contains(page.HTML, "%%") {
+		t.Errorf("a comment is shown: %s", page.HTML)
+	}
+	ids := map[string]int{}
+	for _, h := range page.Headings {
+		if ids[h.ID]++; ids[h.ID] > 1 {
+			t.Errorf("id %q twice", h.ID)
+		}
+	}
+}
+
+// The same on every note of the Obsidian help vault.
+func TestPageIDsOnVault(t *testing.T) {
+	root := filepath.Join("..", "..", "shared", "corpora", "obsidian-help", "en")
+	if _, err := os.Stat(root); err != nil {
+		testenv.Absent(t, "corpora missing: %v", err)
+	}
+	n := 0
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".md") {
+			return err
+		}
+		src, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		want := sectionIDs(src)
+		if got := pageIDs(src, want); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: page ids\n%v\nread's\n%v", p, got, want)
+		}
+		n++
+		return nil
+	})
+	if err != nil || n < 100 {
+		t.Fatalf("%d notes: %v", n, err)
+	}
+}
