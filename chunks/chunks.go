@@ -67,7 +67,8 @@ type Options struct {
 //	   text (and re-cutting re-indexes every note's aliases, now read
 //	   from "Aliases" and "alias" in any case, numbers too); Obsidian
 //	   %% comments of whole lines are in no passage, and no passage
-//	   spans one (sections.Comment).
+//	   spans one (sections.Comment); heading ids (Anchor) are made of
+//	   the composed (NFC) heading and keep its marks.
 const Version = 5
 
 // Defaults.

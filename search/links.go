@@ -3,7 +3,10 @@ package search
 import (
 	"context"
 	"path"
+	"slices"
 	"strings"
+
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/mdsearch/mdsearch"
 )
@@ -39,21 +42,16 @@ type linkForm struct{ path, fragment string }
 // linkForms lists, in order, the note paths a link's target may stand for
 // other than the target itself.
 func linkForms(target string) []linkForm {
+	var out []linkForm
+	add := func(p, frag string) {
+		if p == "" || p == target || slices.ContainsFunc(out, func(f linkForm) bool { return f.path == p }) {
+			return
+		}
+		out = append(out, linkForm{p, frag})
+	}
 	p, frag := target, ""
 	if i := strings.LastIndexByte(target, '#'); i >= 0 { // an anchor holds no '#'
 		p, frag = target[:i], target[i+1:]
-	}
-	var out []linkForm
-	add := func(c string) {
-		if c == "" || c == target {
-			return
-		}
-		for _, f := range out {
-			if f.path == c {
-				return
-			}
-		}
-		out = append(out, linkForm{c, frag})
 	}
 	bases := []string{p}
 	if trimmed := strings.TrimLeft(p, "/"); trimmed != p && trimmed != "" {
@@ -62,12 +60,18 @@ func linkForms(target string) []linkForm {
 	for _, b := range bases {
 		switch ext := strings.ToLower(path.Ext(b)); {
 		case strings.HasSuffix(b, "/"):
-			add(b + "index.md")
+			add(b+"index.md", frag)
 		case ext == ".html" || ext == ".htm":
-			add(strings.TrimSuffix(b, path.Ext(b)) + ".md")
+			add(strings.TrimSuffix(b, path.Ext(b))+".md", frag)
 		default:
-			add(b)
+			add(b, frag)
 		}
+	}
+	// A name typed composed ("é") for one a Mac wrote decomposed ("e" and
+	// U+0301), or the other way round.
+	for _, f := range append([]linkForm{{target, ""}}, out...) {
+		add(norm.NFC.String(f.path), f.fragment)
+		add(norm.NFD.String(f.path), f.fragment)
 	}
 	return out
 }

@@ -15,6 +15,7 @@ func TestReadLinkForms(t *testing.T) {
 	write(t, vault, "guide/intro.md", "# Intro\n\nWelcome.\n\n## Setup {#setup}\n\nInstall it.\n\n## Basic Syntax\n\nWrite it.\n")
 	write(t, vault, "guide/index.md", "# Guide\n\nThe guide's start.\n")
 	write(t, vault, "C#.md", "# C sharp\n\nA language.\n")
+	write(t, vault, "Cafe\u0301 Re\u0301sume\u0301.md", "# Cafe\u0301\n\n## A\u0308nderungen\n\nNeu.\n") // as a Mac writes names
 	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
 	index(t, e, vault, "v")
 	for _, tt := range []struct {
@@ -28,8 +29,10 @@ func TestReadLinkForms(t *testing.T) {
 		{"guide/intro#Basic Syntax", "", "guide/intro.md", "Write it."},
 		{"guide/intro.htm", "", "guide/intro.md", "Welcome."},
 		{"/guide/", "", "guide/index.md", "start"},
-		{"guide/intro#setup", "Basic Syntax", "guide/intro.md", "Write it."}, // the section given wins
-		{"C#.md", "", "C#.md", "A language."},                                // a '#' in a name
+		{"guide/intro#setup", "Basic Syntax", "guide/intro.md", "Write it."},                             // the section given wins
+		{"C#.md", "", "C#.md", "A language."},                                                            // a '#' in a name
+		{"Caf\u00e9 R\u00e9sum\u00e9.md", "\u00c4nderungen", "Cafe\u0301 Re\u0301sume\u0301.md", "Neu."}, // typed composed
+		{"Caf\u00e9 R\u00e9sum\u00e9#\u00e4nderungen", "", "Cafe\u0301 Re\u0301sume\u0301.md", "Neu."},   // its id, composed
 	} {
 		resp, err := e.Read(bg, mdsearch.ReadRequest{Path: tt.path, Section: tt.section})
 		if err != nil {

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 
+	"golang.org/x/text/unicode/norm"
+
 	"github.com/mdsearch/mdsearch"
 )
 
@@ -224,12 +226,12 @@ func (d *Document) notFound(query, why string, candidates []int) error {
 func normalize(s string) string {
 	var b strings.Builder
 	space := false
-	for _, r := range s {
+	for _, r := range norm.NFC.String(s) { // "Ä" typed composed or as A + U+0308 (macOS names)
 		switch {
 		case r == '/':
 			b.WriteRune('/')
 			space = false
-		case unicode.IsLetter(r) || unicode.IsDigit(r):
+		case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.M, r) && !space && b.Len() > 0: // marks of other scripts too
 			if space && b.Len() > 0 && !strings.HasSuffix(b.String(), "/") {
 				b.WriteByte(' ')
 			}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/text/unicode/norm"
+
 	"github.com/mdsearch/mdsearch"
 )
 
@@ -113,5 +115,30 @@ func TestOutlineNames(t *testing.T) {
 		"Guide/C++ tips", "Guide/C tips", "Code"}
 	if !slices.Equal(got, want) {
 		t.Errorf("names %q\nwant  %q", got, want)
+	}
+}
+
+// Headings a Mac wrote decomposed ("A" and U+0308) are found typed
+// composed, and the other way round, and keep one id either way; marks of
+// other scripts are part of their words.
+func TestFindUnicodeForms(t *testing.T) {
+	d := Parse("n.md", []byte("# U\u0308berblick\n## A\u0308nderungen\n## Café\n## हिन्दी\n"))
+	for _, tt := range []struct{ query, want string }{
+		{"Änderungen", "Überblick/Änderungen"},
+		{"A\u0308nderungen", "Überblick/Änderungen"},
+		{"Überblick > Änderungen", "Überblick/Änderungen"},
+		{"Cafe\u0301", "Überblick/Café"},
+		{"#änderungen", "Überblick/Änderungen"},
+		{"#café", "Überblick/Café"},
+		{"#हिन्दी", "Überblick/हिन्दी"},
+	} {
+		s, err := d.Find(tt.query)
+		if err != nil {
+			t.Errorf("%q: %v", tt.query, err)
+			continue
+		}
+		if got := strings.Join(s.Path, "/"); norm.NFC.String(got) != norm.NFC.String(tt.want) {
+			t.Errorf("%q found %q, want %q", tt.query, got, tt.want)
+		}
 	}
 }

@@ -4,11 +4,14 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // IDs gives headings the ids a rendered page gives them, in document
-// order: a custom "{#id}" as written, else the heading's letters and
-// digits (of any script) lower-cased, with spaces, '-' and '_' as '-';
+// order: a custom "{#id}" as written, else the heading's letters, marks
+// and digits (of any script; composed, NFC) lower-cased, with spaces, '-'
+// and '_' as '-';
 // an id already given gets "-1", "-2", … So two "## Setup" headings are
 // "setup" and "setup-1", and either can be named.
 type IDs struct{ used map[string]bool }
@@ -19,9 +22,9 @@ func NewIDs() *IDs { return &IDs{used: map[string]bool{}} }
 // Generate returns the next id for a heading of text.
 func (ids *IDs) Generate(text string) string {
 	var b strings.Builder
-	for _, r := range strings.TrimSpace(text) {
+	for _, r := range norm.NFC.String(strings.TrimSpace(text)) { // one id for composed and decomposed text
 		switch {
-		case unicode.IsLetter(r) || unicode.IsDigit(r):
+		case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.M, r): // a mark is part of its letter
 			b.WriteRune(unicode.ToLower(r))
 		case unicode.IsSpace(r) || r == '-' || r == '_':
 			b.WriteByte('-')
