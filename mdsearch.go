@@ -121,6 +121,11 @@ type Result struct {
 	// ChunkEnd is the last chunk index when adjacent passages of one page
 	// were merged into this result; 0 otherwise.
 	ChunkEnd int `json:"chunk_end,omitempty"`
+	// Part and Parts place the passage (the first, when several were
+	// merged) among the parts its section's text was cut into, from 1;
+	// both 0 when that text is one passage, so the result is all of it.
+	Part  int `json:"part,omitempty"`
+	Parts int `json:"parts,omitempty"`
 	// Truncated says the text was cut to fit the token budget; ReadHint
 	// then says how to read the rest.
 	Truncated bool   `json:"truncated,omitempty"`

@@ -65,15 +65,24 @@ func Prefix(r mdsearch.Result) string {
 	return "[" + strings.Join(parts, " > ") + "] "
 }
 
-// Footer places a passage in its page: "chunk 3/12 · lines 40–58 · page
-// 4188 words", and, when the text was cut to a token budget, says how to
-// read the rest.
+// Footer places a passage in its page: "chunk 3/12 · part 2/3 · lines
+// 40–58 · page 4188 words" (part: of its section's text, when that was cut
+// into several passages), and, when the text was cut to a token budget,
+// says how to read the rest.
 func Footer(r mdsearch.Result) string {
 	var b strings.Builder
-	if r.ChunkEnd > r.ChunkIndex {
+	joined := r.ChunkEnd > r.ChunkIndex
+	if joined {
 		fmt.Fprintf(&b, "chunks %d–%d/%d", r.ChunkIndex+1, r.ChunkEnd+1, r.TotalChunks)
 	} else {
 		fmt.Fprintf(&b, "chunk %d/%d", r.ChunkIndex+1, r.TotalChunks)
+	}
+	switch last := r.Part + r.ChunkEnd - r.ChunkIndex; {
+	case r.Parts <= 1:
+	case joined && last > r.Part:
+		fmt.Fprintf(&b, " · parts %d–%d/%d", r.Part, min(last, r.Parts), r.Parts)
+	default:
+		fmt.Fprintf(&b, " · part %d/%d", r.Part, r.Parts)
 	}
 	fmt.Fprintf(&b, " · lines %d–%d · page %d words", r.StartLine, r.EndLine, r.PageWordCount)
 	if r.Truncated {

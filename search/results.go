@@ -217,6 +217,9 @@ func groupResult(g *group, rows map[int64]*store.ChunkRow) (mdsearch.Result, []s
 				PageWordCount: r.PageWordCount, StartLine: r.StartLine, Sections: r.Sections,
 				Score: round4(g.best.score),
 			}
+			if r.Parts > 1 {
+				res.Part, res.Parts = r.Part, r.Parts
+			}
 		} else {
 			res.ChunkEnd = r.ChunkIndex
 			ss = append(ss, seam{r.StartLine, r.ChunkIndex})
