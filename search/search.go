@@ -138,6 +138,9 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (_ *mds
 				msg = "no passage holds these words, with or without the filters (" + f + ")"
 			}
 			addNotice(&resp.Notice, msg)
+			if m := unknownTags(ctx, rt.Reader, q.filter); m != "" {
+				addNotice(&resp.Notice, m)
+			}
 		}
 	}
 	resp.TookMS = msSince(start)
@@ -205,6 +208,29 @@ func (e *Engine) matchesAnywhere(ctx context.Context, rd *store.Reader, q *query
 	}
 	hits, err := rd.KeywordAny(ctx, q.terms, store.Filter{}, e.opts.Weights, 1)
 	return err != nil || len(hits) > 0 // on an error, keep blaming the filters
+}
+
+// unknownTags names the filter's tags that no note carries, and the tags
+// notes do carry most, or is "" when every tag is in use.
+func unknownTags(ctx context.Context, rd *store.Reader, f store.Filter) string {
+	unknown, err := rd.UnknownTags(ctx, f)
+	if err != nil || len(unknown) == 0 {
+		return ""
+	}
+	quoted := make([]string, len(unknown))
+	for i, t := range unknown {
+		quoted[i] = strconv.Quote(t)
+	}
+	msg := "no note has the tag " + strings.Join(quoted, " or ")
+	top, err := rd.TopTags(ctx, 12)
+	if err != nil || len(top) == 0 {
+		return msg + "; no note has any tag"
+	}
+	names := make([]string, len(top))
+	for i, tc := range top {
+		names[i] = fmt.Sprintf("%s (%d)", tc.Tag, tc.Notes)
+	}
+	return msg + "; the tags most notes have: " + strings.Join(names, ", ")
 }
 
 // query is a validated request on its way through ranking.

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"math"
 	"slices"
 	"strconv"
@@ -90,4 +91,50 @@ func sortedKeys(m map[string]string) []string {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// TagCount is a tag and how many notes carry it.
+type TagCount struct {
+	Tag   string
+	Notes int
+}
+
+// UnknownTags returns the tags of f (Tag and Tags) that no note carries,
+// nested tags included, as Filter matches them.
+func (s *Reader) UnknownTags(ctx context.Context, f Filter) ([]string, error) {
+	var out []string
+	for _, t := range append([]string{f.Tag}, f.Tags...) {
+		tag := NormTag(t)
+		if tag == "" {
+			continue
+		}
+		var one int
+		err := s.r.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM doc_tags WHERE tag = ? OR substr(tag, 1, ?) = ?)`,
+			tag, len([]rune(tag))+1, tag+"/").Scan(&one)
+		if err != nil {
+			return nil, err
+		}
+		if one == 0 {
+			out = append(out, t)
+		}
+	}
+	return out, nil
+}
+
+// TopTags returns the tags most notes carry, most first, at most limit.
+func (s *Reader) TopTags(ctx context.Context, limit int) ([]TagCount, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT tag, count(*) AS n FROM doc_tags GROUP BY tag ORDER BY n DESC, tag LIMIT ?`, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []TagCount
+	for rows.Next() {
+		var tc TagCount
+		if err := rows.Scan(&tc.Tag, &tc.Notes); err != nil {
+			return nil, err
+		}
+		out = append(out, tc)
+	}
+	return out, rows.Err()
 }
