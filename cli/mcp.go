@@ -47,7 +47,8 @@ func runMCP(ctx context.Context, env *Env, args []string) error {
 	}
 	defer w.Close()
 
-	srv := mcpserver.New(s, mcpserver.Options{Version: Version, Logger: log, TextOnly: *textOnly})
+	colls, _ := s.Collections(ctx) // none named is no reason not to serve
+	srv := mcpserver.New(s, mcpserver.Options{Version: Version, Logger: log, TextOnly: *textOnly, Collections: colls})
 	if *httpAddr == "" {
 		return mcpserver.ServeStdio(ctx, srv)
 	}

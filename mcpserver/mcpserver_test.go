@@ -184,3 +184,32 @@ func TestOutline(t *testing.T) {
 		t.Errorf("outline: %v\n%s", res.IsError, text)
 	}
 }
+
+// The instructions an agent reads first name the collections it can search
+// alone.
+func TestInstructionsNameCollections(t *testing.T) {
+	ctx := context.Background()
+	for _, tt := range []struct {
+		colls []mdsearch.CollectionStatus
+		want  string
+	}{
+		{nil, Instructions},
+		{[]mdsearch.CollectionStatus{{Name: "vue", Root: "/docs/vue"}, {Name: "notes", Root: "/home/a/notes"}},
+			Instructions + "\nThe index holds these collections (indexed folders); pass one as semantic_search's collection to search it alone: vue (/docs/vue), notes (/home/a/notes)."},
+	} {
+		ct, st := mcp.NewInMemoryTransports()
+		ss, err := New(&fake{}, Options{Collections: tt.colls}).Connect(ctx, st, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx, ct, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := cs.InitializeResult().Instructions; got != tt.want {
+			t.Errorf("instructions\n%q\nwant\n%q", got, tt.want)
+		}
+		cs.Close()
+		ss.Close()
+	}
+}

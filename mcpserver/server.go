@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -23,6 +24,9 @@ type Options struct {
 	// JSON costs more tokens than the text and is not what max_tokens
 	// budgets.
 	TextOnly bool
+	// Collections are the index's collections when the server starts,
+	// named in the instructions an agent reads first; nil names none.
+	Collections []mdsearch.CollectionStatus
 }
 
 // Instructions tell a connected agent how the tools fit together.
@@ -33,13 +37,27 @@ more of a hit, read_note(path, section) returns just that section; avoid reading
 whole note unless you need all of it (about 1.3 tokens per word). note_outline lists
 a note's sections and their sizes without loading its text.`
 
+// instructions are Instructions and, when known, the collections the
+// index held when the server started, so an agent can name one.
+func instructions(colls []mdsearch.CollectionStatus) string {
+	if len(colls) == 0 {
+		return Instructions
+	}
+	names := make([]string, len(colls))
+	for i, c := range colls {
+		names[i] = c.Name + " (" + c.Root + ")"
+	}
+	return Instructions + "\nThe index holds these collections (indexed folders); pass one as semantic_search's collection to search it alone: " +
+		strings.Join(names, ", ") + "."
+}
+
 // New builds an MCP server whose tools call s.
 func New(s mdsearch.Searcher, opts Options) *mcp.Server {
 	if opts.Version == "" {
 		opts.Version = "dev"
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "mdsearch", Title: "mdsearch", Version: opts.Version},
-		&mcp.ServerOptions{Instructions: Instructions, Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}}) // the tools never change
+		&mcp.ServerOptions{Instructions: instructions(opts.Collections), Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}}) // the tools never change
 	t := &tools{s: s}
 	log := opts.Logger
 	if log == nil {
