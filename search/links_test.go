@@ -12,7 +12,7 @@ import (
 // section they point to; anything else fails as the path itself does.
 func TestReadLinkForms(t *testing.T) {
 	vault := t.TempDir()
-	write(t, vault, "guide/intro.md", "# Intro\n\nWelcome.\n\n## Setup {#setup}\n\nInstall it.\n\n## Basic Syntax\n\nWrite it.\n")
+	write(t, vault, "guide/intro.md", "# Intro\n\nWelcome.\n\n## Setup {#setup}\n\nInstall it.\n\nThen run it. ^run\n\n## Basic Syntax\n\nWrite it.\n")
 	write(t, vault, "guide/index.md", "# Guide\n\nThe guide's start.\n")
 	write(t, vault, "C#.md", "# C sharp\n\nA language.\n")
 	write(t, vault, "Cafe\u0301 Re\u0301sume\u0301.md", "# Cafe\u0301\n\n## A\u0308nderungen\n\nNeu.\n") // as a Mac writes names
@@ -30,6 +30,7 @@ func TestReadLinkForms(t *testing.T) {
 		{"guide/intro.htm", "", "guide/intro.md", "Welcome."},
 		{"/guide/", "", "guide/index.md", "start"},
 		{"guide/intro#setup", "Basic Syntax", "guide/intro.md", "Write it."},                             // the section given wins
+		{"guide/intro#^run", "", "guide/intro.md", "Then run it."},                                       // an Obsidian block reference
 		{"C#.md", "", "C#.md", "A language."},                                                            // a '#' in a name
 		{"Caf\u00e9 R\u00e9sum\u00e9.md", "\u00c4nderungen", "Cafe\u0301 Re\u0301sume\u0301.md", "Neu."}, // typed composed
 		{"Caf\u00e9 R\u00e9sum\u00e9#\u00e4nderungen", "", "Cafe\u0301 Re\u0301sume\u0301.md", "Neu."},   // its id, composed
@@ -43,7 +44,7 @@ func TestReadLinkForms(t *testing.T) {
 			t.Errorf("%s: read %s %q", tt.path, resp.Path, resp.Content)
 		}
 	}
-	for _, p := range []string{"/etc/passwd", "/../guide/intro.md", "nope.html", "guide/intro#nowhere"} {
+	for _, p := range []string{"/etc/passwd", "/../guide/intro.md", "nope.html", "guide/intro#nowhere", "guide/intro#^nope"} {
 		if _, err := e.Read(bg, mdsearch.ReadRequest{Path: p}); err == nil {
 			t.Errorf("%s: read", p)
 		}

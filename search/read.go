@@ -60,6 +60,9 @@ func (e *Engine) Read(ctx context.Context, req mdsearch.ReadRequest) (_ *mdsearc
 		}
 		return resp, nil
 	}
+	if ref := strings.TrimPrefix(strings.TrimSpace(req.Section), "#"); strings.HasPrefix(ref, "^") {
+		return blockRef(resp, n, ref)
+	}
 	sec, err := n.doc.Find(req.Section)
 	if err != nil {
 		return nil, err
@@ -85,6 +88,19 @@ func (e *Engine) Read(ctx context.Context, req mdsearch.ReadRequest) (_ *mdsearc
 		longSection(resp, n, sec)
 	}
 	return resp, nil
+}
+
+// blockRef answers a read of an Obsidian block reference, "^id": the
+// lines of the block it names.
+func blockRef(resp *mdsearch.ReadResponse, n *note, ref string) (*mdsearch.ReadResponse, error) {
+	start, end, sec, ok := n.doc.Block(ref)
+	if !ok {
+		return nil, mdsearch.Errorf(mdsearch.KindNotFound, "read", n.path,
+			"a block reference is the ^id written at the end of a paragraph or list item, or on the line after a list or table",
+			"no block %s in this note", ref)
+	}
+	resp.Section, resp.SectionPath = ref, sec.Path
+	return resp, lineRange(resp, n, fmt.Sprintf("%d-%d", start, end))
 }
 
 // lineRange answers a read of the lines spec names ("40-80", "40-", "40").

@@ -322,3 +322,35 @@ func (d *Document) finds(query string, i int, forms []pathForms) bool {
 	s, err := d.findIn(query, forms)
 	return err == nil && s.Index == i
 }
+
+// Block finds an Obsidian block reference ("^id", as [[Note#^id]] links
+// write it): the block whose last line ends with " ^id", or the block
+// before a line "^id" of its own (how a list or table is given an id).
+// It returns the block's first and last lines and its section.
+func (d *Document) Block(ref string) (start, end int, sec *Section, ok bool) {
+	id := strings.TrimPrefix(strings.TrimPrefix(ref, "#"), "^")
+	if id == "" || id == ref {
+		return 0, 0, nil, false
+	}
+	mark := "^" + id
+	var prev *Block
+	var prevSec *Section
+	for i := range d.Sections {
+		s := &d.Sections[i]
+		for j := range s.Blocks {
+			b := &s.Blocks[j]
+			if b.Kind == Comment {
+				continue
+			}
+			text := strings.TrimRight(string(d.Src[b.StartByte:b.EndByte]), " \t\r\n")
+			switch {
+			case text == mark && prev != nil:
+				return d.Line(prev.StartByte), d.Line(prev.EndByte - 1), prevSec, true
+			case strings.HasSuffix(text, " "+mark) || strings.HasSuffix(text, "\n"+mark) || text == mark:
+				return d.Line(b.StartByte), d.Line(b.EndByte - 1), s, true
+			}
+			prev, prevSec = b, s
+		}
+	}
+	return 0, 0, nil, false
+}
