@@ -520,6 +520,10 @@ func TestPropertiesNote(t *testing.T) {
 	if c.Windows[0].EmbedText != "["+doc.Title+"] "+want || last.EmbedText != "["+doc.Title+"]" {
 		t.Errorf("windows %q … %q", c.Windows[0].EmbedText, last.EmbedText)
 	}
+	// A body of comments alone is none.
+	if _, cs := split(t, "---\nfoo: bar\n---\n%%\nx\n%%\n", Options{}); len(cs) != 1 || cs[0].Text != "foo: bar" {
+		t.Errorf("with a comment alone: %+v", cs)
+	}
 	// A body, however short, is what the note is found by.
 	if _, cs := split(t, "---\ntags: [person]\n---\nJane.\n", Options{}); len(cs) != 1 || cs[0].Text != "Jane." {
 		t.Errorf("with a body: %+v", cs)

@@ -244,7 +244,7 @@ func lineEnd(src []byte, start, end, n int) int {
 // be found by: its title, aliases and tags, and the properties themselves.
 // Any other note is returned as it is.
 func propertiesDoc(doc *sections.Document) *sections.Document {
-	if len(doc.Sections) > 0 {
+	if !bodyless(doc) {
 		return doc
 	}
 	start := skipSpace(doc.Src, doc.FrontmatterStart, doc.FrontmatterEnd)
@@ -258,4 +258,20 @@ func propertiesDoc(doc *sections.Document) *sections.Document {
 		Path: []string{}, BodyWords: words, Words: words,
 		Blocks: []sections.Block{{Kind: sections.Other, StartByte: start, EndByte: end, Words: words}}}}
 	return &d
+}
+
+// bodyless reports whether a note has no heading and no text outside
+// comments: nothing a passage could hold.
+func bodyless(doc *sections.Document) bool {
+	for _, sec := range doc.Sections {
+		if sec.Level > 0 {
+			return false
+		}
+		for _, b := range sec.Blocks {
+			if b.Kind != sections.Comment {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -160,14 +160,11 @@ func (s *splitter) comments() [][2]int {
 	return s.commentList
 }
 
-// commentBetween reports whether a comment lies in [start, end).
+// commentBetween reports whether a comment starts in [start, end).
 func (s *splitter) commentBetween(start, end int) bool {
-	for _, c := range s.comments() {
-		if c[0] >= start && c[0] < end {
-			return true
-		}
-	}
-	return false
+	cs := s.comments()
+	i := sort.Search(len(cs), func(i int) bool { return cs[i][0] >= start })
+	return i < len(cs) && cs[i][0] < end
 }
 
 // group makes one unit of sections [from, to), owned by the first.

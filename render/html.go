@@ -84,8 +84,9 @@ func HTML(src []byte, opts HTMLOptions) Rendered {
 	// Headings get the ids read takes (custom ids reserved first), from
 	// the headings sections reads, by line; comments are left out.
 	doc := sections.Parse("", src)
+	src = maskComments(src, doc.Comments())
 	st := &noteState{opts: opts, lines: sections.NewLineIndex(src), base: body, first: first,
-		ids: opts.IDs, heads: map[int]sections.Heading{}, comments: doc.Comments()}
+		ids: opts.IDs, heads: map[int]sections.Heading{}}
 	if st.ids == nil {
 		st.ids = doc.CustomIDs()
 	}
@@ -127,7 +128,6 @@ type noteState struct {
 	headings []Heading
 	ids      *sections.IDs            // heading ids taken so far
 	heads    map[int]sections.Heading // the headings sections reads, by line in the source
-	comments [][2]int                 // Obsidian comments, as source offsets
 }
 
 // line is the file's line number of offset off in the parsed body.
@@ -145,7 +145,6 @@ func (noteTransformer) Transform(doc *ast.Document, reader text.Reader, pc parse
 		return
 	}
 	src := reader.Source()
-	st.hideComments(doc)
 	st.headingIDs(doc, src)
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
 		if off, ok := firstOffset(n); ok {
@@ -242,28 +241,22 @@ func (s *headingIDs) Generate(value []byte, _ ast.NodeKind) []byte {
 
 func (s *headingIDs) Put(value []byte) { s.ids.Use(string(value)) }
 
-// hideComments leaves out the top-level blocks that lie in an Obsidian
-// comment, as Obsidian's reading view does.
-func (st *noteState) hideComments(doc *ast.Document) {
-	if len(st.comments) == 0 {
-		return
+// maskComments returns src with the Obsidian comments (as sections finds
+// them) blanked, line breaks kept: the page shows what Obsidian's reading
+// view shows, and every line stays where it was.
+func maskComments(src []byte, comments [][2]int) []byte {
+	if len(comments) == 0 {
+		return src
 	}
-	for n := doc.FirstChild(); n != nil; {
-		next := n.NextSibling()
-		if off, ok := firstOffset(n); ok && inRanges(st.comments, st.base+off) {
-			doc.RemoveChild(doc, n)
-		}
-		n = next
-	}
-}
-
-func inRanges(rs [][2]int, pos int) bool {
-	for _, r := range rs {
-		if r[0] <= pos && pos < r[1] {
-			return true
+	out := bytes.Clone(src)
+	for _, c := range comments {
+		for i := c[0]; i < c[1]; i++ {
+			if out[i] != '\n' && out[i] != '\r' {
+				out[i] = ' '
+			}
 		}
 	}
-	return false
+	return out
 }
 
 // headingIDs gives headings their ids: a top-level heading the id read

@@ -88,3 +88,29 @@ func TestPageIDsOnVault(t *testing.T) {
 		t.Fatalf("%d notes: %v", n, err)
 	}
 }
+
+// The page leaves out what sections reads as comments, and only that,
+// with every block on its own line.
+func TestPageHidesComments(t *testing.T) {
+	for _, tt := range []struct {
+		src       string
+		want, not []string
+	}{
+		{"# A\n%%\nsecret\n%%\nVisible text after.\n", []string{`<p data-line="5">Visible text after.</p>`}, []string{"secret", "%%"}},
+		{"# A\n\nIntro\n%%\nsecret\n%%\n\nmore\n", []string{`<p data-line="3">Intro</p>`, `<p data-line="8">more</p>`}, []string{"secret"}},
+		{"Type `%%` here.\n\n%%\nsecret\n%%\n\nVisible.\n", []string{"<code>%%</code>", `<p data-line="7">Visible.</p>`}, []string{"secret"}},
+		{"a %%inline%% b\n", []string{"a %%inline%% b"}, nil},
+	} {
+		page := HTML([]byte(tt.src), HTMLOptions{}).HTML
+		for _, w := range tt.want {
+			if !strings.Contains(page, w) {
+				t.Errorf("%q: no %q in\n%s", tt.src, w, page)
+			}
+		}
+		for _, n := range tt.not {
+			if strings.Contains(page, n) {
+				t.Errorf("%q: %q shown in\n%s", tt.src, n, page)
+			}
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -37,5 +38,28 @@ func TestCommentsInNoResult(t *testing.T) {
 	out, err := e.Outline(bg, "zoo.md")
 	if err != nil || len(out.Sections) != 1 {
 		t.Errorf("outline: %+v, %v", out, err)
+	}
+}
+
+// The weaker passage of a section cut off at a comment ranks by its own
+// score: it does not push a better result of another note out of the n.
+func TestCommentRunRanksAlone(t *testing.T) {
+	vault := t.TempDir()
+	write(t, vault, "a.md", "# A\n\nzebra zebra zebra zebra zebra stripes.\n\n%%\nprivate\n%%\n\n"+
+		strings.Repeat("Other words about the savanna and its grass. ", 30)+"One zebra.\n")
+	write(t, vault, "b.md", "# B\n\nThe zebra and the zebra foal.\n")
+	for i := range 40 {
+		write(t, vault, fmt.Sprintf("filler%02d.md", i), fmt.Sprintf("# Filler %d\n\nNothing about stripes here, note %d.\n", i, i))
+	}
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, vault, "v")
+	resp := search(t, e, mdsearch.SearchRequest{Query: "zebra", Mode: mdsearch.ModeKeyword, N: 2})
+	if got := paths(resp); !strings.Contains(got, "a.md") || !strings.Contains(got, "b.md") {
+		t.Errorf("n=2: %s", got)
+	}
+	for i := 1; i < len(resp.Results); i++ {
+		if resp.Results[i].Score > resp.Results[i-1].Score {
+			t.Errorf("out of order: %s", paths(resp))
+		}
 	}
 }

@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -136,6 +137,12 @@ func (e *Engine) explain(err *error) {
 	e.mu.RLock()
 	path := e.st.Path()
 	e.mu.RUnlock()
+	if e.opts.Follow && errors.Is(*err, mdsearch.ErrIndexReplaced) {
+		// Replaced during the call: the next one switches (follow.go), so
+		// a watcher must not take it for the end.
+		*err = replacedDuring(e.opts.IndexPath)
+		return
+	}
 	*err = store.Explain(path, *err)
 }
 

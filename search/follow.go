@@ -92,6 +92,15 @@ func followError(path string, err error) error {
 		"the index file was deleted or replaced, and the path holds no index it can open now (%s)", reason)
 }
 
+// replacedDuring is the error of a call whose index file was deleted or
+// replaced while it ran, in an engine that follows it: the next call
+// switches to the index then at the path, or says to build one.
+func replacedDuring(path string) error {
+	return mdsearch.Errorf(mdsearch.KindUnavailable, "index", path,
+		"try again: the next call uses the index at the path (if it was deleted, build it again with `mdsearch index DIR --index "+path+"`)",
+		"the index file was deleted or replaced during this call")
+}
+
 // notify tells the user, when the engine has a way to.
 func (e *Engine) notify(msg string) {
 	if e.opts.Notify != nil {

@@ -2,12 +2,14 @@ package search
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/mdsearch/mdsearch"
 )
@@ -141,5 +143,37 @@ func TestNoFollowReplacedIndex(t *testing.T) {
 		if err := call(); !errors.Is(err, mdsearch.ErrIndexReplaced) {
 			t.Errorf("%s: got %v, want the index replaced", name, err)
 		}
+	}
+}
+
+// A following engine's call that meets the replacement midway (an index
+// run at its next batch) fails with an error a watcher retries after, not
+// with ErrIndexReplaced, which would stop it for good.
+func TestFollowReplacedMidCall(t *testing.T) {
+	vault := t.TempDir()
+	for i := range 40 {
+		write(t, vault, fmt.Sprintf("n%02d.md", i), fmt.Sprintf("# Note %d\n\nText of note %d about zebras.\n", i, i))
+	}
+	path := filepath.Join(t.TempDir(), "index.db")
+	buildIndex(t, path, t.TempDir(), "empty")
+	emb := newBow("bow")
+	emb.delay = 100 * time.Millisecond
+	f, err := Open(bg, Options{IndexPath: path, Existing: true, Follow: true, Embedder: emb, EmbedBatch: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	done := make(chan error, 1)
+	go func() {
+		_, err := f.Index(bg, mdsearch.IndexRequest{Dir: vault, Name: "v"}, nil)
+		done <- err
+	}()
+	for emb.calls.Load() < 2 {
+		time.Sleep(10 * time.Millisecond)
+	}
+	deleteIndex(t, path)
+	err = <-done
+	if err == nil || errors.Is(err, mdsearch.ErrIndexReplaced) || mdsearch.KindOf(err) != mdsearch.KindUnavailable {
+		t.Fatalf("index run: %v", err)
 	}
 }

@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"net/url"
 	"path"
 	"slices"
 	"strings"
@@ -49,22 +50,38 @@ func linkForms(target string) []linkForm {
 		}
 		out = append(out, linkForm{p, frag})
 	}
-	p, frag := target, ""
-	if i := strings.LastIndexByte(target, '#'); i >= 0 { // an anchor holds no '#'
-		p, frag = target[:i], target[i+1:]
+	// The fragment starts at the last '#' (a name may hold one: "C#.md#x"),
+	// or at the first (Obsidian's nested "Note#Heading#Sub").
+	splits := [][2]string{{target, ""}}
+	if i := strings.LastIndexByte(target, '#'); i >= 0 {
+		splits[0] = [2]string{target[:i], target[i+1:]}
+		if j := strings.IndexByte(target, '#'); j < i {
+			splits = append(splits, [2]string{target[:j], target[j+1:]})
+		}
 	}
-	bases := []string{p}
-	if trimmed := strings.TrimLeft(p, "/"); trimmed != p && trimmed != "" {
-		bases = append(bases, trimmed) // a site-absolute link: from the vault's root
-	}
-	for _, b := range bases {
-		switch ext := strings.ToLower(path.Ext(b)); {
-		case strings.HasSuffix(b, "/"):
-			add(b+"index.md", frag)
-		case ext == ".html" || ext == ".htm":
-			add(strings.TrimSuffix(b, path.Ext(b))+".md", frag)
-		default:
-			add(b, frag)
+	for _, sp := range splits {
+		p, frag := sp[0], sp[1]
+		if u, err := url.PathUnescape(frag); err == nil {
+			frag = u
+		}
+		bases := []string{p}
+		if u, err := url.PathUnescape(p); err == nil && u != p {
+			bases = append(bases, u) // "My%20Note.md", as markdown links write it
+		}
+		for _, b := range slices.Clone(bases) {
+			if trimmed := strings.TrimLeft(b, "/"); trimmed != b && trimmed != "" {
+				bases = append(bases, trimmed) // a site-absolute link: from the vault's root
+			}
+		}
+		for _, b := range bases {
+			switch ext := strings.ToLower(path.Ext(b)); {
+			case strings.HasSuffix(b, "/"):
+				add(b+"index.md", frag)
+			case ext == ".html" || ext == ".htm":
+				add(strings.TrimSuffix(b, path.Ext(b))+".md", frag)
+			default:
+				add(b, frag)
+			}
 		}
 	}
 	// A name typed composed ("é") for one a Mac wrote decomposed ("e" and
@@ -85,5 +102,8 @@ func fragmentSection(n *note, frag string) string {
 	if _, err := n.doc.Find("#" + frag); err == nil {
 		return "#" + frag
 	}
-	return frag
+	if strings.HasPrefix(frag, "^") {
+		return frag // a block reference
+	}
+	return strings.ReplaceAll(frag, "#", "/") // "Heading#Sub": a heading path
 }

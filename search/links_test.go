@@ -15,6 +15,7 @@ func TestReadLinkForms(t *testing.T) {
 	write(t, vault, "guide/intro.md", "# Intro\n\nWelcome.\n\n## Setup {#setup}\n\nInstall it.\n\nThen run it. ^run\n\n## Basic Syntax\n\nWrite it.\n")
 	write(t, vault, "guide/index.md", "# Guide\n\nThe guide's start.\n")
 	write(t, vault, "C#.md", "# C sharp\n\nA language.\n")
+	write(t, vault, "My Note.md", "# My Note\n\n## Two Words\n\nBoth.\n")
 	write(t, vault, "Cafe\u0301 Re\u0301sume\u0301.md", "# Cafe\u0301\n\n## A\u0308nderungen\n\nNeu.\n") // as a Mac writes names
 	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
 	index(t, e, vault, "v")
@@ -29,8 +30,12 @@ func TestReadLinkForms(t *testing.T) {
 		{"guide/intro#Basic Syntax", "", "guide/intro.md", "Write it."},
 		{"guide/intro.htm", "", "guide/intro.md", "Welcome."},
 		{"/guide/", "", "guide/index.md", "start"},
-		{"guide/intro#setup", "Basic Syntax", "guide/intro.md", "Write it."},                             // the section given wins
-		{"guide/intro#^run", "", "guide/intro.md", "Then run it."},                                       // an Obsidian block reference
+		{"guide/intro#setup", "Basic Syntax", "guide/intro.md", "Write it."}, // the section given wins
+		{"guide/intro#^run", "", "guide/intro.md", "Then run it."},           // an Obsidian block reference
+		{"guide/intro#Intro#Setup", "", "guide/intro.md", "Install it."},     // Obsidian's nested heading link
+		{"/guide/intro.html#basic-syntax", "", "guide/intro.md", "Write it."},
+		{"My%20Note.md#Two%20Words", "", "My Note.md", "Both."},                                          // as markdown links write it
+		{"C#.md#C sharp", "", "C#.md", "A language."},                                                    // a '#' in the name and a fragment
 		{"C#.md", "", "C#.md", "A language."},                                                            // a '#' in a name
 		{"Caf\u00e9 R\u00e9sum\u00e9.md", "\u00c4nderungen", "Cafe\u0301 Re\u0301sume\u0301.md", "Neu."}, // typed composed
 		{"Caf\u00e9 R\u00e9sum\u00e9#\u00e4nderungen", "", "Cafe\u0301 Re\u0301sume\u0301.md", "Neu."},   // its id, composed
@@ -44,7 +49,7 @@ func TestReadLinkForms(t *testing.T) {
 			t.Errorf("%s: read %s %q", tt.path, resp.Path, resp.Content)
 		}
 	}
-	for _, p := range []string{"/etc/passwd", "/../guide/intro.md", "nope.html", "guide/intro#nowhere", "guide/intro#^nope"} {
+	for _, p := range []string{"/etc/passwd", "/../guide/intro.md", "nope.html", "guide/intro#nowhere", "guide/intro#^nope", "%2e%2e/guide/intro.md", "/%2e%2e/x.md"} {
 		if _, err := e.Read(bg, mdsearch.ReadRequest{Path: p}); err == nil {
 			t.Errorf("%s: read", p)
 		}

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -123,11 +124,13 @@ func results(ctx context.Context, rd *store.Reader, kept []*group, cutRuns bool)
 	}
 	out := make([]mdsearch.Result, 0, len(kept))
 	joins := seams{}
+	cut := false
 	for _, g := range kept {
 		runs := []*group{g}
 		if cutRuns {
 			runs = g.runs(rows)
 		}
+		cut = cut || len(runs) > 1
 		for _, run := range runs {
 			if res, ss, ok := groupResult(run, rows); ok {
 				out = append(out, res)
@@ -136,6 +139,9 @@ func results(ctx context.Context, rd *store.Reader, kept []*group, cutRuns bool)
 				}
 			}
 		}
+	}
+	if cut { // a run cut off ranks by its own score
+		slices.SortStableFunc(out, func(a, b mdsearch.Result) int { return cmp.Compare(b.Score, a.Score) })
 	}
 	return out, joins, stamps, nil
 }

@@ -1,6 +1,11 @@
 package sections
 
-import "bytes"
+import (
+	"bytes"
+	"sort"
+
+	"github.com/yuin/goldmark/ast"
+)
 
 // Obsidian comments. Text between "%%" and "%%" is hidden when Obsidian
 // shows a note: a user keeps private asides there, and the Excalidraw
@@ -17,13 +22,14 @@ import "bytes"
 type comment struct{ start, end int }
 
 // findComments returns the block-level comments of the parsed text, in
-// order, given the walker's marks (for the code blocks to skip).
-func (w *walker) findComments() []comment {
+// order. Every "%%" outside code opens or closes one, as in Obsidian, so
+// code (blocks at any depth of root, and code spans) is skipped.
+func (w *walker) findComments(root ast.Node) []comment {
 	buf := w.buf
 	if bytes.Index(buf[w.base:], []byte("%%")) < 0 {
 		return nil
 	}
-	code := w.codeRanges()
+	code := w.codeRanges(root)
 	var out []comment
 	pos := w.base
 	for {
@@ -57,39 +63,92 @@ func (w *walker) nextDelim(pos int, code [][2]int) int {
 			pos = end
 			continue
 		}
+		if end := codeSpanEnd(w.buf, w.lines.start(at), at); end > 0 {
+			pos = end
+			continue
+		}
 		return at
 	}
 	return -1
 }
 
-// codeRanges are the code blocks among the marks, as file offsets.
-func (w *walker) codeRanges() [][2]int {
+// codeRanges are the code blocks of root at any depth (a fence in a list
+// item too), as file offsets, in order.
+func (w *walker) codeRanges(root ast.Node) [][2]int {
 	var out [][2]int
-	for i, m := range w.marks {
-		if m.kind != Code || m.heading != nil {
-			continue
+	_ = ast.Walk(root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering || n.Type() != ast.TypeBlock {
+			return ast.WalkContinue, nil
 		}
-		end := len(w.buf)
-		if i+1 < len(w.marks) {
-			end = w.marks[i+1].start
+		switch n.(type) {
+		case *ast.FencedCodeBlock, *ast.CodeBlock:
+			if l := n.Lines(); l.Len() > 0 {
+				out = append(out, [2]int{w.base + l.At(0).Start, w.base + l.At(l.Len()-1).Stop})
+			}
+			return ast.WalkSkipChildren, nil
 		}
-		out = append(out, [2]int{m.start, end})
-	}
+		return ast.WalkContinue, nil
+	})
 	return out
 }
 
 // inRange returns the end of the range of rs (in order, apart) holding
 // pos, or 0.
 func inRange(rs [][2]int, pos int) int {
-	for _, r := range rs {
-		if r[0] > pos {
-			break
-		}
-		if pos < r[1] {
-			return r[1]
-		}
+	i := sort.Search(len(rs), func(i int) bool { return rs[i][1] > pos })
+	if i < len(rs) && rs[i][0] <= pos {
+		return rs[i][1]
 	}
 	return 0
+}
+
+// codeSpanEnd returns the end of the code span on the line starting at ls
+// that holds offset at ("`%%`"), or 0. Spans are read within the line,
+// as most are: a run of backticks opens one, the next run of as many
+// closes it.
+func codeSpanEnd(buf []byte, ls, at int) int {
+	for i := ls; i < at; {
+		if buf[i] != '`' {
+			if buf[i] == '\n' {
+				return 0
+			}
+			i++
+			continue
+		}
+		n := 0
+		for i+n < len(buf) && buf[i+n] == '`' {
+			n++
+		}
+		j := closingRun(buf, i+n, n)
+		if j < 0 {
+			return 0 // an unclosed run is text
+		}
+		if at < j {
+			return j + n
+		}
+		i = j + n
+	}
+	return 0
+}
+
+// closingRun is the offset of the next run of exactly n backticks from
+// pos on the same line, or -1.
+func closingRun(buf []byte, pos, n int) int {
+	for i := pos; i < len(buf) && buf[i] != '\n'; {
+		if buf[i] != '`' {
+			i++
+			continue
+		}
+		m := 0
+		for i+m < len(buf) && buf[i+m] == '`' {
+			m++
+		}
+		if m == n {
+			return i
+		}
+		i += m
+	}
+	return -1
 }
 
 // isIndent reports whether b is at most three spaces: what may come before
@@ -135,17 +194,10 @@ func (w *walker) hideComments(cs []comment) {
 	w.marks = append(out, w.marks[i:]...)
 }
 
-// inComment reports whether file offset pos lies in one of cs.
+// inComment reports whether file offset pos lies in one of cs (in order).
 func inComment(cs []comment, pos int) bool {
-	for _, c := range cs {
-		if c.start > pos {
-			return false
-		}
-		if pos < c.end {
-			return true
-		}
-	}
-	return false
+	i := sort.Search(len(cs), func(i int) bool { return cs[i].end > pos })
+	return i < len(cs) && cs[i].start <= pos
 }
 
 // Comments returns the byte ranges of the note's block-level comments, in

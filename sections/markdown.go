@@ -67,7 +67,7 @@ func (w *walker) parse() {
 	for n := root.FirstChild(); n != nil; n = n.NextSibling() {
 		w.top(n, src)
 	}
-	w.comments = w.findComments()
+	w.comments = w.findComments(root)
 	w.hideComments(w.comments)
 	w.collectTags(root, src)
 }
