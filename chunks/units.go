@@ -75,6 +75,9 @@ func (s *splitter) sectionPieces() [][]piece {
 		}
 		for j := range sec.Blocks {
 			b := &sec.Blocks[j]
+			if trimRight(s.src, b.StartByte, b.EndByte) == b.StartByte {
+				continue // form feeds and the like: text to CommonMark, white space here
+			}
 			p := piece{start: b.StartByte, end: b.EndByte, kind: b.Kind, block: b, tokens: b.Words}
 			// Code the windows read only in part is counted where crop
 			// cuts it: a count of all of it would never be read.
