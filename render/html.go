@@ -85,6 +85,8 @@ func HTML(src []byte, opts HTMLOptions) Rendered {
 	// the headings sections reads, by line; comments are left out.
 	doc := sections.Parse("", src)
 	src = maskComments(src, doc.Comments())
+	src, _ = sections.TameNesting(src) // as sections reads it: parsing stays linear
+	src = tameBrackets(src)
 	st := &noteState{opts: opts, lines: sections.NewLineIndex(src), base: body, first: first,
 		ids: opts.IDs, heads: map[int]sections.Heading{}}
 	if st.ids == nil {
@@ -240,6 +242,40 @@ func (s *headingIDs) Generate(value []byte, _ ast.NodeKind) []byte {
 }
 
 func (s *headingIDs) Put(value []byte) { s.ids.Use(string(value)) }
+
+// maxBrackets bounds the '[' a paragraph may hold open: goldmark's link
+// parser takes time quadratic in them (200,000 '[' then as many ']' take
+// seconds), and no note nests links that deep.
+const maxBrackets = 64
+
+// tameBrackets returns src with each '[' past maxBrackets open in its
+// paragraph turned into a space; src itself when there is none.
+func tameBrackets(src []byte) []byte {
+	out, depth, blank, cloned := src, 0, true, false
+	for i, c := range src {
+		switch c {
+		case '[':
+			if depth++; depth > maxBrackets {
+				if !cloned {
+					out, cloned = bytes.Clone(src), true
+				}
+				out[i] = ' '
+			}
+		case ']':
+			depth = max(0, depth-1)
+		case '\n':
+			if blank {
+				depth = 0 // a blank line ends the paragraph
+			}
+			blank = true
+			continue
+		case ' ', '\t', '\r':
+			continue
+		}
+		blank = false
+	}
+	return out
+}
 
 // maskComments returns src with the Obsidian comments (as sections finds
 // them) blanked, line breaks kept: the page shows what Obsidian's reading

@@ -114,3 +114,22 @@ func TestPageHidesComments(t *testing.T) {
 		}
 	}
 }
+
+// Notes built to make goldmark's parsers take quadratic time render in
+// linear time: nesting past the bounds is read as text.
+func TestPathologicalNesting(t *testing.T) {
+	deep := strings.Repeat("[", 200000) + "x" + strings.Repeat("]", 200000)
+	if got := tameBrackets([]byte(deep)); strings.Count(string(got), "[") != maxBrackets || len(got) != len(deep) {
+		t.Errorf("tameBrackets kept %d '[' of %d bytes", strings.Count(string(got), "["), len(got))
+	}
+	para := "[[a]] [b] and [c](d)\n\n" + strings.Repeat("[", 70) + "\n\n[[Other]]"
+	if got := string(tameBrackets([]byte(para))); got != strings.Replace(para, strings.Repeat("[", 70), strings.Repeat("[", 64)+"      ", 1) {
+		t.Errorf("tameBrackets(%q) = %q", para, got)
+	}
+	for _, src := range []string{deep, strings.Repeat(">", 200000) + " x\n", strings.Repeat("- ", 50000) + "x\n"} {
+		page := HTML([]byte("# P\n\n"+src), HTMLOptions{})
+		if !strings.Contains(page.HTML, "x") {
+			t.Errorf("%.10q…: the text is gone", src)
+		}
+	}
+}

@@ -90,14 +90,14 @@ func (wikiParser) Parse(_ ast.Node, block text.Reader, _ parser.Context) ast.Nod
 	if !bytes.HasPrefix(rest, []byte("[[")) {
 		return nil
 	}
-	end := bytes.Index(rest[2:], []byte("]]"))
-	if end <= 0 {
+	// The target holds no bracket and no line break: the first of them
+	// ends it, so a line of a thousand "[[" is read in one pass, not one
+	// pass per bracket.
+	end := bytes.IndexAny(rest[2:], "[]\n")
+	if end <= 0 || !bytes.HasPrefix(rest[2+end:], []byte("]]")) {
 		return nil
 	}
 	inner := string(rest[2 : 2+end])
-	if strings.ContainsAny(inner, "[]\n") {
-		return nil
-	}
 	block.Advance(len(line) - len(rest) + end + 4)
 	n := &wikiLink{embed: embed}
 	// In a table cell the alias pipe is written "\|".

@@ -186,3 +186,97 @@ func lineAt(src []byte, off int) ([]byte, int) {
 	}
 	return bytes.TrimRight(src[off:end], " \t\r"), next
 }
+
+// maxNesting bounds the quotes and list items a line may open: goldmark's
+// block parser takes time quadratic in the nesting (a line of 100,000 '>'
+// takes minutes), and no note nests a hundred deep.
+const maxNesting = 100
+
+// TameNesting returns src with the container markers ('>', list bullets
+// and numbers) a line opens past maxNesting turned into spaces, so that
+// parsing stays linear; the offsets are unchanged. src itself is returned
+// when no line nests that deep; tamed reports whether one did.
+func TameNesting(src []byte) (out []byte, tamed bool) {
+	out = src
+	for ls := 0; ls < len(src); {
+		le := bytes.IndexByte(src[ls:], '\n')
+		if le < 0 {
+			le = len(src)
+		} else {
+			le += ls
+		}
+		if depthOver(src, ls, le) {
+			if !tamed {
+				out, tamed = bytes.Clone(src), true
+			}
+			blankMarkers(out, ls, le)
+		}
+		ls = le + 1
+	}
+	return out, tamed
+}
+
+// depthOver reports whether the line [ls, le) opens more than maxNesting
+// quotes and list items.
+func depthOver(src []byte, ls, le int) bool {
+	depth := 0
+	for i := ls; i < le; {
+		n := markerLen(src, i, le)
+		switch {
+		case n < 0:
+			return false
+		case n > 0:
+			if depth++; depth > maxNesting {
+				return true
+			}
+			i += n
+		default:
+			i++ // a space or a tab
+		}
+	}
+	return false
+}
+
+// blankMarkers turns the markers of the line [ls, le) past maxNesting into
+// spaces.
+func blankMarkers(src []byte, ls, le int) {
+	depth := 0
+	for i := ls; i < le; {
+		n := markerLen(src, i, le)
+		if n < 0 {
+			return
+		}
+		if n == 0 {
+			i++
+			continue
+		}
+		if depth++; depth > maxNesting {
+			for k := i; k < i+n; k++ {
+				src[k] = ' '
+			}
+		}
+		i += n
+	}
+}
+
+// markerLen is the length of the container marker at i ('>', "- ", "1. "),
+// 0 at a space or a tab, or -1 at anything else.
+func markerLen(src []byte, i, le int) int {
+	switch c := src[i]; {
+	case c == ' ' || c == '\t':
+		return 0
+	case c == '>':
+		return 1
+	case (c == '-' || c == '*' || c == '+') && i+1 < le && (src[i+1] == ' ' || src[i+1] == '\t'):
+		return 2
+	case c >= '0' && c <= '9':
+		j := i
+		for j < le && j-i < 9 && src[j] >= '0' && src[j] <= '9' {
+			j++
+		}
+		if j+1 < le && (src[j] == '.' || src[j] == ')') && (src[j+1] == ' ' || src[j+1] == '\t') {
+			return j + 2 - i
+		}
+	}
+	return -1
+}
