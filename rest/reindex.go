@@ -2,6 +2,7 @@ package rest
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"sync"
 	"time"
@@ -101,14 +102,22 @@ func (srv *Server) runReindex(ctx context.Context, full bool, progress func(mdse
 		return nil, err
 	}
 	var all []*mdsearch.IndexStats
+	var errs []error
 	for _, c := range st.Collections {
-		stats, err := srv.s.Index(ctx, mdsearch.IndexRequest{Dir: c.Root, Name: c.Name, Full: full}, progress)
-		if err != nil {
-			return all, err
+		// By name: from the folder it was indexed from, with the way out
+		// when that folder is gone.
+		stats, err := srv.s.Index(ctx, mdsearch.IndexRequest{Name: c.Name, Full: full}, progress)
+		if stats != nil {
+			all = append(all, stats)
 		}
-		all = append(all, stats)
+		if err != nil {
+			if ctx.Err() != nil {
+				return all, err
+			}
+			errs = append(errs, err) // one gone folder must not keep the others stale
+		}
 	}
-	return all, nil
+	return all, errors.Join(errs...)
 }
 
 // handleReindex answers POST /api/v1/reindex[?full=1]: 202 when a reindex

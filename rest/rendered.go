@@ -42,7 +42,7 @@ func (srv *Server) renderNote(ctx context.Context, resp *mdsearch.ReadResponse) 
 		return noteHref(resp.Collection, p, heading), true
 	}
 	opts := render.HTMLOptions{FirstLine: resp.StartLine, Link: link}
-	if resp.Section != "" { // ids as the whole note gives them: "setup-1", not "setup"
+	if resp.Section != "" || resp.StartLine > 1 { // a section or lines: ids as the whole note gives them ("setup-1", not "setup")
 		whole, err := srv.s.Read(ctx, mdsearch.ReadRequest{Path: resp.Collection + ":" + resp.Path, Full: true})
 		if err == nil {
 			opts.IDs = render.SectionIDs([]byte(whole.Content), resp.StartLine)

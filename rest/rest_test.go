@@ -24,6 +24,8 @@ type fake struct {
 	read    mdsearch.ReadRequest
 	release chan struct{} // Index blocks until closed
 	indexed []mdsearch.IndexRequest
+	colls   []mdsearch.CollectionStatus // Status's, when set
+	fail    map[string]error            // Index's error, by collection
 }
 
 func (f *fake) Search(_ context.Context, req mdsearch.SearchRequest) (*mdsearch.SearchResponse, error) {
@@ -56,11 +58,17 @@ func (f *fake) Read(_ context.Context, req mdsearch.ReadRequest) (*mdsearch.Read
 }
 
 func (f *fake) Status(context.Context) (*mdsearch.Status, error) {
+	if f.colls != nil {
+		return &mdsearch.Status{Collections: f.colls, Files: 3}, nil
+	}
 	return &mdsearch.Status{Collections: []mdsearch.CollectionStatus{{Name: "v", Root: "/v"}}, Files: 3}, nil
 }
 
 func (f *fake) Index(ctx context.Context, req mdsearch.IndexRequest, progress func(mdsearch.IndexProgress)) (*mdsearch.IndexStats, error) {
 	progress(mdsearch.IndexProgress{Collection: req.Name, FilesTotal: 3, FilesDone: 1})
+	if err := f.fail[req.Name]; err != nil {
+		return nil, err
+	}
 	select {
 	case <-f.release:
 	case <-ctx.Done():
@@ -250,13 +258,32 @@ func TestReindex(t *testing.T) {
 	if !strings.Contains(body, `"running": false`) || !strings.Contains(body, `"files": 3`) {
 		t.Errorf("status after: %s", body)
 	}
-	if len(f.indexed) != 1 || !f.indexed[0].Full || f.indexed[0].Dir != "/v" || f.indexed[0].Name != "v" {
+	if len(f.indexed) != 1 || !f.indexed[0].Full || f.indexed[0].Dir != "" || f.indexed[0].Name != "v" { // by name, from its folder
 		t.Errorf("indexed %+v", f.indexed)
 	}
 	for _, target := range []string{"/api/v1/reindex?full=yes", "/api/v1/reindex?x=1"} {
 		if resp, _ := get(t, srv, "POST", target); resp.StatusCode != 400 {
 			t.Errorf("%s: %d", target, resp.StatusCode)
 		}
+	}
+}
+
+// A collection whose folder is gone fails the reindex, saying so, after
+// the others were reindexed.
+func TestReindexPastAFailure(t *testing.T) {
+	f := &fake{release: make(chan struct{}), colls: []mdsearch.CollectionStatus{{Name: "aaa", Root: "/gone"}, {Name: "v", Root: "/v"}},
+		fail: map[string]error{"aaa": mdsearch.Errorf(mdsearch.KindNotFound, "open vault", "/gone", "drop it (`mdsearch drop aaa`)", "no such folder")}}
+	close(f.release)
+	done := make(chan struct{})
+	srv := New(f, Options{OnReindexed: func() { close(done) }})
+	defer srv.Close()
+	if resp, body := get(t, srv, "POST", "/api/v1/reindex"); resp.StatusCode != 202 {
+		t.Fatalf("reindex: %d %s", resp.StatusCode, body)
+	}
+	<-done
+	_, body := get(t, srv, "GET", "/api/v1/status")
+	if len(f.indexed) != 1 || f.indexed[0].Name != "v" || !strings.Contains(body, "no such folder") || !strings.Contains(body, "mdsearch drop aaa") {
+		t.Errorf("indexed %+v; status %s", f.indexed, body)
 	}
 }
 

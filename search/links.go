@@ -20,7 +20,10 @@ import (
 // caller to read as the section. Every form goes through openNote's checks;
 // when none names a note, the error is the path's own.
 func (e *Engine) openLinked(ctx context.Context, spec string) (*note, string, error) {
-	n, err := e.openNote(ctx, spec)
+	// Spaces around a path are most often a slip, so the trimmed path comes
+	// first; a name that does start with a space is tried last, as given.
+	trimmed := unquote(strings.TrimSpace(spec))
+	n, err := e.openNote(ctx, trimmed)
 	if err == nil {
 		return n, "", nil
 	}
@@ -29,7 +32,11 @@ func (e *Engine) openLinked(ctx context.Context, spec string) (*note, string, er
 	default:
 		return nil, "", err
 	}
-	for _, f := range linkForms(unquote(strings.TrimSpace(spec))) {
+	forms := linkForms(trimmed)
+	if spec != trimmed && strings.TrimSpace(spec) != "" {
+		forms = append(forms, linkForm{spec, ""})
+	}
+	for _, f := range forms {
 		if n, ferr := e.openNote(ctx, f.path); ferr == nil {
 			return n, f.fragment, nil
 		}

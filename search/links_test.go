@@ -16,6 +16,7 @@ func TestReadLinkForms(t *testing.T) {
 	write(t, vault, "guide/index.md", "# Guide\n\nThe guide's start.\n")
 	write(t, vault, "C#.md", "# C sharp\n\nA language.\n")
 	write(t, vault, "My Note.md", "# My Note\n\n## Two Words\n\nBoth.\n")
+	write(t, vault, " lead.md", "# Lead\n\nA name that starts with a space.\n")
 	write(t, vault, "Cafe\u0301 Re\u0301sume\u0301.md", "# Cafe\u0301\n\n## A\u0308nderungen\n\nNeu.\n") // as a Mac writes names
 	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
 	index(t, e, vault, "v")
@@ -34,8 +35,9 @@ func TestReadLinkForms(t *testing.T) {
 		{"guide/intro#^run", "", "guide/intro.md", "Then run it."},           // an Obsidian block reference
 		{"guide/intro#Intro#Setup", "", "guide/intro.md", "Install it."},     // Obsidian's nested heading link
 		{"/guide/intro.html#basic-syntax", "", "guide/intro.md", "Write it."},
-		{"My%20Note.md#Two%20Words", "", "My Note.md", "Both."},                                          // as markdown links write it
-		{"C#.md#C sharp", "", "C#.md", "A language."},                                                    // a '#' in the name and a fragment
+		{"My%20Note.md#Two%20Words", "", "My Note.md", "Both."}, // as markdown links write it
+		{"C#.md#C sharp", "", "C#.md", "A language."},           // a '#' in the name and a fragment
+		{" lead.md", "", " lead.md", "starts with a space"},
 		{"C#.md", "", "C#.md", "A language."},                                                            // a '#' in a name
 		{"Caf\u00e9 R\u00e9sum\u00e9.md", "\u00c4nderungen", "Cafe\u0301 Re\u0301sume\u0301.md", "Neu."}, // typed composed
 		{"Caf\u00e9 R\u00e9sum\u00e9#\u00e4nderungen", "", "Cafe\u0301 Re\u0301sume\u0301.md", "Neu."},   // its id, composed

@@ -227,7 +227,6 @@ func notePath(rel string) string {
 // is ambiguous. "..", absolute paths, symlink escapes and files the index
 // would skip are refused.
 func (e *Engine) openNote(ctx context.Context, spec string) (*note, error) {
-	spec = unquote(strings.TrimSpace(spec))
 	if spec == "" {
 		return nil, mdsearch.Errorf(mdsearch.KindInvalid, "read", "", "", "no path given")
 	}

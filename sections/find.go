@@ -1,6 +1,7 @@
 package sections
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -111,7 +112,12 @@ func (d *Document) pick(query string, m []int) (*Section, error) {
 	case len(m) == 1 || len(m) > 1 && d.samePath(m):
 		return &d.Sections[m[0]], nil
 	case len(m) > 1:
-		return nil, d.notFound(query, "it matches several sections; name one by its path, or by its #anchor where paths repeat", m)
+		err := d.notFound(query, "it matches several sections; name one by its path, or by its #anchor where paths repeat", m)
+		var me *mdsearch.Error
+		if errors.As(err, &me) {
+			me.Kind = mdsearch.KindInvalid // found, more than once: the name is the caller's to fix
+		}
+		return nil, err
 	}
 	return nil, nil
 }

@@ -38,10 +38,11 @@ func TestFindArrowPaths(t *testing.T) {
 			t.Errorf("Find(%q) = %v, %v; want %q", tt.query, s, err, tt.want)
 		}
 	}
-	// Several sections with different paths are named as such.
+	// Several sections with different paths are named as such: a name to
+	// fix (invalid), not a section missing.
 	_, err := d.Find("tips")
 	var me *mdsearch.Error
-	if err == nil || !strings.Contains(err.Error(), "matches several") || !errors.As(err, &me) || me.Kind != mdsearch.KindNotFound {
+	if err == nil || !strings.Contains(err.Error(), "matches several") || !errors.As(err, &me) || me.Kind != mdsearch.KindInvalid {
 		t.Errorf("Find(tips) = %v; want several matches", err)
 	}
 	if s, err := d.Find("Ingredients > Dr"); err == nil {

@@ -219,7 +219,11 @@ func TestFind(t *testing.T) {
 		s, err := d.Find(tt.query)
 		if strings.HasPrefix(tt.want, "error: ") {
 			var me *mdsearch.Error
-			if err == nil || !strings.Contains(err.Error(), strings.TrimPrefix(tt.want, "error: ")) || !errors.As(err, &me) || me.Kind != mdsearch.KindNotFound {
+			kind := mdsearch.KindNotFound
+			if err != nil && strings.Contains(err.Error(), "matches several") {
+				kind = mdsearch.KindInvalid
+			}
+			if err == nil || !strings.Contains(err.Error(), strings.TrimPrefix(tt.want, "error: ")) || !errors.As(err, &me) || me.Kind != kind {
 				t.Errorf("Find(%q) = %v, %v; want error containing %q", tt.query, s, err, tt.want)
 			}
 			continue
