@@ -274,6 +274,7 @@ func (w *Watcher) loop(ctx context.Context) {
 	timer.Stop()
 	recheck := time.NewTicker(w.opts.Recheck)
 	defer recheck.Stop()
+	listErr := "" // the last error listing the collections, logged once
 	for {
 		select {
 		case <-ctx.Done():
@@ -308,8 +309,12 @@ func (w *Watcher) loop(ctx context.Context) {
 			}
 		case <-recheck.C:
 			if _, ok := w.s.(Lister); ok {
-				if err := w.Sync(ctx); err != nil && ctx.Err() == nil {
-					w.log.Warn("cannot list collections", "err", err)
+				err := w.Sync(ctx)
+				if err != nil && ctx.Err() == nil && err.Error() != listErr {
+					w.log.Warn("cannot list collections", "err", err) // once, not every Recheck
+				}
+				if listErr = ""; err != nil {
+					listErr = err.Error()
 				}
 			}
 			w.checkRoots()

@@ -1,8 +1,10 @@
 package watch
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
@@ -394,13 +396,17 @@ func TestParentMoved(t *testing.T) {
 // can hold a second one, w, indexed while the watcher runs.
 type lister struct {
 	*fake
-	second string // w's folder; "" until it is indexed
+	second  string // w's folder; "" until it is indexed
+	listErr error  // Collections fails with it, when set
 }
 
 func (l *lister) Collections(ctx context.Context) ([]mdsearch.CollectionStatus, error) {
 	st, _ := l.Status(ctx)
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.listErr != nil {
+		return nil, l.listErr
+	}
 	if l.second != "" {
 		st.Collections = append(st.Collections, mdsearch.CollectionStatus{Name: "w", Root: l.second})
 	}
@@ -439,4 +445,41 @@ func TestNewCollectionCaughtUp(t *testing.T) {
 	if got := w.Collections(); !slices.Equal(got, []string{"v", "w"}) {
 		t.Errorf("watching %v", got)
 	}
+}
+
+// A listing that keeps failing (the index file gone, not built again yet)
+// is logged once, not at every Recheck.
+func TestListErrorLoggedOnce(t *testing.T) {
+	var buf syncBuffer
+	l := &lister{fake: &fake{root: t.TempDir(), calls: make(chan []string, 10)}}
+	w, err := Start(context.Background(), l, Options{Recheck: 20 * time.Millisecond, Logger: slog.New(slog.NewTextHandler(&buf, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.mu.Lock()
+	l.listErr = errors.New("the index file was deleted")
+	l.mu.Unlock()
+	time.Sleep(300 * time.Millisecond)
+	w.Close()
+	if n := strings.Count(buf.String(), "cannot list collections"); n != 1 {
+		t.Errorf("logged %d times:\n%s", n, buf.String())
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for the watcher's goroutine and the test.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
