@@ -232,7 +232,7 @@ func (w *batchWriter) write(res scanResult) error {
 	}
 	d := res.doc
 	if _, err := tx.PutDocument(store.Document{CollectionID: r.coll.ID, Path: res.f.Path, Title: d.Title,
-		MTime: res.f.ModTime, Size: res.f.Size, Hash: res.hash, WordCount: d.WordCount,
+		MTime: res.f.ModTime, Size: res.f.Size, Hash: res.hash, WordCount: pageWords(d.WordCount, res.chunks),
 		Frontmatter: d.Frontmatter, Tags: d.Tags}, res.chunks); err != nil {
 		return err
 	}
@@ -295,4 +295,14 @@ func (w *batchWriter) rollback() {
 	if w.tx != nil {
 		w.tx.Rollback()
 	}
+}
+
+// pageWords is a note's word count as results show it: its body's, or for
+// a note of properties alone (no body, one passage of its frontmatter)
+// that passage's, so "page 0 words" never heads a passage of text.
+func pageWords(body int, chunks []mdsearch.Chunk) int {
+	if body > 0 || len(chunks) != 1 {
+		return body
+	}
+	return chunks[0].WordCount
 }
