@@ -68,8 +68,7 @@ type Options struct {
 //	   from "Aliases" and "alias" in any case, numbers too); Obsidian
 //	   %% comments of whole lines are in no passage, and no passage
 //	   spans one (sections.Comment); heading ids (Anchor) are made of
-//	   the composed (NFC) heading and keep its marks; a line's quotes
-//	   and list items past 100 are text (sections.TameNesting).
+//	   the composed (NFC) heading and keep its marks.
 const Version = 5
 
 // Defaults.

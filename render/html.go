@@ -85,7 +85,6 @@ func HTML(src []byte, opts HTMLOptions) Rendered {
 	// the headings sections reads, by line; comments are left out.
 	doc := sections.Parse("", src)
 	src = maskComments(src, doc.Comments())
-	src, _ = sections.TameNesting(src) // as sections reads it: parsing stays linear
 	src = tameBrackets(src)
 	st := &noteState{opts: opts, lines: sections.NewLineIndex(src), base: body, first: first,
 		ids: opts.IDs, heads: map[int]sections.Heading{}}

@@ -83,22 +83,3 @@ func BenchmarkComments(b *testing.B) {
 		})
 	}
 }
-
-func TestTameNesting(t *testing.T) {
-	for _, tt := range []struct{ src, want string }{
-		{"> > quote\n- list\n", "> > quote\n- list\n"},
-		{strings.Repeat(">", 102) + " x\n", strings.Repeat(">", 100) + "   x\n"},
-		{strings.Repeat("- ", 101) + "x\n", strings.Repeat("- ", 100) + "  x\n"},
-		{strings.Repeat("1. ", 101) + "x", strings.Repeat("1. ", 100) + "   x"},
-		{strings.Repeat("> ", 60) + strings.Repeat("- ", 42) + "x\n", strings.Repeat("> ", 60) + strings.Repeat("- ", 40) + "    x\n"},
-	} {
-		got, tamed := TameNesting([]byte(tt.src))
-		if string(got) != tt.want || tamed != (tt.src != tt.want) {
-			t.Errorf("TameNesting(%.20q…) = %.20q… (tamed %v)", tt.src, got, tamed)
-		}
-	}
-	d := Parse("n.md", []byte("# A\n\n"+strings.Repeat(">", 200000)+" deep\n"))
-	if len(d.Warnings) != 1 || !strings.Contains(d.Warnings[0], "over 100 quotes") || d.WordCount == 0 {
-		t.Errorf("warnings %q, words %d", d.Warnings, d.WordCount)
-	}
-}

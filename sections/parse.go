@@ -12,14 +12,10 @@ import (
 func parse(name string, src []byte) *Document {
 	d := &Document{Path: name, Src: src}
 	buf, loneCR := parseCopy(src)
-	buf, deep := TameNesting(buf)
 	lines := newLineIndex(buf)
 	d.lines = lines
 	if loneCR {
 		d.warn("lone CR line endings read as line breaks")
-	}
-	if deep {
-		d.warnf("a line opens over %d quotes or list items: those past %d are read as text", maxNesting, maxNesting)
 	}
 	if LooksBinary(src) {
 		d.warn("contains NUL bytes: probably not a text file")
