@@ -25,5 +25,7 @@
 // runs to the next heading of any level [BodyStart, BodyEnd), and whose
 // whole extent [StartByte, EndByte) runs to the next heading of the same or
 // a higher level. Bodies are tiled into Blocks (paragraphs, list items,
-// code, tables, other) that the chunker keeps whole when it can.
+// code, tables, other) that the chunker keeps whole when it can. An
+// Obsidian comment of whole lines ("%%" to "%%", comments.go) is a Comment
+// block: its headings open no section and its #tags tag nothing.
 package sections
