@@ -290,6 +290,13 @@ func (e *Engine) rank(ctx context.Context, rd *store.Reader, q *query) ([]*group
 // normalize fills defaults and checks ranges.
 func normalize(req mdsearch.SearchRequest) (mdsearch.SearchRequest, error) {
 	req.Query = strings.TrimFunc(req.Query, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) })
+	if rest, tags := tagOperators(req.Query); tags != nil {
+		req.Query, req.Tags = rest, append(slices.Clip(req.Tags), tags...)
+		if rest == "" {
+			return req, mdsearch.Errorf(mdsearch.KindInvalid, "search", "",
+				"tag:"+tags[0]+" keeps the notes with that tag: add the words to look for in them", "empty query")
+		}
+	}
 	switch {
 	case req.Query == "":
 		return req, mdsearch.Errorf(mdsearch.KindInvalid, "search", "", "", "empty query")
