@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mdsearch/mdsearch/internal/testenv"
 )
 
 // sqliteFile writes an SQLite file through raw SQL.
@@ -24,33 +26,6 @@ func sqliteFile(t *testing.T, path string, stmts ...string) {
 	}
 }
 
-// garble overwrites the root page of an index's table with bytes SQLite
-// cannot read.
-func garble(t *testing.T, path, table string) {
-	t.Helper()
-	db, err := sql.Open("sqlite", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var root, size int64
-	err = db.QueryRow(`SELECT rootpage FROM sqlite_master WHERE name = ?`, table).Scan(&root)
-	if err == nil {
-		err = db.QueryRow(`PRAGMA page_size`).Scan(&size)
-	}
-	db.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if _, err := f.WriteAt(bytes.Repeat([]byte{0xA5}, int(size)), (root-1)*size); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // TestDamagedIndex: status --check reads the whole index for damage that
 // a search has not met, and reports it, naming the file and the way out.
 func TestDamagedIndex(t *testing.T) {
@@ -60,7 +35,7 @@ func TestDamagedIndex(t *testing.T) {
 	if code, out, _ := run(t, index, "status", "--check"); code != 0 || !strings.Contains(out, "no damage found") {
 		t.Errorf("status --check on a sound index: exit %d, %q", code, out)
 	}
-	garble(t, index, "chunks_fts_data") // the keyword index: status reads none of it
+	testenv.GarblePage(t, index, "chunks_fts_data") // the keyword index: status reads none of it
 	if code, out, _ := run(t, index, "status"); code != 0 || strings.Contains(out, "check:") {
 		t.Errorf("status without --check: exit %d, %q", code, out)
 	}
@@ -88,7 +63,7 @@ func TestIndexFilesNotOurs(t *testing.T) {
 	sqliteFile(t, newer, `UPDATE meta SET value = '999' WHERE key = 'schema_version'`)
 	damaged := filepath.Join(dir, "damaged.db")
 	run(t, damaged, "index", "../sample-vault")
-	garble(t, damaged, "meta")
+	testenv.GarblePage(t, damaged, "meta")
 
 	cases := []struct {
 		file string

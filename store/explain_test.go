@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/internal/testenv"
 )
 
 // garbled writes an index and overwrites the root page of its table with
@@ -19,31 +20,7 @@ import (
 func garbled(table string) func(t *testing.T, path string) {
 	return func(t *testing.T, path string) {
 		ourIndex()(t, path)
-		garblePage(t, path, table)
-	}
-}
-
-func garblePage(t *testing.T, path, table string) {
-	t.Helper()
-	s, _, err := Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var root, size int64
-	if err := s.w.QueryRow(`SELECT rootpage FROM sqlite_master WHERE name = ?`, table).Scan(&root); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.w.QueryRow(`PRAGMA page_size`).Scan(&size); err != nil {
-		t.Fatal(err)
-	}
-	s.Close()
-	f, err := os.OpenFile(path, os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if _, err := f.WriteAt(bytes.Repeat([]byte{0xA5}, int(size)), (root-1)*size); err != nil {
-		t.Fatal(err)
+		testenv.GarblePage(t, path, table)
 	}
 }
 

@@ -1,7 +1,6 @@
 package watch
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"log/slog"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/internal/testenv"
 )
 
 // fake records Refresh calls; the engine-backed watch test is in
@@ -450,7 +450,7 @@ func TestNewCollectionCaughtUp(t *testing.T) {
 // A listing that keeps failing (the index file gone, not built again yet)
 // is logged once, not at every Recheck.
 func TestListErrorLoggedOnce(t *testing.T) {
-	var buf syncBuffer
+	var buf testenv.SyncBuffer
 	l := &lister{fake: &fake{root: t.TempDir(), calls: make(chan []string, 10)}}
 	w, err := Start(context.Background(), l, Options{Recheck: 20 * time.Millisecond, Logger: slog.New(slog.NewTextHandler(&buf, nil))})
 	if err != nil {
@@ -464,22 +464,4 @@ func TestListErrorLoggedOnce(t *testing.T) {
 	if n := strings.Count(buf.String(), "cannot list collections"); n != 1 {
 		t.Errorf("logged %d times:\n%s", n, buf.String())
 	}
-}
-
-// syncBuffer is a bytes.Buffer safe for the watcher's goroutine and the test.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -12,10 +11,11 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mdsearch/mdsearch/internal/testenv"
 )
 
 // bin is the mdsearch binary built once for the whole package.
@@ -113,27 +113,10 @@ func writeNote(t *testing.T, path, text string) {
 // proc is a running mdsearch child whose stderr is kept for failures.
 type proc struct {
 	cmd       *exec.Cmd
-	stderr    *syncBuffer
+	stderr    *testenv.SyncBuffer
 	done      chan struct{}
 	readyLine string // the stderr line startCmd waited for
 	group     bool   // signal the process group (cmd started with Setpgid)
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 var urlRE = regexp.MustCompile(`http://127\.0\.0\.1:\d+[^\s]*`)
@@ -153,7 +136,7 @@ func startServer(t *testing.T, ready string, args ...string) (*proc, string) {
 func startCmd(t testing.TB, ready string, cmd *exec.Cmd) *proc {
 	t.Helper()
 	pr, pw := io.Pipe()
-	p := &proc{cmd: cmd, stderr: &syncBuffer{}, done: make(chan struct{})}
+	p := &proc{cmd: cmd, stderr: &testenv.SyncBuffer{}, done: make(chan struct{})}
 	cmd.Stderr = io.MultiWriter(p.stderr, pw)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
