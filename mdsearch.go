@@ -322,6 +322,10 @@ type Status struct {
 // the web page call it and never rank, dedup or slice sections themselves.
 type Searcher interface {
 	Index(ctx context.Context, req IndexRequest, progress func(IndexProgress)) (*IndexStats, error)
+	// IndexAll re-indexes every collection from the folder it was indexed
+	// from; one that fails (its folder gone) does not keep the others
+	// stale: their errors are joined.
+	IndexAll(ctx context.Context, full bool, progress func(IndexProgress)) ([]*IndexStats, error)
 	// Refresh re-indexes only the named vault-relative files of an indexed
 	// collection (changed, added or deleted), without walking the vault.
 	// Watchers call it so a saved note is searchable within a second.

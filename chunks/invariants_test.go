@@ -128,11 +128,9 @@ func firstMissing(doc *sections.Document, start, end int) int {
 // commentEnd is the end of the first comment that overlaps [start, end),
 // or 0.
 func commentEnd(doc *sections.Document, start, end int) int {
-	for _, sec := range doc.Sections {
-		for _, b := range sec.Blocks {
-			if b.Kind == sections.Comment && b.StartByte < end && start < b.EndByte {
-				return b.EndByte
-			}
+	for _, c := range doc.Comments() {
+		if c[0] < end && start < c[1] {
+			return c[1]
 		}
 	}
 	return 0

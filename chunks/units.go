@@ -151,14 +151,7 @@ func (s *splitter) part(u *unit, pieces []piece) *unit {
 // comments are the note's comments, as byte ranges in order.
 func (s *splitter) comments() [][2]int {
 	if s.commentList == nil {
-		s.commentList = [][2]int{}
-		for i := range s.doc.Sections {
-			for _, b := range s.doc.Sections[i].Blocks {
-				if b.Kind == sections.Comment {
-					s.commentList = append(s.commentList, [2]int{b.StartByte, b.EndByte})
-				}
-			}
-		}
+		s.commentList = append([][2]int{}, s.doc.Comments()...) // not nil: asked once
 	}
 	return s.commentList
 }

@@ -94,7 +94,7 @@ func HTML(src []byte, opts HTMLOptions) Rendered {
 	for _, h := range doc.Headings {
 		st.heads[h.Line] = h
 	}
-	ctx := parser.NewContext(parser.WithIDs(&headingIDs{sections.NewIDs()}))
+	ctx := parser.NewContext()
 	ctx.Set(noteStateKey, st)
 	if err := noteMarkdown.Convert(src[body:], &out, parser.WithContext(ctx)); err != nil {
 		// Rendering into a bytes.Buffer fails only on a renderer bug; show
@@ -231,16 +231,6 @@ func plainText(n ast.Node, src []byte) string {
 		return "", false
 	})
 }
-
-// headingIDs is the parser's id generator; noteState.headingIDs gives
-// the ids, after parsing.
-type headingIDs struct{ ids *sections.IDs }
-
-func (s *headingIDs) Generate(value []byte, _ ast.NodeKind) []byte {
-	return []byte(s.ids.Generate(string(value)))
-}
-
-func (s *headingIDs) Put(value []byte) { s.ids.Use(string(value)) }
 
 // maxBrackets bounds the '[' a paragraph may hold open: goldmark's link
 // parser takes time quadratic in them (200,000 '[' then as many ']' take

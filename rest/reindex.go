@@ -2,7 +2,6 @@ package rest
 
 import (
 	"context"
-	"errors"
 	"net/http"
 	"sync"
 	"time"
@@ -67,7 +66,7 @@ func (ri *reindexer) start(srv *Server, full bool) (*ReindexState, bool) {
 	ri.wg.Add(1)
 	go func() {
 		defer ri.wg.Done()
-		stats, err := srv.runReindex(ri.ctx, full, ri.setProgress)
+		stats, err := srv.s.IndexAll(ri.ctx, full, ri.setProgress)
 		ri.finish(stats, err)
 		if err != nil {
 			srv.log.Error("reindex failed", "err", err)
@@ -93,31 +92,6 @@ func (ri *reindexer) finish(stats []*mdsearch.IndexStats, err error) {
 	if err != nil {
 		ri.state.Error = err.Error()
 	}
-}
-
-// runReindex brings every indexed collection up to date, one after another.
-func (srv *Server) runReindex(ctx context.Context, full bool, progress func(mdsearch.IndexProgress)) ([]*mdsearch.IndexStats, error) {
-	st, err := srv.s.Status(ctx)
-	if err != nil {
-		return nil, err
-	}
-	var all []*mdsearch.IndexStats
-	var errs []error
-	for _, c := range st.Collections {
-		// By name: from the folder it was indexed from, with the way out
-		// when that folder is gone.
-		stats, err := srv.s.Index(ctx, mdsearch.IndexRequest{Name: c.Name, Full: full}, progress)
-		if stats != nil {
-			all = append(all, stats)
-		}
-		if err != nil {
-			if ctx.Err() != nil {
-				return all, err
-			}
-			errs = append(errs, err) // one gone folder must not keep the others stale
-		}
-	}
-	return all, errors.Join(errs...)
 }
 
 // handleReindex answers POST /api/v1/reindex[?full=1]: 202 when a reindex

@@ -3,6 +3,7 @@ package rest
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -78,6 +79,22 @@ func (f *fake) Index(ctx context.Context, req mdsearch.IndexRequest, progress fu
 	f.indexed = append(f.indexed, req)
 	f.mu.Unlock()
 	return &mdsearch.IndexStats{Collection: req.Name, Files: 3}, nil
+}
+
+// IndexAll indexes each collection by name, as the engine does, going on
+// past one that fails.
+func (f *fake) IndexAll(ctx context.Context, full bool, progress func(mdsearch.IndexProgress)) ([]*mdsearch.IndexStats, error) {
+	st, _ := f.Status(ctx)
+	var all []*mdsearch.IndexStats
+	var errs []error
+	for _, c := range st.Collections {
+		stats, err := f.Index(ctx, mdsearch.IndexRequest{Name: c.Name, Full: full}, progress)
+		if stats != nil {
+			all = append(all, stats)
+		}
+		errs = append(errs, err)
+	}
+	return all, errors.Join(errs...)
 }
 
 func get(t *testing.T, h http.Handler, method, target string, hdr ...string) (*http.Response, string) {

@@ -17,20 +17,17 @@ import (
 // a comment never closed is not one, nor is "%%" inside a line (kept as
 // text: it hides no structure).
 
-// comment is a block-level comment: file offsets of its first line's start
-// and of its last line's end (the newline excluded).
-type comment struct{ start, end int }
-
 // findComments returns the block-level comments of the parsed text, in
-// order. Every "%%" outside code opens or closes one, as in Obsidian, so
+// order, as file offsets of a first line's start and a last line's end
+// (its newline excluded). Every "%%" outside code opens or closes one, as in Obsidian, so
 // code (blocks at any depth of root, and code spans) is skipped.
-func (w *walker) findComments(root ast.Node) []comment {
+func (w *walker) findComments(root ast.Node) [][2]int {
 	buf := w.buf
 	if bytes.Index(buf[w.base:], []byte("%%")) < 0 {
 		return nil
 	}
 	code := w.codeRanges(root)
-	var out []comment
+	var out [][2]int
 	pos := w.base
 	for {
 		at := w.nextDelim(pos, code)
@@ -44,7 +41,7 @@ func (w *walker) findComments(root ast.Node) []comment {
 		ls := w.lines.start(at)
 		le := lineEnd(buf, closer+2)
 		if ls >= w.base && isIndent(buf[ls:at]) && isBlank(buf[closer+2:le]) {
-			out = append(out, comment{ls, le})
+			out = append(out, [2]int{ls, le})
 		}
 		pos = closer + 2
 	}
@@ -93,7 +90,7 @@ func (w *walker) codeRanges(root ast.Node) [][2]int {
 }
 
 // inRange returns the end of the range of rs (in order, apart) holding
-// pos, or 0.
+// pos, or 0: code, or a comment.
 func inRange(rs [][2]int, pos int) int {
 	i := sort.Search(len(rs), func(i int) bool { return rs[i][1] > pos })
 	if i < len(rs) && rs[i][0] <= pos {
@@ -168,7 +165,7 @@ func lineEnd(buf []byte, pos int) int {
 
 // hideComments replaces the marks inside each comment with one Comment
 // mark, and starts the block that goes on after it, if any, where it ends.
-func (w *walker) hideComments(cs []comment) {
+func (w *walker) hideComments(cs [][2]int) {
 	if len(cs) == 0 {
 		return
 	}
@@ -176,28 +173,22 @@ func (w *walker) hideComments(cs []comment) {
 	i := 0
 	for _, c := range cs {
 		kind := Other // what a line after the comment continues
-		for ; i < len(w.marks) && w.marks[i].start < c.start; i++ {
+		for ; i < len(w.marks) && w.marks[i].start < c[0]; i++ {
 			out = append(out, w.marks[i])
 			kind = w.marks[i].kind
 		}
-		out = append(out, mark{start: c.start, kind: Comment})
-		for ; i < len(w.marks) && w.marks[i].start <= c.end; i++ {
+		out = append(out, mark{start: c[0], kind: Comment})
+		for ; i < len(w.marks) && w.marks[i].start <= c[1]; i++ {
 			kind = w.marks[i].kind
 			if w.marks[i].heading != nil {
 				kind = Other
 			}
 		}
-		if after := c.end + 1; after < len(w.buf) && (i == len(w.marks) || w.marks[i].start > after) {
+		if after := c[1] + 1; after < len(w.buf) && (i == len(w.marks) || w.marks[i].start > after) {
 			out = append(out, mark{start: after, kind: kind})
 		}
 	}
 	w.marks = append(out, w.marks[i:]...)
-}
-
-// inComment reports whether file offset pos lies in one of cs (in order).
-func inComment(cs []comment, pos int) bool {
-	i := sort.Search(len(cs), func(i int) bool { return cs[i].end > pos })
-	return i < len(cs) && cs[i].start <= pos
 }
 
 // Comments returns the byte ranges of the note's block-level comments, in

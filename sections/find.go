@@ -1,7 +1,6 @@
 package sections
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -76,7 +75,7 @@ func (d *Document) findIn(query string, forms []pathForms) (*Section, error) {
 	if byID >= 0 {
 		return &d.Sections[byID], nil
 	}
-	return nil, d.notFound(query, "no such section", nil)
+	return nil, d.notFound(mdsearch.KindNotFound, query, "no such section", nil)
 }
 
 // unworded resolves a query without a letter or digit: "" or "/" names the
@@ -96,12 +95,12 @@ func (d *Document) unworded(query string) (*Section, error) {
 		if s, err := d.pick(query, m); s != nil || err != nil {
 			return s, err
 		}
-		return nil, d.notFound(query, "no such section", nil)
+		return nil, d.notFound(mdsearch.KindNotFound, query, "no such section", nil)
 	}
 	if len(d.Sections) > 0 && d.Sections[0].Level == 0 {
 		return &d.Sections[0], nil
 	}
-	return nil, d.notFound(query, "the note has no text before its first heading", nil)
+	return nil, d.notFound(mdsearch.KindNotFound, query, "the note has no text before its first heading", nil)
 }
 
 // pick is the section the matches m name: the one, or the first of several
@@ -112,12 +111,8 @@ func (d *Document) pick(query string, m []int) (*Section, error) {
 	case len(m) == 1 || len(m) > 1 && d.samePath(m):
 		return &d.Sections[m[0]], nil
 	case len(m) > 1:
-		err := d.notFound(query, "it matches several sections; name one by its path, or by its #anchor where paths repeat", m)
-		var me *mdsearch.Error
-		if errors.As(err, &me) {
-			me.Kind = mdsearch.KindInvalid // found, more than once: the name is the caller's to fix
-		}
-		return nil, err
+		// Found, more than once: the name is the caller's to fix.
+		return nil, d.notFound(mdsearch.KindInvalid, query, "it matches several sections; name one by its path, or by its #anchor where paths repeat", m)
 	}
 	return nil, nil
 }
@@ -187,10 +182,10 @@ func idQuery(query string) string {
 	return strings.TrimPrefix(q, "#")
 }
 
-// notFound lists the candidates, or every section path, so the caller can
-// retry with an exact one; a path that several sections share is followed
-// by each one's id.
-func (d *Document) notFound(query, why string, candidates []int) error {
+// notFound is a find error of kind that lists the candidates, or every
+// section path, so the caller can retry with an exact one; a path that
+// several sections share is followed by each one's id.
+func (d *Document) notFound(kind mdsearch.Kind, query, why string, candidates []int) error {
 	every := candidates == nil // else only the matches, which the preamble is not
 	if every {
 		for i, s := range d.Sections {
@@ -223,7 +218,7 @@ func (d *Document) notFound(query, why string, candidates []int) error {
 	if len(paths) > 0 {
 		hint = "sections: " + strings.Join(paths, ", ")
 	}
-	return mdsearch.Errorf(mdsearch.KindNotFound, "find section", d.Path, hint, "%q: %s", query, why)
+	return mdsearch.Errorf(kind, "find section", d.Path, hint, "%q: %s", query, why)
 }
 
 // normalize lower-cases s, keeps letters, digits and '/', and turns every

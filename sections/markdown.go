@@ -54,7 +54,6 @@ type walker struct {
 	// unclosed is the line of a top-level code fence that runs to the end
 	// of the file without a closing fence, or 0.
 	unclosed int
-	comments []comment // block-level %% comments, in order
 }
 
 func (w *walker) parse() {
@@ -67,9 +66,9 @@ func (w *walker) parse() {
 	for n := root.FirstChild(); n != nil; n = n.NextSibling() {
 		w.top(n, src)
 	}
-	w.comments = w.findComments(root)
-	w.hideComments(w.comments)
-	w.collectTags(root, src)
+	comments := w.findComments(root)
+	w.hideComments(comments)
+	w.collectTags(root, src, comments)
 }
 
 // top records one child of the document: only these headings split, so a
@@ -226,12 +225,13 @@ func unescape(v []byte) string {
 	return html.UnescapeString(out.String())
 }
 
-// collectTags finds inline #tags in text outside code: adjacent text nodes
-// are joined first, since emphasis delimiters such as '_' cut them apart.
-func (w *walker) collectTags(root ast.Node, src []byte) {
+// collectTags finds inline #tags in text outside code and comments:
+// adjacent text nodes are joined first, since emphasis delimiters such as
+// '_' cut them apart.
+func (w *walker) collectTags(root ast.Node, src []byte, comments [][2]int) {
 	runStart, runEnd := -1, -1
 	flush := func() {
-		if runStart >= 0 && !inComment(w.comments, w.base+runStart) {
+		if runStart >= 0 && inRange(comments, w.base+runStart) == 0 {
 			w.tags = scanTags(w.tags, src, runStart, runEnd)
 		}
 		runStart = -1

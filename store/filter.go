@@ -39,8 +39,7 @@ func (f Filter) where() (string, []any) {
 	}
 	for _, t := range append([]string{f.Tag}, f.Tags...) {
 		if tag := NormTag(t); tag != "" {
-			c.add(`EXISTS (SELECT 1 FROM doc_tags t WHERE t.doc_id = d.id AND (t.tag = ? OR substr(t.tag, 1, ?) = ?))`,
-				tag, len([]rune(tag))+1, tag+"/")
+			c.add(`EXISTS (SELECT 1 FROM doc_tags t WHERE t.doc_id = d.id AND `+tagMatch+`)`, tagArgs(tag)...)
 		}
 	}
 	for _, k := range sortedKeys(f.Fields) {
@@ -93,6 +92,13 @@ func sortedKeys(m map[string]string) []string {
 	return keys
 }
 
+// tagMatch is the condition on doc_tags t that a filter's tag matches: the
+// tag itself or a tag nested under it (tag/child); tagArgs are its
+// arguments for a normalised tag.
+const tagMatch = `(t.tag = ? OR substr(t.tag, 1, ?) = ?)`
+
+func tagArgs(tag string) []any { return []any{tag, len([]rune(tag)) + 1, tag + "/"} }
+
 // TagCount is a tag and how many notes carry it.
 type TagCount struct {
 	Tag   string
@@ -109,8 +115,7 @@ func (s *Reader) UnknownTags(ctx context.Context, f Filter) ([]string, error) {
 			continue
 		}
 		var one int
-		err := s.r.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM doc_tags WHERE tag = ? OR substr(tag, 1, ?) = ?)`,
-			tag, len([]rune(tag))+1, tag+"/").Scan(&one)
+		err := s.r.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM doc_tags t WHERE `+tagMatch+`)`, tagArgs(tag)...).Scan(&one)
 		if err != nil {
 			return nil, err
 		}

@@ -62,9 +62,6 @@ type Watcher struct {
 	cancel context.CancelFunc
 	done   chan struct{}
 	err    error // why watching stopped on its own; set before done closes
-	// started is set once Start's own Sync is done: collections found
-	// after it are caught up.
-	started bool
 }
 
 // Start watches every collection s reports and returns once the watches
@@ -92,13 +89,10 @@ func Start(ctx context.Context, s mdsearch.Searcher, opts Options) (*Watcher, er
 	if w.log == nil {
 		w.log = slog.New(slog.DiscardHandler)
 	}
-	if err := w.Sync(ctx); err != nil {
+	if err := w.sync(ctx, false); err != nil { // Options.CatchUp decides
 		fw.Close()
 		return nil, err
 	}
-	w.mu.Lock()
-	w.started = true
-	w.mu.Unlock()
 	ctx, w.cancel = context.WithCancel(context.WithoutCancel(ctx))
 	if opts.CatchUp {
 		w.catch <- struct{}{}
@@ -162,7 +156,11 @@ func (w *Watcher) collections(ctx context.Context) ([]mdsearch.CollectionStatus,
 
 // Sync watches collections added to the index since the last call, and
 // forgets those no longer in it (dropped): their notes are not refreshed.
-func (w *Watcher) Sync(ctx context.Context) error {
+func (w *Watcher) Sync(ctx context.Context) error { return w.sync(ctx, true) }
+
+// sync is Sync; catchUp asks for a catch-up of the collections it adds:
+// notes saved between their indexing and their watch had none.
+func (w *Watcher) sync(ctx context.Context, catchUp bool) error {
 	select {
 	case <-w.done:
 		return nil // watching has ended: nothing to add or drop
@@ -203,11 +201,8 @@ func (w *Watcher) Sync(ctx context.Context) error {
 		}
 		w.remember(root)
 	}
-	if added && w.started {
-		// Notes saved between its indexing and now had no watch: the
-		// catch-up finds them (the index run that added it may also be
-		// a rebuild of the whole index file).
-		w.requestCatchUp()
+	if added && catchUp {
+		w.requestCatchUp() // the run that added it may be a rebuild of the whole index too
 	}
 	return nil
 }
