@@ -6,11 +6,12 @@ import (
 	"encoding/json"
 	"io"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mdsearch/mdsearch/internal/testenv"
 )
 
 // A line that is no JSON-RPC message gets a JSON-RPC error and the session
@@ -85,10 +86,10 @@ func TestStdioAnswersAfterInputEnds(t *testing.T) {
 {"jsonrpc":"2.0","method":"notifications/initialized"}
 {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"semantic_search","arguments":{"query":"starter"}}}
 `)
-	var out strings.Builder
+	var out testenv.SyncBuffer
 	srv := New(&fake{}, Options{Version: "test"})
 	done := make(chan error, 1)
-	go func() { done <- srv.Run(context.Background(), &lineTransport{in: in, out: &lockedWriter{w: &out}}) }()
+	go func() { done <- srv.Run(context.Background(), &lineTransport{in: in, out: &out}) }()
 	select {
 	case <-done:
 	case <-time.After(10 * time.Second):
@@ -97,18 +98,6 @@ func TestStdioAnswersAfterInputEnds(t *testing.T) {
 	if got := out.String(); !strings.Contains(got, `"id":1`) || !strings.Contains(got, `"id":2`) || !strings.Contains(got, "Sourdough.md") {
 		t.Errorf("answers after the input ended:\n%s", got)
 	}
-}
-
-// lockedWriter lets the test read what the server wrote without a race.
-type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (l *lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
 }
 
 // TextOnly answers carry no structured content and the tools no output
@@ -186,9 +175,9 @@ func TestStdioRepeatedIDs(t *testing.T) {
 	in := strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}
 {"jsonrpc":"2.0","method":"notifications/initialized"}
 ` + call + call)
-	var out strings.Builder
+	var out testenv.SyncBuffer
 	start := time.Now()
-	err := New(&fake{}, Options{}).Run(context.Background(), &lineTransport{in: in, out: &lockedWriter{w: &out}})
+	err := New(&fake{}, Options{}).Run(context.Background(), &lineTransport{in: in, out: &out})
 	if took := time.Since(start); took > 5*time.Second {
 		t.Errorf("the session took %v to end after its input (%v)", took, err)
 	}
