@@ -69,7 +69,10 @@ type Options struct {
 //	   %% comments of whole lines are in no passage, and no passage
 //	   spans one (sections.Comment); heading ids (Anchor) are made of
 //	   the composed (NFC) heading and keep its marks.
-const Version = 5
+//	6: each character of Chinese, Japanese, Korean, Thai, Lao, Khmer and
+//	   Burmese text is a word (embed.CountWords), so passages of them are
+//	   cut at PassageWords characters rather than running a section whole.
+const Version = 6
 
 // Defaults.
 const (

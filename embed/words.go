@@ -2,6 +2,7 @@ package embed
 
 import (
 	"math/bits"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 
@@ -9,15 +10,19 @@ import (
 )
 
 // CountWords counts runs of non-space characters (unicode.IsSpace), on a
-// string or bytes. It is on the chunker's and the section parser's hot
-// path: eight ASCII bytes are classified at once (SWAR), and only the
-// bytes that can start a non-ASCII space are decoded (see wordClass).
+// string or bytes, each Unspaced character (with the marks written on it)
+// being a word of its own: it is len(strings.Fields(SpaceUnspaced(s))). It
+// is on the chunker's and the section parser's hot path: eight ASCII bytes
+// are classified at once (SWAR), and only the bytes that can start a
+// non-ASCII space or an Unspaced character are decoded (see wordClass).
 func CountWords[T ~string | ~[]byte](s T) int {
-	n, prev := 0, uint64(1) // prev is 1 after a space
+	n, prev := 0, uint64(1) // prev is 1 after a space or an Unspaced character
+	after := false          // the last character was Unspaced (or a mark on one)
 	for i := 0; i < len(s); {
 		if i+8 <= len(s) {
 			v := swar.Load8(s, i)
 			if v&swar.High == 0 {
+				after = false
 				sp := asciiSpaces(v)
 				// A word starts at a byte that is not a space after one that is.
 				n += bits.OnesCount64(^sp & swar.High & (sp<<8 | prev<<7))
@@ -28,14 +33,25 @@ func CountWords[T ~string | ~[]byte](s T) int {
 		}
 		c := uint64(wordClass[s[i]])
 		size := 1
-		if c == maybeSpace {
+		if c == decode || after && s[i] >= utf8.RuneSelf {
 			var r rune
 			r, size = decodeRune(s[i:])
-			c = 0
-			if unicode.IsSpace(r) {
+			switch {
+			case after && unicode.IsMark(r):
+				// Written on the Unspaced character before it.
+				i += size
+				continue
+			case Unspaced(r):
+				n, prev, after = n+1, 1, true
+				i += size
+				continue
+			case unicode.IsSpace(r):
 				c = 1
+			default:
+				c = 0
 			}
 		}
+		after = false
 		n += int(prev &^ c)
 		prev = c
 		i += size
@@ -61,18 +77,113 @@ func decodeRune[T ~string | ~[]byte](s T) (rune, int) {
 }
 
 // wordClass sorts bytes for CountWords: 0 part of a word, 1 ASCII space,
-// maybeSpace the first byte of a sequence that may encode a Unicode space
-// (U+0085, U+00A0, U+1680, U+2000–U+205F, U+3000). Other bytes of
-// multi-byte characters, and invalid bytes, are word bytes, as they are to
-// a decoder.
+// decode the first byte of a sequence that may encode a Unicode space
+// (U+0085, U+00A0, U+1680, U+2000–U+205F, U+3000) or an Unspaced
+// character (U+0E00 and above). Other bytes of multi-byte characters, and
+// invalid bytes, are word bytes, as they are to a decoder.
 var wordClass = func() (t [256]uint8) {
 	for _, c := range "\t\n\v\f\r " {
 		t[c] = 1
 	}
-	for _, c := range []byte{0xC2, 0xE1, 0xE2, 0xE3} {
-		t[c] = maybeSpace
+	t[0xC2] = decode
+	for c := 0xE0; c <= 0xF4; c++ {
+		t[c] = decode
 	}
 	return t
 }()
 
-const maybeSpace = 2
+const decode = 2
+
+// Unspaced reports whether r belongs to a script whose words are not
+// separated by spaces (Chinese, Japanese, Thai, Lao, Khmer, Burmese), or
+// whose words take particles with no space between (Korean). Each such character counts as a word (CountWords): there is
+// no other boundary to go by, and the keyword index reads them so too, so
+// that a query finds a word inside a run of them.
+func Unspaced(r rune) bool {
+	switch {
+	case r < 0x0E00:
+		return false
+	case r >= 0x4E00 && r <= 0x9FFF, r >= 0xAC00 && r <= 0xD7A3, r >= 0x3040 && r <= 0x30FF:
+		return true // the common ideographs, Hangul syllables and kana
+	case r >= 0x2000 && r < 0x2E80:
+		return false // punctuation and symbols, common in any text
+	}
+	for _, b := range unspacedBlocks {
+		if r < b[0] {
+			return false
+		}
+		if r <= b[1] {
+			return true
+		}
+	}
+	return false
+}
+
+// unspacedBlocks are the Unicode blocks of Unspaced scripts, in order:
+// Thai and Lao, Myanmar, Hangul Jamo, Khmer, CJK radicals, ideographic
+// marks (々〆〇), kana, Hangul compatibility Jamo, kana extensions, CJK
+// extension A, the ideographs, Hangul extensions, Myanmar extensions,
+// Hangul syllables, compatibility ideographs, halfwidth kana and Hangul,
+// historic kana, CJK extensions B to H.
+var unspacedBlocks = [...][2]rune{
+	{0x0E00, 0x0EFF}, {0x1000, 0x109F}, {0x1100, 0x11FF}, {0x1780, 0x17FF}, {0x19E0, 0x19FF},
+	{0x2E80, 0x2FDF}, {0x3005, 0x3007}, {0x3021, 0x3029}, {0x3040, 0x30FF}, {0x3130, 0x318F},
+	{0x31F0, 0x31FF}, {0x3400, 0x4DBF}, {0x4E00, 0x9FFF}, {0xA960, 0xA97F}, {0xA9E0, 0xA9FF},
+	{0xAA60, 0xAA7F}, {0xAC00, 0xD7FF}, {0xF900, 0xFAFF}, {0xFF66, 0xFFDC}, {0x1B000, 0x1B16F},
+	{0x20000, 0x323AF},
+}
+
+// SpaceUnspaced is s with a space around every Unspaced character (the
+// marks written on one stay with it), so that each is a word of its own,
+// as CountWords counts it. Text of other scripts is returned as it is,
+// without a copy.
+func SpaceUnspaced(s string) string {
+	i := firstUnspaced(s)
+	if i < 0 {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + len(s)/2)
+	b.WriteString(s[:i])
+	spaced := false // an Unspaced character (and its marks) was written last
+	last := ' '     // the last rune written, once spaced
+	if i > 0 {
+		last, _ = utf8.DecodeLastRuneInString(s[:i])
+	}
+	for rest := s[i:]; rest != ""; {
+		r, size := utf8.DecodeRuneInString(rest)
+		switch {
+		case spaced && unicode.IsMark(r):
+		case Unspaced(r):
+			if !unicode.IsSpace(last) {
+				b.WriteByte(' ')
+			}
+			spaced = true
+		case spaced:
+			if !unicode.IsSpace(r) {
+				b.WriteByte(' ')
+			}
+			spaced = false
+		}
+		b.WriteString(rest[:size]) // not r: invalid UTF-8 stays as it was
+		rest = rest[size:]
+		last = r
+	}
+	return b.String()
+}
+
+// firstUnspaced is the offset of s's first Unspaced character, or -1.
+func firstUnspaced(s string) int {
+	for i := 0; i < len(s); {
+		if s[i] < 0xE0 { // below the first byte of U+0E00
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if Unspaced(r) {
+			return i
+		}
+		i += size
+	}
+	return -1
+}

@@ -3,6 +3,7 @@ package embed
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 var wordSamples = []string{
@@ -13,10 +14,14 @@ var wordSamples = []string{
 	// across the 8-byte blocks, non-ASCII inside and across them.
 	"\x08\t\n\v\f\r\x0e\x1f \x7f!~ab", "abcdefgh ijklmnop\tqrstuvwx\nyz", "       a        b",
 	"abcdefg\u00a0hijklmn\u3000opq", "abcdefgh\xe2\x80\x83ijklmnop", "a\x00b\x00\x00 c\x1f\x20d\x7f\x80 e",
+	// Each character of a script written without spaces is a word, with
+	// the marks on it.
+	"我们的数据库设计。下一步", "Rust的所有权abcdefgh", "サーバーを再起動", "ที่นี่ ภาษาไทย", "데이터베이스를 사용",
+	"数\u0301x", "数\xe6", "\xe0\xb8", "𠀀𠀁 abc", "a数 b", "数abcdefghij数",
 }
 
 // fieldsCount is the definition CountWords speeds up.
-func fieldsCount(s string) int { return len(strings.Fields(s)) }
+func fieldsCount(s string) int { return len(strings.Fields(SpaceUnspaced(s))) }
 
 func TestCountWords(t *testing.T) {
 	for _, s := range wordSamples {
@@ -65,4 +70,52 @@ func BenchmarkCountWords(b *testing.B) {
 			}
 		})
 	}
+}
+
+func TestSpaceUnspaced(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"plain English text", "plain English text"},
+		{"Café naïve", "Café naïve"},
+		{"数据库", "数 据 库"},
+		{"我们的数据库设计。下一步", "我 们 的 数 据 库 设 计 。 下 一 步"},
+		{"Rust的所有权", "Rust 的 所 有 权"},
+		{"サーバーを再起動", "サ ー バ ー を 再 起 動"},
+		{"ภาษาไทย", "ภ า ษ า ไ ท ย"},
+		{"ที่นี่", "ที่ นี่"},               // the marks stay on their letter
+		{"데이터베이스를 사용", "데 이 터 베 이 스 를 사 용"}, // Hangul
+		{"see 数据库, then", "see 数 据 库 , then"},
+		{"x\u0301", "x\u0301"},
+		{"", ""},
+		{"\xff数", "\xff 数"},
+		{"a 数", "a 数"},
+	} {
+		if got := SpaceUnspaced(tt.in); got != tt.want {
+			t.Errorf("SpaceUnspaced(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// SpaceUnspaced only ever adds spaces: the text's own bytes, in order, are
+// all still there.
+func FuzzSpaceUnspaced(f *testing.F) {
+	for _, s := range []string{"数据库", "Rust的所有权", "ที่นี่", "a\u0301b", "\xe0\xb8"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got := SpaceUnspaced(s)
+		i := 0
+		for j := 0; j < len(got); j++ {
+			if i < len(s) && got[j] == s[i] {
+				i++
+			} else if got[j] != ' ' {
+				t.Fatalf("SpaceUnspaced(%q) = %q: byte %d is neither the text's nor a space", s, got, j)
+			}
+		}
+		if i != len(s) {
+			t.Fatalf("SpaceUnspaced(%q) = %q lost bytes", s, got)
+		}
+		if utf8.ValidString(s) != utf8.ValidString(got) {
+			t.Fatalf("SpaceUnspaced(%q) = %q changed validity", s, got)
+		}
+	})
 }

@@ -238,8 +238,9 @@ func (e *Engine) chunkOptions() chunks.Options {
 	return o
 }
 
-// signature names everything that decides how notes are cut; a collection
-// cut with another signature is re-chunked.
+// signature names everything that decides how notes are cut and how the
+// keyword index reads them; a collection cut with another signature is
+// re-chunked.
 func (e *Engine) signature(o chunks.Options) string {
 	counter := fmt.Sprintf("%T", o.Counter)
 	if c, ok := o.Counter.(embed.Embedder); ok {
@@ -249,8 +250,9 @@ func (e *Engine) signature(o chunks.Options) string {
 	if e.opts.Split != nil {
 		split = "custom:" + e.opts.SplitName
 	}
-	return fmt.Sprintf("split=%s v=%d profile=%s max=%d overlap=%g stub=%d passage=%d code=%d counter=%s",
-		split, chunks.Version, o.Profile, o.MaxTokens, o.Overlap, o.StubWords, o.PassageWords, o.CodeLines, counter)
+	return fmt.Sprintf("split=%s v=%d profile=%s max=%d overlap=%g stub=%d passage=%d code=%d counter=%s kw=%d",
+		split, chunks.Version, o.Profile, o.MaxTokens, o.Overlap, o.StubWords, o.PassageWords, o.CodeLines, counter,
+		store.KeywordVersion)
 }
 
 // split cuts a parsed note with the configured splitter.

@@ -1,9 +1,13 @@
 package search
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/mdsearch/mdsearch/embed"
+	"github.com/mdsearch/mdsearch/store"
 )
 
 // maxTerms bounds the keyword query; longer input is mostly noise and each
@@ -59,6 +63,12 @@ func matchTerms(input string) []string {
 			chunk, rest = rest[:f], rest[f:]
 		}
 		words := tokens(chunk)
+		if !phrase && hasUnspaced(words) {
+			for _, t := range unspacedTerms(words) {
+				add(t, false)
+			}
+			continue
+		}
 		prefix := !phrase && strings.HasSuffix(chunk, "*") && len(words) > 0
 		if !phrase && len(words) == 1 && !prefix && stopwords[words[0]] {
 			stop = append(stop, words[0])
@@ -74,11 +84,66 @@ func matchTerms(input string) []string {
 	return parts
 }
 
-// tokens splits text into lower-case words of letters, digits and marks.
+// tokens splits text into lower-case words of letters, digits and marks,
+// as the keyword index reads it (store.KeywordText): each character of a
+// script written without spaces is a word of its own, with its marks.
 func tokens(s string) []string {
-	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+	words := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.IsMark(r)
 	})
+	out := words[:0:0]
+	for _, w := range words {
+		if k := store.KeywordText(w); k != w {
+			out = append(out, strings.Fields(k)...)
+		} else {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// hasUnspaced reports whether any of words is a character of a script
+// written without spaces.
+func hasUnspaced(words []string) bool {
+	return slices.ContainsFunc(words, unspaced)
+}
+
+func unspaced(word string) bool {
+	r, _ := utf8.DecodeRuneInString(word)
+	return embed.Unspaced(r)
+}
+
+// unspacedTerms are the terms of an unquoted piece of a query that holds
+// text written without spaces. Such text names no word boundaries, so a
+// run of its characters asks for every pair of neighbours (a lone one for
+// itself): a passage holding more of the pairs ranks higher, as one
+// holding more of a query's words does. The words around a run are a
+// phrase, as in any piece of the query.
+func unspacedTerms(words []string) [][]string {
+	var terms [][]string
+	for len(words) > 0 {
+		n := 1
+		if !unspaced(words[0]) {
+			for n < len(words) && !unspaced(words[n]) {
+				n++
+			}
+			terms = append(terms, words[:n])
+			words = words[n:]
+			continue
+		}
+		for n < len(words) && unspaced(words[n]) {
+			n++
+		}
+		run := words[:n]
+		if n == 1 {
+			terms = append(terms, run)
+		}
+		for i := 0; i+1 < n; i++ {
+			terms = append(terms, run[i:i+2])
+		}
+		words = words[n:]
+	}
+	return terms
 }
 
 // stopwords are words too common to help a keyword match.

@@ -126,9 +126,6 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (_ *mds
 	}
 	resp.Collections = len(colls)
 	switch {
-	case resp.Total == 0 && unreadable:
-		addNotice(&resp.Notice, "keyword search matches whole words, and in Chinese, Japanese or Thai text a word runs "+
-			"to the next space or punctuation mark: search for such a run whole, as the note writes it")
 	case resp.Total == 0 && resp.Collections == 0:
 		resp.Notice = "the index is empty: run `mdsearch index DIR` first"
 	case resp.Total == 0:

@@ -118,7 +118,7 @@ func (t *Tx) PutDocument(d Document, chunks []mdsearch.Chunk) (int64, error) {
 		}
 	}
 	title := titleTerms(d.Title, d.Path) + aliasTerms(d.Frontmatter)
-	w := docWriter{t: t, doc: id, title: title, tags: strings.Join(d.Tags, " "), sections: map[sectionKey]int64{}}
+	w := docWriter{t: t, doc: id, title: KeywordText(title), tags: KeywordText(strings.Join(d.Tags, " ")), sections: map[sectionKey]int64{}}
 	for i := range chunks {
 		if err := w.putChunk(&chunks[i]); err != nil {
 			return 0, err
@@ -237,7 +237,7 @@ func (w *docWriter) putChunk(c *mdsearch.Chunk) error {
 		}
 	}
 	_, err = w.t.exec(`INSERT INTO chunks_fts(rowid, text, heading, title, tags) VALUES (?, ?, ?, ?, ?)`,
-		id, c.Text, headingTerms(c), w.title, w.tags)
+		id, KeywordText(c.Text), KeywordText(headingTerms(c)), w.title, w.tags)
 	return err
 }
 

@@ -117,7 +117,7 @@ func TestEstimateTokens(t *testing.T) {
 		{"one two three four five six seven eight nine ten", 16}, // 48 bytes / 3
 		{"a b c d e f g h i j", 13},                              // 10 words × 1.3
 		{"https://example.com/a/very/long/path?with=query", 16},
-		{"日本語のテキスト", 8}, // 24 bytes / 3
+		{"日本語のテキスト", 11}, // 8 characters, each a word, × 1.3
 	}
 	for _, tt := range tests {
 		if got := EstimateTokens(tt.text); got != tt.want {

@@ -298,7 +298,8 @@ func (e *Embedder) fail(kind mdsearch.Kind, hint, format string, args ...any) er
 // EstimateTokens over-estimates the tokens of text for an unknown
 // subword tokenizer: the larger of bytes/3 and words×1.3, rounded up.
 // English averages about 1.3 tokens a word; bytes/3 covers text without
-// spaces (code, URLs, CJK), where subword tokenizers split finer.
+// spaces (code, URLs), where subword tokenizers split finer; each
+// character of Chinese, Japanese or Thai text is a word.
 func EstimateTokens(text string) int {
 	byBytes := (len(text) + 2) / 3
 	byWords := (embed.CountWords(text)*13 + 9) / 10

@@ -1,0 +1,31 @@
+package store
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+)
+
+// The keyword index finds a word inside a run of Chinese characters, as a
+// phrase of its characters.
+func TestKeywordInsideRun(t *testing.T) {
+	s, _, err := Open(context.Background(), filepath.Join(t.TempDir(), "i.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	_, err = s.w.Exec(`INSERT INTO chunks_fts(rowid, text, heading, title, tags) VALUES (1, ?, '', '', '')`,
+		KeywordText("我们的数据库设计很简单"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for query, want := range map[string]int{`"数 据 库"`: 1, `"据 数"`: 0, `"数据库"`: 0} {
+		var n int
+		if err := s.w.QueryRow(`SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?`, query).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n != want {
+			t.Errorf("MATCH %s: %d rows, want %d", query, n, want)
+		}
+	}
+}
