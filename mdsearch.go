@@ -101,7 +101,11 @@ type SearchRequest struct {
 
 // Result is one ranked chunk with its place in the page.
 type Result struct {
-	Path          string   `json:"path"`
+	Path string `json:"path"`
+	// ReadPath names the note to read (read_note, `mdsearch read`) where
+	// Path alone does not: COLLECTION:PATH, set when another collection
+	// holds the same path, which read would refuse as ambiguous.
+	ReadPath      string   `json:"read_path,omitempty"`
 	Title         string   `json:"title"`
 	Collection    string   `json:"collection"`
 	Section       string   `json:"section"`

@@ -54,7 +54,7 @@ func searchTool() *mcp.Tool {
 		Description: "Search the user's markdown notes by meaning and keywords. Use this first. " +
 			"Returns the best-matching passages, each a whole section or a part of a long one (up to about 300 words, usually enough to answer from; " +
 			"neighbouring parts of one section that both match come back as one result, `chunks i–j/N`), " +
-			"headed `rank. **path** > Section > Sub (score%)` and followed by `chunk i/N · part p/P · lines a–b · page W words` and the section path; " +
+			"headed `rank. **path** > Section > Sub (score%)` (path is collection:path where several collections hold the same path: pass it to read_note as shown) and followed by `chunk i/N · part p/P · lines a–b · page W words` and the section path; " +
 			"`part p/P` (only when P > 1) says the section's text was cut into P passages and this is one: read_note with the section returns all of it. " +
 			"In hybrid (default) and keyword mode the score is on one scale for every query: 50% or more is usually a strong match, though a question on a subject " +
 			"close to the notes' own can reach 50-60% unanswered, so check the text; questions the notes cannot answer usually score 20-40%; " +

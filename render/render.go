@@ -1,6 +1,7 @@
 package render
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"slices"
@@ -26,9 +27,11 @@ func Percent(score float64) string {
 // section, or "(intro)" when it runs on into others; one with stub
 // sections merged in names the others after a "+":
 // `> Sourdough + Starter Maintenance`; a stale one ends with StaleMark.
+// The path is COLLECTION:PATH where another collection holds it too
+// (ReadPath): what reads the note.
 func Header(rank int, r mdsearch.Result) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d. **%s**", rank, r.Path)
+	fmt.Fprintf(&b, "%d. **%s**", rank, cmp.Or(r.ReadPath, r.Path))
 	if len(r.SectionPath) > 0 {
 		b.WriteString(" > ")
 		b.WriteString(strings.Join(r.SectionPath, " > "))

@@ -362,6 +362,25 @@ func frameTokens(r mdsearch.Result) int {
 	return 2*EstimateTokens(name) + 16
 }
 
+// nameShared sets ReadPath on each result whose path another collection
+// holds too, so that what a result shows reads the note in one call.
+func nameShared(ctx context.Context, rd *store.Reader, res []mdsearch.Result) error {
+	paths := make([]string, len(res))
+	for i, r := range res {
+		paths[i] = r.Path
+	}
+	shared, err := rd.SharedPaths(ctx, paths)
+	if err != nil {
+		return err
+	}
+	for i, r := range res {
+		if shared[r.Path] {
+			res[i].ReadPath = r.Collection + ":" + r.Path
+		}
+	}
+	return nil
+}
+
 // readHint says why a result was cut and how to read the rest: lines from..to of
 // its note, named COLLECTION:PATH (which names it even when another
 // collection holds the same path). Lines read exactly what was left out,

@@ -125,6 +125,11 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (_ *mds
 		return nil, err
 	}
 	resp.Collections = len(colls)
+	if len(colls) > 1 {
+		if err := nameShared(ctx, rt.Reader, resp.Results); err != nil {
+			return nil, err
+		}
+	}
 	switch {
 	case resp.Total == 0 && resp.Collections == 0:
 		resp.Notice = "the index is empty: run `mdsearch index DIR` first"

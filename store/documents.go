@@ -330,6 +330,30 @@ func (s *Store) FindDocuments(ctx context.Context, collection, path string) ([]D
 	return out, rows.Err()
 }
 
+// SharedPaths returns which of the vault-relative paths more than one
+// collection holds: such a note is read as COLLECTION:PATH, since the path
+// alone names several.
+func (s *Reader) SharedPaths(ctx context.Context, paths []string) (map[string]bool, error) {
+	out := map[string]bool{}
+	if len(paths) == 0 {
+		return out, nil
+	}
+	args := make([]any, len(paths))
+	for i, p := range paths {
+		args[i] = p
+	}
+	// Collections first (CROSS JOIN keeps the order): each (collection,
+	// path) pair is then one lookup in the unique index, not a scan of
+	// every document.
+	shared, err := column[string](s.r.QueryContext(ctx, `SELECT d.path FROM collections c CROSS JOIN documents d
+		ON d.collection_id = c.id AND d.path IN (?`+strings.Repeat(",?", len(paths)-1)+`)
+		GROUP BY d.path HAVING count(*) > 1`, args...))
+	for _, p := range shared {
+		out[p] = true
+	}
+	return out, err
+}
+
 // NamedLike returns up to limit indexed notes, as COLLECTION:PATH, whose
 // path is path in another case, or whose file name is path's (any case):
 // "home.md" finds "Home.md", "Command palette.md" finds

@@ -42,6 +42,44 @@ func TestMCPHTTP(t *testing.T) {
 	exerciseMCP(ctx, t, cs, f)
 }
 
+// TestMCPSharedPath: where two collections hold one note path, a search
+// result's header names the note as read_note takes it (collection:path),
+// so the agent reads it in one call; the bare path would be ambiguous.
+func TestMCPSharedPath(t *testing.T) {
+	f := newFixture(t)
+	work := t.TempDir()
+	writeNote(t, filepath.Join(work, "homelab", "Backups.md"), "# Backups\n\nThe work laptop has a restore drill every month.\n")
+	if out, err := exec.Command(bin, "index", work, "--name", "work", "--index", f.db).CombinedOutput(); err != nil {
+		t.Fatalf("mdsearch index: %v\n%s", err, out)
+	}
+	ctx := timeout(t, 60*time.Second)
+	cmd := exec.Command(bin, "mcp", "--index", f.db)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "e2e"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	res, text := callTool(ctx, t, cs, "semantic_search", map[string]any{"query": "restore drill", "mode": "keyword", "n": 10})
+	if res.IsError {
+		t.Fatalf("search: %s", text)
+	}
+	for _, p := range []string{f.name + ":homelab/Backups.md", "work:homelab/Backups.md"} {
+		if !strings.Contains(text, "**"+p+"** > ") {
+			t.Errorf("no header names %s:\n%s", p, text)
+			continue
+		}
+		if res, got := callTool(ctx, t, cs, "read_note", map[string]any{"path": p, "section": "Backups"}); res.IsError || !strings.HasPrefix(got, "# Backups") {
+			t.Errorf("read_note(%s): %s", p, got)
+		}
+	}
+	if strings.Contains(text, "**homelab/Backups.md**") {
+		t.Errorf("a header names the shared path bare:\n%s", text)
+	}
+	if res, got := callTool(ctx, t, cs, "read_note", map[string]any{"path": "homelab/Backups.md"}); !res.IsError || !strings.Contains(got, "several collections") {
+		t.Errorf("read_note of the bare shared path: %s", got)
+	}
+}
+
 // exerciseMCP runs the agent workflow over any transport: list tools,
 // search, outline, read a section, miss one, try to escape the vault, and
 // see a saved edit.
