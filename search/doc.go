@@ -38,7 +38,8 @@
 // t/(t+4) for t = s × cover/√terms, bm25
 // magnitude s per square root of the query's term count, since a long
 // question shares some words with almost any note, times the share of the
-// terms' idf that the index holds at all (coverage).
+// terms' idf that the index (or the collection searched) holds at all
+// (coverage).
 //
 // semantic: exact cosine over every window vector of the current model,
 // scanned in parallel from memory (int8; the integer dot products of

@@ -463,6 +463,30 @@ func TestKeywordCoverage(t *testing.T) {
 	}
 }
 
+// TestKeywordCoverageInCollection: searching one collection, a word only
+// another collection holds counts as a word no note holds: it is in no
+// passage the search can return.
+func TestKeywordCoverageInCollection(t *testing.T) {
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, copyDir(t, "../sample-vault"), "home")
+	work := t.TempDir()
+	write(t, work, "Weevils.md", "# Weevils\n\nThe zyzzyva is a weevil.\n")
+	index(t, e, work, "work")
+	score := func(q string) float64 {
+		resp := search(t, e, mdsearch.SearchRequest{Query: q, Mode: mdsearch.ModeKeyword, Collection: "home"})
+		if len(resp.Results) == 0 || resp.Results[0].Collection != "home" {
+			t.Fatalf("%q: %s", q, paths(resp))
+		}
+		return resp.Results[0].Score
+	}
+	// As TestKeywordCoverage: two found terms of three, the missing one
+	// the rarest.
+	top, less := score("restic backups"), score("restic backups zyzzyva")
+	if less >= top*0.8 {
+		t.Errorf("with a word only another collection holds: %.3f, without it: %.3f", less, top)
+	}
+}
+
 // TestRowScale: a small index's bm25 is raised to a 100-row index's scale,
 // at most 8 times; from 100 rows on it is left as it is.
 func TestRowScale(t *testing.T) {

@@ -168,10 +168,11 @@ func cosOf(c *candidate) float64 {
 }
 
 // coverage is the share of the query terms' idf, as bm25 weighs them, that
-// belongs to terms some passage holds: 1 when every term is found, and low
-// when the rarest words are in no note. total is the index's keyword rows
-// (bm25's N). Counts stop at maxTermRows.
-func coverage(ctx context.Context, rd *store.Reader, terms []string, total int) (float64, error) {
+// belongs to terms some passage holds (some passage of collection, when it
+// is not 0): 1 when every term is found, and low when the rarest words are
+// in no note searched. total is the index's keyword rows (bm25's N).
+// Counts stop at maxTermRows.
+func coverage(ctx context.Context, rd *store.Reader, terms []string, total int, collection int64) (float64, error) {
 	if total == 0 {
 		return 1, nil
 	}
@@ -180,10 +181,18 @@ func coverage(ctx context.Context, rd *store.Reader, terms []string, total int) 
 		return 1, err
 	}
 	var found, all float64
-	for _, n := range counts {
+	for i, n := range counts {
 		idf := math.Max(1e-6, math.Log((float64(total)-float64(n)+0.5)/(float64(n)+0.5)))
 		all += idf
-		if n > 0 {
+		held := n > 0
+		if held && collection != 0 {
+			// bm25's idf is the whole index's, but a word only other
+			// collections hold is in no passage this search can return.
+			if held, err = rd.TermIn(ctx, terms[i], collection); err != nil {
+				return 1, err
+			}
+		}
+		if held {
 			found += idf
 		}
 	}

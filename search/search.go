@@ -92,7 +92,7 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (_ *mds
 		}
 		if q.mode == mdsearch.ModeKeyword {
 			if err == nil {
-				q.cover, err = coverage(ctx, rt.Reader, q.terms, rows)
+				q.cover, err = coverage(ctx, rt.Reader, q.terms, rows, q.filter.CollectionID)
 			}
 			if err != nil {
 				return nil, err

@@ -127,6 +127,15 @@ func (s *Reader) TermRows(ctx context.Context, terms []string, limit int) ([]int
 	return counts, nil
 }
 
+// TermIn reports whether some row of the keyword index that belongs to
+// collection matches term (an FTS5 MATCH expression).
+func (s *Reader) TermIn(ctx context.Context, term string, collection int64) (bool, error) {
+	var found bool
+	err := s.r.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM chunks_fts f JOIN chunks c ON c.id = f.rowid
+		JOIN documents d ON d.id = c.doc_id WHERE chunks_fts MATCH ? AND d.collection_id = ?)`, term, collection).Scan(&found)
+	return found, err
+}
+
 // KeywordRows is the keyword index's row count as FTS5 keeps it for bm25
 // (the N of its idf): the first varint of its averages record (row 1 of
 // its data table), read without counting rows. Read it outside a write

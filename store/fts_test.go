@@ -214,6 +214,25 @@ func TestTermRows(t *testing.T) {
 	}
 }
 
+// TestTermIn: a term is in a collection when one of that collection's
+// rows matches it.
+func TestTermIn(t *testing.T) {
+	s := open(t)
+	a, _ := s.AddCollection(ctx, "a", "/a")
+	b, _ := s.AddCollection(ctx, "b", "/b")
+	put(t, s, a.ID, "x.md", "T", nil, chunk("x.md", 0, "A", "apple"))
+	put(t, s, b.ID, "x.md", "T", nil, chunk("x.md", 0, "B", "banana"))
+	for _, c := range []struct {
+		term string
+		coll int64
+		want bool
+	}{{`"apple"`, a.ID, true}, {`"apple"`, b.ID, false}, {`"banana"`, a.ID, false}, {`"banana"`, b.ID, true}, {`"zzz"`, a.ID, false}} {
+		if got, err := s.TermIn(ctx, c.term, c.coll); err != nil || got != c.want {
+			t.Errorf("TermIn(%s, %d) = %v, %v; want %v", c.term, c.coll, got, err, c.want)
+		}
+	}
+}
+
 func TestVarint(t *testing.T) {
 	cases := []struct {
 		in   []byte
