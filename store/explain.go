@@ -139,5 +139,20 @@ func (s *Store) Check(ctx context.Context) error {
 	case len(lines) == 1 && lines[0] == "ok":
 		return nil
 	}
-	return damaged("check index", s.path, errors.New(strings.Join(lines[:min(3, len(lines))], "; ")))
+	return damaged("check index", s.path, errors.New(checkFindings(lines)))
+}
+
+// checkFindings is quick_check's first three findings on one line, as
+// every message of mdsearch is. A row may hold several lines, the first
+// naming the database ("*** in database main ***"), which says nothing.
+func checkFindings(rows []string) string {
+	var out []string
+	for _, r := range rows {
+		for l := range strings.Lines(r) {
+			if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "*** in database ") && len(out) < 3 {
+				out = append(out, l)
+			}
+		}
+	}
+	return strings.Join(out, "; ")
 }
