@@ -112,6 +112,10 @@ func TestToolsListed(t *testing.T) {
 		if strings.Contains(string(schema), `"null"`) { // some clients refuse type lists
 			t.Errorf("%s: schema admits null: %s", tool.Name, schema)
 		}
+		// Every tool only reads; none claims an effect a second call adds.
+		if a := tool.Annotations; a == nil || !a.ReadOnlyHint || !a.IdempotentHint || a.OpenWorldHint == nil || *a.OpenWorldHint {
+			t.Errorf("%s: annotations %+v", tool.Name, a)
+		}
 	}
 }
 

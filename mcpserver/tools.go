@@ -47,6 +47,13 @@ type OutlineArgs struct {
 	Path string `json:"path" jsonschema:"vault-relative note path as semantic_search returns it; collection:path picks a collection"`
 }
 
+// readOnly annotates a tool that only reads the index and notes. The SDK
+// always sends idempotentHint, so it is set too: false would say that
+// calling it again has some further effect, which a read never has.
+func readOnly() *mcp.ToolAnnotations {
+	return &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ptr(false)}
+}
+
 func searchTool() *mcp.Tool {
 	return &mcp.Tool{
 		Name:  "semantic_search",
@@ -72,7 +79,7 @@ func searchTool() *mcp.Tool {
 			p["mode"].Default = rawJSON(mdsearch.ModeHybrid)
 			p["where"].AdditionalProperties = &jsonschema.Schema{Types: []string{"string", "number", "boolean"}}
 		}),
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)},
+		Annotations: readOnly(),
 	}
 }
 
@@ -89,7 +96,7 @@ func readTool() *mcp.Tool {
 			"Cost: about 1.3 tokens per word returned, more for code and tables; answers say their estimated tokens. " +
 			"An unknown section is an error that lists the note's sections, so you can retry.",
 		InputSchema: schemaFor[ReadArgs](nil),
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)},
+		Annotations: readOnly(),
 	}
 }
 
@@ -102,7 +109,7 @@ func outlineTool() *mcp.Tool {
 			"heading reads the same, pass the path or #anchor shown after it instead; text before the first heading is section \"/\". Use it to choose a section " +
 			"when search results do not show the one you need.",
 		InputSchema: schemaFor[OutlineArgs](nil),
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)},
+		Annotations: readOnly(),
 	}
 }
 
