@@ -22,7 +22,7 @@ type tools struct{ s mdsearch.Searcher }
 
 // SearchArgs are semantic_search's arguments. Zero values mean defaults.
 type SearchArgs struct {
-	Query            string         `json:"query" jsonschema:"what to look for, in plain words or keywords, up to 4000 bytes (pass the gist of a long error, not all of it); quotes and punctuation are safe; tag:NAME in it filters as tag does"`
+	Query            string         `json:"query" jsonschema:"what to look for, in plain words or keywords, up to 4000 bytes (pass the gist of a long error, not all of it); quotes and punctuation are safe; tag:NAME in it filters as tag does, path:TEXT and file:TEXT keep notes whose path or file name holds TEXT (Obsidian's operators)"`
 	N                int            `json:"n,omitempty" jsonschema:"maximum number of results, 1-50 (default 5); each result is a whole section (or a part of a long one), roughly 150-1200 tokens (about 330 typical)"`
 	MaxChunksPerPage int            `json:"max_chunks_per_page,omitempty" jsonschema:"maximum results from any one note, 1-5 (default 2; one result may join neighbouring parts of a section); raise it to see several sections of one note, lower it for breadth across notes"`
 	Mode             string         `json:"mode,omitempty" jsonschema:"hybrid (default: meaning and keywords), semantic (meaning only), or keyword (exact words: best for names, codes and rare terms)"`

@@ -158,30 +158,3 @@ var stopwords = func() map[string]bool {
 	}
 	return m
 }()
-
-// tagOperators takes Obsidian's "tag:NAME" (or "tag:#NAME") out of a query
-// typed as in Obsidian's search: each is a tag filter, as Tags is; the
-// rest is the query. Text in double quotes is left as it is.
-func tagOperators(query string) (rest string, tags []string) {
-	if !strings.Contains(strings.ToLower(query), "tag:") {
-		return query, nil
-	}
-	var kept []string
-	quoted := false
-	for _, f := range strings.Fields(query) {
-		if !quoted && len(f) > 4 && strings.EqualFold(f[:4], "tag:") && !strings.Contains(f, `"`) {
-			if t := strings.TrimLeft(f[4:], "#"); t != "" {
-				tags = append(tags, t)
-				continue
-			}
-		}
-		if strings.Count(f, `"`)%2 == 1 {
-			quoted = !quoted
-		}
-		kept = append(kept, f)
-	}
-	if tags == nil {
-		return query, nil
-	}
-	return strings.Join(kept, " "), tags
-}

@@ -34,7 +34,7 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (_ *mds
 	}
 	defer leave()
 	start := time.Now()
-	req, err = normalize(req)
+	req, ops, err := normalize(req)
 	if err != nil {
 		return nil, err
 	}
@@ -42,6 +42,7 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (_ *mds
 	if q.filter, err = e.filter(ctx, req); err != nil {
 		return nil, err
 	}
+	ops.apply(&q.filter)
 	resp := &mdsearch.SearchResponse{Query: req.Query, Mode: req.Mode, Results: []mdsearch.Result{}}
 	if err := acquire(ctx); err != nil {
 		return nil, err
@@ -134,7 +135,7 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (_ *mds
 	case resp.Total == 0 && resp.Collections == 0:
 		resp.Notice = "the index is empty: run `mdsearch index DIR` first"
 	case resp.Total == 0:
-		if f := filtersOf(req); f != "" {
+		if f := filtersOf(req, ops); f != "" {
 			msg := "no passage matched with these filters: " + f
 			if q.mode == mdsearch.ModeKeyword && !e.matchesAnywhere(ctx, rt.Reader, q) {
 				msg = "no passage holds these words, with or without the filters (" + f + ")"
@@ -181,7 +182,7 @@ func nResults(n int) string {
 }
 
 // filtersOf names the filters of req, as a request spells them, or "".
-func filtersOf(req mdsearch.SearchRequest) string {
+func filtersOf(req mdsearch.SearchRequest, ops operators) string {
 	var f []string
 	if req.Collection != "" {
 		f = append(f, "collection "+strconv.Quote(req.Collection))
@@ -194,6 +195,7 @@ func filtersOf(req mdsearch.SearchRequest) string {
 	if req.PathPrefix != "" {
 		f = append(f, "path prefix "+strconv.Quote(req.PathPrefix))
 	}
+	f = append(f, ops.describe()...)
 	keys := slices.Sorted(maps.Keys(req.Where))
 	for _, k := range keys {
 		f = append(f, fmt.Sprintf("%s=%s", k, strconv.Quote(req.Where[k])))
@@ -290,15 +292,26 @@ func (e *Engine) rank(ctx context.Context, rd *store.Reader, q *query) ([]*group
 }
 
 // normalize fills defaults and checks ranges.
-func normalize(req mdsearch.SearchRequest) (mdsearch.SearchRequest, error) {
+//
+// The query's Obsidian operators (tag:, path:, file:) are taken out:
+// tags join req.Tags, the others are returned.
+func normalize(req mdsearch.SearchRequest) (mdsearch.SearchRequest, operators, error) {
 	req.Query = strings.TrimFunc(req.Query, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) })
-	if rest, tags := tagOperators(req.Query); tags != nil {
-		req.Query, req.Tags = rest, append(slices.Clip(req.Tags), tags...)
-		if rest == "" {
-			return req, mdsearch.Errorf(mdsearch.KindInvalid, "search", "",
-				"tag:"+tags[0]+" keeps the notes with that tag: add the words to look for in them", "empty query")
+	var ops operators
+	req.Query, ops = takeOperators(req.Query)
+	if ops.first != "" {
+		req.Tags = append(slices.Clip(req.Tags), ops.tags...)
+		if req.Query == "" {
+			return req, ops, mdsearch.Errorf(mdsearch.KindInvalid, "search", "",
+				ops.first+" narrows the search to some notes: add the words to look for in them", "empty query")
 		}
 	}
+	req, err := checkRequest(req)
+	return req, ops, err
+}
+
+// checkRequest fills defaults and checks ranges.
+func checkRequest(req mdsearch.SearchRequest) (mdsearch.SearchRequest, error) {
 	switch {
 	case req.Query == "":
 		return req, mdsearch.Errorf(mdsearch.KindInvalid, "search", "", "", "empty query")

@@ -27,23 +27,30 @@ func TestUnknownTagNotice(t *testing.T) {
 	}
 }
 
-// Obsidian's "tag:NAME" in a query filters as Tags does; quoted, it is
-// text; alone, it asks for words.
-func TestTagOperator(t *testing.T) {
+// Obsidian's "tag:NAME", "path:TEXT" and "file:TEXT" in a query filter;
+// quoted, they are text; alone, they ask for words.
+func TestOperators(t *testing.T) {
 	for _, tt := range []struct {
-		query, rest string
-		tags        []string
+		query, rest        string
+		tags, paths, files []string
 	}{
-		{"tag:person hedgehog", "hedgehog", []string{"person"}},
-		{"meeting TAG:#work tag:area/home", "meeting", []string{"work", "area/home"}},
-		{`"tag:person" hedgehog`, `"tag:person" hedgehog`, nil},
-		{`"a b tag:x c" d`, `"a b tag:x c" d`, nil},
-		{"tag: search operator", "tag: search operator", nil},
-		{"hashtag:x y", "hashtag:x y", nil},
+		{"tag:person hedgehog", "hedgehog", []string{"person"}, nil, nil},
+		{"meeting TAG:#work tag:area/home", "meeting", []string{"work", "area/home"}, nil, nil},
+		{`"tag:person" hedgehog`, `"tag:person" hedgehog`, nil, nil, nil},
+		{`"a b tag:x c" d`, `"a b tag:x c" d`, nil, nil, nil},
+		{"tag: search operator", "tag: search operator", nil, nil, nil},
+		{"hashtag:x y", "hashtag:x y", nil, nil, nil},
+		{"path:projects/ budget", "budget", nil, []string{"projects/"}, nil},
+		{`Path:"Daily notes/2024" standup file:Mon`, "standup", nil, []string{"Daily notes/2024"}, []string{"Mon"}},
+		{`path:./guide/ file:"setup guide" x`, "x", nil, []string{"guide/"}, []string{"setup guide"}},
+		{`path:"unclosed words`, `path:"unclosed words`, nil, nil, nil},
+		{`path:"" x`, `path:"" x`, nil, nil, nil},
+		{`file:a"b x`, `file:a"b x`, nil, nil, nil},
 	} {
-		rest, tags := tagOperators(tt.query)
-		if rest != tt.rest || !slices.Equal(tags, tt.tags) {
-			t.Errorf("tagOperators(%q) = %q %q, want %q %q", tt.query, rest, tags, tt.rest, tt.tags)
+		rest, ops := takeOperators(tt.query)
+		if rest != tt.rest || !slices.Equal(ops.tags, tt.tags) || !slices.Equal(ops.paths, tt.paths) || !slices.Equal(ops.files, tt.files) {
+			t.Errorf("takeOperators(%q) = %q %q %q %q, want %q %q %q %q", tt.query, rest, ops.tags, ops.paths, ops.files,
+				tt.rest, tt.tags, tt.paths, tt.files)
 		}
 	}
 	vault := t.TempDir()
@@ -57,5 +64,24 @@ func TestTagOperator(t *testing.T) {
 	}
 	if _, err := e.Search(bg, mdsearch.SearchRequest{Query: "tag:person"}); err == nil || !strings.Contains(err.Error(), "add the words to look for") {
 		t.Errorf("tag alone: %v", err)
+	}
+	write(t, vault, "Daily notes/2024-05-06 Monday.md", "# Standup\n\nThe hedgehog project slipped.\n")
+	write(t, vault, "Projects/Hedgehog.md", "# Hedgehog\n\nA hedgehog sanctuary plan.\n")
+	index(t, e, vault, "v")
+	for query, want := range map[string]string{
+		`path:"daily notes" hedgehog`: "Daily notes/2024-05-06 Monday.md",
+		"path:projects hedgehog":      "Projects/Hedgehog.md",
+		"file:monday hedgehog":        "Daily notes/2024-05-06 Monday.md",
+		"file:hedge hedgehog":         "Projects/Hedgehog.md", // the folder "Projects" is no file name
+		"file:b.md hedgehog":          "b.md",
+	} {
+		resp := search(t, e, mdsearch.SearchRequest{Query: query})
+		if len(resp.Results) != 1 || resp.Results[0].Path != want || resp.Query != "hedgehog" {
+			t.Errorf("%s: %q\n%s", query, resp.Query, paths(resp))
+		}
+	}
+	resp = search(t, e, mdsearch.SearchRequest{Query: "path:nowhere hedgehog"})
+	if len(resp.Results) != 0 || !strings.Contains(resp.Notice, `path has "nowhere"`) {
+		t.Errorf("path:nowhere: %q\n%s", resp.Notice, paths(resp))
 	}
 }

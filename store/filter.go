@@ -15,8 +15,11 @@ type Filter struct {
 	// PathPrefix is vault-relative and compared without regard to case
 	// (ASCII letters), so "Projects/" finds "projects/plan.md".
 	PathPrefix string
-	Tag        string   // matches the tag and its nested tags (tag/child); case-insensitive
-	Tags       []string // each must match, as Tag does
+	// PathHas and FileHas keep notes whose path, or file name, holds each
+	// text, compared as PathPrefix is (Obsidian's path: and file:).
+	PathHas, FileHas []string
+	Tag              string   // matches the tag and its nested tags (tag/child); case-insensitive
+	Tags             []string // each must match, as Tag does
 	// Fields keeps notes whose frontmatter field equals the value, or
 	// holds it when the field is a list; values compare without regard to
 	// case (ASCII letters).
@@ -25,7 +28,8 @@ type Filter struct {
 
 // IsZero reports whether the filter matches everything.
 func (f Filter) IsZero() bool {
-	return f.CollectionID == 0 && f.PathPrefix == "" && f.Tag == "" && len(f.Tags) == 0 && len(f.Fields) == 0
+	return f.CollectionID == 0 && f.PathPrefix == "" && len(f.PathHas) == 0 && len(f.FileHas) == 0 &&
+		f.Tag == "" && len(f.Tags) == 0 && len(f.Fields) == 0
 }
 
 // where returns SQL conditions on documents d, and their arguments.
@@ -36,6 +40,12 @@ func (f Filter) where() (string, []any) {
 	}
 	if f.PathPrefix != "" {
 		c.add(`lower(substr(d.path, 1, ?)) = lower(?)`, len([]rune(f.PathPrefix)), f.PathPrefix)
+	}
+	for _, p := range f.PathHas {
+		c.add(`instr(lower(d.path), lower(?)) > 0`, p)
+	}
+	for _, name := range f.FileHas {
+		c.add(`instr(lower(`+fileName+`), lower(?)) > 0`, name)
 	}
 	for _, t := range append([]string{f.Tag}, f.Tags...) {
 		if tag := NormTag(t); tag != "" {
@@ -55,6 +65,10 @@ func (f Filter) where() (string, []any) {
 	}
 	return strings.Join(c.sql, " AND "), c.args
 }
+
+// fileName is the last part of a document's path: rtrim takes every
+// character but '/' off its end, leaving the folders.
+const fileName = `substr(d.path, length(rtrim(d.path, replace(d.path, '/', ''))) + 1)`
 
 // fieldCond matches a frontmatter field, named without regard to case
 // (ASCII letters), as Obsidian's properties are: a scalar field by its
