@@ -29,6 +29,7 @@ var webNotes = map[string]string{
 		"The zebu lantern note has **bold words**, a [[Backups]] wikilink, [[Backups#Restore Drill|the drill]] and [[No Such Note]].\n\n" +
 		"## Gear table {#gear}\n\n| item | count |\n|---|---|\n| zebu lantern | 3 |\n| ~~old lamp~~ | 0 |\n\n" +
 		"> [!warning] Mind the zebu\n> Callout body text.\n\n- [x] done task\n- [ ] open task\n",
+	"web/备份.md": "# 备份\n\n我们每天晚上备份数据库，并且每个月做一次恢复演练。\n",
 	"web/Hostile.md": "# Hostile\n\n" +
 		"Marmoset payload paragraph: <script>window.pwned=3</script> and <img src=x onerror=\"window.pwned=4\"> inline.\n\n" +
 		"<div onmouseover=\"window.pwned=5\" id=\"live\">raw block</div>\n\n" +
@@ -168,6 +169,18 @@ func TestWebPage(t *testing.T) {
 	t.Run("hostile notes", func(t *testing.T) { webHostile(t, b) })
 	t.Run("filters", func(t *testing.T) { webFilters(t, b, f.name) })
 	t.Run("search shortcut", func(t *testing.T) { webShortcut(t, b) })
+	t.Run("unspaced scripts", func(t *testing.T) { webUnspaced(t, b) })
+}
+
+// A question typed without spaces finds the note, and the page marks the
+// words of it the note holds, as keyword search reads them.
+func webUnspaced(t *testing.T, b browser) {
+	b.do(t, "search in Chinese", chromedp.Navigate(b.base+"/?q="+url.QueryEscape("怎么恢复数据库？")))
+	b.wait(t, "the result", `document.querySelectorAll(".result").length > 0 &&
+		document.querySelector("#result-0 .path").textContent === "web/备份.md"`)
+	if got := b.js(t, `[...document.querySelectorAll("#result-0 .text mark")].map(m => m.textContent).join(",")`); got != "数据库,恢复" {
+		t.Errorf("marked %q, want 数据库,恢复", got)
+	}
 }
 
 // A browser's search shortcut, /?q=…, opens that search.

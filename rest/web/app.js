@@ -258,27 +258,56 @@ function span(cls, text) {
 // highlight appends text to node with the query's words wrapped in <mark>,
 // built from text nodes only.
 function highlight(node, text, query) {
-  const re = wordsRegExp(query);
-  if (!re) {
-    node.append(document.createTextNode(text));
-    return;
+  let at = 0;
+  for (const [start, end] of matchRanges(text, query)) {
+    if (start > at) node.append(document.createTextNode(text.slice(at, start)));
+    const m = document.createElement("mark");
+    m.textContent = text.slice(start, end);
+    node.append(m);
+    at = end;
   }
-  text.split(re).forEach((part, i) => {
-    if (i % 2 === 1) {
-      const m = document.createElement("mark");
-      m.textContent = part;
-      node.append(m);
-    } else if (part) {
-      node.append(document.createTextNode(part));
-    }
-  });
+  if (at < text.length) node.append(document.createTextNode(text.slice(at)));
 }
 
-// wordsRegExp matches the query's words of three letters or more.
+// matchRanges is where the query's words are in text, as [start, end)
+// ranges in order, overlapping ones (two pairs of one run) merged.
+function matchRanges(text, query) {
+  const re = wordsRegExp(query);
+  if (!re) return [];
+  const ranges = [];
+  for (const m of text.matchAll(re)) {
+    const end = m.index + m[1].length;
+    const last = ranges[ranges.length - 1];
+    if (last && m.index <= last[1]) last[1] = Math.max(last[1], end);
+    else ranges.push([m.index, end]);
+  }
+  return ranges;
+}
+
+// unspacedRun matches a run of characters of the scripts written without
+// spaces (Chinese, Japanese, Korean, Thai, Lao, Khmer, Burmese).
+const unspacedRun = /([\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}\u30fc]+)/u;
+
+// wordsRegExp matches the query's words of three letters or more, and the
+// pairs of neighbouring characters of its runs of unspaced scripts, as
+// keyword search reads them; the filters (tag:, path:, file:) are no words.
 function wordsRegExp(query) {
-  const words = (query || "").toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 2);
+  const text = (query || "").replace(/(^|\s)(?:tag|path|file):(?:"[^"]*"|\S+)/giu, " ").toLowerCase();
+  const words = [];
+  for (const w of text.split(/[^\p{L}\p{N}\p{M}]+/u)) {
+    w.split(unspacedRun).forEach((part, i) => {
+      if (i % 2 === 0) {
+        if (part.length > 2) words.push(part);
+        return;
+      }
+      const chars = [...part];
+      if (chars.length === 1) words.push(part);
+      for (let j = 0; j + 1 < chars.length; j++) words.push(chars[j] + chars[j + 1]);
+    });
+  }
   if (!words.length) return null;
-  return new RegExp("(" + words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|") + ")", "giu");
+  // A lookahead, so that matches may overlap: 数据 and 据库 in 数据库.
+  return new RegExp("(?=(" + words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|") + "))", "giu");
 }
 
 function select(i, scroll = true) {
@@ -419,14 +448,12 @@ function markLines(range, query) {
 
 // markWords wraps the query's words in <mark> inside node's text nodes.
 function markWords(node, query) {
-  const re = wordsRegExp(query);
-  if (!re) return;
+  if (!wordsRegExp(query)) return;
   const walker = document.createTreeWalker(node, NodeFilter.SHOW_TEXT);
   const texts = [];
   while (walker.nextNode()) texts.push(walker.currentNode);
   for (const t of texts) {
-    if (!re.test(t.data)) continue;
-    re.lastIndex = 0;
+    if (!matchRanges(t.data, query).length) continue;
     const frag = document.createDocumentFragment();
     highlight(frag, t.data, query);
     t.replaceWith(frag);
