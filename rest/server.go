@@ -6,6 +6,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"path"
 	"strings"
 	"time"
 
@@ -108,7 +109,24 @@ func (srv *Server) routeAPI(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	if clean := cleanPath(r.URL.Path); clean != r.URL.Path {
+		// The mux would redirect, with an HTML body; the API names the
+		// path instead, as for any other it does not serve.
+		writeError(w, http.StatusNotFound, "not_found", "no such endpoint: "+r.Method+" "+r.URL.Path+
+			": the API does not clean paths; use "+clean)
+		return
+	}
 	srv.api.ServeHTTP(w, r)
+}
+
+// cleanPath is p without empty, "." and ".." segments, keeping a trailing
+// slash, as http.ServeMux cleans it.
+func cleanPath(p string) string {
+	np := path.Clean(p)
+	if strings.HasSuffix(p, "/") && np != "/" {
+		np += "/"
+	}
+	return np
 }
 
 // only answers a request with another method than the endpoint's with 405
