@@ -2,6 +2,9 @@ package rest
 
 import (
 	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 )
@@ -36,5 +39,55 @@ func TestUncleanPath(t *testing.T) {
 	f := &fake{}
 	if resp, body := get(t, New(f, Options{}), "GET", "/api/v1/notes/kitchen//Sourdough.md"); resp.StatusCode != 200 || f.read.Path != "kitchen//Sourdough.md" {
 		t.Errorf("note path with //: %d %s; engine got %q", resp.StatusCode, body, f.read.Path)
+	}
+}
+
+// No endpoint takes a body: a small one is ignored, one over maxBody is
+// refused before the endpoint runs, whether its length is declared or not.
+func TestRequestBody(t *testing.T) {
+	f := &fake{release: make(chan struct{})}
+	close(f.release)
+	done := make(chan struct{}, 1)
+	srv := New(f, Options{OnReindexed: func() {
+		select { // never blocks a reindex this test did not mean to start
+		case done <- struct{}{}:
+		default:
+		}
+	}})
+	defer srv.Close()
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	big := strings.Repeat("a", 200<<10)
+	for _, tt := range []struct {
+		name, method, path string
+		body               io.Reader
+		code               int
+	}{
+		{"empty JSON object", "POST", "/api/v1/reindex", strings.NewReader("{}"), 202},
+		{"200 KB", "POST", "/api/v1/reindex", strings.NewReader(big), 413},
+		{"200 KB, chunked", "POST", "/api/v1/reindex", struct{ io.Reader }{strings.NewReader(big)}, 413},
+		{"200 KB with a GET", "GET", "/api/v1/status", strings.NewReader(big), 413},
+	} {
+		req, err := http.NewRequest(tt.method, ts.URL+tt.path, tt.body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := ts.Client().Do(req)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if tt.code != 413 {
+			if resp.StatusCode != tt.code {
+				t.Fatalf("%s: %d %s", tt.name, resp.StatusCode, body)
+			}
+			<-done
+			continue
+		}
+		wantError(t, tt.name, resp.StatusCode, resp.Header.Get("Content-Type"), string(body), 413, "invalid", "no endpoint takes a body")
+	}
+	if len(f.indexed) != 1 {
+		t.Errorf("indexed %d times, want once (the small body)", len(f.indexed))
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"path"
@@ -42,7 +44,8 @@ type Server struct {
 	reindex reindexer
 }
 
-// maxBody bounds request bodies; no endpoint reads one.
+// maxBody bounds request bodies. No endpoint takes one, but a client may
+// send a small one (an empty JSON object) with a POST.
 const maxBody = 64 << 10
 
 // New builds the API and page over s. Call Close to stop a running reindex.
@@ -69,7 +72,7 @@ func New(s mdsearch.Searcher, opts Options) *Server {
 		writeError(w, http.StatusForbidden, "forbidden",
 			"cross-origin request refused: a page on another site may not change this index")
 	}))
-	api := cop.Handler(Guard(opts.Token, http.HandlerFunc(srv.routeAPI)))
+	api := cop.Handler(Guard(opts.Token, limitBody(http.HandlerFunc(srv.routeAPI))))
 	page := pageHandler()
 	// Not a ServeMux: it would clean note paths (and redirect) before the
 	// engine sees them.
@@ -80,7 +83,7 @@ func New(s mdsearch.Searcher, opts Options) *Server {
 		}
 		page.ServeHTTP(w, r)
 	})
-	srv.handler = securityHeaders(limitBody(root))
+	srv.handler = securityHeaders(root)
 	return srv
 }
 
@@ -161,9 +164,23 @@ func NewHTTPServer(addr string, h http.Handler) *http.Server {
 	}
 }
 
+// limitBody reads and drops a request's body before the endpoint runs,
+// refusing one over maxBody with 413: no endpoint reads it, so a bound on
+// reads alone would never be met, and a client would not learn that what
+// it sent was ignored.
 func limitBody(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		r.Body = http.MaxBytesReader(w, r.Body, maxBody)
+		_, err := io.Copy(io.Discard, http.MaxBytesReader(w, r.Body, maxBody))
+		var tooBig *http.MaxBytesError
+		switch {
+		case errors.As(err, &tooBig):
+			writeError(w, http.StatusRequestEntityTooLarge, "invalid", fmt.Sprintf("request body over %d KB: "+
+				"no endpoint takes a body; parameters go in the query string, e.g. POST /api/v1/reindex?full=1", maxBody>>10))
+			return
+		case err != nil:
+			writeError(w, http.StatusBadRequest, "invalid", "reading the request body: "+err.Error())
+			return
+		}
 		h.ServeHTTP(w, r)
 	})
 }
