@@ -7,6 +7,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/mdsearch/mdsearch"
 )
 
 // wantError checks that an answer is the API's JSON error with this status
@@ -89,5 +91,21 @@ func TestRequestBody(t *testing.T) {
 	}
 	if len(f.indexed) != 1 {
 		t.Errorf("indexed %d times, want once (the small body)", len(f.indexed))
+	}
+}
+
+// A reindex of an index deleted meanwhile is refused with the engine's
+// error and its hint, rather than accepted and failing in the background.
+func TestReindexGoneIndex(t *testing.T) {
+	gone := mdsearch.Errorf(mdsearch.KindUnavailable, "index", "/x/index.db",
+		"build it again with `mdsearch index DIR --index /x/index.db`: this process switches to it",
+		"the index file was deleted or replaced, and the path holds no index it can open now")
+	f := &fake{broken: gone}
+	srv := New(f, Options{})
+	defer srv.Close()
+	resp, body := get(t, srv, "POST", "/api/v1/reindex")
+	wantError(t, "reindex", resp.StatusCode, resp.Header.Get("Content-Type"), body, 503, "unavailable", "build it again with `mdsearch index DIR")
+	if st := srv.reindex.snapshot(); st != nil {
+		t.Errorf("a reindex started: %+v", st)
 	}
 }

@@ -95,7 +95,8 @@ func (ri *reindexer) finish(stats []*mdsearch.IndexStats, err error) {
 }
 
 // handleReindex answers POST /api/v1/reindex[?full=1]: 202 when a reindex
-// starts, 409 when one is already running.
+// starts, 409 when one is already running, the engine's error (503 for an
+// index deleted meanwhile) when the index cannot be read.
 func (srv *Server) handleReindex(w http.ResponseWriter, r *http.Request) {
 	vals, err := onlyParams(r.URL.RawQuery, "full")
 	if err != nil {
@@ -105,6 +106,13 @@ func (srv *Server) handleReindex(w http.ResponseWriter, r *http.Request) {
 	full, err := boolParam(vals, "full") // as the notes endpoint reads it
 	if err != nil {
 		writeError(w, http.StatusBadRequest, "invalid", err.Error())
+		return
+	}
+	// A reindex of an index that is gone or unusable would be accepted and
+	// fail in the background; the engine's error says what to do now.
+	// Status costs a stat of each note, as the reindex's own walk does.
+	if _, err := srv.s.Status(r.Context()); err != nil {
+		srv.writeEngineError(w, r, err)
 		return
 	}
 	st, started := srv.reindex.start(srv, full)

@@ -27,6 +27,7 @@ type fake struct {
 	indexed []mdsearch.IndexRequest
 	colls   []mdsearch.CollectionStatus // Status's, when set
 	fail    map[string]error            // Index's error, by collection
+	broken  error                       // Status's error, when set
 }
 
 func (f *fake) Search(_ context.Context, req mdsearch.SearchRequest) (*mdsearch.SearchResponse, error) {
@@ -59,6 +60,9 @@ func (f *fake) Read(_ context.Context, req mdsearch.ReadRequest) (*mdsearch.Read
 }
 
 func (f *fake) Status(context.Context) (*mdsearch.Status, error) {
+	if f.broken != nil {
+		return nil, f.broken
+	}
 	if f.colls != nil {
 		return &mdsearch.Status{Collections: f.colls, Files: 3}, nil
 	}
@@ -84,7 +88,10 @@ func (f *fake) Index(ctx context.Context, req mdsearch.IndexRequest, progress fu
 // IndexAll indexes each collection by name, as the engine does, going on
 // past one that fails.
 func (f *fake) IndexAll(ctx context.Context, full bool, progress func(mdsearch.IndexProgress)) ([]*mdsearch.IndexStats, error) {
-	st, _ := f.Status(ctx)
+	st, err := f.Status(ctx)
+	if err != nil {
+		return nil, err
+	}
 	var all []*mdsearch.IndexStats
 	var errs []error
 	for _, c := range st.Collections {
