@@ -109,3 +109,24 @@ func TestReindexGoneIndex(t *testing.T) {
 		t.Errorf("a reindex started: %+v", st)
 	}
 }
+
+// Parameters of the notes, outline, status and reindex endpoints must be
+// UTF-8, as the search's are; the note path is the engine's to judge, since
+// a file's name may hold any bytes.
+func TestParamsUTF8(t *testing.T) {
+	f := &fake{}
+	srv := New(f, Options{})
+	for _, tt := range []struct{ method, target string }{
+		{"GET", "/api/v1/notes/kitchen/Sourdough.md?section=%ff"},
+		{"GET", "/api/v1/notes/kitchen/Sourdough.md?section=Caf%E9"},
+		{"GET", "/api/v1/notes/kitchen/Sourdough.md?lines=%ff"},
+		{"POST", "/api/v1/reindex?full=%ff"},
+	} {
+		resp, body := get(t, srv, tt.method, tt.target)
+		wantError(t, tt.target, resp.StatusCode, resp.Header.Get("Content-Type"), body, 400, "invalid", "is not valid UTF-8: percent-encode")
+	}
+	if resp, body := get(t, srv, "GET", "/api/v1/notes/%ff.md?section=Caf%C3%A9"); resp.StatusCode != 200 ||
+		f.read.Path != "\xff.md" || f.read.Section != "Café" {
+		t.Errorf("a name of other bytes: %d %s; engine got %+v", resp.StatusCode, body, f.read)
+	}
+}

@@ -121,7 +121,7 @@ func notePath(w http.ResponseWriter, endpoint, escaped string) (string, bool) {
 }
 
 // onlyParams parses a query string that may hold only the named
-// parameters, each at most once.
+// parameters, each at most once, bounded and UTF-8.
 func onlyParams(raw string, allowed ...string) (url.Values, error) {
 	vals, err := url.ParseQuery(raw)
 	if err != nil {
@@ -137,8 +137,8 @@ func onlyParams(raw string, allowed ...string) (url.Values, error) {
 		if len(v) > 1 {
 			return nil, fmt.Errorf("parameter %q is given %d times; give it once", k, len(v))
 		}
-		if len(v[0]) > maxParamLen {
-			return nil, fmt.Errorf("parameter %q is longer than %d bytes", k, maxParamLen)
+		if err := checkValues(k, v); err != nil {
+			return nil, err
 		}
 	}
 	return vals, nil

@@ -7,6 +7,7 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/mdsearch/mdsearch"
@@ -102,9 +103,11 @@ func parseSearch(raw string) (mdsearch.SearchRequest, error) {
 			return req, err
 		}
 	}
-	req.Query = strings.TrimSpace(vals.Get("q"))
-	if req.Query == "" {
+	switch req.Query = strings.TrimSpace(vals.Get("q")); {
+	case !vals.Has("q"):
 		return req, fmt.Errorf("missing q: say what to search for, e.g. ?q=sourdough+starter")
+	case blank(req.Query): // the engine drops these, and would say only "empty query"
+		return req, fmt.Errorf("q is empty: it holds only spaces or control characters; say what to search for, e.g. ?q=sourdough+starter")
 	}
 	if req.N, err = intParam(vals, "n", 1, mdsearch.MaxN); err != nil {
 		return req, err
@@ -132,15 +135,22 @@ func parseSearch(raw string) (mdsearch.SearchRequest, error) {
 	return req, nil
 }
 
+// blank reports whether s holds nothing but spaces and control
+// characters, which the engine trims from a query.
+func blank(s string) bool {
+	return strings.TrimFunc(s, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) == ""
+}
+
 // checkValues bounds the length of each value of a parameter and checks
-// its encoding.
+// its encoding: bytes that are not UTF-8 name no heading, collection or
+// tag (a note's own such bytes are read and shown as U+FFFD).
 func checkValues(k string, v []string) error {
 	for _, s := range v {
 		switch {
 		case len(s) > maxParamLen:
 			return fmt.Errorf("parameter %q is longer than %d bytes", k, maxParamLen)
 		case !utf8.ValidString(s):
-			return fmt.Errorf("parameter %q is not valid UTF-8", k)
+			return fmt.Errorf("parameter %q is not valid UTF-8: percent-encode the UTF-8 bytes of the text (é is %%C3%%A9)", k)
 		}
 	}
 	return nil
