@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"path"
+	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
@@ -45,11 +46,12 @@ type SearchResult struct {
 	// Added with passages: every section a merged passage covers, the last
 	// chunk index of neighbouring passages merged into this result, and
 	// whether the text was cut to fit max_tokens (read_hint says how to
-	// read the rest).
+	// read the rest, as the CLI does; read_url is the GET that does).
 	Sections  [][]string `json:"sections,omitempty"`
 	ChunkEnd  int        `json:"chunk_end,omitempty"`
 	Truncated bool       `json:"truncated,omitempty"`
 	ReadHint  string     `json:"read_hint,omitempty"`
+	ReadURL   string     `json:"read_url,omitempty"`
 }
 
 // searchParams are the query parameters semantic-search accepts.
@@ -179,10 +181,32 @@ func toAPI(resp *mdsearch.SearchResponse) SearchResponse {
 			Snippet: render.Prefix(r) + r.Text, Distance: r.Distance, Section: r.Section, SectionPath: nonNil(r.SectionPath),
 			ChunkIndex: r.ChunkIndex, TotalChunks: r.TotalChunks, PageWordCount: r.PageWordCount,
 			Score: r.Score, StartLine: r.StartLine, EndLine: r.EndLine, Collection: r.Collection, Stale: r.Stale,
-			Sections: r.Sections, ChunkEnd: r.ChunkEnd, Truncated: r.Truncated, ReadHint: r.ReadHint,
+			Sections: r.Sections, ChunkEnd: r.ChunkEnd, Truncated: r.Truncated, ReadHint: r.ReadHint, ReadURL: readURL(r),
 		})
 	}
 	return out
+}
+
+// hintLines finds the lines a cut result's read hint names ("..., read
+// C:PATH, lines 10-20"): the engine gives them only in that text.
+var hintLines = regexp.MustCompile(`, lines (\d+)-(\d+)$`)
+
+// readURL is the address that reads what a cut result left out, or ""
+// for a result that was not cut.
+func readURL(r mdsearch.Result) string {
+	m := hintLines.FindStringSubmatch(r.ReadHint)
+	if !r.Truncated || m == nil {
+		return ""
+	}
+	note := r.Path
+	if r.Collection != "" { // names it even where another collection holds the path
+		note = r.Collection + ":" + r.Path
+	}
+	segs := strings.Split(note, "/")
+	for i := range segs {
+		segs[i] = url.PathEscape(segs[i])
+	}
+	return "/api/v1/notes/" + strings.Join(segs, "/") + "?lines=" + m[1] + "-" + m[2]
 }
 
 func nonNil(s []string) []string {

@@ -53,6 +53,7 @@ type apiResult struct {
 	Sections      [][]string `json:"sections"`
 	Truncated     bool       `json:"truncated"`
 	ReadHint      string     `json:"read_hint"`
+	ReadURL       string     `json:"read_url"`
 }
 
 type apiSearch struct {
@@ -114,6 +115,19 @@ func TestREST(t *testing.T) {
 		if c := cut.Results[0]; !c.Truncated || !strings.Contains(c.ReadHint, "kitchen/Sourdough.md") ||
 			c.EndLine < c.StartLine || len(strings.Fields(c.Snippet)) > 60 {
 			t.Errorf("max_tokens=30: %+v", c)
+		}
+		// read_url reads the rest: the lines the hint names, from the one after the cut.
+		c0 := cut.Results[0]
+		_, lines, _ := strings.Cut(c0.ReadURL, "?lines=")
+		code, _, body = apiDo(t, c, "GET", base+c0.ReadURL)
+		var rest struct {
+			StartLine int    `json:"start_line"`
+			Content   string `json:"content"`
+		}
+		if !strings.HasPrefix(c0.ReadURL, "/api/v1/notes/"+f.name+":kitchen/Sourdough.md?lines=") || !strings.HasSuffix(c0.ReadHint, ", lines "+lines) ||
+			code != 200 || json.Unmarshal([]byte(body), &rest) != nil || rest.StartLine != c0.EndLine+1 ||
+			!strings.Contains(rest.Content, "## Starter Maintenance") {
+			t.Errorf("read_url %q (read_hint %q): %d %s", c0.ReadURL, c0.ReadHint, code, body)
 		}
 	})
 
