@@ -131,9 +131,12 @@ type Result struct {
 	Part  int `json:"part,omitempty"`
 	Parts int `json:"parts,omitempty"`
 	// Truncated says the text was cut to fit the token budget; ReadHint
-	// then says how to read the rest.
+	// then says how to read the rest, the lines RestFrom to RestTo of the
+	// note (1-based, inclusive).
 	Truncated bool   `json:"truncated,omitempty"`
 	ReadHint  string `json:"read_hint,omitempty"`
+	RestFrom  int    `json:"rest_from,omitempty"`
+	RestTo    int    `json:"rest_to,omitempty"`
 }
 
 // SearchResponse is the answer to a SearchRequest.

@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"net/url"
 	"path"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
@@ -187,15 +186,10 @@ func toAPI(resp *mdsearch.SearchResponse) SearchResponse {
 	return out
 }
 
-// hintLines finds the lines a cut result's read hint names ("..., read
-// C:PATH, lines 10-20"): the engine gives them only in that text.
-var hintLines = regexp.MustCompile(`, lines (\d+)-(\d+)$`)
-
 // readURL is the address that reads what a cut result left out, or ""
 // for a result that was not cut.
 func readURL(r mdsearch.Result) string {
-	m := hintLines.FindStringSubmatch(r.ReadHint)
-	if !r.Truncated || m == nil {
+	if !r.Truncated || r.RestFrom == 0 {
 		return ""
 	}
 	note := r.Path
@@ -206,7 +200,7 @@ func readURL(r mdsearch.Result) string {
 	for i := range segs {
 		segs[i] = url.PathEscape(segs[i])
 	}
-	return "/api/v1/notes/" + strings.Join(segs, "/") + "?lines=" + m[1] + "-" + m[2]
+	return fmt.Sprintf("/api/v1/notes/%s?lines=%d-%d", strings.Join(segs, "/"), r.RestFrom, r.RestTo)
 }
 
 func nonNil(s []string) []string {

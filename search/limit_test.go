@@ -89,7 +89,8 @@ func TestFitBudget(t *testing.T) {
 	budget := EstimateTokens(para) + frameTokens(r[0]) + frameTokens(r[1]) + EstimateTokens(para) + 2 // a, and b's first block
 	got, dropped := fitBudget(r, budget, nil, ends(r))
 	if len(got) != 2 || dropped != 1 || !got[1].Truncated || got[1].EndLine != 10 ||
-		got[1].ReadHint != "cut to fit the token budget, 4 more lines: read b.md, lines 11-14" {
+		got[1].ReadHint != "cut to fit the token budget, 4 more lines: read b.md, lines 11-14" ||
+		got[1].RestFrom != 11 || got[1].RestTo != 14 {
 		t.Errorf("budget %d: %d kept, %d dropped, %+v", budget, len(got), dropped, got[len(got)-1])
 	}
 	one := []mdsearch.Result{{Path: "h.md", Text: strings.Repeat("word ", 300), StartLine: 5, EndLine: 5}}

@@ -349,7 +349,7 @@ func capResults(rs []mdsearch.Result, joins seams) []int {
 // it (cutAt).
 func (ss seams) cut(r *mdsearch.Result, text string, last, from, to int, why string) {
 	r.Text, r.Truncated = text, true
-	r.ReadHint = readHint(*r, why, from, to)
+	r.ReadHint, r.RestFrom, r.RestTo = readHint(*r, why, from, to), from, to
 	r.EndLine = last
 	ss.cutAt(r, last)
 }
