@@ -314,7 +314,7 @@ func normalize(req mdsearch.SearchRequest) (mdsearch.SearchRequest, operators, e
 func checkRequest(req mdsearch.SearchRequest) (mdsearch.SearchRequest, error) {
 	switch {
 	case req.Query == "":
-		return req, mdsearch.Errorf(mdsearch.KindInvalid, "search", "", "", "empty query")
+		return req, mdsearch.Errorf(mdsearch.KindInvalid, "search", "", "say what to look for: words, a question, or a phrase in quotes", "empty query")
 	case !utf8.ValidString(req.Query):
 		return req, mdsearch.Errorf(mdsearch.KindInvalid, "search", "", "send the query as UTF-8 text", "the query is not valid UTF-8")
 	case len(req.Query) > mdsearch.MaxQueryBytes:
