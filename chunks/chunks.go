@@ -69,10 +69,14 @@ type Options struct {
 //	   %% comments of whole lines are in no passage, and no passage
 //	   spans one (sections.Comment); heading ids (Anchor) are made of
 //	   the composed (NFC) heading and keep its marks.
-//	6: each character of Chinese, Japanese, Korean, Thai, Lao, Khmer and
-//	   Burmese text is a word (embed.CountWords), so passages of them are
-//	   cut at PassageWords characters rather than running a section whole.
-const Version = 6
+//	6: each character of Chinese, Japanese, Thai, Lao, Khmer and Burmese
+//	   text is a word (embed.CountWords), so passages of them are cut at
+//	   PassageWords characters rather than running a section whole.
+//	7: Hangul is counted by spaces again; text is cut after the full
+//	   stops of Chinese and Japanese (。！？), and a piece cut inside a
+//	   run of characters never starts with a mark (a Thai vowel); inline
+//	   tags keep their marks and may follow an ideographic space.
+const Version = 7
 
 // Defaults.
 const (

@@ -2,6 +2,8 @@ package chunks
 
 import (
 	"slices"
+	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/mdsearch/mdsearch/sections"
@@ -193,12 +195,27 @@ func (s *splitter) cutRunes(out *[]atom, start, end, tokens, limit int) {
 }
 
 // runeStart moves c back to the start of the character holding it, not
-// before lo. Characters are what decoding yields: a valid UTF-8 sequence,
-// or a single invalid byte (shown as U+FFFD).
+// before lo, and then before the marks written on the character before
+// (a Thai vowel, an accent), so no piece starts with one. Characters are
+// what decoding yields: a valid UTF-8 sequence, or a single invalid byte
+// (shown as U+FFFD).
 func runeStart(src []byte, lo, c int) int {
 	if c >= len(src) {
 		return c
 	}
+	c = decodedStart(src, lo, c)
+	for c > lo {
+		if r, _ := utf8.DecodeRune(src[c:]); !unicode.IsMark(r) {
+			break
+		}
+		c = decodedStart(src, lo, c-1)
+	}
+	return c
+}
+
+// decodedStart moves c back to the start of the character holding it, not
+// before lo.
+func decodedStart(src []byte, lo, c int) int {
 	for j := c; j > lo && j > c-utf8.UTFMax; j-- {
 		if utf8.RuneStart(src[j-1]) {
 			if _, size := utf8.DecodeRune(src[j-1:]); j-1+size > c {
@@ -211,11 +228,20 @@ func runeStart(src []byte, lo, c int) int {
 }
 
 // sentenceCuts cuts after '.', '!' or '?' (and closing quotes or
-// brackets) followed by white space, and at blank lines.
+// brackets) followed by white space, after the full stops of Chinese and
+// Japanese (。！？, and closing marks), which need no space after them,
+// and at blank lines.
 func sentenceCuts(src []byte, start, end int) []int {
 	var cuts []int
 	for i := start; i < end; i++ {
 		switch src[i] {
+		case 0xE3, 0xEF:
+			if k := wideStopEnd(src, i, end); k > i {
+				if k = skipSpace(src, k, end); k < end {
+					cuts = append(cuts, k)
+					i = k - 1
+				}
+			}
 		case '.', '!', '?':
 			j := i + 1
 			for j < end && (src[j] == ')' || src[j] == '"' || src[j] == '\'' || src[j] == ']' || src[j] == '*' || src[j] == '_') {
@@ -235,6 +261,22 @@ func sentenceCuts(src []byte, start, end int) []int {
 		}
 	}
 	return cuts
+}
+
+// wideStopEnd is the end of a full stop of Chinese or Japanese at i (。,
+// ！ or ？, the full-width forms), with the closing quotes and brackets
+// after it, or i when none is there.
+func wideStopEnd(src []byte, i, end int) int {
+	r, size := utf8.DecodeRune(src[i:end])
+	if r != '。' && r != '！' && r != '？' {
+		return i
+	}
+	for j := i + size; j < end; j += size {
+		if r, size = utf8.DecodeRune(src[j:end]); !strings.ContainsRune("」』）”’】〕》〉", r) {
+			return j
+		}
+	}
+	return end
 }
 
 // lineCuts cuts at the start of every line.

@@ -95,18 +95,17 @@ var wordClass = func() (t [256]uint8) {
 const decode = 2
 
 // Unspaced reports whether r belongs to a script whose words are not
-// separated by spaces (Chinese, Japanese, Thai, Lao, Khmer, Burmese), or
-// whose words take particles with no space between (Korean). Each such character counts as a word (CountWords): there is
-// no other boundary to go by, and the keyword index reads them so too, so
-// that a query finds a word inside a run of them.
+// separated by spaces (Chinese, Japanese, Thai, Lao, Khmer, Burmese).
+// Each such character counts as a word (CountWords): there is no other
+// boundary to go by.
 func Unspaced(r rune) bool {
 	switch {
 	case r < 0x0E00:
 		return false
-	case r >= 0x4E00 && r <= 0x9FFF, r >= 0xAC00 && r <= 0xD7A3, r >= 0x3040 && r <= 0x30FF:
-		return true // the common ideographs, Hangul syllables and kana
-	case r >= 0x2000 && r < 0x2E80:
-		return false // punctuation and symbols, common in any text
+	case r >= 0x4E00 && r <= 0x9FFF, r >= 0x3040 && r <= 0x30FF:
+		return true // the common ideographs and kana
+	case r >= 0x2000 && r < 0x2E80, r >= 0xAC00 && r <= 0xD7FF:
+		return false // punctuation and symbols, common in any text; Hangul syllables
 	}
 	for _, b := range unspacedBlocks {
 		if r < b[0] {
@@ -120,32 +119,45 @@ func Unspaced(r rune) bool {
 }
 
 // unspacedBlocks are the Unicode blocks of Unspaced scripts, in order:
-// Thai and Lao, Myanmar, Hangul Jamo, Khmer, CJK radicals, ideographic
-// marks (々〆〇), kana, Hangul compatibility Jamo, kana extensions, CJK
-// extension A, the ideographs, Hangul extensions, Myanmar extensions,
-// Hangul syllables, compatibility ideographs, halfwidth kana and Hangul,
-// historic kana, CJK extensions B to H.
+// Thai and Lao, Myanmar, Khmer, CJK radicals, ideographic marks (々〆〇),
+// kana, kana extensions, CJK extension A, the ideographs, Myanmar
+// extensions, compatibility ideographs, halfwidth kana, historic kana,
+// CJK extensions B to H.
 var unspacedBlocks = [...][2]rune{
-	{0x0E00, 0x0EFF}, {0x1000, 0x109F}, {0x1100, 0x11FF}, {0x1780, 0x17FF}, {0x19E0, 0x19FF},
-	{0x2E80, 0x2FDF}, {0x3005, 0x3007}, {0x3021, 0x3029}, {0x3040, 0x30FF}, {0x3130, 0x318F},
-	{0x31F0, 0x31FF}, {0x3400, 0x4DBF}, {0x4E00, 0x9FFF}, {0xA960, 0xA97F}, {0xA9E0, 0xA9FF},
-	{0xAA60, 0xAA7F}, {0xAC00, 0xD7FF}, {0xF900, 0xFAFF}, {0xFF66, 0xFFDC}, {0x1B000, 0x1B16F},
-	{0x20000, 0x323AF},
+	{0x0E00, 0x0EFF}, {0x1000, 0x109F}, {0x1780, 0x17FF}, {0x19E0, 0x19FF}, {0x2E80, 0x2FDF},
+	{0x3005, 0x3007}, {0x3021, 0x3029}, {0x3040, 0x30FF}, {0x31F0, 0x31FF}, {0x3400, 0x4DBF},
+	{0x4E00, 0x9FFF}, {0xA9E0, 0xA9FF}, {0xAA60, 0xAA7F}, {0xF900, 0xFAFF}, {0xFF66, 0xFF9F},
+	{0x1B000, 0x1B16F}, {0x20000, 0x323AF},
+}
+
+// Hangul reports whether r is a Hangul syllable or letter. Korean is
+// written with spaces, but a word takes its particles with none between
+// (데이터베이스를), so keyword search reads Hangul a character at a time
+// too, while word counts go by the spaces.
+func Hangul(r rune) bool {
+	return r >= 0xAC00 && r <= 0xD7FF || r >= 0x1100 && r <= 0x11FF || r >= 0x3130 && r <= 0x318F ||
+		r >= 0xA960 && r <= 0xA97F || r >= 0xFFA0 && r <= 0xFFDC
 }
 
 // SpaceUnspaced is s with a space around every Unspaced character (the
 // marks written on one stay with it), so that each is a word of its own,
 // as CountWords counts it. Text of other scripts is returned as it is,
 // without a copy.
-func SpaceUnspaced(s string) string {
-	i := firstUnspaced(s)
+func SpaceUnspaced(s string) string { return SpaceEach(s, Unspaced) }
+
+// SpaceEach is s with a space around every character each reports (the
+// marks written on one stay with it). Text holding none is returned as it
+// is, without a copy. each reports no character below U+0800, as no
+// script written without spaces has one.
+func SpaceEach(s string, each func(rune) bool) string {
+	i := firstOf(s, each)
 	if i < 0 {
 		return s
 	}
 	var b strings.Builder
 	b.Grow(len(s) + len(s)/2)
 	b.WriteString(s[:i])
-	spaced := false // an Unspaced character (and its marks) was written last
+	spaced := false // a character of each (and its marks) was written last
 	last := ' '     // the last rune written, once spaced
 	if i > 0 {
 		last, _ = utf8.DecodeLastRuneInString(s[:i])
@@ -154,7 +166,7 @@ func SpaceUnspaced(s string) string {
 		r, size := utf8.DecodeRuneInString(rest)
 		switch {
 		case spaced && unicode.IsMark(r):
-		case Unspaced(r):
+		case each(r):
 			if !unicode.IsSpace(last) {
 				b.WriteByte(' ')
 			}
@@ -172,15 +184,16 @@ func SpaceUnspaced(s string) string {
 	return b.String()
 }
 
-// firstUnspaced is the offset of s's first Unspaced character, or -1.
-func firstUnspaced(s string) int {
+// firstOf is the offset of s's first character that each reports, or -1.
+// Neither Unspaced nor Hangul characters are below U+0E00.
+func firstOf(s string, each func(rune) bool) int {
 	for i := 0; i < len(s); {
-		if s[i] < 0xE0 { // below the first byte of U+0E00
+		if s[i] < 0xE0 { // below the first byte of U+0800
 			i++
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if Unspaced(r) {
+		if each(r) {
 			return i
 		}
 		i += size

@@ -81,8 +81,8 @@ func TestSpaceUnspaced(t *testing.T) {
 		{"Rust的所有权", "Rust 的 所 有 权"},
 		{"サーバーを再起動", "サ ー バ ー を 再 起 動"},
 		{"ภาษาไทย", "ภ า ษ า ไ ท ย"},
-		{"ที่นี่", "ที่ นี่"},               // the marks stay on their letter
-		{"데이터베이스를 사용", "데 이 터 베 이 스 를 사 용"}, // Hangul
+		{"ที่นี่", "ที่ นี่"},        // the marks stay on their letter
+		{"데이터베이스를 사용", "데이터베이스를 사용"}, // Korean is written with spaces
 		{"see 数据库, then", "see 数 据 库 , then"},
 		{"x\u0301", "x\u0301"},
 		{"", ""},

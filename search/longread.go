@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/mdsearch/mdsearch"
@@ -161,17 +162,37 @@ func firstLines(src []byte, limit int) (end, words int) {
 	return end, words
 }
 
-// wordsEnd is the offset just past the first n words of src.
+// wordsEnd is the offset just past the first n words of src, as
+// embed.CountWords counts them: a character of a script written without
+// spaces (with its marks) is a word.
 func wordsEnd(src []byte, n int) int {
-	in := false
-	for i, c := range src {
-		space := c == ' ' || c == '\t' || c == '\n' || c == '\r'
-		if space && in {
+	in := false // inside a word of spaced text
+	for i := 0; i < len(src); {
+		r, size := utf8.DecodeRune(src[i:])
+		switch {
+		case unicode.IsSpace(r) || embed.Unspaced(r):
+			if in {
+				if n--; n == 0 {
+					return i
+				}
+			}
+			in = false
+			if unicode.IsSpace(r) {
+				break
+			}
+			for i += size; i < len(src); i += size {
+				if r, size = utf8.DecodeRune(src[i:]); !unicode.IsMark(r) {
+					break
+				}
+			}
 			if n--; n == 0 {
 				return i
 			}
+			continue
+		default:
+			in = true
 		}
-		in = !space
+		i += size
 	}
 	return len(src)
 }

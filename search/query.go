@@ -6,7 +6,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/mdsearch/mdsearch/embed"
 	"github.com/mdsearch/mdsearch/store"
 )
 
@@ -18,8 +17,9 @@ const maxTerms = 32
 // ORed or ANDed, cannot be a syntax error; none when the input has no
 // searchable words. Words are split the way FTS5's unicode61 tokenizer splits them and
 // each is quoted, so operators, column filters and punctuation are plain
-// text. Text in double quotes stays a phrase; so do words joined by
-// punctuation ("rust-lang", "e.g."). A trailing '*' asks for a prefix.
+// text. Text in double quotes (or “”, 「」) stays a phrase; so do words
+// joined by punctuation ("rust-lang", "e.g."). A trailing '*' asks for a
+// prefix. The input is folded as the index's text is (store.KeywordFold).
 // Common English words are dropped when anything else is left. The terms
 // are ORed (store.KeywordAny): bm25 then ranks chunks by how many, and how
 // rare, the matched terms are.
@@ -40,7 +40,7 @@ func matchTerms(input string) []string {
 		}
 	}
 	var stop []string // stopwords, kept in case nothing else is left
-	rest := input
+	rest := quotes.Replace(store.KeywordFold(input))
 	for rest != "" {
 		var chunk string
 		var phrase bool
@@ -84,6 +84,11 @@ func matchTerms(input string) []string {
 	return parts
 }
 
+// quotes are the quotation marks a phrase may be typed in: ASCII ones,
+// and those keyboards and input methods give (“…”, „…“, 「…」, 『…』).
+var quotes = strings.NewReplacer("\u201c", `"`, "\u201d", `"`, "\u201e", `"`, "\u300c", `"`, "\u300d", `"`,
+	"\u300e", `"`, "\u300f", `"`)
+
 // tokens splits text into lower-case words of letters, digits and marks,
 // as the keyword index reads it (store.KeywordText): each character of a
 // script written without spaces is a word of its own, with its marks.
@@ -110,7 +115,7 @@ func hasUnspaced(words []string) bool {
 
 func unspaced(word string) bool {
 	r, _ := utf8.DecodeRuneInString(word)
-	return embed.Unspaced(r)
+	return store.KeywordChar(r)
 }
 
 // unspacedTerms are the terms of an unquoted piece of a query that holds

@@ -36,6 +36,11 @@ func TestMatchQuery(t *testing.T) {
 		{`rust-lang的书 foo*`, `"rust lang" OR "的 书" OR "foo"*`},
 		{`ภาษาไทย`, `"ภ า" OR "า ษ" OR "ษ า" OR "า ไ" OR "ไ ท" OR "ท ย"`},
 		{`ที่นี่`, `"ที่ นี่"`},
+		{`Ｄｏｃｋｅｒ　ｌｏｇｓ`, `"docker" OR "logs"`},
+		{`ﾃﾞｰﾀ`, `"デ ー" OR "ー タ"`},
+		{"\u1103\u1166\u110b\u1175", `"데 이"`}, // decomposed Hangul
+		{`الْمُكَوِّنَات`, `"المكونات"`},
+		{`“grey liquid” hooch 「备份数据库」`, `"grey liquid" OR "hooch" OR "备 份 数 据 库"`},
 		{"a\x00b \xff\xfe c", `"a b" OR "c"`},
 		{`(((`, ``},
 		{`'single' "double" `, `"single" OR "double"`},

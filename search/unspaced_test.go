@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/text/unicode/norm"
+
 	"github.com/mdsearch/mdsearch"
 )
 
@@ -48,5 +50,29 @@ func TestUnspacedScripts(t *testing.T) {
 	resp = search(t, e, mdsearch.SearchRequest{Query: `"据数"`, Mode: mdsearch.ModeKeyword})
 	if len(resp.Results) != 0 {
 		t.Errorf(`"据数" matched:\n%s`, describe(resp))
+	}
+}
+
+// Text and queries are compared folded: a note saved decomposed (macOS),
+// typed in full-width or half-width forms, or with Arabic vowel marks is
+// found by the query as people type it, and so are its tags.
+func TestKeywordFolding(t *testing.T) {
+	vault := t.TempDir()
+	write(t, vault, "macbook.md", norm.NFD.String("# 배터리\n\n배터리 충전 한도를 80%로 설정했다. #맥북\n"))
+	write(t, vault, "log.md", "# 日報\n\nＤｏｃｋｅｒのﾃﾞｰﾀﾍﾞｰｽを移行した。\n")
+	write(t, vault, "recipe.md", "# وصفة\n\nالْمُكَوِّنَات: دقيق وماء.\n")
+	write(t, vault, "other.md", "# Other\n\nNothing here.\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, vault, "v")
+	for _, tt := range []struct{ query, tag, top string }{
+		{"배터리 충전 한도", "", "macbook.md"},
+		{"충전", "맥북", "macbook.md"},
+		{"docker データベース", "", "log.md"},
+		{"المكونات", "", "recipe.md"},
+	} {
+		resp := search(t, e, mdsearch.SearchRequest{Query: tt.query, Tag: tt.tag, Mode: mdsearch.ModeKeyword})
+		if len(resp.Results) == 0 || resp.Results[0].Path != tt.top {
+			t.Errorf("%s (tag %q): want %s first, got %q\n%s", tt.query, tt.tag, tt.top, resp.Notice, describe(resp))
+		}
 	}
 }

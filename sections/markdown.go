@@ -269,13 +269,14 @@ func scanTags(tags []string, src []byte, start, end int) []string {
 		if k < 0 {
 			break
 		}
-		if i += k; i > start && !isSpace(src[i-1]) {
+		if i += k; i > start && !spaceBefore(src[start:i]) {
 			continue
 		}
 		j, word := i+1, false
 		for j < end {
 			r, size := utf8.DecodeRune(src[j:end])
-			if !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '-' || r == '/') {
+			// Marks too: a Thai, Arabic or Devanagari tag has its vowels.
+			if !(unicode.IsLetter(r) || unicode.IsMark(r) || unicode.IsDigit(r) || r == '_' || r == '-' || r == '/') {
 				break
 			}
 			if unicode.IsLetter(r) || r == '_' {
@@ -292,6 +293,16 @@ func scanTags(tags []string, src []byte, start, end int) []string {
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// spaceBefore reports whether text ends with white space, the ideographic
+// space (U+3000) of Chinese and Japanese text included.
+func spaceBefore(text []byte) bool {
+	if n := len(text); n > 0 && text[n-1] < utf8.RuneSelf {
+		return isSpace(text[n-1])
+	}
+	r, _ := utf8.DecodeLastRune(text)
+	return unicode.IsSpace(r)
+}
 
 // isATX reports whether line opens an ATX heading: up to three spaces, one
 // to six '#', then a space, a tab or the end of the line.

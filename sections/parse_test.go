@@ -119,9 +119,11 @@ func TestTags(t *testing.T) {
 		"`#code` http://x.org/#anchor a#b #tag1\n\n" +
 		"```\n#infence\n```\n\n" +
 		"## Heading #inheading\n\n" +
-		"<span>#inhtml</span> [#inlink](u) <http://y/#auto> #under_score_ok\n"
+		"<span>#inhtml</span> [#inlink](u) <http://y/#auto> #under_score_ok\n\n" +
+		"ไปเที่ยว #ท่องเที่ยว 研修。#不是 日報\u3000#日報 #مُكَوِّن\n"
 	d := Parse("n.md", []byte(src))
-	want := []string{"Project", "tag1", "nested/tag", "y1984", "inheading", "inhtml", "inlink", "under_score_ok"}
+	want := []string{"Project", "tag1", "nested/tag", "y1984", "inheading", "inhtml", "inlink", "under_score_ok",
+		"ท่องเที่ยว", "日報", "مُكَوِّن"}
 	if !reflect.DeepEqual(d.Tags, want) {
 		t.Errorf("tags %q, want %q", d.Tags, want)
 	}

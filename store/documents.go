@@ -276,9 +276,10 @@ func normTags(tags []string) []string {
 	return out
 }
 
-// NormTag is a tag as filters compare it: lower case, without '#'.
+// NormTag is a tag as filters compare it: folded (KeywordFold), lower
+// case, without '#'.
 func NormTag(t string) string {
-	return strings.ToLower(strings.TrimPrefix(strings.TrimSpace(t), "#"))
+	return strings.ToLower(KeywordFold(strings.TrimPrefix(strings.TrimSpace(t), "#")))
 }
 
 // TouchDocument records a new mtime and size for a file whose content is

@@ -6,6 +6,18 @@ import (
 	"testing"
 )
 
+func TestKeywordText(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"plain text", "plain text"},
+		{"数据库", "数 据 库"},
+		{"데이터베이스를 사용", "데 이 터 베 이 스 를 사 용"}, // a word takes its particles with no space
+	} {
+		if got := KeywordText(tt.in); got != tt.want {
+			t.Errorf("KeywordText(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
 // The keyword index finds a word inside a run of Chinese characters, as a
 // phrase of its characters.
 func TestKeywordInsideRun(t *testing.T) {

@@ -181,6 +181,20 @@ func webUnspaced(t *testing.T, b browser) {
 	if got := b.js(t, `[...document.querySelectorAll("#result-0 .text mark")].map(m => m.textContent).join(",")`); got != "数据库,恢复" {
 		t.Errorf("marked %q, want 数据库,恢复", got)
 	}
+	// An input method composing pinyin searches only once a word is chosen.
+	b.do(t, "compose", chromedp.Evaluate[chromedp.Void](`(() => { const q = document.getElementById("q");
+		q.focus(); q.value = "shujuku"; q.dispatchEvent(new InputEvent("input", {bubbles: true, isComposing: true})); })()`))
+	time.Sleep(600 * time.Millisecond) // past the typing pause
+	if h := b.js(t, `decodeURIComponent(location.hash)`); strings.Contains(h, "shujuku") {
+		t.Errorf("searched while composing: %s", h)
+	}
+	b.do(t, "choose 备份", chromedp.Evaluate[chromedp.Void](`(() => { const q = document.getElementById("q");
+		q.value = "备份"; q.dispatchEvent(new CompositionEvent("compositionend", {bubbles: true, data: "备份"})); })()`))
+	b.wait(t, "the chosen word searched", `new URLSearchParams(location.hash.split("?")[1]).get("q") === "备份"`)
+	// Each paragraph of a note takes the direction of its own letters.
+	if got := b.js(t, `getComputedStyle(document.querySelector("#result-0 .text")).unicodeBidi`); got != "plaintext" {
+		t.Errorf("result text unicode-bidi %q", got)
+	}
 }
 
 // A browser's search shortcut, /?q=…, opens that search.

@@ -537,16 +537,21 @@ el.form.addEventListener("submit", (e) => {
   e.preventDefault();
   searchNow();
 });
-el.q.addEventListener("input", () => {
-  typing = true;
-  clearTimeout(typingTimer);
-  typingTimer = setTimeout(searchNow, 200);
-});
-el.tag.addEventListener("input", () => {
-  typing = true;
-  clearTimeout(typingTimer);
-  typingTimer = setTimeout(searchNow, 300);
-});
+// Typing searches after a pause, but not while an input method is still
+// composing (pinyin "shujuku" before 数据库 is chosen): its end searches.
+for (const [field, pause] of [[el.q, 200], [el.tag, 300]]) {
+  field.addEventListener("input", (e) => {
+    if (e.isComposing) return;
+    typing = true;
+    clearTimeout(typingTimer);
+    typingTimer = setTimeout(searchNow, pause);
+  });
+  field.addEventListener("compositionend", () => {
+    typing = true;
+    clearTimeout(typingTimer);
+    typingTimer = setTimeout(searchNow, pause);
+  });
+}
 el.collection.addEventListener("change", searchNow);
 el.mode.addEventListener("change", searchNow);
 el.back.addEventListener("click", (e) => {
@@ -578,6 +583,8 @@ window.addEventListener("hashchange", () => {
 });
 
 document.addEventListener("keydown", (e) => {
+  // A key an input method takes (Enter choosing a candidate) is its own.
+  if (e.isComposing || e.keyCode === 229) return;
   const inField = e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement;
   const reading = !el.reader.hidden;
   if (e.key === "/" && !inField) {

@@ -1,0 +1,47 @@
+package chunks
+
+import (
+	"slices"
+	"testing"
+)
+
+// Sentences end at '.', '!' or '?' before a space, and at the full stops
+// of Chinese and Japanese with no space after them.
+func TestSentenceCuts(t *testing.T) {
+	for _, tt := range []struct {
+		text string
+		want []string
+	}{
+		{"One. Two! Three? Four", []string{"One. ", "Two! ", "Three? ", "Four"}},
+		{"e.g. this", []string{"e.g. ", "this"}},
+		{"我们去了。然后回家！真的吗？好", []string{"我们去了。", "然后回家！", "真的吗？", "好"}},
+		{"他说：「走吧。」然后走了。", []string{"他说：「走吧。」", "然后走了。"}},
+		{"終わり。 次", []string{"終わり。 ", "次"}},
+		{"ＡＢ。", []string{"ＡＢ。"}},
+	} {
+		src := []byte(tt.text)
+		var got []string
+		start := 0
+		for _, c := range append(sentenceCuts(src, 0, len(src)), len(src)) {
+			got = append(got, string(src[start:c]))
+			start = c
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("sentenceCuts(%q) = %q, want %q", tt.text, got, tt.want)
+		}
+	}
+}
+
+// A cut inside a run of characters never leaves a mark at the start of a
+// piece: it moves back before the character the mark is written on.
+func TestRuneStartMarks(t *testing.T) {
+	src := []byte("ที่นี่") // ท ี ่ น ี ่, three bytes each: pieces start at 0 or 9
+	for c := 0; c < len(src); c++ {
+		if got := runeStart(src, 0, c); got != 0 && got != 9 || got > c {
+			t.Errorf("runeStart(%d) = %d, want 0 or 9 (before น), at most %d", c, got, c)
+		}
+	}
+	if got := runeStart([]byte("e\u0301x"), 0, 1); got != 0 {
+		t.Errorf("inside e + accent: %d, want 0", got)
+	}
+}
