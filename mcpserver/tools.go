@@ -31,7 +31,7 @@ type SearchArgs struct {
 	PathPrefix       string         `json:"path_prefix,omitempty" jsonschema:"only notes whose vault-relative path starts with this, in any case, e.g. projects/"`
 	Tags             []string       `json:"tags,omitempty" jsonschema:"only notes with every one of these tags, without the #"`
 	Where            map[string]any `json:"where,omitempty" jsonschema:"only notes whose frontmatter fields have these values (a string, number or boolean; a list field: contains it; case ignored in names and text), e.g. {\"owner\": \"alice\", \"draft\": false}"`
-	MaxTokens        int            `json:"max_tokens,omitempty" jsonschema:"spend at most about this many tokens on the answer (passages with their header and footer lines): whole passages until the budget is used, the last one cut at a block boundary with the lines that read the rest, and a note when results were left out; omit for no limit"`
+	MaxTokens        int            `json:"max_tokens,omitempty" jsonschema:"spend at most about this many tokens on the answer (passages with their header and footer lines): whole passages until the budget is used, the last one cut at a block boundary (inside a first block that alone is over) with the lines that read the rest, and a note when results were left out; omit for no limit"`
 }
 
 // ReadArgs are read_note's arguments.

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/embed"
 )
 
 // TestSearchConcurrencyIsBounded: however many searches arrive at once, no
@@ -75,7 +76,7 @@ func TestReadHint(t *testing.T) {
 
 // TestFitBudget: whole results while they fit, the next cut at a block
 // with the lines of the rest, the others dropped and counted; a first
-// result of one block over the budget is kept whole, not called cut.
+// result of one block over the budget is cut inside it.
 func TestFitBudget(t *testing.T) {
 	para := strings.Repeat("word ", 20) // about 26 tokens
 	rs := func() []mdsearch.Result {
@@ -93,9 +94,22 @@ func TestFitBudget(t *testing.T) {
 		got[1].RestFrom != 11 || got[1].RestTo != 14 {
 		t.Errorf("budget %d: %d kept, %d dropped, %+v", budget, len(got), dropped, got[len(got)-1])
 	}
-	one := []mdsearch.Result{{Path: "h.md", Text: strings.Repeat("word ", 300), StartLine: 5, EndLine: 5}}
-	if got, dropped := fitBudget(one, 10, nil, ends(one)); len(got) != 1 || dropped != 0 || got[0].Truncated || got[0].ReadHint != "" {
-		t.Errorf("one block over the budget: %+v, %d dropped", got, dropped)
+	// One block over the budget is cut inside, at a word; the rest starts
+	// on its line. A budget that holds no words still keeps a dozen.
+	for _, budget := range []int{10, 200} {
+		one := []mdsearch.Result{{Path: "h.md", Text: strings.Repeat("word ", 300), StartLine: 5, EndLine: 5}}
+		got, dropped := fitBudget(one, budget, nil, ends(one))
+		words := embed.CountWords(got[0].Text)
+		fits := EstimateTokens(got[0].Text)+frameTokens(got[0]) <= budget && words > 100
+		if len(got) != 1 || dropped != 0 || !got[0].Truncated || words != minWords && !fits ||
+			got[0].ReadHint != "cut to fit the token budget, 1 more line: read h.md, lines 5-5" {
+			t.Errorf("budget %d, one block over it: %d words, %+v, %d dropped", budget, words, got, dropped)
+		}
+	}
+	// At a sentence, when one ends in the second half of what fits.
+	long := []mdsearch.Result{{Path: "s.md", Text: strings.Repeat("Some words here. ", 100), StartLine: 1, EndLine: 1}}
+	if got, _ := fitBudget(long, 100, nil, ends(long)); !strings.HasSuffix(got[0].Text, "here.") {
+		t.Errorf("cut %q, want it at a sentence", got[0].Text)
 	}
 	if got, dropped := fitBudget(rs(), 0, nil, nil); len(got) != 3 || dropped != 0 {
 		t.Errorf("no budget: %d kept, %d dropped", len(got), dropped)

@@ -284,7 +284,8 @@ func EstimateTokens(text string) int {
 // footer included (frameTokens), fit budget (0: no budget). The first result that does not fit is cut at a block
 // boundary, if any of it fits, and says which lines read the rest; the
 // others are dropped, and how many is returned. The first result is
-// always kept, cut if need be; a merged one's chunk range then ends at
+// always kept, cut if need be (inside its first block when that alone is
+// over, at a sentence or word); a merged one's chunk range then ends at
 // the last passage it still shows (joins).
 //
 // ends are the results' last lines before capResults cut any: the rest a
@@ -306,7 +307,13 @@ func fitBudget(rs []mdsearch.Result, budget int, joins seams, ends []int) ([]mds
 			return rs[:i], len(rs) - i
 		}
 		r := &rs[i]
-		if end := r.StartLine + lines - 1; end < r.EndLine { // else one block, kept whole
+		if EstimateTokens(cut) > left-frame {
+			// The first block alone is over: cut inside it, and the rest
+			// starts on the line of the cut.
+			cut = cutWithin(cut, left-frame)
+			last := r.StartLine + strings.Count(cut, "\n")
+			joins.cut(r, cut, last, last, max(r.EndLine, ends[i]), "cut to fit the token budget")
+		} else if end := r.StartLine + lines - 1; end < r.EndLine { // else one block, kept whole
 			joins.cut(r, cut, end, end+1, max(r.EndLine, ends[i]), "cut to fit the token budget")
 		}
 		return rs[:i+1], len(rs) - i - 1

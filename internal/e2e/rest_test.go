@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -105,8 +106,9 @@ func TestREST(t *testing.T) {
 			}
 		}
 
-		// max_tokens: the first passage alone does not fit 30 tokens, so it
-		// comes cut at a block boundary with a hint, and nothing follows.
+		// max_tokens: the first passage alone does not fit 30 tokens, nor
+		// does its first block, so it comes cut inside that block with a
+		// hint, and nothing follows.
 		code, _, body = apiDo(t, c, "GET", base+"/api/v1/semantic-search?q=starter+hooch&max_tokens=30")
 		var cut apiSearch
 		if code != 200 || json.Unmarshal([]byte(body), &cut) != nil || len(cut.Results) != 1 {
@@ -116,16 +118,18 @@ func TestREST(t *testing.T) {
 			c.EndLine < c.StartLine || len(strings.Fields(c.Snippet)) > 60 {
 			t.Errorf("max_tokens=30: %+v", c)
 		}
-		// read_url reads the rest: the lines the hint names, from the one after the cut.
+		// read_url reads the rest: the lines the hint names, from the line
+		// of the cut (the cut is inside it).
 		c0 := cut.Results[0]
 		_, lines, _ := strings.Cut(c0.ReadURL, "?lines=")
+		from, _, _ := strings.Cut(lines, "-")
 		code, _, body = apiDo(t, c, "GET", base+c0.ReadURL)
 		var rest struct {
 			StartLine int    `json:"start_line"`
 			Content   string `json:"content"`
 		}
 		if !strings.HasPrefix(c0.ReadURL, "/api/v1/notes/"+f.name+":kitchen/Sourdough.md?lines=") || !strings.HasSuffix(c0.ReadHint, ", lines "+lines) ||
-			code != 200 || json.Unmarshal([]byte(body), &rest) != nil || rest.StartLine != c0.EndLine+1 ||
+			code != 200 || json.Unmarshal([]byte(body), &rest) != nil || from != strconv.Itoa(c0.EndLine) || rest.StartLine != c0.EndLine ||
 			!strings.Contains(rest.Content, "## Starter Maintenance") {
 			t.Errorf("read_url %q (read_hint %q): %d %s", c0.ReadURL, c0.ReadHint, code, body)
 		}
