@@ -76,7 +76,7 @@ func (r *run) embedAll(pend []store.Pending) error {
 				for j, p := range batch {
 					texts[j] = p.EmbedText
 				}
-				vecs, err := e.emb.Embed(ctx, texts)
+				vecs, err := embedReadable(ctx, e.emb, texts)
 				done <- embedded{batch, vecs, err}
 			}()
 		}
@@ -102,6 +102,39 @@ func (r *run) embedAll(pend []store.Pending) error {
 		r.publish()
 	}
 	return r.ctx.Err()
+}
+
+// embedReadable embeds texts, but for those the model cannot read (of a
+// script its vocabulary lacks, as a query it cannot read is judged): they
+// get the zero vector, which is near no query. The model would give them
+// all about one vector, and so rank a note of Chinese first for an
+// English question as readily as for a Chinese one.
+func embedReadable(ctx context.Context, emb embed.Embedder, texts []string) ([][]float32, error) {
+	var read []string
+	var at []int
+	for i, t := range texts {
+		if embed.UnreadShare(emb, t) < maxUnread {
+			read, at = append(read, t), append(at, i)
+		}
+	}
+	if len(read) == len(texts) {
+		return emb.Embed(ctx, texts)
+	}
+	vecs := make([][]float32, len(texts))
+	for i := range vecs {
+		vecs[i] = make([]float32, emb.Dim())
+	}
+	if len(read) == 0 {
+		return vecs, nil
+	}
+	got, err := emb.Embed(ctx, read)
+	if err != nil || len(got) != len(read) {
+		return got, err // storeVectors reports a count that does not match
+	}
+	for j, i := range at {
+		vecs[i] = got[j]
+	}
+	return vecs, nil
 }
 
 // embedAhead is how many Embed calls the engine keeps in flight: one more

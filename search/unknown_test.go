@@ -50,3 +50,28 @@ func TestUnreadableQuery(t *testing.T) {
 		}
 	}
 }
+
+// A passage the model cannot read gets the zero vector: near no query, so
+// it never ranks by meaning, for English questions or any other. The model
+// is not asked to embed it.
+func TestUnreadablePassages(t *testing.T) {
+	emb := unreadable{newBow("bow")}
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), emb)
+	vault := copyDir(t, "../sample-vault")
+	write(t, vault, "备份.md", "# 备份\n\n我们每天晚上备份数据库。\n")
+	before := emb.texts.Load()
+	st := index(t, e, vault, "v")
+	if embedded := emb.texts.Load() - before; embedded >= int64(st.Embedded) {
+		t.Errorf("the model embedded %d texts of %d windows: the unreadable ones too", embedded, st.Embedded)
+	}
+	resp := search(t, e, mdsearch.SearchRequest{Query: "restic backups", Mode: mdsearch.ModeSemantic, N: 50, MaxPerPage: 5})
+	for _, r := range resp.Results {
+		if r.Path == "备份.md" && r.Score > 0 {
+			t.Errorf("the unreadable note ranks by meaning: %.3f", r.Score)
+		}
+	}
+	resp = search(t, e, mdsearch.SearchRequest{Query: "数据库", Mode: mdsearch.ModeHybrid})
+	if len(resp.Results) == 0 || resp.Results[0].Path != "备份.md" {
+		t.Errorf("keywords still find it:\n%s", describe(resp))
+	}
+}
