@@ -115,6 +115,7 @@ func TestMoreFilters(t *testing.T) {
 	vault := copyDir(t, sampleVault)
 	write(t, vault, "Projects/Plan.md", "---\nowner: Alice\nRating: 4.50\nscores: [1, 2.0]\nmeta: {lead: carol}\nstatus: [draft, review]\ndone: false\ntags: [work, q3]\n---\n# Plan\n\nThe starter plan for the quarter.\n")
 	write(t, vault, "projects/Other.md", "---\nowner: bob\ntags: [work]\n---\n# Other\n\nAnother starter plan.\n")
+	write(t, vault, "Работа/План.md", "---\nАвтор: Иван\nСтатус: Черновик\n---\n# План\n\nThe starter plan, in Russian.\n")
 	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
 	index(t, e, vault, "v")
 	for _, c := range []struct {
@@ -128,6 +129,8 @@ func TestMoreFilters(t *testing.T) {
 		{"path prefix, any case", mdsearch.SearchRequest{PathPrefix: "PROJECTS/"}, "Projects/Plan.md projects/Other.md"},
 		{"path prefix, segment", mdsearch.SearchRequest{PathPrefix: "Kitchen"}, "kitchen/Knife Care.md kitchen/Sourdough.md"},
 		{"where scalar, any case", mdsearch.SearchRequest{Where: map[string]string{"owner": "alice"}}, "Projects/Plan.md"},
+		{"where, any case in any script", mdsearch.SearchRequest{Where: map[string]string{"автор": "иван", "СТАТУС": "черновик"}}, "Работа/План.md"},
+		{"path prefix, any case in any script", mdsearch.SearchRequest{PathPrefix: "работа"}, "Работа/План.md"},
 		{"where list", mdsearch.SearchRequest{Where: map[string]string{"status": "Review"}}, "Projects/Plan.md"},
 		{"where bool", mdsearch.SearchRequest{Where: map[string]string{"done": "false"}}, "Projects/Plan.md"},
 		{"where AND", mdsearch.SearchRequest{Where: map[string]string{"owner": "bob", "status": "draft"}}, ""},

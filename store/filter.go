@@ -13,7 +13,8 @@ import (
 type Filter struct {
 	CollectionID int64
 	// PathPrefix is vault-relative and compared without regard to case
-	// (ASCII letters), so "Projects/" finds "projects/plan.md".
+	// (fold: in any script, and composed), so "Projects/" finds
+	// "projects/plan.md" and "Работа/" finds "работа/".
 	PathPrefix string
 	// PathHas and FileHas keep notes whose path, or file name, holds each
 	// text, compared as PathPrefix is (Obsidian's path: and file:).
@@ -22,7 +23,7 @@ type Filter struct {
 	Tags             []string // each must match, as Tag does
 	// Fields keeps notes whose frontmatter field equals the value, or
 	// holds it when the field is a list; values compare without regard to
-	// case (ASCII letters).
+	// case (fold).
 	Fields map[string]string
 }
 
@@ -38,14 +39,14 @@ func (f Filter) where() (string, []any) {
 	if f.CollectionID != 0 {
 		c.add(`d.collection_id = ?`, f.CollectionID)
 	}
-	if f.PathPrefix != "" {
-		c.add(`lower(substr(d.path, 1, ?)) = lower(?)`, len([]rune(f.PathPrefix)), f.PathPrefix)
+	if p := f.PathPrefix; p != "" {
+		c.add(`substr(`+lowerSQL("d.path", p)+`, 1, ?) = ?`, len([]rune(fold(p))), fold(p))
 	}
 	for _, p := range f.PathHas {
-		c.add(`instr(lower(d.path), lower(?)) > 0`, p)
+		c.add(`instr(`+lowerSQL("d.path", p)+`, ?) > 0`, fold(p))
 	}
 	for _, name := range f.FileHas {
-		c.add(`instr(lower(`+fileName+`), lower(?)) > 0`, name)
+		c.add(`instr(`+lowerSQL(fileName, name)+`, ?) > 0`, fold(name))
 	}
 	for _, t := range append([]string{f.Tag}, f.Tags...) {
 		if tag := NormTag(t); tag != "" {
@@ -71,18 +72,18 @@ func (f Filter) where() (string, []any) {
 const fileName = `substr(d.path, length(rtrim(d.path, replace(d.path, '/', ''))) + 1)`
 
 // fieldCond matches a frontmatter field, named without regard to case
-// (ASCII letters), as Obsidian's properties are: a scalar field by its
+// (fold), as Obsidian's properties are: a scalar field by its
 // value, a list (or map) field by any item (or value). Text compares without regard to case,
 // a number as a number ("4.50" finds 4.5), and booleans read as
 // true/false, as they are written.
-var fieldCond = `EXISTS (SELECT 1 FROM json_each(d.frontmatter) f WHERE lower(f.key) = lower(?) AND (` +
+var fieldCond = `EXISTS (SELECT 1 FROM json_each(d.frontmatter) f WHERE fold(f.key) = fold(?) AND (` +
 	`f.type NOT IN ('array', 'object') AND ` + valueIs("f") +
 	` OR f.type IN ('array', 'object') AND EXISTS (SELECT 1 FROM json_each(f.value) j WHERE ` + valueIs("j") + `)))`
 
 // valueIs matches the json_each row x to a value given as text, then as a
 // number (NULL when it is none).
 func valueIs(x string) string {
-	return `((CASE ` + x + `.type WHEN 'true' THEN 'true' WHEN 'false' THEN 'false' ELSE lower(CAST(` + x + `.value AS TEXT)) END) = lower(?)` +
+	return `((CASE ` + x + `.type WHEN 'true' THEN 'true' WHEN 'false' THEN 'false' ELSE fold(CAST(` + x + `.value AS TEXT)) END) = fold(?)` +
 		` OR (` + x + `.type IN ('integer', 'real') AND ` + x + `.value = ?))`
 }
 

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"golang.org/x/text/unicode/norm"
 	"math"
 	"math/rand"
 	"os"
@@ -83,6 +84,8 @@ func TestDocumentsAndKeyword(t *testing.T) {
 		chunk("bread.md", 1, "Baking", "Bake at 250 degrees."))
 	put(t, s, a.ID, "notes/garden.md", "Garden", nil, chunk("notes/garden.md", 0, "Tomatoes", "Water tomatoes daily."))
 	put(t, s, b.ID, "bread.md", "Other bread", nil, chunk("bread.md", 0, "Rye", "Rye starter is different."))
+	put(t, s, b.ID, "Работа/план.md", "План", []string{"Срочно"}, chunk("Работа/план.md", 0, "План", "daily plan"))
+	put(t, s, b.ID, norm.NFD.String("맥북/메모.md"), "메모", nil, chunk("맥북/메모.md", 0, "메모", "daily memo"))
 
 	cases := []struct {
 		match string
@@ -92,6 +95,14 @@ func TestDocumentsAndKeyword(t *testing.T) {
 		{`"starter"`, Filter{}, "bread.md#Starter bread.md#Rye"},
 		{`"starter"`, Filter{CollectionID: b.ID}, "bread.md#Rye"},
 		{`"daily"`, Filter{PathPrefix: "notes/"}, "notes/garden.md#Tomatoes"},
+		// Case and composition in any script (a path saved decomposed).
+		{`"daily"`, Filter{PathPrefix: "работа/"}, "Работа/план.md#План"},
+		{`"daily"`, Filter{PathPrefix: "РАБОТА"}, "Работа/план.md#План"},
+		{`"daily"`, Filter{PathPrefix: "맥북"}, norm.NFD.String("맥북/메모.md") + "#메모"},
+		{`"daily"`, Filter{PathHas: []string{"ПЛАН"}}, "Работа/план.md#План"},
+		{`"daily"`, Filter{FileHas: []string{"메모"}}, norm.NFD.String("맥북/메모.md") + "#메모"},
+		{`"daily"`, Filter{FileHas: []string{"notes"}}, ""}, // a folder, not a file name
+		{`"daily"`, Filter{Tag: "срочно"}, "Работа/план.md#План"},
 		{`"daily"`, Filter{Tag: "food"}, "bread.md#Starter"},
 		{`"daily"`, Filter{Tag: "#FOOD/bread"}, "bread.md#Starter"},
 		{`"daily"`, Filter{Tag: "foo"}, ""},

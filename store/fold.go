@@ -1,0 +1,42 @@
+package store
+
+import (
+	"database/sql/driver"
+	"strings"
+
+	"golang.org/x/text/unicode/norm"
+	"modernc.org/sqlite"
+)
+
+// SQLite's lower() folds ASCII letters alone, and compares code points as
+// they are stored: a path prefix in Cyrillic capitals, or a note name saved
+// decomposed (macOS), would match nothing. fold(x) is x as filters compare
+// it in any script: composed (NFC), lower case.
+func init() {
+	sqlite.MustRegisterDeterministicScalarFunction("fold", 1, func(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
+		switch v := args[0].(type) {
+		case string:
+			return fold(v), nil
+		case []byte:
+			return fold(string(v)), nil
+		}
+		return args[0], nil
+	})
+}
+
+func fold(s string) string {
+	if isASCII(s) {
+		return strings.ToLower(s)
+	}
+	return strings.ToLower(norm.NFC.String(s))
+}
+
+// lowerSQL is the SQL that folds expr for a comparison with arg: SQLite's
+// own lower() when arg is ASCII (a non-ASCII letter never folds to an
+// ASCII one), which costs no call into Go for every row, else fold().
+func lowerSQL(expr, arg string) string {
+	if isASCII(arg) {
+		return "lower(" + expr + ")"
+	}
+	return "fold(" + expr + ")"
+}
