@@ -1,6 +1,7 @@
 package render
 
 import (
+	"golang.org/x/text/unicode/norm"
 	"reflect"
 	"strings"
 	"testing"
@@ -123,7 +124,8 @@ func TestHTMLHeadingText(t *testing.T) {
 }
 
 func TestLinkIndex(t *testing.T) {
-	x := NewLinkIndex([]string{"Home.md", "a/Note.md", "b/Note.md", "a/deep/Note.md", "b/c/Plan.md", "Other.markdown"})
+	nfd := norm.NFD.String("맥북_메모.md") // as macOS names it
+	x := NewLinkIndex([]string{"Home.md", "a/Note.md", "b/Note.md", "a/deep/Note.md", "b/c/Plan.md", "Other.markdown", nfd})
 	tests := []struct{ from, target, want string }{
 		{"Home.md", "Note", "a/Note.md"},          // shortest path, then by name
 		{"b/c/Plan.md", "note", "a/Note.md"},      // case ignored
@@ -136,6 +138,7 @@ func TestLinkIndex(t *testing.T) {
 		{"Home.md", "Missing", ""},
 		{"Home.md", "photo.png", ""},
 		{"Home.md", "e/Note", ""},
+		{"Home.md", "맥북_메모", nfd}, // typed composed
 	}
 	for _, tt := range tests {
 		got, ok := x.Resolve(tt.from, tt.target)

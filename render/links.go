@@ -4,21 +4,28 @@ import (
 	"path"
 	"sort"
 	"strings"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // LinkIndex resolves the note names in links to the notes of one
 // collection, the way Obsidian does.
 type LinkIndex struct {
-	paths  map[string]string   // lower-cased path → path
-	byName map[string][]string // lower-cased base name without ".md" → paths
+	paths  map[string]string   // linkKey(path) → path
+	byName map[string][]string // linkKey(base name without ".md") → paths
 }
+
+// linkKey is a name as links compare it: lower case and composed, so a
+// link typed on one system finds a file named on another (macOS stores
+// names decomposed).
+func linkKey(s string) string { return strings.ToLower(norm.NFC.String(s)) }
 
 // NewLinkIndex indexes a collection's vault-relative note paths.
 func NewLinkIndex(paths []string) *LinkIndex {
 	x := &LinkIndex{paths: map[string]string{}, byName: map[string][]string{}}
 	for _, p := range paths {
-		x.paths[strings.ToLower(p)] = p
-		name := strings.ToLower(strings.TrimSuffix(path.Base(p), path.Ext(p)))
+		x.paths[linkKey(p)] = p
+		name := linkKey(strings.TrimSuffix(path.Base(p), path.Ext(p)))
 		x.byName[name] = append(x.byName[name], p)
 	}
 	return x
@@ -27,14 +34,14 @@ func NewLinkIndex(paths []string) *LinkIndex {
 // Resolve finds the note a wikilink target names, for a link in note from.
 // "" is from itself. A bare name matches the note of that file name in any
 // folder; "folder/Name" matches a path ending so; case is ignored and
-// ".md" optional. Of several matches the one in from's folder wins, then
+// ".md" optional, and so is how letters are composed. Of several matches the one in from's folder wins, then
 // the shortest path, as in Obsidian.
 func (x *LinkIndex) Resolve(from, target string) (string, bool) {
 	target = strings.TrimSpace(target)
 	if target == "" {
 		return from, from != ""
 	}
-	key := strings.ToLower(strings.TrimPrefix(target, "/"))
+	key := linkKey(strings.TrimPrefix(target, "/"))
 	if p, ok := x.paths[key]; ok {
 		return p, true
 	}
@@ -44,7 +51,7 @@ func (x *LinkIndex) Resolve(from, target string) (string, bool) {
 	key = strings.TrimSuffix(key, ".md")
 	var found []string
 	for _, p := range x.byName[path.Base(key)] {
-		lp := strings.ToLower(strings.TrimSuffix(p, path.Ext(p)))
+		lp := linkKey(strings.TrimSuffix(p, path.Ext(p)))
 		if lp == key || strings.HasSuffix(lp, "/"+key) {
 			found = append(found, p)
 		}
@@ -74,7 +81,7 @@ func (x *LinkIndex) ResolveRelative(from, dest string) (string, bool) {
 		return from, from != ""
 	}
 	if !strings.HasPrefix(dest, "/") {
-		if p, ok := x.paths[strings.ToLower(path.Join(path.Dir(from), dest))]; ok {
+		if p, ok := x.paths[linkKey(path.Join(path.Dir(from), dest))]; ok {
 			return p, true
 		}
 	}
