@@ -175,7 +175,7 @@ func (s *splitter) cutWords(out *[]atom, start, end, limit int) {
 func (s *splitter) cutRunes(out *[]atom, start, end, tokens, limit int) {
 	step := max(4, limit*(end-start)/max(1, tokens))
 	for pos := start; pos < end; {
-		c := runeStart(s.src, pos, min(end, pos+step))
+		c := pieceStart(s.src, pos, min(end, pos+step))
 		t := 0
 		for {
 			if c <= pos { // one character over the limit: it cannot be cut
@@ -187,19 +187,19 @@ func (s *splitter) cutRunes(out *[]atom, start, end, tokens, limit int) {
 			if t = s.count(pos, c); t <= limit {
 				break
 			}
-			c = runeStart(s.src, pos, pos+(c-pos)/2)
+			c = pieceStart(s.src, pos, pos+(c-pos)/2)
 		}
 		*out = append(*out, atom{pos, c, t})
 		pos = c
 	}
 }
 
-// runeStart moves c back to the start of the character holding it, not
+// pieceStart moves c back to the start of the character holding it, not
 // before lo, and then before the marks written on the character before
 // (a Thai vowel, an accent), so no piece starts with one. Characters are
 // what decoding yields: a valid UTF-8 sequence, or a single invalid byte
 // (shown as U+FFFD).
-func runeStart(src []byte, lo, c int) int {
+func pieceStart(src []byte, lo, c int) int {
 	if c >= len(src) {
 		return c
 	}

@@ -34,14 +34,14 @@ func TestSentenceCuts(t *testing.T) {
 
 // A cut inside a run of characters never leaves a mark at the start of a
 // piece: it moves back before the character the mark is written on.
-func TestRuneStartMarks(t *testing.T) {
+func TestPieceStartMarks(t *testing.T) {
 	src := []byte("ที่นี่") // ท ี ่ น ี ่, three bytes each: pieces start at 0 or 9
 	for c := 0; c < len(src); c++ {
-		if got := runeStart(src, 0, c); got != 0 && got != 9 || got > c {
-			t.Errorf("runeStart(%d) = %d, want 0 or 9 (before น), at most %d", c, got, c)
+		if got := pieceStart(src, 0, c); got != 0 && got != 9 || got > c {
+			t.Errorf("pieceStart(%d) = %d, want 0 or 9 (before น), at most %d", c, got, c)
 		}
 	}
-	if got := runeStart([]byte("e\u0301x"), 0, 1); got != 0 {
+	if got := pieceStart([]byte("e\u0301x"), 0, 1); got != 0 {
 		t.Errorf("inside e + accent: %d, want 0", got)
 	}
 }

@@ -23,7 +23,7 @@ func cutWithin(text string, budget int) string {
 		}
 	}
 	cut := strings.TrimRight(text[:wordsEnd(text, lo)], " \t\r\n")
-	if end := sentenceEnd(cut); end > len(cut)/2 {
+	if end := sentenceEnd(cut); end > len(cut)/2 && embed.CountWords(cut[:end]) >= min(minWords, hi) {
 		return cut[:end]
 	}
 	return cut

@@ -106,6 +106,18 @@ func TestFitBudget(t *testing.T) {
 			t.Errorf("budget %d, one block over it: %d words, %+v, %d dropped", budget, words, got, dropped)
 		}
 	}
+	// A block of no more than a dozen words is whole, and not called cut.
+	short := []mdsearch.Result{{Path: "t.md", Text: "# T\n\ncolon note", StartLine: 1, EndLine: 3}}
+	if got, _ := fitBudget(short, 5, nil, ends(short)); got[0].Truncated || got[0].Text != "# T\n\ncolon note" {
+		t.Errorf("a short block cut: %+v", got[0])
+	}
+	// Two parts of one long line joined into one result gained a line
+	// break: the lines a cut names stay within the passage's.
+	joined := []mdsearch.Result{{Path: "j.md", Text: "## Long\n\n" + strings.Repeat("word ", 200) + "\n" + strings.Repeat("more ", 200),
+		StartLine: 5, EndLine: 7}}
+	if got, _ := fitBudget(joined, 400, nil, ends(joined)); !got[0].Truncated || got[0].EndLine > 7 || got[0].RestFrom > got[0].RestTo {
+		t.Errorf("joined parts cut: lines %d-%d, rest %d-%d", got[0].StartLine, got[0].EndLine, got[0].RestFrom, got[0].RestTo)
+	}
 	// At a sentence, when one ends in the second half of what fits.
 	long := []mdsearch.Result{{Path: "s.md", Text: strings.Repeat("Some words here. ", 100), StartLine: 1, EndLine: 1}}
 	if got, _ := fitBudget(long, 100, nil, ends(long)); !strings.HasSuffix(got[0].Text, "here.") {
@@ -276,5 +288,17 @@ func TestReadHintQuotesPaths(t *testing.T) {
 	r := mdsearch.Result{Collection: "vault", Path: "Linking notes/Embed files.md"}
 	if got, want := readHint(r, "cut", 57, 62), `cut, 6 more lines: read "vault:Linking notes/Embed files.md", lines 57-62`; got != want {
 		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// cutWithin keeps at least minWords words, even where a sentence ends
+// before them.
+func TestCutWithin(t *testing.T) {
+	text := "a b c d e f g h i. j k l m n o p q r s t u v w x y z"
+	if got := cutWithin(text, 1); embed.CountWords(got) != minWords {
+		t.Errorf("cutWithin = %q, want %d words", got, minWords)
+	}
+	if got := cutWithin("One two three four five six seven. Eight nine ten eleven twelve thirteen fourteen. Fifteen sixteen seventeen eighteen", 26); got != "One two three four five six seven. Eight nine ten eleven twelve thirteen fourteen." {
+		t.Errorf("cutWithin = %q, want it at the second sentence", got)
 	}
 }

@@ -93,7 +93,7 @@ func preview(resp *mdsearch.ReadResponse, n *note, s span) {
 	if took < limit/2 && end-from < previewBytes/2 && end < to {
 		// The next line is long: its first words, or bytes, as lines
 		// cannot split it.
-		cut := wordsEnd(src[end:to], limit-took)
+		cut := wordsEnd(string(src[end:to]), limit-took)
 		how := fmt.Sprintf("%d words", limit-took)
 		if room := previewBytes - (end - from); cut > room {
 			cut, how = runeStart(src[end:to], room), fmt.Sprintf("%d KB", (end-from+room)>>10)
@@ -165,10 +165,10 @@ func firstLines(src []byte, limit int) (end, words int) {
 // wordsEnd is the offset just past the first n words of src, as
 // embed.CountWords counts them: a character of a script written without
 // spaces (with its marks) is a word.
-func wordsEnd[T ~string | ~[]byte](src T, n int) int {
+func wordsEnd(src string, n int) int {
 	in := false // inside a word of spaced text
 	for i := 0; i < len(src); {
-		r, size := decodeRune(src[i:])
+		r, size := utf8.DecodeRuneInString(src[i:])
 		switch {
 		case unicode.IsSpace(r) || embed.Unspaced(r):
 			if in {
@@ -181,7 +181,7 @@ func wordsEnd[T ~string | ~[]byte](src T, n int) int {
 				break
 			}
 			for i += size; i < len(src); i += size {
-				if r, size = decodeRune(src[i:]); !unicode.IsMark(r) {
+				if r, size = utf8.DecodeRuneInString(src[i:]); !unicode.IsMark(r) {
 					break
 				}
 			}
@@ -195,14 +195,6 @@ func wordsEnd[T ~string | ~[]byte](src T, n int) int {
 		i += size
 	}
 	return len(src)
-}
-
-// decodeRune is utf8.DecodeRune of a string or bytes.
-func decodeRune[T ~string | ~[]byte](s T) (rune, int) {
-	if len(s) > utf8.UTFMax {
-		s = s[:utf8.UTFMax]
-	}
-	return utf8.DecodeRuneInString(string(s))
 }
 
 // leadNotice puts msg before the notice resp already has.

@@ -150,12 +150,11 @@ func TestWordsEnd(t *testing.T) {
 		"one two  three\tfour\nfive", "我们每天晚上备份数据库，并且每个月做一次恢复演练。", "ที่นี่ ภาษาไทย",
 		"Rust的所有权 rules", "데이터베이스를 매일 백업합니다", "  lead", "e\u0301t\u00e9 \u3000 x",
 	} {
-		src := []byte(s)
-		total := embed.CountWords(src)
+		total := embed.CountWords(s)
 		for n := 1; n <= total+1; n++ {
-			end := wordsEnd(src, n)
-			if got := embed.CountWords(src[:end]); got != min(n, total) || !utf8.Valid(src[:end]) {
-				t.Errorf("wordsEnd(%q, %d) = %d: %q holds %d words", s, n, end, src[:end], got)
+			end := wordsEnd(s, n)
+			if got := embed.CountWords(s[:end]); got != min(n, total) || !utf8.ValidString(s[:end]) {
+				t.Errorf("wordsEnd(%q, %d) = %d: %q holds %d words", s, n, end, s[:end], got)
 			}
 		}
 	}

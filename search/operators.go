@@ -1,6 +1,7 @@
 package search
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -10,7 +11,7 @@ import (
 // operators are the filters of Obsidian's search syntax a query may hold:
 // tag:NAME (or tag:#NAME), path:TEXT (the note's path holds it) and
 // file:TEXT (its file name does). A value with spaces is quoted:
-// path:"Daily notes". Text in double quotes is left as it is, and so is an
+// path:"Daily notes" (or in the other quotes matchTerms takes). Text in double quotes is left as it is, and so is an
 // operator with no value ("tag:" alone is a word).
 type operators struct {
 	tags, paths, files []string
@@ -28,7 +29,7 @@ func takeOperators(query string) (string, operators) {
 	if !strings.Contains(lower, "tag:") && !strings.Contains(lower, "path:") && !strings.Contains(lower, "file:") {
 		return query, ops
 	}
-	fields := strings.Fields(query)
+	fields := strings.Fields(quotes.Replace(query))
 	var kept []string
 	quoted := false
 	for i := 0; i < len(fields); i++ {
@@ -40,7 +41,9 @@ func takeOperators(query string) (string, operators) {
 				continue
 			}
 		}
-		if strings.Count(f, `"`)%2 == 1 {
+		// A quote opens a phrase only where another closes it: alone, it
+		// is punctuation (27" monitor), as matchTerms reads it.
+		if strings.Count(f, `"`)%2 == 1 && (quoted || closedLater(fields[i+1:])) {
 			quoted = !quoted
 		}
 		kept = append(kept, f)
@@ -82,6 +85,11 @@ func operator(fields []string, i int) (name, val string, last int, ok bool) {
 		return "", "", 0, false
 	}
 	return name, val, last, true
+}
+
+// closedLater reports whether a quote is in any of fields.
+func closedLater(fields []string) bool {
+	return slices.ContainsFunc(fields, func(f string) bool { return strings.Contains(f, `"`) })
 }
 
 // closedQuote reports whether v is one quoted value: "…".

@@ -89,12 +89,12 @@ func matchTerms(input string) []string {
 var quotes = strings.NewReplacer("\u201c", `"`, "\u201d", `"`, "\u201e", `"`, "\u300c", `"`, "\u300d", `"`,
 	"\u300e", `"`, "\u300f", `"`)
 
-// tokens splits text into lower-case words of letters, digits and marks,
-// as the keyword index reads it (store.KeywordText): each character of a
+// tokens splits text into lower-case words of letters, numbers (〇, Ⅻ
+// too), marks and private-use characters, as the keyword index reads it (store.KeywordText): each character of a
 // script written without spaces is a word of its own, with its marks.
 func tokens(s string) []string {
 	words := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.IsMark(r)
+		return !unicode.IsLetter(r) && !unicode.IsNumber(r) && !unicode.IsMark(r) && !unicode.Is(unicode.Co, r)
 	})
 	out := words[:0:0]
 	for _, w := range words {

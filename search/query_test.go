@@ -36,6 +36,7 @@ func TestMatchQuery(t *testing.T) {
 		{`rust-lang的书 foo*`, `"rust lang" OR "的 书" OR "foo"*`},
 		{`ภาษาไทย`, `"ภ า" OR "า ษ" OR "ษ า" OR "า ไ" OR "ไ ท" OR "ท ย"`},
 		{`ที่นี่`, `"ที่ นี่"`},
+		{`二〇二四年`, `"二 〇" OR "〇 二" OR "二 四" OR "四 年"`},
 		{`Ｄｏｃｋｅｒ　ｌｏｇｓ`, `"docker" OR "logs"`},
 		{`ﾃﾞｰﾀ`, `"デ ー" OR "ー タ"`},
 		{"\u1103\u1166\u110b\u1175", `"데 이"`}, // decomposed Hangul

@@ -307,12 +307,16 @@ func fitBudget(rs []mdsearch.Result, budget int, joins seams, ends []int) ([]mds
 			return rs[:i], len(rs) - i
 		}
 		r := &rs[i]
+		in := cut
 		if EstimateTokens(cut) > left-frame {
+			in = cutWithin(cut, left-frame)
+		}
+		if len(in) < len(cut) {
 			// The first block alone is over: cut inside it, and the rest
-			// starts on the line of the cut.
-			cut = cutWithin(cut, left-frame)
-			last := r.StartLine + strings.Count(cut, "\n")
-			joins.cut(r, cut, last, last, max(r.EndLine, ends[i]), "cut to fit the token budget")
+			// starts on the line of the cut (passages joined on one line
+			// gained a line break: never past the end).
+			last := min(r.StartLine+strings.Count(in, "\n"), r.EndLine)
+			joins.cut(r, in, last, last, max(r.EndLine, ends[i]), "cut to fit the token budget")
 		} else if end := r.StartLine + lines - 1; end < r.EndLine { // else one block, kept whole
 			joins.cut(r, cut, end, end+1, max(r.EndLine, ends[i]), "cut to fit the token budget")
 		}

@@ -126,6 +126,10 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (_ *mds
 		return nil, err
 	}
 	resp.Collections = len(colls)
+	if names := olderKeywordText(colls); names != "" && !isASCII(req.Query) {
+		addNotice(&resp.Notice, names+" by an older mdsearch, which read text of other scripts "+
+			"otherwise: run `mdsearch index` to update the index (until then some words are not found)")
+	}
 	if len(colls) > 1 {
 		if err := nameShared(ctx, rt.Reader, resp.Results); err != nil {
 			return nil, err
@@ -201,6 +205,35 @@ func filtersOf(req mdsearch.SearchRequest, ops operators) string {
 		f = append(f, fmt.Sprintf("%s=%s", k, strconv.Quote(req.Where[k])))
 	}
 	return strings.Join(f, ", ")
+}
+
+// olderKeywordText says which collections had their keyword text made by
+// another store.KeywordVersion than the queries are (the chunking
+// signature records it), or is "".
+func olderKeywordText(colls []store.Collection) string {
+	var names []string
+	want := fmt.Sprintf(" kw=%d", store.KeywordVersion)
+	for _, c := range colls {
+		if c.Chunking != "" && !strings.Contains(c.Chunking+" ", want+" ") {
+			names = append(names, strconv.Quote(c.Name))
+		}
+	}
+	switch len(names) {
+	case 0:
+		return ""
+	case 1:
+		return "collection " + names[0] + " was indexed"
+	}
+	return "collections " + strings.Join(names, ", ") + " were indexed"
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // matchesAnywhere reports whether q's keywords match any passage when

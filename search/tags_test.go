@@ -46,6 +46,10 @@ func TestOperators(t *testing.T) {
 		{`path:"unclosed words`, `path:"unclosed words`, nil, nil, nil},
 		{`path:"" x`, `path:"" x`, nil, nil, nil},
 		{`file:a"b x`, `file:a"b x`, nil, nil, nil},
+		{`path:“Daily notes” release`, "release", nil, []string{"Daily notes"}, nil},
+		{`“see tag:foo here”`, `“see tag:foo here”`, nil, nil, nil},
+		{`path:「日記」 x`, "x", nil, []string{"日記"}, nil},
+		{`27" monitor tag:hardware`, `27" monitor`, []string{"hardware"}, nil, nil},
 	} {
 		rest, ops := takeOperators(tt.query)
 		if rest != tt.rest || !slices.Equal(ops.tags, tt.tags) || !slices.Equal(ops.paths, tt.paths) || !slices.Equal(ops.files, tt.files) {
@@ -67,12 +71,14 @@ func TestOperators(t *testing.T) {
 	}
 	write(t, vault, "Daily notes/2024-05-06 Monday.md", "# Standup\n\nThe hedgehog project slipped.\n")
 	write(t, vault, "Projects/Hedgehog.md", "# Hedgehog\n\nA hedgehog sanctuary plan.\n")
+	write(t, vault, "Hedgehog club/Minutes.md", "# Minutes\n\nThe hedgehog club met.\n")
 	index(t, e, vault, "v")
 	for query, want := range map[string]string{
 		`path:"daily notes" hedgehog`: "Daily notes/2024-05-06 Monday.md",
 		"path:projects hedgehog":      "Projects/Hedgehog.md",
 		"file:monday hedgehog":        "Daily notes/2024-05-06 Monday.md",
-		"file:hedge hedgehog":         "Projects/Hedgehog.md", // the folder "Projects" is no file name
+		"file:hedge hedgehog":         "Projects/Hedgehog.md", // "Hedgehog club" is a folder, not a file name
+		"path:club hedgehog":          "Hedgehog club/Minutes.md",
 		"file:b.md hedgehog":          "b.md",
 	} {
 		resp := search(t, e, mdsearch.SearchRequest{Query: query})

@@ -1,9 +1,11 @@
 package search
 
 import (
+	"database/sql"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/mdsearch/mdsearch"
@@ -74,4 +76,43 @@ func TestUnreadablePassages(t *testing.T) {
 	if len(resp.Results) == 0 || resp.Results[0].Path != "备份.md" {
 		t.Errorf("keywords still find it:\n%s", describe(resp))
 	}
+}
+
+// An index whose unreadable windows got the model's vectors (an older
+// mdsearch) gets the zero vector for them when it is cut again, though
+// their texts, and so their vector keys, are the same.
+func TestUnreadableVectorsReplaced(t *testing.T) {
+	dir := t.TempDir()
+	vault := copyDir(t, "../sample-vault")
+	write(t, vault, "备份.md", "# 备份\n\n我们每天晚上备份数据库。\n")
+	old := openEngine(t, filepath.Join(dir, "index.db"), newBow("bow")) // reads everything
+	index(t, old, vault, "v")
+	old.Close()
+	e := openEngine(t, filepath.Join(dir, "index.db"), unreadable{newBow("bow")})
+	// As an index of an older chunker: cut again, its vectors reused.
+	colls, err := e.st.Collections(bg)
+	if err != nil || len(colls) != 1 {
+		t.Fatal(colls, err)
+	}
+	if err := e.st.SetIndexed(bg, colls[0].ID, "an older chunker", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	index(t, e, vault, "v")
+	if n := zeroVectors(t, filepath.Join(dir, "index.db")); n != 2 { // its text window and its heading window
+		t.Errorf("%d zero vectors, want 2", n)
+	}
+}
+
+// zeroVectors counts the vectors of an index that are zero (scale 0).
+func zeroVectors(t *testing.T, index string) int {
+	db, err := sql.Open("sqlite", index)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var n int
+	if err := db.QueryRow(`SELECT count(*) FROM vectors WHERE substr(vec, 1, 4) = x'00000000'`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
 }

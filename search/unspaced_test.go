@@ -1,13 +1,16 @@
 package search
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/store"
 )
 
 // Words inside runs of Chinese, Japanese, Thai or Korean text are found,
@@ -74,5 +77,32 @@ func TestKeywordFolding(t *testing.T) {
 		if len(resp.Results) == 0 || resp.Results[0].Path != tt.top {
 			t.Errorf("%s (tag %q): want %s first, got %q\n%s", tt.query, tt.tag, tt.top, resp.Notice, describe(resp))
 		}
+	}
+}
+
+// An index whose keyword text an older mdsearch made says so to a query
+// that text may miss, until it is indexed again.
+func TestOlderKeywordText(t *testing.T) {
+	vault := t.TempDir()
+	write(t, vault, "a.md", "# A\n\n我们每天晚上备份数据库。The database.\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, vault, "v")
+	colls, err := e.st.Collections(bg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	older := strings.Replace(colls[0].Chunking, fmt.Sprintf(" kw=%d", store.KeywordVersion), " kw=1", 1)
+	if err := e.st.SetIndexed(bg, colls[0].ID, older, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if resp := search(t, e, mdsearch.SearchRequest{Query: "数据库"}); !strings.Contains(resp.Notice, `collection "v" was indexed by an older mdsearch`) {
+		t.Errorf("notice %q", resp.Notice)
+	}
+	if resp := search(t, e, mdsearch.SearchRequest{Query: "database"}); strings.Contains(resp.Notice, "older") {
+		t.Errorf("an ASCII query: notice %q", resp.Notice)
+	}
+	index(t, e, vault, "v")
+	if resp := search(t, e, mdsearch.SearchRequest{Query: "数据库"}); strings.Contains(resp.Notice, "older") {
+		t.Errorf("indexed again: notice %q", resp.Notice)
 	}
 }

@@ -32,8 +32,9 @@ func fold(s string) string {
 }
 
 // lowerSQL is the SQL that folds expr for a comparison with arg: SQLite's
-// own lower() when arg is ASCII (a non-ASCII letter never folds to an
-// ASCII one), which costs no call into Go for every row, else fold().
+// own lower() when arg is ASCII, which costs no call into Go for every row
+// (the path's other letters are then compared as stored: a decomposed
+// é still holds an e), else fold().
 func lowerSQL(expr, arg string) string {
 	if isASCII(arg) {
 		return "lower(" + expr + ")"

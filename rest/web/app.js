@@ -292,7 +292,9 @@ const unspacedRun = /([\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}\p{s
 // pairs of neighbouring characters of its runs of unspaced scripts, as
 // keyword search reads them; the filters (tag:, path:, file:) are no words.
 function wordsRegExp(query) {
-  const text = (query || "").replace(/(^|\s)(?:tag|path|file):(?:"[^"]*"|\S+)/giu, " ").toLowerCase();
+  // Folded and quoted as the server reads it (store.KeywordFold, matchTerms).
+  const text = (query || "").normalize("NFKC").replace(/[\u201c\u201d\u201e\u300c-\u300f]/g, '"')
+    .replace(/(^|\s)(?:tag|path|file):(?:"[^"]*"|\S+)/giu, " ").toLowerCase();
   const words = [];
   for (const w of text.split(/[^\p{L}\p{N}\p{M}]+/u)) {
     w.split(unspacedRun).forEach((part, i) => {
