@@ -170,15 +170,18 @@ func wantsMarkdown(accept string) bool {
 }
 
 // asciiHeader is s fit for an HTTP header value, which is ASCII: dashes
-// become '-', and other characters outside printable ASCII '?'.
+// become '-', and other bytes outside printable ASCII, and '%', are
+// percent-encoded, so a client decodes a notice in any script exactly
+// (decodeURIComponent, url.PathUnescape).
 func asciiHeader(s string) string {
-	return strings.Map(func(r rune) rune {
-		switch {
-		case r == '–' || r == '—':
-			return '-'
-		case r < 0x20 || r > 0x7e:
-			return '?'
+	s = strings.NewReplacer("–", "-", "—", "-").Replace(s)
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '%' {
+			fmt.Fprintf(&b, "%%%02X", c)
+		} else {
+			b.WriteByte(c)
 		}
-		return r
-	}, s)
+	}
+	return b.String()
 }

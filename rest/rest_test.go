@@ -457,7 +457,7 @@ func TestWantsMarkdown(t *testing.T) {
 }
 
 func TestASCIIHeader(t *testing.T) {
-	if got := asciiHeader("lines 1–56 of 120 — ok ü\n"); got != "lines 1-56 of 120 - ok ??" {
+	if got := asciiHeader("lines 1–56 of 120 — ok ü 100%\n"); got != "lines 1-56 of 120 - ok %C3%BC 100%25%0A" {
 		t.Errorf("asciiHeader = %q", got)
 	}
 }
