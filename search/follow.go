@@ -3,6 +3,8 @@ package search
 import (
 	"context"
 	"errors"
+	"io/fs"
+	"os"
 	"time"
 
 	"github.com/mdsearch/mdsearch"
@@ -45,6 +47,11 @@ func (e *Engine) enter(ctx context.Context) (leave func(), err error) {
 // follow switches to the index now at the path, once no call uses the old
 // one.
 func (e *Engine) follow(ctx context.Context) error {
+	if _, err := os.Stat(e.opts.IndexPath); errors.Is(err, fs.ErrNotExist) {
+		// Nothing to switch to: no lock to wait for (calls still using
+		// the old file would hold it up, a busy server's every moment).
+		return followError(e.opts.IndexPath, err)
+	}
 	// TryLock, not Lock: a waiting writer would hold up every new call
 	// behind an index run that waits for another process's lock.
 	deadline := time.Now().Add(followWait)

@@ -208,6 +208,12 @@ func createFile(ctx context.Context, abs string) error {
 	}
 	db.SetMaxOpenConns(1)
 	err = create(ctx, db, false)
+	if err == nil {
+		// In WAL mode before it appears at the path: no two processes
+		// opening the new index (an index run, a server following it)
+		// then race to switch its journal, which one loses as "locked".
+		_, err = db.ExecContext(ctx, `PRAGMA journal_mode = WAL`)
+	}
 	if cerr := db.Close(); err == nil {
 		err = cerr
 	}
