@@ -29,6 +29,8 @@ func TestQuerySentences(t *testing.T) {
 	p := para{text: "First one. Then see the Setup guide for details! Last?"}
 	start := strings.Index(p.text, "Setup guide")
 	code := paragraphsOf([]byte("Use `format!` or `x.0` here. Then [more](a.md#b) follows.\n"), 0)[0]
+	zh := para{text: "先备份数据库。然后做恢复演练！对吗？"}
+	zhStart := strings.Index(zh.text, "恢复演练")
 	for _, c := range []struct{ got, want string }{
 		{p.sentenceAround(start, start+len("Setup guide")), "Then see the Setup guide for details!"},
 		{p.sentenceAround(0, 5), "First one."},
@@ -37,6 +39,10 @@ func TestQuerySentences(t *testing.T) {
 		{para{text: "Ends with a colon:"}.firstSentence(), "Ends with a colon:"},
 		{code.firstSentence(), "Use format! or x.0 here."},
 		{code.sentenceAround(code.links[0].start, code.links[0].end), "Then more follows."},
+		// Chinese and Japanese full stops need no space after them.
+		{zh.firstSentence(), "先备份数据库。"},
+		{zh.sentenceAround(zhStart, zhStart+len("恢复演练")), "然后做恢复演练！"},
+		{zh.sentenceAround(len(zh.text)-3, len(zh.text)), "对吗？"},
 	} {
 		if c.got != c.want {
 			t.Errorf("got %q, want %q", c.got, c.want)

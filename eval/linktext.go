@@ -3,6 +3,7 @@ package eval
 import (
 	"bytes"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -203,8 +204,12 @@ func decode(s string, targets []string) para {
 func (p para) sentenceAround(start, end int) string {
 	text := p.text
 	from := 0
-	for i := start - 1; i > 0; i-- {
-		if text[i] == ' ' && p.ends(i-1) {
+	for i := start; i > 0; i-- {
+		if wideStopBefore(text, i) {
+			from = i
+			break
+		}
+		if i < start && text[i] == ' ' && p.ends(i-1) {
 			from = i + 1
 			break
 		}
@@ -213,6 +218,10 @@ func (p para) sentenceAround(start, end int) string {
 	for i := end; i < len(text); i++ {
 		if p.ends(i) && (i+1 == len(text) || text[i+1] == ' ') {
 			to = i + 1
+			break
+		}
+		if n := wideStopAt(text, i); n > 0 {
+			to = i + n
 			break
 		}
 	}
@@ -225,8 +234,30 @@ func (p para) firstSentence() string {
 		if p.ends(i) && (i+1 == len(p.text) || p.text[i+1] == ' ') {
 			return p.text[:i+1]
 		}
+		if n := wideStopAt(p.text, i); n > 0 {
+			return p.text[:i+n]
+		}
 	}
 	return p.text
+}
+
+// wideStops are the full stops of Chinese and Japanese, which end a
+// sentence with no space after them.
+var wideStops = []string{"。", "！", "？"}
+
+// wideStopAt is the length of a wide stop at text[i:], or 0.
+func wideStopAt(text string, i int) int {
+	for _, s := range wideStops {
+		if strings.HasPrefix(text[i:], s) {
+			return len(s)
+		}
+	}
+	return 0
+}
+
+// wideStopBefore reports whether text[:i] ends with a wide stop.
+func wideStopBefore(text string, i int) bool {
+	return slices.ContainsFunc(wideStops, func(s string) bool { return strings.HasSuffix(text[:i], s) })
 }
 
 // ends reports whether the byte at i may end a sentence: a stop outside

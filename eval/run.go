@@ -307,7 +307,10 @@ func (o *Options) ask(ctx context.Context, e searcher, cache *Cache, c Config) (
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: %w", o.Queries.File, q.Line, err)
 		}
-		if resp.Mode != c.Mode {
+		// A query the model cannot read is ranked by keywords in every
+		// mode: that is the configuration's answer to it. Any other
+		// fallback means the configuration did not run as named.
+		if resp.Mode != c.Mode && !(resp.Mode == mdsearch.ModeKeyword && cache != nil && cache.Unread(q.Text) >= search.MaxUnread) {
 			return nil, mdsearch.Errorf(mdsearch.KindUnavailable, "eval", c.Name, "", "searched %s instead of %s: %s", resp.Mode, c.Mode, resp.Notice)
 		}
 		kept := dropExcluded(resp.Results, q.Exclude)

@@ -2,6 +2,7 @@ package eval
 
 import (
 	"context"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -169,5 +170,40 @@ func TestRunCacheSaveError(t *testing.T) {
 	rep, err = Run(context.Background(), opts)
 	if err == nil || rep == nil || !strings.Contains(err.Error(), "embedding cache not saved") {
 		t.Errorf("without Log: report %v, error %v", rep != nil, err)
+	}
+}
+
+// asciiReader is a model that reads ASCII text alone, as the default
+// model cannot read Chinese.
+type asciiReader struct{ *hashEmbedder }
+
+func (asciiReader) Unread(text string) float64 {
+	for _, r := range text {
+		if r >= 0x80 {
+			return 1
+		}
+	}
+	return 0
+}
+
+// A query the model cannot read is ranked by keywords in hybrid mode too,
+// and scored as that configuration's answer, not refused.
+func TestRunUnreadableQuery(t *testing.T) {
+	qs, err := ParseQueries(strings.NewReader(`{"query": "数据库备份", "relevant": [{"path": "zh.md"}]}
+{"query": "dutch oven steam", "relevant": [{"path": "kitchen/bread.md", "section_path": ["Bread", "Baking"]}]}
+`), "mixed.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	notes := maps.Clone(smallVault)
+	notes["zh.md"] = "# 备份\n\n我们每天晚上备份数据库。\n"
+	cs, _ := ParseConfigs([]string{"sections-hybrid"})
+	rep, err := Run(context.Background(), Options{Vault: writeVault(t, notes), Queries: qs, Configs: cs,
+		Embedder: asciiReader{&hashEmbedder{}}, TempDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := rep.Configs[0]; r.RecallAtK != 1 {
+		t.Errorf("recall %.3f, want 1", r.RecallAtK)
 	}
 }

@@ -113,7 +113,7 @@ func embedReadable(ctx context.Context, emb embed.Embedder, texts []string) ([][
 	var read []string
 	var at []int
 	for i, t := range texts {
-		if embed.UnreadShare(emb, t) < maxUnread {
+		if embed.UnreadShare(emb, t) < MaxUnread {
 			read, at = append(read, t), append(at, i)
 		}
 	}

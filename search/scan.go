@@ -280,7 +280,7 @@ func (w *batchWriter) write(res scanResult) error {
 // unread reports whether the model cannot read a window's text, as
 // embedReadable judges it; text of ASCII alone it always reads.
 func (r *run) unread(text string) bool {
-	return !isASCII(text) && embed.UnreadShare(r.e.emb, text) >= maxUnread
+	return !isASCII(text) && embed.UnreadShare(r.e.emb, text) >= MaxUnread
 }
 
 func (w *batchWriter) count(rows int) error {

@@ -18,9 +18,10 @@ import (
 	"github.com/mdsearch/mdsearch/store"
 )
 
-// maxUnread is the share of a query's characters the model does not read
-// (embed.Vocabulary) from which meaning is left out of its ranking.
-const maxUnread = 0.5
+// MaxUnread is the share of a query's characters the model does not read
+// (embed.Vocabulary) from which meaning is left out of its ranking, and a
+// window's from which it gets no vector of the model's.
+const MaxUnread = 0.5
 
 // maxCandidates bounds how far each list is read when dedup needs more.
 const maxCandidates = 100000
@@ -56,7 +57,7 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (_ *mds
 			resp.Mode = mdsearch.ModeKeyword
 		}
 	}
-	unreadable := q.snap != nil && embed.UnreadShare(e.emb, req.Query) >= maxUnread
+	unreadable := q.snap != nil && embed.UnreadShare(e.emb, req.Query) >= MaxUnread
 	if unreadable {
 		// Its vector would be the same for any text of as many words.
 		q.snap, resp.Mode = nil, mdsearch.ModeKeyword
