@@ -194,3 +194,16 @@ func TestSummaryNamesEveryCount(t *testing.T) {
 		}
 	}
 }
+
+// Columns line up on screen when a cell holds characters two columns wide.
+func TestPrintTable(t *testing.T) {
+	var b strings.Builder
+	printTable(&b, [][]string{{"NAME", "N", "ROOT"}, {"中文笔记", "19", "/a"}, {"notes", "6", "/b"}})
+	want := "NAME      N   ROOT\n中文笔记  19  /a\nnotes     6   /b\n"
+	if b.String() != want {
+		t.Errorf("table\n%s\nwant\n%s", b.String(), want)
+	}
+	if w := displayWidth("ｄｏｃｋｅｒ e\u0301"); w != 14 {
+		t.Errorf("displayWidth = %d, want 14", w)
+	}
+}

@@ -3,7 +3,11 @@ package cli
 import (
 	"context"
 	"fmt"
-	"text/tabwriter"
+	"io"
+	"strings"
+	"unicode"
+
+	"golang.org/x/text/width"
 )
 
 func runStatus(ctx context.Context, env *Env, args []string) error {
@@ -41,15 +45,17 @@ func runStatus(ctx context.Context, env *Env, args []string) error {
 	if len(s.Collections) == 0 {
 		fmt.Fprintln(env.Stdout, "no collections yet: run `mdsearch index DIR`")
 	} else {
-		tw := tabwriter.NewWriter(env.Stdout, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "\nCOLLECTION\tFILES\tPASSAGES\tWINDOWS\tVECTORS\tSTALE\tINDEXED\tROOT")
+		rows := [][]string{{"COLLECTION", "FILES", "PASSAGES", "WINDOWS", "VECTORS", "STALE", "INDEXED", "ROOT"}}
 		for _, c := range s.Collections {
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%s\t%s\n", c.Name, c.Files, c.Chunks, c.Windows, c.Vectors, c.Stale, c.IndexedAt, c.Root)
+			rows = append(rows, []string{c.Name, fmt.Sprint(c.Files), fmt.Sprint(c.Chunks), fmt.Sprint(c.Windows),
+				fmt.Sprint(c.Vectors), fmt.Sprint(c.Stale), c.IndexedAt, c.Root})
 		}
 		if len(s.Collections) > 1 {
-			fmt.Fprintf(tw, "total\t%d\t%d\t%d\t%d\t%d\t\t\n", s.Files, s.Chunks, s.Windows, s.Vectors, s.Stale)
+			rows = append(rows, []string{"total", fmt.Sprint(s.Files), fmt.Sprint(s.Chunks), fmt.Sprint(s.Windows),
+				fmt.Sprint(s.Vectors), fmt.Sprint(s.Stale), "", ""})
 		}
-		tw.Flush()
+		fmt.Fprintln(env.Stdout)
+		printTable(env.Stdout, rows)
 		if s.Stale > 0 { // it counts new and deleted files too, so it may exceed FILES
 			fmt.Fprintf(env.Stdout, "\nstale: %d %s added, changed or deleted on disk since indexed; `mdsearch index` catches up "+
 				"(a running watch, serve or mcp does so as files are saved)\n", s.Stale, plural(s.Stale, "file", "files"))
@@ -76,4 +82,45 @@ func humanBytes(n int64) string {
 		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
 	}
 	return fmt.Sprintf("%d B", n)
+}
+
+// printTable prints rows in columns two spaces apart, each as wide as its
+// widest cell on screen: a Chinese or Japanese character takes two
+// columns of a terminal (text/tabwriter counts it as one).
+func printTable(w io.Writer, rows [][]string) {
+	var widths []int
+	for _, row := range rows {
+		for i, cell := range row {
+			if i == len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[i] = max(widths[i], displayWidth(cell))
+		}
+	}
+	for _, row := range rows {
+		var b strings.Builder
+		for i, cell := range row {
+			b.WriteString(cell)
+			if i < len(row)-1 {
+				b.WriteString(strings.Repeat(" ", widths[i]-displayWidth(cell)+2))
+			}
+		}
+		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
+	}
+}
+
+// displayWidth is how many terminal columns s takes: two for a wide or
+// full-width character, none for a mark written on the one before.
+func displayWidth(s string) int {
+	n := 0
+	for _, r := range s {
+		switch k := width.LookupRune(r).Kind(); {
+		case unicode.Is(unicode.Mn, r):
+		case k == width.EastAsianWide || k == width.EastAsianFullwidth:
+			n += 2
+		default:
+			n++
+		}
+	}
+	return n
 }
