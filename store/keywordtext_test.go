@@ -3,7 +3,10 @@ package store
 import (
 	"context"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 func TestKeywordText(t *testing.T) {
@@ -39,5 +42,29 @@ func TestKeywordInsideRun(t *testing.T) {
 		if n != want {
 			t.Errorf("MATCH %s: %d rows, want %d", query, n, want)
 		}
+	}
+}
+
+// BenchmarkKeywordText is the keyword text of a passage as indexing makes
+// it, beside norm.NFKC alone (the most of it non-ASCII text can cost), on
+// ASCII prose, English with typographic punctuation, and Chinese.
+func BenchmarkKeywordText(b *testing.B) {
+	for _, bc := range []struct{ name, text string }{
+		{"ascii", strings.Repeat("The quick brown fox jumps over the lazy dog. ", 60)},
+		{"typographic", strings.Repeat("The “quick” brown fox — jumps over the lazy dog’s tail… ", 50)},
+		{"chinese", strings.Repeat("我们每天晚上备份数据库，并且每个月做一次恢复演练。", 30)},
+	} {
+		b.Run(bc.name+"/KeywordText", func(b *testing.B) {
+			b.SetBytes(int64(len(bc.text)))
+			for b.Loop() {
+				KeywordText(bc.text)
+			}
+		})
+		b.Run(bc.name+"/NFKC", func(b *testing.B) {
+			b.SetBytes(int64(len(bc.text)))
+			for b.Loop() {
+				norm.NFKC.String(bc.text)
+			}
+		})
 	}
 }
