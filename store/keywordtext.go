@@ -51,8 +51,15 @@ func KeywordFold(s string) string {
 // optionalMark reports whether r is a Hebrew point or cantillation mark,
 // or an Arabic vowel mark.
 func optionalMark(r rune) bool {
-	return r >= 0x0591 && r <= 0x05C7 && r != 0x05BE && r != 0x05C0 && r != 0x05C3 && r != 0x05C6 ||
-		r >= 0x0610 && r <= 0x061A || r >= 0x064B && r <= 0x065F || r == 0x0670 || r >= 0x06D6 && r <= 0x06ED && r != 0x06DD && r != 0x06DE && r != 0x06E5 && r != 0x06E6 && r != 0x06E9
+	switch {
+	case r < 0x0591 || r > 0x06ED:
+		return false
+	case r <= 0x05C7: // Hebrew, but for its punctuation (maqaf, paseq, sof pasuq, nun hafukha)
+		return r != 0x05BE && r != 0x05C0 && r != 0x05C3 && r != 0x05C6
+	case r >= 0x06D6: // Quranic marks, but for signs and small letters that are not
+		return r != 0x06DD && r != 0x06DE && r != 0x06E5 && r != 0x06E6 && r != 0x06E9
+	}
+	return r >= 0x0610 && r <= 0x061A || r >= 0x064B && r <= 0x065F || r == 0x0670
 }
 
 func isASCII(s string) bool {
