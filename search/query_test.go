@@ -41,6 +41,7 @@ func TestMatchQuery(t *testing.T) {
 		{`ﾃﾞｰﾀ`, `"デ ー" OR "ー タ"`},
 		{"\u1103\u1166\u110b\u1175", `"데 이"`}, // decomposed Hangul
 		{`الْمُكَوِّنَات`, `"المكونات"`},
+		{`מִצְרָכִים בְּ־בַּיִת`, `"מצרכים" OR "ב בית"`},
 		{`“grey liquid” hooch 「备份数据库」`, `"grey liquid" OR "hooch" OR "备 份 数 据 库"`},
 		{"a\x00b \xff\xfe c", `"a b" OR "c"`},
 		{`(((`, ``},
