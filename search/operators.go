@@ -11,8 +11,9 @@ import (
 // operators are the filters of Obsidian's search syntax a query may hold:
 // tag:NAME (or tag:#NAME), path:TEXT (the note's path holds it) and
 // file:TEXT (its file name does). A value with spaces is quoted:
-// path:"Daily notes" (or in the other quotes matchTerms takes). Text in double quotes is left as it is, and so is an
-// operator with no value ("tag:" alone is a word).
+// path:"Daily notes" (or in the other quotes matchTerms takes). Text in
+// quotes is left as it is, and so is an operator with no value ("tag:"
+// alone is a word).
 type operators struct {
 	tags, paths, files []string
 	first              string // the first operator, as written, for messages
@@ -26,7 +27,7 @@ var operatorNames = []string{"tag:", "path:", "file:"}
 func takeOperators(query string) (string, operators) {
 	var ops operators
 	lower := strings.ToLower(query)
-	if !strings.Contains(lower, "tag:") && !strings.Contains(lower, "path:") && !strings.Contains(lower, "file:") {
+	if !slices.ContainsFunc(operatorNames, func(n string) bool { return strings.Contains(lower, n) }) {
 		return query, ops
 	}
 	fields := strings.Fields(quotes.Replace(query))
