@@ -288,6 +288,8 @@ function matchRanges(text, query) {
 // spaces (Chinese, Japanese, Korean, Thai, Lao, Khmer, Burmese).
 const unspacedRun = /([\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}\u30fc]+)/u;
 
+const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+
 // wordsRegExp matches the query's words of three letters or more, and the
 // pairs of neighbouring characters of its runs of unspaced scripts, as
 // keyword search reads them; the filters (tag:, path:, file:) are no words.
@@ -302,7 +304,9 @@ function wordsRegExp(query) {
         if (part.length > 2) words.push(part);
         return;
       }
-      const chars = [...part];
+      // Characters as a reader sees them: a Thai letter with its vowel
+      // and tone marks is one, as the server keeps marks with their letter.
+      const chars = [...graphemes.segment(part)].map((g) => g.segment);
       if (chars.length === 1) words.push(part);
       for (let j = 0; j + 1 < chars.length; j++) words.push(chars[j] + chars[j + 1]);
     });
