@@ -4,10 +4,10 @@ import (
 	"iter"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/embed"
+	"github.com/mdsearch/mdsearch/internal/swar"
 	"github.com/mdsearch/mdsearch/sections"
 )
 
@@ -193,21 +193,12 @@ func appendLongRuns(elided [][2]int, src []byte, start, end int) [][2]int {
 		for b < end && !isSpace(src[b]) {
 			b++
 		}
-		if b-a > LongRun && ascii(src[a:b]) {
+		if b-a > LongRun && swar.ASCII(src[a:b]) {
 			elided = append(elided, [2]int{a + KeepRun, b})
 		}
 		p = b // the next word holding a probe starts after this one
 	}
 	return elided
-}
-
-func ascii(b []byte) bool {
-	for _, c := range b {
-		if c >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
 }
 
 // codeLeftOut is, for the passages cut, every range of code their windows

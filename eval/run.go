@@ -310,7 +310,7 @@ func (o *Options) ask(ctx context.Context, e searcher, cache *Cache, c Config) (
 		// A query the model cannot read is ranked by keywords in every
 		// mode: that is the configuration's answer to it. Any other
 		// fallback means the configuration did not run as named.
-		if resp.Mode != c.Mode && !(resp.Mode == mdsearch.ModeKeyword && cache != nil && cache.Unread(q.Text) >= search.MaxUnread) {
+		if resp.Mode != c.Mode && !(resp.Mode == mdsearch.ModeKeyword && cache != nil && search.Unreadable(cache, q.Text)) {
 			return nil, mdsearch.Errorf(mdsearch.KindUnavailable, "eval", c.Name, "", "searched %s instead of %s: %s", resp.Mode, c.Mode, resp.Notice)
 		}
 		kept := dropExcluded(resp.Results, q.Exclude)

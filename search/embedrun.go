@@ -24,6 +24,8 @@ func (r *run) embed() error {
 		if pend, err = e.st.MissingVectors(r.ctx, r.model); err != nil {
 			return err
 		}
+		r.judge(pend)
+		pend = r.withZeroed(pend)
 	} else {
 		for _, p := range r.pending {
 			pend = append(pend, p)
@@ -31,6 +33,9 @@ func (r *run) embed() error {
 		sort.Slice(pend, func(i, j int) bool { return string(pend[i].Key) < string(pend[j].Key) })
 	}
 	pend, err := r.withFull(pend)
+	if err == nil {
+		pend, err = r.zeroUnread(pend)
+	}
 	if err != nil {
 		return err
 	}
@@ -76,7 +81,7 @@ func (r *run) embedAll(pend []store.Pending) error {
 				for j, p := range batch {
 					texts[j] = p.EmbedText
 				}
-				vecs, err := embedReadable(ctx, e.emb, texts)
+				vecs, err := e.emb.Embed(ctx, texts)
 				done <- embedded{batch, vecs, err}
 			}()
 		}
@@ -104,37 +109,61 @@ func (r *run) embedAll(pend []store.Pending) error {
 	return r.ctx.Err()
 }
 
-// embedReadable embeds texts, but for those the model cannot read (of a
-// script its vocabulary lacks, as a query it cannot read is judged): they
-// get the zero vector, which is near no query. The model would give them
-// all about one vector, and so rank a note of Chinese first for an
-// English question as readily as for a Chinese one.
-func embedReadable(ctx context.Context, emb embed.Embedder, texts []string) ([][]float32, error) {
-	var read []string
-	var at []int
-	for i, t := range texts {
-		if embed.UnreadShare(emb, t) < MaxUnread {
-			read, at = append(read, t), append(at, i)
+// zeroUnread stores the zero vector for the pending windows the model
+// cannot read (Pending.Zero) and returns the others. The model would give
+// such windows all about one vector, and so rank a note of Chinese first
+// for an English question as readily as for a Chinese one.
+func (r *run) zeroUnread(pend []store.Pending) ([]store.Pending, error) {
+	var unread []store.Pending
+	readable := pend[:0:0]
+	for _, p := range pend {
+		if p.Zero {
+			unread = append(unread, p)
+		} else {
+			readable = append(readable, p)
 		}
 	}
-	if len(read) == len(texts) {
-		return emb.Embed(ctx, texts)
+	if len(unread) == 0 {
+		return pend, nil
 	}
-	vecs := make([][]float32, len(texts))
-	for i := range vecs {
-		vecs[i] = make([]float32, emb.Dim())
+	zero := make([][]float32, len(unread))
+	for i := range zero {
+		zero[i] = make([]float32, r.e.emb.Dim())
 	}
-	if len(read) == 0 {
-		return vecs, nil
+	if err := r.storeVectors(unread, zero); err != nil {
+		return nil, err
 	}
-	got, err := emb.Embed(ctx, read)
-	if err != nil || len(got) != len(read) {
-		return got, err // storeVectors reports a count that does not match
+	r.stats.Embedded += len(unread)
+	return readable, nil
+}
+
+// judge sets Zero on the texts of a list the scan did not make (every
+// text missing a vector, or every text of a --full run) that the model
+// cannot read, taking the scan's verdict on the windows it wrote.
+func (r *run) judge(pend []store.Pending) {
+	for i := range pend {
+		if p, ok := r.pending[string(pend[i].Key)]; ok {
+			pend[i].Zero = p.Zero
+		} else {
+			pend[i].Zero = Unreadable(r.e.emb, pend[i].EmbedText)
+		}
 	}
-	for j, i := range at {
-		vecs[i] = got[j]
+}
+
+// withZeroed adds to a list of texts missing a vector the windows the scan
+// found unreadable that have one, from an older mdsearch: they need the
+// zero vector too.
+func (r *run) withZeroed(pend []store.Pending) []store.Pending {
+	listed := make(map[string]bool, len(pend))
+	for _, p := range pend {
+		listed[string(p.Key)] = true
 	}
-	return vecs, nil
+	for k, p := range r.pending {
+		if p.Zero && !listed[k] {
+			pend = append(pend, p)
+		}
+	}
+	return pend
 }
 
 // embedAhead is how many Embed calls the engine keeps in flight: one more

@@ -20,10 +20,12 @@ func (r *run) withFull(pend []store.Pending) ([]store.Pending, error) {
 	for _, p := range pend {
 		seen[string(p.Key)] = true
 	}
+	n := len(pend)
 	for _, p := range texts {
 		if !seen[string(p.Key)] {
 			pend = append(pend, p)
 		}
 	}
+	r.judge(pend[n:]) // the scan judged those it wrote
 	return pend, nil
 }

@@ -8,7 +8,6 @@ import (
 	"sync"
 
 	"github.com/mdsearch/mdsearch"
-	"github.com/mdsearch/mdsearch/embed"
 	"github.com/mdsearch/mdsearch/sections"
 	"github.com/mdsearch/mdsearch/store"
 	"github.com/mdsearch/mdsearch/vault"
@@ -255,12 +254,9 @@ func (w *batchWriter) write(res scanResult) error {
 			if _, ok := r.pending[string(key)]; ok {
 				continue
 			}
-			if r.unread(win.EmbedText) {
-				// The zero vector, whatever an older run stored (embedReadable).
-				if err := tx.PutVector(r.model, key, make([]float32, r.e.emb.Dim())); err != nil {
-					return err
-				}
-				r.stats.Embedded++
+			if Unreadable(r.e.emb, win.EmbedText) {
+				// The zero vector, whatever an older run stored.
+				r.pending[string(key)] = store.Pending{Key: key, EmbedText: win.EmbedText, Zero: true}
 				continue
 			}
 			ok, err := tx.HasVector(r.model, key)
@@ -275,12 +271,6 @@ func (w *batchWriter) write(res scanResult) error {
 		}
 	}
 	return w.count(rows)
-}
-
-// unread reports whether the model cannot read a window's text, as
-// embedReadable judges it; text of ASCII alone it always reads.
-func (r *run) unread(text string) bool {
-	return !isASCII(text) && embed.UnreadShare(r.e.emb, text) >= MaxUnread
 }
 
 func (w *batchWriter) count(rows int) error {

@@ -15,13 +15,20 @@ import (
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/embed"
+	"github.com/mdsearch/mdsearch/internal/swar"
 	"github.com/mdsearch/mdsearch/store"
 )
 
-// MaxUnread is the share of a query's characters the model does not read
-// (embed.Vocabulary) from which meaning is left out of its ranking, and a
-// window's from which it gets no vector of the model's.
-const MaxUnread = 0.5
+// maxUnread is the share of a text's characters the model does not read
+// (embed.Vocabulary) from which it cannot read the text.
+const maxUnread = 0.5
+
+// Unreadable reports whether emb cannot read text (maxUnread): a query it
+// cannot read is ranked by keywords alone, and a window gets the zero
+// vector. ASCII text it always reads, so that costs no tokenizing.
+func Unreadable(emb embed.Embedder, text string) bool {
+	return !swar.ASCII(text) && embed.UnreadShare(emb, text) >= maxUnread
+}
 
 // maxCandidates bounds how far each list is read when dedup needs more.
 const maxCandidates = 100000
@@ -57,7 +64,7 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (_ *mds
 			resp.Mode = mdsearch.ModeKeyword
 		}
 	}
-	unreadable := q.snap != nil && embed.UnreadShare(e.emb, req.Query) >= MaxUnread
+	unreadable := q.snap != nil && Unreadable(e.emb, req.Query)
 	if unreadable {
 		// Its vector would be the same for any text of as many words.
 		q.snap, resp.Mode = nil, mdsearch.ModeKeyword
@@ -127,7 +134,7 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (_ *mds
 		return nil, err
 	}
 	resp.Collections = len(colls)
-	if names := olderKeywordText(colls); names != "" && !isASCII(req.Query) {
+	if names := olderKeywordText(colls); names != "" && !swar.ASCII(req.Query) {
 		addNotice(&resp.Notice, names+" by an older mdsearch, which read text of other scripts "+
 			"otherwise: run `mdsearch index` to update the index (until then some words are not found)")
 	}
@@ -226,15 +233,6 @@ func olderKeywordText(colls []store.Collection) string {
 		return "collection " + names[0] + " was indexed"
 	}
 	return "collections " + strings.Join(names, ", ") + " were indexed"
-}
-
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
 }
 
 // matchesAnywhere reports whether q's keywords match any passage when

@@ -116,3 +116,25 @@ func zeroVectors(t *testing.T, index string) int {
 	}
 	return n
 }
+
+// A --full run embeds every text again but those the model cannot read,
+// which keep the zero vector.
+func TestUnreadableFullRun(t *testing.T) {
+	emb := unreadable{newBow("bow")}
+	dir := t.TempDir()
+	e := openEngine(t, filepath.Join(dir, "index.db"), emb)
+	vault := copyDir(t, "../sample-vault")
+	write(t, vault, "备份.md", "# 备份\n\n我们每天晚上备份数据库。\n")
+	index(t, e, vault, "v")
+	before := emb.texts.Load()
+	st, err := e.Index(bg, mdsearch.IndexRequest{Dir: vault, Name: "v", Full: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if asked := emb.texts.Load() - before; asked != int64(st.Embedded-2) {
+		t.Errorf("the model embedded %d of %d texts, want all but the 2 it cannot read", asked, st.Embedded)
+	}
+	if n := zeroVectors(t, filepath.Join(dir, "index.db")); n != 2 {
+		t.Errorf("%d zero vectors, want 2", n)
+	}
+}

@@ -6,6 +6,8 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 	"modernc.org/sqlite"
+
+	"github.com/mdsearch/mdsearch/internal/swar"
 )
 
 // SQLite's lower() folds ASCII letters alone, and compares code points as
@@ -25,7 +27,7 @@ func init() {
 }
 
 func fold(s string) string {
-	if isASCII(s) {
+	if swar.ASCII(s) {
 		return strings.ToLower(s)
 	}
 	return strings.ToLower(norm.NFC.String(s))
@@ -36,7 +38,7 @@ func fold(s string) string {
 // (the path's other letters are then compared as stored: a decomposed
 // é still holds an e), else fold().
 func lowerSQL(expr, arg string) string {
-	if isASCII(arg) {
+	if swar.ASCII(arg) {
 		return "lower(" + expr + ")"
 	}
 	return "fold(" + expr + ")"

@@ -6,6 +6,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/mdsearch/mdsearch/embed"
+	"github.com/mdsearch/mdsearch/internal/swar"
 )
 
 // KeywordVersion numbers how text is prepared for the keyword index (see
@@ -33,7 +34,7 @@ func KeywordText(s string) string { return embed.SpaceEach(KeywordFold(s), Keywo
 // writers add or leave out at will (unicode61 would split a word at each).
 // Text that needs no change is returned as it is, without a copy.
 func KeywordFold(s string) string {
-	if isASCII(s) {
+	if swar.ASCII(s) {
 		return s
 	}
 	s = norm.NFKC.String(s)
@@ -60,15 +61,6 @@ func optionalMark(r rune) bool {
 		return r != 0x06DD && r != 0x06DE && r != 0x06E5 && r != 0x06E6 && r != 0x06E9
 	}
 	return r >= 0x0610 && r <= 0x061A || r >= 0x064B && r <= 0x065F || r == 0x0670
-}
-
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			return false
-		}
-	}
-	return true
 }
 
 // KeywordChar reports whether the keyword index reads r as a word alone:

@@ -105,10 +105,11 @@ func (t *Tx) PutVector(model int64, key []byte, vec []float32) error {
 	return err
 }
 
-// Pending is a text that has no vector yet.
+// Pending is a text that has no vector yet, or needs another.
 type Pending struct {
 	Key       []byte
 	EmbedText string
+	Zero      bool // the model cannot read it: it gets the zero vector
 }
 
 // MissingVectors lists the distinct embed texts of all windows, in every

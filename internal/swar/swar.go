@@ -18,3 +18,19 @@ func Load8[T ~string | ~[]byte](s T, i int) uint64 {
 func ZeroBytes(x uint64) uint64 {
 	return ^((x&^High + 0x7f*Ones) | x) & High
 }
+
+// ASCII reports whether s holds ASCII bytes alone, eight at a time.
+func ASCII[T ~string | ~[]byte](s T) bool {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		if Load8(s, i)&High != 0 {
+			return false
+		}
+	}
+	for ; i < len(s); i++ {
+		if s[i]&0x80 != 0 {
+			return false
+		}
+	}
+	return true
+}

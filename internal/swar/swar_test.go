@@ -1,6 +1,9 @@
 package swar
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestZeroBytes checks every byte value at every position, with the other
 // bytes zero and with them all set, against a byte loop.
@@ -30,5 +33,24 @@ func TestLoad8(t *testing.T) {
 	}
 	if got, want := Load8([]byte(s), 0), uint64(0x0807060504030201); got != want {
 		t.Errorf("Load8([]byte) = %#x, want %#x", got, want)
+	}
+}
+
+// TestASCII puts one byte of every value at every position of texts of
+// lengths around the eight-byte blocks.
+func TestASCII(t *testing.T) {
+	for n := 1; n <= 17; n++ {
+		for pos := range n {
+			for _, c := range []byte{0, 'a', 0x7f, 0x80, 0xc3, 0xff} {
+				b := []byte(strings.Repeat("x", n))
+				b[pos] = c
+				if got, want := ASCII(b), c < 0x80; got != want || ASCII(string(b)) != want {
+					t.Fatalf("ASCII(%q) = %v, want %v", b, got, want)
+				}
+			}
+		}
+	}
+	if !ASCII("") {
+		t.Error(`ASCII("") is false`)
 	}
 }
