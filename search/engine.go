@@ -250,10 +250,15 @@ func (e *Engine) signature(o chunks.Options) string {
 	if e.opts.Split != nil {
 		split = "custom:" + e.opts.SplitName
 	}
-	return fmt.Sprintf("split=%s v=%d profile=%s max=%d overlap=%g stub=%d passage=%d code=%d counter=%s kw=%d",
+	return fmt.Sprintf("split=%s v=%d profile=%s max=%d overlap=%g stub=%d passage=%d code=%d counter=%s %s",
 		split, chunks.Version, o.Profile, o.MaxTokens, o.Overlap, o.StubWords, o.PassageWords, o.CodeLines, counter,
-		store.KeywordVersion)
+		keywordSig)
 }
+
+// keywordSig is the part of the signature that names how the keyword
+// index reads text; a collection whose signature lacks it was cut by an
+// older mdsearch (olderKeywordText).
+var keywordSig = fmt.Sprintf("kw=%d", store.KeywordVersion)
 
 // split cuts a parsed note with the configured splitter.
 func (e *Engine) split(doc *sections.Document, o chunks.Options) []mdsearch.Chunk {

@@ -220,9 +220,8 @@ func filtersOf(req mdsearch.SearchRequest, ops operators) string {
 // signature records it), or is "".
 func olderKeywordText(colls []store.Collection) string {
 	var names []string
-	want := fmt.Sprintf(" kw=%d", store.KeywordVersion)
 	for _, c := range colls {
-		if c.Chunking != "" && !strings.Contains(c.Chunking+" ", want+" ") {
+		if c.Chunking != "" && !slices.Contains(strings.Fields(c.Chunking), keywordSig) {
 			names = append(names, strconv.Quote(c.Name))
 		}
 	}
