@@ -59,6 +59,41 @@ func CountWords[T ~string | ~[]byte](s T) int {
 	return n
 }
 
+// WordsEnd is the offset just past the first n words of src, as
+// CountWords counts them: a character of a script written without spaces
+// (with its marks) is a word.
+func WordsEnd[T ~string | ~[]byte](src T, n int) int {
+	in := false // inside a word of spaced text
+	for i := 0; i < len(src); {
+		r, size := decodeRune(src[i:])
+		switch {
+		case unicode.IsSpace(r) || Unspaced(r):
+			if in {
+				if n--; n == 0 {
+					return i
+				}
+			}
+			in = false
+			if unicode.IsSpace(r) {
+				break
+			}
+			for i += size; i < len(src); i += size {
+				if r, size = decodeRune(src[i:]); !unicode.IsMark(r) {
+					break
+				}
+			}
+			if n--; n == 0 {
+				return i
+			}
+			continue
+		default:
+			in = true
+		}
+		i += size
+	}
+	return len(src)
+}
+
 // asciiSpaces has the high bit of each byte of v (eight ASCII bytes) that
 // is a space: ' ', or '\t' through '\r'.
 func asciiSpaces(v uint64) uint64 {

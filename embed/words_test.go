@@ -119,3 +119,20 @@ func FuzzSpaceUnspaced(f *testing.F) {
 		}
 	})
 }
+
+// WordsEnd stops after n words as CountWords counts them, in any
+// script.
+func TestWordsEnd(t *testing.T) {
+	for _, s := range []string{
+		"one two  three\tfour\nfive", "我们每天晚上备份数据库，并且每个月做一次恢复演练。", "ที่นี่ ภาษาไทย",
+		"Rust的所有权 rules", "데이터베이스를 매일 백업합니다", "  lead", "e\u0301t\u00e9 \u3000 x",
+	} {
+		total := CountWords(s)
+		for n := 1; n <= total+1; n++ {
+			end := WordsEnd(s, n)
+			if got := CountWords(s[:end]); got != min(n, total) || !utf8.ValidString(s[:end]) {
+				t.Errorf("WordsEnd(%q, %d) = %d: %q holds %d words", s, n, end, s[:end], got)
+			}
+		}
+	}
+}

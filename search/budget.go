@@ -16,13 +16,13 @@ func cutWithin(text string, budget int) string {
 	lo := min(minWords, hi)      // always kept
 	for lo < hi {
 		mid := (lo + hi + 1) / 2
-		if EstimateTokens(text[:wordsEnd(text, mid)]) <= budget {
+		if EstimateTokens(text[:embed.WordsEnd(text, mid)]) <= budget {
 			lo = mid
 		} else {
 			hi = mid - 1
 		}
 	}
-	cut := strings.TrimRight(text[:wordsEnd(text, lo)], " \t\r\n")
+	cut := strings.TrimRight(text[:embed.WordsEnd(text, lo)], " \t\r\n")
 	if end := sentenceEnd(cut); end > len(cut)/2 && embed.CountWords(cut[:end]) >= min(minWords, hi) {
 		return cut[:end]
 	}

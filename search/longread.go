@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/mdsearch/mdsearch"
@@ -93,7 +92,7 @@ func preview(resp *mdsearch.ReadResponse, n *note, s span) {
 	if took < limit/2 && end-from < previewBytes/2 && end < to {
 		// The next line is long: its first words, or bytes, as lines
 		// cannot split it.
-		cut := wordsEnd(string(src[end:to]), limit-took)
+		cut := embed.WordsEnd(src[end:to], limit-took)
 		how := fmt.Sprintf("%d words", limit-took)
 		if room := previewBytes - (end - from); cut > room {
 			cut, how = runeStart(src[end:to], room), fmt.Sprintf("%d KB", (end-from+room)>>10)
@@ -160,41 +159,6 @@ func firstLines(src []byte, limit int) (end, words int) {
 		end = blank
 	}
 	return end, words
-}
-
-// wordsEnd is the offset just past the first n words of src, as
-// embed.CountWords counts them: a character of a script written without
-// spaces (with its marks) is a word.
-func wordsEnd(src string, n int) int {
-	in := false // inside a word of spaced text
-	for i := 0; i < len(src); {
-		r, size := utf8.DecodeRuneInString(src[i:])
-		switch {
-		case unicode.IsSpace(r) || embed.Unspaced(r):
-			if in {
-				if n--; n == 0 {
-					return i
-				}
-			}
-			in = false
-			if unicode.IsSpace(r) {
-				break
-			}
-			for i += size; i < len(src); i += size {
-				if r, size = utf8.DecodeRuneInString(src[i:]); !unicode.IsMark(r) {
-					break
-				}
-			}
-			if n--; n == 0 {
-				return i
-			}
-			continue
-		default:
-			in = true
-		}
-		i += size
-	}
-	return len(src)
 }
 
 // leadNotice puts msg before the notice resp already has.

@@ -6,10 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/mdsearch/mdsearch"
-	"github.com/mdsearch/mdsearch/embed"
 )
 
 // A section over the long-note limit is answered as a long note is: with
@@ -140,22 +138,5 @@ func TestReadLongBytes(t *testing.T) {
 	}
 	if len(r.Content) > 16<<10 || !r.More || !strings.HasSuffix(r.Content, ");\n") || !strings.Contains(r.Notice, "read on from line") {
 		t.Errorf("long code: %d bytes to line %d, more %v, notice %q", len(r.Content), r.EndLine, r.More, r.Notice)
-	}
-}
-
-// wordsEnd stops after n words as embed.CountWords counts them, in any
-// script.
-func TestWordsEnd(t *testing.T) {
-	for _, s := range []string{
-		"one two  three\tfour\nfive", "我们每天晚上备份数据库，并且每个月做一次恢复演练。", "ที่นี่ ภาษาไทย",
-		"Rust的所有权 rules", "데이터베이스를 매일 백업합니다", "  lead", "e\u0301t\u00e9 \u3000 x",
-	} {
-		total := embed.CountWords(s)
-		for n := 1; n <= total+1; n++ {
-			end := wordsEnd(s, n)
-			if got := embed.CountWords(s[:end]); got != min(n, total) || !utf8.ValidString(s[:end]) {
-				t.Errorf("wordsEnd(%q, %d) = %d: %q holds %d words", s, n, end, s[:end], got)
-			}
-		}
 	}
 }
