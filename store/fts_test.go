@@ -217,11 +217,7 @@ func TestTermRows(t *testing.T) {
 // TestTermIn: a term is in a collection when one of that collection's
 // rows matches it.
 func TestTermIn(t *testing.T) {
-	s := open(t)
-	a, _ := s.AddCollection(ctx, "a", "/a")
-	b, _ := s.AddCollection(ctx, "b", "/b")
-	put(t, s, a.ID, "x.md", "T", nil, chunk("x.md", 0, "A", "apple"))
-	put(t, s, b.ID, "x.md", "T", nil, chunk("x.md", 0, "B", "banana"))
+	s, a, b := twoCollections(t)
 	for _, c := range []struct {
 		term string
 		coll int64
@@ -252,4 +248,15 @@ func TestVarint(t *testing.T) {
 			t.Errorf("varint(% x) = %d, %v; want %d, %v", c.in, got, ok, c.want, c.ok)
 		}
 	}
+}
+
+// twoCollections is an index of collections a and b, each holding x.md:
+// a's of the word apple, b's of banana.
+func twoCollections(t *testing.T) (s *Store, a, b *Collection) {
+	s = open(t)
+	a, _ = s.AddCollection(ctx, "a", "/a")
+	b, _ = s.AddCollection(ctx, "b", "/b")
+	put(t, s, a.ID, "x.md", "T", nil, chunk("x.md", 0, "A", "apple"))
+	put(t, s, b.ID, "x.md", "T", nil, chunk("x.md", 0, "B", "banana"))
+	return s, a, b
 }

@@ -345,11 +345,7 @@ func BenchmarkKeyword(b *testing.B) {
 
 // TestSharedPaths: a path is shared when two collections hold it.
 func TestSharedPaths(t *testing.T) {
-	s := open(t)
-	a, _ := s.AddCollection(ctx, "a", "/a")
-	b, _ := s.AddCollection(ctx, "b", "/b")
-	put(t, s, a.ID, "x.md", "T", nil, chunk("x.md", 0, "A", "apple"))
-	put(t, s, b.ID, "x.md", "T", nil, chunk("x.md", 0, "B", "banana"))
+	s, _, b := twoCollections(t)
 	put(t, s, b.ID, "y.md", "T", nil, chunk("y.md", 0, "C", "cherry"))
 	shared, err := s.SharedPaths(ctx, []string{"x.md", "y.md", "z.md"})
 	if err != nil || len(shared) != 1 || !shared["x.md"] {
