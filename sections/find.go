@@ -55,7 +55,7 @@ func (d *Document) findIn(query string, forms []pathForms) (*Section, error) {
 			exactSuffix = append(exactSuffix, i)
 		case k > 0:
 			suffix = append(suffix, i)
-		case strings.Contains(forms[i].heading, q):
+		case strings.Contains(forms[i].heading, q) || forms[i].shown != "" && strings.Contains(forms[i].shown, q):
 			contains = append(contains, i)
 		}
 	}
@@ -129,10 +129,12 @@ func (d *Document) samePath(m []int) bool {
 
 // pathForms are what find compares a query with, for one section: its
 // path from each heading on, joined with " > " and with '/', and its
-// heading, all normalised.
+// heading, all normalised; shown and shownArrow are the heading and the
+// paths as Obsidian shows them when they hold wikilinks ("See [[Note|the
+// other]]" reads "See the other"), else empty.
 type pathForms struct {
-	arrow, slash []string
-	heading      string
+	arrow, slash, shownArrow []string
+	heading, shown           string
 }
 
 // forms makes every section's pathForms.
@@ -140,6 +142,15 @@ func (d *Document) forms() []pathForms {
 	fs := make([]pathForms, len(d.Sections))
 	for i, s := range d.Sections {
 		f := pathForms{heading: normalize(s.Heading), arrow: make([]string, len(s.Path)), slash: make([]string, len(s.Path))}
+		if shown := shownLinks(s.Heading); shown != s.Heading {
+			f.shown = normalize(shown)
+		}
+		if linked := slices.ContainsFunc(s.Path, func(h string) bool { return strings.Contains(h, "[[") }); linked {
+			f.shownArrow = make([]string, len(s.Path))
+			for k := range s.Path {
+				f.shownArrow[k] = normalize(shownLinks(strings.Join(s.Path[k:], " > ")))
+			}
+		}
 		for k := range s.Path {
 			f.arrow[k] = normalize(strings.Join(s.Path[k:], " > "))
 			f.slash[k] = normalize(strings.Join(s.Path[k:], "/"))
@@ -156,11 +167,33 @@ func (d *Document) forms() []pathForms {
 func (f *pathForms) match(query, q string) int {
 	slash := strings.Contains(query, "/")
 	for k := range f.arrow {
-		if f.arrow[k] == q || slash && f.slash[k] == q {
+		if f.arrow[k] == q || slash && f.slash[k] == q || f.shownArrow != nil && f.shownArrow[k] == q {
 			return k
 		}
 	}
 	return -1
+}
+
+// shownLinks is h with each wikilink as Obsidian shows it: its alias, else
+// its target ("Note#Part" as "Note > Part").
+func shownLinks(h string) string {
+	for {
+		open := strings.Index(h, "[[")
+		if open < 0 {
+			return h
+		}
+		end := strings.Index(h[open:], "]]")
+		if end < 0 {
+			return h
+		}
+		link := h[open+2 : open+end]
+		if _, alias, ok := strings.Cut(link, "|"); ok {
+			link = alias
+		} else {
+			link = strings.ReplaceAll(link, "#", " > ")
+		}
+		h = h[:open] + link + h[open+end+2:]
+	}
 }
 
 // exactPath reports whether query is the whole path as written, but for

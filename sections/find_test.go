@@ -168,3 +168,36 @@ func TestBlockRef(t *testing.T) {
 		}
 	}
 }
+
+// A heading holding a wikilink is found by the text Obsidian shows for it
+// (the alias, else the target), as well as by what it holds.
+func TestFindShownLinks(t *testing.T) {
+	d := Parse("n.md", []byte("# Top\n## See [[Other note|the other]]\n## Notes on [[Cake#Icing]]\n## Plain\n"))
+	for _, tt := range []struct{ query, want string }{
+		{"See the other", "Top/See [[Other note|the other]]"},
+		{"Top > See the other", "Top/See [[Other note|the other]]"},
+		{"See Other note", "Top/See [[Other note|the other]]"},
+		{"See [[Other note|the other]]", "Top/See [[Other note|the other]]"},
+		{"Notes on Cake > Icing", "Top/Notes on [[Cake#Icing]]"},
+		{"the other", "Top/See [[Other note|the other]]"},
+		{"Plain", "Top/Plain"},
+	} {
+		s, err := d.Find(tt.query)
+		got := ""
+		if err == nil {
+			got = strings.Join(s.Path, "/")
+		}
+		if got != tt.want {
+			t.Errorf("Find(%q) = %q, %v; want %q", tt.query, got, err, tt.want)
+		}
+	}
+	for in, want := range map[string]string{
+		"a [[b|c]] d [[e]] [[f#g]]": "a c d e f > g",
+		"unclosed [[x":              "unclosed [[x",
+		"[[|]]":                     "",
+	} {
+		if got := shownLinks(in); got != want {
+			t.Errorf("shownLinks(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
