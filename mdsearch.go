@@ -15,12 +15,16 @@ import (
 // section it covers. Text is the exact source slice [StartByte, EndByte) of
 // the original file. The model sees a chunk as one or more Windows.
 type Chunk struct {
-	ID           string         `json:"id"`   // "path#chunk_index"
-	Path         string         `json:"path"` // vault-relative, '/'-separated
-	Title        string         `json:"title"`
-	Section      string         `json:"section"`          // heading text where the text starts; "" for the preamble
-	SectionPath  []string       `json:"section_path"`     // heading texts from the top
-	Anchor       string         `json:"anchor,omitempty"` // the section's id on the page: unique in the note, unlike SectionPath
+	ID          string   `json:"id"`   // "path#chunk_index"
+	Path        string   `json:"path"` // vault-relative, '/'-separated
+	Title       string   `json:"title"`
+	Section     string   `json:"section"`          // heading text where the text starts; "" for the preamble
+	SectionPath []string `json:"section_path"`     // heading texts from the top
+	Anchor      string   `json:"anchor,omitempty"` // the section's id on the page: unique in the note, unlike SectionPath
+	// ReadSection is "#"+Anchor where SectionPath does not name the
+	// section for read (another section's path reads the same, or its
+	// heading is empty); "" where it does.
+	ReadSection  string         `json:"read_section,omitempty"`
 	HeadingLevel int            `json:"heading_level"`
 	StartLine    int            `json:"start_line"` // 1-based, inclusive, in the original file
 	EndLine      int            `json:"end_line"`
@@ -105,11 +109,14 @@ type Result struct {
 	// ReadPath names the note to read (read_note, `mdsearch read`) where
 	// Path alone does not: COLLECTION:PATH, set when another collection
 	// holds the same path, which read would refuse as ambiguous.
-	ReadPath      string   `json:"read_path,omitempty"`
-	Title         string   `json:"title"`
-	Collection    string   `json:"collection"`
-	Section       string   `json:"section"`
-	SectionPath   []string `json:"section_path"`
+	ReadPath    string   `json:"read_path,omitempty"`
+	Title       string   `json:"title"`
+	Collection  string   `json:"collection"`
+	Section     string   `json:"section"`
+	SectionPath []string `json:"section_path"`
+	// ReadSection names the section for read where SectionPath does not
+	// (another section of the note reads the same): its "#id".
+	ReadSection   string   `json:"read_section,omitempty"`
 	ChunkIndex    int      `json:"chunk_index"`
 	TotalChunks   int      `json:"total_chunks"`
 	PageWordCount int      `json:"page_word_count"`

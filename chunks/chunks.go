@@ -76,7 +76,9 @@ type Options struct {
 //	   stops of Chinese and Japanese (。！？), and a piece cut inside a
 //	   run of characters never starts with a mark (a Thai vowel); inline
 //	   tags keep their marks and may follow an ideographic space.
-const Version = 7
+//	8: a passage whose section's path does not name it (another reads the
+//	   same, or its heading is empty) carries ReadSection, its "#id".
+const Version = 8
 
 // Defaults.
 const (
@@ -175,6 +177,9 @@ type splitter struct {
 	// holds a one-window slice of winBuf until windows copies it out).
 	atomBuf []atom
 	winBuf  []mdsearch.Window
+	// byID marks the sections read must name by "#id" (their path does
+	// not name them); made for the first passage.
+	byID []bool
 	// unitBlock is where newUnit takes units from.
 	unitBlock []unit
 	// commentList is the note's comments (units.go), nil until asked.
@@ -366,6 +371,18 @@ func (u *unit) label(start, end int, first bool) (own *sections.Section, merged 
 	return own, merged
 }
 
+// readSection is the name read needs for section own where its path does
+// not name it, else "".
+func (s *splitter) readSection(own *sections.Section) string {
+	if s.byID == nil {
+		s.byID = s.doc.ReadsByID()
+	}
+	if s.byID[own.Index] {
+		return "#" + own.ID
+	}
+	return ""
+}
+
 // chunk builds the chunk for [start, end) of unit u: a passage, or a
 // window (only its byte range and Windows[0] are set). The caller fills in
 // the index fields.
@@ -382,6 +399,7 @@ func (s *splitter) chunk(u *unit, start, end int) mdsearch.Chunk {
 		Section:      own.Heading,
 		SectionPath:  own.Path,
 		Anchor:       own.ID,
+		ReadSection:  s.readSection(own),
 		HeadingLevel: own.Level,
 		StartLine:    s.doc.Line(start),
 		EndLine:      s.doc.Line(max(start, end-1)),

@@ -61,10 +61,12 @@ func searchTool() *mcp.Tool {
 		Description: "Search the user's markdown notes by meaning and keywords. Use this first. " +
 			"Returns the best-matching passages, each a whole section or a part of a long one (up to about 300 words, usually enough to answer from; " +
 			"neighbouring parts of one section that both match come back as one result, `chunks i–j/N`), " +
-			"headed `rank. **path** > Section > Sub (score%)` (path is collection:path where several collections hold the same path: pass it to read_note as shown) and followed by `chunk i/N · part p/P · lines a–b · page W words` and the section path; " +
-			"`part p/P` (only when P > 1) says the section's text was cut into P passages and this is one: read_note with the section returns all of it. " +
+			"headed `rank. **path** > Section > Sub (score%)` (path is collection:path where several collections hold the same path: pass it to read_note as shown) and followed by `chunk i/N · part p/P · lines a–b · page W words` and the section to pass to read_note " +
+			"(`section \"A/B\"`; `\"#id\"` where another section has the same path; `\"/\"` for the text before the first heading); " +
+			"`part p/P` (only when P > 1) says the section's text was cut into P passages and this is one: read_note with the section returns all of it, " +
+			"but a section over 1500 words comes back in part, so read lines around the hit instead. " +
 			"In hybrid (default) and keyword mode the score is on one scale for every query: 50% or more is usually a strong match, though a question on a subject " +
-			"close to the notes' own can reach 50-60% unanswered, so check the text; questions the notes cannot answer usually score 20-40%; " +
+			"close to the notes' own (a technical question over technical docs) can reach 50-75% unanswered, so check the text; questions the notes cannot answer usually score 20-40%; " +
 			"one- or two-word queries score lower even when right (often 40-60%), so rank a query's results by their order; in hybrid mode a result under 25% rarely answers. " +
 			"Semantic mode scores run higher (unrelated questions often 60-90%): compare them within one answer only. " +
 			"Structured output gives score as 0-1 and chunk_index from 0 (the text: a percentage, and chunk i/N from 1). " +

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/sections"
 )
 
 // Options tune Results.
@@ -41,7 +42,7 @@ func Header(rank int, r mdsearch.Result) string {
 	}
 	also := coveredAlso(r)
 	if len(r.SectionPath) == 0 && r.Section == "" && len(also) > 0 {
-		b.WriteString(" > (intro)") // the text before the first heading, read as section "/"
+		b.WriteString(" > " + sections.Intro) // the text before the first heading, read as section "/"
 	}
 	for _, p := range also {
 		b.WriteString(" + ")
@@ -167,8 +168,17 @@ func Results(w io.Writer, resp *mdsearch.SearchResponse, o Options) error {
 // own part (" · sections "A/x", "A/y"").
 func readsAs(r mdsearch.Result) string {
 	var names, seen []string
-	for _, p := range append([][]string{r.SectionPath}, r.Sections...) {
-		if n := SectionPath(p); len(p) > 0 && !slices.Contains(seen, n) {
+	for i, p := range append([][]string{r.SectionPath}, r.Sections...) {
+		n := SectionPath(p)
+		switch {
+		case i == 0 && r.ReadSection != "":
+			n = r.ReadSection // the path names another section too
+		case len(p) == 0 && r.TotalChunks == 1 && len(r.Sections) == 0:
+			continue // a note of one passage without headings: read it whole
+		case len(p) == 0:
+			n = "/" // the text before the first heading
+		}
+		if !slices.Contains(seen, n) {
 			seen, names = append(seen, n), append(names, fmt.Sprintf("%q", n))
 		}
 	}

@@ -251,3 +251,25 @@ func TestExcerpt(t *testing.T) {
 		})
 	}
 }
+
+// TestReadsAs: the footer names sections as read takes them: a path where
+// it names one section, the "#id" where another reads the same, "/" for
+// the text before the first heading of a note that has more.
+func TestReadsAs(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		r    mdsearch.Result
+		want string
+	}{
+		{"path", mdsearch.Result{SectionPath: []string{"A", "B"}, TotalChunks: 3}, ` · section "A/B"`},
+		{"shared path", mdsearch.Result{SectionPath: []string{"Net", "TCP", "IP"}, ReadSection: "#ip", TotalChunks: 3}, ` · section "#ip"`},
+		{"preamble", mdsearch.Result{TotalChunks: 3}, ` · section "/"`},
+		{"preamble merged", mdsearch.Result{Sections: [][]string{{}, {"Setup"}}, TotalChunks: 2}, ` · sections "/", "Setup"`},
+		{"note without headings", mdsearch.Result{TotalChunks: 1}, ``},
+		{"merged twice", mdsearch.Result{SectionPath: []string{"A"}, Sections: [][]string{{"A"}, {"A", "x"}}, TotalChunks: 2}, ` · sections "A", "A/x"`},
+	} {
+		if got := readsAs(tt.r); got != tt.want {
+			t.Errorf("%s: readsAs = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}

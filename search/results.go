@@ -219,7 +219,7 @@ func groupResult(g *group, rows map[int64]*store.ChunkRow) (mdsearch.Result, []s
 		if len(texts) == 0 {
 			res = mdsearch.Result{
 				Path: r.Path, Title: r.Title, Collection: r.Collection, Section: r.Section,
-				SectionPath: r.SectionPath, ChunkIndex: r.ChunkIndex, TotalChunks: r.TotalChunks,
+				SectionPath: r.SectionPath, ReadSection: r.ReadSection, ChunkIndex: r.ChunkIndex, TotalChunks: r.TotalChunks,
 				PageWordCount: r.PageWordCount, StartLine: r.StartLine, Sections: r.Sections,
 				Score: round4(g.best.score),
 			}

@@ -1,7 +1,9 @@
 package search
 
 import (
+	"cmp"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/mdsearch/mdsearch"
@@ -49,6 +51,44 @@ func TestSharedPathResults(t *testing.T) {
 		}
 		if (coll == "" && len(seen) != 2) || (coll != "" && !seen[coll]) {
 			t.Errorf("collection %q: shared path found in %v", coll, seen)
+		}
+	}
+}
+
+// TestReadSectionResults: a result whose section path another section of
+// the note reads the same (one heading twice under one parent, or a
+// heading holding '/') carries ReadSection, and reading it returns that
+// section; a path that names one section needs none.
+func TestReadSectionResults(t *testing.T) {
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	work := t.TempDir()
+	// Each section over the stub size, so none merges into the next.
+	long := func(s string) string { return s + strings.Repeat(" Filler words to pass the stub size.", 10) + "\n\n" }
+	write(t, work, "dup.md", "# Dup\n\n"+long("Intro.")+"## Rollback\n\n"+long("First.")+"### Steps\n\n"+long("The harbour bucket first.")+
+		"## Rollback\n\n"+long("Second.")+"### Steps\n\n"+long("Page the walrus on call.")+"## Unique\n\n"+long("A tundra tracker."))
+	write(t, work, "net.md", "# Net\n\n"+long("Intro.")+"## TCP/IP\n\n"+long("The stack as a whole.")+"## TCP\n\n"+long("Segments.")+
+		"### IP\n\n"+long("Addresses of the axolotl."))
+	index(t, e, work, "work")
+	for _, tt := range []struct{ query, path, readSection, text string }{
+		{"walrus", "dup.md", "#steps-1", "walrus"},
+		{"harbour bucket", "dup.md", "#steps", "harbour"},
+		{"axolotl", "net.md", "#ip", "axolotl"},
+		{"stack whole", "net.md", "#tcpip", "stack"},
+		{"tundra tracker", "dup.md", "", "tundra"},
+	} {
+		resp := search(t, e, mdsearch.SearchRequest{Query: tt.query, Mode: mdsearch.ModeKeyword, N: 1})
+		if len(resp.Results) != 1 || resp.Results[0].Path != tt.path {
+			t.Errorf("%q: %+v", tt.query, resp.Results)
+			continue
+		}
+		r := resp.Results[0]
+		if r.ReadSection != tt.readSection {
+			t.Errorf("%q: read section %q, want %q", tt.query, r.ReadSection, tt.readSection)
+		}
+		section := cmp.Or(r.ReadSection, strings.Join(r.SectionPath, "/"))
+		got, err := e.Read(bg, mdsearch.ReadRequest{Path: r.Path, Section: section})
+		if err != nil || !strings.Contains(got.Content, tt.text) {
+			t.Errorf("%q: read %s section %q: %v, %v", tt.query, r.Path, section, got, err)
 		}
 	}
 }

@@ -24,6 +24,9 @@ func (d *Document) find(query string) (*Section, error) {
 // findIn is find with the sections' normalised forms made beforehand, so
 // that names, which finds every heading, normalises each path once.
 func (d *Document) findIn(query string, forms []pathForms) (*Section, error) {
+	if strings.EqualFold(strings.TrimSpace(query), Intro) && !d.hasHeading(Intro) {
+		return d.unworded(Preamble)
+	}
 	q := normalize(query)
 	anchor := idQuery(query) // "## T {#id}" is found by "id", "#id" or "{#id}"
 	asID := anchor != strings.TrimSpace(query)
@@ -282,6 +285,20 @@ func normalize(s string) string {
 // heading; outlines list that text under it, at level 0.
 const Preamble = "/"
 
+// Intro is how a search result's header names the text before the first
+// heading when it runs on into others; read takes it for Preamble.
+const Intro = "(intro)"
+
+// hasHeading reports whether a heading reads h, ignoring case.
+func (d *Document) hasHeading(h string) bool {
+	for _, s := range d.Sections {
+		if s.Level > 0 && strings.EqualFold(strings.TrimSpace(s.Heading), h) {
+			return true
+		}
+	}
+	return false
+}
+
 // outline lists every section, the text before the first heading
 // included when it has words.
 func (d *Document) outline() []mdsearch.OutlineEntry {
@@ -321,11 +338,10 @@ func (d *Document) outlineOf(from, to int) []mdsearch.OutlineEntry {
 func (d *Document) names() []string {
 	forms := d.forms()
 	headings := make(map[string]int, len(d.Sections))
-	paths := make(map[string]int, len(d.Sections))
-	for i, s := range d.Sections {
+	for i := range d.Sections {
 		headings[forms[i].heading]++
-		paths[strings.ToLower(strings.Join(s.Path, "/"))]++
 	}
+	byID := d.byID()
 	names := make([]string, len(d.Sections))
 	check := len(d.Sections) <= maxChecked
 	for i, s := range d.Sections {
@@ -333,9 +349,7 @@ func (d *Document) names() []string {
 		switch {
 		case s.Level == 0:
 			names[i] = Preamble
-		case strings.TrimSpace(s.Heading) == "" && s.ID != "":
-			names[i] = "#" + s.ID // an empty heading's path reads as "/" or "A/"
-		case paths[strings.ToLower(path)] > 1 && s.ID != "":
+		case byID[i]:
 			names[i] = "#" + s.ID
 		case headings[forms[i].heading] == 1 && (!check || d.finds(s.Heading, i, forms)):
 			names[i] = s.Heading
@@ -344,6 +358,23 @@ func (d *Document) names() []string {
 		}
 	}
 	return names
+}
+
+// byID reports, for each section, whether read must name it by its
+// "#id": its heading is empty (its path reads as "/" or "A/"), or another
+// section's path joined with '/' reads the same ("## TCP/IP" beside
+// "## TCP" > "### IP", or one heading twice under one parent).
+func (d *Document) byID() []bool {
+	paths := make(map[string]int, len(d.Sections))
+	for _, s := range d.Sections {
+		paths[strings.ToLower(strings.Join(s.Path, "/"))]++
+	}
+	out := make([]bool, len(d.Sections))
+	for i, s := range d.Sections {
+		out[i] = s.Level > 0 && s.ID != "" &&
+			(strings.TrimSpace(s.Heading) == "" || paths[strings.ToLower(strings.Join(s.Path, "/"))] > 1)
+	}
+	return out
 }
 
 // maxChecked bounds the sections whose names are each checked with find,

@@ -201,3 +201,16 @@ func TestFindShownLinks(t *testing.T) {
 		}
 	}
 }
+
+// "(intro)", as a result's header names the text before the first
+// heading, reads it, unless a heading is written so.
+func TestFindIntro(t *testing.T) {
+	d := Parse("n.md", []byte("Before.\n\n# Introduction\n\nText.\n"))
+	if s, err := d.Find("(intro)"); err != nil || s.Level != 0 {
+		t.Errorf("Find((intro)) = %v, %v; want the preamble", s, err)
+	}
+	d = Parse("n.md", []byte("Before.\n\n# (Intro)\n\nText.\n"))
+	if s, err := d.Find("(intro)"); err != nil || s.Heading != "(Intro)" {
+		t.Errorf("Find((intro)) = %v, %v; want the heading", s, err)
+	}
+}

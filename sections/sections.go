@@ -100,6 +100,13 @@ func (d *Document) Find(query string) (*Section, error) {
 	return d.find(query)
 }
 
+// ReadsByID reports, for each section, whether its path fails to name it
+// (another reads the same, or its heading is empty), so that read must be
+// given its "#"+ID instead.
+func (d *Document) ReadsByID() []bool {
+	return d.byID()
+}
+
 // Outline lists the headings with the size of their sections.
 func (d *Document) Outline() []mdsearch.OutlineEntry {
 	return d.outline()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -23,20 +24,28 @@ type ChunkRow struct {
 const chunkCols = `c.id, c.doc_id, col.name, col.root, d.mtime, d.size, d.hash, d.path, d.title, d.word_count, d.tags, d.chunk_count,
 	c.chunk_index, s.section, s.section_path, s.heading_level,
 	c.start_line, c.end_line, c.start_byte, c.end_byte, c.part, c.parts,
-	c.text, c.word_count, c.sections
+	c.text, c.word_count, c.sections, %s
 	FROM chunks c JOIN sections s ON s.id = c.section_id JOIN documents d ON d.id = c.doc_id
 	JOIN collections col ON col.id = d.collection_id`
+
+// chunkSelect is the SELECT of chunkCols for this index's columns.
+func (s *Reader) chunkSelect() string {
+	if s.readSection {
+		return `SELECT ` + fmt.Sprintf(chunkCols, `s.read_section`)
+	}
+	return `SELECT ` + fmt.Sprintf(chunkCols, `NULL`)
+}
 
 func scanChunk(rows *sql.Rows) (*ChunkRow, error) {
 	var r ChunkRow
 	var tags, sp string
-	var covered sql.NullString
+	var covered, readSection sql.NullString
 	c := &r.Chunk
 	if err := rows.Scan(&r.RowID, &r.DocID, &r.Collection, &r.Stamp.Root, &r.Stamp.MTime, &r.Stamp.Size, &r.Stamp.Hash,
 		&c.Path, &c.Title, &r.PageWordCount, &tags, &c.TotalChunks,
 		&c.ChunkIndex, &c.Section, &sp, &c.HeadingLevel,
 		&c.StartLine, &c.EndLine, &c.StartByte, &c.EndByte, &c.Part, &c.Parts,
-		&c.Text, &c.WordCount, &covered); err != nil {
+		&c.Text, &c.WordCount, &covered, &readSection); err != nil {
 		return nil, err
 	}
 	json.Unmarshal([]byte(tags), &c.Tags)
@@ -44,6 +53,7 @@ func scanChunk(rows *sql.Rows) (*ChunkRow, error) {
 	if covered.Valid {
 		json.Unmarshal([]byte(covered.String), &c.Sections)
 	}
+	c.ReadSection = readSection.String
 	c.ID = c.Path + "#" + strconv.Itoa(c.ChunkIndex)
 	r.Stamp.Collection, r.Stamp.Path = r.Collection, c.Path
 	return &r, nil
@@ -60,7 +70,7 @@ func (s *Reader) Chunks(ctx context.Context, ids []int64) (map[int64]*ChunkRow, 
 	for i, id := range ids {
 		args[i] = id
 	}
-	q := `SELECT ` + chunkCols + ` WHERE c.id IN (?` + strings.Repeat(",?", len(ids)-1) + `)`
+	q := s.chunkSelect() + ` WHERE c.id IN (?` + strings.Repeat(",?", len(ids)-1) + `)`
 	rows, err := s.r.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, err
@@ -78,7 +88,7 @@ func (s *Reader) Chunks(ctx context.Context, ids []int64) (map[int64]*ChunkRow, 
 
 // DocumentChunks returns one document's chunks in order.
 func (s *Reader) DocumentChunks(ctx context.Context, collection, path string) ([]*ChunkRow, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT `+chunkCols+` WHERE col.name = ? AND d.path = ? ORDER BY c.chunk_index`, collection, path)
+	rows, err := s.r.QueryContext(ctx, s.chunkSelect()+` WHERE col.name = ? AND d.path = ? ORDER BY c.chunk_index`, collection, path)
 	if err != nil {
 		return nil, err
 	}

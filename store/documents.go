@@ -194,8 +194,12 @@ func (w *docWriter) section(c *mdsearch.Chunk, pathJSON string) (int64, error) {
 	if id, ok := w.sections[key]; ok {
 		return id, nil
 	}
-	res, err := w.t.exec(`INSERT INTO sections(doc_id, section, section_path, heading_level) VALUES (?, ?, ?, ?)`,
-		w.doc, c.Section, pathJSON, c.HeadingLevel)
+	var read any
+	if c.ReadSection != "" {
+		read = c.ReadSection
+	}
+	res, err := w.t.exec(`INSERT INTO sections(doc_id, section, section_path, heading_level, read_section) VALUES (?, ?, ?, ?, ?)`,
+		w.doc, c.Section, pathJSON, c.HeadingLevel, read)
 	if err != nil {
 		return 0, err
 	}

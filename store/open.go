@@ -119,6 +119,10 @@ func openFile(ctx context.Context, path string, readOnly, create bool) (*Store, 
 		return nil, nil, err
 	}
 	s.Reader = &Reader{r: s.pool}
+	if s.Reader.readSection, err = hasColumn(ctx, s.pool, "sections", "read_section"); err != nil {
+		s.Close()
+		return nil, nil, fileError(abs, err)
+	}
 	return s, mig, nil
 }
 
@@ -364,10 +368,29 @@ func (s *Store) upgrade(ctx context.Context, f *fileInfo) (*Migration, error) {
 		return s.rebuild(ctx, f.version)
 	}
 	if f.appID != ApplicationID {
-		_, err := s.w.ExecContext(ctx, fmt.Sprintf(`PRAGMA application_id = %d`, ApplicationID))
-		return nil, err
+		if _, err := s.w.ExecContext(ctx, fmt.Sprintf(`PRAGMA application_id = %d`, ApplicationID)); err != nil {
+			return nil, err
+		}
 	}
-	return nil, nil
+	return nil, s.addColumns(ctx)
+}
+
+// addColumns adds the columns a version 2 index written before them lacks
+// (see SchemaVersion): SQLite adds a column without rewriting the table.
+func (s *Store) addColumns(ctx context.Context) error {
+	ok, err := hasColumn(ctx, s.w, "sections", "read_section")
+	if err != nil || ok {
+		return err
+	}
+	_, err = s.w.ExecContext(ctx, `ALTER TABLE sections ADD COLUMN read_section TEXT`)
+	return err
+}
+
+// hasColumn reports whether table has the column.
+func hasColumn(ctx context.Context, db querier, table, column string) (bool, error) {
+	var n int
+	err := db.QueryRowContext(ctx, `SELECT count(*) FROM pragma_table_info(?) WHERE name = ?`, table, column).Scan(&n)
+	return n > 0, err
 }
 
 // dirWritable is writable, replaced in tests (root may write anywhere).

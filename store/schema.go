@@ -27,8 +27,10 @@ import (
 //	   section path a passage covers); sections.embed_prefix moved to
 //	   windows.head.
 //
-// Meta keys that old code ignores need no new version: max_file_size/NAME
-// (the size limit collection NAME was last indexed with) came in version 2.
+// Meta keys and columns that old code ignores need no new version:
+// max_file_size/NAME (the size limit collection NAME was last indexed with)
+// and sections.read_section (added to older files when opened for writing;
+// filled as collections are cut again) came in version 2.
 const SchemaVersion = 2
 
 // layout must precede the first table, outside WAL mode.
@@ -75,7 +77,8 @@ var schema = []string{
 		doc_id        INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
 		section       TEXT NOT NULL,
 		section_path  TEXT NOT NULL, -- JSON array of heading texts
-		heading_level INTEGER NOT NULL
+		heading_level INTEGER NOT NULL,
+		read_section  TEXT -- "#id" where section_path does not name the section for read, else NULL
 	)`,
 	`CREATE INDEX sections_doc ON sections(doc_id)`,
 	// A chunk is a passage: the unit of keyword search and of results.
@@ -156,6 +159,9 @@ type querier interface {
 // connection pool; a ReadTx's sees one consistent snapshot.
 type Reader struct {
 	r querier
+	// readSection says the sections table has its read_section column
+	// (an index of version 2 written before it came has not).
+	readSection bool
 }
 
 // ReadTx is a read transaction: every query sees the index as of its first
@@ -171,7 +177,7 @@ func (s *Store) BeginRead(ctx context.Context) (*ReadTx, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &ReadTx{Reader: &Reader{r: tx}, tx: tx}, nil
+	return &ReadTx{Reader: &Reader{r: tx, readSection: s.Reader.readSection}, tx: tx}, nil
 }
 
 // Close ends the read transaction.

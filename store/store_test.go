@@ -352,3 +352,57 @@ func TestSharedPaths(t *testing.T) {
 		t.Errorf("SharedPaths = %v, %v; want x.md alone", shared, err)
 	}
 }
+
+// TestReadSectionColumn: an index of this schema version written before
+// sections.read_section is read without it, and gains it, its rows kept,
+// when opened for writing.
+func TestReadSectionColumn(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "index.db")
+	s, _, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := s.AddCollection(ctx, "notes", "/vault/notes")
+	c := chunk("x.md", 0, "A", "text")
+	c.ReadSection = "#a-1"
+	put(t, s, a.ID, "x.md", "X", nil, c)
+	read := func(s *Store) string {
+		t.Helper()
+		rows, err := s.DocumentChunks(ctx, "notes", "x.md")
+		if err != nil || len(rows) != 1 {
+			t.Fatalf("chunks: %v, %v", rows, err)
+		}
+		return rows[0].ReadSection
+	}
+	if got := read(s); got != "#a-1" {
+		t.Errorf("read section %q, want #a-1", got)
+	}
+	if _, err := s.w.ExecContext(ctx, `ALTER TABLE sections DROP COLUMN read_section`); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+
+	r, err := OpenReadOnly(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := read(r); got != "" {
+		t.Errorf("without the column: read section %q", got)
+	}
+	r.Close()
+	s, mig, err := Open(ctx, path)
+	if err != nil || mig != nil {
+		t.Fatalf("open: %v, %v", mig, err)
+	}
+	defer s.Close()
+	if ok, err := hasColumn(ctx, s.w, "sections", "read_section"); !ok || err != nil {
+		t.Errorf("column not added: %v", err)
+	}
+	if got := read(s); got != "" {
+		t.Errorf("after adding the column: read section %q", got)
+	}
+	put(t, s, a.ID, "x.md", "X", nil, c)
+	if got := read(s); got != "#a-1" {
+		t.Errorf("re-written: read section %q, want #a-1", got)
+	}
+}
