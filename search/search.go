@@ -84,6 +84,9 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (_ *mds
 	if q.mode != mdsearch.ModeSemantic {
 		q.terms = matchTerms(req.Query)
 	}
+	if testHookSnapshot != nil {
+		testHookSnapshot()
+	}
 	// One read transaction, so ranked chunks cannot vanish before they are
 	// loaded while a re-index commits.
 	rt, err := e.st.BeginRead(ctx)
@@ -91,6 +94,12 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (_ *mds
 		return nil, err
 	}
 	defer rt.Close()
+	if q.snap != nil && !q.stale {
+		// A commit between loading the vectors and this transaction (a
+		// watcher dropping a note) leaves hits on chunks it cannot load.
+		gen, err := rt.Generation(ctx)
+		q.stale = err != nil || gen != q.snap.gen
+	}
 	q.cover, q.rowScale = 1, 1
 	if len(q.terms) > 0 {
 		// Read once for both: bm25's N. Unreadable, it costs hybrid only
@@ -398,6 +407,10 @@ func (e *Engine) filter(ctx context.Context, req mdsearch.SearchRequest) (store.
 	}
 	return f, nil
 }
+
+// testHookSnapshot, when set by a test, runs between taking the vectors
+// and beginning the read transaction: where a concurrent commit lands.
+var testHookSnapshot func()
 
 // semanticReady returns the vectors to search, or nil and a notice saying
 // why semantic ranking is unavailable.

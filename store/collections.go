@@ -101,7 +101,7 @@ func (s *Store) CollectionStats(ctx context.Context, id, modelID int64) (Collect
 }
 
 // Meta reads a value of the meta table ("" when unset).
-func (s *Store) Meta(ctx context.Context, key string) (string, error) {
+func (s *Reader) Meta(ctx context.Context, key string) (string, error) {
 	var v string
 	err := s.r.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = ?`, key).Scan(&v)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -131,7 +131,7 @@ func (t *Tx) DeleteMeta(key string) error {
 
 // Generation counts committed write batches. Readers compare it to notice
 // that the index changed, in this process or another.
-func (s *Store) Generation(ctx context.Context) (int64, error) {
+func (s *Reader) Generation(ctx context.Context) (int64, error) {
 	v, err := s.Meta(ctx, "generation")
 	if err != nil {
 		return 0, err
