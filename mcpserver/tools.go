@@ -36,8 +36,8 @@ type SearchArgs struct {
 
 // ReadArgs are read_note's arguments.
 type ReadArgs struct {
-	Path    string `json:"path" jsonschema:"vault-relative note path as semantic_search returns it, e.g. kitchen/Sourdough.md (or the note's full path inside an indexed folder, or a link's target as a note writes it: /guide/intro, intro.html#setup, Intro#Setup, the fragment read as the section); when several collections hold the same path, collection:path picks one"`
-	Section string `json:"section,omitempty" jsonschema:"the section to return: a section path such as Setup/Prerequisites (as search results and note_outline show it), a heading's text, or an anchor from note_outline such as #setup-1 (for one of several sections with the same path), or an Obsidian block reference such as ^my-block (that block alone); omit for the whole note"`
+	Path    string `json:"path" jsonschema:"vault-relative note path as semantic_search returns it, e.g. kitchen/Sourdough.md (or the note's full path inside an indexed folder, or a link's target as a note writes it: /guide/intro, intro.html#setup, Intro#Setup, the fragment read as the section; a wikilink's bare note name finds the one note of that file name in any folder); when several collections hold the same path, collection:path picks one"`
+	Section string `json:"section,omitempty" jsonschema:"the section to return: a section path such as Setup/Prerequisites (as search results and note_outline show it; / for the text before the first heading), a heading's text, or an anchor from note_outline such as #setup-1 (for one of several sections with the same path), or an Obsidian block reference such as ^my-block (that block alone); omit for the whole note"`
 	Full    bool   `json:"full,omitempty" jsonschema:"return the whole text even of a note or section over 1500 words or 64 KB, which otherwise comes back as its outline (a section: its own text and its subsections' outline; with no headings: its first lines)"`
 	Lines   string `json:"lines,omitempty" jsonschema:"instead of a section: these lines only, as 40-80, 40- (to the end) or 40; search results name each passage's lines"`
 }

@@ -95,7 +95,14 @@ func TestReadSuggests(t *testing.T) {
 	if r, err := e.Read(bg, mdsearch.ReadRequest{Path: "kitchen/Sourdough"}); err != nil || r.Path != "kitchen/Sourdough.md" {
 		t.Errorf("without .md: %v", err)
 	}
-	for _, p := range []string{"Sourdough", "sourdough.md", "KITCHEN/sourdough.md"} {
+	// A name without folders is a wikilink's: the one note of that file
+	// name, in any case, is read.
+	for _, p := range []string{"Sourdough", "sourdough.md"} {
+		if r, err := e.Read(bg, mdsearch.ReadRequest{Path: p}); err != nil || r.Path != "kitchen/Sourdough.md" {
+			t.Errorf("read %s: %+v, %v", p, r, err)
+		}
+	}
+	for _, p := range []string{"KITCHEN/sourdough.md", "Kitchen/Sourdough"} {
 		_, err := e.Read(bg, mdsearch.ReadRequest{Path: p})
 		var me *mdsearch.Error
 		if !errors.As(err, &me) || me.Kind != mdsearch.KindNotFound || me.Hint != "did you mean v:kitchen/Sourdough.md?" {

@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"errors"
 	"net/url"
 	"path"
 	"slices"
@@ -41,7 +42,45 @@ func (e *Engine) openLinked(ctx context.Context, spec string) (*note, string, er
 			return n, f.fragment, nil
 		}
 	}
+	if mdsearch.KindOf(err) != mdsearch.KindNotFound {
+		return nil, "", err
+	}
+	// A wikilink names a note by its file name, wherever it sits
+	// ("[[Sidebar#Pin tabs]]" for "User interface/Sidebar.md").
+	for _, f := range append([]linkForm{{trimmed, ""}}, forms...) {
+		like := e.namedOnce(ctx, f.path)
+		if len(like) == 1 {
+			if n, ferr := e.openNote(ctx, like[0]); ferr == nil {
+				return n, f.fragment, nil
+			}
+		}
+		if len(like) > 1 && f.fragment != "" {
+			var me *mdsearch.Error
+			if errors.As(err, &me) {
+				me.Hint = "several notes have this name: read one of " + strings.Join(like, ", ")
+			}
+			break
+		}
+	}
 	return nil, "", err
+}
+
+// namedOnce lists up to a few indexed notes, as COLLECTION:PATH, whose
+// file name is that of name, a path without folders as a wikilink writes
+// it (optionally "COLLECTION:name"); none for a path with folders.
+func (e *Engine) namedOnce(ctx context.Context, name string) []string {
+	coll := ""
+	if i := strings.IndexByte(name, ':'); i > 0 {
+		coll, name = name[:i], name[i+1:]
+	}
+	if name == "" || strings.Contains(name, "/") {
+		return nil
+	}
+	like, err := e.st.NamedLike(ctx, coll, notePath(name), 5)
+	if err != nil {
+		return nil
+	}
+	return like
 }
 
 // linkForm is a note path a link may stand for, and the link's fragment.

@@ -60,3 +60,30 @@ func TestReadLinkForms(t *testing.T) {
 		t.Errorf("outline: %+v, %v", o, err)
 	}
 }
+
+// A wikilink names a note by its file name wherever it sits, as Obsidian
+// resolves it: one note of that name is read, with the link's heading;
+// several are listed to choose from.
+func TestReadLinkByName(t *testing.T) {
+	vault := t.TempDir()
+	write(t, vault, "User interface/Sidebar.md", "# Sidebar\n\n## Pin tabs\n\nPin a tab to keep it.\n")
+	write(t, vault, "a/Notes.md", "# Notes A\n\n## Part\n\nFirst.\n")
+	write(t, vault, "b/Notes.md", "# Notes B\n\n## Part\n\nSecond.\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, vault, "v")
+	for _, p := range []string{"Sidebar#Pin tabs", "sidebar#pin-tabs", "v:Sidebar#Pin tabs", "Sidebar"} {
+		resp, err := e.Read(bg, mdsearch.ReadRequest{Path: p})
+		if err != nil || resp.Path != "User interface/Sidebar.md" || !strings.Contains(resp.Content, "Pin a tab") {
+			t.Errorf("%s: %+v, %v", p, resp, err)
+		}
+	}
+	_, err := e.Read(bg, mdsearch.ReadRequest{Path: "Notes#Part"})
+	if err == nil || !strings.Contains(err.Error(), "v:a/Notes.md") || !strings.Contains(err.Error(), "v:b/Notes.md") {
+		t.Errorf("two notes of one name: %v", err)
+	}
+	for _, p := range []string{"Nope#Part", "x/Sidebar#Pin tabs"} {
+		if _, err := e.Read(bg, mdsearch.ReadRequest{Path: p}); mdsearch.KindOf(err) != mdsearch.KindNotFound {
+			t.Errorf("%s: %v, want not found", p, err)
+		}
+	}
+}
