@@ -2,6 +2,7 @@ package sections
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -24,6 +25,9 @@ func (d *Document) find(query string) (*Section, error) {
 // findIn is find with the sections' normalised forms made beforehand, so
 // that names, which finds every heading, normalises each path once.
 func (d *Document) findIn(query string, forms []pathForms) (*Section, error) {
+	if strings.Contains(query, "](") || strings.Contains(query, "][") {
+		query = linkTexts.ReplaceAllString(query, "$1") // a heading copied as written: "See [the docs](url)"
+	}
 	if strings.EqualFold(strings.TrimSpace(query), Intro) && !d.hasHeading(Intro) {
 		return d.unworded(Preamble)
 	}
@@ -176,6 +180,10 @@ func (f *pathForms) match(query, q string) int {
 	}
 	return -1
 }
+
+// linkTexts matches a markdown link or image written inline or by
+// reference; its text (group 1) is what a heading's text keeps of it.
+var linkTexts = regexp.MustCompile(`!?\[([^\]]*)\](?:\([^)]*\)|\[[^\]]*\])`)
 
 // shownLinks is h with each wikilink as Obsidian shows it: its alias, else
 // its target ("Note#Part" as "Note > Part").

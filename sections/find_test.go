@@ -214,3 +214,20 @@ func TestFindIntro(t *testing.T) {
 		t.Errorf("Find((intro)) = %v, %v; want the heading", s, err)
 	}
 }
+
+// A heading copied as the note writes it, links and images with their
+// targets, reads the section whose heading text keeps only their text.
+func TestFindWrittenHeading(t *testing.T) {
+	d := Parse("n.md", []byte("# Top\n## See [the docs](https://example.com) 🚀 now\n## Logo ![icon](i.png) here\n## By [ref][r] too\n\n[r]: https://x.y\n"))
+	for _, tt := range []struct{ query, want string }{
+		{"See [the docs](https://example.com) 🚀 now", "Top/See the docs 🚀 now"},
+		{"Top > See [the docs](https://example.com) 🚀 now", "Top/See the docs 🚀 now"},
+		{"Logo ![icon](i.png) here", "Top/Logo icon here"},
+		{"By [ref][r] too", "Top/By ref too"},
+	} {
+		s, err := d.Find(tt.query)
+		if err != nil || strings.Join(s.Path, "/") != tt.want {
+			t.Errorf("Find(%q) = %v, %v; want %q", tt.query, s, err, tt.want)
+		}
+	}
+}
