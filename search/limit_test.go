@@ -87,7 +87,7 @@ func TestFitBudget(t *testing.T) {
 		}
 	}
 	r := rs()
-	budget := EstimateTokens(para) + frameTokens(r[0]) + frameTokens(r[1]) + EstimateTokens(para) + 2 // a, and b's first block
+	budget := EstimateTokens(para) + frameTokens(r[0]) + frameTokens(r[1]) + hintTokens(r[1]) + EstimateTokens(para) + 2 // a, and b's first block
 	got, dropped := fitBudget(r, budget, nil, ends(r))
 	if len(got) != 2 || dropped != 1 || !got[1].Truncated || got[1].EndLine != 10 ||
 		got[1].ReadHint != "cut to fit the token budget, 4 more lines: read b.md, lines 11-14" ||
@@ -146,8 +146,8 @@ func TestFitBudgetMerged(t *testing.T) {
 		Text: para + "\n\n" + para + "\n\n" + para}}
 	joins := seams{keyOf(r[0]): {{line: 12, chunk: 7}, {line: 14, chunk: 8}}}
 	for _, tt := range []struct{ budget, end, chunkEnd int }{
-		{EstimateTokens(para) + frameTokens(r[0]) + 2, 10, 0},   // the first passage alone
-		{2*EstimateTokens(para) + frameTokens(r[0]) + 4, 12, 7}, // and the second
+		{EstimateTokens(para) + frameTokens(r[0]) + hintTokens(r[0]) + 2, 10, 0},   // the first passage alone
+		{2*EstimateTokens(para) + frameTokens(r[0]) + hintTokens(r[0]) + 4, 12, 7}, // and the second
 	} {
 		rs := slices.Clone(r)
 		got, _ := fitBudget(rs, tt.budget, joins, ends(rs))

@@ -302,6 +302,7 @@ func fitBudget(rs []mdsearch.Result, budget int, joins seams, ends []int) ([]mds
 			left -= t
 			continue
 		}
+		frame += hintTokens(rs[i]) // cut, it says how to read the rest
 		cut, lines := cutBlocks(rs[i].Text, left-frame, i == 0)
 		if cut == "" {
 			return rs[:i], len(rs) - i
@@ -370,7 +371,20 @@ func (ss seams) cut(r *mdsearch.Result, text string, last, from, to int, why str
 // section (each about twice) and its place in the page.
 func frameTokens(r mdsearch.Result) int {
 	name := r.Collection + ":" + r.Path + " " + strings.Join(r.SectionPath, " > ")
-	return 2*EstimateTokens(name) + 16
+	n := 2*EstimateTokens(name) + 16 + EstimateTokens(r.ReadSection)
+	// A merged passage's header names each other section by its heading
+	// ("+ Setup"), and its footer by its path.
+	for _, p := range r.Sections {
+		if len(p) > 0 && !slices.Equal(p, r.SectionPath) {
+			n += EstimateTokens(p[len(p)-1]) + EstimateTokens(strings.Join(p, "/")) + 4
+		}
+	}
+	return n
+}
+
+// hintTokens estimates what a cut result's read hint adds to its footer.
+func hintTokens(r mdsearch.Result) int {
+	return EstimateTokens(readHint(r, "cut to fit the token budget", 1000, 1000))
 }
 
 // nameShared sets ReadPath on each result whose path another collection
