@@ -228,6 +228,9 @@ func TestFilters(t *testing.T) {
 		}
 		check(mdsearch.SearchRequest{Query: "starter", Collection: "b"}, func(r mdsearch.Result) bool { return r.Collection == "b" }, "collection")
 		check(mdsearch.SearchRequest{Query: "starter", PathPrefix: "./kitchen/"}, func(r mdsearch.Result) bool { return strings.HasPrefix(r.Path, "kitchen/") }, "path prefix")
+		check(mdsearch.SearchRequest{Query: "starter", PathPrefix: "b:kitchen/"}, func(r mdsearch.Result) bool {
+			return r.Collection == "b" && strings.HasPrefix(r.Path, "kitchen/")
+		}, "collection:path prefix, as shared paths are shown")
 		check(mdsearch.SearchRequest{Query: "starter", Tag: "#Baking"}, func(r mdsearch.Result) bool { return strings.HasPrefix(r.Path, "kitchen/") }, "tag")
 		check(mdsearch.SearchRequest{Query: "starter", Tag: "baking/bread"}, func(r mdsearch.Result) bool { return r.Path == "kitchen/Extra.md" }, "nested tag")
 	}
