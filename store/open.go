@@ -3,8 +3,10 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"net/url"
 	"os"
@@ -239,12 +241,24 @@ type fileInfo struct {
 
 // inspect reads the header and the tables of an existing file through a
 // read-only connection that sets no pragma that could write.
+//
+// Another program's file is refused by its header's application ID before
+// SQLite opens it. Without a -wal file beside it, the file is read as
+// immutable: a read-only connection to a file in WAL mode would otherwise
+// leave -wal and -shm files beside it, which a later index at that path
+// takes for a crash's leftovers (and with no -wal file there is no
+// newer content to miss).
 func inspect(ctx context.Context, abs string, frozen bool) (*fileInfo, error) {
-	if err := checkMagic(abs); err != nil {
+	headID, err := checkMagic(abs)
+	if err != nil {
 		return nil, err
 	}
+	f := &fileInfo{appID: headID, tables: map[string]bool{}}
+	if headID != 0 && headID != ApplicationID {
+		return f, nil // not ours: check refuses it
+	}
 	dsn := (&url.URL{Scheme: "file", Path: abs}).String() + "?mode=ro&_pragma=busy_timeout(10000)"
-	if frozen {
+	if _, err := os.Lstat(abs + "-wal"); frozen || errors.Is(err, fs.ErrNotExist) {
 		dsn += "&immutable=1"
 	}
 	db, err := sql.Open("sqlite", dsn)
@@ -252,8 +266,10 @@ func inspect(ctx context.Context, abs string, frozen bool) (*fileInfo, error) {
 		return nil, fileError(abs, err)
 	}
 	defer db.Close()
-	f := &fileInfo{tables: map[string]bool{}}
 	if err := db.QueryRowContext(ctx, `PRAGMA application_id`).Scan(&f.appID); err != nil {
+		if headID == ApplicationID && corrupt(err) { // ours, cut short or overwritten
+			return nil, damaged("open index", abs, err)
+		}
 		return nil, fileError(abs, err)
 	}
 	if err := f.readTables(ctx, db); err != nil {
@@ -306,19 +322,20 @@ func (f *fileInfo) readTables(ctx context.Context, db *sql.DB) error {
 // errVersion is an index's unreadable schema version: damage.
 var errVersion = errors.New("its schema version")
 
-// checkMagic refuses a file that is not SQLite before SQLite opens it.
-func checkMagic(abs string) error {
+// checkMagic refuses a file that is not SQLite before SQLite opens it, and
+// returns the application ID its header holds.
+func checkMagic(abs string) (appID int32, err error) {
 	fh, err := os.Open(abs)
 	if err != nil {
-		return mdsearch.Errorf(mdsearch.KindInvalid, "open index", abs, "", "%v", err)
+		return 0, mdsearch.Errorf(mdsearch.KindInvalid, "open index", abs, "", "%v", err)
 	}
 	defer fh.Close()
-	head := make([]byte, 16)
-	if n, _ := fh.Read(head); n < 16 || string(head) != "SQLite format 3\x00" {
-		return mdsearch.Errorf(mdsearch.KindInvalid, "open index", abs,
+	head := make([]byte, 100) // the database header
+	if n, _ := io.ReadFull(fh, head); n < 16 || string(head[:16]) != "SQLite format 3\x00" {
+		return 0, mdsearch.Errorf(mdsearch.KindInvalid, "open index", abs,
 			"pass another --index path", "%w: not an SQLite file", ErrNotIndex)
 	}
-	return nil
+	return int32(binary.BigEndian.Uint32(head[68:72])), nil // 0 in a header cut short
 }
 
 // legacyTables are the tables of a version 1 index, written before the

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/mdsearch/mdsearch"
@@ -60,6 +61,8 @@ func TestOpenTouchesOnlyOurFiles(t *testing.T) {
 		`INSERT INTO meta VALUES ('schema_version', '1')`, `CREATE TABLE collections (name TEXT, root TEXT)`)
 	otherApp := foreignDB(`PRAGMA application_id = 42`, `CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)`,
 		`INSERT INTO meta VALUES ('schema_version', '0')`)
+	foreignWAL := foreignDB(`PRAGMA journal_mode = WAL`, `PRAGMA application_id = 42`, `CREATE TABLE t (x)`, `INSERT INTO t VALUES (1)`)
+	foreignWALNoID := foreignDB(`PRAGMA journal_mode = WAL`, `CREATE TABLE t (x)`, `INSERT INTO t VALUES (1)`)
 	empty := func(t *testing.T, path string) { os.WriteFile(path, nil, 0o644) }
 	junk := func(t *testing.T, path string) { os.WriteFile(path, bytes.Repeat([]byte("not sqlite "), 100), 0o644) }
 	legacy := ourIndex(`PRAGMA application_id = 0`, setVersion(1))
@@ -79,6 +82,8 @@ func TestOpenTouchesOnlyOurFiles(t *testing.T) {
 		{"foreign meta table, read", foreignMeta, true, ErrNotIndex, false},
 		{"foreign meta at version 1", foreignV1, false, ErrNotIndex, false},
 		{"other application ID", otherApp, false, ErrNotIndex, false},
+		{"foreign file in WAL mode", foreignWAL, false, ErrNotIndex, false},
+		{"foreign file in WAL mode, no ID", foreignWALNoID, true, ErrNotIndex, false},
 		{"not SQLite", junk, false, ErrNotIndex, false},
 		{"empty file, write", empty, false, ErrEmptyFile, false},
 		{"empty file, read", empty, true, ErrEmptyFile, false},
@@ -104,10 +109,12 @@ func TestOpenTouchesOnlyOurFiles(t *testing.T) {
 				if !bytes.Equal(before, after) {
 					t.Errorf("a refused file was changed")
 				}
-				// A file in rollback mode (header byte 18 is 1) must not
-				// have been switched to WAL.
-				if _, err := os.Stat(path + "-wal"); err == nil && len(before) > 18 && before[18] == 1 {
-					t.Errorf("a refused file got a WAL")
+				// Nothing is left beside a refused file: no WAL (a file in
+				// WAL mode opened for reading would get -wal and -shm).
+				for _, side := range []string{"-wal", "-shm", "-journal"} {
+					if _, err := os.Stat(path + side); err == nil {
+						t.Errorf("a refused file got a %s file", side)
+					}
 				}
 				return
 			}
@@ -193,5 +200,31 @@ func TestOpenReadOnlyFolder(t *testing.T) {
 	after, _ := os.ReadDir(filepath.Dir(path))
 	if len(after) != len(before) {
 		t.Errorf("files made next to a frozen index: %v, before %v", after, before)
+	}
+}
+
+// TestOpenTruncatedIndex: an index cut short (a failed copy, a crash of
+// the disk) is called damaged, with what to do, not another program's
+// file; nothing is left beside it.
+func TestOpenTruncatedIndex(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f.db")
+	ourIndex()(t, path)
+	for _, side := range []string{"-wal", "-shm"} {
+		os.Remove(path + side)
+	}
+	fi, _ := os.Stat(path)
+	if err := os.Truncate(path, fi.Size()/3); err != nil {
+		t.Fatal(err)
+	}
+	for _, readOnly := range []bool{true, false} {
+		_, _, err := openIndex(ctx, path, readOnly)
+		if !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), "damaged") {
+			t.Errorf("read only %v: %v, want damaged", readOnly, err)
+		}
+	}
+	for _, side := range []string{"-wal", "-shm"} {
+		if _, err := os.Stat(path + side); err == nil {
+			t.Errorf("a %s file beside the damaged index", side)
+		}
 	}
 }
