@@ -45,14 +45,14 @@ func (e *Engine) Drop(ctx context.Context, name string) (_ *DropStats, err error
 	defer tx.Rollback()
 	n, err := tx.DeleteCollection(c.ID)
 	if err != nil {
-		return nil, mdsearch.Errorf(mdsearch.KindInternal, "drop", name, "", "%v", err)
+		return nil, mdsearch.Errorf(mdsearch.KindInternal, "drop", name, "", "%w", err)
 	}
 	vectors, err := tx.DeleteOrphans(tx.Removed())
 	if err == nil {
 		err = tx.DeleteMeta(maxSizeKey(c.Name))
 	}
 	if err != nil {
-		return nil, mdsearch.Errorf(mdsearch.KindInternal, "drop", name, "", "%v", err)
+		return nil, mdsearch.Errorf(mdsearch.KindInternal, "drop", name, "", "%w", err)
 	}
 	if err := tx.Commit(); err != nil {
 		return nil, err
