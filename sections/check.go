@@ -11,6 +11,10 @@ import (
 // CheckNesting). Indexing and `mdsearch chunk` both ask it, so they agree
 // on what a note is.
 func CheckSource(src []byte) error {
+	if bytes.HasPrefix(src, []byte{0xff, 0xfe}) || bytes.HasPrefix(src, []byte{0xfe, 0xff}) {
+		// Windows tools save notes so; its NUL bytes are not binary data.
+		return fmt.Errorf("UTF-16 text (it starts with a UTF-16 byte order mark): save it as UTF-8 to index it")
+	}
 	if i := bytes.IndexByte(src, 0); i >= 0 {
 		return fmt.Errorf("binary file (NUL byte at offset %d)", i)
 	}

@@ -232,12 +232,13 @@ func TestIncludedAndReadNote(t *testing.T) {
 
 func TestRead(t *testing.T) {
 	root := t.TempDir()
-	build(t, root, map[string]string{"ok.md": "# ok", "bin.md": "ab\x00c", "bad-utf8.md": "caf\xe9"})
+	build(t, root, map[string]string{"ok.md": "# ok", "bin.md": "ab\x00c", "bad-utf8.md": "caf\xe9",
+		"utf16.md": "\xff\xfe#\x00 \x00x\x00"})
 	v, err := Open(root, Options{MaxFileSize: 3})
 	must(t, err)
 	files, skips, err := v.Walk(context.Background())
 	must(t, err)
-	if len(files) != 0 || len(skips) != 3 {
+	if len(files) != 0 || len(skips) != 4 {
 		t.Fatalf("a 3-byte limit should skip all: %v %v", files, skips)
 	}
 	v, _ = Open(root, Options{})
@@ -249,7 +250,8 @@ func TestRead(t *testing.T) {
 			got[f.Path] = err.Error()
 		}
 	}
-	if !strings.Contains(got["bin.md"], "binary file (NUL byte at offset 2)") || len(got) != 1 {
+	if !strings.Contains(got["bin.md"], "binary file (NUL byte at offset 2)") ||
+		!strings.Contains(got["utf16.md"], "UTF-16 text") || !strings.Contains(got["utf16.md"], "save it as UTF-8") || len(got) != 2 {
 		t.Errorf("read errors: %v", got)
 	}
 }
