@@ -83,6 +83,19 @@ func TestHostileVault(t *testing.T) {
 	for p, r := range got {
 		t.Errorf("unexpected skip %s: %s", p, r)
 	}
+	// A watcher names the same files, and gets the same words.
+	rst, err := e.Refresh(bg, "hostile", []string{"self.md", "escape.md", "fifo.md", "binary.md"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range rst.Skipped {
+		if frag := wantSkips[s.Path]; frag == "" || !strings.Contains(s.Reason, frag) || strings.Contains(s.Reason, "resolve") {
+			t.Errorf("refresh skip %s: got %q, want it to mention %q as the walk does", s.Path, s.Reason, frag)
+		}
+	}
+	if len(rst.Skipped) != 4 {
+		t.Errorf("refresh skipped %v, want 4", rst.Skipped)
+	}
 	var warned []string
 	for _, w := range st.Warnings {
 		warned = append(warned, w.Path)

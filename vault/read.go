@@ -36,7 +36,7 @@ func (v *Vault) Read(f File) ([]byte, error) {
 		return nil, &SkipError{Path: f.Path, Reason: "cannot stat: " + errText(err)}
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, &SkipError{Path: f.Path, Reason: "not a regular file (" + kind(fi.Mode()) + ")"}
+		return nil, &SkipError{Path: f.Path, Reason: NotRegular(fi.Mode())}
 	}
 	if v.maxSize >= 0 && fi.Size() > v.maxSize {
 		return nil, &SkipError{Path: f.Path, Reason: "file is " + humanSize(fi.Size()) + ", over the " + humanSize(v.maxSize) + " size limit", Size: fi.Size()}

@@ -193,7 +193,7 @@ func (w *walker) linkedFiles() {
 func (w *walker) file(abs string, rel []string, fi os.FileInfo) {
 	relS := strings.Join(rel, "/")
 	if !fi.Mode().IsRegular() {
-		w.skip(relS, "not a regular file ("+kind(fi.Mode())+")")
+		w.skip(relS, NotRegular(fi.Mode()))
 		return
 	}
 	if max := w.v.maxSize; max >= 0 && fi.Size() > max {
@@ -202,6 +202,9 @@ func (w *walker) file(abs string, rel []string, fi os.FileInfo) {
 	}
 	w.files = append(w.files, File{Path: relS, Abs: abs, Size: fi.Size(), ModTime: fi.ModTime().UnixNano()})
 }
+
+// NotRegular is why a file of mode m is not indexed, as Walk says it.
+func NotRegular(m os.FileMode) string { return "not a regular file (" + kind(m) + ")" }
 
 // kind names a non-regular file mode.
 func kind(m os.FileMode) string {
