@@ -7,6 +7,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 
@@ -45,6 +46,9 @@ func (e *Engine) openLinked(ctx context.Context, spec string) (*note, string, er
 	if mdsearch.KindOf(err) != mdsearch.KindNotFound {
 		return nil, "", err
 	}
+	if n := e.openShown(ctx, trimmed); n != nil {
+		return n, "", nil
+	}
 	// A wikilink names a note by its file name, wherever it sits
 	// ("[[Sidebar#Pin tabs]]" for "User interface/Sidebar.md").
 	for _, f := range append([]linkForm{{trimmed, ""}}, forms...) {
@@ -63,6 +67,29 @@ func (e *Engine) openLinked(ctx context.Context, spec string) (*note, string, er
 		}
 	}
 	return nil, "", err
+}
+
+// openShown opens the one note whose file name is not UTF-8 and which a
+// result showed as spec (each bad byte as U+FFFD), or returns nil.
+func (e *Engine) openShown(ctx context.Context, spec string) *note {
+	if !strings.ContainsRune(spec, utf8.RuneError) {
+		return nil
+	}
+	coll, rel := "", spec
+	if i := strings.IndexByte(spec, ':'); i > 0 {
+		if _, err := e.collectionByName(ctx, spec[:i]); err == nil {
+			coll, rel = spec[:i], spec[i+1:]
+		}
+	}
+	paths, err := e.st.ShownAs(ctx, coll, notePath(rel))
+	if err != nil || len(paths) != 1 {
+		return nil
+	}
+	n, err := e.openNote(ctx, paths[0])
+	if err != nil {
+		return nil
+	}
+	return n
 }
 
 // namedOnce lists up to a few indexed notes, as COLLECTION:PATH, whose

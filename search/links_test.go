@@ -87,3 +87,22 @@ func TestReadLinkByName(t *testing.T) {
 		}
 	}
 }
+
+// A note whose file name is not UTF-8 is read by the name results show
+// for it, each bad byte as U+FFFD (as JSON carries it).
+func TestReadShownName(t *testing.T) {
+	vault := t.TempDir()
+	write(t, vault, "bad\xffname.md", "# Odd\n\nA name in Latin-1.\n")
+	write(t, vault, "sub/caf\xe9.md", "# Cafe\n\nAnother.\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, vault, "v")
+	for shown, want := range map[string]string{"bad\uFFFDname.md": "bad\xffname.md", "v:sub/caf\uFFFD.md": "sub/caf\xe9.md", "sub/caf\uFFFD": "sub/caf\xe9.md"} {
+		r, err := e.Read(bg, mdsearch.ReadRequest{Path: shown})
+		if err != nil || r.Path != want {
+			t.Errorf("read %q: %+v, %v", shown, r, err)
+		}
+	}
+	if _, err := e.Read(bg, mdsearch.ReadRequest{Path: "nope\uFFFD.md"}); mdsearch.KindOf(err) != mdsearch.KindNotFound {
+		t.Errorf("no such name: %v", err)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mdsearch/mdsearch"
 )
@@ -357,6 +358,30 @@ func (s *Reader) SharedPaths(ctx context.Context, paths []string) (map[string]bo
 		out[p] = true
 	}
 	return out, err
+}
+
+// ShownAs returns the indexed notes, as COLLECTION:PATH, whose path is not
+// UTF-8 and reads as shown once each invalid byte sequence is replaced by
+// U+FFFD, as JSON and terminals show it: what a caller copies from a result.
+// It reads every path, for the rare call that needs it.
+func (s *Store) ShownAs(ctx context.Context, collection, shown string) ([]string, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT c.name, d.path FROM documents d JOIN collections c ON c.id = d.collection_id
+		WHERE ? = '' OR c.name = ?`, collection, collection)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var c, p string
+		if err := rows.Scan(&c, &p); err != nil {
+			return nil, err
+		}
+		if !utf8.ValidString(p) && strings.ToValidUTF8(p, "\uFFFD") == shown {
+			out = append(out, c+":"+p)
+		}
+	}
+	return out, rows.Err()
 }
 
 // NamedLike returns up to limit indexed notes, as COLLECTION:PATH, whose
