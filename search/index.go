@@ -95,12 +95,12 @@ func (e *Engine) Refresh(ctx context.Context, collection string, paths []string)
 // notes. With existing, the collection must still be in the index once the
 // run holds the lock: a collection dropped meanwhile is not made again.
 func (e *Engine) index(ctx context.Context, dir, name string, full, existing bool, paths []string, progress func(mdsearch.IndexProgress)) (_ *mdsearch.IndexStats, err error) {
-	start := time.Now()
 	unlock, err := e.lockWrites(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
+	start := time.Now() // the run's own time: waiting for another run's lock is said as it happens
 
 	v, err := vault.Open(dir, vault.Options{MaxFileSize: e.opts.MaxFileSize})
 	var me *mdsearch.Error
