@@ -1,7 +1,9 @@
 package mcpserver
 
 import (
+	"io"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -70,6 +72,14 @@ type sessionUse struct {
 
 func (c *sessionCap) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	id := r.Header.Get(sessionHeader)
+	if r.Method == http.MethodGet && id == "" && !strings.Contains(r.Header.Get("Accept"), "text/event-stream") {
+		// A browser, or curl: say what the address is for.
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.WriteHeader(http.StatusBadRequest)
+		io.WriteString(w, "This is mdsearch's MCP server (streamable HTTP): add this address to an MCP client. "+
+			"The search page and the REST API are served by `mdsearch serve`.\n")
+		return
+	}
 	if id != "" {
 		if c.touch(id, 1) {
 			defer c.touch(id, -1)

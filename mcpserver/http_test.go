@@ -112,3 +112,31 @@ func TestMadeUpSessionIDsAreNotTracked(t *testing.T) {
 		t.Errorf("%d made-up sessions tracked", len(c.use))
 	}
 }
+
+// TestHTTPBrowserGet: a GET that is not an MCP client's event stream (a
+// browser given the address) is told what the address is for.
+func TestHTTPBrowserGet(t *testing.T) {
+	srv := httptest.NewServer(HTTPHandler(New(&fake{}, Options{})))
+	defer srv.Close()
+	resp, err := http.Get(srv.URL + "/mcp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(body), "MCP client") || !strings.Contains(string(body), "mdsearch serve") {
+		t.Errorf("GET: %d %q", resp.StatusCode, body)
+	}
+	// An MCP client's GET (an event stream) still reaches the transport.
+	req, _ := http.NewRequest("GET", srv.URL+"/mcp", nil)
+	req.Header.Set("Accept", "text/event-stream")
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if strings.Contains(string(body), "mdsearch serve") {
+		t.Errorf("event-stream GET answered as a browser's: %q", body)
+	}
+}
