@@ -115,7 +115,8 @@ type Result struct {
 	Section     string   `json:"section"`
 	SectionPath []string `json:"section_path"`
 	// ReadSection names the section for read where SectionPath does not
-	// (another section of the note reads the same): its "#id".
+	// (another section of the note reads the same, or its heading is
+	// empty): its "#id".
 	ReadSection   string   `json:"read_section,omitempty"`
 	ChunkIndex    int      `json:"chunk_index"`
 	TotalChunks   int      `json:"total_chunks"`

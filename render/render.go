@@ -171,6 +171,8 @@ func readsAs(r mdsearch.Result) string {
 	for i, p := range append([][]string{r.SectionPath}, r.Sections...) {
 		n := SectionPath(p)
 		switch {
+		case i > 0 && slices.Equal(p, r.SectionPath):
+			continue // its own, named first (by #id where the path names another)
 		case i == 0 && r.ReadSection != "":
 			n = r.ReadSection // the path names another section too
 		case len(p) == 0 && r.TotalChunks == 1 && len(r.Sections) == 0:

@@ -266,6 +266,8 @@ func TestReadsAs(t *testing.T) {
 		{"preamble", mdsearch.Result{TotalChunks: 3}, ` · section "/"`},
 		{"preamble merged", mdsearch.Result{Sections: [][]string{{}, {"Setup"}}, TotalChunks: 2}, ` · sections "/", "Setup"`},
 		{"note without headings", mdsearch.Result{TotalChunks: 1}, ``},
+		{"merged, by id", mdsearch.Result{SectionPath: []string{"A"}, ReadSection: "#a-1", Sections: [][]string{{"A"}, {"A", "x"}}, TotalChunks: 3},
+			` · sections "#a-1", "A/x"`},
 		{"merged twice", mdsearch.Result{SectionPath: []string{"A"}, Sections: [][]string{{"A"}, {"A", "x"}}, TotalChunks: 2}, ` · sections "A", "A/x"`},
 	} {
 		if got := readsAs(tt.r); got != tt.want {

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/vault"
 )
 
 // openLinked is openNote for a path as an agent copies it from a link in a
@@ -43,7 +44,15 @@ func (e *Engine) openLinked(ctx context.Context, spec string) (*note, string, er
 			return n, f.fragment, nil
 		}
 	}
-	if mdsearch.KindOf(err) != mdsearch.KindNotFound {
+	name, _, _ := strings.Cut(trimmed, "#")
+	switch mdsearch.KindOf(err) {
+	case mdsearch.KindNotFound, mdsearch.KindInvalid:
+	case mdsearch.KindForbidden:
+		if vault.IsMarkdown(name) {
+			return nil, "", err // refused (outside the vault, ignored): no other name is tried
+		}
+		// "2024.01.05" is refused as not markdown, but may be a note's name.
+	default:
 		return nil, "", err
 	}
 	if n := e.openShown(ctx, trimmed); n != nil {
@@ -98,16 +107,25 @@ func (e *Engine) openShown(ctx context.Context, spec string) *note {
 func (e *Engine) namedOnce(ctx context.Context, name string) []string {
 	coll := ""
 	if i := strings.IndexByte(name, ':'); i > 0 {
-		coll, name = name[:i], name[i+1:]
+		if _, err := e.collectionByName(ctx, name[:i]); err == nil {
+			coll, name = name[:i], name[i+1:]
+		}
 	}
 	if name == "" || strings.Contains(name, "/") {
 		return nil
 	}
-	like, err := e.st.NamedLike(ctx, coll, notePath(name), 5)
-	if err != nil {
-		return nil
+	// "2024.01.05" is a daily note's name: notePath adds ".md" only to a
+	// name without an extension.
+	names := []string{notePath(name)}
+	if ext := strings.ToLower(path.Ext(name)); ext != ".md" && ext != ".markdown" && ext != "" {
+		names = append(names, name+".md")
 	}
-	return like
+	for _, n := range names {
+		if like, err := e.st.NamedLike(ctx, coll, n, 5); err == nil && len(like) > 0 {
+			return like
+		}
+	}
+	return nil
 }
 
 // linkForm is a note path a link may stand for, and the link's fragment.

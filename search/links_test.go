@@ -69,11 +69,15 @@ func TestReadLinkByName(t *testing.T) {
 	write(t, vault, "User interface/Sidebar.md", "# Sidebar\n\n## Pin tabs\n\nPin a tab to keep it.\n")
 	write(t, vault, "a/Notes.md", "# Notes A\n\n## Part\n\nFirst.\n")
 	write(t, vault, "b/Notes.md", "# Notes B\n\n## Part\n\nSecond.\n")
+	write(t, vault, "mail/Re: budget.md", "# Budget\n\nThe reply.\n")
+	write(t, vault, "daily/2024.01.05.md", "# Friday\n\n## Log\n\nA daily note.\n")
 	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
 	index(t, e, vault, "v")
-	for _, p := range []string{"Sidebar#Pin tabs", "sidebar#pin-tabs", "v:Sidebar#Pin tabs", "Sidebar"} {
+	for p, want := range map[string]string{"Sidebar#Pin tabs": "Pin a tab", "sidebar#pin-tabs": "Pin a tab", "v:Sidebar#Pin tabs": "Pin a tab",
+		"Sidebar": "Pin a tab", "Re: budget": "The reply.", "v:Re: budget": "The reply.", "2024.01.05": "A daily note.",
+		"2024.01.05#Log": "A daily note."} {
 		resp, err := e.Read(bg, mdsearch.ReadRequest{Path: p})
-		if err != nil || resp.Path != "User interface/Sidebar.md" || !strings.Contains(resp.Content, "Pin a tab") {
+		if err != nil || !strings.Contains(resp.Content, want) {
 			t.Errorf("%s: %+v, %v", p, resp, err)
 		}
 	}

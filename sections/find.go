@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 
@@ -25,9 +26,22 @@ func (d *Document) find(query string) (*Section, error) {
 // findIn is find with the sections' normalised forms made beforehand, so
 // that names, which finds every heading, normalises each path once.
 func (d *Document) findIn(query string, forms []pathForms) (*Section, error) {
-	if strings.Contains(query, "](") || strings.Contains(query, "][") {
-		query = linkTexts.ReplaceAllString(query, "$1") // a heading copied as written: "See [the docs](url)"
+	s, err := d.findAs(query, forms)
+	if err != nil && (strings.Contains(query, "](") || strings.Contains(query, "][")) {
+		// A heading copied as the note writes it: "See [the docs](url)"
+		// has the text "See the docs". Tried second, for headings whose
+		// text holds such brackets (a code span: `grid[i][j]`).
+		if plain := linkTexts.ReplaceAllString(query, "$1"); plain != query {
+			if ps, perr := d.findAs(plain, forms); perr == nil {
+				return ps, nil
+			}
+		}
 	}
+	return s, err
+}
+
+// findAs is findIn for the query as given.
+func (d *Document) findAs(query string, forms []pathForms) (*Section, error) {
 	if strings.EqualFold(strings.TrimSpace(query), Intro) && !d.hasHeading(Intro) {
 		return d.unworded(Preamble)
 	}
@@ -183,7 +197,7 @@ func (f *pathForms) match(query, q string) int {
 
 // linkTexts matches a markdown link or image written inline or by
 // reference; its text (group 1) is what a heading's text keeps of it.
-var linkTexts = regexp.MustCompile(`!?\[([^\]]*)\](?:\([^)]*\)|\[[^\]]*\])`)
+var linkTexts = regexp.MustCompile(`!?\[((?:[^\[\]]|\[[^\[\]]*\])*)\](?:\([^)]*\)|\[[^\]]*\])`)
 
 // shownLinks is h with each wikilink as Obsidian shows it: its alias, else
 // its target ("Note#Part" as "Note > Part").
@@ -373,16 +387,63 @@ func (d *Document) names() []string {
 // section's path joined with '/' reads the same ("## TCP/IP" beside
 // "## TCP" > "### IP", or one heading twice under one parent).
 func (d *Document) byID() []bool {
-	paths := make(map[string]int, len(d.Sections))
-	for _, s := range d.Sections {
-		paths[strings.ToLower(strings.Join(s.Path, "/"))]++
-	}
 	out := make([]bool, len(d.Sections))
+	hs := make([]uint64, len(d.Sections))
 	for i, s := range d.Sections {
-		out[i] = s.Level > 0 && s.ID != "" &&
-			(strings.TrimSpace(s.Heading) == "" || paths[strings.ToLower(strings.Join(s.Path, "/"))] > 1)
+		hs[i] = pathHash(s.Path)
+	}
+	for i, s := range d.Sections {
+		if s.Level == 0 || s.ID == "" {
+			continue
+		}
+		out[i] = strings.TrimSpace(s.Heading) == "" || d.sharedPath(i, hs)
 	}
 	return out
+}
+
+// sharedPath reports whether another section's path joined with '/' reads
+// as section i's, ignoring case; hs are the paths' hashes (pathHash), so
+// that only paths that hash alike are joined and compared. Chunking asks
+// this of every note, so most notes allocate nothing more.
+func (d *Document) sharedPath(i int, hs []uint64) bool {
+	var own string
+	for j := range d.Sections {
+		if j == i || hs[j] != hs[i] {
+			continue
+		}
+		if own == "" {
+			own = strings.ToLower(strings.Join(d.Sections[i].Path, "/"))
+		}
+		if strings.ToLower(strings.Join(d.Sections[j].Path, "/")) == own {
+			return true
+		}
+	}
+	return false
+}
+
+// pathHash is FNV-1a of a path joined with '/', each rune lower-cased.
+func pathHash(path []string) uint64 {
+	h := uint64(14695981039346656037)
+	mix := func(b byte) { h = (h ^ uint64(b)) * 1099511628211 }
+	for k, head := range path {
+		if k > 0 {
+			mix('/')
+		}
+		for _, r := range head {
+			if r < utf8.RuneSelf {
+				if 'A' <= r && r <= 'Z' {
+					r += 'a' - 'A'
+				}
+				mix(byte(r))
+				continue
+			}
+			r = unicode.ToLower(r)
+			mix(byte(r >> 16))
+			mix(byte(r >> 8))
+			mix(byte(r))
+		}
+	}
+	return h
 }
 
 // maxChecked bounds the sections whose names are each checked with find,

@@ -218,8 +218,14 @@ func TestFindIntro(t *testing.T) {
 // A heading copied as the note writes it, links and images with their
 // targets, reads the section whose heading text keeps only their text.
 func TestFindWrittenHeading(t *testing.T) {
-	d := Parse("n.md", []byte("# Top\n## See [the docs](https://example.com) 🚀 now\n## Logo ![icon](i.png) here\n## By [ref][r] too\n\n[r]: https://x.y\n"))
+	d := Parse("n.md", []byte("# Top\n## See [the docs](https://example.com) 🚀 now\n## Logo ![icon](i.png) here\n## By [ref][r] too\n"+
+		"## `grid[i][j]` indexing\n## Use `[x](y)` syntax\n### Added to [`[resolver]`](https://x.y/r)\n\n[r]: https://x.y\n"))
 	for _, tt := range []struct{ query, want string }{
+		// Brackets that are the heading's own text are read as written.
+		{"`grid[i][j]` indexing", "Top/grid[i][j] indexing"},
+		{"Top/grid[i][j] indexing", "Top/grid[i][j] indexing"},
+		{"Use [x](y) syntax", "Top/Use [x](y) syntax"},
+		{"Added to [`[resolver]`](https://x.y/r)", "Top/Use [x](y) syntax/Added to [resolver]"}, // a link around brackets
 		{"See [the docs](https://example.com) 🚀 now", "Top/See the docs 🚀 now"},
 		{"Top > See [the docs](https://example.com) 🚀 now", "Top/See the docs 🚀 now"},
 		{"Logo ![icon](i.png) here", "Top/Logo icon here"},
@@ -229,5 +235,25 @@ func TestFindWrittenHeading(t *testing.T) {
 		if err != nil || strings.Join(s.Path, "/") != tt.want {
 			t.Errorf("Find(%q) = %v, %v; want %q", tt.query, s, err, tt.want)
 		}
+	}
+}
+
+// ReadsByID marks the sections read must name by "#id": an empty heading,
+// and each of the sections whose paths read alike in any case ("TCP/IP"
+// beside TCP > IP; one heading twice under one parent), not the others.
+func TestReadsByID(t *testing.T) {
+	d := Parse("n.md", []byte("Intro.\n\n# Net\n## TCP/IP\n## tcp\n### IP\n## Steps\n### Run\n## Steps\n### Run\n## Ünique\n## ÜNIQUE x\n##\n"))
+	var got []string
+	for i, by := range d.ReadsByID() {
+		if by {
+			got = append(got, d.Sections[i].ID)
+		}
+	}
+	want := []string{"tcpip", "ip", "steps", "run", "steps-1", "run-1"}
+	if d.Sections[len(d.Sections)-1].ID != "" {
+		want = append(want, d.Sections[len(d.Sections)-1].ID) // the empty heading
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("by id: %v, want %v", got, want)
 	}
 }

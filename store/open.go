@@ -257,28 +257,41 @@ func inspect(ctx context.Context, abs string, frozen bool) (*fileInfo, error) {
 	if headID != 0 && headID != ApplicationID {
 		return f, nil // not ours: check refuses it
 	}
-	dsn := (&url.URL{Scheme: "file", Path: abs}).String() + "?mode=ro&_pragma=busy_timeout(10000)"
-	if _, err := os.Lstat(abs + "-wal"); frozen || errors.Is(err, fs.ErrNotExist) {
-		dsn += "&immutable=1"
+	_, walErr := os.Lstat(abs + "-wal")
+	immutable := frozen || errors.Is(walErr, fs.ErrNotExist)
+	err = f.read(ctx, abs, immutable)
+	if _, walNow := os.Lstat(abs + "-wal"); err != nil && immutable && !frozen && corrupt(err) && walNow == nil {
+		// A writer opened the file since (its -wal is here now), and
+		// read without locks the file may have changed under the read:
+		// read it again with them before calling it damaged.
+		f.tables = map[string]bool{}
+		err = f.read(ctx, abs, false)
 	}
-	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
-		return nil, fileError(abs, err)
-	}
-	defer db.Close()
-	if err := db.QueryRowContext(ctx, `PRAGMA application_id`).Scan(&f.appID); err != nil {
-		if headID == ApplicationID && corrupt(err) { // ours, cut short or overwritten
-			return nil, damaged("open index", abs, err)
-		}
-		return nil, fileError(abs, err)
-	}
-	if err := f.readTables(ctx, db); err != nil {
-		if f.appID == ApplicationID && (corrupt(err) || errors.Is(err, errVersion)) {
+		if headID == ApplicationID && (corrupt(err) || errors.Is(err, errVersion)) { // ours, cut short or overwritten
 			return nil, damaged("open index", abs, err)
 		}
 		return nil, fileError(abs, err)
 	}
 	return f, nil
+}
+
+// read fills f from the file through a read-only connection, immutable or
+// not.
+func (f *fileInfo) read(ctx context.Context, abs string, immutable bool) error {
+	dsn := (&url.URL{Scheme: "file", Path: abs}).String() + "?mode=ro&_pragma=busy_timeout(10000)"
+	if immutable {
+		dsn += "&immutable=1"
+	}
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if err := db.QueryRowContext(ctx, `PRAGMA application_id`).Scan(&f.appID); err != nil {
+		return err
+	}
+	return f.readTables(ctx, db)
 }
 
 // readTables reads the file's tables and schema version. A version that
