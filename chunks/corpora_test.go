@@ -11,14 +11,8 @@ import (
 	"github.com/mdsearch/mdsearch/sections"
 )
 
-// corporaDir is the shared corpora: $MDSEARCH_CORPORA, else
-// ../../shared/corpora from this package.
-func corporaDir() string {
-	if d := os.Getenv("MDSEARCH_CORPORA"); d != "" {
-		return d
-	}
-	return filepath.Join("..", "..", "shared", "corpora")
-}
+// corporaDir is the shared corpora (testenv.Corpora).
+func corporaDir() string { return testenv.Corpora() }
 
 // corpusFiles lists the .md files under dir, skipping the test when dir is
 // absent unless CI=true.

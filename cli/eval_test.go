@@ -9,6 +9,7 @@ import (
 
 	"github.com/mdsearch/mdsearch/embed/use"
 	"github.com/mdsearch/mdsearch/eval"
+	"github.com/mdsearch/mdsearch/internal/testenv"
 )
 
 // writeQueries writes a query file and returns its path.
@@ -91,7 +92,7 @@ func TestEvalKeywordOnly(t *testing.T) {
 
 func TestEvalWithModel(t *testing.T) {
 	needModel(t)
-	corpus := "../../shared/corpora/qmd-eval"
+	corpus := testenv.Corpora("qmd-eval")
 	code, out, errOut := run(t, "", "eval", "--vault", corpus+"/test", "--queries", corpus+"/queries.jsonl",
 		"--config", "whole-doc,sections-hybrid", "--json")
 	var rep eval.Report

@@ -11,10 +11,11 @@ import (
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/chunks"
 	"github.com/mdsearch/mdsearch/embed"
+	"github.com/mdsearch/mdsearch/internal/testenv"
 	"github.com/mdsearch/mdsearch/sections"
 )
 
-const corpora = "../../shared/corpora"
+var corpora = testenv.Corpora()
 
 // sentence is n words ending in a full stop, numbered so chunks are
 // recognisable.

@@ -185,8 +185,8 @@ func TestGenerateDocsTrees(t *testing.T) {
 		dir            string
 		links, atLeast int // links: exact; headings: at least
 	}{
-		{"../../shared/corpora/vue-docs/vault", 322, 700},
-		{"../../shared/corpora/rust-book/src", 86, 400},
+		{testenv.Corpora("vue-docs", "vault"), 322, 700},
+		{testenv.Corpora("rust-book", "src"), 86, 400},
 	} {
 		if _, err := os.Stat(c.dir); err != nil {
 			testenv.Absent(t, "corpus missing: %v", err)

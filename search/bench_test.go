@@ -17,6 +17,7 @@ import (
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/embed"
 	"github.com/mdsearch/mdsearch/embed/use"
+	"github.com/mdsearch/mdsearch/internal/testenv"
 	"github.com/mdsearch/mdsearch/search/dot"
 	"github.com/mdsearch/mdsearch/store"
 	"github.com/mdsearch/mdsearch/vault"
@@ -233,7 +234,7 @@ func BenchmarkRealIndex(b *testing.B) {
 // when set) into a new vault.
 func someRFCs(b *testing.B, files int) string {
 	fmt.Sscan(os.Getenv("RFCS_FILES"), &files)
-	src := "../../shared/corpora/rust-rfcs/text"
+	src := testenv.Corpora("rust-rfcs", "text")
 	entries, err := os.ReadDir(src)
 	if err != nil {
 		b.Fatal(err)
@@ -312,7 +313,7 @@ func BenchmarkScale(b *testing.B) {
 	e := openEngine(b, filepath.Join(dir, fmt.Sprintf("scale-%d.db", copies)), emb)
 	for i := range copies {
 		start := time.Now()
-		st := index(b, e, "../../shared/corpora/rust-rfcs/text", fmt.Sprintf("copy%02d", i))
+		st := index(b, e, testenv.Corpora("rust-rfcs", "text"), fmt.Sprintf("copy%02d", i))
 		if st.Added > 0 {
 			b.Logf("copy %d: %d chunks in %v", i, st.Chunks, time.Since(start))
 		}

@@ -18,11 +18,12 @@ import (
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/chunks"
+	"github.com/mdsearch/mdsearch/internal/testenv"
 	"github.com/mdsearch/mdsearch/sections"
 	"github.com/mdsearch/mdsearch/store"
 )
 
-const helpVault = "../../shared/corpora/obsidian-help/en"
+var helpVault = testenv.Corpora("obsidian-help", "en")
 
 // TestMain lets the test binary act as an indexing child process that the
 // kill tests can SIGKILL midway.

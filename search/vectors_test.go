@@ -75,10 +75,10 @@ func TestScanRecallRealModel(t *testing.T) {
 	m := realModel(t)
 	start := time.Now()
 	e := openEngine(t, t.TempDir()+"/index.db", nil)
-	if _, err := os.Stat("../../shared/corpora/rust-book/src"); err != nil {
+	if _, err := os.Stat(testenv.Corpora("rust-book", "src")); err != nil {
 		testenv.Absent(t, "corpus missing: %v", err)
 	}
-	index(t, e, "../../shared/corpora/rust-book/src", "book")
+	index(t, e, testenv.Corpora("rust-book", "src"), "book")
 	texts, err := e.st.EmbedTexts(bg)
 	if err != nil {
 		t.Fatal(err)
@@ -91,8 +91,8 @@ func TestScanRecallRealModel(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := snapshotOf(m.Dim(), exact)
-	queries := append(readQueries(t, "../../shared/corpora/rust-book/queries.jsonl", 86),
-		readQueries(t, "../../shared/corpora/vue-docs/queries.jsonl", 64)...)
+	queries := append(readQueries(t, testenv.Corpora("rust-book", "queries.jsonl"), 86),
+		readQueries(t, testenv.Corpora("vue-docs", "queries.jsonl"), 64)...)
 	qv, err := m.Embed(bg, queries)
 	if err != nil {
 		t.Fatal(err)

@@ -3,6 +3,8 @@ package sections
 import (
 	"strings"
 	"testing"
+
+	"github.com/mdsearch/mdsearch/internal/testenv"
 )
 
 // TestCustomHeadingIDs: "## Title {#id}" is the heading "Title" with the
@@ -32,7 +34,7 @@ func TestCustomHeadingIDs(t *testing.T) {
 // "{#id}" suffix, and the headings that carry one have it as their anchor.
 func TestVueDocsAnchors(t *testing.T) {
 	anchors := 0
-	eachNote(t, "../../shared/corpora/vue-docs/vault", func(p string, src []byte) {
+	eachNote(t, testenv.Corpora("vue-docs", "vault"), func(p string, src []byte) {
 		for _, s := range Parse(p, src).Sections {
 			if strings.Contains(s.Heading, "{#") {
 				t.Errorf("%s: section %q keeps its id", p, s.Heading)

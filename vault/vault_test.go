@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/internal/testenv"
 )
 
 // build creates files under root: a path ending in "/" is a folder, a value
@@ -270,7 +271,7 @@ func TestOpenErrors(t *testing.T) {
 // BenchmarkWalk compares Walk (ignore rules, symlink checks, stat) with a
 // bare filepath.WalkDir listing the same markdown files.
 func BenchmarkWalk(b *testing.B) {
-	root := "../../shared/corpora/rust-rfcs/text"
+	root := testenv.Corpora("rust-rfcs", "text")
 	v, err := Open(root, Options{})
 	if err != nil {
 		b.Fatal(err)

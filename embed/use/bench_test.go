@@ -14,10 +14,11 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/mdsearch/mdsearch/embed"
+	"github.com/mdsearch/mdsearch/internal/testenv"
 )
 
 // benchCorpus holds real markdown for benchmarks (outside the repository).
-const benchCorpus = "../../../shared/corpora/rust-rfcs/text"
+var benchCorpus = testenv.Corpora("rust-rfcs", "text")
 
 // benchChunks cuts the corpus into n texts of at most Window tokens each,
 // most of them exactly at the window, like the chunker's output.

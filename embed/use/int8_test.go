@@ -17,9 +17,9 @@ import (
 // parityCorpora are cut into windows for TestInt8Parity (outside the
 // repository, like benchCorpus).
 var parityCorpora = []string{
-	"../../../shared/corpora/rust-rfcs/text",
-	"../../../shared/corpora/vue-docs/vault",
-	"../../../shared/corpora/rust-book/src",
+	testenv.Corpora("rust-rfcs", "text"),
+	testenv.Corpora("vue-docs", "vault"),
+	testenv.Corpora("rust-book", "src"),
 }
 
 const parityWindows = 1000

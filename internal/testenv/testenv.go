@@ -7,6 +7,7 @@ package testenv
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -23,4 +24,34 @@ func Absent(tb testing.TB, format string, args ...any) {
 		tb.Fatalf("%s (required when CI=true)", msg)
 	}
 	tb.Skip(msg)
+}
+
+// Corpora is the path of the shared corpora joined with parts:
+// $MDSEARCH_CORPORA when set, else shared/corpora beside the repository
+// (as CI lays them out), found from the test's folder up to go.mod.
+func Corpora(parts ...string) string {
+	dir := os.Getenv("MDSEARCH_CORPORA")
+	if dir == "" {
+		dir = filepath.Join(moduleRoot(), "..", "shared", "corpora")
+	}
+	return filepath.Join(append([]string{dir}, parts...)...)
+}
+
+// moduleRoot is the nearest folder up from the working directory that
+// holds go.mod (a test runs in its package's folder), or ".".
+func moduleRoot() string {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "."
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			return "."
+		}
+		dir = up
+	}
 }
