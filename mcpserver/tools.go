@@ -59,19 +59,16 @@ func searchTool() *mcp.Tool {
 		Name:  "semantic_search",
 		Title: "Search notes",
 		Description: "Search the user's markdown notes by meaning and keywords. Use this first. " +
-			"Returns the best-matching passages, each a whole section or a part of a long one (up to about 300 words, usually enough to answer from; " +
-			"neighbouring parts of one section that both match come back as one result, `chunks i–j/N`), " +
-			"headed `rank. **path** > Section > Sub (score%)` (path is collection:path where several collections hold the same path: pass it to read_note as shown) and followed by `chunk i/N · part p/P · lines a–b · page W words` and the section to pass to read_note " +
-			"(`section \"A/B\"`; `\"#id\"` where another section has the same path; `\"/\"` for the text before the first heading); " +
-			"`part p/P` (only when P > 1) says the section's text was cut into P passages and this is one: read_note with the section returns all of it, " +
-			"but a section over 1500 words comes back in part, so read lines around the hit instead. " +
-			"In hybrid (default) and keyword mode the score is on one scale for every query: 50% or more is usually a strong match, though a question on a subject " +
-			"close to the notes' own (a technical question over technical docs) can reach 50-75% unanswered, so check the text; questions the notes cannot answer usually score 20-40%; " +
-			"one- or two-word queries score lower even when right (often 40-60%), so rank a query's results by their order; in hybrid mode a result under 25% rarely answers. " +
-			"Semantic mode scores run higher (unrelated questions often 60-90%): compare them within one answer only. " +
-			"Structured output gives score as 0-1 and chunk_index from 0 (the text: a percentage, and chunk i/N from 1). " +
-			"Cost: roughly 150-1200 tokens per result (about 330 typical); pass max_tokens to cap the total. To see more around a hit, call read_note with its path and section: " +
-			"a section costs far less than the whole page (a page costs about 1.3 tokens per word of its word count).",
+			"Returns the best passages: each a whole section or a part of a long one (up to about 300 words, usually enough to answer from; " +
+			"matching neighbouring parts come back joined, `chunks i–j/N`), headed `rank. **path** > Section > Sub (score%)` and followed by " +
+			"`chunk i/N · part p/P · lines a–b · page W words · section \"A/B\"`. To read more, pass read_note the path and section exactly as shown: " +
+			"a path may be collection:path (several collections hold it), a section \"#id\" (another section has the same path) or \"/\" (the text before the first heading). " +
+			"`part p/P` (P > 1): the section was cut into P passages; read_note returns the whole section, or the start of one over 1500 words, so then read lines around the hit. " +
+			"Hybrid (default) and keyword scores are on one scale for every query: 50% or more is usually a strong match; questions the notes cannot answer usually score 20-40%, " +
+			"but a technical question over technical docs can reach 50-75% unanswered, so check the text; one- or two-word queries score lower even when right (often 40-60%), " +
+			"so rank by order; under 25% rarely answers. Semantic mode scores run higher (unrelated questions often 60-90%): compare them within one answer only. " +
+			"Structured output: score 0-1, chunk_index from 0. " +
+			"Cost: roughly 150-1200 tokens per result (about 330 typical); max_tokens caps the total. A section costs far less than its page (about 1.3 tokens per word of the page's word count).",
 		InputSchema: schemaFor[SearchArgs](func(p map[string]*jsonschema.Schema) {
 			// Ranges are in the descriptions and checked in request(), whose
 			// messages read better than the schema validator's.
