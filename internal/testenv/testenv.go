@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // InCI reports whether the tests run in CI (CI=true), where every asset
@@ -54,4 +55,13 @@ func moduleRoot() string {
 		}
 		dir = up
 	}
+}
+
+// RaceSlowdown is what a bound on time is multiplied by: 10 under the race
+// detector, else 1.
+func RaceSlowdown() time.Duration {
+	if Race {
+		return 10
+	}
+	return 1
 }
