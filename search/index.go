@@ -460,8 +460,11 @@ func (r *run) stat(rel string) (vault.File, error) {
 		return vault.File{}, err
 	}
 	abs, err := r.v.Resolve(rel)
+	if mdsearch.KindOf(err) == mdsearch.KindForbidden {
+		return vault.File{}, errors.New(vault.SkipReason(err)) // as a walk's skip words it
+	}
 	if err != nil {
-		return vault.File{}, walkWords(err)
+		return vault.File{}, err
 	}
 	if why := r.v.Linked(rel, abs); why != "" {
 		return vault.File{}, errors.New(why)
@@ -477,22 +480,6 @@ func (r *run) stat(rel string) (vault.File, error) {
 		return vault.File{}, fmt.Errorf("file is %d bytes, over the %d-byte size limit", fi.Size(), max)
 	}
 	return vault.File{Path: rel, Abs: abs, Size: fi.Size(), ModTime: fi.ModTime().UnixNano()}, nil
-}
-
-// walkWords says a note Resolve refuses as a walk of its folder says it:
-// a watcher and an index run name one skip alike.
-func walkWords(err error) error {
-	var me *mdsearch.Error
-	if !errors.As(err, &me) || me.Kind != mdsearch.KindForbidden {
-		return err
-	}
-	switch why := me.Err.Error(); {
-	case why == "path leads out of the vault":
-		return errors.New("symlink points outside the vault")
-	case strings.Contains(why, "too many links"):
-		return errors.New("symlink loop")
-	}
-	return err
 }
 
 func msSince(t time.Time) float64 { return float64(time.Since(t).Microseconds()) / 1000 }

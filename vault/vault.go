@@ -103,13 +103,16 @@ func Resolve(root, rel string) (string, error) {
 	joined := filepath.Join(realRoot, filepath.FromSlash(rel))
 	real, err := filepath.EvalSymlinks(joined)
 	if err != nil {
-		if os.IsNotExist(err) {
+		switch {
+		case os.IsNotExist(err):
 			return "", mdsearch.Errorf(mdsearch.KindNotFound, "resolve", rel, "", "no such note")
+		case isLoop(err):
+			return "", mdsearch.Errorf(mdsearch.KindForbidden, "resolve", rel, "", "%w", errLoop)
 		}
 		return "", mdsearch.Errorf(mdsearch.KindForbidden, "resolve", rel, "", "%v", err)
 	}
 	if !within(realRoot, real) {
-		return "", mdsearch.Errorf(mdsearch.KindForbidden, "resolve", rel, "", "path leads out of the vault")
+		return "", mdsearch.Errorf(mdsearch.KindForbidden, "resolve", rel, "", "%w", errOutside)
 	}
 	return real, nil
 }

@@ -2,6 +2,7 @@ package vault
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"sort"
@@ -112,14 +113,47 @@ func (w *walker) dir(ctx context.Context, job dirJob) error {
 	return nil
 }
 
+// Why a walk skips a symlink, and Resolve refuses a path through one: a
+// watcher's refresh and an index run name one skip alike.
+const (
+	outsideVault = "symlink points outside the vault"
+	symlinkLoop  = "symlink loop"
+)
+
+// Resolve's refusals of a path through a symlink, which SkipReason words
+// as a walk does.
+var (
+	errOutside = errors.New("path leads out of the vault")
+	errLoop    = errors.New(symlinkLoop)
+)
+
+// SkipReason is why a walk would skip the file Resolve refused with err,
+// in the walk's words, without the operation and path err names.
+func SkipReason(err error) string {
+	switch {
+	case errors.Is(err, errOutside):
+		return outsideVault
+	case errors.Is(err, errLoop):
+		return symlinkLoop
+	}
+	var me *mdsearch.Error
+	if errors.As(err, &me) {
+		return me.Err.Error()
+	}
+	return err.Error()
+}
+
+// isLoop reports whether EvalSymlinks failed on a loop of links.
+func isLoop(err error) bool { return strings.Contains(err.Error(), "too many links") }
+
 // symlink follows a link only when its target stays inside the vault.
 func (w *walker) symlink(abs string, rel []string, ign ignorer) {
 	name, relS := rel[len(rel)-1], strings.Join(rel, "/")
 	target, err := filepath.EvalSymlinks(abs)
 	if err != nil {
 		switch {
-		case strings.Contains(err.Error(), "too many links"):
-			w.skip(relS, "symlink loop")
+		case isLoop(err):
+			w.skip(relS, symlinkLoop)
 		case IsMarkdown(name):
 			w.skip(relS, "broken symlink: "+errText(err))
 		}
@@ -137,7 +171,7 @@ func (w *walker) symlink(abs string, rel []string, ign ignorer) {
 			return
 		}
 		if !within(w.v.root, target) {
-			w.skip(relS, "symlink points outside the vault")
+			w.skip(relS, outsideVault)
 			return
 		}
 		if why := w.v.linkTarget(target, true); why != "" {
@@ -151,7 +185,7 @@ func (w *walker) symlink(abs string, rel []string, ign ignorer) {
 		return
 	}
 	if !within(w.v.root, target) {
-		w.skip(relS, "symlink points outside the vault")
+		w.skip(relS, outsideVault)
 		return
 	}
 	if why := w.v.linkTarget(target, false); why != "" {
