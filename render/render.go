@@ -178,7 +178,7 @@ func readsAs(r mdsearch.Result) string {
 		case len(p) == 0 && r.TotalChunks == 1 && len(r.Sections) == 0:
 			continue // a note of one passage without headings: read it whole
 		case len(p) == 0:
-			n = "/" // the text before the first heading
+			n = sections.Preamble // the text before the first heading
 		}
 		if !slices.Contains(seen, n) {
 			seen, names = append(seen, n), append(names, fmt.Sprintf("%q", n))

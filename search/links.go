@@ -84,12 +84,7 @@ func (e *Engine) openShown(ctx context.Context, spec string) *note {
 	if !strings.ContainsRune(spec, utf8.RuneError) {
 		return nil
 	}
-	coll, rel := "", spec
-	if i := strings.IndexByte(spec, ':'); i > 0 {
-		if _, err := e.collectionByName(ctx, spec[:i]); err == nil {
-			coll, rel = spec[:i], spec[i+1:]
-		}
-	}
+	coll, rel := e.inCollection(ctx, spec)
 	paths, err := e.st.ShownAs(ctx, coll, notePath(rel))
 	if err != nil || len(paths) != 1 {
 		return nil
@@ -105,12 +100,7 @@ func (e *Engine) openShown(ctx context.Context, spec string) *note {
 // file name is that of name, a path without folders as a wikilink writes
 // it (optionally "COLLECTION:name"); none for a path with folders.
 func (e *Engine) namedOnce(ctx context.Context, name string) []string {
-	coll := ""
-	if i := strings.IndexByte(name, ':'); i > 0 {
-		if _, err := e.collectionByName(ctx, name[:i]); err == nil {
-			coll, name = name[:i], name[i+1:]
-		}
-	}
+	coll, name := e.inCollection(ctx, name)
 	if name == "" || strings.Contains(name, "/") {
 		return nil
 	}
@@ -126,6 +116,18 @@ func (e *Engine) namedOnce(ctx context.Context, name string) []string {
 		}
 	}
 	return nil
+}
+
+// inCollection splits "COLLECTION:rest", as results name a note of a
+// shared path, into the collection and the rest when COLLECTION is one;
+// else it is "" and s ("Re: budget" is a name).
+func (e *Engine) inCollection(ctx context.Context, s string) (coll, rest string) {
+	if i := strings.IndexByte(s, ':'); i > 0 {
+		if _, err := e.collectionByName(ctx, s[:i]); err == nil {
+			return s[:i], s[i+1:]
+		}
+	}
+	return "", s
 }
 
 // linkForm is a note path a link may stand for, and the link's fragment.

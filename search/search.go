@@ -394,11 +394,8 @@ func (e *Engine) filter(ctx context.Context, req mdsearch.SearchRequest) (store.
 		return f, err
 	}
 	p := strings.TrimSpace(req.PathPrefix)
-	if i := strings.IndexByte(p, ':'); i > 0 && req.Collection == "" {
-		// "notes:projects/", as results name a note of a shared path.
-		if _, err := e.collectionByName(ctx, p[:i]); err == nil {
-			req.Collection, p = p[:i], p[i+1:]
-		}
+	if req.Collection == "" {
+		req.Collection, p = e.inCollection(ctx, p) // "notes:projects/"
 	}
 	for strings.HasPrefix(p, "./") || strings.HasPrefix(p, "/") {
 		p = strings.TrimPrefix(strings.TrimPrefix(p, "./"), "/")
