@@ -5,38 +5,59 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
+	"strings"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// dropNulls treats a tool argument sent as null as one left out, at any
-// depth ("where": {"owner": null}, "tags": ["a", null]), and arguments sent
-// as null as none. Some function-calling clients send every optional
-// field, unset ones as null, which the schemas would refuse. A panic below
-// (in the SDK's argument handling, say) becomes an error: one bad request
-// must not end the server.
-func dropNulls(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
-		defer func() {
-			if p := recover(); p != nil {
-				res, err = nil, fmt.Errorf("internal error handling %s: %v", method, p)
+// lenientArgs forgives what function-calling clients commonly send for a
+// well-meant call, before the SDK checks arguments against the schema:
+//   - null, at any depth ("where": {"owner": null}, "tags": ["a", null]),
+//     is an argument left out, and arguments sent as null are none (some
+//     clients send every optional field, unset ones as null);
+//   - a number or boolean sent as a string ("n": "3", "full": "true") is
+//     that number or boolean, where the tool's schema wants one and the
+//     string is exactly one (models often quote numbers);
+//   - one string where the schema wants a list of strings ("tags": "x")
+//     is that list of one.
+//
+// Anything else passes as sent, for the schema to judge. A panic below (in
+// the SDK's argument handling, say) becomes an error: one bad request must
+// not end the server. props holds each tool's top-level properties.
+func lenientArgs(props map[string]map[string]*jsonschema.Schema) mcp.Middleware {
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
+			defer func() {
+				if p := recover(); p != nil {
+					res, err = nil, fmt.Errorf("internal error handling %s: %v", method, p)
+				}
+			}()
+			if r, ok := req.(*mcp.CallToolRequest); ok && r.Params != nil && len(r.Params.Arguments) > 0 {
+				r.Params.Arguments = lenient(r.Params.Arguments, props[r.Params.Name])
 			}
-		}()
-		if r, ok := req.(*mcp.CallToolRequest); ok && r.Params != nil && len(r.Params.Arguments) > 0 {
-			r.Params.Arguments = withoutNulls(r.Params.Arguments)
+			return next(ctx, method, req)
 		}
-		return next(ctx, method, req)
 	}
 }
 
-// withoutNulls is an arguments object without null members or items;
-// null is {}; anything else is returned as it is, for the schema to judge.
-func withoutNulls(raw json.RawMessage) json.RawMessage {
+// toolProps are the top-level properties of each tool's input schema.
+func toolProps(tools ...*mcp.Tool) map[string]map[string]*jsonschema.Schema {
+	m := map[string]map[string]*jsonschema.Schema{}
+	for _, t := range tools {
+		if s, ok := t.InputSchema.(*jsonschema.Schema); ok {
+			m[t.Name] = s.Properties
+		}
+	}
+	return m
+}
+
+// lenient is an arguments object as lenientArgs describes it; raw itself
+// when nothing changes.
+func lenient(raw json.RawMessage, props map[string]*jsonschema.Schema) json.RawMessage {
 	if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
 		return json.RawMessage("{}")
-	}
-	if !bytes.Contains(raw, []byte("null")) {
-		return raw
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber() // numbers pass through as written
@@ -44,11 +65,51 @@ func withoutNulls(raw json.RawMessage) json.RawMessage {
 	if dec.Decode(&args) != nil || args == nil {
 		return raw
 	}
-	b, err := json.Marshal(stripNulls(args))
+	changed := bytes.Contains(raw, []byte("null"))
+	if changed {
+		stripNulls(args)
+	}
+	for k, v := range args {
+		if s, ok := v.(string); ok && props[k] != nil {
+			if c, ok := coerce(s, props[k]); ok {
+				args[k], changed = c, true
+			}
+		}
+	}
+	if !changed {
+		return raw
+	}
+	b, err := json.Marshal(args)
 	if err != nil {
 		return raw
 	}
 	return b
+}
+
+// coerce is s as the type the schema wants, when s is exactly one value
+// of that type: a JSON number (for an integer, one without a fraction or
+// exponent), true or false, or, for a list of strings, s itself.
+func coerce(s string, schema *jsonschema.Schema) (any, bool) {
+	t := strings.TrimSpace(s)
+	switch schema.Type {
+	case "integer":
+		if _, err := strconv.ParseInt(t, 10, 64); err == nil {
+			return json.Number(t), true
+		}
+	case "number":
+		if t != "" && (t[0] == '-' || '0' <= t[0] && t[0] <= '9') && json.Valid([]byte(t)) {
+			return json.Number(t), true
+		}
+	case "boolean":
+		if t == "true" || t == "false" {
+			return t == "true", true
+		}
+	case "array":
+		if schema.Items != nil && schema.Items.Type == "string" {
+			return []any{s}, true
+		}
+	}
+	return nil, false
 }
 
 // stripNulls drops null members of objects and null items of arrays.

@@ -63,10 +63,11 @@ func New(s mdsearch.Searcher, opts Options) *mcp.Server {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	srv.AddReceivingMiddleware(dropNulls, plainErrors)
-	addTool(srv, searchTool(), guard(log, t.search), opts.TextOnly)
-	addTool(srv, readTool(), guard(log, t.read), opts.TextOnly)
-	addTool(srv, outlineTool(), guard(log, t.outline), opts.TextOnly)
+	search, read, outline := searchTool(), readTool(), outlineTool()
+	srv.AddReceivingMiddleware(lenientArgs(toolProps(search, read, outline)), plainErrors)
+	addTool(srv, search, guard(log, t.search), opts.TextOnly)
+	addTool(srv, read, guard(log, t.read), opts.TextOnly)
+	addTool(srv, outline, guard(log, t.outline), opts.TextOnly)
 	return srv
 }
 
@@ -118,7 +119,7 @@ func schemaFor[In any](tune func(props map[string]*jsonschema.Schema)) *jsonsche
 	}
 	for _, p := range s.Properties {
 		// A slice or map is inferred as ["null", "array"]: null arguments
-		// are dropped before validation (dropNulls), and some clients'
+		// are dropped before validation (lenientArgs), and some clients'
 		// function-calling schemas refuse a list of types.
 		if len(p.Types) == 2 && p.Types[0] == "null" {
 			p.Type, p.Types = p.Types[1], nil

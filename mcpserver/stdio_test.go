@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"github.com/google/jsonschema-go/jsonschema"
 	"io"
 	"strings"
 	"testing"
@@ -154,17 +155,49 @@ func TestNullArguments(t *testing.T) {
 	}
 }
 
-func TestWithoutNulls(t *testing.T) {
-	for in, want := range map[string]string{
-		`null`:                   `{}`,
-		`{"query":"x"}`:          `{"query":"x"}`,
-		`{"query":"x","n":null}`: `{"query":"x"}`,
-		`{"where":{"owner":null,"n":3},"t":[1,null,"a"]}`: `{"t":[1,"a"],"where":{"n":3}}`,
-		`[1,null]`: `[1,null]`,
-	} {
-		if got := string(withoutNulls(json.RawMessage(in))); got != want {
-			t.Errorf("withoutNulls(%s) = %s, want %s", in, got, want)
+func TestLenient(t *testing.T) {
+	props := toolProps(searchTool(), readTool())
+	search, read := props["semantic_search"], props["read_note"]
+	tests := []struct {
+		in, want string
+		props    map[string]*jsonschema.Schema
+	}{
+		{`null`, `{}`, search},
+		{`{"query":"x"}`, `{"query":"x"}`, search},
+		{`{"query":"x","n":null}`, `{"query":"x"}`, search},
+		{`{"where":{"owner":null,"n":3},"t":[1,null,"a"]}`, `{"t":[1,"a"],"where":{"n":3}}`, search},
+		{`[1,null]`, `[1,null]`, search},
+		// Scalars quoted where the schema wants a number or boolean.
+		{`{"query":"3","n":"3","max_tokens":" 400 "}`, `{"max_tokens":400,"n":3,"query":"3"}`, search},
+		{`{"path":"a.md","full":"true"}`, `{"full":true,"path":"a.md"}`, read},
+		{`{"query":"x","tags":"recipe"}`, `{"query":"x","tags":["recipe"]}`, search},
+		// Not exactly one: left for the schema to refuse, with its message.
+		{`{"query":"x","n":"2.5"}`, `{"query":"x","n":"2.5"}`, search},
+		{`{"query":"x","n":"five"}`, `{"query":"x","n":"five"}`, search},
+		{`{"path":"a.md","full":"yes"}`, `{"path":"a.md","full":"yes"}`, read},
+		{`{"query":"x","where":{"draft":"false"}}`, `{"query":"x","where":{"draft":"false"}}`, search},
+		{`{"query":"x","n":"3"}`, `{"query":"x","n":"3"}`, nil}, // an unknown tool
+	}
+	for _, tt := range tests {
+		if got := string(lenient(json.RawMessage(tt.in), tt.props)); got != tt.want {
+			t.Errorf("lenient(%s) = %s, want %s", tt.in, got, tt.want)
 		}
+	}
+}
+
+// A client that quotes numbers and booleans is understood, end to end.
+func TestQuotedArguments(t *testing.T) {
+	f := &fake{}
+	cs := connect(t, f)
+	res, text := call(t, cs, "semantic_search", map[string]any{"query": "starter", "n": "3", "tags": "baking"})
+	if res.IsError || f.last.N != 3 || len(f.last.Tags) != 1 || f.last.Tags[0] != "baking" {
+		t.Errorf("quoted n and one tag: %s (n %d, tags %q)", text, f.last.N, f.last.Tags)
+	}
+	if res, text := call(t, cs, "read_note", map[string]any{"path": "kitchen/Sourdough.md", "full": "true"}); res.IsError {
+		t.Errorf("quoted full: %s", text)
+	}
+	if res, text := call(t, cs, "semantic_search", map[string]any{"query": "starter", "n": "many"}); !res.IsError || !strings.Contains(text, "invalid argument n") {
+		t.Errorf(`n "many": %v %s`, res.IsError, text)
 	}
 }
 
