@@ -45,6 +45,7 @@ func (e *Engine) openLinked(ctx context.Context, spec string) (*note, string, er
 		}
 	}
 	name, _, _ := strings.Cut(trimmed, "#")
+	err = withoutFragment(ctx, e, trimmed, err)
 	switch mdsearch.KindOf(err) {
 	case mdsearch.KindNotFound, mdsearch.KindInvalid:
 	case mdsearch.KindForbidden:
@@ -76,6 +77,21 @@ func (e *Engine) openLinked(ctx context.Context, spec string) (*note, string, er
 		}
 	}
 	return nil, "", err
+}
+
+// withoutFragment is the error for a link's target with its fragment
+// cut off, when err refused the whole target for its extension alone
+// ("Other Note.md#setup" is not a markdown file name; "Other Note.md" is):
+// the name's own answer decides what else is tried, and is the one shown.
+func withoutFragment(ctx context.Context, e *Engine, target string, err error) error {
+	i := strings.LastIndexByte(target, '#')
+	if i < 0 || mdsearch.KindOf(err) != mdsearch.KindForbidden || vault.IsMarkdown(target) || !vault.IsMarkdown(target[:i]) {
+		return err
+	}
+	if _, nerr := e.openNote(ctx, target[:i]); nerr != nil {
+		return nerr
+	}
+	return err
 }
 
 // openShown opens the one note whose file name is not UTF-8 and which a

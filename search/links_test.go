@@ -75,7 +75,7 @@ func TestReadLinkByName(t *testing.T) {
 	index(t, e, vault, "v")
 	for p, want := range map[string]string{"Sidebar#Pin tabs": "Pin a tab", "sidebar#pin-tabs": "Pin a tab", "v:Sidebar#Pin tabs": "Pin a tab",
 		"Sidebar": "Pin a tab", "Re: budget": "The reply.", "v:Re: budget": "The reply.", "2024.01.05": "A daily note.",
-		"2024.01.05#Log": "A daily note."} {
+		"2024.01.05#Log": "A daily note.", "Sidebar.md#pin-tabs": "Pin a tab", "Sidebar.md#Pin%20tabs": "Pin a tab"} {
 		resp, err := e.Read(bg, mdsearch.ReadRequest{Path: p})
 		if err != nil || !strings.Contains(resp.Content, want) {
 			t.Errorf("%s: %+v, %v", p, resp, err)
@@ -85,7 +85,7 @@ func TestReadLinkByName(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "v:a/Notes.md") || !strings.Contains(err.Error(), "v:b/Notes.md") {
 		t.Errorf("two notes of one name: %v", err)
 	}
-	for _, p := range []string{"Nope#Part", "x/Sidebar#Pin tabs"} {
+	for _, p := range []string{"Nope#Part", "x/Sidebar#Pin tabs", "Nope.md#Part"} {
 		if _, err := e.Read(bg, mdsearch.ReadRequest{Path: p}); mdsearch.KindOf(err) != mdsearch.KindNotFound {
 			t.Errorf("%s: %v, want not found", p, err)
 		}
