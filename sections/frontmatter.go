@@ -1,6 +1,7 @@
 package sections
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"regexp"
@@ -27,21 +28,60 @@ func fileLines(msg string) string {
 	})
 }
 
+// yamlError words a YAML error with the line of the note it is on.
+// yaml.v3 numbers some errors' lines from 0 and others from 1, so the line
+// is found instead: the first at which the YAML read so far is already bad
+// (an unclosed "[" is bad where it opens, as far as the reader can tell).
+// Past maxScanLines, yaml.v3's own number is kept.
+func yamlError(text []byte, err error) string {
+	msg := err.Error()
+	lines := bytes.SplitAfter(text, []byte("\n"))
+	if len(lines) > maxScanLines || !yamlLine.MatchString(msg) {
+		return fileLines(msg)
+	}
+	var v any
+	for k := 1; k <= len(lines); k++ {
+		if yaml.Unmarshal(bytes.Join(lines[:k], nil), &v) != nil {
+			_, problem, _ := strings.Cut(strings.TrimPrefix(msg, "yaml: "), ": ")
+			return fmt.Sprintf("line %d: %s", k+1, problem) // +1: the opening "---"
+		}
+	}
+	return fileLines(msg)
+}
+
+// maxScanLines bounds the frontmatter yamlError reads line by line.
+const maxScanLines = 300
+
 // parseFrontmatter decodes YAML into a JSON-safe map. Bad YAML, or YAML that
 // is not a mapping, gives a nil map and a warning.
 func parseFrontmatter(text []byte) (map[string]any, string) {
 	var v any
 	if err := yaml.Unmarshal(text, &v); err != nil {
-		return nil, fmt.Sprintf("frontmatter is not valid YAML, ignored: %s", fileLines(err.Error()))
+		return nil, fmt.Sprintf("frontmatter is not valid YAML, ignored: %s", yamlError(text, err))
 	}
 	if v == nil {
 		return nil, ""
 	}
 	m, ok := jsonSafe(v).(map[string]any)
 	if !ok {
-		return nil, fmt.Sprintf("frontmatter is a YAML %T, not a mapping; ignored", v)
+		return nil, "frontmatter is " + yamlKind(v) + ", not a mapping of fields (key: value lines); ignored"
 	}
 	return m, ""
+}
+
+// yamlKind names what a YAML document decoded to, for a warning.
+func yamlKind(v any) string {
+	switch v.(type) {
+	case []any:
+		return "a YAML list"
+	case string:
+		return "plain text"
+	case bool:
+		return "a YAML boolean"
+	case int, int64, uint64, float64:
+		return "a YAML number"
+	}
+	return "a YAML value"
 }
 
 // jsonSafe rewrites what yaml.v3 decodes into values encoding/json accepts:
