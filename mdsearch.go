@@ -12,8 +12,10 @@ import (
 // budget, one of its consecutive parts cut at block boundaries. It never
 // spans two sections, except where stub sections merged forward: it is then
 // labelled by the section its text starts in, and Sections lists every
-// section it covers. Text is the exact source slice [StartByte, EndByte) of
-// the original file. The model sees a chunk as one or more Windows.
+// section it covers. Text is the source slice [StartByte, EndByte) of the
+// original file, byte for byte but for invalid UTF-8 (U+FFFD) and lone CRs
+// (LFs, the line breaks they are read as). The model sees a chunk as one or
+// more Windows.
 type Chunk struct {
 	ID          string   `json:"id"`   // "path#chunk_index"
 	Path        string   `json:"path"` // vault-relative, '/'-separated
@@ -39,7 +41,10 @@ type Chunk struct {
 	Tags         []string       `json:"tags"`
 	Frontmatter  map[string]any `json:"frontmatter"`
 	Sections     [][]string     `json:"sections,omitempty"` // every section path covered, its own first, when more than one
-	Windows      []Window       `json:"windows"`
+	// ReadSections is, for each of Sections, the "#id" that reads it where
+	// its path does not, else ""; nil when every path reads its section.
+	ReadSections []string `json:"read_sections,omitempty"`
+	Windows      []Window `json:"windows"`
 }
 
 // Window is the model's unit: a piece of a chunk within the embedder's
@@ -130,6 +135,9 @@ type Result struct {
 	// Sections lists every section path the passage covers, its own first,
 	// when it covers more than one (stub sections merged forward).
 	Sections [][]string `json:"sections,omitempty"`
+	// ReadSections is, for each of Sections, the "#id" that reads it where
+	// its path does not (as ReadSection), else ""; absent when none needs one.
+	ReadSections []string `json:"read_sections,omitempty"`
 	// ChunkEnd is the last chunk index when adjacent passages of one page
 	// were merged into this result; 0 otherwise.
 	ChunkEnd int `json:"chunk_end,omitempty"`

@@ -78,7 +78,11 @@ type Options struct {
 //	   tags keep their marks and may follow an ideographic space.
 //	8: a passage whose section's path does not name it (another reads the
 //	   same, or its heading is empty) carries ReadSection, its "#id".
-const Version = 8
+//	9: the text of a note with lone CR line endings (old Mac) has them as
+//	   LFs, the line breaks they are read as (sections.Document.Shown); a
+//	   passage with stub sections merged in carries ReadSections, the
+//	   "#id" of each whose path does not name it.
+const Version = 9
 
 // Defaults.
 const (
@@ -413,8 +417,14 @@ func (s *splitter) chunk(u *unit, start, end int) mdsearch.Chunk {
 	}
 	if len(merged) > 0 {
 		c.Sections = append(c.Sections, own.Path)
+		reads, ids := []string{c.ReadSection}, c.ReadSection != ""
 		for _, m := range merged {
 			c.Sections = append(c.Sections, m.Path)
+			reads = append(reads, s.readSection(m))
+			ids = ids || reads[len(reads)-1] != ""
+		}
+		if ids {
+			c.ReadSections = reads
 		}
 	}
 	c.WordCount = embed.CountWords(c.Text)

@@ -35,7 +35,7 @@ func Header(rank int, r mdsearch.Result) string {
 	fmt.Fprintf(&b, "%d. **%s**", rank, cmp.Or(r.ReadPath, r.Path))
 	if len(r.SectionPath) > 0 {
 		b.WriteString(" > ")
-		b.WriteString(strings.Join(r.SectionPath, " > "))
+		b.WriteString(strings.Join(shownPath(r.SectionPath), " > "))
 	} else if r.Section != "" {
 		b.WriteString(" > ")
 		b.WriteString(r.Section)
@@ -99,13 +99,44 @@ func Footer(r mdsearch.Result) string {
 // last heading.
 func coveredAlso(r mdsearch.Result) []string {
 	var out []string
-	for _, p := range r.Sections {
-		if len(p) > 0 && !slices.Equal(p, r.SectionPath) {
-			out = append(out, p[len(p)-1])
+	for i, p := range r.Sections {
+		if len(p) > 0 && !isOwn(r, i) {
+			out = append(out, shownHeading(p[len(p)-1]))
 		}
 	}
 	return out
 }
+
+// isOwn reports whether r.Sections[i] is the passage's own section: the
+// first. An index without ReadSections cannot tell a later section of the
+// same path apart, so takes it for the own one too.
+func isOwn(r mdsearch.Result, i int) bool {
+	return i == 0 || len(r.ReadSections) == 0 && slices.Equal(r.Sections[i], r.SectionPath)
+}
+
+// coveredRead is the "#id" that reads r.Sections[i], or "" where its path
+// does (or the index predates ReadSections).
+func coveredRead(r mdsearch.Result, i int) string {
+	if i < len(r.ReadSections) {
+		return r.ReadSections[i]
+	}
+	return ""
+}
+
+// shownPath is a section path as a header shows it: an empty heading
+// as sections.Untitled, so the line does not read "Note >  > Sub".
+func shownPath(path []string) []string {
+	if !slices.Contains(path, "") {
+		return path
+	}
+	out := make([]string, len(path))
+	for i, h := range path {
+		out[i] = shownHeading(h)
+	}
+	return out
+}
+
+func shownHeading(h string) string { return cmp.Or(h, sections.Untitled) }
 
 // manyCollections reports whether the index holds more than one collection
 // (or, in an answer that does not say, the results come from several):
@@ -171,10 +202,12 @@ func readsAs(r mdsearch.Result) string {
 	for i, p := range append([][]string{r.SectionPath}, r.Sections...) {
 		n := SectionPath(p)
 		switch {
-		case i > 0 && slices.Equal(p, r.SectionPath):
+		case i > 0 && isOwn(r, i-1):
 			continue // its own, named first (by #id where the path names another)
 		case i == 0 && r.ReadSection != "":
 			n = r.ReadSection // the path names another section too
+		case i > 0 && coveredRead(r, i-1) != "":
+			n = coveredRead(r, i-1) // another section of the note has this path
 		case len(p) == 0 && r.TotalChunks == 1 && len(r.Sections) == 0:
 			continue // a note of one passage without headings: read it whole
 		case len(p) == 0:

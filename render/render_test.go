@@ -22,6 +22,10 @@ func TestHeader(t *testing.T) {
 		{"merged stubs", mdsearch.Result{Path: "a.md", SectionPath: []string{"A", "Intro"}, Score: 0.5,
 			Sections: [][]string{{"A", "Intro"}, {"A", "Setup"}, {"A", "Setup", "Linux"}}},
 			"1. **a.md** > A > Intro + Setup + Linux (50.0%)"},
+		{"empty heading", mdsearch.Result{Path: "r.md", SectionPath: []string{""}, Score: 0.5, Sections: [][]string{{""}, {"", "IAL"}, {"", "IAL", ""}}},
+			"1. **r.md** > (untitled) + IAL + (untitled) (50.0%)"},
+		{"merged, own path again", mdsearch.Result{Path: "a.md", SectionPath: []string{"A"}, ReadSection: "#a", Score: 0.5,
+			Sections: [][]string{{"A"}, {"A", "x"}, {"A"}}, ReadSections: []string{"#a", "", "#a-1"}}, "1. **a.md** > A + x + A (50.0%)"},
 		{"raw heading text", mdsearch.Result{Path: "x.md", Section: "<script>", SectionPath: []string{"<script>"}, Score: 0.0004}, "1. **x.md** > <script> (0.0%)"},
 	}
 	for _, tt := range tests {
@@ -269,6 +273,10 @@ func TestReadsAs(t *testing.T) {
 		{"merged, by id", mdsearch.Result{SectionPath: []string{"A"}, ReadSection: "#a-1", Sections: [][]string{{"A"}, {"A", "x"}}, TotalChunks: 3},
 			` · sections "#a-1", "A/x"`},
 		{"merged twice", mdsearch.Result{SectionPath: []string{"A"}, Sections: [][]string{{"A"}, {"A", "x"}}, TotalChunks: 2}, ` · sections "A", "A/x"`},
+		{"merged, a path twice", mdsearch.Result{SectionPath: []string{}, Sections: [][]string{{}, {"P", "Setup"}, {"P", "Config"}, {"P", "Setup"}},
+			ReadSections: []string{"", "#setup", "", "#setup-1"}, TotalChunks: 2}, ` · sections "/", "#setup", "P/Config", "#setup-1"`},
+		{"merged, own path again", mdsearch.Result{SectionPath: []string{"A"}, ReadSection: "#a", Sections: [][]string{{"A"}, {"A", "x"}, {"A"}},
+			ReadSections: []string{"#a", "", "#a-1"}, TotalChunks: 2}, ` · sections "#a", "A/x", "#a-1"`},
 	} {
 		if got := readsAs(tt.r); got != tt.want {
 			t.Errorf("%s: readsAs = %q, want %q", tt.name, got, tt.want)

@@ -66,6 +66,32 @@ func TestReadLines(t *testing.T) {
 	}
 }
 
+// A note with old Mac line endings (lone CRs) is read as lines everywhere
+// alike: the outline's lines read back, and its text, in results and
+// reads, has LFs where a terminal would have overwritten each line.
+func TestLoneCRLines(t *testing.T) {
+	vault := t.TempDir()
+	write(t, vault, "mac.md", "# CR Only\r\rBody crlonelymoose.\r\r## Second CR\r\rCR second body crsecondelk.\r")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
+	index(t, e, vault, "v")
+	sec, err := e.Read(bg, mdsearch.ReadRequest{Path: "mac.md", Section: "Second CR"})
+	if err != nil || sec.StartLine != 5 || sec.EndLine != 7 || sec.Content != "## Second CR\n\nCR second body crsecondelk." {
+		t.Fatalf("section: %+v, %v", sec, err)
+	}
+	byLines, err := e.Read(bg, mdsearch.ReadRequest{Path: "mac.md", Lines: "5-7"})
+	if err != nil || byLines.Content != sec.Content+"\n" {
+		t.Errorf("lines 5-7: %+v, %v", byLines, err)
+	}
+	whole, err := e.Read(bg, mdsearch.ReadRequest{Path: "mac.md"})
+	if err != nil || whole.EndLine != 7 || strings.Contains(whole.Content, "\r") {
+		t.Errorf("whole: %+v, %v", whole, err)
+	}
+	resp, err := e.Search(bg, mdsearch.SearchRequest{Query: "crsecondelk", Mode: mdsearch.ModeKeyword})
+	if err != nil || len(resp.Results) == 0 || strings.Contains(resp.Results[0].Text, "\r") || !strings.Contains(resp.Results[0].Text, "crsecondelk") {
+		t.Errorf("search: %+v, %v", resp, err)
+	}
+}
+
 // TestReadSuggests: a note named as a wikilink names it (no ".md", the
 // file name alone, another case) is found, or suggested.
 func TestReadSuggests(t *testing.T) {

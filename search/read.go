@@ -20,7 +20,7 @@ import (
 type note struct {
 	collection string
 	path       string
-	src        []byte
+	src        []byte // as shown and read by lines (sections.Document.Shown)
 	doc        *sections.Document
 }
 
@@ -353,7 +353,8 @@ func (e *Engine) readNote(ctx context.Context, collection, root, rel string) (*n
 	if err != nil {
 		return nil, err
 	}
-	return &note{collection: collection, path: rel, src: src, doc: sections.Parse(rel, src)}, nil
+	doc := sections.Parse(rel, src)
+	return &note{collection: collection, path: rel, src: doc.Shown(), doc: doc}, nil
 }
 
 // lineCount is the number of lines in src, a last line without a newline

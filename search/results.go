@@ -220,7 +220,7 @@ func groupResult(g *group, rows map[int64]*store.ChunkRow) (mdsearch.Result, []s
 			res = mdsearch.Result{
 				Path: r.Path, Title: r.Title, Collection: r.Collection, Section: r.Section,
 				SectionPath: r.SectionPath, ReadSection: r.ReadSection, ChunkIndex: r.ChunkIndex, TotalChunks: r.TotalChunks,
-				PageWordCount: r.PageWordCount, StartLine: r.StartLine, Sections: r.Sections,
+				PageWordCount: r.PageWordCount, StartLine: r.StartLine, Sections: r.Sections, ReadSections: r.ReadSections,
 				Score: round4(g.best.score),
 			}
 			if r.Parts > 1 {
@@ -374,9 +374,12 @@ func frameTokens(r mdsearch.Result) int {
 	n := 2*EstimateTokens(name) + 16 + EstimateTokens(r.ReadSection)
 	// A merged passage's header names each other section by its heading
 	// ("+ Setup"), and its footer by its path.
-	for _, p := range r.Sections {
+	for i, p := range r.Sections {
 		if len(p) > 0 && !slices.Equal(p, r.SectionPath) {
 			n += EstimateTokens(p[len(p)-1]) + EstimateTokens(strings.Join(p, "/")) + 4
+		}
+		if i < len(r.ReadSections) {
+			n += EstimateTokens(r.ReadSections[i])
 		}
 	}
 	return n

@@ -92,3 +92,35 @@ func TestReadSectionResults(t *testing.T) {
 		}
 	}
 }
+
+// A passage with stub sections merged in names each by the name that
+// reads it: "#id" where another section of the note has its path, so a
+// heading repeated among the stubs reads each of its sections.
+func TestReadSectionsMerged(t *testing.T) {
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	work := t.TempDir()
+	write(t, work, "post.md", "# Post\n\n## Setup\n\nFirst snargleplex.\n\n## Config\n\nSet it.\n\n## Setup\n\nSecond trillobyte.\n")
+	index(t, e, work, "work")
+	resp := search(t, e, mdsearch.SearchRequest{Query: "snargleplex", Mode: mdsearch.ModeKeyword, N: 1})
+	if len(resp.Results) != 1 {
+		t.Fatalf("results: %+v", resp.Results)
+	}
+	r := resp.Results[0]
+	if len(r.ReadSections) != len(r.Sections) || len(r.Sections) < 3 {
+		t.Fatalf("sections %q, read as %q", r.Sections, r.ReadSections)
+	}
+	var texts []string
+	for i, p := range r.Sections {
+		got, err := e.Read(bg, mdsearch.ReadRequest{Path: r.Path, Section: cmp.Or(r.ReadSections[i], strings.Join(p, "/"))})
+		if err != nil {
+			t.Fatalf("read %q (%q): %v", p, r.ReadSections[i], err)
+		}
+		texts = append(texts, got.Content)
+	}
+	all := strings.Join(texts, "\n")
+	for _, w := range []string{"snargleplex", "Set it", "trillobyte"} {
+		if !strings.Contains(all, w) {
+			t.Errorf("no section read holds %q: %q", w, texts)
+		}
+	}
+}

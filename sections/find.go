@@ -311,6 +311,10 @@ const Preamble = "/"
 // heading when it runs on into others; read takes it for Preamble.
 const Intro = "(intro)"
 
+// Untitled is how a result's header names a heading with no text ("#"
+// alone); its footer gives the "#id" that reads it.
+const Untitled = "(untitled)"
+
 // hasHeading reports whether a heading reads h, ignoring case.
 func (d *Document) hasHeading(h string) bool {
 	for _, s := range d.Sections {

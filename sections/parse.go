@@ -12,6 +12,7 @@ import (
 func parse(name string, src []byte) *Document {
 	d := &Document{Path: name, Src: src}
 	buf, loneCR := parseCopy(src)
+	d.shown = buf
 	lines := newLineIndex(buf)
 	d.lines = lines
 	if loneCR {

@@ -21,6 +21,7 @@ type Document struct {
 	Warnings                         []string  // what was odd about the file; parsing never fails
 
 	lines lineIndex
+	shown []byte // Src as shown and read by lines: lone CRs as LFs (parseCopy)
 }
 
 // Line is the 1-based line holding byte offset off.
@@ -29,6 +30,15 @@ func (d *Document) Line(off int) int {
 		return 1
 	}
 	return d.lines.line(off)
+}
+
+// Shown is Src as it is shown and read by lines: the same bytes, the
+// same length, but each lone CR (an old Mac line ending) an LF.
+func (d *Document) Shown() []byte {
+	if d.shown == nil {
+		return d.Src
+	}
+	return d.shown
 }
 
 // Heading is one heading that opens a section.

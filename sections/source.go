@@ -98,12 +98,13 @@ func LooksBinary(src []byte) bool {
 }
 
 // Text returns Src[start:end] for display: each byte of invalid UTF-8
-// shown as U+FFFD, nothing else changed.
+// shown as U+FFFD and a lone CR as LF, nothing else changed.
 // Out-of-range bounds are clamped.
 func (d *Document) Text(start, end int) string {
-	start = max(0, min(start, len(d.Src)))
-	end = max(start, min(end, len(d.Src)))
-	return display(d.Src[start:end])
+	src := d.Shown()
+	start = max(0, min(start, len(src)))
+	end = max(start, min(end, len(src)))
+	return display(src[start:end])
 }
 
 // Content is the text of section s, subsections included, for display:

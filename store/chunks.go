@@ -24,34 +24,41 @@ type ChunkRow struct {
 const chunkCols = `c.id, c.doc_id, col.name, col.root, d.mtime, d.size, d.hash, d.path, d.title, d.word_count, d.tags, d.chunk_count,
 	c.chunk_index, s.section, s.section_path, s.heading_level,
 	c.start_line, c.end_line, c.start_byte, c.end_byte, c.part, c.parts,
-	c.text, c.word_count, c.sections, %s
+	c.text, c.word_count, c.sections, %s, %s
 	FROM chunks c JOIN sections s ON s.id = c.section_id JOIN documents d ON d.id = c.doc_id
 	JOIN collections col ON col.id = d.collection_id`
 
 // chunkSelect is the SELECT of chunkCols for this index's columns.
 func (s *Reader) chunkSelect() string {
+	cols := []any{"NULL", "NULL"}
 	if s.readSection {
-		return `SELECT ` + fmt.Sprintf(chunkCols, `s.read_section`)
+		cols[0] = "s.read_section"
 	}
-	return `SELECT ` + fmt.Sprintf(chunkCols, `NULL`)
+	if s.readSections {
+		cols[1] = "c.read_sections"
+	}
+	return `SELECT ` + fmt.Sprintf(chunkCols, cols...)
 }
 
 func scanChunk(rows *sql.Rows) (*ChunkRow, error) {
 	var r ChunkRow
 	var tags, sp string
-	var covered, readSection sql.NullString
+	var covered, readSection, readSections sql.NullString
 	c := &r.Chunk
 	if err := rows.Scan(&r.RowID, &r.DocID, &r.Collection, &r.Stamp.Root, &r.Stamp.MTime, &r.Stamp.Size, &r.Stamp.Hash,
 		&c.Path, &c.Title, &r.PageWordCount, &tags, &c.TotalChunks,
 		&c.ChunkIndex, &c.Section, &sp, &c.HeadingLevel,
 		&c.StartLine, &c.EndLine, &c.StartByte, &c.EndByte, &c.Part, &c.Parts,
-		&c.Text, &c.WordCount, &covered, &readSection); err != nil {
+		&c.Text, &c.WordCount, &covered, &readSection, &readSections); err != nil {
 		return nil, err
 	}
 	json.Unmarshal([]byte(tags), &c.Tags)
 	json.Unmarshal([]byte(sp), &c.SectionPath)
 	if covered.Valid {
 		json.Unmarshal([]byte(covered.String), &c.Sections)
+	}
+	if readSections.Valid {
+		json.Unmarshal([]byte(readSections.String), &c.ReadSections)
 	}
 	c.ReadSection = readSection.String
 	c.ID = c.Path + "#" + strconv.Itoa(c.ChunkIndex)

@@ -215,20 +215,24 @@ func (w *docWriter) putChunk(c *mdsearch.Chunk) error {
 		sp = []string{}
 	}
 	spJSON, _ := json.Marshal(sp)
-	var covered any
+	var covered, reads any
 	if len(c.Sections) > 0 {
 		b, _ := json.Marshal(c.Sections)
 		covered = string(b)
+	}
+	if len(c.ReadSections) > 0 {
+		b, _ := json.Marshal(c.ReadSections)
+		reads = string(b)
 	}
 	sec, err := w.section(c, string(spJSON))
 	if err != nil {
 		return err
 	}
 	res, err := w.t.exec(`INSERT INTO chunks(doc_id, section_id, chunk_index, start_line, end_line,
-		start_byte, end_byte, part, parts, text, word_count, sections)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		start_byte, end_byte, part, parts, text, word_count, sections, read_sections)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		w.doc, sec, c.ChunkIndex, c.StartLine, c.EndLine, c.StartByte, c.EndByte, c.Part, c.Parts,
-		c.Text, c.WordCount, covered)
+		c.Text, c.WordCount, covered, reads)
 	if err != nil {
 		return err
 	}

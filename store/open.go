@@ -121,7 +121,10 @@ func openFile(ctx context.Context, path string, readOnly, create bool) (*Store, 
 		return nil, nil, err
 	}
 	s.Reader = &Reader{r: s.pool}
-	if s.Reader.readSection, err = hasColumn(ctx, s.pool, "sections", "read_section"); err != nil {
+	if s.Reader.readSection, err = hasColumn(ctx, s.pool, "sections", "read_section"); err == nil {
+		s.Reader.readSections, err = hasColumn(ctx, s.pool, "chunks", "read_sections")
+	}
+	if err != nil {
 		s.Close()
 		return nil, nil, fileError(abs, err)
 	}
@@ -405,15 +408,27 @@ func (s *Store) upgrade(ctx context.Context, f *fileInfo) (*Migration, error) {
 	return nil, s.addColumns(ctx)
 }
 
+// addedColumns came after version 2's tables, in this order.
+var addedColumns = []struct{ table, column string }{
+	{"sections", "read_section"},
+	{"chunks", "read_sections"},
+}
+
 // addColumns adds the columns a version 2 index written before them lacks
 // (see SchemaVersion): SQLite adds a column without rewriting the table.
 func (s *Store) addColumns(ctx context.Context) error {
-	ok, err := hasColumn(ctx, s.w, "sections", "read_section")
-	if err != nil || ok {
-		return err
+	for _, c := range addedColumns {
+		ok, err := hasColumn(ctx, s.w, c.table, c.column)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			if _, err := s.w.ExecContext(ctx, `ALTER TABLE `+c.table+` ADD COLUMN `+c.column+` TEXT`); err != nil {
+				return err
+			}
+		}
 	}
-	_, err = s.w.ExecContext(ctx, `ALTER TABLE sections ADD COLUMN read_section TEXT`)
-	return err
+	return nil
 }
 
 // hasColumn reports whether table has the column.

@@ -29,8 +29,8 @@ import (
 //
 // Meta keys and columns that old code ignores need no new version:
 // max_file_size/NAME (the size limit collection NAME was last indexed with)
-// and sections.read_section (added to older files when opened for writing;
-// filled as collections are cut again) came in version 2.
+// and the added columns (addedColumns: added to older files when opened
+// for writing; filled as collections are cut again) came in version 2.
 const SchemaVersion = 2
 
 // layout must precede the first table, outside WAL mode.
@@ -95,7 +95,8 @@ var schema = []string{
 		parts       INTEGER NOT NULL,
 		text        TEXT NOT NULL,
 		word_count  INTEGER NOT NULL,
-		sections    TEXT -- JSON array of the section paths covered, NULL when only its own
+		sections    TEXT, -- JSON array of the section paths covered, NULL when only its own
+		read_sections TEXT -- JSON array: for each of sections, "#id" where its path does not name it, else ""; NULL when none
 	)`,
 	`CREATE INDEX chunks_doc ON chunks(doc_id)`,
 	// A window is the model's piece of a chunk. Its embed text is head ||
@@ -159,9 +160,10 @@ type querier interface {
 // connection pool; a ReadTx's sees one consistent snapshot.
 type Reader struct {
 	r querier
-	// readSection says the sections table has its read_section column
-	// (an index of version 2 written before it came has not).
-	readSection bool
+	// readSection and readSections say the index has the columns
+	// sections.read_section and chunks.read_sections (an index of version
+	// 2 written before they came has not).
+	readSection, readSections bool
 }
 
 // ReadTx is a read transaction: every query sees the index as of its first
@@ -177,7 +179,7 @@ func (s *Store) BeginRead(ctx context.Context) (*ReadTx, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &ReadTx{Reader: &Reader{r: tx, readSection: s.Reader.readSection}, tx: tx}, nil
+	return &ReadTx{Reader: &Reader{r: tx, readSection: s.Reader.readSection, readSections: s.Reader.readSections}, tx: tx}, nil
 }
 
 // Close ends the read transaction.

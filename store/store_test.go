@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"golang.org/x/text/unicode/norm"
 	"math"
 	"math/rand"
@@ -353,10 +354,10 @@ func TestSharedPaths(t *testing.T) {
 	}
 }
 
-// TestReadSectionColumn: an index of this schema version written before
-// sections.read_section is read without it, and gains it, its rows kept,
-// when opened for writing.
-func TestReadSectionColumn(t *testing.T) {
+// TestAddedColumns: an index of this schema version written before
+// sections.read_section and chunks.read_sections is read without them, and
+// gains them, its rows kept, when opened for writing.
+func TestAddedColumns(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "index.db")
 	s, _, err := Open(ctx, path)
 	if err != nil {
@@ -365,20 +366,24 @@ func TestReadSectionColumn(t *testing.T) {
 	a, _ := s.AddCollection(ctx, "notes", "/vault/notes")
 	c := chunk("x.md", 0, "A", "text")
 	c.ReadSection = "#a-1"
+	c.Sections, c.ReadSections = [][]string{{"A"}, {"B"}, {"A"}}, []string{"#a-1", "", "#a-2"}
 	put(t, s, a.ID, "x.md", "X", nil, c)
+	const want = "#a-1 [#a-1  #a-2]"
 	read := func(s *Store) string {
 		t.Helper()
 		rows, err := s.DocumentChunks(ctx, "notes", "x.md")
 		if err != nil || len(rows) != 1 {
 			t.Fatalf("chunks: %v, %v", rows, err)
 		}
-		return rows[0].ReadSection
+		return fmt.Sprintf("%s %v", rows[0].ReadSection, rows[0].ReadSections)
 	}
-	if got := read(s); got != "#a-1" {
-		t.Errorf("read section %q, want #a-1", got)
+	if got := read(s); got != want {
+		t.Errorf("read %q, want %q", got, want)
 	}
-	if _, err := s.w.ExecContext(ctx, `ALTER TABLE sections DROP COLUMN read_section`); err != nil {
-		t.Fatal(err)
+	for _, col := range addedColumns {
+		if _, err := s.w.ExecContext(ctx, `ALTER TABLE `+col.table+` DROP COLUMN `+col.column); err != nil {
+			t.Fatal(err)
+		}
 	}
 	s.Close()
 
@@ -386,8 +391,8 @@ func TestReadSectionColumn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := read(r); got != "" {
-		t.Errorf("without the column: read section %q", got)
+	if got := read(r); got != " []" {
+		t.Errorf("without the columns: read %q", got)
 	}
 	r.Close()
 	s, mig, err := Open(ctx, path)
@@ -395,14 +400,16 @@ func TestReadSectionColumn(t *testing.T) {
 		t.Fatalf("open: %v, %v", mig, err)
 	}
 	defer s.Close()
-	if ok, err := hasColumn(ctx, s.w, "sections", "read_section"); !ok || err != nil {
-		t.Errorf("column not added: %v", err)
+	for _, col := range addedColumns {
+		if ok, err := hasColumn(ctx, s.w, col.table, col.column); !ok || err != nil {
+			t.Errorf("column %s.%s not added: %v", col.table, col.column, err)
+		}
 	}
-	if got := read(s); got != "" {
-		t.Errorf("after adding the column: read section %q", got)
+	if got := read(s); got != " []" {
+		t.Errorf("after adding the columns: read %q", got)
 	}
 	put(t, s, a.ID, "x.md", "X", nil, c)
-	if got := read(s); got != "#a-1" {
-		t.Errorf("re-written: read section %q, want #a-1", got)
+	if got := read(s); got != want {
+		t.Errorf("re-written: read %q, want %q", got, want)
 	}
 }
