@@ -81,7 +81,8 @@ type Options struct {
 //	9: the text of a note with lone CR line endings (old Mac) has them as
 //	   LFs, the line breaks they are read as (sections.Document.Shown); a
 //	   passage with stub sections merged in carries ReadSections, the
-//	   "#id" of each whose path does not name it.
+//	   "#id" of each whose path does not name it; a note's TOML
+//	   frontmatter ("+++", Hugo's) is read as YAML's, in no passage.
 const Version = 9
 
 // Defaults.

@@ -22,3 +22,25 @@ func TestPropertiesNoteFound(t *testing.T) {
 		}
 	}
 }
+
+// A Hugo page's TOML frontmatter ("+++") is read as YAML's is: its tags
+// and fields filter, and its text is in no passage.
+func TestTOMLFrontmatter(t *testing.T) {
+	vault := t.TempDir()
+	write(t, vault, "post.md", "+++\ntitle = \"Hugo Post\"\ntags = [\"hugo\"]\nauthor = \"bob\"\n+++\n\n## Setup\n\nInstall the quokkabridge.\n")
+	write(t, vault, "other.md", "# Other\n\nThe quokkabridge again, untagged.\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, vault, "v")
+	for _, req := range []mdsearch.SearchRequest{
+		{Query: "quokkabridge", Tag: "hugo"},
+		{Query: "quokkabridge", Where: map[string]string{"author": "bob"}},
+	} {
+		resp := search(t, e, req)
+		if len(resp.Results) != 1 || resp.Results[0].Path != "post.md" || resp.Results[0].Title != "Hugo Post" {
+			t.Errorf("%+v: %s", req, paths(resp))
+		}
+	}
+	if resp := search(t, e, mdsearch.SearchRequest{Query: "author bob", Mode: mdsearch.ModeKeyword}); len(resp.Results) != 0 {
+		t.Errorf("the TOML's text was indexed as the note's: %s", paths(resp))
+	}
+}

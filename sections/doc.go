@@ -16,8 +16,9 @@
 // texts) shows each byte of invalid UTF-8 as U+FFFD and is otherwise the
 // exact source slice; a warning names the first bad line.
 //
-// Frontmatter is a leading "---" block closed by "---" or "..."; it is
-// stripped even when its YAML is invalid (a warning says so). Document.Body
+// Frontmatter is a leading "---" block of YAML closed by "---" or "...",
+// or a "+++" block of TOML closed by "+++" (Hugo's); it is stripped even
+// when it is invalid (a warning says so). Document.Body
 // is where the text after the BOM and frontmatter starts.
 //
 // Sections. The preamble (text before the first heading) is a section with

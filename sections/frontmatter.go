@@ -2,6 +2,7 @@ package sections
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math"
 	"regexp"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/BurntSushi/toml"
 	"gopkg.in/yaml.v3"
 )
 
@@ -52,9 +54,13 @@ func yamlError(text []byte, err error) string {
 // maxScanLines bounds the frontmatter yamlError reads line by line.
 const maxScanLines = 300
 
-// parseFrontmatter decodes YAML into a JSON-safe map. Bad YAML, or YAML that
-// is not a mapping, gives a nil map and a warning.
-func parseFrontmatter(text []byte) (map[string]any, string) {
+// parseFrontmatter decodes YAML, or TOML, into a JSON-safe map. Bad
+// frontmatter, or YAML that is not a mapping, gives a nil map and a
+// warning.
+func parseFrontmatter(text []byte, isTOML bool) (map[string]any, string) {
+	if isTOML {
+		return parseTOML(text)
+	}
 	var v any
 	if err := yaml.Unmarshal(text, &v); err != nil {
 		return nil, fmt.Sprintf("frontmatter is not valid YAML, ignored: %s", yamlError(text, err))
@@ -84,8 +90,23 @@ func yamlKind(v any) string {
 	return "a YAML value"
 }
 
-// jsonSafe rewrites what yaml.v3 decodes into values encoding/json accepts:
-// maps with non-string keys, timestamps and non-finite floats.
+// parseTOML decodes TOML frontmatter (Hugo's "+++" block).
+func parseTOML(text []byte) (map[string]any, string) {
+	var m map[string]any
+	if err := toml.Unmarshal(text, &m); err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			// +1: the opening "+++" line.
+			return nil, fmt.Sprintf("frontmatter is not valid TOML, ignored: line %d: %s", pe.Position.Line+1, pe.Message)
+		}
+		return nil, fmt.Sprintf("frontmatter is not valid TOML, ignored: %v", err)
+	}
+	return jsonSafe(m).(map[string]any), ""
+}
+
+// jsonSafe rewrites what yaml.v3 and the TOML decoder give into values
+// encoding/json accepts, as YAML's would be: maps with non-string keys,
+// timestamps (TOML's local ones too), TOML's int64s, and non-finite floats.
 func jsonSafe(v any) any {
 	switch x := v.(type) {
 	case map[string]any:
@@ -109,6 +130,8 @@ func jsonSafe(v any) any {
 			return x.Format(time.DateOnly)
 		}
 		return x.Format(time.RFC3339Nano)
+	case int64:
+		return int(x)
 	case float64:
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			return fmt.Sprint(x)

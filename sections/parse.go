@@ -36,22 +36,25 @@ func parse(name string, src []byte) *Document {
 	return d
 }
 
-// frontmatter reads YAML frontmatter after an optional BOM and returns where
-// the body starts. Bad YAML is still stripped: it was meant as metadata.
+// frontmatter reads YAML or TOML frontmatter after an optional BOM and
+// returns where the body starts. A bad one is still stripped: it was meant
+// as metadata.
 func (d *Document) frontmatter(buf []byte) int {
 	off := 0
 	if bytes.HasPrefix(buf, bom) {
 		off = len(bom)
 	}
-	ys, ye, after, ok := splitFrontmatter(buf, off)
+	fs, fe, after, toml, ok := splitFrontmatter(buf, off)
 	if !ok {
-		if first, _ := lineAt(buf, off); string(first) == "---" && len(buf) > off {
-			d.warn("frontmatter opened on line 1 is never closed; read as markdown")
+		if first, _ := lineAt(buf, off); len(buf) > off {
+			if opens, _ := frontmatterOpens(first); opens {
+				d.warnf("frontmatter opened on line 1 (%s) is never closed; read as markdown", first)
+			}
 		}
 		return off
 	}
-	d.FrontmatterStart, d.FrontmatterEnd = ys, ye
-	fm, warning := parseFrontmatter(buf[ys:ye])
+	d.FrontmatterStart, d.FrontmatterEnd = fs, fe
+	fm, warning := parseFrontmatter(buf[fs:fe], toml)
 	if warning != "" {
 		d.warn(warning)
 	}

@@ -88,6 +88,13 @@ func TestFrontmatter(t *testing.T) {
 		{"dots close", "---\ntitle: T\n...\nbody\n", map[string]any{"title": "T"}, []string{}, "T", "", "body"},
 		{"not at start", "\n---\ntitle: T\n---\n", nil, []string{}, "n", "", ""}, // a rule, then a setext H2
 		{"title falls back to H1", "# Heading One\n", nil, []string{}, "Heading One", "", ""},
+		{"toml", "+++\ntitle = \"Hugo Post\"\ntags = [\"hugo\", \"toml\"]\ndate = 2024-01-05\ndraft = false\nweight = 3\n[params]\nauthor = \"bob\"\n+++\nbody\n",
+			map[string]any{"title": "Hugo Post", "tags": []any{"hugo", "toml"}, "date": "2024-01-05", "draft": false, "weight": 3, "params": map[string]any{"author": "bob"}},
+			[]string{"hugo", "toml"}, "Hugo Post", "", "body"},
+		{"toml with a zone", "+++\nupdated = 2024-01-05T10:00:00Z\n+++\nbody\n", map[string]any{"updated": "2024-01-05T10:00:00Z"}, []string{}, "n", "", "body"},
+		{"bad toml", "+++\ntitle = \"x\"\ntags = [\"a\"\n+++\nbody\n", nil, []string{}, "n", "not valid TOML, ignored: line ", "body"},
+		{"toml unclosed", "+++\ntitle = \"x\"\nbody\n", nil, []string{}, "n", "(+++) is never closed", "+++\ntitle = \"x\"\nbody"},
+		{"yaml fence does not close toml", "+++\ntitle = \"x\"\n---\nbody\n", nil, []string{}, "n", "never closed", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -12,8 +12,8 @@ type Document struct {
 	Tags        []string       // frontmatter tags then inline #tags, deduplicated, in order
 	Src         []byte         // the file's bytes, unchanged
 	Body        int            // offset where the text after BOM and frontmatter starts
-	// FrontmatterStart and FrontmatterEnd bound the frontmatter's YAML,
-	// between its --- lines (both 0 when there is none).
+	// FrontmatterStart and FrontmatterEnd bound the frontmatter's YAML or
+	// TOML, between its --- or +++ lines (both 0 when there is none).
 	FrontmatterStart, FrontmatterEnd int
 	Headings                         []Heading // headings that split (top level of the document only)
 	Sections                         []Section // preamble (if any) then one per heading, in document order

@@ -141,37 +141,52 @@ func display(b []byte) string {
 
 // Frontmatter splits src the way Parse reads it: an optional byte-order
 // mark, then YAML frontmatter from a first line "---" to a line "---" or
-// "..." (trailing blanks allowed on both). yaml is the YAML text, ok false
-// when there is none; body is the offset where the markdown starts, past
-// the byte-order mark and the frontmatter.
-func Frontmatter(src []byte) (yaml []byte, body int, ok bool) {
+// "...", or TOML frontmatter (Hugo's) from a first line "+++" to a line
+// "+++" (trailing blanks allowed on all). text is the YAML or TOML, ok
+// false when there is none; body is the offset where the markdown starts,
+// past the byte-order mark and the frontmatter.
+func Frontmatter(src []byte) (text []byte, body int, ok bool) {
 	off := 0
 	if bytes.HasPrefix(src, bom) {
 		off = len(bom)
 	}
-	ys, ye, after, ok := splitFrontmatter(src, off)
+	fs, fe, after, _, ok := splitFrontmatter(src, off)
 	if !ok {
 		return nil, off, false
 	}
-	return src[ys:ye], after, true
+	return src[fs:fe], after, true
 }
 
-// splitFrontmatter finds YAML frontmatter at off: a first line "---" and a
-// closing line "---" or "...". It returns the YAML text's range and the
-// offset just past the closing line, or ok=false.
-func splitFrontmatter(src []byte, off int) (yamlStart, yamlEnd, after int, ok bool) {
+// frontmatterOpens reports whether a note's first line opens frontmatter,
+// and whether it is TOML.
+func frontmatterOpens(first []byte) (opens, toml bool) {
+	switch string(first) {
+	case "---":
+		return true, false
+	case "+++":
+		return true, true
+	}
+	return false, false
+}
+
+// splitFrontmatter finds frontmatter at off: a first line "---" and a
+// closing line "---" or "..." (YAML), or "+++" and "+++" (TOML). It
+// returns the text's range and the offset just past the closing line, or
+// ok=false.
+func splitFrontmatter(src []byte, off int) (start, end, after int, toml, ok bool) {
 	first, next := lineAt(src, off)
-	if string(first) != "---" {
-		return 0, 0, 0, false
+	opens, toml := frontmatterOpens(first)
+	if !opens {
+		return 0, 0, 0, false, false
 	}
 	for pos := next; pos < len(src); {
 		line, n := lineAt(src, pos)
-		if s := string(line); s == "---" || s == "..." {
-			return next, pos, n, true
+		if s := string(line); s == string(first) || s == "..." && !toml {
+			return next, pos, n, toml, true
 		}
 		pos = n
 	}
-	return 0, 0, 0, false
+	return 0, 0, 0, false, false
 }
 
 // lineAt returns the line starting at off without its line ending and

@@ -103,8 +103,8 @@ func TestCommonMarkHeadings(t *testing.T) {
 		if rawHRE.MatchString(ex.Markdown) {
 			continue // the HTML holds raw <hN> blocks, which are not headings
 		}
-		if _, _, _, ok := splitFrontmatter([]byte(ex.Markdown), 0); ok {
-			continue // mdsearch reads a leading "---" block as frontmatter
+		if _, _, _, _, ok := splitFrontmatter([]byte(ex.Markdown), 0); ok {
+			continue // mdsearch reads a leading "---" or "+++" block as frontmatter
 		}
 		want := topHeadings(ex.HTML)
 		d := Parse("spec.md", []byte(ex.Markdown))
