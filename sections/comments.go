@@ -36,6 +36,9 @@ func (w *walker) findComments(root ast.Node) [][2]int {
 		}
 		closer := w.nextDelim(at+2, code)
 		if closer < 0 {
+			if ls := w.lines.start(at); ls >= w.base && isIndent(w.buf[ls:at]) {
+				w.unclosedComment = w.lines.line(at)
+			}
 			return out // never closed: not a comment
 		}
 		ls := w.lines.start(at)

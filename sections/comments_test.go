@@ -83,3 +83,21 @@ func BenchmarkComments(b *testing.B) {
 		})
 	}
 }
+
+// A "%%" starting a line that nothing closes is text, as before, with a
+// warning: Obsidian hides the rest of the note, which search will show.
+func TestUnclosedComment(t *testing.T) {
+	for src, want := range map[string]string{
+		"# A\n\n%%\n## Hidden\n":         "%% comment opened on line 3 is never closed",
+		"# A\n\nsee 50%% of it\n":        "",
+		"# A\n\n%%\nx\n%%\n":             "",
+		"# A\n\n```\n%%\n```\n":          "",
+		"# A\n\n%% aside\n\n%% b %% c\n": "",
+	} {
+		d := Parse("n.md", []byte(src))
+		got := strings.Join(d.Warnings, "; ")
+		if want == "" && got != "" || !strings.Contains(got, want) {
+			t.Errorf("%q: warnings %q, want %q", src, got, want)
+		}
+	}
+}

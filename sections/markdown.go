@@ -54,6 +54,9 @@ type walker struct {
 	// unclosed is the line of a top-level code fence that runs to the end
 	// of the file without a closing fence, or 0.
 	unclosed int
+	// unclosedComment is the line of a "%%" starting a line that nothing
+	// closes (findComments), or 0.
+	unclosedComment int
 }
 
 func (w *walker) parse() {

@@ -30,6 +30,9 @@ func parse(name string, src []byte) *Document {
 	if w.unclosed > 0 {
 		d.warnf("code fence opened on line %d is never closed; it runs to the end of the file", w.unclosed)
 	}
+	if w.unclosedComment > 0 {
+		d.warnf("%%%% comment opened on line %d is never closed; indexed as text (Obsidian hides the rest of the note)", w.unclosedComment)
+	}
 	d.build(w.marks, lines)
 	d.Tags = dedupFold(append(frontmatterTags(d.Frontmatter), w.tags...))
 	d.Title = d.title()
