@@ -323,6 +323,10 @@ type CollectionStatus struct {
 	Vectors   int    `json:"vectors"` // windows with a vector of the current model
 	Stale     int    `json:"stale"`   // files changed, added or deleted on disk since indexing
 	IndexedAt string `json:"indexed_at"`
+	// Warnings are what was odd about the notes when they were last read
+	// (bad frontmatter, an unclosed fence, …), by path, as the index run
+	// that read them reported.
+	Warnings []Skip `json:"warnings"`
 }
 
 // Status describes the whole index.

@@ -122,7 +122,7 @@ func TestIndexSearchReadStatusWithoutModel(t *testing.T) {
 		t.Errorf("status --json: %d %s", code, out)
 	}
 	code, out, _ = run(t, index, "status")
-	if code != 0 || !strings.Contains(out, "sample") || !strings.Contains(out, "keyword search only") {
+	if code != 0 || !strings.Contains(out, "sample") || !strings.Contains(out, "keyword search only") || strings.Contains(out, "warnings") {
 		t.Errorf("status: %d %s", code, out)
 	}
 
@@ -336,5 +336,28 @@ func TestStatusStaleLine(t *testing.T) {
 	os.WriteFile(filepath.Join(vault, "new.md"), []byte("# New\n\nfresh\n"), 0o644)
 	if code, out, _ := run(t, index, "status"); code != 0 || !strings.Contains(out, "stale: 1 file added, changed or deleted on disk since indexed") {
 		t.Errorf("status with a new file: %d %s", code, out)
+	}
+}
+
+// status lists what was odd about notes when they were read, which an
+// index run prints only once.
+func TestStatusWarnings(t *testing.T) {
+	noModel(t)
+	vault := t.TempDir()
+	if err := os.WriteFile(filepath.Join(vault, "odd.md"), []byte("---\n- a list\n---\n# Odd\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	index := filepath.Join(t.TempDir(), "index.db")
+	if code, _, errOut := run(t, index, "index", vault, "--name", "v"); code != 0 {
+		t.Fatalf("index: %d %s", code, errOut)
+	}
+	code, out, _ := run(t, index, "status")
+	if code != 0 || !strings.Contains(out, "warnings: 1,") || !strings.Contains(out, "  odd.md: frontmatter is a YAML list") {
+		t.Errorf("status: %d\n%s", code, out)
+	}
+	code, out, _ = run(t, index, "status", "--json")
+	var st mdsearch.Status
+	if code != 0 || json.Unmarshal([]byte(out), &st) != nil || len(st.Collections[0].Warnings) != 1 {
+		t.Errorf("status --json: %d %s", code, out)
 	}
 }

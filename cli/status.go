@@ -8,6 +8,8 @@ import (
 	"unicode"
 
 	"golang.org/x/text/width"
+
+	"github.com/mdsearch/mdsearch"
 )
 
 func runStatus(ctx context.Context, env *Env, args []string) error {
@@ -56,6 +58,7 @@ func runStatus(ctx context.Context, env *Env, args []string) error {
 		}
 		fmt.Fprintln(env.Stdout)
 		printTable(env.Stdout, rows)
+		printStatusWarnings(env, s.Collections)
 		if s.Stale > 0 { // it counts new and deleted files too, so it may exceed FILES
 			fmt.Fprintf(env.Stdout, "\nstale: %d %s added, changed or deleted on disk since indexed; `mdsearch index` catches up "+
 				"(a running watch, serve or mcp does so as files are saved)\n", s.Stale, plural(s.Stale, "file", "files"))
@@ -70,6 +73,34 @@ func runStatus(ctx context.Context, env *Env, args []string) error {
 	}
 	printNotice(env, s.Notice)
 	return nil
+}
+
+// printStatusWarnings lists what was odd about the notes when they were
+// last read, a few at most: an index run prints them only once.
+func printStatusWarnings(env *Env, colls []mdsearch.CollectionStatus) {
+	const most = 10
+	var all []string
+	many := len(colls) > 1
+	for _, c := range colls {
+		for _, w := range c.Warnings {
+			path := w.Path
+			if many {
+				path = c.Name + ":" + path
+			}
+			all = append(all, path+": "+w.Reason)
+		}
+	}
+	if len(all) == 0 {
+		return
+	}
+	fmt.Fprintf(env.Stdout, "\nwarnings: %d, from when the notes were last read (fix the note; the next index run reads it again):\n", len(all))
+	out := screen(env.Stdout) // paths and reasons may hold escapes
+	for _, w := range all[:min(len(all), most)] {
+		fmt.Fprintln(out, "  "+w)
+	}
+	if len(all) > most {
+		fmt.Fprintf(env.Stdout, "  … and %d more (--json lists them all)\n", len(all)-most)
+	}
 }
 
 func humanBytes(n int64) string {

@@ -383,6 +383,35 @@ func TestStatus(t *testing.T) {
 	}
 }
 
+// What was odd about a note when it was read stays in the index for
+// status to show, until a run reads the mended note again.
+func TestStatusWarnings(t *testing.T) {
+	vault := t.TempDir()
+	write(t, vault, "odd.md", "---\ntitle: [unclosed\n---\n# Odd\n\n```\nfence\n")
+	write(t, vault, "fine.md", "# Fine\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	if st := index(t, e, vault, "v"); len(st.Warnings) != 2 {
+		t.Fatalf("index warnings: %+v", st.Warnings)
+	}
+	warnings := func() []mdsearch.Skip {
+		t.Helper()
+		s, err := e.Status(bg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s.Collections[0].Warnings
+	}
+	index(t, e, vault, "v") // a run that reads nothing keeps them
+	if w := warnings(); len(w) != 2 || w[0].Path != "odd.md" || !strings.Contains(w[0].Reason+w[1].Reason, "never closed") {
+		t.Errorf("status warnings: %+v", w)
+	}
+	write(t, vault, "odd.md", "# Odd\n\nMended.\n")
+	index(t, e, vault, "v")
+	if w := warnings(); len(w) != 0 {
+		t.Errorf("after the note was mended: %+v", w)
+	}
+}
+
 func TestModelFailures(t *testing.T) {
 	emb := newBow("bow")
 	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), emb)

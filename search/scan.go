@@ -233,7 +233,7 @@ func (w *batchWriter) write(res scanResult) error {
 	d := res.doc
 	if _, err := tx.PutDocument(store.Document{CollectionID: r.coll.ID, Path: res.f.Path, Title: d.Title,
 		MTime: res.f.ModTime, Size: res.f.Size, Hash: res.hash, WordCount: pageWords(d.WordCount, res.chunks),
-		Frontmatter: d.Frontmatter, Tags: d.Tags}, res.chunks); err != nil {
+		Frontmatter: d.Frontmatter, Tags: d.Tags, Warnings: d.Warnings}, res.chunks); err != nil {
 		return err
 	}
 	r.stats.Chunks += len(res.chunks)

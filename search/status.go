@@ -48,6 +48,9 @@ func (e *Engine) Status(ctx context.Context) (_ *mdsearch.Status, err error) {
 		if st.Stale, err = e.stale(ctx, c.ID, c.Name, c.Root); err != nil {
 			return nil, err
 		}
+		if st.Warnings, err = e.st.Warnings(ctx, c.ID); err != nil {
+			return nil, err
+		}
 		s.Collections = append(s.Collections, st)
 		s.Files += st.Files
 		s.Chunks += st.Chunks

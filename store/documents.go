@@ -26,6 +26,7 @@ type Document struct {
 	WordCount    int
 	Frontmatter  map[string]any
 	Tags         []string
+	Warnings     []string // what was odd about the file (sections.Document.Warnings)
 }
 
 // DocInfo is what incremental indexing compares against the disk.
@@ -84,18 +85,24 @@ func (t *Tx) PutDocument(d Document, chunks []mdsearch.Chunk) (int64, error) {
 		tags = []string{}
 	}
 	tagsJSON, _ := json.Marshal(tags)
-	st, err := t.stmt(`INSERT INTO documents(collection_id, path, title, mtime, size, hash, word_count, chunk_count, frontmatter, tags)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+	var warnings any
+	if len(d.Warnings) > 0 {
+		b, _ := json.Marshal(d.Warnings)
+		warnings = string(b)
+	}
+	st, err := t.stmt(`INSERT INTO documents(collection_id, path, title, mtime, size, hash, word_count, chunk_count, frontmatter, tags, warnings)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT(collection_id, path) DO UPDATE SET title = excluded.title, mtime = excluded.mtime,
 			size = excluded.size, hash = excluded.hash, word_count = excluded.word_count,
-			chunk_count = excluded.chunk_count, frontmatter = excluded.frontmatter, tags = excluded.tags
+			chunk_count = excluded.chunk_count, frontmatter = excluded.frontmatter, tags = excluded.tags,
+			warnings = excluded.warnings
 		RETURNING id`)
 	if err != nil {
 		return 0, err
 	}
 	var id int64
 	if err := st.QueryRowContext(t.ctx, d.CollectionID, d.Path, d.Title, d.MTime, d.Size, d.Hash,
-		d.WordCount, len(chunks), fm, string(tagsJSON)).Scan(&id); err != nil {
+		d.WordCount, len(chunks), fm, string(tagsJSON), warnings).Scan(&id); err != nil {
 		return 0, err
 	}
 	if err := t.forget(id); err != nil {
@@ -336,6 +343,34 @@ func (s *Store) FindDocuments(ctx context.Context, collection, path string) ([]D
 			return nil, err
 		}
 		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// Warnings lists, by path, what was odd about the notes of a collection
+// when they were last read (an index written before documents.warnings
+// lists none).
+func (s *Reader) Warnings(ctx context.Context, collectionID int64) ([]mdsearch.Skip, error) {
+	out := []mdsearch.Skip{}
+	if !s.warnings {
+		return out, nil
+	}
+	rows, err := s.r.QueryContext(ctx, `SELECT path, warnings FROM documents
+		WHERE collection_id = ? AND warnings IS NOT NULL ORDER BY path`, collectionID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var path, js string
+		if err := rows.Scan(&path, &js); err != nil {
+			return nil, err
+		}
+		var ws []string
+		json.Unmarshal([]byte(js), &ws)
+		for _, w := range ws {
+			out = append(out, mdsearch.Skip{Path: path, Reason: w})
+		}
 	}
 	return out, rows.Err()
 }

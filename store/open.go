@@ -121,8 +121,17 @@ func openFile(ctx context.Context, path string, readOnly, create bool) (*Store, 
 		return nil, nil, err
 	}
 	s.Reader = &Reader{r: s.pool}
-	if s.Reader.readSection, err = hasColumn(ctx, s.pool, "sections", "read_section"); err == nil {
-		s.Reader.readSections, err = hasColumn(ctx, s.pool, "chunks", "read_sections")
+	for _, c := range []struct {
+		table, column string
+		has           *bool
+	}{
+		{"sections", "read_section", &s.Reader.readSection},
+		{"chunks", "read_sections", &s.Reader.readSections},
+		{"documents", "warnings", &s.Reader.warnings},
+	} {
+		if *c.has, err = hasColumn(ctx, s.pool, c.table, c.column); err != nil {
+			break
+		}
 	}
 	if err != nil {
 		s.Close()
@@ -412,6 +421,7 @@ func (s *Store) upgrade(ctx context.Context, f *fileInfo) (*Migration, error) {
 var addedColumns = []struct{ table, column string }{
 	{"sections", "read_section"},
 	{"chunks", "read_sections"},
+	{"documents", "warnings"},
 }
 
 // addColumns adds the columns a version 2 index written before them lacks

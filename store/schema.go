@@ -63,6 +63,7 @@ var schema = []string{
 		chunk_count   INTEGER NOT NULL,
 		frontmatter   TEXT, -- JSON object, NULL when absent
 		tags          TEXT NOT NULL DEFAULT '[]', -- JSON array, as written
+		warnings      TEXT, -- JSON array of what was odd about the file when read, NULL when nothing
 		UNIQUE (collection_id, path)
 	)`,
 	`CREATE TABLE doc_tags (
@@ -160,10 +161,11 @@ type querier interface {
 // connection pool; a ReadTx's sees one consistent snapshot.
 type Reader struct {
 	r querier
-	// readSection and readSections say the index has the columns
-	// sections.read_section and chunks.read_sections (an index of version
-	// 2 written before they came has not).
-	readSection, readSections bool
+	// readSection, readSections and warnings say the index has the
+	// columns sections.read_section, chunks.read_sections and
+	// documents.warnings (an index of version 2 written before they came
+	// has not).
+	readSection, readSections, warnings bool
 }
 
 // ReadTx is a read transaction: every query sees the index as of its first
@@ -179,7 +181,9 @@ func (s *Store) BeginRead(ctx context.Context) (*ReadTx, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &ReadTx{Reader: &Reader{r: tx, readSection: s.Reader.readSection, readSections: s.Reader.readSections}, tx: tx}, nil
+	r := *s.Reader
+	r.r = tx
+	return &ReadTx{Reader: &r, tx: tx}, nil
 }
 
 // Close ends the read transaction.
