@@ -94,6 +94,11 @@ func HTML(src []byte, opts HTMLOptions) Rendered {
 	for _, h := range doc.Headings {
 		st.heads[h.Line] = h
 	}
+	for _, h := range doc.Nested { // their ids are the ones read takes (sections.NestedIDs)
+		if _, top := st.heads[h.Line]; !top {
+			st.heads[h.Line] = h
+		}
+	}
 	ctx := parser.NewContext()
 	ctx.Set(noteStateKey, st)
 	if err := noteMarkdown.Convert(src[body:], &out, parser.WithContext(ctx)); err != nil {
@@ -288,7 +293,8 @@ func maskComments(src []byte, comments [][2]int) []byte {
 // gives its section (like goldmark's, but letters and digits of every
 // script stay, so "Über uns" is "über-uns"), from the heading as sections
 // reads it; then a heading inside a quote, callout or list one that no
-// section has.
+// section has, as sections.NestedIDs gives it (read takes it for the
+// section the heading sits in).
 func (st *noteState) headingIDs(doc *ast.Document, src []byte) {
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
 		h, ok := n.(*ast.Heading)
@@ -303,7 +309,11 @@ func (st *noteState) headingIDs(doc *ast.Document, src []byte) {
 	}
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if h, ok := n.(*ast.Heading); entering && ok && !hasID(h) {
-			h.SetAttributeString("id", []byte(st.ids.Generate(plainText(h, src))))
+			text := plainText(h, src)
+			if sh, ok := st.heads[st.lines.Line(st.base+headingOffset(h))]; ok {
+				text = sh.Text
+			}
+			h.SetAttributeString("id", []byte(st.ids.Generate(text)))
 		}
 		return ast.WalkContinue, nil
 	})

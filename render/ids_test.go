@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -12,14 +13,21 @@ import (
 	"github.com/mdsearch/mdsearch/sections"
 )
 
-// sectionIDs are the ids read gives a note's sections, with their lines.
+// sectionIDs are the ids read takes for a note's headings, with their
+// lines: its sections', and those of the headings inside lists, quotes and
+// callouts (which read the section they sit in), in the order of lines.
 func sectionIDs(src []byte) []Heading {
 	out := []Heading{}
-	for _, s := range sections.Parse("", src).Sections {
+	d := sections.Parse("", src)
+	for _, s := range d.Sections {
 		if s.Level > 0 {
 			out = append(out, Heading{ID: s.ID, Line: s.StartLine})
 		}
 	}
+	for i, id := range d.NestedIDs() {
+		out = append(out, Heading{ID: id, Line: d.Nested[i].Line})
+	}
+	slices.SortStableFunc(out, func(a, b Heading) int { return a.Line - b.Line })
 	return out
 }
 
@@ -39,13 +47,13 @@ func pageIDs(src []byte, known []Heading) []Heading {
 }
 
 // The page's anchors are the ids read takes (`read --section '#setup-1'`):
-// a heading in a callout, quote or list takes none of them, a heading's
-// markup is read as sections reads it, and a heading in a comment is not
-// shown.
+// a heading in a callout, quote or list takes none of its sections' (read
+// takes its own for the section it sits in), a heading's markup is read as
+// sections reads it, and a heading in a comment is not shown.
 func TestPageIDsAreReadIDs(t *testing.T) {
 	src := []byte("# Ids\n> [!tip] Quick\n> ## Setup\n> Callout setup text.\n\n## Setup\nferrets\n## Setup\notters\n" +
 		"Multi line\nsetext heading\n--------------\n## Q&amp;A\n## Link [text](https://example.com)\n" +
-		"- ## Setup in a list\n\n%%\n## Hidden\n%%\n## After {#custom}\n## Custom\n")
+		"- ## Setup in a list\n\n%%\n## Hidden\n%%\n## After {#custom}\n## Custom\n> ## [[Other|Linked]] in a quote\n")
 	want := sectionIDs(src)
 	if got := pageIDs(src, want); !reflect.DeepEqual(got, want) {
 		t.Errorf("page ids\n%v\nread's\n%v", got, want)
@@ -64,7 +72,7 @@ func TestPageIDsAreReadIDs(t *testing.T) {
 
 // The same on every note of the Obsidian help vault.
 func TestPageIDsOnVault(t *testing.T) {
-	root := filepath.Join("..", "..", "shared", "corpora", "obsidian-help", "en")
+	root := testenv.Corpora("obsidian-help", "en")
 	if _, err := os.Stat(root); err != nil {
 		testenv.Absent(t, "corpora missing: %v", err)
 	}

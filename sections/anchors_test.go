@@ -102,3 +102,25 @@ func sectionIDs(doc *Document) string {
 	}
 	return strings.Join(ids, " ")
 }
+
+// A heading inside a list, quote or callout opens no section, but a page
+// gives it an id: that id reads the section it sits in, and ids of the
+// sections come first (a nested "Setup" is "setup-1" only when a section
+// holds "setup").
+func TestNestedHeadingIDs(t *testing.T) {
+	src := "# Top\n\n- ## Setup\n  item\n\n## Setup\n\ntext\n\n> [!note] Tip\n> ## In a callout {#tipid}\n\n## Last\n\n> ## Quoted\n"
+	doc := Parse("n.md", []byte(src))
+	if got := strings.Join(doc.NestedIDs(), " "); got != "setup-1 tipid quoted" {
+		t.Errorf("nested ids %q", got)
+	}
+	for q, want := range map[string]string{"#setup-1": "Top", "#tipid": "Setup", "#quoted": "Last", "#setup": "Setup"} {
+		if s, err := doc.Find(q); err != nil || s.Heading != want {
+			t.Errorf("Find(%q): %v, %v; want %q", q, s, err, want)
+		}
+	}
+	for _, q := range []string{"setup-1x", "quoted"} { // a nested id is an id only
+		if s, err := doc.Find(q); err == nil && s.Heading == "Last" {
+			t.Errorf("Find(%q) = %q", q, s.Heading)
+		}
+	}
+}

@@ -96,7 +96,28 @@ func (d *Document) findAs(query string, forms []pathForms) (*Section, error) {
 	if byID >= 0 {
 		return &d.Sections[byID], nil
 	}
+	if s := d.holding(anchor); s != nil && asID {
+		return s, nil
+	}
 	return nil, d.notFound(mdsearch.KindNotFound, query, "no such section", nil)
+}
+
+// holding is the section whose own text holds the heading inside a list,
+// quote or callout that a page gives the id, or nil: such a heading opens
+// no section, so its id reads the one it sits in.
+func (d *Document) holding(id string) *Section {
+	for i, nid := range d.NestedIDs() {
+		if !strings.EqualFold(nid, id) {
+			continue
+		}
+		at := d.Nested[i].StartByte
+		for k := len(d.Sections) - 1; k >= 0; k-- {
+			if s := &d.Sections[k]; s.StartByte <= at {
+				return s
+			}
+		}
+	}
+	return nil
 }
 
 // unworded resolves a query without a letter or digit: "" or "/" names the

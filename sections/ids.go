@@ -61,6 +61,29 @@ func (d *Document) setIDs() {
 	}
 }
 
+// NestedIDs are the ids a page gives the headings of Nested, in order:
+// after every top-level heading has its own (as setIDs gives them), a
+// custom id as written, else one made from the text.
+func (d *Document) NestedIDs() []string {
+	if len(d.Nested) == 0 {
+		return nil
+	}
+	ids := d.CustomIDs()
+	for _, s := range d.Sections {
+		if s.Level > 0 && s.Anchor == "" {
+			ids.Generate(s.Heading)
+		}
+	}
+	out := make([]string, len(d.Nested))
+	for i, h := range d.Nested {
+		out[i] = h.Anchor
+		if out[i] == "" {
+			out[i] = ids.Generate(h.Text)
+		}
+	}
+	return out
+}
+
 // CustomIDs returns the set of ids holding the note's custom ids
 // ("## Title {#id}"), for generating the others.
 func (d *Document) CustomIDs() *IDs {

@@ -46,11 +46,12 @@ type mark struct {
 
 // walker turns the goldmark AST of buf[base:] into marks, tags and warnings.
 type walker struct {
-	buf   []byte // what goldmark read, from file offset 0
-	base  int    // file offset of the parsed text
-	lines lineIndex
-	marks []mark
-	tags  []string
+	buf    []byte // what goldmark read, from file offset 0
+	base   int    // file offset of the parsed text
+	lines  lineIndex
+	marks  []mark
+	tags   []string
+	nested []Heading // headings below the top level (Document.Nested)
 	// unclosed is the line of a top-level code fence that runs to the end
 	// of the file without a closing fence, or 0.
 	unclosed int
@@ -164,6 +165,19 @@ func (w *walker) heading(n *ast.Heading, src []byte) {
 	w.addMark(n.Pos(), h, Other)
 }
 
+// nestedHeading records a heading below the top level: its text, line,
+// offset and custom id.
+func (w *walker) nestedHeading(n *ast.Heading, src []byte) {
+	h := Heading{Level: n.Level, Text: plainText(n, src), StartByte: w.base + n.Pos()}
+	h.Line = w.lines.line(h.StartByte)
+	if id, ok := n.AttributeString("id"); ok {
+		if b, ok := id.([]byte); ok {
+			h.Anchor = string(b)
+		}
+	}
+	w.nested = append(w.nested, h)
+}
+
 // plainText is a heading's text with inline markup stripped, escapes and
 // entities resolved, and runs of white space collapsed.
 func plainText(n ast.Node, src []byte) string { return PlainText(n, src, nil) }
@@ -244,6 +258,10 @@ func (w *walker) collectTags(root ast.Node, src []byte, comments [][2]int) {
 			return ast.WalkContinue, nil
 		}
 		switch n := n.(type) {
+		case *ast.Heading:
+			if n.Parent() != root && n.Pos() >= 0 && inRange(comments, w.base+n.Pos()) == 0 {
+				w.nestedHeading(n, src)
+			}
 		case *ast.CodeSpan, *ast.RawHTML, *ast.AutoLink, *ast.Image:
 			flush()
 			return ast.WalkSkipChildren, nil

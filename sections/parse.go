@@ -34,6 +34,7 @@ func parse(name string, src []byte) *Document {
 		d.warnf("%%%% comment opened on line %d is never closed; indexed as text (Obsidian hides the rest of the note)", w.unclosedComment)
 	}
 	d.build(w.marks, lines)
+	d.Nested = w.nested
 	d.Tags = dedupFold(append(frontmatterTags(d.Frontmatter), w.tags...))
 	d.Title = d.title()
 	return d

@@ -16,9 +16,12 @@ type Document struct {
 	// TOML, between its --- or +++ lines (both 0 when there is none).
 	FrontmatterStart, FrontmatterEnd int
 	Headings                         []Heading // headings that split (top level of the document only)
-	Sections                         []Section // preamble (if any) then one per heading, in document order
-	WordCount                        int       // words of the body
-	Warnings                         []string  // what was odd about the file; parsing never fails
+	// Nested are the headings inside lists, quotes and callouts, in order:
+	// they open no section, but a page gives them ids (NestedIDs).
+	Nested    []Heading
+	Sections  []Section // preamble (if any) then one per heading, in document order
+	WordCount int       // words of the body
+	Warnings  []string  // what was odd about the file; parsing never fails
 
 	lines lineIndex
 	shown []byte // Src as shown and read by lines: lone CRs as LFs (parseCopy)
