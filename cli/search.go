@@ -19,7 +19,7 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 	var tags, where listFlag
 	fs.Var(&tags, "tag", "only notes with this tag (nested tags included); repeat to require several")
 	fs.StringVar(&req.PathPrefix, "path-prefix", "", "only notes under this vault-relative path (any case)")
-	fs.Var(&where, "where", "only notes whose frontmatter FIELD=VALUE (FIELD in any case; a list field: contains it; numbers compare as numbers); repeatable, all must match")
+	fs.Var(&where, "where", "only notes whose frontmatter FIELD=VALUE (FIELD in any case, params.author for a field inside a map; a list field: contains it; numbers compare as numbers); repeatable, all must match")
 	fs.IntVar(&req.MaxTokens, "max-tokens", 0, "fill at most about this many tokens with whole passages, their header and footer lines included (0: no limit)")
 	brief := fs.Bool("brief", false, "show each result's first lines only")
 	asJSON := fs.Bool("json", false, "print results as JSON")

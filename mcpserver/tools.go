@@ -30,7 +30,7 @@ type SearchArgs struct {
 	Tag              string         `json:"tag,omitempty" jsonschema:"only notes with this tag (frontmatter tags or #tags), without the #"`
 	PathPrefix       string         `json:"path_prefix,omitempty" jsonschema:"only notes whose vault-relative path starts with this, in any case, e.g. projects/ (or collection:projects/)"`
 	Tags             []string       `json:"tags,omitempty" jsonschema:"only notes with every one of these tags, without the #"`
-	Where            map[string]any `json:"where,omitempty" jsonschema:"only notes whose frontmatter fields have these values (a string, number or boolean; a list field: contains it; case ignored in names and text), e.g. {\"owner\": \"alice\", \"draft\": false}"`
+	Where            map[string]any `json:"where,omitempty" jsonschema:"only notes whose frontmatter fields have these values (a string, number or boolean; a list field: contains it; case ignored in names and text), e.g. {\"owner\": \"alice\", \"draft\": false}; params.author names a field inside a map"`
 	MaxTokens        int            `json:"max_tokens,omitempty" jsonschema:"spend at most about this many tokens on the answer (passages with their header and footer lines): whole passages until the budget is used, the last one cut at a block boundary (inside a first block that alone is over) with the lines that read the rest, and a note when results were left out; omit for no limit"`
 }
 

@@ -113,8 +113,8 @@ func TestReadNotices(t *testing.T) {
 
 func TestMoreFilters(t *testing.T) {
 	vault := copyDir(t, sampleVault)
-	write(t, vault, "Projects/Plan.md", "---\nowner: Alice\nRating: 4.50\nscores: [1, 2.0]\nmeta: {lead: carol}\nstatus: [draft, review]\ndone: false\ntags: [work, q3]\n---\n# Plan\n\nThe starter plan for the quarter.\n")
-	write(t, vault, "projects/Other.md", "---\nowner: bob\ntags: [work]\n---\n# Other\n\nAnother starter plan.\n")
+	write(t, vault, "Projects/Plan.md", "---\nowner: Alice\nRating: 4.50\nscores: [1, 2.0]\nmeta: {lead: carol, team: {members: [dan, eve]}}\nstatus: [draft, review]\ndone: false\ntags: [work, q3]\n---\n# Plan\n\nThe starter plan for the quarter.\n")
+	write(t, vault, "projects/Other.md", "---\nowner: bob\nv1.2: yes\ntags: [work]\n---\n# Other\n\nAnother starter plan.\n")
 	write(t, vault, "Работа/План.md", "---\nАвтор: Иван\nСтатус: Черновик\n---\n# План\n\nThe starter plan, in Russian.\n")
 	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
 	index(t, e, vault, "v")
@@ -141,6 +141,10 @@ func TestMoreFilters(t *testing.T) {
 		{"where number in a list", mdsearch.SearchRequest{Where: map[string]string{"scores": "2"}}, "Projects/Plan.md"},
 		{"where other number", mdsearch.SearchRequest{Where: map[string]string{"rating": "4"}}, ""},
 		{"where map value", mdsearch.SearchRequest{Where: map[string]string{"meta": "carol"}}, "Projects/Plan.md"},
+		{"where nested field", mdsearch.SearchRequest{Where: map[string]string{"Meta.LEAD": "Carol"}}, "Projects/Plan.md"},
+		{"where nested list", mdsearch.SearchRequest{Where: map[string]string{"meta.team.members": "dan"}}, "Projects/Plan.md"},
+		{"where nested, other field", mdsearch.SearchRequest{Where: map[string]string{"meta.owner": "carol"}}, ""},
+		{"where dotted name", mdsearch.SearchRequest{Where: map[string]string{"v1.2": "yes"}}, "projects/Other.md"},
 		{"where list as text", mdsearch.SearchRequest{Where: map[string]string{"scores": "[1,2.0]"}}, ""},
 		{"where missing field", mdsearch.SearchRequest{Where: map[string]string{"nope": "x"}}, ""},
 	} {

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -59,6 +60,11 @@ func (f Filter) where() (string, []any) {
 		if n, err := strconv.ParseFloat(v, 64); err == nil && !math.IsInf(n, 0) && !math.IsNaN(n) {
 			num = n
 		}
+		if path := fieldPath(k); len(path) > 1 {
+			cond, args := nestedFieldCond(path, v, num)
+			c.add(`(`+fieldCond+` OR `+cond+`)`, append([]any{k, v, num, v, num}, args...)...)
+			continue
+		}
 		c.add(fieldCond, k, v, num, v, num)
 	}
 	if len(c.sql) == 0 {
@@ -79,6 +85,43 @@ const fileName = `substr(d.path, length(rtrim(d.path, replace(d.path, '/', '')))
 var fieldCond = `EXISTS (SELECT 1 FROM json_each(d.frontmatter) f WHERE fold(f.key) = fold(?) AND (` +
 	`f.type NOT IN ('array', 'object') AND ` + valueIs("f") +
 	` OR f.type IN ('array', 'object') AND EXISTS (SELECT 1 FROM json_each(f.value) j WHERE ` + valueIs("j") + `)))`
+
+// fieldPath splits a field name at its dots ("params.author" is the field
+// author of the map params), up to maxFieldDepth names; a name with an
+// empty part, or deeper, is one name.
+func fieldPath(k string) []string {
+	parts := strings.Split(k, ".")
+	if len(parts) > maxFieldDepth || slices.Contains(parts, "") {
+		return []string{k}
+	}
+	return parts
+}
+
+// maxFieldDepth bounds how deep a dotted field name reaches into maps.
+const maxFieldDepth = 4
+
+// nestedFieldCond matches a field inside maps of the frontmatter, each
+// name of path without regard to case, its value as fieldCond matches a
+// field's; a field literally named with dots ("v1.2") is fieldCond's.
+func nestedFieldCond(path []string, v string, num any) (string, []any) {
+	var from, where []string
+	var args []any
+	for i, name := range path {
+		src := "d.frontmatter"
+		if i > 0 {
+			src = fmt.Sprintf("n%d.value", i-1)
+			where = append(where, fmt.Sprintf("n%d.type = 'object'", i-1))
+		}
+		from = append(from, fmt.Sprintf("json_each(%s) n%d", src, i))
+		where = append(where, fmt.Sprintf("fold(n%d.key) = fold(?)", i))
+		args = append(args, name)
+	}
+	last := fmt.Sprintf("n%d", len(path)-1)
+	where = append(where, `(`+last+`.type NOT IN ('array', 'object') AND `+valueIs(last)+
+		` OR `+last+`.type IN ('array', 'object') AND EXISTS (SELECT 1 FROM json_each(`+last+`.value) j WHERE `+valueIs("j")+`))`)
+	args = append(args, v, num, v, num)
+	return `EXISTS (SELECT 1 FROM ` + strings.Join(from, ", ") + ` WHERE ` + strings.Join(where, " AND ") + `)`, args
+}
 
 // valueIs matches the json_each row x to a value given as text, then as a
 // number (NULL when it is none).
