@@ -93,7 +93,7 @@ func coerce(s string, schema *jsonschema.Schema) (any, bool) {
 	t := strings.TrimSpace(s)
 	switch schema.Type {
 	case "integer":
-		if _, err := strconv.ParseInt(t, 10, 64); err == nil {
+		if _, err := strconv.ParseInt(t, 10, 64); err == nil && json.Valid([]byte(t)) { // not "+3" or "007"
 			return json.Number(t), true
 		}
 	case "number":

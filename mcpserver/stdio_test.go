@@ -174,6 +174,8 @@ func TestLenient(t *testing.T) {
 		// Not exactly one: left for the schema to refuse, with its message.
 		{`{"query":"x","n":"2.5"}`, `{"query":"x","n":"2.5"}`, search},
 		{`{"query":"x","n":"five"}`, `{"query":"x","n":"five"}`, search},
+		{`{"query":"x","n":"+3"}`, `{"query":"x","n":"+3"}`, search},
+		{`{"query":"x","n":"007"}`, `{"query":"x","n":"007"}`, search},
 		{`{"path":"a.md","full":"yes"}`, `{"path":"a.md","full":"yes"}`, read},
 		{`{"query":"x","where":{"draft":"false"}}`, `{"query":"x","where":{"draft":"false"}}`, search},
 		{`{"query":"x","n":"3"}`, `{"query":"x","n":"3"}`, nil}, // an unknown tool
