@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -95,5 +96,36 @@ func TestKeywordOnlyRunClearsPending(t *testing.T) {
 	index(t, e, vault, "v")
 	if st, err := e.Status(bg); err != nil || st.Notice != "" {
 		t.Errorf("status notice %q, %v", st.Notice, err)
+	}
+}
+
+// TestStoppedStatsAreKept: a run interrupted while reading notes reports
+// what the index kept, not the notes of the batch it rolled back.
+func TestStoppedStatsAreKept(t *testing.T) {
+	vault := t.TempDir()
+	for i := range 900 {
+		write(t, vault, fmt.Sprintf("n%03d.md", i), fmt.Sprintf("# Note %d\n\nSome words about note %d.\n", i, i))
+	}
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	ctx, cancel := context.WithCancel(bg)
+	defer cancel()
+	testHookWritten = func(files int) {
+		if files == 300 { // a batch of about 250 notes is committed by then
+			cancel()
+		}
+	}
+	defer func() { testHookWritten = nil }()
+	st, err := e.Index(ctx, mdsearch.IndexRequest{Dir: vault, Name: "v"}, nil)
+	if err == nil || st == nil || !st.Stopped {
+		t.Fatalf("the run was not stopped: %v, %+v", err, st)
+	}
+	s, err := e.Status(bg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := s.Collections[0]
+	if st.Added != c.Files || st.Chunks != c.Chunks || st.Windows != c.Windows || st.Added == 0 || st.Added == 900 || st.Files != 900 {
+		t.Errorf("stopped stats: %d files, %d added, %d passages, %d windows; the index kept %d files, %d passages, %d windows",
+			st.Files, st.Added, st.Chunks, st.Windows, c.Files, c.Chunks, c.Windows)
 	}
 }

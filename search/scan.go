@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/mdsearch/mdsearch"
@@ -73,7 +74,7 @@ func (r *run) scan(files []vault.File, gone []string, walked bool) error {
 		}
 	}
 
-	w := &batchWriter{r: r}
+	w := newBatchWriter(r)
 	defer w.rollback()
 	for _, p := range gone {
 		if o, ok := old[p]; ok {
@@ -170,6 +171,27 @@ type batchWriter struct {
 	r    *run
 	tx   *store.Tx
 	rows int
+	// kept is the run's statistics as of the last commit: a batch rolled
+	// back kept nothing, so a stopped run reports these.
+	kept mdsearch.IndexStats
+}
+
+// testHookWritten, when set by a test, runs as each note's result is
+// written into the open batch, with the count so far.
+var testHookWritten func(files int)
+
+// newBatchWriter starts writing r's notes, nothing kept yet.
+func newBatchWriter(r *run) *batchWriter {
+	w := &batchWriter{r: r}
+	w.keep()
+	return w
+}
+
+// keep records the statistics as committed.
+func (w *batchWriter) keep() {
+	w.kept = *w.r.stats
+	w.kept.Skipped = slices.Clone(w.kept.Skipped)
+	w.kept.Warnings = slices.Clone(w.kept.Warnings)
 }
 
 func (w *batchWriter) begin() error {
@@ -198,6 +220,9 @@ func (w *batchWriter) write(res scanResult) error {
 	}
 	r, tx := w.r, w.tx
 	r.prog.FilesDone++
+	if testHookWritten != nil {
+		testHookWritten(r.prog.FilesDone)
+	}
 	switch {
 	case res.skip != "":
 		r.stats.Files-- // not a note after all (binary, unreadable): status will not count it
@@ -290,16 +315,29 @@ func (w *batchWriter) flush() error {
 	err := w.tx.Commit()
 	if err == nil {
 		w.r.removed = append(w.r.removed, removed...)
+		w.keep()
+	} else {
+		w.unkeep()
 	}
 	w.tx, w.rows = nil, 0
 	w.r.publish()
 	return err
 }
 
+// rollback drops the open batch, and with it the statistics of its notes
+// (the files the walk found stay counted).
 func (w *batchWriter) rollback() {
 	if w.tx != nil {
 		w.tx.Rollback()
+		w.unkeep()
 	}
+}
+
+// unkeep puts the statistics back as of the last commit.
+func (w *batchWriter) unkeep() {
+	files := w.r.stats.Files
+	*w.r.stats = w.kept
+	w.r.stats.Files = files
 }
 
 // pageWords is a note's word count as results show it: its body's, or for
