@@ -62,10 +62,42 @@ var commands = map[string]command{
 }
 
 // Main runs the command line args (without the program name) and returns the
-// process exit code: 0 on success, 1 on failure, 2 on a usage error.
+// process exit code: 0 on success, 1 on failure, 2 on a usage error. A
+// command whose output could not be written (a full disk) fails.
 func Main(ctx context.Context, env *Env, args []string) int {
+	out := &errWriter{w: env.Stdout}
+	e := *env
+	e.Stdout = out
+	code := runCommand(ctx, &e, args)
+	if code == 0 && out.err != nil {
+		name := "mdsearch"
+		if len(args) > 0 {
+			name += ": " + args[0]
+		}
+		fmt.Fprintf(env.Stderr, "%s: %v\n", name, out.err)
+		return 1
+	}
+	return code
+}
+
+// errWriter keeps the first error of the writes to w.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	n, err := e.w.Write(p)
+	if err != nil && e.err == nil {
+		e.err = err
+	}
+	return n, err
+}
+
+// runCommand is Main before its check of the output.
+func runCommand(ctx context.Context, env *Env, args []string) int {
 	if len(args) == 2 && args[0] == "help" {
-		if _, ok := commands[args[1]]; ok { // "help search" is "search -h"
+		if _, ok := commands[args[1]]; ok || args[1] == "version" { // "help search" is "search -h"
 			args = []string{args[1], "-h"}
 		}
 	}
@@ -83,6 +115,10 @@ func Main(ctx context.Context, env *Env, args []string) int {
 		return 0
 	}
 	if args[0] == "version" || args[0] == "--version" {
+		if len(args) == 2 && (args[1] == "-h" || args[1] == "--help") {
+			fmt.Fprintln(env.Stdout, "Usage: mdsearch version\n\nPrints the version.")
+			return 0
+		}
 		if len(args) > 1 {
 			fmt.Fprintf(env.Stderr, "mdsearch: version: takes no arguments, got %q\n", args[1])
 			return 2
@@ -264,12 +300,13 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 			}
 			return nil, usagef("%v", err)
 		}
-		args = fs.Args()
+		rest := fs.Args()
+		if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
+			return append(pos, rest...), nil // after "--" nothing is a flag
+		}
+		args = rest
 		if len(args) == 0 {
 			return pos, nil
-		}
-		if args[0] == "--" {
-			return append(pos, args[1:]...), nil
 		}
 		pos = append(pos, args[0])
 		args = args[1:]

@@ -3,6 +3,8 @@ package cli
 import (
 	"bytes"
 	"context"
+	"errors"
+	"flag"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -120,12 +122,64 @@ func TestHelpFlags(t *testing.T) {
 // Help that was asked for goes to stdout, to page or grep; help after a
 // mistake goes to stderr.
 func TestHelpOnStdout(t *testing.T) {
-	for _, args := range [][]string{{"help"}, {"-h"}, {"--help"}, {"help", "search"}, {"search", "-h"}} {
+	for _, args := range [][]string{{"help"}, {"-h"}, {"--help"}, {"help", "search"}, {"search", "-h"}, {"help", "version"}, {"version", "-h"}} {
 		if code, out, errOut := runMainOut(args...); code != 0 || !strings.Contains(out, "Usage: mdsearch") || errOut != "" {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, out, errOut)
 		}
 	}
 	if code, out, errOut := runMainOut(); code != 2 || out != "" || !strings.Contains(errOut, "Usage: mdsearch") {
 		t.Errorf("no command: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
+
+// fullWriter fails every write, as a full disk does.
+type fullWriter struct{}
+
+func (fullWriter) Write([]byte) (int, error) { return 0, errors.New("no space left on device") }
+
+// A command whose output could not be written fails, whatever it printed
+// with.
+func TestOutputWriteFails(t *testing.T) {
+	index := filepath.Join(t.TempDir(), "index.db")
+	getenv := func(k string) string {
+		if k == "MDSEARCH_INDEX" {
+			return index
+		}
+		return ""
+	}
+	var errOut bytes.Buffer
+	env := &Env{Stdin: strings.NewReader(""), Stdout: &bytes.Buffer{}, Stderr: &errOut, Getenv: getenv}
+	if code := Main(context.Background(), env, []string{"index", "../sample-vault", "--embedder", "none"}); code != 0 {
+		t.Fatalf("index: %d %s", code, errOut.String())
+	}
+	for _, args := range [][]string{{"read", "homelab/Backups.md"}, {"read", "homelab/Backups.md", "--outline"}, {"version"},
+		{"help"}, {"chunk", "../sample-vault/Inbox.md"}, {"status"}} {
+		errOut.Reset()
+		env := &Env{Stdin: strings.NewReader(""), Stdout: fullWriter{}, Stderr: &errOut, Getenv: getenv}
+		if code := Main(context.Background(), env, args); code != 1 || !strings.Contains(errOut.String(), "no space left on device") {
+			t.Errorf("%v to a full disk: exit %d, stderr %q", args, code, errOut.String())
+		}
+	}
+}
+
+// After "--" every argument is the query's, flags included.
+func TestDoubleDash(t *testing.T) {
+	fs := flag.NewFlagSet("x", flag.ContinueOnError)
+	n := fs.Int("n", 5, "")
+	brief := fs.Bool("brief", false, "")
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-n", "1", "--", "restore", "--brief"}, "restore --brief"},
+		{[]string{"restore", "--", "--brief", "-n", "3"}, "restore --brief -n 3"},
+		{[]string{"--", "--brief"}, "--brief"},
+		{[]string{"restore", "-n", "1"}, "restore"},
+	} {
+		*n, *brief = 5, false
+		pos, err := parse(fs, tt.args)
+		if err != nil || strings.Join(pos, " ") != tt.want || *brief {
+			t.Errorf("%q: %q %v, brief %v", tt.args, pos, err, *brief)
+		}
 	}
 }

@@ -177,6 +177,9 @@ func ensureFile(ctx context.Context, abs string, create bool) error {
 		return mdsearch.Errorf(mdsearch.KindInvalid, "open index", abs, "", "%v", err)
 	case fi.IsDir():
 		return mdsearch.Errorf(mdsearch.KindInvalid, "open index", abs, "pass the path of a file with --index", "a folder, not an index file")
+	case !fi.Mode().IsRegular():
+		return mdsearch.Errorf(mdsearch.KindInvalid, "open index", abs, "pass the path of a file with --index",
+			"not a regular file (a device, pipe or socket), so not an index file")
 	case fi.Size() == 0:
 		return mdsearch.Errorf(mdsearch.KindInvalid, "open index", abs,
 			"pass another --index path, or delete this file to start over", "%w", ErrEmptyFile)

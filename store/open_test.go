@@ -228,3 +228,20 @@ func TestOpenTruncatedIndex(t *testing.T) {
 		}
 	}
 }
+
+// A device is not an index, and nothing is said of deleting it.
+func TestOpenDevice(t *testing.T) {
+	if _, err := os.Stat(os.DevNull); err != nil {
+		t.Skip("no", os.DevNull)
+	}
+	for _, open := range []func() error{
+		func() error { _, _, err := Open(ctx, os.DevNull); return err },
+		func() error { _, err := OpenReadOnly(ctx, os.DevNull); return err },
+	} {
+		err := open()
+		var me *mdsearch.Error
+		if !errors.As(err, &me) || !strings.Contains(err.Error(), "not a regular file") || strings.Contains(me.Hint, "delete") {
+			t.Errorf("open %s: %v", os.DevNull, err)
+		}
+	}
+}
