@@ -164,8 +164,12 @@ func parseSize(s string) (int64, error) {
 	return 0, fmt.Errorf("under one byte, so every note would be skipped; use none (or 0) for no limit")
 }
 
-// isTerminal reports whether w is a terminal, and its width.
+// isTerminal reports whether w is a terminal, and its width. Main's
+// errWriter is looked through.
 func isTerminal(w io.Writer) (bool, int) {
+	if ew, ok := w.(*errWriter); ok {
+		w = ew.w
+	}
 	f, ok := w.(*os.File)
 	if !ok || !term.IsTerminal(int(f.Fd())) {
 		return false, 0
