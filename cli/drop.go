@@ -30,7 +30,7 @@ func runDrop(ctx context.Context, env *Env, args []string) error {
 	if *asJSON {
 		return printJSON(env, st)
 	}
-	fmt.Fprintf(env.Stdout, "dropped %s: %d notes and %d vectors out of the index; %s is untouched (%.0f ms)\n",
-		st.Collection, st.Notes, st.Vectors, st.Root, st.TookMS)
+	fmt.Fprintf(env.Stdout, "dropped %s: %d %s and %d %s out of the index; %s is untouched (%.0f ms)\n",
+		st.Collection, st.Notes, plural(st.Notes, "note", "notes"), st.Vectors, plural(int(st.Vectors), "vector", "vectors"), st.Root, st.TookMS)
 	return nil
 }

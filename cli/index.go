@@ -157,7 +157,7 @@ func summary(st *mdsearch.IndexStats) string {
 	if st.Stopped {
 		name += " (stopped early)"
 	}
-	fmt.Fprintf(&b, "%s: %d files", name, st.Files)
+	fmt.Fprintf(&b, "%s: %d %s", name, st.Files, plural(st.Files, "file", "files"))
 	if c := counts(count{st.Added, "added"}, count{st.Changed, "changed"}, count{st.Recut, "cut again"},
 		count{st.Unchanged, "unchanged"}, count{st.Deleted, "deleted from the index"}); c != "" {
 		fmt.Fprintf(&b, " (%s)", c)
