@@ -255,10 +255,10 @@ func TestMaxFileSizeSticks(t *testing.T) {
 	os.WriteFile(filepath.Join(vault, "small.md"), []byte("# Small\n\ntext\n"), 0o644)
 	os.WriteFile(filepath.Join(vault, "big.md"), []byte("# Big\n\n"+strings.Repeat("word ", 400)), 0o644)
 	index := filepath.Join(t.TempDir(), "index.db")
-	if code, out, errOut := run(t, index, "index", vault, "--max-file-size", "1KB"); code != 0 || !strings.Contains(out, "1 files") {
+	if code, out, errOut := run(t, index, "index", vault, "--max-file-size", "1KB"); code != 0 || !strings.Contains(out, "1 file ") {
 		t.Fatalf("index with 1KB: %d %s %s", code, out, errOut)
 	}
-	if code, out, errOut := run(t, index, "index", vault); code != 0 || !strings.Contains(out, "1 files") {
+	if code, out, errOut := run(t, index, "index", vault); code != 0 || !strings.Contains(out, "1 file ") {
 		t.Errorf("index again without the flag: %d %s %s; want big.md still left out", code, out, errOut)
 	}
 	if code, out, _ := run(t, index, "status", "--json"); code != 0 || !strings.Contains(out, `"stale": 0`) {

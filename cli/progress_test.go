@@ -183,7 +183,7 @@ func TestSummaryNamesEveryCount(t *testing.T) {
 		{mdsearch.IndexStats{Collection: "v", Files: 6, Unchanged: 5, Deleted: 1, TookMS: 12},
 			"v: 6 files (5 unchanged, 1 deleted from the index); 0 passages in 0 windows from the 0 added or changed files; took 12ms"},
 		{mdsearch.IndexStats{Collection: "v", Files: 1, Added: 1, Chunks: 1, Windows: 2, Embedded: 2, TookMS: 1},
-			"v: 1 files (1 added); 1 passage in 2 windows from the 1 added or changed file (2 embedded now); took 1ms"},
+			"v: 1 file (1 added); 1 passage in 2 windows from the 1 added or changed file (2 embedded now); took 1ms"},
 		{mdsearch.IndexStats{Collection: "b", Files: 112, Added: 112, Chunks: 927, Windows: 7336, Embedded: 7276, TookMS: 66697},
 			"b: 112 files (112 added); 927 passages in 7336 windows from the 112 added or changed files (7276 embedded now, 60 repeating another window's text); took 1m6.697s"},
 		{mdsearch.IndexStats{Collection: "b", Files: 112, Added: 112, Chunks: 927, Windows: 7336, Embedded: 2000, TookMS: 5000, Stopped: true},
