@@ -2,7 +2,6 @@ package chunks
 
 import (
 	"testing"
-	"time"
 
 	"github.com/mdsearch/mdsearch/embed"
 	"github.com/mdsearch/mdsearch/sections"
@@ -39,10 +38,7 @@ func BenchmarkCountFloor(b *testing.B) {
 		})
 	}
 	sink := 0
-	stages := []struct {
-		name string
-		run  func(i int)
-	}{
+	stages := []stage{
 		{"sections", func(i int) { sections.Parse(names[i], srcs[i]) }},
 		{"parse+scan", func(i int) {
 			d := sections.Parse(names[i], srcs[i])
@@ -55,24 +51,7 @@ func BenchmarkCountFloor(b *testing.B) {
 		}},
 		{"split-model", func(i int) { Split(sections.Parse(names[i], srcs[i]), model) }},
 	}
-	used := make([]time.Duration, len(stages))
-	round := 0
-	for b.Loop() {
-		for k := range stages {
-			st := (k + round) % len(stages)
-			cpu := cpuTime()
-			for i := range srcs {
-				stages[st].run(i)
-			}
-			used[st] += cpuTime() - cpu
-		}
-		round++
-	}
-	for k, st := range stages {
-		if used[k] > 0 {
-			b.ReportMetric(float64(total)*float64(b.N)/used[k].Seconds()/1e6, st.name+"-MB/s")
-		}
-	}
+	interleave(b, stages, len(srcs), total)
 	if sink == 0 {
 		b.Fatal("nothing counted")
 	}

@@ -46,10 +46,7 @@ func BenchmarkRFCsCounters(b *testing.B) {
 	model := modelOptions(b)
 	docs := parseAll(names, srcs)
 	p := goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough)).Parser()
-	stages := []struct {
-		name string
-		run  func(i int)
-	}{
+	stages := []stage{
 		{"goldmark", func(i int) { p.Parse(text.NewReader(srcs[i])) }},
 		{"sections", func(i int) { sections.Parse(names[i], srcs[i]) }},
 		{"split-words", func(i int) { Split(sections.Parse(names[i], srcs[i]), Options{}) }},
@@ -57,25 +54,7 @@ func BenchmarkRFCsCounters(b *testing.B) {
 		{"split-words-46", func(i int) { Split(sections.Parse(names[i], srcs[i]), Options{MaxTokens: 46}) }},
 		{"chunk-model", func(i int) { Split(docs[i], model) }},
 	}
-	used := make([]time.Duration, len(stages))
-	round := 0
-	for b.Loop() {
-		for k := range stages {
-			st := (k + round) % len(stages)
-			cpu := cpuTime()
-			for i := range srcs {
-				stages[st].run(i)
-			}
-			used[st] += cpuTime() - cpu
-		}
-		round++
-	}
-	rate := func(d time.Duration) float64 { return float64(total) * float64(b.N) / d.Seconds() / 1e6 }
-	for k, st := range stages {
-		if used[k] > 0 {
-			b.ReportMetric(rate(used[k]), st.name+"-MB/s")
-		}
-	}
+	used := interleave(b, stages, len(srcs), total)
 	if used[3] > 0 {
 		b.ReportMetric(float64(used[0])/float64(used[3]), "model/goldmark")
 	}
@@ -189,6 +168,38 @@ func BenchmarkParseSplitModelRFCs(b *testing.B) {
 // counter at the model's window.
 func modelOptions(tb testing.TB) Options {
 	return Options{MaxTokens: use.Window, Counter: modelCounter(tb)}
+}
+
+// stage is one step a benchmark times on every note (run(i) for note i).
+type stage struct {
+	name string
+	run  func(i int)
+}
+
+// interleave runs every stage on notes 0..n-1 once per loop, in an order
+// that turns each loop, so a shared machine's slow spells fall on all of
+// them alike; it reports each stage's MB/s of markdown (total bytes a
+// pass) per second of this process's CPU time, and returns the times.
+func interleave(b *testing.B, stages []stage, n int, total int64) []time.Duration {
+	used := make([]time.Duration, len(stages))
+	round := 0
+	for b.Loop() {
+		for k := range stages {
+			st := (k + round) % len(stages)
+			cpu := cpuTime()
+			for i := range n {
+				stages[st].run(i)
+			}
+			used[st] += cpuTime() - cpu
+		}
+		round++
+	}
+	for k, st := range stages {
+		if used[k] > 0 {
+			b.ReportMetric(float64(total)*float64(b.N)/used[k].Seconds()/1e6, st.name+"-MB/s")
+		}
+	}
+	return used
 }
 
 // parseAll parses every note once, for benchmarks of Split alone.
