@@ -121,15 +121,8 @@ func openFile(ctx context.Context, path string, readOnly, create bool) (*Store, 
 		return nil, nil, err
 	}
 	s.Reader = &Reader{r: s.pool}
-	for _, c := range []struct {
-		table, column string
-		has           *bool
-	}{
-		{"sections", "read_section", &s.Reader.readSection},
-		{"chunks", "read_sections", &s.Reader.readSections},
-		{"documents", "warnings", &s.Reader.warnings},
-	} {
-		if *c.has, err = hasColumn(ctx, s.pool, c.table, c.column); err != nil {
+	for _, c := range addedColumns {
+		if *c.has(s.Reader), err = hasColumn(ctx, s.pool, c.table, c.column); err != nil {
 			break
 		}
 	}
@@ -420,11 +413,15 @@ func (s *Store) upgrade(ctx context.Context, f *fileInfo) (*Migration, error) {
 	return nil, s.addColumns(ctx)
 }
 
-// addedColumns came after version 2's tables, in this order.
-var addedColumns = []struct{ table, column string }{
-	{"sections", "read_section"},
-	{"chunks", "read_sections"},
-	{"documents", "warnings"},
+// addedColumns came after version 2's tables, in this order; has is the
+// Reader's flag saying the index holds the column.
+var addedColumns = []struct {
+	table, column string
+	has           func(*Reader) *bool
+}{
+	{"sections", "read_section", func(r *Reader) *bool { return &r.readSection }},
+	{"chunks", "read_sections", func(r *Reader) *bool { return &r.readSections }},
+	{"documents", "warnings", func(r *Reader) *bool { return &r.warnings }},
 }
 
 // addColumns adds the columns a version 2 index written before them lacks
