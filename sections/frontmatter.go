@@ -31,28 +31,25 @@ func fileLines(msg string) string {
 }
 
 // yamlError words a YAML error with the line of the note it is on.
-// yaml.v3 numbers some errors' lines from 0 and others from 1, so the line
-// is found instead: the first at which the YAML read so far is already bad
-// (an unclosed "[" is bad where it opens, as far as the reader can tell).
-// Past maxScanLines, yaml.v3's own number is kept.
+// yaml.v3 numbers some errors' lines from 0 and others from 1, so its
+// number n means line n or n+1 of the YAML: the first of the two at which
+// the YAML read so far is already bad is the one (an unclosed "[" is bad
+// where it opens). Lines the message names are renumbered as the note's.
 func yamlError(text []byte, err error) string {
-	msg := err.Error()
+	msg := strings.TrimPrefix(fileLines(err.Error()), "yaml: ")
+	m := yamlLine.FindStringSubmatch(err.Error())
+	if m == nil {
+		return msg
+	}
+	n, _ := strconv.Atoi(m[1])
 	lines := bytes.SplitAfter(text, []byte("\n"))
-	if len(lines) > maxScanLines || !yamlLine.MatchString(msg) {
-		return fileLines(msg)
-	}
 	var v any
-	for k := 1; k <= len(lines); k++ {
-		if yaml.Unmarshal(bytes.Join(lines[:k], nil), &v) != nil {
-			_, problem, _ := strings.Cut(strings.TrimPrefix(msg, "yaml: "), ": ")
-			return fmt.Sprintf("line %d: %s", k+1, problem) // +1: the opening "---"
-		}
+	if n < len(lines) && yaml.Unmarshal(bytes.Join(lines[:n], nil), &v) == nil {
+		// Its first n lines read well: n counted from 0, the error is on n+1.
+		return strings.Replace(msg, "line "+strconv.Itoa(n+1), "line "+strconv.Itoa(n+2), 1)
 	}
-	return fileLines(msg)
+	return msg
 }
-
-// maxScanLines bounds the frontmatter yamlError reads line by line.
-const maxScanLines = 300
 
 // parseFrontmatter decodes YAML, or TOML, into a JSON-safe map. Bad
 // frontmatter, or YAML that is not a mapping, gives a nil map and a
@@ -125,6 +122,12 @@ func jsonSafe(v any) any {
 			x[i] = jsonSafe(e)
 		}
 		return x
+	case []map[string]any: // TOML's array of tables ([[runs]])
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = jsonSafe(e)
+		}
+		return out
 	case time.Time:
 		if x.Hour() == 0 && x.Minute() == 0 && x.Second() == 0 && x.Nanosecond() == 0 {
 			return x.Format(time.DateOnly)
