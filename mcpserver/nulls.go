@@ -105,7 +105,9 @@ func coerce(s string, schema *jsonschema.Schema) (any, bool) {
 			return t == "true", true
 		}
 	case "array":
-		if schema.Items != nil && schema.Items.Type == "string" {
+		// One plain value; not a list written as text ("[…]", "a, b"),
+		// which the schema refuses so the caller sends it again as a list.
+		if schema.Items != nil && schema.Items.Type == "string" && !strings.ContainsAny(t, "[,") {
 			return []any{s}, true
 		}
 	}

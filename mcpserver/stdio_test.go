@@ -175,6 +175,8 @@ func TestLenient(t *testing.T) {
 		{`{"query":"x","n":"2.5"}`, `{"query":"x","n":"2.5"}`, search},
 		{`{"query":"x","n":"five"}`, `{"query":"x","n":"five"}`, search},
 		{`{"query":"x","n":"+3"}`, `{"query":"x","n":"+3"}`, search},
+		{`{"query":"x","tags":"a, b"}`, `{"query":"x","tags":"a, b"}`, search},
+		{`{"query":"x","tags":"[\"a\"]"}`, `{"query":"x","tags":"[\"a\"]"}`, search},
 		{`{"query":"x","n":"007"}`, `{"query":"x","n":"007"}`, search},
 		{`{"path":"a.md","full":"yes"}`, `{"path":"a.md","full":"yes"}`, read},
 		{`{"query":"x","where":{"draft":"false"}}`, `{"query":"x","where":{"draft":"false"}}`, search},
