@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/mdsearch/mdsearch"
@@ -25,17 +26,28 @@ const minQueryWords = 5
 // maxQueryWords drops run-on "sentences" (lists and tables read as one).
 const maxQueryWords = 80
 
-// ParseStyles reads --style: links, headings or both.
+// ParseStyles reads --style: "all" (or empty), or a comma-separated
+// list of links, headings, sentences and questions ("both" is links and
+// headings, as it was before the other two).
 func ParseStyles(s string) ([]string, error) {
-	switch strings.TrimSpace(s) {
-	case "", "both":
+	s = strings.TrimSpace(s)
+	switch s {
+	case "", "all":
+		return AllStyles, nil
+	case "both":
 		return []string{StyleLinks, StyleHeadings}, nil
-	case StyleLinks:
-		return []string{StyleLinks}, nil
-	case StyleHeadings:
-		return []string{StyleHeadings}, nil
 	}
-	return nil, mdsearch.Errorf(mdsearch.KindInvalid, "eval", "", "", "style %q is unknown: use links, headings or both", s)
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		p = strings.TrimSpace(p)
+		if !slices.Contains(AllStyles, p) {
+			return nil, mdsearch.Errorf(mdsearch.KindInvalid, "eval", "", "", "style %q is unknown: use all, or some of %s", p, strings.Join(AllStyles, ", "))
+		}
+		if !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out, nil
 }
 
 // GenStats counts what Generate found, per style.
@@ -64,10 +76,16 @@ func Generate(ctx context.Context, dir string, styles []string) (*QuerySet, *Gen
 	g.stats.Notes = len(g.order)
 	for _, style := range styles {
 		for _, p := range g.order {
-			if style == StyleLinks {
+			switch style {
+			case StyleLinks:
 				g.linkQueries(g.notes[p])
-			} else {
+			case StyleHeadings:
 				g.headingQueries(g.notes[p])
+			case StyleSentences, StyleVague:
+				g.vague = style == StyleVague
+				g.sentenceQueries(g.notes[p])
+			case StyleQuestions:
+				g.questionQueries(g.notes[p])
 			}
 		}
 	}
@@ -93,6 +111,10 @@ type generator struct {
 	seen   map[string]bool
 	out    []Query
 	stats  *GenStats
+	// vague: sentence queries leave out their rarest words, counted in
+	// notesWith (notes holding each word), made on first use.
+	vague     bool
+	notesWith map[string]int
 }
 
 // add takes in one note; notes come in path order.
@@ -160,6 +182,11 @@ func (g *generator) emit(style, text, to string, sec *sections.Section, exclude 
 		g.stats.Short++
 		return
 	}
+	g.add1(style, text, to, sec, exclude)
+}
+
+// add1 adds a query unless the same one was made before.
+func (g *generator) add1(style, text, to string, sec *sections.Section, exclude string) {
 	key := fmt.Sprintf("%s\x00%s\x00%q", text, to, sec.Path)
 	if g.seen[key] {
 		g.stats.Duplicate++

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/embed"
+	"github.com/mdsearch/mdsearch/rescore"
 	"github.com/mdsearch/mdsearch/search"
 )
 
@@ -35,6 +36,11 @@ type Options struct {
 	// Log, when set, receives one line per index built and per
 	// configuration scored.
 	Log func(string)
+	// Rescore replaces the engine's second-stage model; FirstStageOnly
+	// leaves the second stage out (the fusion alone ranks and scores).
+	Rescore        *rescore.Model
+	FirstStageOnly bool
+	observe        func(string, []search.Observed) // Collect's
 }
 
 // Report is the result of a Run.
@@ -56,9 +62,10 @@ type ConfigReport struct {
 	Config
 	Index IndexReport `json:"index"`
 	Metrics
-	Scores   Spreads   `json:"top_scores"`
-	Outcomes []Outcome `json:"outcomes,omitempty"`
-	OffTopic []float64 `json:"off_topic_top_scores,omitempty"` // in the order given, with details
+	Scores   Spreads     `json:"top_scores"`
+	Calib    Calibration `json:"calibration"`
+	Outcomes []Outcome   `json:"outcomes,omitempty"`
+	OffTopic []float64   `json:"off_topic_top_scores,omitempty"` // in the order given, with details
 }
 
 // IndexReport describes the index a configuration searched. Configurations
@@ -209,7 +216,7 @@ func (o *Options) runChunker(ctx context.Context, cache *Cache, group []Config) 
 		if err != nil {
 			return nil, err
 		}
-		row := ConfigReport{Config: c, Index: idx, Metrics: Summarize(outs), Scores: spreads(outs, off)}
+		row := ConfigReport{Config: c, Index: idx, Metrics: Summarize(outs), Scores: spreads(outs, off), Calib: calibrate(outs, off)}
 		if o.Details {
 			row.Outcomes, row.OffTopic = outs, off
 		}
@@ -248,6 +255,7 @@ func (o *Options) build(ctx context.Context, cache *Cache, chunkerName, path str
 	}
 	o.Tuning.apply(&so)
 	so.IndexPath = path
+	so.Rescore, so.FirstStageOnly, so.Observe = o.Rescore, o.FirstStageOnly, o.observe
 	switch {
 	case cache != nil && vectors:
 		so.Embedder = cache

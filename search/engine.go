@@ -12,6 +12,7 @@ import (
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/chunks"
 	"github.com/mdsearch/mdsearch/embed"
+	"github.com/mdsearch/mdsearch/rescore"
 	"github.com/mdsearch/mdsearch/sections"
 	"github.com/mdsearch/mdsearch/store"
 )
@@ -57,6 +58,14 @@ type Options struct {
 
 	Weights store.Weights // bm25 column weights; zero means store.DefaultWeights
 	Fusion  Fusion        // how scores are made; zero fields mean DefaultFusion's
+	// Rescore is the second stage's model; nil means rescore.Default().
+	// FirstStageOnly leaves the second stage out: scores are the first
+	// stage's fusion (evaluation baselines, and fitting the model).
+	Rescore        *rescore.Model
+	FirstStageOnly bool
+	// Observe, when set, hears the second stage's candidates and features
+	// for every search (fitting the model).
+	Observe func(query string, cands []Observed)
 
 	// Notify hears what a user should know while a call waits, such as
 	// another process holding the index lock; nil discards it.
@@ -79,6 +88,9 @@ type Engine struct {
 
 	snapMu sync.Mutex               // one vector load at a time
 	snap   atomic.Pointer[snapshot] // vectors of the current model, in memory
+
+	model    *rescore.Model               // the second stage; nil: none
+	headings atomic.Pointer[headingNotes] // heading counts, as of a generation
 }
 
 var _ mdsearch.Searcher = (*Engine)(nil)
@@ -98,11 +110,22 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 		opts.Weights = store.DefaultWeights
 	}
 	opts.Fusion = opts.Fusion.withDefaults()
+	model := opts.Rescore
+	if model == nil && !opts.FirstStageOnly {
+		m, err := rescore.Default()
+		if err != nil {
+			return nil, mdsearch.Errorf(mdsearch.KindInternal, "open index", "", "", "%v", err)
+		}
+		model = m
+	}
+	if opts.FirstStageOnly {
+		model = nil
+	}
 	st, mig, err := openStore(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
-	return &Engine{opts: opts, st: st, emb: opts.Embedder, migration: mig}, nil
+	return &Engine{opts: opts, st: st, emb: opts.Embedder, migration: mig, model: model}, nil
 }
 
 func openStore(ctx context.Context, opts Options) (*store.Store, *store.Migration, error) {

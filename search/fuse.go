@@ -90,6 +90,9 @@ type candidate struct {
 	bm25    float64  // bm25 magnitude; 0 when the keyword list did not find it
 	cos     *float64 // best window's cosine, when vectors were used
 	score   float64  // for ranking and display, 0–1
+	// kwRank and semRank are its 1-based places in the keyword and
+	// semantic lists; 0 where a list did not find it.
+	kwRank, semRank int
 }
 
 // fuse ranks the keyword and semantic lists into one list of passages.
@@ -114,14 +117,16 @@ func (e *Engine) fuse(mode mdsearch.Mode, kw []store.KeywordHit, sem []hit, snap
 		if c.cos == nil { // windows come best first
 			cos := float64(h.cos)
 			c.cos = &cos
+			c.semRank = len(out)
 		}
 	}
 	var qv queryVec // quantised once, for the keyword hits the scan did not reach
 	if snap != nil && mode == mdsearch.ModeHybrid {
 		qv = quantizeQuery(q)
 	}
-	for _, h := range kw {
+	for i, h := range kw {
 		c := get(h.ChunkID, h.DocID, h.Section, h.Index)
+		c.kwRank = i + 1
 		c.bm25 = math.Abs(h.BM25) * bm25Scale
 		if c.cos == nil && snap != nil && mode == mdsearch.ModeHybrid {
 			if cos, ok := snap.chunkCosine(qv, h.ChunkID); ok {

@@ -324,7 +324,11 @@ func (e *Engine) rank(ctx context.Context, rd *store.Reader, q *query) ([]*group
 				return nil, err
 			}
 		}
-		kept := dedup(e.fuse(q.mode, kw, sem, q.snap, q.vec, keywordScale(q.cover, len(q.terms)), q.rowScale), q.req.N, q.req.MaxPerPage)
+		fused, err := e.rescore(ctx, rd, q, e.fuse(q.mode, kw, sem, q.snap, q.vec, keywordScale(q.cover, len(q.terms)), q.rowScale))
+		if err != nil {
+			return nil, err
+		}
+		kept := dedup(fused, q.req.N, q.req.MaxPerPage)
 		if len(kept) == q.req.N || (len(kw) < k && len(sem) < k) || k >= maxCandidates {
 			return kept, nil
 		}

@@ -25,6 +25,7 @@ type snapshot struct {
 	index  []int32         // chunk index within its note, per row
 	secs   []int64         // the chunk's section, per row
 	scales []float32       // per row
+	heads  []bool          // per row: the passage's heading window
 	vecs   []int8          // rows × dim
 	row    map[int64]int32 // first row of each chunk
 }
@@ -83,6 +84,7 @@ func (e *Engine) loadVectors(ctx context.Context, gen int64) (*snapshot, error) 
 	}
 	s.ids, s.docs, s.scales = make([]int64, 0, n), make([]int64, 0, n), make([]float32, 0, n)
 	s.index, s.secs = make([]int32, 0, n), make([]int64, 0, n)
+	s.heads = make([]bool, 0, n)
 	s.vecs = make([]int8, 0, n*s.dim)
 	err = e.st.ScanVectors(ctx, model, func(w store.WindowRef, vec []byte) error {
 		id := w.ChunkID
@@ -97,6 +99,7 @@ func (e *Engine) loadVectors(ctx context.Context, gen int64) (*snapshot, error) 
 		s.docs = append(s.docs, w.DocID)
 		s.index = append(s.index, int32(w.Index))
 		s.secs = append(s.secs, w.SectionID)
+		s.heads = append(s.heads, w.Heading)
 		if w.Heading {
 			// A heading alone is weaker evidence than text: its cosine
 			// counts for less (folded into the scale, so scans are unchanged).
@@ -223,10 +226,13 @@ func (s *snapshot) chunkCosine(q queryVec, chunk int64) (float64, bool) {
 	}
 	best := float32(math.Inf(-1))
 	for r := int(first); r < len(s.ids) && s.ids[r] == chunk; r++ {
-		best = max(best, float32(dot.Dot(q.q, s.vec(r)))*q.scale*s.scales[r])
+		best = max(best, float32(dotRow(q, s, r))*q.scale*s.scales[r])
 	}
 	return float64(best), true
 }
+
+// dotRow is the integer dot product of q with row r.
+func dotRow(q queryVec, s *snapshot, r int) int64 { return dot.Dot(q.q, s.vec(r)) }
 
 type minHeap []hit
 

@@ -1,0 +1,98 @@
+// Command fitrescore fits the second stage's model (rescore/model.json)
+// on the dev query sets, and shows by leaving each set out in turn that
+// the fit generalises.
+//
+//	go run ./eval/fitrescore -o rescore/model.json   # fit on every dev set
+//	go run ./eval/fitrescore -loso                   # the leave-one-set-out table
+//
+// It needs the local model (`mdsearch setup`) and the shared corpora
+// ($MDSEARCH_CORPORA, else ../shared/corpora).
+package main
+
+import (
+	"context"
+	"encoding/gob"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/mdsearch/mdsearch/embed"
+	"github.com/mdsearch/mdsearch/embed/provider"
+	"github.com/mdsearch/mdsearch/eval"
+)
+
+// command is what model.json records as its maker.
+const command = "go run ./eval/fitrescore -o rescore/model.json"
+
+func main() {
+	out := flag.String("o", "", "write the model fitted on every dev set to this file")
+	loso := flag.Bool("loso", false, "print the leave-one-set-out table")
+	cache := flag.String("cache", "", "keep each set's vectors in this folder between runs")
+	l2 := flag.Float64("l2", eval.DefaultFit.L2, "L2 penalty on the standardised weights")
+	flag.Parse()
+	if err := run(*out, *loso, *cache, *l2); err != nil {
+		fmt.Fprintln(os.Stderr, "fitrescore:", err)
+		os.Exit(1)
+	}
+}
+
+func run(out string, loso bool, cache string, l2 float64) error {
+	ctx := context.Background()
+	corpora := os.Getenv("MDSEARCH_CORPORA")
+	if corpora == "" {
+		corpora = "../shared/corpora"
+	}
+	emb, err := provider.Open(provider.FromEnv(os.Getenv))
+	if err != nil {
+		return err
+	}
+	defer provider.Close(emb)
+	fo := eval.DefaultFit
+	fo.L2, fo.Command = l2, command
+	samples, err := collect(ctx, emb, corpora, cache)
+	if err != nil {
+		return err
+	}
+	if out != "" {
+		m, err := eval.FitModel(samples, fo)
+		if err != nil {
+			return err
+		}
+		b, err := m.Marshal()
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(out, b, 0o644); err != nil {
+			return err
+		}
+	}
+	if loso {
+		return eval.LeaveOneOut(ctx, os.Stdout, emb, samples, corpora, cache, fo)
+	}
+	return nil
+}
+
+// collect collects the dev samples, or with a cache folder reads those
+// it kept (delete samples.gob there after changing the features).
+func collect(ctx context.Context, emb embed.Embedder, corpora, cache string) ([]eval.Sample, error) {
+	if cache == "" {
+		return eval.CollectDev(ctx, emb, corpora, "", nil)
+	}
+	file := filepath.Join(cache, "samples.gob")
+	if f, err := os.Open(file); err == nil {
+		defer f.Close()
+		var s []eval.Sample
+		return s, gob.NewDecoder(f).Decode(&s)
+	}
+	s, err := eval.CollectDev(ctx, emb, corpora, cache, nil)
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.Create(file)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return s, gob.NewEncoder(f).Encode(s)
+}

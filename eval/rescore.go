@@ -1,0 +1,322 @@
+package eval
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/embed"
+	"github.com/mdsearch/mdsearch/rescore"
+	"github.com/mdsearch/mdsearch/search"
+)
+
+// DevSet is a labelled query set over its vault.
+type DevSet struct {
+	Name, Vault, Queries string
+}
+
+// DevSets are the dev query sets in the shared corpora folder: the only
+// sets the second stage is fitted on (docs/evaluation.md).
+func DevSets(corpora string) []DevSet {
+	at := func(name, vault string) DevSet {
+		return DevSet{Name: name, Vault: filepath.Join(corpora, name, vault), Queries: filepath.Join(corpora, name, "queries.jsonl")}
+	}
+	return []DevSet{at("chroma-wikitexts", "vault"), at("qmd-eval", "test"), at("vue-docs", "vault"), at("rust-book", "src")}
+}
+
+// OffTopicFor are the queries of the other sets, which set's vault
+// cannot answer: at most per of each, spread evenly through it.
+func OffTopicFor(set DevSet, all []DevSet, per int) ([]string, error) {
+	var out []string
+	for _, o := range all {
+		if o.Name == set.Name {
+			continue
+		}
+		qs, err := LoadOffTopic(o.Queries)
+		if err != nil {
+			return nil, err
+		}
+		step := max(1, len(qs)/per)
+		for i := 0; i < len(qs) && i/step < per; i += step {
+			out = append(out, qs[i])
+		}
+	}
+	return out, nil
+}
+
+// Sample is one query's candidates as the second stage saw them, each
+// labelled with whether it answers the query.
+type Sample struct {
+	Set      string
+	Mode     mdsearch.Mode
+	OffTopic bool
+	Query    string
+	Rows     []rescore.Row // Weight unset
+}
+
+// Collect indexes o.Vault with mdsearch's chunker and searches every query
+// (and every off-topic one) with the first stage alone, in hybrid and in
+// keyword mode, returning each query's candidates with their features.
+// Candidates on a query's excluded page are left out, as eval leaves its
+// results out.
+func Collect(ctx context.Context, o Options, set string) ([]Sample, error) {
+	o.Configs = []Config{{Name: "sections-hybrid", Chunker: ChunkSections, Mode: mdsearch.ModeHybrid}}
+	if err := o.fill(); err != nil {
+		return nil, err
+	}
+	if err := o.Queries.Resolve(ctx, o.Vault); err != nil {
+		return nil, err
+	}
+	var cache *Cache
+	if o.Embedder != nil {
+		cache = NewCache(o.Embedder)
+		if o.EmbedCache != "" {
+			if err := cache.Load(o.EmbedCache); err != nil {
+				return nil, err
+			}
+			defer cache.Save(o.EmbedCache)
+		}
+	}
+	var seen []search.Observed
+	o.FirstStageOnly = true
+	o.observe = func(_ string, cands []search.Observed) { seen = cands }
+	dir, err := os.MkdirTemp(o.TempDir, "mdsearch-fit-*")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	e, _, err := o.build(ctx, cache, ChunkSections, filepath.Join(dir, "index.db"), cache != nil)
+	if err != nil {
+		return nil, err
+	}
+	defer e.Close()
+	var out []Sample
+	ask := func(q *Query, text string, mode mdsearch.Mode) error {
+		seen = nil
+		_, err := e.Search(ctx, mdsearch.SearchRequest{Query: text, N: min(mdsearch.MaxN, 2*max(o.K, 3)), MaxPerPage: o.MaxPerPage, Mode: mode})
+		if err != nil {
+			return fmt.Errorf("%s: %q: %w", set, text, err)
+		}
+		s := Sample{Set: set, Mode: mode, OffTopic: q == nil, Query: text}
+		for _, c := range seen {
+			if q != nil && c.Path == q.Exclude {
+				continue
+			}
+			s.Rows = append(s.Rows, rescore.Row{X: slices.Clone(c.Features[:]), Answer: q != nil && answers(q, c)})
+		}
+		out = append(out, s)
+		return nil
+	}
+	modes := []mdsearch.Mode{mdsearch.ModeKeyword}
+	if cache != nil {
+		modes = append(modes, mdsearch.ModeHybrid)
+	}
+	for _, mode := range modes {
+		for i := range o.Queries.Queries {
+			q := &o.Queries.Queries[i]
+			if err := ask(q, q.Text, mode); err != nil {
+				return nil, err
+			}
+		}
+		for _, text := range o.OffTopic {
+			if err := ask(nil, text, mode); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return out, nil
+}
+
+// answers reports whether a candidate answers q: it lies in a labelled
+// section, or on a relevant note where q labels notes only.
+func answers(q *Query, c search.Observed) bool {
+	if !q.Labelled() {
+		return q.relevantPage(c.Path)
+	}
+	return sectionHit(q, mdsearch.Result{Path: c.Path, SectionPath: c.SectionPath, Sections: c.Sections})
+}
+
+// FitOptions set how FitModel weighs the samples.
+type FitOptions struct {
+	L2       float64 // penalty on the standardised weights
+	OffTopic float64 // weight of a set's off-topic queries, against 1 for its own
+	Command  string  // recorded in the model
+}
+
+// DefaultFit is how model.json was fitted.
+var DefaultFit = FitOptions{L2: 1e-3, OffTopic: 1}
+
+// FitModel fits the second stage of each mode on samples: a ranker on
+// the queries the sets label, then a calibrator on its logits over those
+// and the off-topic queries. Every set counts alike, and within a set
+// every query; a set's off-topic queries together weigh fo.OffTopic.
+func FitModel(samples []Sample, fo FitOptions) (*rescore.Model, error) {
+	m := &rescore.Model{Command: fo.Command, Features: rescore.Names[:], Calibration: rescore.CalNames[:], Modes: map[string]*rescore.Stage{}}
+	type key struct {
+		set  string
+		mode mdsearch.Mode
+		off  bool
+	}
+	queries := map[key]int{}
+	sets := map[string]bool{}
+	for _, s := range samples {
+		if len(s.Rows) > 0 {
+			queries[key{s.Set, s.Mode, s.OffTopic}]++
+			sets[s.Set] = true
+		}
+	}
+	weight := func(s Sample) float64 {
+		w := 1 / float64(queries[key{s.Set, s.Mode, s.OffTopic}])
+		if s.OffTopic {
+			w *= fo.OffTopic
+		}
+		return w
+	}
+	for _, mode := range []mdsearch.Mode{mdsearch.ModeHybrid, mdsearch.ModeKeyword} {
+		var groups []rescore.Group
+		for _, s := range samples {
+			if s.Mode == mode && !s.OffTopic && len(s.Rows) > 0 {
+				groups = append(groups, rescore.Group{Rows: s.Rows, Weight: weight(s)})
+			}
+		}
+		if len(groups) == 0 {
+			continue
+		}
+		mask := rescore.PerQuery
+		if mode == mdsearch.ModeKeyword {
+			mask = append(slices.Clone(mask), rescore.Semantic...)
+		}
+		ranker, err := rescore.FitRanker(groups, mask, []int{rescore.FirstScore}, fo.L2)
+		if err != nil {
+			return nil, err
+		}
+		var rows []rescore.Row
+		for _, s := range samples {
+			if s.Mode != mode || len(s.Rows) == 0 {
+				continue
+			}
+			xs := make([]rescore.Vector, len(s.Rows))
+			logits := make([]float64, len(s.Rows))
+			for i, r := range s.Rows {
+				copy(xs[i][:], r.X)
+				logits[i] = ranker.Logit(r.X)
+			}
+			w := weight(s) / float64(len(s.Rows))
+			for i, c := range rescore.CalInputs(xs, logits) {
+				rows = append(rows, rescore.Row{X: slices.Clone(c[:]), Answer: s.Rows[i].Answer, Weight: w})
+			}
+		}
+		var calMask []int
+		if mode == mdsearch.ModeKeyword {
+			calMask = []int{rescore.CalQueryCos}
+		}
+		calib, err := rescore.Fit(rows, calMask, fo.L2)
+		if err != nil {
+			return nil, err
+		}
+		stage := &rescore.Stage{Ranker: ranker, Calib: calib}
+		if !stage.Monotone() {
+			return nil, fmt.Errorf("rescore: the %s calibrator would reorder the ranker's candidates (weights %.3f, scales %.3f)", mode, calib.Weights, calib.Scale)
+		}
+		m.Modes[string(mode)] = stage
+	}
+	for _, s := range slices.Sorted(maps.Keys(sets)) {
+		on, off := queries[key{s, mdsearch.ModeHybrid, false}], queries[key{s, mdsearch.ModeHybrid, true}]
+		m.Fitted = append(m.Fitted, fmt.Sprintf("%s: %d queries, %d off-topic", s, on, off))
+	}
+	return m, nil
+}
+
+// offTopicPerSet is how many queries of each other set serve as a set's
+// off-topic queries when fitting.
+const offTopicPerSet = 60
+
+// generatedSet is the corpus whose generated queries join the dev sets'
+// in every fit: another vault, so no dev set's own text teaches the
+// model, and every style of query Generate makes but links (it has few).
+const generatedSet = "rust-rfcs"
+
+// generatedPerStyle bounds the generated queries of each style.
+const generatedPerStyle = 150
+
+// CollectDev collects the samples of every dev set under corpora, and of
+// queries generated from the rust-rfcs corpus, each with the dev sets'
+// queries (its own excepted) as off-topic ones. cacheDir, when set, keeps
+// each set's vectors between runs.
+func CollectDev(ctx context.Context, emb embed.Embedder, corpora, cacheDir string, log func(string)) ([]Sample, error) {
+	sets := DevSets(corpora)
+	gen := DevSet{Name: generatedSet, Vault: filepath.Join(corpora, "rust-rfcs", "text")}
+	var all []Sample
+	for _, set := range append(sets, gen) {
+		var qs *QuerySet
+		var err error
+		if set.Queries != "" {
+			qs, err = LoadQueries(set.Queries)
+		} else {
+			qs, err = generated(ctx, set.Vault)
+		}
+		if err != nil {
+			return nil, err
+		}
+		off, err := OffTopicFor(set, sets, offTopicPerSet)
+		if err != nil {
+			return nil, err
+		}
+		o := Options{Vault: set.Vault, Queries: qs, Embedder: emb, OffTopic: off, Log: log}
+		if cacheDir != "" {
+			o.EmbedCache = filepath.Join(cacheDir, set.Name+".gob")
+		}
+		ss, err := Collect(ctx, o, set.Name)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, ss...)
+	}
+	return all, nil
+}
+
+// generated makes the generated set's queries: at most
+// generatedPerStyle of each style, spread evenly through the vault.
+func generated(ctx context.Context, vault string) (*QuerySet, error) {
+	qs, _, err := Generate(ctx, vault, []string{StyleHeadings, StyleSentences, StyleVague, StyleQuestions})
+	if err != nil {
+		return nil, err
+	}
+	by := map[string][]Query{}
+	for _, q := range qs.Queries {
+		by[q.Difficulty] = append(by[q.Difficulty], q)
+	}
+	var out []Query
+	for _, style := range AllStyles {
+		s := by[style]
+		step := max(1, len(s)/generatedPerStyle)
+		for i := 0; i < len(s) && i/step < generatedPerStyle; i += step {
+			out = append(out, s[i])
+		}
+	}
+	qs.Queries = out
+	return qs, nil
+}
+
+// CandidateRecall is the share of a set's queries in mode with a
+// candidate that answers them.
+func CandidateRecall(samples []Sample, set string, mode mdsearch.Mode) float64 {
+	var n, found int
+	for _, s := range samples {
+		if s.Set != set || s.Mode != mode || s.OffTopic {
+			continue
+		}
+		n++
+		if slices.ContainsFunc(s.Rows, func(r rescore.Row) bool { return r.Answer }) {
+			found++
+		}
+	}
+	if n == 0 {
+		return 0
+	}
+	return float64(found) / float64(n)
+}

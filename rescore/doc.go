@@ -1,0 +1,21 @@
+// Package rescore is the engine's second stage: a small learned model that
+// reorders the first stage's best candidates and gives each the
+// probability that it answers the query.
+//
+// The pipeline runs vault → sections → chunks → embed → store → search;
+// inside a search, the first stage (keyword and semantic lists, fused)
+// proposes the top K passages, and this stage scores them on features the
+// index already holds (see Names): BM25 per field, how much of the query's
+// idf each field holds, term proximity, window cosines, the list ranks,
+// the page's other evidence and how common the passage's heading is in
+// the vault. Many features are also given relative to the best candidate
+// of the same query, which is what lets one linear model rank candidates
+// of very different queries.
+//
+// The model is logistic regression (Fit), fitted on the dev query sets
+// with other sets' queries as off-topic ones (every candidate wrong), so
+// that its output is calibrated: the same probability means the same on
+// every vault, and a question the vault cannot answer scores low. The
+// fitted weights are model.json, embedded; `go test ./eval -run
+// TestRescoreModel -update` fits them again from the dev sets.
+package rescore

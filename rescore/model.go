@@ -1,0 +1,178 @@
+package rescore
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+)
+
+// Linear is a fitted linear model over standardised features:
+// Bias + Σ Weights[i] × (x[i] − Mean[i]) / Scale[i].
+type Linear struct {
+	Mean    []float64 `json:"mean"`
+	Scale   []float64 `json:"scale"`
+	Weights []float64 `json:"weights"`
+	Bias    float64   `json:"bias"`
+}
+
+// Logit is the model's value at x.
+func (l *Linear) Logit(x []float64) float64 {
+	z := l.Bias
+	for i, w := range l.Weights {
+		if w != 0 {
+			z += w * (x[i] - l.Mean[i]) / l.Scale[i]
+		}
+	}
+	return z
+}
+
+// Sigmoid is the logistic function.
+func Sigmoid(z float64) float64 { return 1 / (1 + math.Exp(-z)) }
+
+// The calibrator's inputs: the ranker's logit, as it is and relative to
+// the query's best, and what the query's candidates say of the query as a
+// whole (a question the vault cannot answer matches weakly everywhere).
+const (
+	CalLogit      = iota // the ranker's logit
+	CalLogitRel          // it minus the query's best
+	CalQueryCover        // QueryCover
+	CalQueryCos          // QueryCos
+	CalQueryTerms        // QueryTerms
+	CalBestKW            // the query's best KW
+	CalBestCover         // the query's best CoverAll
+	CalBestFirst         // the query's best FirstScore
+	NumCalib
+)
+
+// CalNames name the calibrator's inputs in their order.
+var CalNames = [NumCalib]string{"logit", "logit_rel", "query_cover", "query_cos", "query_terms", "best_kw", "best_cover", "best_first"}
+
+// Stage is the second stage for one search mode: a ranker that orders a
+// query's candidates, and a calibrator that turns its logits into the
+// probability that each candidate answers the query.
+type Stage struct {
+	Ranker *Linear `json:"ranker"`
+	Calib  *Linear `json:"calibrator"`
+}
+
+// Score returns each candidate's ranker logit and calibrated probability.
+// The probability rises with the logit within a query (Parse checks), so
+// ordering by either gives the same order.
+func (s *Stage) Score(xs []Vector) (logits, probs []float64) {
+	logits = make([]float64, len(xs))
+	probs = make([]float64, len(xs))
+	for i := range xs {
+		logits[i] = s.Ranker.Logit(xs[i][:])
+	}
+	for i, c := range CalInputs(xs, logits) {
+		probs[i] = Sigmoid(s.Calib.Logit(c[:]))
+	}
+	return logits, probs
+}
+
+// CalInputs are the calibrator's inputs for a query's candidates.
+func CalInputs(xs []Vector, logits []float64) [][NumCalib]float64 {
+	best := math.Inf(-1)
+	var kw, cover, first float64
+	for i := range xs {
+		best = max(best, logits[i])
+		kw, cover, first = max(kw, xs[i][KW]), max(cover, xs[i][CoverAll]), max(first, xs[i][FirstScore])
+	}
+	out := make([][NumCalib]float64, len(xs))
+	for i := range xs {
+		out[i] = [NumCalib]float64{logits[i], logits[i] - best, xs[i][QueryCover], xs[i][QueryCos], xs[i][QueryTerms], kw, cover, first}
+	}
+	return out
+}
+
+// Model is the second stage of every search mode it serves.
+type Model struct {
+	// Command is what made the model, so anyone can make it again.
+	Command     string            `json:"command"`
+	Features    []string          `json:"features"`
+	Calibration []string          `json:"calibration"`
+	Modes       map[string]*Stage `json:"modes"` // "hybrid", "keyword"
+	// Fitted says on what: the query sets and their counts.
+	Fitted []string `json:"fitted"`
+}
+
+// For returns the stage for a search mode, or nil when there is none.
+func (m *Model) For(mode string) *Stage {
+	if m == nil {
+		return nil
+	}
+	return m.Modes[mode]
+}
+
+//go:embed model.json
+var modelJSON []byte
+
+var (
+	defaultOnce  sync.Once
+	defaultModel *Model
+	defaultErr   error
+)
+
+// Default is the model shipped in model.json.
+func Default() (*Model, error) {
+	defaultOnce.Do(func() { defaultModel, defaultErr = Parse(modelJSON) })
+	return defaultModel, defaultErr
+}
+
+// Parse reads a model and checks that it speaks of this package's
+// features and keeps the ranker's order.
+func Parse(b []byte) (*Model, error) {
+	var m Model
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("rescore model: %w", err)
+	}
+	if !slices.Equal(m.Features, Names[:]) || !slices.Equal(m.Calibration, CalNames[:]) {
+		return nil, fmt.Errorf("rescore model: fitted on features %v and %v, not this version's", m.Features, m.Calibration)
+	}
+	for mode, s := range m.Modes {
+		if s.Ranker == nil || s.Calib == nil {
+			return nil, fmt.Errorf("rescore model: mode %s lacks its ranker or calibrator", mode)
+		}
+		if err := s.Ranker.check(NumFeatures); err != nil {
+			return nil, fmt.Errorf("rescore model: mode %s ranker: %w", mode, err)
+		}
+		if err := s.Calib.check(NumCalib); err != nil {
+			return nil, fmt.Errorf("rescore model: mode %s calibrator: %w", mode, err)
+		}
+		if !s.Monotone() {
+			return nil, fmt.Errorf("rescore model: mode %s: its calibrator would reorder the ranker's candidates", mode)
+		}
+	}
+	return &m, nil
+}
+
+// Monotone reports whether the calibrated probability rises with the
+// ranker's logit within a query (both logit inputs together).
+func (s *Stage) Monotone() bool {
+	c := s.Calib
+	return c.Weights[CalLogit]/c.Scale[CalLogit]+c.Weights[CalLogitRel]/c.Scale[CalLogitRel] >= 0
+}
+
+func (l *Linear) check(n int) error {
+	if len(l.Mean) != n || len(l.Scale) != n || len(l.Weights) != n {
+		return fmt.Errorf("%d weights for %d inputs", len(l.Weights), n)
+	}
+	for _, s := range l.Scale {
+		if !(s > 0) {
+			return fmt.Errorf("a scale of %v", s)
+		}
+	}
+	return nil
+}
+
+// Marshal writes m as model.json is kept.
+func (m *Model) Marshal() ([]byte, error) {
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
+}
