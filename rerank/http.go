@@ -5,13 +5,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"math"
 	"net/http"
 	"strconv"
 	"strings"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/internal/httpjson"
 )
 
 // maxBody bounds an answer: an index and a score per passage is a few KB,
@@ -60,21 +60,7 @@ func (c *client) request(api, query string, docs []string) []byte {
 
 // post sends body and returns the body of the 200 answer.
 func (c *client) post(ctx context.Context, body []byte) ([]byte, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.endpoint, bytes.NewReader(body))
-	if err != nil {
-		return nil, c.fail(mdsearch.KindInvalid, "", "%v", err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json")
-	if c.opts.APIKey != "" {
-		req.Header.Set("Authorization", "Bearer "+c.opts.APIKey)
-	}
-	resp, err := c.opts.Client.Do(req)
-	if err != nil {
-		return nil, c.transportError(ctx, err)
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, maxBody+1))
+	resp, data, err := httpjson.Post(ctx, c.opts.Client, c.endpoint, c.opts.APIKey, body, maxBody)
 	if err != nil {
 		return nil, c.transportError(ctx, err)
 	}
@@ -160,11 +146,11 @@ func serverMessage(body []byte) string {
 		case json.Unmarshal(v.Detail, &s) == nil && s != "":
 			return s
 		case len(v.Detail) > 0:
-			return clip(string(v.Detail), 200)
+			return httpjson.Clip(string(v.Detail), 200)
 		}
 	}
 	if s := strings.TrimSpace(string(body)); s != "" {
-		return strconv.Quote(clip(s, 200))
+		return strconv.Quote(httpjson.Clip(s, 200))
 	}
 	return "(empty body)"
 }
@@ -222,7 +208,7 @@ func (c *client) garbage(body []byte, err error) error {
 		what = "invalid JSON (" + err.Error() + ")"
 	}
 	return c.fail(mdsearch.KindUnavailable, "is --reranker a Cohere-style or TEI rerank endpoint? mdsearch posts to "+c.endpoint,
-		"the server answered with %s; the body starts %s", what, strconv.Quote(clip(strings.TrimSpace(string(body)), 120)))
+		"the server answered with %s; the body starts %s", what, strconv.Quote(httpjson.Clip(strings.TrimSpace(string(body)), 120)))
 }
 
 // fail builds an error naming the endpoint.
@@ -235,15 +221,4 @@ func indexText(i *int) string {
 		return "none"
 	}
 	return strconv.Itoa(*i)
-}
-
-// clip shortens s to at most n bytes, on a rune boundary.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && s[n]&0xC0 == 0x80 {
-		n--
-	}
-	return s[:n] + "…"
 }
