@@ -106,6 +106,8 @@ type SearchRequest struct {
 	// together: results are whole passages until the budget is spent; the
 	// last may be cut at a block boundary.
 	MaxTokens int `json:"max_tokens,omitempty"`
+	// NoRerank keeps the local ranking where the engine has a reranker.
+	NoRerank bool `json:"no_rerank,omitempty"`
 }
 
 // Result is one ranked chunk with its place in the page.

@@ -21,6 +21,7 @@ type engineFlags struct {
 	index    string
 	maxSize  string
 	embedder *embedderFlags
+	reranker *rerankerFlags // nil: the command does not search
 	// readOnly opens the index without changing it: commands that only
 	// read one (search, read, status) neither create a missing index nor
 	// rebuild an older one; they say how to build it instead.
@@ -97,6 +98,11 @@ func (f *engineFlags) open(ctx context.Context, env *Env, withModel bool) (*sear
 	}
 	opts := search.Options{IndexPath: path, MaxFileSize: maxSize, ReadOnly: f.readOnly, Existing: f.existing,
 		Follow: f.follow, Notify: func(msg string) { env.say("%s", msg) }}
+	if f.reranker != nil {
+		if opts.Reranker, err = f.reranker.open(env); err != nil {
+			return nil, nil, err
+		}
+	}
 	closeEmb := func() {}
 	if withModel && f.embedder != nil {
 		emb, closer, keywordOnly, err := f.embedder.open(env)

@@ -16,6 +16,7 @@ func runMCP(ctx context.Context, env *Env, args []string) error {
 	noWatch := fs.Bool("no-watch", false, "do not watch the collections and re-index saved notes")
 	textOnly := fs.Bool("text-only", false, "answer with text alone, without the JSON as structured content: clients that show the model only the JSON (Claude Code) then show it the text, which costs fewer tokens")
 	ef := addEngineFlags(fs)
+	ef.reranker = addRerankerFlags(fs)
 	ef.existing, ef.follow = true, true
 	if _, err := parseArgs(fs, args, 0, ""); err != nil {
 		return err

@@ -22,8 +22,10 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 	fs.Var(&where, "where", "only notes whose frontmatter FIELD=VALUE (FIELD in any case, params.author for a field inside a map; a list field: contains it; numbers compare as numbers); repeatable, all must match")
 	fs.IntVar(&req.MaxTokens, "max-tokens", 0, "fill at most about this many tokens with whole passages, their header and footer lines included (0: no limit)")
 	brief := fs.Bool("brief", false, "show each result's first lines only")
+	fs.BoolVar(&req.NoRerank, "no-rerank", false, "keep the local ranking, though a --reranker is set")
 	asJSON := fs.Bool("json", false, "print results as JSON")
 	ef := addSearchFlags(fs)
+	ef.reranker = addRerankerFlags(fs)
 	ef.readOnly = true
 	pos, err := parseArgs(fs, args, -1, "a QUERY")
 	if err != nil {

@@ -23,6 +23,7 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	token := fs.String("token", "", "bearer token API requests must carry (default $MDSEARCH_TOKEN)")
 	noWatch := fs.Bool("no-watch", false, "do not watch the collections and re-index saved notes")
 	ef := addEngineFlags(fs)
+	ef.reranker = addRerankerFlags(fs)
 	ef.existing, ef.follow = true, true
 	if _, err := parseArgs(fs, args, 0, ""); err != nil {
 		return err

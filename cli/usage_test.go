@@ -82,16 +82,19 @@ var flagName = regexp.MustCompile(`(?m)^  -([a-z0-9-]+)`)
 // A command's help lists its own flags and none it ignores.
 func TestHelpFlags(t *testing.T) {
 	model := []string{"embedder", "embed-url", "embed-model", "ort-lib", "model-dir", "threads"}
+	rerank := []string{"reranker", "reranker-model", "reranker-api", "reranker-timeout"}
 	tests := []struct {
 		cmd       string
 		want, not []string
 	}{
-		{"read", []string{"index", "max-file-size", "section", "outline", "json"}, model},
+		{"read", []string{"index", "max-file-size", "section", "outline", "json"}, append(model, rerank...)},
 		{"status", []string{"index", "json"}, append([]string{"section", "n", "max-file-size"}, model...)},
-		{"search", append([]string{"index", "n", "max-per-page", "mode", "collection", "tag", "path-prefix", "json"}, model...), []string{"section", "max-file-size"}},
-		{"index", append([]string{"index", "max-file-size", "name", "full", "json"}, model...), []string{"n", "section"}},
-		{"serve", append([]string{"addr", "token", "no-watch", "index"}, model...), []string{"http", "json"}},
-		{"mcp", append([]string{"http", "token", "no-watch", "index"}, model...), []string{"addr", "json"}},
+		{"search", append(append([]string{"index", "n", "max-per-page", "mode", "collection", "tag", "path-prefix", "json", "no-rerank"}, model...), rerank...),
+			[]string{"section", "max-file-size"}},
+		{"index", append([]string{"index", "max-file-size", "name", "full", "json"}, model...), append([]string{"n", "section"}, rerank...)},
+		{"serve", append(append([]string{"addr", "token", "no-watch", "index"}, model...), rerank...), []string{"http", "json"}},
+		{"mcp", append(append([]string{"http", "token", "no-watch", "index"}, model...), rerank...), []string{"addr", "json"}},
+		{"watch", append([]string{"debounce", "index"}, model...), rerank}, // it runs no searches
 		{"embed", append([]string{"json", "similarity", "values"}, model...), []string{"index", "max-file-size"}},
 		{"chunk", append([]string{"json", "max-tokens", "profile"}, model...), []string{"index", "max-file-size"}},
 		{"setup", []string{"verify", "test-data", "from"}, append([]string{"index"}, model...)},

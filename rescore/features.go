@@ -6,40 +6,40 @@ import "strings"
 // features, so a model fitted on another list is refused (Load), never
 // read in the wrong order.
 const (
-	FirstScore    = iota // the first stage's fused score, 0–1
-	FirstRel             // FirstScore minus the query's best
-	KW                   // log(1 + bm25 magnitude over all fields, as ranked)
-	KWRel                // KW minus the query's best
-	BM25Text             // log(1 + bm25) of the passage text alone
-	BM25Heading          // of the heading path alone
-	BM25Title            // of the title and file name alone
-	BM25Tags             // of the tags alone
-	CoverText            // share of the query's idf whose terms the text holds
-	CoverHeading         // … the heading path holds
-	CoverTitle           // … the title holds
-	CoverAll             // … any field holds
-	CoverAllRel          // CoverAll minus the query's best
-	CoverHeadRel         // CoverHeading minus the query's best
-	PairPhrase           // share of adjacent query-term pairs found as a phrase
-	PairNear             // share of adjacent pairs found within a few words
-	Cos                  // best cosine of a text window (0 without vectors)
-	Cos2                 // second-best text window's cosine (the best again for one window)
-	CosHead              // cosine of the heading window
-	CosRel               // max(Cos, CosHead) minus the query's best
-	KWRank               // 1/log2(1 + rank) in the keyword list; 0 when absent
-	SemRank              // 1/log2(1 + rank) in the semantic list; 0 when absent
-	Both                 // 1 when both lists found it
-	Words                // log(1 + the passage's words)
-	Depth                // heading depth of its section (0 for the text before any heading)
-	PageTop              // passages of its note among the first stage's top 10
-	PageOther            // best first-stage score of another passage of its note
-	Boiler               // log(notes whose section has the same heading text)
-	QueryCover           // share of the query's idf that the whole index holds
-	QueryTerms           // log(1 + keyword terms of the query)
-	QueryCos             // the query's best cosine over its candidates
-	Question             // 1 when the query is asked as a question (a question word first, or a '?')
-	QHeading             // Question × CoverHeading: a question's words in a heading count for other than a phrase's
-	QText                // Question × CoverText
+	FirstScore   = iota // the first stage's fused score, 0–1
+	FirstRel            // FirstScore minus the query's best
+	KW                  // log(1 + bm25 magnitude over all fields, as ranked)
+	KWRel               // KW minus the query's best
+	BM25Text            // log(1 + bm25) of the passage text alone
+	BM25Heading         // of the heading path alone
+	BM25Title           // of the title and file name alone
+	BM25Tags            // of the tags alone
+	CoverText           // share of the query's idf whose terms the text holds
+	CoverHeading        // … the heading path holds
+	CoverTitle          // … the title holds
+	CoverAll            // … any field holds
+	CoverAllRel         // CoverAll minus the query's best
+	CoverHeadRel        // CoverHeading minus the query's best
+	PairPhrase          // share of adjacent query-term pairs found as a phrase
+	PairNear            // share of adjacent pairs found within a few words
+	Cos                 // best cosine of a text window (0 without vectors)
+	Cos2                // second-best text window's cosine (the best again for one window)
+	CosHead             // cosine of the heading window
+	CosRel              // max(Cos, CosHead) minus the query's best
+	KWRank              // 1/log2(1 + rank) in the keyword list; 0 when absent
+	SemRank             // 1/log2(1 + rank) in the semantic list; 0 when absent
+	Both                // 1 when both lists found it
+	Words               // log(1 + the passage's words)
+	Depth               // heading depth of its section (0 for the text before any heading)
+	PageTop             // passages of its note among the first stage's top 10
+	PageOther           // best first-stage score of another passage of its note
+	Boiler              // log(notes whose section has the same heading text)
+	QueryCover          // share of the query's idf that the whole index holds
+	QueryTerms          // log(1 + keyword terms of the query)
+	QueryCos            // the query's best cosine over its candidates
+	Question            // 1 when the query is asked as a question (a question word first, or a '?')
+	QHeading            // Question × CoverHeading: a question's words in a heading count for other than a phrase's
+	QText               // Question × CoverText
 	NumFeatures
 )
 

@@ -12,6 +12,7 @@ import (
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/chunks"
 	"github.com/mdsearch/mdsearch/embed"
+	"github.com/mdsearch/mdsearch/rerank"
 	"github.com/mdsearch/mdsearch/rescore"
 	"github.com/mdsearch/mdsearch/sections"
 	"github.com/mdsearch/mdsearch/store"
@@ -66,6 +67,11 @@ type Options struct {
 	// Observe, when set, hears the second stage's candidates and features
 	// for every search (fitting the model).
 	Observe func(query string, cands []Observed)
+
+	// Reranker, when set, reorders the first results of every search that
+	// does not opt out (SearchRequest.NoRerank) by a cross-encoder's
+	// scores (see rerank_remote.go); nil keeps the local ranking.
+	Reranker rerank.Reranker
 
 	// Notify hears what a user should know while a call waits, such as
 	// another process holding the index lock; nil discards it.

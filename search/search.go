@@ -117,7 +117,7 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (_ *mds
 			}
 		}
 	}
-	res, joins, stamps, copies, err := e.distinct(ctx, rt.Reader, q)
+	res, joins, stamps, copies, err := e.reranked(ctx, rt.Reader, q, &resp.Notice)
 	if err != nil {
 		return nil, err
 	}

@@ -1,12 +1,10 @@
 package remote
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -15,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/internal/httpjson"
 )
 
 // maxBody bounds an answer: a batch of 32 vectors of 4096 floats is ~3 MB.
@@ -105,21 +104,7 @@ func sleep(ctx context.Context, d time.Duration) error {
 func (e *Embedder) once(ctx context.Context, body []byte) ([]byte, *attemptError) {
 	ctx, cancel := context.WithTimeout(ctx, e.opts.Timeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, e.endpoint, bytes.NewReader(body))
-	if err != nil {
-		return nil, &attemptError{err: e.fail(mdsearch.KindInvalid, "", "%v", err)}
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json")
-	if e.opts.APIKey != "" {
-		req.Header.Set("Authorization", "Bearer "+e.opts.APIKey)
-	}
-	resp, err := e.opts.Client.Do(req)
-	if err != nil {
-		return nil, e.transportError(ctx, err)
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, maxBody+1))
+	resp, data, err := httpjson.Post(ctx, e.opts.Client, e.endpoint, e.opts.APIKey, body, maxBody)
 	if err != nil {
 		return nil, e.transportError(ctx, err)
 	}
@@ -219,17 +204,7 @@ func parseRetryAfter(v string, now time.Time) time.Duration {
 }
 
 // clip shortens s to at most n bytes, on a rune boundary.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !isRuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
-}
-
-func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
+func clip(s string, n int) string { return httpjson.Clip(s, n) }
 
 func apiTitle(api API) string {
 	if api == Ollama {

@@ -1,0 +1,76 @@
+package cli
+
+import (
+	"flag"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mdsearch/mdsearch/rerank"
+)
+
+// rerankerFlags choose the cross-encoder server of the commands that
+// search (search, serve, mcp): --reranker and friends. A flag that was
+// given wins over its MDSEARCH_RERANKER* variable.
+type rerankerFlags struct {
+	fs              *flag.FlagSet
+	url, model, api string
+	timeout         time.Duration
+}
+
+func addRerankerFlags(fs *flag.FlagSet) *rerankerFlags {
+	f := &rerankerFlags{fs: fs}
+	fs.StringVar(&f.url, "reranker", "", "rerank server `URL` that reorders the first results "+
+		"(Cohere-style or TEI, e.g. http://127.0.0.1:8012/v1/rerank) [MDSEARCH_RERANKER; key: MDSEARCH_RERANKER_KEY]")
+	fs.StringVar(&f.model, "reranker-model", "", "model `name` sent to the reranker, where it wants one [MDSEARCH_RERANKER_MODEL]")
+	fs.StringVar(&f.api, "reranker-api", "", "reranker `protocol`: auto (default), cohere or tei [MDSEARCH_RERANKER_API]")
+	fs.DurationVar(&f.timeout, "reranker-timeout", rerank.DefaultTimeout, "longest wait for the reranker; past it the local ranking is shown [MDSEARCH_RERANKER_TIMEOUT]")
+	return f
+}
+
+// open returns the configured reranker, or nil when none is (no URL, or
+// an empty --reranker to override the environment). A bad setting is a
+// usage error.
+func (f *rerankerFlags) open(env *Env) (rerank.Reranker, error) {
+	url := f.setting(env, "reranker", f.url, "MDSEARCH_RERANKER")
+	if strings.TrimSpace(url) == "" {
+		return nil, nil
+	}
+	timeout := f.timeout
+	if s := strings.TrimSpace(env.Getenv("MDSEARCH_RERANKER_TIMEOUT")); s != "" && !flagSet(f.fs, "reranker-timeout") {
+		d, err := parseSeconds(s)
+		if err != nil || d <= 0 {
+			return nil, usagef("MDSEARCH_RERANKER_TIMEOUT=%q: want a duration like 10s or 1m", s)
+		}
+		timeout = d
+	}
+	if timeout <= 0 {
+		return nil, usagef("--reranker-timeout %v: use a positive duration, e.g. 10s", timeout)
+	}
+	rr, err := rerank.New(url, rerank.Options{
+		Model:   f.setting(env, "reranker-model", f.model, "MDSEARCH_RERANKER_MODEL"),
+		API:     f.setting(env, "reranker-api", f.api, "MDSEARCH_RERANKER_API"),
+		APIKey:  env.Getenv("MDSEARCH_RERANKER_KEY"),
+		Timeout: timeout,
+	})
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	return rr, nil
+}
+
+// setting is the flag's value when it was given, else the variable's.
+func (f *rerankerFlags) setting(env *Env, flagName, value, variable string) string {
+	if flagSet(f.fs, flagName) {
+		return value
+	}
+	return env.Getenv(variable)
+}
+
+// parseSeconds reads a Go duration or a number of seconds.
+func parseSeconds(s string) (time.Duration, error) {
+	if n, err := strconv.ParseFloat(s, 64); err == nil {
+		return time.Duration(n * float64(time.Second)), nil
+	}
+	return time.ParseDuration(s)
+}

@@ -1,0 +1,113 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// tomatoReranker answers Cohere-style, scoring 0.9 (as a logit: 2.2) the
+// passages that mention tomatoes and the others 0.1 (-2.2).
+func tomatoReranker(t *testing.T) *httptest.Server {
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct{ Documents []string }
+		if r.URL.Path != "/v1/rerank" || json.NewDecoder(r.Body).Decode(&req) != nil {
+			http.Error(w, `{"error":{"message":"bad request"}}`, http.StatusBadRequest)
+			return
+		}
+		var results []string
+		for i, d := range req.Documents {
+			score := -2.2
+			if strings.Contains(d, "tomatoes") {
+				score = 2.2
+			}
+			results = append(results, fmt.Sprintf(`{"index":%d,"relevance_score":%g}`, i, score))
+		}
+		fmt.Fprintf(w, `{"results":[%s]}`, strings.Join(results, ","))
+	}))
+	t.Cleanup(s.Close)
+	return s
+}
+
+// --reranker and MDSEARCH_RERANKER reach the engine; --no-rerank and an
+// empty --reranker keep the local ranking, and a reranker that is down
+// costs a note, not the search.
+func TestSearchReranker(t *testing.T) {
+	vault := t.TempDir()
+	for name, text := range map[string]string{
+		"Alpha.md": "# Alpha\n\ncompost compost compost, turned weekly.\n",
+		"Beta.md":  "# Beta\n\ncompost compost in three bins.\n",
+		"Gamma.md": "# Gamma\n\ncompost under the tomatoes, with straw and more straw and straw.\n",
+	} {
+		if err := os.WriteFile(filepath.Join(vault, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	index := filepath.Join(t.TempDir(), "i.db")
+	if code, _, errOut := runEnv(map[string]string{"MDSEARCH_INDEX": index}, "", "index", "--embedder", "none", vault); code != 0 {
+		t.Fatalf("index: %s", errOut)
+	}
+	url := tomatoReranker(t).URL + "/v1/rerank"
+	down := httptest.NewServer(http.NotFoundHandler())
+	down.Close()
+	tests := []struct {
+		name  string
+		env   string // MDSEARCH_RERANKER
+		args  []string
+		first string
+		note  string
+	}{
+		{"none", "", nil, "Alpha.md", ""},
+		{"flag", "", []string{"--reranker", url}, "Gamma.md", ""},
+		{"variable", url, nil, "Gamma.md", ""},
+		{"opted out", url, []string{"--no-rerank"}, "Alpha.md", ""},
+		{"emptied", url, []string{"--reranker="}, "Alpha.md", ""},
+		{"down", down.URL, nil, "Alpha.md", "note: reranker unavailable: rerank " + down.URL + "/rerank: cannot reach the reranker"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env := map[string]string{"MDSEARCH_INDEX": index, "MDSEARCH_RERANKER": tt.env, "MDSEARCH_EMBEDDER": "none"}
+			args := append([]string{"search", "--mode", "keyword", "--json", "-n", "3"}, tt.args...)
+			code, out, errOut := runEnv(env, "", append(args, "compost")...)
+			var resp struct{ Results []struct{ Path string } }
+			if code != 0 || json.Unmarshal([]byte(out), &resp) != nil || len(resp.Results) != 3 {
+				t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+			}
+			if resp.Results[0].Path != tt.first {
+				t.Errorf("first %s, want %s", resp.Results[0].Path, tt.first)
+			}
+			if !strings.Contains(errOut, tt.note) || (tt.note == "" && strings.Contains(errOut, "reranker")) {
+				t.Errorf("stderr %q, want %q", errOut, tt.note)
+			}
+		})
+	}
+}
+
+func TestRerankerSettingErrors(t *testing.T) {
+	tests := []struct {
+		env  map[string]string
+		args []string
+		want string
+	}{
+		{nil, []string{"--reranker", "ftp://h/rerank"}, `reranker ftp://h/rerank: "ftp://h/rerank" is not an http or https URL`},
+		{map[string]string{"MDSEARCH_RERANKER": "127.0.0.1:8012"}, nil, "MDSEARCH_RERANKER"},
+		{nil, []string{"--reranker", "http://h", "--reranker-api", "jina"}, `unknown reranker API "jina"`},
+		{map[string]string{"MDSEARCH_RERANKER": "http://h", "MDSEARCH_RERANKER_TIMEOUT": "soon"}, nil, `MDSEARCH_RERANKER_TIMEOUT="soon"`},
+		{nil, []string{"--reranker", "http://h", "--reranker-timeout", "0s"}, "--reranker-timeout 0s"},
+	}
+	for _, tt := range tests {
+		env := map[string]string{"MDSEARCH_INDEX": filepath.Join(t.TempDir(), "none.db")}
+		for k, v := range tt.env {
+			env[k] = v
+		}
+		code, _, errOut := runEnv(env, "", append(append([]string{"search", "--mode", "keyword"}, tt.args...), "q")...)
+		if code != 2 || !strings.Contains(errOut, tt.want) {
+			t.Errorf("%v %v: exit %d, stderr %q; want 2 mentioning %q", tt.env, tt.args, code, errOut, tt.want)
+		}
+	}
+}

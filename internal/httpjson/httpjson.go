@@ -1,0 +1,44 @@
+// Package httpjson is the request both model-server clients (embed/remote
+// and rerank) make: a JSON POST whose answer is read up to a bound.
+package httpjson
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+)
+
+// Post sends body as JSON to url, with "Authorization: Bearer KEY" when
+// key is set, and reads at most max+1 bytes of the answer: more than max
+// says it was over. The response's body is closed; err is the client's or
+// the read's, for the caller to explain.
+func Post(ctx context.Context, c *http.Client, url, key string, body []byte, max int) (*http.Response, []byte, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return nil, nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json")
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	resp, err := c.Do(req)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, int64(max)+1))
+	return resp, data, err
+}
+
+// Clip shortens s to at most n bytes, on a rune boundary, marking the cut.
+func Clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n] + "…"
+}

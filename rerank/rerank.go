@@ -1,0 +1,171 @@
+package rerank
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mdsearch/mdsearch"
+)
+
+// Reranker scores documents against a query; higher is more relevant.
+type Reranker interface {
+	// Rerank returns one score per doc, in order.
+	Rerank(ctx context.Context, query string, docs []string) ([]float64, error)
+	// Name is for notices, e.g. "reranker http://127.0.0.1:8012/v1/rerank".
+	Name() string
+}
+
+// Protocols a server speaks (Options.API).
+const (
+	Auto   = "auto"   // decided from the URL and the server's answers
+	Cohere = "cohere" // {"query", "documents"} → {"results": [{"index", "relevance_score"}]}
+	TEI    = "tei"    // {"query", "texts"} → [{"index", "score"}]
+)
+
+// Defaults.
+const (
+	DefaultTimeout = 10 * time.Second
+	// DefaultPath is the path a URL without one gets: llama.cpp, TEI and
+	// Infinity all serve it.
+	DefaultPath = "/rerank"
+)
+
+// Options configure the HTTP client. Zero fields take the defaults.
+type Options struct {
+	Model   string        // sent as "model" (Cohere-style) when set
+	APIKey  string        // sent as "Authorization: Bearer KEY" when set
+	Timeout time.Duration // per Rerank call; 0 is DefaultTimeout
+	API     string        // Auto (when empty), Cohere or TEI
+	Client  *http.Client  // nil: a client of its own
+}
+
+// client is the HTTP Reranker.
+type client struct {
+	opts     Options
+	endpoint string
+
+	mu  sync.Mutex
+	api string // Auto until an answer decides it
+}
+
+// New checks rawURL and opts and returns the HTTP client. It does not
+// contact the server.
+func New(rawURL string, opts Options) (Reranker, error) {
+	bad := func(hint, format string, args ...any) (Reranker, error) {
+		return nil, mdsearch.Errorf(mdsearch.KindInvalid, "reranker", rawURL, hint, format, args...)
+	}
+	opts.API = strings.ToLower(strings.TrimSpace(opts.API))
+	switch opts.API {
+	case "":
+		opts.API = Auto
+	case Auto, Cohere, TEI:
+	default:
+		return bad("use auto, cohere or tei (--reranker-api, MDSEARCH_RERANKER_API)", "unknown reranker API %q", opts.API)
+	}
+	endpoint, err := endpointOf(rawURL)
+	if err != nil {
+		return bad("give --reranker (MDSEARCH_RERANKER) a URL like http://127.0.0.1:8012/v1/rerank", "%v", err)
+	}
+	if opts.Timeout < 0 {
+		return bad("give --reranker-timeout a positive duration, e.g. 10s", "negative timeout %v", opts.Timeout)
+	}
+	if opts.Timeout == 0 {
+		opts.Timeout = DefaultTimeout
+	}
+	if opts.Client == nil {
+		opts.Client = &http.Client{}
+	}
+	c := &client{opts: opts, endpoint: endpoint, api: opts.API}
+	if c.api == Auto && cohereOnly(endpoint) {
+		c.api = Cohere
+	}
+	return c, nil
+}
+
+// endpointOf checks an http(s) URL and gives one without a path
+// DefaultPath.
+func endpointOf(raw string) (string, error) {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return "", fmt.Errorf("%q is not an http or https URL", raw)
+	}
+	if strings.Trim(u.Path, "/") == "" {
+		u.Path = DefaultPath
+	}
+	return u.String(), nil
+}
+
+// cohereOnly reports a path only Cohere-style servers use (TEI serves
+// /rerank alone).
+func cohereOnly(endpoint string) bool {
+	u, _ := url.Parse(endpoint) // endpointOf parsed it
+	p := strings.TrimRight(u.Path, "/")
+	return strings.HasSuffix(p, "/v1/rerank") || strings.HasSuffix(p, "/v2/rerank") || strings.HasSuffix(p, "/v1/reranking")
+}
+
+// Name is "reranker URL".
+func (c *client) Name() string { return "reranker " + c.endpoint }
+
+// protocol is the protocol requests use now.
+func (c *client) protocol() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.api
+}
+
+// decide settles an auto client's protocol, once.
+func (c *client) decide(api string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.api == Auto {
+		c.api = api
+	}
+}
+
+// Rerank asks the server to score docs against query. Scores are 0–1
+// (see Unit); a doc the server left out scores 0.
+func (c *client) Rerank(ctx context.Context, query string, docs []string) ([]float64, error) {
+	if len(docs) == 0 {
+		return []float64{}, nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, c.opts.Timeout)
+	defer cancel()
+	api := c.protocol()
+	body, err := c.post(ctx, c.request(api, query, docs))
+	if err != nil && api == Auto && mentionsTexts(err) {
+		// TEI refuses a Cohere-style body: it wants "texts".
+		c.decide(TEI)
+		body, err = c.post(ctx, c.request(TEI, query, docs))
+	}
+	if err != nil {
+		return nil, err
+	}
+	scores, shape, err := c.decode(body, len(docs))
+	if err != nil {
+		return nil, err
+	}
+	c.decide(shape)
+	return scores, nil
+}
+
+// Unit maps scores to 0–1 in place, keeping their order: when any is
+// outside [0, 1] (a cross-encoder's raw logits) every one goes through the
+// logistic function; probabilities are left as they are.
+func Unit(scores []float64) []float64 {
+	raw := false
+	for _, s := range scores {
+		raw = raw || s < 0 || s > 1
+	}
+	if raw {
+		for i, s := range scores {
+			scores[i] = 1 / (1 + math.Exp(-s))
+		}
+	}
+	return scores
+}
