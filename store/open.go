@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/mdsearch/mdsearch"
@@ -158,6 +159,9 @@ func resolve(path string) (string, error) {
 // ensureFile creates a missing index (when create) and refuses an empty
 // file: SQLite would take it for an empty database and write into it.
 func ensureFile(ctx context.Context, abs string, create bool) error {
+	if create {
+		removeLeftovers(abs)
+	}
 	fi, err := os.Stat(abs)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && !create:
@@ -211,12 +215,15 @@ func createFile(ctx context.Context, abs string) error {
 	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
 		return mdsearch.Errorf(mdsearch.KindInvalid, "open index", abs, "", "%v", err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(abs), "."+filepath.Base(abs)+".new-*")
+	// Named with this process's ID and locked while made, so a later run
+	// can tell a crash's leftover from a file being made (removeLeftovers).
+	tmp, err := os.CreateTemp(filepath.Dir(abs), leftoverPrefix(abs)+strconv.Itoa(os.Getpid())+"-*")
 	if err != nil {
 		return mdsearch.Errorf(mdsearch.KindInvalid, "open index", abs, "", "%v", err)
 	}
-	tmp.Close()
+	defer tmp.Close()
 	defer os.Remove(tmp.Name())
+	lockFile(tmp)
 	db, err := openDB(tmp.Name(), false, false)
 	if err != nil {
 		return err
