@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // Chunk is a passage: the unit of retrieval, scoring and display. It is a
@@ -394,7 +395,7 @@ const (
 func (e *Error) Error() string {
 	msg := e.Op
 	if e.Path != "" {
-		msg += " " + e.Path
+		msg += " " + ShortPath(e.Path)
 	}
 	if e.Err != nil && msg != "" {
 		msg += ": " + e.Err.Error()
@@ -408,6 +409,24 @@ func (e *Error) Error() string {
 }
 
 func (e *Error) Unwrap() error { return e.Err }
+
+// ShortPath is path for a message: whole up to 160 bytes, else its first
+// 100 and last 40 with "…" between, so a hostile 200 KB path makes no
+// 200 KB message and the name's end, its file, still shows.
+func ShortPath(path string) string {
+	const head, tail = 100, 40
+	if len(path) <= 160 {
+		return path
+	}
+	h, t := head, len(path)-tail
+	for h > 0 && !utf8.RuneStart(path[h]) { // cut between characters
+		h--
+	}
+	for t < len(path) && !utf8.RuneStart(path[t]) {
+		t++
+	}
+	return path[:h] + "…" + path[t:]
+}
 
 // Errorf builds an *Error of the given kind.
 func Errorf(kind Kind, op, path, hint, format string, args ...any) *Error {

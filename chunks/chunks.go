@@ -212,14 +212,16 @@ func newSplitter(doc *sections.Document, opts Options, skip [][2]int, full []str
 	if full == nil {
 		full = make([]string, len(doc.Sections))
 	}
-	s := &splitter{doc: doc, src: doc.Src, opts: opts, fm: doc.Frontmatter,
+	// The text as shown (lone CRs as LFs, same offsets): the embed text
+	// must read as the passage's text does.
+	s := &splitter{doc: doc, src: doc.Shown(), opts: opts, fm: doc.Frontmatter,
 		prefixes: make([]prefixed, len(doc.Sections)), fullPrefix: full}
 	_, s.words = s.opts.Counter.(embed.Words)
 	s.overhead = s.opts.Counter.CountTokens("")
-	if rc, ok := s.opts.Counter.(embed.RangeCounter); ok && !s.words && len(doc.Src) > 0 && utf8.Valid(doc.Src) {
+	if rc, ok := s.opts.Counter.(embed.RangeCounter); ok && !s.words && len(s.src) > 0 && utf8.Valid(s.src) {
 		// The note's bytes, not a copy: Split does not change them, and a
 		// counter reads them only until Release, which Split calls.
-		s.ranges = rc.Ranges(unsafe.String(&doc.Src[0], len(doc.Src)), skip)
+		s.ranges = rc.Ranges(unsafe.String(&s.src[0], len(s.src)), skip)
 	}
 	if s.fm == nil {
 		s.fm = map[string]any{}

@@ -59,21 +59,9 @@ func fuzzOptions(maxTokens, flags uint8) Options {
 // specMarkdown returns the CommonMark spec examples' markdown, or nil when
 // the file is absent (a failure when CI=true).
 func specMarkdown(tb testing.TB) []string {
-	home := os.Getenv("MDSEARCH_HOME")
-	if home == "" {
-		if x := os.Getenv("XDG_CACHE_HOME"); x != "" {
-			home = filepath.Join(x, "mdsearch")
-		} else {
-			h, _ := os.UserHomeDir()
-			home = filepath.Join(h, ".cache", "mdsearch")
-		}
-	}
-	b, err := os.ReadFile(filepath.Join(home, "commonmark-spec-0.31.2", "tests.json"))
+	b, err := os.ReadFile(filepath.Join(testenv.CacheHome(), "commonmark-spec-0.31.2", "tests.json"))
 	if err != nil {
-		if testenv.InCI() {
-			tb.Fatalf("CommonMark spec examples missing: %v (run `mdsearch setup`)", err)
-		}
-		tb.Logf("CommonMark spec examples absent: %v", err)
+		testenv.SeedsAbsent(tb, "CommonMark spec examples absent (%v); run `mdsearch setup --test-data`", err)
 		return nil
 	}
 	var ex []struct{ Markdown string }

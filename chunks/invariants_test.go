@@ -501,12 +501,12 @@ func embeddedText(doc *sections.Document, opts Options, c mdsearch.Chunk, start,
 			}
 			cut := be
 			if blk.Kind == sections.Code && opts.CodeLines > 0 {
-				lines := 0
+				lines, src := 0, doc.Shown() // a lone CR ends a line
 				for i := bs; i < be; i++ {
-					if doc.Src[i] == '\n' {
+					if src[i] == '\n' {
 						if lines++; lines == opts.CodeLines {
 							cut = i
-							for cut > bs && isSpace(doc.Src[cut-1]) {
+							for cut > bs && isSpace(src[cut-1]) {
 								cut--
 							}
 							break

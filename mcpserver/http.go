@@ -54,7 +54,8 @@ const sessionHeader = "Mcp-Session-Id"
 
 // sessionCap keeps at most max sessions open: before a request that may
 // open one (it carries no session ID), it closes the least recently used
-// session that has no request in flight, or refuses when all are busy.
+// session that has no request in flight (an open event stream is not one),
+// or refuses when all are busy.
 type sessionCap struct {
 	srv    *mcp.Server
 	h      http.Handler
@@ -78,6 +79,15 @@ func (c *sessionCap) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusBadRequest)
 		io.WriteString(w, "This is mdsearch's MCP server (streamable HTTP): add this address to an MCP client. "+
 			"The search page and the REST API are served by `mdsearch serve`.\n")
+		return
+	}
+	if id != "" && r.Method == http.MethodGet {
+		// An event stream waits for messages the server may send, for as
+		// long as the client likes: it is a use when it opens, but does not
+		// keep the session busy, or a client holding one on each of
+		// max sessions would lock every new session out.
+		c.seen(id)
+		c.h.ServeHTTP(w, r)
 		return
 	}
 	if id != "" {
@@ -118,6 +128,16 @@ func (c *sessionCap) touch(id string, delta int) bool {
 	u.last = time.Now()
 	u.active += delta
 	return true
+}
+
+// seen records a use of session id, if it is tracked, with no request
+// in flight.
+func (c *sessionCap) seen(id string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if u := c.use[id]; u != nil {
+		u.last = time.Now()
+	}
 }
 
 // makeRoom closes sessions until a new one fits under the cap. It reports

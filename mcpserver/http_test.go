@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 const (
@@ -97,6 +98,62 @@ func TestHTTPCapsSessions(t *testing.T) {
 	if code := ping(ids[len(ids)-1]); code != http.StatusOK {
 		t.Errorf("the newest session answered %d", code)
 	}
+}
+
+// TestHTTPIdleStreamsLockNoOneOut: a client that holds an event stream
+// open on every session it may have does not keep new sessions out (they
+// were refused with 503, every session counted busy); the least recently
+// used session closes, its stream with it.
+func TestHTTPIdleStreamsLockNoOneOut(t *testing.T) {
+	const max = 5
+	srv := httptest.NewServer(NewHTTPHandler(New(&fake{}, Options{}), HTTPOptions{MaxSessions: max}))
+	defer srv.Close()
+	url := srv.URL + "/mcp"
+	var streams []*http.Response
+	for i := range max {
+		code, id := post(t, url, initBody)
+		if code != http.StatusOK || id == "" {
+			t.Fatalf("initialize %d: %d", i, code)
+		}
+		post(t, url, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, sessionHeader, id, "Mcp-Protocol-Version", "2025-06-18")
+		streams = append(streams, openStream(t, url, id))
+	}
+	defer func() {
+		for _, s := range streams {
+			s.Body.Close()
+		}
+	}()
+	for i := range 3 {
+		if code, id := post(t, url, initBody); code != http.StatusOK || id == "" {
+			t.Fatalf("initialize %d with %d idle streams open: %d", i, max, code)
+		}
+	}
+	// The oldest stream's session closed: its stream ends.
+	done := make(chan error, 1)
+	go func() { _, err := io.Copy(io.Discard, streams[0].Body); done <- err }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Errorf("the least recently used session's stream is still open")
+	}
+}
+
+// openStream opens session id's event stream, as an MCP client does to
+// hear from the server, and returns it open.
+func openStream(t *testing.T, url, id string) *http.Response {
+	t.Helper()
+	req, _ := http.NewRequest("GET", url, nil)
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set(sessionHeader, id)
+	req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("event stream: %d", resp.StatusCode)
+	}
+	return resp
 }
 
 // TestMadeUpSessionIDsAreNotTracked: a client that sends session IDs the

@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"context"
 	"html"
 	"net/url"
 	"strconv"
@@ -73,6 +74,20 @@ type Rendered struct {
 // {#custom-id}" sets one explicitly) and top-level blocks a data-line
 // attribute, so a page can link to a section and mark a range of lines.
 func HTML(src []byte, opts HTMLOptions) Rendered {
+	r, _ := HTMLContext(context.Background(), src, opts)
+	return r
+}
+
+// HTMLContext is HTML that stops, with ctx's error, once ctx is done: it
+// looks between top-level blocks, so a reader who left stops the work. A
+// note over MaxRenderSize is shown as its text, not rendered.
+func HTMLContext(ctx context.Context, src []byte, opts HTMLOptions) (Rendered, error) {
+	if err := ctx.Err(); err != nil {
+		return Rendered{}, err
+	}
+	if len(src) > MaxRenderSize {
+		return tooBig(src), nil
+	}
 	first := max(opts.FirstLine, 1)
 	var out bytes.Buffer
 	fm, body, ok := sections.Frontmatter(src)
@@ -83,33 +98,40 @@ func HTML(src []byte, opts HTMLOptions) Rendered {
 	}
 	// Headings get the ids read takes (custom ids reserved first), from
 	// the headings sections reads, by line; comments are left out.
-	doc := sections.Parse("", src)
-	src = maskComments(src, doc.Comments())
+	note := sections.Parse("", src)
+	src = maskComments(src, note.Comments())
 	src = tameBrackets(src)
 	st := &noteState{opts: opts, lines: sections.NewLineIndex(src), base: body, first: first,
 		ids: opts.IDs, heads: map[int]sections.Heading{}}
 	if st.ids == nil {
-		st.ids = doc.CustomIDs()
+		st.ids = note.CustomIDs()
 	}
-	for _, h := range doc.Headings {
+	for _, h := range note.Headings {
 		st.heads[h.Line] = h
 	}
-	for _, h := range doc.Nested { // their ids are the ones read takes (sections.NestedIDs)
+	for _, h := range note.Nested { // their ids are the ones read takes (sections.NestedIDs)
 		if _, top := st.heads[h.Line]; !top {
 			st.heads[h.Line] = h
 		}
 	}
-	ctx := parser.NewContext()
-	ctx.Set(noteStateKey, st)
-	if err := noteMarkdown.Convert(src[body:], &out, parser.WithContext(ctx)); err != nil {
+	if err := ctx.Err(); err != nil { // the reading above takes time too
+		return Rendered{}, err
+	}
+	pc := parser.NewContext()
+	pc.Set(noteStateKey, st)
+	doc := noteMarkdown.Parser().Parse(text.NewReader(src[body:]), parser.WithContext(pc))
+	if err := renderBlocks(ctx, &out, src[body:], doc); err != nil {
+		if ctx.Err() != nil {
+			return Rendered{}, ctx.Err()
+		}
 		// Rendering into a bytes.Buffer fails only on a renderer bug; show
 		// the source rather than nothing.
-		return Rendered{HTML: "<pre>" + html.EscapeString(string(src)) + "</pre>", Headings: []Heading{}}
+		return Rendered{HTML: "<pre>" + html.EscapeString(string(src)) + "</pre>", Headings: []Heading{}}, nil
 	}
 	if st.headings == nil {
 		st.headings = []Heading{}
 	}
-	return Rendered{HTML: out.String(), Headings: st.headings}
+	return Rendered{HTML: out.String(), Headings: st.headings}, nil
 }
 
 // noteMarkdown renders every note. It holds no per-call state (that is in
@@ -118,6 +140,7 @@ func HTML(src []byte, opts HTMLOptions) Rendered {
 var noteMarkdown = goldmark.New(
 	goldmark.WithExtensions(extension.GFM, &obsidian{}),
 	goldmark.WithParserOptions(parser.WithAttribute(),
+		parser.WithInlineParsers(util.Prioritized(delimiterGuard{}, 499)), // before emphasis (500)
 		parser.WithASTTransformers(util.Prioritized(noteTransformer{}, 100))),
 	goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(&blockRenderer{}, 100))),
 )
@@ -235,40 +258,6 @@ func plainText(n ast.Node, src []byte) string {
 		}
 		return "", false
 	})
-}
-
-// maxBrackets bounds the '[' a paragraph may hold open: goldmark's link
-// parser takes time quadratic in them (200,000 '[' then as many ']' take
-// seconds), and no note nests links that deep.
-const maxBrackets = 64
-
-// tameBrackets returns src with each '[' past maxBrackets open in its
-// paragraph turned into a space; src itself when there is none.
-func tameBrackets(src []byte) []byte {
-	out, depth, blank, cloned := src, 0, true, false
-	for i, c := range src {
-		switch c {
-		case '[':
-			if depth++; depth > maxBrackets {
-				if !cloned {
-					out, cloned = bytes.Clone(src), true
-				}
-				out[i] = ' '
-			}
-		case ']':
-			depth = max(0, depth-1)
-		case '\n':
-			if blank {
-				depth = 0 // a blank line ends the paragraph
-			}
-			blank = true
-			continue
-		case ' ', '\t', '\r':
-			continue
-		}
-		blank = false
-	}
-	return out
 }
 
 // maskComments returns src with the Obsidian comments (as sections finds

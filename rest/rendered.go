@@ -18,8 +18,9 @@ type RenderedNote struct {
 }
 
 // renderNote renders a read note for the page, its wikilinks resolved
-// among the notes of its collection.
-func (srv *Server) renderNote(ctx context.Context, resp *mdsearch.ReadResponse) RenderedNote {
+// among the notes of its collection. It stops with ctx's error once the
+// client has gone.
+func (srv *Server) renderNote(ctx context.Context, resp *mdsearch.ReadResponse) (RenderedNote, error) {
 	var links *render.LinkIndex
 	if srv.opts.NoteLinks != nil {
 		var err error
@@ -48,8 +49,8 @@ func (srv *Server) renderNote(ctx context.Context, resp *mdsearch.ReadResponse) 
 			opts.IDs = render.SectionIDs([]byte(whole.Content), resp.StartLine)
 		}
 	}
-	r := render.HTML([]byte(resp.Content), opts)
-	return RenderedNote{ReadResponse: *resp, HTML: r.HTML, Headings: r.Headings}
+	r, err := render.HTMLContext(ctx, []byte(resp.Content), opts)
+	return RenderedNote{ReadResponse: *resp, HTML: r.HTML, Headings: r.Headings}, err
 }
 
 // noteHref is the page's address of a note, opened at a heading (its text)
@@ -67,5 +68,10 @@ func noteHref(collection, path, heading string) string {
 
 // writeRendered answers a read asked for with render=html.
 func (srv *Server) writeRendered(w http.ResponseWriter, r *http.Request, resp *mdsearch.ReadResponse) {
-	writeJSON(w, http.StatusOK, srv.renderNote(r.Context(), resp))
+	note, err := srv.renderNote(r.Context(), resp)
+	if err != nil { // the client has gone: no one reads an answer
+		srv.log.Debug("rendering stopped", "path", resp.Path, "err", err)
+		return
+	}
+	writeJSON(w, http.StatusOK, note)
 }

@@ -52,6 +52,9 @@ func (f *fake) Read(_ context.Context, req mdsearch.ReadRequest) (*mdsearch.Read
 	if req.Section == "missing" {
 		return nil, mdsearch.Errorf(mdsearch.KindNotFound, "read", req.Path, "", "no section %q; sections: Starter", req.Section)
 	}
+	if req.Path == "e.md" { // goldmark's emphasis pairing is quadratic on it
+		return &mdsearch.ReadResponse{Path: req.Path, StartLine: 1, Content: "# E\n\n" + strings.Repeat("*a_", 133000) + "\n"}, nil
+	}
 	if req.Path == "links.md" {
 		return &mdsearch.ReadResponse{Collection: "v", Path: req.Path, StartLine: 1,
 			Content: "# Links {#top}\n\n[[Sourdough#Starter|feed]] [[Nowhere]] <script>x()</script>\n"}, nil
@@ -252,6 +255,24 @@ func TestRenderedNote(t *testing.T) {
 	}
 	if resp, body := get(t, srv, "GET", "/api/v1/notes/links.md?render=pdf"); resp.StatusCode != 400 || !strings.Contains(body, "only rendering is html") {
 		t.Errorf("render=pdf: %d %s", resp.StatusCode, body)
+	}
+}
+
+// A note made to make goldmark work for minutes renders in a client's
+// patience, over real HTTP.
+func TestRenderedHostileNote(t *testing.T) {
+	ts := httptest.NewServer(New(&fake{}, Options{}))
+	defer ts.Close()
+	client := &http.Client{Timeout: 5 * time.Second}
+	start := time.Now()
+	resp, err := client.Get(ts.URL + "/api/v1/notes/e.md?render=html&full=true")
+	if err != nil {
+		t.Fatalf("after %v: %v", time.Since(start), err)
+	}
+	defer resp.Body.Close()
+	var got RenderedNote
+	if err := json.NewDecoder(resp.Body).Decode(&got); resp.StatusCode != 200 || err != nil || !strings.Contains(got.HTML, "<h1") {
+		t.Fatalf("%d %v %.200s", resp.StatusCode, err, got.HTML)
 	}
 }
 

@@ -14,10 +14,13 @@ import (
 // and '_' as '-';
 // an id already given gets "-1", "-2", … So two "## Setup" headings are
 // "setup" and "setup-1", and either can be named.
-type IDs struct{ used map[string]bool }
+type IDs struct {
+	used map[string]bool
+	next map[string]int // per base, the suffix below which every one is used
+}
 
 // NewIDs returns an empty set of ids, for one page.
-func NewIDs() *IDs { return &IDs{used: map[string]bool{}} }
+func NewIDs() *IDs { return &IDs{used: map[string]bool{}, next: map[string]int{}} }
 
 // Generate returns the next id for a heading of text.
 func (ids *IDs) Generate(text string) string {
@@ -34,9 +37,13 @@ func (ids *IDs) Generate(text string) string {
 	if base == "" {
 		base = "heading"
 	}
+	// Suffixes are tried from where the last search for base stopped
+	// (used only grows), so a note of n same-named headings takes time
+	// linear in n, not quadratic.
 	id := base
-	for i := 1; ids.used[id]; i++ {
+	for i := max(ids.next[base], 1); ids.used[id]; i++ {
 		id = base + "-" + strconv.Itoa(i)
+		ids.next[base] = i
 	}
 	ids.used[id] = true
 	return id

@@ -106,7 +106,7 @@ func FuzzSkipInline(f *testing.F) {
 	for _, c := range plainCases {
 		f.Add(c)
 	}
-	for _, ex := range loadSpec(f) {
+	for _, ex := range specSeeds(f) {
 		f.Add(ex.Markdown)
 	}
 	f.Fuzz(func(t *testing.T, src string) {

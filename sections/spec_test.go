@@ -20,25 +20,32 @@ type specExample struct {
 	Number   int    `json:"number"`
 }
 
-// cacheHome is where mdsearch keeps downloaded assets.
-func cacheHome() string {
-	if h := os.Getenv("MDSEARCH_HOME"); h != "" {
-		return h
-	}
-	if x := os.Getenv("XDG_CACHE_HOME"); x != "" {
-		return filepath.Join(x, "mdsearch")
-	}
-	home, _ := os.UserHomeDir()
-	return filepath.Join(home, ".cache", "mdsearch")
-}
-
 // loadSpec reads the CommonMark 0.31.2 examples, with "→" turned back into
 // tabs. It skips the test when they are absent, unless CI=true.
 func loadSpec(t testing.TB) []specExample {
-	p := filepath.Join(cacheHome(), "commonmark-spec-0.31.2", "tests.json")
+	ex, err := readSpec(t)
+	if err != nil {
+		testenv.Absent(t, "CommonMark spec examples absent (%v); run `mdsearch setup --test-data`", err)
+	}
+	return ex
+}
+
+// specSeeds is loadSpec for a fuzz target, which fuzzes on from its other
+// seeds when the examples are absent, unless CI=true.
+func specSeeds(f *testing.F) []specExample {
+	ex, err := readSpec(f)
+	if err != nil {
+		testenv.SeedsAbsent(f, "CommonMark spec examples absent (%v); run `mdsearch setup --test-data`", err)
+	}
+	return ex
+}
+
+// readSpec reads the examples; an error when the file cannot be read.
+func readSpec(t testing.TB) ([]specExample, error) {
+	p := filepath.Join(testenv.CacheHome(), "commonmark-spec-0.31.2", "tests.json")
 	b, err := os.ReadFile(p)
 	if err != nil {
-		testenv.Absent(t, "CommonMark spec examples absent (%v); run `mdsearch setup`", err)
+		return nil, err
 	}
 	var ex []specExample
 	if err := json.Unmarshal(b, &ex); err != nil {
@@ -48,7 +55,7 @@ func loadSpec(t testing.TB) []specExample {
 		ex[i].Markdown = strings.ReplaceAll(ex[i].Markdown, "→", "\t")
 		ex[i].HTML = strings.ReplaceAll(ex[i].HTML, "→", "\t")
 	}
-	return ex
+	return ex, nil
 }
 
 type specHeading struct {

@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/mdsearch/mdsearch"
@@ -157,6 +158,9 @@ func resolve(path string) (string, error) {
 // ensureFile creates a missing index (when create) and refuses an empty
 // file: SQLite would take it for an empty database and write into it.
 func ensureFile(ctx context.Context, abs string, create bool) error {
+	if create {
+		removeLeftovers(abs)
+	}
 	fi, err := os.Stat(abs)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && !create:
@@ -210,12 +214,15 @@ func createFile(ctx context.Context, abs string) error {
 	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
 		return mdsearch.Errorf(mdsearch.KindInvalid, "open index", abs, "", "%v", err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(abs), "."+filepath.Base(abs)+".new-*")
+	// Named with this process's ID and locked while made, so a later run
+	// can tell a crash's leftover from a file being made (removeLeftovers).
+	tmp, err := os.CreateTemp(filepath.Dir(abs), leftoverPrefix(abs)+strconv.Itoa(os.Getpid())+"-*")
 	if err != nil {
 		return mdsearch.Errorf(mdsearch.KindInvalid, "open index", abs, "", "%v", err)
 	}
-	tmp.Close()
+	defer tmp.Close()
 	defer os.Remove(tmp.Name())
+	lockFile(tmp)
 	db, err := openDB(tmp.Name(), false, false)
 	if err != nil {
 		return err
@@ -359,34 +366,14 @@ func checkMagic(abs string) (appID int32, err error) {
 	return int32(binary.BigEndian.Uint32(head[68:72])), nil // 0 in a header cut short
 }
 
-// legacyTables are the tables of a version 1 index, written before the
-// application ID: a file without the mark is ours only if it has them all.
-var legacyTables = []string{"meta", "collections", "documents", "chunks", "chunks_fts", "models", "vectors"}
-
-// ours reports whether the file is an mdsearch index of any version.
-func (f *fileInfo) ours() bool {
-	if f.appID == ApplicationID {
-		return true
-	}
-	if f.appID != 0 || f.version != 1 {
-		return false
-	}
-	for _, t := range legacyTables {
-		if !f.tables[t] {
-			return false
-		}
-	}
-	return true
-}
-
 // check refuses what Open must not touch: a file that is not ours, a newer
 // index, and (when reading only) an older one.
 func (f *fileInfo) check(abs string, readOnly bool) error {
 	switch {
-	case !f.ours():
+	case f.notOurs() != "":
 		return mdsearch.Errorf(mdsearch.KindInvalid, "open index", abs,
 			"pass another --index path; mdsearch changes no file it did not write",
-			"%w: an SQLite file without mdsearch's application ID", ErrNotIndex)
+			"%w: %s", ErrNotIndex, f.notOurs())
 	case f.version > SchemaVersion:
 		return mdsearch.Errorf(mdsearch.KindInvalid, "open index", abs,
 			"use a newer mdsearch, or pass another --index path",

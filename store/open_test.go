@@ -65,7 +65,19 @@ func TestOpenTouchesOnlyOurFiles(t *testing.T) {
 	foreignWALNoID := foreignDB(`PRAGMA journal_mode = WAL`, `CREATE TABLE t (x)`, `INSERT INTO t VALUES (1)`)
 	empty := func(t *testing.T, path string) { os.WriteFile(path, nil, 0o644) }
 	junk := func(t *testing.T, path string) { os.WriteFile(path, bytes.Repeat([]byte("not sqlite "), 100), 0o644) }
-	legacy := ourIndex(`PRAGMA application_id = 0`, setVersion(1))
+	legacy := ourIndex(`PRAGMA application_id = 0`, setVersion(1), `DROP TABLE windows`)
+	// A foreign file that shares a version 1 index's table names, and has
+	// its own besides, is not rebuilt (it was, every table dropped).
+	v1Names := []string{`CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)`, `INSERT INTO meta VALUES ('schema_version', '1')`}
+	for _, t := range legacyTables {
+		if t != "meta" && t != "chunks_fts" {
+			v1Names = append(v1Names, `CREATE TABLE `+t+` (x)`)
+		}
+	}
+	v1Names = append(v1Names, `CREATE VIRTUAL TABLE chunks_fts USING fts5(text, content='')`)
+	foreignV1Names := foreignDB(append(v1Names, `CREATE TABLE precious (x)`, `INSERT INTO precious VALUES ('keep me')`)...)
+	foreignV1Content := foreignDB(append(v1Names[:len(v1Names)-1:len(v1Names)-1], `CREATE VIRTUAL TABLE chunks_fts USING fts5(text)`)...)
+	v2AsV1 := ourIndex(`PRAGMA application_id = 0`, setVersion(1))
 	legacyWant := error(nil)
 	if SchemaVersion > 1 {
 		legacyWant = ErrOlderIndex
@@ -81,6 +93,9 @@ func TestOpenTouchesOnlyOurFiles(t *testing.T) {
 		{"foreign meta table, write", foreignMeta, false, ErrNotIndex, false},
 		{"foreign meta table, read", foreignMeta, true, ErrNotIndex, false},
 		{"foreign meta at version 1", foreignV1, false, ErrNotIndex, false},
+		{"foreign file with version 1's tables and its own", foreignV1Names, false, ErrNotIndex, false},
+		{"foreign file with version 1's tables, FTS with content", foreignV1Content, false, ErrNotIndex, false},
+		{"version 2's tables claiming version 1, no ID", v2AsV1, false, ErrNotIndex, false},
 		{"other application ID", otherApp, false, ErrNotIndex, false},
 		{"foreign file in WAL mode", foreignWAL, false, ErrNotIndex, false},
 		{"foreign file in WAL mode, no ID", foreignWALNoID, true, ErrNotIndex, false},

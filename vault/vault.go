@@ -1,7 +1,9 @@
 package vault
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -109,7 +111,7 @@ func Resolve(root, rel string) (string, error) {
 		case isLoop(err):
 			return "", mdsearch.Errorf(mdsearch.KindForbidden, "resolve", rel, "", "%w", errLoop)
 		}
-		return "", mdsearch.Errorf(mdsearch.KindForbidden, "resolve", rel, "", "%v", err)
+		return "", mdsearch.Errorf(mdsearch.KindForbidden, "resolve", rel, "", "%v", pathless(err))
 	}
 	if !within(realRoot, real) {
 		return "", mdsearch.Errorf(mdsearch.KindForbidden, "resolve", rel, "", "%w", errOutside)
@@ -117,11 +119,28 @@ func Resolve(root, rel string) (string, error) {
 	return real, nil
 }
 
+// pathless is err without the path an *fs.PathError repeats: the
+// message names the path already.
+func pathless(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// maxPath bounds a vault-relative path: no file system takes a longer one
+// (Linux's PATH_MAX), and a longer one costs work per folder on the way.
+const maxPath = 4096
+
 // checkRel refuses paths that are not plainly vault-relative.
 func checkRel(rel string) error {
 	switch {
 	case rel == "":
 		return mdsearch.Errorf(mdsearch.KindInvalid, "resolve", rel, "", "empty path")
+	case len(rel) > maxPath:
+		return mdsearch.Errorf(mdsearch.KindInvalid, "resolve", rel, "paths are relative to the vault; search shows them",
+			"a path of %d bytes, over the %d a file system takes", len(rel), maxPath)
 	case strings.ContainsRune(rel, 0):
 		return mdsearch.Errorf(mdsearch.KindForbidden, "resolve", rel, "", "path contains a NUL byte")
 	case strings.HasPrefix(rel, "/") || strings.HasPrefix(rel, `\`) || filepath.IsAbs(rel) || filepath.VolumeName(rel) != "":

@@ -161,6 +161,14 @@ func exerciseMCP(ctx context.Context, t *testing.T, cs *mcp.ClientSession, f fix
 			t.Errorf("read_note(%q): error=%v %.200s", p, res.IsError, text)
 		}
 	}
+	// A 200 KB path is named once in the error, shortened: the reply is
+	// not twice the path, nor the path at all.
+	for _, p := range []string{strings.Repeat("x", 200_000) + ".md", strings.Repeat("x/", 100_000) + "y.md", f.name + ":" + strings.Repeat("y", 200_000)} {
+		res, text = callTool(ctx, t, cs, "read_note", map[string]any{"path": p})
+		if !res.IsError || len(text) > 1000 || !strings.Contains(text, p[len(p)-40:]) {
+			t.Errorf("read_note of a %d-byte path: error=%v, %d bytes: %.300s", len(p), res.IsError, len(text), text)
+		}
+	}
 	if res, text = callTool(ctx, t, cs, "note_outline", map[string]any{"path": "../../etc/passwd"}); !res.IsError {
 		t.Errorf("note_outline(../../etc/passwd): %.200s", text)
 	}

@@ -27,6 +27,34 @@ func Absent(tb testing.TB, format string, args ...any) {
 	tb.Skip(msg)
 }
 
+// SeedsAbsent reports that a fuzz target's seeds from outside the
+// repository could not be loaded: in CI a failure; elsewhere a note on
+// standard error, seen without -v as a skip is not, and the target fuzzes
+// on from the seeds it has.
+func SeedsAbsent(tb testing.TB, format string, args ...any) {
+	tb.Helper()
+	msg := fmt.Sprintf(format, args...)
+	if InCI() {
+		tb.Fatalf("%s (required when CI=true)", msg)
+		return
+	}
+	fmt.Fprintf(os.Stderr, "%s: %s; fuzzing only the seeds in the repository\n", tb.Name(), msg)
+	tb.Log(msg)
+}
+
+// CacheHome is where mdsearch keeps downloaded assets: $MDSEARCH_HOME,
+// else mdsearch in the user's cache folder.
+func CacheHome() string {
+	if h := os.Getenv("MDSEARCH_HOME"); h != "" {
+		return h
+	}
+	if x := os.Getenv("XDG_CACHE_HOME"); x != "" {
+		return filepath.Join(x, "mdsearch")
+	}
+	home, _ := os.UserHomeDir()
+	return filepath.Join(home, ".cache", "mdsearch")
+}
+
 // Corpora is the path of the shared corpora joined with parts:
 // $MDSEARCH_CORPORA when set, else shared/corpora beside the repository
 // (as CI lays them out), found from the test's folder up to go.mod.

@@ -1,0 +1,81 @@
+package render
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Hostile notes render in bounded time: goldmark pairs emphasis markers
+// in time quadratic in their number.
+func TestHostileNoteRendersQuickly(t *testing.T) {
+	cases := []struct{ name, body string }{
+		{"alternating * and _", strings.Repeat("*a_", 133000)},
+		{"alternating ** and __", strings.Repeat("**a__", 80000)},
+		{"strikethrough runs", strings.Repeat("~a~~", 100000)},
+		{"open brackets", strings.Repeat("[", 200000) + strings.Repeat("]", 200000)},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			src := []byte("# E\n\n" + c.body + "\n")
+			start := time.Now()
+			r := HTML(src, HTMLOptions{})
+			if d := time.Since(start); d > 3*time.Second {
+				t.Errorf("rendering took %v", d)
+			}
+			if !strings.Contains(r.HTML, "<h1") || len(r.HTML) < len(c.body)/2 {
+				t.Errorf("rendered %d bytes: %.200s", len(r.HTML), r.HTML)
+			}
+		})
+	}
+}
+
+// The emphasis guard leaves ordinary emphasis alone.
+func TestDelimiterGuardKeepsEmphasis(t *testing.T) {
+	src := strings.Repeat("*a* ", maxDelimiters/2) + "**b**\n"
+	if got := HTML([]byte(src), HTMLOptions{}).HTML; strings.Count(got, "<em>") != maxDelimiters/2 || strings.Contains(got, "<strong>") {
+		t.Errorf("first %d runs: %d <em>, <strong> %v", maxDelimiters, strings.Count(got, "<em>"), strings.Contains(got, "<strong>"))
+	}
+	if got := HTML([]byte("*a* **b** ~~c~~\n"), HTMLOptions{}).HTML; !strings.Contains(got, "<em>a</em> <strong>b</strong> <del>c</del>") {
+		t.Errorf("got %s", got)
+	}
+}
+
+// A reader who leaves stops the rendering: HTMLContext looks at its
+// context between blocks.
+func TestRenderStopsWhenCancelled(t *testing.T) {
+	var b strings.Builder
+	for b.Len() < MaxRenderSize-100 {
+		b.WriteString("## Heading\n\nSome *text* with [a link](x.md) and `code`.\n\n- a\n- b\n\n")
+	}
+	src := []byte(b.String())
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := HTMLContext(ctx, src, HTMLOptions{}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled before: err %v", err)
+	}
+	start := time.Now()
+	full, err := HTMLContext(context.Background(), src, HTMLOptions{})
+	whole := time.Since(start)
+	if err != nil || !strings.Contains(full.HTML, "<h2") {
+		t.Fatalf("uncancelled: err %v", err)
+	}
+	ctx, cancel = context.WithCancel(context.Background())
+	time.AfterFunc(whole/4, cancel)
+	start = time.Now()
+	if _, err := HTMLContext(ctx, src, HTMLOptions{}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled during: err %v (whole render %v)", err, whole)
+	}
+	t.Logf("whole render %v, cancelled one stopped after %v", whole, time.Since(start))
+}
+
+// A note over MaxRenderSize is shown as its text, escaped, with a notice.
+func TestTooBigNoteShownAsText(t *testing.T) {
+	src := []byte("# Big <b>\n\n" + strings.Repeat("x", MaxRenderSize))
+	r := HTML(src, HTMLOptions{})
+	if !strings.Contains(r.HTML, `class="render-notice"`) || !strings.Contains(r.HTML, "<pre># Big &lt;b&gt;") || strings.Contains(r.HTML, "<h1") {
+		t.Errorf("got %.300s", r.HTML)
+	}
+}
