@@ -32,6 +32,9 @@ type engineFlags struct {
 	// follow switches to an index deleted and built again while the
 	// command runs (serve, mcp, watch: they run for hours).
 	follow bool
+	// serverDown is set by open when the remote embedder asked for did not
+	// answer: the engine runs keyword-only, which index must not call done.
+	serverDown bool
 }
 
 func addEngineFlags(fs *flag.FlagSet) *engineFlags {
@@ -107,6 +110,7 @@ func (f *engineFlags) open(ctx context.Context, env *Env, withModel bool) (*sear
 			return nil, nil, err
 		case err != nil:
 			opts.EmbedderNotice = err.Error()
+			f.serverDown = f.embedder.cfg.Remote()
 		case emb != nil:
 			opts.Embedder, closeEmb = emb, closer
 		}

@@ -53,7 +53,7 @@ func runIndex(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	if len(pos) == 0 {
-		return indexAll(ctx, env, e, *full, *asJSON)
+		return ef.noVectors(env, indexAll(ctx, env, e, *full, *asJSON))
 	}
 	bar := newProgress(env, *asJSON, e.Embeds())
 	st, err := e.Index(ctx, indexRequest(ctx, e, pos[0], *name, *full), bar.update)
@@ -65,7 +65,20 @@ func runIndex(ctx context.Context, env *Env, args []string) error {
 	if st == nil {
 		return err
 	}
-	return reportIndex(env, st, *asJSON, err)
+	return ef.noVectors(env, reportIndex(env, st, *asJSON, err))
+}
+
+// noVectors fails a run that succeeded without the remote embedder it was
+// asked to use: the keyword index was written, but semantic search has no
+// vectors until a run reaches the server, so scripts must not take it as
+// done.
+func (f *engineFlags) noVectors(env *Env, err error) error {
+	if err != nil || !f.serverDown {
+		return err
+	}
+	env.say("the keyword index was written, but without vectors: the %s server did not answer; "+
+		"once it is up, run `mdsearch index` again (with the same --embedder) to add them", f.embedder.cfg.Provider)
+	return errFailed
 }
 
 // notFolderNorCollection is the error for an index argument that names
