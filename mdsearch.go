@@ -288,6 +288,11 @@ type IndexProgress struct {
 	ChunksEmbedded  int     `json:"chunks_embedded"` // window texts embedded so far
 	ChunksToEmbed   int     `json:"chunks_to_embed"` // window texts without a vector, once files are done
 	EmbedsPerSecond float64 `json:"embeds_per_second"`
+	// The same texts' length in tokens: the model's time goes with it, and
+	// texts are embedded longest first, so the time left follows the
+	// tokens left more than the texts left.
+	TokensEmbedded int `json:"tokens_embedded"`
+	TokensToEmbed  int `json:"tokens_to_embed"`
 }
 
 // IndexStats summarises one indexing run.

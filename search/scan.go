@@ -281,7 +281,7 @@ func (w *batchWriter) write(res scanResult) error {
 			}
 			if Unreadable(r.e.emb, win.EmbedText) {
 				// The zero vector, whatever an older run stored.
-				r.pending[string(key)] = store.Pending{Key: key, EmbedText: win.EmbedText, Zero: true}
+				r.pending[string(key)] = store.Pending{Key: key, EmbedText: win.EmbedText, Tokens: win.TokenCount, Zero: true}
 				continue
 			}
 			ok, err := tx.HasVector(r.model, key)
@@ -291,7 +291,7 @@ func (w *batchWriter) write(res scanResult) error {
 			case ok:
 				r.stats.Reused++
 			default:
-				r.pending[string(key)] = store.Pending{Key: key, EmbedText: win.EmbedText}
+				r.pending[string(key)] = store.Pending{Key: key, EmbedText: win.EmbedText, Tokens: win.TokenCount}
 			}
 		}
 	}
