@@ -270,6 +270,11 @@ type IndexRequest struct {
 	Dir  string `json:"dir"`
 	Name string `json:"name"` // collection name; defaults to the directory's base name
 	Full bool   `json:"full"` // re-read and re-embed everything
+	// Profile is where notes are cut: "sections" (every heading) or
+	// "h2h3" (H1/H2, H3 only for long sections). The collection keeps it:
+	// "" means the one it was last cut with ("sections" for a new one),
+	// and another one re-cuts it.
+	Profile string `json:"profile,omitempty"`
 }
 
 // Skip names a file that was not indexed, and why.
@@ -328,6 +333,7 @@ type CollectionStatus struct {
 	Vectors   int    `json:"vectors"` // windows with a vector of the current model
 	Stale     int    `json:"stale"`   // files changed, added or deleted on disk since indexing
 	IndexedAt string `json:"indexed_at"`
+	Profile   string `json:"profile"` // where its notes are cut (IndexRequest.Profile)
 	// Warnings are what was odd about the notes when they were last read
 	// (bad frontmatter, an unclosed fence, …), by path, as the index run
 	// that read them reported.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/chunks"
 	"github.com/mdsearch/mdsearch/search"
 )
 
@@ -17,6 +18,8 @@ func runIndex(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "index", "[DIR | COLLECTION]  (none: every collection of the index)")
 	name := fs.String("name", "", "collection name (default: the folder's name)")
 	full := fs.Bool("full", false, "re-read and re-embed every note")
+	profile := fs.String("profile", "", "where to cut notes: sections (every heading) or h2h3 (H1/H2, H3 in long sections); "+
+		"the collection keeps it (default: the one it has, sections for a new one), and another re-cuts it")
 	asJSON := fs.Bool("json", false, "print the run's statistics as JSON on stdout, and progress events as JSON lines on stderr")
 	ef := addEngineFlags(fs)
 	pos, err := parse(fs, args)
@@ -29,6 +32,11 @@ func runIndex(ctx context.Context, env *Env, args []string) error {
 		return usagef("--name names the collection of a DIR: give the DIR too")
 	case flagSet(fs, "name") && strings.TrimSpace(*name) == "":
 		return usagef("--name is empty: name the collection, or leave --name out to use the folder's name")
+	case len(pos) == 0 && *profile != "":
+		return usagef("--profile is a collection's: give the DIR or COLLECTION it is for")
+	}
+	if _, ok := chunks.ParseProfile(*profile); !ok {
+		return usagef("unknown --profile %q (want sections or h2h3)", *profile)
 	}
 	// Re-indexing what is there never makes an index, and neither does a
 	// DIR that does not exist (a mistyped folder, or a collection's name).
@@ -56,7 +64,9 @@ func runIndex(ctx context.Context, env *Env, args []string) error {
 		return ef.noVectors(env, indexAll(ctx, env, e, *full, *asJSON))
 	}
 	bar := newProgress(env, *asJSON, e.Embeds())
-	st, err := e.Index(ctx, indexRequest(ctx, e, pos[0], *name, *full), bar.update)
+	req := indexRequest(ctx, e, pos[0], *name, *full)
+	req.Profile = *profile
+	st, err := e.Index(ctx, req, bar.update)
 	bar.done(st, err)
 	if missing && mdsearch.KindOf(err) == mdsearch.KindNotFound && !e.HasCollection(ctx, pos[0]) {
 		colls, _ := e.Collections(ctx)

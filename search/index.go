@@ -28,6 +28,9 @@ func (e *Engine) Index(ctx context.Context, req mdsearch.IndexRequest, progress 
 		return nil, err
 	}
 	defer leave()
+	if _, ok := chunks.ParseProfile(req.Profile); !ok {
+		return nil, mdsearch.Errorf(mdsearch.KindInvalid, "index", "", "use sections or h2h3", "unknown profile %q", req.Profile)
+	}
 	existing := req.Dir == ""
 	if existing {
 		if req.Name == "" {
@@ -39,7 +42,7 @@ func (e *Engine) Index(ctx context.Context, req mdsearch.IndexRequest, progress 
 		}
 		req.Dir = c.Root
 	}
-	return e.index(ctx, req.Dir, req.Name, req.Full, existing, nil, progress)
+	return e.index(ctx, req, existing, nil, progress)
 }
 
 // IndexAll re-indexes every collection from its recorded folder, e.g.
@@ -58,7 +61,7 @@ func (e *Engine) IndexAll(ctx context.Context, full bool, progress func(mdsearch
 	var all []*mdsearch.IndexStats
 	var errs []error
 	for _, c := range colls {
-		st, err := e.index(ctx, c.Root, c.Name, full, true, nil, progress)
+		st, err := e.index(ctx, mdsearch.IndexRequest{Dir: c.Root, Name: c.Name, Full: full}, true, nil, progress)
 		if st != nil {
 			all = append(all, st)
 		}
@@ -88,13 +91,14 @@ func (e *Engine) Refresh(ctx context.Context, collection string, paths []string)
 	if err != nil {
 		return nil, err
 	}
-	return e.index(ctx, c.Root, c.Name, false, true, paths, nil)
+	return e.index(ctx, mdsearch.IndexRequest{Dir: c.Root, Name: c.Name}, true, paths, nil)
 }
 
 // index runs both phases. paths, when non-nil, limits the run to those
 // notes. With existing, the collection must still be in the index once the
 // run holds the lock: a collection dropped meanwhile is not made again.
-func (e *Engine) index(ctx context.Context, dir, name string, full, existing bool, paths []string, progress func(mdsearch.IndexProgress)) (_ *mdsearch.IndexStats, err error) {
+func (e *Engine) index(ctx context.Context, req mdsearch.IndexRequest, existing bool, paths []string, progress func(mdsearch.IndexProgress)) (_ *mdsearch.IndexStats, err error) {
+	dir, name, full := req.Dir, req.Name, req.Full
 	unlock, err := e.lockWrites(ctx)
 	if err != nil {
 		return nil, err
@@ -131,6 +135,7 @@ func (e *Engine) index(ctx context.Context, dir, name string, full, existing boo
 		return nil, err
 	}
 	opts := e.chunkOptions()
+	opts.Profile = profileOf(chunks.Profile(req.Profile), coll.Chunking, opts.Profile)
 	r := &run{e: e, ctx: ctx, v: v, coll: coll, model: model, opts: opts, sig: e.signature(opts),
 		stats: stats, report: progress, pending: map[string]store.Pending{}}
 	r.force = full || coll.Chunking != r.sig
@@ -180,6 +185,31 @@ func (e *Engine) index(ctx context.Context, dir, name string, full, existing boo
 		addNotice(&stats.Notice, "indexed for keyword search only: "+why)
 	}
 	return stats, nil
+}
+
+// profileOf is a run's cut profile: the one asked for, else the one the
+// collection was last cut with (its signature names it), else the
+// engine's.
+func profileOf(asked chunks.Profile, signature string, engine chunks.Profile) chunks.Profile {
+	if asked != "" {
+		return asked
+	}
+	if p := storedProfile(signature); p != "" {
+		return p
+	}
+	return engine
+}
+
+// storedProfile is the profile a chunking signature names, or "".
+func storedProfile(signature string) chunks.Profile {
+	for _, f := range strings.Fields(signature) {
+		if name, ok := strings.CutPrefix(f, "profile="); ok {
+			if p, ok := chunks.ParseProfile(name); ok {
+				return p
+			}
+		}
+	}
+	return ""
 }
 
 // addNotice appends a sentence to a notice.
