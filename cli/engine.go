@@ -12,7 +12,10 @@ import (
 	"golang.org/x/term"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/chunks"
+	"github.com/mdsearch/mdsearch/eval"
 	"github.com/mdsearch/mdsearch/search"
+	"github.com/mdsearch/mdsearch/sections"
 )
 
 // engineFlags are the flags of every command that opens the index.
@@ -81,6 +84,12 @@ func (f *engineFlags) maxFileSize() (int64, error) {
 	return n, nil
 }
 
+// indexProfiles are the cut profiles index offers beyond chunks' own:
+// eval's fixed windows (sentences packed into overlapping windows,
+// headings ignored), which every command that indexes must know to keep
+// a collection cut so.
+var indexProfiles = map[string]func(*sections.Document, chunks.Options) []mdsearch.Chunk{eval.ChunkFixed: eval.Fixed}
+
 // open opens the engine. withModel loads the embedding model; commands
 // that never embed (read, status) skip it. A model that cannot be loaded
 // is not an error: keyword search still works, and the engine carries a
@@ -99,7 +108,7 @@ func (f *engineFlags) open(ctx context.Context, env *Env, withModel bool) (*sear
 		return nil, nil, err
 	}
 	opts := search.Options{IndexPath: path, MaxFileSize: maxSize, ReadOnly: f.readOnly, Existing: f.existing,
-		Follow: f.follow, Notify: func(msg string) { env.say("%s", msg) }}
+		Follow: f.follow, Notify: func(msg string) { env.say("%s", msg) }, Profiles: indexProfiles}
 	closeEmb := func() {}
 	if withModel && f.embedder != nil {
 		emb, closer, keywordOnly, err := f.embedder.open(env)

@@ -18,7 +18,8 @@ func runIndex(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "index", "[DIR | COLLECTION]  (none: every collection of the index)")
 	name := fs.String("name", "", "collection name (default: the folder's name)")
 	full := fs.Bool("full", false, "re-read and re-embed every note")
-	profile := fs.String("profile", "", "where to cut notes: sections (every heading) or h2h3 (H1/H2, H3 in long sections); "+
+	profile := fs.String("profile", "", "where to cut notes: sections (every heading), h2h3 (H1/H2, H3 in long sections) "+
+		"or fixed (overlapping windows of sentences, headings ignored); "+
 		"the collection keeps it (default: the one it has, sections for a new one), and another re-cuts it")
 	asJSON := fs.Bool("json", false, "print the run's statistics as JSON on stdout, and progress events as JSON lines on stderr")
 	ef := addEngineFlags(fs)
@@ -35,8 +36,8 @@ func runIndex(ctx context.Context, env *Env, args []string) error {
 	case len(pos) == 0 && *profile != "":
 		return usagef("--profile is a collection's: give the DIR or COLLECTION it is for")
 	}
-	if _, ok := chunks.ParseProfile(*profile); !ok {
-		return usagef("unknown --profile %q (want sections or h2h3)", *profile)
+	if _, ok := chunks.ParseProfile(*profile); !ok && indexProfiles[*profile] == nil {
+		return usagef("unknown --profile %q (want sections, h2h3 or fixed)", *profile)
 	}
 	// Re-indexing what is there never makes an index, and neither does a
 	// DIR that does not exist (a mistyped folder, or a collection's name).

@@ -22,6 +22,8 @@ func TestIndexProfile(t *testing.T) {
 		{[]string{"index", "../sample-vault"}, "h2h3", 0},
 		{[]string{"index"}, "h2h3", 0},
 		{[]string{"index", "sample-vault", "--profile", "sections"}, "sections", 6},
+		{[]string{"index", "sample-vault", "--profile", "fixed"}, "fixed", 6},
+		{[]string{"index", "sample-vault"}, "fixed", 0},
 	} {
 		args := append(tt.args, "--embedder", "none", "--json")
 		code, out, errOut := run(t, index, args...)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -28,8 +29,8 @@ func (e *Engine) Index(ctx context.Context, req mdsearch.IndexRequest, progress 
 		return nil, err
 	}
 	defer leave()
-	if _, ok := chunks.ParseProfile(req.Profile); !ok {
-		return nil, mdsearch.Errorf(mdsearch.KindInvalid, "index", "", "use sections or h2h3", "unknown profile %q", req.Profile)
+	if !e.knownProfile(req.Profile) {
+		return nil, mdsearch.Errorf(mdsearch.KindInvalid, "index", "", "use one of "+strings.Join(e.ProfileNames(), ", "), "unknown profile %q", req.Profile)
 	}
 	existing := req.Dir == ""
 	if existing {
@@ -134,9 +135,14 @@ func (e *Engine) index(ctx context.Context, req mdsearch.IndexRequest, existing 
 	if err != nil {
 		return nil, err
 	}
-	opts := e.chunkOptions()
-	opts.Profile = profileOf(chunks.Profile(req.Profile), coll.Chunking, opts.Profile)
-	r := &run{e: e, ctx: ctx, v: v, coll: coll, model: model, opts: opts, sig: e.signature(opts),
+	opts, custom := e.chunkOptions(), ""
+	switch prof := e.profileOf(req.Profile, coll.Chunking, string(opts.Profile)); {
+	case e.opts.Profiles[prof] != nil:
+		custom = prof
+	default:
+		opts.Profile = chunks.Profile(prof)
+	}
+	r := &run{e: e, ctx: ctx, v: v, coll: coll, model: model, opts: opts, custom: custom, sig: e.signature(opts, custom),
 		stats: stats, report: progress, pending: map[string]store.Pending{}}
 	r.force = full || coll.Chunking != r.sig
 	r.full = full
@@ -190,26 +196,48 @@ func (e *Engine) index(ctx context.Context, req mdsearch.IndexRequest, existing 
 // profileOf is a run's cut profile: the one asked for, else the one the
 // collection was last cut with (its signature names it), else the
 // engine's.
-func profileOf(asked chunks.Profile, signature string, engine chunks.Profile) chunks.Profile {
+func (e *Engine) profileOf(asked, signature, engine string) string {
 	if asked != "" {
 		return asked
 	}
-	if p := storedProfile(signature); p != "" {
+	if p := e.storedProfile(signature); p != "" {
 		return p
 	}
 	return engine
 }
 
-// storedProfile is the profile a chunking signature names, or "".
-func storedProfile(signature string) chunks.Profile {
+// storedProfile is the profile a chunking signature names, or "": one of
+// Options.Profiles ("split=profile:NAME"), else chunks' ("profile=NAME").
+func (e *Engine) storedProfile(signature string) string {
+	var own string
 	for _, f := range strings.Fields(signature) {
+		if name, ok := strings.CutPrefix(f, "split=profile:"); ok && e.opts.Profiles[name] != nil {
+			return name
+		}
 		if name, ok := strings.CutPrefix(f, "profile="); ok {
 			if p, ok := chunks.ParseProfile(name); ok {
-				return p
+				own = string(p)
 			}
 		}
 	}
-	return ""
+	return own
+}
+
+// knownProfile reports whether name is a cut profile ("" keeps the
+// collection's).
+func (e *Engine) knownProfile(name string) bool {
+	_, ok := chunks.ParseProfile(name)
+	return ok || e.opts.Profiles[name] != nil
+}
+
+// ProfileNames lists the cut profiles a collection may be indexed with.
+func (e *Engine) ProfileNames() []string {
+	names := []string{string(chunks.ProfileSections), string(chunks.ProfileH2H3)}
+	for n := range e.opts.Profiles {
+		names = append(names, n)
+	}
+	slices.Sort(names[2:])
+	return names
 }
 
 // addNotice appends a sentence to a notice.
@@ -428,6 +456,7 @@ type run struct {
 	coll   *store.Collection
 	model  int64
 	opts   chunks.Options
+	custom string // the profile of Options.Profiles that cuts, or ""
 	sig    string
 	force  bool // re-chunk every file (--full, or new chunker settings)
 	full   bool // --full: re-embed every text of the collection (withFull)

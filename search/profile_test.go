@@ -1,9 +1,12 @@
 package search
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/chunks"
+	"github.com/mdsearch/mdsearch/sections"
 )
 
 // A collection keeps the cut profile it was indexed with: runs that name
@@ -72,5 +75,42 @@ func TestCollectionProfile(t *testing.T) {
 	}
 	if _, err := e.Index(bg, mdsearch.IndexRequest{Dir: vault, Name: "v", Profile: "h2"}, nil); mdsearch.KindOf(err) != mdsearch.KindInvalid {
 		t.Errorf("an unknown profile: %v", err)
+	}
+}
+
+// A profile of Options.Profiles cuts the collections indexed with it, and
+// they keep it as they keep chunks' own.
+func TestCustomProfile(t *testing.T) {
+	vault := copyDir(t, "../sample-vault")
+	whole := func(doc *sections.Document, o chunks.Options) []mdsearch.Chunk {
+		return chunks.Split(doc, chunks.Options{Profile: chunks.ProfileH2H3, PassageWords: 100000, Counter: o.Counter, MaxTokens: o.MaxTokens})[:1]
+	}
+	e, err := Open(bg, Options{IndexPath: t.TempDir() + "/index.db", Profiles: map[string]func(*sections.Document, chunks.Options) []mdsearch.Chunk{"first": whole}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	for _, tt := range []struct {
+		profile string
+		recut   int
+	}{{"first", 0}, {"", 0}, {"sections", 6}, {"first", 6}} {
+		st, err := e.Index(bg, mdsearch.IndexRequest{Dir: vault, Name: "v", Profile: tt.profile}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, _ := e.Status(bg)
+		want := tt.profile
+		if want == "" {
+			want = "first"
+		}
+		if got := s.Collections[0].Profile; got != want || st.Recut != tt.recut {
+			t.Errorf("profile %q: status %q, %d notes cut again; want %q, %d", tt.profile, got, st.Recut, want, tt.recut)
+		}
+		if want == "first" && s.Chunks != s.Collections[0].Files {
+			t.Errorf("profile %q: %d passages for %d notes; want the custom cut's one a note", tt.profile, s.Chunks, s.Collections[0].Files)
+		}
+	}
+	if got := e.ProfileNames(); strings.Join(got, ",") != "sections,h2h3,first" {
+		t.Errorf("profile names %v", got)
 	}
 }

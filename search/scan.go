@@ -162,7 +162,7 @@ func (r *run) prepare(j scanJob) scanResult {
 		return res
 	}
 	res.doc = sections.Parse(j.f.Path, data)
-	res.chunks = r.e.split(res.doc, r.opts)
+	res.chunks = r.e.split(res.doc, r.opts, r.custom)
 	return res
 }
 
