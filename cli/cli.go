@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 	"sort"
 	"strings"
 
@@ -211,37 +210,6 @@ func usagef(format string, args ...any) error {
 
 // errFailed means the command already reported its errors and should exit 1.
 var errFailed = errors.New("failed")
-
-// Version is set at build time with -ldflags "-X ...cli.Version=...".
-var Version = "dev"
-
-// version is Version, and for a "dev" build the commit it was built from,
-// when the Go toolchain recorded it ("dev (986503d, modified)").
-func version() string {
-	if Version != "dev" {
-		return Version
-	}
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return Version
-	}
-	rev, dirty := "", false
-	for _, s := range info.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value[:min(7, len(s.Value))]
-		case "vcs.modified":
-			dirty = s.Value == "true"
-		}
-	}
-	switch {
-	case rev == "":
-		return Version
-	case dirty:
-		return Version + " (" + rev + ", modified)"
-	}
-	return Version + " (" + rev + ")"
-}
 
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "mdsearch: section-precise search over folders of markdown")

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -153,5 +154,46 @@ func TestEmbedUSE(t *testing.T) {
 	}
 	if rep.Similarity[0][1] <= rep.Similarity[0][2] {
 		t.Errorf("cat/kitten %.3f should beat cat/tax %.3f", rep.Similarity[0][1], rep.Similarity[0][2])
+	}
+}
+
+// An index run asked to use a server that is down writes the keyword index
+// but fails, saying how to add the vectors; the next run with the server up
+// adds them. --json output stays one valid document.
+func TestIndexServerDown(t *testing.T) {
+	index := filepath.Join(t.TempDir(), "index.db")
+	down := []string{"--embedder", "ollama", "--embed-url", "http://127.0.0.1:1"}
+	for _, tt := range []struct {
+		name string
+		args []string
+	}{
+		{"one folder", []string{"index", "../sample-vault"}},
+		{"one folder, json", []string{"index", "../sample-vault", "--json"}},
+		{"every collection", []string{"index"}},
+		{"every collection, json", []string{"index", "--json"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := run(t, index, append(tt.args, down...)...)
+			if code != 1 || !strings.Contains(errOut, "cannot reach the ollama server") ||
+				!strings.Contains(errOut, "the keyword index was written") || !strings.Contains(errOut, "run `mdsearch index` again") {
+				t.Fatalf("exit %d, stderr %s", code, errOut)
+			}
+			if strings.HasSuffix(tt.name, "json") && !json.Valid([]byte(out)) {
+				t.Errorf("--json stdout is not JSON: %s", out)
+			}
+		})
+	}
+	if code, out, _ := run(t, index, "search", "restic", "--mode", "keyword"); code != 0 || !strings.Contains(out, "Backups.md") {
+		t.Errorf("the keyword index was not written: %d %s", code, out)
+	}
+
+	s := ollamaStub(t)
+	if code, _, errOut := run(t, index, "index", "--embedder", "ollama", "--embed-url", s.URL); code != 0 {
+		t.Fatalf("with the server up: exit %d %s", code, errOut)
+	}
+	code, out, _ := run(t, index, "status", "--json")
+	var st struct{ Windows, Vectors int }
+	if code != 0 || json.Unmarshal([]byte(out), &st) != nil || st.Windows == 0 || st.Vectors != st.Windows {
+		t.Errorf("the next run did not add the vectors: %d %s", code, out)
 	}
 }

@@ -12,7 +12,10 @@ import (
 	"golang.org/x/term"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/chunks"
+	"github.com/mdsearch/mdsearch/eval"
 	"github.com/mdsearch/mdsearch/search"
+	"github.com/mdsearch/mdsearch/sections"
 )
 
 // engineFlags are the flags of every command that opens the index.
@@ -33,6 +36,9 @@ type engineFlags struct {
 	// follow switches to an index deleted and built again while the
 	// command runs (serve, mcp, watch: they run for hours).
 	follow bool
+	// serverDown is set by open when the remote embedder asked for did not
+	// answer: the engine runs keyword-only, which index must not call done.
+	serverDown bool
 }
 
 func addEngineFlags(fs *flag.FlagSet) *engineFlags {
@@ -79,6 +85,12 @@ func (f *engineFlags) maxFileSize() (int64, error) {
 	return n, nil
 }
 
+// indexProfiles are the cut profiles index offers beyond chunks' own:
+// eval's fixed windows (sentences packed into overlapping windows,
+// headings ignored), which every command that indexes must know to keep
+// a collection cut so.
+var indexProfiles = map[string]func(*sections.Document, chunks.Options) []mdsearch.Chunk{eval.ChunkFixed: eval.Fixed}
+
 // open opens the engine. withModel loads the embedding model; commands
 // that never embed (read, status) skip it. A model that cannot be loaded
 // is not an error: keyword search still works, and the engine carries a
@@ -97,7 +109,7 @@ func (f *engineFlags) open(ctx context.Context, env *Env, withModel bool) (*sear
 		return nil, nil, err
 	}
 	opts := search.Options{IndexPath: path, MaxFileSize: maxSize, ReadOnly: f.readOnly, Existing: f.existing,
-		Follow: f.follow, Notify: func(msg string) { env.say("%s", msg) }}
+		Follow: f.follow, Notify: func(msg string) { env.say("%s", msg) }, Profiles: indexProfiles}
 	if f.reranker != nil {
 		if opts.Reranker, err = f.reranker.open(env); err != nil {
 			return nil, nil, err
@@ -113,6 +125,7 @@ func (f *engineFlags) open(ctx context.Context, env *Env, withModel bool) (*sear
 			return nil, nil, err
 		case err != nil:
 			opts.EmbedderNotice = err.Error()
+			f.serverDown = f.embedder.cfg.Remote()
 		case emb != nil:
 			opts.Embedder, closeEmb = emb, closer
 		}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/chunks"
 	"github.com/mdsearch/mdsearch/search"
 )
 
@@ -17,6 +18,9 @@ func runIndex(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "index", "[DIR | COLLECTION]  (none: every collection of the index)")
 	name := fs.String("name", "", "collection name (default: the folder's name)")
 	full := fs.Bool("full", false, "re-read and re-embed every note")
+	profile := fs.String("profile", "", "where to cut notes: sections (every heading), h2h3 (H1/H2, H3 in long sections) "+
+		"or fixed (overlapping windows of sentences, headings ignored); "+
+		"the collection keeps it (default: the one it has, sections for a new one), and another re-cuts it")
 	asJSON := fs.Bool("json", false, "print the run's statistics as JSON on stdout, and progress events as JSON lines on stderr")
 	ef := addEngineFlags(fs)
 	pos, err := parse(fs, args)
@@ -29,6 +33,11 @@ func runIndex(ctx context.Context, env *Env, args []string) error {
 		return usagef("--name names the collection of a DIR: give the DIR too")
 	case flagSet(fs, "name") && strings.TrimSpace(*name) == "":
 		return usagef("--name is empty: name the collection, or leave --name out to use the folder's name")
+	case len(pos) == 0 && *profile != "":
+		return usagef("--profile is a collection's: give the DIR or COLLECTION it is for")
+	}
+	if _, ok := chunks.ParseProfile(*profile); !ok && indexProfiles[*profile] == nil {
+		return usagef("unknown --profile %q (want sections, h2h3 or fixed)", *profile)
 	}
 	// Re-indexing what is there never makes an index, and neither does a
 	// DIR that does not exist (a mistyped folder, or a collection's name).
@@ -53,10 +62,12 @@ func runIndex(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	if len(pos) == 0 {
-		return indexAll(ctx, env, e, *full, *asJSON)
+		return ef.noVectors(env, indexAll(ctx, env, e, *full, *asJSON))
 	}
 	bar := newProgress(env, *asJSON, e.Embeds())
-	st, err := e.Index(ctx, indexRequest(ctx, e, pos[0], *name, *full), bar.update)
+	req := indexRequest(ctx, e, pos[0], *name, *full)
+	req.Profile = *profile
+	st, err := e.Index(ctx, req, bar.update)
 	bar.done(st, err)
 	if missing && mdsearch.KindOf(err) == mdsearch.KindNotFound && !e.HasCollection(ctx, pos[0]) {
 		colls, _ := e.Collections(ctx)
@@ -65,7 +76,20 @@ func runIndex(ctx context.Context, env *Env, args []string) error {
 	if st == nil {
 		return err
 	}
-	return reportIndex(env, st, *asJSON, err)
+	return ef.noVectors(env, reportIndex(env, st, *asJSON, err))
+}
+
+// noVectors fails a run that succeeded without the remote embedder it was
+// asked to use: the keyword index was written, but semantic search has no
+// vectors until a run reaches the server, so scripts must not take it as
+// done.
+func (f *engineFlags) noVectors(env *Env, err error) error {
+	if err != nil || !f.serverDown {
+		return err
+	}
+	env.say("the keyword index was written, but without vectors: the %s server did not answer; "+
+		"once it is up, run `mdsearch index` again (with the same --embedder) to add them", f.embedder.cfg.Provider)
+	return errFailed
 }
 
 // notFolderNorCollection is the error for an index argument that names

@@ -17,6 +17,16 @@ import (
 // the measured rate replaces it.
 const guessEmbedsPerSecond = 500
 
+// textTokens is what the model's time for a text beyond its tokens is
+// worth, in tokens (the sequence's fixed layers, the vector's write):
+// fitted to the rates of short and long texts on the Rust RFCs, where a
+// window averages 87 tokens.
+const textTokens = 40
+
+// embedWork is the embedding's cost in tokens, each text's fixed part
+// included.
+func embedWork(tokens, texts int) float64 { return float64(tokens + textTokens*texts) }
+
 // tracker turns the engine's progress reports into one figure for the whole
 // job: files parsed, then texts embedded, each share weighted by its
 // estimated time. The percent never goes down.
@@ -85,28 +95,38 @@ func (t *tracker) filesView(p mdsearch.IndexProgress) progressView {
 }
 
 // embedView spreads the rest of the bar, from where parsing left it, over
-// the texts to embed.
+// the tokens to embed.
 func (t *tracker) embedView(p mdsearch.IndexProgress) progressView {
 	if t.embedAt < 0 {
 		t.embedAt = t.last
 	}
-	e := float64(p.ChunksEmbedded) / float64(p.ChunksToEmbed)
-	v := progressView{Phase: "embed", Percent: t.embedAt + (100-t.embedAt)*e}
-	rate := p.EmbedsPerSecond
-	if rate <= 0 {
-		rate = guessEmbedsPerSecond
+	done, eta := embedLeft(p)
+	return progressView{Phase: "embed", Percent: t.embedAt + (100-t.embedAt)*done, ETA: eta}
+}
+
+// embedLeft is the share of the embedding done and the time it still
+// takes, by embedWork: texts go longest first, so the texts left are
+// shorter than those done, and a rate in texts would price them at the
+// long ones' speed (twice the time left at half way on the Rust RFCs).
+// Before a batch is done the guessed rate prices them.
+func embedLeft(p mdsearch.IndexProgress) (done float64, eta time.Duration) {
+	total := embedWork(p.TokensToEmbed, p.ChunksToEmbed)
+	work := embedWork(p.TokensEmbedded, p.ChunksEmbedded)
+	rate := total / float64(p.ChunksToEmbed) * guessEmbedsPerSecond
+	if p.EmbedsPerSecond > 0 && p.ChunksEmbedded > 0 {
+		rate = work / (float64(p.ChunksEmbedded) / p.EmbedsPerSecond) // the work over the time it took
 	}
-	v.ETA = seconds(float64(p.ChunksToEmbed-p.ChunksEmbedded) / rate)
-	return v
+	return work / total, seconds((total - work) / rate)
 }
 
 // snapshotView is the view of one report seen alone (`status`, from another
 // process): the current phase's own percent, and an ETA once embedding runs.
 func snapshotView(p mdsearch.IndexProgress) progressView {
 	if p.ChunksToEmbed > 0 {
-		v := progressView{Phase: "embed", Percent: 100 * float64(p.ChunksEmbedded) / float64(p.ChunksToEmbed), ETA: -1}
+		done, eta := embedLeft(p)
+		v := progressView{Phase: "embed", Percent: 100 * done, ETA: -1}
 		if p.EmbedsPerSecond > 0 {
-			v.ETA = seconds(float64(p.ChunksToEmbed-p.ChunksEmbedded) / p.EmbedsPerSecond)
+			v.ETA = eta
 		}
 		return v
 	}
@@ -249,7 +269,8 @@ type progressEvent struct {
 	Event      string   `json:"event"` // "progress"
 	Phase      string   `json:"phase"` // files, embed, done
 	Percent    float64  `json:"percent"`
-	ETASeconds *float64 `json:"eta_seconds"` // null when unknown
+	ETASeconds *float64 `json:"eta_seconds"`     // null when unknown
+	Elapsed    float64  `json:"elapsed_seconds"` // since the run began, to check the ETA against
 	mdsearch.IndexProgress
 }
 
@@ -288,7 +309,8 @@ func (j *jsonProgress) done(st *mdsearch.IndexStats, err error) {
 }
 
 func (j *jsonProgress) emit(v progressView) {
-	ev := progressEvent{Event: "progress", Phase: v.Phase, Percent: math.Round(v.Percent*10) / 10, IndexProgress: j.p}
+	ev := progressEvent{Event: "progress", Phase: v.Phase, Percent: math.Round(v.Percent*10) / 10, IndexProgress: j.p,
+		Elapsed: math.Round(j.t.now().Sub(j.t.start).Seconds()*10) / 10}
 	if v.ETA >= 0 && v.Phase != "done" {
 		s := math.Round(v.ETA.Seconds()*10) / 10
 		ev.ETASeconds = &s

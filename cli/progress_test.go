@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -206,4 +207,78 @@ func TestPrintTable(t *testing.T) {
 	if w := displayWidth("ｄｏｃｋｅｒ e\u0301"); w != 14 {
 		t.Errorf("displayWidth = %d, want 14", w)
 	}
+}
+
+// The time left is estimated from the work left in tokens: a run that
+// embeds long texts first, then many short ones, is priced within ±25 %
+// from 20 % of the way, with the model's true fixed cost per text from two
+// thirds to one and a half times the one assumed, where a rate in texts is
+// off by twice or more.
+func TestEmbedETA(t *testing.T) {
+	for _, tt := range []struct {
+		name      string
+		perText   float64 // the model's true fixed cost of a text, in tokens
+		tolerance float64
+	}{
+		{"as assumed", textTokens, 0.01},
+		{"cheaper texts", textTokens * 2 / 3, 0.25},
+		{"dearer texts", textTokens * 3 / 2, 0.25},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			lens := longestFirst(2000)
+			const tokensPerSecond = 60000.0
+			cost := func(n int) float64 { return (float64(n) + tt.perText) / tokensPerSecond }
+			p := mdsearch.IndexProgress{ChunksToEmbed: len(lens)}
+			var total float64
+			for _, n := range lens {
+				p.TokensToEmbed += n
+				total += cost(n)
+			}
+			elapsed, countOff := 0.0, 0.0
+			for i := 0; i < len(lens); i += 64 {
+				for _, n := range lens[i:min(i+64, len(lens))] {
+					elapsed += cost(n)
+					p.ChunksEmbedded++
+					p.TokensEmbedded += n
+				}
+				p.EmbedsPerSecond = float64(p.ChunksEmbedded) / elapsed
+				done, eta := embedLeft(p)
+				left := total - elapsed
+				if done < 0.2 || left < 1 {
+					continue
+				}
+				if off := eta.Seconds()/left - 1; math.Abs(off) > tt.tolerance {
+					t.Errorf("at %.0f%%: ETA %.1fs, %.1fs left (%+.0f%%)", 100*done, eta.Seconds(), left, 100*off)
+				}
+				countOff = math.Max(countOff, float64(p.ChunksToEmbed-p.ChunksEmbedded)/p.EmbedsPerSecond/left)
+			}
+			if countOff < 2 {
+				t.Errorf("a rate in texts is off by at most %.1f times: the test's texts are too even", countOff)
+			}
+		})
+	}
+}
+
+// Before the first batch the guessed rate prices the work; texts the
+// counter gave no tokens still cost their fixed part.
+func TestEmbedETAGuessed(t *testing.T) {
+	p := mdsearch.IndexProgress{ChunksToEmbed: 1000, TokensToEmbed: 87000}
+	if done, eta := embedLeft(p); done != 0 || eta != 2*time.Second {
+		t.Errorf("before a batch: %.2f done, ETA %v; want 0 and 1000 texts at %d/s", done, eta, guessEmbedsPerSecond)
+	}
+	p = mdsearch.IndexProgress{ChunksToEmbed: 10, ChunksEmbedded: 5, EmbedsPerSecond: 5}
+	if done, eta := embedLeft(p); done != 0.5 || eta != time.Second {
+		t.Errorf("texts of no tokens: %.2f done, ETA %v", done, eta)
+	}
+}
+
+// longestFirst is n text lengths in tokens as an index run embeds them:
+// longest first, a few near the model's window and many short ones.
+func longestFirst(n int) []int {
+	lens := make([]int, n)
+	for i := range lens {
+		x := float64(n-i) / float64(n) // 1 → 0
+		lens[i] = 4 + int(500*math.Pow(x, 4))
+	}
+	return lens
 }

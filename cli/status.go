@@ -47,14 +47,14 @@ func runStatus(ctx context.Context, env *Env, args []string) error {
 	if len(s.Collections) == 0 {
 		fmt.Fprintln(env.Stdout, "no collections yet: run `mdsearch index DIR`")
 	} else {
-		rows := [][]string{{"COLLECTION", "FILES", "PASSAGES", "WINDOWS", "VECTORS", "STALE", "INDEXED", "ROOT"}}
+		rows := [][]string{{"COLLECTION", "FILES", "PASSAGES", "WINDOWS", "VECTORS", "STALE", "PROFILE", "INDEXED", "ROOT"}}
 		for _, c := range s.Collections {
 			rows = append(rows, []string{c.Name, fmt.Sprint(c.Files), fmt.Sprint(c.Chunks), fmt.Sprint(c.Windows),
-				fmt.Sprint(c.Vectors), fmt.Sprint(c.Stale), c.IndexedAt, c.Root})
+				fmt.Sprint(c.Vectors), fmt.Sprint(c.Stale), c.Profile, c.IndexedAt, c.Root})
 		}
 		if len(s.Collections) > 1 {
 			rows = append(rows, []string{"total", fmt.Sprint(s.Files), fmt.Sprint(s.Chunks), fmt.Sprint(s.Windows),
-				fmt.Sprint(s.Vectors), fmt.Sprint(s.Stale), "", ""})
+				fmt.Sprint(s.Vectors), fmt.Sprint(s.Stale), "", "", ""})
 		}
 		fmt.Fprintln(env.Stdout)
 		printTable(env.Stdout, rows)

@@ -108,7 +108,7 @@ func TestNoRunRecreatesADroppedCollection(t *testing.T) {
 	}
 	// What Refresh and Index by name run once they hold the lock.
 	for _, paths := range [][]string{{"kitchen/Sourdough.md"}, nil} {
-		if _, err := e.index(bg, vault, "a", false, true, paths, nil); mdsearch.KindOf(err) != mdsearch.KindNotFound {
+		if _, err := e.index(bg, mdsearch.IndexRequest{Dir: vault, Name: "a"}, true, paths, nil); mdsearch.KindOf(err) != mdsearch.KindNotFound {
 			t.Errorf("run of dropped a (paths %v): %v; want not found", paths, err)
 		}
 	}

@@ -47,7 +47,7 @@ func (r *run) embed() error {
 	// Similar lengths in one batch waste less padding in models that pad;
 	// longest first keeps the early ETA pessimistic rather than hopeful.
 	sort.SliceStable(pend, func(i, j int) bool { return len(pend[i].EmbedText) > len(pend[j].EmbedText) })
-	r.prog.ChunksToEmbed = len(pend)
+	r.prog.ChunksToEmbed, r.prog.TokensToEmbed = len(pend), pendingTokens(pend)
 	r.publish()
 	return r.embedAll(pend)
 }
@@ -103,10 +103,21 @@ func (r *run) embedAll(pend []store.Pending) error {
 		}
 		r.stats.Embedded += len(res.batch)
 		r.prog.ChunksEmbedded += len(res.batch)
+		r.prog.TokensEmbedded += pendingTokens(res.batch)
 		r.prog.EmbedsPerSecond = float64(r.prog.ChunksEmbedded) / time.Since(start).Seconds()
 		r.publish()
 	}
 	return r.ctx.Err()
+}
+
+// pendingTokens is the length of texts, at least a token each: the model's
+// time for a text never drops to nothing.
+func pendingTokens(pend []store.Pending) int {
+	n := 0
+	for _, p := range pend {
+		n += max(p.Tokens, 1)
+	}
+	return n
 }
 
 // zeroUnread stores the zero vector for the pending windows the model

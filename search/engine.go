@@ -50,6 +50,9 @@ type Options struct {
 	// it, so a collection cut by another splitter is re-chunked.
 	Split     func(*sections.Document, chunks.Options) []mdsearch.Chunk
 	SplitName string
+	// Profiles are cut profiles besides chunks' own (sections, h2h3), by
+	// name, that a collection may be cut with (IndexRequest.Profile).
+	Profiles map[string]func(*sections.Document, chunks.Options) []mdsearch.Chunk
 
 	// MaxFileSize is the size limit of notes, in bytes (negative: none).
 	// 0 means each collection's own, the one it was last indexed with,
@@ -270,14 +273,18 @@ func (e *Engine) chunkOptions() chunks.Options {
 // signature names everything that decides how notes are cut and how the
 // keyword index reads them; a collection cut with another signature is
 // re-chunked.
-func (e *Engine) signature(o chunks.Options) string {
+// custom names the run's profile of Options.Profiles, or is "".
+func (e *Engine) signature(o chunks.Options, custom string) string {
 	counter := fmt.Sprintf("%T", o.Counter)
 	if c, ok := o.Counter.(embed.Embedder); ok {
 		counter = c.ModelID()
 	}
 	split := "chunks"
-	if e.opts.Split != nil {
+	switch {
+	case e.opts.Split != nil:
 		split = "custom:" + e.opts.SplitName
+	case custom != "":
+		split = "profile:" + custom
 	}
 	return fmt.Sprintf("split=%s v=%d profile=%s max=%d overlap=%g stub=%d passage=%d code=%d counter=%s %s",
 		split, chunks.Version, o.Profile, o.MaxTokens, o.Overlap, o.StubWords, o.PassageWords, o.CodeLines, counter,
@@ -289,10 +296,14 @@ func (e *Engine) signature(o chunks.Options) string {
 // older mdsearch (olderKeywordText).
 var keywordSig = fmt.Sprintf("kw=%d", store.KeywordVersion)
 
-// split cuts a parsed note with the configured splitter.
-func (e *Engine) split(doc *sections.Document, o chunks.Options) []mdsearch.Chunk {
-	if e.opts.Split != nil {
+// split cuts a parsed note with the configured splitter, or the run's
+// profile of Options.Profiles.
+func (e *Engine) split(doc *sections.Document, o chunks.Options, custom string) []mdsearch.Chunk {
+	switch {
+	case e.opts.Split != nil:
 		return e.opts.Split(doc, o)
+	case custom != "":
+		return e.opts.Profiles[custom](doc, o)
 	}
 	return chunks.Split(doc, o)
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -28,6 +29,9 @@ func (e *Engine) Index(ctx context.Context, req mdsearch.IndexRequest, progress 
 		return nil, err
 	}
 	defer leave()
+	if !e.knownProfile(req.Profile) {
+		return nil, mdsearch.Errorf(mdsearch.KindInvalid, "index", "", "use one of "+strings.Join(e.ProfileNames(), ", "), "unknown profile %q", req.Profile)
+	}
 	existing := req.Dir == ""
 	if existing {
 		if req.Name == "" {
@@ -39,7 +43,7 @@ func (e *Engine) Index(ctx context.Context, req mdsearch.IndexRequest, progress 
 		}
 		req.Dir = c.Root
 	}
-	return e.index(ctx, req.Dir, req.Name, req.Full, existing, nil, progress)
+	return e.index(ctx, req, existing, nil, progress)
 }
 
 // IndexAll re-indexes every collection from its recorded folder, e.g.
@@ -58,7 +62,7 @@ func (e *Engine) IndexAll(ctx context.Context, full bool, progress func(mdsearch
 	var all []*mdsearch.IndexStats
 	var errs []error
 	for _, c := range colls {
-		st, err := e.index(ctx, c.Root, c.Name, full, true, nil, progress)
+		st, err := e.index(ctx, mdsearch.IndexRequest{Dir: c.Root, Name: c.Name, Full: full}, true, nil, progress)
 		if st != nil {
 			all = append(all, st)
 		}
@@ -88,13 +92,14 @@ func (e *Engine) Refresh(ctx context.Context, collection string, paths []string)
 	if err != nil {
 		return nil, err
 	}
-	return e.index(ctx, c.Root, c.Name, false, true, paths, nil)
+	return e.index(ctx, mdsearch.IndexRequest{Dir: c.Root, Name: c.Name}, true, paths, nil)
 }
 
 // index runs both phases. paths, when non-nil, limits the run to those
 // notes. With existing, the collection must still be in the index once the
 // run holds the lock: a collection dropped meanwhile is not made again.
-func (e *Engine) index(ctx context.Context, dir, name string, full, existing bool, paths []string, progress func(mdsearch.IndexProgress)) (_ *mdsearch.IndexStats, err error) {
+func (e *Engine) index(ctx context.Context, req mdsearch.IndexRequest, existing bool, paths []string, progress func(mdsearch.IndexProgress)) (_ *mdsearch.IndexStats, err error) {
+	dir, name, full := req.Dir, req.Name, req.Full
 	unlock, err := e.lockWrites(ctx)
 	if err != nil {
 		return nil, err
@@ -130,8 +135,14 @@ func (e *Engine) index(ctx context.Context, dir, name string, full, existing boo
 	if err != nil {
 		return nil, err
 	}
-	opts := e.chunkOptions()
-	r := &run{e: e, ctx: ctx, v: v, coll: coll, model: model, opts: opts, sig: e.signature(opts),
+	opts, custom := e.chunkOptions(), ""
+	switch prof := e.profileOf(req.Profile, coll.Chunking, string(opts.Profile)); {
+	case e.opts.Profiles[prof] != nil:
+		custom = prof
+	default:
+		opts.Profile = chunks.Profile(prof)
+	}
+	r := &run{e: e, ctx: ctx, v: v, coll: coll, model: model, opts: opts, custom: custom, sig: e.signature(opts, custom),
 		stats: stats, report: progress, pending: map[string]store.Pending{}}
 	r.force = full || coll.Chunking != r.sig
 	r.full = full
@@ -180,6 +191,53 @@ func (e *Engine) index(ctx context.Context, dir, name string, full, existing boo
 		addNotice(&stats.Notice, "indexed for keyword search only: "+why)
 	}
 	return stats, nil
+}
+
+// profileOf is a run's cut profile: the one asked for, else the one the
+// collection was last cut with (its signature names it), else the
+// engine's.
+func (e *Engine) profileOf(asked, signature, engine string) string {
+	if asked != "" {
+		return asked
+	}
+	if p := e.storedProfile(signature); p != "" {
+		return p
+	}
+	return engine
+}
+
+// storedProfile is the profile a chunking signature names, or "": one of
+// Options.Profiles ("split=profile:NAME"), else chunks' ("profile=NAME").
+func (e *Engine) storedProfile(signature string) string {
+	var own string
+	for _, f := range strings.Fields(signature) {
+		if name, ok := strings.CutPrefix(f, "split=profile:"); ok && e.opts.Profiles[name] != nil {
+			return name
+		}
+		if name, ok := strings.CutPrefix(f, "profile="); ok {
+			if p, ok := chunks.ParseProfile(name); ok {
+				own = string(p)
+			}
+		}
+	}
+	return own
+}
+
+// knownProfile reports whether name is a cut profile ("" keeps the
+// collection's).
+func (e *Engine) knownProfile(name string) bool {
+	_, ok := chunks.ParseProfile(name)
+	return ok || e.opts.Profiles[name] != nil
+}
+
+// ProfileNames lists the cut profiles a collection may be indexed with.
+func (e *Engine) ProfileNames() []string {
+	names := []string{string(chunks.ProfileSections), string(chunks.ProfileH2H3)}
+	for n := range e.opts.Profiles {
+		names = append(names, n)
+	}
+	slices.Sort(names[2:])
+	return names
 }
 
 // addNotice appends a sentence to a notice.
@@ -398,6 +456,7 @@ type run struct {
 	coll   *store.Collection
 	model  int64
 	opts   chunks.Options
+	custom string // the profile of Options.Profiles that cuts, or ""
 	sig    string
 	force  bool // re-chunk every file (--full, or new chunker settings)
 	full   bool // --full: re-embed every text of the collection (withFull)

@@ -162,7 +162,7 @@ func (r *run) prepare(j scanJob) scanResult {
 		return res
 	}
 	res.doc = sections.Parse(j.f.Path, data)
-	res.chunks = r.e.split(res.doc, r.opts)
+	res.chunks = r.e.split(res.doc, r.opts, r.custom)
 	return res
 }
 
@@ -281,7 +281,7 @@ func (w *batchWriter) write(res scanResult) error {
 			}
 			if Unreadable(r.e.emb, win.EmbedText) {
 				// The zero vector, whatever an older run stored.
-				r.pending[string(key)] = store.Pending{Key: key, EmbedText: win.EmbedText, Zero: true}
+				r.pending[string(key)] = store.Pending{Key: key, EmbedText: win.EmbedText, Tokens: win.TokenCount, Zero: true}
 				continue
 			}
 			ok, err := tx.HasVector(r.model, key)
@@ -291,7 +291,7 @@ func (w *batchWriter) write(res scanResult) error {
 			case ok:
 				r.stats.Reused++
 			default:
-				r.pending[string(key)] = store.Pending{Key: key, EmbedText: win.EmbedText}
+				r.pending[string(key)] = store.Pending{Key: key, EmbedText: win.EmbedText, Tokens: win.TokenCount}
 			}
 		}
 	}

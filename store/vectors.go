@@ -109,18 +109,19 @@ func (t *Tx) PutVector(model int64, key []byte, vec []float32) error {
 type Pending struct {
 	Key       []byte
 	EmbedText string
+	Tokens    int  // its length by the embedder's counter when it was cut
 	Zero      bool // the model cannot read it: it gets the zero vector
 }
 
 // MissingVectors lists the distinct embed texts of all windows, in every
 // collection, that have no vector under model.
 func (s *Store) MissingVectors(ctx context.Context, model int64) ([]Pending, error) {
-	return s.pending(ctx, `SELECT w.vkey, `+windowText+`
+	return s.pending(ctx, `SELECT w.vkey, `+windowText+`, max(w.token_count)
 		FROM windows w JOIN chunks c ON c.id = w.chunk_id WHERE NOT EXISTS (SELECT 1 FROM vectors v WHERE v.model_id = ? AND v.vkey = w.vkey)
 		GROUP BY w.vkey`, model)
 }
 
-// pending runs a query of (vector key, embed text) rows.
+// pending runs a query of (vector key, embed text, tokens) rows.
 func (s *Store) pending(ctx context.Context, query string, args ...any) ([]Pending, error) {
 	rows, err := s.r.QueryContext(ctx, query, args...)
 	if err != nil {
@@ -130,7 +131,7 @@ func (s *Store) pending(ctx context.Context, query string, args ...any) ([]Pendi
 	var out []Pending
 	for rows.Next() {
 		var p Pending
-		if err := rows.Scan(&p.Key, &p.EmbedText); err != nil {
+		if err := rows.Scan(&p.Key, &p.EmbedText, &p.Tokens); err != nil {
 			return nil, err
 		}
 		out = append(out, p)

@@ -131,6 +131,12 @@ func (c *Config) AddFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.Precision, "precision", c.Precision, "local model `precision`: int8 (default, about 1.9 times as fast) or float32, the reference arithmetic; each has its own model ID, so switching re-embeds [MDSEARCH_PRECISION]")
 }
 
+// Remote reports whether the embedder is a server's (Ollama, OpenAI).
+func (c Config) Remote() bool {
+	p := strings.ToLower(c.Provider)
+	return p == Ollama || p == OpenAI
+}
+
 // Validate reports a bad environment value, an unknown provider or a
 // negative number, as a KindInvalid *mdsearch.Error.
 func (c Config) Validate() error {

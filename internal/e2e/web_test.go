@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
@@ -170,6 +171,84 @@ func TestWebPage(t *testing.T) {
 	t.Run("filters", func(t *testing.T) { webFilters(t, b, f.name) })
 	t.Run("search shortcut", func(t *testing.T) { webShortcut(t, b) })
 	t.Run("unspaced scripts", func(t *testing.T) { webUnspaced(t, b) })
+	t.Run("best part", func(t *testing.T) { webBestPart(t, b) })
+	t.Run("link's own query", func(t *testing.T) { webLinkQuery(t, b) })
+}
+
+// A card shows the part of its passage that answers the question, with the
+// question's words marked whole (and their other forms), never its stop
+// words nor words inside other words.
+func webBestPart(t *testing.T, b browser) {
+	q := "how long did the last restore take?"
+	b.do(t, "ask", chromedp.Navigate(b.base+"/?q="+url.QueryEscape(q)))
+	card := `[...document.querySelectorAll(".result")].find(r => r.querySelector(".path").textContent === "homelab/Backups.md")`
+	b.wait(t, "the Backups card", `document.getElementById("q").value === `+jsString(q)+` && `+card)
+	shot(t, b.ctx, "best-part")
+	if got := b.js(t, card+`.querySelector(".text").textContent`); !strings.Contains(got, "41 minutes") || strings.Contains(got, "```") {
+		t.Errorf("the Backups card shows %q, not the 41 minutes", got)
+	}
+	// Each mark with the letters either side of it, over every card.
+	marks := b.js(t, `JSON.stringify([...document.querySelectorAll(".result .text mark")].map(m => {
+		const before = m.previousSibling ? m.previousSibling.textContent.slice(-1) : "";
+		const after = m.nextSibling ? m.nextSibling.textContent.slice(0, 1) : "";
+		return before + "[" + m.textContent + "]" + after; }))`)
+	var got []string
+	if err := json.Unmarshal([]byte(marks), &got); err != nil || len(got) == 0 {
+		t.Fatalf("marks %s: %v", marks, err)
+	}
+	forms := map[string]bool{}
+	for _, m := range got {
+		word := strings.ToLower(m[strings.Index(m, "[")+1 : strings.Index(m, "]")])
+		forms[word] = true
+		if word == "the" || word == "how" || word == "did" || strings.ContainsFunc(m[:strings.Index(m, "[")]+m[strings.Index(m, "]")+1:], unicode.IsLetter) {
+			t.Errorf("marked %q: a stop word, or part of a word", m)
+		}
+	}
+	if !forms["restore"] || !forms["restored"] || !forms["last"] {
+		t.Errorf("marked %v; want restore and its forms, and last", got)
+	}
+	b.do(t, "show the whole passage", chromedp.Evaluate[chromedp.Void](card+`.querySelector("button.whole").click()`))
+	b.wait(t, "the whole passage", card+`.querySelector(".text.expanded") && !`+card+`.querySelector("button.whole")`)
+	if h := b.js(t, `location.hash`); strings.HasPrefix(h, "#/note") {
+		t.Errorf("the button opened the note: %s", h)
+	}
+}
+
+// A link to a search shows its own query in the box, also when history
+// brings it back.
+func webLinkQuery(t *testing.T, b browser) {
+	// Polled from here: a history step may swap the document under a
+	// browser-side poll.
+	box := func(what, q string) {
+		t.Helper()
+		expr := `document.getElementById("q").value === ` + jsString(q) + ` && document.querySelectorAll(".result").length > 0 &&
+			new URLSearchParams(location.hash.split("?")[1]).get("q") === ` + jsString(q)
+		for end := time.Now().Add(10 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+			ok, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](expr))
+			if err == nil && ok {
+				return
+			}
+			if time.Now().After(end) {
+				shot(t, b.ctx, "failed")
+				t.Fatalf("waiting for %s: box %q, address %s", what, b.js(t, `document.getElementById("q").value`), b.js(t, `location.href`))
+			}
+		}
+	}
+	b.search(t, "zebu lantern")
+	b.do(t, "a link to another search", chromedp.Navigate(b.base+"/?q=restic"))
+	box("the link's query", "restic")
+	b.do(t, "a link to a third", chromedp.Navigate(b.base+"/#/search?q=sourdough"))
+	box("the third link's query", "sourdough")
+	// history.back, as chromedp's NavigateBack waits for a load that a
+	// page kept in the back-forward cache never fires.
+	b.do(t, "back", chromedp.Evaluate[chromedp.Void](`history.back()`))
+	box("the second query again", "restic")
+	b.do(t, "back", chromedp.Evaluate[chromedp.Void](`history.back()`))
+	box("the first query again", "zebu lantern")
+	b.do(t, "forward", chromedp.Evaluate[chromedp.Void](`history.forward()`))
+	box("the second query, forward", "restic")
+	b.do(t, "a link with a search of its own and an older one", chromedp.Navigate(b.base+"/?q=drill#/search?q=zebu"))
+	box("the link's own query over the hash's", "drill")
 }
 
 // A question typed without spaces finds the note, and the page marks the

@@ -157,11 +157,9 @@ function renderResults(query) {
     head.append(span("score", (r.score * 100).toFixed(1) + "%"));
     if (r.stale) head.append(span("stale", "changed or deleted since indexed"));
 
-    const text = document.createElement("p");
-    text.className = "text";
-    // The snippet without its [Title > Heading] prefix, soft line breaks joined.
-    const chunk = plainMarkdown(joinSoftBreaks(stripPrefix(r)));
-    highlight(text, chunk, query);
+    // The snippet without its [Title > Heading] prefix, soft line breaks
+    // joined, at the part that answers the query best.
+    const text = excerpt(plainMarkdown(joinSoftBreaks(stripPrefix(r))), query);
 
     const meta = document.createElement("div");
     meta.className = "meta";
@@ -192,128 +190,11 @@ function resultHref(r) {
   return "#/note?" + p.toString();
 }
 
-// joinSoftBreaks joins the wrapped lines of paragraphs so text reflows,
-// keeping the line structure of code, lists, quotes, tables and headings.
-function joinSoftBreaks(md) {
-  const out = [];
-  let fence = null;
-  let prose = false; // the last line out is paragraph text
-  for (const line of md.split("\n")) {
-    const f = /^\s*(`{3,}|~{3,})/.exec(line);
-    if (fence || f) {
-      if (f && (!fence || f[1][0] === fence[0] && f[1].length >= fence.length)) {
-        fence = fence ? null : f[1];
-      }
-      out.push(line);
-      prose = false;
-      continue;
-    }
-    const structural = /^\s*$|^\s*([-*+>|#]|\d+[.)])(\s|$)|^\s*[=-]{2,}\s*$|^ {4}/.test(line);
-    if (prose && !structural) {
-      out[out.length - 1] += " " + line.trim();
-    } else {
-      out.push(line);
-    }
-    prose = !structural;
-  }
-  return out.join("\n");
-}
-
-// plainMarkdown makes a hit's markdown read as text: heading lines go
-// (the result's title line names the section), as do emphasis and code
-// markers, and links show their text.
-function plainMarkdown(md) {
-  const lines = md.split("\n");
-  const out = [];
-  lines.forEach((line, i) => {
-    if (/^ {0,3}#{1,6}(\s|$)/.test(line) || /^ {0,3}(=+|-+)\s*$/.test(line) && i > 0 && lines[i - 1].trim()) {
-      if (/^ {0,3}(=+|-+)\s*$/.test(line)) out.pop(); // a setext heading's text
-      return;
-    }
-    out.push(line);
-  });
-  return out.join("\n").replace(/^\n+/, "").replace(/\n{3,}/g, "\n\n")
-    .replace(/!?\[\[([^\]|#]*)(?:#([^\]|]*))?(?:\|([^\]]*))?\]\]/g, (m, t, h, a) => a || (t && h ? t + " > " + h : t || h))
-    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
-    .replace(/(\*\*|__)(?=\S)([^\n]*?\S)\1/g, "$2")
-    .replace(/(?<!`)`([^`\n]+)`(?!`)/g, "$1");
-}
-
-// stripPrefix drops the "[Title > … > Section] " the engine puts before
-// each chunk, which the result's heading line already shows.
-function stripPrefix(r) {
-  const m = /^\[([^\]\n]*)\] /.exec(r.snippet);
-  if (!m) return r.snippet;
-  const last = m[1].split(" > ").pop();
-  return last === (r.section || r.title) ? r.snippet.slice(m[0].length) : r.snippet;
-}
-
 function span(cls, text) {
   const s = document.createElement("span");
   s.className = cls;
   s.textContent = text;
   return s;
-}
-
-// highlight appends text to node with the query's words wrapped in <mark>,
-// built from text nodes only.
-function highlight(node, text, query) {
-  let at = 0;
-  for (const [start, end] of matchRanges(text, query)) {
-    if (start > at) node.append(document.createTextNode(text.slice(at, start)));
-    const m = document.createElement("mark");
-    m.textContent = text.slice(start, end);
-    node.append(m);
-    at = end;
-  }
-  if (at < text.length) node.append(document.createTextNode(text.slice(at)));
-}
-
-// matchRanges is where the query's words are in text, as [start, end)
-// ranges in order, overlapping ones (two pairs of one run) merged.
-function matchRanges(text, query) {
-  const re = wordsRegExp(query);
-  if (!re) return [];
-  const ranges = [];
-  for (const m of text.matchAll(re)) {
-    const end = m.index + m[1].length;
-    const last = ranges[ranges.length - 1];
-    if (last && m.index <= last[1]) last[1] = Math.max(last[1], end);
-    else ranges.push([m.index, end]);
-  }
-  return ranges;
-}
-
-// unspacedRun matches a run of characters of the scripts written without
-// spaces (Chinese, Japanese, Korean, Thai, Lao, Khmer, Burmese).
-const unspacedRun = /([\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}\u30fc]+)/u;
-
-const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
-
-// wordsRegExp matches the query's words of three letters or more, and the
-// pairs of neighbouring characters of its runs of unspaced scripts, as
-// keyword search reads them; the filters (tag:, path:, file:) are no words.
-function wordsRegExp(query) {
-  // Folded and quoted as the server reads it (store.KeywordFold, matchTerms).
-  const text = (query || "").normalize("NFKC").replace(/[\u201c\u201d\u201e\u300c-\u300f]/g, '"')
-    .replace(/(^|\s)(?:tag|path|file):(?:"[^"]*"|\S+)/giu, " ").toLowerCase();
-  const words = [];
-  for (const w of text.split(/[^\p{L}\p{N}\p{M}]+/u)) {
-    w.split(unspacedRun).forEach((part, i) => {
-      if (i % 2 === 0) {
-        if (part.length > 2) words.push(part);
-        return;
-      }
-      // Characters as a reader sees them: a Thai letter with its vowel
-      // and tone marks is one, as the server keeps marks with their letter.
-      const chars = [...graphemes.segment(part)].map((g) => g.segment);
-      if (chars.length === 1) words.push(part);
-      for (let j = 0; j + 1 < chars.length; j++) words.push(chars[j] + chars[j + 1]);
-    });
-  }
-  if (!words.length) return null;
-  // A lookahead, so that matches may overlap: 数据 and 据库 in 数据库.
-  return new RegExp("(?=(" + words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|") + "))", "giu");
 }
 
 function select(i, scroll = true) {
@@ -454,7 +335,7 @@ function markLines(range, query) {
 
 // markWords wraps the query's words in <mark> inside node's text nodes.
 function markWords(node, query) {
-  if (!wordsRegExp(query)) return;
+  if (!queryTerms(query)) return;
   const walker = document.createTreeWalker(node, NodeFilter.SHOW_TEXT);
   const texts = [];
   while (walker.nextNode()) texts.push(walker.currentNode);
@@ -627,10 +508,20 @@ document.addEventListener("keydown", (e) => {
   }
 });
 
-// A plain ?q= (a browser's search shortcut) opens that search.
-if (!location.hash && new URLSearchParams(location.search).has("q")) {
+// A plain ?q= (a link, a browser's search shortcut) opens that search,
+// over whatever search the address's hash held: the link's query is the
+// one asked for.
+if (new URLSearchParams(location.search).has("q")) {
   history.replaceState(null, "", location.pathname + "#/search?" + location.search.slice(1));
 }
+// A page the browser brings back from its back-forward cache shows the
+// address's search, not what the box held when the page was left.
+window.addEventListener("pageshow", (e) => {
+  if (!e.persisted) return;
+  typing = false;
+  clearTimeout(typingTimer);
+  route();
+});
 loadCollections();
 route();
 if (currentRoute().view !== "note") el.q.focus();

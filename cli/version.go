@@ -1,0 +1,84 @@
+package cli
+
+import (
+	"runtime/debug"
+	"strings"
+)
+
+// Set at link time with -ldflags "-X github.com/mdsearch/mdsearch/cli.NAME=...".
+// The Go toolchain stamps the module version and VCS state into the binary
+// itself, but not in a git worktree or with -buildvcs=false, and never the
+// build time, so the Makefile passes what git and date say.
+var (
+	Version   = "" // a release's version, over the module's
+	Revision  = "" // the commit, when the toolchain did not record it
+	Modified  = "" // "true" when the tree had uncommitted changes
+	BuildTime = "" // when the binary was linked (RFC 3339)
+)
+
+// build is what a binary knows of where it came from.
+type build struct {
+	version, revision string
+	modified          bool
+	time              string // the build's, else the commit's
+	timeIsCommit      bool
+}
+
+// version is the one line "mdsearch version" prints after "mdsearch":
+// "v1.2.0 (rev 7a9b7e6d1f2a, modified, built 2026-11-28T03:29:00Z)".
+func version() string {
+	info, _ := debug.ReadBuildInfo()
+	return readBuild(info, Version, Revision, Modified, BuildTime).String()
+}
+
+// readBuild merges the toolchain's record (info, nil when absent) with the
+// values given at link time, which win: they were asked for.
+func readBuild(info *debug.BuildInfo, version, revision, modified, built string) build {
+	b := build{version: "devel"}
+	if info != nil {
+		if v := info.Main.Version; v != "" && v != "(devel)" {
+			b.version = v
+		}
+		for _, s := range info.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				b.revision = s.Value
+			case "vcs.modified":
+				b.modified = s.Value == "true"
+			case "vcs.time":
+				b.time, b.timeIsCommit = s.Value, true
+			}
+		}
+	}
+	if version != "" {
+		b.version = version
+	}
+	if revision != "" {
+		b.revision, b.modified = revision, modified == "true"
+	}
+	if built != "" {
+		b.time, b.timeIsCommit = built, false
+	}
+	return b
+}
+
+func (b build) String() string {
+	var parts []string
+	if b.revision != "" {
+		parts = append(parts, "rev "+b.revision[:min(12, len(b.revision))])
+		if b.modified {
+			parts = append(parts, "modified")
+		}
+	}
+	switch {
+	case b.time == "":
+	case b.timeIsCommit:
+		parts = append(parts, "committed "+b.time)
+	default:
+		parts = append(parts, "built "+b.time)
+	}
+	if len(parts) == 0 {
+		return b.version
+	}
+	return b.version + " (" + strings.Join(parts, ", ") + ")"
+}

@@ -1,0 +1,57 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"runtime/debug"
+	"strings"
+	"testing"
+)
+
+// The version line says the module version, the commit, whether the tree
+// was modified and when it was built, from the toolchain's record or the
+// values given at link time.
+func TestVersionLine(t *testing.T) {
+	stamped := &debug.BuildInfo{
+		Main: debug.Module{Path: "github.com/mdsearch/mdsearch", Version: "v0.0.0-20261128032900-7a9b7e636971+dirty"},
+		Settings: []debug.BuildSetting{
+			{Key: "vcs", Value: "git"},
+			{Key: "vcs.revision", Value: "7a9b7e636971a05dca0de75878fb7994157bd908"},
+			{Key: "vcs.time", Value: "2026-11-28T03:29:00Z"},
+			{Key: "vcs.modified", Value: "true"},
+		},
+	}
+	local := &debug.BuildInfo{Main: debug.Module{Path: "github.com/mdsearch/mdsearch", Version: "(devel)"}}
+	for _, tt := range []struct {
+		name                     string
+		info                     *debug.BuildInfo
+		version, rev, mod, built string
+		want                     string
+	}{
+		{"no build info", nil, "", "", "", "", "devel"},
+		{"unstamped", local, "", "", "", "", "devel"},
+		{"toolchain stamp", stamped, "", "", "", "",
+			"v0.0.0-20261128032900-7a9b7e636971+dirty (rev 7a9b7e636971, modified, committed 2026-11-28T03:29:00Z)"},
+		{"release", &debug.BuildInfo{Main: debug.Module{Version: "v1.2.0"}}, "", "", "", "", "v1.2.0"},
+		{"link-time values in a worktree", local, "", "0123456789abcdef", "", "2026-11-28T04:00:00Z",
+			"devel (rev 0123456789ab, built 2026-11-28T04:00:00Z)"},
+		{"link-time values win", stamped, "v1.3.0", "fedcba9876543210", "true", "2026-11-28T04:00:00Z",
+			"v1.3.0 (rev fedcba987654, modified, built 2026-11-28T04:00:00Z)"},
+	} {
+		if got := readBuild(tt.info, tt.version, tt.rev, tt.mod, tt.built).String(); got != tt.want {
+			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+// "mdsearch version" prints one line from the binary's own build info.
+func TestVersionCommand(t *testing.T) {
+	var out, errOut bytes.Buffer
+	env := &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut, Getenv: func(string) string { return "" }}
+	if code := Main(context.Background(), env, []string{"version"}); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	if got := strings.TrimSuffix(out.String(), "\n"); got != "mdsearch "+version() || strings.Contains(got, "\n") || strings.Contains(got, "dev ") {
+		t.Errorf("version printed %q", out.String())
+	}
+}

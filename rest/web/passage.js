@@ -1,0 +1,218 @@
+// How the page shows a passage: as plain text, at the part that answers
+// the query best, with the query's words marked. Loaded before app.js.
+"use strict";
+
+// stopWords are never marked: they are in every passage, so marking them
+// shows nothing about why a passage was found.
+const stopWords = new Set(("a about above after again against all am an and any are as at be because been " +
+  "before being below between both but by can could did do does doing down during each few for from further " +
+  "had has have having he her here hers herself him himself his how i if in into is it its itself just me " +
+  "more most my myself no nor not now of off on once only or other our ours out over own same she should so " +
+  "some such than that the their theirs them then there these they this those through to too under until up " +
+  "very was we were what when where which while who whom why will with would you your yours").split(" "));
+
+// stem strips the common English endings, so restore, restores, restored
+// and restoring share one stem ("restor"). Light by design: it only has to
+// agree with itself, on the query's words and the text's.
+function stem(word) {
+  let w = word.toLowerCase().replace(/['\u2019]s$/, "");
+  if (w.length <= 3 || !/^[a-z]+$/.test(w)) return w;
+  if (/[^aeiou]ies$|ied$/.test(w)) w = w.slice(0, -3) + "y";
+  else if (/ing$/.test(w) && w.length > 5) w = w.slice(0, -3);
+  else if (/ed$/.test(w) && w.length > 4) w = w.slice(0, -2);
+  else if (/(ch|sh|x|ss|z)es$/.test(w)) w = w.slice(0, -2);
+  else if (/[^su]s$/.test(w)) w = w.slice(0, -1);
+  if (/([^aeiouls])\1$/.test(w)) w = w.slice(0, -1); // stopped → stopp → stop
+  return w.length > 3 ? w.replace(/e$/, "") : w;
+}
+
+// unspacedRun matches a run of characters of the scripts written without
+// spaces (Chinese, Japanese, Korean, Thai, Lao, Khmer, Burmese).
+const unspacedRun = /([\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}\u30fc]+)/u;
+const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+const wordRun = /[\p{L}\p{N}\p{M}]+/gu;
+
+// queryTerms is what of a query the page marks: the stems of its words of
+// three letters or more that are no stop words, and the pairs of
+// neighbouring characters of its runs of unspaced scripts, as keyword
+// search reads them. The filters (tag:, path:, file:) are no words.
+function queryTerms(query) {
+  // Folded and quoted as the server reads it (store.KeywordFold, matchTerms).
+  const text = (query || "").normalize("NFKC").replace(/[\u201c\u201d\u201e\u300c-\u300f]/g, '"')
+    .replace(/(^|\s)(?:tag|path|file):(?:"[^"]*"|\S+)/giu, " ").toLowerCase();
+  const stems = new Set();
+  const pairs = [];
+  for (const w of text.split(/[^\p{L}\p{N}\p{M}]+/u)) {
+    w.split(unspacedRun).forEach((part, i) => {
+      if (i % 2 === 0) {
+        if (part.length > 2 && !stopWords.has(part)) stems.add(stem(part));
+        return;
+      }
+      // Characters as a reader sees them: a Thai letter with its vowel
+      // and tone marks is one, as the server keeps marks with their letter.
+      const chars = [...graphemes.segment(part)].map((g) => g.segment);
+      if (chars.length === 1) pairs.push(part);
+      for (let j = 0; j + 1 < chars.length; j++) pairs.push(chars[j] + chars[j + 1]);
+    });
+  }
+  if (!stems.size && !pairs.length) return null;
+  // A lookahead, so that pairs may overlap: 数据 and 据库 in 数据库.
+  const re = pairs.length ? new RegExp("(?=(" + pairs.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|") + "))", "giu") : null;
+  return { stems, pairs: re };
+}
+
+// matchRanges is where the query's words are in text, as [start, end)
+// ranges in order: whole words whose stem is a query word's, and pairs of
+// unspaced characters; overlapping ranges merged.
+function matchRanges(text, query) {
+  const terms = typeof query === "string" || query == null ? queryTerms(query) : query;
+  if (!terms) return [];
+  const found = [];
+  for (const m of text.matchAll(wordRun)) {
+    m[0].split(unspacedRun).reduce((at, part, i) => {
+      if (i % 2 === 0 && part && terms.stems.has(stem(part.normalize("NFKC")))) found.push([at, at + part.length]);
+      return at + part.length;
+    }, m.index);
+  }
+  if (terms.pairs) for (const m of text.matchAll(terms.pairs)) found.push([m.index, m.index + m[1].length]);
+  found.sort((a, b) => a[0] - b[0]);
+  const ranges = [];
+  for (const [start, end] of found) {
+    const last = ranges[ranges.length - 1];
+    if (last && start <= last[1]) last[1] = Math.max(last[1], end);
+    else ranges.push([start, end]);
+  }
+  return ranges;
+}
+
+// bestPart splits a passage's text into its blocks (paragraphs, lists,
+// code) and picks the block that holds the most distinct query words, then
+// the most hits, the earliest of equals; a short block takes the next ones
+// with it while they fit in `room` characters. It returns [start, end) in text:
+// the card shows that part, so a long passage shows the lines that answer
+// rather than its start.
+function bestPart(text, query, room = 240) {
+  const blocks = [...text.matchAll(/[^\n]+(?:\n(?!\s*\n)[^\n]*)*/g)].map((m) => [m.index, m.index + m[0].length]);
+  const terms = queryTerms(query);
+  if (!terms || blocks.length < 2) return [0, text.length];
+  let best = -1, bestScore = 0;
+  blocks.forEach(([start, end], i) => {
+    const hits = matchRanges(text.slice(start, end), terms).map(([s, e]) => stem(text.slice(start + s, start + e)));
+    const score = new Set(hits).size * 1000 + hits.length;
+    if (score > bestScore) [best, bestScore] = [i, score];
+  });
+  if (best < 0) return [0, text.length];
+  let last = best;
+  while (last + 1 < blocks.length && blocks[last + 1][1] - blocks[best][0] <= room) last++;
+  return [blocks[best][0], blocks[last][1]];
+}
+
+// excerpt shows the part of a passage with the most query words (a
+// merged passage can be long, and its start may not be what was found),
+// with a button for the whole passage.
+function excerpt(chunk, query) {
+  const text = document.createElement("p");
+  text.className = "text";
+  const [start, end] = bestPart(chunk, query);
+  if (start === 0 && end === chunk.length) {
+    highlight(text, chunk, query);
+    return text;
+  }
+  if (start > 0) text.append(span("more", "… "));
+  highlight(text, chunk.slice(start, end), query);
+  if (end < chunk.length) text.append(span("more", " …"));
+  const whole = document.createElement("button");
+  whole.type = "button";
+  whole.className = "whole";
+  whole.textContent = "Show the whole passage";
+  whole.addEventListener("click", (e) => {
+    e.stopPropagation(); // the card's click opens the note
+    text.replaceChildren();
+    text.classList.add("expanded");
+    highlight(text, chunk, query);
+    whole.remove();
+  });
+  const box = document.createElement("div");
+  box.append(text, whole);
+  return box;
+}
+
+// joinSoftBreaks joins the wrapped lines of paragraphs so text reflows,
+// keeping the line structure of code, lists, quotes, tables and headings.
+function joinSoftBreaks(md) {
+  const out = [];
+  let fence = null;
+  let prose = false; // the last line out is paragraph text
+  for (const line of md.split("\n")) {
+    const f = /^\s*(`{3,}|~{3,})/.exec(line);
+    if (fence || f) {
+      if (f && (!fence || f[1][0] === fence[0] && f[1].length >= fence.length)) {
+        fence = fence ? null : f[1];
+      }
+      out.push(line);
+      prose = false;
+      continue;
+    }
+    const structural = /^\s*$|^\s*([-*+>|#]|\d+[.)])(\s|$)|^\s*[=-]{2,}\s*$|^ {4}/.test(line);
+    if (prose && !structural) {
+      out[out.length - 1] += " " + line.trim();
+    } else {
+      out.push(line);
+    }
+    prose = !structural;
+  }
+  return out.join("\n");
+}
+
+// plainMarkdown makes a hit's markdown read as text: heading lines go
+// (the result's title line names the section), as do code fences,
+// emphasis and code markers, and links show their text.
+function plainMarkdown(md) {
+  const lines = md.split("\n");
+  const out = [];
+  let fence = null;
+  lines.forEach((line, i) => {
+    const f = /^\s*(`{3,}|~{3,})/.exec(line);
+    if (f && (!fence || f[1][0] === fence[0] && f[1].length >= fence.length)) {
+      fence = fence ? null : f[1];
+      return;
+    }
+    if (fence) {
+      out.push(line);
+      return;
+    }
+    if (/^ {0,3}#{1,6}(\s|$)/.test(line) || /^ {0,3}(=+|-+)\s*$/.test(line) && i > 0 && lines[i - 1].trim()) {
+      if (/^ {0,3}(=+|-+)\s*$/.test(line)) out.pop(); // a setext heading's text
+      return;
+    }
+    out.push(line);
+  });
+  return out.join("\n").replace(/^\n+/, "").replace(/\n{3,}/g, "\n\n")
+    .replace(/!?\[\[([^\]|#]*)(?:#([^\]|]*))?(?:\|([^\]]*))?\]\]/g, (m, t, h, a) => a || (t && h ? t + " > " + h : t || h))
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
+    .replace(/(\*\*|__)(?=\S)([^\n]*?\S)\1/g, "$2")
+    .replace(/(?<!`)`([^`\n]+)`(?!`)/g, "$1");
+}
+
+// stripPrefix drops the "[Title > … > Section] " the engine puts before
+// each chunk, which the result's heading line already shows.
+function stripPrefix(r) {
+  const m = /^\[([^\]\n]*)\] /.exec(r.snippet);
+  if (!m) return r.snippet;
+  const last = m[1].split(" > ").pop();
+  return last === (r.section || r.title) ? r.snippet.slice(m[0].length) : r.snippet;
+}
+
+// highlight appends text to node with the query's words wrapped in <mark>,
+// built from text nodes only.
+function highlight(node, text, query) {
+  let at = 0;
+  for (const [start, end] of matchRanges(text, query)) {
+    if (start > at) node.append(document.createTextNode(text.slice(at, start)));
+    const m = document.createElement("mark");
+    m.textContent = text.slice(start, end);
+    node.append(m);
+    at = end;
+  }
+  if (at < text.length) node.append(document.createTextNode(text.slice(at)));
+}
