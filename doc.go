@@ -10,5 +10,7 @@
 //	embed     turns text into vectors (embed/use runs the local model; embed/remote calls servers)
 //	store     keeps collections, documents, chunks, FTS5 and vectors in one SQLite file
 //	search    the engine: incremental indexing, keyword, semantic and hybrid search, section reads
+//	rescore   the engine's second stage: a learned model that reorders the best candidates and scores them as probabilities
+//	rerank    an optional remote cross-encoder over the first results
 //	cli, mcpserver, rest   thin adapters over search
 package mdsearch

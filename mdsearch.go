@@ -107,6 +107,9 @@ type SearchRequest struct {
 	// together: results are whole passages until the budget is spent; the
 	// last may be cut at a block boundary.
 	MaxTokens int `json:"max_tokens,omitempty"`
+	// Exclude leaves out the notes at these vault-relative paths (those
+	// already read, say), as if the vault did not hold them.
+	Exclude []string `json:"exclude,omitempty"`
 	// NoRerank keeps the local ranking where the engine has a reranker.
 	NoRerank bool `json:"no_rerank,omitempty"`
 }

@@ -1,6 +1,11 @@
 package eval
 
-import "math"
+import (
+	"math"
+
+	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/rescore"
+)
 
 // Calibration says how well a configuration's top scores read as
 // probabilities: over each query's best result, how often a score of p
@@ -80,4 +85,52 @@ func ece(xs []scored) float64 {
 		}
 	}
 	return e
+}
+
+// SampleCalibration scores each of a set's samples in mode with model m
+// and measures its top candidate's probability as calibrate does: right
+// when that candidate answers the query, never right for off-topic ones.
+// Unlike an eval run it sees the candidates before results are cut to a
+// few a note, so it is a quick reading of a fit, not the report's.
+func SampleCalibration(samples []Sample, m *rescore.Model, set string, mode mdsearch.Mode) Calibration {
+	stage := m.Modes[string(mode)]
+	var on, all []scored
+	var right, rightStrong, off, offStrong int
+	for _, s := range samples {
+		if s.Set != set || s.Mode != mode || len(s.Rows) == 0 || stage == nil {
+			continue
+		}
+		xs := make([]rescore.Vector, len(s.Rows))
+		for i, r := range s.Rows {
+			copy(xs[i][:], r.X)
+		}
+		logits, probs := stage.Score(xs)
+		top := 0
+		for i := range logits {
+			if logits[i] > logits[top] {
+				top = i
+			}
+		}
+		p := probs[top]
+		if s.OffTopic {
+			all = append(all, scored{p, false})
+			off++
+			offStrong += int(b2f(p >= Strong))
+			continue
+		}
+		ok := s.Rows[top].Answer
+		on, all = append(on, scored{p, ok}), append(all, scored{p, ok})
+		if ok {
+			right++
+			rightStrong += int(b2f(p >= Strong))
+		}
+	}
+	c := Calibration{ECE: ece(all), ECEOnTopic: ece(on)}
+	if right > 0 {
+		c.RightStrong = float64(rightStrong) / float64(right)
+	}
+	if off > 0 {
+		c.OffStrong = float64(offStrong) / float64(off)
+	}
+	return c
 }

@@ -18,6 +18,9 @@ func WriteTable(w io.Writer, r *Report) error {
 	if !r.Tuning.IsZero() {
 		fmt.Fprintf(w, "tuning: %s\n\n", r.Tuning)
 	}
+	if r.FirstStage {
+		fmt.Fprintln(w, "first stage only: the second stage is left out")
+	}
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	labelled := anyLabelled(r)

@@ -52,6 +52,7 @@ func OffTopicFor(set DevSet, all []DevSet, per int) ([]string, error) {
 // labelled with whether it answers the query.
 type Sample struct {
 	Set      string
+	Embedder string // the model ID of the embedder that made the cosines
 	Mode     mdsearch.Mode
 	OffTopic bool
 	Query    string
@@ -97,11 +98,14 @@ func Collect(ctx context.Context, o Options, set string) ([]Sample, error) {
 	var out []Sample
 	ask := func(q *Query, text string, mode mdsearch.Mode) error {
 		seen = nil
-		_, err := e.Search(ctx, mdsearch.SearchRequest{Query: text, N: min(mdsearch.MaxN, 2*max(o.K, 3)), MaxPerPage: o.MaxPerPage, Mode: mode})
+		_, err := e.Search(ctx, mdsearch.SearchRequest{Query: text, N: min(mdsearch.MaxN, 2*max(o.K, 3)), MaxPerPage: o.MaxPerPage, Mode: mode, Exclude: excluded(q)})
 		if err != nil {
 			return fmt.Errorf("%s: %q: %w", set, text, err)
 		}
 		s := Sample{Set: set, Mode: mode, OffTopic: q == nil, Query: text}
+		if cache != nil {
+			s.Embedder = cache.ModelID()
+		}
 		for _, c := range seen {
 			if q != nil && c.Path == q.Exclude {
 				continue
@@ -142,13 +146,18 @@ func answers(q *Query, c search.Observed) bool {
 
 // FitOptions set how FitModel weighs the samples.
 type FitOptions struct {
-	L2       float64 // penalty on the standardised weights
+	L2       float64 // the ranker's penalty on its weights' distance from the first stage's
+	CalL2    float64 // the calibrator's penalty on its standardised weights
+	CalMask  []int   // calibrator inputs left out
 	OffTopic float64 // weight of a set's off-topic queries, against 1 for its own
 	Command  string  // recorded in the model
 }
 
+// FitCommand makes model.json; model.json records it.
+const FitCommand = "go run ./eval/fitrescore -o rescore/model.json"
+
 // DefaultFit is how model.json was fitted.
-var DefaultFit = FitOptions{L2: 1e-3, OffTopic: 1}
+var DefaultFit = FitOptions{L2: 10, CalL2: 0.01, OffTopic: 1}
 
 // FitModel fits the second stage of each mode on samples: a ranker on
 // the queries the sets label, then a calibrator on its logits over those
@@ -168,6 +177,12 @@ func FitModel(samples []Sample, fo FitOptions) (*rescore.Model, error) {
 			queries[key{s.Set, s.Mode, s.OffTopic}]++
 			sets[s.Set] = true
 		}
+		if s.Embedder != "" {
+			if m.Embedder != "" && m.Embedder != s.Embedder {
+				return nil, fmt.Errorf("rescore: samples of two embedders, %s and %s", m.Embedder, s.Embedder)
+			}
+			m.Embedder = s.Embedder
+		}
 	}
 	weight := func(s Sample) float64 {
 		w := 1 / float64(queries[key{s.Set, s.Mode, s.OffTopic}])
@@ -186,7 +201,7 @@ func FitModel(samples []Sample, fo FitOptions) (*rescore.Model, error) {
 		if len(groups) == 0 {
 			continue
 		}
-		mask := rescore.PerQuery
+		mask := rescore.Unranked()
 		if mode == mdsearch.ModeKeyword {
 			mask = append(slices.Clone(mask), rescore.Semantic...)
 		}
@@ -205,16 +220,19 @@ func FitModel(samples []Sample, fo FitOptions) (*rescore.Model, error) {
 				copy(xs[i][:], r.X)
 				logits[i] = ranker.Logit(r.X)
 			}
-			w := weight(s) / float64(len(s.Rows))
+			rank := rescore.Ranks(logits)
+			w := weight(s) / float64(min(rescore.CalTop, len(s.Rows)))
 			for i, c := range rescore.CalInputs(xs, logits) {
-				rows = append(rows, rescore.Row{X: slices.Clone(c[:]), Answer: s.Rows[i].Answer, Weight: w})
+				if rank[i] <= rescore.CalTop {
+					rows = append(rows, rescore.Row{X: slices.Clone(c[:]), Answer: s.Rows[i].Answer, Weight: w})
+				}
 			}
 		}
-		var calMask []int
+		calMask := slices.Clone(fo.CalMask)
 		if mode == mdsearch.ModeKeyword {
-			calMask = []int{rescore.CalQueryCos}
+			calMask = append(calMask, rescore.CalQueryCos)
 		}
-		calib, err := rescore.Fit(rows, calMask, fo.L2)
+		calib, err := rescore.Fit(rows, calMask, fo.CalL2)
 		if err != nil {
 			return nil, err
 		}
@@ -243,6 +261,11 @@ const generatedSet = "rust-rfcs"
 // generatedPerStyle bounds the generated queries of each style.
 const generatedPerStyle = 150
 
+// generatedEvery picks the generated set's notes: every fourth RFC in
+// name order (160 notes, about 12k windows), which holds enough queries
+// of each style and indexes in a fraction of the whole corpus's time.
+const generatedEvery = 4
+
 // CollectDev collects the samples of every dev set under corpora, and of
 // queries generated from the rust-rfcs corpus, each with the dev sets'
 // queries (its own excepted) as off-topic ones. cacheDir, when set, keeps
@@ -250,6 +273,15 @@ const generatedPerStyle = 150
 func CollectDev(ctx context.Context, emb embed.Embedder, corpora, cacheDir string, log func(string)) ([]Sample, error) {
 	sets := DevSets(corpora)
 	gen := DevSet{Name: generatedSet, Vault: filepath.Join(corpora, "rust-rfcs", "text")}
+	dir, err := os.MkdirTemp("", "mdsearch-rfcs-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	if err := everyNth(gen.Vault, dir, generatedEvery); err != nil {
+		return nil, err
+	}
+	gen.Vault = dir
 	var all []Sample
 	for _, set := range append(sets, gen) {
 		var qs *QuerySet
@@ -319,4 +351,27 @@ func CandidateRecall(samples []Sample, set string, mode mdsearch.Mode) float64 {
 		return 0
 	}
 	return float64(found) / float64(n)
+}
+
+// everyNth copies every nth markdown file of the folder src, in name
+// order, into dst.
+func everyNth(src, dst string, n int) error {
+	names, err := filepath.Glob(filepath.Join(src, "*.md"))
+	if err != nil {
+		return err
+	}
+	slices.Sort(names)
+	for i := 0; i < len(names); i += n {
+		b, err := os.ReadFile(names[i])
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dst, filepath.Base(names[i])), b, 0o644); err != nil {
+			return err
+		}
+	}
+	if len(names) == 0 {
+		return fmt.Errorf("%s: no notes to generate queries from", src)
+	}
+	return nil
 }

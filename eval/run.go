@@ -45,13 +45,15 @@ type Options struct {
 
 // Report is the result of a Run.
 type Report struct {
-	Vault      string         `json:"vault"`
-	QueryFile  string         `json:"query_file"`
-	Queries    int            `json:"queries"`
-	K          int            `json:"k"`
-	MaxPerPage int            `json:"max_per_page"`
-	Model      string         `json:"model"`
-	Tuning     Tuning         `json:"tuning"`
+	Vault      string `json:"vault"`
+	QueryFile  string `json:"query_file"`
+	Queries    int    `json:"queries"`
+	K          int    `json:"k"`
+	MaxPerPage int    `json:"max_per_page"`
+	Model      string `json:"model"`
+	Tuning     Tuning `json:"tuning"`
+	// FirstStage says the second stage was left out (--first-stage).
+	FirstStage bool           `json:"first_stage,omitempty"`
 	Configs    []ConfigReport `json:"configs"`
 	Embedding  CacheStats     `json:"embedding"` // over the whole run
 	TookMS     float64        `json:"took_ms"`
@@ -91,7 +93,7 @@ func Run(ctx context.Context, opts Options) (_ *Report, err error) {
 		return nil, err
 	}
 	var cache *Cache
-	rep := &Report{Vault: opts.Vault, QueryFile: opts.Queries.File, Queries: len(opts.Queries.Queries),
+	rep := &Report{Vault: opts.Vault, QueryFile: opts.Queries.File, FirstStage: opts.FirstStageOnly, Queries: len(opts.Queries.Queries),
 		K: opts.K, MaxPerPage: opts.MaxPerPage, Model: "none (keyword only)", Tuning: opts.Tuning, Configs: []ConfigReport{}}
 	if opts.Embedder != nil {
 		cache = NewCache(opts.Embedder)
@@ -297,20 +299,21 @@ func (o *Options) ask(ctx context.Context, e searcher, cache *Cache, c Config) (
 		defer cache.SetBypass(false)
 	}
 	qs := o.Queries.Queries
-	// Twice k are asked for, so that k are left after an excluded page's
-	// results are dropped (as a caller that filters its own page would).
-	req := func(q string) mdsearch.SearchRequest {
-		return mdsearch.SearchRequest{Query: q, N: min(mdsearch.MaxN, 2*max(o.K, 3)), MaxPerPage: o.MaxPerPage, Mode: c.Mode}
+	// The query's excluded page is left out of the search, as if the
+	// vault did not hold it: it holds the query's own words, and beside
+	// it every other candidate would look weak to the second stage.
+	req := func(q *Query) mdsearch.SearchRequest {
+		return mdsearch.SearchRequest{Query: q.Text, N: min(mdsearch.MaxN, 2*max(o.K, 3)), MaxPerPage: o.MaxPerPage, Mode: c.Mode, Exclude: excluded(q)}
 	}
 	// Warm up: the first search loads the vectors into memory.
-	if _, err := e.Search(ctx, req(qs[0].Text)); err != nil {
+	if _, err := e.Search(ctx, req(&qs[0])); err != nil {
 		return nil, err
 	}
 	outs := make([]Outcome, 0, len(qs))
 	for i := range qs {
 		q := &qs[i]
 		start := time.Now()
-		resp, err := e.Search(ctx, req(q.Text))
+		resp, err := e.Search(ctx, req(q))
 		lat := msSince(start)
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: %w", o.Queries.File, q.Line, err)
@@ -332,7 +335,16 @@ func (o *Options) ask(ctx context.Context, e searcher, cache *Cache, c Config) (
 	return outs, nil
 }
 
-// dropExcluded removes the results on the excluded page, if any.
+// excluded is the request's Exclude for q.
+func excluded(q *Query) []string {
+	if q == nil || q.Exclude == "" {
+		return nil
+	}
+	return []string{q.Exclude}
+}
+
+// dropExcluded removes the results on the excluded page, if any (a
+// baseline that searches without the engine keeps them).
 func dropExcluded(rs []mdsearch.Result, exclude string) []mdsearch.Result {
 	if exclude == "" {
 		return rs

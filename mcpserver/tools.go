@@ -64,9 +64,9 @@ func searchTool() *mcp.Tool {
 			"`chunk i/N · part p/P · lines a–b · page W words · section \"A/B\"`. To read more, pass read_note the path and section exactly as shown: " +
 			"a path may be collection:path (several collections hold it), a section \"#id\" (another section has the same path) or \"/\" (the text before the first heading). " +
 			"`part p/P` (P > 1): the section was cut into P passages; read_note returns the whole section, or the start of one over 1500 words, so then read lines around the hit. " +
-			"Hybrid (default) and keyword scores are on one scale for every query: 50% or more is usually a strong match; questions the notes cannot answer usually score 20-40%, " +
-			"but a technical question over technical docs can reach 50-75% unanswered, so check the text; one- or two-word queries score lower even when right (often 40-60%), " +
-			"so rank by order; under 25% rarely answers. Semantic mode scores run higher (unrelated questions often 60-90%): compare them within one answer only. " +
+			"Hybrid (default) and keyword scores estimate the probability that the passage answers, on one scale for every query: 50% or more is a likely answer; " +
+			"questions the notes cannot answer mostly score under 20%; a right answer to a loosely worded or very short query often scores 30-50%, so check the text; " +
+			"under 20% rarely answers. Semantic mode scores run higher (unrelated questions often 60-90%): compare them within one answer only. " +
 			"Structured output: score 0-1, chunk_index from 0. " +
 			"Cost: roughly 150-1200 tokens per result (about 330 typical); max_tokens caps the total. A section costs far less than its page (about 1.3 tokens per word of the page's word count).",
 		InputSchema: schemaFor[SearchArgs](func(p map[string]*jsonschema.Schema) {

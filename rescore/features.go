@@ -1,6 +1,9 @@
 package rescore
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Feature indexes: the order of a feature vector. A Model names its
 // features, so a model fitted on another list is refused (Load), never
@@ -76,3 +79,22 @@ func IsQuestion(query string) bool {
 var questionWords = map[string]bool{"how": true, "what": true, "why": true, "when": true, "where": true,
 	"which": true, "who": true, "whom": true, "whose": true, "can": true, "does": true, "do": true,
 	"is": true, "are": true, "should": true, "could": true, "would": true, "will": true}
+
+// Ranked are the features the ranker weighs. Each was kept because, with
+// the others, it raised the ranking of every dev set when that set was
+// left out of the fit (docs/evaluation.md); features that helped one
+// style of query and cost another (heading-field bm25 lifts link-context
+// queries and sinks questions) are computed but left out.
+var Ranked = []int{FirstScore, FirstRel, KWRel, CosRel, CoverAllRel, CoverHeadRel, QHeading, QText,
+	PairNear, Boiler, Depth, PageTop, PageOther, Words}
+
+// Unranked are the features not in Ranked.
+func Unranked() []int {
+	var out []int
+	for i := range NumFeatures {
+		if !slices.Contains(Ranked, i) {
+			out = append(out, i)
+		}
+	}
+	return out
+}

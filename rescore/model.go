@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sort"
 	"sync"
 )
 
@@ -44,11 +45,19 @@ const (
 	CalBestKW            // the query's best KW
 	CalBestCover         // the query's best CoverAll
 	CalBestFirst         // the query's best FirstScore
+	CalRank              // 1/log2(1 + its rank by the ranker)
+	CalGap               // its logit minus the best other candidate's: how far the best leads
 	NumCalib
 )
 
 // CalNames name the calibrator's inputs in their order.
-var CalNames = [NumCalib]string{"logit", "logit_rel", "query_cover", "query_cos", "query_terms", "best_kw", "best_cover", "best_first"}
+var CalNames = [NumCalib]string{"logit", "logit_rel", "query_cover", "query_cos", "query_terms", "best_kw", "best_cover", "best_first", "rank", "gap"}
+
+// CalTop is how many of a query's best-ranked candidates the calibrator
+// is fitted on: the results a person reads, whose scores it must get
+// right (a linear model fitted on every candidate underrates the top
+// ones, which differ from the rest by more than a straight line allows).
+const CalTop = 5
 
 // Stage is the second stage for one search mode: a ranker that orders a
 // query's candidates, and a calibrator that turns its logits into the
@@ -75,17 +84,44 @@ func (s *Stage) Score(xs []Vector) (logits, probs []float64) {
 
 // CalInputs are the calibrator's inputs for a query's candidates.
 func CalInputs(xs []Vector, logits []float64) [][NumCalib]float64 {
-	best := math.Inf(-1)
+	best, second := math.Inf(-1), math.Inf(-1)
 	var kw, cover, first float64
 	for i := range xs {
-		best = max(best, logits[i])
+		if logits[i] > best {
+			best, second = logits[i], best
+		} else {
+			second = max(second, logits[i])
+		}
 		kw, cover, first = max(kw, xs[i][KW]), max(cover, xs[i][CoverAll]), max(first, xs[i][FirstScore])
 	}
+	rank := Ranks(logits)
 	out := make([][NumCalib]float64, len(xs))
 	for i := range xs {
-		out[i] = [NumCalib]float64{logits[i], logits[i] - best, xs[i][QueryCover], xs[i][QueryCos], xs[i][QueryTerms], kw, cover, first}
+		// The best is measured against the second; the rest against
+		// the best. A lone candidate leads by nothing.
+		gap := logits[i] - best
+		if rank[i] == 1 && len(xs) > 1 {
+			gap = logits[i] - second
+		}
+		out[i] = [NumCalib]float64{logits[i], logits[i] - best, xs[i][QueryCover], xs[i][QueryCos], xs[i][QueryTerms], kw, cover, first,
+			1 / math.Log2(1+float64(rank[i])), gap}
 	}
 	return out
+}
+
+// Ranks are the 1-based places of logits sorted high to low (ties in
+// their order).
+func Ranks(logits []float64) []int {
+	order := make([]int, len(logits))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return logits[order[a]] > logits[order[b]] })
+	rank := make([]int, len(logits))
+	for k, i := range order {
+		rank[i] = k + 1
+	}
+	return rank
 }
 
 // Model is the second stage of every search mode it serves.
@@ -95,13 +131,19 @@ type Model struct {
 	Features    []string          `json:"features"`
 	Calibration []string          `json:"calibration"`
 	Modes       map[string]*Stage `json:"modes"` // "hybrid", "keyword"
+	// Embedder is the model whose cosines the semantic features were
+	// fitted on: a hybrid search with another embedder, whose cosines
+	// mean something else, keeps the first stage's ranking.
+	Embedder string `json:"embedder"`
 	// Fitted says on what: the query sets and their counts.
 	Fitted []string `json:"fitted"`
 }
 
-// For returns the stage for a search mode, or nil when there is none.
-func (m *Model) For(mode string) *Stage {
-	if m == nil {
+// For returns the stage for a search mode with an embedder (its model
+// ID), or nil when there is none: keyword mode has no cosines, so any
+// embedder will do; other modes need the one the model was fitted with.
+func (m *Model) For(mode, embedder string) *Stage {
+	if m == nil || (mode != "keyword" && embedder != m.Embedder) {
 		return nil
 	}
 	return m.Modes[mode]
@@ -150,10 +192,13 @@ func Parse(b []byte) (*Model, error) {
 }
 
 // Monotone reports whether the calibrated probability rises with the
-// ranker's logit within a query (both logit inputs together).
+// ranker's logit within a query: the three logit inputs together (for two
+// candidates below the best, each moves with the logit), the gap alone
+// (by which the best leads the rest) and the rank.
 func (s *Stage) Monotone() bool {
 	c := s.Calib
-	return c.Weights[CalLogit]/c.Scale[CalLogit]+c.Weights[CalLogitRel]/c.Scale[CalLogitRel] >= 0
+	slope := func(i int) float64 { return c.Weights[i] / c.Scale[i] }
+	return slope(CalLogit)+slope(CalLogitRel)+slope(CalGap) >= 0 && c.Weights[CalGap] >= 0 && c.Weights[CalRank] >= 0
 }
 
 func (l *Linear) check(n int) error {

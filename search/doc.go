@@ -52,6 +52,17 @@
 // about nothing in the vault scores low (Fusion, DefaultFusion; the
 // numbers that chose them are in docs/evaluation.md).
 //
+// Second stage: the first secondK (50) passages of that fused list are
+// scored again by the learned model of package rescore, on features the
+// index already holds (bm25 per field, query-word coverage of text and
+// heading, proximity, window cosines, list ranks, the page's other
+// passages, how many notes share the heading). Its ranker reorders them;
+// its calibrator makes each score the probability that the passage
+// answers the query, fitted with questions no note answers, so a low
+// score means what it says on any vault. Hybrid mode uses it only with
+// the embedder it was fitted on (the local model); keyword mode with any.
+// Semantic mode, and hybrid with another embedder, keep the fusion.
+//
 // Results are then cut to the best MaxPerPage passages of each note and to
 // N in total; a passage next to a kept one of the same section joins it.
 // With MaxTokens, results fill that budget with whole passages (and an

@@ -59,11 +59,18 @@ func TestSearchModes(t *testing.T) {
 		}
 	}
 
-	// Scores are not rescaled to the query's best hit: the hybrid score of
-	// a passage is 0.6 × s / (s + 8) for its bm25 magnitude s, plus 0.4 ×
-	// its semantic score as semantic mode shows it. Keyword mode shows
-	// t / (t + 4) for t = s × cover / √terms, so s is read back from it
-	// (cover is 1: the vault holds every term).
+	// Scores are not rescaled to the query's best hit: the first stage's
+	// hybrid score of a passage is 0.6 × s / (s + 8) for its bm25
+	// magnitude s, plus 0.4 × its semantic score as semantic mode shows
+	// it. Keyword mode shows t / (t + 4) for t = s × cover / √terms, so s
+	// is read back from it (cover is 1: the vault holds every term). The
+	// second stage rescores keyword mode with any embedder, so these are
+	// read from an engine without it.
+	e, err := Open(bg, Options{IndexPath: e.opts.IndexPath, Embedder: e.opts.Embedder, ReadOnly: true, FirstStageOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
 	const q = "whole rye flour wild yeast" // 5 terms
 	kwPart := func(shown float64) float64 {
 		s := math.Sqrt(5) * DefaultFusion.KeywordOnlyHalf * shown / (1 - shown)
@@ -234,6 +241,12 @@ func TestFilters(t *testing.T) {
 		}, "collection:path prefix, as shared paths are shown")
 		check(mdsearch.SearchRequest{Query: "starter", Tag: "#Baking"}, func(r mdsearch.Result) bool { return strings.HasPrefix(r.Path, "kitchen/") }, "tag")
 		check(mdsearch.SearchRequest{Query: "starter", Tag: "baking/bread"}, func(r mdsearch.Result) bool { return r.Path == "kitchen/Extra.md" }, "nested tag")
+		check(mdsearch.SearchRequest{Query: "starter restic backups", Exclude: []string{"./kitchen/Sourdough.md", "kitchen/Extra.md"}},
+			func(r mdsearch.Result) bool { return r.Path != "kitchen/Sourdough.md" && r.Path != "kitchen/Extra.md" }, "exclude")
+	}
+	_, err := e.Search(bg, mdsearch.SearchRequest{Query: "starter", Exclude: []string{" "}})
+	if mdsearch.KindOf(err) != mdsearch.KindInvalid || !strings.Contains(err.Error(), "exclude") {
+		t.Errorf("an empty excluded path: %v", err)
 	}
 }
 

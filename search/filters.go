@@ -16,6 +16,17 @@ func moreFilters(f *store.Filter, req mdsearch.SearchRequest) error {
 		}
 		f.Tags = append(f.Tags, t)
 	}
+	for _, p := range req.Exclude {
+		p = strings.TrimSpace(p)
+		for strings.HasPrefix(p, "./") || strings.HasPrefix(p, "/") {
+			p = strings.TrimPrefix(strings.TrimPrefix(p, "./"), "/")
+		}
+		if p == "" {
+			return mdsearch.Errorf(mdsearch.KindInvalid, "search", "", "name a note by its path in the vault, e.g. notes/plan.md",
+				"exclude holds an empty path")
+		}
+		f.Exclude = append(f.Exclude, p)
+	}
 	for k, v := range req.Where {
 		if strings.TrimSpace(k) == "" {
 			return mdsearch.Errorf(mdsearch.KindInvalid, "search", "", "name a frontmatter field, e.g. owner=alice",

@@ -221,6 +221,9 @@ func filtersOf(req mdsearch.SearchRequest, ops operators) string {
 	for _, k := range keys {
 		f = append(f, fmt.Sprintf("%s=%s", k, strconv.Quote(req.Where[k])))
 	}
+	for _, p := range req.Exclude {
+		f = append(f, "not "+strconv.Quote(p))
+	}
 	return strings.Join(f, ", ")
 }
 

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -29,7 +30,11 @@ type Observed struct {
 // by the model's probability that each answers the query, which becomes
 // its score. Those below them keep their order, scored no higher.
 func (e *Engine) rescore(ctx context.Context, rd *store.Reader, q *query, cands []candidate) ([]candidate, error) {
-	stage := e.model.For(string(q.mode))
+	var embedder string
+	if e.emb != nil {
+		embedder = e.emb.ModelID()
+	}
+	stage := e.model.For(string(q.mode), embedder)
 	if (stage == nil && e.opts.Observe == nil) || len(cands) == 0 {
 		return cands, nil
 	}
@@ -191,11 +196,18 @@ func (e *Engine) keywordFeatures(ctx context.Context, rd *store.Reader, q *query
 		}
 	}
 	exprs := append([]string(nil), q.terms...)
+	few := make([]bool, len(q.terms))
+	for i, n := range counts {
+		few[i] = n < maxTermRows
+	}
 	pairs := adjacentPairs(q.terms)
 	for _, p := range pairs {
+		// A pair matches no more rows than its rarer term.
+		rare := few[slices.Index(q.terms, p[0])] || few[slices.Index(q.terms, p[1])]
 		exprs = append(exprs, p[0]+" + "+p[1], "NEAR("+p[0]+" "+p[1]+", 8)")
+		few = append(few, rare, rare)
 	}
-	m, err := rd.MatchFields(ctx, exprs, ids)
+	m, err := rd.MatchFields(ctx, exprs, few, ids)
 	if err != nil {
 		return err
 	}

@@ -13,9 +13,13 @@ type FieldScores [4]float64
 
 // MatchFields scores the rows among ids that match each of exprs (FTS5
 // MATCH expressions), column by column: out[i][id] for exprs[i]. Rows
-// that do not match are absent. One statement answers every expression,
-// each looking up only the ids' rows.
-func (s *Reader) MatchFields(ctx context.Context, exprs []string, ids []int64) ([]map[int64]FieldScores, error) {
+// that do not match are absent. One statement answers every expression.
+// An expression that few rows match (few[i]) is read whole and its rows
+// kept where they are among ids; any other looks up each id's row. FTS5
+// answers a looked-up row by seeking it in every index segment and, for
+// bm25, counts the expression's rows again for each id, which costs
+// more than reading a short list once.
+func (s *Reader) MatchFields(ctx context.Context, exprs []string, few []bool, ids []int64) ([]map[int64]FieldScores, error) {
 	out := make([]map[int64]FieldScores, len(exprs))
 	for i := range out {
 		out[i] = map[int64]FieldScores{}
@@ -37,9 +41,15 @@ func (s *Reader) MatchFields(ctx context.Context, exprs []string, ids []int64) (
 			q.WriteString(" UNION ALL ")
 		}
 		q.WriteString(`SELECT ` + strconv.Itoa(i) + `, rowid, bm25(chunks_fts, 1, 0, 0, 0), bm25(chunks_fts, 0, 1, 0, 0),
-			bm25(chunks_fts, 0, 0, 1, 0), bm25(chunks_fts, 0, 0, 0, 1) FROM chunks_fts
-			WHERE chunks_fts MATCH ? AND rowid IN (` + in.String() + `)`)
+			bm25(chunks_fts, 0, 0, 1, 0), bm25(chunks_fts, 0, 0, 0, 1) FROM chunks_fts WHERE chunks_fts MATCH ?`)
+		if !few[i] {
+			q.WriteString(` AND rowid IN (` + in.String() + `)`)
+		}
 		args[i] = e
+	}
+	want := make(map[int64]bool, len(ids))
+	for _, id := range ids {
+		want[id] = true
 	}
 	rows, err := s.r.QueryContext(ctx, q.String(), args...)
 	if err != nil {
@@ -52,6 +62,9 @@ func (s *Reader) MatchFields(ctx context.Context, exprs []string, ids []int64) (
 		var f FieldScores
 		if err := rows.Scan(&i, &id, &f[0], &f[1], &f[2], &f[3]); err != nil {
 			return nil, err
+		}
+		if !want[id] {
+			continue
 		}
 		for c := range f {
 			f[c] = -f[c] // bm25() is more negative for a better match

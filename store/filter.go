@@ -26,12 +26,15 @@ type Filter struct {
 	// holds it when the field is a list; values compare without regard to
 	// case (fold).
 	Fields map[string]string
+	// Exclude leaves out the notes at these vault-relative paths, compared
+	// exactly.
+	Exclude []string
 }
 
 // IsZero reports whether the filter matches everything.
 func (f Filter) IsZero() bool {
 	return f.CollectionID == 0 && f.PathPrefix == "" && len(f.PathHas) == 0 && len(f.FileHas) == 0 &&
-		f.Tag == "" && len(f.Tags) == 0 && len(f.Fields) == 0
+		f.Tag == "" && len(f.Tags) == 0 && len(f.Fields) == 0 && len(f.Exclude) == 0
 }
 
 // where returns SQL conditions on documents d, and their arguments.
@@ -66,6 +69,9 @@ func (f Filter) where() (string, []any) {
 			continue
 		}
 		c.add(fieldCond, k, v, num, v, num)
+	}
+	for _, p := range f.Exclude {
+		c.add(`d.path <> ?`, p)
 	}
 	if len(c.sql) == 0 {
 		return "1", nil

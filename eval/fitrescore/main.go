@@ -23,13 +23,13 @@ import (
 )
 
 // command is what model.json records as its maker.
-const command = "go run ./eval/fitrescore -o rescore/model.json"
+const command = eval.FitCommand
 
 func main() {
 	out := flag.String("o", "", "write the model fitted on every dev set to this file")
 	loso := flag.Bool("loso", false, "print the leave-one-set-out table")
 	cache := flag.String("cache", "", "keep each set's vectors in this folder between runs")
-	l2 := flag.Float64("l2", eval.DefaultFit.L2, "L2 penalty on the standardised weights")
+	l2 := flag.Float64("l2", eval.DefaultFit.L2, "the ranker's L2 penalty (on its distance from the first stage's fit)")
 	flag.Parse()
 	if err := run(*out, *loso, *cache, *l2); err != nil {
 		fmt.Fprintln(os.Stderr, "fitrescore:", err)
