@@ -85,8 +85,23 @@ func TestEvalKeywordOnly(t *testing.T) {
 		t.Fatalf("json: exit %d %s", code, out)
 	}
 	if rep.K != 3 || len(rep.Configs) != 2 || rep.Configs[0].Name != "sections-keyword" || rep.Configs[0].MRR != 1 ||
-		rep.Configs[0].SectionHit != 1 || len(rep.Configs[0].Outcomes) != 2 {
+		rep.Configs[0].SectionHit != 1 || len(rep.Configs[0].Outcomes) != 2 || rep.FirstStage {
 		t.Errorf("report: %+v", rep)
+	}
+
+	// --first-stage says so, and scores by the fusion: keyword mode's
+	// first stage shows t / (t + 4), the second stage a probability.
+	code, out, _ = run(t, "", append(args, "--json", "--details", "--first-stage")...)
+	var first eval.Report
+	if code != 0 || json.Unmarshal([]byte(out), &first) != nil || !first.FirstStage {
+		t.Fatalf("--first-stage: exit %d %s", code, out)
+	}
+	if a, b := first.Configs[0].Outcomes[0].TopScore, rep.Configs[0].Outcomes[0].TopScore; a == b {
+		t.Errorf("--first-stage scored %v, as the second stage does", a)
+	}
+	code, out, _ = run(t, "", append(args, "--first-stage")...)
+	if code != 0 || !strings.Contains(out, "first stage only") {
+		t.Errorf("--first-stage table: exit %d\n%s", code, out)
 	}
 }
 

@@ -3,7 +3,6 @@ package search
 import (
 	"context"
 	"math"
-	"slices"
 	"sort"
 	"strings"
 
@@ -196,18 +195,11 @@ func (e *Engine) keywordFeatures(ctx context.Context, rd *store.Reader, q *query
 		}
 	}
 	exprs := append([]string(nil), q.terms...)
-	few := make([]bool, len(q.terms))
-	for i, n := range counts {
-		few[i] = n < maxTermRows
-	}
 	pairs := adjacentPairs(q.terms)
 	for _, p := range pairs {
-		// A pair matches no more rows than its rarer term.
-		rare := few[slices.Index(q.terms, p[0])] || few[slices.Index(q.terms, p[1])]
 		exprs = append(exprs, p[0]+" + "+p[1], "NEAR("+p[0]+" "+p[1]+", 8)")
-		few = append(few, rare, rare)
 	}
-	m, err := rd.MatchFields(ctx, exprs, few, ids)
+	m, err := rd.MatchFields(ctx, exprs, ids)
 	if err != nil {
 		return err
 	}

@@ -8,18 +8,21 @@ import (
 
 // FieldScores are a row's bm25 magnitudes for one MATCH expression, one
 // per column of the keyword index (text, heading, title, tags): 0 where
-// the column does not match.
+// the column does not match. They are computed among the rows asked
+// about (MatchFields), so their idf is that of those rows, not the
+// index's.
 type FieldScores [4]float64
 
-// MatchFields scores the rows among ids that match each of exprs (FTS5
-// MATCH expressions), column by column: out[i][id] for exprs[i]. Rows
-// that do not match are absent. One statement answers every expression.
-// An expression that few rows match (few[i]) is read whole and its rows
-// kept where they are among ids; any other looks up each id's row. FTS5
-// answers a looked-up row by seeking it in every index segment and, for
-// bm25, counts the expression's rows again for each id, which costs
-// more than reading a short list once.
-func (s *Reader) MatchFields(ctx context.Context, exprs []string, few []bool, ids []int64) ([]map[int64]FieldScores, error) {
+// MatchFields scores the rows ids that match each of exprs (FTS5 MATCH
+// expressions), column by column: out[i][id] for exprs[i]. Rows that do
+// not match are absent. The rows' keyword text is written again, as
+// indexing wrote it, into a scratch FTS5 table in memory with the same
+// tokenizer, and the expressions are matched there: looking the rows up
+// in the index instead costs a seek in every segment per row and, for
+// bm25, a count of the expression's rows over the whole index per row,
+// which grows with the index (over a second a query at a million
+// windows). Ids no longer stored are left out.
+func (s *Reader) MatchFields(ctx context.Context, exprs []string, ids []int64) ([]map[int64]FieldScores, error) {
 	out := make([]map[int64]FieldScores, len(exprs))
 	for i := range out {
 		out[i] = map[int64]FieldScores{}
@@ -27,12 +30,18 @@ func (s *Reader) MatchFields(ctx context.Context, exprs []string, few []bool, id
 	if len(exprs) == 0 || len(ids) == 0 {
 		return out, nil
 	}
-	var in strings.Builder
-	for i, id := range ids {
-		if i > 0 {
-			in.WriteByte(',')
-		}
-		in.WriteString(strconv.FormatInt(id, 10))
+	rows, err := s.keywordRows(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	conn, err := scratch.get(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ok := false
+	defer func() { scratch.put(conn, ok) }()
+	if err := fill(ctx, conn, rows); err != nil {
+		return nil, err
 	}
 	var q strings.Builder
 	args := make([]any, len(exprs))
@@ -40,38 +49,36 @@ func (s *Reader) MatchFields(ctx context.Context, exprs []string, few []bool, id
 		if i > 0 {
 			q.WriteString(" UNION ALL ")
 		}
-		q.WriteString(`SELECT ` + strconv.Itoa(i) + `, rowid, bm25(chunks_fts, 1, 0, 0, 0), bm25(chunks_fts, 0, 1, 0, 0),
-			bm25(chunks_fts, 0, 0, 1, 0), bm25(chunks_fts, 0, 0, 0, 1) FROM chunks_fts WHERE chunks_fts MATCH ?`)
-		if !few[i] {
-			q.WriteString(` AND rowid IN (` + in.String() + `)`)
-		}
+		q.WriteString(`SELECT ` + strconv.Itoa(i) + `, rowid, bm25(f, 1, 0, 0, 0), bm25(f, 0, 1, 0, 0),
+			bm25(f, 0, 0, 1, 0), bm25(f, 0, 0, 0, 1) FROM f WHERE f MATCH ?`)
 		args[i] = e
 	}
-	want := make(map[int64]bool, len(ids))
-	for _, id := range ids {
-		want[id] = true
-	}
-	rows, err := s.r.QueryContext(ctx, q.String(), args...)
+	st, err := conn.stmt(ctx, q.String())
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	for rows.Next() {
+	res, err := st.QueryContext(ctx, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer res.Close()
+	for res.Next() {
 		var i int
 		var id int64
 		var f FieldScores
-		if err := rows.Scan(&i, &id, &f[0], &f[1], &f[2], &f[3]); err != nil {
+		if err := res.Scan(&i, &id, &f[0], &f[1], &f[2], &f[3]); err != nil {
 			return nil, err
-		}
-		if !want[id] {
-			continue
 		}
 		for c := range f {
 			f[c] = -f[c] // bm25() is more negative for a better match
 		}
 		out[i][id] = f
 	}
-	return out, rows.Err()
+	if err := res.Err(); err != nil {
+		return nil, err
+	}
+	ok = true
+	return out, nil
 }
 
 // HeadingNotes counts, for each heading text (lower case) that more than

@@ -1,48 +1,92 @@
 package store
 
 import (
-	"reflect"
+	"strconv"
+	"strings"
 	"testing"
+
+	"github.com/mdsearch/mdsearch"
 )
 
-// TestMatchFieldsReadWholeOrByID: an expression read whole and one looked
-// up id by id give the same scores, for the ids asked about only.
-func TestMatchFieldsReadWholeOrByID(t *testing.T) {
-	s := keywordFixture(t, map[string]string{
-		"a": "the sourdough starter needs rye flour",
-		"b": "rye bread with a sourdough starter",
-		"c": "a starter for the garden",
-		"d": "nothing about bread here",
-	})
-	hits, err := s.KeywordAny(ctx, []string{"starter", "bread", "nothing"}, Filter{}, Weights{}, 10)
-	if err != nil || len(hits) != 4 {
-		t.Fatalf("hits %v %v", hits, err)
-	}
-	ids := hitIDs(hits)[:3]
-	exprs := []string{"starter", "rye", "sourdough + starter", "NEAR(rye starter, 8)", "garden"}
-	whole, err := s.MatchFields(ctx, exprs, []bool{true, true, true, true, true}, ids)
+// TestMatchFieldsAsTheIndex: the scratch table matches each expression on
+// the same rows and columns as the keyword index does, for the rows asked
+// about only: the rows are written again as indexing wrote them (title,
+// file name, aliases, heading path, merged sections, tags).
+func TestMatchFieldsAsTheIndex(t *testing.T) {
+	s := open(t)
+	c, err := s.AddCollection(ctx, "c", "/vault/c")
 	if err != nil {
 		t.Fatal(err)
 	}
-	byID, err := s.MatchFields(ctx, exprs, make([]bool, len(exprs)), ids)
+	a := chunk("garden/rye-notes.md", 0, "Sowing", "the sourdough starter needs rye flour, fed daily")
+	a.SectionPath = []string{"Rye", "Sowing"}
+	a.Sections = [][]string{{"Rye", "Sowing"}, {"Rye", "Harvest Time"}}
+	putFM := func(path, title string, tags []string, fm map[string]any, ch mdsearch.Chunk) {
+		tx, err := s.Begin(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tx.PutDocument(Document{CollectionID: c.ID, Path: path, Title: title, Hash: []byte{1}, Tags: tags, Frontmatter: fm}, []mdsearch.Chunk{ch}); err != nil {
+			t.Fatal(err)
+		}
+		if err := tx.Commit(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	putFM("garden/rye-notes.md", "Rye", []string{"#Grain/rye", "Bread"}, nil, a)
+	b := chunk("bread.md", 0, "Bread", "rye bread with a sourdough starter, baked in a Dutch oven")
+	putFM("bread.md", "Baking bread", nil, map[string]any{"aliases": []any{"Secale", 1984}}, b)
+	put(t, s, c.ID, "other.md", "Other", nil, chunk("other.md", 0, "Other", "a starter for the garden"))
+	put(t, s, c.ID, "none.md", "None", nil, chunk("none.md", 0, "None", "nothing here"))
+	var ids []int64
+	rows, _ := s.w.QueryContext(ctx, `SELECT c.id FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE d.path <> 'none.md' ORDER BY c.id`)
+	for rows.Next() {
+		var id int64
+		rows.Scan(&id)
+		ids = append(ids, id)
+	}
+	rows.Close()
+	exprs := []string{"starter", "rye", "sourdough + starter", "NEAR(rye starter, 8)", "garden", "harvest", "grain",
+		"secale", "1984", "notes", "baking", "nothing", `"dutch oven"`, "sow*"}
+	got, err := s.MatchFields(ctx, exprs, ids)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(whole, byID) {
-		t.Errorf("read whole %v, by id %v", whole, byID)
+	in := make([]string, len(ids))
+	for i, id := range ids {
+		in[i] = strconv.FormatInt(id, 10)
 	}
-	asked := map[int64]bool{}
-	for _, id := range ids {
-		asked[id] = true
-	}
-	for i, m := range whole {
-		for id, f := range m {
-			if !asked[id] || f == (FieldScores{}) {
-				t.Errorf("%s: row %d scored %v", exprs[i], id, f)
+	for i, e := range exprs {
+		want := map[int64][4]bool{}
+		res, err := s.w.QueryContext(ctx, `SELECT rowid, bm25(chunks_fts, 1, 0, 0, 0), bm25(chunks_fts, 0, 1, 0, 0), bm25(chunks_fts, 0, 0, 1, 0),
+			bm25(chunks_fts, 0, 0, 0, 1) FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid IN (`+strings.Join(in, ",")+`)`, e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for res.Next() {
+			var id int64
+			var f [4]float64
+			res.Scan(&id, &f[0], &f[1], &f[2], &f[3])
+			want[id] = [4]bool{f[0] < 0, f[1] < 0, f[2] < 0, f[3] < 0}
+		}
+		res.Close()
+		if len(got[i]) != len(want) {
+			t.Errorf("%s: %d rows match, the index says %d", e, len(got[i]), len(want))
+		}
+		for id, f := range got[i] {
+			if w, ok := want[id]; !ok || w != [4]bool{f[0] > 0, f[1] > 0, f[2] > 0, f[3] > 0} {
+				t.Errorf("%s: row %d columns %v, the index says %v (%v)", e, id, f, w, ok)
 			}
 		}
 	}
-	if len(whole[0]) == 0 {
-		t.Errorf("starter matched none of %v", ids)
+	if len(got[7]) != 1 || len(got[8]) != 1 || len(got[5]) != 1 || len(got[6]) != 1 {
+		t.Errorf("alias, number alias, merged section or tag not matched: %v %v %v %v", got[7], got[8], got[5], got[6])
+	}
+}
+
+// The scratch table tokenizes as the keyword index does.
+func TestScratchTokenizer(t *testing.T) {
+	if !strings.Contains(strings.Join(schema, "\n"), "tokenize='"+keywordTokenizer+"'") {
+		t.Errorf("chunks_fts no longer tokenizes with %q: change keywordTokenizer with it", keywordTokenizer)
 	}
 }

@@ -1,0 +1,170 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"strings"
+)
+
+// keywordTokenizer is the keyword index's tokenizer (schema.go), which
+// the scratch table must share for its matches to be the index's.
+const keywordTokenizer = "porter unicode61 remove_diacritics 2"
+
+// scratchPool keeps in-memory SQLite connections, each holding the
+// scratch table f (columns as chunks_fts), for MatchFields. Each
+// connection is its own database, so concurrent searches take one each.
+type scratchPool struct {
+	db   *sql.DB
+	free chan *scratchConn
+}
+
+var scratch = scratchPool{free: make(chan *scratchConn, 4)}
+
+// scratchConn is a connection and its prepared statements by text: their
+// texts vary only with the number of rows and expressions, and preparing
+// costs as much as running them.
+type scratchConn struct {
+	c     *sql.Conn
+	stmts map[string]*sql.Stmt
+}
+
+// stmt returns q prepared on the connection.
+func (c *scratchConn) stmt(ctx context.Context, q string) (*sql.Stmt, error) {
+	if st, ok := c.stmts[q]; ok {
+		return st, nil
+	}
+	st, err := c.c.PrepareContext(ctx, q)
+	if err == nil {
+		c.stmts[q] = st
+	}
+	return st, err
+}
+
+func init() {
+	// Opening is lazy: no connection is made until get asks for one.
+	scratch.db, _ = sql.Open("sqlite", "file::memory:")
+}
+
+// get returns a free connection, or a new one with the table made.
+func (p *scratchPool) get(ctx context.Context) (*scratchConn, error) {
+	select {
+	case c := <-p.free:
+		return c, nil
+	default:
+	}
+	c, err := p.db.Conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	// Contentless, as the index is: emptied without reading its rows back.
+	if _, err := c.ExecContext(ctx, `CREATE VIRTUAL TABLE f USING fts5(text, heading, title, tags, content='', tokenize='`+keywordTokenizer+`')`); err != nil {
+		c.Close()
+		return nil, err
+	}
+	return &scratchConn{c: c, stmts: map[string]*sql.Stmt{}}, nil
+}
+
+// put keeps c for the next search, unless it failed (it may be inside
+// a transaction or half filled) or enough are kept.
+func (p *scratchPool) put(c *scratchConn, ok bool) {
+	if ok {
+		select {
+		case p.free <- c:
+			return
+		default:
+		}
+	}
+	for _, st := range c.stmts {
+		st.Close()
+	}
+	c.c.Close()
+}
+
+// fill replaces the scratch table's rows with rows, keyed by their id.
+func fill(ctx context.Context, c *scratchConn, rows map[int64][4]string) error {
+	tx, err := c.c.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	clear, err := c.stmt(ctx, `INSERT INTO f(f) VALUES ('delete-all')`)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.StmtContext(ctx, clear).ExecContext(ctx); err != nil {
+		return err
+	}
+	if len(rows) == 0 {
+		return tx.Commit()
+	}
+	// One statement for every row: each call through database/sql costs
+	// more than a row's insert.
+	args := make([]any, 0, 5*len(rows))
+	for id, r := range rows {
+		args = append(args, id, r[0], r[1], r[2], r[3])
+	}
+	ins, err := c.stmt(ctx, `INSERT INTO f(rowid, text, heading, title, tags) VALUES (?, ?, ?, ?, ?)`+strings.Repeat(`, (?, ?, ?, ?, ?)`, len(rows)-1))
+	if err != nil {
+		return err
+	}
+	if _, err := tx.StmtContext(ctx, ins).ExecContext(ctx, args...); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// keywordRows are the keyword index's rows of ids (text, heading, title,
+// tags) as putChunk wrote them, made again from what the index stores.
+func (s *Reader) keywordRows(ctx context.Context, ids []int64) (map[int64][4]string, error) {
+	chunks, err := s.Chunks(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	docs := map[int64]bool{}
+	for _, c := range chunks {
+		docs[c.DocID] = true
+	}
+	fms, err := s.frontmatters(ctx, docs)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[int64][4]string, len(chunks))
+	for id, c := range chunks {
+		title := titleTerms(c.Title, c.Path) + aliasTerms(fms[c.DocID])
+		out[id] = [4]string{KeywordText(c.Text), KeywordText(headingTerms(&c.Chunk)), KeywordText(title), KeywordText(strings.Join(c.Tags, " "))}
+	}
+	return out, nil
+}
+
+// frontmatters reads the frontmatter of the documents that have one.
+func (s *Reader) frontmatters(ctx context.Context, docs map[int64]bool) (map[int64]map[string]any, error) {
+	out := map[int64]map[string]any{}
+	if len(docs) == 0 {
+		return out, nil
+	}
+	args := make([]any, 0, len(docs))
+	for id := range docs {
+		args = append(args, id)
+	}
+	rows, err := s.r.QueryContext(ctx, `SELECT id, frontmatter FROM documents WHERE frontmatter IS NOT NULL AND id IN (?`+
+		strings.Repeat(",?", len(args)-1)+`)`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var fm string
+		if err := rows.Scan(&id, &fm); err != nil {
+			return nil, err
+		}
+		var m map[string]any
+		d := json.NewDecoder(strings.NewReader(fm))
+		d.UseNumber() // a number alias reads as it was written
+		if d.Decode(&m) == nil {
+			out[id] = m
+		}
+	}
+	return out, rows.Err()
+}
