@@ -291,6 +291,7 @@ type query struct {
 	terms    []string  // quoted FTS5 terms; none: no keyword list
 	cover    float64   // share of the terms' idf the index holds (keyword mode; see coverage)
 	rowScale float64   // rowScale of the index's keyword rows
+	seen     stageMemo // the second stage's last candidates and features
 }
 
 // rank builds both lists, fuses and dedups them. It reads deeper while a

@@ -38,13 +38,17 @@ func (e *Engine) rescore(ctx context.Context, rd *store.Reader, q *query, cands 
 		return cands, nil
 	}
 	top := cands[:min(secondK, len(cands))]
-	xs, err := e.features(ctx, rd, q, top)
-	if err != nil {
-		return nil, err
-	}
-	if e.opts.Observe != nil {
-		if err := e.observe(ctx, rd, q, top, xs); err != nil {
+	xs, ok := q.seen.get(top)
+	if !ok {
+		var err error
+		if xs, err = e.features(ctx, rd, q, top); err != nil {
 			return nil, err
+		}
+		q.seen.put(top, xs)
+		if e.opts.Observe != nil {
+			if err := e.observe(ctx, rd, q, top, xs); err != nil {
+				return nil, err
+			}
 		}
 	}
 	if stage == nil {
@@ -341,4 +345,39 @@ func (e *Engine) headingNotes(ctx context.Context, rd *store.Reader) (map[string
 	}
 	e.headings.Store(&headingNotes{gen: gen, notes: notes})
 	return notes, nil
+}
+
+// stageMemo keeps a query's last candidates and their features: when a
+// search ranks again, deeper (distinct drops copies, rank reads on while
+// long notes crowd out others), its first stage's best 50 are most often
+// the same, and their features need not be computed again.
+type stageMemo struct {
+	keys []candKey
+	xs   []rescore.Vector
+}
+
+type candKey struct {
+	id    int64
+	score float64
+}
+
+// get returns the features of top when they were the last put.
+func (m *stageMemo) get(top []candidate) ([]rescore.Vector, bool) {
+	if len(m.keys) != len(top) {
+		return nil, false
+	}
+	for i, c := range top {
+		if m.keys[i] != (candKey{c.id, c.score}) {
+			return nil, false
+		}
+	}
+	return m.xs, true
+}
+
+func (m *stageMemo) put(top []candidate, xs []rescore.Vector) {
+	m.keys = m.keys[:0]
+	for _, c := range top {
+		m.keys = append(m.keys, candKey{c.id, c.score})
+	}
+	m.xs = xs
 }

@@ -83,6 +83,7 @@ func benchStages(b *testing.B, with, without *Engine, mode mdsearch.Mode) {
 		return float64(lat[len(lat)*q/100].Microseconds()) / 1000
 	}
 	b.ReportMetric(ms(one, 50), "first-p50-ms")
+	b.ReportMetric(ms(one, 95), "first-p95-ms")
 	b.ReportMetric(ms(two, 50), "second-p50-ms")
 	b.ReportMetric(ms(two, 95), "second-p95-ms")
 	b.ReportMetric(ms(extra, 50), "added-p50-ms")
