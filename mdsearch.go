@@ -87,6 +87,8 @@ const (
 	MaxQueryBytes = 4000
 	// MaxMaxTokens bounds a search's token budget (SearchRequest.MaxTokens).
 	MaxMaxTokens = 1 << 20
+	// MaxExclude bounds the notes a search leaves out (SearchRequest.Exclude).
+	MaxExclude = 100
 )
 
 // SearchRequest is what every adapter turns its input into.
@@ -108,7 +110,8 @@ type SearchRequest struct {
 	// last may be cut at a block boundary.
 	MaxTokens int `json:"max_tokens,omitempty"`
 	// Exclude leaves out the notes at these vault-relative paths (those
-	// already read, say), as if the vault did not hold them.
+	// already read, say), as if the vault did not hold them; at most
+	// MaxExclude.
 	Exclude []string `json:"exclude,omitempty"`
 	// NoRerank keeps the local ranking where the engine has a reranker.
 	NoRerank bool `json:"no_rerank,omitempty"`

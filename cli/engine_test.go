@@ -204,6 +204,15 @@ func TestEmbedderNone(t *testing.T) {
 	if code != 0 || !strings.HasPrefix(out, "1. **homelab/Backups.md**") {
 		t.Errorf("search --embedder none: %d %s", code, out)
 	}
+	// --exclude leaves a note out, as if the vault did not hold it.
+	code, out, errOut = run(t, index, "search", "restic", "--embedder", "none", "--exclude", "homelab/Backups.md")
+	if code != 0 || strings.Contains(out, "Backups.md") {
+		t.Errorf("search --exclude: %d %s %s", code, out, errOut)
+	}
+	code, _, errOut = run(t, index, "search", "restic", "--embedder", "none", "--exclude", " ")
+	if code == 0 || !strings.Contains(errOut, "exclude holds an empty path") {
+		t.Errorf("search --exclude ' ': %d %s", code, errOut)
+	}
 }
 
 func TestParseSize(t *testing.T) {

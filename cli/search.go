@@ -16,10 +16,11 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 	fs.IntVar(&req.MaxPerPage, "max-per-page", mdsearch.DefaultMaxPerPage, fmt.Sprintf("most chunks from one note (1–%d)", mdsearch.MaxMaxPerPage))
 	mode := fs.String("mode", "hybrid", "hybrid, semantic or keyword")
 	fs.StringVar(&req.Collection, "collection", "", "search only this collection")
-	var tags, where listFlag
+	var tags, where, exclude listFlag
 	fs.Var(&tags, "tag", "only notes with this tag (nested tags included); repeat to require several")
 	fs.StringVar(&req.PathPrefix, "path-prefix", "", "only notes under this vault-relative path (any case)")
 	fs.Var(&where, "where", "only notes whose frontmatter FIELD=VALUE (FIELD in any case, params.author for a field inside a map; a list field: contains it; numbers compare as numbers); repeatable, all must match")
+	fs.Var(&exclude, "exclude", "leave out the note at this vault-relative path (one already read, say); repeatable")
 	fs.IntVar(&req.MaxTokens, "max-tokens", 0, "fill at most about this many tokens with whole passages, their header and footer lines included (0: no limit)")
 	brief := fs.Bool("brief", false, "show each result's first lines only")
 	fs.BoolVar(&req.NoRerank, "no-rerank", false, "keep the local ranking, though a --reranker is set")
@@ -45,6 +46,7 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 	if req.Where, err = mdsearch.ParseWhere(where); err != nil {
 		return requestError("search", err)
 	}
+	req.Exclude = exclude
 	req.Mode = mdsearch.Mode(*mode)
 	e, closeAll, err := ef.open(ctx, env, req.Mode != mdsearch.ModeKeyword)
 	if err != nil {

@@ -55,11 +55,12 @@ type SearchResult struct {
 
 // searchParams are the query parameters semantic-search accepts.
 var searchParams = map[string]bool{"q": true, "n": true, "max_chunks_per_page": true,
-	"mode": true, "collection": true, "tag": true, "path_prefix": true, "where": true, "max_tokens": true}
+	"mode": true, "collection": true, "tag": true, "path_prefix": true, "where": true, "max_tokens": true, "exclude": true}
 
 // repeatable are the parameters that may be given more than once: every
-// tag and every frontmatter condition must match.
-var repeatable = map[string]bool{"tag": true, "where": true}
+// tag and every frontmatter condition must match, every note named by
+// exclude is left out.
+var repeatable = map[string]bool{"tag": true, "where": true, "exclude": true}
 
 // maxParamLen bounds each parameter: the longest query the engine takes.
 const maxParamLen = mdsearch.MaxQueryBytes
@@ -133,6 +134,7 @@ func parseSearch(raw string) (mdsearch.SearchRequest, error) {
 	if req.Where, err = mdsearch.ParseWhere(vals["where"]); err != nil {
 		return req, err
 	}
+	req.Exclude = vals["exclude"]
 	return req, nil
 }
 

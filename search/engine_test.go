@@ -248,6 +248,14 @@ func TestFilters(t *testing.T) {
 	if mdsearch.KindOf(err) != mdsearch.KindInvalid || !strings.Contains(err.Error(), "exclude") {
 		t.Errorf("an empty excluded path: %v", err)
 	}
+	many := make([]string, mdsearch.MaxExclude+1)
+	for i := range many {
+		many[i] = fmt.Sprintf("n%d.md", i)
+	}
+	_, err = e.Search(bg, mdsearch.SearchRequest{Query: "starter", Exclude: many})
+	if mdsearch.KindOf(err) != mdsearch.KindInvalid || !strings.Contains(err.Error(), "exclude names 101 notes") {
+		t.Errorf("too many excluded notes: %v", err)
+	}
 }
 
 func TestReadAndOutline(t *testing.T) {

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/mdsearch/mdsearch"
@@ -15,6 +16,10 @@ func moreFilters(f *store.Filter, req mdsearch.SearchRequest) error {
 				"tags holds an empty tag: a filter that lost its value would match every note")
 		}
 		f.Tags = append(f.Tags, t)
+	}
+	if len(req.Exclude) > mdsearch.MaxExclude {
+		return mdsearch.Errorf(mdsearch.KindInvalid, "search", "", fmt.Sprintf("name at most %d notes", mdsearch.MaxExclude),
+			"exclude names %d notes", len(req.Exclude))
 	}
 	for _, p := range req.Exclude {
 		p = strings.TrimSpace(p)
