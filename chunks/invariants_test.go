@@ -458,17 +458,18 @@ func checkOverlapStart(doc *sections.Document, pos int) error {
 	if b := blockAt(doc, pos); b != nil && b.Kind == sections.Code {
 		return fmt.Errorf("starts inside a code block (bytes %d-%d)", b.StartByte, b.EndByte)
 	}
-	if lineStartIfFirst(doc.Src, pos) != pos || pos == 0 || doc.Src[pos-1] == '\n' {
+	src := doc.Shown() // a lone CR ends a line, as the splitter reads it
+	if lineStartIfFirst(src, pos) != pos || pos == 0 || src[pos-1] == '\n' {
 		return nil
 	}
-	if afterSentenceEnd(doc.Src, pos) {
+	if afterSentenceEnd(src, pos) {
 		return nil
 	}
 	line := pos
-	for line > 0 && doc.Src[line-1] != '\n' {
+	for line > 0 && src[line-1] != '\n' {
 		line--
 	}
-	return fmt.Errorf("starts mid-sentence at %q", doc.Text(line, min(len(doc.Src), pos+10)))
+	return fmt.Errorf("starts mid-sentence at %q", doc.Text(line, min(len(src), pos+10)))
 }
 
 // afterSentenceEnd reports whether pos follows white space after ".", "!"
