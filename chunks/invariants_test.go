@@ -283,14 +283,18 @@ func checkSections(doc *sections.Document, opts Options, c mdsearch.Chunk) error
 		return fmt.Errorf("listed section %q is not the section the chunk starts in or an ancestor", c.Sections[0])
 	}
 	for _, p := range c.Sections[1:] {
-		found := false
+		// A path listed once may stand for several sections of that path
+		// ("### " then "#"): each is allowed, the first is the next last.
+		first := -1
 		for i := last + 1; i < len(doc.Sections); i++ {
 			if slices.Equal(doc.Sections[i].Path, p) {
-				allowed[group(i)], last, found = true, i, true
-				break
+				allowed[group(i)] = true
+				if first < 0 {
+					first = i
+				}
 			}
 		}
-		if !found {
+		if last = first; first < 0 {
 			return fmt.Errorf("listed section %q is no section after the one before it", p)
 		}
 	}
