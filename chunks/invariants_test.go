@@ -283,14 +283,18 @@ func checkSections(doc *sections.Document, opts Options, c mdsearch.Chunk) error
 		return fmt.Errorf("listed section %q is not the section the chunk starts in or an ancestor", c.Sections[0])
 	}
 	for _, p := range c.Sections[1:] {
-		found := false
+		// A path listed once may stand for several sections of that path
+		// ("### " then "#"): each is allowed, the first is the next last.
+		first := -1
 		for i := last + 1; i < len(doc.Sections); i++ {
 			if slices.Equal(doc.Sections[i].Path, p) {
-				allowed[group(i)], last, found = true, i, true
-				break
+				allowed[group(i)] = true
+				if first < 0 {
+					first = i
+				}
 			}
 		}
-		if !found {
+		if last = first; first < 0 {
 			return fmt.Errorf("listed section %q is no section after the one before it", p)
 		}
 	}
@@ -458,17 +462,18 @@ func checkOverlapStart(doc *sections.Document, pos int) error {
 	if b := blockAt(doc, pos); b != nil && b.Kind == sections.Code {
 		return fmt.Errorf("starts inside a code block (bytes %d-%d)", b.StartByte, b.EndByte)
 	}
-	if lineStartIfFirst(doc.Src, pos) != pos || pos == 0 || doc.Src[pos-1] == '\n' {
+	src := doc.Shown() // a lone CR ends a line, as the splitter reads it
+	if lineStartIfFirst(src, pos) != pos || pos == 0 || src[pos-1] == '\n' {
 		return nil
 	}
-	if afterSentenceEnd(doc.Src, pos) {
+	if afterSentenceEnd(src, pos) {
 		return nil
 	}
 	line := pos
-	for line > 0 && doc.Src[line-1] != '\n' {
+	for line > 0 && src[line-1] != '\n' {
 		line--
 	}
-	return fmt.Errorf("starts mid-sentence at %q", doc.Text(line, min(len(doc.Src), pos+10)))
+	return fmt.Errorf("starts mid-sentence at %q", doc.Text(line, min(len(src), pos+10)))
 }
 
 // afterSentenceEnd reports whether pos follows white space after ".", "!"

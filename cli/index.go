@@ -36,6 +36,7 @@ func runIndex(ctx context.Context, env *Env, args []string) error {
 	case len(pos) == 0 && *profile != "":
 		return usagef("--profile is a collection's: give the DIR or COLLECTION it is for")
 	}
+	indexGC(env)
 	if _, ok := chunks.ParseProfile(*profile); !ok && indexProfiles[*profile] == nil {
 		return usagef("unknown --profile %q (want sections, h2h3 or fixed)", *profile)
 	}

@@ -25,6 +25,10 @@ func parse(name string, src []byte) *Document {
 		d.warn(w)
 	}
 	d.Body = d.frontmatter(buf)
+	if cost := parseCost(buf[d.Body:]); cost > maxParseCost {
+		d.parsePlain(buf, cost, lines)
+		return d
+	}
 	w := &walker{buf: buf, base: d.Body, lines: lines}
 	w.parse()
 	if w.unclosed > 0 {

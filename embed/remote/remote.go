@@ -322,7 +322,21 @@ func Truncate(text string, max int) string {
 			hi = mid - 1
 		}
 	}
-	return text[:runeCut(text, lo)]
+	return text[:extendCut(text, runeCut(text, lo), max)]
+}
+
+// extendCut moves a cut at n forward by whole runes while the prefix still
+// fits: the estimate is not monotone (a combining mark after a CJK
+// character lowers it), so the binary search may stop short.
+func extendCut(text string, n, max int) int {
+	for n < len(text) {
+		_, size := utf8.DecodeRuneInString(text[n:])
+		if EstimateTokens(text[:n+size]) > max {
+			break
+		}
+		n += size
+	}
+	return n
 }
 
 // runeCut moves a cut at n back to the start of the rune it splits, if
