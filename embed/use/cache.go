@@ -92,10 +92,18 @@ func openModel(dir, cache string, threads int, vocabSize func() (int, error), pr
 	if err != nil {
 		return nil, err
 	}
+	saved := ortCachePath(cache, stamp, prec, cfg)
+	if p, ok := openSaved(saved, sessions, cfg); ok {
+		return p, nil
+	}
+	// The first session saves its optimised graph for the next process.
+	first := cfg
+	first.saveTo = saveTemp(saved)
+	defer finishSaved(first.saveTo, saved)
 	path := filepath.Join(dir, prec.onnxName())
 	fromFile := func() (*ort.DynamicAdvancedSession, error) { return newSession(path, nil, cfg) }
 	if cachedStamp(path) == stamp {
-		if s, err := fromFile(); err == nil {
+		if s, err := newSession(path, nil, first); err == nil {
 			return newSessionPool(s, sessions, fromFile), nil
 		}
 		// A damaged cache file: rebuild it below.
@@ -116,7 +124,7 @@ func openModel(dir, cache string, threads int, vocabSize func() (int, error), pr
 		return nil, err
 	}
 	data := buildONNX(spec, [][2]string{{stampKey, stamp}}, prec)
-	s, err := newSession("", data, cfg)
+	s, err := newSession("", data, first)
 	if err != nil {
 		return nil, fmt.Errorf("ONNX Runtime rejected the graph built from model.json: %w", err)
 	}
