@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
 	"golang.org/x/term"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/assets"
 	"github.com/mdsearch/mdsearch/chunks"
 	"github.com/mdsearch/mdsearch/eval"
 	"github.com/mdsearch/mdsearch/search"
@@ -36,6 +38,10 @@ type engineFlags struct {
 	// follow switches to an index deleted and built again while the
 	// command runs (serve, mcp, watch: they run for hours).
 	follow bool
+	// oneQuery loads the model while the index opens, and reads the
+	// vectors through the vector cache (search: one query from a cold
+	// process).
+	oneQuery bool
 	// serverDown is set by open when the remote embedder asked for did not
 	// answer: the engine runs keyword-only, which index must not call done.
 	serverDown bool
@@ -110,6 +116,11 @@ func (f *engineFlags) open(ctx context.Context, env *Env, withModel bool) (*sear
 	}
 	opts := search.Options{IndexPath: path, MaxFileSize: maxSize, ReadOnly: f.readOnly, Existing: f.existing,
 		Follow: f.follow, Notify: func(msg string) { env.say("%s", msg) }, Profiles: indexProfiles}
+	if f.oneQuery {
+		if home, err := assets.Home(env.Getenv); err == nil {
+			opts.VectorCache = filepath.Join(home, "vectors")
+		}
+	}
 	if f.reranker != nil {
 		if opts.Reranker, err = f.reranker.open(env); err != nil {
 			return nil, nil, err
@@ -117,7 +128,7 @@ func (f *engineFlags) open(ctx context.Context, env *Env, withModel bool) (*sear
 	}
 	closeEmb := func() {}
 	if withModel && f.embedder != nil {
-		emb, closer, keywordOnly, err := f.embedder.open(env)
+		emb, closer, keywordOnly, err := f.embedder.open(env, f.oneQuery)
 		switch {
 		case mdsearch.KindOf(err) == mdsearch.KindInvalid:
 			return nil, nil, usagef("%v", err) // a bad --embedder setting, not a missing model

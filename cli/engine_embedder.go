@@ -21,12 +21,17 @@ func addEmbedderFlags(fs *flag.FlagSet) *embedderFlags {
 	return f
 }
 
-// open loads the configured model. keywordOnly reports that the user chose
-// no model on purpose (--embedder none).
-func (f *embedderFlags) open(env *Env) (emb embed.Embedder, closer func(), keywordOnly bool, err error) {
+// open loads the configured model; deferred loads the local one in the
+// background (see provider.OpenDeferred). keywordOnly reports that the user
+// chose no model on purpose (--embedder none).
+func (f *embedderFlags) open(env *Env, deferred bool) (emb embed.Embedder, closer func(), keywordOnly bool, err error) {
 	cfg := f.cfg
 	cfg.Getenv = env.Getenv
-	emb, err = provider.Open(cfg)
+	if deferred {
+		emb, err = provider.OpenDeferred(cfg)
+	} else {
+		emb, err = provider.Open(cfg)
+	}
 	if err != nil {
 		return nil, func() {}, false, err
 	}

@@ -76,6 +76,12 @@ type Options struct {
 	// scores (see rerank_remote.go); nil keeps the local ranking.
 	Reranker rerank.Reranker
 
+	// VectorCache is a folder where each index's vectors are kept in one
+	// file as of its last change (see vectorcache.go), for processes that
+	// load them to search once; "" keeps none. A changed index is read
+	// from SQLite again and its file rewritten.
+	VectorCache string
+
 	// Notify hears what a user should know while a call waits, such as
 	// another process holding the index lock; nil discards it.
 	Notify func(msg string)

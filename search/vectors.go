@@ -5,6 +5,7 @@ import (
 	"context"
 	"math"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 
@@ -75,41 +76,97 @@ func (e *Engine) loadVectors(ctx context.Context, gen int64) (*snapshot, error) 
 	if model == 0 {
 		return s, nil
 	}
-	// Sized up front: appending a million rows would regrow the vectors
-	// (512 MB at a million windows) several times, and the copies left
-	// behind set the process's peak memory.
-	n, err := e.st.WindowCount(ctx)
-	if err != nil {
-		return nil, err
+	key, cache, cacheable := e.vectorCacheKey(ctx, gen, model)
+	if !cacheable || !readVectorCache(cache, key, s) {
+		if key.Gen, err = e.scanVectors(ctx, s); err != nil {
+			return nil, err
+		}
+		if cacheable {
+			writeVectorCache(cache, key, s)
+		}
 	}
-	s.ids, s.docs, s.scales = make([]int64, 0, n), make([]int64, 0, n), make([]float32, 0, n)
-	s.index, s.secs = make([]int32, 0, n), make([]int64, 0, n)
-	s.heads = make([]bool, 0, n)
-	s.vecs = make([]int8, 0, n*s.dim)
-	err = e.st.ScanVectors(ctx, model, func(w store.WindowRef, vec []byte) error {
-		id := w.ChunkID
+	s.weighHeadings(e.opts.Fusion.HeadingCos)
+	s.indexChunks()
+	return s, nil
+}
+
+// scanVectors fills s from the index, scales before the heading weight,
+// and returns the generation it read.
+func (e *Engine) scanVectors(ctx context.Context, s *snapshot) (gen int64, err error) {
+	var bad []int // rows whose vector has another size
+	gen, err = e.st.ScanVectorRows(ctx, s.model, s.setWindows, func(i int, vec []byte) error {
 		scale, q := store.Int8(vec)
 		if len(q) != s.dim {
-			return nil // written by a model of the same name and another size; never matches
+			bad = append(bad, i) // written by a model of the same name and another size; never matches
+			return nil
 		}
-		if _, ok := s.row[id]; !ok {
-			s.row[id] = int32(len(s.ids))
-		}
-		s.ids = append(s.ids, id)
-		s.docs = append(s.docs, w.DocID)
-		s.index = append(s.index, int32(w.Index))
-		s.secs = append(s.secs, w.SectionID)
-		s.heads = append(s.heads, w.Heading)
-		if w.Heading {
-			// A heading alone is weaker evidence than text: its cosine
-			// counts for less (folded into the scale, so scans are unchanged).
-			scale *= float32(e.opts.Fusion.HeadingCos)
-		}
-		s.scales = append(s.scales, scale)
-		s.vecs = append(s.vecs, q...)
+		s.scales[i] = scale
+		copy(s.vec(i), q)
 		return nil
 	})
-	return s, err
+	if err != nil {
+		return 0, err
+	}
+	s.drop(bad)
+	return gen, nil
+}
+
+// weighHeadings folds the heading weight into the scales of heading rows:
+// a heading alone is weaker evidence than text, so its cosine counts for
+// less (in the scale, so scans are unchanged).
+func (s *snapshot) weighHeadings(cos float64) {
+	for i, h := range s.heads {
+		if h {
+			s.scales[i] *= float32(cos)
+		}
+	}
+}
+
+// setWindows sizes the snapshot for refs, one row per window, and fills
+// in everything but the vectors and scales. Sized once: appending a
+// million rows would regrow the vectors (512 MB at a million windows)
+// several times, and the copies left behind set the process's peak memory.
+func (s *snapshot) setWindows(refs []store.WindowRef) error {
+	n := len(refs)
+	s.ids, s.docs, s.scales = make([]int64, n), make([]int64, n), make([]float32, n)
+	s.index, s.secs, s.heads = make([]int32, n), make([]int64, n), make([]bool, n)
+	s.vecs = make([]int8, n*s.dim)
+	for i, w := range refs {
+		s.ids[i], s.docs[i], s.index[i] = w.ChunkID, w.DocID, int32(w.Index)
+		s.secs[i], s.heads[i] = w.SectionID, w.Heading
+	}
+	return nil
+}
+
+// drop removes the rows listed in bad.
+func (s *snapshot) drop(bad []int) {
+	if len(bad) == 0 {
+		return
+	}
+	slices.Sort(bad)
+	keep := 0
+	for i := range s.ids {
+		if len(bad) > 0 && bad[0] == i {
+			bad = bad[1:]
+			continue
+		}
+		s.ids[keep], s.docs[keep], s.index[keep] = s.ids[i], s.docs[i], s.index[i]
+		s.secs[keep], s.heads[keep], s.scales[keep] = s.secs[i], s.heads[i], s.scales[i]
+		copy(s.vec(keep), s.vec(i))
+		keep++
+	}
+	s.ids, s.docs, s.index = s.ids[:keep], s.docs[:keep], s.index[:keep]
+	s.secs, s.heads, s.scales = s.secs[:keep], s.heads[:keep], s.scales[:keep]
+	s.vecs = s.vecs[:keep*s.dim]
+}
+
+// indexChunks records the first row of each chunk.
+func (s *snapshot) indexChunks() {
+	for i, id := range s.ids {
+		if _, ok := s.row[id]; !ok {
+			s.row[id] = int32(i)
+		}
+	}
 }
 
 // hit is a row of the snapshot with its cosine to the query.

@@ -140,6 +140,13 @@ func (s *Reader) Generation(ctx context.Context) (int64, error) {
 	return n, nil
 }
 
+// Instance is the index's random ID, made with the file (or when an index
+// written before instance IDs is first opened for writing; "" until then).
+// The generation counts commits from that point, so the ID and the
+// generation together name one state of the index: a file deleted and
+// built again starts a new ID.
+func (s *Reader) Instance(ctx context.Context) (string, error) { return s.Meta(ctx, "instance") }
+
 // SetRoot moves a collection to another folder (a vault that was moved).
 func (s *Store) SetRoot(ctx context.Context, id int64, root string) error {
 	_, err := s.w.ExecContext(ctx, `UPDATE collections SET root = ? WHERE id = ?`, root, id)

@@ -139,7 +139,12 @@ var schema = []string{
 		UNIQUE (model_id, vkey)
 	)`,
 	`INSERT INTO meta(key, value) VALUES ('schema_version', '` + strconv.Itoa(SchemaVersion) + `'), ('generation', '0'), ('model', '')`,
+	addInstance,
 }
+
+// addInstance gives the index a random instance ID, unless it has one: with
+// the generation it names one state of one index file (Instance).
+const addInstance = `INSERT INTO meta(key, value) VALUES ('instance', lower(hex(randomblob(16)))) ON CONFLICT(key) DO NOTHING`
 
 // Store is an open index file.
 type Store struct {

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -181,16 +180,11 @@ func OpenContext(ctx context.Context, cfg Config) (embed.Embedder, error) {
 
 // openUSE finds the assets (flag, env, cache) and loads the local model.
 func openUSE(cfg Config) (embed.Embedder, error) {
-	getenv := cfg.Getenv
-	if getenv == nil {
-		getenv = os.Getenv
-	}
-	p, err := assets.Locate(assets.Paths{LibPath: cfg.LibPath, ModelDir: cfg.ModelDir}, getenv)
+	opts, err := useOptions(cfg)
 	if err != nil {
 		return nil, err
 	}
-	m, err := use.New(use.Options{LibPath: p.LibPath, ModelDir: p.ModelDir, Threads: cfg.Threads,
-		BatchSize: cfg.BatchSize, Precision: use.Precision(cfg.Precision)})
+	m, err := use.New(opts)
 	if err != nil {
 		return nil, err
 	}

@@ -28,6 +28,12 @@ const stampKey = "mdsearch.source"
 // it, so a new int8 graph gets a new ID and rebuilds the cache),
 // model.json and every weight shard it lists.
 func sourceStamp(dir string, prec Precision) (string, error) {
+	stamp, _, err := sourceStampFiles(dir, prec)
+	return stamp, err
+}
+
+// sourceStampFiles is sourceStamp, with the names of the files it read.
+func sourceStampFiles(dir string, prec Precision) (stamp string, names []string, err error) {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\n", builderVersion)
 	if prec != Float32 {
@@ -35,28 +41,30 @@ func sourceStamp(dir string, prec Precision) (string, error) {
 	}
 	data, err := readModelFile(dir, "model.json")
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	h.Write(data)
+	names = append(names, "model.json")
 	var mf struct {
 		WeightsManifest []struct {
 			Paths []string `json:"paths"`
 		} `json:"weightsManifest"`
 	}
 	if err := json.Unmarshal(data, &mf); err != nil {
-		return "", fmt.Errorf("model.json: not a TensorFlow.js model: %w", err)
+		return "", nil, fmt.Errorf("model.json: not a TensorFlow.js model: %w", err)
 	}
 	for _, group := range mf.WeightsManifest {
 		for _, name := range group.Paths {
 			shard, err := readModelFile(dir, name)
 			if err != nil {
-				return "", err
+				return "", nil, err
 			}
 			fmt.Fprintf(h, "\n%s %d\n", name, len(shard))
 			h.Write(shard)
+			names = append(names, name)
 		}
 	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	return hex.EncodeToString(h.Sum(nil)), names, nil
 }
 
 // cachedStamp reads the source stamp recorded in a cached model.onnx, or ""
@@ -76,17 +84,26 @@ func cachedStamp(path string) string {
 // openModel opens the cached graph of precision prec when it was built from
 // the current source files, and otherwise builds it from the tfjs model and
 // caches it.
-func openModel(dir string, threads, vocabSize int, prec Precision) (*sessionPool, error) {
+// vocabSize is asked for only when the graph is built.
+func openModel(dir, cache string, threads int, vocabSize func() (int, error), prec Precision) (*sessionPool, error) {
 	sessions, each := splitThreads(threads)
 	cfg := sessionConfig{threads: each}
-	stamp, err := sourceStamp(dir, prec)
+	stamp, err := cachedSourceStamp(dir, cache, prec)
 	if err != nil {
 		return nil, err
 	}
+	saved := ortCachePath(cache, stamp, prec, cfg)
+	if p, ok := openSaved(saved, sessions, cfg); ok {
+		return p, nil
+	}
+	// The first session saves its optimised graph for the next process.
+	first := cfg
+	first.saveTo = saveTemp(saved)
+	defer finishSaved(first.saveTo, saved)
 	path := filepath.Join(dir, prec.onnxName())
 	fromFile := func() (*ort.DynamicAdvancedSession, error) { return newSession(path, nil, cfg) }
 	if cachedStamp(path) == stamp {
-		if s, err := fromFile(); err == nil {
+		if s, err := newSession(path, nil, first); err == nil {
 			return newSessionPool(s, sessions, fromFile), nil
 		}
 		// A damaged cache file: rebuild it below.
@@ -99,11 +116,15 @@ func openModel(dir string, threads, vocabSize int, prec Precision) (*sessionPool
 	if err != nil {
 		return nil, err
 	}
-	if err := spec.fits(vocabSize); err != nil {
+	size, err := vocabSize()
+	if err != nil {
+		return nil, err
+	}
+	if err := spec.fits(size); err != nil {
 		return nil, err
 	}
 	data := buildONNX(spec, [][2]string{{stampKey, stamp}}, prec)
-	s, err := newSession("", data, cfg)
+	s, err := newSession("", data, first)
 	if err != nil {
 		return nil, fmt.Errorf("ONNX Runtime rejected the graph built from model.json: %w", err)
 	}

@@ -42,6 +42,7 @@ type Options struct {
 	Threads   int       // CPU threads for inference, in all; default the number of CPUs (see sessionPool)
 	BatchSize int       // texts per inference call; default DefaultBatchSize
 	Precision Precision // projection arithmetic; default DefaultPrecision
+	CacheDir  string    // mdsearch's cache root, for what New remembers between runs; default $MDSEARCH_HOME, then ~/.cache/mdsearch
 }
 
 // Model is the Universal Sentence Encoder lite running in ONNX Runtime. It
@@ -80,21 +81,46 @@ func New(opts Options) (*Model, error) {
 	if err != nil {
 		return nil, mdsearch.Errorf(mdsearch.KindInvalid, "load embedding model", "", "use float32 or int8", "%v", err)
 	}
+	// The vocabulary loads while ONNX Runtime starts the session: on two
+	// cores that hides it from a command that loads the model for one query.
+	vocab := make(chan vocabResult, 1)
+	go func() {
+		tok, err := loadVocab(dir)
+		vocab <- vocabResult{tok, err}
+	}()
 	if err := initRuntime(lib); err != nil {
 		return nil, mdsearch.Errorf(mdsearch.KindUnavailable, "load ONNX Runtime", lib, hintLib, "%v", trimPath(err, lib))
 	}
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		return nil, mdsearch.Errorf(mdsearch.KindUnavailable, "load embedding model", dir, hintModel, "no such directory")
 	}
-	tok, err := loadVocab(dir)
+	v := sync.OnceValue(func() vocabResult { return <-vocab })
+	cache := opts.CacheDir
+	if cache == "" {
+		cache = cacheHome()
+	}
+	pool, err := openModel(dir, cache, threads, func() (int, error) {
+		if v().err != nil {
+			return 0, v().err
+		}
+		return v().tok.VocabSize(), nil
+	}, prec)
+	if v().err != nil { // the vocabulary's error first, as when it loaded first
+		if pool != nil {
+			pool.close()
+		}
+		return nil, mdsearch.Errorf(mdsearch.KindUnavailable, "load embedding model", dir, hintModel, "%v", v().err)
+	}
 	if err != nil {
 		return nil, mdsearch.Errorf(mdsearch.KindUnavailable, "load embedding model", dir, hintModel, "%v", err)
 	}
-	pool, err := openModel(dir, threads, tok.VocabSize(), prec)
-	if err != nil {
-		return nil, mdsearch.Errorf(mdsearch.KindUnavailable, "load embedding model", dir, hintModel, "%v", err)
-	}
-	return &Model{tok: tok, batchSize: batch, precision: prec, pool: pool}, nil
+	return &Model{tok: v().tok, batchSize: batch, precision: prec, pool: pool}, nil
+}
+
+// vocabResult is what loadVocab returned.
+type vocabResult struct {
+	tok *Tokenizer
+	err error
 }
 
 // loadVocab reads the tokenizer from dir/vocab.json.

@@ -29,6 +29,8 @@ type sessionPool struct {
 	all    []*ort.DynamicAdvancedSession
 	shared int // turns among the sessions lent busy
 	closed bool
+
+	onClose func() error // after the sessions are destroyed: release what they read
 }
 
 // errClosed is what a closed pool answers.
@@ -139,5 +141,8 @@ func (p *sessionPool) close() error {
 		errs = append(errs, s.Destroy())
 	}
 	p.all = nil
+	if p.onClose != nil {
+		errs = append(errs, p.onClose())
+	}
 	return errors.Join(errs...)
 }

@@ -92,6 +92,8 @@ type sessionConfig struct {
 	optLevel  ort.GraphOptimizationLevel // 0: ONNX Runtime's default, all optimisations
 	noArena   bool                       // disable the CPU memory arena
 	noPattern bool                       // disable memory pattern planning
+	saveTo    string                     // save the optimised graph here, in ONNX Runtime's format
+	inPlace   bool                       // the data is a saved graph whose bytes outlive the session: use them in place
 }
 
 // newSession opens the ONNX model, from a file or from bytes when data is
@@ -127,9 +129,32 @@ func newSession(path string, data []byte, cfg sessionConfig) (*ort.DynamicAdvanc
 			return nil, err
 		}
 	}
+	if err := cfg.setCache(opts); err != nil {
+		return nil, err
+	}
 	in, out := []string{inputIDs, inputMask}, []string{outputName}
 	if data != nil {
 		return ort.NewDynamicAdvancedSessionWithONNXData(data, in, out, opts)
 	}
 	return ort.NewDynamicAdvancedSession(path, in, out, opts)
+}
+
+// setCache sets the options that save a graph or open a saved one.
+func (cfg sessionConfig) setCache(opts *ort.SessionOptions) error {
+	if cfg.saveTo != "" {
+		if err := opts.SetOptimizedModelFilePath(cfg.saveTo); err != nil {
+			return err
+		}
+		if err := opts.AddSessionConfigEntry("session.save_model_format", "ORT"); err != nil {
+			return err
+		}
+	}
+	if cfg.inPlace {
+		for _, key := range []string{"session.use_ort_model_bytes_directly", "session.use_ort_model_bytes_for_initializers"} {
+			if err := opts.AddSessionConfigEntry(key, "1"); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
