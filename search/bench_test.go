@@ -397,10 +397,7 @@ func benchKeywordList(b *testing.B, e *Engine, queries []string, chunks int) {
 			engine, raw = append(engine, mid.Sub(start)), append(raw, time.Since(mid))
 			i++
 		}
-		p := func(lat []time.Duration, q int) float64 {
-			sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
-			return float64(lat[len(lat)*q/100].Microseconds()) / 1000
-		}
+		p := percentileMS
 		b.ReportMetric(p(engine, 50), "p50-ms")
 		b.ReportMetric(p(engine, 95), "p95-ms")
 		b.ReportMetric(p(raw, 50), "raw-or-p50-ms")

@@ -152,3 +152,13 @@ func (s *Store) SetRoot(ctx context.Context, id int64, root string) error {
 	_, err := s.w.ExecContext(ctx, `UPDATE collections SET root = ? WHERE id = ?`, root, id)
 	return err
 }
+
+// addInstance gives an index written before instance IDs its own. It reads
+// first, so opening an index that has one never waits for the write lock.
+func (s *Store) addInstance(ctx context.Context) error {
+	if id, err := (&Reader{r: s.w}).Instance(ctx); err != nil || id != "" {
+		return err
+	}
+	_, err := s.w.ExecContext(ctx, addInstance)
+	return err
+}

@@ -403,16 +403,6 @@ func (s *Store) upgrade(ctx context.Context, f *fileInfo) (*Migration, error) {
 	return nil, s.addColumns(ctx)
 }
 
-// addInstance gives an index written before instance IDs its own. It reads
-// first, so opening an index that has one never waits for the write lock.
-func (s *Store) addInstance(ctx context.Context) error {
-	if id, err := (&Reader{r: s.w}).Instance(ctx); err != nil || id != "" {
-		return err
-	}
-	_, err := s.w.ExecContext(ctx, addInstance)
-	return err
-}
-
 // addedColumns came after version 2's tables, in this order; has is the
 // Reader's flag saying the index holds the column.
 var addedColumns = []struct {
