@@ -7,6 +7,7 @@ import (
 	"html"
 	"io"
 
+	"github.com/mdsearch/mdsearch/sections"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
@@ -17,11 +18,28 @@ import (
 // a page of megabytes is read as text anyway.
 const MaxRenderSize = 2 << 20
 
-// tooBig shows a note over MaxRenderSize as escaped text, with a notice.
-func tooBig(src []byte) Rendered {
-	notice := fmt.Sprintf(`<p class="render-notice">This note is %d bytes, over the %d rendered: shown as text.</p>`+"\n",
-		len(src), MaxRenderSize)
-	return Rendered{HTML: notice + "<pre>" + html.EscapeString(string(src)) + "</pre>\n", Headings: []Heading{}}
+// maxRenderCost bounds sections.ParseCost for a note HTML renders: the
+// parse tree and the HTML of a note made of little but headings, list
+// items or nested quotes take far more memory than its size says (2 MiB
+// of headings took 1.5 GB), and such a note is read as text anyway. The
+// docs in the test corpora cost at most 14.5 per byte, 30 MB for a note
+// of MaxRenderSize.
+const maxRenderCost = 32 << 20
+
+// asText shows a note as escaped text, with a notice saying why, when it
+// is over MaxRenderSize or maxRenderCost; ok is false when it is neither.
+func asText(src []byte) (r Rendered, ok bool) {
+	var why string
+	switch {
+	case len(src) > MaxRenderSize:
+		why = fmt.Sprintf("This note is %d bytes, over the %d rendered", len(src), MaxRenderSize)
+	case sections.ParseCost(src) > maxRenderCost:
+		why = "This note holds too many headings, list items or nested quotes to render"
+	default:
+		return Rendered{}, false
+	}
+	notice := `<p class="render-notice">` + why + `: shown as text.</p>` + "\n"
+	return Rendered{HTML: notice + "<pre>" + html.EscapeString(string(src)) + "</pre>\n", Headings: []Heading{}}, true
 }
 
 // renderBlocks renders doc's top-level blocks one by one, stopping once

@@ -47,8 +47,9 @@ func TestDelimiterGuardKeepsEmphasis(t *testing.T) {
 // context between blocks.
 func TestRenderStopsWhenCancelled(t *testing.T) {
 	var b strings.Builder
-	for b.Len() < MaxRenderSize-100 {
-		b.WriteString("## Heading\n\nSome *text* with [a link](x.md) and `code`.\n\n- a\n- b\n\n")
+	para := strings.Repeat("Some *text* with [a link](x.md) and `code`. ", 8)
+	for b.Len() < MaxRenderSize-1000 {
+		b.WriteString("## Heading\n\n" + para + "\n\n- a\n- b\n\n")
 	}
 	src := []byte(b.String())
 	ctx, cancel := context.WithCancel(context.Background())
@@ -69,6 +70,22 @@ func TestRenderStopsWhenCancelled(t *testing.T) {
 		t.Fatalf("cancelled during: err %v (whole render %v)", err, whole)
 	}
 	t.Logf("whole render %v, cancelled one stopped after %v", whole, time.Since(start))
+}
+
+// A note that would cost too much to parse is shown as its text: 2 MiB of
+// headings, of list items or of nested quotes.
+func TestCostlyNoteShownAsText(t *testing.T) {
+	for _, line := range []string{"# h\n", "- item\n", strings.Repeat("> ", 60) + "x\n"} {
+		src := []byte(strings.Repeat(line, MaxRenderSize/len(line)))
+		start := time.Now()
+		r := HTML(src, HTMLOptions{})
+		if !strings.Contains(r.HTML, "too many headings, list items or nested quotes") || !strings.Contains(r.HTML, "<pre>") {
+			t.Errorf("%q: got %.200s", line, r.HTML)
+		}
+		if d := time.Since(start); d > 2*time.Second {
+			t.Errorf("%q: %v to show as text", line, d)
+		}
+	}
 }
 
 // A note over MaxRenderSize is shown as its text, escaped, with a notice.

@@ -85,8 +85,8 @@ func HTMLContext(ctx context.Context, src []byte, opts HTMLOptions) (Rendered, e
 	if err := ctx.Err(); err != nil {
 		return Rendered{}, err
 	}
-	if len(src) > MaxRenderSize {
-		return tooBig(src), nil
+	if r, ok := asText(src); ok {
+		return r, nil
 	}
 	first := max(opts.FirstLine, 1)
 	var out bytes.Buffer

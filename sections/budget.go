@@ -30,8 +30,13 @@ const (
 // and emphasis took minutes), and no heading is this long.
 const maxHeading = 64 << 10
 
-// parseCost estimates the memory that parsing src as markdown takes, from
-// its lines alone: blocks, containers and heading text cost the most.
+// ParseCost estimates the memory, in bytes, that parsing src as markdown
+// takes, from its lines alone: blocks, containers and heading text cost
+// the most. Rendering a note costs a few times more than reading its
+// sections (render.HTML uses it too).
+func ParseCost(src []byte) int { return parseCost(src) }
+
+// parseCost is ParseCost.
 func parseCost(src []byte) int {
 	var fences Fences
 	cost, prevLen, blank := 0, 0, true
