@@ -87,7 +87,7 @@ func TestToolsListed(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string][]string{
-		"semantic_search": {"query", "n", "max_chunks_per_page", "mode", "collection", "tag", "path_prefix", "exclude", "max_tokens"},
+		"semantic_search": {"query", "n", "max_chunks_per_page", "mode", "collection", "tag", "path_prefix", "exclude", "no_rerank", "max_tokens"},
 		"read_note":       {"path", "section"},
 		"note_outline":    {"path"},
 	}

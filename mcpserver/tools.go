@@ -32,6 +32,7 @@ type SearchArgs struct {
 	Tags             []string       `json:"tags,omitempty" jsonschema:"only notes with every one of these tags, without the #"`
 	Where            map[string]any `json:"where,omitempty" jsonschema:"only notes whose frontmatter fields have these values (a string, number or boolean; a list field: contains it; case ignored in names and text), e.g. {\"owner\": \"alice\", \"draft\": false}; params.author names a field inside a map"`
 	Exclude          []string       `json:"exclude,omitempty" jsonschema:"leave out these notes, by vault-relative path as results show it (notes already read), at most 100"`
+	NoRerank         bool           `json:"no_rerank,omitempty" jsonschema:"keep mdsearch's own ranking where the server has a reranker"`
 	MaxTokens        int            `json:"max_tokens,omitempty" jsonschema:"spend at most about this many tokens on the answer (passages with their header and footer lines): whole passages until the budget is used, the last one cut at a block boundary (inside a first block that alone is over) with the lines that read the rest, and a note when results were left out; omit for no limit"`
 }
 
@@ -169,7 +170,7 @@ func (a SearchArgs) request() (mdsearch.SearchRequest, error) {
 	return mdsearch.SearchRequest{
 		Query: q, N: a.N, MaxPerPage: a.MaxChunksPerPage, Mode: mode,
 		Collection: a.Collection, Tag: tag, PathPrefix: a.PathPrefix,
-		Tags: tags, Where: where, MaxTokens: a.MaxTokens, Exclude: a.Exclude,
+		Tags: tags, Where: where, MaxTokens: a.MaxTokens, Exclude: a.Exclude, NoRerank: a.NoRerank,
 	}, nil
 }
 

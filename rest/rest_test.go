@@ -146,7 +146,8 @@ func TestSearchParams(t *testing.T) {
       "read_hint": "cut to fit the token budget"`},
 		{"q=x&max_tokens=-1", 400, "max_tokens is \"-1\""},
 		{"q=x&max_tokens=lots", 400, "max_tokens is \"lots\""},
-		{"q=starter&n=50&max_chunks_per_page=5&mode=semantic&collection=v&tag=%23bread&path_prefix=kitchen/&max_tokens=300&exclude=a.md&exclude=b/c.md", 200, `"name": "kitchen/Sourdough"`},
+		{"q=starter&n=50&max_chunks_per_page=5&mode=semantic&collection=v&tag=%23bread&path_prefix=kitchen/&max_tokens=300&exclude=a.md&exclude=b/c.md&no_rerank=true", 200, `"name": "kitchen/Sourdough"`},
+		{"q=x&no_rerank=maybe", 400, "no_rerank is \"maybe\": use true or false"},
 		{"", 400, "missing q"},
 		{"q=%20%20", 400, "q is empty: it holds only spaces or control characters; say what to search for"},
 		{"q=", 400, "q is empty"},
@@ -183,7 +184,7 @@ func TestSearchParams(t *testing.T) {
 	}
 	if f.last.N != 50 || f.last.MaxPerPage != 5 || f.last.Mode != mdsearch.ModeSemantic || f.last.Tag != "bread" ||
 		f.last.Collection != "v" || f.last.PathPrefix != "kitchen/" || f.last.MaxTokens != 300 ||
-		strings.Join(f.last.Exclude, ",") != "a.md,b/c.md" {
+		strings.Join(f.last.Exclude, ",") != "a.md,b/c.md" || !f.last.NoRerank {
 		t.Errorf("engine got %+v", f.last)
 	}
 	// Results that were not merged or cut carry none of the passage fields.

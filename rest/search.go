@@ -55,7 +55,7 @@ type SearchResult struct {
 
 // searchParams are the query parameters semantic-search accepts.
 var searchParams = map[string]bool{"q": true, "n": true, "max_chunks_per_page": true,
-	"mode": true, "collection": true, "tag": true, "path_prefix": true, "where": true, "max_tokens": true, "exclude": true}
+	"mode": true, "collection": true, "tag": true, "path_prefix": true, "where": true, "max_tokens": true, "exclude": true, "no_rerank": true}
 
 // repeatable are the parameters that may be given more than once: every
 // tag and every frontmatter condition must match, every note named by
@@ -135,6 +135,11 @@ func parseSearch(raw string) (mdsearch.SearchRequest, error) {
 		return req, err
 	}
 	req.Exclude = vals["exclude"]
+	if v := vals.Get("no_rerank"); vals.Has("no_rerank") {
+		if req.NoRerank, err = strconv.ParseBool(v); err != nil {
+			return req, fmt.Errorf("no_rerank is %q: use true or false", v)
+		}
+	}
 	return req, nil
 }
 
