@@ -409,6 +409,22 @@ const (
 	KindUnavailable      // a missing asset or service
 )
 
+// String names a kind as the JSON errors of the REST API and of the
+// command line's --json spell it.
+func (k Kind) String() string {
+	switch k {
+	case KindInvalid:
+		return "invalid"
+	case KindNotFound:
+		return "not_found"
+	case KindForbidden:
+		return "forbidden"
+	case KindUnavailable:
+		return "unavailable"
+	}
+	return "internal"
+}
+
 func (e *Error) Error() string {
 	msg := e.Op
 	if e.Path != "" {

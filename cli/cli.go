@@ -79,13 +79,15 @@ func Main(ctx context.Context, env *Env, args []string) int {
 	return code
 }
 
-// errWriter keeps the first error of the writes to w.
+// errWriter keeps the first error of the writes to w, and counts them.
 type errWriter struct {
-	w   io.Writer
-	err error
+	w      io.Writer
+	err    error
+	writes int
 }
 
 func (e *errWriter) Write(p []byte) (int, error) {
+	e.writes++
 	n, err := e.w.Write(p)
 	if err != nil && e.err == nil {
 		e.err = err
@@ -148,6 +150,7 @@ func runCommand(ctx context.Context, env *Env, args []string) int {
 	case errors.As(err, &ue):
 		cmdEnv.say("%s", ue.msg)
 		fmt.Fprintf(env.Stderr, "Run 'mdsearch %s -h' for usage.\n", args[0])
+		sayJSON(env, args, jsonError{jsonErrorBody{Kind: "usage", Message: ue.msg, Hint: "run 'mdsearch " + args[0] + " -h' for usage"}})
 		return 2
 	case errors.Is(err, errFailed):
 		return 1
@@ -155,10 +158,25 @@ func runCommand(ctx context.Context, env *Env, args []string) int {
 		// Ctrl-C: say so, not which step saw the cancel. Index runs commit
 		// as they go, so what was done stays.
 		cmdEnv.say("interrupted%s", interruptedHint[args[0]])
+		sayJSON(env, args, jsonError{jsonErrorBody{Kind: "interrupted", Message: "interrupted" + interruptedHint[args[0]]}})
 		return 130
 	default:
 		cmdEnv.say("%s", withoutOp(args[0], err))
+		sayJSON(env, args, errorJSON(args[0], "", err))
 		return 1
+	}
+}
+
+// sayJSON prints a failure on stdout as JSON when the command was given
+// --json and printed nothing there yet: a command that failed after its
+// answer (index --json, with one collection's folder gone) keeps stdout
+// one JSON document.
+func sayJSON(env *Env, args []string, e jsonError) {
+	if w, ok := env.Stdout.(*errWriter); ok && w.writes > 0 {
+		return
+	}
+	if wantsJSON(args[1:]) {
+		printJSON(env, e)
 	}
 }
 

@@ -61,10 +61,10 @@ func runEval(ctx context.Context, env *Env, args []string) error {
 	}
 	// 0 means "default" to eval.Run; on the command line it is a mistake.
 	if opts.K < 1 || opts.K > mdsearch.MaxN {
-		return fmt.Errorf("k must be between 1 and %d, got %d", mdsearch.MaxN, opts.K)
+		return mdsearch.Errorf(mdsearch.KindInvalid, "", "", "", "k must be between 1 and %d, got %d", mdsearch.MaxN, opts.K)
 	}
 	if opts.MaxPerPage < 1 || opts.MaxPerPage > mdsearch.MaxMaxPerPage {
-		return fmt.Errorf("max per page must be between 1 and %d, got %d", mdsearch.MaxMaxPerPage, opts.MaxPerPage)
+		return mdsearch.Errorf(mdsearch.KindInvalid, "", "", "", "max per page must be between 1 and %d, got %d", mdsearch.MaxMaxPerPage, opts.MaxPerPage)
 	}
 	if *weights != "" {
 		if opts.Tuning.Weights, err = eval.ParseWeights(*weights); err != nil {

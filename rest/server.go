@@ -219,16 +219,17 @@ func writeError(w http.ResponseWriter, code int, kind, msg string) {
 
 // writeEngineError maps an engine error's kind to an HTTP status.
 func (srv *Server) writeEngineError(w http.ResponseWriter, r *http.Request, err error) {
-	code, kind := http.StatusInternalServerError, "internal"
-	switch mdsearch.KindOf(err) {
+	k := mdsearch.KindOf(err)
+	code, kind := http.StatusInternalServerError, k.String()
+	switch k {
 	case mdsearch.KindInvalid:
-		code, kind = http.StatusBadRequest, "invalid"
+		code = http.StatusBadRequest
 	case mdsearch.KindNotFound:
-		code, kind = http.StatusNotFound, "not_found"
+		code = http.StatusNotFound
 	case mdsearch.KindForbidden:
-		code, kind = http.StatusForbidden, "forbidden"
+		code = http.StatusForbidden
 	case mdsearch.KindUnavailable:
-		code, kind = http.StatusServiceUnavailable, "unavailable"
+		code = http.StatusServiceUnavailable
 	default:
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			code, kind = http.StatusServiceUnavailable, "unavailable"
