@@ -1,6 +1,7 @@
 package store
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -88,5 +89,30 @@ func TestMatchFieldsAsTheIndex(t *testing.T) {
 func TestScratchTokenizer(t *testing.T) {
 	if !strings.Contains(strings.Join(schema, "\n"), "tokenize='"+keywordTokenizer+"'") {
 		t.Errorf("chunks_fts no longer tokenizes with %q: change keywordTokenizer with it", keywordTokenizer)
+	}
+}
+
+// Concurrent searches each take their own scratch connection.
+func TestMatchFieldsConcurrent(t *testing.T) {
+	s := keywordFixture(t, map[string]string{"a": "rye starter", "b": "wheat starter", "c": "garden"})
+	hits, err := s.KeywordAny(ctx, []string{"starter", "garden"}, Filter{}, Weights{}, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := hitIDs(hits)
+	errs := make(chan error, 16)
+	for range 16 {
+		go func() {
+			m, err := s.MatchFields(ctx, []string{"starter", "rye"}, ids)
+			if err == nil && (len(m[0]) != 2 || len(m[1]) != 1) {
+				err = fmt.Errorf("got %v", m)
+			}
+			errs <- err
+		}()
+	}
+	for range 16 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
 	}
 }
