@@ -11,6 +11,11 @@
 // chunk's, reuses the stored vector. They are stored as int8 with one
 // float32 scale per vector (see Quantize), a quarter of float32's size.
 //
+// The search's second stage matches query words on a few candidates
+// (MatchFields) in a scratch FTS5 table in memory, never in the file:
+// their keyword rows are written there again as indexing wrote them, so
+// the cost does not grow with the index.
+//
 // The file is marked with PRAGMA application_id = ApplicationID ("mdsx"),
 // and its schema is numbered (SchemaVersion). Open changes only files so
 // marked (or a version 1 index, written before the mark, recognised by its
