@@ -436,6 +436,11 @@ func (t *Tokenizer) runTolerance(margin, base float64, nb int, nonPositive bool)
 // margin, and whether every piece it met scored at most 0; c.rev holds the
 // best path's ids, last first.
 func (c *wordCache) lattice(t *Tokenizer, w string, base float64, lead bool) (int, float64, float64, bool) {
+	if need := len(w) + 1; cap(c.runes) < need && need > 1<<16 {
+		// A long word: one buffer of its size (a rune per byte at most),
+		// not one doubling after another.
+		c.runes = make([]rune, 0, need)
+	}
 	r := c.runes[:0]
 	if lead {
 		r = append(r, separator)

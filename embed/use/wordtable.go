@@ -36,6 +36,10 @@ type wordEntry struct {
 const (
 	tableWords = 1 << 17
 	tableBytes = 2 << 20
+	// maxTableWord is the longest word kept: a longer one (a 9 MB run of
+	// punctuation) is rarely met twice, and copying it and its path in
+	// took hundreds of megabytes.
+	maxTableWord = 4 << 10
 )
 
 // pack is s in a uint64 when len(s) <= 8.
@@ -84,6 +88,9 @@ func (w *wordTable) find(s string) (*wordEntry, uint32) {
 // add stores s with hash h (from find) and the ids of its best path, given
 // last first.
 func (w *wordTable) add(s string, h uint32, e wordEntry, rev []uint16) {
+	if len(s) > maxTableWord {
+		return
+	}
 	if len(w.entries) >= tableWords || len(w.keys)+len(s) > tableBytes || len(w.path)+len(rev) > tableBytes {
 		clear(w.slots)
 		w.entries, w.keys, w.path = w.entries[:0], w.keys[:0], w.path[:0]
