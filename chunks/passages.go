@@ -201,14 +201,25 @@ func appendLongRuns(elided [][2]int, src []byte, start, end int) [][2]int {
 	return elided
 }
 
-// codeLeftOut is, for the passages cut, every range of code their windows
-// leave out (crop's elided ranges), in order. No window counts text in
-// them, so the window splitter's counter need not prepare them.
+// hasLongRun reports whether src[start:end] holds a run appendLongRuns
+// elides.
+func hasLongRun(src []byte, start, end int) bool {
+	var one [1][2]int
+	return len(appendLongRuns(one[:0], src, start, end)) > 0
+}
+
+// codeLeftOut is, for the passages cut, every range their windows leave
+// out (crop's elided ranges: code past its first lines, long runs past
+// KeepRun), in order. No window counts text in them, so the window
+// splitter's counter need not prepare them: a 9 MB run took hundreds of
+// megabytes to prepare for the 64 bytes the model reads.
 func (s *splitter) codeLeftOut() [][2]int {
 	var out [][2]int
 	for i, c := range s.out {
 		for q := range clip(s.from[i].pieces, c.StartByte, c.EndByte) {
-			if cut := s.codeCut(q); cut < q.end {
+			cut := s.codeCut(q)
+			out = appendLongRuns(out, s.src, q.start, cut)
+			if cut < q.end {
 				out = append(out, [2]int{cut, q.end})
 			}
 		}

@@ -79,9 +79,10 @@ func (s *splitter) sectionPieces() [][]piece {
 				continue // form feeds and the like: text to CommonMark, white space here
 			}
 			p := piece{start: b.StartByte, end: b.EndByte, kind: b.Kind, block: b, tokens: b.Words}
-			// Code the windows read only in part is counted where crop
-			// cuts it: a count of all of it would never be read.
-			if !s.words && s.codeCut(p) == p.end {
+			// Code the windows read only in part, and a block with a long
+			// run, are counted where crop cuts them: a count of all of it
+			// would never be read.
+			if !s.words && s.codeCut(p) == p.end && !hasLongRun(s.src, p.start, p.end) {
 				p.tokens = s.count(b.StartByte, b.EndByte)
 			}
 			ps = append(ps, p)
