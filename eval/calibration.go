@@ -2,6 +2,7 @@ package eval
 
 import (
 	"math"
+	"slices"
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/rescore"
@@ -28,8 +29,8 @@ type Calibration struct {
 // calibrate measures outs (whose TopScore and ranks are set) and the
 // off-topic top scores.
 func calibrate(outs []Outcome, off []float64) Calibration {
-	var on, all []scored
-	var right, rightStrong int
+	var on []scored
+	var right []float64
 	for _, o := range outs {
 		ok := o.PageRank == 1
 		if o.Labelled {
@@ -37,28 +38,35 @@ func calibrate(outs []Outcome, off []float64) Calibration {
 		}
 		on = append(on, scored{o.TopScore, ok})
 		if o.PageRank == 1 {
-			right++
-			if o.TopScore >= Strong {
-				rightStrong++
-			}
+			right = append(right, o.TopScore)
 		}
 	}
-	all = append(all, on...)
-	var offStrong int
+	return measure(on, right, off)
+}
+
+// measure is a Calibration of the top scores of the labelled queries (on,
+// each with whether it is right), of the right top hits among them as
+// RightStrong counts them, and of the off-topic queries.
+func measure(on []scored, right, off []float64) Calibration {
+	all := slices.Clip(on) // the appends below copy, leaving on as it is
 	for _, s := range off {
 		all = append(all, scored{s, false})
+	}
+	return Calibration{ECE: ece(all), ECEOnTopic: ece(on), RightStrong: strongShare(right), OffStrong: strongShare(off)}
+}
+
+// strongShare is the share of scores at least Strong, 0 for none.
+func strongShare(scores []float64) float64 {
+	if len(scores) == 0 {
+		return 0
+	}
+	n := 0
+	for _, s := range scores {
 		if s >= Strong {
-			offStrong++
+			n++
 		}
 	}
-	c := Calibration{ECE: ece(all), ECEOnTopic: ece(on)}
-	if right > 0 {
-		c.RightStrong = float64(rightStrong) / float64(right)
-	}
-	if len(off) > 0 {
-		c.OffStrong = float64(offStrong) / float64(len(off))
-	}
-	return c
+	return float64(n) / float64(len(scores))
 }
 
 type scored struct {
@@ -94,8 +102,8 @@ func ece(xs []scored) float64 {
 // few a note, so it is a quick reading of a fit, not the report's.
 func SampleCalibration(samples []Sample, m *rescore.Model, set string, mode mdsearch.Mode) Calibration {
 	stage := m.Modes[string(mode)]
-	var on, all []scored
-	var right, rightStrong, off, offStrong int
+	var on []scored
+	var right, off []float64
 	for _, s := range samples {
 		if s.Set != set || s.Mode != mode || len(s.Rows) == 0 || stage == nil {
 			continue
@@ -112,25 +120,14 @@ func SampleCalibration(samples []Sample, m *rescore.Model, set string, mode mdse
 			}
 		}
 		p := probs[top]
-		if s.OffTopic {
-			all = append(all, scored{p, false})
-			off++
-			offStrong += int(b2f(p >= Strong))
-			continue
-		}
-		ok := s.Rows[top].Answer
-		on, all = append(on, scored{p, ok}), append(all, scored{p, ok})
-		if ok {
-			right++
-			rightStrong += int(b2f(p >= Strong))
+		switch {
+		case s.OffTopic:
+			off = append(off, p)
+		case s.Rows[top].Answer:
+			on, right = append(on, scored{p, true}), append(right, p)
+		default:
+			on = append(on, scored{p, false})
 		}
 	}
-	c := Calibration{ECE: ece(all), ECEOnTopic: ece(on)}
-	if right > 0 {
-		c.RightStrong = float64(rightStrong) / float64(right)
-	}
-	if off > 0 {
-		c.OffStrong = float64(offStrong) / float64(off)
-	}
-	return c
+	return measure(on, right, off)
 }

@@ -62,8 +62,8 @@ type Sample struct {
 // Collect indexes o.Vault with mdsearch's chunker and searches every query
 // (and every off-topic one) with the first stage alone, in hybrid and in
 // keyword mode, returning each query's candidates with their features.
-// Candidates on a query's excluded page are left out, as eval leaves its
-// results out.
+// A query's excluded page is left out of its search, as eval leaves it
+// out (Options.request).
 func Collect(ctx context.Context, o Options, set string) ([]Sample, error) {
 	o.Configs = []Config{{Name: "sections-hybrid", Chunker: ChunkSections, Mode: mdsearch.ModeHybrid}}
 	if err := o.fill(); err != nil {
@@ -98,7 +98,7 @@ func Collect(ctx context.Context, o Options, set string) ([]Sample, error) {
 	var out []Sample
 	ask := func(q *Query, text string, mode mdsearch.Mode) error {
 		seen = nil
-		_, err := e.Search(ctx, mdsearch.SearchRequest{Query: text, N: min(mdsearch.MaxN, 2*max(o.K, 3)), MaxPerPage: o.MaxPerPage, Mode: mode, Exclude: excluded(q)})
+		_, err := e.Search(ctx, o.request(q, text, mode))
 		if err != nil {
 			return fmt.Errorf("%s: %q: %w", set, text, err)
 		}
@@ -106,10 +106,7 @@ func Collect(ctx context.Context, o Options, set string) ([]Sample, error) {
 		if cache != nil {
 			s.Embedder = cache.ModelID()
 		}
-		for _, c := range seen {
-			if q != nil && c.Path == q.Exclude {
-				continue
-			}
+		for _, c := range seen { // the excluded page is not among them (request)
 			s.Rows = append(s.Rows, rescore.Row{X: slices.Clone(c.Features[:]), Answer: q != nil && answers(q, c)})
 		}
 		out = append(out, s)

@@ -299,12 +299,7 @@ func (o *Options) ask(ctx context.Context, e searcher, cache *Cache, c Config) (
 		defer cache.SetBypass(false)
 	}
 	qs := o.Queries.Queries
-	// The query's excluded page is left out of the search, as if the
-	// vault did not hold it: it holds the query's own words, and beside
-	// it every other candidate would look weak to the second stage.
-	req := func(q *Query) mdsearch.SearchRequest {
-		return mdsearch.SearchRequest{Query: q.Text, N: min(mdsearch.MaxN, 2*max(o.K, 3)), MaxPerPage: o.MaxPerPage, Mode: c.Mode, Exclude: excluded(q)}
-	}
+	req := func(q *Query) mdsearch.SearchRequest { return o.request(q, q.Text, c.Mode) }
 	// Warm up: the first search loads the vectors into memory.
 	if _, err := e.Search(ctx, req(&qs[0])); err != nil {
 		return nil, err
@@ -335,12 +330,18 @@ func (o *Options) ask(ctx context.Context, e searcher, cache *Cache, c Config) (
 	return outs, nil
 }
 
-// excluded is the request's Exclude for q.
-func excluded(q *Query) []string {
-	if q == nil || q.Exclude == "" {
-		return nil
+// request is the search eval makes of text, query q's (nil for an
+// off-topic one), in mode. q's excluded page is left out of the search, as
+// if the vault did not hold it: it holds the query's own words, and beside
+// it every other candidate would look weak to the second stage. Twice k
+// are asked for, as a caller that filters its own page would (the
+// bm25-sections baseline still drops it afterwards).
+func (o *Options) request(q *Query, text string, mode mdsearch.Mode) mdsearch.SearchRequest {
+	req := mdsearch.SearchRequest{Query: text, N: min(mdsearch.MaxN, 2*max(o.K, 3)), MaxPerPage: o.MaxPerPage, Mode: mode}
+	if q != nil && q.Exclude != "" {
+		req.Exclude = []string{q.Exclude}
 	}
-	return []string{q.Exclude}
+	return req
 }
 
 // dropExcluded removes the results on the excluded page, if any (a

@@ -8,7 +8,8 @@ import (
 	"github.com/mdsearch/mdsearch/store"
 )
 
-// moreFilters adds a request's tag list and frontmatter conditions to f.
+// moreFilters adds a request's tag list, excluded notes and frontmatter
+// conditions to f.
 func moreFilters(f *store.Filter, req mdsearch.SearchRequest) error {
 	for _, t := range req.Tags {
 		if t = strings.TrimSpace(t); t == "" {
@@ -22,11 +23,7 @@ func moreFilters(f *store.Filter, req mdsearch.SearchRequest) error {
 			"exclude names %d notes", len(req.Exclude))
 	}
 	for _, p := range req.Exclude {
-		p = strings.TrimSpace(p)
-		for strings.HasPrefix(p, "./") || strings.HasPrefix(p, "/") {
-			p = strings.TrimPrefix(strings.TrimPrefix(p, "./"), "/")
-		}
-		if p == "" {
+		if p = vaultRelative(strings.TrimSpace(p)); p == "" {
 			return mdsearch.Errorf(mdsearch.KindInvalid, "search", "", "name a note by its path in the vault, e.g. notes/plan.md",
 				"exclude holds an empty path")
 		}
@@ -43,4 +40,13 @@ func moreFilters(f *store.Filter, req mdsearch.SearchRequest) error {
 		f.Fields[strings.TrimSpace(k)] = strings.TrimSpace(v)
 	}
 	return nil
+}
+
+// vaultRelative is a path as a request may write it (./notes/a.md,
+// /notes/a.md) as the index keeps it: relative to the vault.
+func vaultRelative(p string) string {
+	for strings.HasPrefix(p, "./") || strings.HasPrefix(p, "/") {
+		p = strings.TrimPrefix(strings.TrimPrefix(p, "./"), "/")
+	}
+	return p
 }

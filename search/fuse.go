@@ -173,35 +173,44 @@ func cosOf(c *candidate) float64 {
 }
 
 // coverage is the share of the query terms' idf, as bm25 weighs them, that
-// belongs to terms some passage holds (some passage of collection, when it
-// is not 0): 1 when every term is found, and low when the rarest words are
-// in no note searched. total is the index's keyword rows (bm25's N).
-// Counts stop at maxTermRows.
-func coverage(ctx context.Context, rd *store.Reader, terms []string, total int, collection int64) (float64, error) {
-	if total == 0 {
+// belongs to terms some passage holds (some passage of the collection
+// searched, when there is one): 1 when every term is found, and low when
+// the rarest words are in no note searched. Counts stop at maxTermRows.
+func coverage(ctx context.Context, rd *store.Reader, q *query) (float64, error) {
+	if q.rowsErr != nil {
+		return 1, q.rowsErr
+	}
+	if q.rows == 0 {
 		return 1, nil
 	}
-	counts, err := rd.TermRows(ctx, terms, maxTermRows)
+	counts, err := q.termRows(ctx, rd)
 	if err != nil {
 		return 1, err
 	}
+	collection := q.filter.CollectionID
 	var found, all float64
 	for i, n := range counts {
-		idf := math.Max(1e-6, math.Log((float64(total)-float64(n)+0.5)/(float64(n)+0.5)))
-		all += idf
+		w := idf(n, q.rows)
+		all += w
 		held := n > 0
 		if held && collection != 0 {
 			// bm25's idf is the whole index's, but a word only other
 			// collections hold is in no passage this search can return.
-			if held, err = rd.TermIn(ctx, terms[i], collection); err != nil {
+			if held, err = rd.TermIn(ctx, q.terms[i], collection); err != nil {
 				return 1, err
 			}
 		}
 		if held {
-			found += idf
+			found += w
 		}
 	}
 	return found / all, nil
+}
+
+// idf is bm25's weight of a term in n of total rows, floored as FTS5
+// floors it.
+func idf(n, total int) float64 {
+	return math.Max(1e-6, math.Log((float64(total)-float64(n)+0.5)/(float64(n)+0.5)))
 }
 
 // maxTermRows bounds TermRows' counts. A term in more rows counts as in

@@ -104,15 +104,12 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (_ *mds
 	if len(q.terms) > 0 {
 		// Read once for both: bm25's N. Unreadable, it costs hybrid only
 		// the small-vault scale; keyword mode needs it for coverage.
-		rows, err := rt.Reader.KeywordRows(ctx)
-		if err == nil {
-			q.rowScale = rowScale(rows)
+		q.rows, q.rowsErr = rt.Reader.KeywordRows(ctx)
+		if q.rowsErr == nil {
+			q.rowScale = rowScale(q.rows)
 		}
 		if q.mode == mdsearch.ModeKeyword {
-			if err == nil {
-				q.cover, err = coverage(ctx, rt.Reader, q.terms, rows, q.filter.CollectionID)
-			}
-			if err != nil {
+			if q.cover, err = coverage(ctx, rt.Reader, q); err != nil {
 				return nil, err
 			}
 		}
@@ -291,7 +288,23 @@ type query struct {
 	terms    []string  // quoted FTS5 terms; none: no keyword list
 	cover    float64   // share of the terms' idf the index holds (keyword mode; see coverage)
 	rowScale float64   // rowScale of the index's keyword rows
+	rows     int       // the index's keyword rows (bm25's N), read once with rowsErr
+	rowsErr  error
+	counts   []int     // each term's rows, up to maxTermRows (termRows)
 	seen     stageMemo // the second stage's last candidates and features
+}
+
+// termRows returns each query term's rows in the keyword index, up to
+// maxTermRows, read once for coverage and the second stage.
+func (q *query) termRows(ctx context.Context, rd *store.Reader) ([]int, error) {
+	if q.counts == nil {
+		counts, err := rd.TermRows(ctx, q.terms, maxTermRows)
+		if err != nil {
+			return nil, err
+		}
+		q.counts = counts
+	}
+	return q.counts, nil
 }
 
 // rank builds both lists, fuses and dedups them. It reads deeper while a
@@ -405,10 +418,7 @@ func (e *Engine) filter(ctx context.Context, req mdsearch.SearchRequest) (store.
 	if req.Collection == "" {
 		req.Collection, p = e.inCollection(ctx, p) // "notes:projects/"
 	}
-	for strings.HasPrefix(p, "./") || strings.HasPrefix(p, "/") {
-		p = strings.TrimPrefix(strings.TrimPrefix(p, "./"), "/")
-	}
-	f.PathPrefix = p
+	f.PathPrefix = vaultRelative(p)
 	if req.Collection != "" {
 		c, err := e.collectionByName(ctx, req.Collection)
 		if err != nil {

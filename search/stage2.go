@@ -3,7 +3,6 @@ package search
 import (
 	"context"
 	"math"
-	"sort"
 	"strings"
 
 	"github.com/mdsearch/mdsearch/rescore"
@@ -55,17 +54,12 @@ func (e *Engine) rescore(ctx context.Context, rd *store.Reader, q *query, cands 
 		return cands, nil
 	}
 	logits, probs := stage.Score(xs)
-	order := make([]int, len(top))
-	for i := range order {
-		order[i] = i
-	}
-	// Stable: equal logits keep the first stage's order.
-	sort.SliceStable(order, func(a, b int) bool { return logits[order[a]] > logits[order[b]] })
+	// Ranks are stable: equal logits keep the first stage's order.
 	sorted := make([]candidate, len(top))
 	low := 1.0
-	for k, i := range order {
-		sorted[k] = top[i]
-		sorted[k].score = probs[i]
+	for i, r := range rescore.Ranks(logits) {
+		sorted[r-1] = top[i]
+		sorted[r-1].score = probs[i]
 		low = min(low, probs[i])
 	}
 	copy(top, sorted)
@@ -181,21 +175,20 @@ func (e *Engine) keywordFeatures(ctx context.Context, rd *store.Reader, q *query
 	if len(q.terms) == 0 {
 		return nil
 	}
-	rows, err := rd.KeywordRows(ctx)
+	if q.rowsErr != nil {
+		return q.rowsErr
+	}
+	counts, err := q.termRows(ctx, rd)
 	if err != nil {
 		return err
 	}
-	counts, err := rd.TermRows(ctx, q.terms, maxTermRows)
-	if err != nil {
-		return err
-	}
-	idf := make([]float64, len(q.terms))
+	weights := make([]float64, len(q.terms))
 	var all, held float64
 	for i, n := range counts {
-		idf[i] = math.Max(1e-6, math.Log((float64(rows)-float64(n)+0.5)/(float64(n)+0.5)))
-		all += idf[i]
+		weights[i] = idf(n, q.rows)
+		all += weights[i]
 		if n > 0 {
-			held += idf[i]
+			held += weights[i]
 		}
 	}
 	exprs := append([]string(nil), q.terms...)
@@ -221,10 +214,10 @@ func (e *Engine) keywordFeatures(ctx context.Context, rd *store.Reader, q *query
 			for c := range bm {
 				bm[c] += f[c]
 			}
-			text += idf[i] * b2f(f[0] > 0)
-			head += idf[i] * b2f(f[1] > 0)
-			title += idf[i] * b2f(f[2] > 0)
-			any += idf[i]
+			text += weights[i] * b2f(f[0] > 0)
+			head += weights[i] * b2f(f[1] > 0)
+			title += weights[i] * b2f(f[2] > 0)
+			any += weights[i]
 		}
 		x[rescore.BM25Text], x[rescore.BM25Heading] = math.Log1p(bm[0]), math.Log1p(bm[1])
 		x[rescore.BM25Title], x[rescore.BM25Tags] = math.Log1p(bm[2]), math.Log1p(bm[3])

@@ -11,11 +11,11 @@ import (
 // whose estimated cost is over maxParseCost is therefore read as plain
 // text: one section, cut into blocks at blank lines (plainMarks).
 
-// maxParseCost is the memory, in bytes as parseCost estimates it, that
+// maxParseCost is the memory, in bytes as ParseCost estimates it, that
 // parsing one note as markdown may take.
 const maxParseCost = 64 << 20
 
-// The weights of parseCost: resident memory measured per unit while
+// The weights of ParseCost: resident memory measured per unit while
 // indexing notes made of nothing else, rounded up.
 const (
 	costHeading    = 1200 // a heading line
@@ -34,10 +34,7 @@ const maxHeading = 64 << 10
 // takes, from its lines alone: blocks, containers and heading text cost
 // the most. Rendering a note costs a few times more than reading its
 // sections (render.HTML uses it too).
-func ParseCost(src []byte) int { return parseCost(src) }
-
-// parseCost is ParseCost.
-func parseCost(src []byte) int {
+func ParseCost(src []byte) int {
 	var fences Fences
 	cost, prevLen, blank := 0, 0, true
 	for rest := src; len(rest) > 0; {
@@ -53,7 +50,7 @@ func parseCost(src []byte) int {
 	return cost
 }
 
-// lineCost is parseCost's share for one line; after says the line before
+// lineCost is ParseCost's share for one line; after says the line before
 // was blank, prevLen is its length (a setext underline makes it a heading).
 func lineCost(text []byte, fences *Fences, after bool, prevLen int) int {
 	switch {
@@ -73,7 +70,7 @@ func lineCost(text []byte, fences *Fences, after bool, prevLen int) int {
 	return costLine
 }
 
-// headingCost is a heading's share of parseCost, over the budget on its
+// headingCost is a heading's share of ParseCost, over the budget on its
 // own when its text is over maxHeading.
 func headingCost(n int) int {
 	if n > maxHeading {

@@ -25,7 +25,7 @@ func parse(name string, src []byte) *Document {
 		d.warn(w)
 	}
 	d.Body = d.frontmatter(buf)
-	if cost := parseCost(buf[d.Body:]); cost > maxParseCost {
+	if cost := ParseCost(buf[d.Body:]); cost > maxParseCost {
 		d.parsePlain(buf, cost, lines)
 		return d
 	}

@@ -125,8 +125,8 @@ func (t *Tx) PutDocument(d Document, chunks []mdsearch.Chunk) (int64, error) {
 			return 0, err
 		}
 	}
-	title := titleTerms(d.Title, d.Path) + aliasTerms(d.Frontmatter)
-	w := docWriter{t: t, doc: id, title: KeywordText(title), tags: KeywordText(strings.Join(d.Tags, " ")), sections: map[sectionKey]int64{}}
+	titleCol, tagsCol := docKeywords(d.Title, d.Path, d.Frontmatter, d.Tags)
+	w := docWriter{t: t, doc: id, title: titleCol, tags: tagsCol, sections: map[sectionKey]int64{}}
 	for i := range chunks {
 		if err := w.putChunk(&chunks[i]); err != nil {
 			return 0, err
@@ -252,9 +252,23 @@ func (w *docWriter) putChunk(c *mdsearch.Chunk) error {
 			return err
 		}
 	}
+	text, heading := chunkKeywords(c)
 	_, err = w.t.exec(`INSERT INTO chunks_fts(rowid, text, heading, title, tags) VALUES (?, ?, ?, ?, ?)`,
-		id, KeywordText(c.Text), KeywordText(headingTerms(c)), w.title, w.tags)
+		id, text, heading, w.title, w.tags)
 	return err
+}
+
+// docKeywords are a note's title and tags columns of the keyword index:
+// its title, file name and aliases, and its tags. MatchFields writes them
+// again, so both read them here.
+func docKeywords(title, path string, fm map[string]any, tags []string) (titleCol, tagsCol string) {
+	return KeywordText(titleTerms(title, path) + aliasTerms(fm)), KeywordText(strings.Join(tags, " "))
+}
+
+// chunkKeywords are a chunk's text and heading columns of the keyword
+// index.
+func chunkKeywords(c *mdsearch.Chunk) (text, heading string) {
+	return KeywordText(c.Text), KeywordText(headingTerms(c))
 }
 
 // putWindow stores a window of chunk id; its text is stored once, in the

@@ -131,8 +131,9 @@ func (s *Reader) keywordRows(ctx context.Context, ids []int64) (map[int64][4]str
 	}
 	out := make(map[int64][4]string, len(chunks))
 	for id, c := range chunks {
-		title := titleTerms(c.Title, c.Path) + aliasTerms(fms[c.DocID])
-		out[id] = [4]string{KeywordText(c.Text), KeywordText(headingTerms(&c.Chunk)), KeywordText(title), KeywordText(strings.Join(c.Tags, " "))}
+		text, heading := chunkKeywords(&c.Chunk)
+		title, tags := docKeywords(c.Title, c.Path, fms[c.DocID], c.Tags)
+		out[id] = [4]string{text, heading, title, tags}
 	}
 	return out, nil
 }
