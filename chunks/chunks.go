@@ -9,6 +9,7 @@ import (
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/embed"
+	"github.com/mdsearch/mdsearch/internal/wordcount"
 	"github.com/mdsearch/mdsearch/sections"
 )
 
@@ -70,7 +71,7 @@ type Options struct {
 //	   spans one (sections.Comment); heading ids (Anchor) are made of
 //	   the composed (NFC) heading and keep its marks.
 //	6: each character of Chinese, Japanese, Thai, Lao, Khmer and Burmese
-//	   text is a word (embed.CountWords), so passages of them are cut at
+//	   text is a word (wordcount.Count), so passages of them are cut at
 //	   PassageWords characters rather than running a section whole.
 //	7: Hangul is counted by spaces again; text is cut after the full
 //	   stops of Chinese and Japanese (。！？), and a piece cut inside a
@@ -314,7 +315,7 @@ func (s *splitter) count(start, end int) int {
 func (s *splitter) countRange(start, end int) int {
 	switch {
 	case s.words:
-		return embed.CountWords(s.src[start:end]) // U+FFFD or not, a word is a word
+		return wordcount.Count(s.src[start:end]) // U+FFFD or not, a word is a word
 	case s.ranges != nil:
 		return max(0, s.ranges.CountRange("", start, end)-s.overhead)
 	}
@@ -430,7 +431,7 @@ func (s *splitter) chunk(u *unit, start, end int) mdsearch.Chunk {
 			c.ReadSections = reads
 		}
 	}
-	c.WordCount = embed.CountWords(c.Text)
+	c.WordCount = wordcount.Count(c.Text)
 	return c
 }
 

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/mdsearch/mdsearch"
-	"github.com/mdsearch/mdsearch/embed"
+	"github.com/mdsearch/mdsearch/internal/wordcount"
 	"github.com/mdsearch/mdsearch/sections"
 )
 
@@ -161,7 +161,7 @@ func TestPassageCuts(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			src := "# Long\n\n" + tt.body
 			_, cs := split(t, src, tt.opts)
-			budget := tt.opts.withDefaults().PassageWords - embed.CountWords("[Long] ")
+			budget := tt.opts.withDefaults().PassageWords - wordcount.Count("[Long] ")
 			if len(cs) != tt.parts {
 				t.Errorf("%d passages, want %d", len(cs), tt.parts)
 			}
@@ -202,7 +202,7 @@ func TestBudgetAndOverlap(t *testing.T) {
 				}
 				if prev := textWindows(c)[j-1]; w.StartByte < prev.EndByte {
 					overlapped++
-					if n := embed.CountWords(windowText(w)[:prev.EndByte-w.StartByte]); n > int(DefaultOverlap*float64(max))*2 {
+					if n := wordcount.Count(windowText(w)[:prev.EndByte-w.StartByte]); n > int(DefaultOverlap*float64(max))*2 {
 						t.Errorf("max %d: passage %d window %d repeats %d words", max, i, j, n)
 					}
 				}
@@ -336,7 +336,7 @@ func TestEmbedText(t *testing.T) {
 	_, cs := split(t, "# "+words(300, "h")+"\n\n"+words(50, "b"), Options{MaxTokens: 64})
 	for _, c := range cs {
 		for _, w := range textWindows(c) {
-			if n := embed.CountWords(w.Head); n > 32 || !strings.HasSuffix(w.Head, "] ") {
+			if n := wordcount.Count(w.Head); n > 32 || !strings.HasSuffix(w.Head, "] ") {
 				t.Errorf("head %q of %d words", w.Head, n)
 			}
 		}

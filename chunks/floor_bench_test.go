@@ -3,7 +3,7 @@ package chunks
 import (
 	"testing"
 
-	"github.com/mdsearch/mdsearch/embed"
+	"github.com/mdsearch/mdsearch/internal/wordcount"
 	"github.com/mdsearch/mdsearch/sections"
 )
 
@@ -13,7 +13,7 @@ import (
 //
 //   - sections: sections.Parse alone;
 //   - parse+scan: Parse, then every section body scanned once for words
-//     (embed.CountWords), the least a counter must do;
+//     (wordcount.Count), the least a counter must do;
 //   - parse+lookup: Parse, then every word of every body looked up in a
 //     map holding its model token count, made before the loop: an ideal
 //     cache with no lattice, no misses to fill and no packing at all;
@@ -43,7 +43,7 @@ func BenchmarkCountFloor(b *testing.B) {
 		{"parse+scan", func(i int) {
 			d := sections.Parse(names[i], srcs[i])
 			for _, s := range d.Sections {
-				sink += embed.CountWords(d.Src[s.BodyStart:s.BodyEnd])
+				sink += wordcount.Count(d.Src[s.BodyStart:s.BodyEnd])
 			}
 		}},
 		{"parse+lookup", func(i int) {

@@ -13,7 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mdsearch/mdsearch"
-	"github.com/mdsearch/mdsearch/embed"
+	"github.com/mdsearch/mdsearch/internal/wordcount"
 	"github.com/mdsearch/mdsearch/sections"
 )
 
@@ -159,7 +159,7 @@ func checkChunk(doc *sections.Document, opts Options, i, n int, c mdsearch.Chunk
 		return fmt.Errorf("text is not the source slice")
 	case c.StartLine != doc.Line(c.StartByte) || c.EndLine != doc.Line(c.EndByte-1) || c.StartLine > c.EndLine:
 		return fmt.Errorf("lines %d-%d do not match bytes", c.StartLine, c.EndLine)
-	case c.WordCount != embed.CountWords(c.Text):
+	case c.WordCount != wordcount.Count(c.Text):
 		return fmt.Errorf("word count %d", c.WordCount)
 	case c.Part < 1 || c.Part > c.Parts:
 		return fmt.Errorf("part %d of %d", c.Part, c.Parts)
@@ -319,7 +319,7 @@ func fullPrefix(title string, path []string) string {
 // checkPassageWords checks the reading budget (see checkChunks).
 func checkPassageWords(doc *sections.Document, opts Options, c mdsearch.Chunk) error {
 	budget := opts.PassageWords
-	if p := embed.CountWords(fullPrefix(doc.Title, c.SectionPath)); p <= opts.PassageWords/2 {
+	if p := wordcount.Count(fullPrefix(doc.Title, c.SectionPath)); p <= opts.PassageWords/2 {
 		budget -= p
 	}
 	if c.WordCount > budget {

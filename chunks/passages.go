@@ -8,6 +8,7 @@ import (
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/embed"
 	"github.com/mdsearch/mdsearch/internal/swar"
+	"github.com/mdsearch/mdsearch/internal/wordcount"
 	"github.com/mdsearch/mdsearch/sections"
 )
 
@@ -252,7 +253,7 @@ func propertiesDoc(doc *sections.Document) *sections.Document {
 		return doc
 	}
 	d := *doc
-	words := embed.CountWords(doc.Src[start:end])
+	words := wordcount.Count(doc.Src[start:end])
 	d.Sections = []sections.Section{{Parent: -1, StartByte: start, BodyStart: start, BodyEnd: end, EndByte: end,
 		Path: []string{}, BodyWords: words, Words: words,
 		Blocks: []sections.Block{{Kind: sections.Other, StartByte: start, EndByte: end, Words: words}}}}

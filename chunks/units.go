@@ -3,7 +3,7 @@ package chunks
 import (
 	"sort"
 
-	"github.com/mdsearch/mdsearch/embed"
+	"github.com/mdsearch/mdsearch/internal/wordcount"
 	"github.com/mdsearch/mdsearch/sections"
 )
 
@@ -141,7 +141,7 @@ func (s *splitter) part(u *unit, pieces []piece) *unit {
 	v.id, v.pieces = u.id, pieces
 	for k, p := range pieces {
 		if k > 0 || p.kind != heading {
-			v.words += embed.CountWords(s.src[p.start:p.end])
+			v.words += wordcount.Count(s.src[p.start:p.end])
 		}
 	}
 	v.own[0] = member{sec: u.id, start: v.start(), end: v.end()}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"math"
 	"strings"
+
+	"github.com/mdsearch/mdsearch/internal/wordcount"
 )
 
 // Embedder turns texts into vectors. It is the whole contract between mdsearch
@@ -108,7 +110,7 @@ func (whole) Release() {}
 type Words struct{}
 
 // CountTokens implements TokenCounter.
-func (Words) CountTokens(text string) int { return CountWords(text) }
+func (Words) CountTokens(text string) int { return wordcount.Count(text) }
 
 // Normalize scales v to unit length in place. A zero vector stays zero.
 func Normalize(v []float32) {

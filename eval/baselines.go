@@ -8,6 +8,7 @@ import (
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/chunks"
 	"github.com/mdsearch/mdsearch/embed"
+	"github.com/mdsearch/mdsearch/internal/wordcount"
 	"github.com/mdsearch/mdsearch/sections"
 )
 
@@ -45,7 +46,7 @@ func Paragraph(doc *sections.Document, opts chunks.Options) []mdsearch.Chunk {
 	var out []seg
 	var cur []unit
 	for _, p := range paragraphs(src, doc.Body, len(src)) {
-		p.size = embed.CountWords(src[p.start:p.end])
+		p.size = wordcount.Count(src[p.start:p.end])
 		if p.size > ParagraphWords {
 			out = appendPacked(out, cur, ParagraphWords)
 			cur = nil
@@ -147,7 +148,7 @@ func finish(doc *sections.Document, opts chunks.Options, segs []seg) []mdsearch.
 			Part:        1,
 			Parts:       1,
 			Text:        text,
-			WordCount:   embed.CountWords(text),
+			WordCount:   wordcount.Count(text),
 			Tags:        doc.Tags,
 			Frontmatter: doc.Frontmatter,
 			// One window, the text alone: these baselines embed what they

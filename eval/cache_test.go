@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/mdsearch/mdsearch/embed"
+	"github.com/mdsearch/mdsearch/internal/wordcount"
 )
 
 // hashEmbedder is a deterministic stand-in model for testing the cache
@@ -50,7 +51,7 @@ func (h *hashEmbedder) MaxTokens() int {
 	}
 	return h.window
 }
-func (h *hashEmbedder) CountTokens(text string) int { return embed.CountWords(text) }
+func (h *hashEmbedder) CountTokens(text string) int { return wordcount.Count(text) }
 func (h *hashEmbedder) ModelID() string             { return "hash-4" }
 
 func TestCache(t *testing.T) {

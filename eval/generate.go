@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/mdsearch/mdsearch"
-	"github.com/mdsearch/mdsearch/embed"
+	"github.com/mdsearch/mdsearch/internal/wordcount"
 	"github.com/mdsearch/mdsearch/sections"
 )
 
@@ -178,7 +178,7 @@ func (g *generator) headingQueries(n *parsedNote) {
 // very section: its heading path may be shared by another section of the
 // note (two "## Usage"), which resolving by path could not tell apart.
 func (g *generator) emit(style, text, to string, sec *sections.Section, exclude string) {
-	if w := embed.CountWords(text); w < minQueryWords || w > maxQueryWords {
+	if w := wordcount.Count(text); w < minQueryWords || w > maxQueryWords {
 		g.stats.Short++
 		return
 	}

@@ -5,7 +5,7 @@ import (
 	"slices"
 
 	"github.com/mdsearch/mdsearch"
-	"github.com/mdsearch/mdsearch/embed"
+	"github.com/mdsearch/mdsearch/internal/wordcount"
 	"github.com/mdsearch/mdsearch/render"
 )
 
@@ -14,7 +14,7 @@ import (
 // and model. It stays words alone, not mdsearch.ReadingTokens, so that
 // figures stay comparable with earlier runs.
 func EstimateTokens(text string) float64 {
-	return mdsearch.TokensPerWord * float64(embed.CountWords(text))
+	return mdsearch.TokensPerWord * float64(wordcount.Count(text))
 }
 
 // Outcome is how one query fared. Ranks are 1-based positions in the

@@ -5,14 +5,14 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/mdsearch/mdsearch/embed"
+	"github.com/mdsearch/mdsearch/internal/wordcount"
 )
 
 // Text cutting for the baseline chunkers. Every function works on byte
 // ranges of the source, so chunks keep exact offsets and lines.
 
 // wordSize measures text in words.
-func wordSize(b []byte) int { return embed.CountWords(b) }
+func wordSize(b []byte) int { return wordcount.Count(b) }
 
 // trimSpan narrows [start, end) to exclude white space at both ends.
 func trimSpan(src []byte, start, end int) (int, int) {

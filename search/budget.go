@@ -3,7 +3,7 @@ package search
 import (
 	"strings"
 
-	"github.com/mdsearch/mdsearch/embed"
+	"github.com/mdsearch/mdsearch/internal/wordcount"
 )
 
 // cutWithin is the longest start of text, ended at a word and, where one
@@ -12,18 +12,18 @@ import (
 // token budget holds to a block's middle only where the block alone is
 // over it (a long one-line paragraph).
 func cutWithin(text string, budget int) string {
-	hi := embed.CountWords(text) // may not fit
-	lo := min(minWords, hi)      // always kept
+	hi := wordcount.Count(text) // may not fit
+	lo := min(minWords, hi)     // always kept
 	for lo < hi {
 		mid := (lo + hi + 1) / 2
-		if EstimateTokens(text[:embed.WordsEnd(text, mid)]) <= budget {
+		if EstimateTokens(text[:wordcount.End(text, mid)]) <= budget {
 			lo = mid
 		} else {
 			hi = mid - 1
 		}
 	}
-	cut := strings.TrimRight(text[:embed.WordsEnd(text, lo)], " \t\r\n")
-	if end := sentenceEnd(cut); end > len(cut)/2 && embed.CountWords(cut[:end]) >= min(minWords, hi) {
+	cut := strings.TrimRight(text[:wordcount.End(text, lo)], " \t\r\n")
+	if end := sentenceEnd(cut); end > len(cut)/2 && wordcount.Count(cut[:end]) >= min(minWords, hi) {
 		return cut[:end]
 	}
 	return cut

@@ -14,6 +14,7 @@ import (
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/embed"
+	"github.com/mdsearch/mdsearch/internal/wordcount"
 )
 
 var bg = context.Background()
@@ -65,7 +66,7 @@ func (b *bow) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 
 func (b *bow) Dim() int                 { return b.dim }
 func (b *bow) MaxTokens() int           { return 128 }
-func (b *bow) CountTokens(s string) int { return embed.CountWords(s) + 2 }
+func (b *bow) CountTokens(s string) int { return wordcount.Count(s) + 2 }
 func (b *bow) ModelID() string          { return b.id }
 
 // copyDir copies a folder tree (regular files only) into a temp dir.

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/mdsearch/mdsearch"
-	"github.com/mdsearch/mdsearch/embed"
+	"github.com/mdsearch/mdsearch/internal/wordcount"
 )
 
 // TestSearchConcurrencyIsBounded: however many searches arrive at once, no
@@ -99,7 +99,7 @@ func TestFitBudget(t *testing.T) {
 	for _, budget := range []int{10, 200} {
 		one := []mdsearch.Result{{Path: "h.md", Text: strings.Repeat("word ", 300), StartLine: 5, EndLine: 5}}
 		got, dropped := fitBudget(one, budget, nil, ends(one))
-		words := embed.CountWords(got[0].Text)
+		words := wordcount.Count(got[0].Text)
 		fits := EstimateTokens(got[0].Text)+frameTokens(got[0]) <= budget && words > 100
 		if len(got) != 1 || dropped != 0 || !got[0].Truncated || words != minWords && !fits ||
 			got[0].ReadHint != "cut to fit the token budget, 1 more line: read h.md, lines 5-5" {
@@ -295,7 +295,7 @@ func TestReadHintQuotesPaths(t *testing.T) {
 // before them.
 func TestCutWithin(t *testing.T) {
 	text := "a b c d e f g h i. j k l m n o p q r s t u v w x y z"
-	if got := cutWithin(text, 1); embed.CountWords(got) != minWords {
+	if got := cutWithin(text, 1); wordcount.Count(got) != minWords {
 		t.Errorf("cutWithin = %q, want %d words", got, minWords)
 	}
 	if got := cutWithin("One two three four five six seven. Eight nine ten eleven twelve thirteen fourteen. Fifteen sixteen seventeen eighteen", 26); got != "One two three four five six seven. Eight nine ten eleven twelve thirteen fourteen." {

@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mdsearch/mdsearch"
-	"github.com/mdsearch/mdsearch/embed"
+	"github.com/mdsearch/mdsearch/internal/wordcount"
 	"github.com/mdsearch/mdsearch/sections"
 )
 
@@ -92,7 +92,7 @@ func preview(resp *mdsearch.ReadResponse, n *note, s span) {
 	if took < limit/2 && end-from < previewBytes/2 && end < to {
 		// The next line is long: its first words, or bytes, as lines
 		// cannot split it.
-		cut := embed.WordsEnd(src[end:to], limit-took)
+		cut := wordcount.End(src[end:to], limit-took)
 		how := fmt.Sprintf("%d words", limit-took)
 		if room := previewBytes - (end - from); cut > room {
 			cut, how = runeStart(src[end:to], room), fmt.Sprintf("%d KB", (end-from+room)>>10)
@@ -116,7 +116,7 @@ func preview(resp *mdsearch.ReadResponse, n *note, s span) {
 			first, resp.EndLine, lines, resp.EndLine+1, what)
 	}
 	resp.Content = n.doc.Text(from, end)
-	resp.WordCount, resp.Tokens = embed.CountWords(resp.Content), EstimateTokens(resp.Content)
+	resp.WordCount, resp.Tokens = wordcount.Count(resp.Content), EstimateTokens(resp.Content)
 	leadNotice(resp, msg)
 }
 
@@ -146,7 +146,7 @@ func firstLines(src []byte, limit int) (end, words int) {
 		if i := bytes.IndexByte(src[off:], '\n'); i >= 0 {
 			next = off + i + 1
 		}
-		w := embed.CountWords(src[off:next])
+		w := wordcount.Count(src[off:next])
 		if words+w > limit || next > previewBytes {
 			break
 		}

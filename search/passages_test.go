@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/mdsearch/mdsearch"
-	"github.com/mdsearch/mdsearch/embed"
+	"github.com/mdsearch/mdsearch/internal/wordcount"
 )
 
 // Tests of the passage engine: what a result holds (a whole section, or
@@ -21,7 +21,7 @@ import (
 func para(lead string, n, words int) string {
 	var b strings.Builder
 	b.WriteString(lead)
-	for i := embed.CountWords(lead); i < words; i++ {
+	for i := wordcount.Count(lead); i < words; i++ {
 		fmt.Fprintf(&b, " filler%d", (n*7+i)%23)
 	}
 	return b.String() + "."
@@ -143,8 +143,8 @@ func TestPassageResults(t *testing.T) {
 					t.Errorf("passage lines %d-%d, section lines %d-%d;\npassage %q\nsection %q",
 						r.StartLine, r.EndLine, sec.StartLine, sec.EndLine, r.Text, sec.Content)
 				}
-				if r.Section == "Mashing" && embed.CountWords(r.Text) < 200 {
-					t.Errorf("Mashing passage has %d words, want the whole section (≥ 200)", embed.CountWords(r.Text))
+				if r.Section == "Mashing" && wordcount.Count(r.Text) < 200 {
+					t.Errorf("Mashing passage has %d words, want the whole section (≥ 200)", wordcount.Count(r.Text))
 				}
 				return
 			}
@@ -286,7 +286,7 @@ func TestMaxTokens(t *testing.T) {
 			case c.budget > 0 && c.whole == 0:
 				// The first dozen words of the first result, headings over
 				// them included.
-				if n := embed.CountWords(got[0].Text); n != minWords {
+				if n := wordcount.Count(got[0].Text); n != minWords {
 					t.Errorf("first result cut to %d words, want %d: %q", n, minWords, got[0].Text)
 				}
 			case c.budget > 0 && spent > c.budget:

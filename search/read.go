@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/mdsearch/mdsearch"
-	"github.com/mdsearch/mdsearch/embed"
+	"github.com/mdsearch/mdsearch/internal/wordcount"
 	"github.com/mdsearch/mdsearch/sections"
 	"github.com/mdsearch/mdsearch/store"
 )
@@ -119,7 +119,7 @@ func lineRange(resp *mdsearch.ReadResponse, n *note, spec string) error {
 	}
 	resp.StartLine, resp.EndLine = start, end
 	resp.Content = n.doc.Text(lineOffset(n.src, start), lineOffset(n.src, end+1))
-	resp.WordCount, resp.Tokens = embed.CountWords(resp.Content), EstimateTokens(resp.Content)
+	resp.WordCount, resp.Tokens = wordcount.Count(resp.Content), EstimateTokens(resp.Content)
 	return nil
 }
 

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/mdsearch/mdsearch"
-	"github.com/mdsearch/mdsearch/embed"
+	"github.com/mdsearch/mdsearch/internal/wordcount"
 	"github.com/mdsearch/mdsearch/sections"
 	"github.com/mdsearch/mdsearch/store"
 )
@@ -277,7 +277,7 @@ func dropCopies(rs []mdsearch.Result, want int) ([]mdsearch.Result, int) {
 // EstimateTokens is what a language model pays to read text
 // (mdsearch.ReadingTokens), rounded up.
 func EstimateTokens(text string) int {
-	return mdsearch.ReadingTokens(embed.CountWords(text), len(text))
+	return mdsearch.ReadingTokens(wordcount.Count(text), len(text))
 }
 
 // fitBudget keeps whole results while their estimated tokens, header and
@@ -454,7 +454,7 @@ func cutBlocks(text string, budget int, first bool) (string, int) {
 				under = len(kept)
 				continue // a cut never ends on a heading whose text it leaves out
 			}
-			if i < len(lines)-1 && (under >= 0 && embed.CountWords(kept[under:]) < stubWords || opens(last)) {
+			if i < len(lines)-1 && (under >= 0 && wordcount.Count(kept[under:]) < stubWords || opens(last)) {
 				continue // nor on a scrap of text under a heading, nor on one that opens what follows
 			}
 			if EstimateTokens(kept) > budget && (best != "" || !first) {
@@ -478,7 +478,7 @@ const stubWords = 4
 // colon ("For example:", "**Note:**").
 func opens(block string) bool {
 	t := strings.TrimSpace(block)
-	return embed.CountWords(t) < stubWords && (strings.HasPrefix(t, "<") && !strings.HasPrefix(t, "</") || strings.HasSuffix(strings.TrimRight(t, "*_"), ":"))
+	return wordcount.Count(t) < stubWords && (strings.HasPrefix(t, "<") && !strings.HasPrefix(t, "</") || strings.HasSuffix(strings.TrimRight(t, "*_"), ":"))
 }
 
 // endsWithHeading reports whether text's last block is a heading: an ATX

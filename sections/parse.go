@@ -6,7 +6,7 @@ import (
 	"path"
 	"strings"
 
-	"github.com/mdsearch/mdsearch/embed"
+	"github.com/mdsearch/mdsearch/internal/wordcount"
 )
 
 func parse(name string, src []byte) *Document {
@@ -136,7 +136,7 @@ func (d *Document) finish(lines lineIndex) {
 		for _, b := range s.Blocks { // blocks and blank lines tile the body
 			s.BodyWords += b.Words
 		}
-		s.Words = s.BodyWords + embed.CountWords(s.Heading)
+		s.Words = s.BodyWords + wordcount.Count(s.Heading)
 		d.WordCount += s.Words
 	}
 	d.setIDs()
@@ -156,7 +156,7 @@ func blocks(src []byte, marks []mark, start, end int) []Block {
 		s = SkipBlankLines(src, s, e)
 		e = trimRight(src, s, e)
 		if e > s {
-			b := Block{Kind: kind, StartByte: s, EndByte: e, Words: embed.CountWords(src[s:e])}
+			b := Block{Kind: kind, StartByte: s, EndByte: e, Words: wordcount.Count(src[s:e])}
 			if kind == Table {
 				b.HeaderEnd = headerEnd(src, s, e)
 			}

@@ -94,7 +94,7 @@ type Block struct {
 	StartByte int
 	EndByte   int
 	HeaderEnd int // for tables: offset just past the delimiter row
-	Words     int // as embed.CountWords counts them
+	Words     int // as wordcount.Count counts them
 }
 
 // Parse parses a note. It never fails: problems are reported in Warnings.

@@ -5,8 +5,8 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 
-	"github.com/mdsearch/mdsearch/embed"
 	"github.com/mdsearch/mdsearch/internal/swar"
+	"github.com/mdsearch/mdsearch/internal/wordcount"
 )
 
 // KeywordVersion numbers how text is prepared for the keyword index (see
@@ -26,7 +26,7 @@ const KeywordVersion = 2
 // every KeywordChar a word of its own. FTS5's unicode61 tokenizer would
 // otherwise read a whole run of them, up to the next space or punctuation
 // mark, as one word.
-func KeywordText(s string) string { return embed.SpaceEach(KeywordFold(s), KeywordChar) }
+func KeywordText(s string) string { return wordcount.SpaceEach(KeywordFold(s), KeywordChar) }
 
 // KeywordFold is s in the one form the keyword index and its queries
 // compare: NFKC (ｄｏｃｋｅｒ is docker, ﾃﾞｰﾀ is データ, a decomposed
@@ -66,4 +66,4 @@ func optionalMark(r rune) bool {
 // KeywordChar reports whether the keyword index reads r as a word alone:
 // a character of a script written without spaces, or Hangul, whose words
 // take their particles with no space between.
-func KeywordChar(r rune) bool { return embed.Unspaced(r) || embed.Hangul(r) }
+func KeywordChar(r rune) bool { return wordcount.Unspaced(r) || wordcount.Hangul(r) }

@@ -8,6 +8,7 @@ import (
 	"github.com/mdsearch/mdsearch/assets"
 	"github.com/mdsearch/mdsearch/embed"
 	"github.com/mdsearch/mdsearch/embed/use"
+	"github.com/mdsearch/mdsearch/internal/wordcount"
 )
 
 // OpenDeferred is Open for a process that embeds a query or two: the local
@@ -79,7 +80,7 @@ func (d *deferred) CountTokens(text string) int {
 	if m, err := d.wait(); err == nil {
 		return m.CountTokens(text)
 	}
-	return embed.CountWords(text)
+	return wordcount.Count(text)
 }
 
 // Unread implements embed.Vocabulary; without a model, nothing is unread

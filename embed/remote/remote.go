@@ -13,6 +13,7 @@ import (
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/embed"
+	"github.com/mdsearch/mdsearch/internal/wordcount"
 )
 
 // API names a server protocol.
@@ -302,7 +303,7 @@ func (e *Embedder) fail(kind mdsearch.Kind, hint, format string, args ...any) er
 // character of Chinese, Japanese or Thai text is a word.
 func EstimateTokens(text string) int {
 	byBytes := (len(text) + 2) / 3
-	byWords := (embed.CountWords(text)*13 + 9) / 10
+	byWords := (wordcount.Count(text)*13 + 9) / 10
 	return max(byBytes, byWords)
 }
 

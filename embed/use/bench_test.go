@@ -13,8 +13,8 @@ import (
 	ort "github.com/yalue/onnxruntime_go"
 	"golang.org/x/text/unicode/norm"
 
-	"github.com/mdsearch/mdsearch/embed"
 	"github.com/mdsearch/mdsearch/internal/testenv"
+	"github.com/mdsearch/mdsearch/internal/wordcount"
 )
 
 // benchCorpus holds real markdown for benchmarks (outside the repository).
@@ -121,7 +121,7 @@ func BenchmarkCountWords(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		for _, c := range chunks {
-			embed.CountWords(c)
+			wordcount.Count(c)
 		}
 	}
 	b.ReportMetric(float64(b.N*len(chunks))/b.Elapsed().Seconds(), "texts/s")

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mdsearch/mdsearch/embed"
+	"github.com/mdsearch/mdsearch/internal/wordcount"
 )
 
 // rangeHeads are heads as the chunker passes them: none, heading prefixes
@@ -241,7 +241,7 @@ func BenchmarkRanges(b *testing.B) {
 	}{
 		{"ranges", func(s string) { tok.Ranges(s, nil).Release() }},
 		{"count", func(s string) { tok.Count(s) }},
-		{"words", func(s string) { embed.CountWords(s) }},
+		{"words", func(s string) { wordcount.Count(s) }},
 	}
 	used := make([]time.Duration, len(stages))
 	for b.Loop() {

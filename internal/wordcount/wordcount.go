@@ -1,4 +1,4 @@
-package embed
+package wordcount
 
 import (
 	"math/bits"
@@ -9,13 +9,13 @@ import (
 	"github.com/mdsearch/mdsearch/internal/swar"
 )
 
-// CountWords counts runs of non-space characters (unicode.IsSpace), on a
+// Count counts runs of non-space characters (unicode.IsSpace), on a
 // string or bytes, each Unspaced character (with the marks written on it)
 // being a word of its own: it is len(strings.Fields(SpaceUnspaced(s))). It
 // is on the chunker's and the section parser's hot path: eight ASCII bytes
 // are classified at once (SWAR), and only the bytes that can start a
 // non-ASCII space or an Unspaced character are decoded (see wordClass).
-func CountWords[T ~string | ~[]byte](s T) int {
+func Count[T ~string | ~[]byte](s T) int {
 	n, prev := 0, uint64(1) // prev is 1 after a space or an Unspaced character
 	after := false          // the last character was Unspaced (or a mark on one)
 	for i := 0; i < len(s); {
@@ -59,10 +59,10 @@ func CountWords[T ~string | ~[]byte](s T) int {
 	return n
 }
 
-// WordsEnd is the offset just past the first n words of src, as
-// CountWords counts them: a character of a script written without spaces
+// End is the offset just past the first n words of src, as
+// Count counts them: a character of a script written without spaces
 // (with its marks) is a word.
-func WordsEnd[T ~string | ~[]byte](src T, n int) int {
+func End[T ~string | ~[]byte](src T, n int) int {
 	in := false // inside a word of spaced text
 	for i := 0; i < len(src); {
 		r, size := decodeRune(src[i:])
@@ -111,7 +111,7 @@ func decodeRune[T ~string | ~[]byte](s T) (rune, int) {
 	return utf8.DecodeRuneInString(string(s))
 }
 
-// wordClass sorts bytes for CountWords: 0 part of a word, 1 ASCII space,
+// wordClass sorts bytes for Count: 0 part of a word, 1 ASCII space,
 // decode the first byte of a sequence that may encode a Unicode space
 // (U+0085, U+00A0, U+1680, U+2000–U+205F, U+3000) or an Unspaced
 // character (U+0E00 and above). Other bytes of multi-byte characters, and
@@ -131,7 +131,7 @@ const decode = 2
 
 // Unspaced reports whether r belongs to a script whose words are not
 // separated by spaces (Chinese, Japanese, Thai, Lao, Khmer, Burmese).
-// Each such character counts as a word (CountWords): there is no other
+// Each such character counts as a word (Count): there is no other
 // boundary to go by.
 func Unspaced(r rune) bool {
 	switch {
@@ -176,7 +176,7 @@ func Hangul(r rune) bool {
 
 // SpaceUnspaced is s with a space around every Unspaced character (the
 // marks written on one stay with it), so that each is a word of its own,
-// as CountWords counts it. Text of other scripts is returned as it is,
+// as Count counts it. Text of other scripts is returned as it is,
 // without a copy.
 func SpaceUnspaced(s string) string { return SpaceEach(s, Unspaced) }
 

@@ -1,4 +1,4 @@
-package embed
+package wordcount
 
 import (
 	"strings"
@@ -20,17 +20,17 @@ var wordSamples = []string{
 	"数\u0301x", "数\xe6", "\xe0\xb8", "𠀀𠀁 abc", "a数 b", "数abcdefghij数",
 }
 
-// fieldsCount is the definition CountWords speeds up.
+// fieldsCount is the definition Count speeds up.
 func fieldsCount(s string) int { return len(strings.Fields(SpaceUnspaced(s))) }
 
 func TestCountWords(t *testing.T) {
 	for _, s := range wordSamples {
 		want := fieldsCount(s)
-		if got := CountWords(s); got != want {
-			t.Errorf("CountWords(%q) = %d, want %d", s, got, want)
+		if got := Count(s); got != want {
+			t.Errorf("Count(%q) = %d, want %d", s, got, want)
 		}
-		if got := CountWords([]byte(s)); got != want {
-			t.Errorf("CountWords([]byte(%q)) = %d, want %d", s, got, want)
+		if got := Count([]byte(s)); got != want {
+			t.Errorf("Count([]byte(%q)) = %d, want %d", s, got, want)
 		}
 	}
 }
@@ -41,16 +41,16 @@ func FuzzCountWords(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		want := fieldsCount(s)
-		if got := CountWords(s); got != want {
-			t.Fatalf("CountWords(%q) = %d, want %d", s, got, want)
+		if got := Count(s); got != want {
+			t.Fatalf("Count(%q) = %d, want %d", s, got, want)
 		}
-		if got := CountWords([]byte(s)); got != want {
-			t.Fatalf("CountWords([]byte(%q)) = %d, want %d", s, got, want)
+		if got := Count([]byte(s)); got != want {
+			t.Fatalf("Count([]byte(%q)) = %d, want %d", s, got, want)
 		}
 	})
 }
 
-// BenchmarkCountWords compares CountWords with strings.Fields on ASCII
+// BenchmarkCountWords compares Count with strings.Fields on ASCII
 // prose and on prose with a non-ASCII character in every sentence.
 func BenchmarkCountWords(b *testing.B) {
 	for _, bc := range []struct{ name, text string }{
@@ -60,7 +60,7 @@ func BenchmarkCountWords(b *testing.B) {
 		b.Run(bc.name+"/CountWords", func(b *testing.B) {
 			b.SetBytes(int64(len(bc.text)))
 			for b.Loop() {
-				CountWords(bc.text)
+				Count(bc.text)
 			}
 		})
 		b.Run(bc.name+"/strings.Fields", func(b *testing.B) {
@@ -120,18 +120,18 @@ func FuzzSpaceUnspaced(f *testing.F) {
 	})
 }
 
-// WordsEnd stops after n words as CountWords counts them, in any
+// End stops after n words as Count counts them, in any
 // script.
 func TestWordsEnd(t *testing.T) {
 	for _, s := range []string{
 		"one two  three\tfour\nfive", "我们每天晚上备份数据库，并且每个月做一次恢复演练。", "ที่นี่ ภาษาไทย",
 		"Rust的所有权 rules", "데이터베이스를 매일 백업합니다", "  lead", "e\u0301t\u00e9 \u3000 x",
 	} {
-		total := CountWords(s)
+		total := Count(s)
 		for n := 1; n <= total+1; n++ {
-			end := WordsEnd(s, n)
-			if got := CountWords(s[:end]); got != min(n, total) || !utf8.ValidString(s[:end]) {
-				t.Errorf("WordsEnd(%q, %d) = %d: %q holds %d words", s, n, end, s[:end], got)
+			end := End(s, n)
+			if got := Count(s[:end]); got != min(n, total) || !utf8.ValidString(s[:end]) {
+				t.Errorf("End(%q, %d) = %d: %q holds %d words", s, n, end, s[:end], got)
 			}
 		}
 	}
