@@ -15,7 +15,7 @@ import (
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/assets"
 	"github.com/mdsearch/mdsearch/chunks"
-	"github.com/mdsearch/mdsearch/eval"
+	"github.com/mdsearch/mdsearch/internal/eval"
 	"github.com/mdsearch/mdsearch/search"
 	"github.com/mdsearch/mdsearch/sections"
 )

@@ -8,7 +8,7 @@ import (
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/embed/provider"
-	"github.com/mdsearch/mdsearch/eval"
+	"github.com/mdsearch/mdsearch/internal/eval"
 )
 
 // listFlag collects a repeatable flag.

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/mdsearch/mdsearch/embed/use"
-	"github.com/mdsearch/mdsearch/eval"
+	"github.com/mdsearch/mdsearch/internal/eval"
 	"github.com/mdsearch/mdsearch/internal/testenv"
 )
 

@@ -10,7 +10,7 @@ import (
 	"os"
 
 	"github.com/mdsearch/mdsearch"
-	"github.com/mdsearch/mdsearch/eval"
+	"github.com/mdsearch/mdsearch/internal/eval"
 )
 
 // genConfigs are what --generate measures by default: mdsearch's chunker in

@@ -16,6 +16,6 @@
 // with other sets' queries as off-topic ones (every candidate wrong), so
 // that its output is calibrated: the same probability means the same on
 // every vault, and a question the vault cannot answer scores low. The
-// fitted weights are model.json, embedded; `go test ./eval -run
+// fitted weights are model.json, embedded; `go test ./internal/eval -run
 // TestRescoreModel -update` fits them again from the dev sets.
 package rescore

@@ -151,7 +151,7 @@ type FitOptions struct {
 }
 
 // FitCommand makes model.json; model.json records it.
-const FitCommand = "go run ./eval/fitrescore -o rescore/model.json"
+const FitCommand = "go run ./internal/eval/fitrescore -o rescore/model.json"
 
 // DefaultFit is how model.json was fitted.
 var DefaultFit = FitOptions{L2: 10, CalL2: 0.01, OffTopic: 1}

@@ -2,8 +2,8 @@
 // on the dev query sets, and shows by leaving each set out in turn that
 // the fit generalises.
 //
-//	go run ./eval/fitrescore -o rescore/model.json   # fit on every dev set
-//	go run ./eval/fitrescore -loso                   # the leave-one-set-out table
+//	go run ./internal/eval/fitrescore -o rescore/model.json   # fit on every dev set
+//	go run ./internal/eval/fitrescore -loso                   # the leave-one-set-out table
 //
 // It needs the local model (`mdsearch setup`) and the shared corpora
 // ($MDSEARCH_CORPORA, else ../shared/corpora).
@@ -19,7 +19,7 @@ import (
 
 	"github.com/mdsearch/mdsearch/embed"
 	"github.com/mdsearch/mdsearch/embed/provider"
-	"github.com/mdsearch/mdsearch/eval"
+	"github.com/mdsearch/mdsearch/internal/eval"
 )
 
 // command is what model.json records as its maker.

@@ -39,7 +39,7 @@ func TestRescoreModel(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkCalibration(t, samples, got)
-	file := filepath.Join("..", "rescore", "model.json")
+	file := filepath.Join("..", "..", "rescore", "model.json")
 	if *update {
 		b, err := got.Marshal()
 		if err != nil {
@@ -71,7 +71,7 @@ func TestRescoreModel(t *testing.T) {
 			a, b *rescore.Linear
 		}{{"ranker", g.Ranker, w.Ranker}, {"calibrator", g.Calib, w.Calib}} {
 			if d := maxDiff(p.a, p.b); d > 0.02 {
-				t.Errorf("%s %s: the fit differs from model.json by %.4f; run `go run ./eval/fitrescore -o rescore/model.json` (or this test with -update)", mode, p.name, d)
+				t.Errorf("%s %s: the fit differs from model.json by %.4f; run `go run ./internal/eval/fitrescore -o rescore/model.json` (or this test with -update)", mode, p.name, d)
 			}
 		}
 	}
