@@ -7,7 +7,7 @@
 //	vault     walks a folder of notes: ignore rules, size limits, paths kept inside the vault
 //	sections  parses a note (goldmark): frontmatter, tags, title, headings, the section tree
 //	chunks    cuts sections into chunks sized to the embedder's token window
-//	embed     turns text into vectors (embed/use runs the local model; embed/remote calls servers)
+//	embed     turns text into vectors (embed/sentenceencoder runs the local model; embed/remote calls servers)
 //	store     keeps collections, documents, chunks, FTS5 and vectors in one SQLite file
 //	search    the engine: incremental indexing, keyword, semantic and hybrid search, section reads
 //	rescore   the engine's second stage: a learned model that reorders the best candidates and scores them as probabilities

@@ -6,22 +6,22 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/mdsearch/mdsearch/embed/use"
+	"github.com/mdsearch/mdsearch/embed/sentenceencoder"
 	"github.com/mdsearch/mdsearch/internal/testenv"
 	"github.com/mdsearch/mdsearch/sections"
 )
 
 var (
 	useOnce  sync.Once
-	useModel *use.Model
+	useModel *sentenceencoder.Model
 	useErr   error
 )
 
 // realCounter is the local model, loaded once per test binary, for its
 // tokenizer. Without its assets the caller skips, except in CI.
-func realCounter(tb testing.TB) *use.Model {
+func realCounter(tb testing.TB) *sentenceencoder.Model {
 	tb.Helper()
-	useOnce.Do(func() { useModel, useErr = use.New(use.Options{Threads: 1}) })
+	useOnce.Do(func() { useModel, useErr = sentenceencoder.New(sentenceencoder.Options{Threads: 1}) })
 	if useErr != nil {
 		testenv.Absent(tb, "model assets missing (run `mdsearch setup`): %v", useErr)
 	}

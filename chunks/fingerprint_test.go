@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"github.com/mdsearch/mdsearch/embed"
-	"github.com/mdsearch/mdsearch/embed/use"
+	"github.com/mdsearch/mdsearch/embed/sentenceencoder"
 	"github.com/mdsearch/mdsearch/sections"
 )
 
@@ -29,9 +29,9 @@ func fingerprintConfigs(tb testing.TB) map[string]Options {
 	return map[string]Options{
 		"words":           {},
 		"words-h2h3":      {Profile: ProfileH2H3},
-		"model":           {MaxTokens: use.Window, Counter: model},
+		"model":           {MaxTokens: sentenceencoder.Window, Counter: model},
 		"model-64-100":    {MaxTokens: 64, PassageWords: 100, Counter: model},
-		"model-h2h3-code": {MaxTokens: use.Window, Counter: model, Profile: ProfileH2H3, CodeLines: -1},
+		"model-h2h3-code": {MaxTokens: sentenceencoder.Window, Counter: model, Profile: ProfileH2H3, CodeLines: -1},
 	}
 }
 
@@ -134,7 +134,7 @@ func TestRangesSameSplit(t *testing.T) {
 		}
 		doc := sections.Parse(f, src)
 		for _, opts := range []Options{
-			{MaxTokens: use.Window, Counter: model},
+			{MaxTokens: sentenceencoder.Window, Counter: model},
 			{MaxTokens: 24, PassageWords: 40, Counter: model, CodeLines: -1},
 			{MaxTokens: 300, PassageWords: 500, Counter: model, CodeLines: 3, Overlap: 0.3},
 		} {

@@ -11,17 +11,17 @@ import (
 	"github.com/yuin/goldmark/text"
 
 	"github.com/mdsearch/mdsearch/embed"
-	"github.com/mdsearch/mdsearch/embed/use"
+	"github.com/mdsearch/mdsearch/embed/sentenceencoder"
 	"github.com/mdsearch/mdsearch/internal/testenv"
 	"github.com/mdsearch/mdsearch/sections"
 )
 
 // modelCounter is the default model's tokenizer, the counter the index path
-// passes to Split (use.Model.CountTokens is the same count). It needs only
+// passes to Split (sentenceencoder.Model.CountTokens is the same count). It needs only
 // vocab.json.
-func modelCounter(tb testing.TB) *use.Tokenizer {
+func modelCounter(tb testing.TB) *sentenceencoder.Tokenizer {
 	tb.Helper()
-	tok, err := use.LoadDefaultTokenizer()
+	tok, err := sentenceencoder.LoadDefaultTokenizer()
 	if errors.Is(err, fs.ErrNotExist) {
 		testenv.Absent(tb, "model assets missing: %v (run `mdsearch setup`)", err)
 	}
@@ -78,7 +78,7 @@ func (c *callCounter) CountTokens(text string) int {
 func TestModelCounterCalls(t *testing.T) {
 	names, srcs, total := rfcs(t)
 	c := &callCounter{TokenCounter: modelCounter(t)}
-	opts := Options{MaxTokens: use.Window, Counter: c}
+	opts := Options{MaxTokens: sentenceencoder.Window, Counter: c}
 	for i, src := range srcs {
 		Split(sections.Parse(names[i], src), opts)
 	}
@@ -112,7 +112,7 @@ func BenchmarkCountStream(b *testing.B) {
 	tok := modelCounter(b)
 	r := &recorder{TokenCounter: tok}
 	for i, src := range srcs {
-		Split(sections.Parse(names[i], src), Options{MaxTokens: use.Window, Counter: r})
+		Split(sections.Parse(names[i], src), Options{MaxTokens: sentenceencoder.Window, Counter: r})
 	}
 	for _, bc := range []struct {
 		name    string
@@ -167,7 +167,7 @@ func BenchmarkParseSplitModelRFCs(b *testing.B) {
 // modelOptions are the options the index path splits with: the model's
 // counter at the model's window.
 func modelOptions(tb testing.TB) Options {
-	return Options{MaxTokens: use.Window, Counter: modelCounter(tb)}
+	return Options{MaxTokens: sentenceencoder.Window, Counter: modelCounter(tb)}
 }
 
 // stage is one step a benchmark times on every note (run(i) for note i).

@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"github.com/mdsearch/mdsearch/assets"
-	"github.com/mdsearch/mdsearch/embed/use"
+	"github.com/mdsearch/mdsearch/embed/sentenceencoder"
 	"github.com/mdsearch/mdsearch/internal/testenv"
 )
 
@@ -149,7 +149,7 @@ func TestEmbedUSE(t *testing.T) {
 	if code != 0 || json.Unmarshal(out.Bytes(), &rep) != nil {
 		t.Fatalf("exit %d: %s %s", code, out.String(), errb.String())
 	}
-	if rep.ModelID != use.DefaultPrecision.ModelID() || rep.Dim != 512 || len(rep.Embeddings[0].Vector) != 512 {
+	if rep.ModelID != sentenceencoder.DefaultPrecision.ModelID() || rep.Dim != 512 || len(rep.Embeddings[0].Vector) != 512 {
 		t.Errorf("report: %s %d", rep.ModelID, rep.Dim)
 	}
 	if rep.Similarity[0][1] <= rep.Similarity[0][2] {

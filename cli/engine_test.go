@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/mdsearch/mdsearch"
-	"github.com/mdsearch/mdsearch/embed/use"
+	"github.com/mdsearch/mdsearch/embed/sentenceencoder"
 	"github.com/mdsearch/mdsearch/internal/testenv"
 )
 
@@ -40,7 +40,7 @@ func noModel(t *testing.T) {
 // needModel skips (fails in CI) when the local model cannot be loaded.
 func needModel(t *testing.T) {
 	t.Helper()
-	m, err := use.New(use.Options{})
+	m, err := sentenceencoder.New(sentenceencoder.Options{})
 	if err != nil {
 		testenv.Absent(t, "model assets missing (run `mdsearch setup`): %v", err)
 	}

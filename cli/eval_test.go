@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mdsearch/mdsearch/embed/use"
+	"github.com/mdsearch/mdsearch/embed/sentenceencoder"
 	"github.com/mdsearch/mdsearch/internal/eval"
 	"github.com/mdsearch/mdsearch/internal/testenv"
 )
@@ -114,7 +114,7 @@ func TestEvalWithModel(t *testing.T) {
 	if code != 0 || json.Unmarshal([]byte(out), &rep) != nil {
 		t.Fatalf("exit %d: %s %s", code, out, errOut)
 	}
-	if rep.Model != use.DefaultPrecision.ModelID() || rep.Queries != 24 || len(rep.Configs) != 2 || rep.Configs[0].Index.OverWindow != 6 {
+	if rep.Model != sentenceencoder.DefaultPrecision.ModelID() || rep.Queries != 24 || len(rep.Configs) != 2 || rep.Configs[0].Index.OverWindow != 6 {
 		t.Errorf("report: %+v", rep)
 	}
 	if h := rep.Configs[1].Hit3By; h["easy"] < 0.8 || rep.Configs[1].Hit3 < 0.5 {

@@ -9,7 +9,7 @@ import (
 )
 
 // Embedder turns texts into vectors. It is the whole contract between mdsearch
-// and a model: the local model in embed/use and the servers in embed/remote
+// and a model: the local model in embed/sentenceencoder and the servers in embed/remote
 // both implement it.
 type Embedder interface {
 	// Embed returns one L2-normalised vector per text, in input order.

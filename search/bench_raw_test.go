@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mdsearch/mdsearch/embed/use"
+	"github.com/mdsearch/mdsearch/embed/sentenceencoder"
 )
 
 // BenchmarkRawEmbedIndex is the raw baseline for a cold index built with
@@ -33,7 +33,7 @@ func BenchmarkRawEmbedIndex(b *testing.B) {
 
 // benchIndex opens the index at MDSEARCH_BENCH_INDEX with the local model,
 // skipping when it is not set.
-func benchIndex(b *testing.B) (*Engine, *use.Model) {
+func benchIndex(b *testing.B) (*Engine, *sentenceencoder.Model) {
 	path := os.Getenv("MDSEARCH_BENCH_INDEX")
 	if path == "" {
 		b.Skip("set MDSEARCH_BENCH_INDEX to an index built with the local model")
@@ -45,7 +45,7 @@ func benchIndex(b *testing.B) (*Engine, *use.Model) {
 // rawEmbed embeds texts with the model alone, longest first in batches of
 // 64 as the engine orders them (so both pad alike), as many calls at once
 // as the model runs side by side, and returns the time.
-func rawEmbed(b *testing.B, m *use.Model, texts []string) time.Duration {
+func rawEmbed(b *testing.B, m *sentenceencoder.Model, texts []string) time.Duration {
 	texts = slices.Clone(texts)
 	sort.SliceStable(texts, func(i, j int) bool { return len(texts[i]) > len(texts[j]) })
 	n := m.Concurrency()

@@ -16,7 +16,7 @@ import (
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/embed"
-	"github.com/mdsearch/mdsearch/embed/use"
+	"github.com/mdsearch/mdsearch/embed/sentenceencoder"
 	"github.com/mdsearch/mdsearch/internal/testenv"
 	"github.com/mdsearch/mdsearch/search/dot"
 	"github.com/mdsearch/mdsearch/store"
@@ -276,7 +276,7 @@ func BenchmarkColdIndex(b *testing.B) {
 // synthetic indexes: chunks are cut with the model's tokenizer, bulk
 // vectors are pseudo-random (seeded by the text), and single texts, i.e.
 // queries, go through the real model so query latency includes it.
-type scaleEmbedder struct{ real *use.Model }
+type scaleEmbedder struct{ real *sentenceencoder.Model }
 
 func (s scaleEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	if len(texts) == 1 {

@@ -10,22 +10,22 @@ import (
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/embed"
-	"github.com/mdsearch/mdsearch/embed/use"
+	"github.com/mdsearch/mdsearch/embed/sentenceencoder"
 	"github.com/mdsearch/mdsearch/internal/testenv"
 	"github.com/mdsearch/mdsearch/store"
 )
 
 var (
 	useOnce  sync.Once
-	useModel *use.Model
+	useModel *sentenceencoder.Model
 	useErr   error
 )
 
 // realModel loads the local model once per test binary. Without its assets
 // the test is skipped, except in CI where that is a failure.
-func realModel(t testing.TB) *use.Model {
+func realModel(t testing.TB) *sentenceencoder.Model {
 	t.Helper()
-	useOnce.Do(func() { useModel, useErr = use.New(use.Options{}) })
+	useOnce.Do(func() { useModel, useErr = sentenceencoder.New(sentenceencoder.Options{}) })
 	if useErr != nil {
 		testenv.Absent(t, "model assets missing (run `mdsearch setup`): %v", useErr)
 	}

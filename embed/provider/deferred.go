@@ -7,7 +7,7 @@ import (
 
 	"github.com/mdsearch/mdsearch/assets"
 	"github.com/mdsearch/mdsearch/embed"
-	"github.com/mdsearch/mdsearch/embed/use"
+	"github.com/mdsearch/mdsearch/embed/sentenceencoder"
 	"github.com/mdsearch/mdsearch/internal/wordcount"
 )
 
@@ -30,11 +30,11 @@ func OpenDeferred(cfg Config) (embed.Embedder, error) {
 	if err != nil {
 		return nil, err
 	}
-	prec, _ := use.ParsePrecision(string(opts.Precision)) // checked by Validate
+	prec, _ := sentenceencoder.ParsePrecision(string(opts.Precision)) // checked by Validate
 	d := &deferred{id: prec.ModelID(), done: make(chan struct{})}
 	go func() {
 		defer close(d.done)
-		d.m, d.err = use.New(opts)
+		d.m, d.err = sentenceencoder.New(opts)
 	}()
 	return d, nil
 }
@@ -43,7 +43,7 @@ func OpenDeferred(cfg Config) (embed.Embedder, error) {
 type deferred struct {
 	id   string
 	done chan struct{}
-	m    *use.Model // set with err before done closes
+	m    *sentenceencoder.Model // set with err before done closes
 	err  error
 }
 
@@ -52,7 +52,7 @@ var (
 	_ embed.Vocabulary = (*deferred)(nil)
 )
 
-func (d *deferred) wait() (*use.Model, error) {
+func (d *deferred) wait() (*sentenceencoder.Model, error) {
 	<-d.done
 	return d.m, d.err
 }
@@ -67,10 +67,10 @@ func (d *deferred) Embed(ctx context.Context, texts []string) ([][]float32, erro
 }
 
 // Dim implements embed.Embedder.
-func (d *deferred) Dim() int { return use.Dimension }
+func (d *deferred) Dim() int { return sentenceencoder.Dimension }
 
 // MaxTokens implements embed.Embedder.
-func (d *deferred) MaxTokens() int { return use.Window }
+func (d *deferred) MaxTokens() int { return sentenceencoder.Window }
 
 // ModelID implements embed.Embedder: the model's, known before it loads.
 func (d *deferred) ModelID() string { return d.id }
@@ -101,16 +101,16 @@ func (d *deferred) Close() error {
 }
 
 // useOptions finds the local model's assets (flag, env, cache).
-func useOptions(cfg Config) (use.Options, error) {
+func useOptions(cfg Config) (sentenceencoder.Options, error) {
 	getenv := cfg.Getenv
 	if getenv == nil {
 		getenv = os.Getenv
 	}
 	p, err := assets.Locate(assets.Paths{LibPath: cfg.LibPath, ModelDir: cfg.ModelDir}, getenv)
 	if err != nil {
-		return use.Options{}, err
+		return sentenceencoder.Options{}, err
 	}
 	home, _ := assets.Home(getenv) // found, or Locate failed above unless both paths were given
-	return use.Options{LibPath: p.LibPath, ModelDir: p.ModelDir, Threads: cfg.Threads,
-		BatchSize: cfg.BatchSize, Precision: use.Precision(cfg.Precision), CacheDir: home}, nil
+	return sentenceencoder.Options{LibPath: p.LibPath, ModelDir: p.ModelDir, Threads: cfg.Threads,
+		BatchSize: cfg.BatchSize, Precision: sentenceencoder.Precision(cfg.Precision), CacheDir: home}, nil
 }

@@ -1,5 +1,5 @@
 // Package provider opens the configured Embedder: the local model
-// (embed/use, the default), an Ollama or OpenAI-compatible server
+// (embed/sentenceencoder, the default), an Ollama or OpenAI-compatible server
 // (embed/remote), or none, for keyword-only use.
 //
 // Settings come from the environment (FromEnv), overridden by the flags

