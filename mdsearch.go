@@ -286,8 +286,10 @@ type IndexRequest struct {
 	Profile string `json:"profile,omitempty"`
 }
 
-// Skip names a file that was not indexed, and why.
-type Skip struct {
+// FileIssue names a file and what was wrong with it: why it was not
+// indexed (IndexStats.Skipped), or what was odd about it though it was
+// (IndexStats.Warnings, CollectionStatus.Warnings).
+type FileIssue struct {
 	Path   string `json:"path"`
 	Reason string `json:"reason"`
 }
@@ -311,21 +313,21 @@ type IndexProgress struct {
 
 // IndexStats summarises one indexing run.
 type IndexStats struct {
-	Collection string  `json:"collection"`
-	Files      int     `json:"files"` // notes the run looked at: the collection's notes, skipped files left out
-	Unchanged  int     `json:"unchanged"`
-	Changed    int     `json:"changed"`
-	Recut      int     `json:"recut"` // unchanged notes cut again (--full, or new chunker settings)
-	Added      int     `json:"added"`
-	Deleted    int     `json:"deleted"`
-	Chunks     int     `json:"chunks"`   // passages written in this run
-	Windows    int     `json:"windows"`  // their windows, the texts the model sees
-	Embedded   int     `json:"embedded"` // vectors computed in this run
-	Reused     int     `json:"reused"`   // vectors reused from earlier runs
-	Skipped    []Skip  `json:"skipped"`
-	Warnings   []Skip  `json:"warnings"`
-	TookMS     float64 `json:"took_ms"`
-	Notice     string  `json:"notice,omitempty"`
+	Collection string      `json:"collection"`
+	Files      int         `json:"files"` // notes the run looked at: the collection's notes, skipped files left out
+	Unchanged  int         `json:"unchanged"`
+	Changed    int         `json:"changed"`
+	Recut      int         `json:"recut"` // unchanged notes cut again (--full, or new chunker settings)
+	Added      int         `json:"added"`
+	Deleted    int         `json:"deleted"`
+	Chunks     int         `json:"chunks"`   // passages written in this run
+	Windows    int         `json:"windows"`  // their windows, the texts the model sees
+	Embedded   int         `json:"embedded"` // vectors computed in this run
+	Reused     int         `json:"reused"`   // vectors reused from earlier runs
+	Skipped    []FileIssue `json:"skipped"`
+	Warnings   []FileIssue `json:"warnings"`
+	TookMS     float64     `json:"took_ms"`
+	Notice     string      `json:"notice,omitempty"`
 	// Stopped is set when the run failed or was interrupted: the counts
 	// are what it got through, and windows neither embedded nor reused
 	// are not embedded yet (the next run embeds them).
@@ -346,7 +348,7 @@ type CollectionStatus struct {
 	// Warnings are what was odd about the notes when they were last read
 	// (bad frontmatter, an unclosed fence, …), by path, as the index run
 	// that read them reported.
-	Warnings []Skip `json:"warnings"`
+	Warnings []FileIssue `json:"warnings"`
 }
 
 // Status describes the whole index.

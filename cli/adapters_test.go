@@ -64,7 +64,7 @@ func TestRefreshLine(t *testing.T) {
 	if got := refreshLine("notes", nil, st); !strings.HasPrefix(got, "notes: caught up:") {
 		t.Errorf("catch-up line %q", got)
 	}
-	st.Skipped = []mdsearch.Skip{{Path: "b.bin.md", Reason: "binary file"}}
+	st.Skipped = []mdsearch.FileIssue{{Path: "b.bin.md", Reason: "binary file"}}
 	if got := refreshLine("notes", []string{"b.bin.md"}, st); !strings.HasSuffix(got, "1 skipped (12 ms)\n  skipped b.bin.md: binary file") {
 		t.Errorf("a skipped file is not named: %q", got)
 	}

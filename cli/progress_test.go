@@ -179,7 +179,7 @@ func TestSummaryNamesEveryCount(t *testing.T) {
 		want string
 	}{
 		{mdsearch.IndexStats{Collection: "notes", Files: 173, Added: 1, Changed: 12, Unchanged: 160, Chunks: 120, Windows: 700, Embedded: 675, Reused: 25,
-			Skipped: []mdsearch.Skip{{}, {}}, TookMS: 41000},
+			Skipped: []mdsearch.FileIssue{{}, {}}, TookMS: 41000},
 			"notes: 173 files (1 added, 12 changed, 160 unchanged); 120 passages in 700 windows from the 13 added or changed files (675 embedded now, 25 reused from earlier runs); 2 files skipped; took 41s"},
 		{mdsearch.IndexStats{Collection: "v", Files: 6, Unchanged: 5, Deleted: 1, TookMS: 12},
 			"v: 6 files (5 unchanged, 1 deleted from the index); 0 passages in 0 windows from the 0 added or changed files; took 12ms"},

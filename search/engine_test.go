@@ -414,7 +414,7 @@ func TestStatusWarnings(t *testing.T) {
 	if st := index(t, e, vault, "v"); len(st.Warnings) != 2 {
 		t.Fatalf("index warnings: %+v", st.Warnings)
 	}
-	warnings := func() []mdsearch.Skip {
+	warnings := func() []mdsearch.FileIssue {
 		t.Helper()
 		s, err := e.Status(bg)
 		if err != nil {

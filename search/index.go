@@ -125,7 +125,7 @@ func (e *Engine) index(ctx context.Context, req mdsearch.IndexRequest, existing 
 	if v, err = e.vaultOf(ctx, name, v.Root()); err != nil {
 		return nil, err
 	}
-	stats := &mdsearch.IndexStats{Collection: name, Skipped: []mdsearch.Skip{}, Warnings: []mdsearch.Skip{}}
+	stats := &mdsearch.IndexStats{Collection: name, Skipped: []mdsearch.FileIssue{}, Warnings: []mdsearch.FileIssue{}}
 	defer func() { stats.Stopped = err != nil }()
 	coll, err := e.collectionFor(ctx, name, v.Root(), existing, stats)
 	if err != nil {
@@ -503,7 +503,7 @@ func (r *run) list(paths []string) ([]vault.File, []string, error) {
 		f, err := r.stat(p)
 		if err != nil {
 			if mdsearch.KindOf(err) != mdsearch.KindNotFound {
-				r.stats.Skipped = append(r.stats.Skipped, mdsearch.Skip{Path: p, Reason: err.Error()})
+				r.stats.Skipped = append(r.stats.Skipped, mdsearch.FileIssue{Path: p, Reason: err.Error()})
 			}
 			gone = append(gone, p)
 			continue

@@ -226,7 +226,7 @@ func (w *batchWriter) write(res scanResult) error {
 	switch {
 	case res.skip != "":
 		r.stats.Files-- // not a note after all (binary, unreadable): status will not count it
-		r.stats.Skipped = append(r.stats.Skipped, mdsearch.Skip{Path: res.f.Path, Reason: res.skip})
+		r.stats.Skipped = append(r.stats.Skipped, mdsearch.FileIssue{Path: res.f.Path, Reason: res.skip})
 		if res.old != nil {
 			r.dirty = true
 			r.stats.Deleted++
@@ -243,7 +243,7 @@ func (w *batchWriter) write(res scanResult) error {
 		return w.count(1)
 	}
 	for _, warn := range res.doc.Warnings {
-		r.stats.Warnings = append(r.stats.Warnings, mdsearch.Skip{Path: res.f.Path, Reason: warn})
+		r.stats.Warnings = append(r.stats.Warnings, mdsearch.FileIssue{Path: res.f.Path, Reason: warn})
 	}
 	switch {
 	case res.old != nil && bytes.Equal(res.old.Hash, res.hash):

@@ -364,8 +364,8 @@ func (s *Store) FindDocuments(ctx context.Context, collection, path string) ([]D
 // Warnings lists, by path, what was odd about the notes of a collection
 // when they were last read (an index written before documents.warnings
 // lists none).
-func (s *Reader) Warnings(ctx context.Context, collectionID int64) ([]mdsearch.Skip, error) {
-	out := []mdsearch.Skip{}
+func (s *Reader) Warnings(ctx context.Context, collectionID int64) ([]mdsearch.FileIssue, error) {
+	out := []mdsearch.FileIssue{}
 	if !s.warnings {
 		return out, nil
 	}
@@ -383,7 +383,7 @@ func (s *Reader) Warnings(ctx context.Context, collectionID int64) ([]mdsearch.S
 		var ws []string
 		json.Unmarshal([]byte(js), &ws)
 		for _, w := range ws {
-			out = append(out, mdsearch.Skip{Path: path, Reason: w})
+			out = append(out, mdsearch.FileIssue{Path: path, Reason: w})
 		}
 	}
 	return out, rows.Err()

@@ -15,7 +15,7 @@ import (
 // with the reason for each. Ignored and non-markdown files are left out
 // silently; only files a person might expect to be indexed are reported.
 // The error is non-nil only when the walk was cancelled.
-func (v *Vault) Walk(ctx context.Context) ([]File, []mdsearch.Skip, error) {
+func (v *Vault) Walk(ctx context.Context) ([]File, []mdsearch.FileIssue, error) {
 	w := &walker{v: v, visited: map[string]string{}}
 	w.visited[v.root] = "."
 	if err := w.dir(ctx, dirJob{abs: v.root}); err != nil {
@@ -54,11 +54,11 @@ type walker struct {
 	deferred []dirJob
 	linked   []linkedFile // symlinks to notes, taken after the real tree
 	files    []File
-	skips    []mdsearch.Skip
+	skips    []mdsearch.FileIssue
 }
 
 func (w *walker) skip(rel, reason string) {
-	w.skips = append(w.skips, mdsearch.Skip{Path: rel, Reason: reason})
+	w.skips = append(w.skips, mdsearch.FileIssue{Path: rel, Reason: reason})
 }
 
 func (w *walker) dir(ctx context.Context, job dirJob) error {
