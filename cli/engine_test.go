@@ -112,7 +112,7 @@ func TestIndexSearchReadStatusWithoutModel(t *testing.T) {
 		t.Errorf("read --json: %d %s", code, out)
 	}
 	code, out, _ = run(t, index, "read", "kitchen/Sourdough.md", "--outline")
-	if code != 0 || !strings.Contains(out, "    ### Rye Starter  33 words, lines 22–26\n") {
+	if code != 0 || !strings.Contains(out, "    - ### Rye Starter · 33 words (~47 tokens) · lines 22–26\n") {
 		t.Errorf("read --outline: %d %s", code, out)
 	}
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/render"
 )
 
 func runRead(ctx context.Context, env *Env, args []string) error {
@@ -43,8 +44,7 @@ func runRead(ctx context.Context, env *Env, args []string) error {
 			return requestError("read", err)
 		}
 		if !*asJSON {
-			printOutline(env, o)
-			return nil
+			return render.Outline(screen(env.Stdout), o)
 		}
 		out = o
 	} else {
@@ -75,7 +75,7 @@ func printRead(env *Env, r *mdsearch.ReadResponse) {
 		if r.Content != "" { // a section's own text comes first
 			fmt.Fprintln(out, strings.TrimRight(r.Content, "\r\n")+"\n")
 		}
-		printOutline(env, r.AsOutline())
+		_ = render.Outline(out, r.AsOutline())
 		return
 	}
 	if r.More { // the start of a long note or section: say how to read on
@@ -90,23 +90,5 @@ func printRead(env *Env, r *mdsearch.ReadResponse) {
 			eol = "\r\n"
 		}
 		fmt.Fprint(out, eol)
-	}
-}
-
-func printOutline(env *Env, o *mdsearch.Outline) {
-	out := screen(env.Stdout)
-	fmt.Fprintf(out, "%s:%s — %s (%d words, ~%d tokens)\n", o.Collection, o.Path, o.Title, o.WordCount, o.Tokens)
-	for _, s := range o.Sections {
-		if s.Level == 0 {
-			fmt.Fprintf(out, "(text before the first heading)  [%s]  %d words, lines %d–%d\n", s.Section, s.WordCount, s.StartLine, s.EndLine)
-			continue
-		}
-		indent := strings.Repeat("  ", max(s.Level-1, 0))
-		where := "" // --section takes the heading, or this where another reads the same
-		if s.Section != s.Heading {
-			where = "  [" + s.Section + "]"
-		}
-		fmt.Fprintf(out, "%s%s %s%s  %d words, lines %d–%d\n", indent, strings.Repeat("#", s.Level), s.Heading,
-			where, s.WordCount, s.StartLine, s.EndLine)
 	}
 }
