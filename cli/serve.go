@@ -52,7 +52,7 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	}
 	defer w.Close()
 	api := rest.New(s, rest.Options{Token: *token, Logger: log, OnReindexed: func() { w.Sync(ctx) },
-		NoteLinks: newNotePaths(s, s.MaxFileSize()).Links})
+		NoteLinks: s.NoteLinks})
 	defer api.Close()
 
 	ln, err := listen("--addr", *addr)

@@ -26,7 +26,8 @@ type Options struct {
 	// collections.
 	OnReindexed func()
 	// NoteLinks resolves link targets among a collection's notes, so a
-	// rendered note's wikilinks resolve; nil leaves them unresolved.
+	// rendered note's wikilinks resolve (search.Engine.NoteLinks); nil
+	// leaves them unresolved.
 	NoteLinks func(ctx context.Context, collection string) (*render.LinkIndex, error)
 	// MaxConcurrentSearches bounds searches running at once; more wait.
 	// 0 means 16.

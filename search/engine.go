@@ -106,6 +106,7 @@ type Engine struct {
 
 	model    *rescore.Model               // the second stage; nil: none
 	headings atomic.Pointer[headingNotes] // heading counts, as of a generation
+	links    noteLinks                    // listings of collections' notes for rendered links (notelinks.go)
 }
 
 var _ mdsearch.Searcher = (*Engine)(nil)
@@ -153,9 +154,6 @@ func openStore(ctx context.Context, opts Options) (*store.Store, *store.Migratio
 	}
 	return store.Open(ctx, opts.IndexPath)
 }
-
-// MaxFileSize is the size limit notes are read with (0: the vault default).
-func (e *Engine) MaxFileSize() int64 { return e.opts.MaxFileSize }
 
 // Close closes the index file, once the calls using it have ended. It
 // does not close the embedder.
