@@ -60,12 +60,10 @@ type Window struct {
 	// Heading marks a passage's heading window: its heading path alone,
 	// with no text (see package chunks).
 	Heading bool `json:"heading,omitempty"`
-	// Head is the part of EmbedText before the window's text (prefix, and a
-	// table's header rows), and TextStart its text's offset in the chunk's
-	// Text, so the store keeps the text once. Head is "" and TextStart -1
-	// when the window's text is not a verbatim slice of Text.
-	Head      string `json:"-"`
-	TextStart int    `json:"-"`
+	// TextStart is where the window starts in its passage's Text: StartByte
+	// less the passage's StartByte, but for invalid UTF-8 before it, which
+	// Text shows as U+FFFD (three bytes for one).
+	TextStart int `json:"-"`
 }
 
 // Mode selects the ranking used by a search.

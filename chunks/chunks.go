@@ -441,8 +441,8 @@ func (s *splitter) window(u *unit, start, end int) mdsearch.Window {
 	own, _ := u.label(start, end, false)
 	prefix, header := s.prefix(own), s.tableHeader(u, start).text
 	embedText := s.embedText(prefix, header, start, end)
-	w := mdsearch.Window{StartByte: start, EndByte: end, EmbedText: embedText, Head: prefix + header}
-	n, ok := s.countHeaded(w.Head, start, end)
+	w := mdsearch.Window{StartByte: start, EndByte: end, EmbedText: embedText}
+	n, ok := s.countHeaded(prefix+header, start, end)
 	if !ok {
 		n = s.opts.Counter.CountTokens(embedText)
 	}

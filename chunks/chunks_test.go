@@ -76,7 +76,22 @@ func paths(cs []mdsearch.Chunk) []string {
 }
 
 // windowText is the part of a window's embed text that is the note's.
-func windowText(w mdsearch.Window) string { return w.EmbedText[len(w.Head):] }
+// windowText is w's text without its head, as the store finds it: the
+// longest end of EmbedText that c's Text has at the window's start.
+func windowText(c mdsearch.Chunk, w mdsearch.Window) string {
+	rest := c.Text[w.TextStart:]
+	for p := range len(w.EmbedText) {
+		if strings.HasPrefix(rest, w.EmbedText[p:]) {
+			return w.EmbedText[p:]
+		}
+	}
+	return ""
+}
+
+// windowHead is what comes before w's text in its EmbedText.
+func windowHead(c mdsearch.Chunk, w mdsearch.Window) string {
+	return w.EmbedText[:len(w.EmbedText)-len(windowText(c, w))]
+}
 
 func TestSplitShapes(t *testing.T) {
 	long := words(60, "w")
@@ -202,7 +217,7 @@ func TestBudgetAndOverlap(t *testing.T) {
 				}
 				if prev := textWindows(c)[j-1]; w.StartByte < prev.EndByte {
 					overlapped++
-					if n := wordcount.Count(windowText(w)[:prev.EndByte-w.StartByte]); n > int(DefaultOverlap*float64(max))*2 {
+					if n := wordcount.Count(windowText(c, w)[:prev.EndByte-w.StartByte]); n > int(DefaultOverlap*float64(max))*2 {
 						t.Errorf("max %d: passage %d window %d repeats %d words", max, i, j, n)
 					}
 				}
@@ -325,8 +340,8 @@ func TestEmbedText(t *testing.T) {
 			}
 			for _, c := range cs {
 				for _, w := range textWindows(c) {
-					if strings.Contains(c.Text, "[") || w.Head == "" || !strings.HasPrefix(w.EmbedText, w.Head) {
-						t.Errorf("head %q of %q", w.Head, w.EmbedText)
+					if head := windowHead(c, w); strings.Contains(c.Text, "[") || head == "" || !strings.HasPrefix(head, "[") {
+						t.Errorf("head %q of %q", head, w.EmbedText)
 					}
 				}
 			}
@@ -336,8 +351,8 @@ func TestEmbedText(t *testing.T) {
 	_, cs := split(t, "# "+words(300, "h")+"\n\n"+words(50, "b"), Options{MaxTokens: 64})
 	for _, c := range cs {
 		for _, w := range textWindows(c) {
-			if n := wordcount.Count(w.Head); n > 32 || !strings.HasSuffix(w.Head, "] ") {
-				t.Errorf("head %q of %d words", w.Head, n)
+			if head := windowHead(c, w); wordcount.Count(head) > 32 || !strings.HasSuffix(head, "] ") {
+				t.Errorf("head %q of %d words", head, wordcount.Count(head))
 			}
 		}
 	}
@@ -362,16 +377,16 @@ func TestTables(t *testing.T) {
 		for j, w := range textWindows(c) {
 			windows++
 			if i == 0 && j == 0 {
-				if w.Head != "[T] " || !strings.HasPrefix(windowText(w), "# T\n\n"+header+"| row0 ") {
+				if windowHead(c, w) != "[T] " || !strings.HasPrefix(windowText(c, w), "# T\n\n"+header+"| row0 ") {
 					t.Errorf("first window %q", w.EmbedText[:60])
 				}
 				continue
 			}
-			if text := windowText(w); !strings.HasPrefix(text, "| row") || strings.Contains(text, "Name") {
+			if text := windowText(c, w); !strings.HasPrefix(text, "| row") || strings.Contains(text, "Name") {
 				t.Errorf("passage %d window %d does not start at a row: %q", i, j, text[:20])
 			}
-			if w.Head != "[T] "+header {
-				t.Errorf("passage %d window %d: header not repeated in the embed text: head %q", i, j, w.Head)
+			if head := windowHead(c, w); head != "[T] "+header {
+				t.Errorf("passage %d window %d: header not repeated in the embed text: head %q", i, j, head)
 			}
 		}
 	}
@@ -399,8 +414,8 @@ func TestCodeSplitsAtLines(t *testing.T) {
 			if j == 0 {
 				continue
 			}
-			if !strings.HasPrefix(windowText(w), "\tx") {
-				t.Errorf("passage %d window %d does not start at a line: %q", i, j, windowText(w)[:10])
+			if !strings.HasPrefix(windowText(c, w), "\tx") {
+				t.Errorf("passage %d window %d does not start at a line: %q", i, j, windowText(c, w)[:10])
 			}
 			if w.StartByte < textWindows(c)[j-1].EndByte {
 				t.Errorf("passage %d window %d overlaps into code", i, j)
@@ -453,17 +468,19 @@ func TestInvalidUTF8AndCRLF(t *testing.T) {
 		t.Errorf("warnings %q", doc.Warnings)
 	}
 	// Invalid bytes before a window shift its text in Text: TextStart is
-	// its offset there (checkChunks checks it), and repeated text must not
-	// send it to an earlier copy.
+	// its offset there (checkChunks checks it), so the store finds the
+	// window's text in Text and keeps it once; repeated text must not send
+	// it to an earlier copy.
 	for _, src := range []string{
 		"# T\n\n\xff\xfe " + strings.Repeat("Same words again and again. ", 80),
 		"# T\n\n" + strings.Repeat("Bad \xff byte here. ", 100),
 		"# T\n\n" + strings.Repeat("| a\xff | b |\n", 2) + strings.Repeat("| c | d\xff |\n", 60),
 	} {
-		_, cs := split(t, src, Options{MaxTokens: 16})
+		opts := Options{MaxTokens: 16}
+		doc, cs := split(t, src, opts)
 		for _, c := range cs {
 			for _, w := range textWindows(c) {
-				if w.TextStart < 0 || w.Head+c.Text[w.TextStart:w.TextStart+len(windowText(w))] != w.EmbedText {
+				if text := embeddedText(doc, opts.withDefaults(), c, w.StartByte, w.EndByte); !strings.HasPrefix(c.Text[w.TextStart:], text) {
 					t.Errorf("%q: window %d-%d at %d of the passage text", src[:20], w.StartByte, w.EndByte, w.TextStart)
 				}
 			}

@@ -40,8 +40,9 @@
 // LongRun bytes (a base64 image, a long URL), so a megabyte of base64 is
 // one window; text in scripts without spaces is not ASCII and is read
 // whole. A window whose text leaves code or such a word out is not a
-// slice of the passage's Text (TextStart -1). Vectors are still keyed by EmbedText, so an edit in
-// code the model does not read re-embeds nothing.
+// slice of the passage's Text (the store then keeps its EmbedText whole).
+// Vectors are still keyed by EmbedText, so an edit in code the model does
+// not read re-embeds nothing.
 //
 // Counting. A Counter that is an embed.RangeCounter (the model's tokenizer)
 // prepares each note once, leaving out the code no window reads, and

@@ -3,9 +3,11 @@ package chunks
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
+	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/embed/sentenceencoder"
 	"github.com/mdsearch/mdsearch/internal/testenv"
 	"github.com/mdsearch/mdsearch/sections"
@@ -35,6 +37,17 @@ type embedCost struct {
 	heads           int // tokens of prefixes and table headers
 }
 
+// verbatimHead is what the model reads before window w's text (its
+// heading prefix and any table header) where that text is a slice of the
+// passage's Text, else "": the heads this measure has always counted.
+func verbatimHead(doc *sections.Document, opts Options, c mdsearch.Chunk, w mdsearch.Window) string {
+	text := embeddedText(doc, opts.withDefaults(), c, w.StartByte, w.EndByte)
+	if !strings.HasPrefix(c.Text[w.TextStart:], text) {
+		return ""
+	}
+	return w.EmbedText[:len(w.EmbedText)-len(text)]
+}
+
 func measureCost(tb testing.TB, docs []*sections.Document, opts Options) embedCost {
 	var c embedCost
 	seen := map[string]bool{}
@@ -48,7 +61,7 @@ func measureCost(tb testing.TB, docs []*sections.Document, opts Options) embedCo
 				c.windows++
 				c.tokens += w.TokenCount
 				if !w.Heading {
-					c.heads += opts.Counter.CountTokens(w.Head)
+					c.heads += opts.Counter.CountTokens(verbatimHead(doc, opts, ch, w))
 				}
 			}
 		}

@@ -44,14 +44,13 @@ import (
 //   - every passage has at least one; each lies within its passage, starts
 //     and ends inside it in order (starts and ends strictly increasing),
 //     and together they cover every non-blank byte of the passage;
-//   - EmbedText = Head + the display text of [StartByte, EndByte), less
+//   - EmbedText = head + the display text of [StartByte, EndByte), less
 //     the code it leaves out: of every code block (as far as it lies in the
 //     passage) only the first CodeLines lines, from the passage's view of
-//     the block, are embedded; when TextStart >= 0 that text is
-//     Text[TextStart:TextStart+n] at the window's own position; when
-//     TextStart < 0, Head is "" (always the case when code is left out);
-//   - Head is a prefix "[…] " (or "") taking at most half of MaxTokens by
-//     the counter, followed only when the window starts among a table's
+//     the block, are embedded; that text is not empty; TextStart is the
+//     window's start in Text;
+//   - the head is a prefix "[…] " (or "") taking at most half of MaxTokens
+//     by the counter, followed only when the window starts among a table's
 //     rows by that table's header and delimiter rows and a newline;
 //   - TokenCount is the counter's count of EmbedText and at most MaxTokens
 //     unless the window's text is a single character; Hash is the hex of
@@ -334,12 +333,12 @@ func checkHeadingWindow(opts Options, c mdsearch.Chunk, w mdsearch.Window) error
 	switch {
 	case w.StartByte != c.StartByte:
 		return fmt.Errorf("heading window at byte %d, not the passage's start %d", w.StartByte, c.StartByte)
-	case w.EmbedText == "" || w.EmbedText != w.Head || !strings.HasPrefix(w.EmbedText, "[") || !strings.HasSuffix(w.EmbedText, "]"):
+	case w.EmbedText == "" || !strings.HasPrefix(w.EmbedText, "[") || !strings.HasSuffix(w.EmbedText, "]"):
 		return fmt.Errorf("heading window embed text %q is not a heading path", w.EmbedText)
 	case w.TextStart != 0:
 		return fmt.Errorf("heading window text start %d", w.TextStart)
-	case first.TextStart >= 0 && !strings.HasPrefix(first.Head, w.EmbedText) && len(c.Sections) == 0:
-		return fmt.Errorf("heading window %q is not the prefix of the first window %q", w.EmbedText, first.Head)
+	case !strings.HasPrefix(first.EmbedText, w.EmbedText) && len(c.Sections) == 0:
+		return fmt.Errorf("heading window %q is not the prefix of the first window %q", w.EmbedText, first.EmbedText)
 	case w.TokenCount != opts.Counter.CountTokens(w.EmbedText) || w.Hash != hashOf(w.EmbedText):
 		return fmt.Errorf("heading window count or hash")
 	}
@@ -396,16 +395,12 @@ func checkWindows(doc *sections.Document, opts Options, c mdsearch.Chunk) error 
 		text := embeddedText(doc, opts, c, w.StartByte, w.EndByte)
 		n := len(text)
 		switch {
+		case n == 0:
+			return wrap("no text: only the heading window has none")
 		case len(w.EmbedText) < n || w.EmbedText[len(w.EmbedText)-n:] != text:
 			return wrap("embed text does not end with the window's text")
-		case w.Head != w.EmbedText[:len(w.EmbedText)-n] && w.TextStart >= 0:
-			return wrap("head %q is not the embed text before the window's text", w.Head)
-		case w.TextStart < 0 && w.Head != "":
-			return wrap("head %q without a text start", w.Head)
-		case w.TextStart >= 0 && w.TextStart != offset(w.StartByte):
+		case w.TextStart != offset(w.StartByte):
 			return wrap("text start %d, not the window's offset %d in the passage text", w.TextStart, offset(w.StartByte))
-		case w.TextStart >= 0 && (w.TextStart+n > len(c.Text) || w.Head+c.Text[w.TextStart:w.TextStart+n] != w.EmbedText):
-			return wrap("embed text is not head + Text[TextStart:]")
 		case w.TokenCount != opts.Counter.CountTokens(w.EmbedText):
 			return wrap("token count %d is not the counter's %d", w.TokenCount, opts.Counter.CountTokens(w.EmbedText))
 		case w.TokenCount > opts.MaxTokens && utf8.RuneCountInString(strings.TrimSpace(text)) > 1:

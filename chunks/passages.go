@@ -62,16 +62,8 @@ func (s *splitter) windows(u *unit, c *mdsearch.Chunk, tokens map[[2]int]int) []
 	s.pack(sub)
 	out := make([]mdsearch.Window, len(s.out), len(s.out)+1)
 	for i := range s.out {
-		w := s.out[i].Windows[0]
-		w.TextStart = -1
-		text := w.EmbedText[len(w.Head):]
-		if off := s.textOffset(c, w.StartByte); off+len(text) <= len(c.Text) && c.Text[off:off+len(text)] == text {
-			w.TextStart = off
-		}
-		if w.TextStart < 0 {
-			w.Head = ""
-		}
-		out[i] = w
+		out[i] = s.out[i].Windows[0]
+		out[i].TextStart = s.textOffset(c, out[i].StartByte)
 	}
 	if w, ok := s.headingWindow(u, c); ok {
 		out = append(out, w)
@@ -89,7 +81,7 @@ func (s *splitter) headingWindow(u *unit, c *mdsearch.Chunk) (mdsearch.Window, b
 	if head == "" {
 		return mdsearch.Window{}, false
 	}
-	return mdsearch.Window{StartByte: c.StartByte, EndByte: c.StartByte, EmbedText: head, Head: head, Heading: true,
+	return mdsearch.Window{StartByte: c.StartByte, EndByte: c.StartByte, EmbedText: head, Heading: true,
 		TokenCount: s.countString(head) + s.overhead, Hash: s.hash(head)}, true
 }
 

@@ -248,7 +248,7 @@ func (w *docWriter) putChunk(c *mdsearch.Chunk) error {
 		return err
 	}
 	for i := range c.Windows {
-		if err := w.putWindow(id, &c.Windows[i]); err != nil {
+		if err := w.putWindow(id, c, &c.Windows[i]); err != nil {
 			return err
 		}
 	}
@@ -271,16 +271,50 @@ func chunkKeywords(c *mdsearch.Chunk) (text, heading string) {
 	return KeywordText(c.Text), KeywordText(headingTerms(c))
 }
 
-// putWindow stores a window of chunk id; its text is stored once, in the
-// chunk, when it is a slice of the chunk's text.
-func (w *docWriter) putWindow(chunk int64, win *mdsearch.Window) error {
-	head, start, end, full := win.Head, win.TextStart, win.TextStart+len(win.EmbedText)-len(win.Head), any(nil)
-	if win.TextStart < 0 {
+// putWindow stores window win of chunk c (row id chunk); its text is
+// stored once, in the chunk, when it is a slice of the chunk's text.
+func (w *docWriter) putWindow(chunk int64, c *mdsearch.Chunk, win *mdsearch.Window) error {
+	head, start, end, ok := windowLayout(c, win)
+	var full any
+	if !ok {
 		head, start, end, full = "", 0, 0, win.EmbedText
 	}
 	_, err := w.t.exec(`INSERT INTO windows(chunk_id, doc_id, head, text_start, text_end, embed_full, token_count, vkey)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, chunk, w.doc, head, start, end, full, win.TokenCount, WindowKey(win))
 	return err
+}
+
+// windowLayout splits window win of chunk c as the windows table keeps it:
+// its EmbedText is head followed by c.Text[start:end]. A heading window is
+// its head alone (start = end: no text, which is how the table tells it).
+// A text window's head is what the chunker put before its text (the
+// heading prefix "[Title > Heading] ", and a table's header rows), and its
+// text is Text from the window's start (TextStart) on; ok is false, and
+// the EmbedText is kept whole, when its text is no slice of Text there (it
+// leaves code out, or lone CRs were read as line breaks).
+func windowLayout(c *mdsearch.Chunk, win *mdsearch.Window) (head string, start, end int, ok bool) {
+	e := win.EmbedText
+	if win.Heading {
+		return e, 0, 0, true
+	}
+	start = win.TextStart
+	if start < 0 || start >= len(c.Text) {
+		return "", 0, 0, false
+	}
+	rest := c.Text[start:]
+	// The text is the longest end of e that rest starts with: try each
+	// place of e where rest's first byte is, from the front.
+	for p := 0; p < len(e); p++ {
+		i := strings.IndexByte(e[p:], rest[0])
+		if i < 0 {
+			break
+		}
+		p += i
+		if strings.HasPrefix(rest, e[p:]) {
+			return e[:p], start, start + len(e) - p, true
+		}
+	}
+	return "", 0, 0, false
 }
 
 // headingTerms is what the heading column indexes: the passage's heading

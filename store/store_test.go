@@ -35,7 +35,7 @@ func chunk(path string, i int, section, text string) mdsearch.Chunk {
 	head := "[Top > " + section + "] "
 	return mdsearch.Chunk{Path: path, ChunkIndex: i, TotalChunks: 2, Section: section,
 		SectionPath: []string{"Top", section}, Text: text,
-		Windows: []mdsearch.Window{{EmbedText: head + text, Head: head, TextStart: 0}}}
+		Windows: []mdsearch.Window{{EmbedText: head + text, TextStart: 0}}}
 }
 
 func put(t *testing.T, s *Store, coll int64, path, title string, tags []string, chunks ...mdsearch.Chunk) int64 {
