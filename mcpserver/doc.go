@@ -1,7 +1,7 @@
 // Package mcpserver serves the mdsearch engine to agents over the Model
 // Context Protocol, with the official Go SDK.
 //
-// Three tools make spec 2's workflow cheap: semantic_search returns full
+// Three tools make an agent's search-then-read workflow cheap: semantic_search returns full
 // chunks with their section handles, note_outline lists a note's sections and
 // their sizes, and read_note returns one section (or the whole note). The
 // tools only translate arguments and format answers; ranking, dedup and

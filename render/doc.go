@@ -2,7 +2,7 @@
 // outlines as plain text, and notes as HTML for the search page.
 //
 // One text formatter serves every adapter so that a result reads the same
-// everywhere: spec 1's line `1. **path** > Section (84.5%)`, then the chunk
+// everywhere: the result line `1. **path** > Section (84.5%)`, then the chunk
 // text, then where the chunk sits in its page and what the page would cost
 // to read whole.
 //

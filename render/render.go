@@ -23,7 +23,7 @@ func Percent(score float64) string {
 	return fmt.Sprintf("%.1f%%", score*100)
 }
 
-// Header is spec 1's result line: `1. **path** > Section > Sub (62.0%)`,
+// Header is a result's first line: `1. **path** > Section > Sub (62.0%)`,
 // with rank counted from 1. A passage before the first heading has no
 // section, or "(intro)" when it runs on into others; one with stub
 // sections merged in names the others after a "+":

@@ -1,5 +1,7 @@
-// Package rest serves the mdsearch engine over HTTP: a JSON API in spec 2's
-// format for programs, and an embedded search page for people.
+// Package rest serves the mdsearch engine over HTTP: a JSON API for
+// programs, in the shape existing semantic-search clients read (results
+// with name, snippet, distance; total; the max_chunks_per_page parameter),
+// and an embedded search page for people.
 //
 // Endpoints (all under /api/v1, JSON with Content-Type application/json):
 //

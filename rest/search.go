@@ -14,7 +14,8 @@ import (
 	"github.com/mdsearch/mdsearch/render"
 )
 
-// SearchResponse is spec 2's search answer, plus mode, timing and a notice.
+// SearchResponse is the answer of the semantic-search API that existing
+// clients read (results, total), plus mode, timing and a notice.
 type SearchResponse struct {
 	Query   string         `json:"query"`
 	Results []SearchResult `json:"results"`
@@ -24,10 +25,11 @@ type SearchResponse struct {
 	Notice  string         `json:"notice,omitempty"`
 }
 
-// SearchResult is one result in spec 2's format. Snippet is the whole
-// passage prefixed with its heading path, "[A > B] ...".
+// SearchResult is one result as the semantic-search API's clients read it
+// (name, snippet, distance). Snippet is the whole passage prefixed with its
+// heading path, "[A > B] ...".
 type SearchResult struct {
-	Name          string   `json:"name"` // path without its extension, as spec 2's page name
+	Name          string   `json:"name"` // path without its extension: the API's page name
 	Path          string   `json:"path"`
 	Title         string   `json:"title"`
 	Snippet       string   `json:"snippet"`

@@ -97,7 +97,7 @@ func exerciseMCP(ctx context.Context, t *testing.T, cs *mcp.ClientSession, f fix
 		t.Errorf("tools %v", names)
 	}
 
-	// Search: spec 1's line, the full chunk, its place in the page.
+	// Search: the result line, the full chunk, its place in the page.
 	res, text := callTool(ctx, t, cs, "semantic_search", map[string]any{"query": "starter hooch", "n": 3})
 	if res.IsError {
 		t.Fatalf("search: %s", text)
