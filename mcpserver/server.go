@@ -95,7 +95,8 @@ func ServeStdio(ctx context.Context, srv *mcp.Server) error {
 }
 
 // guard turns a panic in a tool into a tool error, so one bad call cannot
-// end the session or the server.
+// end the session or the server: go-sdk v1.8.0 recovers none, and a panic
+// in a handler's goroutine ends the process.
 func guard[In, Out any](log *slog.Logger, h mcp.ToolHandlerFor[In, Out]) mcp.ToolHandlerFor[In, Out] {
 	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (res *mcp.CallToolResult, out Out, err error) {
 		defer func() {
@@ -118,8 +119,9 @@ func schemaFor[In any](tune func(props map[string]*jsonschema.Schema)) *jsonsche
 		panic(fmt.Sprintf("mcpserver: schema for %T: %v", *new(In), err))
 	}
 	for _, p := range s.Properties {
-		// A slice or map is inferred as ["null", "array"]: null arguments
-		// are dropped before validation (lenientArgs), and some clients'
+		// A slice or map is inferred as ["null", "array"] (jsonschema-go
+		// v0.4.3 still does, TestToolsListed): null arguments are dropped
+		// before validation (lenientArgs), and some clients'
 		// function-calling schemas refuse a list of types.
 		if len(p.Types) == 2 && p.Types[0] == "null" {
 			p.Type, p.Types = p.Types[1], nil

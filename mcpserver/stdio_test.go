@@ -145,7 +145,8 @@ func TestNullArguments(t *testing.T) {
 	if res, _ := call(t, cs, "semantic_search", map[string]any{"query": nil}); !res.IsError {
 		t.Error("a null query was taken as a query")
 	}
-	// Arguments sent as null are none: a tool error, and the server lives.
+	// Arguments sent as null are none: a tool error, and the server lives
+	// (the SDK alone panics writing the schema's defaults into them).
 	raw, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "semantic_search", Arguments: json.RawMessage("null")})
 	if err != nil || !raw.IsError {
 		t.Errorf("arguments null: %v, %+v", err, raw)
