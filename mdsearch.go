@@ -48,8 +48,8 @@ type Chunk struct {
 	Windows      []Window `json:"windows"`
 }
 
-// Window is the model's unit: a piece of a chunk within the embedder's
-// token window, with the heading path prefixed. A chunk's semantic score
+// Window is the model's unit: a piece of a passage within the window
+// budget (at most the model window), with the heading trail prefixed. A chunk's semantic score
 // is the best of its windows'.
 type Window struct {
 	StartByte  int    `json:"start_byte"` // byte range in the original file
@@ -83,7 +83,7 @@ const (
 	MaxMaxPerPage     = 5
 	// MaxQueryBytes bounds a query: a longer one is not a query.
 	MaxQueryBytes = 4000
-	// MaxMaxTokens bounds a search's token budget (SearchRequest.MaxTokens).
+	// MaxMaxTokens bounds a search's answer budget (SearchRequest.MaxTokens).
 	MaxMaxTokens = 1 << 20
 	// MaxExclude bounds the notes a search leaves out (SearchRequest.Exclude).
 	MaxExclude = 100
@@ -103,9 +103,10 @@ type SearchRequest struct {
 	// Where keeps notes whose frontmatter field equals the value (a list
 	// field: contains it), ignoring case; every pair must match.
 	Where map[string]string `json:"where,omitempty"`
-	// MaxTokens, when set, caps the estimated tokens of all result texts
-	// together: results are whole passages until the budget is spent; the
-	// last may be cut at a block boundary.
+	// MaxTokens, when set, is the answer budget: it caps the reading cost
+	// (ReadingTokens, a language model's tokens, not the embedder's) of all
+	// result texts together: results are whole passages until the budget
+	// is spent; the last may be cut at a block boundary.
 	MaxTokens int `json:"max_tokens,omitempty"`
 	// Exclude leaves out the notes at these vault-relative paths (those
 	// already read, say), as if the vault did not hold them; at most

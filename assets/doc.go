@@ -19,4 +19,7 @@
 //
 // At run time Locate finds the library and the model directory by flag,
 // then environment (MDSEARCH_ORT_LIB, MDSEARCH_MODEL_DIR), then the cache.
+//
+// Before the pipeline (docs/architecture.md): the files the local model of
+// room 4 loads.
 package assets

@@ -37,7 +37,7 @@ func ParseProfile(name string) (Profile, bool) {
 
 // Options configure Split. Zero values mean the defaults.
 type Options struct {
-	MaxTokens int                // budget per chunk, heading prefix included; default 128
+	MaxTokens int                // the window budget: model tokens a window holds, heading trail included; default 128
 	Counter   embed.TokenCounter // default embed.Words{}
 	Profile   Profile            // default ProfileSections
 	Overlap   float64            // fraction of MaxTokens repeated between windows of a passage; default 0.1, negative for none

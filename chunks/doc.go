@@ -53,4 +53,7 @@
 // file (invalid UTF-8 shown as U+FFFD), starting at a line or word start and
 // ending at its last non-blank byte, so every non-blank byte of the body
 // outside comments is in some passage, and in some window of it.
+//
+// Room 3 of the pipeline (docs/architecture.md): a note's sections in,
+// passages and their windows out, for embed and store.
 package chunks

@@ -4,4 +4,7 @@
 // Encoder lite) in ONNX Runtime, embed/remote calls Ollama or an
 // OpenAI-compatible server. embed/provider opens one from flags and
 // environment variables.
+//
+// Room 4 of the pipeline (docs/architecture.md): window texts and queries
+// in, vectors out, for store and the engine.
 package embed

@@ -18,7 +18,8 @@ type Embedder interface {
 	Embed(ctx context.Context, texts []string) ([][]float32, error)
 	// Dim is the length of every vector.
 	Dim() int
-	// MaxTokens is the model's input window, in its own tokens.
+	// MaxTokens is the model window: how many of its own tokens the model
+	// reads of one text (the chunker's window budget is at most this).
 	MaxTokens() int
 	// CountTokens counts text in the model's own tokens, as Embed would see
 	// it (special tokens included), so the chunker can size chunks to fit.

@@ -9,4 +9,6 @@
 // message an agent can act on, so a bad call never ends the session. Over
 // stdio a line that is no JSON-RPC message gets a JSON-RPC error too, where
 // the SDK's stdio transport would end the session (stdio.go).
+//
+// Room 7 of the pipeline (docs/architecture.md): an adapter, for agents.
 package mcpserver

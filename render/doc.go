@@ -14,4 +14,7 @@
 // them. Headings carry ids ("## Title {#custom-id}" sets one) and top-level
 // blocks a data-line attribute, so a page can deep-link to a section and
 // mark the lines of a search hit.
+//
+// Beside room 7 of the pipeline (docs/architecture.md): the adapters' one
+// text formatter, and notes as HTML for the web page.
 package render

@@ -29,4 +29,7 @@
 //
 // A search waits for the reranker at most Options.Timeout and never
 // retries: a server that is down costs the reranking, not the answer.
+//
+// Room 6 of the pipeline (docs/architecture.md): the engine's optional last
+// step of a query, after the second stage.
 package rerank

@@ -18,4 +18,7 @@
 // every vault, and a question the vault cannot answer scores low. The
 // fitted weights are model.json, embedded; `go test ./internal/eval -run
 // TestRescoreModel -update` fits them again from the dev sets.
+//
+// Room 6 of the pipeline (docs/architecture.md): the engine's second stage,
+// after package search's first.
 package rescore

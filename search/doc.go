@@ -69,4 +69,9 @@
 // estimate of their header and footer lines), the last is cut at a block
 // boundary with the lines that read the rest, and a notice counts the
 // results left out.
+//
+// Room 6 of the pipeline (docs/architecture.md): the engine. It drives
+// rooms 1 to 5 to index, runs the first stage and hands the best candidates
+// to rescore (the second stage) and rerank, and reads notes; the adapters
+// (room 7) call it through mdsearch.Searcher.
 package search

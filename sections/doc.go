@@ -29,4 +29,8 @@
 // code, tables, other) that the chunker keeps whole when it can. An
 // Obsidian comment of whole lines ("%%" to "%%", comments.go) is a Comment
 // block: its headings open no section and its #tags tag nothing.
+//
+// Room 2 of the pipeline (docs/architecture.md): a note's bytes in, its
+// sections out, for chunks; the engine's reads and outlines parse with it
+// too.
 package sections

@@ -23,4 +23,8 @@
 // version, untouched. An older index is rebuilt empty by Open, which
 // reports the collections it held so the caller can re-index them from
 // their vaults; OpenReadOnly refuses it instead and changes nothing.
+//
+// Room 5 of the pipeline (docs/architecture.md): it keeps what chunks and
+// embed made (notes, passages, windows, the keyword index, vectors) for the
+// engine.
 package store

@@ -12,4 +12,7 @@
 //
 // Resolve turns a user-supplied vault-relative path into a file path, and
 // refuses "..", absolute paths and symlinks that lead out of the vault.
+//
+// Room 1 of the pipeline (docs/architecture.md): the first; it lists a
+// vault's notes and reads them for sections.
 package vault

@@ -20,4 +20,7 @@
 // dropped while the watcher runs are watched (and caught up, for notes
 // saved before their watch existed) or forgotten. Symlinked
 // folders are indexed but not watched.
+//
+// Room 7 of the pipeline (docs/architecture.md): beside the adapters that
+// serve (serve, mcp, watch), it keeps their index up to date.
 package watch

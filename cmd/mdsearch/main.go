@@ -1,4 +1,3 @@
-// Command mdsearch indexes folders of markdown and searches them by section.
 package main
 
 import (

@@ -18,4 +18,7 @@
 //	--precision    MDSEARCH_PRECISION      int8 (default) | float32 (use)
 //	--ort-lib      MDSEARCH_ORT_LIB        libonnxruntime.so.1 (use)
 //	--model-dir    MDSEARCH_MODEL_DIR      USE-lite model directory (use)
+//
+// Room 4 of the pipeline (docs/architecture.md): it picks the embedder the
+// engine, the adapters and eval use.
 package provider

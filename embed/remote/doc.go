@@ -17,4 +17,7 @@
 // deliberately high estimate (see EstimateTokens), and texts over MaxTokens
 // by that estimate are cut before sending and counted (Truncated).
 // Blank texts are not sent; they embed as zero vectors.
+//
+// Room 4 of the pipeline (docs/architecture.md): an embedder behind package
+// embed's contract, the model on a server.
 package remote

@@ -28,4 +28,7 @@
 //
 // Inputs longer than the 128-token window are truncated, as the original
 // model does, and counted (Model.Truncated).
+//
+// Room 4 of the pipeline (docs/architecture.md): the default embedder
+// behind package embed's contract, the local model.
 package sentenceencoder

@@ -9,4 +9,7 @@
 // The browser test needs Debian's chromium package; it skips without it
 // unless CI=true. Screenshots go to $MDSEARCH_ARTIFACTS (default: a
 // mdsearch-artifacts folder in the system temp dir).
+//
+// Outside the pipeline (docs/architecture.md): it tests room 7 through the
+// built binary.
 package e2e

@@ -47,7 +47,10 @@
 // that share a chunker share one throwaway index. One caching embedder
 // serves the whole run, so a text embedded for one configuration is not
 // embedded again for another; queries bypass it. Tuning tries other engine
-// settings (fusion constant, bm25 weights, chunk budget, overlap, stub
+// settings (fusion constant, bm25 weights, window budget, overlap, stub
 // merging) without code changes. docs/evaluation.md has the results on the
 // dev sets and how to read them.
+//
+// Beside the engine, room 6 of the pipeline (docs/architecture.md): a
+// research harness that runs the whole pipeline on labelled queries.
 package eval

@@ -23,7 +23,7 @@ type Tuning struct {
 	Passage   int            `json:"passage_words,omitempty"`  // passage reading budget in words
 	Overlap   float64        `json:"overlap,omitempty"`        // fraction of the budget repeated between parts; negative for none
 	StubWords int            `json:"stub_words,omitempty"`     // sections under this many words merge forward; negative for none
-	MaxTokens int            `json:"max_tokens,omitempty"`     // chunk budget, at most the model's window
+	MaxTokens int            `json:"max_tokens,omitempty"`     // window budget, at most the model window
 }
 
 // Check refuses settings that apply would ignore: a cosine floor without

@@ -1,5 +1,3 @@
-// Package httpjson is the request both model-server clients (embed/remote
-// and rerank) make: a JSON POST whose answer is read up to a bound.
 package httpjson
 
 import (

@@ -10,4 +10,7 @@
 //
 // Callers should pass many rows per call: a cgo call costs tens of
 // nanoseconds, a 512-dimension row a few.
+//
+// Room 6 of the pipeline (docs/architecture.md): inside the engine's first
+// stage, the semantic scan's kernel.
 package dot
