@@ -28,7 +28,7 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 	ef := addSearchFlags(fs)
 	ef.reranker = addRerankerFlags(fs)
 	ef.readOnly = true
-	ef.oneQuery = true
+	ef.oneQuery, ef.vectorCache = true, true
 	pos, err := parseArgs(fs, args, -1, "a QUERY")
 	if err != nil {
 		return err

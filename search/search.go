@@ -47,6 +47,7 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (_ *mds
 		return nil, err
 	}
 	q := &query{req: req}
+	defer q.scans.release()
 	if q.filter, err = e.filter(ctx, req); err != nil {
 		return nil, err
 	}
@@ -98,7 +99,7 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (_ *mds
 		// A commit between loading the vectors and this transaction (a
 		// watcher dropping a note) leaves hits on chunks it cannot load.
 		gen, err := rt.Generation(ctx)
-		q.stale = err != nil || gen != q.snap.gen
+		q.stale = err != nil || gen != q.snap.ver.Gen
 	}
 	q.cover, q.rowScale = 1, 1
 	if len(q.terms) > 0 {
@@ -187,7 +188,9 @@ func (e *Engine) distinct(ctx context.Context, rd *store.Reader, q *query) ([]md
 		if copies == 0 || len(res) >= want || len(kept) < q.req.N || q.req.N >= 4*want {
 			return res, joins, stamps, copies, nil
 		}
-		q.req.N += want - len(res)
+		// Ask for as many more as the share of copies so far says it
+		// takes, in one round where it can: each round ranks again.
+		q.req.N = min(4*want, max(q.req.N+want-len(res), q.req.N*want/max(len(res), 1)))
 	}
 }
 
@@ -292,6 +295,7 @@ type query struct {
 	rowsErr  error
 	counts   []int     // each term's rows, up to maxTermRows (termRows)
 	seen     stageMemo // the second stage's last candidates and features
+	scans    scanMemo  // the first scan's cosines, for deeper rounds
 }
 
 // termRows returns each query term's rows in the keyword index, up to
@@ -325,7 +329,7 @@ func (e *Engine) rank(ctx context.Context, rd *store.Reader, q *query) ([]*group
 		go func() {
 			defer close(scanned)
 			if q.snap != nil {
-				sem = q.snap.topK(q.vec, k, allow)
+				sem = q.snap.topKWith(scanKernel, q.vec, k, allow, &q.scans)
 			}
 		}()
 		var kw []store.KeywordHit
@@ -443,7 +447,7 @@ func (e *Engine) semanticReady(ctx context.Context) (*snapshot, bool, string, er
 	if err != nil {
 		return nil, false, "", err
 	}
-	if len(snap.ids) == 0 {
+	if snap.live() == 0 {
 		have, _ := e.st.Meta(ctx, "model")
 		msg := "semantic search unavailable: the index has no vectors for " + e.emb.ModelID()
 		if have != "" && have != e.emb.ModelID() {

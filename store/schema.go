@@ -138,6 +138,8 @@ var schema = []string{
 		vec      BLOB NOT NULL, -- see Quantize
 		UNIQUE (model_id, vkey)
 	)`,
+	changeLog,
+	changeLogIndex,
 	`INSERT INTO meta(key, value) VALUES ('schema_version', '` + strconv.Itoa(SchemaVersion) + `'), ('generation', '0'), ('model', '')`,
 	addInstance,
 }
@@ -154,6 +156,9 @@ type Store struct {
 	pool    *sql.DB     // read-only connections for concurrent searches
 	file    os.FileInfo // the file opened, to notice it deleted or replaced
 	named   string      // the path as given (absolute) when a symlink, which may be repointed
+	// changeLog says the index keeps the change log (see changeLog): made
+	// with the file, or added when a writer first opens an older one.
+	changeLog bool
 }
 
 // querier is what reads need: the pool, or one read transaction.
