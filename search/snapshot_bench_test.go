@@ -86,7 +86,7 @@ func BenchmarkSnapshot(b *testing.B) {
 	})
 	// A warm search, then an edit and the first search after it, under
 	// each policy in turn: extra is the p50 of after minus warm.
-	req := mdsearch.SearchRequest{Query: "lifetime elision rules", Mode: mdsearch.ModeSemantic}
+	req := mdsearch.SearchRequest{Query: "lifetime elision rules"}
 	e.snap.Store(nil)
 	search(b, e, req)
 	i := 0

@@ -30,7 +30,10 @@ import (
 // Meta keys and columns that old code ignores need no new version:
 // max_file_size/NAME (the size limit collection NAME was last indexed with)
 // and the added columns (addedColumns: added to older files when opened
-// for writing; filled as collections are cut again) came in version 2.
+// for writing; filled as collections are cut again) came in version 2, as
+// did the change log (table doc_changes, meta keys logged_commits and
+// changes_from; see changeLog), added to older files the same way: a
+// commit by code that does not keep it is noticed, not misread.
 const SchemaVersion = 2
 
 // layout must precede the first table, outside WAL mode.
