@@ -21,7 +21,7 @@ func TestJSONErrors(t *testing.T) {
 		code       int
 		kind, want string
 	}{
-		{[]string{"search", "starter", "-n", "0", "--json"}, 2, "usage", "n must be between 1 and 50"},
+		{[]string{"search", "starter", "-n", "0", "--json"}, 2, "usage", "n is 0: use 1-50 (default 5)"},
 		{[]string{"search", "starter", "--collection", "nope", "--embedder", "none", "--json"}, 1, "not_found", "collection nope: no such collection"},
 		{[]string{"search", "starter", "--exclude", " ", "--embedder", "none", "--json"}, 2, "usage", "exclude holds an empty path"},
 		{[]string{"read", "no/such.md", "--json"}, 1, "not_found", "no/such.md"},

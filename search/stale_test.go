@@ -173,7 +173,7 @@ func TestMoreFilters(t *testing.T) {
 		t.Errorf("empty field name: %v", err)
 	}
 	_, err = e.Search(bg, mdsearch.SearchRequest{Query: "x", Tags: []string{"work", " "}})
-	if mdsearch.KindOf(err) != mdsearch.KindInvalid || !strings.Contains(err.Error(), "empty tag") {
+	if mdsearch.KindOf(err) != mdsearch.KindInvalid || !strings.Contains(err.Error(), `tag " " is empty`) {
 		t.Errorf("empty tag: %v", err)
 	}
 }
