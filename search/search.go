@@ -137,7 +137,7 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (_ *mds
 	if err != nil {
 		return nil, err
 	}
-	resp.Collections = len(colls)
+	resp.CollectionCount = len(colls)
 	if names := olderKeywordText(colls); names != "" && !swar.ASCII(req.Query) {
 		addNotice(&resp.Notice, names+" by an older mdsearch, which read text of other scripts "+
 			"otherwise: run `mdsearch index` to update the index (until then some words are not found)")
@@ -148,7 +148,7 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (_ *mds
 		}
 	}
 	switch {
-	case resp.Total == 0 && resp.Collections == 0:
+	case resp.Total == 0 && resp.CollectionCount == 0:
 		resp.Notice = "the index is empty: run `mdsearch index DIR` first"
 	case resp.Total == 0:
 		if f := filtersOf(req, ops); f != "" {
