@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -224,4 +225,52 @@ func TestInstructionsNameCollections(t *testing.T) {
 		cs.Close()
 		ss.Close()
 	}
+}
+
+// semantic_search's output schema is the answer's type's: every field of
+// mdsearch.SearchResponse and of its results, under its JSON name, as the
+// CLI's --json and REST give them.
+func TestSearchOutputSchema(t *testing.T) {
+	res, err := connect(t, &fake{}).ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var schema struct {
+		Properties map[string]struct {
+			Items struct {
+				Properties map[string]any `json:"properties"`
+			} `json:"items"`
+		} `json:"properties"`
+	}
+	for _, tool := range res.Tools {
+		if tool.Name == "semantic_search" {
+			raw, _ := json.Marshal(tool.OutputSchema)
+			if err := json.Unmarshal(raw, &schema); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for typ, props := range map[reflect.Type]map[string]bool{
+		reflect.TypeFor[mdsearch.SearchResponse](): keys(schema.Properties),
+		reflect.TypeFor[mdsearch.Result]():         keys(schema.Properties["results"].Items.Properties),
+	} {
+		for i := range typ.NumField() {
+			name, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ",")
+			if !props[name] {
+				t.Errorf("the output schema lacks %s.%s (%s): has %v", typ.Name(), typ.Field(i).Name, name, props)
+			}
+			delete(props, name)
+		}
+		if len(props) > 0 {
+			t.Errorf("the output schema has %v, which %s has not", props, typ.Name())
+		}
+	}
+}
+
+func keys[V any](m map[string]V) map[string]bool {
+	out := map[string]bool{}
+	for k := range m {
+		out[k] = true
+	}
+	return out
 }
