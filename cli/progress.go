@@ -57,7 +57,7 @@ func (t *tracker) view(p mdsearch.IndexProgress) progressView {
 		t.observed, t.base = true, p.FilesDone
 	}
 	var v progressView
-	if p.ChunksToEmbed > 0 {
+	if p.WindowsToEmbed > 0 {
 		v = t.embedView(p)
 	} else {
 		v = t.filesView(p)
@@ -110,11 +110,11 @@ func (t *tracker) embedView(p mdsearch.IndexProgress) progressView {
 // long ones' speed (twice the time left at half way on the Rust RFCs).
 // Before a batch is done the guessed rate prices them.
 func embedLeft(p mdsearch.IndexProgress) (done float64, eta time.Duration) {
-	total := embedWork(p.TokensToEmbed, p.ChunksToEmbed)
-	work := embedWork(p.TokensEmbedded, p.ChunksEmbedded)
-	rate := total / float64(p.ChunksToEmbed) * guessEmbedsPerSecond
-	if p.EmbedsPerSecond > 0 && p.ChunksEmbedded > 0 {
-		rate = work / (float64(p.ChunksEmbedded) / p.EmbedsPerSecond) // the work over the time it took
+	total := embedWork(p.TokensToEmbed, p.WindowsToEmbed)
+	work := embedWork(p.TokensEmbedded, p.WindowsEmbedded)
+	rate := total / float64(p.WindowsToEmbed) * guessEmbedsPerSecond
+	if p.EmbedsPerSecond > 0 && p.WindowsEmbedded > 0 {
+		rate = work / (float64(p.WindowsEmbedded) / p.EmbedsPerSecond) // the work over the time it took
 	}
 	return work / total, seconds((total - work) / rate)
 }
@@ -122,7 +122,7 @@ func embedLeft(p mdsearch.IndexProgress) (done float64, eta time.Duration) {
 // snapshotView is the view of one report seen alone (`status`, from another
 // process): the current phase's own percent, and an ETA once embedding runs.
 func snapshotView(p mdsearch.IndexProgress) progressView {
-	if p.ChunksToEmbed > 0 {
+	if p.WindowsToEmbed > 0 {
 		done, eta := embedLeft(p)
 		v := progressView{Phase: "embed", Percent: 100 * done, ETA: -1}
 		if p.EmbedsPerSecond > 0 {
@@ -186,7 +186,7 @@ func lineParts(p mdsearch.IndexProgress, v progressView) []linePart {
 	files := fmt.Sprintf("%d/%d files", p.FilesDone, p.FilesTotal)
 	if v.Phase == "embed" {
 		parts = append(parts, linePart{files, 5}, linePart{fmt.Sprintf("%d passages", p.ChunksTotal), 6},
-			linePart{fmt.Sprintf("%d/%d embedded", p.ChunksEmbedded, p.ChunksToEmbed), 2},
+			linePart{fmt.Sprintf("%d/%d embedded", p.WindowsEmbedded, p.WindowsToEmbed), 2},
 			linePart{fmt.Sprintf("%.0f/s", p.EmbedsPerSecond), 3})
 	} else {
 		parts = append(parts, linePart{files, 2}, linePart{fmt.Sprintf("%d passages", p.ChunksTotal), 6})

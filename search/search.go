@@ -10,8 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/embed"
@@ -140,7 +138,7 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (_ *mds
 	if err != nil {
 		return nil, err
 	}
-	resp.Collections = len(colls)
+	resp.CollectionCount = len(colls)
 	if names := olderKeywordText(colls); names != "" && !swar.ASCII(req.Query) {
 		addNotice(&resp.Notice, names+" by an older mdsearch, which read text of other scripts "+
 			"otherwise: run `mdsearch index` to update the index (until then some words are not found)")
@@ -151,7 +149,7 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (_ *mds
 		}
 	}
 	switch {
-	case resp.Total == 0 && resp.Collections == 0:
+	case resp.Total == 0 && resp.CollectionCount == 0:
 		resp.Notice = "the index is empty: run `mdsearch index DIR` first"
 	case resp.Total == 0:
 		if f := filtersOf(req, ops); f != "" {
@@ -361,68 +359,28 @@ func (e *Engine) rank(ctx context.Context, rd *store.Reader, q *query) ([]*group
 // The query's Obsidian operators (tag:, path:, file:) are taken out:
 // tags join req.Tags, the others are returned.
 func normalize(req mdsearch.SearchRequest) (mdsearch.SearchRequest, operators, error) {
-	req.Query = strings.TrimFunc(req.Query, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) })
 	var ops operators
-	req.Query, ops = takeOperators(req.Query)
+	req.Query, ops = takeOperators(mdsearch.TrimQuery(req.Query))
 	if ops.first != "" {
 		req.Tags = append(slices.Clip(req.Tags), ops.tags...)
 		if req.Query == "" {
-			return req, ops, mdsearch.Errorf(mdsearch.KindInvalid, "search", "",
-				ops.first+" narrows the search to some notes: add the words to look for in them", "empty query")
+			return req, ops, mdsearch.Errorf(mdsearch.KindInvalid, "", "", "",
+				"query holds only %s, which narrows the search to some notes: add the words to look for in them", ops.first)
 		}
 	}
-	req, err := checkRequest(req)
-	return req, ops, err
-}
-
-// checkRequest fills defaults and checks ranges.
-func checkRequest(req mdsearch.SearchRequest) (mdsearch.SearchRequest, error) {
-	switch {
-	case req.Query == "":
-		return req, mdsearch.Errorf(mdsearch.KindInvalid, "search", "", "say what to look for: words, a question, or a phrase in quotes", "empty query")
-	case !utf8.ValidString(req.Query):
-		return req, mdsearch.Errorf(mdsearch.KindInvalid, "search", "", "send the query as UTF-8 text", "the query is not valid UTF-8")
-	case len(req.Query) > mdsearch.MaxQueryBytes:
-		return req, mdsearch.Errorf(mdsearch.KindInvalid, "search", "", "", "query is %d bytes; the limit is %d", len(req.Query), mdsearch.MaxQueryBytes)
-	}
-	if req.N == 0 {
-		req.N = mdsearch.DefaultN
-	}
-	if req.N < 1 || req.N > mdsearch.MaxN {
-		return req, mdsearch.Errorf(mdsearch.KindInvalid, "search", "", "", "n must be between 1 and %d, got %d", mdsearch.MaxN, req.N)
-	}
-	if req.MaxPerPage == 0 {
-		req.MaxPerPage = mdsearch.DefaultMaxPerPage
-	}
-	if req.MaxTokens < 0 || req.MaxTokens > mdsearch.MaxMaxTokens {
-		return req, mdsearch.Errorf(mdsearch.KindInvalid, "search", "", "", "max tokens must be between 1 and %d (0 for no budget), got %d",
-			mdsearch.MaxMaxTokens, req.MaxTokens)
-	}
-	if req.MaxPerPage < 1 || req.MaxPerPage > mdsearch.MaxMaxPerPage {
-		return req, mdsearch.Errorf(mdsearch.KindInvalid, "search", "", "", "max per page must be between 1 and %d, got %d",
-			mdsearch.MaxMaxPerPage, req.MaxPerPage)
-	}
-	switch req.Mode {
-	case "":
-		req.Mode = mdsearch.ModeHybrid
-	case mdsearch.ModeHybrid, mdsearch.ModeSemantic, mdsearch.ModeKeyword:
-	default:
-		return req, mdsearch.Errorf(mdsearch.KindInvalid, "search", "", "", "mode must be hybrid, semantic or keyword, got %q", req.Mode)
-	}
-	return req, nil
+	req = req.WithDefaults()
+	return req, ops, req.Check()
 }
 
 // filter resolves the request's filters to store terms.
 func (e *Engine) filter(ctx context.Context, req mdsearch.SearchRequest) (store.Filter, error) {
 	f := store.Filter{Tag: req.Tag}
-	if err := moreFilters(&f, req); err != nil {
-		return f, err
-	}
+	moreFilters(&f, req)
 	p := strings.TrimSpace(req.PathPrefix)
 	if req.Collection == "" {
 		req.Collection, p = e.inCollection(ctx, p) // "notes:projects/"
 	}
-	f.PathPrefix = vaultRelative(p)
+	f.PathPrefix = mdsearch.VaultRelative(p)
 	if req.Collection != "" {
 		c, err := e.collectionByName(ctx, req.Collection)
 		if err != nil {
