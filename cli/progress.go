@@ -38,7 +38,20 @@ type tracker struct {
 	embedAt  float64 // percent shown when embedding began; -1 before
 	last     float64 // highest percent shown so far
 	observed bool
+	samples  []workSample // embedding work done, as reports came, the last stretch's
+	embedGo  time.Time    // the first embedding report
 }
+
+// workSample is the embedding work done (embedWork) at one report.
+type workSample struct {
+	at   time.Time
+	work float64
+}
+
+// recentShare is the part of the embedding's time so far over which the
+// rate is measured: the machine's other load changes the speed, so the
+// rate of the last stretch predicts the next better than the run's mean.
+const recentShare = 8
 
 func newTracker(embeds bool, now func() time.Time) *tracker {
 	return &tracker{now: now, embeds: embeds, start: now(), embedAt: -1}
@@ -101,7 +114,34 @@ func (t *tracker) embedView(p mdsearch.IndexProgress) progressView {
 		t.embedAt = t.last
 	}
 	done, eta := embedLeft(p)
+	if rate, ok := t.recentRate(p); ok {
+		total := embedWork(p.TokensToEmbed, p.WindowsToEmbed)
+		eta = seconds(total * (1 - done) / rate)
+	}
 	return progressView{Phase: "embed", Percent: t.embedAt + (100-t.embedAt)*done, ETA: eta}
+}
+
+// recentRate is the embedding work done a second over the last
+// 1/recentShare of the embedding's time so far (at least minRecent); ok is
+// false until that stretch is long enough to measure.
+func (t *tracker) recentRate(p mdsearch.IndexProgress) (rate float64, ok bool) {
+	const minRecent = 5 * time.Second
+	now, work := t.now(), embedWork(p.TokensEmbedded, p.WindowsEmbedded)
+	if len(t.samples) == 0 {
+		t.embedGo = now
+	}
+	t.samples = append(t.samples, workSample{now, work})
+	span := max(now.Sub(t.embedGo)/recentShare, minRecent)
+	i := 0
+	for i < len(t.samples)-1 && now.Sub(t.samples[i+1].at) >= span {
+		i++
+	}
+	t.samples = t.samples[i:] // older ones are never needed again
+	from := t.samples[0]
+	if d := now.Sub(from.at); d >= minRecent && work > from.work {
+		return (work - from.work) / d.Seconds(), true
+	}
+	return 0, false
 }
 
 // embedLeft is the share of the embedding done and the time it still

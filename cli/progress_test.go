@@ -288,3 +288,48 @@ func longestFirst(n int) []int {
 	}
 	return lens
 }
+
+// TestEmbedETAFollowsSpeed checks that when the machine's other load
+// slows the first half of the embedding and then lifts, the ETA from 70 %
+// on follows the new speed (within 25 %), where the run's mean rate would
+// over-estimate the time left.
+func TestEmbedETAFollowsSpeed(t *testing.T) {
+	lens := longestFirst(4000)
+	const fast = 6000.0 // tokens a second, once the load lifts (a run of minutes)
+	p := mdsearch.IndexProgress{WindowsToEmbed: len(lens)}
+	for _, n := range lens {
+		p.TokensToEmbed += n
+	}
+	clock := time.Unix(0, 0)
+	tr := newTracker(true, func() time.Time { return clock })
+	totalWork := embedWork(p.TokensToEmbed, p.WindowsToEmbed)
+	var elapsed time.Duration
+	meanOff := 0.0
+	for i := 0; i < len(lens); i += 64 {
+		for _, n := range lens[i:min(i+64, len(lens))] {
+			speed := fast
+			if embedWork(p.TokensEmbedded, p.WindowsEmbedded) < totalWork/2 {
+				speed = fast / 3
+			}
+			d := time.Duration(float64(n+textTokens) / speed * float64(time.Second))
+			clock, elapsed = clock.Add(d), elapsed+d
+			p.WindowsEmbedded++
+			p.TokensEmbedded += n
+		}
+		p.EmbedsPerSecond = float64(p.WindowsEmbedded) / elapsed.Seconds()
+		v := tr.view(p)
+		work := embedWork(p.TokensEmbedded, p.WindowsEmbedded)
+		left := (totalWork - work) / fast
+		if work < totalWork*0.7 || left < 1 {
+			continue
+		}
+		if off := v.ETA.Seconds()/left - 1; math.Abs(off) > 0.25 {
+			t.Errorf("at %.0f%% of the work: ETA %.1fs, %.1fs left (%+.0f%%)", 100*work/totalWork, v.ETA.Seconds(), left, 100*off)
+		}
+		_, mean := embedLeft(p)
+		meanOff = math.Max(meanOff, mean.Seconds()/left)
+	}
+	if meanOff < 1.5 {
+		t.Errorf("the mean rate is off by at most %.1f times: the test's change of speed is too small", meanOff)
+	}
+}
