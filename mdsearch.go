@@ -171,10 +171,10 @@ type SearchResponse struct {
 	Total   int      `json:"total"`
 	TookMS  float64  `json:"took_ms"`
 	Notice  string   `json:"notice,omitempty"` // e.g. semantic search unavailable, fell back to keyword
-	// Collections is how many collections the index holds, searched or
-	// not: with more than one, a path alone may not name a note (read
-	// COLLECTION:PATH).
-	Collections int `json:"collections"`
+	// CollectionCount is how many collections the index holds, searched
+	// or not: with more than one, a path alone may not name a note (read
+	// COLLECTION:PATH). Status lists them (Status.Collections).
+	CollectionCount int `json:"collection_count"`
 }
 
 // ReadRequest names a note, and optionally one section of it.
@@ -298,16 +298,24 @@ type IndexProgress struct {
 	Collection      string  `json:"collection"`
 	FilesTotal      int     `json:"files_total"`
 	FilesDone       int     `json:"files_done"`
-	ChunksTotal     int     `json:"chunks_total"`    // passages written so far
-	WindowsTotal    int     `json:"windows_total"`   // their windows
-	ChunksEmbedded  int     `json:"chunks_embedded"` // window texts embedded so far
-	ChunksToEmbed   int     `json:"chunks_to_embed"` // window texts without a vector, once files are done
+	ChunksTotal     int     `json:"chunks_total"`     // passages written so far
+	WindowsTotal    int     `json:"windows_total"`    // their windows
+	WindowsEmbedded int     `json:"windows_embedded"` // window texts embedded so far
+	WindowsToEmbed  int     `json:"windows_to_embed"` // window texts without a vector, once files are done
 	EmbedsPerSecond float64 `json:"embeds_per_second"`
 	// The same texts' length in tokens: the model's time goes with it, and
 	// texts are embedded longest first, so the time left follows the
 	// tokens left more than the texts left.
 	TokensEmbedded int `json:"tokens_embedded"`
 	TokensToEmbed  int `json:"tokens_to_embed"`
+	// ChunksEmbedded and ChunksToEmbed are WindowsEmbedded and
+	// WindowsToEmbed under the JSON names they had before they were named
+	// for what they count, for clients that read those; the engine sets
+	// them as it reports.
+	//
+	// Deprecated: read WindowsEmbedded and WindowsToEmbed.
+	ChunksEmbedded int `json:"chunks_embedded"`
+	ChunksToEmbed  int `json:"chunks_to_embed"`
 }
 
 // IndexStats summarises one indexing run.

@@ -9,10 +9,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/mdsearch/mdsearch/embed/sentenceencoder"
+	"github.com/mdsearch/mdsearch/internal/testenv"
 	"github.com/mdsearch/mdsearch/sections"
 )
 
@@ -27,18 +30,29 @@ const maxHugeNoteRSS = 200 << 20
 
 // hugeNotes are notes of hugeNoteSize built of one line repeated: shapes
 // that once took gigabytes (goldmark keeps a node per block, container and
-// line; sections a block and section per heading).
-var hugeNotes = []struct{ name, line string }{
-	{"one line of words", "word "},
-	{"nested quotes", strings.Repeat("> ", 100) + "quoted words here\n"},
-	{"nested lists", strings.Repeat("- ", 100) + "item words\n"},
-	{"quotes and lists", strings.Repeat("> - ", 50) + "mixed words\n"},
-	{"short lines", "a\n"},
-	{"headings", "# h\n"},
-	{"list items", "- a b\n"},
-	{"paragraphs", "a b\n\n"},
-	{"quotes", "> a\n\n"},
-	{"emphasis", "*a_"},
+// line; sections a block and section per heading). A note with a head or a
+// tail has them around the repeated line; one counted in tokens is cut
+// with the local model's tokenizer, not in words: the windows' counter
+// prepares its ranges, and a 9 MB word took 265 MB to prepare.
+var hugeNotes = []struct {
+	name, head, line, tail string
+	tokens                 bool
+}{
+	{name: "one line of words", line: "word "},
+	{name: "nested quotes", line: strings.Repeat("> ", 100) + "quoted words here\n"},
+	{name: "nested lists", line: strings.Repeat("- ", 100) + "item words\n"},
+	{name: "quotes and lists", line: strings.Repeat("> - ", 50) + "mixed words\n"},
+	{name: "short lines", line: "a\n"},
+	{name: "headings", line: "# h\n"},
+	{name: "list items", line: "- a b\n"},
+	{name: "paragraphs", line: "a b\n\n"},
+	{name: "quotes", line: "> a\n\n"},
+	{name: "emphasis", line: "*a_"},
+	// One word: the windows read its first KeepRun bytes, and the counter
+	// leaves the rest out of its walk, whatever follows the word.
+	{name: "one word, tokens", head: "# E\n\n", line: "*a_", tail: "\n", tokens: true},
+	{name: "one word then words, tokens", head: "# E\n\n", line: "*a_", tail: " then words\n", tokens: true},
+	{name: "one word to the end, tokens", line: "*a_", tokens: true},
 }
 
 // hwm finds the VmHWM line of /proc/self/status: the child's own peak. The
@@ -53,13 +67,21 @@ func TestHugeNoteMemory(t *testing.T) {
 	}
 	for _, c := range hugeNotes {
 		t.Run(c.name, func(t *testing.T) {
+			env := "MDSEARCH_HUGE_NOTE_TOKENS="
+			if c.tokens {
+				if _, err := sentenceencoder.LoadDefaultTokenizer(); err != nil {
+					testenv.Absent(t, "model assets missing (run `mdsearch setup`): %v", err)
+				}
+				env += "1"
+			}
 			path := filepath.Join(t.TempDir(), "note.md")
-			note := bytes.Repeat([]byte(c.line), hugeNoteSize/len(c.line))
+			n := (hugeNoteSize - len(c.head) - len(c.tail)) / len(c.line)
+			note := slices.Concat([]byte(c.head), bytes.Repeat([]byte(c.line), n), []byte(c.tail))
 			if err := os.WriteFile(path, note, 0o644); err != nil {
 				t.Fatal(err)
 			}
 			cmd := exec.Command(os.Args[0], "-test.run=^TestHugeNoteChild$")
-			cmd.Env = append(os.Environ(), "MDSEARCH_HUGE_NOTE="+path)
+			cmd.Env = append(os.Environ(), "MDSEARCH_HUGE_NOTE="+path, env)
 			out, err := cmd.CombinedOutput()
 			if err != nil {
 				t.Fatalf("child: %v\n%s", err, out)
@@ -79,7 +101,8 @@ func TestHugeNoteMemory(t *testing.T) {
 }
 
 // TestHugeNoteChild is TestHugeNoteMemory's child: it parses and splits
-// the note named by MDSEARCH_HUGE_NOTE, as indexing does.
+// the note named by MDSEARCH_HUGE_NOTE, as indexing does, counting tokens
+// with the local model's tokenizer when MDSEARCH_HUGE_NOTE_TOKENS is set.
 func TestHugeNoteChild(t *testing.T) {
 	path := os.Getenv("MDSEARCH_HUGE_NOTE")
 	if path == "" {
@@ -89,8 +112,16 @@ func TestHugeNoteChild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	opts := DefaultOptions()
+	if os.Getenv("MDSEARCH_HUGE_NOTE_TOKENS") != "" {
+		tok, err := sentenceencoder.LoadDefaultTokenizer()
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts.Counter = tok
+	}
 	doc := sections.Parse("note.md", src)
-	if cs := Split(doc, DefaultOptions()); len(cs) == 0 {
+	if cs := Split(doc, opts); len(cs) == 0 {
 		t.Fatal("no passages")
 	}
 	status, err := os.ReadFile("/proc/self/status")

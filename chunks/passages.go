@@ -201,15 +201,18 @@ func hasLongRun(src []byte, start, end int) bool {
 	return len(appendLongRuns(one[:0], src, start, end)) > 0
 }
 
-// codeLeftOut is, for the passages cut, every range of code their windows
-// leave out (crop's elided ranges), in order. No window counts text in
-// them, so the window splitter's counter need not prepare them. (A long
-// run's tail starts inside its word, where the counter cannot skip.)
+// codeLeftOut is, for the passages cut, every range their windows leave
+// out (crop's elided ranges: code past its first lines, long runs past
+// KeepRun), in order. No window counts text in them, so the window
+// splitter's counter need not prepare them: a 9 MB run took hundreds of
+// megabytes to prepare for the 64 bytes the model reads.
 func (s *splitter) codeLeftOut() [][2]int {
 	var out [][2]int
 	for i, c := range s.out {
 		for q := range clip(s.from[i].pieces, c.StartByte, c.EndByte) {
-			if cut := s.codeCut(q); cut < q.end {
+			cut := s.codeCut(q)
+			out = appendLongRuns(out, s.src, q.start, cut)
+			if cut < q.end {
 				out = append(out, [2]int{cut, q.end})
 			}
 		}

@@ -49,7 +49,7 @@ func runEmbed(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	rep := newEmbedReport(e, texts, vecs, *similarity)
-	if n := rep.Truncated; n > 0 {
+	if n := rep.TruncatedCount; n > 0 {
 		env.say("%d text(s) over the %d-token window were truncated", n, rep.MaxTokens)
 	}
 	w := bufio.NewWriter(env.Stdout)
@@ -86,12 +86,14 @@ func readStdinTexts(env *Env, texts []string) ([]string, error) {
 
 // embedReport is what `mdsearch embed` prints, and its --json form.
 type embedReport struct {
-	ModelID    string      `json:"model_id"`
-	Dim        int         `json:"dim"`
-	MaxTokens  int         `json:"max_tokens"`
-	Truncated  int         `json:"truncated"`
-	Embeddings []embedText `json:"embeddings"`
-	Similarity [][]float64 `json:"similarity,omitempty"`
+	ModelID   string `json:"model_id"`
+	Dim       int    `json:"dim"`
+	MaxTokens int    `json:"max_tokens"`
+	// TruncatedCount is how many texts are Truncated (it was "truncated",
+	// a count beside each text's boolean of the same name).
+	TruncatedCount int         `json:"truncated_count"`
+	Embeddings     []embedText `json:"embeddings"`
+	Similarity     [][]float64 `json:"similarity,omitempty"`
 }
 
 type embedText struct {
@@ -107,7 +109,7 @@ func newEmbedReport(e embed.Embedder, texts []string, vecs [][]float32, similari
 		n := e.CountTokens(t)
 		over := n > r.MaxTokens
 		if over {
-			r.Truncated++
+			r.TruncatedCount++
 		}
 		r.Embeddings = append(r.Embeddings, embedText{Text: t, Tokens: n, Truncated: over, Vector: vecs[i]})
 	}

@@ -38,10 +38,13 @@ type engineFlags struct {
 	// follow switches to an index deleted and built again while the
 	// command runs (serve, mcp, watch: they run for hours).
 	follow bool
-	// oneQuery loads the model while the index opens, and reads the
-	// vectors through the vector cache (search: one query from a cold
-	// process).
+	// oneQuery loads the model while the index opens (search: one query
+	// from a cold process).
 	oneQuery bool
+	// vectorCache reads the vectors through the vector cache, which a
+	// later process of the same index then reads instead of the index
+	// (search, serve, mcp: every command that searches).
+	vectorCache bool
 	// serverDown is set by open when the remote embedder asked for did not
 	// answer: the engine runs keyword-only, which index must not call done.
 	serverDown bool
@@ -116,7 +119,7 @@ func (f *engineFlags) open(ctx context.Context, env *Env, withModel bool) (*sear
 	}
 	opts := search.Options{IndexPath: path, MaxFileSize: maxSize, ReadOnly: f.readOnly, Existing: f.existing,
 		Follow: f.follow, Notify: func(msg string) { env.say("%s", msg) }, Profiles: indexProfiles}
-	if f.oneQuery {
+	if f.vectorCache {
 		if home, err := assets.Home(env.Getenv); err == nil {
 			opts.VectorCache = filepath.Join(home, "vectors")
 		}

@@ -21,18 +21,33 @@ func TestJSONErrors(t *testing.T) {
 		code       int
 		kind, want string
 	}{
-		{[]string{"search", "starter", "-n", "0", "--json"}, 2, "usage", "n must be between 1 and 50"},
+		{[]string{"search", "starter", "-n", "0", "--json"}, 2, "usage", "n is 0: use 1-50 (default 5)"},
 		{[]string{"search", "starter", "--collection", "nope", "--embedder", "none", "--json"}, 1, "not_found", "collection nope: no such collection"},
 		{[]string{"search", "starter", "--exclude", " ", "--embedder", "none", "--json"}, 2, "usage", "exclude holds an empty path"},
+		{[]string{"search", "starter", "--max-per-page", "9", "--json"}, 2, "usage", "max_per_page is 9: use 1-5 (default 2)"},
+		{[]string{"search", "starter", "--max-tokens", "-5", "--json"}, 2, "usage", "max_tokens is -5"},
 		{[]string{"read", "no/such.md", "--json"}, 1, "not_found", "no/such.md"},
 		{[]string{"read", "kitchen/Sourdough.md", "--section", "Nope", "--json"}, 1, "not_found", "Nope"},
+		{[]string{"read", "kitchen/Sourdough.md", "--lines", "9-3", "--json"}, 2, "usage", "the end is not before the start"},
+		{[]string{"read", "no/such.md", "--outline", "--json"}, 1, "not_found", "no/such.md"},
+		{[]string{"read", "kitchen/Sourdough.md", "--outline", "--section", "Starter", "--json"}, 2, "usage", "leave out --section"},
 		{[]string{"status", "--index", filepath.Join(t.TempDir(), "none.db"), "--json"}, 1, "not_found", "none.db"},
+		{[]string{"status", "extra", "--json"}, 2, "usage", `unexpected argument "extra"`},
 		{[]string{"drop", "nope", "--json"}, 1, "not_found", "collection nope: no such collection"},
+		{[]string{"drop", "--json"}, 2, "usage", "give one COLLECTION"},
 		{[]string{"index", filepath.Join(t.TempDir(), "gone"), "--embedder", "none", "--json"}, 1, "not_found", "gone"},
+		{[]string{"index", "../sample-vault", "--profile", "bogus", "--embedder", "none", "--json"}, 2, "usage", `unknown --profile "bogus"`},
 		{[]string{"chunk", "--json"}, 2, "usage", "FILE"},
+		{[]string{"chunk", "../sample-vault/kitchen/Sourdough.md", "--profile", "bogus", "--json"}, 2, "usage", `unknown --profile "bogus"`},
 		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--k", "0", "--embedder", "none", "--config", "sections-keyword", "--json"}, 1, "invalid", "k must be between 1 and 50"},
 		{[]string{"embed", "--json"}, 2, "usage", "TEXT"},
+		{[]string{"embed", "x", "--embedder", "none", "--json"}, 2, "usage", "no model to embed with"},
 		{[]string{"eval", "--vault", "../sample-vault", "--json"}, 2, "usage", "give --vault DIR and --queries FILE"},
+		// A command without --json (setup, mcp, serve, watch) given it
+		// answers in JSON too, as a script that passes it everywhere
+		// expects (--bogus: without --json, too, the command never runs).
+		{[]string{"setup", "--json", "--bogus"}, 2, "usage", "flag provided but not defined: -json"},
+		{[]string{"watch", "--json", "--bogus"}, 2, "usage", "flag provided but not defined: -json"},
 	}
 	for _, c := range cases {
 		code, out, errOut := run(t, index, c.args...)

@@ -17,7 +17,7 @@ func runMCP(ctx context.Context, env *Env, args []string) error {
 	textOnly := fs.Bool("text-only", false, "answer with text alone, without the JSON as structured content: clients that show the model only the JSON (Claude Code) then show it the text, which costs fewer tokens")
 	ef := addEngineFlags(fs)
 	ef.reranker = addRerankerFlags(fs)
-	ef.existing, ef.follow = true, true
+	ef.existing, ef.follow, ef.vectorCache = true, true, true
 	if _, err := parseArgs(fs, args, 0, ""); err != nil {
 		return err
 	}

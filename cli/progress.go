@@ -38,7 +38,20 @@ type tracker struct {
 	embedAt  float64 // percent shown when embedding began; -1 before
 	last     float64 // highest percent shown so far
 	observed bool
+	samples  []workSample // embedding work done, as reports came, the last stretch's
+	embedGo  time.Time    // the first embedding report
 }
+
+// workSample is the embedding work done (embedWork) at one report.
+type workSample struct {
+	at   time.Time
+	work float64
+}
+
+// recentShare is the part of the embedding's time so far over which the
+// rate is measured: the machine's other load changes the speed, so the
+// rate of the last stretch predicts the next better than the run's mean.
+const recentShare = 8
 
 func newTracker(embeds bool, now func() time.Time) *tracker {
 	return &tracker{now: now, embeds: embeds, start: now(), embedAt: -1}
@@ -57,7 +70,7 @@ func (t *tracker) view(p mdsearch.IndexProgress) progressView {
 		t.observed, t.base = true, p.FilesDone
 	}
 	var v progressView
-	if p.ChunksToEmbed > 0 {
+	if p.WindowsToEmbed > 0 {
 		v = t.embedView(p)
 	} else {
 		v = t.filesView(p)
@@ -101,7 +114,34 @@ func (t *tracker) embedView(p mdsearch.IndexProgress) progressView {
 		t.embedAt = t.last
 	}
 	done, eta := embedLeft(p)
+	if rate, ok := t.recentRate(p); ok {
+		total := embedWork(p.TokensToEmbed, p.WindowsToEmbed)
+		eta = seconds(total * (1 - done) / rate)
+	}
 	return progressView{Phase: "embed", Percent: t.embedAt + (100-t.embedAt)*done, ETA: eta}
+}
+
+// recentRate is the embedding work done a second over the last
+// 1/recentShare of the embedding's time so far (at least minRecent); ok is
+// false until that stretch is long enough to measure.
+func (t *tracker) recentRate(p mdsearch.IndexProgress) (rate float64, ok bool) {
+	const minRecent = 5 * time.Second
+	now, work := t.now(), embedWork(p.TokensEmbedded, p.WindowsEmbedded)
+	if len(t.samples) == 0 {
+		t.embedGo = now
+	}
+	t.samples = append(t.samples, workSample{now, work})
+	span := max(now.Sub(t.embedGo)/recentShare, minRecent)
+	i := 0
+	for i < len(t.samples)-1 && now.Sub(t.samples[i+1].at) >= span {
+		i++
+	}
+	t.samples = t.samples[i:] // older ones are never needed again
+	from := t.samples[0]
+	if d := now.Sub(from.at); d >= minRecent && work > from.work {
+		return (work - from.work) / d.Seconds(), true
+	}
+	return 0, false
 }
 
 // embedLeft is the share of the embedding done and the time it still
@@ -110,11 +150,11 @@ func (t *tracker) embedView(p mdsearch.IndexProgress) progressView {
 // long ones' speed (twice the time left at half way on the Rust RFCs).
 // Before a batch is done the guessed rate prices them.
 func embedLeft(p mdsearch.IndexProgress) (done float64, eta time.Duration) {
-	total := embedWork(p.TokensToEmbed, p.ChunksToEmbed)
-	work := embedWork(p.TokensEmbedded, p.ChunksEmbedded)
-	rate := total / float64(p.ChunksToEmbed) * guessEmbedsPerSecond
-	if p.EmbedsPerSecond > 0 && p.ChunksEmbedded > 0 {
-		rate = work / (float64(p.ChunksEmbedded) / p.EmbedsPerSecond) // the work over the time it took
+	total := embedWork(p.TokensToEmbed, p.WindowsToEmbed)
+	work := embedWork(p.TokensEmbedded, p.WindowsEmbedded)
+	rate := total / float64(p.WindowsToEmbed) * guessEmbedsPerSecond
+	if p.EmbedsPerSecond > 0 && p.WindowsEmbedded > 0 {
+		rate = work / (float64(p.WindowsEmbedded) / p.EmbedsPerSecond) // the work over the time it took
 	}
 	return work / total, seconds((total - work) / rate)
 }
@@ -122,7 +162,7 @@ func embedLeft(p mdsearch.IndexProgress) (done float64, eta time.Duration) {
 // snapshotView is the view of one report seen alone (`status`, from another
 // process): the current phase's own percent, and an ETA once embedding runs.
 func snapshotView(p mdsearch.IndexProgress) progressView {
-	if p.ChunksToEmbed > 0 {
+	if p.WindowsToEmbed > 0 {
 		done, eta := embedLeft(p)
 		v := progressView{Phase: "embed", Percent: 100 * done, ETA: -1}
 		if p.EmbedsPerSecond > 0 {
@@ -186,7 +226,7 @@ func lineParts(p mdsearch.IndexProgress, v progressView) []linePart {
 	files := fmt.Sprintf("%d/%d files", p.FilesDone, p.FilesTotal)
 	if v.Phase == "embed" {
 		parts = append(parts, linePart{files, 5}, linePart{fmt.Sprintf("%d passages", p.ChunksTotal), 6},
-			linePart{fmt.Sprintf("%d/%d embedded", p.ChunksEmbedded, p.ChunksToEmbed), 2},
+			linePart{fmt.Sprintf("%d/%d embedded", p.WindowsEmbedded, p.WindowsToEmbed), 2},
 			linePart{fmt.Sprintf("%.0f/s", p.EmbedsPerSecond), 3})
 	} else {
 		parts = append(parts, linePart{files, 2}, linePart{fmt.Sprintf("%d passages", p.ChunksTotal), 6})

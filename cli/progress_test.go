@@ -28,7 +28,7 @@ func TestTrackerMonotonicWithETA(t *testing.T) {
 	}
 	for e := 0; e <= 5000; e += 500 {
 		reports = append(reports, mdsearch.IndexProgress{FilesTotal: 100, FilesDone: 100, ChunksTotal: 1000, WindowsTotal: 5000,
-			ChunksToEmbed: 5000, ChunksEmbedded: e, EmbedsPerSecond: guessEmbedsPerSecond})
+			WindowsToEmbed: 5000, WindowsEmbedded: e, EmbedsPerSecond: guessEmbedsPerSecond})
 	}
 	for _, c := range []struct {
 		name   string
@@ -70,7 +70,7 @@ func TestTrackerMonotonicWithETA(t *testing.T) {
 
 func TestProgressLineFits(t *testing.T) {
 	files := mdsearch.IndexProgress{FilesTotal: 648, FilesDone: 324, ChunksTotal: 9000}
-	emb := mdsearch.IndexProgress{FilesTotal: 648, FilesDone: 648, ChunksTotal: 9000, ChunksToEmbed: 9000, ChunksEmbedded: 4100, EmbedsPerSecond: 412}
+	emb := mdsearch.IndexProgress{FilesTotal: 648, FilesDone: 648, ChunksTotal: 9000, WindowsToEmbed: 9000, WindowsEmbedded: 4100, EmbedsPerSecond: 412}
 	fv := progressView{Phase: "files", Percent: 25, ETA: 83 * time.Second}
 	ev := progressView{Phase: "embed", Percent: 72.5, ETA: 19 * time.Second}
 	for _, c := range []struct {
@@ -124,6 +124,12 @@ func TestIndexJSONProgress(t *testing.T) {
 	}
 	if len(events) < 2 {
 		t.Fatalf("want progress events on stderr, got:\n%s", errOut)
+	}
+	// The windows' counts come under their names and their old ones.
+	for _, k := range []string{"windows_embedded", "windows_to_embed", "chunks_embedded", "chunks_to_embed"} {
+		if !strings.Contains(errOut, `"`+k+`":`) {
+			t.Errorf("no %s in the events:\n%s", k, errOut)
+		}
 	}
 	prev := -1.0
 	for _, ev := range events {
@@ -228,7 +234,7 @@ func TestEmbedETA(t *testing.T) {
 			lens := longestFirst(2000)
 			const tokensPerSecond = 60000.0
 			cost := func(n int) float64 { return (float64(n) + tt.perText) / tokensPerSecond }
-			p := mdsearch.IndexProgress{ChunksToEmbed: len(lens)}
+			p := mdsearch.IndexProgress{WindowsToEmbed: len(lens)}
 			var total float64
 			for _, n := range lens {
 				p.TokensToEmbed += n
@@ -238,10 +244,10 @@ func TestEmbedETA(t *testing.T) {
 			for i := 0; i < len(lens); i += 64 {
 				for _, n := range lens[i:min(i+64, len(lens))] {
 					elapsed += cost(n)
-					p.ChunksEmbedded++
+					p.WindowsEmbedded++
 					p.TokensEmbedded += n
 				}
-				p.EmbedsPerSecond = float64(p.ChunksEmbedded) / elapsed
+				p.EmbedsPerSecond = float64(p.WindowsEmbedded) / elapsed
 				done, eta := embedLeft(p)
 				left := total - elapsed
 				if done < 0.2 || left < 1 {
@@ -250,7 +256,7 @@ func TestEmbedETA(t *testing.T) {
 				if off := eta.Seconds()/left - 1; math.Abs(off) > tt.tolerance {
 					t.Errorf("at %.0f%%: ETA %.1fs, %.1fs left (%+.0f%%)", 100*done, eta.Seconds(), left, 100*off)
 				}
-				countOff = math.Max(countOff, float64(p.ChunksToEmbed-p.ChunksEmbedded)/p.EmbedsPerSecond/left)
+				countOff = math.Max(countOff, float64(p.WindowsToEmbed-p.WindowsEmbedded)/p.EmbedsPerSecond/left)
 			}
 			if countOff < 2 {
 				t.Errorf("a rate in texts is off by at most %.1f times: the test's texts are too even", countOff)
@@ -262,11 +268,11 @@ func TestEmbedETA(t *testing.T) {
 // Before the first batch the guessed rate prices the work; texts the
 // counter gave no tokens still cost their fixed part.
 func TestEmbedETAGuessed(t *testing.T) {
-	p := mdsearch.IndexProgress{ChunksToEmbed: 1000, TokensToEmbed: 87000}
+	p := mdsearch.IndexProgress{WindowsToEmbed: 1000, TokensToEmbed: 87000}
 	if done, eta := embedLeft(p); done != 0 || eta != 2*time.Second {
 		t.Errorf("before a batch: %.2f done, ETA %v; want 0 and 1000 texts at %d/s", done, eta, guessEmbedsPerSecond)
 	}
-	p = mdsearch.IndexProgress{ChunksToEmbed: 10, ChunksEmbedded: 5, EmbedsPerSecond: 5}
+	p = mdsearch.IndexProgress{WindowsToEmbed: 10, WindowsEmbedded: 5, EmbedsPerSecond: 5}
 	if done, eta := embedLeft(p); done != 0.5 || eta != time.Second {
 		t.Errorf("texts of no tokens: %.2f done, ETA %v", done, eta)
 	}
@@ -281,4 +287,49 @@ func longestFirst(n int) []int {
 		lens[i] = 4 + int(500*math.Pow(x, 4))
 	}
 	return lens
+}
+
+// TestEmbedETAFollowsSpeed checks that when the machine's other load
+// slows the first half of the embedding and then lifts, the ETA from 70 %
+// on follows the new speed (within 25 %), where the run's mean rate would
+// over-estimate the time left.
+func TestEmbedETAFollowsSpeed(t *testing.T) {
+	lens := longestFirst(4000)
+	const fast = 6000.0 // tokens a second, once the load lifts (a run of minutes)
+	p := mdsearch.IndexProgress{WindowsToEmbed: len(lens)}
+	for _, n := range lens {
+		p.TokensToEmbed += n
+	}
+	clock := time.Unix(0, 0)
+	tr := newTracker(true, func() time.Time { return clock })
+	totalWork := embedWork(p.TokensToEmbed, p.WindowsToEmbed)
+	var elapsed time.Duration
+	meanOff := 0.0
+	for i := 0; i < len(lens); i += 64 {
+		for _, n := range lens[i:min(i+64, len(lens))] {
+			speed := fast
+			if embedWork(p.TokensEmbedded, p.WindowsEmbedded) < totalWork/2 {
+				speed = fast / 3
+			}
+			d := time.Duration(float64(n+textTokens) / speed * float64(time.Second))
+			clock, elapsed = clock.Add(d), elapsed+d
+			p.WindowsEmbedded++
+			p.TokensEmbedded += n
+		}
+		p.EmbedsPerSecond = float64(p.WindowsEmbedded) / elapsed.Seconds()
+		v := tr.view(p)
+		work := embedWork(p.TokensEmbedded, p.WindowsEmbedded)
+		left := (totalWork - work) / fast
+		if work < totalWork*0.7 || left < 1 {
+			continue
+		}
+		if off := v.ETA.Seconds()/left - 1; math.Abs(off) > 0.25 {
+			t.Errorf("at %.0f%% of the work: ETA %.1fs, %.1fs left (%+.0f%%)", 100*work/totalWork, v.ETA.Seconds(), left, 100*off)
+		}
+		_, mean := embedLeft(p)
+		meanOff = math.Max(meanOff, mean.Seconds()/left)
+	}
+	if meanOff < 1.5 {
+		t.Errorf("the mean rate is off by at most %.1f times: the test's change of speed is too small", meanOff)
+	}
 }

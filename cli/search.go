@@ -13,7 +13,7 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "search", "QUERY")
 	var req mdsearch.SearchRequest
 	fs.IntVar(&req.N, "n", mdsearch.DefaultN, fmt.Sprintf("results to return (1–%d)", mdsearch.MaxN))
-	fs.IntVar(&req.MaxPerPage, "max-per-page", mdsearch.DefaultMaxPerPage, fmt.Sprintf("most chunks from one note (1–%d)", mdsearch.MaxMaxPerPage))
+	fs.IntVar(&req.MaxPerPage, "max-per-page", mdsearch.DefaultMaxPerPage, fmt.Sprintf("most passages from one note (1–%d)", mdsearch.MaxMaxPerPage))
 	mode := fs.String("mode", "hybrid", "hybrid, semantic or keyword")
 	fs.StringVar(&req.Collection, "collection", "", "search only this collection")
 	var tags, where, exclude listFlag
@@ -28,17 +28,10 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 	ef := addSearchFlags(fs)
 	ef.reranker = addRerankerFlags(fs)
 	ef.readOnly = true
-	ef.oneQuery = true
+	ef.oneQuery, ef.vectorCache = true, true
 	pos, err := parseArgs(fs, args, -1, "a QUERY")
 	if err != nil {
 		return err
-	}
-	// 0 means "default" to the engine; on the command line it is a mistake.
-	if req.N == 0 {
-		return usagef("n must be between 1 and %d, got 0", mdsearch.MaxN)
-	}
-	if req.MaxPerPage == 0 {
-		return usagef("max per page must be between 1 and %d, got 0", mdsearch.MaxMaxPerPage)
 	}
 	req.Query = strings.Join(pos, " ")
 	if req.Tag, req.Tags, err = mdsearch.SplitTags(tags); err != nil {
@@ -49,6 +42,9 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 	}
 	req.Exclude = exclude
 	req.Mode = mdsearch.Mode(*mode)
+	if err := req.Check(); err != nil { // before the model loads; a 0 from a flag is an error, not the default
+		return requestError("search", err)
+	}
 	e, closeAll, err := ef.open(ctx, env, req.Mode != mdsearch.ModeKeyword)
 	if err != nil {
 		return err

@@ -24,7 +24,7 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	noWatch := fs.Bool("no-watch", false, "do not watch the collections and re-index saved notes")
 	ef := addEngineFlags(fs)
 	ef.reranker = addRerankerFlags(fs)
-	ef.existing, ef.follow = true, true
+	ef.existing, ef.follow, ef.vectorCache = true, true, true
 	if _, err := parseArgs(fs, args, 0, ""); err != nil {
 		return err
 	}

@@ -37,7 +37,7 @@ func TestErrorPrefix(t *testing.T) {
 		{[]string{"search", "--bogus", "q"}, 2, "mdsearch: search: flag provided but not defined: -bogus"},
 		{[]string{"search", "-n", "x", "q"}, 2, `mdsearch: search: invalid value "x" for flag -n: parse error`},
 		{[]string{"search", "q", "--index", missing}, 1, "mdsearch: search: open index " + missing + ": no index here"},
-		{[]string{"search", "q", "-n", "0", "--index", missing}, 2, "mdsearch: search: n must be between 1 and 50, got 0"},
+		{[]string{"search", "q", "-n", "0", "--index", missing}, 2, "mdsearch: search: n is 0: use 1-50 (default 5)"},
 		{[]string{"read", "--index", missing}, 2, "mdsearch: read: give one PATH"},
 		{[]string{"read", "a.md", "b.md"}, 2, `mdsearch: read: unexpected argument "b.md"`},
 		{[]string{"status", "extra"}, 2, `mdsearch: status: unexpected argument "extra"`},

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -87,7 +88,7 @@ func TestToolsListed(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string][]string{
-		"semantic_search": {"query", "n", "max_chunks_per_page", "mode", "collection", "tag", "path_prefix", "exclude", "no_rerank", "max_tokens"},
+		"semantic_search": {"query", "n", "max_per_page", "max_chunks_per_page", "mode", "collection", "tag", "path_prefix", "exclude", "no_rerank", "max_tokens"},
 		"read_note":       {"path", "section"},
 		"note_outline":    {"path"},
 	}
@@ -143,6 +144,12 @@ func TestSearch(t *testing.T) {
 	if err := json.Unmarshal(raw, &out); err != nil || len(out.Results) != 1 || out.Results[0].Text != "Feed the starter daily." {
 		t.Errorf("structured content %s (%v)", raw, err)
 	}
+	// The per-note cap is max_per_page, or max_chunks_per_page, its old name.
+	for _, name := range []string{"max_per_page", "max_chunks_per_page"} {
+		if res, text := call(t, cs, "semantic_search", map[string]any{"query": "starter", name: 4}); res.IsError || f.last.MaxPerPage != 4 {
+			t.Errorf("%s 4: engine got %d (%s)", name, f.last.MaxPerPage, text)
+		}
+	}
 }
 
 func TestBadCallsAreToolErrors(t *testing.T) {
@@ -156,7 +163,9 @@ func TestBadCallsAreToolErrors(t *testing.T) {
 		{"semantic_search", map[string]any{"query": "x", "n": 51}, "n is 51: use 1-50"},
 		{"semantic_search", map[string]any{"query": "x", "n": 0}, "n is 0"},
 		{"semantic_search", map[string]any{"query": "x", "n": 2.5}, "n"},
-		{"semantic_search", map[string]any{"query": "x", "max_chunks_per_page": 9}, "max_chunks_per_page is 9: use 1-5"},
+		{"semantic_search", map[string]any{"query": "x", "max_per_page": 9}, "max_per_page is 9: use 1-5 (default 2)"},
+		{"semantic_search", map[string]any{"query": "x", "max_chunks_per_page": 0}, "max_per_page is 0: use 1-5"},
+		{"semantic_search", map[string]any{"query": "x", "max_per_page": 2, "max_chunks_per_page": 3}, "max_per_page and max_chunks_per_page name one field"},
 		{"semantic_search", map[string]any{"query": "x", "mode": "fuzzy"}, "mode"},
 		{"semantic_search", map[string]any{"query": "x", "max_tokens": -1}, "max_tokens is -1"},
 		{"semantic_search", map[string]any{"query": "x", "bogus": 1}, "bogus"},
@@ -216,4 +225,52 @@ func TestInstructionsNameCollections(t *testing.T) {
 		cs.Close()
 		ss.Close()
 	}
+}
+
+// semantic_search's output schema is the answer's type's: every field of
+// mdsearch.SearchResponse and of its results, under its JSON name, as the
+// CLI's --json and REST give them.
+func TestSearchOutputSchema(t *testing.T) {
+	res, err := connect(t, &fake{}).ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var schema struct {
+		Properties map[string]struct {
+			Items struct {
+				Properties map[string]any `json:"properties"`
+			} `json:"items"`
+		} `json:"properties"`
+	}
+	for _, tool := range res.Tools {
+		if tool.Name == "semantic_search" {
+			raw, _ := json.Marshal(tool.OutputSchema)
+			if err := json.Unmarshal(raw, &schema); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for typ, props := range map[reflect.Type]map[string]bool{
+		reflect.TypeFor[mdsearch.SearchResponse](): keys(schema.Properties),
+		reflect.TypeFor[mdsearch.Result]():         keys(schema.Properties["results"].Items.Properties),
+	} {
+		for i := range typ.NumField() {
+			name, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ",")
+			if !props[name] {
+				t.Errorf("the output schema lacks %s.%s (%s): has %v", typ.Name(), typ.Field(i).Name, name, props)
+			}
+			delete(props, name)
+		}
+		if len(props) > 0 {
+			t.Errorf("the output schema has %v, which %s has not", props, typ.Name())
+		}
+	}
+}
+
+func keys[V any](m map[string]V) map[string]bool {
+	out := map[string]bool{}
+	for k := range m {
+		out[k] = true
+	}
+	return out
 }

@@ -24,7 +24,8 @@ type tools struct{ s mdsearch.Searcher }
 type SearchArgs struct {
 	Query            string         `json:"query" jsonschema:"what to look for, in plain words or keywords, up to 4000 bytes (pass the gist of a long error, not all of it); quotes and punctuation are safe; tag:NAME in it filters as tag does, path:TEXT and file:TEXT keep notes whose path or file name holds TEXT (Obsidian's operators)"`
 	N                int            `json:"n,omitempty" jsonschema:"maximum number of results, 1-50 (default 5); each result is a whole section (or a part of a long one), roughly 150-1200 tokens (about 330 typical)"`
-	MaxChunksPerPage int            `json:"max_chunks_per_page,omitempty" jsonschema:"maximum results from any one note, 1-5 (default 2; one result may join neighbouring parts of a section); raise it to see several sections of one note, lower it for breadth across notes"`
+	MaxPerPage       int            `json:"max_per_page,omitempty" jsonschema:"maximum results from any one note, 1-5 (default 2; one result may join neighbouring parts of a section); raise it to see several sections of one note, lower it for breadth across notes"`
+	MaxChunksPerPage *int           `json:"max_chunks_per_page,omitempty" jsonschema:"the old name of max_per_page, still taken; give one of the two"`
 	Mode             string         `json:"mode,omitempty" jsonschema:"hybrid (default: meaning and keywords), semantic (meaning only), or keyword (exact words: best for names, codes and rare terms)"`
 	Collection       string         `json:"collection,omitempty" jsonschema:"only search this collection (one indexed folder); omit to search all"`
 	Tag              string         `json:"tag,omitempty" jsonschema:"only notes with this tag (frontmatter tags or #tags), without the #"`
@@ -72,10 +73,10 @@ func searchTool() *mcp.Tool {
 			"Structured output: score 0-1, chunk_index from 0. " +
 			"Cost: roughly 150-1200 tokens per result (about 330 typical); max_tokens caps the total. A section costs far less than its page (about 1.3 tokens per word of the page's word count).",
 		InputSchema: schemaFor[SearchArgs](func(p map[string]*jsonschema.Schema) {
-			// Ranges are in the descriptions and checked in request(), whose
-			// messages read better than the schema validator's.
+			// Ranges are in the descriptions and checked by the request's
+			// Check, whose messages read better than the schema validator's.
 			p["n"].Default = rawJSON(mdsearch.DefaultN)
-			p["max_chunks_per_page"].Default = rawJSON(mdsearch.DefaultMaxPerPage)
+			p["max_per_page"].Default = rawJSON(mdsearch.DefaultMaxPerPage)
 			p["mode"].Enum = []any{string(mdsearch.ModeHybrid), string(mdsearch.ModeSemantic), string(mdsearch.ModeKeyword)}
 			p["mode"].Default = rawJSON(mdsearch.ModeHybrid)
 			p["where"].AdditionalProperties = &jsonschema.Schema{Types: []string{"string", "number", "boolean"}}
@@ -114,8 +115,8 @@ func outlineTool() *mcp.Tool {
 	}
 }
 
-func (t *tools) search(ctx context.Context, _ *mcp.CallToolRequest, a SearchArgs) (*mcp.CallToolResult, *mdsearch.SearchResponse, error) {
-	req, err := a.request()
+func (t *tools) search(ctx context.Context, call *mcp.CallToolRequest, a SearchArgs) (*mcp.CallToolResult, *mdsearch.SearchResponse, error) {
+	req, err := a.request(call.Params.Arguments)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -130,26 +131,16 @@ func (t *tools) search(ctx context.Context, _ *mcp.CallToolRequest, a SearchArgs
 	return text(b.String()), resp, nil
 }
 
-// request validates a and turns it into the engine's request. The SDK has
-// already filled in defaults for absent arguments, so a 0 was sent.
-func (a SearchArgs) request() (mdsearch.SearchRequest, error) {
-	q := strings.TrimSpace(a.Query)
-	switch {
-	case q == "":
-		return mdsearch.SearchRequest{}, errors.New("query is empty: say what to look for")
-	case a.N < 1 || a.N > mdsearch.MaxN:
-		return mdsearch.SearchRequest{}, fmt.Errorf("n is %d: use 1-%d (default %d)", a.N, mdsearch.MaxN, mdsearch.DefaultN)
-	case a.MaxChunksPerPage < 1 || a.MaxChunksPerPage > mdsearch.MaxMaxPerPage:
-		return mdsearch.SearchRequest{}, fmt.Errorf("max_chunks_per_page is %d: use 1-%d (default %d)",
-			a.MaxChunksPerPage, mdsearch.MaxMaxPerPage, mdsearch.DefaultMaxPerPage)
-	case a.MaxTokens < 0 || a.MaxTokens > mdsearch.MaxMaxTokens:
-		return mdsearch.SearchRequest{}, fmt.Errorf("max_tokens is %d: use 1-%d, or omit it (or 0) for no limit", a.MaxTokens, mdsearch.MaxMaxTokens)
-	}
-	mode := mdsearch.Mode(a.Mode)
-	switch mode {
-	case "", mdsearch.ModeHybrid, mdsearch.ModeSemantic, mdsearch.ModeKeyword:
-	default:
-		return mdsearch.SearchRequest{}, fmt.Errorf("mode %q is unknown: use hybrid, semantic or keyword", a.Mode)
+// request turns a into the engine's request and checks it. The SDK has
+// already filled in defaults for absent arguments, so a 0 was sent; raw
+// are the arguments as sent, to tell max_per_page sent from defaulted.
+func (a SearchArgs) request(raw json.RawMessage) (mdsearch.SearchRequest, error) {
+	if a.MaxChunksPerPage != nil {
+		var sent map[string]json.RawMessage
+		if json.Unmarshal(raw, &sent) == nil && sent["max_per_page"] != nil {
+			return mdsearch.SearchRequest{}, mdsearch.BothNames("max_per_page", mdsearch.MaxPerPageAlias)
+		}
+		a.MaxPerPage = *a.MaxChunksPerPage
 	}
 	tag, tags := "", make([]string, len(a.Tags))
 	var err error
@@ -167,11 +158,12 @@ func (a SearchArgs) request() (mdsearch.SearchRequest, error) {
 	if err != nil {
 		return mdsearch.SearchRequest{}, err
 	}
-	return mdsearch.SearchRequest{
-		Query: q, N: a.N, MaxPerPage: a.MaxChunksPerPage, Mode: mode,
+	req := mdsearch.SearchRequest{
+		Query: mdsearch.TrimQuery(a.Query), N: a.N, MaxPerPage: a.MaxPerPage, Mode: mdsearch.Mode(a.Mode),
 		Collection: a.Collection, Tag: tag, PathPrefix: a.PathPrefix,
 		Tags: tags, Where: where, MaxTokens: a.MaxTokens, Exclude: a.Exclude, NoRerank: a.NoRerank,
-	}, nil
+	}
+	return req, req.Check()
 }
 
 // whereStrings reads where's values as the CLI's --where FIELD=VALUE

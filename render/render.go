@@ -143,7 +143,7 @@ func shownHeading(h string) string { return cmp.Or(h, sections.Untitled) }
 // each footer then names its own, since a path that several collections
 // hold is read as COLLECTION:PATH.
 func manyCollections(resp *mdsearch.SearchResponse) bool {
-	if resp.Collections > 1 {
+	if resp.CollectionCount > 1 {
 		return true
 	}
 	for _, r := range resp.Results {

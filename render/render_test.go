@@ -169,7 +169,7 @@ func TestCollectionsNamed(t *testing.T) {
 	} {
 		resp := &mdsearch.SearchResponse{Query: "zebra", Results: tt.results}
 		if len(tt.results) == 1 {
-			resp.Collections = 2
+			resp.CollectionCount = 2
 		}
 		var agent, term strings.Builder
 		Results(&agent, resp, Options{})

@@ -1,11 +1,11 @@
 // Package rest serves the mdsearch engine over HTTP: a JSON API for
-// programs, in the shape existing semantic-search clients read (results
-// with name, snippet, distance; total; the max_chunks_per_page parameter),
+// programs, whose search answers as the CLI's --json and MCP do, with the
+// fields of the semantic-search API (otterwiki-semantic-search's) beside,
 // and an embedded search page for people.
 //
 // Endpoints (all under /api/v1, JSON with Content-Type application/json):
 //
-//	GET  /semantic-search?q=&n=&max_chunks_per_page=&mode=&collection=&tag=&path_prefix=
+//	GET  /semantic-search?q=&n=&max_per_page=&mode=&collection=&tag=&path_prefix=&where=&exclude=&max_tokens=&no_rerank=
 //	GET  /notes/{path}?section=S   a note or one section; text/markdown by Accept
 //	GET  /notes/{path}?render=html a note with its content as safe HTML and its headings
 //	GET  /outline/{path}           a note's heading tree with section sizes
@@ -20,7 +20,4 @@
 // Bound to a non-loopback address the server requires a bearer token;
 // without a token it answers only requests addressed to a loopback host name,
 // which blocks DNS-rebinding attacks from web pages.
-//
-// Room 7 of the pipeline (docs/architecture.md): an adapter, for programs
-// over HTTP and for people in a browser.
 package rest

@@ -7,56 +7,32 @@ import (
 	"path"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/render"
 )
 
-// SearchResponse is the answer of the semantic-search API that existing
-// clients read (results, total), plus mode, timing and a notice.
+// SearchResponse is the engine's answer, as the CLI's --json and MCP give
+// it, with each result carrying the fields of the semantic-search API
+// (GET /api/v1/semantic-search, as otterwiki-semantic-search serves it)
+// beside the shared ones, so that API's clients keep working.
 type SearchResponse struct {
-	Query   string         `json:"query"`
-	Results []SearchResult `json:"results"`
-	Total   int            `json:"total"`
-	Mode    mdsearch.Mode  `json:"mode"`
-	TookMS  float64        `json:"took_ms"`
-	Notice  string         `json:"notice,omitempty"`
+	mdsearch.SearchResponse
+	Results []SearchResult `json:"results"` // in place of the embedded Results
 }
 
-// SearchResult is one result as the semantic-search API's clients read it
-// (name, snippet, distance). Snippet is the whole passage prefixed with its
-// heading path, "[A > B] ...".
+// SearchResult is one result: mdsearch.Result with the semantic-search
+// API's name and snippet, and where it was cut, the GET that reads the rest.
 type SearchResult struct {
-	Name          string   `json:"name"` // path without its extension: the API's page name
-	Path          string   `json:"path"`
-	Title         string   `json:"title"`
-	Snippet       string   `json:"snippet"`
-	Distance      *float64 `json:"distance"`
-	Section       string   `json:"section"`
-	SectionPath   []string `json:"section_path"`
-	ChunkIndex    int      `json:"chunk_index"`
-	TotalChunks   int      `json:"total_chunks"`
-	PageWordCount int      `json:"page_word_count"`
-	Score         float64  `json:"score"`
-	StartLine     int      `json:"start_line"`
-	EndLine       int      `json:"end_line"`
-	Collection    string   `json:"collection"`
-	Stale         bool     `json:"stale,omitempty"` // the file changed on disk since it was indexed
-	// Added with passages: every section a merged passage covers, the last
-	// chunk index of neighbouring passages merged into this result, and
-	// whether the text was cut to fit max_tokens (read_hint says how to
-	// read the rest, as the CLI does; read_url is the GET that does).
-	Sections  [][]string `json:"sections,omitempty"`
-	ChunkEnd  int        `json:"chunk_end,omitempty"`
-	Truncated bool       `json:"truncated,omitempty"`
-	ReadHint  string     `json:"read_hint,omitempty"`
-	ReadURL   string     `json:"read_url,omitempty"`
+	Name    string `json:"name"`    // the path without its extension: the API's page name
+	Snippet string `json:"snippet"` // Text prefixed with its heading path, "[A > B] ..."
+	mdsearch.Result
+	ReadURL string `json:"read_url,omitempty"` // with Truncated: the GET that reads the lines RestFrom to RestTo
 }
 
 // searchParams are the query parameters semantic-search accepts.
-var searchParams = map[string]bool{"q": true, "n": true, "max_chunks_per_page": true,
+var searchParams = map[string]bool{"q": true, "n": true, "max_per_page": true, mdsearch.MaxPerPageAlias: true,
 	"mode": true, "collection": true, "tag": true, "path_prefix": true, "where": true, "max_tokens": true, "exclude": true, "no_rerank": true}
 
 // repeatable are the parameters that may be given more than once: every
@@ -64,7 +40,8 @@ var searchParams = map[string]bool{"q": true, "n": true, "max_chunks_per_page": 
 // exclude is left out.
 var repeatable = map[string]bool{"tag": true, "where": true, "exclude": true}
 
-// maxParamLen bounds each parameter: the longest query the engine takes.
+// maxParamLen bounds each parameter but q, which the request's Check
+// bounds to the longest query the engine takes.
 const maxParamLen = mdsearch.MaxQueryBytes
 
 func (srv *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
@@ -88,8 +65,8 @@ func (srv *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, toAPI(resp))
 }
 
-// parseSearch validates the raw query string strictly: every parameter
-// known, given once, in range.
+// parseSearch reads the raw query string strictly (every parameter
+// known and given once) into a request, and checks it.
 func parseSearch(raw string) (mdsearch.SearchRequest, error) {
 	var req mdsearch.SearchRequest
 	vals, err := url.ParseQuery(raw)
@@ -99,7 +76,7 @@ func parseSearch(raw string) (mdsearch.SearchRequest, error) {
 	for k, v := range vals {
 		switch {
 		case !searchParams[k]:
-			return req, fmt.Errorf("unknown parameter %q: use q, n, max_chunks_per_page, mode, collection, tag, path_prefix, where or max_tokens", k)
+			return req, fmt.Errorf("unknown parameter %q: use q, n, max_per_page (or %s), mode, collection, tag, path_prefix, where, exclude, no_rerank or max_tokens", k, mdsearch.MaxPerPageAlias)
 		case len(v) > 1 && !repeatable[k]:
 			return req, fmt.Errorf("parameter %q is given %d times; give it once", k, len(v))
 		}
@@ -107,26 +84,29 @@ func parseSearch(raw string) (mdsearch.SearchRequest, error) {
 			return req, err
 		}
 	}
-	switch req.Query = strings.TrimSpace(vals.Get("q")); {
-	case !vals.Has("q"):
+	if !vals.Has("q") {
 		return req, fmt.Errorf("missing q: say what to search for, e.g. ?q=sourdough+starter")
-	case blank(req.Query): // the engine drops these, and would say only "empty query"
-		return req, fmt.Errorf("q is empty: it holds only spaces or control characters; say what to search for, e.g. ?q=sourdough+starter")
 	}
-	if req.N, err = intParam(vals, "n", 1, mdsearch.MaxN); err != nil {
+	req.Query = vals.Get("q")
+	if req.N, err = intParam(vals, "n", mdsearch.DefaultN); err != nil {
 		return req, err
 	}
-	if req.MaxPerPage, err = intParam(vals, "max_chunks_per_page", 1, mdsearch.MaxMaxPerPage); err != nil {
+	perPage := "max_per_page"
+	if vals.Has(mdsearch.MaxPerPageAlias) {
+		if vals.Has(perPage) {
+			return req, mdsearch.BothNames(perPage, mdsearch.MaxPerPageAlias)
+		}
+		perPage = mdsearch.MaxPerPageAlias
+	}
+	if req.MaxPerPage, err = intParam(vals, perPage, mdsearch.DefaultMaxPerPage); err != nil {
 		return req, err
 	}
-	switch m := mdsearch.Mode(vals.Get("mode")); m {
-	case "", mdsearch.ModeHybrid, mdsearch.ModeSemantic, mdsearch.ModeKeyword:
-		req.Mode = m
-	default:
-		return req, fmt.Errorf("mode %q is unknown: use hybrid, semantic or keyword", m)
-	}
-	if req.MaxTokens, err = intParam(vals, "max_tokens", 0, mdsearch.MaxMaxTokens); err != nil { // 0: no budget, as in the CLI and MCP
+	if req.MaxTokens, err = intParam(vals, "max_tokens", 0); err != nil { // 0: no budget, as in the CLI and MCP
 		return req, err
+	}
+	req.Mode = mdsearch.ModeHybrid
+	if m := vals.Get("mode"); m != "" {
+		req.Mode = mdsearch.Mode(m)
 	}
 	req.Collection = vals.Get("collection")
 	if req.Tag, req.Tags, err = mdsearch.SplitTags(vals["tag"]); err != nil {
@@ -142,19 +122,17 @@ func parseSearch(raw string) (mdsearch.SearchRequest, error) {
 			return req, fmt.Errorf("no_rerank is %q: use true or false", v)
 		}
 	}
-	return req, nil
-}
-
-// blank reports whether s holds nothing but spaces and control
-// characters, which the engine trims from a query.
-func blank(s string) bool {
-	return strings.TrimFunc(s, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) == ""
+	return req, req.Check()
 }
 
 // checkValues bounds the length of each value of a parameter and checks
 // its encoding: bytes that are not UTF-8 name no heading, collection or
-// tag (a note's own such bytes are read and shown as U+FFFD).
+// tag (a note's own such bytes are read and shown as U+FFFD). The query
+// is the request's Check's to judge.
 func checkValues(k string, v []string) error {
+	if k == "q" {
+		return nil
+	}
 	for _, s := range v {
 		switch {
 		case len(s) > maxParamLen:
@@ -166,31 +144,26 @@ func checkValues(k string, v []string) error {
 	return nil
 }
 
-// intParam parses an optional integer parameter in [lo, hi]; absent is 0,
-// which the engine reads as its default.
-func intParam(vals url.Values, name string, lo, hi int) (int, error) {
+// intParam parses an optional integer parameter; absent, it is def. Its
+// range is the request's Check's to judge.
+func intParam(vals url.Values, name string, def int) (int, error) {
 	s, ok := vals[name]
 	if !ok {
-		return 0, nil
+		return def, nil
 	}
 	n, err := strconv.Atoi(s[0])
-	if err != nil || n < lo || n > hi {
-		return 0, fmt.Errorf("%s is %q: use a whole number from %d to %d", name, s[0], lo, hi)
+	if err != nil {
+		return 0, fmt.Errorf("%s is %q: use a whole number", name, s[0])
 	}
 	return n, nil
 }
 
 func toAPI(resp *mdsearch.SearchResponse) SearchResponse {
-	out := SearchResponse{Query: resp.Query, Total: resp.Total, Mode: resp.Mode, TookMS: resp.TookMS,
-		Notice: resp.Notice, Results: make([]SearchResult, 0, len(resp.Results))}
+	out := SearchResponse{SearchResponse: *resp, Results: make([]SearchResult, 0, len(resp.Results))}
+	out.SearchResponse.Results = nil // the embedded list is out.Results
 	for _, r := range resp.Results {
-		out.Results = append(out.Results, SearchResult{
-			Name: strings.TrimSuffix(r.Path, path.Ext(r.Path)), Path: r.Path, Title: r.Title,
-			Snippet: render.Prefix(r) + r.Text, Distance: r.Distance, Section: r.Section, SectionPath: nonNil(r.SectionPath),
-			ChunkIndex: r.ChunkIndex, TotalChunks: r.TotalChunks, PageWordCount: r.PageWordCount,
-			Score: r.Score, StartLine: r.StartLine, EndLine: r.EndLine, Collection: r.Collection, Stale: r.Stale,
-			Sections: r.Sections, ChunkEnd: r.ChunkEnd, Truncated: r.Truncated, ReadHint: r.ReadHint, ReadURL: readURL(r),
-		})
+		out.Results = append(out.Results, SearchResult{Name: strings.TrimSuffix(r.Path, path.Ext(r.Path)),
+			Snippet: render.Prefix(r) + r.Text, Result: r, ReadURL: readURL(r)})
 	}
 	return out
 }
@@ -210,11 +183,4 @@ func readURL(r mdsearch.Result) string {
 		segs[i] = url.PathEscape(segs[i])
 	}
 	return fmt.Sprintf("/api/v1/notes/%s?lines=%d-%d", strings.Join(segs, "/"), r.RestFrom, r.RestTo)
-}
-
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
 }

@@ -1,6 +1,9 @@
 package rest
 
 import (
+	"bytes"
+	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/mdsearch/mdsearch"
@@ -36,6 +39,43 @@ func TestReadURL(t *testing.T) {
 		f := &fake{}
 		if resp, body := get(t, New(f, Options{}), "GET", got); resp.StatusCode != 200 || f.read.Path != tt.path || f.read.Lines != tt.lines {
 			t.Errorf("%s: GET %s: %d %s; engine got %+v", tt.name, got, resp.StatusCode, body, f.read)
+		}
+	}
+}
+
+// A result is mdsearch.Result, every field under the name and of the type
+// the CLI's --json and MCP give it, with the semantic-search API's name
+// and snippet beside; the per-note cap is max_per_page, or the API's
+// max_chunks_per_page.
+func TestSearchResultShape(t *testing.T) {
+	f := &fake{}
+	srv := New(f, Options{})
+	for _, q := range []string{"q=starter&max_per_page=4", "q=starter&max_chunks_per_page=4"} {
+		resp, body := get(t, srv, "GET", "/api/v1/semantic-search?"+q)
+		if resp.StatusCode != 200 || f.last.MaxPerPage != 4 {
+			t.Fatalf("?%s: %d %s; engine got max per page %d", q, resp.StatusCode, body, f.last.MaxPerPage)
+		}
+		var got struct {
+			mdsearch.SearchResponse
+			Results []map[string]json.RawMessage `json:"results"`
+		}
+		if err := json.Unmarshal([]byte(body), &got); err != nil || len(got.Results) != 1 {
+			t.Fatalf("?%s: %s (%v)", q, body, err)
+		}
+		want, _ := json.Marshal(mdsearch.Result{Path: "kitchen/Sourdough.md", Section: "Starter", SectionPath: []string{"Sourdough", "Starter"},
+			Text: "Feed it.", ChunkIndex: 1, TotalChunks: 4, PageWordCount: 812, Score: 0.5})
+		var shared map[string]json.RawMessage
+		_ = json.Unmarshal(want, &shared)
+		r := got.Results[0]
+		for k, v := range shared {
+			var b bytes.Buffer
+			if json.Compact(&b, r[k]) != nil || b.String() != string(v) {
+				t.Errorf("?%s: %s is %s, want %s", q, k, r[k], v)
+			}
+		}
+		if string(r["name"]) != `"kitchen/Sourdough"` || string(r["snippet"]) != `"[Sourdough \u003e Starter] Feed it."` ||
+			len(r) != len(shared)+2 || got.Query != "starter" || got.Total != 1 || !strings.Contains(body, `"collection_count": 0`) {
+			t.Errorf("?%s: %s", q, body)
 		}
 	}
 }

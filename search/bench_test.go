@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -62,12 +63,12 @@ func BenchmarkTopK(b *testing.B) {
 		for _, kern := range []dot.Kernel{dot.Go, dot.Best} {
 			b.Run(fmt.Sprintf("engine/%s/%d", kern.Name, n), func(b *testing.B) {
 				for b.Loop() {
-					s.topKWith(kern, q, 100, nil)
+					s.topKWith(kern, q, 100, nil, nil)
 				}
 			})
 			b.Run(fmt.Sprintf("one-core/%s/%d", kern.Name, n), func(b *testing.B) {
 				for b.Loop() {
-					s.scan(kern, qv, 0, n, 100, nil)
+					s.scan(kern, qv, 0, n, 100, nil, nil)
 				}
 			})
 		}
@@ -325,6 +326,7 @@ func BenchmarkScale(b *testing.B) {
 		"procedural macro hygiene", "borrow checker non-lexical lifetimes", "cargo workspace inheritance"}
 	// Semantic and hybrid with the Go loop and with the best kernel, one
 	// after the other, so the two are measured under the same load.
+	benchScanAgainstRead(b, e, queries)
 	defer func(k dot.Kernel) { scanKernel = k }(scanKernel)
 	for _, mode := range []mdsearch.Mode{mdsearch.ModeHybrid, mdsearch.ModeSemantic, mdsearch.ModeKeyword} {
 		for _, kern := range []dot.Kernel{dot.Go, dot.Best} {
@@ -339,6 +341,56 @@ func BenchmarkScale(b *testing.B) {
 	}
 	benchKeywordList(b, e, queries, s.Chunks)
 	b.Logf("memory after the searches: %s", procMemory())
+}
+
+// benchScanAgainstRead times the vector scan alone (top 100 of every row,
+// split across cores as searches do) and, alternated with it, a plain read
+// of the same bytes on as many cores (dot.Stream): the most the memory
+// allows. It reports both in GB/s and the scan's share of the read's.
+func benchScanAgainstRead(b *testing.B, e *Engine, queries []string) {
+	s, _, err := e.vectors(bg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	vecs := make([][]float32, len(queries))
+	for i, q := range queries {
+		if vecs[i], err = e.embedQuery(bg, q); err != nil {
+			b.Fatal(err)
+		}
+	}
+	bytes := float64(len(s.vecs))
+	b.Run(fmt.Sprintf("scan-vs-read/%d", s.live()), func(b *testing.B) {
+		var scan, read []time.Duration
+		i := 0
+		for b.Loop() {
+			start := time.Now()
+			s.topK(vecs[i%len(vecs)], 100, nil)
+			mid := time.Now()
+			streamParts(s.vecs)
+			scan, read = append(scan, mid.Sub(start)), append(read, time.Since(mid))
+			i++
+		}
+		sp, rp := percentileMS(scan, 50), percentileMS(read, 50)
+		b.ReportMetric(sp, "scan-p50-ms")
+		b.ReportMetric(rp, "read-p50-ms")
+		b.ReportMetric(bytes/sp/1e6, "scan-GB/s")
+		b.ReportMetric(bytes/rp/1e6, "read-GB/s")
+		b.ReportMetric(rp/sp, "scan/read")
+	})
+}
+
+// streamParts reads v on every core, one part each, as topK splits rows.
+func streamParts(v []int8) {
+	parts := runtime.GOMAXPROCS(0)
+	var wg sync.WaitGroup
+	for p := range parts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			dot.Stream(v[p*len(v)/parts : (p+1)*len(v)/parts])
+		}()
+	}
+	wg.Wait()
 }
 
 // procMemory reads this process's peak and current resident set (Linux)

@@ -47,7 +47,7 @@ func (r *run) embed() error {
 	// Similar lengths in one batch waste less padding in models that pad;
 	// longest first keeps the early ETA pessimistic rather than hopeful.
 	sort.SliceStable(pend, func(i, j int) bool { return len(pend[i].EmbedText) > len(pend[j].EmbedText) })
-	r.prog.ChunksToEmbed, r.prog.TokensToEmbed = len(pend), pendingTokens(pend)
+	r.prog.WindowsToEmbed, r.prog.TokensToEmbed = len(pend), pendingTokens(pend)
 	r.publish()
 	return r.embedAll(pend)
 }
@@ -102,9 +102,9 @@ func (r *run) embedAll(pend []store.Pending) error {
 			return err
 		}
 		r.stats.Embedded += len(res.batch)
-		r.prog.ChunksEmbedded += len(res.batch)
+		r.prog.WindowsEmbedded += len(res.batch)
 		r.prog.TokensEmbedded += pendingTokens(res.batch)
-		r.prog.EmbedsPerSecond = float64(r.prog.ChunksEmbedded) / time.Since(start).Seconds()
+		r.prog.EmbedsPerSecond = float64(r.prog.WindowsEmbedded) / time.Since(start).Seconds()
 		r.publish()
 	}
 	return r.ctx.Err()

@@ -476,6 +476,7 @@ type run struct {
 // publish shares a copy of the progress with Status and the caller.
 func (r *run) publish() {
 	p := r.prog
+	p.ChunksEmbedded, p.ChunksToEmbed = p.WindowsEmbedded, p.WindowsToEmbed // their old names
 	r.e.progress.Store(&p)
 	if r.report != nil {
 		r.report(p)

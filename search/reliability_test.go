@@ -100,8 +100,8 @@ func TestKillDuringIndex(t *testing.T) {
 		env  string
 		kill func(p mdsearch.IndexProgress) bool
 	}{
-		{"while chunking", "CHILD_SLOW_SPLIT=1", func(p mdsearch.IndexProgress) bool { return p.FilesDone > 0 && p.ChunksToEmbed == 0 }},
-		{"while embedding", "", func(p mdsearch.IndexProgress) bool { return p.ChunksEmbedded >= 200 }},
+		{"while chunking", "CHILD_SLOW_SPLIT=1", func(p mdsearch.IndexProgress) bool { return p.FilesDone > 0 && p.WindowsToEmbed == 0 }},
+		{"while embedding", "", func(p mdsearch.IndexProgress) bool { return p.WindowsEmbedded >= 200 }},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -10,8 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/embed"
@@ -47,6 +45,7 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (_ *mds
 		return nil, err
 	}
 	q := &query{req: req}
+	defer q.scans.release()
 	if q.filter, err = e.filter(ctx, req); err != nil {
 		return nil, err
 	}
@@ -98,7 +97,7 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (_ *mds
 		// A commit between loading the vectors and this transaction (a
 		// watcher dropping a note) leaves hits on chunks it cannot load.
 		gen, err := rt.Generation(ctx)
-		q.stale = err != nil || gen != q.snap.gen
+		q.stale = err != nil || gen != q.snap.ver.Gen
 	}
 	q.cover, q.rowScale = 1, 1
 	if len(q.terms) > 0 {
@@ -139,7 +138,7 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (_ *mds
 	if err != nil {
 		return nil, err
 	}
-	resp.Collections = len(colls)
+	resp.CollectionCount = len(colls)
 	if names := olderKeywordText(colls); names != "" && !swar.ASCII(req.Query) {
 		addNotice(&resp.Notice, names+" by an older mdsearch, which read text of other scripts "+
 			"otherwise: run `mdsearch index` to update the index (until then some words are not found)")
@@ -150,7 +149,7 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (_ *mds
 		}
 	}
 	switch {
-	case resp.Total == 0 && resp.Collections == 0:
+	case resp.Total == 0 && resp.CollectionCount == 0:
 		resp.Notice = "the index is empty: run `mdsearch index DIR` first"
 	case resp.Total == 0:
 		if f := filtersOf(req, ops); f != "" {
@@ -187,7 +186,9 @@ func (e *Engine) distinct(ctx context.Context, rd *store.Reader, q *query) ([]md
 		if copies == 0 || len(res) >= want || len(kept) < q.req.N || q.req.N >= 4*want {
 			return res, joins, stamps, copies, nil
 		}
-		q.req.N += want - len(res)
+		// Ask for as many more as the share of copies so far says it
+		// takes, in one round where it can: each round ranks again.
+		q.req.N = min(4*want, max(q.req.N+want-len(res), q.req.N*want/max(len(res), 1)))
 	}
 }
 
@@ -292,6 +293,7 @@ type query struct {
 	rowsErr  error
 	counts   []int     // each term's rows, up to maxTermRows (termRows)
 	seen     stageMemo // the second stage's last candidates and features
+	scans    scanMemo  // the first scan's cosines, for deeper rounds
 }
 
 // termRows returns each query term's rows in the keyword index, up to
@@ -325,7 +327,7 @@ func (e *Engine) rank(ctx context.Context, rd *store.Reader, q *query) ([]*group
 		go func() {
 			defer close(scanned)
 			if q.snap != nil {
-				sem = q.snap.topK(q.vec, k, allow)
+				sem = q.snap.topKWith(scanKernel, q.vec, k, allow, &q.scans)
 			}
 		}()
 		var kw []store.KeywordHit
@@ -357,68 +359,28 @@ func (e *Engine) rank(ctx context.Context, rd *store.Reader, q *query) ([]*group
 // The query's Obsidian operators (tag:, path:, file:) are taken out:
 // tags join req.Tags, the others are returned.
 func normalize(req mdsearch.SearchRequest) (mdsearch.SearchRequest, operators, error) {
-	req.Query = strings.TrimFunc(req.Query, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) })
 	var ops operators
-	req.Query, ops = takeOperators(req.Query)
+	req.Query, ops = takeOperators(mdsearch.TrimQuery(req.Query))
 	if ops.first != "" {
 		req.Tags = append(slices.Clip(req.Tags), ops.tags...)
 		if req.Query == "" {
-			return req, ops, mdsearch.Errorf(mdsearch.KindInvalid, "search", "",
-				ops.first+" narrows the search to some notes: add the words to look for in them", "empty query")
+			return req, ops, mdsearch.Errorf(mdsearch.KindInvalid, "", "", "",
+				"query holds only %s, which narrows the search to some notes: add the words to look for in them", ops.first)
 		}
 	}
-	req, err := checkRequest(req)
-	return req, ops, err
-}
-
-// checkRequest fills defaults and checks ranges.
-func checkRequest(req mdsearch.SearchRequest) (mdsearch.SearchRequest, error) {
-	switch {
-	case req.Query == "":
-		return req, mdsearch.Errorf(mdsearch.KindInvalid, "search", "", "say what to look for: words, a question, or a phrase in quotes", "empty query")
-	case !utf8.ValidString(req.Query):
-		return req, mdsearch.Errorf(mdsearch.KindInvalid, "search", "", "send the query as UTF-8 text", "the query is not valid UTF-8")
-	case len(req.Query) > mdsearch.MaxQueryBytes:
-		return req, mdsearch.Errorf(mdsearch.KindInvalid, "search", "", "", "query is %d bytes; the limit is %d", len(req.Query), mdsearch.MaxQueryBytes)
-	}
-	if req.N == 0 {
-		req.N = mdsearch.DefaultN
-	}
-	if req.N < 1 || req.N > mdsearch.MaxN {
-		return req, mdsearch.Errorf(mdsearch.KindInvalid, "search", "", "", "n must be between 1 and %d, got %d", mdsearch.MaxN, req.N)
-	}
-	if req.MaxPerPage == 0 {
-		req.MaxPerPage = mdsearch.DefaultMaxPerPage
-	}
-	if req.MaxTokens < 0 || req.MaxTokens > mdsearch.MaxMaxTokens {
-		return req, mdsearch.Errorf(mdsearch.KindInvalid, "search", "", "", "max tokens must be between 1 and %d (0 for no budget), got %d",
-			mdsearch.MaxMaxTokens, req.MaxTokens)
-	}
-	if req.MaxPerPage < 1 || req.MaxPerPage > mdsearch.MaxMaxPerPage {
-		return req, mdsearch.Errorf(mdsearch.KindInvalid, "search", "", "", "max per page must be between 1 and %d, got %d",
-			mdsearch.MaxMaxPerPage, req.MaxPerPage)
-	}
-	switch req.Mode {
-	case "":
-		req.Mode = mdsearch.ModeHybrid
-	case mdsearch.ModeHybrid, mdsearch.ModeSemantic, mdsearch.ModeKeyword:
-	default:
-		return req, mdsearch.Errorf(mdsearch.KindInvalid, "search", "", "", "mode must be hybrid, semantic or keyword, got %q", req.Mode)
-	}
-	return req, nil
+	req = req.WithDefaults()
+	return req, ops, req.Check()
 }
 
 // filter resolves the request's filters to store terms.
 func (e *Engine) filter(ctx context.Context, req mdsearch.SearchRequest) (store.Filter, error) {
 	f := store.Filter{Tag: req.Tag}
-	if err := moreFilters(&f, req); err != nil {
-		return f, err
-	}
+	moreFilters(&f, req)
 	p := strings.TrimSpace(req.PathPrefix)
 	if req.Collection == "" {
 		req.Collection, p = e.inCollection(ctx, p) // "notes:projects/"
 	}
-	f.PathPrefix = vaultRelative(p)
+	f.PathPrefix = mdsearch.VaultRelative(p)
 	if req.Collection != "" {
 		c, err := e.collectionByName(ctx, req.Collection)
 		if err != nil {
@@ -443,7 +405,7 @@ func (e *Engine) semanticReady(ctx context.Context) (*snapshot, bool, string, er
 	if err != nil {
 		return nil, false, "", err
 	}
-	if len(snap.ids) == 0 {
+	if snap.live() == 0 {
 		have, _ := e.st.Meta(ctx, "model")
 		msg := "semantic search unavailable: the index has no vectors for " + e.emb.ModelID()
 		if have != "" && have != e.emb.ModelID() {

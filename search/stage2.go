@@ -285,7 +285,7 @@ func (e *Engine) semanticFeatures(q *query, top []candidate, xs []rescore.Vector
 	best := math.Inf(-1)
 	for i, c := range top {
 		x := &xs[i]
-		first, ok := s.row[c.id]
+		first, ok := s.firstRow(c.id)
 		if !ok {
 			continue
 		}

@@ -173,7 +173,7 @@ func TestMoreFilters(t *testing.T) {
 		t.Errorf("empty field name: %v", err)
 	}
 	_, err = e.Search(bg, mdsearch.SearchRequest{Query: "x", Tags: []string{"work", " "}})
-	if mdsearch.KindOf(err) != mdsearch.KindInvalid || !strings.Contains(err.Error(), "empty tag") {
+	if mdsearch.KindOf(err) != mdsearch.KindInvalid || !strings.Contains(err.Error(), `tag " " is empty`) {
 		t.Errorf("empty tag: %v", err)
 	}
 }
@@ -260,10 +260,10 @@ func TestSameFolderTwiceNotice(t *testing.T) {
 		t.Errorf("re-index of b: notice %q; the warning is for the new collection only", st.Notice)
 	}
 	// The answer says how many collections it searched, for COLLECTION:PATH.
-	if n := search(t, e, mdsearch.SearchRequest{Query: "sourdough", Mode: mdsearch.ModeKeyword}).Collections; n != 2 {
+	if n := search(t, e, mdsearch.SearchRequest{Query: "sourdough", Mode: mdsearch.ModeKeyword}).CollectionCount; n != 2 {
 		t.Errorf("search of both: %d collections, want 2", n)
 	}
-	if n := search(t, e, mdsearch.SearchRequest{Query: "sourdough", Mode: mdsearch.ModeKeyword, Collection: "a"}).Collections; n != 2 {
+	if n := search(t, e, mdsearch.SearchRequest{Query: "sourdough", Mode: mdsearch.ModeKeyword, Collection: "a"}).CollectionCount; n != 2 {
 		t.Errorf("search of a: %d collections, want 2 (b holds its paths too)", n)
 	}
 	// Copies left out are made up from further down: n distinct results.

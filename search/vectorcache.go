@@ -7,50 +7,59 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"hash/crc32"
+	"io"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
+	"time"
 	"unsafe"
+
+	"github.com/mdsearch/mdsearch/store"
 )
 
 // A vector cache file holds one index's snapshot as the index held it at
-// one generation, so that a process that searches once (the command line)
+// one version, so that a process that searches once (the command line)
 // reads 0.55 KB a window from one file instead of the index's three tables
 // through SQLite, which costs several times more. It is only ever a copy:
-// any doubt (another index file, instance, generation, model, a damaged or
-// partial file) and the vectors load from the index, which then rewrites
-// the file.
+// a file of an older version catches up through the index's change log
+// (and is written again once that reads more than a few rows); any doubt
+// (another index file, instance, model or heading weight, a damaged or
+// partial file, a change log that cannot bring it up to date) and the
+// vectors load from the index, which then rewrites the file.
 //
 // Layout: vectorCacheMagic, a uint32 header length, the JSON header
-// (cacheKey and the row count), then ids, docs and sections (int64), chunk
-// indexes (int32), scales before the heading weight (float32), heading
-// flags (one byte) and the int8 vectors, all little-endian, and last the
-// CRC-32C of everything before it.
-const vectorCacheMagic = "mdsearch vectors 1\n"
+// (cacheKey, the version and the row count), then ids, docs and sections
+// (int64), chunk indexes (int32), scales with the heading weight folded in
+// (float32), heading flags (one byte) and the int8 vectors, all
+// little-endian, and last the CRC-32C of everything before it.
+const vectorCacheMagic = "mdsearch vectors 2\n"
 
 // cacheKey names the state of the index a cache file holds.
 type cacheKey struct {
-	Path     string `json:"path"`     // the index file, absolute
-	File     string `json:"file"`     // its device and inode: a file moved in its place differs
-	Instance string `json:"instance"` // the index's random ID (store.Reader.Instance)
-	Gen      int64  `json:"gen"`      // the generation the vectors were read at
-	Model    int64  `json:"model"`    // the model's id in the index
-	Name     string `json:"name"`     // the model's name
-	Dim      int    `json:"dim"`
+	Path     string  `json:"path"`     // the index file, absolute
+	File     string  `json:"file"`     // its device and inode: a file moved in its place differs
+	Instance string  `json:"instance"` // the index's random ID (store.Reader.Instance)
+	Model    int64   `json:"model"`    // the model's id in the index
+	Name     string  `json:"name"`     // the model's name
+	Dim      int     `json:"dim"`
+	Heading  float64 `json:"heading"` // the heading weight folded into the scales
 }
 
 type cacheHeader struct {
-	Key  cacheKey `json:"key"`
-	Rows int      `json:"rows"`
+	Key     cacheKey      `json:"key"`
+	Version store.Version `json:"version"` // of the index the rows were read at
+	Rows    int           `json:"rows"`
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-// vectorCacheKey is the key of the snapshot of model at gen, and the cache
+// vectorCacheKey is the key of the snapshots of model, and the cache
 // file's path; ok is false when the engine keeps no cache or the index
 // cannot be named (no instance ID yet, no file identity).
-func (e *Engine) vectorCacheKey(ctx context.Context, gen, model int64) (cacheKey, string, bool) {
+func (e *Engine) vectorCacheKey(ctx context.Context, model int64) (cacheKey, string, bool) {
 	if e.opts.VectorCache == "" {
 		return cacheKey{}, "", false
 	}
@@ -67,74 +76,94 @@ func (e *Engine) vectorCacheKey(ctx context.Context, gen, model int64) (cacheKey
 	if !ok {
 		return cacheKey{}, "", false
 	}
-	k := cacheKey{Path: path, File: id, Instance: inst, Gen: gen, Model: model, Name: e.emb.ModelID(), Dim: e.emb.Dim()}
+	k := cacheKey{Path: path, File: id, Instance: inst, Model: model, Name: e.emb.ModelID(), Dim: e.emb.Dim(),
+		Heading: e.opts.Fusion.HeadingCos}
 	sum := sha256.Sum256([]byte(path))
 	return k, filepath.Join(e.opts.VectorCache, hex.EncodeToString(sum[:16])+".vec"), true
 }
 
-// readVectorCache fills s from the file at path when it holds key's
-// snapshot, whole.
-func readVectorCache(path string, key cacheKey, s *snapshot) bool {
-	data, err := os.ReadFile(path)
+// readVectorCache reads the snapshot of key the file at path holds, whole,
+// or nil.
+func readVectorCache(path string, key cacheKey) *snapshot {
+	data, err := readSpare(path)
 	if err != nil || len(data) < len(vectorCacheMagic)+8 || !bytes.HasPrefix(data, []byte(vectorCacheMagic)) {
-		return false
+		return nil
 	}
 	body, sum := data[:len(data)-4], binary.LittleEndian.Uint32(data[len(data)-4:])
 	if crc32.Checksum(body, castagnoli) != sum {
-		return false
+		return nil
 	}
 	body = body[len(vectorCacheMagic):]
 	n := int(binary.LittleEndian.Uint32(body))
 	if n > len(body)-4 {
-		return false
+		return nil
 	}
 	var h cacheHeader
 	if json.Unmarshal(body[4:4+n], &h) != nil || h.Key != key || h.Rows < 0 {
-		return false
+		return nil
 	}
-	return decodeRows(body[4+n:], h.Rows, s)
+	s := &snapshot{ver: h.Version, loaded: time.Now(), model: key.Model, dim: key.Dim}
+	if !decodeRows(body[4+n:], h.Rows, s) {
+		return nil
+	}
+	s.indexRows()
+	return s
 }
 
-// decodeRows reads rows rows of s from b, which must hold exactly them.
+// readSpare reads the file at path into a buffer with a share of room to
+// spare after it, which the vectors decoded in place grow into.
+func readSpare(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	size := int(fi.Size())
+	b := make([]byte, size, size+size/rowSlack+64*1024)
+	_, err = io.ReadFull(f, b)
+	return b, err
+}
+
+// decodeRows reads rows rows of s from b, which must hold exactly them;
+// the vectors stay in b.
 func decodeRows(b []byte, rows int, s *snapshot) bool {
 	if len(b) != rows*(8+8+8+4+4+1+s.dim) {
 		return false
 	}
-	s.ids, b = int64s(b, rows)
-	s.docs, b = int64s(b, rows)
-	s.secs, b = int64s(b, rows)
-	s.index = make([]int32, rows)
-	s.scales = make([]float32, rows)
+	vecs := b[rows*(8+8+8+4+4+1):]
+	s.allocRows(rows)
+	for _, col := range [][]int64{s.ids, s.docs, s.secs} {
+		for i := range col {
+			col[i] = int64(binary.LittleEndian.Uint64(b[8*i:]))
+		}
+		b = b[8*rows:]
+	}
 	for i := range rows {
 		s.index[i] = int32(binary.LittleEndian.Uint32(b[4*i:]))
 		s.scales[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*(rows+i):]))
+		s.heads[i] = b[8*rows+i] != 0
 	}
-	b = b[8*rows:]
-	s.heads = make([]bool, rows)
-	for i := range rows {
-		s.heads[i] = b[i] != 0
-	}
-	b = b[rows:]
-	if len(b) > 0 {
-		s.vecs = unsafe.Slice((*int8)(unsafe.Pointer(&b[0])), len(b))
+	if len(vecs) > 0 {
+		s.vecs = unsafe.Slice((*int8)(unsafe.Pointer(&vecs[0])), cap(vecs))[:len(vecs)]
+	} else {
+		s.vecs = nil
 	}
 	return true
 }
 
-func int64s(b []byte, n int) ([]int64, []byte) {
-	out := make([]int64, n)
-	for i := range out {
-		out[i] = int64(binary.LittleEndian.Uint64(b[8*i:]))
-	}
-	return out, b[8*n:]
-}
-
-// writeVectorCache stores s (scales before the heading weight) as key's
-// snapshot. Errors are dropped: the cache only saves time. Written to a
-// temporary file and renamed, so readers see a whole file or none; not
-// synced, since a file a crash leaves short fails its checksum.
+// writeVectorCache stores s as key's snapshot, without its dead rows.
+// Errors are dropped: the cache only saves time. Written to a temporary
+// file and renamed, so readers see a whole file or none; not synced, since
+// a file a crash leaves short fails its checksum.
 func writeVectorCache(path string, key cacheKey, s *snapshot) {
-	head, err := json.Marshal(cacheHeader{Key: key, Rows: len(s.ids)})
+	if s.dead > 0 {
+		s = s.compact()
+	}
+	head, err := json.Marshal(cacheHeader{Key: key, Version: s.ver, Rows: len(s.ids)})
 	if err != nil || os.MkdirAll(filepath.Dir(path), 0o755) != nil {
 		return
 	}
@@ -165,6 +194,49 @@ func writeVectorCache(path string, key cacheKey, s *snapshot) {
 	}
 	b = binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
 	replaceFile(path, b)
+	pruneVectorCache(filepath.Dir(path))
+}
+
+// pruneVectorCache deletes the cache files of index files that are gone,
+// so the folder does not keep a copy of every index ever searched. Only
+// files that open with a vector cache header of any version are touched.
+func pruneVectorCache(dir string) {
+	names, _ := filepath.Glob(filepath.Join(dir, "*.vec"))
+	for _, name := range names {
+		p, ok := cachedIndexPath(name)
+		if _, err := os.Stat(p); ok && errors.Is(err, fs.ErrNotExist) {
+			os.Remove(name)
+		}
+	}
+}
+
+// cachedIndexPath reads the index path from a cache file's header.
+func cachedIndexPath(name string) (string, bool) {
+	f, err := os.Open(name)
+	if err != nil {
+		return "", false
+	}
+	defer f.Close()
+	head := make([]byte, 64*1024)
+	n, _ := io.ReadFull(f, head)
+	head = head[:n]
+	magic, rest, ok := bytes.Cut(head, []byte("\n"))
+	if !ok || !bytes.HasPrefix(magic, []byte("mdsearch vectors ")) || len(rest) < 4 {
+		return "", false
+	}
+	size := int(binary.LittleEndian.Uint32(rest))
+	if size > len(rest)-4 {
+		return "", false
+	}
+	var h struct {
+		Key struct {
+			Path string `json:"path"`
+		} `json:"key"`
+	}
+	if json.Unmarshal(rest[4:4+size], &h) != nil || !filepath.IsAbs(h.Key.Path) {
+		return "", false
+	}
+	return h.Key.Path, true
 }
 
 // replaceFile writes data to path through a temporary file beside it.

@@ -1,11 +1,14 @@
 package search
 
 import (
+	"cmp"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/mdsearch/mdsearch/store"
 )
@@ -27,6 +30,32 @@ func cacheVault(t *testing.T) string {
 // snapshotRows is a snapshot's content, without its load time.
 func snapshotRows(s *snapshot) []any {
 	return []any{s.model, s.dim, s.ids, s.docs, s.index, s.secs, s.scales, s.heads, s.vecs, s.row}
+}
+
+// liveRow is one row a search can find, as liveRows lists them.
+type liveRow struct {
+	chunk, doc, sec int64
+	index           int32
+	scale           float32
+	head            bool
+	vec             string
+	first           bool // the row firstRow names for its chunk
+}
+
+// liveRows lists the rows of s a search can find, by chunk and then in row
+// order: what a snapshot must hold whether it was loaded or caught up.
+func liveRows(s *snapshot) []liveRow {
+	var out []liveRow
+	for r := range s.ids {
+		if s.isDead(r) {
+			continue
+		}
+		first, ok := s.firstRow(s.ids[r])
+		out = append(out, liveRow{s.ids[r], s.docs[r], s.secs[r], s.index[r], s.scales[r], s.heads[r],
+			string(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s.vec(r)))), s.dim)), ok && int(first) == r})
+	}
+	slices.SortStableFunc(out, func(a, b liveRow) int { return cmp.Compare(a.chunk, b.chunk) })
+	return out
 }
 
 // TestVectorCache checks that a snapshot read through the vector cache is
@@ -55,7 +84,7 @@ func TestVectorCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cached.Close()
-	key, path, ok := cached.vectorCacheKey(bg, gen, want.model)
+	key, path, ok := cached.vectorCacheKey(bg, want.model)
 	if !ok {
 		t.Fatal("no cache key for an index with an instance ID")
 	}
@@ -76,17 +105,21 @@ func TestVectorCache(t *testing.T) {
 
 	// A file that differs from the index (a scale changed) shows whether
 	// it is trusted.
-	altered := func(k cacheKey) {
+	alteredAt := func(k cacheKey, ver func(*store.Version)) {
 		s, err := plain.loadVectors(bg, gen)
 		if err != nil {
 			t.Fatal(err)
 		}
-		s.weighHeadings(1 / plain.opts.Fusion.HeadingCos) // as stored
 		s.scales[0] += 1
+		ver(&s.ver)
 		writeVectorCache(path, k, s)
 	}
+	altered := func(k cacheKey) { alteredAt(k, func(*store.Version) {}) }
 	other := func(edit func(*cacheKey)) func() {
 		return func() { k := key; edit(&k); altered(k) }
+	}
+	version := func(edit func(*store.Version)) func() {
+		return func() { alteredAt(key, edit) }
 	}
 	damage := func(edit func([]byte) []byte) func() {
 		return func() {
@@ -106,7 +139,9 @@ func TestVectorCache(t *testing.T) {
 		trusted bool
 	}{
 		{"same state", func() { altered(key) }, true},
-		{"another generation", other(func(k *cacheKey) { k.Gen-- }), false},
+		{"a newer version", version(func(v *store.Version) { v.Gen++; v.Logged++ }), false},
+		{"a version the change log cannot reach", version(func(v *store.Version) { v.Gen--; v.Logged = -1 }), false},
+		{"another heading weight", other(func(k *cacheKey) { k.Heading /= 2 }), false},
 		{"another instance", other(func(k *cacheKey) { k.Instance = "0123" }), false},
 		{"another index file", other(func(k *cacheKey) { k.File = "0:0" }), false},
 		{"another model", other(func(k *cacheKey) { k.Name = "other" }), false},
@@ -141,7 +176,7 @@ func TestVectorCacheAfterChange(t *testing.T) {
 	e := openEngine(t, idx, emb)
 	index(t, e, vault, "v")
 	cache := t.TempDir()
-	searchCached := func() []any {
+	searchCached := func() []liveRow {
 		t.Helper()
 		c, err := Open(bg, Options{IndexPath: idx, Embedder: emb, ReadOnly: true, VectorCache: cache})
 		if err != nil {
@@ -152,7 +187,7 @@ func TestVectorCacheAfterChange(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return snapshotRows(s)
+		return liveRows(s)
 	}
 	before := searchCached()
 	write(t, vault, "d.md", "# Delta\n\nMacros write code.\n")
@@ -166,7 +201,7 @@ func TestVectorCacheAfterChange(t *testing.T) {
 		t.Fatal(err)
 	}
 	after := searchCached()
-	if reflect.DeepEqual(after, before) || !reflect.DeepEqual(after, snapshotRows(want)) {
+	if reflect.DeepEqual(after, before) || !reflect.DeepEqual(after, liveRows(want)) {
 		t.Fatal("a search after the index changed read the vectors of before")
 	}
 }
@@ -213,5 +248,35 @@ func TestScanVectorRowsAsJoin(t *testing.T) {
 	}
 	if len(distinct) == len(got) {
 		t.Fatal("no two windows share a vector: the test misses that case")
+	}
+}
+
+// TestVectorCachePrune checks that writing a cache file deletes the files
+// of index files that are gone, and nothing else: not the files of
+// indexes that exist, not files without a cache header.
+func TestVectorCachePrune(t *testing.T) {
+	idx := filepath.Join(t.TempDir(), "index.db")
+	e := openEngine(t, idx, newBow("bow"))
+	index(t, e, cacheVault(t), "v")
+	s, _, err := e.vectors(bg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	other := filepath.Join(t.TempDir(), "other.db")
+	write(t, filepath.Dir(other), "other.db", "")
+	gone := filepath.Join(t.TempDir(), "gone.db")
+	writeVectorCache(filepath.Join(dir, "gone.vec"), cacheKey{Path: gone, Dim: s.dim}, s)
+	writeVectorCache(filepath.Join(dir, "other.vec"), cacheKey{Path: other, Dim: s.dim}, s)
+	write(t, dir, "foreign.vec", "not a cache file\n")
+	write(t, dir, "notes.txt", "mdsearch vectors 2\n")
+	writeVectorCache(filepath.Join(dir, "index.vec"), cacheKey{Path: idx, Dim: s.dim}, s)
+	var left []string
+	entries, _ := os.ReadDir(dir)
+	for _, en := range entries {
+		left = append(left, en.Name())
+	}
+	if want := []string{"foreign.vec", "index.vec", "notes.txt", "other.vec"}; !reflect.DeepEqual(left, want) {
+		t.Fatalf("left %v, want %v", left, want)
 	}
 }

@@ -30,17 +30,54 @@ func TestTopKKernelsAgree(t *testing.T) {
 			for _, filter := range []map[int64]bool{nil, allow} {
 				q := make([]float32, 512)
 				randomUnit(r, q)
-				want := s.topKWith(dot.Go, q, k, filter)
+				want := s.topKWith(dot.Go, q, k, filter, nil)
 				if len(want) == 0 && filter == nil {
 					t.Fatalf("%d rows: no hits", n)
 				}
 				for _, kern := range dot.Kernels()[1:] {
-					got := s.topKWith(kern, q, k, filter)
+					got := s.topKWith(kern, q, k, filter, nil)
 					if fmt.Sprint(got) != fmt.Sprint(want) {
 						t.Errorf("%s, %d rows, k=%d, filtered %v:\n got %v\nwant %v", kern.Name, n, k, filter != nil, got, want)
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestTopKMemo checks that deeper rounds selected from a memo of the
+// first scan's cosines give exactly the hits a scan gives, ties included
+// (the vectors are drawn from a few, so many rows tie), with and without
+// a filter and dead rows.
+func TestTopKMemo(t *testing.T) {
+	s := randomSnapshot(20_011, 64)
+	for r := range s.ids { // few distinct vectors: ties everywhere
+		copy(s.vec(r), s.vec(r%7))
+		s.scales[r] = s.scales[r%7]
+	}
+	r := rand.New(rand.NewSource(1))
+	allow := map[int64]bool{}
+	for d := range int64(len(s.ids)/8 + 1) {
+		allow[d] = r.Intn(3) > 0
+	}
+	dead := *s
+	dead.gone, dead.dead = nil, 0
+	for r := 0; r < len(s.ids); r += 5 {
+		dead.kill(r)
+	}
+	for _, snap := range []*snapshot{s, &dead} {
+		for _, filter := range []map[int64]bool{nil, allow} {
+			q := make([]float32, 64)
+			randomUnit(r, q)
+			var memo scanMemo
+			for _, k := range []int{100, 400, 1600, 6400} {
+				want := snap.topKWith(dot.Best, q, k, filter, nil)
+				got := snap.topKWith(dot.Best, q, k, filter, &memo)
+				if fmt.Sprint(got) != fmt.Sprint(want) {
+					t.Fatalf("k=%d, filtered %v, dead rows %d: the memo's hits differ from a scan's", k, filter != nil, snap.dead)
+				}
+			}
+			memo.release()
 		}
 	}
 }
@@ -118,7 +155,7 @@ func TestScanRecallRealModel(t *testing.T) {
 				hits++
 			}
 		}
-		if g := s.topKWith(dot.Go, q, k, nil); fmt.Sprint(g) != fmt.Sprint(got) {
+		if g := s.topKWith(dot.Go, q, k, nil, nil); fmt.Sprint(g) != fmt.Sprint(got) {
 			t.Errorf("query %d: %s kernel %v, Go loop %v", qi, dot.Best.Name, got, g)
 		}
 	}

@@ -116,6 +116,7 @@ func openFile(ctx context.Context, path string, readOnly, create bool) (*Store, 
 			}
 			return nil, nil, fileError(abs, err)
 		}
+		s.changeLog = true
 	}
 	if s.pool, err = openDB(abs, true, frozen); err != nil {
 		s.w.Close()
@@ -398,6 +399,9 @@ func (s *Store) upgrade(ctx context.Context, f *fileInfo) (*Migration, error) {
 		}
 	}
 	if err := s.addInstance(ctx); err != nil {
+		return nil, err
+	}
+	if err := s.addChangeLog(ctx); err != nil {
 		return nil, err
 	}
 	return nil, s.addColumns(ctx)

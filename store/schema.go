@@ -30,7 +30,10 @@ import (
 // Meta keys and columns that old code ignores need no new version:
 // max_file_size/NAME (the size limit collection NAME was last indexed with)
 // and the added columns (addedColumns: added to older files when opened
-// for writing; filled as collections are cut again) came in version 2.
+// for writing; filled as collections are cut again) came in version 2, as
+// did the change log (table doc_changes, meta keys logged_commits and
+// changes_from; see changeLog), added to older files the same way: a
+// commit by code that does not keep it is noticed, not misread.
 const SchemaVersion = 2
 
 // layout must precede the first table, outside WAL mode.
@@ -138,6 +141,8 @@ var schema = []string{
 		vec      BLOB NOT NULL, -- see Quantize
 		UNIQUE (model_id, vkey)
 	)`,
+	changeLog,
+	changeLogIndex,
 	`INSERT INTO meta(key, value) VALUES ('schema_version', '` + strconv.Itoa(SchemaVersion) + `'), ('generation', '0'), ('model', '')`,
 	addInstance,
 }
@@ -154,6 +159,9 @@ type Store struct {
 	pool    *sql.DB     // read-only connections for concurrent searches
 	file    os.FileInfo // the file opened, to notice it deleted or replaced
 	named   string      // the path as given (absolute) when a symlink, which may be repointed
+	// changeLog says the index keeps the change log (see changeLog): made
+	// with the file, or added when a writer first opens an older one.
+	changeLog bool
 }
 
 // querier is what reads need: the pool, or one read transaction.

@@ -12,6 +12,8 @@ type Tx struct {
 	tx      *sql.Tx
 	stmts   map[string]*sql.Stmt
 	removed [][]byte // vector keys of chunks this batch deleted
+	changes changes  // for the change log
+	logged  bool     // the index keeps the change log
 }
 
 // Removed lists the vector keys of the chunks this batch replaced or
@@ -20,6 +22,7 @@ func (t *Tx) Removed() [][]byte { return t.removed }
 
 // forget records the vector keys of a document's chunks before they go.
 func (t *Tx) forget(docID int64) error {
+	t.changes.doc(docID)
 	st, err := t.stmt(`SELECT vkey FROM windows WHERE doc_id = ?`)
 	if err != nil {
 		return err
@@ -49,7 +52,7 @@ func (s *Store) Begin(ctx context.Context) (*Tx, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Tx{ctx: ctx, tx: tx, stmts: map[string]*sql.Stmt{}}, nil
+	return &Tx{ctx: ctx, tx: tx, stmts: map[string]*sql.Stmt{}, logged: s.changeLog}, nil
 }
 
 // stmt prepares a statement once per batch; batches run thousands of
@@ -74,9 +77,16 @@ func (t *Tx) exec(q string, args ...any) (sql.Result, error) {
 	return st.ExecContext(t.ctx, args...)
 }
 
-// Commit bumps the generation and commits.
+// Commit bumps the generation, logs what changed (see changeLog) and
+// commits.
 func (t *Tx) Commit() error {
-	if _, err := t.exec(`UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'generation'`); err != nil {
+	var gen int64
+	err := t.tx.QueryRowContext(t.ctx, `UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'generation'
+		RETURNING CAST(value AS INTEGER)`).Scan(&gen)
+	if err == nil && t.logged {
+		err = t.logChanges(gen)
+	}
+	if err != nil {
 		t.Rollback()
 		return err
 	}

@@ -9,39 +9,39 @@ import (
 // once: windows gets, in window order, each window that has a vector under
 // model; then vec gets each of them by its index in that list (in no set
 // order), with the stored vector (valid only during the call). Both run
-// in one read transaction; gen is the generation it read.
+// in one read transaction; v is the version it read.
 //
 // It reads the windows, chunks and vectors tables each in one pass and
 // joins them in memory: the join of ScanVectors seeks two B-trees per
 // window, several times the cost for a process that loads the vectors once
 // and searches once (the command line). Memory stays near the caller's
 // own copy: only window refs and one int32 chain per window are extra.
-func (s *Store) ScanVectorRows(ctx context.Context, model int64, windows func([]WindowRef) error, vec func(i int, b []byte) error) (gen int64, err error) {
+func (s *Store) ScanVectorRows(ctx context.Context, model int64, windows func([]WindowRef) error, vec func(i int, b []byte) error) (v Version, err error) {
 	tx, err := s.pool.BeginTx(ctx, nil)
 	if err != nil {
-		return 0, err
+		return v, err
 	}
 	defer tx.Rollback()
-	if gen, err = (&Reader{r: tx}).Generation(ctx); err != nil {
-		return 0, err
+	if v, err = version(ctx, tx); err != nil {
+		return v, err
 	}
 	heads, err := vectorKeys(ctx, tx, model)
 	if err != nil {
-		return 0, err
+		return v, err
 	}
 	chunks, err := chunkPlaces(ctx, tx)
 	if err != nil {
-		return 0, err
+		return v, err
 	}
 	refs, next, err := vectorWindows(ctx, tx, heads, chunks)
 	if err != nil {
-		return 0, err
+		return v, err
 	}
 	if err := windows(refs); err != nil {
-		return 0, err
+		return v, err
 	}
 	refs = nil // the caller has its copy; a million refs are 40 MB
-	return gen, eachVector(ctx, tx, model, func(key, b []byte) error {
+	return v, eachVector(ctx, tx, model, func(key, b []byte) error {
 		for i := heads[string(key)]; i >= 0; i = next[i] {
 			if err := vec(int(i), b); err != nil {
 				return err

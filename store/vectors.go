@@ -100,6 +100,7 @@ func (t *Tx) HasVector(model int64, key []byte) (bool, error) {
 
 // PutVector stores the vector of key under model.
 func (t *Tx) PutVector(model int64, key []byte, vec []float32) error {
+	t.changes.key(key)
 	_, err := t.exec(`INSERT INTO vectors(model_id, vkey, vec) VALUES (?, ?, ?)
 		ON CONFLICT(model_id, vkey) DO UPDATE SET vec = excluded.vec`, model, key, Quantize(vec))
 	return err
@@ -182,6 +183,7 @@ func (s *Store) DropVectors(ctx context.Context) (int64, error) {
 		return 0, err
 	}
 	defer t.Rollback()
+	t.changes.all = true
 	res, err := t.exec(`DELETE FROM vectors`)
 	if err != nil {
 		return 0, err
@@ -254,18 +256,7 @@ func (s *Store) ScanVectors(ctx context.Context, model int64, fn func(w WindowRe
 	if err != nil {
 		return err
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var w WindowRef
-		var vec sql.RawBytes
-		if err := rows.Scan(&w.ChunkID, &w.DocID, &w.SectionID, &w.Index, &w.Heading, &vec); err != nil {
-			return err
-		}
-		if err := fn(w, vec); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
+	return eachWindow(rows, fn)
 }
 
 // WindowCount is the number of windows in the index: an upper bound on

@@ -3,7 +3,10 @@ package sentenceencoder
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"strings"
+
+	"golang.org/x/sys/cpu"
 )
 
 // Precision selects the arithmetic of the projections in the ONNX graph.
@@ -49,18 +52,39 @@ func (p Precision) ModelID() string {
 
 // onnxName is the cache file of the graph built at precision p.
 func (p Precision) onnxName() string {
-	if p == Int8 {
+	switch {
+	case p != Int8:
+		return OnnxName
+	case weightLevels == 127:
 		return "model-int8.onnx"
 	}
-	return OnnxName
+	return "model-int8-w7.onnx"
+}
+
+// weightLevels is the largest int8 weight the graph stores. ONNX
+// Runtime's uint8 × int8 kernels for x86 CPUs without VNNI (AVX2,
+// AVX-512 without VNNI) add pairs of products in 16 bits, which saturate
+// when an activation near 255 meets a weight near ±127: vectors then kept a
+// cosine of only 0.95 with float32's. Weights of at most ±63 (7 bits)
+// cannot saturate; VNNI and other platforms add in 32 bits and keep 8.
+// Either graph's vectors are float32's to within int8 rounding, so they
+// share one model ID.
+var weightLevels = int8WeightLevels()
+
+func int8WeightLevels() float32 {
+	x := cpu.X86
+	if runtime.GOARCH == "amd64" && !x.HasAVX512VNNI && !x.HasAVXVNNI {
+		return 63
+	}
+	return 127
 }
 
 // quantizeColumns quantises a row-major [rows, cols] float32 matrix
 // symmetrically per column: q = round(w / scale) with
-// scale = max|w[:, c]| / 127, so q is in [-127, 127] and zero maps to zero.
-// Per-column scales keep a column of small weights from losing its
-// resolution to a column of large ones.
-func quantizeColumns(w []float32, rows, cols int) (q []int8, scales []float32) {
+// scale = max|w[:, c]| / levels, so q is in [-levels, levels] and zero
+// maps to zero. Per-column scales keep a column of small weights from
+// losing its resolution to a column of large ones.
+func quantizeColumns(w []float32, rows, cols int, levels float32) (q []int8, scales []float32) {
 	scales = make([]float32, cols)
 	for r := range rows {
 		for c, x := range w[r*cols : (r+1)*cols] {
@@ -68,7 +92,7 @@ func quantizeColumns(w []float32, rows, cols int) (q []int8, scales []float32) {
 		}
 	}
 	for c := range scales {
-		scales[c] /= 127
+		scales[c] /= levels
 		if scales[c] == 0 {
 			scales[c] = 1 // an all-zero column: any scale gives zeros
 		}
@@ -77,7 +101,7 @@ func quantizeColumns(w []float32, rows, cols int) (q []int8, scales []float32) {
 	for r := range rows {
 		for c, x := range w[r*cols : (r+1)*cols] {
 			v := math.Round(float64(x / scales[c]))
-			q[r*cols+c] = int8(max(-127, min(127, v)))
+			q[r*cols+c] = int8(max(-float64(levels), min(float64(levels), v)))
 		}
 	}
 	return q, scales
@@ -94,7 +118,7 @@ func quantizeColumns(w []float32, rows, cols int) (q []int8, scales []float32) {
 // its bias input would be added before the row scale, so b is an Add.
 func denseInt8(g *onnxGraph, name, x string, nonNeg bool, w, b *tensor) string {
 	rows, cols := w.shape[0], w.shape[1]
-	q, scales := quantizeColumns(w.floats(), rows, cols)
+	q, scales := quantizeColumns(w.floats(), rows, cols, weightLevels)
 	raw := make([]byte, len(q))
 	for i, v := range q {
 		raw[i] = byte(v)

@@ -32,7 +32,7 @@ func TestQuantizeColumns(t *testing.T) {
 	// 3x2: column 0 spans ±2, column 1 is tiny, so one shared scale would
 	// round it to zero.
 	w := []float32{2, 0.001, -1, -0.002, 0.5, 0.0005}
-	q, scales := quantizeColumns(w, 3, 2)
+	q, scales := quantizeColumns(w, 3, 2, 127)
 	if want := []int8{127, 64, -64, -127, 32, 32}; !slices.Equal(q, want) {
 		t.Errorf("q = %v, want %v", q, want)
 	}
@@ -42,7 +42,7 @@ func TestQuantizeColumns(t *testing.T) {
 			t.Errorf("w[%d] = %g comes back as %g", i, x, back)
 		}
 	}
-	if q, s := quantizeColumns([]float32{0, 0}, 2, 1); q[0] != 0 || q[1] != 0 || s[0] == 0 {
+	if q, s := quantizeColumns([]float32{0, 0}, 2, 1, 127); q[0] != 0 || q[1] != 0 || s[0] == 0 {
 		t.Errorf("zero column: q %v, scale %v", q, s)
 	}
 }

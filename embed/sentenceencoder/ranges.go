@@ -33,10 +33,14 @@ import (
 // run is weak).
 //
 // The walk leaves out the ranges the chunker says it will not count in
-// (the code its windows do not read): code costs several times what prose
-// does a byte. It stops at a space or a break and resumes at a break, where
-// no run crosses, so the runs after a gap are the note's; a range that
-// meets a gap is counted in full.
+// (the code its windows do not read, the tails of long runs): code costs
+// several times what prose does a byte, and a 9 MB word took hundreds of
+// megabytes to count. It stops at a space or a break, or inside an ASCII
+// word, and resumes at a break or a space, where no run crosses, so the
+// runs after a gap are the note's; a range that meets a gap is counted in
+// full. Stopped inside a word, the walk counts the word's head as a run
+// of its own, which the word's tokens need not start with; no range is
+// counted from it: one that ends there does not end at a space or a break.
 //
 // Non-ASCII text is NFKC-normalised piece by piece, a piece being the bytes
 // between spaces and break bytes; that is the normalisation of the whole
@@ -191,45 +195,79 @@ func (r *ranges) build(skip [][2]int) {
 			n, base = c.countFrom(r.t, s[from:start], n, base, from == 0, true, b)
 			// The totals in the gap go down, so no difference that ends
 			// in it holds; the weak run marked after it keeps ranges from
-			// spanning it. The walk resumes at a break: no run crosses one,
-			// so the runs after it are the note's. It reads a lone
-			// separator before the break that the note does not have, a
-			// token no range counted from the totals holds: it would have
-			// to start before the break, in the gap.
-			for x := start + 1; x < end; x++ {
-				b.total[x] = gapTotal - int64(x)
-			}
+			// spanning it. The walk resumes at a break or a space: no run
+			// crosses one, so the runs after it are the note's. It reads a
+			// lone separator there that the note does not have, a token no
+			// range counted from the totals holds: it would have to start
+			// before it, in the gap. A gap that reaches the end of the text
+			// ends the walk.
+			r.markGap(b.total, s, start, end)
 			b.n += weak
 			from = end
 		}
-		b.off = from
-		c.countFrom(r.t, s[from:], n, base, from == 0, true, b)
+		if from == 0 || from < len(s) {
+			b.off = from
+			c.countFrom(r.t, s[from:], n, base, from == 0, true, b)
+		}
 		c.mu.Unlock()
 	}
 	r.total, r.prepared, r.ok = b.total, s, true
 }
 
 // usableGaps are the ranges of skip, in order and apart, that the walk can
-// leave out: each starts at a space or a break, where the walk's last run
-// ends, and it resumes at a break (after any spaces that follow).
+// leave out, each cut to where the walk resumes. Each starts at a space or
+// a break, where the walk's last run ends, or inside a word that is ASCII
+// to the gap's end (no piece that normalisation changed). It resumes at a
+// break after any spaces that follow, else at the last of those spaces,
+// else at the end of the text; a gap followed by none of these (it ends
+// inside a word) is not left out.
 func (r *ranges) usableGaps(skip [][2]int) [][2]int {
 	var gaps [][2]int
 	text, last := r.text, 0
 	for _, g := range skip {
 		start, end := g[0], g[1]
-		if start <= last || end <= start || end > len(text) || !r.delim(text[start]) {
+		if start <= last || end <= start || end > len(text) {
 			continue
 		}
+		if !r.delim(text[start]) {
+			word := start
+			for word > last && !r.delim(text[word-1]) {
+				word--
+			}
+			if !isASCII(text[word:end]) {
+				continue
+			}
+		}
+		spaced := end
 		for end < len(text) && text[end] == ' ' {
 			end++
 		}
-		if end == len(text) || !r.t.breaks[text[end]] {
+		switch {
+		case end == len(text), r.t.breaks[text[end]]:
+		case end > spaced:
+			end-- // the last space: the next word follows a separator
+		default:
 			continue
 		}
 		gaps = append(gaps, [2]int{start, end})
 		last = end
 	}
 	return gaps
+}
+
+// markGap sets the running totals in the gap that a walk stopped at
+// prepared offset start and resumes at end leaves out, where a range
+// could read them: at a space or a break, after a break, and at the end
+// of the text. Other offsets are never read.
+func (r *ranges) markGap(total []int64, s string, start, end int) {
+	if end == len(s) {
+		total[end] = gapTotal - int64(end)
+	}
+	for x := start + 1; x < end; x++ {
+		if c := s[x]; c == ' ' || r.t.breaks[c] || r.t.breaks[s[x-1]] {
+			total[x] = gapTotal - int64(x)
+		}
+	}
 }
 
 // delim reports whether c ends a run: a space or a break.

@@ -2,6 +2,7 @@ package sentenceencoder
 
 import (
 	"math/rand/v2"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -256,4 +257,111 @@ func BenchmarkRanges(b *testing.B) {
 	for k, st := range stages {
 		b.ReportMetric(float64(total)*float64(b.N)/used[k].Seconds()/1e6, st.name+"-MB/s")
 	}
+}
+
+// longTails are the ranges the chunker's windows leave out of text's long
+// runs: an ASCII word of over 512 bytes past its first 64.
+func longTails(text string) [][2]int {
+	var tails [][2]int
+	for i := 0; i < len(text); {
+		for i < len(text) && isWhite(text[i]) {
+			i++
+		}
+		j := i
+		for j < len(text) && !isWhite(text[j]) {
+			j++
+		}
+		if j-i > 512 && isASCII(text[i:j]) {
+			tails = append(tails, [2]int{i + 64, j})
+		}
+		i = j
+	}
+	return tails
+}
+
+// TestRangesLongRunTails leaves the tails of long runs out of the walk,
+// though they start inside a word, whatever follows them (a line break,
+// spaces and words, the end of the text), and still counts every range
+// exactly. A word that is not ASCII is walked whole.
+func TestRangesLongRunTails(t *testing.T) {
+	tok := testTokenizer(t)
+	rng := rand.New(rand.NewPCG(7, 8))
+	run := strings.Repeat("*a_", 300)
+	b64 := strings.Repeat("iVBORw0KGgoAAAANSUhEUgAAAAEAAAAB+/=", 40)
+	for _, c := range []struct {
+		text string
+		gaps int
+	}{
+		{"# E\n\n" + run + "\n", 1},
+		{"# E\n\n" + run + "\nmore text\n\n" + run + "\r\nend", 2},
+		{"see ![x](data:image/png;base64," + b64 + ") and then some words", 1},
+		{"see " + b64 + "    and   then\tsome words", 1},
+		{"see " + b64 + "  \n  next line", 1},
+		{"tail: " + b64, 1},
+		{"tail: " + b64 + "   ", 1},
+		{run, 1},
+		{"a ```js\n" + b64 + "\nx = 1\n```\nafter " + run + " and " + b64 + "\n", 3},
+		{"x\x01" + run + " y", 1},
+		{"ﬁne ﬂow " + b64 + " ＦＵＬＬ　ｗｉｄｔｈ " + run, 2},
+	} {
+		tails := longTails(c.text)
+		if _, gaps := checkRanges(t, tok, c.text, tails, rng, 400); gaps != c.gaps {
+			t.Errorf("%d of %d tails left out of the walk, want %d; text %.80q", gaps, len(tails), c.gaps, c.text)
+		}
+		checkRanges(t, tok, c.text, append(codeGaps(c.text), tails...), rng, 100)
+	}
+	// Not ASCII: normalisation may change the word's bytes.
+	text := "x ünïcode" + run + " word"
+	if _, gaps := checkRanges(t, tok, text, [][2]int{{64, len(text) - 5}}, rng, 200); gaps != 0 {
+		t.Errorf("the tail of a word that is not ASCII was left out of the walk")
+	}
+}
+
+// TestRangesLongRunMemory prepares a note that is one 2 MB word, its tail
+// left out: the running totals are all it allocates. Walked whole, the
+// word's lattice took 20 bytes and more a byte (a 9 MB word, 265 MB).
+func TestRangesLongRunMemory(t *testing.T) {
+	tok := testTokenizer(t)
+	text := "# E\n\n" + strings.Repeat("*a_", 700_000) + "\n"
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	r := tok.Ranges(text, longTails(text))
+	runtime.ReadMemStats(&after)
+	if got, want := r.CountRange("", 0, 3), tok.Count("# E"); got != want {
+		t.Errorf("CountRange = %d, Count = %d", got, want)
+	}
+	r.Release()
+	totals := uint64(8 * (len(text) + 1))
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > totals+1<<20 {
+		t.Errorf("preparing a %d-byte word allocated %d MB (its running totals: %d MB)", len(text), alloc>>20, totals>>20)
+	}
+}
+
+// FuzzRangesGaps holds CountRange to Count when the walk leaves out any
+// range of the text, as usableGaps allows: starting at a space, a break or
+// inside an ASCII word, and resuming at a break, a space or the end.
+func FuzzRangesGaps(f *testing.F) {
+	for _, s := range []string{"a b", "x\ny z", "ab cd ef\ngh", "ﬁne ﬂow x", "a\x01bc d", "abc   def\n"} {
+		f.Add(s, "[T > S] ", uint16(1), uint16(2), uint16(0), uint16(3))
+		f.Add(s, "", uint16(2), uint16(6), uint16(3), uint16(2))
+	}
+	tok := testTokenizer(f)
+	f.Fuzz(func(t *testing.T, text, head string, g0, g1, a, b uint16) {
+		if text == "" {
+			return
+		}
+		start, end := int(a)%len(text), int(b)%(len(text)+1)
+		if start > end {
+			start, end = end, start
+		}
+		gap := [2]int{int(g0) % len(text), int(g1) % (len(text) + 1)}
+		junk := tok.Ranges(strings.Repeat("zz 9 ", len(text)/5+1), nil)
+		junk.Release()
+		r := tok.Ranges(text, [][2]int{gap})
+		defer r.Release()
+		if got, want := r.CountRange(head, start, end), tok.Count(head+text[start:end]); got != want {
+			t.Fatalf("CountRange(%q, %d, %d) of %q, gap %v = %d, Count = %d", head, start, end, text, gap, got, want)
+		}
+	})
 }

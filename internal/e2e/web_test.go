@@ -212,6 +212,11 @@ func webBestPart(t *testing.T, b browser) {
 	if h := b.js(t, `location.hash`); strings.HasPrefix(h, "#/note") {
 		t.Errorf("the button opened the note: %s", h)
 	}
+	// The card shows the result's text, not the snippet with its heading
+	// path before it: the card's head already names the place.
+	if got := b.js(t, card+`.querySelector(".text").textContent`); strings.Contains(got, "[Backups") || !strings.Contains(got, "41 minutes") {
+		t.Errorf("the whole passage shows %q", got)
+	}
 }
 
 // A link to a search shows its own query in the box, also when history

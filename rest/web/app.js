@@ -157,9 +157,9 @@ function renderResults(query) {
     head.append(span("score", (r.score * 100).toFixed(1) + "%"));
     if (r.stale) head.append(span("stale", "changed or deleted since indexed"));
 
-    // The snippet without its [Title > Heading] prefix, soft line breaks
-    // joined, at the part that answers the query best.
-    const text = excerpt(plainMarkdown(joinSoftBreaks(stripPrefix(r))), query);
+    // The passage's text (the heading line above names its place), soft
+    // line breaks joined, at the part that answers the query best.
+    const text = excerpt(plainMarkdown(joinSoftBreaks(r.text)), query);
 
     const meta = document.createElement("div");
     meta.className = "meta";

@@ -194,15 +194,6 @@ function plainMarkdown(md) {
     .replace(/(?<!`)`([^`\n]+)`(?!`)/g, "$1");
 }
 
-// stripPrefix drops the "[Title > … > Section] " the engine puts before
-// each chunk, which the result's heading line already shows.
-function stripPrefix(r) {
-  const m = /^\[([^\]\n]*)\] /.exec(r.snippet);
-  if (!m) return r.snippet;
-  const last = m[1].split(" > ").pop();
-  return last === (r.section || r.title) ? r.snippet.slice(m[0].length) : r.snippet;
-}
-
 // highlight appends text to node with the query's words wrapped in <mark>,
 // built from text nodes only.
 function highlight(node, text, query) {

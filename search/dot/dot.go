@@ -59,3 +59,19 @@ func Dot(q []int16, a []int8) (s int64) {
 	}
 	return
 }
+
+// streamGo is Stream in Go, eight bytes a step.
+func streamGo(v []int8) (t int64) {
+	i := 0
+	for ; i+8 <= len(v); i += 8 {
+		w := uint64(uint8(v[i])) | uint64(uint8(v[i+1]))<<8 | uint64(uint8(v[i+2]))<<16 | uint64(uint8(v[i+3]))<<24 |
+			uint64(uint8(v[i+4]))<<32 | uint64(uint8(v[i+5]))<<40 | uint64(uint8(v[i+6]))<<48 | uint64(uint8(v[i+7]))<<56
+		w = (w & 0x00ff00ff00ff00ff) + (w >> 8 & 0x00ff00ff00ff00ff)
+		w = (w & 0x0000ffff0000ffff) + (w >> 16 & 0x0000ffff0000ffff)
+		t += int64(w&0xffffffff + w>>32)
+	}
+	for ; i < len(v); i++ {
+		t += int64(uint8(v[i]))
+	}
+	return t
+}

@@ -174,3 +174,22 @@ func BenchmarkRows(b *testing.B) {
 		})
 	}
 }
+
+// TestStream checks the baseline read against a plain sum, at lengths
+// around its steps.
+func TestStream(t *testing.T) {
+	for _, n := range []int{0, 1, 7, 8, 31, 127, 128, 129, 1000, 4099} {
+		v := make([]int8, n)
+		var want int64
+		for i := range v {
+			v[i] = int8(i*37 + 11)
+			want += int64(uint8(v[i]))
+		}
+		if got := Stream(v); got != want {
+			t.Errorf("n=%d: Stream %d, want %d", n, got, want)
+		}
+		if got := streamGo(v); got != want {
+			t.Errorf("n=%d: streamGo %d, want %d", n, got, want)
+		}
+	}
+}

@@ -1,0 +1,102 @@
+package mdsearch
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// WithDefaults is r with a zero N, MaxPerPage or Mode set to its default
+// (DefaultN, DefaultMaxPerPage, ModeHybrid): what the engine searches with.
+func (r SearchRequest) WithDefaults() SearchRequest {
+	if r.N == 0 {
+		r.N = DefaultN
+	}
+	if r.MaxPerPage == 0 {
+		r.MaxPerPage = DefaultMaxPerPage
+	}
+	if r.Mode == "" {
+		r.Mode = ModeHybrid
+	}
+	return r
+}
+
+// Check is the one check of a search request: the engine runs it on every
+// request (after WithDefaults), and each adapter on what its caller sent
+// before the engine is opened, so a bad request reads the same from the
+// command line, MCP and REST. A zero N or MaxPerPage is an error here: an
+// adapter fills in the defaults of what was left out, so a 0 was sent.
+//
+// The error is an *Error of KindInvalid whose message starts with the
+// field as SearchRequest's JSON names it and says what to send instead.
+func (r SearchRequest) Check() error {
+	q := TrimQuery(r.Query)
+	switch {
+	case q == "":
+		return invalid("query is empty: say what to look for, in words, a question or a phrase in quotes")
+	case !utf8.ValidString(q):
+		return invalid("query is not valid UTF-8: send it as UTF-8 text")
+	case len(q) > MaxQueryBytes:
+		return invalid("query is %d bytes: use at most %d (the gist of a long text, not all of it)", len(q), MaxQueryBytes)
+	case r.N < 1 || r.N > MaxN:
+		return invalid("n is %d: use 1-%d (default %d)", r.N, MaxN, DefaultN)
+	case r.MaxPerPage < 1 || r.MaxPerPage > MaxMaxPerPage:
+		return invalid("max_per_page is %d: use 1-%d (default %d)", r.MaxPerPage, MaxMaxPerPage, DefaultMaxPerPage)
+	case r.Mode != ModeHybrid && r.Mode != ModeSemantic && r.Mode != ModeKeyword:
+		return invalid("mode is %q: use hybrid, semantic or keyword", r.Mode)
+	case r.MaxTokens < 0 || r.MaxTokens > MaxMaxTokens:
+		return invalid("max_tokens is %d: use 1-%d, or 0 for no limit", r.MaxTokens, MaxMaxTokens)
+	case len(r.Exclude) > MaxExclude:
+		return invalid("exclude names %d notes: name at most %d", len(r.Exclude), MaxExclude)
+	}
+	tags := r.Tags
+	if r.Tag != "" { // "" is no tag
+		tags = append([]string{r.Tag}, tags...)
+	}
+	for _, t := range tags {
+		if _, err := CleanTag(t); err != nil {
+			return err
+		}
+	}
+	for _, p := range r.Exclude {
+		if VaultRelative(strings.TrimSpace(p)) == "" {
+			return invalid("exclude holds an empty path: name a note by its path in the vault, e.g. notes/plan.md")
+		}
+	}
+	for k, v := range r.Where {
+		if strings.TrimSpace(k) == "" {
+			return invalid("where has an empty field name (value %q): name a frontmatter field, e.g. owner=alice", v)
+		}
+	}
+	return nil
+}
+
+// MaxPerPageAlias is the name the semantic-search API gives MaxPerPage,
+// max_per_page in SearchRequest's JSON. MCP and REST take it too.
+const MaxPerPageAlias = "max_chunks_per_page"
+
+// BothNames is the error for a request that gives one field under two of
+// its names, name and its alias.
+func BothNames(name, alias string) error {
+	return invalid("%s and %s name one field: give one of them", name, alias)
+}
+
+// invalid is a request field's error: the message alone, no operation.
+func invalid(format string, args ...any) *Error {
+	return Errorf(KindInvalid, "", "", "", format, args...)
+}
+
+// TrimQuery is a query without the spaces and control characters around
+// it, which no search looks for.
+func TrimQuery(q string) string {
+	return strings.TrimFunc(q, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) })
+}
+
+// VaultRelative is a path as a request may write it (./notes/a.md,
+// /notes/a.md) as the index keeps it: relative to the vault.
+func VaultRelative(p string) string {
+	for strings.HasPrefix(p, "./") || strings.HasPrefix(p, "/") {
+		p = strings.TrimPrefix(strings.TrimPrefix(p, "./"), "/")
+	}
+	return p
+}

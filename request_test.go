@@ -1,0 +1,53 @@
+package mdsearch
+
+import (
+	"strings"
+	"testing"
+)
+
+// Check names the field at fault, as SearchRequest's JSON does, and says
+// what to send; every error is KindInvalid, so every adapter maps it as a
+// bad request.
+func TestCheck(t *testing.T) {
+	ok := SearchRequest{Query: "starter"}.WithDefaults()
+	with := func(f func(*SearchRequest)) SearchRequest {
+		r := ok
+		f(&r)
+		return r
+	}
+	for _, tt := range []struct {
+		req  SearchRequest
+		want string // "" for none
+	}{
+		{ok, ""},
+		{with(func(r *SearchRequest) {
+			r.Tag, r.Tags, r.MaxTokens, r.Exclude = "#bread", []string{"a"}, MaxMaxTokens, []string{"./a.md"}
+		}), ""},
+		{with(func(r *SearchRequest) { r.Query = " \t\x00" }), "query is empty: say what to look for"},
+		{with(func(r *SearchRequest) { r.Query = "\xff" }), "query is not valid UTF-8"},
+		{with(func(r *SearchRequest) { r.Query = strings.Repeat("a", MaxQueryBytes+1) }), "query is 4001 bytes: use at most 4000"},
+		{with(func(r *SearchRequest) { r.Query = " " + strings.Repeat("a", MaxQueryBytes) + "\n" }), ""},
+		{with(func(r *SearchRequest) { r.N = 0 }), "n is 0: use 1-50 (default 5)"},
+		{with(func(r *SearchRequest) { r.N = 51 }), "n is 51: use 1-50 (default 5)"},
+		{with(func(r *SearchRequest) { r.MaxPerPage = 6 }), "max_per_page is 6: use 1-5 (default 2)"},
+		{with(func(r *SearchRequest) { r.Mode = "fuzzy" }), `mode is "fuzzy": use hybrid, semantic or keyword`},
+		{with(func(r *SearchRequest) { r.Mode = "" }), `mode is "": use hybrid, semantic or keyword`},
+		{with(func(r *SearchRequest) { r.MaxTokens = -1 }), "max_tokens is -1: use 1-1048576, or 0 for no limit"},
+		{with(func(r *SearchRequest) { r.Exclude = make([]string, MaxExclude+1) }), "exclude names 101 notes: name at most 100"},
+		{with(func(r *SearchRequest) { r.Exclude = []string{"a.md", " ./ "} }), "exclude holds an empty path"},
+		{with(func(r *SearchRequest) { r.Tags = []string{"a", "# "} }), `tag "# " is empty`},
+		{with(func(r *SearchRequest) { r.Tag = "#" }), `tag "#" is empty`},
+		{with(func(r *SearchRequest) { r.Where = map[string]string{" ": "x"} }), `where has an empty field name (value "x")`},
+	} {
+		err := tt.req.Check()
+		switch {
+		case tt.want == "" && err != nil:
+			t.Errorf("%+v: %v", tt.req, err)
+		case tt.want != "" && (err == nil || !strings.HasPrefix(err.Error(), tt.want) || KindOf(err) != KindInvalid):
+			t.Errorf("%.80q: %v (kind %v), want %q", tt.req.Query, err, KindOf(err), tt.want)
+		}
+	}
+	if r := (SearchRequest{}).WithDefaults(); r.N != DefaultN || r.MaxPerPage != DefaultMaxPerPage || r.Mode != ModeHybrid {
+		t.Errorf("defaults %+v", r)
+	}
+}
