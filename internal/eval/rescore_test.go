@@ -18,8 +18,8 @@ import (
 // eval/fitrescore does, and fails when the result differs from the
 // shipped rescore/model.json: a change to the features, the candidates
 // or the fit must come with the model fitted again (-update writes it).
-// Weights may differ by a little across CPUs, whose floating point
-// rounds the model's vectors slightly differently.
+// The fits are compared by what they rank first and the probability they
+// give it, which CPUs' slightly different vectors barely move.
 func TestRescoreModel(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fits on every dev set")
@@ -66,15 +66,66 @@ func TestRescoreModel(t *testing.T) {
 		if w == nil {
 			t.Fatalf("model.json has no %s stage", mode)
 		}
-		for _, p := range []struct {
-			name string
-			a, b *rescore.Linear
-		}{{"ranker", g.Ranker, w.Ranker}, {"calibrator", g.Calib, w.Calib}} {
-			if d := maxDiff(p.a, p.b); d > 0.02 {
-				t.Errorf("%s %s: the fit differs from model.json by %.4f; run `go run ./internal/eval/fitrescore -o rescore/model.json` (or this test with -update)", mode, p.name, d)
-			}
+		d := predictionDrift(samples, mdsearch.Mode(mode), g, w)
+		t.Logf("%s: weights differ by up to %.4f (ranker) and %.4f (calibrator); top candidate differs on %.1f%% of queries, its probability by %.4f on average, %.4f at the 95th percentile",
+			mode, maxDiff(g.Ranker, w.Ranker), maxDiff(g.Calib, w.Calib), 100*d.topDiffers, d.meanProb, d.p95Prob)
+		if d.topDiffers > 0.03 || d.meanProb > 0.02 || d.p95Prob > 0.06 {
+			t.Errorf("%s: the fit ranks or scores differently from model.json (top candidate differs on %.1f%% of queries, want ≤ 3%%; probability differs by %.4f on average, want ≤ 0.02, %.4f at the 95th percentile, want ≤ 0.06); run `go run ./internal/eval/fitrescore -o rescore/model.json` (or this test with -update)",
+				mode, 100*d.topDiffers, d.meanProb, d.p95Prob)
 		}
 	}
+}
+
+// drift is how differently two fits of one stage answer the same samples.
+type drift struct {
+	topDiffers        float64 // share of queries whose top candidate differs
+	meanProb, p95Prob float64 // |difference| of the top candidate's probability
+}
+
+// predictionDrift compares two fits by what they do with the samples of
+// mode rather than by their weights: the features are near-collinear, so
+// the small differences of the model's vectors across CPUs (their
+// floating point, and the int8 graph's weight range) move the weights
+// further than they move any ranking or score.
+func predictionDrift(samples []Sample, mode mdsearch.Mode, a, b *rescore.Stage) drift {
+	var n, differs int
+	var diffs []float64
+	for _, s := range samples {
+		if s.Mode != mode || len(s.Rows) == 0 {
+			continue
+		}
+		xs := make([]rescore.Vector, len(s.Rows))
+		for i, r := range s.Rows {
+			copy(xs[i][:], r.X)
+		}
+		la, pa := a.Score(xs)
+		lb, pb := b.Score(xs)
+		ta, tb := argmax(la), argmax(lb)
+		n++
+		if ta != tb {
+			differs++
+		}
+		diffs = append(diffs, math.Abs(pa[tb]-pb[tb]))
+	}
+	if n == 0 {
+		return drift{}
+	}
+	slices.Sort(diffs)
+	var sum float64
+	for _, x := range diffs {
+		sum += x
+	}
+	return drift{float64(differs) / float64(n), sum / float64(n), diffs[len(diffs)*95/100]}
+}
+
+func argmax(xs []float64) int {
+	top := 0
+	for i := range xs {
+		if xs[i] > xs[top] {
+			top = i
+		}
+	}
+	return top
 }
 
 // maxDiff is the largest difference between two models' standardised
