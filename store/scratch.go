@@ -44,6 +44,10 @@ func (c *scratchConn) stmt(ctx context.Context, q string) (*sql.Stmt, error) {
 func init() {
 	// Opening is lazy: no connection is made until get asks for one.
 	scratch.db, _ = sql.Open("sqlite", "file::memory:")
+	// A connection put back past the pool's room must close for good:
+	// kept idle by database/sql, its database (table f and all) would be
+	// handed to the next get as a new one.
+	scratch.db.SetMaxIdleConns(0)
 }
 
 // get returns a free connection, or a new one with the table made.
