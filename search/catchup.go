@@ -62,7 +62,7 @@ func (e *Engine) catchUp(ctx context.Context, s *snapshot) (*snapshot, error) {
 // inherit makes n s with the rows of docs dead.
 func (n *snapshot) inherit(s *snapshot, docs []int64) {
 	n.ids, n.docs, n.index, n.secs = s.ids, s.docs, s.index, s.secs
-	n.scales, n.heads, n.vecs, n.row = s.scales, s.heads, s.vecs, s.row
+	n.scales, n.heads, n.hi, n.lo, n.row = s.scales, s.heads, s.hi, s.lo, s.row
 	n.dead, n.notes = s.dead, s.notes
 	n.gone = slices.Clone(s.gone)
 	n.added = make(map[int64]int32, len(s.added))
@@ -123,7 +123,7 @@ func (s *snapshot) appendWindow(w store.WindowRef, vec []byte) error {
 	s.ids, s.docs = grow(s.ids, w.ChunkID), grow(s.docs, w.DocID)
 	s.index, s.secs = grow(s.index, int32(w.Index)), grow(s.secs, w.SectionID)
 	s.scales, s.heads = grow(s.scales, scale), grow(s.heads, w.Heading)
-	s.vecs = append(s.vecs, q...)
+	s.appendVec(q)
 	return nil
 }
 
@@ -160,7 +160,7 @@ func (s *snapshot) compact() *snapshot {
 		}
 		c.ids[k], c.docs[k], c.index[k], c.secs[k] = s.ids[r], s.docs[r], s.index[r], s.secs[r]
 		c.scales[k], c.heads[k] = s.scales[r], s.heads[r]
-		copy(c.vec(k), s.vec(r))
+		c.copyVec(k, s, r)
 		k++
 	}
 	c.indexRows()

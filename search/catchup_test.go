@@ -64,7 +64,7 @@ func TestCatchUp(t *testing.T) {
 			if compacted := got != before && got.dead == 0 && got.base == got.len(); compacted != tc.compacts {
 				t.Fatalf("compacted %v, want %v", compacted, tc.compacts)
 			}
-			if tc.caught && !tc.compacts && !sameArray(got.vecs, before.vecs) {
+			if tc.caught && !tc.compacts && !sameArray(got.hi, before.hi) {
 				t.Fatal("a caught-up snapshot does not share the vectors it caught up from")
 			}
 			if caught := vectorLoads.Load() == loads; caught != tc.caught {
@@ -184,7 +184,7 @@ func TestCatchUpCompacts(t *testing.T) {
 }
 
 // sameArray reports whether a and b start at the same element.
-func sameArray(a, b []int8) bool {
+func sameArray(a, b []byte) bool {
 	return len(a) > 0 && len(b) > 0 && unsafe.SliceData(a) == unsafe.SliceData(b)
 }
 

@@ -50,7 +50,7 @@ func BenchmarkSnapshot(b *testing.B) {
 		return s
 	}
 	s := load(b, e)
-	bytes := float64(len(s.vecs))
+	bytes := float64(len(s.hi) + len(s.lo))
 	b.Logf("%d rows, %.0f MB of vectors", s.live(), bytes/(1<<20))
 	gbps := func(b *testing.B, d time.Duration) { b.ReportMetric(bytes/d.Seconds()/1e9, "GB/s") }
 	b.Run("first-load/index", func(b *testing.B) {

@@ -145,7 +145,7 @@ func snapshotOf(dim int, vecs [][]float32) *snapshot {
 	for i, v := range vecs {
 		scale, q := store.Int8(store.Quantize(v))
 		s.ids[i], s.scales[i] = int64(i), scale
-		s.vecs = append(s.vecs, q...)
+		s.appendVec(q)
 	}
 	return s
 }

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/sha256"
@@ -15,7 +16,6 @@ import (
 	"os"
 	"path/filepath"
 	"time"
-	"unsafe"
 
 	"github.com/mdsearch/mdsearch/store"
 )
@@ -33,9 +33,10 @@ import (
 // Layout: vectorCacheMagic, a uint32 header length, the JSON header
 // (cacheKey, the version and the row count), then ids, docs and sections
 // (int64), chunk indexes (int32), scales with the heading weight folded in
-// (float32), heading flags (one byte) and the int8 vectors, all
-// little-endian, and last the CRC-32C of everything before it.
-const vectorCacheMagic = "mdsearch vectors 2\n"
+// (float32), heading flags (one byte), the high nibble plane and the low
+// one (planes.go), all little-endian, and last the CRC-32C of everything
+// before it.
+const vectorCacheMagic = "mdsearch vectors 3\n"
 
 // cacheKey names the state of the index a cache file holds.
 type cacheKey struct {
@@ -83,58 +84,72 @@ func (e *Engine) vectorCacheKey(ctx context.Context, model int64) (cacheKey, str
 }
 
 // readVectorCache reads the snapshot of key the file at path holds, whole,
-// or nil.
+// or nil. The planes are read straight into arrays of their own, each
+// with room to spare after it for catch-ups to append into.
 func readVectorCache(path string, key cacheKey) *snapshot {
-	data, err := readSpare(path)
-	if err != nil || len(data) < len(vectorCacheMagic)+8 || !bytes.HasPrefix(data, []byte(vectorCacheMagic)) {
+	f, err := os.Open(path)
+	if err != nil {
 		return nil
 	}
-	body, sum := data[:len(data)-4], binary.LittleEndian.Uint32(data[len(data)-4:])
-	if crc32.Checksum(body, castagnoli) != sum {
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
 		return nil
 	}
-	body = body[len(vectorCacheMagic):]
-	n := int(binary.LittleEndian.Uint32(body))
-	if n > len(body)-4 {
+	r := &crcReader{r: bufio.NewReaderSize(f, 1<<20)}
+	head := make([]byte, len(vectorCacheMagic)+4)
+	if r.full(head) != nil || !bytes.HasPrefix(head, []byte(vectorCacheMagic)) {
+		return nil
+	}
+	n := int(binary.LittleEndian.Uint32(head[len(vectorCacheMagic):]))
+	if n > int(fi.Size()) {
 		return nil
 	}
 	var h cacheHeader
-	if json.Unmarshal(body[4:4+n], &h) != nil || h.Key != key || h.Rows < 0 {
+	js := make([]byte, n)
+	if r.full(js) != nil || json.Unmarshal(js, &h) != nil || h.Key != key || h.Rows < 0 {
 		return nil
 	}
 	s := &snapshot{ver: h.Version, loaded: time.Now(), model: key.Model, dim: key.Dim}
-	if !decodeRows(body[4+n:], h.Rows, s) {
+	cols := h.Rows * (8 + 8 + 8 + 4 + 4 + 1)
+	if int64(len(head)+n+cols+2*h.Rows*s.half()+4) != fi.Size() {
+		return nil
+	}
+	b := make([]byte, cols)
+	if r.full(b) != nil {
+		return nil
+	}
+	decodeRows(b, h.Rows, s)
+	s.allocVecs(h.Rows)
+	if r.full(s.hi) != nil || r.full(s.lo) != nil {
+		return nil
+	}
+	want := r.sum
+	var sum [4]byte
+	if r.full(sum[:]) != nil || binary.LittleEndian.Uint32(sum[:]) != want {
 		return nil
 	}
 	s.indexRows()
 	return s
 }
 
-// readSpare reads the file at path into a buffer with a share of room to
-// spare after it, which the vectors decoded in place grow into.
-func readSpare(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	size := int(fi.Size())
-	b := make([]byte, size, size+size/rowSlack+64*1024)
-	_, err = io.ReadFull(f, b)
-	return b, err
+// crcReader reads whole buffers and keeps the CRC-32C of what it read.
+type crcReader struct {
+	r   io.Reader
+	sum uint32
 }
 
-// decodeRows reads rows rows of s from b, which must hold exactly them;
-// the vectors stay in b.
-func decodeRows(b []byte, rows int, s *snapshot) bool {
-	if len(b) != rows*(8+8+8+4+4+1+s.dim) {
-		return false
+func (c *crcReader) full(b []byte) error {
+	if _, err := io.ReadFull(c.r, b); err != nil {
+		return err
 	}
-	vecs := b[rows*(8+8+8+4+4+1):]
+	c.sum = crc32.Update(c.sum, castagnoli, b)
+	return nil
+}
+
+// decodeRows reads the columns of rows rows of s from b, which holds
+// exactly them.
+func decodeRows(b []byte, rows int, s *snapshot) {
 	s.allocRows(rows)
 	for _, col := range [][]int64{s.ids, s.docs, s.secs} {
 		for i := range col {
@@ -147,12 +162,6 @@ func decodeRows(b []byte, rows int, s *snapshot) bool {
 		s.scales[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*(rows+i):]))
 		s.heads[i] = b[8*rows+i] != 0
 	}
-	if len(vecs) > 0 {
-		s.vecs = unsafe.Slice((*int8)(unsafe.Pointer(&vecs[0])), cap(vecs))[:len(vecs)]
-	} else {
-		s.vecs = nil
-	}
-	return true
 }
 
 // writeVectorCache stores s as key's snapshot, without its dead rows.
@@ -167,7 +176,7 @@ func writeVectorCache(path string, key cacheKey, s *snapshot) {
 	if err != nil || os.MkdirAll(filepath.Dir(path), 0o755) != nil {
 		return
 	}
-	b := make([]byte, 0, len(vectorCacheMagic)+4+len(head)+len(s.ids)*(33+s.dim)+4)
+	b := make([]byte, 0, len(vectorCacheMagic)+4+len(head)+len(s.ids)*(33+2*s.half())+4)
 	b = append(b, vectorCacheMagic...)
 	b = binary.LittleEndian.AppendUint32(b, uint32(len(head)))
 	b = append(b, head...)
@@ -189,9 +198,8 @@ func writeVectorCache(path string, key cacheKey, s *snapshot) {
 		}
 		b = append(b, v)
 	}
-	if len(s.vecs) > 0 {
-		b = append(b, unsafe.Slice((*byte)(unsafe.Pointer(&s.vecs[0])), len(s.vecs))...)
-	}
+	b = append(b, s.hi...)
+	b = append(b, s.lo...)
 	b = binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
 	replaceFile(path, b)
 	pruneVectorCache(filepath.Dir(path))

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/mdsearch/mdsearch/search/dot"
 	"github.com/mdsearch/mdsearch/store"
 )
 
@@ -29,7 +30,7 @@ func cacheVault(t *testing.T) string {
 
 // snapshotRows is a snapshot's content, without its load time.
 func snapshotRows(s *snapshot) []any {
-	return []any{s.model, s.dim, s.ids, s.docs, s.index, s.secs, s.scales, s.heads, s.vecs, s.row}
+	return []any{s.model, s.dim, s.ids, s.docs, s.index, s.secs, s.scales, s.heads, s.hi, s.lo, s.row}
 }
 
 // liveRow is one row a search can find, as liveRows lists them.
@@ -51,8 +52,10 @@ func liveRows(s *snapshot) []liveRow {
 			continue
 		}
 		first, ok := s.firstRow(s.ids[r])
+		v := make([]int8, s.dim)
+		s.vecs(dot.Go, r, 1, v)
 		out = append(out, liveRow{s.ids[r], s.docs[r], s.secs[r], s.index[r], s.scales[r], s.heads[r],
-			string(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s.vec(r)))), s.dim)), ok && int(first) == r})
+			string(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(v))), s.dim)), ok && int(first) == r})
 	}
 	slices.SortStableFunc(out, func(a, b liveRow) int { return cmp.Compare(a.chunk, b.chunk) })
 	return out

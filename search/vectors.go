@@ -1,17 +1,11 @@
 package search
 
 import (
-	"container/heap"
 	"context"
-	"math"
-	"runtime"
+	"github.com/mdsearch/mdsearch/store"
 	"slices"
-	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/mdsearch/mdsearch/search/dot"
-	"github.com/mdsearch/mdsearch/store"
 )
 
 // snapshot holds every window vector of one model in memory, as stored
@@ -29,7 +23,7 @@ type snapshot struct {
 	secs   []int64         // the chunk's section, per row
 	scales []float32       // per row
 	heads  []bool          // per row: the passage's heading window
-	vecs   []int8          // rows × dim
+	hi, lo []byte          // the int8 vectors as nibble planes (planes.go)
 	row    map[int64]int32 // first row of each chunk loaded
 	notes  int             // documents with rows, about
 	base   int             // rows when loaded or compacted
@@ -40,8 +34,6 @@ type snapshot struct {
 	dead  int
 	added map[int64]int32
 }
-
-func (s *snapshot) vec(i int) []int8 { return s.vecs[i*s.dim : (i+1)*s.dim] }
 
 // reloadEvery bounds how often searches reload vectors while this process
 // is indexing (each batch commit changes the generation) and the
@@ -138,7 +130,7 @@ func (e *Engine) scanVectors(ctx context.Context, s *snapshot) (err error) {
 			return nil
 		}
 		s.scales[i] = scale
-		copy(s.vec(i), q)
+		s.setVec(i, q)
 		return nil
 	})
 	if err != nil {
@@ -159,7 +151,7 @@ func (s *snapshot) weighHeadings(cos float64) { s.weighAppended(0, cos) }
 // set the process's peak memory.
 func (s *snapshot) alloc(n int) {
 	s.allocRows(n)
-	s.vecs = make([]int8, n*s.dim, cap(s.ids)*s.dim)
+	s.allocVecs(n)
 }
 
 // allocRows is alloc but for the vectors.
@@ -194,12 +186,12 @@ func (s *snapshot) drop(bad []int) {
 		}
 		s.ids[keep], s.docs[keep], s.index[keep] = s.ids[i], s.docs[i], s.index[i]
 		s.secs[keep], s.heads[keep], s.scales[keep] = s.secs[i], s.heads[i], s.scales[i]
-		copy(s.vec(keep), s.vec(i))
+		s.copyVec(keep, s, i)
 		keep++
 	}
 	s.ids, s.docs, s.index = s.ids[:keep], s.docs[:keep], s.index[:keep]
 	s.secs, s.heads, s.scales = s.secs[:keep], s.heads[:keep], s.scales[:keep]
-	s.vecs = s.vecs[:keep*s.dim]
+	s.truncVecs(keep)
 }
 
 // indexRows records the first row of each chunk and counts the notes.
@@ -223,214 +215,4 @@ func (s *snapshot) changedShare() float64 {
 		return 0
 	}
 	return float64(s.dead+s.len()-s.base) / float64(s.len())
-}
-
-// hit is a row of the snapshot with its cosine to the query.
-type hit struct {
-	row int32
-	cos float32
-}
-
-// queryVec is a query quantised for the scan: q[i] ≈ v[i]/scale, 14 bits,
-// so integer products with the stored int8 components cannot overflow.
-type queryVec struct {
-	q     []int16
-	scale float32
-}
-
-func quantizeQuery(v []float32) queryVec {
-	var m float32
-	for _, x := range v {
-		m = max(m, x, -x)
-	}
-	qv := queryVec{q: make([]int16, len(v))}
-	if m == 0 {
-		return qv
-	}
-	qv.scale = m / 16383
-	for i, x := range v {
-		qv.q[i] = int16(math.Round(float64(x / qv.scale)))
-	}
-	return qv
-}
-
-// topK returns the k rows most similar to v (unit length), best first,
-// among rows whose document passes allow (nil: all). The scan is split
-// across cores; each part keeps its own heap.
-func (s *snapshot) topK(v []float32, k int, allow map[int64]bool) []hit {
-	return s.topKWith(scanKernel, v, k, allow, nil)
-}
-
-// scanKernel is the kernel searches use; benchmarks swap it to compare.
-var scanKernel = dot.Best
-
-// scanMemo keeps one query's cosine with every row from its first scan,
-// so the deeper rounds a search may need (copies of a passage left out,
-// long notes crowding the others) select among 4 bytes a row instead of
-// reading the vectors (dim bytes a row) again. Rows tie in the same order
-// either way, so a round's hits are the same as a scan's.
-type scanMemo struct {
-	cos  []float32 // per row, once full
-	full bool
-}
-
-// cosPool recycles the memos' cosine arrays (4 MB at a million windows).
-var cosPool sync.Pool
-
-func (m *scanMemo) release() {
-	if m.cos != nil {
-		cosPool.Put(&m.cos)
-		m.cos, m.full = nil, false
-	}
-}
-
-// topKWith is topK with a given dot-product kernel; every kernel gives the
-// same integers, so the same ranking. With a memo, the first call scans
-// and fills it, and later ones select from it.
-func (s *snapshot) topKWith(kern dot.Kernel, v []float32, k int, allow map[int64]bool, memo *scanMemo) []hit {
-	q := quantizeQuery(v)
-	n := len(s.ids)
-	var cos []float32
-	if memo != nil {
-		if memo.cos == nil {
-			if p, ok := cosPool.Get().(*[]float32); ok && cap(*p) >= n {
-				memo.cos = (*p)[:n]
-			} else {
-				memo.cos = make([]float32, n)
-			}
-		}
-		cos = memo.cos
-	}
-	parts := runtime.GOMAXPROCS(0)
-	if n < 4096 || (memo != nil && memo.full) {
-		parts = 1 // a selection among cosines is too quick to split
-	}
-	heaps := make([]minHeap, parts)
-	var wg sync.WaitGroup
-	for p := range parts {
-		lo, hi := p*n/parts, (p+1)*n/parts
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if memo != nil && memo.full {
-				heaps[p] = s.pick(cos, lo, hi, k, allow)
-			} else {
-				heaps[p] = s.scan(kern, q, lo, hi, k, allow, cos)
-			}
-		}()
-	}
-	wg.Wait()
-	if memo != nil {
-		memo.full = true
-	}
-	var all []hit
-	for _, h := range heaps {
-		all = append(all, h...)
-	}
-	sortHits(all)
-	if len(all) > k {
-		all = all[:k]
-	}
-	return all
-}
-
-// scanBlock is how many rows one kernel call scores: enough that a cgo
-// call's cost vanishes (1,024 rows of 512 are 512 KB), few enough that the
-// scores stay in L1.
-const scanBlock = 1024
-
-// scan scores rows [lo, hi) a block at a time and keeps the best k; cos,
-// when not nil, gets every row's cosine.
-func (s *snapshot) scan(kern dot.Kernel, q queryVec, lo, hi, k int, allow map[int64]bool, cos []float32) minHeap {
-	t := topRows{h: make(minHeap, 0, k+1), k: k, worst: float32(math.Inf(-1))}
-	d := s.dim
-	dots := make([]int64, scanBlock)
-	for b := lo; b < hi; b += scanBlock {
-		m := min(scanBlock, hi-b)
-		kern.Rows(q.q, s.vecs[b*d:(b+m)*d], dots[:m])
-		for j, dp := range dots[:m] {
-			r := b + j
-			c := float32(dp) * q.scale * s.scales[r]
-			if cos != nil {
-				cos[r] = c
-			}
-			if c > t.worst {
-				t.offer(s, r, c, allow)
-			}
-		}
-	}
-	return t.h
-}
-
-// pick keeps the best k of rows [lo, hi) by the cosines a scan recorded.
-func (s *snapshot) pick(cos []float32, lo, hi, k int, allow map[int64]bool) minHeap {
-	t := topRows{h: make(minHeap, 0, k+1), k: k, worst: float32(math.Inf(-1))}
-	for r, c := range cos[lo:hi] {
-		if c > t.worst {
-			t.offer(s, lo+r, c, allow)
-		}
-	}
-	return t.h
-}
-
-// topRows keeps the best k rows offered, in a min-heap: worst is the
-// least cosine of them once there are k, and a row must beat it (rows
-// come in ascending order, so one that ties comes after every row kept).
-type topRows struct {
-	h     minHeap
-	k     int
-	worst float32
-}
-
-// offer considers row r of s with cosine c, which beats t.worst.
-func (t *topRows) offer(s *snapshot, r int, c float32, allow map[int64]bool) {
-	if (allow != nil && !allow[s.docs[r]]) || (s.dead > 0 && s.isDead(r)) {
-		return
-	}
-	if len(t.h) < t.k {
-		heap.Push(&t.h, hit{int32(r), c})
-	} else {
-		t.h[0] = hit{int32(r), c}
-		heap.Fix(&t.h, 0)
-	}
-	if len(t.h) == t.k {
-		t.worst = t.h[0].cos
-	}
-}
-
-// chunkCosine is the best cosine of the quantised query q with the
-// windows of one chunk, computed as the scan does; ok is false when the
-// chunk has no vectors.
-func (s *snapshot) chunkCosine(q queryVec, chunk int64) (float64, bool) {
-	first, ok := s.firstRow(chunk)
-	if !ok {
-		return 0, false
-	}
-	best := float32(math.Inf(-1))
-	for r := int(first); r < len(s.ids) && s.ids[r] == chunk; r++ {
-		best = max(best, float32(dotRow(q, s, r))*q.scale*s.scales[r])
-	}
-	return float64(best), true
-}
-
-// dotRow is the integer dot product of q with row r.
-func dotRow(q queryVec, s *snapshot, r int) int64 { return dot.Dot(q.q, s.vec(r)) }
-
-// minHeap holds the best hits found so far, the worst on top: the least
-// cosine, and of those that tie the last row, so the hits kept are the
-// best k in the order sortHits gives, whatever the order rows come in.
-type minHeap []hit
-
-// worse orders hits as sortHits does, backwards.
-func worse(a, b hit) bool { return a.cos < b.cos || (a.cos == b.cos && a.row > b.row) }
-
-func (h minHeap) Len() int           { return len(h) }
-func (h minHeap) Less(i, j int) bool { return worse(h[i], h[j]) }
-func (h minHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *minHeap) Push(x any)        { *h = append(*h, x.(hit)) }
-func (h *minHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
 }

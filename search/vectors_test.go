@@ -19,6 +19,11 @@ import (
 // hits, rows and cosines, as the portable Go loop: with and without a
 // document filter, one part or one per core, odd row counts.
 func TestTopKKernelsAgree(t *testing.T) {
+	t.Run("exact", topKKernelsAgree)
+	t.Run("two-pass", func(t *testing.T) { twoPass(t); topKKernelsAgree(t) })
+}
+
+func topKKernelsAgree(t *testing.T) {
 	for _, n := range []int{1, 3, 5, 1023, 1025, 4097, 20_011} {
 		s := randomSnapshot(n, 512)
 		r := rand.New(rand.NewSource(int64(n)))
@@ -52,7 +57,7 @@ func TestTopKKernelsAgree(t *testing.T) {
 func TestTopKMemo(t *testing.T) {
 	s := randomSnapshot(20_011, 64)
 	for r := range s.ids { // few distinct vectors: ties everywhere
-		copy(s.vec(r), s.vec(r%7))
+		s.copyVec(r, s, r%7)
 		s.scales[r] = s.scales[r%7]
 	}
 	r := rand.New(rand.NewSource(1))
@@ -65,7 +70,23 @@ func TestTopKMemo(t *testing.T) {
 	for r := 0; r < len(s.ids); r += 5 {
 		dead.kill(r)
 	}
-	for _, snap := range []*snapshot{s, &dead} {
+	for _, pass := range []string{"exact", "two-pass"} {
+		if pass == "two-pass" {
+			twoPass(t)
+		}
+		topKMemo(t, pass, s, &dead, allow, r)
+	}
+}
+
+// twoPass makes every scan of the test take both passes.
+func twoPass(t testing.TB) {
+	c, e := minCandidates, exactShare
+	minCandidates, exactShare = 0, 0
+	t.Cleanup(func() { minCandidates, exactShare = c, e })
+}
+
+func topKMemo(t *testing.T, pass string, s, dead *snapshot, allow map[int64]bool, r *rand.Rand) {
+	for _, snap := range []*snapshot{s, dead} {
 		for _, filter := range []map[int64]bool{nil, allow} {
 			q := make([]float32, 64)
 			randomUnit(r, q)
@@ -74,7 +95,7 @@ func TestTopKMemo(t *testing.T) {
 				want := snap.topKWith(dot.Best, q, k, filter, nil)
 				got := snap.topKWith(dot.Best, q, k, filter, &memo)
 				if fmt.Sprint(got) != fmt.Sprint(want) {
-					t.Fatalf("k=%d, filtered %v, dead rows %d: the memo's hits differ from a scan's", k, filter != nil, snap.dead)
+					t.Fatalf("%s, k=%d, filtered %v, dead rows %d: the memo's hits differ from a scan's", pass, k, filter != nil, snap.dead)
 				}
 			}
 			memo.release()
@@ -134,6 +155,16 @@ func TestScanRecallRealModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	recall := func(t *testing.T) { scanRecall(t, s, exact, qv) }
+	t.Run("exact", recall)
+	t.Run("two-pass", func(t *testing.T) { twoPass(t); recall(t) })
+	t.Logf("%d real windows, %d real queries, %v", len(exact), len(queries), time.Since(start).Round(time.Millisecond))
+}
+
+// scanRecall is TestScanRecallRealModel's measure on snapshot s of the
+// vectors exact, for the queries qv.
+func scanRecall(t *testing.T, s *snapshot, exact, qv [][]float32) {
+	const k = 10
 	hits := 0
 	for qi, q := range qv {
 		order := make([]int, len(exact))
@@ -159,10 +190,48 @@ func TestScanRecallRealModel(t *testing.T) {
 			t.Errorf("query %d: %s kernel %v, Go loop %v", qi, dot.Best.Name, got, g)
 		}
 	}
-	recall := float64(hits) / float64(k*len(queries))
-	t.Logf("recall@%d of the %s scan vs float32: %.4f (%d real windows, %d real queries, %v)",
-		k, dot.Best.Name, recall, len(exact), len(queries), time.Since(start).Round(time.Millisecond))
+	recall := float64(hits) / float64(k*len(qv))
+	t.Logf("recall@%d of the %s scan vs float32: %.4f", k, dot.Best.Name, recall)
 	if recall < 0.99 {
 		t.Errorf("recall@%d %.4f, want ≥ 0.99", k, recall)
+	}
+}
+
+// TestTwoPassSameAsExact: on 200,000 random vectors, the worst case for
+// the coarse pass (no clusters: the best rows stand out from the rest by
+// little), the two passes find the rows an exact scan of every row finds,
+// for the first round's k and a deeper one.
+func TestTwoPassSameAsExact(t *testing.T) {
+	if testing.Short() {
+		t.Skip("200,000 vectors")
+	}
+	s := randomSnapshot(200_000, 512)
+	r := rand.New(rand.NewSource(9))
+	for _, k := range []int{100, 400} {
+		if len(s.ids) <= exactAll(k) {
+			t.Fatalf("%d rows are scanned exactly for k=%d", len(s.ids), k)
+		}
+		same, total := 0, 0
+		for range 20 {
+			q := make([]float32, 512)
+			randomUnit(r, q)
+			got := s.topK(q, k, nil)
+			want := map[hit]bool{}
+			for _, h := range s.parts(len(s.ids), k, func(lo, hi, k int) minHeap {
+				return s.scan(dot.Best, quantizeQuery(q), lo, hi, k, nil, nil)
+			}) {
+				want[h] = true
+			}
+			for _, h := range got {
+				if want[h] {
+					same++
+				}
+			}
+			total += k
+		}
+		t.Logf("k=%d: %d of %d hits as an exact scan's (%d candidates)", k, same, total, candidates(k))
+		if same != total {
+			t.Errorf("k=%d: %d of %d hits as an exact scan's", k, same, total)
+		}
 	}
 }

@@ -1,9 +1,13 @@
 package dot
 
-// Kernel is one implementation of Rows.
+// Kernel is one implementation of Rows and of the nibble planes' Split,
+// Join and Coarse; a nil one of those runs in Go.
 type Kernel struct {
-	Name string
-	rows func(q []int16, v []int8, out []int64)
+	Name   string
+	rows   func(q []int16, v []int8, out []int64)
+	split  func(v []int8, hi, lo []byte)
+	join   func(hi, lo []byte, dim, rows int, v []int8)
+	coarse func(q8 []int8, hi []byte, out []int32)
 }
 
 // Rows sets out[i] to the dot product of q with row i of v, where row i is
@@ -18,7 +22,7 @@ func (k Kernel) Rows(q []int16, v []int8, out []int64) {
 
 // Go is the portable kernel: plain Go, four rows per pass so each query
 // component is loaded once per four rows (Go does not vectorise).
-var Go = Kernel{"go", goRows}
+var Go = Kernel{Name: "go", rows: goRows}
 
 // Best is the fastest kernel this CPU supports.
 var Best = best()

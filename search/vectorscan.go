@@ -1,0 +1,360 @@
+package search
+
+import (
+	"math"
+	"runtime"
+	"slices"
+	"sync"
+
+	"github.com/mdsearch/mdsearch/search/dot"
+)
+
+// hit is a row of the snapshot with its cosine to the query.
+type hit struct {
+	row int32
+	cos float32
+}
+
+// queryVec is a query quantised for the scan: q[i] ≈ v[i]/scale, 14 bits,
+// so integer products with the stored int8 components cannot overflow;
+// q8 the same at 7 bits (q8[i] ≈ v[i]/scale8) for the coarse pass, and
+// mean what the low nibbles add on average, in q8's units (7.5 Σ q8, less
+// the 128 Σ q8 the high nibbles' offset of 8 adds).
+type queryVec struct {
+	q      []int16
+	scale  float32
+	q8     []int8
+	scale8 float32
+	mean   float32
+}
+
+func quantizeQuery(v []float32) queryVec {
+	var m float32
+	for _, x := range v {
+		m = max(m, x, -x)
+	}
+	qv := queryVec{q: make([]int16, len(v)), q8: make([]int8, len(v))}
+	if m == 0 {
+		return qv
+	}
+	qv.scale, qv.scale8 = m/16383, m/127
+	var sum int
+	for i, x := range v {
+		qv.q[i] = int16(math.Round(float64(x / qv.scale)))
+		qv.q8[i] = int8(math.Round(float64(x / qv.scale8)))
+		sum += int(qv.q8[i])
+	}
+	qv.mean = (7.5 - 128) * float32(sum)
+	return qv
+}
+
+// topK returns the k rows most similar to v (unit length), best first,
+// among rows whose document passes allow (nil: all).
+func (s *snapshot) topK(v []float32, k int, allow map[int64]bool) []hit {
+	return s.topKWith(scanKernel, v, k, allow, nil)
+}
+
+// scanKernel is the kernel searches use; benchmarks swap it to compare.
+var scanKernel = dot.Best
+
+// The scan reads memory, not arithmetic: at a million windows the vectors
+// are 512 MB, which two cores stream in about 60 ms on a VM with 8.7 GB/s
+// of memory bandwidth. So a large snapshot is scanned in two passes. The
+// coarse pass reads the high nibble plane alone (half the bytes) and
+// estimates every row's cosine from it, the low nibbles taken at their
+// mean; the rescore pass joins the planes of the best candidates(k) rows
+// by that estimate back into int8 vectors and computes their cosines
+// exactly, as a scan of every row would. The estimate's error is about a
+// tenth of the spread of cosines between rows, so the true best k lie far
+// inside the candidates (TestTwoPassSameAsExact, TestScanRecallRealModel).
+// A snapshot of at most exactAll(k) rows is scored exactly throughout.
+
+// candidates is how many rows the coarse pass keeps for k hits.
+func candidates(k int) int { return max(16*k, minCandidates) }
+
+// exactAll is the largest snapshot scored exactly, row by row: below it
+// the vectors are a few MB and the caches hold them.
+func exactAll(k int) int { return exactShare * candidates(k) }
+
+// minCandidates and exactShare set candidates and exactAll; tests lower
+// them to run both passes on small snapshots.
+var minCandidates, exactShare = 4096, 8
+
+// scanMemo keeps one query's cosine with every row from its first scan,
+// so the deeper rounds a search may need (copies of a passage left out,
+// long notes crowding the others) select among 4 bytes a row instead of
+// reading the vectors again. coarse says the cosines are the coarse pass's
+// estimates; a round then rescores the candidates it picks, as the scan
+// does. Rows tie in the same order either way, so a round's hits are the
+// same as a scan's.
+type scanMemo struct {
+	cos    []float32 // per row, once full
+	full   bool
+	coarse bool
+}
+
+// cosPool recycles the memos' cosine arrays (4 MB at a million windows).
+var cosPool sync.Pool
+
+func (m *scanMemo) release() {
+	if m.cos != nil {
+		cosPool.Put(&m.cos)
+		m.cos, m.full, m.coarse = nil, false, false
+	}
+}
+
+// get returns the memo's array for n rows.
+func (m *scanMemo) get(n int) []float32 {
+	if m.cos == nil {
+		if p, ok := cosPool.Get().(*[]float32); ok && cap(*p) >= n {
+			m.cos = (*p)[:n]
+		} else {
+			m.cos = make([]float32, n)
+		}
+	}
+	return m.cos
+}
+
+// topKWith is topK with a given kernel; every kernel gives the same
+// integers, so the same ranking. With a memo, the first call scans and
+// fills it, and later ones select from it.
+func (s *snapshot) topKWith(kern dot.Kernel, v []float32, k int, allow map[int64]bool, memo *scanMemo) []hit {
+	q := quantizeQuery(v)
+	n := len(s.ids)
+	var cos []float32
+	if memo != nil {
+		cos = memo.get(n)
+	}
+	var hits []hit
+	switch {
+	case memo != nil && memo.full && !memo.coarse:
+		return best(s.pick(cos, 0, n, k, allow), k)
+	case memo != nil && memo.full:
+		hits = best(s.pick(cos, 0, n, candidates(k), allow), candidates(k))
+	case n <= exactAll(k):
+		hits = s.parts(n, k, func(lo, hi, k int) minHeap { return s.scan(kern, q, lo, hi, k, allow, cos) })
+		if memo != nil {
+			memo.full, memo.coarse = true, false
+		}
+		return hits
+	default:
+		c := candidates(k)
+		hits = s.parts(n, c, func(lo, hi, c int) minHeap { return s.coarse(kern, q, lo, hi, c, allow, cos) })
+		if memo != nil {
+			memo.full, memo.coarse = true, true
+		}
+	}
+	return s.rescore(kern, q, hits, k)
+}
+
+// parts runs f over the rows split across cores, each part keeping its
+// best k, and returns the best k of them all.
+func (s *snapshot) parts(n, k int, f func(lo, hi, k int) minHeap) []hit {
+	parts := runtime.GOMAXPROCS(0)
+	if n < 4096 {
+		parts = 1
+	}
+	heaps := make([]minHeap, parts)
+	var wg sync.WaitGroup
+	for p := range parts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			heaps[p] = f(p*n/parts, (p+1)*n/parts, k)
+		}()
+	}
+	wg.Wait()
+	var all []hit
+	for _, h := range heaps {
+		all = append(all, h...)
+	}
+	return best(all, k)
+}
+
+// best sorts hits and keeps the first k.
+func best(all []hit, k int) []hit {
+	sortHits(all)
+	return all[:min(len(all), k)]
+}
+
+// scanBlock is how many rows one kernel call scores: enough that a cgo
+// call's cost vanishes (1,024 rows of 512 are 512 KB), few enough that the
+// scores stay in L1.
+const scanBlock = 1024
+
+// scan scores rows [lo, hi) exactly a block at a time and keeps the best
+// k; cos, when not nil, gets every row's cosine.
+func (s *snapshot) scan(kern dot.Kernel, q queryVec, lo, hi, k int, allow map[int64]bool, cos []float32) minHeap {
+	t := topRows{h: make(minHeap, 0, k+1), k: k, worst: float32(math.Inf(-1))}
+	d := s.dim
+	dots := make([]int64, scanBlock)
+	rows := make([]int8, min(scanBlock, hi-lo)*d)
+	for b := lo; b < hi; b += scanBlock {
+		m := min(scanBlock, hi-b)
+		s.vecs(kern, b, m, rows[:m*d])
+		kern.Rows(q.q, rows[:m*d], dots[:m])
+		for j, dp := range dots[:m] {
+			r := b + j
+			c := float32(dp) * q.scale * s.scales[r]
+			if cos != nil {
+				cos[r] = c
+			}
+			if c > t.worst {
+				t.offer(s, r, c, allow)
+			}
+		}
+	}
+	return t.h
+}
+
+// coarse estimates the cosines of rows [lo, hi) from the high nibble
+// plane and keeps the best k by the estimate; cos, when not nil, gets
+// every row's estimate.
+func (s *snapshot) coarse(kern dot.Kernel, q queryVec, lo, hi, k int, allow map[int64]bool, cos []float32) minHeap {
+	t := topRows{h: make(minHeap, 0, k+1), k: k, worst: float32(math.Inf(-1))}
+	h := s.half()
+	dots := make([]int32, scanBlock)
+	for b := lo; b < hi; b += scanBlock {
+		m := min(scanBlock, hi-b)
+		kern.Coarse(q.q8, s.hi[b*h:(b+m)*h], dots[:m])
+		for j, dp := range dots[:m] {
+			r := b + j
+			c := (16*float32(dp) + q.mean) * q.scale8 * s.scales[r]
+			if cos != nil {
+				cos[r] = c
+			}
+			if c > t.worst {
+				t.offer(s, r, c, allow)
+			}
+		}
+	}
+	return t.h
+}
+
+// rescore computes the exact cosines of the candidate rows, in row order
+// (as a scan meets them, so ties break alike), and keeps the best k.
+func (s *snapshot) rescore(kern dot.Kernel, q queryVec, cand []hit, k int) []hit {
+	rows := make([]int32, len(cand))
+	for i, c := range cand {
+		rows[i] = c.row
+	}
+	slices.Sort(rows)
+	t := topRows{h: make(minHeap, 0, k+1), k: k, worst: float32(math.Inf(-1))}
+	const block = 256
+	d := s.dim
+	v := make([]int8, block*d)
+	dots := make([]int64, block)
+	for len(rows) > 0 {
+		m := min(block, len(rows))
+		for j, r := range rows[:m] {
+			s.vecs(kern, int(r), 1, v[j*d:(j+1)*d])
+		}
+		kern.Rows(q.q, v[:m*d], dots[:m])
+		for j, dp := range dots[:m] {
+			r := int(rows[j])
+			if c := float32(dp) * q.scale * s.scales[r]; c > t.worst {
+				t.offer(s, r, c, nil) // candidates passed allow already
+			}
+		}
+		rows = rows[m:]
+	}
+	return best(t.h, k)
+}
+
+// pick keeps the best k of rows [lo, hi) by the cosines a scan recorded.
+func (s *snapshot) pick(cos []float32, lo, hi, k int, allow map[int64]bool) minHeap {
+	t := topRows{h: make(minHeap, 0, k+1), k: k, worst: float32(math.Inf(-1))}
+	for r, c := range cos[lo:hi] {
+		if c > t.worst {
+			t.offer(s, lo+r, c, allow)
+		}
+	}
+	return t.h
+}
+
+// topRows keeps the best k rows offered, in a min-heap: worst is the
+// least cosine of them once there are k, and a row must beat it (rows
+// come in ascending order, so one that ties comes after every row kept).
+type topRows struct {
+	h     minHeap
+	k     int
+	worst float32
+}
+
+// offer considers row r of s with cosine c, which beats t.worst.
+func (t *topRows) offer(s *snapshot, r int, c float32, allow map[int64]bool) {
+	if (allow != nil && !allow[s.docs[r]]) || (s.dead > 0 && s.isDead(r)) {
+		return
+	}
+	if len(t.h) < t.k {
+		t.h = append(t.h, hit{int32(r), c})
+		t.h.up(len(t.h) - 1)
+	} else {
+		t.h[0] = hit{int32(r), c}
+		t.h.down(0)
+	}
+	if len(t.h) == t.k {
+		t.worst = t.h[0].cos
+	}
+}
+
+// chunkCosine is the best cosine of the quantised query q with the
+// windows of one chunk, computed as the scan does; ok is false when the
+// chunk has no vectors.
+func (s *snapshot) chunkCosine(q queryVec, chunk int64) (float64, bool) {
+	first, ok := s.firstRow(chunk)
+	if !ok {
+		return 0, false
+	}
+	top := float32(math.Inf(-1))
+	for r := int(first); r < len(s.ids) && s.ids[r] == chunk; r++ {
+		top = max(top, float32(dotRow(q, s, r))*q.scale*s.scales[r])
+	}
+	return float64(top), true
+}
+
+// dotRow is the integer dot product of q with row r.
+func dotRow(q queryVec, s *snapshot, r int) int64 {
+	v := make([]int8, s.dim)
+	s.vecs(scanKernel, r, 1, v)
+	return dot.Dot(q.q, v)
+}
+
+// minHeap holds the best hits found so far, the worst on top: the least
+// cosine, and of those that tie the last row, so the hits kept are the
+// best k in the order sortHits gives, whatever the order rows come in.
+type minHeap []hit
+
+// worse orders hits as sortHits does, backwards.
+func worse(a, b hit) bool { return a.cos < b.cos || (a.cos == b.cos && a.row > b.row) }
+
+// up and down restore the heap after element j changed: written out for
+// hit, as container/heap's interface calls cost more than the comparisons
+// when the coarse pass offers tens of thousands of rows a query.
+func (h minHeap) up(j int) {
+	for j > 0 {
+		i := (j - 1) / 2
+		if !worse(h[j], h[i]) {
+			return
+		}
+		h[i], h[j] = h[j], h[i]
+		j = i
+	}
+}
+
+func (h minHeap) down(i int) {
+	for {
+		j := 2*i + 1
+		if j >= len(h) {
+			return
+		}
+		if r := j + 1; r < len(h) && worse(h[r], h[j]) {
+			j = r
+		}
+		if !worse(h[j], h[i]) {
+			return
+		}
+		h[i], h[j] = h[j], h[i]
+		i = j
+	}
+}
