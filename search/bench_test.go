@@ -392,7 +392,7 @@ func sameAsExact(s *snapshot, vecs [][]float32, k int) float64 {
 	same, total := 0, 0
 	for _, v := range vecs {
 		want := map[hit]bool{}
-		for _, h := range s.parts(len(s.ids), k, func(lo, hi, k int) minHeap {
+		for _, h := range s.parts(len(s.ids), k, func(lo, hi, k int) []hit {
 			return s.scan(dot.Best, quantizeQuery(v), lo, hi, k, nil, nil)
 		}) {
 			want[h] = true

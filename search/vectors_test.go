@@ -217,7 +217,7 @@ func TestTwoPassSameAsExact(t *testing.T) {
 			randomUnit(r, q)
 			got := s.topK(q, k, nil)
 			want := map[hit]bool{}
-			for _, h := range s.parts(len(s.ids), k, func(lo, hi, k int) minHeap {
+			for _, h := range s.parts(len(s.ids), k, func(lo, hi, k int) []hit {
 				return s.scan(dot.Best, quantizeQuery(q), lo, hi, k, nil, nil)
 			}) {
 				want[h] = true
@@ -232,6 +232,32 @@ func TestTwoPassSameAsExact(t *testing.T) {
 		t.Logf("k=%d: %d of %d hits as an exact scan's (%d candidates)", k, same, total, candidates(k))
 		if same != total {
 			t.Errorf("k=%d: %d of %d hits as an exact scan's", k, same, total)
+		}
+	}
+}
+
+// TestTopRows: the rows topRows keeps are the first k of a sort, for any
+// k, with ties on the cosine everywhere and rows offered in ascending order
+// only when they beat worst, as the scans offer them.
+func TestTopRows(t *testing.T) {
+	r := rand.New(rand.NewSource(7))
+	s := &snapshot{}
+	for _, n := range []int{0, 1, 2, 5, 100, 1000, 10_000} {
+		for _, k := range []int{0, 1, 3, 64, 500, 20_000} {
+			all := make([]hit, n)
+			top := newTopRows(k, n)
+			for i := range all {
+				all[i] = hit{int32(i), float32(r.Intn(50))}
+				if all[i].cos > top.worst {
+					top.offer(s, i, all[i].cos, nil)
+				}
+			}
+			got := top.best()
+			sortHits(got)
+			want := best(all, k)
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("n=%d, k=%d: kept %v, want %v", n, k, got, want)
+			}
 		}
 	}
 }

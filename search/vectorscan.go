@@ -128,18 +128,18 @@ func (s *snapshot) topKWith(kern dot.Kernel, v []float32, k int, allow map[int64
 	var hits []hit
 	switch {
 	case memo != nil && memo.full && !memo.coarse:
-		return best(s.pick(cos, 0, n, k, allow), k)
+		return s.parts(n, k, func(lo, hi, k int) []hit { return s.pick(cos, lo, hi, k, allow) })
 	case memo != nil && memo.full:
-		hits = best(s.pick(cos, 0, n, candidates(k), allow), candidates(k))
+		hits = s.parts(n, candidates(k), func(lo, hi, c int) []hit { return s.pick(cos, lo, hi, c, allow) })
 	case n <= exactAll(k):
-		hits = s.parts(n, k, func(lo, hi, k int) minHeap { return s.scan(kern, q, lo, hi, k, allow, cos) })
+		hits = s.parts(n, k, func(lo, hi, k int) []hit { return s.scan(kern, q, lo, hi, k, allow, cos) })
 		if memo != nil {
 			memo.full, memo.coarse = true, false
 		}
 		return hits
 	default:
 		c := candidates(k)
-		hits = s.parts(n, c, func(lo, hi, c int) minHeap { return s.coarse(kern, q, lo, hi, c, allow, cos) })
+		hits = s.parts(n, c, func(lo, hi, c int) []hit { return s.coarse(kern, q, lo, hi, c, allow, cos) })
 		if memo != nil {
 			memo.full, memo.coarse = true, true
 		}
@@ -149,12 +149,12 @@ func (s *snapshot) topKWith(kern dot.Kernel, v []float32, k int, allow map[int64
 
 // parts runs f over the rows split across cores, each part keeping its
 // best k, and returns the best k of them all.
-func (s *snapshot) parts(n, k int, f func(lo, hi, k int) minHeap) []hit {
+func (s *snapshot) parts(n, k int, f func(lo, hi, k int) []hit) []hit {
 	parts := runtime.GOMAXPROCS(0)
 	if n < 4096 {
 		parts = 1
 	}
-	heaps := make([]minHeap, parts)
+	heaps := make([][]hit, parts)
 	var wg sync.WaitGroup
 	for p := range parts {
 		wg.Add(1)
@@ -184,8 +184,8 @@ const scanBlock = 1024
 
 // scan scores rows [lo, hi) exactly a block at a time and keeps the best
 // k; cos, when not nil, gets every row's cosine.
-func (s *snapshot) scan(kern dot.Kernel, q queryVec, lo, hi, k int, allow map[int64]bool, cos []float32) minHeap {
-	t := topRows{h: make(minHeap, 0, k+1), k: k, worst: float32(math.Inf(-1))}
+func (s *snapshot) scan(kern dot.Kernel, q queryVec, lo, hi, k int, allow map[int64]bool, cos []float32) []hit {
+	t := newTopRows(k, hi-lo)
 	d := s.dim
 	dots := make([]int64, scanBlock)
 	rows := make([]int8, min(scanBlock, hi-lo)*d)
@@ -204,14 +204,14 @@ func (s *snapshot) scan(kern dot.Kernel, q queryVec, lo, hi, k int, allow map[in
 			}
 		}
 	}
-	return t.h
+	return t.best()
 }
 
 // coarse estimates the cosines of rows [lo, hi) from the high nibble
 // plane and keeps the best k by the estimate; cos, when not nil, gets
 // every row's estimate.
-func (s *snapshot) coarse(kern dot.Kernel, q queryVec, lo, hi, k int, allow map[int64]bool, cos []float32) minHeap {
-	t := topRows{h: make(minHeap, 0, k+1), k: k, worst: float32(math.Inf(-1))}
+func (s *snapshot) coarse(kern dot.Kernel, q queryVec, lo, hi, k int, allow map[int64]bool, cos []float32) []hit {
+	t := newTopRows(k, hi-lo)
 	h := s.half()
 	dots := make([]int32, scanBlock)
 	for b := lo; b < hi; b += scanBlock {
@@ -228,18 +228,24 @@ func (s *snapshot) coarse(kern dot.Kernel, q queryVec, lo, hi, k int, allow map[
 			}
 		}
 	}
-	return t.h
+	return t.best()
 }
 
 // rescore computes the exact cosines of the candidate rows, in row order
-// (as a scan meets them, so ties break alike), and keeps the best k.
+// (as a scan meets them, so ties break alike), split across cores, and
+// keeps the best k.
 func (s *snapshot) rescore(kern dot.Kernel, q queryVec, cand []hit, k int) []hit {
 	rows := make([]int32, len(cand))
 	for i, c := range cand {
 		rows[i] = c.row
 	}
 	slices.Sort(rows)
-	t := topRows{h: make(minHeap, 0, k+1), k: k, worst: float32(math.Inf(-1))}
+	return s.parts(len(rows), k, func(lo, hi, k int) []hit { return s.exact(kern, q, rows[lo:hi], k) })
+}
+
+// exact scores the listed rows exactly and keeps the best k.
+func (s *snapshot) exact(kern dot.Kernel, q queryVec, rows []int32, k int) []hit {
+	t := newTopRows(k, len(rows))
 	const block = 256
 	d := s.dim
 	v := make([]int8, block*d)
@@ -258,27 +264,33 @@ func (s *snapshot) rescore(kern dot.Kernel, q queryVec, cand []hit, k int) []hit
 		}
 		rows = rows[m:]
 	}
-	return best(t.h, k)
+	return t.best()
 }
 
 // pick keeps the best k of rows [lo, hi) by the cosines a scan recorded.
-func (s *snapshot) pick(cos []float32, lo, hi, k int, allow map[int64]bool) minHeap {
-	t := topRows{h: make(minHeap, 0, k+1), k: k, worst: float32(math.Inf(-1))}
+func (s *snapshot) pick(cos []float32, lo, hi, k int, allow map[int64]bool) []hit {
+	t := newTopRows(k, hi-lo)
 	for r, c := range cos[lo:hi] {
 		if c > t.worst {
 			t.offer(s, lo+r, c, allow)
 		}
 	}
-	return t.h
+	return t.best()
 }
 
-// topRows keeps the best k rows offered, in a min-heap: worst is the
-// least cosine of them once there are k, and a row must beat it (rows
-// come in ascending order, so one that ties comes after every row kept).
+// topRows keeps the best k rows offered. A row that beats worst joins
+// buf; when buf holds 2k rows it is cut to its best k (a selection, linear
+// on average), whose least sets worst. Rows come in ascending order, so a
+// row that ties worst comes after every row kept, and is worse.
 type topRows struct {
-	h     minHeap
+	buf   []hit
 	k     int
 	worst float32
+}
+
+// newTopRows keeps the best k of at most rows rows.
+func newTopRows(k, rows int) topRows {
+	return topRows{buf: make([]hit, 0, max(0, min(2*k, rows))+1), k: k, worst: float32(math.Inf(-1))}
 }
 
 // offer considers row r of s with cosine c, which beats t.worst.
@@ -286,15 +298,65 @@ func (t *topRows) offer(s *snapshot, r int, c float32, allow map[int64]bool) {
 	if (allow != nil && !allow[s.docs[r]]) || (s.dead > 0 && s.isDead(r)) {
 		return
 	}
-	if len(t.h) < t.k {
-		t.h = append(t.h, hit{int32(r), c})
-		t.h.up(len(t.h) - 1)
-	} else {
-		t.h[0] = hit{int32(r), c}
-		t.h.down(0)
+	t.buf = append(t.buf, hit{int32(r), c})
+	if len(t.buf) >= 2*t.k {
+		t.cut()
 	}
-	if len(t.h) == t.k {
-		t.worst = t.h[0].cos
+}
+
+// cut keeps the best k rows of buf and raises worst to the least of them.
+func (t *topRows) cut() {
+	if len(t.buf) <= t.k {
+		return
+	}
+	selectBest(t.buf, t.k)
+	t.buf = t.buf[:t.k]
+	if t.k == 0 {
+		t.worst = float32(math.Inf(1))
+		return
+	}
+	w := t.buf[0]
+	for _, h := range t.buf[1:] {
+		if worse(h, w) {
+			w = h
+		}
+	}
+	t.worst = w.cos
+}
+
+// best returns the best k rows offered, in no order.
+func (t *topRows) best() []hit {
+	t.cut()
+	return t.buf
+}
+
+// selectBest reorders h so that its first k hits are its best k, in no
+// order (Hoare's selection: linear on average).
+func selectBest(h []hit, k int) {
+	lo, hi := 0, len(h)-1
+	for lo < hi {
+		p := h[lo+(hi-lo)/2]
+		i, j := lo, hi
+		for i <= j {
+			for worse(p, h[i]) {
+				i++
+			}
+			for worse(h[j], p) {
+				j--
+			}
+			if i <= j {
+				h[i], h[j] = h[j], h[i]
+				i, j = i+1, j-1
+			}
+		}
+		switch {
+		case k-1 <= j:
+			hi = j
+		case k-1 >= i:
+			lo = i
+		default:
+			return
+		}
 	}
 }
 
@@ -320,41 +382,5 @@ func dotRow(q queryVec, s *snapshot, r int) int64 {
 	return dot.Dot(q.q, v)
 }
 
-// minHeap holds the best hits found so far, the worst on top: the least
-// cosine, and of those that tie the last row, so the hits kept are the
-// best k in the order sortHits gives, whatever the order rows come in.
-type minHeap []hit
-
 // worse orders hits as sortHits does, backwards.
 func worse(a, b hit) bool { return a.cos < b.cos || (a.cos == b.cos && a.row > b.row) }
-
-// up and down restore the heap after element j changed: written out for
-// hit, as container/heap's interface calls cost more than the comparisons
-// when the coarse pass offers tens of thousands of rows a query.
-func (h minHeap) up(j int) {
-	for j > 0 {
-		i := (j - 1) / 2
-		if !worse(h[j], h[i]) {
-			return
-		}
-		h[i], h[j] = h[j], h[i]
-		j = i
-	}
-}
-
-func (h minHeap) down(i int) {
-	for {
-		j := 2*i + 1
-		if j >= len(h) {
-			return
-		}
-		if r := j + 1; r < len(h) && worse(h[r], h[j]) {
-			j = r
-		}
-		if !worse(h[j], h[i]) {
-			return
-		}
-		h[i], h[j] = h[j], h[i]
-		i = j
-	}
-}
