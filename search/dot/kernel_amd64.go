@@ -9,6 +9,9 @@ package dot
 
 #define BLOCK 2048
 
+// How far ahead the coarse pass asks for its rows: eight rows of 512.
+#define PF 2048
+
 #define T512 "avx512f,avx512bw,avx512vl"
 
 __attribute__((target(T512)))
@@ -153,8 +156,13 @@ static inline int32_t coarse_row(const int8_t *q, int64_t dim, const uint8_t *a)
 __attribute__((target("avx2")))
 static void coarse_avx2(const int8_t *q, int64_t dim, const uint8_t *hi, int64_t n, int32_t *out) {
 	const int64_t h = dim / 2;
-	for (int64_t r = 0; r < n; r++)
-		out[r] = coarse_row(q, dim, hi + r * h);
+	for (int64_t r = 0; r < n; r++) {
+		const uint8_t *a = hi + r * h; // prefetching past the end is harmless
+
+		for (int64_t o = 0; o < h; o += 64)
+			_mm_prefetch((const char *)(a + PF + o), _MM_HINT_T0);
+		out[r] = coarse_row(q, dim, a);
+	}
 }
 
 static void rows(int kernel, const int16_t *q, const int8_t *v, int64_t dim, int64_t n, int64_t *out) {

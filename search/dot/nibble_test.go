@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand"
 	"testing"
+	"unsafe"
 )
 
 // coarseReference is Coarse in the most direct form: q8 against each
@@ -172,4 +173,38 @@ func BenchmarkCoarse(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkCoarseMemory: the coarse pass over a plane of 2^20 rows (256
+// MB, far beyond the caches) on one core, in the scan's blocks and in one
+// call, beside Stream's plain read of the same bytes in the same run.
+func BenchmarkCoarseMemory(b *testing.B) {
+	const n, dim, block = 1 << 20, 512, 1024
+	h := Half(dim)
+	hi := make([]byte, n*h)
+	r := rand.New(rand.NewSource(1))
+	r.Read(hi)
+	q8 := make([]int8, dim)
+	out := make([]int32, block)
+	b.Run("coarse", func(b *testing.B) {
+		b.SetBytes(int64(len(hi)))
+		for b.Loop() {
+			for lo := 0; lo < n; lo += block {
+				Best.Coarse(q8, hi[lo*h:(lo+block)*h], out)
+			}
+		}
+	})
+	b.Run("coarse-one-call", func(b *testing.B) {
+		b.SetBytes(int64(len(hi)))
+		big := make([]int32, n)
+		for b.Loop() {
+			Best.Coarse(q8, hi, big)
+		}
+	})
+	b.Run("stream", func(b *testing.B) {
+		b.SetBytes(int64(len(hi)))
+		for b.Loop() {
+			Stream(unsafe.Slice((*int8)(unsafe.Pointer(&hi[0])), len(hi)))
+		}
+	})
 }
