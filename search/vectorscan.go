@@ -171,6 +171,19 @@ func (s *snapshot) parts(n, k int, f func(lo, hi, k int) []hit) []hit {
 	return best(all, k)
 }
 
+// rowPool recycles the buffers rows are joined into, half a megabyte a
+// block: allocating and clearing them cost more than joining at 20,000
+// windows.
+var rowPool sync.Pool
+
+// rowBuf returns a buffer of n int8 components from the pool.
+func rowBuf(n int) []int8 {
+	if p, ok := rowPool.Get().(*[]int8); ok && cap(*p) >= n {
+		return (*p)[:n]
+	}
+	return make([]int8, n)
+}
+
 // best sorts hits and keeps the first k.
 func best(all []hit, k int) []hit {
 	sortHits(all)
@@ -188,7 +201,8 @@ func (s *snapshot) scan(kern dot.Kernel, q queryVec, lo, hi, k int, allow map[in
 	t := newTopRows(k, hi-lo)
 	d := s.dim
 	dots := make([]int64, scanBlock)
-	rows := make([]int8, min(scanBlock, hi-lo)*d)
+	rows := rowBuf(min(scanBlock, hi-lo) * d)
+	defer rowPool.Put(&rows)
 	for b := lo; b < hi; b += scanBlock {
 		m := min(scanBlock, hi-b)
 		s.vecs(kern, b, m, rows[:m*d])
@@ -248,7 +262,8 @@ func (s *snapshot) exact(kern dot.Kernel, q queryVec, rows []int32, k int) []hit
 	t := newTopRows(k, len(rows))
 	const block = 256
 	d := s.dim
-	v := make([]int8, block*d)
+	v := rowBuf(block * d)
+	defer rowPool.Put(&v)
 	dots := make([]int64, block)
 	for len(rows) > 0 {
 		m := min(block, len(rows))
