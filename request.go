@@ -40,8 +40,8 @@ func (r SearchRequest) Check() error {
 		return invalid("query is %d bytes: use at most %d (the gist of a long text, not all of it)", len(q), MaxQueryBytes)
 	case r.N < 1 || r.N > MaxN:
 		return invalid("n is %d: use 1-%d (default %d)", r.N, MaxN, DefaultN)
-	case r.MaxPerPage < 1 || r.MaxPerPage > MaxMaxPerPage:
-		return invalid("max_per_page is %d: use 1-%d (default %d)", r.MaxPerPage, MaxMaxPerPage, DefaultMaxPerPage)
+	case CheckMaxPerPage(r.MaxPerPage) != nil:
+		return CheckMaxPerPage(r.MaxPerPage)
 	case r.Mode != ModeHybrid && r.Mode != ModeSemantic && r.Mode != ModeKeyword:
 		return invalid("mode is %q: use hybrid, semantic or keyword", r.Mode)
 	case r.MaxTokens < 0 || r.MaxTokens > MaxMaxTokens:
@@ -67,6 +67,15 @@ func (r SearchRequest) Check() error {
 		if strings.TrimSpace(k) == "" {
 			return invalid("where has an empty field name (value %q): name a frontmatter field, e.g. owner=alice", v)
 		}
+	}
+	return nil
+}
+
+// CheckMaxPerPage is Check's rule for the per-note cap, for a caller that
+// takes the cap without a whole request (`mdsearch eval --max-per-page`).
+func CheckMaxPerPage(n int) error {
+	if n < 1 || n > MaxMaxPerPage {
+		return invalid("max_per_page is %d: use 1-%d (default %d)", n, MaxMaxPerPage, DefaultMaxPerPage)
 	}
 	return nil
 }

@@ -91,20 +91,34 @@ func runChunk(ctx context.Context, env *Env, args []string) error {
 	w := bufio.NewWriter(env.Stdout)
 	defer w.Flush()
 	out := newChunkPrinter(screenFor(env.Stdout, w), *asJSON)
-	failed := false
+	// Each file's error is said as the next file comes; when no file
+	// could be chunked the last one is the command's error instead, so
+	// --json prints it as a JSON error, not an empty list.
+	var pending error
+	failed, printed := false, false
 	for _, f := range files {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		cs, err := chunkFile(env, f, opts)
+		if pending != nil {
+			env.say("%v", pending)
+			pending = nil
+		}
 		if err != nil {
-			env.say("%v", err)
-			failed = true
+			pending, failed = err, true
 			continue
 		}
 		if err := out.print(f, cs); err != nil {
 			return err
 		}
+		printed = true
+	}
+	if !printed && pending != nil {
+		return pending
+	}
+	if pending != nil {
+		env.say("%v", pending)
 	}
 	if err := out.close(); err != nil {
 		return err

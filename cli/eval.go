@@ -63,8 +63,8 @@ func runEval(ctx context.Context, env *Env, args []string) error {
 	if opts.K < 1 || opts.K > mdsearch.MaxN {
 		return mdsearch.Errorf(mdsearch.KindInvalid, "", "", "", "k must be between 1 and %d, got %d", mdsearch.MaxN, opts.K)
 	}
-	if opts.MaxPerPage < 1 || opts.MaxPerPage > mdsearch.MaxMaxPerPage {
-		return mdsearch.Errorf(mdsearch.KindInvalid, "", "", "", "max per page must be between 1 and %d, got %d", mdsearch.MaxMaxPerPage, opts.MaxPerPage)
+	if err := mdsearch.CheckMaxPerPage(opts.MaxPerPage); err != nil {
+		return err // the search's own rule and wording
 	}
 	if *weights != "" {
 		if opts.Tuning.Weights, err = eval.ParseWeights(*weights); err != nil {

@@ -34,7 +34,7 @@ func TestEvalUsageErrors(t *testing.T) {
 		{[]string{"eval", "--vault", "../sample-vault"}, 2, "give --vault DIR and --queries FILE"},
 		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "extra"}, 2, "no other arguments"},
 		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--k", "x"}, 2, "invalid value"},
-		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--max-per-page", "9"}, 1, "max per page must be between 1 and 5"},
+		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--max-per-page", "9"}, 1, "max_per_page is 9: use 1-5 (default 2)"},
 		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--k", "0", "--embedder", "none", "--config", "sections-keyword"}, 1, "k must be between 1 and 50"},
 		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--config", "bm25"}, 1, `unknown configuration "bm25"`},
 		{[]string{"eval", "--vault", "../sample-vault", "--queries", bad, "--embedder", "none"}, 1, "q.jsonl:2: not a JSON query object"},
