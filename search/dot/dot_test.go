@@ -40,16 +40,24 @@ func checkAll(t *testing.T, q []int16, v []int8, n int) {
 	t.Helper()
 	want := reference(q, v, n)
 	for _, k := range Kernels() {
-		out := make([]int64, n+1)
-		out[n] = math.MinInt64
-		k.Rows(q, v, out[:n])
-		if out[n] != math.MinInt64 {
-			t.Fatalf("%s: wrote past out", k.Name)
-		}
-		for i := range n {
-			if out[i] != want[i] {
-				t.Fatalf("%s: dim %d, %d rows: row %d = %d, want %d", k.Name, len(q), n, i, out[i], want[i])
-			}
+		checkGuarded(t, fmt.Sprintf("%s: dim %d, %d rows", k.Name, len(q), n), n, math.MinInt64,
+			func(out []int64) { k.Rows(q, v, out) }, want)
+	}
+}
+
+// checkGuarded runs f on n outputs with a guard slot after them, so a
+// kernel writing past them shows, and compares the outputs with want.
+func checkGuarded[T int32 | int64](t *testing.T, what string, n int, guard T, f func([]T), want []T) {
+	t.Helper()
+	out := make([]T, n+1)
+	out[n] = guard
+	f(out[:n])
+	if out[n] != guard {
+		t.Fatalf("%s: wrote past out", what)
+	}
+	for i := range n {
+		if out[i] != want[i] {
+			t.Fatalf("%s: row %d = %d, want %d", what, i, out[i], want[i])
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package dot
 
 import (
+	"fmt"
 	"math"
 	"math/rand"
 	"testing"
@@ -51,17 +52,8 @@ func checkNibbles(t *testing.T, q8 []int8, v []int8, n int) {
 			}
 		}
 		for _, kc := range Kernels() {
-			out := make([]int32, n+1)
-			out[n] = math.MinInt32
-			kc.Coarse(q8, hi, out[:n])
-			if out[n] != math.MinInt32 {
-				t.Fatalf("%s: Coarse wrote past out", kc.Name)
-			}
-			for i := range n {
-				if out[i] != want[i] {
-					t.Fatalf("split %s, coarse %s: dim %d, row %d = %d, want %d", ks.Name, kc.Name, dim, i, out[i], want[i])
-				}
-			}
+			checkGuarded(t, fmt.Sprintf("split %s, coarse %s: dim %d", ks.Name, kc.Name, dim), n, math.MinInt32,
+				func(out []int32) { kc.Coarse(q8, hi, out) }, want)
 		}
 	}
 }
