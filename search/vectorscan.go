@@ -62,7 +62,7 @@ var scanKernel = dot.Best
 // of memory bandwidth. So a large snapshot is scanned in two passes. The
 // coarse pass reads the high nibble plane alone (half the bytes) and
 // estimates every row's cosine from it, the low nibbles taken at their
-// mean; the rescore pass joins the planes of the best candidates(k) rows
+// mean; the exact pass joins the planes of the best candidates(k) rows
 // by that estimate back into int8 vectors and computes their cosines
 // exactly, as a scan of every row would. The estimate's error is about a
 // tenth of the spread of cosines between rows, so the true best k lie far
@@ -84,7 +84,7 @@ var minCandidates, exactShare = 4096, 8
 // so the deeper rounds a search may need (copies of a passage left out,
 // long notes crowding the others) select among 4 bytes a row instead of
 // reading the vectors again. coarse says the cosines are the coarse pass's
-// estimates; a round then rescores the candidates it picks, as the scan
+// estimates; a round then scores the candidates it picks exactly, as the scan
 // does. Rows tie in the same order either way, so a round's hits are the
 // same as a scan's.
 type scanMemo struct {
@@ -144,7 +144,7 @@ func (s *snapshot) topKWith(kern dot.Kernel, v []float32, k int, allow map[int64
 			memo.full, memo.coarse = true, true
 		}
 	}
-	return s.rescore(kern, q, hits, k)
+	return s.exactPass(kern, q, hits, k)
 }
 
 // parts runs f over the rows split across cores, each part keeping its
@@ -245,10 +245,10 @@ func (s *snapshot) coarse(kern dot.Kernel, q queryVec, lo, hi, k int, allow map[
 	return t.best()
 }
 
-// rescore computes the exact cosines of the candidate rows, in row order
+// exactPass computes the exact cosines of the candidate rows, in row order
 // (as a scan meets them, so ties break alike), split across cores, and
 // keeps the best k.
-func (s *snapshot) rescore(kern dot.Kernel, q queryVec, cand []hit, k int) []hit {
+func (s *snapshot) exactPass(kern dot.Kernel, q queryVec, cand []hit, k int) []hit {
 	rows := make([]int32, len(cand))
 	for i, c := range cand {
 		rows[i] = c.row
