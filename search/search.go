@@ -291,9 +291,28 @@ type query struct {
 	rowScale float64   // rowScale of the index's keyword rows
 	rows     int       // the index's keyword rows (bm25's N), read once with rowsErr
 	rowsErr  error
-	counts   []int     // each term's rows, up to maxTermRows (termRows)
-	seen     stageMemo // the second stage's last candidates and features
-	scans    scanMemo  // the first scan's cosines, for deeper rounds
+	counts   []int              // each term's rows, up to maxTermRows (termRows)
+	seen     stageMemo          // the second stage's last candidates and features
+	scans    scanMemo           // the first scan's cosines, for deeper rounds
+	kw       []store.KeywordHit // the keyword list as deep as kwLimit, once read
+	kwLimit  int
+}
+
+// keywordList returns the best k rows of the keyword list. The first
+// round reads it as deep as the rounds distinct may add need (four times
+// the results, each note's cap of them, four candidates each), so they
+// slice it instead of asking SQLite again: at a million windows each ask
+// costs 5–20 ms, however few rows it keeps.
+func (q *query) keywordList(ctx context.Context, rd *store.Reader, w store.Weights, k int) ([]store.KeywordHit, error) {
+	if q.kw == nil || (k > q.kwLimit && len(q.kw) == q.kwLimit) {
+		limit := max(k, 16*q.req.N*q.req.MaxPerPage)
+		hits, err := rd.KeywordAny(ctx, q.terms, q.filter, w, limit)
+		if err != nil {
+			return nil, err
+		}
+		q.kw, q.kwLimit = append([]store.KeywordHit{}, hits...), limit
+	}
+	return q.kw[:min(k, len(q.kw))], nil
 }
 
 // termRows returns each query term's rows in the keyword index, up to
@@ -332,7 +351,7 @@ func (e *Engine) rank(ctx context.Context, rd *store.Reader, q *query) ([]*group
 		}()
 		var kw []store.KeywordHit
 		if len(q.terms) > 0 {
-			kw, err = rd.KeywordAny(ctx, q.terms, q.filter, e.opts.Weights, k)
+			kw, err = q.keywordList(ctx, rd, e.opts.Weights, k)
 		}
 		<-scanned
 		if err != nil {

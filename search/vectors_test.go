@@ -70,9 +70,12 @@ func TestTopKMemo(t *testing.T) {
 	for r := 0; r < len(s.ids); r += 5 {
 		dead.kill(r)
 	}
-	for _, pass := range []string{"exact", "two-pass"} {
-		if pass == "two-pass" {
+	for _, pass := range []string{"exact", "two-pass", "two-pass, rounds sharing candidates"} {
+		switch pass {
+		case "two-pass":
 			twoPass(t)
+		case "two-pass, rounds sharing candidates": // k = 100, 120, 128: 2,048 candidates each
+			minCandidates = 2048
 		}
 		topKMemo(t, pass, s, &dead, allow, r)
 	}
@@ -91,7 +94,7 @@ func topKMemo(t *testing.T, pass string, s, dead *snapshot, allow map[int64]bool
 			q := make([]float32, 64)
 			randomUnit(r, q)
 			var memo scanMemo
-			for _, k := range []int{100, 400, 1600, 6400} {
+			for _, k := range []int{100, 120, 128, 400, 1600, 6400} {
 				want := snap.topKWith(dot.Best, q, k, filter, nil)
 				got := snap.topKWith(dot.Best, q, k, filter, &memo)
 				if fmt.Sprint(got) != fmt.Sprint(want) {

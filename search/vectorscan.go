@@ -85,12 +85,15 @@ var minCandidates, exactShare = 4096, 8
 // long notes crowding the others) select among 4 bytes a row instead of
 // reading the vectors again. coarse says the cosines are the coarse pass's
 // estimates; a round then scores the candidates it picks exactly, as the scan
-// does. Rows tie in the same order either way, so a round's hits are the
-// same as a scan's.
+// does; the candidates of a round that keeps as many as the last are the
+// same rows, whose exact cosines the memo keeps too. Rows tie in the same
+// order either way, so a round's hits are the same as a scan's.
 type scanMemo struct {
 	cos    []float32 // per row, once full
 	full   bool
 	coarse bool
+	exact  []hit // the last exact pass's candidates, every one with its exact cosine
+	scored int   // how many candidates the coarse pass kept for exact
 }
 
 // cosPool recycles the memos' cosine arrays (4 MB at a million windows).
@@ -100,6 +103,7 @@ func (m *scanMemo) release() {
 	if m.cos != nil {
 		cosPool.Put(&m.cos)
 		m.cos, m.full, m.coarse = nil, false, false
+		m.exact, m.scored = nil, 0
 	}
 }
 
@@ -129,6 +133,8 @@ func (s *snapshot) topKWith(kern dot.Kernel, v []float32, k int, allow map[int64
 	switch {
 	case memo != nil && memo.full && !memo.coarse:
 		return s.parts(n, k, func(lo, hi, k int) []hit { return s.pick(cos, lo, hi, k, allow) })
+	case memo != nil && memo.full && memo.scored == candidates(k):
+		return best(slices.Clone(memo.exact), k) // the same candidates, scored already
 	case memo != nil && memo.full:
 		hits = s.parts(n, candidates(k), func(lo, hi, c int) []hit { return s.pick(cos, lo, hi, c, allow) })
 	case n <= exactAll(k):
@@ -144,7 +150,11 @@ func (s *snapshot) topKWith(kern dot.Kernel, v []float32, k int, allow map[int64
 			memo.full, memo.coarse = true, true
 		}
 	}
-	return s.exactPass(kern, q, hits, k)
+	if memo == nil {
+		return s.exactPass(kern, q, hits, k)
+	}
+	memo.exact, memo.scored = s.exactPass(kern, q, hits, len(hits)), len(hits)
+	return best(slices.Clone(memo.exact), k)
 }
 
 // parts runs f over the rows split across cores, each part keeping its
