@@ -69,15 +69,14 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (_ *mds
 		q.snap, resp.Mode = nil, mdsearch.ModeKeyword
 		addNotice(&resp.Notice, "the model cannot read this query (its vocabulary has no words of this script); showing keyword results")
 	}
+	// The query is embedded while SQLite answers what needs no vector.
+	var embedded chan queryVector
 	if q.snap != nil {
-		if q.vec, err = e.embedQuery(ctx, req.Query); err != nil {
-			if mdsearch.KindOf(err) != mdsearch.KindUnavailable {
-				return nil, err
-			}
-			// A model server that is down costs the semantic list only.
-			q.snap, resp.Mode = nil, mdsearch.ModeKeyword
-			resp.Notice = "semantic search unavailable: " + err.Error() + "; showing keyword results"
-		}
+		embedded = make(chan queryVector, 1)
+		go func() {
+			v, err := e.embedQuery(ctx, req.Query)
+			embedded <- queryVector{v, err}
+		}()
 	}
 	q.mode = resp.Mode
 	if q.mode != mdsearch.ModeSemantic {
@@ -100,17 +99,31 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (_ *mds
 		q.stale = err != nil || gen != q.snap.ver.Gen
 	}
 	q.cover, q.rowScale = 1, 1
-	if len(q.terms) > 0 {
-		// Read once for both: bm25's N. Unreadable, it costs hybrid only
-		// the small-vault scale; keyword mode needs it for coverage.
-		q.rows, q.rowsErr = rt.Reader.KeywordRows(ctx)
-		if q.rowsErr == nil {
-			q.rowScale = rowScale(q.rows)
-		}
-		if q.mode == mdsearch.ModeKeyword {
-			if q.cover, err = coverage(ctx, rt.Reader, q); err != nil {
+	q.keywordRows(ctx, rt.Reader)
+	if embedded != nil {
+		if q.mode == mdsearch.ModeHybrid && len(q.terms) > 0 && (e.opts.Reranker == nil || req.NoRerank) {
+			if _, err := q.keywordList(ctx, rt.Reader, e.opts.Weights, firstRound(q.req)); err != nil {
 				return nil, err
 			}
+		}
+		got := <-embedded
+		if err := got.err; err != nil {
+			if mdsearch.KindOf(err) != mdsearch.KindUnavailable {
+				return nil, err
+			}
+			// A model server that is down costs the semantic list only.
+			q.snap, resp.Mode, q.mode = nil, mdsearch.ModeKeyword, mdsearch.ModeKeyword
+			resp.Notice = "semantic search unavailable: " + err.Error() + "; showing keyword results"
+			if q.terms == nil {
+				q.terms = matchTerms(req.Query)
+				q.keywordRows(ctx, rt.Reader)
+			}
+		}
+		q.vec = got.vec
+	}
+	if q.mode == mdsearch.ModeKeyword && len(q.terms) > 0 {
+		if q.cover, err = coverage(ctx, rt.Reader, q); err != nil {
+			return nil, err
 		}
 	}
 	res, joins, stamps, copies, err := e.reranked(ctx, rt.Reader, q, &resp.Notice)
@@ -315,6 +328,25 @@ func (q *query) keywordList(ctx context.Context, rd *store.Reader, w store.Weigh
 	return q.kw[:min(k, len(q.kw))], nil
 }
 
+// queryVector is the embedded query, or why it could not be.
+type queryVector struct {
+	vec []float32
+	err error
+}
+
+// keywordRows reads the index's keyword rows once for both: bm25's N.
+// Unreadable, it costs hybrid only the small-vault scale; keyword mode
+// needs it for coverage.
+func (q *query) keywordRows(ctx context.Context, rd *store.Reader) {
+	if len(q.terms) == 0 {
+		return
+	}
+	q.rows, q.rowsErr = rd.KeywordRows(ctx)
+	if q.rowsErr == nil {
+		q.rowScale = rowScale(q.rows)
+	}
+}
+
 // termRows returns each query term's rows in the keyword index, up to
 // maxTermRows, read once for coverage and the second stage.
 func (q *query) termRows(ctx context.Context, rd *store.Reader) ([]int, error) {
@@ -339,7 +371,7 @@ func (e *Engine) rank(ctx context.Context, rd *store.Reader, q *query) ([]*group
 			return nil, err
 		}
 	}
-	for k := max(100, 4*q.req.N*q.req.MaxPerPage); ; k *= 4 {
+	for k := firstRound(q.req); ; k *= 4 {
 		// The scan runs in memory while SQLite answers the keyword list.
 		var sem []hit
 		scanned := make(chan struct{})
@@ -372,6 +404,9 @@ func (e *Engine) rank(ctx context.Context, rd *store.Reader, q *query) ([]*group
 		}
 	}
 }
+
+// firstRound is how many candidates each list gives rank's first round.
+func firstRound(req mdsearch.SearchRequest) int { return max(100, 4*req.N*req.MaxPerPage) }
 
 // normalize fills defaults and checks ranges.
 //

@@ -101,7 +101,8 @@ var cosPool sync.Pool
 
 func (m *scanMemo) release() {
 	if m.cos != nil {
-		cosPool.Put(&m.cos)
+		c := m.cos // its own header: the pool's user may change it
+		cosPool.Put(&c)
 		m.cos, m.full, m.coarse = nil, false, false
 		m.exact, m.scored = nil, 0
 	}
