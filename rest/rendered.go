@@ -6,22 +6,23 @@ import (
 	"net/url"
 
 	"github.com/mdsearch/mdsearch"
-	"github.com/mdsearch/mdsearch/render"
+	"github.com/mdsearch/mdsearch/rest/notehtml"
+	"github.com/mdsearch/mdsearch/vault"
 )
 
 // RenderedNote is a note read with render=html: the read, plus its content
 // as safe HTML and its headings with their ids and lines.
 type RenderedNote struct {
 	mdsearch.ReadResponse
-	HTML     string           `json:"html"`
-	Headings []render.Heading `json:"headings"`
+	HTML     string             `json:"html"`
+	Headings []notehtml.Heading `json:"headings"`
 }
 
 // renderNote renders a read note for the page, its wikilinks resolved
 // among the notes of its collection. It stops with ctx's error once the
 // client has gone.
 func (srv *Server) renderNote(ctx context.Context, resp *mdsearch.ReadResponse) (RenderedNote, error) {
-	var links *render.LinkIndex
+	var links *vault.LinkIndex
 	if srv.opts.NoteLinks != nil {
 		var err error
 		if links, err = srv.opts.NoteLinks(ctx, resp.Collection); err != nil {
@@ -42,14 +43,14 @@ func (srv *Server) renderNote(ctx context.Context, resp *mdsearch.ReadResponse) 
 		}
 		return noteHref(resp.Collection, p, heading), true
 	}
-	opts := render.HTMLOptions{FirstLine: resp.StartLine, Link: link}
+	opts := notehtml.Options{FirstLine: resp.StartLine, Link: link}
 	if resp.Section != "" || resp.StartLine > 1 { // a section or lines: ids as the whole note gives them ("setup-1", not "setup")
 		whole, err := srv.s.Read(ctx, mdsearch.ReadRequest{Path: resp.Collection + ":" + resp.Path, Full: true})
 		if err == nil {
-			opts.IDs = render.SectionIDs([]byte(whole.Content), resp.StartLine)
+			opts.IDs = notehtml.SectionIDs([]byte(whole.Content), resp.StartLine)
 		}
 	}
-	r, err := render.HTMLContext(ctx, []byte(resp.Content), opts)
+	r, err := notehtml.HTMLContext(ctx, []byte(resp.Content), opts)
 	return RenderedNote{ReadResponse: *resp, HTML: r.HTML, Headings: r.Headings}, err
 }
 

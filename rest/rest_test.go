@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/mdsearch/mdsearch"
-	"github.com/mdsearch/mdsearch/render"
+	"github.com/mdsearch/mdsearch/vault"
 )
 
 // fake answers like the engine for adapter-only checks; the engine-backed
@@ -236,11 +236,11 @@ func TestNotes(t *testing.T) {
 // render=html adds the note as safe HTML, its wikilinks pointing at the
 // page's address of the notes they name.
 func TestRenderedNote(t *testing.T) {
-	lister := func(_ context.Context, coll string) (*render.LinkIndex, error) {
+	lister := func(_ context.Context, coll string) (*vault.LinkIndex, error) {
 		if coll != "v" {
 			t.Errorf("listed collection %q", coll)
 		}
-		return render.NewLinkIndex([]string{"links.md", "kitchen/Sourdough.md"}), nil
+		return vault.NewLinkIndex([]string{"links.md", "kitchen/Sourdough.md"}), nil
 	}
 	srv := New(&fake{}, Options{NoteLinks: lister})
 	resp, body := get(t, srv, "GET", "/api/v1/notes/links.md?render=html")

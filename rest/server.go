@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/mdsearch/mdsearch"
-	"github.com/mdsearch/mdsearch/render"
+	"github.com/mdsearch/mdsearch/vault"
 )
 
 // Options configure a Server.
@@ -28,7 +28,7 @@ type Options struct {
 	// NoteLinks resolves link targets among a collection's notes, so a
 	// rendered note's wikilinks resolve (search.Engine.NoteLinks); nil
 	// leaves them unresolved.
-	NoteLinks func(ctx context.Context, collection string) (*render.LinkIndex, error)
+	NoteLinks func(ctx context.Context, collection string) (*vault.LinkIndex, error)
 	// MaxConcurrentSearches bounds searches running at once; more wait.
 	// 0 means 16.
 	MaxConcurrentSearches int

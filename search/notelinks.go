@@ -6,7 +6,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mdsearch/mdsearch/render"
 	"github.com/mdsearch/mdsearch/vault"
 )
 
@@ -24,7 +23,7 @@ type noteLinks struct {
 // from it; done closes when it ends.
 type listing struct {
 	done  chan struct{}
-	links *render.LinkIndex
+	links *vault.LinkIndex
 	err   error
 	at    time.Time
 }
@@ -36,7 +35,7 @@ const noteLinksTTL = 10 * time.Second
 // walked as indexing walks it (the same ignore rules and size limit), so a
 // link in a rendered note resolves to the note Obsidian would open. An
 // unknown collection has no notes.
-func (e *Engine) NoteLinks(ctx context.Context, collection string) (*render.LinkIndex, error) {
+func (e *Engine) NoteLinks(ctx context.Context, collection string) (*vault.LinkIndex, error) {
 	n := &e.links
 	for {
 		n.mu.Lock()
@@ -74,7 +73,7 @@ func (e *Engine) NoteLinks(ctx context.Context, collection string) (*render.Link
 func (e *Engine) fillLinks(ctx context.Context, collection string, l *listing) {
 	var paths []string
 	paths, l.err = e.notePaths(ctx, collection)
-	l.links, l.at = render.NewLinkIndex(paths), time.Now()
+	l.links, l.at = vault.NewLinkIndex(paths), time.Now()
 	if l.err != nil {
 		n := &e.links
 		n.mu.Lock()

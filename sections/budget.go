@@ -33,7 +33,7 @@ const maxHeading = 64 << 10
 // ParseCost estimates the memory, in bytes, that parsing src as markdown
 // takes, from its lines alone: blocks, containers and heading text cost
 // the most. Rendering a note costs a few times more than reading its
-// sections (render.HTML uses it too).
+// sections (notehtml.HTML uses it too).
 func ParseCost(src []byte) int {
 	var fences Fences
 	cost, prevLen, blank := 0, 0, true

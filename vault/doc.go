@@ -13,6 +13,10 @@
 // Resolve turns a user-supplied vault-relative path into a file path, and
 // refuses "..", absolute paths and symlinks that lead out of the vault.
 //
+// A LinkIndex resolves a note's links ([[Name]], [[folder/Name]], a
+// relative markdown link) to vault paths as Obsidian does: the engine
+// follows them for reads and the web page links them.
+//
 // Room 1 of the pipeline (docs/architecture.md): the first; it lists a
 // vault's notes and reads them for sections.
 package vault

@@ -1,7 +1,6 @@
-package render
+package notehtml
 
 import (
-	"golang.org/x/text/unicode/norm"
 	"reflect"
 	"strings"
 	"testing"
@@ -54,7 +53,7 @@ func TestHTML(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := HTML([]byte(tt.src), HTMLOptions{Link: link}).HTML
+			got := HTML([]byte(tt.src), Options{Link: link}).HTML
 			for _, w := range tt.want {
 				if !strings.Contains(got, w) {
 					t.Errorf("missing %q in\n%s", w, got)
@@ -71,7 +70,7 @@ func TestHTML(t *testing.T) {
 
 func TestHTMLHeadings(t *testing.T) {
 	src := "Intro\n\n# Title\n\nText\n\n## Setup `code` {#setup}\n\nSetext\n------\n"
-	got := HTML([]byte(src), HTMLOptions{FirstLine: 10}).Headings
+	got := HTML([]byte(src), Options{FirstLine: 10}).Headings
 	want := []Heading{
 		{ID: "title", Level: 1, Text: "Title", Line: 12},
 		{ID: "setup", Level: 2, Text: "Setup code", Line: 16},
@@ -80,27 +79,27 @@ func TestHTMLHeadings(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("headings\n got %+v\nwant %+v", got, want)
 	}
-	if h := HTML(nil, HTMLOptions{}); h.Headings == nil || h.HTML != "" {
+	if h := HTML(nil, Options{}); h.Headings == nil || h.HTML != "" {
 		t.Errorf("empty note: %+v", h)
 	}
 	// The ids read takes: a custom id later in the note is reserved, and
 	// a repeated heading gets the next number (sections.IDs).
 	var ids []string
-	for _, h := range HTML([]byte("## Setup\n\n## Setup\n\n## Custom {#setup-2}\n\n## Setup\n"), HTMLOptions{}).Headings {
+	for _, h := range HTML([]byte("## Setup\n\n## Setup\n\n## Custom {#setup-2}\n\n## Setup\n"), Options{}).Headings {
 		ids = append(ids, h.ID)
 	}
 	if got := strings.Join(ids, " "); got != "setup setup-1 setup-2 setup-3" {
 		t.Errorf("ids %s", got)
 	}
 	// An empty heading still has its line.
-	if hs := HTML([]byte("a\n\n## \n\nb\n"), HTMLOptions{}).Headings; len(hs) != 1 || hs[0].Line != 3 || hs[0].ID != "heading" {
+	if hs := HTML([]byte("a\n\n## \n\nb\n"), Options{}).Headings; len(hs) != 1 || hs[0].Line != 3 || hs[0].ID != "heading" {
 		t.Errorf("empty heading: %+v", hs)
 	}
 	// A section rendered alone keeps the ids the whole note gives it.
 	note := "# Edge\n\n## Setup\n\na\n\n## Setup\n\nb\n\n### Setup\n\nc\n"
 	section := "## Setup\n\nb\n\n### Setup\n\nc\n" // from line 7
 	ids = ids[:0]
-	for _, h := range HTML([]byte(section), HTMLOptions{FirstLine: 7, IDs: SectionIDs([]byte(note), 7)}).Headings {
+	for _, h := range HTML([]byte(section), Options{FirstLine: 7, IDs: SectionIDs([]byte(note), 7)}).Headings {
 		ids = append(ids, h.ID)
 	}
 	if got := strings.Join(ids, " "); got != "setup-1 setup-2" {
@@ -116,44 +115,9 @@ func TestHTMLHeadingText(t *testing.T) {
 		{"## Mail <me@example.org>", "Mail me@example.org"},
 	}
 	for _, tt := range tests {
-		h := HTML([]byte(tt.src), HTMLOptions{Link: link}).Headings
+		h := HTML([]byte(tt.src), Options{Link: link}).Headings
 		if len(h) != 1 || h[0].Text != tt.want {
 			t.Errorf("HTML(%q) headings = %+v, want text %q", tt.src, h, tt.want)
-		}
-	}
-}
-
-func TestLinkIndex(t *testing.T) {
-	nfd := norm.NFD.String("맥북_메모.md") // as macOS names it
-	x := NewLinkIndex([]string{"Home.md", "a/Note.md", "b/Note.md", "a/deep/Note.md", "b/c/Plan.md", "Other.markdown", nfd})
-	tests := []struct{ from, target, want string }{
-		{"Home.md", "Note", "a/Note.md"},          // shortest path, then by name
-		{"b/c/Plan.md", "note", "a/Note.md"},      // case ignored
-		{"a/deep/x.md", "Note", "a/deep/Note.md"}, // the linking note's folder wins
-		{"Home.md", "deep/Note", "a/deep/Note.md"},
-		{"Home.md", "b/Note.md", "b/Note.md"},
-		{"Home.md", "Plan", "b/c/Plan.md"},
-		{"Home.md", "Other", "Other.markdown"},
-		{"Home.md", "", "Home.md"},
-		{"Home.md", "Missing", ""},
-		{"Home.md", "photo.png", ""},
-		{"Home.md", "e/Note", ""},
-		{"Home.md", "맥북_메모", nfd}, // typed composed
-	}
-	for _, tt := range tests {
-		got, ok := x.Resolve(tt.from, tt.target)
-		if got != tt.want || ok != (tt.want != "") {
-			t.Errorf("Resolve(%q, %q) = %q, %v; want %q", tt.from, tt.target, got, ok, tt.want)
-		}
-	}
-	for _, tt := range []struct{ from, dest, want string }{
-		{"b/c/Plan.md", "../Note.md", "b/Note.md"},
-		{"a/Note.md", "deep/Note.md", "a/deep/Note.md"},
-		{"Home.md", "Plan.md", "b/c/Plan.md"},
-		{"Home.md", "nope/x.md", ""},
-	} {
-		if got, _ := x.ResolveRelative(tt.from, tt.dest); got != tt.want {
-			t.Errorf("ResolveRelative(%q, %q) = %q, want %q", tt.from, tt.dest, got, tt.want)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package render
+package notehtml
 
 import (
 	"context"
@@ -21,7 +21,7 @@ func TestHostileNoteRendersQuickly(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			src := []byte("# E\n\n" + c.body + "\n")
 			start := time.Now()
-			r := HTML(src, HTMLOptions{})
+			r := HTML(src, Options{})
 			if d := time.Since(start); d > 3*time.Second {
 				t.Errorf("rendering took %v", d)
 			}
@@ -35,10 +35,10 @@ func TestHostileNoteRendersQuickly(t *testing.T) {
 // The emphasis guard leaves ordinary emphasis alone.
 func TestDelimiterGuardKeepsEmphasis(t *testing.T) {
 	src := strings.Repeat("*a* ", maxDelimiters/2) + "**b**\n"
-	if got := HTML([]byte(src), HTMLOptions{}).HTML; strings.Count(got, "<em>") != maxDelimiters/2 || strings.Contains(got, "<strong>") {
+	if got := HTML([]byte(src), Options{}).HTML; strings.Count(got, "<em>") != maxDelimiters/2 || strings.Contains(got, "<strong>") {
 		t.Errorf("first %d runs: %d <em>, <strong> %v", maxDelimiters, strings.Count(got, "<em>"), strings.Contains(got, "<strong>"))
 	}
-	if got := HTML([]byte("*a* **b** ~~c~~\n"), HTMLOptions{}).HTML; !strings.Contains(got, "<em>a</em> <strong>b</strong> <del>c</del>") {
+	if got := HTML([]byte("*a* **b** ~~c~~\n"), Options{}).HTML; !strings.Contains(got, "<em>a</em> <strong>b</strong> <del>c</del>") {
 		t.Errorf("got %s", got)
 	}
 }
@@ -54,11 +54,11 @@ func TestRenderStopsWhenCancelled(t *testing.T) {
 	src := []byte(b.String())
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := HTMLContext(ctx, src, HTMLOptions{}); !errors.Is(err, context.Canceled) {
+	if _, err := HTMLContext(ctx, src, Options{}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled before: err %v", err)
 	}
 	start := time.Now()
-	full, err := HTMLContext(context.Background(), src, HTMLOptions{})
+	full, err := HTMLContext(context.Background(), src, Options{})
 	whole := time.Since(start)
 	if err != nil || !strings.Contains(full.HTML, "<h2") {
 		t.Fatalf("uncancelled: err %v", err)
@@ -66,7 +66,7 @@ func TestRenderStopsWhenCancelled(t *testing.T) {
 	ctx, cancel = context.WithCancel(context.Background())
 	time.AfterFunc(whole/4, cancel)
 	start = time.Now()
-	if _, err := HTMLContext(ctx, src, HTMLOptions{}); !errors.Is(err, context.Canceled) {
+	if _, err := HTMLContext(ctx, src, Options{}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled during: err %v (whole render %v)", err, whole)
 	}
 	t.Logf("whole render %v, cancelled one stopped after %v", whole, time.Since(start))
@@ -78,7 +78,7 @@ func TestCostlyNoteShownAsText(t *testing.T) {
 	for _, line := range []string{"# h\n", "- item\n", strings.Repeat("> ", 60) + "x\n"} {
 		src := []byte(strings.Repeat(line, MaxRenderSize/len(line)))
 		start := time.Now()
-		r := HTML(src, HTMLOptions{})
+		r := HTML(src, Options{})
 		if !strings.Contains(r.HTML, "too many headings, list items or nested quotes") || !strings.Contains(r.HTML, "<pre>") {
 			t.Errorf("%q: got %.200s", line, r.HTML)
 		}
@@ -91,7 +91,7 @@ func TestCostlyNoteShownAsText(t *testing.T) {
 // A note over MaxRenderSize is shown as its text, escaped, with a notice.
 func TestTooBigNoteShownAsText(t *testing.T) {
 	src := []byte("# Big <b>\n\n" + strings.Repeat("x", MaxRenderSize))
-	r := HTML(src, HTMLOptions{})
+	r := HTML(src, Options{})
 	if !strings.Contains(r.HTML, `class="render-notice"`) || !strings.Contains(r.HTML, "<pre># Big &lt;b&gt;") || strings.Contains(r.HTML, "<h1") {
 		t.Errorf("got %.300s", r.HTML)
 	}

@@ -1,4 +1,4 @@
-package render
+package notehtml
 
 import (
 	"bytes"
@@ -38,7 +38,7 @@ func BenchmarkHTML(b *testing.B) {
 		b.SetBytes(size)
 		for b.Loop() {
 			for _, src := range notes {
-				HTML(src, HTMLOptions{Link: link})
+				HTML(src, Options{Link: link})
 			}
 		}
 	})

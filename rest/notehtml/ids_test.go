@@ -1,4 +1,4 @@
-package render
+package notehtml
 
 import (
 	"io/fs"
@@ -38,7 +38,7 @@ func pageIDs(src []byte, known []Heading) []Heading {
 		lines[h.Line] = true
 	}
 	out := []Heading{}
-	for _, h := range HTML(src, HTMLOptions{}).Headings {
+	for _, h := range HTML(src, Options{}).Headings {
 		if lines[h.Line] {
 			out = append(out, Heading{ID: h.ID, Line: h.Line})
 		}
@@ -58,7 +58,7 @@ func TestPageIDsAreReadIDs(t *testing.T) {
 	if got := pageIDs(src, want); !reflect.DeepEqual(got, want) {
 		t.Errorf("page ids\n%v\nread's\n%v", got, want)
 	}
-	page := HTML(src, HTMLOptions{})
+	page := HTML(src, Options{})
 	if strings.Contains(page.HTML, "Hidden") || strings.Contains(page.HTML, "%%") {
 		t.Errorf("a comment is shown: %s", page.HTML)
 	}
@@ -109,7 +109,7 @@ func TestPageHidesComments(t *testing.T) {
 		{"Type `%%` here.\n\n%%\nsecret\n%%\n\nVisible.\n", []string{"<code>%%</code>", `<p data-line="7">Visible.</p>`}, []string{"secret"}},
 		{"a %%inline%% b\n", []string{"a %%inline%% b"}, nil},
 	} {
-		page := HTML([]byte(tt.src), HTMLOptions{}).HTML
+		page := HTML([]byte(tt.src), Options{}).HTML
 		for _, w := range tt.want {
 			if !strings.Contains(page, w) {
 				t.Errorf("%q: no %q in\n%s", tt.src, w, page)
@@ -136,7 +136,7 @@ func TestPathologicalNesting(t *testing.T) {
 		t.Errorf("tameBrackets(%q) = %q", para, got)
 	}
 	for _, src := range []string{deep, strings.Repeat("[[", 200000) + "x"} {
-		page := HTML([]byte("# P\n\n"+src), HTMLOptions{})
+		page := HTML([]byte("# P\n\n"+src), Options{})
 		if !strings.Contains(page.HTML, "x") {
 			t.Errorf("%.10q…: the text is gone", src)
 		}

@@ -1,4 +1,4 @@
-package render
+package notehtml
 
 import (
 	"bytes"
@@ -20,8 +20,8 @@ import (
 	"github.com/mdsearch/mdsearch/sections"
 )
 
-// HTMLOptions tune how a note is rendered to HTML.
-type HTMLOptions struct {
+// Options tune how a note is rendered to HTML.
+type Options struct {
 	// FirstLine is the line number of the source's first line in its file,
 	// so data-line attributes and Heading.Line match the file; 0 means 1.
 	FirstLine int
@@ -38,7 +38,7 @@ type HTMLOptions struct {
 }
 
 // SectionIDs is the ids of a note's headings before line, taken, with
-// every custom id of the note reserved: what HTMLOptions.IDs needs to give
+// every custom id of the note reserved: what Options.IDs needs to give
 // a section rendered alone the ids the whole note gives it.
 func SectionIDs(note []byte, line int) *sections.IDs {
 	doc := sections.Parse("", note)
@@ -73,7 +73,7 @@ type Rendered struct {
 // wikilinks and embeds are understood. Headings get ids ("## Title
 // {#custom-id}" sets one explicitly) and top-level blocks a data-line
 // attribute, so a page can link to a section and mark a range of lines.
-func HTML(src []byte, opts HTMLOptions) Rendered {
+func HTML(src []byte, opts Options) Rendered {
 	r, _ := HTMLContext(context.Background(), src, opts)
 	return r
 }
@@ -81,7 +81,7 @@ func HTML(src []byte, opts HTMLOptions) Rendered {
 // HTMLContext is HTML that stops, with ctx's error, once ctx is done: it
 // looks between top-level blocks, so a reader who left stops the work. A
 // note over MaxRenderSize is shown as its text, not rendered.
-func HTMLContext(ctx context.Context, src []byte, opts HTMLOptions) (Rendered, error) {
+func HTMLContext(ctx context.Context, src []byte, opts Options) (Rendered, error) {
 	if err := ctx.Err(); err != nil {
 		return Rendered{}, err
 	}
@@ -150,7 +150,7 @@ var noteStateKey = parser.NewContextKey()
 
 // noteState is what one HTML call's transformer reads and collects.
 type noteState struct {
-	opts     HTMLOptions
+	opts     Options
 	lines    sections.LineIndex // over the whole source, frontmatter included
 	base     int                // offset of the parsed body in the source
 	first    int                // the file's line number of the source's first line

@@ -1,0 +1,17 @@
+// Package notehtml renders a note as HTML for the web page that rest
+// serves.
+//
+// HTML renders a note with goldmark (GFM tables, strikethrough, task lists,
+// autolinks) into HTML that is safe to put in a page: raw HTML is omitted,
+// javascript: and similar links are dropped, images become text. Obsidian's
+// callouts become styled boxes, and its [[wikilinks]] and ![[embeds]] link
+// to the notes they name (resolved by the caller, with a vault.LinkIndex).
+// Headings carry ids ("## Title {#custom-id}" sets one) and top-level
+// blocks a data-line attribute, so a page can deep-link to a section and
+// mark the lines of a search hit. Rendering is bounded: a note too big or
+// too costly to parse is shown as its text, hostile runs of brackets and
+// emphasis markers are read as text, and a cancelled request stops it.
+//
+// Room 7 of the pipeline (docs/architecture.md): beside the REST adapter,
+// the web page's view of a note.
+package notehtml
