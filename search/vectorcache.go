@@ -36,7 +36,12 @@ import (
 // (float32), heading flags (one byte), the high nibble plane and the low
 // one (planes.go), all little-endian, and last the CRC-32C of everything
 // before it.
-const vectorCacheMagic = "mdsearch vectors 3\n"
+const vectorCacheMagic = "mdsearch vectors " + vectorCacheFormat + "\n"
+
+// vectorCacheFormat is the file layout's version, in the magic and the
+// file's name: builds of two formats keep a file each instead of
+// rewriting one another's on every search.
+const vectorCacheFormat = "3"
 
 // cacheKey names the state of the index a cache file holds.
 type cacheKey struct {
@@ -80,7 +85,7 @@ func (e *Engine) vectorCacheKey(ctx context.Context, model int64) (cacheKey, str
 	k := cacheKey{Path: path, File: id, Instance: inst, Model: model, Name: e.emb.ModelID(), Dim: e.emb.Dim(),
 		Heading: e.opts.Fusion.HeadingCos}
 	sum := sha256.Sum256([]byte(path))
-	return k, filepath.Join(e.opts.VectorCache, hex.EncodeToString(sum[:16])+".vec"), true
+	return k, filepath.Join(e.opts.VectorCache, hex.EncodeToString(sum[:16])+"-"+vectorCacheFormat+".vec"), true
 }
 
 // readVectorCache reads the snapshot of key the file at path holds, whole,
@@ -202,39 +207,45 @@ func writeVectorCache(path string, key cacheKey, s *snapshot) {
 	b = append(b, s.lo...)
 	b = binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
 	replaceFile(path, b)
-	pruneVectorCache(filepath.Dir(path))
+	pruneVectorCache(path, key.Path)
 }
 
-// pruneVectorCache deletes the cache files of index files that are gone,
-// so the folder does not keep a copy of every index ever searched. Only
-// files that open with a vector cache header of any version are touched.
-func pruneVectorCache(dir string) {
-	names, _ := filepath.Glob(filepath.Join(dir, "*.vec"))
+// pruneVectorCache deletes, beside the file written just now, the cache
+// files of index files that are gone, so the folder does not keep a copy
+// of every index ever searched, and those of another format for the same
+// index, which this build cannot read. Only files that open with a vector
+// cache header of any version are touched.
+func pruneVectorCache(written, index string) {
+	names, _ := filepath.Glob(filepath.Join(filepath.Dir(written), "*.vec"))
 	for _, name := range names {
-		p, ok := cachedIndexPath(name)
-		if _, err := os.Stat(p); ok && errors.Is(err, fs.ErrNotExist) {
+		p, magic, ok := cachedIndexPath(name)
+		if !ok || name == written {
+			continue
+		}
+		if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) || (p == index && magic != vectorCacheMagic) {
 			os.Remove(name)
 		}
 	}
 }
 
-// cachedIndexPath reads the index path from a cache file's header.
-func cachedIndexPath(name string) (string, bool) {
+// cachedIndexPath reads the index path and the magic line (newline
+// included) from a cache file's header.
+func cachedIndexPath(name string) (path, magic string, ok bool) {
 	f, err := os.Open(name)
 	if err != nil {
-		return "", false
+		return "", "", false
 	}
 	defer f.Close()
 	head := make([]byte, 64*1024)
 	n, _ := io.ReadFull(f, head)
 	head = head[:n]
-	magic, rest, ok := bytes.Cut(head, []byte("\n"))
-	if !ok || !bytes.HasPrefix(magic, []byte("mdsearch vectors ")) || len(rest) < 4 {
-		return "", false
+	line, rest, ok := bytes.Cut(head, []byte("\n"))
+	if !ok || !bytes.HasPrefix(line, []byte("mdsearch vectors ")) || len(rest) < 4 {
+		return "", "", false
 	}
 	size := int(binary.LittleEndian.Uint32(rest))
 	if size > len(rest)-4 {
-		return "", false
+		return "", "", false
 	}
 	var h struct {
 		Key struct {
@@ -242,9 +253,9 @@ func cachedIndexPath(name string) (string, bool) {
 		} `json:"key"`
 	}
 	if json.Unmarshal(rest[4:4+size], &h) != nil || !filepath.IsAbs(h.Key.Path) {
-		return "", false
+		return "", "", false
 	}
-	return h.Key.Path, true
+	return h.Key.Path, string(line) + "\n", true
 }
 
 // replaceFile writes data to path through a temporary file beside it.

@@ -2,6 +2,8 @@ package search
 
 import (
 	"cmp"
+	"encoding/binary"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -255,8 +257,9 @@ func TestScanVectorRowsAsJoin(t *testing.T) {
 }
 
 // TestVectorCachePrune checks that writing a cache file deletes the files
-// of index files that are gone, and nothing else: not the files of
-// indexes that exist, not files without a cache header.
+// of index files that are gone and the same index's files of another
+// format, and nothing else: not the files of indexes that exist, not files
+// without a cache header.
 func TestVectorCachePrune(t *testing.T) {
 	idx := filepath.Join(t.TempDir(), "index.db")
 	e := openEngine(t, idx, newBow("bow"))
@@ -273,13 +276,19 @@ func TestVectorCachePrune(t *testing.T) {
 	writeVectorCache(filepath.Join(dir, "other.vec"), cacheKey{Path: other, Dim: s.dim}, s)
 	write(t, dir, "foreign.vec", "not a cache file\n")
 	write(t, dir, "notes.txt", "mdsearch vectors 2\n")
+	// This index's file in an older format, and another index's: only the
+	// first goes when this build writes its own.
+	for name, p := range map[string]string{"index-2.vec": idx, "other-2.vec": other} {
+		head := fmt.Sprintf(`{"key":{"path":%q}}`, p)
+		write(t, dir, name, "mdsearch vectors 2\n"+string(binary.LittleEndian.AppendUint32(nil, uint32(len(head))))+head)
+	}
 	writeVectorCache(filepath.Join(dir, "index.vec"), cacheKey{Path: idx, Dim: s.dim}, s)
 	var left []string
 	entries, _ := os.ReadDir(dir)
 	for _, en := range entries {
 		left = append(left, en.Name())
 	}
-	if want := []string{"foreign.vec", "index.vec", "notes.txt", "other.vec"}; !reflect.DeepEqual(left, want) {
+	if want := []string{"foreign.vec", "index.vec", "notes.txt", "other-2.vec", "other.vec"}; !reflect.DeepEqual(left, want) {
 		t.Fatalf("left %v, want %v", left, want)
 	}
 }
