@@ -165,18 +165,18 @@ func (s *snapshot) parts(n, k int, f func(lo, hi, k int) []hit) []hit {
 	if n < 4096 {
 		parts = 1
 	}
-	heaps := make([][]hit, parts)
+	kept := make([][]hit, parts)
 	var wg sync.WaitGroup
 	for p := range parts {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			heaps[p] = f(p*n/parts, (p+1)*n/parts, k)
+			kept[p] = f(p*n/parts, (p+1)*n/parts, k)
 		}()
 	}
 	wg.Wait()
 	var all []hit
-	for _, h := range heaps {
+	for _, h := range kept {
 		all = append(all, h...)
 	}
 	return best(all, k)
