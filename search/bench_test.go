@@ -386,27 +386,6 @@ func benchScanAgainstRead(b *testing.B, e *Engine, queries []string) {
 	})
 }
 
-// sameAsExact is the share of the hits of topK(k) that an exact scan of
-// every row finds too, over the queries vecs.
-func sameAsExact(s *snapshot, vecs [][]float32, k int) float64 {
-	same, total := 0, 0
-	for _, v := range vecs {
-		want := map[hit]bool{}
-		for _, h := range s.parts(len(s.ids), k, func(lo, hi, k int) []hit {
-			return s.scan(dot.Best, quantizeQuery(v), lo, hi, k, nil, nil)
-		}) {
-			want[h] = true
-		}
-		for _, h := range s.topK(v, k, nil) {
-			if want[h] {
-				same++
-			}
-		}
-		total += k
-	}
-	return float64(same) / float64(total)
-}
-
 // streamParts reads v on every core, one part each, as topK splits rows.
 func streamParts(b []byte) {
 	v := unsafe.Slice((*int8)(unsafe.Pointer(unsafe.SliceData(b))), len(b))

@@ -129,12 +129,20 @@ func (s *snapshot) appendWindow(w store.WindowRef, vec []byte) error {
 
 // grow appends v, leaving room for more at the end when it must copy.
 func grow[T any](a []T, v T) []T {
-	if len(a) == cap(a) {
-		b := make([]T, len(a), len(a)+len(a)/rowSlack+1024)
+	a = growBy(a, 1)
+	a[len(a)-1] = v
+	return a
+}
+
+// growBy lengthens a by n zero elements, leaving room for more at the end
+// when it must copy.
+func growBy[T any](a []T, n int) []T {
+	if len(a)+n > cap(a) {
+		b := make([]T, len(a), len(a)+len(a)/rowSlack+1024*n)
 		copy(b, a)
 		a = b
 	}
-	return append(a, v)
+	return a[:len(a)+n]
 }
 
 // weighAppended folds the heading weight into the scales of the rows from

@@ -36,16 +36,6 @@ func (s *snapshot) appendVec(q []int8) {
 	s.setVec(len(s.hi)/h-1, q)
 }
 
-// growBy is grow for n bytes at once.
-func growBy(a []byte, n int) []byte {
-	if len(a)+n > cap(a) {
-		b := make([]byte, len(a), len(a)+len(a)/rowSlack+1024*n)
-		copy(b, a)
-		a = b
-	}
-	return a[:len(a)+n]
-}
-
 // copyVec copies row r of src into row dst of s.
 func (s *snapshot) copyVec(dst int, src *snapshot, r int) {
 	h := s.half()

@@ -101,11 +101,6 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (_ *mds
 	q.cover, q.rowScale = 1, 1
 	q.keywordRows(ctx, rt.Reader)
 	if embedded != nil {
-		if q.mode == mdsearch.ModeHybrid && len(q.terms) > 0 && (e.opts.Reranker == nil || req.NoRerank) {
-			if _, err := q.keywordList(ctx, rt.Reader, e.opts.Weights, firstRound(q.req)); err != nil {
-				return nil, err
-			}
-		}
 		got := <-embedded
 		if err := got.err; err != nil {
 			if mdsearch.KindOf(err) != mdsearch.KindUnavailable {
@@ -196,12 +191,12 @@ func (e *Engine) distinct(ctx context.Context, rd *store.Reader, q *query) ([]md
 			return nil, nil, nil, 0, err
 		}
 		res, copies := dropCopies(res, want)
-		if copies == 0 || len(res) >= want || len(kept) < q.req.N || q.req.N >= 4*want {
+		if copies == 0 || len(res) >= want || len(kept) < q.req.N || q.req.N >= deepest*want {
 			return res, joins, stamps, copies, nil
 		}
 		// Ask for as many more as the share of copies so far says it
 		// takes, in one round where it can: each round ranks again.
-		q.req.N = min(4*want, max(q.req.N+want-len(res), q.req.N*want/max(len(res), 1)))
+		q.req.N = min(deepest*want, max(q.req.N+want-len(res), q.req.N*want/max(len(res), 1)))
 	}
 }
 
@@ -312,13 +307,15 @@ type query struct {
 }
 
 // keywordList returns the best k rows of the keyword list. The first
-// round reads it as deep as the rounds distinct may add need (four times
-// the results, each note's cap of them, four candidates each), so they
-// slice it instead of asking SQLite again: at a million windows each ask
-// costs 5–20 ms, however few rows it keeps.
+// round reads it as deep as the first round of distinct's deepest request
+// reads, so distinct's later rounds slice it instead of asking SQLite
+// again: at a million windows each ask costs 5–20 ms, however few rows it
+// keeps.
 func (q *query) keywordList(ctx context.Context, rd *store.Reader, w store.Weights, k int) ([]store.KeywordHit, error) {
 	if q.kw == nil || (k > q.kwLimit && len(q.kw) == q.kwLimit) {
-		limit := max(k, 16*q.req.N*q.req.MaxPerPage)
+		deep := q.req
+		deep.N *= deepest
+		limit := max(k, firstRound(deep))
 		hits, err := rd.KeywordAny(ctx, q.terms, q.filter, w, limit)
 		if err != nil {
 			return nil, err
@@ -407,6 +404,10 @@ func (e *Engine) rank(ctx context.Context, rd *store.Reader, q *query) ([]*group
 
 // firstRound is how many candidates each list gives rank's first round.
 func firstRound(req mdsearch.SearchRequest) int { return max(100, 4*req.N*req.MaxPerPage) }
+
+// deepest is how many times the results asked for distinct asks rank for
+// at most, to replace copies it dropped.
+const deepest = 4
 
 // normalize fills defaults and checks ranges.
 //

@@ -2,10 +2,11 @@ package search
 
 import (
 	"context"
-	"github.com/mdsearch/mdsearch/store"
 	"slices"
 	"sync/atomic"
 	"time"
+
+	"github.com/mdsearch/mdsearch/store"
 )
 
 // snapshot holds every window vector of one model in memory, as stored

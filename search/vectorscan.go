@@ -93,7 +93,7 @@ type scanMemo struct {
 	full   bool
 	coarse bool
 	exact  []hit // the last exact pass's candidates, every one with its exact cosine
-	scored int   // how many candidates the coarse pass kept for exact
+	asked  int   // how many candidates that pass was asked for (candidates(k))
 }
 
 // cosPool recycles the memos' cosine arrays (4 MB at a million windows).
@@ -104,7 +104,7 @@ func (m *scanMemo) release() {
 		c := m.cos // its own header: the pool's user may change it
 		cosPool.Put(&c)
 		m.cos, m.full, m.coarse = nil, false, false
-		m.exact, m.scored = nil, 0
+		m.exact, m.asked = nil, 0
 	}
 }
 
@@ -131,13 +131,14 @@ func (s *snapshot) topKWith(kern dot.Kernel, v []float32, k int, allow map[int64
 		cos = memo.get(n)
 	}
 	var hits []hit
+	c := candidates(k)
 	switch {
 	case memo != nil && memo.full && !memo.coarse:
 		return s.parts(n, k, func(lo, hi, k int) []hit { return s.pick(cos, lo, hi, k, allow) })
-	case memo != nil && memo.full && memo.scored == candidates(k):
+	case memo != nil && memo.full && memo.asked == c:
 		return best(slices.Clone(memo.exact), k) // the same candidates, scored already
 	case memo != nil && memo.full:
-		hits = s.parts(n, candidates(k), func(lo, hi, c int) []hit { return s.pick(cos, lo, hi, c, allow) })
+		hits = s.parts(n, c, func(lo, hi, c int) []hit { return s.pick(cos, lo, hi, c, allow) })
 	case n <= exactAll(k):
 		hits = s.parts(n, k, func(lo, hi, k int) []hit { return s.scan(kern, q, lo, hi, k, allow, cos) })
 		if memo != nil {
@@ -145,7 +146,6 @@ func (s *snapshot) topKWith(kern dot.Kernel, v []float32, k int, allow map[int64
 		}
 		return hits
 	default:
-		c := candidates(k)
 		hits = s.parts(n, c, func(lo, hi, c int) []hit { return s.coarse(kern, q, lo, hi, c, allow, cos) })
 		if memo != nil {
 			memo.full, memo.coarse = true, true
@@ -154,7 +154,7 @@ func (s *snapshot) topKWith(kern dot.Kernel, v []float32, k int, allow map[int64
 	if memo == nil {
 		return s.exactPass(kern, q, hits, k)
 	}
-	memo.exact, memo.scored = s.exactPass(kern, q, hits, len(hits)), len(hits)
+	memo.exact, memo.asked = s.exactPass(kern, q, hits, len(hits)), c
 	return best(slices.Clone(memo.exact), k)
 }
 
@@ -401,11 +401,11 @@ func (s *snapshot) chunkCosine(q queryVec, chunk int64) (float64, bool) {
 	return float64(top), true
 }
 
-// dotRow is the integer dot product of q with row r.
+// dotRow is the integer dot product of q with row r, read from the planes
+// in place.
 func dotRow(q queryVec, s *snapshot, r int) int64 {
-	v := make([]int8, s.dim)
-	s.vecs(scanKernel, r, 1, v)
-	return dot.Dot(q.q, v)
+	h := s.half()
+	return dot.DotPlanes(q.q, s.hi[r*h:(r+1)*h], s.lo[r*h:(r+1)*h])
 }
 
 // worse orders hits as sortHits does, backwards.

@@ -200,3 +200,23 @@ func BenchmarkCoarseMemory(b *testing.B) {
 		}
 	})
 }
+
+// TestDotPlanes: the dot product read from the planes in place equals Dot
+// of the int8 row, at every dimension shape and the extremes.
+func TestDotPlanes(t *testing.T) {
+	r := rand.New(rand.NewSource(6))
+	for _, dim := range []int{1, 31, 33, 64, 100, 512} {
+		for _, fill := range []func(int) int8{nil, func(int) int8 { return -128 }, func(int) int8 { return 127 }} {
+			v := randomRows(r, 1, dim, fill)
+			q := make([]int16, dim)
+			for i := range q {
+				q[i] = int16(r.Intn(32767) - 16383)
+			}
+			hi, lo := make([]byte, Half(dim)), make([]byte, Half(dim))
+			Best.Split(v, hi, lo)
+			if got, want := DotPlanes(q, hi, lo), Dot(q, v); got != want {
+				t.Fatalf("dim %d: DotPlanes %d, Dot %d", dim, got, want)
+			}
+		}
+	}
+}
