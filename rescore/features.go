@@ -43,6 +43,8 @@ const (
 	Question            // 1 when the query is asked as a question (a question word first, or a '?')
 	QHeading            // Question × CoverHeading: a question's words in a heading count for other than a phrase's
 	QText               // Question × CoverText
+	HeadIn              // share of the section heading's words the query holds (0 for the note's title, or no heading)
+	HeadAll             // 1 when the query holds every word of the section heading
 	NumFeatures
 )
 
@@ -52,7 +54,7 @@ var Names = [NumFeatures]string{
 	"cover_text", "cover_heading", "cover_title", "cover_all", "cover_all_rel", "cover_heading_rel",
 	"pair_phrase", "pair_near", "cos", "cos2", "cos_head", "cos_rel", "kw_rank", "sem_rank", "both",
 	"words", "depth", "page_top", "page_other", "boiler", "query_cover", "query_terms", "query_cos",
-	"question", "q_heading", "q_text",
+	"question", "q_heading", "q_text", "head_in", "head_all",
 }
 
 // Vector is one candidate's features.
@@ -86,7 +88,7 @@ var questionWords = map[string]bool{"how": true, "what": true, "why": true, "whe
 // style of query and cost another (heading-field bm25 lifts link-context
 // queries and sinks questions) are computed but left out.
 var Ranked = []int{FirstScore, FirstRel, KWRel, CosRel, CoverAllRel, CoverHeadRel, QHeading, QText,
-	PairNear, Boiler, Depth, PageTop, PageOther, Words}
+	PairNear, Boiler, Depth, PageTop, PageOther, Words, HeadIn, HeadAll}
 
 // Unranked are the features not in Ranked.
 func Unranked() []int {

@@ -47,11 +47,12 @@ const (
 	CalBestFirst         // the query's best FirstScore
 	CalRank              // 1/log2(1 + its rank by the ranker)
 	CalGap               // its logit minus the best other candidate's: how far the best leads
+	CalTopPage           // PageTop of the ranker's best: an answer's note tends to hold several of the best passages
 	NumCalib
 )
 
 // CalNames name the calibrator's inputs in their order.
-var CalNames = [NumCalib]string{"logit", "logit_rel", "query_cover", "query_cos", "query_terms", "best_kw", "best_cover", "best_first", "rank", "gap"}
+var CalNames = [NumCalib]string{"logit", "logit_rel", "query_cover", "query_cos", "query_terms", "best_kw", "best_cover", "best_first", "rank", "gap", "top_page"}
 
 // CalTop is how many of a query's best-ranked candidates the calibrator
 // is fitted on: the results a person reads, whose scores it must get
@@ -95,6 +96,7 @@ func CalInputs(xs []Vector, logits []float64) [][NumCalib]float64 {
 		kw, cover, first = max(kw, xs[i][KW]), max(cover, xs[i][CoverAll]), max(first, xs[i][FirstScore])
 	}
 	rank := Ranks(logits)
+	top := slices.Index(rank, 1)
 	out := make([][NumCalib]float64, len(xs))
 	for i := range xs {
 		// The best is measured against the second; the rest against
@@ -104,7 +106,7 @@ func CalInputs(xs []Vector, logits []float64) [][NumCalib]float64 {
 			gap = logits[i] - second
 		}
 		out[i] = [NumCalib]float64{logits[i], logits[i] - best, xs[i][QueryCover], xs[i][QueryCos], xs[i][QueryTerms], kw, cover, first,
-			1 / math.Log2(1+float64(rank[i])), gap}
+			1 / math.Log2(1+float64(rank[i])), gap, xs[top][PageTop]}
 	}
 	return out
 }

@@ -100,7 +100,7 @@ func (e *Engine) features(ctx context.Context, rd *store.Reader, q *query, top [
 	if err := e.keywordFeatures(ctx, rd, q, ids, xs); err != nil {
 		return nil, err
 	}
-	if err := e.passageFeatures(ctx, rd, ids, xs); err != nil {
+	if err := e.passageFeatures(ctx, rd, q, ids, xs); err != nil {
 		return nil, err
 	}
 	if q.snap != nil {
@@ -257,9 +257,9 @@ func b2f(b bool) float64 {
 	return 0
 }
 
-// passageFeatures are the passage's length, depth and how common its
-// heading is.
-func (e *Engine) passageFeatures(ctx context.Context, rd *store.Reader, ids []int64, xs []rescore.Vector) error {
+// passageFeatures are the passage's length, depth, how common its
+// heading is and how much of the heading the query names.
+func (e *Engine) passageFeatures(ctx context.Context, rd *store.Reader, q *query, ids []int64, xs []rescore.Vector) error {
 	ps, err := rd.Passages(ctx, ids)
 	if err != nil {
 		return err
@@ -268,13 +268,70 @@ func (e *Engine) passageFeatures(ctx context.Context, rd *store.Reader, ids []in
 	if err != nil {
 		return err
 	}
+	in, err := headingsIn(ctx, q.req.Query, ids, ps)
+	if err != nil {
+		return err
+	}
 	for i, id := range ids {
 		p := ps[id]
 		xs[i][rescore.Words] = math.Log1p(float64(p.Words))
 		xs[i][rescore.Depth] = float64(p.Level)
 		xs[i][rescore.Boiler] = math.Log(float64(max(1, heads[p.Heading])))
+		xs[i][rescore.HeadIn] = in[i]
+		xs[i][rescore.HeadAll] = b2f(in[i] == 1)
 	}
 	return nil
+}
+
+// headingsIn is, for each passage, the share of its section heading's
+// words that the query holds, the words stemmed as the keyword index
+// stems them and common words left aside. A sentence that names a
+// section ("use shallowRef() instead", "see Event Modifiers") points at
+// it. The note's title and text before any heading get 0: a question
+// names the note it is about, which says nothing of which section
+// answers it.
+func headingsIn(ctx context.Context, query string, ids []int64, ps map[int64]store.Passage) ([]float64, error) {
+	out := make([]float64, len(ids))
+	words := tokens(query)
+	asked := len(words)
+	at := make([][2]int, len(ids)) // each heading's words in words
+	for i, id := range ids {
+		p := ps[id]
+		at[i][0] = len(words)
+		if p.Level > 0 && p.Heading != p.Title {
+			for _, w := range tokens(p.Heading) {
+				if !stopwords[w] {
+					words = append(words, w)
+				}
+			}
+		}
+		at[i][1] = len(words)
+	}
+	if len(words) == asked { // no heading has a word
+		return out, nil
+	}
+	stems, err := store.Stems(ctx, words)
+	if err != nil {
+		return nil, err
+	}
+	inQuery := map[string]bool{}
+	for _, s := range stems[:asked] {
+		inQuery[s] = true
+	}
+	for i, r := range at {
+		head := map[string]bool{}
+		var held int
+		for _, s := range stems[r[0]:r[1]] {
+			if !head[s] {
+				head[s] = true
+				held += int(b2f(inQuery[s]))
+			}
+		}
+		if len(head) > 0 {
+			out[i] = float64(held) / float64(len(head))
+		}
+	}
+	return out, nil
 }
 
 // semanticFeatures are the candidates' window cosines: the best and

@@ -108,6 +108,7 @@ type Passage struct {
 	Words   int    // the passage's words
 	Level   int    // its section's heading level (0 before any heading)
 	Heading string // its section's heading text, lower case
+	Title   string // its note's title, lower case
 }
 
 // Passages returns the passages with the given ids; ids no longer stored
@@ -121,8 +122,8 @@ func (s *Reader) Passages(ctx context.Context, ids []int64) (map[int64]Passage, 
 	for i, id := range ids {
 		args[i] = id
 	}
-	rows, err := s.r.QueryContext(ctx, `SELECT c.id, c.word_count, s.heading_level, lower(s.section)
-		FROM chunks c JOIN sections s ON s.id = c.section_id WHERE c.id IN (?`+strings.Repeat(",?", len(ids)-1)+`)`, args...)
+	rows, err := s.r.QueryContext(ctx, `SELECT c.id, c.word_count, s.heading_level, lower(s.section), lower(d.title)
+		FROM chunks c JOIN sections s ON s.id = c.section_id JOIN documents d ON d.id = c.doc_id WHERE c.id IN (?`+strings.Repeat(",?", len(ids)-1)+`)`, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -130,7 +131,7 @@ func (s *Reader) Passages(ctx context.Context, ids []int64) (map[int64]Passage, 
 	for rows.Next() {
 		var id int64
 		var p Passage
-		if err := rows.Scan(&id, &p.Words, &p.Level, &p.Heading); err != nil {
+		if err := rows.Scan(&id, &p.Words, &p.Level, &p.Heading, &p.Title); err != nil {
 			return nil, err
 		}
 		out[id] = p

@@ -62,9 +62,16 @@ func (p *scratchPool) get(ctx context.Context) (*scratchConn, error) {
 		return nil, err
 	}
 	// Contentless, as the index is: emptied without reading its rows back.
-	if _, err := c.ExecContext(ctx, `CREATE VIRTUAL TABLE f USING fts5(text, heading, title, tags, content='', tokenize='`+keywordTokenizer+`')`); err != nil {
-		c.Close()
-		return nil, err
+	for _, q := range []string{
+		`CREATE VIRTUAL TABLE f USING fts5(text, heading, title, tags, content='', tokenize='` + keywordTokenizer + `')`,
+		// Stems: a word a row, read back as the tokenizer made it.
+		`CREATE VIRTUAL TABLE w USING fts5(word, content='', tokenize='` + keywordTokenizer + `')`,
+		`CREATE VIRTUAL TABLE wv USING fts5vocab(w, instance)`,
+	} {
+		if _, err := c.ExecContext(ctx, q); err != nil {
+			c.Close()
+			return nil, err
+		}
 	}
 	return &scratchConn{c: c, stmts: map[string]*sql.Stmt{}}, nil
 }

@@ -57,6 +57,7 @@ type Sample struct {
 	OffTopic bool
 	Query    string
 	Rows     []rescore.Row // Weight unset
+	Pages    []string      // each row's note, for the per-note cap (QuickLeaveOneOut)
 }
 
 // Collect indexes o.Vault with mdsearch's chunker and searches every query
@@ -108,6 +109,7 @@ func Collect(ctx context.Context, o Options, set string) ([]Sample, error) {
 		}
 		for _, c := range seen { // the excluded page is not among them (request)
 			s.Rows = append(s.Rows, rescore.Row{X: slices.Clone(c.Features[:]), Answer: q != nil && answers(q, c)})
+			s.Pages = append(s.Pages, c.Path)
 		}
 		out = append(out, s)
 		return nil

@@ -154,3 +154,35 @@ func checkCalibration(t *testing.T, samples []Sample, m *rescore.Model) {
 		}
 	}
 }
+
+// TestSampleRanking: candidates ordered by a score, cut to two a note,
+// scored on the first five: section hit@5 and page MRR.
+func TestSampleRanking(t *testing.T) {
+	row := func(score float64, answer bool) rescore.Row {
+		x := make([]float64, rescore.NumFeatures)
+		x[rescore.FirstScore] = score
+		return rescore.Row{X: x, Answer: answer}
+	}
+	first := func(x []float64) float64 { return x[rescore.FirstScore] }
+	for _, tc := range []struct {
+		name     string
+		rows     []rescore.Row
+		pages    []string
+		hit, mrr float64
+	}{
+		{"first", []rescore.Row{row(0.9, true), row(0.5, false)}, []string{"a", "b"}, 1, 1},
+		{"page first, section second", []rescore.Row{row(0.9, false), row(0.8, true)}, []string{"a", "a"}, 1, 1},
+		// the answer is b's third passage, which the cap leaves out; b is still the relevant note
+		{"cut by the cap", []rescore.Row{row(0.9, false), row(0.8, false), row(0.7, true), row(0.6, false), row(0.5, false), row(0.4, false), row(0.3, false), row(0.2, false)},
+			[]string{"b", "b", "b", "c", "d", "e", "f", "a"}, 0, 1},
+		{"third", []rescore.Row{row(0.9, false), row(0.3, true), row(0.5, false)}, []string{"b", "a", "c"}, 1, 1.0 / 3},
+		{"none", []rescore.Row{row(0.9, false)}, []string{"b"}, 0, 0},
+	} {
+		s := []Sample{{Set: "x", Mode: mdsearch.ModeHybrid, Rows: tc.rows, Pages: tc.pages},
+			{Set: "x", Mode: mdsearch.ModeHybrid, OffTopic: true, Rows: tc.rows, Pages: tc.pages}}
+		hit, mrr := sampleRanking(s, "x", mdsearch.ModeHybrid, first)
+		if hit != tc.hit || math.Abs(mrr-tc.mrr) > 1e-12 {
+			t.Errorf("%s: hit %v, MRR %v; want %v, %v", tc.name, hit, mrr, tc.hit, tc.mrr)
+		}
+	}
+}

@@ -4,6 +4,7 @@
 //
 //	go run ./internal/eval/fitrescore -o rescore/model.json   # fit on every dev set
 //	go run ./internal/eval/fitrescore -loso                   # the leave-one-set-out table
+//	go run ./internal/eval/fitrescore -quick -cache DIR       # its ranking columns from kept samples, in seconds
 //
 // It needs the local model (`mdsearch setup`) and the shared corpora
 // ($MDSEARCH_CORPORA, else ../shared/corpora).

@@ -19,16 +19,17 @@ const command = eval.FitCommand
 func main() {
 	out := flag.String("o", "", "write the model fitted on every dev set to this file")
 	loso := flag.Bool("loso", false, "print the leave-one-set-out table")
+	quick := flag.Bool("quick", false, "print the leave-one-set-out ranking read from the samples alone (seconds; no calibration)")
 	cache := flag.String("cache", "", "keep each set's vectors in this folder between runs")
 	l2 := flag.Float64("l2", eval.DefaultFit.L2, "the ranker's L2 penalty (on its distance from the first stage's fit)")
 	flag.Parse()
-	if err := run(*out, *loso, *cache, *l2); err != nil {
+	if err := run(*out, *loso, *quick, *cache, *l2); err != nil {
 		fmt.Fprintln(os.Stderr, "fitrescore:", err)
 		os.Exit(1)
 	}
 }
 
-func run(out string, loso bool, cache string, l2 float64) error {
+func run(out string, loso, quick bool, cache string, l2 float64) error {
 	ctx := context.Background()
 	corpora := os.Getenv("MDSEARCH_CORPORA")
 	if corpora == "" {
@@ -55,6 +56,11 @@ func run(out string, loso bool, cache string, l2 float64) error {
 			return err
 		}
 		if err := os.WriteFile(out, b, 0o644); err != nil {
+			return err
+		}
+	}
+	if quick {
+		if err := eval.QuickLeaveOneOut(os.Stdout, samples, corpora, fo); err != nil {
 			return err
 		}
 	}
