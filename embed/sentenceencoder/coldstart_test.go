@@ -16,14 +16,15 @@ import (
 const envColdStep = "MDSEARCH_COLD_STEP"
 
 // coldSteps are what BenchmarkColdStart times, each in a fresh process:
-// "process" starts the test binary and exits (the floor); "session-onnx"
+// "process" starts the test binary and exits (the floor); "runtime" loads
+// ONNX Runtime's library and environment, and nothing else; "session-onnx"
 // loads ONNX Runtime and opens a session on the cached ONNX file, and
 // "session-saved" on the saved optimised graph, and nothing else (the raw
 // baselines); "new" is New as a command-line search calls it (stamp
 // memoised, saved graph); "new-nocache" is New with a cache root it cannot
 // use (hashing the tfjs files and opening the ONNX file, as before either
 // cache); "query" is New plus embedding one query.
-var coldSteps = []string{"process", "session-onnx", "session-saved", "new", "new-nocache", "query"}
+var coldSteps = []string{"process", "runtime", "session-onnx", "session-saved", "new", "new-nocache", "query"}
 
 // BenchmarkColdStart times loading the model from a cold process, the
 // steps alternating in every iteration so that other load on the machine
@@ -78,6 +79,8 @@ func runColdStep(t *testing.T, step string) error {
 	switch step {
 	case "process":
 		return nil
+	case "runtime":
+		return initRuntime(lib)
 	case "session-onnx", "session-saved":
 		return rawSession(lib, dir, step == "session-saved")
 	case "new", "new-nocache", "query":

@@ -84,11 +84,12 @@ func pair(c ConfigReport) string {
 // seconds rather than minutes: each set's queries are ranked by the
 // first stage and by a ranker fitted on the other sets, then cut to at
 // most maxPerPage passages a note, and scored on the first k. It sees
-// only the 50 candidates and does not score calibration; the table of
-// LeaveOneOut is the one to report, this one to try a change quickly.
+// only the 50 candidates, and reads calibration before results are cut to
+// a few a note (SampleCalibration); the table of LeaveOneOut is the one
+// to report, this one to try a change quickly.
 func QuickLeaveOneOut(w io.Writer, samples []Sample, corpora string, fo FitOptions) error {
 	tw := tabwriter.NewWriter(w, 2, 8, 2, ' ', 0)
-	fmt.Fprintln(tw, "left out\tmode\tfirst stage sec@5 / MRR\tsecond stage")
+	fmt.Fprintln(tw, "left out\tmode\tfirst stage sec@5 / MRR\tsecond stage\toff ≥50%\tright ≥50%\tECE")
 	for _, set := range DevSets(corpora) {
 		m, err := fitWithout(samples, set.Name, fo)
 		if err != nil {
@@ -98,7 +99,9 @@ func QuickLeaveOneOut(w io.Writer, samples []Sample, corpora string, fo FitOptio
 			first := func(x []float64) float64 { return x[rescore.FirstScore] }
 			fs, fm := sampleRanking(samples, set.Name, mode, first)
 			ss, sm := sampleRanking(samples, set.Name, mode, m.Modes[string(mode)].Ranker.Logit)
-			fmt.Fprintf(tw, "%s\t%s\t%.3f / %.3f\t%.3f / %.3f\n", set.Name, mode, fs, fm, ss, sm)
+			c := SampleCalibration(samples, m, set.Name, mode)
+			fmt.Fprintf(tw, "%s\t%s\t%.3f / %.3f\t%.3f / %.3f\t%.1f%%\t%.1f%%\t%.3f\n", set.Name, mode, fs, fm, ss, sm,
+				100*c.OffStrong, 100*c.RightStrong, c.ECE)
 		}
 	}
 	return tw.Flush()
