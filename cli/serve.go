@@ -51,13 +51,17 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	defer w.Close()
+	instance := newInstance()
 	api := rest.New(s, rest.Options{Token: *token, Logger: log, OnReindexed: func() { w.Sync(ctx) },
-		NoteLinks: s.NoteLinks})
+		NoteLinks: s.NoteLinks, Instance: instance})
 	defer api.Close()
 
 	ln, err := listen("--addr", *addr)
 	if err != nil {
 		return err
+	}
+	if index, ok := servedIndex(env, ef); ok {
+		defer announce(env, ef, index, instance, ln.Addr())()
 	}
 	env.say("serving http://%s/ (Ctrl-C to stop)", shownAddr(ln.Addr()))
 	return serveHTTP(ctx, rest.NewHTTPServer(*addr, api), ln)

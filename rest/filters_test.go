@@ -57,3 +57,22 @@ func TestNoteFull(t *testing.T) {
 		}
 	}
 }
+
+// TestInstanceHeader: a request meant for another server (the command
+// line's search asking the serve process its rendezvous named) is
+// refused; one that names this server, or none, is answered.
+func TestInstanceHeader(t *testing.T) {
+	srv := New(&fake{}, Options{Instance: "abc"})
+	for _, tt := range []struct {
+		hdr  []string
+		code int
+	}{
+		{nil, 200},
+		{[]string{InstanceHeader, "abc"}, 200},
+		{[]string{InstanceHeader, "other"}, 409},
+	} {
+		if resp, body := get(t, srv, "GET", "/api/v1/semantic-search?q=x", tt.hdr...); resp.StatusCode != tt.code {
+			t.Errorf("%v: %d %s", tt.hdr, resp.StatusCode, body)
+		}
+	}
+}

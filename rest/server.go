@@ -32,7 +32,15 @@ type Options struct {
 	// MaxConcurrentSearches bounds searches running at once; more wait.
 	// 0 means 16.
 	MaxConcurrentSearches int
+	// Instance names this server to the command-line search that asks it
+	// in place of loading the model (package cli, served.go): a request
+	// whose InstanceHeader names another is refused with 409, so a search
+	// never takes the answer of a server that took over the port since.
+	Instance string
 }
+
+// InstanceHeader carries the Instance a request is meant for.
+const InstanceHeader = "Mdsearch-Instance"
 
 // Server is the REST API and the search page. It is an http.Handler.
 type Server struct {
@@ -103,6 +111,10 @@ func (srv *Server) Close() error {
 // passed to the engine exactly as the client sent it (the engine decides what
 // is inside the vault); everything else goes through the API mux.
 func (srv *Server) routeAPI(w http.ResponseWriter, r *http.Request) {
+	if want := r.Header.Get(InstanceHeader); want != "" && want != srv.opts.Instance {
+		writeError(w, http.StatusConflict, "conflict", "this is another server than the one asked for")
+		return
+	}
 	p := r.URL.EscapedPath()
 	for prefix, h := range map[string]func(http.ResponseWriter, *http.Request, string){
 		"/api/v1/notes/":   srv.handleNote,

@@ -1,0 +1,219 @@
+package cli
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/assets"
+	"github.com/mdsearch/mdsearch/rest"
+	"github.com/mdsearch/mdsearch/search"
+)
+
+// A search from the command line loads the model for one query, most of
+// its time. When `serve` runs on the same index with the same settings,
+// search asks it instead: serve leaves a note (a "rendezvous") in the
+// cache root naming its address, and search sends the request there,
+// falling back to searching itself on any doubt or failure. The answer is
+// the same engine's over the same index; only where it ran differs.
+
+// rendezvous is what serve leaves for search, one file per index.
+type rendezvous struct {
+	PID      int    `json:"pid"`
+	URL      string `json:"url"`      // the loopback base URL
+	Index    string `json:"index"`    // the absolute index path
+	Settings string `json:"settings"` // settingsKey of the server
+	Instance string `json:"instance"` // random: the server answers only requests that name it
+}
+
+// servedDir is where rendezvous files live in the cache root.
+const servedDir = "served"
+
+// rendezvousPath is the rendezvous file of an index, or "" without a
+// cache root.
+func rendezvousPath(env *Env, index string) string {
+	home, err := assets.Home(env.Getenv)
+	if err != nil {
+		return ""
+	}
+	h := sha256.Sum256([]byte(index))
+	return filepath.Join(home, servedDir, hex.EncodeToString(h[:16])+".json")
+}
+
+// settingsKey digests what decides a search's answer besides the index and
+// the request: the build, the embedder and the reranker, as the flags and
+// environment give them (keys and timeouts aside). Two processes with the
+// same key give the same answers.
+func settingsKey(env *Env, ef *engineFlags) string {
+	c := ef.embedder.cfg
+	parts := []any{version(), c.Provider, c.URL, c.Model, c.Dim, c.Precision, c.MaxTokens, c.LibPath, c.ModelDir,
+		env.Getenv(assets.EnvHome)}
+	if r := ef.reranker; r != nil {
+		parts = append(parts, r.setting(env, "reranker", r.url, "MDSEARCH_RERANKER"),
+			r.setting(env, "reranker-model", r.model, "MDSEARCH_RERANKER_MODEL"),
+			r.setting(env, "reranker-api", r.api, "MDSEARCH_RERANKER_API"))
+	}
+	b, _ := json.Marshal(parts)
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:])
+}
+
+// announce writes the rendezvous of a server listening at addr, and
+// returns what removes it (only while it is still this server's). Failing
+// to write it costs only speed, so failures are silent.
+func announce(env *Env, ef *engineFlags, index, instance string, addr net.Addr) func() {
+	tcp, ok := addr.(*net.TCPAddr)
+	file := rendezvousPath(env, index)
+	if !ok || file == "" || !(tcp.IP.IsLoopback() || tcp.IP.IsUnspecified()) {
+		return func() {}
+	}
+	rv := rendezvous{PID: os.Getpid(), URL: "http://" + net.JoinHostPort("127.0.0.1", strconv.Itoa(tcp.Port)),
+		Index: index, Settings: settingsKey(env, ef), Instance: instance}
+	b, _ := json.Marshal(rv)
+	if os.MkdirAll(filepath.Dir(file), 0o700) != nil {
+		return func() {}
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(file), ".rendezvous-*")
+	if err != nil {
+		return func() {}
+	}
+	_, werr := tmp.Write(b)
+	if cerr := tmp.Close(); werr != nil || cerr != nil || os.Rename(tmp.Name(), file) != nil {
+		os.Remove(tmp.Name())
+		return func() {}
+	}
+	return func() {
+		if cur, err := readRendezvous(file); err == nil && cur.Instance == instance {
+			os.Remove(file)
+		}
+	}
+}
+
+// newInstance is a server's random name.
+func newInstance() string {
+	b := make([]byte, 16)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+func readRendezvous(file string) (rendezvous, error) {
+	var rv rendezvous
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return rv, err
+	}
+	return rv, json.Unmarshal(b, &rv)
+}
+
+// errNotServed says search must run the query itself.
+var errNotServed = errors.New("no server of this index to ask")
+
+// servedSearch asks a running serve of the same index and settings for
+// the answer to req; errNotServed (or any error) means search it here.
+func servedSearch(ctx context.Context, env *Env, ef *engineFlags, index string, q url.Values) (*mdsearch.SearchResponse, error) {
+	if env.Getenv("MDSEARCH_NO_SERVE") != "" {
+		return nil, errNotServed
+	}
+	file := rendezvousPath(env, index)
+	if file == "" {
+		return nil, errNotServed
+	}
+	rv, err := readRendezvous(file)
+	if err != nil || rv.Index != index || rv.Settings != settingsKey(env, ef) || !alive(rv.PID) {
+		return nil, errNotServed
+	}
+	u, err := url.Parse(rv.URL)
+	if err != nil || u.Scheme != "http" || !loopback(u.Hostname()) {
+		return nil, errNotServed // only this machine's own servers are asked
+	}
+	ctx, cancel := context.WithTimeout(ctx, servedTimeout)
+	defer cancel()
+	hr, err := http.NewRequestWithContext(ctx, http.MethodGet, rv.URL+"/api/v1/semantic-search?"+q.Encode(), nil)
+	if err != nil {
+		return nil, err
+	}
+	hr.Header.Set(rest.InstanceHeader, rv.Instance)
+	if tok := env.Getenv("MDSEARCH_TOKEN"); tok != "" {
+		hr.Header.Set("Authorization", "Bearer "+tok)
+	}
+	res, err := servedClient.Do(hr)
+	if err != nil {
+		return nil, err
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("%s: %s", rv.URL, res.Status)
+	}
+	var out mdsearch.SearchResponse
+	if err := json.NewDecoder(res.Body).Decode(&out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// servedTimeout bounds the wait for a server; past it search runs the
+// query itself (a server busy re-indexing answers late).
+const servedTimeout = 5 * time.Second
+
+// servedClient talks to loopback servers only, never through a proxy.
+var servedClient = &http.Client{Transport: &http.Transport{Proxy: nil}}
+
+func loopback(host string) bool {
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// servedIndex is the index path as serve and search both name it in a
+// rendezvous: absolute, links resolved.
+func servedIndex(env *Env, ef *engineFlags) (string, bool) {
+	if flagSet(ef.fs, "index") && strings.TrimSpace(ef.index) == "" {
+		return "", false // open says why
+	}
+	p, err := search.IndexPath(ef.index, env.Getenv)
+	if err != nil {
+		return "", false
+	}
+	if p, err = filepath.Abs(p); err != nil {
+		return "", false
+	}
+	if real, err := filepath.EvalSymlinks(p); err == nil {
+		p = real
+	}
+	return p, true
+}
+
+// searchValues are a request as the REST API's query parameters take it,
+// the tags and conditions as they were typed.
+func searchValues(req mdsearch.SearchRequest, tags, where []string) url.Values {
+	q := url.Values{"q": {req.Query}, "n": {strconv.Itoa(req.N)}, "max_per_page": {strconv.Itoa(req.MaxPerPage)},
+		"mode": {string(req.Mode)}, "max_tokens": {strconv.Itoa(req.MaxTokens)}}
+	set := func(k, v string) {
+		if v != "" {
+			q.Set(k, v)
+		}
+	}
+	set("collection", req.Collection)
+	set("path_prefix", req.PathPrefix)
+	if req.NoRerank {
+		q.Set("no_rerank", "true")
+	}
+	for k, vs := range map[string][]string{"tag": tags, "where": where, "exclude": req.Exclude} {
+		if len(vs) > 0 {
+			q[k] = vs
+		}
+	}
+	return q
+}

@@ -1,0 +1,184 @@
+package cli
+
+import (
+	"encoding/json"
+	"flag"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/mdsearch/mdsearch/rest"
+)
+
+// fakeServe answers the REST search as a serve process would, with one
+// result no index holds, and records the queries it was asked.
+type fakeServe struct {
+	*httptest.Server
+	mu    sync.Mutex
+	asked []url.Values
+}
+
+func newFakeServe(t *testing.T, instance string, status int) *fakeServe {
+	f := &fakeServe{}
+	f.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		f.mu.Lock()
+		f.asked = append(f.asked, r.URL.Query())
+		f.mu.Unlock()
+		if r.URL.Path != "/api/v1/semantic-search" || r.Header.Get(rest.InstanceHeader) != instance {
+			http.Error(w, "wrong request", http.StatusBadRequest)
+			return
+		}
+		if status != http.StatusOK {
+			http.Error(w, "no", status)
+			return
+		}
+		json.NewEncoder(w).Encode(map[string]any{"query": r.URL.Query().Get("q"), "mode": "hybrid",
+			"results": []map[string]any{{"name": "served/Answer", "snippet": "[Answer] it", "path": "served/Answer.md",
+				"title": "Answer", "text": "The served answer.", "score": 0.9, "chunk_index": 0, "total_chunks": 1}}})
+	}))
+	t.Cleanup(f.Close)
+	return f
+}
+
+func (f *fakeServe) calls() []url.Values {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.asked)
+}
+
+// searchSettings is settingsKey as the search command computes it.
+func searchSettings(env *Env) string {
+	fs := flag.NewFlagSet("search", flag.ContinueOnError)
+	ef := addSearchFlags(fs)
+	ef.reranker = addRerankerFlags(fs)
+	return settingsKey(env, ef)
+}
+
+// TestServedSearch: a search asks the serve process its
+// rendezvous names, with the request as typed, and searches itself
+// whenever anything about that server is in doubt.
+func TestServedSearch(t *testing.T) {
+	const instance = "0123abcd"
+	index := filepath.Join(t.TempDir(), "index.db")
+	for _, tc := range []struct {
+		name    string
+		edit    func(rv *rendezvous)
+		env     map[string]string
+		args    []string
+		status  int
+		asked   bool
+		answers bool // the served answer is shown
+	}{
+		{name: "asked", asked: true, answers: true},
+		{name: "semantic", args: []string{"--mode", "semantic"}, asked: true, answers: true},
+		{name: "keyword", args: []string{"--mode", "keyword"}, asked: true, answers: true},
+		{name: "other settings", edit: func(rv *rendezvous) { rv.Settings = "another build" }},
+		{name: "other index", edit: func(rv *rendezvous) { rv.Index += "2" }},
+		{name: "server gone", edit: func(rv *rendezvous) { rv.PID = 1 << 30 }},
+		{name: "not this machine", edit: func(rv *rendezvous) { rv.URL = "http://192.0.2.1:9" }},
+		{name: "another server on the port", edit: func(rv *rendezvous) { rv.Instance = "feed" }, asked: true},
+		{name: "server error", status: http.StatusServiceUnavailable, asked: true},
+		{name: "turned off", env: map[string]string{"MDSEARCH_NO_SERVE": "1"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			home := t.TempDir()
+			env := map[string]string{"MDSEARCH_HOME": home, "MDSEARCH_INDEX": index,
+				"MDSEARCH_MODEL_DIR": filepath.Join(home, "missing"), "MDSEARCH_ORT_LIB": filepath.Join(home, "missing.so")}
+			for k, v := range tc.env {
+				env[k] = v
+			}
+			e := &Env{Getenv: func(k string) string { return env[k] }}
+			status := cmp(tc.status, http.StatusOK)
+			srv := newFakeServe(t, instance, status)
+			rv := rendezvous{PID: os.Getpid(), URL: srv.URL, Index: index, Settings: searchSettings(e), Instance: instance}
+			if tc.edit != nil {
+				tc.edit(&rv)
+			}
+			writeRendezvous(t, rendezvousPath(e, index), rv)
+			args := append([]string{"search", "how long did the restore take", "--tag", "ops", "--where", "status=done",
+				"--exclude", "a.md", "-n", "3"}, tc.args...)
+			code, out, errOut := runEnv(env, "", args...)
+			calls := srv.calls()
+			if got := len(calls) > 0; got != tc.asked {
+				t.Fatalf("asked the server: %v, want %v (%d %s%s)", got, tc.asked, code, out, errOut)
+			}
+			if got := strings.Contains(out, "served/Answer.md"); got != tc.answers {
+				t.Fatalf("shows the served answer: %v, want %v:\n%s%s", got, tc.answers, out, errOut)
+			}
+			if tc.answers {
+				q := calls[0]
+				if code != 0 || q.Get("q") != "how long did the restore take" || q.Get("n") != "3" || q.Get("tag") != "ops" ||
+					q.Get("where") != "status=done" || q.Get("exclude") != "a.md" || q.Get("max_per_page") != "2" {
+					t.Errorf("asked %v (exit %d)", q, code)
+				}
+			}
+		})
+	}
+}
+
+func cmp(v, fallback int) int {
+	if v == 0 {
+		return fallback
+	}
+	return v
+}
+
+func writeRendezvous(t *testing.T, file string, rv rendezvous) {
+	t.Helper()
+	b, _ := json.Marshal(rv)
+	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestAnnounce: serve's rendezvous names a loopback URL, and its removal
+// leaves alone a rendezvous another server wrote since.
+func TestAnnounce(t *testing.T) {
+	home := t.TempDir()
+	env := &Env{Getenv: func(k string) string {
+		if k == "MDSEARCH_HOME" {
+			return home
+		}
+		return ""
+	}}
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	ef := addEngineFlags(fs)
+	ef.reranker = addRerankerFlags(fs)
+	const index = "/vault/index.db"
+	file := rendezvousPath(env, index)
+	remove := announce(env, ef, index, "first", &net.TCPAddr{IP: net.IPv4zero, Port: 8080})
+	rv, err := readRendezvous(file)
+	if err != nil || rv.URL != "http://127.0.0.1:8080" || rv.Instance != "first" || rv.PID != os.Getpid() || rv.Index != index {
+		t.Fatalf("rendezvous %+v, %v", rv, err)
+	}
+	if fi, err := os.Stat(file); err != nil || fi.Mode().Perm()&0o077 != 0 {
+		t.Errorf("rendezvous mode %v, %v: others may not read it", fi.Mode(), err)
+	}
+	announce(env, ef, index, "second", &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 9090})
+	remove() // the first server stops after the second started
+	if rv, err := readRendezvous(file); err != nil || rv.Instance != "second" {
+		t.Fatalf("the second server's rendezvous: %+v, %v", rv, err)
+	}
+	// A server on another interface leaves none: search asks loopback only.
+	other := rendezvousPath(env, "/other.db")
+	announce(env, ef, "/other.db", "third", &net.TCPAddr{IP: net.IPv4(192, 0, 2, 1), Port: 80})
+	if _, err := os.Stat(other); err == nil {
+		t.Error("a rendezvous for a server not on loopback")
+	}
+	entries, _ := os.ReadDir(filepath.Dir(file))
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".") {
+			t.Errorf("temporary file left behind: %s", e.Name())
+		}
+	}
+}
