@@ -80,7 +80,11 @@ func announce(env *Env, ef *engineFlags, index, instance string, addr net.Addr) 
 	if !ok || file == "" || !(tcp.IP.IsLoopback() || tcp.IP.IsUnspecified()) {
 		return func() {}
 	}
-	rv := rendezvous{PID: os.Getpid(), URL: "http://" + net.JoinHostPort("127.0.0.1", strconv.Itoa(tcp.Port)),
+	host := tcp.IP.String() // a loopback address as it is
+	if tcp.IP.IsUnspecified() {
+		host = "127.0.0.1" // every interface, IPv6's too (Go listens dual-stack): reach it on loopback
+	}
+	rv := rendezvous{PID: os.Getpid(), URL: "http://" + net.JoinHostPort(host, strconv.Itoa(tcp.Port)),
 		Index: index, Settings: settingsKey(env, ef), Instance: instance}
 	b, _ := json.Marshal(rv)
 	if os.MkdirAll(filepath.Dir(file), 0o700) != nil {

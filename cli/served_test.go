@@ -169,6 +169,11 @@ func TestAnnounce(t *testing.T) {
 	if rv, err := readRendezvous(file); err != nil || rv.Instance != "second" {
 		t.Fatalf("the second server's rendezvous: %+v, %v", rv, err)
 	}
+	v6 := rendezvousPath(env, "/v6.db")
+	announce(env, ef, "/v6.db", "fourth", &net.TCPAddr{IP: net.IPv6loopback, Port: 8081})
+	if rv, err := readRendezvous(v6); err != nil || rv.URL != "http://[::1]:8081" {
+		t.Errorf("IPv6 loopback server: %+v, %v", rv, err)
+	}
 	// A server on another interface leaves none: search asks loopback only.
 	other := rendezvousPath(env, "/other.db")
 	announce(env, ef, "/other.db", "third", &net.TCPAddr{IP: net.IPv4(192, 0, 2, 1), Port: 80})
