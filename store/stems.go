@@ -14,11 +14,13 @@ import (
 func Stems(ctx context.Context, words []string) ([]string, error) {
 	out := make([]string, len(words))
 	var ask []string
+	asked := map[string]bool{}
 	stemCache.Lock()
 	for i, w := range words {
 		if s, ok := stemCache.m[w]; ok {
 			out[i] = s
-		} else {
+		} else if !asked[w] {
+			asked[w] = true
 			ask = append(ask, w)
 		}
 	}
@@ -46,6 +48,10 @@ func Stems(ctx context.Context, words []string) ([]string, error) {
 	return out, nil
 }
 
+// stemBatch is how many words one statement inserts, well within
+// SQLite's limit on a statement's parameters.
+const stemBatch = 500
+
 // maxStems bounds the remembered stems (a few megabytes).
 const maxStems = 100_000
 
@@ -70,12 +76,15 @@ func stems(ctx context.Context, words []string) (map[string]string, error) {
 	if _, err := tx.ExecContext(ctx, `INSERT INTO w(w) VALUES ('delete-all')`); err != nil {
 		return nil, err
 	}
-	args := make([]any, 0, 2*len(words))
-	for i, word := range words {
-		args = append(args, i+1, word)
-	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO w(rowid, word) VALUES (?, ?)`+strings.Repeat(`, (?, ?)`, len(words)-1), args...); err != nil {
-		return nil, err
+	for from := 0; from < len(words); from += stemBatch {
+		batch := words[from:min(from+stemBatch, len(words))]
+		args := make([]any, 0, 2*len(batch))
+		for i, word := range batch {
+			args = append(args, from+i+1, word)
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO w(rowid, word) VALUES (?, ?)`+strings.Repeat(`, (?, ?)`, len(batch)-1), args...); err != nil {
+			return nil, err
+		}
 	}
 	rows, err := tx.QueryContext(ctx, `SELECT doc, term FROM wv ORDER BY doc, offset`)
 	if err != nil {

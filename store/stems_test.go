@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"testing"
 )
@@ -24,5 +25,14 @@ func TestStems(t *testing.T) {
 		if !slices.Equal(got, tc.want) {
 			t.Errorf("Stems(%q) = %q, want %q", tc.words, got, tc.want)
 		}
+	}
+	// More words than one statement takes, each its own stem.
+	many := make([]string, 3*stemBatch+7)
+	for i := range many {
+		many[i] = fmt.Sprintf("w%dx", i)
+	}
+	got, err := Stems(ctx, many)
+	if err != nil || len(got) != len(many) || got[len(many)-1] != many[len(many)-1] || got[0] != "w0x" {
+		t.Errorf("%d words: %d stems (last %q), %v", len(many), len(got), got[len(got)-1], err)
 	}
 }
