@@ -35,6 +35,7 @@ type rendezvous struct {
 	PID      int    `json:"pid"`
 	URL      string `json:"url"`      // the loopback base URL
 	Index    string `json:"index"`    // the absolute index path
+	Build    string `json:"build"`    // the server's version line
 	Settings string `json:"settings"` // settingsKey of the server
 	Instance string `json:"instance"` // random: the server answers only requests that name it
 }
@@ -53,13 +54,13 @@ func rendezvousPath(env *Env, index string) string {
 	return filepath.Join(home, servedDir, hex.EncodeToString(h[:16])+".json")
 }
 
-// settingsKey digests what decides a search's answer besides the index and
-// the request: the build, the embedder and the reranker, as the flags and
-// environment give them (keys and timeouts aside). Two processes with the
-// same key give the same answers.
+// settingsKey digests what decides a search's answer besides the index,
+// the request and the build: the embedder and the reranker, as the flags
+// and environment give them (keys and timeouts aside). Two processes of
+// one build with the same key give the same answers.
 func settingsKey(env *Env, ef *engineFlags) string {
 	c := ef.embedder.cfg
-	parts := []any{version(), c.Provider, c.URL, c.Model, c.Dim, c.Precision, c.MaxTokens, c.LibPath, c.ModelDir,
+	parts := []any{c.Provider, c.URL, c.Model, c.Dim, c.Precision, c.MaxTokens, c.LibPath, c.ModelDir,
 		env.Getenv(assets.EnvHome)}
 	if r := ef.reranker; r != nil {
 		parts = append(parts, r.setting(env, "reranker", r.url, "MDSEARCH_RERANKER"),
@@ -85,7 +86,7 @@ func announce(env *Env, ef *engineFlags, index, instance string, addr net.Addr) 
 		host = "127.0.0.1" // every interface, IPv6's too (Go listens dual-stack): reach it on loopback
 	}
 	rv := rendezvous{PID: os.Getpid(), URL: "http://" + net.JoinHostPort(host, strconv.Itoa(tcp.Port)),
-		Index: index, Settings: settingsKey(env, ef), Instance: instance}
+		Index: index, Build: version(), Settings: settingsKey(env, ef), Instance: instance}
 	b, _ := json.Marshal(rv)
 	if os.MkdirAll(filepath.Dir(file), 0o700) != nil {
 		return func() {}
@@ -137,6 +138,11 @@ func servedSearch(ctx context.Context, env *Env, ef *engineFlags, index string, 
 	}
 	rv, err := readRendezvous(file)
 	if err != nil || rv.Index != index || rv.Settings != settingsKey(env, ef) || !alive(rv.PID) {
+		return nil, errNotServed
+	}
+	if rv.Build != version() {
+		// Most likely rebuilt since serve started: say why this search is slow.
+		env.say("a serve of this index runs another build (%s); searching here: restart serve to have it answer", rv.Build)
 		return nil, errNotServed
 	}
 	u, err := url.Parse(rv.URL)

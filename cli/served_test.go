@@ -74,12 +74,14 @@ func TestServedSearch(t *testing.T) {
 		args    []string
 		status  int
 		asked   bool
-		answers bool // the served answer is shown
+		answers bool   // the served answer is shown
+		notice  string // on stderr
 	}{
 		{name: "asked", asked: true, answers: true},
 		{name: "semantic", args: []string{"--mode", "semantic"}, asked: true, answers: true},
 		{name: "keyword", args: []string{"--mode", "keyword"}, asked: true, answers: true},
-		{name: "other settings", edit: func(rv *rendezvous) { rv.Settings = "another build" }},
+		{name: "other settings", edit: func(rv *rendezvous) { rv.Settings = "another embedder" }},
+		{name: "other build", edit: func(rv *rendezvous) { rv.Build = "v0.0.1" }, notice: "runs another build (v0.0.1)"},
 		{name: "other index", edit: func(rv *rendezvous) { rv.Index += "2" }},
 		{name: "server gone", edit: func(rv *rendezvous) { rv.PID = 1 << 30 }},
 		{name: "not this machine", edit: func(rv *rendezvous) { rv.URL = "http://192.0.2.1:9" }},
@@ -97,7 +99,7 @@ func TestServedSearch(t *testing.T) {
 			e := &Env{Getenv: func(k string) string { return env[k] }}
 			status := cmp(tc.status, http.StatusOK)
 			srv := newFakeServe(t, instance, status)
-			rv := rendezvous{PID: os.Getpid(), URL: srv.URL, Index: index, Settings: searchSettings(e), Instance: instance}
+			rv := rendezvous{PID: os.Getpid(), URL: srv.URL, Index: index, Build: version(), Settings: searchSettings(e), Instance: instance}
 			if tc.edit != nil {
 				tc.edit(&rv)
 			}
@@ -108,6 +110,9 @@ func TestServedSearch(t *testing.T) {
 			calls := srv.calls()
 			if got := len(calls) > 0; got != tc.asked {
 				t.Fatalf("asked the server: %v, want %v (%d %s%s)", got, tc.asked, code, out, errOut)
+			}
+			if tc.notice != "" && !strings.Contains(errOut, tc.notice) {
+				t.Errorf("stderr lacks %q:\n%s", tc.notice, errOut)
 			}
 			if got := strings.Contains(out, "served/Answer.md"); got != tc.answers {
 				t.Fatalf("shows the served answer: %v, want %v:\n%s%s", got, tc.answers, out, errOut)
