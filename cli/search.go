@@ -9,17 +9,6 @@ import (
 	"github.com/mdsearch/mdsearch/render"
 )
 
-// served is the answer of a running serve of the same index; an error
-// means search it here. Keyword searches ask too: the server has the
-// index open, which saves them about as much as it costs to ask.
-func served(ctx context.Context, env *Env, ef *engineFlags, req mdsearch.SearchRequest, tags, where []string) (*mdsearch.SearchResponse, error) {
-	index, ok := servedIndex(env, ef)
-	if !ok {
-		return nil, errNotServed
-	}
-	return servedSearch(ctx, env, ef, index, searchValues(req, tags, where))
-}
-
 func runSearch(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "search", "QUERY")
 	var req mdsearch.SearchRequest
@@ -56,7 +45,9 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 	if err := req.Check(); err != nil { // before the model loads; a 0 from a flag is an error, not the default
 		return requestError("search", err)
 	}
-	resp, err := served(ctx, env, ef, req, tags, where)
+	// A running serve of the index answers at once, keyword searches too:
+	// it has the model loaded and the index open.
+	resp, err := servedSearch(ctx, env, ef, searchValues(req, tags, where))
 	if err != nil {
 		e, closeAll, err := ef.open(ctx, env, req.Mode != mdsearch.ModeKeyword)
 		if err != nil {

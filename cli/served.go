@@ -127,17 +127,14 @@ func readRendezvous(file string) (rendezvous, error) {
 var errNotServed = errors.New("no server of this index to ask")
 
 // servedSearch asks a running serve of the same index and settings for
-// the answer to req; errNotServed (or any error) means search it here.
-func servedSearch(ctx context.Context, env *Env, ef *engineFlags, index string, q url.Values) (*mdsearch.SearchResponse, error) {
+// the answer to the query q (the REST API's parameters); errNotServed
+// (or any error) means search it here.
+func servedSearch(ctx context.Context, env *Env, ef *engineFlags, q url.Values) (*mdsearch.SearchResponse, error) {
 	if env.Getenv("MDSEARCH_NO_SERVE") != "" {
 		return nil, errNotServed
 	}
-	file := rendezvousPath(env, index)
-	if file == "" {
-		return nil, errNotServed
-	}
-	rv, err := readRendezvous(file)
-	if err != nil || rv.Index != index || rv.Settings != settingsKey(env, ef) || !alive(rv.PID) {
+	rv, ok := runningServe(env, ef)
+	if !ok || rv.Settings != settingsKey(env, ef) {
 		return nil, errNotServed
 	}
 	if rv.Build != version() {
@@ -226,4 +223,14 @@ func searchValues(req mdsearch.SearchRequest, tags, where []string) url.Values {
 		}
 	}
 	return q
+}
+
+// runningServe is the rendezvous of a serve of the index that still runs.
+func runningServe(env *Env, ef *engineFlags) (rendezvous, bool) {
+	index, ok := servedIndex(env, ef)
+	if !ok {
+		return rendezvous{}, false
+	}
+	rv, err := readRendezvous(rendezvousPath(env, index))
+	return rv, err == nil && rv.Index == index && alive(rv.PID)
 }

@@ -192,3 +192,30 @@ func TestAnnounce(t *testing.T) {
 		}
 	}
 }
+
+// TestStatusNamesServe: status says which running serve answers searches
+// of the index, and says nothing of one that has stopped.
+func TestStatusNamesServe(t *testing.T) {
+	noModel(t)
+	home := t.TempDir()
+	index := filepath.Join(t.TempDir(), "index.db")
+	env := map[string]string{"MDSEARCH_HOME": home, "MDSEARCH_INDEX": index}
+	if code, _, errOut := runEnv(env, "", "index", "../sample-vault", "--embedder", "none"); code != 0 {
+		t.Fatalf("index: %s", errOut)
+	}
+	e := &Env{Getenv: func(k string) string { return env[k] }}
+	real, _ := filepath.EvalSymlinks(index)
+	for _, tc := range []struct {
+		pid  int
+		want bool
+	}{{os.Getpid(), true}, {1 << 30, false}} {
+		writeRendezvous(t, rendezvousPath(e, real), rendezvous{PID: tc.pid, URL: "http://127.0.0.1:8080", Index: real})
+		code, out, errOut := runEnv(env, "", "status")
+		if code != 0 {
+			t.Fatalf("status: %s", errOut)
+		}
+		if got := strings.Contains(out, "served: http://127.0.0.1:8080 by serve"); got != tc.want {
+			t.Errorf("pid %d: names the server %v, want %v:\n%s", tc.pid, got, tc.want, out)
+		}
+	}
+}

@@ -44,6 +44,9 @@ func runStatus(ctx context.Context, env *Env, args []string) error {
 		model = "none (no vectors yet: keyword search only)"
 	}
 	fmt.Fprintf(env.Stdout, "index:  %s (%s, schema %d)\nmodel:  %s\n", s.IndexPath, humanBytes(s.SizeBytes), s.SchemaVersion, model)
+	if rv, ok := runningServe(env, ef); ok {
+		fmt.Fprintf(env.Stdout, "served: %s by serve (pid %d); a search with its settings asks it\n", rv.URL, rv.PID)
+	}
 	if len(s.Collections) == 0 {
 		fmt.Fprintln(env.Stdout, "no collections yet: run `mdsearch index DIR`")
 	} else {
