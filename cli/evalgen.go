@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"slices"
+	"strings"
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/internal/eval"
@@ -42,9 +44,15 @@ func (g *genFlags) queries(ctx context.Context, env *Env, opts *eval.Options) er
 		return err
 	}
 	g.stats, opts.Queries = st, qs
-	env.say("%d queries from %d notes: %d links, %d headings "+
+	var kinds []string // every style asked for, in the order styles are listed
+	for _, style := range eval.AllStyles {
+		if slices.Contains(styles, style) {
+			kinds = append(kinds, fmt.Sprintf("%d %s", st.ByStyle[style], style))
+		}
+	}
+	env.say("%d queries from %d notes: %s "+
 		"(%d links to a heading: %d to the same note, %d unresolved; %d sentences too short or long, %d repeated)",
-		len(qs.Queries), st.Notes, st.ByStyle[eval.StyleLinks], st.ByStyle[eval.StyleHeadings],
+		len(qs.Queries), st.Notes, strings.Join(kinds, ", "),
 		st.Links, st.SameNote, st.Unresolved, st.Short, st.Duplicate)
 	if g.write != "" {
 		return saveQueries(g.write, qs)
