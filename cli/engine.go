@@ -104,12 +104,17 @@ var indexProfiles = map[string]func(*sections.Document, chunks.Options) []mdsear
 // that never embed (read, status) skip it. A model that cannot be loaded
 // is not an error: keyword search still works, and the engine carries a
 // notice naming the fix.
-func (f *engineFlags) open(ctx context.Context, env *Env, withModel bool) (*search.Engine, func(), error) {
+// indexPath is the index file the flags and environment name.
+func (f *engineFlags) indexPath(env *Env) (string, error) {
 	if flagSet(f.fs, "index") && strings.TrimSpace(f.index) == "" {
 		// An unset variable ("--index $IDX") must not mean the default index.
-		return nil, nil, usagef("--index is empty: name an index file, or leave --index out for the default")
+		return "", usagef("--index is empty: name an index file, or leave --index out for the default")
 	}
-	path, err := search.IndexPath(f.index, env.Getenv)
+	return search.IndexPath(f.index, env.Getenv)
+}
+
+func (f *engineFlags) open(ctx context.Context, env *Env, withModel bool) (*search.Engine, func(), error) {
+	path, err := f.indexPath(env)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -32,7 +32,7 @@ func addRerankerFlags(fs *flag.FlagSet) *rerankerFlags {
 // an empty --reranker to override the environment). A bad setting is a
 // usage error.
 func (f *rerankerFlags) open(env *Env) (rerank.Reranker, error) {
-	url := f.setting(env, "reranker", f.url, "MDSEARCH_RERANKER")
+	url, model, api := f.settings(env)
 	if strings.TrimSpace(url) == "" {
 		return nil, nil
 	}
@@ -48,8 +48,8 @@ func (f *rerankerFlags) open(env *Env) (rerank.Reranker, error) {
 		return nil, usagef("--reranker-timeout %v: use a positive duration, e.g. 10s", timeout)
 	}
 	rr, err := rerank.New(url, rerank.Options{
-		Model:   f.setting(env, "reranker-model", f.model, "MDSEARCH_RERANKER_MODEL"),
-		API:     f.setting(env, "reranker-api", f.api, "MDSEARCH_RERANKER_API"),
+		Model:   model,
+		API:     api,
 		APIKey:  env.Getenv("MDSEARCH_RERANKER_KEY"),
 		Timeout: timeout,
 	})
@@ -57,6 +57,14 @@ func (f *rerankerFlags) open(env *Env) (rerank.Reranker, error) {
 		return nil, usagef("%v", err)
 	}
 	return rr, nil
+}
+
+// settings are the reranker's URL, model and protocol, each the flag's
+// value when it was given, else its variable's.
+func (f *rerankerFlags) settings(env *Env) (url, model, api string) {
+	return f.setting(env, "reranker", f.url, "MDSEARCH_RERANKER"),
+		f.setting(env, "reranker-model", f.model, "MDSEARCH_RERANKER_MODEL"),
+		f.setting(env, "reranker-api", f.api, "MDSEARCH_RERANKER_API")
 }
 
 // setting is the flag's value when it was given, else the variable's.

@@ -14,13 +14,11 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/assets"
 	"github.com/mdsearch/mdsearch/rest"
-	"github.com/mdsearch/mdsearch/search"
 )
 
 // A search from the command line loads the model for one query, most of
@@ -63,9 +61,8 @@ func settingsKey(env *Env, ef *engineFlags) string {
 	parts := []any{c.Provider, c.URL, c.Model, c.Dim, c.Precision, c.MaxTokens, c.LibPath, c.ModelDir,
 		env.Getenv(assets.EnvHome)}
 	if r := ef.reranker; r != nil {
-		parts = append(parts, r.setting(env, "reranker", r.url, "MDSEARCH_RERANKER"),
-			r.setting(env, "reranker-model", r.model, "MDSEARCH_RERANKER_MODEL"),
-			r.setting(env, "reranker-api", r.api, "MDSEARCH_RERANKER_API"))
+		url, model, api := r.settings(env)
+		parts = append(parts, url, model, api)
 	}
 	b, _ := json.Marshal(parts)
 	h := sha256.Sum256(b)
@@ -186,12 +183,9 @@ func loopback(host string) bool {
 // servedIndex is the index path as serve and search both name it in a
 // rendezvous: absolute, links resolved.
 func servedIndex(env *Env, ef *engineFlags) (string, bool) {
-	if flagSet(ef.fs, "index") && strings.TrimSpace(ef.index) == "" {
-		return "", false // open says why
-	}
-	p, err := search.IndexPath(ef.index, env.Getenv)
+	p, err := ef.indexPath(env)
 	if err != nil {
-		return "", false
+		return "", false // open says why
 	}
 	if p, err = filepath.Abs(p); err != nil {
 		return "", false

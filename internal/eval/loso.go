@@ -108,10 +108,11 @@ func QuickLeaveOneOut(w io.Writer, samples []Sample, corpora string, fo FitOptio
 }
 
 // sampleRanking is the section hit@5 and page MRR of a set's samples in
-// mode, each ordered by score and cut to 2 passages a note. A note is
+// mode, each ordered by score and cut as eval cuts by default (the first
+// DefaultN results, at most DefaultMaxPerPage a note). A note is
 // relevant when one of its candidates answers the query.
 func sampleRanking(samples []Sample, set string, mode mdsearch.Mode, score func([]float64) float64) (hit, mrr float64) {
-	const k, perNote = 5, 2
+	const k, perNote = mdsearch.DefaultN, mdsearch.DefaultMaxPerPage // eval's defaults (Options.fill)
 	var n int
 	for _, s := range samples {
 		if s.Set != set || s.Mode != mode || s.OffTopic {
