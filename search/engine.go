@@ -94,6 +94,7 @@ type Engine struct {
 	// mu is read-held by every exported call for the store it uses, and
 	// write-held to switch to a rebuilt index (follow.go).
 	mu        sync.RWMutex
+	switching atomic.Bool // the file at the path was replaced: calls go straight to follow
 	st        *store.Store
 	emb       embed.Embedder
 	migration *store.Migration

@@ -27,21 +27,29 @@ const followWait = 3 * time.Second
 // names the open file, unless the engine follows it and can switch to the
 // new one. On success it holds the read lock that keeps the store from
 // being switched until leave is called.
+//
+// Once one call has seen the file replaced, later calls of a following
+// engine skip the read lock until the switch: their brief holds, back to
+// back on a busy server, would otherwise keep the switch from ever finding
+// the lock free.
 func (e *Engine) enter(ctx context.Context) (leave func(), err error) {
-	e.mu.RLock()
-	err = e.st.Replaced()
-	if err == nil {
-		return e.mu.RUnlock, nil
+	for {
+		if !e.opts.Follow || !e.switching.Load() {
+			e.mu.RLock()
+			err = e.st.Replaced()
+			if err == nil {
+				return e.mu.RUnlock, nil
+			}
+			e.mu.RUnlock()
+			if !e.opts.Follow {
+				return nil, err
+			}
+			e.switching.Store(true)
+		}
+		if err := e.follow(ctx); err != nil {
+			return nil, err
+		}
 	}
-	e.mu.RUnlock()
-	if !e.opts.Follow {
-		return nil, err
-	}
-	if err := e.follow(ctx); err != nil {
-		return nil, err
-	}
-	e.mu.RLock()
-	return e.mu.RUnlock, nil
 }
 
 // follow switches to the index now at the path, once no call uses the old
@@ -56,6 +64,9 @@ func (e *Engine) follow(ctx context.Context) error {
 	// behind an index run that waits for another process's lock.
 	deadline := time.Now().Add(followWait)
 	for !e.mu.TryLock() {
+		if !e.switching.Load() {
+			return nil // another call switched
+		}
 		if time.Now().After(deadline) {
 			return mdsearch.Errorf(mdsearch.KindUnavailable, "index", e.opts.IndexPath,
 				"try again in a moment: this process switches to the new index once the work using the old one ends",
@@ -69,6 +80,7 @@ func (e *Engine) follow(ctx context.Context) error {
 	}
 	defer e.mu.Unlock()
 	if e.st.Replaced() == nil {
+		e.switching.Store(false)
 		return nil // another call switched already
 	}
 	st, mig, err := openStore(ctx, e.opts)
@@ -78,7 +90,8 @@ func (e *Engine) follow(ctx context.Context) error {
 	old := e.st
 	e.st, e.migration = st, mig
 	e.snap.Store(nil) // the old index's vectors
-	_ = old.Close()   // the old file only: SQLite sees it was moved or deleted
+	e.switching.Store(false)
+	_ = old.Close() // the old file only: SQLite sees it was moved or deleted
 	e.notify("the index file " + e.opts.IndexPath + " was replaced; now using the new one")
 	if mig != nil && len(mig.Collections) > 0 {
 		e.notify(mig.String() + "; run `mdsearch index` to fill it")

@@ -84,7 +84,14 @@ func TestFollowRebuiltIndex(t *testing.T) {
 	}
 
 	deleteIndex(t, path)
-	_, err = f.Search(bg, mdsearch.SearchRequest{Query: "zebra"})
+	// A search that finds the old index still held by those in flight is
+	// told to try again in a moment; trying again must reach "build it".
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		_, err = f.Search(bg, mdsearch.SearchRequest{Query: "zebra"})
+		if !errors.Is(err, mdsearch.ErrIndexReplaced) || time.Now().After(deadline) {
+			break
+		}
+	}
 	if err == nil || errors.Is(err, mdsearch.ErrIndexReplaced) || mdsearch.KindOf(err) != mdsearch.KindUnavailable ||
 		!strings.Contains(err.Error(), "build it again") {
 		t.Fatalf("deleted: got %v", err)

@@ -128,6 +128,39 @@ func TestReplaced(t *testing.T) {
 	}
 }
 
+// TestDeletedNotRecreated: connections the pool opens after the index was
+// deleted (a serve under load) fail; none makes an empty file at the path,
+// which would stop the user's rebuild there as "not an mdsearch index".
+func TestDeletedNotRecreated(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "index.db")
+	s, _, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.AddCollection(ctx, "notes", "/vault/notes"); err != nil {
+		t.Fatal(err)
+	}
+	for _, suffix := range []string{"", "-wal", "-shm"} {
+		if err := os.Remove(path + suffix); err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+	}
+	for i := range 3 { // each held, so the pool opens a new one
+		c, err := s.pool.Conn(ctx)
+		if err == nil {
+			defer c.Close()
+			err = c.PingContext(ctx)
+		}
+		if err == nil {
+			_, err = c.ExecContext(ctx, "SELECT count(*) FROM collections")
+		}
+		if _, serr := os.Stat(path); !os.IsNotExist(serr) {
+			t.Fatalf("connection %d (%v) made a file at the deleted index's path", i, err)
+		}
+	}
+}
+
 // coded is an error with a Code method that is not SQLite's.
 type coded int
 

@@ -460,6 +460,10 @@ func frozenFile(abs string) bool {
 // without the locking and WAL files SQLite would otherwise need.
 func openDB(path string, readOnly, frozen bool) (*sql.DB, error) {
 	q := url.Values{}
+	// ensureFile made the file. A connection the pool opens later must
+	// never make it again: after the index is deleted under a running
+	// serve, that would leave an empty SQLite file at the path.
+	q.Set("mode", "rw")
 	if frozen {
 		q.Set("mode", "ro")
 		q.Set("immutable", "1")
