@@ -15,8 +15,8 @@ import (
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/assets"
 	"github.com/mdsearch/mdsearch/chunks"
+	"github.com/mdsearch/mdsearch/engine"
 	"github.com/mdsearch/mdsearch/internal/eval"
-	"github.com/mdsearch/mdsearch/search"
 	"github.com/mdsearch/mdsearch/sections"
 )
 
@@ -110,10 +110,10 @@ func (f *engineFlags) indexPath(env *Env) (string, error) {
 		// An unset variable ("--index $IDX") must not mean the default index.
 		return "", usagef("--index is empty: name an index file, or leave --index out for the default")
 	}
-	return search.IndexPath(f.index, env.Getenv)
+	return engine.IndexPath(f.index, env.Getenv)
 }
 
-func (f *engineFlags) open(ctx context.Context, env *Env, withModel bool) (*search.Engine, func(), error) {
+func (f *engineFlags) open(ctx context.Context, env *Env, withModel bool) (*engine.Engine, func(), error) {
 	path, err := f.indexPath(env)
 	if err != nil {
 		return nil, nil, err
@@ -122,7 +122,7 @@ func (f *engineFlags) open(ctx context.Context, env *Env, withModel bool) (*sear
 	if err != nil {
 		return nil, nil, err
 	}
-	opts := search.Options{IndexPath: path, MaxFileSize: maxSize, ReadOnly: f.readOnly, Existing: f.existing,
+	opts := engine.Options{IndexPath: path, MaxFileSize: maxSize, ReadOnly: f.readOnly, Existing: f.existing,
 		Follow: f.follow, Notify: func(msg string) { env.say("%s", msg) }, Profiles: indexProfiles}
 	if f.vectorCache {
 		if home, err := assets.Home(env.Getenv); err == nil {
@@ -150,7 +150,7 @@ func (f *engineFlags) open(ctx context.Context, env *Env, withModel bool) (*sear
 		}
 		opts.KeywordOnly = keywordOnly
 	}
-	e, err := search.Open(ctx, opts)
+	e, err := engine.Open(ctx, opts)
 	if err != nil {
 		closeEmb()
 		return nil, nil, err
@@ -160,7 +160,7 @@ func (f *engineFlags) open(ctx context.Context, env *Env, withModel bool) (*sear
 
 // rebuildIfMigrated re-indexes every collection after Open rebuilt an
 // index of another schema version, saying so on stderr.
-func rebuildIfMigrated(ctx context.Context, env *Env, e *search.Engine) error {
+func rebuildIfMigrated(ctx context.Context, env *Env, e *engine.Engine) error {
 	m := e.Migration()
 	if m == nil || len(m.Collections) == 0 {
 		return nil

@@ -11,7 +11,7 @@ import (
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/chunks"
-	"github.com/mdsearch/mdsearch/search"
+	"github.com/mdsearch/mdsearch/engine"
 )
 
 func runIndex(ctx context.Context, env *Env, args []string) error {
@@ -125,7 +125,7 @@ func reportIndex(env *Env, st *mdsearch.IndexStats, asJSON bool, err error) erro
 // indexAll is "mdsearch index" without a DIR: every collection, from its
 // recorded folder, one run after another (with --json, one array of their
 // stats). A collection that fails is reported and the others still run.
-func indexAll(ctx context.Context, env *Env, e *search.Engine, full, asJSON bool) error {
+func indexAll(ctx context.Context, env *Env, e *engine.Engine, full, asJSON bool) error {
 	if !e.HasCollections(ctx) {
 		return mdsearch.Errorf(mdsearch.KindNotFound, "index", "", "give the folder to index: mdsearch index DIR", "the index holds no collections yet")
 	}
@@ -162,7 +162,7 @@ func indexAll(ctx context.Context, env *Env, e *search.Engine, full, asJSON bool
 // indexRequest is the run for DIR: the folder, or, when no such folder
 // exists and no --name is given, the collection of that name, re-indexed
 // from its recorded folder ("mdsearch index notes").
-func indexRequest(ctx context.Context, e *search.Engine, dir, name string, full bool) mdsearch.IndexRequest {
+func indexRequest(ctx context.Context, e *engine.Engine, dir, name string, full bool) mdsearch.IndexRequest {
 	req := mdsearch.IndexRequest{Dir: dir, Name: name, Full: full}
 	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) && name == "" && e.HasCollection(ctx, dir) {
 		req.Dir, req.Name = "", dir

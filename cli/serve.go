@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/engine"
 	"github.com/mdsearch/mdsearch/rest"
-	"github.com/mdsearch/mdsearch/search"
 	"github.com/mdsearch/mdsearch/watch"
 )
 
@@ -130,7 +130,7 @@ func (l liveIndex) Close() {
 
 // The engine lists its collections cheaply, so watchers pick up
 // collections indexed while they run.
-var _ watch.Lister = (*search.Engine)(nil)
+var _ watch.Lister = (*engine.Engine)(nil)
 
 // startWatch keeps the index live for serve, mcp and watch: it catches up
 // with changes made while nothing watched, then re-indexes saved notes.
@@ -148,7 +148,7 @@ func startWatch(ctx context.Context, s mdsearch.Searcher, enabled bool, log *slo
 
 // openServing opens the engine with its model for a long-running command,
 // rebuilding an index of an older schema first.
-func openServing(ctx context.Context, env *Env, ef *engineFlags) (*search.Engine, func(), error) {
+func openServing(ctx context.Context, env *Env, ef *engineFlags) (*engine.Engine, func(), error) {
 	e, closeAll, err := ef.open(ctx, env, true)
 	if err != nil {
 		return nil, nil, err

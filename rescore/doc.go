@@ -20,5 +20,5 @@
 // TestRescoreModel -update` fits them again from the dev sets.
 //
 // Room 6 of the pipeline (docs/architecture.md): the engine's second stage,
-// after package search's first.
+// after package engine's first.
 package rescore

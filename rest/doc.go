@@ -20,4 +20,7 @@
 // Bound to a non-loopback address the server requires a bearer token;
 // without a token it answers only requests addressed to a loopback host name,
 // which blocks DNS-rebinding attacks from web pages.
+//
+// Room 7 of the pipeline (docs/architecture.md): an adapter, for programs
+// over HTTP and for people in a browser.
 package rest

@@ -26,7 +26,7 @@ type Options struct {
 	// collections.
 	OnReindexed func()
 	// NoteLinks resolves link targets among a collection's notes, so a
-	// rendered note's wikilinks resolve (search.Engine.NoteLinks); nil
+	// rendered note's wikilinks resolve (engine.Engine.NoteLinks); nil
 	// leaves them unresolved.
 	NoteLinks func(ctx context.Context, collection string) (*vault.LinkIndex, error)
 	// MaxConcurrentSearches bounds searches running at once; more wait.

@@ -7,7 +7,7 @@ import (
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/chunks"
-	"github.com/mdsearch/mdsearch/search"
+	"github.com/mdsearch/mdsearch/engine"
 	"github.com/mdsearch/mdsearch/sections"
 )
 
@@ -108,16 +108,16 @@ func parseConfig(name string) (Config, error) {
 }
 
 // engineOptions are the engine settings that build a chunker's index.
-func engineOptions(chunkerName string) (search.Options, error) {
+func engineOptions(chunkerName string) (engine.Options, error) {
 	for _, ch := range chunkers {
 		if ch.name != chunkerName {
 			continue
 		}
-		o := search.Options{Chunking: ch.opts}
+		o := engine.Options{Chunking: ch.opts}
 		if ch.split != nil {
 			o.Split, o.SplitName = ch.split, ch.name
 		}
 		return o, nil
 	}
-	return search.Options{}, fmt.Errorf("unknown chunker %q", chunkerName)
+	return engine.Options{}, fmt.Errorf("unknown chunker %q", chunkerName)
 }

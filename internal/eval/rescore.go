@@ -10,8 +10,8 @@ import (
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/embed"
+	"github.com/mdsearch/mdsearch/engine"
 	"github.com/mdsearch/mdsearch/rescore"
-	"github.com/mdsearch/mdsearch/search"
 )
 
 // DevSet is a labelled query set over its vault.
@@ -83,9 +83,9 @@ func Collect(ctx context.Context, o Options, set string) ([]Sample, error) {
 			defer cache.Save(o.EmbedCache)
 		}
 	}
-	var seen []search.Observed
+	var seen []engine.Observed
 	o.FirstStageOnly = true
-	o.observe = func(_ string, cands []search.Observed) { seen = cands }
+	o.observe = func(_ string, cands []engine.Observed) { seen = cands }
 	dir, err := os.MkdirTemp(o.TempDir, "mdsearch-fit-*")
 	if err != nil {
 		return nil, err
@@ -136,7 +136,7 @@ func Collect(ctx context.Context, o Options, set string) ([]Sample, error) {
 
 // answers reports whether a candidate answers q: it lies in a labelled
 // section, or on a relevant note where q labels notes only.
-func answers(q *Query, c search.Observed) bool {
+func answers(q *Query, c engine.Observed) bool {
 	if !q.Labelled() {
 		return q.relevantPage(c.Path)
 	}

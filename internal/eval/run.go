@@ -10,8 +10,8 @@ import (
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/embed"
+	"github.com/mdsearch/mdsearch/engine"
 	"github.com/mdsearch/mdsearch/rescore"
-	"github.com/mdsearch/mdsearch/search"
 )
 
 // Options configure Run.
@@ -40,7 +40,7 @@ type Options struct {
 	// leaves the second stage out (the fusion alone ranks and scores).
 	Rescore        *rescore.Model
 	FirstStageOnly bool
-	observe        func(string, []search.Observed) // Collect's
+	observe        func(string, []engine.Observed) // Collect's
 }
 
 // Report is the result of a Run.
@@ -249,7 +249,7 @@ func NeedsModel(cs []Config) bool {
 // vectors (keyword configurations only), the model still sizes the
 // chunks, as its tokenizer, so a row does not change with the company it
 // keeps, but nothing is embedded.
-func (o *Options) build(ctx context.Context, cache *Cache, chunkerName, path string, vectors bool) (*search.Engine, IndexReport, error) {
+func (o *Options) build(ctx context.Context, cache *Cache, chunkerName, path string, vectors bool) (*engine.Engine, IndexReport, error) {
 	var idx IndexReport
 	so, err := engineOptions(chunkerName)
 	if err != nil {
@@ -263,11 +263,11 @@ func (o *Options) build(ctx context.Context, cache *Cache, chunkerName, path str
 		so.Embedder = cache
 	case cache != nil:
 		so.KeywordOnly = true
-		so.Chunking = search.SizeFor(so.Chunking, cache) // as the engine cuts for its embedder
+		so.Chunking = engine.SizeFor(so.Chunking, cache) // as the engine cuts for its embedder
 	default:
 		so.KeywordOnly = true
 	}
-	e, err := search.Open(ctx, so)
+	e, err := engine.Open(ctx, so)
 	if err != nil {
 		return nil, idx, err
 	}
@@ -316,7 +316,7 @@ func (o *Options) ask(ctx context.Context, e searcher, cache *Cache, c Config) (
 		// A query the model cannot read is ranked by keywords in every
 		// mode: that is the configuration's answer to it. Any other
 		// fallback means the configuration did not run as named.
-		if resp.Mode != c.Mode && !(resp.Mode == mdsearch.ModeKeyword && cache != nil && search.Unreadable(cache, q.Text)) {
+		if resp.Mode != c.Mode && !(resp.Mode == mdsearch.ModeKeyword && cache != nil && engine.Unreadable(cache, q.Text)) {
 			return nil, mdsearch.Errorf(mdsearch.KindUnavailable, "eval", c.Name, "", "searched %s instead of %s: %s", resp.Mode, c.Mode, resp.Notice)
 		}
 		kept := dropExcluded(resp.Results, q.Exclude)

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/engine"
 	"github.com/mdsearch/mdsearch/internal/testenv"
-	"github.com/mdsearch/mdsearch/search"
 )
 
 // nonsense are queries about nothing in any dev vault: made-up words, and
@@ -34,7 +34,7 @@ func TestNonsenseScoresLow(t *testing.T) {
 		testenv.Absent(t, "corpus chroma-wikitexts unavailable: %v", err)
 	}
 	ctx := context.Background()
-	e, err := search.Open(ctx, search.Options{IndexPath: filepath.Join(t.TempDir(), "i.db"), Embedder: emb})
+	e, err := engine.Open(ctx, engine.Options{IndexPath: filepath.Join(t.TempDir(), "i.db"), Embedder: emb})
 	if err != nil {
 		t.Fatal(err)
 	}

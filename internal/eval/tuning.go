@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/mdsearch/mdsearch"
-	"github.com/mdsearch/mdsearch/search"
+	"github.com/mdsearch/mdsearch/engine"
 	"github.com/mdsearch/mdsearch/store"
 )
 
@@ -78,7 +78,7 @@ func (t Tuning) String() string {
 }
 
 // apply sets the tuned values on engine options.
-func (t Tuning) apply(o *search.Options) {
+func (t Tuning) apply(o *engine.Options) {
 	if t.Keyword > 0 {
 		o.Fusion.Keyword = t.Keyword
 	}

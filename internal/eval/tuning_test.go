@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/mdsearch/mdsearch/chunks"
-	"github.com/mdsearch/mdsearch/search"
+	"github.com/mdsearch/mdsearch/engine"
 	"github.com/mdsearch/mdsearch/store"
 )
 
@@ -45,7 +45,7 @@ func TestTuningApply(t *testing.T) {
 	if got := tune.String(); got != want {
 		t.Errorf("String: %q, want %q", got, want)
 	}
-	fusion := search.Fusion{Keyword: 0.5, BM25Half: 6, CosFloor: 0.1, CosCeil: 0.7}
+	fusion := engine.Fusion{Keyword: 0.5, BM25Half: 6, CosFloor: 0.1, CosCeil: 0.7}
 	sections, _ := engineOptions(ChunkH2H3)
 	tune.apply(&sections)
 	wantChunking := chunks.Options{Profile: chunks.ProfileH2H3, Overlap: -1, StubWords: 100, MaxTokens: 96, PassageWords: 250}
@@ -57,14 +57,14 @@ func TestTuningApply(t *testing.T) {
 	if base.Fusion != fusion || base.Weights != *w || base.Chunking != (chunks.Options{}) {
 		t.Errorf("baselines take ranking settings only: %+v", base)
 	}
-	var none search.Options
+	var none engine.Options
 	(Tuning{}).apply(&none)
-	if none.Fusion != (search.Fusion{}) || none.Weights != (store.Weights{}) || none.Chunking != (chunks.Options{}) {
+	if none.Fusion != (engine.Fusion{}) || none.Weights != (store.Weights{}) || none.Chunking != (chunks.Options{}) {
 		t.Errorf("zero tuning changed options: %+v", none)
 	}
 
 	// A cosine floor of 0 is a real setting: it applies with its ceiling.
-	var floor search.Options
+	var floor engine.Options
 	(Tuning{CosCeil: 0.9}).apply(&floor)
 	if floor.Fusion.CosFloor != 0 || floor.Fusion.CosCeil != 0.9 {
 		t.Errorf("cosine 0–0.9: %+v", floor.Fusion)

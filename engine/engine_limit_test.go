@@ -1,0 +1,304 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/internal/wordcount"
+)
+
+// TestSearchConcurrencyIsBounded: however many searches arrive at once, no
+// more than GOMAXPROCS embed their query at the same time; the rest wait.
+func TestSearchConcurrencyIsBounded(t *testing.T) {
+	var inFlight, peak atomic.Int64
+	emb := &gated{bow: newBow("bow")}
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), emb)
+	index(t, e, copyDir(t, sampleVault), "s")
+	emb.gate = func(int64) error {
+		n := inFlight.Add(1)
+		defer inFlight.Add(-1)
+		for p := peak.Load(); n > p && !peak.CompareAndSwap(p, n); p = peak.Load() {
+		}
+		time.Sleep(5 * time.Millisecond)
+		return nil
+	}
+	var wg sync.WaitGroup
+	for range 50 {
+		wg.Go(func() {
+			if _, err := e.Search(bg, mdsearch.SearchRequest{Query: "starter", Mode: mdsearch.ModeSemantic}); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	if max := int64(runtime.GOMAXPROCS(0)); peak.Load() > max || peak.Load() == 0 {
+		t.Errorf("peak of %d concurrent query embeddings, limit %d", peak.Load(), max)
+	}
+	ctx, cancel := context.WithCancel(bg)
+	for range cap(work) {
+		work <- struct{}{}
+	}
+	cancel()
+	_, err := e.Search(ctx, mdsearch.SearchRequest{Query: "starter"})
+	for range cap(work) {
+		<-work
+	}
+	if err == nil {
+		t.Error("a search whose client left still ran")
+	}
+}
+
+// TestReadHint: the rest of a cut result is named by its lines, which
+// read exactly what was left out.
+func TestReadHint(t *testing.T) {
+	for _, tt := range []struct {
+		r    mdsearch.Result
+		want string
+	}{
+		{mdsearch.Result{Collection: "notes", Path: "a.md", SectionPath: []string{"A", "B"}}, `cut to fit the token budget, 3 more lines: read notes:a.md, lines 10-12`},
+		{mdsearch.Result{Path: "a.md", SectionPath: []string{"A"}, Sections: [][]string{{"A"}, {"A", "B"}}},
+			`cut to fit the token budget, 3 more lines: read a.md, lines 10-12`},
+	} {
+		if got := readHint(tt.r, "cut to fit the token budget", 10, 12); got != tt.want {
+			t.Errorf("readHint(%+v) = %q, want %q", tt.r, got, tt.want)
+		}
+	}
+}
+
+// TestFitBudget: whole results while they fit, the next cut at a block
+// with the lines of the rest, the others dropped and counted; a first
+// result of one block over the budget is cut inside it.
+func TestFitBudget(t *testing.T) {
+	para := strings.Repeat("word ", 20) // about 26 tokens
+	rs := func() []mdsearch.Result {
+		return []mdsearch.Result{
+			{Path: "a.md", Text: para, StartLine: 1, EndLine: 1},
+			{Path: "b.md", Text: para + "\n\n" + para + "\n\n" + para, StartLine: 10, EndLine: 14},
+			{Path: "c.md", Text: para, StartLine: 1, EndLine: 1},
+		}
+	}
+	r := rs()
+	budget := EstimateTokens(para) + frameTokens(r[0]) + frameTokens(r[1]) + hintTokens(r[1]) + EstimateTokens(para) + 2 // a, and b's first block
+	got, dropped := fitBudget(r, budget, nil, ends(r))
+	if len(got) != 2 || dropped != 1 || !got[1].Truncated || got[1].EndLine != 10 ||
+		got[1].ReadHint != "cut to fit the token budget, 4 more lines: read b.md, lines 11-14" ||
+		got[1].RestFrom != 11 || got[1].RestTo != 14 {
+		t.Errorf("budget %d: %d kept, %d dropped, %+v", budget, len(got), dropped, got[len(got)-1])
+	}
+	// One block over the budget is cut inside, at a word; the rest starts
+	// on its line. A budget that holds no words still keeps a dozen.
+	for _, budget := range []int{10, 200} {
+		one := []mdsearch.Result{{Path: "h.md", Text: strings.Repeat("word ", 300), StartLine: 5, EndLine: 5}}
+		got, dropped := fitBudget(one, budget, nil, ends(one))
+		words := wordcount.Count(got[0].Text)
+		fits := EstimateTokens(got[0].Text)+frameTokens(got[0]) <= budget && words > 100
+		if len(got) != 1 || dropped != 0 || !got[0].Truncated || words != minWords && !fits ||
+			got[0].ReadHint != "cut to fit the token budget, 1 more line: read h.md, lines 5-5" {
+			t.Errorf("budget %d, one block over it: %d words, %+v, %d dropped", budget, words, got, dropped)
+		}
+	}
+	// A block of no more than a dozen words is whole, and not called cut.
+	short := []mdsearch.Result{{Path: "t.md", Text: "# T\n\ncolon note", StartLine: 1, EndLine: 3}}
+	if got, _ := fitBudget(short, 5, nil, ends(short)); got[0].Truncated || got[0].Text != "# T\n\ncolon note" {
+		t.Errorf("a short block cut: %+v", got[0])
+	}
+	// Two parts of one long line joined into one result gained a line
+	// break: the lines a cut names stay within the passage's.
+	joined := []mdsearch.Result{{Path: "j.md", Text: "## Long\n\n" + strings.Repeat("word ", 200) + "\n" + strings.Repeat("more ", 200),
+		StartLine: 5, EndLine: 7}}
+	if got, _ := fitBudget(joined, 400, nil, ends(joined)); !got[0].Truncated || got[0].EndLine > 7 || got[0].RestFrom > got[0].RestTo {
+		t.Errorf("joined parts cut: lines %d-%d, rest %d-%d", got[0].StartLine, got[0].EndLine, got[0].RestFrom, got[0].RestTo)
+	}
+	// At a sentence, when one ends in the second half of what fits.
+	long := []mdsearch.Result{{Path: "s.md", Text: strings.Repeat("Some words here. ", 100), StartLine: 1, EndLine: 1}}
+	if got, _ := fitBudget(long, 100, nil, ends(long)); !strings.HasSuffix(got[0].Text, "here.") {
+		t.Errorf("cut %q, want it at a sentence", got[0].Text)
+	}
+	if got, dropped := fitBudget(rs(), 0, nil, nil); len(got) != 3 || dropped != 0 {
+		t.Errorf("no budget: %d kept, %d dropped", len(got), dropped)
+	}
+}
+
+// ends are the results' own last lines, as capResults returns them when
+// it cuts none.
+func ends(rs []mdsearch.Result) []int {
+	out := make([]int, len(rs))
+	for i, r := range rs {
+		out[i] = r.EndLine
+	}
+	return out
+}
+
+// TestFitBudgetMerged: a merged result cut inside its second passage
+// names chunks up to that one, not the third it no longer shows.
+func TestFitBudgetMerged(t *testing.T) {
+	para := strings.Repeat("word ", 20)
+	r := []mdsearch.Result{{Path: "m.md", ChunkIndex: 6, ChunkEnd: 8, TotalChunks: 16, StartLine: 10, EndLine: 14,
+		Text: para + "\n\n" + para + "\n\n" + para}}
+	joins := seams{keyOf(r[0]): {{line: 12, chunk: 7}, {line: 14, chunk: 8}}}
+	for _, tt := range []struct{ budget, end, chunkEnd int }{
+		{EstimateTokens(para) + frameTokens(r[0]) + hintTokens(r[0]) + 2, 10, 0},   // the first passage alone
+		{2*EstimateTokens(para) + frameTokens(r[0]) + hintTokens(r[0]) + 4, 12, 7}, // and the second
+	} {
+		rs := slices.Clone(r)
+		got, _ := fitBudget(rs, tt.budget, joins, ends(rs))
+		if !got[0].Truncated || got[0].EndLine != tt.end || got[0].ChunkEnd != tt.chunkEnd {
+			t.Errorf("budget %d: lines to %d, chunk end %d; want %d, %d", tt.budget, got[0].EndLine, got[0].ChunkEnd, tt.end, tt.chunkEnd)
+		}
+	}
+}
+
+// TestCutNeverEndsOnHeading: a result cut to a budget keeps whole blocks,
+// and a heading only with the block under it.
+func TestCutNeverEndsOnHeading(t *testing.T) {
+	text := "# Backups\n\nEvery machine is backed up nightly.\n\n## Restore Drill\n\n" + strings.Repeat("word ", 200)
+	for _, budget := range []int{10, 20, 40} {
+		got, lines := cutBlocks(text, budget, true)
+		if got != "# Backups\n\nEvery machine is backed up nightly." || lines != 3 {
+			t.Errorf("budget %d: %q (%d lines)", budget, got, lines)
+		}
+	}
+	// Nor on a heading with a scrap of its text: an opening tag, a label.
+	scrap := "# Watch\n\nWatchers run when state changes.\n\n## Deep Watchers\n\n<div class=\"options-api\">\n\n" + strings.Repeat("word ", 200)
+	if got, _ := cutBlocks(scrap, 30, false); got != "# Watch\n\nWatchers run when state changes." {
+		t.Errorf("scrap under a heading: %q", got)
+	}
+	tag := "Intro to the API, in a few words.\n\n<div class=\"composition-api\">\n\n" + strings.Repeat("word ", 200)
+	if got, _ := cutBlocks(tag, 30, false); got != "Intro to the API, in a few words." {
+		t.Errorf("scrap not under a heading: %q", got)
+	}
+	label := "Intro to the API, in a few words.\n\nFor example:\n\n\n" + strings.Repeat("word ", 200)
+	if got, _ := cutBlocks(label, 30, false); got != "Intro to the API, in a few words." {
+		t.Errorf("label before two blank lines: %q", got)
+	}
+	for block, want := range map[string]bool{"For example:": true, "**Note:**": true, `<div class="x">`: true, "</div>": false,
+		"Intro line.": false, "A label that runs on for a while:": false} {
+		if opens(block) != want {
+			t.Errorf("opens(%q) = %v", block, !want)
+		}
+	}
+	setext := "Intro line.\n\nTitle\n=====\n\n" + strings.Repeat("word ", 200)
+	if got, _ := cutBlocks(setext, 20, true); got != "Intro line." {
+		t.Errorf("setext: %q", got)
+	}
+	for text, want := range map[string]bool{"a\n## B": true, "## B": true, "a\n#hashtag": false, "    # code": false, "x\n---": true, "---": false, "a\nb": false} {
+		if endsWithHeading(text) != want {
+			t.Errorf("endsWithHeading(%q) = %v", text, !want)
+		}
+	}
+}
+
+func TestDropCopies(t *testing.T) {
+	rs := []mdsearch.Result{
+		{Collection: "a", Path: "work/x.md", Text: "same"},
+		{Collection: "b", Path: "x.md", Text: "same"},
+		{Collection: "a", Path: "y.md", Text: "same"}, // one collection's own copies stay
+		{Collection: "b", Path: "z.md", Text: "other"},
+	}
+	got, n := dropCopies(slices.Clone(rs), 5)
+	if n != 1 || len(got) != 3 || got[1].Path != "y.md" || got[2].Path != "z.md" {
+		t.Errorf("kept %+v, dropped %d", got, n)
+	}
+	// Copies after the last result kept are not counted.
+	if got, n := dropCopies(slices.Clone(rs[:2]), 1); n != 0 || len(got) != 1 {
+		t.Errorf("want 1: kept %+v, dropped %d", got, n)
+	}
+}
+
+// Passages 6 and 8 of one section kept, then 7: one result of 6–8, in
+// order, at the better-ranked place, and the note's freed place goes to
+// the next (5, which the full result cannot take in).
+func TestJoinBridges(t *testing.T) {
+	c := func(i int) candidate { return candidate{id: int64(i), doc: 1, section: 2, index: i} }
+	other := candidate{id: 99, doc: 3, section: 4, index: 0}
+	kept := dedup([]candidate{c(6), other, c(8), c(7), c(5)}, 5, 2)
+	if len(kept) != 3 || kept[1].best.id != 99 || kept[2].best.id != 5 {
+		t.Fatalf("kept %d groups, second %+v", len(kept), kept[len(kept)-1].best)
+	}
+	var got []int
+	for _, m := range kept[0].members {
+		got = append(got, m.index)
+	}
+	if !slices.Equal(got, []int{6, 7, 8}) || kept[0].best.id != 6 {
+		t.Errorf("members %v (best %d), want 6 7 8 (best 6)", got, kept[0].best.id)
+	}
+	// Joined the other way round: 8 first, then 6, then 7.
+	kept = dedup([]candidate{c(8), c(6), c(7)}, 5, 3)
+	got = got[:0]
+	for _, m := range kept[0].members {
+		got = append(got, m.index)
+	}
+	if len(kept) != 1 || !slices.Equal(got, []int{6, 7, 8}) || kept[0].best.id != 8 {
+		t.Errorf("%d groups, members %v (best %d), want one of 6 7 8 (best 8)", len(kept), got, kept[0].best.id)
+	}
+}
+
+// TestCapResults: a result of megabytes (one long word) is cut to
+// maxResultBytes, inside its line when it is one line, at a line break
+// when it has some, and says which lines read the rest.
+func TestCapResults(t *testing.T) {
+	long := strings.Repeat("QUJD", 64<<10) // 256 KB, one line
+	lines := strings.Repeat(strings.Repeat("x", 99)+"\n", 1000)
+	rs := []mdsearch.Result{
+		{Path: "img.md", Text: "# Img\n\n![s](data:" + long + ")", StartLine: 1, EndLine: 3},
+		{Path: "many.md", Text: lines, StartLine: 10, EndLine: 1009},
+		{Path: "small.md", Text: "short", StartLine: 1, EndLine: 1},
+	}
+	capResults(rs, nil)
+	if r := rs[0]; len(r.Text) > maxResultBytes || !r.Truncated || r.EndLine != 3 || r.ReadHint != "cut at 32 KB, 1 more line: read img.md, lines 3-3" {
+		t.Errorf("one long line: %d bytes to line %d, %q", len(r.Text), r.EndLine, r.ReadHint)
+	}
+	if r := rs[1]; len(r.Text) > maxResultBytes || !strings.HasSuffix(r.Text, "x") || r.EndLine != 10+len(r.Text)/100 ||
+		r.ReadHint != fmt.Sprintf("cut at 32 KB, %d more lines: read many.md, lines %d-1009", 1009-r.EndLine, r.EndLine+1) {
+		t.Errorf("many lines: %d bytes to line %d, %q", len(r.Text), r.EndLine, r.ReadHint)
+	}
+	if rs[2].Truncated || rs[2].Text != "short" {
+		t.Errorf("small result changed: %+v", rs[2])
+	}
+
+	// Capped first, then budgeted: a capped image leaves budget for the
+	// next result, and a budget cut names the rest to the passage's end.
+	rs = []mdsearch.Result{
+		{Path: "img.md", Text: "![s](data:" + long + ")\n\nCaption here.\n\nMore text.", StartLine: 1, EndLine: 5},
+		{Path: "b.md", Text: "short", StartLine: 1, EndLine: 1},
+	}
+	got, dropped := fitBudget(rs, 20000, nil, capResults(rs, nil))
+	if len(got) != 2 || dropped != 0 || got[0].ReadHint != "cut at 32 KB, 5 more lines: read img.md, lines 1-5" {
+		t.Errorf("capped, then a budget it fits: %d kept, %d dropped, %q", len(got), dropped, got[0].ReadHint)
+	}
+	rs = []mdsearch.Result{{Path: "img.md", Text: "Caption here.\n\n![s](data:" + long + ")\n\nMore text.", StartLine: 1, EndLine: 5}}
+	got, _ = fitBudget(rs, 100, nil, capResults(rs, nil))
+	if got[0].Text != "Caption here." || got[0].ReadHint != "cut to fit the token budget, 4 more lines: read img.md, lines 2-5" {
+		t.Errorf("capped, then cut to the budget: %q, %q", got[0].Text, got[0].ReadHint)
+	}
+}
+
+// TestReadHintQuotesPaths: a path with spaces in a read hint is one
+// quoted argument.
+func TestReadHintQuotesPaths(t *testing.T) {
+	r := mdsearch.Result{Collection: "vault", Path: "Linking notes/Embed files.md"}
+	if got, want := readHint(r, "cut", 57, 62), `cut, 6 more lines: read "vault:Linking notes/Embed files.md", lines 57-62`; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// cutWithin keeps at least minWords words, even where a sentence ends
+// before them.
+func TestCutWithin(t *testing.T) {
+	text := "a b c d e f g h i. j k l m n o p q r s t u v w x y z"
+	if got := cutWithin(text, 1); wordcount.Count(got) != minWords {
+		t.Errorf("cutWithin = %q, want %d words", got, minWords)
+	}
+	if got := cutWithin("One two three four five six seven. Eight nine ten eleven twelve thirteen fourteen. Fifteen sixteen seventeen eighteen", 26); got != "One two three four five six seven. Eight nine ten eleven twelve thirteen fourteen." {
+		t.Errorf("cutWithin = %q, want it at the second sentence", got)
+	}
+}

@@ -1,0 +1,12 @@
+//go:build !unix
+
+package engine
+
+import "context"
+
+// lockIndex is a no-op where flock is unavailable; SQLite's own locking
+// still keeps the file consistent.
+func lockIndex(context.Context, string, func(string)) (func(), error) { return func() {}, nil }
+
+// indexBusy cannot tell without flock: it says no run is writing.
+func indexBusy(string) bool { return false }

@@ -1,0 +1,163 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/store"
+	"github.com/mdsearch/mdsearch/vault"
+)
+
+// Status describes the index: collections, counts, stale files, the model
+// and, while an Index call runs in this process, its progress.
+func (e *Engine) Status(ctx context.Context) (_ *mdsearch.Status, err error) {
+	defer e.explain(&err)
+	leave, err := e.enter(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer leave()
+	model, err := e.st.Meta(ctx, "model")
+	if err != nil {
+		return nil, err
+	}
+	modelID, err := e.st.ModelID(ctx, model)
+	if err != nil {
+		return nil, err
+	}
+	s := &mdsearch.Status{IndexPath: e.st.Path(), SchemaVersion: store.SchemaVersion, ModelID: model,
+		Collections: []mdsearch.CollectionStatus{}, Indexing: e.progress.Load()}
+	colls, err := e.st.Collections(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range colls {
+		cs, err := e.st.CollectionStats(ctx, c.ID, modelID)
+		if err != nil {
+			return nil, err
+		}
+		st := mdsearch.CollectionStatus{Name: c.Name, Root: c.Root, Files: cs.Files, Chunks: cs.Chunks, Windows: cs.Windows, Vectors: cs.Vectors,
+			Profile: e.storedProfile(c.Chunking)}
+		if !c.IndexedAt.IsZero() {
+			st.IndexedAt = c.IndexedAt.UTC().Format(time.RFC3339)
+		}
+		if st.Stale, err = e.stale(ctx, c.ID, c.Name, c.Root); err != nil {
+			return nil, err
+		}
+		if st.Warnings, err = e.st.Warnings(ctx, c.ID); err != nil {
+			return nil, err
+		}
+		s.Collections = append(s.Collections, st)
+		s.Files += st.Files
+		s.Chunks += st.Chunks
+		s.Windows += st.Windows
+		s.Vectors += st.Vectors
+		s.Stale += st.Stale
+	}
+	s.SizeBytes = e.st.SizeBytes()
+	s.Notice = e.statusNotice(model)
+	if s.Notice == "" && s.Vectors < s.Windows {
+		s.Notice = e.pendingNotice(ctx, fmt.Sprintf("%d of %d windows have vectors", s.Vectors, s.Windows), true)
+	}
+	return s, nil
+}
+
+// stale counts notes added, changed or deleted on disk since indexing.
+// A vault folder that is gone makes every note stale. A file the index
+// run would skip (over the size limit the collection was indexed with,
+// binary, unreadable) is not a note, so it is never stale; nor is a
+// note whose time changed but not its bytes.
+func (e *Engine) stale(ctx context.Context, collID int64, name, root string) (int, error) {
+	docs, err := e.st.DocInfos(ctx, collID)
+	if err != nil {
+		return 0, err
+	}
+	v, err := e.vaultOf(ctx, name, root)
+	var gone *mdsearch.Error
+	switch {
+	case errors.As(err, &gone):
+		return len(docs), nil // the folder cannot be opened
+	case err != nil:
+		return 0, err
+	}
+	files, _, err := v.Walk(ctx)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, f := range files {
+		d, ok := docs[f.Path]
+		switch {
+		case ok && d.MTime == f.ModTime && d.Size == f.Size:
+		case ok && d.Size == f.Size && sameContent(v, f, d.Hash):
+			// Touched, not edited (a checkout, a sync tool): the next
+			// index run only records the new time.
+		case !ok && skipped(v, f):
+		default:
+			n++
+		}
+		delete(docs, f.Path)
+	}
+	return n + len(docs), nil
+}
+
+// maxSizeKey is the meta key of the size limit a collection was indexed
+// with.
+func maxSizeKey(name string) string { return "max_file_size/" + name }
+
+// maxSizeFor is the size limit for the notes of collection name: this
+// engine's when it was given one, else the one the collection was last
+// indexed with, else 0 (the vault default). So a re-index, a read or a
+// status without a limit of its own neither adds nor drops notes the
+// collection's own limit decided on.
+func (e *Engine) maxSizeFor(ctx context.Context, name string) (int64, error) {
+	if e.opts.MaxFileSize != 0 {
+		return e.opts.MaxFileSize, nil
+	}
+	return e.indexedMaxSize(ctx, name)
+}
+
+// indexedMaxSize is the size limit collection name was last indexed with,
+// or 0 (the vault default).
+func (e *Engine) indexedMaxSize(ctx context.Context, name string) (int64, error) {
+	s, err := e.st.Meta(ctx, maxSizeKey(name))
+	if err != nil || s == "" {
+		return 0, err
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return 0, nil
+	}
+	return n, nil
+}
+
+// sameContent reports whether f still holds the bytes whose SHA-256 the
+// index keeps.
+func sameContent(v *vault.Vault, f vault.File, hash []byte) bool {
+	data, err := v.Read(f)
+	return err == nil && bytes.Equal(contentHash(data), hash)
+}
+
+// skipped reports whether an index run would skip f when reading it.
+func skipped(v *vault.Vault, f vault.File) bool {
+	_, err := v.Read(f)
+	var se *vault.SkipError
+	return errors.As(err, &se)
+}
+
+func (e *Engine) statusNotice(model string) string {
+	switch {
+	case e.migration != nil:
+		return e.migration.String()
+	case e.emb == nil && model != "" && e.opts.EmbedderNotice != "":
+		return e.noEmbedderNotice()
+	case e.emb != nil && model != "" && model != e.emb.ModelID():
+		return "the index was embedded with " + model + ", not " + e.emb.ModelID() + "; run `mdsearch index` to re-embed"
+	}
+	return ""
+}

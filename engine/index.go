@@ -1,0 +1,545 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/chunks"
+	"github.com/mdsearch/mdsearch/store"
+	"github.com/mdsearch/mdsearch/vault"
+)
+
+// Index brings one collection up to date with its vault (see the package
+// doc). With an empty req.Dir it re-indexes the collection req.Name from
+// its recorded folder. The stats are returned even when the run fails
+// midway; what was committed stays.
+func (e *Engine) Index(ctx context.Context, req mdsearch.IndexRequest, progress func(mdsearch.IndexProgress)) (_ *mdsearch.IndexStats, err error) {
+	defer e.explain(&err)
+	leave, err := e.enter(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer leave()
+	if !e.knownProfile(req.Profile) {
+		return nil, mdsearch.Errorf(mdsearch.KindInvalid, "index", "", "use one of "+strings.Join(e.ProfileNames(), ", "), "unknown profile %q", req.Profile)
+	}
+	existing := req.Dir == ""
+	if existing {
+		if req.Name == "" {
+			return nil, mdsearch.Errorf(mdsearch.KindInvalid, "index", "", "", "give a folder, or the name of an indexed collection")
+		}
+		c, err := e.collectionByName(ctx, req.Name)
+		if err != nil {
+			return nil, err
+		}
+		req.Dir = c.Root
+	}
+	return e.index(ctx, req, existing, nil, progress)
+}
+
+// IndexAll re-indexes every collection from its recorded folder, e.g.
+// after Open rebuilt an index of another schema version.
+func (e *Engine) IndexAll(ctx context.Context, full bool, progress func(mdsearch.IndexProgress)) (_ []*mdsearch.IndexStats, err error) {
+	defer e.explain(&err)
+	leave, err := e.enter(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer leave()
+	colls, err := e.st.Collections(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var all []*mdsearch.IndexStats
+	var errs []error
+	for _, c := range colls {
+		st, err := e.index(ctx, mdsearch.IndexRequest{Dir: c.Root, Name: c.Name, Full: full}, true, nil, progress)
+		if st != nil {
+			all = append(all, st)
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				return all, err
+			}
+			// One collection whose folder is gone (or cannot be read)
+			// must not keep the others stale.
+			errs = append(errs, err)
+		}
+	}
+	return all, errors.Join(errs...)
+}
+
+// Refresh brings the named notes (vault-relative) of a collection up to
+// date without walking the vault: a note still on disk is re-checked, one
+// that is gone (or no longer indexable) is removed. File watchers use it.
+func (e *Engine) Refresh(ctx context.Context, collection string, paths []string) (_ *mdsearch.IndexStats, err error) {
+	defer e.explain(&err)
+	leave, err := e.enter(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer leave()
+	c, err := e.collectionByName(ctx, collection)
+	if err != nil {
+		return nil, err
+	}
+	return e.index(ctx, mdsearch.IndexRequest{Dir: c.Root, Name: c.Name}, true, paths, nil)
+}
+
+// index runs both phases. paths, when non-nil, limits the run to those
+// notes. With existing, the collection must still be in the index once the
+// run holds the lock: a collection dropped meanwhile is not made again.
+func (e *Engine) index(ctx context.Context, req mdsearch.IndexRequest, existing bool, paths []string, progress func(mdsearch.IndexProgress)) (_ *mdsearch.IndexStats, err error) {
+	dir, name, full := req.Dir, req.Name, req.Full
+	unlock, err := e.lockWrites(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	start := time.Now() // the run's own time: waiting for another run's lock is said as it happens
+
+	v, err := vault.Open(dir, vault.Options{MaxFileSize: e.opts.MaxFileSize})
+	var me *mdsearch.Error
+	if existing && errors.As(err, &me) && me.Kind == mdsearch.KindNotFound && me.Hint == "" {
+		me.Hint = fmt.Sprintf("the folder of collection %q is gone: index it where it is now "+
+			"(`mdsearch index DIR --name %s`), or drop it (`mdsearch drop %s`)", name, name, name)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if name == "" {
+		name = filepath.Base(v.Root())
+	}
+	if err := checkName(name); err != nil {
+		return nil, err
+	}
+	if v, err = e.vaultOf(ctx, name, v.Root()); err != nil {
+		return nil, err
+	}
+	stats := &mdsearch.IndexStats{Collection: name, Skipped: []mdsearch.FileIssue{}, Warnings: []mdsearch.FileIssue{}}
+	defer func() { stats.Stopped = err != nil }()
+	coll, err := e.collectionFor(ctx, name, v.Root(), existing, stats)
+	if err != nil {
+		return nil, err
+	}
+	model, err := e.prepareModel(ctx)
+	if err != nil {
+		return nil, err
+	}
+	opts, custom := e.chunkOptions(), ""
+	switch prof := e.profileOf(req.Profile, coll.Chunking, string(opts.Profile)); {
+	case e.opts.Profiles[prof] != nil:
+		custom = prof
+	default:
+		opts.Profile = chunks.Profile(prof)
+	}
+	r := &run{e: e, ctx: ctx, v: v, coll: coll, model: model, opts: opts, custom: custom, sig: e.signature(opts, custom),
+		stats: stats, report: progress, pending: map[string]store.Pending{}}
+	r.force = full || coll.Chunking != r.sig
+	r.full = full
+	if paths != nil && coll.Chunking != r.sig {
+		paths = nil // new chunker settings: every note must be re-cut, not just these
+	}
+	r.prog.Collection = name
+	if r.global, err = e.globalRun(ctx, full); err != nil {
+		return nil, err
+	}
+	start0 := r.prog
+	e.progress.Store(&start0) // Status shows the run from now; the caller hears once files are counted
+	defer e.progress.Store(nil)
+	defer func() { stats.TookMS = msSince(start) }()
+
+	files, gone, err := r.list(paths)
+	if err != nil {
+		return stats, err
+	}
+	switch {
+	case paths == nil && len(files) == 0 && len(stats.Skipped) > 0:
+		addNotice(&stats.Notice, fmt.Sprintf("every note under %s was skipped (%d): nothing is searchable there", v.Root(), len(stats.Skipped)))
+	case paths == nil && len(files) == 0:
+		addNotice(&stats.Notice, "no notes (.md or .markdown files) under "+v.Root())
+	}
+	if err := r.scan(files, gone, paths == nil); err != nil {
+		return stats, err
+	}
+	if err := e.st.SetIndexed(ctx, coll.ID, r.sig, time.Now()); err != nil {
+		return stats, err
+	}
+	if err := e.st.SetMeta(ctx, maxSizeKey(name), strconv.FormatInt(v.MaxFileSize(), 10)); err != nil {
+		return stats, err
+	}
+	if err := r.embed(); err != nil {
+		return stats, err
+	}
+	if err := r.finish(); err != nil {
+		return stats, err
+	}
+	if e.emb == nil {
+		why := e.opts.EmbedderNotice
+		if why == "" {
+			why = "no embedding model configured"
+		}
+		addNotice(&stats.Notice, "indexed for keyword search only: "+why)
+	}
+	return stats, nil
+}
+
+// profileOf is a run's cut profile: the one asked for, else the one the
+// collection was last cut with (its signature names it), else the
+// engine's.
+func (e *Engine) profileOf(asked, signature, engine string) string {
+	if asked != "" {
+		return asked
+	}
+	if p := e.storedProfile(signature); p != "" {
+		return p
+	}
+	return engine
+}
+
+// storedProfile is the profile a chunking signature names, or "": one of
+// Options.Profiles ("split=profile:NAME"), else chunks' ("profile=NAME").
+func (e *Engine) storedProfile(signature string) string {
+	var own string
+	for _, f := range strings.Fields(signature) {
+		if name, ok := strings.CutPrefix(f, "split=profile:"); ok && e.opts.Profiles[name] != nil {
+			return name
+		}
+		if name, ok := strings.CutPrefix(f, "profile="); ok {
+			if p, ok := chunks.ParseProfile(name); ok {
+				own = string(p)
+			}
+		}
+	}
+	return own
+}
+
+// knownProfile reports whether name is a cut profile ("" keeps the
+// collection's).
+func (e *Engine) knownProfile(name string) bool {
+	_, ok := chunks.ParseProfile(name)
+	return ok || e.opts.Profiles[name] != nil
+}
+
+// ProfileNames lists the cut profiles a collection may be indexed with.
+func (e *Engine) ProfileNames() []string {
+	names := []string{string(chunks.ProfileSections), string(chunks.ProfileH2H3)}
+	for n := range e.opts.Profiles {
+		names = append(names, n)
+	}
+	slices.Sort(names[2:])
+	return names
+}
+
+// addNotice appends a sentence to a notice.
+func addNotice(n *string, msg string) {
+	if *n != "" {
+		*n += "; "
+	}
+	*n += msg
+}
+
+// globalRun reports whether this run must check every chunk and vector:
+// the last run stopped before embedding everything, the model changed, or
+// everything is re-embedded.
+func (e *Engine) globalRun(ctx context.Context, full bool) (bool, error) {
+	if e.emb == nil {
+		return false, nil
+	}
+	pending, err := e.st.Meta(ctx, metaPending)
+	if err != nil {
+		return false, err
+	}
+	model, err := e.st.Meta(ctx, "model")
+	return full || pending != "" || model != e.emb.ModelID(), err
+}
+
+// metaPending is set while chunks may lack a vector of the current model:
+// from the first write of a run until its embedding phase completes.
+const metaPending = "embed_pending"
+
+// checkName refuses collection names that "collection:path" could not express.
+func checkName(name string) error {
+	bad := name == "" || name == "." || len(name) > 100 || strings.ContainsAny(name, ":/\\") ||
+		strings.IndexFunc(name, unicode.IsControl) >= 0
+	if bad {
+		return mdsearch.Errorf(mdsearch.KindInvalid, "index", name, "pass --name NAME (no ':', '/' or '\\')", "unusable collection name %q", name)
+	}
+	return nil
+}
+
+func (e *Engine) collectionByName(ctx context.Context, name string) (*store.Collection, error) {
+	c, err := e.st.Collection(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	if c == nil {
+		return nil, e.noCollection(ctx, name)
+	}
+	return c, nil
+}
+
+// HasCollections reports whether the index holds any collection.
+func (e *Engine) HasCollections(ctx context.Context) bool {
+	colls, err := e.Collections(ctx)
+	return err == nil && len(colls) > 0
+}
+
+// Collections lists the collections by name and folder only: what a
+// watcher asks every few seconds, without Status's counting.
+func (e *Engine) Collections(ctx context.Context) (_ []mdsearch.CollectionStatus, err error) {
+	defer e.explain(&err)
+	leave, err := e.enter(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer leave()
+	colls, err := e.st.Collections(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]mdsearch.CollectionStatus, len(colls))
+	for i, c := range colls {
+		out[i] = mdsearch.CollectionStatus{Name: c.Name, Root: c.Root}
+	}
+	return out, nil
+}
+
+// HasCollection reports whether the index holds the named collection.
+func (e *Engine) HasCollection(ctx context.Context, name string) bool {
+	c, err := e.Collection(ctx, name)
+	return err == nil && c != nil
+}
+
+// noCollection is the error for an unknown collection name.
+func (e *Engine) noCollection(ctx context.Context, name string) error {
+	colls, _ := e.st.Collections(ctx)
+	names := make([]string, len(colls))
+	for i, c := range colls {
+		names[i] = c.Name
+	}
+	if len(names) == 0 {
+		return mdsearch.Errorf(mdsearch.KindNotFound, "collection", name, "run `mdsearch index DIR` first", "the index has no collections")
+	}
+	return mdsearch.Errorf(mdsearch.KindNotFound, "collection", name, "", "no such collection; have: %s", strings.Join(names, ", "))
+}
+
+// collectionFor finds or creates the collection for a vault. A name already
+// used for another folder is refused, unless that folder is gone (the vault
+// moved), in which case the collection follows it.
+func (e *Engine) collectionFor(ctx context.Context, name, root string, existing bool, stats *mdsearch.IndexStats) (*store.Collection, error) {
+	c, err := e.st.Collection(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	if c == nil && existing {
+		return nil, e.noCollection(ctx, name)
+	}
+	if c == nil {
+		if err := e.noteSameRoot(ctx, name, root, stats); err != nil {
+			return nil, err
+		}
+		return e.st.AddCollection(ctx, name, root)
+	}
+	if c.Root == root {
+		return c, nil
+	}
+	if _, err := os.Stat(c.Root); err == nil {
+		return nil, mdsearch.Errorf(mdsearch.KindInvalid, "index", root,
+			fmt.Sprintf("pass --name to index this folder as another collection; to re-index collection %q, run `mdsearch index` "+
+				"from another folder, or pass its folder: `mdsearch index %q`", name, c.Root),
+			"collection %q already indexes %s", name, c.Root)
+	}
+	if err := e.st.SetRoot(ctx, c.ID, root); err != nil {
+		return nil, err
+	}
+	addNotice(&stats.Notice, "collection "+name+" moved from "+c.Root+" to "+root)
+	c.Root = root
+	return c, nil
+}
+
+// vaultOf opens root, the folder of collection name, with the
+// collection's size limit (see maxSizeFor). A folder that cannot be opened
+// is a *mdsearch.Error; a failure to read the limit is not.
+func (e *Engine) vaultOf(ctx context.Context, name, root string) (*vault.Vault, error) {
+	limit, err := e.maxSizeFor(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	return vault.Open(root, vault.Options{MaxFileSize: limit})
+}
+
+// lockWrites takes the engine's write lock, then the index file's, which
+// another process's index run or drop may hold (see lockIndex), and
+// returns what releases both.
+func (e *Engine) lockWrites(ctx context.Context) (unlock func(), err error) {
+	e.indexMu.Lock()
+	unlockFile, err := lockIndex(ctx, e.st.Path(), e.opts.Notify)
+	if err != nil {
+		e.indexMu.Unlock()
+		return nil, err
+	}
+	return func() { unlockFile(); e.indexMu.Unlock() }, nil
+}
+
+// noteSameRoot warns when a new collection's folder is already another
+// collection's, or inside it, or holds it: those notes would then come
+// back twice.
+func (e *Engine) noteSameRoot(ctx context.Context, name, root string, stats *mdsearch.IndexStats) error {
+	colls, err := e.st.Collections(ctx)
+	if err != nil {
+		return err
+	}
+	for _, o := range colls {
+		if o.Name == name {
+			continue
+		}
+		how := ""
+		switch {
+		case o.Root == root:
+			how = "this folder is also collection " + o.Name + ", so its notes are indexed twice"
+		case within(root, o.Root):
+			how = "this folder is inside collection " + o.Name + "'s (" + o.Root + "), so its notes are indexed twice"
+		case within(o.Root, root):
+			how = "this folder holds collection " + o.Name + "'s (" + o.Root + "), so those notes are indexed twice"
+		}
+		if how != "" {
+			addNotice(&stats.Notice, how+": searches show each passage once, but reads of a path both hold must name the collection (`mdsearch drop NAME` removes one)")
+		}
+	}
+	return nil
+}
+
+// within reports whether folder dir lies inside folder parent.
+func within(dir, parent string) bool {
+	rel, err := filepath.Rel(parent, dir)
+	return err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// prepareModel registers the embedder's model, or checks that running
+// without one is intended.
+func (e *Engine) prepareModel(ctx context.Context) (int64, error) {
+	if e.emb != nil {
+		return e.st.Model(ctx, e.emb.ModelID(), e.emb.Dim())
+	}
+	cur, err := e.st.Meta(ctx, "model")
+	if err != nil {
+		return 0, err
+	}
+	if cur != "" && !e.opts.KeywordOnly {
+		why := e.opts.EmbedderNotice
+		if why == "" {
+			why = "no embedding model configured"
+		}
+		why = strings.TrimSuffix(why, " (run `mdsearch setup`)") // the hint says it
+		return 0, mdsearch.Errorf(mdsearch.KindUnavailable, "index", e.st.Path(),
+			"run `mdsearch setup`, or choose no embedder (--embedder none) to drop semantic search",
+			"the index holds vectors of %s, but %s", cur, why)
+	}
+	return 0, nil
+}
+
+// run is one Index call.
+type run struct {
+	e      *Engine
+	ctx    context.Context
+	v      *vault.Vault
+	coll   *store.Collection
+	model  int64
+	opts   chunks.Options
+	custom string // the profile of Options.Profiles that cuts, or ""
+	sig    string
+	force  bool // re-chunk every file (--full, or new chunker settings)
+	full   bool // --full: re-embed every text of the collection (withFull)
+	stats  *mdsearch.IndexStats
+	prog   mdsearch.IndexProgress
+	report func(mdsearch.IndexProgress)
+	dirty  bool // chunks were removed or replaced: free pages to give back
+
+	// Incremental runs look only at what they changed; global runs (after
+	// an interrupted run, on a model change, with --full) check every chunk
+	// for a missing vector and every vector for an orphan.
+	global  bool
+	pending map[string]store.Pending // chunk texts written without a vector
+	removed [][]byte                 // vector keys of chunks replaced or deleted
+}
+
+// publish shares a copy of the progress with Status and the caller.
+func (r *run) publish() {
+	p := r.prog
+	p.ChunksEmbedded, p.ChunksToEmbed = p.WindowsEmbedded, p.WindowsToEmbed // their old names
+	r.e.progress.Store(&p)
+	if r.report != nil {
+		r.report(p)
+	}
+}
+
+// list returns the files to consider and the paths known to be gone. For a
+// full walk, gone is decided later against the stored documents.
+func (r *run) list(paths []string) ([]vault.File, []string, error) {
+	if paths == nil {
+		files, skips, err := r.v.Walk(r.ctx)
+		if err != nil {
+			return nil, nil, err
+		}
+		r.stats.Skipped = append(r.stats.Skipped, skips...)
+		return files, nil, nil
+	}
+	var files []vault.File
+	var gone []string
+	for _, p := range paths {
+		if r.v.Ignored(p) { // as Walk: ignored notes are left out silently
+			gone = append(gone, p)
+			continue
+		}
+		f, err := r.stat(p)
+		if err != nil {
+			if mdsearch.KindOf(err) != mdsearch.KindNotFound {
+				r.stats.Skipped = append(r.stats.Skipped, mdsearch.FileIssue{Path: p, Reason: err.Error()})
+			}
+			gone = append(gone, p)
+			continue
+		}
+		files = append(files, f)
+	}
+	return files, gone, nil
+}
+
+// stat checks one note as Walk would.
+func (r *run) stat(rel string) (vault.File, error) {
+	if err := r.v.Included(rel); err != nil {
+		return vault.File{}, err
+	}
+	abs, err := r.v.Resolve(rel)
+	if mdsearch.KindOf(err) == mdsearch.KindForbidden {
+		return vault.File{}, errors.New(vault.SkipReason(err)) // as a walk's skip words it
+	}
+	if err != nil {
+		return vault.File{}, err
+	}
+	if why := r.v.Linked(rel, abs); why != "" {
+		return vault.File{}, errors.New(why)
+	}
+	fi, err := os.Stat(abs)
+	if err != nil {
+		return vault.File{}, mdsearch.Errorf(mdsearch.KindNotFound, "index", rel, "", "%v", err)
+	}
+	if !fi.Mode().IsRegular() {
+		return vault.File{}, errors.New(vault.NotRegular(fi.Mode()))
+	}
+	if max := r.v.MaxFileSize(); max >= 0 && fi.Size() > max {
+		return vault.File{}, fmt.Errorf("file is %d bytes, over the %d-byte size limit", fi.Size(), max)
+	}
+	return vault.File{Path: rel, Abs: abs, Size: fi.Size(), ModTime: fi.ModTime().UnixNano()}, nil
+}
+
+func msSince(t time.Time) float64 { return float64(time.Since(t).Microseconds()) / 1000 }

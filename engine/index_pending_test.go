@@ -1,0 +1,131 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mdsearch/mdsearch"
+)
+
+// failAfter embeds its first calls, then fails: a run stopped midway.
+type failAfter struct {
+	*bow
+	left int
+}
+
+func (f *failAfter) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	if f.left == 0 {
+		return nil, errors.New("the model stopped")
+	}
+	f.left--
+	return f.bow.Embed(ctx, texts)
+}
+
+// TestPendingNotice: after an index run stopped while embedding, search
+// and status say that meaning covers only part of the index and what
+// completes it; once a run completes, they no longer do.
+func TestPendingNotice(t *testing.T) {
+	vault := copyDir(t, "../sample-vault")
+	path := filepath.Join(t.TempDir(), "index.db")
+	e, err := Open(bg, Options{IndexPath: path, Embedder: &failAfter{bow: newBow("bow"), left: 1}, EmbedBatch: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := e.Index(bg, mdsearch.IndexRequest{Dir: vault, Name: "v"}, nil)
+	if err == nil || st == nil || !st.Stopped {
+		t.Fatalf("the run did not fail, or its stats do not say it stopped: %v, %+v", err, st)
+	}
+	e.Close()
+
+	e = openEngine(t, path, newBow("bow"))
+	notices := func() (string, string) {
+		st, err := e.Status(bg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return search(t, e, mdsearch.SearchRequest{Query: "backups"}).Notice, st.Notice
+	}
+	sn, stn := notices()
+	for _, n := range []string{sn, stn} {
+		if !strings.Contains(n, "stopped before it finished") || !strings.Contains(n, "mdsearch index") {
+			t.Errorf("notice %q does not say embedding is incomplete and what completes it", n)
+		}
+	}
+	if !strings.Contains(stn, " of ") {
+		t.Errorf("status notice %q does not count the vectors", stn)
+	}
+
+	// While a run holds the lock (another process's, as far as this
+	// engine knows), status says one is embedding and search says nothing.
+	unlock, err := lockIndex(bg, path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sn, stn = notices()
+	unlock()
+	if sn != "" || !strings.Contains(stn, "another process is embedding") {
+		t.Errorf("during a run: search %q, status %q", sn, stn)
+	}
+
+	index(t, e, vault, "v")
+	if sn, stn := notices(); sn != "" || stn != "" {
+		t.Errorf("after a complete run: search %q, status %q", sn, stn)
+	}
+}
+
+// TestKeywordOnlyRunClearsPending: a run that drops the vectors on
+// purpose (no model) owes none, so nothing says embedding is unfinished.
+func TestKeywordOnlyRunClearsPending(t *testing.T) {
+	vault := copyDir(t, "../sample-vault")
+	path := filepath.Join(t.TempDir(), "index.db")
+	e, err := Open(bg, Options{IndexPath: path, Embedder: &failAfter{bow: newBow("bow"), left: 1}, EmbedBatch: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Index(bg, mdsearch.IndexRequest{Dir: vault, Name: "v"}, nil)
+	e.Close()
+	e, err = Open(bg, Options{IndexPath: path, KeywordOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	index(t, e, vault, "v")
+	if st, err := e.Status(bg); err != nil || st.Notice != "" {
+		t.Errorf("status notice %q, %v", st.Notice, err)
+	}
+}
+
+// TestStoppedStatsAreKept: a run interrupted while reading notes reports
+// what the index kept, not the notes of the batch it rolled back.
+func TestStoppedStatsAreKept(t *testing.T) {
+	vault := t.TempDir()
+	for i := range 900 {
+		write(t, vault, fmt.Sprintf("n%03d.md", i), fmt.Sprintf("# Note %d\n\nSome words about note %d.\n", i, i))
+	}
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	ctx, cancel := context.WithCancel(bg)
+	defer cancel()
+	testHookWritten = func(files int) {
+		if files == 300 { // a batch of about 250 notes is committed by then
+			cancel()
+		}
+	}
+	defer func() { testHookWritten = nil }()
+	st, err := e.Index(ctx, mdsearch.IndexRequest{Dir: vault, Name: "v"}, nil)
+	if err == nil || st == nil || !st.Stopped {
+		t.Fatalf("the run was not stopped: %v, %+v", err, st)
+	}
+	s, err := e.Status(bg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := s.Collections[0]
+	if st.Added != c.Files || st.Chunks != c.Chunks || st.Windows != c.Windows || st.Added == 0 || st.Added == 900 || st.Files != 900 {
+		t.Errorf("stopped stats: %d files, %d added, %d passages, %d windows; the index kept %d files, %d passages, %d windows",
+			st.Files, st.Added, st.Chunks, st.Windows, c.Files, c.Chunks, c.Windows)
+	}
+}

@@ -1,0 +1,116 @@
+package engine
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/chunks"
+	"github.com/mdsearch/mdsearch/sections"
+)
+
+// A collection keeps the cut profile it was indexed with: runs that name
+// none (index again, index every collection, a watcher's refresh) keep it,
+// and naming another re-cuts every note.
+func TestCollectionProfile(t *testing.T) {
+	vault := copyDir(t, "../sample-vault")
+	e := openEngine(t, t.TempDir()+"/index.db", newBow("bow"))
+	profile := func() string {
+		t.Helper()
+		s, err := e.Status(bg)
+		if err != nil || len(s.Collections) != 1 {
+			t.Fatalf("status: %v %+v", err, s)
+		}
+		return s.Collections[0].Profile
+	}
+	run := func(req mdsearch.IndexRequest) *mdsearch.IndexStats {
+		t.Helper()
+		st, err := e.Index(bg, req, nil)
+		if err != nil {
+			t.Fatalf("index %+v: %v", req, err)
+		}
+		return st
+	}
+	for _, step := range []struct {
+		name      string
+		do        func() *mdsearch.IndexStats
+		want      string
+		recut     bool // every note cut again
+		passages0 bool // no passage written
+	}{
+		{"new, default", func() *mdsearch.IndexStats { return run(mdsearch.IndexRequest{Dir: vault, Name: "v"}) }, "sections", false, false},
+		{"h2h3 asked", func() *mdsearch.IndexStats {
+			return run(mdsearch.IndexRequest{Dir: vault, Name: "v", Profile: "h2h3"})
+		}, "h2h3", true, false},
+		{"again, none named", func() *mdsearch.IndexStats { return run(mdsearch.IndexRequest{Dir: vault, Name: "v"}) }, "h2h3", false, true},
+		{"by name", func() *mdsearch.IndexStats { return run(mdsearch.IndexRequest{Name: "v"}) }, "h2h3", false, true},
+		{"every collection", func() *mdsearch.IndexStats {
+			all, err := e.IndexAll(bg, false, nil)
+			if err != nil || len(all) != 1 {
+				t.Fatalf("IndexAll: %v", err)
+			}
+			return all[0]
+		}, "h2h3", false, true},
+		{"a watcher's refresh", func() *mdsearch.IndexStats {
+			st, err := e.Refresh(bg, "v", []string{"homelab/Backups.md"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return st
+		}, "h2h3", false, true},
+		{"sections asked", func() *mdsearch.IndexStats {
+			return run(mdsearch.IndexRequest{Dir: vault, Name: "v", Profile: "sections"})
+		}, "sections", true, false},
+	} {
+		st := step.do()
+		if got := profile(); got != step.want {
+			t.Errorf("%s: profile %q, want %q", step.name, got, step.want)
+		}
+		if recut := st.Recut > 0 && st.Recut == st.Files; recut != step.recut {
+			t.Errorf("%s: %d of %d notes cut again; want every one: %v", step.name, st.Recut, st.Files, step.recut)
+		}
+		if (st.Chunks == 0) != step.passages0 {
+			t.Errorf("%s: %d passages written", step.name, st.Chunks)
+		}
+	}
+	if _, err := e.Index(bg, mdsearch.IndexRequest{Dir: vault, Name: "v", Profile: "h2"}, nil); mdsearch.KindOf(err) != mdsearch.KindInvalid {
+		t.Errorf("an unknown profile: %v", err)
+	}
+}
+
+// A profile of Options.Profiles cuts the collections indexed with it, and
+// they keep it as they keep chunks' own.
+func TestCustomProfile(t *testing.T) {
+	vault := copyDir(t, "../sample-vault")
+	whole := func(doc *sections.Document, o chunks.Options) []mdsearch.Chunk {
+		return chunks.Split(doc, chunks.Options{Profile: chunks.ProfileH2H3, PassageWords: 100000, Counter: o.Counter, MaxTokens: o.MaxTokens})[:1]
+	}
+	e, err := Open(bg, Options{IndexPath: t.TempDir() + "/index.db", Profiles: map[string]func(*sections.Document, chunks.Options) []mdsearch.Chunk{"first": whole}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	for _, tt := range []struct {
+		profile string
+		recut   int
+	}{{"first", 0}, {"", 0}, {"sections", 6}, {"first", 6}} {
+		st, err := e.Index(bg, mdsearch.IndexRequest{Dir: vault, Name: "v", Profile: tt.profile}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, _ := e.Status(bg)
+		want := tt.profile
+		if want == "" {
+			want = "first"
+		}
+		if got := s.Collections[0].Profile; got != want || st.Recut != tt.recut {
+			t.Errorf("profile %q: status %q, %d notes cut again; want %q, %d", tt.profile, got, st.Recut, want, tt.recut)
+		}
+		if want == "first" && s.Chunks != s.Collections[0].Files {
+			t.Errorf("profile %q: %d passages for %d notes; want the custom cut's one a note", tt.profile, s.Chunks, s.Collections[0].Files)
+		}
+	}
+	if got := e.ProfileNames(); strings.Join(got, ",") != "sections,h2h3,first" {
+		t.Errorf("profile names %v", got)
+	}
+}

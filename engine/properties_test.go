@@ -1,0 +1,46 @@
+package engine
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/mdsearch/mdsearch"
+)
+
+// A note of properties alone is found by its title, its aliases and its
+// tags, and its result counts the words it shows.
+func TestPropertiesNoteFound(t *testing.T) {
+	vault := t.TempDir()
+	write(t, vault, "Jane Doe.md", "---\nAliases: [Hedgehog Person]\ntags: [person]\n---\n")
+	write(t, vault, "other.md", "# Other\n\nNothing to see.\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, vault, "v")
+	for _, req := range []mdsearch.SearchRequest{{Query: "Jane Doe"}, {Query: "hedgehog"}, {Query: "person", Tag: "person"}} {
+		resp := search(t, e, req)
+		if len(resp.Results) == 0 || resp.Results[0].Path != "Jane Doe.md" || resp.Results[0].PageWordCount != 5 {
+			t.Errorf("%+v: %s", req, paths(resp))
+		}
+	}
+}
+
+// A Hugo page's TOML frontmatter ("+++") is read as YAML's is: its tags
+// and fields filter, and its text is in no passage.
+func TestTOMLFrontmatter(t *testing.T) {
+	vault := t.TempDir()
+	write(t, vault, "post.md", "+++\ntitle = \"Hugo Post\"\ntags = [\"hugo\"]\nauthor = \"bob\"\n+++\n\n## Setup\n\nInstall the quokkabridge.\n")
+	write(t, vault, "other.md", "# Other\n\nThe quokkabridge again, untagged.\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, vault, "v")
+	for _, req := range []mdsearch.SearchRequest{
+		{Query: "quokkabridge", Tag: "hugo"},
+		{Query: "quokkabridge", Where: map[string]string{"author": "bob"}},
+	} {
+		resp := search(t, e, req)
+		if len(resp.Results) != 1 || resp.Results[0].Path != "post.md" || resp.Results[0].Title != "Hugo Post" {
+			t.Errorf("%+v: %s", req, paths(resp))
+		}
+	}
+	if resp := search(t, e, mdsearch.SearchRequest{Query: "author bob", Mode: mdsearch.ModeKeyword}); len(resp.Results) != 0 {
+		t.Errorf("the TOML's text was indexed as the note's: %s", paths(resp))
+	}
+}

@@ -1,0 +1,538 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/embed"
+	"github.com/mdsearch/mdsearch/internal/swar"
+	"github.com/mdsearch/mdsearch/store"
+)
+
+// maxUnread is the share of a text's characters the model does not read
+// (embed.Vocabulary) from which it cannot read the text.
+const maxUnread = 0.5
+
+// Unreadable reports whether emb cannot read text (maxUnread): a query it
+// cannot read is ranked by keywords alone, and a window gets the zero
+// vector. ASCII text it always reads, so that costs no tokenizing.
+func Unreadable(emb embed.Embedder, text string) bool {
+	return !swar.ASCII(text) && embed.UnreadShare(emb, text) >= maxUnread
+}
+
+// maxCandidates bounds how far each list is read when dedup needs more.
+const maxCandidates = 100000
+
+// Search answers a query (see the package doc for the ranking rules).
+func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (_ *mdsearch.SearchResponse, err error) {
+	defer e.explain(&err)
+	leave, err := e.enter(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer leave()
+	start := time.Now()
+	req, ops, err := normalize(req)
+	if err != nil {
+		return nil, err
+	}
+	q := &query{req: req}
+	defer q.scans.release()
+	if q.filter, err = e.filter(ctx, req); err != nil {
+		return nil, err
+	}
+	ops.apply(&q.filter)
+	resp := &mdsearch.SearchResponse{Query: req.Query, Mode: req.Mode, Results: []mdsearch.Result{}}
+	if err := acquire(ctx); err != nil {
+		return nil, err
+	}
+	defer release()
+	if req.Mode != mdsearch.ModeKeyword {
+		if q.snap, q.stale, resp.Notice, err = e.semanticReady(ctx); err != nil {
+			return nil, err
+		}
+		if q.snap == nil {
+			resp.Mode = mdsearch.ModeKeyword
+		}
+	}
+	unreadable := q.snap != nil && Unreadable(e.emb, req.Query)
+	if unreadable {
+		// Its vector would be the same for any text of as many words.
+		q.snap, resp.Mode = nil, mdsearch.ModeKeyword
+		addNotice(&resp.Notice, "the model cannot read this query (its vocabulary has no words of this script); showing keyword results")
+	}
+	// The query is embedded while SQLite answers what needs no vector.
+	var embedded chan queryVector
+	if q.snap != nil {
+		embedded = make(chan queryVector, 1)
+		go func() {
+			v, err := e.embedQuery(ctx, req.Query)
+			embedded <- queryVector{v, err}
+		}()
+	}
+	q.mode = resp.Mode
+	if q.mode != mdsearch.ModeSemantic {
+		q.terms = matchTerms(req.Query)
+	}
+	if testHookSnapshot != nil {
+		testHookSnapshot()
+	}
+	// One read transaction, so ranked chunks cannot vanish before they are
+	// loaded while a re-index commits.
+	rt, err := e.st.BeginRead(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer rt.Close()
+	if q.snap != nil && !q.stale {
+		// A commit between loading the vectors and this transaction (a
+		// watcher dropping a note) leaves hits on chunks it cannot load.
+		gen, err := rt.Generation(ctx)
+		q.stale = err != nil || gen != q.snap.ver.Gen
+	}
+	q.cover, q.rowScale = 1, 1
+	q.keywordRows(ctx, rt.Reader)
+	if embedded != nil {
+		got := <-embedded
+		if err := got.err; err != nil {
+			if mdsearch.KindOf(err) != mdsearch.KindUnavailable {
+				return nil, err
+			}
+			// A model server that is down costs the semantic list only.
+			q.snap, resp.Mode, q.mode = nil, mdsearch.ModeKeyword, mdsearch.ModeKeyword
+			resp.Notice = "semantic search unavailable: " + err.Error() + "; showing keyword results"
+			if q.terms == nil {
+				q.terms = matchTerms(req.Query)
+				q.keywordRows(ctx, rt.Reader)
+			}
+		}
+		q.vec = got.vec
+	}
+	if q.mode == mdsearch.ModeKeyword && len(q.terms) > 0 {
+		if q.cover, err = coverage(ctx, rt.Reader, q); err != nil {
+			return nil, err
+		}
+	}
+	res, joins, stamps, copies, err := e.reranked(ctx, rt.Reader, q, &resp.Notice)
+	if err != nil {
+		return nil, err
+	}
+	if copies > 0 {
+		addNotice(&resp.Notice, nResults(copies)+" left out: the same passage, found in another collection too")
+	}
+	var dropped int
+	ends := capResults(res, joins)
+	resp.Results, dropped = fitBudget(res, req.MaxTokens, joins, ends)
+	markStale(resp.Results, stamps)
+	resp.Total = len(resp.Results)
+	if dropped > 0 {
+		more := "1 more result"
+		if dropped > 1 {
+			more = fmt.Sprintf("%d more results", dropped)
+		}
+		addNotice(&resp.Notice, fmt.Sprintf("%s did not fit max_tokens %d; raise it to see them", more, req.MaxTokens))
+	}
+	// Counted whether or not one was asked for: a path another
+	// collection holds too must be read as COLLECTION:PATH either way.
+	colls, err := e.st.Collections(ctx)
+	if err != nil {
+		return nil, err
+	}
+	resp.CollectionCount = len(colls)
+	if names := olderKeywordText(colls); names != "" && !swar.ASCII(req.Query) {
+		addNotice(&resp.Notice, names+" by an older mdsearch, which read text of other scripts "+
+			"otherwise: run `mdsearch index` to update the index (until then some words are not found)")
+	}
+	if len(colls) > 1 {
+		if err := nameShared(ctx, rt.Reader, resp.Results); err != nil {
+			return nil, err
+		}
+	}
+	switch {
+	case resp.Total == 0 && resp.CollectionCount == 0:
+		resp.Notice = "the index is empty: run `mdsearch index DIR` first"
+	case resp.Total == 0:
+		if f := filtersOf(req, ops); f != "" {
+			msg := "no passage matched with these filters: " + f
+			if q.mode == mdsearch.ModeKeyword && !e.matchesAnywhere(ctx, rt.Reader, q) {
+				msg = "no passage holds these words, with or without the filters (" + f + ")"
+			}
+			addNotice(&resp.Notice, msg)
+			if m := unknownTags(ctx, rt.Reader, q.filter); m != "" {
+				addNotice(&resp.Notice, m)
+			}
+		}
+	}
+	resp.TookMS = msSince(start)
+	return resp, nil
+}
+
+// distinct ranks and loads q's results, leaving out copies of a passage
+// from other collections (a folder indexed twice) and ranking further for
+// as many results as were left out, so that n results still come back.
+func (e *Engine) distinct(ctx context.Context, rd *store.Reader, q *query) ([]mdsearch.Result, seams, map[noteKey]store.Stamp, int, error) {
+	want := q.req.N
+	defer func() { q.req.N = want }()
+	for {
+		kept, err := e.rank(ctx, rd, q)
+		if err != nil {
+			return nil, nil, nil, 0, err
+		}
+		res, joins, stamps, err := results(ctx, rd, kept, e.opts.Split == nil)
+		if err != nil {
+			return nil, nil, nil, 0, err
+		}
+		res, copies := dropCopies(res, want)
+		if copies == 0 || len(res) >= want || len(kept) < q.req.N || q.req.N >= deepest*want {
+			return res, joins, stamps, copies, nil
+		}
+		// Ask for as many more as the share of copies so far says it
+		// takes, in one round where it can: each round ranks again.
+		q.req.N = min(deepest*want, max(q.req.N+want-len(res), q.req.N*want/max(len(res), 1)))
+	}
+}
+
+// nResults is "1 result" or "n results".
+func nResults(n int) string {
+	if n == 1 {
+		return "1 result"
+	}
+	return strconv.Itoa(n) + " results"
+}
+
+// filtersOf names the filters of req, as a request spells them, or "".
+func filtersOf(req mdsearch.SearchRequest, ops operators) string {
+	var f []string
+	if req.Collection != "" {
+		f = append(f, "collection "+strconv.Quote(req.Collection))
+	}
+	for _, t := range append(slices.Clip(req.Tags), req.Tag) {
+		if t != "" {
+			f = append(f, "tag "+strconv.Quote(t))
+		}
+	}
+	if req.PathPrefix != "" {
+		f = append(f, "path prefix "+strconv.Quote(req.PathPrefix))
+	}
+	f = append(f, ops.describe()...)
+	keys := slices.Sorted(maps.Keys(req.Where))
+	for _, k := range keys {
+		f = append(f, fmt.Sprintf("%s=%s", k, strconv.Quote(req.Where[k])))
+	}
+	for _, p := range req.Exclude {
+		f = append(f, "not "+strconv.Quote(p))
+	}
+	return strings.Join(f, ", ")
+}
+
+// olderKeywordText says which collections had their keyword text made by
+// another store.KeywordVersion than the queries are (the chunking
+// signature records it), or is "".
+func olderKeywordText(colls []store.Collection) string {
+	var names []string
+	for _, c := range colls {
+		if c.Chunking != "" && !slices.Contains(strings.Fields(c.Chunking), keywordSig) {
+			names = append(names, strconv.Quote(c.Name))
+		}
+	}
+	switch len(names) {
+	case 0:
+		return ""
+	case 1:
+		return "collection " + names[0] + " was indexed"
+	}
+	return "collections " + strings.Join(names, ", ") + " were indexed"
+}
+
+// matchesAnywhere reports whether q's keywords match any passage when
+// the filters are left out: an empty filtered answer then blames the
+// filters only when they are to blame.
+func (e *Engine) matchesAnywhere(ctx context.Context, rd *store.Reader, q *query) bool {
+	if len(q.terms) == 0 {
+		return false
+	}
+	hits, err := rd.KeywordAny(ctx, q.terms, store.Filter{}, e.opts.Weights, 1)
+	return err != nil || len(hits) > 0 // on an error, keep blaming the filters
+}
+
+// unknownTags names the filter's tags that no note carries, and the tags
+// notes do carry most, or is "" when every tag is in use.
+func unknownTags(ctx context.Context, rd *store.Reader, f store.Filter) string {
+	unknown, err := rd.UnknownTags(ctx, f)
+	if err != nil || len(unknown) == 0 {
+		return ""
+	}
+	quoted := make([]string, len(unknown))
+	for i, t := range unknown {
+		quoted[i] = strconv.Quote(t)
+	}
+	msg := "no note has the tag " + strings.Join(quoted, " or ")
+	top, err := rd.TopTags(ctx, 12)
+	if err != nil || len(top) == 0 {
+		return msg + "; no note has any tag"
+	}
+	names := make([]string, len(top))
+	for i, tc := range top {
+		names[i] = fmt.Sprintf("%s (%d)", tc.Tag, tc.Notes)
+	}
+	return msg + "; the tags most notes have: " + strings.Join(names, ", ")
+}
+
+// query is a validated request on its way through ranking.
+type query struct {
+	req      mdsearch.SearchRequest
+	mode     mdsearch.Mode // req.Mode, or keyword when vectors are unavailable
+	filter   store.Filter
+	snap     *snapshot // nil: no semantic list
+	stale    bool      // snap may hold chunks a running re-index removed
+	vec      []float32 // the embedded query
+	terms    []string  // quoted FTS5 terms; none: no keyword list
+	cover    float64   // share of the terms' idf the index holds (keyword mode; see coverage)
+	rowScale float64   // rowScale of the index's keyword rows
+	rows     int       // the index's keyword rows (bm25's N), read once with rowsErr
+	rowsErr  error
+	counts   []int              // each term's rows, up to maxTermRows (termRows)
+	seen     stageMemo          // the second stage's last candidates and features
+	scans    scanMemo           // the first scan's cosines, for deeper rounds
+	kw       []store.KeywordHit // the keyword list as deep as kwLimit, once read
+	kwLimit  int
+}
+
+// keywordList returns the best k rows of the keyword list. The first
+// round reads it as deep as the first round of distinct's deepest request
+// reads, so distinct's later rounds slice it instead of asking SQLite
+// again: at a million windows each ask costs 5–20 ms, however few rows it
+// keeps.
+func (q *query) keywordList(ctx context.Context, rd *store.Reader, w store.Weights, k int) ([]store.KeywordHit, error) {
+	if q.kw == nil || (k > q.kwLimit && len(q.kw) == q.kwLimit) {
+		deep := q.req
+		deep.N *= deepest
+		limit := max(k, firstRound(deep))
+		hits, err := rd.KeywordAny(ctx, q.terms, q.filter, w, limit)
+		if err != nil {
+			return nil, err
+		}
+		q.kw, q.kwLimit = append([]store.KeywordHit{}, hits...), limit
+	}
+	return q.kw[:min(k, len(q.kw))], nil
+}
+
+// queryVector is the embedded query, or why it could not be.
+type queryVector struct {
+	vec []float32
+	err error
+}
+
+// keywordRows reads the index's keyword rows once for both: bm25's N.
+// Unreadable, it costs hybrid only the small-vault scale; keyword mode
+// needs it for coverage.
+func (q *query) keywordRows(ctx context.Context, rd *store.Reader) {
+	if len(q.terms) == 0 {
+		return
+	}
+	q.rows, q.rowsErr = rd.KeywordRows(ctx)
+	if q.rowsErr == nil {
+		q.rowScale = rowScale(q.rows)
+	}
+}
+
+// termRows returns each query term's rows in the keyword index, up to
+// maxTermRows, read once for coverage and the second stage.
+func (q *query) termRows(ctx context.Context, rd *store.Reader) ([]int, error) {
+	if q.counts == nil {
+		counts, err := rd.TermRows(ctx, q.terms, maxTermRows)
+		if err != nil {
+			return nil, err
+		}
+		q.counts = counts
+	}
+	return q.counts, nil
+}
+
+// rank builds both lists, fuses and dedups them. It reads deeper while a
+// few long notes crowd out the others and dedup leaves fewer than N from a
+// list that was cut short.
+func (e *Engine) rank(ctx context.Context, rd *store.Reader, q *query) ([]*group, error) {
+	var allow map[int64]bool
+	var err error
+	if q.snap != nil && !q.filter.IsZero() {
+		if allow, err = rd.FilterDocs(ctx, q.filter); err != nil {
+			return nil, err
+		}
+	}
+	for k := firstRound(q.req); ; k *= 4 {
+		// The scan runs in memory while SQLite answers the keyword list.
+		var sem []hit
+		scanned := make(chan struct{})
+		go func() {
+			defer close(scanned)
+			if q.snap != nil {
+				sem = q.snap.topKWith(scanKernel, q.vec, k, allow, &q.scans)
+			}
+		}()
+		var kw []store.KeywordHit
+		if len(q.terms) > 0 {
+			kw, err = q.keywordList(ctx, rd, e.opts.Weights, k)
+		}
+		<-scanned
+		if err != nil {
+			return nil, mdsearch.Errorf(mdsearch.KindInternal, "search", e.st.Path(), "", "keyword search: %w", err)
+		}
+		if q.stale {
+			if sem, err = dropGone(ctx, rd, q.snap, sem); err != nil {
+				return nil, err
+			}
+		}
+		fused, err := e.rescore(ctx, rd, q, e.fuse(q.mode, kw, sem, q.snap, q.vec, keywordScale(q.cover, len(q.terms)), q.rowScale))
+		if err != nil {
+			return nil, err
+		}
+		kept := dedup(fused, q.req.N, q.req.MaxPerPage)
+		if len(kept) == q.req.N || (len(kw) < k && len(sem) < k) || k >= maxCandidates {
+			return kept, nil
+		}
+	}
+}
+
+// firstRound is how many candidates each list gives rank's first round.
+func firstRound(req mdsearch.SearchRequest) int { return max(100, 4*req.N*req.MaxPerPage) }
+
+// deepest is how many times the results asked for distinct asks rank for
+// at most, to replace copies it dropped.
+const deepest = 4
+
+// normalize fills defaults and checks ranges.
+//
+// The query's Obsidian operators (tag:, path:, file:) are taken out:
+// tags join req.Tags, the others are returned.
+func normalize(req mdsearch.SearchRequest) (mdsearch.SearchRequest, operators, error) {
+	var ops operators
+	req.Query, ops = takeOperators(mdsearch.TrimQuery(req.Query))
+	if ops.first != "" {
+		req.Tags = append(slices.Clip(req.Tags), ops.tags...)
+		if req.Query == "" {
+			return req, ops, mdsearch.Errorf(mdsearch.KindInvalid, "", "", "",
+				"query holds only %s, which narrows the search to some notes: add the words to look for in them", ops.first)
+		}
+	}
+	req = req.WithDefaults()
+	return req, ops, req.Check()
+}
+
+// filter resolves the request's filters to store terms.
+func (e *Engine) filter(ctx context.Context, req mdsearch.SearchRequest) (store.Filter, error) {
+	f := store.Filter{Tag: req.Tag}
+	moreFilters(&f, req)
+	p := strings.TrimSpace(req.PathPrefix)
+	if req.Collection == "" {
+		req.Collection, p = e.inCollection(ctx, p) // "notes:projects/"
+	}
+	f.PathPrefix = mdsearch.VaultRelative(p)
+	if req.Collection != "" {
+		c, err := e.collectionByName(ctx, req.Collection)
+		if err != nil {
+			return f, err
+		}
+		f.CollectionID = c.ID
+	}
+	return f, nil
+}
+
+// testHookSnapshot, when set by a test, runs between taking the vectors
+// and beginning the read transaction: where a concurrent commit lands.
+var testHookSnapshot func()
+
+// semanticReady returns the vectors to search, or nil and a notice saying
+// why semantic ranking is unavailable.
+func (e *Engine) semanticReady(ctx context.Context) (*snapshot, bool, string, error) {
+	if e.emb == nil {
+		return nil, false, e.noEmbedderNotice(), nil
+	}
+	snap, stale, err := e.vectors(ctx)
+	if err != nil {
+		return nil, false, "", err
+	}
+	if snap.live() == 0 {
+		have, _ := e.st.Meta(ctx, "model")
+		msg := "semantic search unavailable: the index has no vectors for " + e.emb.ModelID()
+		if have != "" && have != e.emb.ModelID() {
+			msg += " (it was built with " + have + ")"
+		}
+		return nil, false, msg + "; run `mdsearch index` to embed; showing keyword results", nil
+	}
+	return snap, stale, e.pendingNotice(ctx, "meaning covers only the windows embedded so far", false), nil
+}
+
+// pendingNotice says, after what, that an index run has not finished
+// embedding: it was stopped, or (when running too) it is running now, here
+// or in another process. It is "" when every window has its vector.
+func (e *Engine) pendingNotice(ctx context.Context, what string, running bool) string {
+	if p, err := e.st.Meta(ctx, metaPending); err != nil || p == "" {
+		return ""
+	}
+	switch {
+	case e.progress.Load() != nil:
+		if running {
+			return what + ": this process is indexing"
+		}
+	case indexBusy(e.st.Path()):
+		if running {
+			return what + ": an index run in another process is embedding"
+		}
+	default:
+		return what + ": an index run was stopped before it finished embedding; `mdsearch index` completes it"
+	}
+	return ""
+}
+
+// dropGone removes hits whose chunks a running re-index has replaced since
+// the snapshot was loaded.
+func dropGone(ctx context.Context, rd *store.Reader, snap *snapshot, hits []hit) ([]hit, error) {
+	ids := make([]int64, len(hits))
+	for i, h := range hits {
+		ids[i] = snap.ids[h.row]
+	}
+	live, err := rd.Existing(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := hits[:0]
+	for _, h := range hits {
+		if live[snap.ids[h.row]] {
+			out = append(out, h)
+		}
+	}
+	return out, nil
+}
+
+func (e *Engine) embedQuery(ctx context.Context, q string) ([]float32, error) {
+	vecs, err := e.emb.Embed(ctx, []string{q})
+	if err != nil {
+		return nil, embedError(e.emb.ModelID(), err)
+	}
+	if len(vecs) != 1 || len(vecs[0]) != e.emb.Dim() {
+		return nil, mdsearch.Errorf(mdsearch.KindInternal, "embed", e.emb.ModelID(), "", "model returned no usable query vector")
+	}
+	return vecs[0], nil
+}
+
+func sortHits(h []hit) {
+	sort.Slice(h, func(i, j int) bool {
+		if h[i].cos != h[j].cos {
+			return h[i].cos > h[j].cos
+		}
+		return h[i].row < h[j].row
+	})
+}
+
+func clamp01(x float64) float64 { return math.Max(0, math.Min(1, x)) }
+
+func round4(x float64) float64 { return math.Round(x*1e4) / 1e4 }

@@ -1,0 +1,65 @@
+package engine
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mdsearch/mdsearch"
+)
+
+// An Obsidian comment is in no result, and two passages of one section on
+// either side of it are two results, never one spanning it.
+func TestCommentsInNoResult(t *testing.T) {
+	vault := t.TempDir()
+	write(t, vault, "zoo.md", "# Zoo\n\nThe zebra herd grazes by the gate every morning.\n\n"+
+		"%%\n## Private\nThe zebra keeper's salary is a secret.\n%%\n\n"+
+		"The zebra foals sleep in the barn at night.\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
+	index(t, e, vault, "v")
+	for _, mode := range []mdsearch.Mode{mdsearch.ModeKeyword, mdsearch.ModeHybrid} {
+		resp := search(t, e, mdsearch.SearchRequest{Query: "zebra", Mode: mode})
+		if len(resp.Results) != 2 {
+			t.Fatalf("%s: %d results: %s", mode, len(resp.Results), paths(resp))
+		}
+		for _, r := range resp.Results {
+			if strings.Contains(r.Text, "secret") || strings.Contains(r.Text, "%%") || r.ChunkEnd != 0 {
+				t.Errorf("%s: result %d-%d shows the comment or spans it: %q", mode, r.StartLine, r.EndLine, r.Text)
+			}
+			if r.EndLine-r.StartLine > 2 {
+				t.Errorf("%s: lines %d-%d", mode, r.StartLine, r.EndLine)
+			}
+		}
+	}
+	if resp := search(t, e, mdsearch.SearchRequest{Query: "salary secret", Mode: mdsearch.ModeKeyword}); len(resp.Results) != 0 {
+		t.Errorf("the comment's words found: %s", paths(resp))
+	}
+	out, err := e.Outline(bg, "zoo.md")
+	if err != nil || len(out.Sections) != 1 {
+		t.Errorf("outline: %+v, %v", out, err)
+	}
+}
+
+// The weaker passage of a section cut off at a comment ranks by its own
+// score: it does not push a better result of another note out of the n.
+func TestCommentRunRanksAlone(t *testing.T) {
+	vault := t.TempDir()
+	write(t, vault, "a.md", "# A\n\nzebra zebra zebra zebra zebra stripes.\n\n%%\nprivate\n%%\n\n"+
+		strings.Repeat("Other words about the savanna and its grass. ", 30)+"One zebra.\n")
+	write(t, vault, "b.md", "# B\n\nThe zebra and the zebra foal.\n")
+	for i := range 40 {
+		write(t, vault, fmt.Sprintf("filler%02d.md", i), fmt.Sprintf("# Filler %d\n\nNothing about stripes here, note %d.\n", i, i))
+	}
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, vault, "v")
+	resp := search(t, e, mdsearch.SearchRequest{Query: "zebra", Mode: mdsearch.ModeKeyword, N: 2})
+	if got := paths(resp); !strings.Contains(got, "a.md") || !strings.Contains(got, "b.md") {
+		t.Errorf("n=2: %s", got)
+	}
+	for i := 1; i < len(resp.Results); i++ {
+		if resp.Results[i].Score > resp.Results[i-1].Score {
+			t.Errorf("out of order: %s", paths(resp))
+		}
+	}
+}

@@ -1,0 +1,132 @@
+package engine
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/mdsearch/mdsearch/store"
+)
+
+// operators are the filters of Obsidian's search syntax a query may hold:
+// tag:NAME (or tag:#NAME), path:TEXT (the note's path holds it) and
+// file:TEXT (its file name does). A value with spaces is quoted:
+// path:"Daily notes" (or in the other quotes matchTerms takes). Text in
+// quotes is left as it is, and so is an operator with no value ("tag:"
+// alone is a word).
+type operators struct {
+	tags, paths, files []string
+	first              string // the first operator, as written, for messages
+}
+
+// operatorNames are the operators, lower case, with their colon.
+var operatorNames = []string{"tag:", "path:", "file:"}
+
+// takeOperators takes the operators out of a query typed as in Obsidian's
+// search, and returns the rest: the words to look for.
+func takeOperators(query string) (string, operators) {
+	var ops operators
+	lower := strings.ToLower(query)
+	if !slices.ContainsFunc(operatorNames, func(n string) bool { return strings.Contains(lower, n) }) {
+		return query, ops
+	}
+	fields := strings.Fields(quotes.Replace(query))
+	var kept []string
+	quoted := false
+	for i := 0; i < len(fields); i++ {
+		f := fields[i]
+		if !quoted {
+			if name, val, next, ok := operator(fields, i); ok {
+				ops.add(name, val, strings.Join(fields[i:next+1], " "))
+				i = next
+				continue
+			}
+		}
+		// A quote opens a phrase only where another closes it: alone, it
+		// is punctuation (27" monitor), as matchTerms reads it.
+		if strings.Count(f, `"`)%2 == 1 && (quoted || closedLater(fields[i+1:])) {
+			quoted = !quoted
+		}
+		kept = append(kept, f)
+	}
+	if ops.first == "" {
+		return query, ops
+	}
+	return strings.Join(kept, " "), ops
+}
+
+// operator reads an operator at fields[i]: its name, its value and the
+// index of its last field (a quoted value may run over several).
+func operator(fields []string, i int) (name, val string, last int, ok bool) {
+	f := fields[i]
+	for _, n := range operatorNames {
+		if len(f) > len(n) && strings.EqualFold(f[:len(n)], n) {
+			name, val = n[:len(n)-1], f[len(n):]
+			break
+		}
+	}
+	if name == "" {
+		return "", "", 0, false
+	}
+	last = i
+	if strings.HasPrefix(val, `"`) {
+		for !closedQuote(val) && last+1 < len(fields) {
+			last++
+			val += " " + fields[last]
+		}
+		if !closedQuote(val) {
+			return "", "", 0, false
+		}
+		val = val[1 : len(val)-1]
+	}
+	if name == "tag" {
+		val = strings.TrimLeft(val, "#")
+	}
+	if strings.TrimSpace(val) == "" || strings.Contains(val, `"`) {
+		return "", "", 0, false
+	}
+	return name, val, last, true
+}
+
+// closedLater reports whether a quote is in any of fields.
+func closedLater(fields []string) bool {
+	return slices.ContainsFunc(fields, func(f string) bool { return strings.Contains(f, `"`) })
+}
+
+// closedQuote reports whether v is one quoted value: "…".
+func closedQuote(v string) bool {
+	return len(v) >= 2 && strings.HasSuffix(v, `"`) && strings.Count(v, `"`) == 2
+}
+
+func (o *operators) add(name, val, written string) {
+	if o.first == "" {
+		o.first = written
+	}
+	switch name {
+	case "tag":
+		o.tags = append(o.tags, val)
+	case "path":
+		o.paths = append(o.paths, strings.TrimLeft(strings.TrimPrefix(val, "./"), "/"))
+	case "file":
+		o.files = append(o.files, val)
+	}
+}
+
+// apply adds the path and file operators to a filter (tags go through the
+// request's Tags, as the tag filter does).
+func (o operators) apply(f *store.Filter) {
+	f.PathHas = append(f.PathHas, o.paths...)
+	f.FileHas = append(f.FileHas, o.files...)
+}
+
+// describe names the path and file operators, for notices.
+func (o operators) describe() []string {
+	var out []string
+	for _, p := range o.paths {
+		out = append(out, "path has "+strconv.Quote(p))
+	}
+	for _, f := range o.files {
+		out = append(out, "file name has "+strconv.Quote(f))
+	}
+	return out
+}

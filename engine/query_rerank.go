@@ -1,0 +1,112 @@
+package engine
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/embed/remote"
+	"github.com/mdsearch/mdsearch/rerank"
+	"github.com/mdsearch/mdsearch/store"
+)
+
+// rerankK is how many results of the local ranking a reranker sees: deep
+// enough to lift a passage the local ranking placed low, few enough for a
+// cross-encoder to answer while the user waits.
+const rerankK = 30
+
+// rerankTokens is how much of each passage a reranker is sent, by
+// remote.EstimateTokens (an over-estimate): cross-encoders read 512
+// tokens of query and passage together, and llama.cpp refuses more than
+// its batch rather than cutting.
+const rerankTokens = 448
+
+// reranked is distinct, with the results reordered by the engine's
+// reranker when it has one and the request does not opt out: the first
+// max(N, rerankK) results of the local ranking are scored, and the best N
+// by those scores kept. A reranker that fails leaves the local ranking
+// and says so in notice; it never fails the search.
+func (e *Engine) reranked(ctx context.Context, rd *store.Reader, q *query, notice *string) ([]mdsearch.Result, seams, map[noteKey]store.Stamp, int, error) {
+	rr := e.opts.Reranker
+	if rr == nil || q.req.NoRerank {
+		return e.distinct(ctx, rd, q)
+	}
+	want := q.req.N
+	q.req.N = max(want, rerankK)
+	res, joins, stamps, copies, err := e.distinct(ctx, rd, q)
+	q.req.N = want
+	if err != nil {
+		return nil, nil, nil, 0, err
+	}
+	var rerr error
+	offCPU(func() { rerr = rerankResults(ctx, rr, q.req.Query, res) })
+	if rerr != nil {
+		if ctx.Err() != nil {
+			return nil, nil, nil, 0, ctx.Err()
+		}
+		addNotice(notice, "reranker unavailable: "+rerr.Error()+"; showing the local ranking")
+	}
+	return res[:min(len(res), want)], joins, stamps, copies, nil
+}
+
+// offCPU runs f, a wait on the network, without the search's CPU slot
+// (engine_limit.go), so a slow reranker does not hold up other searches. The
+// slot is taken back whatever happens: Search releases it when done.
+func offCPU(f func()) {
+	release()
+	defer func() { work <- struct{}{} }()
+	f()
+}
+
+// rerankResults scores res against query with rr and sorts it by those
+// scores, best first, each result's Score becoming its 0–1 score (ties
+// keep the local order). On an error res is left as it was.
+func rerankResults(ctx context.Context, rr rerank.Reranker, query string, res []mdsearch.Result) error {
+	if len(res) == 0 {
+		return nil
+	}
+	docs := make([]string, len(res))
+	for i, r := range res {
+		docs[i] = rerankText(r)
+	}
+	scores, err := rr.Rerank(ctx, query, docs)
+	if err != nil {
+		return err
+	}
+	if len(scores) != len(res) {
+		return fmt.Errorf("%s returned %d scores for %d passages", rr.Name(), len(scores), len(res))
+	}
+	for _, s := range scores {
+		if math.IsNaN(s) || math.IsInf(s, 0) {
+			return fmt.Errorf("%s returned a score that is not a number", rr.Name())
+		}
+	}
+	scores = rerank.Unit(scores)
+	order := make([]int, len(res))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(scores[b], scores[a]) })
+	sorted := make([]mdsearch.Result, len(res))
+	for i, j := range order {
+		sorted[i] = res[j]
+		sorted[i].Score = round4(scores[j])
+	}
+	copy(res, sorted)
+	return nil
+}
+
+// rerankText is a passage as a reranker reads it: under its heading path,
+// as the embedding model reads it ("[Title > Section] text"), so the
+// cross-encoder knows what the passage is about, cut to rerankTokens.
+func rerankText(r mdsearch.Result) string {
+	text := r.Text
+	if parts := mdsearch.HeadingTrail(r.Title, r.SectionPath); len(parts) > 0 {
+		text = "[" + strings.Join(parts, " > ") + "] " + text
+	}
+	return remote.Truncate(text, rerankTokens)
+}

@@ -1,0 +1,123 @@
+package engine
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/rerank"
+)
+
+// favouring is a Cohere-style rerank server that scores a passage 0.9
+// when it holds word, else 0.1, and records the documents it was sent.
+type favouring struct {
+	word string
+	mu   sync.Mutex
+	seen []string
+}
+
+func (f *favouring) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Query     string   `json:"query"`
+		Documents []string `json:"documents"`
+	}
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	f.mu.Lock()
+	f.seen = req.Documents
+	f.mu.Unlock()
+	type result struct {
+		Index int     `json:"index"`
+		Score float64 `json:"relevance_score"`
+	}
+	var out []result
+	for i := len(req.Documents) - 1; i >= 0; i-- { // any order will do
+		s := 0.1
+		if strings.Contains(req.Documents[i], f.word) {
+			s = 0.9
+		}
+		out = append(out, result{i, s})
+	}
+	json.NewEncoder(w).Encode(map[string]any{"results": out})
+}
+
+// rerankVault holds three notes that keyword search ranks Alpha, Beta,
+// Gamma for "compost": Gamma alone names the tomatoes.
+func rerankVault(t *testing.T) string {
+	dir := t.TempDir()
+	write(t, dir, "Alpha.md", "# Alpha\n\n## Heap\n\ncompost compost compost, turned weekly.\n")
+	write(t, dir, "Beta.md", "# Beta\n\n## Bins\n\ncompost compost in three bins, and leaves.\n")
+	write(t, dir, "Gamma.md", "# Gamma\n\n## Beds\n\ncompost spread under the tomatoes in spring, with straw and more straw on top.\n")
+	return dir
+}
+
+func TestRemoteReranker(t *testing.T) {
+	vault := rerankVault(t)
+	fav := &favouring{word: "tomatoes"}
+	up := httptest.NewServer(fav)
+	t.Cleanup(up.Close)
+	down := httptest.NewServer(http.NotFoundHandler())
+	down.Close()
+	tests := []struct {
+		name     string
+		url      string // "" is no reranker
+		noRerank bool
+		n        int
+		want     string // paths in order
+		notice   string
+	}{
+		{"local ranking", "", false, 3, "Alpha.md Beta.md Gamma.md", ""},
+		{"reranked", up.URL + "/v1/rerank", false, 3, "Gamma.md Alpha.md Beta.md", ""},
+		{"reranked, first only", up.URL + "/v1/rerank", false, 1, "Gamma.md", ""},
+		{"opted out", up.URL + "/v1/rerank", true, 3, "Alpha.md Beta.md Gamma.md", ""},
+		{"reranker down", down.URL + "/v1/rerank", false, 3, "Alpha.md Beta.md Gamma.md",
+			"reranker unavailable: rerank " + down.URL + "/v1/rerank: cannot reach the reranker"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			opts := Options{IndexPath: filepath.Join(t.TempDir(), "i.db")}
+			if tt.url != "" {
+				rr, err := rerank.New(tt.url, rerank.Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				opts.Reranker = rr
+			}
+			e, err := Open(bg, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer e.Close()
+			index(t, e, vault, "v")
+			resp := search(t, e, mdsearch.SearchRequest{Query: "compost", N: tt.n, Mode: mdsearch.ModeKeyword, NoRerank: tt.noRerank})
+			var got []string
+			for _, r := range resp.Results {
+				got = append(got, r.Path)
+				if r.Score < 0 || r.Score > 1 {
+					t.Errorf("%s: score %v is not 0–1", r.Path, r.Score)
+				}
+			}
+			if strings.Join(got, " ") != tt.want {
+				t.Errorf("results %v, want %s\n%s", got, tt.want, describe(resp))
+			}
+			if !strings.Contains(resp.Notice, tt.notice) || (tt.notice == "" && strings.Contains(resp.Notice, "reranker")) {
+				t.Errorf("notice %q, want %q", resp.Notice, tt.notice)
+			}
+			if strings.HasPrefix(tt.want, "Gamma") && resp.Results[0].Score != 0.9 {
+				t.Errorf("first score %v, want the reranker's 0.9", resp.Results[0].Score)
+			}
+		})
+	}
+	// The reranker saw all three passages, though one was asked for, each
+	// under its heading path.
+	if len(fav.seen) != 3 || !strings.HasPrefix(fav.seen[0], "[Alpha] # Alpha") {
+		t.Errorf("the reranker was sent %q", fav.seen)
+	}
+}

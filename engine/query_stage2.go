@@ -1,0 +1,433 @@
+package engine
+
+import (
+	"context"
+	"math"
+	"strings"
+
+	"github.com/mdsearch/mdsearch/rescore"
+	"github.com/mdsearch/mdsearch/store"
+)
+
+// secondK is how many of the first stage's candidates the second stage
+// scores: the labelled section is among them for nearly every dev query
+// (docs/evaluation.md), and each costs a few lookups.
+const secondK = 50
+
+// Observed is one candidate as the second stage saw it, for fitting the
+// model (Options.Observe).
+type Observed struct {
+	Path        string
+	SectionPath []string
+	Sections    [][]string
+	First       float64 // the first stage's score
+	Features    rescore.Vector
+}
+
+// rescore reorders the first secondK of cands (the first stage's order)
+// by the model's probability that each answers the query, which becomes
+// its score. Those below them keep their order, scored no higher.
+func (e *Engine) rescore(ctx context.Context, rd *store.Reader, q *query, cands []candidate) ([]candidate, error) {
+	var embedder string
+	if e.emb != nil {
+		embedder = e.emb.ModelID()
+	}
+	stage := e.model.For(string(q.mode), embedder)
+	if (stage == nil && e.opts.Observe == nil) || len(cands) == 0 {
+		return cands, nil
+	}
+	top := cands[:min(secondK, len(cands))]
+	xs, ok := q.seen.get(top)
+	if !ok {
+		var err error
+		if xs, err = e.features(ctx, rd, q, top); err != nil {
+			return nil, err
+		}
+		q.seen.put(top, xs)
+		if e.opts.Observe != nil {
+			if err := e.observe(ctx, rd, q, top, xs); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if stage == nil {
+		return cands, nil
+	}
+	logits, probs := stage.Score(xs)
+	// Ranks are stable: equal logits keep the first stage's order.
+	sorted := make([]candidate, len(top))
+	low := 1.0
+	for i, r := range rescore.Ranks(logits) {
+		sorted[r-1] = top[i]
+		sorted[r-1].score = probs[i]
+		low = min(low, probs[i])
+	}
+	copy(top, sorted)
+	for i := len(top); i < len(cands); i++ {
+		cands[i].score = min(cands[i].score, low)
+	}
+	return cands, nil
+}
+
+// observe hands the candidates and their features to Options.Observe.
+func (e *Engine) observe(ctx context.Context, rd *store.Reader, q *query, top []candidate, xs []rescore.Vector) error {
+	ids := make([]int64, len(top))
+	for i, c := range top {
+		ids[i] = c.id
+	}
+	rows, err := rd.Chunks(ctx, ids)
+	if err != nil {
+		return err
+	}
+	var out []Observed
+	for i, c := range top {
+		if r, ok := rows[c.id]; ok {
+			out = append(out, Observed{Path: r.Path, SectionPath: r.SectionPath, Sections: r.Sections, First: c.score, Features: xs[i]})
+		}
+	}
+	e.opts.Observe(q.req.Query, out)
+	return nil
+}
+
+// features computes the second stage's features of top, in the first
+// stage's order (see package rescore for what each means).
+func (e *Engine) features(ctx context.Context, rd *store.Reader, q *query, top []candidate) ([]rescore.Vector, error) {
+	xs := make([]rescore.Vector, len(top))
+	ids := make([]int64, len(top))
+	for i, c := range top {
+		ids[i] = c.id
+	}
+	if err := e.keywordFeatures(ctx, rd, q, ids, xs); err != nil {
+		return nil, err
+	}
+	if err := e.passageFeatures(ctx, rd, q, ids, xs); err != nil {
+		return nil, err
+	}
+	if q.snap != nil {
+		e.semanticFeatures(q, top, xs)
+	}
+	listFeatures(top, xs)
+	if rescore.IsQuestion(q.req.Query) {
+		for i := range xs {
+			xs[i][rescore.Question] = 1
+			xs[i][rescore.QHeading] = xs[i][rescore.CoverHeading]
+			xs[i][rescore.QText] = xs[i][rescore.CoverText]
+		}
+	}
+	relative(xs, rescore.FirstScore, rescore.FirstRel)
+	relative(xs, rescore.KW, rescore.KWRel)
+	relative(xs, rescore.CoverAll, rescore.CoverAllRel)
+	relative(xs, rescore.CoverHeading, rescore.CoverHeadRel)
+	for i := range xs { // the best of text and heading windows
+		xs[i][rescore.CosRel] = max(xs[i][rescore.Cos], xs[i][rescore.CosHead])
+	}
+	relative(xs, rescore.CosRel, rescore.CosRel)
+	return xs, nil
+}
+
+// relative sets feature to of every vector to its feature from minus the
+// best value of from among them.
+func relative(xs []rescore.Vector, from, to int) {
+	best := math.Inf(-1)
+	for i := range xs {
+		best = max(best, xs[i][from])
+	}
+	for i := range xs {
+		xs[i][to] = xs[i][from] - best
+	}
+}
+
+// listFeatures are those of the first stage's lists and of the page.
+func listFeatures(top []candidate, xs []rescore.Vector) {
+	inTop := map[int64]int{}
+	for _, c := range top[:min(10, len(top))] {
+		inTop[c.doc]++
+	}
+	for i, c := range top {
+		x := &xs[i]
+		x[rescore.FirstScore] = c.score
+		x[rescore.KW] = math.Log1p(c.bm25)
+		x[rescore.KWRank] = rankFeature(c.kwRank)
+		x[rescore.SemRank] = rankFeature(c.semRank)
+		if c.kwRank > 0 && c.semRank > 0 {
+			x[rescore.Both] = 1
+		}
+		x[rescore.PageTop] = float64(inTop[c.doc])
+		for j, o := range top {
+			if j != i && o.doc == c.doc {
+				x[rescore.PageOther] = max(x[rescore.PageOther], o.score)
+			}
+		}
+	}
+}
+
+// rankFeature is 1/log2(1 + rank) for a 1-based rank, 0 for none.
+func rankFeature(rank int) float64 {
+	if rank <= 0 {
+		return 0
+	}
+	return 1 / math.Log2(1+float64(rank))
+}
+
+// keywordFeatures scores each query term, and each pair of adjacent terms
+// as a phrase and within a few words, on the candidates' fields.
+func (e *Engine) keywordFeatures(ctx context.Context, rd *store.Reader, q *query, ids []int64, xs []rescore.Vector) error {
+	if len(q.terms) == 0 {
+		return nil
+	}
+	if q.rowsErr != nil {
+		return q.rowsErr
+	}
+	counts, err := q.termRows(ctx, rd)
+	if err != nil {
+		return err
+	}
+	weights := make([]float64, len(q.terms))
+	var all, held float64
+	for i, n := range counts {
+		weights[i] = idf(n, q.rows)
+		all += weights[i]
+		if n > 0 {
+			held += weights[i]
+		}
+	}
+	exprs := append([]string(nil), q.terms...)
+	pairs := adjacentPairs(q.terms)
+	for _, p := range pairs {
+		exprs = append(exprs, p[0]+" + "+p[1], "NEAR("+p[0]+" "+p[1]+", 8)")
+	}
+	m, err := rd.MatchFields(ctx, exprs, ids)
+	if err != nil {
+		return err
+	}
+	for k, id := range ids {
+		x := &xs[k]
+		x[rescore.QueryCover] = held / all
+		x[rescore.QueryTerms] = math.Log1p(float64(len(q.terms)))
+		var bm [4]float64
+		var text, head, title, any float64
+		for i := range q.terms {
+			f, ok := m[i][id]
+			if !ok {
+				continue
+			}
+			for c := range bm {
+				bm[c] += f[c]
+			}
+			text += weights[i] * b2f(f[0] > 0)
+			head += weights[i] * b2f(f[1] > 0)
+			title += weights[i] * b2f(f[2] > 0)
+			any += weights[i]
+		}
+		x[rescore.BM25Text], x[rescore.BM25Heading] = math.Log1p(bm[0]), math.Log1p(bm[1])
+		x[rescore.BM25Title], x[rescore.BM25Tags] = math.Log1p(bm[2]), math.Log1p(bm[3])
+		x[rescore.CoverText], x[rescore.CoverHeading] = text/all, head/all
+		x[rescore.CoverTitle], x[rescore.CoverAll] = title/all, any/all
+		if len(pairs) > 0 {
+			var phrase, near float64
+			for j := range pairs {
+				_, p := m[len(q.terms)+2*j][id]
+				_, n := m[len(q.terms)+2*j+1][id]
+				phrase += b2f(p)
+				near += b2f(n)
+			}
+			x[rescore.PairPhrase] = phrase / float64(len(pairs))
+			x[rescore.PairNear] = near / float64(len(pairs))
+		}
+	}
+	return nil
+}
+
+// adjacentPairs are the query's neighbouring terms, left out where either
+// is a prefix query (which a phrase cannot hold).
+func adjacentPairs(terms []string) [][2]string {
+	var out [][2]string
+	for i := 0; i+1 < len(terms); i++ {
+		if !strings.HasSuffix(terms[i], "*") && !strings.HasSuffix(terms[i+1], "*") {
+			out = append(out, [2]string{terms[i], terms[i+1]})
+		}
+	}
+	return out
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// passageFeatures are the passage's length, depth, how common its
+// heading is and how much of the heading the query names.
+func (e *Engine) passageFeatures(ctx context.Context, rd *store.Reader, q *query, ids []int64, xs []rescore.Vector) error {
+	ps, err := rd.Passages(ctx, ids)
+	if err != nil {
+		return err
+	}
+	heads, err := e.headingNotes(ctx, rd)
+	if err != nil {
+		return err
+	}
+	in, err := headingsIn(ctx, q.req.Query, ids, ps)
+	if err != nil {
+		return err
+	}
+	for i, id := range ids {
+		p := ps[id]
+		xs[i][rescore.Words] = math.Log1p(float64(p.Words))
+		xs[i][rescore.Depth] = float64(p.Level)
+		xs[i][rescore.Boiler] = math.Log(float64(max(1, heads[p.Heading])))
+		xs[i][rescore.HeadIn] = in[i]
+		xs[i][rescore.HeadAll] = b2f(in[i] == 1)
+	}
+	return nil
+}
+
+// headingsIn is, for each passage, the share of its section heading's
+// words that the query holds, the words stemmed as the keyword index
+// stems them and common words left aside. A sentence that names a
+// section ("use shallowRef() instead", "see Event Modifiers") points at
+// it. The note's title and text before any heading get 0: a question
+// names the note it is about, which says nothing of which section
+// answers it.
+func headingsIn(ctx context.Context, query string, ids []int64, ps map[int64]store.Passage) ([]float64, error) {
+	out := make([]float64, len(ids))
+	words := tokens(query)
+	asked := len(words)
+	at := make([][2]int, len(ids)) // each heading's words in words
+	for i, id := range ids {
+		p := ps[id]
+		at[i][0] = len(words)
+		if p.Level > 0 && p.Heading != p.Title {
+			for _, w := range tokens(p.Heading) {
+				if !stopwords[w] {
+					words = append(words, w)
+				}
+			}
+		}
+		at[i][1] = len(words)
+	}
+	if len(words) == asked { // no heading has a word
+		return out, nil
+	}
+	stems, err := store.Stems(ctx, words)
+	if err != nil {
+		return nil, err
+	}
+	inQuery := map[string]bool{}
+	for _, s := range stems[:asked] {
+		inQuery[s] = true
+	}
+	for i, r := range at {
+		head := map[string]bool{}
+		var held int
+		for _, s := range stems[r[0]:r[1]] {
+			if !head[s] {
+				head[s] = true
+				held += int(b2f(inQuery[s]))
+			}
+		}
+		if len(head) > 0 {
+			out[i] = float64(held) / float64(len(head))
+		}
+	}
+	return out, nil
+}
+
+// semanticFeatures are the candidates' window cosines: the best and
+// second-best text window, and the heading window (unweighted).
+func (e *Engine) semanticFeatures(q *query, top []candidate, xs []rescore.Vector) {
+	qv := quantizeQuery(q.vec)
+	s := q.snap
+	best := math.Inf(-1)
+	for i, c := range top {
+		x := &xs[i]
+		first, ok := s.firstRow(c.id)
+		if !ok {
+			continue
+		}
+		var b1, b2 float64 = -1, -1
+		for r := int(first); r < len(s.ids) && s.ids[r] == c.id; r++ {
+			cos := float64(float32(dotRow(qv, s, r)) * qv.scale * s.scales[r])
+			if s.heads != nil && s.heads[r] {
+				x[rescore.CosHead] = cos / e.opts.Fusion.HeadingCos
+				continue
+			}
+			if cos > b1 {
+				b1, b2 = cos, b1
+			} else if cos > b2 {
+				b2 = cos
+			}
+		}
+		if b1 > -1 {
+			x[rescore.Cos] = b1
+			x[rescore.Cos2] = b1
+			if b2 > -1 {
+				x[rescore.Cos2] = b2
+			}
+		}
+		best = max(best, x[rescore.Cos], x[rescore.CosHead])
+	}
+	for i := range xs {
+		xs[i][rescore.QueryCos] = best
+	}
+}
+
+// headingNotes are store.HeadingNotes as of one generation of the index.
+type headingNotes struct {
+	gen   int64
+	notes map[string]int
+}
+
+// headingNotes returns how many notes share each heading text, counted
+// again after the index changed.
+func (e *Engine) headingNotes(ctx context.Context, rd *store.Reader) (map[string]int, error) {
+	gen, err := rd.Generation(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if h := e.headings.Load(); h != nil && h.gen == gen {
+		return h.notes, nil
+	}
+	notes, err := rd.HeadingNotes(ctx)
+	if err != nil {
+		return nil, err
+	}
+	e.headings.Store(&headingNotes{gen: gen, notes: notes})
+	return notes, nil
+}
+
+// stageMemo keeps a query's last candidates and their features: when a
+// search ranks again, deeper (distinct drops copies, rank reads on while
+// long notes crowd out others), its first stage's best 50 are most often
+// the same, and their features need not be computed again.
+type stageMemo struct {
+	keys []candKey
+	xs   []rescore.Vector
+}
+
+type candKey struct {
+	id    int64
+	score float64
+}
+
+// get returns the features of top when they were the last put.
+func (m *stageMemo) get(top []candidate) ([]rescore.Vector, bool) {
+	if len(m.keys) != len(top) {
+		return nil, false
+	}
+	for i, c := range top {
+		if m.keys[i] != (candKey{c.id, c.score}) {
+			return nil, false
+		}
+	}
+	return m.xs, true
+}
+
+func (m *stageMemo) put(top []candidate, xs []rescore.Vector) {
+	m.keys = m.keys[:0]
+	for _, c := range top {
+		m.keys = append(m.keys, candKey{c.id, c.score})
+	}
+	m.xs = xs
+}

@@ -1,0 +1,94 @@
+package engine
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/mdsearch/mdsearch"
+)
+
+// BenchmarkSecondStage times warm hybrid and keyword searches with the
+// second stage and without it (the first stage alone), query by query in
+// turn on one index, so both see the same load. The index is the first
+// 352 Rust RFCs (about 18,000 windows) with the local model; with
+// MDSEARCH_BENCH_INDEX it is that index file instead (BenchmarkScale's
+// at 1M windows, say). Reported: each side's p50 and p95, and the p50 of
+// what the second stage adds to a query.
+func BenchmarkSecondStage(b *testing.B) {
+	m := realModel(b)
+	path := os.Getenv("MDSEARCH_BENCH_INDEX")
+	if path == "" {
+		dir := someRFCs(b, 352)
+		path = filepath.Join(b.TempDir(), "index.db")
+		index(b, openEngine(b, path, m), dir, "rfcs")
+	}
+	with, err := Open(bg, Options{IndexPath: path, Embedder: m, ReadOnly: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer with.Close()
+	without, err := Open(bg, Options{IndexPath: path, Embedder: m, ReadOnly: true, FirstStageOnly: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer without.Close()
+	s, _ := with.Status(bg)
+	b.Logf("%d passages, %d windows", s.Chunks, s.Vectors)
+	for _, mode := range []mdsearch.Mode{mdsearch.ModeHybrid, mdsearch.ModeKeyword} {
+		b.Run(fmt.Sprintf("%s/%d", mode, s.Vectors), func(b *testing.B) {
+			benchStages(b, with, without, mode)
+		})
+	}
+}
+
+// stageQueries are the second stage benchmark's queries: phrases and
+// questions about the RFCs.
+var stageQueries = []string{"lifetime elision rules", "how are trait objects dispatched", "async closures",
+	"unsafe code guidelines", "const generics defaults", "error handling with the question mark operator",
+	"procedural macro hygiene", "borrow checker non-lexical lifetimes", "cargo workspace inheritance",
+	"What happens to the never type fallback?", "pattern matching on slices", "deprecation of try macro"}
+
+// benchStages runs each query on without, then on with, and reports both
+// sides' latency and the difference.
+func benchStages(b *testing.B, with, without *Engine, mode mdsearch.Mode) {
+	for _, q := range stageQueries { // warm both: snapshots, heading counts
+		for _, e := range []*Engine{with, without} {
+			if _, err := e.Search(bg, mdsearch.SearchRequest{Query: q, Mode: mode}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	var one, two, extra []time.Duration
+	i := 0
+	for b.Loop() {
+		req := mdsearch.SearchRequest{Query: stageQueries[i%len(stageQueries)], Mode: mode}
+		t0 := time.Now()
+		if _, err := without.Search(bg, req); err != nil {
+			b.Fatal(err)
+		}
+		t1 := time.Now()
+		if _, err := with.Search(bg, req); err != nil {
+			b.Fatal(err)
+		}
+		d1, d2 := t1.Sub(t0), time.Since(t1)
+		one, two, extra = append(one, d1), append(two, d2), append(extra, d2-d1)
+		i++
+	}
+	ms := percentileMS
+	b.ReportMetric(ms(one, 50), "first-p50-ms")
+	b.ReportMetric(ms(one, 95), "first-p95-ms")
+	b.ReportMetric(ms(two, 50), "second-p50-ms")
+	b.ReportMetric(ms(two, 95), "second-p95-ms")
+	b.ReportMetric(ms(extra, 50), "added-p50-ms")
+}
+
+// percentileMS is the q-th percentile of lat (nearest rank) in ms; it
+// sorts lat.
+func percentileMS(lat []time.Duration, q int) float64 {
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	return float64(lat[len(lat)*q/100].Microseconds()) / 1000
+}

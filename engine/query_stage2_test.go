@@ -1,0 +1,103 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/mdsearch/mdsearch/rescore"
+	"github.com/mdsearch/mdsearch/store"
+)
+
+// TestStageMemo: features are reused only for the same candidates with
+// the same first-stage scores, in the same order.
+func TestStageMemo(t *testing.T) {
+	var m stageMemo
+	top := []candidate{{id: 1, score: 0.9}, {id: 2, score: 0.5}}
+	if _, ok := m.get(top); ok {
+		t.Fatal("an empty memo answered")
+	}
+	xs := []rescore.Vector{{1}, {2}}
+	m.put(top, xs)
+	if got, ok := m.get([]candidate{{id: 1, score: 0.9}, {id: 2, score: 0.5}}); !ok || &got[0] != &xs[0] {
+		t.Error("the same candidates were not reused")
+	}
+	for _, other := range [][]candidate{
+		{{id: 2, score: 0.5}, {id: 1, score: 0.9}},
+		{{id: 1, score: 0.9}, {id: 2, score: 0.4}},
+		{{id: 1, score: 0.9}},
+		{{id: 1, score: 0.9}, {id: 2, score: 0.5}, {id: 3, score: 0.1}},
+	} {
+		if _, ok := m.get(other); ok {
+			t.Errorf("%v reused the features of %v", other, top)
+		}
+	}
+}
+
+// TestHeadingsIn: the share of a section heading's words that a query
+// names, stemmed as the keyword index stems them, common words aside;
+// the note's title and text before any heading never count.
+func TestHeadingsIn(t *testing.T) {
+	ps := map[int64]store.Passage{
+		1: {Level: 2, Heading: "shallowref()", Title: "reactivity api"},
+		2: {Level: 2, Heading: "maintaining state with `key`", Title: "list rendering"},
+		3: {Level: 1, Heading: "reactivity api", Title: "reactivity api"},
+		4: {Level: 0, Heading: "", Title: "reactivity api"},
+		5: {Level: 3, Heading: "the", Title: "x"},
+		6: {Level: 2, Heading: "keyed lists", Title: "y"},
+	}
+	ids := []int64{1, 2, 3, 4, 5, 6}
+	for _, tc := range []struct {
+		query string
+		want  []float64
+	}{
+		{"To avoid the deep conversion, use shallowRef() instead.", []float64{1, 0, 0, 0, 0, 0}},
+		{"every child must be uniquely keyed while maintaining its state", []float64{0, 1, 0, 0, 0, 0.5}},
+		{"What is the Reactivity API?", []float64{0, 0, 0, 0, 0, 0}},
+		{"", []float64{0, 0, 0, 0, 0, 0}},
+	} {
+		got, err := headingsIn(context.Background(), tc.query, ids, ps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%q: %v, want %v", tc.query, got, tc.want)
+		}
+	}
+	if got, err := headingsIn(context.Background(), "x", nil, ps); err != nil || len(got) != 0 {
+		t.Errorf("no candidates: %v, %v", got, err)
+	}
+}
+
+// BenchmarkHeadingsIn times the heading feature of 50 candidates: with
+// the stems remembered from the last query (the common case: a vault's
+// headings repeat) and with every word new to the stemmer.
+func BenchmarkHeadingsIn(b *testing.B) {
+	ps := map[int64]store.Passage{}
+	ids := make([]int64, 50)
+	for i := range ids {
+		ids[i] = int64(i + 1)
+		ps[ids[i]] = store.Passage{Level: 2, Heading: fmt.Sprintf("handling errors %d with result values", i), Title: "x"}
+	}
+	query := "how do I propagate errors with the question mark operator in a function that returns Result"
+	b.Run("remembered", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := headingsIn(bg, query, ids, ps); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("new", func(b *testing.B) {
+		n := 0
+		for b.Loop() {
+			for _, id := range ids {
+				n++
+				ps[id] = store.Passage{Level: 2, Heading: fmt.Sprintf("heading%d words%d", n, n), Title: "x"}
+			}
+			if _, err := headingsIn(bg, query, ids, ps); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

@@ -1,0 +1,93 @@
+package engine
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/mdsearch/mdsearch"
+)
+
+// A tag no note has is named, with the tags notes do have; a tag in use,
+// nested ones included, is not.
+func TestUnknownTagNotice(t *testing.T) {
+	vault := t.TempDir()
+	write(t, vault, "a.md", "---\ntags: [work, area/home]\n---\n# A\n\nzebra\n")
+	write(t, vault, "b.md", "# B\n\nzebra #work\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, vault, "v")
+	resp := search(t, e, mdsearch.SearchRequest{Query: "zebra", Tag: "Wrok", Tags: []string{"area"}})
+	if len(resp.Results) != 0 || !strings.Contains(resp.Notice, `no note has the tag "Wrok"; the tags most notes have: work (2), area/home (1)`) {
+		t.Errorf("notice %q", resp.Notice)
+	}
+	resp = search(t, e, mdsearch.SearchRequest{Query: "giraffe", Tag: "area"})
+	if strings.Contains(resp.Notice, "no note has the tag") {
+		t.Errorf("a nested tag's parent named unknown: %q", resp.Notice)
+	}
+}
+
+// Obsidian's "tag:NAME", "path:TEXT" and "file:TEXT" in a query filter;
+// quoted, they are text; alone, they ask for words.
+func TestOperators(t *testing.T) {
+	for _, tt := range []struct {
+		query, rest        string
+		tags, paths, files []string
+	}{
+		{"tag:person hedgehog", "hedgehog", []string{"person"}, nil, nil},
+		{"meeting TAG:#work tag:area/home", "meeting", []string{"work", "area/home"}, nil, nil},
+		{`"tag:person" hedgehog`, `"tag:person" hedgehog`, nil, nil, nil},
+		{`"a b tag:x c" d`, `"a b tag:x c" d`, nil, nil, nil},
+		{"tag: search operator", "tag: search operator", nil, nil, nil},
+		{"hashtag:x y", "hashtag:x y", nil, nil, nil},
+		{"path:projects/ budget", "budget", nil, []string{"projects/"}, nil},
+		{`Path:"Daily notes/2024" standup file:Mon`, "standup", nil, []string{"Daily notes/2024"}, []string{"Mon"}},
+		{`path:./guide/ file:"setup guide" x`, "x", nil, []string{"guide/"}, []string{"setup guide"}},
+		{`path:"unclosed words`, `path:"unclosed words`, nil, nil, nil},
+		{`path:"" x`, `path:"" x`, nil, nil, nil},
+		{`file:a"b x`, `file:a"b x`, nil, nil, nil},
+		{`path:“Daily notes” release`, "release", nil, []string{"Daily notes"}, nil},
+		{`“see tag:foo here”`, `“see tag:foo here”`, nil, nil, nil},
+		{`path:「日記」 x`, "x", nil, []string{"日記"}, nil},
+		{`27" monitor tag:hardware`, `27" monitor`, []string{"hardware"}, nil, nil},
+	} {
+		rest, ops := takeOperators(tt.query)
+		if rest != tt.rest || !slices.Equal(ops.tags, tt.tags) || !slices.Equal(ops.paths, tt.paths) || !slices.Equal(ops.files, tt.files) {
+			t.Errorf("takeOperators(%q) = %q %q %q %q, want %q %q %q %q", tt.query, rest, ops.tags, ops.paths, ops.files,
+				tt.rest, tt.tags, tt.paths, tt.files)
+		}
+	}
+	vault := t.TempDir()
+	write(t, vault, "a.md", "---\ntags: [person]\n---\n# A\n\nThe hedgehog sleeps.\n")
+	write(t, vault, "b.md", "# B\n\nAnother hedgehog.\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, vault, "v")
+	resp := search(t, e, mdsearch.SearchRequest{Query: "tag:person hedgehog"})
+	if len(resp.Results) != 1 || resp.Results[0].Path != "a.md" || resp.Query != "hedgehog" {
+		t.Errorf("tag:person hedgehog: %q %s", resp.Query, paths(resp))
+	}
+	if _, err := e.Search(bg, mdsearch.SearchRequest{Query: "tag:person"}); err == nil || !strings.Contains(err.Error(), "add the words to look for") {
+		t.Errorf("tag alone: %v", err)
+	}
+	write(t, vault, "Daily notes/2024-05-06 Monday.md", "# Standup\n\nThe hedgehog project slipped.\n")
+	write(t, vault, "Projects/Hedgehog.md", "# Hedgehog\n\nA hedgehog sanctuary plan.\n")
+	write(t, vault, "Hedgehog club/Minutes.md", "# Minutes\n\nThe hedgehog club met.\n")
+	index(t, e, vault, "v")
+	for query, want := range map[string]string{
+		`path:"daily notes" hedgehog`: "Daily notes/2024-05-06 Monday.md",
+		"path:projects hedgehog":      "Projects/Hedgehog.md",
+		"file:monday hedgehog":        "Daily notes/2024-05-06 Monday.md",
+		"file:hedge hedgehog":         "Projects/Hedgehog.md", // "Hedgehog club" is a folder, not a file name
+		"path:club hedgehog":          "Hedgehog club/Minutes.md",
+		"file:b.md hedgehog":          "b.md",
+	} {
+		resp := search(t, e, mdsearch.SearchRequest{Query: query})
+		if len(resp.Results) != 1 || resp.Results[0].Path != want || resp.Query != "hedgehog" {
+			t.Errorf("%s: %q\n%s", query, resp.Query, paths(resp))
+		}
+	}
+	resp = search(t, e, mdsearch.SearchRequest{Query: "path:nowhere hedgehog"})
+	if len(resp.Results) != 0 || !strings.Contains(resp.Notice, `path has "nowhere"`) {
+		t.Errorf("path:nowhere: %q\n%s", resp.Notice, paths(resp))
+	}
+}

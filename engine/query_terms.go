@@ -1,0 +1,165 @@
+package engine
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/mdsearch/mdsearch/store"
+)
+
+// maxTerms bounds the keyword query; longer input is mostly noise and each
+// ORed term costs a posting-list scan.
+const maxTerms = 32
+
+// matchTerms turns anything a person types into quoted FTS5 terms that,
+// ORed or ANDed, cannot be a syntax error; none when the input has no
+// searchable words. Words are split the way FTS5's unicode61 tokenizer splits them and
+// each is quoted, so operators, column filters and punctuation are plain
+// text. Text in double quotes (or “”, 「」) stays a phrase; so do words
+// joined by punctuation ("rust-lang", "e.g."). A trailing '*' asks for a
+// prefix. The input is folded as the index's text is (store.KeywordFold).
+// Common English words are dropped when anything else is left. The terms
+// are ORed (store.KeywordAny): bm25 then ranks chunks by how many, and how
+// rare, the matched terms are.
+func matchTerms(input string) []string {
+	var parts []string
+	seen := map[string]bool{}
+	add := func(words []string, prefix bool) {
+		if len(words) == 0 || len(parts) >= maxTerms {
+			return
+		}
+		p := `"` + strings.Join(words, " ") + `"`
+		if prefix {
+			p += "*"
+		}
+		if !seen[p] {
+			seen[p] = true
+			parts = append(parts, p)
+		}
+	}
+	var stop []string // stopwords, kept in case nothing else is left
+	rest := quotes.Replace(store.KeywordFold(input))
+	for rest != "" {
+		var chunk string
+		var phrase bool
+		if c, size := utf8.DecodeRuneInString(rest); unicode.IsSpace(c) {
+			rest = rest[size:]
+			continue
+		}
+		if rest[0] == '"' {
+			end := strings.IndexByte(rest[1:], '"')
+			if end < 0 {
+				rest = rest[1:] // an unclosed quote is just punctuation
+				continue
+			}
+			chunk, rest, phrase = rest[1:1+end], rest[2+end:], true
+		} else {
+			f := strings.IndexFunc(rest, func(r rune) bool { return unicode.IsSpace(r) || r == '"' })
+			if f < 0 {
+				f = len(rest)
+			}
+			chunk, rest = rest[:f], rest[f:]
+		}
+		words := tokens(chunk)
+		if !phrase && hasUnspaced(words) {
+			for _, t := range unspacedTerms(words) {
+				add(t, false)
+			}
+			continue
+		}
+		prefix := !phrase && strings.HasSuffix(chunk, "*") && len(words) > 0
+		if !phrase && len(words) == 1 && !prefix && stopwords[words[0]] {
+			stop = append(stop, words[0])
+			continue
+		}
+		add(words, prefix)
+	}
+	if len(parts) == 0 {
+		for _, w := range stop {
+			add([]string{w}, false)
+		}
+	}
+	return parts
+}
+
+// quotes are the quotation marks a phrase may be typed in: ASCII ones,
+// and those keyboards and input methods give (“…”, „…“, 「…」, 『…』).
+var quotes = strings.NewReplacer("\u201c", `"`, "\u201d", `"`, "\u201e", `"`, "\u300c", `"`, "\u300d", `"`,
+	"\u300e", `"`, "\u300f", `"`)
+
+// tokens splits text into lower-case words of letters, numbers (〇, Ⅻ
+// too), marks and private-use characters, as the keyword index reads it (store.KeywordText): each character of a
+// script written without spaces is a word of its own, with its marks.
+func tokens(s string) []string {
+	words := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsNumber(r) && !unicode.IsMark(r) && !unicode.Is(unicode.Co, r)
+	})
+	out := words[:0:0]
+	for _, w := range words {
+		if k := store.KeywordText(w); k != w {
+			out = append(out, strings.Fields(k)...)
+		} else {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// hasUnspaced reports whether any of words is a character of a script
+// written without spaces.
+func hasUnspaced(words []string) bool {
+	return slices.ContainsFunc(words, unspaced)
+}
+
+func unspaced(word string) bool {
+	r, _ := utf8.DecodeRuneInString(word)
+	return store.KeywordChar(r)
+}
+
+// unspacedTerms are the terms of an unquoted piece of a query that holds
+// text written without spaces. Such text names no word boundaries, so a
+// run of its characters asks for every pair of neighbours (a lone one for
+// itself): a passage holding more of the pairs ranks higher, as one
+// holding more of a query's words does. The words around a run are a
+// phrase, as in any piece of the query.
+func unspacedTerms(words []string) [][]string {
+	var terms [][]string
+	for len(words) > 0 {
+		n := 1
+		if !unspaced(words[0]) {
+			for n < len(words) && !unspaced(words[n]) {
+				n++
+			}
+			terms = append(terms, words[:n])
+			words = words[n:]
+			continue
+		}
+		for n < len(words) && unspaced(words[n]) {
+			n++
+		}
+		run := words[:n]
+		if n == 1 {
+			terms = append(terms, run)
+		}
+		for i := 0; i+1 < n; i++ {
+			terms = append(terms, run[i:i+2])
+		}
+		words = words[n:]
+	}
+	return terms
+}
+
+// stopwords are words too common to help a keyword match.
+var stopwords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`a about after all also an and any are as at be been but by can
+		could did do does doing for from had has have how i if in into is it its just me my no not
+		of on or our out over so some such than that the their them then there these they this
+		those to too up us was we were what when where which while who whom why will with would
+		you your`) {
+		m[w] = true
+	}
+	return m
+}()

@@ -1,0 +1,119 @@
+package engine
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/store"
+)
+
+// matchQuery is the terms ORed, as the keyword list's fallback query
+// joins them.
+func matchQuery(input string) string { return strings.Join(matchTerms(input), " OR ") }
+
+func TestMatchQuery(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"sourdough starter", `"sourdough" OR "starter"`},
+		{"How do I feed the starter?", `"feed" OR "starter"`},
+		{"the of and", `"the" OR "of" OR "and"`},
+		{`"grey liquid" hooch`, `"grey liquid" OR "hooch"`},
+		{`"unclosed phrase`, `"unclosed" OR "phrase"`},
+		{`""`, ``},
+		{`ferment*`, `"ferment"*`},
+		{`*`, ``},
+		{`rust-lang e.g. foo_bar`, `"rust lang" OR "e g" OR "foo bar"`},
+		{`NOT AND OR NEAR(a b)`, `"near a" OR "b"`},
+		{`title:foo`, `"title foo"`},
+		{`col:"x y" ^start {a b} -neg +pos`, `"col" OR "x y" OR "start" OR "b" OR "neg" OR "pos"`},
+		{`Café  naïve`, `"café" OR "naïve"`},
+		{`日本語 テキスト`, `"日 本" OR "本 語" OR "テ キ" OR "キ ス" OR "ス ト"`},
+		{`数据库`, `"数 据" OR "据 库"`},
+		{`"数据库" 设计 书`, `"数 据 库" OR "设 计" OR "书"`},
+		{`Rust的所有权`, `"rust" OR "的 所" OR "所 有" OR "有 权"`},
+		{`rust-lang的书 foo*`, `"rust lang" OR "的 书" OR "foo"*`},
+		{`ภาษาไทย`, `"ภ า" OR "า ษ" OR "ษ า" OR "า ไ" OR "ไ ท" OR "ท ย"`},
+		{`ที่นี่`, `"ที่ นี่"`},
+		{`二〇二四年`, `"二 〇" OR "〇 二" OR "二 四" OR "四 年"`},
+		{`Ｄｏｃｋｅｒ　ｌｏｇｓ`, `"docker" OR "logs"`},
+		{`ﾃﾞｰﾀ`, `"デ ー" OR "ー タ"`},
+		{"\u1103\u1166\u110b\u1175", `"데 이"`}, // decomposed Hangul
+		{`الْمُكَوِّنَات`, `"المكونات"`},
+		{`מִצְרָכִים בְּ־בַּיִת`, `"מצרכים" OR "ב בית"`},
+		{`“grey liquid” hooch 「备份数据库」`, `"grey liquid" OR "hooch" OR "备 份 数 据 库"`},
+		{"a\x00b \xff\xfe c", `"a b" OR "c"`},
+		{`(((`, ``},
+		{`'single' "double" `, `"single" OR "double"`},
+		{`dup dup DUP`, `"dup"`},
+	}
+	for _, c := range cases {
+		if got := matchQuery(c.in); got != c.want {
+			t.Errorf("matchQuery(%q) = %s, want %s", c.in, got, c.want)
+		}
+	}
+	many := strings.Repeat("word ", 10)
+	for i := range 100 {
+		many += "w" + string(rune('a'+i%26)) + string(rune('a'+i/26)) + " "
+	}
+	if n := strings.Count(matchQuery(many), " OR ") + 1; n != maxTerms {
+		t.Errorf("%d terms, want at most %d", n, maxTerms)
+	}
+}
+
+// hostile are inputs that break naive FTS5 query building.
+var hostile = []string{
+	`"`, `""`, `"""`, `*`, `**`, `a*b`, `-`, `--`, `^`, `:`, `a:b`, `(`, `)`, `()`, `{}`, `[`, `]`,
+	`AND`, `OR`, `NOT`, `NEAR`, `NEAR(`, `a AND`, `OR b`, `NOT NOT`, `a NEAR/3 b`, `"a" NOT`,
+	`\`, `\"`, `'`, `''`, `';DROP TABLE chunks;--`, `%`, `_`, `+`, `?`, `!`, `@`, `#tag`, `$1`,
+	"\x00", "\xff", "\t\n\r", "\u200b", "🙂", "e\u0301", strings.Repeat("(", 1000), strings.Repeat(`"a `, 300),
+	`text: heading: title: tags:`, `{text heading}: x`, `- x`, `x -y`, `"a" + "b"`,
+}
+
+func TestHostileQueries(t *testing.T) {
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
+	index(t, e, copyDir(t, sampleVault), "s")
+	for _, q := range hostile {
+		for _, mode := range []mdsearch.Mode{mdsearch.ModeKeyword, mdsearch.ModeSemantic, mdsearch.ModeHybrid} {
+			_, err := e.Search(bg, mdsearch.SearchRequest{Query: q, Mode: mode})
+			if err != nil && mdsearch.KindOf(err) != mdsearch.KindInvalid {
+				t.Errorf("%s %q: %v", mode, q, err)
+			}
+		}
+	}
+}
+
+// FuzzMatchQuery checks that any input gives a MATCH expression SQLite
+// accepts, built only from quoted terms.
+func FuzzMatchQuery(f *testing.F) {
+	for _, q := range hostile {
+		f.Add(q)
+	}
+	st, _, err := store.Open(bg, filepath.Join(f.TempDir(), "fuzz.db"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	defer st.Close()
+	f.Fuzz(func(t *testing.T, in string) {
+		m := matchQuery(in)
+		if m == "" {
+			return
+		}
+		if !utf8.ValidString(m) {
+			t.Fatalf("invalid UTF-8 in %q", m)
+		}
+		for _, part := range strings.Split(m, " OR ") {
+			part = strings.TrimSuffix(part, "*")
+			if len(part) < 3 || part[0] != '"' || part[len(part)-1] != '"' || strings.Contains(part[1:len(part)-1], `"`) {
+				t.Fatalf("matchQuery(%q) has an unquoted part %q", in, part)
+			}
+		}
+		if _, err := st.Keyword(bg, m, store.Filter{}, store.DefaultWeights, 1); err != nil {
+			t.Fatalf("matchQuery(%q) = %s: %v", in, m, err)
+		}
+		if _, err := st.KeywordAny(bg, matchTerms(in), store.Filter{}, store.DefaultWeights, 1); err != nil {
+			t.Fatalf("matchTerms(%q): %v", in, err)
+		}
+	})
+}

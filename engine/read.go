@@ -1,0 +1,368 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/internal/wordcount"
+	"github.com/mdsearch/mdsearch/sections"
+	"github.com/mdsearch/mdsearch/store"
+)
+
+// note is a note read from disk for Read and Outline.
+type note struct {
+	collection string
+	path       string
+	src        []byte // as shown and read by lines (sections.Document.Shown)
+	doc        *sections.Document
+}
+
+// Read returns a whole note, or one section of it (from its heading to the
+// next heading of the same or a higher level), read from disk now so it
+// shows the current text. See openNote for how the path is resolved.
+func (e *Engine) Read(ctx context.Context, req mdsearch.ReadRequest) (_ *mdsearch.ReadResponse, err error) {
+	defer e.explain(&err)
+	leave, err := e.enter(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer leave()
+	n, frag, err := e.openLinked(ctx, req.Path)
+	if err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(req.Section) == "" && req.Lines == "" {
+		req.Section = fragmentSection(n, frag)
+	}
+	resp := &mdsearch.ReadResponse{Collection: n.collection, Path: n.path, Title: n.doc.Title,
+		Notice: e.readNotice(ctx, n.collection, n.path)}
+	if req.Lines != "" {
+		if strings.TrimSpace(req.Section) != "" {
+			return nil, mdsearch.Errorf(mdsearch.KindInvalid, "read", n.path, "pass one of them", "a section and lines were both given")
+		}
+		return resp, lineRange(resp, n, req.Lines)
+	}
+	if strings.TrimSpace(req.Section) == "" {
+		resp.StartLine, resp.EndLine = 1, lineCount(n.src)
+		resp.WordCount, resp.Tokens = n.doc.WordCount, n.doc.Tokens()
+		if !req.Full && mdsearch.IsLong(n.doc.WordCount, len(n.src)) && !longNote(resp, n) {
+			preview(resp, n, span{0, len(n.src), "note", n.doc.WordCount, false})
+		}
+		if resp.Outline == nil && resp.Content == "" {
+			resp.Content = n.doc.Text(0, len(n.src)) // invalid UTF-8 shown as U+FFFD
+		}
+		return resp, nil
+	}
+	if ref := strings.TrimPrefix(strings.TrimSpace(req.Section), "#"); strings.HasPrefix(ref, "^") {
+		return blockRef(resp, n, ref)
+	}
+	sec, err := n.doc.Find(req.Section)
+	if err != nil {
+		return nil, err
+	}
+	resp.Section = sec.Heading
+	if sec.Level == 0 {
+		resp.Section = sections.Preamble // what read it, as outlines name it
+	}
+	resp.SectionPath = sec.Path
+	if others := twins(n.doc, sec); len(others) > 0 {
+		what := "another section shares the path %q: this is #%s; the other is %s"
+		if len(others) > 1 {
+			what = "other sections share the path %q: this is #%s; the others are %s"
+		}
+		msg := fmt.Sprintf(what, strings.Join(sec.Path, "/"), sec.ID, strings.Join(others, ", "))
+		resp.Notice = strings.TrimPrefix(resp.Notice+"; "+msg, "; ")
+	}
+	resp.StartLine, resp.EndLine = sec.StartLine, sec.EndLine
+	resp.WordCount = sec.Words
+	resp.Content = n.doc.Content(sec)
+	resp.Tokens = EstimateTokens(resp.Content)
+	if !req.Full && mdsearch.IsLong(sec.Words, sec.EndByte-sec.StartByte) {
+		longSection(resp, n, sec)
+	}
+	return resp, nil
+}
+
+// blockRef answers a read of an Obsidian block reference, "^id": the
+// lines of the block it names.
+func blockRef(resp *mdsearch.ReadResponse, n *note, ref string) (*mdsearch.ReadResponse, error) {
+	start, end, sec, ok := n.doc.Block(ref)
+	if !ok {
+		return nil, mdsearch.Errorf(mdsearch.KindNotFound, "read", n.path,
+			"a block reference is the ^id written at the end of a paragraph or list item, or on the line after a list or table",
+			"no block %s in this note", ref)
+	}
+	resp.Section, resp.SectionPath = ref, sec.Path
+	return resp, lineRange(resp, n, fmt.Sprintf("%d-%d", start, end))
+}
+
+// lineRange answers a read of the lines spec names ("40-80", "40-", "40").
+func lineRange(resp *mdsearch.ReadResponse, n *note, spec string) error {
+	start, end, err := mdsearch.ParseLines(spec)
+	if err != nil {
+		return mdsearch.Errorf(mdsearch.KindInvalid, "read", n.path, "", "%v", err)
+	}
+	total := lineCount(n.src)
+	if start > total {
+		return mdsearch.Errorf(mdsearch.KindInvalid, "read", n.path, "",
+			"lines %q: the note has %d lines", spec, total)
+	}
+	if end == 0 || end > total {
+		end = total
+	}
+	resp.StartLine, resp.EndLine = start, end
+	resp.Content = n.doc.Text(lineOffset(n.src, start), lineOffset(n.src, end+1))
+	resp.WordCount, resp.Tokens = wordcount.Count(resp.Content), EstimateTokens(resp.Content)
+	return nil
+}
+
+// lineOffset is the offset where 1-based line k starts, or len(src) past
+// the last line.
+func lineOffset(src []byte, k int) int {
+	off := 0
+	for ; k > 1; k-- {
+		i := bytes.IndexByte(src[off:], '\n')
+		if i < 0 {
+			return len(src)
+		}
+		off += i + 1
+	}
+	return off
+}
+
+// twins lists the ids of the other sections of doc with sec's path, as
+// "#setup-1".
+func twins(doc *sections.Document, sec *sections.Section) []string {
+	var ids []string
+	for i := range doc.Sections {
+		s := &doc.Sections[i]
+		if s != sec && s.Level > 0 && slices.Equal(s.Path, sec.Path) {
+			ids = append(ids, "#"+s.ID)
+		}
+	}
+	return ids
+}
+
+// Outline returns the heading tree of a note with each section's size.
+func (e *Engine) Outline(ctx context.Context, path string) (_ *mdsearch.Outline, err error) {
+	defer e.explain(&err)
+	leave, err := e.enter(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer leave()
+	n, _, err := e.openLinked(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	secs := n.doc.Outline()
+	if secs == nil {
+		secs = []mdsearch.OutlineEntry{}
+	}
+	return &mdsearch.Outline{Collection: n.collection, Path: n.path, Title: n.doc.Title,
+		WordCount: n.doc.WordCount, Tokens: n.doc.Tokens(), Sections: secs}, nil
+}
+
+// unquote drops one pair of quotes around a path, as read hints write a
+// path with spaces and an agent may pass it on as written.
+func unquote(s string) string {
+	if len(s) >= 2 && (s[0] == '"' || s[0] == '\'') && s[len(s)-1] == s[0] {
+		return s[1 : len(s)-1]
+	}
+	return s
+}
+
+// underRoot finds the collection whose folder holds the absolute path p
+// (the innermost, for nested collections) and p relative to it, in
+// slashes. A path through a symlink is matched as the link resolves.
+func underRoot(colls []store.Collection, p string) (store.Collection, string, bool) {
+	if !filepath.IsAbs(p) {
+		return store.Collection{}, "", false
+	}
+	try := []string{filepath.Clean(p)}
+	if real, err := filepath.EvalSymlinks(p); err == nil && real != try[0] {
+		try = append(try, real)
+	}
+	for _, abs := range try {
+		var best store.Collection
+		var rel string
+		for _, c := range colls {
+			r, err := filepath.Rel(c.Root, abs)
+			if err != nil || r == "." || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+				continue
+			}
+			if len(c.Root) > len(best.Root) {
+				best, rel = c, filepath.ToSlash(r)
+			}
+		}
+		if best.Name != "" {
+			return best, rel, true
+		}
+	}
+	return store.Collection{}, "", false
+}
+
+// notePath is a note path as given, in the form the index keeps it.
+func notePath(rel string) string {
+	rel = strings.TrimPrefix(rel, "./")
+	if path.Ext(rel) == "" && rel != "" && !strings.HasSuffix(rel, "/") {
+		rel += ".md" // a note named as a wikilink names it
+	}
+	if !strings.Contains(rel, "..") && !strings.HasPrefix(rel, "/") {
+		rel = path.Clean(rel) // "a//b.md" and "a/./b.md" are the indexed "a/b.md" ('..' is for the vault to refuse)
+	}
+	return rel
+}
+
+// openNote resolves "path" or "collection:path" to a note inside a
+// collection's folder and parses it. A path indexed in one collection, or
+// present on disk in exactly one, needs no collection; one found in several
+// is ambiguous. "..", absolute paths, symlink escapes and files the index
+// would skip are refused.
+func (e *Engine) openNote(ctx context.Context, spec string) (*note, error) {
+	if spec == "" {
+		return nil, mdsearch.Errorf(mdsearch.KindInvalid, "read", "", "", "no path given")
+	}
+	colls, err := e.st.Collections(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if len(colls) == 0 {
+		return nil, mdsearch.Errorf(mdsearch.KindNotFound, "read", spec, "run `mdsearch index DIR` first", "the index has no collections")
+	}
+	collName, rel := "", notePath(spec)
+	all := colls
+	c, r, full := underRoot(colls, spec)
+	if !full && filepath.IsAbs(spec) {
+		roots := make([]string, len(colls))
+		for i, c := range colls {
+			roots[i] = c.Root
+		}
+		return nil, mdsearch.Errorf(mdsearch.KindForbidden, "read", spec,
+			"give a path relative to the vault, or a full path inside "+strings.Join(roots, " or "), "not inside an indexed folder")
+	}
+	if full {
+		// A full path inside a collection's folder is that note; the
+		// vault's own checks still apply to the part inside it.
+		collName, rel, colls = c.Name, notePath(r), []store.Collection{c}
+	} else if i := strings.IndexByte(spec, ':'); i > 0 {
+		for _, c := range colls {
+			if c.Name == spec[:i] {
+				collName, rel = c.Name, notePath(spec[i+1:])
+				colls = []store.Collection{c}
+				break
+			}
+		}
+	}
+	refs, err := e.st.FindDocuments(ctx, collName, rel)
+	if err != nil {
+		return nil, err
+	}
+	if collName != "" && !full {
+		// "v:colon.md" may be the note of that name, not colon.md of v.
+		whole, err := e.st.FindDocuments(ctx, "", notePath(spec))
+		switch {
+		case err != nil || len(whole) == 0:
+		case len(refs) == 0:
+			collName, rel, refs, colls = "", notePath(spec), whole, all
+		default:
+			return nil, mdsearch.Errorf(mdsearch.KindInvalid, "read", spec,
+				fmt.Sprintf("read %s:%s for the note named %s, or %s:./%s for %s of collection %s",
+					whole[0].Collection, notePath(spec), notePath(spec), collName, rel, rel, collName),
+				"names two notes")
+		}
+	}
+	if len(refs) == 1 {
+		n, err := e.readNote(ctx, refs[0].Collection, refs[0].Root, rel)
+		var me *mdsearch.Error
+		if mdsearch.KindOf(err) == mdsearch.KindNotFound && errors.As(err, &me) && me.Hint == "" {
+			me.Hint = "it was deleted since it was indexed; search still finds it until `mdsearch index` (or a running watch) drops it"
+		}
+		return n, err
+	}
+	if len(refs) > 1 {
+		return nil, ambiguous(spec, rel, refs)
+	}
+	// Not indexed (yet): look on disk in each collection.
+	var found []*note
+	var firstErr error
+	for _, c := range colls {
+		n, err := e.readNote(ctx, c.Name, c.Root, rel)
+		switch {
+		case err == nil:
+			found = append(found, n)
+		case mdsearch.KindOf(err) == mdsearch.KindForbidden || mdsearch.KindOf(err) == mdsearch.KindInvalid:
+			return nil, err
+		case firstErr == nil:
+			firstErr = err
+		}
+	}
+	switch len(found) {
+	case 1:
+		return found[0], nil
+	case 0:
+		names := make([]string, len(colls))
+		for i, c := range colls {
+			names[i] = c.Name
+		}
+		if i := strings.IndexByte(spec, ':'); i > 0 && collName == "" {
+			return nil, mdsearch.Errorf(mdsearch.KindNotFound, "read", spec, "name a note as COLLECTION:PATH with one of: "+strings.Join(names, ", "),
+				"no collection %q, and no such note in %s", spec[:i], strings.Join(names, ", "))
+		}
+		hint := "paths are relative to the vault; search shows them"
+		if like, err := e.st.NamedLike(ctx, collName, rel, 5); err == nil && len(like) > 0 {
+			hint = "did you mean " + strings.Join(like, ", ") + "?"
+		}
+		return nil, mdsearch.Errorf(mdsearch.KindNotFound, "read", spec, hint, "no such note in %s", strings.Join(names, ", "))
+	}
+	refs = refs[:0]
+	for _, n := range found {
+		refs = append(refs, store.DocRef{Collection: n.collection})
+	}
+	return nil, ambiguous(spec, rel, refs)
+}
+
+func ambiguous(spec, rel string, refs []store.DocRef) error {
+	opts := make([]string, len(refs))
+	for i, r := range refs {
+		opts[i] = r.Collection + ":" + rel
+	}
+	return mdsearch.Errorf(mdsearch.KindInvalid, "read", spec, "pick one: "+strings.Join(opts, ", "),
+		"several collections hold this path")
+}
+
+// readNote reads rel inside root, refusing what the vault refuses (with
+// the collection's size limit, as it was indexed).
+func (e *Engine) readNote(ctx context.Context, collection, root, rel string) (*note, error) {
+	v, err := e.vaultOf(ctx, collection, root)
+	if err != nil {
+		var me *mdsearch.Error
+		if errors.As(err, &me) {
+			me.Hint = "the folder of collection " + collection + " is gone; re-index it, or remove it with `mdsearch drop " + collection + "`"
+		}
+		return nil, err
+	}
+	src, err := v.ReadNote(rel)
+	if err != nil {
+		return nil, err
+	}
+	doc := sections.Parse(rel, src)
+	return &note{collection: collection, path: rel, src: doc.Shown(), doc: doc}, nil
+}
+
+// lineCount is the number of lines in src, a last line without a newline
+// included.
+func lineCount(src []byte) int {
+	n := bytes.Count(src, []byte{'\n'})
+	if len(src) > 0 && src[len(src)-1] != '\n' {
+		n++
+	}
+	return n
+}

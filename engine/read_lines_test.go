@@ -1,0 +1,170 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mdsearch/mdsearch"
+)
+
+// TestReadLines: a long note without headings comes back as its start,
+// whole lines up to the long-note limit, with the line to read on from;
+// reading on by lines gets the rest, and bad ranges are refused.
+func TestReadLines(t *testing.T) {
+	vault := t.TempDir()
+	var b strings.Builder
+	for i := range 40 {
+		fmt.Fprintf(&b, "Paragraph %d %s\n\n", i, strings.Repeat("word ", 58))
+	}
+	write(t, vault, "log.md", b.String()) // 2,400 words, 80 lines
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
+	index(t, e, vault, "v")
+	bg := context.Background()
+
+	r, err := e.Read(bg, mdsearch.ReadRequest{Path: "log.md"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.More || r.StartLine != 1 || r.EndLine != 50 || r.WordCount != 1500 || !strings.HasSuffix(r.Content, "\n\n") ||
+		!strings.Contains(r.Notice, "here are lines 1–50 of 80; read on from line 51") {
+		t.Errorf("preview: more %v, lines %d–%d, %d words, notice %q", r.More, r.StartLine, r.EndLine, r.WordCount, r.Notice)
+	}
+	rest, err := e.Read(bg, mdsearch.ReadRequest{Path: "log.md", Lines: "51-"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rest.More || rest.StartLine != 51 || rest.EndLine != 80 || r.Content+rest.Content != b.String() || rest.Tokens < rest.WordCount {
+		t.Errorf("the rest: lines %d–%d, %d words, %d tokens", rest.StartLine, rest.EndLine, rest.WordCount, rest.Tokens)
+	}
+	for _, c := range []struct {
+		lines, want string
+		n           int // lines
+	}{
+		{"3", "Paragraph 1 ", 1}, {"3-3", "Paragraph 1 ", 1}, {" 79 - 200 ", "Paragraph 39 ", 2},
+	} {
+		got, err := e.Read(bg, mdsearch.ReadRequest{Path: "log.md", Lines: c.lines})
+		if err != nil || !strings.HasPrefix(got.Content, c.want) || strings.Count(got.Content, "\n") != c.n {
+			t.Errorf("lines %q: %v %+v", c.lines, err, got)
+		}
+	}
+	for _, req := range []mdsearch.ReadRequest{
+		{Path: "log.md", Lines: "0-3"}, {Path: "log.md", Lines: "5-4"}, {Path: "log.md", Lines: "x"},
+		{Path: "log.md", Lines: "81"}, {Path: "log.md", Lines: "1-2", Section: "Intro"},
+	} {
+		var me *mdsearch.Error
+		if _, err := e.Read(bg, req); !errors.As(err, &me) || me.Kind != mdsearch.KindInvalid {
+			t.Errorf("%+v: %v, want invalid", req, err)
+		}
+	}
+	if full, err := e.Read(bg, mdsearch.ReadRequest{Path: "log.md", Full: true}); err != nil || full.Content != b.String() || full.More {
+		t.Errorf("full: %v", err)
+	}
+}
+
+// A note with old Mac line endings (lone CRs) is read as lines everywhere
+// alike: the outline's lines read back, and its text, in results and
+// reads, has LFs where a terminal would have overwritten each line.
+func TestLoneCRLines(t *testing.T) {
+	vault := t.TempDir()
+	write(t, vault, "mac.md", "# CR Only\r\rBody crlonelymoose.\r\r## Second CR\r\rCR second body crsecondelk.\r")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
+	index(t, e, vault, "v")
+	sec, err := e.Read(bg, mdsearch.ReadRequest{Path: "mac.md", Section: "Second CR"})
+	if err != nil || sec.StartLine != 5 || sec.EndLine != 7 || sec.Content != "## Second CR\n\nCR second body crsecondelk." {
+		t.Fatalf("section: %+v, %v", sec, err)
+	}
+	byLines, err := e.Read(bg, mdsearch.ReadRequest{Path: "mac.md", Lines: "5-7"})
+	if err != nil || byLines.Content != sec.Content+"\n" {
+		t.Errorf("lines 5-7: %+v, %v", byLines, err)
+	}
+	whole, err := e.Read(bg, mdsearch.ReadRequest{Path: "mac.md"})
+	if err != nil || whole.EndLine != 7 || strings.Contains(whole.Content, "\r") {
+		t.Errorf("whole: %+v, %v", whole, err)
+	}
+	resp, err := e.Search(bg, mdsearch.SearchRequest{Query: "crsecondelk", Mode: mdsearch.ModeKeyword})
+	if err != nil || len(resp.Results) == 0 || strings.Contains(resp.Results[0].Text, "\r") || !strings.Contains(resp.Results[0].Text, "crsecondelk") {
+		t.Errorf("search: %+v, %v", resp, err)
+	}
+}
+
+// TestReadSuggests: a note named as a wikilink names it (no ".md", the
+// file name alone, another case) is found, or suggested.
+func TestReadSuggests(t *testing.T) {
+	vault := copyDir(t, sampleVault)
+	write(t, vault, "v:colon.md", "# Colon\n\ntext\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
+	index(t, e, vault, "v")
+	bg := context.Background()
+	// A note whose name starts like a collection prefix reads both ways;
+	// when "v:colon.md" could also be colon.md of v, it says which is which.
+	for _, p := range []string{"v:colon.md", "v:v:colon.md"} {
+		if r, err := e.Read(bg, mdsearch.ReadRequest{Path: p}); err != nil || r.Path != "v:colon.md" {
+			t.Errorf("read %s: %v", p, err)
+		}
+	}
+	write(t, vault, "colon.md", "# Plain\n\ntext\n")
+	index(t, e, vault, "v")
+	if _, err := e.Read(bg, mdsearch.ReadRequest{Path: "v:colon.md"}); mdsearch.KindOf(err) != mdsearch.KindInvalid ||
+		!strings.Contains(err.Error(), "read v:v:colon.md for the note named v:colon.md, or v:./colon.md") {
+		t.Errorf("two notes by one name: %v", err)
+	}
+	for p, want := range map[string]string{"v:v:colon.md": "v:colon.md", "v:./colon.md": "colon.md"} {
+		if r, err := e.Read(bg, mdsearch.ReadRequest{Path: p}); err != nil || r.Path != want {
+			t.Errorf("read %s: %v", p, err)
+		}
+	}
+	if r, err := e.Read(bg, mdsearch.ReadRequest{Path: "kitchen/Sourdough"}); err != nil || r.Path != "kitchen/Sourdough.md" {
+		t.Errorf("without .md: %v", err)
+	}
+	// A name without folders is a wikilink's: the one note of that file
+	// name, in any case, is read.
+	for _, p := range []string{"Sourdough", "sourdough.md"} {
+		if r, err := e.Read(bg, mdsearch.ReadRequest{Path: p}); err != nil || r.Path != "kitchen/Sourdough.md" {
+			t.Errorf("read %s: %+v, %v", p, r, err)
+		}
+	}
+	for _, p := range []string{"KITCHEN/sourdough.md", "Kitchen/Sourdough"} {
+		_, err := e.Read(bg, mdsearch.ReadRequest{Path: p})
+		var me *mdsearch.Error
+		if !errors.As(err, &me) || me.Kind != mdsearch.KindNotFound || me.Hint != "did you mean v:kitchen/Sourdough.md?" {
+			t.Errorf("%s: %v", p, err)
+		}
+	}
+}
+
+// TestReadFullPath: a note named by its full path inside a collection's
+// folder reads as that note, quoted as read hints write it or not; full
+// paths to files that exist outside the folder, through "..", or in a
+// hidden folder inside it are refused.
+func TestReadFullPath(t *testing.T) {
+	vault := copyDir(t, "../sample-vault")
+	write(t, vault, ".hidden/secret.md", "# Secret\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, vault, "v")
+	root, _ := filepath.EvalSymlinks(vault)
+	outside := filepath.Join(filepath.Dir(root), "elsewhere.md")
+	if err := os.WriteFile(outside, []byte("# Elsewhere\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	full := filepath.Join(root, "homelab", "Backups.md")
+	for _, p := range []string{full, `"` + full + `"`} {
+		resp, err := e.Read(bg, mdsearch.ReadRequest{Path: p, Section: "Restore Drill"})
+		if err != nil || resp.Path != "homelab/Backups.md" || !strings.Contains(resp.Content, "Restore Drill") {
+			t.Fatalf("%s: %+v, %v", p, resp, err)
+		}
+	}
+	for _, p := range []string{outside, root + "/homelab/../../elsewhere.md", filepath.Join(root, ".hidden", "secret.md")} {
+		_, err := e.Read(bg, mdsearch.ReadRequest{Path: p})
+		if k := mdsearch.KindOf(err); k != mdsearch.KindForbidden && k != mdsearch.KindNotFound || err == nil {
+			t.Errorf("%s: %v (kind %v)", p, err, k)
+		}
+		if err != nil && strings.Contains(err.Error(), "Elsewhere") || err != nil && strings.Contains(err.Error(), "Secret") {
+			t.Errorf("%s: the error shows the file's text: %v", p, err)
+		}
+	}
+}

@@ -1,0 +1,218 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"net/url"
+	"path"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+
+	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/vault"
+)
+
+// openLinked is openNote for a path as an agent copies it from a link in a
+// note or a page: when the path itself names no note, the note a site link
+// points to is tried ("/guide/intro", "intro.html", "guide/": the page built
+// from guide/intro.md or guide/index.md), with a heading fragment
+// ("intro#setup", Obsidian's "Intro#Setup") split off and returned for the
+// caller to read as the section. Every form goes through openNote's checks;
+// when none names a note, the error is the path's own.
+func (e *Engine) openLinked(ctx context.Context, spec string) (*note, string, error) {
+	// Spaces around a path are most often a slip, so the trimmed path comes
+	// first; a name that does start with a space is tried last, as given.
+	trimmed := unquote(strings.TrimSpace(spec))
+	n, err := e.openNote(ctx, trimmed)
+	if err == nil {
+		return n, "", nil
+	}
+	switch mdsearch.KindOf(err) {
+	case mdsearch.KindNotFound, mdsearch.KindForbidden, mdsearch.KindInvalid:
+	default:
+		return nil, "", err
+	}
+	forms := linkForms(trimmed)
+	if spec != trimmed && strings.TrimSpace(spec) != "" {
+		forms = append(forms, linkForm{spec, ""})
+	}
+	for _, f := range forms {
+		if n, ferr := e.openNote(ctx, f.path); ferr == nil {
+			return n, f.fragment, nil
+		}
+	}
+	name, _, _ := strings.Cut(trimmed, "#")
+	err = withoutFragment(ctx, e, trimmed, err)
+	switch mdsearch.KindOf(err) {
+	case mdsearch.KindNotFound, mdsearch.KindInvalid:
+	case mdsearch.KindForbidden:
+		if vault.IsMarkdown(name) {
+			return nil, "", err // refused (outside the vault, ignored): no other name is tried
+		}
+		// "2024.01.05" is refused as not markdown, but may be a note's name.
+	default:
+		return nil, "", err
+	}
+	if n := e.openShown(ctx, trimmed); n != nil {
+		return n, "", nil
+	}
+	// A wikilink names a note by its file name, wherever it sits
+	// ("[[Sidebar#Pin tabs]]" for "User interface/Sidebar.md").
+	for _, f := range append([]linkForm{{trimmed, ""}}, forms...) {
+		like := e.namedOnce(ctx, f.path)
+		if len(like) == 1 {
+			if n, ferr := e.openNote(ctx, like[0]); ferr == nil {
+				return n, f.fragment, nil
+			}
+		}
+		if len(like) > 1 && f.fragment != "" {
+			var me *mdsearch.Error
+			if errors.As(err, &me) {
+				me.Hint = "several notes have this name: read one of " + strings.Join(like, ", ")
+			}
+			break
+		}
+	}
+	return nil, "", err
+}
+
+// withoutFragment is the error for a link's target with its fragment
+// cut off, when err refused the whole target for its extension alone
+// ("Other Note.md#setup" is not a markdown file name; "Other Note.md" is):
+// the name's own answer decides what else is tried, and is the one shown.
+func withoutFragment(ctx context.Context, e *Engine, target string, err error) error {
+	i := strings.LastIndexByte(target, '#')
+	if i < 0 || mdsearch.KindOf(err) != mdsearch.KindForbidden || vault.IsMarkdown(target) || !vault.IsMarkdown(target[:i]) {
+		return err
+	}
+	if _, nerr := e.openNote(ctx, target[:i]); nerr != nil {
+		return nerr
+	}
+	return err
+}
+
+// openShown opens the one note whose file name is not UTF-8 and which a
+// result showed as spec (each bad byte as U+FFFD), or returns nil.
+func (e *Engine) openShown(ctx context.Context, spec string) *note {
+	if !strings.ContainsRune(spec, utf8.RuneError) {
+		return nil
+	}
+	coll, rel := e.inCollection(ctx, spec)
+	paths, err := e.st.ShownAs(ctx, coll, notePath(rel))
+	if err != nil || len(paths) != 1 {
+		return nil
+	}
+	n, err := e.openNote(ctx, paths[0])
+	if err != nil {
+		return nil
+	}
+	return n
+}
+
+// namedOnce lists up to a few indexed notes, as COLLECTION:PATH, whose
+// file name is that of name, a path without folders as a wikilink writes
+// it (optionally "COLLECTION:name"); none for a path with folders.
+func (e *Engine) namedOnce(ctx context.Context, name string) []string {
+	coll, name := e.inCollection(ctx, name)
+	if name == "" || strings.Contains(name, "/") {
+		return nil
+	}
+	// "2024.01.05" is a daily note's name: notePath adds ".md" only to a
+	// name without an extension.
+	names := []string{notePath(name)}
+	if ext := strings.ToLower(path.Ext(name)); ext != ".md" && ext != ".markdown" && ext != "" {
+		names = append(names, name+".md")
+	}
+	for _, n := range names {
+		if like, err := e.st.NamedLike(ctx, coll, n, 5); err == nil && len(like) > 0 {
+			return like
+		}
+	}
+	return nil
+}
+
+// inCollection splits "COLLECTION:rest", as results name a note of a
+// shared path, into the collection and the rest when COLLECTION is one;
+// else it is "" and s ("Re: budget" is a name).
+func (e *Engine) inCollection(ctx context.Context, s string) (coll, rest string) {
+	if i := strings.IndexByte(s, ':'); i > 0 {
+		if _, err := e.collectionByName(ctx, s[:i]); err == nil {
+			return s[:i], s[i+1:]
+		}
+	}
+	return "", s
+}
+
+// linkForm is a note path a link may stand for, and the link's fragment.
+type linkForm struct{ path, fragment string }
+
+// linkForms lists, in order, the note paths a link's target may stand for
+// other than the target itself.
+func linkForms(target string) []linkForm {
+	var out []linkForm
+	add := func(p, frag string) {
+		if p == "" || p == target || slices.ContainsFunc(out, func(f linkForm) bool { return f.path == p }) {
+			return
+		}
+		out = append(out, linkForm{p, frag})
+	}
+	// The fragment starts at the last '#' (a name may hold one: "C#.md#x"),
+	// or at the first (Obsidian's nested "Note#Heading#Sub").
+	splits := [][2]string{{target, ""}}
+	if i := strings.LastIndexByte(target, '#'); i >= 0 {
+		splits[0] = [2]string{target[:i], target[i+1:]}
+		if j := strings.IndexByte(target, '#'); j < i {
+			splits = append(splits, [2]string{target[:j], target[j+1:]})
+		}
+	}
+	for _, sp := range splits {
+		p, frag := sp[0], sp[1]
+		if u, err := url.PathUnescape(frag); err == nil {
+			frag = u
+		}
+		bases := []string{p}
+		if u, err := url.PathUnescape(p); err == nil && u != p {
+			bases = append(bases, u) // "My%20Note.md", as markdown links write it
+		}
+		for _, b := range slices.Clone(bases) {
+			if trimmed := strings.TrimLeft(b, "/"); trimmed != b && trimmed != "" {
+				bases = append(bases, trimmed) // a site-absolute link: from the vault's root
+			}
+		}
+		for _, b := range bases {
+			switch ext := strings.ToLower(path.Ext(b)); {
+			case strings.HasSuffix(b, "/"):
+				add(b+"index.md", frag)
+			case ext == ".html" || ext == ".htm":
+				add(strings.TrimSuffix(b, path.Ext(b))+".md", frag)
+			default:
+				add(b, frag)
+			}
+		}
+	}
+	// A name typed composed ("é") for one a Mac wrote decomposed ("e" and
+	// U+0301), or the other way round.
+	for _, f := range append([]linkForm{{target, ""}}, out...) {
+		add(norm.NFC.String(f.path), f.fragment)
+		add(norm.NFD.String(f.path), f.fragment)
+	}
+	return out
+}
+
+// fragmentSection is the section a link's fragment names: an anchor when
+// the note has one by that name, else a heading's text.
+func fragmentSection(n *note, frag string) string {
+	if frag == "" {
+		return ""
+	}
+	if _, err := n.doc.Find("#" + frag); err == nil {
+		return "#" + frag
+	}
+	if strings.HasPrefix(frag, "^") {
+		return frag // a block reference
+	}
+	return strings.ReplaceAll(frag, "#", "/") // "Heading#Sub": a heading path
+}

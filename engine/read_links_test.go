@@ -1,0 +1,112 @@
+package engine
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mdsearch/mdsearch"
+)
+
+// Paths as links in notes and built sites write them read the note and the
+// section they point to; anything else fails as the path itself does.
+func TestReadLinkForms(t *testing.T) {
+	vault := t.TempDir()
+	write(t, vault, "guide/intro.md", "# Intro\n\nWelcome.\n\n## Setup {#setup}\n\nInstall it.\n\nThen run it. ^run\n\n## Basic Syntax\n\nWrite it.\n")
+	write(t, vault, "guide/index.md", "# Guide\n\nThe guide's start.\n")
+	write(t, vault, "C#.md", "# C sharp\n\nA language.\n")
+	write(t, vault, "My Note.md", "# My Note\n\n## Two Words\n\nBoth.\n")
+	write(t, vault, " lead.md", "# Lead\n\nA name that starts with a space.\n")
+	write(t, vault, "Cafe\u0301 Re\u0301sume\u0301.md", "# Cafe\u0301\n\n## A\u0308nderungen\n\nNeu.\n") // as a Mac writes names
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, vault, "v")
+	for _, tt := range []struct {
+		path, section string
+		wantPath      string
+		wantContent   string
+	}{
+		{"/guide/intro", "", "guide/intro.md", "Welcome."},
+		{"/guide/intro#setup", "", "guide/intro.md", "Install it."},
+		{"guide/intro.html#setup", "", "guide/intro.md", "Install it."},
+		{"guide/intro#Basic Syntax", "", "guide/intro.md", "Write it."},
+		{"guide/intro.htm", "", "guide/intro.md", "Welcome."},
+		{"/guide/", "", "guide/index.md", "start"},
+		{"guide/intro#setup", "Basic Syntax", "guide/intro.md", "Write it."}, // the section given wins
+		{"guide/intro#^run", "", "guide/intro.md", "Then run it."},           // an Obsidian block reference
+		{"guide/intro#Intro#Setup", "", "guide/intro.md", "Install it."},     // Obsidian's nested heading link
+		{"/guide/intro.html#basic-syntax", "", "guide/intro.md", "Write it."},
+		{"My%20Note.md#Two%20Words", "", "My Note.md", "Both."}, // as markdown links write it
+		{"C#.md#C sharp", "", "C#.md", "A language."},           // a '#' in the name and a fragment
+		{" lead.md", "", " lead.md", "starts with a space"},
+		{"C#.md", "", "C#.md", "A language."},                                                            // a '#' in a name
+		{"Caf\u00e9 R\u00e9sum\u00e9.md", "\u00c4nderungen", "Cafe\u0301 Re\u0301sume\u0301.md", "Neu."}, // typed composed
+		{"Caf\u00e9 R\u00e9sum\u00e9#\u00e4nderungen", "", "Cafe\u0301 Re\u0301sume\u0301.md", "Neu."},   // its id, composed
+	} {
+		resp, err := e.Read(bg, mdsearch.ReadRequest{Path: tt.path, Section: tt.section})
+		if err != nil {
+			t.Errorf("%s: %v", tt.path, err)
+			continue
+		}
+		if resp.Path != tt.wantPath || !strings.Contains(resp.Content, tt.wantContent) {
+			t.Errorf("%s: read %s %q", tt.path, resp.Path, resp.Content)
+		}
+	}
+	for _, p := range []string{"/etc/passwd", "/../guide/intro.md", "nope.html", "guide/intro#nowhere", "guide/intro#^nope", "%2e%2e/guide/intro.md", "/%2e%2e/x.md"} {
+		if _, err := e.Read(bg, mdsearch.ReadRequest{Path: p}); err == nil {
+			t.Errorf("%s: read", p)
+		}
+	}
+	if o, err := e.Outline(bg, "/guide/intro.html"); err != nil || o.Path != "guide/intro.md" {
+		t.Errorf("outline: %+v, %v", o, err)
+	}
+}
+
+// A wikilink names a note by its file name wherever it sits, as Obsidian
+// resolves it: one note of that name is read, with the link's heading;
+// several are listed to choose from.
+func TestReadLinkByName(t *testing.T) {
+	vault := t.TempDir()
+	write(t, vault, "User interface/Sidebar.md", "# Sidebar\n\n## Pin tabs\n\nPin a tab to keep it.\n")
+	write(t, vault, "a/Notes.md", "# Notes A\n\n## Part\n\nFirst.\n")
+	write(t, vault, "b/Notes.md", "# Notes B\n\n## Part\n\nSecond.\n")
+	write(t, vault, "mail/Re: budget.md", "# Budget\n\nThe reply.\n")
+	write(t, vault, "daily/2024.01.05.md", "# Friday\n\n## Log\n\nA daily note.\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, vault, "v")
+	for p, want := range map[string]string{"Sidebar#Pin tabs": "Pin a tab", "sidebar#pin-tabs": "Pin a tab", "v:Sidebar#Pin tabs": "Pin a tab",
+		"Sidebar": "Pin a tab", "Re: budget": "The reply.", "v:Re: budget": "The reply.", "2024.01.05": "A daily note.",
+		"2024.01.05#Log": "A daily note.", "Sidebar.md#pin-tabs": "Pin a tab", "Sidebar.md#Pin%20tabs": "Pin a tab"} {
+		resp, err := e.Read(bg, mdsearch.ReadRequest{Path: p})
+		if err != nil || !strings.Contains(resp.Content, want) {
+			t.Errorf("%s: %+v, %v", p, resp, err)
+		}
+	}
+	_, err := e.Read(bg, mdsearch.ReadRequest{Path: "Notes#Part"})
+	if err == nil || !strings.Contains(err.Error(), "v:a/Notes.md") || !strings.Contains(err.Error(), "v:b/Notes.md") {
+		t.Errorf("two notes of one name: %v", err)
+	}
+	for _, p := range []string{"Nope#Part", "x/Sidebar#Pin tabs", "Nope.md#Part"} {
+		if _, err := e.Read(bg, mdsearch.ReadRequest{Path: p}); mdsearch.KindOf(err) != mdsearch.KindNotFound {
+			t.Errorf("%s: %v, want not found", p, err)
+		}
+	}
+}
+
+// A note whose file name is not UTF-8 is read by the name results show
+// for it, each bad byte as U+FFFD (as JSON carries it).
+func TestReadShownName(t *testing.T) {
+	vault := t.TempDir()
+	write(t, vault, "bad\xffname.md", "# Odd\n\nA name in Latin-1.\n")
+	write(t, vault, "sub/caf\xe9.md", "# Cafe\n\nAnother.\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, vault, "v")
+	for shown, want := range map[string]string{"bad\uFFFDname.md": "bad\xffname.md", "v:sub/caf\uFFFD.md": "sub/caf\xe9.md", "sub/caf\uFFFD": "sub/caf\xe9.md"} {
+		r, err := e.Read(bg, mdsearch.ReadRequest{Path: shown})
+		if err != nil || r.Path != want {
+			t.Errorf("read %q: %+v, %v", shown, r, err)
+		}
+	}
+	if _, err := e.Read(bg, mdsearch.ReadRequest{Path: "nope\uFFFD.md"}); mdsearch.KindOf(err) != mdsearch.KindNotFound {
+		t.Errorf("no such name: %v", err)
+	}
+}

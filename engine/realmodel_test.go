@@ -1,0 +1,151 @@
+package engine
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/embed"
+	"github.com/mdsearch/mdsearch/embed/sentenceencoder"
+	"github.com/mdsearch/mdsearch/internal/testenv"
+	"github.com/mdsearch/mdsearch/store"
+)
+
+var (
+	useOnce  sync.Once
+	useModel *sentenceencoder.Model
+	useErr   error
+)
+
+// realModel loads the local model once per test binary. Without its assets
+// the test is skipped, except in CI where that is a failure.
+func realModel(t testing.TB) *sentenceencoder.Model {
+	t.Helper()
+	useOnce.Do(func() { useModel, useErr = sentenceencoder.New(sentenceencoder.Options{}) })
+	if useErr != nil {
+		testenv.Absent(t, "model assets missing (run `mdsearch setup`): %v", useErr)
+	}
+	return useModel
+}
+
+func TestRealModel(t *testing.T) {
+	m := realModel(t)
+	vault := copyDir(t, sampleVault)
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), m)
+	st := index(t, e, vault, "sample")
+	// Every window is embedded once (no two windows of the sample vault
+	// share their text).
+	if st.Embedded == 0 || st.Embedded != st.Windows || st.Windows < st.Chunks {
+		t.Fatalf("stats: %+v", st)
+	}
+	// The top hit is the passage holding the section, its own or merged
+	// into it from a stub before it.
+	cases := []struct {
+		mode          mdsearch.Mode
+		q             string
+		path, section string
+	}{
+		{mdsearch.ModeSemantic, "starter maintenance and feeding schedule", "kitchen/Sourdough.md", "Starter Maintenance"},
+		{mdsearch.ModeSemantic, "aphids and whitefly on tomato plants", "garden/Tomatoes.md", "Pests"},
+		{mdsearch.ModeSemantic, "DNS server at home", "homelab/Network.md", "DNS"},
+		{mdsearch.ModeHybrid, "how long does bulk fermentation take", "kitchen/Sourdough.md", "Bulk Fermentation"},
+		{mdsearch.ModeHybrid, "restore drill for backups", "homelab/Backups.md", "Restore Drill"},
+	}
+	for _, c := range cases {
+		resp := search(t, e, mdsearch.SearchRequest{Query: c.q, Mode: c.mode})
+		if resp.Mode != c.mode || len(resp.Results) == 0 || !covers(resp.Results[0], c.path, c.section) {
+			t.Errorf("%s %q:\n%swant first %s > %s", c.mode, c.q, describe(resp), c.path, c.section)
+			continue
+		}
+		if d := resp.Results[0].Distance; d == nil || *d < 0 || *d > 1 {
+			t.Errorf("%q: distance %v", c.q, d)
+		}
+	}
+	// Scores are comparable across queries: a strong query's best hit
+	// scores well above a nonsense query's.
+	strong := search(t, e, mdsearch.SearchRequest{Query: "restore drill for backups"}).Results[0].Score
+	if resp := search(t, e, mdsearch.SearchRequest{Query: "zxqv blorft quux"}); len(resp.Results) > 0 && resp.Results[0].Score >= strong/2 {
+		t.Errorf("nonsense query scores %v, a strong one %v", resp.Results[0].Score, strong)
+	}
+	if strong >= 1 || strong < 0.3 {
+		t.Errorf("strong hybrid hit scores %v, want about 0.4–0.8", strong)
+	}
+
+	// Edit one paragraph: only the windows holding it are embedded again.
+	p := filepath.Join(vault, "kitchen", "Sourdough.md")
+	src, _ := os.ReadFile(p)
+	os.WriteFile(p, []byte(strings.Replace(string(src), "cool for an hour", "cool for two hours", 1)), 0o644)
+	st = index(t, e, vault, "sample")
+	if st.Changed != 1 || st.Embedded != 1 {
+		t.Errorf("edit one paragraph: %+v", st)
+	}
+}
+
+// TestInt8RecallRealModel checks that int8 vectors rank like the model's
+// float32 output: top-10 overlap over real chunks and queries.
+func TestInt8RecallRealModel(t *testing.T) {
+	m := realModel(t)
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, copyDir(t, helpVault), "help")
+	texts, err := e.st.EmbedTexts(bg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts = texts[:min(len(texts), 300)]
+	exact, err := m.Embed(bg, texts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := snapshotOf(m.Dim(), exact)
+	queries := []string{"link to a heading", "sync my vault between devices", "publish a site", "keyboard shortcuts",
+		"embed an image", "daily notes template", "graph view filters", "community plugins safety", "canvas cards",
+		"properties and frontmatter", "search operators", "callouts", "tables in markdown", "file recovery snapshots",
+		"workspaces", "command palette", "bookmarks", "web clipper templates", "themes and CSS snippets", "vault location"}
+	qv, err := m.Embed(bg, queries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const k = 10
+	hits := 0
+	for _, q := range qv {
+		type sc struct {
+			i int
+			c float32
+		}
+		all := make([]sc, len(exact))
+		for i, v := range exact {
+			all[i] = sc{i, embed.Dot(q, v)}
+		}
+		sort.Slice(all, func(a, b int) bool { return all[a].c > all[b].c })
+		want := map[int]bool{}
+		for _, x := range all[:k] {
+			want[x.i] = true
+		}
+		for _, h := range s.topK(q, k, nil) {
+			if want[int(h.row)] {
+				hits++
+			}
+		}
+	}
+	recall := float64(hits) / float64(k*len(queries))
+	t.Logf("int8 top-%d recall vs float32 over %d real chunks, %d queries: %.3f", k, len(texts), len(queries), recall)
+	if recall < 0.95 {
+		t.Errorf("int8 recall %.3f", recall)
+	}
+}
+
+// snapshotOf is a scan snapshot of vectors as the store keeps them (int8
+// with a scale), row i holding chunk i.
+func snapshotOf(dim int, vecs [][]float32) *snapshot {
+	s := &snapshot{dim: dim, ids: make([]int64, len(vecs)), docs: make([]int64, len(vecs)), scales: make([]float32, len(vecs))}
+	for i, v := range vecs {
+		scale, q := store.Int8(store.Quantize(v))
+		s.ids[i], s.scales[i] = int64(i), scale
+		s.appendVec(q)
+	}
+	return s
+}

@@ -1,8 +1,0 @@
-//go:build !unix
-
-package search
-
-import "os"
-
-// fileIdentity is unknown here: no vector cache is kept.
-func fileIdentity(os.FileInfo) (string, bool) { return "", false }
