@@ -518,6 +518,17 @@ func (s *splitter) elidedAt(pos int) bool {
 	return false
 }
 
+// elidedPast is the end of the elided range that holds offset pos
+// strictly inside it; ok is false when none does.
+func (s *splitter) elidedPast(pos int) (end int, ok bool) {
+	for _, e := range s.elided {
+		if e[0] < pos && pos < e[1] {
+			return e[1], true
+		}
+	}
+	return 0, false
+}
+
 // tableHeader is the header and delimiter rows of the table whose rows
 // start holds, followed by a newline, with their count; none when start is
 // not inside a table's rows or the header would take more than half the

@@ -189,6 +189,12 @@ func (s *splitter) cutRunes(out *[]atom, start, end, tokens, limit int) {
 			}
 			c = pieceStart(s.src, pos, pos+(c-pos)/2)
 		}
+		if e, ok := s.elidedPast(c); ok {
+			// The model reads nothing of the run from c to e: that goes
+			// with this atom, not into one of its own with no text.
+			c = min(e, end)
+			t = s.count(pos, c)
+		}
 		*out = append(*out, atom{pos, c, t})
 		pos = c
 	}
