@@ -156,3 +156,24 @@ func checkFindings(rows []string) string {
 	}
 	return strings.Join(out, "; ")
 }
+
+// fileError explains the usual ways a file given as an index cannot be
+// used, by SQLite's result code. It is for a file not known to be ours: a
+// malformed one is "not an index", where Explain, for ours, says damaged.
+func fileError(path string, err error) error {
+	var me *mdsearch.Error
+	if errors.As(err, &me) {
+		return err
+	}
+	switch sqliteCode(err) {
+	case sqliteReadOnly:
+		return mdsearch.Errorf(mdsearch.KindUnavailable, "open index", path,
+			readOnlyHint(path), "the index or its folder is read-only: %v", err)
+	case sqliteFull, sqliteCantOpen, sqliteIOErr:
+		return Explain(path, err)
+	case sqliteCorrupt, sqliteNotADB:
+		return mdsearch.Errorf(mdsearch.KindInvalid, "open index", path,
+			"pass another --index path, or delete this file to start over", "%w: %v", ErrNotIndex, err)
+	}
+	return mdsearch.Errorf(mdsearch.KindInternal, "open index", path, "", "%v", err)
+}
