@@ -54,7 +54,7 @@ func runMCP(ctx context.Context, env *Env, args []string) error {
 		return mcpserver.ServeStdio(ctx, srv)
 	}
 	mux := http.NewServeMux()
-	h := rest.Guard(*token, mcpserver.HTTPHandler(srv))
+	h := rest.Guard(*token, "", mcpserver.HTTPHandler(srv))
 	mux.Handle("/mcp", h)
 	mux.Handle("/{$}", h) // the root too, for clients given the bare address; any other path is a 404
 	ln, err := listen("--http", *httpAddr)

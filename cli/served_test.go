@@ -31,7 +31,10 @@ func newFakeServe(t *testing.T, instance string, status int) *fakeServe {
 		f.mu.Lock()
 		f.asked = append(f.asked, r.URL.Query())
 		f.mu.Unlock()
-		if r.URL.Path != "/api/v1/semantic-search" || r.Header.Get(rest.InstanceHeader) != instance {
+		// The token never goes to a port named in a file: the instance
+		// proves the search to a serve that wants a token.
+		if r.URL.Path != "/api/v1/semantic-search" || r.Header.Get(rest.InstanceHeader) != instance ||
+			r.Header.Get("Authorization") != "" {
 			http.Error(w, "wrong request", http.StatusBadRequest)
 			return
 		}
@@ -88,6 +91,7 @@ func TestServedSearch(t *testing.T) {
 		{name: "another server on the port", edit: func(rv *rendezvous) { rv.Instance = "feed" }, asked: true},
 		{name: "server error", status: http.StatusServiceUnavailable, asked: true},
 		{name: "turned off", env: map[string]string{"MDSEARCH_NO_SERVE": "1"}},
+		{name: "token set", env: map[string]string{"MDSEARCH_TOKEN": "0123456789abcdef"}, asked: true, answers: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			home := t.TempDir()

@@ -44,12 +44,17 @@ func IsLoopback(host string) bool {
 
 // Guard protects h. With a token every request must carry
 // "Authorization: Bearer TOKEN" (the scheme in any case, as HTTP allows;
-// the token compared in constant time). Without one,
-// only requests whose Host header names a loopback host pass, so a page on
-// another site cannot reach the server through DNS rebinding.
-func Guard(token string, h http.Handler) http.Handler {
+// the token compared in constant time), or, from this machine, the
+// server's instance (see ownInstance). Without a token, only requests
+// whose Host header names a loopback host pass, so a page on another site
+// cannot reach the server through DNS rebinding.
+func Guard(token, instance string, h http.Handler) http.Handler {
 	want := []byte(token)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if token != "" && ownInstance(r, instance) {
+			h.ServeHTTP(w, r)
+			return
+		}
 		if token == "" {
 			host, _, err := net.SplitHostPort(r.Host)
 			if err != nil {
@@ -70,4 +75,28 @@ func Guard(token string, h http.Handler) http.Handler {
 		}
 		h.ServeHTTP(w, r)
 	})
+}
+
+// ownInstance reports whether r names the server's instance and comes
+// from this machine. The instance is random and written only to the
+// rendezvous file, which only the user who runs serve can read: a search
+// from that user's command line proves itself with it and never sends the
+// token, which a process that took over a dead server's port would read.
+func ownInstance(r *http.Request, instance string) bool {
+	if instance == "" {
+		return false
+	}
+	got := r.Header.Get(InstanceHeader)
+	if subtle.ConstantTimeCompare([]byte(got), []byte(instance)) != 1 {
+		return false
+	}
+	remote, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return false
+	}
+	host, _, err := net.SplitHostPort(r.Host)
+	if err != nil {
+		host = r.Host
+	}
+	return IsLoopback(remote) && IsLoopback(host)
 }

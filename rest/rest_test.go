@@ -1,6 +1,7 @@
 package rest
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -383,22 +384,33 @@ func TestGuard(t *testing.T) {
 	f := &fake{}
 	open := New(f, Options{})
 	locked := New(f, Options{Token: "s3cret"})
+	served := New(f, Options{Token: "s3cret", Instance: "b7e1"})
+	const here, away = "127.0.0.1:40000", "10.0.0.9:40000"
 	tests := []struct {
-		name string
-		h    http.Handler
-		host string
-		hdr  []string
-		code int
+		name   string
+		h      http.Handler
+		host   string
+		hdr    []string
+		code   int
+		remote string // default: away
 	}{
-		{"loopback host", open, "127.0.0.1:8080", nil, 200},
-		{"localhost", open, "localhost:8080", nil, 200},
-		{"rebinding host", open, "evil.example:8080", nil, 403},
-		{"no token", locked, "10.0.0.2:8080", nil, 401},
-		{"wrong token", locked, "10.0.0.2:8080", []string{"Authorization", "Bearer s3cre"}, 401},
-		{"token", locked, "10.0.0.2:8080", []string{"Authorization", "Bearer s3cret"}, 200},
-		{"token, scheme in lower case", locked, "10.0.0.2:8080", []string{"Authorization", "bearer s3cret"}, 200},
-		{"token as another scheme", locked, "10.0.0.2:8080", []string{"Authorization", "Basic s3cret"}, 401},
-		{"cross-site POST", open, "127.0.0.1:8080", []string{"Sec-Fetch-Site", "cross-site"}, 403},
+		// A search from this machine's command line proves itself with the
+		// instance from the rendezvous file, not the token.
+		{"instance from this machine", served, "127.0.0.1:8080", []string{InstanceHeader, "b7e1"}, 200, here},
+		{"instance from another machine", served, "127.0.0.1:8080", []string{InstanceHeader, "b7e1"}, 401, away},
+		{"instance for a rebinding host", served, "evil.example:8080", []string{InstanceHeader, "b7e1"}, 401, here},
+		{"wrong instance", served, "127.0.0.1:8080", []string{InstanceHeader, "b7e2"}, 401, here},
+		{"instance where none is set", locked, "127.0.0.1:8080", []string{InstanceHeader, ""}, 401, here},
+		{"token to a served instance", served, "127.0.0.1:8080", []string{"Authorization", "Bearer s3cret"}, 200, here},
+		{"loopback host", open, "127.0.0.1:8080", nil, 200, ""},
+		{"localhost", open, "localhost:8080", nil, 200, ""},
+		{"rebinding host", open, "evil.example:8080", nil, 403, ""},
+		{"no token", locked, "10.0.0.2:8080", nil, 401, ""},
+		{"wrong token", locked, "10.0.0.2:8080", []string{"Authorization", "Bearer s3cre"}, 401, ""},
+		{"token", locked, "10.0.0.2:8080", []string{"Authorization", "Bearer s3cret"}, 200, ""},
+		{"token, scheme in lower case", locked, "10.0.0.2:8080", []string{"Authorization", "bearer s3cret"}, 200, ""},
+		{"token as another scheme", locked, "10.0.0.2:8080", []string{"Authorization", "Basic s3cret"}, 401, ""},
+		{"cross-site POST", open, "127.0.0.1:8080", []string{"Sec-Fetch-Site", "cross-site"}, 403, ""},
 	}
 	for _, tt := range tests {
 		method, target := "GET", "/api/v1/status"
@@ -407,6 +419,7 @@ func TestGuard(t *testing.T) {
 		}
 		req := httptest.NewRequest(method, target, nil)
 		req.Host = tt.host
+		req.RemoteAddr = cmp.Or(tt.remote, away)
 		for i := 0; i+1 < len(tt.hdr); i += 2 {
 			req.Header.Set(tt.hdr[i], tt.hdr[i+1])
 		}

@@ -81,7 +81,7 @@ func New(s mdsearch.Searcher, opts Options) *Server {
 		writeError(w, http.StatusForbidden, "forbidden",
 			"cross-origin request refused: a page on another site may not change this index")
 	}))
-	api := cop.Handler(Guard(opts.Token, limitBody(http.HandlerFunc(srv.routeAPI))))
+	api := cop.Handler(Guard(opts.Token, opts.Instance, limitBody(http.HandlerFunc(srv.routeAPI))))
 	page := pageHandler()
 	// Not a ServeMux: it would clean note paths (and redirect) before the
 	// engine sees them.
