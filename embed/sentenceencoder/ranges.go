@@ -37,8 +37,9 @@ import (
 // several times what prose does a byte, and a 9 MB word took hundreds of
 // megabytes to count. It stops at a space or a break, or inside an ASCII
 // word, and resumes at a break or a space, where no run crosses, so the
-// runs after a gap are the note's; a range that meets a gap is counted in
-// full. Stopped inside a word, the walk counts the word's head as a run
+// runs after a gap are the note's (but for a break it resumes at, which may
+// merge with an unknown token in the gap: no range counts from there); a
+// range that meets a gap is counted in full. Stopped inside a word, the walk counts the word's head as a run
 // of its own, which the word's tokens need not start with; no range is
 // counted from it: one that ends there does not end at a space or a break.
 //
@@ -189,7 +190,8 @@ func (r *ranges) build(skip [][2]int) {
 	if s != "" {
 		c := r.t.lockCache()
 		n, base, from := 0, 0.0, 0
-		for _, g := range r.usableGaps(skip) {
+		gaps := r.usableGaps(skip)
+		for _, g := range gaps {
 			b.off = from
 			start, end := int(r.offset(g[0])), int(r.offset(g[1]))
 			n, base = c.countFrom(r.t, s[from:start], n, base, from == 0, true, b)
@@ -210,6 +212,7 @@ func (r *ranges) build(skip [][2]int) {
 			c.countFrom(r.t, s[from:], n, base, from == 0, true, b)
 		}
 		c.mu.Unlock()
+		r.unsetBreakResumes(b.total, s, gaps)
 	}
 	r.total, r.prepared, r.ok = b.total, s, true
 }
@@ -266,6 +269,18 @@ func (r *ranges) markGap(total []int64, s string, start, end int) {
 	for x := start + 1; x < end; x++ {
 		if c := s[x]; c == ' ' || r.t.breaks[c] || r.t.breaks[s[x-1]] {
 			total[x] = gapTotal - int64(x)
+		}
+	}
+}
+
+// unsetBreakResumes marks the running total where the walk resumed at a
+// break: a break merges with an unknown token before it, which the walk
+// never read there (the gap's last run), so a range counted from that
+// total, one that starts at the break, would be off by that merge.
+func (r *ranges) unsetBreakResumes(total []int64, s string, gaps [][2]int) {
+	for _, g := range gaps {
+		if end := int(r.offset(g[1])); end < len(s) && r.t.breaks[s[end]] {
+			total[end] = gapTotal - int64(end)
 		}
 	}
 }
