@@ -12,41 +12,22 @@ import (
 func runMCP(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "mcp", "")
 	httpAddr := fs.String("http", "", "serve streamable HTTP on this address (e.g. 127.0.0.1:8765) instead of stdio")
-	token := fs.String("token", "", "with --http: bearer token requests must carry (default $MDSEARCH_TOKEN)")
-	noWatch := fs.Bool("no-watch", false, "do not watch the collections and re-index saved notes")
+	sf := addServerFlags(fs, "with --http: bearer token requests must carry (default $MDSEARCH_TOKEN)")
 	textOnly := fs.Bool("text-only", false, "answer with text alone, without the JSON as structured content: clients that show the model only the JSON (Claude Code) then show it the text, which costs fewer tokens")
-	ef := addEngineFlags(fs)
-	ef.reranker = addRerankerFlags(fs)
-	ef.existing, ef.follow, ef.vectorCache = true, true, true
 	if _, err := parseArgs(fs, args, 0, ""); err != nil {
 		return err
 	}
-	if *token == "" {
-		*token = env.Getenv("MDSEARCH_TOKEN")
-	}
-	serverGC(env)
-	if *httpAddr != "" {
-		if err := checkAddr("--http", *httpAddr); err != nil {
-			return err
-		}
-		if err := rest.CheckBind(*httpAddr, *token); err != nil {
-			return err
-		}
+	if err := sf.check(env, "--http", *httpAddr); err != nil {
+		return err
 	}
 	// stdout carries the protocol on stdio: everything else goes to stderr,
 	// re-indexes among it, as serve and watch log them.
 	log := slog.New(slog.NewTextHandler(env.Stderr, nil))
-	s, closeAll, err := openServing(ctx, env, ef)
+	s, _, closeAll, err := sf.open(ctx, env, log)
 	if err != nil {
 		return err
 	}
 	defer closeAll()
-	warnIfEmpty(ctx, env, s)
-	w, err := startWatch(ctx, s, !*noWatch, log, logRefresh(log))
-	if err != nil {
-		return err
-	}
-	defer w.Close()
 
 	colls, _ := s.Collections(ctx) // none named is no reason not to serve
 	srv := mcpserver.New(s, mcpserver.Options{Version: Version, Logger: log, TextOnly: *textOnly, Collections: colls})
@@ -54,7 +35,7 @@ func runMCP(ctx context.Context, env *Env, args []string) error {
 		return mcpserver.ServeStdio(ctx, srv)
 	}
 	mux := http.NewServeMux()
-	h := rest.Guard(*token, "", mcpserver.HTTPHandler(srv))
+	h := rest.Guard(*sf.token, "", mcpserver.HTTPHandler(srv))
 	mux.Handle("/mcp", h)
 	mux.Handle("/{$}", h) // the root too, for clients given the bare address; any other path is a 404
 	ln, err := listen("--http", *httpAddr)

@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"runtime/debug"
 	"syscall"
 	"time"
 
@@ -20,39 +19,21 @@ import (
 func runServe(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "serve", "")
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on; any but a loopback address needs a token")
-	token := fs.String("token", "", "bearer token API requests must carry (default $MDSEARCH_TOKEN)")
-	noWatch := fs.Bool("no-watch", false, "do not watch the collections and re-index saved notes")
-	ef := addEngineFlags(fs)
-	ef.reranker = addRerankerFlags(fs)
-	ef.existing, ef.follow, ef.vectorCache = true, true, true
+	sf := addServerFlags(fs, "bearer token API requests must carry (default $MDSEARCH_TOKEN)")
 	if _, err := parseArgs(fs, args, 0, ""); err != nil {
 		return err
 	}
-	if *token == "" {
-		*token = env.Getenv("MDSEARCH_TOKEN")
-	}
-	serverGC(env)
-	if err := checkAddr("--addr", *addr); err != nil {
-		return err
-	}
-	if err := rest.CheckBind(*addr, *token); err != nil {
+	if err := sf.check(env, "--addr", *addr); err != nil {
 		return err
 	}
 	log := slog.New(slog.NewTextHandler(env.Stderr, nil))
-	s, closeAll, err := openServing(ctx, env, ef)
+	s, w, closeAll, err := sf.open(ctx, env, log)
 	if err != nil {
 		return err
 	}
 	defer closeAll()
-	warnIfEmpty(ctx, env, s)
-
-	w, err := startWatch(ctx, s, !*noWatch, log, logRefresh(log))
-	if err != nil {
-		return err
-	}
-	defer w.Close()
 	instance := newInstance()
-	api := rest.New(s, rest.Options{Token: *token, Logger: log, OnReindexed: func() { w.Sync(ctx) },
+	api := rest.New(s, rest.Options{Token: *sf.token, Logger: log, OnReindexed: func() { w.Sync(ctx) },
 		NoteLinks: s.NoteLinks, Instance: instance})
 	defer api.Close()
 
@@ -60,8 +41,8 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if index, ok := servedIndex(env, ef); ok {
-		defer announce(env, ef, index, instance, ln.Addr())()
+	if index, ok := servedIndex(env, sf.ef); ok {
+		defer announce(env, sf.ef, index, instance, ln.Addr())()
 	}
 	env.say("serving http://%s/ (Ctrl-C to stop)", shownAddr(ln.Addr()))
 	return serveHTTP(ctx, rest.NewHTTPServer(*addr, api), ln)
@@ -146,27 +127,6 @@ func startWatch(ctx context.Context, s mdsearch.Searcher, enabled bool, log *slo
 	return liveIndex{w}, nil
 }
 
-// openServing opens the engine with its model for a long-running command,
-// rebuilding an index of an older schema first.
-func openServing(ctx context.Context, env *Env, ef *engineFlags) (*engine.Engine, func(), error) {
-	e, closeAll, err := ef.open(ctx, env, true)
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := rebuildIfMigrated(ctx, env, e); err != nil {
-		closeAll()
-		return nil, nil, err
-	}
-	return e, closeAll, nil
-}
-
-// warnIfEmpty tells the user when there is nothing to serve yet.
-func warnIfEmpty(ctx context.Context, env *Env, s mdsearch.Searcher) {
-	if st, err := s.Status(ctx); err == nil && len(st.Collections) == 0 {
-		env.say("the index %s holds no notes yet; run: mdsearch index DIR --index %s", st.IndexPath, st.IndexPath)
-	}
-}
-
 // logRefresh logs the refreshes that changed something.
 func logRefresh(log *slog.Logger) func(string, []string, *mdsearch.IndexStats, error) {
 	return func(coll string, paths []string, st *mdsearch.IndexStats, err error) {
@@ -188,20 +148,3 @@ func logRefresh(log *slog.Logger) func(string, []string, *mdsearch.IndexStats, e
 			"deleted", st.Deleted, "embedded", st.Embedded, "ms", int(st.TookMS))
 	}
 }
-
-// serverGC makes a long-running server collect garbage sooner than Go's
-// default (GOGC=100) unless GOGC is set: the live heap is mostly the
-// pointer-free vector snapshot, cheap to mark, so frequent cycles cost
-// little, while reloading it at a million windows would otherwise let
-// the process grow to twice the snapshot.
-func serverGC(env *Env) {
-	if env.Getenv("GOGC") == "" {
-		debug.SetGCPercent(25)
-	}
-}
-
-// indexGC does the same for an index run: a note of megabytes makes
-// short-lived passages and windows by the hundred thousand, and at the
-// default target garbage doubled the run's peak (a 9 MB note of short
-// lines: 380 MB resident with the local model, 291 MB at 25).
-func indexGC(env *Env) { serverGC(env) }

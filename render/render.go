@@ -167,8 +167,27 @@ func Results(w io.Writer, resp *mdsearch.SearchResponse, o Options) error {
 	if resp.Notice != "" {
 		fmt.Fprintf(&b, "Note: %s\n\n", resp.Notice)
 	}
+	eachResult(&b, resp, func(r mdsearch.Result, many bool) {
+		if text := strings.TrimSpace(r.Text); text != "" {
+			b.WriteString(text)
+			b.WriteByte('\n')
+		}
+		footer(&b, r, many)
+		if o.SectionPaths {
+			b.WriteString(readsAs(r))
+		}
+		b.WriteByte('\n')
+	})
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// eachResult writes "No results" for an answer without any, else each
+// result's header line and then what body writes, with a blank line
+// between results; many is set when they come from several collections.
+func eachResult(b *strings.Builder, resp *mdsearch.SearchResponse, body func(r mdsearch.Result, many bool)) {
 	if len(resp.Results) == 0 {
-		fmt.Fprintf(&b, "No results for %q.\n", resp.Query)
+		fmt.Fprintf(b, "No results for %q.\n", resp.Query)
 	}
 	many := manyCollections(resp)
 	for i, r := range resp.Results {
@@ -177,21 +196,17 @@ func Results(w io.Writer, resp *mdsearch.SearchResponse, o Options) error {
 		}
 		b.WriteString(Header(i+1, r))
 		b.WriteByte('\n')
-		if text := strings.TrimSpace(r.Text); text != "" {
-			b.WriteString(text)
-			b.WriteByte('\n')
-		}
-		b.WriteString(Footer(r))
-		if many {
-			fmt.Fprintf(&b, " · collection %s", r.Collection)
-		}
-		if o.SectionPaths {
-			b.WriteString(readsAs(r))
-		}
-		b.WriteByte('\n')
+		body(r, many)
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+}
+
+// footer writes the line placing r in its page, and its collection when
+// results come from several.
+func footer(b *strings.Builder, r mdsearch.Result, many bool) {
+	b.WriteString(Footer(r))
+	if many {
+		fmt.Fprintf(b, " · collection %s", r.Collection)
+	}
 }
 
 // readsAs names the sections that read a result's passage whole: its own,
@@ -301,16 +316,7 @@ func Outline(w io.Writer, o *mdsearch.Outline) error {
 // width runes), and the footer placing it in its page.
 func Terminal(w io.Writer, resp *mdsearch.SearchResponse, width, lines int) error {
 	var b strings.Builder
-	if len(resp.Results) == 0 {
-		fmt.Fprintf(&b, "No results for %q.\n", resp.Query)
-	}
-	many := manyCollections(resp)
-	for i, r := range resp.Results {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString(Header(i+1, r))
-		b.WriteByte('\n')
+	eachResult(&b, resp, func(r mdsearch.Result, many bool) {
 		text := strings.Split(strings.TrimSpace(r.Text), "\n")
 		if lines > 0 {
 			text = Excerpt(r.Text, width-3, lines)
@@ -323,12 +329,9 @@ func Terminal(w io.Writer, resp *mdsearch.SearchResponse, width, lines int) erro
 			b.WriteByte('\n')
 		}
 		b.WriteString("   — ")
-		b.WriteString(Footer(r))
-		if many {
-			fmt.Fprintf(&b, " · collection %s", r.Collection)
-		}
+		footer(&b, r, many)
 		b.WriteByte('\n')
-	}
+	})
 	_, err := io.WriteString(w, b.String())
 	return err
 }
