@@ -33,7 +33,7 @@ type rendezvous struct {
 	PID      int    `json:"pid"`
 	URL      string `json:"url"`      // the loopback base URL
 	Index    string `json:"index"`    // the absolute index path
-	Build    string `json:"build"`    // the server's version line
+	Build    string `json:"build"`    // the server's code (sameCode): a search asks only the same
 	Settings string `json:"settings"` // settingsKey of the server
 	Instance string `json:"instance"` // random: the server answers only requests that name it
 }
@@ -83,7 +83,7 @@ func announce(env *Env, ef *engineFlags, index, instance string, addr net.Addr) 
 		host = "127.0.0.1" // every interface, IPv6's too (Go listens dual-stack): reach it on loopback
 	}
 	rv := rendezvous{PID: os.Getpid(), URL: "http://" + net.JoinHostPort(host, strconv.Itoa(tcp.Port)),
-		Index: index, Build: version(), Settings: settingsKey(env, ef), Instance: instance}
+		Index: index, Build: sameCode(), Settings: settingsKey(env, ef), Instance: instance}
 	b, _ := json.Marshal(rv)
 	if os.MkdirAll(filepath.Dir(file), 0o700) != nil {
 		return func() {}
@@ -134,7 +134,7 @@ func servedSearch(ctx context.Context, env *Env, ef *engineFlags, q url.Values) 
 	if !ok || rv.Settings != settingsKey(env, ef) {
 		return nil, errNotServed
 	}
-	if rv.Build != version() {
+	if rv.Build != sameCode() {
 		// Most likely rebuilt since serve started: say why this search is slow.
 		env.say("a serve of this index runs another build (%s); searching here: restart serve to have it answer", rv.Build)
 		return nil, errNotServed

@@ -103,7 +103,7 @@ func TestServedSearch(t *testing.T) {
 			e := &Env{Getenv: func(k string) string { return env[k] }}
 			status := cmp(tc.status, http.StatusOK)
 			srv := newFakeServe(t, instance, status)
-			rv := rendezvous{PID: os.Getpid(), URL: srv.URL, Index: index, Build: version(), Settings: searchSettings(e), Instance: instance}
+			rv := rendezvous{PID: os.Getpid(), URL: srv.URL, Index: index, Build: sameCode(), Settings: searchSettings(e), Instance: instance}
 			if tc.edit != nil {
 				tc.edit(&rv)
 			}

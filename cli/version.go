@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"runtime"
 	"runtime/debug"
 	"strings"
 )
@@ -29,6 +30,23 @@ type build struct {
 func version() string {
 	info, _ := debug.ReadBuildInfo()
 	return readBuild(info, Version, Revision, Modified, BuildTime).String()
+}
+
+// sameCode names the code a binary runs, for a search to tell whether a
+// running serve answers as it would: a build of a commit without changes
+// is that commit's code whenever it was built (and with the same
+// toolchain), so rebuilding it keeps the serve; any other build is only
+// itself, its build time included.
+func sameCode() string {
+	info, _ := debug.ReadBuildInfo()
+	return readBuild(info, Version, Revision, Modified, BuildTime).code()
+}
+
+func (b build) code() string {
+	if b.revision == "" || b.modified {
+		return b.String()
+	}
+	return b.version + " (rev " + b.revision + ", " + runtime.Version() + ")"
 }
 
 // readBuild merges the toolchain's record (info, nil when absent) with the

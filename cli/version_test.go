@@ -55,3 +55,27 @@ func TestVersionCommand(t *testing.T) {
 		t.Errorf("version printed %q", out.String())
 	}
 }
+
+// A serve is asked by a search of the same code: any build of one commit
+// without changes (by the same toolchain), or exactly the same build.
+func TestSameCode(t *testing.T) {
+	local := &debug.BuildInfo{Main: debug.Module{Path: "github.com/mdsearch/mdsearch", Version: "(devel)"}}
+	code := func(rev, mod, built string) string { return readBuild(local, "", rev, mod, built).code() }
+	const rev = "0123456789abcdef"
+	for _, tt := range []struct {
+		name string
+		a, b string
+		same bool
+	}{
+		{"a commit rebuilt", code(rev, "", "2026-11-28T04:00:00Z"), code(rev, "", "2026-11-29T09:00:00Z"), true},
+		{"another commit", code(rev, "", "2026-11-28T04:00:00Z"), code("fedcba9876543210", "", "2026-11-28T04:00:00Z"), false},
+		{"changes rebuilt", code(rev, "true", "2026-11-28T04:00:00Z"), code(rev, "true", "2026-11-29T09:00:00Z"), false},
+		{"changes, the same build", code(rev, "true", "2026-11-28T04:00:00Z"), code(rev, "true", "2026-11-28T04:00:00Z"), true},
+		{"the commit and changes to it", code(rev, "", "2026-11-28T04:00:00Z"), code(rev, "true", "2026-11-28T04:00:00Z"), false},
+		{"no revision, rebuilt", code("", "", "2026-11-28T04:00:00Z"), code("", "", "2026-11-29T09:00:00Z"), false},
+	} {
+		if same := tt.a == tt.b; same != tt.same {
+			t.Errorf("%s: %q and %q the same: %v, want %v", tt.name, tt.a, tt.b, same, tt.same)
+		}
+	}
+}
