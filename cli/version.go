@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"fmt"
+	"os"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -44,9 +46,25 @@ func sameCode() string {
 
 func (b build) code() string {
 	if b.revision == "" || b.modified {
-		return b.String()
+		// Builds with changes all read alike without a build time (go
+		// build records the commit's): the binary file tells them apart.
+		return b.String() + executableStamp()
 	}
 	return b.version + " (rev " + b.revision + ", " + runtime.Version() + ")"
+}
+
+// executableStamp is the running binary's size and modification time, or
+// "" when it cannot be read.
+func executableStamp() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	fi, err := os.Stat(exe)
+	if err != nil {
+		return ""
+	}
+	return fmt.Sprintf(" [%s %d bytes %d]", exe, fi.Size(), fi.ModTime().UnixNano())
 }
 
 // readBuild merges the toolchain's record (info, nil when absent) with the

@@ -78,4 +78,9 @@ func TestSameCode(t *testing.T) {
 			t.Errorf("%s: %q and %q the same: %v, want %v", tt.name, tt.a, tt.b, same, tt.same)
 		}
 	}
+	// Builds with changes and no build time (go build records the
+	// commit's) are told apart by their binary file.
+	if got, exe := code(rev, "true", ""), executableStamp(); exe == "" || !strings.HasSuffix(got, exe) {
+		t.Errorf("code of a build with changes %q does not name its binary %q", got, exe)
+	}
 }
