@@ -100,10 +100,6 @@ func (f *engineFlags) maxFileSize() (int64, error) {
 // a collection cut so.
 var indexProfiles = map[string]func(*sections.Document, chunks.Options) []mdsearch.Chunk{eval.ChunkFixed: eval.Fixed}
 
-// open opens the engine. withModel loads the embedding model; commands
-// that never embed (read, status) skip it. A model that cannot be loaded
-// is not an error: keyword search still works, and the engine carries a
-// notice naming the fix.
 // indexPath is the index file the flags and environment name.
 func (f *engineFlags) indexPath(env *Env) (string, error) {
 	if flagSet(f.fs, "index") && strings.TrimSpace(f.index) == "" {
@@ -113,6 +109,10 @@ func (f *engineFlags) indexPath(env *Env) (string, error) {
 	return engine.IndexPath(f.index, env.Getenv)
 }
 
+// open opens the engine. withModel loads the embedding model; commands
+// that never embed (read, status) skip it. A model that cannot be loaded
+// is not an error: keyword search still works, and the engine carries a
+// notice naming the fix.
 func (f *engineFlags) open(ctx context.Context, env *Env, withModel bool) (*engine.Engine, func(), error) {
 	path, err := f.indexPath(env)
 	if err != nil {

@@ -140,7 +140,7 @@ func servedSearch(ctx context.Context, env *Env, ef *engineFlags, q url.Values) 
 		return nil, errNotServed
 	}
 	u, err := url.Parse(rv.URL)
-	if err != nil || u.Scheme != "http" || !loopback(u.Hostname()) {
+	if err != nil || u.Scheme != "http" || !rest.IsLoopback(u.Hostname()) {
 		return nil, errNotServed // only this machine's own servers are asked
 	}
 	ctx, cancel := context.WithTimeout(ctx, servedTimeout)
@@ -173,11 +173,6 @@ const servedTimeout = 5 * time.Second
 
 // servedClient talks to loopback servers only, never through a proxy.
 var servedClient = &http.Client{Transport: &http.Transport{Proxy: nil}}
-
-func loopback(host string) bool {
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
 
 // servedIndex is the index path as serve and search both name it in a
 // rendezvous: absolute, links resolved.

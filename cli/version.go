@@ -29,9 +29,12 @@ type build struct {
 
 // version is the one line "mdsearch version" prints after "mdsearch":
 // "v1.2.0 (rev 7a9b7e6d1f2a, modified, built 2026-11-28T03:29:00Z)".
-func version() string {
+func version() string { return thisBuild().String() }
+
+// thisBuild is where the running binary came from.
+func thisBuild() build {
 	info, _ := debug.ReadBuildInfo()
-	return readBuild(info, Version, Revision, Modified, BuildTime).String()
+	return readBuild(info, Version, Revision, Modified, BuildTime)
 }
 
 // sameCode names the code a binary runs, for a search to tell whether a
@@ -39,10 +42,7 @@ func version() string {
 // is that commit's code whenever it was built (and with the same
 // toolchain), so rebuilding it keeps the serve; any other build is only
 // itself, its build time included.
-func sameCode() string {
-	info, _ := debug.ReadBuildInfo()
-	return readBuild(info, Version, Revision, Modified, BuildTime).code()
-}
+func sameCode() string { return thisBuild().code() }
 
 func (b build) code() string {
 	if b.revision == "" || b.modified {

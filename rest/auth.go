@@ -56,11 +56,7 @@ func Guard(token, instance string, h http.Handler) http.Handler {
 			return
 		}
 		if token == "" {
-			host, _, err := net.SplitHostPort(r.Host)
-			if err != nil {
-				host = r.Host
-			}
-			if !IsLoopback(host) {
+			if !IsLoopback(requestHost(r)) {
 				writeError(w, http.StatusForbidden, "forbidden", "this server only answers requests for localhost; start it with a token to serve other hosts")
 				return
 			}
@@ -94,9 +90,14 @@ func ownInstance(r *http.Request, instance string) bool {
 	if err != nil {
 		return false
 	}
+	return IsLoopback(remote) && IsLoopback(requestHost(r))
+}
+
+// requestHost is the host r is addressed to, without a port.
+func requestHost(r *http.Request) string {
 	host, _, err := net.SplitHostPort(r.Host)
 	if err != nil {
-		host = r.Host
+		return r.Host
 	}
-	return IsLoopback(remote) && IsLoopback(host)
+	return host
 }
