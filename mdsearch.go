@@ -308,6 +308,11 @@ type IndexProgress struct {
 	// tokens left more than the texts left.
 	TokensEmbedded int `json:"tokens_embedded"`
 	TokensToEmbed  int `json:"tokens_to_embed"`
+	// TextTokens is what the model's time for a text beyond its tokens is
+	// worth, in tokens, timed on this run's first long and short batches
+	// (a run of 16 batches or more); nil until then. The embedding's work
+	// is its tokens plus TextTokens a text.
+	TextTokens *float64 `json:"text_tokens,omitempty"`
 	// ChunksEmbedded and ChunksToEmbed are WindowsEmbedded and
 	// WindowsToEmbed under the JSON names they had before they were named
 	// for what they count, for clients that read those; the engine sets

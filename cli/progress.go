@@ -17,15 +17,21 @@ import (
 // the measured rate replaces it.
 const guessEmbedsPerSecond = 500
 
-// textTokens is what the model's time for a text beyond its tokens is
-// worth, in tokens (the sequence's fixed layers, the vector's write):
-// fitted to the rates of short and long texts on the Rust RFCs, where a
-// window averages 87 tokens.
-const textTokens = 40
+// guessTextTokens is what the model's time for a text beyond its tokens
+// is worth, in tokens (the sequence's fixed layers, the vector's write),
+// until the run has timed it (IndexProgress.TextTokens): between the
+// machines measured, 0–20 on AVX2 and about 80 with VNNI.
+const guessTextTokens = 40
 
 // embedWork is the embedding's cost in tokens, each text's fixed part
 // included.
-func embedWork(tokens, texts int) float64 { return float64(tokens + textTokens*texts) }
+func embedWork(p mdsearch.IndexProgress, tokens, texts int) float64 {
+	k := float64(guessTextTokens)
+	if p.TextTokens != nil {
+		k = *p.TextTokens
+	}
+	return float64(tokens) + k*float64(texts)
+}
 
 // tracker turns the engine's progress reports into one figure for the whole
 // job: files parsed, then texts embedded, each share weighted by its
@@ -42,10 +48,11 @@ type tracker struct {
 	embedGo  time.Time    // the first embedding report
 }
 
-// workSample is the embedding work done (embedWork) at one report.
+// workSample is the embedding done at one report, priced by embedWork
+// when the rate is taken: the price of a text may be timed in between.
 type workSample struct {
-	at   time.Time
-	work float64
+	at            time.Time
+	tokens, texts int
 }
 
 // recentShare is the part of the embedding's time so far over which the
@@ -115,7 +122,7 @@ func (t *tracker) embedView(p mdsearch.IndexProgress) progressView {
 	}
 	done, eta := embedLeft(p)
 	if rate, ok := t.recentRate(p); ok {
-		total := embedWork(p.TokensToEmbed, p.WindowsToEmbed)
+		total := embedWork(p, p.TokensToEmbed, p.WindowsToEmbed)
 		eta = seconds(total * (1 - done) / rate)
 	}
 	return progressView{Phase: "embed", Percent: t.embedAt + (100-t.embedAt)*done, ETA: eta}
@@ -126,11 +133,11 @@ func (t *tracker) embedView(p mdsearch.IndexProgress) progressView {
 // false until that stretch is long enough to measure.
 func (t *tracker) recentRate(p mdsearch.IndexProgress) (rate float64, ok bool) {
 	const minRecent = 5 * time.Second
-	now, work := t.now(), embedWork(p.TokensEmbedded, p.WindowsEmbedded)
+	now, work := t.now(), embedWork(p, p.TokensEmbedded, p.WindowsEmbedded)
 	if len(t.samples) == 0 {
 		t.embedGo = now
 	}
-	t.samples = append(t.samples, workSample{now, work})
+	t.samples = append(t.samples, workSample{now, p.TokensEmbedded, p.WindowsEmbedded})
 	span := max(now.Sub(t.embedGo)/recentShare, minRecent)
 	i := 0
 	for i < len(t.samples)-1 && now.Sub(t.samples[i+1].at) >= span {
@@ -138,8 +145,9 @@ func (t *tracker) recentRate(p mdsearch.IndexProgress) (rate float64, ok bool) {
 	}
 	t.samples = t.samples[i:] // older ones are never needed again
 	from := t.samples[0]
-	if d := now.Sub(from.at); d >= minRecent && work > from.work {
-		return (work - from.work) / d.Seconds(), true
+	was := embedWork(p, from.tokens, from.texts)
+	if d := now.Sub(from.at); d >= minRecent && work > was {
+		return (work - was) / d.Seconds(), true
 	}
 	return 0, false
 }
@@ -150,8 +158,8 @@ func (t *tracker) recentRate(p mdsearch.IndexProgress) (rate float64, ok bool) {
 // long ones' speed (twice the time left at half way on the Rust RFCs).
 // Before a batch is done the guessed rate prices them.
 func embedLeft(p mdsearch.IndexProgress) (done float64, eta time.Duration) {
-	total := embedWork(p.TokensToEmbed, p.WindowsToEmbed)
-	work := embedWork(p.TokensEmbedded, p.WindowsEmbedded)
+	total := embedWork(p, p.TokensToEmbed, p.WindowsToEmbed)
+	work := embedWork(p, p.TokensEmbedded, p.WindowsEmbedded)
 	rate := total / float64(p.WindowsToEmbed) * guessEmbedsPerSecond
 	if p.EmbedsPerSecond > 0 && p.WindowsEmbedded > 0 {
 		rate = work / (float64(p.WindowsEmbedded) / p.EmbedsPerSecond) // the work over the time it took

@@ -218,23 +218,27 @@ func TestPrintTable(t *testing.T) {
 // The time left is estimated from the work left in tokens: a run that
 // embeds long texts first, then many short ones, is priced within ±25 %
 // from 20 % of the way, with the model's true fixed cost per text from two
-// thirds to one and a half times the one assumed, where a rate in texts is
+// thirds to one and a half times the one assumed, and within 1 % once the
+// run has timed it, however far from the guess, where a rate in texts is
 // off by twice or more.
 func TestEmbedETA(t *testing.T) {
 	for _, tt := range []struct {
 		name      string
-		perText   float64 // the model's true fixed cost of a text, in tokens
+		perText   float64  // the model's true fixed cost of a text, in tokens
+		timed     *float64 // IndexProgress.TextTokens
 		tolerance float64
 	}{
-		{"as assumed", textTokens, 0.01},
-		{"cheaper texts", textTokens * 2 / 3, 0.25},
-		{"dearer texts", textTokens * 3 / 2, 0.25},
+		{"as assumed", guessTextTokens, nil, 0.01},
+		{"cheaper texts", guessTextTokens * 2 / 3, nil, 0.25},
+		{"dearer texts", guessTextTokens * 3 / 2, nil, 0.25},
+		{"timed, nearly free", 3, ptr(3.0), 0.01},
+		{"timed, dear", 120, ptr(120.0), 0.01},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			lens := longestFirst(2000)
 			const tokensPerSecond = 60000.0
 			cost := func(n int) float64 { return (float64(n) + tt.perText) / tokensPerSecond }
-			p := mdsearch.IndexProgress{WindowsToEmbed: len(lens)}
+			p := mdsearch.IndexProgress{WindowsToEmbed: len(lens), TextTokens: tt.timed}
 			var total float64
 			for _, n := range lens {
 				p.TokensToEmbed += n
@@ -302,23 +306,23 @@ func TestEmbedETAFollowsSpeed(t *testing.T) {
 	}
 	clock := time.Unix(0, 0)
 	tr := newTracker(true, func() time.Time { return clock })
-	totalWork := embedWork(p.TokensToEmbed, p.WindowsToEmbed)
+	totalWork := embedWork(p, p.TokensToEmbed, p.WindowsToEmbed)
 	var elapsed time.Duration
 	meanOff := 0.0
 	for i := 0; i < len(lens); i += 64 {
 		for _, n := range lens[i:min(i+64, len(lens))] {
 			speed := fast
-			if embedWork(p.TokensEmbedded, p.WindowsEmbedded) < totalWork/2 {
+			if embedWork(p, p.TokensEmbedded, p.WindowsEmbedded) < totalWork/2 {
 				speed = fast / 3
 			}
-			d := time.Duration(float64(n+textTokens) / speed * float64(time.Second))
+			d := time.Duration(float64(n+guessTextTokens) / speed * float64(time.Second))
 			clock, elapsed = clock.Add(d), elapsed+d
 			p.WindowsEmbedded++
 			p.TokensEmbedded += n
 		}
 		p.EmbedsPerSecond = float64(p.WindowsEmbedded) / elapsed.Seconds()
 		v := tr.view(p)
-		work := embedWork(p.TokensEmbedded, p.WindowsEmbedded)
+		work := embedWork(p, p.TokensEmbedded, p.WindowsEmbedded)
 		left := (totalWork - work) / fast
 		if work < totalWork*0.7 || left < 1 {
 			continue
@@ -331,5 +335,50 @@ func TestEmbedETAFollowsSpeed(t *testing.T) {
 	}
 	if meanOff < 1.5 {
 		t.Errorf("the mean rate is off by at most %.1f times: the test's change of speed is too small", meanOff)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// TestEmbedETATimed: the fixed cost of a text, timed a few batches into
+// the run and far from the guess, prices the rest from then on (within
+// 5 % from 20 % of the way, though the rate measured so far was taken
+// at the guessed price), and the percent never goes back.
+func TestEmbedETATimed(t *testing.T) {
+	lens := longestFirst(4000)
+	const speed, perText = 6000.0, 2.0 // tokens a second; the true fixed cost
+	p := mdsearch.IndexProgress{WindowsToEmbed: len(lens)}
+	for _, n := range lens {
+		p.TokensToEmbed += n
+	}
+	clock := time.Unix(0, 0)
+	tr := newTracker(true, func() time.Time { return clock })
+	var total, elapsed float64
+	for _, n := range lens {
+		total += (float64(n) + perText) / speed
+	}
+	last := 0.0
+	for i := 0; i < len(lens); i += 64 {
+		for _, n := range lens[i:min(i+64, len(lens))] {
+			d := (float64(n) + perText) / speed
+			clock, elapsed = clock.Add(time.Duration(d*float64(time.Second))), elapsed+d
+			p.WindowsEmbedded++
+			p.TokensEmbedded += n
+		}
+		if i == 2*64 {
+			p.TextTokens = ptr(perText)
+		}
+		p.EmbedsPerSecond = float64(p.WindowsEmbedded) / elapsed
+		v := tr.view(p)
+		if v.Percent < last {
+			t.Fatalf("percent went back from %.2f to %.2f", last, v.Percent)
+		}
+		last = v.Percent
+		if elapsed < 0.2*total || total-elapsed < 1 {
+			continue
+		}
+		if off := v.ETA.Seconds()/(total-elapsed) - 1; math.Abs(off) > 0.05 {
+			t.Errorf("at %.0f%% of the time: ETA %.1fs, %.1fs left (%+.0f%%)", 100*elapsed/total, v.ETA.Seconds(), total-elapsed, 100*off)
+		}
 	}
 }

@@ -12,7 +12,8 @@
 //   - engine*.go: opening an index, the process lock, following a rebuilt
 //     index, the bound on concurrent searches, status, stale-note notices.
 //   - index*.go: Index, Refresh and Drop: the vault scan, cutting and
-//     writing notes, embedding windows, rebuilding vectors in place.
+//     writing notes, embedding windows (timing a text's cost on the
+//     first batches: the probe), rebuilding vectors in place.
 //   - query*.go: Search: query terms and operators, filters, the first
 //     stage (query.go, query_fuse.go), the second stage
 //     (query_stage2.go), results and the answer budget, a remote reranker.

@@ -64,6 +64,11 @@ type embedded struct {
 // this one is written.
 func (r *run) embedAll(pend []store.Pending) error {
 	e := r.e
+	start := time.Now()
+	pend, err := r.probe(pend, start)
+	if err != nil {
+		return err
+	}
 	ctx, cancel := context.WithCancel(r.ctx)
 	inflight := make(chan chan embedded, embedAhead(e.emb)-1)
 	go func() {
@@ -92,22 +97,30 @@ func (r *run) embedAll(pend []store.Pending) error {
 			<-done
 		}
 	}()
-	start := time.Now()
 	for done := range inflight {
 		res := <-done
 		if res.err != nil {
 			return embedError(e.emb.ModelID(), res.err)
 		}
-		if err := r.storeVectors(res.batch, res.vecs); err != nil {
+		if err := r.commit(res.batch, res.vecs, start); err != nil {
 			return err
 		}
-		r.stats.Embedded += len(res.batch)
-		r.prog.WindowsEmbedded += len(res.batch)
-		r.prog.TokensEmbedded += pendingTokens(res.batch)
-		r.prog.EmbedsPerSecond = float64(r.prog.WindowsEmbedded) / time.Since(start).Seconds()
-		r.publish()
 	}
 	return r.ctx.Err()
+}
+
+// commit stores one batch's vectors and reports the progress; start is
+// when the embedding began.
+func (r *run) commit(batch []store.Pending, vecs [][]float32, start time.Time) error {
+	if err := r.storeVectors(batch, vecs); err != nil {
+		return err
+	}
+	r.stats.Embedded += len(batch)
+	r.prog.WindowsEmbedded += len(batch)
+	r.prog.TokensEmbedded += pendingTokens(batch)
+	r.prog.EmbedsPerSecond = float64(r.prog.WindowsEmbedded) / time.Since(start).Seconds()
+	r.publish()
+	return nil
 }
 
 // pendingTokens is the length of texts, at least a token each: the model's
