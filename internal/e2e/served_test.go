@@ -4,9 +4,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/mdsearch/mdsearch/assets"
+	"github.com/mdsearch/mdsearch/embed/sentenceencoder"
 )
 
 // TestServedSearch: while `serve` runs on an index, `search` of that index
@@ -51,5 +53,49 @@ func TestServedSearch(t *testing.T) {
 	p.stop(t)
 	if left, _ := os.ReadDir(served); len(left) != len(before) {
 		t.Errorf("serve stopped and left its rendezvous: %d files, %d before", len(left), len(before))
+	}
+}
+
+// TestServedSearchIsTheServes: a search that a running serve answers
+// does not load the model itself. Serve and search read a private copy of
+// the model; once the copy is gone, a hybrid search still answers (the
+// serve's engine holds the model), while the same search told not to ask
+// the serve falls back to keyword search, saying why.
+func TestServedSearchIsTheServes(t *testing.T) {
+	requireModel(t)
+	f := newFixture(t)
+	home, err := assets.Home(os.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	from := os.Getenv(sentenceencoder.EnvModelDir)
+	if from == "" {
+		from = filepath.Join(home, sentenceencoder.ModelDirName)
+	}
+	model := filepath.Join(t.TempDir(), "model")
+	copyDir(t, from, model)
+	env := append(os.Environ(), sentenceencoder.EnvModelDir+"="+model)
+
+	serve := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--index", f.db, "--no-watch")
+	serve.Env = env
+	startCmd(t, "http://", serve)
+	search := func(extra ...string) (string, error) {
+		cmd := exec.Command(bin, "search", "--index", f.db, "-n", "1", "--brief", "how long did the last restore take?")
+		cmd.Env = append(env, extra...)
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	want, err := search()
+	if err != nil || !strings.Contains(want, "Restore") {
+		t.Fatalf("search while serve runs: %v\n%s", err, want)
+	}
+	if err := os.RemoveAll(model); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := search(); err != nil || got != want {
+		t.Errorf("with the model gone, a search serve answers gave (%v):\n%s\nwant:\n%s", err, got, want)
+	}
+	if out, _ := search("MDSEARCH_NO_SERVE=1"); !strings.Contains(out, "semantic search unavailable") {
+		t.Errorf("with the model gone, a search of its own searched semantically:\n%s", out)
 	}
 }
