@@ -12,9 +12,12 @@
 // float32 scale per vector (see Quantize), a quarter of float32's size.
 //
 // The search's second stage matches query words on a few candidates
-// (MatchFields) in a scratch FTS5 table in memory, never in the file:
-// their keyword rows are written there again as indexing wrote them, so
-// the cost does not grow with the index.
+// (MatchFields) among those candidates alone, never in the file, so the
+// cost does not grow with the index: their keyword rows are made again as
+// indexing wrote them and read in Go as the keyword index's tokenizer
+// reads them (characters classed and words stemmed by SQLite itself,
+// remembered across searches), or, for what Go cannot vouch for, written
+// into a scratch FTS5 table in memory.
 //
 // The file is marked with PRAGMA application_id = ApplicationID ("mdsx"),
 // and its schema is numbered (SchemaVersion). Open changes only files so

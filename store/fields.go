@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"strings"
 )
@@ -15,25 +16,48 @@ type FieldScores [4]float64
 
 // MatchFields scores the rows ids that match each of exprs (FTS5 MATCH
 // expressions), column by column: out[i][id] for exprs[i]. Rows that do
-// not match are absent. The rows' keyword text is written again, as
-// indexing wrote it, into a scratch FTS5 table in memory with the same
-// tokenizer, and the expressions are matched there: looking the rows up
-// in the index instead costs a seek in every segment per row and, for
-// bm25, a count of the expression's rows over the whole index per row,
-// which grows with the index (over a second a query at a million
-// windows). Ids no longer stored are left out.
+// not match are absent. The answer is the one a table of these rows alone
+// would give, with the keyword index's tokenizer: looking the rows up in
+// the index instead costs a seek in every segment per row and, for bm25,
+// a count of the expression's rows over the whole index per row, which
+// grows with the index (over a second a query at a million windows). The
+// rows' keyword text is made again as indexing wrote it and read in Go
+// (matchInGo); an expression or a text Go cannot vouch for is matched in
+// a scratch FTS5 table in memory instead (matchScratch). Ids no longer
+// stored are left out.
 func (s *Reader) MatchFields(ctx context.Context, exprs []string, ids []int64) ([]map[int64]FieldScores, error) {
-	out := make([]map[int64]FieldScores, len(exprs))
-	for i := range out {
-		out[i] = map[int64]FieldScores{}
-	}
 	if len(exprs) == 0 || len(ids) == 0 {
-		return out, nil
+		return emptyMatches(len(exprs)), nil
 	}
 	rows, err := s.keywordRows(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
+	return matchKeywordRows(ctx, exprs, rows)
+}
+
+// matchKeywordRows matches exprs on rows in Go, or in the scratch table
+// where Go cannot vouch for the answer.
+func matchKeywordRows(ctx context.Context, exprs []string, rows map[int64][4]string) ([]map[int64]FieldScores, error) {
+	out, err := matchInGo(ctx, exprs, rows)
+	if !errors.Is(err, errNotInGo) {
+		return out, err
+	}
+	return matchScratch(ctx, exprs, rows)
+}
+
+func emptyMatches(n int) []map[int64]FieldScores {
+	out := make([]map[int64]FieldScores, n)
+	for i := range out {
+		out[i] = map[int64]FieldScores{}
+	}
+	return out
+}
+
+// matchScratch matches exprs on rows written into a scratch FTS5 table
+// in memory with the keyword index's tokenizer.
+func matchScratch(ctx context.Context, exprs []string, rows map[int64][4]string) ([]map[int64]FieldScores, error) {
+	out := emptyMatches(len(exprs))
 	conn, err := scratch.get(ctx)
 	if err != nil {
 		return nil, err

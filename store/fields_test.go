@@ -9,10 +9,11 @@ import (
 	"github.com/mdsearch/mdsearch"
 )
 
-// TestMatchFieldsAsTheIndex: the scratch table matches each expression on
-// the same rows and columns as the keyword index does, for the rows asked
-// about only: the rows are written again as indexing wrote them (title,
-// file name, aliases, heading path, merged sections, tags).
+// TestMatchFieldsAsTheIndex: MatchFields matches each expression on the
+// same rows and columns as the keyword index does, for the rows asked
+// about only: the rows are made again as indexing wrote them (title,
+// file name, aliases, heading path, merged sections, tags). Read in Go,
+// they score as in the scratch table.
 func TestMatchFieldsAsTheIndex(t *testing.T) {
 	s := open(t)
 	c, err := s.AddCollection(ctx, "c", "/vault/c")
@@ -83,6 +84,21 @@ func TestMatchFieldsAsTheIndex(t *testing.T) {
 	if len(got[7]) != 1 || len(got[8]) != 1 || len(got[5]) != 1 || len(got[6]) != 1 {
 		t.Errorf("alias, number alias, merged section or tag not matched: %v %v %v %v", got[7], got[8], got[5], got[6])
 	}
+	// Go read them all, and scored them as the scratch table does.
+	kw, err := s.keywordRows(ctx, ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inGo, err := matchInGo(ctx, exprs, kw)
+	if err != nil {
+		t.Fatalf("not read in Go: %v", err)
+	}
+	want, err := matchScratch(ctx, exprs, kw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameMatches(t, exprs, inGo, want)
+	sameMatches(t, exprs, got, want)
 }
 
 // The scratch table tokenizes as the keyword index does.
@@ -92,9 +108,10 @@ func TestScratchTokenizer(t *testing.T) {
 	}
 }
 
-// Concurrent searches each take their own scratch connection.
+// Concurrent searches each take their own scratch connection (and learn
+// the same new characters at once).
 func TestMatchFieldsConcurrent(t *testing.T) {
-	s := keywordFixture(t, map[string]string{"a": "rye starter", "b": "wheat starter", "c": "garden"})
+	s := keywordFixture(t, map[string]string{"a": "rye starter", "b": "wheat starter", "c": "garden ǁ ǂ Ꙭ"})
 	hits, err := s.KeywordAny(ctx, []string{"starter", "garden"}, Filter{}, Weights{}, 10)
 	if err != nil {
 		t.Fatal(err)

@@ -9,11 +9,15 @@ import (
 
 // keywordTokenizer is the keyword index's tokenizer (schema.go), which
 // the scratch table must share for its matches to be the index's.
-const keywordTokenizer = "porter unicode61 remove_diacritics 2"
+const keywordTokenizer = "porter " + unstemmedTokenizer
+
+// unstemmedTokenizer is keywordTokenizer without the stemmer: how it
+// splits and folds text.
+const unstemmedTokenizer = "unicode61 remove_diacritics 2"
 
 // scratchPool keeps in-memory SQLite connections, each holding the
-// scratch table f (columns as chunks_fts), for MatchFields. Each
-// connection is its own database, so concurrent searches take one each.
+// scratch tables (scratchTables). Each connection is its own database,
+// so concurrent searches take one each.
 type scratchPool struct {
 	db   *sql.DB
 	free chan *scratchConn
@@ -21,12 +25,42 @@ type scratchPool struct {
 
 var scratch = scratchPool{free: make(chan *scratchConn, 4)}
 
-// scratchConn is a connection and its prepared statements by text: their
-// texts vary only with the number of rows and expressions, and preparing
-// costs as much as running them.
+// scratchTables make each scratch table, on a connection's first use of
+// it: a search matched in Go needs w alone, and u for characters new to
+// the process. Contentless, as the index is: emptied without reading
+// their rows back.
+var scratchTables = map[string][]string{
+	// MatchFields' rows, columns as chunks_fts.
+	"f": {`CREATE VIRTUAL TABLE f USING fts5(text, heading, title, tags, content='', tokenize='` + keywordTokenizer + `')`},
+	// Stems: words read back as the tokenizer made them.
+	"w": {`CREATE VIRTUAL TABLE w USING fts5(word, content='', tokenize='` + keywordTokenizer + `')`,
+		`CREATE VIRTUAL TABLE wv USING fts5vocab(w, instance)`},
+	// How the tokenizer reads characters (learnRunes), unstemmed.
+	"u": {`CREATE VIRTUAL TABLE u USING fts5(word, content='', tokenize='` + unstemmedTokenizer + `')`,
+		`CREATE VIRTUAL TABLE uv USING fts5vocab(u, instance)`},
+}
+
+// scratchConn is a connection, the scratch tables made on it, and its
+// prepared statements by text: their texts vary only with the number of
+// rows and expressions, and preparing costs as much as running them.
 type scratchConn struct {
 	c     *sql.Conn
+	made  map[string]bool
 	stmts map[string]*sql.Stmt
+}
+
+// table makes scratch table name on the connection, unless it is made.
+func (c *scratchConn) table(ctx context.Context, name string) error {
+	if c.made[name] {
+		return nil
+	}
+	for _, q := range scratchTables[name] {
+		if _, err := c.c.ExecContext(ctx, q); err != nil {
+			return err
+		}
+	}
+	c.made[name] = true
+	return nil
 }
 
 // stmt returns q prepared on the connection.
@@ -45,12 +79,12 @@ func init() {
 	// Opening is lazy: no connection is made until get asks for one.
 	scratch.db, _ = sql.Open("sqlite", "file::memory:")
 	// A connection put back past the pool's room must close for good:
-	// kept idle by database/sql, its database (table f and all) would be
+	// kept idle by database/sql, its database (tables and all) would be
 	// handed to the next get as a new one.
 	scratch.db.SetMaxIdleConns(0)
 }
 
-// get returns a free connection, or a new one with the table made.
+// get returns a free connection, or a new one.
 func (p *scratchPool) get(ctx context.Context) (*scratchConn, error) {
 	select {
 	case c := <-p.free:
@@ -61,19 +95,7 @@ func (p *scratchPool) get(ctx context.Context) (*scratchConn, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Contentless, as the index is: emptied without reading its rows back.
-	for _, q := range []string{
-		`CREATE VIRTUAL TABLE f USING fts5(text, heading, title, tags, content='', tokenize='` + keywordTokenizer + `')`,
-		// Stems: a word a row, read back as the tokenizer made it.
-		`CREATE VIRTUAL TABLE w USING fts5(word, content='', tokenize='` + keywordTokenizer + `')`,
-		`CREATE VIRTUAL TABLE wv USING fts5vocab(w, instance)`,
-	} {
-		if _, err := c.ExecContext(ctx, q); err != nil {
-			c.Close()
-			return nil, err
-		}
-	}
-	return &scratchConn{c: c, stmts: map[string]*sql.Stmt{}}, nil
+	return &scratchConn{c: c, made: map[string]bool{}, stmts: map[string]*sql.Stmt{}}, nil
 }
 
 // put keeps c for the next search, unless it failed (it may be inside
@@ -94,6 +116,9 @@ func (p *scratchPool) put(c *scratchConn, ok bool) {
 
 // fill replaces the scratch table's rows with rows, keyed by their id.
 func fill(ctx context.Context, c *scratchConn, rows map[int64][4]string) error {
+	if err := c.table(ctx, "f"); err != nil {
+		return err
+	}
 	tx, err := c.c.BeginTx(ctx, nil)
 	if err != nil {
 		return err

@@ -68,6 +68,9 @@ func stems(ctx context.Context, words []string) (map[string]string, error) {
 	}
 	ok := false
 	defer func() { scratch.put(conn, ok) }()
+	if err := conn.table(ctx, "w"); err != nil {
+		return nil, err
+	}
 	tx, err := conn.c.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, err
