@@ -260,6 +260,9 @@ func (r *run) finish() error {
 			return err
 		}
 	}
+	if err := r.mergeKeywords(); err != nil {
+		return err
+	}
 	if r.dirty {
 		if err := e.st.Vacuum(r.ctx); err != nil {
 			return err

@@ -4,7 +4,9 @@
 // The file runs in WAL mode, so one writer and many readers work at the
 // same time: searches keep answering while an index run commits its
 // batches. Writes go through Tx, one short transaction per batch, so an
-// interrupted run loses at most the batch in flight.
+// interrupted run loses at most the batch in flight. Each write leaves the
+// keyword index another segment to look terms up in; OptimizeKeywords
+// merges them into one, which the engine asks for after large runs.
 //
 // Vectors are keyed by (model, hash of the text the model saw), not by
 // chunk: a chunk whose embed_text is unchanged, or identical to another
