@@ -101,6 +101,9 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (_ *mds
 	q.cover, q.rowScale = 1, 1
 	q.keywordRows(ctx, rt.Reader)
 	if embedded != nil {
+		if err := e.whileEmbedding(ctx, rt.Reader, q); err != nil {
+			return nil, err
+		}
 		got := <-embedded
 		if err := got.err; err != nil {
 			if mdsearch.KindOf(err) != mdsearch.KindUnavailable {

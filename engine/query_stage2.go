@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/rescore"
 	"github.com/mdsearch/mdsearch/store"
 )
@@ -371,6 +372,19 @@ func (e *Engine) semanticFeatures(q *query, top []candidate, xs []rescore.Vector
 	for i := range xs {
 		xs[i][rescore.QueryCos] = best
 	}
+}
+
+// whileEmbedding reads, while the query is embedded, what the second
+// stage will read later whatever the query's vector: a fresh process
+// (a command-line search) waits tens of milliseconds for its model, and
+// counting the index's headings takes several. Later searches find it
+// remembered.
+func (e *Engine) whileEmbedding(ctx context.Context, rd *store.Reader, q *query) error {
+	if q.mode != mdsearch.ModeHybrid || e.model.For(string(q.mode), e.emb.ModelID()) == nil {
+		return nil
+	}
+	_, err := e.headingNotes(ctx, rd)
+	return err
 }
 
 // headingNotes are store.HeadingNotes as of one generation of the index.
