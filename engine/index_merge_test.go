@@ -9,7 +9,8 @@ import (
 
 // TestMergeKeywords: a run that writes most of the index leaves its
 // keyword index in one segment; a run that rewrites one note of twenty
-// does not pay to merge it all again.
+// does not pay to merge it all again, but the next one, which makes a
+// tenth written since the merge, does.
 func TestMergeKeywords(t *testing.T) {
 	vault := t.TempDir()
 	note := func(i int, body string) {
@@ -37,6 +38,11 @@ func TestMergeKeywords(t *testing.T) {
 	index(t, e, vault, "v")
 	if n := segments(); n < 2 {
 		t.Errorf("%d keyword segments after one note of 20 changed: merged again, want it left", n)
+	}
+	note(4, "wheat sown in autumn") // two notes of 20 since the merge: a tenth
+	index(t, e, vault, "v")
+	if n := segments(); n != 1 {
+		t.Errorf("%d keyword segments after a tenth of the notes changed in two runs, want 1", n)
 	}
 	for i := range 20 {
 		note(i, "barley malted")

@@ -6,7 +6,8 @@
 // batches. Writes go through Tx, one short transaction per batch, so an
 // interrupted run loses at most the batch in flight. Each write leaves the
 // keyword index another segment to look terms up in; OptimizeKeywords
-// merges them into one, which the engine asks for after large runs.
+// merges them into one, which the engine asks for once a tenth of the
+// index has been written since the last merge.
 //
 // Vectors are keyed by (model, hash of the text the model saw), not by
 // chunk: a chunk whose embed_text is unchanged, or identical to another
