@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"encoding/json"
 	"strings"
+
+	"github.com/mdsearch/mdsearch"
 )
 
 // keywordTokenizer is the keyword index's tokenizer (schema.go), which
@@ -151,57 +153,60 @@ func fill(ctx context.Context, c *scratchConn, rows map[int64][4]string) error {
 }
 
 // keywordRows are the keyword index's rows of ids (text, heading, title,
-// tags) as putChunk wrote them, made again from what the index stores.
+// tags) as putChunk wrote them, made again from what the index stores:
+// one read of the columns they come from, the notes' frontmatter with
+// them.
 func (s *Reader) keywordRows(ctx context.Context, ids []int64) (map[int64][4]string, error) {
-	chunks, err := s.Chunks(ctx, ids)
-	if err != nil {
-		return nil, err
-	}
-	docs := map[int64]bool{}
-	for _, c := range chunks {
-		docs[c.DocID] = true
-	}
-	fms, err := s.frontmatters(ctx, docs)
-	if err != nil {
-		return nil, err
-	}
-	out := make(map[int64][4]string, len(chunks))
-	for id, c := range chunks {
-		text, heading := chunkKeywords(&c.Chunk)
-		title, tags := docKeywords(c.Title, c.Path, fms[c.DocID], c.Tags)
-		out[id] = [4]string{text, heading, title, tags}
-	}
-	return out, nil
-}
-
-// frontmatters reads the frontmatter of the documents that have one.
-func (s *Reader) frontmatters(ctx context.Context, docs map[int64]bool) (map[int64]map[string]any, error) {
-	out := map[int64]map[string]any{}
-	if len(docs) == 0 {
+	out := make(map[int64][4]string, len(ids))
+	if len(ids) == 0 {
 		return out, nil
 	}
-	args := make([]any, 0, len(docs))
-	for id := range docs {
-		args = append(args, id)
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		args[i] = id
 	}
-	rows, err := s.r.QueryContext(ctx, `SELECT id, frontmatter FROM documents WHERE frontmatter IS NOT NULL AND id IN (?`+
-		strings.Repeat(",?", len(args)-1)+`)`, args...)
+	rows, err := s.r.QueryContext(ctx, `SELECT c.id, c.doc_id, d.path, d.title, d.tags, d.frontmatter,
+		s.section_path, c.text, c.sections
+		FROM chunks c JOIN sections s ON s.id = c.section_id JOIN documents d ON d.id = c.doc_id
+		WHERE c.id IN (?`+strings.Repeat(",?", len(ids)-1)+`)`, args...)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
+	fms := map[int64]map[string]any{}
 	for rows.Next() {
-		var id int64
-		var fm string
-		if err := rows.Scan(&id, &fm); err != nil {
+		var id, doc int64
+		var path, title, tags, sp string
+		var fm, covered sql.NullString
+		var c mdsearch.Chunk
+		if err := rows.Scan(&id, &doc, &path, &title, &tags, &fm, &sp, &c.Text, &covered); err != nil {
 			return nil, err
 		}
-		var m map[string]any
-		d := json.NewDecoder(strings.NewReader(fm))
-		d.UseNumber() // a number alias reads as it was written
-		if d.Decode(&m) == nil {
-			out[id] = m
+		json.Unmarshal([]byte(tags), &c.Tags)
+		json.Unmarshal([]byte(sp), &c.SectionPath)
+		if covered.Valid {
+			json.Unmarshal([]byte(covered.String), &c.Sections)
 		}
+		m, seen := fms[doc]
+		if !seen && fm.Valid {
+			m = frontmatter(fm.String)
+			fms[doc] = m
+		}
+		text, heading := chunkKeywords(&c)
+		titleCol, tagsCol := docKeywords(title, path, m, c.Tags)
+		out[id] = [4]string{text, heading, titleCol, tagsCol}
 	}
 	return out, rows.Err()
+}
+
+// frontmatter reads a note's stored frontmatter; nil when it does not
+// parse.
+func frontmatter(fm string) map[string]any {
+	var m map[string]any
+	d := json.NewDecoder(strings.NewReader(fm))
+	d.UseNumber() // a number alias reads as it was written
+	if d.Decode(&m) != nil {
+		return nil
+	}
+	return m
 }
