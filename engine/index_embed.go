@@ -82,11 +82,7 @@ func (r *run) embedAll(pend []store.Pending) error {
 				return
 			}
 			go func() {
-				texts := make([]string, len(batch))
-				for j, p := range batch {
-					texts[j] = p.EmbedText
-				}
-				vecs, err := e.emb.Embed(ctx, texts)
+				vecs, err := e.emb.Embed(ctx, embedTexts(batch))
 				done <- embedded{batch, vecs, err}
 			}()
 		}
@@ -121,6 +117,15 @@ func (r *run) commit(batch []store.Pending, vecs [][]float32, start time.Time) e
 	r.prog.EmbedsPerSecond = float64(r.prog.WindowsEmbedded) / time.Since(start).Seconds()
 	r.publish()
 	return nil
+}
+
+// embedTexts are the texts the model reads of a batch.
+func embedTexts(batch []store.Pending) []string {
+	texts := make([]string, len(batch))
+	for j, p := range batch {
+		texts[j] = p.EmbedText
+	}
+	return texts
 }
 
 // pendingTokens is the length of texts, at least a token each: the model's

@@ -43,10 +43,7 @@ type timedBatch struct {
 func (r *run) probe(pend []store.Pending, start time.Time) ([]store.Pending, error) {
 	size := r.e.opts.EmbedBatch
 	batches := (len(pend) + size - 1) / size
-	conc := 1
-	if _, ok := r.e.emb.(embed.Concurrent); ok {
-		conc = embed.ConcurrencyOf(r.e.emb)
-	}
+	conc := embed.ConcurrencyOf(r.e.emb)
 	if batches < max(minProbeBatches, 2*(conc+2*probePairs)) {
 		return pend, nil
 	}
@@ -97,12 +94,8 @@ func (r *run) embedTimed(batches [][]store.Pending) []timedBatch {
 }
 
 func (r *run) embedOne(ctx context.Context, batch []store.Pending) timedBatch {
-	texts := make([]string, len(batch))
-	for j, p := range batch {
-		texts[j] = p.EmbedText
-	}
 	t0 := time.Now()
-	vecs, err := r.e.emb.Embed(ctx, texts)
+	vecs, err := r.e.emb.Embed(ctx, embedTexts(batch))
 	return timedBatch{batch: batch, vecs: vecs, took: time.Since(t0), err: err}
 }
 

@@ -304,6 +304,7 @@ type query struct {
 	rowsErr  error
 	counts   []int              // each term's rows, up to maxTermRows (termRows)
 	seen     stageMemo          // the second stage's last candidates and features
+	heads    map[string]int     // headingNotes, once read for this search
 	scans    scanMemo           // the first scan's cosines, for deeper rounds
 	kw       []store.KeywordHit // the keyword list as deep as kwLimit, once read
 	kwLimit  int

@@ -29,11 +29,7 @@ type Observed struct {
 // by the model's probability that each answers the query, which becomes
 // its score. Those below them keep their order, scored no higher.
 func (e *Engine) rescore(ctx context.Context, rd *store.Reader, q *query, cands []candidate) ([]candidate, error) {
-	var embedder string
-	if e.emb != nil {
-		embedder = e.emb.ModelID()
-	}
-	stage := e.model.For(string(q.mode), embedder)
+	stage := e.stage(q.mode)
 	if (stage == nil && e.opts.Observe == nil) || len(cands) == 0 {
 		return cands, nil
 	}
@@ -265,10 +261,12 @@ func (e *Engine) passageFeatures(ctx context.Context, rd *store.Reader, q *query
 	if err != nil {
 		return err
 	}
-	heads, err := e.headingNotes(ctx, rd)
-	if err != nil {
-		return err
+	if q.heads == nil {
+		if q.heads, err = e.headingNotes(ctx, rd); err != nil {
+			return err
+		}
 	}
+	heads := q.heads
 	in, err := headingsIn(ctx, q.req.Query, ids, ps)
 	if err != nil {
 		return err
@@ -374,16 +372,27 @@ func (e *Engine) semanticFeatures(q *query, top []candidate, xs []rescore.Vector
 	}
 }
 
+// stage is the second stage that rescores searches of mode with this
+// engine's embedder, or nil.
+func (e *Engine) stage(mode mdsearch.Mode) *rescore.Stage {
+	var embedder string
+	if e.emb != nil {
+		embedder = e.emb.ModelID()
+	}
+	return e.model.For(string(mode), embedder)
+}
+
 // whileEmbedding reads, while the query is embedded, what the second
 // stage will read later whatever the query's vector: a fresh process
 // (a command-line search) waits tens of milliseconds for its model, and
 // counting the index's headings takes several. Later searches find it
 // remembered.
 func (e *Engine) whileEmbedding(ctx context.Context, rd *store.Reader, q *query) error {
-	if q.mode != mdsearch.ModeHybrid || e.model.For(string(q.mode), e.emb.ModelID()) == nil {
+	if q.mode != mdsearch.ModeHybrid || e.stage(q.mode) == nil {
 		return nil
 	}
-	_, err := e.headingNotes(ctx, rd)
+	var err error
+	q.heads, err = e.headingNotes(ctx, rd)
 	return err
 }
 
