@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"strings"
+	"sync"
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/rescore"
@@ -94,14 +95,14 @@ func (e *Engine) features(ctx context.Context, rd *store.Reader, q *query, top [
 	for i, c := range top {
 		ids[i] = c.id
 	}
-	if err := e.keywordFeatures(ctx, rd, q, ids, xs); err != nil {
-		return nil, err
+	var cosines sync.WaitGroup
+	if q.snap != nil { // from memory, while SQLite reads the passages
+		cosines.Go(func() { e.semanticFeatures(q, top, xs) })
 	}
-	if err := e.passageFeatures(ctx, rd, q, ids, xs); err != nil {
+	err := e.readFeatures(ctx, rd, q, ids, xs)
+	cosines.Wait()
+	if err != nil {
 		return nil, err
-	}
-	if q.snap != nil {
-		e.semanticFeatures(q, top, xs)
 	}
 	listFeatures(top, xs)
 	if rescore.IsQuestion(q.req.Query) {
@@ -120,6 +121,19 @@ func (e *Engine) features(ctx context.Context, rd *store.Reader, q *query, top [
 	}
 	relative(xs, rescore.CosRel, rescore.CosRel)
 	return xs, nil
+}
+
+// readFeatures are the features read from the index: the candidates'
+// passages, read once, then their keyword and passage features.
+func (e *Engine) readFeatures(ctx context.Context, rd *store.Reader, q *query, ids []int64, xs []rescore.Vector) error {
+	ps, err := rd.Passages(ctx, ids)
+	if err != nil {
+		return err
+	}
+	if err := e.keywordFeatures(ctx, rd, q, ids, ps, xs); err != nil {
+		return err
+	}
+	return e.passageFeatures(ctx, rd, q, ids, ps, xs)
 }
 
 // relative sets feature to of every vector to its feature from minus the
@@ -168,7 +182,7 @@ func rankFeature(rank int) float64 {
 
 // keywordFeatures scores each query term, and each pair of adjacent terms
 // as a phrase and within a few words, on the candidates' fields.
-func (e *Engine) keywordFeatures(ctx context.Context, rd *store.Reader, q *query, ids []int64, xs []rescore.Vector) error {
+func (e *Engine) keywordFeatures(ctx context.Context, rd *store.Reader, q *query, ids []int64, ps map[int64]store.Passage, xs []rescore.Vector) error {
 	if len(q.terms) == 0 {
 		return nil
 	}
@@ -193,7 +207,7 @@ func (e *Engine) keywordFeatures(ctx context.Context, rd *store.Reader, q *query
 	for _, p := range pairs {
 		exprs = append(exprs, p[0]+" + "+p[1], "NEAR("+p[0]+" "+p[1]+", 8)")
 	}
-	m, err := rd.MatchFields(ctx, exprs, ids)
+	m, err := store.MatchPassages(ctx, exprs, ps)
 	if err != nil {
 		return err
 	}
@@ -256,11 +270,8 @@ func b2f(b bool) float64 {
 
 // passageFeatures are the passage's length, depth, how common its
 // heading is and how much of the heading the query names.
-func (e *Engine) passageFeatures(ctx context.Context, rd *store.Reader, q *query, ids []int64, xs []rescore.Vector) error {
-	ps, err := rd.Passages(ctx, ids)
-	if err != nil {
-		return err
-	}
+func (e *Engine) passageFeatures(ctx context.Context, rd *store.Reader, q *query, ids []int64, ps map[int64]store.Passage, xs []rescore.Vector) error {
+	var err error
 	if q.heads == nil {
 		if q.heads, err = e.headingNotes(ctx, rd); err != nil {
 			return err

@@ -13,7 +13,7 @@ const (
 	FirstRel            // FirstScore minus the query's best
 	KW                  // log(1 + bm25 magnitude over all fields, as ranked)
 	KWRel               // KW minus the query's best
-	BM25Text            // log(1 + bm25) of the passage text alone, among the candidates (store.MatchFields)
+	BM25Text            // log(1 + bm25) of the passage text alone, among the candidates (store.MatchPassages)
 	BM25Heading         // of the heading path alone
 	BM25Title           // of the title and file name alone
 	BM25Tags            // of the tags alone

@@ -73,12 +73,7 @@ func (s *Reader) Chunks(ctx context.Context, ids []int64) (map[int64]*ChunkRow, 
 	if len(ids) == 0 {
 		return out, nil
 	}
-	args := make([]any, len(ids))
-	for i, id := range ids {
-		args[i] = id
-	}
-	q := s.chunkSelect() + ` WHERE c.id IN (?` + strings.Repeat(",?", len(ids)-1) + `)`
-	rows, err := s.r.QueryContext(ctx, q, args...)
+	rows, err := s.queryIn(ctx, s.chunkSelect()+` WHERE c.id`, ids)
 	if err != nil {
 		return nil, err
 	}

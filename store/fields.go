@@ -29,9 +29,22 @@ func (s *Reader) MatchFields(ctx context.Context, exprs []string, ids []int64) (
 	if len(exprs) == 0 || len(ids) == 0 {
 		return emptyMatches(len(exprs)), nil
 	}
-	rows, err := s.keywordRows(ctx, ids)
+	ps, err := s.Passages(ctx, ids)
 	if err != nil {
 		return nil, err
+	}
+	return MatchPassages(ctx, exprs, ps)
+}
+
+// MatchPassages is MatchFields on passages already read: the second
+// stage reads its candidates once for its keyword features and the rest.
+func MatchPassages(ctx context.Context, exprs []string, ps map[int64]Passage) ([]map[int64]FieldScores, error) {
+	if len(exprs) == 0 || len(ps) == 0 {
+		return emptyMatches(len(exprs)), nil
+	}
+	rows := make(map[int64][4]string, len(ps))
+	for id, p := range ps {
+		rows[id] = p.Keywords
 	}
 	return matchKeywordRows(ctx, exprs, rows)
 }
@@ -123,42 +136,6 @@ func (s *Reader) HeadingNotes(ctx context.Context) (map[string]int, error) {
 			return nil, err
 		}
 		out[h] = n
-	}
-	return out, rows.Err()
-}
-
-// Passage is what the second stage reads of a chunk besides its scores.
-type Passage struct {
-	Words   int    // the passage's words
-	Level   int    // its section's heading level (0 before any heading)
-	Heading string // its section's heading text, lower case
-	Title   string // its note's title, lower case
-}
-
-// Passages returns the passages with the given ids; ids no longer stored
-// are left out.
-func (s *Reader) Passages(ctx context.Context, ids []int64) (map[int64]Passage, error) {
-	out := make(map[int64]Passage, len(ids))
-	if len(ids) == 0 {
-		return out, nil
-	}
-	args := make([]any, len(ids))
-	for i, id := range ids {
-		args[i] = id
-	}
-	rows, err := s.r.QueryContext(ctx, `SELECT c.id, c.word_count, s.heading_level, lower(s.section), lower(d.title)
-		FROM chunks c JOIN sections s ON s.id = c.section_id JOIN documents d ON d.id = c.doc_id WHERE c.id IN (?`+strings.Repeat(",?", len(ids)-1)+`)`, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var id int64
-		var p Passage
-		if err := rows.Scan(&id, &p.Words, &p.Level, &p.Heading, &p.Title); err != nil {
-			return nil, err
-		}
-		out[id] = p
 	}
 	return out, rows.Err()
 }

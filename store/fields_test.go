@@ -85,9 +85,13 @@ func TestMatchFieldsAsTheIndex(t *testing.T) {
 		t.Errorf("alias, number alias, merged section or tag not matched: %v %v %v %v", got[7], got[8], got[5], got[6])
 	}
 	// Go read them all, and scored them as the scratch table does.
-	kw, err := s.keywordRows(ctx, ids)
+	ps, err := s.Passages(ctx, ids)
 	if err != nil {
 		t.Fatal(err)
+	}
+	kw := map[int64][4]string{}
+	for id, p := range ps {
+		kw[id] = p.Keywords
 	}
 	inGo, err := matchInGo(ctx, exprs, kw)
 	if err != nil {

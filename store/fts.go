@@ -53,7 +53,11 @@ func (s *Reader) Keyword(ctx context.Context, match string, f Filter, w Weights,
 			WHERE chunks_fts MATCH ? AND ` + cond + ` ORDER BY rank LIMIT ?`
 		args = append(append([]any{w.Text, w.Heading, w.Title, w.Tags, match}, cargs...), limit)
 	}
-	rows, err := s.r.QueryContext(ctx, q, args...)
+	query := s.query // one statement text: kept prepared
+	if !f.IsZero() {
+		query = s.r.QueryContext // a text a filter's shape makes
+	}
+	rows, err := query(ctx, q, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -118,7 +122,7 @@ func (s *Reader) KeywordAny(ctx context.Context, terms []string, f Filter, w Wei
 func (s *Reader) TermRows(ctx context.Context, terms []string, limit int) ([]int, error) {
 	counts := make([]int, len(terms))
 	for i, t := range terms {
-		err := s.r.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)`,
+		err := s.queryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)`,
 			t, limit).Scan(&counts[i])
 		if err != nil {
 			return nil, err

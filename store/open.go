@@ -122,7 +122,7 @@ func openFile(ctx context.Context, path string, readOnly, create bool) (*Store, 
 		s.w.Close()
 		return nil, nil, err
 	}
-	s.Reader = &Reader{r: s.pool}
+	s.Reader = &Reader{r: s.pool, stmts: newStmtCache(s.pool)}
 	for _, c := range addedColumns {
 		if *c.has(s.Reader), err = hasColumn(ctx, s.pool, c.table, c.column); err != nil {
 			break

@@ -173,7 +173,8 @@ type querier interface {
 // Reader runs the read queries a search needs. The Store's Reader uses the
 // connection pool; a ReadTx's sees one consistent snapshot.
 type Reader struct {
-	r querier
+	r     querier
+	stmts *stmtCache // statements kept on the pool; nil for none
 	// readSection, readSections and warnings say the index has the
 	// columns sections.read_section, chunks.read_sections and
 	// documents.warnings (an index of version 2 written before they came
@@ -219,6 +220,7 @@ func (s *Store) SizeBytes() int64 {
 // Close checkpoints the WAL and closes the file.
 func (s *Store) Close() error {
 	s.w.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`)
+	s.stmts.close()
 	err := s.pool.Close()
 	if err2 := s.w.Close(); err == nil {
 		err = err2

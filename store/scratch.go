@@ -5,8 +5,6 @@ import (
 	"database/sql"
 	"encoding/json"
 	"strings"
-
-	"github.com/mdsearch/mdsearch"
 )
 
 // keywordTokenizer is the keyword index's tokenizer (schema.go), which
@@ -150,53 +148,6 @@ func fill(ctx context.Context, c *scratchConn, rows map[int64][4]string) error {
 		return err
 	}
 	return tx.Commit()
-}
-
-// keywordRows are the keyword index's rows of ids (text, heading, title,
-// tags) as putChunk wrote them, made again from what the index stores:
-// one read of the columns they come from, the notes' frontmatter with
-// them.
-func (s *Reader) keywordRows(ctx context.Context, ids []int64) (map[int64][4]string, error) {
-	out := make(map[int64][4]string, len(ids))
-	if len(ids) == 0 {
-		return out, nil
-	}
-	args := make([]any, len(ids))
-	for i, id := range ids {
-		args[i] = id
-	}
-	rows, err := s.r.QueryContext(ctx, `SELECT c.id, c.doc_id, d.path, d.title, d.tags, d.frontmatter,
-		s.section_path, c.text, c.sections
-		FROM chunks c JOIN sections s ON s.id = c.section_id JOIN documents d ON d.id = c.doc_id
-		WHERE c.id IN (?`+strings.Repeat(",?", len(ids)-1)+`)`, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	fms := map[int64]map[string]any{}
-	for rows.Next() {
-		var id, doc int64
-		var path, title, tags, sp string
-		var fm, covered sql.NullString
-		var c mdsearch.Chunk
-		if err := rows.Scan(&id, &doc, &path, &title, &tags, &fm, &sp, &c.Text, &covered); err != nil {
-			return nil, err
-		}
-		json.Unmarshal([]byte(tags), &c.Tags)
-		json.Unmarshal([]byte(sp), &c.SectionPath)
-		if covered.Valid {
-			json.Unmarshal([]byte(covered.String), &c.Sections)
-		}
-		m, seen := fms[doc]
-		if !seen && fm.Valid {
-			m = frontmatter(fm.String)
-			fms[doc] = m
-		}
-		text, heading := chunkKeywords(&c)
-		titleCol, tagsCol := docKeywords(title, path, m, c.Tags)
-		out[id] = [4]string{text, heading, titleCol, tagsCol}
-	}
-	return out, rows.Err()
 }
 
 // frontmatter reads a note's stored frontmatter; nil when it does not

@@ -1,0 +1,66 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+
+	"github.com/mdsearch/mdsearch"
+)
+
+// Passage is what the second stage reads of a chunk besides its scores.
+// Heading and Title are lowered as SQLite's lower() does (ASCII), as
+// HeadingNotes keys them.
+type Passage struct {
+	Words   int    // the passage's words
+	Level   int    // its section's heading level (0 before any heading)
+	Heading string // its section's heading text, lower case
+	Title   string // its note's title, lower case
+	// Keywords is the passage's keyword index row (text, heading, title,
+	// tags) as putChunk wrote it, made again from what the index stores.
+	Keywords [4]string
+}
+
+// Passages returns the passages with the given ids, in one read of the
+// columns they come from, the notes' frontmatter with them; ids no
+// longer stored are left out.
+func (s *Reader) Passages(ctx context.Context, ids []int64) (map[int64]Passage, error) {
+	out := make(map[int64]Passage, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	rows, err := s.queryIn(ctx, `SELECT c.id, c.doc_id, c.word_count, s.heading_level, lower(s.section), lower(d.title),
+		d.path, d.title, d.tags, d.frontmatter, s.section_path, c.text, c.sections
+		FROM chunks c JOIN sections s ON s.id = c.section_id JOIN documents d ON d.id = c.doc_id
+		WHERE c.id`, ids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	fms := map[int64]map[string]any{}
+	for rows.Next() {
+		var id, doc int64
+		var p Passage
+		var path, title, tags, sp string
+		var fm, covered sql.NullString
+		var c mdsearch.Chunk
+		if err := rows.Scan(&id, &doc, &p.Words, &p.Level, &p.Heading, &p.Title, &path, &title, &tags, &fm, &sp, &c.Text, &covered); err != nil {
+			return nil, err
+		}
+		json.Unmarshal([]byte(tags), &c.Tags)
+		json.Unmarshal([]byte(sp), &c.SectionPath)
+		if covered.Valid {
+			json.Unmarshal([]byte(covered.String), &c.Sections)
+		}
+		m, seen := fms[doc]
+		if !seen && fm.Valid {
+			m = frontmatter(fm.String)
+			fms[doc] = m
+		}
+		text, head := chunkKeywords(&c)
+		titleCol, tagsCol := docKeywords(title, path, m, c.Tags)
+		p.Keywords = [4]string{text, head, titleCol, tagsCol}
+		out[id] = p
+	}
+	return out, rows.Err()
+}
