@@ -86,9 +86,12 @@ var questionWords = map[string]bool{"how": true, "what": true, "why": true, "whe
 // the others, it raised the ranking of every dev set when that set was
 // left out of the fit (docs/evaluation.md); features that helped one
 // style of query and cost another (heading-field bm25 lifts link-context
-// queries and sinks questions) are computed but left out.
+// queries and sinks questions) are computed but left out. PairPhrase and
+// BM25Title came last: the query's words as a phrase, and the note's title
+// naming them, tell the note that treats a topic from one whose heading
+// merely names one of its words (docs/evaluation.md).
 var Ranked = []int{FirstScore, FirstRel, KWRel, CosRel, CoverAllRel, CoverHeadRel, QHeading, QText,
-	PairNear, Boiler, Depth, PageTop, PageOther, Words, HeadIn, HeadAll}
+	PairNear, Boiler, Depth, PageTop, PageOther, Words, HeadIn, HeadAll, PairPhrase, BM25Title}
 
 // Unranked are the features not in Ranked.
 func Unranked() []int {
