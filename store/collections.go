@@ -36,7 +36,7 @@ func scanCollection(sc interface{ Scan(...any) error }) (Collection, error) {
 
 // Collections lists every collection by name.
 func (s *Store) Collections(ctx context.Context) ([]Collection, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT `+collectionCols+` FROM collections ORDER BY name`)
+	rows, err := s.query(ctx, `SELECT `+collectionCols+` FROM collections ORDER BY name`)
 	if err != nil {
 		return nil, err
 	}
@@ -103,7 +103,7 @@ func (s *Store) CollectionStats(ctx context.Context, id, modelID int64) (Collect
 // Meta reads a value of the meta table ("" when unset).
 func (s *Reader) Meta(ctx context.Context, key string) (string, error) {
 	var v string
-	err := s.r.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = ?`, key).Scan(&v)
+	err := s.queryRow(ctx, `SELECT value FROM meta WHERE key = ?`, key).Scan(&v)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", nil
 	}
