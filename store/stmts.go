@@ -24,19 +24,30 @@ func newStmtCache(db *sql.DB) *stmtCache {
 	return &stmtCache{db: db, m: map[string]*sql.Stmt{}}
 }
 
-// get returns q prepared, or nil when it cannot be kept.
+// get returns q prepared, or nil when it cannot be kept. It prepares
+// outside the lock: a prepare may wait for a connection, and other
+// searches' kept statements must not wait with it.
 func (c *stmtCache) get(ctx context.Context, q string) (*sql.Stmt, error) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	if st, ok := c.m[q]; ok {
+	st, ok := c.m[q]
+	full := len(c.m) >= maxStmts
+	c.mu.Unlock()
+	if ok || full {
 		return st, nil
-	}
-	if len(c.m) >= maxStmts {
-		return nil, nil
 	}
 	st, err := c.db.PrepareContext(ctx, q)
 	if err != nil {
 		return nil, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if kept, ok := c.m[q]; ok { // another search prepared it meanwhile
+		st.Close()
+		return kept, nil
+	}
+	if len(c.m) >= maxStmts {
+		st.Close()
+		return nil, nil
 	}
 	c.m[q] = st
 	return st, nil

@@ -2,6 +2,7 @@ package store
 
 import (
 	"fmt"
+	"sync"
 	"testing"
 )
 
@@ -43,6 +44,24 @@ func TestQueryIn(t *testing.T) {
 			}
 		}
 	}
+	// Searches at once share the kept statements.
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			asked := all[g : g+17]
+			for range 20 {
+				if m, err := s.Chunks(ctx, asked); err != nil || len(m) != len(asked) {
+					t.Errorf("at once: %d rows, %v", len(m), err)
+					return
+				}
+				if _, err := s.Generation(ctx); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
 	if k := len(s.stmts.m); k > 8 {
 		t.Errorf("%d statements kept; want the padded texts only", k)
 	}
