@@ -15,13 +15,13 @@
 // float32 scale per vector (see Quantize), a quarter of float32's size.
 //
 // The search's second stage matches query words on a few candidates
-// (MatchFields, MatchPassages) among those candidates alone, never in the file, so the
-// cost does not grow with the index: their keyword rows are made again as
-// indexing wrote them and read in Go as the keyword index's tokenizer
-// reads them (characters classed and words stemmed by SQLite itself,
-// remembered across searches), or, for what Go cannot vouch for, written
-// into a scratch FTS5 table in memory. Passages reads a candidate's row
-// once for that and for the rest of the second stage.
+// (MatchFields, MatchPassages) among those candidates alone, never in the
+// file, so the cost does not grow with the index: their keyword rows are
+// made again as indexing wrote them and read in Go as the keyword index's
+// tokenizer reads them (characters classed and words stemmed by SQLite
+// itself, remembered across searches), or, for what Go cannot vouch for,
+// written into a scratch FTS5 table in memory. Passages reads a
+// candidate's row once for that and for the rest of the second stage.
 //
 // The statements a search runs on every call (its keyword list, term
 // counts, the rows of its candidates and results) are kept prepared on the
