@@ -153,27 +153,28 @@ func (s *Reader) KeywordRows(ctx context.Context) (int, error) {
 	case err != nil:
 		return 0, err
 	}
-	n, ok := varint(rec)
-	if !ok {
+	n, size := varint(rec)
+	if size == 0 {
 		return 0, fmt.Errorf("keyword index: unreadable row count")
 	}
 	return int(min(n, math.MaxInt32)), nil
 }
 
 // varint decodes SQLite's variable-length integer: big-endian groups of
-// seven bits, high bit set on all but the last, the ninth byte whole.
-func varint(b []byte) (uint64, bool) {
+// seven bits, high bit set on all but the last, the ninth byte whole. It
+// returns the value and its length in bytes, 0 when b ends first.
+func varint(b []byte) (uint64, int) {
 	var v uint64
 	for i := 0; i < len(b) && i < 9; i++ {
 		if i == 8 {
-			return v<<8 | uint64(b[i]), true
+			return v<<8 | uint64(b[i]), 9
 		}
 		v = v<<7 | uint64(b[i]&0x7f)
 		if b[i] < 0x80 {
-			return v, true
+			return v, i + 1
 		}
 	}
-	return 0, false
+	return 0, 0
 }
 
 // maxTieredTerms bounds the all-but-one tier, one query per term: with

@@ -244,7 +244,8 @@ func TestVarint(t *testing.T) {
 		{nil, 0, false},
 	}
 	for _, c := range cases {
-		if got, ok := varint(c.in); got != c.want || ok != c.ok {
+		got, size := varint(c.in)
+		if ok := size > 0; got != c.want || ok != c.ok {
 			t.Errorf("varint(% x) = %d, %v; want %d, %v", c.in, got, ok, c.want, c.ok)
 		}
 	}

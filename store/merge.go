@@ -26,31 +26,15 @@ func segmentCount(block []byte) (int, error) {
 		return 0, errors.New("store: unknown FTS5 structure record")
 	}
 	b := block[8:]
-	_, n := ftsVarint(b) // levels
+	_, n := varint(b) // levels
 	if n == 0 {
 		return 0, errors.New("store: short FTS5 structure record")
 	}
-	segs, m := ftsVarint(b[n:])
+	segs, m := varint(b[n:])
 	if m == 0 {
 		return 0, errors.New("store: short FTS5 structure record")
 	}
 	return int(segs), nil
-}
-
-// ftsVarint decodes SQLite's varint (big-endian groups of 7 bits, the
-// ninth byte whole) and returns its length, 0 when b ends first.
-func ftsVarint(b []byte) (uint64, int) {
-	var v uint64
-	for i := 0; i < len(b); i++ {
-		if i == 8 {
-			return v<<8 | uint64(b[i]), 9
-		}
-		v = v<<7 | uint64(b[i]&0x7f)
-		if b[i] < 0x80 {
-			return v, i + 1
-		}
-	}
-	return 0, 0
 }
 
 // OptimizeKeywords merges the keyword index's segments into one: merged,
