@@ -17,15 +17,36 @@ import (
 // DevSet is a labelled query set over its vault.
 type DevSet struct {
 	Name, Vault, Queries string
+	// Unrelated names the sets about other things altogether, whose
+	// queries have no partial answers in this vault either: the
+	// off-topic queries scripts/eval-dev.sh asks it.
+	Unrelated []string
 }
 
 // DevSets are the dev query sets in the shared corpora folder: the only
 // sets the second stage is fitted on (docs/evaluation.md).
 func DevSets(corpora string) []DevSet {
-	at := func(name, vault string) DevSet {
-		return DevSet{Name: name, Vault: filepath.Join(corpora, name, vault), Queries: filepath.Join(corpora, name, "queries.jsonl")}
+	at := func(name, vault string, unrelated ...string) DevSet {
+		return DevSet{Name: name, Vault: filepath.Join(corpora, name, vault), Queries: filepath.Join(corpora, name, "queries.jsonl"), Unrelated: unrelated}
 	}
-	return []DevSet{at("chroma-wikitexts", "vault"), at("qmd-eval", "test"), at("vue-docs", "vault"), at("rust-book", "src")}
+	const wiki = "chroma-wikitexts"
+	return []DevSet{at(wiki, "vault", "vue-docs", "rust-book"), at("qmd-eval", "test", wiki), at("vue-docs", "vault", wiki), at("rust-book", "src", wiki)}
+}
+
+// UnrelatedFor are every query of the sets set.Unrelated names.
+func UnrelatedFor(set DevSet, all []DevSet) ([]string, error) {
+	var out []string
+	for _, o := range all {
+		if !slices.Contains(set.Unrelated, o.Name) {
+			continue
+		}
+		qs, err := LoadOffTopic(o.Queries)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, qs...)
+	}
+	return out, nil
 }
 
 // OffTopicFor are the queries of the other sets, which set's vault
