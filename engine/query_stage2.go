@@ -105,6 +105,11 @@ func (e *Engine) features(ctx context.Context, rd *store.Reader, q *query, top [
 		return nil, err
 	}
 	listFeatures(top, xs)
+	if AsksNothing(q.req.Query) {
+		for i := range xs {
+			xs[i][rescore.CommonOnly] = 1
+		}
+	}
 	if rescore.IsQuestion(q.req.Query) {
 		for i := range xs {
 			xs[i][rescore.Question] = 1

@@ -151,6 +151,37 @@ func unspacedTerms(words []string) [][]string {
 	return terms
 }
 
+// CommonWordsOf is the query's common words (stopwords) alone, in order,
+// one a word: "how do I" of "how do I feed the starter". eval makes
+// queries that ask for nothing from real ones with it.
+func CommonWordsOf(query string) string {
+	var out []string
+	for _, w := range tokens(store.KeywordFold(query)) {
+		if stopwords[w] {
+			out = append(out, w)
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+// AsksNothing reports whether every word of a query is a common word, as
+// in "the" or "how do I": it names nothing to look for, so no passage can
+// be known to answer it (the calibrator reads it: rescore.CommonOnly). A
+// quoted phrase ("The Who") or a prefix asks for that text.
+func AsksNothing(query string) bool {
+	folded := quotes.Replace(store.KeywordFold(query))
+	if strings.ContainsAny(folded, `"*`) {
+		return false
+	}
+	words := tokens(folded)
+	for _, w := range words {
+		if !stopwords[w] {
+			return false
+		}
+	}
+	return len(words) > 0
+}
+
 // stopwords are words too common to help a keyword match.
 var stopwords = func() map[string]bool {
 	m := map[string]bool{}

@@ -62,6 +62,39 @@ func TestMatchQuery(t *testing.T) {
 	}
 }
 
+func TestAsksNothing(t *testing.T) {
+	cases := []struct {
+		in      string
+		nothing bool
+		common  string
+	}{
+		{"the", true, "the"},
+		{"How do I", true, "how do i"},
+		{"what is it?", true, "what is it"},
+		{"  THE   of\tand ", true, "the of and"},
+		{"how do I feed the starter", false, "how do i the"},
+		{"hooch", false, ""},
+		{`"The Who"`, false, "the who"}, // a phrase asks for that text
+		{"“the who”", false, "the who"}, // so does one in typographic quotes
+		{"the*", false, "the"},          // and a prefix
+		{"", false, ""},                 // no words: nothing to judge
+		{"?!", false, ""},
+		{"Ｔｈｅ", true, "the"}, // folded as the index folds it
+		{"the 日本", false, "the"},
+	}
+	for _, c := range cases {
+		if got := AsksNothing(c.in); got != c.nothing {
+			t.Errorf("AsksNothing(%q) = %v, want %v", c.in, got, c.nothing)
+		}
+		if got := CommonWordsOf(c.in); got != c.common {
+			t.Errorf("CommonWordsOf(%q) = %q, want %q", c.in, got, c.common)
+		}
+		if w := CommonWordsOf(c.in); w != "" && !AsksNothing(w) {
+			t.Errorf("CommonWordsOf(%q) = %q, which asks for something", c.in, w)
+		}
+	}
+}
+
 // hostile are inputs that break naive FTS5 query building.
 var hostile = []string{
 	`"`, `""`, `"""`, `*`, `**`, `a*b`, `-`, `--`, `^`, `:`, `a:b`, `(`, `)`, `()`, `{}`, `[`, `]`,

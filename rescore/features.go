@@ -45,6 +45,7 @@ const (
 	QText               // Question × CoverText
 	HeadIn              // share of the section heading's words the query holds (0 for the note's title, or no heading)
 	HeadAll             // 1 when the query holds every word of the section heading
+	CommonOnly          // 1 when every word of the query is a common one ("how do I"): it asks for nothing in particular
 	NumFeatures
 )
 
@@ -54,7 +55,7 @@ var Names = [NumFeatures]string{
 	"cover_text", "cover_heading", "cover_title", "cover_all", "cover_all_rel", "cover_heading_rel",
 	"pair_phrase", "pair_near", "cos", "cos2", "cos_head", "cos_rel", "kw_rank", "sem_rank", "both",
 	"words", "depth", "page_top", "page_other", "boiler", "query_cover", "query_terms", "query_cos",
-	"question", "q_heading", "q_text", "head_in", "head_all",
+	"question", "q_heading", "q_text", "head_in", "head_all", "common_only",
 }
 
 // Vector is one candidate's features.
@@ -66,7 +67,7 @@ var Semantic = []int{Cos, Cos2, CosHead, CosRel, SemRank, Both, QueryCos}
 
 // PerQuery are the features every candidate of a query shares: a ranker
 // cannot learn from them (FitRanker), a calibrator can.
-var PerQuery = []int{QueryCover, QueryTerms, QueryCos, Question}
+var PerQuery = []int{QueryCover, QueryTerms, QueryCos, Question, CommonOnly}
 
 // IsQuestion reports whether a query is asked as a question.
 func IsQuestion(query string) bool {

@@ -48,11 +48,12 @@ const (
 	CalRank              // 1/log2(1 + its rank by the ranker)
 	CalGap               // its logit minus the best other candidate's: how far the best leads
 	CalTopPage           // PageTop of the ranker's best: an answer's note tends to hold several of the best passages
+	CalCommonOnly        // CommonOnly: a query of common words alone asks for nothing a passage could answer
 	NumCalib
 )
 
 // CalNames name the calibrator's inputs in their order.
-var CalNames = [NumCalib]string{"logit", "logit_rel", "query_cover", "query_cos", "query_terms", "best_kw", "best_cover", "best_first", "rank", "gap", "top_page"}
+var CalNames = [NumCalib]string{"logit", "logit_rel", "query_cover", "query_cos", "query_terms", "best_kw", "best_cover", "best_first", "rank", "gap", "top_page", "common_only"}
 
 // CalTop is how many of a query's best-ranked candidates the calibrator
 // is fitted on: the results a person reads, whose scores it must get
@@ -106,7 +107,7 @@ func CalInputs(xs []Vector, logits []float64) [][NumCalib]float64 {
 			gap = logits[i] - second
 		}
 		out[i] = [NumCalib]float64{logits[i], logits[i] - best, xs[i][QueryCover], xs[i][QueryCos], xs[i][QueryTerms], kw, cover, first,
-			1 / math.Log2(1+float64(rank[i])), gap, xs[top][PageTop]}
+			1 / math.Log2(1+float64(rank[i])), gap, xs[top][PageTop], xs[i][CommonOnly]}
 	}
 	return out
 }

@@ -170,6 +170,7 @@ type FitOptions struct {
 	CalL2    float64 // the calibrator's penalty on its standardised weights
 	CalMask  []int   // calibrator inputs left out
 	OffTopic float64 // weight of a set's off-topic queries, against 1 for its own
+	Nothing  float64 // weight of its off-topic queries that ask nothing (AskingNothing)
 	Command  string  // recorded in the model
 }
 
@@ -177,24 +178,29 @@ type FitOptions struct {
 const FitCommand = "go run ./internal/eval/fitrescore -o rescore/model.json"
 
 // DefaultFit is how model.json was fitted.
-var DefaultFit = FitOptions{L2: 10, CalL2: 0.01, OffTopic: 1}
+var DefaultFit = FitOptions{L2: 10, CalL2: 0.01, OffTopic: 1, Nothing: 0.25}
 
 // FitModel fits the second stage of each mode on samples: a ranker on
 // the queries the sets label, then a calibrator on its logits over those
 // and the off-topic queries. Every set counts alike, and within a set
-// every query; a set's off-topic queries together weigh fo.OffTopic.
+// every query; a set's off-topic queries together weigh fo.OffTopic, and
+// those that ask nothing fo.Nothing more.
 func FitModel(samples []Sample, fo FitOptions) (*rescore.Model, error) {
 	m := &rescore.Model{Command: fo.Command, Features: rescore.Names[:], Calibration: rescore.CalNames[:], Modes: map[string]*rescore.Stage{}}
 	type key struct {
-		set  string
-		mode mdsearch.Mode
-		off  bool
+		set     string
+		mode    mdsearch.Mode
+		off     bool
+		nothing bool // off-topic queries that ask nothing (AskingNothing): a group of their own
+	}
+	keyOf := func(s Sample) key {
+		return key{s.Set, s.Mode, s.OffTopic, s.OffTopic && engine.AsksNothing(s.Query)}
 	}
 	queries := map[key]int{}
 	sets := map[string]bool{}
 	for _, s := range samples {
 		if len(s.Rows) > 0 {
-			queries[key{s.Set, s.Mode, s.OffTopic}]++
+			queries[keyOf(s)]++
 			sets[s.Set] = true
 		}
 		if s.Embedder != "" {
@@ -205,8 +211,11 @@ func FitModel(samples []Sample, fo FitOptions) (*rescore.Model, error) {
 		}
 	}
 	weight := func(s Sample) float64 {
-		w := 1 / float64(queries[key{s.Set, s.Mode, s.OffTopic}])
-		if s.OffTopic {
+		k := keyOf(s)
+		w := 1 / float64(queries[k])
+		if k.nothing {
+			w *= fo.Nothing
+		} else if s.OffTopic {
 			w *= fo.OffTopic
 		}
 		return w
@@ -263,10 +272,33 @@ func FitModel(samples []Sample, fo FitOptions) (*rescore.Model, error) {
 		m.Modes[string(mode)] = stage
 	}
 	for _, s := range slices.Sorted(maps.Keys(sets)) {
-		on, off := queries[key{s, mdsearch.ModeHybrid, false}], queries[key{s, mdsearch.ModeHybrid, true}]
-		m.Fitted = append(m.Fitted, fmt.Sprintf("%s: %d queries, %d off-topic", s, on, off))
+		on, off := queries[key{s, mdsearch.ModeHybrid, false, false}], queries[key{s, mdsearch.ModeHybrid, true, false}]
+		nothing := queries[key{s, mdsearch.ModeHybrid, true, true}]
+		m.Fitted = append(m.Fitted, fmt.Sprintf("%s: %d queries, %d off-topic, %d asking nothing", s, on, off, nothing))
 	}
 	return m, nil
+}
+
+// AskingNothing are queries that ask for nothing (engine.AsksNothing):
+// the common words of each of qs ("how do I", "what is the"), at most
+// per of them, each once, spread evenly through qs. The fit asks them of
+// every set as off-topic queries, so that a query that names nothing
+// scores low however well its common words match.
+func AskingNothing(qs []string, per int) []string {
+	var all []string
+	seen := map[string]bool{}
+	for _, q := range qs {
+		if c := engine.CommonWordsOf(q); c != "" && !seen[c] {
+			seen[c] = true
+			all = append(all, c)
+		}
+	}
+	var out []string
+	step := max(1, len(all)/per)
+	for i := 0; i < len(all) && i/step < per; i += step {
+		out = append(out, all[i])
+	}
+	return out
 }
 
 // offTopicPerSet is how many queries of each other set serve as a set's
@@ -318,6 +350,7 @@ func CollectDev(ctx context.Context, emb embed.Embedder, corpora, cacheDir strin
 		if err != nil {
 			return nil, err
 		}
+		off = append(off, AskingNothing(off, offTopicPerSet)...)
 		o := Options{Vault: set.Vault, Queries: qs, Embedder: emb, OffTopic: off, Log: log}
 		if cacheDir != "" {
 			o.EmbedCache = filepath.Join(cacheDir, set.Name+".gob")

@@ -69,7 +69,19 @@ func TestNonsenseScoresLow(t *testing.T) {
 			t.Errorf("%q scores %.3f, not below the dev questions' median top score %.3f", q, s, median)
 		}
 	}
+	// A query of common words alone names nothing to look for, however
+	// well its words match: it must not score strong.
+	for _, q := range askingNothing {
+		s := top(q)
+		t.Logf("%q: %.3f", q, s)
+		if s >= Strong {
+			t.Errorf("%q, which asks for nothing, scores %.3f, at least %.2f", q, s, Strong)
+		}
+	}
 }
+
+// askingNothing are queries of common words alone (engine.AsksNothing).
+var askingNothing = []string{"the", "a", "how do I", "what is it", "of and to", "is there"}
 
 // TestKeywordScoresCalibrated: the first stage's keyword scores read on
 // one scale too (the second stage, which shows its own, is left out). Each
