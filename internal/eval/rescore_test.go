@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/engine"
 	"github.com/mdsearch/mdsearch/internal/testenv"
 	"github.com/mdsearch/mdsearch/rescore"
 )
@@ -183,6 +184,30 @@ func TestSampleRanking(t *testing.T) {
 		hit, mrr := sampleRanking(s, "x", mdsearch.ModeHybrid, first)
 		if hit != tc.hit || math.Abs(mrr-tc.mrr) > 1e-12 {
 			t.Errorf("%s: hit %v, MRR %v; want %v, %v", tc.name, hit, mrr, tc.hit, tc.mrr)
+		}
+	}
+}
+
+func TestAskingNothing(t *testing.T) {
+	cases := []struct {
+		qs   []string
+		per  int
+		want []string
+	}{
+		{[]string{"How do I feed the starter?", "hooch", "how do I bake the bread", "What is it?"}, 10, []string{"how do i the", "what is it"}},
+		{[]string{"CAP theorem", "API versioning"}, 10, nil},
+		{[]string{"the a", "of to", "in on", "is it"}, 2, []string{"the a", "in on"}},
+		{nil, 5, nil},
+	}
+	for _, c := range cases {
+		got := AskingNothing(c.qs, c.per)
+		if !slices.Equal(got, c.want) {
+			t.Errorf("AskingNothing(%q, %d) = %q, want %q", c.qs, c.per, got, c.want)
+		}
+		for _, q := range got {
+			if !engine.AsksNothing(q) {
+				t.Errorf("AskingNothing gave %q, which asks for something", q)
+			}
 		}
 	}
 }
