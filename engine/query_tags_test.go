@@ -27,6 +27,30 @@ func TestUnknownTagNotice(t *testing.T) {
 	}
 }
 
+// A query of common words alone gets its results and a notice that it
+// asks for nothing; one with a word to look for gets none.
+func TestAsksNothingNotice(t *testing.T) {
+	vault := t.TempDir()
+	write(t, vault, "a.md", "# A\n\nHow do I feed the starter? It is the zebra of the kitchen.\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
+	index(t, e, vault, "v")
+	for _, tt := range []struct {
+		query, notice string
+	}{
+		{"how do I", "the query holds only common words (how do i), which name nothing to look for"},
+		{"tag:none the", "the query holds only common words (the)"},
+		{"how do I feed", ""},
+		{`"the"`, ""},
+	} {
+		for _, mode := range []mdsearch.Mode{mdsearch.ModeHybrid, mdsearch.ModeKeyword, mdsearch.ModeSemantic} {
+			resp := search(t, e, mdsearch.SearchRequest{Query: tt.query, Mode: mode})
+			if got := strings.Contains(resp.Notice, "only common words"); got != (tt.notice != "") || !strings.Contains(resp.Notice, tt.notice) {
+				t.Errorf("%q (%s): notice %q, want one holding %q", tt.query, mode, resp.Notice, tt.notice)
+			}
+		}
+	}
+}
+
 // Obsidian's "tag:NAME", "path:TEXT" and "file:TEXT" in a query filter;
 // quoted, they are text; alone, they ask for words.
 func TestOperators(t *testing.T) {
