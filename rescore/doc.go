@@ -13,9 +13,10 @@
 // of very different queries.
 //
 // The model is logistic regression (Fit), fitted on the dev query sets
-// with other sets' queries as off-topic ones (every candidate wrong), so
-// that its output is calibrated: the same probability means the same on
-// every vault, and a question the vault cannot answer scores low. The
+// with other sets' queries as off-topic ones (every candidate wrong), and
+// their common words alone as queries that ask for nothing, so that its
+// output is calibrated: the same probability means the same on every
+// vault, and a question the vault cannot answer scores low. The
 // fitted weights are model.json, embedded; `go test ./internal/eval -run
 // TestRescoreModel -update` fits them again from the dev sets.
 //
