@@ -70,7 +70,7 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (_ *mds
 		addNotice(&resp.Notice, "the model cannot read this query (its vocabulary has no words of this script); showing keyword results")
 	}
 	if AsksNothing(req.Query) {
-		addNotice(&resp.Notice, fmt.Sprintf("the query holds only common words (%s), which name nothing to look for: no result can be known to answer it; add the words you look for", CommonWordsOf(req.Query)))
+		addNotice(&resp.Notice, fmt.Sprintf("the query holds only common words (%s), which name nothing to look for: no result can be known to answer it; add the words you look for, or quote a phrase (\"to be or not to be\")", CommonWordsOf(req.Query)))
 	}
 	// The query is embedded while SQLite answers what needs no vector.
 	var embedded chan queryVector
