@@ -69,7 +69,7 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (_ *mds
 		q.snap, resp.Mode = nil, mdsearch.ModeKeyword
 		addNotice(&resp.Notice, "the model cannot read this query (its vocabulary has no words of this script); showing keyword results")
 	}
-	if AsksNothing(req.Query) {
+	if q.nothing = AsksNothing(req.Query); q.nothing {
 		addNotice(&resp.Notice, fmt.Sprintf("the query holds only common words (%s), which name nothing to look for: no result can be known to answer it; add the words you look for, or quote a phrase (\"to be or not to be\")", CommonWordsOf(req.Query)))
 	}
 	// The query is embedded while SQLite answers what needs no vector.
@@ -301,6 +301,7 @@ type query struct {
 	stale    bool      // snap may hold chunks a running re-index removed
 	vec      []float32 // the embedded query
 	terms    []string  // quoted FTS5 terms; none: no keyword list
+	nothing  bool      // the query's words are common ones alone (AsksNothing)
 	cover    float64   // share of the terms' idf the index holds (keyword mode; see coverage)
 	rowScale float64   // rowScale of the index's keyword rows
 	rows     int       // the index's keyword rows (bm25's N), read once with rowsErr

@@ -105,7 +105,7 @@ func (e *Engine) features(ctx context.Context, rd *store.Reader, q *query, top [
 		return nil, err
 	}
 	listFeatures(top, xs)
-	if AsksNothing(q.req.Query) {
+	if q.nothing {
 		for i := range xs {
 			xs[i][rescore.CommonOnly] = 1
 		}

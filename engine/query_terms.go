@@ -24,7 +24,13 @@ const maxTerms = 32
 // are ORed (store.KeywordAny): bm25 then ranks chunks by how many, and how
 // rare, the matched terms are.
 func matchTerms(input string) []string {
-	var parts []string
+	parts, _ := splitTerms(input)
+	return parts
+}
+
+// splitTerms is matchTerms, and whether the terms are the input's common
+// words alone, kept because nothing else was left (AsksNothing).
+func splitTerms(input string) (parts []string, commonOnly bool) {
 	seen := map[string]bool{}
 	add := func(words []string, prefix bool) {
 		if len(words) == 0 || len(parts) >= maxTerms {
@@ -80,8 +86,9 @@ func matchTerms(input string) []string {
 		for _, w := range stop {
 			add([]string{w}, false)
 		}
+		return parts, len(parts) > 0
 	}
-	return parts
+	return parts, false
 }
 
 // quotes are the quotation marks a phrase may be typed in: ASCII ones,
@@ -167,19 +174,11 @@ func CommonWordsOf(query string) string {
 // AsksNothing reports whether every word of a query is a common word, as
 // in "the" or "how do I": it names nothing to look for, so no passage can
 // be known to answer it (the calibrator reads it: rescore.CommonOnly). A
-// quoted phrase ("The Who") or a prefix asks for that text.
+// quoted phrase ("The Who"), words joined by punctuation or a prefix ask
+// for that text. Its words are read as the keyword query reads them.
 func AsksNothing(query string) bool {
-	folded := quotes.Replace(store.KeywordFold(query))
-	if strings.ContainsAny(folded, `"*`) {
-		return false
-	}
-	words := tokens(folded)
-	for _, w := range words {
-		if !stopwords[w] {
-			return false
-		}
-	}
-	return len(words) > 0
+	_, common := splitTerms(query)
+	return common
 }
 
 // stopwords are words too common to help a keyword match.
