@@ -196,16 +196,7 @@ func TestTermRows(t *testing.T) {
 	if err := s.w.QueryRow(`SELECT id FROM documents WHERE path = 'b.md'`).Scan(&id); err != nil {
 		t.Fatal(err)
 	}
-	tx, err := s.Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := tx.DeleteDocument(id); err != nil {
-		t.Fatal(err)
-	}
-	if err := tx.Commit(); err != nil {
-		t.Fatal(err)
-	}
+	deleteDoc(t, s, id)
 	if err := s.w.QueryRow(`SELECT count(*) FROM chunks_fts`).Scan(&want); err != nil {
 		t.Fatal(err)
 	}

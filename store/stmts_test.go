@@ -74,16 +74,7 @@ func TestQueryIn(t *testing.T) {
 	if _, err := rd.Chunks(ctx, all[:1]); err != nil {
 		t.Fatal(err)
 	}
-	tx, err := s.Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := tx.DeleteDocument(first); err != nil {
-		t.Fatal(err)
-	}
-	if err := tx.Commit(); err != nil {
-		t.Fatal(err)
-	}
+	deleteDoc(t, s, first)
 	if m, err := rd.Chunks(ctx, all[:1]); err != nil || len(m) != 1 {
 		t.Errorf("the transaction lost its snapshot: %d rows, %v", len(m), err)
 	}

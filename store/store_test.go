@@ -55,6 +55,21 @@ func put(t *testing.T, s *Store, coll int64, path, title string, tags []string, 
 	return id
 }
 
+// deleteDoc deletes the note id in a transaction of its own.
+func deleteDoc(t *testing.T, s *Store, id int64) {
+	t.Helper()
+	tx, err := s.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.DeleteDocument(id); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func keyword(t *testing.T, s *Store, match string, f Filter) []string {
 	t.Helper()
 	hits, err := s.Keyword(ctx, match, f, DefaultWeights, 10)
@@ -147,11 +162,7 @@ func TestReplaceAndDeleteKeepFTSInSync(t *testing.T) {
 	if got := keyword(t, s, `"gamma"`, Filter{Tag: "t"}); len(got) != 0 {
 		t.Errorf("old tag still filters: %v", got)
 	}
-	tx, _ := s.Begin(ctx)
-	if err := tx.DeleteDocument(id); err != nil {
-		t.Fatal(err)
-	}
-	tx.Commit()
+	deleteDoc(t, s, id)
 	if got := keyword(t, s, `"gamma"`, Filter{}); len(got) != 0 {
 		t.Errorf("deleted chunk still matches: %v", got)
 	}
