@@ -64,6 +64,21 @@ func UnreadShare(e Embedder, text string) float64 {
 	return 0
 }
 
+// Lexicon is an optional Embedder method: whether word (lower case) is a
+// whole word of the model's vocabulary. A model's vocabulary holds the
+// words its training text used most, so such a word is spelled right.
+type Lexicon interface {
+	Knows(word string) bool
+}
+
+// Knows is e's Knows for word, and whether e has a Lexicon at all.
+func Knows(e Embedder, word string) (known, ok bool) {
+	if l, ok := e.(Lexicon); ok {
+		return l.Knows(word), true
+	}
+	return false, false
+}
+
 // TokenCounter is the part of Embedder the chunker needs.
 type TokenCounter interface {
 	CountTokens(text string) int

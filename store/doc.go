@@ -23,6 +23,11 @@
 // written into a scratch FTS5 table in memory. Passages reads a
 // candidate's row once for that and for the rest of the second stage.
 //
+// A word no passage holds is respelled from the keyword index's own
+// terms (Respell): FTS5's vocabulary views (chunks_vocab, chunks_instances)
+// read them, and the stems near the word lead to the words the passages
+// spell them with.
+//
 // The statements a search runs on every call (its keyword list, term
 // counts, the rows of its candidates and results) are kept prepared on the
 // read pool: SQLite would parse and plan them again each time. A list of

@@ -128,6 +128,9 @@ func openFile(ctx context.Context, path string, readOnly, create bool) (*Store, 
 			break
 		}
 	}
+	if err == nil {
+		s.vocab, err = hasVocab(ctx, s.pool)
+	}
 	if err != nil {
 		s.Close()
 		return nil, nil, fileError(abs, err)
@@ -402,6 +405,9 @@ func (s *Store) upgrade(ctx context.Context, f *fileInfo) (*Migration, error) {
 		return nil, err
 	}
 	if err := s.addChangeLog(ctx); err != nil {
+		return nil, err
+	}
+	if err := s.addVocab(ctx); err != nil {
 		return nil, err
 	}
 	return nil, s.addColumns(ctx)

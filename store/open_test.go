@@ -65,7 +65,7 @@ func TestOpenTouchesOnlyOurFiles(t *testing.T) {
 	foreignWALNoID := foreignDB(`PRAGMA journal_mode = WAL`, `CREATE TABLE t (x)`, `INSERT INTO t VALUES (1)`)
 	empty := func(t *testing.T, path string) { os.WriteFile(path, nil, 0o644) }
 	junk := func(t *testing.T, path string) { os.WriteFile(path, bytes.Repeat([]byte("not sqlite "), 100), 0o644) }
-	legacy := ourIndex(`PRAGMA application_id = 0`, setVersion(1), `DROP TABLE windows`, `DROP TABLE doc_changes`)
+	legacy := ourIndex(`PRAGMA application_id = 0`, setVersion(1), `DROP TABLE windows`, `DROP TABLE doc_changes`, `DROP TABLE chunks_vocab`, `DROP TABLE chunks_instances`)
 	// A foreign file that shares a version 1 index's table names, and has
 	// its own besides, is not rebuilt (it was, every table dropped).
 	v1Names := []string{`CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)`, `INSERT INTO meta VALUES ('schema_version', '1')`}

@@ -33,7 +33,10 @@ import (
 // for writing; filled as collections are cut again) came in version 2, as
 // did the change log (table doc_changes, meta keys logged_commits and
 // changes_from; see changeLog), added to older files the same way: a
-// commit by code that does not keep it is noticed, not misread.
+// commit by code that does not keep it is noticed, not misread. So did
+// chunks_vocab and chunks_instances (vocabTables: FTS5's views of the
+// keyword index's terms, which hold no data), added to older files the
+// same way.
 const SchemaVersion = 2
 
 // layout must precede the first table, outside WAL mode.
@@ -143,6 +146,8 @@ var schema = []string{
 	)`,
 	changeLog,
 	changeLogIndex,
+	vocabTables[0],
+	vocabTables[1],
 	`INSERT INTO meta(key, value) VALUES ('schema_version', '` + strconv.Itoa(SchemaVersion) + `'), ('generation', '0'), ('model', '')`,
 	addInstance,
 }
@@ -180,6 +185,8 @@ type Reader struct {
 	// documents.warnings (an index of version 2 written before they came
 	// has not).
 	readSection, readSections, warnings bool
+	// vocab says the index has vocabTables.
+	vocab bool
 }
 
 // ReadTx is a read transaction: every query sees the index as of its first

@@ -92,6 +92,14 @@ func (d *deferred) Unread(text string) float64 {
 	return 0
 }
 
+// Knows implements embed.Lexicon; without a model, no word is known.
+func (d *deferred) Knows(word string) bool {
+	if m, err := d.wait(); err == nil {
+		return m.Knows(word)
+	}
+	return false
+}
+
 // Close waits for the load and closes the model.
 func (d *deferred) Close() error {
 	if m, err := d.wait(); err == nil {

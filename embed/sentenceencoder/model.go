@@ -165,6 +165,9 @@ func (m *Model) CountTokens(text string) int { return m.tok.Count(text) }
 // Unread implements embed.Vocabulary.
 func (m *Model) Unread(text string) float64 { return m.tok.Unread(text) }
 
+// Knows implements embed.Lexicon.
+func (m *Model) Knows(word string) bool { return m.tok.Knows(word) }
+
 // Ranges implements embed.RangeCounter with the same counts as
 // CountTokens.
 func (m *Model) Ranges(text string, skip [][2]int) embed.Ranges { return m.tok.Ranges(text, skip) }

@@ -314,6 +314,12 @@ func (t *Tokenizer) backtrack(words []uint16, n, limit int) ([]int32, int) {
 // VocabSize is the number of token ids.
 func (t *Tokenizer) VocabSize() int { return len(t.idLen) }
 
+// Knows reports whether word is a whole word of the vocabulary: it
+// encodes to one piece, the word with its leading "▁".
+func (t *Tokenizer) Knows(word string) bool {
+	return !strings.ContainsFunc(word, unicode.IsSpace) && len(t.Encode(word)) == 1
+}
+
 // Unread is the share, 0 to 1, of text's characters (spaces aside) that
 // the model does not read as parts of words: unknown to the vocabulary
 // (Chinese, Japanese, Korean, Thai, Hebrew), or spelled out one non-ASCII

@@ -104,3 +104,28 @@ func TestUnread(t *testing.T) {
 		t.Errorf("unknown texts of two words tokenize apart: %v vs %v", a, b)
 	}
 }
+
+// Knows is true of the vocabulary's whole words alone: common words, not
+// misspellings, parts of words or phrases.
+func TestKnows(t *testing.T) {
+	tok := testTokenizer(t)
+	cases := []struct {
+		word string
+		want bool
+	}{
+		{"status", true},
+		{"component", true},
+		{"incident", true},
+		{"stats", false},      // not among the model's whole words
+		{"reactivty", false},  // a misspelling
+		{"compnent", false},   // another
+		{"ing", false},        // a piece, but not a word
+		{"the status", false}, // two words
+		{"", false},
+	}
+	for _, c := range cases {
+		if got := tok.Knows(c.word); got != c.want {
+			t.Errorf("Knows(%q) = %v, want %v (pieces %v)", c.word, got, c.want, tok.Encode(c.word))
+		}
+	}
+}

@@ -1,0 +1,403 @@
+package store
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// vocabTables read the keyword index's terms (stems, as chunks_fts holds
+// them): chunks_vocab each term and how many rows hold it, in term order;
+// chunks_instances where each is (row, column, token). They keep no data
+// of their own: FTS5 reads chunks_fts's term index when they are queried.
+// Made with the file, or added when a writer first opens an index written
+// before them.
+var vocabTables = []string{
+	`CREATE VIRTUAL TABLE IF NOT EXISTS chunks_vocab USING fts5vocab(chunks_fts, row)`,
+	`CREATE VIRTUAL TABLE IF NOT EXISTS chunks_instances USING fts5vocab(chunks_fts, instance)`,
+}
+
+// addVocab adds vocabTables to an index written before them. It reads
+// first, so opening an index that has them never waits for the write lock.
+func (s *Store) addVocab(ctx context.Context) error {
+	if ok, err := hasVocab(ctx, s.w); err != nil || ok {
+		return err
+	}
+	for _, q := range vocabTables {
+		if _, err := s.w.ExecContext(ctx, q); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// hasVocab reports whether the index has vocabTables.
+func hasVocab(ctx context.Context, db querier) (bool, error) {
+	var n int
+	err := db.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'table'
+		AND name IN ('chunks_vocab', 'chunks_instances')`).Scan(&n)
+	return n == len(vocabTables), err
+}
+
+// maxVocabRead bounds the terms Respell reads: the terms of one first
+// letter in an index of a million passages are well under it.
+const maxVocabRead = 200_000
+
+// respellStems is how many of the nearest stems Respell reads the
+// spellings of.
+const respellStems = 8
+
+// spellingRows bounds the passages read for a stem's spellings.
+const spellingRows = 16
+
+// spellingSpan bounds the passages holding a stem that spellingRows are
+// picked from: a stem of a million passages costs no more than one of a
+// few thousand.
+const spellingSpan = 4096
+
+// spread returns at most n of ids, evenly spaced: passages from all over
+// the index spell a stem in more ways than the first few, which are often
+// one note's.
+func spread(ids []int64, n int) []int64 {
+	if len(ids) <= n {
+		return ids
+	}
+	out := make([]int64, n)
+	for i := range out {
+		out[i] = ids[i*len(ids)/n]
+	}
+	return out
+}
+
+// MinRespelled is the shortest word Respell respells: a shorter one is
+// one edit from too many others to guess which was meant.
+const MinRespelled = 5
+
+// MaxEdits is how far a word may be from the word Respell suggests for
+// it: none under MinRespelled characters, one edit up to 7, two from 8
+// (as search engines commonly allow).
+func MaxEdits(word string) int {
+	switch n := utf8.RuneCountInString(word); {
+	case n < MinRespelled:
+		return 0
+	case n < 8:
+		return 1
+	default:
+		return 2
+	}
+}
+
+// maxSuffix is how many more edits a spelling may be from the word than
+// its stem is from the word's stem: the endings stemming takes off
+// ("recieve" is one edit from the stem of "receives", two from it).
+const maxSuffix = 3
+
+// maxStripped is the most characters stemming takes off a word's end
+// ("ational" of "relational", "ations" of "animations"): a stem that
+// much shorter than the word may still be a start of it.
+const maxStripped = 7
+
+// near is an indexed stem near a word, and how many rows hold it.
+type near struct {
+	stem     string
+	rows     int
+	distance int
+	// stemNear says stem is near the word's stem, not only near a start
+	// of the word: any word the index reads as it is near enough.
+	stemNear bool
+}
+
+// Respell returns the word nearest to word (lower case, folded as the
+// index folds text) that the keyword index holds, spelled as a passage
+// spells it; "" when none is near (MaxEdits). A misspelling seldom gets
+// the first letter wrong, and the index reads its terms in order, so only
+// the terms of that letter are compared. The index holds stems, which
+// name no word a person types ("reactiv" for "reactivity" and
+// "reactive"), so a stem is near when it is near the word's stem, or near
+// a start of the word ("compon", from "component", for "compnent", whose
+// stem keeps its "ent") and one of its spellings is near the word; the
+// spellings the passages holding the nearest stems use are then compared
+// with the word itself. An index written before vocabTables has none to
+// offer: "".
+func (s *Reader) Respell(ctx context.Context, word string) (string, error) {
+	maxDist := MaxEdits(word)
+	if !s.vocab || maxDist < 1 {
+		return "", nil
+	}
+	stems, err := Stems(ctx, []string{word})
+	if err != nil {
+		return "", err
+	}
+	cands, err := s.nearStems(ctx, []rune(word), []rune(stems[0]), maxDist)
+	if err != nil {
+		return "", err
+	}
+	type pick struct {
+		word            string
+		d, rows, end, n int
+	}
+	best := pick{d: maxDist + maxSuffix + 1}
+	for _, c := range cands {
+		spellings, err := s.spellings(ctx, c.stem)
+		if err != nil {
+			return "", err
+		}
+		for _, sp := range spellings {
+			lower := strings.ToLower(sp.word)
+			p := pick{sp.word, EditDistance([]rune(word), []rune(lower), maxDist+maxSuffix), c.rows, sameEnd(word, lower), sp.n}
+			if p.d > maxDist && !c.stemNear {
+				continue // only a start of it is near: "how" for "hooch"
+			}
+			if better(p.d, best.d, p.rows, best.rows, p.end, best.end, p.n, best.n) {
+				best = p
+			}
+		}
+	}
+	return best.word, nil
+}
+
+// nearStems returns the stems of word's first letter within maxDist edits
+// of its stem (fewer for a short stem), or of a start of the word, no
+// shorter than the word less maxStripped, nearest first and, as near,
+// the longer (more of the word explained), then those more rows hold: at
+// most respellStems.
+func (s *Reader) nearStems(ctx context.Context, word, stem []rune, maxDist int) ([]near, error) {
+	if len(stem) == 0 {
+		return nil, nil
+	}
+	rows, err := s.query(ctx, `SELECT term, doc FROM chunks_vocab WHERE term >= ? AND term < ? LIMIT ?`,
+		string(stem[0]), string(stem[0]+1), maxVocabRead)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	// Stems are shorter than words, and as many edits change more of
+	// them: "chocol" is two from "choos".
+	stemDist := min(maxDist, MaxEdits(string(stem)))
+	var cands []near
+	for rows.Next() {
+		var c near
+		if err := rows.Scan(&c.stem, &c.rows); err != nil {
+			return nil, err
+		}
+		r := []rune(c.stem)
+		c.distance = maxDist + 1
+		if d := EditDistance(stem, r, stemDist); d <= stemDist {
+			c.distance, c.stemNear = d, true
+		}
+		if len(r) >= max(3, len(word)-maxStripped) {
+			c.distance = min(c.distance, prefixDistance(word, r, maxDist))
+		}
+		if c.distance <= maxDist && c.stem != string(stem) {
+			cands = append(cands, c)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	slices.SortFunc(cands, func(a, b near) int {
+		if a.distance != b.distance {
+			return a.distance - b.distance
+		}
+		if len(a.stem) != len(b.stem) { // more of the word explained
+			return len(b.stem) - len(a.stem)
+		}
+		if a.rows != b.rows {
+			return b.rows - a.rows
+		}
+		return strings.Compare(a.stem, b.stem)
+	})
+	return cands[:min(respellStems, len(cands))], nil
+}
+
+// better compares two spellings: the nearer, then the one whose stem
+// more rows hold, then the one ending as the word typed does for longer
+// ("dispatched" for "dispatchd", not "dispatch"), then the one the
+// passages read use more.
+func better(d, bestD, rows, bestRows, end, bestEnd, n, bestN int) bool {
+	for _, c := range [][2]int{{bestD, d}, {rows, bestRows}, {end, bestEnd}, {n, bestN}} {
+		if c[0] != c[1] {
+			return c[0] > c[1]
+		}
+	}
+	return false
+}
+
+// sameEnd is how many trailing characters a and b share.
+func sameEnd(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[len(a)-1-n] == b[len(b)-1-n] {
+		n++
+	}
+	return n
+}
+
+// spelling is a word as passages spell it (mixedCase kept, else lower
+// case), and how often the passages read hold it.
+type spelling struct {
+	word string
+	n    int
+}
+
+// spellings returns the words, as the passages holding stem spell them,
+// that the index reads as stem: from the few rows that hold it first, in
+// the order met. They are found through chunks_instances, by the stem
+// itself: a stem asked for in a MATCH would be stemmed again, and stemming
+// a stem does not always give it back ("suspens" becomes "suspen").
+func (s *Reader) spellings(ctx context.Context, stem string) ([]spelling, error) {
+	rows, err := s.query(ctx, `SELECT DISTINCT doc FROM chunks_instances WHERE term = ? LIMIT ?`, stem, spellingSpan)
+	if err != nil {
+		return nil, err
+	}
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil || len(ids) == 0 {
+		return nil, err
+	}
+	ids = spread(ids, spellingRows)
+	ps, err := s.Passages(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	texts := make([]string, 0, 4*len(ids))
+	for _, id := range ids {
+		kw := ps[id].Keywords
+		texts = append(texts, kw[:]...)
+	}
+	// Words that start as the stem does, first: stemming keeps a word's
+	// start but for its last letters (and diacritics, which it removes;
+	// then every word is read).
+	out, err := spellingsIn(ctx, texts, stem, startOf(stem))
+	if err != nil || len(out) > 0 {
+		return out, err
+	}
+	return spellingsIn(ctx, texts, stem, "")
+}
+
+// startOf is the start of stem that the words it stems from share: all
+// but its last two letters, at least one.
+func startOf(stem string) string {
+	r := []rune(stem)
+	return string(r[:max(1, len(r)-2)])
+}
+
+// spellingsIn returns the words of texts that start with start (in any case)
+// and whose stem is stem, one spelling a word whatever its case: lower
+// case, or mixed case where a passage writes it so ("defineProps", not
+// "Reactivity" at the start of a heading).
+func spellingsIn(ctx context.Context, texts []string, stem, start string) ([]spelling, error) {
+	at := map[string]int{}
+	var out []spelling
+	var lower []string
+	for _, text := range texts {
+		for _, w := range strings.FieldsFunc(text, notWordRune) {
+			if len(w) < len(start) || !strings.EqualFold(w[:len(start)], start) {
+				continue
+			}
+			l := strings.ToLower(w)
+			i, ok := at[l]
+			if !ok {
+				i = len(out)
+				at[l] = i
+				out = append(out, spelling{word: l})
+				lower = append(lower, l)
+			}
+			out[i].n++
+			if mixedCase(w) {
+				out[i].word = w
+			}
+		}
+	}
+	stems, err := Stems(ctx, lower)
+	if err != nil {
+		return nil, err
+	}
+	kept := out[:0]
+	for i, sp := range out {
+		if stems[i] == stem {
+			kept = append(kept, sp)
+		}
+	}
+	return kept, nil
+}
+
+// mixedCase reports whether w has an upper-case letter after its first
+// character and a lower-case one, as code names do ("defineProps", not
+// "Reactivity" or "API").
+func mixedCase(w string) bool {
+	_, size := utf8.DecodeRuneInString(w)
+	return strings.ToLower(w[size:]) != w[size:] && strings.ToUpper(w) != w
+}
+
+// notWordRune splits text into words as the engine's query parser does:
+// letters, numbers and marks make words.
+func notWordRune(r rune) bool {
+	return !unicode.IsLetter(r) && !unicode.IsNumber(r) && !unicode.IsMark(r)
+}
+
+// EditDistance is the number of single-character insertions, deletions,
+// substitutions and swaps of neighbours that turn a into b (optimal
+// string alignment), or max+1 when it is more than max: the count stops
+// there, so far-apart words cost as much as near ones.
+func EditDistance(a, b []rune, max int) int {
+	if d := len(a) - len(b); d > max || -d > max {
+		return max + 1
+	}
+	whole, _ := editTable(a, b, max)
+	return whole
+}
+
+// prefixDistance is the least EditDistance from a start of a (a itself
+// included) to b, or max+1 when that is more than max.
+func prefixDistance(a, b []rune, max int) int {
+	_, prefix := editTable(a, b, max)
+	return prefix
+}
+
+// editTable fills the edit table of a against b row by row (a row a
+// character of a) and returns its last cell, the distance from a to b, and
+// the least cell of its last column, the distance from the nearest start
+// of a to b; each max+1 when more than max. It stops at a row whose every
+// cell is over max: no later cell can be less.
+func editTable(a, b []rune, max int) (whole, prefix int) {
+	// Three rows of the table: two back for swaps.
+	prev2 := make([]int, len(b)+1)
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	prefix = len(b)
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		low := cur[0]
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			c := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				c = min(c, prev2[j-2]+1)
+			}
+			cur[j] = c
+			low = min(low, c)
+		}
+		prefix = min(prefix, cur[len(b)])
+		if low > max {
+			return max + 1, min(prefix, max+1)
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return min(prev[len(b)], max+1), min(prefix, max+1)
+}
