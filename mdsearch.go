@@ -171,6 +171,12 @@ type SearchResponse struct {
 	Total   int      `json:"total"`
 	TookMS  float64  `json:"took_ms"`
 	Notice  string   `json:"notice,omitempty"` // e.g. semantic search unavailable, fell back to keyword
+	// Suggestion is the query with each word that no passage holds
+	// respelled as the nearest word the index does hold ("reactivty
+	// system" → "reactivity system"); "" when every word was found or none
+	// has a near one. The notice names the words; nothing was searched
+	// for the suggestion.
+	Suggestion string `json:"suggestion,omitempty"`
 	// CollectionCount is how many collections the index holds, searched
 	// or not: with more than one, a path alone may not name a note (read
 	// COLLECTION:PATH). Status lists them (Status.Collections).

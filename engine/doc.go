@@ -88,6 +88,13 @@
 // boundary with the lines that read the rest, and a notice counts the
 // results left out.
 //
+// Suggestion (query_suggest.go): a word of the query that matches no
+// passage is respelled as the nearest word the index holds (one or two
+// edits away, compared by stems; store.Respell), unless the model knows it
+// as a whole word; the query so respelled is searched by keywords, and
+// offered as SearchResponse.Suggestion only when it finds a strong answer.
+// The results stay those of the query as typed.
+//
 // Room 6 of the pipeline (docs/architecture.md): the engine. It drives
 // rooms 1 to 5 to index, runs the first stage and hands the best candidates
 // to rescore (the second stage) and rerank, and reads notes; the adapters

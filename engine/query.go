@@ -32,32 +32,50 @@ func Unreadable(emb embed.Embedder, text string) bool {
 const maxCandidates = 100000
 
 // Search answers a query (see the package doc for the ranking rules).
-func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (_ *mdsearch.SearchResponse, err error) {
+func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (*mdsearch.SearchResponse, error) {
+	start := time.Now()
+	// A fit observing the second stage hears the queries it asked alone.
+	resp, sug, err := e.search(ctx, req, e.opts.Observe == nil)
+	if err != nil || sug.query == "" {
+		return resp, err
+	}
+	// A failed check costs the suggestion only: the answer stands.
+	if ok, _ := e.confirm(ctx, req, sug.query); ok {
+		resp.Suggestion = sug.query
+		addNotice(&resp.Notice, sug.notice)
+	}
+	resp.TookMS = msSince(start)
+	return resp, nil
+}
+
+// search is Search but for the suggestion, which it returns unconfirmed
+// when asked to look for one.
+func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggestOK bool) (_ *mdsearch.SearchResponse, sug suggestion, err error) {
 	defer e.explain(&err)
 	leave, err := e.enter(ctx)
 	if err != nil {
-		return nil, err
+		return nil, sug, err
 	}
 	defer leave()
 	start := time.Now()
 	req, ops, err := normalize(req)
 	if err != nil {
-		return nil, err
+		return nil, sug, err
 	}
 	q := &query{req: req}
 	defer q.scans.release()
 	if q.filter, err = e.filter(ctx, req); err != nil {
-		return nil, err
+		return nil, sug, err
 	}
 	ops.apply(&q.filter)
 	resp := &mdsearch.SearchResponse{Query: req.Query, Mode: req.Mode, Results: []mdsearch.Result{}}
 	if err := acquire(ctx); err != nil {
-		return nil, err
+		return nil, sug, err
 	}
 	defer release()
 	if req.Mode != mdsearch.ModeKeyword {
 		if q.snap, q.stale, resp.Notice, err = e.semanticReady(ctx); err != nil {
-			return nil, err
+			return nil, sug, err
 		}
 		if q.snap == nil {
 			resp.Mode = mdsearch.ModeKeyword
@@ -92,7 +110,7 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (_ *mds
 	// loaded while a re-index commits.
 	rt, err := e.st.BeginRead(ctx)
 	if err != nil {
-		return nil, err
+		return nil, sug, err
 	}
 	defer rt.Close()
 	if q.snap != nil && !q.stale {
@@ -105,12 +123,12 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (_ *mds
 	q.keywordRows(ctx, rt.Reader)
 	if embedded != nil {
 		if err := e.whileEmbedding(ctx, rt.Reader, q); err != nil {
-			return nil, err
+			return nil, sug, err
 		}
 		got := <-embedded
 		if err := got.err; err != nil {
 			if mdsearch.KindOf(err) != mdsearch.KindUnavailable {
-				return nil, err
+				return nil, sug, err
 			}
 			// A model server that is down costs the semantic list only.
 			q.snap, resp.Mode, q.mode = nil, mdsearch.ModeKeyword, mdsearch.ModeKeyword
@@ -124,15 +142,19 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (_ *mds
 	}
 	if q.mode == mdsearch.ModeKeyword && len(q.terms) > 0 {
 		if q.cover, err = coverage(ctx, rt.Reader, q); err != nil {
-			return nil, err
+			return nil, sug, err
 		}
 	}
 	res, joins, stamps, copies, err := e.reranked(ctx, rt.Reader, q, &resp.Notice)
 	if err != nil {
-		return nil, err
+		return nil, sug, err
 	}
 	if copies > 0 {
 		addNotice(&resp.Notice, nResults(copies)+" left out: the same passage, found in another collection too")
+	}
+	if suggestOK {
+		// A suggestion that cannot be made costs only itself.
+		sug, _ = suggest(ctx, rt.Reader, q, ops.written, e.knownWord)
 	}
 	var dropped int
 	ends := capResults(res, joins)
@@ -150,7 +172,7 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (_ *mds
 	// collection holds too must be read as COLLECTION:PATH either way.
 	colls, err := e.st.Collections(ctx)
 	if err != nil {
-		return nil, err
+		return nil, sug, err
 	}
 	resp.CollectionCount = len(colls)
 	if names := olderKeywordText(colls); names != "" && !swar.ASCII(req.Query) {
@@ -159,7 +181,7 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (_ *mds
 	}
 	if len(colls) > 1 {
 		if err := nameShared(ctx, rt.Reader, resp.Results); err != nil {
-			return nil, err
+			return nil, sug, err
 		}
 	}
 	switch {
@@ -178,7 +200,7 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (_ *mds
 		}
 	}
 	resp.TookMS = msSince(start)
-	return resp, nil
+	return resp, sug, nil
 }
 
 // distinct ranks and loads q's results, leaving out copies of a passage

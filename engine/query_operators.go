@@ -16,7 +16,8 @@ import (
 // alone is a word).
 type operators struct {
 	tags, paths, files []string
-	first              string // the first operator, as written, for messages
+	first              string   // the first operator, as written, for messages
+	written            []string // every operator, as written
 }
 
 // operatorNames are the operators, lower case, with their colon.
@@ -102,6 +103,7 @@ func (o *operators) add(name, val, written string) {
 	if o.first == "" {
 		o.first = written
 	}
+	o.written = append(o.written, written)
 	switch name {
 	case "tag":
 		o.tags = append(o.tags, val)

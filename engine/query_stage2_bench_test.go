@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/embed"
 )
 
 // BenchmarkSecondStage times warm hybrid and keyword searches with the
@@ -20,12 +21,7 @@ import (
 // what the second stage adds to a query.
 func BenchmarkSecondStage(b *testing.B) {
 	m := realModel(b)
-	path := os.Getenv("MDSEARCH_BENCH_INDEX")
-	if path == "" {
-		dir := someRFCs(b, 352)
-		path = filepath.Join(b.TempDir(), "index.db")
-		index(b, openEngine(b, path, m), dir, "rfcs")
-	}
+	path := rfcIndex(b, m)
 	with, err := Open(bg, Options{IndexPath: path, Embedder: m, ReadOnly: true})
 	if err != nil {
 		b.Fatal(err)
@@ -43,6 +39,18 @@ func BenchmarkSecondStage(b *testing.B) {
 			benchStages(b, with, without, mode)
 		})
 	}
+}
+
+// rfcIndex is the index a search benchmark asks: MDSEARCH_BENCH_INDEX,
+// else the first 352 Rust RFCs (about 18,000 windows) indexed with m.
+func rfcIndex(b *testing.B, m embed.Embedder) string {
+	if path := os.Getenv("MDSEARCH_BENCH_INDEX"); path != "" {
+		return path
+	}
+	dir := someRFCs(b, 352)
+	path := filepath.Join(b.TempDir(), "index.db")
+	index(b, openEngine(b, path, m), dir, "rfcs")
+	return path
 }
 
 // stageQueries are the second stage benchmark's queries: phrases and

@@ -173,6 +173,20 @@ func TestWebPage(t *testing.T) {
 	t.Run("unspaced scripts", func(t *testing.T) { webUnspaced(t, b) })
 	t.Run("best part", func(t *testing.T) { webBestPart(t, b) })
 	t.Run("link's own query", func(t *testing.T) { webLinkQuery(t, b) })
+	t.Run("suggestion", func(t *testing.T) { webSuggestion(t, b) })
+}
+
+// A misspelled word brings a suggestion, shown in the status line as a
+// link that searches for it.
+func webSuggestion(t *testing.T, b browser) {
+	b.search(t, "bakups restore")
+	b.wait(t, "the suggestion", `document.getElementById("suggestion") && document.getElementById("suggestion").textContent === "backups restore"`)
+	if got := b.js(t, `document.getElementById("status").textContent`); !strings.Contains(got, `no passage holds "bakups"; did you mean backups restore?`) {
+		t.Errorf("status %q", got)
+	}
+	b.do(t, "follow the suggestion", chromedp.Evaluate[chromedp.Void](`document.getElementById("suggestion").click()`))
+	b.wait(t, "its results", `document.getElementById("q").value === "backups restore" && !document.getElementById("suggestion") &&
+		new URLSearchParams(location.hash.split("?")[1]).get("q") === "backups restore" && document.querySelectorAll(".result").length > 0`)
 }
 
 // A card shows the part of its passage that answers the question, with the

@@ -123,6 +123,13 @@ func (c *Cache) Concurrency() int { return embed.ConcurrencyOf(c.emb) }
 // Unread implements embed.Vocabulary for the model it wraps.
 func (c *Cache) Unread(text string) float64 { return embed.UnreadShare(c.emb, text) }
 
+// Knows implements embed.Lexicon: the wrapped embedder's, which knows no
+// word when it has no vocabulary.
+func (c *Cache) Knows(word string) bool {
+	known, _ := embed.Knows(c.emb, word)
+	return known
+}
+
 // Dim implements embed.Embedder.
 func (c *Cache) Dim() int { return c.emb.Dim() }
 

@@ -123,6 +123,7 @@ async function runSearch() {
     const summary = resp.total === 1 ? "1 result" : resp.total + " results";
     setStatus(summary + " · " + resp.mode + " · " + Math.round(resp.took_ms) + " ms" +
       (resp.notice ? " · " + resp.notice : ""));
+    if (resp.suggestion) offerSuggestion(resp.suggestion);
   } catch (e) {
     if (seq !== searchSeq) return;
     results = [];
@@ -407,6 +408,26 @@ async function loadCollections() {
 function setStatus(msg, isError = false) {
   el.status.textContent = msg;
   el.status.classList.toggle("error", isError);
+}
+
+// offerSuggestion turns the suggestion the notice quotes ("did you mean
+// "…"?") into a link that searches for it.
+function offerSuggestion(suggestion) {
+  const text = el.status.textContent;
+  const quoted = JSON.stringify(suggestion);
+  const at = text.indexOf("did you mean " + quoted);
+  if (at < 0) return;
+  const start = at + "did you mean ".length;
+  const link = document.createElement("a");
+  link.id = "suggestion";
+  link.href = "#";
+  link.textContent = suggestion;
+  link.addEventListener("click", (e) => {
+    e.preventDefault();
+    el.q.value = suggestion;
+    searchNow();
+  });
+  el.status.replaceChildren(text.slice(0, start), link, text.slice(start + quoted.length));
 }
 
 // ---- events ----------------------------------------------------------------

@@ -1,0 +1,200 @@
+package engine
+
+import (
+	"context"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/embed"
+	"github.com/mdsearch/mdsearch/store"
+)
+
+// suggestion is a query respelled (see suggest), and the notice that
+// offers it.
+type suggestion struct {
+	query, notice string
+}
+
+// suggest returns the query with each of its words that no passage holds
+// respelled as the nearest word the index does hold (store.Respell), and
+// a notice naming them; none when no such word has a near one. It costs a
+// search next to nothing unless a word matched no passage: the term
+// counts are the second stage's (without it, one row is asked for each
+// word it could respell). Phrases, prefixes, words with digits (versions,
+// dates, ids) and words of scripts written without spaces are left as
+// typed, and so are words known to be spelled right (known); the
+// operators (tag:, path:, file:) lead the suggestion as written. Search
+// offers it only once confirm has tried it.
+func suggest(ctx context.Context, rd *store.Reader, q *query, operators []string, known func(string) bool) (suggestion, error) {
+	if len(q.terms) == 0 || q.nothing {
+		return suggestion{}, nil
+	}
+	fixes := map[string]string{}
+	for i, t := range q.terms {
+		word, ok := plainWord(t)
+		if !ok {
+			continue
+		}
+		if held, err := q.holds(ctx, rd, i); err != nil {
+			return suggestion{}, err
+		} else if held || known(word) {
+			continue
+		}
+		fix, err := rd.Respell(ctx, word)
+		if err != nil {
+			return suggestion{}, err
+		}
+		if fix != "" {
+			fixes[word] = fix
+		}
+	}
+	if len(fixes) == 0 {
+		return suggestion{}, nil
+	}
+	respelled, typed := rewrite(q.req.Query, fixes)
+	missing := make([]string, len(typed))
+	for i, w := range typed {
+		missing[i] = strconv.Quote(w)
+	}
+	query := strings.Join(append(slices.Clip(operators), respelled), " ")
+	return suggestion{query, "no passage holds " + strings.Join(missing, " or ") +
+		"; did you mean " + strconv.Quote(query) + "?"}, nil
+}
+
+// inflections are endings a word of the model's vocabulary may take
+// ("explored" of "explore", "installs" of "install").
+var inflections = []string{"s", "es", "ed", "d", "ing", "ly", "er", "ers", "ion", "ions"}
+
+// knownWord reports whether the model knows word as one of its whole
+// words, or as one with an ending (inflections): a word spelled right that
+// the vault does not hold ("status", which is one edit from "stats") is
+// asked for as typed. A model without a vocabulary (a remote one) or no
+// model knows none.
+func (e *Engine) knownWord(word string) bool {
+	if e.emb == nil {
+		return false
+	}
+	if known, ok := embed.Knows(e.emb, word); known || !ok {
+		return known
+	}
+	for _, end := range inflections {
+		if base, ok := strings.CutSuffix(word, end); ok && len(base) >= 3 {
+			if known, _ := embed.Knows(e.emb, base); known {
+				return true
+			}
+			if known, _ := embed.Knows(e.emb, base+"e"); known {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// suggestMinScore is the top score a suggestion must find: a strong
+// answer, as the README reads scores.
+const suggestMinScore = 0.5
+
+// confirm searches for the suggestion by keywords and reports whether it
+// finds a strong answer (suggestMinScore): a word the vault lacks is more
+// often a word it has no answer for than a misspelling ("election" is one
+// edit from "electron"), and a suggestion that answers nothing is noise.
+// Keyword mode's scores are probabilities whatever the embedder (and no
+// remote reranker is asked), so the bar means the same on every vault; it
+// costs a keyword search, only where a word matched no passage and has a
+// near one.
+func (e *Engine) confirm(ctx context.Context, req mdsearch.SearchRequest, query string) (bool, error) {
+	alt := req
+	alt.Query, alt.Mode, alt.N, alt.MaxTokens, alt.NoRerank = query, mdsearch.ModeKeyword, 1, 0, true
+	resp, _, err := e.search(ctx, alt, false)
+	if err != nil || len(resp.Results) == 0 {
+		return false, err
+	}
+	return resp.Results[0].Score >= suggestMinScore, nil
+}
+
+// holds reports whether some passage matches the query's i-th term: from
+// the second stage's counts where it ran, else asked of the index (one
+// row is enough to know).
+func (q *query) holds(ctx context.Context, rd *store.Reader, i int) (bool, error) {
+	if q.counts != nil {
+		return q.counts[i] > 0, nil
+	}
+	n, err := rd.TermRows(ctx, q.terms[i:i+1], 1)
+	if err != nil {
+		return false, err
+	}
+	return n[0] > 0, nil
+}
+
+// plainWord is the word a keyword term asks for, when it is one plain word
+// a suggestion may respell.
+func plainWord(term string) (string, bool) {
+	if len(term) < 2 || term[0] != '"' || term[len(term)-1] != '"' {
+		return "", false // a prefix ("word"*)
+	}
+	w := term[1 : len(term)-1]
+	if store.MaxEdits(w) == 0 || strings.ContainsFunc(w, func(r rune) bool {
+		return !unicode.IsLetter(r) || store.KeywordChar(r)
+	}) {
+		return "", false
+	}
+	return w, true
+}
+
+// rewrite replaces each word of query that fixes names (as the index
+// folds it) with its fix, in the word's case: "Reactivty" becomes
+// "Reactivity". The rest of the query is kept as typed. typed are the
+// words replaced, as typed, each once.
+func rewrite(query string, fixes map[string]string) (respelled string, typed []string) {
+	var b strings.Builder
+	for query != "" {
+		i := strings.IndexFunc(query, isWordRune)
+		if i < 0 {
+			b.WriteString(query)
+			break
+		}
+		b.WriteString(query[:i])
+		query = query[i:]
+		j := strings.IndexFunc(query, func(r rune) bool { return !isWordRune(r) })
+		if j < 0 {
+			j = len(query)
+		}
+		word := query[:j]
+		query = query[j:]
+		if w := tokens(word); len(w) == 1 && fixes[w[0]] != "" {
+			b.WriteString(sameCase(fixes[w[0]], word))
+			if !slices.Contains(typed, word) {
+				typed = append(typed, word)
+			}
+		} else {
+			b.WriteString(word)
+		}
+	}
+	return b.String(), typed
+}
+
+func isWordRune(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.IsMark(r)
+}
+
+// sameCase writes fix in the case typed was (all upper, capitalised, or
+// lower), unless the passages spell fix in mixed case, as code names are
+// ("defineProps"): that spelling is kept.
+func sameCase(fix, typed string) string {
+	if fix != strings.ToLower(fix) {
+		return fix // store.Respell keeps mixed case alone
+	}
+	first, size := utf8.DecodeRuneInString(typed)
+	switch {
+	case utf8.RuneCountInString(typed) > 1 && strings.ToUpper(typed) == typed && strings.ToLower(typed) != typed:
+		return strings.ToUpper(fix)
+	case unicode.IsUpper(first) && strings.ToLower(typed[size:]) == typed[size:]:
+		r, n := utf8.DecodeRuneInString(fix)
+		return string(unicode.ToUpper(r)) + fix[n:]
+	}
+	return fix
+}

@@ -1,0 +1,122 @@
+package engine
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mdsearch/mdsearch"
+)
+
+// A word no passage holds gets the nearest word the index holds as a
+// suggestion, in every mode that reads words; the results and their
+// scores are those of the query as typed.
+func TestSuggestion(t *testing.T) {
+	vault := t.TempDir()
+	write(t, vault, "reactivity.md", "---\ntags: [core]\n---\n# Reactivity\n\nThe reactivity system tracks reactive state.\n\n## Watchers\n\nA watcher runs a callback on change; its cleanup runs first.\n")
+	write(t, vault, "components.md", "# Components\n\nA component receives props. Call defineProps() in a component.\n\n## Lifecycle\n\nLifecycle hooks run at each stage.\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
+	index(t, e, vault, "v")
+	cases := []struct {
+		query, suggestion, notice string
+	}{
+		{"reactivty system", "reactivity system", `no passage holds "reactivty"; did you mean "reactivity system"?`},
+		{"Reactivty", "Reactivity", `no passage holds "Reactivty"; did you mean "Reactivity"?`}, // the case typed, named as typed
+		{"LIFECYLE hooks", "LIFECYCLE hooks", ""},                                               // all upper
+		{"how do components recieve props?", "how do components receives props?", ""},           // the rest as typed; the spelling passages use
+		{"definePrps", "defineProps", ""},                                                       // a code name keeps its case
+		{"compnent lifecyle", "component lifecycle", `no passage holds "compnent" or "lifecyle"`},
+		{"tag:core reactivty", "tag:core reactivity", ""}, // operators lead, as written
+		{"reactivity system", "", ""},                     // every word found
+		{"hooch", "", ""},                                 // nothing near
+		{"sytem", "system", ""},                           // five letters: one edit
+		{"wach", "", ""},                                  // four letters: too short to guess
+		{`"reactivty system"`, "", ""},                    // a phrase is asked for as written
+		{"reactivt*", "", ""},                             // so is a prefix
+		{"reactivty2", "", ""},                            // and a word with digits
+		{"the of", "", ""},                                // a query of common words asks for nothing
+	}
+	for _, tc := range cases {
+		for _, mode := range []mdsearch.Mode{mdsearch.ModeHybrid, mdsearch.ModeKeyword} {
+			resp := search(t, e, mdsearch.SearchRequest{Query: tc.query, Mode: mode})
+			if resp.Suggestion != tc.suggestion {
+				t.Errorf("%q (%s): suggestion %q, want %q", tc.query, mode, resp.Suggestion, tc.suggestion)
+			}
+			if !strings.Contains(resp.Notice, tc.notice) || (tc.suggestion == "") != !strings.Contains(resp.Notice, "did you mean") {
+				t.Errorf("%q (%s): notice %q, want one holding %q", tc.query, mode, resp.Notice, tc.notice)
+			}
+		}
+	}
+	// Semantic mode reads no words: no suggestion.
+	if resp := search(t, e, mdsearch.SearchRequest{Query: "reactivty", Mode: mdsearch.ModeSemantic}); resp.Suggestion != "" {
+		t.Errorf("semantic: suggestion %q", resp.Suggestion)
+	}
+	// The results are the typed query's: the suggestion is not searched.
+	typed := search(t, e, mdsearch.SearchRequest{Query: "reactivty watcher", Mode: mdsearch.ModeKeyword})
+	alone := search(t, e, mdsearch.SearchRequest{Query: "watcher", Mode: mdsearch.ModeKeyword})
+	if len(typed.Results) == 0 || len(typed.Results) != len(alone.Results) || typed.Results[0].Section != alone.Results[0].Section {
+		t.Errorf("results of %q differ from %q's: %v vs %v", typed.Query, alone.Query, typed.Results, alone.Results)
+	}
+}
+
+func TestRewrite(t *testing.T) {
+	fixes := map[string]string{"reactivty": "reactivity", "definprops": "defineProps", "été": "étés"}
+	cases := []struct{ query, want string }{
+		{"reactivty", "reactivity"},
+		{"  Reactivty, and reactivty!", "  Reactivity, and reactivity!"},
+		{"REACTIVTY", "REACTIVITY"},
+		{"DefinProps()", "defineProps()"},
+		{"reactivtyx reactivt", "reactivtyx reactivt"}, // whole words only
+		{"Été", "Étés"},
+		{"", ""},
+	}
+	for _, tc := range cases {
+		if got, _ := rewrite(tc.query, fixes); got != tc.want {
+			t.Errorf("rewrite(%q) = %q, want %q", tc.query, got, tc.want)
+		}
+	}
+	// The words replaced, as typed, each once.
+	if _, typed := rewrite("Reactivty and reactivty, then Reactivty", fixes); strings.Join(typed, ",") != "Reactivty,reactivty" {
+		t.Errorf("typed words %q", typed)
+	}
+}
+
+// lexBow is bow with a vocabulary of whole words (embed.Lexicon).
+type lexBow struct {
+	*bow
+	words map[string]bool
+}
+
+func (l lexBow) Knows(w string) bool { return l.words[w] }
+
+// A word the model knows is spelled right: the vault lacks it, and no
+// respelling is offered ("status" is one edit from "stats"), nor for its
+// forms ("statuses"); a model without a vocabulary knows none.
+func TestSuggestionKnownWords(t *testing.T) {
+	vault := t.TempDir()
+	write(t, vault, "a.md", "# Stats\n\nThe stats page shows weekly stats.\n")
+	for _, tc := range []struct {
+		name  string
+		emb   interface{ Knows(string) bool }
+		query string
+		want  string
+	}{
+		{"known", lexBow{newBow("bow"), map[string]bool{"status": true}}, "weekly status", ""},
+		{"known with an ending", lexBow{newBow("bow"), map[string]bool{"status": true}}, "weekly statuses", ""},
+		{"known base with e", lexBow{newBow("bow"), map[string]bool{"state": true}}, "stated weekly", ""},
+		{"its form, no vocabulary", nil, "stated weekly", "stats weekly"},
+		{"unknown", lexBow{newBow("bow"), map[string]bool{"status": true}}, "weekly sttas", "weekly stats"},
+		{"no vocabulary", nil, "weekly status", "weekly stats"},
+	} {
+		var e *Engine
+		if l, ok := tc.emb.(lexBow); ok {
+			e = openEngine(t, filepath.Join(t.TempDir(), "index.db"), l)
+		} else {
+			e = openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
+		}
+		index(t, e, vault, "v")
+		if got := search(t, e, mdsearch.SearchRequest{Query: tc.query, Mode: mdsearch.ModeKeyword}).Suggestion; got != tc.want {
+			t.Errorf("%s: %q suggests %q, want %q", tc.name, tc.query, got, tc.want)
+		}
+	}
+}
