@@ -35,6 +35,7 @@ func runEval(ctx context.Context, env *Env, args []string) error {
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	details := fs.Bool("details", false, "include every query's outcome and results in the JSON report")
 	fs.BoolVar(&opts.FirstStageOnly, "first-stage", false, "leave the second stage out: rank and score by the fused first stage alone")
+	fs.BoolVar(&opts.Typos, "typos", false, "also ask each labelled query with a word misspelled, and report the spelling suggestions")
 	fs.StringVar(&opts.TempDir, "tmp", "", "folder for the throwaway indexes (default: the system's)")
 	fs.Float64Var(&opts.Tuning.Keyword, "keyword-weight", 0, "tuning: weight of the keyword score in hybrid search, 0–1 (default 0.6)")
 	fs.Float64Var(&opts.Tuning.BM25Half, "bm25-half", 0, "tuning: bm25 magnitude that scores 0.5 (default 8)")

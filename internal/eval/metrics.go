@@ -33,7 +33,8 @@ type Outcome struct {
 	Tokens      float64  `json:"tokens"`
 	TopScore    float64  `json:"top_score"` // the best result's score; 0 when none came back
 	LatencyMS   float64  `json:"latency_ms"`
-	Results     []string `json:"results,omitempty"` // "path > A > B (lines 3-9)", when details are asked for
+	Results     []string `json:"results,omitempty"`   // "path > A > B (lines 3-9)", when details are asked for
+	Suggested   bool     `json:"suggested,omitempty"` // the search suggested a respelling
 }
 
 // Score judges the first k results of a query, and the first 3 for Hit@3.

@@ -58,6 +58,9 @@ func WriteTable(w io.Writer, r *Report) error {
 	if err := writeSpreads(w, r); err != nil {
 		return err
 	}
+	if err := writeTypos(w, r); err != nil {
+		return err
+	}
 	fmt.Fprintf(w, "\nembedding: %d texts computed, %d reused; total %.1f s\n",
 		r.Embedding.Computed, r.Embedding.Hits, r.TookMS/1000)
 	return nil

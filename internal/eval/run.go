@@ -40,7 +40,10 @@ type Options struct {
 	// leaves the second stage out (the fusion alone ranks and scores).
 	Rescore        *rescore.Model
 	FirstStageOnly bool
-	observe        func(string, []engine.Observed) // Collect's
+	// Typos asks each labelled query again with a word misspelled, and
+	// reports the suggestions (Typos).
+	Typos   bool
+	observe func(string, []engine.Observed) // Collect's
 }
 
 // Report is the result of a Run.
@@ -68,6 +71,7 @@ type ConfigReport struct {
 	Calib    Calibration `json:"calibration"`
 	Outcomes []Outcome   `json:"outcomes,omitempty"`
 	OffTopic []float64   `json:"off_topic_top_scores,omitempty"` // in the order given, with details
+	Typos    *Typos      `json:"typos,omitempty"`                // with Options.Typos
 }
 
 // IndexReport describes the index a configuration searched. Configurations
@@ -219,6 +223,11 @@ func (o *Options) runChunker(ctx context.Context, cache *Cache, group []Config) 
 			return nil, err
 		}
 		row := ConfigReport{Config: c, Index: idx, Metrics: Summarize(outs), Scores: spreads(outs, off), Calib: calibrate(outs, off)}
+		if o.Typos && c.Chunker != ChunkBM25Sections && c.Mode != mdsearch.ModeSemantic {
+			if row.Typos, err = o.askTypos(ctx, e, c, outs); err != nil {
+				return nil, err
+			}
+		}
 		if o.Details {
 			row.Outcomes, row.OffTopic = outs, off
 		}
@@ -321,7 +330,7 @@ func (o *Options) ask(ctx context.Context, e searcher, cache *Cache, c Config) (
 		}
 		kept := dropExcluded(resp.Results, q.Exclude)
 		out := Score(q, kept, o.K)
-		out.LatencyMS = lat
+		out.LatencyMS, out.Suggested = lat, resp.Suggestion != ""
 		if o.Details {
 			out.Results = describe(kept[:min(o.K, len(kept))])
 		}
