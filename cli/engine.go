@@ -15,6 +15,7 @@ import (
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/assets"
 	"github.com/mdsearch/mdsearch/chunks"
+	"github.com/mdsearch/mdsearch/embed/provider"
 	"github.com/mdsearch/mdsearch/engine"
 	"github.com/mdsearch/mdsearch/internal/eval"
 	"github.com/mdsearch/mdsearch/sections"
@@ -149,6 +150,13 @@ func (f *engineFlags) open(ctx context.Context, env *Env, withModel bool) (*engi
 			opts.Embedder, closeEmb = emb, closer
 		}
 		opts.KeywordOnly = keywordOnly
+	}
+	if f.embedder != nil && (!withModel || f.embedder.cfg.Remote()) {
+		// The local model's words, to tell a misspelling from a word the
+		// vault lacks, where the model itself is not loaded.
+		cfg := f.embedder.cfg
+		cfg.Getenv = env.Getenv
+		opts.Lexicon = provider.Lexicon(cfg)
 	}
 	e, err := engine.Open(ctx, opts)
 	if err != nil {

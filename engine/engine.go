@@ -38,6 +38,10 @@ type Options struct {
 	// shown with every answer.
 	Embedder       embed.Embedder
 	EmbedderNotice string
+	// Lexicon knows the words that are spelled right, so a word the vault
+	// lacks is not respelled into one it holds (see Suggestion); nil: the
+	// embedder's, when it has one (embed.Lexicon).
+	Lexicon embed.Lexicon
 	// KeywordOnly lets Index run without an embedder on an index that has
 	// vectors. Without it such a run is refused, so a missing model cannot
 	// silently turn a semantic index into a keyword one.

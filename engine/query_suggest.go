@@ -22,24 +22,21 @@ type suggestion struct {
 // suggest returns the query with each of its words that no passage holds
 // respelled as the nearest word the index does hold (store.Respell), and
 // a notice naming them; none when no such word has a near one. It costs a
-// search next to nothing unless a word matched no passage: the term
-// counts are the second stage's (without it, one row is asked for each
-// word it could respell). Phrases, prefixes, words with digits (versions,
-// dates, ids) and words of scripts written without spaces are left as
-// typed, and so are words known to be spelled right (known); the
-// operators (tag:, path:, file:) lead the suggestion as written. Search
-// offers it only once confirm has tried it.
+// search next to nothing unless a word matched no passage: whether a word
+// is held is read from the second stage's term counts (without them, or
+// for a word joined to others by punctuation, one row is asked for). A
+// quoted phrase, a prefix (word*), words with digits (versions, dates,
+// ids) and words of scripts written without spaces are left as typed, and
+// so are words known to be spelled right (known); the operators (tag:,
+// path:, file:) lead the suggestion as written. Search offers it only
+// once confirm has tried it.
 func suggest(ctx context.Context, rd *store.Reader, q *query, operators []string, known func(string) bool) (suggestion, error) {
 	if len(q.terms) == 0 || q.nothing {
 		return suggestion{}, nil
 	}
 	fixes := map[string]string{}
-	for i, t := range q.terms {
-		word, ok := plainWord(t)
-		if !ok {
-			continue
-		}
-		if held, err := q.holds(ctx, rd, i); err != nil {
+	for _, word := range looseWords(q.req.Query) {
+		if held, err := q.holds(ctx, rd, word); err != nil {
 			return suggestion{}, err
 		} else if held || known(word) {
 			continue
@@ -72,23 +69,22 @@ var inflections = []string{"s", "es", "ed", "d", "ing", "ly", "er", "ers", "ion"
 // knownWord reports whether the model knows word as one of its whole
 // words, or as one with an ending (inflections): a word spelled right that
 // the vault does not hold ("status", which is one edit from "stats") is
-// asked for as typed. A model without a vocabulary (a remote one) or no
-// model knows none.
+// asked for as typed. The words known are Options.Lexicon's, else the
+// embedder's; a remote model has none, and then no word is known.
 func (e *Engine) knownWord(word string) bool {
-	if e.emb == nil {
+	lex := e.opts.Lexicon
+	if l, ok := e.emb.(embed.Lexicon); ok && lex == nil {
+		lex = l
+	}
+	if lex == nil {
 		return false
 	}
-	if known, ok := embed.Knows(e.emb, word); known || !ok {
-		return known
+	if lex.Knows(word) {
+		return true
 	}
 	for _, end := range inflections {
-		if base, ok := strings.CutSuffix(word, end); ok && len(base) >= 3 {
-			if known, _ := embed.Knows(e.emb, base); known {
-				return true
-			}
-			if known, _ := embed.Knows(e.emb, base+"e"); known {
-				return true
-			}
+		if base, ok := strings.CutSuffix(word, end); ok && len(base) >= 3 && (lex.Knows(base) || lex.Knows(base+"e")) {
+			return true
 		}
 	}
 	return false
@@ -116,33 +112,41 @@ func (e *Engine) confirm(ctx context.Context, req mdsearch.SearchRequest, query 
 	return resp.Results[0].Score >= suggestMinScore, nil
 }
 
-// holds reports whether some passage matches the query's i-th term: from
-// the second stage's counts where it ran, else asked of the index (one
-// row is enough to know).
-func (q *query) holds(ctx context.Context, rd *store.Reader, i int) (bool, error) {
-	if q.counts != nil {
+// holds reports whether some passage holds word: from the second stage's
+// counts where it ran and word is a term of its own, else asked of the
+// index (one row is enough to know).
+func (q *query) holds(ctx context.Context, rd *store.Reader, word string) (bool, error) {
+	term := `"` + word + `"`
+	if i := slices.Index(q.terms, term); i >= 0 && q.counts != nil {
 		return q.counts[i] > 0, nil
 	}
-	n, err := rd.TermRows(ctx, q.terms[i:i+1], 1)
+	n, err := rd.TermRows(ctx, []string{term}, 1)
 	if err != nil {
 		return false, err
 	}
 	return n[0] > 0, nil
 }
 
-// plainWord is the word a keyword term asks for, when it is one plain word
-// a suggestion may respell.
-func plainWord(term string) (string, bool) {
-	if len(term) < 2 || term[0] != '"' || term[len(term)-1] != '"' {
-		return "", false // a prefix ("word"*)
+// looseWords are the words of a query that a suggestion may respell, each
+// once, folded as the index folds them: those outside quoted phrases and
+// prefixes (word*), words joined by punctuation included
+// ("app.config.errorHanfler"), of letters alone, long enough
+// (store.MaxEdits) and not common ones.
+func looseWords(query string) []string {
+	var out []string
+	for chunk, phrase := range pieces(query) {
+		if phrase || strings.HasSuffix(chunk, "*") {
+			continue
+		}
+		for _, w := range tokens(chunk) {
+			if store.MaxEdits(w) > 0 && !stopwords[w] && !slices.Contains(out, w) && !strings.ContainsFunc(w, func(r rune) bool {
+				return !unicode.IsLetter(r) || store.KeywordChar(r)
+			}) {
+				out = append(out, w)
+			}
+		}
 	}
-	w := term[1 : len(term)-1]
-	if store.MaxEdits(w) == 0 || strings.ContainsFunc(w, func(r rune) bool {
-		return !unicode.IsLetter(r) || store.KeywordChar(r)
-	}) {
-		return "", false
-	}
-	return w, true
+	return out
 }
 
 // rewrite replaces each word of query that fixes names (as the index

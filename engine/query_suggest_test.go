@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/embed"
 )
 
 // A word no passage holds gets the nearest word the index holds as a
@@ -14,7 +15,7 @@ import (
 func TestSuggestion(t *testing.T) {
 	vault := t.TempDir()
 	write(t, vault, "reactivity.md", "---\ntags: [core]\n---\n# Reactivity\n\nThe reactivity system tracks reactive state.\n\n## Watchers\n\nA watcher runs a callback on change; its cleanup runs first.\n")
-	write(t, vault, "components.md", "# Components\n\nA component receives props. Call defineProps() in a component.\n\n## Lifecycle\n\nLifecycle hooks run at each stage.\n")
+	write(t, vault, "components.md", "# Components\n\nA component receives props. Call defineProps() in a component.\n\n## Errors\n\nSet app.config.errorHandler to catch every error a component throws.\n\n## Lifecycle\n\nLifecycle hooks run at each stage.\n")
 	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
 	index(t, e, vault, "v")
 	cases := []struct {
@@ -26,6 +27,8 @@ func TestSuggestion(t *testing.T) {
 		{"how do components recieve props?", "how do components receives props?", ""},           // the rest as typed; the spelling passages use
 		{"definePrps", "defineProps", ""},                                                       // a code name keeps its case
 		{"compnent lifecyle", "component lifecycle", `no passage holds "compnent" or "lifecyle"`},
+		{"app.config.errorHanfler", "app.config.errorHandler", `no passage holds "errorHanfler"`}, // joined by punctuation
+		{`"reactivty"`, "", ""},                           // a word in quotes is asked for as written
 		{"tag:core reactivty", "tag:core reactivity", ""}, // operators lead, as written
 		{"reactivity system", "", ""},                     // every word found
 		{"hooch", "", ""},                                 // nothing near
@@ -117,6 +120,20 @@ func TestSuggestionKnownWords(t *testing.T) {
 		index(t, e, vault, "v")
 		if got := search(t, e, mdsearch.SearchRequest{Query: tc.query, Mode: mdsearch.ModeKeyword}).Suggestion; got != tc.want {
 			t.Errorf("%s: %q suggests %q, want %q", tc.name, tc.query, got, tc.want)
+		}
+	}
+	// Options.Lexicon serves an engine whose embedder has none (keyword
+	// mode from the command line, a remote model), and wins over one that has.
+	for _, emb := range []embed.Embedder{nil, newBow("bow"), lexBow{newBow("bow"), nil}} {
+		e, err := Open(bg, Options{IndexPath: filepath.Join(t.TempDir(), "index.db"), Embedder: emb,
+			Lexicon: lexBow{words: map[string]bool{"status": true}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer e.Close()
+		index(t, e, vault, "v")
+		if got := search(t, e, mdsearch.SearchRequest{Query: "weekly status", Mode: mdsearch.ModeKeyword}).Suggestion; got != "" {
+			t.Errorf("embedder %T: a known word respelled: %q", emb, got)
 		}
 	}
 }

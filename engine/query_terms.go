@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"iter"
 	"slices"
 	"strings"
 	"unicode"
@@ -46,28 +47,7 @@ func splitTerms(input string) (parts []string, commonOnly bool) {
 		}
 	}
 	var stop []string // stopwords, kept in case nothing else is left
-	rest := quotes.Replace(store.KeywordFold(input))
-	for rest != "" {
-		var chunk string
-		var phrase bool
-		if c, size := utf8.DecodeRuneInString(rest); unicode.IsSpace(c) {
-			rest = rest[size:]
-			continue
-		}
-		if rest[0] == '"' {
-			end := strings.IndexByte(rest[1:], '"')
-			if end < 0 {
-				rest = rest[1:] // an unclosed quote is just punctuation
-				continue
-			}
-			chunk, rest, phrase = rest[1:1+end], rest[2+end:], true
-		} else {
-			f := strings.IndexFunc(rest, func(r rune) bool { return unicode.IsSpace(r) || r == '"' })
-			if f < 0 {
-				f = len(rest)
-			}
-			chunk, rest = rest[:f], rest[f:]
-		}
+	for chunk, phrase := range pieces(input) {
 		words := tokens(chunk)
 		if !phrase && hasUnspaced(words) {
 			for _, t := range unspacedTerms(words) {
@@ -89,6 +69,40 @@ func splitTerms(input string) (parts []string, commonOnly bool) {
 		return parts, len(parts) > 0
 	}
 	return parts, false
+}
+
+// pieces yields the pieces of a query as typed, folded as the index's
+// text is: each text in double quotes (phrase true), and each run of
+// other text between spaces and quotes. An unclosed quote is punctuation.
+func pieces(input string) iter.Seq2[string, bool] {
+	return func(yield func(string, bool) bool) {
+		rest := quotes.Replace(store.KeywordFold(input))
+		for rest != "" {
+			if c, size := utf8.DecodeRuneInString(rest); unicode.IsSpace(c) {
+				rest = rest[size:]
+				continue
+			}
+			var chunk string
+			phrase := rest[0] == '"'
+			if phrase {
+				end := strings.IndexByte(rest[1:], '"')
+				if end < 0 {
+					rest = rest[1:]
+					continue
+				}
+				chunk, rest = rest[1:1+end], rest[2+end:]
+			} else {
+				f := strings.IndexFunc(rest, func(r rune) bool { return unicode.IsSpace(r) || r == '"' })
+				if f < 0 {
+					f = len(rest)
+				}
+				chunk, rest = rest[:f], rest[f:]
+			}
+			if !yield(chunk, phrase) {
+				return
+			}
+		}
+	}
 }
 
 // quotes are the quotation marks a phrase may be typed in: ASCII ones,
