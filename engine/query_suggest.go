@@ -156,14 +156,14 @@ func looseWords(query string) []string {
 func rewrite(query string, fixes map[string]string) (respelled string, typed []string) {
 	var b strings.Builder
 	for query != "" {
-		i := strings.IndexFunc(query, isWordRune)
+		i := strings.IndexFunc(query, wordRune)
 		if i < 0 {
 			b.WriteString(query)
 			break
 		}
 		b.WriteString(query[:i])
 		query = query[i:]
-		j := strings.IndexFunc(query, func(r rune) bool { return !isWordRune(r) })
+		j := strings.IndexFunc(query, func(r rune) bool { return !wordRune(r) })
 		if j < 0 {
 			j = len(query)
 		}
@@ -179,10 +179,6 @@ func rewrite(query string, fixes map[string]string) (respelled string, typed []s
 		}
 	}
 	return b.String(), typed
-}
-
-func isWordRune(r rune) bool {
-	return unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.IsMark(r)
 }
 
 // sameCase writes fix in the case typed was (all upper, capitalised, or

@@ -105,7 +105,8 @@ type near struct {
 	rows     int
 	distance int
 	// stemNear says stem is near the word's stem, not only near a start
-	// of the word: any word the index reads as it is near enough.
+	// of the word: its spellings may then be up to maxSuffix edits
+	// farther from the word than MaxEdits allows.
 	stemNear bool
 }
 
@@ -340,9 +341,9 @@ func mixedCase(w string) bool {
 }
 
 // notWordRune splits text into words as the engine's query parser does:
-// letters, numbers and marks make words.
+// letters, numbers, marks and private-use characters make words.
 func notWordRune(r rune) bool {
-	return !unicode.IsLetter(r) && !unicode.IsNumber(r) && !unicode.IsMark(r)
+	return !unicode.IsLetter(r) && !unicode.IsNumber(r) && !unicode.IsMark(r) && !unicode.Is(unicode.Co, r)
 }
 
 // EditDistance is the number of single-character insertions, deletions,
