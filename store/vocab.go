@@ -41,8 +41,8 @@ func hasVocab(ctx context.Context, db querier) (bool, error) {
 	return n == len(vocabTables), err
 }
 
-// maxVocabRead bounds the terms Respell reads: the terms of one first
-// letter in an index of a million passages are well under it.
+// maxVocabRead bounds the terms Respell reads at once: the terms of one
+// first letter in an index of a million passages are well under it.
 const maxVocabRead = 200_000
 
 // respellStems is how many of the nearest stems Respell reads the
@@ -114,7 +114,8 @@ type near struct {
 // index folds text) that the keyword index holds, spelled as a passage
 // spells it; "" when none is near (MaxEdits). A misspelling seldom gets
 // the first letter wrong, and the index reads its terms in order, so only
-// the terms of that letter are compared. The index holds stems, which
+// the terms of that letter are compared (of its first two, first:
+// nearStems). The index holds stems, which
 // name no word a person types ("reactiv" for "reactivity" and
 // "reactive"), so a stem is near when it is near the word's stem, or near
 // a start of the word ("compon", from "component", for "compnent", whose
@@ -159,17 +160,43 @@ func (s *Reader) Respell(ctx context.Context, word string) (string, error) {
 	return best.word, nil
 }
 
-// nearStems returns the stems of word's first letter within maxDist edits
-// of its stem (fewer for a short stem), or of a start of the word, no
-// shorter than the word less maxStripped, nearest first and, as near,
-// the longer (more of the word explained), then those more rows hold: at
-// most respellStems.
+// nearStems returns the indexed stems within maxDist edits of word's stem
+// (fewer for a short stem), or of a start of the word no shorter than the
+// word less maxStripped, nearest first and, as near, the longer (more of
+// the word explained), then those more rows hold: at most respellStems.
+// It reads the stems that start with the stem's first letter; in an
+// index of more than narrowRows passages, those of its first two letters
+// first, and the rest of the letter's only when none of them is near:
+// reading a stem costs a pass over the rows that hold it (FTS5 counts
+// them), and a letter's stems hold some tenth of an index's words. There,
+// a misspelled second letter is found only when no stem of the two
+// letters typed is near.
 func (s *Reader) nearStems(ctx context.Context, word, stem []rune, maxDist int) ([]near, error) {
 	if len(stem) == 0 {
 		return nil, nil
 	}
+	if rows, err := s.KeywordRows(ctx); err != nil {
+		return nil, err
+	} else if rows > narrowRows && len(stem) > 1 {
+		cands, err := s.nearIn(ctx, word, stem, maxDist, stem[:2])
+		if err != nil || len(cands) > 0 {
+			return cands, err
+		}
+	}
+	return s.nearIn(ctx, word, stem, maxDist, stem[:1])
+}
+
+// narrowRows is the index size, in passages, from which nearStems reads
+// the stems of two letters first: the stems of one letter cost some 5–15
+// ms at 9,000 passages, and their cost grows with the index.
+var narrowRows = 20_000 // replaced in tests
+
+// nearIn is nearStems over the stems that start with start.
+func (s *Reader) nearIn(ctx context.Context, word, stem []rune, maxDist int, start []rune) ([]near, error) {
+	end := slices.Clone(start)
+	end[len(end)-1]++
 	rows, err := s.query(ctx, `SELECT term, doc FROM chunks_vocab WHERE term >= ? AND term < ? LIMIT ?`,
-		string(stem[0]), string(stem[0]+1), maxVocabRead)
+		string(start), string(end), maxVocabRead)
 	if err != nil {
 		return nil, err
 	}

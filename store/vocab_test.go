@@ -124,3 +124,28 @@ func TestRespellOlderIndex(t *testing.T) {
 		s.Close()
 	}
 }
+
+// In a large index the stems of the word's first two letters are read
+// first: a misspelled second letter is then found only when none of them
+// is near.
+func TestRespellNarrow(t *testing.T) {
+	s := open(t)
+	c, _ := s.AddCollection(ctx, "notes", "/v")
+	put(t, s, c.ID, "a.md", "Remote", nil,
+		chunk("a.md", 0, "Remote", "A remote component runs cmp on the server."))
+	defer func(n int) { narrowRows = n }(narrowRows)
+	for _, tc := range []struct {
+		narrow     int
+		word, want string
+	}{
+		{1 << 30, "cmopnent", "component"}, // a small index: every stem of the letter
+		{0, "cmopnent", ""},                // a large one: "cmp" is near a start of it, and no stem of "co" is read
+		{0, "rmote", "remote"},             // no stem of "rm" is near: the letter's are read
+		{0, "remoet", "remote"},
+	} {
+		narrowRows = tc.narrow
+		if got, err := s.Respell(ctx, tc.word); err != nil || got != tc.want {
+			t.Errorf("narrowRows %d: Respell(%q) = %q, %v; want %q", tc.narrow, tc.word, got, err, tc.want)
+		}
+	}
+}
