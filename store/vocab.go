@@ -55,7 +55,7 @@ const spellingRows = 16
 // spellingSpan bounds the passages holding a stem that spellingRows are
 // picked from: a stem of a million passages costs no more than one of a
 // few thousand.
-const spellingSpan = 4096
+const spellingSpan = 1024
 
 // spread returns at most n of ids, evenly spaced: passages from all over
 // the index spell a stem in more ways than the first few, which are often
@@ -141,7 +141,13 @@ func (s *Reader) Respell(ctx context.Context, word string) (string, error) {
 		d, rows, end, n int
 	}
 	best := pick{d: maxDist + maxSuffix + 1}
-	for _, c := range cands {
+	for i, c := range cands {
+		// The stems come nearest first, and a spelling is seldom nearer
+		// to the word than its stem is: once one is as near as the next
+		// stem, the rest are not read (each costs a read of passages).
+		if i > 0 && best.d <= c.distance && best.word != "" {
+			break
+		}
 		spellings, err := s.spellings(ctx, c.stem)
 		if err != nil {
 			return "", err
