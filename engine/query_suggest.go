@@ -151,18 +151,32 @@ func looseWords(query string) []string {
 
 // rewrite replaces each word of query that fixes names (as the index
 // folds it) with its fix, in the word's case: "Reactivty" becomes
-// "Reactivity". The rest of the query is kept as typed. typed are the
-// words replaced, as typed, each once.
+// "Reactivity". The rest of the query is kept as typed, quoted phrases
+// whole. typed are the words replaced, as typed, each once.
 func rewrite(query string, fixes map[string]string) (respelled string, typed []string) {
 	var b strings.Builder
 	for query != "" {
-		i := strings.IndexFunc(query, wordRune)
+		i := strings.IndexFunc(query, func(r rune) bool { return wordRune(r) || isQuote(r) })
 		if i < 0 {
 			b.WriteString(query)
 			break
 		}
 		b.WriteString(query[:i])
 		query = query[i:]
+		if q, size := utf8.DecodeRuneInString(query); isQuote(q) {
+			// A phrase runs to the next quote; an unclosed one is
+			// punctuation, as pieces reads it.
+			end := strings.IndexFunc(query[size:], isQuote)
+			if end < 0 {
+				end = 0
+			} else {
+				_, closing := utf8.DecodeRuneInString(query[size+end:])
+				end += closing
+			}
+			b.WriteString(query[:size+end])
+			query = query[size+end:]
+			continue
+		}
 		j := strings.IndexFunc(query, func(r rune) bool { return !wordRune(r) })
 		if j < 0 {
 			j = len(query)
@@ -179,6 +193,12 @@ func rewrite(query string, fixes map[string]string) (respelled string, typed []s
 		}
 	}
 	return b.String(), typed
+}
+
+// isQuote reports whether r is a quotation mark a phrase may be typed in
+// (quotes).
+func isQuote(r rune) bool {
+	return r == '"' || quotes.Replace(string(r)) == `"`
 }
 
 // sameCase writes fix in the case typed was (all upper, capitalised, or

@@ -71,6 +71,9 @@ func TestRewrite(t *testing.T) {
 		{"DefinProps()", "defineProps()"},
 		{"reactivtyx reactivt", "reactivtyx reactivt"}, // whole words only
 		{"Été", "Étés"},
+		{`"reactivty system" reactivty`, `"reactivty system" reactivity`}, // a phrase is kept whole
+		{"“reactivty” reactivty", "“reactivty” reactivity"},
+		{`reactivty "unclosed reactivty`, `reactivity "unclosed reactivity`}, // an unclosed quote is punctuation
 		{"", ""},
 	}
 	for _, tc := range cases {
