@@ -27,20 +27,27 @@ type suggestion struct {
 // for a word joined to others by punctuation, one row is asked for). A
 // quoted phrase, a prefix (word*), words with digits (versions, dates,
 // ids) and words of scripts written without spaces are left as typed, and
-// so are words known to be spelled right (known); the operators (tag:,
+// so are words known to be spelled right (known); a query with more than
+// maxRespelled words the vault lacks gets none. The operators (tag:,
 // path:, file:) lead the suggestion as written. Search offers it only
 // once confirm has tried it.
 func suggest(ctx context.Context, rd *store.Reader, q *query, operators []string, known func(string) bool) (suggestion, error) {
 	if len(q.terms) == 0 || q.nothing {
 		return suggestion{}, nil
 	}
-	fixes := map[string]string{}
+	var lacked []string
 	for _, word := range looseWords(q.req.Query) {
 		if held, err := q.holds(ctx, rd, word); err != nil {
 			return suggestion{}, err
-		} else if held || known(word) {
-			continue
+		} else if !held && !known(word) {
+			lacked = append(lacked, word)
 		}
+	}
+	if len(lacked) > maxRespelled {
+		return suggestion{}, nil
+	}
+	fixes := map[string]string{}
+	for _, word := range lacked {
 		fix, err := rd.Respell(ctx, word)
 		if err != nil {
 			return suggestion{}, err
@@ -61,6 +68,12 @@ func suggest(ctx context.Context, rd *store.Reader, q *query, operators []string
 	return suggestion{query, "no passage holds " + strings.Join(missing, " or ") +
 		"; did you mean " + strconv.Quote(query) + "?"}, nil
 }
+
+// maxRespelled is the most words the vault lacks that a query may hold
+// and still get a suggestion: more are a question about other things, or
+// in other words, not misspellings (and each costs a read of the index's
+// terms).
+const maxRespelled = 3
 
 // inflections are endings a word of the model's vocabulary may take
 // ("explored" of "explore", "installs" of "install").
@@ -131,7 +144,7 @@ func (q *query) holds(ctx context.Context, rd *store.Reader, word string) (bool,
 // once, folded as the index folds them: those outside quoted phrases and
 // prefixes (word*), words joined by punctuation included
 // ("app.config.errorHanfler"), of letters alone, long enough
-// (store.MaxEdits) and not common ones.
+// (store.MaxEdits) and not common ones; at most maxTerms.
 func looseWords(query string) []string {
 	var out []string
 	for chunk, phrase := range pieces(query) {
@@ -139,6 +152,9 @@ func looseWords(query string) []string {
 			continue
 		}
 		for _, w := range tokens(chunk) {
+			if len(out) == maxTerms {
+				return out // as many as the keyword query reads
+			}
 			if store.MaxEdits(w) > 0 && !stopwords[w] && !slices.Contains(out, w) && !strings.ContainsFunc(w, func(r rune) bool {
 				return !unicode.IsLetter(r) || store.KeywordChar(r)
 			}) {

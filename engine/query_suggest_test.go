@@ -28,16 +28,18 @@ func TestSuggestion(t *testing.T) {
 		{"definePrps", "defineProps", ""},                                                       // a code name keeps its case
 		{"compnent lifecyle", "component lifecycle", `no passage holds "compnent" or "lifecyle"`},
 		{"app.config.errorHanfler", "app.config.errorHandler", `no passage holds "errorHanfler"`}, // joined by punctuation
-		{`"reactivty"`, "", ""},                           // a word in quotes is asked for as written
-		{"tag:core reactivty", "tag:core reactivity", ""}, // operators lead, as written
-		{"reactivity system", "", ""},                     // every word found
-		{"hooch", "", ""},                                 // nothing near
-		{"sytem", "system", ""},                           // five letters: one edit
-		{"wach", "", ""},                                  // four letters: too short to guess
-		{`"reactivty system"`, "", ""},                    // a phrase is asked for as written
-		{"reactivt*", "", ""},                             // so is a prefix
-		{"reactivty2", "", ""},                            // and a word with digits
-		{"the of", "", ""},                                // a query of common words asks for nothing
+		{`"reactivty"`, "", ""}, // a word in quotes is asked for as written
+		{"reactivty sytem watchr", "reactivity system watcher", ""}, // three words the vault lacks
+		{"reactivty sytem watchr callbak", "", ""},                  // four: not misspellings
+		{"tag:core reactivty", "tag:core reactivity", ""},           // operators lead, as written
+		{"reactivity system", "", ""},                               // every word found
+		{"hooch", "", ""},                                           // nothing near
+		{"sytem", "system", ""},                                     // five letters: one edit
+		{"wach", "", ""},                                            // four letters: too short to guess
+		{`"reactivty system"`, "", ""},                              // a phrase is asked for as written
+		{"reactivt*", "", ""},                                       // so is a prefix
+		{"reactivty2", "", ""},                                      // and a word with digits
+		{"the of", "", ""},                                          // a query of common words asks for nothing
 	}
 	for _, tc := range cases {
 		for _, mode := range []mdsearch.Mode{mdsearch.ModeHybrid, mdsearch.ModeKeyword} {

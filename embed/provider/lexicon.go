@@ -27,15 +27,15 @@ func Lexicon(cfg Config) embed.Lexicon {
 	return &vocabLexicon{path: filepath.Join(p.ModelDir, "vocab.json")}
 }
 
-// vocabLexicon reads the model's vocabulary once, when first asked.
+// vocabLexicon reads the model's words once, when first asked.
 type vocabLexicon struct {
-	path string
-	once sync.Once
-	tok  *sentenceencoder.Tokenizer // nil when it could not be read: no word is known
+	path  string
+	once  sync.Once
+	words sentenceencoder.Words // nil when they could not be read: no word is known
 }
 
 // Knows implements embed.Lexicon.
 func (l *vocabLexicon) Knows(word string) bool {
-	l.once.Do(func() { l.tok, _ = sentenceencoder.LoadTokenizer(l.path) })
-	return l.tok != nil && l.tok.Knows(word)
+	l.once.Do(func() { l.words, _ = sentenceencoder.LoadWords(l.path) })
+	return l.words.Knows(word)
 }

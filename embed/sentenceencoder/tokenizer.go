@@ -92,15 +92,24 @@ func LoadDefaultTokenizer() (*Tokenizer, error) {
 
 // parseVocab builds a Tokenizer from the contents of a vocab.json.
 func parseVocab(data []byte) (*Tokenizer, error) {
+	pieces, scores, err := readPieces(data)
+	if err != nil {
+		return nil, err
+	}
+	return newTokenizer(pieces, scores)
+}
+
+// readPieces reads the pieces of a vocab.json and their scores.
+func readPieces(data []byte) (pieces []string, scores []float64, err error) {
 	// One Unmarshal into any: one per entry took three times as long, a
 	// cost every process that loads the model pays. null stands for ""
 	// and 0, as it did when each value was unmarshalled alone.
 	var raw [][]any
 	if err := json.Unmarshal(data, &raw); err != nil {
-		return nil, fmt.Errorf("not a JSON array of [piece, score] pairs: %w", err)
+		return nil, nil, fmt.Errorf("not a JSON array of [piece, score] pairs: %w", err)
 	}
-	pieces := make([]string, len(raw))
-	scores := make([]float64, len(raw))
+	pieces = make([]string, len(raw))
+	scores = make([]float64, len(raw))
 	for i, entry := range raw {
 		var okPiece, okScore bool
 		if len(entry) == 2 {
@@ -110,10 +119,37 @@ func parseVocab(data []byte) (*Tokenizer, error) {
 			okScore = okScore || entry[1] == nil
 		}
 		if !okPiece || !okScore {
-			return nil, fmt.Errorf("entry %d is not a [piece, score] pair", i)
+			return nil, nil, fmt.Errorf("entry %d is not a [piece, score] pair", i)
 		}
 	}
-	return newTokenizer(pieces, scores)
+	return pieces, scores, nil
+}
+
+// Words are a vocabulary's whole words: its pieces that are a word start
+// ("▁status") followed by the rest of one word, without the mark. Its
+// Knows is the Tokenizer's, without building a tokenizer.
+type Words map[string]bool
+
+// Knows reports whether word is one of the words (embed.Lexicon).
+func (w Words) Knows(word string) bool { return w[word] }
+
+// LoadWords reads the whole words of a vocab.json.
+func LoadWords(path string) (Words, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	pieces, _, err := readPieces(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	w := Words{}
+	for _, p := range pieces[min(reservedIDs, len(pieces)):] {
+		if word, ok := strings.CutPrefix(p, string(separator)); ok && word != "" {
+			w[word] = true
+		}
+	}
+	return w, nil
 }
 
 func newTokenizer(pieces []string, scores []float64) (*Tokenizer, error) {
@@ -314,10 +350,17 @@ func (t *Tokenizer) backtrack(words []uint16, n, limit int) ([]int32, int) {
 // VocabSize is the number of token ids.
 func (t *Tokenizer) VocabSize() int { return len(t.idLen) }
 
-// Knows reports whether word is a whole word of the vocabulary: it
-// encodes to one piece, the word with its leading "▁".
+// Knows reports whether word is a whole word of the vocabulary: "▁"
+// followed by word is one of its pieces (as Words has it).
 func (t *Tokenizer) Knows(word string) bool {
-	return !strings.ContainsFunc(word, unicode.IsSpace) && len(t.Encode(word)) == 1
+	node := t.child(0, separator)
+	for _, r := range word {
+		if node < 0 {
+			return false
+		}
+		node = t.child(node, r)
+	}
+	return word != "" && node >= 0 && t.nodes[node].id >= 0
 }
 
 // Unread is the share, 0 to 1, of text's characters (spaces aside) that

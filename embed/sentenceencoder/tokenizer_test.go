@@ -123,9 +123,26 @@ func TestKnows(t *testing.T) {
 		{"the status", false}, // two words
 		{"", false},
 	}
+	_, dir := testAssets(t)
+	words, err := LoadWords(filepath.Join(dir, "vocab.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range cases {
 		if got := tok.Knows(c.word); got != c.want {
 			t.Errorf("Knows(%q) = %v, want %v (pieces %v)", c.word, got, c.want, tok.Encode(c.word))
+		}
+		if got := words.Knows(c.word); got != c.want {
+			t.Errorf("Words.Knows(%q) = %v, want %v", c.word, got, c.want)
+		}
+	}
+	// Words, read without building a tokenizer, know what it knows.
+	if len(words) < 5000 {
+		t.Errorf("%d whole words", len(words))
+	}
+	for w := range words {
+		if !tok.Knows(w) {
+			t.Errorf("Words knows %q, the tokenizer does not", w)
 		}
 	}
 }
