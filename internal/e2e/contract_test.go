@@ -152,6 +152,31 @@ func TestContract(t *testing.T) {
 			t.Errorf("the CLI's result has %s, which mdsearch.Result does not name", k)
 		}
 	}
+
+	// A misspelled query's suggestion and notice come through every adapter alike.
+	const typo = "bakups restore"
+	cli, err = exec.Command(bin, "search", typo, "--json", "--index", f.db).Output()
+	if err != nil {
+		t.Fatalf("search --json %q: %v", typo, err)
+	}
+	_, _, rest = apiDo(t, c, "GET", strings.TrimSuffix(base, "/")+"/api/v1/semantic-search?q="+strings.ReplaceAll(typo, " ", "+"))
+	res, text = callTool(ctx, t, cs, "semantic_search", map[string]any{"query": typo})
+	if res.IsError {
+		t.Fatalf("MCP: %s", text)
+	}
+	structured, _ = json.Marshal(res.StructuredContent)
+	for name, raw := range map[string][]byte{"CLI": cli, "REST": []byte(rest), "MCP": structured} {
+		var a struct{ Suggestion, Notice string }
+		if err := json.Unmarshal(raw, &a); err != nil {
+			t.Fatalf("%s: %v\n%s", name, err, raw)
+		}
+		if a.Suggestion != "backups restore" || !strings.Contains(a.Notice, `did you mean "backups restore"?`) {
+			t.Errorf("%s: suggestion %q, notice %q", name, a.Suggestion, a.Notice)
+		}
+	}
+	if !strings.Contains(text, `did you mean "backups restore"?`) {
+		t.Errorf("MCP's text does not say the suggestion:\n%.300s", text)
+	}
 }
 
 // list is an answer's results, each a JSON object.
