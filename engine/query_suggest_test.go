@@ -35,7 +35,9 @@ func TestSuggestion(t *testing.T) {
 		{"reactivity system", "", ""},                               // every word found
 		{"hooch", "", ""},                                           // nothing near
 		{"sytem", "system", ""},                                     // five letters: one edit
-		{"wach", "", ""},                                            // four letters: too short to guess
+		{"wach", "", ""},                                            // nothing near: "watcher" is three edits away
+		{"sytm", "", ""},                                            // two edits from "system": a word of four letters gets one
+		{"rfs", "", ""},                                             // three letters: too short to guess
 		{`"reactivty system"`, "", ""},                              // a phrase is asked for as written
 		{"reactivt*", "", ""},                                       // so is a prefix
 		{"reactivty2", "", ""},                                      // and a word with digits

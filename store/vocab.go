@@ -73,7 +73,7 @@ func spread(ids []int64, n int) []int64 {
 
 // MinRespelled is the shortest word Respell respells: a shorter one is
 // one edit from too many others to guess which was meant.
-const MinRespelled = 5
+const MinRespelled = 4
 
 // MaxEdits is how far a word may be from the word Respell suggests for
 // it: none under MinRespelled characters, one edit up to 7, two from 8

@@ -78,7 +78,8 @@ func TestRespell(t *testing.T) {
 		{"suspence", "suspense"},      // "suspens" stemmed again is "suspen": found by the stem itself
 		{"defineprps", "defineProps"}, // a code name keeps its case
 		{"reactivt", "reactive"},      // its stem "reactivt" is one edit from "reactiv"
-		{"rect", ""},                  // too short to guess
+		{"rec", ""},                   // too short to guess
+		{"refz", "refs"},              // four letters: one edit
 		{"hooch", ""},                 // "how" is near a start of it, but three edits from it
 		{"reactivityy", "reactivity"},
 		{"rendreing", "rendering"}, // its stem keeps the swap: near "render", a start of it

@@ -10,6 +10,7 @@ import (
 	"unicode"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/store"
 )
 
 // Typos says how a configuration's spelling suggestions serve queries
@@ -37,8 +38,8 @@ type Typos struct {
 }
 
 // minMisspelled is the shortest word Misspell changes: suggestions leave
-// shorter ones alone (store.MinRespelled).
-const minMisspelled = 5
+// shorter ones alone.
+const minMisspelled = store.MinRespelled
 
 // Misspell returns text with one word misspelled as people do: a letter
 // dropped, doubled, swapped with the next or hit beside on the keyboard,

@@ -18,10 +18,11 @@ func TestMisspell(t *testing.T) {
 		{"how to prevent models from memorizing data", true, "memorizing"},
 		{"API versioning", true, "versioning"},
 		{"CAP theorem", true, "theorem"},
-		{"a b c", false, ""},         // no word of five letters
+		{"a b cat", false, ""},       // no word of four letters
 		{"utf8decode v2", false, ""}, // letters beside digits are no word
-		{"café au lait", false, ""},  // letters beside non-ASCII ones neither
-		{"snake_case_words here", false, ""},
+		{"café au lai", false, ""},   // letters beside non-ASCII ones neither
+		{"snake_case_words her", false, ""},
+		{"lait", true, "lait"},
 	}
 	for _, c := range cases {
 		got, ok := Misspell(c.text)
