@@ -87,7 +87,10 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 		q.snap, resp.Mode = nil, mdsearch.ModeKeyword
 		addNotice(&resp.Notice, "the model cannot read this query (its vocabulary has no words of this script); showing keyword results")
 	}
-	if q.nothing = AsksNothing(req.Query); q.nothing {
+	// One reading of the query's words serves the keyword list and the
+	// asks-nothing check (AsksNothing).
+	terms, nothing := splitTerms(req.Query)
+	if q.nothing = nothing; q.nothing {
 		addNotice(&resp.Notice, fmt.Sprintf("the query holds only common words (%s), which name nothing to look for: no result can be known to answer it; add the words you look for, or quote a phrase (\"to be or not to be\")", CommonWordsOf(req.Query)))
 	}
 	// The query is embedded while SQLite answers what needs no vector.
@@ -101,7 +104,7 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 	}
 	q.mode = resp.Mode
 	if q.mode != mdsearch.ModeSemantic {
-		q.terms = matchTerms(req.Query)
+		q.terms = terms
 	}
 	if testHookSnapshot != nil {
 		testHookSnapshot()
@@ -134,7 +137,7 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 			q.snap, resp.Mode, q.mode = nil, mdsearch.ModeKeyword, mdsearch.ModeKeyword
 			resp.Notice = "semantic search unavailable: " + err.Error() + "; showing keyword results"
 			if q.terms == nil {
-				q.terms = matchTerms(req.Query)
+				q.terms = terms
 				q.keywordRows(ctx, rt.Reader)
 			}
 		}

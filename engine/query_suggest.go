@@ -32,8 +32,8 @@ type suggestion struct {
 // path:, file:) lead the suggestion as written. Search offers it only
 // once confirm has tried it.
 func suggest(ctx context.Context, rd *store.Reader, q *query, operators []string, known func(string) bool) (suggestion, error) {
-	if len(q.terms) == 0 || q.nothing {
-		return suggestion{}, nil
+	if len(q.terms) == 0 || q.nothing || q.counts != nil && !slices.Contains(q.counts, 0) {
+		return suggestion{}, nil // every term matched: no word is lacking
 	}
 	var lacked []string
 	for _, word := range looseWords(q.req.Query) {
@@ -172,7 +172,7 @@ func looseWords(query string) []string {
 func rewrite(query string, fixes map[string]string) (respelled string, typed []string) {
 	var b strings.Builder
 	for query != "" {
-		i := strings.IndexFunc(query, func(r rune) bool { return wordRune(r) || isQuote(r) })
+		i := strings.IndexFunc(query, func(r rune) bool { return store.WordRune(r) || isQuote(r) })
 		if i < 0 {
 			b.WriteString(query)
 			break
@@ -193,7 +193,7 @@ func rewrite(query string, fixes map[string]string) (respelled string, typed []s
 			query = query[size+end:]
 			continue
 		}
-		j := strings.IndexFunc(query, func(r rune) bool { return !wordRune(r) })
+		j := strings.IndexFunc(query, func(r rune) bool { return !store.WordRune(r) })
 		if j < 0 {
 			j = len(query)
 		}

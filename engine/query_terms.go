@@ -114,7 +114,7 @@ var quotes = strings.NewReplacer("\u201c", `"`, "\u201d", `"`, "\u201e", `"`, "\
 // too), marks and private-use characters, as the keyword index reads it (store.KeywordText): each character of a
 // script written without spaces is a word of its own, with its marks.
 func tokens(s string) []string {
-	words := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !wordRune(r) })
+	words := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !store.WordRune(r) })
 	out := words[:0:0]
 	for _, w := range words {
 		if k := store.KeywordText(w); k != w {
@@ -124,11 +124,6 @@ func tokens(s string) []string {
 		}
 	}
 	return out
-}
-
-// wordRune reports whether r is part of a word, as tokens reads words.
-func wordRune(r rune) bool {
-	return unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.IsMark(r) || unicode.Is(unicode.Co, r)
 }
 
 // hasUnspaced reports whether any of words is a character of a script

@@ -128,9 +128,8 @@ func openFile(ctx context.Context, path string, readOnly, create bool) (*Store, 
 			break
 		}
 	}
-	if err == nil {
-		s.vocab, err = hasVocab(ctx, s.pool)
-	}
+	// A writer has them: made with the file, or added by upgrade.
+	s.vocab = !readOnly || f.hasVocab()
 	if err != nil {
 		s.Close()
 		return nil, nil, fileError(abs, err)
@@ -407,7 +406,7 @@ func (s *Store) upgrade(ctx context.Context, f *fileInfo) (*Migration, error) {
 	if err := s.addChangeLog(ctx); err != nil {
 		return nil, err
 	}
-	if err := s.addVocab(ctx); err != nil {
+	if err := s.addVocab(ctx, f); err != nil {
 		return nil, err
 	}
 	return nil, s.addColumns(ctx)

@@ -19,11 +19,12 @@ var vocabTables = []string{
 	`CREATE VIRTUAL TABLE IF NOT EXISTS chunks_instances USING fts5vocab(chunks_fts, instance)`,
 }
 
-// addVocab adds vocabTables to an index written before them. It reads
-// first, so opening an index that has them never waits for the write lock.
-func (s *Store) addVocab(ctx context.Context) error {
-	if ok, err := hasVocab(ctx, s.w); err != nil || ok {
-		return err
+// addVocab adds vocabTables to an index written before them, as its
+// tables read at open (f) say: opening an index that has them never
+// waits for the write lock.
+func (s *Store) addVocab(ctx context.Context, f *fileInfo) error {
+	if f.hasVocab() {
+		return nil
 	}
 	for _, q := range vocabTables {
 		if _, err := s.w.ExecContext(ctx, q); err != nil {
@@ -33,12 +34,9 @@ func (s *Store) addVocab(ctx context.Context) error {
 	return nil
 }
 
-// hasVocab reports whether the index has vocabTables.
-func hasVocab(ctx context.Context, db querier) (bool, error) {
-	var n int
-	err := db.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'table'
-		AND name IN ('chunks_vocab', 'chunks_instances')`).Scan(&n)
-	return n == len(vocabTables), err
+// hasVocab reports whether the index had vocabTables when it was opened.
+func (f *fileInfo) hasVocab() bool {
+	return f.tables["chunks_vocab"] && f.tables["chunks_instances"]
 }
 
 // maxVocabRead bounds the terms Respell reads at once: the terms of one
@@ -373,11 +371,14 @@ func mixedCase(w string) bool {
 	return strings.ToLower(w[size:]) != w[size:] && strings.ToUpper(w) != w
 }
 
-// notWordRune splits text into words as the engine's query parser does:
-// letters, numbers, marks and private-use characters make words.
-func notWordRune(r rune) bool {
-	return !unicode.IsLetter(r) && !unicode.IsNumber(r) && !unicode.IsMark(r) && !unicode.Is(unicode.Co, r)
+// WordRune reports whether r is part of a word as a query's words are
+// read (and the engine reads them: letters, numbers, marks and
+// private-use characters); other characters split words.
+func WordRune(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.IsMark(r) || unicode.Is(unicode.Co, r)
 }
+
+func notWordRune(r rune) bool { return !WordRune(r) }
 
 // EditDistance is the number of single-character insertions, deletions,
 // substitutions and swaps of neighbours that turn a into b (optimal

@@ -35,31 +35,30 @@ func DevSets(corpora string) []DevSet {
 
 // UnrelatedFor are every query of the sets set.Unrelated names.
 func UnrelatedFor(set DevSet, all []DevSet) ([]string, error) {
-	var out []string
-	for _, o := range all {
-		if !slices.Contains(set.Unrelated, o.Name) {
-			continue
-		}
-		qs, err := LoadOffTopic(o.Queries)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, qs...)
-	}
-	return out, nil
+	return queriesOf(all, func(o DevSet) bool { return slices.Contains(set.Unrelated, o.Name) }, 0)
 }
 
 // OffTopicFor are the queries of the other sets, which set's vault
 // cannot answer: at most per of each, spread evenly through it.
 func OffTopicFor(set DevSet, all []DevSet, per int) ([]string, error) {
+	return queriesOf(all, func(o DevSet) bool { return o.Name != set.Name }, per)
+}
+
+// queriesOf are the queries of the sets keep keeps, at most per of each
+// spread evenly through it (per 0: all).
+func queriesOf(all []DevSet, keep func(DevSet) bool, per int) ([]string, error) {
 	var out []string
 	for _, o := range all {
-		if o.Name == set.Name {
+		if !keep(o) {
 			continue
 		}
 		qs, err := LoadOffTopic(o.Queries)
 		if err != nil {
 			return nil, err
+		}
+		if per == 0 {
+			out = append(out, qs...)
+			continue
 		}
 		step := max(1, len(qs)/per)
 		for i := 0; i < len(qs) && i/step < per; i += step {

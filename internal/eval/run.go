@@ -218,13 +218,13 @@ func (o *Options) runChunker(ctx context.Context, cache *Cache, group []Config) 
 		if err != nil {
 			return nil, err
 		}
-		off, err := o.askOffTopic(ctx, e, c)
+		off, offSuggested, err := o.askOffTopic(ctx, e, c)
 		if err != nil {
 			return nil, err
 		}
 		row := ConfigReport{Config: c, Index: idx, Metrics: Summarize(outs), Scores: spreads(outs, off), Calib: calibrate(outs, off)}
 		if o.Typos && c.Chunker != ChunkBM25Sections && c.Mode != mdsearch.ModeSemantic {
-			if row.Typos, err = o.askTypos(ctx, e, c, outs); err != nil {
+			if row.Typos, err = o.askTypos(ctx, e, c, outs, offSuggested); err != nil {
 				return nil, err
 			}
 		}

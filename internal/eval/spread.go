@@ -75,21 +75,24 @@ func spreads(outs []Outcome, offTopic []float64) Spreads {
 }
 
 // askOffTopic returns the top score of each off-topic query (0 when
-// nothing matched).
-func (o *Options) askOffTopic(ctx context.Context, e searcher, c Config) ([]float64, error) {
-	tops := make([]float64, 0, len(o.OffTopic))
+// nothing matched), and how many got a spelling suggestion.
+func (o *Options) askOffTopic(ctx context.Context, e searcher, c Config) (tops []float64, suggested int, err error) {
+	tops = make([]float64, 0, len(o.OffTopic))
 	for _, q := range o.OffTopic {
 		resp, err := e.Search(ctx, mdsearch.SearchRequest{Query: q, N: 1, MaxPerPage: o.MaxPerPage, Mode: c.Mode})
 		if err != nil {
-			return nil, fmt.Errorf("off-topic query %q: %w", q, err)
+			return nil, 0, fmt.Errorf("off-topic query %q: %w", q, err)
 		}
 		top := 0.0
 		if len(resp.Results) > 0 {
 			top = resp.Results[0].Score
 		}
 		tops = append(tops, top)
+		if resp.Suggestion != "" {
+			suggested++
+		}
 	}
-	return tops, nil
+	return tops, suggested, nil
 }
 
 // LoadOffTopic reads off-topic queries: a plain text file of one query a

@@ -9,7 +9,6 @@ import (
 	"text/tabwriter"
 	"unicode"
 
-	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/store"
 )
 
@@ -115,10 +114,11 @@ func neighbour(b byte) byte {
 	return b
 }
 
-// askTypos asks the labelled queries misspelled, their suggestions, and
-// the off-topic queries as written (for suggestions that should not come).
-// written are the configuration's outcomes of the queries as written.
-func (o *Options) askTypos(ctx context.Context, e searcher, c Config, written []Outcome) (*Typos, error) {
+// askTypos asks the labelled queries misspelled, and their suggestions.
+// written are the configuration's outcomes of the queries as written, and
+// offSuggested how many off-topic queries got a suggestion (askOffTopic):
+// suggestions that should not have come.
+func (o *Options) askTypos(ctx context.Context, e searcher, c Config, written []Outcome, offSuggested int) (*Typos, error) {
 	t := &Typos{}
 	var labelled int
 	for i := range o.Queries.Queries {
@@ -158,13 +158,7 @@ func (o *Options) askTypos(ctx context.Context, e searcher, c Config, written []
 		}
 		t.SectionSuggested += b2f(found(q, Score(q, dropExcluded(sresp.Results, q.Exclude), o.K), o.K))
 	}
-	for _, text := range o.OffTopic {
-		resp, err := e.Search(ctx, mdsearch.SearchRequest{Query: text, N: 1, MaxPerPage: o.MaxPerPage, Mode: c.Mode})
-		if err != nil {
-			return nil, fmt.Errorf("off-topic query %q: %w", text, err)
-		}
-		t.FalseOffTopic += b2f(resp.Suggestion != "")
-	}
+	t.FalseOffTopic = float64(offSuggested)
 	if t.Queries > 0 {
 		for _, x := range []*float64{&t.Suggested, &t.Restored, &t.SectionWritten, &t.SectionMisspelled, &t.SectionSuggested} {
 			*x /= float64(t.Queries)
