@@ -114,6 +114,8 @@ type SearchRequest struct {
 	Exclude []string `json:"exclude,omitempty"`
 	// NoRerank keeps the local ranking where the engine has a reranker.
 	NoRerank bool `json:"no_rerank,omitempty"`
+	// Explain gives each result a Why: what its place and score rest on.
+	Explain bool `json:"explain,omitempty"`
 }
 
 // Result is one ranked chunk with its place in the page.
@@ -161,6 +163,9 @@ type Result struct {
 	ReadHint  string `json:"read_hint,omitempty"`
 	RestFrom  int    `json:"rest_from,omitempty"`
 	RestTo    int    `json:"rest_to,omitempty"`
+	// Why is what its place and score rest on, when the search asked
+	// (SearchRequest.Explain).
+	Why *Why `json:"why,omitempty"`
 }
 
 // SearchResponse is the answer to a SearchRequest.

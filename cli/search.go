@@ -24,6 +24,7 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 	fs.IntVar(&req.MaxTokens, "max-tokens", 0, "fill at most about this many tokens with whole passages, their header and footer lines included (0: no limit)")
 	brief := fs.Bool("brief", false, "show each result's first lines only")
 	fs.BoolVar(&req.NoRerank, "no-rerank", false, "keep the local ranking, though a --reranker is set")
+	fs.BoolVar(&req.Explain, "explain", false, "say under each result what its place and score rest on: its words and where they are, its places in the keyword and meaning lists, what the second stage weighed")
 	asJSON := fs.Bool("json", false, "print results as JSON")
 	ef := addSearchFlags(fs)
 	ef.reranker = addRerankerFlags(fs)

@@ -205,6 +205,9 @@ func searchValues(req mdsearch.SearchRequest, tags, where []string) url.Values {
 	if req.NoRerank {
 		q.Set("no_rerank", "true")
 	}
+	if req.Explain {
+		q.Set("explain", "true")
+	}
 	for k, vs := range map[string][]string{"tag": tags, "where": where, "exclude": req.Exclude} {
 		if len(vs) > 0 {
 			q[k] = vs

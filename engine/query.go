@@ -337,6 +337,7 @@ type query struct {
 	scans    scanMemo           // the first scan's cosines, for deeper rounds
 	kw       []store.KeywordHit // the keyword list as deep as kwLimit, once read
 	kwLimit  int
+	fields   map[int64][]uint8 // each passage's fields holding each term, for Why (noteFields)
 }
 
 // keywordList returns the best k rows of the keyword list. The first

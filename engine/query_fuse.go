@@ -93,6 +93,7 @@ type candidate struct {
 	// kwRank and semRank are its 1-based places in the keyword and
 	// semantic lists; 0 where a list did not find it.
 	kwRank, semRank int
+	why             *mdsearch.Why // what its place rests on, when the search asks (explain)
 }
 
 // fuse ranks the keyword and semantic lists into one list of passages.

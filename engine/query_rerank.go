@@ -95,6 +95,11 @@ func rerankResults(ctx context.Context, rr rerank.Reranker, query string, res []
 	for i, j := range order {
 		sorted[i] = res[j]
 		sorted[i].Score = round4(scores[j])
+		if w := res[j].Why; w != nil {
+			why, rr, local := *w, sorted[i].Score, res[j].Score
+			why.Reranker, why.LocalScore = &rr, &local
+			sorted[i].Why = &why
+		}
 	}
 	copy(res, sorted)
 	return nil

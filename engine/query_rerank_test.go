@@ -96,12 +96,22 @@ func TestRemoteReranker(t *testing.T) {
 			}
 			defer e.Close()
 			index(t, e, vault, "v")
-			resp := search(t, e, mdsearch.SearchRequest{Query: "compost", N: tt.n, Mode: mdsearch.ModeKeyword, NoRerank: tt.noRerank})
+			resp := search(t, e, mdsearch.SearchRequest{Query: "compost", N: tt.n, Mode: mdsearch.ModeKeyword, NoRerank: tt.noRerank, Explain: true})
+			reranked := strings.HasPrefix(tt.want, "Gamma")
 			var got []string
 			for _, r := range resp.Results {
 				got = append(got, r.Path)
 				if r.Score < 0 || r.Score > 1 {
 					t.Errorf("%s: score %v is not 0–1", r.Path, r.Score)
+				}
+				// Why names the reranker's score, and the local one it replaced.
+				switch w := r.Why; {
+				case w == nil:
+					t.Errorf("%s: no why", r.Path)
+				case reranked && (w.Reranker == nil || *w.Reranker != r.Score || w.LocalScore == nil):
+					t.Errorf("%s: why %+v of a reranked result scored %v", r.Path, w, r.Score)
+				case !reranked && (w.Reranker != nil || w.LocalScore != nil):
+					t.Errorf("%s: why %+v names a reranker", r.Path, w)
 				}
 			}
 			if strings.Join(got, " ") != tt.want {
@@ -110,7 +120,7 @@ func TestRemoteReranker(t *testing.T) {
 			if !strings.Contains(resp.Notice, tt.notice) || (tt.notice == "" && strings.Contains(resp.Notice, "reranker")) {
 				t.Errorf("notice %q, want %q", resp.Notice, tt.notice)
 			}
-			if strings.HasPrefix(tt.want, "Gamma") && resp.Results[0].Score != 0.9 {
+			if reranked && resp.Results[0].Score != 0.9 {
 				t.Errorf("first score %v, want the reranker's 0.9", resp.Results[0].Score)
 			}
 		})

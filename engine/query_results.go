@@ -221,7 +221,7 @@ func groupResult(g *group, rows map[int64]*store.ChunkRow) (mdsearch.Result, []s
 				Path: r.Path, Title: r.Title, Collection: r.Collection, Section: r.Section,
 				SectionPath: r.SectionPath, ReadSection: r.ReadSection, ChunkIndex: r.ChunkIndex, TotalChunks: r.TotalChunks,
 				PageWordCount: r.PageWordCount, StartLine: r.StartLine, Sections: r.Sections, ReadSections: r.ReadSections,
-				Score: round4(g.best.score),
+				Score: round4(g.best.score), Why: g.best.why,
 			}
 			if r.Parts > 1 {
 				res.Part, res.Parts = r.Part, r.Parts

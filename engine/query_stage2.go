@@ -31,7 +31,7 @@ type Observed struct {
 // its score. Those below them keep their order, scored no higher.
 func (e *Engine) rescore(ctx context.Context, rd *store.Reader, q *query, cands []candidate) ([]candidate, error) {
 	stage := e.stage(q.mode)
-	if (stage == nil && e.opts.Observe == nil) || len(cands) == 0 {
+	if (stage == nil && e.opts.Observe == nil && !q.req.Explain) || len(cands) == 0 {
 		return cands, nil
 	}
 	top := cands[:min(secondK, len(cands))]
@@ -47,6 +47,9 @@ func (e *Engine) rescore(ctx context.Context, rd *store.Reader, q *query, cands 
 				return nil, err
 			}
 		}
+	}
+	if q.req.Explain {
+		explain(q, e.opts.Fusion, cands, top, xs, stage)
 	}
 	if stage == nil {
 		return cands, nil
@@ -226,6 +229,9 @@ func (e *Engine) keywordFeatures(ctx context.Context, rd *store.Reader, q *query
 			f, ok := m[i][id]
 			if !ok {
 				continue
+			}
+			if q.req.Explain {
+				q.noteFields(id, i, f)
 			}
 			for c := range bm {
 				bm[c] += f[c]

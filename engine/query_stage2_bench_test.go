@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -63,23 +64,58 @@ var stageQueries = []string{"lifetime elision rules", "how are trait objects dis
 // benchStages runs each query on without, then on with, and reports both
 // sides' latency and the difference.
 func benchStages(b *testing.B, with, without *Engine, mode mdsearch.Mode) {
-	for _, q := range stageQueries { // warm both: snapshots, heading counts
-		for _, e := range []*Engine{with, without} {
-			if _, err := e.Search(bg, mdsearch.SearchRequest{Query: q, Mode: mode}); err != nil {
-				b.Fatal(err)
+	ask := func(e *Engine) func(string) error {
+		return func(q string) error {
+			_, err := e.Search(bg, mdsearch.SearchRequest{Query: q, Mode: mode})
+			return err
+		}
+	}
+	benchPair(b, "first", ask(without), "second", ask(with))
+}
+
+// BenchmarkExplain times warm hybrid and keyword searches asked plainly
+// and with Explain, query by query in turn on one engine (rfcIndex's
+// index), and reports both sides' p50 and p95 and what the side asked
+// second adds.
+func BenchmarkExplain(b *testing.B) {
+	m := realModel(b)
+	e, err := Open(bg, Options{IndexPath: rfcIndex(b, m), Embedder: m, ReadOnly: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer e.Close()
+	for _, mode := range []mdsearch.Mode{mdsearch.ModeHybrid, mdsearch.ModeKeyword} {
+		ask := func(explain bool) func(string) error {
+			return func(q string) error {
+				_, err := e.Search(bg, mdsearch.SearchRequest{Query: q, Mode: mode, Explain: explain})
+				return err
 			}
+		}
+		// Asked second, a query finds the pages the first asking read
+		// warm: each order is run, so that neither side gains from it.
+		b.Run(string(mode)+"/plain-first", func(b *testing.B) { benchPair(b, "plain", ask(false), "explained", ask(true)) })
+		b.Run(string(mode)+"/explained-first", func(b *testing.B) { benchPair(b, "explained", ask(true), "plain", ask(false)) })
+	}
+}
+
+// benchPair asks each of stageQueries of a, then of z, and reports both
+// sides' p50 and p95 (named by their labels) and the p50 of what z adds.
+func benchPair(b *testing.B, aName string, a func(string) error, zName string, z func(string) error) {
+	for _, q := range stageQueries { // warm both: snapshots, heading counts
+		if err := errors.Join(a(q), z(q)); err != nil {
+			b.Fatal(err)
 		}
 	}
 	var one, two, extra []time.Duration
 	i := 0
 	for b.Loop() {
-		req := mdsearch.SearchRequest{Query: stageQueries[i%len(stageQueries)], Mode: mode}
+		q := stageQueries[i%len(stageQueries)]
 		t0 := time.Now()
-		if _, err := without.Search(bg, req); err != nil {
+		if err := a(q); err != nil {
 			b.Fatal(err)
 		}
 		t1 := time.Now()
-		if _, err := with.Search(bg, req); err != nil {
+		if err := z(q); err != nil {
 			b.Fatal(err)
 		}
 		d1, d2 := t1.Sub(t0), time.Since(t1)
@@ -87,10 +123,10 @@ func benchStages(b *testing.B, with, without *Engine, mode mdsearch.Mode) {
 		i++
 	}
 	ms := percentileMS
-	b.ReportMetric(ms(one, 50), "first-p50-ms")
-	b.ReportMetric(ms(one, 95), "first-p95-ms")
-	b.ReportMetric(ms(two, 50), "second-p50-ms")
-	b.ReportMetric(ms(two, 95), "second-p95-ms")
+	b.ReportMetric(ms(one, 50), aName+"-p50-ms")
+	b.ReportMetric(ms(one, 95), aName+"-p95-ms")
+	b.ReportMetric(ms(two, 50), zName+"-p50-ms")
+	b.ReportMetric(ms(two, 95), zName+"-p95-ms")
 	b.ReportMetric(ms(extra, 50), "added-p50-ms")
 }
 

@@ -29,9 +29,9 @@ func TestFiltersAndLongReads(t *testing.T) {
 	f := &longFake{}
 	cs := connect(t, f)
 	res, text := call(t, cs, "semantic_search", map[string]any{"query": "x", "tags": []string{"#a", "b"},
-		"where": map[string]string{"owner": "alice"}, "exclude": []string{"read/before.md"}, "no_rerank": true})
+		"where": map[string]string{"owner": "alice"}, "exclude": []string{"read/before.md"}, "no_rerank": true, "explain": true})
 	if res.IsError || !reflect.DeepEqual(f.last.Tags, []string{"a", "b"}) || f.last.Where["owner"] != "alice" ||
-		!reflect.DeepEqual(f.last.Exclude, []string{"read/before.md"}) || !f.last.NoRerank {
+		!reflect.DeepEqual(f.last.Exclude, []string{"read/before.md"}) || !f.last.NoRerank || !f.last.Explain {
 		t.Errorf("engine got %+v (%s)", f.last, text)
 	}
 	// where takes the scalars an agent sends as JSON, read as --where would.

@@ -34,6 +34,7 @@ type SearchArgs struct {
 	Where            map[string]any `json:"where,omitempty" jsonschema:"only notes whose frontmatter fields have these values (a string, number or boolean; a list field: contains it; case ignored in names and text), e.g. {\"owner\": \"alice\", \"draft\": false}; params.author names a field inside a map"`
 	Exclude          []string       `json:"exclude,omitempty" jsonschema:"leave out these notes, by vault-relative path as results show it (notes already read), at most 100"`
 	NoRerank         bool           `json:"no_rerank,omitempty" jsonschema:"keep mdsearch's own ranking where the server has a reranker"`
+	Explain          bool           `json:"explain,omitempty" jsonschema:"add to each result why it ranked: which query words it holds and where (text, heading, title, tags), its places in the keyword and meaning lists, and what the second stage weighed for and against it; for judging a doubtful result, not needed to read one"`
 	MaxTokens        int            `json:"max_tokens,omitempty" jsonschema:"spend at most about this many tokens on the answer (passages with their header and footer lines): whole passages until the budget is used, the last one cut at a block boundary (inside a first block that alone is over) with the lines that read the rest, and a note when results were left out; omit for no limit"`
 }
 
@@ -162,7 +163,7 @@ func (a SearchArgs) request(raw json.RawMessage) (mdsearch.SearchRequest, error)
 	req := mdsearch.SearchRequest{
 		Query: mdsearch.TrimQuery(a.Query), N: a.N, MaxPerPage: a.MaxPerPage, Mode: mdsearch.Mode(a.Mode),
 		Collection: a.Collection, Tag: tag, PathPrefix: a.PathPrefix,
-		Tags: tags, Where: where, MaxTokens: a.MaxTokens, Exclude: a.Exclude, NoRerank: a.NoRerank,
+		Tags: tags, Where: where, MaxTokens: a.MaxTokens, Exclude: a.Exclude, NoRerank: a.NoRerank, Explain: a.Explain,
 	}
 	return req, req.Check()
 }

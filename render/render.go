@@ -177,6 +177,9 @@ func Results(w io.Writer, resp *mdsearch.SearchResponse, o Options) error {
 			b.WriteString(readsAs(r))
 		}
 		b.WriteByte('\n')
+		for _, l := range WhyLines(r.Why) {
+			b.WriteString(l + "\n")
+		}
 	})
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -331,6 +334,9 @@ func Terminal(w io.Writer, resp *mdsearch.SearchResponse, width, lines int) erro
 		b.WriteString("   — ")
 		footer(&b, r, many)
 		b.WriteByte('\n')
+		for _, l := range WhyLines(r.Why) {
+			b.WriteString("   " + l + "\n")
+		}
 	})
 	_, err := io.WriteString(w, b.String())
 	return err

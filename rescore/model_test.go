@@ -2,6 +2,7 @@ package rescore
 
 import (
 	"encoding/json"
+	"math"
 	"math/rand"
 	"strings"
 	"testing"
@@ -102,6 +103,101 @@ func TestIsQuestion(t *testing.T) {
 	} {
 		if got := IsQuestion(q); got != want {
 			t.Errorf("IsQuestion(%q) = %v", q, got)
+		}
+	}
+}
+
+// TestFactors checks that every feature the ranker weighs belongs to one
+// factor (or is the first stage's, shared out by its parts), and that a
+// candidate's effects add up to its logit less the candidates' mean: what
+// Why shows is all of the ranking.
+func TestFactors(t *testing.T) {
+	seen := map[int]string{}
+	for _, fa := range Factors {
+		for _, f := range fa.Features {
+			if o, ok := seen[f]; ok {
+				t.Errorf("feature %s is in factors %s and %s", Names[f], o, fa.Name)
+			}
+			seen[f] = fa.Name
+		}
+	}
+	for _, f := range FirstStage {
+		seen[f] = "first stage"
+	}
+	inputs := map[int]bool{}
+	for _, fa := range ScoreFactors {
+		for _, f := range fa.Features {
+			if inputs[f] {
+				t.Errorf("calibrator input %s is in two score factors", CalNames[f])
+			}
+			inputs[f] = true
+		}
+	}
+	if len(inputs) != NumCalib {
+		t.Errorf("score factors hold %d of the calibrator's %d inputs", len(inputs), NumCalib)
+	}
+	for _, f := range Ranked {
+		if _, ok := seen[f]; !ok {
+			t.Errorf("ranked feature %s is in no factor", Names[f])
+		}
+	}
+	m, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for mode, s := range m.Modes {
+		for f, w := range s.Ranker.Weights {
+			if _, ok := seen[f]; w != 0 && !ok {
+				t.Errorf("%s ranker weighs %s, which no factor holds", mode, Names[f])
+			}
+		}
+		xs := make([]Vector, 7)
+		parts := make([][2]float64, len(xs))
+		for i := range xs {
+			for f := range xs[i] {
+				xs[i][f] = math.Sin(float64(i*NumFeatures + f))
+			}
+			// FirstRel is FirstScore less the best, as the engine sets it;
+			// the parts add up to FirstScore.
+			parts[i] = [2]float64{0.3 * math.Cos(float64(i)), 0}
+			parts[i][1] = xs[i][FirstScore] - parts[i][0]
+		}
+		for i := range xs {
+			best := math.Inf(-1)
+			for _, x := range xs {
+				best = max(best, x[FirstScore])
+			}
+			xs[i][FirstRel] = xs[i][FirstScore] - best
+		}
+		var mean float64
+		for _, x := range xs {
+			mean += s.Ranker.Logit(x[:]) / float64(len(xs))
+		}
+		logits := make([]float64, len(xs))
+		for i := range xs {
+			logits[i] = s.Ranker.Logit(xs[i][:])
+		}
+		_, probs := s.Score(xs)
+		for i, c := range CalInputs(xs, logits) {
+			bias, effects := s.ScoreEffects(c)
+			if effects[len(effects)-1] != 0 && c[CalCommonOnly] == 0 {
+				t.Errorf("%s candidate %d: common_only moves a query that asks for something", mode, i)
+			}
+			for _, v := range effects {
+				bias += v
+			}
+			if math.Abs(Sigmoid(bias)-probs[i]) > 1e-9 {
+				t.Errorf("%s candidate %d: score effects give %.6f, the score is %.6f", mode, i, Sigmoid(bias), probs[i])
+			}
+		}
+		for i, e := range s.Ranker.Effects(xs, parts) {
+			var sum float64
+			for _, v := range e {
+				sum += v
+			}
+			if want := s.Ranker.Logit(xs[i][:]) - mean; math.Abs(sum-want) > 1e-9 {
+				t.Errorf("%s candidate %d: effects add to %.6f, logit less the mean is %.6f", mode, i, sum, want)
+			}
 		}
 	}
 }

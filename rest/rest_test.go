@@ -147,8 +147,9 @@ func TestSearchParams(t *testing.T) {
       "read_hint": "cut to fit the token budget"`},
 		{"q=x&max_tokens=-1", 400, "max_tokens is -1: use 1-1048576, or 0 for no limit"},
 		{"q=x&max_tokens=lots", 400, "max_tokens is \"lots\""},
-		{"q=starter&n=50&max_chunks_per_page=5&mode=semantic&collection=v&tag=%23bread&path_prefix=kitchen/&max_tokens=300&exclude=a.md&exclude=b/c.md&no_rerank=true", 200, `"name": "kitchen/Sourdough"`},
+		{"q=starter&n=50&max_chunks_per_page=5&mode=semantic&collection=v&tag=%23bread&path_prefix=kitchen/&max_tokens=300&exclude=a.md&exclude=b/c.md&no_rerank=true&explain=1", 200, `"name": "kitchen/Sourdough"`},
 		{"q=x&no_rerank=maybe", 400, "no_rerank is \"maybe\": use true or false"},
+		{"q=x&explain=maybe", 400, "explain is \"maybe\": use true or false"},
 		{"", 400, "missing q"},
 		{"q=%20%20", 400, "query is empty: say what to look for"},
 		{"q=", 400, "query is empty"},
@@ -188,7 +189,7 @@ func TestSearchParams(t *testing.T) {
 	}
 	if f.last.N != 50 || f.last.MaxPerPage != 5 || f.last.Mode != mdsearch.ModeSemantic || f.last.Tag != "bread" ||
 		f.last.Collection != "v" || f.last.PathPrefix != "kitchen/" || f.last.MaxTokens != 300 ||
-		strings.Join(f.last.Exclude, ",") != "a.md,b/c.md" || !f.last.NoRerank {
+		strings.Join(f.last.Exclude, ",") != "a.md,b/c.md" || !f.last.NoRerank || !f.last.Explain {
 		t.Errorf("engine got %+v", f.last)
 	}
 	// Results that were not merged or cut carry none of the passage fields.

@@ -33,7 +33,7 @@ type SearchResult struct {
 
 // searchParams are the query parameters semantic-search accepts.
 var searchParams = map[string]bool{"q": true, "n": true, "max_per_page": true, mdsearch.MaxPerPageAlias: true,
-	"mode": true, "collection": true, "tag": true, "path_prefix": true, "where": true, "max_tokens": true, "exclude": true, "no_rerank": true}
+	"mode": true, "collection": true, "tag": true, "path_prefix": true, "where": true, "max_tokens": true, "exclude": true, "no_rerank": true, "explain": true}
 
 // repeatable are the parameters that may be given more than once: every
 // tag and every frontmatter condition must match, every note named by
@@ -76,7 +76,7 @@ func parseSearch(raw string) (mdsearch.SearchRequest, error) {
 	for k, v := range vals {
 		switch {
 		case !searchParams[k]:
-			return req, fmt.Errorf("unknown parameter %q: use q, n, max_per_page (or %s), mode, collection, tag, path_prefix, where, exclude, no_rerank or max_tokens", k, mdsearch.MaxPerPageAlias)
+			return req, fmt.Errorf("unknown parameter %q: use q, n, max_per_page (or %s), mode, collection, tag, path_prefix, where, exclude, no_rerank, explain or max_tokens", k, mdsearch.MaxPerPageAlias)
 		case len(v) > 1 && !repeatable[k]:
 			return req, fmt.Errorf("parameter %q is given %d times; give it once", k, len(v))
 		}
@@ -117,10 +117,11 @@ func parseSearch(raw string) (mdsearch.SearchRequest, error) {
 		return req, err
 	}
 	req.Exclude = vals["exclude"]
-	if v := vals.Get("no_rerank"); vals.Has("no_rerank") {
-		if req.NoRerank, err = strconv.ParseBool(v); err != nil {
-			return req, fmt.Errorf("no_rerank is %q: use true or false", v)
-		}
+	if req.NoRerank, err = boolParam(vals, "no_rerank"); err != nil {
+		return req, err
+	}
+	if req.Explain, err = boolParam(vals, "explain"); err != nil {
+		return req, err
 	}
 	return req, req.Check()
 }

@@ -51,14 +51,14 @@ func TestContract(t *testing.T) {
 	const query, n, perNote, budget = "restore drill", 6, 1, 1200
 
 	cli, err := exec.Command(bin, "search", query, "-n", fmt.Sprint(n), "--max-per-page", fmt.Sprint(perNote),
-		"--max-tokens", fmt.Sprint(budget), "--json", "--index", f.db).Output()
+		"--max-tokens", fmt.Sprint(budget), "--explain", "--json", "--index", f.db).Output()
 	if err != nil {
 		t.Fatalf("search --json: %v", err)
 	}
 
 	_, base := startServer(t, "http://", "serve", "--addr", "127.0.0.1:0", "--index", f.db, "--no-watch")
 	c := &http.Client{Timeout: 30 * time.Second}
-	code, _, rest := apiDo(t, c, "GET", fmt.Sprintf("%s/api/v1/semantic-search?q=%s&n=%d&max_per_page=%d&max_tokens=%d",
+	code, _, rest := apiDo(t, c, "GET", fmt.Sprintf("%s/api/v1/semantic-search?q=%s&n=%d&max_per_page=%d&max_tokens=%d&explain=true",
 		strings.TrimSuffix(base, "/"), strings.ReplaceAll(query, " ", "+"), n, perNote, budget))
 	if code != 200 {
 		t.Fatalf("REST: %d %s", code, rest)
@@ -71,9 +71,12 @@ func TestContract(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cs.Close()
-	res, text := callTool(ctx, t, cs, "semantic_search", map[string]any{"query": query, "n": n, "max_per_page": perNote, "max_tokens": budget})
+	res, text := callTool(ctx, t, cs, "semantic_search", map[string]any{"query": query, "n": n, "max_per_page": perNote, "max_tokens": budget, "explain": true})
 	if res.IsError {
 		t.Fatalf("MCP: %s", text)
+	}
+	if !strings.Contains(text, "\nwhy: keyword #") || !strings.Contains(text, "\nsecond stage: ") {
+		t.Errorf("MCP's text does not say why each result ranked:\n%.600s", text)
 	}
 	structured, _ := json.Marshal(res.StructuredContent)
 
@@ -99,7 +102,7 @@ func TestContract(t *testing.T) {
 			seen[k] = true
 		}
 	}
-	for _, k := range []string{"read_path", "sections", "chunk_end", "part", "parts", "truncated", "read_hint", "rest_from", "rest_to"} {
+	for _, k := range []string{"read_path", "sections", "chunk_end", "part", "parts", "truncated", "read_hint", "rest_from", "rest_to", "why"} {
 		if !seen[k] {
 			t.Errorf("no result has %s: choose a query whose answer does\n%s", k, cli)
 		}

@@ -201,6 +201,11 @@ func webBestPart(t *testing.T, b browser) {
 	if got := b.js(t, card+`.querySelector(".text").textContent`); !strings.Contains(got, "41 minutes") || strings.Contains(got, "```") {
 		t.Errorf("the Backups card shows %q, not the 41 minutes", got)
 	}
+	// Its score's tooltip says why it ranked, as --explain does.
+	if got := b.js(t, card+`.querySelector(".score").title`); !strings.Contains(got, "keyword #") ||
+		!strings.Contains(got, "restore (text, heading)") || !strings.Contains(got, "\nsecond stage: ") {
+		t.Errorf("the Backups card's score says %q, not why it ranked", got)
+	}
 	// Each mark with the letters either side of it, over every card.
 	marks := b.js(t, `JSON.stringify([...document.querySelectorAll(".result .text mark")].map(m => {
 		const before = m.previousSibling ? m.previousSibling.textContent.slice(-1) : "";

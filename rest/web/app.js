@@ -109,7 +109,8 @@ async function runSearch() {
     setStatus("");
     return;
   }
-  const p = new URLSearchParams({ q, n: "10" });
+  // explain: each score's tooltip says what it rests on (whyText).
+  const p = new URLSearchParams({ q, n: "10", explain: "true" });
   if (el.collection.value) p.set("collection", el.collection.value);
   if (tagValue()) p.set("tag", tagValue());
   if (el.mode.value) p.set("mode", el.mode.value);
@@ -155,7 +156,9 @@ function renderResults(query) {
     if (r.section) head.append(span("sep", " › "), span("section", r.section));
     // A passage with stub sections merged in names the others too.
     (r.sections || []).slice(1).forEach((p) => head.append(span("sep", " + "), span("also", p[p.length - 1])));
-    head.append(span("score", (r.score * 100).toFixed(1) + "%"));
+    const score = span("score", (r.score * 100).toFixed(1) + "%");
+    if (r.why) score.title = whyText(r.why);
+    head.append(score);
     if (r.stale) head.append(span("stale", "changed or deleted since indexed"));
 
     // The passage's text (the heading line above names its place), soft
@@ -178,6 +181,33 @@ function renderResults(query) {
   });
   el.q.setAttribute("aria-expanded", String(results.length > 0));
   select(results.length ? 0 : -1, false);
+}
+
+// whyText says what a result's place and score rest on, as the command
+// line's --explain does: its places in the two lists and cosines, the
+// query's words and the fields that hold them, the second stage's factors.
+function whyText(w) {
+  const place = (n) => (n > 0 ? "#" + n : "–");
+  const pct = (x) => (x * 100).toFixed(1) + "%";
+  let first = "keyword " + place(w.keyword_rank) + " · meaning " + place(w.semantic_rank);
+  if (w.cosine != null) {
+    first += " · cosine " + w.cosine.toFixed(2);
+    if (w.heading_cosine != null) first += ", heading " + w.heading_cosine.toFixed(2);
+  }
+  const lines = [first + " · first stage " + pct(w.first_stage)];
+  if (w.words && w.words.length) {
+    lines.push("words: " + w.words.map((m) => m.word + " (" + (m.in.length ? m.in.join(", ") : "none") + ")").join(" · "));
+  }
+  if (w.factors && w.factors.length) {
+    lines.push("second stage: " + w.factors.map((f) => f.name + " " + (f.effect >= 0 ? "+" : "") + f.effect.toFixed(2)).join(" · "));
+  }
+  if (w.score_factors && w.score_factors.length) {
+    lines.push("score: from " + pct(w.score_base) + w.score_factors.map((f) => " · " + f.name + " " + (f.effect >= 0 ? "+" : "") + f.effect.toFixed(2)).join(""));
+  }
+  if (w.reranker != null) {
+    lines.push("reranker " + pct(w.reranker) + (w.local_score != null ? " (local ranking " + pct(w.local_score) + ")" : ""));
+  }
+  return lines.join("\n");
 }
 
 // resultHref is the page's address of a result: its note, opened at the

@@ -1,0 +1,144 @@
+package engine
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/rescore"
+)
+
+// fieldNames name the keyword index's fields in store.MatchPassages'
+// order, as Why.Words says them.
+var fieldNames = [4]string{"text", "heading", "title", "tags"}
+
+// minEffect is the smallest factor effect Why lists: less moves no
+// passage past another.
+const minEffect = 0.05
+
+// explain gives each candidate a Why (SearchRequest.Explain): top, in the
+// first stage's order, from its features xs (and the ranker's effects,
+// with a stage); those below it from the first stage alone. It runs
+// before the second stage changes their scores.
+func explain(q *query, f Fusion, cands []candidate, top []candidate, xs []rescore.Vector, stage *rescore.Stage) {
+	var effects [][]float64
+	var cal [][rescore.NumCalib]float64
+	if stage != nil {
+		effects = stage.Ranker.Effects(xs, firstParts(q, f, top))
+		logits := make([]float64, len(xs))
+		for i := range xs {
+			logits[i] = stage.Ranker.Logit(xs[i][:])
+		}
+		cal = rescore.CalInputs(xs, logits)
+	}
+	for i := range top {
+		w := firstWhy(&top[i])
+		w.Words = q.wordsOf(top[i].id)
+		if q.snap != nil {
+			cos, head := round4(xs[i][rescore.Cos]), round4(xs[i][rescore.CosHead])
+			w.Cosine, w.HeadingCosine = &cos, &head
+		}
+		if effects != nil {
+			w.Factors = factors(rescore.Factors, effects[i])
+			bias, scored := stage.ScoreEffects(cal[i])
+			w.ScoreBase, w.ScoreFactors = round4(rescore.Sigmoid(bias)), factors(rescore.ScoreFactors, scored)
+		}
+		top[i].why = w
+	}
+	for i := len(top); i < len(cands); i++ {
+		cands[i].why = firstWhy(&cands[i])
+	}
+}
+
+// firstParts are the keyword and meaning parts of each candidate's first
+// stage score, as fuse added them up.
+func firstParts(q *query, f Fusion, top []candidate) [][2]float64 {
+	out := make([][2]float64, len(top))
+	for i, c := range top {
+		kw := c.score // keyword mode, or hybrid without vectors
+		switch {
+		case q.mode == mdsearch.ModeSemantic:
+			kw = 0
+		case q.mode == mdsearch.ModeHybrid && q.snap != nil:
+			kw = f.Keyword * f.keyword(c.bm25)
+		}
+		out[i] = [2]float64{kw, c.score - kw}
+	}
+	return out
+}
+
+// firstWhy is what the first stage says of c.
+func firstWhy(c *candidate) *mdsearch.Why {
+	w := &mdsearch.Why{KeywordRank: c.kwRank, SemanticRank: c.semRank, FirstStage: round4(c.score)}
+	if c.cos != nil {
+		cos := round4(*c.cos)
+		w.Cosine = &cos
+	}
+	return w
+}
+
+// factors are a candidate's effects of kinds that move it, largest first.
+func factors(kinds []rescore.Factor, effects []float64) []mdsearch.Factor {
+	var out []mdsearch.Factor
+	for k, v := range effects {
+		if math.Abs(v) >= minEffect {
+			out = append(out, mdsearch.Factor{Name: kinds[k].Name, Effect: math.Round(v*1000) / 1000})
+		}
+	}
+	slices.SortStableFunc(out, func(a, b mdsearch.Factor) int { return cmp.Compare(math.Abs(b.Effect), math.Abs(a.Effect)) })
+	return out
+}
+
+// noteFields records which fields of passage id hold each query term
+// (bit c for fieldNames[c]), for Why.
+func (q *query) noteFields(id int64, term int, f [4]float64) {
+	if q.fields == nil {
+		q.fields = map[int64][]uint8{}
+	}
+	bits := q.fields[id]
+	if bits == nil {
+		bits = make([]uint8, len(q.terms))
+		q.fields[id] = bits
+	}
+	for c := range f {
+		if f[c] > 0 {
+			bits[term] |= 1 << c
+		}
+	}
+}
+
+// wordsOf is Why.Words of passage id: each query term and its fields.
+func (q *query) wordsOf(id int64) []mdsearch.WordMatch {
+	if len(q.terms) == 0 {
+		return nil
+	}
+	bits := q.fields[id]
+	out := make([]mdsearch.WordMatch, len(q.terms))
+	for i, t := range q.terms {
+		out[i] = mdsearch.WordMatch{Word: termText(t), In: []string{}}
+		if i < len(bits) {
+			for c, name := range fieldNames {
+				if bits[i]&(1<<c) != 0 {
+					out[i].In = append(out[i].In, name)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// termText is an FTS5 term as a person reads it: `"word"` → word,
+// `"pre"*` → pre*, a phrase keeps its quotes.
+func termText(t string) string {
+	prefix := strings.HasSuffix(t, "*")
+	s := strings.TrimSuffix(t, "*")
+	if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' && !strings.Contains(s, " ") {
+		s = strings.ReplaceAll(s[1:len(s)-1], `""`, `"`)
+	}
+	if prefix {
+		s += "*"
+	}
+	return s
+}
