@@ -17,7 +17,10 @@
 // their common words alone as queries that ask for nothing, so that its
 // output is calibrated: the same probability means the same on every
 // vault, and a question the vault cannot answer scores low. The
-// fitted weights are model.json, embedded; `go test ./internal/eval -run
+// candidates below the ranker's best have a calibrator of their own
+// (Stage.Below), fitted on the results shown after the first: one
+// calibrator for all scored a result shown third as if it were nearly as
+// likely to answer as the first. The fitted weights are model.json, embedded; `go test ./internal/eval -run
 // TestRescoreModel -update` fits them again from the dev sets.
 //
 // Room 6 of the pipeline (docs/architecture.md): the engine's second stage,

@@ -93,9 +93,10 @@ var ScoreFactors = []Factor{
 // score, into a base (the logit of a candidate whose inputs are at the
 // reference: the fit's means, but a query that asks for something, as
 // most do) and each ScoreFactor's effect from there: the sum over its
-// inputs of weight × (c − reference) / scale.
+// inputs of weight × (c − reference) / scale. The calibrator is the
+// candidate's own (CalibOf): the best's, or Below's for the rest.
 func (s *Stage) ScoreEffects(c [NumCalib]float64) (base float64, effects []float64) {
-	l := s.Calib
+	l := s.CalibOf(c)
 	ref := [NumCalib]float64(l.Mean)
 	ref[CalCommonOnly] = 0
 	base = l.Logit(ref[:])

@@ -67,6 +67,12 @@ const CalTop = 5
 type Stage struct {
 	Ranker *Linear `json:"ranker"`
 	Calib  *Linear `json:"calibrator"`
+	// Below, when set, is the calibrator of the candidates below the
+	// ranker's best: fitted on the results shown after the first, which
+	// one calibrator for all overrated (a result shown third, from
+	// another note, answers far less often than the best one's inputs
+	// say). A candidate below the best never scores above it.
+	Below *Linear `json:"below,omitempty"`
 }
 
 // Score returns each candidate's ranker logit and calibrated probability.
@@ -78,10 +84,29 @@ func (s *Stage) Score(xs []Vector) (logits, probs []float64) {
 	for i := range xs {
 		logits[i] = s.Ranker.Logit(xs[i][:])
 	}
-	for i, c := range CalInputs(xs, logits) {
-		probs[i] = Sigmoid(s.Calib.Logit(c[:]))
+	cal := CalInputs(xs, logits)
+	top := -1
+	for i, c := range cal {
+		if c[CalRank] == 1 { // 1/log2(1 + 1): the ranker's best
+			top = i
+		}
+		probs[i] = Sigmoid(s.CalibOf(c).Logit(c[:]))
+	}
+	if top >= 0 && s.Below != nil {
+		for i := range probs {
+			probs[i] = min(probs[i], probs[top])
+		}
 	}
 	return logits, probs
+}
+
+// CalibOf is the calibrator of a candidate with calibrator inputs c:
+// Below for one under the ranker's best, where the stage has it.
+func (s *Stage) CalibOf(c [NumCalib]float64) *Linear {
+	if s.Below != nil && c[CalRank] < 1 {
+		return s.Below
+	}
+	return s.Calib
 }
 
 // CalInputs are the calibrator's inputs for a query's candidates.
@@ -187,6 +212,11 @@ func Parse(b []byte) (*Model, error) {
 		if err := s.Calib.check(NumCalib); err != nil {
 			return nil, fmt.Errorf("rescore model: mode %s calibrator: %w", mode, err)
 		}
+		if s.Below != nil {
+			if err := s.Below.check(NumCalib); err != nil {
+				return nil, fmt.Errorf("rescore model: mode %s calibrator below the best: %w", mode, err)
+			}
+		}
 		if !s.Monotone() {
 			return nil, fmt.Errorf("rescore model: mode %s: its calibrator would reorder the ranker's candidates", mode)
 		}
@@ -197,11 +227,22 @@ func Parse(b []byte) (*Model, error) {
 // Monotone reports whether the calibrated probability rises with the
 // ranker's logit within a query: the three logit inputs together (for two
 // candidates below the best, each moves with the logit), the gap alone
-// (by which the best leads the rest) and the rank.
+// (by which the best leads the rest) and the rank; and, where the stage
+// has Below, the same of it for the candidates below the best (Score
+// keeps them under the best's probability).
 func (s *Stage) Monotone() bool {
 	c := s.Calib
+	if !risesBelow(c) || c.Weights[CalGap] < 0 {
+		return false
+	}
+	return s.Below == nil || risesBelow(s.Below)
+}
+
+// risesBelow reports whether c's probability rises with the logit for
+// candidates below the best, where the gap is the logit less the best's.
+func risesBelow(c *Linear) bool {
 	slope := func(i int) float64 { return c.Weights[i] / c.Scale[i] }
-	return slope(CalLogit)+slope(CalLogitRel)+slope(CalGap) >= 0 && c.Weights[CalGap] >= 0 && c.Weights[CalRank] >= 0
+	return slope(CalLogit)+slope(CalLogitRel)+slope(CalGap) >= 0 && c.Weights[CalRank] >= 0
 }
 
 func (l *Linear) check(n int) error {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"math/rand"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -14,8 +15,8 @@ func TestDefaultModel(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, mode := range []string{"hybrid", "keyword"} {
-		if m.For(mode, m.Embedder) == nil {
-			t.Errorf("model.json has no %s stage", mode)
+		if s := m.For(mode, m.Embedder); s == nil || s.Below == nil {
+			t.Errorf("model.json has no %s stage, or none with a calibrator below the best", mode)
 		}
 	}
 	if m.For("hybrid", "another-model") != nil {
@@ -85,6 +86,8 @@ func TestParseRefuses(t *testing.T) {
 		{"zero scale", mangle(func(m *Model) { m.Modes["hybrid"].Calib.Scale[2] = 0 }), "scale"},
 		{"reorders", mangle(func(m *Model) { m.Modes["hybrid"].Calib.Weights[CalRank] = -1 }), "reorder"},
 		{"no calibrator", mangle(func(m *Model) { m.Modes["keyword"].Calib = nil }), "lacks"},
+		{"below reorders", mangle(func(m *Model) { m.Modes["keyword"].Below.Weights[CalRank] = -1 }), "reorder"},
+		{"below short", mangle(func(m *Model) { m.Modes["hybrid"].Below.Mean = m.Modes["hybrid"].Below.Mean[:2] }), "below the best"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -186,8 +189,12 @@ func TestFactors(t *testing.T) {
 			for _, v := range effects {
 				bias += v
 			}
-			if math.Abs(Sigmoid(bias)-probs[i]) > 1e-9 {
-				t.Errorf("%s candidate %d: score effects give %.6f, the score is %.6f", mode, i, Sigmoid(bias), probs[i])
+			p := Sigmoid(bias)
+			if top := slices.Index(Ranks(logits), 1); i != top && s.Below != nil {
+				p = min(p, probs[top]) // never above the best
+			}
+			if math.Abs(p-probs[i]) > 1e-9 {
+				t.Errorf("%s candidate %d: score effects give %.6f, the score is %.6f", mode, i, p, probs[i])
 			}
 		}
 		for i, e := range s.Ranker.Effects(xs, parts) {

@@ -12,7 +12,7 @@ run() { # name vault queries
   echo "== $1"
   local cache=()
   if [ -n "${CACHE_DIR:-}" ]; then cache=(--embed-cache "$CACHE_DIR/$1.gob"); fi
-  "$BIN" eval --vault "$2" --queries "$3" --config "$CONFIGS" "${cache[@]}" "${@:4}" 2>&1 | grep -v '^  *$' | sed -n '/^config\|^ *[a-z0-9-]*  \|^top scores\|^misspelled/p'
+  "$BIN" eval --vault "$2" --queries "$3" --config "$CONFIGS" "${cache[@]}" "${@:4}" 2>&1 | grep -v '^  *$' | sed -n '/^config\|^ *[a-z0-9-]*  \|^top scores\|^calibration\|^misspelled/p'
 }
 # Off-topic queries come from a set about other things: the Wikipedia
 # questions for the technical docs, the technical link contexts for them.

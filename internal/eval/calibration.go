@@ -20,18 +20,27 @@ type Calibration struct {
 	ECE float64 `json:"ece"`
 	// ECEOnTopic is the same over the labelled queries alone.
 	ECEOnTopic float64 `json:"ece_on_topic"`
+	// ECEBelow is the expected calibration error of the scores of the
+	// results after the first (to the k-th), over the labelled queries
+	// and the off-topic ones: a score shown second or fifth is a promise
+	// too.
+	ECEBelow float64 `json:"ece_below"`
 	// RightStrong is the share of top results on a relevant note that
 	// score at least Strong; OffStrong that of off-topic queries.
 	RightStrong float64 `json:"right_strong"`
 	OffStrong   float64 `json:"off_topic_strong"`
 }
 
-// calibrate measures outs (whose TopScore and ranks are set) and the
-// off-topic top scores.
-func calibrate(outs []Outcome, off []float64) Calibration {
-	var on []scored
+// calibrate measures outs (whose TopScore and ranks are set), the
+// off-topic top scores and those of the off-topic results below them.
+func calibrate(outs []Outcome, off, offBelow []float64) Calibration {
+	var on, below []scored
 	var right []float64
+	for _, s := range offBelow {
+		below = append(below, scored{s, false})
+	}
 	for _, o := range outs {
+		below = append(below, o.below...)
 		ok := o.PageRank == 1
 		if o.Labelled {
 			ok = o.SectionRank == 1
@@ -41,7 +50,9 @@ func calibrate(outs []Outcome, off []float64) Calibration {
 			right = append(right, o.TopScore)
 		}
 	}
-	return measure(on, right, off)
+	c := measure(on, right, off)
+	c.ECEBelow = ece(below)
+	return c
 }
 
 // measure is a Calibration of the top scores of the labelled queries (on,
@@ -97,12 +108,14 @@ func ece(xs []scored) float64 {
 
 // SampleCalibration scores each of a set's samples in mode with model m
 // and measures its top candidate's probability as calibrate does: right
-// when that candidate answers the query, never right for off-topic ones.
-// Unlike an eval run it sees the candidates before results are cut to a
-// few a note, so it is a quick reading of a fit, not the report's.
+// when that candidate answers the query, never right for off-topic ones;
+// ECEBelow reads the candidates shown after it, at most the default a
+// note. Unlike an eval run it sees the candidates as they are before
+// neighbouring passages of a result join, so it is a quick reading of a
+// fit, not the report's.
 func SampleCalibration(samples []Sample, m *rescore.Model, set string, mode mdsearch.Mode) Calibration {
 	stage := m.Modes[string(mode)]
-	var on []scored
+	var on, below []scored
 	var right, off []float64
 	for _, s := range samples {
 		if s.Set != set || s.Mode != mode || len(s.Rows) == 0 || stage == nil {
@@ -119,6 +132,12 @@ func SampleCalibration(samples []Sample, m *rescore.Model, set string, mode mdse
 				top = i
 			}
 		}
+		place := shownPlaces(rescore.Ranks(logits), s.Pages, mdsearch.DefaultMaxPerPage)
+		for i, at := range place {
+			if at > 1 && at <= mdsearch.DefaultN {
+				below = append(below, scored{probs[i], !s.OffTopic && s.Rows[i].Answer})
+			}
+		}
 		p := probs[top]
 		switch {
 		case s.OffTopic:
@@ -129,5 +148,7 @@ func SampleCalibration(samples []Sample, m *rescore.Model, set string, mode mdse
 			on = append(on, scored{p, false})
 		}
 	}
-	return measure(on, right, off)
+	c := measure(on, right, off)
+	c.ECEBelow = ece(below)
+	return c
 }

@@ -35,6 +35,7 @@ type Outcome struct {
 	LatencyMS   float64  `json:"latency_ms"`
 	Results     []string `json:"results,omitempty"`   // "path > A > B (lines 3-9)", when details are asked for
 	Suggested   bool     `json:"suggested,omitempty"` // the search suggested a respelling
+	below       []scored // the scores of the results after the first, each with whether it answers
 }
 
 // Score judges the first k results of a query, and the first 3 for Hit@3.
@@ -53,6 +54,13 @@ func Score(q *Query, results []mdsearch.Result, k int) Outcome {
 	for i, r := range results {
 		rank := i + 1
 		o.Tokens += EstimateTokens(resultText(r))
+		if rank > 1 {
+			ok := q.relevantPage(r.Path)
+			if o.Labelled {
+				ok = sectionHit(q, r)
+			}
+			o.below = append(o.below, scored{r.Score, ok})
+		}
 		if !q.relevantPage(r.Path) {
 			continue
 		}

@@ -170,6 +170,7 @@ type FitOptions struct {
 	CalMask  []int   // calibrator inputs left out
 	OffTopic float64 // weight of a set's off-topic queries, against 1 for its own
 	Nothing  float64 // weight of its off-topic queries that ask nothing (AskingNothing)
+	OneCalib bool    // fit one calibrator for every candidate, none of its own below the best (Stage.Below)
 	Command  string  // recorded in the model
 }
 
@@ -237,7 +238,7 @@ func FitModel(samples []Sample, fo FitOptions) (*rescore.Model, error) {
 		if err != nil {
 			return nil, err
 		}
-		var rows []rescore.Row
+		var rows, below []rescore.Row
 		for _, s := range samples {
 			if s.Mode != mode || len(s.Rows) == 0 {
 				continue
@@ -249,10 +250,15 @@ func FitModel(samples []Sample, fo FitOptions) (*rescore.Model, error) {
 				logits[i] = ranker.Logit(r.X)
 			}
 			rank := rescore.Ranks(logits)
+			place := shownPlaces(rank, s.Pages, mdsearch.DefaultMaxPerPage)
 			w := weight(s) / float64(min(rescore.CalTop, len(s.Rows)))
+			wBelow := weight(s) / float64(max(1, min(rescore.CalTop, slices.Max(place))-1))
 			for i, c := range rescore.CalInputs(xs, logits) {
 				if rank[i] <= rescore.CalTop {
 					rows = append(rows, rescore.Row{X: slices.Clone(c[:]), Answer: s.Rows[i].Answer, Weight: w})
+				}
+				if place[i] > 1 && place[i] <= rescore.CalTop {
+					below = append(below, rescore.Row{X: slices.Clone(c[:]), Answer: s.Rows[i].Answer, Weight: wBelow})
 				}
 			}
 		}
@@ -264,7 +270,15 @@ func FitModel(samples []Sample, fo FitOptions) (*rescore.Model, error) {
 		if err != nil {
 			return nil, err
 		}
-		stage := &rescore.Stage{Ranker: ranker, Calib: calib}
+		// The results shown after the first, at most the default a note,
+		// get a calibrator of their own (Stage.Below).
+		var low *rescore.Linear
+		if len(below) > 0 && !fo.OneCalib {
+			if low, err = rescore.Fit(below, calMask, fo.CalL2); err != nil {
+				return nil, err
+			}
+		}
+		stage := &rescore.Stage{Ranker: ranker, Calib: calib, Below: low}
 		if !stage.Monotone() {
 			return nil, fmt.Errorf("rescore: the %s calibrator would reorder the ranker's candidates (weights %.3f, scales %.3f)", mode, calib.Weights, calib.Scale)
 		}
@@ -276,6 +290,28 @@ func FitModel(samples []Sample, fo FitOptions) (*rescore.Model, error) {
 		m.Fitted = append(m.Fitted, fmt.Sprintf("%s: %d queries, %d off-topic, %d asking nothing", s, on, off, nothing))
 	}
 	return m, nil
+}
+
+// shownPlaces are the 1-based places among the results shown of
+// candidates ranked rank, when each note shows at most perNote of them
+// (pages names each one's note); 0 for one the cap leaves out.
+func shownPlaces(rank []int, pages []string, perNote int) []int {
+	order := make([]int, len(rank))
+	for i, r := range rank {
+		order[r-1] = i
+	}
+	out := make([]int, len(rank))
+	per := map[string]int{}
+	place := 0
+	for _, i := range order {
+		if per[pages[i]] == perNote {
+			continue
+		}
+		per[pages[i]]++
+		place++
+		out[i] = place
+	}
+	return out
 }
 
 // AskingNothing are queries that ask for nothing (engine.AsksNothing):

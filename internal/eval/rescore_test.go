@@ -67,20 +67,24 @@ func TestRescoreModel(t *testing.T) {
 		if w == nil {
 			t.Fatalf("model.json has no %s stage", mode)
 		}
+		if (g.Below == nil) != (w.Below == nil) {
+			t.Fatalf("%s: the fit has a calibrator below the best: %v, model.json: %v", mode, g.Below != nil, w.Below != nil)
+		}
 		d := predictionDrift(samples, mdsearch.Mode(mode), g, w)
-		t.Logf("%s: weights differ by up to %.4f (ranker) and %.4f (calibrator); top candidate differs on %.1f%% of queries, its probability by %.4f on average, %.4f at the 95th percentile",
-			mode, maxDiff(g.Ranker, w.Ranker), maxDiff(g.Calib, w.Calib), 100*d.topDiffers, d.meanProb, d.p95Prob)
-		if d.topDiffers > 0.03 || d.meanProb > 0.02 || d.p95Prob > 0.06 {
-			t.Errorf("%s: the fit ranks or scores differently from model.json (top candidate differs on %.1f%% of queries, want ≤ 3%%; probability differs by %.4f on average, want ≤ 0.02, %.4f at the 95th percentile, want ≤ 0.06); run `go run ./internal/eval/fitrescore -o rescore/model.json` (or this test with -update)",
-				mode, 100*d.topDiffers, d.meanProb, d.p95Prob)
+		t.Logf("%s: weights differ by up to %.4f (ranker) and %.4f (calibrator); top candidate differs on %.1f%% of queries, its probability by %.4f on average, %.4f at the 95th percentile; the results shown after it by %.4f and %.4f",
+			mode, maxDiff(g.Ranker, w.Ranker), maxDiff(g.Calib, w.Calib), 100*d.topDiffers, d.meanProb, d.p95Prob, d.belowMean, d.belowP95)
+		if d.topDiffers > 0.03 || d.meanProb > 0.02 || d.p95Prob > 0.06 || d.belowMean > 0.02 || d.belowP95 > 0.06 {
+			t.Errorf("%s: the fit ranks or scores differently from model.json (top candidate differs on %.1f%% of queries, want ≤ 3%%; probability differs by %.4f on average, want ≤ 0.02, %.4f at the 95th percentile, want ≤ 0.06; below the top, %.4f and %.4f); run `go run ./internal/eval/fitrescore -o rescore/model.json` (or this test with -update)",
+				mode, 100*d.topDiffers, d.meanProb, d.p95Prob, d.belowMean, d.belowP95)
 		}
 	}
 }
 
 // drift is how differently two fits of one stage answer the same samples.
 type drift struct {
-	topDiffers        float64 // share of queries whose top candidate differs
-	meanProb, p95Prob float64 // |difference| of the top candidate's probability
+	topDiffers          float64 // share of queries whose top candidate differs
+	meanProb, p95Prob   float64 // |difference| of the top candidate's probability
+	belowMean, belowP95 float64 // the same of the candidates shown after it
 }
 
 // predictionDrift compares two fits by what they do with the samples of
@@ -90,7 +94,7 @@ type drift struct {
 // further than they move any ranking or score.
 func predictionDrift(samples []Sample, mode mdsearch.Mode, a, b *rescore.Stage) drift {
 	var n, differs int
-	var diffs []float64
+	var diffs, below []float64
 	for _, s := range samples {
 		if s.Mode != mode || len(s.Rows) == 0 {
 			continue
@@ -107,6 +111,12 @@ func predictionDrift(samples []Sample, mode mdsearch.Mode, a, b *rescore.Stage) 
 			differs++
 		}
 		diffs = append(diffs, math.Abs(pa[tb]-pb[tb]))
+		// And the results shown after it, which Stage.Below scores.
+		for i, at := range shownPlaces(rescore.Ranks(lb), s.Pages, mdsearch.DefaultMaxPerPage) {
+			if at > 1 && at <= mdsearch.DefaultN {
+				below = append(below, math.Abs(pa[i]-pb[i]))
+			}
+		}
 	}
 	if n == 0 {
 		return drift{}
@@ -116,7 +126,16 @@ func predictionDrift(samples []Sample, mode mdsearch.Mode, a, b *rescore.Stage) 
 	for _, x := range diffs {
 		sum += x
 	}
-	return drift{float64(differs) / float64(n), sum / float64(n), diffs[len(diffs)*95/100]}
+	d := drift{topDiffers: float64(differs) / float64(n), meanProb: sum / float64(n), p95Prob: diffs[len(diffs)*95/100]}
+	if len(below) > 0 {
+		slices.Sort(below)
+		var sum float64
+		for _, x := range below {
+			sum += x
+		}
+		d.belowMean, d.belowP95 = sum/float64(len(below)), below[len(below)*95/100]
+	}
+	return d
 }
 
 func argmax(xs []float64) int {
@@ -148,10 +167,28 @@ func checkCalibration(t *testing.T, samples []Sample, m *rescore.Model) {
 	for _, mode := range []mdsearch.Mode{mdsearch.ModeHybrid, mdsearch.ModeKeyword} {
 		for _, set := range append(DevSets(corpora), DevSet{Name: generatedSet}) {
 			c := SampleCalibration(samples, m, set.Name, mode)
-			t.Logf("%s %s: off-topic ≥ 50%% %.1f%%, right ≥ 50%% %.1f%%, ECE %.3f", mode, set.Name, 100*c.OffStrong, 100*c.RightStrong, c.ECE)
-			if c.OffStrong > 0.12 || c.ECE > 0.21 {
-				t.Errorf("%s %s: %.1f%% of off-topic queries score ≥ 50%% (want ≤ 12%%), ECE %.3f (want ≤ 0.21)", mode, set.Name, 100*c.OffStrong, c.ECE)
+			t.Logf("%s %s: off-topic ≥ 50%% %.1f%%, right ≥ 50%% %.1f%%, ECE %.3f, ECE of the results shown after the first %.3f", mode, set.Name, 100*c.OffStrong, 100*c.RightStrong, c.ECE, c.ECEBelow)
+			if c.OffStrong > 0.12 || c.ECE > 0.21 || c.ECEBelow > 0.12 {
+				t.Errorf("%s %s: %.1f%% of off-topic queries score ≥ 50%% (want ≤ 12%%), ECE %.3f (want ≤ 0.21), ECE below the first %.3f (want ≤ 0.12)", mode, set.Name, 100*c.OffStrong, c.ECE, c.ECEBelow)
 			}
+		}
+	}
+}
+
+// TestShownPlaces: places among the results shown, at most perNote a note.
+func TestShownPlaces(t *testing.T) {
+	for _, tc := range []struct {
+		rank  []int
+		pages []string
+		want  []int
+	}{
+		{[]int{1, 2, 3}, []string{"a", "b", "c"}, []int{1, 2, 3}},
+		{[]int{3, 1, 2, 4}, []string{"a", "a", "a", "b"}, []int{0, 1, 2, 3}}, // a's third is left out
+		{[]int{2, 1, 4, 3, 5}, []string{"a", "a", "b", "a", "b"}, []int{2, 1, 3, 0, 4}},
+		{nil, nil, []int{}},
+	} {
+		if got := shownPlaces(tc.rank, tc.pages, 2); !slices.Equal(got, tc.want) {
+			t.Errorf("shownPlaces(%v, %v) = %v, want %v", tc.rank, tc.pages, got, tc.want)
 		}
 	}
 }

@@ -218,11 +218,11 @@ func (o *Options) runChunker(ctx context.Context, cache *Cache, group []Config) 
 		if err != nil {
 			return nil, err
 		}
-		off, offSuggested, err := o.askOffTopic(ctx, e, c)
+		off, offBelow, offSuggested, err := o.askOffTopic(ctx, e, c)
 		if err != nil {
 			return nil, err
 		}
-		row := ConfigReport{Config: c, Index: idx, Metrics: Summarize(outs), Scores: spreads(outs, off), Calib: calibrate(outs, off)}
+		row := ConfigReport{Config: c, Index: idx, Metrics: Summarize(outs), Scores: spreads(outs, off), Calib: calibrate(outs, off, offBelow)}
 		if o.Typos && c.Chunker != ChunkBM25Sections && c.Mode != mdsearch.ModeSemantic {
 			if row.Typos, err = o.askTypos(ctx, e, c, outs, offSuggested); err != nil {
 				return nil, err

@@ -76,23 +76,27 @@ func spreads(outs []Outcome, offTopic []float64) Spreads {
 
 // askOffTopic returns the top score of each off-topic query (0 when
 // nothing matched), and how many got a spelling suggestion.
-func (o *Options) askOffTopic(ctx context.Context, e searcher, c Config) (tops []float64, suggested int, err error) {
+func (o *Options) askOffTopic(ctx context.Context, e searcher, c Config) (tops, below []float64, suggested int, err error) {
 	tops = make([]float64, 0, len(o.OffTopic))
 	for _, q := range o.OffTopic {
-		resp, err := e.Search(ctx, mdsearch.SearchRequest{Query: q, N: 1, MaxPerPage: o.MaxPerPage, Mode: c.Mode})
+		resp, err := e.Search(ctx, mdsearch.SearchRequest{Query: q, N: o.K, MaxPerPage: o.MaxPerPage, Mode: c.Mode})
 		if err != nil {
-			return nil, 0, fmt.Errorf("off-topic query %q: %w", q, err)
+			return nil, nil, 0, fmt.Errorf("off-topic query %q: %w", q, err)
 		}
 		top := 0.0
-		if len(resp.Results) > 0 {
-			top = resp.Results[0].Score
+		for i, r := range resp.Results {
+			if i == 0 {
+				top = r.Score
+			} else {
+				below = append(below, r.Score)
+			}
 		}
 		tops = append(tops, top)
 		if resp.Suggestion != "" {
 			suggested++
 		}
 	}
-	return tops, suggested, nil
+	return tops, below, suggested, nil
 }
 
 // LoadOffTopic reads off-topic queries: a plain text file of one query a
@@ -153,6 +157,16 @@ func writeSpreads(w io.Writer, r *Report) error {
 	writeRow(tw, []string{pad("config"), "top hit right", "top hit wrong", "off-topic queries"})
 	for _, c := range rows {
 		writeRow(tw, []string{pad(c.Name), c.Scores.Right.String(), c.Scores.Wrong.String(), c.Scores.OffTopic.String()})
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	// How far the scores are from the share of results right, for the
+	// first result and for those after it (off-topic queries' included).
+	fmt.Fprintf(w, "\ncalibration: expected calibration error of the top score (off-topic queries included; on-topic alone), and of the scores of results 2–%d\n", r.K)
+	writeRow(tw, []string{pad("config"), "ECE top", "on-topic", "ECE below"})
+	for _, c := range rows {
+		writeRow(tw, []string{pad(c.Name), fmt.Sprintf("%.3f", c.Calib.ECE), fmt.Sprintf("%.3f", c.Calib.ECEOnTopic), fmt.Sprintf("%.3f", c.Calib.ECEBelow)})
 	}
 	return tw.Flush()
 }

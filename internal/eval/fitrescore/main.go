@@ -22,14 +22,17 @@ func main() {
 	quick := flag.Bool("quick", false, "print the leave-one-set-out ranking read from the samples alone (seconds; no calibration)")
 	cache := flag.String("cache", "", "keep each set's vectors in this folder between runs")
 	l2 := flag.Float64("l2", eval.DefaultFit.L2, "the ranker's L2 penalty (on its distance from the first stage's fit)")
+	oneCalib := flag.Bool("one-calibrator", false, "fit one calibrator for every candidate, none of its own for those below the best")
 	flag.Parse()
-	if err := run(*out, *loso, *quick, *cache, *l2); err != nil {
+	fo := eval.DefaultFit
+	fo.L2, fo.OneCalib, fo.Command = *l2, *oneCalib, command
+	if err := run(*out, *loso, *quick, *cache, fo); err != nil {
 		fmt.Fprintln(os.Stderr, "fitrescore:", err)
 		os.Exit(1)
 	}
 }
 
-func run(out string, loso, quick bool, cache string, l2 float64) error {
+func run(out string, loso, quick bool, cache string, fo eval.FitOptions) error {
 	ctx := context.Background()
 	corpora := os.Getenv("MDSEARCH_CORPORA")
 	if corpora == "" {
@@ -40,8 +43,6 @@ func run(out string, loso, quick bool, cache string, l2 float64) error {
 		return err
 	}
 	defer provider.Close(emb)
-	fo := eval.DefaultFit
-	fo.L2, fo.Command = l2, command
 	samples, err := collect(ctx, emb, corpora, cache)
 	if err != nil {
 		return err
