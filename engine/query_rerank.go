@@ -50,6 +50,7 @@ func (e *Engine) reranked(ctx context.Context, rd *store.Reader, q *query, notic
 		}
 		addNotice(notice, "reranker unavailable: "+rerr.Error()+"; showing the local ranking")
 	}
+	q.reranked = rerr == nil
 	return res[:min(len(res), want)], joins, stamps, copies, nil
 }
 

@@ -54,6 +54,7 @@ func (e *Engine) rescore(ctx context.Context, rd *store.Reader, q *query, cands 
 	if stage == nil {
 		return cands, nil
 	}
+	q.scored = true
 	logits, probs := stage.Score(xs)
 	// Ranks are stable: equal logits keep the first stage's order.
 	sorted := make([]candidate, len(top))

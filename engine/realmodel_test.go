@@ -74,6 +74,23 @@ func TestRealModel(t *testing.T) {
 	if strong >= 1 || strong < 0.3 {
 		t.Errorf("strong hybrid hit scores %v, want about 0.4–0.8", strong)
 	}
+	// A question the notes cannot answer says so; one they answer does not.
+	for _, c := range []struct {
+		mode     mdsearch.Mode
+		q        string
+		unlikely bool
+	}{
+		{mdsearch.ModeHybrid, "how do I change a bicycle tyre", true},
+		{mdsearch.ModeHybrid, "how long did the last restore take?", false},
+		{mdsearch.ModeHybrid, "best recipe for chocolate cake", false}, // 17%: weak, but over Unlikely
+		{mdsearch.ModeKeyword, "best recipe for chocolate cake", true},
+		{mdsearch.ModeKeyword, "how long did the last restore take?", false},
+	} {
+		resp := search(t, e, mdsearch.SearchRequest{Query: c.q, Mode: c.mode})
+		if says := strings.Contains(resp.Notice, "no result is likely to answer"); says != c.unlikely || len(resp.Results) == 0 {
+			t.Errorf("%s %q: notice %q, %d results; want one saying no result is likely to answer: %v", c.mode, c.q, resp.Notice, len(resp.Results), c.unlikely)
+		}
+	}
 
 	// Edit one paragraph: only the windows holding it are embedded again.
 	p := filepath.Join(vault, "kitchen", "Sourdough.md")

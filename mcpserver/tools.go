@@ -70,7 +70,7 @@ func searchTool() *mcp.Tool {
 			"`part p/P` (P > 1): the section was cut into P passages; read_note returns the whole section, or the start of one over 1500 words, so then read lines around the hit. " +
 			"Hybrid (default) and keyword scores estimate the probability that the passage answers, on one scale for every query: 50% or more is a likely answer; " +
 			"questions the notes cannot answer mostly score under 20%; a right answer to a loosely worded or very short query often scores 30-50%, so check the text; " +
-			"under 20% rarely answers. Semantic mode scores run higher (unrelated questions often 60-90%): compare them within one answer only. " +
+			"under 20% rarely answers; when the best is under 10% a note says no result is likely to answer (ask in other words, or tell the user the notes seem not to hold it). Semantic mode scores run higher (unrelated questions often 60-90%): compare them within one answer only. " +
 			"A word no note holds may bring a note: did you mean \"...\"? (structured: suggestion), the query respelled, offered when it finds a strong answer; search it to use it. " +
 			"Structured output: score 0-1, chunk_index from 0. " +
 			"Cost: roughly 150-1200 tokens per result (about 330 typical); max_tokens caps the total. A section costs far less than its page (about 1.3 tokens per word of the page's word count).",

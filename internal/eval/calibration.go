@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/engine"
 	"github.com/mdsearch/mdsearch/rescore"
 )
 
@@ -29,6 +30,10 @@ type Calibration struct {
 	// score at least Strong; OffStrong that of off-topic queries.
 	RightStrong float64 `json:"right_strong"`
 	OffStrong   float64 `json:"off_topic_strong"`
+	// RightUnlikely and OffUnlikely are the same shares under
+	// engine.Unlikely, where a search says no result is likely to answer.
+	RightUnlikely float64 `json:"right_unlikely"`
+	OffUnlikely   float64 `json:"off_topic_unlikely"`
 }
 
 // calibrate measures outs (whose TopScore and ranks are set), the
@@ -63,17 +68,20 @@ func measure(on []scored, right, off []float64) Calibration {
 	for _, s := range off {
 		all = append(all, scored{s, false})
 	}
-	return Calibration{ECE: ece(all), ECEOnTopic: ece(on), RightStrong: strongShare(right), OffStrong: strongShare(off)}
+	strong := func(x float64) bool { return x >= Strong }
+	unlikely := func(x float64) bool { return x < engine.Unlikely }
+	return Calibration{ECE: ece(all), ECEOnTopic: ece(on), RightStrong: share(right, strong), OffStrong: share(off, strong),
+		RightUnlikely: share(right, unlikely), OffUnlikely: share(off, unlikely)}
 }
 
-// strongShare is the share of scores at least Strong, 0 for none.
-func strongShare(scores []float64) float64 {
+// share is the share of scores for which in holds, 0 for none.
+func share(scores []float64, in func(float64) bool) float64 {
 	if len(scores) == 0 {
 		return 0
 	}
 	n := 0
 	for _, s := range scores {
-		if s >= Strong {
+		if in(s) {
 			n++
 		}
 	}

@@ -19,7 +19,7 @@ import (
 // (the fusion) and the bm25-sections baseline, and prints the table.
 func LeaveOneOut(ctx context.Context, w io.Writer, emb embed.Embedder, samples []Sample, corpora, cacheDir string, fo FitOptions) error {
 	tw := tabwriter.NewWriter(w, 2, 8, 2, ' ', 0)
-	fmt.Fprintln(tw, "left out\tmode\tcand@50\tsecond stage sec@5 / MRR\tfirst stage\tbm25-sections\toff ≥50%\tright ≥50%\tECE\tECE on-topic\tECE 2–5\tunrelated: off ≥50%\tECE\tfirst: off ≥50%\tright ≥50%\tECE")
+	fmt.Fprintln(tw, "left out\tmode\tcand@50\tsecond stage sec@5 / MRR\tfirst stage\tbm25-sections\toff ≥50%\tright ≥50%\tECE\tECE on-topic\tECE 2–5\tright <20%\toff <20%\tunrelated: off ≥50%\tECE\tfirst: off ≥50%\tright ≥50%\tECE")
 	sets := DevSets(corpora)
 	for _, set := range sets {
 		m, err := fitWithout(samples, set.Name, fo)
@@ -62,9 +62,9 @@ func LeaveOneOut(ctx context.Context, w io.Writer, emb embed.Embedder, samples [
 				return err
 			}
 			b, f, s, u := first.Configs[0], first.Configs[1], sec.Configs[0], un.Configs[0].Calib
-			fmt.Fprintf(tw, "%s\t%s\t%.3f\t%s\t%s\t%s\t%.1f%%\t%.1f%%\t%.3f\t%.3f\t%.3f\t%.1f%%\t%.3f\t%.1f%%\t%.1f%%\t%.3f\n", set.Name, mode,
+			fmt.Fprintf(tw, "%s\t%s\t%.3f\t%s\t%s\t%s\t%.1f%%\t%.1f%%\t%.3f\t%.3f\t%.3f\t%.1f%%\t%.1f%%\t%.1f%%\t%.3f\t%.1f%%\t%.1f%%\t%.3f\n", set.Name, mode,
 				CandidateRecall(samples, set.Name, mode), pair(s), pair(f), pair(b),
-				100*s.Calib.OffStrong, 100*s.Calib.RightStrong, s.Calib.ECE, s.Calib.ECEOnTopic, s.Calib.ECEBelow, 100*u.OffStrong, u.ECE,
+				100*s.Calib.OffStrong, 100*s.Calib.RightStrong, s.Calib.ECE, s.Calib.ECEOnTopic, s.Calib.ECEBelow, 100*s.Calib.RightUnlikely, 100*s.Calib.OffUnlikely, 100*u.OffStrong, u.ECE,
 				100*f.Calib.OffStrong, 100*f.Calib.RightStrong, f.Calib.ECE)
 		}
 	}

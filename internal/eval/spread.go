@@ -13,6 +13,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/engine"
 )
 
 // Strong and Weak are the score bands the README and the MCP tool describe:
@@ -163,10 +164,12 @@ func writeSpreads(w io.Writer, r *Report) error {
 	}
 	// How far the scores are from the share of results right, for the
 	// first result and for those after it (off-topic queries' included).
-	fmt.Fprintf(w, "\ncalibration: expected calibration error of the top score (off-topic queries included; on-topic alone), and of the scores of results 2–%d\n", r.K)
-	writeRow(tw, []string{pad("config"), "ECE top", "on-topic", "ECE below"})
+	fmt.Fprintf(w, "\ncalibration: expected calibration error of the top score (off-topic queries included; on-topic alone) and of the scores of results 2–%d; right top hits and off-topic queries whose top score is under %.2f, where a search says no result is likely to answer\n", r.K, engine.Unlikely)
+	writeRow(tw, []string{pad("config"), "ECE top", "on-topic", "ECE below", fmt.Sprintf("right < %.2f", engine.Unlikely), fmt.Sprintf("off-topic < %.2f", engine.Unlikely)})
 	for _, c := range rows {
-		writeRow(tw, []string{pad(c.Name), fmt.Sprintf("%.3f", c.Calib.ECE), fmt.Sprintf("%.3f", c.Calib.ECEOnTopic), fmt.Sprintf("%.3f", c.Calib.ECEBelow)})
+		k := c.Calib
+		writeRow(tw, []string{pad(c.Name), fmt.Sprintf("%.3f", k.ECE), fmt.Sprintf("%.3f", k.ECEOnTopic), fmt.Sprintf("%.3f", k.ECEBelow),
+			fmt.Sprintf("%.1f%%", 100*k.RightUnlikely), fmt.Sprintf("%.1f%%", 100*k.OffUnlikely)})
 	}
 	return tw.Flush()
 }

@@ -1,0 +1,27 @@
+package engine
+
+import (
+	"fmt"
+
+	"github.com/mdsearch/mdsearch"
+)
+
+// Unlikely is the score under which a search's best result most likely
+// does not answer it. Measured on the dev sets (docs/evaluation.md, "When
+// no result is likely to answer"), each left out of the fit, 37–98 % of
+// questions about other things score under it, and 0–3 % of right top
+// hits (8–13 % of qmd-eval's two-word queries); at 0.2 it was 18–21 % of
+// right top hits on rust-book and qmd-eval.
+const Unlikely = 0.1
+
+// unlikelyNotice says when the best of results, as the second stage
+// scored it, is unlikely to answer: a person or an agent can stop there,
+// or ask otherwise. A query of common words alone has its own notice, and
+// a reranker's scores mean something else.
+func unlikelyNotice(q *query, results []mdsearch.Result) string {
+	if !q.scored || q.reranked || q.nothing || len(results) == 0 || results[0].Score >= Unlikely {
+		return ""
+	}
+	return fmt.Sprintf("no result is likely to answer: the best scores %.0f%% (under %.0f%%, the notes most likely do not hold the answer; ask in other words, or read before relying on it)",
+		100*results[0].Score, 100*Unlikely)
+}

@@ -1,0 +1,30 @@
+package engine
+
+import (
+	"testing"
+
+	"github.com/mdsearch/mdsearch"
+)
+
+// A search says no result is likely to answer when the second stage's
+// best score is under Unlikely, and only then.
+func TestUnlikelyNotice(t *testing.T) {
+	weak := []mdsearch.Result{{Score: Unlikely / 2}}
+	for _, tc := range []struct {
+		name    string
+		q       query
+		results []mdsearch.Result
+		says    bool
+	}{
+		{"weak best", query{scored: true}, weak, true},
+		{"strong best", query{scored: true}, []mdsearch.Result{{Score: Unlikely}}, false},
+		{"no results", query{scored: true}, nil, false},
+		{"first stage scores", query{}, weak, false},                   // no second stage: another scale
+		{"reranked", query{scored: true, reranked: true}, weak, false}, // the reranker's scale
+		{"asks nothing", query{scored: true, nothing: true}, weak, false},
+	} {
+		if got := unlikelyNotice(&tc.q, tc.results); (got != "") != tc.says {
+			t.Errorf("%s: notice %q", tc.name, got)
+		}
+	}
+}
