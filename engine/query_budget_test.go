@@ -29,7 +29,8 @@ func TestBudgetRendered(t *testing.T) {
 	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
 	index(t, e, dir, "notes")
 	for _, budget := range []int{100, 150, 200, 300, 450, 600, 900} {
-		resp := search(t, e, mdsearch.SearchRequest{Query: "widget", Mode: mdsearch.ModeKeyword, N: 10, MaxTokens: budget})
+		// Explained, each result's why lines count too.
+		resp := search(t, e, mdsearch.SearchRequest{Query: "widget", Mode: mdsearch.ModeKeyword, N: 10, MaxTokens: budget, Explain: budget%300 == 0})
 		var b strings.Builder
 		if err := render.Results(&b, resp, render.Options{SectionPaths: true}); err != nil {
 			t.Fatal(err)
@@ -40,6 +41,24 @@ func TestBudgetRendered(t *testing.T) {
 		}
 		if got := EstimateTokens(b.String()) - notice; got > budget+budget/20 {
 			t.Errorf("budget %d: the answer is about %d tokens (%d results)\n%s", budget, got, len(resp.Results), b.String())
+		}
+	}
+}
+
+// whyTokens covers what render prints of a result's why, and not much more.
+func TestWhyTokens(t *testing.T) {
+	cos, rr := 0.61, 0.9
+	for _, w := range []*mdsearch.Why{
+		{KeywordRank: 1, FirstStage: 0.4},
+		{Words: []mdsearch.WordMatch{{Word: "sourdough", In: []string{"text", "heading", "title"}}, {Word: `"rye flour"`, In: []string{}}},
+			KeywordRank: 2, SemanticRank: 12, Cosine: &cos, HeadingCosine: &cos, FirstStage: 0.5964,
+			Factors:   []mdsearch.Factor{{Name: "keywords", Effect: 2.791}, {Name: "common_heading", Effect: -0.6}, {Name: "phrase", Effect: 0.653}},
+			ScoreBase: 0.1045, ScoreFactors: []mdsearch.Factor{{Name: "ranking", Effect: 1.762}, {Name: "query_found", Effect: 0.946}, {Name: "query_cosine", Effect: -0.598}},
+			Reranker: &rr, LocalScore: &cos},
+	} {
+		printed := EstimateTokens(strings.Join(render.WhyLines(w), "\n"))
+		if est := whyTokens(w); est < printed || est > printed*3/2+8 {
+			t.Errorf("why of %d words, %d factors: estimated %d tokens, printed %d", len(w.Words), len(w.Factors), est, printed)
 		}
 	}
 }

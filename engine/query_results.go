@@ -382,6 +382,27 @@ func frameTokens(r mdsearch.Result) int {
 			n += EstimateTokens(r.ReadSections[i])
 		}
 	}
+	return n + whyTokens(r.Why)
+}
+
+// whyTokens estimates what a result's why lines cost (render.WhyLines):
+// the lists' places and cosines, each word and its fields, each factor.
+func whyTokens(w *mdsearch.Why) int {
+	if w == nil {
+		return 0
+	}
+	n := 14
+	if w.Cosine != nil {
+		n += 8
+	}
+	for i, m := range w.Words {
+		n += EstimateTokens(m.Word) + 2*len(m.In) + 3 + 2*int(b2f(i == 0))
+	}
+	n += 5*len(w.Factors) + 3*int(b2f(len(w.Factors) > 0))
+	n += 5*len(w.ScoreFactors) + 6*int(b2f(len(w.ScoreFactors) > 0))
+	if w.Reranker != nil {
+		n += 12
+	}
 	return n
 }
 
