@@ -86,9 +86,16 @@ func TestRealModel(t *testing.T) {
 		{mdsearch.ModeKeyword, "best recipe for chocolate cake", true},
 		{mdsearch.ModeKeyword, "how long did the last restore take?", false},
 	} {
-		resp := search(t, e, mdsearch.SearchRequest{Query: c.q, Mode: c.mode})
+		resp := search(t, e, mdsearch.SearchRequest{Query: c.q, Mode: c.mode, Explain: true})
 		if says := strings.Contains(resp.Notice, "no result is likely to answer"); says != c.unlikely || len(resp.Results) == 0 {
 			t.Errorf("%s %q: notice %q, %d results; want one saying no result is likely to answer: %v", c.mode, c.q, resp.Notice, len(resp.Results), c.unlikely)
+			continue
+		}
+		// The shipped model's second stage explains each result it scored.
+		for _, r := range resp.Results {
+			if w := r.Why; w == nil || len(w.Words) == 0 || len(w.ScoreFactors) == 0 || (c.mode == mdsearch.ModeHybrid) != (w.Cosine != nil) {
+				t.Errorf("%s %q: %s > %s: why %+v", c.mode, c.q, r.Path, r.Section, w)
+			}
 		}
 	}
 
