@@ -51,14 +51,14 @@ func TestContract(t *testing.T) {
 	const query, n, perNote, budget = "restore drill", 6, 1, 1200
 
 	cli, err := exec.Command(bin, "search", query, "-n", fmt.Sprint(n), "--max-per-page", fmt.Sprint(perNote),
-		"--max-tokens", fmt.Sprint(budget), "--explain", "--json", "--index", f.db).Output()
+		"--max-tokens", fmt.Sprint(budget), "--json", "--index", f.db).Output()
 	if err != nil {
 		t.Fatalf("search --json: %v", err)
 	}
 
 	_, base := startServer(t, "http://", "serve", "--addr", "127.0.0.1:0", "--index", f.db, "--no-watch")
 	c := &http.Client{Timeout: 30 * time.Second}
-	code, _, rest := apiDo(t, c, "GET", fmt.Sprintf("%s/api/v1/semantic-search?q=%s&n=%d&max_per_page=%d&max_tokens=%d&explain=true",
+	code, _, rest := apiDo(t, c, "GET", fmt.Sprintf("%s/api/v1/semantic-search?q=%s&n=%d&max_per_page=%d&max_tokens=%d",
 		strings.TrimSuffix(base, "/"), strings.ReplaceAll(query, " ", "+"), n, perNote, budget))
 	if code != 200 {
 		t.Fatalf("REST: %d %s", code, rest)
@@ -71,12 +71,9 @@ func TestContract(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cs.Close()
-	res, text := callTool(ctx, t, cs, "semantic_search", map[string]any{"query": query, "n": n, "max_per_page": perNote, "max_tokens": budget, "explain": true})
+	res, text := callTool(ctx, t, cs, "semantic_search", map[string]any{"query": query, "n": n, "max_per_page": perNote, "max_tokens": budget})
 	if res.IsError {
 		t.Fatalf("MCP: %s", text)
-	}
-	if !strings.Contains(text, "\nwhy: keyword #") || !strings.Contains(text, "\nsecond stage: ") {
-		t.Errorf("MCP's text does not say why each result ranked:\n%.600s", text)
 	}
 	structured, _ := json.Marshal(res.StructuredContent)
 
@@ -102,7 +99,7 @@ func TestContract(t *testing.T) {
 			seen[k] = true
 		}
 	}
-	for _, k := range []string{"read_path", "sections", "chunk_end", "part", "parts", "truncated", "read_hint", "rest_from", "rest_to", "why"} {
+	for _, k := range []string{"read_path", "sections", "chunk_end", "part", "parts", "truncated", "read_hint", "rest_from", "rest_to"} {
 		if !seen[k] {
 			t.Errorf("no result has %s: choose a query whose answer does\n%s", k, cli)
 		}
@@ -179,6 +176,38 @@ func TestContract(t *testing.T) {
 	}
 	if !strings.Contains(text, `did you mean "backups restore"?`) {
 		t.Errorf("MCP's text does not say the suggestion:\n%.300s", text)
+	}
+
+	// An explained search gives each result the same why everywhere, and
+	// MCP's text says it.
+	cli, err = exec.Command(bin, "search", query, "--explain", "--json", "--index", f.db).Output()
+	if err != nil {
+		t.Fatalf("search --explain --json: %v", err)
+	}
+	_, _, rest = apiDo(t, c, "GET", strings.TrimSuffix(base, "/")+"/api/v1/semantic-search?explain=true&q="+strings.ReplaceAll(query, " ", "+"))
+	res, text = callTool(ctx, t, cs, "semantic_search", map[string]any{"query": query, "explain": true})
+	if res.IsError {
+		t.Fatalf("MCP: %s", text)
+	}
+	if !strings.Contains(text, "\nwhy: keyword #") || !strings.Contains(text, "\nsecond stage: ") || !strings.Contains(text, "\nscore: from ") {
+		t.Errorf("MCP's text does not say why each result ranked:\n%.600s", text)
+	}
+	structured, _ = json.Marshal(res.StructuredContent)
+	var whys [3][]*mdsearch.Why
+	for i, raw := range [][]byte{cli, []byte(rest), structured} {
+		var a struct{ Results []struct{ Why *mdsearch.Why } }
+		if err := json.Unmarshal(raw, &a); err != nil {
+			t.Fatalf("explained answer %d: %v\n%s", i, err, raw)
+		}
+		for _, r := range a.Results {
+			whys[i] = append(whys[i], r.Why)
+		}
+	}
+	if len(whys[0]) == 0 || whys[0][0] == nil || len(whys[0][0].Factors) == 0 || len(whys[0][0].ScoreFactors) == 0 {
+		t.Fatalf("the CLI's explained answer has no second-stage why: %s", cli)
+	}
+	if !reflect.DeepEqual(whys[0], whys[1]) || !reflect.DeepEqual(whys[0], whys[2]) {
+		t.Errorf("why differs between the CLI, REST and MCP:\n%s\n%s\n%s", cli, rest, structured)
 	}
 }
 
