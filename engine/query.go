@@ -164,7 +164,7 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 	resp.Results, dropped = fitBudget(res, req.MaxTokens, joins, ends)
 	markStale(resp.Results, stamps)
 	resp.Total = len(resp.Results)
-	if m := unlikelyNotice(q, resp.Results); m != "" {
+	if m := unlikelyNotice(q, e.stage(q.mode) != nil, resp.Results); m != "" {
 		addNotice(&resp.Notice, m)
 	}
 	if dropped > 0 {
@@ -341,8 +341,7 @@ type query struct {
 	kw       []store.KeywordHit // the keyword list as deep as kwLimit, once read
 	kwLimit  int
 	fields   map[int64][]uint8 // each passage's fields holding each term, for Why (noteFields)
-	scored   bool              // the second stage scored the candidates: scores are its probabilities
-	reranked bool              // a reranker's scores replaced them
+	reranked bool              // a reranker's scores replaced the local ones
 }
 
 // keywordList returns the best k rows of the keyword list. The first

@@ -48,14 +48,16 @@ func (e *Engine) rescore(ctx context.Context, rd *store.Reader, q *query, cands 
 			}
 		}
 	}
-	if q.req.Explain {
-		explain(q, e.opts.Fusion, cands, top, xs, stage)
+	var logits, probs []float64
+	if stage != nil {
+		logits, probs = stage.Score(xs)
+	}
+	if q.req.Explain { // before the scores below replace the first stage's
+		whys(q, e.opts.Fusion, cands, top, xs, stage, logits)
 	}
 	if stage == nil {
 		return cands, nil
 	}
-	q.scored = true
-	logits, probs := stage.Score(xs)
 	// Ranks are stable: equal logits keep the first stage's order.
 	sorted := make([]candidate, len(top))
 	low := 1.0

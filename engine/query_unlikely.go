@@ -15,11 +15,12 @@ import (
 const Unlikely = 0.1
 
 // unlikelyNotice says when the best of results, as the second stage
-// scored it, is unlikely to answer: a person or an agent can stop there,
-// or ask otherwise. A query of common words alone has its own notice, and
-// a reranker's scores mean something else.
-func unlikelyNotice(q *query, results []mdsearch.Result) string {
-	if !q.scored || q.reranked || q.nothing || len(results) == 0 || results[0].Score >= Unlikely {
+// scored it (scored: the search's mode has one), is unlikely to answer: a
+// person or an agent can stop there, or ask otherwise. A query of common
+// words alone has its own notice, and a reranker's scores mean something
+// else.
+func unlikelyNotice(q *query, scored bool, results []mdsearch.Result) string {
+	if !scored || q.reranked || q.nothing || len(results) == 0 || results[0].Score >= Unlikely {
 		return ""
 	}
 	return fmt.Sprintf("no result is likely to answer: the best scores %.0f%% (under %.0f%%, the notes most likely do not hold the answer; ask in other words, or read before relying on it)",

@@ -13,17 +13,18 @@ func TestUnlikelyNotice(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		q       query
+		scored  bool
 		results []mdsearch.Result
 		says    bool
 	}{
-		{"weak best", query{scored: true}, weak, true},
-		{"strong best", query{scored: true}, []mdsearch.Result{{Score: Unlikely}}, false},
-		{"no results", query{scored: true}, nil, false},
-		{"first stage scores", query{}, weak, false},                   // no second stage: another scale
-		{"reranked", query{scored: true, reranked: true}, weak, false}, // the reranker's scale
-		{"asks nothing", query{scored: true, nothing: true}, weak, false},
+		{"weak best", query{}, true, weak, true},
+		{"strong best", query{}, true, []mdsearch.Result{{Score: Unlikely}}, false},
+		{"no results", query{}, true, nil, false},
+		{"first stage scores", query{}, false, weak, false},    // no second stage: another scale
+		{"reranked", query{reranked: true}, true, weak, false}, // the reranker's scale
+		{"asks nothing", query{nothing: true}, true, weak, false},
 	} {
-		if got := unlikelyNotice(&tc.q, tc.results); (got != "") != tc.says {
+		if got := unlikelyNotice(&tc.q, tc.scored, tc.results); (got != "") != tc.says {
 			t.Errorf("%s: notice %q", tc.name, got)
 		}
 	}

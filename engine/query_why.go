@@ -18,19 +18,16 @@ var fieldNames = [4]string{"text", "heading", "title", "tags"}
 // passage past another.
 const minEffect = 0.05
 
-// explain gives each candidate a Why (SearchRequest.Explain): top, in the
-// first stage's order, from its features xs (and the ranker's effects,
-// with a stage); those below it from the first stage alone. It runs
-// before the second stage changes their scores.
-func explain(q *query, f Fusion, cands []candidate, top []candidate, xs []rescore.Vector, stage *rescore.Stage) {
+// whys gives each candidate a Why (SearchRequest.Explain): top, in the
+// first stage's order, from its features xs (and, with a stage, the
+// ranker's effects and the calibrator's from its logits); those below it
+// from the first stage alone. It runs before the second stage replaces
+// their scores.
+func whys(q *query, f Fusion, cands []candidate, top []candidate, xs []rescore.Vector, stage *rescore.Stage, logits []float64) {
 	var effects [][]float64
 	var cal [][rescore.NumCalib]float64
 	if stage != nil {
 		effects = stage.Ranker.Effects(xs, firstParts(q, f, top))
-		logits := make([]float64, len(xs))
-		for i := range xs {
-			logits[i] = stage.Ranker.Logit(xs[i][:])
-		}
 		cal = rescore.CalInputs(xs, logits)
 	}
 	for i := range top {
