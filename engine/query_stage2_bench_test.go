@@ -70,7 +70,7 @@ func benchStages(b *testing.B, with, without *Engine, mode mdsearch.Mode) {
 			return err
 		}
 	}
-	benchPair(b, "first", ask(without), "second", ask(with))
+	benchPair(b, stageQueries, "first", ask(without), "second", ask(with))
 }
 
 // BenchmarkExplain times warm hybrid and keyword searches asked plainly
@@ -93,15 +93,15 @@ func BenchmarkExplain(b *testing.B) {
 		}
 		// Asked second, a query finds the pages the first asking read
 		// warm: each order is run, so that neither side gains from it.
-		b.Run(string(mode)+"/plain-first", func(b *testing.B) { benchPair(b, "plain", ask(false), "explained", ask(true)) })
-		b.Run(string(mode)+"/explained-first", func(b *testing.B) { benchPair(b, "explained", ask(true), "plain", ask(false)) })
+		b.Run(string(mode)+"/plain-first", func(b *testing.B) { benchPair(b, stageQueries, "plain", ask(false), "explained", ask(true)) })
+		b.Run(string(mode)+"/explained-first", func(b *testing.B) { benchPair(b, stageQueries, "explained", ask(true), "plain", ask(false)) })
 	}
 }
 
-// benchPair asks each of stageQueries of a, then of z, and reports both
-// sides' p50 and p95 (named by their labels) and the p50 of what z adds.
-func benchPair(b *testing.B, aName string, a func(string) error, zName string, z func(string) error) {
-	for _, q := range stageQueries { // warm both: snapshots, heading counts
+// benchPair asks each of queries of a, then of z, and reports both sides'
+// p50 and p95 (named by their labels) and the p50 of what z adds.
+func benchPair(b *testing.B, queries []string, aName string, a func(string) error, zName string, z func(string) error) {
+	for _, q := range queries { // warm both: snapshots, heading counts
 		if err := errors.Join(a(q), z(q)); err != nil {
 			b.Fatal(err)
 		}
@@ -109,7 +109,7 @@ func benchPair(b *testing.B, aName string, a func(string) error, zName string, z
 	var one, two, extra []time.Duration
 	i := 0
 	for b.Loop() {
-		q := stageQueries[i%len(stageQueries)]
+		q := queries[i%len(queries)]
 		t0 := time.Now()
 		if err := a(q); err != nil {
 			b.Fatal(err)
