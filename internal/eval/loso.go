@@ -1,12 +1,10 @@
 package eval
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"io"
 	"path/filepath"
-	"slices"
 	"text/tabwriter"
 
 	"github.com/mdsearch/mdsearch"
@@ -135,27 +133,26 @@ func sampleRanking(samples []Sample, set string, mode mdsearch.Mode, score func(
 				relevant[s.Pages[i]] = true
 			}
 		}
-		order := make([]int, len(s.Rows))
-		for i := range order {
-			order[i] = i
+		scores := make([]float64, len(s.Rows))
+		for i, r := range s.Rows {
+			scores[i] = score(r.X)
 		}
-		slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(score(s.Rows[b].X), score(s.Rows[a].X)) })
-		shown, rank := map[string]int{}, 0
-		var page, section bool
-		for _, i := range order {
-			if shown[s.Pages[i]] == perNote {
+		place := shownPlaces(rescore.Ranks(scores), s.Pages, perNote)
+		pageAt, section := k+1, false
+		for i, at := range place {
+			if at < 1 || at > k {
 				continue
 			}
-			shown[s.Pages[i]]++
-			if rank++; rank > k {
-				break
+			if relevant[s.Pages[i]] {
+				pageAt = min(pageAt, at)
 			}
-			if relevant[s.Pages[i]] && !page {
-				page, mrr = true, mrr+1/float64(rank)
-			}
-			if s.Rows[i].Answer && !section {
-				section, hit = true, hit+1
-			}
+			section = section || s.Rows[i].Answer
+		}
+		if pageAt <= k {
+			mrr += 1 / float64(pageAt)
+		}
+		if section {
+			hit++
 		}
 	}
 	if n == 0 {
