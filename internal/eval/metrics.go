@@ -55,11 +55,7 @@ func Score(q *Query, results []mdsearch.Result, k int) Outcome {
 		rank := i + 1
 		o.Tokens += EstimateTokens(resultText(r))
 		if rank > 1 {
-			ok := q.relevantPage(r.Path)
-			if o.Labelled {
-				ok = sectionHit(q, r)
-			}
-			o.below = append(o.below, scored{r.Score, ok})
+			o.below = append(o.below, scored{r.Score, answersWith(q, r)})
 		}
 		if !q.relevantPage(r.Path) {
 			continue

@@ -157,10 +157,16 @@ func Collect(ctx context.Context, o Options, set string) ([]Sample, error) {
 // answers reports whether a candidate answers q: it lies in a labelled
 // section, or on a relevant note where q labels notes only.
 func answers(q *Query, c engine.Observed) bool {
+	return answersWith(q, mdsearch.Result{Path: c.Path, SectionPath: c.SectionPath, Sections: c.Sections})
+}
+
+// answersWith reports whether result r answers q, as answers judges a
+// candidate.
+func answersWith(q *Query, r mdsearch.Result) bool {
 	if !q.Labelled() {
-		return q.relevantPage(c.Path)
+		return q.relevantPage(r.Path)
 	}
-	return sectionHit(q, mdsearch.Result{Path: c.Path, SectionPath: c.SectionPath, Sections: c.Sections})
+	return sectionHit(q, r)
 }
 
 // FitOptions set how FitModel weighs the samples.
