@@ -55,15 +55,14 @@ func calibrate(outs []Outcome, off, offBelow []float64) Calibration {
 			right = append(right, o.TopScore)
 		}
 	}
-	c := measure(on, right, off)
-	c.ECEBelow = ece(below)
-	return c
+	return measure(on, right, off, below)
 }
 
 // measure is a Calibration of the top scores of the labelled queries (on,
 // each with whether it is right), of the right top hits among them as
-// RightStrong counts them, and of the off-topic queries.
-func measure(on []scored, right, off []float64) Calibration {
+// RightStrong counts them, of the off-topic queries, and of the results
+// below the top ones (below, off-topic queries' included).
+func measure(on []scored, right, off []float64, below []scored) Calibration {
 	all := slices.Clip(on) // the appends below copy, leaving on as it is
 	for _, s := range off {
 		all = append(all, scored{s, false})
@@ -71,7 +70,7 @@ func measure(on []scored, right, off []float64) Calibration {
 	strong := func(x float64) bool { return x >= Strong }
 	unlikely := func(x float64) bool { return x < engine.Unlikely }
 	return Calibration{ECE: ece(all), ECEOnTopic: ece(on), RightStrong: share(right, strong), OffStrong: share(off, strong),
-		RightUnlikely: share(right, unlikely), OffUnlikely: share(off, unlikely)}
+		RightUnlikely: share(right, unlikely), OffUnlikely: share(off, unlikely), ECEBelow: ece(below)}
 }
 
 // share is the share of scores for which in holds, 0 for none.
@@ -156,7 +155,5 @@ func SampleCalibration(samples []Sample, m *rescore.Model, set string, mode mdse
 			on = append(on, scored{p, false})
 		}
 	}
-	c := measure(on, right, off)
-	c.ECEBelow = ece(below)
-	return c
+	return measure(on, right, off, below)
 }

@@ -162,8 +162,16 @@ func writeSpreads(w io.Writer, r *Report) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	// How far the scores are from the share of results right, for the
-	// first result and for those after it (off-topic queries' included).
+	return writeCalibration(w, r, rows)
+}
+
+// writeCalibration prints how far the scored configurations' scores are
+// from the share of results right, for the first result and for those
+// after it (off-topic queries' included), and how often a search would
+// say no result is likely to answer.
+func writeCalibration(w io.Writer, r *Report, rows []ConfigReport) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	pad := namePad(r)
 	fmt.Fprintf(w, "\ncalibration: expected calibration error of the top score (off-topic queries included; on-topic alone) and of the scores of results 2–%d; right top hits and off-topic queries whose top score is under %.2f, where a search says no result is likely to answer\n", r.K, engine.Unlikely)
 	writeRow(tw, []string{pad("config"), "ECE top", "on-topic", "ECE below", fmt.Sprintf("right < %.2f", engine.Unlikely), fmt.Sprintf("off-topic < %.2f", engine.Unlikely)})
 	for _, c := range rows {
