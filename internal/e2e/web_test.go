@@ -367,6 +367,16 @@ func webKeyboard(t *testing.T, b browser) {
 	if got := b.js(t, `document.querySelector("#reader-title .path").textContent`); got != second {
 		t.Errorf("Enter opened %q, want %q", got, second)
 	}
+	// The note says why the result ranked, within reach of the keyboard
+	// (the score's tooltip is not).
+	why := b.js(t, `(() => { const d = document.getElementById("reader-why");
+		return d.hidden ? "hidden" : d.querySelector("summary").textContent + "\n" + d.querySelector("pre").textContent; })()`)
+	if score := b.js(t, `document.querySelector("#result-1 .score").textContent`); !strings.Contains(why, "scored "+score) ||
+		!strings.Contains(why, "keyword #") || !strings.Contains(why, "\nsecond stage: ") {
+		t.Errorf("the opened note says %q of why its result (%s) ranked", why, score)
+	}
+	b.do(t, "open the why", chromedp.Evaluate[chromedp.Void](`document.getElementById("reader-why").open = true`))
+	shot(t, b.ctx, "why")
 	if !strings.Contains(b.js(t, `decodeURIComponent(location.hash)`), strings.ReplaceAll(strings.TrimPrefix(lines, "lines "), "–", "-")) {
 		t.Errorf("address %s is not at the hit's %s", b.js(t, `location.hash`), lines)
 	}
@@ -440,6 +450,10 @@ func webDeepLink(t *testing.T, b browser) {
 	}
 	if got := b.js(t, `document.querySelector("#retention .anchor").getAttribute("href")`); !strings.Contains(got, "id=retention") {
 		t.Errorf("heading anchor %q", got)
+	}
+	// A note reached by its address, not from a result, has no why to show.
+	if got := b.js(t, `String(document.getElementById("reader-why").hidden)`); got != "true" {
+		t.Errorf("a note opened by its address shows a result's why")
 	}
 	shot(t, b.ctx, "deep-link")
 }

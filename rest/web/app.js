@@ -8,7 +8,7 @@ const $ = (id) => document.getElementById(id);
 const el = {
   form: $("search-form"), q: $("q"), collection: $("collection"), tag: $("tag"), mode: $("mode"),
   status: $("status"), results: $("results"), reader: $("reader"),
-  title: $("reader-title"), meta: $("reader-meta"), content: $("reader-content"),
+  title: $("reader-title"), meta: $("reader-meta"), why: $("reader-why"), content: $("reader-content"),
   back: $("back"), tokenForm: $("token-form"), token: $("token"),
 };
 
@@ -109,7 +109,8 @@ async function runSearch() {
     setStatus("");
     return;
   }
-  // explain: each score's tooltip says what it rests on (whyText).
+  // explain: each score's tooltip, and the note opened from it, say what
+  // it rests on (whyText).
   const p = new URLSearchParams({ q, n: "10", explain: "true" });
   if (el.collection.value) p.set("collection", el.collection.value);
   if (tagValue()) p.set("tag", tagValue());
@@ -264,6 +265,7 @@ async function showReader(params) {
   if (el.form.contains(document.activeElement)) document.activeElement.blur();
   el.title.textContent = r.path;
   el.meta.textContent = "Loading…";
+  el.why.hidden = true;
   el.content.replaceChildren();
   setStatus("");
   try {
@@ -275,6 +277,7 @@ async function showReader(params) {
       (note.collection ? " · " + note.collection : "");
     // Server-rendered by goldmark with raw HTML omitted and unsafe links
     // dropped; the page's CSP forbids inline scripts besides.
+    showWhy(params);
     el.content.innerHTML = note.html;
     addAnchors(params);
     const target = findTarget(note.headings || [], params);
@@ -291,6 +294,19 @@ async function showReader(params) {
     el.meta.textContent = "";
     setStatus(e.message, true);
   }
+}
+
+// showWhy says, above a note opened from a result on screen, why that
+// result ranked as it did: the score's tooltip is out of reach of a
+// keyboard or a finger, the note is not.
+function showWhy(params) {
+  const r = results.find((x) => x.path === params.get("path") &&
+    (x.collection || "") === (params.get("collection") || "") &&
+    x.start_line + "-" + x.end_line === params.get("lines"));
+  if (!r || !r.why) return;
+  el.why.querySelector("summary").textContent = "Why this result scored " + (r.score * 100).toFixed(1) + "%";
+  el.why.querySelector("pre").textContent = whyText(r.why);
+  el.why.hidden = false;
 }
 
 // scrollToTarget brings the hit on screen, with its section's heading
