@@ -220,7 +220,7 @@ func (e *Engine) distinct(ctx context.Context, rd *store.Reader, q *query) ([]md
 		if err != nil {
 			return nil, nil, nil, 0, err
 		}
-		res, joins, stamps, err := results(ctx, rd, kept, e.opts.Split == nil)
+		res, joins, stamps, err := results(ctx, rd, kept, e.opts.Split == nil, q.req.MaxPerPage)
 		if err != nil {
 			return nil, nil, nil, 0, err
 		}
@@ -335,6 +335,7 @@ type query struct {
 	rows     int       // the index's keyword rows (bm25's N), read once with rowsErr
 	rowsErr  error
 	counts   []int              // each term's rows, up to maxTermRows (termRows)
+	held     []bool             // whether a passage in the search's scope holds each term (found)
 	seen     stageMemo          // the second stage's last candidates and features
 	heads    map[string]int     // headingNotes, once read for this search
 	scans    scanMemo           // the first scan's cosines, for deeper rounds

@@ -105,9 +105,12 @@ func join(gs *[]*group, c candidate) (joined, bridged bool) {
 
 // results loads the kept passages; a group's become one result (one a
 // run, when cutRuns: the passages are chunks.Split's, whose parts say
-// where a comment lies between two). The stamps of their notes, loaded
+// where a comment lies between two). A run is a result of its note like
+// any other, but dedup counted its group once: a note's results past
+// perNote, the weakest, are left out (each group keeps its best run, so
+// as many results as groups remain). The stamps of their notes, loaded
 // with them, tell which are stale.
-func results(ctx context.Context, rd *store.Reader, kept []*group, cutRuns bool) ([]mdsearch.Result, seams, map[noteKey]store.Stamp, error) {
+func results(ctx context.Context, rd *store.Reader, kept []*group, cutRuns bool, perNote int) ([]mdsearch.Result, seams, map[noteKey]store.Stamp, error) {
 	var ids []int64
 	for _, g := range kept {
 		for _, m := range g.members {
@@ -143,7 +146,21 @@ func results(ctx context.Context, rd *store.Reader, kept []*group, cutRuns bool)
 	if cut { // a run cut off ranks by its own score
 		slices.SortStableFunc(out, func(a, b mdsearch.Result) int { return cmp.Compare(b.Score, a.Score) })
 	}
-	return out, joins, stamps, nil
+	return capNotes(out, perNote), joins, stamps, nil
+}
+
+// capNotes keeps the first perNote results of each note.
+func capNotes(rs []mdsearch.Result, perNote int) []mdsearch.Result {
+	count := make(map[noteKey]int, len(rs))
+	out := rs[:0]
+	for _, r := range rs {
+		k := noteKey{r.Collection, r.Path}
+		if count[k] < perNote {
+			count[k]++
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // runs cuts g where a member starts its section's text again after a
