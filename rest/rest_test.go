@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -412,11 +413,22 @@ func TestGuard(t *testing.T) {
 		{"token, scheme in lower case", locked, "10.0.0.2:8080", []string{"Authorization", "bearer s3cret"}, 200, ""},
 		{"token as another scheme", locked, "10.0.0.2:8080", []string{"Authorization", "Basic s3cret"}, 401, ""},
 		{"cross-site POST", open, "127.0.0.1:8080", []string{"Sec-Fetch-Site", "cross-site"}, 403, ""},
+		// The page is answered where the API is: a rebinding host gets
+		// neither; with a token the page loads, to ask for it.
+		{"page, loopback host", open, "127.0.0.1:8080", nil, 200, ""},
+		{"page, rebinding host", open, "evil.example:8080", nil, 403, ""},
+		{"page asset, rebinding host", open, "evil.example:8080", nil, 403, ""},
+		{"page with a token, any host", locked, "10.0.0.2:8080", nil, 200, ""},
 	}
 	for _, tt := range tests {
 		method, target := "GET", "/api/v1/status"
-		if strings.Contains(tt.name, "POST") {
+		switch {
+		case strings.Contains(tt.name, "POST"):
 			method, target = "POST", "/api/v1/reindex?x=1"
+		case strings.HasPrefix(tt.name, "page asset"):
+			target = "/app.js"
+		case strings.HasPrefix(tt.name, "page"):
+			target = "/"
 		}
 		req := httptest.NewRequest(method, target, nil)
 		req.Host = tt.host
@@ -499,5 +511,28 @@ func TestWantsMarkdown(t *testing.T) {
 func TestASCIIHeader(t *testing.T) {
 	if got := asciiHeader("lines 1–56 of 120 — ok ü 100%\n"); got != "lines 1-56 of 120 - ok %C3%BC 100%25%0A" {
 		t.Errorf("asciiHeader = %q", got)
+	}
+}
+
+// A query far over the limit, in a URL longer than Go's default header
+// room would allow for, is refused as the API refuses any bad value: JSON
+// naming the limit, not a plain-text 431.
+func TestLongQueryURL(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := NewHTTPServer(ln.Addr().String(), New(&fake{}, Options{}))
+	go hs.Serve(ln)
+	defer hs.Close()
+	resp, err := http.Get("http://" + ln.Addr().String() + "/api/v1/semantic-search?q=" + strings.Repeat("restore+", 12000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusBadRequest || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") ||
+		!strings.Contains(string(body), "at most 4000") {
+		t.Errorf("%d %s: %.200s", resp.StatusCode, resp.Header.Get("Content-Type"), body)
 	}
 }

@@ -83,6 +83,10 @@ func New(s mdsearch.Searcher, opts Options) *Server {
 	}))
 	api := cop.Handler(Guard(opts.Token, opts.Instance, limitBody(http.HandlerFunc(srv.routeAPI))))
 	page := pageHandler()
+	if opts.Token == "" {
+		// Answered where the API is: only to a loopback host (Guard).
+		page = Guard("", "", page)
+	}
 	// Not a ServeMux: it would clean note paths (and redirect) before the
 	// engine sees them.
 	root := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -173,7 +177,10 @@ func NewHTTPServer(addr string, h http.Handler) *http.Server {
 		ReadTimeout:       15 * time.Second,
 		WriteTimeout:      60 * time.Second,
 		IdleTimeout:       120 * time.Second,
-		MaxHeaderBytes:    32 << 10,
+		// Room for every parameter at its limit, percent-encoded, so an
+		// over-long one gets the API's JSON error rather than Go's
+		// plain-text 431.
+		MaxHeaderBytes: 256 << 10,
 	}
 }
 

@@ -174,6 +174,21 @@ func TestWebPage(t *testing.T) {
 	t.Run("best part", func(t *testing.T) { webBestPart(t, b) })
 	t.Run("link's own query", func(t *testing.T) { webLinkQuery(t, b) })
 	t.Run("suggestion", func(t *testing.T) { webSuggestion(t, b) })
+	t.Run("plain markdown", func(t *testing.T) { webPlain(t, b) })
+}
+
+// A card's text reads links as their text, whatever their destination
+// holds.
+func webPlain(t *testing.T, b browser) {
+	for md, want := range map[string]string{
+		"see [Foo](https://en.example/Foo_(bar)) and [a](b)": "see Foo and a",
+		"[click me](javascript:alert(3)) link":               "click me link",
+		"![img](x.png) [[Note#Part|alias]] (aside)":          "img alias (aside)",
+	} {
+		if got := b.js(t, "plainMarkdown("+jsString(md)+")"); got != want {
+			t.Errorf("plainMarkdown(%q) = %q, want %q", md, got, want)
+		}
+	}
 }
 
 // A misspelled word brings a suggestion, shown in the status line as a

@@ -189,7 +189,8 @@ function plainMarkdown(md) {
   });
   return out.join("\n").replace(/^\n+/, "").replace(/\n{3,}/g, "\n\n")
     .replace(/!?\[\[([^\]|#]*)(?:#([^\]|]*))?(?:\|([^\]]*))?\]\]/g, (m, t, h, a) => a || (t && h ? t + " > " + h : t || h))
-    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
+    // A link's destination may hold balanced parentheses ("Foo_(bar)").
+    .replace(/!?\[([^\]]*)\]\((?:[^()\n]|\([^()\n]*\))*\)/g, "$1")
     .replace(/(\*\*|__)(?=\S)([^\n]*?\S)\1/g, "$2")
     .replace(/(?<!`)`([^`\n]+)`(?!`)/g, "$1");
 }
