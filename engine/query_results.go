@@ -302,8 +302,9 @@ func EstimateTokens(text string) int {
 // boundary, if any of it fits, and says which lines read the rest; the
 // others are dropped, and how many is returned. The first result is
 // always kept, cut if need be (inside its first block when that alone is
-// over, at a sentence or word); a merged one's chunk range then ends at
-// the last passage it still shows (joins).
+// over, at a sentence or word, or inside a word longer than the budget);
+// a merged one's chunk range then ends at the last passage it still shows
+// (joins).
 //
 // ends are the results' last lines before capResults cut any: the rest a
 // hint names runs to the passage's end.

@@ -1,0 +1,80 @@
+package engine
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/render"
+)
+
+// TestBudgetCutsLongWord: a first result whose first block holds a word
+// longer than the budget (an embedded image) is cut inside the word, at a
+// rune boundary, to fit the budget (or, where the frame leaves less, to
+// what a few words cost), and its read hint names the rest to the
+// passage's end.
+func TestBudgetCutsLongWord(t *testing.T) {
+	for _, tc := range []struct {
+		name, text string
+		budget     int
+	}{
+		{"image, a budget the frame takes", "# Image note\n\n![x](data:image/png;base64," + strings.Repeat("A", 1200000) + ")\n\nAfter image wombat.", 50},
+		{"image", "# Image note\n\n![x](data:image/png;base64," + strings.Repeat("A", 1200000) + ")\n\nAfter image wombat.", 200},
+		{"image, a large budget", "# Image note\n\n![x](data:image/png;base64," + strings.Repeat("A", 1200000) + ")\n\nAfter image wombat.", 5000},
+		{"two-byte runes", "# Accents\n\n" + strings.Repeat("é", 600000) + "\n\nAfter accents wombat.", 300},
+		{"three-byte runes", "# Arrows\n\n" + strings.Repeat("→", 400000) + "\n\nAfter arrows wombat.", 301},
+	} {
+		rs := []mdsearch.Result{{Path: "img.md", Text: tc.text, StartLine: 1, EndLine: 5}}
+		got, dropped := fitBudget(rs, tc.budget, nil, capResults(rs, nil))
+		if len(got) != 1 || dropped != 0 {
+			t.Fatalf("%s: %d kept, %d dropped", tc.name, len(got), dropped)
+		}
+		r := got[0]
+		frame := frameTokens(r) + hintTokens(r)
+		text := EstimateTokens(r.Text)
+		if text > max(tc.budget-frame, maxFloorTokens) || tc.budget-frame >= maxFloorTokens && text+frame > tc.budget {
+			t.Errorf("%s: budget %d, text of %d tokens (%d bytes) and a frame of %d", tc.name, tc.budget, text, len(r.Text), frame)
+		}
+		head, _, _ := strings.Cut(tc.text, "\n\n")
+		if !strings.HasPrefix(tc.text, r.Text) || !utf8.ValidString(r.Text) || len(r.Text) <= len(head)+2 {
+			t.Errorf("%s: %q is not a start of the note's text, cut at a rune, inside the word", tc.name, r.Text[max(0, len(r.Text)-20):])
+		}
+		if !r.Truncated || r.EndLine != 3 || r.RestFrom != 3 || r.RestTo != 5 ||
+			r.ReadHint != "cut to fit the token budget, 3 more lines: read img.md, lines 3-5" {
+			t.Errorf("%s: lines to %d, rest %d-%d, %q", tc.name, r.EndLine, r.RestFrom, r.RestTo, r.ReadHint)
+		}
+	}
+}
+
+// TestBudgetLongWordSearched: a search with a budget prints a note of one
+// huge word within it, and one without a budget still gets 32 KB of it.
+func TestBudgetLongWordSearched(t *testing.T) {
+	vault := t.TempDir()
+	write(t, vault, "img.md", "# Image note\n\n![x](data:image/png;base64,"+strings.Repeat("A", 1200000)+")\n\nAfter image wombat.\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, vault, "v")
+	for _, budget := range []int{50, 100, 200, 400, 0} {
+		resp := search(t, e, mdsearch.SearchRequest{Query: "wombat", Mode: mdsearch.ModeKeyword, N: 1, MaxTokens: budget})
+		if len(resp.Results) != 1 {
+			t.Fatalf("budget %d: %d results", budget, len(resp.Results))
+		}
+		var b strings.Builder
+		if err := render.Results(&b, resp, render.Options{}); err != nil {
+			t.Fatal(err)
+		}
+		r, got := resp.Results[0], EstimateTokens(b.String())
+		switch {
+		case budget == 0 && (len(r.Text) > maxResultBytes || len(r.Text) < maxResultBytes/2):
+			t.Errorf("no budget: %d bytes, want the 32 KB cap", len(r.Text))
+		case budget > 0 && got > max(budget+budget/20, 2*budget):
+			t.Errorf("budget %d: the answer is about %d tokens\n%s", budget, got, b.String()[:min(b.Len(), 500)])
+		case budget >= 100 && got > budget+budget/20:
+			t.Errorf("budget %d: the answer is about %d tokens\n%s", budget, got, b.String())
+		}
+		if r.RestFrom != 3 || r.RestTo != 5 || !strings.Contains(r.ReadHint, "lines 3-5") {
+			t.Errorf("budget %d: rest %d-%d, %q", budget, r.RestFrom, r.RestTo, r.ReadHint)
+		}
+	}
+}
