@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -49,6 +50,17 @@ func runIndex(ctx context.Context, env *Env, args []string) error {
 	}
 	if notDir {
 		return mdsearch.Errorf(mdsearch.KindInvalid, "index", pos[0], "give the folder that holds it; nothing was created", "not a folder")
+	}
+	if len(pos) == 1 && !missing {
+		// Refused before the index is opened: a name it cannot take
+		// must not leave a new, empty index behind.
+		root, _ := filepath.Abs(pos[0])
+		if r, err := filepath.EvalSymlinks(root); err == nil {
+			root = r
+		}
+		if _, err := engine.CollectionName(root, *name); err != nil {
+			return err
+		}
 	}
 	ef.existing = len(pos) == 0 || missing
 	e, closeAll, err := ef.open(ctx, env, true)

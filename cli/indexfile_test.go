@@ -117,3 +117,24 @@ func TestOlderIndex(t *testing.T) {
 		t.Errorf("search after the rebuild: %d %s", code, out)
 	}
 }
+
+// TestBadCollectionName: a folder whose name cannot be a collection's is
+// refused before the index is opened, so no empty index is left behind.
+func TestBadCollectionName(t *testing.T) {
+	noModel(t)
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "a:b")
+	if err := os.Mkdir(bad, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"index", bad}, {"index", "../sample-vault", "--name", "x/y"}} {
+		index := filepath.Join(dir, "index.db")
+		code, _, stderr := run(t, index, args...)
+		if code != 1 || !strings.Contains(stderr, "unusable collection name") {
+			t.Errorf("%v: exit %d, %q", args, code, stderr)
+		}
+		if left, _ := filepath.Glob(index + "*"); len(left) > 0 {
+			t.Errorf("%v left %v behind", args, left)
+		}
+	}
+}

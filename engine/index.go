@@ -116,10 +116,7 @@ func (e *Engine) index(ctx context.Context, req mdsearch.IndexRequest, existing 
 	if err != nil {
 		return nil, err
 	}
-	if name == "" {
-		name = filepath.Base(v.Root())
-	}
-	if err := checkName(name); err != nil {
+	if name, err = CollectionName(v.Root(), name); err != nil {
 		return nil, err
 	}
 	if v, err = e.vaultOf(ctx, name, v.Root()); err != nil {
@@ -266,6 +263,16 @@ func (e *Engine) globalRun(ctx context.Context, full bool) (bool, error) {
 // metaPending is set while chunks may lack a vector of the current model:
 // from the first write of a run until its embedding phase completes.
 const metaPending = "embed_pending"
+
+// CollectionName is the collection a folder at root is indexed as: name,
+// or the folder's own name; an error when "collection:path" could not
+// express it.
+func CollectionName(root, name string) (string, error) {
+	if name == "" {
+		name = filepath.Base(root)
+	}
+	return name, checkName(name)
+}
 
 // checkName refuses collection names that "collection:path" could not express.
 func checkName(name string) error {
