@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -61,17 +62,18 @@ func runChunk(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "chunk", "FILE...")
 	asJSON := fs.Bool("json", false, "print a JSON array of chunks")
 	maxTokens := fs.Int("max-tokens", 0, "token budget per window, heading prefix included (default: the model's window)")
-	profile := fs.String("profile", string(chunks.ProfileSections), "where to cut: sections (every heading) or h2h3")
+	profile := fs.String("profile", string(chunks.ProfileSections), "where to cut: sections (every heading), h2h3 or fixed, as index cuts")
 	ef := addEmbedderFlags(fs)
 	files, err := parse(fs, args)
 	if err != nil {
 		return err
 	}
 	prof, ok := chunks.ParseProfile(*profile)
+	custom := indexProfiles[*profile] // fixed: cut by the function index cuts with
 	switch {
-	case !ok:
-		return usagef("unknown --profile %q (want sections or h2h3)", *profile)
-	case *maxTokens < 0:
+	case !ok && custom == nil:
+		return usagef("unknown --profile %q (want sections, h2h3 or fixed)", *profile)
+	case *maxTokens < 0 || flagSet(fs, "max-tokens") && *maxTokens == 0: // 0 is only the default's stand-in
 		return usagef("--max-tokens must be positive")
 	case len(files) == 0:
 		return usagef("give at least one FILE")
@@ -87,6 +89,10 @@ func runChunk(ctx context.Context, env *Env, args []string) error {
 		budget = *maxTokens
 	}
 	opts := chunks.Options{MaxTokens: budget, Counter: counter, Profile: prof}
+	split := chunks.Split
+	if custom != nil {
+		split = custom
+	}
 
 	w := bufio.NewWriter(env.Stdout)
 	defer w.Flush()
@@ -100,7 +106,7 @@ func runChunk(ctx context.Context, env *Env, args []string) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		cs, err := chunkFile(env, f, opts)
+		cs, err := chunkFile(env, f, opts, split)
 		if pending != nil {
 			env.say("%v", pending)
 			pending = nil
@@ -129,11 +135,16 @@ func runChunk(ctx context.Context, env *Env, args []string) error {
 	return nil
 }
 
-// chunkFile reads, parses and chunks one file, printing its warnings.
-func chunkFile(env *Env, name string, opts chunks.Options) ([]mdsearch.Chunk, error) {
+// chunkFile reads, parses and cuts one file with split, printing its
+// warnings.
+func chunkFile(env *Env, name string, opts chunks.Options, split func(*sections.Document, chunks.Options) []mdsearch.Chunk) ([]mdsearch.Chunk, error) {
 	src, err := os.ReadFile(name)
 	if err != nil {
-		return nil, mdsearch.Errorf(mdsearch.KindInvalid, "read", name, "", "%v", unwrapPathError(err))
+		kind := mdsearch.KindInvalid
+		if errors.Is(err, os.ErrNotExist) {
+			kind = mdsearch.KindNotFound
+		}
+		return nil, mdsearch.Errorf(kind, "read", name, "", "%v", unwrapPathError(err))
 	}
 	if err := sections.CheckSource(src); err != nil {
 		return nil, mdsearch.Errorf(mdsearch.KindInvalid, "read", name, "", "%v, skipped", err)
@@ -142,7 +153,7 @@ func chunkFile(env *Env, name string, opts chunks.Options) ([]mdsearch.Chunk, er
 	for _, w := range doc.Warnings {
 		env.say("%s: warning: %s", name, w)
 	}
-	return chunks.Split(doc, opts), nil
+	return split(doc, opts), nil
 }
 
 func unwrapPathError(err error) error {

@@ -14,6 +14,10 @@ import (
 	"testing"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/chunks"
+	"github.com/mdsearch/mdsearch/embed"
+	"github.com/mdsearch/mdsearch/internal/eval"
+	"github.com/mdsearch/mdsearch/sections"
 )
 
 func chunkEnv() (*Env, *bytes.Buffer, *bytes.Buffer) {
@@ -159,10 +163,60 @@ func TestChunkListing(t *testing.T) {
 }
 
 func TestChunkUsage(t *testing.T) {
-	for _, args := range [][]string{{}, {"--profile", "nope", "x.md"}, {"--max-tokens", "-1", "x.md"}, {"--bogus"}} {
+	for _, args := range [][]string{{}, {"--profile", "nope", "x.md"}, {"--max-tokens", "-1", "x.md"}, {"--max-tokens", "0", "x.md"}, {"--bogus"}} {
 		env, _, _ := chunkEnv()
 		if code := Main(context.Background(), env, append([]string{"chunk"}, args...)); code != 2 {
 			t.Errorf("chunk %q: exit %d, want 2", args, code)
 		}
+	}
+}
+
+// TestChunkErrorKinds: a failure under --json carries the kind the README
+// gives it: a missing file is not found, a bad flag value is usage.
+func TestChunkErrorKinds(t *testing.T) {
+	note, binary := writeNotes(t)
+	missing := filepath.Join(t.TempDir(), "missing.md")
+	for _, tt := range []struct {
+		args []string
+		code int
+		kind string
+	}{
+		{[]string{missing}, 1, "not_found"},
+		{[]string{binary}, 1, "invalid"},
+		{[]string{"--max-tokens", "0", note}, 2, "usage"},
+		{[]string{"--max-tokens", "-1", note}, 2, "usage"},
+		{[]string{"--profile", "bogus", note}, 2, "usage"},
+	} {
+		env, out, errOut := chunkEnv()
+		code := Main(context.Background(), env, append([]string{"chunk", "--json", "--embedder", "none"}, tt.args...))
+		var got jsonError
+		if err := json.Unmarshal(out.Bytes(), &got); err != nil || code != tt.code || got.Error.Kind != tt.kind {
+			t.Errorf("chunk %q: exit %d, %s (%v); want exit %d, kind %s (stderr %q)", tt.args, code, out, err, tt.code, tt.kind, errOut)
+		}
+	}
+}
+
+// TestChunkFixed: --profile fixed cuts as `index --profile fixed` does,
+// with the same function, headings ignored.
+func TestChunkFixed(t *testing.T) {
+	note, _ := writeNotes(t)
+	env, out, errOut := chunkEnv()
+	if err := runChunk(context.Background(), env, []string{"--json", "--embedder", "none", "--profile", "fixed", note}); err != nil {
+		t.Fatalf("runChunk: %v (stderr %q)", err, errOut)
+	}
+	var got []mdsearch.Chunk
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+		t.Fatalf("output is not a JSON array of passages: %v\n%s", err, out)
+	}
+	src, err := os.ReadFile(note)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := sections.Parse(filepath.ToSlash(note), src)
+	want := indexProfiles[eval.ChunkFixed](doc, chunks.Options{MaxTokens: chunks.DefaultMaxTokens, Counter: embed.Words{}})
+	gotJSON, _ := json.Marshal(got)
+	wantJSON, _ := json.Marshal(want)
+	if len(want) == 0 || !bytes.Equal(gotJSON, wantJSON) {
+		t.Errorf("chunk --profile fixed:\n%s\nwant index's cut:\n%s", gotJSON, wantJSON)
 	}
 }

@@ -40,7 +40,7 @@ func TestJSONErrors(t *testing.T) {
 		{[]string{"chunk", "--json"}, 2, "usage", "FILE"},
 		{[]string{"chunk", "../sample-vault/kitchen/Sourdough.md", "--profile", "bogus", "--json"}, 2, "usage", `unknown --profile "bogus"`},
 		// No file could be chunked: the error, not an empty list.
-		{[]string{"chunk", "no/such.md", "--json"}, 1, "invalid", "no/such.md"},
+		{[]string{"chunk", "no/such.md", "--json"}, 1, "not_found", "no/such.md"},
 		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--max-per-page", "9", "--json"}, 1, "invalid", "max_per_page is 9: use 1-5"},
 		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--k", "0", "--embedder", "none", "--config", "sections-keyword", "--json"}, 1, "invalid", "k must be between 1 and 50"},
 		{[]string{"embed", "--json"}, 2, "usage", "TEXT"},
