@@ -144,8 +144,10 @@ func jsonSafe(v any) any {
 }
 
 // frontmatterTags reads the tags/tag key: a list, or a string of tags
-// separated by commas or spaces. A leading '#' is dropped.
-func frontmatterTags(fm map[string]any) []string {
+// separated by commas or spaces. A leading '#' is dropped. Lists inside
+// the list are read as one list; a map is no tag, and is skipped with a
+// warning naming the field (printed as text it would be "map[a:b]").
+func frontmatterTags(fm map[string]any, warn func(string)) []string {
 	var tags []string
 	keys := make([]string, 0, 2)
 	for k := range fm {
@@ -155,25 +157,35 @@ func frontmatterTags(fm map[string]any) []string {
 	}
 	sort.Strings(keys) // "Tag" < "Tags" < "tag" < "tags": a stable order
 	for _, k := range keys {
-		v := fm[k]
-		var items []any
-		switch x := v.(type) {
-		case []any:
-			items = x
-		case nil:
-		default:
-			items = []any{x}
+		var maps int
+		tags = appendTags(tags, fm[k], &maps)
+		switch {
+		case maps == 1:
+			warn(fmt.Sprintf("frontmatter field %q holds a map, not a tag: skipped", k))
+		case maps > 1:
+			warn(fmt.Sprintf("frontmatter field %q holds %d maps, not tags: skipped", k, maps))
 		}
-		for _, it := range items {
-			if it == nil {
-				continue
-			}
-			for _, t := range strings.FieldsFunc(fmt.Sprint(it), func(r rune) bool {
-				return r == ',' || r == ' ' || r == '\t' || r == '\n'
-			}) {
-				if t = strings.TrimLeft(t, "#"); t != "" {
-					tags = append(tags, t)
-				}
+	}
+	return tags
+}
+
+// appendTags appends the tags of one value of a tags field, counting the
+// maps it skips.
+func appendTags(tags []string, v any, maps *int) []string {
+	switch x := v.(type) {
+	case nil:
+	case []any:
+		for _, it := range x {
+			tags = appendTags(tags, it, maps)
+		}
+	case map[string]any:
+		*maps++
+	default:
+		for _, t := range strings.FieldsFunc(fmt.Sprint(x), func(r rune) bool {
+			return r == ',' || r == ' ' || r == '\t' || r == '\n'
+		}) {
+			if t = strings.TrimLeft(t, "#"); t != "" {
+				tags = append(tags, t)
 			}
 		}
 	}

@@ -39,7 +39,7 @@ func parse(name string, src []byte) *Document {
 	}
 	d.build(w.marks, lines)
 	d.Nested = w.nested
-	d.Tags = dedupFold(append(frontmatterTags(d.Frontmatter), w.tags...))
+	d.Tags = dedupFold(append(frontmatterTags(d.Frontmatter, d.warn), w.tags...))
 	d.Title = d.title()
 	return d
 }

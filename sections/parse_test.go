@@ -76,6 +76,11 @@ func TestFrontmatter(t *testing.T) {
 	}{
 		{"yaml", "---\ntitle: My Note\ntags: [a, b]\n---\nbody\n", map[string]any{"title": "My Note", "tags": []any{"a", "b"}}, []string{"a", "b"}, "My Note", "", "body"},
 		{"tag string", "---\ntag: \"#x, y z\"\n---\nbody\n", map[string]any{"tag": "#x, y z"}, []string{"x", "y", "z"}, "n", "", "body"},
+		{"nested tag lists", "---\ntags: [[nested, list], {a: b}, [[deep]]]\n---\nbody\n",
+			map[string]any{"tags": []any{[]any{"nested", "list"}, map[string]any{"a": "b"}, []any{[]any{"deep"}}}},
+			[]string{"nested", "list", "deep"}, "n", `frontmatter field "tags" holds a map`, "body"},
+		{"tags a map", "---\nTags: {a: b}\n---\nbody\n", map[string]any{"Tags": map[string]any{"a": "b"}}, []string{}, "n", `frontmatter field "Tags" holds a map`, "body"},
+		{"tag scalars kept", "---\ntags: [2024, true, x]\n---\nbody\n", map[string]any{"tags": []any{2024, true, "x"}}, []string{"2024", "true", "x"}, "n", "", "body"},
 		{"dates and odd values", "---\ndate: 2023-10-01\nn: .nan\nm: {1: a}\n---\n", map[string]any{"date": "2023-10-01", "n": "NaN", "m": map[string]any{"1": "a"}}, []string{}, "n", "", ""},
 		{"bad yaml stripped", "---\ntitle: [unclosed\n---\nbody\n", nil, []string{}, "n", "not valid YAML", "body"},
 		{"not a mapping", "---\n- a\n- b\n---\nbody\n", nil, []string{}, "n", "is a YAML list, not a mapping", "body"},
