@@ -212,25 +212,35 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 // distinct ranks and loads q's results, leaving out copies of a passage
 // from other collections (a folder indexed twice) and ranking further for
 // as many results as were left out, so that n results still come back.
+// Of two copies it keeps a live one (dropCopies).
 func (e *Engine) distinct(ctx context.Context, rd *store.Reader, q *query) ([]mdsearch.Result, seams, map[noteKey]store.Stamp, int, error) {
 	want := q.req.N
 	defer func() { q.req.N = want }()
-	for {
+	for once := true; ; {
 		kept, err := e.rank(ctx, rd, q)
 		if err != nil {
 			return nil, nil, nil, 0, err
 		}
 		res, joins, stamps, err := results(ctx, rd, kept, e.opts.Split == nil, q.req.MaxPerPage)
-		if err != nil {
-			return nil, nil, nil, 0, err
+		if err != nil || len(res) == 0 {
+			return res, joins, stamps, 0, err
 		}
-		res, copies := dropCopies(res, want)
-		if copies == 0 || len(res) >= want || len(kept) < q.req.N || q.req.N >= deepest*want {
+		stale, tail := staleIn(stamps), keyOf(res[len(res)-1])
+		res, copies := dropCopies(res, want, stale)
+		more := len(kept) == q.req.N && q.req.N < deepest*want
+		switch last := res[len(res)-1]; {
+		case copies > 0 && len(res) < want && more:
+			// Ask for as many more as the share of copies so far says it
+			// takes, in one round where it can: each round ranks again.
+			q.req.N = min(deepest*want, max(q.req.N+want-len(res), q.req.N*want/max(len(res), 1)))
+		case once && more && keyOf(last) == tail && stale(last) && e.spansCollections(ctx, q):
+			// A copy ranks right after its like: the last result's, if
+			// any, is one more away.
+			once = false
+			q.req.N++
+		default:
 			return res, joins, stamps, copies, nil
 		}
-		// Ask for as many more as the share of copies so far says it
-		// takes, in one round where it can: each round ranks again.
-		q.req.N = min(deepest*want, max(q.req.N+want-len(res), q.req.N*want/max(len(res), 1)))
 	}
 }
 

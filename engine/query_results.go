@@ -270,25 +270,57 @@ func groupResult(g *group, rows map[int64]*store.ChunkRow) (mdsearch.Result, []s
 
 // dropCopies leaves out a result whose text a better one from another
 // collection already shows: a folder indexed twice (a collection inside
-// another, or a copy) would otherwise show each passage twice.
+// another, or a copy) would otherwise show each passage twice. A live
+// copy takes the place of a stale one (its folder gone, its note edited),
+// whose lines would not read what it shows.
 //
 // It keeps at most want results, and counts the copies left out before
 // the last one it keeps.
-func dropCopies(rs []mdsearch.Result, want int) ([]mdsearch.Result, int) {
-	seen := make(map[string]string, len(rs)) // text → collection
+func dropCopies(rs []mdsearch.Result, want int, stale func(mdsearch.Result) bool) ([]mdsearch.Result, int) {
+	seen := make(map[string]int, len(rs)) // text → its place in out
 	out, copies := rs[:0], 0
 	for _, r := range rs {
-		if len(out) == want {
-			break
-		}
-		if c, ok := seen[r.Text]; ok && c != r.Collection {
-			copies++
+		if i, ok := seen[r.Text]; ok && out[i].Collection != r.Collection {
+			if len(out) < want {
+				copies++
+			}
+			if stale != nil && stale(out[i]) && !stale(r) {
+				out[i] = r
+			}
 			continue
 		}
-		seen[r.Text] = r.Collection
-		out = append(out, r)
+		if len(out) < want { // past it, only copies are read
+			seen[r.Text] = len(out)
+			out = append(out, r)
+		}
 	}
 	return out, copies
+}
+
+// staleIn reports whether a result's note changed on disk or is gone
+// since the index read it, by its stamp (behind): one stat a note.
+func staleIn(stamps map[noteKey]store.Stamp) func(mdsearch.Result) bool {
+	memo := map[noteKey]bool{}
+	return func(r mdsearch.Result) bool {
+		k := noteKey{r.Collection, r.Path}
+		s, ok := memo[k]
+		if !ok {
+			st, found := stamps[k]
+			s = found && behind(st)
+			memo[k] = s
+		}
+		return s
+	}
+}
+
+// spansCollections reports whether q searches several collections, which
+// may hold copies of a passage.
+func (e *Engine) spansCollections(ctx context.Context, q *query) bool {
+	if q.filter.CollectionID != 0 {
+		return false
+	}
+	colls, err := e.st.Collections(ctx)
+	return err == nil && len(colls) > 1
 }
 
 // EstimateTokens is what a language model pays to read text

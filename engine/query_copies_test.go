@@ -1,0 +1,94 @@
+package engine
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/mdsearch/mdsearch"
+)
+
+// TestDropCopiesPrefersLive: of a passage found in two collections, a
+// live copy takes a stale one's place; the order and the count of copies
+// left out are as they were.
+func TestDropCopiesPrefersLive(t *testing.T) {
+	res := func(coll, path, text string) mdsearch.Result {
+		return mdsearch.Result{Collection: coll, Path: path, Text: text}
+	}
+	for _, tc := range []struct {
+		name   string
+		rs     []mdsearch.Result
+		stale  []string // collections whose copies are stale
+		want   int
+		kept   []string // collection:path, in order
+		copies int
+	}{
+		{"stale first", []mdsearch.Result{res("a", "x.md", "x"), res("b", "x.md", "x"), res("a", "y.md", "y"), res("b", "y.md", "y")},
+			[]string{"a"}, 5, []string{"b:x.md", "b:y.md"}, 2},
+		{"live first", []mdsearch.Result{res("a", "x.md", "x"), res("b", "x.md", "x")}, []string{"b"}, 5, []string{"a:x.md"}, 1},
+		{"both stale", []mdsearch.Result{res("a", "x.md", "x"), res("b", "x.md", "x")}, []string{"a", "b"}, 5, []string{"a:x.md"}, 1},
+		{"between others", []mdsearch.Result{res("a", "x.md", "x"), res("c", "z.md", "z"), res("b", "w/x.md", "x"), res("c", "v.md", "v")},
+			[]string{"a"}, 5, []string{"b:w/x.md", "c:z.md", "c:v.md"}, 1},
+		// A copy after the last result kept still replaces a stale one,
+		// uncounted, as it was left out uncounted before.
+		{"after the last kept", []mdsearch.Result{res("a", "x.md", "x"), res("b", "x.md", "x")}, []string{"a"}, 1, []string{"b:x.md"}, 0},
+		{"same collection", []mdsearch.Result{res("a", "x.md", "x"), res("a", "y.md", "x")}, []string{"a"}, 5, []string{"a:x.md", "a:y.md"}, 0},
+	} {
+		stale := func(r mdsearch.Result) bool { return slices.Contains(tc.stale, r.Collection) }
+		got, copies := dropCopies(slices.Clone(tc.rs), tc.want, stale)
+		var kept []string
+		for _, r := range got {
+			kept = append(kept, r.Collection+":"+r.Path)
+		}
+		if !slices.Equal(kept, tc.kept) || copies != tc.copies {
+			t.Errorf("%s: kept %v, %d copies; want %v, %d", tc.name, kept, copies, tc.kept, tc.copies)
+		}
+	}
+}
+
+// TestCopyOfGoneFolder: a folder indexed twice whose first copy is gone
+// (or edited) shows the live copy of each passage, in the order and
+// number it showed before.
+func TestCopyOfGoneFolder(t *testing.T) {
+	g1, g2 := copyDir(t, sampleVault), copyDir(t, sampleVault)
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
+	index(t, e, g1, "g1")
+	index(t, e, g2, "g2")
+	const q = "restore drill"
+	before := map[int]*mdsearch.SearchResponse{}
+	for _, n := range []int{1, 3, 5} {
+		before[n] = search(t, e, mdsearch.SearchRequest{Query: q, N: n})
+	}
+	write(t, g1, "homelab/Backups.md", "# Backups\n\nEdited where nothing watched.\n")
+	for _, gone := range []bool{false, true} {
+		if gone {
+			if err := os.RemoveAll(g1); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, n := range []int{1, 3, 5} {
+			resp := search(t, e, mdsearch.SearchRequest{Query: q, N: n})
+			if len(resp.Results) != len(before[n].Results) || resp.Notice != before[n].Notice {
+				t.Fatalf("gone=%v n=%d: %d results (%q), before %d (%q)", gone, n, len(resp.Results), resp.Notice,
+					len(before[n].Results), before[n].Notice)
+			}
+			for i, r := range resp.Results {
+				b := before[n].Results[i]
+				if r.Path != b.Path || r.ChunkIndex != b.ChunkIndex || r.Text != b.Text {
+					t.Errorf("gone=%v n=%d: result %d is %s#%d, before %s#%d", gone, n, i, r.Path, r.ChunkIndex, b.Path, b.ChunkIndex)
+				}
+				if live := gone || r.Path == "homelab/Backups.md"; r.Stale || live && r.Collection != "g2" {
+					t.Errorf("gone=%v n=%d: %s:%s stale=%v\n%s", gone, n, r.Collection, r.Path, r.Stale, describe(resp))
+				}
+				if _, err := e.Read(bg, mdsearch.ReadRequest{Path: r.Collection + ":" + r.Path}); err != nil {
+					t.Errorf("gone=%v n=%d: reading %s:%s: %v", gone, n, r.Collection, r.Path, err)
+				}
+			}
+		}
+	}
+	if !strings.Contains(before[5].Notice, "another collection") {
+		t.Errorf("no copies left out: %q", before[5].Notice)
+	}
+}
