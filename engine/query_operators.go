@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/mdsearch/mdsearch/store"
 )
@@ -11,9 +12,10 @@ import (
 // operators are the filters of Obsidian's search syntax a query may hold:
 // tag:NAME (or tag:#NAME), path:TEXT (the note's path holds it) and
 // file:TEXT (its file name does). A value with spaces is quoted:
-// path:"Daily notes" (or in the other quotes matchTerms takes). Text in
-// quotes is left as it is, and so is an operator with no value ("tag:"
-// alone is a word).
+// path:"Daily notes" (or in the other quotes matchTerms takes); a quote
+// left open runs to the end of the query, as in Obsidian. Text in quotes
+// is left as it is, and so is an operator with no value ("tag:" alone is
+// a word).
 type operators struct {
 	tags, paths, files []string
 	first              string   // the first operator, as written, for messages
@@ -38,7 +40,11 @@ func takeOperators(query string) (string, operators) {
 		f := fields[i]
 		if !quoted {
 			if name, val, next, ok := operator(fields, i); ok {
-				ops.add(name, val, strings.Join(fields[i:next+1], " "))
+				written := strings.Join(fields[i:next+1], " ")
+				if strings.Count(written, `"`) == 1 {
+					written += `"` // closed where the query ended: a suggestion led by it reads the same
+				}
+				ops.add(name, val, written)
 				i = next
 				continue
 			}
@@ -57,7 +63,8 @@ func takeOperators(query string) (string, operators) {
 }
 
 // operator reads an operator at fields[i]: its name, its value and the
-// index of its last field (a quoted value may run over several).
+// index of its last field (a quoted value may run over several, and an
+// unclosed one over the rest).
 func operator(fields []string, i int) (name, val string, last int, ok bool) {
 	f := fields[i]
 	for _, n := range operatorNames {
@@ -76,7 +83,10 @@ func operator(fields []string, i int) (name, val string, last int, ok bool) {
 			val += " " + fields[last]
 		}
 		if !closedQuote(val) {
-			return "", "", 0, false
+			if strings.Count(val, `"`) != 1 {
+				return "", "", 0, false // quotes that close elsewhere (file:"a"b): no one value
+			}
+			val += `"`
 		}
 		val = val[1 : len(val)-1]
 	}
@@ -87,6 +97,33 @@ func operator(fields []string, i int) (name, val string, last int, ok bool) {
 		return "", "", 0, false
 	}
 	return name, val, last, true
+}
+
+// unreadOperators are the byte ranges of the fields of query, outside
+// quoted phrases, that start as an operator with a value does: in a query
+// takeOperators has read, the ones it could not (file:a"b, path:""),
+// which a suggestion leaves as typed.
+func unreadOperators(query string) [][2]int {
+	var spans [][2]int
+	quoted := false
+	for i := 0; i < len(query); {
+		start := i + strings.IndexFunc(query[i:], func(r rune) bool { return !unicode.IsSpace(r) })
+		if start < i {
+			break // only spaces left
+		}
+		end := len(query)
+		if j := strings.IndexFunc(query[start:], unicode.IsSpace); j >= 0 {
+			end = start + j
+		}
+		f := query[start:end]
+		if !quoted && slices.ContainsFunc(operatorNames, func(n string) bool { return len(f) > len(n) && strings.EqualFold(f[:len(n)], n) }) {
+			spans = append(spans, [2]int{start, end})
+		} else if strings.Count(quotes.Replace(f), `"`)%2 == 1 && (quoted || strings.ContainsFunc(query[end:], isQuote)) {
+			quoted = !quoted // as takeOperators reads phrases
+		}
+		i = end
+	}
+	return spans
 }
 
 // closedLater reports whether a quote is in any of fields.

@@ -27,16 +27,18 @@ type suggestion struct {
 // for a word joined to others by punctuation, one row is asked for). A
 // quoted phrase, a prefix (word*), words with digits (versions, dates,
 // ids) and words of scripts written without spaces are left as typed, and
-// so are words known to be spelled right (known); a query with more than
-// maxRespelled words the vault lacks gets none. The operators (tag:,
-// path:, file:) lead the suggestion as written. Search offers it only
-// once confirm has tried it.
+// so are words known to be spelled right (known) and operators the query
+// holds unread (unreadOperators); a query with more than maxRespelled
+// words the vault lacks gets none. The operators (tag:, path:, file:)
+// lead the suggestion as written. Search offers it only once confirm has
+// tried it.
 func suggest(ctx context.Context, rd *store.Reader, q *query, operators []string, known func(string) bool) (suggestion, error) {
 	if len(q.terms) == 0 || q.nothing || q.counts != nil && !slices.Contains(q.counts, 0) {
 		return suggestion{}, nil // every term matched: no word is lacking
 	}
+	unread := unreadOperators(q.req.Query)
 	var lacked []string
-	for _, word := range looseWords(q.req.Query) {
+	for _, word := range looseWords(masked(q.req.Query, unread)) {
 		if held, err := q.holds(ctx, rd, word); err != nil {
 			return suggestion{}, err
 		} else if !held && !known(word) {
@@ -59,7 +61,16 @@ func suggest(ctx context.Context, rd *store.Reader, q *query, operators []string
 	if len(fixes) == 0 {
 		return suggestion{}, nil
 	}
-	respelled, typed := rewrite(q.req.Query, fixes)
+	var typed []string
+	respelled := outside(q.req.Query, unread, func(s string) string {
+		r, t := rewrite(s, fixes)
+		for _, w := range t {
+			if !slices.Contains(typed, w) {
+				typed = append(typed, w)
+			}
+		}
+		return r
+	})
 	missing := make([]string, len(typed))
 	for i, w := range typed {
 		missing[i] = strconv.Quote(w)
@@ -67,6 +78,28 @@ func suggest(ctx context.Context, rd *store.Reader, q *query, operators []string
 	query := strings.Join(append(slices.Clip(operators), respelled), " ")
 	return suggestion{query, "no passage holds " + strings.Join(missing, " or ") +
 		"; did you mean " + strconv.Quote(query) + "?"}, nil
+}
+
+// outside is query with f applied to the text between the spans, each
+// span kept as it is.
+func outside(query string, spans [][2]int, f func(string) string) string {
+	var b strings.Builder
+	at := 0
+	for _, sp := range spans {
+		b.WriteString(f(query[at:sp[0]]))
+		b.WriteString(query[sp[0]:sp[1]])
+		at = sp[1]
+	}
+	b.WriteString(f(query[at:]))
+	return b.String()
+}
+
+// masked is query with each span a space.
+func masked(query string, spans [][2]int) string {
+	for i := len(spans) - 1; i >= 0; i-- {
+		query = query[:spans[i][0]] + " " + query[spans[i][1]:]
+	}
+	return query
 }
 
 // maxRespelled is the most words the vault lacks that a query may hold

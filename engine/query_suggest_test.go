@@ -66,6 +66,29 @@ func TestSuggestion(t *testing.T) {
 	}
 }
 
+// A suggestion never respells inside an operator the query holds but
+// could not read (a value holding a quote that closes nothing): it is
+// left as typed, and only the words beside it are respelled.
+func TestSuggestionLeavesOperators(t *testing.T) {
+	vault := t.TempDir()
+	write(t, vault, "files.md", "# Files\n\nA file has a path and a name. The file watcher tracks each file path.\n")
+	write(t, vault, "reactivity.md", "# Reactivity\n\nThe reactivity system tracks reactive state.\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
+	index(t, e, vault, "v")
+	for _, tc := range []struct{ query, suggestion string }{
+		{`file:a"watchr path`, ""},
+		{`reactivity system tag:reactivty"`, ""},
+		{`file path:"" watchr`, `file path:"" watcher`},
+		{`reactivty system path:""`, `reactivity system path:""`},
+		{`file watchr file:"fil`, `file:"fil" file watcher`}, // read, unclosed: it leads, closed
+		{`reactivty file:"reactivity`, `file:"reactivity" reactivity`},
+	} {
+		if resp := search(t, e, mdsearch.SearchRequest{Query: tc.query, Mode: mdsearch.ModeKeyword}); resp.Suggestion != tc.suggestion {
+			t.Errorf("%q: suggestion %q, want %q", tc.query, resp.Suggestion, tc.suggestion)
+		}
+	}
+}
+
 func TestRewrite(t *testing.T) {
 	fixes := map[string]string{"reactivty": "reactivity", "definprops": "defineProps", "été": "étés"}
 	cases := []struct{ query, want string }{

@@ -53,6 +53,30 @@ func TestAsksNothingNotice(t *testing.T) {
 
 // Obsidian's "tag:NAME", "path:TEXT" and "file:TEXT" in a query filter;
 // quoted, they are text; alone, they ask for words.
+// TestUnreadOperators: the operators a read query still holds are found
+// by their place, outside phrases, as takeOperators reads them.
+func TestUnreadOperators(t *testing.T) {
+	for _, tt := range []struct {
+		query string
+		want  []string
+	}{
+		{`file:a"watchr path`, []string{`file:a"watchr`}},
+		{`x path:"" Tag:b"`, []string{`path:""`, `Tag:b"`}},
+		{`"a tag:x b" c`, nil},
+		{`“see tag:foo” path:a"b`, []string{`path:a"b`}},
+		{`tag: alone`, nil},
+		{`27" monitor file:x"`, nil}, // a phrase: " monitor file:x"
+	} {
+		var got []string
+		for _, sp := range unreadOperators(tt.query) {
+			got = append(got, tt.query[sp[0]:sp[1]])
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("unreadOperators(%q) = %q, want %q", tt.query, got, tt.want)
+		}
+	}
+}
+
 func TestOperators(t *testing.T) {
 	for _, tt := range []struct {
 		query, rest        string
@@ -67,7 +91,10 @@ func TestOperators(t *testing.T) {
 		{"path:projects/ budget", "budget", nil, []string{"projects/"}, nil},
 		{`Path:"Daily notes/2024" standup file:Mon`, "standup", nil, []string{"Daily notes/2024"}, []string{"Mon"}},
 		{`path:./guide/ file:"setup guide" x`, "x", nil, []string{"guide/"}, []string{"setup guide"}},
-		{`path:"unclosed words`, `path:"unclosed words`, nil, nil, nil},
+		{`path:"unclosed words`, "", nil, []string{"unclosed words"}, nil}, // an unclosed quote runs to the end, as in Obsidian
+		{`sync file:"unterminated sync`, "sync", nil, nil, []string{"unterminated sync"}},
+		{`file:" x`, "", nil, nil, []string{" x"}},
+		{`file:" y"z w`, `file:" y"z w`, nil, nil, nil}, // quotes that neither close nor leave it open
 		{`path:"" x`, `path:"" x`, nil, nil, nil},
 		{`file:a"b x`, `file:a"b x`, nil, nil, nil},
 		{`path:“Daily notes” release`, "release", nil, []string{"Daily notes"}, nil},
