@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"errors"
 	"net/url"
 	"path"
 	"slices"
@@ -61,6 +60,7 @@ func (e *Engine) openLinked(ctx context.Context, spec string) (*note, string, er
 	}
 	// A wikilink names a note by its file name, wherever it sits
 	// ("[[Sidebar#Pin tabs]]" for "User interface/Sidebar.md").
+	var several []string
 	for _, f := range append([]linkForm{{trimmed, ""}}, forms...) {
 		like := e.namedOnce(ctx, f.path)
 		if len(like) == 1 {
@@ -68,16 +68,27 @@ func (e *Engine) openLinked(ctx context.Context, spec string) (*note, string, er
 				return n, f.fragment, nil
 			}
 		}
-		if len(like) > 1 && f.fragment != "" {
-			var me *mdsearch.Error
-			if errors.As(err, &me) {
-				me.Hint = "several notes have this name: read one of " + strings.Join(like, ", ")
+		if len(like) > 1 && several == nil {
+			several = like
+			if f.fragment != "" {
+				break
 			}
-			break
 		}
+	}
+	if several != nil && mdsearch.KindOf(err) == mdsearch.KindNotFound {
+		// Found, more than once: the name is the caller's to fix, as a
+		// section's name several sections share is.
+		if len(several) > namedMost {
+			several = append(several[:namedMost], "and more")
+		}
+		return nil, "", mdsearch.Errorf(mdsearch.KindInvalid, "read", trimmed, "name one by its path, as listed",
+			"several notes have this name: %s", strings.Join(several, ", "))
 	}
 	return nil, "", err
 }
+
+// namedMost is how many notes of one name a read names.
+const namedMost = 5
 
 // withoutFragment is the error for a link's target with its fragment
 // cut off, when err refused the whole target for its extension alone
@@ -127,7 +138,7 @@ func (e *Engine) namedOnce(ctx context.Context, name string) []string {
 		names = append(names, name+".md")
 	}
 	for _, n := range names {
-		if like, err := e.st.NamedLike(ctx, coll, n, 5); err == nil && len(like) > 0 {
+		if like, err := e.st.NamedLike(ctx, coll, n, namedMost+1); err == nil && len(like) > 0 { // +1: to know there are more
 			return like
 		}
 	}
