@@ -36,10 +36,13 @@ type timedBatch struct {
 
 // probe embeds and commits the run's first batches: one a concurrent
 // call to warm each session (a session's first call pays its start),
-// then long and short batches in turn, as many at once as the embedder
-// runs, so a long and a short one share the machine as they run. From
-// their times it sets the progress's TextTokens. It returns the texts
-// left to embed, longest first.
+// then long and short batches in turn, one call at a time. Calls side by
+// side share the embedder's sessions (the local model runs each call's
+// batches on all of them), so each one's time held waits for the other's:
+// a short batch queued behind a long one took six times its own, and the
+// fit swung from below zero to 290 tokens between runs. From their times
+// it sets the progress's TextTokens. It returns the texts left to embed,
+// longest first.
 func (r *run) probe(pend []store.Pending, start time.Time) ([]store.Pending, error) {
 	size := r.e.opts.EmbedBatch
 	batches := (len(pend) + size - 1) / size
@@ -56,8 +59,8 @@ func (r *run) probe(pend []store.Pending, start time.Time) ([]store.Pending, err
 		order = append(order, at(conc+i), at(batches-1-i))
 	}
 	var timed []timedBatch
-	for from := 0; from < len(order); from += conc {
-		group := r.embedTimed(order[from:min(from+conc, len(order))])
+	for from, n := 0, conc; from < len(order); from, n = from+n, 1 {
+		group := r.embedTimed(order[from:min(from+n, len(order))])
 		for _, b := range group {
 			if b.err != nil {
 				return nil, embedError(r.e.emb.ModelID(), b.err)
@@ -102,9 +105,10 @@ func (r *run) embedOne(ctx context.Context, batch []store.Pending) timedBatch {
 // fitTextTokens fits took = a·tokens + c·texts over the timed batches by
 // least squares and returns c/a: a text's fixed part in tokens. ok is
 // false when the times cannot tell the two apart (batches alike, or
-// times that fall as texts grow longer). The answer is kept where a text
-// still costs at least half its tokens and at most four of the longest
-// texts, so one odd timing cannot price the rest absurdly.
+// times that fall as texts grow longer). The answer is kept between none
+// and four of the longest texts, so one odd timing cannot price the rest
+// absurdly: a text costs the model at least its tokens, and a fit below
+// zero is a part too small to time (a few tokens, on AVX2) met by noise.
 func fitTextTokens(timed []timedBatch) (k float64, ok bool) {
 	var tt, tn, nn, ty, ny float64
 	shortest, longest := math.Inf(1), 0.0
@@ -126,5 +130,5 @@ func fitTextTokens(timed []timedBatch) (k float64, ok bool) {
 	if a <= 0 {
 		return 0, false
 	}
-	return math.Min(math.Max(c/a, -shortest/2), 4*longest), true
+	return math.Min(math.Max(c/a, 0), 4*longest), true
 }
