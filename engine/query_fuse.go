@@ -174,9 +174,9 @@ func cosOf(c *candidate) float64 {
 }
 
 // coverage is the share of the query terms' idf, as bm25 weighs them, that
-// belongs to terms some passage holds (some passage of the collection
-// searched, when there is one): 1 when every term is found, and low when
-// the rarest words are in no note searched. Counts stop at maxTermRows.
+// belongs to terms some passage this search can return holds (found): 1
+// when every term is found, and low when the rarest words are in no note
+// searched. Counts stop at maxTermRows.
 func coverage(ctx context.Context, rd *store.Reader, q *query) (float64, error) {
 	if q.rowsErr != nil {
 		return 1, q.rowsErr
@@ -188,24 +188,45 @@ func coverage(ctx context.Context, rd *store.Reader, q *query) (float64, error) 
 	if err != nil {
 		return 1, err
 	}
-	collection := q.filter.CollectionID
+	held, err := q.found(ctx, rd)
+	if err != nil {
+		return 1, err
+	}
 	var found, all float64
 	for i, n := range counts {
 		w := idf(n, q.rows)
 		all += w
-		held := n > 0
-		if held && collection != 0 {
-			// bm25's idf is the whole index's, but a word only other
-			// collections hold is in no passage this search can return.
-			if held, err = rd.TermIn(ctx, q.terms[i], collection); err != nil {
-				return 1, err
-			}
-		}
-		if held {
+		if held[i] {
 			found += w
 		}
 	}
 	return found / all, nil
+}
+
+// found reports, for each query term, whether a passage this search can
+// return holds it. bm25's idf is the whole index's, but a word that only
+// notes the filter leaves out hold (another collection, an excluded note,
+// a path outside the prefix) is in no passage the search can return:
+// "as if the vault did not hold them". Read once.
+func (q *query) found(ctx context.Context, rd *store.Reader) ([]bool, error) {
+	if q.held != nil {
+		return q.held, nil
+	}
+	counts, err := q.termRows(ctx, rd)
+	if err != nil {
+		return nil, err
+	}
+	held := make([]bool, len(counts))
+	for i, n := range counts {
+		held[i] = n > 0
+		if held[i] && !q.filter.IsZero() {
+			if held[i], err = rd.TermInScope(ctx, q.terms[i], q.filter); err != nil {
+				return nil, err
+			}
+		}
+	}
+	q.held = held
+	return held, nil
 }
 
 // idf is bm25's weight of a term in n of total rows, floored as FTS5

@@ -35,13 +35,13 @@ func (e *Engine) rescore(ctx context.Context, rd *store.Reader, q *query, cands 
 		return cands, nil
 	}
 	top := cands[:min(secondK, len(cands))]
-	xs, ok := q.seen.get(top)
+	xs, copyOf, ok := q.seen.get(top)
 	if !ok {
 		var err error
-		if xs, err = e.features(ctx, rd, q, top); err != nil {
+		if xs, copyOf, err = e.features(ctx, rd, q, top); err != nil {
 			return nil, err
 		}
-		q.seen.put(top, xs)
+		q.seen.put(top, xs, copyOf)
 		if e.opts.Observe != nil {
 			if err := e.observe(ctx, rd, q, top, xs); err != nil {
 				return nil, err
@@ -49,11 +49,12 @@ func (e *Engine) rescore(ctx context.Context, rd *store.Reader, q *query, cands 
 		}
 	}
 	var logits, probs []float64
+	var cal [][rescore.NumCalib]float64
 	if stage != nil {
-		logits, probs = stage.Score(xs)
+		logits, probs, cal = scoreDistinct(stage, xs, copyOf, q.req.Explain)
 	}
 	if q.req.Explain { // before the scores below replace the first stage's
-		whys(q, e.opts.Fusion, cands, top, xs, stage, logits)
+		whys(q, e.opts.Fusion, cands, top, xs, stage, cal)
 	}
 	if stage == nil {
 		return cands, nil
@@ -94,8 +95,9 @@ func (e *Engine) observe(ctx context.Context, rd *store.Reader, q *query, top []
 }
 
 // features computes the second stage's features of top, in the first
-// stage's order (see package rescore for what each means).
-func (e *Engine) features(ctx context.Context, rd *store.Reader, q *query, top []candidate) ([]rescore.Vector, error) {
+// stage's order (see package rescore for what each means), and which of
+// them are copies of another (copiesOf).
+func (e *Engine) features(ctx context.Context, rd *store.Reader, q *query, top []candidate) ([]rescore.Vector, []int, error) {
 	xs := make([]rescore.Vector, len(top))
 	ids := make([]int64, len(top))
 	for i, c := range top {
@@ -105,10 +107,10 @@ func (e *Engine) features(ctx context.Context, rd *store.Reader, q *query, top [
 	if q.snap != nil { // from memory, while SQLite reads the passages
 		cosines.Go(func() { e.semanticFeatures(q, top, xs) })
 	}
-	err := e.readFeatures(ctx, rd, q, ids, xs)
+	copyOf, err := e.readFeatures(ctx, rd, q, top, ids, xs)
 	cosines.Wait()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	listFeatures(top, xs)
 	if q.nothing {
@@ -131,20 +133,86 @@ func (e *Engine) features(ctx context.Context, rd *store.Reader, q *query, top [
 		xs[i][rescore.CosRel] = max(xs[i][rescore.Cos], xs[i][rescore.CosHead])
 	}
 	relative(xs, rescore.CosRel, rescore.CosRel)
-	return xs, nil
+	return xs, copyOf, nil
 }
 
 // readFeatures are the features read from the index: the candidates'
-// passages, read once, then their keyword and passage features.
-func (e *Engine) readFeatures(ctx context.Context, rd *store.Reader, q *query, ids []int64, xs []rescore.Vector) error {
+// passages, read once, then their keyword and passage features, and which
+// candidates are copies of another.
+func (e *Engine) readFeatures(ctx context.Context, rd *store.Reader, q *query, top []candidate, ids []int64, xs []rescore.Vector) ([]int, error) {
 	ps, err := rd.Passages(ctx, ids)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := e.keywordFeatures(ctx, rd, q, ids, ps, xs); err != nil {
-		return err
+		return nil, err
 	}
-	return e.passageFeatures(ctx, rd, q, ids, ps, xs)
+	return copiesOf(top, ps), e.passageFeatures(ctx, rd, q, ids, ps, xs)
+}
+
+// copiesOf is, for each candidate, the place in top of an earlier one of
+// another note whose passage it repeats word for word (a folder indexed
+// in two collections, a note copied), or -1.
+func copiesOf(top []candidate, ps map[int64]store.Passage) []int {
+	out := make([]int, len(top))
+	first := make(map[[4]string]int, len(top))
+	for i, c := range top {
+		out[i] = -1
+		p, ok := ps[c.id]
+		if !ok {
+			continue
+		}
+		if j, ok := first[p.Keywords]; ok && top[j].doc != c.doc {
+			out[i] = j
+			continue
+		}
+		first[p.Keywords] = i
+	}
+	return out
+}
+
+// scoreDistinct scores xs as stage.Score does with each copy (copyOf)
+// left out, then gives a copy its original's logit, probability and
+// calibrator inputs (these only when explain): a passage found twice is
+// one answer, not its own close rival, whose tie would halve its score.
+func scoreDistinct(stage *rescore.Stage, xs []rescore.Vector, copyOf []int, explain bool) ([]float64, []float64, [][rescore.NumCalib]float64) {
+	keep := make([]int, 0, len(xs)) // xs's place of each distinct one
+	at := make([]int, len(xs))      // each candidate's place in keep
+	for i, c := range copyOf {
+		if c < 0 {
+			at[i] = len(keep)
+			keep = append(keep, i)
+		} else {
+			at[i] = at[c]
+		}
+	}
+	sub := xs
+	if len(keep) < len(xs) {
+		sub = make([]rescore.Vector, len(keep))
+		for k, i := range keep {
+			sub[k] = xs[i]
+		}
+	}
+	l, p := stage.Score(sub)
+	var c [][rescore.NumCalib]float64
+	if explain {
+		c = rescore.CalInputs(stage.Ranker, sub, l)
+	}
+	if len(keep) == len(xs) {
+		return l, p, c
+	}
+	logits, probs := make([]float64, len(xs)), make([]float64, len(xs))
+	var cal [][rescore.NumCalib]float64
+	if explain {
+		cal = make([][rescore.NumCalib]float64, len(xs))
+	}
+	for i, k := range at {
+		logits[i], probs[i] = l[k], p[k]
+		if explain {
+			cal[i] = c[k]
+		}
+	}
+	return logits, probs, cal
 }
 
 // relative sets feature to of every vector to its feature from minus the
@@ -204,12 +272,16 @@ func (e *Engine) keywordFeatures(ctx context.Context, rd *store.Reader, q *query
 	if err != nil {
 		return err
 	}
+	found, err := q.found(ctx, rd)
+	if err != nil {
+		return err
+	}
 	weights := make([]float64, len(q.terms))
 	var all, held float64
 	for i, n := range counts {
 		weights[i] = idf(n, q.rows)
 		all += weights[i]
-		if n > 0 {
+		if found[i] {
 			held += weights[i]
 		}
 	}
@@ -450,8 +522,9 @@ func (e *Engine) headingNotes(ctx context.Context, rd *store.Reader) (map[string
 // long notes crowd out others), its first stage's best 50 are most often
 // the same, and their features need not be computed again.
 type stageMemo struct {
-	keys []candKey
-	xs   []rescore.Vector
+	keys   []candKey
+	xs     []rescore.Vector
+	copyOf []int
 }
 
 type candKey struct {
@@ -459,23 +532,23 @@ type candKey struct {
 	score float64
 }
 
-// get returns the features of top when they were the last put.
-func (m *stageMemo) get(top []candidate) ([]rescore.Vector, bool) {
+// get returns the features and copies of top when they were the last put.
+func (m *stageMemo) get(top []candidate) ([]rescore.Vector, []int, bool) {
 	if len(m.keys) != len(top) {
-		return nil, false
+		return nil, nil, false
 	}
 	for i, c := range top {
 		if m.keys[i] != (candKey{c.id, c.score}) {
-			return nil, false
+			return nil, nil, false
 		}
 	}
-	return m.xs, true
+	return m.xs, m.copyOf, true
 }
 
-func (m *stageMemo) put(top []candidate, xs []rescore.Vector) {
+func (m *stageMemo) put(top []candidate, xs []rescore.Vector, copyOf []int) {
 	m.keys = m.keys[:0]
 	for _, c := range top {
 		m.keys = append(m.keys, candKey{c.id, c.score})
 	}
-	m.xs = xs
+	m.xs, m.copyOf = xs, copyOf
 }

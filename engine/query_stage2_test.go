@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/rescore"
 	"github.com/mdsearch/mdsearch/store"
 )
@@ -15,12 +16,12 @@ import (
 func TestStageMemo(t *testing.T) {
 	var m stageMemo
 	top := []candidate{{id: 1, score: 0.9}, {id: 2, score: 0.5}}
-	if _, ok := m.get(top); ok {
+	if _, _, ok := m.get(top); ok {
 		t.Fatal("an empty memo answered")
 	}
-	xs := []rescore.Vector{{1}, {2}}
-	m.put(top, xs)
-	if got, ok := m.get([]candidate{{id: 1, score: 0.9}, {id: 2, score: 0.5}}); !ok || &got[0] != &xs[0] {
+	xs, copyOf := []rescore.Vector{{1}, {2}}, []int{-1, 0}
+	m.put(top, xs, copyOf)
+	if got, copies, ok := m.get([]candidate{{id: 1, score: 0.9}, {id: 2, score: 0.5}}); !ok || &got[0] != &xs[0] || !slices.Equal(copies, copyOf) {
 		t.Error("the same candidates were not reused")
 	}
 	for _, other := range [][]candidate{
@@ -29,9 +30,52 @@ func TestStageMemo(t *testing.T) {
 		{{id: 1, score: 0.9}},
 		{{id: 1, score: 0.9}, {id: 2, score: 0.5}, {id: 3, score: 0.1}},
 	} {
-		if _, ok := m.get(other); ok {
+		if _, _, ok := m.get(other); ok {
 			t.Errorf("%v reused the features of %v", other, top)
 		}
+	}
+}
+
+// TestCopiesOf: a candidate repeating an earlier one's passage word for
+// word in another note is its copy; the same text twice in one note, or
+// a passage the read left out, is not.
+func TestCopiesOf(t *testing.T) {
+	p := func(text string) store.Passage { return store.Passage{Keywords: [4]string{text, "h", "t", ""}} }
+	top := []candidate{{id: 1, doc: 10}, {id: 2, doc: 11}, {id: 3, doc: 20}, {id: 4, doc: 10}, {id: 5, doc: 21}, {id: 6, doc: 22}}
+	ps := map[int64]store.Passage{1: p("a"), 2: p("b"), 3: p("a"), 4: p("a"), 5: p("b")}
+	if got, want := copiesOf(top, ps), []int{-1, -1, 0, -1, 1, -1}; !slices.Equal(got, want) {
+		t.Errorf("copiesOf = %v, want %v", got, want)
+	}
+}
+
+// TestScoreDistinct: a copy takes its original's logit and probability,
+// and the others score as they would with no copy in the list: the
+// original is not tied with itself.
+func TestScoreDistinct(t *testing.T) {
+	m, err := rescore.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stage := m.For(string(mdsearch.ModeKeyword), "")
+	xs := make([]rescore.Vector, 4)
+	for i := range xs {
+		xs[i][rescore.FirstScore] = 0.9 - 0.2*float64(i)
+		xs[i][rescore.CoverAll] = 1 - 0.25*float64(i)
+		xs[i][rescore.QueryCover] = 1
+	}
+	with := []rescore.Vector{xs[0], xs[0], xs[1], xs[2], xs[3]}
+	wantL, wantP := stage.Score(xs)
+	logits, probs, cal := scoreDistinct(stage, with, []int{-1, 0, -1, -1, -1}, true)
+	for i, j := range []int{0, 0, 1, 2, 3} {
+		if logits[i] != wantL[j] || probs[i] != wantP[j] {
+			t.Errorf("candidate %d: %v, %v; want %v, %v", i, logits[i], probs[i], wantL[j], wantP[j])
+		}
+	}
+	if cal[1] != cal[0] || cal[0][rescore.CalRank] != 1 {
+		t.Errorf("the copy's calibrator inputs %v, the original's %v", cal[1], cal[0])
+	}
+	if _, tied := stage.Score(with); tied[0] >= wantP[0] {
+		t.Errorf("scored with its copy the best scores %v, alone %v: the test shows nothing", tied[0], wantP[0])
 	}
 }
 

@@ -20,15 +20,13 @@ const minEffect = 0.05
 
 // whys gives each candidate a Why (SearchRequest.Explain): top, in the
 // first stage's order, from its features xs (and, with a stage, the
-// ranker's effects and the calibrator's from its logits); those below it
-// from the first stage alone. It runs before the second stage replaces
-// their scores.
-func whys(q *query, f Fusion, cands []candidate, top []candidate, xs []rescore.Vector, stage *rescore.Stage, logits []float64) {
+// ranker's effects and the calibrator's from its inputs cal, as
+// scoreDistinct made them); those below it from the first stage alone. It
+// runs before the second stage replaces their scores.
+func whys(q *query, f Fusion, cands []candidate, top []candidate, xs []rescore.Vector, stage *rescore.Stage, cal [][rescore.NumCalib]float64) {
 	var effects [][]float64
-	var cal [][rescore.NumCalib]float64
 	if stage != nil {
 		effects = stage.Ranker.Effects(xs, firstParts(q, f, top))
-		cal = rescore.CalInputs(xs, logits)
 	}
 	for i := range top {
 		w := firstWhy(&top[i])

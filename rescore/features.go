@@ -69,6 +69,23 @@ var Semantic = []int{Cos, Cos2, CosHead, CosRel, SemRank, Both, QueryCos}
 // cannot learn from them (FitRanker), a calibrator can.
 var PerQuery = []int{QueryCover, QueryTerms, QueryCos, Question, CommonOnly}
 
+// Unmatched is x as it would be had its passage held nothing of the
+// query: what the passage is (its length, depth, heading, note) and what
+// the query is kept, every match zero, and the features relative to the
+// query's best as far below it as x's match is above zero.
+func Unmatched(x Vector) Vector {
+	var u Vector
+	for _, i := range append(slices.Clone(PerQuery), Words, Depth, Boiler, PageTop, PageOther) {
+		u[i] = x[i]
+	}
+	u[FirstRel] = x[FirstRel] - x[FirstScore]
+	u[KWRel] = x[KWRel] - x[KW]
+	u[CoverAllRel] = x[CoverAllRel] - x[CoverAll]
+	u[CoverHeadRel] = x[CoverHeadRel] - x[CoverHeading]
+	u[CosRel] = x[CosRel] - max(x[Cos], x[CosHead])
+	return u
+}
+
 // IsQuestion reports whether a query is asked as a question.
 func IsQuestion(query string) bool {
 	q := strings.ToLower(strings.TrimSpace(query))

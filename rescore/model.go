@@ -84,7 +84,7 @@ func (s *Stage) Score(xs []Vector) (logits, probs []float64) {
 	for i := range xs {
 		logits[i] = s.Ranker.Logit(xs[i][:])
 	}
-	cal := CalInputs(xs, logits)
+	cal := CalInputs(s.Ranker, xs, logits)
 	top := -1
 	for i, c := range cal {
 		if c[CalRank] == 1 { // 1/log2(1 + 1): the ranker's best
@@ -109,8 +109,9 @@ func (s *Stage) CalibOf(c [NumCalib]float64) *Linear {
 	return s.Calib
 }
 
-// CalInputs are the calibrator's inputs for a query's candidates.
-func CalInputs(xs []Vector, logits []float64) [][NumCalib]float64 {
+// CalInputs are the calibrator's inputs for a query's candidates, whose
+// logits ranker gave.
+func CalInputs(ranker *Linear, xs []Vector, logits []float64) [][NumCalib]float64 {
 	best, second := math.Inf(-1), math.Inf(-1)
 	var kw, cover, first float64
 	for i := range xs {
@@ -126,10 +127,15 @@ func CalInputs(xs []Vector, logits []float64) [][NumCalib]float64 {
 	out := make([][NumCalib]float64, len(xs))
 	for i := range xs {
 		// The best is measured against the second; the rest against
-		// the best. A lone candidate leads by nothing.
+		// the best. A lone candidate (a filter that leaves one passage)
+		// leads the same passage had it held nothing of the query.
 		gap := logits[i] - best
-		if rank[i] == 1 && len(xs) > 1 {
+		switch {
+		case rank[i] == 1 && len(xs) > 1:
 			gap = logits[i] - second
+		case len(xs) == 1:
+			u := Unmatched(xs[i])
+			gap = logits[i] - ranker.Logit(u[:])
 		}
 		out[i] = [NumCalib]float64{logits[i], logits[i] - best, xs[i][QueryCover], xs[i][QueryCos], xs[i][QueryTerms], kw, cover, first,
 			1 / math.Log2(1+float64(rank[i])), gap, xs[top][PageTop], xs[i][CommonOnly]}

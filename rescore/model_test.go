@@ -181,7 +181,7 @@ func TestFactors(t *testing.T) {
 			logits[i] = s.Ranker.Logit(xs[i][:])
 		}
 		_, probs := s.Score(xs)
-		for i, c := range CalInputs(xs, logits) {
+		for i, c := range CalInputs(s.Ranker, xs, logits) {
 			bias, effects := s.ScoreEffects(c)
 			if effects[len(effects)-1] != 0 && c[CalCommonOnly] == 0 {
 				t.Errorf("%s candidate %d: common_only moves a query that asks for something", mode, i)

@@ -131,12 +131,13 @@ func (s *Reader) TermRows(ctx context.Context, terms []string, limit int) ([]int
 	return counts, nil
 }
 
-// TermIn reports whether some row of the keyword index that belongs to
-// collection matches term (an FTS5 MATCH expression).
-func (s *Reader) TermIn(ctx context.Context, term string, collection int64) (bool, error) {
+// TermInScope reports whether some row of the keyword index that a
+// filter lets through matches term (an FTS5 MATCH expression).
+func (s *Reader) TermInScope(ctx context.Context, term string, f Filter) (bool, error) {
+	cond, args := f.where()
 	var found bool
 	err := s.r.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM chunks_fts f JOIN chunks c ON c.id = f.rowid
-		JOIN documents d ON d.id = c.doc_id WHERE chunks_fts MATCH ? AND d.collection_id = ?)`, term, collection).Scan(&found)
+		JOIN documents d ON d.id = c.doc_id WHERE chunks_fts MATCH ? AND `+cond+`)`, append([]any{term}, args...)...).Scan(&found)
 	return found, err
 }
 

@@ -205,17 +205,27 @@ func TestTermRows(t *testing.T) {
 	}
 }
 
-// TestTermIn: a term is in a collection when one of that collection's
-// rows matches it.
-func TestTermIn(t *testing.T) {
+// TestTermInScope: a term is in scope when a row the filter lets through
+// matches it.
+func TestTermInScope(t *testing.T) {
 	s, a, b := twoCollections(t)
 	for _, c := range []struct {
 		term string
-		coll int64
+		f    Filter
 		want bool
-	}{{`"apple"`, a.ID, true}, {`"apple"`, b.ID, false}, {`"banana"`, a.ID, false}, {`"banana"`, b.ID, true}, {`"zzz"`, a.ID, false}} {
-		if got, err := s.TermIn(ctx, c.term, c.coll); err != nil || got != c.want {
-			t.Errorf("TermIn(%s, %d) = %v, %v; want %v", c.term, c.coll, got, err, c.want)
+	}{
+		{`"apple"`, Filter{}, true},
+		{`"apple"`, Filter{CollectionID: a.ID}, true},
+		{`"apple"`, Filter{CollectionID: b.ID}, false},
+		{`"banana"`, Filter{CollectionID: a.ID}, false},
+		{`"banana"`, Filter{CollectionID: b.ID}, true},
+		{`"zzz"`, Filter{CollectionID: a.ID}, false},
+		{`"zzz"`, Filter{}, false},
+		{`"apple"`, Filter{Exclude: []string{"x.md"}}, false},
+		{`"apple"`, Filter{Exclude: []string{"y.md"}}, true},
+	} {
+		if got, err := s.TermInScope(ctx, c.term, c.f); err != nil || got != c.want {
+			t.Errorf("TermInScope(%s, %+v) = %v, %v; want %v", c.term, c.f, got, err, c.want)
 		}
 	}
 }

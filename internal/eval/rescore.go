@@ -259,7 +259,7 @@ func FitModel(samples []Sample, fo FitOptions) (*rescore.Model, error) {
 			place := shownPlaces(rank, s.Pages, mdsearch.DefaultMaxPerPage)
 			w := weight(s) / float64(min(rescore.CalTop, len(s.Rows)))
 			wBelow := weight(s) / float64(max(1, min(rescore.CalTop, slices.Max(place))-1))
-			for i, c := range rescore.CalInputs(xs, logits) {
+			for i, c := range rescore.CalInputs(ranker, xs, logits) {
 				if rank[i] <= rescore.CalTop {
 					rows = append(rows, rescore.Row{X: slices.Clone(c[:]), Answer: s.Rows[i].Answer, Weight: w})
 				}
