@@ -60,7 +60,7 @@ func (r SearchRequest) Check() error {
 	}
 	for _, p := range r.Exclude {
 		if VaultRelative(strings.TrimSpace(p)) == "" {
-			return invalid("exclude holds an empty path: name a note by its path in the vault, e.g. notes/plan.md")
+			return invalid("exclude holds an empty path: name a note as read does, by its path in the vault (notes/plan.md), as COLLECTION:PATH, or by its full path")
 		}
 	}
 	for k, v := range r.Where {

@@ -1,6 +1,10 @@
 package engine
 
 import (
+	"context"
+	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/mdsearch/mdsearch"
@@ -14,7 +18,10 @@ func moreFilters(f *store.Filter, req mdsearch.SearchRequest) {
 		f.Tags = append(f.Tags, strings.TrimSpace(t))
 	}
 	for _, p := range req.Exclude {
-		f.Exclude = append(f.Exclude, mdsearch.VaultRelative(strings.TrimSpace(p)))
+		x := excluded(p)
+		f.Exclude = append(f.Exclude, x.Exclude...)
+		f.ExcludeIn = append(f.ExcludeIn, x.ExcludeIn...)
+		f.ExcludeFiles = append(f.ExcludeFiles, x.ExcludeFiles...)
 	}
 	for k, v := range req.Where {
 		if f.Fields == nil {
@@ -22,4 +29,49 @@ func moreFilters(f *store.Filter, req mdsearch.SearchRequest) {
 		}
 		f.Fields[strings.TrimSpace(k)] = strings.TrimSpace(v)
 	}
+}
+
+// excluded is the filter that leaves out the note p names, in each form
+// read takes a path in (openNote): vault-relative, in every collection
+// ("notes/plan", as a wikilink writes it, is notes/plan.md);
+// COLLECTION:PATH, that collection's note alone, as a result's read_path
+// names it; and a full path, the note at it in whichever indexed folder
+// holds it, through symlinks too. Which form p is needs no index: a form
+// that names no note leaves none out ("Re: budget.md" is the note of that
+// name unless a collection is named "Re").
+func excluded(p string) store.Filter {
+	p = unquote(strings.TrimSpace(p))
+	var x store.Filter
+	for _, rel := range []string{mdsearch.VaultRelative(p), notePath(mdsearch.VaultRelative(p))} {
+		if rel != "" && rel != "." && !slices.Contains(x.Exclude, rel) {
+			x.Exclude = append(x.Exclude, rel)
+		}
+	}
+	switch coll, rel, ok := strings.Cut(p, ":"); {
+	case filepath.IsAbs(p):
+		x.ExcludeFiles = []string{filepath.Clean(p)}
+		if real, err := filepath.EvalSymlinks(p); err == nil && real != x.ExcludeFiles[0] {
+			x.ExcludeFiles = append(x.ExcludeFiles, real)
+		}
+	case ok && coll != "" && mdsearch.VaultRelative(rel) != "":
+		x.ExcludeIn = []store.NotePath{{Collection: coll, Path: notePath(mdsearch.VaultRelative(rel))}}
+	}
+	return x
+}
+
+// unknownExcludes names the request's excluded notes that are no indexed
+// note, as the request wrote them, or is "": a path mistyped, or copied
+// in a form the index does not name notes by, leaves nothing out, and a
+// search that said nothing would look as if it had.
+func unknownExcludes(ctx context.Context, rd *store.Reader, req mdsearch.SearchRequest) string {
+	var unknown []string
+	for _, p := range req.Exclude {
+		if named, err := rd.Excludes(ctx, excluded(p)); err == nil && !named {
+			unknown = append(unknown, strconv.Quote(strings.TrimSpace(p)))
+		}
+	}
+	if len(unknown) == 0 {
+		return ""
+	}
+	return "exclude: no indexed note at " + strings.Join(unknown, " or ")
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -26,15 +27,26 @@ type Filter struct {
 	// holds it when the field is a list; values compare without regard to
 	// case (fold).
 	Fields map[string]string
-	// Exclude leaves out the notes at these vault-relative paths, compared
-	// exactly.
+	// Exclude leaves out the notes at these vault-relative paths, in any
+	// collection, compared exactly.
 	Exclude []string
+	// ExcludeIn leaves out each note at a path of the collection named
+	// (COLLECTION:PATH, as results name a path several collections hold).
+	ExcludeIn []NotePath
+	// ExcludeFiles leaves out the notes at these absolute file paths, in
+	// whichever collection's folder holds them.
+	ExcludeFiles []string
+}
+
+// NotePath is a note's vault-relative path in the collection named.
+type NotePath struct {
+	Collection, Path string
 }
 
 // IsZero reports whether the filter matches everything.
 func (f Filter) IsZero() bool {
 	return f.CollectionID == 0 && f.PathPrefix == "" && len(f.PathHas) == 0 && len(f.FileHas) == 0 &&
-		f.Tag == "" && len(f.Tags) == 0 && len(f.Fields) == 0 && len(f.Exclude) == 0
+		f.Tag == "" && len(f.Tags) == 0 && len(f.Fields) == 0 && len(f.Exclude) == 0 && len(f.ExcludeIn) == 0 && len(f.ExcludeFiles) == 0
 }
 
 // where returns SQL conditions on documents d, and their arguments.
@@ -73,10 +85,41 @@ func (f Filter) where() (string, []any) {
 	for _, p := range f.Exclude {
 		c.add(`d.path <> ?`, p)
 	}
+	for _, n := range f.ExcludeIn {
+		c.add(`NOT (d.path = ? AND `+inCollection+`)`, n.Path, n.Collection)
+	}
+	sep := string(filepath.Separator)
+	for _, p := range f.ExcludeFiles {
+		c.add(`NOT `+atFile, sep, sep, sep, p)
+	}
 	if len(c.sql) == 0 {
 		return "1", nil
 	}
 	return strings.Join(c.sql, " AND "), c.args
+}
+
+// inCollection is the condition that document d is of the collection
+// named (never NULL, so that NOT of it is never NULL either).
+const inCollection = `EXISTS (SELECT 1 FROM collections cx WHERE cx.id = d.collection_id AND cx.name = ?)`
+
+// atFile is the condition that document d is the file at an absolute
+// path: its collection's folder joined with its path, both in the
+// system's separators (the arguments: the separator three times, then the
+// path).
+const atFile = `EXISTS (SELECT 1 FROM collections cx WHERE cx.id = d.collection_id AND rtrim(cx.root, ?) || ? || replace(d.path, '/', ?) = ?)`
+
+// Excludes reports whether any indexed note is one that f's Exclude,
+// ExcludeIn or ExcludeFiles name (whatever else f holds): an exclude that
+// names none leaves nothing out, and is most often a slip.
+func (s *Reader) Excludes(ctx context.Context, f Filter) (bool, error) {
+	x := Filter{Exclude: f.Exclude, ExcludeIn: f.ExcludeIn, ExcludeFiles: f.ExcludeFiles}
+	if x.IsZero() {
+		return false, nil
+	}
+	cond, args := x.where() // the notes left: the ones named are the rest
+	var one int
+	err := s.r.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM documents d WHERE NOT (`+cond+`))`, args...).Scan(&one)
+	return one == 1, err
 }
 
 // fileName is the last part of a document's path: rtrim takes every
