@@ -108,9 +108,9 @@ type SearchRequest struct {
 	// result texts together: results are whole passages until the budget
 	// is spent; the last may be cut at a block boundary.
 	MaxTokens int `json:"max_tokens,omitempty"`
-	// Exclude leaves out the notes at these vault-relative paths (those
-	// already read, say), as if the vault did not hold them; at most
-	// MaxExclude.
+	// Exclude leaves out these notes (those already read, say), as if
+	// the vault did not hold them, each named as Read takes it: its path
+	// in the vault, COLLECTION:PATH, or its full path; at most MaxExclude.
 	Exclude []string `json:"exclude,omitempty"`
 	// NoRerank keeps the local ranking where the engine has a reranker.
 	NoRerank bool `json:"no_rerank,omitempty"`

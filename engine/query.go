@@ -155,6 +155,9 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 	if copies > 0 {
 		addNotice(&resp.Notice, nResults(copies)+" left out: the same passage, found in another collection too")
 	}
+	if m := unknownExcludes(ctx, rt.Reader, req); m != "" {
+		addNotice(&resp.Notice, m)
+	}
 	if suggestOK {
 		// A suggestion that cannot be made costs only itself.
 		sug, _ = suggest(ctx, rt.Reader, q, ops.written, e.knownWord)
