@@ -70,8 +70,10 @@ func settingsKey(env *Env, ef *engineFlags) string {
 }
 
 // announce writes the rendezvous of a server listening at addr, and
-// returns what removes it (only while it is still this server's). Failing
-// to write it costs only speed, so failures are silent.
+// returns what removes it (only while it is still this server's). A server
+// of the index that was announced before and still runs is announced again
+// in its place, so a second serve stopping leaves the first answering.
+// Failing to write it costs only speed, so failures are silent.
 func announce(env *Env, ef *engineFlags, index, instance string, addr net.Addr) func() {
 	tcp, ok := addr.(*net.TCPAddr)
 	file := rendezvousPath(env, index)
@@ -84,24 +86,39 @@ func announce(env *Env, ef *engineFlags, index, instance string, addr net.Addr) 
 	}
 	rv := rendezvous{PID: os.Getpid(), URL: "http://" + net.JoinHostPort(host, strconv.Itoa(tcp.Port)),
 		Index: index, Build: sameCode(), Settings: settingsKey(env, ef), Instance: instance}
+	prev, perr := readRendezvous(file)
+	if !writeRendezvous(file, rv) {
+		return func() {}
+	}
+	return func() {
+		cur, err := readRendezvous(file)
+		if err != nil || cur.Instance != instance {
+			return
+		}
+		if perr == nil && prev.Instance != instance && prev.Index == index && alive(prev.PID) && writeRendezvous(file, prev) {
+			return
+		}
+		os.Remove(file)
+	}
+}
+
+// writeRendezvous replaces file with rv in one rename, readable by the
+// user alone, and reports whether it did.
+func writeRendezvous(file string, rv rendezvous) bool {
 	b, _ := json.Marshal(rv)
 	if os.MkdirAll(filepath.Dir(file), 0o700) != nil {
-		return func() {}
+		return false
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(file), ".rendezvous-*")
 	if err != nil {
-		return func() {}
+		return false
 	}
 	_, werr := tmp.Write(b)
 	if cerr := tmp.Close(); werr != nil || cerr != nil || os.Rename(tmp.Name(), file) != nil {
 		os.Remove(tmp.Name())
-		return func() {}
+		return false
 	}
-	return func() {
-		if cur, err := readRendezvous(file); err == nil && cur.Instance == instance {
-			os.Remove(file)
-		}
-	}
+	return true
 }
 
 // newInstance is a server's random name.

@@ -107,7 +107,7 @@ func TestServedSearch(t *testing.T) {
 			if tc.edit != nil {
 				tc.edit(&rv)
 			}
-			writeRendezvous(t, rendezvousPath(e, index), rv)
+			putRendezvous(t, rendezvousPath(e, index), rv)
 			args := append([]string{"search", "how long did the restore take", "--tag", "ops", "--where", "status=done",
 				"--exclude", "a.md", "-n", "3"}, tc.args...)
 			code, out, errOut := runEnv(env, "", args...)
@@ -139,7 +139,7 @@ func cmp(v, fallback int) int {
 	return v
 }
 
-func writeRendezvous(t *testing.T, file string, rv rendezvous) {
+func putRendezvous(t *testing.T, file string, rv rendezvous) {
 	t.Helper()
 	b, _ := json.Marshal(rv)
 	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
@@ -178,6 +178,19 @@ func TestAnnounce(t *testing.T) {
 	if rv, err := readRendezvous(file); err != nil || rv.Instance != "second" {
 		t.Fatalf("the second server's rendezvous: %+v, %v", rv, err)
 	}
+	// A second server stopping while the first runs leaves the first
+	// announced; one whose process is gone is not.
+	removeB := announce(env, ef, index, "b", &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 9191})
+	removeB()
+	if rv, err := readRendezvous(file); err != nil || rv.Instance != "second" {
+		t.Errorf("after a later server stopped: %+v, %v; want the second server's", rv, err)
+	}
+	gone := rendezvous{PID: 1 << 30, URL: "http://127.0.0.1:9292", Index: index, Instance: "gone"}
+	writeRendezvous(file, gone)
+	announce(env, ef, index, "c", &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 9393})()
+	if _, err := os.Stat(file); err == nil {
+		t.Error("a stopped server's rendezvous was put back")
+	}
 	v6 := rendezvousPath(env, "/v6.db")
 	announce(env, ef, "/v6.db", "fourth", &net.TCPAddr{IP: net.IPv6loopback, Port: 8081})
 	if rv, err := readRendezvous(v6); err != nil || rv.URL != "http://[::1]:8081" {
@@ -213,7 +226,7 @@ func TestStatusNamesServe(t *testing.T) {
 		pid  int
 		want bool
 	}{{os.Getpid(), true}, {1 << 30, false}} {
-		writeRendezvous(t, rendezvousPath(e, real), rendezvous{PID: tc.pid, URL: "http://127.0.0.1:8080", Index: real})
+		putRendezvous(t, rendezvousPath(e, real), rendezvous{PID: tc.pid, URL: "http://127.0.0.1:8080", Index: real})
 		code, out, errOut := runEnv(env, "", "status")
 		if code != 0 {
 			t.Fatalf("status: %s", errOut)
