@@ -217,11 +217,21 @@ func (q *query) found(ctx context.Context, rd *store.Reader) ([]bool, error) {
 		return nil, err
 	}
 	held := make([]bool, len(counts))
+	var ask []string // the terms the index holds, asked of the scope
 	for i, n := range counts {
 		held[i] = n > 0
-		if held[i] && !q.filter.IsZero() {
-			if held[i], err = rd.TermInScope(ctx, q.terms[i], q.filter); err != nil {
-				return nil, err
+		if held[i] {
+			ask = append(ask, q.terms[i])
+		}
+	}
+	if !q.filter.IsZero() && len(ask) > 0 {
+		in, err := rd.TermsInScope(ctx, ask, q.filter)
+		if err != nil {
+			return nil, err
+		}
+		for i := range held {
+			if held[i] {
+				held[i], in = in[0], in[1:]
 			}
 		}
 	}

@@ -136,3 +136,30 @@ func percentileMS(lat []time.Duration, q int) float64 {
 	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
 	return float64(lat[len(lat)*q/100].Microseconds()) / 1000
 }
+
+// BenchmarkFiltered times warm searches of rfcIndex's index asked whole
+// and under a filter (a path prefix that keeps about a quarter of the
+// RFCs, and one RFC excluded), query by query in turn on one engine: what
+// a filter costs besides the search, with the second stage reading the
+// query's words in the filter's scope (found).
+func BenchmarkFiltered(b *testing.B) {
+	m := realModel(b)
+	e, err := Open(bg, Options{IndexPath: rfcIndex(b, m), Embedder: m, ReadOnly: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer e.Close()
+	for _, mode := range []mdsearch.Mode{mdsearch.ModeHybrid, mdsearch.ModeKeyword} {
+		ask := func(filtered bool) func(string) error {
+			return func(q string) error {
+				req := mdsearch.SearchRequest{Query: q, Mode: mode}
+				if filtered {
+					req.PathPrefix, req.Exclude = "1", []string{"1522-conservative-impl-trait.md"}
+				}
+				_, err := e.Search(bg, req)
+				return err
+			}
+		}
+		b.Run(string(mode), func(b *testing.B) { benchPair(b, stageQueries, "whole", ask(false), "filtered", ask(true)) })
+	}
+}

@@ -131,14 +131,28 @@ func (s *Reader) TermRows(ctx context.Context, terms []string, limit int) ([]int
 	return counts, nil
 }
 
-// TermInScope reports whether some row of the keyword index that a
-// filter lets through matches term (an FTS5 MATCH expression).
-func (s *Reader) TermInScope(ctx context.Context, term string, f Filter) (bool, error) {
-	cond, args := f.where()
-	var found bool
-	err := s.r.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM chunks_fts f JOIN chunks c ON c.id = f.rowid
-		JOIN documents d ON d.id = c.doc_id WHERE chunks_fts MATCH ? AND `+cond+`)`, append([]any{term}, args...)...).Scan(&found)
-	return found, err
+// TermsInScope reports, for each of terms (FTS5 MATCH expressions),
+// whether some row of the keyword index that a filter lets through
+// matches it: one statement for all, as a filter's SQL is prepared anew.
+func (s *Reader) TermsInScope(ctx context.Context, terms []string, f Filter) ([]bool, error) {
+	out := make([]bool, len(terms))
+	if len(terms) == 0 {
+		return out, nil
+	}
+	cond, cargs := f.where()
+	cols := make([]string, len(terms))
+	var args []any
+	for i, t := range terms {
+		cols[i] = `EXISTS (SELECT 1 FROM chunks_fts f JOIN chunks c ON c.id = f.rowid
+			JOIN documents d ON d.id = c.doc_id WHERE chunks_fts MATCH ? AND ` + cond + `)`
+		args = append(append(args, t), cargs...)
+	}
+	dst := make([]any, len(terms))
+	for i := range out {
+		dst[i] = &out[i]
+	}
+	err := s.r.QueryRowContext(ctx, `SELECT `+strings.Join(cols, ", "), args...).Scan(dst...)
+	return out, err
 }
 
 // KeywordRows is the keyword index's row count as FTS5 keeps it for bm25

@@ -2,6 +2,7 @@ package store
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -205,28 +206,28 @@ func TestTermRows(t *testing.T) {
 	}
 }
 
-// TestTermInScope: a term is in scope when a row the filter lets through
-// matches it.
-func TestTermInScope(t *testing.T) {
+// TestTermsInScope: a term is in scope when a row the filter lets
+// through matches it.
+func TestTermsInScope(t *testing.T) {
 	s, a, b := twoCollections(t)
+	terms := []string{`"apple"`, `"banana"`, `"zzz"`}
 	for _, c := range []struct {
-		term string
 		f    Filter
-		want bool
+		want []bool
 	}{
-		{`"apple"`, Filter{}, true},
-		{`"apple"`, Filter{CollectionID: a.ID}, true},
-		{`"apple"`, Filter{CollectionID: b.ID}, false},
-		{`"banana"`, Filter{CollectionID: a.ID}, false},
-		{`"banana"`, Filter{CollectionID: b.ID}, true},
-		{`"zzz"`, Filter{CollectionID: a.ID}, false},
-		{`"zzz"`, Filter{}, false},
-		{`"apple"`, Filter{Exclude: []string{"x.md"}}, false},
-		{`"apple"`, Filter{Exclude: []string{"y.md"}}, true},
+		{Filter{}, []bool{true, true, false}},
+		{Filter{CollectionID: a.ID}, []bool{true, false, false}},
+		{Filter{CollectionID: b.ID}, []bool{false, true, false}},
+		{Filter{Exclude: []string{"x.md"}}, []bool{false, false, false}},
+		{Filter{Exclude: []string{"y.md"}}, []bool{true, true, false}},
+		{Filter{ExcludeIn: []NotePath{{Collection: "a", Path: "x.md"}}}, []bool{false, true, false}},
 	} {
-		if got, err := s.TermInScope(ctx, c.term, c.f); err != nil || got != c.want {
-			t.Errorf("TermInScope(%s, %+v) = %v, %v; want %v", c.term, c.f, got, err, c.want)
+		if got, err := s.TermsInScope(ctx, terms, c.f); err != nil || !slices.Equal(got, c.want) {
+			t.Errorf("TermsInScope(%+v) = %v, %v; want %v", c.f, got, err, c.want)
 		}
+	}
+	if got, err := s.TermsInScope(ctx, nil, Filter{}); err != nil || len(got) != 0 {
+		t.Errorf("no terms: %v, %v", got, err)
 	}
 }
 
