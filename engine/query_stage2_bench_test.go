@@ -54,6 +54,18 @@ func rfcIndex(b *testing.B, m embed.Embedder) string {
 	return path
 }
 
+// rfcEngine opens rfcIndex's index, read-only, with the local model,
+// for the benchmark to use; it is closed when the benchmark ends.
+func rfcEngine(b *testing.B) *Engine {
+	m := realModel(b)
+	e, err := Open(bg, Options{IndexPath: rfcIndex(b, m), Embedder: m, ReadOnly: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { e.Close() })
+	return e
+}
+
 // stageQueries are the second stage benchmark's queries: phrases and
 // questions about the RFCs.
 var stageQueries = []string{"lifetime elision rules", "how are trait objects dispatched", "async closures",
@@ -78,12 +90,7 @@ func benchStages(b *testing.B, with, without *Engine, mode mdsearch.Mode) {
 // index), and reports both sides' p50 and p95 and what the side asked
 // second adds.
 func BenchmarkExplain(b *testing.B) {
-	m := realModel(b)
-	e, err := Open(bg, Options{IndexPath: rfcIndex(b, m), Embedder: m, ReadOnly: true})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer e.Close()
+	e := rfcEngine(b)
 	for _, mode := range []mdsearch.Mode{mdsearch.ModeHybrid, mdsearch.ModeKeyword} {
 		ask := func(explain bool) func(string) error {
 			return func(q string) error {
@@ -143,12 +150,7 @@ func percentileMS(lat []time.Duration, q int) float64 {
 // a filter costs besides the search, with the second stage reading the
 // query's words in the filter's scope (found).
 func BenchmarkFiltered(b *testing.B) {
-	m := realModel(b)
-	e, err := Open(bg, Options{IndexPath: rfcIndex(b, m), Embedder: m, ReadOnly: true})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer e.Close()
+	e := rfcEngine(b)
 	for _, mode := range []mdsearch.Mode{mdsearch.ModeHybrid, mdsearch.ModeKeyword} {
 		ask := func(filtered bool) func(string) error {
 			return func(q string) error {

@@ -25,12 +25,7 @@ var misspelledQueries = [][2]string{
 // one index: the RFCs of BenchmarkSecondStage, or MDSEARCH_BENCH_INDEX.
 // Reported: each side's p50, and the p50 of what a misspelling adds.
 func BenchmarkSuggestion(b *testing.B) {
-	m := realModel(b)
-	e, err := Open(bg, Options{IndexPath: rfcIndex(b, m), Embedder: m, ReadOnly: true})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer e.Close()
+	e := rfcEngine(b)
 	for _, q := range misspelledQueries { // check the suggestions (benchPair warms)
 		if resp, _ := e.Search(bg, mdsearch.SearchRequest{Query: q[0]}); resp.Suggestion != q[1] {
 			b.Logf("%q suggests %q, not %q", q[0], resp.Suggestion, q[1])
