@@ -196,6 +196,10 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 	switch {
 	case resp.Total == 0 && resp.CollectionCount == 0:
 		resp.Notice = "the index is empty: run `mdsearch index DIR` first"
+	case resp.Total == 0 && q.mode == mdsearch.ModeKeyword && len(q.terms) == 0:
+		// Emoji, symbols and punctuation are not words to the keyword
+		// index: nothing was looked for.
+		addNotice(&resp.Notice, "the query holds no word the keyword index reads (emoji, symbols and punctuation are not indexed): add a word")
 	case resp.Total == 0:
 		if f := filtersOf(req, ops); f != "" {
 			msg := "no passage matched with these filters: " + f

@@ -50,6 +50,11 @@ func TestUnreadableQuery(t *testing.T) {
 		if resp.Mode != mode || resp.Notice != "" || len(resp.Results) == 0 {
 			t.Errorf("%s: a readable query got mode %s, notice %q, %d results", mode, resp.Mode, resp.Notice, len(resp.Results))
 		}
+		// Nor do keywords read emoji: the search says nothing was looked for.
+		resp = search(t, e, mdsearch.SearchRequest{Query: "🦄 ★", Mode: mode})
+		if len(resp.Results) != 0 || !strings.Contains(resp.Notice, "holds no word the keyword index reads") {
+			t.Errorf("%s: emoji: %d results, notice %q", mode, len(resp.Results), resp.Notice)
+		}
 	}
 }
 
