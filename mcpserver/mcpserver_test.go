@@ -171,6 +171,8 @@ func TestBadCallsAreToolErrors(t *testing.T) {
 		{"semantic_search", map[string]any{"query": "x", "bogus": 1}, "bogus"},
 		{"semantic_search", map[string]any{"query": "boom"}, "internal error"},
 		{"read_note", map[string]any{"path": "kitchen/Sourdough.md", "section": "Nope"}, "Sourdough/Starter"},
+		// A block the note lacks: the path was right, and the advice says so.
+		{"read_note", map[string]any{"path": "kitchen/Sourdough.md", "section": "^zz"}, "Retry read_note without section, or with a section path from note_outline."},
 		{"read_note", map[string]any{"path": "../../etc/passwd"}, "refused"},
 		{"read_note", map[string]any{}, "path"},
 	}

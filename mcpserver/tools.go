@@ -254,6 +254,8 @@ func toolError(err error, tool, section string) error {
 			next = "Retry read_note without section, or with lines."
 		} else if me := (*mdsearch.Error)(nil); section != "" && errors.As(err, &me) && me.Op == "find section" {
 			next = "Retry read_note with one of the section paths (or #anchors) listed, or call note_outline."
+		} else if strings.HasPrefix(section, "^") { // the note was found; its block was not
+			next = "Retry read_note without section, or with a section path from note_outline."
 		} else {
 			next = "Use a path exactly as semantic_search returns it."
 		}
