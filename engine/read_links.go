@@ -78,6 +78,7 @@ func (e *Engine) openLinked(ctx context.Context, spec string) (*note, string, er
 	if several != nil && mdsearch.KindOf(err) == mdsearch.KindNotFound {
 		// Found, more than once: the name is the caller's to fix, as a
 		// section's name several sections share is.
+		several = e.asShown(ctx, several)
 		if len(several) > namedMost {
 			several = append(several[:namedMost], "and more")
 		}
@@ -85,6 +86,19 @@ func (e *Engine) openLinked(ctx context.Context, spec string) (*note, string, er
 			"several notes have this name: %s", strings.Join(several, ", "))
 	}
 	return nil, "", err
+}
+
+// asShown is names (COLLECTION:PATH) as results show them: the path
+// alone in an index of one collection.
+func (e *Engine) asShown(ctx context.Context, names []string) []string {
+	if colls, err := e.st.Collections(ctx); err != nil || len(colls) != 1 {
+		return names
+	}
+	out := make([]string, len(names))
+	for i, n := range names {
+		_, out[i], _ = strings.Cut(n, ":")
+	}
+	return out
 }
 
 // namedMost is how many notes of one name a read names.

@@ -83,13 +83,18 @@ func TestReadLinkByName(t *testing.T) {
 		}
 	}
 	// Two notes of one name: the name is the caller's to fix, as a
-	// section's name two sections share is.
+	// section's name two sections share is. They are named as results
+	// name them: by path alone in an index of one collection.
 	for _, p := range []string{"Notes#Part", "Notes", "notes.md", "v:Notes"} {
 		_, err := e.Read(bg, mdsearch.ReadRequest{Path: p})
-		if msg := fmt.Sprint(err); mdsearch.KindOf(err) != mdsearch.KindInvalid || !strings.Contains(msg, "several notes have this name") ||
-			!strings.Contains(msg, "v:a/Notes.md") || !strings.Contains(msg, "v:b/Notes.md") {
+		if msg := fmt.Sprint(err); mdsearch.KindOf(err) != mdsearch.KindInvalid || !strings.Contains(msg, "several notes have this name: a/Notes.md, b/Notes.md") {
 			t.Errorf("%s, two notes of this name: %v (%s), want them named as invalid", p, err, mdsearch.KindOf(err))
 		}
+	}
+	// With another collection, as COLLECTION:PATH.
+	index(t, e, copyDir(t, sampleVault), "w")
+	if _, err := e.Read(bg, mdsearch.ReadRequest{Path: "Notes"}); !strings.Contains(fmt.Sprint(err), "v:a/Notes.md, v:b/Notes.md") {
+		t.Errorf("two collections: %v", err)
 	}
 	for _, p := range []string{"Nope#Part", "x/Sidebar#Pin tabs", "Nope.md#Part"} {
 		if _, err := e.Read(bg, mdsearch.ReadRequest{Path: p}); mdsearch.KindOf(err) != mdsearch.KindNotFound {
