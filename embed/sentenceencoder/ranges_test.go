@@ -135,7 +135,7 @@ func TestRangesMatchCountOnCorpus(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	checked, fast, nonASCII, gaps := 0, 0, 0, 0
 	for i, doc := range docs {
-		if testing.Short() && i%10 != 0 {
+		if testing.Short() && i%10 > 1 { // a note of each kind below
 			continue
 		}
 		var skip [][2]int
