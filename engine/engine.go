@@ -240,17 +240,19 @@ func IndexPath(flag string, getenv func(string) string) (string, error) {
 	return filepath.Join(home, ".local", "share", "mdsearch", "index.db"), nil
 }
 
-// SizeFor sizes chunks for emb: its counter, unless o names one, and a
-// token budget within its window. The engine cuts so for its embedder; a
-// caller that wants the same cut without embedding (keyword-only runs)
-// passes the result as Options.Chunking.
+// SizeFor sizes chunks for emb: its counter, unless o names one, and
+// windows of its own token window, unless o asks for smaller ones. A
+// model that reads 512 tokens or more (a remote one) reads a passage
+// whole rather than in the local model's 128-token pieces. The engine
+// cuts so for its embedder; a caller that wants the same cut without
+// embedding (keyword-only runs) passes the result as Options.Chunking.
 func SizeFor(o chunks.Options, emb embed.Embedder) chunks.Options {
 	if o.Counter == nil {
 		o.Counter = emb
 	}
 	if max := emb.MaxTokens(); max > 0 {
 		if o.MaxTokens <= 0 {
-			o.MaxTokens = min(chunks.DefaultMaxTokens, max)
+			o.MaxTokens = max
 		}
 		o.MaxTokens = min(o.MaxTokens, max)
 	}
