@@ -449,7 +449,7 @@ func (e *Engine) prepareModel(ctx context.Context) (int64, error) {
 		}
 		why = strings.TrimSuffix(why, " (run `mdsearch setup`)") // the hint says it
 		return 0, mdsearch.Errorf(mdsearch.KindUnavailable, "index", e.st.Path(),
-			"run `mdsearch setup`, or choose no embedder (--embedder none) to drop semantic search",
+			"make the embedder available (`mdsearch setup` for the local model, the server for --embedder ollama or openai), or choose no embedder (--embedder none) to drop semantic search",
 			"the index holds vectors of %s, but %s", cur, why)
 	}
 	return 0, nil

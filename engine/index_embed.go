@@ -40,6 +40,9 @@ func (r *run) embed() error {
 		return err
 	}
 	if len(pend) > 0 {
+		if err := r.modelChange(len(pend)); err != nil {
+			return err
+		}
 		if err := e.st.SetMeta(r.ctx, "model", e.emb.ModelID()); err != nil {
 			return err
 		}
@@ -50,6 +53,21 @@ func (r *run) embed() error {
 	r.prog.WindowsToEmbed, r.prog.TokensToEmbed = len(pend), pendingTokens(pend)
 	r.publish()
 	return r.embedAll(pend)
+}
+
+// modelChange says, when this run embeds with another model than the
+// index's, which: its vectors of the other are deleted once every window
+// has one of this, a cost (and for a paid server, a bill) a forgotten
+// setting must not incur unsaid.
+func (r *run) modelChange(windows int) error {
+	had, err := r.e.st.Meta(r.ctx, "model")
+	if err != nil || had == "" || had == r.e.emb.ModelID() {
+		return err
+	}
+	addNotice(&r.stats.Notice, fmt.Sprintf("the embedding model changed from %s to %s: %d windows are embedded "+
+		"with it, and the vectors of %s deleted once all are (index with the settings it was built with to keep them)",
+		had, r.e.emb.ModelID(), windows, had))
+	return nil
 }
 
 // embedded is one Embed call's answer for a batch of pending windows.
