@@ -108,7 +108,7 @@ func followError(path string, err error) error {
 		reason = me.Err.Error()
 	}
 	return mdsearch.Errorf(mdsearch.KindUnavailable, "index", path,
-		"build it again with `mdsearch index DIR --index "+path+"`: this process switches to it",
+		"delete "+path+"-wal and "+path+"-shm where they remain (the deleted index's), then build it again with `mdsearch index DIR --index "+path+"`: this process switches to it",
 		"the index file was deleted or replaced, and the path holds no index it can open now (%s)", reason)
 }
 

@@ -195,8 +195,8 @@ func orphans(abs string) error {
 	for _, suffix := range []string{"-wal", "-shm"} {
 		if _, err := os.Lstat(abs + suffix); err == nil {
 			return mdsearch.Errorf(mdsearch.KindUnavailable, "create index", abs,
-				"stop any mdsearch serve, mcp or watch still using a deleted index here, then delete "+
-					filepath.Base(abs)+"-wal and "+filepath.Base(abs)+"-shm and run this again",
+				"delete "+filepath.Base(abs)+"-wal and "+filepath.Base(abs)+"-shm and run this again (a serve, mcp or watch "+
+					"still using the deleted index keeps what it holds open and switches to the new index)",
 				"%s is here without %s (an index deleted while in use, or after a crash), and SQLite would read it as the new index's",
 				filepath.Base(abs)+suffix, filepath.Base(abs))
 		}
