@@ -13,9 +13,9 @@ import (
 // search (search, serve, mcp): --reranker and friends. A flag that was
 // given wins over its MDSEARCH_RERANKER* variable.
 type rerankerFlags struct {
-	fs              *flag.FlagSet
-	url, model, api string
-	timeout         time.Duration
+	fs                      *flag.FlagSet
+	url, model, api, scores string
+	timeout                 time.Duration
 }
 
 func addRerankerFlags(fs *flag.FlagSet) *rerankerFlags {
@@ -24,6 +24,8 @@ func addRerankerFlags(fs *flag.FlagSet) *rerankerFlags {
 		"(Cohere-style or TEI, e.g. http://127.0.0.1:8012/v1/rerank) [MDSEARCH_RERANKER; key: MDSEARCH_RERANKER_KEY]")
 	fs.StringVar(&f.model, "reranker-model", "", "model `name` sent to the reranker, where it wants one [MDSEARCH_RERANKER_MODEL]")
 	fs.StringVar(&f.api, "reranker-api", "", "reranker `protocol`: auto (default), cohere or tei [MDSEARCH_RERANKER_API]")
+	fs.StringVar(&f.scores, "reranker-scores", "", "the `scale` of the reranker's scores: auto (default: known from the server), "+
+		"logits (llama.cpp with bge-reranker and the like) or probabilities (0–1) [MDSEARCH_RERANKER_SCORES]")
 	fs.DurationVar(&f.timeout, "reranker-timeout", rerank.DefaultTimeout, "longest wait for the reranker; past it the local ranking is shown [MDSEARCH_RERANKER_TIMEOUT]")
 	return f
 }
@@ -36,20 +38,14 @@ func (f *rerankerFlags) open(env *Env) (rerank.Reranker, error) {
 	if strings.TrimSpace(url) == "" {
 		return nil, nil
 	}
-	timeout := f.timeout
-	if s := strings.TrimSpace(env.Getenv("MDSEARCH_RERANKER_TIMEOUT")); s != "" && !flagSet(f.fs, "reranker-timeout") {
-		d, err := parseSeconds(s)
-		if err != nil || d <= 0 {
-			return nil, usagef("MDSEARCH_RERANKER_TIMEOUT=%q: want a duration like 10s or 1m", s)
-		}
-		timeout = d
-	}
-	if timeout <= 0 {
-		return nil, usagef("--reranker-timeout %v: use a positive duration, e.g. 10s", timeout)
+	timeout, err := f.wait(env)
+	if err != nil {
+		return nil, err
 	}
 	rr, err := rerank.New(url, rerank.Options{
 		Model:   model,
 		API:     api,
+		Scores:  f.setting(env, "reranker-scores", f.scores, "MDSEARCH_RERANKER_SCORES"),
 		APIKey:  env.Getenv("MDSEARCH_RERANKER_KEY"),
 		Timeout: timeout,
 	})
@@ -57,6 +53,23 @@ func (f *rerankerFlags) open(env *Env) (rerank.Reranker, error) {
 		return nil, usagef("%v", err)
 	}
 	return rr, nil
+}
+
+// wait is the longest wait for the reranker: the flag's when it was
+// given, else the variable's, else the default.
+func (f *rerankerFlags) wait(env *Env) (time.Duration, error) {
+	timeout := f.timeout
+	if s := strings.TrimSpace(env.Getenv("MDSEARCH_RERANKER_TIMEOUT")); s != "" && !flagSet(f.fs, "reranker-timeout") {
+		d, err := parseSeconds(s)
+		if err != nil || d <= 0 {
+			return 0, usagef("MDSEARCH_RERANKER_TIMEOUT=%q: want a duration like 10s or 1m", s)
+		}
+		timeout = d
+	}
+	if timeout <= 0 {
+		return 0, usagef("--reranker-timeout %v: use a positive duration, e.g. 10s", timeout)
+	}
+	return timeout, nil
 }
 
 // settings are the reranker's URL, model and protocol, each the flag's

@@ -34,10 +34,10 @@ func tomatoReranker(t *testing.T) *httptest.Server {
 	return s
 }
 
-// --reranker and MDSEARCH_RERANKER reach the engine; --no-rerank and an
-// empty --reranker keep the local ranking, and a reranker that is down
-// costs a note, not the search.
-func TestSearchReranker(t *testing.T) {
+// compostIndex indexes three notes that keyword search ranks Alpha,
+// Beta, Gamma for "compost": Gamma alone names the tomatoes.
+func compostIndex(t *testing.T) string {
+	t.Helper()
 	vault := t.TempDir()
 	for name, text := range map[string]string{
 		"Alpha.md": "# Alpha\n\ncompost compost compost, turned weekly.\n",
@@ -52,6 +52,14 @@ func TestSearchReranker(t *testing.T) {
 	if code, _, errOut := runEnv(map[string]string{"MDSEARCH_INDEX": index}, "", "index", "--embedder", "none", vault); code != 0 {
 		t.Fatalf("index: %s", errOut)
 	}
+	return index
+}
+
+// --reranker and MDSEARCH_RERANKER reach the engine; --no-rerank and an
+// empty --reranker keep the local ranking, and a reranker that is down
+// costs a note, not the search.
+func TestSearchReranker(t *testing.T) {
+	index := compostIndex(t)
 	url := tomatoReranker(t).URL + "/v1/rerank"
 	down := httptest.NewServer(http.NotFoundHandler())
 	down.Close()
@@ -99,6 +107,8 @@ func TestRerankerSettingErrors(t *testing.T) {
 		{nil, []string{"--reranker", "http://h", "--reranker-api", "jina"}, `unknown reranker API "jina"`},
 		{map[string]string{"MDSEARCH_RERANKER": "http://h", "MDSEARCH_RERANKER_TIMEOUT": "soon"}, nil, `MDSEARCH_RERANKER_TIMEOUT="soon"`},
 		{nil, []string{"--reranker", "http://h", "--reranker-timeout", "0s"}, "--reranker-timeout 0s"},
+		{nil, []string{"--reranker", "http://h", "--reranker-scores", "raw"}, `unknown reranker score scale "raw"`},
+		{map[string]string{"MDSEARCH_RERANKER": "http://h", "MDSEARCH_RERANKER_SCORES": "sigmoid"}, nil, "MDSEARCH_RERANKER_SCORES"},
 	}
 	for _, tt := range tests {
 		env := map[string]string{"MDSEARCH_INDEX": filepath.Join(t.TempDir(), "none.db")}
@@ -109,5 +119,78 @@ func TestRerankerSettingErrors(t *testing.T) {
 		if code != 2 || !strings.Contains(errOut, tt.want) {
 			t.Errorf("%v %v: exit %d, stderr %q; want 2 mentioning %q", tt.env, tt.args, code, errOut, tt.want)
 		}
+	}
+}
+
+// llamaReranker answers as llama.cpp's server does ({"model", "object":
+// "list", "usage", "results"}, best first), scoring the passages that
+// mention tomatoes hit and the others miss.
+func llamaReranker(t *testing.T, hit, miss float64) *httptest.Server {
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct{ Documents []string }
+		if r.URL.Path != "/v1/rerank" || json.NewDecoder(r.Body).Decode(&req) != nil {
+			http.Error(w, `{"error":{"code":400,"message":"bad request","type":"invalid_request_error"}}`, http.StatusBadRequest)
+			return
+		}
+		var first, rest []string
+		for i, d := range req.Documents {
+			if strings.Contains(d, "tomatoes") {
+				first = append(first, fmt.Sprintf(`{"index":%d,"relevance_score":%g}`, i, hit))
+			} else {
+				rest = append(rest, fmt.Sprintf(`{"index":%d,"relevance_score":%g}`, i, miss))
+			}
+		}
+		fmt.Fprintf(w, `{"model":"bge-reranker-v2-m3","object":"list","usage":{"prompt_tokens":60,"total_tokens":60},"results":[%s]}`,
+			strings.Join(append(first, rest...), ","))
+	}))
+	t.Cleanup(s.Close)
+	return s
+}
+
+// The score shown for a reranked result is the model's output on the
+// server's scale, whatever the other passages scored: llama.cpp's logit
+// 0.9 shows as 71.1 % (it showed 90.0 % when every other passage scored
+// inside 0–1), unless --reranker-scores (MDSEARCH_RERANKER_SCORES) says
+// the server sends probabilities.
+func TestSearchRerankerScores(t *testing.T) {
+	index := compostIndex(t)
+	inside := llamaReranker(t, 0.9, 0.2).URL + "/v1/rerank"
+	outside := llamaReranker(t, 0.9, -1.5).URL + "/v1/rerank"
+	const logit09 = 0.7109 // 1 / (1 + e^-0.9), as the engine rounds it
+	tests := []struct {
+		name string
+		url  string
+		env  map[string]string
+		args []string
+		want float64
+	}{
+		{"others inside 0–1", inside, nil, nil, logit09},
+		{"others outside", outside, nil, nil, logit09},
+		{"logits set", inside, nil, []string{"--reranker-scores", "logits"}, logit09},
+		{"probabilities set", inside, nil, []string{"--reranker-scores", "probabilities"}, 0.9},
+		{"variable", inside, map[string]string{"MDSEARCH_RERANKER_SCORES": "probabilities"}, nil, 0.9},
+		{"flag over variable", inside, map[string]string{"MDSEARCH_RERANKER_SCORES": "probabilities"}, []string{"--reranker-scores", "auto"}, logit09},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env := map[string]string{"MDSEARCH_INDEX": index, "MDSEARCH_RERANKER": tt.url, "MDSEARCH_EMBEDDER": "none"}
+			for k, v := range tt.env {
+				env[k] = v
+			}
+			args := append([]string{"search", "--mode", "keyword", "--json", "-n", "3"}, tt.args...)
+			code, out, errOut := runEnv(env, "", append(args, "compost")...)
+			var resp struct {
+				Results []struct {
+					Path  string
+					Score float64
+				}
+			}
+			if code != 0 || json.Unmarshal([]byte(out), &resp) != nil || len(resp.Results) != 3 {
+				t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+			}
+			if r := resp.Results[0]; r.Path != "Gamma.md" || r.Score != tt.want {
+				t.Errorf("first %s scored %v, want Gamma.md scored %v (stderr %q)", r.Path, r.Score, tt.want, errOut)
+			}
+		})
 	}
 }

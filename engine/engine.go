@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
@@ -156,6 +157,13 @@ func openStore(ctx context.Context, opts Options) (*store.Store, *store.Migratio
 		return st, nil, err
 	case opts.Existing:
 		return store.OpenExisting(ctx, opts.IndexPath)
+	}
+	if _, err := os.Lstat(opts.IndexPath); errors.Is(err, fs.ErrNotExist) {
+		// A new index whose lock file is someone else's would be
+		// refused its first write: refused before it is made.
+		if err := lockUsable(opts.IndexPath); err != nil {
+			return nil, nil, err
+		}
 	}
 	return store.Open(ctx, opts.IndexPath)
 }

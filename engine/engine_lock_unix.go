@@ -75,6 +75,25 @@ func lockIndex(ctx context.Context, indexPath string, wait func(string)) (unlock
 	}, nil
 }
 
+// lockUsable is the error lockIndex would give for a lock file that is
+// not mdsearch's (a symlink, another program's file), or nil, without
+// creating or locking it.
+func lockUsable(indexPath string) error {
+	path := indexPath + ".lock"
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	switch {
+	case errors.Is(err, syscall.ELOOP):
+		return foreignLock(path, "a symlink")
+	case err != nil:
+		return nil // none yet, or unreadable: lockIndex says
+	}
+	defer f.Close()
+	if why := notOurLock(f); why != "" {
+		return foreignLock(path, why)
+	}
+	return nil
+}
+
 // indexBusy reports whether a process holds the index's lock: an index
 // run is writing it now (this process's own run included).
 func indexBusy(indexPath string) bool {

@@ -100,3 +100,30 @@ func TestLockIndexWaits(t *testing.T) {
 		t.Errorf("second holder: %v", err)
 	}
 }
+
+// A new index whose lock file is not mdsearch's is refused before it is
+// made: the run could never write it, and must leave nothing behind.
+func TestNewIndexBesideForeignLock(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "Cargo.lock"), []byte("version = 3\n"), 0o644)
+	os.Symlink(filepath.Join(dir, "victim.txt"), filepath.Join(dir, "sym.db.lock"))
+	for _, name := range []string{"Cargo", "sym.db"} {
+		index := filepath.Join(dir, name)
+		_, err := Open(context.Background(), Options{IndexPath: index})
+		if err == nil || !strings.Contains(err.Error(), "is in the way") {
+			t.Errorf("%s: %v", name, err)
+		}
+		if _, err := os.Lstat(index); !os.IsNotExist(err) {
+			t.Errorf("%s: an index was made beside a lock file not mdsearch's", name)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "Cargo.lock")); string(b) != "version = 3\n" {
+		t.Errorf("Cargo.lock now %q", b)
+	}
+	// An index already there keeps opening: its lock is judged when taken.
+	e, err := Open(context.Background(), Options{IndexPath: filepath.Join(dir, "fine.db")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Close()
+}

@@ -23,9 +23,11 @@
 //
 // Results may come back in any order, and only some of them (top_n):
 // each is placed by its index, and a passage the server left out scores
-// 0. Servers return probabilities or raw logits: when any score falls
-// outside [0, 1], all are mapped through the logistic function (Unit), so
-// a score is always a number from 0 to 1, in the same order.
+// 0. Servers return probabilities or raw logits: Options.Scores names the
+// scale, or in auto mode it is decided per server, never per answer
+// (scale.go), and logits go through the logistic function, so a score is
+// always a number from 0 to 1, in the same order, and one model output
+// always shows as the same score.
 //
 // A search waits for the reranker at most Options.Timeout and never
 // retries: a server that is down costs the reranking, not the answer.

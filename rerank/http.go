@@ -156,30 +156,40 @@ func serverMessage(body []byte) string {
 }
 
 // decode reads the scores of a 200 answer, of either shape, placed by
-// index, and says which shape it was.
+// index and mapped to 0–1, and says which shape it was.
 func (c *client) decode(body []byte, n int) ([]float64, string, error) {
 	var list []ranked
-	shape := TEI
+	shape, known := TEI, ""
 	trimmed := bytes.TrimSpace(body)
 	if len(trimmed) > 0 && trimmed[0] == '{' {
-		var obj struct{ Results []ranked }
+		// Raw: a field of another type than llama.cpp's must not make a
+		// good answer unreadable.
+		var obj struct {
+			Results []ranked
+			Object  json.RawMessage
+			ID      json.RawMessage
+		}
 		if err := json.Unmarshal(trimmed, &obj); err != nil {
 			return nil, "", c.garbage(body, err)
 		}
 		list, shape = obj.Results, Cohere
+		if llamaCpp(obj.Object, obj.ID) {
+			known = Logits
+		}
 	} else if err := json.Unmarshal(trimmed, &list); err != nil {
 		return nil, "", c.garbage(body, err)
 	}
 	if list == nil {
 		return nil, "", c.garbage(body, nil)
 	}
-	scores, err := c.place(list, n)
+	scores, err := c.place(list, n, known)
 	return scores, shape, err
 }
 
-// place puts each score at its document's index, maps them to 0–1 and
-// gives the documents the server left out 0.
-func (c *client) place(list []ranked, n int) ([]float64, error) {
+// place puts each score at its document's index, mapped to 0–1 on the
+// scale known names ("": the server's, see scale), and gives the
+// documents the server left out 0.
+func (c *client) place(list []ranked, n int, known string) ([]float64, error) {
 	got := make([]float64, 0, len(list))
 	at := make([]int, 0, len(list))
 	seen := make([]bool, n)
@@ -194,8 +204,12 @@ func (c *client) place(list []ranked, n int) ([]float64, error) {
 		seen[*i] = true
 		got, at = append(got, *s), append(at, *i)
 	}
+	unit, err := c.scale(got, known)
+	if err != nil {
+		return nil, err
+	}
 	scores := make([]float64, n)
-	for j, s := range Unit(got) {
+	for j, s := range unit {
 		scores[at[j]] = s
 	}
 	return scores, nil

@@ -3,11 +3,11 @@ package rerank
 import (
 	"context"
 	"fmt"
-	"math"
 	"net/http"
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mdsearch/mdsearch"
@@ -15,7 +15,8 @@ import (
 
 // Reranker scores documents against a query; higher is more relevant.
 type Reranker interface {
-	// Rerank returns one score per doc, in order.
+	// Rerank returns one score per doc, in order, each 0–1 and on one
+	// scale for the server: a doc's score never depends on the others'.
 	Rerank(ctx context.Context, query string, docs []string) ([]float64, error)
 	// Name is for notices, e.g. "reranker http://127.0.0.1:8012/v1/rerank".
 	Name() string
@@ -26,6 +27,13 @@ const (
 	Auto   = "auto"   // decided from the URL and the server's answers
 	Cohere = "cohere" // {"query", "documents"} → {"results": [{"index", "relevance_score"}]}
 	TEI    = "tei"    // {"query", "texts"} → [{"index", "score"}]
+)
+
+// Scales a server's scores are on (Options.Scores); Auto decides from
+// the answers (scale.go).
+const (
+	Logits        = "logits"        // a cross-encoder's raw output: mapped through the logistic function
+	Probabilities = "probabilities" // 0–1 already: shown as they are
 )
 
 // Defaults.
@@ -42,6 +50,7 @@ type Options struct {
 	APIKey  string        // sent as "Authorization: Bearer KEY" when set
 	Timeout time.Duration // per Rerank call; 0 is DefaultTimeout
 	API     string        // Auto (when empty), Cohere or TEI
+	Scores  string        // Auto (when empty), Logits or Probabilities
 	Client  *http.Client  // nil: a client of its own
 }
 
@@ -52,6 +61,12 @@ type client struct {
 
 	mu  sync.Mutex
 	api string // Auto until an answer decides it
+
+	// sawLogits: with Scores Auto, this server has sent a score outside
+	// 0–1, so its scores are read as logits from then on. One client
+	// serves a process's searches, so this is kept per server, for the
+	// life of the process.
+	sawLogits atomic.Bool
 }
 
 // New checks rawURL and opts and returns the HTTP client. It does not
@@ -67,6 +82,14 @@ func New(rawURL string, opts Options) (Reranker, error) {
 	case Auto, Cohere, TEI:
 	default:
 		return bad("use auto, cohere or tei (--reranker-api, MDSEARCH_RERANKER_API)", "unknown reranker API %q", opts.API)
+	}
+	opts.Scores = strings.ToLower(strings.TrimSpace(opts.Scores))
+	switch opts.Scores {
+	case "":
+		opts.Scores = Auto
+	case Auto, Logits, Probabilities:
+	default:
+		return bad("use auto, logits or probabilities (--reranker-scores, MDSEARCH_RERANKER_SCORES)", "unknown reranker score scale %q", opts.Scores)
 	}
 	endpoint, err := endpointOf(rawURL)
 	if err != nil {
@@ -128,8 +151,9 @@ func (c *client) decide(api string) {
 	}
 }
 
-// Rerank asks the server to score docs against query. Scores are 0–1
-// (see Unit); a doc the server left out scores 0.
+// Rerank asks the server to score docs against query. Scores are 0–1,
+// read on the server's scale (scale.go); a doc the server left out
+// scores 0.
 func (c *client) Rerank(ctx context.Context, query string, docs []string) ([]float64, error) {
 	if len(docs) == 0 {
 		return []float64{}, nil
@@ -152,20 +176,4 @@ func (c *client) Rerank(ctx context.Context, query string, docs []string) ([]flo
 	}
 	c.decide(shape)
 	return scores, nil
-}
-
-// Unit maps scores to 0–1 in place, keeping their order: when any is
-// outside [0, 1] (a cross-encoder's raw logits) every one goes through the
-// logistic function; probabilities are left as they are.
-func Unit(scores []float64) []float64 {
-	raw := false
-	for _, s := range scores {
-		raw = raw || s < 0 || s > 1
-	}
-	if raw {
-		for i, s := range scores {
-			scores[i] = 1 / (1 + math.Exp(-s))
-		}
-	}
-	return scores
 }

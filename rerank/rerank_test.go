@@ -285,6 +285,8 @@ func TestNew(t *testing.T) {
 		{"", Options{}, "MDSEARCH_RERANKER"},
 		{"http://h/rerank", Options{API: "jina"}, `unknown reranker API "jina"`},
 		{"http://h/rerank", Options{Timeout: -time.Second}, "negative timeout"},
+		{"http://h/rerank", Options{Scores: "sigmoid"}, `unknown reranker score scale "sigmoid" (use auto, logits or probabilities (--reranker-scores`},
+		{"http://h/rerank", Options{Scores: " Logits "}, "reranker http://h/rerank"},
 	}
 	for _, tt := range tests {
 		r, err := New(tt.url, tt.opts)
