@@ -80,6 +80,26 @@ func (f *rerankerFlags) settings(env *Env) (url, model, api string) {
 		f.setting(env, "reranker-api", f.api, "MDSEARCH_RERANKER_API")
 }
 
+// key is every setting that decides a reranked answer, for settingsKey:
+// the scale changes the scores shown, and the wait whether there are any
+// (a search must not take an answer reranked under another timeout). The
+// key itself is left out: it decides nothing a served answer would hide.
+func (f *rerankerFlags) key(env *Env) []any {
+	url, model, api := f.settings(env)
+	if strings.TrimSpace(url) == "" {
+		return []any{url} // no reranker: its other settings do nothing
+	}
+	scores := strings.ToLower(strings.TrimSpace(f.setting(env, "reranker-scores", f.scores, "MDSEARCH_RERANKER_SCORES")))
+	if scores == "" {
+		scores = rerank.Auto
+	}
+	wait := env.Getenv("MDSEARCH_RERANKER_TIMEOUT") // as typed where it is bad: open says so
+	if d, err := f.wait(env); err == nil {
+		wait = d.String()
+	}
+	return []any{url, model, api, scores, wait}
+}
+
 // setting is the flag's value when it was given, else the variable's.
 func (f *rerankerFlags) setting(env *Env, flagName, value, variable string) string {
 	if flagSet(f.fs, flagName) {

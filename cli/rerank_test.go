@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"flag"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -192,5 +193,50 @@ func TestSearchRerankerScores(t *testing.T) {
 				t.Errorf("first %s scored %v, want Gamma.md scored %v (stderr %q)", r.Path, r.Score, tt.want, errOut)
 			}
 		})
+	}
+}
+
+// A search asks a running serve only where the reranker would answer as
+// its own would: the same URL, model, protocol, score scale and wait.
+func TestSettingsKeyReranker(t *testing.T) {
+	const url = "http://127.0.0.1:8012/v1/rerank"
+	key := func(env map[string]string, args ...string) string {
+		fs := flag.NewFlagSet("search", flag.ContinueOnError)
+		ef := addSearchFlags(fs)
+		ef.reranker = addRerankerFlags(fs)
+		if err := fs.Parse(args); err != nil {
+			t.Fatal(err)
+		}
+		return settingsKey(&Env{Getenv: func(k string) string { return env[k] }}, ef)
+	}
+	with := map[string]string{"MDSEARCH_RERANKER": url}
+	tests := []struct {
+		name   string
+		env    map[string]string
+		args   []string
+		served bool // the serve started with with and no flags answers
+	}{
+		{"same", with, nil, true},
+		{"the default wait given", with, []string{"--reranker-timeout", "10s"}, true},
+		{"the default wait in seconds", map[string]string{"MDSEARCH_RERANKER": url, "MDSEARCH_RERANKER_TIMEOUT": "10"}, nil, true},
+		{"a shorter wait", with, []string{"--reranker-timeout", "1ms"}, false},
+		{"a longer wait", map[string]string{"MDSEARCH_RERANKER": url, "MDSEARCH_RERANKER_TIMEOUT": "30s"}, nil, false},
+		{"a bad wait", map[string]string{"MDSEARCH_RERANKER": url, "MDSEARCH_RERANKER_TIMEOUT": "soon"}, nil, false},
+		{"auto given", with, []string{"--reranker-scores", "AUTO"}, true},
+		{"another scale", with, []string{"--reranker-scores", "logits"}, false},
+		{"another scale by variable", map[string]string{"MDSEARCH_RERANKER": url, "MDSEARCH_RERANKER_SCORES": "probabilities"}, nil, false},
+		{"another model", with, []string{"--reranker-model", "bge"}, false},
+		{"no reranker", nil, nil, false},
+		{"a key", map[string]string{"MDSEARCH_RERANKER": url, "MDSEARCH_RERANKER_KEY": "k"}, nil, true},
+	}
+	serve := key(with)
+	for _, tt := range tests {
+		if got := key(tt.env, tt.args...) == serve; got != tt.served {
+			t.Errorf("%s: the serve answers %v, want %v", tt.name, got, tt.served)
+		}
+	}
+	// Without a reranker its other settings do nothing.
+	if key(nil) != key(map[string]string{"MDSEARCH_RERANKER_TIMEOUT": "1ms"}, "--reranker-scores", "logits") {
+		t.Error("the wait and scale of no reranker changed the key")
 	}
 }

@@ -54,15 +54,15 @@ func rendezvousPath(env *Env, index string) string {
 
 // settingsKey digests what decides a search's answer besides the index,
 // the request and the build: the embedder and the reranker, as the flags
-// and environment give them (keys and timeouts aside). Two processes of
-// one build with the same key give the same answers.
+// and environment give them (keys and the embedder's timeouts aside; the
+// reranker's timeout decides whether an answer is reranked). Two
+// processes of one build with the same key give the same answers.
 func settingsKey(env *Env, ef *engineFlags) string {
 	c := ef.embedder.cfg
 	parts := []any{c.Provider, c.URL, c.Model, c.Dim, c.Precision, c.MaxTokens, c.LibPath, c.ModelDir,
 		env.Getenv(assets.EnvHome)}
 	if r := ef.reranker; r != nil {
-		url, model, api := r.settings(env)
-		parts = append(parts, url, model, api)
+		parts = append(parts, r.key(env)...)
 	}
 	b, _ := json.Marshal(parts)
 	h := sha256.Sum256(b)

@@ -69,6 +69,7 @@ func searchSettings(env *Env) string {
 // whenever anything about that server is in doubt.
 func TestServedSearch(t *testing.T) {
 	const instance = "0123abcd"
+	reranking := map[string]string{"MDSEARCH_RERANKER": "http://127.0.0.1:9/v1/rerank"}
 	index := filepath.Join(t.TempDir(), "index.db")
 	for _, tc := range []struct {
 		name    string
@@ -92,6 +93,12 @@ func TestServedSearch(t *testing.T) {
 		{name: "server error", status: http.StatusServiceUnavailable, asked: true},
 		{name: "turned off", env: map[string]string{"MDSEARCH_NO_SERVE": "1"}},
 		{name: "token set", env: map[string]string{"MDSEARCH_TOKEN": "0123456789abcdef"}, asked: true, answers: true},
+		// The serve reranks with MDSEARCH_RERANKER's defaults: a search that
+		// would wait another time, or read another scale, answers itself.
+		{name: "the reranker's settings", env: reranking, args: []string{"--reranker-timeout", "10s", "--reranker-scores", "auto"},
+			asked: true, answers: true},
+		{name: "another reranker timeout", env: reranking, args: []string{"--reranker-timeout", "1ms"}},
+		{name: "another reranker scale", env: reranking, args: []string{"--reranker-scores", "logits"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			home := t.TempDir()
