@@ -29,6 +29,27 @@ type Embedder interface {
 	ModelID() string
 }
 
+// Querier is an optional Embedder method for a search's query. A person
+// waits on a search, so an embedder whose calls can hang or be retried
+// for minutes (a server) answers a query on a short budget of its own;
+// Embed, which indexing calls, may wait patiently.
+type Querier interface {
+	EmbedQuery(ctx context.Context, text string) ([]float32, error)
+}
+
+// Query is text's vector: e's EmbedQuery when it is a Querier, else
+// Embed's one vector (nil if it returned another number).
+func Query(ctx context.Context, e Embedder, text string) ([]float32, error) {
+	if q, ok := e.(Querier); ok {
+		return q.EmbedQuery(ctx, text)
+	}
+	vecs, err := e.Embed(ctx, []string{text})
+	if err != nil || len(vecs) != 1 {
+		return nil, err
+	}
+	return vecs[0], nil
+}
+
 // Concurrent is an Embedder that runs several Embed calls side by side to
 // advantage and is safe for concurrent use. While it indexes, the engine
 // keeps Concurrency calls in flight and one more, so the embedder has the

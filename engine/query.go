@@ -585,15 +585,16 @@ func dropGone(ctx context.Context, rd *store.Reader, snap *snapshot, hits []hit)
 	return out, nil
 }
 
+// embedQuery embeds the query on a search's budget (embed.Query).
 func (e *Engine) embedQuery(ctx context.Context, q string) ([]float32, error) {
-	vecs, err := e.emb.Embed(ctx, []string{q})
+	vec, err := embed.Query(ctx, e.emb, q)
 	if err != nil {
 		return nil, embedError(e.emb.ModelID(), err)
 	}
-	if len(vecs) != 1 || len(vecs[0]) != e.emb.Dim() {
+	if vec == nil || len(vec) != e.emb.Dim() {
 		return nil, mdsearch.Errorf(mdsearch.KindInternal, "embed", e.emb.ModelID(), "", "model returned no usable query vector")
 	}
-	return vecs[0], nil
+	return vec, nil
 }
 
 func sortHits(h []hit) {

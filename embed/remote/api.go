@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
-
-	"github.com/mdsearch/mdsearch"
 )
 
 // Both APIs take the same request: {"model": ..., "input": [...]}.
@@ -46,11 +44,11 @@ func (e *Embedder) decode(body []byte, n int) ([][]float32, error) {
 		return nil, err
 	}
 	if len(vecs) != n {
-		return nil, e.fail(mdsearch.KindUnavailable, "", "asked for %d embeddings, the server returned %d", n, len(vecs))
+		return nil, e.fail(NotEmbeddings, "", "asked for %d embeddings, the server returned %d", n, len(vecs))
 	}
 	for i, v := range vecs {
 		if len(v) == 0 {
-			return nil, e.fail(mdsearch.KindUnavailable, "", "the server returned an empty vector for text %d of the batch", i+1)
+			return nil, e.fail(NotEmbeddings, "", "the server returned an empty vector for text %d of the batch", i+1)
 		}
 	}
 	return vecs, nil
@@ -78,12 +76,12 @@ func (e *Embedder) decodeOpenAI(body []byte, n int) ([][]float32, error) {
 		return nil, e.garbage(body, nil)
 	}
 	if len(r.Data) != n {
-		return nil, e.fail(mdsearch.KindUnavailable, "", "asked for %d embeddings, the server returned %d", n, len(r.Data))
+		return nil, e.fail(NotEmbeddings, "", "asked for %d embeddings, the server returned %d", n, len(r.Data))
 	}
 	vecs := make([][]float32, n)
 	for _, d := range r.Data {
 		if d.Index == nil || *d.Index < 0 || *d.Index >= n || vecs[*d.Index] != nil {
-			return nil, e.fail(mdsearch.KindUnavailable, "",
+			return nil, e.fail(NotEmbeddings, "",
 				"the server's answer has a missing, repeated or out-of-range index (%s) for %d inputs", indexText(d.Index), n)
 		}
 		vecs[*d.Index] = d.Embedding
@@ -102,9 +100,9 @@ func (e *Embedder) garbage(body []byte, err error) error {
 	if err != nil {
 		what = "invalid JSON (" + err.Error() + ")"
 	}
-	return e.fail(mdsearch.KindUnavailable,
-		"is --embed-url an "+apiTitle(e.opts.API)+" server? mdsearch posts to "+e.endpoint,
-		"the server answered with %s; the body starts %s", what, strconv.Quote(clip(strings.TrimSpace(string(body)), 120)))
+	return e.fail(NotEmbeddings,
+		"is --embed-url an "+apiTitle(e.opts.API)+" server? mdsearch posts to "+e.shown,
+		"the server answered with %s; the body starts %s", what, strconv.Quote(clip(e.mask(strings.TrimSpace(string(body))), 120)))
 }
 
 func indexText(i *int) string {

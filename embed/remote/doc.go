@@ -6,7 +6,11 @@
 // answer when not given), and L2-normalises the vectors. Requests that fail
 // with 429, a 5xx status, a timeout or a network error are retried with
 // exponential backoff and jitter, honouring Retry-After; the context is
-// checked between batches and during waits.
+// checked between batches and during waits. A search's query
+// (EmbedQuery) gets QueryTimeout in all instead, with one quick retry if
+// it fits: a person waits on it, and keyword results are better than a
+// search that hangs for minutes. Errors say what failed by kind (CauseOf),
+// and text from the server's answers never shows the API key.
 //
 // Embed is safe for concurrent use. While indexing, the engine keeps
 // Parallel calls and one more in flight (embed.Concurrent), so a server

@@ -5,14 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"net"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/internal/httpjson"
 )
 
@@ -27,23 +25,25 @@ type attemptError struct {
 	retryAfter time.Duration // from a Retry-After header; 0 if none
 }
 
-// post sends body as JSON, retrying what may be transient, and returns
-// the body of the 200 answer.
-func (e *Embedder) post(ctx context.Context, body []byte) ([]byte, error) {
-	attempts := 1 + max(e.opts.Retries, 0)
+// post sends body as JSON under policy p, retrying what may be
+// transient, and returns the body of the 200 answer.
+func (e *Embedder) post(ctx context.Context, p policy, body []byte) ([]byte, error) {
+	attempts := 1 + max(p.retries, 0)
 	var last *attemptError
 	for try := 0; try < attempts; try++ {
 		if try > 0 {
-			wait := e.backoff(try, last.retryAfter)
-			if last.retryAfter > e.opts.MaxBackoff {
-				return nil, e.fail(mdsearch.KindUnavailable, "try again later",
-					"%v; the server asks to wait %v", last.err, last.retryAfter)
+			if last.retryAfter > min(p.maxWait, p.left()) {
+				return nil, amend(last.err, "the server asks to wait %v", last.retryAfter)
+			}
+			wait := p.wait(try, last.retryAfter)
+			if wait+minAttempt > p.left() { // no room for another answer
+				return nil, gaveUp(last.err, try)
 			}
 			if err := sleep(ctx, wait); err != nil {
 				return nil, err
 			}
 		}
-		out, aerr := e.once(ctx, body)
+		out, aerr := e.once(ctx, p, body)
 		if aerr == nil {
 			return out, nil
 		}
@@ -61,33 +61,6 @@ func (e *Embedder) post(ctx context.Context, body []byte) ([]byte, error) {
 	return nil, gaveUp(last.err, attempts)
 }
 
-// gaveUp adds the number of attempts to err's message.
-func gaveUp(err error, attempts int) error {
-	if attempts < 2 {
-		return err
-	}
-	if me, ok := err.(*mdsearch.Error); ok {
-		c := *me
-		c.Err = fmt.Errorf("%w; gave up after %d attempts", me.Err, attempts)
-		return &c
-	}
-	return fmt.Errorf("%w; gave up after %d attempts", err, attempts)
-}
-
-// backoff is the wait before attempt try (1-based among retries): the
-// server's Retry-After if it sent one, else Backoff doubled per retry,
-// capped at MaxBackoff, with the upper half jittered so clients spread out.
-func (e *Embedder) backoff(try int, retryAfter time.Duration) time.Duration {
-	if retryAfter > 0 {
-		return retryAfter
-	}
-	d := e.opts.Backoff << (try - 1)
-	if d > e.opts.MaxBackoff || d <= 0 {
-		d = e.opts.MaxBackoff
-	}
-	return d/2 + rand.N(d/2+1)
-}
-
 // sleep waits d or until ctx is done.
 func sleep(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)
@@ -100,37 +73,50 @@ func sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// once makes one request under the per-request timeout.
-func (e *Embedder) once(ctx context.Context, body []byte) ([]byte, *attemptError) {
-	ctx, cancel := context.WithTimeout(ctx, e.opts.Timeout)
+// once makes one request under p's per-request timeout and deadline.
+func (e *Embedder) once(ctx context.Context, p policy, body []byte) ([]byte, *attemptError) {
+	ctx, cancel := context.WithTimeout(ctx, p.timeout)
 	defer cancel()
+	if !p.deadline.IsZero() {
+		var stop context.CancelFunc
+		ctx, stop = context.WithDeadline(ctx, p.deadline)
+		defer stop()
+	}
 	resp, data, err := httpjson.Post(ctx, e.opts.Client, e.endpoint, e.opts.APIKey, body, maxBody)
 	if err != nil {
-		return nil, e.transportError(ctx, err)
+		return nil, e.transportError(ctx, p, err)
 	}
 	if len(data) > maxBody {
-		return nil, &attemptError{err: e.fail(mdsearch.KindUnavailable, "lower the batch size (MDSEARCH_EMBED_BATCH)",
+		return nil, &attemptError{err: e.fail(Failing, "lower the batch size (MDSEARCH_EMBED_BATCH)",
 			"the answer is over %d MB", maxBody>>20)}
 	}
 	if resp.StatusCode == http.StatusOK {
 		return data, nil
 	}
-	return nil, e.statusError(resp, data)
+	return nil, e.statusError(resp, data, p)
 }
 
-// transportError explains a request that got no answer.
-func (e *Embedder) transportError(ctx context.Context, err error) *attemptError {
+// transportError explains a request that got no answer. A search's
+// query is not retried after one: its budget is spent, or the server is
+// not there.
+func (e *Embedder) transportError(ctx context.Context, p policy, err error) *attemptError {
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return &attemptError{retry: true, err: e.fail(mdsearch.KindUnavailable,
+		if p.query {
+			return &attemptError{err: e.fail(NoAnswer,
+				"raise MDSEARCH_EMBED_QUERY_TIMEOUT if the server is only slow, as while it loads the model",
+				"the server did not answer within %v, the time a search waits for its query's vector", e.opts.QueryTimeout)}
+		}
+		return &attemptError{retry: true, err: e.fail(NoAnswer,
 			"raise MDSEARCH_EMBED_TIMEOUT or lower MDSEARCH_EMBED_BATCH",
-			"no answer within %v", e.opts.Timeout)}
+			"no answer within %v", p.timeout)}
 	}
 	hint := "check that the server runs and --embed-url (MDSEARCH_EMBED_URL) points at it"
 	if e.opts.API == Ollama {
 		hint = "start Ollama (`ollama serve`), or point --embed-url (MDSEARCH_EMBED_URL) at it"
 	}
 	var op *net.OpError
-	return &attemptError{retry: true, dial: errors.As(err, &op) && op.Op == "dial", err: e.fail(mdsearch.KindUnavailable, hint,
+	dial := errors.As(err, &op) && op.Op == "dial"
+	return &attemptError{retry: !(p.query && dial), dial: dial, err: e.fail(NoAnswer, hint,
 		"cannot reach the %s server: %v", e.opts.API, unwrapURL(err))}
 }
 
@@ -143,46 +129,49 @@ func unwrapURL(err error) error {
 }
 
 // statusError explains a non-200 answer; 429 and 5xx may be retried.
-func (e *Embedder) statusError(resp *http.Response, body []byte) *attemptError {
+func (e *Embedder) statusError(resp *http.Response, body []byte, p policy) *attemptError {
 	code := resp.StatusCode
-	msg := serverMessage(body)
+	msg := e.serverMessage(body)
 	ae := &attemptError{retry: code == http.StatusTooManyRequests || code >= 500}
 	if ae.retry {
 		ae.retryAfter = parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
 	}
-	hint := ""
+	hint, cause := "", Refused
 	switch {
 	case code == http.StatusUnauthorized || code == http.StatusForbidden:
-		hint = "set MDSEARCH_EMBED_API_KEY (or OPENAI_API_KEY) to a valid key"
+		hint, cause = "set MDSEARCH_EMBED_API_KEY (or OPENAI_API_KEY) to a valid key", KeyRefused
 	case code == http.StatusNotFound && strings.Contains(msg, "model"):
-		hint = "check --embed-model (MDSEARCH_EMBED_MODEL)"
+		hint, cause = "check --embed-model (MDSEARCH_EMBED_MODEL)", NoSuchModel
 		if e.opts.API == Ollama {
 			hint = "run `ollama pull " + e.opts.Model + "`, or pick another --embed-model"
 		}
 	case code == http.StatusNotFound || code == http.StatusMethodNotAllowed:
-		hint = fmt.Sprintf("is --embed-url an %s server? mdsearch posts to %s", apiTitle(e.opts.API), e.endpoint)
+		hint, cause = fmt.Sprintf("is --embed-url an %s server? mdsearch posts to %s", apiTitle(e.opts.API), e.shown), NotEmbeddings
+	case code == http.StatusTooManyRequests && p.query:
+		hint, cause = "the server is rate-limiting; try again later", Busy
 	case code == http.StatusTooManyRequests:
-		hint = "the server is rate-limiting; lower MDSEARCH_EMBED_BATCH or try again later"
+		hint, cause = "the server is rate-limiting; lower MDSEARCH_EMBED_BATCH or try again later", Busy
 	case code >= 500:
-		hint = "the server failed; check its logs"
+		hint, cause = "the server failed; check its logs", Failing
 	}
-	ae.err = e.fail(mdsearch.KindUnavailable, hint, "the server answered %s: %s", resp.Status, msg)
+	ae.err = e.fail(cause, hint, "the server answered %s: %s", resp.Status, msg)
 	return ae
 }
 
 // serverMessage pulls the error text out of an Ollama ({"error": "..."})
 // or OpenAI ({"error": {"message": "..."}}) error body, else shows the
-// start of the body.
-func serverMessage(body []byte) string {
+// start of the body; the API key is masked before the body is cut, so
+// no part of it shows.
+func (e *Embedder) serverMessage(body []byte) string {
 	var withText struct{ Error string }
 	var withObject struct{ Error struct{ Message string } }
 	switch {
 	case json.Unmarshal(body, &withText) == nil && withText.Error != "":
-		return withText.Error
+		return e.mask(withText.Error)
 	case json.Unmarshal(body, &withObject) == nil && withObject.Error.Message != "":
-		return withObject.Error.Message
+		return e.mask(withObject.Error.Message)
 	}
-	if s := strings.TrimSpace(string(body)); s != "" {
+	if s := e.mask(strings.TrimSpace(string(body))); s != "" {
 		return strconv.Quote(clip(s, 200))
 	}
 	return "(empty body)"

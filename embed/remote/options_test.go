@@ -79,29 +79,38 @@ func TestParseRetryAfter(t *testing.T) {
 
 func TestBackoffGrowsWithJitter(t *testing.T) {
 	e, _ := New(Options{API: Ollama, Backoff: 100 * time.Millisecond, MaxBackoff: time.Second})
+	p := e.indexPolicy()
 	for try, max := range []time.Duration{100, 200, 400, 800, 1000, 1000} {
 		max *= time.Millisecond
 		for range 50 {
-			if d := e.backoff(try+1, 0); d < max/2 || d > max {
+			if d := p.wait(try+1, 0); d < max/2 || d > max {
 				t.Fatalf("retry %d waited %v; want within [%v, %v]", try+1, d, max/2, max)
 			}
 		}
 	}
-	if d := e.backoff(1, 3*time.Second); d != 3*time.Second {
+	if d := p.wait(1, 3*time.Second); d != 3*time.Second {
 		t.Errorf("Retry-After 3s gave %v", d)
 	}
 }
 
 func TestServerMessage(t *testing.T) {
+	e, _ := New(Options{API: OpenAI, URL: "http://h/v1", APIKey: "sk-secret-123"})
 	tests := []struct{ body, want string }{
 		{`{"error":"model not found"}`, "model not found"},
 		{`{"error":{"message":"bad key","type":"x"}}`, "bad key"},
 		{"Bad Gateway\n", `"Bad Gateway"`},
 		{"", "(empty body)"},
 		{strings.Repeat("é", 300), `"` + strings.Repeat("é", 100) + `…"`},
+		// The key is masked wherever the server echoes it, and before the
+		// body is cut, so no part of it shows.
+		{`{"error":{"message":"Incorrect API key provided: sk-secret-123"}}`, "Incorrect API key provided: ***"},
+		{`{"error":"bad token sk-secret-123"}`, "bad token ***"},
+		{"Unauthorized: Bearer sk-secret-123\n", `"Unauthorized: Bearer ***"`},
+		{strings.Repeat("x", 190) + "sk-secret-123", `"` + strings.Repeat("x", 190) + `***"`},
+		{strings.Repeat("x", 195) + "sk-secret-123", `"` + strings.Repeat("x", 195) + `***"`},
 	}
 	for _, tt := range tests {
-		if got := serverMessage([]byte(tt.body)); got != tt.want {
+		if got := e.serverMessage([]byte(tt.body)); got != tt.want {
 			t.Errorf("serverMessage(%.20q) = %q; want %q", tt.body, got, tt.want)
 		}
 	}

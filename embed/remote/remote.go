@@ -6,6 +6,7 @@ import (
 	"math"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -26,30 +27,34 @@ const (
 
 // Defaults for zero Options fields.
 const (
-	DefaultOllamaURL   = "http://localhost:11434"
-	DefaultOllamaModel = "nomic-embed-text"
-	DefaultOpenAIModel = "text-embedding-3-small"
-	DefaultBatchSize   = 32
-	DefaultMaxTokens   = 512
-	DefaultTimeout     = 60 * time.Second
-	DefaultRetries     = 4
-	DefaultBackoff     = 500 * time.Millisecond
-	DefaultMaxBackoff  = 30 * time.Second
+	DefaultOllamaURL    = "http://localhost:11434"
+	DefaultOllamaModel  = "nomic-embed-text"
+	DefaultOpenAIModel  = "text-embedding-3-small"
+	DefaultBatchSize    = 32
+	DefaultMaxTokens    = 512
+	DefaultTimeout      = 60 * time.Second
+	DefaultQueryTimeout = 5 * time.Second
+	DefaultRetries      = 4
+	DefaultBackoff      = 500 * time.Millisecond
+	DefaultMaxBackoff   = 30 * time.Second
 )
 
 // Options configure an Embedder. Zero fields take the defaults above.
 type Options struct {
-	API        API
-	URL        string // server base URL; required for OpenAI, e.g. http://localhost:8080/v1
-	Model      string
-	APIKey     string        // sent as "Authorization: Bearer KEY" when set
-	Dim        int           // expected dimension; 0 learns it from the first answer
-	BatchSize  int           // texts per request
-	MaxTokens  int           // the model's window, by EstimateTokens
-	Timeout    time.Duration // per request, retries excluded
-	Retries    int           // extra attempts after a retryable failure; negative means none
-	Backoff    time.Duration // first retry delay; it doubles each time, with jitter
-	MaxBackoff time.Duration // longest wait; a longer Retry-After fails at once
+	API       API
+	URL       string // server base URL; required for OpenAI, e.g. http://localhost:8080/v1
+	Model     string
+	APIKey    string        // sent as "Authorization: Bearer KEY" when set
+	Dim       int           // expected dimension; 0 learns it from the first answer
+	BatchSize int           // texts per request
+	MaxTokens int           // the model's window, by EstimateTokens
+	Timeout   time.Duration // per request, retries excluded
+	// QueryTimeout bounds EmbedQuery, a search's query, in all: its
+	// request, a probe and a retry together.
+	QueryTimeout time.Duration
+	Retries      int           // extra attempts after a retryable failure; negative means none
+	Backoff      time.Duration // first retry delay; it doubles each time, with jitter
+	MaxBackoff   time.Duration // longest wait; a longer Retry-After fails at once
 	// Parallel is how many Embed calls the server is asked to work on at
 	// once while indexing; default 1. The engine keeps one call more in
 	// flight, so the server has the next request while the last answer is
@@ -62,6 +67,8 @@ type Options struct {
 type Embedder struct {
 	opts      Options
 	endpoint  string
+	shown     string // endpoint for messages: a password in the URL is not printed
+	indexed   string // the index's model ID the dimension was taken from (TakeDim), if it was
 	dim       atomic.Int64
 	truncated atomic.Int64
 }
@@ -69,13 +76,17 @@ type Embedder struct {
 var (
 	_ embed.Embedder   = (*Embedder)(nil)
 	_ embed.Concurrent = (*Embedder)(nil)
+	_ embed.Querier    = (*Embedder)(nil)
 )
+
+// probeText is what Probe embeds: short, and never blank.
+const probeText = "mdsearch dimension probe"
 
 // New checks opts and fills in defaults. It does not contact the server;
 // Probe does.
 func New(opts Options) (*Embedder, error) {
 	bad := func(hint, format string, args ...any) (*Embedder, error) {
-		return nil, mdsearch.Errorf(mdsearch.KindInvalid, "embed", opts.URL, hint, format, args...)
+		return nil, mdsearch.Errorf(mdsearch.KindInvalid, "embed", redact(opts.URL), hint, format, args...)
 	}
 	switch opts.API {
 	case Ollama:
@@ -90,11 +101,11 @@ func New(opts Options) (*Embedder, error) {
 	default:
 		return bad(`use "ollama" or "openai"`, "unknown embedding API %q", opts.API)
 	}
-	endpoint, err := endpointOf(opts.API, opts.URL)
+	endpoint, shown, err := endpointOf(opts.API, opts.URL)
 	if err != nil {
 		return bad("give a URL like http://host:port", "bad embedding server URL: %v", err)
 	}
-	if opts.Dim < 0 || opts.BatchSize < 0 || opts.MaxTokens < 0 || opts.Timeout < 0 || opts.Parallel < 0 {
+	if opts.Dim < 0 || opts.BatchSize < 0 || opts.MaxTokens < 0 || opts.Timeout < 0 || opts.QueryTimeout < 0 || opts.Parallel < 0 {
 		return bad("", "negative dimension, batch size, max tokens, timeout or parallel requests")
 	}
 	opts.BatchSize = orInt(opts.BatchSize, DefaultBatchSize)
@@ -102,6 +113,9 @@ func New(opts Options) (*Embedder, error) {
 	opts.MaxTokens = orInt(opts.MaxTokens, DefaultMaxTokens)
 	if opts.Timeout == 0 {
 		opts.Timeout = DefaultTimeout
+	}
+	if opts.QueryTimeout == 0 {
+		opts.QueryTimeout = DefaultQueryTimeout
 	}
 	if opts.Retries == 0 {
 		opts.Retries = DefaultRetries
@@ -115,20 +129,21 @@ func New(opts Options) (*Embedder, error) {
 	if opts.Client == nil {
 		opts.Client = &http.Client{}
 	}
-	e := &Embedder{opts: opts, endpoint: endpoint}
+	e := &Embedder{opts: opts, endpoint: endpoint, shown: shown}
 	e.dim.Store(int64(opts.Dim))
 	return e, nil
 }
 
-// endpointOf turns a base URL into the embedding endpoint. A URL that
-// already names the endpoint is kept.
-func endpointOf(api API, base string) (string, error) {
+// endpointOf turns a base URL into the embedding endpoint, and that
+// endpoint as messages show it, without a password. A URL that already
+// names the endpoint is kept.
+func endpointOf(api API, base string) (endpoint, shown string, err error) {
 	u, err := url.Parse(base)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return "", fmt.Errorf("%q is not an http(s) URL", base)
+		return "", "", fmt.Errorf("%q is not an http(s) URL", u.Redacted())
 	}
 	p := strings.TrimRight(u.Path, "/")
 	switch {
@@ -141,7 +156,15 @@ func endpointOf(api API, base string) (string, error) {
 		p += "/v1/embeddings"
 	}
 	u.Path = p
-	return u.String(), nil
+	return u.String(), u.Redacted(), nil
+}
+
+// redact is url without its password, for a message.
+func redact(raw string) string {
+	if u, err := url.Parse(raw); err == nil {
+		return u.Redacted()
+	}
+	return raw
 }
 
 // Endpoint is the URL requests go to.
@@ -179,8 +202,26 @@ func (e *Embedder) Close() error {
 // Probe embeds one short text, which checks that the server answers and
 // learns the dimension if it was not configured.
 func (e *Embedder) Probe(ctx context.Context) error {
-	_, err := e.Embed(ctx, []string{"mdsearch dimension probe"})
+	_, err := e.Embed(ctx, []string{probeText})
 	return err
+}
+
+// TakeDim takes the dimension from the model ID an index records
+// ("ollama:nomic-embed-text@768") when it names this API and model and no
+// dimension is known yet, and reports whether it did: a search then
+// sends no probe before its query (on a paid API, a second request each
+// time). Every answer is still checked against it, so a server whose
+// model changed under the same name fails the query, saying so. Only a
+// process that does not index may take it: an index run learns the
+// dimension from the server, as the model ID it records must be true.
+func (e *Embedder) TakeDim(indexed string) bool {
+	rest, ok := strings.CutPrefix(indexed, fmt.Sprintf("%s:%s@", e.opts.API, e.opts.Model))
+	n, err := strconv.Atoi(rest)
+	if !ok || err != nil || n <= 0 || !e.dim.CompareAndSwap(0, int64(n)) {
+		return false
+	}
+	e.indexed = indexed
+	return true
 }
 
 // Embed returns one L2-normalised vector per text, in order, sending at
@@ -194,7 +235,7 @@ func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, erro
 	var idx []int // positions of the texts that are sent
 	var batch []string
 	flush := func() error {
-		vecs, err := e.embedBatch(ctx, batch)
+		vecs, err := e.embedBatch(ctx, e.indexPolicy(), batch)
 		if err != nil {
 			return err
 		}
@@ -240,12 +281,13 @@ func (e *Embedder) fillBlanks(ctx context.Context, out [][]float32) ([][]float32
 	return out, nil
 }
 
-// embedBatch sends one request and checks and normalises its vectors.
-func (e *Embedder) embedBatch(ctx context.Context, texts []string) ([][]float32, error) {
+// embedBatch sends one request under p and checks and normalises its
+// vectors.
+func (e *Embedder) embedBatch(ctx context.Context, p policy, texts []string) ([][]float32, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	body, err := e.post(ctx, e.request(texts))
+	body, err := e.post(ctx, p, e.request(texts))
 	if err != nil {
 		return nil, err
 	}
@@ -269,13 +311,17 @@ func (e *Embedder) checkDim(vecs [][]float32) error {
 	want := e.Dim()
 	for i, v := range vecs {
 		if len(v) != want {
-			return e.fail(mdsearch.KindUnavailable,
-				"set MDSEARCH_EMBED_DIM to the model's dimension, or re-index after changing models",
+			hint := "set MDSEARCH_EMBED_DIM to the model's dimension, or re-index after changing models"
+			if e.indexed != "" {
+				hint = "the index was embedded with " + e.indexed + ", and the server's model is another now: " +
+					"run `mdsearch index` to embed the notes again with it"
+			}
+			return e.fail(WrongDimension, hint,
 				"the server returned a %d-dimensional vector (text %d of the batch), want %d", len(v), i+1, want)
 		}
 		for _, x := range v {
 			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
-				return e.fail(mdsearch.KindUnavailable, "", "the server returned a vector with NaN or Inf (text %d of the batch)", i+1)
+				return e.fail(NotEmbeddings, "", "the server returned a vector with NaN or Inf (text %d of the batch)", i+1)
 			}
 		}
 	}
@@ -289,11 +335,6 @@ func (e *Embedder) fit(text string) string {
 	}
 	e.truncated.Add(1)
 	return Truncate(text, e.opts.MaxTokens)
-}
-
-// fail builds an error naming the endpoint.
-func (e *Embedder) fail(kind mdsearch.Kind, hint, format string, args ...any) error {
-	return mdsearch.Errorf(kind, "embed", e.endpoint, hint, format, args...)
 }
 
 // EstimateTokens over-estimates the tokens of text for an unknown
