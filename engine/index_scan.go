@@ -28,6 +28,7 @@ type scanJob struct {
 type scanResult struct {
 	scanJob
 	skip   string // why the file cannot be indexed
+	gone   bool   // deleted since the walk
 	touch  bool   // content unchanged: record the new mtime only
 	hash   []byte
 	doc    *sections.Document
@@ -146,16 +147,20 @@ func (r *run) process(ctx context.Context, jobs []scanJob) <-chan scanResult {
 
 func (r *run) prepare(j scanJob) scanResult {
 	res := scanResult{scanJob: j}
-	data, err := r.v.Read(j.f)
+	data, f, err := r.v.ReadStamped(j.f)
 	if err != nil {
 		var se *vault.SkipError
-		if errors.As(err, &se) {
+		switch {
+		case errors.As(err, &se) && se.Gone:
+			res.gone = true // deleted since the walk: as if the walk had not met it
+		case errors.As(err, &se):
 			res.skip = se.Reason
-		} else {
+		default:
 			res.skip = err.Error()
 		}
 		return res
 	}
+	res.f = f
 	res.hash = contentHash(data)
 	if j.old != nil && !r.force && bytes.Equal(j.old.Hash, res.hash) {
 		res.touch = true
@@ -224,9 +229,11 @@ func (w *batchWriter) write(res scanResult) error {
 		testHookWritten(r.prog.FilesDone)
 	}
 	switch {
-	case res.skip != "":
-		r.stats.Files-- // not a note after all (binary, unreadable): status will not count it
-		r.stats.Skipped = append(r.stats.Skipped, mdsearch.FileIssue{Path: res.f.Path, Reason: res.skip})
+	case res.skip != "" || res.gone:
+		r.stats.Files-- // not a note after all (binary, unreadable, gone): status will not count it
+		if !res.gone {
+			r.stats.Skipped = append(r.stats.Skipped, mdsearch.FileIssue{Path: res.f.Path, Reason: res.skip})
+		}
 		if res.old != nil {
 			r.dirty = true
 			r.stats.Deleted++

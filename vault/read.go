@@ -1,8 +1,10 @@
 package vault
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"syscall"
 
@@ -15,6 +17,7 @@ type SkipError struct {
 	Path   string
 	Reason string
 	Size   int64 // set when the file is over the size limit: its size
+	Gone   bool  // the file was deleted since the walk listed it
 }
 
 func (e *SkipError) Error() string { return e.Path + ": " + e.Reason }
@@ -24,22 +27,32 @@ func (e *SkipError) Error() string { return e.Path + ": " + e.Reason }
 // limit, cannot be read, is binary (a NUL byte, or too little text), or nests
 // too deep to parse in reasonable time (sections.CheckSource).
 func (v *Vault) Read(f File) ([]byte, error) {
+	data, _, err := v.ReadStamped(f)
+	return data, err
+}
+
+// ReadStamped is Read, and f with the size and modification time of the
+// bytes read: the file's own when they held from before the read to after
+// it (a note saved between the walk and the read is recorded as read, not
+// as walked), else the walk's, so that a note saved during the read stays
+// behind its file and is read again.
+func (v *Vault) ReadStamped(f File) ([]byte, File, error) {
 	// O_NONBLOCK: a note replaced by a named pipe after the walk must not
 	// hang the indexer.
 	fh, err := os.OpenFile(f.Abs, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
-		return nil, &SkipError{Path: f.Path, Reason: "cannot read: " + errText(err)}
+		return nil, f, &SkipError{Path: f.Path, Reason: "cannot read: " + errText(err), Gone: errors.Is(err, fs.ErrNotExist)}
 	}
 	defer fh.Close()
 	fi, err := fh.Stat()
 	if err != nil {
-		return nil, &SkipError{Path: f.Path, Reason: "cannot stat: " + errText(err)}
+		return nil, f, &SkipError{Path: f.Path, Reason: "cannot stat: " + errText(err)}
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, &SkipError{Path: f.Path, Reason: NotRegular(fi.Mode())}
+		return nil, f, &SkipError{Path: f.Path, Reason: NotRegular(fi.Mode())}
 	}
 	if v.maxSize >= 0 && fi.Size() > v.maxSize {
-		return nil, &SkipError{Path: f.Path, Reason: "file is " + humanSize(fi.Size()) + ", over the " + humanSize(v.maxSize) + " size limit", Size: fi.Size()}
+		return nil, f, &SkipError{Path: f.Path, Reason: overLimit(fi.Size(), v.maxSize), Size: fi.Size()}
 	}
 	var r io.Reader = fh
 	if v.maxSize >= 0 {
@@ -47,15 +60,19 @@ func (v *Vault) Read(f File) ([]byte, error) {
 	}
 	data, err := io.ReadAll(r)
 	if err != nil {
-		return nil, &SkipError{Path: f.Path, Reason: "cannot read: " + errText(err)}
+		return nil, f, &SkipError{Path: f.Path, Reason: "cannot read: " + errText(err)}
 	}
 	if v.maxSize >= 0 && int64(len(data)) > v.maxSize {
-		return nil, &SkipError{Path: f.Path, Reason: "file grew over the " + humanSize(v.maxSize) + " size limit while it was read"}
+		return nil, f, &SkipError{Path: f.Path, Reason: "file grew over the " + humanSize(v.maxSize) + " size limit while it was read"}
 	}
 	if err := sections.CheckSource(data); err != nil {
-		return nil, &SkipError{Path: f.Path, Reason: err.Error()}
+		return nil, f, &SkipError{Path: f.Path, Reason: err.Error()}
 	}
-	return data, nil
+	if after, err := fh.Stat(); err == nil && after.Size() == fi.Size() && after.ModTime().Equal(fi.ModTime()) &&
+		int64(len(data)) == fi.Size() {
+		f.Size, f.ModTime = fi.Size(), fi.ModTime().UnixNano()
+	}
+	return data, f, nil
 }
 
 // ReadNote reads the note at the vault-relative path rel, refusing what

@@ -250,6 +250,16 @@ func (v *Vault) linkTarget(real string, isDir bool) string {
 }
 
 // humanSize formats a byte count for skip reasons.
+// overLimit says a size is over a limit, in bytes where the two would
+// read alike rounded ("10.0 MB, over the 10.0 MB size limit").
+func overLimit(size, limit int64) string {
+	a, b := humanSize(size), humanSize(limit)
+	if a == b {
+		a, b = fmt.Sprintf("%d bytes", size), fmt.Sprintf("%d-byte", limit)
+	}
+	return "file is " + a + ", over the " + b + " size limit"
+}
+
 func humanSize(n int64) string {
 	switch {
 	case n >= 1<<20:

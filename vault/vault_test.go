@@ -9,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/internal/testenv"
@@ -254,6 +255,45 @@ func TestRead(t *testing.T) {
 	if !strings.Contains(got["bin.md"], "binary file (NUL byte at offset 2)") ||
 		!strings.Contains(got["utf16.md"], "UTF-16 text") || !strings.Contains(got["utf16.md"], "save it as UTF-8") || len(got) != 2 {
 		t.Errorf("read errors: %v", got)
+	}
+}
+
+// TestReadStamped: the stamp recorded with a note is that of the bytes
+// read, not the walk's, when the note was saved between the two; a note
+// deleted since the walk is gone, not unreadable.
+func TestReadStamped(t *testing.T) {
+	root := t.TempDir()
+	build(t, root, map[string]string{"n.md": "# first"})
+	v, _ := Open(root, Options{})
+	files, _, err := v.Walk(context.Background())
+	must(t, err)
+	walked := files[0]
+	later := time.Now().Add(time.Hour)
+	must(t, os.WriteFile(filepath.Join(root, "n.md"), []byte("# saved after the walk"), 0o644))
+	must(t, os.Chtimes(filepath.Join(root, "n.md"), later, later))
+	data, f, err := v.ReadStamped(walked)
+	if err != nil || string(data) != "# saved after the walk" || f.Size != int64(len(data)) || f.ModTime != later.UnixNano() || f.Path != walked.Path {
+		t.Errorf("read %q, stamp %+v (walked %+v), %v", data, f, walked, err)
+	}
+	must(t, os.Remove(filepath.Join(root, "n.md")))
+	var se *SkipError
+	if _, _, err := v.ReadStamped(walked); !errors.As(err, &se) || !se.Gone {
+		t.Errorf("deleted since the walk: %v", err)
+	}
+}
+
+func TestOverLimit(t *testing.T) {
+	for _, tc := range []struct {
+		size, limit int64
+		want        string
+	}{
+		{20 << 20, 10 << 20, "file is 20.0 MB, over the 10.0 MB size limit"},
+		{10<<20 + 1, 10 << 20, "file is 10485761 bytes, over the 10485760-byte size limit"},
+		{5, 3, "file is 5 bytes, over the 3 bytes size limit"},
+	} {
+		if got := overLimit(tc.size, tc.limit); got != tc.want {
+			t.Errorf("overLimit(%d, %d) = %q, want %q", tc.size, tc.limit, got, tc.want)
+		}
 	}
 }
 

@@ -231,7 +231,7 @@ func (w *walker) file(abs string, rel []string, fi os.FileInfo) {
 		return
 	}
 	if max := w.v.maxSize; max >= 0 && fi.Size() > max {
-		w.skip(relS, "file is "+humanSize(fi.Size())+", over the "+humanSize(max)+" size limit")
+		w.skip(relS, overLimit(fi.Size(), max))
 		return
 	}
 	w.files = append(w.files, File{Path: relS, Abs: abs, Size: fi.Size(), ModTime: fi.ModTime().UnixNano()})
