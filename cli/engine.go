@@ -46,9 +46,11 @@ type engineFlags struct {
 	// later process of the same index then reads instead of the index
 	// (search, serve, mcp: every command that searches).
 	vectorCache bool
-	// serverDown is set by open when the remote embedder asked for did not
-	// answer: the engine runs keyword-only, which index must not call done.
+	// serverDown is set by open when the remote embedder asked for could
+	// not be used: the engine runs keyword-only, which index must not call
+	// done. serverErr is why, for the summary (serverTrouble).
 	serverDown bool
+	serverErr  error
 }
 
 func addEngineFlags(fs *flag.FlagSet) *engineFlags {
@@ -137,6 +139,9 @@ func (f *engineFlags) open(ctx context.Context, env *Env, withModel bool) (*engi
 	}
 	closeEmb := func() {}
 	if withModel && f.embedder != nil {
+		if f.readOnly { // a search: the index may name the model's dimension
+			f.embedder.readIndexModel(ctx, path)
+		}
 		emb, closer, keywordOnly, err := f.embedder.open(env, f.oneQuery)
 		switch {
 		case mdsearch.KindOf(err) == mdsearch.KindInvalid:
@@ -145,7 +150,7 @@ func (f *engineFlags) open(ctx context.Context, env *Env, withModel bool) (*engi
 			return nil, nil, err
 		case err != nil:
 			opts.EmbedderNotice = err.Error()
-			f.serverDown = f.embedder.cfg.Remote()
+			f.serverDown, f.serverErr = f.embedder.cfg.Remote(), err
 		case emb != nil:
 			opts.Embedder, closeEmb = emb, closer
 		}

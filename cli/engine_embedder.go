@@ -1,11 +1,15 @@
 package cli
 
 import (
+	"context"
 	"flag"
+	"fmt"
 	"os"
 
 	"github.com/mdsearch/mdsearch/embed"
 	"github.com/mdsearch/mdsearch/embed/provider"
+	"github.com/mdsearch/mdsearch/embed/remote"
+	"github.com/mdsearch/mdsearch/store"
 )
 
 // embedderFlags choose the embedding model of index-using commands
@@ -39,4 +43,45 @@ func (f *embedderFlags) open(env *Env, deferred bool) (emb embed.Embedder, close
 		return nil, func() {}, true, nil
 	}
 	return emb, func() { provider.Close(emb) }, false, nil
+}
+
+// readIndexModel notes the model ID the index at path records, for a
+// command that searches and never indexes: a server's model of that name
+// then takes its dimension rather than being probed, which on a paid API
+// was a second request for every search. Nothing is read where the
+// dimension is set or the model is local; an index that cannot be read
+// leaves the probe, and the engine's own open says why.
+func (f *embedderFlags) readIndexModel(ctx context.Context, path string) {
+	if !f.cfg.Remote() || f.cfg.Dim != 0 {
+		return
+	}
+	st, err := store.OpenReadOnly(ctx, path)
+	if err != nil {
+		return
+	}
+	defer st.Close()
+	f.cfg.IndexModel, _ = st.Meta(ctx, "model")
+}
+
+// serverTrouble is the summary of an index run that had to leave the
+// remote embedder out: what the server did, by kind, and when to run
+// index again. A key, a model or a URL to fix is no server to wait for.
+func (f *engineFlags) serverTrouble() string {
+	what, when := "did not answer", "once it is up"
+	switch remote.CauseOf(f.serverErr) {
+	case remote.Failing:
+		what, when = "answered with errors", "once it works"
+	case remote.Busy:
+		what, when = "is rate-limiting", "once it takes requests again"
+	case remote.KeyRefused:
+		what, when = "refused the API key", "once the key is fixed"
+	case remote.NoSuchModel:
+		what, when = "has no such model", "once the model is there or --embed-model names one it has"
+	case remote.NotEmbeddings, remote.WrongDimension:
+		what, when = "answered something that is not embeddings", "once fixed"
+	case remote.Refused:
+		what, when = "refused the request", "once fixed"
+	}
+	return fmt.Sprintf("the %s server %s; %s, run `mdsearch index` again (with the same --embedder) to add them",
+		f.embedder.cfg.Provider, what, when)
 }

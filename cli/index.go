@@ -100,8 +100,7 @@ func (f *engineFlags) noVectors(env *Env, err error) error {
 	if err != nil || !f.serverDown {
 		return err
 	}
-	env.say("the keyword index was written, but without vectors: the %s server did not answer; "+
-		"once it is up, run `mdsearch index` again (with the same --embedder) to add them", f.embedder.cfg.Provider)
+	env.say("the keyword index was written, but without vectors: %s", f.serverTrouble())
 	return errFailed
 }
 

@@ -16,13 +16,16 @@ import (
 // opens the index and reads its vectors meanwhile (on two cores, a command
 // line search then costs the longer of the two, not their sum). ModelID,
 // Dim and MaxTokens answer at once; the other methods wait for the load,
-// and Embed returns its error, if any. Other providers open as with Open.
+// and Embed returns its error, if any. A server's model is probed, if at
+// all, on a search's budget; other providers open as with Open.
 func OpenDeferred(cfg Config) (embed.Embedder, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	switch strings.ToLower(cfg.Provider) {
 	case "", USE:
+	case Ollama, OpenAI:
+		return openRemote(context.Background(), cfg, true)
 	default:
 		return Open(cfg)
 	}

@@ -9,10 +9,11 @@
 //	--embed-url    MDSEARCH_EMBED_URL      server base URL
 //	--embed-model  MDSEARCH_EMBED_MODEL    server-side model name
 //	               MDSEARCH_EMBED_API_KEY  bearer token (OPENAI_API_KEY for openai)
-//	               MDSEARCH_EMBED_DIM      expected dimension (remote; else probed)
+//	               MDSEARCH_EMBED_DIM      expected dimension (remote; else the index's, or probed)
 //	               MDSEARCH_EMBED_BATCH    texts per call
 //	               MDSEARCH_EMBED_MAX_TOKENS  remote window (default 512)
-//	               MDSEARCH_EMBED_TIMEOUT  per request, e.g. 30s (remote)
+//	               MDSEARCH_EMBED_TIMEOUT  per request while indexing, e.g. 30s (remote; default 60s)
+//	               MDSEARCH_EMBED_QUERY_TIMEOUT  a search's query in all (remote; default 5s)
 //	               MDSEARCH_EMBED_PARALLEL calls the server works on at once (remote; default 1)
 //	--threads      MDSEARCH_THREADS        inference threads in all (use)
 //	--precision    MDSEARCH_PRECISION      int8 (default) | float32 (use)

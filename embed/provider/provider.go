@@ -40,6 +40,13 @@ type Config struct {
 	LibPath   string
 	ModelDir  string
 	Timeout   time.Duration // remote: per request
+	// QueryTimeout bounds a search's query embedding in all (remote).
+	QueryTimeout time.Duration
+	// IndexModel is the model ID the index records ("ollama:nomic-embed-text@768").
+	// A remote embedder of that API and model takes its dimension instead
+	// of probing the server. Set it only where nothing is indexed: an
+	// index run must learn the dimension the server's model has now.
+	IndexModel string
 
 	// Getenv is the environment assets are looked up in (MDSEARCH_HOME,
 	// MDSEARCH_ORT_LIB, ...); nil means os.Getenv.
@@ -88,12 +95,24 @@ func FromEnv(getenv func(string) string) Config {
 		}
 		*v.dst = n
 	}
-	if s := strings.TrimSpace(getenv("MDSEARCH_EMBED_TIMEOUT")); s != "" {
+	durations := []struct {
+		name string
+		dst  *time.Duration
+	}{
+		{"MDSEARCH_EMBED_TIMEOUT", &c.Timeout},
+		{"MDSEARCH_EMBED_QUERY_TIMEOUT", &c.QueryTimeout},
+	}
+	for _, v := range durations {
+		s := strings.TrimSpace(getenv(v.name))
+		if s == "" {
+			continue
+		}
 		d, err := parseTimeout(s)
 		if err != nil {
-			c.badEnv("MDSEARCH_EMBED_TIMEOUT", s, "a duration like 30s or 2m")
+			c.badEnv(v.name, s, "a duration like 30s or 2m")
+			continue
 		}
-		c.Timeout = d
+		*v.dst = d
 	}
 	return c
 }
@@ -151,7 +170,7 @@ func (c Config) Validate() error {
 	if _, err := sentenceencoder.ParsePrecision(c.Precision); err != nil {
 		return mdsearch.Errorf(mdsearch.KindInvalid, "embed config", "", "use --precision float32 or int8", "%v", err)
 	}
-	if c.Dim < 0 || c.BatchSize < 0 || c.Threads < 0 || c.MaxTokens < 0 || c.Timeout < 0 || c.Parallel < 0 {
+	if c.Dim < 0 || c.BatchSize < 0 || c.Threads < 0 || c.MaxTokens < 0 || c.Timeout < 0 || c.QueryTimeout < 0 || c.Parallel < 0 {
 		return mdsearch.Errorf(mdsearch.KindInvalid, "embed config", "", "",
 			"dimension, batch size, threads, max tokens, timeout and parallel requests must not be negative")
 	}
@@ -173,7 +192,7 @@ func OpenContext(ctx context.Context, cfg Config) (embed.Embedder, error) {
 	case None:
 		return nil, nil
 	case Ollama, OpenAI:
-		return openRemote(ctx, cfg)
+		return openRemote(ctx, cfg, false)
 	}
 	return openUSE(cfg)
 }
@@ -191,10 +210,11 @@ func openUSE(cfg Config) (embed.Embedder, error) {
 	return m, nil
 }
 
-// openRemote builds a remote embedder and, when the dimension is not
-// configured, probes the server once so ModelID and Dim are right before
-// anything is stored.
-func openRemote(ctx context.Context, cfg Config) (embed.Embedder, error) {
+// openRemote builds a remote embedder and, when the dimension is neither
+// configured nor the index's (IndexModel), probes the server once so
+// ModelID and Dim are right before anything is stored. quick probes on a
+// search's budget: the process opens the model to search.
+func openRemote(ctx context.Context, cfg Config, quick bool) (embed.Embedder, error) {
 	api := remote.API(strings.ToLower(cfg.Provider))
 	key := cfg.APIKey
 	if key == "" && api == remote.OpenAI {
@@ -202,13 +222,18 @@ func openRemote(ctx context.Context, cfg Config) (embed.Embedder, error) {
 	}
 	e, err := remote.New(remote.Options{
 		API: api, URL: cfg.URL, Model: cfg.Model, APIKey: key, Dim: cfg.Dim,
-		BatchSize: cfg.BatchSize, MaxTokens: cfg.MaxTokens, Timeout: cfg.Timeout, Parallel: cfg.Parallel,
+		BatchSize: cfg.BatchSize, MaxTokens: cfg.MaxTokens, Timeout: cfg.Timeout, QueryTimeout: cfg.QueryTimeout,
+		Parallel: cfg.Parallel,
 	})
 	if err != nil {
 		return nil, err
 	}
-	if e.Dim() == 0 {
-		if err := e.Probe(ctx); err != nil {
+	if e.Dim() == 0 && !e.TakeDim(cfg.IndexModel) {
+		probe := e.Probe
+		if quick {
+			probe = e.QuickProbe
+		}
+		if err := probe(ctx); err != nil {
 			e.Close()
 			return nil, err
 		}

@@ -27,22 +27,23 @@ func envOf(m map[string]string) func(string) string {
 
 func TestFromEnv(t *testing.T) {
 	c := FromEnv(envOf(map[string]string{
-		"MDSEARCH_EMBEDDER":         " Ollama ",
-		"MDSEARCH_EMBED_URL":        "http://gpu:11434",
-		"MDSEARCH_EMBED_MODEL":      "nomic-embed-text",
-		"MDSEARCH_EMBED_API_KEY":    "k",
-		"MDSEARCH_EMBED_DIM":        "768",
-		"MDSEARCH_EMBED_BATCH":      "8",
-		"MDSEARCH_THREADS":          "2",
-		"MDSEARCH_EMBED_MAX_TOKENS": "256",
-		"MDSEARCH_EMBED_TIMEOUT":    "1.5",
-		"MDSEARCH_EMBED_PARALLEL":   "3",
-		"MDSEARCH_ORT_LIB":          "/lib/ort.so",
-		"MDSEARCH_MODEL_DIR":        "/models/use",
-		"MDSEARCH_PRECISION":        " Float32 ",
+		"MDSEARCH_EMBEDDER":            " Ollama ",
+		"MDSEARCH_EMBED_URL":           "http://gpu:11434",
+		"MDSEARCH_EMBED_MODEL":         "nomic-embed-text",
+		"MDSEARCH_EMBED_API_KEY":       "k",
+		"MDSEARCH_EMBED_DIM":           "768",
+		"MDSEARCH_EMBED_BATCH":         "8",
+		"MDSEARCH_THREADS":             "2",
+		"MDSEARCH_EMBED_MAX_TOKENS":    "256",
+		"MDSEARCH_EMBED_TIMEOUT":       "1.5",
+		"MDSEARCH_EMBED_QUERY_TIMEOUT": "2s",
+		"MDSEARCH_EMBED_PARALLEL":      "3",
+		"MDSEARCH_ORT_LIB":             "/lib/ort.so",
+		"MDSEARCH_MODEL_DIR":           "/models/use",
+		"MDSEARCH_PRECISION":           " Float32 ",
 	}))
 	want := Config{Provider: "ollama", URL: "http://gpu:11434", Model: "nomic-embed-text", APIKey: "k",
-		Dim: 768, BatchSize: 8, Threads: 2, MaxTokens: 256, Timeout: 1500 * time.Millisecond, Parallel: 3,
+		Dim: 768, BatchSize: 8, Threads: 2, MaxTokens: 256, Timeout: 1500 * time.Millisecond, QueryTimeout: 2 * time.Second, Parallel: 3,
 		LibPath: "/lib/ort.so", ModelDir: "/models/use", Precision: "float32"}
 	if c.Getenv == nil || c.openAIKey != "" {
 		t.Error("FromEnv should keep getenv for asset lookup, and no OpenAI key here")
@@ -71,6 +72,8 @@ func TestBadConfig(t *testing.T) {
 		{map[string]string{"MDSEARCH_THREADS": "two"}, nil, `MDSEARCH_THREADS="two": want a whole number`},
 		{map[string]string{"MDSEARCH_EMBED_DIM": "-3"}, nil, "MDSEARCH_EMBED_DIM"},
 		{map[string]string{"MDSEARCH_EMBED_TIMEOUT": "soon"}, nil, "MDSEARCH_EMBED_TIMEOUT"},
+		{map[string]string{"MDSEARCH_EMBED_QUERY_TIMEOUT": "-1s"}, nil, "MDSEARCH_EMBED_QUERY_TIMEOUT"},
+		{nil, func(c *Config) { c.QueryTimeout = -1 }, "must not be negative"},
 		{map[string]string{"MDSEARCH_EMBED_PARALLEL": "-2"}, nil, "MDSEARCH_EMBED_PARALLEL"},
 		{nil, func(c *Config) { c.Parallel = -1 }, "must not be negative"},
 		{map[string]string{"MDSEARCH_EMBEDDER": "bert"}, nil, `unknown embedder "bert"`},
@@ -254,5 +257,64 @@ func TestOpenUSE(t *testing.T) {
 		if near <= far {
 			t.Errorf("precision %q: cat/kitten %.3f should beat cat/tax %.3f", tt.precision, near, far)
 		}
+	}
+}
+
+// A search of an index whose recorded model is the configured one sends
+// no probe: its dimension is the index's, and the query's answer is
+// still checked against it.
+func TestOpenRemoteTakesIndexDimension(t *testing.T) {
+	s, auth := embedServer(t)
+	tests := []struct {
+		name       string
+		indexModel string
+		dim        int
+		deferred   bool
+		probes     int
+		wantID     string
+	}{
+		{"the index's model", "ollama:m@3", 0, false, 0, "ollama:m@3"},
+		{"deferred", "ollama:m@3", 0, true, 0, "ollama:m@3"},
+		{"another model is probed", "ollama:other@3", 0, true, 1, "ollama:m@3"},
+		{"another API is probed", "openai:m@3", 0, false, 1, "ollama:m@3"},
+		{"no index model", "", 0, true, 1, "ollama:m@3"},
+		{"MDSEARCH_EMBED_DIM wins", "ollama:m@3", 5, false, 0, "ollama:m@5"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			*auth = nil
+			cfg := Config{Provider: Ollama, URL: s.URL, Model: "m", Dim: tt.dim, IndexModel: tt.indexModel}
+			open := Open
+			if tt.deferred {
+				open = OpenDeferred
+			}
+			e, err := open(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer Close(e)
+			if len(*auth) != tt.probes || e.ModelID() != tt.wantID {
+				t.Errorf("%d probes, ModelID %q; want %d, %q", len(*auth), e.ModelID(), tt.probes, tt.wantID)
+			}
+		})
+	}
+}
+
+// OpenDeferred, for a search, probes on the query's budget.
+func TestOpenDeferredRemoteProbeIsQuick(t *testing.T) {
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-time.After(5 * time.Second):
+		}
+	}))
+	t.Cleanup(s.Close)
+	start := time.Now()
+	_, err := OpenDeferred(Config{Provider: Ollama, URL: s.URL, QueryTimeout: 200 * time.Millisecond})
+	if mdsearch.KindOf(err) != mdsearch.KindUnavailable || !strings.Contains(err.Error(), "did not answer within 200ms") {
+		t.Errorf("err = %v; want the query budget's", err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("took %v", d)
 	}
 }

@@ -1,0 +1,176 @@
+package cli
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// ollamaServer answers POST /api/embed as Ollama does, with vectors of
+// dim, or with what answer says while it is set; it counts requests.
+type ollamaServer struct {
+	*httptest.Server
+	dim      atomic.Int64
+	requests atomic.Int64
+	mu       sync.Mutex
+	answer   http.HandlerFunc
+}
+
+func newOllamaServer(t *testing.T, dim int) *ollamaServer {
+	s := &ollamaServer{}
+	s.dim.Store(int64(dim))
+	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.requests.Add(1)
+		s.mu.Lock()
+		answer := s.answer
+		s.mu.Unlock()
+		if answer != nil {
+			answer(w, r)
+			return
+		}
+		var req struct{ Input []string }
+		if r.URL.Path != "/api/embed" || json.NewDecoder(r.Body).Decode(&req) != nil {
+			http.Error(w, `{"error":"bad request"}`, http.StatusBadRequest)
+			return
+		}
+		var out struct {
+			Embeddings [][]float32 `json:"embeddings"`
+		}
+		for _, in := range req.Input {
+			v := make([]float32, s.dim.Load())
+			v[int(in[0])%len(v)] = 1
+			out.Embeddings = append(out.Embeddings, v)
+		}
+		json.NewEncoder(w).Encode(out)
+	}))
+	t.Cleanup(s.Close)
+	return s
+}
+
+func (s *ollamaServer) set(answer http.HandlerFunc) {
+	s.mu.Lock()
+	s.answer = answer
+	s.mu.Unlock()
+}
+
+func answerWith(code int, body string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Retry-After", "600")
+		w.WriteHeader(code)
+		io.WriteString(w, body)
+	}
+}
+
+// After a run that could not use the server, the summary says what the
+// server did and when to index again: a key, a model or a URL to fix is no
+// server to wait for. The key a server echoes is not printed.
+func TestIndexSummarySaysWhatFailed(t *testing.T) {
+	const key = "sk-0123456789-secret"
+	t.Setenv("MDSEARCH_HOME", t.TempDir())
+	t.Setenv("MDSEARCH_EMBED_API_KEY", key)
+	tests := []struct {
+		name   string
+		answer http.HandlerFunc
+		want   string
+	}{
+		{"key refused", func(w http.ResponseWriter, r *http.Request) {
+			w.WriteHeader(401)
+			json.NewEncoder(w).Encode(map[string]string{"error": "Incorrect API key provided: " + r.Header.Get("Authorization")})
+		}, "the ollama server refused the API key; once the key is fixed, run `mdsearch index` again"},
+		{"no model", answerWith(404, `{"error":"model \"nomic-embed-text\" not found, try pulling it first"}`),
+			"the ollama server has no such model; once the model is there"},
+		{"invalid JSON", answerWith(200, `{"embeddings": [[0.1, `), "the ollama server answered something that is not embeddings; once fixed"},
+		{"empty vector", answerWith(200, `{"embeddings": [[]]}`), "the ollama server answered something that is not embeddings"},
+		{"rate limited", answerWith(429, `{"error":"slow down"}`), "the ollama server is rate-limiting"},
+		{"down", nil, "the ollama server did not answer; once it is up, run `mdsearch index` again"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newOllamaServer(t, 4)
+			s.set(tt.answer)
+			url := s.URL
+			if tt.answer == nil {
+				s.Close()
+			}
+			index := filepath.Join(t.TempDir(), "index.db")
+			code, _, errOut := run(t, index, "index", "../sample-vault", "--embedder", "ollama", "--embed-url", url)
+			if code != 1 || !strings.Contains(errOut, "the keyword index was written, but without vectors: "+tt.want) {
+				t.Errorf("exit %d; stderr lacks %q:\n%s", code, tt.want, errOut)
+			}
+			if tt.answer != nil && strings.Contains(errOut, "did not answer") {
+				t.Errorf("a server that answered is said not to have:\n%s", errOut)
+			}
+			if strings.Contains(errOut, key) {
+				t.Errorf("the API key is printed:\n%s", errOut)
+			}
+		})
+	}
+}
+
+// A search of an index that records the server's model sends the query
+// alone, no probe before it; a server whose model changed since is caught
+// by the query's answer, and keyword results are shown.
+func TestSearchSendsNoProbe(t *testing.T) {
+	t.Setenv("MDSEARCH_HOME", t.TempDir())
+	t.Setenv("MDSEARCH_NO_SERVE", "1")
+	s := newOllamaServer(t, 8)
+	index := filepath.Join(t.TempDir(), "index.db")
+	remote := []string{"--embedder", "ollama", "--embed-url", s.URL}
+	if code, _, errOut := run(t, index, append([]string{"index", "../sample-vault"}, remote...)...); code != 0 {
+		t.Fatalf("index: %d %s", code, errOut)
+	}
+	s.requests.Store(0)
+	code, out, errOut := run(t, index, append([]string{"search", "restore drill", "-n", "1"}, remote...)...)
+	if code != 0 || !strings.Contains(out, "1. ") || strings.Contains(errOut, "unavailable") || s.requests.Load() != 1 {
+		t.Errorf("exit %d after %d requests; want 1, the query's\n%s%s", code, s.requests.Load(), out, errOut)
+	}
+
+	s.dim.Store(6)
+	code, out, errOut = run(t, index, append([]string{"search", "restore drill", "-n", "1"}, remote...)...)
+	if code != 0 || !strings.Contains(out, "1. ") || !strings.Contains(errOut, "6-dimensional vector") ||
+		!strings.Contains(errOut, "ollama:nomic-embed-text@8") || !strings.Contains(errOut, "showing keyword results") {
+		t.Errorf("a server's model changed since indexing: exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+// A search waits MDSEARCH_EMBED_QUERY_TIMEOUT for a hung server, not
+// indexing's minutes, and shows keyword results saying why.
+func TestSearchQueryBudget(t *testing.T) {
+	t.Setenv("MDSEARCH_HOME", t.TempDir())
+	t.Setenv("MDSEARCH_NO_SERVE", "1")
+	s := newOllamaServer(t, 8)
+	index := filepath.Join(t.TempDir(), "index.db")
+	remote := []string{"--embedder", "ollama", "--embed-url", s.URL}
+	if code, _, errOut := run(t, index, append([]string{"index", "../sample-vault"}, remote...)...); code != 0 {
+		t.Fatalf("index: %d %s", code, errOut)
+	}
+	s.set(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body) // lets the server notice the client hanging up
+		select {
+		case <-r.Context().Done():
+		case <-time.After(10 * time.Second):
+		}
+	})
+	t.Setenv("MDSEARCH_EMBED_QUERY_TIMEOUT", "300ms")
+	s.requests.Store(0)
+	start := time.Now()
+	code, out, errOut := run(t, index, append([]string{"search", "restore drill", "-n", "1"}, remote...)...)
+	if code != 0 || !strings.Contains(out, "Backups.md") || time.Since(start) > 3*time.Second {
+		t.Fatalf("exit %d after %v\n%s%s", code, time.Since(start), out, errOut)
+	}
+	for _, want := range []string{"did not answer within 300ms", "MDSEARCH_EMBED_QUERY_TIMEOUT", "showing keyword results"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("notice lacks %q: %s", want, errOut)
+		}
+	}
+	if strings.Contains(errOut, "MDSEARCH_EMBED_TIMEOUT ") || s.requests.Load() != 1 {
+		t.Errorf("%d requests; want the query alone, not retried\n%s", s.requests.Load(), errOut)
+	}
+}
