@@ -120,7 +120,8 @@ func (c *client) statusError(resp *http.Response, body []byte) error {
 	case code >= 500:
 		hint = "the server failed; check its logs"
 	}
-	return c.fail(mdsearch.KindUnavailable, hint, "%w", &statusErr{resp.Status, code, serverMessage(body)})
+	msg := httpjson.Clip(httpjson.Mask(serverMessage(body), c.opts.APIKey), 300)
+	return c.fail(mdsearch.KindUnavailable, hint, "%w", &statusErr{resp.Status, code, msg})
 }
 
 // serverMessage pulls the error text out of the usual error bodies:

@@ -225,6 +225,7 @@ func TestRerankFailures(t *testing.T) {
 			[]string{"does not support reranking"}},
 		{"no route", "", answer(404, "404 page not found"), []string{`"404 page not found"`, "mdsearch posts to"}},
 		{"key", "", answer(401, `{"message":"invalid api token"}`), []string{"invalid api token", "MDSEARCH_RERANKER_KEY"}},
+		{"key echoed", "", answer(401, `{"message":"bad token sk-secret-123"}`), []string{"bad token ***"}},
 		{"detail", "", answer(422, `{"detail":[{"loc":["body","query"],"msg":"field required"}]}`), []string{"field required", "--reranker-api"}},
 		{"garbage", "", answer(200, "<html>hello</html>"), []string{"invalid JSON", `"<html>hello</html>"`}},
 		{"no results", "", answer(200, `{"object":"list"}`), []string{`neither "results"`}},
@@ -254,13 +255,16 @@ func TestRerankFailures(t *testing.T) {
 			if tt.name == "slow" {
 				timeout = 50 * time.Millisecond
 			}
-			r, err := New(url, Options{Timeout: timeout})
+			r, err := New(url, Options{Timeout: timeout, APIKey: "sk-secret-123"})
 			if err != nil {
 				t.Fatal(err)
 			}
 			_, err = r.Rerank(context.Background(), "q", docs)
 			if mdsearch.KindOf(err) != mdsearch.KindUnavailable {
 				t.Fatalf("error %v (kind %v), want unavailable", err, mdsearch.KindOf(err))
+			}
+			if strings.Contains(err.Error(), "sk-secret") {
+				t.Errorf("the key shows in %q", err)
 			}
 			for _, w := range tt.want {
 				if !strings.Contains(err.Error(), w) {

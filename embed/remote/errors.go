@@ -3,9 +3,9 @@ package remote
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/internal/httpjson"
 )
 
 // Cause is what kind of failure a remote embedder's error is, so that a
@@ -69,12 +69,6 @@ func gaveUp(err error, attempts int) error {
 	return amend(err, "gave up after %d attempts", attempts)
 }
 
-// mask hides the API key in text taken from the server's answer: a
-// server that echoes the Authorization header in its error would have
-// the key printed, logged and pasted into bug reports.
-func (e *Embedder) mask(text string) string {
-	if e.opts.APIKey == "" {
-		return text
-	}
-	return strings.ReplaceAll(text, e.opts.APIKey, "***")
-}
+// mask hides the API key in text taken from the server's answer
+// (httpjson.Mask).
+func (e *Embedder) mask(text string) string { return httpjson.Mask(text, e.opts.APIKey) }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"strings"
 )
 
 // Post sends body as JSON to url, with "Authorization: Bearer KEY" when
@@ -39,4 +40,14 @@ func Clip(s string, n int) string {
 		n--
 	}
 	return s[:n] + "…"
+}
+
+// Mask hides key in text taken from a server's answer: a server that
+// echoes the Authorization header in its error would have the key
+// printed, logged and pasted into bug reports.
+func Mask(text, key string) string {
+	if key == "" {
+		return text
+	}
+	return strings.ReplaceAll(text, key, "***")
 }
