@@ -1,0 +1,65 @@
+package engine
+
+import (
+	"context"
+	"strings"
+)
+
+// semanticReady returns the vectors to search, or nil and a notice saying
+// why semantic ranking is unavailable.
+func (e *Engine) semanticReady(ctx context.Context) (*snapshot, bool, string, error) {
+	if e.emb == nil {
+		return nil, false, e.noEmbedderNotice(), nil
+	}
+	snap, stale, err := e.vectors(ctx)
+	if err != nil {
+		return nil, false, "", err
+	}
+	if snap.live() == 0 {
+		have, _ := e.st.Meta(ctx, "model")
+		msg := "semantic search unavailable: the index has no vectors for " + e.emb.ModelID()
+		if have != "" && have != e.emb.ModelID() {
+			// Indexing with this model would throw the other's vectors
+			// away: most often the search lacks a setting.
+			return nil, false, msg + " (it was built with " + have + "): search with the embedder it was built with (" +
+				embedderOf(have) + "), or run `mdsearch index` to embed it anew with this one; showing keyword results", nil
+		}
+		return nil, false, msg + "; run `mdsearch index` to embed; showing keyword results", nil
+	}
+	return snap, stale, e.pendingNotice(ctx, "meaning covers only the windows embedded so far", false), nil
+}
+
+// embedderOf names the settings of the embedder that made model, a model
+// ID as the index records it: "ollama:nomic-embed-text@768" is
+// --embedder ollama --embed-model nomic-embed-text; an ID without an API
+// is the local model's.
+func embedderOf(model string) string {
+	api, rest, ok := strings.Cut(model, ":")
+	if !ok {
+		return "the local model: --embedder use"
+	}
+	name, _, _ := strings.Cut(rest, "@")
+	return "--embedder " + api + " --embed-model " + name
+}
+
+// pendingNotice says, after what, that an index run has not finished
+// embedding: it was stopped, or (when running too) it is running now, here
+// or in another process. It is "" when every window has its vector.
+func (e *Engine) pendingNotice(ctx context.Context, what string, running bool) string {
+	if p, err := e.st.Meta(ctx, metaPending); err != nil || p == "" {
+		return ""
+	}
+	switch {
+	case e.progress.Load() != nil:
+		if running {
+			return what + ": this process is indexing"
+		}
+	case indexBusy(e.st.Path()):
+		if running {
+			return what + ": an index run in another process is embedding"
+		}
+	default:
+		return what + ": an index run was stopped before it finished embedding; `mdsearch index` completes it"
+	}
+	return ""
+}
