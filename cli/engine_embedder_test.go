@@ -134,7 +134,7 @@ func TestSearchSendsNoProbe(t *testing.T) {
 
 	s.dim.Store(6)
 	code, out, errOut = run(t, index, append([]string{"search", "restore drill", "-n", "1"}, remote...)...)
-	if code != 0 || !strings.Contains(out, "1. ") || !strings.Contains(errOut, "6-dimensional vector") ||
+	if code != 0 || !strings.Contains(out, "1. ") || !strings.Contains(errOut, "a vector of 6 dimensions") ||
 		!strings.Contains(errOut, "ollama:nomic-embed-text@8") || !strings.Contains(errOut, "showing keyword results") {
 		t.Errorf("a server's model changed since indexing: exit %d\n%s%s", code, out, errOut)
 	}

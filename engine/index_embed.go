@@ -237,7 +237,7 @@ func (r *run) storeVectors(batch []store.Pending, vecs [][]float32) error {
 	for i, p := range batch {
 		if len(vecs[i]) != dim {
 			return mdsearch.Errorf(mdsearch.KindInternal, "embed", r.e.emb.ModelID(), "",
-				"model returned a %d-dimensional vector, want %d", len(vecs[i]), dim)
+				"model returned a vector of %d dimensions, want %d", len(vecs[i]), dim)
 		}
 		if err := tx.PutVector(r.model, p.Key, vecs[i]); err != nil {
 			return err

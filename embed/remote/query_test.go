@@ -168,7 +168,7 @@ func TestTakeDim(t *testing.T) {
 				}
 				return
 			}
-			me := wantErr(t, err, "4-dimensional vector", "want 8")
+			me := wantErr(t, err, "a vector of 4 dimensions", "want 8")
 			if CauseOf(err) != WrongDimension || !strings.Contains(me.Hint, tt.indexed) || !strings.Contains(me.Hint, "mdsearch index") {
 				t.Errorf("cause %v, hint %q", CauseOf(err), me.Hint)
 			}

@@ -317,7 +317,7 @@ func (e *Embedder) checkDim(vecs [][]float32) error {
 					"run `mdsearch index` to embed the notes again with it"
 			}
 			return e.fail(WrongDimension, hint,
-				"the server returned a %d-dimensional vector (text %d of the batch), want %d", len(v), i+1, want)
+				"the server returned a vector of %d dimensions (text %d of the batch), want %d", len(v), i+1, want)
 		}
 		for _, x := range v {
 			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
