@@ -362,8 +362,8 @@ func (e *Engine) collectionFor(ctx context.Context, name, root string, existing 
 	}
 	if _, err := os.Stat(c.Root); err == nil {
 		return nil, mdsearch.Errorf(mdsearch.KindInvalid, "index", root,
-			fmt.Sprintf("pass --name to index this folder as another collection; to re-index collection %q, run `mdsearch index` "+
-				"from another folder, or pass its folder: `mdsearch index %q`", name, c.Root),
+			fmt.Sprintf("to index this folder as another collection, pass another --name; as %q, drop that collection first "+
+				"(`mdsearch drop %s`: its folder is not touched); to re-index %q, pass its folder: `mdsearch index %q`", name, name, name, c.Root),
 			"collection %q already indexes %s", name, c.Root)
 	}
 	if err := e.st.SetRoot(ctx, c.ID, root); err != nil {
