@@ -129,3 +129,33 @@ func TestStoppedStatsAreKept(t *testing.T) {
 			st.Files, st.Added, st.Chunks, st.Windows, c.Files, c.Chunks, c.Windows)
 	}
 }
+
+// TestPendingNoticeOfCollection: a search of one collection hears of an
+// unfinished run only where its own windows lack vectors.
+func TestPendingNoticeOfCollection(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "index.db")
+	e := openEngine(t, path, newBow("bow"))
+	index(t, e, copyDir(t, "../sample-vault"), "done")
+	e.Close()
+	stopped, err := Open(bg, Options{IndexPath: path, Embedder: &failAfter{bow: newBow("bow"), left: 0}, EmbedBatch: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := t.TempDir()
+	write(t, other, "Plants.md", "# Plants\n\nWater the basil every morning.\n")
+	if st, err := stopped.Index(bg, mdsearch.IndexRequest{Dir: other, Name: "half"}, nil); err == nil || st == nil || !st.Stopped {
+		t.Fatalf("the run did not stop: %v", err)
+	}
+	stopped.Close()
+
+	e = openEngine(t, path, newBow("bow"))
+	for _, tc := range []struct {
+		collection string
+		says       bool
+	}{{"", true}, {"half", true}, {"done", false}} {
+		n := search(t, e, mdsearch.SearchRequest{Query: "backups", Collection: tc.collection}).Notice
+		if says := strings.Contains(n, "meaning covers only the windows embedded so far"); says != tc.says {
+			t.Errorf("collection %q: notice %q", tc.collection, n)
+		}
+	}
+}

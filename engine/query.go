@@ -74,7 +74,7 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 	}
 	defer release()
 	if req.Mode != mdsearch.ModeKeyword {
-		if q.snap, q.stale, resp.Notice, err = e.semanticReady(ctx); err != nil {
+		if q.snap, q.stale, resp.Notice, err = e.semanticReady(ctx, q.filter.CollectionID); err != nil {
 			return nil, sug, err
 		}
 		if q.snap == nil {

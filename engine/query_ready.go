@@ -6,8 +6,10 @@ import (
 )
 
 // semanticReady returns the vectors to search, or nil and a notice saying
-// why semantic ranking is unavailable.
-func (e *Engine) semanticReady(ctx context.Context) (*snapshot, bool, string, error) {
+// why semantic ranking is unavailable. A search of one collection
+// (collection, or 0) hears of unfinished embedding only where that
+// collection's windows lack vectors.
+func (e *Engine) semanticReady(ctx context.Context, collection int64) (*snapshot, bool, string, error) {
 	if e.emb == nil {
 		return nil, false, e.noEmbedderNotice(), nil
 	}
@@ -26,7 +28,22 @@ func (e *Engine) semanticReady(ctx context.Context) (*snapshot, bool, string, er
 		}
 		return nil, false, msg + "; run `mdsearch index` to embed; showing keyword results", nil
 	}
-	return snap, stale, e.pendingNotice(ctx, "meaning covers only the windows embedded so far", false), nil
+	notice := e.pendingNotice(ctx, "meaning covers only the windows embedded so far", false)
+	if notice != "" && collection != 0 && !e.unembedded(ctx, collection) {
+		notice = ""
+	}
+	return snap, stale, notice, nil
+}
+
+// unembedded reports whether some window of collection lacks a vector of
+// the engine's model (true when that cannot be read: the notice stays).
+func (e *Engine) unembedded(ctx context.Context, collection int64) bool {
+	model, err := e.st.ModelID(ctx, e.emb.ModelID())
+	if err != nil || model == 0 {
+		return true
+	}
+	some, err := e.st.Unembedded(ctx, model, collection)
+	return err != nil || some
 }
 
 // embedderOf names the settings of the embedder that made model, a model

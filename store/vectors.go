@@ -122,6 +122,16 @@ func (s *Store) MissingVectors(ctx context.Context, model int64) ([]Pending, err
 		GROUP BY w.vkey`, model)
 }
 
+// Unembedded reports whether some window of a collection has no vector
+// of model.
+func (s *Store) Unembedded(ctx context.Context, model, collection int64) (bool, error) {
+	var some bool
+	err := s.r.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM windows w JOIN chunks c ON c.id = w.chunk_id
+		JOIN documents d ON d.id = c.doc_id WHERE d.collection_id = ?
+		AND NOT EXISTS (SELECT 1 FROM vectors v WHERE v.model_id = ? AND v.vkey = w.vkey))`, collection, model).Scan(&some)
+	return some, err
+}
+
 // pending runs a query of (vector key, embed text, tokens) rows.
 func (s *Store) pending(ctx context.Context, query string, args ...any) ([]Pending, error) {
 	rows, err := s.r.QueryContext(ctx, query, args...)
