@@ -139,7 +139,7 @@ func (f *engineFlags) open(ctx context.Context, env *Env, withModel bool) (*engi
 	}
 	closeEmb := func() {}
 	if withModel && f.embedder != nil {
-		if f.readOnly { // a search: the index may name the model's dimension
+		if f.readOnly || f.follow { // a search, or a server: the index may name the model's dimension
 			f.embedder.readIndexModel(ctx, path)
 		}
 		emb, closer, keywordOnly, err := f.embedder.open(env, f.oneQuery)

@@ -46,11 +46,14 @@ func (f *embedderFlags) open(env *Env, deferred bool) (emb embed.Embedder, close
 }
 
 // readIndexModel notes the model ID the index at path records, for a
-// command that searches and never indexes: a server's model of that name
-// then takes its dimension rather than being probed, which on a paid API
-// was a second request for every search. Nothing is read where the
-// dimension is set or the model is local; an index that cannot be read
-// leaves the probe, and the engine's own open says why.
+// search or a long-running serve, mcp or watch: a server's model of that
+// name then takes its dimension rather than being probed, which on a paid
+// API was a second request for every search, and kept a server from
+// listening until a hung embedding server's probe gave up (minutes, on
+// indexing's patience). The vectors it then sends are still checked
+// against that dimension. Nothing is read where the dimension is set or
+// the model is local; an index that cannot be read leaves the probe, and
+// the engine's own open says why.
 func (f *embedderFlags) readIndexModel(ctx context.Context, path string) {
 	if !f.cfg.Remote() || f.cfg.Dim != 0 {
 		return

@@ -1,10 +1,13 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
+	"flag"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -137,6 +140,46 @@ func TestSearchSendsNoProbe(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "1. ") || !strings.Contains(errOut, "a vector of 6 dimensions") ||
 		!strings.Contains(errOut, "ollama:nomic-embed-text@8") || !strings.Contains(errOut, "showing keyword results") {
 		t.Errorf("a server's model changed since indexing: exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+// A server of the index (serve, mcp, watch) opens without probing an
+// embedding server the index names the model of: one that hangs does not
+// keep it from starting.
+func TestServerOpensWithoutProbe(t *testing.T) {
+	t.Setenv("MDSEARCH_HOME", t.TempDir())
+	s := newOllamaServer(t, 8)
+	index := filepath.Join(t.TempDir(), "index.db")
+	remote := []string{"--embedder", "ollama", "--embed-url", s.URL}
+	if code, _, errOut := run(t, index, append([]string{"index", "../sample-vault"}, remote...)...); code != 0 {
+		t.Fatalf("index: %d %s", code, errOut)
+	}
+	s.set(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		select {
+		case <-r.Context().Done():
+		case <-time.After(10 * time.Second):
+		}
+	})
+	s.requests.Store(0)
+	fs := flag.NewFlagSet("watch", flag.ContinueOnError)
+	ef := addEngineFlags(fs)
+	if err := fs.Parse(append([]string{"--index", index}, remote...)); err != nil {
+		t.Fatal(err)
+	}
+	ef.existing, ef.follow = true, true
+	env := &Env{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard, Getenv: os.Getenv}
+	start := time.Now()
+	e, closeAll, err := ef.open(context.Background(), env, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeAll()
+	if took := time.Since(start); took > 2*time.Second || s.requests.Load() != 0 {
+		t.Errorf("opened in %v after %d requests; want at once, none", took, s.requests.Load())
+	}
+	if st, err := e.Status(context.Background()); err != nil || st.ModelID != "ollama:nomic-embed-text@8" {
+		t.Errorf("model %q, %v", st.ModelID, err)
 	}
 }
 
