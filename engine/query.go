@@ -193,6 +193,7 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 			return nil, sug, err
 		}
 	}
+	nameColons(resp.Results, colls)
 	switch {
 	case resp.Total == 0 && resp.CollectionCount == 0:
 		resp.Notice = "the index is empty: run `mdsearch index DIR` first"

@@ -480,6 +480,21 @@ func nameShared(ctx context.Context, rd *store.Reader, res []mdsearch.Result) er
 	return nil
 }
 
+// nameColons gives a result whose path starts with a collection's name and
+// a colon ("sample:x.md" in collection sample) its COLLECTION:PATH to read
+// it by: the path alone would be read as that collection's "x.md".
+func nameColons(res []mdsearch.Result, colls []store.Collection) {
+	for i, r := range res {
+		head, _, ok := strings.Cut(r.Path, ":")
+		if !ok || r.ReadPath != "" || r.Collection == "" {
+			continue
+		}
+		if slices.ContainsFunc(colls, func(c store.Collection) bool { return c.Name == head }) {
+			res[i].ReadPath = r.Collection + ":" + r.Path
+		}
+	}
+}
+
 // readHint says why a result was cut and how to read the rest: lines from..to of
 // its note, named COLLECTION:PATH (which names it even when another
 // collection holds the same path). Lines read exactly what was left out,

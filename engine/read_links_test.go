@@ -121,3 +121,24 @@ func TestReadShownName(t *testing.T) {
 		t.Errorf("no such name: %v", err)
 	}
 }
+
+// A note whose path starts with its collection's name and a colon is
+// named by COLLECTION:PATH in its result, the name read takes for it.
+func TestColonPathReadPath(t *testing.T) {
+	vault := filepath.Join(t.TempDir(), "sample")
+	write(t, vault, "sample:x.md", "# Colon\n\nThe quokka note.\n")
+	write(t, vault, "x.md", "# Plain\n\nThe wombat note.\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, vault, "sample")
+	resp := search(t, e, mdsearch.SearchRequest{Query: "quokka", Mode: mdsearch.ModeKeyword})
+	if len(resp.Results) == 0 || resp.Results[0].Path != "sample:x.md" || resp.Results[0].ReadPath != "sample:sample:x.md" {
+		t.Fatalf("results %+v", resp.Results)
+	}
+	read, err := e.Read(bg, mdsearch.ReadRequest{Path: resp.Results[0].ReadPath})
+	if err != nil || !strings.Contains(read.Content, "quokka") {
+		t.Errorf("read %s: %+v, %v", resp.Results[0].ReadPath, read, err)
+	}
+	if resp := search(t, e, mdsearch.SearchRequest{Query: "wombat", Mode: mdsearch.ModeKeyword}); len(resp.Results) == 0 || resp.Results[0].ReadPath != "" {
+		t.Errorf("a plain path got a read path: %+v", resp.Results)
+	}
+}
