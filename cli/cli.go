@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 
@@ -157,8 +158,12 @@ func runCommand(ctx context.Context, env *Env, args []string) int {
 	case ctx.Err() != nil:
 		// Ctrl-C: say so, not which step saw the cancel. Index runs commit
 		// as they go, so what was done stays.
-		cmdEnv.say("interrupted%s", interruptedHint[args[0]])
-		sayJSON(env, args, jsonError{jsonErrorBody{Kind: "interrupted", Message: "interrupted" + interruptedHint[args[0]]}})
+		hint := interruptedHint[args[0]]
+		if args[0] == "index" && slices.ContainsFunc(args[1:], isFullFlag) {
+			hint = fullInterrupted
+		}
+		cmdEnv.say("interrupted%s", hint)
+		sayJSON(env, args, jsonError{jsonErrorBody{Kind: "interrupted", Message: "interrupted" + hint}})
 		return 130
 	default:
 		cmdEnv.say("%s", withoutOp(args[0], err))
@@ -184,6 +189,17 @@ func sayJSON(env *Env, args []string, e jsonError) {
 var interruptedHint = map[string]string{
 	"index": ": the index keeps what was done; run the same command again to finish",
 	"eval":  ": nothing was written",
+}
+
+// fullInterrupted is interruptedHint's for `index --full`: the windows not
+// embedded again keep their vectors, and another --full starts over.
+const fullInterrupted = ": the index keeps what was done and is whole (the windows not embedded again keep their vectors); " +
+	"`mdsearch index --full` embeds every window again from the start"
+
+// isFullFlag reports whether a is index's --full, set.
+func isFullFlag(a string) bool {
+	a = strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-")
+	return a == "full" || a == "full=true" || a == "full=1"
 }
 
 // withoutOp is err's message without the operation when it is the

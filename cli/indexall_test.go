@@ -70,7 +70,13 @@ func TestInterrupted(t *testing.T) {
 		return os.Getenv(k)
 	}}
 	code := Main(ctx, env, []string{"index", filepath.Join(dir, "v"), "--embedder", "none"})
-	if code != 130 || !strings.Contains(errb.String(), "interrupted: the index keeps what was done") {
+	if code != 130 || !strings.Contains(errb.String(), "interrupted: the index keeps what was done; run the same command again to finish") {
 		t.Errorf("exit %d, stderr %q, stdout %q", code, errb.String(), out.String())
+	}
+	// Another --full would start over: it says what it leaves instead.
+	errb.Reset()
+	code = Main(ctx, env, []string{"index", filepath.Join(dir, "v"), "--embedder", "none", "--full"})
+	if code != 130 || !strings.Contains(errb.String(), "is whole") || strings.Contains(errb.String(), "run the same command again") {
+		t.Errorf("--full: exit %d, stderr %q", code, errb.String())
 	}
 }
