@@ -26,7 +26,14 @@ func (srv *Server) handleNote(w http.ResponseWriter, r *http.Request, escaped st
 		writeError(w, http.StatusBadRequest, "invalid", err.Error())
 		return
 	}
-	if rd := vals.Get("render"); rd != "" && rd != "html" {
+	var texts [3]string
+	for i, name := range []string{"render", "section", "lines"} {
+		if texts[i], err = textParam(vals, name); err != nil {
+			writeError(w, http.StatusBadRequest, "invalid", err.Error())
+			return
+		}
+	}
+	if rd := texts[0]; rd != "" && rd != "html" {
 		writeError(w, http.StatusBadRequest, "invalid", fmt.Sprintf("render is %q: the only rendering is html", rd))
 		return
 	}
@@ -35,7 +42,7 @@ func (srv *Server) handleNote(w http.ResponseWriter, r *http.Request, escaped st
 		writeError(w, http.StatusBadRequest, "invalid", err.Error())
 		return
 	}
-	resp, err := srv.s.Read(r.Context(), mdsearch.ReadRequest{Path: p, Section: vals.Get("section"), Full: full, Lines: vals.Get("lines")})
+	resp, err := srv.s.Read(r.Context(), mdsearch.ReadRequest{Path: p, Section: texts[1], Full: full, Lines: texts[2]})
 	if err != nil {
 		srv.writeEngineError(w, r, err)
 		return
@@ -72,6 +79,20 @@ func (srv *Server) handleNote(w http.ResponseWriter, r *http.Request, escaped st
 }
 
 // boolParam parses an optional true/false parameter; absent is false.
+// textParam is a text parameter's value, "" when it is absent. Given
+// empty, it is refused: a client that sent collection= or section= meant
+// one, and reading it as absent would widen the answer unsaid.
+func textParam(vals url.Values, name string) (string, error) {
+	s, ok := vals[name]
+	if !ok {
+		return "", nil
+	}
+	if strings.TrimSpace(s[0]) == "" {
+		return "", fmt.Errorf("%s is empty: give one, or leave %s out", name, name)
+	}
+	return s[0], nil
+}
+
 func boolParam(vals url.Values, name string) (bool, error) {
 	s, ok := vals[name]
 	if !ok {

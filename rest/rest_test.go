@@ -165,6 +165,9 @@ func TestSearchParams(t *testing.T) {
 		{"q=x&max_per_page=2&max_chunks_per_page=2", 400, "max_per_page and max_chunks_per_page name one field: give one of them"},
 		{"q=x&max_chunks_per_page=6", 400, "max_per_page is 6"},
 		{"q=x&mode=fuzzy", 400, "mode is \"fuzzy\": use hybrid, semantic or keyword"},
+		{"q=x&mode=", 400, "mode is empty: give one, or leave mode out"},
+		{"q=x&collection=", 400, "collection is empty"},
+		{"q=x&path_prefix=%20", 400, "path_prefix is empty"},
 		{"q=x&limit=3", 400, "unknown parameter \"limit\""},
 		{"q=x&q=y", 400, "given 2 times"},
 		{"q=x&n=%zz", 400, "malformed"},
@@ -220,6 +223,11 @@ func TestNotes(t *testing.T) {
 		{"/api/v1/notes/x.md?section=missing", "", 404, "application/json", "sections: Starter", "x.md"},
 		{"/api/v1/notes/", "", 400, "application/json", "missing note path", ""},
 		{"/api/v1/notes/x.md?sect=1", "", 400, "application/json", "unknown parameter", ""},
+		// Given empty, a text parameter is refused, not read as absent
+		// (the whole note for an empty section).
+		{"/api/v1/notes/x.md?section=", "", 400, "application/json", "section is empty: give one, or leave section out", ""},
+		{"/api/v1/notes/x.md?lines=%20", "", 400, "application/json", "lines is empty", ""},
+		{"/api/v1/notes/x.md?render=", "", 400, "application/json", "render is empty", ""},
 	}
 	for _, tt := range tests {
 		f.read = mdsearch.ReadRequest{}

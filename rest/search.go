@@ -105,14 +105,22 @@ func parseSearch(raw string) (mdsearch.SearchRequest, error) {
 		return req, err
 	}
 	req.Mode = mdsearch.ModeHybrid
-	if m := vals.Get("mode"); m != "" {
+	m, err := textParam(vals, "mode")
+	if err != nil {
+		return req, err
+	}
+	if m != "" {
 		req.Mode = mdsearch.Mode(m)
 	}
-	req.Collection = vals.Get("collection")
+	if req.Collection, err = textParam(vals, "collection"); err != nil {
+		return req, err
+	}
 	if req.Tag, req.Tags, err = mdsearch.SplitTags(vals["tag"]); err != nil {
 		return req, err
 	}
-	req.PathPrefix = vals.Get("path_prefix")
+	if req.PathPrefix, err = textParam(vals, "path_prefix"); err != nil {
+		return req, err
+	}
 	if req.Where, err = mdsearch.ParseWhere(vals["where"]); err != nil {
 		return req, err
 	}
