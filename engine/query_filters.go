@@ -64,9 +64,17 @@ func excluded(p string) store.Filter {
 // in a form the index does not name notes by, leaves nothing out, and a
 // search that said nothing would look as if it had.
 func unknownExcludes(ctx context.Context, rd *store.Reader, req mdsearch.SearchRequest) string {
+	fs := make([]store.Filter, len(req.Exclude))
+	for i, p := range req.Exclude {
+		fs[i] = excluded(p)
+	}
+	named, err := rd.Excludes(ctx, fs)
+	if err != nil {
+		return ""
+	}
 	var unknown []string
-	for _, p := range req.Exclude {
-		if named, err := rd.Excludes(ctx, excluded(p)); err == nil && !named {
+	for i, p := range req.Exclude {
+		if !named[i] {
 			unknown = append(unknown, strconv.Quote(strings.TrimSpace(p)))
 		}
 	}

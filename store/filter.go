@@ -108,18 +108,33 @@ const inCollection = `EXISTS (SELECT 1 FROM collections cx WHERE cx.id = d.colle
 // path).
 const atFile = `EXISTS (SELECT 1 FROM collections cx WHERE cx.id = d.collection_id AND rtrim(cx.root, ?) || ? || replace(d.path, '/', ?) = ?)`
 
-// Excludes reports whether any indexed note is one that f's Exclude,
-// ExcludeIn or ExcludeFiles name (whatever else f holds): an exclude that
-// names none leaves nothing out, and is most often a slip.
-func (s *Reader) Excludes(ctx context.Context, f Filter) (bool, error) {
-	x := Filter{Exclude: f.Exclude, ExcludeIn: f.ExcludeIn, ExcludeFiles: f.ExcludeFiles}
-	if x.IsZero() {
-		return false, nil
+// Excludes reports, for each filter, whether any indexed note is one its
+// Exclude, ExcludeIn or ExcludeFiles name (whatever else it holds): an
+// exclude that names none leaves nothing out, and is most often a slip.
+// One statement for all: a request may name a hundred.
+func (s *Reader) Excludes(ctx context.Context, fs []Filter) ([]bool, error) {
+	out := make([]bool, len(fs))
+	var cols []string
+	var args []any
+	var at []int // the place in out of each column
+	for i, f := range fs {
+		x := Filter{Exclude: f.Exclude, ExcludeIn: f.ExcludeIn, ExcludeFiles: f.ExcludeFiles}
+		if x.IsZero() {
+			continue
+		}
+		cond, cargs := x.where() // the notes left: the ones named are the rest
+		cols = append(cols, `EXISTS (SELECT 1 FROM documents d WHERE NOT (`+cond+`))`)
+		args = append(args, cargs...)
+		at = append(at, i)
 	}
-	cond, args := x.where() // the notes left: the ones named are the rest
-	var one int
-	err := s.r.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM documents d WHERE NOT (`+cond+`))`, args...).Scan(&one)
-	return one == 1, err
+	if len(cols) == 0 {
+		return out, nil
+	}
+	dst := make([]any, len(cols))
+	for k, i := range at {
+		dst[k] = &out[i]
+	}
+	return out, s.r.QueryRowContext(ctx, `SELECT `+strings.Join(cols, ", "), args...).Scan(dst...)
 }
 
 // fileName is the last part of a document's path: rtrim takes every
