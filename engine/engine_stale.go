@@ -18,19 +18,27 @@ type noteKey struct{ collection, path string }
 
 // markStale flags results whose file changed on disk (or vanished) since it
 // was indexed, so a note edited while nothing watched is not passed off as
-// current. stamps, loaded with the results, say what the index recorded;
-// it costs one stat per distinct note among the results.
-func markStale(res []mdsearch.Result, stamps map[noteKey]store.Stamp) {
-	stale := make(map[noteKey]bool, len(stamps))
+// current, by stale (staleIn's, which remembers what it found).
+func markStale(res []mdsearch.Result, stale func(mdsearch.Result) bool) {
 	for i := range res {
-		k := noteKey{res[i].Collection, res[i].Path}
-		s, done := stale[k]
-		if !done {
-			st, ok := stamps[k]
-			s = ok && behind(st)
-			stale[k] = s
+		res[i].Stale = stale(res[i])
+	}
+}
+
+// staleIn reports whether a result's note changed on disk or is gone
+// since the index read it, by its stamp (behind), loaded with the
+// results: one stat a note, remembered, however often it is asked.
+func staleIn(stamps map[noteKey]store.Stamp) func(mdsearch.Result) bool {
+	memo := map[noteKey]bool{}
+	return func(r mdsearch.Result) bool {
+		k := noteKey{r.Collection, r.Path}
+		s, ok := memo[k]
+		if !ok {
+			st, found := stamps[k]
+			s = found && behind(st)
+			memo[k] = s
 		}
-		res[i].Stale = s
+		return s
 	}
 }
 

@@ -148,7 +148,7 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 			return nil, sug, err
 		}
 	}
-	res, joins, stamps, copies, err := e.reranked(ctx, rt.Reader, q, &resp.Notice)
+	res, joins, stale, copies, err := e.reranked(ctx, rt.Reader, q, &resp.Notice)
 	if err != nil {
 		return nil, sug, err
 	}
@@ -165,7 +165,7 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 	var dropped int
 	ends := capResults(res, joins)
 	resp.Results, dropped = fitBudget(res, req.MaxTokens, joins, ends)
-	markStale(resp.Results, stamps)
+	markStale(resp.Results, stale)
 	resp.Total = len(resp.Results)
 	if m := unlikelyNotice(q, e.stage(q.mode) != nil, resp.Results); m != "" {
 		addNotice(&resp.Notice, m)
@@ -220,8 +220,9 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 // distinct ranks and loads q's results, leaving out copies of a passage
 // from other collections (a folder indexed twice) and ranking further for
 // as many results as were left out, so that n results still come back.
-// Of two copies it keeps a live one (dropCopies).
-func (e *Engine) distinct(ctx context.Context, rd *store.Reader, q *query) ([]mdsearch.Result, seams, map[noteKey]store.Stamp, int, error) {
+// Of two copies it keeps a live one (dropCopies); what it found stale is
+// returned for markStale.
+func (e *Engine) distinct(ctx context.Context, rd *store.Reader, q *query) ([]mdsearch.Result, seams, func(mdsearch.Result) bool, int, error) {
 	want := q.req.N
 	defer func() { q.req.N = want }()
 	for once := true; ; {
@@ -230,10 +231,11 @@ func (e *Engine) distinct(ctx context.Context, rd *store.Reader, q *query) ([]md
 			return nil, nil, nil, 0, err
 		}
 		res, joins, stamps, err := results(ctx, rd, kept, e.opts.Split == nil, q.req.MaxPerPage)
+		stale := staleIn(stamps) // asked again when results are marked: one stat a note
 		if err != nil || len(res) == 0 {
-			return res, joins, stamps, 0, err
+			return res, joins, stale, 0, err
 		}
-		stale, tail := staleIn(stamps), keyOf(res[len(res)-1])
+		tail := keyOf(res[len(res)-1])
 		res, copies := dropCopies(res, want, stale)
 		more := len(kept) == q.req.N && q.req.N < deepest*want
 		switch last := res[len(res)-1]; {
@@ -247,7 +249,7 @@ func (e *Engine) distinct(ctx context.Context, rd *store.Reader, q *query) ([]md
 			once = false
 			q.req.N++
 		default:
-			return res, joins, stamps, copies, nil
+			return res, joins, stale, copies, nil
 		}
 	}
 }

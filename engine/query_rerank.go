@@ -30,14 +30,14 @@ const rerankTokens = 448
 // max(N, rerankK) results of the local ranking are scored, and the best N
 // by those scores kept. A reranker that fails leaves the local ranking
 // and says so in notice; it never fails the search.
-func (e *Engine) reranked(ctx context.Context, rd *store.Reader, q *query, notice *string) ([]mdsearch.Result, seams, map[noteKey]store.Stamp, int, error) {
+func (e *Engine) reranked(ctx context.Context, rd *store.Reader, q *query, notice *string) ([]mdsearch.Result, seams, func(mdsearch.Result) bool, int, error) {
 	rr := e.opts.Reranker
 	if rr == nil || q.req.NoRerank {
 		return e.distinct(ctx, rd, q)
 	}
 	want := q.req.N
 	q.req.N = max(want, rerankK)
-	res, joins, stamps, copies, err := e.distinct(ctx, rd, q)
+	res, joins, stale, copies, err := e.distinct(ctx, rd, q)
 	q.req.N = want
 	if err != nil {
 		return nil, nil, nil, 0, err
@@ -51,7 +51,7 @@ func (e *Engine) reranked(ctx context.Context, rd *store.Reader, q *query, notic
 		addNotice(notice, "reranker unavailable: "+rerr.Error()+"; showing the local ranking")
 	}
 	q.reranked = rerr == nil
-	return res[:min(len(res), want)], joins, stamps, copies, nil
+	return res[:min(len(res), want)], joins, stale, copies, nil
 }
 
 // offCPU runs f, a wait on the network, without the search's CPU slot

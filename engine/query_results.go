@@ -297,22 +297,6 @@ func dropCopies(rs []mdsearch.Result, want int, stale func(mdsearch.Result) bool
 	return out, copies
 }
 
-// staleIn reports whether a result's note changed on disk or is gone
-// since the index read it, by its stamp (behind): one stat a note.
-func staleIn(stamps map[noteKey]store.Stamp) func(mdsearch.Result) bool {
-	memo := map[noteKey]bool{}
-	return func(r mdsearch.Result) bool {
-		k := noteKey{r.Collection, r.Path}
-		s, ok := memo[k]
-		if !ok {
-			st, found := stamps[k]
-			s = found && behind(st)
-			memo[k] = s
-		}
-		return s
-	}
-}
-
 // spansCollections reports whether q searches several collections, which
 // may hold copies of a passage.
 func (e *Engine) spansCollections(ctx context.Context, q *query) bool {
