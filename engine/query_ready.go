@@ -2,7 +2,8 @@ package engine
 
 import (
 	"context"
-	"strings"
+
+	"github.com/mdsearch/mdsearch/embed/remote"
 )
 
 // semanticReady returns the vectors to search, or nil and a notice saying
@@ -48,15 +49,14 @@ func (e *Engine) unembedded(ctx context.Context, collection int64) bool {
 
 // embedderOf names the settings of the embedder that made model, a model
 // ID as the index records it: "ollama:nomic-embed-text@768" is
-// --embedder ollama --embed-model nomic-embed-text; an ID without an API
-// is the local model's.
+// --embedder ollama --embed-model nomic-embed-text; an ID that is not a
+// server's is the local model's.
 func embedderOf(model string) string {
-	api, rest, ok := strings.Cut(model, ":")
+	api, name, _, ok := remote.ParseModelID(model)
 	if !ok {
 		return "the local model: --embedder use"
 	}
-	name, _, _ := strings.Cut(rest, "@")
-	return "--embedder " + api + " --embed-model " + name
+	return "--embedder " + string(api) + " --embed-model " + name
 }
 
 // pendingNotice says, after what, that an index run has not finished

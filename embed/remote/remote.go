@@ -186,6 +186,22 @@ func (e *Embedder) ModelID() string {
 	return fmt.Sprintf("%s:%s@%d", e.opts.API, e.opts.Model, e.Dim())
 }
 
+// ParseModelID reads a model ID as ModelID writes it (dim 0 where it
+// names none); ok is false for one that is not a server's (the local
+// model's has no API).
+func ParseModelID(id string) (api API, model string, dim int, ok bool) {
+	a, rest, found := strings.Cut(id, ":")
+	if !found || a == "" {
+		return "", "", 0, false
+	}
+	if at := strings.LastIndexByte(rest, '@'); at >= 0 {
+		if n, err := strconv.Atoi(rest[at+1:]); err == nil && n > 0 {
+			return API(a), rest[:at], n, true
+		}
+	}
+	return API(a), rest, 0, true
+}
+
 // Concurrency implements embed.Concurrent: the Parallel option. Embed
 // is safe for concurrent use.
 func (e *Embedder) Concurrency() int { return e.opts.Parallel }
@@ -210,14 +226,13 @@ func (e *Embedder) Probe(ctx context.Context) error {
 // ("ollama:nomic-embed-text@768") when it names this API and model and no
 // dimension is known yet, and reports whether it did: a search then
 // sends no probe before its query (on a paid API, a second request each
-// time). Every answer is still checked against it, so a server whose
-// model changed under the same name fails the query, saying so. Only a
-// process that does not index may take it: an index run learns the
-// dimension from the server, as the model ID it records must be true.
+// time), nor a server before it listens. Every answer is still checked
+// against it, so a server whose model changed under the same name fails
+// the query, or the index run, saying so: the model ID the index records
+// stays true. A new index has none to take; its run probes the server.
 func (e *Embedder) TakeDim(indexed string) bool {
-	rest, ok := strings.CutPrefix(indexed, fmt.Sprintf("%s:%s@", e.opts.API, e.opts.Model))
-	n, err := strconv.Atoi(rest)
-	if !ok || err != nil || n <= 0 || !e.dim.CompareAndSwap(0, int64(n)) {
+	api, model, n, ok := ParseModelID(indexed)
+	if !ok || n <= 0 || api != e.opts.API || model != e.opts.Model || !e.dim.CompareAndSwap(0, int64(n)) {
 		return false
 	}
 	e.indexed = indexed

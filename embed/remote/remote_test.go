@@ -365,3 +365,23 @@ func TestNoTexts(t *testing.T) {
 		t.Errorf("Embed(nil) = %v, %v after %d requests; want nothing, and no request", vecs, err, s.count())
 	}
 }
+
+func TestParseModelID(t *testing.T) {
+	for _, tc := range []struct {
+		id    string
+		api   API
+		model string
+		dim   int
+		ok    bool
+	}{
+		{"ollama:nomic-embed-text@768", Ollama, "nomic-embed-text", 768, true},
+		{"openai:org/model@v2@1536", OpenAI, "org/model@v2", 1536, true},
+		{"openai:text-embedding-3-small", OpenAI, "text-embedding-3-small", 0, true},
+		{"use-lite-0.2.0-int8-row", "", "", 0, false},
+	} {
+		api, model, dim, ok := ParseModelID(tc.id)
+		if api != tc.api || model != tc.model || dim != tc.dim || ok != tc.ok {
+			t.Errorf("ParseModelID(%q) = %q, %q, %d, %v", tc.id, api, model, dim, ok)
+		}
+	}
+}
