@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"sort"
 	"strings"
 
@@ -159,8 +158,9 @@ func runCommand(ctx context.Context, env *Env, args []string) int {
 		// Ctrl-C: say so, not which step saw the cancel. Index runs commit
 		// as they go, so what was done stays.
 		hint := interruptedHint[args[0]]
-		if args[0] == "index" && slices.ContainsFunc(args[1:], isFullFlag) {
-			hint = fullInterrupted
+		var l *leaves
+		if errors.As(err, &l) {
+			hint = l.hint
 		}
 		cmdEnv.say("interrupted%s", hint)
 		sayJSON(env, args, jsonError{jsonErrorBody{Kind: "interrupted", Message: "interrupted" + hint}})
@@ -191,16 +191,15 @@ var interruptedHint = map[string]string{
 	"eval":  ": nothing was written",
 }
 
-// fullInterrupted is interruptedHint's for `index --full`: the windows not
-// embedded again keep their vectors, and another --full starts over.
-const fullInterrupted = ": the index keeps what was done and is whole (the windows not embedded again keep their vectors); " +
-	"`mdsearch index --full` embeds every window again from the start"
-
-// isFullFlag reports whether a is index's --full, set.
-func isFullFlag(a string) bool {
-	a = strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-")
-	return a == "full" || a == "full=true" || a == "full=1"
+// leaves is an interrupted command's error that says what it leaves,
+// where interruptedHint's word for the command would not (index --full).
+type leaves struct {
+	err  error
+	hint string
 }
+
+func (l *leaves) Error() string { return l.err.Error() }
+func (l *leaves) Unwrap() error { return l.err }
 
 // withoutOp is err's message without the operation when it is the
 // command's own name, which the diagnostic's prefix already says.

@@ -15,7 +15,13 @@ import (
 	"github.com/mdsearch/mdsearch/engine"
 )
 
-func runIndex(ctx context.Context, env *Env, args []string) error {
+// fullInterrupted is what an interrupted `index --full` leaves: the
+// windows not embedded again keep their vectors, and another --full
+// starts over.
+const fullInterrupted = ": the index keeps what was done and is whole (the windows not embedded again keep their vectors); " +
+	"`mdsearch index --full` embeds every window again from the start"
+
+func runIndex(ctx context.Context, env *Env, args []string) (err error) {
 	fs := newFlags(env, "index", "[DIR | COLLECTION]  (none: every collection of the index)")
 	name := fs.String("name", "", "collection name (default: the folder's name)")
 	full := fs.Bool("full", false, "re-read and re-embed every note")
@@ -24,6 +30,11 @@ func runIndex(ctx context.Context, env *Env, args []string) error {
 		"the collection keeps it (default: the one it has, sections for a new one), and another re-cuts it")
 	asJSON := fs.Bool("json", false, "print the run's statistics as JSON on stdout, and progress events as JSON lines on stderr")
 	ef := addEngineFlags(fs)
+	defer func() {
+		if err != nil && ctx.Err() != nil && *full {
+			err = &leaves{err, fullInterrupted}
+		}
+	}()
 	pos, err := parse(fs, args)
 	switch {
 	case err != nil:
