@@ -117,18 +117,37 @@ func TestIndexSummarySaysWhatFailed(t *testing.T) {
 	}
 }
 
-// A search of an index that records the server's model sends the query
-// alone, no probe before it; a server whose model changed since is caught
-// by the query's answer, and keyword results are shown.
-func TestSearchSendsNoProbe(t *testing.T) {
-	t.Setenv("MDSEARCH_HOME", t.TempDir())
-	t.Setenv("MDSEARCH_NO_SERVE", "1")
+// indexedByOllama indexes the sample vault with a fake Ollama server of
+// 8-dimensional vectors, and returns the server, the index and the flags
+// that name it.
+func indexedByOllama(t *testing.T) (*ollamaServer, string, []string) {
+	t.Helper()
 	s := newOllamaServer(t, 8)
 	index := filepath.Join(t.TempDir(), "index.db")
 	remote := []string{"--embedder", "ollama", "--embed-url", s.URL}
 	if code, _, errOut := run(t, index, append([]string{"index", "../sample-vault"}, remote...)...); code != 0 {
 		t.Fatalf("index: %d %s", code, errOut)
 	}
+	return s, index, remote
+}
+
+// hang answers no request: a server that hangs (for 10 s, or until the
+// client hangs up, which reading the body lets it notice).
+func hang(w http.ResponseWriter, r *http.Request) {
+	io.Copy(io.Discard, r.Body)
+	select {
+	case <-r.Context().Done():
+	case <-time.After(10 * time.Second):
+	}
+}
+
+// A search of an index that records the server's model sends the query
+// alone, no probe before it; a server whose model changed since is caught
+// by the query's answer, and keyword results are shown.
+func TestSearchSendsNoProbe(t *testing.T) {
+	t.Setenv("MDSEARCH_HOME", t.TempDir())
+	t.Setenv("MDSEARCH_NO_SERVE", "1")
+	s, index, remote := indexedByOllama(t)
 	s.requests.Store(0)
 	code, out, errOut := run(t, index, append([]string{"search", "restore drill", "-n", "1"}, remote...)...)
 	if code != 0 || !strings.Contains(out, "1. ") || strings.Contains(errOut, "unavailable") || s.requests.Load() != 1 {
@@ -148,19 +167,8 @@ func TestSearchSendsNoProbe(t *testing.T) {
 // keep it from starting.
 func TestServerOpensWithoutProbe(t *testing.T) {
 	t.Setenv("MDSEARCH_HOME", t.TempDir())
-	s := newOllamaServer(t, 8)
-	index := filepath.Join(t.TempDir(), "index.db")
-	remote := []string{"--embedder", "ollama", "--embed-url", s.URL}
-	if code, _, errOut := run(t, index, append([]string{"index", "../sample-vault"}, remote...)...); code != 0 {
-		t.Fatalf("index: %d %s", code, errOut)
-	}
-	s.set(func(w http.ResponseWriter, r *http.Request) {
-		io.Copy(io.Discard, r.Body)
-		select {
-		case <-r.Context().Done():
-		case <-time.After(10 * time.Second):
-		}
-	})
+	s, index, remote := indexedByOllama(t)
+	s.set(hang)
 	s.requests.Store(0)
 	fs := flag.NewFlagSet("watch", flag.ContinueOnError)
 	ef := addEngineFlags(fs)
@@ -188,19 +196,8 @@ func TestServerOpensWithoutProbe(t *testing.T) {
 func TestSearchQueryBudget(t *testing.T) {
 	t.Setenv("MDSEARCH_HOME", t.TempDir())
 	t.Setenv("MDSEARCH_NO_SERVE", "1")
-	s := newOllamaServer(t, 8)
-	index := filepath.Join(t.TempDir(), "index.db")
-	remote := []string{"--embedder", "ollama", "--embed-url", s.URL}
-	if code, _, errOut := run(t, index, append([]string{"index", "../sample-vault"}, remote...)...); code != 0 {
-		t.Fatalf("index: %d %s", code, errOut)
-	}
-	s.set(func(w http.ResponseWriter, r *http.Request) {
-		io.Copy(io.Discard, r.Body) // lets the server notice the client hanging up
-		select {
-		case <-r.Context().Done():
-		case <-time.After(10 * time.Second):
-		}
-	})
+	s, index, remote := indexedByOllama(t)
+	s.set(hang)
 	t.Setenv("MDSEARCH_EMBED_QUERY_TIMEOUT", "300ms")
 	s.requests.Store(0)
 	start := time.Now()
