@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -69,26 +70,28 @@ type client struct {
 	sawLogits atomic.Bool
 }
 
+// choice reads a setting whose value is Auto (the default, also when
+// empty) or one of others, in any case; ok is false for any other value,
+// which is returned as given, trimmed, for the message.
+func choice(v string, others ...string) (string, bool) {
+	v = strings.ToLower(strings.TrimSpace(v))
+	if v == "" {
+		return Auto, true
+	}
+	return v, v == Auto || slices.Contains(others, v)
+}
+
 // New checks rawURL and opts and returns the HTTP client. It does not
 // contact the server.
 func New(rawURL string, opts Options) (Reranker, error) {
 	bad := func(hint, format string, args ...any) (Reranker, error) {
 		return nil, mdsearch.Errorf(mdsearch.KindInvalid, "reranker", rawURL, hint, format, args...)
 	}
-	opts.API = strings.ToLower(strings.TrimSpace(opts.API))
-	switch opts.API {
-	case "":
-		opts.API = Auto
-	case Auto, Cohere, TEI:
-	default:
+	var ok bool
+	if opts.API, ok = choice(opts.API, Cohere, TEI); !ok {
 		return bad("use auto, cohere or tei (--reranker-api, MDSEARCH_RERANKER_API)", "unknown reranker API %q", opts.API)
 	}
-	opts.Scores = strings.ToLower(strings.TrimSpace(opts.Scores))
-	switch opts.Scores {
-	case "":
-		opts.Scores = Auto
-	case Auto, Logits, Probabilities:
-	default:
+	if opts.Scores, ok = choice(opts.Scores, Logits, Probabilities); !ok {
 		return bad("use auto, logits or probabilities (--reranker-scores, MDSEARCH_RERANKER_SCORES)", "unknown reranker score scale %q", opts.Scores)
 	}
 	endpoint, err := endpointOf(rawURL)
