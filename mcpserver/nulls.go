@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -21,11 +22,16 @@ import (
 //     that number or boolean, where the tool's schema wants one and the
 //     string is exactly one (models often quote numbers);
 //   - one string where the schema wants a list of strings ("tags": "x")
-//     is that list of one.
+//     is that list of one;
+//   - an optional text argument sent blank ("section": "") is one left
+//     out (agents send "" for a field they mean to leave unset).
 //
-// Anything else passes as sent, for the schema to judge. A panic below (in
-// the SDK's argument handling, say) becomes an error: one bad request must
-// not end the server. props holds each tool's top-level properties.
+// What changes the answer is recorded for the tool to name in its notice
+// (forgiven): blank arguments, and members of an object argument sent as
+// null ("where": {"owner": null} drops that filter). Anything else passes
+// as sent, for the schema to judge. A panic below (in the SDK's argument
+// handling, say) becomes an error: one bad request must not end the
+// server. schemas holds each tool's input schema.
 //
 // Why it stays (go-sdk v1.8.0, TestSDKStillNeedsWorkarounds): the SDK
 // validates arguments exactly as sent, so `"n": null`, `"n": "3"` and
@@ -34,7 +40,7 @@ import (
 // for any tool whose schema has defaults, as these have (TestNullArguments);
 // and it recovers no panic, in a handler or in its own code, so one would
 // end the process (TestLenientArgsRecovers).
-func lenientArgs(props map[string]map[string]*jsonschema.Schema) mcp.Middleware {
+func lenientArgs(schemas map[string]*jsonschema.Schema) mcp.Middleware {
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
 			defer func() {
@@ -43,55 +49,83 @@ func lenientArgs(props map[string]map[string]*jsonschema.Schema) mcp.Middleware 
 				}
 			}()
 			if r, ok := req.(*mcp.CallToolRequest); ok && r.Params != nil && len(r.Params.Arguments) > 0 {
-				r.Params.Arguments = lenient(r.Params.Arguments, props[r.Params.Name])
+				var f forgiven
+				r.Params.Arguments, f = lenient(r.Params.Arguments, schemas[r.Params.Name])
+				ctx = withForgiven(ctx, f)
 			}
 			return next(ctx, method, req)
 		}
 	}
 }
 
-// toolProps are the top-level properties of each tool's input schema.
-func toolProps(tools ...*mcp.Tool) map[string]map[string]*jsonschema.Schema {
-	m := map[string]map[string]*jsonschema.Schema{}
+// toolSchemas are the tools' input schemas, by tool name.
+func toolSchemas(tools ...*mcp.Tool) map[string]*jsonschema.Schema {
+	m := map[string]*jsonschema.Schema{}
 	for _, t := range tools {
 		if s, ok := t.InputSchema.(*jsonschema.Schema); ok {
-			m[t.Name] = s.Properties
+			m[t.Name] = s
 		}
 	}
 	return m
 }
 
-// lenient is an arguments object as lenientArgs describes it; raw itself
-// when nothing changes.
-func lenient(raw json.RawMessage, props map[string]*jsonschema.Schema) json.RawMessage {
+// lenient is an arguments object as lenientArgs describes it, raw itself
+// when nothing changes, and what it forgave.
+func lenient(raw json.RawMessage, schema *jsonschema.Schema) (json.RawMessage, forgiven) {
+	var f forgiven
 	if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
-		return json.RawMessage("{}")
+		return json.RawMessage("{}"), f
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber() // numbers pass through as written
 	var args map[string]any
 	if dec.Decode(&args) != nil || args == nil {
-		return raw
+		return raw, f
+	}
+	if schema == nil {
+		schema = &jsonschema.Schema{}
 	}
 	changed := bytes.Contains(raw, []byte("null"))
 	if changed {
 		stripNulls(args)
 	}
+	f.blank = dropBlank(args, schema)
+	changed = changed || len(f.blank) > 0
 	for k, v := range args {
-		if s, ok := v.(string); ok && props[k] != nil {
-			if c, ok := coerce(s, props[k]); ok {
+		if s, ok := v.(string); ok && schema.Properties[k] != nil {
+			if c, ok := coerce(s, schema.Properties[k]); ok {
 				args[k], changed = c, true
 			}
 		}
 	}
 	if !changed {
-		return raw
+		return raw, f
 	}
 	b, err := json.Marshal(args)
 	if err != nil {
-		return raw
+		return raw, forgiven{}
 	}
-	return b
+	return b, f
+}
+
+// dropBlank drops the optional text arguments sent blank (empty or only
+// spaces, as REST's empty parameter) and returns them, by name, as sent.
+// A required one (query, path) stays, for the tool's own message.
+func dropBlank(args map[string]any, schema *jsonschema.Schema) map[string]string {
+	var blank map[string]string
+	for k, v := range args {
+		s, ok := v.(string)
+		p := schema.Properties[k]
+		if !ok || p == nil || p.Type != "string" || strings.TrimSpace(s) != "" || slices.Contains(schema.Required, k) {
+			continue
+		}
+		if blank == nil {
+			blank = map[string]string{}
+		}
+		blank[k] = s
+		delete(args, k)
+	}
+	return blank
 }
 
 // coerce is s as the type the schema wants, when s is exactly one value

@@ -64,7 +64,7 @@ func New(s mdsearch.Searcher, opts Options) *mcp.Server {
 		log = slog.New(slog.DiscardHandler)
 	}
 	search, read, outline := searchTool(), readTool(), outlineTool()
-	srv.AddReceivingMiddleware(lenientArgs(toolProps(search, read, outline)), plainErrors)
+	srv.AddReceivingMiddleware(lenientArgs(toolSchemas(search, read, outline)), plainErrors)
 	addTool(srv, search, guard(log, t.search), opts.TextOnly)
 	addTool(srv, read, guard(log, t.read), opts.TextOnly)
 	addTool(srv, outline, guard(log, t.outline), opts.TextOnly)

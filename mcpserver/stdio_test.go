@@ -157,11 +157,11 @@ func TestNullArguments(t *testing.T) {
 }
 
 func TestLenient(t *testing.T) {
-	props := toolProps(searchTool(), readTool())
-	search, read := props["semantic_search"], props["read_note"]
+	schemas := toolSchemas(searchTool(), readTool())
+	search, read := schemas["semantic_search"], schemas["read_note"]
 	tests := []struct {
 		in, want string
-		props    map[string]*jsonschema.Schema
+		schema   *jsonschema.Schema
 	}{
 		{`null`, `{}`, search},
 		{`{"query":"x"}`, `{"query":"x"}`, search},
@@ -172,6 +172,9 @@ func TestLenient(t *testing.T) {
 		{`{"query":"3","n":"3","max_tokens":" 400 "}`, `{"max_tokens":400,"n":3,"query":"3"}`, search},
 		{`{"path":"a.md","full":"true"}`, `{"full":true,"path":"a.md"}`, read},
 		{`{"query":"x","tags":"recipe"}`, `{"query":"x","tags":["recipe"]}`, search},
+		// Optional text sent blank is left out; a required one stays.
+		{`{"query":" ","collection":"","mode":" ","tags":[""]}`, `{"query":" ","tags":[""]}`, search},
+		{`{"path":"","section":"","lines":"40"}`, `{"lines":"40","path":""}`, read},
 		// Not exactly one: left for the schema to refuse, with its message.
 		{`{"query":"x","n":"2.5"}`, `{"query":"x","n":"2.5"}`, search},
 		{`{"query":"x","n":"five"}`, `{"query":"x","n":"five"}`, search},
@@ -184,7 +187,7 @@ func TestLenient(t *testing.T) {
 		{`{"query":"x","n":"3"}`, `{"query":"x","n":"3"}`, nil}, // an unknown tool
 	}
 	for _, tt := range tests {
-		if got := string(lenient(json.RawMessage(tt.in), tt.props)); got != tt.want {
+		if got, _ := lenient(json.RawMessage(tt.in), tt.schema); string(got) != tt.want {
 			t.Errorf("lenient(%s) = %s, want %s", tt.in, got, tt.want)
 		}
 	}

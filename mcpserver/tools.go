@@ -126,6 +126,7 @@ func (t *tools) search(ctx context.Context, call *mcp.CallToolRequest, a SearchA
 	if err != nil {
 		return nil, nil, toolError(err, "search", "")
 	}
+	lead(&resp.Notice, forgivenIn(ctx).blankNotice())
 	var b strings.Builder
 	if err := render.Results(&b, resp, render.Options{SectionPaths: true}); err != nil {
 		return nil, nil, err
@@ -146,7 +147,7 @@ func (a SearchArgs) request(raw json.RawMessage) (mdsearch.SearchRequest, error)
 	}
 	tag, tags := "", make([]string, len(a.Tags))
 	var err error
-	if a.Tag != "" { // "" is no tag: JSON cannot tell it from absent
+	if a.Tag != "" { // a blank tag was left out (lenientArgs)
 		if tag, err = mdsearch.CleanTag(a.Tag); err != nil {
 			return mdsearch.SearchRequest{}, err
 		}
@@ -216,11 +217,23 @@ func (t *tools) read(ctx context.Context, _ *mcp.CallToolRequest, a ReadArgs) (*
 	if len(how) > 0 {
 		resp.Notice += " (" + strings.Join(how, "; ") + "; full: true for the whole " + whole + ")"
 	}
+	lead(&resp.Notice, readBlankNotice(forgivenIn(ctx), a, whole))
 	var b strings.Builder
 	if err := render.Read(&b, resp); err != nil {
 		return nil, nil, err
 	}
 	return text(b.String()), resp, nil
+}
+
+// readBlankNotice is the blank arguments' notice for a read that answered
+// with unit: a blank section read the whole note, which must not pass for
+// the section the caller may have meant.
+func readBlankNotice(f forgiven, a ReadArgs, unit string) string {
+	msg := f.blankNotice()
+	if _, ok := f.blank["section"]; ok && a.Lines == "" && unit == "note" {
+		msg += ", so the whole note was read, not one section"
+	}
+	return msg
 }
 
 func (t *tools) outline(ctx context.Context, _ *mcp.CallToolRequest, a OutlineArgs) (*mcp.CallToolResult, *mdsearch.Outline, error) {
