@@ -12,7 +12,8 @@ import (
 // answer names it in its notice, so a leniency never widens an answer
 // unsaid (REST refuses the same input).
 type forgiven struct {
-	blank map[string]string // text arguments sent blank, by name, as sent
+	blank map[string]string   // text arguments sent blank, by name, as sent
+	nulls map[string][]string // object arguments' members sent as null, sorted
 }
 
 type forgivenKey struct{}
@@ -36,6 +37,19 @@ func (f forgiven) blankNotice() string {
 		names[i] = fmt.Sprintf("%s %q", n, f.blank[n])
 	}
 	return sayAll(names, "was read as absent", "were read as absent")
+}
+
+// whereNotice names the where fields sent as null, whose filters the
+// search went without; "" when there were none.
+func (f forgiven) whereNotice() string {
+	if len(f.nulls["where"]) == 0 {
+		return ""
+	}
+	fields := slices.Clone(f.nulls["where"])
+	for i, k := range fields {
+		fields[i] = fmt.Sprintf("%q", k)
+	}
+	return "where " + sayAll(fields, "was null: searched without that filter", "were null: searched without those filters")
 }
 
 // sayAll is "a one", "a and b many" or "a, b and c many"; "" for no items.

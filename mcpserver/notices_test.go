@@ -61,3 +61,37 @@ func TestBlankArgumentsNoticed(t *testing.T) {
 		t.Errorf("engine got %+v", f.last)
 	}
 }
+
+// A where field sent as null drops that filter, as agents mean it, and
+// the answer names the field.
+func TestNullWhereNoticed(t *testing.T) {
+	f := &fake{}
+	cs := connect(t, f)
+	tests := []struct {
+		args   map[string]any
+		where  map[string]string
+		notice string
+	}{
+		{map[string]any{"query": "x", "where": map[string]any{"owner": nil}}, nil,
+			`where "owner" was null: searched without that filter`},
+		{map[string]any{"query": "x", "where": map[string]any{"owner": nil, "draft": nil, "team": "a"}}, map[string]string{"team": "a"},
+			`where "draft" and "owner" were null: searched without those filters`},
+		{map[string]any{"query": "x", "collection": "", "where": map[string]any{"owner": nil}}, nil,
+			`collection "" was read as absent; where "owner" was null: searched without that filter`},
+		{map[string]any{"query": "x", "where": map[string]any{"team": "a"}}, map[string]string{"team": "a"}, ""},
+		{map[string]any{"query": "x", "where": nil}, nil, ""}, // where itself left out
+	}
+	for _, tt := range tests {
+		res, text := call(t, cs, "semantic_search", tt.args)
+		if res.IsError {
+			t.Errorf("%v: %s", tt.args, text)
+			continue
+		}
+		if got := noticeOf(t, res); got != tt.notice {
+			t.Errorf("%v: notice %q, want %q", tt.args, got, tt.notice)
+		}
+		if len(f.last.Where) != len(tt.where) || f.last.Where["team"] != tt.where["team"] {
+			t.Errorf("%v: engine got where %v, want %v", tt.args, f.last.Where, tt.where)
+		}
+	}
+}

@@ -87,6 +87,7 @@ func lenient(raw json.RawMessage, schema *jsonschema.Schema) (json.RawMessage, f
 	}
 	changed := bytes.Contains(raw, []byte("null"))
 	if changed {
+		f.nulls = nullMembers(args)
 		stripNulls(args)
 	}
 	f.blank = dropBlank(args, schema)
@@ -154,6 +155,25 @@ func coerce(s string, schema *jsonschema.Schema) (any, bool) {
 		}
 	}
 	return nil, false
+}
+
+// nullMembers lists, for each object argument, its members sent as null,
+// sorted: the filters a "where": {"owner": null} drops.
+func nullMembers(args map[string]any) map[string][]string {
+	var out map[string][]string
+	for k, v := range args {
+		obj, _ := v.(map[string]any)
+		for field, x := range obj {
+			if x == nil {
+				if out == nil {
+					out = map[string][]string{}
+				}
+				out[k] = append(out[k], field)
+			}
+		}
+		slices.Sort(out[k])
+	}
+	return out
 }
 
 // stripNulls drops null members of objects and null items of arrays.

@@ -126,7 +126,8 @@ func (t *tools) search(ctx context.Context, call *mcp.CallToolRequest, a SearchA
 	if err != nil {
 		return nil, nil, toolError(err, "search", "")
 	}
-	lead(&resp.Notice, forgivenIn(ctx).blankNotice())
+	f := forgivenIn(ctx)
+	lead(&resp.Notice, f.blankNotice(), f.whereNotice())
 	var b strings.Builder
 	if err := render.Results(&b, resp, render.Options{SectionPaths: true}); err != nil {
 		return nil, nil, err
