@@ -36,6 +36,11 @@ func (r SearchRequest) Check() error {
 		return invalid("query is empty: say what to look for, in words, a question or a phrase in quotes")
 	case !utf8.ValidString(q):
 		return invalid("query is not valid UTF-8: send it as UTF-8 text")
+	case strings.ContainsRune(q, utf8.RuneError):
+		// What a JSON decoder makes of bytes that are not UTF-8; searched,
+		// the words they broke would silently go missing. (A path is not
+		// refused so: results show a file name that is not UTF-8 with it.)
+		return invalid("query holds U+FFFD (the replacement character), so its text was not valid UTF-8: send it as UTF-8 text")
 	case len(q) > MaxQueryBytes:
 		return invalid("query is %d bytes: use at most %d (the gist of a long text, not all of it)", len(q), MaxQueryBytes)
 	case r.N < 1 || r.N > MaxN:

@@ -25,6 +25,7 @@ func TestCheck(t *testing.T) {
 		}), ""},
 		{with(func(r *SearchRequest) { r.Query = " \t\x00" }), "query is empty: say what to look for"},
 		{with(func(r *SearchRequest) { r.Query = "\xff" }), "query is not valid UTF-8"},
+		{with(func(r *SearchRequest) { r.Query = "caf\uFFFD au lait" }), "query holds U+FFFD (the replacement character), so its text was not valid UTF-8"},
 		{with(func(r *SearchRequest) { r.Query = strings.Repeat("a", MaxQueryBytes+1) }), "query is 4001 bytes: use at most 4000"},
 		{with(func(r *SearchRequest) { r.Query = " " + strings.Repeat("a", MaxQueryBytes) + "\n" }), ""},
 		{with(func(r *SearchRequest) { r.N = 0 }), "n is 0: use 1-50 (default 5)"},

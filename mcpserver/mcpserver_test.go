@@ -276,3 +276,29 @@ func keys[V any](m map[string]V) map[string]bool {
 	}
 	return out
 }
+
+// JSON decoding reads bytes that are not UTF-8 as U+FFFD: a query holding
+// it is refused by the request's check, as REST refuses the bytes; a path
+// is passed on, since results show a file name that is not UTF-8 so.
+func TestNotUTF8(t *testing.T) {
+	f := &longFake{}
+	cs := connect(t, f)
+	for _, tt := range []struct {
+		tool string
+		args map[string]any
+		want string // the error; "" for none
+	}{
+		{"semantic_search", map[string]any{"query": "caf\xe9 au lait"}, "query holds U+FFFD (the replacement character), so its text was not valid UTF-8"},
+		{"semantic_search", map[string]any{"query": "caf\uFFFD"}, "query holds U+FFFD"},
+		{"semantic_search", map[string]any{"query": "café"}, ""},
+		{"read_note", map[string]any{"path": "bad\uFFFDname.md"}, ""},
+	} {
+		res, text := call(t, cs, tt.tool, tt.args)
+		if res.IsError != (tt.want != "") || !strings.Contains(text, tt.want) {
+			t.Errorf("%s(%q): %v %s; want error %q", tt.tool, tt.args, res.IsError, text, tt.want)
+		}
+	}
+	if f.read.Path != "bad\uFFFDname.md" {
+		t.Errorf("read got %q", f.read.Path)
+	}
+}

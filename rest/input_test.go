@@ -130,3 +130,35 @@ func TestParamsUTF8(t *testing.T) {
 		t.Errorf("a name of other bytes: %d %s; engine got %+v", resp.StatusCode, body, f.read)
 	}
 }
+
+// A query that is not UTF-8, or holds U+FFFD, which stands in for such
+// bytes, is refused by the request's check over HTTP, as MCP refuses it.
+func TestQueryNotUTF8(t *testing.T) {
+	srv := New(&fake{}, Options{})
+	defer srv.Close()
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	for _, tt := range []struct {
+		q    string
+		code int
+		want string
+	}{
+		{"caf%E9", 400, "query is not valid UTF-8"},
+		{"caf%EF%BF%BD+au+lait", 400, "query holds U+FFFD (the replacement character), so its text was not valid UTF-8"},
+		{"caf%C3%A9", 200, ""},
+	} {
+		resp, err := ts.Client().Get(ts.URL + "/api/v1/semantic-search?q=" + tt.q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if tt.code == 200 {
+			if resp.StatusCode != 200 {
+				t.Errorf("q=%s: %d %s", tt.q, resp.StatusCode, body)
+			}
+			continue
+		}
+		wantError(t, "q="+tt.q, resp.StatusCode, resp.Header.Get("Content-Type"), string(body), tt.code, "invalid", tt.want)
+	}
+}
