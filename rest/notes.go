@@ -78,7 +78,6 @@ func (srv *Server) handleNote(w http.ResponseWriter, r *http.Request, escaped st
 	writeJSON(w, http.StatusOK, resp)
 }
 
-// boolParam parses an optional true/false parameter; absent is false.
 // textParam is a text parameter's value, "" when it is absent. Given
 // empty, it is refused: a client that sent collection= or section= meant
 // one, and reading it as absent would widen the answer unsaid.
@@ -93,6 +92,7 @@ func textParam(vals url.Values, name string) (string, error) {
 	return s[0], nil
 }
 
+// boolParam parses an optional true/false parameter; absent is false.
 func boolParam(vals url.Values, name string) (bool, error) {
 	s, ok := vals[name]
 	if !ok {
