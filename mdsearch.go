@@ -337,8 +337,8 @@ type IndexProgress struct {
 // IndexStats summarises one indexing run.
 type IndexStats struct {
 	Collection string      `json:"collection"`
-	Files      int         `json:"files"` // notes the run looked at: the collection's notes, skipped files left out
-	Unchanged  int         `json:"unchanged"`
+	Files      int         `json:"files"`     // notes the run looked at: the collection's notes, skipped files left out
+	Unchanged  int         `json:"unchanged"` // left as they were, notes in a folder the run could not read among them
 	Changed    int         `json:"changed"`
 	Recut      int         `json:"recut"` // unchanged notes cut again (--full, or new chunker settings)
 	Added      int         `json:"added"`

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -68,29 +69,30 @@ func (e *Engine) Status(ctx context.Context) (_ *mdsearch.Status, err error) {
 }
 
 // stale counts notes added, changed or deleted on disk since indexing.
-// A vault folder that is gone makes every note stale. A file the index
-// run would skip (over the size limit the collection was indexed with,
-// binary, unreadable) is not a note, so it is never stale; nor is a
-// note whose time changed but not its bytes.
+// A vault folder that is gone (or cannot be listed) makes every note
+// stale. A file the index run would skip (over the size limit the
+// collection was indexed with, binary, unreadable) is not a note, so it is
+// never stale; nor is a note whose time changed but not its bytes, nor one
+// in a folder that cannot be listed (an index run keeps it as it was).
 func (e *Engine) stale(ctx context.Context, collID int64, name, root string) (int, error) {
 	docs, err := e.st.DocInfos(ctx, collID)
 	if err != nil {
 		return 0, err
 	}
 	v, err := e.vaultOf(ctx, name, root)
+	var l *vault.Listing
+	if err == nil {
+		l, err = v.List(ctx)
+	}
 	var gone *mdsearch.Error
 	switch {
 	case errors.As(err, &gone):
-		return len(docs), nil // the folder cannot be opened
+		return len(docs), nil // the folder cannot be opened or listed
 	case err != nil:
 		return 0, err
 	}
-	files, _, err := v.Walk(ctx)
-	if err != nil {
-		return 0, err
-	}
 	n := 0
-	for _, f := range files {
+	for _, f := range l.Files {
 		d, ok := docs[f.Path]
 		switch {
 		case ok && d.MTime == f.ModTime && d.Size == f.Size:
@@ -102,6 +104,11 @@ func (e *Engine) stale(ctx context.Context, collID int64, name, root string) (in
 			n++
 		}
 		delete(docs, f.Path)
+	}
+	for p := range docs {
+		if slices.ContainsFunc(l.Unseen, func(u string) bool { return vault.Holds(u, p) }) {
+			delete(docs, p) // an index run keeps it: not known to be gone
+		}
 	}
 	return n + len(docs), nil
 }

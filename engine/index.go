@@ -122,6 +122,12 @@ func (e *Engine) index(ctx context.Context, req mdsearch.IndexRequest, existing 
 	if v, err = e.vaultOf(ctx, name, v.Root()); err != nil {
 		return nil, err
 	}
+	var listed *vault.Listing
+	if paths == nil { // before anything is written: a vault that cannot be listed changes nothing
+		if listed, err = v.List(ctx); err != nil {
+			return nil, err
+		}
+	}
 	stats := &mdsearch.IndexStats{Collection: name, Skipped: []mdsearch.FileIssue{}, Warnings: []mdsearch.FileIssue{}}
 	defer func() { stats.Stopped = err != nil }()
 	coll, err := e.collectionFor(ctx, name, v.Root(), existing, stats)
@@ -140,7 +146,7 @@ func (e *Engine) index(ctx context.Context, req mdsearch.IndexRequest, existing 
 		opts.Profile = chunks.Profile(prof)
 	}
 	r := &run{e: e, ctx: ctx, v: v, coll: coll, model: model, opts: opts, custom: custom, sig: e.signature(opts, custom),
-		stats: stats, report: progress, pending: map[string]store.Pending{}}
+		stats: stats, report: progress, pending: map[string]store.Pending{}, listed: listed}
 	r.force = full || coll.Chunking != r.sig
 	r.full = full
 	if paths != nil && coll.Chunking != r.sig {
@@ -159,14 +165,15 @@ func (e *Engine) index(ctx context.Context, req mdsearch.IndexRequest, existing 
 	if err != nil {
 		return stats, err
 	}
-	switch {
-	case paths == nil && len(files) == 0 && len(stats.Skipped) > 0:
-		addNotice(&stats.Notice, fmt.Sprintf("every note under %s was skipped (%d): nothing is searchable there", v.Root(), len(stats.Skipped)))
-	case paths == nil && len(files) == 0:
-		addNotice(&stats.Notice, "no notes (.md or .markdown files) under "+v.Root())
-	}
 	if err := r.scan(files, gone, paths == nil); err != nil {
 		return stats, err
+	}
+	switch {
+	case paths != nil || len(files) > 0 || len(r.kept) > 0:
+	case len(stats.Skipped) > 0:
+		addNotice(&stats.Notice, fmt.Sprintf("every note under %s was skipped (%d): nothing is searchable there", v.Root(), len(stats.Skipped)))
+	default:
+		addNotice(&stats.Notice, "no notes (.md or .markdown files) under "+v.Root())
 	}
 	if err := e.st.SetIndexed(ctx, coll.ID, r.sig, time.Now()); err != nil {
 		return stats, err
@@ -478,6 +485,10 @@ type run struct {
 	global  bool
 	pending map[string]store.Pending // chunk texts written without a vector
 	removed [][]byte                 // vector keys of chunks replaced or deleted
+
+	listed *vault.Listing // the vault's walk, when the run began with one
+	unseen []string       // skips the run could not look into (vault.Listing.Unseen)
+	kept   map[string]int // notes kept, by the unseen skip that holds them
 }
 
 // publish shares a copy of the progress with Status and the caller.
@@ -488,65 +499,6 @@ func (r *run) publish() {
 	if r.report != nil {
 		r.report(p)
 	}
-}
-
-// list returns the files to consider and the paths known to be gone. For a
-// full walk, gone is decided later against the stored documents.
-func (r *run) list(paths []string) ([]vault.File, []string, error) {
-	if paths == nil {
-		files, skips, err := r.v.Walk(r.ctx)
-		if err != nil {
-			return nil, nil, err
-		}
-		r.stats.Skipped = append(r.stats.Skipped, skips...)
-		return files, nil, nil
-	}
-	var files []vault.File
-	var gone []string
-	for _, p := range paths {
-		if r.v.Ignored(p) { // as Walk: ignored notes are left out silently
-			gone = append(gone, p)
-			continue
-		}
-		f, err := r.stat(p)
-		if err != nil {
-			if mdsearch.KindOf(err) != mdsearch.KindNotFound {
-				r.stats.Skipped = append(r.stats.Skipped, mdsearch.FileIssue{Path: p, Reason: err.Error()})
-			}
-			gone = append(gone, p)
-			continue
-		}
-		files = append(files, f)
-	}
-	return files, gone, nil
-}
-
-// stat checks one note as Walk would.
-func (r *run) stat(rel string) (vault.File, error) {
-	if err := r.v.Included(rel); err != nil {
-		return vault.File{}, err
-	}
-	abs, err := r.v.Resolve(rel)
-	if mdsearch.KindOf(err) == mdsearch.KindForbidden {
-		return vault.File{}, errors.New(vault.SkipReason(err)) // as a walk's skip words it
-	}
-	if err != nil {
-		return vault.File{}, err
-	}
-	if why := r.v.Linked(rel, abs); why != "" {
-		return vault.File{}, errors.New(why)
-	}
-	fi, err := os.Stat(abs)
-	if err != nil {
-		return vault.File{}, mdsearch.Errorf(mdsearch.KindNotFound, "index", rel, "", "%v", err)
-	}
-	if !fi.Mode().IsRegular() {
-		return vault.File{}, errors.New(vault.NotRegular(fi.Mode()))
-	}
-	if max := r.v.MaxFileSize(); max >= 0 && fi.Size() > max {
-		return vault.File{}, fmt.Errorf("file is %d bytes, over the %d-byte size limit", fi.Size(), max)
-	}
-	return vault.File{Path: rel, Abs: abs, Size: fi.Size(), ModTime: fi.ModTime().UnixNano()}, nil
 }
 
 func msSince(t time.Time) float64 { return float64(time.Since(t).Microseconds()) / 1000 }

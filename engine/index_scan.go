@@ -61,13 +61,15 @@ func (r *run) scan(files []vault.File, gone []string, walked bool) error {
 		}
 		jobs = append(jobs, j)
 	}
-	if walked {
-		for p := range old {
-			if !seen[p] {
-				gone = append(gone, p)
-			}
+	for p := range old {
+		switch {
+		case seen[p]:
+		case r.keep(p): // where the walk could not look: not known to be gone
+		case walked:
+			gone = append(gone, p)
 		}
 	}
+	r.countKept()
 	r.publish()
 	if r.model != 0 && (len(jobs) > 0 || len(gone) > 0) {
 		if err := r.e.st.SetMeta(r.ctx, metaPending, "1"); err != nil {

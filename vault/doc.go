@@ -8,7 +8,10 @@
 // once (so symlink loops end), lists each real note once (a symlink to a
 // note listed under its own path is a duplicate), and skips files over the size limit, special
 // files (FIFOs, sockets, devices) and, on reading, binary or unreadable files.
-// Every skip carries a reason a person can act on.
+// Every skip carries a reason a person can act on. List also names what it
+// could not look into (a folder it cannot list, a file it cannot stat), so
+// an index keeps those notes rather than take them for deleted; a vault
+// folder it cannot list is an error.
 //
 // Resolve turns a user-supplied vault-relative path into a file path, and
 // refuses "..", absolute paths and symlinks that lead out of the vault.

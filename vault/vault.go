@@ -111,7 +111,7 @@ func Resolve(root, rel string) (string, error) {
 		case isLoop(err):
 			return "", mdsearch.Errorf(mdsearch.KindForbidden, "resolve", rel, "", "%w", errLoop)
 		}
-		return "", mdsearch.Errorf(mdsearch.KindForbidden, "resolve", rel, "", "%v", pathless(err))
+		return "", mdsearch.Errorf(mdsearch.KindForbidden, "resolve", rel, "", "%w", pathless(err))
 	}
 	if !within(realRoot, real) {
 		return "", mdsearch.Errorf(mdsearch.KindForbidden, "resolve", rel, "", "%w", errOutside)

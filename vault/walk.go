@@ -3,23 +3,54 @@ package vault
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/internal/fsfault"
 )
 
-// Walk lists the vault's notes, sorted by path, and the files it skipped
-// with the reason for each. Ignored and non-markdown files are left out
-// silently; only files a person might expect to be indexed are reported.
-// The error is non-nil only when the walk was cancelled.
+// Walk is List's notes and skips.
 func (v *Vault) Walk(ctx context.Context) ([]File, []mdsearch.FileIssue, error) {
+	l, err := v.List(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	return l.Files, l.Skipped, nil
+}
+
+// Listing is what List found.
+type Listing struct {
+	Files   []File               // the notes, sorted by path
+	Skipped []mdsearch.FileIssue // files left out, with the reason for each
+	// Unseen names the skips the walk could not look into: a folder it
+	// could not list (its path ends in "/") or a file it could not stat.
+	// Their notes may be there unchanged, not deleted (see Holds).
+	Unseen []string
+}
+
+// Holds reports whether the vault-relative path rel is what unseen, an
+// entry of Listing.Unseen, names or lies in the folder it names.
+func Holds(unseen, rel string) bool {
+	if strings.HasSuffix(unseen, "/") {
+		return strings.HasPrefix(rel, unseen)
+	}
+	return rel == unseen
+}
+
+// List lists the vault's notes and the files it skipped with the reason
+// for each. Ignored and non-markdown files are left out silently; only
+// files a person might expect to be indexed are reported. The error is
+// non-nil when the walk was cancelled, or when the vault's own folder
+// cannot be listed: that is no empty vault.
+func (v *Vault) List(ctx context.Context) (*Listing, error) {
 	w := &walker{v: v, visited: map[string]string{}}
 	w.visited[v.root] = "."
 	if err := w.dir(ctx, dirJob{abs: v.root}); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	// Symlinked folders come after the real tree, so a folder reachable both
 	// ways is listed under its real path and each real folder is walked once.
@@ -33,13 +64,14 @@ func (v *Vault) Walk(ctx context.Context) ([]File, []mdsearch.FileIssue, error) 
 		}
 		w.visited[job.abs] = rel
 		if err := w.dir(ctx, job); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 	}
 	w.linkedFiles()
 	sort.Slice(w.files, func(i, j int) bool { return w.files[i].Path < w.files[j].Path })
 	sort.SliceStable(w.skips, func(i, j int) bool { return w.skips[i].Path < w.skips[j].Path })
-	return w.files, w.skips, nil
+	sort.Strings(w.unseen)
+	return &Listing{Files: w.files, Skipped: w.skips, Unseen: w.unseen}, nil
 }
 
 type dirJob struct {
@@ -55,6 +87,7 @@ type walker struct {
 	linked   []linkedFile // symlinks to notes, taken after the real tree
 	files    []File
 	skips    []mdsearch.FileIssue
+	unseen   []string
 }
 
 func (w *walker) skip(rel, reason string) {
@@ -66,14 +99,9 @@ func (w *walker) dir(ctx context.Context, job dirJob) error {
 		return err
 	}
 	ign := job.ign.load(job.abs, job.rel)
-	entries, err := os.ReadDir(job.abs)
+	entries, err := fsfault.ReadDir(job.abs)
 	if err != nil {
-		rel := strings.Join(job.rel, "/")
-		if rel == "" {
-			rel = "."
-		}
-		w.skip(rel+"/", "cannot read folder: "+errText(err))
-		return nil
+		return w.unlisted(job, err)
 	}
 	for _, e := range entries {
 		name := e.Name()
@@ -104,13 +132,34 @@ func (w *walker) dir(ctx context.Context, job dirJob) error {
 			}
 			fi, err := e.Info()
 			if err != nil {
-				w.skip(strings.Join(rel, "/"), "cannot stat: "+errText(err))
+				w.unseenSkip(strings.Join(rel, "/"), "cannot stat: ", err)
 				continue
 			}
 			w.file(abs, rel, fi)
 		}
 	}
 	return nil
+}
+
+// unlisted skips a folder that cannot be listed; for the vault's own
+// folder it is the walk's error, since listing nothing there is no empty
+// vault.
+func (w *walker) unlisted(job dirJob, err error) error {
+	if len(job.rel) == 0 {
+		return mdsearch.Errorf(mdsearch.KindInvalid, "list vault", w.v.root,
+			"make it readable; until then, index runs keep its notes as they were indexed", "cannot read folder: %s", errText(err))
+	}
+	w.unseenSkip(strings.Join(job.rel, "/")+"/", "cannot read folder: ", err)
+	return nil
+}
+
+// unseenSkip skips what the walk could not look into; unless it is gone,
+// it is unseen too, not known to be deleted.
+func (w *walker) unseenSkip(rel, what string, err error) {
+	w.skip(rel, what+errText(err))
+	if !errors.Is(err, fs.ErrNotExist) {
+		w.unseen = append(w.unseen, rel)
+	}
 }
 
 // Why a walk skips a symlink, and Resolve refuses a path through one: a
