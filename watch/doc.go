@@ -13,7 +13,9 @@
 // (.mdsearchignore) are the engine's business; Refresh skips what they
 // exclude, and an edit of one makes the watcher catch up (an incremental
 // index of the collection) once the edits settle, since it may add or
-// remove notes anywhere below it. A collection folder that is deleted or
+// remove notes anywhere below it. A folder that could not be watched (it
+// could not be read) is watched once its mode changes and it can be, and
+// the watcher catches up. A collection folder that is deleted or
 // moved away is looked for every Recheck; when it is back (a re-clone), it
 // is watched again and caught up. A Searcher that lists its collections
 // cheaply (Lister) is asked every Recheck, so collections indexed or

@@ -340,6 +340,9 @@ func (w *Watcher) handle(ev fsnotify.Event) {
 			return
 		}
 	}
+	if ev.Has(fsnotify.Chmod) && !w.dirs[p] && w.readable(p) {
+		return
+	}
 	if ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
 		if w.dirs[p] {
 			w.dropTree(p)
@@ -359,6 +362,22 @@ func (w *Watcher) handle(ev fsnotify.Event) {
 		w.files[p] = true
 	}
 	w.enqueue(p)
+}
+
+// readable watches the folder p, whose mode changed, if it could not be
+// watched before (it could not be read) and can be now, and then catches
+// up: no event said what it holds, nor what it lost. It reports whether p
+// is a folder of a collection. Call with mu held.
+func (w *Watcher) readable(p string) bool {
+	fi, err := os.Lstat(p)
+	if err != nil || !fi.IsDir() || skipDir(fi.Name()) || w.collectionsOf(p) == nil {
+		return false
+	}
+	if err := w.addTree(p, false); err == nil && w.dirs[p] {
+		w.log.Info("folder can be read now; catching up", "path", p)
+		w.requestCatchUp()
+	}
+	return true
 }
 
 // rulesChanged notes an edit of an ignore file: which notes are indexed may

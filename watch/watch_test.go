@@ -465,3 +465,31 @@ func TestListErrorLoggedOnce(t *testing.T) {
 		t.Errorf("logged %d times:\n%s", n, buf.String())
 	}
 }
+
+// A folder that could not be watched (it could not be read) is watched
+// once its mode changes and it can be, and the watcher catches up: no
+// event said what it holds now. Root can watch any folder, so the test
+// takes the watch away instead of the permission.
+func TestFolderReadableAgain(t *testing.T) {
+	root := t.TempDir()
+	write(t, filepath.Join(root, "sub/s.md"), "# S\n")
+	f := &fake{root: root, calls: make(chan []string, 16)}
+	w, err := Start(context.Background(), f, Options{Debounce: 50 * time.Millisecond, Recheck: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.Close() })
+	sub := filepath.Join(root, "sub")
+	w.mu.Lock()
+	w.fw.Remove(sub)
+	delete(w.dirs, sub)
+	w.mu.Unlock()
+	if err := os.Chmod(sub, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	indexed(t, f, 1)
+	write(t, filepath.Join(sub, "new.md"), "# New\n")
+	if got := next(t, f); !slices.Equal(got, []string{"sub/new.md"}) {
+		t.Errorf("refreshed %v, want sub/new.md: the folder is watched again", got)
+	}
+}
