@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 
@@ -82,11 +81,10 @@ func rerankResults(ctx context.Context, rr rerank.Reranker, query string, res []
 		return fmt.Errorf("%s returned %d scores for %d passages", rr.Name(), len(scores), len(res))
 	}
 	for _, s := range scores {
-		if math.IsNaN(s) || math.IsInf(s, 0) {
-			return fmt.Errorf("%s returned a score that is not a number", rr.Name())
+		if !(s >= 0 && s <= 1) { // the contract, which NaN breaks too: scores are shown as they are
+			return fmt.Errorf("%s returned the score %g, outside 0–1", rr.Name(), s)
 		}
 	}
-	scores = rerank.Unit(scores)
 	order := make([]int, len(res))
 	for i := range order {
 		order[i] = i

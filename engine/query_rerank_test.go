@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"context"
 	"encoding/json"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -129,5 +131,63 @@ func TestRemoteReranker(t *testing.T) {
 	// under its heading path.
 	if len(fav.seen) != 3 || !strings.HasPrefix(fav.seen[0], "[Alpha] # Alpha") {
 		t.Errorf("the reranker was sent %q", fav.seen)
+	}
+}
+
+// scoring is a Reranker that gives the passages its scores, in order.
+type scoring []float64
+
+func (s scoring) Rerank(context.Context, string, []string) ([]float64, error) {
+	return append([]float64(nil), s...), nil
+}
+
+func (scoring) Name() string { return "reranker test" }
+
+// TestRerankerContract: a Reranker's scores are 0–1 (rerank.Reranker); the
+// engine shows them as they are, and one that breaks the contract costs
+// the reranking, with a notice, never a score outside 0–1.
+func TestRerankerContract(t *testing.T) {
+	vault := rerankVault(t)
+	tests := []struct {
+		name   string
+		scores scoring // for Alpha, Beta, Gamma
+		want   string
+		first  float64 // the first result's score, when reranked
+		notice string
+	}{
+		{"0–1", scoring{0.2, 0.1, 0.8}, "Gamma.md Alpha.md Beta.md", 0.8, ""},
+		{"the ends", scoring{0, 1, 0.5}, "Beta.md Gamma.md Alpha.md", 1, ""},
+		{"over 1", scoring{0.2, 1.3, 0.1}, "Alpha.md Beta.md Gamma.md", 0,
+			"reranker unavailable: reranker test returned the score 1.3, outside 0–1; showing the local ranking"},
+		{"below 0", scoring{-2, 0.5, 0.1}, "Alpha.md Beta.md Gamma.md", 0, "returned the score -2, outside 0–1"},
+		{"not a number", scoring{0.2, math.NaN(), 0.1}, "Alpha.md Beta.md Gamma.md", 0, "returned the score NaN, outside 0–1"},
+		{"infinite", scoring{math.Inf(1), 0.5, 0.1}, "Alpha.md Beta.md Gamma.md", 0, "returned the score +Inf, outside 0–1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e, err := Open(bg, Options{IndexPath: filepath.Join(t.TempDir(), "i.db"), Reranker: tt.scores})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer e.Close()
+			index(t, e, vault, "v")
+			resp := search(t, e, mdsearch.SearchRequest{Query: "compost", N: 3, Mode: mdsearch.ModeKeyword})
+			var got []string
+			for _, r := range resp.Results {
+				got = append(got, r.Path)
+				if r.Score < 0 || r.Score > 1 {
+					t.Errorf("%s: score %v is not 0–1", r.Path, r.Score)
+				}
+			}
+			if strings.Join(got, " ") != tt.want {
+				t.Errorf("results %v, want %s", got, tt.want)
+			}
+			if tt.notice == "" && (resp.Notice != "" || resp.Results[0].Score != tt.first) {
+				t.Errorf("notice %q, first score %v; want none, and the reranker's %v", resp.Notice, resp.Results[0].Score, tt.first)
+			}
+			if !strings.Contains(resp.Notice, tt.notice) {
+				t.Errorf("notice %q, want %q", resp.Notice, tt.notice)
+			}
+		})
 	}
 }

@@ -15,9 +15,12 @@ import (
 )
 
 // Reranker scores documents against a query; higher is more relevant.
+// Its scores are what a search shows, as they are: a Reranker maps its
+// model's scale to 0–1 itself (New's client does, scale.go), and the
+// engine refuses an answer outside it, keeping the local ranking.
 type Reranker interface {
-	// Rerank returns one score per doc, in order, each 0–1 and on one
-	// scale for the server: a doc's score never depends on the others'.
+	// Rerank returns one score per doc, in order, each from 0 to 1 and on
+	// one scale for the server: a doc's score never depends on the others'.
 	Rerank(ctx context.Context, query string, docs []string) ([]float64, error)
 	// Name is for notices, e.g. "reranker http://127.0.0.1:8012/v1/rerank".
 	Name() string

@@ -304,17 +304,3 @@ func TestNew(t *testing.T) {
 		}
 	}
 }
-
-func TestUnit(t *testing.T) {
-	tests := []struct{ in, want []float64 }{
-		{[]float64{0, 0.5, 1}, []float64{0, 0.5, 1}},
-		{[]float64{-1, 0.5}, []float64{1 / (1 + math.E), 1 / (1 + math.Exp(-0.5))}},
-		{[]float64{2}, []float64{1 / (1 + math.Exp(-2))}},
-		{nil, nil},
-	}
-	for _, tt := range tests {
-		if got := Unit(append([]float64(nil), tt.in...)); !near(got, tt.want) {
-			t.Errorf("Unit(%v) = %v, want %v", tt.in, got, tt.want)
-		}
-	}
-}

@@ -81,17 +81,3 @@ func llamaCpp(object, id json.RawMessage) bool {
 func outside(s float64) bool { return s < 0 || s > 1 }
 
 func logistic(s float64) float64 { return 1 / (1 + math.Exp(-s)) }
-
-// Unit is the engine's guard for a Reranker that breaks the 0–1 contract:
-// when any score is outside [0, 1], every one goes through the logistic
-// function. It leaves 0–1 scores as they are, so it never touches this
-// package's client's, which are read on the server's scale (scale).
-func Unit(scores []float64) []float64 {
-	if !slices.ContainsFunc(scores, outside) {
-		return scores
-	}
-	for i, s := range scores {
-		scores[i] = logistic(s)
-	}
-	return scores
-}
