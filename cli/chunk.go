@@ -24,7 +24,7 @@ import (
 // own tokenizer and window, as `mdsearch index` uses them. Without a model
 // it falls back to counting words, and says so.
 func chunkCounter(env *Env, ef *embedderFlags) (counter embed.TokenCounter, maxTokens int, release func(), err error) {
-	emb, closer, _, err := ef.open(env, false)
+	emb, closer, _, err := ef.open(env, openNow)
 	switch {
 	case err != nil && mdsearch.KindOf(err) != mdsearch.KindUnavailable:
 		return nil, 0, nil, err

@@ -142,7 +142,14 @@ func (f *engineFlags) open(ctx context.Context, env *Env, withModel bool) (*engi
 		if f.readOnly || f.follow { // a search, or a server: the index may name the model's dimension
 			f.embedder.readIndexModel(ctx, path)
 		}
-		emb, closer, keywordOnly, err := f.embedder.open(env, f.oneQuery)
+		mode := openNow
+		switch {
+		case f.oneQuery:
+			mode = openDeferred
+		case f.follow: // a server: listening must not wait for the embedding server
+			mode = openBackground
+		}
+		emb, closer, keywordOnly, err := f.embedder.open(env, mode)
 		switch {
 		case mdsearch.KindOf(err) == mdsearch.KindInvalid:
 			return nil, nil, usagef("%v", err) // a bad --embedder setting, not a missing model

@@ -25,15 +25,29 @@ func addEmbedderFlags(fs *flag.FlagSet) *embedderFlags {
 	return f
 }
 
-// open loads the configured model; deferred loads the local one in the
-// background (see provider.OpenDeferred). keywordOnly reports that the user
-// chose no model on purpose (--embedder none).
-func (f *embedderFlags) open(env *Env, deferred bool) (emb embed.Embedder, closer func(), keywordOnly bool, err error) {
+// openMode is when open's model is ready: at once, or later.
+type openMode int
+
+const (
+	openNow        openMode = iota // loaded, and a server's dimension known
+	openDeferred                   // the local model loads in the background (a search: provider.OpenDeferred)
+	openBackground                 // a server's dimension is asked in the background (serve, mcp, watch: provider.OpenBackground)
+)
+
+// open loads the configured model, when mode says. keywordOnly reports
+// that the user chose no model on purpose (--embedder none).
+func (f *embedderFlags) open(env *Env, mode openMode) (emb embed.Embedder, closer func(), keywordOnly bool, err error) {
 	cfg := f.cfg
 	cfg.Getenv = env.Getenv
-	if deferred {
+	switch mode {
+	case openDeferred:
 		emb, err = provider.OpenDeferred(cfg)
-	} else {
+	case openBackground:
+		emb, err = provider.OpenBackground(cfg, func(err error) {
+			env.say("could not learn the dimension of the %s server's model: %v; searches show keyword results "+
+				"meanwhile, and the next search or index run asks again", cfg.Provider, err)
+		})
+	default:
 		emb, err = provider.Open(cfg)
 	}
 	if err != nil {
@@ -48,12 +62,11 @@ func (f *embedderFlags) open(env *Env, deferred bool) (emb embed.Embedder, close
 // readIndexModel notes the model ID the index at path records, for a
 // search or a long-running serve, mcp or watch: a server's model of that
 // name then takes its dimension rather than being probed, which on a paid
-// API was a second request for every search, and kept a server from
-// listening until a hung embedding server's probe gave up (minutes, on
-// indexing's patience). The vectors it then sends are still checked
-// against that dimension. Nothing is read where the dimension is set or
-// the model is local; an index that cannot be read leaves the probe, and
-// the engine's own open says why.
+// API was a second request for every search (serve, mcp and watch probe
+// after they listen: provider.OpenBackground). The vectors it then sends
+// are still checked against that dimension. Nothing is read where the
+// dimension is set or the model is local; an index that cannot be read
+// leaves the probe, and the engine's own open says why.
 func (f *embedderFlags) readIndexModel(ctx context.Context, path string) {
 	if !f.cfg.Remote() || f.cfg.Dim != 0 {
 		return

@@ -68,6 +68,40 @@ func ConcurrencyOf(e Embedder) int {
 	return 1
 }
 
+// Confirmer is an optional Embedder method for an embedder whose Dim may
+// not be its model's yet: a server's, not yet asked. An index run confirms
+// it before recording the model ID, so the index never names a dimension
+// its vectors lack. Confirm returns once Dim is the model's, asking the
+// server if need be, or why it could not.
+type Confirmer interface {
+	Confirm(ctx context.Context) error
+}
+
+// Confirm is e's Confirm, or nil when e knows its dimension from the start.
+func Confirm(ctx context.Context, e Embedder) error {
+	if c, ok := e.(Confirmer); ok {
+		return c.Confirm(ctx)
+	}
+	return nil
+}
+
+// Readier is an optional Embedder method for an embedder that learns its
+// dimension after it is opened: a server's, asked in the background so a
+// long-running process listens at once. Ready returns nil once Dim is
+// known, else, without waiting, why not; a search then shows keyword
+// results and says so.
+type Readier interface {
+	Ready() error
+}
+
+// Ready is e's Ready, or nil when e is not a Readier.
+func Ready(e Embedder) error {
+	if r, ok := e.(Readier); ok {
+		return r.Ready()
+	}
+	return nil
+}
+
 // Vocabulary is an optional Embedder method: the share, 0 to 1, of text's
 // characters the model does not read as parts of words (unknown to its
 // vocabulary, or spelled out a letter at a time). A query made mostly of

@@ -130,13 +130,19 @@ func (e *Engine) index(ctx context.Context, req mdsearch.IndexRequest, existing 
 	}
 	stats := &mdsearch.IndexStats{Collection: name, Skipped: []mdsearch.FileIssue{}, Warnings: []mdsearch.FileIssue{}}
 	defer func() { stats.Stopped = err != nil }()
+	noVectors, err := e.confirmModel(ctx)
+	if err != nil {
+		return nil, err
+	}
 	coll, err := e.collectionFor(ctx, name, v.Root(), existing, stats)
 	if err != nil {
 		return nil, err
 	}
-	model, err := e.prepareModel(ctx)
-	if err != nil {
-		return nil, err
+	var model int64
+	if noVectors == "" {
+		if model, err = e.prepareModel(ctx); err != nil {
+			return nil, err
+		}
 	}
 	opts, custom := e.chunkOptions(), ""
 	switch prof := e.profileOf(req.Profile, coll.Chunking, string(opts.Profile)); {
@@ -153,8 +159,10 @@ func (e *Engine) index(ctx context.Context, req mdsearch.IndexRequest, existing 
 		paths = nil // new chunker settings: every note must be re-cut, not just these
 	}
 	r.prog.Collection = name
-	if r.global, err = e.globalRun(ctx, full); err != nil {
-		return nil, err
+	if model != 0 { // a run without vectors checks none
+		if r.global, err = e.globalRun(ctx, full); err != nil {
+			return nil, err
+		}
 	}
 	start0 := r.prog
 	e.progress.Store(&start0) // Status shows the run from now; the caller hears once files are counted
@@ -187,7 +195,10 @@ func (e *Engine) index(ctx context.Context, req mdsearch.IndexRequest, existing 
 	if err := r.finish(); err != nil {
 		return stats, err
 	}
-	if e.emb == nil {
+	switch {
+	case noVectors != "":
+		addNotice(&stats.Notice, "indexed for keyword search only: "+noVectors)
+	case e.emb == nil:
 		why := e.opts.EmbedderNotice
 		if why == "" {
 			why = "no embedding model configured"

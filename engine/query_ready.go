@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 
+	"github.com/mdsearch/mdsearch/embed"
 	"github.com/mdsearch/mdsearch/embed/remote"
 )
 
@@ -13,6 +14,10 @@ import (
 func (e *Engine) semanticReady(ctx context.Context, collection int64) (*snapshot, bool, string, error) {
 	if e.emb == nil {
 		return nil, false, e.noEmbedderNotice(), nil
+	}
+	if err := embed.Ready(e.emb); err != nil {
+		// No dimension yet, so no model ID to find vectors of.
+		return nil, false, "semantic search unavailable: " + err.Error() + "; showing keyword results", nil
 	}
 	snap, stale, err := e.vectors(ctx)
 	if err != nil {

@@ -215,16 +215,7 @@ func openUSE(cfg Config) (embed.Embedder, error) {
 // ModelID and Dim are right before anything is stored. quick probes on a
 // search's budget: the process opens the model to search.
 func openRemote(ctx context.Context, cfg Config, quick bool) (embed.Embedder, error) {
-	api := remote.API(strings.ToLower(cfg.Provider))
-	key := cfg.APIKey
-	if key == "" && api == remote.OpenAI {
-		key = cfg.openAIKey
-	}
-	e, err := remote.New(remote.Options{
-		API: api, URL: cfg.URL, Model: cfg.Model, APIKey: key, Dim: cfg.Dim,
-		BatchSize: cfg.BatchSize, MaxTokens: cfg.MaxTokens, Timeout: cfg.Timeout, QueryTimeout: cfg.QueryTimeout,
-		Parallel: cfg.Parallel,
-	})
+	e, err := newRemote(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -239,6 +230,20 @@ func openRemote(ctx context.Context, cfg Config, quick bool) (embed.Embedder, er
 		}
 	}
 	return e, nil
+}
+
+// newRemote builds the server's embedder cfg names, without contacting it.
+func newRemote(cfg Config) (*remote.Embedder, error) {
+	api := remote.API(strings.ToLower(cfg.Provider))
+	key := cfg.APIKey
+	if key == "" && api == remote.OpenAI {
+		key = cfg.openAIKey
+	}
+	return remote.New(remote.Options{
+		API: api, URL: cfg.URL, Model: cfg.Model, APIKey: key, Dim: cfg.Dim,
+		BatchSize: cfg.BatchSize, MaxTokens: cfg.MaxTokens, Timeout: cfg.Timeout, QueryTimeout: cfg.QueryTimeout,
+		Parallel: cfg.Parallel,
+	})
 }
 
 // Close closes e if it holds resources (the local model does); nil is fine.

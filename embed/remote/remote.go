@@ -77,6 +77,7 @@ var (
 	_ embed.Embedder   = (*Embedder)(nil)
 	_ embed.Concurrent = (*Embedder)(nil)
 	_ embed.Querier    = (*Embedder)(nil)
+	_ embed.Confirmer  = (*Embedder)(nil)
 )
 
 // probeText is what Probe embeds: short, and never blank.
@@ -222,11 +223,28 @@ func (e *Embedder) Probe(ctx context.Context) error {
 	return err
 }
 
+// Confirm implements embed.Confirmer: a dimension not known yet is
+// learned by a probe, on indexing's patience.
+func (e *Embedder) Confirm(ctx context.Context) error {
+	if e.Dim() != 0 {
+		return nil
+	}
+	return e.Probe(ctx)
+}
+
+// Unanswered is the error of a search made before the server told the
+// dimension (a probe still waits for its answer): there is no model ID
+// to find vectors of yet.
+func (e *Embedder) Unanswered() error {
+	return e.fail(NoAnswer, "semantic search starts once it answers",
+		"the server has not answered yet, so its model's dimension is not known")
+}
+
 // TakeDim takes the dimension from the model ID an index records
 // ("ollama:nomic-embed-text@768") when it names this API and model and no
 // dimension is known yet, and reports whether it did: a search then
 // sends no probe before its query (on a paid API, a second request each
-// time), nor a server before it listens. Every answer is still checked
+// time), nor a server at all. Every answer is still checked
 // against it, so a server whose model changed under the same name fails
 // the query, or the index run, saying so: the model ID the index records
 // stays true. A new index has none to take; its run probes the server.
