@@ -16,6 +16,7 @@ import (
 	"github.com/mdsearch/mdsearch/assets"
 	"github.com/mdsearch/mdsearch/chunks"
 	"github.com/mdsearch/mdsearch/embed/provider"
+	"github.com/mdsearch/mdsearch/embed/remote"
 	"github.com/mdsearch/mdsearch/engine"
 	"github.com/mdsearch/mdsearch/internal/eval"
 	"github.com/mdsearch/mdsearch/sections"
@@ -155,6 +156,8 @@ func (f *engineFlags) open(ctx context.Context, env *Env, withModel bool) (*engi
 			return nil, nil, usagef("%v", err) // a bad --embedder setting, not a missing model
 		case err != nil && mdsearch.KindOf(err) != mdsearch.KindUnavailable:
 			return nil, nil, err
+		case remote.CauseOf(err) == remote.WrongDimension:
+			return nil, nil, err // MDSEARCH_EMBED_DIM to fix, not a server to wait for
 		case err != nil:
 			opts.EmbedderNotice = err.Error()
 			f.serverDown, f.serverErr = f.embedder.cfg.Remote(), err

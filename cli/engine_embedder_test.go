@@ -14,6 +14,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/mdsearch/mdsearch/store"
 )
 
 // ollamaServer answers POST /api/embed as Ollama does, with vectors of
@@ -73,7 +75,8 @@ func answerWith(code int, body string) http.HandlerFunc {
 
 // After a run that could not use the server, the summary says what the
 // server did and when to index again: a key, a model or a URL to fix is no
-// server to wait for. The key a server echoes is not printed.
+// server to wait for. The key a server echoes is not printed. A declared
+// dimension (MDSEARCH_EMBED_DIM) changes none of it.
 func TestIndexSummarySaysWhatFailed(t *testing.T) {
 	const key = "sk-0123456789-secret"
 	t.Setenv("MDSEARCH_HOME", t.TempDir())
@@ -95,25 +98,28 @@ func TestIndexSummarySaysWhatFailed(t *testing.T) {
 		{"down", nil, "the ollama server did not answer; once it is up, run `mdsearch index` again"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			s := newOllamaServer(t, 4)
-			s.set(tt.answer)
-			url := s.URL
-			if tt.answer == nil {
-				s.Close()
-			}
-			index := filepath.Join(t.TempDir(), "index.db")
-			code, _, errOut := run(t, index, "index", "../sample-vault", "--embedder", "ollama", "--embed-url", url)
-			if code != 1 || !strings.Contains(errOut, "the keyword index was written, but without vectors: "+tt.want) {
-				t.Errorf("exit %d; stderr lacks %q:\n%s", code, tt.want, errOut)
-			}
-			if tt.answer != nil && strings.Contains(errOut, "did not answer") {
-				t.Errorf("a server that answered is said not to have:\n%s", errOut)
-			}
-			if strings.Contains(errOut, key) {
-				t.Errorf("the API key is printed:\n%s", errOut)
-			}
-		})
+		for _, dim := range []string{"", "4"} {
+			t.Run(tt.name+"/dim="+dim, func(t *testing.T) {
+				t.Setenv("MDSEARCH_EMBED_DIM", dim)
+				s := newOllamaServer(t, 4)
+				s.set(tt.answer)
+				url := s.URL
+				if tt.answer == nil {
+					s.Close()
+				}
+				index := filepath.Join(t.TempDir(), "index.db")
+				code, _, errOut := run(t, index, "index", "../sample-vault", "--embedder", "ollama", "--embed-url", url)
+				if code != 1 || !strings.Contains(errOut, "the keyword index was written, but without vectors: "+tt.want) {
+					t.Errorf("exit %d; stderr lacks %q:\n%s", code, tt.want, errOut)
+				}
+				if tt.answer != nil && strings.Contains(errOut, "did not answer") {
+					t.Errorf("a server that answered is said not to have:\n%s", errOut)
+				}
+				if strings.Contains(errOut, key) {
+					t.Errorf("the API key is printed:\n%s", errOut)
+				}
+			})
+		}
 	}
 }
 
@@ -213,4 +219,63 @@ func TestSearchQueryBudget(t *testing.T) {
 	if strings.Contains(errOut, "MDSEARCH_EMBED_TIMEOUT ") || s.requests.Load() != 1 {
 		t.Errorf("%d requests; want the query alone, not retried\n%s", s.requests.Load(), errOut)
 	}
+}
+
+// MDSEARCH_EMBED_DIM set to another dimension than the server's fails
+// index before it records anything, naming the setting, both dimensions
+// and the fix; an index built before keeps its model.
+func TestIndexWrongEmbedDim(t *testing.T) {
+	t.Setenv("MDSEARCH_HOME", t.TempDir())
+	tests := []struct {
+		name  string
+		built bool   // the index was built with the server's dimension before
+		model string // the model the index records after
+	}{
+		{"new index", false, ""},
+		{"index built before", true, "ollama:nomic-embed-text@8"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv("MDSEARCH_EMBED_DIM", "")
+			s := newOllamaServer(t, 8)
+			index := filepath.Join(t.TempDir(), "index.db")
+			remote := []string{"--embedder", "ollama", "--embed-url", s.URL}
+			if tt.built {
+				_, index, remote = indexedByOllama(t)
+			}
+			t.Setenv("MDSEARCH_EMBED_DIM", "16")
+			code, _, errOut := run(t, index, append([]string{"index", "../sample-vault"}, remote...)...)
+			for _, want := range []string{"vectors of 8 dimensions, but MDSEARCH_EMBED_DIM declares 16",
+				"unset MDSEARCH_EMBED_DIM to take the server's dimension, or set it to 8"} {
+				if !strings.Contains(errOut, want) {
+					t.Errorf("stderr lacks %q:\n%s", want, errOut)
+				}
+			}
+			if code != 1 || strings.Contains(errOut, "keyword index was written") {
+				t.Errorf("exit %d; want 1, writing nothing\n%s", code, errOut)
+			}
+			if got := recordedModel(t, index); got != tt.model {
+				t.Errorf("the index records model %q; want %q", got, tt.model)
+			}
+		})
+	}
+}
+
+// recordedModel is the model ID the index at path records, "" where
+// there is no index.
+func recordedModel(t *testing.T, path string) string {
+	t.Helper()
+	if _, err := os.Stat(path); err != nil {
+		return ""
+	}
+	st, err := store.OpenReadOnly(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	model, err := st.Meta(context.Background(), "model")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return model
 }

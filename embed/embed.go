@@ -69,9 +69,9 @@ func ConcurrencyOf(e Embedder) int {
 }
 
 // Confirmer is an optional Embedder method for an embedder whose Dim may
-// not be its model's yet: a server's, not yet asked. An index run confirms
-// it before recording the model ID, so the index never names a dimension
-// its vectors lack. Confirm returns once Dim is the model's, asking the
+// not be its model's yet: a server's, not yet asked, or declared by a
+// setting no answer has met. An index run confirms it before recording
+// the model ID, so the index never names a dimension its vectors lack. Confirm returns once Dim is the model's, asking the
 // server if need be, or why it could not.
 type Confirmer interface {
 	Confirm(ctx context.Context) error

@@ -9,7 +9,7 @@
 //	--embed-url    MDSEARCH_EMBED_URL      server base URL
 //	--embed-model  MDSEARCH_EMBED_MODEL    server-side model name
 //	               MDSEARCH_EMBED_API_KEY  bearer token (OPENAI_API_KEY for openai)
-//	               MDSEARCH_EMBED_DIM      expected dimension (remote; else the index's, or probed)
+//	               MDSEARCH_EMBED_DIM      expected dimension (remote; checked before an index run records it; else the index's, or probed)
 //	               MDSEARCH_EMBED_BATCH    texts per call
 //	               MDSEARCH_EMBED_MAX_TOKENS  remote window (default 512)
 //	               MDSEARCH_EMBED_TIMEOUT  per request while indexing, e.g. 30s (remote; default 60s)

@@ -31,7 +31,7 @@ type Config struct {
 	URL       string // remote: server base URL
 	Model     string // remote: model name
 	APIKey    string // remote: bearer token
-	Dim       int    // remote: expected dimension; 0 probes the server once at Open
+	Dim       int    // remote: expected dimension, checked by Open's probe (not a search's); 0: that probe learns it
 	BatchSize int
 	Threads   int    // use: CPU threads for inference, in all
 	Precision string // use: float32 or int8; "" is sentenceencoder.DefaultPrecision
@@ -210,24 +210,29 @@ func openUSE(cfg Config) (embed.Embedder, error) {
 	return m, nil
 }
 
-// openRemote builds a remote embedder and, when the dimension is neither
-// configured nor the index's (IndexModel), probes the server once so
-// ModelID and Dim are right before anything is stored. quick probes on a
-// search's budget: the process opens the model to search.
+// openRemote builds a remote embedder and, unless the dimension is the
+// index's (IndexModel), probes the server once so ModelID and Dim are
+// right before anything is stored: a configured dimension the server
+// contradicts is refused here, before an index is touched. quick is a
+// search's: it probes on a search's budget, and only for an unknown
+// dimension (the query's answer checks a configured one).
 func openRemote(ctx context.Context, cfg Config, quick bool) (embed.Embedder, error) {
 	e, err := newRemote(cfg)
 	if err != nil {
 		return nil, err
 	}
-	if e.Dim() == 0 && !e.TakeDim(cfg.IndexModel) {
-		probe := e.Probe
-		if quick {
-			probe = e.QuickProbe
-		}
-		if err := probe(ctx); err != nil {
-			e.Close()
-			return nil, err
-		}
+	if e.TakeDim(cfg.IndexModel) {
+		return e, nil
+	}
+	switch {
+	case quick && e.Dim() == 0:
+		err = e.QuickProbe(ctx)
+	case !quick:
+		err = e.Confirm(ctx)
+	}
+	if err != nil {
+		e.Close()
+		return nil, err
 	}
 	return e, nil
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/assets"
 	"github.com/mdsearch/mdsearch/embed"
+	"github.com/mdsearch/mdsearch/embed/remote"
 	"github.com/mdsearch/mdsearch/embed/sentenceencoder"
 	"github.com/mdsearch/mdsearch/internal/testenv"
 )
@@ -210,10 +211,14 @@ func TestOpenRemoteDown(t *testing.T) {
 	if mdsearch.KindOf(err) != mdsearch.KindUnavailable || !strings.Contains(err.Error(), url) {
 		t.Fatalf("err = %v; want KindUnavailable naming %s", err, url)
 	}
-	// A known dimension skips the probe: Open succeeds, Embed fails later.
-	e, err := Open(Config{Provider: Ollama, URL: url, Dim: 768})
+	// A configured dimension is checked by the same probe, which fails alike;
+	// a search's open trusts it, and its query's answer checks it.
+	if _, err := Open(Config{Provider: Ollama, URL: url, Dim: 768, Timeout: time.Second}); mdsearch.KindOf(err) != mdsearch.KindUnavailable {
+		t.Fatalf("Open with Dim: %v; want KindUnavailable", err)
+	}
+	e, err := OpenDeferred(Config{Provider: Ollama, URL: url, Dim: 768})
 	if err != nil || e.ModelID() != "ollama:nomic-embed-text@768" {
-		t.Fatalf("Open with Dim = %v, %v", e, err)
+		t.Fatalf("OpenDeferred with Dim = %v, %v", e, err)
 	}
 }
 
@@ -278,7 +283,8 @@ func TestOpenRemoteTakesIndexDimension(t *testing.T) {
 		{"another model is probed", "ollama:other@3", 0, true, 1, "ollama:m@3"},
 		{"another API is probed", "openai:m@3", 0, false, 1, "ollama:m@3"},
 		{"no index model", "", 0, true, 1, "ollama:m@3"},
-		{"MDSEARCH_EMBED_DIM wins", "ollama:m@3", 5, false, 0, "ollama:m@5"},
+		{"MDSEARCH_EMBED_DIM wins", "ollama:m@3", 5, true, 0, "ollama:m@5"},
+		{"MDSEARCH_EMBED_DIM is checked", "ollama:m@3", 3, false, 1, "ollama:m@3"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -297,6 +303,21 @@ func TestOpenRemoteTakesIndexDimension(t *testing.T) {
 				t.Errorf("%d probes, ModelID %q; want %d, %q", len(*auth), e.ModelID(), tt.probes, tt.wantID)
 			}
 		})
+	}
+}
+
+// Open refuses a configured dimension the server contradicts, naming the
+// setting, the server's dimension and the fix, before anything is stored.
+func TestOpenRemoteWrongDim(t *testing.T) {
+	s, _ := embedServer(t)
+	_, err := Open(Config{Provider: Ollama, URL: s.URL, Model: "m", Dim: 1024})
+	if remote.CauseOf(err) != remote.WrongDimension {
+		t.Fatalf("err = %v; want a wrong dimension", err)
+	}
+	for _, want := range []string{"returns vectors of 3 dimensions, but MDSEARCH_EMBED_DIM declares 1024", "unset MDSEARCH_EMBED_DIM", "set it to 3"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q lacks %q", err, want)
+		}
 	}
 }
 

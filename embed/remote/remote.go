@@ -3,7 +3,6 @@ package remote
 import (
 	"context"
 	"fmt"
-	"math"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -70,6 +69,7 @@ type Embedder struct {
 	shown     string // endpoint for messages: a password in the URL is not printed
 	indexed   string // the index's model ID the dimension was taken from (TakeDim), if it was
 	dim       atomic.Int64
+	confirmed atomic.Bool // an answer had vectors of dim, or dim is the index's
 	truncated atomic.Int64
 }
 
@@ -223,15 +223,6 @@ func (e *Embedder) Probe(ctx context.Context) error {
 	return err
 }
 
-// Confirm implements embed.Confirmer: a dimension not known yet is
-// learned by a probe, on indexing's patience.
-func (e *Embedder) Confirm(ctx context.Context) error {
-	if e.Dim() != 0 {
-		return nil
-	}
-	return e.Probe(ctx)
-}
-
 // Unanswered is the error of a search made before the server told the
 // dimension (a probe still waits for its answer): there is no model ID
 // to find vectors of yet.
@@ -254,6 +245,7 @@ func (e *Embedder) TakeDim(indexed string) bool {
 		return false
 	}
 	e.indexed = indexed
+	e.confirmed.Store(true) // the index's own: nothing new to record
 	return true
 }
 
@@ -335,30 +327,6 @@ func (e *Embedder) embedBatch(ctx context.Context, p policy, texts []string) ([]
 		embed.Normalize(v)
 	}
 	return vecs, nil
-}
-
-// checkDim verifies every vector has the expected length, learning it
-// from the first vector ever seen when none was configured.
-func (e *Embedder) checkDim(vecs [][]float32) error {
-	e.dim.CompareAndSwap(0, int64(len(vecs[0])))
-	want := e.Dim()
-	for i, v := range vecs {
-		if len(v) != want {
-			hint := "set MDSEARCH_EMBED_DIM to the model's dimension, or re-index after changing models"
-			if e.indexed != "" {
-				hint = "the index was embedded with " + e.indexed + ", and the server's model is another now: " +
-					"run `mdsearch index` to embed the notes again with it"
-			}
-			return e.fail(WrongDimension, hint,
-				"the server returned a vector of %d dimensions (text %d of the batch), want %d", len(v), i+1, want)
-		}
-		for _, x := range v {
-			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
-				return e.fail(NotEmbeddings, "", "the server returned a vector with NaN or Inf (text %d of the batch)", i+1)
-			}
-		}
-	}
-	return nil
 }
 
 // fit cuts text to MaxTokens by EstimateTokens, counting the cut.

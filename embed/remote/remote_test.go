@@ -217,7 +217,7 @@ func TestBadAnswers(t *testing.T) {
 		{"missing index", OpenAI, reply{status: 200, body: `{"data":[{"embedding":[1,2]},{"index":0,"embedding":[1,2]}]}`}, 0,
 			[]string{"index (none)"}},
 		{"wrong dimension", Ollama, reply{status: 200, body: `{"embeddings":[[1,2,3],[1,2,3]]}`}, 4,
-			[]string{"a vector of 3 dimensions (text 1 of the batch), want 4"}},
+			[]string{"vectors of 3 dimensions, but MDSEARCH_EMBED_DIM declares 4"}},
 		{"ragged dimensions", OpenAI, reply{status: 200, body: `{"data":[{"index":0,"embedding":[1,2]},{"index":1,"embedding":[1]}]}`}, 0,
 			[]string{"a vector of 1 dimensions (text 2 of the batch), want 2"}},
 		{"empty vector", Ollama, reply{status: 200, body: `{"embeddings":[[],[]]}`}, 0, []string{"empty vector for text 1"}},
