@@ -242,7 +242,7 @@ func (q *query) found(ctx context.Context, rd *store.Reader) ([]bool, error) {
 // idf is bm25's weight of a term in n of total rows, floored as FTS5
 // floors it.
 func idf(n, total int) float64 {
-	return math.Max(1e-6, math.Log((float64(total)-float64(n)+0.5)/(float64(n)+0.5)))
+	return math.Max(idfFloor, math.Log((float64(total)-float64(n)+0.5)/(float64(n)+0.5)))
 }
 
 // maxTermRows bounds TermRows' counts. A term in more rows counts as in
@@ -256,16 +256,17 @@ const maxTermRows = 1000
 // most idfMax(N) (a term in one row of N), which shrinks with N: a word
 // in one note of twelve weighs 2.0, of a thousand 6.5. So in a small vault
 // an exact match of its rarest word scored like a weak one. The factor is
-// idfMax(refRows) / idfMax(N), at most maxRowScale (FTS5 floors idf at
-// 1e-6 in an index of two rows, which no factor mends), and 1 from
-// refRows rows on.
+// idfMax(refRows) / idfMax(N), at most maxRowScale, and 1 from refRows
+// rows on. In an index of two rows or fewer every idf is FTS5's floor,
+// 1e-6: a word in one passage of two would weigh nothing and a two-note
+// vault ranked by chance, so there the floor is raised to idfMax(refRows).
 func rowScale(rows int) float64 {
 	if rows >= refRows {
 		return 1
 	}
 	m := idfMax(rows)
 	if !(m > 0) { // two rows or fewer (NaN below one)
-		return maxRowScale
+		return idfMax(refRows) / idfFloor
 	}
 	return math.Min(maxRowScale, idfMax(refRows)/m)
 }
@@ -274,6 +275,7 @@ func idfMax(n int) float64 { return math.Log((float64(n) - 0.5) / 1.5) }
 
 // refRows and maxRowScale: see rowScale.
 const (
+	idfFloor    = 1e-6 // FTS5's least idf
 	refRows     = 100
 	maxRowScale = 8
 )
