@@ -29,7 +29,11 @@ func (r *run) list(paths []string) ([]vault.File, []string, error) {
 	var files []vault.File
 	var gone []string
 	for _, p := range paths {
-		if r.v.Ignored(p) { // as Walk: ignored notes are left out silently
+		ignored, err := r.v.Ignored(p)
+		if err != nil { // an ignore file that cannot be read: as Walk, change nothing
+			return nil, nil, err
+		}
+		if ignored { // as Walk: ignored notes are left out silently
 			gone = append(gone, p)
 			continue
 		}

@@ -11,7 +11,9 @@
 // Every skip carries a reason a person can act on. List also names what it
 // could not look into (a folder it cannot list, a file it cannot stat), so
 // an index keeps those notes rather than take them for deleted; a vault
-// folder it cannot list is an error.
+// folder it cannot list is an error, and so is an ignore file it cannot
+// read as UTF-8 patterns: taken for no rules, it would let in what it
+// excludes.
 //
 // Resolve turns a user-supplied vault-relative path into a file path, and
 // refuses "..", absolute paths and symlinks that lead out of the vault.

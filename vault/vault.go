@@ -166,6 +166,8 @@ func within(root, path string) bool {
 // Included reports, as an error, why Walk would not list rel: a folder that
 // is never walked, a .mdsearchignore rule, or a non-markdown name. It is
 // KindForbidden, so readers cannot reach notes the index was told to skip.
+// An ignore file on the way that cannot be read is its own error (KindInvalid):
+// nothing says whether rel is excluded.
 func (v *Vault) Included(rel string) error {
 	if err := checkRel(rel); err != nil {
 		return err
@@ -174,7 +176,11 @@ func (v *Vault) Included(rel string) error {
 	if !IsMarkdown(parts[len(parts)-1]) {
 		return mdsearch.Errorf(mdsearch.KindForbidden, "read", rel, "", "not a markdown note (.md or .markdown)")
 	}
-	if why := v.unreachable(parts, false); why != "" {
+	why, err := v.unreachable(parts, false)
+	if err != nil {
+		return err
+	}
+	if why != "" {
 		return mdsearch.Errorf(mdsearch.KindForbidden, "read", rel, "", "%s", why)
 	}
 	return nil
@@ -182,29 +188,35 @@ func (v *Vault) Included(rel string) error {
 
 // unreachable says why the walk would not reach the vault-relative path
 // parts: a folder on the way that is never walked or is ignored, or the
-// path itself ignored (as a folder, with isDir); "" when it would.
-func (v *Vault) unreachable(parts []string, isDir bool) string {
+// path itself ignored (as a folder, with isDir); "" when it would. The
+// error is an ignore file on the way that cannot be read.
+func (v *Vault) unreachable(parts []string, isDir bool) (string, error) {
 	var ign ignorer
+	var err error
 	folder := v.root
 	last := len(parts) - 1
 	for i, p := range parts[:last] {
-		ign = ign.load(folder, parts[:i])
+		if ign, err = ign.load(folder, parts[:i]); err != nil {
+			return "", err
+		}
 		if skipDir(p) {
-			return fmt.Sprintf("folder %q is not indexed (hidden, or never walked)", strings.Join(parts[:i+1], "/"))
+			return fmt.Sprintf("folder %q is not indexed (hidden, or never walked)", strings.Join(parts[:i+1], "/")), nil
 		}
 		if ign.match(parts[:i+1], true) {
-			return fmt.Sprintf("folder %q is excluded by %s", strings.Join(parts[:i+1], "/"), IgnoreFile)
+			return fmt.Sprintf("folder %q is excluded by %s", strings.Join(parts[:i+1], "/"), IgnoreFile), nil
 		}
 		folder = filepath.Join(folder, p)
 	}
-	ign = ign.load(folder, parts[:last])
+	if ign, err = ign.load(folder, parts[:last]); err != nil {
+		return "", err
+	}
 	switch {
 	case isDir && skipDir(parts[last]):
-		return fmt.Sprintf("folder %q is not indexed", strings.Join(parts, "/"))
+		return fmt.Sprintf("folder %q is not indexed", strings.Join(parts, "/")), nil
 	case ign.match(parts, isDir):
-		return "excluded by " + IgnoreFile
+		return "excluded by " + IgnoreFile, nil
 	}
-	return ""
+	return "", nil
 }
 
 // Linked says why Walk would not list rel under its own path because a
@@ -225,9 +237,17 @@ func (v *Vault) Linked(rel, real string) string {
 
 // Ignored reports whether rel, a plain vault-relative path, is one Walk
 // leaves out silently: in a folder never walked or ignored, excluded by an
-// ignore file, or not markdown.
-func (v *Vault) Ignored(rel string) bool {
-	return checkRel(rel) == nil && v.Included(rel) != nil
+// ignore file, or not markdown. The error is an ignore file on the way that
+// cannot be read, as Walk's is: then nothing says whether rel is ignored.
+func (v *Vault) Ignored(rel string) (bool, error) {
+	if checkRel(rel) != nil {
+		return false, nil
+	}
+	err := v.Included(rel)
+	if mdsearch.KindOf(err) == mdsearch.KindInvalid {
+		return false, err
+	}
+	return err != nil, nil
 }
 
 // linkTarget says why a symlink inside the vault may not be followed to
@@ -243,7 +263,11 @@ func (v *Vault) linkTarget(real string, isDir bool) string {
 	if !isDir && !IsMarkdown(path.Base(r)) {
 		return "symlink to " + r + ", which is not indexed: not a markdown note (.md or .markdown)"
 	}
-	if why := v.unreachable(strings.Split(r, "/"), isDir); why != "" {
+	why, err := v.unreachable(strings.Split(r, "/"), isDir)
+	if err != nil {
+		return "symlink to " + r + ", which may not be indexed: " + err.Error()
+	}
+	if why != "" {
 		return "symlink to " + r + ", which is not indexed: " + why
 	}
 	return ""

@@ -98,10 +98,13 @@ func (w *walker) dir(ctx context.Context, job dirJob) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	ign := job.ign.load(job.abs, job.rel)
 	entries, err := fsfault.ReadDir(job.abs)
 	if err != nil {
 		return w.unlisted(job, err)
+	}
+	ign, err := job.ign.load(job.abs, job.rel)
+	if err != nil {
+		return err // its notes cannot be told from those it excludes
 	}
 	for _, e := range entries {
 		name := e.Name()

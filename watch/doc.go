@@ -11,7 +11,8 @@
 // a burst of saves becomes one Refresh per collection once the folder has
 // been quiet for Debounce, or after MaxDelay at the latest. Ignore files
 // (.mdsearchignore) are the engine's business; Refresh skips what they
-// exclude, and an edit of one makes the watcher catch up (an incremental
+// exclude, and an edit of one (or a change of its mode, which may make it
+// readable again) makes the watcher catch up (an incremental
 // index of the collection) once the edits settle, since it may add or
 // remove notes anywhere below it. A folder that could not be watched (it
 // could not be read) is watched once its mode changes and it can be, and

@@ -349,7 +349,7 @@ func (w *Watcher) handle(ev fsnotify.Event) {
 			return
 		}
 	}
-	if filepath.Base(p) == vault.IgnoreFile && ev.Op != fsnotify.Chmod {
+	if filepath.Base(p) == vault.IgnoreFile { // a mode change too: it may be readable now, or no longer
 		w.rulesChanged(p)
 		return
 	}

@@ -308,6 +308,25 @@ func TestIgnoreFileEdited(t *testing.T) {
 	indexed(t, f, 2)
 }
 
+// An ignore file whose mode changed may have become readable, or stopped
+// being: the watcher catches up, as for an edit, so that notes saved while
+// it could not be read (whose refresh failed) are indexed once it can be.
+func TestIgnoreFileModeChanged(t *testing.T) {
+	f, root := start(t)
+	indexed(t, f, 1)
+	ignore := filepath.Join(root, "deep", ".mdsearchignore")
+	write(t, ignore, "er/\n")
+	indexed(t, f, 2)
+	if err := os.Chmod(ignore, 0); err != nil {
+		t.Fatal(err)
+	}
+	indexed(t, f, 3)
+	if err := os.Chmod(ignore, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	indexed(t, f, 4)
+}
+
 // listing is a fake that lists its collections cheaply (watch.Lister), and
 // whose second collection appears, then goes, while the watcher runs.
 type listing struct {

@@ -1,9 +1,11 @@
 // Package fsfault is where tests make the file system fail as it fails for
 // a user without permission: tests may run as root, who lists any folder
-// whatever its mode, so a chmod cannot make one unreadable.
+// and reads any file whatever its mode, so a chmod cannot make one
+// unreadable.
 //
-// Outside the pipeline (docs/architecture.md): the vault lists folders
-// through it, and tests of the vault and of what walks it set it.
+// Outside the pipeline (docs/architecture.md): the vault lists folders and
+// opens notes and ignore files through it, and tests of the vault and of
+// what walks it set it.
 package fsfault
 
 import (
@@ -16,6 +18,10 @@ import (
 // ReadDir lists a folder for the vault's walk: os.ReadDir, unless Deny
 // put a failing one in its place.
 var ReadDir = os.ReadDir
+
+// OpenFile opens a file the vault reads (a note, an ignore file):
+// os.OpenFile, unless DenyRead put a failing one in its place.
+var OpenFile = os.OpenFile
 
 // Deny makes the walk meet paths (absolute, symlinks resolved) as a user
 // without permission meets them: listing a folder among them fails, and so
@@ -35,6 +41,19 @@ func Deny(paths ...string) (undo func()) {
 		return entries, err
 	}
 	return func() { ReadDir = os.ReadDir }
+}
+
+// DenyRead makes the files at paths (absolute, symlinks resolved) fail to
+// open, as a file of mode 000 does for a user: it is listed and its stat
+// works, but it cannot be read. undo puts os.OpenFile back.
+func DenyRead(paths ...string) (undo func()) {
+	OpenFile = func(name string, flag int, perm os.FileMode) (*os.File, error) {
+		if slices.Contains(paths, name) {
+			return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrPermission}
+		}
+		return os.OpenFile(name, flag, perm)
+	}
+	return func() { OpenFile = os.OpenFile }
 }
 
 // denied is a folder's entry whose stat fails for want of permission.
