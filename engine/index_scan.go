@@ -28,6 +28,7 @@ type scanJob struct {
 type scanResult struct {
 	scanJob
 	skip   string // why the file cannot be indexed
+	keep   bool   // it could not be read: an indexed note stays as it was
 	gone   bool   // deleted since the walk
 	touch  bool   // content unchanged: record the new mtime only
 	hash   []byte
@@ -156,7 +157,7 @@ func (r *run) prepare(j scanJob) scanResult {
 		case errors.As(err, &se) && se.Gone:
 			res.gone = true // deleted since the walk: as if the walk had not met it
 		case errors.As(err, &se):
-			res.skip = se.Reason
+			res.skip, res.keep = se.Reason, se.Unreadable
 		default:
 			res.skip = err.Error()
 		}
@@ -231,6 +232,12 @@ func (w *batchWriter) write(res scanResult) error {
 		testHookWritten(r.prog.FilesDone)
 	}
 	switch {
+	case res.keep && res.old != nil:
+		// Edited, but unreadable: its old text stays searchable (shown
+		// stale) until it can be read, as for a folder that cannot be.
+		r.stats.Unchanged++
+		r.stats.Skipped = append(r.stats.Skipped, mdsearch.FileIssue{Path: res.f.Path, Reason: res.skip + keptClause(res.f.Path, 1)})
+		return w.count(1)
 	case res.skip != "" || res.gone:
 		r.stats.Files-- // not a note after all (binary, unreadable, gone): status will not count it
 		if !res.gone {

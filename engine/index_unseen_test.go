@@ -163,3 +163,50 @@ func TestRefreshKeepsUnseen(t *testing.T) {
 		t.Errorf("the kept note is not found: %v", paths(resp))
 	}
 }
+
+// TestIndexKeepsUnreadableNote: a note edited since it was indexed that
+// cannot be read now (no permission) is kept as it was indexed, not
+// deleted: the skip says so, its old text is still found, shown stale,
+// and once it can be read the next run takes its edit. A new note that
+// cannot be read is skipped, as there is nothing to keep.
+func TestIndexKeepsUnreadableNote(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "a.md", "# A\n\nalpha\n")
+	write(t, dir, "x.md", "# X\n\nxenon\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, dir, "v")
+	write(t, dir, "x.md", "# X\n\nedited\n")
+	write(t, dir, "new.md", "# New\n\nnovel\n")
+	real := mustEval(t, dir)
+	undo := fsfault.DenyRead(filepath.Join(real, "x.md"), filepath.Join(real, "new.md"))
+	t.Cleanup(undo)
+	want := map[string]string{"x.md": "cannot read: permission denied; the note is kept as it was indexed until it can be read",
+		"new.md": "cannot read: permission denied"}
+	for _, how := range []string{"index", "refresh"} {
+		var st *mdsearch.IndexStats
+		if how == "index" {
+			st = index(t, e, dir, "v")
+		} else {
+			var err error
+			if st, err = e.Refresh(bg, "v", []string{"x.md", "new.md"}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if st.Deleted != 0 || st.Changed != 0 || st.Unchanged != st.Files || len(st.Skipped) != 2 {
+			t.Errorf("%s: %+v; want x.md kept unchanged, new.md skipped, none deleted", how, st)
+		}
+		for _, s := range st.Skipped {
+			if want[s.Path] != s.Reason {
+				t.Errorf("%s: skipped %s: %q; want %q", how, s.Path, s.Reason, want[s.Path])
+			}
+		}
+		resp := search(t, e, mdsearch.SearchRequest{Query: "xenon", Mode: mdsearch.ModeKeyword})
+		if len(resp.Results) != 1 || !resp.Results[0].Stale {
+			t.Errorf("%s: xenon found in %s; want x.md's kept text, shown stale", how, paths(resp))
+		}
+	}
+	undo()
+	if st := index(t, e, dir, "v"); st.Changed != 1 || st.Added != 1 || len(st.Skipped) != 0 {
+		t.Errorf("run once readable: %+v; want x.md changed, new.md added", st)
+	}
+}

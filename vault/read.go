@@ -9,6 +9,7 @@ import (
 	"syscall"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/internal/fsfault"
 	"github.com/mdsearch/mdsearch/sections"
 )
 
@@ -18,6 +19,10 @@ type SkipError struct {
 	Reason string
 	Size   int64 // set when the file is over the size limit: its size
 	Gone   bool  // the file was deleted since the walk listed it
+	// Unreadable is set when the file is there but could not be opened or
+	// read (no permission, an I/O error): nothing says its content
+	// changed, so what an index holds of it may stand until it can be.
+	Unreadable bool
 }
 
 func (e *SkipError) Error() string { return e.Path + ": " + e.Reason }
@@ -39,14 +44,15 @@ func (v *Vault) Read(f File) ([]byte, error) {
 func (v *Vault) ReadStamped(f File) ([]byte, File, error) {
 	// O_NONBLOCK: a note replaced by a named pipe after the walk must not
 	// hang the indexer.
-	fh, err := os.OpenFile(f.Abs, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	fh, err := fsfault.OpenFile(f.Abs, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
-		return nil, f, &SkipError{Path: f.Path, Reason: "cannot read: " + errText(err), Gone: errors.Is(err, fs.ErrNotExist)}
+		gone := errors.Is(err, fs.ErrNotExist)
+		return nil, f, &SkipError{Path: f.Path, Reason: "cannot read: " + errText(err), Gone: gone, Unreadable: !gone}
 	}
 	defer fh.Close()
 	fi, err := fh.Stat()
 	if err != nil {
-		return nil, f, &SkipError{Path: f.Path, Reason: "cannot stat: " + errText(err)}
+		return nil, f, &SkipError{Path: f.Path, Reason: "cannot stat: " + errText(err), Unreadable: true}
 	}
 	if !fi.Mode().IsRegular() {
 		return nil, f, &SkipError{Path: f.Path, Reason: NotRegular(fi.Mode())}
@@ -60,7 +66,7 @@ func (v *Vault) ReadStamped(f File) ([]byte, File, error) {
 	}
 	data, err := io.ReadAll(r)
 	if err != nil {
-		return nil, f, &SkipError{Path: f.Path, Reason: "cannot read: " + errText(err)}
+		return nil, f, &SkipError{Path: f.Path, Reason: "cannot read: " + errText(err), Unreadable: true}
 	}
 	if v.maxSize >= 0 && int64(len(data)) > v.maxSize {
 		return nil, f, &SkipError{Path: f.Path, Reason: "file grew over the " + humanSize(v.maxSize) + " size limit while it was read"}
