@@ -45,10 +45,31 @@ func runWatch(ctx context.Context, env *Env, args []string) error {
 	env.say("watching %s (Ctrl-C to stop)", strings.Join(names, ", "))
 	select {
 	case <-ctx.Done():
-		return nil
+		w.Close() // waits for a refresh in progress to stop
+		return stoppedWatch(ctx, s, w.Stopped())
 	case <-w.Done(): // the index file is gone: nothing more to do
 		return w.Err()
 	}
+}
+
+// unembedded is what stoppedWatch asks of the engine.
+type unembedded interface {
+	Unembedded(ctx context.Context) (int, error)
+}
+
+// stoppedWatch is how a watch stopped by a signal ends: quietly when it
+// was idle; when it stopped a refresh (stopped), as an interrupted
+// command, exit 130, saying what it left for the next run.
+func stoppedWatch(ctx context.Context, s unembedded, stopped bool) error {
+	if !stopped {
+		return nil
+	}
+	hint := ": a refresh was stopped before it finished; the next index or watch finishes it"
+	if n, err := s.Unembedded(context.WithoutCancel(ctx)); err == nil && n > 0 {
+		hint = fmt.Sprintf(": stopped with %d %s not embedded; the next index or watch finishes %s",
+			n, plural(n, "window", "windows"), plural(n, "it", "them"))
+	}
+	return &leaves{err: ctx.Err(), hint: hint}
 }
 
 // refreshLine summarises one refresh (or catch-up, when paths is nil).

@@ -68,6 +68,39 @@ func (e *Engine) Status(ctx context.Context) (_ *mdsearch.Status, err error) {
 	return s, nil
 }
 
+// Unembedded counts the windows of the index without a vector of the
+// engine's model: what a stopped run left for the next one to embed. It
+// is 0 without an embedder, and cheap beside Status, which walks every
+// vault.
+func (e *Engine) Unembedded(ctx context.Context) (_ int, err error) {
+	defer e.explain(&err)
+	if e.emb == nil {
+		return 0, nil
+	}
+	leave, err := e.enter(ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer leave()
+	modelID, err := e.st.ModelID(ctx, e.emb.ModelID())
+	if err != nil {
+		return 0, err
+	}
+	colls, err := e.st.Collections(ctx)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, c := range colls {
+		cs, err := e.st.CollectionStats(ctx, c.ID, modelID)
+		if err != nil {
+			return 0, err
+		}
+		n += cs.Windows - cs.Vectors
+	}
+	return n, nil
+}
+
 // stale counts notes added, changed or deleted on disk since indexing.
 // A vault folder that is gone (or cannot be listed) makes every note
 // stale. A file the index run would skip (over the size limit the

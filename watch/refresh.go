@@ -27,6 +27,7 @@ func (w *Watcher) flush(ctx context.Context) (stop bool) {
 		paths := slices.Sorted(maps.Keys(batch[name]))
 		stats, err := w.s.Refresh(ctx, name, paths)
 		if ctx.Err() != nil {
+			w.cut(err)
 			return false // closing: the next start catches up
 		}
 		if w.indexGone(err) {
@@ -47,6 +48,14 @@ func (w *Watcher) flush(ctx context.Context) (stop bool) {
 		}
 	}
 	return false
+}
+
+// cut records that Close stopped a refresh or catch-up, which err
+// (non-nil) says it did not finish.
+func (w *Watcher) cut(err error) {
+	if err != nil {
+		w.stopped = true // read after done closes
+	}
 }
 
 // indexGone logs, once, that the index file was deleted or replaced, and
@@ -71,6 +80,7 @@ func (w *Watcher) catchUp(ctx context.Context) (stop bool) {
 		req := mdsearch.IndexRequest{Name: name}
 		stats, err := w.s.Index(ctx, req, nil)
 		if ctx.Err() != nil {
+			w.cut(err)
 			return false
 		}
 		if w.indexGone(err) {

@@ -62,6 +62,9 @@ type Watcher struct {
 	cancel context.CancelFunc
 	done   chan struct{}
 	err    error // why watching stopped on its own; set before done closes
+	// stopped is set, before done closes, when Close stopped a refresh
+	// or catch-up before it finished.
+	stopped bool
 }
 
 // Start watches every collection s reports and returns once the watches
@@ -120,6 +123,18 @@ func (w *Watcher) Err() error {
 		return w.err
 	default:
 		return nil
+	}
+}
+
+// Stopped reports, once Done is closed, whether Close stopped a refresh
+// or catch-up before it finished: the index keeps what it did, and the
+// next index run (or watcher's catch-up) does the rest.
+func (w *Watcher) Stopped() bool {
+	select {
+	case <-w.done:
+		return w.stopped
+	default:
+		return false
 	}
 }
 

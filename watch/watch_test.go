@@ -512,3 +512,44 @@ func TestFolderReadableAgain(t *testing.T) {
 		t.Errorf("refreshed %v, want sub/new.md: the folder is watched again", got)
 	}
 }
+
+// slow is a fake whose Refresh runs until its context ends.
+type slow struct {
+	*fake
+	started chan struct{}
+}
+
+func (s *slow) Refresh(ctx context.Context, coll string, paths []string) (*mdsearch.IndexStats, error) {
+	close(s.started)
+	<-ctx.Done()
+	return &mdsearch.IndexStats{Collection: coll, Stopped: true}, ctx.Err()
+}
+
+// Stopped says whether Close cut a refresh short: a watch stopped then
+// left work for the next run; one stopped while idle did not.
+func TestStopped(t *testing.T) {
+	for _, busy := range []bool{false, true} {
+		root := t.TempDir()
+		write(t, filepath.Join(root, "a.md"), "# A\n")
+		f := &slow{fake: &fake{root: root, calls: make(chan []string, 16)}, started: make(chan struct{})}
+		w, err := Start(context.Background(), f, Options{Debounce: 20 * time.Millisecond, Recheck: time.Hour})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if busy {
+			write(t, filepath.Join(root, "a.md"), "# A\nedited\n")
+			select {
+			case <-f.started:
+			case <-time.After(2 * time.Second):
+				t.Fatal("no refresh within 2 s")
+			}
+		}
+		if w.Stopped() {
+			t.Errorf("busy %v: stopped before Close", busy)
+		}
+		w.Close()
+		if w.Stopped() != busy {
+			t.Errorf("busy %v: Stopped() = %v after Close", busy, w.Stopped())
+		}
+	}
+}
