@@ -46,18 +46,19 @@ type command struct {
 }
 
 var commands = map[string]command{
-	"chunk":  {"split notes into chunks and print them", runChunk},
-	"drop":   {"remove a collection from the index (its notes stay on disk)", runDrop},
-	"setup":  {"fetch and verify the model and ONNX Runtime into the cache", runSetup},
-	"embed":  {"embed texts with the configured model", runEmbed},
-	"eval":   {"measure retrieval quality against labelled queries", runEval},
-	"index":  {"index a folder of notes", runIndex},
-	"search": {"search the index", runSearch},
-	"read":   {"print a note, or one section of it", runRead},
-	"status": {"show what the index holds", runStatus},
-	"mcp":    {"serve the index to agents over MCP (stdio, or HTTP with --http)", runMCP},
-	"serve":  {"serve the REST API and the search page", runServe},
-	"watch":  {"keep the index up to date as notes are saved", runWatch},
+	"chunk":   {"split notes into chunks and print them", runChunk},
+	"drop":    {"remove a collection from the index (its notes stay on disk)", runDrop},
+	"setup":   {"fetch and verify the model and ONNX Runtime into the cache", runSetup},
+	"embed":   {"embed texts with the configured model", runEmbed},
+	"eval":    {"measure retrieval quality against labelled queries", runEval},
+	"index":   {"index a folder of notes", runIndex},
+	"search":  {"search the index", runSearch},
+	"read":    {"print a note, or one section of it", runRead},
+	"status":  {"show what the index holds", runStatus},
+	"mcp":     {"serve the index to agents over MCP (stdio, or HTTP with --http)", runMCP},
+	"serve":   {"serve the REST API and the search page", runServe},
+	"watch":   {"keep the index up to date as notes are saved", runWatch},
+	"version": {"print the version", runVersion},
 }
 
 // Main runs the command line args (without the program name) and returns the
@@ -98,7 +99,7 @@ func (e *errWriter) Write(p []byte) (int, error) {
 // runCommand is Main before its check of the output.
 func runCommand(ctx context.Context, env *Env, args []string) int {
 	if len(args) == 2 && args[0] == "help" {
-		if _, ok := commands[args[1]]; ok || args[1] == "version" { // "help search" is "search -h"
+		if _, ok := commands[args[1]]; ok { // "help search" is "search -h"
 			args = []string{args[1], "-h"}
 		}
 	}
@@ -106,26 +107,17 @@ func runCommand(ctx context.Context, env *Env, args []string) int {
 		usage(env.Stderr) // not asked for: a mistake
 		return 2
 	}
-	if args[0] == "help" && len(args) > 1 {
+	if args[0] == "help" && len(args) > 1 && !isHelp(args[1]) {
 		fmt.Fprintf(env.Stderr, "mdsearch: help: unknown command %q\n\n", args[1])
 		usage(env.Stderr)
 		return 2
 	}
-	if args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	if isHelp(args[0]) {
 		usage(env.Stdout)
 		return 0
 	}
-	if args[0] == "version" || args[0] == "--version" {
-		if len(args) == 2 && (args[1] == "-h" || args[1] == "--help") {
-			fmt.Fprintln(env.Stdout, "Usage: mdsearch version\n\nPrints the version.")
-			return 0
-		}
-		if len(args) > 1 {
-			fmt.Fprintf(env.Stderr, "mdsearch: version: takes no arguments, got %q\n", args[1])
-			return 2
-		}
-		fmt.Fprintln(env.Stdout, "mdsearch", version())
-		return 0
+	if args[0] == "--version" {
+		args[0] = "version"
 	}
 	cmd, ok := commands[args[0]]
 	if !ok && strings.HasPrefix(args[0], "-") {
@@ -171,6 +163,10 @@ func runCommand(ctx context.Context, env *Env, args []string) int {
 		return 1
 	}
 }
+
+// isHelp reports whether arg asks for the general help: "help", "-h",
+// "--help" ("help -h" and "help help" too).
+func isHelp(arg string) bool { return arg == "help" || arg == "-h" || arg == "--help" }
 
 // sayJSON prints a failure on stdout as JSON when the command was given
 // --json and printed nothing there yet: a command that failed after its
@@ -255,12 +251,9 @@ func usage(w io.Writer) {
 	for _, n := range names {
 		fmt.Fprintf(w, "  %-8s %s\n", n, commands[n].summary)
 	}
-	fmt.Fprintf(w, "  %-8s %s\n", "version", "print the version")
 	fmt.Fprintln(w, "\nRun 'mdsearch COMMAND -h' (or 'mdsearch help COMMAND') for a command's flags.")
 }
 
-// newFlags makes a FlagSet whose -h prints its usage and flags to
-// env.Stderr.
 // flagSet reports whether the command line set flag name, even to "".
 func flagSet(fs *flag.FlagSet, name string) bool {
 	set := false
@@ -268,11 +261,17 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 	return set
 }
 
-func newFlags(env *Env, name, args string) *flag.FlagSet {
+// newFlags makes a FlagSet whose -h prints its usage (the command, its
+// args, and about: what it does, where its flags do not say) and flags.
+func newFlags(env *Env, name, args string, about ...string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
 	fs.Usage = func() { // asked for (-h), so on stdout: "mdsearch search -h | less"
-		fmt.Fprintf(env.Stdout, "Usage: mdsearch %s [flags] %s\n\nFlags:\n", name, args)
+		fmt.Fprintln(env.Stdout, strings.TrimSpace("Usage: mdsearch "+name+" [flags] "+args))
+		for _, p := range about {
+			fmt.Fprintf(env.Stdout, "\n%s\n", p)
+		}
+		fmt.Fprint(env.Stdout, "\nFlags:\n")
 		out := fs.Output()
 		fs.SetOutput(env.Stdout)
 		fs.PrintDefaults()

@@ -230,8 +230,18 @@ func summary(st *mdsearch.IndexStats) string {
 	if n := len(st.Skipped); n > 0 {
 		fmt.Fprintf(&b, "; %d %s skipped", n, plural(n, "file", "files"))
 	}
-	fmt.Fprintf(&b, "; took %s", (time.Duration(st.TookMS*1e6) * time.Nanosecond).Round(time.Millisecond))
+	fmt.Fprintf(&b, "; took %s", tookText(st.TookMS))
 	return b.String()
+}
+
+// tookText is a run's time as summaries say it: "12ms", "41s", "1m6.697s",
+// and "<1ms" where a Duration would say "0s" beside another's "2ms".
+func tookText(ms float64) string {
+	d := (time.Duration(ms*1e6) * time.Nanosecond).Round(time.Millisecond)
+	if d < time.Millisecond {
+		return "<1ms"
+	}
+	return d.String()
 }
 
 // count is one number of a summary and what it counts.

@@ -189,6 +189,8 @@ func TestSummaryNamesEveryCount(t *testing.T) {
 			"notes: 173 files (1 added, 12 changed, 160 unchanged); 120 passages in 700 windows from the 13 added or changed files (675 embedded now, 25 reused from earlier runs); 2 files skipped; took 41s"},
 		{mdsearch.IndexStats{Collection: "v", Files: 6, Unchanged: 5, Deleted: 1, TookMS: 12},
 			"v: 6 files (5 unchanged, 1 deleted from the index); 0 passages in 0 windows from the 0 added or changed files; took 12ms"},
+		{mdsearch.IndexStats{Collection: "v", Files: 1, Unchanged: 1, TookMS: 0.3},
+			"v: 1 file (1 unchanged); 0 passages in 0 windows from the 0 added or changed files; took <1ms"},
 		{mdsearch.IndexStats{Collection: "v", Files: 1, Added: 1, Chunks: 1, Windows: 2, Embedded: 2, TookMS: 1},
 			"v: 1 file (1 added); 1 passage in 2 windows from the 1 added or changed file (2 embedded now); took 1ms"},
 		{mdsearch.IndexStats{Collection: "b", Files: 112, Added: 112, Chunks: 927, Windows: 7336, Embedded: 7276, TookMS: 66697},

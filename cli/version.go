@@ -1,11 +1,14 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"runtime"
 	"runtime/debug"
 	"strings"
+
+	"github.com/mdsearch/mdsearch/assets"
 )
 
 // Set at link time with -ldflags "-X github.com/mdsearch/mdsearch/cli.NAME=...".
@@ -25,6 +28,51 @@ type build struct {
 	modified          bool
 	time              string // the build's, else the commit's
 	timeIsCommit      bool
+}
+
+func runVersion(_ context.Context, env *Env, args []string) error {
+	fs := newFlags(env, "version", "", "Prints the version, the commit and when it was built.")
+	asJSON := fs.Bool("json", false, "print them as JSON, with the Go release and where the local model and ONNX Runtime are")
+	if _, err := parseArgs(fs, args, 0, ""); err != nil {
+		return err
+	}
+	if *asJSON {
+		return printJSON(env, versionOf(thisBuild(), env.Getenv))
+	}
+	_, err := fmt.Fprintln(env.Stdout, "mdsearch", version())
+	return err
+}
+
+// versionJSON is what "mdsearch version --json" prints.
+type versionJSON struct {
+	Version   string `json:"version"`
+	Revision  string `json:"revision,omitempty"`
+	Modified  bool   `json:"modified,omitempty"`
+	Built     string `json:"built,omitempty"`     // when the binary was linked
+	Committed string `json:"committed,omitempty"` // the commit's time, when the build's is not known
+	Go        string `json:"go"`
+	// Where the local model's files are, as a run would look for them
+	// (flags aside); AssetsError says why they were not found instead.
+	ORTLib      string `json:"ort_lib,omitempty"`
+	ModelDir    string `json:"model_dir,omitempty"`
+	AssetsError string `json:"assets_error,omitempty"`
+}
+
+// versionOf is b, and the assets getenv's settings find, as JSON.
+func versionOf(b build, getenv func(string) string) versionJSON {
+	v := versionJSON{Version: b.version, Revision: b.revision, Modified: b.modified, Go: runtime.Version()}
+	if b.timeIsCommit {
+		v.Committed = b.time
+	} else {
+		v.Built = b.time
+	}
+	p, err := assets.Locate(assets.Paths{}, getenv)
+	if err != nil {
+		v.AssetsError = err.Error()
+	} else {
+		v.ORTLib, v.ModelDir = p.LibPath, p.ModelDir
+	}
+	return v
 }
 
 // version is the one line "mdsearch version" prints after "mdsearch":

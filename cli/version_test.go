@@ -3,6 +3,8 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"runtime"
 	"runtime/debug"
 	"strings"
 	"testing"
@@ -53,6 +55,33 @@ func TestVersionCommand(t *testing.T) {
 	}
 	if got := strings.TrimSuffix(out.String(), "\n"); got != "mdsearch "+version() || strings.Contains(got, "\n") || strings.Contains(got, "dev ") {
 		t.Errorf("version printed %q", out.String())
+	}
+}
+
+// "mdsearch version --json" says the same as the line, each part in its
+// field, and where the model and ONNX Runtime are (or why they are not).
+func TestVersionJSON(t *testing.T) {
+	home := t.TempDir()
+	for _, tt := range []struct {
+		name   string
+		getenv map[string]string
+	}{
+		{"no assets", map[string]string{"MDSEARCH_HOME": home}},
+		{"assets named wrong", map[string]string{"MDSEARCH_HOME": home, "MDSEARCH_ORT_LIB": "/", "MDSEARCH_MODEL_DIR": "/"}},
+	} {
+		var out, errOut bytes.Buffer
+		env := &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut, Getenv: func(k string) string { return tt.getenv[k] }}
+		if code := Main(context.Background(), env, []string{"version", "--json"}); code != 0 {
+			t.Fatalf("%s: exit %d: %s", tt.name, code, errOut.String())
+		}
+		var v map[string]any
+		if err := json.Unmarshal(out.Bytes(), &v); err != nil {
+			t.Fatalf("%s: %v\n%s", tt.name, err, out.String())
+		}
+		b := thisBuild()
+		if v["version"] != b.version || v["go"] != runtime.Version() || v["assets_error"] == nil {
+			t.Errorf("%s: %s", tt.name, out.String())
+		}
 	}
 }
 

@@ -6,18 +6,31 @@ import (
 	"log/slog"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/watch"
 )
 
 func runWatch(ctx context.Context, env *Env, args []string) error {
-	fs := newFlags(env, "watch", "")
+	fs := newFlags(env, "watch", "", "Watches every collection of the index (status lists them), and collections indexed while it runs,\n"+
+		"re-indexing each note as it is saved. It takes no folder: to watch one, index it first\n"+
+		"(mdsearch index --index INDEX DIR); a running watch takes it up within seconds.")
 	debounce := fs.Duration("debounce", 200*time.Millisecond, "how long a folder must be quiet before its changes are indexed")
 	ef := addEngineFlags(fs)
 	ef.existing, ef.follow = true, true
-	if _, err := parseArgs(fs, args, 0, ""); err != nil {
+	pos, err := parse(fs, args)
+	if err != nil {
 		return err
+	}
+	if len(pos) > 0 {
+		index := ""
+		if ef.index != "" {
+			index = " --index " + shellWord(ef.index)
+		}
+		return usagef("unexpected argument %q: watch takes no folder: it watches every collection of the index; "+
+			"to add this folder, index it (mdsearch index%s %s), then watch", pos[0], index, shellWord(pos[0]))
 	}
 	if *debounce <= 0 {
 		return usagef("--debounce %v: use a positive duration, e.g. 500ms", *debounce)
@@ -50,6 +63,17 @@ func runWatch(ctx context.Context, env *Env, args []string) error {
 	case <-w.Done(): // the index file is gone: nothing more to do
 		return w.Err()
 	}
+}
+
+// shellWord is s as one word of a shell command line: as it is when it
+// holds nothing a shell reads, else in single quotes.
+func shellWord(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r < utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("/._-+:=@%,~", r)))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // unembedded is what stoppedWatch asks of the engine.
