@@ -41,12 +41,9 @@ func runWatch(ctx context.Context, env *Env, args []string) error {
 	}
 	defer closeAll()
 	log := slog.New(slog.NewTextHandler(env.Stderr, nil))
+	report := newWatchReport(env)
 	w, err := watch.Start(ctx, s, watch.Options{Debounce: *debounce, CatchUp: true, Logger: log,
-		OnRefresh: func(coll string, paths []string, st *mdsearch.IndexStats, err error) {
-			if err == nil {
-				fmt.Fprintln(env.Stdout, refreshLine(coll, paths, st))
-			}
-		}})
+		OnRefresh: report.refreshed, OnWatch: report.watching})
 	if err != nil {
 		return err
 	}
@@ -94,6 +91,39 @@ func stoppedWatch(ctx context.Context, s unembedded, stopped bool) error {
 			n, plural(n, "window", "windows"), plural(n, "it", "them"))
 	}
 	return &leaves{err: ctx.Err(), hint: hint}
+}
+
+// watchReport says what a watch does: each refresh on stdout, each
+// collection it starts to watch on stderr. Its methods run on the
+// watcher's goroutine, one at a time.
+type watchReport struct {
+	env    *Env
+	caught map[string]bool // collections caught up once
+}
+
+func newWatchReport(env *Env) *watchReport { return &watchReport{env: env, caught: map[string]bool{}} }
+
+// refreshed prints a refresh. A catch-up that changed nothing is printed
+// once a collection: a collection indexed while watch runs makes it catch
+// up with every one, and the others' lines would repeat the first.
+func (r *watchReport) refreshed(coll string, paths []string, st *mdsearch.IndexStats, err error) {
+	if err != nil { // the watcher logged it
+		return
+	}
+	if paths == nil {
+		quiet := st.Added+st.Changed+st.Deleted+st.Embedded+len(st.Skipped) == 0
+		if r.caught[coll] && quiet {
+			return
+		}
+		r.caught[coll] = true
+	}
+	fmt.Fprintln(r.env.Stdout, refreshLine(coll, paths, st))
+}
+
+// watching names collections indexed while watch runs, now watched, as
+// the start named the first ones.
+func (r *watchReport) watching(colls []string) {
+	r.env.say("watching %s", strings.Join(colls, ", "))
 }
 
 // refreshLine summarises one refresh (or catch-up, when paths is nil).

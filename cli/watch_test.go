@@ -2,12 +2,14 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/internal/testenv"
 )
 
@@ -80,5 +82,35 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 		if time.Now().After(deadline) {
 			t.Fatalf("no %s within 10 s", what)
 		}
+	}
+}
+
+// A watch says each collection's first catch-up, and later ones (a
+// collection indexed while it runs makes it catch up with every one)
+// only when they changed something; a collection it starts watching
+// while it runs is named as the first ones were.
+func TestWatchReport(t *testing.T) {
+	var out, errOut strings.Builder
+	r := newWatchReport(&Env{Stdout: &out, Stderr: &errOut, cmd: "watch"})
+	none, some := &mdsearch.IndexStats{}, &mdsearch.IndexStats{Changed: 1}
+	r.refreshed("v", nil, none, nil)
+	r.watching([]string{"w"})
+	r.refreshed("v", nil, none, nil)
+	r.refreshed("w", nil, none, nil)
+	r.refreshed("v", nil, some, nil)
+	r.refreshed("v", []string{"a.md"}, none, nil)
+	r.refreshed("w", nil, none, errors.New("failed"))
+	want := []string{"v: caught up: 0 added, 0 changed", "w: caught up: 0 added, 0 changed", "v: caught up: 0 added, 1 changed", "v: 1 file(s): 0 added"}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != len(want) {
+		t.Fatalf("printed\n%s\nwant %d lines", out.String(), len(want))
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(lines[i], w) {
+			t.Errorf("line %d: %q, want %q…", i+1, lines[i], w)
+		}
+	}
+	if errOut.String() != "mdsearch: watch: watching w\n" {
+		t.Errorf("stderr %q, want the new collection named", errOut.String())
 	}
 }

@@ -37,6 +37,9 @@ type Options struct {
 	Logger *slog.Logger
 	// OnRefresh, when set, is told about every Refresh the watcher makes.
 	OnRefresh func(collection string, paths []string, stats *mdsearch.IndexStats, err error)
+	// OnWatch, when set, is told the collections the watcher starts to
+	// watch after Start (indexed while it runs), by name.
+	OnWatch func(collections []string)
 }
 
 // Watcher watches the collections of one index.
@@ -185,6 +188,19 @@ func (w *Watcher) sync(ctx context.Context, catchUp bool) error {
 	if err != nil {
 		return err
 	}
+	added, err := w.add(colls)
+	if len(added) > 0 && catchUp {
+		w.requestCatchUp() // the run that added it may be a rebuild of the whole index too
+		if w.opts.OnWatch != nil {
+			w.opts.OnWatch(added)
+		}
+	}
+	return err
+}
+
+// add watches the collections of colls not watched yet, forgets those
+// no longer among them, and names those it added. Call without mu held.
+func (w *Watcher) add(colls []mdsearch.CollectionStatus) ([]string, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	dropped := false
@@ -199,16 +215,16 @@ func (w *Watcher) sync(ctx context.Context, catchUp bool) error {
 	if dropped { // not every Recheck: it visits every watched folder
 		w.unwatchOrphans()
 	}
-	added := false
+	var added []string
 	for _, c := range colls {
 		if c.Root == "" || w.roots[c.Name] == c.Root {
 			continue
 		}
-		added = true
 		root, err := filepath.Abs(c.Root)
 		if err != nil {
-			return err
+			return added, err
 		}
+		added = append(added, c.Name)
 		w.roots[c.Name] = root
 		if err := w.addTree(root, false); err != nil {
 			w.log.Warn("cannot watch collection", "collection", c.Name, "root", root, "err", err)
@@ -216,10 +232,7 @@ func (w *Watcher) sync(ctx context.Context, catchUp bool) error {
 		}
 		w.remember(root)
 	}
-	if added && catchUp {
-		w.requestCatchUp() // the run that added it may be a rebuild of the whole index too
-	}
-	return nil
+	return added, nil
 }
 
 // unwatchOrphans stops watching folders no collection holds any more.

@@ -438,7 +438,14 @@ func (l *lister) Collections(ctx context.Context) ([]mdsearch.CollectionStatus, 
 func TestNewCollectionCaughtUp(t *testing.T) {
 	root := t.TempDir()
 	l := &lister{fake: &fake{root: root, calls: make(chan []string, 10)}}
-	w, err := Start(context.Background(), l, Options{Debounce: 50 * time.Millisecond, Recheck: 50 * time.Millisecond})
+	var mu sync.Mutex
+	var told [][]string
+	onWatch := func(names []string) {
+		mu.Lock()
+		told = append(told, names)
+		mu.Unlock()
+	}
+	w, err := Start(context.Background(), l, Options{Debounce: 50 * time.Millisecond, Recheck: 50 * time.Millisecond, OnWatch: onWatch})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -463,6 +470,11 @@ func TestNewCollectionCaughtUp(t *testing.T) {
 	}
 	if got := w.Collections(); !slices.Equal(got, []string{"v", "w"}) {
 		t.Errorf("watching %v", got)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(told) != 1 || !slices.Equal(told[0], []string{"w"}) {
+		t.Errorf("OnWatch told %v; want [w] once: the start's collections are not news", told)
 	}
 }
 
