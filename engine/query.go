@@ -73,12 +73,16 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 		return nil, sug, err
 	}
 	defer release()
+	empty := false // nothing to rank: no mode fell back
 	if req.Mode != mdsearch.ModeKeyword {
 		if q.snap, q.stale, resp.Notice, err = e.semanticReady(ctx, q.filter.CollectionID); err != nil {
 			return nil, sug, err
 		}
 		if q.snap == nil {
 			resp.Mode = mdsearch.ModeKeyword
+			if some, err := e.st.HasWindows(ctx); err == nil && !some {
+				empty, resp.Notice = true, "nothing is indexed: the index's collections hold no notes (`mdsearch status` lists their folders)"
+			}
 		}
 	}
 	unreadable := q.snap != nil && Unreadable(e.emb, req.Query)
@@ -103,6 +107,9 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 		}()
 	}
 	q.mode = resp.Mode
+	if empty {
+		resp.Mode = req.Mode // keywords rank the nothing there is, but say the mode asked
+	}
 	if q.mode != mdsearch.ModeSemantic {
 		q.terms = terms
 	}

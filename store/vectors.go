@@ -279,6 +279,14 @@ func (s *Store) WindowCount(ctx context.Context) (int, error) {
 	return n, nil
 }
 
+// HasWindows reports whether the index holds any window: whether a
+// search has anything to rank.
+func (s *Store) HasWindows(ctx context.Context) (bool, error) {
+	var some bool
+	err := s.r.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM windows)`).Scan(&some)
+	return some, err
+}
+
 // Counts reports index-wide totals: documents, chunks (passages), their
 // windows, and windows with a vector under model.
 func (s *Store) Counts(ctx context.Context, model int64) (docs, chunks, windows, vectors int, err error) {
