@@ -62,8 +62,9 @@ var commands = map[string]command{
 }
 
 // Main runs the command line args (without the program name) and returns the
-// process exit code: 0 on success, 1 on failure, 2 on a usage error. A
-// command whose output could not be written (a full disk) fails.
+// process exit code: 0 on success, 1 on failure, 2 on a usage error, 130
+// when a signal stopped work in the middle (index, watch). A command whose
+// output could not be written (a full disk) fails.
 func Main(ctx context.Context, env *Env, args []string) int {
 	out := &errWriter{w: env.Stdout}
 	e := *env
