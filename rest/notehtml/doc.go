@@ -2,10 +2,11 @@
 // serves.
 //
 // HTML renders a note with goldmark (GFM tables, strikethrough, task lists,
-// autolinks) into HTML that is safe to put in a page: raw HTML is omitted,
+// autolinks, footnotes) into HTML that is safe to put in a page: raw HTML is omitted,
 // javascript: and similar links are dropped, images become text. Obsidian's
-// callouts become styled boxes, and its [[wikilinks]] and ![[embeds]] link
-// to the notes they name (resolved by the caller, with a vault.LinkIndex).
+// callouts become styled boxes, ==highlights== marks, and its [[wikilinks]]
+// and ![[embeds]] link to the notes they name (resolved by the caller, with
+// a vault.LinkIndex).
 // Headings carry ids ("## Title {#custom-id}" sets one) and top-level
 // blocks a data-line attribute, so a page can deep-link to a section and
 // mark the lines of a search hit. Rendering is bounded: a note too big or

@@ -57,15 +57,15 @@ func renderBlocks(ctx context.Context, w io.Writer, src []byte, doc ast.Node) er
 	return nil
 }
 
-// maxDelimiters bounds the emphasis and strikethrough markers ('*', '_',
-// '~' runs) one block may hold: goldmark pairs them in time quadratic in
+// maxDelimiters bounds the emphasis, strikethrough and highlight markers
+// ('*', '_', '~', '=' runs) one block may hold: goldmark pairs them in time quadratic in
 // their number ("*a_" 133,000 times takes minutes), and no prose needs
 // more. Past it, a run of markers is plain text.
 const maxDelimiters = 1000
 
 // delimiterGuard runs before goldmark's emphasis and strikethrough
-// parsers: it lets the first maxDelimiters runs of a block through to them
-// and takes the rest as text.
+// parsers and highlightParser: it lets the first maxDelimiters runs of a
+// block through to them and takes the rest as text.
 type delimiterGuard struct{}
 
 // delimiterCountKey holds a *delimiterCount in the parser.Context.
@@ -77,7 +77,7 @@ type delimiterCount struct {
 	n     int
 }
 
-func (delimiterGuard) Trigger() []byte { return []byte{'*', '_', '~'} }
+func (delimiterGuard) Trigger() []byte { return []byte{'*', '_', '~', '='} }
 
 func (delimiterGuard) Parse(parent ast.Node, block text.Reader, pc parser.Context) ast.Node {
 	c, _ := pc.Get(delimiterCountKey).(*delimiterCount)

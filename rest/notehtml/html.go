@@ -11,6 +11,7 @@ import (
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
+	extast "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/renderer"
 	ghtml "github.com/yuin/goldmark/renderer/html"
@@ -69,8 +70,8 @@ type Rendered struct {
 // HTML renders note markdown to HTML that is safe to insert into a page:
 // raw HTML in the note is omitted, dangerous link schemes are dropped, and
 // heading attributes other than id are discarded. GFM tables,
-// strikethrough, task lists and autolinks are on; Obsidian callouts,
-// wikilinks and embeds are understood. Headings get ids ("## Title
+// strikethrough, task lists and autolinks are on, and footnotes; Obsidian
+// callouts, wikilinks, embeds and ==highlights== are understood. Headings get ids ("## Title
 // {#custom-id}" sets one explicitly) and top-level blocks a data-line
 // attribute, so a page can link to a section and mark a range of lines.
 func HTML(src []byte, opts Options) Rendered {
@@ -138,10 +139,12 @@ func HTMLContext(ctx context.Context, src []byte, opts Options) (Rendered, error
 // the parser.Context, under noteStateKey), so one instance serves
 // concurrent calls.
 var noteMarkdown = goldmark.New(
-	goldmark.WithExtensions(extension.GFM, &obsidian{}),
+	goldmark.WithExtensions(extension.GFM, extension.Footnote, &obsidian{}),
 	goldmark.WithParserOptions(parser.WithAttribute(),
 		parser.WithInlineParsers(util.Prioritized(delimiterGuard{}, 499)), // before emphasis (500)
-		parser.WithASTTransformers(util.Prioritized(noteTransformer{}, 100))),
+		// Last: after the footnotes' transformer (999) has moved the
+		// footnotes, whose links resolve too, to the end of the note.
+		parser.WithASTTransformers(util.Prioritized(noteTransformer{}, 1002))),
 	goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(&blockRenderer{}, 100))),
 )
 
@@ -176,6 +179,9 @@ func (noteTransformer) Transform(doc *ast.Document, reader text.Reader, pc parse
 	src := reader.Source()
 	st.headingIDs(doc, src)
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
+		if n.Kind() == extast.KindFootnoteList {
+			continue // below the note, out of the order of its lines
+		}
 		if off, ok := firstOffset(n); ok {
 			line := st.line(off)
 			if n.Kind() == ast.KindFencedCodeBlock {

@@ -49,6 +49,8 @@ func TestHTML(t *testing.T) {
 		{"plain quote stays a quote", "> just [a] quote\n", []string{"<blockquote data-line=\"1\">"}, []string{"callout"}},
 		{"frontmatter", "---\ntags: [x]\ntitle: <b>\n---\n# Head\n", []string{`<details class="frontmatter" data-line="1"><summary>Properties</summary><pre>tags: [x]`, "title: &lt;b&gt;", `<h1 id="head" data-line="5">`}, []string{"<hr"}},
 		{"frontmatter after a byte-order mark", "\ufeff---\ntitle: x\n---\n# Head\n", []string{`<details class="frontmatter" data-line="1"><summary>Properties</summary><pre>title: x`, `<h1 id="head" data-line="4">`}, []string{"<h2", "<hr", "\ufeff"}},
+		{"highlight", "A ==marked **bold**== word, a == b, ===x=== and =y=.", []string{`<mark class="highlight">marked <strong>bold</strong></mark>`, "a == b, ===x=== and =y=."}, nil},
+		{"footnotes", "A claim[^1].\n\n[^1]: The [[Other]] note.\n", []string{`<sup id="fnref:1"><a href="#fn:1" class="footnote-ref" role="doc-noteref">1</a></sup>`, `<li id="fn:1">`, `<a class="wikilink" href="#/note?path=Other.md">Other</a>`}, []string{"[^1]", `doc-endnotes" data-line`}},
 		{"frontmatter fence with trailing blanks", "--- \ntitle: x\n--- \t\n# Head\n", []string{`<details class="frontmatter" data-line="1"><summary>Properties</summary><pre>title: x`, `<h1 id="head" data-line="4">`}, []string{"<h2", "<hr"}},
 	}
 	for _, tt := range tests {

@@ -15,15 +15,16 @@ import (
 )
 
 // obsidian is the goldmark extension for Obsidian's syntax: [[wikilinks]],
-// ![[embeds]] and > [!type] callouts.
+// ![[embeds]], > [!type] callouts and ==highlights==.
 type obsidian struct{}
 
 func (obsidian) Extend(m goldmark.Markdown) {
 	m.Parser().AddOptions(
 		// Before the link parser (200), which would read "[[x]]" as text.
-		parser.WithInlineParsers(util.Prioritized(wikiParser{}, 199)),
-		// Before noteTransformer (100), so a callout gets its data-line.
-		parser.WithASTTransformers(util.Prioritized(calloutTransformer{}, 50)),
+		parser.WithInlineParsers(util.Prioritized(wikiParser{}, 199), util.Prioritized(highlightParser{}, 500)),
+		// After the footnotes' (999), which move footnotes to the end, and
+		// before noteTransformer, so a callout gets its data-line.
+		parser.WithASTTransformers(util.Prioritized(calloutTransformer{}, 1001)),
 	)
 	m.Renderer().AddOptions(renderer.WithNodeRenderers(util.Prioritized(obsidianRenderer{}, 100)))
 }
@@ -215,6 +216,7 @@ func (obsidianRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 	reg.Register(kindWikiLink, renderWikiLink)
 	reg.Register(kindCallout, renderCallout)
 	reg.Register(kindCalloutTitle, renderCalloutTitle)
+	registerMarks(reg)
 }
 
 func renderWikiLink(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
