@@ -142,9 +142,10 @@ var noteMarkdown = goldmark.New(
 	goldmark.WithExtensions(extension.GFM, extension.Footnote, &obsidian{}),
 	goldmark.WithParserOptions(parser.WithAttribute(),
 		parser.WithInlineParsers(util.Prioritized(delimiterGuard{}, 499)), // before emphasis (500)
-		// Last: after the footnotes' transformer (999) has moved the
-		// footnotes, whose links resolve too, to the end of the note.
-		parser.WithASTTransformers(util.Prioritized(noteTransformer{}, 1002))),
+		// After the footnotes' transformer (999) has moved the footnotes to
+		// the end of the note, so comments in them hide and links resolve.
+		parser.WithASTTransformers(util.Prioritized(commentTransformer{}, 1000),
+			util.Prioritized(noteTransformer{}, 1002))),
 	goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(&blockRenderer{}, 100))),
 )
 
@@ -221,7 +222,7 @@ func (st *noteState) heading(h *ast.Heading, src []byte) {
 	if hasLine {
 		h.SetAttributeString("data-line", dataLine)
 	}
-	st.headings = append(st.headings, Heading{ID: string(idb), Level: h.Level, Text: plainText(h, src), Line: line})
+	st.headings = append(st.headings, Heading{ID: string(idb), Level: h.Level, Text: strings.TrimSpace(plainText(h, src)), Line: line})
 }
 
 // link points a relative link to a note (e.g. "Other%20Note.md#Setup") at
@@ -266,15 +267,20 @@ func plainText(n ast.Node, src []byte) string {
 	})
 }
 
-// maskComments returns src with the Obsidian comments (as sections finds
-// them) blanked, line breaks kept: the page shows what Obsidian's reading
-// view shows, and every line stays where it was.
+// maskComments returns src with the Obsidian comments of whole lines (as
+// sections finds them) blanked, line breaks kept: the page shows what
+// Obsidian's reading view shows, and every line stays where it was. A
+// comment inside a line is left to commentTransformer: blanked, it could
+// turn the rest of its line into indented code.
 func maskComments(src []byte, comments [][2]int) []byte {
 	if len(comments) == 0 {
 		return src
 	}
 	out := bytes.Clone(src)
 	for _, c := range comments {
+		if !wholeLines(src, c) {
+			continue
+		}
 		for i := c[0]; i < c[1]; i++ {
 			if out[i] != '\n' && out[i] != '\r' {
 				out[i] = ' '
@@ -282,6 +288,13 @@ func maskComments(src []byte, comments [][2]int) []byte {
 		}
 	}
 	return out
+}
+
+// wholeLines reports whether c runs from a line's start to a line's end.
+func wholeLines(src []byte, c [2]int) bool {
+	startsLine := c[0] == 0 || src[c[0]-1] == '\n'
+	endsLine := c[1] == len(src) || src[c[1]] == '\n' || src[c[1]] == '\r'
+	return startsLine && endsLine
 }
 
 // headingIDs gives headings their ids: a top-level heading the id read

@@ -97,8 +97,10 @@ func TestPageIDsOnVault(t *testing.T) {
 	}
 }
 
-// The page leaves out what sections reads as comments, and only that,
-// with every block on its own line.
+// The page leaves out Obsidian's comments as its reading view does: the
+// whole-line ones sections reads, with every block on its own line, and
+// those within a line or from inside one line to inside another; "%%" in
+// code, and one never closed, are text.
 func TestPageHidesComments(t *testing.T) {
 	for _, tt := range []struct {
 		src       string
@@ -107,7 +109,14 @@ func TestPageHidesComments(t *testing.T) {
 		{"# A\n%%\nsecret\n%%\nVisible text after.\n", []string{`<p data-line="5">Visible text after.</p>`}, []string{"secret", "%%"}},
 		{"# A\n\nIntro\n%%\nsecret\n%%\n\nmore\n", []string{`<p data-line="3">Intro</p>`, `<p data-line="8">more</p>`}, []string{"secret"}},
 		{"Type `%%` here.\n\n%%\nsecret\n%%\n\nVisible.\n", []string{"<code>%%</code>", `<p data-line="7">Visible.</p>`}, []string{"secret"}},
-		{"a %%inline%% b\n", []string{"a %%inline%% b"}, nil},
+		{"a %%inline%% b\n", []string{`<p data-line="1">a  b</p>`}, []string{"inline", "%%"}},
+		{"text %%starts\nmore\nends%% after\n", []string{`<p data-line="1">text`, "after</p>"}, []string{"starts", "more", "ends", "%%", "<p data-line=\"2\""}},
+		{"`%%x%%` and %%hidden%% ``a %% b``\n\n```\n%%kept%%\n```\n", []string{"<code>%%x%%</code> and", "<code>a %% b</code>", "%%kept%%\n</code></pre>"}, []string{"hidden"}},
+		{"a %%[[Other]] **b** #tag%% c\n", []string{`<p data-line="1">a  c</p>`}, []string{"Other", "<strong>", "tag"}},
+		{"a %%xhid\n\n- item\n\n> quote\n\nyhid%% b\n\nnext\n", []string{`<p data-line="1">a </p>`, `<p data-line="7"> b</p>`, `<p data-line="9">next</p>`}, []string{"item", "quote", "<ul", "<blockquote", "hid"}},
+		{"## Title %%aside%%\n\n| a | b %%chid%% |\n|---|---|\n| %%dhid%% | e |\n", []string{">Title </h2>", "<th>b </th>", "<td></td>", "<td>e</td>"}, []string{">Title %%", "hid"}},
+		{"> [!note] Title %%x%%\n> Body %%y%% text.\n", []string{`<div class="callout-title">Title </div>`, "<p>Body  text.</p>"}, []string{"%%"}},
+		{"Save 50%% now, and more.\n", []string{"Save 50%% now, and more."}, nil},
 	} {
 		page := HTML([]byte(tt.src), Options{}).HTML
 		for _, w := range tt.want {
@@ -139,6 +148,23 @@ func TestPathologicalNesting(t *testing.T) {
 		page := HTML([]byte("# P\n\n"+src), Options{})
 		if !strings.Contains(page.HTML, "x") {
 			t.Errorf("%.10q…: the text is gone", src)
+		}
+	}
+}
+
+// Only comments of whole lines are blanked in the source: one inside a
+// line, blanked, could make the rest of its line indented code.
+func TestMaskCommentsWholeLinesOnly(t *testing.T) {
+	for _, tt := range []struct {
+		src, want string
+		c         [2]int
+	}{
+		{"a\n%%\nx\n%%\nb", "a\n  \n \n  \nb", [2]int{2, 9}},
+		{"%%x%% text\n", "%%x%% text\n", [2]int{0, 5}},
+		{"a %%x%%\n", "a %%x%%\n", [2]int{2, 7}},
+	} {
+		if got := string(maskComments([]byte(tt.src), [][2]int{tt.c})); got != tt.want {
+			t.Errorf("maskComments(%q, %v) = %q, want %q", tt.src, tt.c, got, tt.want)
 		}
 	}
 }
