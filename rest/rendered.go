@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"strings"
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/rest/notehtml"
@@ -55,13 +56,16 @@ func (srv *Server) renderNote(ctx context.Context, resp *mdsearch.ReadResponse) 
 }
 
 // noteHref is the page's address of a note, opened at a heading (its text)
-// when one is given. app.js reads the same parameters.
+// or at the block a block reference ("^id") names, when one is given.
+// app.js reads the same parameters.
 func noteHref(collection, path, heading string) string {
 	v := url.Values{"path": {path}}
 	if collection != "" {
 		v.Set("collection", collection)
 	}
-	if heading != "" {
+	if block, ok := strings.CutPrefix(heading, "^"); ok {
+		v.Set("block", block)
+	} else if heading != "" {
 		v.Set("heading", heading)
 	}
 	return "#/note?" + v.Encode()

@@ -59,7 +59,7 @@ func (f *fake) Read(_ context.Context, req mdsearch.ReadRequest) (*mdsearch.Read
 	}
 	if req.Path == "links.md" {
 		return &mdsearch.ReadResponse{Collection: "v", Path: req.Path, StartLine: 1,
-			Content: "# Links {#top}\n\n[[Sourdough#Starter|feed]] [[Nowhere]] <script>x()</script>\n"}, nil
+			Content: "# Links {#top}\n\n[[Sourdough#Starter|feed]] [[Nowhere]] [[Sourdough#^tip]] <script>x()</script>\n"}, nil
 	}
 	return &mdsearch.ReadResponse{Path: req.Path, Section: req.Section, Content: "## Starter\nFeed it.\n"}, nil
 }
@@ -261,7 +261,8 @@ func TestRenderedNote(t *testing.T) {
 	}
 	for _, want := range []string{`<h1 id="top" data-line="1">Links</h1>`,
 		`<a class="wikilink" href="#/note?collection=v&amp;heading=Starter&amp;path=kitchen%2FSourdough.md">feed</a>`,
-		`<span class="wikilink unresolved" title="no note by this name">Nowhere</span>`} {
+		`<span class="wikilink unresolved" title="no note by this name">Nowhere</span>`,
+		`<a class="wikilink" href="#/note?block=tip&amp;collection=v&amp;path=kitchen%2FSourdough.md">Sourdough &gt; ^tip</a>`} {
 		if !strings.Contains(got.HTML, want) {
 			t.Errorf("missing %s in %s", want, got.HTML)
 		}
@@ -482,7 +483,7 @@ func TestCheckBind(t *testing.T) {
 
 func TestPage(t *testing.T) {
 	srv := New(&fake{}, Options{})
-	for path, want := range map[string]string{"/": "text/html", "/app.js": "javascript", "/passage.js": "javascript", "/style.css": "text/css", "/favicon.svg": "image/svg+xml"} {
+	for path, want := range map[string]string{"/": "text/html", "/app.js": "javascript", "/passage.js": "javascript", "/note.js": "javascript", "/style.css": "text/css", "/favicon.svg": "image/svg+xml"} {
 		resp, _ := get(t, srv, "GET", path)
 		if resp.StatusCode != 200 || !strings.Contains(resp.Header.Get("Content-Type"), want) {
 			t.Errorf("%s: %d %s", path, resp.StatusCode, resp.Header.Get("Content-Type"))

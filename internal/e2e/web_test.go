@@ -36,6 +36,8 @@ var webNotes = map[string]string{
 		"<div onmouseover=\"window.pwned=5\" id=\"live\">raw block</div>\n\n" +
 		"[click me](javascript:window.pwned=6) and <a href=\"javascript:window.pwned=7\">raw link</a>.\n\n" +
 		"<iframe src=\"javascript:window.pwned=8\"></iframe>\n\n## Attr {onclick=\"window.pwned=9\" #safe-id}\n\nMarmoset tail.\n",
+	"web/Obsidian.md": obsidianNote,
+	"web/Blocks.md":   blocksNote,
 }
 
 // browser drives one headless Chromium tab on the page.
@@ -167,6 +169,7 @@ func TestWebPage(t *testing.T) {
 	t.Run("rendering", func(t *testing.T) { webRendering(t, b) })
 	t.Run("wikilink", func(t *testing.T) { webWikilink(t, b) })
 	t.Run("deep link", func(t *testing.T) { webDeepLink(t, b) })
+	t.Run("block link", func(t *testing.T) { webBlockLink(t, b) })
 	t.Run("hostile notes", func(t *testing.T) { webHostile(t, b) })
 	t.Run("filters", func(t *testing.T) { webFilters(t, b, f.name) })
 	t.Run("search shortcut", func(t *testing.T) { webShortcut(t, b) })

@@ -10,7 +10,8 @@
 // a vault.LinkIndex).
 // Headings carry ids ("## Title {#custom-id}" sets one) and top-level
 // blocks a data-line attribute, so a page can deep-link to a section and
-// mark the lines of a search hit. Rendering is bounded: a note too big or
+// mark the lines of a search hit; a block an Obsidian block id ("^id")
+// marks carries that id, for [[Note#^id]] links. Rendering is bounded: a note too big or
 // too costly to parse is shown as its text, hostile runs of brackets and
 // emphasis markers are read as text, and a cancelled request stops it.
 //

@@ -28,7 +28,8 @@ type Options struct {
 	FirstLine int
 	// Link resolves a link target to an href: a wikilink's note name
 	// ("Note", "folder/Note"; wiki is true) or a relative markdown link's
-	// destination (wiki is false), and a heading in it, "" for none. ok is
+	// destination (wiki is false), and a heading in it ("" for none; a
+	// block reference "^id" names the block that id marks). ok is
 	// false when no note matches; the link then renders as marked text.
 	// Nil leaves every wikilink unresolved and markdown links as written.
 	Link func(target, heading string, wiki bool) (href string, ok bool)
@@ -168,8 +169,9 @@ func (st *noteState) line(off int) int {
 	return st.lines.Line(st.base+off) - 1 + st.first
 }
 
-// noteTransformer collects headings, strips heading attributes other than
-// id, marks top-level blocks with their first line and resolves links.
+// noteTransformer gives blocks their block ids, collects headings, strips
+// heading attributes other than id, marks top-level blocks with their
+// first line and resolves links.
 type noteTransformer struct{}
 
 func (noteTransformer) Transform(doc *ast.Document, reader text.Reader, pc parser.Context) {
@@ -178,6 +180,7 @@ func (noteTransformer) Transform(doc *ast.Document, reader text.Reader, pc parse
 		return
 	}
 	src := reader.Source()
+	blockIDs(doc, src)
 	st.headingIDs(doc, src)
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
 		if n.Kind() == extast.KindFootnoteList {

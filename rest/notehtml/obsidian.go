@@ -67,11 +67,7 @@ func (n *wikiLink) resolve(link func(target, heading string, wiki bool) (string,
 	if link == nil {
 		return
 	}
-	heading := n.heading
-	if strings.HasPrefix(heading, "^") {
-		heading = "" // a block reference: link to the note
-	}
-	if href, ok := link(n.target, heading, true); ok {
+	if href, ok := link(n.target, n.heading, true); ok {
 		n.href = href
 	}
 }

@@ -280,6 +280,10 @@ async function showReader(params) {
     showWhy(params);
     el.content.innerHTML = note.html;
     addAnchors(params);
+    if (showBlock(el.content, params)) {
+      el.back.focus({ preventScroll: true });
+      return;
+    }
     const target = findTarget(note.headings || [], params);
     const hits = markLines(params.get("lines"), params.get("q"));
     markSection(target.heading);
