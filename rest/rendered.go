@@ -44,7 +44,7 @@ func (srv *Server) renderNote(ctx context.Context, resp *mdsearch.ReadResponse) 
 		}
 		return noteHref(resp.Collection, p, heading), true
 	}
-	opts := notehtml.Options{FirstLine: resp.StartLine, Link: link}
+	opts := notehtml.Options{FirstLine: resp.StartLine, Link: link, Tag: tagHref}
 	if resp.Section != "" || resp.StartLine > 1 { // a section or lines: ids as the whole note gives them ("setup-1", not "setup")
 		whole, err := srv.s.Read(ctx, mdsearch.ReadRequest{Path: resp.Collection + ":" + resp.Path, Full: true})
 		if err == nil {
@@ -69,6 +69,12 @@ func noteHref(collection, path, heading string) string {
 		v.Set("heading", heading)
 	}
 	return "#/note?" + v.Encode()
+}
+
+// tagHref is the page's address of a search in the notes with a tag.
+// app.js reads the same parameter.
+func tagHref(name string) string {
+	return "#/search?" + url.Values{"tag": {name}}.Encode()
 }
 
 // writeRendered answers a read asked for with render=html.

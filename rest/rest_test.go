@@ -59,7 +59,7 @@ func (f *fake) Read(_ context.Context, req mdsearch.ReadRequest) (*mdsearch.Read
 	}
 	if req.Path == "links.md" {
 		return &mdsearch.ReadResponse{Collection: "v", Path: req.Path, StartLine: 1,
-			Content: "# Links {#top}\n\n[[Sourdough#Starter|feed]] [[Nowhere]] [[Sourdough#^tip]] <script>x()</script>\n"}, nil
+			Content: "# Links {#top}\n\n[[Sourdough#Starter|feed]] [[Nowhere]] [[Sourdough#^tip]] #bread/rye <script>x()</script>\n"}, nil
 	}
 	return &mdsearch.ReadResponse{Path: req.Path, Section: req.Section, Content: "## Starter\nFeed it.\n"}, nil
 }
@@ -262,7 +262,8 @@ func TestRenderedNote(t *testing.T) {
 	for _, want := range []string{`<h1 id="top" data-line="1">Links</h1>`,
 		`<a class="wikilink" href="#/note?collection=v&amp;heading=Starter&amp;path=kitchen%2FSourdough.md">feed</a>`,
 		`<span class="wikilink unresolved" title="no note by this name">Nowhere</span>`,
-		`<a class="wikilink" href="#/note?block=tip&amp;collection=v&amp;path=kitchen%2FSourdough.md">Sourdough &gt; ^tip</a>`} {
+		`<a class="wikilink" href="#/note?block=tip&amp;collection=v&amp;path=kitchen%2FSourdough.md">Sourdough &gt; ^tip</a>`,
+		`<a class="tag" href="#/search?tag=bread%2Frye">#bread/rye</a>`} {
 		if !strings.Contains(got.HTML, want) {
 			t.Errorf("missing %s in %s", want, got.HTML)
 		}

@@ -8,8 +8,8 @@ import (
 )
 
 // obsidianNote is a note of the Obsidian syntax the page acts on: a link
-// to a block far down another note.
-const obsidianNote = "# Obsidian\n\nSee [[Blocks#^far-block]] for the wombat block.\n"
+// to a block far down another note, a tag.
+const obsidianNote = "# Obsidian\n\nSee [[Blocks#^far-block]] for the wombat block, tagged #wombat/notes.\n"
 
 // blocksNote holds a block id below a screen of text.
 var blocksNote = "# Blocks\n\n" + strings.Repeat("Filler paragraph about nothing in particular.\n\n", 60) +
@@ -24,4 +24,20 @@ func webBlockLink(t *testing.T, b browser) {
 	if got := b.js(t, `document.querySelector("#reader-content .block-target").textContent`); got != "The far wombat paragraph." {
 		t.Errorf("block shown as %q", got)
 	}
+}
+
+// A tag in a note searches the notes with that tag for the words in the
+// box.
+func webTagChip(t *testing.T, b browser) {
+	b.search(t, "zebu lantern")
+	b.open(t, "#/note?path=web%2FObsidian.md", "wombat")
+	b.do(t, "click the tag", chromedp.Evaluate[chromedp.Void](`document.querySelector("#reader-content a.tag").click()`))
+	b.wait(t, "a search in the tag", `document.getElementById("tag").value === "wombat/notes" && !document.getElementById("results").hidden &&
+		new URLSearchParams(location.hash.split("?")[1]).get("tag") === "wombat/notes" &&
+		new URLSearchParams(location.hash.split("?")[1]).get("q") === "zebu lantern"`)
+	b.open(t, "#/note?path=web%2FObsidian.md", "wombat")
+	b.do(t, "no words, then the tag", chromedp.Evaluate[chromedp.Void](`document.getElementById("q").value = ""; document.querySelector("#reader-content a.tag").click()`))
+	b.wait(t, "a request for words", `document.getElementById("status").textContent === "Type the words to look for in the notes tagged #wombat/notes"`)
+	b.do(t, "clear the tag", chromedp.Evaluate[chromedp.Void](`location.hash = "#/search"`))
+	b.wait(t, "no tag", `document.getElementById("tag").value === ""`)
 }

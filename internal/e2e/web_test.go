@@ -178,6 +178,7 @@ func TestWebPage(t *testing.T) {
 	t.Run("link's own query", func(t *testing.T) { webLinkQuery(t, b) })
 	t.Run("suggestion", func(t *testing.T) { webSuggestion(t, b) })
 	t.Run("plain markdown", func(t *testing.T) { webPlain(t, b) })
+	t.Run("tag chip", func(t *testing.T) { webTagChip(t, b) })
 }
 
 // A card's text reads links as their text, whatever their destination

@@ -4,7 +4,8 @@
 // HTML renders a note with goldmark (GFM tables, strikethrough, task lists,
 // autolinks, footnotes) into HTML that is safe to put in a page: raw HTML is omitted,
 // javascript: and similar links are dropped, images become text. Obsidian's
-// callouts become styled boxes, ==highlights== marks, its %% comments are
+// callouts become styled boxes, ==highlights== marks, #tags links that
+// search for them (Options.Tag), its %% comments are
 // left out as its reading view leaves them out, and its [[wikilinks]]
 // and ![[embeds]] link to the notes they name (resolved by the caller, with
 // a vault.LinkIndex).

@@ -33,6 +33,9 @@ type Options struct {
 	// false when no note matches; the link then renders as marked text.
 	// Nil leaves every wikilink unresolved and markdown links as written.
 	Link func(target, heading string, wiki bool) (href string, ok bool)
+	// Tag is the address of a search by tag, for a #tag in the note; nil
+	// shows tags as styled text.
+	Tag func(name string) string
 	// IDs makes the heading ids; nil starts afresh with the source's custom
 	// ids reserved. A section rendered alone passes the ids its note's
 	// headings before it have taken (see SectionIDs).
@@ -205,6 +208,10 @@ func (noteTransformer) Transform(doc *ast.Document, reader text.Reader, pc parse
 			st.link(n)
 		case *wikiLink:
 			n.resolve(st.opts.Link)
+		case *tag:
+			if st.opts.Tag != nil {
+				n.href = st.opts.Tag(n.name)
+			}
 		}
 		return ast.WalkContinue, nil
 	})
@@ -260,11 +267,14 @@ func firstOffset(n ast.Node) (int, bool) {
 
 // plainText is the text of an inline tree as sections reads a heading's
 // (markup dropped, escapes and entities resolved), with wikilinks read as
-// their label.
+// their label and tags as written.
 func plainText(n ast.Node, src []byte) string {
 	return sections.PlainText(n, src, func(c ast.Node) (string, bool) {
-		if w, ok := c.(*wikiLink); ok {
-			return w.label(), true
+		switch c := c.(type) {
+		case *wikiLink:
+			return c.label(), true
+		case *tag:
+			return "#" + c.written, true
 		}
 		return "", false
 	})

@@ -1,6 +1,7 @@
 package notehtml
 
 import (
+	"net/url"
 	"reflect"
 	"strings"
 	"testing"
@@ -17,6 +18,9 @@ func link(target, heading string, wiki bool) (string, bool) {
 	}
 	return href, true
 }
+
+// tagHref is the page's address of a search by tag.
+func tagHref(name string) string { return "#/search?tag=" + url.QueryEscape(name) }
 
 func TestHTML(t *testing.T) {
 	tests := []struct {
@@ -38,6 +42,10 @@ func TestHTML(t *testing.T) {
 		{"wikilink", "See [[Other]].", []string{`<a class="wikilink" href="#/note?path=Other.md">Other</a>`}, nil},
 		{"wikilink heading and alias", "[[Other#Setup]] [[Other#Setup|the setup]]", []string{`href="#/note?path=Other.md&amp;heading=Setup">Other &gt; Setup</a>`, `>the setup</a>`}, nil},
 		{"wikilink nested heading and block ref", "[[Other#A#B]] [[Other#^abc123]]", []string{`heading=B">`, `href="#/note?path=Other.md&amp;heading=^abc123">Other &gt; ^abc123</a>`}, nil},
+		{"tags", "A #tag, #nested/tag/ and **#bold**; #über_Größe. Not a#b, #123, C# or `#code`. [#in-link](x)\n\n#first and\n#second",
+			[]string{`A <a class="tag" href="#/search?tag=tag">#tag</a>, <a class="tag" href="#/search?tag=nested%2Ftag">#nested/tag/</a> and <strong><a class="tag" href="#/search?tag=bold">#bold</a></strong>`,
+				`<a class="tag" href="#/search?tag=%C3%BCber_Gr%C3%B6%C3%9Fe">#über_Größe</a>.`, "Not a#b, #123, C# or <code>#code</code>.", `<a href="x"><span class="tag">#in-link</span></a>`,
+				`<p data-line="3"><a class="tag" href="#/search?tag=first">#first</a> and`, `<a class="tag" href="#/search?tag=second">#second</a></p>`}, nil},
 		{"block ids", "Para **b** ^blk1\n\n- one\n- two ^item-2\n\n| a |\n|---|\n| 1 |\n\n^tbl\n\nText\n^own\n\nNot x^id, nor ^a_b.\n",
 			[]string{`<p id="^blk1" data-line="1">Para <strong>b</strong></p>`, `<li id="^item-2">two</li>`, `<table id="^tbl" data-line="6">`, `<p id="^own" data-line="12">Text</p>`, "Not x^id, nor ^a_b."},
 			[]string{"^blk1</p>", "^item-2</li>", "^tbl</p>", "^own</p>", `id="^id"`}},
@@ -58,7 +66,7 @@ func TestHTML(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := HTML([]byte(tt.src), Options{Link: link}).HTML
+			got := HTML([]byte(tt.src), Options{Link: link, Tag: tagHref}).HTML
 			for _, w := range tt.want {
 				if !strings.Contains(got, w) {
 					t.Errorf("missing %q in\n%s", w, got)
@@ -118,6 +126,7 @@ func TestHTMLHeadingText(t *testing.T) {
 		{"## A *b* `c*d` <span>e</span>", "A b c*d e"},
 		{"## See [[Other#Setup|the setup]] &copy;", "See the setup ©"},
 		{"## Mail <me@example.org>", "Mail me@example.org"},
+		{"## Topic #tag", "Topic #tag"},
 	}
 	for _, tt := range tests {
 		h := HTML([]byte(tt.src), Options{Link: link}).Headings

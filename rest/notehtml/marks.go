@@ -60,4 +60,5 @@ func renderHighlight(w util.BufWriter, _ []byte, _ ast.Node, entering bool) (ast
 // registerMarks adds the renderers of this file's nodes.
 func registerMarks(reg renderer.NodeRendererFuncRegisterer) {
 	reg.Register(kindHighlight, renderHighlight)
+	reg.Register(kindTag, renderTag)
 }

@@ -106,7 +106,7 @@ async function runSearch() {
     results = [];
     shownKey = "";
     renderResults();
-    setStatus("");
+    setStatus(tagValue() ? "Type the words to look for in the notes tagged #" + tagValue() : "");
     return;
   }
   // explain: each score's tooltip, and the note opened from it, say what

@@ -1,5 +1,6 @@
 // The Obsidian parts of an opened note the page acts on: block
-// references. Loaded before app.js.
+// references and tags. Loaded before app.js, whose globals it uses once
+// the page runs.
 "use strict";
 
 // showBlock marks the block a block reference ([[Note#^id]], the
@@ -13,3 +14,13 @@ function showBlock(root, params) {
   node.scrollIntoView({ block: "start" });
   return true;
 }
+
+// A tag in a note searches the notes with that tag for the words in the
+// search box (a tag alone is no search: the status asks for words).
+document.getElementById("reader-content").addEventListener("click", (e) => {
+  const a = e.target.closest("a.tag");
+  if (!a) return;
+  e.preventDefault();
+  el.tag.value = new URLSearchParams(a.getAttribute("href").split("?")[1] || "").get("tag") || "";
+  location.hash = searchHash();
+});
