@@ -3,14 +3,17 @@ package engine
 import (
 	"context"
 	"errors"
+	"os"
 	"sync"
 	"time"
 
+	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/vault"
 )
 
-// noteLinks keeps, by collection, the listing of its notes that resolves
-// the links of a rendered note (NoteLinks). A listing is reused for a few
+// noteLinks keeps, by collection, the listing of its notes and
+// attachments that resolves the links and embeds of a rendered note
+// (NoteLinks). A listing is reused for a few
 // seconds, so a page that opens note after note walks the vault once, and
 // calls that miss the cache together wait for one walk. The zero value is
 // ready to use.
@@ -71,9 +74,9 @@ func (e *Engine) NoteLinks(ctx context.Context, collection string) (*vault.LinkI
 // fillLinks walks the collection's vault into l and closes l.done. A
 // failed walk is not kept.
 func (e *Engine) fillLinks(ctx context.Context, collection string, l *listing) {
-	var paths []string
-	paths, l.err = e.notePaths(ctx, collection)
-	l.links, l.at = vault.NewLinkIndex(paths), time.Now()
+	var paths, attachments []string
+	paths, attachments, l.err = e.notePaths(ctx, collection)
+	l.links, l.at = vault.NewLinkIndex(paths).WithAttachments(attachments), time.Now()
 	if l.err != nil {
 		n := &e.links
 		n.mu.Lock()
@@ -87,21 +90,35 @@ func (e *Engine) fillLinks(ctx context.Context, collection string, l *listing) {
 
 // notePaths lists the vault-relative paths of the notes in the folder of
 // the named collection, as a walk with the collection's size limit finds
-// them; none for an unknown collection.
-func (e *Engine) notePaths(ctx context.Context, collection string) ([]string, error) {
+// them, and of its attachments; none for an unknown collection.
+func (e *Engine) notePaths(ctx context.Context, collection string) (notes, attachments []string, err error) {
 	v, err := e.collectionVault(ctx, collection)
 	if err != nil || v == nil {
-		return nil, err
+		return nil, nil, err
 	}
-	files, _, err := v.Walk(ctx) // the folder, not the index: without holding it
+	l, err := v.List(ctx) // the folder, not the index: without holding it
+	if err != nil {
+		return nil, nil, err
+	}
+	notes = make([]string, 0, len(l.Files))
+	for _, f := range l.Files {
+		notes = append(notes, f.Path)
+	}
+	return notes, l.Attachments, nil
+}
+
+// OpenAttachment opens an attachment of the named collection: an image
+// inside its folder that a note embeds, checked as vault.OpenAttachment
+// checks it. An unknown collection is KindNotFound.
+func (e *Engine) OpenAttachment(ctx context.Context, collection, rel string) (*os.File, error) {
+	v, err := e.collectionVault(ctx, collection)
 	if err != nil {
 		return nil, err
 	}
-	paths := make([]string, 0, len(files))
-	for _, f := range files {
-		paths = append(paths, f.Path)
+	if v == nil {
+		return nil, mdsearch.Errorf(mdsearch.KindNotFound, "open attachment", rel, "", "no collection %q", collection)
 	}
-	return paths, nil
+	return v.OpenAttachment(rel)
 }
 
 // collectionVault opens the folder of the named collection with the

@@ -9,6 +9,7 @@
 //	GET  /notes/{path}?section=S   a note or one section; text/markdown by Accept
 //	GET  /notes/{path}?render=html a note with its content as safe HTML and its headings
 //	GET  /outline/{path}           a note's heading tree with section sizes
+//	GET  /attachments/{path}?collection=C  an image a note embeds, from inside the collection's folder
 //	GET  /status                   index stats and background reindex progress
 //	POST /reindex[?full=1]         202: an incremental (or full) reindex in the background
 //

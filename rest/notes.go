@@ -123,8 +123,8 @@ func (srv *Server) handleOutline(w http.ResponseWriter, r *http.Request, escaped
 	writeJSON(w, http.StatusOK, o)
 }
 
-// notePath decodes a note path from the URL of endpoint (notes or
-// outline), answering 400 itself when it is empty or malformed.
+// notePath decodes a vault path from the URL of endpoint (notes, outline
+// or attachments), answering 400 itself when it is empty or malformed.
 func notePath(w http.ResponseWriter, endpoint, escaped string) (string, bool) {
 	p, err := url.PathUnescape(escaped)
 	switch {
@@ -132,7 +132,11 @@ func notePath(w http.ResponseWriter, endpoint, escaped string) (string, bool) {
 		writeError(w, http.StatusBadRequest, "invalid", fmt.Sprintf("note path %q is not properly percent-encoded", escaped))
 		return "", false
 	case p == "":
-		writeError(w, http.StatusBadRequest, "invalid", fmt.Sprintf("missing note path: use /api/v1/%s/{path}, e.g. /api/v1/%[1]s/kitchen/Sourdough.md", endpoint))
+		what, example := "note", "kitchen/Sourdough.md"
+		if endpoint == "attachments" {
+			what, example = "attachment", "assets/diagram.png?collection=notes"
+		}
+		writeError(w, http.StatusBadRequest, "invalid", fmt.Sprintf("missing %s path: use /api/v1/%s/{path}, e.g. /api/v1/%[2]s/%s", what, endpoint, example))
 		return "", false
 	case len(p) > maxParamLen:
 		writeError(w, http.StatusBadRequest, "invalid", fmt.Sprintf("note path is longer than %d bytes", maxParamLen))

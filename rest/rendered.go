@@ -20,7 +20,7 @@ type RenderedNote struct {
 }
 
 // renderNote renders a read note for the page, its wikilinks resolved
-// among the notes of its collection. It stops with ctx's error once the
+// among the notes of its collection and its embeds among its attachments. It stops with ctx's error once the
 // client has gone.
 func (srv *Server) renderNote(ctx context.Context, resp *mdsearch.ReadResponse) (RenderedNote, error) {
 	var links *vault.LinkIndex
@@ -44,7 +44,17 @@ func (srv *Server) renderNote(ctx context.Context, resp *mdsearch.ReadResponse) 
 		}
 		return noteHref(resp.Collection, p, heading), true
 	}
-	opts := notehtml.Options{FirstLine: resp.StartLine, Link: link, Tag: tagHref}
+	attachment := func(name string) (string, bool) {
+		if links == nil {
+			return "", false
+		}
+		p, ok := links.ResolveAttachment(resp.Path, name)
+		if !ok {
+			return "", false
+		}
+		return attachmentHref(resp.Collection, p), true
+	}
+	opts := notehtml.Options{FirstLine: resp.StartLine, Link: link, Tag: tagHref, Attachment: attachment}
 	if resp.Section != "" || resp.StartLine > 1 { // a section or lines: ids as the whole note gives them ("setup-1", not "setup")
 		whole, err := srv.s.Read(ctx, mdsearch.ReadRequest{Path: resp.Collection + ":" + resp.Path, Full: true})
 		if err == nil {

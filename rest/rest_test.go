@@ -59,7 +59,7 @@ func (f *fake) Read(_ context.Context, req mdsearch.ReadRequest) (*mdsearch.Read
 	}
 	if req.Path == "links.md" {
 		return &mdsearch.ReadResponse{Collection: "v", Path: req.Path, StartLine: 1,
-			Content: "# Links {#top}\n\n[[Sourdough#Starter|feed]] [[Nowhere]] [[Sourdough#^tip]] #bread/rye <script>x()</script>\n"}, nil
+			Content: "# Links {#top}\n\n[[Sourdough#Starter|feed]] [[Nowhere]] [[Sourdough#^tip]] #bread/rye ![[crumb shot.png|300]] <script>x()</script>\n"}, nil
 	}
 	return &mdsearch.ReadResponse{Path: req.Path, Section: req.Section, Content: "## Starter\nFeed it.\n"}, nil
 }
@@ -251,7 +251,7 @@ func TestRenderedNote(t *testing.T) {
 		if coll != "v" {
 			t.Errorf("listed collection %q", coll)
 		}
-		return vault.NewLinkIndex([]string{"links.md", "kitchen/Sourdough.md"}), nil
+		return vault.NewLinkIndex([]string{"links.md", "kitchen/Sourdough.md"}).WithAttachments([]string{"kitchen/img/crumb shot.png"}), nil
 	}
 	srv := New(&fake{}, Options{NoteLinks: lister})
 	resp, body := get(t, srv, "GET", "/api/v1/notes/links.md?render=html")
@@ -263,7 +263,8 @@ func TestRenderedNote(t *testing.T) {
 		`<a class="wikilink" href="#/note?collection=v&amp;heading=Starter&amp;path=kitchen%2FSourdough.md">feed</a>`,
 		`<span class="wikilink unresolved" title="no note by this name">Nowhere</span>`,
 		`<a class="wikilink" href="#/note?block=tip&amp;collection=v&amp;path=kitchen%2FSourdough.md">Sourdough &gt; ^tip</a>`,
-		`<a class="tag" href="#/search?tag=bread%2Frye">#bread/rye</a>`} {
+		`<a class="tag" href="#/search?tag=bread%2Frye">#bread/rye</a>`,
+		`<img class="attachment" src="/api/v1/attachments/kitchen/img/crumb%20shot.png?collection=v" alt="crumb shot.png" width="300" loading="lazy">`} {
 		if !strings.Contains(got.HTML, want) {
 			t.Errorf("missing %s in %s", want, got.HTML)
 		}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"os"
 	"path"
 	"strings"
 	"time"
@@ -29,6 +30,10 @@ type Options struct {
 	// rendered note's wikilinks resolve (engine.Engine.NoteLinks); nil
 	// leaves them unresolved.
 	NoteLinks func(ctx context.Context, collection string) (*vault.LinkIndex, error)
+	// OpenAttachment opens an attachment of a collection, an image a
+	// rendered note embeds, refusing any path that leads out of its
+	// folder (engine.Engine.OpenAttachment); nil serves none.
+	OpenAttachment func(ctx context.Context, collection, path string) (*os.File, error)
 	// MaxConcurrentSearches bounds searches running at once; more wait.
 	// 0 means 16.
 	MaxConcurrentSearches int
@@ -121,8 +126,9 @@ func (srv *Server) routeAPI(w http.ResponseWriter, r *http.Request) {
 	}
 	p := r.URL.EscapedPath()
 	for prefix, h := range map[string]func(http.ResponseWriter, *http.Request, string){
-		"/api/v1/notes/":   srv.handleNote,
-		"/api/v1/outline/": srv.handleOutline,
+		"/api/v1/notes/":       srv.handleNote,
+		"/api/v1/outline/":     srv.handleOutline,
+		"/api/v1/attachments/": srv.handleAttachment,
 	} {
 		if rest, ok := strings.CutPrefix(p, prefix); ok {
 			only(http.MethodGet, func(w http.ResponseWriter, r *http.Request) { h(w, r, rest) }).ServeHTTP(w, r)
@@ -206,11 +212,13 @@ func limitBody(h http.Handler) http.Handler {
 }
 
 // securityHeaders forbid the page from loading anything but its own files,
-// so even a rendering mistake cannot run a note's script.
+// so even a rendering mistake cannot run a note's script. Images may come
+// from blob: addresses too: the page fetches a note's images with the
+// token where the server needs one, which an <img> cannot send.
 func securityHeaders(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hd := w.Header()
-		hd.Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+		hd.Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 		hd.Set("X-Content-Type-Options", "nosniff")
 		hd.Set("Referrer-Policy", "no-referrer")
 		hd.Set("X-Frame-Options", "DENY")

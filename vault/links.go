@@ -9,10 +9,13 @@ import (
 )
 
 // LinkIndex resolves the note names in links to the notes of one
-// collection, the way Obsidian does.
+// collection, and the file names in embeds to its attachments, the way
+// Obsidian does.
 type LinkIndex struct {
 	paths  map[string]string   // linkKey(path) → path
 	byName map[string][]string // linkKey(base name without ".md") → paths
+	files  map[string]string   // linkKey(path) → attachment path
+	byFile map[string][]string // linkKey(file name) → attachment paths
 }
 
 // linkKey is a name as links compare it: lower case and composed, so a
@@ -56,6 +59,12 @@ func (x *LinkIndex) Resolve(from, target string) (string, bool) {
 			found = append(found, p)
 		}
 	}
+	return closest(from, found)
+}
+
+// closest is the path of found a link in note from means: the one in
+// from's folder, then the shortest, as in Obsidian.
+func closest(from string, found []string) (string, bool) {
 	if len(found) == 0 {
 		return "", false
 	}
@@ -86,4 +95,44 @@ func (x *LinkIndex) ResolveRelative(from, dest string) (string, bool) {
 		}
 	}
 	return x.Resolve(from, dest)
+}
+
+// WithAttachments adds a collection's attachments (Listing.Attachments)
+// to x, for ResolveAttachment, and returns x.
+func (x *LinkIndex) WithAttachments(paths []string) *LinkIndex {
+	x.files, x.byFile = make(map[string]string, len(paths)), map[string][]string{}
+	for _, p := range paths {
+		x.files[linkKey(p)] = p
+		name := linkKey(path.Base(p))
+		x.byFile[name] = append(x.byFile[name], p)
+	}
+	return x
+}
+
+// ResolveAttachment finds the attachment an embed or an image link names,
+// for a link in note from: a path relative to from's folder, a vault
+// path, or a file name ("diagram.png", "assets/diagram.png") that ends an
+// attachment's path, case ignored; of several, the one in from's folder,
+// then the shortest path, as Obsidian resolves attachments.
+func (x *LinkIndex) ResolveAttachment(from, target string) (string, bool) {
+	target = strings.TrimSpace(target)
+	if target == "" || len(x.files) == 0 {
+		return "", false
+	}
+	if !strings.HasPrefix(target, "/") {
+		if p, ok := x.files[linkKey(path.Join(path.Dir(from), target))]; ok {
+			return p, true
+		}
+	}
+	key := linkKey(path.Clean(strings.TrimPrefix(target, "/")))
+	if p, ok := x.files[key]; ok {
+		return p, true
+	}
+	var found []string
+	for _, p := range x.byFile[path.Base(key)] {
+		if lp := linkKey(p); lp == key || strings.HasSuffix(lp, "/"+key) {
+			found = append(found, p)
+		}
+	}
+	return closest(from, found)
 }

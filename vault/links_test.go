@@ -40,3 +40,35 @@ func TestLinkIndex(t *testing.T) {
 		}
 	}
 }
+
+// An embed's image resolves as Obsidian resolves attachments: relative to
+// the note, by vault path, or by file name anywhere (the note's folder
+// first, then the shortest path), case ignored; never to a note.
+func TestResolveAttachment(t *testing.T) {
+	x := NewLinkIndex([]string{"Home.md", "b/c/Plan.md", "Note.md"}).
+		WithAttachments([]string{"assets/diagram.png", "b/diagram.png", "a/deep/diagram.png", "img/Photo.JPG", "Note.png"})
+	for _, tt := range []struct{ from, target, want string }{
+		{"Home.md", "diagram.png", "b/diagram.png"},
+		{"a/deep/x.md", "diagram.png", "a/deep/diagram.png"},
+		{"Home.md", "assets/diagram.png", "assets/diagram.png"},
+		{"Home.md", "/assets/diagram.png", "assets/diagram.png"},
+		{"Home.md", "deep/diagram.png", "a/deep/diagram.png"},
+		{"b/c/Plan.md", "../diagram.png", "b/diagram.png"},
+		{"Home.md", "photo.jpg", "img/Photo.JPG"},
+		{"Home.md", "Note", ""},
+		{"Home.md", "diagram", ""},
+		{"Home.md", "missing.png", ""},
+		{"Home.md", "", ""},
+	} {
+		got, ok := x.ResolveAttachment(tt.from, tt.target)
+		if got != tt.want || ok != (tt.want != "") {
+			t.Errorf("ResolveAttachment(%q, %q) = %q, %v; want %q", tt.from, tt.target, got, ok, tt.want)
+		}
+	}
+	if p, ok := x.Resolve("Home.md", "diagram.png"); ok {
+		t.Errorf("a note link resolved to the attachment %q", p)
+	}
+	if p, ok := NewLinkIndex([]string{"a.md"}).ResolveAttachment("a.md", "x.png"); ok {
+		t.Errorf("an index without attachments resolved %q", p)
+	}
+}

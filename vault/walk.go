@@ -30,6 +30,9 @@ type Listing struct {
 	// could not list (its path ends in "/") or a file it could not stat.
 	// Their notes may be there unchanged, not deleted (see Holds).
 	Unseen []string
+	// Attachments are the vault-relative paths of the images notes may
+	// embed (IsAttachment), sorted: what OpenAttachment opens.
+	Attachments []string
 }
 
 // Holds reports whether the vault-relative path rel is what unseen, an
@@ -71,7 +74,8 @@ func (v *Vault) List(ctx context.Context) (*Listing, error) {
 	sort.Slice(w.files, func(i, j int) bool { return w.files[i].Path < w.files[j].Path })
 	sort.SliceStable(w.skips, func(i, j int) bool { return w.skips[i].Path < w.skips[j].Path })
 	sort.Strings(w.unseen)
-	return &Listing{Files: w.files, Skipped: w.skips, Unseen: w.unseen}, nil
+	sort.Strings(w.attachments)
+	return &Listing{Files: w.files, Skipped: w.skips, Unseen: w.unseen, Attachments: w.attachments}, nil
 }
 
 type dirJob struct {
@@ -88,6 +92,9 @@ type walker struct {
 	files    []File
 	skips    []mdsearch.FileIssue
 	unseen   []string
+	// attachments are found on the way: they are not indexed, but a
+	// rendered note's embeds resolve to them.
+	attachments []string
 }
 
 func (w *walker) skip(rel, reason string) {
@@ -130,6 +137,10 @@ func (w *walker) dir(ctx context.Context, job dirJob) error {
 				return err
 			}
 		default:
+			if IsAttachment(name) && e.Type().IsRegular() && !ign.match(rel, false) {
+				w.attachments = append(w.attachments, strings.Join(rel, "/"))
+				continue
+			}
 			if !IsMarkdown(name) || ign.match(rel, false) {
 				continue
 			}
@@ -231,6 +242,12 @@ func (w *walker) symlink(abs string, rel []string, ign ignorer) {
 			return
 		}
 		w.deferred = append(w.deferred, dirJob{abs: target, rel: rel, ign: ign})
+		return
+	}
+	if IsAttachment(name) && fi.Mode().IsRegular() && !ign.match(rel, false) && within(w.v.root, target) {
+		if r, err := filepath.Rel(w.v.root, target); err == nil && w.v.shown(filepath.ToSlash(r)) {
+			w.attachments = append(w.attachments, relS)
+		}
 		return
 	}
 	if !IsMarkdown(name) || ign.match(rel, false) {

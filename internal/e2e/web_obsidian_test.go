@@ -1,6 +1,9 @@
 package e2e
 
 import (
+	"bytes"
+	"image"
+	"image/png"
 	"strings"
 	"testing"
 
@@ -8,8 +11,19 @@ import (
 )
 
 // obsidianNote is a note of the Obsidian syntax the page acts on: a link
-// to a block far down another note, a tag.
-const obsidianNote = "# Obsidian\n\nSee [[Blocks#^far-block]] for the wombat block, tagged #wombat/notes.\n"
+// to a block far down another note, a tag, an image from the vault.
+const obsidianNote = "# Obsidian\n\nSee [[Blocks#^far-block]] for the wombat block, tagged #wombat/notes.\n\n" +
+	"A wombat drawn: ![[wombat.png|40]]\n"
+
+// wombatPNG is a 2×2 PNG in an assets folder, which the note embeds by
+// its name.
+var wombatPNG = func() string {
+	var b bytes.Buffer
+	if err := png.Encode(&b, image.NewRGBA(image.Rect(0, 0, 2, 2))); err != nil {
+		panic(err)
+	}
+	return b.String()
+}()
 
 // blocksNote holds a block id below a screen of text.
 var blocksNote = "# Blocks\n\n" + strings.Repeat("Filler paragraph about nothing in particular.\n\n", 60) +
@@ -40,4 +54,15 @@ func webTagChip(t *testing.T, b browser) {
 	b.wait(t, "a request for words", `document.getElementById("status").textContent === "Type the words to look for in the notes tagged #wombat/notes"`)
 	b.do(t, "clear the tag", chromedp.Evaluate[chromedp.Void](`location.hash = "#/search"`))
 	b.wait(t, "no tag", `document.getElementById("tag").value === ""`)
+}
+
+// An image a note embeds is served from the vault and shown, at the width
+// the embed gives.
+func webImageEmbed(t *testing.T, b browser) {
+	b.open(t, "#/note?path=web%2FObsidian.md", "wombat")
+	b.wait(t, "the image loaded", `(() => { const i = document.querySelector("#reader-content img.attachment");
+		return i && i.complete && i.naturalWidth === 2 && i.getAttribute("width") === "40"; })()`)
+	if got := b.js(t, `document.querySelector("#reader-content img.attachment").getAttribute("src")`); got != "/api/v1/attachments/web/assets/wombat.png?collection=vault" {
+		t.Errorf("image src %q", got)
+	}
 }

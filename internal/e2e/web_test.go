@@ -36,8 +36,9 @@ var webNotes = map[string]string{
 		"<div onmouseover=\"window.pwned=5\" id=\"live\">raw block</div>\n\n" +
 		"[click me](javascript:window.pwned=6) and <a href=\"javascript:window.pwned=7\">raw link</a>.\n\n" +
 		"<iframe src=\"javascript:window.pwned=8\"></iframe>\n\n## Attr {onclick=\"window.pwned=9\" #safe-id}\n\nMarmoset tail.\n",
-	"web/Obsidian.md": obsidianNote,
-	"web/Blocks.md":   blocksNote,
+	"web/Obsidian.md":       obsidianNote,
+	"web/Blocks.md":         blocksNote,
+	"web/assets/wombat.png": wombatPNG,
 }
 
 // browser drives one headless Chromium tab on the page.
@@ -178,6 +179,7 @@ func TestWebPage(t *testing.T) {
 	t.Run("link's own query", func(t *testing.T) { webLinkQuery(t, b) })
 	t.Run("suggestion", func(t *testing.T) { webSuggestion(t, b) })
 	t.Run("plain markdown", func(t *testing.T) { webPlain(t, b) })
+	t.Run("image embed", func(t *testing.T) { webImageEmbed(t, b) })
 	t.Run("tag chip", func(t *testing.T) { webTagChip(t, b) })
 }
 

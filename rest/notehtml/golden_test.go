@@ -36,7 +36,7 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := HTML(src, Options{Link: goldenLink, Tag: tagHref}).HTML
+			got := HTML(src, Options{Link: goldenLink, Tag: tagHref, Attachment: attach}).HTML
 			golden := strings.TrimSuffix(f, ".md") + ".golden.html"
 			if *update {
 				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {

@@ -33,6 +33,12 @@ type Options struct {
 	// false when no note matches; the link then renders as marked text.
 	// Nil leaves every wikilink unresolved and markdown links as written.
 	Link func(target, heading string, wiki bool) (href string, ok bool)
+	// Attachment resolves an image a note embeds (![[diagram.png]], or
+	// ![alt](assets/diagram.png)), by the name or path the note gives, to
+	// the address it is served at; ok is false when the vault holds no
+	// image by that name. Nil shows an embed as unresolved and an image as
+	// its text.
+	Attachment func(name string) (src string, ok bool)
 	// Tag is the address of a search by tag, for a #tag in the note; nil
 	// shows tags as styled text.
 	Tag func(name string) string
@@ -75,7 +81,8 @@ type Rendered struct {
 // raw HTML in the note is omitted, dangerous link schemes are dropped, and
 // heading attributes other than id are discarded. GFM tables,
 // strikethrough, task lists and autolinks are on, and footnotes; Obsidian
-// callouts, wikilinks, embeds and ==highlights== are understood. Headings get ids ("## Title
+// callouts, wikilinks, embeds, block ids, ==highlights==, #tags and %%
+// comments are understood. Headings get ids ("## Title
 // {#custom-id}" sets one explicitly) and top-level blocks a data-line
 // attribute, so a page can link to a section and mark a range of lines.
 func HTML(src []byte, opts Options) Rendered {
@@ -174,7 +181,7 @@ func (st *noteState) line(off int) int {
 
 // noteTransformer gives blocks their block ids, collects headings, strips
 // heading attributes other than id, marks top-level blocks with their
-// first line and resolves links.
+// first line, resolves links and embeds the vault's images.
 type noteTransformer struct{}
 
 func (noteTransformer) Transform(doc *ast.Document, reader text.Reader, pc parser.Context) {
@@ -197,6 +204,7 @@ func (noteTransformer) Transform(doc *ast.Document, reader text.Reader, pc parse
 			n.SetAttributeString("data-line", []byte(strconv.Itoa(line)))
 		}
 	}
+	var images []ast.Node // replaced once the walk is done
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
 			return ast.WalkContinue, nil
@@ -206,7 +214,13 @@ func (noteTransformer) Transform(doc *ast.Document, reader text.Reader, pc parse
 			st.heading(n, src)
 		case *ast.Link:
 			st.link(n)
+		case *ast.Image:
+			images = append(images, n)
 		case *wikiLink:
+			if isImageEmbed(n) {
+				images = append(images, n)
+				break
+			}
 			n.resolve(st.opts.Link)
 		case *tag:
 			if st.opts.Tag != nil {
@@ -215,6 +229,9 @@ func (noteTransformer) Transform(doc *ast.Document, reader text.Reader, pc parse
 		}
 		return ast.WalkContinue, nil
 	})
+	for _, n := range images {
+		st.embedImage(n, src)
+	}
 }
 
 func (st *noteState) heading(h *ast.Heading, src []byte) {
@@ -356,8 +373,8 @@ func headingOffset(h *ast.Heading) int {
 }
 
 // blockRenderer renders code blocks with their data-line attribute;
-// images as text, since the page loads nothing from outside and a note's
-// attachments are not served; and links with a dangerous scheme
+// images that are not the vault's own (embedImage) as text, since the
+// page loads nothing from outside; and links with a dangerous scheme
 // (javascript: and the like) as plain text, not as dead links.
 type blockRenderer struct{}
 

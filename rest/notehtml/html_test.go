@@ -19,6 +19,18 @@ func link(target, heading string, wiki bool) (string, bool) {
 	return href, true
 }
 
+// attach resolves the attachments assets/diagram.png (by its name too)
+// and draw.svg.
+func attach(target string) (string, bool) {
+	switch target {
+	case "diagram.png", "assets/diagram.png", "../assets/diagram.png":
+		return "/files/assets/diagram.png?c=v", true
+	case "draw.svg":
+		return "/files/draw.svg?c=v", true
+	}
+	return "", false
+}
+
 // tagHref is the page's address of a search by tag.
 func tagHref(name string) string { return "#/search?tag=" + url.QueryEscape(name) }
 
@@ -50,7 +62,16 @@ func TestHTML(t *testing.T) {
 			[]string{`<p id="^blk1" data-line="1">Para <strong>b</strong></p>`, `<li id="^item-2">two</li>`, `<table id="^tbl" data-line="6">`, `<p id="^own" data-line="12">Text</p>`, "Not x^id, nor ^a_b."},
 			[]string{"^blk1</p>", "^item-2</li>", "^tbl</p>", "^own</p>", `id="^id"`}},
 		{"unresolved wikilink", "[[Missing <b>]]", []string{`<span class="wikilink unresolved" title="no note by this name">Missing &lt;b&gt;</span>`}, []string{"<b>"}},
-		{"embed", "![[Other]] ![[photo.png]]", []string{`<a class="wikilink embed" href="#/note?path=Other.md">Other</a>`, `<span class="wikilink embed unresolved"`}, nil},
+		{"embed", "![[Other]] ![[photo.png]]", []string{`<a class="wikilink embed" href="#/note?path=Other.md">Other</a>`,
+			`<span class="wikilink embed unresolved" title="no image by this name in the vault">photo.png</span>`}, nil},
+		{"image embeds", "![[diagram.png]] ![[assets/diagram.png|300]] ![[draw.svg|120x80]] ![[diagram.png|A <b>chart</b>]]",
+			[]string{`<img class="attachment" src="/files/assets/diagram.png?c=v" alt="diagram.png" loading="lazy">`,
+				`<img class="attachment" src="/files/assets/diagram.png?c=v" alt="diagram.png" width="300" loading="lazy">`,
+				`<img class="attachment" src="/files/draw.svg?c=v" alt="draw.svg" width="120" height="80" loading="lazy">`,
+				`alt="A &lt;b&gt;chart&lt;/b&gt;"`}, []string{"<b>", "unresolved"}},
+		{"markdown images from the vault", "![a chart|200](../assets/diagram.png) ![gone](missing.png) ![x](https://example.org/x.png)",
+			[]string{`<img class="attachment" src="/files/assets/diagram.png?c=v" alt="a chart" width="200" loading="lazy">`,
+				`<span class="embed" title="image not shown">gone</span>`, `<span class="embed" title="image not shown">x</span>`}, nil},
 		{"wikilink in a table", "| a |\n|---|\n| [[Other\\|alias]] |\n", []string{`<td><a class="wikilink" href="#/note?path=Other.md">alias</a></td>`}, nil},
 		{"wikilink in code stays code", "`[[Other]]`", []string{"<code>[[Other]]</code>"}, []string{"wikilink"}},
 		{"relative markdown link to a note", "[o](Other.md#Setup) [x](Nope.md)", []string{`<a href="#/note?path=Other.md&amp;heading=Setup">o</a>`, `<a href="Nope.md">x</a>`}, nil},
@@ -66,7 +87,7 @@ func TestHTML(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := HTML([]byte(tt.src), Options{Link: link, Tag: tagHref}).HTML
+			got := HTML([]byte(tt.src), Options{Link: link, Tag: tagHref, Attachment: attach}).HTML
 			for _, w := range tt.want {
 				if !strings.Contains(got, w) {
 					t.Errorf("missing %q in\n%s", w, got)

@@ -61,4 +61,5 @@ func renderHighlight(w util.BufWriter, _ []byte, _ ast.Node, entering bool) (ast
 func registerMarks(reg renderer.NodeRendererFuncRegisterer) {
 	reg.Register(kindHighlight, renderHighlight)
 	reg.Register(kindTag, renderTag)
+	reg.Register(kindEmbeddedImage, renderEmbeddedImage)
 }

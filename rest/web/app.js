@@ -1,7 +1,8 @@
 // mdsearch search page. Result text reaches the page through textContent
 // and text nodes only, so "<script>" in a note shows as text. The one
-// innerHTML is a note rendered by the server (render.HTML: raw HTML
-// omitted, unsafe links dropped), under a CSP that runs no inline script.
+// innerHTML is a note rendered by the server (notehtml.HTML: raw HTML
+// omitted, unsafe links dropped; fillNote in note.js), under a CSP that
+// runs no inline script.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -278,7 +279,7 @@ async function showReader(params) {
     // Server-rendered by goldmark with raw HTML omitted and unsafe links
     // dropped; the page's CSP forbids inline scripts besides.
     showWhy(params);
-    el.content.innerHTML = note.html;
+    fillNote(el.content, note.html);
     addAnchors(params);
     if (showBlock(el.content, params)) {
       el.back.focus({ preventScroll: true });

@@ -1,7 +1,41 @@
-// The Obsidian parts of an opened note the page acts on: block
-// references and tags. Loaded before app.js, whose globals it uses once
-// the page runs.
+// The Obsidian parts of an opened note the page acts on: its images,
+// block references and tags. Loaded before app.js, whose globals it uses
+// once the page runs.
 "use strict";
+
+// fillNote puts a note the server rendered into root. Its images are the
+// vault's, served by the API: where the server needs a token, which an
+// <img> cannot send, they are fetched with it and shown from blob:
+// addresses; the HTML is parsed inert first, so none is asked for
+// without it.
+function fillNote(root, html) {
+  const token = sessionStorage.getItem("mdsearch-token");
+  if (!token) {
+    root.innerHTML = html;
+    return;
+  }
+  const tpl = document.createElement("template");
+  tpl.innerHTML = html;
+  const images = [...tpl.content.querySelectorAll("img.attachment[src^='/api/']")];
+  for (const img of images) {
+    img.dataset.src = img.getAttribute("src");
+    img.removeAttribute("src");
+  }
+  root.replaceChildren(tpl.content);
+  for (const img of images) loadImage(img, token);
+}
+
+// loadImage shows an attachment fetched with the token.
+async function loadImage(img, token) {
+  try {
+    const res = await fetch(img.dataset.src, { headers: { Authorization: "Bearer " + token } });
+    if (!res.ok) throw new Error(res.statusText);
+    img.addEventListener("load", () => URL.revokeObjectURL(img.src), { once: true });
+    img.src = URL.createObjectURL(await res.blob());
+  } catch {
+    img.alt += " (not loaded)";
+  }
+}
 
 // showBlock marks the block a block reference ([[Note#^id]], the
 // address's block=id) points at, in the note root shows, and scrolls to
