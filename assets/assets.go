@@ -220,8 +220,21 @@ func checkGiven(path string, dir bool, source string) error {
 		Hint: "fix " + source + ", or unset it to use the cache filled by `mdsearch setup`"}
 }
 
+// RepairHint is the fix for a file of b at path that is there but cannot
+// be loaded: `mdsearch setup --verify` for the cache's own (which it
+// re-hashes and replaces), the setting that named it (source) otherwise.
+func RepairHint(home, path string, b Bundle, source string) string {
+	dir := filepath.Join(home, b.Dir)
+	if home != "" && (filepath.Clean(path) == dir || filepath.Dir(path) == dir) {
+		return "run `mdsearch setup --verify`: it re-hashes the cached files and replaces damaged ones"
+	}
+	return "replace it with a good copy, or drop " + source + " to use the cache filled by `mdsearch setup`"
+}
+
 // cached is the path of name in b's cache directory, if b was installed
-// completely with the current pins (its stamp is written last).
+// completely with the current pins (its stamp is written last) and its
+// files are intact: a file whose identity changed since it was last
+// hashed is hashed again, and its new identity recorded when it matches.
 func cached(home string, b Bundle, name string) (string, error) {
 	dir := filepath.Join(home, b.Dir)
 	path := filepath.Join(dir, name)
@@ -229,9 +242,16 @@ func cached(home string, b Bundle, name string) (string, error) {
 		return path, mdsearch.Errorf(mdsearch.KindUnavailable, "locate assets", dir, Hint,
 			"%s (npm %s) is not installed", b.Title, b.Spec())
 	}
-	if _, err := os.Stat(path); err != nil {
-		return path, mdsearch.Errorf(mdsearch.KindUnavailable, "locate assets", path, Hint,
-			"%s is missing from the cache", name)
+	ids, hashed, problem := check(dir, b, readVerified(dir), false)
+	switch {
+	case problem != nil && problem.Missing:
+		return path, mdsearch.Errorf(mdsearch.KindUnavailable, "locate assets", filepath.Join(dir, problem.Name), Hint,
+			"%s is missing from the cache", problem.Name)
+	case problem != nil:
+		return path, mdsearch.Errorf(mdsearch.KindUnavailable, "locate assets", filepath.Join(dir, problem.Name),
+			Hint+", which replaces it", "%v: it changed since setup checked it", problem)
+	case hashed > 0:
+		writeVerified(dir, ids) // a cache that cannot be written costs the hashing again next time
 	}
 	return path, nil
 }

@@ -7,8 +7,12 @@
 // checking each against its own pinned SHA-256. Every file is written to a
 // temporary name and renamed into place, and a stamp file is written last,
 // so an interrupted setup leaves a bundle that counts as missing, never one
-// that looks complete. A second Setup only stats the files; it needs no
-// network.
+// that looks complete. Beside the stamp, each file's identity (size,
+// times, inode: package fileident) when its SHA-256 last matched is
+// recorded; a second Setup, and Locate when the model loads, hash again
+// only the files whose identity changed, so any write to a file is caught
+// without reading the others. Setup --verify hashes every file. A second
+// Setup needs no network.
 //
 // Cache layout, under Home ($MDSEARCH_HOME, else $XDG_CACHE_HOME/mdsearch,
 // else ~/.cache/mdsearch):

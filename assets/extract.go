@@ -21,7 +21,8 @@ const maxConvert = 64 << 20
 
 // unpack extracts b's files from the tarball into dir. Each file is
 // written to a temporary name and checked against its pins; only when all
-// of them pass are they renamed into place and the stamp written. (Install
+// of them pass are they renamed into place, their identities recorded and
+// the stamp written. (Install
 // has already removed any stamp that matches, so dir never looks complete
 // while it is not.)
 func unpack(tgz string, b Bundle, dir string) error {
@@ -41,6 +42,9 @@ func unpack(tgz string, b Bundle, dir string) error {
 		}
 	}
 	syncDir(dir)
+	if err := writeVerified(dir, identities(dir, b)); err != nil {
+		return err
+	}
 	return writeStamp(dir, b)
 }
 

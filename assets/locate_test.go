@@ -1,11 +1,14 @@
 package assets
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mdsearch/mdsearch"
 )
@@ -39,7 +42,8 @@ func TestHome(t *testing.T) {
 	}
 }
 
-// installFake puts a stamped bundle's files into home, as Setup would.
+// installFake puts a stamped bundle's files into home, as Setup would,
+// their identities recorded as if their bytes had matched the pins.
 func installFake(t *testing.T, home string, b Bundle) {
 	t.Helper()
 	dir := filepath.Join(home, b.Dir)
@@ -48,6 +52,9 @@ func installFake(t *testing.T, home string, b Bundle) {
 	}
 	for _, f := range b.Files {
 		os.WriteFile(filepath.Join(dir, f.Name), []byte("x"), 0o644)
+	}
+	if err := writeVerified(dir, identities(dir, b)); err != nil {
+		t.Fatal(err)
 	}
 	if err := writeStamp(dir, b); err != nil {
 		t.Fatal(err)
@@ -151,5 +158,87 @@ func TestSpecTestsPath(t *testing.T) {
 	installFake(t, home, SpecTests)
 	if p, err := SpecTestsPath(env); err != nil || p != filepath.Join(home, SpecTests.Dir, "tests.json") {
 		t.Fatalf("SpecTestsPath = %q, %v", p, err)
+	}
+}
+
+// A cached file whose identity changed since setup hashed it is hashed
+// again when located: damage is named with the fix, a file only touched
+// is trusted again without another hashing.
+func TestLocateHashesChangedFiles(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("identities are read on Linux only")
+	}
+	overwrite := func(body string) func(t *testing.T, path string) {
+		return func(t *testing.T, path string) {
+			f, err := os.OpenFile(path, os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.WriteAt([]byte(body), 2) // same size, as dd conv=notrunc writes
+			f.Close()
+		}
+	}
+	tests := []struct {
+		name   string
+		change func(t *testing.T, path string)
+		want   string // in the error; "" for none
+		rehash int    // files hashed by the next Locate
+	}{
+		{"untouched", func(*testing.T, string) {}, "", 0},
+		{"touched", func(t *testing.T, path string) {
+			old := time.Now().Add(-time.Hour)
+			os.Chtimes(path, old, old)
+		}, "", 0},
+		{"overwritten, same size", overwrite("\xff\xff\xff\xff"), "model.json is damaged (sha256 ", 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b, from := fixture(t, goodMembers(), goodFiles(t)...)
+			home := t.TempDir()
+			if _, err := Install(context.Background(), offline(home, from), b); err != nil {
+				t.Fatal(err)
+			}
+			dir := filepath.Join(home, b.Dir)
+			path := filepath.Join(dir, "model.json")
+			time.Sleep(10 * time.Millisecond) // a change time of its own, on coarse clocks too
+			tt.change(t, path)
+			_, err := cached(home, b, "model.json")
+			if tt.want == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				var e *mdsearch.Error
+				if !errors.As(err, &e) || e.Path != path || !strings.Contains(err.Error(), tt.want) ||
+					!strings.Contains(e.Hint, "run `mdsearch setup`") {
+					t.Fatalf("err = %v; want one naming %s, %q and `mdsearch setup`", err, path, tt.want)
+				}
+			}
+			if _, hashed, _ := check(dir, b, readVerified(dir), false); hashed != tt.rehash {
+				t.Errorf("the next check hashes %d files; want %d", hashed, tt.rehash)
+			}
+		})
+	}
+}
+
+func TestRepairHint(t *testing.T) {
+	home := "/h"
+	tests := []struct {
+		name, path, want string
+	}{
+		{"cached library", "/h/onnxruntime-1.30.0/libonnxruntime.so.1", "mdsearch setup --verify"},
+		{"cached model folder", "/h/use-lite-0.2.0", "mdsearch setup --verify"},
+		{"cached model folder, trailing slash", "/h/use-lite-0.2.0/", "mdsearch setup --verify"},
+		{"a folder the user named", "/models/use", "drop --model-dir or MDSEARCH_MODEL_DIR"},
+		{"a file beside the cache's", "/h/libonnxruntime.so.1", "drop --model-dir or MDSEARCH_MODEL_DIR"},
+	}
+	for _, tt := range tests {
+		b := Model
+		if strings.HasSuffix(tt.path, ".so.1") {
+			b = ORT
+		}
+		if got := RepairHint(home, tt.path, b, "--model-dir or "+EnvModelDir); !strings.Contains(got, tt.want) {
+			t.Errorf("%s: RepairHint = %q; want it to say %q", tt.name, got, tt.want)
+		}
 	}
 }

@@ -188,7 +188,7 @@ func TestRealSetup(t *testing.T) {
 		if r.Action != Installed {
 			t.Errorf("%s: %s, want installed", r.Bundle.Dir, r.Action)
 		}
-		if err := checkFiles(r.Dir, r.Bundle, true); err != nil {
+		if err := intact(r.Dir, r.Bundle); err != nil {
 			t.Errorf("%s: %v", r.Bundle.Dir, err)
 		}
 	}
@@ -229,7 +229,7 @@ func TestRealSetup(t *testing.T) {
 	if err != nil || r.Action != Installed {
 		t.Fatalf("verify after corruption: %s, %v; want installed", r.Action, err)
 	}
-	if err := checkFiles(r.Dir, Model, true); err != nil {
+	if err := intact(r.Dir, Model); err != nil {
 		t.Error(err)
 	}
 }

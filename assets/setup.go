@@ -19,7 +19,7 @@ import (
 // Options control Setup.
 type Options struct {
 	Home       string    // cache root, usually Home(os.Getenv)
-	Verify     bool      // re-hash installed files instead of trusting stamp and sizes
+	Verify     bool      // re-hash every installed file, not only those whose identity changed
 	TestData   bool      // also install the test-only bundles
 	TarballDir string    // use BUNDLE.tgz from here when present, instead of npm
 	NPM        string    // npm executable; "" means "npm" on PATH
@@ -30,7 +30,8 @@ type Options struct {
 type Action string
 
 const (
-	Cached    Action = "cached"    // stamp and sizes matched; nothing read
+	Cached    Action = "cached"    // stamp matched, every file kept its identity; nothing read
+	Rechecked Action = "rechecked" // files whose identity changed were re-hashed and matched
 	Verified  Action = "verified"  // every file re-hashed and matched
 	Stamped   Action = "stamped"   // files were complete but unstamped; hashed, then stamped
 	Installed Action = "installed" // fetched, checked and unpacked
@@ -40,6 +41,8 @@ func (a Action) describe(dir string) string {
 	switch a {
 	case Cached:
 		return "already installed in " + dir
+	case Rechecked:
+		return "already installed in " + dir + " (files changed on disk since checked were re-hashed: intact)"
 	case Verified:
 		return "verified, every file re-hashed, in " + dir
 	case Stamped:
@@ -82,26 +85,23 @@ func Setup(ctx context.Context, opts Options) ([]Result, error) {
 	return out, nil
 }
 
-// Install makes sure one bundle is installed under opts.Home.
+// Install makes sure one bundle is installed under opts.Home. Files that
+// kept the identity they had when last hashed are trusted; the others
+// (and with Verify all) are hashed again.
 func Install(ctx context.Context, opts Options, b Bundle) (Result, error) {
 	dir := filepath.Join(opts.Home, b.Dir)
 	res := Result{Bundle: b, Dir: dir}
 	stamped := stampMatches(dir, b)
-	problem := checkFiles(dir, b, opts.Verify || !stamped)
-	switch {
-	case stamped && problem == nil && opts.Verify:
-		res.Action = Verified
-	case stamped && problem == nil:
-		res.Action = Cached
-	case problem == nil:
-		// Complete files without a stamp (e.g. an interruption just before
-		// it was written): they were fully hashed above, so stamp them.
-		if err := writeStamp(dir, b); err != nil {
+	rec := verified{}
+	if stamped {
+		rec = readVerified(dir)
+	}
+	ids, hashed, problem := check(dir, b, rec, opts.Verify || !stamped)
+	if problem == nil {
+		res.Action = settled(stamped, opts.Verify, hashed)
+		if err := record(dir, b, ids, stamped, hashed); err != nil {
 			return res, err
 		}
-		res.Action = Stamped
-	}
-	if res.Action != "" {
 		logf(opts.Log, "%s: %s", b.Spec(), res.Action.describe(dir))
 		return res, nil
 	}
@@ -118,6 +118,35 @@ func Install(ctx context.Context, opts Options, b Bundle) (Result, error) {
 	}
 	res.Action = Installed
 	return res, nil
+}
+
+// settled names what Install did for a bundle whose files all match.
+func settled(stamped, verify bool, hashed int) Action {
+	switch {
+	case !stamped:
+		// Complete files without a stamp (e.g. an interruption just before
+		// it was written): they were all hashed, so they are stamped.
+		return Stamped
+	case verify:
+		return Verified
+	case hashed > 0:
+		return Rechecked
+	}
+	return Cached
+}
+
+// record writes what check learnt: the identities of hashed files, and
+// the stamp of a bundle found complete without one.
+func record(dir string, b Bundle, ids verified, stamped bool, hashed int) error {
+	if hashed > 0 {
+		if err := writeVerified(dir, ids); err != nil {
+			return err
+		}
+	}
+	if stamped {
+		return nil
+	}
+	return writeStamp(dir, b)
 }
 
 // fetchAndUnpack gets b's tarball, checks it and installs its files.
@@ -180,32 +209,6 @@ func checkTarball(path string, b Bundle, given bool) error {
 	return mdsearch.Errorf(mdsearch.KindUnavailable, "setup", path, hint,
 		"checksum mismatch for %s: sha256 %s, want %s; the tarball is corrupt or not the pinned release; nothing was installed",
 		b.Spec(), sum, b.SHA256)
-}
-
-// checkFiles reports the first installed file that is missing, of the wrong
-// size, or (with full) of the wrong SHA-256.
-func checkFiles(dir string, b Bundle, full bool) error {
-	for _, f := range b.Files {
-		p := filepath.Join(dir, f.Name)
-		fi, err := os.Stat(p)
-		if err != nil {
-			return fmt.Errorf("%s is missing", f.Name)
-		}
-		if fi.Size() != f.Size {
-			return fmt.Errorf("%s has %d bytes, want %d", f.Name, fi.Size(), f.Size)
-		}
-		if !full {
-			continue
-		}
-		sum, _, err := hashFile(p)
-		if err != nil {
-			return fmt.Errorf("%s: %v", f.Name, err)
-		}
-		if sum != f.SHA256 {
-			return fmt.Errorf("%s is corrupt (sha256 %s, want %s)", f.Name, sum, f.SHA256)
-		}
-	}
-	return nil
 }
 
 // stamp is what the completion stamp records: the pins the files were

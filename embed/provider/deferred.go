@@ -123,5 +123,7 @@ func useOptions(cfg Config) (sentenceencoder.Options, error) {
 	}
 	home, _ := assets.Home(getenv) // found, or Locate failed above unless both paths were given
 	return sentenceencoder.Options{LibPath: p.LibPath, ModelDir: p.ModelDir, Threads: cfg.Threads,
-		BatchSize: cfg.BatchSize, Precision: sentenceencoder.Precision(cfg.Precision), CacheDir: home}, nil
+		BatchSize: cfg.BatchSize, Precision: sentenceencoder.Precision(cfg.Precision), CacheDir: home,
+		LibHint:   assets.RepairHint(home, p.LibPath, assets.ORT, "--ort-lib or "+assets.EnvORTLib),
+		ModelHint: assets.RepairHint(home, p.ModelDir, assets.Model, "--model-dir or "+assets.EnvModelDir)}, nil
 }

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"sync"
@@ -337,5 +338,34 @@ func TestOpenDeferredRemoteProbeIsQuick(t *testing.T) {
 	}
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("took %v", d)
+	}
+}
+
+// A damaged file names the fix that works for where it was found: a
+// folder the user named is theirs to mend, the cache's setup --verify's.
+func TestOpenUSEDamagedHint(t *testing.T) {
+	p, err := assets.Locate(assets.Paths{}, os.Getenv)
+	if err != nil {
+		testenv.Absent(t, "%v", err)
+	}
+	given := t.TempDir()
+	entries, err := os.ReadDir(p.ModelDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Name(), ".") && filepath.Ext(e.Name()) != ".onnx" {
+			os.Symlink(filepath.Join(p.ModelDir, e.Name()), filepath.Join(given, e.Name()))
+		}
+	}
+	os.Remove(filepath.Join(given, "vocab.json"))
+	os.WriteFile(filepath.Join(given, "vocab.json"), []byte(`[["a", 1], ["b"`), 0o644)
+	cfg := FromEnv(os.Getenv)
+	cfg.ModelDir = given
+	_, err = Open(cfg)
+	var e *mdsearch.Error
+	if !errors.As(err, &e) || !strings.Contains(err.Error(), "vocab.json") ||
+		!strings.HasPrefix(e.Hint, "replace it") || !strings.Contains(e.Hint, "MDSEARCH_MODEL_DIR") {
+		t.Fatalf("err = %v (hint %q); want vocab.json named, and mending the folder given, not setup, as the fix", err, e.Hint)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+
+	"github.com/mdsearch/mdsearch/internal/fileident"
 )
 
 // memoFile is the file of stamp memos in the cache root; it keeps the
@@ -17,23 +19,17 @@ const (
 // A stampMemo remembers a model directory's source stamp with the identity
 // of every file hashed for it, so a load whose files are all unchanged
 // skips hashing 27 MB of weights (about 30 ms, most of a cold load). A
-// file's identity is its size, modification and change times and inode, as
-// git's index compares them: any write, replacement or rename onto it
-// changes the change time, which no program can set back.
+// file's identity is package fileident's.
 type stampMemo struct {
 	Key   string      `json:"key"`
 	Files []fileIdent `json:"files"`
 	Stamp string      `json:"stamp"`
 }
 
-// fileIdent is one file's identity; see identify.
+// fileIdent is one file's identity, by name.
 type fileIdent struct {
-	Name  string `json:"name"`
-	Size  int64  `json:"size"`
-	Mtime int64  `json:"mtime_ns"`
-	Ctime int64  `json:"ctime_ns"`
-	Ino   uint64 `json:"ino"`
-	Dev   uint64 `json:"dev"`
+	Name string `json:"name"`
+	fileident.ID
 }
 
 // memoKey names what a stamp covers: the directory, the precision and the
@@ -94,8 +90,8 @@ func (ms stampMemos) lookup(key, dir string) (string, bool) {
 		return "", false
 	}
 	for _, f := range ms[i].Files {
-		id, ok := identify(filepath.Join(dir, f.Name))
-		if !ok || id != f.withoutName() {
+		id, ok := fileident.Of(filepath.Join(dir, f.Name))
+		if !ok || id != f.ID {
 			return "", false
 		}
 	}
@@ -120,8 +116,6 @@ func (ms stampMemos) write(path string) {
 	writeAtomic(path, data)
 }
 
-func (f fileIdent) withoutName() fileIdent { f.Name = ""; return f }
-
 // identifyAll identifies every regular file in dir by name.
 func identifyAll(dir string) ([]fileIdent, error) {
 	entries, err := os.ReadDir(dir)
@@ -130,9 +124,8 @@ func identifyAll(dir string) ([]fileIdent, error) {
 	}
 	var out []fileIdent
 	for _, e := range entries {
-		if id, ok := identify(filepath.Join(dir, e.Name())); ok {
-			id.Name = e.Name()
-			out = append(out, id)
+		if id, ok := fileident.Of(filepath.Join(dir, e.Name())); ok {
+			out = append(out, fileIdent{e.Name(), id})
 		}
 	}
 	return out, nil

@@ -1,6 +1,7 @@
 package sentenceencoder
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -30,9 +31,12 @@ const (
 	DefaultBatchSize = 8
 )
 
+// The fixes New names by default: for a missing model directory, and for
+// files that are there but cannot be loaded (Options.LibHint, ModelHint).
 const (
-	hintLib   = setupHint + ", or set " + EnvORTLib + " to libonnxruntime.so.1"
-	hintModel = setupHint + ", or set " + EnvModelDir + " to the model directory"
+	hintNoModel = setupHint + ", or set " + EnvModelDir + " to the model directory"
+	hintLib     = verifyHint + ", or set " + EnvORTLib + " to a working libonnxruntime.so.1"
+	hintModel   = verifyHint + ", or set " + EnvModelDir + " to a good model directory"
 )
 
 // Options configure New. Zero values pick the defaults.
@@ -43,6 +47,11 @@ type Options struct {
 	BatchSize int       // texts per inference call; default DefaultBatchSize
 	Precision Precision // projection arithmetic; default DefaultPrecision
 	CacheDir  string    // mdsearch's cache root, for what New remembers between runs; default $MDSEARCH_HOME, then ~/.cache/mdsearch
+	// LibHint and ModelHint fix a library or model file that is there but
+	// cannot be loaded; the caller knows where it found them (the cache,
+	// which `mdsearch setup --verify` repairs, or a path the user gave).
+	// Default: hintLib and hintModel.
+	LibHint, ModelHint string
 }
 
 // Model is the Universal Sentence Encoder lite running in ONNX Runtime. It
@@ -88,11 +97,12 @@ func New(opts Options) (*Model, error) {
 		tok, err := loadVocab(dir)
 		vocab <- vocabResult{tok, err}
 	}()
+	libHint, modelHint := cmp.Or(opts.LibHint, hintLib), cmp.Or(opts.ModelHint, hintModel)
 	if err := initRuntime(lib); err != nil {
-		return nil, mdsearch.Errorf(mdsearch.KindUnavailable, "load ONNX Runtime", lib, hintLib, "%v", trimPath(err, lib))
+		return nil, mdsearch.Errorf(mdsearch.KindUnavailable, "load ONNX Runtime", lib, libHint, "%v", trimPath(err, lib))
 	}
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return nil, mdsearch.Errorf(mdsearch.KindUnavailable, "load embedding model", dir, hintModel, "no such directory")
+		return nil, mdsearch.Errorf(mdsearch.KindUnavailable, "load embedding model", dir, hintNoModel, "no such directory")
 	}
 	v := sync.OnceValue(func() vocabResult { return <-vocab })
 	cache := opts.CacheDir
@@ -109,10 +119,10 @@ func New(opts Options) (*Model, error) {
 		if pool != nil {
 			pool.close()
 		}
-		return nil, mdsearch.Errorf(mdsearch.KindUnavailable, "load embedding model", dir, hintModel, "%v", v().err)
+		return nil, mdsearch.Errorf(mdsearch.KindUnavailable, "load embedding model", dir, modelHint, "%v", v().err)
 	}
 	if err != nil {
-		return nil, mdsearch.Errorf(mdsearch.KindUnavailable, "load embedding model", dir, hintModel, "%v", err)
+		return nil, mdsearch.Errorf(mdsearch.KindUnavailable, "load embedding model", dir, modelHint, "%v", err)
 	}
 	return &Model{tok: v().tok, batchSize: batch, precision: prec, pool: pool}, nil
 }

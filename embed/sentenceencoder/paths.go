@@ -19,8 +19,12 @@ const (
 	EnvHome     = "MDSEARCH_HOME"
 )
 
-// setupHint is the fix offered whenever an asset is missing or damaged.
-const setupHint = "run `mdsearch setup`"
+// setupHint fixes a missing asset; verifyHint a damaged one in the cache,
+// which only a full re-hash finds where the file kept its identity.
+const (
+	setupHint  = "run `mdsearch setup`"
+	verifyHint = "run `mdsearch setup --verify` to replace a damaged file in the cache"
+)
 
 // resolvePaths fills in empty paths: an explicit value wins, then the
 // environment, then the asset cache.

@@ -1,15 +1,15 @@
-package sentenceencoder
+package fileident
 
 import "syscall"
 
-// identify returns what a stamp memo compares of the regular file at path;
-// ok is false when it cannot be read or is not a regular file.
-func identify(path string) (fileIdent, bool) {
+// Of returns the identity of the regular file at path; ok is false when
+// it cannot be read or is not a regular file.
+func Of(path string) (id ID, ok bool) {
 	var st syscall.Stat_t
 	if err := syscall.Stat(path, &st); err != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG {
-		return fileIdent{}, false
+		return ID{}, false
 	}
-	return fileIdent{
+	return ID{
 		Size:  st.Size,
 		Mtime: st.Mtim.Nano(),
 		Ctime: st.Ctim.Nano(),
