@@ -12,7 +12,8 @@
 // recorded; a second Setup, and Locate when the model loads, hash again
 // only the files whose identity changed, so any write to a file is caught
 // without reading the others. Setup --verify hashes every file. A second
-// Setup needs no network.
+// Setup needs no network. Setups of one cache take turns: each holds a
+// lock on .setup.lock in the cache root (flock, on Unix) while it runs.
 //
 // Cache layout, under Home ($MDSEARCH_HOME, else $XDG_CACHE_HOME/mdsearch,
 // else ~/.cache/mdsearch):

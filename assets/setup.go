@@ -58,21 +58,38 @@ type Result struct {
 	Action Action
 }
 
+// homeHint is the fix for a cache root that cannot be written.
+const homeHint = "set " + EnvHome + " to a writable directory"
+
 // Setup makes sure every bundle (and with TestData the test-only ones) is
 // installed under opts.Home, fetching only what is missing or corrupt.
+// Setups of one cache take turns.
 func Setup(ctx context.Context, opts Options) ([]Result, error) {
+	var bundles []Bundle
+	for _, b := range All() {
+		if !b.TestOnly || opts.TestData {
+			bundles = append(bundles, b)
+		}
+	}
+	return setup(ctx, opts, bundles)
+}
+
+// setup installs bundles under opts.Home, holding the cache's lock.
+func setup(ctx context.Context, opts Options, bundles []Bundle) ([]Result, error) {
 	if opts.Home == "" {
 		return nil, errors.New("assets.Setup: no Home given")
 	}
 	if err := os.MkdirAll(opts.Home, 0o755); err != nil {
 		return nil, mdsearch.Errorf(mdsearch.KindUnavailable, "setup", opts.Home,
-			"set "+EnvHome+" to a writable directory", "cannot create the cache: %v", errors.Unwrap(err))
+			homeHint, "cannot create the cache: %v", errors.Unwrap(err))
 	}
+	unlock, err := lockHome(ctx, opts.Home, func(format string, args ...any) { logf(opts.Log, format, args...) })
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	var out []Result
-	for _, b := range All() {
-		if b.TestOnly && !opts.TestData {
-			continue
-		}
+	for _, b := range bundles {
 		if err := ctx.Err(); err != nil {
 			return out, err
 		}
@@ -87,7 +104,8 @@ func Setup(ctx context.Context, opts Options) ([]Result, error) {
 
 // Install makes sure one bundle is installed under opts.Home. Files that
 // kept the identity they had when last hashed are trusted; the others
-// (and with Verify all) are hashed again.
+// (and with Verify all) are hashed again. Setup holds the cache's lock
+// around it; a caller that does not may race another setup.
 func Install(ctx context.Context, opts Options, b Bundle) (Result, error) {
 	dir := filepath.Join(opts.Home, b.Dir)
 	res := Result{Bundle: b, Dir: dir}

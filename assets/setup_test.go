@@ -9,9 +9,12 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -368,4 +371,90 @@ func intact(dir string, b Bundle) error {
 		return p
 	}
 	return nil
+}
+
+// syncBuffer is a log two goroutines may write while a test reads it.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// A setup that finds another installing into the same cache waits for it,
+// says so, and then finds everything installed.
+func TestSetupTakesTurns(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no flock")
+	}
+	b, from := fixture(t, goodMembers(), goodFiles(t)...)
+	home := t.TempDir()
+	unlock, err := lockHome(context.Background(), home, func(string, ...any) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log syncBuffer
+	opts := offline(home, from)
+	opts.Log = &log
+	done := make(chan []Result)
+	go func() {
+		res, err := setup(context.Background(), opts, []Bundle{b})
+		if err != nil {
+			t.Error(err)
+		}
+		done <- res
+	}()
+	for !strings.Contains(log.String(), "waiting") {
+		time.Sleep(10 * time.Millisecond)
+	}
+	want := fmt.Sprintf("another mdsearch setup (pid %d) is installing into %s; waiting", os.Getpid(), home)
+	if !strings.Contains(log.String(), want) {
+		t.Errorf("log %q lacks %q", log.String(), want)
+	}
+	if _, err := os.Stat(filepath.Join(home, b.Dir)); err == nil {
+		t.Error("the waiting setup installed while the lock was held")
+	}
+	// The holder installs; the waiter then finds it done.
+	if _, err := Install(context.Background(), offline(home, from), b); err != nil {
+		t.Fatal(err)
+	}
+	unlock()
+	if res := <-done; len(res) != 1 || res[0].Action != Cached {
+		t.Fatalf("the waiting setup: %+v; want the bundle found installed", res)
+	}
+}
+
+// Two setups started together into one empty cache both succeed (unlocked,
+// one deleted the other's temporary files as leftovers, now and then).
+func TestSetupTwoAtOnce(t *testing.T) {
+	b, from := fixture(t, goodMembers(), goodFiles(t)...)
+	for range 5 {
+		home := t.TempDir()
+		var wg sync.WaitGroup
+		actions := make([]Action, 2)
+		for i := range actions {
+			wg.Go(func() {
+				res, err := setup(context.Background(), offline(home, from), []Bundle{b})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				actions[i] = res[0].Action
+			})
+		}
+		wg.Wait()
+		if got := fmt.Sprint(actions); got != "[installed cached]" && got != "[cached installed]" {
+			t.Fatalf("actions %s; want one install and one that finds it done", got)
+		}
+	}
 }
