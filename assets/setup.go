@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -21,7 +22,7 @@ type Options struct {
 	Home       string    // cache root, usually Home(os.Getenv)
 	Verify     bool      // re-hash every installed file, not only those whose identity changed
 	TestData   bool      // also install the test-only bundles
-	TarballDir string    // use BUNDLE.tgz from here when present, instead of npm
+	TarballDir string    // take tarballs from here (by npm pack's or the registry's name) when present, instead of npm
 	NPM        string    // npm executable; "" means "npm" on PATH
 	Log        io.Writer // progress lines; nil discards them
 }
@@ -78,6 +79,9 @@ func Setup(ctx context.Context, opts Options) ([]Result, error) {
 func setup(ctx context.Context, opts Options, bundles []Bundle) ([]Result, error) {
 	if opts.Home == "" {
 		return nil, errors.New("assets.Setup: no Home given")
+	}
+	if err := checkFrom(opts.TarballDir); err != nil {
+		return nil, err
 	}
 	if err := os.MkdirAll(opts.Home, 0o755); err != nil {
 		return nil, mdsearch.Errorf(mdsearch.KindUnavailable, "setup", opts.Home,
@@ -198,17 +202,52 @@ func fetchAndUnpack(ctx context.Context, opts Options, b Bundle, dir string) err
 }
 
 // fetch returns the path of b's tarball: from opts.TarballDir if it is
-// there, otherwise fetched with npm pack into tmp.
+// there under either name, otherwise fetched with npm pack into tmp.
 func fetch(ctx context.Context, opts Options, b Bundle, tmp string) (string, error) {
 	if opts.TarballDir != "" {
-		p := filepath.Join(opts.TarballDir, b.Tarball)
-		if _, err := os.Stat(p); err == nil {
-			logf(opts.Log, "%s: using %s", b.Spec(), p)
-			return p, nil
+		for _, name := range b.tarballNames() {
+			p := filepath.Join(opts.TarballDir, name)
+			if _, err := os.Stat(p); err == nil {
+				logf(opts.Log, "%s: using %s", b.Spec(), p)
+				return p, nil
+			}
 		}
+		logf(opts.Log, "%s: no %s in %s", b.Spec(), strings.Join(b.tarballNames(), " or "), opts.TarballDir)
 	}
 	logf(opts.Log, "%s: fetching with npm pack (%s)...", b.Spec(), describe(b.Size))
 	return npmPack(ctx, opts.NPM, b, tmp)
+}
+
+// tarballNames are the names b's tarball goes by: npm pack's (a scoped
+// package's scope joined on) and, where it differs, the registry's own
+// (the name alone), as a browser or curl saves it. The checksum decides
+// either way.
+func (b Bundle) tarballNames() []string {
+	served := path.Base(b.Package) + "-" + b.Version + ".tgz"
+	if served == b.Tarball {
+		return []string{b.Tarball}
+	}
+	return []string{b.Tarball, served}
+}
+
+// checkFrom refuses a --from folder that is not there: setup would
+// otherwise quietly fetch everything with npm.
+func checkFrom(dir string) error {
+	if dir == "" {
+		return nil
+	}
+	fi, err := os.Stat(dir)
+	switch {
+	case err != nil:
+		err = errors.Unwrap(err)
+	case !fi.IsDir():
+		err = errors.New("not a directory")
+	default:
+		return nil
+	}
+	return mdsearch.Errorf(mdsearch.KindNotFound, "setup", dir,
+		"give --from the folder that holds the tarballs, or drop --from to fetch them with npm",
+		"--from folder: %v", err)
 }
 
 // checkTarball compares the tarball's SHA-256 with the pinned one.

@@ -458,3 +458,55 @@ func TestSetupTwoAtOnce(t *testing.T) {
 		}
 	}
 }
+
+// --from takes a tarball by npm pack's name or the registry's, and refuses
+// a folder that is not there before anything is fetched.
+func TestSetupFrom(t *testing.T) {
+	scoped := func(t *testing.T) (Bundle, string) {
+		b, from := fixture(t, goodMembers(), goodFiles(t)...)
+		b.Package, b.Tarball = "@fake/pkg", "fake-pkg-1.0.0.tgz" // as npm pack names a scoped package
+		return b, from
+	}
+	tests := []struct {
+		name    string
+		prepare func(t *testing.T, b Bundle, from string) string // the --from folder
+		want    string                                           // in the log, or the error
+		ok      bool
+	}{
+		{"npm pack's name", func(t *testing.T, b Bundle, from string) string { return from }, "using ", true},
+		{"the registry's name", func(t *testing.T, b Bundle, from string) string {
+			os.Rename(filepath.Join(from, b.Tarball), filepath.Join(from, "pkg-1.0.0.tgz"))
+			return from
+		}, "pkg-1.0.0.tgz", true},
+		{"neither name", func(t *testing.T, b Bundle, from string) string {
+			os.Rename(filepath.Join(from, b.Tarball), filepath.Join(from, "other.tgz"))
+			return from
+		}, "no fake-pkg-1.0.0.tgz or pkg-1.0.0.tgz in ", false},
+		{"no such folder", func(t *testing.T, b Bundle, from string) string {
+			return filepath.Join(from, "missing")
+		}, "--from folder: no such file or directory", false},
+		{"a file", func(t *testing.T, b Bundle, from string) string {
+			return filepath.Join(from, b.Tarball)
+		}, "--from folder: not a directory", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b, from := scoped(t)
+			dir := tt.prepare(t, b, from)
+			home := t.TempDir()
+			var log bytes.Buffer
+			opts := offline(home, dir)
+			opts.Log = &log
+			_, err := setup(context.Background(), opts, []Bundle{b})
+			if tt.ok != (err == nil) || !strings.Contains(fmt.Sprint(log.String(), err), tt.want) {
+				t.Fatalf("err = %v, log:\n%s\nwant ok %v and %q", err, log.String(), tt.ok, tt.want)
+			}
+			if err != nil && strings.HasPrefix(tt.want, "--from") {
+				var e *mdsearch.Error
+				if !errors.As(err, &e) || e.Path != dir || e.Kind != mdsearch.KindNotFound || strings.Contains(log.String(), "npm") {
+					t.Errorf("err = %#v, log %q; want the folder named, before npm was tried", err, log.String())
+				}
+			}
+		})
+	}
+}

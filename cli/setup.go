@@ -13,7 +13,7 @@ func runSetup(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "setup", "")
 	verify := fs.Bool("verify", false, "re-hash every installed file and repair any that differ from the pinned checksums")
 	testData := fs.Bool("test-data", false, "also install the CommonMark spec examples the tests use")
-	from := fs.String("from", "", "take the npm tarballs from this directory when they are there (still checksum-verified)")
+	from := fs.String("from", "", "take the npm tarballs from this directory when they are there, named as npm pack or the registry names them (still checksum-verified)")
 	rest, err := parse(fs, args)
 	if err != nil {
 		return err
