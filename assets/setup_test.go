@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/internal/fsfault"
 )
 
 // member is one entry of a fixture tarball.
@@ -506,6 +507,38 @@ func TestSetupFrom(t *testing.T) {
 				if !errors.As(err, &e) || e.Path != dir || e.Kind != mdsearch.KindNotFound || strings.Contains(log.String(), "npm") {
 					t.Errorf("err = %#v, log %q; want the folder named, before npm was tried", err, log.String())
 				}
+			}
+		})
+	}
+}
+
+// A cache that cannot be written is refused before anything is fetched,
+// with the way out.
+func TestSetupUnwritableCache(t *testing.T) {
+	tests := []struct {
+		name string
+		deny func(home string, b Bundle) string // the folder denied
+	}{
+		{"cache root", func(home string, b Bundle) string { return home }},
+		{"bundle folder", func(home string, b Bundle) string { return filepath.Join(home, b.Dir) }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b, from := fixture(t, goodMembers(), goodFiles(t)...)
+			home := t.TempDir()
+			denied := tt.deny(home, b)
+			defer fsfault.DenyWrite(denied)()
+			var log bytes.Buffer
+			opts := offline(home, from)
+			opts.Log = &log
+			_, err := setup(context.Background(), opts, []Bundle{b})
+			var e *mdsearch.Error
+			if !errors.As(err, &e) || e.Path != denied || !strings.Contains(err.Error(), "cannot write to the cache: permission denied") ||
+				!strings.Contains(e.Hint, "MDSEARCH_HOME to a writable directory") {
+				t.Fatalf("err = %v; want %s named as not writable, with the fix", err, denied)
+			}
+			if strings.Contains(log.String(), "using") || strings.Contains(log.String(), "fetching") {
+				t.Errorf("a tarball was read before the cache was found unwritable:\n%s", log.String())
 			}
 		})
 	}

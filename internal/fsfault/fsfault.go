@@ -4,8 +4,9 @@
 // unreadable.
 //
 // Outside the pipeline (docs/architecture.md): the vault lists folders and
-// opens notes and ignore files through it, and tests of the vault and of
-// what walks it set it.
+// opens notes and ignore files through it, setup checks through it that
+// the cache can be written, and tests of the vault, of what walks it and
+// of setup set it.
 package fsfault
 
 import (
@@ -61,4 +62,22 @@ type denied struct{ os.DirEntry }
 
 func (d denied) Info() (fs.FileInfo, error) {
 	return nil, &fs.PathError{Op: "lstat", Path: d.Name(), Err: fs.ErrPermission}
+}
+
+// CreateTemp makes a file in a folder, for setup's check that the cache
+// can be written: os.CreateTemp, unless DenyWrite put a failing one in its
+// place.
+var CreateTemp = os.CreateTemp
+
+// DenyWrite makes creating a file in the folders dirs fail as it fails
+// for a user without write permission on them. undo puts os.CreateTemp
+// back.
+func DenyWrite(dirs ...string) (undo func()) {
+	CreateTemp = func(dir, pattern string) (*os.File, error) {
+		if slices.Contains(dirs, dir) {
+			return nil, &fs.PathError{Op: "open", Path: filepath.Join(dir, pattern), Err: fs.ErrPermission}
+		}
+		return os.CreateTemp(dir, pattern)
+	}
+	return func() { CreateTemp = os.CreateTemp }
 }
