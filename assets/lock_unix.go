@@ -19,6 +19,9 @@ import (
 // lockName is the file in the cache root that setup runs lock in turn.
 const lockName = ".setup.lock"
 
+// locking says setups of one cache take turns here.
+const locking = true
+
 // lockPoll is how often a waiting setup retries the lock.
 const lockPoll = 100 * time.Millisecond
 

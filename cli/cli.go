@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/mdsearch/mdsearch"
 )
@@ -44,6 +46,11 @@ type command struct {
 	summary string
 	run     func(ctx context.Context, env *Env, args []string) error
 }
+
+// stopOnPipe are the commands a reader leaving their pipe (`mdsearch setup
+// | head -1`) stops as Ctrl-C does, so they clean up what they fetched;
+// the others die of SIGPIPE quietly, as a filter should.
+var stopOnPipe = map[string]bool{"setup": true}
 
 var commands = map[string]command{
 	"chunk":   {"split notes into chunks and print them", runChunk},
@@ -133,6 +140,11 @@ func runCommand(ctx context.Context, env *Env, args []string) int {
 	}
 	cmdEnv := *env
 	cmdEnv.cmd = args[0]
+	if stopOnPipe[args[0]] {
+		var stop context.CancelFunc
+		ctx, stop = signal.NotifyContext(ctx, syscall.SIGPIPE)
+		defer stop()
+	}
 	err := cmd.run(ctx, &cmdEnv, args[1:])
 	var ue *usageError
 	switch {
@@ -186,6 +198,7 @@ func sayJSON(env *Env, args []string, e jsonError) {
 var interruptedHint = map[string]string{
 	"index": ": the index keeps what was done; run the same command again to finish",
 	"eval":  ": nothing was written",
+	"setup": ": what was installed stays; run `mdsearch setup` again to finish",
 }
 
 // leaves is an interrupted command's error that says what it leaves,
