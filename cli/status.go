@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -10,6 +11,9 @@ import (
 	"golang.org/x/text/width"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/assets"
+	"github.com/mdsearch/mdsearch/embed/provider"
+	"github.com/mdsearch/mdsearch/embed/sentenceencoder"
 )
 
 func runStatus(ctx context.Context, env *Env, args []string) error {
@@ -36,13 +40,14 @@ func runStatus(ctx context.Context, env *Env, args []string) error {
 			return err
 		}
 	}
+	trouble := localModelTrouble(env, s.ModelID)
 	if *asJSON {
+		if trouble != nil && s.Notice == "" {
+			s.Notice = "semantic search unavailable: " + trouble.Error()
+		}
 		return printJSON(env, s)
 	}
-	model := s.ModelID
-	if model == "" {
-		model = "none (no vectors yet: keyword search only)"
-	}
+	model := modelLine(env, s.ModelID, trouble)
 	fmt.Fprintf(env.Stdout, "index:  %s (%s, schema %d)\nmodel:  %s\n", s.IndexPath, humanBytes(s.SizeBytes), s.SchemaVersion, model)
 	if rv, ok := runningServe(env, ef); ok {
 		fmt.Fprintf(env.Stdout, "served: %s by serve (pid %d); a search with its settings asks it\n", rv.URL, rv.PID)
@@ -157,4 +162,45 @@ func displayWidth(s string) int {
 		}
 	}
 	return n
+}
+
+// localModelTrouble is why the local model cannot be found, where it is
+// the embedder configured and the index holds its vectors or none: nil
+// when it is found, or another embedder is the index's or configured.
+// status loads no model, so without this it would name a model every
+// search then goes without.
+func localModelTrouble(env *Env, indexModel string) error {
+	cfg := provider.FromEnv(env.Getenv)
+	if cfg.Provider != provider.USE || (indexModel != "" && !strings.HasPrefix(indexModel, sentenceencoder.ModelID)) {
+		return nil
+	}
+	_, err := assets.Locate(assets.Paths{LibPath: cfg.LibPath, ModelDir: cfg.ModelDir}, env.Getenv)
+	return err
+}
+
+// modelLine is status's word on the model: the index's, and where the
+// local model cannot be found, why and what makes searches use it.
+func modelLine(env *Env, model string, trouble error) string {
+	what, fix := "", ""
+	if trouble != nil {
+		what, fix = trouble.Error(), "fix that"
+		var e *mdsearch.Error
+		if errors.As(trouble, &e) {
+			what = e.Err.Error()
+			if e.Hint != "" {
+				fix = e.Hint
+			}
+		}
+	}
+	switch {
+	case model != "" && trouble != nil:
+		return fmt.Sprintf("%s (%s: searches use keywords only until you %s)", model, what, fix)
+	case model != "":
+		return model
+	case trouble != nil:
+		return fmt.Sprintf("none (no vectors yet: keyword search only; %s, then `mdsearch index` to embed)", fix)
+	case provider.FromEnv(env.Getenv).Provider == provider.None:
+		return "none (no vectors yet: keyword search only)"
+	}
+	return "none (no vectors yet: keyword search only; run `mdsearch index` to embed)"
 }

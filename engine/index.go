@@ -200,8 +200,13 @@ func (e *Engine) index(ctx context.Context, req mdsearch.IndexRequest, existing 
 		addNotice(&stats.Notice, "indexed for keyword search only: "+noVectors)
 	case e.emb == nil:
 		why := e.opts.EmbedderNotice
-		if why == "" {
+		switch {
+		case why == "":
 			why = "no embedding model configured"
+		case !e.opts.KeywordOnly:
+			// The embedder was wanted: once it is there, only another run
+			// adds the vectors this one could not.
+			why += "; then run `mdsearch index` again to embed"
 		}
 		addNotice(&stats.Notice, "indexed for keyword search only: "+why)
 	}

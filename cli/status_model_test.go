@@ -1,0 +1,52 @@
+package cli
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mdsearch/mdsearch"
+)
+
+// status and index say what to do where the local model is not installed:
+// `mdsearch setup`, and for an index that has no vectors yet, `mdsearch
+// index` after it.
+func TestStatusSaysModelMissing(t *testing.T) {
+	withVectors := filepath.Join(t.TempDir(), "index.db")
+	needModel(t)
+	if code, _, errOut := run(t, withVectors, "index", "../sample-vault", "--name", "sample"); code != 0 {
+		t.Fatal(errOut)
+	}
+	noVectors := filepath.Join(t.TempDir(), "index.db")
+	empty := map[string]string{"MDSEARCH_HOME": t.TempDir(), "MDSEARCH_INDEX": noVectors}
+	code, _, errOut := runEnv(empty, "", "index", "../sample-vault", "--name", "sample")
+	if code != 0 || !strings.Contains(errOut, "is not installed (run `mdsearch setup`); then run `mdsearch index` again to embed") {
+		t.Errorf("index before setup: exit %d\n%s", code, errOut)
+	}
+
+	tests := []struct {
+		name, index, model, notice string
+	}{
+		{"vectors of a model not installed here", withVectors,
+			"model:  use-lite-0.2.0-int8-row (ONNX Runtime 1.30.0 (npm onnxruntime-node@1.30.0) is not installed: searches use keywords only until you run `mdsearch setup`)\n",
+			"semantic search unavailable: locate assets "},
+		{"no vectors yet", noVectors,
+			"model:  none (no vectors yet: keyword search only; run `mdsearch setup`, then `mdsearch index` to embed)\n",
+			"semantic search unavailable: locate assets "},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env := map[string]string{"MDSEARCH_HOME": empty["MDSEARCH_HOME"], "MDSEARCH_INDEX": tt.index}
+			code, out, errOut := runEnv(env, "", "status")
+			if code != 0 || !strings.Contains(out, tt.model) {
+				t.Errorf("status: exit %d\n%s%s\nwant the line %q", code, out, errOut, tt.model)
+			}
+			code, out, _ = runEnv(env, "", "status", "--json")
+			var st mdsearch.Status
+			if code != 0 || json.Unmarshal([]byte(out), &st) != nil || !strings.Contains(st.Notice, tt.notice) {
+				t.Errorf("status --json: notice %q, want one holding %q", st.Notice, tt.notice)
+			}
+		})
+	}
+}
