@@ -34,6 +34,9 @@ func (e *Engine) openLinked(ctx context.Context, spec string) (*note, string, er
 	default:
 		return nil, "", err
 	}
+	if target := wikiTarget(trimmed); target != trimmed && target != "" {
+		return e.openLinked(ctx, target)
+	}
 	forms := linkForms(trimmed)
 	if spec != trimmed && strings.TrimSpace(spec) != "" {
 		forms = append(forms, linkForm{spec, ""})
@@ -76,16 +79,61 @@ func (e *Engine) openLinked(ctx context.Context, spec string) (*note, string, er
 		}
 	}
 	if several != nil && mdsearch.KindOf(err) == mdsearch.KindNotFound {
-		// Found, more than once: the name is the caller's to fix, as a
-		// section's name several sections share is.
-		several = e.asShown(ctx, several)
-		if len(several) > namedMost {
-			several = append(several[:namedMost], "and more")
+		return nil, "", e.severalNamed(ctx, trimmed, several)
+	}
+	if several == nil {
+		if n, frag, aerr := e.openAliased(ctx, trimmed, forms); n != nil || aerr != nil {
+			return n, frag, aerr
 		}
-		return nil, "", mdsearch.Errorf(mdsearch.KindInvalid, "read", trimmed, "name one by its path, as listed",
-			"several notes have this name: %s", strings.Join(several, ", "))
 	}
 	return nil, "", err
+}
+
+// severalNamed is the error for a name that several notes answer to
+// (COLLECTION:PATH each): found, more than once, the name is the caller's
+// to fix, as a section's name several sections share is.
+func (e *Engine) severalNamed(ctx context.Context, name string, several []string) error {
+	several = e.asShown(ctx, several)
+	if len(several) > namedMost {
+		several = append(several[:namedMost], "and more")
+	}
+	return mdsearch.Errorf(mdsearch.KindInvalid, "read", name, "name one by its path, as listed",
+		"several notes have this name: %s", strings.Join(several, ", "))
+}
+
+// openAliased opens the one indexed note that has name, or a form of it
+// (linkForms, with its fragment), as an alias in its frontmatter, as
+// Obsidian finds a note by one; an alias several notes have is an error
+// that lists them; nil and no error when no note has it.
+func (e *Engine) openAliased(ctx context.Context, name string, forms []linkForm) (*note, string, error) {
+	for _, f := range append([]linkForm{{name, ""}}, forms...) {
+		coll, alias := e.inCollection(ctx, f.path)
+		like, err := e.st.Aliased(ctx, coll, strings.TrimSpace(alias), namedMost+1) // +1: to know there are more
+		switch {
+		case err != nil:
+			return nil, "", err
+		case len(like) == 1:
+			n, err := e.openNote(ctx, like[0])
+			return n, f.fragment, err
+		case len(like) > 1:
+			return nil, "", e.severalNamed(ctx, name, like)
+		}
+	}
+	return nil, "", nil
+}
+
+// wikiTarget is a link's target as a wikilink copied from a note writes
+// it, without what is not the name: "[[Note#Part|shown]]", "![[Note]]"
+// (an embed) and "Note\|shown" (a link in a table cell) are Note#Part,
+// Note and Note.
+func wikiTarget(s string) string {
+	if link := strings.TrimPrefix(s, "!"); strings.HasPrefix(link, "[[") && strings.HasSuffix(link, "]]") {
+		s = link[2 : len(link)-2]
+	} else if !strings.Contains(s, "|") {
+		return s
+	}
+	target, _, _ := strings.Cut(strings.ReplaceAll(s, `\|`, "|"), "|")
+	return strings.TrimSpace(target)
 }
 
 // asShown is names (COLLECTION:PATH) as results show them: the path

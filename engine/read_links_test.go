@@ -142,3 +142,46 @@ func TestColonPathReadPath(t *testing.T) {
 		t.Errorf("a plain path got a read path: %+v", resp.Results)
 	}
 }
+
+// A wikilink copied from a note reads what Obsidian opens: its brackets
+// and its "|shown text" are not part of the name, and a name no file has
+// reads the one note that has it as an alias (in any case); an alias
+// several notes have is listed to choose from, as a name several files
+// have is.
+func TestReadWikilinks(t *testing.T) {
+	vault := t.TempDir()
+	write(t, vault, "Links.md", "---\naliases: [Linky, \"Link Hub\"]\n---\n# Links\n\nSee the hub.\n")
+	write(t, vault, "Target Note.md", "# Target Note\n\n## Setup Steps\n\nInstall the thing.\n")
+	write(t, vault, "a/One.md", "---\nalias: Twin\n---\n# One\n\nFirst twin.\n")
+	write(t, vault, "b/Two.md", "---\nAliases:\n  - twin\n  - 1984\n---\n# Two\n\nSecond twin.\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, vault, "v")
+	for _, tt := range []struct{ path, wantPath, want string }{
+		{"Linky", "Links.md", "See the hub."},
+		{"link hub", "Links.md", "See the hub."},
+		{"v:Linky", "Links.md", "See the hub."},
+		{"1984", "b/Two.md", "Second twin."},
+		{"Target Note#Setup Steps|the setup", "Target Note.md", "Install the thing."},
+		{"[[Target Note#Setup Steps]]", "Target Note.md", "Install the thing."},
+		{"![[Target Note#Setup Steps|the setup]]", "Target Note.md", "Install the thing."},
+		{`[[Target Note\|the note]]`, "Target Note.md", "# Target Note"},
+		{"[[Linky|the hub]]", "Links.md", "See the hub."},
+	} {
+		resp, err := e.Read(bg, mdsearch.ReadRequest{Path: tt.path})
+		if err != nil || resp.Path != tt.wantPath || !strings.Contains(resp.Content, tt.want) {
+			t.Errorf("%s: %+v, %v", tt.path, resp, err)
+		}
+	}
+	if _, err := e.Read(bg, mdsearch.ReadRequest{Path: "Twin"}); mdsearch.KindOf(err) != mdsearch.KindInvalid ||
+		!strings.Contains(fmt.Sprint(err), "several notes have this name: a/One.md, b/Two.md") {
+		t.Errorf("an alias of two notes: %v, want them named as invalid", err)
+	}
+	for _, p := range []string{"[[Nope]]", "Nope|Linky", "Link", "!Links"} {
+		if _, err := e.Read(bg, mdsearch.ReadRequest{Path: p}); mdsearch.KindOf(err) != mdsearch.KindNotFound {
+			t.Errorf("%s: %v, want not found", p, err)
+		}
+	}
+	if o, err := e.Outline(bg, "[[Linky]]"); err != nil || o.Path != "Links.md" {
+		t.Errorf("outline of an alias: %+v, %v", o, err)
+	}
+}

@@ -484,6 +484,22 @@ func (s *Store) NamedLike(ctx context.Context, collection, path string, limit in
 		ORDER BY length(d.path), d.path LIMIT ?`, collection, collection, path, strings.ToLower(base), "%/"+esc, limit))
 }
 
+// Aliased returns up to limit indexed notes, as COLLECTION:PATH, that
+// have name as an alias in their frontmatter ("aliases" or "alias", a list
+// or one value, as aliasTerms reads them), in any case: a wikilink may
+// name a note by one.
+func (s *Store) Aliased(ctx context.Context, collection, name string, limit int) ([]string, error) {
+	const scalar = `NOT IN ('array', 'object', 'null')`
+	return column[string](s.r.QueryContext(ctx, `SELECT c.name || ':' || d.path
+		FROM documents d JOIN collections c ON c.id = d.collection_id
+		WHERE (? = '' OR c.name = ?) AND d.frontmatter IS NOT NULL AND EXISTS (
+			SELECT 1 FROM json_each(d.frontmatter) f WHERE fold(f.key) IN ('aliases', 'alias') AND (
+				f.type `+scalar+` AND fold(CAST(f.value AS TEXT)) = fold(?)
+				OR f.type = 'array' AND EXISTS (SELECT 1 FROM json_each(f.value) a
+					WHERE a.type `+scalar+` AND fold(CAST(a.value AS TEXT)) = fold(?))))
+		ORDER BY length(d.path), d.path LIMIT ?`, collection, collection, name, name, limit))
+}
+
 // DeleteCollection removes a collection and everything indexed from it:
 // each document as DeleteDocument does (so Removed lists the vector keys
 // it may orphan), then the collection itself.
