@@ -70,6 +70,7 @@ func TestReadNotices(t *testing.T) {
 	long := "# Long\n\n" + strings.Repeat("## Part\n\n"+strings.Repeat("word ", 400)+"\n\n", 4)
 	write(t, vault, "long.md", long)
 	write(t, vault, "flat.md", "# Flat\n\n"+strings.Repeat("word ", 1600)+"\n")
+	write(t, vault, "h2.md", "# H2\n\n## Same Name\n\nOuter.\n\n### Same Name\n\nInner.\n\n# Other\n\n## Same Name\n\nAgain.\n\n## Same Name\n\nTwice.\n")
 	if err := os.Symlink("kitchen/Sourdough.md", filepath.Join(vault, "bread.md")); err != nil {
 		t.Fatal(err)
 	}
@@ -94,6 +95,9 @@ func TestReadNotices(t *testing.T) {
 		{"long note, a section of four that share a path", mdsearch.ReadRequest{Path: "long.md", Section: "Long > Part"}, false,
 			`other sections share the path "Long/Part": this is #part; the others are #part-1, #part-2, #part-3`},
 		{"the third of them, by its id", mdsearch.ReadRequest{Path: "long.md", Section: "#part-2"}, false, "this is #part-2; the others are #part, #part-1, #part-3"},
+		{"a heading repeated under other parents: the first", mdsearch.ReadRequest{Path: "h2.md", Section: "Same Name"}, false,
+			`"Same Name" names 4 sections: this is the first in the note, "H2/Same Name"; read the others as "H2/Same Name/Same Name", #same-name-2 ("Other/Same Name"), #same-name-3 ("Other/Same Name")`},
+		{"the same as a link", mdsearch.ReadRequest{Path: "h2#Same Name"}, false, `"Same Name" names 4 sections: this is the first in the note, "H2/Same Name"`},
 		{"long note with one heading", mdsearch.ReadRequest{Path: "flat.md"}, false, "with no outline to choose from: here is its start, to line 3 cut after"},
 	} {
 		r, err := e.Read(bg, c.req)

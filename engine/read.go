@@ -63,7 +63,7 @@ func (e *Engine) Read(ctx context.Context, req mdsearch.ReadRequest) (_ *mdsearc
 	if ref := strings.TrimPrefix(strings.TrimSpace(req.Section), "#"); strings.HasPrefix(ref, "^") {
 		return blockRef(resp, n, ref)
 	}
-	sec, err := n.doc.Find(req.Section)
+	sec, others, err := n.doc.Matches(req.Section)
 	if err != nil {
 		return nil, err
 	}
@@ -72,12 +72,7 @@ func (e *Engine) Read(ctx context.Context, req mdsearch.ReadRequest) (_ *mdsearc
 		resp.Section = sections.Preamble // what read it, as outlines name it
 	}
 	resp.SectionPath = sec.Path
-	if others := twins(n.doc, sec); len(others) > 0 {
-		what := "another section shares the path %q: this is #%s; the other is %s"
-		if len(others) > 1 {
-			what = "other sections share the path %q: this is #%s; the others are %s"
-		}
-		msg := fmt.Sprintf(what, strings.Join(sec.Path, "/"), sec.ID, strings.Join(others, ", "))
+	if msg := othersNotice(n.doc, req.Section, sec, others); msg != "" {
 		resp.Notice = strings.TrimPrefix(resp.Notice+"; "+msg, "; ")
 	}
 	resp.StartLine, resp.EndLine = sec.StartLine, sec.EndLine
@@ -137,17 +132,61 @@ func lineOffset(src []byte, k int) int {
 	return off
 }
 
-// twins lists the ids of the other sections of doc with sec's path, as
-// "#setup-1".
-func twins(doc *sections.Document, sec *sections.Section) []string {
-	var ids []string
+// othersNotice says which other sections the query names besides sec,
+// the first of them in the note, and how to read each alone: those of
+// sec's path by their "#id" (also when sec was read by its own), the
+// others by their outline name.
+func othersNotice(doc *sections.Document, query string, sec *sections.Section, others []*sections.Section) string {
+	if len(others) == 0 {
+		others = twins(doc, sec)
+	}
+	if len(others) == 0 {
+		return ""
+	}
+	if !slices.ContainsFunc(others, func(s *sections.Section) bool { return !slices.Equal(s.Path, sec.Path) }) {
+		ids := make([]string, len(others))
+		for i, s := range others {
+			ids[i] = "#" + s.ID
+		}
+		what := "another section shares the path %q: this is #%s; the other is %s"
+		if len(others) > 1 {
+			what = "other sections share the path %q: this is #%s; the others are %s"
+		}
+		return fmt.Sprintf(what, strings.Join(sec.Path, "/"), sec.ID, strings.Join(ids, ", "))
+	}
+	names := doc.Names()
+	how := make([]string, len(others))
+	for i, s := range others {
+		how[i] = readAs(names[s.Index], s)
+	}
+	what := "%q names %d sections: this is the first in the note, %s; read the other as %s"
+	if len(others) > 1 {
+		what = "%q names %d sections: this is the first in the note, %s; read the others as %s"
+	}
+	// A link's fragment comes as "#Heading": named as the link wrote it.
+	query = strings.TrimPrefix(strings.TrimSpace(query), "#")
+	return fmt.Sprintf(what, query, len(others)+1, readAs(names[sec.Index], sec), strings.Join(how, ", "))
+}
+
+// readAs is how a notice names section s, whose outline name is name: the
+// name quoted, and an "#id" followed by the path it stands for.
+func readAs(name string, s *sections.Section) string {
+	if strings.HasPrefix(name, "#") {
+		return fmt.Sprintf("%s (%q)", name, strings.Join(s.Path, "/"))
+	}
+	return fmt.Sprintf("%q", name)
+}
+
+// twins lists the other sections of doc with sec's path.
+func twins(doc *sections.Document, sec *sections.Section) []*sections.Section {
+	var out []*sections.Section
 	for i := range doc.Sections {
 		s := &doc.Sections[i]
 		if s != sec && s.Level > 0 && slices.Equal(s.Path, sec.Path) {
-			ids = append(ids, "#"+s.ID)
+			out = append(out, s)
 		}
 	}
-	return ids
+	return out
 }
 
 // Outline returns the heading tree of a note with each section's size.

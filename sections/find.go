@@ -19,29 +19,32 @@ import (
 // may themselves hold '>' or '/' ("<script setup>", "Input/Output"), so a
 // query is compared with each section's path joined both ways, never
 // split.
-func (d *Document) find(query string) (*Section, error) {
+func (d *Document) find(query string) (*Section, []int, error) {
 	return d.findIn(query, d.forms())
 }
 
 // findIn is find with the sections' normalised forms made beforehand, so
 // that names, which finds every heading, normalises each path once.
-func (d *Document) findIn(query string, forms []pathForms) (*Section, error) {
-	s, err := d.findAs(query, forms)
+func (d *Document) findIn(query string, forms []pathForms) (*Section, []int, error) {
+	s, others, err := d.findAs(query, forms)
 	if err != nil && (strings.Contains(query, "](") || strings.Contains(query, "][")) {
 		// A heading copied as the note writes it: "See [the docs](url)"
 		// has the text "See the docs". Tried second, for headings whose
 		// text holds such brackets (a code span: `grid[i][j]`).
 		if plain := linkTexts.ReplaceAllString(query, "$1"); plain != query {
-			if ps, perr := d.findAs(plain, forms); perr == nil {
-				return ps, nil
+			if ps, pothers, perr := d.findAs(plain, forms); perr == nil {
+				return ps, pothers, nil
 			}
 		}
 	}
-	return s, err
+	return s, others, err
 }
 
-// findAs is findIn for the query as given.
-func (d *Document) findAs(query string, forms []pathForms) (*Section, error) {
+// findAs is findIn for the query as given. A name several sections
+// answer to in full reads the first in the note, as Obsidian opens
+// [[Note#Heading]]; the others are returned by index for the read to
+// name.
+func (d *Document) findAs(query string, forms []pathForms) (*Section, []int, error) {
 	if strings.EqualFold(strings.TrimSpace(query), Intro) && !d.hasHeading(Intro) {
 		return d.unworded(Preamble)
 	}
@@ -82,24 +85,23 @@ func (d *Document) findAs(query string, forms []pathForms) (*Section, error) {
 	}
 	switch {
 	case asID && byID >= 0:
-		return &d.Sections[byID], nil
-	case len(exact) > 0:
-		return &d.Sections[exact[0]], nil // same path twice: the first (its read says so)
-	case len(full) > 0:
-		return &d.Sections[full[0]], nil
+		return &d.Sections[byID], nil, nil
 	}
-	for _, m := range [][]int{exactSuffix, suffix, contains} {
-		if s, err := d.pick(query, m); s != nil || err != nil {
-			return s, err
+	for _, m := range [][]int{exact, full, exactSuffix, suffix} {
+		if len(m) > 0 {
+			return &d.Sections[m[0]], m[1:], nil
 		}
 	}
+	if s, others, err := d.pick(query, contains); s != nil || err != nil {
+		return s, others, err
+	}
 	if byID >= 0 {
-		return &d.Sections[byID], nil
+		return &d.Sections[byID], nil, nil
 	}
 	if s := d.holding(anchor); s != nil && asID {
-		return s, nil
+		return s, nil, nil
 	}
-	return nil, d.notFound(mdsearch.KindNotFound, query, "no such section", nil)
+	return nil, nil, d.notFound(mdsearch.KindNotFound, query, "no such section", nil)
 }
 
 // holding is the section whose own text holds the heading inside a list,
@@ -123,7 +125,7 @@ func (d *Document) holding(id string) *Section {
 // unworded resolves a query without a letter or digit: "" or "/" names the
 // text before the first heading; anything else ("🦀", "!!!") only a
 // heading written so.
-func (d *Document) unworded(query string) (*Section, error) {
+func (d *Document) unworded(query string) (*Section, []int, error) {
 	if t := strings.TrimSpace(query); t != "" && t != "/" {
 		var m []int
 		for i, s := range d.Sections {
@@ -134,29 +136,30 @@ func (d *Document) unworded(query string) (*Section, error) {
 				}
 			}
 		}
-		if s, err := d.pick(query, m); s != nil || err != nil {
-			return s, err
+		if len(m) > 0 {
+			return &d.Sections[m[0]], m[1:], nil
 		}
-		return nil, d.notFound(mdsearch.KindNotFound, query, "no such section", nil)
+		return nil, nil, d.notFound(mdsearch.KindNotFound, query, "no such section", nil)
 	}
 	if len(d.Sections) > 0 && d.Sections[0].Level == 0 {
-		return &d.Sections[0], nil
+		return &d.Sections[0], nil, nil
 	}
-	return nil, d.notFound(mdsearch.KindNotFound, query, "the note has no text before its first heading", nil)
+	return nil, nil, d.notFound(mdsearch.KindNotFound, query, "the note has no text before its first heading", nil)
 }
 
-// pick is the section the matches m name: the one, or the first of several
-// with one path (its read says so); several paths are an error; none is
-// (nil, nil).
-func (d *Document) pick(query string, m []int) (*Section, error) {
+// pick is the section that the headings m, which merely contain the
+// query, name: the one, or the first of several with one path, the others
+// returned; several paths are an error, for a part of a heading is no
+// name to guess by; none is (nil, nil, nil).
+func (d *Document) pick(query string, m []int) (*Section, []int, error) {
 	switch {
 	case len(m) == 1 || len(m) > 1 && d.samePath(m):
-		return &d.Sections[m[0]], nil
+		return &d.Sections[m[0]], m[1:], nil
 	case len(m) > 1:
 		// Found, more than once: the name is the caller's to fix.
-		return nil, d.notFound(mdsearch.KindInvalid, query, "it matches several sections; name one by its path, or by its #anchor where paths repeat", m)
+		return nil, nil, d.notFound(mdsearch.KindInvalid, query, "it matches several sections; name one by its path, or by its #anchor where paths repeat", m)
 	}
-	return nil, nil
+	return nil, nil, nil
 }
 
 // samePath reports whether the sections m all have one path.
@@ -478,7 +481,7 @@ const maxChecked = 300
 
 // finds reports whether query reads section i.
 func (d *Document) finds(query string, i int, forms []pathForms) bool {
-	s, err := d.findIn(query, forms)
+	s, _, err := d.findIn(query, forms)
 	return err == nil && s.Index == i
 }
 

@@ -85,9 +85,10 @@ func TestFindUnworded(t *testing.T) {
 			t.Errorf("Find(%q) = %q (%v); want %q", tt.query, got, err, tt.want)
 		}
 	}
-	// Two such headings under different parents are ambiguous.
-	if _, err := Parse("n.md", []byte("# A\n## 🦀\n# B\n## 🦀\n")).Find("🦀"); err == nil || !strings.Contains(err.Error(), "matches several") {
-		t.Errorf("Find(🦀) of two: %v; want several matches", err)
+	// Two such headings under different parents: the first, as any
+	// repeated heading.
+	if s, err := Parse("n.md", []byte("# A\n## 🦀\n# B\n## 🦀\n")).Find("🦀"); err != nil || strings.Join(s.Path, "/") != "A/🦀" {
+		t.Errorf("Find(🦀) of two: %v, %v; want the first", s, err)
 	}
 	// The preamble is listed among every section, not among the matches.
 	_, err := Parse("n.md", []byte("Intro text.\n\n# A\n## Setup one\n## Setup two\n")).Find("setup")
@@ -255,5 +256,39 @@ func TestReadsByID(t *testing.T) {
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("by id: %v, want %v", got, want)
+	}
+}
+
+// TestFindRepeatedHeadings: a name several sections answer to in full (a
+// heading repeated, under one parent or several, or nested in itself)
+// reads the first in the note, as Obsidian opens [[Note#Heading]], and
+// Matches names the others; a name that only partly matches several
+// headings is still the caller's to fix.
+func TestFindRepeatedHeadings(t *testing.T) {
+	d := Parse("n.md", []byte("# Top\n## Same Name\n### Same Name\n## Setup\n## Setup\n# Other\n## Setup\n### Dry run\n## Install on Linux\n## Install on Mac\n"))
+	for _, tt := range []struct {
+		query, want string
+		others      []string
+	}{
+		{"Same Name", "Top/Same Name", []string{"Top/Same Name/Same Name"}},
+		{"same name", "Top/Same Name", []string{"Top/Same Name/Same Name"}},
+		{"Top > Same Name", "Top/Same Name", nil},
+		{"Same Name > Same Name", "Top/Same Name/Same Name", nil},
+		{"Setup", "Top/Setup", []string{"Top/Setup", "Other/Setup"}},
+		{"Top/Setup", "Top/Setup", []string{"Top/Setup"}},
+		{"Other > Setup", "Other/Setup", nil},
+		{"Dry run", "Other/Setup/Dry run", nil},
+	} {
+		s, others, err := d.Matches(tt.query)
+		var got []string
+		for _, o := range others {
+			got = append(got, strings.Join(o.Path, "/"))
+		}
+		if err != nil || strings.Join(s.Path, "/") != tt.want || !slices.Equal(got, tt.others) {
+			t.Errorf("Matches(%q) = %v, %q, %v; want %q, %q", tt.query, s, got, err, tt.want, tt.others)
+		}
+	}
+	if _, err := d.Find("install"); err == nil || !strings.Contains(err.Error(), "matches several") {
+		t.Errorf("Find(install) = %v; want several matches", err)
 	}
 }

@@ -234,7 +234,8 @@ func TestFind(t *testing.T) {
 		{"Guide/Input/Output", "Guide/Input/Output"},
 		{"output", "Guide/Input/Output"},
 		{"", ""},
-		{"linux", `error: "Guide/Set-up Steps/Linux", "Guide/Usage/Linux"`},
+		{"linux", "Guide/Set-up Steps/Linux"}, // the first of two
+		{"linu", `error: "Guide/Set-up Steps/Linux", "Guide/Usage/Linux"`},
 		{"nowhere", `error: sections: "Guide", "Guide/Set-up Steps"`},
 		{"usa", "Guide/Usage"},
 	}

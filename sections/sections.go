@@ -105,12 +105,31 @@ func Parse(path string, src []byte) *Document {
 // Find resolves a section query, ignoring case, punctuation and extra white
 // space. A query names a heading, or a path of headings joined with '/'
 // ("Setup/Linux"); a full path wins, then a path suffix, then a heading
-// containing the query. Every section's Path joined with '/' finds it (the
-// first of several sections with the same path). "" finds the preamble.
-// A miss, or a query matching several sections, is an mdsearch.Error of
-// kind KindNotFound whose hint lists the section paths to choose from.
+// containing the query. Every section's Path joined with '/' finds it. A
+// name several sections answer to (a heading repeated) finds the first in
+// the note, as Obsidian opens [[Note#Heading]]. "" finds the preamble.
+// A miss is an mdsearch.Error of kind KindNotFound, and a query that
+// merely appears in several headings of different paths one of kind
+// KindInvalid; the hint lists the section paths to choose from.
 func (d *Document) Find(query string) (*Section, error) {
-	return d.find(query)
+	s, _, err := d.find(query)
+	return s, err
+}
+
+// Matches is Find that also returns the other sections the query names,
+// in order, for a read to say how to name each alone.
+func (d *Document) Matches(query string) (sec *Section, others []*Section, err error) {
+	s, idx, err := d.find(query)
+	for _, i := range idx {
+		others = append(others, &d.Sections[i])
+	}
+	return s, others, err
+}
+
+// Names is, for each section, the name an outline gives it: the shortest
+// query that reads that section (its heading, its path, or its "#id").
+func (d *Document) Names() []string {
+	return d.names()
 }
 
 // ReadsByID reports, for each section, whether its path fails to name it

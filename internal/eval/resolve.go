@@ -2,7 +2,9 @@ package eval
 
 import (
 	"context"
+	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/mdsearch/mdsearch/sections"
@@ -87,12 +89,20 @@ func (qs *QuerySet) resolveLabel(v *vault.Vault, notes map[string]bool, docs map
 }
 
 // findLabel finds a labelled section: the exact heading path, else as
-// section reads resolve it.
+// section reads resolve it. A name that sections of several paths answer
+// to, which a read takes for the first, names no one section here: a
+// heading named alone stands for each of them (byHeading).
 func findLabel(doc *sections.Document, want []string) (*sections.Section, error) {
 	if sec := findExact(doc, want); sec != nil {
 		return sec, nil
 	}
-	return doc.Find(strings.Join(want, "/"))
+	sec, others, err := doc.Matches(strings.Join(want, "/"))
+	for _, o := range others {
+		if !slices.Equal(o.Path, sec.Path) {
+			return nil, fmt.Errorf("section %q: it matches several sections of different paths", strings.Join(want, "/"))
+		}
+	}
+	return sec, err
 }
 
 // byHeading lists the sections whose heading is h, ignoring case.
