@@ -84,7 +84,10 @@ type Options struct {
 //	   passage with stub sections merged in carries ReadSections, the
 //	   "#id" of each whose path does not name it; a note's TOML
 //	   frontmatter ("+++", Hugo's) is read as YAML's, in no passage.
-const Version = 9
+//	10: a heading keeps raw HTML that is text typed in angle brackets
+//	   ("<angle>", "MaybeRef<T>") as written (sections.Heading.Text); its
+//	   id stays that of its text without it.
+const Version = 10
 
 // Defaults.
 const (

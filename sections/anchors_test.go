@@ -128,3 +128,42 @@ func TestNestedHeadingIDs(t *testing.T) {
 		}
 	}
 }
+
+// TestHeadingHTML: a heading keeps what a person typed in angle brackets
+// ("<angle>", "MaybeRef<T>") as written, drops the markup a page draws
+// (a tag with attributes, an element it knows, a comment), and keeps the
+// id a page gives it, made of its text without the raw HTML. Its source
+// text, HTML and all, reads it.
+func TestHeadingHTML(t *testing.T) {
+	src := "# Html\n\n## What's new? (v2.0) — \"quotes\" & <angle>\n\ntext\n\n## MaybeRef<T>\n\n## A <br>B\n\n" +
+		"## onWatcherCleanup() <sup class=\"vt-badge\" data-text=\"3.5+\" />\n\n## <angle> only\n\n## Tip <!-- note --> <Badge text=\"beta\"/> </angle>\n\n" +
+		"## Beware <script>alert(1)</script> tags\n\n" +
+		"## Links [here](x) and `code`\n"
+	doc := Parse("h.md", []byte(src))
+	want := []struct{ heading, id string }{
+		{"Html", "html"},
+		{`What's new? (v2.0) — "quotes" & <angle>`, "whats-new-v20--quotes-"},
+		{"MaybeRef<T>", "mayberef"},
+		{"A B", "a-b"},
+		{"onWatcherCleanup()", "onwatchercleanup"},
+		{"<angle> only", "only"},
+		{"Tip </angle>", "tip"},
+		{"Beware alert(1) tags", "beware-alert1-tags"},
+		{"Links here and code", "links-here-and-code"},
+	}
+	if len(doc.Sections) != len(want) {
+		t.Fatalf("%d sections", len(doc.Sections))
+	}
+	for i, w := range want {
+		s := doc.Sections[i]
+		if s.Heading != w.heading || s.ID != w.id {
+			t.Errorf("section %d: %q #%s, want %q #%s", i, s.Heading, s.ID, w.heading, w.id)
+		}
+		line := strings.TrimSpace(strings.TrimLeft(strings.Split(src[s.StartByte:], "\n")[0], "#"))
+		for _, q := range []string{line, w.heading, "#" + w.id} {
+			if got, err := doc.Find(q); err != nil || got.Index != i {
+				t.Errorf("Find(%q) = %v, %v; want section %d", q, got, err, i)
+			}
+		}
+	}
+}

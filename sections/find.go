@@ -8,6 +8,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/text"
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/mdsearch/mdsearch"
@@ -27,17 +29,40 @@ func (d *Document) find(query string) (*Section, []int, error) {
 // that names, which finds every heading, normalises each path once.
 func (d *Document) findIn(query string, forms []pathForms) (*Section, []int, error) {
 	s, others, err := d.findAs(query, forms)
-	if err != nil && (strings.Contains(query, "](") || strings.Contains(query, "][")) {
-		// A heading copied as the note writes it: "See [the docs](url)"
-		// has the text "See the docs". Tried second, for headings whose
-		// text holds such brackets (a code span: `grid[i][j]`).
-		if plain := linkTexts.ReplaceAllString(query, "$1"); plain != query {
-			if ps, pothers, perr := d.findAs(plain, forms); perr == nil {
-				return ps, pothers, nil
-			}
+	if err == nil {
+		return s, others, nil
+	}
+	// A heading copied as the note writes it: "See [the docs](url)" has
+	// the text "See the docs", "v2 <sup class=…/>" the text "v2". Tried
+	// second, for headings whose text holds such brackets (a code span:
+	// `grid[i][j]`).
+	var alts []string
+	if strings.Contains(query, "](") || strings.Contains(query, "][") {
+		alts = append(alts, linkTexts.ReplaceAllString(query, "$1"))
+	}
+	if strings.ContainsAny(query, "<&\\`*_~[") {
+		alts = append(alts, asWritten(query))
+	}
+	for _, alt := range alts {
+		if alt == query || alt == "" {
+			continue
+		}
+		if ps, pothers, perr := d.findAs(alt, forms); perr == nil {
+			return ps, pothers, nil
 		}
 	}
 	return s, others, err
+}
+
+// asWritten is the text of query read as a heading written in markdown,
+// as Parse reads a heading's (headingText), or "" when it reads as none.
+func asWritten(query string) string {
+	src := []byte("# " + strings.TrimSpace(query))
+	if h, ok := md.Parse(text.NewReader(src)).FirstChild().(*ast.Heading); ok {
+		t, _ := headingText(h, src)
+		return t
+	}
+	return ""
 }
 
 // findAs is findIn for the query as given. A name several sections

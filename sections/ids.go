@@ -1,6 +1,7 @@
 package sections
 
 import (
+	"cmp"
 	"strconv"
 	"strings"
 	"unicode"
@@ -63,7 +64,7 @@ func (d *Document) setIDs() {
 		case s.Anchor != "":
 			s.ID = s.Anchor
 		default:
-			s.ID = ids.Generate(s.Heading)
+			s.ID = ids.Generate(cmp.Or(s.idText, s.Heading))
 		}
 	}
 }
@@ -78,14 +79,14 @@ func (d *Document) NestedIDs() []string {
 	ids := d.CustomIDs()
 	for _, s := range d.Sections {
 		if s.Level > 0 && s.Anchor == "" {
-			ids.Generate(s.Heading)
+			ids.Generate(cmp.Or(s.idText, s.Heading))
 		}
 	}
 	out := make([]string, len(d.Nested))
 	for i, h := range d.Nested {
 		out[i] = h.Anchor
 		if out[i] == "" {
-			out[i] = ids.Generate(h.Text)
+			out[i] = ids.Generate(cmp.Or(h.idText, h.Text))
 		}
 	}
 	return out

@@ -148,12 +148,12 @@ func (w *walker) heading(n *ast.Heading, src []byte) {
 	}
 	h := &Heading{
 		Level:     n.Level,
-		Text:      plainText(n, src),
 		Line:      w.lines.line(start),
 		StartByte: start,
 		EndByte:   len(w.buf),
 		Setext:    endLine > w.lines.line(end),
 	}
+	h.Text, h.idText = headingText(n, src)
 	if id, ok := n.AttributeString("id"); ok {
 		if b, ok := id.([]byte); ok {
 			h.Anchor = string(b)
@@ -168,7 +168,8 @@ func (w *walker) heading(n *ast.Heading, src []byte) {
 // nestedHeading records a heading below the top level: its text, line,
 // offset and custom id.
 func (w *walker) nestedHeading(n *ast.Heading, src []byte) {
-	h := Heading{Level: n.Level, Text: plainText(n, src), StartByte: w.base + n.Pos()}
+	h := Heading{Level: n.Level, StartByte: w.base + n.Pos()}
+	h.Text, h.idText = headingText(n, src)
 	h.Line = w.lines.line(h.StartByte)
 	if id, ok := n.AttributeString("id"); ok {
 		if b, ok := id.([]byte); ok {
@@ -190,11 +191,13 @@ func plainText(n ast.Node, src []byte) string { return PlainText(n, src, nil) }
 // uses its text in place of the node's children.
 func PlainText(n ast.Node, src []byte, other func(ast.Node) (text string, ok bool)) string {
 	var b strings.Builder
-	inlineText(&b, n, src, other)
-	return strings.Join(strings.Fields(display([]byte(b.String()))), " ")
+	inlineText(&b, n, src, other, false)
+	return collapse(b.String())
 }
 
-func inlineText(b *strings.Builder, n ast.Node, src []byte, other func(ast.Node) (string, bool)) {
+// inlineText writes the text of n's inline children to b; typed keeps
+// the raw HTML that is text a person typed (typedHTML).
+func inlineText(b *strings.Builder, n ast.Node, src []byte, other func(ast.Node) (string, bool), typed bool) {
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
 		switch c := c.(type) {
 		case *ast.Text:
@@ -217,6 +220,9 @@ func inlineText(b *strings.Builder, n ast.Node, src []byte, other func(ast.Node)
 		case *ast.AutoLink:
 			b.Write(c.Label(src))
 		case *ast.RawHTML:
+			if typed {
+				b.WriteString(typedHTML(c, src))
+			}
 		default:
 			if other != nil {
 				if t, ok := other(c); ok {
@@ -224,7 +230,7 @@ func inlineText(b *strings.Builder, n ast.Node, src []byte, other func(ast.Node)
 					continue
 				}
 			}
-			inlineText(b, c, src, other)
+			inlineText(b, c, src, other, typed)
 		}
 	}
 }

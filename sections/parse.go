@@ -102,7 +102,7 @@ func (d *Document) build(marks []mark, lines lineIndex) {
 			stack = stack[:len(stack)-1]
 		}
 		s := Section{Level: h.Level, Heading: h.Text, Anchor: h.Anchor, Parent: -1, StartByte: h.StartByte,
-			BodyStart: min(h.EndByte, next), BodyEnd: next}
+			BodyStart: min(h.EndByte, next), BodyEnd: next, idText: h.idText}
 		if len(stack) > 0 {
 			s.Parent = stack[len(stack)-1]
 			s.Path = append(append([]string{}, d.Sections[s.Parent].Path...), h.Text)

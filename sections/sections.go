@@ -53,6 +53,7 @@ type Heading struct {
 	StartByte int    // offset of the heading's first line
 	EndByte   int    // offset just past the heading's last line (its newline included)
 	Setext    bool
+	idText    string // what its id is made of, when not Text (headingText)
 }
 
 // Section is a heading and what follows it. The preamble (text before the
@@ -74,6 +75,7 @@ type Section struct {
 	BodyWords int      // words of the section's own body
 	Words     int      // words of the whole section, subsections included
 	Blocks    []Block  // top-level blocks of the own body
+	idText    string   // what its id is made of, when not Heading (headingText)
 }
 
 // BlockKind tells the chunker how a block may be cut.
