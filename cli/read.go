@@ -23,6 +23,10 @@ func runRead(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	switch {
+	case flagSet(fs, "section") && strings.TrimSpace(*section) == "":
+		return usagef("--section is empty: name a section (its heading, Parent/Child, #anchor, or / for the text before the first heading), or leave --section out for the whole note")
+	case flagSet(fs, "lines") && strings.TrimSpace(*lines) == "":
+		return usagef("--lines is empty: name lines (40-80, 40- or 40), or leave --lines out for the whole note")
 	case *outline && (*section != "" || *full || *lines != ""):
 		return usagef("--outline prints the whole note's headings: leave out --section, --full and --lines")
 	case *lines != "" && *section != "":
