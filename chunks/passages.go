@@ -233,6 +233,21 @@ func lineEnd(src []byte, start, end, n int) int {
 	return end
 }
 
+// NoteWords is a note's word count as results show it ("page N words")
+// and reads and outlines count it: its body's (%% comments included, which
+// a read returns), or for a note of properties alone (propertiesDoc) that
+// of its properties, the one passage it has, so that no note that reads as
+// text counts 0 words.
+func NoteWords(doc *sections.Document) int {
+	if doc.WordCount > 0 {
+		return doc.WordCount
+	}
+	if p := propertiesDoc(doc); p != doc {
+		return p.Sections[0].Words
+	}
+	return 0
+}
+
 // propertiesDoc stands in for a note whose body is blank but whose
 // frontmatter is not (a person, a book: a note of properties alone) with
 // one section of its frontmatter's text, so that the note has a passage to

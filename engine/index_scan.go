@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/chunks"
 	"github.com/mdsearch/mdsearch/sections"
 	"github.com/mdsearch/mdsearch/store"
 	"github.com/mdsearch/mdsearch/vault"
@@ -273,7 +274,7 @@ func (w *batchWriter) write(res scanResult) error {
 	}
 	d := res.doc
 	if _, err := tx.PutDocument(store.Document{CollectionID: r.coll.ID, Path: res.f.Path, Title: d.Title,
-		MTime: res.f.ModTime, Size: res.f.Size, Hash: res.hash, WordCount: pageWords(d.WordCount, res.chunks),
+		MTime: res.f.ModTime, Size: res.f.Size, Hash: res.hash, WordCount: chunks.NoteWords(d),
 		Frontmatter: d.Frontmatter, Tags: d.Tags, Warnings: d.Warnings}, res.chunks); err != nil {
 		return err
 	}
@@ -354,14 +355,4 @@ func (w *batchWriter) unkeep() {
 	files := w.r.stats.Files
 	*w.r.stats = w.kept
 	w.r.stats.Files = files
-}
-
-// pageWords is a note's word count as results show it: its body's, or for
-// a note of properties alone (no body, one passage of its frontmatter)
-// that passage's, so "page 0 words" never heads a passage of text.
-func pageWords(body int, chunks []mdsearch.Chunk) int {
-	if body > 0 || len(chunks) != 1 {
-		return body
-	}
-	return chunks[0].WordCount
 }

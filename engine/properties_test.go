@@ -44,3 +44,43 @@ func TestTOMLFrontmatter(t *testing.T) {
 		t.Errorf("the TOML's text was indexed as the note's: %s", paths(resp))
 	}
 }
+
+// A read of a whole note and its outline count the words search counts
+// for it ("page N words": its body's, or, for a note of properties alone,
+// its properties'), and say what reading it costs: the tokens of all it
+// returns, frontmatter included. A note that is one %% comment counts the
+// comment's words a read returns.
+func TestReadCountsAgree(t *testing.T) {
+	vault := t.TempDir()
+	write(t, vault, "Jane Doe.md", "---\nAliases: [Hedgehog Person]\ntags: [person]\n---\n")
+	write(t, vault, "fm.md", "---\ntitle: Front\nsummary: a long summary of many words in the frontmatter here\n---\n# Front\n\nThe body text.\n")
+	write(t, vault, "comment.md", "%% a private comment %%\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, vault, "v")
+	for _, tt := range []struct {
+		path, query string
+		words       int
+	}{{"Jane Doe.md", "hedgehog", 5}, {"fm.md", "body text", 4}, {"comment.md", "", 5}} {
+		r, err := e.Read(bg, mdsearch.ReadRequest{Path: tt.path})
+		if err != nil {
+			t.Fatal(err)
+		}
+		o, err := e.Outline(bg, tt.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.WordCount != tt.words || o.WordCount != tt.words {
+			t.Errorf("%s: read %d words, outline %d; want %d", tt.path, r.WordCount, o.WordCount, tt.words)
+		}
+		if want := EstimateTokens(r.Content); r.Tokens != want || o.Tokens != want {
+			t.Errorf("%s: read ~%d tokens, outline ~%d; its content costs %d", tt.path, r.Tokens, o.Tokens, want)
+		}
+		if tt.query == "" {
+			continue
+		}
+		resp := search(t, e, mdsearch.SearchRequest{Query: tt.query, Mode: mdsearch.ModeKeyword})
+		if len(resp.Results) == 0 || resp.Results[0].Path != tt.path || resp.Results[0].PageWordCount != tt.words {
+			t.Errorf("%s: search %+v", tt.path, resp.Results)
+		}
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/chunks"
 	"github.com/mdsearch/mdsearch/internal/wordcount"
 	"github.com/mdsearch/mdsearch/sections"
 	"github.com/mdsearch/mdsearch/store"
@@ -51,7 +52,7 @@ func (e *Engine) Read(ctx context.Context, req mdsearch.ReadRequest) (_ *mdsearc
 	}
 	if strings.TrimSpace(req.Section) == "" {
 		resp.StartLine, resp.EndLine = 1, lineCount(n.src)
-		resp.WordCount, resp.Tokens = n.doc.WordCount, n.doc.Tokens()
+		resp.WordCount, resp.Tokens = noteCost(n)
 		if !req.Full && mdsearch.IsLong(n.doc.WordCount, len(n.src)) && !longNote(resp, n) {
 			preview(resp, n, span{0, len(n.src), "note", n.doc.WordCount, false})
 		}
@@ -205,8 +206,16 @@ func (e *Engine) Outline(ctx context.Context, path string) (_ *mdsearch.Outline,
 	if secs == nil {
 		secs = []mdsearch.OutlineEntry{}
 	}
+	words, tokens := noteCost(n)
 	return &mdsearch.Outline{Collection: n.collection, Path: n.path, Title: n.doc.Title,
-		WordCount: n.doc.WordCount, Tokens: n.doc.Tokens(), Sections: secs}, nil
+		WordCount: words, Tokens: tokens, Sections: secs}, nil
+}
+
+// noteCost is a whole note's words as search counts them
+// (chunks.NoteWords) and what reading it whole costs: the tokens of all a
+// read returns, its frontmatter included.
+func noteCost(n *note) (words, tokens int) {
+	return chunks.NoteWords(n.doc), EstimateTokens(n.doc.Text(0, len(n.src)))
 }
 
 // unquote drops one pair of quotes around a path, as read hints write a

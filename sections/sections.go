@@ -151,8 +151,3 @@ func (d *Document) Outline() []mdsearch.OutlineEntry {
 func (d *Document) Subsections(s *Section) []mdsearch.OutlineEntry {
 	return d.subsections(s)
 }
-
-// Tokens estimates what reading the whole note costs.
-func (d *Document) Tokens() int {
-	return mdsearch.ReadingTokens(d.WordCount, len(d.Src)-d.Body)
-}
