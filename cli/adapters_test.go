@@ -58,8 +58,11 @@ func TestAdapterArgs(t *testing.T) {
 
 func TestRefreshLine(t *testing.T) {
 	st := &mdsearch.IndexStats{Added: 1, Changed: 2, Deleted: 3, Embedded: 4, TookMS: 12.4}
-	if got, want := refreshLine("notes", []string{"a.md", "b.md"}, st), "notes: 2 file(s): 1 added, 2 changed, 3 deleted, 4 embedded, 0 skipped (12 ms)"; got != want {
+	if got, want := refreshLine("notes", []string{"a.md", "b.md"}, st), "notes: 2 files: 1 added, 2 changed, 3 deleted, 4 embedded, 0 skipped (12 ms)"; got != want {
 		t.Errorf("got %q, want %q", got, want)
+	}
+	if got := refreshLine("notes", []string{"a.md"}, st); !strings.HasPrefix(got, "notes: 1 file: ") {
+		t.Errorf("one file: %q", got)
 	}
 	if got := refreshLine("notes", nil, st); !strings.HasPrefix(got, "notes: caught up:") {
 		t.Errorf("catch-up line %q", got)

@@ -16,6 +16,7 @@ import (
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/chunks"
 	"github.com/mdsearch/mdsearch/embed"
+	"github.com/mdsearch/mdsearch/internal/plural"
 	"github.com/mdsearch/mdsearch/sections"
 )
 
@@ -226,7 +227,7 @@ func marshalChunk(c *mdsearch.Chunk) ([]byte, error) {
 // words, windows with their token counts, the first line of text) and the
 // other sections it covers.
 func printChunkList(w io.Writer, file string, cs []mdsearch.Chunk) error {
-	if _, err := fmt.Fprintf(w, "%s: %d %s\n", file, len(cs), plural(len(cs), "passage", "passages")); err != nil {
+	if _, err := fmt.Fprintf(w, "%s: %d %s\n", file, len(cs), plural.Noun(len(cs), "passage", "passages")); err != nil {
 		return err
 	}
 	for _, c := range cs {
@@ -238,11 +239,16 @@ func printChunkList(w io.Writer, file string, cs []mdsearch.Chunk) error {
 			section += fmt.Sprintf(" (%d/%d)", c.Part, c.Parts)
 		}
 		toks := make([]string, len(c.Windows))
+		last := 0 // the count the noun follows
 		for i, win := range c.Windows {
-			toks[i] = strconv.Itoa(win.TokenCount)
+			toks[i], last = strconv.Itoa(win.TokenCount), win.TokenCount
 		}
-		if _, err := fmt.Fprintf(w, "  #%-3d L%d-%d  %s  %d words, %d windows [%s tokens]  %s\n", c.ChunkIndex, c.StartLine, c.EndLine,
-			section, c.WordCount, len(c.Windows), strings.Join(toks, " "), firstLine(c.Text, 60)); err != nil {
+		if len(toks) > 1 {
+			last = len(toks) // a list of counts: the plural
+		}
+		if _, err := fmt.Fprintf(w, "  #%-3d L%d-%d  %s  %s, %s [%s %s]  %s\n", c.ChunkIndex, c.StartLine, c.EndLine,
+			section, plural.Count(c.WordCount, "word", "words"), plural.Count(len(c.Windows), "window", "windows"),
+			strings.Join(toks, " "), plural.Noun(last, "token", "tokens"), firstLine(c.Text, 60)); err != nil {
 			return err
 		}
 		for _, p := range c.Sections[min(1, len(c.Sections)):] {

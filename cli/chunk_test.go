@@ -220,3 +220,18 @@ func TestChunkFixed(t *testing.T) {
 		t.Errorf("chunk --profile fixed:\n%s\nwant index's cut:\n%s", gotJSON, wantJSON)
 	}
 }
+
+// TestChunkListingOne: a passage of one word says so in the singular.
+func TestChunkListingOne(t *testing.T) {
+	note := filepath.Join(t.TempDir(), "one.md")
+	if err := os.WriteFile(note, []byte("Word\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env, out, _ := chunkEnv()
+	if err := runChunk(context.Background(), env, []string{note}); err != nil {
+		t.Fatal(err)
+	}
+	if got := out.String(); !strings.HasPrefix(got, note+": 1 passage\n") || !strings.Contains(got, "  1 word, 2 windows [") {
+		t.Errorf("listing:\n%s", got)
+	}
+}

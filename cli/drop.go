@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
+
+	"github.com/mdsearch/mdsearch/internal/plural"
 )
 
 func runDrop(ctx context.Context, env *Env, args []string) error {
@@ -31,6 +33,6 @@ func runDrop(ctx context.Context, env *Env, args []string) error {
 		return printJSON(env, st)
 	}
 	fmt.Fprintf(env.Stdout, "dropped %s: %d %s and %d %s out of the index; %s is untouched (%.0f ms)\n",
-		st.Collection, st.Notes, plural(st.Notes, "note", "notes"), st.Vectors, plural(int(st.Vectors), "vector", "vectors"), st.Root, st.TookMS)
+		st.Collection, st.Notes, plural.Noun(st.Notes, "note", "notes"), st.Vectors, plural.Noun(int(st.Vectors), "vector", "vectors"), st.Root, st.TookMS)
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mdsearch/mdsearch/embed"
 	"github.com/mdsearch/mdsearch/embed/provider"
+	"github.com/mdsearch/mdsearch/internal/plural"
 )
 
 // maxStdinText bounds a text read from stdin ("-").
@@ -50,7 +51,7 @@ func runEmbed(ctx context.Context, env *Env, args []string) error {
 	}
 	rep := newEmbedReport(e, texts, vecs, *similarity)
 	if n := rep.TruncatedCount; n > 0 {
-		env.say("%d text(s) over the %d-token window were truncated", n, rep.MaxTokens)
+		env.say("%s over the %d-token window %s truncated", plural.Count(n, "text", "texts"), rep.MaxTokens, plural.Noun(n, "was", "were"))
 	}
 	w := bufio.NewWriter(env.Stdout)
 	defer w.Flush()

@@ -131,7 +131,7 @@ func TestEmbedOutputs(t *testing.T) {
 
 	long := strings.Repeat("word ", 1000)
 	code, out, errOut = runEnv(env, long, "embed", "-")
-	if code != 0 || !strings.Contains(errOut, "1 text(s) over the 512-token window were truncated") || !strings.Contains(out, "(over 512: truncated)") {
+	if code != 0 || !strings.Contains(errOut, "1 text over the 512-token window was truncated") || !strings.Contains(out, "(over 512: truncated)") {
 		t.Errorf("long text: exit %d\n%s\n%s", code, out, errOut)
 	}
 }

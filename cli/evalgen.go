@@ -13,6 +13,7 @@ import (
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/internal/eval"
+	"github.com/mdsearch/mdsearch/internal/plural"
 )
 
 // genConfigs are what --generate measures by default: mdsearch's chunker in
@@ -50,9 +51,9 @@ func (g *genFlags) queries(ctx context.Context, env *Env, opts *eval.Options) er
 			kinds = append(kinds, fmt.Sprintf("%d %s", st.ByStyle[style], style))
 		}
 	}
-	env.say("%d queries from %d notes: %s "+
+	env.say("%s from %s: %s "+
 		"(%d links to a heading: %d to the same note, %d unresolved; %d sentences too short or long, %d repeated)",
-		len(qs.Queries), st.Notes, strings.Join(kinds, ", "),
+		plural.Count(len(qs.Queries), "query", "queries"), plural.Count(st.Notes, "note", "notes"), strings.Join(kinds, ", "),
 		st.Links, st.SameNote, st.Unresolved, st.Short, st.Duplicate)
 	if g.write != "" {
 		return saveQueries(g.write, qs)

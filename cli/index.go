@@ -13,6 +13,7 @@ import (
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/chunks"
 	"github.com/mdsearch/mdsearch/engine"
+	"github.com/mdsearch/mdsearch/internal/plural"
 )
 
 // fullInterrupted is what an interrupted `index --full` leaves: the
@@ -204,7 +205,7 @@ func summary(st *mdsearch.IndexStats) string {
 	if st.Stopped {
 		name += " (stopped early)"
 	}
-	fmt.Fprintf(&b, "%s: %d %s", name, st.Files, plural(st.Files, "file", "files"))
+	fmt.Fprintf(&b, "%s: %d %s", name, st.Files, plural.Noun(st.Files, "file", "files"))
 	if c := counts(count{st.Added, "added"}, count{st.Changed, "changed"}, count{st.Recut, "cut again"},
 		count{st.Unchanged, "unchanged"}, count{st.Deleted, "deleted from the index"}); c != "" {
 		fmt.Fprintf(&b, " (%s)", c)
@@ -213,8 +214,8 @@ func summary(st *mdsearch.IndexStats) string {
 	if st.Recut > 0 {
 		which = "added, changed or cut again"
 	}
-	fmt.Fprintf(&b, "; %d %s in %d %s from the %d %s %s", st.Chunks, plural(st.Chunks, "passage", "passages"),
-		st.Windows, plural(st.Windows, "window", "windows"), read, which, plural(read, "file", "files"))
+	fmt.Fprintf(&b, "; %d %s in %d %s from the %d %s %s", st.Chunks, plural.Noun(st.Chunks, "passage", "passages"),
+		st.Windows, plural.Noun(st.Windows, "window", "windows"), read, which, plural.Noun(read, "file", "files"))
 	dup := 0 // texts repeated within the run are embedded once
 	if st.Embedded+st.Reused > 0 {
 		dup = max(st.Windows-st.Embedded-st.Reused, 0)
@@ -228,7 +229,7 @@ func summary(st *mdsearch.IndexStats) string {
 		fmt.Fprintf(&b, " (%s)", vec)
 	}
 	if n := len(st.Skipped); n > 0 {
-		fmt.Fprintf(&b, "; %d %s skipped", n, plural(n, "file", "files"))
+		fmt.Fprintf(&b, "; %d %s skipped", n, plural.Noun(n, "file", "files"))
 	}
 	fmt.Fprintf(&b, "; took %s", tookText(st.TookMS))
 	return b.String()
@@ -261,13 +262,6 @@ func counts(cs ...count) string {
 	return strings.Join(out, ", ")
 }
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
 // printSkips lists skipped files and parser warnings on stderr.
 func printSkips(env *Env, st *mdsearch.IndexStats) {
 	for _, s := range st.Skipped {
@@ -276,7 +270,7 @@ func printSkips(env *Env, st *mdsearch.IndexStats) {
 	const most = 20
 	for i, w := range st.Warnings {
 		if i == most {
-			env.say("… and %d more warnings (--json lists them all)", len(st.Warnings)-most)
+			env.say("… and %d more %s (--json lists them all)", len(st.Warnings)-most, plural.Noun(len(st.Warnings)-most, "warning", "warnings"))
 			break
 		}
 		env.say("%s: warning: %s", w.Path, w.Reason) // as chunk prints them

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/internal/plural"
 )
 
 // guessEmbedsPerSecond prices the embedding still to come before the model
@@ -231,13 +232,13 @@ const (
 
 func lineParts(p mdsearch.IndexProgress, v progressView) []linePart {
 	parts := []linePart{{fmt.Sprintf("%3.0f%%", v.Percent), 0}}
-	files := fmt.Sprintf("%d/%d files", p.FilesDone, p.FilesTotal)
+	files := fmt.Sprintf("%d/%d %s", p.FilesDone, p.FilesTotal, plural.Noun(p.FilesTotal, "file", "files"))
 	if v.Phase == "embed" {
-		parts = append(parts, linePart{files, 5}, linePart{fmt.Sprintf("%d passages", p.ChunksTotal), 6},
+		parts = append(parts, linePart{files, 5}, linePart{plural.Count(p.ChunksTotal, "passage", "passages"), 6},
 			linePart{fmt.Sprintf("%d/%d embedded", p.WindowsEmbedded, p.WindowsToEmbed), 2},
 			linePart{fmt.Sprintf("%.0f/s", p.EmbedsPerSecond), 3})
 	} else {
-		parts = append(parts, linePart{files, 2}, linePart{fmt.Sprintf("%d passages", p.ChunksTotal), 6})
+		parts = append(parts, linePart{files, 2}, linePart{plural.Count(p.ChunksTotal, "passage", "passages"), 6})
 	}
 	if v.ETA >= 0 && v.Phase != "done" {
 		parts = append(parts, linePart{"ETA " + clock(v.ETA), 1})

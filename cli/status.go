@@ -14,6 +14,7 @@ import (
 	"github.com/mdsearch/mdsearch/assets"
 	"github.com/mdsearch/mdsearch/embed/provider"
 	"github.com/mdsearch/mdsearch/embed/sentenceencoder"
+	"github.com/mdsearch/mdsearch/internal/plural"
 )
 
 func runStatus(ctx context.Context, env *Env, args []string) error {
@@ -69,7 +70,7 @@ func runStatus(ctx context.Context, env *Env, args []string) error {
 		printStatusWarnings(env, s.Collections)
 		if s.Stale > 0 { // it counts new and deleted files too, so it may exceed FILES
 			fmt.Fprintf(env.Stdout, "\nstale: %d %s added, changed or deleted on disk since indexed; `mdsearch index` catches up "+
-				"(a running watch, serve or mcp does so as files are saved)\n", s.Stale, plural(s.Stale, "file", "files"))
+				"(a running watch, serve or mcp does so as files are saved)\n", s.Stale, plural.Noun(s.Stale, "file", "files"))
 		}
 	}
 	if p := s.Indexing; p != nil {

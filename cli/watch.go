@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/internal/plural"
 	"github.com/mdsearch/mdsearch/watch"
 )
 
@@ -88,7 +89,7 @@ func stoppedWatch(ctx context.Context, s unembedded, stopped bool) error {
 	hint := ": a refresh was stopped before it finished; the next index or watch finishes it"
 	if n, err := s.Unembedded(context.WithoutCancel(ctx)); err == nil && n > 0 {
 		hint = fmt.Sprintf(": stopped with %d %s not embedded; the next index or watch finishes %s",
-			n, plural(n, "window", "windows"), plural(n, "it", "them"))
+			n, plural.Noun(n, "window", "windows"), plural.Noun(n, "it", "them"))
 	}
 	return &leaves{err: ctx.Err(), hint: hint}
 }
@@ -130,7 +131,7 @@ func (r *watchReport) watching(colls []string) {
 func refreshLine(coll string, paths []string, st *mdsearch.IndexStats) string {
 	what := "caught up"
 	if paths != nil {
-		what = fmt.Sprintf("%d file(s)", len(paths))
+		what = plural.Count(len(paths), "file", "files")
 	}
 	line := fmt.Sprintf("%s: %s: %d added, %d changed, %d deleted, %d embedded, %d skipped (%.0f ms)",
 		coll, what, st.Added, st.Changed, st.Deleted, st.Embedded, len(st.Skipped), st.TookMS)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/internal/plural"
 	"github.com/mdsearch/mdsearch/store"
 	"github.com/mdsearch/mdsearch/vault"
 )
@@ -63,7 +64,7 @@ func (e *Engine) Status(ctx context.Context) (_ *mdsearch.Status, err error) {
 	s.SizeBytes = e.st.SizeBytes()
 	s.Notice = e.statusNotice(model)
 	if s.Notice == "" && s.Vectors < s.Windows {
-		s.Notice = e.pendingNotice(ctx, fmt.Sprintf("%d of %d windows have vectors", s.Vectors, s.Windows), true)
+		s.Notice = e.pendingNotice(ctx, fmt.Sprintf("%d of %s %s vectors", s.Vectors, plural.Count(s.Windows, "window", "windows"), plural.Noun(s.Vectors, "has", "have")), true)
 	}
 	return s, nil
 }

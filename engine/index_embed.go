@@ -8,6 +8,7 @@ import (
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/embed"
+	"github.com/mdsearch/mdsearch/internal/plural"
 	"github.com/mdsearch/mdsearch/store"
 )
 
@@ -64,9 +65,9 @@ func (r *run) modelChange(windows int) error {
 	if err != nil || had == "" || had == r.e.emb.ModelID() {
 		return err
 	}
-	addNotice(&r.stats.Notice, fmt.Sprintf("the embedding model changed from %s to %s: %d windows are embedded "+
+	addNotice(&r.stats.Notice, fmt.Sprintf("the embedding model changed from %s to %s: %s embedded "+
 		"with it, and the vectors of %s deleted once all are (index with the settings it was built with to keep them)",
-		had, r.e.emb.ModelID(), windows, had))
+		had, r.e.emb.ModelID(), plural.Count(windows, "window is", "windows are"), had))
 	return nil
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/embed"
+	"github.com/mdsearch/mdsearch/internal/plural"
 	"github.com/mdsearch/mdsearch/internal/swar"
 	"github.com/mdsearch/mdsearch/store"
 )
@@ -178,10 +179,7 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 		addNotice(&resp.Notice, m)
 	}
 	if dropped > 0 {
-		more := "1 more result"
-		if dropped > 1 {
-			more = fmt.Sprintf("%d more results", dropped)
-		}
+		more := plural.Count(dropped, "more result", "more results")
 		addNotice(&resp.Notice, fmt.Sprintf("%s did not fit max_tokens %d; raise it to see them", more, req.MaxTokens))
 	}
 	// Counted whether or not one was asked for: a path another

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/internal/plural"
 	"github.com/mdsearch/mdsearch/internal/wordcount"
 	"github.com/mdsearch/mdsearch/sections"
 	"github.com/mdsearch/mdsearch/store"
@@ -492,10 +493,7 @@ func readHint(r mdsearch.Result, why string, from, to int) string {
 	if strings.ContainsAny(note, " ,") && !strings.Contains(note, `"`) { // one argument, whole
 		note = `"` + note + `"` // read strips them
 	}
-	more := fmt.Sprintf("%d more lines", to-from+1)
-	if to == from {
-		more = "1 more line"
-	}
+	more := plural.Count(to-from+1, "more line", "more lines")
 	return fmt.Sprintf("%s, %s: read %s, lines %d-%d", why, more, note, from, to)
 }
 

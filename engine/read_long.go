@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/internal/plural"
 	"github.com/mdsearch/mdsearch/internal/wordcount"
 	"github.com/mdsearch/mdsearch/sections"
 )
@@ -93,7 +94,7 @@ func preview(resp *mdsearch.ReadResponse, n *note, s span) {
 		// The next line is long: its first words, or bytes, as lines
 		// cannot split it.
 		cut := wordcount.End(src[end:to], limit-took)
-		how := fmt.Sprintf("%d words", limit-took)
+		how := plural.Count(limit-took, "word", "words")
 		if room := previewBytes - (end - from); cut > room {
 			cut, how = runeStart(src[end:to], room), fmt.Sprintf("%d KB", (end-from+room)>>10)
 		}

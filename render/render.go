@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/internal/plural"
 	"github.com/mdsearch/mdsearch/sections"
 )
 
@@ -88,7 +89,7 @@ func Footer(r mdsearch.Result) string {
 	default:
 		fmt.Fprintf(&b, " · part %d/%d", r.Part, r.Parts)
 	}
-	fmt.Fprintf(&b, " · lines %d–%d · page %d words", r.StartLine, r.EndLine, r.PageWordCount)
+	fmt.Fprintf(&b, " · lines %d–%d · page %s", r.StartLine, r.EndLine, plural.Count(r.PageWordCount, "word", "words"))
 	if r.Truncated {
 		fmt.Fprintf(&b, " · %s", r.ReadHint)
 	}
@@ -258,7 +259,7 @@ func Read(w io.Writer, r *mdsearch.ReadResponse) error {
 			if !strings.HasSuffix(r.Content, "\n") {
 				b.WriteByte('\n')
 			}
-			fmt.Fprintf(&b, "— lines %d–%d · about %d tokens\n", r.StartLine, r.EndLine, r.Tokens)
+			fmt.Fprintf(&b, "— lines %d–%d · about %s\n", r.StartLine, r.EndLine, tokens(r.Tokens))
 		}
 		_, err := io.WriteString(w, b.String())
 		return err
@@ -281,7 +282,7 @@ func Outline(w io.Writer, o *mdsearch.Outline) error {
 	if o.Title != "" {
 		fmt.Fprintf(&b, " — %s", o.Title)
 	}
-	fmt.Fprintf(&b, " (%d words, ~%d tokens to read whole)\n", o.WordCount, o.Tokens)
+	fmt.Fprintf(&b, " (%s, ~%s to read whole)\n", words(o.WordCount), tokens(o.Tokens))
 	if len(o.Sections) == 0 || len(o.Sections) == 1 && o.Sections[0].Level == 0 {
 		b.WriteString("(no headings)\n")
 	}
@@ -293,8 +294,8 @@ func Outline(w io.Writer, o *mdsearch.Outline) error {
 	}
 	for _, s := range o.Sections {
 		if s.Level == 0 {
-			fmt.Fprintf(&b, "- (text before the first heading) — section %q · %d words (~%d tokens) · lines %d–%d\n",
-				s.Section, s.WordCount, s.Tokens, s.StartLine, s.EndLine)
+			fmt.Fprintf(&b, "- (text before the first heading) — section %q · %s (~%s) · lines %d–%d\n",
+				s.Section, words(s.WordCount), tokens(s.Tokens), s.StartLine, s.EndLine)
 			continue
 		}
 		indent := strings.Repeat("  ", max(s.Level-top, 0))
@@ -306,13 +307,19 @@ func Outline(w io.Writer, o *mdsearch.Outline) error {
 		if name != s.Heading {
 			read = fmt.Sprintf(" — section %q", name)
 		}
-		fmt.Fprintf(&b, "%s- %s %s%s · %d words (~%d tokens) · lines %d–%d\n",
+		fmt.Fprintf(&b, "%s- %s %s%s · %s (~%s) · lines %d–%d\n",
 			indent, strings.Repeat("#", s.Level), s.Heading, read,
-			s.WordCount, s.Tokens, s.StartLine, s.EndLine)
+			words(s.WordCount), tokens(s.Tokens), s.StartLine, s.EndLine)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
+
+// words is "1 word" or "n words".
+func words(n int) string { return plural.Count(n, "word", "words") }
+
+// tokens is "1 token" or "n tokens".
+func tokens(n int) string { return plural.Count(n, "token", "tokens") }
 
 // Terminal writes results for a person at a terminal: the header line,
 // the whole passage indented (or, with lines > 0, its first lines cut to

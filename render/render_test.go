@@ -163,9 +163,9 @@ func TestCollectionsNamed(t *testing.T) {
 		results []mdsearch.Result
 		want    []string
 	}{
-		{"two collections", []mdsearch.Result{a, b}, []string{"page 1 words · collection sv\n", "page 1 words · collection sv2\n"}},
+		{"two collections", []mdsearch.Result{a, b}, []string{"page 1 word · collection sv\n", "page 1 word · collection sv2\n"}},
 		{"one collection", []mdsearch.Result{a, a}, nil},
-		{"one result of two collections searched", []mdsearch.Result{a}, []string{"page 1 words · collection sv\n"}},
+		{"one result of two collections searched", []mdsearch.Result{a}, []string{"page 1 word · collection sv\n"}},
 	} {
 		resp := &mdsearch.SearchResponse{Query: "zebra", Results: tt.results}
 		if len(tt.results) == 1 {
@@ -281,5 +281,30 @@ func TestReadsAs(t *testing.T) {
 		if got := readsAs(tt.r); got != tt.want {
 			t.Errorf("%s: readsAs = %q, want %q", tt.name, got, tt.want)
 		}
+	}
+}
+
+// TestCountsOfOne: a count of one takes the singular, wherever words,
+// tokens and the like are counted.
+func TestCountsOfOne(t *testing.T) {
+	var b strings.Builder
+	o := &mdsearch.Outline{Path: "a.md", WordCount: 1, Tokens: 1, Sections: []mdsearch.OutlineEntry{
+		{Level: 0, Section: "/", WordCount: 1, Tokens: 1, StartLine: 1, EndLine: 1},
+		{Level: 1, Heading: "A", Section: "A", WordCount: 1, Tokens: 1, StartLine: 2, EndLine: 2}}}
+	if err := Outline(&b, o); err != nil {
+		t.Fatal(err)
+	}
+	if err := Read(&b, &mdsearch.ReadResponse{Path: "a.md", Content: "x\n", StartLine: 1, EndLine: 1, Tokens: 1}); err != nil {
+		t.Fatal(err)
+	}
+	b.WriteString(Footer(mdsearch.Result{TotalChunks: 1, StartLine: 1, EndLine: 1, PageWordCount: 1}))
+	got := b.String()
+	for _, want := range []string{"(1 word, ~1 token to read whole)", "· 1 word (~1 token) ·", "about 1 token\n", "page 1 word"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("no %q in %q", want, got)
+		}
+	}
+	if strings.Contains(got, "1 words") || strings.Contains(got, "1 tokens") {
+		t.Errorf("a plural of one in %q", got)
 	}
 }

@@ -123,7 +123,7 @@ async function runSearch() {
     results = resp.results;
     shownKey = key;
     renderResults(q);
-    const summary = resp.total === 1 ? "1 result" : resp.total + " results";
+    const summary = count(resp.total, "result", "results");
     setStatus(summary + " · " + resp.mode + " · " + Math.round(resp.took_ms) + " ms" +
       (resp.notice ? " · " + resp.notice : ""));
     if (resp.suggestion) offerSuggestion(resp.suggestion);
@@ -171,7 +171,7 @@ function renderResults(query) {
     meta.className = "meta";
     meta.textContent = "lines " + r.start_line + "–" + r.end_line +
       " · chunk " + (r.chunk_index + 1) + "/" + r.total_chunks +
-      " · page " + r.page_word_count + " words" + (r.collection ? " · " + r.collection : "");
+      " · page " + count(r.page_word_count, "word", "words") + (r.collection ? " · " + r.collection : "");
 
     li.append(head, text, meta);
     li.addEventListener("click", (e) => {
@@ -221,6 +221,11 @@ function resultHref(r) {
   const q = el.q.value.trim();
   if (q) p.set("q", q);
   return "#/note?" + p.toString();
+}
+
+// count is "1 word" or "n words", as the CLI writes counts.
+function count(n, one, many) {
+  return n + " " + (n === 1 ? one : many);
 }
 
 function span(cls, text) {
@@ -274,7 +279,7 @@ async function showReader(params) {
     if (seq !== readerSeq) return;
     el.title.replaceChildren(span("path", note.path));
     if (note.title && note.title !== note.path) el.title.append(span("sep", " · "), span("crumb", note.title));
-    el.meta.textContent = note.word_count + " words · " + note.end_line + " lines" +
+    el.meta.textContent = count(note.word_count, "word", "words") + " · " + count(note.end_line, "line", "lines") +
       (note.collection ? " · " + note.collection : "");
     // Server-rendered by goldmark with raw HTML omitted and unsafe links
     // dropped; the page's CSP forbids inline scripts besides.
