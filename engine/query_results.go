@@ -253,7 +253,9 @@ func groupResult(g *group, rows map[int64]*store.ChunkRow) (mdsearch.Result, []s
 			texts = append(texts, strings.Repeat("\n", max(1, r.StartLine-res.EndLine)))
 		}
 		res.EndLine = r.EndLine
-		texts = append(texts, r.Text)
+		// A CRLF note's passage reads as any other's: '\n' alone ends its
+		// lines, so results read alike in JSON, REST and MCP.
+		texts = append(texts, strings.ReplaceAll(r.Text, "\r\n", "\n"))
 	}
 	if len(texts) == 0 {
 		return res, nil, false

@@ -98,10 +98,14 @@ func LooksBinary(src []byte) bool {
 }
 
 // Text returns Src[start:end] for display: each byte of invalid UTF-8
-// shown as U+FFFD and a lone CR as LF, nothing else changed.
-// Out-of-range bounds are clamped.
+// shown as U+FFFD and a lone CR as LF, nothing else changed, but that a
+// byte-order mark is no text: a range from the file's start begins past
+// it (on the same line 1). Out-of-range bounds are clamped.
 func (d *Document) Text(start, end int) string {
 	src := d.Shown()
+	if start < len(bom) && bytes.HasPrefix(src, bom) {
+		start = len(bom)
+	}
 	start = max(0, min(start, len(src)))
 	end = max(start, min(end, len(src)))
 	return display(src[start:end])
