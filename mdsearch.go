@@ -359,15 +359,19 @@ type IndexStats struct {
 
 // CollectionStatus describes one indexed collection.
 type CollectionStatus struct {
-	Name      string `json:"name"`
-	Root      string `json:"root"`
-	Files     int    `json:"files"`
-	Chunks    int    `json:"chunks"`  // passages
-	Windows   int    `json:"windows"` // the texts the model embeds
-	Vectors   int    `json:"vectors"` // windows with a vector of the current model
-	Stale     int    `json:"stale"`   // files changed, added or deleted on disk since indexing
-	IndexedAt string `json:"indexed_at"`
-	Profile   string `json:"profile"` // where its notes are cut (IndexRequest.Profile)
+	Name    string `json:"name"`
+	Root    string `json:"root"`
+	Files   int    `json:"files"`
+	Chunks  int    `json:"chunks"`  // passages
+	Windows int    `json:"windows"` // the texts the model embeds
+	Vectors int    `json:"vectors"` // windows with a vector of the current model
+	Stale   int    `json:"stale"`   // files changed, added or deleted on disk since indexing
+	// RootMissing is set when Root is gone (moved, renamed, deleted): an
+	// index run cannot catch the collection up until it is indexed where
+	// its folder is now, under the same name, or dropped.
+	RootMissing bool   `json:"root_missing"`
+	IndexedAt   string `json:"indexed_at"`
+	Profile     string `json:"profile"` // where its notes are cut (IndexRequest.Profile)
 	// Warnings are what was odd about the notes when they were last read
 	// (bad frontmatter, an unclosed fence, …), by path, as the index run
 	// that read them reported.

@@ -348,6 +348,37 @@ func TestStatusStaleLine(t *testing.T) {
 	}
 }
 
+// A collection whose folder is gone is flagged with the fix an index run
+// gives, not counted among the stale notes a plain index run catches up.
+func TestStatusRootMissing(t *testing.T) {
+	noModel(t)
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "personal", "a.md"), "# A\n\ntext\n")
+	index := filepath.Join(t.TempDir(), "index.db")
+	if code, _, errOut := run(t, index, "index", filepath.Join(dir, "personal")); code != 0 {
+		t.Fatalf("index: %d %s", code, errOut)
+	}
+	if err := os.Rename(filepath.Join(dir, "personal"), filepath.Join(dir, "personal2")); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := run(t, index, "status")
+	if code != 0 || strings.Contains(out, "`mdsearch index` catches up") ||
+		!strings.Contains(out, `the folder of collection "personal" is gone`) ||
+		!strings.Contains(out, "`mdsearch index DIR --name personal`") || !strings.Contains(out, "`mdsearch drop personal`") {
+		t.Errorf("status: %d\n%s", code, out)
+	}
+	code, out, _ = run(t, index, "status", "--json")
+	var st struct {
+		Collections []struct {
+			RootMissing *bool `json:"root_missing"`
+		} `json:"collections"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &st) != nil || len(st.Collections) != 1 ||
+		st.Collections[0].RootMissing == nil || !*st.Collections[0].RootMissing {
+		t.Errorf("status --json: %d %s", code, out)
+	}
+}
+
 // status lists what was odd about notes when they were read, which an
 // index run prints only once.
 func TestStatusWarnings(t *testing.T) {

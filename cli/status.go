@@ -14,6 +14,7 @@ import (
 	"github.com/mdsearch/mdsearch/assets"
 	"github.com/mdsearch/mdsearch/embed/provider"
 	"github.com/mdsearch/mdsearch/embed/sentenceencoder"
+	"github.com/mdsearch/mdsearch/engine"
 	"github.com/mdsearch/mdsearch/internal/plural"
 )
 
@@ -59,7 +60,7 @@ func runStatus(ctx context.Context, env *Env, args []string) error {
 		rows := [][]string{{"COLLECTION", "FILES", "PASSAGES", "WINDOWS", "VECTORS", "STALE", "PROFILE", "INDEXED", "ROOT"}}
 		for _, c := range s.Collections {
 			rows = append(rows, []string{c.Name, fmt.Sprint(c.Files), fmt.Sprint(c.Chunks), fmt.Sprint(c.Windows),
-				fmt.Sprint(c.Vectors), fmt.Sprint(c.Stale), c.Profile, c.IndexedAt, c.Root})
+				fmt.Sprint(c.Vectors), fmt.Sprint(c.Stale), c.Profile, c.IndexedAt, rootCell(c)})
 		}
 		if len(s.Collections) > 1 {
 			rows = append(rows, []string{"total", fmt.Sprint(s.Files), fmt.Sprint(s.Chunks), fmt.Sprint(s.Windows),
@@ -68,10 +69,7 @@ func runStatus(ctx context.Context, env *Env, args []string) error {
 		fmt.Fprintln(env.Stdout)
 		printTable(env.Stdout, rows)
 		printStatusWarnings(env, s.Collections)
-		if s.Stale > 0 { // it counts new and deleted files too, so it may exceed FILES
-			fmt.Fprintf(env.Stdout, "\nstale: %d %s added, changed or deleted on disk since indexed; `mdsearch index` catches up "+
-				"(a running watch, serve or mcp does so as files are saved)\n", s.Stale, plural.Noun(s.Stale, "file", "files"))
-		}
+		printStale(env, s.Collections)
 	}
 	if p := s.Indexing; p != nil {
 		v := snapshotView(*p)
@@ -82,6 +80,28 @@ func runStatus(ctx context.Context, env *Env, args []string) error {
 	}
 	printNotice(env, s.Notice)
 	return nil
+}
+
+// printStale says which collections an index run catches up, and which
+// it cannot, their folder being gone. The stale count takes in new and
+// deleted files too, so it may exceed FILES.
+func printStale(env *Env, colls []mdsearch.CollectionStatus) {
+	stale := 0
+	var gone []string
+	for _, c := range colls {
+		if c.RootMissing {
+			gone = append(gone, engine.FolderGoneHint(c.Name))
+		} else {
+			stale += c.Stale
+		}
+	}
+	if stale > 0 {
+		fmt.Fprintf(env.Stdout, "\nstale: %d %s added, changed or deleted on disk since indexed; `mdsearch index` catches up "+
+			"(a running watch, serve or mcp does so as files are saved)\n", stale, plural.Noun(stale, "file", "files"))
+	}
+	for _, g := range gone {
+		fmt.Fprintf(screen(env.Stdout), "\nmissing: %s\n", g) // names may hold escapes
+	}
 }
 
 // printStatusWarnings lists what was odd about the notes when they were
@@ -110,6 +130,14 @@ func printStatusWarnings(env *Env, colls []mdsearch.CollectionStatus) {
 	if len(all) > most {
 		fmt.Fprintf(env.Stdout, "  … and %d more (--json lists them all)\n", len(all)-most)
 	}
+}
+
+// rootCell is a collection's folder as the ROOT column shows it.
+func rootCell(c mdsearch.CollectionStatus) string {
+	if c.RootMissing {
+		return c.Root + " (missing)"
+	}
+	return c.Root
 }
 
 func humanBytes(n int64) string {

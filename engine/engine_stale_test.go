@@ -347,3 +347,26 @@ func TestAliasesSearchable(t *testing.T) {
 		}
 	}
 }
+
+// A collection whose folder is gone is flagged, not only counted stale:
+// a plain index run cannot catch it up.
+func TestStatusRootMissing(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "personal/a.md", "# A\n\ntext\n")
+	write(t, dir, "work/b.md", "# B\n\ntext\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, filepath.Join(dir, "personal"), "personal")
+	index(t, e, filepath.Join(dir, "work"), "work")
+	if err := os.Rename(filepath.Join(dir, "personal"), filepath.Join(dir, "personal2")); err != nil {
+		t.Fatal(err)
+	}
+	s, err := e.Status(bg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range s.Collections {
+		if want := c.Name == "personal"; c.RootMissing != want {
+			t.Errorf("%s: root_missing %v, want %v", c.Name, c.RootMissing, want)
+		}
+	}
+}

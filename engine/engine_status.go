@@ -48,7 +48,7 @@ func (e *Engine) Status(ctx context.Context) (_ *mdsearch.Status, err error) {
 		if !c.IndexedAt.IsZero() {
 			st.IndexedAt = c.IndexedAt.UTC().Format(time.RFC3339)
 		}
-		if st.Stale, err = e.stale(ctx, c.ID, c.Name, c.Root); err != nil {
+		if st.Stale, st.RootMissing, err = e.stale(ctx, c.ID, c.Name, c.Root); err != nil {
 			return nil, err
 		}
 		if st.Warnings, err = e.st.Warnings(ctx, c.ID); err != nil {
@@ -102,16 +102,16 @@ func (e *Engine) Unembedded(ctx context.Context) (_ int, err error) {
 	return n, nil
 }
 
-// stale counts notes added, changed or deleted on disk since indexing.
-// A vault folder that is gone (or cannot be listed) makes every note
-// stale. A file the index run would skip (over the size limit the
+// stale counts notes added, changed or deleted on disk since indexing,
+// and reports whether the collection's folder is gone. A vault folder
+// that is gone (or cannot be listed) makes every note stale. A file the index run would skip (over the size limit the
 // collection was indexed with, binary, unreadable) is not a note, so it is
 // never stale; nor is a note whose time changed but not its bytes, nor one
 // in a folder that cannot be listed (an index run keeps it as it was).
-func (e *Engine) stale(ctx context.Context, collID int64, name, root string) (int, error) {
+func (e *Engine) stale(ctx context.Context, collID int64, name, root string) (_ int, missing bool, _ error) {
 	docs, err := e.st.DocInfos(ctx, collID)
 	if err != nil {
-		return 0, err
+		return 0, false, err
 	}
 	v, err := e.vaultOf(ctx, name, root)
 	var l *vault.Listing
@@ -121,9 +121,9 @@ func (e *Engine) stale(ctx context.Context, collID int64, name, root string) (in
 	var gone *mdsearch.Error
 	switch {
 	case errors.As(err, &gone):
-		return len(docs), nil // the folder cannot be opened or listed
+		return len(docs), gone.Kind == mdsearch.KindNotFound, nil // the folder cannot be opened or listed
 	case err != nil:
-		return 0, err
+		return 0, false, err
 	}
 	n := 0
 	for _, f := range l.Files {
@@ -144,7 +144,7 @@ func (e *Engine) stale(ctx context.Context, collID int64, name, root string) (in
 			delete(docs, p) // an index run keeps it: not known to be gone
 		}
 	}
-	return n + len(docs), nil
+	return n + len(docs), false, nil
 }
 
 // maxSizeKey is the meta key of the size limit a collection was indexed

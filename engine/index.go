@@ -95,6 +95,13 @@ func (e *Engine) Refresh(ctx context.Context, collection string, paths []string)
 	return e.index(ctx, mdsearch.IndexRequest{Dir: c.Root, Name: c.Name}, true, paths, nil)
 }
 
+// FolderGoneHint says what to do about collection name whose folder is
+// gone, which no plain index run can catch up.
+func FolderGoneHint(name string) string {
+	return fmt.Sprintf("the folder of collection %q is gone: index it where it is now "+
+		"(`mdsearch index DIR --name %s`), or drop it (`mdsearch drop %s`)", name, name, name)
+}
+
 // index runs both phases. paths, when non-nil, limits the run to those
 // notes. With existing, the collection must still be in the index once the
 // run holds the lock: a collection dropped meanwhile is not made again.
@@ -110,8 +117,7 @@ func (e *Engine) index(ctx context.Context, req mdsearch.IndexRequest, existing 
 	v, err := vault.Open(dir, vault.Options{MaxFileSize: e.opts.MaxFileSize})
 	var me *mdsearch.Error
 	if existing && errors.As(err, &me) && me.Kind == mdsearch.KindNotFound && me.Hint == "" {
-		me.Hint = fmt.Sprintf("the folder of collection %q is gone: index it where it is now "+
-			"(`mdsearch index DIR --name %s`), or drop it (`mdsearch drop %s`)", name, name, name)
+		me.Hint = FolderGoneHint(name)
 	}
 	if err != nil {
 		return nil, err
