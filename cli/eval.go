@@ -85,10 +85,6 @@ func runEval(ctx context.Context, env *Env, args []string) error {
 		}
 	} else if opts.Queries, err = eval.LoadQueries(*queries); err != nil {
 		return err
-	} else {
-		for _, w := range opts.Queries.Warnings {
-			env.say("warning: %s", w)
-		}
 	}
 	for _, f := range offTopic {
 		qs, err := eval.LoadOffTopic(f)

@@ -8,8 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
-	"sort"
 	"strings"
 
 	"github.com/mdsearch/mdsearch"
@@ -88,10 +86,6 @@ func (q *Query) relevantPages() []string {
 type QuerySet struct {
 	File    string
 	Queries []Query
-	// Warnings name fields the format does not have ("file:line: ..."):
-	// ignored, but a misspelt "section_path" would silently make a
-	// section label a note label.
-	Warnings []string
 }
 
 // LoadQueries reads a query file (see the package doc for the format).
@@ -115,12 +109,12 @@ func ParseQueries(r io.Reader, name string) (*QuerySet, error) {
 		if len(raw) == 0 {
 			continue
 		}
+		if err := checkFields(raw); err != nil {
+			return nil, queryError(name, line, "%v", err)
+		}
 		q, err := parseQuery(raw)
 		if err != nil {
 			return nil, queryError(name, line, "%v", err)
-		}
-		for _, f := range unknownFields(raw) {
-			qs.Warnings = append(qs.Warnings, fmt.Sprintf("%s:%d: unknown field %q ignored", name, line, f))
 		}
 		q.Line = line
 		qs.Queries = append(qs.Queries, q)
@@ -132,39 +126,6 @@ func ParseQueries(r io.Reader, name string) (*QuerySet, error) {
 		return nil, mdsearch.Errorf(mdsearch.KindInvalid, "read queries", name, "", "no queries in the file")
 	}
 	return qs, nil
-}
-
-// queryFields and labelFields are the fields of the format.
-var (
-	queryFields = map[string]bool{"query": true, "relevant": true, "expected_path_contains": true, "difficulty": true, "exclude": true}
-	labelFields = map[string]bool{"path": true, "section_path": true}
-)
-
-// unknownFields lists the fields of a query line, and of its labels
-// ("relevant[].name"), that the format does not have.
-func unknownFields(raw []byte) []string {
-	var top map[string]json.RawMessage
-	if json.Unmarshal(raw, &top) != nil {
-		return nil
-	}
-	var out []string
-	for k := range top {
-		if !queryFields[k] {
-			out = append(out, k)
-		}
-	}
-	var labels []map[string]json.RawMessage
-	if json.Unmarshal(top["relevant"], &labels) == nil {
-		for _, l := range labels {
-			for k := range l {
-				if !labelFields[k] {
-					out = append(out, "relevant[]."+k)
-				}
-			}
-		}
-	}
-	sort.Strings(out)
-	return slices.Compact(out)
 }
 
 // parseQuery decodes and checks one line.

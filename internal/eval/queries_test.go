@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -16,7 +15,7 @@ func TestParseQueries(t *testing.T) {
 	in := `{"query": "What adaptations?", "relevant": [{"path": "V.md", "section_path": ["V", "Legacy", "Adaptations"]}]}
 
 {"query": " API versioning ", "expected_path_contains": "api-design", "difficulty": "easy"}
-{"query": "two labels", "relevant": [{"path": "a.md", "section_path": []}, {"path": "b/c.md", "section_path": ["C"]}], "difficulty": "hard", "note": "extra fields are ignored"}
+{"query": "two labels", "relevant": [{"path": "a.md", "section_path": []}, {"path": "b/c.md", "section_path": ["C"]}], "difficulty": "hard"}
 `
 	qs, err := ParseQueries(strings.NewReader(in), "q.jsonl")
 	if err != nil {
@@ -163,6 +162,9 @@ func TestResolveErrors(t *testing.T) {
 		{"escape", `{"query": "x", "relevant": [{"path": "../V.md"}]}`, "is not a note"},
 		{"no such section", `{"query": "x", "relevant": [{"path": "V.md", "section_path": ["V", "Plot"]}]}`, "no such section"},
 		{"no path matches", `{"query": "x", "expected_path_contains": "zzz"}`, `containing "zzz"`},
+		{"no such excluded note", `{"query": "x", "relevant": [{"path": "V.md"}], "exclude": "nope.md"}`, `"exclude": "nope.md" is not a note of the vault`},
+		{"labelled note excluded", `{"query": "x", "relevant": [{"path": "V.md", "section_path": ["V", "Legacy"]}], "exclude": "V.md"}`,
+			`"exclude": "V.md" is the note relevant[0] labels`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -178,18 +180,37 @@ func TestResolveErrors(t *testing.T) {
 	}
 }
 
-// TestParseQueriesUnknownFields: fields the format does not have are
-// ignored with a warning naming the line, so a misspelt "section_path"
-// (which would make a section label a note label) is seen.
+// TestParseQueriesUnknownFields: a field the format does not have is an
+// error naming the line and the field, with the field meant where it is
+// plain: a misspelt "section_path" would make a section label a note label.
 func TestParseQueriesUnknownFields(t *testing.T) {
-	in := `{"query": "a", "expected_path_contains": "x"}` + "\n" +
-		`{"query": "b", "id": 7, "relevant": [{"path": "a.md", "section": ["A"]}, {"path": "b.md", "section": ["B"]}]}` + "\n"
-	qs, err := ParseQueries(strings.NewReader(in), "q.jsonl")
-	if err != nil {
-		t.Fatal(err)
+	cases := []struct {
+		name, line string
+		want       []string
+	}{
+		{"extra field", `{"query": "b", "id": 7, "expected_path_contains": "x"}`,
+			[]string{`unknown field "id"`, "query, relevant, expected_path_contains, difficulty, exclude"}},
+		{"search's name for the section", `{"query": "restore", "relevant": [{"path": "a.md"}, {"path": "b.md", "section": "Restore Drill"}]}`,
+			[]string{`unknown field "relevant[1].section"`, `"section_path", a list: ["Restore Drill"] for a heading alone`}},
+		{"misspelt relevant", `{"query": "x", "relevent": [{"path": "a.md"}]}`,
+			[]string{`unknown field "relevent"`, `did you mean "relevant"?`}},
+		{"misspelt section_path", `{"query": "x", "relevant": [{"path": "a.md", "section_pth": ["A"]}]}`,
+			[]string{`unknown field "relevant[0].section_pth"`, `did you mean "section_path"?`}},
+		{"label field on the query", `{"query": "x", "path": "a.md", "expected_path_contains": "a"}`,
+			[]string{`unknown field "path"`, `"relevant"`}},
 	}
-	want := []string{`q.jsonl:2: unknown field "id" ignored`, `q.jsonl:2: unknown field "relevant[].section" ignored`}
-	if !reflect.DeepEqual(qs.Warnings, want) {
-		t.Errorf("warnings %q, want %q", qs.Warnings, want)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			in := `{"query": "a", "expected_path_contains": "x"}` + "\n" + c.line + "\n"
+			_, err := ParseQueries(strings.NewReader(in), "q.jsonl")
+			if err == nil {
+				t.Fatal("want an error")
+			}
+			for _, w := range append(c.want, "q.jsonl:2") {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q should say %q", err, w)
+				}
+			}
+		})
 	}
 }

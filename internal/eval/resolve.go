@@ -30,10 +30,31 @@ func (qs *QuerySet) Resolve(ctx context.Context, dir string) error {
 		if q.PathContains != "" && !anyContains(notes, q.PathContains) {
 			return queryError(qs.File, q.Line, "no note in %s has a path containing %q", dir, q.PathContains)
 		}
+		if err := qs.checkExclude(notes, q); err != nil {
+			return err
+		}
 		for li := range q.Relevant {
 			if err := qs.resolveLabel(v, notes, docs, q, &q.Relevant[li]); err != nil {
 				return err
 			}
+		}
+	}
+	return nil
+}
+
+// checkExclude refuses an excluded note the vault lacks, which drops
+// nothing, and one a label names, whose results are dropped: the query
+// could never find it.
+func (qs *QuerySet) checkExclude(notes map[string]bool, q *Query) error {
+	if q.Exclude == "" {
+		return nil
+	}
+	if !notes[q.Exclude] {
+		return queryError(qs.File, q.Line, `"exclude": %q is not a note of the vault`, q.Exclude)
+	}
+	for i, l := range q.Relevant {
+		if l.Path == q.Exclude {
+			return queryError(qs.File, q.Line, `"exclude": %q is the note relevant[%d] labels: its results are dropped, so the query could never find it`, q.Exclude, i)
 		}
 	}
 	return nil
