@@ -105,7 +105,7 @@ func ParseQueries(r io.Reader, name string) (*QuerySet, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64*1024), 4<<20)
 	for line := 1; sc.Scan(); line++ {
-		raw := bytes.TrimSpace(sc.Bytes())
+		raw := bytes.TrimSpace(withoutBOM(line, sc.Bytes()))
 		if len(raw) == 0 {
 			continue
 		}
@@ -158,6 +158,15 @@ func parseQuery(raw []byte) (Query, error) {
 		}
 	}
 	return q, nil
+}
+
+// withoutBOM drops the byte order mark an editor may save at the start
+// of a file (line 1), which is no part of its text.
+func withoutBOM(line int, b []byte) []byte {
+	if line == 1 {
+		return bytes.TrimPrefix(b, []byte("\ufeff"))
+	}
+	return b
 }
 
 func queryError(file string, line int, format string, args ...any) error {

@@ -48,6 +48,14 @@ func TestParseQueries(t *testing.T) {
 	}
 }
 
+// A query file saved with a byte order mark reads as one without.
+func TestParseQueriesBOM(t *testing.T) {
+	qs, err := ParseQueries(strings.NewReader("\ufeff"+`{"query": "a", "expected_path_contains": "x"}`+"\n"), "q.jsonl")
+	if err != nil || len(qs.Queries) != 1 || qs.Queries[0].Text != "a" {
+		t.Fatalf("got %+v, %v", qs, err)
+	}
+}
+
 func TestParseQueriesErrors(t *testing.T) {
 	good := `{"query": "ok", "expected_path_contains": "x"}` + "\n"
 	cases := []struct {

@@ -113,7 +113,7 @@ func LoadOffTopic(path string) ([]string, error) {
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 1<<20)
 	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
+		line := strings.TrimSpace(string(withoutBOM(n, sc.Bytes())))
 		switch {
 		case line == "" || strings.HasPrefix(line, "#"):
 			continue

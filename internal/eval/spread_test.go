@@ -40,6 +40,12 @@ func TestLoadOffTopic(t *testing.T) {
 	if err != nil || !slices.Equal(got, []string{"best hiking boots", "a set's line", "padded"}) {
 		t.Errorf("got %q, %v", got, err)
 	}
+	// A file saved with a byte order mark reads as one without.
+	for _, text := range []string{"\ufeffbest hiking boots\n", "\ufeff{\"query\": \"best hiking boots\"}\n"} {
+		if got, err := LoadOffTopic(write("bom.txt", text)); err != nil || !slices.Equal(got, []string{"best hiking boots"}) {
+			t.Errorf("with a BOM, %q: got %q, %v", text, got, err)
+		}
+	}
 	if _, err := LoadOffTopic(write("bad.jsonl", "ok\n{\"q\": 1}\n")); err == nil || !strings.Contains(err.Error(), "bad.jsonl:2") {
 		t.Errorf("a JSON line without a query: %v, want an error naming bad.jsonl:2", err)
 	}
