@@ -299,10 +299,11 @@ func newFlags(env *Env, name, args string, about ...string) *flag.FlagSet {
 // package's own message and usage dump are silenced so Main reports it in
 // the one style.
 func parse(fs *flag.FlagSet, args []string) ([]string, error) {
+	counted := countSets(fs)
 	usage, out := fs.Usage, fs.Output()
 	fs.Usage = func() {}
 	fs.SetOutput(io.Discard)
-	restore := func() { fs.Usage = usage; fs.SetOutput(out) }
+	restore := func() { fs.Usage = usage; fs.SetOutput(out); uncount(fs) }
 	defer restore()
 	var pos []string
 	for {
@@ -316,15 +317,70 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 		}
 		rest := fs.Args()
 		if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
-			return append(pos, rest...), nil // after "--" nothing is a flag
+			return append(pos, rest...), givenOnce(counted) // after "--" nothing is a flag
 		}
 		args = rest
 		if len(args) == 0 {
-			return pos, nil
+			return pos, givenOnce(counted)
 		}
 		pos = append(pos, args[0])
 		args = args[1:]
 	}
+}
+
+// once counts the times a flag that takes one value is set: the flag
+// package keeps the last and says nothing, so "--collection a
+// --collection b" would search b alone.
+type once struct {
+	flag.Value
+	name string
+	sets int
+}
+
+func (o *once) Set(v string) error { o.sets++; return o.Value.Set(v) }
+
+// IsBoolFlag keeps a boolean flag one that needs no value.
+func (o *once) IsBoolFlag() bool {
+	b, ok := o.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
+}
+
+// countSets wraps every flag of fs but the repeatable ones (listFlag) in
+// a once for the parse; uncount takes the wrappers off again, so the
+// usage names each flag's type and default as the flag package does.
+func countSets(fs *flag.FlagSet) []*once {
+	var out []*once
+	fs.VisitAll(func(f *flag.Flag) {
+		if _, ok := f.Value.(*listFlag); !ok {
+			o := &once{Value: f.Value, name: f.Name}
+			f.Value = o
+			out = append(out, o)
+		}
+	})
+	return out
+}
+
+func uncount(fs *flag.FlagSet) {
+	fs.VisitAll(func(f *flag.Flag) {
+		if o, ok := f.Value.(*once); ok {
+			f.Value = o.Value
+		}
+	})
+}
+
+// givenOnce refuses a flag given more than once, as the REST API refuses
+// a repeated parameter.
+func givenOnce(counted []*once) error {
+	for _, o := range counted {
+		if o.sets > 1 {
+			dash := "--"
+			if len(o.name) == 1 {
+				dash = "-"
+			}
+			return usagef("%s%s is given %d times; give it once", dash, o.name, o.sets)
+		}
+	}
+	return nil
 }
 
 // parseArgs parses flags like parse and checks the count of positional

@@ -38,6 +38,10 @@ func TestErrorPrefix(t *testing.T) {
 		{[]string{"search", "-n", "x", "q"}, 2, `mdsearch: search: invalid value "x" for flag -n: parse error`},
 		{[]string{"search", "q", "--index", missing}, 1, "mdsearch: search: open index " + missing + ": no index here"},
 		{[]string{"search", "q", "-n", "0", "--index", missing}, 2, "mdsearch: search: n is 0: use 1-50 (default 5)"},
+		{[]string{"search", "q", "--collection", "a", "--collection", "b", "--index", missing}, 2, "mdsearch: search: --collection is given 2 times; give it once"},
+		{[]string{"search", "-n", "3", "q", "-n", "4", "--index", missing}, 2, "mdsearch: search: -n is given 2 times; give it once"},
+		{[]string{"search", "q", "--json", "--json=false", "--index", missing}, 2, "mdsearch: search: --json is given 2 times; give it once"},
+		{[]string{"search", "q", "--tag", "a", "--tag", "b", "--index", missing}, 1, "mdsearch: search: open index"}, // repeatable
 		{[]string{"read", "--index", missing}, 2, "mdsearch: read: give one PATH"},
 		{[]string{"read", "a.md", "b.md"}, 2, `mdsearch: read: unexpected argument "b.md"`},
 		{[]string{"status", "extra"}, 2, `mdsearch: status: unexpected argument "extra"`},
