@@ -62,14 +62,14 @@ func runEval(ctx context.Context, env *Env, args []string) error {
 	}
 	// 0 means "default" to eval.Run; on the command line it is a mistake.
 	if opts.K < 1 || opts.K > mdsearch.MaxN {
-		return mdsearch.Errorf(mdsearch.KindInvalid, "", "", "", "k must be between 1 and %d, got %d", mdsearch.MaxN, opts.K)
+		return usagef("k is %d: use 1-%d (default %d)", opts.K, mdsearch.MaxN, mdsearch.DefaultN)
 	}
 	if err := mdsearch.CheckMaxPerPage(opts.MaxPerPage); err != nil {
-		return err // the search's own rule and wording
+		return requestError("eval", err) // the search's own rule and wording
 	}
 	if *weights != "" {
 		if opts.Tuning.Weights, err = eval.ParseWeights(*weights); err != nil {
-			return err
+			return usagef("%v", err)
 		}
 	}
 	chosen := len(configs) > 0 // else the defaults, which shrink to keyword ones without a model
@@ -77,6 +77,9 @@ func runEval(ctx context.Context, env *Env, args []string) error {
 		configs = genConfigs
 	}
 	if opts.Configs, err = eval.ParseConfigs(configs); err != nil {
+		return requestError("eval", err)
+	}
+	if err := checkNoEmbedder(fs, cfg, chosen, opts.Configs); err != nil {
 		return err
 	}
 	if gen.on {
@@ -177,5 +180,21 @@ func checkEvalFlags(fs *flag.FlagSet, generate, asJSON bool, tu eval.Tuning) err
 	case tu.BM25Half < 0:
 		return usagef("--bm25-half %v: use a positive number", tu.BM25Half)
 	}
-	return nil
+	return requestError("eval", tu.Check())
+}
+
+// checkNoEmbedder refuses configurations chosen by name that need vectors
+// when the embedder was set to none: no model failed to load, the command
+// line (or MDSEARCH_EMBEDDER) asked for two things at odds.
+func checkNoEmbedder(fs *flag.FlagSet, cfg provider.Config, chosen bool, cs []eval.Config) error {
+	need := eval.ModelConfigs(cs)
+	if !chosen || len(need) == 0 || !strings.EqualFold(cfg.Provider, provider.None) {
+		return nil
+	}
+	given := "--embedder none was given"
+	if !flagSet(fs, "embedder") {
+		given = "MDSEARCH_EMBEDDER is none"
+	}
+	return usagef("%s an embedding model (semantic and hybrid configurations do), and %s: "+
+		"choose an embedder, or keyword configurations only (bm25-sections, sections-keyword)", eval.NeedPhrase(need), given)
 }

@@ -41,8 +41,8 @@ func TestJSONErrors(t *testing.T) {
 		{[]string{"chunk", "../sample-vault/kitchen/Sourdough.md", "--profile", "bogus", "--json"}, 2, "usage", `unknown --profile "bogus"`},
 		// No file could be chunked: the error, not an empty list.
 		{[]string{"chunk", "no/such.md", "--json"}, 1, "not_found", "no/such.md"},
-		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--max-per-page", "9", "--json"}, 1, "invalid", "max_per_page is 9: use 1-5"},
-		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--k", "0", "--embedder", "none", "--config", "sections-keyword", "--json"}, 1, "invalid", "k must be between 1 and 50"},
+		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--max-per-page", "9", "--json"}, 2, "usage", "max_per_page is 9: use 1-5"},
+		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--k", "0", "--embedder", "none", "--config", "sections-keyword", "--json"}, 2, "usage", "k is 0: use 1-50 (default 5)"},
 		{[]string{"embed", "--json"}, 2, "usage", "TEXT"},
 		{[]string{"embed", "x", "--embedder", "none", "--json"}, 2, "usage", "no model to embed with"},
 		{[]string{"eval", "--vault", "../sample-vault", "--json"}, 2, "usage", "give --vault DIR and --queries FILE"},

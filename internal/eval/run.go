@@ -156,19 +156,20 @@ func (o *Options) fill() error {
 		}
 		o.Configs = cs
 	}
-	if o.Embedder == nil {
-		var need []string
-		for _, c := range o.Configs {
-			if c.Mode != mdsearch.ModeKeyword {
-				need = append(need, c.Name)
-			}
-		}
-		if len(need) > 0 {
-			return mdsearch.Errorf(mdsearch.KindUnavailable, "eval", "", "run `mdsearch setup`, or evaluate keyword configurations only",
-				"%s need an embedding model, and none is loaded", strings.Join(need, ", "))
-		}
+	if need := ModelConfigs(o.Configs); o.Embedder == nil && len(need) > 0 {
+		return mdsearch.Errorf(mdsearch.KindUnavailable, "eval", "", "run `mdsearch setup`, or evaluate keyword configurations only",
+			"%s an embedding model, and none is loaded", NeedPhrase(need))
 	}
 	return nil
+}
+
+// NeedPhrase is "a needs" for one configuration name, "a and b need" for
+// several.
+func NeedPhrase(names []string) string {
+	if len(names) == 1 {
+		return names[0] + " needs"
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1] + " need"
 }
 
 // byChunker groups configurations that can share an index, keeping the
@@ -245,13 +246,17 @@ type searcher interface {
 }
 
 // NeedsModel reports whether any of the configurations searches vectors.
-func NeedsModel(cs []Config) bool {
+func NeedsModel(cs []Config) bool { return len(ModelConfigs(cs)) > 0 }
+
+// ModelConfigs names the configurations of cs that need vectors.
+func ModelConfigs(cs []Config) []string {
+	var out []string
 	for _, c := range cs {
 		if c.Mode != mdsearch.ModeKeyword {
-			return true
+			out = append(out, c.Name)
 		}
 	}
-	return false
+	return out
 }
 
 // build indexes the vault with one chunker into a new index file. Without

@@ -126,7 +126,7 @@ func TestRunErrors(t *testing.T) {
 		opts Options
 		want string
 	}{
-		{"no model", Options{Vault: vault, Queries: qs, Configs: cs}, "paragraph need an embedding model"},
+		{"no model", Options{Vault: vault, Queries: qs, Configs: cs}, "paragraph needs an embedding model"},
 		{"bad k", Options{Vault: vault, Queries: qs, K: 51}, "k must be between 1 and 50"},
 		{"no queries", Options{Vault: vault}, "no queries"},
 		{"no vault", Options{Vault: filepath.Join(vault, "missing"), Queries: qs, Configs: cs[:1]}, "no such folder"},
