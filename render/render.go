@@ -33,7 +33,23 @@ func Percent(score float64) string {
 // (ReadPath): what reads the note.
 func Header(rank int, r mdsearch.Result) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d. **%s**", rank, cmp.Or(r.ReadPath, r.Path))
+	fmt.Fprintf(&b, "%d. **%s**%s (%s)", rank, cmp.Or(r.ReadPath, r.Path), sectionsShown(r), Percent(r.Score))
+	if r.Stale {
+		b.WriteString(" " + StaleMark)
+	}
+	return b.String()
+}
+
+// Place names a result as its header does, without rank, bold and score:
+// `recipes/bread.md > Sourdough + Starter Maintenance`.
+func Place(r mdsearch.Result) string {
+	return cmp.Or(r.ReadPath, r.Path) + sectionsShown(r)
+}
+
+// sectionsShown is what a header shows after the path: the section path,
+// and the sections merged in after a "+".
+func sectionsShown(r mdsearch.Result) string {
+	var b strings.Builder
 	if len(r.SectionPath) > 0 {
 		b.WriteString(" > ")
 		b.WriteString(strings.Join(shownPath(r.SectionPath), " > "))
@@ -48,10 +64,6 @@ func Header(rank int, r mdsearch.Result) string {
 	for _, p := range also {
 		b.WriteString(" + ")
 		b.WriteString(p)
-	}
-	fmt.Fprintf(&b, " (%s)", Percent(r.Score))
-	if r.Stale {
-		b.WriteString(" " + StaleMark)
 	}
 	return b.String()
 }

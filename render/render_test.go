@@ -33,6 +33,12 @@ func TestHeader(t *testing.T) {
 			if got := Header(1, tt.r); got != tt.want {
 				t.Errorf("Header = %q, want %q", got, tt.want)
 			}
+			// Place is the header without rank, bold and score.
+			place := strings.Replace(strings.TrimPrefix(tt.want, "1. **"), "**", "", 1)
+			place = place[:strings.LastIndex(place, " (")]
+			if got := Place(tt.r); got != place {
+				t.Errorf("Place = %q, want %q", got, place)
+			}
 		})
 	}
 }

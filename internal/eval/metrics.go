@@ -33,7 +33,7 @@ type Outcome struct {
 	Tokens      float64  `json:"tokens"`
 	TopScore    float64  `json:"top_score"` // the best result's score; 0 when none came back
 	LatencyMS   float64  `json:"latency_ms"`
-	Results     []string `json:"results,omitempty"`   // "path > A > B (lines 3-9)", when details are asked for
+	Results     []string `json:"results,omitempty"`   // "path > A > B + C (lines 3-9)", as search names them, when details are asked for
 	Suggested   bool     `json:"suggested,omitempty"` // the search suggested a respelling
 	below       []scored // the scores of the results after the first, each with whether it answers
 }

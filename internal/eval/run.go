@@ -11,6 +11,7 @@ import (
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/embed"
 	"github.com/mdsearch/mdsearch/engine"
+	"github.com/mdsearch/mdsearch/render"
 	"github.com/mdsearch/mdsearch/rescore"
 )
 
@@ -373,15 +374,12 @@ func dropExcluded(rs []mdsearch.Result, exclude string) []mdsearch.Result {
 	return out
 }
 
-// describe names results as "path > A > B (lines 3-9)".
+// describe names results as search's headers do, with their lines:
+// "path > A > B + C (lines 3-9)".
 func describe(rs []mdsearch.Result) []string {
 	out := make([]string, len(rs))
 	for i, r := range rs {
-		name := r.Path
-		if len(r.SectionPath) > 0 {
-			name += " > " + strings.Join(r.SectionPath, " > ")
-		}
-		out[i] = fmt.Sprintf("%s (lines %d-%d)", name, r.StartLine, r.EndLine)
+		out[i] = fmt.Sprintf("%s (lines %d-%d)", render.Place(r), r.StartLine, r.EndLine)
 	}
 	return out
 }

@@ -207,3 +207,12 @@ func TestRunUnreadableQuery(t *testing.T) {
 		t.Errorf("recall %.3f, want 1", r.RecallAtK)
 	}
 }
+
+// A result with stub sections merged in is named as search names it.
+func TestDescribe(t *testing.T) {
+	r := mdsearch.Result{Path: "homelab/Network.md", SectionPath: []string{"Network"}, StartLine: 1, EndLine: 13,
+		Sections: [][]string{{"Network"}, {"Network", "VLANs"}, {"Network", "DNS"}}}
+	if got, want := describe([]mdsearch.Result{r})[0], "homelab/Network.md > Network + VLANs + DNS (lines 1-13)"; got != want {
+		t.Errorf("describe = %q, want %q", got, want)
+	}
+}
