@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -121,9 +122,16 @@ func LoadOffTopic(path string) ([]string, error) {
 			var q struct {
 				Query string `json:"query"`
 			}
-			if err := json.Unmarshal([]byte(line), &q); err != nil || strings.TrimSpace(q.Query) == "" {
-				return nil, mdsearch.Errorf(mdsearch.KindInvalid, "eval", fmt.Sprintf("%s:%d", path, n), "",
-					"an off-topic JSON line needs a \"query\" string")
+			at := fmt.Sprintf("%s:%d", path, n)
+			if err := json.Unmarshal([]byte(line), &q); err != nil {
+				var te *json.UnmarshalTypeError
+				if errors.As(err, &te) && te.Field == "query" {
+					return nil, mdsearch.Errorf(mdsearch.KindInvalid, "eval", at, "", "an off-topic JSON line needs a \"query\" string, not a JSON %s", te.Value)
+				}
+				return nil, mdsearch.Errorf(mdsearch.KindInvalid, "eval", at, "", "not valid JSON: %v", err)
+			}
+			if strings.TrimSpace(q.Query) == "" {
+				return nil, mdsearch.Errorf(mdsearch.KindInvalid, "eval", at, "", "an off-topic JSON line needs a \"query\" string")
 			}
 			line = q.Query
 		}

@@ -49,6 +49,10 @@ func TestLoadOffTopic(t *testing.T) {
 	if _, err := LoadOffTopic(write("bad.jsonl", "ok\n{\"q\": 1}\n")); err == nil || !strings.Contains(err.Error(), "bad.jsonl:2") {
 		t.Errorf("a JSON line without a query: %v, want an error naming bad.jsonl:2", err)
 	}
+	if _, err := LoadOffTopic(write("broken.jsonl", "ok\n{\"query\": \"x\",\n")); err == nil ||
+		!strings.Contains(err.Error(), "broken.jsonl:2") || !strings.Contains(err.Error(), "not valid JSON: unexpected end of JSON input") {
+		t.Errorf("a broken JSON line: %v, want an error naming broken.jsonl:2 and the parse error", err)
+	}
 	if _, err := LoadOffTopic(filepath.Join(dir, "missing")); err == nil || !strings.Contains(err.Error(), "missing") {
 		t.Errorf("missing file: %v", err)
 	}
