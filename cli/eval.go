@@ -127,7 +127,7 @@ func runEval(ctx context.Context, env *Env, args []string) error {
 	if *asJSON {
 		return printJSON(env, rep)
 	}
-	return eval.WriteTable(env.Stdout, rep)
+	return eval.WriteTable(screen(env.Stdout), rep) // headings may hold escapes
 }
 
 // keywordConfigs keeps the keyword configurations of cs, or, when it has

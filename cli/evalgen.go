@@ -102,7 +102,7 @@ func (g *genFlags) report(env *Env, rep *eval.Report, asJSON, details bool) erro
 	if asJSON {
 		return printJSON(env, genReport{Generated: g.stats, ByStyle: rows, Report: rep})
 	}
-	if err := eval.WriteTable(env.Stdout, rep); err != nil {
+	if err := eval.WriteTable(screen(env.Stdout), rep); err != nil { // headings may hold escapes
 		return err
 	}
 	fmt.Fprintln(env.Stdout)

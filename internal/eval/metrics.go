@@ -36,6 +36,7 @@ type Outcome struct {
 	Results     []string `json:"results,omitempty"`   // "path > A > B + C (lines 3-9)", as search names them, when details are asked for
 	Suggested   bool     `json:"suggested,omitempty"` // the search suggested a respelling
 	below       []scored // the scores of the results after the first, each with whether it answers
+	first       string   // the first result, as describe names it
 }
 
 // Score judges the first k results of a query, and the first 3 for Hit@3.

@@ -55,6 +55,7 @@ func WriteTable(w io.Writer, r *Report) error {
 	if err := writeDifficulties(w, r); err != nil {
 		return err
 	}
+	writeMisses(w, r)
 	if err := writeSpreads(w, r); err != nil {
 		return err
 	}

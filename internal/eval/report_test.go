@@ -3,8 +3,10 @@ package eval
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -24,6 +26,10 @@ func goldenReport(labelled bool) *Report {
 		{Config: Config{Name: "sections-hybrid", Chunker: ChunkSections, Mode: "hybrid"},
 			Index:   IndexReport{Chunks: 469, TookMS: 16590, Embedded: 469},
 			Metrics: Metrics{Queries: 3, RecallAtK: 1, MRR: 1, Hit3: 1, SectionHit: 2.0 / 3, SpanHit: 2.0 / 3, Labelled: lab, Tokens: 437, P50MS: 9.9, P95MS: 16.1}},
+	}
+	if labelled {
+		r.Configs[1].misses = []miss{{line: 2, query: "how long did the last restore take?", wanted: "homelab/Backups.md > Backups > Restore Drill",
+			first: "homelab/Network.md > Network + VLANs (lines 1-13)"}}
 	}
 	if !labelled {
 		r.Configs[0].Hit3By = map[string]float64{"easy": 1, "hard": 0.5, "weird": 1}
@@ -66,5 +72,28 @@ func TestWriteTable(t *testing.T) {
 	}
 	if bytes.Contains(buf.Bytes(), []byte("no section paths")) {
 		t.Errorf("footnote without a row it explains:\n%s", buf.String())
+	}
+}
+
+// The text report lists the misses of each configuration, at most
+// mostMisses of them, with a count of the rest.
+func TestWriteMisses(t *testing.T) {
+	r := goldenReport(true)
+	r.Configs[1].Queries = 30
+	r.Configs[1].misses = nil
+	for i := range 25 {
+		r.Configs[1].misses = append(r.Configs[1].misses, miss{line: i + 1, query: fmt.Sprintf("q%d", i+1), wanted: "a.md"})
+	}
+	var buf bytes.Buffer
+	writeMisses(&buf, r)
+	out := buf.String()
+	for _, want := range []string{"missed by sections-hybrid: 25 of 30 queries found none of their notes in the first 5\n",
+		"- line 1 \"q1\": wanted a.md; no results\n", "- line 20 \"q20\"", "- … and 5 more (--json --details gives every query's outcome)\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("misses lack %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "q21") || strings.Contains(out, "whole-doc") {
+		t.Errorf("misses past the cap, or of a configuration without any:\n%s", out)
 	}
 }

@@ -71,6 +71,7 @@ type ConfigReport struct {
 	Scores   Spreads     `json:"top_scores"`
 	Calib    Calibration `json:"calibration"`
 	Outcomes []Outcome   `json:"outcomes,omitempty"`
+	misses   []miss      // for the text report
 	OffTopic []float64   `json:"off_topic_top_scores,omitempty"` // in the order given, with details
 	Typos    *Typos      `json:"typos,omitempty"`                // with Options.Typos
 }
@@ -230,6 +231,7 @@ func (o *Options) runChunker(ctx context.Context, cache *Cache, group []Config) 
 				return nil, err
 			}
 		}
+		row.misses = missesOf(o.Queries.Queries, outs)
 		if o.Details {
 			row.Outcomes, row.OffTopic = outs, off
 		}
@@ -339,6 +341,9 @@ func (o *Options) ask(ctx context.Context, e searcher, cache *Cache, c Config) (
 		out.LatencyMS, out.Suggested = lat, resp.Suggestion != ""
 		if o.Details {
 			out.Results = describe(kept[:min(o.K, len(kept))])
+		}
+		if len(kept) > 0 {
+			out.first = describe(kept[:1])[0]
 		}
 		outs = append(outs, out)
 	}

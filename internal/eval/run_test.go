@@ -80,6 +80,15 @@ func TestRunKeyword(t *testing.T) {
 	if para.Index.Chunks != 5 || para.Tokens <= sec.Tokens {
 		t.Errorf("paragraph: %d chunks, %.1f tokens/query (sections: %.1f)", para.Index.Chunks, para.Tokens, sec.Tokens)
 	}
+	// The text report names the query that missed, and what it wanted.
+	var table strings.Builder
+	if err := WriteTable(&table, rep); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(table.String(), "missed by sections-keyword: 1 of 4 queries found none of their notes in the first 5\n"+
+		`- line 4 "zeppelin quasar": wanted a note whose path contains "kitchen"; no results`) {
+		t.Errorf("misses:\n%s", table.String())
+	}
 	if len(log) != 4 || !strings.HasPrefix(log[0], "sections: indexed") || !strings.HasPrefix(log[1], "sections-keyword: recall@5 0.750") {
 		t.Errorf("log: %q", log)
 	}
