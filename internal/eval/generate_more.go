@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -155,19 +156,54 @@ func asQuestion(heading, title string) string {
 	case rescore.IsQuestion(h):
 		return h + "?"
 	case strings.HasSuffix(first, "ing"):
-		return "How does " + lowerFirst(h) + " work?"
+		return "How does " + lowerHeading(words) + " work?"
 	case len(words) <= 2 && title != "" && !strings.EqualFold(title, h):
-		return "What about " + lowerFirst(h) + " in " + title + "?"
+		return "What about " + lowerHeading(words) + " in " + title + "?"
 	}
-	return "What is " + lowerFirst(h) + "?"
+	return "What is " + lowerHeading(words) + "?"
 }
 
-func lowerFirst(s string) string {
-	r, size := utf8.DecodeRuneInString(s)
-	if next, _ := utf8.DecodeRuneInString(s[size:]); s == "" || unicode.IsUpper(next) {
-		return s // an acronym keeps its case
+// lowerHeading writes a heading's words as words inside a sentence. A
+// Title Case heading ("Restore Drill") loses every capital that Title
+// Case put there; a sentence-case one ("Working with Obsidian vaults")
+// only its first, so the names in it keep theirs. A word with another
+// capital than its first (DNS, VLANs, GitHub) keeps its case either way.
+func lowerHeading(words []string) string {
+	out := slices.Clone(words)
+	for i, w := range out {
+		if i == 0 || titleCase(words) {
+			out[i] = lowerWord(w)
+		}
 	}
-	return string(unicode.ToLower(r)) + s[size:]
+	return strings.Join(out, " ")
+}
+
+// titleCase reports whether every word of a heading that starts with a
+// letter, its common words ("of", "and") aside, starts with a capital,
+// and there are two such words at least: one alone says nothing of the
+// style.
+func titleCase(words []string) bool {
+	n := 0
+	for _, w := range words {
+		r, _ := utf8.DecodeRuneInString(w)
+		switch {
+		case !unicode.IsLetter(r) || commonWords[strings.ToLower(w)]:
+		case !unicode.IsUpper(r):
+			return false
+		default:
+			n++
+		}
+	}
+	return n >= 2
+}
+
+// lowerWord lowers w's first letter when the rest of it is lower case.
+func lowerWord(w string) string {
+	r, size := utf8.DecodeRuneInString(w)
+	if strings.ContainsFunc(w[size:], unicode.IsUpper) {
+		return w
+	}
+	return string(unicode.ToLower(r)) + w[size:]
 }
 
 // emitShort is emit for queries that may be shorter than a sentence.

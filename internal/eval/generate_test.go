@@ -214,3 +214,22 @@ func TestExcludedResults(t *testing.T) {
 		t.Errorf("dropExcluded without exclude: %+v", got)
 	}
 }
+
+// A heading asked as a question loses the capitals of Title Case, not
+// those of a name in a sentence-case heading, nor an acronym's.
+func TestAsQuestion(t *testing.T) {
+	for _, c := range []struct{ heading, title, want string }{
+		{"Restore Drill", "Backups", "What about restore drill in Backups?"},
+		{"Baking Day", "Sourdough", "How does baking day work?"},
+		{"Working with Obsidian vaults", "Sync", "How does working with Obsidian vaults work?"},
+		{"DNS", "Network", "What about DNS in Network?"},
+		{"VLANs and DNS", "Network", "What is VLANs and DNS?"},
+		{"GitHub Actions Setup", "CI", "What is GitHub actions setup?"},
+		{"Network", "Network", "What is network?"},
+		{"Why Rust?", "", "Why Rust?"},
+	} {
+		if got := asQuestion(c.heading, c.title); got != c.want {
+			t.Errorf("asQuestion(%q, %q) = %q, want %q", c.heading, c.title, got, c.want)
+		}
+	}
+}
