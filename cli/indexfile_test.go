@@ -127,10 +127,24 @@ func TestBadCollectionName(t *testing.T) {
 	if err := os.Mkdir(bad, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for _, args := range [][]string{{"index", bad}, {"index", "../sample-vault", "--name", "x/y"}} {
+	dash := filepath.Join(dir, "-notes")
+	if err := os.Mkdir(dash, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"index", bad}, `unusable collection name "a:b"`},
+		{[]string{"index", "../sample-vault", "--name", "x/y"}, `unusable collection name "x/y"`},
+		// "drop -x" would take it for a flag.
+		{[]string{"index", "../sample-vault", "--name", "-x"}, `unusable collection name "-x": it starts with '-', which commands would take for a flag`},
+		{[]string{"index", dash}, `unusable collection name "-notes": it starts with '-'`},
+	} {
+		args := c.args
 		index := filepath.Join(dir, "index.db")
 		code, _, stderr := run(t, index, args...)
-		if code != 1 || !strings.Contains(stderr, "unusable collection name") {
+		if code != 1 || !strings.Contains(stderr, c.want) {
 			t.Errorf("%v: exit %d, %q", args, code, stderr)
 		}
 		if left, _ := filepath.Glob(index + "*"); len(left) > 0 {

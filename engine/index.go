@@ -122,7 +122,12 @@ func (e *Engine) index(ctx context.Context, req mdsearch.IndexRequest, existing 
 	if err != nil {
 		return nil, err
 	}
-	if name, err = CollectionName(v.Root(), name); err != nil {
+	if existing {
+		err = checkName(name) // one named earlier, '-' and all, is kept up to date
+	} else {
+		name, err = CollectionName(v.Root(), name)
+	}
+	if err != nil {
 		return nil, err
 	}
 	if v, err = e.vaultOf(ctx, name, v.Root()); err != nil {
@@ -295,10 +300,15 @@ const metaPending = "embed_pending"
 
 // CollectionName is the collection a folder at root is indexed as: name,
 // or the folder's own name; an error when "collection:path" could not
-// express it.
+// express it, or when it starts with '-', which a command line would read
+// as a flag.
 func CollectionName(root, name string) (string, error) {
 	if name == "" {
 		name = filepath.Base(root)
+	}
+	if strings.HasPrefix(name, "-") {
+		return name, mdsearch.Errorf(mdsearch.KindInvalid, "index", name, "pass --name NAME, one that does not start with '-'",
+			"unusable collection name %q: it starts with '-', which commands would take for a flag (`mdsearch drop %s`)", name, name)
 	}
 	return name, checkName(name)
 }
