@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"strings"
 
@@ -35,6 +36,9 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	req.Query = strings.Join(pos, " ")
+	if err := refuseBlank(fs, "collection", "path-prefix", "mode"); err != nil {
+		return err
+	}
 	if req.Tag, req.Tags, err = mdsearch.SplitTags(tags); err != nil {
 		return requestError("search", err)
 	}
@@ -72,4 +76,16 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 		lines = 4
 	}
 	return render.Terminal(screen(env.Stdout), resp, width, lines)
+}
+
+// refuseBlank refuses the named flags given empty or blank: "--collection
+// ”" meant a collection, and reading it as absent would widen the search
+// unsaid (REST refuses collection= alike).
+func refuseBlank(fs *flag.FlagSet, names ...string) error {
+	for _, n := range names {
+		if f := fs.Lookup(n); f != nil && flagSet(fs, n) && strings.TrimSpace(f.Value.String()) == "" {
+			return usagef("--%s is empty: give a value, or leave --%s out", n, n)
+		}
+	}
+	return nil
 }
