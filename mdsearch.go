@@ -27,21 +27,26 @@ type Chunk struct {
 	// ReadSection is "#"+Anchor where SectionPath does not name the
 	// section for read (another section's path reads the same, or its
 	// heading is empty); "" where it does.
-	ReadSection  string         `json:"read_section,omitempty"`
-	HeadingLevel int            `json:"heading_level"`
-	StartLine    int            `json:"start_line"` // 1-based, inclusive, in the original file
-	EndLine      int            `json:"end_line"`
-	StartByte    int            `json:"start_byte"` // byte range in the original file
-	EndByte      int            `json:"end_byte"`
-	ChunkIndex   int            `json:"chunk_index"` // 0-based within the note
-	TotalChunks  int            `json:"total_chunks"`
-	Part         int            `json:"part"`  // 1-based part within its section
-	Parts        int            `json:"parts"` // parts the section was cut into
-	Text         string         `json:"text"`
-	WordCount    int            `json:"word_count"`
-	Tags         []string       `json:"tags"`
-	Frontmatter  map[string]any `json:"frontmatter"`
-	Sections     [][]string     `json:"sections,omitempty"` // every section path covered, its own first, when more than one
+	ReadSection  string   `json:"read_section,omitempty"`
+	HeadingLevel int      `json:"heading_level"`
+	StartLine    int      `json:"start_line"` // 1-based, inclusive, in the original file
+	EndLine      int      `json:"end_line"`
+	StartByte    int      `json:"start_byte"` // byte range in the original file
+	EndByte      int      `json:"end_byte"`
+	ChunkIndex   int      `json:"chunk_index"` // 0-based within the note
+	TotalChunks  int      `json:"total_chunks"`
+	Part         int      `json:"part"`  // 1-based part within its section
+	Parts        int      `json:"parts"` // parts the section was cut into
+	Text         string   `json:"text"`
+	WordCount    int      `json:"word_count"`
+	Tags         []string `json:"tags"` // the note's: frontmatter tags, then inline #tags
+	// PassageTags are the tags the keyword index finds the passage by: the
+	// note's frontmatter tags and the inline #tags written in Text, so a
+	// tag counts for the passage that holds it. Nil (a splitter that does
+	// not say) means Tags.
+	PassageTags []string       `json:"passage_tags,omitempty"`
+	Frontmatter map[string]any `json:"frontmatter"`
+	Sections    [][]string     `json:"sections,omitempty"` // every section path covered, its own first, when more than one
 	// ReadSections is, for each of Sections, the "#id" that reads it where
 	// its path does not, else ""; nil when every path reads its section.
 	ReadSections []string `json:"read_sections,omitempty"`

@@ -87,7 +87,10 @@ type Options struct {
 //	10: a heading keeps raw HTML that is text typed in angle brackets
 //	   ("<angle>", "MaybeRef<T>") as written (sections.Heading.Text); its
 //	   id stays that of its text without it.
-const Version = 10
+//	11: a passage carries PassageTags, the tags its keyword row holds: the
+//	   note's frontmatter tags and the inline #tags written in it, not
+//	   those written elsewhere in the note.
+const Version = 11
 
 // Defaults.
 const (
@@ -419,6 +422,7 @@ func (s *splitter) chunk(u *unit, start, end int) mdsearch.Chunk {
 		Part:         1,
 		Parts:        1,
 		Tags:         s.doc.Tags,
+		PassageTags:  s.doc.TagsIn(start, end),
 		Frontmatter:  s.fm,
 		Text:         s.doc.Text(start, end),
 	}

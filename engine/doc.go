@@ -48,7 +48,8 @@
 // a part of a long one); the model sees its windows.
 //
 // keyword: SQLite FTS5 bm25 over passage text, heading path, title (with
-// the file name) and tags (heading path and title weighted 2.5). Any input
+// the file name) and tags (the note's frontmatter tags and the inline
+// #tags written in the passage; heading path and title weighted 2.5). Any input
 // is turned into a valid query: every term is quoted, phrases in double
 // quotes are kept, and terms are ORed so bm25 ranks passages by how many
 // rare terms they share. In an index of fewer than 100 rows, bm25

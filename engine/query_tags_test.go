@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -140,5 +141,33 @@ func TestOperators(t *testing.T) {
 	resp = search(t, e, mdsearch.SearchRequest{Query: "path:nowhere hedgehog"})
 	if len(resp.Results) != 0 || !strings.Contains(resp.Notice, `path has "nowhere"`) {
 		t.Errorf("path:nowhere: %q\n%s", resp.Notice, paths(resp))
+	}
+}
+
+// An inline #tag counts for the passage it is written in, not for every
+// passage of its note; a tag filter still keeps the whole note.
+func TestInlineTagCountsForItsPassage(t *testing.T) {
+	vault := t.TempDir()
+	write(t, vault, "Meeting.md", "---\ntags: [minutes]\n---\n# Meeting 2024-03-04\n\n## Attendees\n\nAna, Ben, Chen.\n\n## Costs\n\n"+
+		"We went over the #budget for the next quarter. "+strings.Repeat("Cloud spend rose after the migration. ", 8)+
+		"\n\n## Misc\n\nCoffee machine is broken again.\n")
+	for i := range 5 {
+		write(t, vault, fmt.Sprintf("o%d.md", i), fmt.Sprintf("# Other %d\n\nThe team discussed the roadmap and the release plan.\n", i))
+	}
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, vault, "v")
+	resp := search(t, e, mdsearch.SearchRequest{Query: "budget", Mode: mdsearch.ModeKeyword})
+	if len(resp.Results) != 1 || !strings.Contains(resp.Results[0].Text, "#budget") {
+		t.Errorf("budget: want the passage holding #budget alone\n%s", paths(resp))
+	}
+	for _, req := range []mdsearch.SearchRequest{
+		{Query: "coffee machine", Tag: "budget", Mode: mdsearch.ModeKeyword},
+		{Query: "tag:budget coffee machine", Mode: mdsearch.ModeKeyword},
+		{Query: "minutes coffee", Mode: mdsearch.ModeKeyword}, // a frontmatter tag counts everywhere
+	} {
+		resp := search(t, e, req)
+		if len(resp.Results) == 0 || resp.Results[0].Section != "Misc" {
+			t.Errorf("%q tag %q: want Misc first\n%s", req.Query, req.Tag, paths(resp))
+		}
 	}
 }

@@ -115,6 +115,7 @@ func (d *Document) parsePlain(buf []byte, cost int, lines lineIndex) {
 	d.warn(fmt.Sprintf("too much structure to parse as markdown in bounded memory (about %d MB estimated, over %d MB): read as plain text "+
 		"(no sections, inline tags or comments)", cost>>20, maxParseCost>>20))
 	d.build(plainMarks(buf, d.Body), lines)
-	d.Tags = dedupFold(frontmatterTags(d.Frontmatter, d.warn))
+	d.frontTags = frontmatterTags(d.Frontmatter, d.warn)
+	d.Tags = d.TagsIn(0, len(d.Src))
 	d.Title = d.title()
 }

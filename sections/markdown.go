@@ -50,7 +50,7 @@ type walker struct {
 	base   int    // file offset of the parsed text
 	lines  lineIndex
 	marks  []mark
-	tags   []string
+	tags   []inlineTag
 	nested []Heading // headings below the top level (Document.Nested)
 	// unclosed is the line of a top-level code fence that runs to the end
 	// of the file without a closing fence, or 0.
@@ -255,7 +255,7 @@ func (w *walker) collectTags(root ast.Node, src []byte, comments [][2]int) {
 	runStart, runEnd := -1, -1
 	flush := func() {
 		if runStart >= 0 && inRange(comments, w.base+runStart) == 0 {
-			w.tags = scanTags(w.tags, src, runStart, runEnd)
+			w.tags = scanTags(w.tags, src, w.base, runStart, runEnd)
 		}
 		runStart = -1
 	}
@@ -287,10 +287,11 @@ func (w *walker) collectTags(root ast.Node, src []byte, comments [][2]int) {
 	flush()
 }
 
-// scanTags appends the Obsidian-style tags in src[start:end]: '#' at the
-// start or after white space, then letters, digits, '_', '-' or '/', with
-// at least one letter or '_' ("#123" is not a tag).
-func scanTags(tags []string, src []byte, start, end int) []string {
+// scanTags appends the Obsidian-style tags in src[start:end], each at its
+// '#' offset plus base: '#' at the start or after white space, then
+// letters, digits, '_', '-' or '/', with at least one letter or '_'
+// ("#123" is not a tag).
+func scanTags(tags []inlineTag, src []byte, base, start, end int) []inlineTag {
 	for i := start; i < end; i++ {
 		k := bytes.IndexByte(src[i:end], '#')
 		if k < 0 {
@@ -312,7 +313,7 @@ func scanTags(tags []string, src []byte, start, end int) []string {
 			j += size
 		}
 		if t := strings.TrimRight(string(src[i+1:j]), "/"); t != "" && word {
-			tags = append(tags, t)
+			tags = append(tags, inlineTag{name: t, at: base + i})
 		}
 		i = j - 1
 	}

@@ -39,7 +39,8 @@ func parse(name string, src []byte) *Document {
 	}
 	d.build(w.marks, lines)
 	d.Nested = w.nested
-	d.Tags = dedupFold(append(frontmatterTags(d.Frontmatter, d.warn), w.tags...))
+	d.frontTags, d.inline = frontmatterTags(d.Frontmatter, d.warn), w.tags
+	d.Tags = d.TagsIn(0, len(src))
 	d.Title = d.title()
 	return d
 }

@@ -150,6 +150,32 @@ func TestTags(t *testing.T) {
 	}
 }
 
+// TagsIn: the frontmatter's tags, then the inline tags written in the
+// range, by the offset of their '#'.
+func TestTagsIn(t *testing.T) {
+	src := "---\ntags: [Meeting]\n---\n# A\n\nWe set the #budget.\n\n## B\n\nCoffee #todo, #Budget again.\n"
+	d := Parse("n.md", []byte(src))
+	b := strings.Index(src, "## B")
+	for _, tt := range []struct {
+		start, end int
+		want       []string
+	}{
+		{0, len(src), []string{"Meeting", "budget", "todo"}},
+		{d.Body, b, []string{"Meeting", "budget"}},
+		{b, len(src), []string{"Meeting", "todo", "Budget"}},
+		{strings.Index(src, "#todo"), strings.Index(src, "#todo") + 1, []string{"Meeting", "todo"}},
+		{strings.Index(src, "#todo") + 1, strings.Index(src, "#Budget"), []string{"Meeting"}},
+		{0, 0, []string{"Meeting"}},
+	} {
+		if got := d.TagsIn(tt.start, tt.end); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("TagsIn(%d, %d) = %q, want %q", tt.start, tt.end, got, tt.want)
+		}
+	}
+	if want := []string{"Meeting", "budget", "todo"}; !reflect.DeepEqual(d.Tags, want) {
+		t.Errorf("Tags %q, want %q", d.Tags, want)
+	}
+}
+
 func TestInvalidUTF8(t *testing.T) {
 	src := []byte("# Caf\xe9\n\nbad \xff\xfe bytes\n")
 	d := Parse("n.md", src)

@@ -1,6 +1,8 @@
 package sections
 
 import (
+	"slices"
+
 	"github.com/mdsearch/mdsearch"
 )
 
@@ -25,6 +27,30 @@ type Document struct {
 
 	lines lineIndex
 	shown []byte // Src as shown and read by lines: lone CRs as LFs (parseCopy)
+	// frontTags and inline are the tags Tags joins: the frontmatter's, and
+	// the inline #tags where they are written, in order.
+	frontTags []string
+	inline    []inlineTag
+}
+
+// inlineTag is a #tag written in a note's text: its name without the '#',
+// and the offset of its '#'.
+type inlineTag struct {
+	name string
+	at   int
+}
+
+// TagsIn is what a passage of [start, end) is tagged with: the note's
+// frontmatter tags, then the inline #tags written in [start, end),
+// deduplicated ignoring case, in order. Tags is TagsIn of the whole note.
+func (d *Document) TagsIn(start, end int) []string {
+	tags := slices.Clone(d.frontTags)
+	for _, t := range d.inline {
+		if t.at >= start && t.at < end {
+			tags = append(tags, t.name)
+		}
+	}
+	return dedupFold(tags)
 }
 
 // Line is the 1-based line holding byte offset off.

@@ -125,8 +125,8 @@ func (t *Tx) PutDocument(d Document, chunks []mdsearch.Chunk) (int64, error) {
 			return 0, err
 		}
 	}
-	titleCol, tagsCol := docKeywords(d.Title, d.Path, d.Frontmatter, d.Tags)
-	w := docWriter{t: t, doc: id, title: titleCol, tags: tagsCol, sections: map[sectionKey]int64{}}
+	titleCol := titleKeywords(d.Title, d.Path, d.Frontmatter)
+	w := docWriter{t: t, doc: id, title: titleCol, tags: d.Tags, sections: map[sectionKey]int64{}}
 	for i := range chunks {
 		if err := w.putChunk(&chunks[i]); err != nil {
 			return 0, err
@@ -191,8 +191,8 @@ type sectionKey struct {
 type docWriter struct {
 	t        *Tx
 	doc      int64
-	title    string
-	tags     string
+	title    string   // the title column
+	tags     []string // the note's tags, for a passage that does not name its own
 	sections map[sectionKey]int64
 }
 
@@ -222,7 +222,7 @@ func (w *docWriter) putChunk(c *mdsearch.Chunk) error {
 		sp = []string{}
 	}
 	spJSON, _ := json.Marshal(sp)
-	var covered, reads any
+	var covered, reads, tags any
 	if len(c.Sections) > 0 {
 		b, _ := json.Marshal(c.Sections)
 		covered = string(b)
@@ -231,15 +231,19 @@ func (w *docWriter) putChunk(c *mdsearch.Chunk) error {
 		b, _ := json.Marshal(c.ReadSections)
 		reads = string(b)
 	}
+	if c.PassageTags != nil {
+		b, _ := json.Marshal(c.PassageTags)
+		tags = string(b)
+	}
 	sec, err := w.section(c, string(spJSON))
 	if err != nil {
 		return err
 	}
 	res, err := w.t.exec(`INSERT INTO chunks(doc_id, section_id, chunk_index, start_line, end_line,
-		start_byte, end_byte, part, parts, text, word_count, sections, read_sections)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		start_byte, end_byte, part, parts, text, word_count, sections, read_sections, tags)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		w.doc, sec, c.ChunkIndex, c.StartLine, c.EndLine, c.StartByte, c.EndByte, c.Part, c.Parts,
-		c.Text, c.WordCount, covered, reads)
+		c.Text, c.WordCount, covered, reads, tags)
 	if err != nil {
 		return err
 	}
@@ -254,15 +258,26 @@ func (w *docWriter) putChunk(c *mdsearch.Chunk) error {
 	}
 	text, heading := chunkKeywords(c)
 	_, err = w.t.exec(`INSERT INTO chunks_fts(rowid, text, heading, title, tags) VALUES (?, ?, ?, ?, ?)`,
-		id, text, heading, w.title, w.tags)
+		id, text, heading, w.title, tagsKeywords(passageTags(c.PassageTags, w.tags)))
 	return err
 }
 
-// docKeywords are a note's title and tags columns of the keyword index:
-// its title, file name and aliases, and its tags. MatchFields writes them
-// again, so both read them here.
-func docKeywords(title, path string, fm map[string]any, tags []string) (titleCol, tagsCol string) {
-	return KeywordText(titleTerms(title, path) + aliasTerms(fm)), KeywordText(strings.Join(tags, " "))
+// titleKeywords is a note's title column of the keyword index: its title,
+// file name and aliases. MatchFields writes it again, so both read it here.
+func titleKeywords(title, path string, fm map[string]any) string {
+	return KeywordText(titleTerms(title, path) + aliasTerms(fm))
+}
+
+// tagsKeywords is a passage's tags column of the keyword index.
+func tagsKeywords(tags []string) string { return KeywordText(strings.Join(tags, " ")) }
+
+// passageTags are the tags a passage's keyword row holds: its own
+// (Chunk.PassageTags), or, when its splitter named none (nil), its note's.
+func passageTags(own, note []string) []string {
+	if own == nil {
+		return note
+	}
+	return own
 }
 
 // chunkKeywords are a chunk's text and heading columns of the keyword

@@ -38,6 +38,11 @@ func TestMatchFieldsAsTheIndex(t *testing.T) {
 	putFM("garden/rye-notes.md", "Rye", []string{"#Grain/rye", "Bread"}, nil, a)
 	b := chunk("bread.md", 0, "Bread", "rye bread with a sourdough starter, baked in a Dutch oven")
 	putFM("bread.md", "Baking bread", nil, map[string]any{"aliases": []any{"Secale", 1984}}, b)
+	// A passage's own tags (inline ones written elsewhere left out), and
+	// one with none of its own but the note's frontmatter's.
+	p0, p1 := chunk("jars.md", 0, "Shelf", "starter jars"), chunk("jars.md", 1, "Other", "starter crocks")
+	p0.PassageTags, p1.PassageTags = []string{"kitchen", "pantry"}, []string{"kitchen"}
+	put(t, s, c.ID, "jars.md", "Jars", []string{"kitchen", "pantry"}, p0, p1)
 	put(t, s, c.ID, "other.md", "Other", nil, chunk("other.md", 0, "Other", "a starter for the garden"))
 	put(t, s, c.ID, "none.md", "None", nil, chunk("none.md", 0, "None", "nothing here"))
 	var ids []int64
@@ -49,7 +54,7 @@ func TestMatchFieldsAsTheIndex(t *testing.T) {
 	}
 	rows.Close()
 	exprs := []string{"starter", "rye", "sourdough + starter", "NEAR(rye starter, 8)", "garden", "harvest", "grain",
-		"secale", "1984", "notes", "baking", "nothing", `"dutch oven"`, "sow*"}
+		"secale", "1984", "notes", "baking", "nothing", `"dutch oven"`, "sow*", "pantry", "kitchen"}
 	got, err := s.MatchFields(ctx, exprs, ids)
 	if err != nil {
 		t.Fatal(err)
@@ -83,6 +88,9 @@ func TestMatchFieldsAsTheIndex(t *testing.T) {
 	}
 	if len(got[7]) != 1 || len(got[8]) != 1 || len(got[5]) != 1 || len(got[6]) != 1 {
 		t.Errorf("alias, number alias, merged section or tag not matched: %v %v %v %v", got[7], got[8], got[5], got[6])
+	}
+	if len(got[14]) != 1 || len(got[15]) != 2 {
+		t.Errorf("an inline tag matched %d passages, want 1; a frontmatter tag %d, want 2", len(got[14]), len(got[15]))
 	}
 	// Go read them all, and scored them as the scratch table does.
 	ps, err := s.Passages(ctx, ids)

@@ -421,6 +421,7 @@ var addedColumns = []struct {
 	{"sections", "read_section", func(r *Reader) *bool { return &r.readSection }},
 	{"chunks", "read_sections", func(r *Reader) *bool { return &r.readSections }},
 	{"documents", "warnings", func(r *Reader) *bool { return &r.warnings }},
+	{"chunks", "tags", func(r *Reader) *bool { return &r.chunkTags }},
 }
 
 // addColumns adds the columns a version 2 index written before them lacks

@@ -29,8 +29,12 @@ func (s *Reader) Passages(ctx context.Context, ids []int64) (map[int64]Passage, 
 	if len(ids) == 0 {
 		return out, nil
 	}
+	own := "NULL"
+	if s.chunkTags {
+		own = "c.tags"
+	}
 	rows, err := s.queryIn(ctx, `SELECT c.id, c.doc_id, c.word_count, s.heading_level, lower(s.section), lower(d.title),
-		d.path, d.title, d.tags, d.frontmatter, s.section_path, c.text, c.sections
+		d.path, d.title, d.tags, `+own+`, d.frontmatter, s.section_path, c.text, c.sections
 		FROM chunks c JOIN sections s ON s.id = c.section_id JOIN documents d ON d.id = c.doc_id
 		WHERE c.id`, ids)
 	if err != nil {
@@ -42,12 +46,15 @@ func (s *Reader) Passages(ctx context.Context, ids []int64) (map[int64]Passage, 
 		var id, doc int64
 		var p Passage
 		var path, title, tags, sp string
-		var fm, covered sql.NullString
+		var fm, covered, ownTags sql.NullString
 		var c mdsearch.Chunk
-		if err := rows.Scan(&id, &doc, &p.Words, &p.Level, &p.Heading, &p.Title, &path, &title, &tags, &fm, &sp, &c.Text, &covered); err != nil {
+		if err := rows.Scan(&id, &doc, &p.Words, &p.Level, &p.Heading, &p.Title, &path, &title, &tags, &ownTags, &fm, &sp, &c.Text, &covered); err != nil {
 			return nil, err
 		}
 		json.Unmarshal([]byte(tags), &c.Tags)
+		if ownTags.Valid {
+			json.Unmarshal([]byte(ownTags.String), &c.PassageTags)
+		}
 		json.Unmarshal([]byte(sp), &c.SectionPath)
 		if covered.Valid {
 			json.Unmarshal([]byte(covered.String), &c.Sections)
@@ -58,8 +65,7 @@ func (s *Reader) Passages(ctx context.Context, ids []int64) (map[int64]Passage, 
 			fms[doc] = m
 		}
 		text, head := chunkKeywords(&c)
-		titleCol, tagsCol := docKeywords(title, path, m, c.Tags)
-		p.Keywords = [4]string{text, head, titleCol, tagsCol}
+		p.Keywords = [4]string{text, head, titleKeywords(title, path, m), tagsKeywords(passageTags(c.PassageTags, c.Tags))}
 		out[id] = p
 	}
 	return out, rows.Err()

@@ -103,7 +103,8 @@ var schema = []string{
 		text        TEXT NOT NULL,
 		word_count  INTEGER NOT NULL,
 		sections    TEXT, -- JSON array of the section paths covered, NULL when only its own
-		read_sections TEXT -- JSON array: for each of sections, "#id" where its path does not name it, else ""; NULL when none
+		read_sections TEXT, -- JSON array: for each of sections, "#id" where its path does not name it, else ""; NULL when none
+		tags        TEXT -- JSON array of the tags its keyword row holds (Chunk.PassageTags); NULL: the note's tags
 	)`,
 	`CREATE INDEX chunks_doc ON chunks(doc_id)`,
 	// A window is the model's piece of a chunk. Its embed text is head ||
@@ -180,11 +181,11 @@ type querier interface {
 type Reader struct {
 	r     querier
 	stmts *stmtCache // statements kept on the pool; nil for none
-	// readSection, readSections and warnings say the index has the
-	// columns sections.read_section, chunks.read_sections and
-	// documents.warnings (an index of version 2 written before they came
-	// has not).
-	readSection, readSections, warnings bool
+	// readSection, readSections, warnings and chunkTags say the index
+	// has the columns sections.read_section, chunks.read_sections,
+	// documents.warnings and chunks.tags (an index of version 2 written
+	// before they came has not).
+	readSection, readSections, warnings, chunkTags bool
 	// vocab says the index has vocabTables.
 	vocab bool
 }
