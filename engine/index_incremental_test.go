@@ -282,3 +282,26 @@ func TestRefreshSkipsLinks(t *testing.T) {
 		}
 	}
 }
+
+// Hidden files are left out silently, as hidden folders are, by a walk and
+// by a refresh of named paths: a dotfile note, and an editor's lock (Emacs
+// keeps a dangling symlink ".#note.md" beside a note being edited).
+func TestHiddenFilesLeftOut(t *testing.T) {
+	vault := t.TempDir()
+	write(t, vault, "projects/beta.md", "# Beta\n\nbetazz\n")
+	write(t, vault, ".hidden.md", "# Hidden\n\nhidzz\n")
+	if err := os.Symlink("user@host.1234:1700000000", filepath.Join(vault, "projects", ".#beta.md")); err != nil {
+		t.Fatal(err)
+	}
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	if st := index(t, e, vault, "v"); st.Added != 1 || len(st.Skipped) != 0 {
+		t.Errorf("index: %d added, skipped %+v; want beta.md alone, nothing skipped", st.Added, st.Skipped)
+	}
+	st, err := e.Refresh(bg, "v", []string{".hidden.md", "projects/.#beta.md"})
+	if err != nil || st.Added != 0 || len(st.Skipped) != 0 {
+		t.Errorf("refresh: %+v, %v; want nothing added or skipped", st, err)
+	}
+	if resp := search(t, e, mdsearch.SearchRequest{Query: "hidzz", Mode: mdsearch.ModeKeyword}); len(resp.Results) != 0 {
+		t.Errorf("hidden note found: %s", paths(resp))
+	}
+}

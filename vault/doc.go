@@ -2,7 +2,9 @@
 // resolves vault-relative paths safely.
 //
 // Walk lists .md and .markdown files. It skips .obsidian/, .git/, .trash/,
-// node_modules/ and every other hidden directory, honours .mdsearchignore
+// node_modules/, every other hidden folder and every hidden file (a name
+// starting with a dot, which Obsidian hides too: an editor's lock file
+// such as Emacs's ".#note.md"), silently, honours .mdsearchignore
 // files (gitignore syntax; a file in a subfolder applies below it), follows
 // symlinks only while they stay inside the vault, walks each real directory
 // once (so symlink loops end), lists each real note once (a symlink to a

@@ -83,8 +83,13 @@ func IsMarkdown(name string) bool {
 
 // skipDir reports whether a folder name is never walked.
 func skipDir(name string) bool {
-	return skipDirs[name] || strings.HasPrefix(name, ".")
+	return skipDirs[name] || Hidden(name)
 }
+
+// Hidden reports whether a file or folder name starts with a dot: Obsidian
+// hides it, and the walk leaves it out silently (an editor's lock file,
+// such as Emacs's dangling ".#note.md" symlink, among them).
+func Hidden(name string) bool { return strings.HasPrefix(name, ".") }
 
 // Resolve returns the on-disk path of rel inside v, or a KindForbidden
 // error when rel is absolute, contains "..", or leads out of the vault
@@ -164,10 +169,10 @@ func within(root, path string) bool {
 }
 
 // Included reports, as an error, why Walk would not list rel: a folder that
-// is never walked, a .mdsearchignore rule, or a non-markdown name. It is
-// KindForbidden, so readers cannot reach notes the index was told to skip.
-// An ignore file on the way that cannot be read is its own error (KindInvalid):
-// nothing says whether rel is excluded.
+// is never walked, a hidden name, a .mdsearchignore rule, or a non-markdown
+// name. It is KindForbidden, so readers cannot reach notes the index was
+// told to skip. An ignore file on the way that cannot be read is its own
+// error (KindInvalid): nothing says whether rel is excluded.
 func (v *Vault) Included(rel string) error {
 	if err := checkRel(rel); err != nil {
 		return err
@@ -213,6 +218,8 @@ func (v *Vault) unreachable(parts []string, isDir bool) (string, error) {
 	switch {
 	case isDir && skipDir(parts[last]):
 		return fmt.Sprintf("folder %q is not indexed", strings.Join(parts, "/")), nil
+	case !isDir && Hidden(parts[last]):
+		return "a hidden file (its name starts with a dot) is not indexed", nil
 	case ign.match(parts, isDir):
 		return "excluded by " + IgnoreFile, nil
 	}
@@ -236,9 +243,10 @@ func (v *Vault) Linked(rel, real string) string {
 }
 
 // Ignored reports whether rel, a plain vault-relative path, is one Walk
-// leaves out silently: in a folder never walked or ignored, excluded by an
-// ignore file, or not markdown. The error is an ignore file on the way that
-// cannot be read, as Walk's is: then nothing says whether rel is ignored.
+// leaves out silently: in a folder never walked or ignored, hidden,
+// excluded by an ignore file, or not markdown. The error is an ignore file
+// on the way that cannot be read, as Walk's is: then nothing says whether
+// rel is ignored.
 func (v *Vault) Ignored(rel string) (bool, error) {
 	if checkRel(rel) != nil {
 		return false, nil

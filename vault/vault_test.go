@@ -73,7 +73,9 @@ func TestWalk(t *testing.T) {
 		".trash/old.md":           "x",
 		"node_modules/pkg/r.md":   "x",
 		".hidden/h.md":            "x",
-		".dotfile.md":             "hidden files are notes too",
+		".dotfile.md":             "hidden, as Obsidian hides it",
+		"sub/.#d.md":              "->user@host.1234:1700000000", // an editor's lock: left out silently
+		".link.md":                "->a.md",
 		"drafts/wip.md":           "x",
 		"private.md":              "x",
 		"keep/.mdsearchignore":    "*.tmp.md\n",
@@ -96,7 +98,7 @@ func TestWalk(t *testing.T) {
 	must(t, syscall.Mkfifo(filepath.Join(root, "pipe.md"), 0o644))
 
 	paths, skips := walk(t, root, Options{MaxFileSize: 1000})
-	want := []string{".dotfile.md", "C.MD", "a.md", "b.markdown", "folder.md/inside.md", "keep/b.md",
+	want := []string{"C.MD", "a.md", "b.markdown", "folder.md/inside.md", "keep/b.md",
 		"sub/deep/d.md"}
 	if strings.Join(paths, "\n") != strings.Join(want, "\n") {
 		t.Errorf("files:\n got %q\nwant %q", paths, want)
@@ -134,13 +136,13 @@ func TestWalkSymlinkToHiddenOrIgnored(t *testing.T) {
 		".attic/n.md": "x", ".obsidian/o.md": "o", "private/p.md": "p", ".mdsearchignore": "private/\n",
 		"pub": "->.attic", "peek.md": "->.attic/n.md", "peek2.md": "->private/p.md", "peek3.md": "->.obsidian/o.md",
 		"priv": "->private", "ok.md": "->pubdir/a.md", "pubdir/a.md": "a", "env.md": "->.env", ".env": "SECRET=1",
-		"txt.md": "->notes.txt", "notes.txt": "t",
+		"txt.md": "->notes.txt", "notes.txt": "t", "dots/.h.md": "h", "peek4.md": "->dots/.h.md",
 	})
 	paths, skips := walk(t, root, Options{})
 	if !slices.Equal(paths, []string{"pubdir/a.md"}) || !strings.Contains(skips["ok.md"], "duplicate") {
 		t.Errorf("paths %q, skips %v: want pubdir/a.md, and ok.md, a link to it, skipped as a duplicate", paths, skips)
 	}
-	for _, link := range []string{"pub", "peek.md", "peek2.md", "peek3.md", "priv", "env.md", "txt.md"} {
+	for _, link := range []string{"pub", "peek.md", "peek2.md", "peek3.md", "peek4.md", "priv", "env.md", "txt.md"} {
 		if !strings.Contains(skips[link], "which is not indexed") {
 			t.Errorf("%s: skip %q, want it named as a link to what is not indexed", link, skips[link])
 		}
@@ -149,7 +151,7 @@ func TestWalkSymlinkToHiddenOrIgnored(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, rel := range []string{"peek.md", "peek2.md", "peek3.md", "pub/n.md", "priv/p.md", "env.md", "txt.md"} {
+	for _, rel := range []string{"peek.md", "peek2.md", "peek3.md", "peek4.md", "pub/n.md", "priv/p.md", "env.md", "txt.md"} {
 		if _, err := v.ReadNote(rel); mdsearch.KindOf(err) != mdsearch.KindForbidden {
 			t.Errorf("read %s: %v, want it refused", rel, err)
 		}
@@ -212,12 +214,12 @@ func TestIncludedAndReadNote(t *testing.T) {
 	root := t.TempDir()
 	build(t, root, map[string]string{
 		"a.md": "# A", ".obsidian/w.md": "x", "drafts/d.md": "x", "x.txt": "x",
-		".mdsearchignore": "drafts/\n", "bin.md": "a\x00b", "sub/s.md": "# S",
+		".mdsearchignore": "drafts/\n", "bin.md": "a\x00b", "sub/s.md": "# S", "sub/.h.md": "x",
 	})
 	v, err := Open(root, Options{})
 	must(t, err)
 	for rel, want := range map[string]mdsearch.Kind{
-		".obsidian/w.md": mdsearch.KindForbidden, "drafts/d.md": mdsearch.KindForbidden,
+		".obsidian/w.md": mdsearch.KindForbidden, "drafts/d.md": mdsearch.KindForbidden, "sub/.h.md": mdsearch.KindForbidden,
 		"x.txt": mdsearch.KindForbidden, "bin.md": mdsearch.KindInvalid, "../a.md": mdsearch.KindForbidden,
 		"missing.md": mdsearch.KindNotFound,
 	} {

@@ -115,7 +115,7 @@ func (w *walker) dir(ctx context.Context, job dirJob) error {
 	}
 	for _, e := range entries {
 		name := e.Name()
-		if name == IgnoreFile {
+		if Hidden(name) { // the ignore file too: ign.load reads it
 			continue
 		}
 		rel := append(append(make([]string, 0, len(job.rel)+1), job.rel...), name)

@@ -7,7 +7,9 @@
 // created later are added as they appear (their notes are refreshed too,
 // since they may predate the watch). Hidden folders and the folders the
 // indexer never walks (.obsidian, .git, .trash, node_modules) are not
-// watched, and only .md and .markdown files count. Events are debounced:
+// watched, and only .md and .markdown files count, hidden ones (an
+// editor's lock file, ".#note.md") left out as the walk leaves them out.
+// Events are debounced:
 // a burst of saves becomes one Refresh per collection once the folder has
 // been quiet for Debounce, or after MaxDelay at the latest. Ignore files
 // (.mdsearchignore) are the engine's business; Refresh skips what they

@@ -271,7 +271,7 @@ func (w *Watcher) addTree(dir string, enqueue bool) error {
 			}
 			return nil
 		}
-		if d.Type().IsRegular() && vault.IsMarkdown(d.Name()) {
+		if d.Type().IsRegular() && note(d.Name()) {
 			w.files[p] = true
 			if enqueue {
 				w.enqueue(p)
@@ -283,12 +283,12 @@ func (w *Watcher) addTree(dir string, enqueue bool) error {
 
 // skipDir matches the folders the indexer never walks.
 func skipDir(name string) bool {
-	switch name {
-	case "node_modules":
-		return true
-	}
-	return strings.HasPrefix(name, ".")
+	return name == "node_modules" || vault.Hidden(name)
 }
+
+// note reports whether the indexer walks a file of this name: markdown,
+// and not hidden (an editor's lock or backup file, ".#a.md").
+func note(name string) bool { return vault.IsMarkdown(name) && !vault.Hidden(name) }
 
 func (w *Watcher) loop(ctx context.Context) {
 	defer close(w.done)
@@ -381,7 +381,7 @@ func (w *Watcher) handle(ev fsnotify.Event) {
 		w.rulesChanged(p)
 		return
 	}
-	if !vault.IsMarkdown(p) || !(ev.Has(fsnotify.Create) || ev.Has(fsnotify.Write) || ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename)) {
+	if !note(filepath.Base(p)) || !(ev.Has(fsnotify.Create) || ev.Has(fsnotify.Write) || ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename)) {
 		return
 	}
 	if ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {

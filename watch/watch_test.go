@@ -237,6 +237,10 @@ func TestIgnored(t *testing.T) {
 	write(t, filepath.Join(root, ".hidden/new/d.md"), "x")
 	write(t, filepath.Join(root, "node_modules/e.md"), "x")
 	write(t, filepath.Join(root, "a.md.swp"), "x")
+	write(t, filepath.Join(root, ".hidden.md"), "x")
+	if err := os.Symlink("user@host.1234:1700000000", filepath.Join(root, ".#a.md")); err != nil { // Emacs's lock
+		t.Fatal(err)
+	}
 	quiet(t, f)
 	write(t, filepath.Join(root, "a.md"), "changed")
 	if got := next(t, f); !slices.Equal(got, []string{"a.md"}) {
