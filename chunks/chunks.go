@@ -3,6 +3,7 @@ package chunks
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"slices"
 	"strings"
 	"unicode/utf8"
 	"unsafe"
@@ -90,7 +91,11 @@ type Options struct {
 //	11: a passage carries PassageTags, the tags its keyword row holds: the
 //	   note's frontmatter tags and the inline #tags written in it, not
 //	   those written elsewhere in the note.
-const Version = 11
+//	12: Obsidian comments within a line or opening or closing mid-line
+//	   (sections.InlineComments) are in no passage's Text (their line
+//	   breaks kept), word count or embed text; a heading or block inside
+//	   one opens nothing, and a line of such comments alone is a Comment.
+const Version = 12
 
 // Defaults.
 const (
@@ -180,10 +185,13 @@ type splitter struct {
 	// came from, for cutting its windows.
 	passages bool
 	from     []*unit
-	// elided are the ranges of source, in order, that the embed texts of
-	// the passage being cut into windows leave out: code past CodeLines.
+	// elided are the ranges of source, in order and apart, that counts
+	// and embed texts leave out: the note's inline comments (hidden) and,
+	// for the passage being cut into windows, code past CodeLines and
+	// long runs past KeepRun (elided.go).
 	elided [][2]int
-	crop1  unit // the passage being cut into windows (passages.go)
+	hidden [][2]int // the note's inline comments (sections.InlineComments)
+	crop1  unit     // the passage being cut into windows (passages.go)
 	// atomBuf and winBuf are reused scratch: the atoms of the unit being
 	// packed, and the windows of the passage being cut (each window chunk
 	// holds a one-window slice of winBuf until windows copies it out).
@@ -222,7 +230,8 @@ func newSplitter(doc *sections.Document, opts Options, skip [][2]int, full []str
 	// The text as shown (lone CRs as LFs, same offsets): the embed text
 	// must read as the passage's text does.
 	s := &splitter{doc: doc, src: doc.Shown(), opts: opts, fm: doc.Frontmatter,
-		prefixes: make([]prefixed, len(doc.Sections)), fullPrefix: full}
+		prefixes: make([]prefixed, len(doc.Sections)), fullPrefix: full, hidden: doc.InlineComments()}
+	s.elided = slices.Clone(s.hidden)
 	_, s.words = s.opts.Counter.(embed.Words)
 	s.overhead = s.opts.Counter.CountTokens("")
 	if rc, ok := s.opts.Counter.(embed.RangeCounter); ok && !s.words && len(s.src) > 0 && utf8.Valid(s.src) {
@@ -424,7 +433,7 @@ func (s *splitter) chunk(u *unit, start, end int) mdsearch.Chunk {
 		Tags:         s.doc.Tags,
 		PassageTags:  s.doc.TagsIn(start, end),
 		Frontmatter:  s.fm,
-		Text:         s.doc.Text(start, end),
+		Text:         s.doc.PassageText(start, end),
 	}
 	if len(merged) > 0 {
 		c.Sections = append(c.Sections, own.Path)
@@ -494,48 +503,6 @@ func (s *splitter) embedText(prefix, header string, start, end int) string {
 	return b.String()
 }
 
-// segments calls f on the non-empty parts of [start, end) outside the
-// elided ranges, in order.
-func (s *splitter) segments(start, end int, f func(start, end int)) {
-	for _, e := range s.elided {
-		if e[1] <= start {
-			continue
-		}
-		if e[0] >= end {
-			break
-		}
-		if e[0] > start {
-			f(start, e[0])
-		}
-		start = e[1]
-	}
-	if start < end {
-		f(start, end)
-	}
-}
-
-// elidedAt reports whether offset pos lies strictly inside an elided range
-// or at its end: a cut there would leave an atom with nothing to embed.
-func (s *splitter) elidedAt(pos int) bool {
-	for _, e := range s.elided {
-		if e[0] < pos && pos <= e[1] {
-			return true
-		}
-	}
-	return false
-}
-
-// elidedPast is the end of the elided range that holds offset pos
-// strictly inside it; ok is false when none does.
-func (s *splitter) elidedPast(pos int) (end int, ok bool) {
-	for _, e := range s.elided {
-		if e[0] < pos && pos < e[1] {
-			return e[1], true
-		}
-	}
-	return 0, false
-}
-
 // tableHeader is the header and delimiter rows of the table whose rows
 // start holds, followed by a newline, with their count; none when start is
 // not inside a table's rows or the header would take more than half the
@@ -559,7 +526,7 @@ func (s *splitter) header(b *sections.Block) counted {
 	if h, ok := s.headers[b]; ok {
 		return h
 	}
-	text := s.doc.Text(b.StartByte, trimRight(s.src, b.StartByte, b.HeaderEnd)) + "\n"
+	text := s.doc.PassageText(b.StartByte, trimRight(s.src, b.StartByte, b.HeaderEnd)) + "\n"
 	h := counted{text: text, tokens: s.countString(text)}
 	if s.headers == nil {
 		s.headers = map[*sections.Block]counted{}

@@ -120,7 +120,7 @@ func (s *splitter) cut(out *[]atom, start, end, tokens, limit int, levels []leve
 	}
 	cuts := levels[0](s.src, start, end)
 	if len(s.elided) > 0 {
-		// Elided code sticks to the line before it.
+		// Elided code and comments stick to the line before them.
 		cuts = slices.DeleteFunc(cuts, s.elidedAt)
 	}
 	if len(cuts) == 0 {

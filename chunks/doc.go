@@ -9,7 +9,10 @@
 //     under them, cut again at H3 only when over budget (H4+ never); a
 //     deeper heading with no H1 or H2 above it groups what is under it.
 //   - An Obsidian comment of whole lines (sections.Comment) is in no
-//     passage: a unit is cut around it, and no stub merges across it.
+//     passage: a unit is cut around it, and no stub merges across it. An
+//     inline one (sections.InlineComments: within a line, or opening or
+//     closing mid-line) is left out of the Text, word counts and embed
+//     texts of the passage that holds it, its line breaks kept in Text.
 //   - A stub unit (under StubWords words after its heading) merges into the
 //     next unit when that one is at the same or a deeper level and either
 //     both fit one passage or the next must be cut anyway. A passage is
@@ -50,9 +53,11 @@
 // counts, and so the passages and windows, are the same either way.
 //
 // Text. Chunk.Text is the source slice [StartByte, EndByte) of the original
-// file (invalid UTF-8 shown as U+FFFD), starting at a line or word start and
-// ending at its last non-blank byte, so every non-blank byte of the body
-// outside comments is in some passage, and in some window of it.
+// file (invalid UTF-8 shown as U+FFFD, inline comments left out but for
+// their line breaks: sections.Document.PassageText), starting at a line or
+// word start and ending at its last non-blank byte, so every non-blank byte
+// of the body outside comments is in some passage, and in some window of
+// it, and a passage's text has as many lines as its range.
 //
 // Room 3 of the pipeline (docs/architecture.md): a note's sections in,
 // passages and their windows out, for embed and store.

@@ -21,9 +21,10 @@ import (
 //
 // Passages (Chunks):
 //   - indexes, ids, lines, title and path are consistent; Text is the
-//     display text of the source slice [StartByte, EndByte), which starts
+//     display text of the source slice [StartByte, EndByte) without its
+//     inline comments but for their line breaks (PassageText), which starts
 //     at a line start or a non-blank byte and ends with a non-blank byte;
-//     WordCount counts it;
+//     WordCount counts it, and it has as many lines as the passage;
 //   - they tile the note: in order, without overlap, with only white space
 //     between and around them, so every non-blank byte of the body is in
 //     exactly one passage; Part/Parts number consecutive runs;
@@ -45,7 +46,7 @@ import (
 //     and ends inside it in order (starts and ends strictly increasing),
 //     and together they cover every non-blank byte of the passage;
 //   - EmbedText = head + the display text of [StartByte, EndByte), less
-//     the code it leaves out: of every code block (as far as it lies in the
+//     the inline comments and the code it leaves out: of every code block (as far as it lies in the
 //     passage) only the first CodeLines lines, from the passage's view of
 //     the block, are embedded; that text is not empty; TextStart is the
 //     window's start in Text;
@@ -154,8 +155,10 @@ func checkChunk(doc *sections.Document, opts Options, i, n int, c mdsearch.Chunk
 		return fmt.Errorf("bad byte range")
 	case isBlank(doc.Src[c.EndByte-1]) || isBlank(doc.Src[c.StartByte]) && c.StartByte > 0 && doc.Src[c.StartByte-1] != '\n' && doc.Src[c.StartByte-1] != '\r':
 		return fmt.Errorf("ends with white space, or starts with it inside a line")
-	case c.Text != doc.Text(c.StartByte, c.EndByte):
-		return fmt.Errorf("text is not the source slice")
+	case c.Text != doc.PassageText(c.StartByte, c.EndByte):
+		return fmt.Errorf("text is not the source slice without its inline comments")
+	case strings.Count(c.Text, "\n") != strings.Count(string(doc.Shown()[c.StartByte:c.EndByte]), "\n"):
+		return fmt.Errorf("text has other lines than the passage")
 	case c.StartLine != doc.Line(c.StartByte) || c.EndLine != doc.Line(c.EndByte-1) || c.StartLine > c.EndLine:
 		return fmt.Errorf("lines %d-%d do not match bytes", c.StartLine, c.EndLine)
 	case c.WordCount != wordcount.Count(c.Text):
@@ -367,7 +370,7 @@ func checkWindows(doc *sections.Document, opts Options, c mdsearch.Chunk) error 
 		if verbatim {
 			return pos - c.StartByte
 		}
-		return len(doc.Text(c.StartByte, pos))
+		return len(doc.PassageText(c.StartByte, pos))
 	}
 	for j, w := range c.Windows {
 		wrap := func(format string, args ...any) error {
@@ -447,7 +450,7 @@ func tableHeaderAt(doc *sections.Document, pos int) string {
 	if b == nil || b.Kind != sections.Table || pos < b.HeaderEnd {
 		return ""
 	}
-	return doc.Text(b.StartByte, trimRight(doc.Src, b.StartByte, b.HeaderEnd)) + "\n"
+	return doc.PassageText(b.StartByte, trimRight(doc.Src, b.StartByte, b.HeaderEnd)) + "\n"
 }
 
 // checkOverlapStart checks where a window that repeats the end of the one
@@ -530,6 +533,9 @@ func embeddedText(doc *sections.Document, opts Options, c mdsearch.Chunk, start,
 		from = l[1]
 	}
 	left = all
+	// Inline comments too, which may meet what is left out already.
+	left = append(left, doc.InlineComments()...)
+	sort.Slice(left, func(i, j int) bool { return left[i][0] < left[j][0] })
 	var b strings.Builder
 	pos := start
 	for _, l := range left {

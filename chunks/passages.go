@@ -54,7 +54,7 @@ func Split(doc *sections.Document, opts Options) []mdsearch.Chunk {
 // windows cuts passage c of unit u into the model's windows.
 func (s *splitter) windows(u *unit, c *mdsearch.Chunk, tokens map[[2]int]int) []mdsearch.Window {
 	sub := s.crop(u, c.StartByte, c.EndByte, tokens)
-	defer func() { s.elided = s.elided[:0] }()
+	defer func() { s.elided = append(s.elided[:0], s.hidden...) }()
 	if sub == nil {
 		return []mdsearch.Window{}
 	}
@@ -86,12 +86,13 @@ func (s *splitter) headingWindow(u *unit, c *mdsearch.Chunk) (mdsearch.Window, b
 }
 
 // textOffset is the offset in c.Text of source offset pos. Text shows
-// invalid UTF-8 as U+FFFD, so only then are offsets counted in it.
+// invalid UTF-8 as U+FFFD and leaves inline comments out, so only then are
+// offsets counted in it.
 func (s *splitter) textOffset(c *mdsearch.Chunk, pos int) int {
 	if len(c.Text) == c.EndByte-c.StartByte {
 		return pos - c.StartByte
 	}
-	return len(s.doc.Text(c.StartByte, pos))
+	return len(s.doc.PassageText(c.StartByte, pos))
 }
 
 // crop is unit u restricted to [start, end), its pieces counted with this
@@ -109,17 +110,23 @@ func (s *splitter) crop(u *unit, start, end int, tokens map[[2]int]int) *unit {
 		if cut < q.end {
 			s.elided = append(s.elided, [2]int{cut, q.end})
 		}
+		q.tokens = 0
 		if len(s.elided) > runs {
-			q.tokens = s.count(q.start, q.end)
-		} else if t, ok := tokens[[2]int{q.start, q.end}]; ok {
-			q.tokens = t
-		} else {
-			q.tokens = s.count(q.start, q.end)
+			q.tokens = -1 // counted below, once every range left out is known
 		}
 		sub.pieces = append(sub.pieces, q)
 	}
 	if len(sub.pieces) == 0 {
 		return nil
+	}
+	s.elided = mergeRanges(s.elided, within(s.hidden, start, end))
+	for i := range sub.pieces {
+		q := &sub.pieces[i]
+		if t, ok := tokens[[2]int{q.start, q.end}]; ok && q.tokens == 0 {
+			q.tokens = t
+		} else {
+			q.tokens = s.count(q.start, q.end)
+		}
 	}
 	for _, m := range u.members {
 		if m.end <= start || m.start >= end {

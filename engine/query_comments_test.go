@@ -63,3 +63,33 @@ func TestCommentRunRanksAlone(t *testing.T) {
 		}
 	}
 }
+
+// A comment within a line, or one that opens or closes mid-line, is in no
+// result either: its words find nothing and show nowhere, while the text
+// around it does, with its lines still the note's.
+func TestInlineCommentsInNoResult(t *testing.T) {
+	vault := t.TempDir()
+	write(t, vault, "c.md", "# Note\n\nIntro line %%\nmidlinecommentword spans lines\n%% after the zebra.\n\n"+
+		"Inline %%inlinecommentword #secret%% zebra here, and `%%literal%%` code.\n\n## Tail\n\nLast zebra line.\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
+	index(t, e, vault, "v")
+	for _, q := range []string{"midlinecommentword", "inlinecommentword", "secret"} {
+		if resp := search(t, e, mdsearch.SearchRequest{Query: q, Mode: mdsearch.ModeKeyword}); len(resp.Results) != 0 {
+			t.Errorf("%s found: %s", q, paths(resp))
+		}
+	}
+	resp := search(t, e, mdsearch.SearchRequest{Query: "intro zebra", Mode: mdsearch.ModeKeyword, MaxPerPage: 1})
+	if len(resp.Results) == 0 {
+		t.Fatal("intro zebra: no result")
+	}
+	r := resp.Results[0]
+	if strings.Contains(r.Text, "commentword") || !strings.Contains(r.Text, "after the zebra") || !strings.Contains(r.Text, "`%%literal%%`") {
+		t.Errorf("text %q", r.Text)
+	}
+	if lines := strings.Count(r.Text, "\n") + 1; r.StartLine != 1 || lines != r.EndLine-r.StartLine+1 {
+		t.Errorf("lines %d–%d, %d lines of text %q", r.StartLine, r.EndLine, lines, r.Text)
+	}
+	if resp := search(t, e, mdsearch.SearchRequest{Query: "literal", Mode: mdsearch.ModeKeyword}); len(resp.Results) != 1 {
+		t.Errorf("literal: %s", paths(resp))
+	}
+}

@@ -3,6 +3,7 @@ package sections
 import (
 	"bytes"
 	"sort"
+	"strings"
 
 	"github.com/yuin/goldmark/ast"
 )
@@ -13,41 +14,91 @@ import (
 // A comment that spans whole lines, from a line starting with "%%" to the
 // line whose "%%" closes it and ends it, is a block of its own (Comment):
 // a heading inside it opens no section, a #tag inside it tags nothing, and
-// the chunker leaves it out of every passage. "%%" in code does not count;
-// a comment never closed is not one, nor is "%%" inside a line (kept as
-// text: it hides no structure).
+// the chunker leaves it out of every passage. Any other comment is inline
+// (InlineComments): within a line, or opening or closing mid-line. It is
+// hidden too: left out of the text passages hold (PassageText) and of
+// word counts, heading texts and tags, and a heading or block that starts
+// inside it is text of the block it opened in. "%%" in code does not
+// count; a comment never closed is not one.
 
-// findComments returns the block-level comments of the parsed text, in
-// order, as file offsets of a first line's start and a last line's end
-// (its newline excluded). Every "%%" outside code opens or closes one, as in Obsidian, so
-// code (blocks at any depth of root, and code spans) is skipped.
-func (w *walker) findComments(root ast.Node) [][2]int {
+// findComments returns the comments of the parsed text, in order, as file
+// offsets: those of whole lines from a first line's start to a last line's
+// end (its newline excluded), the inline ones from their opening "%%" to
+// just past their closing one. Every "%%" outside code opens or closes one,
+// as in Obsidian, so code (blocks at any depth of root, and code spans) is
+// skipped.
+func (w *walker) findComments(root ast.Node) (lines, inline [][2]int) {
 	buf := w.buf
 	if bytes.Index(buf[w.base:], []byte("%%")) < 0 {
-		return nil
+		return nil, nil
 	}
 	code := w.codeRanges(root)
-	var out [][2]int
 	pos := w.base
 	for {
 		at := w.nextDelim(pos, code)
 		if at < 0 {
-			return out
+			return lines, inline
 		}
 		closer := w.nextDelim(at+2, code)
 		if closer < 0 {
 			if ls := w.lines.start(at); ls >= w.base && isIndent(w.buf[ls:at]) {
 				w.unclosedComment = w.lines.line(at)
 			}
-			return out // never closed: not a comment
+			return lines, inline // never closed: not a comment
 		}
 		ls := w.lines.start(at)
 		le := lineEnd(buf, closer+2)
 		if ls >= w.base && isIndent(buf[ls:at]) && isBlank(buf[closer+2:le]) {
-			out = append(out, [2]int{ls, le})
+			lines = append(lines, [2]int{ls, le})
+		} else {
+			inline = append(inline, [2]int{at, closer + 2})
 		}
 		pos = closer + 2
 	}
+}
+
+// hidden reports whether file offset pos is inside a comment.
+func (w *walker) hidden(pos int) bool {
+	return inRange(w.comments, pos) > 0 || inRange(w.inline, pos) > 0
+}
+
+// hideInline drops the marks of blocks (headings too) that start on a
+// line an inline comment hides, after the line it opens on up to its
+// closing "%%": what shows of them is text of the block the comment
+// opened in.
+func (w *walker) hideInline() {
+	if len(w.inline) == 0 {
+		return
+	}
+	out := w.marks[:0]
+	for _, m := range w.marks {
+		i := sort.Search(len(w.inline), func(i int) bool { return w.inline[i][1] > m.start })
+		if i < len(w.inline) && w.lines.start(w.inline[i][0]) < m.start {
+			continue
+		}
+		out = append(out, m)
+	}
+	w.marks = out
+}
+
+// visible is buf[start:stop] without the bytes of the ranges hidden (in
+// order, apart); buf's own bytes when none meets it.
+func visible(buf []byte, start, stop int, hidden [][2]int) []byte {
+	i := sort.Search(len(hidden), func(i int) bool { return hidden[i][1] > start })
+	if i == len(hidden) || hidden[i][0] >= stop {
+		return buf[start:stop]
+	}
+	var out []byte
+	for ; i < len(hidden) && hidden[i][0] < stop; i++ {
+		if hidden[i][0] > start {
+			out = append(out, buf[start:hidden[i][0]]...)
+		}
+		start = max(start, hidden[i][1])
+	}
+	if start < stop {
+		out = append(out, buf[start:stop]...)
+	}
+	return out
 }
 
 // nextDelim is the offset of the next "%%" at or after pos outside code,
@@ -194,8 +245,8 @@ func (w *walker) hideComments(cs [][2]int) {
 	w.marks = append(out, w.marks[i:]...)
 }
 
-// Comments returns the byte ranges of the note's block-level comments, in
-// order.
+// Comments returns the byte ranges of the note's Comment blocks (comments
+// of whole lines, and blocks of nothing but inline comments), in order.
 func (d *Document) Comments() [][2]int {
 	var out [][2]int
 	for _, s := range d.Sections {
@@ -206,4 +257,40 @@ func (d *Document) Comments() [][2]int {
 		}
 	}
 	return out
+}
+
+// InlineComments returns the byte ranges of the note's inline comments,
+// each from its opening "%%" to just past its closing one, in order.
+func (d *Document) InlineComments() [][2]int { return d.inlineComments }
+
+// PassageText is Text(start, end) as a passage holds it: without the
+// inline comments, but for their line breaks, so that its lines are still
+// the note's.
+func (d *Document) PassageText(start, end int) string {
+	cs := d.inlineComments
+	i := sort.Search(len(cs), func(i int) bool { return cs[i][1] > start })
+	if i == len(cs) || cs[i][0] >= end {
+		return d.Text(start, end)
+	}
+	src := d.Shown()
+	var b strings.Builder
+	b.Grow(end - start)
+	for ; i < len(cs) && cs[i][0] < end; i++ {
+		if a := cs[i][0]; a > start {
+			b.WriteString(d.Text(start, a))
+		}
+		for j := max(start, cs[i][0]); j < min(end, cs[i][1]); j++ {
+			if src[j] == '\n' {
+				if j > 0 && src[j-1] == '\r' {
+					b.WriteByte('\r')
+				}
+				b.WriteByte('\n')
+			}
+		}
+		start = max(start, cs[i][1])
+	}
+	if start < end {
+		b.WriteString(d.Text(start, end))
+	}
+	return b.String()
 }

@@ -28,7 +28,10 @@
 // a higher level. Bodies are tiled into Blocks (paragraphs, list items,
 // code, tables, other) that the chunker keeps whole when it can. An
 // Obsidian comment of whole lines ("%%" to "%%", comments.go) is a Comment
-// block: its headings open no section and its #tags tag nothing.
+// block: its headings open no section and its #tags tag nothing. An inline
+// one (within a line, or opening or closing mid-line) is hidden as well:
+// left out of PassageText, word counts, heading texts and tags, and a
+// heading or block starting inside it opens nothing.
 //
 // Room 2 of the pipeline (docs/architecture.md): a note's bytes in, its
 // sections out, for chunks; the engine's reads and outlines parse with it

@@ -59,7 +59,7 @@ func (d *Document) findIn(query string, forms []pathForms) (*Section, []int, err
 func asWritten(query string) string {
 	src := []byte("# " + strings.TrimSpace(query))
 	if h, ok := md.Parse(text.NewReader(src)).FirstChild().(*ast.Heading); ok {
-		t, _ := headingText(h, src)
+		t, _ := headingText(h, src, nil)
 		return t
 	}
 	return ""

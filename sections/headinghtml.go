@@ -9,12 +9,13 @@ import (
 // headingText is a heading's text as sections names it (Heading.Text):
 // PlainText, but with the raw HTML that is no markup kept as written, and
 // the text its id is made of, which drops all raw HTML as a page's text
-// does ("" when the two are the same).
-func headingText(n ast.Node, src []byte) (heading, idText string) {
-	var b strings.Builder
-	inlineText(&b, n, src, nil, true)
-	heading = collapse(b.String())
-	if idText = plainText(n, src); idText == heading {
+// does ("" when the two are the same). shown leaves inline comments out
+// (walker.shown).
+func headingText(n ast.Node, src []byte, shown func(start, stop int) []byte) (heading, idText string) {
+	var b, id strings.Builder
+	inlineText(&b, n, src, nil, true, shown)
+	inlineText(&id, n, src, nil, false, shown)
+	if heading, idText = collapse(b.String()), collapse(id.String()); idText == heading {
 		idText = ""
 	}
 	return heading, idText

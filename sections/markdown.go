@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"html"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -52,6 +53,9 @@ type walker struct {
 	marks  []mark
 	tags   []inlineTag
 	nested []Heading // headings below the top level (Document.Nested)
+	// comments are the comments of whole lines, inline the others (within
+	// a line, or opening or closing mid-line), as file offsets in order.
+	comments, inline [][2]int
 	// unclosed is the line of a top-level code fence that runs to the end
 	// of the file without a closing fence, or 0.
 	unclosed int
@@ -67,12 +71,14 @@ func (w *walker) parse() {
 		p = mdNoTables
 	}
 	root := p.Parse(text.NewReader(src), parser.WithContext(parser.NewContext()))
+	// Comments first: a heading's text leaves out the inline ones.
+	w.comments, w.inline = w.findComments(root)
 	for n := root.FirstChild(); n != nil; n = n.NextSibling() {
 		w.top(n, src)
 	}
-	comments := w.findComments(root)
-	w.hideComments(comments)
-	w.collectTags(root, src, comments)
+	w.hideComments(w.comments)
+	w.hideInline()
+	w.collectTags(root, src)
 }
 
 // top records one child of the document: only these headings split, so a
@@ -153,7 +159,7 @@ func (w *walker) heading(n *ast.Heading, src []byte) {
 		EndByte:   len(w.buf),
 		Setext:    endLine > w.lines.line(end),
 	}
-	h.Text, h.idText = headingText(n, src)
+	h.Text, h.idText = headingText(n, src, w.shown())
 	if id, ok := n.AttributeString("id"); ok {
 		if b, ok := id.([]byte); ok {
 			h.Anchor = string(b)
@@ -169,7 +175,7 @@ func (w *walker) heading(n *ast.Heading, src []byte) {
 // offset and custom id.
 func (w *walker) nestedHeading(n *ast.Heading, src []byte) {
 	h := Heading{Level: n.Level, StartByte: w.base + n.Pos()}
-	h.Text, h.idText = headingText(n, src)
+	h.Text, h.idText = headingText(n, src, w.shown())
 	h.Line = w.lines.line(h.StartByte)
 	if id, ok := n.AttributeString("id"); ok {
 		if b, ok := id.([]byte); ok {
@@ -179,9 +185,14 @@ func (w *walker) nestedHeading(n *ast.Heading, src []byte) {
 	w.nested = append(w.nested, h)
 }
 
-// plainText is a heading's text with inline markup stripped, escapes and
-// entities resolved, and runs of white space collapsed.
-func plainText(n ast.Node, src []byte) string { return PlainText(n, src, nil) }
+// shown gives the bytes of src[start:stop] outside inline comments; nil
+// when the note has none.
+func (w *walker) shown() func(start, stop int) []byte {
+	if len(w.inline) == 0 {
+		return nil
+	}
+	return func(start, stop int) []byte { return visible(w.buf, w.base+start, w.base+stop, w.inline) }
+}
 
 // PlainText is the text of n's inline children as sections reads a
 // heading's: markup stripped, backslash escapes and character references
@@ -191,20 +202,28 @@ func plainText(n ast.Node, src []byte) string { return PlainText(n, src, nil) }
 // uses its text in place of the node's children.
 func PlainText(n ast.Node, src []byte, other func(ast.Node) (text string, ok bool)) string {
 	var b strings.Builder
-	inlineText(&b, n, src, other, false)
+	inlineText(&b, n, src, other, false, nil)
 	return collapse(b.String())
 }
 
 // inlineText writes the text of n's inline children to b; typed keeps
-// the raw HTML that is text a person typed (typedHTML).
-func inlineText(b *strings.Builder, n ast.Node, src []byte, other func(ast.Node) (string, bool), typed bool) {
+// the raw HTML that is text a person typed (typedHTML), and shown, when
+// not nil, gives the bytes of src[start:stop] that are shown (comments
+// left out).
+func inlineText(b *strings.Builder, n ast.Node, src []byte, other func(ast.Node) (string, bool), typed bool, shown func(start, stop int) []byte) {
+	value := func(t *ast.Text) []byte {
+		if shown == nil {
+			return t.Value(src)
+		}
+		return shown(t.Segment.Start, t.Segment.Stop)
+	}
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
 		switch c := c.(type) {
 		case *ast.Text:
 			if c.IsRaw() {
-				b.Write(c.Value(src))
+				b.Write(value(c))
 			} else {
-				b.WriteString(unescape(c.Value(src)))
+				b.WriteString(unescape(value(c)))
 			}
 			if c.SoftLineBreak() || c.HardLineBreak() {
 				b.WriteByte(' ')
@@ -214,7 +233,7 @@ func inlineText(b *strings.Builder, n ast.Node, src []byte, other func(ast.Node)
 		case *ast.CodeSpan:
 			for t := c.FirstChild(); t != nil; t = t.NextSibling() {
 				if t, ok := t.(*ast.Text); ok {
-					b.Write(t.Value(src))
+					b.Write(value(t))
 				}
 			}
 		case *ast.AutoLink:
@@ -230,7 +249,7 @@ func inlineText(b *strings.Builder, n ast.Node, src []byte, other func(ast.Node)
 					continue
 				}
 			}
-			inlineText(b, c, src, other, typed)
+			inlineText(b, c, src, other, typed, shown)
 		}
 	}
 }
@@ -251,10 +270,10 @@ func unescape(v []byte) string {
 // collectTags finds inline #tags in text outside code and comments:
 // adjacent text nodes are joined first, since emphasis delimiters such as
 // '_' cut them apart.
-func (w *walker) collectTags(root ast.Node, src []byte, comments [][2]int) {
+func (w *walker) collectTags(root ast.Node, src []byte) {
 	runStart, runEnd := -1, -1
 	flush := func() {
-		if runStart >= 0 && inRange(comments, w.base+runStart) == 0 {
+		if runStart >= 0 && inRange(w.comments, w.base+runStart) == 0 {
 			w.tags = scanTags(w.tags, src, w.base, runStart, runEnd)
 		}
 		runStart = -1
@@ -265,7 +284,7 @@ func (w *walker) collectTags(root ast.Node, src []byte, comments [][2]int) {
 		}
 		switch n := n.(type) {
 		case *ast.Heading:
-			if n.Parent() != root && n.Pos() >= 0 && inRange(comments, w.base+n.Pos()) == 0 {
+			if n.Parent() != root && n.Pos() >= 0 && !w.hidden(w.base+n.Pos()) {
 				w.nestedHeading(n, src)
 			}
 		case *ast.CodeSpan, *ast.RawHTML, *ast.AutoLink, *ast.Image:
@@ -285,6 +304,7 @@ func (w *walker) collectTags(root ast.Node, src []byte, comments [][2]int) {
 		return ast.WalkContinue, nil
 	})
 	flush()
+	w.tags = slices.DeleteFunc(w.tags, func(t inlineTag) bool { return inRange(w.inline, t.at) > 0 })
 }
 
 // scanTags appends the Obsidian-style tags in src[start:end], each at its

@@ -37,9 +37,10 @@ func parse(name string, src []byte) *Document {
 	if w.unclosedComment > 0 {
 		d.warnf("%%%% comment opened on line %d is never closed; indexed as text (Obsidian hides the rest of the note)", w.unclosedComment)
 	}
+	d.inlineComments = w.inline
 	d.build(w.marks, lines)
 	d.Nested = w.nested
-	d.frontTags, d.inline = frontmatterTags(d.Frontmatter, d.warn), w.tags
+	d.frontTags, d.inlineTags = frontmatterTags(d.Frontmatter, d.warn), w.tags
 	d.Tags = d.TagsIn(0, len(src))
 	d.Title = d.title()
 	return d
@@ -88,7 +89,7 @@ func (d *Document) build(marks []mark, lines lineIndex) {
 	}
 	if !isBlank(d.Src[d.Body:preEnd]) {
 		s := Section{Parent: -1, StartByte: d.Body, BodyStart: d.Body, BodyEnd: preEnd, EndByte: preEnd, Path: []string{}}
-		s.Blocks = blocks(d.Src, marks[:firstOr(heads, len(marks))], d.Body, preEnd)
+		s.Blocks = d.blocks(marks[:firstOr(heads, len(marks))], d.Body, preEnd)
 		d.Sections = append(d.Sections, s)
 	}
 	var stack []int // open sections, by index into d.Sections
@@ -110,7 +111,7 @@ func (d *Document) build(marks []mark, lines lineIndex) {
 		} else {
 			s.Path = []string{h.Text}
 		}
-		s.Blocks = blocks(d.Src, marks[hi+1:nextMark], s.BodyStart, next)
+		s.Blocks = d.blocks(marks[hi+1:nextMark], s.BodyStart, next)
 		stack = append(stack, len(d.Sections))
 		d.Sections = append(d.Sections, s)
 	}
@@ -151,13 +152,20 @@ func (d *Document) finish(lines lineIndex) {
 
 // blocks tiles [start, end) into blocks at the given marks, each trimmed of
 // trailing white space; text before the first mark gets a block of its own.
-func blocks(src []byte, marks []mark, start, end int) []Block {
+// Words are those shown, inline comments left out; a block of nothing
+// else is a Comment.
+func (d *Document) blocks(marks []mark, start, end int) []Block {
+	src := d.Src
 	var out []Block
 	add := func(kind BlockKind, s, e int) {
 		s = SkipBlankLines(src, s, e)
 		e = trimRight(src, s, e)
 		if e > s {
-			b := Block{Kind: kind, StartByte: s, EndByte: e, Words: wordcount.Count(src[s:e])}
+			shown := visible(src, s, e, d.inlineComments)
+			if kind != Comment && isBlank(shown) {
+				kind = Comment
+			}
+			b := Block{Kind: kind, StartByte: s, EndByte: e, Words: wordcount.Count(shown)}
 			if kind == Table {
 				b.HeaderEnd = headerEnd(src, s, e)
 			}

@@ -37,7 +37,8 @@ func sameAsFull(t *testing.T, name string, src []byte) {
 }
 
 // plainCases are the paragraphs skipInline must leave alone or get right:
-// setext headings over plain text, tags, link definitions and tables.
+// setext headings over plain text, tags, link definitions, tables and
+// inline comments.
 var plainCases = []string{
 	"Title\n=====\n\nbody text\n",
 	"plain para\nstill para\n---\n\nafter\n",
@@ -50,6 +51,7 @@ var plainCases = []string{
 	"a\\\n*b* _c_ [link](/x)\n\n## Next {#next}\n\n&#35;entity\n",
 	"para\n    not code\n===\n",
 	"x\n\n***\n\ny\n-\n",
+	"a %%x #t%% b #u\n\n# H %%c%%\n\nend %%\n\n## hidden\n%% after\n",
 }
 
 func TestSkipInlineSameDocument(t *testing.T) {

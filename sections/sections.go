@@ -29,8 +29,11 @@ type Document struct {
 	shown []byte // Src as shown and read by lines: lone CRs as LFs (parseCopy)
 	// frontTags and inline are the tags Tags joins: the frontmatter's, and
 	// the inline #tags where they are written, in order.
-	frontTags []string
-	inline    []inlineTag
+	frontTags  []string
+	inlineTags []inlineTag
+	// inlineComments are the comments that are no Comment block
+	// (InlineComments).
+	inlineComments [][2]int
 }
 
 // inlineTag is a #tag written in a note's text: its name without the '#',
@@ -45,7 +48,7 @@ type inlineTag struct {
 // deduplicated ignoring case, in order. Tags is TagsIn of the whole note.
 func (d *Document) TagsIn(start, end int) []string {
 	tags := slices.Clone(d.frontTags)
-	for _, t := range d.inline {
+	for _, t := range d.inlineTags {
 		if t.at >= start && t.at < end {
 			tags = append(tags, t.name)
 		}
@@ -112,7 +115,7 @@ const (
 	Code                       // fenced or indented code: cut at lines
 	Table                      // cut at rows, repeating the header
 	Other                      // HTML, thematic breaks, …: cut at lines
-	Comment                    // an Obsidian %% comment of whole lines: in no passage (comments.go)
+	Comment                    // an Obsidian %% comment of whole lines, or a block of inline comments alone: in no passage (comments.go)
 )
 
 // Block is a byte range of a section body that the chunker keeps whole when

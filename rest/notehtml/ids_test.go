@@ -49,17 +49,20 @@ func pageIDs(src []byte, known []Heading) []Heading {
 // The page's anchors are the ids read takes (`read --section '#setup-1'`):
 // a heading in a callout, quote or list takes none of its sections' (read
 // takes its own for the section it sits in), a heading's markup is read as
-// sections reads it, and a heading in a comment is not shown.
+// sections reads it, and a comment is not shown, nor a heading in one,
+// inline comments too.
 func TestPageIDsAreReadIDs(t *testing.T) {
 	src := []byte("# Ids\n> [!tip] Quick\n> ## Setup\n> Callout setup text.\n\n## Setup\nferrets\n## Setup\notters\n" +
 		"Multi line\nsetext heading\n--------------\n## Q&amp;A\n## Link [text](https://example.com)\n" +
-		"- ## Setup in a list\n\n%%\n## Hidden\n%%\n## After {#custom}\n## Custom\n> ## [[Other|Linked]] in a quote\n")
+		"- ## Setup in a list\n\n%%\n## Hidden\n%%\n## After {#custom}\n## Custom\n> ## [[Other|Linked]] in a quote\n" +
+		"## Noted %%todo%%\nText %%\n## Gone\n%% goes on.\n")
 	want := sectionIDs(src)
 	if got := pageIDs(src, want); !reflect.DeepEqual(got, want) {
 		t.Errorf("page ids\n%v\nread's\n%v", got, want)
 	}
 	page := HTML(src, Options{})
-	if strings.Contains(page.HTML, "Hidden") || strings.Contains(page.HTML, "%%") {
+	if strings.Contains(page.HTML, "Hidden") || strings.Contains(page.HTML, "%%") || strings.Contains(page.HTML, "todo") ||
+		strings.Contains(page.HTML, "Gone") || !strings.Contains(page.HTML, "goes on.") {
 		t.Errorf("a comment is shown: %s", page.HTML)
 	}
 	ids := map[string]int{}
@@ -117,6 +120,8 @@ func TestPageHidesComments(t *testing.T) {
 		{"## Title %%aside%%\n\n| a | b %%chid%% |\n|---|---|\n| %%dhid%% | e |\n", []string{">Title </h2>", "<th>b </th>", "<td></td>", "<td>e</td>"}, []string{">Title %%", "hid"}},
 		{"> [!note] Title %%x%%\n> Body %%y%% text.\n", []string{`<div class="callout-title">Title </div>`, "<p>Body  text.</p>"}, []string{"%%"}},
 		{"Save 50%% now, and more.\n", []string{"Save 50%% now, and more."}, nil},
+		{"%%aside%% text\n\nIntro %%\n## Hidden\n%% more\n\nEnd.\n", []string{`<p data-line="1"> text</p>`, `<p data-line="7">End.</p>`},
+			[]string{"aside", "Hidden", "%%", "<pre"}},
 	} {
 		page := HTML([]byte(tt.src), Options{}).HTML
 		for _, w := range tt.want {
