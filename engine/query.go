@@ -273,7 +273,7 @@ func filtersOf(req mdsearch.SearchRequest, ops operators) string {
 	if req.Collection != "" {
 		f = append(f, "collection "+strconv.Quote(req.Collection))
 	}
-	for _, t := range append(slices.Clip(req.Tags), req.Tag) {
+	for _, t := range append([]string{req.Tag}, req.Tags...) { // Tag is the first given
 		if t != "" {
 			f = append(f, "tag "+strconv.Quote(t))
 		}
