@@ -92,6 +92,10 @@ const (
 	MaxMaxTokens = 1 << 20
 	// MaxExclude bounds the notes a search leaves out (SearchRequest.Exclude).
 	MaxExclude = 100
+	// MaxFilters bounds the tags, and the frontmatter conditions, a
+	// search asks for (SearchRequest.Tag with Tags, and Where): a note
+	// must match every one, so more than a few match nothing.
+	MaxFilters = 20
 )
 
 // SearchRequest is what every adapter turns its input into.

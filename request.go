@@ -58,6 +58,12 @@ func (r SearchRequest) Check() error {
 	if r.Tag != "" { // "" is no tag
 		tags = append([]string{r.Tag}, tags...)
 	}
+	switch {
+	case len(tags) > MaxFilters:
+		return invalid("tag is given %d times: give at most %d (a note carries every tag asked)", len(tags), MaxFilters)
+	case len(r.Where) > MaxFilters:
+		return invalid("where is given %d times: give at most %d (a note matches every condition)", len(r.Where), MaxFilters)
+	}
 	for _, t := range tags {
 		if _, err := CleanTag(t); err != nil {
 			return err

@@ -1,6 +1,7 @@
 package mdsearch
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -36,6 +37,11 @@ func TestCheck(t *testing.T) {
 		{with(func(r *SearchRequest) { r.MaxTokens = -1 }), "max_tokens is -1: use 1-1048576, or 0 for no limit"},
 		{with(func(r *SearchRequest) { r.Exclude = make([]string, MaxExclude+1) }), "exclude names 101 notes: name at most 100"},
 		{with(func(r *SearchRequest) { r.Exclude = []string{"a.md", " ./ "} }), "exclude holds an empty path"},
+		{with(func(r *SearchRequest) { r.Tag, r.Tags = "a", make([]string, MaxFilters-1) }), `tag "" is empty`},
+		{with(func(r *SearchRequest) { r.Tag, r.Tags = "a", make([]string, MaxFilters) }), "tag is given 21 times: give at most 20 (a note carries every tag asked)"},
+		{with(func(r *SearchRequest) { r.Tags = make([]string, MaxFilters+1) }), "tag is given 21 times: give at most 20"},
+		{with(func(r *SearchRequest) { r.Where = manyFields(MaxFilters) }), ""},
+		{with(func(r *SearchRequest) { r.Where = manyFields(MaxFilters + 1) }), "where is given 21 times: give at most 20 (a note matches every condition)"},
 		{with(func(r *SearchRequest) { r.Tags = []string{"a", "# "} }), `tag "# " is empty`},
 		{with(func(r *SearchRequest) { r.Tag = "#" }), `tag "#" is empty`},
 		{with(func(r *SearchRequest) { r.Where = map[string]string{" ": "x"} }), `where has an empty field name (value "x")`},
@@ -51,4 +57,13 @@ func TestCheck(t *testing.T) {
 	if r := (SearchRequest{}).WithDefaults(); r.N != DefaultN || r.MaxPerPage != DefaultMaxPerPage || r.Mode != ModeHybrid {
 		t.Errorf("defaults %+v", r)
 	}
+}
+
+// manyFields is n frontmatter conditions.
+func manyFields(n int) map[string]string {
+	m := map[string]string{}
+	for i := range n {
+		m[fmt.Sprint("f", i)] = "x"
+	}
+	return m
 }
