@@ -1,6 +1,8 @@
 package mdsearch
 
 import (
+	"fmt"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -44,13 +46,13 @@ func (r SearchRequest) Check() error {
 	case len(q) > MaxQueryBytes:
 		return invalid("query is %d bytes: use at most %d (the gist of a long text, not all of it)", len(q), MaxQueryBytes)
 	case r.N < 1 || r.N > MaxN:
-		return invalid("n is %d: use 1-%d (default %d)", r.N, MaxN, DefaultN)
+		return OutOfRange("n", strconv.Itoa(r.N))
 	case CheckMaxPerPage(r.MaxPerPage) != nil:
 		return CheckMaxPerPage(r.MaxPerPage)
 	case r.Mode != ModeHybrid && r.Mode != ModeSemantic && r.Mode != ModeKeyword:
 		return invalid("mode is %q: use hybrid, semantic or keyword", r.Mode)
 	case r.MaxTokens < 0 || r.MaxTokens > MaxMaxTokens:
-		return invalid("max_tokens is %d: use 1-%d, or 0 for no limit", r.MaxTokens, MaxMaxTokens)
+		return OutOfRange("max_tokens", strconv.Itoa(r.MaxTokens))
 	case len(r.Exclude) > MaxExclude:
 		return invalid("exclude names %d notes: name at most %d", len(r.Exclude), MaxExclude)
 	}
@@ -86,9 +88,24 @@ func (r SearchRequest) Check() error {
 // takes the cap without a whole request (`mdsearch eval --max-per-page`).
 func CheckMaxPerPage(n int) error {
 	if n < 1 || n > MaxMaxPerPage {
-		return invalid("max_per_page is %d: use 1-%d (default %d)", n, MaxMaxPerPage, DefaultMaxPerPage)
+		return OutOfRange("max_per_page", strconv.Itoa(n))
 	}
 	return nil
+}
+
+// ranges are the values Check takes for each integer field.
+var ranges = map[string]string{
+	"n":            fmt.Sprintf("1-%d (default %d)", MaxN, DefaultN),
+	"max_per_page": fmt.Sprintf("1-%d (default %d)", MaxMaxPerPage, DefaultMaxPerPage),
+	"max_tokens":   fmt.Sprintf("1-%d, or 0 for no limit", MaxMaxTokens),
+}
+
+// OutOfRange is Check's error for the integer field (n, max_per_page or
+// max_tokens) given as the number text, outside the field's range: an
+// adapter gives it for a number too large for an int, so the client
+// learns the range whatever the size of what it sent.
+func OutOfRange(field, number string) error {
+	return invalid("%s is %s: use %s", field, number, ranges[field])
 }
 
 // MaxPerPageAlias is the name the semantic-search API gives MaxPerPage,

@@ -1,6 +1,7 @@
 package rest
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -88,7 +89,7 @@ func parseSearch(raw string) (mdsearch.SearchRequest, error) {
 		return req, fmt.Errorf("missing q: say what to search for, e.g. ?q=sourdough+starter")
 	}
 	req.Query = vals.Get("q")
-	if req.N, err = intParam(vals, "n", mdsearch.DefaultN); err != nil {
+	if req.N, err = intParam(vals, "n", "n", mdsearch.DefaultN); err != nil {
 		return req, err
 	}
 	perPage := "max_per_page"
@@ -98,10 +99,10 @@ func parseSearch(raw string) (mdsearch.SearchRequest, error) {
 		}
 		perPage = mdsearch.MaxPerPageAlias
 	}
-	if req.MaxPerPage, err = intParam(vals, perPage, mdsearch.DefaultMaxPerPage); err != nil {
+	if req.MaxPerPage, err = intParam(vals, perPage, "max_per_page", mdsearch.DefaultMaxPerPage); err != nil {
 		return req, err
 	}
-	if req.MaxTokens, err = intParam(vals, "max_tokens", 0); err != nil { // 0: no budget, as in the CLI and MCP
+	if req.MaxTokens, err = intParam(vals, "max_tokens", "max_tokens", 0); err != nil { // 0: no budget, as in the CLI and MCP
 		return req, err
 	}
 	req.Mode = mdsearch.ModeHybrid
@@ -153,15 +154,20 @@ func checkValues(k string, v []string) error {
 	return nil
 }
 
-// intParam parses an optional integer parameter; absent, it is def. Its
-// range is the request's Check's to judge.
-func intParam(vals url.Values, name string, def int) (int, error) {
+// intParam parses an optional integer parameter, the request's field
+// (as SearchRequest's JSON names it); absent, it is def. Its range is the
+// request's Check's to judge; a whole number too large for an int is out
+// of it, and the error says the range.
+func intParam(vals url.Values, name, field string, def int) (int, error) {
 	s, ok := vals[name]
 	if !ok {
 		return def, nil
 	}
 	n, err := strconv.Atoi(s[0])
-	if err != nil {
+	switch {
+	case errors.Is(err, strconv.ErrRange):
+		return 0, mdsearch.OutOfRange(field, s[0])
+	case err != nil:
 		return 0, fmt.Errorf("%s is %q: use a whole number", name, s[0])
 	}
 	return n, nil
