@@ -22,7 +22,7 @@ func attachmentServer(t *testing.T) *httptest.Server {
 	root := t.TempDir()
 	files := map[string]string{
 		"assets/diagram.png": "\x89PNG\r\n\x1a\nfake", "draw.svg": `<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>`,
-		"a.md": "# A\n", ".obsidian/x.png": "x", filepath.Join(outside, "secret.png"): "s", "notes/b.md": "# B\n",
+		"a.md": "# A\n", ".obsidian/x.png": "x", ".hidden/h.png": "h", filepath.Join(outside, "secret.png"): "s", "notes/b.md": "# B\n",
 	}
 	for p, text := range files {
 		if !filepath.IsAbs(p) {
@@ -35,7 +35,8 @@ func attachmentServer(t *testing.T) *httptest.Server {
 			t.Fatal(err)
 		}
 	}
-	for link, target := range map[string]string{"esc.png": filepath.Join(outside, "secret.png"), "escdir": outside} {
+	for link, target := range map[string]string{"esc.png": filepath.Join(outside, "secret.png"), "escdir": outside,
+		"hid": ".hidden", "hid.png": ".hidden/h.png", "gone": "../.hidden"} {
 		if err := os.Symlink(target, filepath.Join(root, link)); err != nil {
 			t.Fatal(err)
 		}
@@ -76,6 +77,9 @@ func TestAttachments(t *testing.T) {
 		{"GET", "/api/v1/attachments/esc.png?collection=v", 403, "application/json", "leads out of the vault"},
 		{"GET", "/api/v1/attachments/escdir/secret.png?collection=v", 403, "application/json", "leads out of the vault"},
 		{"GET", "/api/v1/attachments/.obsidian/x.png?collection=v", 403, "application/json", "not indexed"},
+		{"GET", "/api/v1/attachments/hid/h.png?collection=v", 403, "application/json", "symlink to .hidden/h.png"},
+		{"GET", "/api/v1/attachments/hid.png?collection=v", 403, "application/json", "symlink to .hidden/h.png"},
+		{"GET", "/api/v1/attachments/gone/h.png?collection=v", 404, "application/json", "no such file"},
 		{"GET", "/api/v1/attachments/a.md?collection=v", 403, "application/json", "not an attachment"},
 		{"GET", "/api/v1/attachments/missing.png?collection=v", 404, "application/json", "no such file"},
 		{"GET", "/api/v1/attachments/assets/diagram.png?collection=w", 404, "application/json", "no collection"},
