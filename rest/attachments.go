@@ -1,11 +1,16 @@
 package rest
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
+	"os"
 	"strings"
 
+	"github.com/mdsearch/mdsearch/internal/fileident"
 	"github.com/mdsearch/mdsearch/vault"
 )
 
@@ -54,7 +59,22 @@ func (srv *Server) handleAttachment(w http.ResponseWriter, r *http.Request, esca
 	h.Set("Content-Type", vault.AttachmentType(p))
 	h.Set("Content-Security-Policy", attachmentCSP)
 	h.Set("Cache-Control", "no-cache")
+	h.Set("ETag", attachmentETag(fi))
 	http.ServeContent(w, r, "", fi.ModTime(), f)
+}
+
+// attachmentETag names this version of the file: its size and times, and
+// where the system tells them, its inode and change time, which no
+// program sets back, so a file replaced by one of the same size with an
+// older modification time is not taken for the one a browser holds (as
+// Last-Modified alone would be).
+func attachmentETag(fi os.FileInfo) string {
+	id, ok := fileident.OfInfo(fi)
+	if !ok {
+		id = fileident.ID{Size: fi.Size(), Mtime: fi.ModTime().UnixNano()}
+	}
+	sum := sha256.Sum256(fmt.Appendf(nil, "%d %d %d %d %d", id.Size, id.Mtime, id.Ctime, id.Ino, id.Dev))
+	return `"` + hex.EncodeToString(sum[:12]) + `"`
 }
 
 // attachmentHref is the address an attachment is served at, for an

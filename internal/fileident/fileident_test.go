@@ -59,3 +59,25 @@ func write(t *testing.T, path, body string) {
 		t.Fatal(err)
 	}
 }
+
+// OfInfo of an open file's stat is Of of its path.
+func TestOfInfo(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("identities are read on Linux only")
+	}
+	path := filepath.Join(t.TempDir(), "shard")
+	write(t, path, "weights")
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byPath, ok1 := Of(path)
+	byInfo, ok2 := OfInfo(fi)
+	if !ok1 || !ok2 || byPath != byInfo {
+		t.Errorf("Of %+v %v, OfInfo %+v %v", byPath, ok1, byInfo, ok2)
+	}
+	dir, _ := os.Stat(filepath.Dir(path))
+	if _, ok := OfInfo(dir); ok {
+		t.Error("a folder has an identity")
+	}
+}
