@@ -162,3 +162,31 @@ func TestQueryNotUTF8(t *testing.T) {
 		wantError(t, "q="+tt.q, resp.StatusCode, resp.Header.Get("Content-Type"), string(body), tt.code, "invalid", tt.want)
 	}
 }
+
+// Paths outside the API answer errors in the API's JSON shape too.
+func TestPageErrors(t *testing.T) {
+	srv := New(&fake{}, Options{})
+	for _, tt := range []struct {
+		method, target string
+		code           int
+		kind, want     string
+	}{
+		{"GET", "/nope", 404, "not_found", "no such page file: /nope"},
+		{"GET", "/web/app.js", 404, "not_found", "no such page file"},
+		{"HEAD", "/nope", 404, "not_found", ""},
+		{"POST", "/", 405, "invalid", "POST is not allowed here; use GET"},
+		{"DELETE", "/app.js", 405, "invalid", "use GET"},
+	} {
+		resp, body := get(t, srv, tt.method, tt.target)
+		if tt.method == "HEAD" {
+			if resp.StatusCode != tt.code || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
+				t.Errorf("HEAD %s: %d %s", tt.target, resp.StatusCode, resp.Header.Get("Content-Type"))
+			}
+			continue
+		}
+		wantError(t, tt.method+" "+tt.target, resp.StatusCode, resp.Header.Get("Content-Type"), body, tt.code, tt.kind, tt.want)
+		if tt.code == 405 && resp.Header.Get("Allow") != "GET, HEAD" {
+			t.Errorf("%s %s: Allow %q", tt.method, tt.target, resp.Header.Get("Allow"))
+		}
+	}
+}

@@ -25,20 +25,21 @@ func pageHandler() http.Handler {
 	}
 	tags := pageETags(sub)
 	files := http.FileServerFS(sub)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodGet && r.Method != http.MethodHead {
-			w.Header().Set("Allow", "GET, HEAD")
-			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+	// Errors are the API's JSON, as for any path: the page's own are
+	// few, and a client of either reads one shape.
+	return only(http.MethodGet, func(w http.ResponseWriter, r *http.Request) {
+		name := strings.TrimPrefix(r.URL.Path, "/")
+		if name == "" {
+			name = "index.html"
+		}
+		tag, ok := tags[name]
+		if !ok {
+			writeError(w, http.StatusNotFound, "not_found", "no such page file: "+r.URL.Path+
+				": the search page is at /, the API under /api/v1/")
 			return
 		}
 		w.Header().Set("Cache-Control", "no-cache")
-		name := strings.TrimPrefix(r.URL.Path, "/")
-		if name == "" || strings.HasSuffix(name, "/") {
-			name += "index.html"
-		}
-		if tag, ok := tags[name]; ok {
-			w.Header().Set("ETag", tag) // http.ServeContent answers If-None-Match with it
-		}
+		w.Header().Set("ETag", tag) // http.ServeContent answers If-None-Match with it
 		files.ServeHTTP(w, r)
 	})
 }
