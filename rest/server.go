@@ -101,7 +101,7 @@ func New(s mdsearch.Searcher, opts Options) *Server {
 		}
 		page.ServeHTTP(w, r)
 	})
-	srv.handler = securityHeaders(root)
+	srv.handler = securityHeaders(gzipped(root))
 	return srv
 }
 
