@@ -11,9 +11,9 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/internal/flock"
 )
 
 // lockName is the file in the cache root that setup runs lock in turn.
@@ -21,9 +21,6 @@ const lockName = ".setup.lock"
 
 // locking says setups of one cache take turns here.
 const locking = true
-
-// lockPoll is how often a waiting setup retries the lock.
-const lockPoll = 100 * time.Millisecond
 
 // lockHome takes an exclusive lock on the cache root, so two setups take
 // turns: the second waits (saying so once on log), then finds installed
@@ -35,20 +32,10 @@ func lockHome(ctx context.Context, home string, log func(string, ...any)) (unloc
 	if err != nil {
 		return nil, mdsearch.Errorf(mdsearch.KindUnavailable, "setup", path, homeHint, "cannot lock the cache: %v", errors.Unwrap(err))
 	}
-	for told := false; ; told = true {
-		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
-		if !errors.Is(err, syscall.EWOULDBLOCK) {
-			break
-		}
-		if !told {
-			log("%s is installing into %s; waiting", holder(f), home)
-		}
-		select {
-		case <-ctx.Done():
-			f.Close()
-			return nil, ctx.Err()
-		case <-time.After(lockPoll):
-		}
+	err = flock.Wait(ctx, f, func() { log("%s is installing into %s; waiting", holder(f), home) })
+	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		f.Close()
+		return nil, err
 	}
 	if err != nil {
 		f.Close()
@@ -58,7 +45,7 @@ func lockHome(ctx context.Context, home string, log func(string, ...any)) (unloc
 	f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
 	return func() {
 		f.Truncate(0)
-		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		flock.Unlock(f)
 		f.Close()
 	}, nil
 }

@@ -11,13 +11,10 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/internal/flock"
 )
-
-// lockPoll is how often a waiting run retries the lock.
-const lockPoll = 100 * time.Millisecond
 
 // lockIndex takes an exclusive advisory lock next to the index file, so two
 // processes indexing the same file take turns instead of interleaving. When
@@ -40,20 +37,14 @@ func lockIndex(ctx context.Context, indexPath string, wait func(string)) (unlock
 		return nil, mdsearch.Errorf(mdsearch.KindInternal, "lock index", path, "", "%v", err)
 	}
 
-	for told := false; ; told = true {
-		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
-		if !errors.Is(err, syscall.EWOULDBLOCK) {
-			break
-		}
-		if !told && wait != nil {
+	err = flock.Wait(ctx, f, func() {
+		if wait != nil {
 			wait(waitMessage(indexPath, path))
 		}
-		select {
-		case <-ctx.Done():
-			f.Close()
-			return nil, ctx.Err()
-		case <-time.After(lockPoll):
-		}
+	})
+	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		f.Close()
+		return nil, err
 	}
 	if err != nil {
 		f.Close()
@@ -62,7 +53,7 @@ func lockIndex(ctx context.Context, indexPath string, wait func(string)) (unlock
 	// Checked while held: only a holder writes the file, so what it holds
 	// now is a past holder's, or not mdsearch's at all.
 	if why := notOurLock(f); why != "" {
-		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		flock.Unlock(f)
 		f.Close()
 		return nil, foreignLock(path, why)
 	}
@@ -70,7 +61,7 @@ func lockIndex(ctx context.Context, indexPath string, wait func(string)) (unlock
 	f.WriteAt([]byte(lockMark+strconv.Itoa(os.Getpid())+"\n"), 0)
 	return func() {
 		f.Truncate(0)
-		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		flock.Unlock(f)
 		f.Close()
 	}, nil
 }
@@ -104,7 +95,7 @@ func indexBusy(indexPath string) bool {
 	defer f.Close()
 	err = syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB)
 	if err == nil {
-		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		flock.Unlock(f)
 	}
 	return errors.Is(err, syscall.EWOULDBLOCK)
 }
