@@ -18,7 +18,7 @@ func TestPlainArgError(t *testing.T) {
 			`invalid arguments: pass an object of named arguments, e.g. {"query": "…"}`},
 		{`no such note in vue: x.md`, `no such note in vue: x.md`},
 	} {
-		if got := plainArgError(tt.in); got != tt.want {
+		if got := plainArgError(tt.in, nil); got != tt.want {
 			t.Errorf("plainArgError(%q)\n = %q\nwant %q", tt.in, got, tt.want)
 		}
 	}

@@ -88,7 +88,7 @@ func TestToolsListed(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string][]string{
-		"semantic_search": {"query", "n", "max_per_page", "max_chunks_per_page", "mode", "collection", "tag", "path_prefix", "exclude", "no_rerank", "explain", "max_tokens"},
+		"semantic_search": {"query", "n", "max_per_page", "mode", "collection", "tag", "path_prefix", "exclude", "no_rerank", "explain", "max_tokens"},
 		"read_note":       {"path", "section"},
 		"note_outline":    {"path"},
 	}

@@ -11,6 +11,8 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mdsearch/mdsearch"
 )
 
 // lenientArgs forgives what function-calling clients commonly send for a
@@ -24,7 +26,9 @@ import (
 //   - one string where the schema wants a list of strings ("tags": "x")
 //     is that list of one;
 //   - an optional text argument sent blank ("section": "") is one left
-//     out (agents send "" for a field they mean to leave unset).
+//     out (agents send "" for a field they mean to leave unset);
+//   - an argument's old name (aliases) is its name; both at once are an
+//     error.
 //
 // What changes the answer is recorded for the tool to name in its notice
 // (forgiven): blank arguments, and members of an object argument sent as
@@ -50,7 +54,10 @@ func lenientArgs(schemas map[string]*jsonschema.Schema) mcp.Middleware {
 			}()
 			if r, ok := req.(*mcp.CallToolRequest); ok && r.Params != nil && len(r.Params.Arguments) > 0 {
 				var f forgiven
-				r.Params.Arguments, f = lenient(r.Params.Arguments, schemas[r.Params.Name])
+				r.Params.Arguments, f, err = lenient(r.Params.Arguments, schemas[r.Params.Name])
+				if err != nil {
+					return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}, nil
+				}
 				ctx = withForgiven(ctx, f)
 			}
 			return next(ctx, method, req)
@@ -69,18 +76,22 @@ func toolSchemas(tools ...*mcp.Tool) map[string]*jsonschema.Schema {
 	return m
 }
 
+// aliases are arguments' old names, still taken but not advertised, and
+// the names they stand for.
+var aliases = map[string]string{mdsearch.MaxPerPageAlias: "max_per_page"}
+
 // lenient is an arguments object as lenientArgs describes it, raw itself
 // when nothing changes, and what it forgave.
-func lenient(raw json.RawMessage, schema *jsonschema.Schema) (json.RawMessage, forgiven) {
+func lenient(raw json.RawMessage, schema *jsonschema.Schema) (json.RawMessage, forgiven, error) {
 	var f forgiven
 	if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
-		return json.RawMessage("{}"), f
+		return json.RawMessage("{}"), f, nil
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber() // numbers pass through as written
 	var args map[string]any
 	if dec.Decode(&args) != nil || args == nil {
-		return raw, f
+		return raw, f, nil
 	}
 	if schema == nil {
 		schema = &jsonschema.Schema{}
@@ -90,8 +101,12 @@ func lenient(raw json.RawMessage, schema *jsonschema.Schema) (json.RawMessage, f
 		f.nulls = nullMembers(args)
 		stripNulls(args)
 	}
+	renamed, err := unalias(args, schema)
+	if err != nil {
+		return raw, f, err
+	}
 	f.blank = dropBlank(args, schema)
-	changed = changed || len(f.blank) > 0
+	changed = changed || renamed || len(f.blank) > 0
 	for k, v := range args {
 		if s, ok := v.(string); ok && schema.Properties[k] != nil {
 			if c, ok := coerce(s, schema.Properties[k]); ok {
@@ -100,13 +115,31 @@ func lenient(raw json.RawMessage, schema *jsonschema.Schema) (json.RawMessage, f
 		}
 	}
 	if !changed {
-		return raw, f
+		return raw, f, nil
 	}
 	b, err := json.Marshal(args)
 	if err != nil {
-		return raw, forgiven{}
+		return raw, forgiven{}, nil
 	}
-	return b, f
+	return b, f, nil
+}
+
+// unalias renames each argument given by its old name (aliases) where the
+// schema has its new one, and reports whether any was.
+func unalias(args map[string]any, schema *jsonschema.Schema) (bool, error) {
+	renamed := false
+	for old, name := range aliases {
+		v, ok := args[old]
+		if !ok || schema.Properties[name] == nil || schema.Properties[old] != nil {
+			continue
+		}
+		if _, both := args[name]; both {
+			return false, mdsearch.BothNames(name, old)
+		}
+		args[name], renamed = v, true
+		delete(args, old)
+	}
+	return renamed, nil
 }
 
 // dropBlank drops the optional text arguments sent blank (empty or only

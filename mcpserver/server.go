@@ -64,7 +64,8 @@ func New(s mdsearch.Searcher, opts Options) *mcp.Server {
 		log = slog.New(slog.DiscardHandler)
 	}
 	search, read, outline := searchTool(), readTool(), outlineTool()
-	srv.AddReceivingMiddleware(lenientArgs(toolSchemas(search, read, outline)), plainErrors)
+	schemas := toolSchemas(search, read, outline)
+	srv.AddReceivingMiddleware(lenientArgs(schemas), plainErrors(schemas))
 	addTool(srv, search, guard(log, t.search), opts.TextOnly)
 	addTool(srv, read, guard(log, t.read), opts.TextOnly)
 	addTool(srv, outline, guard(log, t.outline), opts.TextOnly)

@@ -185,9 +185,11 @@ func TestLenient(t *testing.T) {
 		{`{"path":"a.md","full":"yes"}`, `{"path":"a.md","full":"yes"}`, read},
 		{`{"query":"x","where":{"draft":"false"}}`, `{"query":"x","where":{"draft":"false"}}`, search},
 		{`{"query":"x","n":"3"}`, `{"query":"x","n":"3"}`, nil}, // an unknown tool
+		// The old name of max_per_page, not in the schema, is taken for it.
+		{`{"query":"x","max_chunks_per_page":3}`, `{"max_per_page":3,"query":"x"}`, search},
 	}
 	for _, tt := range tests {
-		if got, _ := lenient(json.RawMessage(tt.in), tt.schema); string(got) != tt.want {
+		if got, _, err := lenient(json.RawMessage(tt.in), tt.schema); string(got) != tt.want || err != nil {
 			t.Errorf("lenient(%s) = %s, want %s", tt.in, got, tt.want)
 		}
 	}

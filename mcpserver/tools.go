@@ -21,34 +21,35 @@ import (
 type tools struct{ s mdsearch.Searcher }
 
 // SearchArgs are semantic_search's arguments. Zero values mean defaults.
+// max_chunks_per_page, max_per_page's old name, is still taken (lenient)
+// but not advertised.
 type SearchArgs struct {
-	Query            string         `json:"query" jsonschema:"what to look for, in plain words or keywords, up to 4000 bytes (pass the gist of a long error, not all of it); quotes and punctuation are safe; tag:NAME in it filters as tag does, path:TEXT and file:TEXT keep notes whose path or file name holds TEXT (Obsidian's operators)"`
-	N                int            `json:"n,omitempty" jsonschema:"maximum number of results, 1-50 (default 5); each result is a whole section (or a part of a long one), roughly 150-1200 tokens (about 330 typical)"`
-	MaxPerPage       int            `json:"max_per_page,omitempty" jsonschema:"maximum results from any one note, 1-5 (default 2; one result may join neighbouring parts of a section); raise it to see several sections of one note, lower it for breadth across notes"`
-	MaxChunksPerPage *int           `json:"max_chunks_per_page,omitempty" jsonschema:"the old name of max_per_page, still taken; give one of the two"`
-	Mode             string         `json:"mode,omitempty" jsonschema:"hybrid (default: meaning and keywords), semantic (meaning only), or keyword (exact words: best for names, codes and rare terms)"`
-	Collection       string         `json:"collection,omitempty" jsonschema:"only search this collection (one indexed folder); omit to search all"`
-	Tag              string         `json:"tag,omitempty" jsonschema:"only notes with this tag (frontmatter tags or #tags), without the #"`
-	PathPrefix       string         `json:"path_prefix,omitempty" jsonschema:"only notes whose vault-relative path starts with this, in any case, e.g. projects/ (or collection:projects/)"`
-	Tags             []string       `json:"tags,omitempty" jsonschema:"only notes with every one of these tags, without the #"`
-	Where            map[string]any `json:"where,omitempty" jsonschema:"only notes whose frontmatter fields have these values (a string, number or boolean; a list field: contains it; case ignored in names and text), e.g. {\"owner\": \"alice\", \"draft\": false}; params.author names a field inside a map"`
-	Exclude          []string       `json:"exclude,omitempty" jsonschema:"leave out these notes (notes already read), by path as results show it (or read_path), at most 100; one naming no indexed note is named in the notice"`
-	NoRerank         bool           `json:"no_rerank,omitempty" jsonschema:"keep mdsearch's own ranking where the server has a reranker"`
-	Explain          bool           `json:"explain,omitempty" jsonschema:"add to each result why it ranked: which query words it holds and where (text, heading, title, tags), its places in the keyword and meaning lists, and what the second stage weighed for and against it; for judging a doubtful result, not needed to read one"`
-	MaxTokens        int            `json:"max_tokens,omitempty" jsonschema:"spend at most about this many tokens on the answer (passages with their header and footer lines): whole passages until the budget is used, the last one cut at a block boundary (inside a first block that alone is over) with the lines that read the rest, and a note when results were left out; omit for no limit"`
+	Query      string         `json:"query" jsonschema:"what to look for, in words or keywords (a long error's gist); tag:NAME, path:TEXT, file:TEXT filter as in Obsidian"`
+	N          int            `json:"n,omitempty" jsonschema:"most results to return"`
+	MaxPerPage int            `json:"max_per_page,omitempty" jsonschema:"most results from one note (lower it for breadth)"`
+	Mode       string         `json:"mode,omitempty" jsonschema:"hybrid: meaning and keywords; semantic: meaning; keyword: exact words (names, codes, rare terms)"`
+	Collection string         `json:"collection,omitempty" jsonschema:"only this collection (one indexed folder)"`
+	Tag        string         `json:"tag,omitempty" jsonschema:"only notes with this tag, without the #"`
+	PathPrefix string         `json:"path_prefix,omitempty" jsonschema:"only notes whose path starts with this (any case), e.g. projects/"`
+	Tags       []string       `json:"tags,omitempty" jsonschema:"only notes with all of these tags"`
+	Where      map[string]any `json:"where,omitempty" jsonschema:"only notes whose frontmatter fields have these values (any case; a list field: contains it), e.g. {\"draft\": false}; a.b names field b of map a"`
+	Exclude    []string       `json:"exclude,omitempty" jsonschema:"leave out these notes (e.g. already read), by path; at most 100"`
+	NoRerank   bool           `json:"no_rerank,omitempty" jsonschema:"keep mdsearch's ranking where a reranker is set"`
+	Explain    bool           `json:"explain,omitempty" jsonschema:"add why each result ranked, to judge a doubtful one"`
+	MaxTokens  int            `json:"max_tokens,omitempty" jsonschema:"spend at most about this many tokens: whole passages, the last cut with the lines to read the rest"`
 }
 
 // ReadArgs are read_note's arguments.
 type ReadArgs struct {
-	Path    string `json:"path" jsonschema:"vault-relative note path as semantic_search returns it, e.g. kitchen/Sourdough.md (or the note's full path inside an indexed folder, or a link's target as a note writes it: /guide/intro, intro.html#setup, Intro#Setup, the fragment read as the section; a wikilink's bare note name finds the one note of that file name in any folder, else the one note with that alias; a wikilink copied whole, [[Intro#Setup|the setup]] or ![[Intro]], reads what it links to); when several collections hold the same path, collection:path picks one"`
-	Section string `json:"section,omitempty" jsonschema:"the section to return: a section path such as Setup/Prerequisites (as search results and note_outline show it; / for the text before the first heading), a heading's text, or an anchor from note_outline such as #setup-1 (for one of several sections with the same path), or an Obsidian block reference such as ^my-block (that block alone); omit for the whole note"`
-	Full    bool   `json:"full,omitempty" jsonschema:"return the whole text even of a note or section over 1500 words or 64 KB, which otherwise comes back as its outline (a section: its own text and its subsections' outline; with no headings: its first lines)"`
-	Lines   string `json:"lines,omitempty" jsonschema:"instead of a section: these lines only, as 40-80, 40- (to the end) or 40; search results name each passage's lines"`
+	Path    string `json:"path" jsonschema:"note path as semantic_search shows it, e.g. kitchen/Sourdough.md; a link target (Intro#Setup, [[Intro]]) works too"`
+	Section string `json:"section,omitempty" jsonschema:"a section as results or note_outline show it: path, heading or #anchor (/ is the text before the first heading, ^id a block); omit for the whole note"`
+	Full    bool   `json:"full,omitempty" jsonschema:"the whole text even over 1500 words or 64 KB"`
+	Lines   string `json:"lines,omitempty" jsonschema:"instead of a section: these lines, as 40-80, 40- or 40"`
 }
 
 // OutlineArgs are note_outline's arguments.
 type OutlineArgs struct {
-	Path string `json:"path" jsonschema:"vault-relative note path as semantic_search returns it; collection:path picks a collection"`
+	Path string `json:"path" jsonschema:"the note's path as semantic_search shows it"`
 }
 
 // readOnly annotates a tool that only reads the index and notes. The SDK
@@ -63,22 +64,18 @@ func searchTool() *mcp.Tool {
 		Name:  "semantic_search",
 		Title: "Search notes",
 		Description: "Search the user's markdown notes by meaning and keywords. Use this first. " +
-			"Returns the best passages: each a whole section or a part of a long one (up to about 300 words, usually enough to answer from; " +
-			"matching neighbouring parts come back joined, `chunks i–j/N`), headed `rank. **path** > Section > Sub (score%)` and followed by " +
-			"`chunk i/N · part p/P · lines a–b · page W words · section \"A/B\"`. To read more, pass read_note the path and section exactly as shown: " +
-			"a path may be collection:path (several collections hold it), a section \"#id\" (another section has the same path) or \"/\" (the text before the first heading). " +
-			"`part p/P` (P > 1): the section was cut into P passages; read_note returns the whole section, or the start of one over 1500 words, so then read lines around the hit. " +
-			"Hybrid (default) and keyword scores estimate the probability that the passage answers, on one scale for every query: 50% or more is a likely answer; " +
-			"questions the notes cannot answer mostly score under 20%; a right answer to a loosely worded or very short query often scores 30-50%, so check the text; " +
-			"under 20% rarely answers; when the best is under 10% a note says no result is likely to answer (ask in other words, or tell the user the notes seem not to hold it). Semantic mode scores run higher (unrelated questions often 60-90%): compare them within one answer only. " +
-			"A word no note holds may bring a note: did you mean \"...\"? (structured: suggestion), the query respelled, offered when it finds a strong answer; search it to use it. " +
-			"Structured output: score 0-1, chunk_index from 0. " +
-			"Cost: roughly 150-1200 tokens per result (about 330 typical); max_tokens caps the total. A section costs far less than its page (about 1.3 tokens per word of the page's word count).",
+			"Returns the best passages (a section or part of one, up to about 300 words, usually enough to answer from), " +
+			"each headed `rank. **path** > Section (score%)` and footed by its lines and `section \"...\"`: to read more, pass read_note that path and section. " +
+			"`part p/P`: a long section's piece; if read_note gives only the section's start, read lines around it. " +
+			"Scores (hybrid, keyword) estimate the chance of an answer: 50% or more is likely; 20-50% needs reading (a short query's right answer may be there); under 20% rarely answers. " +
+			"Semantic mode scores run higher (unrelated questions often 60-90%): compare them within one answer only. " +
+			"A notice may offer the query respelled (did you mean ...?). " +
+			"Cost: about 330 tokens a result (150-1200); max_tokens caps the total.",
 		InputSchema: schemaFor[SearchArgs](func(p map[string]*jsonschema.Schema) {
-			// Ranges are in the descriptions and checked by the request's
-			// Check, whose messages read better than the schema validator's.
-			p["n"].Default = rawJSON(mdsearch.DefaultN)
-			p["max_per_page"].Default = rawJSON(mdsearch.DefaultMaxPerPage)
+			// The request's Check holds the same ranges; plainArgError words
+			// the validator's refusal as Check would.
+			p["n"].Default, p["n"].Minimum, p["n"].Maximum = rawJSON(mdsearch.DefaultN), ptr(1.0), ptr(float64(mdsearch.MaxN))
+			p["max_per_page"].Default, p["max_per_page"].Minimum, p["max_per_page"].Maximum = rawJSON(mdsearch.DefaultMaxPerPage), ptr(1.0), ptr(float64(mdsearch.MaxMaxPerPage))
 			p["mode"].Enum = []any{string(mdsearch.ModeHybrid), string(mdsearch.ModeSemantic), string(mdsearch.ModeKeyword)}
 			p["mode"].Default = rawJSON(mdsearch.ModeHybrid)
 			p["where"].AdditionalProperties = &jsonschema.Schema{Types: []string{"string", "number", "boolean"}}
@@ -91,14 +88,10 @@ func readTool() *mcp.Tool {
 	return &mcp.Tool{
 		Name:  "read_note",
 		Title: "Read a note or one section",
-		Description: "Return one section of a note (from its heading to the next heading of the same or a higher level, heading included), " +
-			"a range of its lines (lines), or the whole note when neither is given: a note over 1500 words or 64 KB then comes back as its outline, " +
-			"or, without headings, as its first lines with the line to read on from, unless full is true; a section over 1500 words or 64 KB likewise comes back as " +
-			"its own text and its subsections' outline (or its first lines and the lines of the rest). Prefer a section: pass the section " +
-			"path from a semantic_search result or the name note_outline shows. " +
-			"Heading text alone works when it is unambiguous; matching ignores case, extra spaces and punctuation. " +
-			"Cost: about 1.3 tokens per word returned, more for code and tables; answers say their estimated tokens. " +
-			"An unknown section is an error that lists the note's sections, so you can retry.",
+		Description: "Return one section of a note (its heading to the next of its level or higher), some lines, or the whole note; " +
+			"over 1500 words or 64 KB, its outline or first lines unless full is true. " +
+			"Headings match ignoring case and punctuation; an unknown section is an error listing the note's sections. " +
+			"Cost: about 1.3 tokens a word; answers state their tokens.",
 		InputSchema: schemaFor[ReadArgs](nil),
 		Annotations: readOnly(),
 	}
@@ -108,17 +101,15 @@ func outlineTool() *mcp.Tool {
 	return &mcp.Tool{
 		Name:  "note_outline",
 		Title: "Outline a note",
-		Description: "List a note's headings as a tree, each with its word count, estimated token cost and line range, " +
-			"without loading the note's text (about 15 tokens a heading). Pass a heading as read_note's section; where another " +
-			"heading reads the same, pass the path or #anchor shown after it instead; text before the first heading is section \"/\". Use it to choose a section " +
-			"when search results do not show the one you need.",
+		Description: "List a note's headings as a tree with each section's words, tokens and lines (about 15 tokens a heading). " +
+			"Pass a heading, or the path or #anchor shown where headings repeat, as read_note's section.",
 		InputSchema: schemaFor[OutlineArgs](nil),
 		Annotations: readOnly(),
 	}
 }
 
-func (t *tools) search(ctx context.Context, call *mcp.CallToolRequest, a SearchArgs) (*mcp.CallToolResult, *mdsearch.SearchResponse, error) {
-	req, err := a.request(call.Params.Arguments)
+func (t *tools) search(ctx context.Context, _ *mcp.CallToolRequest, a SearchArgs) (*mcp.CallToolResult, *mdsearch.SearchResponse, error) {
+	req, err := a.request()
 	if err != nil {
 		return nil, nil, err
 	}
@@ -136,16 +127,8 @@ func (t *tools) search(ctx context.Context, call *mcp.CallToolRequest, a SearchA
 }
 
 // request turns a into the engine's request and checks it. The SDK has
-// already filled in defaults for absent arguments, so a 0 was sent; raw
-// are the arguments as sent, to tell max_per_page sent from defaulted.
-func (a SearchArgs) request(raw json.RawMessage) (mdsearch.SearchRequest, error) {
-	if a.MaxChunksPerPage != nil {
-		var sent map[string]json.RawMessage
-		if json.Unmarshal(raw, &sent) == nil && sent["max_per_page"] != nil {
-			return mdsearch.SearchRequest{}, mdsearch.BothNames("max_per_page", mdsearch.MaxPerPageAlias)
-		}
-		a.MaxPerPage = *a.MaxChunksPerPage
-	}
+// already filled in defaults for absent arguments, so a 0 was sent.
+func (a SearchArgs) request() (mdsearch.SearchRequest, error) {
 	tag, tags := "", make([]string, len(a.Tags))
 	var err error
 	if a.Tag != "" { // a blank tag was left out (lenientArgs)

@@ -1,0 +1,47 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// The tools' descriptions and input schemas are read by an agent before
+// its first call: they must stay cheap, and say ranges where a schema
+// can. maxToolTokens is about half what they cost before they were
+// trimmed (1,977 tokens, chars/4).
+const maxToolTokens = 1000
+
+func TestToolsListCost(t *testing.T) {
+	cs := connect(t, &fake{})
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chars := 0
+	for _, tool := range res.Tools {
+		in, _ := json.Marshal(tool.InputSchema)
+		desc, _ := json.Marshal(tool.Description)
+		chars += len(in) + len(desc)
+		if strings.Contains(string(in), "max_chunks_per_page") {
+			t.Errorf("%s advertises the old name max_chunks_per_page", tool.Name)
+		}
+	}
+	if chars/4 > maxToolTokens {
+		t.Errorf("descriptions and input schemas cost about %d tokens, want at most %d", chars/4, maxToolTokens)
+	}
+}
+
+func TestSchemaRanges(t *testing.T) {
+	props := toolSchemas(searchTool())["semantic_search"].Properties
+	for _, tt := range []struct {
+		name     string
+		min, max float64
+	}{{"n", 1, 50}, {"max_per_page", 1, 5}} {
+		p := props[tt.name]
+		if p.Minimum == nil || p.Maximum == nil || *p.Minimum != tt.min || *p.Maximum != tt.max {
+			t.Errorf("%s: minimum %v, maximum %v; want %v-%v", tt.name, p.Minimum, p.Maximum, tt.min, tt.max)
+		}
+	}
+}
