@@ -68,8 +68,8 @@ func searchTool() *mcp.Tool {
 			"each headed `rank. **path** > Section (score%)` and footed by its lines and `section \"...\"`: to read more, pass read_note that path and section. " +
 			"`part p/P`: a long section's piece; if read_note gives only the section's start, read lines around it. " +
 			"Scores (hybrid, keyword) estimate the chance of an answer: 50% or more is likely; 20-50% needs reading (a short query's right answer may be there); under 20% rarely answers. " +
-			"Semantic mode scores run higher (unrelated questions often 60-90%): compare them within one answer only. " +
-			"A notice may offer the query respelled (did you mean ...?). " +
+			"Semantic-mode scores are closeness only: other subjects mostly 10-30%, near ones (another language's docs) 60-90%, as high as right answers; compare within one answer. " +
+			"A notice may offer a respelled query (did you mean ...?). " +
 			"Cost: about 330 tokens a result (150-1200); max_tokens caps the total.",
 		InputSchema: schemaFor[SearchArgs](func(p map[string]*jsonschema.Schema) {
 			// The request's Check holds the same ranges; plainArgError words

