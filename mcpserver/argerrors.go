@@ -3,11 +3,14 @@ package mcpserver
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math/big"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -39,6 +42,8 @@ var (
 	overflow   = regexp.MustCompile(`^json: cannot unmarshal (?:number )?.* into Go struct field \w+\.\w+\.(\w+) of type (\w+)$`)
 	notObject  = regexp.MustCompile(`^validating "arguments": unmarshaling arguments: json: cannot unmarshal .* into Go value of type map\[string\]interface \{\}$`)
 	outOfRange = regexp.MustCompile(`^validating /properties/(\w+): (?:minimum|maximum): (\S+) is (?:less|greater) than \S+$`)
+	notOneOf   = regexp.MustCompile(`^validating /properties/(\w+): enum: (.*) does not equal any of: \[(.*)\]$`)
+	deepValue  = regexp.MustCompile(`^validating /properties/(\w+): validating /properties/\w+/additionalProperties: type: .* has type "(\w+)", want one of "([\w, ]+)"$`)
 )
 
 // plainArgError rewords msg, an argument error from the SDK; schema is
@@ -53,6 +58,12 @@ func plainArgError(msg string, schema *jsonschema.Schema) string {
 		}
 		if m := outOfRange.FindStringSubmatch(rest); m != nil {
 			return outOfRangeError(m[1], m[2], schema)
+		}
+		if m := notOneOf.FindStringSubmatch(rest); m != nil {
+			return fmt.Sprintf("%s is %q: use %s", m[1], m[2], orList(strings.Fields(m[3])))
+		}
+		if m := deepValue.FindStringSubmatch(rest); m != nil {
+			return "invalid argument " + m[1] + ": each value must be " + orList(articles(strings.Split(m[3], ", "))) + ", not " + article(m[2])
 		}
 		return "invalid arguments: " + rest
 	}
@@ -86,6 +97,27 @@ func outOfRangeError(name, value string, schema *jsonschema.Schema) string {
 	return msg
 }
 
+// toolNames are the tools' names, sorted, as an or-list.
+func toolNames(schemas map[string]*jsonschema.Schema) string {
+	return orList(slices.Sorted(maps.Keys(schemas)))
+}
+
+// orList is "a", "a or b", "a, b or c".
+func orList(items []string) string {
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " or " + items[len(items)-1]
+}
+
+func articles(types []string) []string {
+	out := make([]string, len(types))
+	for i, t := range types {
+		out[i] = article(t)
+	}
+	return out
+}
+
 // article puts "a" or "an" before a JSON type's name.
 func article(typ string) string {
 	if typ != "" && strings.ContainsRune("aeiou", rune(typ[0])) {
@@ -95,10 +127,15 @@ func article(typ string) string {
 }
 
 // plainErrors is the receiving middleware that applies plainArgErrors to
-// every tool call's result; schemas holds each tool's input schema.
+// every tool call's result, and refuses a call that names no tool in
+// words that say so; schemas holds each tool's input schema.
 func plainErrors(schemas map[string]*jsonschema.Schema) mcp.Middleware {
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if c, ok := req.(*mcp.CallToolRequest); ok && c.Params != nil && c.Params.Name == "" {
+				// The SDK would say `unknown tool ""`.
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "params.name is missing: name the tool to call (" + toolNames(schemas) + ")"}
+			}
 			res, err := next(ctx, method, req)
 			if r, ok := res.(*mcp.CallToolResult); ok {
 				var schema *jsonschema.Schema

@@ -16,6 +16,10 @@ func TestPlainArgError(t *testing.T) {
 			`invalid argument n: the number is out of range`},
 		{`validating "arguments": unmarshaling arguments: json: cannot unmarshal "\"query=x\"" into Go value of type map[string]interface {}`,
 			`invalid arguments: pass an object of named arguments, e.g. {"query": "…"}`},
+		{`validating "arguments": validating root: validating /properties/mode: enum: fuzzy does not equal any of: [hybrid semantic keyword]`,
+			`mode is "fuzzy": use hybrid, semantic or keyword`},
+		{`validating "arguments": validating root: validating /properties/where: validating /properties/where/additionalProperties: type: map[b:1] has type "object", want one of "string, number, boolean"`,
+			`invalid argument where: each value must be a string, a number or a boolean, not an object`},
 		{`no such note in vue: x.md`, `no such note in vue: x.md`},
 	} {
 		if got := plainArgError(tt.in, nil); got != tt.want {

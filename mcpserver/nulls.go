@@ -28,7 +28,9 @@ import (
 //   - an optional text argument sent blank ("section": "") is one left
 //     out (agents send "" for a field they mean to leave unset);
 //   - an argument's old name (aliases) is its name; both at once are an
-//     error.
+//     error;
+//   - a value of a fixed set given in another case or with spaces around
+//     it ("mode": "Keyword") is that value.
 //
 // What changes the answer is recorded for the tool to name in its notice
 // (forgiven): blank arguments, and members of an object argument sent as
@@ -162,11 +164,17 @@ func dropBlank(args map[string]any, schema *jsonschema.Schema) map[string]string
 	return blank
 }
 
-// coerce is s as the type the schema wants, when s is exactly one value
-// of that type: a JSON number (for an integer, one without a fraction or
+// coerce is s as the value the schema wants: one of its enum's in another
+// case or with spaces around it, or, when s is exactly one value of the
+// type it wants, a JSON number (for an integer, one without a fraction or
 // exponent), true or false, or, for a list of strings, s itself.
 func coerce(s string, schema *jsonschema.Schema) (any, bool) {
 	t := strings.TrimSpace(s)
+	for _, e := range schema.Enum {
+		if e, ok := e.(string); ok && e != s && strings.EqualFold(e, t) {
+			return e, true
+		}
+	}
 	switch schema.Type {
 	case "integer":
 		if _, err := strconv.ParseInt(t, 10, 64); err == nil && json.Valid([]byte(t)) { // not "+3" or "007"

@@ -187,6 +187,9 @@ func TestLenient(t *testing.T) {
 		{`{"query":"x","n":"3"}`, `{"query":"x","n":"3"}`, nil}, // an unknown tool
 		// The old name of max_per_page, not in the schema, is taken for it.
 		{`{"query":"x","max_chunks_per_page":3}`, `{"max_per_page":3,"query":"x"}`, search},
+		// A value of a fixed set, in any case, with spaces around it.
+		{`{"query":"x","mode":" Keyword "}`, `{"mode":"keyword","query":"x"}`, search},
+		{`{"query":"x","mode":"fuzzy"}`, `{"query":"x","mode":"fuzzy"}`, search},
 	}
 	for _, tt := range tests {
 		if got, _, err := lenient(json.RawMessage(tt.in), tt.schema); string(got) != tt.want || err != nil {
