@@ -66,7 +66,7 @@ func (e *Engine) Read(ctx context.Context, req mdsearch.ReadRequest) (_ *mdsearc
 	}
 	sec, others, err := n.doc.Matches(req.Section)
 	if err != nil {
-		return nil, err
+		return nil, nearestSections(n.doc, req.Section, err)
 	}
 	resp.Section = sec.Heading
 	if sec.Level == 0 {

@@ -90,7 +90,7 @@ func readTool() *mcp.Tool {
 		Title: "Read a note or one section",
 		Description: "Return one section of a note (its heading to the next of its level or higher), some lines, or the whole note; " +
 			"over 1500 words or 64 KB, its outline or first lines unless full is true. " +
-			"Headings match ignoring case and punctuation; an unknown section is an error listing the note's sections. " +
+			"Headings match ignoring case and punctuation; an unknown section is an error naming the nearest. " +
 			"Cost: about 1.3 tokens a word; answers state their tokens.",
 		InputSchema: schemaFor[ReadArgs](nil),
 		Annotations: readOnly(),

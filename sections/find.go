@@ -306,8 +306,12 @@ func (d *Document) notFound(kind mdsearch.Kind, query, why string, candidates []
 	for _, i := range candidates {
 		seen[strings.Join(d.Sections[i].Path, "/")]++
 	}
-	paths := make([]string, 0, min(len(candidates), most)+1)
-	for _, i := range candidates[:min(len(candidates), most)] {
+	total, listed := len(candidates), candidates[:min(len(candidates), most)]
+	if every {
+		listed = d.shallowest(candidates)
+	}
+	paths := make([]string, 0, len(listed)+1)
+	for _, i := range listed {
 		p := strings.Join(d.Sections[i].Path, "/")
 		if seen[p] > 1 {
 			paths = append(paths, fmt.Sprintf("%q (#%s)", p, d.Sections[i].ID))
@@ -315,8 +319,12 @@ func (d *Document) notFound(kind mdsearch.Kind, query, why string, candidates []
 		}
 		paths = append(paths, fmt.Sprintf("%q", p))
 	}
-	if len(candidates) > most {
-		paths = append(paths, fmt.Sprintf("and %d more", len(candidates)-most))
+	if total > len(listed) {
+		more := fmt.Sprintf("and %d more", total-len(listed))
+		if every {
+			more += " (the note's outline lists them all)"
+		}
+		paths = append(paths, more)
 	}
 	if every && len(d.Sections) > 1 && d.Sections[0].Level == 0 && d.Sections[0].Words > 0 {
 		paths = append(paths, fmt.Sprintf("%q (the text before the first heading)", Preamble))
@@ -326,6 +334,36 @@ func (d *Document) notFound(kind mdsearch.Kind, query, why string, candidates []
 		hint = "sections: " + strings.Join(paths, ", ")
 	}
 	return mdsearch.Errorf(kind, "find section", d.Path, hint, "%q: %s", query, why)
+}
+
+// listedSections is how many sections a miss lists of a note's own.
+const listedSections = 12
+
+// shallowest is the sections of candidates (in order) a miss lists: all of
+// them when few, else those down to the deepest level that keeps them at
+// most listedSections (a long note's top-level sections), or, when that
+// leaves the title alone, the first listedSections of the next level.
+func (d *Document) shallowest(candidates []int) []int {
+	if len(candidates) <= listedSections {
+		return candidates
+	}
+	var out []int
+	for level := 1; level <= 6; level++ {
+		var at []int
+		for _, i := range candidates {
+			if d.Sections[i].Level <= level {
+				at = append(at, i)
+			}
+		}
+		if len(at) > listedSections {
+			if len(out) < 2 {
+				return at[:listedSections]
+			}
+			break
+		}
+		out = at
+	}
+	return out
 }
 
 // normalize lower-cases s, keeps letters, digits and '/', and turns every

@@ -3,6 +3,7 @@ package sections
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -242,6 +243,24 @@ func TestSectionTree(t *testing.T) {
 	}
 	if o := Parse("n.md", []byte("# T\nx\n")).Outline(); len(o) != 1 || o[0].Level != 1 {
 		t.Errorf("a note with no text before its first heading lists it: %+v", o)
+	}
+}
+
+// TestNotFoundListsFew: a note of many sections lists its shallowest
+// ones in a miss, and counts the rest, not every path.
+func TestNotFoundListsFew(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("# Top\n\n")
+	for i := range 8 {
+		fmt.Fprintf(&b, "## Part %d\n\ntext\n\n", i)
+		for j := range 5 {
+			fmt.Fprintf(&b, "### Detail %d.%d\n\ntext\n\n", i, j)
+		}
+	}
+	_, err := Parse("many.md", []byte(b.String())).Find("nowhere")
+	msg := fmt.Sprint(err)
+	if !strings.Contains(msg, `"Top/Part 7"`) || strings.Contains(msg, "Detail") || !strings.Contains(msg, "and 40 more") {
+		t.Errorf("a miss in a note of 49 sections: %s", msg)
 	}
 }
 

@@ -1,0 +1,31 @@
+package engine
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mdsearch/mdsearch"
+)
+
+// TestReadNearestSection: a section the note lacks is an error that names
+// the nearest headings first, as a mistyped path gets "did you mean".
+func TestReadNearestSection(t *testing.T) {
+	vault := t.TempDir()
+	write(t, vault, "api.md", "# Reactivity API: Core\n\n## ref()\n\nA ref.\n\n## watchEffect()\n\nRuns.\n\n"+
+		"## watchPostEffect()\n\nAfter.\n\n## watch()\n\nWatches.\n\n## Prop Validation\n\nChecks.\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
+	index(t, e, vault, "v")
+	for _, tt := range []struct{ section, want, not string }{
+		{"Watch Effect", `did you mean "watchEffect()"?`, ""},
+		{"Prop Validatoin", `did you mean "Prop Validation"?`, ""},
+		{"Lifecycle hooks", "sections: ", "did you mean"}, // nothing near
+	} {
+		_, err := e.Read(context.Background(), mdsearch.ReadRequest{Path: "api.md", Section: tt.section})
+		if mdsearch.KindOf(err) != mdsearch.KindNotFound || !strings.Contains(err.Error(), tt.want) ||
+			tt.not != "" && strings.Contains(err.Error(), tt.not) {
+			t.Errorf("section %q: %v; want it to hold %q", tt.section, err, tt.want)
+		}
+	}
+}
