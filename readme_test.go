@@ -64,3 +64,19 @@ func there(always bool) string {
 	}
 	return "only when it applies"
 }
+
+// The README's stdio config for MCP clients says when to add --text-only,
+// as the Claude Code example does.
+func TestReadmeMCPConfigTextOnly(t *testing.T) {
+	data, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, ok := strings.Cut(string(data), `"mcpServers"`)
+	if !ok {
+		t.Fatal("README has no stdio config for MCP clients")
+	}
+	if next, _, _ := strings.Cut(after, "\n### "); !strings.Contains(next, "--text-only") {
+		t.Error("README's stdio config for MCP clients does not say when to add --text-only")
+	}
+}
