@@ -114,8 +114,9 @@ type SearchRequest struct {
 	Where map[string]string `json:"where,omitempty"`
 	// MaxTokens, when set, is the answer budget: it caps the reading cost
 	// (ReadingTokens, a language model's tokens, not the embedder's) of all
-	// result texts together: results are whole passages until the budget
-	// is spent; the last may be cut at a block boundary.
+	// result texts together, their header and footer lines and the notice:
+	// results are whole passages until the budget is spent; the last may be
+	// cut at a block boundary.
 	MaxTokens int `json:"max_tokens,omitempty"`
 	// Exclude leaves out these notes (those already read, say), as if
 	// the vault did not hold them, each named as Read takes it: its path

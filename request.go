@@ -137,3 +137,17 @@ func VaultRelative(p string) string {
 	}
 	return p
 }
+
+// ShortQuery reports whether q is short enough for an answer to quote
+// whole (a notice's suggestion, "No results for …"): at most
+// MaxShortQueryChars characters and MaxShortQueryWords words. A pasted
+// error log quoted back would cost more than the results.
+func ShortQuery(q string) bool {
+	return utf8.RuneCountInString(q) <= MaxShortQueryChars && len(strings.Fields(q)) <= MaxShortQueryWords
+}
+
+// The bounds of a ShortQuery.
+const (
+	MaxShortQueryChars = 120
+	MaxShortQueryWords = 12
+)

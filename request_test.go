@@ -67,3 +67,21 @@ func manyFields(n int) map[string]string {
 	}
 	return m
 }
+
+// A query is quoted back whole up to 120 characters and 12 words.
+func TestShortQuery(t *testing.T) {
+	for _, tc := range []struct {
+		q     string
+		short bool
+	}{
+		{"defineProps typescript", true},
+		{strings.Repeat("é", MaxShortQueryChars), true}, // characters, not bytes
+		{strings.Repeat("a", MaxShortQueryChars+1), false},
+		{strings.Repeat("a ", MaxShortQueryWords), true},
+		{strings.Repeat("a ", MaxShortQueryWords+1), false},
+	} {
+		if got := ShortQuery(tc.q); got != tc.short {
+			t.Errorf("ShortQuery(%.20q) = %v", tc.q, got)
+		}
+	}
+}

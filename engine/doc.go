@@ -85,9 +85,9 @@
 // Results are then cut to the best MaxPerPage passages of each note and to
 // N in total; a passage next to a kept one of the same section joins it.
 // With MaxTokens, results fill that budget with whole passages (and an
-// estimate of their header and footer lines), the last is cut at a block
-// boundary with the lines that read the rest, and a notice counts the
-// results left out.
+// estimate of their header and footer lines, and of the notice), the last
+// is cut at a block boundary with the lines that read the rest, and a
+// notice counts the results left out.
 //
 // Suggestion (query_suggest.go): a word of the query that matches no
 // passage is respelled as the nearest word the index holds (one or two

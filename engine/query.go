@@ -13,7 +13,6 @@ import (
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/embed"
-	"github.com/mdsearch/mdsearch/internal/plural"
 	"github.com/mdsearch/mdsearch/internal/swar"
 	"github.com/mdsearch/mdsearch/store"
 )
@@ -36,48 +35,53 @@ const maxCandidates = 100000
 func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (*mdsearch.SearchResponse, error) {
 	start := time.Now()
 	// A fit observing the second stage hears the queries it asked alone.
-	resp, sug, err := e.search(ctx, req, e.opts.Observe == nil)
-	if err != nil || sug.query == "" {
-		return resp, err
+	f, err := e.search(ctx, req, e.opts.Observe == nil)
+	if err != nil {
+		return nil, err
 	}
 	// A failed check costs the suggestion only: the answer stands.
-	if ok, _ := e.confirm(ctx, req, sug.query); ok {
-		resp.Suggestion = sug.query
-		addNotice(&resp.Notice, sug.notice)
+	if f.sug.query != "" {
+		if ok, _ := e.confirm(ctx, req, f.sug.query); ok {
+			f.resp.Suggestion = f.sug.query
+			addNotice(&f.resp.Notice, f.sug.notice)
+		}
 	}
-	resp.TookMS = msSince(start)
-	return resp, nil
+	f.finish()
+	f.resp.TookMS = msSince(start)
+	return f.resp, nil
 }
 
 // search is Search but for the suggestion, which it returns unconfirmed
-// when asked to look for one.
-func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggestOK bool) (_ *mdsearch.SearchResponse, sug suggestion, err error) {
+// when asked to look for one, and the notices and token budget that wait
+// for it (found.finish).
+func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggestOK bool) (_ *found, err error) {
 	defer e.explain(&err)
+	var sug suggestion
 	leave, err := e.enter(ctx)
 	if err != nil {
-		return nil, sug, err
+		return nil, err
 	}
 	defer leave()
 	start := time.Now()
 	req, ops, err := normalize(req)
 	if err != nil {
-		return nil, sug, err
+		return nil, err
 	}
 	q := &query{req: req}
 	defer q.scans.release()
 	if q.filter, err = e.filter(ctx, req); err != nil {
-		return nil, sug, err
+		return nil, err
 	}
 	ops.apply(&q.filter)
 	resp := &mdsearch.SearchResponse{Query: req.Query, Mode: req.Mode, Results: []mdsearch.Result{}}
 	if err := acquire(ctx); err != nil {
-		return nil, sug, err
+		return nil, err
 	}
 	defer release()
 	empty := false // nothing to rank: no mode fell back
 	if req.Mode != mdsearch.ModeKeyword {
 		if q.snap, q.stale, resp.Notice, err = e.semanticReady(ctx, q.filter.CollectionID); err != nil {
-			return nil, sug, err
+			return nil, err
 		}
 		if q.snap == nil {
 			resp.Mode = mdsearch.ModeKeyword
@@ -121,7 +125,7 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 	// loaded while a re-index commits.
 	rt, err := e.st.BeginRead(ctx)
 	if err != nil {
-		return nil, sug, err
+		return nil, err
 	}
 	defer rt.Close()
 	if q.snap != nil && !q.stale {
@@ -134,12 +138,12 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 	q.keywordRows(ctx, rt.Reader)
 	if embedded != nil {
 		if err := e.whileEmbedding(ctx, rt.Reader, q); err != nil {
-			return nil, sug, err
+			return nil, err
 		}
 		got := <-embedded
 		if err := got.err; err != nil {
 			if mdsearch.KindOf(err) != mdsearch.KindUnavailable {
-				return nil, sug, err
+				return nil, err
 			}
 			// A model server that is down costs the semantic list only.
 			q.snap, resp.Mode, q.mode = nil, mdsearch.ModeKeyword, mdsearch.ModeKeyword
@@ -153,12 +157,12 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 	}
 	if q.mode == mdsearch.ModeKeyword && len(q.terms) > 0 {
 		if q.cover, err = coverage(ctx, rt.Reader, q); err != nil {
-			return nil, sug, err
+			return nil, err
 		}
 	}
 	res, joins, stale, copies, err := e.reranked(ctx, rt.Reader, q, &resp.Notice)
 	if err != nil {
-		return nil, sug, err
+		return nil, err
 	}
 	if copies > 0 {
 		addNotice(&resp.Notice, nResults(copies)+" left out: the same passage, found in another collection too")
@@ -170,23 +174,16 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 		// A suggestion that cannot be made costs only itself.
 		sug, _ = suggest(ctx, rt.Reader, q, ops.written, e.knownWord)
 	}
-	var dropped int
 	ends := capResults(res, joins)
-	resp.Results, dropped = fitBudget(res, req.MaxTokens, joins, ends)
-	markStale(resp.Results, stale)
-	resp.Total = len(resp.Results)
-	if m := unlikelyNotice(q, e.stage(q.mode) != nil, resp.Results); m != "" {
-		addNotice(&resp.Notice, m)
-	}
-	if dropped > 0 {
-		more := plural.Count(dropped, "more result", "more results")
-		addNotice(&resp.Notice, fmt.Sprintf("%s did not fit max_tokens %d; raise it to see them", more, req.MaxTokens))
-	}
+	markStale(res, stale)
+	resp.Results, resp.Total = res, len(res)
+	f := &found{resp: resp, sug: sug, joins: joins, ends: ends, budget: req.MaxTokens,
+		weak: isUnlikely(q, e.stage(q.mode) != nil, res)}
 	// Counted whether or not one was asked for: a path another
 	// collection holds too must be read as COLLECTION:PATH either way.
 	colls, err := e.st.Collections(ctx)
 	if err != nil {
-		return nil, sug, err
+		return nil, err
 	}
 	resp.CollectionCount = len(colls)
 	if names := olderKeywordText(colls); names != "" && !swar.ASCII(req.Query) {
@@ -195,7 +192,7 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 	}
 	if len(colls) > 1 {
 		if err := nameShared(ctx, rt.Reader, resp.Results); err != nil {
-			return nil, sug, err
+			return nil, err
 		}
 	}
 	nameColons(resp.Results, colls)
@@ -219,7 +216,7 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 		}
 	}
 	resp.TookMS = msSince(start)
-	return resp, sug, nil
+	return f, nil
 }
 
 // distinct ranks and loads q's results, leaving out copies of a passage

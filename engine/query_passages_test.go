@@ -233,7 +233,7 @@ func TestMaxTokens(t *testing.T) {
 		{"budget for everything", all, 3, false},
 		{"budget one short", all - 1, 2, true},
 		{"first whole, half the second", t0 + t1/2, 1, true},
-		{"exactly the first", t0, 1, false},
+		{"exactly the first and the notice counting the others", t0 + noticeTokens(droppedNotice(3, t0)), 1, false},
 		{"less than one block: a dozen words of it", 5, 0, true},
 	}
 	for _, c := range cases {

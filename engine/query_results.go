@@ -334,7 +334,7 @@ func fitBudget(rs []mdsearch.Result, budget int, joins seams, ends []int) ([]mds
 	left := budget
 	for i := range rs {
 		frame := frameTokens(rs[i])
-		t := EstimateTokens(rs[i].Text) + frame
+		t := resultTokens(rs[i])
 		if t <= left {
 			left -= t
 			continue
@@ -401,6 +401,11 @@ func (ss seams) cut(r *mdsearch.Result, text string, last, from, to int, why str
 	r.ReadHint, r.RestFrom, r.RestTo = readHint(*r, why, from, to), from, to
 	r.EndLine = last
 	ss.cutAt(r, last)
+}
+
+// resultTokens estimates what a result costs: its text, header and footer.
+func resultTokens(r mdsearch.Result) int {
+	return EstimateTokens(r.Text) + frameTokens(r)
 }
 
 // frameTokens estimates what a result costs besides its text: the header

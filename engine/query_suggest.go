@@ -61,7 +61,7 @@ func suggest(ctx context.Context, rd *store.Reader, q *query, operators []string
 	if len(fixes) == 0 {
 		return suggestion{}, nil
 	}
-	var typed []string
+	var typed []respelling
 	respelled := outside(q.req.Query, unread, func(s string) string {
 		r, t := rewrite(s, fixes)
 		for _, w := range t {
@@ -71,13 +71,29 @@ func suggest(ctx context.Context, rd *store.Reader, q *query, operators []string
 		}
 		return r
 	})
-	missing := make([]string, len(typed))
-	for i, w := range typed {
-		missing[i] = strconv.Quote(w)
-	}
 	query := strings.Join(append(slices.Clip(operators), respelled), " ")
-	return suggestion{query, "no passage holds " + strings.Join(missing, " or ") +
-		"; did you mean " + strconv.Quote(query) + "?"}, nil
+	return suggestion{query, suggestionNotice(q.req.Query, query, typed)}, nil
+}
+
+// respelling is a word as typed and as a suggestion respells it.
+type respelling struct{ typed, fix string }
+
+// suggestionNotice names the words no passage holds and offers the query
+// respelled; a long query (not mdsearch.ShortQuery) by its words alone,
+// "rende" → "render": quoted back whole, a pasted error log would cost
+// more than the answer. The suggestion carries the whole query either way.
+func suggestionNotice(typedQuery, query string, words []respelling) string {
+	missing := make([]string, len(words))
+	fixes := make([]string, len(words))
+	for i, w := range words {
+		missing[i] = strconv.Quote(w.typed)
+		fixes[i] = strconv.Quote(w.typed) + " → " + strconv.Quote(w.fix)
+	}
+	offer := strconv.Quote(query)
+	if !mdsearch.ShortQuery(typedQuery) || !mdsearch.ShortQuery(query) {
+		offer = strings.Join(fixes, ", ")
+	}
+	return "no passage holds " + strings.Join(missing, " or ") + "; did you mean " + offer + "?"
 }
 
 // outside is query with f applied to the text between the spans, each
@@ -151,11 +167,11 @@ const suggestMinScore = 0.5
 func (e *Engine) confirm(ctx context.Context, req mdsearch.SearchRequest, query string) (bool, error) {
 	alt := req
 	alt.Query, alt.Mode, alt.N, alt.MaxTokens, alt.NoRerank = query, mdsearch.ModeKeyword, 1, 0, true
-	resp, _, err := e.search(ctx, alt, false)
-	if err != nil || len(resp.Results) == 0 {
+	f, err := e.search(ctx, alt, false)
+	if err != nil || len(f.resp.Results) == 0 {
 		return false, err
 	}
-	return resp.Results[0].Score >= suggestMinScore, nil
+	return f.resp.Results[0].Score >= suggestMinScore, nil
 }
 
 // holds reports whether some passage holds word: from the second stage's
@@ -201,8 +217,8 @@ func looseWords(query string) []string {
 // rewrite replaces each word of query that fixes names (as the index
 // folds it) with its fix, in the word's case: "Reactivty" becomes
 // "Reactivity". The rest of the query is kept as typed, quoted phrases
-// whole. typed are the words replaced, as typed, each once.
-func rewrite(query string, fixes map[string]string) (respelled string, typed []string) {
+// whole. typed are the words replaced, as typed, each once, with their fix.
+func rewrite(query string, fixes map[string]string) (respelled string, typed []respelling) {
 	var b strings.Builder
 	for query != "" {
 		i := strings.IndexFunc(query, func(r rune) bool { return store.WordRune(r) || isQuote(r) })
@@ -233,9 +249,10 @@ func rewrite(query string, fixes map[string]string) (respelled string, typed []s
 		word := query[:j]
 		query = query[j:]
 		if w := tokens(word); len(w) == 1 && fixes[w[0]] != "" {
-			b.WriteString(sameCase(fixes[w[0]], word))
-			if !slices.Contains(typed, word) {
-				typed = append(typed, word)
+			fix := respelling{word, sameCase(fixes[w[0]], word)}
+			b.WriteString(fix.fix)
+			if !slices.Contains(typed, fix) {
+				typed = append(typed, fix)
 			}
 		} else {
 			b.WriteString(word)

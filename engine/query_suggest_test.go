@@ -2,11 +2,14 @@ package engine
 
 import (
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/embed"
+	"github.com/mdsearch/mdsearch/render"
 )
 
 // A word no passage holds gets the nearest word the index holds as a
@@ -109,7 +112,7 @@ func TestRewrite(t *testing.T) {
 		}
 	}
 	// The words replaced, as typed, each once.
-	if _, typed := rewrite("Reactivty and reactivty, then Reactivty", fixes); strings.Join(typed, ",") != "Reactivty,reactivty" {
+	if _, typed := rewrite("Reactivty and reactivty, then Reactivty", fixes); !slices.Equal(typed, []respelling{{"Reactivty", "Reactivity"}, {"reactivty", "reactivity"}}) {
 		t.Errorf("typed words %q", typed)
 	}
 }
@@ -164,6 +167,39 @@ func TestSuggestionKnownWords(t *testing.T) {
 		index(t, e, vault, "v")
 		if got := search(t, e, mdsearch.SearchRequest{Query: "weekly status", Mode: mdsearch.ModeKeyword}).Suggestion; got != "" {
 			t.Errorf("embedder %T: a known word respelled: %q", emb, got)
+		}
+	}
+}
+
+// A long query's notice names the words respelled, not the whole query
+// respelled, which the suggestion alone carries; and a token budget holds
+// for the answer with its notice.
+func TestSuggestionLongQuery(t *testing.T) {
+	vault := t.TempDir()
+	write(t, vault, "reactivity.md", "# Reactivity\n\nThe reactivity system tracks reactive state.\n\n## Watchers\n\nA watcher runs a callback on change; its cleanup runs first.\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
+	index(t, e, vault, "v")
+	long := strings.Repeat("the reactivity system tracks reactive state; ", 8) + "a watchr runs"
+	for _, tc := range []struct {
+		query, notice string
+		quoted        bool // the notice quotes the whole respelled query
+	}{
+		{"reactivty system", `no passage holds "reactivty"; did you mean "reactivity system"?`, true},
+		{long, `no passage holds "watchr"; did you mean "watchr" → "watcher"?`, false},
+	} {
+		resp := search(t, e, mdsearch.SearchRequest{Query: tc.query, Mode: mdsearch.ModeKeyword, MaxTokens: 150})
+		if resp.Suggestion == "" || !strings.Contains(resp.Notice, tc.notice) {
+			t.Errorf("%.30q: suggestion %q, notice %q, want one holding %q", tc.query, resp.Suggestion, resp.Notice, tc.notice)
+		}
+		if quoted := strings.Contains(resp.Notice, strconv.Quote(resp.Suggestion)); quoted != tc.quoted {
+			t.Errorf("%.30q: notice %q quotes the suggestion: %v", tc.query, resp.Notice, quoted)
+		}
+		var b strings.Builder
+		if err := render.Results(&b, resp, render.Options{SectionPaths: true}); err != nil {
+			t.Fatal(err)
+		}
+		if got := EstimateTokens(b.String()); got > 157 {
+			t.Errorf("%.30q: budget 150, the answer is about %d tokens\n%s", tc.query, got, b.String())
 		}
 	}
 }

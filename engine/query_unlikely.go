@@ -14,15 +14,18 @@ import (
 // right top hits on rust-book and qmd-eval.
 const Unlikely = 0.1
 
-// unlikelyNotice says when the best of results, as the second stage
+// isUnlikely reports whether the best of results, as the second stage
 // scored it (scored: the search's mode has one), is unlikely to answer: a
 // person or an agent can stop there, or ask otherwise. A query of common
 // words alone has its own notice, and a reranker's scores mean something
 // else.
-func unlikelyNotice(q *query, scored bool, results []mdsearch.Result) string {
-	if !scored || q.reranked || q.nothing || len(results) == 0 || results[0].Score >= Unlikely {
-		return ""
-	}
+func isUnlikely(q *query, scored bool, results []mdsearch.Result) bool {
+	return scored && !q.reranked && !q.nothing && len(results) > 0 && results[0].Score < Unlikely
+}
+
+// unlikelyNotice says a search whose best scores best is unlikely to
+// answer (isUnlikely).
+func unlikelyNotice(best float64) string {
 	return fmt.Sprintf("no result is likely to answer: the best scores %.0f%% (under %.0f%%, the notes most likely do not hold the answer; ask in other words, or read before relying on it)",
-		100*results[0].Score, 100*Unlikely)
+		100*best, 100*Unlikely)
 }

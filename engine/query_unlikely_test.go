@@ -24,8 +24,8 @@ func TestUnlikelyNotice(t *testing.T) {
 		{"reranked", query{reranked: true}, true, weak, false}, // the reranker's scale
 		{"asks nothing", query{nothing: true}, true, weak, false},
 	} {
-		if got := unlikelyNotice(&tc.q, tc.scored, tc.results); (got != "") != tc.says {
-			t.Errorf("%s: notice %q", tc.name, got)
+		if got := isUnlikely(&tc.q, tc.scored, tc.results); got != tc.says {
+			t.Errorf("%s: unlikely %v", tc.name, got)
 		}
 	}
 }

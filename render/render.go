@@ -202,8 +202,12 @@ func Results(w io.Writer, resp *mdsearch.SearchResponse, o Options) error {
 // result's header line and then what body writes, with a blank line
 // between results; many is set when they come from several collections.
 func eachResult(b *strings.Builder, resp *mdsearch.SearchResponse, body func(r mdsearch.Result, many bool)) {
-	if len(resp.Results) == 0 {
+	switch {
+	case len(resp.Results) > 0:
+	case mdsearch.ShortQuery(resp.Query):
 		fmt.Fprintf(b, "No results for %q.\n", resp.Query)
+	default: // a pasted log quoted back would cost more than the answer
+		b.WriteString("No results.\n")
 	}
 	many := manyCollections(resp)
 	for i, r := range resp.Results {

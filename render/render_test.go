@@ -151,10 +151,15 @@ func TestTerminal(t *testing.T) {
 			}
 		})
 	}
-	var b strings.Builder
-	_ = Terminal(&b, &mdsearch.SearchResponse{Query: "zzz"}, 80, 0)
-	if got, want := b.String(), "No results for \"zzz\".\n"; got != want {
-		t.Errorf("no results: %q, want %q", got, want)
+	for _, tc := range []struct{ query, want string }{
+		{"zzz", "No results for \"zzz\".\n"},
+		{strings.Repeat("pasted error log ", 100), "No results.\n"}, // a long query is not quoted back
+	} {
+		var b strings.Builder
+		_ = Terminal(&b, &mdsearch.SearchResponse{Query: tc.query}, 80, 0)
+		if got := b.String(); got != tc.want {
+			t.Errorf("no results: %q, want %q", got, tc.want)
+		}
 	}
 }
 

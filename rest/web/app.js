@@ -466,18 +466,25 @@ function setStatus(msg, isError = false) {
   el.status.classList.toggle("error", isError);
 }
 
-// offerSuggestion turns the suggestion the notice quotes ("did you mean
-// "…"?") into a link that searches for it.
+// offerSuggestion turns what the notice offers ("did you mean "…"?": the
+// query respelled, or for a long query its words, "a" → "b") into a link
+// that searches for the suggestion.
 function offerSuggestion(suggestion) {
   const text = el.status.textContent;
-  const quoted = JSON.stringify(suggestion);
-  const at = text.indexOf("did you mean " + quoted);
+  let quoted = JSON.stringify(suggestion);
+  let label = suggestion;
+  const at = text.indexOf("did you mean ");
   if (at < 0) return;
   const start = at + "did you mean ".length;
+  if (!text.startsWith(quoted, start)) {
+    const end = text.indexOf("?", start);
+    if (end < 0) return;
+    quoted = label = text.slice(start, end);
+  }
   const link = document.createElement("a");
   link.id = "suggestion";
   link.href = "#";
-  link.textContent = suggestion;
+  link.textContent = label;
   link.addEventListener("click", (e) => {
     e.preventDefault();
     el.q.value = suggestion;

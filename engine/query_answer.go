@@ -1,0 +1,69 @@
+package engine
+
+import (
+	"fmt"
+
+	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/internal/plural"
+)
+
+// found is a search's answer before what waits for its suggestion to be
+// confirmed: the notices that depend on it, and the token budget, which
+// the whole notice counts against.
+type found struct {
+	resp   *mdsearch.SearchResponse // Results not yet fitted to budget
+	sug    suggestion               // unconfirmed
+	joins  seams
+	ends   []int // each result's last line before capResults (fitBudget)
+	budget int   // the request's MaxTokens
+	weak   bool  // the best result is unlikely to answer (isUnlikely)
+}
+
+// finish writes the notices that wait for the suggestion and fits the
+// results to the token budget, the notice's tokens counted as the
+// results' header and footer lines are: an agent pays for them alike.
+func (f *found) finish() {
+	resp := f.resp
+	if f.weak {
+		addNotice(&resp.Notice, unlikelyNotice(resp.Results[0].Score))
+	}
+	if f.budget <= 0 || len(resp.Results) == 0 {
+		return
+	}
+	notice := resp.Notice
+	if !fitsWhole(resp.Results, f.budget-noticeTokens(notice)) {
+		// Room for the notice that counts what did not fit, at its longest.
+		addNotice(&notice, droppedNotice(len(resp.Results), f.budget))
+	}
+	left := f.budget - noticeTokens(notice)
+	var dropped int
+	resp.Results, dropped = fitBudget(resp.Results, max(left, 1), f.joins, f.ends)
+	resp.Total = len(resp.Results)
+	if dropped > 0 {
+		addNotice(&resp.Notice, droppedNotice(dropped, f.budget))
+	}
+}
+
+// droppedNotice counts the results that did not fit the budget.
+func droppedNotice(dropped, budget int) string {
+	more := plural.Count(dropped, "more result", "more results")
+	return fmt.Sprintf("%s did not fit max_tokens %d; raise it to see them", more, budget)
+}
+
+// noticeTokens is what an answer's notice costs as every adapter prints
+// it: "Note: …" on a line of its own.
+func noticeTokens(notice string) int {
+	if notice == "" {
+		return 0
+	}
+	return EstimateTokens("Note: " + notice)
+}
+
+// fitsWhole reports whether every result, with its header and footer,
+// fits budget.
+func fitsWhole(rs []mdsearch.Result, budget int) bool {
+	for _, r := range rs {
+		budget -= resultTokens(r)
+	}
+	return budget >= 0
+}
