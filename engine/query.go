@@ -39,11 +39,13 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (*mdsea
 	if err != nil {
 		return nil, err
 	}
-	// A failed check costs the suggestion only: the answer stands.
+	// A failed check costs the suggestion only: the answer stands. A
+	// misspelling is what the rest of the notice is likeliest to follow
+	// from (a weak best result): it leads.
 	if f.sug.query != "" {
 		if ok, _ := e.confirm(ctx, req, f.sug.query); ok {
 			f.resp.Suggestion = f.sug.query
-			addNotice(&f.resp.Notice, f.sug.notice)
+			f.resp.Notice = joinNotices(f.sug.notice, f.resp.Notice)
 		}
 	}
 	f.finish()

@@ -25,7 +25,7 @@ type found struct {
 func (f *found) finish() {
 	resp := f.resp
 	if f.weak {
-		addNotice(&resp.Notice, unlikelyNotice(resp.Results[0].Score))
+		addNotice(&resp.Notice, unlikelyNotice(resp.Results[0].Score, resp.Suggestion != ""))
 	}
 	if f.budget <= 0 || len(resp.Results) == 0 {
 		return
@@ -66,4 +66,15 @@ func fitsWhole(rs []mdsearch.Result, budget int) bool {
 		budget -= resultTokens(r)
 	}
 	return budget >= 0
+}
+
+// joinNotices is the notices given, the empty ones left out, in order.
+func joinNotices(notices ...string) string {
+	var n string
+	for _, m := range notices {
+		if m != "" {
+			addNotice(&n, m)
+		}
+	}
+	return n
 }

@@ -203,3 +203,22 @@ func TestSuggestionLongQuery(t *testing.T) {
 		}
 	}
 }
+
+// The suggestion leads the notice: a misspelling is why the best result
+// scores low, and the notice does not then say the notes lack the answer.
+func TestSuggestionLeads(t *testing.T) {
+	vault := t.TempDir()
+	write(t, vault, "reactivity.md", "# Reactivity\n\nThe reactivity system tracks reactive state.\n\n## Watchers\n\nA watcher runs a callback on change; its cleanup runs first.\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
+	index(t, e, vault, "v")
+	resp := search(t, e, mdsearch.SearchRequest{Query: "reactivty system", Mode: mdsearch.ModeKeyword})
+	if !strings.HasPrefix(resp.Notice, `no passage holds "reactivty"; did you mean "reactivity system"?; no result is likely to answer the query as typed`) ||
+		!strings.Contains(resp.Notice, "with the respelled query the results may differ") || strings.Contains(resp.Notice, "do not hold the answer") {
+		t.Errorf("notice %q", resp.Notice)
+	}
+	// Without a suggestion, a weak best still says the notes likely lack it.
+	resp = search(t, e, mdsearch.SearchRequest{Query: "quantum chromodynamics system", Mode: mdsearch.ModeKeyword})
+	if resp.Suggestion != "" || !strings.Contains(resp.Notice, "the notes most likely do not hold the answer") {
+		t.Errorf("no suggestion: notice %q", resp.Notice)
+	}
+}

@@ -24,8 +24,13 @@ func isUnlikely(q *query, scored bool, results []mdsearch.Result) bool {
 }
 
 // unlikelyNotice says a search whose best scores best is unlikely to
-// answer (isUnlikely).
-func unlikelyNotice(best float64) string {
+// answer (isUnlikely). With a suggestion (respelled) the misspelling may
+// be why, so it does not say the notes lack the answer.
+func unlikelyNotice(best float64, respelled bool) string {
+	if respelled {
+		return fmt.Sprintf("no result is likely to answer the query as typed: the best scores %.0f%% (under %.0f%%); with the respelled query the results may differ",
+			100*best, 100*Unlikely)
+	}
 	return fmt.Sprintf("no result is likely to answer: the best scores %.0f%% (under %.0f%%, the notes most likely do not hold the answer; ask in other words, or read before relying on it)",
 		100*best, 100*Unlikely)
 }
