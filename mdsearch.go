@@ -118,6 +118,10 @@ type SearchRequest struct {
 	// results are whole passages until the budget is spent; the last may be
 	// cut at a block boundary.
 	MaxTokens int `json:"max_tokens,omitempty"`
+	// MinScore, when set (0–1), leaves out every result scoring under it,
+	// on the score shown (after the second stage and any reranker), the
+	// first too; the notice counts them and names the best left out.
+	MinScore float64 `json:"min_score,omitempty"`
 	// Exclude leaves out these notes (those already read, say), as if
 	// the vault did not hold them, each named as Read takes it: its path
 	// in the vault, COLLECTION:PATH, or its full path; at most MaxExclude.

@@ -2,6 +2,7 @@ package mdsearch
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"unicode"
@@ -53,6 +54,10 @@ func (r SearchRequest) Check() error {
 		return invalid("mode is %q: use hybrid, semantic or keyword", r.Mode)
 	case r.MaxTokens < 0 || r.MaxTokens > MaxMaxTokens:
 		return OutOfRange("max_tokens", strconv.Itoa(r.MaxTokens))
+	case math.IsNaN(r.MinScore) || r.MinScore < 0:
+		return invalid("min_score is %g: use 0-1 (0: keep every result)", r.MinScore)
+	case r.MinScore > 1:
+		return invalid("min_score is %g: use 0-1 (a score of %g%% is %g)", r.MinScore, r.MinScore, r.MinScore/100)
 	case len(r.Exclude) > MaxExclude:
 		return invalid("exclude names %d notes: name at most %d", len(r.Exclude), MaxExclude)
 	}

@@ -2,6 +2,7 @@ package mdsearch
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 )
@@ -35,6 +36,10 @@ func TestCheck(t *testing.T) {
 		{with(func(r *SearchRequest) { r.Mode = "fuzzy" }), `mode is "fuzzy": use hybrid, semantic or keyword`},
 		{with(func(r *SearchRequest) { r.Mode = "" }), `mode is "": use hybrid, semantic or keyword`},
 		{with(func(r *SearchRequest) { r.MaxTokens = -1 }), "max_tokens is -1: use 1-1048576, or 0 for no limit"},
+		{with(func(r *SearchRequest) { r.MinScore = 1 }), ""},
+		{with(func(r *SearchRequest) { r.MinScore = -0.1 }), "min_score is -0.1: use 0-1 (0: keep every result)"},
+		{with(func(r *SearchRequest) { r.MinScore = 30 }), "min_score is 30: use 0-1 (a score of 30% is 0.3)"},
+		{with(func(r *SearchRequest) { r.MinScore = math.NaN() }), "min_score is NaN: use 0-1"},
 		{with(func(r *SearchRequest) { r.Exclude = make([]string, MaxExclude+1) }), "exclude names 101 notes: name at most 100"},
 		{with(func(r *SearchRequest) { r.Exclude = []string{"a.md", " ./ "} }), "exclude holds an empty path"},
 		{with(func(r *SearchRequest) { r.Tag, r.Tags = "a", make([]string, MaxFilters-1) }), `tag "" is empty`},

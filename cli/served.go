@@ -219,6 +219,9 @@ func searchValues(req mdsearch.SearchRequest, tags, where []string) url.Values {
 	}
 	set("collection", req.Collection)
 	set("path_prefix", req.PathPrefix)
+	if req.MinScore > 0 {
+		q.Set("min_score", strconv.FormatFloat(req.MinScore, 'g', -1, 64))
+	}
 	if req.NoRerank {
 		q.Set("no_rerank", "true")
 	}

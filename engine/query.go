@@ -169,6 +169,10 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 	if copies > 0 {
 		addNotice(&resp.Notice, nResults(copies)+" left out: the same passage, found in another collection too")
 	}
+	res, under := keepScored(res, req.MinScore)
+	if m := under.notice(req.MinScore); m != "" {
+		addNotice(&resp.Notice, m)
+	}
 	if m := unknownExcludes(ctx, rt.Reader, req); m != "" {
 		addNotice(&resp.Notice, m)
 	}
@@ -201,6 +205,7 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 	switch {
 	case resp.Total == 0 && resp.CollectionCount == 0:
 		resp.Notice = "the index is empty: run `mdsearch index DIR` first"
+	case under.n > 0: // the notice says why none came
 	case resp.Total == 0 && q.mode == mdsearch.ModeKeyword && len(q.terms) == 0:
 		// Emoji, symbols and punctuation are not words to the keyword
 		// index: nothing was looked for.

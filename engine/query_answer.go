@@ -78,3 +78,40 @@ func joinNotices(notices ...string) string {
 	}
 	return n
 }
+
+// leftOut counts the results min_score left out, and the best of them.
+type leftOut struct {
+	n    int
+	best float64
+}
+
+// keepScored is rs without the results scoring under min (0: all kept),
+// on the score shown, after the second stage and any reranker.
+func keepScored(rs []mdsearch.Result, min float64) ([]mdsearch.Result, leftOut) {
+	var out leftOut
+	if min <= 0 {
+		return rs, out
+	}
+	kept := rs[:0]
+	for _, r := range rs {
+		if r.Score >= min {
+			kept = append(kept, r)
+			continue
+		}
+		out.n++
+		out.best = max(out.best, r.Score)
+	}
+	return kept, out
+}
+
+// notice counts what min_score left out and names the best score left
+// out, so the caller knows how far to lower it; "" when none was.
+func (l leftOut) notice(min float64) string {
+	switch l.n {
+	case 0:
+		return ""
+	case 1:
+		return fmt.Sprintf("1 result left out: it scored under min_score %g (%.1f%%); lower min_score to see it", min, 100*l.best)
+	}
+	return fmt.Sprintf("%d results left out: they scored under min_score %g (the best %.1f%%); lower min_score to see them", l.n, min, 100*l.best)
+}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -75,6 +76,48 @@ func TestBudgetLongWordSearched(t *testing.T) {
 		}
 		if r.RestFrom != 3 || r.RestTo != 5 || !strings.Contains(r.ReadHint, "lines 3-5") {
 			t.Errorf("budget %d: rest %d-%d, %q", budget, r.RestFrom, r.RestTo, r.ReadHint)
+		}
+	}
+}
+
+// min_score leaves out every result scoring under it, the first too, and
+// the notice counts them and names the best left out.
+func TestMinScore(t *testing.T) {
+	vault := t.TempDir()
+	write(t, vault, "reactivity.md", "# Reactivity\n\nThe reactivity system tracks reactive state.\n\n## Watchers\n\nA watcher runs a callback on change; its cleanup runs first.\n")
+	write(t, vault, "other.md", "# Other\n\nA system of pipes carries water.\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
+	index(t, e, vault, "v")
+	req := mdsearch.SearchRequest{Query: "reactivity system", Mode: mdsearch.ModeKeyword, N: 5}
+	all := search(t, e, req).Results
+	if len(all) < 2 || all[0].Score <= all[len(all)-1].Score {
+		t.Fatalf("want results of different scores, got %+v", all)
+	}
+	for _, tc := range []struct {
+		name   string
+		min    float64
+		kept   int
+		notice string
+	}{
+		{"off", 0, len(all), ""},
+		{"all pass", all[len(all)-1].Score, len(all), ""},
+		{"the weakest left out", all[len(all)-1].Score + 1e-9, len(all) - 1,
+			fmt.Sprintf("1 result left out: it scored under min_score %g (%s)", all[len(all)-1].Score+1e-9, render.Percent(all[len(all)-1].Score))},
+		{"all left out", 1, 0, fmt.Sprintf("%s left out: they scored under min_score 1 (the best %s)", nResults(len(all)), render.Percent(all[0].Score))},
+	} {
+		req := req
+		req.MinScore = tc.min
+		resp := search(t, e, req)
+		if len(resp.Results) != tc.kept || resp.Total != tc.kept {
+			t.Errorf("%s: %d results (total %d), want %d", tc.name, len(resp.Results), resp.Total, tc.kept)
+		}
+		for _, r := range resp.Results {
+			if r.Score < tc.min {
+				t.Errorf("%s: kept a result scoring %v", tc.name, r.Score)
+			}
+		}
+		if !strings.Contains(resp.Notice, tc.notice) || tc.notice == "" && resp.Notice != "" {
+			t.Errorf("%s: notice %q, want one holding %q", tc.name, resp.Notice, tc.notice)
 		}
 	}
 }

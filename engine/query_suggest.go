@@ -166,7 +166,7 @@ const suggestMinScore = 0.5
 // near one.
 func (e *Engine) confirm(ctx context.Context, req mdsearch.SearchRequest, query string) (bool, error) {
 	alt := req
-	alt.Query, alt.Mode, alt.N, alt.MaxTokens, alt.NoRerank = query, mdsearch.ModeKeyword, 1, 0, true
+	alt.Query, alt.Mode, alt.N, alt.MaxTokens, alt.NoRerank, alt.MinScore = query, mdsearch.ModeKeyword, 1, 0, true, 0
 	f, err := e.search(ctx, alt, false)
 	if err != nil || len(f.resp.Results) == 0 {
 		return false, err

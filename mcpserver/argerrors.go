@@ -7,6 +7,7 @@ import (
 	"math/big"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -80,9 +81,7 @@ func plainArgError(msg string, schema *jsonschema.Schema) string {
 // outOfRangeError is Check's message for a number out of its range, from
 // the validator's value (a fraction: "51/1") and the schema's bounds.
 func outOfRangeError(name, value string, schema *jsonschema.Schema) string {
-	if r, ok := new(big.Rat).SetString(value); ok {
-		value = r.RatString()
-	}
+	value = plainNumber(value)
 	var p *jsonschema.Schema
 	if schema != nil {
 		p = schema.Properties[name]
@@ -116,6 +115,17 @@ func articles(types []string) []string {
 		out[i] = article(t)
 	}
 	return out
+}
+
+// plainNumber writes a number as the validator gives it (3/2,
+// 1.000000) as a request would (1.5, 1).
+func plainNumber(s string) string {
+	r, ok := new(big.Rat).SetString(s)
+	if !ok {
+		return s
+	}
+	f, _ := r.Float64()
+	return strconv.FormatFloat(f, 'g', -1, 64)
 }
 
 // article puts "a" or "an" before a JSON type's name.

@@ -20,6 +20,10 @@ func TestPlainArgError(t *testing.T) {
 			`mode is "fuzzy": use hybrid, semantic or keyword`},
 		{`validating "arguments": validating root: validating /properties/where: validating /properties/where/additionalProperties: type: map[b:1] has type "object", want one of "string, number, boolean"`,
 			`invalid argument where: each value must be a string, a number or a boolean, not an object`},
+		{`validating "arguments": validating root: validating /properties/min_score: maximum: 3/2 is greater than 1.000000`,
+			`invalid argument min_score: 1.5 is out of range`},
+		{`validating "arguments": validating root: validating /properties/min_score: minimum: -1/10 is less than 0.000000`,
+			`invalid argument min_score: -0.1 is out of range`},
 		{`no such note in vue: x.md`, `no such note in vue: x.md`},
 	} {
 		if got := plainArgError(tt.in, nil); got != tt.want {

@@ -88,7 +88,7 @@ func TestToolsListed(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string][]string{
-		"semantic_search": {"query", "n", "max_per_page", "mode", "collection", "tag", "path_prefix", "exclude", "no_rerank", "explain", "max_tokens"},
+		"semantic_search": {"query", "n", "max_per_page", "mode", "collection", "tag", "path_prefix", "exclude", "no_rerank", "explain", "max_tokens", "min_score"},
 		"read_note":       {"path", "section"},
 		"note_outline":    {"path"},
 	}
@@ -110,6 +110,9 @@ func TestToolsListed(t *testing.T) {
 				t.Errorf("%s: schema lacks %q: %s", tool.Name, p, schema)
 			}
 		}
+		if tool.Name == "semantic_search" && !strings.Contains(string(schema), `"maximum":1,"minimum":0,"type":"number"}`) {
+			t.Errorf("%s: min_score's schema lacks its range: %s", tool.Name, schema)
+		}
 		if strings.Contains(string(schema), `"null"`) { // some clients refuse type lists
 			t.Errorf("%s: schema admits null: %s", tool.Name, schema)
 		}
@@ -123,7 +126,7 @@ func TestToolsListed(t *testing.T) {
 func TestSearch(t *testing.T) {
 	f := &fake{}
 	cs := connect(t, f)
-	res, text := call(t, cs, "semantic_search", map[string]any{"query": "  starter ", "mode": "keyword", "tag": "#bread", "max_tokens": 300})
+	res, text := call(t, cs, "semantic_search", map[string]any{"query": "  starter ", "mode": "keyword", "tag": "#bread", "max_tokens": 300, "min_score": 0.25})
 	if res.IsError {
 		t.Fatalf("tool error: %s", text)
 	}
@@ -136,7 +139,7 @@ func TestSearch(t *testing.T) {
 		}
 	}
 	if f.last.Query != "starter" || f.last.Mode != mdsearch.ModeKeyword || f.last.Tag != "bread" || f.last.N != 5 || f.last.MaxPerPage != 2 ||
-		f.last.MaxTokens != 300 {
+		f.last.MaxTokens != 300 || f.last.MinScore != 0.25 {
 		t.Errorf("engine got %+v", f.last)
 	}
 	var out mdsearch.SearchResponse
@@ -168,6 +171,7 @@ func TestBadCallsAreToolErrors(t *testing.T) {
 		{"semantic_search", map[string]any{"query": "x", "max_per_page": 2, "max_chunks_per_page": 3}, "max_per_page and max_chunks_per_page name one field"},
 		{"semantic_search", map[string]any{"query": "x", "mode": "fuzzy"}, "mode"},
 		{"semantic_search", map[string]any{"query": "x", "max_tokens": -1}, "max_tokens is -1"},
+		{"semantic_search", map[string]any{"query": "x", "min_score": 1.5}, "invalid argument min_score: 1.5 is over 1, the most it takes"},
 		{"semantic_search", map[string]any{"query": "x", "bogus": 1}, "bogus"},
 		{"semantic_search", map[string]any{"query": "boom"}, "internal error"},
 		{"read_note", map[string]any{"path": "kitchen/Sourdough.md", "section": "Nope"}, "Sourdough/Starter"},

@@ -37,6 +37,7 @@ type SearchArgs struct {
 	NoRerank   bool           `json:"no_rerank,omitempty" jsonschema:"keep mdsearch's ranking where a reranker is set"`
 	Explain    bool           `json:"explain,omitempty" jsonschema:"add why each result ranked, to judge a doubtful one"`
 	MaxTokens  int            `json:"max_tokens,omitempty" jsonschema:"spend at most about this many tokens: whole passages, the last cut with the lines to read the rest"`
+	MinScore   float64        `json:"min_score,omitempty" jsonschema:"leave out results scoring under this (e.g. 0.1); the notice counts them"`
 }
 
 // ReadArgs are read_note's arguments.
@@ -70,7 +71,7 @@ func searchTool() *mcp.Tool {
 			"Scores (hybrid, keyword) estimate the chance of an answer: 50% or more is likely; 20-50% needs reading (a short query's right answer may be there); under 20% rarely answers. " +
 			"Semantic-mode scores are closeness only: other subjects mostly 10-30%, near ones (another language's docs) 60-90%, as high as right answers; compare within one answer. " +
 			"A notice may offer a respelled query (did you mean ...?). " +
-			"Cost: about 330 tokens a result (150-1200); max_tokens caps the total.",
+			"Cost: about 330 tokens a result (150-1200); max_tokens caps the total, min_score drops weak results.",
 		InputSchema: schemaFor[SearchArgs](func(p map[string]*jsonschema.Schema) {
 			// The request's Check holds the same ranges; plainArgError words
 			// the validator's refusal as Check would.
@@ -78,6 +79,7 @@ func searchTool() *mcp.Tool {
 			p["max_per_page"].Default, p["max_per_page"].Minimum, p["max_per_page"].Maximum = rawJSON(mdsearch.DefaultMaxPerPage), ptr(1.0), ptr(float64(mdsearch.MaxMaxPerPage))
 			p["mode"].Enum = []any{string(mdsearch.ModeHybrid), string(mdsearch.ModeSemantic), string(mdsearch.ModeKeyword)}
 			p["mode"].Default = rawJSON(mdsearch.ModeHybrid)
+			p["min_score"].Minimum, p["min_score"].Maximum = ptr(0.0), ptr(1.0)
 			p["where"].AdditionalProperties = &jsonschema.Schema{Types: []string{"string", "number", "boolean"}}
 		}),
 		Annotations: readOnly(),
@@ -148,7 +150,7 @@ func (a SearchArgs) request() (mdsearch.SearchRequest, error) {
 	req := mdsearch.SearchRequest{
 		Query: mdsearch.TrimQuery(a.Query), N: a.N, MaxPerPage: a.MaxPerPage, Mode: mdsearch.Mode(a.Mode),
 		Collection: a.Collection, Tag: tag, PathPrefix: a.PathPrefix,
-		Tags: tags, Where: where, MaxTokens: a.MaxTokens, Exclude: a.Exclude, NoRerank: a.NoRerank, Explain: a.Explain,
+		Tags: tags, Where: where, MaxTokens: a.MaxTokens, MinScore: a.MinScore, Exclude: a.Exclude, NoRerank: a.NoRerank, Explain: a.Explain,
 	}
 	return req, req.Check()
 }

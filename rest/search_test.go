@@ -3,6 +3,8 @@ package rest
 import (
 	"bytes"
 	"encoding/json"
+	"io"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -76,6 +78,38 @@ func TestSearchResultShape(t *testing.T) {
 		if string(r["name"]) != `"kitchen/Sourdough"` || string(r["snippet"]) != `"[Sourdough \u003e Starter] Feed it."` ||
 			len(r) != len(shared)+2 || got.Query != "starter" || got.Total != 1 || !strings.Contains(body, `"collection_count": 0`) {
 			t.Errorf("?%s: %s", q, body)
+		}
+	}
+}
+
+// min_score reaches the engine over HTTP as a number; one out of range or
+// not a number is a 400 saying what to send.
+func TestMinScoreParam(t *testing.T) {
+	f := &fake{}
+	ts := httptest.NewServer(New(f, Options{}))
+	defer ts.Close()
+	for _, tt := range []struct {
+		query string
+		code  int
+		want  string  // in the body
+		min   float64 // what the engine got
+	}{
+		{"q=starter&min_score=0.3", 200, "", 0.3},
+		{"q=starter", 200, "", 0},
+		{"q=starter&min_score=1.5", 400, "min_score is 1.5: use 0-1", 0},
+		{"q=starter&min_score=30", 400, "a score of 30% is 0.3", 0},
+		{"q=starter&min_score=NaN", 400, "min_score is NaN", 0},
+		{"q=starter&min_score=high", 400, `min_score is \"high\": use a number`, 0},
+	} {
+		f.last = mdsearch.SearchRequest{}
+		resp, err := ts.Client().Get(ts.URL + "/api/v1/semantic-search?" + tt.query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != tt.code || !strings.Contains(string(body), tt.want) || f.last.MinScore != tt.min {
+			t.Errorf("?%s: %d %s; engine got min_score %v", tt.query, resp.StatusCode, body, f.last.MinScore)
 		}
 	}
 }
