@@ -171,7 +171,7 @@ func TestBadCallsAreToolErrors(t *testing.T) {
 		{"semantic_search", map[string]any{"query": "x", "max_per_page": 2, "max_chunks_per_page": 3}, "max_per_page and max_chunks_per_page name one field"},
 		{"semantic_search", map[string]any{"query": "x", "mode": "fuzzy"}, "mode"},
 		{"semantic_search", map[string]any{"query": "x", "max_tokens": -1}, "max_tokens is -1"},
-		{"semantic_search", map[string]any{"query": "x", "min_score": 1.5}, "invalid argument min_score: 1.5 is over 1, the most it takes"},
+		{"semantic_search", map[string]any{"query": "x", "min_score": 1.5}, "min_score is 1.5: use 0-1"},
 		{"semantic_search", map[string]any{"query": "x", "bogus": 1}, "bogus"},
 		{"semantic_search", map[string]any{"query": "boom"}, "internal error"},
 		{"read_note", map[string]any{"path": "kitchen/Sourdough.md", "section": "Nope"}, "Sourdough/Starter"},
