@@ -242,6 +242,33 @@ func TestJoinBridges(t *testing.T) {
 	}
 }
 
+// The first results are the same whatever n asks: with n=1 the search
+// stopped at one kept result, before passage 2 of its section (ranked
+// below another note's) could join it, so asking for one result gave a
+// weaker piece of the section than the first of five.
+func TestFirstResultsWhateverN(t *testing.T) {
+	c := func(i int) candidate { return candidate{id: int64(i), doc: 1, section: 2, index: i} }
+	cands := []candidate{c(3), {id: 99, doc: 3, section: 4}, c(2), {id: 98, doc: 5, section: 6}, c(1)}
+	members := func(g *group) (ix []int) {
+		for _, m := range g.members {
+			ix = append(ix, m.index)
+		}
+		return ix
+	}
+	five := dedup(cands, 5, 2)
+	for n := 1; n <= 5; n++ {
+		kept := dedup(cands, n, 2)
+		if len(kept) != min(n, len(five)) {
+			t.Fatalf("n=%d: %d results, want %d", n, len(kept), min(n, len(five)))
+		}
+		for i, g := range kept {
+			if g.best.id != five[i].best.id || !slices.Equal(members(g), members(five[i])) {
+				t.Errorf("n=%d: result %d holds %v, the same of five %v", n, i+1, members(g), members(five[i]))
+			}
+		}
+	}
+}
+
 // TestCapResults: a result of megabytes (one long word) is cut to
 // maxResultBytes, inside its line when it is one line, at a line break
 // when it has some, and says which lines read the rest.

@@ -47,7 +47,10 @@ func (g *group) add(c candidate) {
 
 // dedup keeps the best maxPerPage results of each note, n in total. A
 // passage next to a kept one of the same section joins it instead of
-// taking a place of its own.
+// taking a place of its own. Joins are made as for at least the default
+// number of results, so a search asking fewer gets the first of those
+// as they are: with n=1 the best passage's neighbour, ranked below
+// another note's, was left out of it.
 func dedup(cands []candidate, n, maxPerPage int) []*group {
 	perDoc := map[int64]int{}
 	var out []*group
@@ -58,7 +61,7 @@ func dedup(cands []candidate, n, maxPerPage int) []*group {
 			}
 			continue
 		}
-		if len(out) == n {
+		if len(out) >= max(n, mdsearch.DefaultN) {
 			break
 		}
 		if perDoc[c.doc] >= maxPerPage {
@@ -67,7 +70,7 @@ func dedup(cands []candidate, n, maxPerPage int) []*group {
 		perDoc[c.doc]++
 		out = append(out, &group{best: c, members: []candidate{c}})
 	}
-	return out
+	return out[:min(n, len(out))]
 }
 
 // join adds c to a kept group it is next to, if any. A group that c
