@@ -493,6 +493,16 @@ function offerSuggestion(suggestion) {
   el.status.replaceChildren(text.slice(0, start), link, text.slice(start + quoted.length));
 }
 
+// trackHeader keeps --header at the sticky header's height (it wraps on a
+// narrow screen), so the page's scroll-padding keeps what it scrolls to in
+// sight below it.
+function trackHeader() {
+  const header = document.querySelector("header");
+  const set = () => document.documentElement.style.setProperty("--header", header.offsetHeight + "px");
+  set();
+  new ResizeObserver(set).observe(header);
+}
+
 // ---- events ----------------------------------------------------------------
 
 function searchNow() {
@@ -606,6 +616,7 @@ window.addEventListener("pageshow", (e) => {
   clearTimeout(typingTimer);
   route();
 });
+trackHeader();
 loadCollections();
 route();
 if (currentRoute().view !== "note") el.q.focus();
