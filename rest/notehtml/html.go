@@ -150,7 +150,11 @@ func HTMLContext(ctx context.Context, src []byte, opts Options) (Rendered, error
 // the parser.Context, under noteStateKey), so one instance serves
 // concurrent calls.
 var noteMarkdown = goldmark.New(
-	goldmark.WithExtensions(extension.GFM, extension.Footnote, &obsidian{}),
+	// GFM's parts, with a table cell's alignment left to noteTransformer:
+	// the page's CSP refuses the style attribute goldmark would write.
+	goldmark.WithExtensions(extension.Linkify, extension.Strikethrough, extension.TaskList,
+		extension.NewTable(extension.WithTableCellAlignMethod(extension.TableCellAlignNone)),
+		extension.Footnote, &obsidian{}),
 	goldmark.WithParserOptions(parser.WithAttribute(),
 		parser.WithInlineParsers(util.Prioritized(delimiterGuard{}, 499)), // before emphasis (500)
 		// After the footnotes' transformer (999) has moved the footnotes to
@@ -222,6 +226,10 @@ func (noteTransformer) Transform(doc *ast.Document, reader text.Reader, pc parse
 				break
 			}
 			n.resolve(st.opts.Link)
+		case *extast.TableCell:
+			if n.Alignment != extast.AlignNone {
+				n.SetAttributeString("class", []byte("align-"+n.Alignment.String()))
+			}
 		case *tag:
 			if st.opts.Tag != nil {
 				n.href = st.opts.Tag(n.name)

@@ -42,6 +42,7 @@ func TestHTML(t *testing.T) {
 	}{
 		{"emphasis and strikethrough", "Some **bold**, *it* and ~~gone~~.", []string{"<strong>bold</strong>", "<em>it</em>", "<del>gone</del>"}, nil},
 		{"table", "| a | b |\n|---|---|\n| 1 | 2 |\n", []string{`<table data-line="1">`, "<th>a</th>", "<td>2</td>"}, nil},
+		{"table alignment as classes", "| l | c | r | n |\n|:--|:-:|--:|---|\n| 1 | 2 | 3 | 4 |\n", []string{`<th class="align-left">l</th>`, `<th class="align-center">c</th>`, `<td class="align-right">3</td>`, "<td>4</td>"}, []string{"style=", "align="}},
 		{"task list", "- [ ] todo\n- [x] done\n", []string{`<input disabled="" type="checkbox"> todo`, `<input checked="" disabled="" type="checkbox"> done`}, nil},
 		{"heading ids", "# One\n\n## Two {#custom-id}\n\n## One\n\n## Über uns\n", []string{`<h1 id="one" data-line="1">One</h1>`, `<h2 id="custom-id" data-line="3">Two</h2>`, `<h2 id="one-1"`, `id="über-uns"`}, []string{"{#"}},
 		{"heading attributes other than id dropped", `## A {onclick="alert(1)" .c style="x"}`, []string{`<h2 id="a" data-line="1">A</h2>`}, []string{"onclick", "style", "class"}},
