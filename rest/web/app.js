@@ -182,6 +182,7 @@ function renderResults(query) {
     el.results.append(li);
   });
   el.q.setAttribute("aria-expanded", String(results.length > 0));
+  offerWhole(el.results);
   select(results.length ? 0 : -1, false);
 }
 
@@ -558,6 +559,8 @@ el.tokenForm.addEventListener("submit", (e) => {
   route();
 });
 
+// A wider or narrower window clamps the cards' text at other lines.
+window.addEventListener("resize", () => offerWhole(el.results));
 window.addEventListener("hashchange", () => {
   cameFromResults = currentRoute().view === "note" && !el.results.hidden;
   route();
@@ -594,7 +597,7 @@ document.addEventListener("keydown", (e) => {
   } else if (e.key === "ArrowUp" || (e.key === "k" && !inField)) {
     e.preventDefault();
     select(Math.max(selected - 1, 0));
-  } else if (e.key === "Enter" && selected >= 0 && (e.target === el.q || !inField)) {
+  } else if (e.key === "Enter" && selected >= 0 && (e.target === el.q || !inField && !e.target.closest("button, summary"))) {
     // Enter on changed input searches (the form submits); otherwise it opens.
     if (e.target === el.q && searchHash() !== shownKey) return;
     e.preventDefault();

@@ -109,32 +109,54 @@ function bestPart(text, query, room = 240) {
 
 // excerpt shows the part of a passage with the most query words (a
 // merged passage can be long, and its start may not be what was found),
-// with a button for the whole passage.
+// with a button for the whole passage that offerWhole shows where the
+// card cuts the text; pressed again, it shows the part again.
 function excerpt(chunk, query) {
   const text = document.createElement("p");
   text.className = "text";
   const [start, end] = bestPart(chunk, query);
-  if (start === 0 && end === chunk.length) {
-    highlight(text, chunk, query);
-    return text;
-  }
-  if (start > 0) text.append(span("more", "… "));
-  highlight(text, chunk.slice(start, end), query);
-  if (end < chunk.length) text.append(span("more", " …"));
+  const showPart = () => {
+    text.replaceChildren();
+    text.classList.remove("expanded");
+    if (start > 0) text.append(span("more", "… "));
+    highlight(text, chunk.slice(start, end), query);
+    if (end < chunk.length) text.append(span("more", " …"));
+  };
+  showPart();
   const whole = document.createElement("button");
   whole.type = "button";
   whole.className = "whole";
+  whole.hidden = true;
   whole.textContent = "Show the whole passage";
+  whole.setAttribute("aria-expanded", "false");
+  if (start > 0 || end < chunk.length) whole.dataset.part = "true";
   whole.addEventListener("click", (e) => {
     e.stopPropagation(); // the card's click opens the note
-    text.replaceChildren();
-    text.classList.add("expanded");
-    highlight(text, chunk, query);
-    whole.remove();
+    const open = whole.getAttribute("aria-expanded") !== "true";
+    if (open) {
+      text.replaceChildren();
+      text.classList.add("expanded");
+      highlight(text, chunk, query);
+    } else {
+      showPart();
+    }
+    // The button stays, and keeps the focus, as "Show less".
+    whole.setAttribute("aria-expanded", String(open));
+    whole.textContent = open ? "Show less" : "Show the whole passage";
   });
   const box = document.createElement("div");
   box.append(text, whole);
   return box;
+}
+
+// offerWhole shows the button of each card in list whose text is cut:
+// a part of its passage, or more lines than the card's clamp shows (which
+// only layout tells). Run once the cards are on the page.
+function offerWhole(list) {
+  for (const b of list.querySelectorAll("button.whole")) {
+    const text = b.previousElementSibling;
+    b.hidden = !(b.dataset.part || b.getAttribute("aria-expanded") === "true" || text.scrollHeight > text.clientHeight + 1);
+  }
 }
 
 // joinSoftBreaks joins the wrapped lines of paragraphs so text reflows,
