@@ -169,8 +169,7 @@ function renderResults(query) {
 
     const meta = document.createElement("div");
     meta.className = "meta";
-    meta.textContent = "lines " + r.start_line + "–" + r.end_line +
-      " · chunk " + (r.chunk_index + 1) + "/" + r.total_chunks +
+    meta.textContent = "lines " + r.start_line + "–" + r.end_line + " · " + placeText(r) +
       " · page " + count(r.page_word_count, "word", "words") + (r.collection ? " · " + r.collection : "");
 
     li.append(head, text, meta);
@@ -184,6 +183,22 @@ function renderResults(query) {
   el.q.setAttribute("aria-expanded", String(results.length > 0));
   offerWhole(el.results);
   select(results.length ? 0 : -1, false);
+}
+
+// placeText places a passage in its page as the command line's footer
+// does (render.Footer): "chunks 4–5/12 · parts 1–2/2" when adjacent
+// passages were merged, "chunk 3/12 · part 2/3" when its section's text
+// was cut into parts.
+function placeText(r) {
+  const end = r.chunk_end || 0;
+  const joined = end > r.chunk_index;
+  let s = joined ? "chunks " + (r.chunk_index + 1) + "–" + (end + 1) + "/" + r.total_chunks
+    : "chunk " + (r.chunk_index + 1) + "/" + r.total_chunks;
+  const parts = r.parts || 0, part = r.part || 0;
+  const last = part + end - r.chunk_index;
+  if (parts <= 1) return s;
+  if (joined && last > part) return s + " · parts " + part + "–" + Math.min(last, parts) + "/" + parts;
+  return s + " · part " + part + "/" + parts;
 }
 
 // whyText says what a result's place and score rest on, as the command
