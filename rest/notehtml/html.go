@@ -5,6 +5,7 @@ import (
 	"context"
 	"html"
 	"net/url"
+	"path"
 	"strconv"
 	"strings"
 
@@ -271,7 +272,24 @@ func (st *noteState) link(l *ast.Link) {
 	target = unescapePath(target)
 	if href, ok := st.opts.Link(target, unescapePath(heading), false); ok {
 		l.Destination = []byte(href)
+	} else if isNotePath(target) {
+		// Followed, it would leave the page for a bare "not found".
+		l.SetAttributeString(unresolvedAttr, []byte(target))
 	}
+}
+
+// unresolvedAttr marks a markdown link to a note the vault does not hold,
+// for blockRenderer.link; it is never written out.
+const unresolvedAttr = "data-unresolved"
+
+// isNotePath reports whether a relative link's target names a note: a
+// .md file, or a name without an extension as Obsidian writes them.
+func isNotePath(target string) bool {
+	if target == "" {
+		return false
+	}
+	ext := path.Ext(target)
+	return ext == "" || strings.EqualFold(ext, ".md")
 }
 
 // firstOffset is the byte offset where a block's text starts.
@@ -398,6 +416,14 @@ func (r *blockRenderer) link(w util.BufWriter, _ []byte, node ast.Node, entering
 	n := node.(*ast.Link)
 	dest := util.URLEscape(n.Destination, true)
 	safe := !ghtml.IsDangerousURL(dest)
+	if target, ok := n.AttributeString(unresolvedAttr); ok {
+		if entering {
+			_, _ = w.WriteString(`<span class="unresolved" title="no note has the path ` + html.EscapeString(string(target.([]byte))) + `">`)
+		} else {
+			_, _ = w.WriteString("</span>")
+		}
+		return ast.WalkContinue, nil
+	}
 	switch {
 	case !entering && safe:
 		_, _ = w.WriteString("</a>")
