@@ -10,6 +10,7 @@ const el = {
   form: $("search-form"), q: $("q"), collection: $("collection"), tag: $("tag"), mode: $("mode"),
   status: $("status"), results: $("results"), reader: $("reader"),
   title: $("reader-title"), meta: $("reader-meta"), why: $("reader-why"), content: $("reader-content"),
+  notice: $("reader-notice"),
   back: $("back"), tokenForm: $("token-form"), token: $("token"),
 };
 
@@ -288,6 +289,7 @@ async function showReader(params) {
   el.title.textContent = r.path;
   el.meta.textContent = "Loading…";
   el.why.hidden = true;
+  el.notice.hidden = true;
   el.content.replaceChildren();
   setStatus("");
   try {
@@ -307,6 +309,11 @@ async function showReader(params) {
       return;
     }
     const target = findTarget(note.headings || [], params);
+    if (params.get("block")) {
+      showNotice('no block "^' + params.get("block") + '" in this note');
+    } else if (target.missed) {
+      showNotice('no heading "' + target.missed + '" in this note');
+    }
     const hits = markLines(params.get("lines"), params.get("q"));
     markSection(target.heading);
     scrollToTarget(target.heading, hits[0]);
@@ -362,9 +369,18 @@ function findTarget(headings, params) {
   if (id) h = headings.find((x) => x.id === id);
   if (!h && text) h = headings.find((x) => x.text.toLowerCase() === text);
   if (!h && anchor) h = headings.find((x) => x.id.toLowerCase() === anchor);
+  // missed: the heading the link names, when the note has none such.
+  const missed = h ? "" : params.get("heading") || (params.get("section") || "").split("/").pop() || id || "";
   if (!h && lines) h = headings.filter((x) => x.line <= Number(lines[1])).pop();
   const node = h && el.content.querySelector("#" + CSS.escape(h.id));
-  return { heading: node || null };
+  return { heading: node || null, missed };
+}
+
+// showNotice says, above the note, that the place a link named is not in
+// it: the note opens at its top, which would otherwise look like success.
+function showNotice(text) {
+  el.notice.textContent = text;
+  el.notice.hidden = false;
 }
 
 // markSection marks a heading and frames the blocks under it, up to the
