@@ -83,7 +83,7 @@ type Rendered struct {
 // heading attributes other than id are discarded. GFM tables,
 // strikethrough, task lists and autolinks are on, and footnotes; Obsidian
 // callouts, wikilinks, embeds, block ids, ==highlights==, #tags and %%
-// comments are understood. Headings get ids ("## Title
+// comments are understood, and $math$ is kept as written. Headings get ids ("## Title
 // {#custom-id}" sets one explicitly) and top-level blocks a data-line
 // attribute, so a page can link to a section and mark a range of lines.
 func HTML(src []byte, opts Options) Rendered {

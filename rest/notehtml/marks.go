@@ -60,6 +60,7 @@ func renderHighlight(w util.BufWriter, _ []byte, _ ast.Node, entering bool) (ast
 // registerMarks adds the renderers of this file's nodes.
 func registerMarks(reg renderer.NodeRendererFuncRegisterer) {
 	reg.Register(kindHighlight, renderHighlight)
+	reg.Register(kindMath, renderMath)
 	reg.Register(kindTag, renderTag)
 	reg.Register(kindEmbeddedImage, renderEmbeddedImage)
 }

@@ -15,13 +15,14 @@ import (
 )
 
 // obsidian is the goldmark extension for Obsidian's syntax: [[wikilinks]],
-// ![[embeds]], > [!type] callouts, ==highlights== and #tags.
+// ![[embeds]], > [!type] callouts, ==highlights==, #tags and $math$.
 type obsidian struct{}
 
 func (obsidian) Extend(m goldmark.Markdown) {
 	m.Parser().AddOptions(
 		// Before the link parser (200), which would read "[[x]]" as text.
-		parser.WithInlineParsers(util.Prioritized(wikiParser{}, 199), util.Prioritized(highlightParser{}, 500),
+		// Math before all that reads inside it: its "\\", "_" and "[".
+		parser.WithInlineParsers(util.Prioritized(mathParser{}, 150), util.Prioritized(wikiParser{}, 199), util.Prioritized(highlightParser{}, 500),
 			util.Prioritized(tagParser{}, 500)),
 		// After the footnotes' (999), which move footnotes to the end, and
 		// before noteTransformer, so a callout gets its data-line.
