@@ -186,49 +186,6 @@ function renderResults(query) {
   select(results.length ? 0 : -1, false);
 }
 
-// placeText places a passage in its page as the command line's footer
-// does (render.Footer): "chunks 4–5/12 · parts 1–2/2" when adjacent
-// passages were merged, "chunk 3/12 · part 2/3" when its section's text
-// was cut into parts.
-function placeText(r) {
-  const end = r.chunk_end || 0;
-  const joined = end > r.chunk_index;
-  let s = joined ? "chunks " + (r.chunk_index + 1) + "–" + (end + 1) + "/" + r.total_chunks
-    : "chunk " + (r.chunk_index + 1) + "/" + r.total_chunks;
-  const parts = r.parts || 0, part = r.part || 0;
-  const last = part + end - r.chunk_index;
-  if (parts <= 1) return s;
-  if (joined && last > part) return s + " · parts " + part + "–" + Math.min(last, parts) + "/" + parts;
-  return s + " · part " + part + "/" + parts;
-}
-
-// whyText says what a result's place and score rest on, as the command
-// line's --explain does: its places in the two lists and cosines, the
-// query's words and the fields that hold them, the second stage's factors.
-function whyText(w) {
-  const place = (n) => (n > 0 ? "#" + n : "–");
-  const pct = (x) => (x * 100).toFixed(1) + "%";
-  let first = "keyword " + place(w.keyword_rank) + " · meaning " + place(w.semantic_rank);
-  if (w.cosine != null) {
-    first += " · cosine " + w.cosine.toFixed(2);
-    if (w.heading_cosine != null) first += ", heading " + w.heading_cosine.toFixed(2);
-  }
-  const lines = [first + " · first stage " + pct(w.first_stage)];
-  if (w.words && w.words.length) {
-    lines.push("words: " + w.words.map((m) => m.word + " (" + (m.in.length ? m.in.join(", ") : "none") + ")").join(" · "));
-  }
-  if (w.factors && w.factors.length) {
-    lines.push("second stage: " + w.factors.map((f) => f.name + " " + (f.effect >= 0 ? "+" : "") + f.effect.toFixed(2)).join(" · "));
-  }
-  if (w.score_factors && w.score_factors.length) {
-    lines.push("score: from " + pct(w.score_base) + w.score_factors.map((f) => " · " + f.name + " " + (f.effect >= 0 ? "+" : "") + f.effect.toFixed(2)).join(""));
-  }
-  if (w.reranker != null) {
-    lines.push("reranker " + pct(w.reranker) + (w.local_score != null ? " (local ranking " + pct(w.local_score) + ")" : ""));
-  }
-  return lines.join("\n");
-}
-
 // resultHref is the page's address of a result: its note, opened at the
 // lines of the hit (app.js finds the section that holds them).
 function resultHref(r) {
