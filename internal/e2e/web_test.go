@@ -247,8 +247,9 @@ func webBestPart(t *testing.T, b browser) {
 	if !forms["restore"] || !forms["restored"] || !forms["last"] {
 		t.Errorf("marked %v; want restore and its forms, and last", got)
 	}
-	b.do(t, "show the whole passage", chromedp.Evaluate[chromedp.Void](card+`.querySelector("button.whole").click()`))
-	b.wait(t, "the whole passage", card+`.querySelector(".text.expanded") && !`+card+`.querySelector("button.whole")`)
+	b.do(t, "show the whole passage", chromedp.Evaluate[chromedp.Void](card+`.querySelector("button.whole").focus()`), press(kb.Enter))
+	// The button stays, focused, to show the part again.
+	b.wait(t, "the whole passage", card+`.querySelector(".text.expanded") && `+card+`.querySelector("button.whole").textContent === "Show less" && document.activeElement === `+card+`.querySelector("button.whole")`)
 	if h := b.js(t, `location.hash`); strings.HasPrefix(h, "#/note") {
 		t.Errorf("the button opened the note: %s", h)
 	}
