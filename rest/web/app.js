@@ -300,10 +300,12 @@ function showWhy(params) {
 }
 
 // scrollToTarget brings the hit on screen, with its section's heading
-// when both fit.
+// when both fit or the heading is just above the hit's start.
 function scrollToTarget(heading, hit) {
   let at = hit || heading;
-  if (heading && hit && hit.getBoundingClientRect().bottom - heading.getBoundingClientRect().top < innerHeight * 0.7) {
+  const top = heading && heading.getBoundingClientRect().top;
+  if (heading && hit && (hit.getBoundingClientRect().bottom - top < innerHeight * 0.7 ||
+    hit.getBoundingClientRect().top - top < innerHeight * 0.2)) {
     at = heading;
   }
   if (at) {
