@@ -28,7 +28,7 @@ const factorLabels = {
   common_heading: "a heading many notes share", length: "its length", depth: "how deep its heading is",
   ranking: "how high it ranks and how far it leads the others", query_found: "the query's words found in the vault",
   query_cosine: "the query's best match in meaning", query_words: "how many words the query has",
-  best_match: "how well the best results match", top_note: "the best result's note among the first ten",
+  best_match: "how well the best results match", top_note: "how many of the first ten are the best result's note's",
   common_only: "a query of common words only",
 };
 
