@@ -12,13 +12,28 @@ import (
 // does ("" when the two are the same). shown leaves inline comments out
 // (walker.shown).
 func headingText(n ast.Node, src []byte, shown func(start, stop int) []byte) (heading, idText string) {
-	var b, id strings.Builder
+	var b strings.Builder
 	inlineText(&b, n, src, nil, true, shown)
+	heading = collapse(b.String())
+	if !holdsRawHTML(n) { // the two texts are one: read it once
+		return heading, ""
+	}
+	var id strings.Builder
 	inlineText(&id, n, src, nil, false, shown)
-	if heading, idText = collapse(b.String()), collapse(id.String()); idText == heading {
+	if idText = collapse(id.String()); idText == heading {
 		idText = ""
 	}
 	return heading, idText
+}
+
+// holdsRawHTML reports whether raw inline HTML is among n's descendants.
+func holdsRawHTML(n ast.Node) bool {
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		if _, ok := c.(*ast.RawHTML); ok || holdsRawHTML(c) {
+			return true
+		}
+	}
+	return false
 }
 
 // typedHTML is raw inline HTML as a heading keeps it: as written when it
