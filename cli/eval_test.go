@@ -111,7 +111,7 @@ func TestEvalKeywordOnly(t *testing.T) {
 
 func TestEvalWithModel(t *testing.T) {
 	needModel(t)
-	corpus := testenv.Corpora("qmd-eval")
+	corpus := testenv.NeedCorpora(t, "qmd-eval")
 	code, out, errOut := run(t, "", "eval", "--vault", corpus+"/test", "--queries", corpus+"/queries.jsonl",
 		"--config", "whole-doc,sections-hybrid", "--json")
 	var rep eval.Report

@@ -163,7 +163,7 @@ func TestInt8Recall(t *testing.T) {
 // help vault (test embedder, so it measures the engine, not a model).
 func BenchmarkSearch(b *testing.B) {
 	e := openEngine(b, filepath.Join(b.TempDir(), "index.db"), newBow("bow"))
-	index(b, e, copyDir(b, helpVault), "help")
+	index(b, e, copyDir(b, helpVault(b)), "help")
 	for _, mode := range []mdsearch.Mode{mdsearch.ModeKeyword, mdsearch.ModeSemantic, mdsearch.ModeHybrid} {
 		b.Run(string(mode), func(b *testing.B) {
 			for b.Loop() {
@@ -178,7 +178,7 @@ func BenchmarkSearch(b *testing.B) {
 // BenchmarkReindex measures incremental runs over the Obsidian help vault
 // against the raw cost of walking it.
 func BenchmarkReindex(b *testing.B) {
-	dir := copyDir(b, helpVault)
+	dir := copyDir(b, helpVault(b))
 	e := openEngine(b, filepath.Join(b.TempDir(), "index.db"), newBow("bow"))
 	index(b, e, dir, "help")
 	b.Run("raw-walk", func(b *testing.B) {

@@ -102,7 +102,7 @@ func TestSearchModes(t *testing.T) {
 // the reads of the sections it lists: its own alone, or for a passage that
 // stub sections merged into, the union of every section in Sections.
 func TestEveryResultSectionReads(t *testing.T) {
-	vault := copyDir(t, testenv.Corpora("obsidian-help", "en"))
+	vault := copyDir(t, testenv.NeedCorpora(t, "obsidian-help", "en"))
 	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
 	index(t, e, vault, "help")
 	n, merged, bridged := 0, 0, 0

@@ -114,7 +114,7 @@ func TestRealModel(t *testing.T) {
 func TestInt8RecallRealModel(t *testing.T) {
 	m := realModel(t)
 	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
-	index(t, e, copyDir(t, helpVault), "help")
+	index(t, e, copyDir(t, helpVault(t)), "help")
 	texts, err := e.st.EmbedTexts(bg)
 	if err != nil {
 		t.Fatal(err)

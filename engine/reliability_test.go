@@ -23,7 +23,8 @@ import (
 	"github.com/mdsearch/mdsearch/store"
 )
 
-var helpVault = testenv.Corpora("obsidian-help", "en")
+// helpVault is the shared obsidian-help vault, which tb needs.
+func helpVault(tb testing.TB) string { return testenv.NeedCorpora(tb, "obsidian-help", "en") }
 
 // TestMain lets the test binary act as an indexing child process that the
 // kill tests can SIGKILL midway.
@@ -90,7 +91,7 @@ func TestKillDuringIndex(t *testing.T) {
 	if testing.Short() {
 		t.Skip("spawns indexing processes")
 	}
-	vault := copyDir(t, helpVault)
+	vault := copyDir(t, helpVault(t))
 	clean := openEngine(t, filepath.Join(t.TempDir(), "clean.db"), newBow("bow"))
 	index(t, clean, vault, "help")
 	want := dump(t, clean)
@@ -159,7 +160,7 @@ func TestKillDuringIndex(t *testing.T) {
 // TestSearchDuringReindex keeps searching, from this process and through a
 // second engine on the same file, while a full re-index commits batches.
 func TestSearchDuringReindex(t *testing.T) {
-	vault := copyDir(t, helpVault)
+	vault := copyDir(t, helpVault(t))
 	dbPath := filepath.Join(t.TempDir(), "index.db")
 	emb := newBow("bow")
 	e := openEngine(t, dbPath, emb)

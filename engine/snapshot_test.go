@@ -136,10 +136,7 @@ func TestScanRecallRealModel(t *testing.T) {
 	m := realModel(t)
 	start := time.Now()
 	e := openEngine(t, t.TempDir()+"/index.db", nil)
-	if _, err := os.Stat(testenv.Corpora("rust-book", "src")); err != nil {
-		testenv.Absent(t, "corpus missing: %v", err)
-	}
-	index(t, e, testenv.Corpora("rust-book", "src"), "book")
+	index(t, e, testenv.NeedCorpora(t, "rust-book", "src"), "book")
 	texts, err := e.st.EmbedTexts(bg)
 	if err != nil {
 		t.Fatal(err)

@@ -62,6 +62,18 @@ func Corpora(parts ...string) string {
 	return filepath.Join(append([]string{dir}, parts...)...)
 }
 
+// NeedCorpora is Corpora(parts...) for a test that cannot run without
+// it: where it is missing (a clone without shared/corpora beside it) the
+// test ends by Absent, skipped locally and failed in CI.
+func NeedCorpora(tb testing.TB, parts ...string) string {
+	tb.Helper()
+	p := Corpora(parts...)
+	if _, err := os.Stat(p); err != nil {
+		Absent(tb, "the shared corpora are missing (%v): put shared/corpora beside the repository, or set MDSEARCH_CORPORA", err)
+	}
+	return p
+}
+
 // moduleRoot is the nearest folder up from the working directory that
 // holds go.mod (a test runs in its package's folder), or ".".
 func moduleRoot() string {
