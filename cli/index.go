@@ -214,8 +214,12 @@ func summary(st *mdsearch.IndexStats) string {
 	if st.Recut > 0 {
 		which = "added, changed or cut again"
 	}
-	fmt.Fprintf(&b, "; %d %s in %d %s from the %d %s %s", st.Chunks, plural.Noun(st.Chunks, "passage", "passages"),
-		st.Windows, plural.Noun(st.Windows, "window", "windows"), read, which, plural.Noun(read, "file", "files"))
+	if read == 0 && st.Chunks == 0 && st.Windows == 0 {
+		fmt.Fprintf(&b, "; nothing to read again")
+	} else {
+		fmt.Fprintf(&b, "; %d %s in %d %s from the %d %s %s", st.Chunks, plural.Noun(st.Chunks, "passage", "passages"),
+			st.Windows, plural.Noun(st.Windows, "window", "windows"), read, which, plural.Noun(read, "file", "files"))
+	}
 	dup := 0 // texts repeated within the run are embedded once
 	if st.Embedded+st.Reused > 0 {
 		dup = max(st.Windows-st.Embedded-st.Reused, 0)

@@ -27,6 +27,11 @@ func TestMCPStdio(t *testing.T) {
 			t.Errorf("closing the stdio session: %v", err)
 		}
 	}()
+	// The handshake names the version `mdsearch version` prints, not "dev".
+	out, err := exec.Command(bin, "version").Output()
+	if info, words := cs.InitializeResult().ServerInfo, strings.Fields(string(out)); err != nil || info == nil || len(words) < 2 || info.Version != words[1] {
+		t.Errorf("MCP server version %+v; mdsearch version: %q %v", info, out, err)
+	}
 	exerciseMCP(ctx, t, cs, f)
 }
 
