@@ -14,6 +14,7 @@ import (
 	"syscall"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/store"
 )
 
 // Env is what a subcommand may touch of the outside world, so tests can run
@@ -134,7 +135,7 @@ func runCommand(ctx context.Context, env *Env, args []string) int {
 		return 2
 	}
 	if !ok {
-		fmt.Fprintf(env.Stderr, "mdsearch: unknown command %q\n\n", args[0])
+		fmt.Fprintf(env.Stderr, "mdsearch: unknown command %q%s\n\n", args[0], nearestCommand(args[0]))
 		usage(env.Stderr)
 		return 2
 	}
@@ -399,4 +400,19 @@ func parseArgs(fs *flag.FlagSet, args []string, want int, what string) ([]string
 		return nil, usagef("unexpected argument %q: give %s", pos[want], what)
 	}
 	return pos, nil
+}
+
+// nearestCommand is `; did you mean "search"?` for a command name one or
+// two keystrokes from name ("serch"), or "".
+func nearestCommand(name string) string {
+	best, dist := "", 3
+	for c := range commands {
+		if d := store.EditDistance([]rune(name), []rune(c), 2); d < dist || d == dist && c < best {
+			best, dist = c, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf("; did you mean %q?", best)
 }

@@ -63,6 +63,8 @@ func TestErrorPrefix(t *testing.T) {
 		{[]string{"eval"}, 2, "mdsearch: eval: give --vault DIR and --queries FILE"},
 		{[]string{"setup", "extra"}, 2, `mdsearch: setup: unexpected argument "extra"`},
 		{[]string{"nope"}, 2, `mdsearch: unknown command "nope"`},
+		{[]string{"serch", "x"}, 2, `mdsearch: unknown command "serch"; did you mean "search"?`},
+		{[]string{"indx"}, 2, `mdsearch: unknown command "indx"; did you mean "index"?`},
 		{[]string{"read", "a.md", "--outline", "--section", "A"}, 2, "mdsearch: read: --outline prints the whole note's headings"},
 		{[]string{"read", "a.md", "--section", "", "--index", missing}, 2, "mdsearch: read: --section is empty"},
 		{[]string{"read", "a.md", "--section= ", "--index", missing}, 2, "mdsearch: read: --section is empty"},
@@ -85,7 +87,7 @@ func TestErrorPrefix(t *testing.T) {
 		if code != tt.code || !strings.HasPrefix(first, tt.want) && !strings.HasSuffix(first, tt.want) {
 			t.Errorf("%v: exit %d, first line %q; want %d, %q", tt.args, code, first, tt.code, tt.want)
 		}
-		if code == 2 && tt.args[0] != "nope" && tt.args[0] != "--index" && tt.args[0] != "help" && !strings.Contains(stderr, "Run 'mdsearch "+tt.args[0]+" -h' for usage.") {
+		if code == 2 && tt.args[0] != "nope" && tt.args[0] != "serch" && tt.args[0] != "indx" && tt.args[0] != "--index" && tt.args[0] != "help" && !strings.Contains(stderr, "Run 'mdsearch "+tt.args[0]+" -h' for usage.") {
 			t.Errorf("%v: no pointer to the usage in %q", tt.args, stderr)
 		}
 	}
