@@ -179,6 +179,12 @@ func checkEvalFlags(fs *flag.FlagSet, generate, asJSON bool, tu eval.Tuning) err
 		return usagef("--overlap %v: use at most 0.5 (negative for none)", tu.Overlap)
 	case tu.BM25Half < 0:
 		return usagef("--bm25-half %v: use a positive number", tu.BM25Half)
+	case tu.Passage < 0:
+		return usagef("--passage-words %v: use a positive number of words", tu.Passage)
+	case tu.MaxTokens < 0:
+		return usagef("--max-tokens %v: use a positive number of tokens (at most the model's window)", tu.MaxTokens)
+	case tu.CosFloor < 0 || tu.CosFloor > 1 || tu.CosCeil < 0 || tu.CosCeil > 1:
+		return usagef("--cos-floor %v, --cos-ceil %v: cosines are 0–1", tu.CosFloor, tu.CosCeil)
 	}
 	return requestError("eval", tu.Check())
 }
