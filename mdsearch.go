@@ -383,9 +383,14 @@ type CollectionStatus struct {
 	// RootMissing is set when Root is gone (moved, renamed, deleted): an
 	// index run cannot catch the collection up until it is indexed where
 	// its folder is now, under the same name, or dropped.
-	RootMissing bool   `json:"root_missing"`
-	IndexedAt   string `json:"indexed_at"`
-	Profile     string `json:"profile"` // where its notes are cut (IndexRequest.Profile)
+	RootMissing bool `json:"root_missing"`
+	// Unreadable says why an index run of the collection would stop
+	// before changing anything (an ignore file it cannot read, a folder
+	// it may not list), where its folder exists; Stale is then 0, not
+	// known.
+	Unreadable string `json:"unreadable,omitempty"`
+	IndexedAt  string `json:"indexed_at"`
+	Profile    string `json:"profile"` // where its notes are cut (IndexRequest.Profile)
 	// Warnings are what was odd about the notes when they were last read
 	// (bad frontmatter, an unclosed fence, …), by path, as the index run
 	// that read them reported.

@@ -379,6 +379,27 @@ func TestStatusRootMissing(t *testing.T) {
 	}
 }
 
+// status names a collection an index run would stop on (its ignore file
+// cannot be read), with the run's own words, rather than counting every
+// note stale and sending the user to that run.
+func TestStatusUnreadable(t *testing.T) {
+	noModel(t)
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "a.md"), "# A\n\ntext\n")
+	index := filepath.Join(t.TempDir(), "index.db")
+	if code, _, errOut := run(t, index, "index", dir, "--name", "v"); code != 0 {
+		t.Fatalf("index: %d %s", code, errOut)
+	}
+	if err := os.Mkdir(filepath.Join(dir, ".mdsearchignore"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := run(t, index, "status")
+	if code != 0 || strings.Contains(out, "`mdsearch index` catches up") || !strings.Contains(out, "unreadable: v: an index run stops") ||
+		!strings.Contains(out, ".mdsearchignore") {
+		t.Errorf("status: %d\n%s", code, out)
+	}
+}
+
 // status lists what was odd about notes when they were read, which an
 // index run prints only once.
 func TestStatusWarnings(t *testing.T) {

@@ -89,9 +89,12 @@ func printStale(env *Env, colls []mdsearch.CollectionStatus) {
 	stale := 0
 	var gone []string
 	for _, c := range colls {
-		if c.RootMissing {
+		switch {
+		case c.RootMissing:
 			gone = append(gone, engine.FolderGoneHint(c.Name))
-		} else {
+		case c.Unreadable != "":
+			fmt.Fprintf(screen(env.Stdout), "\nunreadable: %s: an index run stops before changing anything: %s\n", c.Name, c.Unreadable)
+		default:
 			stale += c.Stale
 		}
 	}

@@ -370,3 +370,24 @@ func TestStatusRootMissing(t *testing.T) {
 		}
 	}
 }
+
+// A collection whose ignore file cannot be read is not stale in every
+// note (an index run stops on it and changes nothing): status says why,
+// as the run would, and counts nothing.
+func TestStatusUnreadable(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "a.md", "# A\n\ntext\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, dir, "v")
+	if err := os.Mkdir(filepath.Join(dir, ".mdsearchignore"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s, err := e.Status(bg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := s.Collections[0]
+	if c.RootMissing || c.Stale != 0 || !strings.Contains(c.Unreadable, ".mdsearchignore") {
+		t.Errorf("stale %d, root_missing %v, unreadable %q", c.Stale, c.RootMissing, c.Unreadable)
+	}
+}

@@ -48,7 +48,7 @@ func (e *Engine) Status(ctx context.Context) (_ *mdsearch.Status, err error) {
 		if !c.IndexedAt.IsZero() {
 			st.IndexedAt = c.IndexedAt.UTC().Format(time.RFC3339)
 		}
-		if st.Stale, st.RootMissing, err = e.stale(ctx, c.ID, c.Name, c.Root); err != nil {
+		if st.Stale, st.RootMissing, st.Unreadable, err = e.stale(ctx, c.ID, c.Name, c.Root); err != nil {
 			return nil, err
 		}
 		if st.Warnings, err = e.st.Warnings(ctx, c.ID); err != nil {
@@ -103,15 +103,17 @@ func (e *Engine) Unembedded(ctx context.Context) (_ int, err error) {
 }
 
 // stale counts notes added, changed or deleted on disk since indexing,
-// and reports whether the collection's folder is gone. A vault folder
-// that is gone (or cannot be listed) makes every note stale. A file the index run would skip (over the size limit the
-// collection was indexed with, binary, unreadable) is not a note, so it is
-// never stale; nor is a note whose time changed but not its bytes, nor one
-// in a folder that cannot be listed (an index run keeps it as it was).
-func (e *Engine) stale(ctx context.Context, collID int64, name, root string) (_ int, missing bool, _ error) {
+// and reports whether the collection's folder is gone (every note is then
+// stale) or why an index run would stop before reading it (an ignore file
+// it cannot read, a root it may not list: the count is then not known,
+// 0). A file the index run would skip (over the size limit the collection
+// was indexed with, binary, unreadable) is not a note, so it is never
+// stale; nor is a note whose time changed but not its bytes, nor one in a
+// folder that cannot be listed (an index run keeps it as it was).
+func (e *Engine) stale(ctx context.Context, collID int64, name, root string) (_ int, missing bool, unreadable string, _ error) {
 	docs, err := e.st.DocInfos(ctx, collID)
 	if err != nil {
-		return 0, false, err
+		return 0, false, "", err
 	}
 	v, err := e.vaultOf(ctx, name, root)
 	var l *vault.Listing
@@ -120,10 +122,12 @@ func (e *Engine) stale(ctx context.Context, collID int64, name, root string) (_ 
 	}
 	var gone *mdsearch.Error
 	switch {
+	case errors.As(err, &gone) && gone.Kind == mdsearch.KindNotFound:
+		return len(docs), true, "", nil // the folder is gone
 	case errors.As(err, &gone):
-		return len(docs), gone.Kind == mdsearch.KindNotFound, nil // the folder cannot be opened or listed
+		return 0, false, gone.Error(), nil // an index run stops on it: what it would say
 	case err != nil:
-		return 0, false, err
+		return 0, false, "", err
 	}
 	n := 0
 	for _, f := range l.Files {
@@ -144,7 +148,7 @@ func (e *Engine) stale(ctx context.Context, collID int64, name, root string) (_ 
 			delete(docs, p) // an index run keeps it: not known to be gone
 		}
 	}
-	return n + len(docs), false, nil
+	return n + len(docs), false, "", nil
 }
 
 // maxSizeKey is the meta key of the size limit a collection was indexed
