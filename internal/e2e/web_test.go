@@ -38,6 +38,7 @@ var webNotes = map[string]string{
 		"<iframe src=\"javascript:window.pwned=8\"></iframe>\n\n## Attr {onclick=\"window.pwned=9\" #safe-id}\n\nMarmoset tail.\n",
 	"web/Obsidian.md":       obsidianNote,
 	"web/Blocks.md":         blocksNote,
+	"web/Layout.md":         layoutNote,
 	"web/assets/wombat.png": wombatPNG,
 }
 
@@ -181,6 +182,9 @@ func TestWebPage(t *testing.T) {
 	t.Run("plain markdown", func(t *testing.T) { webPlain(t, b) })
 	t.Run("image embed", func(t *testing.T) { webImageEmbed(t, b) })
 	t.Run("tag chip", func(t *testing.T) { webTagChip(t, b) })
+	t.Run("header clear", func(t *testing.T) { webHeaderClear(t, b) })
+	t.Run("table alignment", func(t *testing.T) { webTableAlign(t, b) })
+	t.Run("phone width", func(t *testing.T) { webPhoneWidth(t, b) })
 }
 
 // A card's text reads links as their text, whatever their destination
