@@ -1,8 +1,6 @@
 package notehtml
 
 import (
-	"bytes"
-	"slices"
 	"sort"
 
 	"github.com/yuin/goldmark/ast"
@@ -12,82 +10,23 @@ import (
 
 // Obsidian comments the page hides beyond sections' whole-line ones
 // (maskComments blanks those before the parse): a comment within a line
-// ("a %%aside%% b"), or one from inside a line to inside a later one. As
-// in Obsidian, every "%%" outside code opens or closes a comment, and one
-// never closed is text. They are taken out of the parsed tree, not the
-// source, so a paragraph a comment sits in stays one paragraph and a
-// line starting with a comment does not turn into indented code.
+// ("a %%aside%% b"), or one from inside a line to inside a later one, as
+// sections finds them for search (Document.InlineComments), so the page
+// and the index agree on what a comment is. They are taken out of the
+// parsed tree, not the source, so a paragraph a comment sits in stays one
+// paragraph and a line starting with a comment does not turn into
+// indented code.
 
 // commentTransformer runs after the footnotes' transformer, so a comment
-// in a footnote is hidden too.
+// in a footnote is hidden too. It reads the comments from the call's
+// noteState.
 type commentTransformer struct{}
 
-func (commentTransformer) Transform(doc *ast.Document, reader text.Reader, _ parser.Context) {
-	src := reader.Source()
-	if !bytes.Contains(src, []byte("%%")) {
-		return
-	}
-	if cs := commentRanges(src, codeRanges(doc)); len(cs) > 0 {
-		h := hider(cs)
+func (commentTransformer) Transform(doc *ast.Document, _ text.Reader, pc parser.Context) {
+	if st, _ := pc.Get(noteStateKey).(*noteState); st != nil && len(st.comments) > 0 {
+		h := hider(st.comments)
 		h.children(doc)
 	}
-}
-
-// codeRanges are the offsets of the code in doc, blocks at any depth and
-// code spans, sorted: "%%" there is code, not a comment.
-func codeRanges(doc ast.Node) [][2]int {
-	var out [][2]int
-	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-		if !entering {
-			return ast.WalkContinue, nil
-		}
-		switch n.(type) {
-		case *ast.FencedCodeBlock, *ast.CodeBlock, *ast.CodeSpan:
-			if start, stop, ok := extent(n); ok {
-				out = append(out, [2]int{start, stop})
-			}
-			return ast.WalkSkipChildren, nil
-		}
-		return ast.WalkContinue, nil
-	})
-	slices.SortFunc(out, func(a, b [2]int) int { return a[0] - b[0] })
-	return out
-}
-
-// commentRanges pairs the "%%" of src outside code: each pair is a
-// comment, from its first '%' to just past its last.
-func commentRanges(src []byte, code [][2]int) [][2]int {
-	var out [][2]int
-	open := -1
-	for pos := 0; pos < len(src); {
-		i := bytes.Index(src[pos:], []byte("%%"))
-		if i < 0 {
-			break
-		}
-		at := pos + i
-		if end := rangeEnd(code, at); end > 0 {
-			pos = end
-			continue
-		}
-		if open < 0 {
-			open = at
-		} else {
-			out = append(out, [2]int{open, at + 2})
-			open = -1
-		}
-		pos = at + 2
-	}
-	return out
-}
-
-// rangeEnd is the end of the range of rs (sorted, apart) that holds pos,
-// or 0.
-func rangeEnd(rs [][2]int, pos int) int {
-	i := sort.Search(len(rs), func(i int) bool { return rs[i][1] > pos })
-	if i < len(rs) && rs[i][0] <= pos {
-		return rs[i][1]
-	}
-	return 0
 }
 
 // hider takes the comments, sorted and apart, out of a tree.

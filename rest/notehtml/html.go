@@ -115,7 +115,7 @@ func HTMLContext(ctx context.Context, src []byte, opts Options) (Rendered, error
 	src = maskComments(src, note.Comments())
 	src = tameBrackets(src)
 	st := &noteState{opts: opts, lines: sections.NewLineIndex(src), base: body, first: first,
-		ids: opts.IDs, heads: map[int]sections.Heading{}}
+		ids: opts.IDs, heads: map[int]sections.Heading{}, comments: bodyRanges(note.InlineComments(), body)}
 	if st.ids == nil {
 		st.ids = note.CustomIDs()
 	}
@@ -165,6 +165,18 @@ var noteMarkdown = goldmark.New(
 	goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(&blockRenderer{}, 100))),
 )
 
+// bodyRanges are rs, offsets in a note's source, as offsets in its body
+// from body on (the frontmatter is not parsed).
+func bodyRanges(rs [][2]int, body int) [][2]int {
+	out := make([][2]int, 0, len(rs))
+	for _, r := range rs {
+		if r[1] > body {
+			out = append(out, [2]int{max(r[0], body) - body, r[1] - body})
+		}
+	}
+	return out
+}
+
 // noteStateKey holds one HTML call's *noteState in its parser.Context.
 var noteStateKey = parser.NewContextKey()
 
@@ -173,6 +185,7 @@ type noteState struct {
 	opts     Options
 	lines    sections.LineIndex // over the whole source, frontmatter included
 	base     int                // offset of the parsed body in the source
+	comments [][2]int           // the inline comments, as offsets in the parsed body
 	first    int                // the file's line number of the source's first line
 	headings []Heading
 	ids      *sections.IDs            // heading ids taken so far
