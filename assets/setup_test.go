@@ -20,6 +20,7 @@ import (
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/internal/fsfault"
+	"github.com/mdsearch/mdsearch/internal/testenv"
 )
 
 // member is one entry of a fixture tarball.
@@ -374,24 +375,6 @@ func intact(dir string, b Bundle) error {
 	return nil
 }
 
-// syncBuffer is a log two goroutines may write while a test reads it.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // A setup that finds another installing into the same cache waits for it,
 // says so, and then finds everything installed.
 func TestSetupTakesTurns(t *testing.T) {
@@ -404,7 +387,7 @@ func TestSetupTakesTurns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var log syncBuffer
+	var log testenv.SyncBuffer
 	opts := offline(home, from)
 	opts.Log = &log
 	done := make(chan []Result)

@@ -8,36 +8,19 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/mdsearch/mdsearch/internal/testenv"
 )
-
-// lockedBuffer is a stderr a running command writes while the test reads.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // start runs mdsearch with args until the test ends, and returns its
 // stderr and the first match of ready there, waited for within 2 s.
-func start(t *testing.T, index string, ready *regexp.Regexp, args ...string) (*lockedBuffer, []string) {
+func start(t *testing.T, index string, ready *regexp.Regexp, args ...string) (*testenv.SyncBuffer, []string) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	stderr := &lockedBuffer{}
-	env := &Env{Stdin: strings.NewReader(""), Stdout: &lockedBuffer{}, Stderr: stderr, Getenv: func(k string) string {
+	stderr := &testenv.SyncBuffer{}
+	env := &Env{Stdin: strings.NewReader(""), Stdout: &testenv.SyncBuffer{}, Stderr: stderr, Getenv: func(k string) string {
 		if k == "MDSEARCH_INDEX" {
 			return index
 		}

@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mdsearch/mdsearch/internal/testenv"
 )
 
 // TestSetupStopsOnSIGPIPE: a reader gone from setup's pipe stops it as
@@ -25,8 +27,8 @@ func TestSetupStopsOnSIGPIPE(t *testing.T) {
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
 		t.Fatal(err)
 	}
-	var errOut lockedBuffer
-	e := &Env{Stdin: strings.NewReader(""), Stdout: &lockedBuffer{}, Stderr: &errOut,
+	var errOut testenv.SyncBuffer
+	e := &Env{Stdin: strings.NewReader(""), Stdout: &testenv.SyncBuffer{}, Stderr: &errOut,
 		Getenv: func(k string) string { return map[string]string{"MDSEARCH_HOME": home}[k] }}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
