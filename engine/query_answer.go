@@ -31,10 +31,11 @@ func (f *found) finish() {
 		return
 	}
 	notice := resp.Notice
-	if !fitsWhole(resp.Results, f.budget-noticeTokens(notice)) {
-		// Room for the notice that counts what did not fit, at its longest.
-		addNotice(&notice, droppedNotice(len(resp.Results), f.budget))
+	if fitsWhole(resp.Results, f.budget-noticeTokens(notice)) {
+		return // fitBudget would keep every result as it is
 	}
+	// Room for the notice that counts what did not fit, at its longest.
+	addNotice(&notice, droppedNotice(len(resp.Results), f.budget))
 	left := f.budget - noticeTokens(notice)
 	var dropped int
 	resp.Results, dropped = fitBudget(resp.Results, max(left, 1), f.joins, f.ends)
