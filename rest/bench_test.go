@@ -1,6 +1,8 @@
 package rest
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"io"
@@ -88,4 +90,36 @@ func prose(n, seed int) string {
 		b.WriteString(words[x%uint32(len(words))])
 	}
 	return b.String()
+}
+
+// BenchmarkGzipLevel compresses a 50-result answer (about 100 KB of JSON)
+// at the level the server uses, gzip's best speed, beside gzip's default
+// level: the baseline the choice was made against.
+func BenchmarkGzipLevel(b *testing.B) {
+	f := &passages{}
+	resp, err := f.Search(context.Background(), mdsearch.SearchRequest{Query: "starter", N: 50, MaxPerPage: 5})
+	if err != nil {
+		b.Fatal(err)
+	}
+	answer, err := json.Marshal(resp)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, lv := range []struct {
+		name  string
+		level int
+	}{{"best speed", gzip.BestSpeed}, {"default", gzip.DefaultCompression}} {
+		b.Run(lv.name, func(b *testing.B) {
+			var out bytes.Buffer
+			w, _ := gzip.NewWriterLevel(&out, lv.level)
+			b.SetBytes(int64(len(answer)))
+			for b.Loop() {
+				out.Reset()
+				w.Reset(&out)
+				w.Write(answer)
+				w.Close()
+			}
+			b.ReportMetric(float64(out.Len()), "gzipped-bytes")
+		})
+	}
 }
