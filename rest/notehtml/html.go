@@ -20,6 +20,7 @@ import (
 	"github.com/yuin/goldmark/util"
 
 	"github.com/mdsearch/mdsearch/sections"
+	"github.com/mdsearch/mdsearch/vault"
 )
 
 // Options tune how a note is rendered to HTML.
@@ -237,6 +238,10 @@ func (noteTransformer) Transform(doc *ast.Document, reader text.Reader, pc parse
 		case *wikiLink:
 			if isImageEmbed(n) {
 				images = append(images, n)
+				break
+			}
+			if n.image = vault.IsAttachment(n.target); n.image {
+				n.href, _ = st.attachment(n.target) // Obsidian opens the image
 				break
 			}
 			n.resolve(st.opts.Link)

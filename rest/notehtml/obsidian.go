@@ -43,6 +43,7 @@ type wikiLink struct {
 	target, heading, alias string
 	embed                  bool
 	href                   string // "" while unresolved
+	image                  bool   // a link (not an embed) to an image of the vault
 }
 
 func (n *wikiLink) Kind() ast.NodeKind { return kindWikiLink }
@@ -228,8 +229,15 @@ func renderWikiLink(w util.BufWriter, _ []byte, node ast.Node, entering bool) (a
 	}
 	label := html.EscapeString(n.label())
 	if n.href == "" {
-		_, _ = w.WriteString(`<span class="` + class + ` unresolved" title="no note by this name">` + label + `</span>`)
+		missing := "no note by this name"
+		if n.image {
+			missing = "no image by this name in the vault"
+		}
+		_, _ = w.WriteString(`<span class="` + class + ` unresolved" title="` + missing + `">` + label + `</span>`)
 		return ast.WalkContinue, nil
+	}
+	if n.image {
+		class += " attachment"
 	}
 	_, _ = w.WriteString(`<a class="` + class + `" href="` + html.EscapeString(n.href) + `">` + label + `</a>`)
 	return ast.WalkContinue, nil
