@@ -111,6 +111,10 @@ func runEval(ctx context.Context, env *Env, args []string) error {
 		defer provider.Close(emb)
 		opts.Embedder = emb // nil for --embedder none: Run names what needs a model
 	}
+	if w := opts.Embedder; w != nil && w.MaxTokens() > 0 && opts.Tuning.MaxTokens > w.MaxTokens() {
+		env.say("warning: --max-tokens %d is over the model's %d-token window: windows are cut at %d, as `mdsearch index` cuts them",
+			opts.Tuning.MaxTokens, w.MaxTokens(), w.MaxTokens())
+	}
 	if opts.Embedder == nil && !chosen && eval.NeedsModel(opts.Configs) {
 		if opts.Configs, err = keywordConfigs(opts.Configs); err != nil {
 			return err

@@ -129,6 +129,20 @@ func TestEvalWithModel(t *testing.T) {
 	}
 }
 
+// A window budget over the model's window is cut to it, and said so.
+func TestEvalBudgetOverWindow(t *testing.T) {
+	needModel(t)
+	q := writeQueries(t, `{"query": "restore drill", "expected_path_contains": "Backups"}`)
+	code, _, errOut := run(t, "", "eval", "--vault", "../sample-vault", "--queries", q, "--config", "sections-keyword", "--max-tokens", "500")
+	if code != 0 || !strings.Contains(errOut, "--max-tokens 500 is over the model's 128-token window: windows are cut at 128") {
+		t.Errorf("exit %d: %s", code, errOut)
+	}
+	code, _, errOut = run(t, "", "eval", "--vault", "../sample-vault", "--queries", q, "--config", "sections-keyword", "--max-tokens", "100")
+	if code != 0 || strings.Contains(errOut, "window:") {
+		t.Errorf("a budget within the window warned: exit %d: %s", code, errOut)
+	}
+}
+
 func TestEvalMissingModel(t *testing.T) {
 	noModel(t)
 	q := writeQueries(t, `{"query": "restore drill", "expected_path_contains": "Backups"}`)
