@@ -44,7 +44,12 @@ type Chunk struct {
 	// note's frontmatter tags and the inline #tags written in Text, so a
 	// tag counts for the passage that holds it. Nil (a splitter that does
 	// not say) means Tags.
-	PassageTags []string       `json:"passage_tags,omitempty"`
+	PassageTags []string `json:"passage_tags,omitempty"`
+	// Properties is the note's property values (sections.PropertyText) that
+	// the keyword index finds the passage by, as if written before its
+	// text: set on a note's first passage, unless that passage is the
+	// properties themselves (a note of properties alone).
+	Properties  string         `json:"properties,omitempty"`
 	Frontmatter map[string]any `json:"frontmatter"`
 	Sections    [][]string     `json:"sections,omitempty"` // every section path covered, its own first, when more than one
 	// ReadSections is, for each of Sections, the "#id" that reads it where

@@ -95,7 +95,9 @@ type Options struct {
 //	   (sections.InlineComments) are in no passage's Text (their line
 //	   breaks kept), word count or embed text; a heading or block inside
 //	   one opens nothing, and a line of such comments alone is a Comment.
-const Version = 12
+//	13: a note's first passage carries Properties, the note's property
+//	   values (sections.PropertyText), which its keyword row holds too.
+const Version = 13
 
 // Defaults.
 const (

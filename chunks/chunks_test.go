@@ -527,7 +527,7 @@ func TestPropertiesNote(t *testing.T) {
 	}
 	c := cs[0]
 	want := "aliases: [Hedgehog Person]\ntags: [person]"
-	if c.Text != want || c.StartLine != 2 || c.EndLine != 3 || len(c.SectionPath) != 0 || c.WordCount != 5 {
+	if c.Text != want || c.StartLine != 2 || c.EndLine != 3 || len(c.SectionPath) != 0 || c.WordCount != 5 || c.Properties != "" {
 		t.Errorf("passage %q lines %d-%d path %v words %d", c.Text, c.StartLine, c.EndLine, c.SectionPath, c.WordCount)
 	}
 	if len(doc.Sections) != 0 {
@@ -544,6 +544,16 @@ func TestPropertiesNote(t *testing.T) {
 	// A body, however short, is what the note is found by.
 	if _, cs := split(t, "---\ntags: [person]\n---\nJane.\n", Options{}); len(cs) != 1 || cs[0].Text != "Jane." {
 		t.Errorf("with a body: %+v", cs)
+	}
+	// Its property values are the first passage's, which its text is
+	// not, even after blank lines.
+	long := strings.Repeat("More words. ", 60)
+	_, cs = split(t, "---\n\n\nrole: dentist\n---\n\n# Jane\n\n"+long+"\n\n## Later\n\n"+long+"\n", Options{})
+	if len(cs) != 2 || cs[0].Properties != "dentist" || cs[1].Properties != "" || strings.Contains(cs[0].Text, "dentist") {
+		t.Errorf("properties: %+v", cs)
+	}
+	if _, cs := split(t, "---\n\n\nrole: dentist\n---\n", Options{}); len(cs) != 1 || cs[0].Properties != "" {
+		t.Errorf("a note of properties alone holds them again: %+v", cs)
 	}
 }
 

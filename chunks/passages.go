@@ -23,7 +23,9 @@ import (
 // the prefix and the text.
 func Split(doc *sections.Document, opts Options) []mdsearch.Chunk {
 	opts = opts.withDefaults()
-	doc = propertiesDoc(doc)
+	props := propertiesDoc(doc)
+	ownProps := props == doc // the passages are not the properties
+	doc = props
 	po := opts // defaults applied: zero values now mean none
 	po.MaxTokens, po.Counter, po.Overlap = opts.PassageWords, embed.Words{}, 0
 	ps := newSplitter(doc, po, nil, nil)
@@ -47,6 +49,9 @@ func Split(doc *sections.Document, opts Options) []mdsearch.Chunk {
 		c.ChunkIndex, c.TotalChunks = i, len(ps.out)
 		c.ID = doc.Path + "#" + strconv.Itoa(i)
 		c.Windows = ws.windows(ps.from[i], c, tokens)
+	}
+	if len(ps.out) > 0 && ownProps {
+		ps.out[0].Properties = sections.PropertyText(doc.Frontmatter)
 	}
 	return ps.out
 }

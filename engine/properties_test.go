@@ -40,8 +40,31 @@ func TestTOMLFrontmatter(t *testing.T) {
 			t.Errorf("%+v: %s", req, paths(resp))
 		}
 	}
-	if resp := search(t, e, mdsearch.SearchRequest{Query: "author bob", Mode: mdsearch.ModeKeyword}); len(resp.Results) != 0 {
-		t.Errorf("the TOML's text was indexed as the note's: %s", paths(resp))
+	if resp := search(t, e, mdsearch.SearchRequest{Query: "author", Mode: mdsearch.ModeKeyword}); len(resp.Results) != 0 {
+		t.Errorf("the TOML's field names were indexed as the note's text: %s", paths(resp))
+	}
+}
+
+// A note's property values are found by keyword, in its first passage,
+// as Obsidian's search finds them; its field names, the fields read for
+// themselves and booleans are not text of the note.
+func TestPropertyValuesFound(t *testing.T) {
+	vault := t.TempDir()
+	write(t, vault, "book.md", "---\nauthor: Bartholomew Quince\nstatus: shelved\npublished: true\ncssclasses: [widepage]\n---\n"+
+		"# The Book\n\nA story about a lighthouse.\n\n## Chapter one\n\nThe keeper wakes.\n")
+	write(t, vault, "other.md", "# Other\n\nNothing to see: true stories only, author unknown.\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, vault, "v")
+	for _, q := range []string{"Quince", "bartholomew quince", "shelved"} {
+		resp := search(t, e, mdsearch.SearchRequest{Query: q, Mode: mdsearch.ModeKeyword})
+		if len(resp.Results) != 1 || resp.Results[0].Path != "book.md" || resp.Results[0].ChunkIndex != 0 {
+			t.Errorf("%q: %s", q, paths(resp))
+		}
+	}
+	for _, q := range []string{"status", "widepage", "published"} {
+		if resp := search(t, e, mdsearch.SearchRequest{Query: q, Mode: mdsearch.ModeKeyword}); len(resp.Results) != 0 {
+			t.Errorf("%q found %s", q, paths(resp))
+		}
 	}
 }
 

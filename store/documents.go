@@ -222,7 +222,7 @@ func (w *docWriter) putChunk(c *mdsearch.Chunk) error {
 		sp = []string{}
 	}
 	spJSON, _ := json.Marshal(sp)
-	var covered, reads, tags any
+	var covered, reads, tags, props any
 	if len(c.Sections) > 0 {
 		b, _ := json.Marshal(c.Sections)
 		covered = string(b)
@@ -235,15 +235,18 @@ func (w *docWriter) putChunk(c *mdsearch.Chunk) error {
 		b, _ := json.Marshal(c.PassageTags)
 		tags = string(b)
 	}
+	if c.Properties != "" {
+		props = c.Properties
+	}
 	sec, err := w.section(c, string(spJSON))
 	if err != nil {
 		return err
 	}
 	res, err := w.t.exec(`INSERT INTO chunks(doc_id, section_id, chunk_index, start_line, end_line,
-		start_byte, end_byte, part, parts, text, word_count, sections, read_sections, tags)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		start_byte, end_byte, part, parts, text, word_count, sections, read_sections, tags, properties)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		w.doc, sec, c.ChunkIndex, c.StartLine, c.EndLine, c.StartByte, c.EndByte, c.Part, c.Parts,
-		c.Text, c.WordCount, covered, reads, tags)
+		c.Text, c.WordCount, covered, reads, tags, props)
 	if err != nil {
 		return err
 	}
@@ -283,7 +286,11 @@ func passageTags(own, note []string) []string {
 // chunkKeywords are a chunk's text and heading columns of the keyword
 // index.
 func chunkKeywords(c *mdsearch.Chunk) (text, heading string) {
-	return KeywordText(c.Text), KeywordText(headingTerms(c))
+	text = c.Text
+	if c.Properties != "" {
+		text += "\n" + c.Properties // the frontmatter comes before the passage
+	}
+	return KeywordText(text), KeywordText(headingTerms(c))
 }
 
 // putWindow stores window win of chunk c (row id chunk); its text is

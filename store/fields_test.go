@@ -12,7 +12,8 @@ import (
 // TestMatchFieldsAsTheIndex: MatchFields matches each expression on the
 // same rows and columns as the keyword index does, for the rows asked
 // about only: the rows are made again as indexing wrote them (title,
-// file name, aliases, heading path, merged sections, tags). Read in Go,
+// file name, aliases, heading path, merged sections, tags, property
+// values). Read in Go,
 // they score as in the scratch table.
 func TestMatchFieldsAsTheIndex(t *testing.T) {
 	s := open(t)
@@ -37,6 +38,7 @@ func TestMatchFieldsAsTheIndex(t *testing.T) {
 	}
 	putFM("garden/rye-notes.md", "Rye", []string{"#Grain/rye", "Bread"}, nil, a)
 	b := chunk("bread.md", 0, "Bread", "rye bread with a sourdough starter, baked in a Dutch oven")
+	b.Properties = "Quince"
 	putFM("bread.md", "Baking bread", nil, map[string]any{"aliases": []any{"Secale", 1984}}, b)
 	// A passage's own tags (inline ones written elsewhere left out), and
 	// one with none of its own but the note's frontmatter's.
@@ -54,7 +56,7 @@ func TestMatchFieldsAsTheIndex(t *testing.T) {
 	}
 	rows.Close()
 	exprs := []string{"starter", "rye", "sourdough + starter", "NEAR(rye starter, 8)", "garden", "harvest", "grain",
-		"secale", "1984", "notes", "baking", "nothing", `"dutch oven"`, "sow*", "pantry", "kitchen"}
+		"secale", "1984", "notes", "baking", "nothing", `"dutch oven"`, "sow*", "pantry", "kitchen", "quince"}
 	got, err := s.MatchFields(ctx, exprs, ids)
 	if err != nil {
 		t.Fatal(err)
@@ -91,6 +93,9 @@ func TestMatchFieldsAsTheIndex(t *testing.T) {
 	}
 	if len(got[14]) != 1 || len(got[15]) != 2 {
 		t.Errorf("an inline tag matched %d passages, want 1; a frontmatter tag %d, want 2", len(got[14]), len(got[15]))
+	}
+	if len(got[16]) != 1 {
+		t.Errorf("a property value matched %d passages, want 1", len(got[16]))
 	}
 	// Go read them all, and scored them as the scratch table does.
 	ps, err := s.Passages(ctx, ids)

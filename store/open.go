@@ -422,6 +422,7 @@ var addedColumns = []struct {
 	{"chunks", "read_sections", func(r *Reader) *bool { return &r.readSections }},
 	{"documents", "warnings", func(r *Reader) *bool { return &r.warnings }},
 	{"chunks", "tags", func(r *Reader) *bool { return &r.chunkTags }},
+	{"chunks", "properties", func(r *Reader) *bool { return &r.chunkProps }},
 }
 
 // addColumns adds the columns a version 2 index written before them lacks

@@ -29,12 +29,15 @@ func (s *Reader) Passages(ctx context.Context, ids []int64) (map[int64]Passage, 
 	if len(ids) == 0 {
 		return out, nil
 	}
-	own := "NULL"
+	own, props := "NULL", "NULL"
 	if s.chunkTags {
 		own = "c.tags"
 	}
+	if s.chunkProps {
+		props = "c.properties"
+	}
 	rows, err := s.queryIn(ctx, `SELECT c.id, c.doc_id, c.word_count, s.heading_level, lower(s.section), lower(d.title),
-		d.path, d.title, d.tags, `+own+`, d.frontmatter, s.section_path, c.text, c.sections
+		d.path, d.title, d.tags, `+own+`, d.frontmatter, s.section_path, c.text, c.sections, `+props+`
 		FROM chunks c JOIN sections s ON s.id = c.section_id JOIN documents d ON d.id = c.doc_id
 		WHERE c.id`, ids)
 	if err != nil {
@@ -46,9 +49,9 @@ func (s *Reader) Passages(ctx context.Context, ids []int64) (map[int64]Passage, 
 		var id, doc int64
 		var p Passage
 		var path, title, tags, sp string
-		var fm, covered, ownTags sql.NullString
+		var fm, covered, ownTags, ownProps sql.NullString
 		var c mdsearch.Chunk
-		if err := rows.Scan(&id, &doc, &p.Words, &p.Level, &p.Heading, &p.Title, &path, &title, &tags, &ownTags, &fm, &sp, &c.Text, &covered); err != nil {
+		if err := rows.Scan(&id, &doc, &p.Words, &p.Level, &p.Heading, &p.Title, &path, &title, &tags, &ownTags, &fm, &sp, &c.Text, &covered, &ownProps); err != nil {
 			return nil, err
 		}
 		json.Unmarshal([]byte(tags), &c.Tags)
@@ -64,6 +67,7 @@ func (s *Reader) Passages(ctx context.Context, ids []int64) (map[int64]Passage, 
 			m = frontmatter(fm.String)
 			fms[doc] = m
 		}
+		c.Properties = ownProps.String
 		text, head := chunkKeywords(&c)
 		p.Keywords = [4]string{text, head, titleKeywords(title, path, m), tagsKeywords(passageTags(c.PassageTags, c.Tags))}
 		out[id] = p

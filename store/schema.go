@@ -104,7 +104,8 @@ var schema = []string{
 		word_count  INTEGER NOT NULL,
 		sections    TEXT, -- JSON array of the section paths covered, NULL when only its own
 		read_sections TEXT, -- JSON array: for each of sections, "#id" where its path does not name it, else ""; NULL when none
-		tags        TEXT -- JSON array of the tags its keyword row holds (Chunk.PassageTags); NULL: the note's tags
+		tags        TEXT, -- JSON array of the tags its keyword row holds (Chunk.PassageTags); NULL: the note's tags
+		properties  TEXT -- the note's property values its keyword row holds (Chunk.Properties), NULL when none
 	)`,
 	`CREATE INDEX chunks_doc ON chunks(doc_id)`,
 	// A window is the model's piece of a chunk. Its embed text is head ||
@@ -181,11 +182,12 @@ type querier interface {
 type Reader struct {
 	r     querier
 	stmts *stmtCache // statements kept on the pool; nil for none
-	// readSection, readSections, warnings and chunkTags say the index
-	// has the columns sections.read_section, chunks.read_sections,
-	// documents.warnings and chunks.tags (an index of version 2 written
-	// before they came has not).
-	readSection, readSections, warnings, chunkTags bool
+	// readSection, readSections, warnings, chunkTags and chunkProps say
+	// the index has the columns sections.read_section,
+	// chunks.read_sections, documents.warnings, chunks.tags and
+	// chunks.properties (an index of version 2 written before they came
+	// has not).
+	readSection, readSections, warnings, chunkTags, chunkProps bool
 	// vocab says the index has vocabTables.
 	vocab bool
 }
