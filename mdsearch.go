@@ -394,8 +394,12 @@ type CollectionStatus struct {
 	// it may not list), where its folder exists; Stale is then 0, not
 	// known.
 	Unreadable string `json:"unreadable,omitempty"`
-	IndexedAt  string `json:"indexed_at"`
-	Profile    string `json:"profile"` // where its notes are cut (IndexRequest.Profile)
+	// Outdated is set when an older mdsearch cut the collection's notes:
+	// until an index run cuts them again (their vectors kept), what the
+	// newer cut adds is missing (property values as keyword text, …).
+	Outdated  bool   `json:"outdated,omitempty"`
+	IndexedAt string `json:"indexed_at"`
+	Profile   string `json:"profile"` // where its notes are cut (IndexRequest.Profile)
 	// Warnings are what was odd about the notes when they were last read
 	// (bad frontmatter, an unclosed fence, …), by path, as the index run
 	// that read them reported.

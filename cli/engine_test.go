@@ -382,6 +382,33 @@ func TestStatusRootMissing(t *testing.T) {
 // status names a collection an index run would stop on (its ignore file
 // cannot be read), with the run's own words, rather than counting every
 // note stale and sending the user to that run.
+// A collection an older mdsearch cut is named, with the run that cuts it
+// again; not once it has run.
+func TestStatusOutdated(t *testing.T) {
+	noModel(t)
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "a.md"), "---\nauthor: Quince\n---\n# A\n\ntext\n")
+	index := filepath.Join(t.TempDir(), "index.db")
+	if code, _, errOut := run(t, index, "index", dir, "--name", "v"); code != 0 {
+		t.Fatalf("index: %d %s", code, errOut)
+	}
+	if _, out, _ := run(t, index, "status"); strings.Contains(out, "outdated") {
+		t.Errorf("just indexed:\n%s", out)
+	}
+	sqliteFile(t, index, `UPDATE collections SET chunking = replace(chunking, ' v=', ' v=1')`)
+	code, out, _ := run(t, index, "status")
+	if code != 0 || !strings.Contains(out, "outdated: v: cut by an older mdsearch; `mdsearch index` cuts its notes again") {
+		t.Errorf("status: %d\n%s", code, out)
+	}
+	if code, out, _ := run(t, index, "status", "--json"); code != 0 || !strings.Contains(out, `"outdated": true`) {
+		t.Errorf("status --json: %d\n%s", code, out)
+	}
+	run(t, index, "index", dir, "--name", "v")
+	if _, out, _ := run(t, index, "status"); strings.Contains(out, "outdated") {
+		t.Errorf("indexed again:\n%s", out)
+	}
+}
+
 func TestStatusUnreadable(t *testing.T) {
 	noModel(t)
 	dir := t.TempDir()

@@ -98,6 +98,16 @@ func printStale(env *Env, colls []mdsearch.CollectionStatus) {
 			stale += c.Stale
 		}
 	}
+	var old []string
+	for _, c := range colls {
+		if c.Outdated && !c.RootMissing && c.Unreadable == "" {
+			old = append(old, c.Name)
+		}
+	}
+	if len(old) > 0 {
+		fmt.Fprintf(screen(env.Stdout), "\noutdated: %s: cut by an older mdsearch; `mdsearch index` cuts its notes again "+
+			"(their vectors are kept), and until then what this version reads into the index is missing\n", strings.Join(old, ", "))
+	}
 	if stale > 0 {
 		fmt.Fprintf(env.Stdout, "\nstale: %d %s added, changed or deleted on disk since indexed; `mdsearch index` catches up "+
 			"(a running watch, serve or mcp does so as files are saved)\n", stale, plural.Noun(stale, "file", "files"))

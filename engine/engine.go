@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -314,6 +316,22 @@ func (e *Engine) signature(o chunks.Options, custom string) string {
 // index reads text; a collection whose signature lacks it was cut by an
 // older mdsearch (olderKeywordText).
 var keywordSig = fmt.Sprintf("kw=%d", store.KeywordVersion)
+
+// cutByOlder reports whether a collection's chunking signature was made
+// by an mdsearch with another chunks.Version or store.KeywordVersion: an
+// index run cuts every note again. The other parts of the signature (the
+// embedder's counter, the profile) are left out: a status without the
+// model would otherwise call every collection outdated.
+func cutByOlder(signature string) bool {
+	if signature == "" {
+		return false
+	}
+	f := strings.Fields(signature)
+	return !slices.Contains(f, cutVersion) || !slices.Contains(f, keywordSig)
+}
+
+// cutVersion is the part of the signature that names chunks.Version.
+var cutVersion = fmt.Sprintf("v=%d", chunks.Version)
 
 // split cuts a parsed note with the configured splitter, or the run's
 // profile of Options.Profiles.

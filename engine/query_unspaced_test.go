@@ -10,6 +10,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/chunks"
 	"github.com/mdsearch/mdsearch/store"
 )
 
@@ -104,5 +105,42 @@ func TestOlderKeywordText(t *testing.T) {
 	index(t, e, vault, "v")
 	if resp := search(t, e, mdsearch.SearchRequest{Query: "数据库"}); strings.Contains(resp.Notice, "older") {
 		t.Errorf("indexed again: notice %q", resp.Notice)
+	}
+}
+
+// A collection an older mdsearch cut (another chunks.Version) says so in
+// status, until an index run cuts it again.
+func TestStatusCutByOlder(t *testing.T) {
+	vault := t.TempDir()
+	write(t, vault, "a.md", "---\nauthor: Quince\n---\n# A\n\nText.\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, vault, "v")
+	outdated := func() bool {
+		st, err := e.Status(bg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st.Collections[0].Outdated
+	}
+	if outdated() {
+		t.Fatal("a collection just cut is outdated")
+	}
+	colls, err := e.st.Collections(bg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	older := strings.Replace(colls[0].Chunking, fmt.Sprintf(" v=%d ", chunks.Version), " v=12 ", 1)
+	if older == colls[0].Chunking {
+		t.Fatalf("no version in %q", older)
+	}
+	if err := e.st.SetIndexed(bg, colls[0].ID, older, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if !outdated() {
+		t.Error("a collection cut by chunks.Version 12 is not outdated")
+	}
+	index(t, e, vault, "v")
+	if outdated() {
+		t.Error("cut again, still outdated")
 	}
 }
