@@ -47,8 +47,9 @@ type Chunk struct {
 	PassageTags []string `json:"passage_tags,omitempty"`
 	// Properties is the note's property values (sections.PropertyText) that
 	// the keyword index finds the passage by, as if written before its
-	// text: set on a note's first passage, unless that passage is the
-	// properties themselves (a note of properties alone).
+	// text, at most the reading budget's words of them: set on a note's
+	// first passage, unless that passage is the properties themselves (a
+	// note of properties alone).
 	Properties  string         `json:"properties,omitempty"`
 	Frontmatter map[string]any `json:"frontmatter"`
 	Sections    [][]string     `json:"sections,omitempty"` // every section path covered, its own first, when more than one

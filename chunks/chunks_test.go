@@ -552,6 +552,10 @@ func TestPropertiesNote(t *testing.T) {
 	if len(cs) != 2 || cs[0].Properties != "dentist" || cs[1].Properties != "" || strings.Contains(cs[0].Text, "dentist") {
 		t.Errorf("properties: %+v", cs)
 	}
+	_, cs = split(t, "---\nrefs: ["+strings.Repeat("alpha, ", 400)+"omega]\n---\n# Jane\n\nJane.\n", Options{})
+	if got := wordcount.Count(cs[0].Properties); got != DefaultPassageWords || strings.Contains(cs[0].Properties, "omega") {
+		t.Errorf("401 property words kept %d, want the reading budget, %d", got, DefaultPassageWords)
+	}
 	if _, cs := split(t, "---\n\n\nrole: dentist\n---\n", Options{}); len(cs) != 1 || cs[0].Properties != "" {
 		t.Errorf("a note of properties alone holds them again: %+v", cs)
 	}

@@ -51,7 +51,7 @@ func Split(doc *sections.Document, opts Options) []mdsearch.Chunk {
 		c.Windows = ws.windows(ps.from[i], c, tokens)
 	}
 	if len(ps.out) > 0 && ownProps {
-		ps.out[0].Properties = sections.PropertyText(doc.Frontmatter)
+		ps.out[0].Properties = firstWords(sections.PropertyText(doc.Frontmatter), opts.PassageWords)
 	}
 	return ps.out
 }
@@ -258,6 +258,17 @@ func NoteWords(doc *sections.Document) int {
 		return p.Sections[0].Words
 	}
 	return 0
+}
+
+// firstWords is s cut after its first n words (n > 0): a note's property
+// values count for its first passage at most as a passage's text would,
+// so a huge frontmatter (an imported bibliography, a plugin's data) does
+// not drown the passage's own words in the keyword index's length norm.
+func firstWords(s string, n int) string {
+	if n <= 0 {
+		return s
+	}
+	return s[:wordcount.End(s, n)]
 }
 
 // propertiesDoc stands in for a note whose body is blank but whose
