@@ -479,13 +479,18 @@ const deepest = 4
 
 // normalize fills defaults and checks ranges.
 //
-// The query's Obsidian operators (tag:, path:, file:) are taken out:
-// tags join req.Tags, the others are returned.
+// The query's Obsidian operators (tag:, path:, file:, [property:value])
+// are taken out: tags join req.Tags, properties req.Where, the others are
+// returned.
 func normalize(req mdsearch.SearchRequest) (mdsearch.SearchRequest, operators, error) {
 	var ops operators
 	req.Query, ops = takeOperators(mdsearch.TrimQuery(req.Query))
 	if ops.first != "" {
 		req.Tags = append(slices.Clip(req.Tags), ops.tags...)
+		var err error
+		if req, err = withProperties(req, ops.props); err != nil {
+			return req, ops, err
+		}
 		if req.Query == "" {
 			return req, ops, mdsearch.Errorf(mdsearch.KindInvalid, "", "", "",
 				"query holds only %s, which narrows the search to some notes: add the words to look for in them", ops.first)

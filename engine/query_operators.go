@@ -10,16 +10,18 @@ import (
 )
 
 // operators are the filters of Obsidian's search syntax a query may hold:
-// tag:NAME (or tag:#NAME), path:TEXT (the note's path holds it) and
-// file:TEXT (its file name does). A value with spaces is quoted:
+// tag:NAME (or tag:#NAME), path:TEXT (the note's path holds it),
+// file:TEXT (its file name does) and [property:value] (a --where
+// condition; propertyOperator). A value with spaces is quoted:
 // path:"Daily notes" (or in the other quotes matchTerms takes); a quote
 // left open runs to the end of the query, as in Obsidian. Text in quotes
 // is left as it is, and so is an operator with no value ("tag:" alone is
 // a word).
 type operators struct {
 	tags, paths, files []string
-	first              string   // the first operator, as written, for messages
-	written            []string // every operator, as written
+	props              [][2]string // [property:value]: name, value
+	first              string      // the first operator, as written, for messages
+	written            []string    // every operator, as written
 }
 
 // operatorNames are the operators, lower case, with their colon.
@@ -30,7 +32,7 @@ var operatorNames = []string{"tag:", "path:", "file:"}
 func takeOperators(query string) (string, operators) {
 	var ops operators
 	lower := strings.ToLower(query)
-	if !slices.ContainsFunc(operatorNames, func(n string) bool { return strings.Contains(lower, n) }) {
+	if !strings.Contains(query, "[") && !slices.ContainsFunc(operatorNames, func(n string) bool { return strings.Contains(lower, n) }) {
 		return query, ops
 	}
 	fields := strings.Fields(quotes.Replace(query))
@@ -45,6 +47,11 @@ func takeOperators(query string) (string, operators) {
 					written += `"` // closed where the query ended: a suggestion led by it reads the same
 				}
 				ops.add(name, val, written)
+				i = next
+				continue
+			}
+			if name, val, next, ok := propertyOperator(fields, i); ok {
+				ops.add("["+name, val, strings.Join(fields[i:next+1], " "))
 				i = next
 				continue
 			}
@@ -148,6 +155,8 @@ func (o *operators) add(name, val, written string) {
 		o.paths = append(o.paths, strings.TrimLeft(strings.TrimPrefix(val, "./"), "/"))
 	case "file":
 		o.files = append(o.files, val)
+	default: // "[name"
+		o.props = append(o.props, [2]string{name[1:], val})
 	}
 }
 

@@ -35,11 +35,13 @@ const wordRun = /[\p{L}\p{N}\p{M}]+/gu;
 // queryTerms is what of a query the page marks: the stems of its words of
 // three letters or more that are no stop words, and the pairs of
 // neighbouring characters of its runs of unspaced scripts, as keyword
-// search reads them. The filters (tag:, path:, file:) are no words.
+// search reads them. The filters (tag:, path:, file:, [property:value])
+// are no words.
 function queryTerms(query) {
   // Folded and quoted as the server reads it (store.KeywordFold, matchTerms).
   const text = (query || "").normalize("NFKC").replace(/[\u201c\u201d\u201e\u300c-\u300f]/g, '"')
-    .replace(/(^|\s)(?:tag|path|file):(?:"[^"]*"|\S+)/giu, " ").toLowerCase();
+    .replace(/(^|\s)(?:tag|path|file):(?:"[^"]*"|\S+)/giu, " ")
+    .replace(/(^|\s)\[\p{L}[\p{L}\p{N}_.-]*:[^\]"]*(?:"[^"]*"[^\]"]*)?\](?=\s|$)/gu, " ").toLowerCase();
   const stems = new Set();
   const pairs = [];
   for (const w of text.split(/[^\p{L}\p{N}\p{M}]+/u)) {

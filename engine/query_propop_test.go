@@ -1,0 +1,76 @@
+package engine
+
+import (
+	"maps"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mdsearch/mdsearch"
+)
+
+// Obsidian's [property:value] in a query is a --where condition; brackets
+// that are not one (no colon, a slice, unclosed, a quoted phrase) are text.
+func TestPropertyOperators(t *testing.T) {
+	for _, tt := range []struct {
+		query, rest string
+		where       map[string]string
+	}{
+		{"[status:draft] budget", "budget", map[string]string{"status": "draft"}},
+		{"budget [Author:Bartholomew Quince] plan", "budget plan", map[string]string{"Author": "Bartholomew Quince"}},
+		{`[author:"Bartholomew Quince"] plan`, "plan", map[string]string{"author": "Bartholomew Quince"}},
+		{"[params.owner:bob] x [year:1984]", "x", map[string]string{"params.owner": "bob", "year": "1984"}},
+		{"[status] budget", "[status] budget", nil},           // Obsidian's "has the property": not read
+		{"arr[i:j] slice", "arr[i:j] slice", nil},             // not at a word's start
+		{"[1:3] slice", "[1:3] slice", nil},                   // a name starts with a letter
+		{"[status:draft budget", "[status:draft budget", nil}, // never closed
+		{"[status:] x", "[status:] x", nil},
+		{`"[status:draft]" x`, `"[status:draft]" x`, nil},
+		{"[status:draft]. x", "[status:draft]. x", nil}, // the bracket must end the word
+	} {
+		rest, ops := takeOperators(tt.query)
+		got := map[string]string{}
+		for _, p := range ops.props {
+			got[p[0]] = p[1]
+		}
+		if tt.where == nil {
+			tt.where = map[string]string{}
+		}
+		if rest != tt.rest || !maps.Equal(got, tt.where) {
+			t.Errorf("takeOperators(%q) = %q %v, want %q %v", tt.query, rest, got, tt.rest, tt.where)
+		}
+	}
+
+	vault := t.TempDir()
+	write(t, vault, "a.md", "---\nstatus: Draft\nauthor: Bartholomew Quince\n---\n# A\n\nThe budget plan.\n")
+	write(t, vault, "b.md", "---\nstatus: done\n---\n# B\n\nAnother budget plan.\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, vault, "v")
+	for _, q := range []string{"[status:draft] budget", `budget [author:"bartholomew quince"]`, "[Status:DRAFT] budget"} {
+		resp := search(t, e, mdsearch.SearchRequest{Query: q})
+		if len(resp.Results) != 1 || resp.Results[0].Path != "a.md" || resp.Query != "budget" {
+			t.Errorf("%s: %q %s", q, resp.Query, paths(resp))
+		}
+	}
+	resp := search(t, e, mdsearch.SearchRequest{Query: "[status:gone] budget"})
+	if len(resp.Results) != 0 || !strings.Contains(resp.Notice, `status="gone"`) {
+		t.Errorf("[status:gone]: %q %s", resp.Notice, paths(resp))
+	}
+	for q, want := range map[string]string{
+		"[status:draft]":                         "add the words to look for",
+		"[status:draft] budget":                  "",
+		"[status:Draft OR done] budget":          "one value",
+		"[status:draft] [status:done] budget":    "status",
+		"[status:draft] budget --where status=x": "",
+	} {
+		req := mdsearch.SearchRequest{Query: q}
+		if strings.Contains(q, "--where") {
+			req = mdsearch.SearchRequest{Query: "[status:draft] budget", Where: map[string]string{"status": "done"}}
+			want = "status"
+		}
+		_, err := e.Search(bg, req)
+		if (want == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", q, err, want)
+		}
+	}
+}
