@@ -8,7 +8,8 @@ type Why struct {
 	// Words are the query's keyword terms (a quoted phrase is one, a
 	// prefix ends in "*"), each with the fields of the passage that hold
 	// it: "text", "heading" (its heading path), "title" (the note's title
-	// and file name), "tags". A term no field holds has none.
+	// and file name), "tags", "properties" (the note's property values,
+	// which its first passage is found by). A term no field holds has none.
 	Words []WordMatch `json:"words,omitempty"`
 	// KeywordRank and SemanticRank are the passage's places in the first
 	// stage's two lists, from 1; 0 where a list did not find it (semantic

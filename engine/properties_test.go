@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"path/filepath"
 	"testing"
 
@@ -60,6 +61,12 @@ func TestPropertyValuesFound(t *testing.T) {
 		if len(resp.Results) != 1 || resp.Results[0].Path != "book.md" || resp.Results[0].ChunkIndex != 0 {
 			t.Errorf("%q: %s", q, paths(resp))
 		}
+	}
+	// Why names the properties as where a word was found, apart from the
+	// passage's own text.
+	resp := search(t, e, mdsearch.SearchRequest{Query: "quince lighthouse", Mode: mdsearch.ModeKeyword, Explain: true})
+	if len(resp.Results) == 0 || resp.Results[0].Why == nil || fmt.Sprint(resp.Results[0].Why.Words) != "[{quince [properties]} {lighthouse [text]}]" {
+		t.Errorf("why: %s %+v", paths(resp), resp.Results[0].Why)
 	}
 	for _, q := range []string{"status", "widepage", "published"} {
 		if resp := search(t, e, mdsearch.SearchRequest{Query: q, Mode: mdsearch.ModeKeyword}); len(resp.Results) != 0 {

@@ -294,6 +294,7 @@ func (e *Engine) keywordFeatures(ctx context.Context, rd *store.Reader, q *query
 	if err != nil {
 		return err
 	}
+
 	for k, id := range ids {
 		x := &xs[k]
 		x[rescore.QueryCover] = held / all
@@ -331,6 +332,9 @@ func (e *Engine) keywordFeatures(ctx context.Context, rd *store.Reader, q *query
 			x[rescore.PairPhrase] = phrase / float64(len(pairs))
 			x[rescore.PairNear] = near / float64(len(pairs))
 		}
+	}
+	if q.req.Explain {
+		return q.noteProperties(ctx, ps)
 	}
 	return nil
 }

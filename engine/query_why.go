@@ -2,17 +2,23 @@ package engine
 
 import (
 	"cmp"
+	"context"
 	"math"
 	"slices"
 	"strings"
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/rescore"
+	"github.com/mdsearch/mdsearch/store"
 )
 
 // fieldNames name the keyword index's fields in store.MatchPassages'
-// order, as Why.Words says them.
-var fieldNames = [4]string{"text", "heading", "title", "tags"}
+// order, as Why.Words says them, then "properties": the note's property
+// values, which its first passage's text field holds (noteProperties).
+var fieldNames = [5]string{"text", "heading", "title", "tags", "properties"}
+
+// propertiesField is the bit of "properties" in noteFields' bits.
+const propertiesField = 4
 
 // minEffect is the smallest factor effect Why lists: less moves no
 // passage past another.
@@ -102,6 +108,31 @@ func (q *query) noteFields(id int64, term int, f [4]float64) {
 			bits[term] |= 1 << c
 		}
 	}
+}
+
+// noteProperties tells a term the text field holds by its note's
+// property values apart from one the passage's own text holds, for the
+// passages whose text field holds both.
+func (q *query) noteProperties(ctx context.Context, ps map[int64]store.Passage) error {
+	m, err := store.MatchProperties(ctx, q.terms, ps)
+	if err != nil {
+		return err
+	}
+	for term, byID := range m {
+		for id, f := range byID {
+			bits := q.fields[id]
+			if len(bits) <= term {
+				continue
+			}
+			if f[0] <= 0 {
+				bits[term] &^= 1 // the text field held it through the properties alone
+			}
+			if f[1] > 0 {
+				bits[term] |= 1 << propertiesField
+			}
+		}
+	}
+	return nil
 }
 
 // wordsOf is Why.Words of passage id: each query term and its fields.

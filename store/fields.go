@@ -49,6 +49,23 @@ func MatchPassages(ctx context.Context, exprs []string, ps map[int64]Passage) ([
 	return matchKeywordRows(ctx, exprs, rows)
 }
 
+// MatchProperties matches exprs on the passages whose text column holds
+// their note's property values, telling the two apart: a match's
+// FieldScores[0] is the passage's own text's, [1] the property values'.
+// Other passages are left out.
+func MatchProperties(ctx context.Context, exprs []string, ps map[int64]Passage) ([]map[int64]FieldScores, error) {
+	rows := map[int64][4]string{}
+	for id, p := range ps {
+		if p.props != "" {
+			rows[id] = [4]string{p.own, p.props}
+		}
+	}
+	if len(exprs) == 0 || len(rows) == 0 {
+		return emptyMatches(len(exprs)), nil
+	}
+	return matchKeywordRows(ctx, exprs, rows)
+}
+
 // matchKeywordRows matches exprs on rows in Go, or in the scratch table
 // where Go cannot vouch for the answer.
 func matchKeywordRows(ctx context.Context, exprs []string, rows map[int64][4]string) ([]map[int64]FieldScores, error) {
