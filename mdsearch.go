@@ -45,7 +45,7 @@ type Chunk struct {
 	// tag counts for the passage that holds it. Nil (a splitter that does
 	// not say) means Tags.
 	PassageTags []string `json:"passage_tags,omitempty"`
-	// Properties is the note's property values (sections.PropertyText) that
+	// Properties is the note's property values (sections.Document.PropertyText) that
 	// the keyword index finds the passage by, as if written before its
 	// text, at most the reading budget's words of them: set on a note's
 	// first passage, unless that passage is the properties themselves (a

@@ -96,7 +96,7 @@ type Options struct {
 //	   breaks kept), word count or embed text; a heading or block inside
 //	   one opens nothing, and a line of such comments alone is a Comment.
 //	13: a note's first passage carries Properties, the note's property
-//	   values (sections.PropertyText), which its keyword row holds too.
+//	   values (sections.Document.PropertyText), which its keyword row holds too.
 const Version = 13
 
 // Defaults.

@@ -51,7 +51,7 @@ func Split(doc *sections.Document, opts Options) []mdsearch.Chunk {
 		c.Windows = ws.windows(ps.from[i], c, tokens)
 	}
 	if len(ps.out) > 0 && ownProps {
-		ps.out[0].Properties = firstWords(sections.PropertyText(doc.Frontmatter), opts.PassageWords)
+		ps.out[0].Properties = firstWords(doc.PropertyText(), opts.PassageWords)
 	}
 	return ps.out
 }

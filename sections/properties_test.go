@@ -3,21 +3,21 @@ package sections
 import "testing"
 
 func TestPropertyText(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		fm   map[string]any
-		want string
-	}{
-		{"none", nil, ""},
-		{"text", map[string]any{"author": "Bartholomew Quince"}, "Bartholomew Quince"},
-		{"keys sorted, names left out", map[string]any{"status": "draft", "author": "Quince", "type": "book"}, "Quince draft book"},
-		{"read elsewhere", map[string]any{"title": "T", "Aliases": []any{"A"}, "alias": "B", "tags": []any{"x"}, "Tag": "y",
-			"cssclasses": []any{"wide"}, "permalink": "guide/setup", "summary": "kept"}, "kept"},
-		{"lists and maps", map[string]any{"cast": []any{"Ann", map[string]any{"role": "lead", "name": "Bo"}}}, "Ann Bo lead"},
-		{"numbers and dates kept, booleans and blanks not", map[string]any{"year": 1984, "draft": true, "due": "2024-01-05",
-			"empty": "  ", "nil": nil}, "2024-01-05 1984"},
+	for _, tc := range []struct{ name, src, want string }{
+		{"none", "# A\n", ""},
+		{"text", "---\nauthor: Bartholomew Quince\n---\nx\n", "Bartholomew Quince"},
+		{"shortest first, names left out", "---\nstatus: draft\nauthor: Quince\ntype: book\n---\nx\n", "book draft Quince"},
+		{"read elsewhere or not about the note", "---\ntitle: T\nAliases: [A]\nalias: B\ntags: [x]\nTag: y\ncssclasses: [wide]\n" +
+			"permalink: guide/setup\nexcalidraw-plugin: parsed\nsummary: kept\n---\nx\n", "kept"},
+		{"lists and maps", "---\ncast:\n  - Ann\n  - {role: lead, name: Bo}\n---\nx\n", "Ann lead Bo"},
+		{"as written", "---\nzip: 01234\nhex: 0x1F\nyear: 1984\ndue: 2024-01-05\nratio: 1.50\n---\nx\n", "0x1F 1.50 1984 01234 2024-01-05"},
+		{"booleans and blanks not", "---\ndraft: true\nempty: \"  \"\nnil: ~\nnone:\nok: yes\n---\nx\n", "yes"},
+		{"a long abstract last", "---\nabstract: one two three four five six\ndoi: 10.1/x\n---\nx\n", "10.1/x one two three four five six"},
+		{"anchors", "---\nbase: &b Quince\nauthor: *b\n---\nx\n", "Quince Quince"},
+		{"toml", "+++\ntitle = \"T\"\nauthor = \"Quince\"\nyear = 1984\n+++\nx\n", "1984 Quince"},
+		{"bad yaml", "---\nauthor: [unclosed\n---\nx\n", ""},
 	} {
-		if got := PropertyText(tc.fm); got != tc.want {
+		if got := Parse("n.md", []byte(tc.src)).PropertyText(); got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
 		}
 	}
