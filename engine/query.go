@@ -65,7 +65,7 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 	}
 	defer leave()
 	start := time.Now()
-	req, ops, err := normalize(req)
+	req, ops, err := normalize(req, e.knownProperty(ctx))
 	if err != nil {
 		return nil, err
 	}
@@ -92,6 +92,7 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 			}
 		}
 	}
+	addNotice(&resp.Notice, ops.asTextNotice())
 	unreadable := q.snap != nil && Unreadable(e.emb, req.Query)
 	if unreadable {
 		// Its vector would be the same for any text of as many words.
@@ -480,11 +481,11 @@ const deepest = 4
 // normalize fills defaults and checks ranges.
 //
 // The query's Obsidian operators (tag:, path:, file:, [property:value])
-// are taken out: tags join req.Tags, properties req.Where, the others are
-// returned.
-func normalize(req mdsearch.SearchRequest) (mdsearch.SearchRequest, operators, error) {
+// are taken out: tags join req.Tags, properties req.Where (those known
+// says no note has are left as words), the others are returned.
+func normalize(req mdsearch.SearchRequest, known func(property string) bool) (mdsearch.SearchRequest, operators, error) {
 	var ops operators
-	req.Query, ops = takeOperators(mdsearch.TrimQuery(req.Query))
+	req.Query, ops = takeOperators(mdsearch.TrimQuery(req.Query), known)
 	if ops.first != "" {
 		req.Tags = append(slices.Clip(req.Tags), ops.tags...)
 		var err error

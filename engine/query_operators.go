@@ -20,6 +20,7 @@ import (
 type operators struct {
 	tags, paths, files []string
 	props              [][2]string // [property:value]: name, value
+	asText             []string    // [name:value] read as words: no note has the property (known)
 	first              string      // the first operator, as written, for messages
 	written            []string    // every operator, as written
 }
@@ -28,8 +29,10 @@ type operators struct {
 var operatorNames = []string{"tag:", "path:", "file:"}
 
 // takeOperators takes the operators out of a query typed as in Obsidian's
-// search, and returns the rest: the words to look for.
-func takeOperators(query string) (string, operators) {
+// search, and returns the rest: the words to look for. A [name:value]
+// whose name known says no note has is left as words ("[WARNING:root]" of
+// a pasted log line); a nil known takes every one.
+func takeOperators(query string, known func(name string) bool) (string, operators) {
 	var ops operators
 	lower := strings.ToLower(query)
 	if !strings.Contains(query, "[") && !slices.ContainsFunc(operatorNames, func(n string) bool { return strings.Contains(lower, n) }) {
@@ -51,9 +54,13 @@ func takeOperators(query string) (string, operators) {
 				continue
 			}
 			if name, val, next, ok := propertyOperator(fields, i); ok {
-				ops.add("["+name, val, strings.Join(fields[i:next+1], " "))
-				i = next
-				continue
+				written := strings.Join(fields[i:next+1], " ")
+				if known == nil || known(name) {
+					ops.add("["+name, val, written)
+					i = next
+					continue
+				}
+				ops.asText = append(ops.asText, written)
 			}
 		}
 		// A quote opens a phrase only where another closes it: alone, it

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"strings"
 	"unicode"
 
@@ -8,44 +9,95 @@ import (
 )
 
 // propertyOperator reads Obsidian's [property:value] at fields[i]: the
-// property's name, its value (which may run over several fields, or be
-// quoted) and the index of its last field. Only the form with a value is
-// read: "[status]" (Obsidian's "has the property") is too often text in a
-// pasted sentence, and so is a bracket that opens inside a word
-// ("arr[i:j]"), names no property ("[1:3]") or never closes.
+// property's name, its value and the index of its last field. The name
+// may hold spaces or be quoted ([due date:2024-07-01], ["due date":…]),
+// the value too, and a value may be a wikilink ([related:[[Budget]]]).
+// Only the form with a value is read: "[status]" (Obsidian's "has the
+// property") is too often text in a pasted sentence, and so is a bracket
+// that opens inside a word ("arr[i:j]"), names nothing a property could be
+// named ("[10:30]") or never closes.
 func propertyOperator(fields []string, i int) (name, val string, last int, ok bool) {
-	f := fields[i]
-	colon := strings.IndexByte(f, ':')
-	if !strings.HasPrefix(f, "[") || colon < 0 || !propertyName(f[1:colon]) {
+	if !strings.HasPrefix(fields[i], "[") || !strings.Contains(fields[i], ":") && i+1 < len(fields) && !strings.Contains(fields[i+1], ":") {
 		return "", "", 0, false
 	}
-	name, acc := f[1:colon], f[colon+1:]
-	for last = i; !strings.HasSuffix(acc, "]") || strings.Count(acc, `"`)%2 == 1; {
+	acc := fields[i]
+	for last = i; !closedBracket(acc); {
 		if last++; last == len(fields) {
 			return "", "", 0, false
 		}
 		acc += " " + fields[last]
 	}
-	val = strings.TrimSpace(acc[:len(acc)-1])
-	if len(val) >= 2 && strings.HasPrefix(val, `"`) && strings.HasSuffix(val, `"`) {
-		val = strings.TrimSpace(val[1 : len(val)-1])
-	}
-	if val == "" || strings.ContainsAny(val, `"[]`) {
-		return "", "", 0, false
-	}
-	return name, val, last, true
+	name, val, ok = splitProperty(acc[1 : len(acc)-1])
+	return name, val, last, ok
 }
 
-// propertyName reports whether s can name a property in [name:value]: a
-// letter first, then letters, digits, '_', '-' or '.' (a field inside a
-// map, as --where reads it).
-func propertyName(s string) bool {
+// closedBracket reports whether s, which opens with "[", closes there: it
+// ends with the "]" that balances it, outside quotes.
+func closedBracket(s string) bool {
+	return strings.HasSuffix(s, "]") && strings.Count(s, "[") == strings.Count(s, "]") && strings.Count(s, `"`)%2 == 0
+}
+
+// splitProperty splits what a [name:value] holds at the first colon
+// outside quotes, each side unquoted.
+func splitProperty(s string) (name, val string, ok bool) {
+	quoted := false
 	for i, r := range s {
-		if !unicode.IsLetter(r) && (i == 0 || !unicode.IsDigit(r) && !strings.ContainsRune("_-.", r)) {
+		switch {
+		case r == '"':
+			quoted = !quoted
+		case r == ':' && !quoted:
+			name, val = unquoteSide(s[:i]), unquoteSide(s[i+1:])
+			ok = propertyName(name) && val != "" && !strings.Contains(val, `"`) &&
+				strings.Count(val, "[") == strings.Count(val, "]")
+			return name, val, ok
+		}
+	}
+	return "", "", false
+}
+
+// unquoteSide is one side of a [name:value], trimmed, without the
+// double quotes around it.
+func unquoteSide(s string) string {
+	s = strings.TrimSpace(s)
+	if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' {
+		s = strings.TrimSpace(s[1 : len(s)-1])
+	}
+	return s
+}
+
+// propertyName reports whether s can name a property in [name:value]:
+// letters, digits, spaces, '_', '-' and '.' (a field inside a map, as
+// --where reads it), a letter among them ("[10:30]" is a time).
+func propertyName(s string) bool {
+	letter := false
+	for _, r := range s {
+		switch {
+		case unicode.IsLetter(r):
+			letter = true
+		case unicode.IsDigit(r) || strings.ContainsRune(" _-.", r):
+		default:
 			return false
 		}
 	}
-	return s != ""
+	return letter
+}
+
+// knownProperty reports whether a note of the index has a property of
+// the name (a dotted name's first part), compared as --where compares
+// names; on an error it says yes, so the condition stands and is named.
+func (e *Engine) knownProperty(ctx context.Context) func(string) bool {
+	return func(name string) bool {
+		ok, err := e.st.HasProperty(ctx, name)
+		return err != nil || ok
+	}
+}
+
+// asTextNotice names the [name:value] read as words, or is "".
+func (o operators) asTextNotice() string {
+	if len(o.asText) == 0 {
+		return ""
+	}
+	return "no note has a property named as in " + strings.Join(o.asText, ", ") + ": searched as words"
 }
 
 // withProperties adds the query's [property:value] operators to the
@@ -70,7 +122,7 @@ func withProperties(req mdsearch.SearchRequest, props [][2]string) (mdsearch.Sea
 			if strings.EqualFold(have, k) {
 				if !strings.EqualFold(strings.TrimSpace(v), p[1]) {
 					return req, mdsearch.Errorf(mdsearch.KindInvalid, "", "", "",
-						"property %s is given two values (%q and %q), and a note holds one: drop one", k, v, p[1])
+						"property %s is given two values (%q and %q): a search takes one value a property; search once for each", k, v, p[1])
 				}
 				k = have
 			}

@@ -22,13 +22,20 @@ func TestPropertyOperators(t *testing.T) {
 		{"[params.owner:bob] x [year:1984]", "x", map[string]string{"params.owner": "bob", "year": "1984"}},
 		{"[status] budget", "[status] budget", nil},           // Obsidian's "has the property": not read
 		{"arr[i:j] slice", "arr[i:j] slice", nil},             // not at a word's start
-		{"[1:3] slice", "[1:3] slice", nil},                   // a name starts with a letter
+		{"[1:3] slice", "[1:3] slice", nil},                   // a name holds a letter
 		{"[status:draft budget", "[status:draft budget", nil}, // never closed
 		{"[status:] x", "[status:] x", nil},
 		{`"[status:draft]" x`, `"[status:draft]" x`, nil},
 		{"[status:draft]. x", "[status:draft]. x", nil}, // the bracket must end the word
+		{"[10:30] x", "[10:30] x", nil},
+		{"drive [due date:2024-07-01]", "drive", map[string]string{"due date": "2024-07-01"}},
+		{`["due date":"2024-07-01"] drive`, "drive", map[string]string{"due date": "2024-07-01"}},
+		{"[_internal:x] [2nd-author:Bo] y", "y", map[string]string{"_internal": "x", "2nd-author": "Bo"}},
+		{`[related:"[[Budget 2024]]"] budget [up:[[Home]]]`, "budget", map[string]string{"related": "[[Budget 2024]]", "up": "[[Home]]"}},
+		{"[text](url) and [a b] c", "[text](url) and [a b] c", nil},
+		{"[at:10:30] x", "x", map[string]string{"at": "10:30"}},
 	} {
-		rest, ops := takeOperators(tt.query)
+		rest, ops := takeOperators(tt.query, nil)
 		got := map[string]string{}
 		for _, p := range ops.props {
 			got[p[0]] = p[1]
@@ -52,7 +59,13 @@ func TestPropertyOperators(t *testing.T) {
 			t.Errorf("%s: %q %s", q, resp.Query, paths(resp))
 		}
 	}
-	resp := search(t, e, mdsearch.SearchRequest{Query: "[status:gone] budget"})
+	// A name no note has is words: a pasted log line searches its text.
+	resp := search(t, e, mdsearch.SearchRequest{Query: "[WARNING:budget] plan"})
+	if len(resp.Results) != 2 || resp.Query != "[WARNING:budget] plan" ||
+		!strings.Contains(resp.Notice, `no note has a property named as in [WARNING:budget]: searched as words`) {
+		t.Errorf("[WARNING:budget]: %q %q %s", resp.Query, resp.Notice, paths(resp))
+	}
+	resp = search(t, e, mdsearch.SearchRequest{Query: "[status:gone] budget"})
 	if len(resp.Results) != 0 || !strings.Contains(resp.Notice, `status="gone"`) {
 		t.Errorf("[status:gone]: %q %s", resp.Notice, paths(resp))
 	}

@@ -103,7 +103,7 @@ func TestOperators(t *testing.T) {
 		{`path:「日記」 x`, "x", nil, []string{"日記"}, nil},
 		{`27" monitor tag:hardware`, `27" monitor`, []string{"hardware"}, nil, nil},
 	} {
-		rest, ops := takeOperators(tt.query)
+		rest, ops := takeOperators(tt.query, nil)
 		if rest != tt.rest || !slices.Equal(ops.tags, tt.tags) || !slices.Equal(ops.paths, tt.paths) || !slices.Equal(ops.files, tt.files) {
 			t.Errorf("takeOperators(%q) = %q %q %q %q, want %q %q %q %q", tt.query, rest, ops.tags, ops.paths, ops.files,
 				tt.rest, tt.tags, tt.paths, tt.files)

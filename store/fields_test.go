@@ -150,3 +150,31 @@ func TestMatchFieldsConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// HasProperty finds a frontmatter field in any case, a dotted name by its
+// first part, and no other.
+func TestHasProperty(t *testing.T) {
+	s := open(t)
+	c, err := s.AddCollection(ctx, "c", "/vault/c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx, err := s.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fm := map[string]any{"Due Date": "2024-07-01", "params": map[string]any{"author": "bob"}}
+	if _, err := tx.PutDocument(Document{CollectionID: c.ID, Path: "a.md", Title: "A", Hash: []byte{1}, Frontmatter: fm},
+		[]mdsearch.Chunk{chunk("a.md", 0, "A", "text")}); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]bool{"due date": true, "DUE DATE": true, "params.author": true, "params": true,
+		"author": false, "WARNING": false, "tags": false} {
+		if got, err := s.HasProperty(ctx, name); err != nil || got != want {
+			t.Errorf("HasProperty(%q) = %v, %v; want %v", name, got, err, want)
+		}
+	}
+}

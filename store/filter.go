@@ -265,3 +265,13 @@ func (s *Reader) TopTags(ctx context.Context, limit int) ([]TagCount, error) {
 	}
 	return out, rows.Err()
 }
+
+// HasProperty reports whether a note of the index has a frontmatter field
+// of the name, in any case (a dotted name's first part: "params.author"
+// is a field of params), as Fields compares names.
+func (s *Reader) HasProperty(ctx context.Context, name string) (bool, error) {
+	var ok bool
+	err := s.queryRow(ctx, `SELECT EXISTS (SELECT 1 FROM documents d, json_each(d.frontmatter) f
+		WHERE d.frontmatter IS NOT NULL AND fold(f.key) IN (fold(?), fold(?)))`, name, fieldPath(name)[0]).Scan(&ok)
+	return ok, err
+}
