@@ -314,7 +314,7 @@ func (e *Engine) signature(o chunks.Options, custom string) string {
 
 // keywordSig is the part of the signature that names how the keyword
 // index reads text; a collection whose signature lacks it was cut by an
-// older mdsearch (olderKeywordText).
+// older mdsearch (cutByOlder).
 var keywordSig = fmt.Sprintf("kw=%d", store.KeywordVersion)
 
 // cutByOlder reports whether a collection's chunking signature was made

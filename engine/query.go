@@ -193,9 +193,9 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 		return nil, err
 	}
 	resp.CollectionCount = len(colls)
-	if names := olderKeywordText(colls); names != "" && !swar.ASCII(req.Query) {
-		addNotice(&resp.Notice, names+" by an older mdsearch, which read text of other scripts "+
-			"otherwise: run `mdsearch index` to update the index (until then some words are not found)")
+	if names := outdatedNames(colls, q.filter.CollectionID); names != "" {
+		addNotice(&resp.Notice, names+" by an older mdsearch: run `mdsearch index` to update the index "+
+			"(until then some words are not found)")
 	}
 	if len(colls) > 1 {
 		if err := nameShared(ctx, rt.Reader, resp.Results); err != nil {
@@ -297,13 +297,12 @@ func filtersOf(req mdsearch.SearchRequest, ops operators) string {
 	return strings.Join(f, ", ")
 }
 
-// olderKeywordText says which collections had their keyword text made by
-// another store.KeywordVersion than the queries are (the chunking
-// signature records it), or is "".
-func olderKeywordText(colls []store.Collection) string {
+// outdatedNames says which of the collections searched (all, or the one
+// of id coll) an older mdsearch cut (cutByOlder), or is "".
+func outdatedNames(colls []store.Collection, coll int64) string {
 	var names []string
 	for _, c := range colls {
-		if c.Chunking != "" && !slices.Contains(strings.Fields(c.Chunking), keywordSig) {
+		if (coll == 0 || c.ID == coll) && cutByOlder(c.Chunking) {
 			names = append(names, strconv.Quote(c.Name))
 		}
 	}
@@ -311,9 +310,9 @@ func olderKeywordText(colls []store.Collection) string {
 	case 0:
 		return ""
 	case 1:
-		return "collection " + names[0] + " was indexed"
+		return "collection " + names[0] + " was cut"
 	}
-	return "collections " + strings.Join(names, ", ") + " were indexed"
+	return "collections " + strings.Join(names, ", ") + " were cut"
 }
 
 // matchesAnywhere reports whether q's keywords match any passage when
