@@ -64,9 +64,15 @@ func TestRefreshLine(t *testing.T) {
 	if got := refreshLine("notes", []string{"a.md"}, st); !strings.HasPrefix(got, "notes: 1 file: ") {
 		t.Errorf("one file: %q", got)
 	}
-	if got := refreshLine("notes", nil, st); !strings.HasPrefix(got, "notes: caught up:") {
+	if got := refreshLine("notes", nil, st); !strings.HasPrefix(got, "notes: caught up:") || strings.Contains(got, "cut again") {
 		t.Errorf("catch-up line %q", got)
 	}
+	// Notes an older mdsearch cut are counted as they are cut again.
+	st.Recut = 5
+	if got := refreshLine("notes", nil, st); !strings.Contains(got, "3 deleted, 5 cut again, 4 embedded") {
+		t.Errorf("catch-up line with notes cut again %q", got)
+	}
+	st.Recut = 0
 	st.Skipped = []mdsearch.FileIssue{{Path: "b.bin.md", Reason: "binary file"}}
 	if got := refreshLine("notes", []string{"b.bin.md"}, st); !strings.HasSuffix(got, "1 skipped (12 ms)\n  skipped b.bin.md: binary file") {
 		t.Errorf("a skipped file is not named: %q", got)

@@ -133,8 +133,12 @@ func refreshLine(coll string, paths []string, st *mdsearch.IndexStats) string {
 	if paths != nil {
 		what = plural.Count(len(paths), "file", "files")
 	}
-	line := fmt.Sprintf("%s: %s: %d added, %d changed, %d deleted, %d embedded, %d skipped (%.0f ms)",
-		coll, what, st.Added, st.Changed, st.Deleted, st.Embedded, len(st.Skipped), st.TookMS)
+	recut := ""
+	if st.Recut > 0 { // an older mdsearch cut them, or their settings changed
+		recut = fmt.Sprintf(" %d cut again,", st.Recut)
+	}
+	line := fmt.Sprintf("%s: %s: %d added, %d changed, %d deleted,%s %d embedded, %d skipped (%.0f ms)",
+		coll, what, st.Added, st.Changed, st.Deleted, recut, st.Embedded, len(st.Skipped), st.TookMS)
 	if paths == nil { // a catch-up walks every note: its count says enough
 		return line
 	}
