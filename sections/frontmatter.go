@@ -58,8 +58,13 @@ func parseFrontmatter(text []byte, isTOML bool) (map[string]any, string) {
 	if isTOML {
 		return parseTOML(text)
 	}
+	var node yaml.Node
+	if err := yaml.Unmarshal(text, &node); err != nil {
+		return nil, fmt.Sprintf("frontmatter is not valid YAML, ignored: %s", yamlError(text, err))
+	}
+	keepLeadingZeros(&node)
 	var v any
-	if err := yaml.Unmarshal(text, &v); err != nil {
+	if err := node.Decode(&v); err != nil {
 		return nil, fmt.Sprintf("frontmatter is not valid YAML, ignored: %s", yamlError(text, err))
 	}
 	if v == nil {
@@ -70,6 +75,21 @@ func parseFrontmatter(text []byte, isTOML bool) (map[string]any, string) {
 		return nil, "frontmatter is " + yamlKind(v) + ", not a mapping of fields (key: value lines); ignored"
 	}
 	return m, ""
+}
+
+// keepLeadingZeros makes a plain number written with a leading zero
+// (zip: 01234, id: 007) text as written: YAML 1.1 reads it as octal (668),
+// which no note means by a ZIP code or an ID.
+func keepLeadingZeros(n *yaml.Node) {
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!int" && n.Style == 0 {
+		digits := strings.TrimLeft(n.Value, "+-")
+		if len(digits) > 1 && digits[0] == '0' && digits[1] >= '0' && digits[1] <= '9' {
+			n.Tag = "!!str"
+		}
+	}
+	for _, c := range n.Content {
+		keepLeadingZeros(c)
+	}
 }
 
 // yamlKind names what a YAML document decoded to, for a warning.

@@ -22,3 +22,14 @@ func TestPropertyText(t *testing.T) {
 		}
 	}
 }
+
+// A number written with a leading zero is the text written, for filters
+// and results too.
+func TestLeadingZeros(t *testing.T) {
+	d := Parse("n.md", []byte("---\nzip: 01234\nid: -007\nn: 12\nhex: 0x1F\nq: \"0123\"\n---\nx\n"))
+	for k, want := range map[string]any{"zip": "01234", "id": "-007", "n": 12, "hex": 31, "q": "0123"} {
+		if got := d.Frontmatter[k]; got != want {
+			t.Errorf("%s: %#v, want %#v", k, got, want)
+		}
+	}
+}
