@@ -136,6 +136,10 @@ type SearchRequest struct {
 	NoRerank bool `json:"no_rerank,omitempty"`
 	// Explain gives each result a Why: what its place and score rest on.
 	Explain bool `json:"explain,omitempty"`
+	// Notice is what an adapter says of the request itself (arguments it
+	// read leniently): the answer's notice leads with it, and MaxTokens
+	// counts it. No client sends it.
+	Notice string `json:"-"`
 }
 
 // Result is one ranked chunk with its place in the page.

@@ -48,6 +48,7 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (*mdsea
 			f.resp.Notice = joinNotices(f.sug.notice, f.resp.Notice)
 		}
 	}
+	f.resp.Notice = joinNotices(strings.TrimSpace(req.Notice), f.resp.Notice) // about the request: it leads
 	f.finish()
 	f.resp.TookMS = msSince(start)
 	return f.resp, nil

@@ -39,6 +39,19 @@ func TestBudgetRendered(t *testing.T) {
 			t.Errorf("budget %d: the answer is about %d tokens (%d results)\n%s", budget, got, len(resp.Results), b.String())
 		}
 	}
+	// An adapter's notice about the request leads the answer's and counts
+	// against its budget.
+	lead := "collection \"\" and tag \" \" were read as absent; where \"owner\" and \"team\" were null: searched without those filters"
+	for _, budget := range []int{150, 200, 300} {
+		resp := search(t, e, mdsearch.SearchRequest{Query: "widget", Mode: mdsearch.ModeKeyword, N: 10, MaxTokens: budget, Notice: lead})
+		var b strings.Builder
+		if err := render.Results(&b, resp, render.Options{SectionPaths: true}); err != nil {
+			t.Fatal(err)
+		}
+		if got := EstimateTokens(b.String()); got > budget+budget/20 || !strings.HasPrefix(resp.Notice, lead) {
+			t.Errorf("budget %d with a lead notice: about %d tokens, notice %q", budget, got, resp.Notice)
+		}
+	}
 }
 
 // whyTokens covers what render prints of a result's why, and not much more.

@@ -25,7 +25,7 @@ func (f *fake) Search(_ context.Context, req mdsearch.SearchRequest) (*mdsearch.
 		panic("engine exploded")
 	}
 	d := 0.2
-	return &mdsearch.SearchResponse{Query: req.Query, Mode: mdsearch.ModeHybrid, Total: 1, Results: []mdsearch.Result{{
+	return &mdsearch.SearchResponse{Query: req.Query, Mode: mdsearch.ModeHybrid, Total: 1, Notice: req.Notice, Results: []mdsearch.Result{{
 		Path: "kitchen/Sourdough.md", Section: "Starter", SectionPath: []string{"Sourdough", "Starter"},
 		Text:       "Feed the starter daily.",
 		ChunkIndex: 1, TotalChunks: 4, StartLine: 3, EndLine: 9, PageWordCount: 812, Score: 0.845, Distance: &d,

@@ -115,12 +115,13 @@ func (t *tools) search(ctx context.Context, _ *mcp.CallToolRequest, a SearchArgs
 	if err != nil {
 		return nil, nil, err
 	}
+	// What was forgiven leads the answer's notice, within max_tokens.
+	f := forgivenIn(ctx)
+	lead(&req.Notice, f.blankNotice(), f.whereNotice())
 	resp, err := t.s.Search(ctx, req)
 	if err != nil {
 		return nil, nil, toolError(err, "search", "")
 	}
-	f := forgivenIn(ctx)
-	lead(&resp.Notice, f.blankNotice(), f.whereNotice())
 	var b strings.Builder
 	if err := render.Results(&b, resp, render.Options{SectionPaths: true}); err != nil {
 		return nil, nil, err
