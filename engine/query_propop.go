@@ -17,7 +17,7 @@ import (
 // that opens inside a word ("arr[i:j]"), names nothing a property could be
 // named ("[10:30]") or never closes.
 func propertyOperator(fields []string, i int) (name, val string, last int, ok bool) {
-	if !strings.HasPrefix(fields[i], "[") || !strings.Contains(fields[i], ":") && i+1 < len(fields) && !strings.Contains(fields[i+1], ":") {
+	if !strings.HasPrefix(fields[i], "[") {
 		return "", "", 0, false
 	}
 	acc := fields[i]

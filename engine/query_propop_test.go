@@ -29,6 +29,8 @@ func TestPropertyOperators(t *testing.T) {
 		{"[status:draft]. x", "[status:draft]. x", nil}, // the bracket must end the word
 		{"[10:30] x", "[10:30] x", nil},
 		{"drive [due date:2024-07-01]", "drive", map[string]string{"due date": "2024-07-01"}},
+		{"[date it was due:May] x", "x", map[string]string{"date it was due": "May"}},
+		{"[see the docs] for [x:y] and [unclosed", "[see the docs] for and [unclosed", map[string]string{"x": "y"}},
 		{`["due date":"2024-07-01"] drive`, "drive", map[string]string{"due date": "2024-07-01"}},
 		{"[_internal:x] [2nd-author:Bo] y", "y", map[string]string{"_internal": "x", "2nd-author": "Bo"}},
 		{`[related:"[[Budget 2024]]"] budget [up:[[Home]]]`, "budget", map[string]string{"related": "[[Budget 2024]]", "up": "[[Home]]"}},
