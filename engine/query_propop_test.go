@@ -89,3 +89,34 @@ func TestPropertyOperators(t *testing.T) {
 		}
 	}
 }
+
+// FuzzTakeOperators: whatever is typed, the words left are words of the
+// query, in its order, every [name:value] taken has a name and a value,
+// and a query with no operator is left as it is.
+func FuzzTakeOperators(f *testing.F) {
+	for _, s := range []string{"[status:draft] budget", `["due date":"x y"] z`, "[a:[[b]]] c", "[x:y", "tag:a [b:c] path:\"d e\"", "[[a]] [b:]"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, q string) {
+		rest, ops := takeOperators(q, nil)
+		for _, p := range ops.props {
+			if !propertyName(p[0]) || p[1] == "" {
+				t.Fatalf("%q: took %q", q, p)
+			}
+		}
+		words := strings.Fields(quotes.Replace(q))
+		at := 0
+		for _, w := range strings.Fields(rest) {
+			for at < len(words) && words[at] != w {
+				at++
+			}
+			if at == len(words) && len(ops.written) > 0 {
+				t.Fatalf("%q: left %q, not a word of the query in order", q, rest)
+			}
+			at++
+		}
+		if len(ops.written) == 0 && rest != q {
+			t.Fatalf("%q: no operator, yet left %q", q, rest)
+		}
+	})
+}
