@@ -29,11 +29,12 @@ type suggestion struct {
 // ids) and words of scripts written without spaces are left as typed, and
 // so are words known to be spelled right (known) and operators the query
 // holds unread (unreadOperators); a query with more than maxRespelled
-// words the vault lacks gets none. The operators (tag:, path:, file:)
-// lead the suggestion as written. Search offers it only once confirm has
+// words the vault lacks gets none. The operators (tag:, path:, file:,
+// [property:value]) lead the suggestion as written. Semantic mode gets
+// one too: a misspelling blurs what the model reads as well. Search offers it only once confirm has
 // tried it.
 func suggest(ctx context.Context, rd *store.Reader, q *query, operators []string, known func(string) bool) (suggestion, error) {
-	if len(q.terms) == 0 || q.nothing || q.counts != nil && !slices.Contains(q.counts, 0) {
+	if len(q.words) == 0 || q.nothing || q.counts != nil && !slices.Contains(q.counts, 0) {
 		return suggestion{}, nil // every term matched: no word is lacking
 	}
 	unread := unreadOperators(q.req.Query)

@@ -13,8 +13,8 @@ import (
 )
 
 // A word no passage holds gets the nearest word the index holds as a
-// suggestion, in every mode that reads words; the results and their
-// scores are those of the query as typed.
+// suggestion, in every mode; the results and their scores are those of
+// the query as typed.
 func TestSuggestion(t *testing.T) {
 	vault := t.TempDir()
 	write(t, vault, "reactivity.md", "---\ntags: [core]\n---\n# Reactivity\n\nThe reactivity system tracks reactive state.\n\n## Watchers\n\nA watcher runs a callback on change; its cleanup runs first.\n")
@@ -57,9 +57,15 @@ func TestSuggestion(t *testing.T) {
 			}
 		}
 	}
-	// Semantic mode reads no words: no suggestion.
-	if resp := search(t, e, mdsearch.SearchRequest{Query: "reactivty", Mode: mdsearch.ModeSemantic}); resp.Suggestion != "" {
-		t.Errorf("semantic: suggestion %q", resp.Suggestion)
+	// Semantic mode ranks by meaning, which a misspelling blurs too: the
+	// same suggestion, and none for a word every passage lacks but the
+	// model knows.
+	if resp := search(t, e, mdsearch.SearchRequest{Query: "reactivty system", Mode: mdsearch.ModeSemantic}); resp.Suggestion != "reactivity system" ||
+		!strings.Contains(resp.Notice, `did you mean "reactivity system"?`) {
+		t.Errorf("semantic: suggestion %q, notice %q", resp.Suggestion, resp.Notice)
+	}
+	if resp := search(t, e, mdsearch.SearchRequest{Query: "reactivity system", Mode: mdsearch.ModeSemantic}); resp.Suggestion != "" {
+		t.Errorf("semantic, spelled right: suggestion %q", resp.Suggestion)
 	}
 	// The results are the typed query's: the suggestion is not searched.
 	typed := search(t, e, mdsearch.SearchRequest{Query: "reactivty watcher", Mode: mdsearch.ModeKeyword})
