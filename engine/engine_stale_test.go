@@ -118,7 +118,7 @@ func TestReadNotices(t *testing.T) {
 func TestMoreFilters(t *testing.T) {
 	vault := copyDir(t, sampleVault)
 	write(t, vault, "Projects/Plan.md", "---\nowner: Alice\nRating: 4.50\nscores: [1, 2.0]\nmeta: {lead: carol, team: {members: [dan, eve]}}\nstatus: [draft, review]\ndone: false\ntags: [work, q3]\n---\n# Plan\n\nThe starter plan for the quarter.\n")
-	write(t, vault, "projects/Other.md", "---\nowner: bob\nv1.2: yes\ntags: [work]\n---\n# Other\n\nAnother starter plan.\n")
+	write(t, vault, "projects/Other.md", "---\nowner: bob\nv1.2: yes\ntags: [work]\nrelated: [\"[[Budget 2024|the budget]]\", \"[[Roadmap#Q3]]\"]\nup: \"[[Home]]\"\n---\n# Other\n\nAnother starter plan.\n")
 	write(t, vault, "Работа/План.md", "---\nАвтор: Иван\nСтатус: Черновик\n---\n# План\n\nThe starter plan, in Russian.\n")
 	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
 	index(t, e, vault, "v")
@@ -151,6 +151,10 @@ func TestMoreFilters(t *testing.T) {
 		{"where dotted name", mdsearch.SearchRequest{Where: map[string]string{"v1.2": "yes"}}, "projects/Other.md"},
 		{"where list as text", mdsearch.SearchRequest{Where: map[string]string{"scores": "[1,2.0]"}}, ""},
 		{"where missing field", mdsearch.SearchRequest{Where: map[string]string{"nope": "x"}}, ""},
+		{"where link by its note", mdsearch.SearchRequest{Where: map[string]string{"related": "budget 2024"}}, "projects/Other.md"},
+		{"where link as written", mdsearch.SearchRequest{Where: map[string]string{"up": "[[home]]"}}, "projects/Other.md"},
+		{"where link by its note, heading aside", mdsearch.SearchRequest{Where: map[string]string{"related": "[[Roadmap]]"}}, "projects/Other.md"},
+		{"where link, other note", mdsearch.SearchRequest{Where: map[string]string{"related": "budget"}}, ""},
 	} {
 		for _, mode := range []mdsearch.Mode{mdsearch.ModeKeyword, mdsearch.ModeSemantic, mdsearch.ModeHybrid} {
 			req := c.req

@@ -25,7 +25,8 @@ type Filter struct {
 	Tags             []string // each must match, as Tag does
 	// Fields keeps notes whose frontmatter field equals the value, or
 	// holds it when the field is a list; values compare without regard to
-	// case (fold).
+	// case (fold), and a wikilink as the note it links to ("[[Budget|b]]"
+	// is "Budget").
 	Fields map[string]string
 	// Exclude leaves out the notes at these vault-relative paths, in any
 	// collection, compared exactly.
@@ -187,10 +188,11 @@ func nestedFieldCond(path []string, v string, num any) (string, []any) {
 	return `EXISTS (SELECT 1 FROM ` + strings.Join(from, ", ") + ` WHERE ` + strings.Join(where, " AND ") + `)`, args
 }
 
-// valueIs matches the json_each row x to a value given as text, then as a
-// number (NULL when it is none).
+// valueIs matches the json_each row x to a value given as text (a
+// wikilink as the note it links to: foldLink), then as a number (NULL
+// when it is none).
 func valueIs(x string) string {
-	return `((CASE ` + x + `.type WHEN 'true' THEN 'true' WHEN 'false' THEN 'false' ELSE fold(CAST(` + x + `.value AS TEXT)) END) = fold(?)` +
+	return `((CASE ` + x + `.type WHEN 'true' THEN 'true' WHEN 'false' THEN 'false' ELSE foldlink(CAST(` + x + `.value AS TEXT)) END) = foldlink(?)` +
 		` OR (` + x + `.type IN ('integer', 'real') AND ` + x + `.value = ?))`
 }
 

@@ -15,15 +15,31 @@ import (
 // decomposed (macOS), would match nothing. fold(x) is x as filters compare
 // it in any script: composed (NFC), lower case.
 func init() {
-	sqlite.MustRegisterDeterministicScalarFunction("fold", 1, func(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
-		switch v := args[0].(type) {
-		case string:
-			return fold(v), nil
-		case []byte:
-			return fold(string(v)), nil
+	for name, f := range map[string]func(string) string{"fold": fold, "foldlink": foldLink} {
+		sqlite.MustRegisterDeterministicScalarFunction(name, 1, func(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
+			switch v := args[0].(type) {
+			case string:
+				return f(v), nil
+			case []byte:
+				return f(string(v)), nil
+			}
+			return args[0], nil
+		})
+	}
+}
+
+// foldLink is fold of a value a frontmatter condition compares: a
+// wikilink ("[[Budget 2024|the budget]]", "[[Roadmap#Q3]]") is the note
+// it links to, so a link and its note's name match each other.
+func foldLink(s string) string {
+	if inner, ok := strings.CutPrefix(s, "[["); ok {
+		if inner, ok = strings.CutSuffix(inner, "]]"); ok && !strings.Contains(inner, "]]") {
+			inner, _, _ = strings.Cut(inner, "|")
+			inner, _, _ = strings.Cut(inner, "#")
+			s = strings.TrimSpace(inner)
 		}
-		return args[0], nil
-	})
+	}
+	return fold(s)
 }
 
 func fold(s string) string {
