@@ -11,7 +11,10 @@ import (
 )
 
 func runSearch(ctx context.Context, env *Env, args []string) error {
-	fs := newFlags(env, "search", "QUERY")
+	fs := newFlags(env, "search", "QUERY",
+		"QUERY may hold Obsidian's search operators, which filter as the flags do: tag:NAME (--tag), "+
+			"path:TEXT and file:TEXT (the note's path or file name holds the text), [FIELD:VALUE] (--where); "+
+			`quote a value with spaces: path:"Daily notes".`)
 	var req mdsearch.SearchRequest
 	fs.IntVar(&req.N, "n", mdsearch.DefaultN, fmt.Sprintf("results to return (1–%d)", mdsearch.MaxN))
 	fs.IntVar(&req.MaxPerPage, "max-per-page", mdsearch.DefaultMaxPerPage, fmt.Sprintf("most passages from one note (1–%d)", mdsearch.MaxMaxPerPage))
