@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"log/slog"
 	"net"
 	"os"
 	"path/filepath"
@@ -92,5 +93,20 @@ func TestShownAddr(t *testing.T) {
 		if got := shownAddr(tt.addr); got != tt.want {
 			t.Errorf("shownAddr(%v) = %q, want %q", tt.addr, got, tt.want)
 		}
+	}
+}
+
+// serve and mcp log a refresh that cut notes again, as one that changed
+// some; one that did nothing is not logged.
+func TestLogRefresh(t *testing.T) {
+	var b strings.Builder
+	log := slog.New(slog.NewTextHandler(&b, nil))
+	logRefresh(log)("v", nil, &mdsearch.IndexStats{}, nil)
+	if b.Len() != 0 {
+		t.Errorf("a refresh that did nothing was logged: %s", b.String())
+	}
+	logRefresh(log)("v", nil, &mdsearch.IndexStats{Recut: 173, TookMS: 460}, nil)
+	if !strings.Contains(b.String(), "re-indexed collection=v added=0 changed=0 deleted=0 cut_again=173") {
+		t.Errorf("a catch-up that cut notes again: %q", b.String())
 	}
 }

@@ -104,7 +104,7 @@ func (t *tracker) filesView(p mdsearch.IndexProgress) progressView {
 	parse := elapsed / f
 	embed := 0.0
 	if t.embeds {
-		embed = float64(p.WindowsTotal) / f / guessEmbedsPerSecond // windows are what the model embeds
+		embed = float64(p.WindowsNew) / f / guessEmbedsPerSecond // windows without a vector are what the model embeds
 	}
 	share := 1.0
 	if parse+embed > 0 {

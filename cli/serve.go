@@ -141,10 +141,10 @@ func logRefresh(log *slog.Logger) func(string, []string, *mdsearch.IndexStats, e
 				log.Warn("skipped", "collection", coll, "path", s.Path, "reason", s.Reason)
 			}
 		}
-		if st.Added+st.Changed+st.Deleted == 0 {
+		if st.Added+st.Changed+st.Deleted+st.Recut == 0 {
 			return
 		}
 		log.Info("re-indexed", "collection", coll, "added", st.Added, "changed", st.Changed,
-			"deleted", st.Deleted, "embedded", st.Embedded, "ms", int(st.TookMS))
+			"deleted", st.Deleted, "cut_again", st.Recut, "embedded", st.Embedded, "ms", int(st.TookMS))
 	}
 }

@@ -106,7 +106,8 @@ func printStale(env *Env, colls []mdsearch.CollectionStatus) {
 	}
 	if len(old) > 0 {
 		fmt.Fprintf(screen(env.Stdout), "\noutdated: %s: cut by an older mdsearch; `mdsearch index` cuts its notes again "+
-			"(their vectors are kept), and until then what this version reads into the index is missing\n", strings.Join(old, ", "))
+			"(their vectors are kept), as a serve, mcp or watch of the index does when it starts; until then what this version "+
+			"reads into the index is missing\n", strings.Join(old, ", "))
 	}
 	if stale > 0 {
 		fmt.Fprintf(env.Stdout, "\nstale: %d %s added, changed or deleted on disk since indexed; `mdsearch index` catches up "+

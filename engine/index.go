@@ -273,6 +273,9 @@ func (e *Engine) ProfileNames() []string {
 
 // addNotice appends a sentence to a notice.
 func addNotice(n *string, msg string) {
+	if msg == "" {
+		return
+	}
 	if *n != "" {
 		*n += "; "
 	}

@@ -312,6 +312,7 @@ func (w *batchWriter) write(res scanResult) error {
 			}
 		}
 	}
+	r.prog.WindowsNew = len(r.pending)
 	return w.count(rows)
 }
 
