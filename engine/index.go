@@ -185,6 +185,7 @@ func (e *Engine) index(ctx context.Context, req mdsearch.IndexRequest, existing 
 		return stats, err
 	}
 	if err := r.scan(files, gone, paths == nil); err != nil {
+		r.settleStopped()
 		return stats, err
 	}
 	switch {
@@ -222,6 +223,25 @@ func (e *Engine) index(ctx context.Context, req mdsearch.IndexRequest, existing 
 		addNotice(&stats.Notice, "indexed for keyword search only: "+why)
 	}
 	return stats, nil
+}
+
+// settleStopped clears the pending mark a run stopped while reading notes
+// set, where it owes no vector: nothing lacked one before it (not a
+// global run) and every window it wrote kept its vector (notes cut again,
+// an index an older mdsearch cut). The vectors only its replaced windows
+// had are dropped first, as finish would. Otherwise the mark stays, and
+// searches say meaning covers only part of the index.
+func (r *run) settleStopped() {
+	if r.model == 0 || r.global || len(r.pending) > 0 || r.ctx.Err() == nil {
+		return
+	}
+	ctx := context.WithoutCancel(r.ctx)
+	if len(r.removed) > 0 {
+		if _, err := r.e.st.DeleteOrphans(ctx, r.removed); err != nil {
+			return // the mark stays: the next run collects them
+		}
+	}
+	_ = r.e.st.SetMeta(ctx, metaPending, "")
 }
 
 // profileOf is a run's cut profile: the one asked for, else the one the

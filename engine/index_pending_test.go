@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mdsearch/mdsearch"
 )
@@ -157,5 +158,43 @@ func TestPendingNoticeOfCollection(t *testing.T) {
 		if says := strings.Contains(n, "meaning covers only the windows embedded so far"); says != tc.says {
 			t.Errorf("collection %q: notice %q", tc.collection, n)
 		}
+	}
+}
+
+// TestStoppedRecutOwesNothing: a run stopped while cutting notes again
+// whose windows all keep their vectors (an index an older mdsearch cut)
+// leaves no notice that meaning covers only part of the index.
+func TestStoppedRecutOwesNothing(t *testing.T) {
+	vault := t.TempDir()
+	for i := range 600 {
+		write(t, vault, fmt.Sprintf("n%03d.md", i), fmt.Sprintf("# Note %d\n\nSome words about note %d.\n", i, i))
+	}
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
+	index(t, e, vault, "v")
+	colls, err := e.st.Collections(bg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	older := strings.Replace(colls[0].Chunking, " v=", " v=1", 1)
+	if err := e.st.SetIndexed(bg, colls[0].ID, older, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(bg)
+	defer cancel()
+	testHookWritten = func(files int) {
+		if files == 300 {
+			cancel()
+		}
+	}
+	defer func() { testHookWritten = nil }()
+	if st, err := e.Index(ctx, mdsearch.IndexRequest{Dir: vault, Name: "v"}, nil); err == nil || st == nil || !st.Stopped || st.Recut == 0 {
+		t.Fatalf("the re-cut was not stopped midway: %v, %+v", err, st)
+	}
+	if n := search(t, e, mdsearch.SearchRequest{Query: "note words"}).Notice; strings.Contains(n, "finished embedding") {
+		t.Errorf("a stopped re-cut that owes no vector: notice %q", n)
+	}
+	st, err := e.Status(bg)
+	if err != nil || strings.Contains(st.Notice, "finished embedding") {
+		t.Errorf("status notice %q, %v", st.Notice, err)
 	}
 }
