@@ -14,6 +14,7 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "search", "QUERY",
 		"QUERY may hold Obsidian's search operators, which filter as the flags do: tag:NAME (--tag), "+
 			"path:TEXT and file:TEXT (the note's path or file name holds the text), [FIELD:VALUE] (--where); "+
+			"a - before one leaves out what it would keep (-path:Archive); "+
 			`quote a value with spaces: path:"Daily notes".`)
 	var req mdsearch.SearchRequest
 	fs.IntVar(&req.N, "n", mdsearch.DefaultN, fmt.Sprintf("results to return (1–%d)", mdsearch.MaxN))

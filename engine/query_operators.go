@@ -20,9 +20,13 @@ import (
 type operators struct {
 	tags, paths, files []string
 	props              [][2]string // [property:value]: name, value
-	asText             []string    // [name:value] read as words: no note has the property (known)
-	first              string      // the first operator, as written, for messages
-	written            []string    // every operator, as written
+	// The same, negated (-tag:, -path:, -file:, -[property:value]): the
+	// notes they name are left out.
+	notTags, notPaths, notFiles []string
+	notProps                    [][2]string
+	asText                      []string // [name:value] read as words: no note has the property (known)
+	first                       string   // the first operator, as written, for messages
+	written                     []string // every operator, as written
 }
 
 // operatorNames are the operators, lower case, with their colon.
@@ -44,19 +48,24 @@ func takeOperators(query string, known func(name string) bool) (string, operator
 	for i := 0; i < len(fields); i++ {
 		f := fields[i]
 		if !quoted {
-			if name, val, next, ok := operator(fields, i); ok {
+			at, neg := fields, len(f) > 1 && f[0] == '-'
+			if neg { // -tag:x leaves out what tag:x keeps
+				at = slices.Clone(fields)
+				at[i] = f[1:]
+			}
+			if name, val, next, ok := operator(at, i); ok {
 				written := strings.Join(fields[i:next+1], " ")
 				if strings.Count(written, `"`) == 1 {
 					written += `"` // closed where the query ended: a suggestion led by it reads the same
 				}
-				ops.add(name, val, written)
+				ops.add(name, val, written, neg)
 				i = next
 				continue
 			}
-			if name, val, next, ok := propertyOperator(fields, i); ok {
+			if name, val, next, ok := propertyOperator(at, i); ok {
 				written := strings.Join(fields[i:next+1], " ")
 				if known == nil || known(name) {
-					ops.add("["+name, val, written)
+					ops.add("["+name, val, written, neg)
 					i = next
 					continue
 				}
@@ -130,7 +139,8 @@ func unreadOperators(query string) [][2]int {
 			end = start + j
 		}
 		f := query[start:end]
-		if !quoted && slices.ContainsFunc(operatorNames, func(n string) bool { return len(f) > len(n) && strings.EqualFold(f[:len(n)], n) }) {
+		g := strings.TrimPrefix(f, "-") // -tag:x, negated
+		if !quoted && slices.ContainsFunc(operatorNames, func(n string) bool { return len(g) > len(n) && strings.EqualFold(g[:len(n)], n) }) {
 			spans = append(spans, [2]int{start, end})
 		} else if strings.Count(quotes.Replace(f), `"`)%2 == 1 && (quoted || strings.ContainsFunc(query[end:], isQuote)) {
 			quoted = !quoted // as takeOperators reads phrases
@@ -150,11 +160,15 @@ func closedQuote(v string) bool {
 	return len(v) >= 2 && strings.HasSuffix(v, `"`) && strings.Count(v, `"`) == 2
 }
 
-func (o *operators) add(name, val, written string) {
+func (o *operators) add(name, val, written string, neg bool) {
 	if o.first == "" {
 		o.first = written
 	}
 	o.written = append(o.written, written)
+	if neg {
+		o.addNot(name, val)
+		return
+	}
 	switch name {
 	case "tag":
 		o.tags = append(o.tags, val)
@@ -167,11 +181,30 @@ func (o *operators) add(name, val, written string) {
 	}
 }
 
-// apply adds the path and file operators to a filter (tags go through the
-// request's Tags, as the tag filter does).
+// addNot records a negated operator.
+func (o *operators) addNot(name, val string) {
+	switch name {
+	case "tag":
+		o.notTags = append(o.notTags, val)
+	case "path":
+		o.notPaths = append(o.notPaths, strings.TrimLeft(strings.TrimPrefix(val, "./"), "/"))
+	case "file":
+		o.notFiles = append(o.notFiles, val)
+	default: // "[name"
+		o.notProps = append(o.notProps, [2]string{name[1:], val})
+	}
+}
+
+// apply adds the path and file operators, and the negated ones, to a
+// filter (tags and properties go through the request's Tags and Where,
+// as their flags do).
 func (o operators) apply(f *store.Filter) {
 	f.PathHas = append(f.PathHas, o.paths...)
 	f.FileHas = append(f.FileHas, o.files...)
+	f.NotPathHas = append(f.NotPathHas, o.notPaths...)
+	f.NotFileHas = append(f.NotFileHas, o.notFiles...)
+	f.NotTags = append(f.NotTags, o.notTags...)
+	f.NotFields = append(f.NotFields, o.notProps...)
 }
 
 // describe names the path and file operators, for notices.
@@ -182,6 +215,18 @@ func (o operators) describe() []string {
 	}
 	for _, f := range o.files {
 		out = append(out, "file name has "+strconv.Quote(f))
+	}
+	for _, p := range o.notPaths {
+		out = append(out, "path lacks "+strconv.Quote(p))
+	}
+	for _, f := range o.notFiles {
+		out = append(out, "file name lacks "+strconv.Quote(f))
+	}
+	for _, t := range o.notTags {
+		out = append(out, "not tagged "+strconv.Quote(t))
+	}
+	for _, p := range o.notProps {
+		out = append(out, p[0]+" is not "+strconv.Quote(p[1]))
 	}
 	return out
 }

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"maps"
 	"path/filepath"
 	"strings"
@@ -119,4 +120,37 @@ func FuzzTakeOperators(f *testing.F) {
 			t.Fatalf("%q: no operator, yet left %q", q, rest)
 		}
 	})
+}
+
+// A "-" before an operator leaves out the notes it would keep, as in
+// Obsidian; a "-" before a word stays a word.
+func TestNegatedOperators(t *testing.T) {
+	rest, ops := takeOperators(`hedgehog -path:Archive -tag:#person -file:"old plan" -[status:draft] -x`, nil)
+	if rest != "hedgehog -x" || fmt.Sprint(ops.notPaths, ops.notTags, ops.notFiles, ops.notProps) != "[Archive] [person] [old plan] [[status draft]]" ||
+		len(ops.paths)+len(ops.tags)+len(ops.files)+len(ops.props) != 0 {
+		t.Errorf("takeOperators: %q %+v", rest, ops)
+	}
+	vault := t.TempDir()
+	write(t, vault, "Archive/old.md", "# Old\n\nThe hedgehog of old.\n")
+	write(t, vault, "people/jane.md", "---\ntags: [person]\n---\n# Jane\n\nJane keeps a hedgehog.\n")
+	write(t, vault, "plans/draft.md", "---\nstatus: Draft\n---\n# Draft\n\nA hedgehog plan, drafted.\n")
+	write(t, vault, "plans/final.md", "---\nstatus: done\n---\n# Final\n\nThe hedgehog plan, final.\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, vault, "v")
+	for q, want := range map[string]string{
+		"hedgehog -path:archive":                          "people/jane.md plans/draft.md plans/final.md",
+		"hedgehog -tag:person -path:Archive":              "plans/draft.md plans/final.md",
+		"hedgehog -[status:draft] -path:archive":          "people/jane.md plans/final.md",
+		"hedgehog -file:draft -file:final -path:archive/": "people/jane.md",
+		"hedgehog path:plans -[status:DRAFT]":             "plans/final.md",
+	} {
+		resp := search(t, e, mdsearch.SearchRequest{Query: q, Mode: mdsearch.ModeKeyword, N: 10})
+		if got := sortedPaths(resp); got != want || resp.Query != "hedgehog" {
+			t.Errorf("%s: %q %q, want %q", q, resp.Query, got, want)
+		}
+	}
+	resp := search(t, e, mdsearch.SearchRequest{Query: "hedgehog -path:plans -path:people -path:archive", Mode: mdsearch.ModeKeyword})
+	if len(resp.Results) != 0 || !strings.Contains(resp.Notice, `path lacks "plans"`) {
+		t.Errorf("every note left out: %q %s", resp.Notice, paths(resp))
+	}
 }

@@ -28,6 +28,11 @@ type Filter struct {
 	// case (fold), and a wikilink as the note it links to ("[[Budget|b]]"
 	// is "Budget").
 	Fields map[string]string
+	// NotPathHas, NotFileHas, NotTags and NotFields leave out the notes
+	// that PathHas, FileHas, Tags and Fields would keep (Obsidian's
+	// -path:, -file:, -tag:, -[field:value]); NotFields are name, value.
+	NotPathHas, NotFileHas, NotTags []string
+	NotFields                       [][2]string
 	// Exclude leaves out the notes at these vault-relative paths, in any
 	// collection, compared exactly.
 	Exclude []string
@@ -47,7 +52,8 @@ type NotePath struct {
 // IsZero reports whether the filter matches everything.
 func (f Filter) IsZero() bool {
 	return f.CollectionID == 0 && f.PathPrefix == "" && len(f.PathHas) == 0 && len(f.FileHas) == 0 &&
-		f.Tag == "" && len(f.Tags) == 0 && len(f.Fields) == 0 && len(f.Exclude) == 0 && len(f.ExcludeIn) == 0 && len(f.ExcludeFiles) == 0
+		f.Tag == "" && len(f.Tags) == 0 && len(f.Fields) == 0 && len(f.Exclude) == 0 && len(f.ExcludeIn) == 0 && len(f.ExcludeFiles) == 0 &&
+		len(f.NotPathHas) == 0 && len(f.NotFileHas) == 0 && len(f.NotTags) == 0 && len(f.NotFields) == 0
 }
 
 // where returns SQL conditions on documents d, and their arguments.
@@ -71,18 +77,10 @@ func (f Filter) where() (string, []any) {
 		}
 	}
 	for _, k := range sortedKeys(f.Fields) {
-		v := f.Fields[k]
-		var num any // NULL matches no number
-		if n, err := strconv.ParseFloat(v, 64); err == nil && !math.IsInf(n, 0) && !math.IsNaN(n) {
-			num = n
-		}
-		if path := fieldPath(k); len(path) > 1 {
-			cond, args := nestedFieldCond(path, v, num)
-			c.add(`(`+fieldCond+` OR `+cond+`)`, append([]any{k, v, num, v, num}, args...)...)
-			continue
-		}
-		c.add(fieldCond, k, v, num, v, num)
+		cond, args := fieldMatch(k, f.Fields[k])
+		c.add(cond, args...)
 	}
+	f.whereNot(&c)
 	for _, p := range f.Exclude {
 		c.add(`d.path <> ?`, p)
 	}
@@ -136,6 +134,39 @@ func (s *Reader) Excludes(ctx context.Context, fs []Filter) ([]bool, error) {
 		dst[k] = &out[i]
 	}
 	return out, s.r.QueryRowContext(ctx, `SELECT `+strings.Join(cols, ", "), args...).Scan(dst...)
+}
+
+// whereNot adds the conditions that leave notes out: the Not fields.
+func (f Filter) whereNot(c *conds) {
+	for _, p := range f.NotPathHas {
+		c.add(`instr(`+lowerSQL("d.path", p)+`, ?) = 0`, fold(p))
+	}
+	for _, name := range f.NotFileHas {
+		c.add(`instr(`+lowerSQL(fileName, name)+`, ?) = 0`, fold(name))
+	}
+	for _, t := range f.NotTags {
+		if tag := NormTag(t); tag != "" {
+			c.add(`NOT EXISTS (SELECT 1 FROM doc_tags t WHERE t.doc_id = d.id AND `+tagMatch+`)`, tagArgs(tag)...)
+		}
+	}
+	for _, kv := range f.NotFields {
+		cond, args := fieldMatch(kv[0], kv[1])
+		c.add(`NOT `+cond, args...)
+	}
+}
+
+// fieldMatch is the condition that a note's frontmatter field k holds v
+// (Fields), and its arguments.
+func fieldMatch(k, v string) (string, []any) {
+	var num any // NULL matches no number
+	if n, err := strconv.ParseFloat(v, 64); err == nil && !math.IsInf(n, 0) && !math.IsNaN(n) {
+		num = n
+	}
+	if path := fieldPath(k); len(path) > 1 {
+		cond, args := nestedFieldCond(path, v, num)
+		return `(` + fieldCond + ` OR ` + cond + `)`, append([]any{k, v, num, v, num}, args...)
+	}
+	return fieldCond, []any{k, v, num, v, num}
 }
 
 // fileName is the last part of a document's path: rtrim takes every

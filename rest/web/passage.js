@@ -40,8 +40,8 @@ const wordRun = /[\p{L}\p{N}\p{M}]+/gu;
 function queryTerms(query) {
   // Folded and quoted as the server reads it (store.KeywordFold, matchTerms).
   const text = (query || "").normalize("NFKC").replace(/[\u201c\u201d\u201e\u300c-\u300f]/g, '"')
-    .replace(/(^|\s)(?:tag|path|file):(?:"[^"]*"|\S+)/giu, " ")
-    .replace(/(^|\s)\[(?:"[^"]*"|[\p{L}\p{N}_. -]*\p{L}[\p{L}\p{N}_. -]*):(?:"[^"]*"|\[\[[^\]]*\]\]|[^\]"[])+\](?=\s|$)/gu, " ")
+    .replace(/(^|\s)-?(?:tag|path|file):(?:"[^"]*"|\S+)/giu, " ")
+    .replace(/(^|\s)-?\[(?:"[^"]*"|[\p{L}\p{N}_. -]*\p{L}[\p{L}\p{N}_. -]*):(?:"[^"]*"|\[\[[^\]]*\]\]|[^\]"[])+\](?=\s|$)/gu, " ")
     .toLowerCase();
   const stems = new Set();
   const pairs = [];
