@@ -54,27 +54,29 @@ func yamlError(text []byte, err error) string {
 // parseFrontmatter decodes YAML, or TOML, into a JSON-safe map. Bad
 // frontmatter, or YAML that is not a mapping, gives a nil map and a
 // warning.
-func parseFrontmatter(text []byte, isTOML bool) (map[string]any, string) {
+// YAML's mapping node comes too, its scalars as written (PropertyText).
+func parseFrontmatter(text []byte, isTOML bool) (map[string]any, *yaml.Node, string) {
 	if isTOML {
-		return parseTOML(text)
+		m, warning := parseTOML(text)
+		return m, nil, warning
 	}
 	var node yaml.Node
 	if err := yaml.Unmarshal(text, &node); err != nil {
-		return nil, fmt.Sprintf("frontmatter is not valid YAML, ignored: %s", yamlError(text, err))
+		return nil, nil, fmt.Sprintf("frontmatter is not valid YAML, ignored: %s", yamlError(text, err))
 	}
 	keepLeadingZeros(&node)
 	var v any
 	if err := node.Decode(&v); err != nil {
-		return nil, fmt.Sprintf("frontmatter is not valid YAML, ignored: %s", yamlError(text, err))
+		return nil, nil, fmt.Sprintf("frontmatter is not valid YAML, ignored: %s", yamlError(text, err))
 	}
 	if v == nil {
-		return nil, ""
+		return nil, nil, ""
 	}
 	m, ok := jsonSafe(v).(map[string]any)
 	if !ok {
-		return nil, "frontmatter is " + yamlKind(v) + ", not a mapping of fields (key: value lines); ignored"
+		return nil, nil, "frontmatter is " + yamlKind(v) + ", not a mapping of fields (key: value lines); ignored"
 	}
-	return m, ""
+	return m, node.Content[0], ""
 }
 
 // keepLeadingZeros makes a plain number written with a leading zero

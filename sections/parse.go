@@ -64,11 +64,11 @@ func (d *Document) frontmatter(buf []byte) int {
 		return off
 	}
 	d.FrontmatterStart, d.FrontmatterEnd = fs, fe
-	fm, warning := parseFrontmatter(buf[fs:fe], toml)
+	fm, node, warning := parseFrontmatter(buf[fs:fe], toml)
 	if warning != "" {
 		d.warn(warning)
 	}
-	d.Frontmatter = fm
+	d.Frontmatter, d.fmNode = fm, node
 	return after
 }
 

@@ -1,7 +1,6 @@
 package sections
 
 import (
-	"bytes"
 	"cmp"
 	"fmt"
 	"maps"
@@ -25,8 +24,8 @@ func (d *Document) PropertyText() string {
 		return ""
 	}
 	var fields []field
-	if node, ok := d.yamlNode(); ok {
-		fields = nodeFields(node)
+	if d.fmNode != nil {
+		fields = nodeFields(d.fmNode)
 	} else {
 		fields = mapFields(d.Frontmatter) // TOML
 	}
@@ -56,20 +55,6 @@ var notAbout = map[string]bool{"title": true, "aliases": true, "alias": true, "t
 
 // field is one top-level field's text.
 type field struct{ key, text string }
-
-// yamlNode is the note's YAML frontmatter as a node tree, whose scalars
-// keep the text they were written as.
-func (d *Document) yamlNode() (*yaml.Node, bool) {
-	if d.FrontmatterEnd <= d.FrontmatterStart || bytes.HasPrefix(bytes.TrimPrefix(d.Src, bom), []byte("+++")) {
-		return nil, false
-	}
-	var doc yaml.Node
-	if yaml.Unmarshal(d.Src[d.FrontmatterStart:d.FrontmatterEnd], &doc) != nil || len(doc.Content) != 1 ||
-		doc.Content[0].Kind != yaml.MappingNode {
-		return nil, false
-	}
-	return doc.Content[0], true
-}
 
 // nodeFields are a mapping's fields, notAbout left out.
 func nodeFields(m *yaml.Node) []field {

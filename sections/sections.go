@@ -3,6 +3,8 @@ package sections
 import (
 	"slices"
 
+	"gopkg.in/yaml.v3"
+
 	"github.com/mdsearch/mdsearch"
 )
 
@@ -25,8 +27,9 @@ type Document struct {
 	WordCount int       // words of the body
 	Warnings  []string  // what was odd about the file; parsing never fails
 
-	lines lineIndex
-	shown []byte // Src as shown and read by lines: lone CRs as LFs (parseCopy)
+	lines  lineIndex
+	shown  []byte     // Src as shown and read by lines: lone CRs as LFs (parseCopy)
+	fmNode *yaml.Node // the YAML frontmatter's mapping, scalars as written (PropertyText); nil for TOML or none
 	// frontTags and inline are the tags Tags joins: the frontmatter's, and
 	// the inline #tags where they are written, in order.
 	frontTags  []string
