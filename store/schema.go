@@ -229,6 +229,11 @@ func (s *Store) SizeBytes() int64 {
 
 // Close checkpoints the WAL and closes the file.
 func (s *Store) Close() error {
+	// Fold the WAL back into the file, unless another process is writing:
+	// then its own close does, and waiting for it would hold up an answer
+	// already given (a search that printed its results stayed up for the
+	// length of the other run's write).
+	s.w.Exec(`PRAGMA busy_timeout = 0`)
 	s.w.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`)
 	s.stmts.close()
 	err := s.pool.Close()

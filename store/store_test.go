@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mdsearch/mdsearch"
 )
@@ -423,4 +424,34 @@ func TestAddedColumns(t *testing.T) {
 	if got := read(s); got != want {
 		t.Errorf("re-written: read %q, want %q", got, want)
 	}
+}
+
+// TestCloseDoesNotWaitForWriter: closing a store while another process
+// writes the index does not wait for it to finish (a search that had
+// printed its results stayed up for seconds, until the other run's
+// write ended, checkpointing the WAL).
+func TestCloseDoesNotWaitForWriter(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "index.db")
+	writer, _, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer writer.Close()
+	tx, err := writer.Begin(ctx) // holds the write lock, as a running index does
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.exec(`INSERT INTO meta(key, value) VALUES ('x', 'y')`); err != nil {
+		t.Fatal(err)
+	}
+	reader, _, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	reader.Close()
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("Close waited %v for the other writer", d)
+	}
+	tx.Rollback()
 }
