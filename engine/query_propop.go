@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/mdsearch/mdsearch"
@@ -85,11 +86,41 @@ func propertyName(s string) bool {
 // knownProperty reports whether a note of the index has a property of
 // the name (a dotted name's first part), compared as --where compares
 // names; on an error it says yes, so the condition stands and is named.
+// Each name is asked of the index once a generation: a name no note has
+// costs a scan of every note's frontmatter.
 func (e *Engine) knownProperty(ctx context.Context) func(string) bool {
 	return func(name string) bool {
-		ok, err := e.st.HasProperty(ctx, name)
-		return err != nil || ok
+		gen, err := e.st.Generation(ctx)
+		if err != nil {
+			return true
+		}
+		p := e.props.Load()
+		if p == nil || p.gen != gen {
+			p = &propNames{gen: gen, known: map[string]bool{}}
+			e.props.Store(p)
+		}
+		key := strings.ToLower(name)
+		p.mu.Lock()
+		has, asked := p.known[key]
+		p.mu.Unlock()
+		if !asked {
+			if has, err = e.st.HasProperty(ctx, name); err != nil {
+				return true
+			}
+			p.mu.Lock()
+			p.known[key] = has
+			p.mu.Unlock()
+		}
+		return has
 	}
+}
+
+// propNames are the answers knownProperty had of the index, as of a
+// generation, by name in lower case.
+type propNames struct {
+	gen   int64
+	mu    sync.Mutex
+	known map[string]bool
 }
 
 // asTextNotice names the [name:value] read as words, or is "".

@@ -68,6 +68,12 @@ func TestPropertyOperators(t *testing.T) {
 		!strings.Contains(resp.Notice, `no note has a property named as in [WARNING:budget]: searched as words`) {
 		t.Errorf("[WARNING:budget]: %q %q %s", resp.Query, resp.Notice, paths(resp))
 	}
+	// A property a note gains is known once the index has it.
+	write(t, vault, "c.md", "---\nWARNING: budget\n---\n# C\n\nA third budget plan.\n")
+	index(t, e, vault, "v")
+	if resp := search(t, e, mdsearch.SearchRequest{Query: "[WARNING:budget] plan"}); len(resp.Results) != 1 || resp.Results[0].Path != "c.md" {
+		t.Errorf("[WARNING:budget] once a note has the field: %q %s", resp.Query, paths(resp))
+	}
 	resp = search(t, e, mdsearch.SearchRequest{Query: "[status:gone] budget"})
 	if len(resp.Results) != 0 || !strings.Contains(resp.Notice, `status="gone"`) {
 		t.Errorf("[status:gone]: %q %s", resp.Notice, paths(resp))
