@@ -152,8 +152,10 @@ func servedSearch(ctx context.Context, env *Env, ef *engineFlags, q url.Values) 
 		return nil, errNotServed
 	}
 	if rv.Build != sameCode() {
-		// Most likely rebuilt since serve started: say why this search is slow.
-		env.say("a serve of this index runs another build (%s); searching here: restart serve to have it answer", rv.Build)
+		// Rebuilt since serve started, or another version: say why this
+		// search is slow, without guessing which of the two is newer.
+		env.say("a serve of this index runs another build (%s) than this command (%s); searching here: "+
+			"run serve and search from one build to have serve answer", rv.Build, sameCode())
 		return nil, errNotServed
 	}
 	u, err := url.Parse(rv.URL)

@@ -85,7 +85,7 @@ func TestServedSearch(t *testing.T) {
 		{name: "semantic", args: []string{"--mode", "semantic"}, asked: true, answers: true},
 		{name: "keyword", args: []string{"--mode", "keyword"}, asked: true, answers: true},
 		{name: "other settings", edit: func(rv *rendezvous) { rv.Settings = "another embedder" }},
-		{name: "other build", edit: func(rv *rendezvous) { rv.Build = "v0.0.1" }, notice: "runs another build (v0.0.1)"},
+		{name: "other build", edit: func(rv *rendezvous) { rv.Build = "v0.0.1" }, notice: "runs another build (v0.0.1) than this command ("},
 		{name: "other index", edit: func(rv *rendezvous) { rv.Index += "2" }},
 		{name: "server gone", edit: func(rv *rendezvous) { rv.PID = 1 << 30 }},
 		{name: "not this machine", edit: func(rv *rendezvous) { rv.URL = "http://192.0.2.1:9" }},
