@@ -1,7 +1,6 @@
 package assets
 
 import (
-	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -193,11 +192,7 @@ func TestLocateHashesChangedFiles(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			b, from := fixture(t, goodMembers(), goodFiles(t)...)
-			home := t.TempDir()
-			if _, err := Install(context.Background(), offline(home, from), b); err != nil {
-				t.Fatal(err)
-			}
+			b, _, home := installedFixture(t)
 			dir := filepath.Join(home, b.Dir)
 			path := filepath.Join(dir, "model.json")
 			time.Sleep(10 * time.Millisecond) // a change time of its own, on coarse clocks too

@@ -84,6 +84,18 @@ const (
 	specBody  = "# Tabs\n\n```````````````````````````````` example\n\tfoo\n.\n<pre><code>foo\n</code></pre>\n````````````````````````````````\n"
 )
 
+// installedFixture is a good fixture bundle, installed in a home of its
+// own: its bundle, the folder it was fetched from, and the home.
+func installedFixture(t *testing.T) (b Bundle, from, home string) {
+	t.Helper()
+	b, from = fixture(t, goodMembers(), goodFiles(t)...)
+	home = t.TempDir()
+	if _, err := Install(context.Background(), offline(home, from), b); err != nil {
+		t.Fatal(err)
+	}
+	return b, from, home
+}
+
 // fixture is a tarball in its own directory and a Bundle pinned to it.
 func fixture(t *testing.T, members []member, files ...File) (Bundle, string) {
 	t.Helper()
@@ -165,11 +177,7 @@ func TestInstallFromTarball(t *testing.T) {
 }
 
 func TestInstallIsIdempotentAndOffline(t *testing.T) {
-	b, from := fixture(t, goodMembers(), goodFiles(t)...)
-	home := t.TempDir()
-	if _, err := Install(context.Background(), offline(home, from), b); err != nil {
-		t.Fatal(err)
-	}
+	b, _, home := installedFixture(t)
 	lib := filepath.Join(home, b.Dir, "libfake.so.1")
 	old := time.Now().Add(-time.Hour).Truncate(time.Second)
 	os.Chtimes(lib, old, old)
@@ -220,11 +228,7 @@ func TestInstallRepairs(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			b, from := fixture(t, goodMembers(), goodFiles(t)...)
-			home := t.TempDir()
-			if _, err := Install(context.Background(), offline(home, from), b); err != nil {
-				t.Fatal(err)
-			}
+			b, from, home := installedFixture(t)
 			dir := filepath.Join(home, b.Dir)
 			tt.damage(dir, b)
 			opts := offline(home, from)
@@ -303,11 +307,7 @@ func TestInstallRejectsBadTarballs(t *testing.T) {
 // A failed update must not leave the previous good install looking broken,
 // nor a broken one looking complete.
 func TestFailedReinstallKeepsStampHonest(t *testing.T) {
-	b, from := fixture(t, goodMembers(), goodFiles(t)...)
-	home := t.TempDir()
-	if _, err := Install(context.Background(), offline(home, from), b); err != nil {
-		t.Fatal(err)
-	}
+	b, from, home := installedFixture(t)
 	dir := filepath.Join(home, b.Dir)
 	os.Remove(filepath.Join(dir, "model.json"))
 	os.WriteFile(filepath.Join(dir, ".model.json.tmp-123"), []byte("left by a killed run"), 0o644)
