@@ -160,38 +160,26 @@ func closedQuote(v string) bool {
 	return len(v) >= 2 && strings.HasSuffix(v, `"`) && strings.Count(v, `"`) == 2
 }
 
+// add records an operator; neg, written with a leading "-", among those
+// that leave notes out.
 func (o *operators) add(name, val, written string, neg bool) {
 	if o.first == "" {
 		o.first = written
 	}
 	o.written = append(o.written, written)
+	tags, paths, files, props := &o.tags, &o.paths, &o.files, &o.props
 	if neg {
-		o.addNot(name, val)
-		return
+		tags, paths, files, props = &o.notTags, &o.notPaths, &o.notFiles, &o.notProps
 	}
 	switch name {
 	case "tag":
-		o.tags = append(o.tags, val)
+		*tags = append(*tags, val)
 	case "path":
-		o.paths = append(o.paths, strings.TrimLeft(strings.TrimPrefix(val, "./"), "/"))
+		*paths = append(*paths, strings.TrimLeft(strings.TrimPrefix(val, "./"), "/"))
 	case "file":
-		o.files = append(o.files, val)
+		*files = append(*files, val)
 	default: // "[name"
-		o.props = append(o.props, [2]string{name[1:], val})
-	}
-}
-
-// addNot records a negated operator.
-func (o *operators) addNot(name, val string) {
-	switch name {
-	case "tag":
-		o.notTags = append(o.notTags, val)
-	case "path":
-		o.notPaths = append(o.notPaths, strings.TrimLeft(strings.TrimPrefix(val, "./"), "/"))
-	case "file":
-		o.notFiles = append(o.notFiles, val)
-	default: // "[name"
-		o.notProps = append(o.notProps, [2]string{name[1:], val})
+		*props = append(*props, [2]string{name[1:], val})
 	}
 }
 
