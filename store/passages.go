@@ -19,10 +19,11 @@ type Passage struct {
 	// Keywords is the passage's keyword index row (text, heading, title,
 	// tags) as putChunk wrote it, made again from what the index stores.
 	Keywords [4]string
-	// own and props are, for a passage whose text column holds its note's
+	// text and props are, for a passage whose text column holds its note's
 	// property values (Chunk.Properties), its own text and those values
-	// apart, as keyword text (MatchProperties); "" otherwise.
-	own, props string
+	// apart, as stored (MatchProperties reads them for Why alone); ""
+	// otherwise.
+	text, props string
 }
 
 // Passages returns the passages with the given ids, in one read of the
@@ -73,7 +74,7 @@ func (s *Reader) Passages(ctx context.Context, ids []int64) (map[int64]Passage, 
 		}
 		c.Properties = ownProps.String
 		if c.Properties != "" {
-			p.own, p.props = KeywordText(c.Text), KeywordText(c.Properties)
+			p.text, p.props = c.Text, c.Properties
 		}
 		text, head := chunkKeywords(&c)
 		p.Keywords = [4]string{text, head, titleKeywords(title, path, m), tagsKeywords(passageTags(c.PassageTags, c.Tags))}
