@@ -119,7 +119,7 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 	if empty {
 		resp.Mode = req.Mode // keywords rank the nothing there is, but say the mode asked
 	}
-	if q.words = terms; q.mode != mdsearch.ModeSemantic {
+	if q.mode != mdsearch.ModeSemantic {
 		q.terms = terms
 	}
 	if testHookSnapshot != nil {
@@ -180,7 +180,7 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 	}
 	if suggestOK {
 		// A suggestion that cannot be made costs only itself.
-		sug, _ = suggest(ctx, rt.Reader, q, ops.written, e.knownWord)
+		sug, _ = suggest(ctx, rt.Reader, q, len(terms) > 0, ops.written, e.knownWord)
 	}
 	ends := capResults(res, joins)
 	markStale(res, stale)
@@ -359,7 +359,6 @@ type query struct {
 	stale    bool      // snap may hold chunks a running re-index removed
 	vec      []float32 // the embedded query
 	terms    []string  // quoted FTS5 terms; none: no keyword list
-	words    []string  // the same terms in any mode: a suggestion reads them
 	nothing  bool      // the query's words are common ones alone (AsksNothing)
 	cover    float64   // share of the terms' idf the index holds (keyword mode; see coverage)
 	rowScale float64   // rowScale of the index's keyword rows

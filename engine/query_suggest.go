@@ -30,11 +30,12 @@ type suggestion struct {
 // so are words known to be spelled right (known) and operators the query
 // holds unread (unreadOperators); a query with more than maxRespelled
 // words the vault lacks gets none. The operators (tag:, path:, file:,
-// [property:value]) lead the suggestion as written. Semantic mode gets
-// one too: a misspelling blurs what the model reads as well. Search offers it only once confirm has
+// [property:value]) lead the suggestion as written. hasTerms says the
+// query has keyword terms, in any mode: semantic mode gets a suggestion
+// too, as a misspelling blurs what the model reads as well. Search offers it only once confirm has
 // tried it.
-func suggest(ctx context.Context, rd *store.Reader, q *query, operators []string, known func(string) bool) (suggestion, error) {
-	if len(q.words) == 0 || q.nothing || q.counts != nil && !slices.Contains(q.counts, 0) {
+func suggest(ctx context.Context, rd *store.Reader, q *query, hasTerms bool, operators []string, known func(string) bool) (suggestion, error) {
+	if !hasTerms || q.nothing || q.counts != nil && !slices.Contains(q.counts, 0) {
 		return suggestion{}, nil // every term matched: no word is lacking
 	}
 	unread := unreadOperators(q.req.Query)
