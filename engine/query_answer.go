@@ -73,9 +73,7 @@ func fitsWhole(rs []mdsearch.Result, budget int) bool {
 func joinNotices(notices ...string) string {
 	var n string
 	for _, m := range notices {
-		if m != "" {
-			addNotice(&n, m)
-		}
+		addNotice(&n, m) // an empty one adds nothing
 	}
 	return n
 }
