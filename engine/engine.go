@@ -115,6 +115,7 @@ type Engine struct {
 	model    *rescore.Model               // the second stage; nil: none
 	headings atomic.Pointer[headingNotes] // heading counts, as of a generation
 	props    atomic.Pointer[propNames]    // frontmatter field names, as of a generation
+	owed     atomic.Pointer[owedWindows]  // whether windows lack vectors, as of a generation
 	links    noteLinks                    // listings of collections' notes for rendered links (read_notelinks.go)
 }
 

@@ -198,3 +198,18 @@ func TestStoppedRecutOwesNothing(t *testing.T) {
 		t.Errorf("status notice %q, %v", st.Notice, err)
 	}
 }
+
+// TestKilledRunMarkOwesNothing: a run killed (SIGKILL: no deferred
+// cleanup) after every window had its vector leaves the pending mark set;
+// a search then says nothing of unfinished embedding, since the windows
+// themselves show none missing.
+func TestKilledRunMarkOwesNothing(t *testing.T) {
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
+	index(t, e, copyDir(t, "../sample-vault"), "v")
+	if err := e.st.SetMeta(bg, metaPending, "1"); err != nil {
+		t.Fatal(err)
+	}
+	if n := search(t, e, mdsearch.SearchRequest{Query: "backups"}).Notice; strings.Contains(n, "finished embedding") {
+		t.Errorf("every window has its vector, yet the notice is %q", n)
+	}
+}

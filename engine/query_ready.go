@@ -8,9 +8,9 @@ import (
 )
 
 // semanticReady returns the vectors to search, or nil and a notice saying
-// why semantic ranking is unavailable. A search of one collection
-// (collection, or 0) hears of unfinished embedding only where that
-// collection's windows lack vectors.
+// why semantic ranking is unavailable. A search hears of unfinished
+// embedding only where windows of its collection (collection, or 0: any)
+// lack vectors.
 func (e *Engine) semanticReady(ctx context.Context, collection int64) (*snapshot, bool, string, error) {
 	if e.emb == nil {
 		return nil, false, e.noEmbedderNotice(), nil
@@ -35,21 +35,43 @@ func (e *Engine) semanticReady(ctx context.Context, collection int64) (*snapshot
 		return nil, false, msg + "; run `mdsearch index` to embed; showing keyword results", nil
 	}
 	notice := e.pendingNotice(ctx, "meaning covers only the windows embedded so far", false)
-	if notice != "" && collection != 0 && !e.unembedded(ctx, collection) {
+	// The mark outlives a run killed after its last vector (SIGKILL
+	// during a re-cut that owed none): the windows decide.
+	if notice != "" && !e.unembedded(ctx, collection) {
 		notice = ""
 	}
 	return snap, stale, notice, nil
 }
 
-// unembedded reports whether some window of collection lacks a vector of
-// the engine's model (true when that cannot be read: the notice stays).
+// unembedded reports whether some window of collection (0: of any) lacks
+// a vector of the engine's model (true when that cannot be read: the
+// notice stays). Asked once a generation: on a million windows with none
+// missing the answer takes a scan of them all.
 func (e *Engine) unembedded(ctx context.Context, collection int64) bool {
+	gen, err := e.st.Generation(ctx)
+	if err != nil {
+		return true
+	}
+	if o := e.owed.Load(); o != nil && o.gen == gen && o.collection == collection {
+		return o.some
+	}
 	model, err := e.st.ModelID(ctx, e.emb.ModelID())
 	if err != nil || model == 0 {
 		return true
 	}
 	some, err := e.st.Unembedded(ctx, model, collection)
-	return err != nil || some
+	if err != nil {
+		return true
+	}
+	e.owed.Store(&owedWindows{gen: gen, collection: collection, some: some})
+	return some
+}
+
+// owedWindows is unembedded's last answer, as of a generation.
+type owedWindows struct {
+	gen        int64
+	collection int64
+	some       bool
 }
 
 // embedderOf names the settings of the embedder that made model, a model

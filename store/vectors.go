@@ -122,13 +122,18 @@ func (s *Store) MissingVectors(ctx context.Context, model int64) ([]Pending, err
 		GROUP BY w.vkey`, model)
 }
 
-// Unembedded reports whether some window of a collection has no vector
-// of model.
+// Unembedded reports whether some window of a collection (0: of any)
+// has no vector of model.
 func (s *Store) Unembedded(ctx context.Context, model, collection int64) (bool, error) {
+	q := `SELECT EXISTS (SELECT 1 FROM windows w JOIN chunks c ON c.id = w.chunk_id
+		JOIN documents d ON d.id = c.doc_id WHERE d.collection_id = ?2
+		AND NOT EXISTS (SELECT 1 FROM vectors v WHERE v.model_id = ?1 AND v.vkey = w.vkey))`
+	if collection == 0 { // half the time of the joins, on a million windows
+		q = `SELECT EXISTS (SELECT 1 FROM windows w
+		WHERE NOT EXISTS (SELECT 1 FROM vectors v WHERE v.model_id = ?1 AND v.vkey = w.vkey))`
+	}
 	var some bool
-	err := s.r.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM windows w JOIN chunks c ON c.id = w.chunk_id
-		JOIN documents d ON d.id = c.doc_id WHERE d.collection_id = ?
-		AND NOT EXISTS (SELECT 1 FROM vectors v WHERE v.model_id = ? AND v.vkey = w.vkey))`, collection, model).Scan(&some)
+	err := s.r.QueryRowContext(ctx, q, model, collection).Scan(&some)
 	return some, err
 }
 
