@@ -291,7 +291,7 @@ func idQuery(query string) string {
 
 // notFound is a find error of kind that lists the candidates, or every
 // section path, so the caller can retry with an exact one; a path that
-// several sections share is followed by each one's id.
+// several sections share, or an empty heading's, is followed by its id.
 func (d *Document) notFound(kind mdsearch.Kind, query, why string, candidates []int) error {
 	every := candidates == nil // else only the matches, which the preamble is not
 	if every {
@@ -312,8 +312,10 @@ func (d *Document) notFound(kind mdsearch.Kind, query, why string, candidates []
 	}
 	paths := make([]string, 0, len(listed)+1)
 	for _, i := range listed {
-		p := strings.Join(d.Sections[i].Path, "/")
-		if seen[p] > 1 {
+		path := d.Sections[i].Path
+		p := strings.Join(path, "/")
+		// A heading with no text cannot be named by it: its id can.
+		if seen[p] > 1 || path[len(path)-1] == "" {
 			paths = append(paths, fmt.Sprintf("%q (#%s)", p, d.Sections[i].ID))
 			continue
 		}

@@ -65,6 +65,11 @@ func TestOutlineEmptyHeadings(t *testing.T) {
 			t.Errorf("Find(%q) = %v, %v; want %q", e.Section, s, err, e.SectionPath)
 		}
 	}
+	// A miss lists an empty heading by its id, which reads it back.
+	_, err := Parse("e.md", []byte("# Setup\n\ntext\n\n# \n\nlast\n")).Find("nope")
+	if err == nil || !strings.Contains(err.Error(), `"" (#heading)`) {
+		t.Errorf("Find(nope) = %v; want the empty heading listed with its id", err)
+	}
 }
 
 // TestFindUnworded: a query without letters or digits names the text
