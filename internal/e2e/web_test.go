@@ -40,6 +40,7 @@ var webNotes = map[string]string{
 	"web/Blocks.md":         blocksNote,
 	"web/Layout.md":         layoutNote,
 	"web/assets/wombat.png": wombatPNG,
+	"web/Quokka.md":         "# Quokka\n\nQuokka setup words.\n\n## \n\nQuokka tail under a heading with no text.\n",
 }
 
 // browser drives one headless Chromium tab on the page.
@@ -185,6 +186,17 @@ func TestWebPage(t *testing.T) {
 	t.Run("header clear", func(t *testing.T) { webHeaderClear(t, b) })
 	t.Run("table alignment", func(t *testing.T) { webTableAlign(t, b) })
 	t.Run("phone width", func(t *testing.T) { webPhoneWidth(t, b) })
+	t.Run("untitled heading", func(t *testing.T) { webUntitled(t, b) })
+}
+
+// A heading with no text is named "(untitled)", as the CLI and MCP name
+// it, not left as a bare separator.
+func webUntitled(t *testing.T, b browser) {
+	b.do(t, "home", chromedp.Navigate(b.base+"/"))
+	b.search(t, "quokka tail")
+	if got := b.js(t, `document.querySelector("#result-0 .head").textContent`); !strings.Contains(got, "Quokka + (untitled)") {
+		t.Errorf("header %q, want the empty heading named", got)
+	}
 }
 
 // A card's text reads links as their text, whatever their destination

@@ -137,6 +137,11 @@ async function runSearch() {
   }
 }
 
+// untitled names a heading with no text ("#") as result headers do.
+function untitled(h) {
+  return h || "(untitled)";
+}
+
 function renderResults(query) {
   el.results.replaceChildren();
   results.forEach((r, i) => {
@@ -155,10 +160,10 @@ function renderResults(query) {
     link.textContent = r.path;
     head.append(link);
     const path = r.section_path || [];
-    path.slice(0, -1).forEach((h) => head.append(span("sep", " › "), span("crumb", h)));
-    if (r.section) head.append(span("sep", " › "), span("section", r.section));
+    path.slice(0, -1).forEach((h) => head.append(span("sep", " › "), span("crumb", untitled(h))));
+    if (path.length) head.append(span("sep", " › "), span("section", untitled(r.section)));
     // A passage with stub sections merged in names the others too.
-    (r.sections || []).slice(1).forEach((p) => head.append(span("sep", " + "), span("also", p[p.length - 1])));
+    (r.sections || []).slice(1).forEach((p) => head.append(span("sep", " + "), span("also", untitled(p[p.length - 1]))));
     const score = span("score", (r.score * 100).toFixed(1) + "%");
     if (r.why) score.title = whyText(r.why);
     head.append(score);
