@@ -70,6 +70,7 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 	if err != nil {
 		return nil, err
 	}
+	req.Exclude = e.resolveExcludes(ctx, req.Exclude)
 	q := &query{req: req}
 	defer q.scans.release()
 	if q.filter, err = e.filter(ctx, req); err != nil {

@@ -41,6 +41,13 @@ func TestExcludeForms(t *testing.T) {
 		{work + "/homelab/../homelab//Backups.md", []string{"home:Other.md", "home:homelab/Backups.md"}},
 		{"nope:homelab/Backups.md", all},
 		{filepath.Join(t.TempDir(), "homelab", "Backups.md"), all},
+		// The forms read opens by a link or a name: the note's alone.
+		{"[[Other]]", []string{"home:homelab/Backups.md", "work:homelab/Backups.md"}},
+		{"Other", []string{"home:homelab/Backups.md", "work:homelab/Backups.md"}},
+		{"other.md", []string{"home:homelab/Backups.md", "work:homelab/Backups.md"}},
+		{"[[Other#Part|shown]]", []string{"home:homelab/Backups.md", "work:homelab/Backups.md"}},
+		{"[[work:homelab/Backups]]", []string{"home:Other.md", "home:homelab/Backups.md"}},
+		{"Backups", all}, // two notes have the name: read names both, and so excludes neither
 	} {
 		req := mdsearch.SearchRequest{Query: "restic", Mode: mdsearch.ModeKeyword, N: 10}
 		if tt.exclude != "" {

@@ -59,16 +59,56 @@ func excluded(p string) store.Filter {
 	return x
 }
 
+// resolveExcludes is excludes with each one that names no indexed note
+// in the forms excluded reads replaced by the note read opens for it (a
+// wikilink, a note's name alone, its file name in another case:
+// openLinked), as COLLECTION:PATH. One read cannot open, or opens from
+// disk but not from the index, is kept as written, for the notice.
+func (e *Engine) resolveExcludes(ctx context.Context, excludes []string) []string {
+	named, err := e.st.Excludes(ctx, excludeFilters(excludes))
+	if err != nil || !slices.Contains(named, false) {
+		return excludes
+	}
+	out := slices.Clone(excludes)
+	var at []int
+	for i, p := range excludes {
+		if named[i] {
+			continue
+		}
+		if n, _, err := e.openLinked(ctx, p); err == nil {
+			out[i] = n.collection + ":" + n.path
+			at = append(at, i)
+		}
+	}
+	resolved := make([]string, len(at))
+	for k, i := range at {
+		resolved[k] = out[i]
+	}
+	if ok, err := e.st.Excludes(ctx, excludeFilters(resolved)); err == nil {
+		for k, i := range at {
+			if !ok[k] {
+				out[i] = excludes[i]
+			}
+		}
+	}
+	return out
+}
+
+// excludeFilters is the filter of each excluded note.
+func excludeFilters(excludes []string) []store.Filter {
+	fs := make([]store.Filter, len(excludes))
+	for i, p := range excludes {
+		fs[i] = excluded(p)
+	}
+	return fs
+}
+
 // unknownExcludes names the request's excluded notes that are no indexed
 // note, as the request wrote them, or is "": a path mistyped, or copied
 // in a form the index does not name notes by, leaves nothing out, and a
 // search that said nothing would look as if it had.
 func unknownExcludes(ctx context.Context, rd *store.Reader, req mdsearch.SearchRequest) string {
-	fs := make([]store.Filter, len(req.Exclude))
-	for i, p := range req.Exclude {
-		fs[i] = excluded(p)
-	}
-	named, err := rd.Excludes(ctx, fs)
+	named, err := rd.Excludes(ctx, excludeFilters(req.Exclude))
 	if err != nil {
 		return ""
 	}

@@ -33,7 +33,7 @@ type SearchArgs struct {
 	PathPrefix string         `json:"path_prefix,omitempty" jsonschema:"only notes whose path starts with this (any case), e.g. projects/"`
 	Tags       []string       `json:"tags,omitempty" jsonschema:"only notes with all of these tags"`
 	Where      map[string]any `json:"where,omitempty" jsonschema:"only notes whose frontmatter fields have these values (any case; a list field: contains it), e.g. {\"draft\": false}; a.b names field b of map a"`
-	Exclude    []string       `json:"exclude,omitempty" jsonschema:"leave out these notes (e.g. already read), by path; at most 100"`
+	Exclude    []string       `json:"exclude,omitempty" jsonschema:"skip these notes (already read), as read_note names them; max 100"`
 	NoRerank   bool           `json:"no_rerank,omitempty" jsonschema:"keep mdsearch's ranking where a reranker is set"`
 	Explain    bool           `json:"explain,omitempty" jsonschema:"add why each result ranked, to judge a doubtful one"`
 	MaxTokens  int            `json:"max_tokens,omitempty" jsonschema:"spend at most about this many tokens: whole passages, the last cut with the lines to read the rest"`
