@@ -40,7 +40,7 @@ func plainArgErrors(res *mcp.CallToolResult, schema *jsonschema.Schema) {
 
 var (
 	wrongType  = regexp.MustCompile(`^validating /properties/(\w+): type: (.*) has type "(\w+)", want (?:one of )?"([\w, ]+)"$`)
-	overflow   = regexp.MustCompile(`^json: cannot unmarshal (?:number )?.* into Go struct field \w+\.\w+\.(\w+) of type (\w+)$`)
+	overflow   = regexp.MustCompile(`^(?:validating "arguments": unmarshaling arguments: )?json: cannot unmarshal (?:number )?.* into Go struct field (?:\w+\.\w+|map\[string\]interface \{\})\.(\w+) of type (\w+)$`)
 	notObject  = regexp.MustCompile(`^validating "arguments": unmarshaling arguments: json: cannot unmarshal .* into Go value of type map\[string\]interface \{\}$`)
 	outOfRange = regexp.MustCompile(`^validating /properties/(\w+): (?:minimum|maximum): (\S+) is (?:less|greater) than \S+$`)
 	notOneOf   = regexp.MustCompile(`^validating /properties/(\w+): enum: (.*) does not equal any of: \[(.*)\]$`)

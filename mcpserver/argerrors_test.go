@@ -14,6 +14,8 @@ func TestPlainArgError(t *testing.T) {
 			`invalid argument max_tokens: the number is out of range`},
 		{`json: cannot unmarshal "1e+30" into Go struct field mcpserver.SearchArgs.n of type int`,
 			`invalid argument n: the number is out of range`},
+		{`validating "arguments": unmarshaling arguments: json: cannot unmarshal "1e400" into Go struct field map[string]interface {}.n of type float64`,
+			`invalid argument n: the number is out of range`}, // past float64, before the schema is checked
 		{`validating "arguments": unmarshaling arguments: json: cannot unmarshal "\"query=x\"" into Go value of type map[string]interface {}`,
 			`invalid arguments: pass an object of named arguments, e.g. {"query": "…"}`},
 		{`validating "arguments": validating root: validating /properties/mode: enum: fuzzy does not equal any of: [hybrid semantic keyword]`,
