@@ -111,7 +111,7 @@ func printStale(env *Env, colls []mdsearch.CollectionStatus) {
 	}
 	if stale > 0 {
 		fmt.Fprintf(env.Stdout, "\nstale: %d %s added, changed or deleted on disk since indexed; `mdsearch index` catches up "+
-			"(a running watch, serve or mcp does so as files are saved)\n", stale, plural.Noun(stale, "file", "files"))
+			"(a running watch does so as files are saved, and so do serve and mcp unless started with --no-watch)\n", stale, plural.Noun(stale, "file", "files"))
 	}
 	for _, g := range gone {
 		fmt.Fprintf(screen(env.Stdout), "\nmissing: %s\n", g) // names may hold escapes

@@ -114,7 +114,7 @@ func (e *Engine) readNotice(ctx context.Context, collection, path string) string
 		}
 		return "this note is not indexed yet, so search does not find it; run `mdsearch index` (or keep `mdsearch watch` running)"
 	case behind(st):
-		return "the index is behind this note: it changed on disk since it was indexed, so search may show its old text; run `mdsearch index` to update (a running watch, serve or mcp does so within seconds)"
+		return "the index is behind this note: it changed on disk since it was indexed, so search may show its old text; run `mdsearch index` to update (a running watch does so within seconds, and so do serve and mcp unless started with --no-watch)"
 	}
 	return ""
 }

@@ -1,6 +1,11 @@
 package mcpserver
 
-import "testing"
+import (
+	"strings"
+	"testing"
+
+	"github.com/mdsearch/mdsearch"
+)
 
 func TestPlainArgError(t *testing.T) {
 	for _, tt := range []struct{ in, want string }{
@@ -44,6 +49,23 @@ func TestCodeFor(t *testing.T) {
 	} {
 		if got := codeFor(msg); got != want {
 			t.Errorf("codeFor(%q) = %d, want %d", msg, got, want)
+		}
+	}
+}
+
+// toolError adds what to try next, but not the advice to copy the path
+// from a search when the note was named right and deleted since.
+func TestToolErrorNext(t *testing.T) {
+	deleted := mdsearch.Errorf(mdsearch.KindNotFound, "read", "a.md",
+		"it was deleted since it was indexed; search still finds it until `mdsearch index` (or a running watch) drops it", "no such file")
+	missing := mdsearch.Errorf(mdsearch.KindNotFound, "read", "b.md", "did you mean c.md?", "no such note")
+	for _, tt := range []struct {
+		err  error
+		want bool
+	}{{deleted, false}, {missing, true}} {
+		got := strings.Contains(toolError(tt.err, "read", "").Error(), "exactly as semantic_search returns it")
+		if got != tt.want {
+			t.Errorf("%v: advice to copy the path %v, want %v", tt.err, got, tt.want)
 		}
 	}
 }

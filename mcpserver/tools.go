@@ -256,7 +256,8 @@ func toolError(err error, tool, section string) error {
 			next = "Retry read_note with one of the section paths (or #anchors) listed, or call note_outline."
 		} else if strings.HasPrefix(section, "^") { // the note was found; its block was not
 			next = "Retry read_note without section, or with a section path from note_outline."
-		} else {
+		} else if me := (*mdsearch.Error)(nil); !errors.As(err, &me) || !strings.Contains(me.Hint, "deleted since") {
+			// A note deleted since indexing was named right: its hint says so.
 			next = "Use a path exactly as semantic_search returns it."
 		}
 	case mdsearch.KindForbidden:
