@@ -35,7 +35,7 @@ type SearchArgs struct {
 	Where      map[string]any `json:"where,omitempty" jsonschema:"only notes whose frontmatter fields have these values (any case; a list field: contains it), e.g. {\"draft\": false}; a.b names field b of map a"`
 	Exclude    []string       `json:"exclude,omitempty" jsonschema:"skip these notes (already read), as read_note names them; max 100"`
 	NoRerank   bool           `json:"no_rerank,omitempty" jsonschema:"keep mdsearch's ranking where a reranker is set"`
-	Explain    bool           `json:"explain,omitempty" jsonschema:"add why each result ranked, to judge a doubtful one"`
+	Explain    bool           `json:"explain,omitempty" jsonschema:"say why each result ranked"`
 	MaxTokens  int            `json:"max_tokens,omitempty" jsonschema:"spend at most about this many tokens: whole passages, the last cut with the lines to read the rest"`
 	MinScore   float64        `json:"min_score,omitempty" jsonschema:"leave out results scoring under this (e.g. 0.1); the notice counts them"`
 }
@@ -71,7 +71,7 @@ func searchTool() *mcp.Tool {
 			"Scores (hybrid, keyword) estimate the chance of an answer: 50% or more is likely; 20-50% needs reading (a short query's right answer may be there); under 20% rarely answers. " +
 			"Semantic-mode scores are closeness only: other subjects mostly 10-30%, near ones (another language's docs) 60-90%, as high as right answers; compare within one answer. " +
 			"A notice may offer a respelled query (did you mean ...?). " +
-			"Cost: about 330 tokens a result (150-1200); max_tokens caps the total, min_score drops weak results.",
+			"Cost: about 330 tokens a result; max_tokens caps the total, min_score drops weak results.",
 		InputSchema: schemaFor[SearchArgs](func(p map[string]*jsonschema.Schema) {
 			// The request's Check holds the same ranges; plainArgError words
 			// the validator's refusal as Check would.
@@ -80,6 +80,7 @@ func searchTool() *mcp.Tool {
 			p["mode"].Enum = []any{string(mdsearch.ModeHybrid), string(mdsearch.ModeSemantic), string(mdsearch.ModeKeyword)}
 			p["mode"].Default = rawJSON(mdsearch.ModeHybrid)
 			p["min_score"].Minimum, p["min_score"].Maximum = ptr(0.0), ptr(1.0)
+			p["max_tokens"].Minimum, p["max_tokens"].Maximum = ptr(0.0), ptr(float64(mdsearch.MaxMaxTokens))
 			p["where"].AdditionalProperties = &jsonschema.Schema{Types: []string{"string", "number", "boolean"}}
 		}),
 		Annotations: readOnly(),
