@@ -187,11 +187,24 @@ func (e *Engine) openShown(ctx context.Context, spec string) *note {
 
 // namedOnce lists up to a few indexed notes, as COLLECTION:PATH, whose
 // file name is that of name, a path without folders as a wikilink writes
-// it (optionally "COLLECTION:name"); none for a path with folders.
+// it (optionally "COLLECTION:name"), or whose path ends with name, one
+// with folders ("deep/Tui" for back/deep/Tui.md), as Obsidian resolves
+// both.
 func (e *Engine) namedOnce(ctx context.Context, name string) []string {
 	coll, name := e.inCollection(ctx, name)
-	if name == "" || strings.Contains(name, "/") {
+	if name == "" {
 		return nil
+	}
+	if strings.Contains(name, "/") {
+		name = strings.TrimPrefix(name, "/")
+		if name == "" || strings.HasPrefix(name, "./") || strings.Contains("/"+name+"/", "/../") {
+			return nil
+		}
+		like, err := e.st.EndingIn(ctx, coll, notePath(name), namedMost+1)
+		if err != nil {
+			return nil
+		}
+		return like
 	}
 	// "2024.01.05" is a daily note's name: notePath adds ".md" only to a
 	// name without an extension.

@@ -72,9 +72,14 @@ func TestReadLinkByName(t *testing.T) {
 	write(t, vault, "b/Notes.md", "# Notes B\n\n## Part\n\nSecond.\n")
 	write(t, vault, "mail/Re: budget.md", "# Budget\n\nThe reply.\n")
 	write(t, vault, "daily/2024.01.05.md", "# Friday\n\n## Log\n\nA daily note.\n")
+	write(t, vault, "docs/deep/Tui_1%.md", "# Tui\n\nThe deep one.\n")
+	write(t, vault, "x/Tui_1%.md", "# Tui\n\nThe other.\n")
 	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
 	index(t, e, vault, "v")
-	for p, want := range map[string]string{"Sidebar#Pin tabs": "Pin a tab", "sidebar#pin-tabs": "Pin a tab", "v:Sidebar#Pin tabs": "Pin a tab",
+	for p, want := range map[string]string{"Sidebar#Pin tabs": "Pin a tab",
+		// The end of a path names the note whose path ends so, as in Obsidian.
+		"deep/Tui_1%": "The deep one.", "[[deep/Tui_1%#Tui]]": "The deep one.", "DEEP/tui_1%.md": "The deep one.",
+		"sidebar#pin-tabs": "Pin a tab", "v:Sidebar#Pin tabs": "Pin a tab",
 		"Sidebar": "Pin a tab", "Re: budget": "The reply.", "v:Re: budget": "The reply.", "2024.01.05": "A daily note.",
 		"2024.01.05#Log": "A daily note.", "Sidebar.md#pin-tabs": "Pin a tab", "Sidebar.md#Pin%20tabs": "Pin a tab"} {
 		resp, err := e.Read(bg, mdsearch.ReadRequest{Path: p})
@@ -96,7 +101,7 @@ func TestReadLinkByName(t *testing.T) {
 	if _, err := e.Read(bg, mdsearch.ReadRequest{Path: "Notes"}); !strings.Contains(fmt.Sprint(err), "v:a/Notes.md, v:b/Notes.md") {
 		t.Errorf("two collections: %v", err)
 	}
-	for _, p := range []string{"Nope#Part", "x/Sidebar#Pin tabs", "Nope.md#Part"} {
+	for _, p := range []string{"Nope#Part", "x/Sidebar#Pin tabs", "Nope.md#Part", "eep/Tui_1%", "deep/Tui_1_", "interface/Sidebar"} {
 		if _, err := e.Read(bg, mdsearch.ReadRequest{Path: p}); mdsearch.KindOf(err) != mdsearch.KindNotFound {
 			t.Errorf("%s: %v, want not found", p, err)
 		}

@@ -506,6 +506,20 @@ func (s *Store) NamedLike(ctx context.Context, collection, path string, limit in
 		ORDER BY length(d.path), d.path LIMIT ?`, collection, collection, path, strings.ToLower(base), "%/"+esc, limit))
 }
 
+// EndingIn returns up to limit indexed notes, as COLLECTION:PATH, whose
+// path is path or ends with "/" and path, in any case ("deep/Tui.md" is
+// back/deep/Tui.md): a wikilink may name a note by the end of its path.
+// Shortest paths first.
+func (s *Store) EndingIn(ctx context.Context, collection, path string, limit int) ([]string, error) {
+	low := fold(path)
+	esc := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(low)
+	p := lowerSQL("d.path", path)
+	return column[string](s.r.QueryContext(ctx, `SELECT c.name || ':' || d.path
+		FROM documents d JOIN collections c ON c.id = d.collection_id
+		WHERE (? = '' OR c.name = ?) AND (`+p+` = ? OR `+p+` LIKE ? ESCAPE '\')
+		ORDER BY length(d.path), d.path LIMIT ?`, collection, collection, low, "%/"+esc, limit))
+}
+
 // Aliased returns up to limit indexed notes, as COLLECTION:PATH, that
 // have name as an alias in their frontmatter ("aliases" or "alias", a list
 // or one value, as aliasTerms reads them), in any case: a wikilink may
