@@ -70,7 +70,8 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 	if err != nil {
 		return nil, err
 	}
-	req.Exclude = e.resolveExcludes(ctx, req.Exclude)
+	var excludeNotice string
+	req.Exclude, excludeNotice = e.resolveExcludes(ctx, req.Exclude)
 	q := &query{req: req}
 	defer q.scans.release()
 	if q.filter, err = e.filter(ctx, req); err != nil {
@@ -176,6 +177,7 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 	if m := under.notice(req.MinScore); m != "" {
 		addNotice(&resp.Notice, m)
 	}
+	addNotice(&resp.Notice, excludeNotice)
 	if m := unknownExcludes(ctx, rt.Reader, req); m != "" {
 		addNotice(&resp.Notice, m)
 	}

@@ -102,3 +102,18 @@ func TestUnknownExcludes(t *testing.T) {
 		t.Errorf("a known exclude: notice %q", resp.Notice)
 	}
 }
+
+// An exclude that several notes answer to leaves none out, and the notice
+// names them, not "no indexed note".
+func TestExcludeSeveral(t *testing.T) {
+	home := t.TempDir()
+	write(t, home, "a/Note.md", "# A\n\nRestic copies the laptop.\n")
+	write(t, home, "b/Note.md", "# B\n\nRestic copies the server.\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, home, "home")
+	resp := search(t, e, mdsearch.SearchRequest{Query: "restic", Mode: mdsearch.ModeKeyword, Exclude: []string{"Note"}})
+	if len(resp.Results) != 2 || !strings.Contains(resp.Notice, `exclude: "Note" left out nothing: several notes have this name: a/Note.md, b/Note.md`) ||
+		strings.Contains(resp.Notice, "no indexed note") {
+		t.Errorf("%d results, notice %q", len(resp.Results), resp.Notice)
+	}
+}

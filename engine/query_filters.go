@@ -2,6 +2,8 @@ package engine
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -63,21 +65,29 @@ func excluded(p string) store.Filter {
 // in the forms excluded reads replaced by the note read opens for it (a
 // wikilink, a note's name alone, its file name in another case:
 // openLinked), as COLLECTION:PATH. One read cannot open, or opens from
-// disk but not from the index, is kept as written, for the notice.
-func (e *Engine) resolveExcludes(ctx context.Context, excludes []string) []string {
+// disk but not from the index, is kept as written, for the notice; one
+// that several notes answer to is left out, and the notice names them.
+func (e *Engine) resolveExcludes(ctx context.Context, excludes []string) ([]string, string) {
 	named, err := e.st.Excludes(ctx, excludeFilters(excludes))
 	if err != nil || !slices.Contains(named, false) {
-		return excludes
+		return excludes, ""
 	}
 	out := slices.Clone(excludes)
 	var at []int
+	var notice string
 	for i, p := range excludes {
 		if named[i] {
 			continue
 		}
-		if n, _, err := e.openLinked(ctx, p); err == nil {
+		n, _, err := e.openLinked(ctx, p)
+		var me *mdsearch.Error
+		switch {
+		case err == nil:
 			out[i] = n.collection + ":" + n.path
 			at = append(at, i)
+		case errors.As(err, &me) && strings.HasPrefix(me.Err.Error(), "several notes"):
+			addNotice(&notice, fmt.Sprintf("exclude: %q left out nothing: %s; name one by its path", strings.TrimSpace(p), me.Err))
+			out[i] = ""
 		}
 	}
 	resolved := make([]string, len(at))
@@ -91,7 +101,7 @@ func (e *Engine) resolveExcludes(ctx context.Context, excludes []string) []strin
 			}
 		}
 	}
-	return out
+	return slices.DeleteFunc(out, func(p string) bool { return p == "" }), notice
 }
 
 // excludeFilters is the filter of each excluded note.
