@@ -76,6 +76,9 @@ func (e *Engine) Read(ctx context.Context, req mdsearch.ReadRequest) (_ *mdsearc
 	if msg := othersNotice(n.doc, req.Section, sec, others); msg != "" {
 		resp.Notice = strings.TrimPrefix(resp.Notice+"; "+msg, "; ")
 	}
+	if n.doc.InPart(req.Section) {
+		addNotice(&resp.Notice, fmt.Sprintf("no heading is %q: this is %q, the one heading that holds it", strings.TrimSpace(req.Section), strings.Join(sec.Path, " > ")))
+	}
 	resp.StartLine, resp.EndLine = sec.StartLine, sec.EndLine
 	resp.WordCount = sec.Words
 	resp.Content = n.doc.Content(sec)

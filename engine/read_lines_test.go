@@ -122,13 +122,14 @@ func TestReadSuggests(t *testing.T) {
 		t.Errorf("without .md: %v", err)
 	}
 	// A name without folders is a wikilink's: the one note of that file
-	// name, in any case, is read.
-	for _, p := range []string{"Sourdough", "sourdough.md"} {
+	// name, in any case, is read; so is a path in another case, as
+	// Obsidian resolves a link's.
+	for _, p := range []string{"Sourdough", "sourdough.md", "KITCHEN/sourdough.md", "Kitchen/Sourdough"} {
 		if r, err := e.Read(bg, mdsearch.ReadRequest{Path: p}); err != nil || r.Path != "kitchen/Sourdough.md" {
 			t.Errorf("read %s: %+v, %v", p, r, err)
 		}
 	}
-	for _, p := range []string{"KITCHEN/sourdough.md", "Kitchen/Sourdough"} {
+	for _, p := range []string{"bakery/Sourdough.md", "Bakery/sourdough"} { // another folder: suggested
 		_, err := e.Read(bg, mdsearch.ReadRequest{Path: p})
 		var me *mdsearch.Error
 		if !errors.As(err, &me) || me.Kind != mdsearch.KindNotFound || me.Hint != "did you mean v:kitchen/Sourdough.md?" {

@@ -29,3 +29,22 @@ func TestReadNearestSection(t *testing.T) {
 		}
 	}
 }
+
+// TestReadSectionInPart: a section read by words inside its heading (a
+// link to a heading since renamed) says which section it is; one read by
+// its heading says nothing.
+func TestReadSectionInPart(t *testing.T) {
+	vault := t.TempDir()
+	write(t, vault, "n.md", "# Top\n\nx\n\n## Release notes\n\nbody\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, vault, "v")
+	for section, want := range map[string]string{
+		"notes":         `no heading is "notes": this is "Top > Release notes", the one heading that holds it`,
+		"Release notes": "",
+	} {
+		resp, err := e.Read(context.Background(), mdsearch.ReadRequest{Path: "n.md", Section: section})
+		if err != nil || resp.Notice != want || !strings.Contains(resp.Content, "body") {
+			t.Errorf("section %q: notice %q, %v; want %q", section, resp.Notice, err, want)
+		}
+	}
+}

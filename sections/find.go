@@ -22,13 +22,27 @@ import (
 // query is compared with each section's path joined both ways, never
 // split.
 func (d *Document) find(query string) (*Section, []int, error) {
-	return d.findIn(query, d.forms())
+	return d.findIn(query, d.forms(), false)
+}
+
+// InPart reports whether query reads a section only as words inside its
+// heading ("Sec" of "Second Renamed"), not as its heading, path or id: a
+// read then says which section it read, as a link to a heading since
+// renamed would otherwise read another one silently.
+func (d *Document) InPart(query string) bool {
+	forms := d.forms()
+	if _, _, err := d.findIn(query, forms, false); err != nil {
+		return false
+	}
+	_, _, err := d.findIn(query, forms, true)
+	return err != nil
 }
 
 // findIn is find with the sections' normalised forms made beforehand, so
 // that names, which finds every heading, normalises each path once.
-func (d *Document) findIn(query string, forms []pathForms) (*Section, []int, error) {
-	s, others, err := d.findAs(query, forms)
+// Strict leaves out the headings that merely contain the query.
+func (d *Document) findIn(query string, forms []pathForms, strict bool) (*Section, []int, error) {
+	s, others, err := d.findAs(query, forms, strict)
 	if err == nil {
 		return s, others, nil
 	}
@@ -47,7 +61,7 @@ func (d *Document) findIn(query string, forms []pathForms) (*Section, []int, err
 		if alt == query || alt == "" {
 			continue
 		}
-		if ps, pothers, perr := d.findAs(alt, forms); perr == nil {
+		if ps, pothers, perr := d.findAs(alt, forms, strict); perr == nil {
 			return ps, pothers, nil
 		}
 	}
@@ -69,7 +83,7 @@ func asWritten(query string) string {
 // answer to in full reads the first in the note, as Obsidian opens
 // [[Note#Heading]]; the others are returned by index for the read to
 // name.
-func (d *Document) findAs(query string, forms []pathForms) (*Section, []int, error) {
+func (d *Document) findAs(query string, forms []pathForms, strict bool) (*Section, []int, error) {
 	if strings.EqualFold(strings.TrimSpace(query), Intro) && !d.hasHeading(Intro) {
 		return d.unworded(Preamble)
 	}
@@ -117,7 +131,7 @@ func (d *Document) findAs(query string, forms []pathForms) (*Section, []int, err
 			return &d.Sections[m[0]], m[1:], nil
 		}
 	}
-	if s, others, err := d.pick(query, contains); s != nil || err != nil {
+	if s, others, err := d.pick(query, contains); !strict && (s != nil || err != nil) {
 		return s, others, err
 	}
 	if byID >= 0 {
@@ -546,7 +560,7 @@ const maxChecked = 300
 
 // finds reports whether query reads section i.
 func (d *Document) finds(query string, i int, forms []pathForms) bool {
-	s, _, err := d.findIn(query, forms)
+	s, _, err := d.findIn(query, forms, false)
 	return err == nil && s.Index == i
 }
 

@@ -297,3 +297,18 @@ func TestFindRepeatedHeadings(t *testing.T) {
 		t.Errorf("Find(install) = %v; want several matches", err)
 	}
 }
+
+// InPart tells a query that reads a section only as words inside its
+// heading from one that names it.
+func TestFindInPart(t *testing.T) {
+	d := Parse("n.md", []byte("# Top\n\nx\n\n## Second Renamed\n\nbody\n\n## Third {#t3}\n\nmore\n"))
+	for q, want := range map[string]bool{
+		"Sec": true, "renamed": true, "Second Renamed": false, "second renamed": false, "Top/Second Renamed": false,
+		"Top > Second Renamed": false, "#second-renamed": false, "second-renamed": false, "t3": false, "#t3": false,
+		"Third": false, "nope": false,
+	} {
+		if got := d.InPart(q); got != want {
+			t.Errorf("InPart(%q) = %v, want %v", q, got, want)
+		}
+	}
+}
