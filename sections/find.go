@@ -565,7 +565,8 @@ func (d *Document) finds(query string, i int, forms []pathForms) bool {
 }
 
 // Block finds an Obsidian block reference ("^id", as [[Note#^id]] links
-// write it): the block whose last line ends with " ^id", or the block
+// write it): the block whose last line ends with " ^id" (or "]]^id", after
+// an embed), or the block
 // before a line "^id" of its own (how a list or table is given an id).
 // It returns the block's first and last lines and its section.
 func (d *Document) Block(ref string) (start, end int, sec *Section, ok bool) {
@@ -587,7 +588,8 @@ func (d *Document) Block(ref string) (start, end int, sec *Section, ok bool) {
 			switch {
 			case text == mark && prev != nil:
 				return d.Line(prev.StartByte), d.Line(prev.EndByte - 1), prevSec, true
-			case strings.HasSuffix(text, " "+mark) || strings.HasSuffix(text, "\n"+mark) || text == mark:
+			case strings.HasSuffix(text, " "+mark) || strings.HasSuffix(text, "\n"+mark) || text == mark,
+				strings.HasSuffix(text, "]]"+mark): // right after an embed, as Obsidian's own help writes one
 				return d.Line(b.StartByte), d.Line(b.EndByte - 1), s, true
 			}
 			prev, prevSec = b, s

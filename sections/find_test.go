@@ -151,7 +151,7 @@ func TestFindUnicodeForms(t *testing.T) {
 }
 
 func TestBlockRef(t *testing.T) {
-	src := "# N\n\nFirst paragraph. ^para-1\n\n- one\n- two\n\n^list-1\n\n## S\n\n| a |\n|---|\n| 1 |\n^tbl\n\n%%\nhidden ^gone\n%%\n"
+	src := "# N\n\nFirst paragraph. ^para-1\n\n- one\n- two\n\n^list-1\n\n## S\n\n| a |\n|---|\n| 1 |\n^tbl\n\n%%\nhidden ^gone\n%%\n\n![[shot.png]]^shot\n\nword^glued\n"
 	d := Parse("n.md", []byte(src))
 	for _, tt := range []struct {
 		ref        string
@@ -162,13 +162,14 @@ func TestBlockRef(t *testing.T) {
 		{"#^para-1", 3, 3, "N"},
 		{"^list-1", 6, 6, "N"}, // the block before: the list's last item
 		{"^tbl", 12, 15, "N/S"},
+		{"^shot", 21, 21, "N/S"}, // right after an embed
 	} {
 		start, end, sec, ok := d.Block(tt.ref)
 		if !ok || start != tt.start || end != tt.end || strings.Join(sec.Path, "/") != tt.section {
 			t.Errorf("%s: lines %d-%d of %v (%v), want %d-%d of %s", tt.ref, start, end, sec, ok, tt.start, tt.end, tt.section)
 		}
 	}
-	for _, ref := range []string{"^gone", "^nope", "para-1", "^"} {
+	for _, ref := range []string{"^gone", "^nope", "para-1", "^", "^glued"} {
 		if _, _, _, ok := d.Block(ref); ok {
 			t.Errorf("%s: found", ref)
 		}
