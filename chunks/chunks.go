@@ -97,7 +97,10 @@ type Options struct {
 //	   one opens nothing, and a line of such comments alone is a Comment.
 //	13: a note's first passage carries Properties, the note's property
 //	   values (sections.Document.PropertyText), which its keyword row holds too.
-const Version = 13
+//	14: a block quote or callout (sections.Quote) is cut at lines, not
+//	   sentences, and a passage's overlap starts at one of its lines, so
+//	   no passage starts mid-line without the quote's "> ".
+const Version = 14
 
 // Defaults.
 const (

@@ -1,7 +1,9 @@
 package chunks
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -43,5 +45,33 @@ func TestPieceStartMarks(t *testing.T) {
 	}
 	if got := pieceStart([]byte("e\u0301x"), 0, 1); got != 0 {
 		t.Errorf("inside e + accent: %d, want 0", got)
+	}
+}
+
+// A long block quote or callout is cut at its lines: each passage and
+// window of it starts at a line, with the quote's "> ", never mid-line
+// after a sentence's full stop.
+func TestQuoteCutAtLines(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("# Note\n\n> [!note] Aside\n")
+	for i := range 120 {
+		fmt.Fprintf(&b, "> Sentence %d ends here. Another begins on word%d and runs\n", i, i)
+	}
+	opts := DefaultOptions()
+	opts.MaxTokens, opts.PassageWords = 48, 120
+	src := b.String()
+	_, cs := split(t, src, opts)
+	if len(cs) < 3 {
+		t.Fatalf("%d passages, want the quote cut", len(cs))
+	}
+	for i, c := range cs[1:] {
+		if !strings.HasPrefix(c.Text, "> ") {
+			t.Errorf("passage %d starts %q, want a quote line", i+1, c.Text[:min(30, len(c.Text))])
+		}
+		for j, w := range c.Windows {
+			if !w.Heading && (src[w.StartByte-1] != '\n' || src[w.StartByte] != '>') {
+				t.Errorf("passage %d window %d starts %q, want a quote line", i+1, j, src[w.StartByte:w.StartByte+30])
+			}
+		}
 	}
 }

@@ -186,8 +186,9 @@ func (s *splitter) inCode(u *unit, pos int) bool {
 	return p != nil && p.kind == sections.Code
 }
 
-// isProse reports whether offset pos lies in a paragraph, list or quote
-// rather than in code, a table or HTML.
+// isProse reports whether offset pos lies in a paragraph or list rather
+// than in code, a table, HTML or a quote (whose lines each start with
+// "> ", so a piece of one starts at a line).
 func (s *splitter) isProse(u *unit, pos int) bool {
 	if p := u.pieceAt(pos); p != nil {
 		return p.kind == sections.Paragraph || p.kind == heading

@@ -91,8 +91,10 @@ func (w *walker) top(n ast.Node, src []byte) {
 		for it := n.FirstChild(); it != nil; it = it.NextSibling() {
 			w.block(it, Paragraph)
 		}
-	case *ast.Paragraph, *plainParagraph, *ast.TextBlock, *ast.Blockquote:
+	case *ast.Paragraph, *plainParagraph, *ast.TextBlock:
 		w.block(n, Paragraph)
+	case *ast.Blockquote:
+		w.block(n, Quote)
 	case *ast.FencedCodeBlock:
 		w.block(n, Code)
 		if n.NextSibling() == nil && n.Pos() >= 0 {

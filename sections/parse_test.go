@@ -364,7 +364,7 @@ func TestBlocks(t *testing.T) {
 		{Code, "```\ncode\n```", ""},
 		{Table, "| a | b |\n|---|---|\n| 1 | 2 |", "| a | b |\n|---|---|\n"},
 		{Other, "<div>\nx\n</div>", ""},
-		{Paragraph, "> quote", ""},
+		{Quote, "> quote", ""},
 		{Other, "---", ""},
 		{Other, "[ref]: /url", ""},
 	}

@@ -114,11 +114,12 @@ type Section struct {
 type BlockKind int
 
 const (
-	Paragraph BlockKind = iota // prose, list items, quotes: cut at sentences, lines, words
+	Paragraph BlockKind = iota // prose and list items: cut at sentences, lines, words
 	Code                       // fenced or indented code: cut at lines
 	Table                      // cut at rows, repeating the header
 	Other                      // HTML, thematic breaks, …: cut at lines
 	Comment                    // an Obsidian %% comment of whole lines, or a block of inline comments alone: in no passage (comments.go)
+	Quote                      // a block quote or callout: cut at lines, so each piece keeps its "> "
 )
 
 // Block is a byte range of a section body that the chunker keeps whole when
