@@ -40,6 +40,11 @@ func (f *found) finish() {
 	var dropped int
 	resp.Results, dropped = fitBudget(resp.Results, max(left, 1), f.joins, f.ends)
 	resp.Total = len(resp.Results)
+	if t := resultTokens(resp.Results[0]); len(resp.Results) == 1 && t > left {
+		// The first result is always kept, its first words at least: say
+		// that it alone is over, as "did not fit" would imply it fits.
+		addNotice(&resp.Notice, fmt.Sprintf("over max_tokens %d: the first result, always shown, costs about %d tokens cut", f.budget, t))
+	}
 	if dropped > 0 {
 		addNotice(&resp.Notice, droppedNotice(dropped, f.budget))
 	}

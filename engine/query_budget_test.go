@@ -39,6 +39,14 @@ func TestBudgetRendered(t *testing.T) {
 			t.Errorf("budget %d: the answer is about %d tokens (%d results)\n%s", budget, got, len(resp.Results), b.String())
 		}
 	}
+	// A budget under what the first result costs at least is said to be
+	// over, never as if what is shown fit.
+	for budget, over := range map[int]bool{20: true, 40: true, 300: false} {
+		resp := search(t, e, mdsearch.SearchRequest{Query: "widget", Mode: mdsearch.ModeKeyword, N: 10, MaxTokens: budget})
+		if says := strings.Contains(resp.Notice, fmt.Sprintf("over max_tokens %d: the first result", budget)); says != over || len(resp.Results) == 0 {
+			t.Errorf("budget %d: %d results, notice %q; want it said over: %v", budget, len(resp.Results), resp.Notice, over)
+		}
+	}
 	// An adapter's notice about the request leads the answer's and counts
 	// against its budget.
 	lead := "collection \"\" and tag \" \" were read as absent; where \"owner\" and \"team\" were null: searched without those filters"
