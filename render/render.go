@@ -302,10 +302,13 @@ func Outline(w io.Writer, o *mdsearch.Outline) error {
 	if len(o.Sections) == 0 || len(o.Sections) == 1 && o.Sections[0].Level == 0 {
 		b.WriteString("(no headings)\n")
 	}
+	// Indented by depth in the tree, not by level: an H6 under an H1
+	// is one step in, where ten spaces would make markdown of it a code
+	// block.
 	top := 0
 	for _, s := range o.Sections {
-		if s.Level > 0 && (top == 0 || s.Level < top) {
-			top = s.Level
+		if d := depth(s); s.Level > 0 && (top == 0 || d < top) {
+			top = d
 		}
 	}
 	for _, s := range o.Sections {
@@ -314,7 +317,7 @@ func Outline(w io.Writer, o *mdsearch.Outline) error {
 				s.Section, words(s.WordCount), tokens(s.Tokens), s.StartLine, s.EndLine)
 			continue
 		}
-		indent := strings.Repeat("  ", max(s.Level-top, 0))
+		indent := strings.Repeat("  ", max(depth(s)-top, 0))
 		name := s.Section
 		if name == "" { // an entry made by hand
 			name = SectionPath(s.SectionPath)
@@ -329,6 +332,15 @@ func Outline(w io.Writer, o *mdsearch.Outline) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// depth is how deep an outline's section is in the tree of headings
+// (1 for a top one), its level where no path says.
+func depth(s mdsearch.OutlineEntry) int {
+	if len(s.SectionPath) == 0 {
+		return s.Level
+	}
+	return len(s.SectionPath)
 }
 
 // words is "1 word" or "n words".

@@ -233,6 +233,15 @@ func TestOutline(t *testing.T) {
 	if b.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
 	}
+	// Skipped levels indent by depth: an H6 under an H1 one step in.
+	b.Reset()
+	_ = Outline(&b, &mdsearch.Outline{Path: "s.md", Sections: []mdsearch.OutlineEntry{
+		{Level: 1, Heading: "Top", SectionPath: []string{"Top"}, Section: "Top"},
+		{Level: 6, Heading: "Deep", SectionPath: []string{"Top", "Deep"}, Section: "Deep"},
+	}})
+	if !strings.Contains(b.String(), "\n  - ###### Deep ·") {
+		t.Errorf("skipped levels:\n%s", b.String())
+	}
 	b.Reset()
 	_ = Outline(&b, &mdsearch.Outline{Path: "flat.md", WordCount: 2})
 	if !strings.Contains(b.String(), "(no headings)") {
