@@ -28,9 +28,9 @@ func isUnlikely(q *query, scored bool, results []mdsearch.Result) bool {
 // be why, so it does not say the notes lack the answer.
 func unlikelyNotice(best float64, respelled bool) string {
 	if respelled {
-		return fmt.Sprintf("no result is likely to answer the query as typed: the best scores %.0f%% (under %.0f%%); with the respelled query the results may differ",
+		return fmt.Sprintf("no result is likely to answer the query as typed: the best scores %.1f%% (under %.0f%%); with the respelled query the results may differ",
 			100*best, 100*Unlikely)
 	}
-	return fmt.Sprintf("no result is likely to answer: the best scores %.0f%% (under %.0f%%, the notes most likely do not hold the answer; ask in other words, or read before relying on it)",
+	return fmt.Sprintf("no result is likely to answer: the best scores %.1f%% (under %.0f%%, the notes most likely do not hold the answer; ask in other words, or read before relying on it)",
 		100*best, 100*Unlikely)
 }
