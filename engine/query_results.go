@@ -64,13 +64,26 @@ func dedup(cands []candidate, n, maxPerPage int) []*group {
 		if len(out) >= max(n, mdsearch.DefaultN) {
 			break
 		}
-		if perDoc[c.doc] >= maxPerPage {
+		if perDoc[c.doc] >= maxPerPage || nextToFull(out, c) {
 			continue
 		}
 		perDoc[c.doc]++
 		out = append(out, &group{best: c, members: []candidate{c}})
 	}
 	return out[:min(n, len(out))]
+}
+
+// nextToFull reports whether c continues a kept group of its section
+// that holds maxMerged passages already: the section is shown, and a
+// result of its own would show it twice.
+func nextToFull(gs []*group, c candidate) bool {
+	for _, g := range gs {
+		if g.best.doc == c.doc && g.best.section == c.section && len(g.members) >= maxMerged &&
+			(c.index == g.lo()-1 || c.index == g.hi()+1) {
+			return true
+		}
+	}
+	return false
 }
 
 // join adds c to a kept group it is next to, if any. A group that c
