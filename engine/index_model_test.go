@@ -32,13 +32,16 @@ func TestModelChangeSaid(t *testing.T) {
 }
 
 func TestEmbedderOf(t *testing.T) {
-	for model, want := range map[string]string{
-		"ollama:nomic-embed-text@768":   "--embedder ollama --embed-model nomic-embed-text",
-		"openai:text-embedding-3-small": "--embedder openai --embed-model text-embedding-3-small",
-		"use-lite-0.2.0-int8-row":       "the local model: --embedder use",
+	for _, tt := range []struct{ model, current, want string }{
+		{"ollama:nomic-embed-text@768", "use-lite-0.2.0-int8-row", "--embedder ollama --embed-model nomic-embed-text"},
+		{"openai:text-embedding-3-small", "use-lite-0.2.0-int8-row", "--embedder openai --embed-model text-embedding-3-small"},
+		{"use-lite-0.2.0-int8-row", "ollama:nomic-embed-text@768", "the local model: --embedder use"},
+		{"use-lite-0.2.0-int8-row", "use-lite-0.2.0", "the local model at int8: --precision int8"},
+		{"use-lite-0.2.0", "use-lite-0.2.0-int8-row", "the local model at float32: --precision float32"},
+		{"use-lite-0.3.0", "use-lite-0.2.0-int8-row", "the local model: --embedder use"},
 	} {
-		if got := embedderOf(model); got != want {
-			t.Errorf("embedderOf(%q) = %q, want %q", model, got, want)
+		if got := embedderOf(tt.model, tt.current); got != tt.want {
+			t.Errorf("embedderOf(%q, %q) = %q, want %q", tt.model, tt.current, got, tt.want)
 		}
 	}
 }

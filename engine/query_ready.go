@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"strings"
 
 	"github.com/mdsearch/mdsearch/embed"
 	"github.com/mdsearch/mdsearch/embed/remote"
@@ -30,7 +31,7 @@ func (e *Engine) semanticReady(ctx context.Context, collection int64) (*snapshot
 			// Indexing with this model would throw the other's vectors
 			// away: most often the search lacks a setting.
 			return nil, false, msg + " (it was built with " + have + "): search with the embedder it was built with (" +
-				embedderOf(have) + "), or run `mdsearch index` to embed it anew with this one; showing keyword results", nil
+				embedderOf(have, e.emb.ModelID()) + "), or run `mdsearch index` to embed it anew with this one; showing keyword results", nil
 		}
 		return nil, false, msg + "; run `mdsearch index` to embed; showing keyword results", nil
 	}
@@ -75,15 +76,26 @@ type owedWindows struct {
 }
 
 // embedderOf names the settings of the embedder that made model, a model
-// ID as the index records it: "ollama:nomic-embed-text@768" is
-// --embedder ollama --embed-model nomic-embed-text; an ID that is not a
-// server's is the local model's.
-func embedderOf(model string) string {
+// ID as the index records it, for a search with the embedder whose ID is
+// current: "ollama:nomic-embed-text@768" is --embedder ollama
+// --embed-model nomic-embed-text; an ID that is not a server's is the
+// local model's, and one that begins or ends another local one's
+// ("use-lite-0.2.0-int8-row" of "use-lite-0.2.0") the local model at
+// another precision, the one setting that adds to its ID (sentenceencoder's
+// Precision.ModelID).
+func embedderOf(model, current string) string {
 	api, name, _, ok := remote.ParseModelID(model)
-	if !ok {
-		return "the local model: --embedder use"
+	if ok {
+		return "--embedder " + string(api) + " --embed-model " + name
 	}
-	return "--embedder " + string(api) + " --embed-model " + name
+	if _, _, _, remoteNow := remote.ParseModelID(current); !remoteNow && current != model &&
+		(strings.HasPrefix(model, current) || strings.HasPrefix(current, model)) {
+		if strings.Contains(model, "int8") {
+			return "the local model at int8: --precision int8"
+		}
+		return "the local model at float32: --precision float32"
+	}
+	return "the local model: --embedder use"
 }
 
 // pendingNotice says, after what, that an index run has not finished
