@@ -38,7 +38,7 @@ func (g *genFlags) add(fs *flag.FlagSet) {
 func (g *genFlags) queries(ctx context.Context, env *Env, opts *eval.Options) error {
 	styles, err := eval.ParseStyles(g.style)
 	if err != nil {
-		return err
+		return usagef("%v", err) // a bad value, as --mode's is
 	}
 	qs, st, err := eval.Generate(ctx, opts.Vault, styles)
 	if err != nil {

@@ -48,7 +48,7 @@ func TestEvalGenerate(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"eval", "--vault", "../sample-vault", "--generate", "--style", "titles", "--embedder", "none"}, 1, `style "titles" is unknown`},
+		{[]string{"eval", "--vault", "../sample-vault", "--generate", "--style", "titles", "--embedder", "none"}, 2, `style "titles" is unknown`},
 		{[]string{"eval", "--vault", "../sample-vault", "--generate", "--queries", qfile}, 2, "--queries FILE (or --generate)"},
 	} {
 		code, _, errOut := run(t, "", c.args...)

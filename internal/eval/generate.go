@@ -41,7 +41,7 @@ func ParseStyles(s string) ([]string, error) {
 	for _, p := range strings.Split(s, ",") {
 		p = strings.TrimSpace(p)
 		if !slices.Contains(AllStyles, p) {
-			return nil, mdsearch.Errorf(mdsearch.KindInvalid, "eval", "", "", "style %q is unknown: use all, or some of %s", p, strings.Join(AllStyles, ", "))
+			return nil, fmt.Errorf("style %q is unknown: use all, or some of %s", p, strings.Join(AllStyles, ", "))
 		}
 		if !slices.Contains(out, p) {
 			out = append(out, p)
