@@ -36,6 +36,13 @@ func addRerankerFlags(fs *flag.FlagSet) *rerankerFlags {
 func (f *rerankerFlags) open(env *Env) (rerank.Reranker, error) {
 	url, model, api := f.settings(env)
 	if strings.TrimSpace(url) == "" {
+		// A setting given on the command line would do nothing: most
+		// often the URL was meant to come from a variable not set here.
+		for _, name := range []string{"reranker-model", "reranker-api", "reranker-scores", "reranker-timeout"} {
+			if flagSet(f.fs, name) {
+				return nil, usagef("--%s does nothing without a reranker: give --reranker URL (or MDSEARCH_RERANKER)", name)
+			}
+		}
 		return nil, nil
 	}
 	timeout, err := f.wait(env)

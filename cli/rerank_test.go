@@ -110,6 +110,9 @@ func TestRerankerSettingErrors(t *testing.T) {
 		{nil, []string{"--reranker", "http://h", "--reranker-timeout", "0s"}, "--reranker-timeout 0s"},
 		{nil, []string{"--reranker", "http://h", "--reranker-scores", "raw"}, `unknown reranker score scale "raw"`},
 		{map[string]string{"MDSEARCH_RERANKER": "http://h", "MDSEARCH_RERANKER_SCORES": "sigmoid"}, nil, "MDSEARCH_RERANKER_SCORES"},
+		// A reranker setting on the command line with no reranker to use it.
+		{nil, []string{"--reranker-scores", "bogus"}, "--reranker-scores does nothing without a reranker"},
+		{nil, []string{"--reranker-model", "bge"}, "--reranker-model does nothing without a reranker"},
 	}
 	for _, tt := range tests {
 		env := map[string]string{"MDSEARCH_INDEX": filepath.Join(t.TempDir(), "none.db")}
