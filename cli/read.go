@@ -18,6 +18,8 @@ func runRead(ctx context.Context, env *Env, args []string) error {
 	asJSON := fs.Bool("json", false, "print JSON")
 	ef := addIndexFlags(fs)
 	ef.readOnly = true
+	fs.Lookup("max-file-size").Usage = "read a note up to this `size` (e.g. 20MB; none or 0 for no limit; " +
+		"default: the limit its collection was indexed with, else 10MB)"
 	pos, err := parseArgs(fs, args, 1, "one PATH, a note's path in its vault")
 	if err != nil {
 		return err
