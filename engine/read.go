@@ -369,7 +369,7 @@ func (e *Engine) openNote(ctx context.Context, spec string) (*note, error) {
 		}
 		hint := "paths are relative to the vault; search shows them"
 		if like, err := e.st.NamedLike(ctx, collName, rel, 5); err == nil && len(like) > 0 {
-			hint = "did you mean " + strings.Join(like, ", ") + "?"
+			hint = "did you mean " + strings.Join(e.asShown(ctx, like), ", ") + "?"
 		}
 		return nil, mdsearch.Errorf(mdsearch.KindNotFound, "read", spec, hint, "no such note in %s", strings.Join(names, ", "))
 	}
