@@ -61,6 +61,11 @@ func splitTerms(input string) (parts []string, commonOnly bool) {
 			continue
 		}
 		add(words, prefix)
+		if !phrase && len(words) > 1 && strings.ContainsAny(chunk, "<>") {
+			for _, t := range typeNames(chunk) {
+				add(t, false)
+			}
+		}
 	}
 	if len(parts) == 0 {
 		for _, w := range stop {
@@ -69,6 +74,24 @@ func splitTerms(input string) (parts []string, commonOnly bool) {
 		return parts, len(parts) > 0
 	}
 	return parts, false
+}
+
+// typeNames are the names of a generic type as code writes it, each a
+// term of its own beside the phrase of the whole: Rc<RefCell<T>> is
+// "rc" and "refcell", so the passages about Rc<RefCell<i32>>, or about
+// Rc<T> and RefCell<T>, which the phrase "rc refcell t" misses, are found.
+// A one-letter parameter (T, K, V) names no type.
+func typeNames(chunk string) [][]string {
+	var out [][]string
+	for _, part := range strings.FieldsFunc(chunk, func(r rune) bool { return r == '<' || r == '>' || r == ',' }) {
+		if w := tokens(part); len(w) > 1 || len(w) == 1 && len([]rune(w[0])) > 1 {
+			out = append(out, w)
+		}
+	}
+	if len(out) < 2 {
+		return nil // not a generic type: the phrase alone
+	}
+	return out
 }
 
 // pieces yields the pieces of a query as typed, folded as the index's
