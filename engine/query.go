@@ -207,6 +207,7 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 		}
 	}
 	nameColons(resp.Results, colls)
+	addNotice(&resp.Notice, e.templateNotice(ctx, rt.Reader, q, resp.Results))
 	switch {
 	case resp.Total == 0 && resp.CollectionCount == 0:
 		resp.Notice = "the index is empty: run `mdsearch index DIR` first"
