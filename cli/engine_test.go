@@ -425,6 +425,10 @@ func TestStatusUnreadable(t *testing.T) {
 		!strings.Contains(out, ".mdsearchignore") {
 		t.Errorf("status: %d\n%s", code, out)
 	}
+	// Its stale count is not known: "?", not 0.
+	if !regexp.MustCompile(`(?m)^v +1 +\d+ +\d+ +\d+ +\? `).MatchString(out) {
+		t.Errorf("the stale count of an unreadable collection is not shown as unknown:\n%s", out)
+	}
 }
 
 // status lists what was odd about notes when they were read, which an

@@ -58,13 +58,22 @@ func runStatus(ctx context.Context, env *Env, args []string) error {
 		fmt.Fprintln(env.Stdout, "no collections yet: run `mdsearch index DIR`")
 	} else {
 		rows := [][]string{{"COLLECTION", "FILES", "PASSAGES", "WINDOWS", "VECTORS", "STALE", "PROFILE", "INDEXED", "ROOT"}}
+		unknown := false // a stale count that could not be made (an unreadable ignore file)
 		for _, c := range s.Collections {
+			stale := fmt.Sprint(c.Stale)
+			if c.Unreadable != "" {
+				stale, unknown = "?", true
+			}
 			rows = append(rows, []string{c.Name, fmt.Sprint(c.Files), fmt.Sprint(c.Chunks), fmt.Sprint(c.Windows),
-				fmt.Sprint(c.Vectors), fmt.Sprint(c.Stale), c.Profile, c.IndexedAt, rootCell(c)})
+				fmt.Sprint(c.Vectors), stale, c.Profile, c.IndexedAt, rootCell(c)})
 		}
 		if len(s.Collections) > 1 {
+			stale := fmt.Sprint(s.Stale)
+			if unknown {
+				stale += "+?"
+			}
 			rows = append(rows, []string{"total", fmt.Sprint(s.Files), fmt.Sprint(s.Chunks), fmt.Sprint(s.Windows),
-				fmt.Sprint(s.Vectors), fmt.Sprint(s.Stale), "", "", ""})
+				fmt.Sprint(s.Vectors), stale, "", "", ""})
 		}
 		fmt.Fprintln(env.Stdout)
 		printTable(env.Stdout, rows)
