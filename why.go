@@ -48,6 +48,10 @@ type Why struct {
 type WordMatch struct {
 	Word string   `json:"word"`
 	In   []string `json:"in"`
+	// Stem is the form the keyword index matches the word by, where it is
+	// much shorter than the word ("validation" is "valid", which the word
+	// "valid" holds too), so a match on another word of the stem is read.
+	Stem string `json:"stem,omitempty"`
 }
 
 // Factor is one kind of evidence the second stage weighs (see

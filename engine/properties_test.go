@@ -65,7 +65,7 @@ func TestPropertyValuesFound(t *testing.T) {
 	// Why names the properties as where a word was found, apart from the
 	// passage's own text.
 	resp := search(t, e, mdsearch.SearchRequest{Query: "quince lighthouse", Mode: mdsearch.ModeKeyword, Explain: true})
-	if len(resp.Results) == 0 || resp.Results[0].Why == nil || fmt.Sprint(resp.Results[0].Why.Words) != "[{quince [properties]} {lighthouse [text]}]" {
+	if len(resp.Results) == 0 || resp.Results[0].Why == nil || fmt.Sprint(resp.Results[0].Why.Words) != "[{quince [properties] } {lighthouse [text] }]" {
 		t.Errorf("why: %s %+v", paths(resp), resp.Results[0].Why)
 	}
 	for _, q := range []string{"status", "widepage", "published"} {

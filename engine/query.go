@@ -123,6 +123,9 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 	}
 	if q.mode != mdsearch.ModeSemantic {
 		q.terms = terms
+		if req.Explain {
+			q.stemsShown(ctx)
+		}
 	}
 	if testHookSnapshot != nil {
 		testHookSnapshot()
@@ -356,27 +359,28 @@ func unknownTags(ctx context.Context, rd *store.Reader, f store.Filter) string {
 
 // query is a validated request on its way through ranking.
 type query struct {
-	req      mdsearch.SearchRequest
-	mode     mdsearch.Mode // req.Mode, or keyword when vectors are unavailable
-	filter   store.Filter
-	snap     *snapshot // nil: no semantic list
-	stale    bool      // snap may hold chunks a running re-index removed
-	vec      []float32 // the embedded query
-	terms    []string  // quoted FTS5 terms; none: no keyword list
-	nothing  bool      // the query's words are common ones alone (AsksNothing)
-	cover    float64   // share of the terms' idf the index holds (keyword mode; see coverage)
-	rowScale float64   // rowScale of the index's keyword rows
-	rows     int       // the index's keyword rows (bm25's N), read once with rowsErr
-	rowsErr  error
-	counts   []int              // each term's rows, up to maxTermRows (termRows)
-	held     []bool             // whether a passage in the search's scope holds each term (found)
-	seen     stageMemo          // the second stage's last candidates and features
-	heads    map[string]int     // headingNotes, once read for this search
-	scans    scanMemo           // the first scan's cosines, for deeper rounds
-	kw       []store.KeywordHit // the keyword list as deep as kwLimit, once read
-	kwLimit  int
-	fields   map[int64][]uint8 // each passage's fields holding each term, for Why (noteFields)
-	reranked bool              // a reranker's scores replaced the local ones
+	req        mdsearch.SearchRequest
+	mode       mdsearch.Mode // req.Mode, or keyword when vectors are unavailable
+	filter     store.Filter
+	snap       *snapshot // nil: no semantic list
+	stale      bool      // snap may hold chunks a running re-index removed
+	vec        []float32 // the embedded query
+	terms      []string  // quoted FTS5 terms; none: no keyword list
+	nothing    bool      // the query's words are common ones alone (AsksNothing)
+	cover      float64   // share of the terms' idf the index holds (keyword mode; see coverage)
+	rowScale   float64   // rowScale of the index's keyword rows
+	rows       int       // the index's keyword rows (bm25's N), read once with rowsErr
+	rowsErr    error
+	counts     []int              // each term's rows, up to maxTermRows (termRows)
+	held       []bool             // whether a passage in the search's scope holds each term (found)
+	seen       stageMemo          // the second stage's last candidates and features
+	heads      map[string]int     // headingNotes, once read for this search
+	scans      scanMemo           // the first scan's cosines, for deeper rounds
+	kw         []store.KeywordHit // the keyword list as deep as kwLimit, once read
+	kwLimit    int
+	fields     map[int64][]uint8 // each passage's fields holding each term, for Why (noteFields)
+	shownStems map[string]string // a term's stem where Why shows it (stemsShown)
+	reranked   bool              // a reranker's scores replaced the local ones
 }
 
 // keywordList returns the best k rows of the keyword list. The first

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/rescore"
@@ -143,7 +144,7 @@ func (q *query) wordsOf(id int64) []mdsearch.WordMatch {
 	bits := q.fields[id]
 	out := make([]mdsearch.WordMatch, len(q.terms))
 	for i, t := range q.terms {
-		out[i] = mdsearch.WordMatch{Word: termText(t), In: []string{}}
+		out[i] = mdsearch.WordMatch{Word: termText(t), In: []string{}, Stem: q.shownStems[t]}
 		if i < len(bits) {
 			for c, name := range fieldNames {
 				if bits[i]&(1<<c) != 0 {
@@ -154,6 +155,31 @@ func (q *query) wordsOf(id int64) []mdsearch.WordMatch {
 	}
 	return out
 }
+
+// stemsShown finds, for each of q's one-word terms, its stem where the
+// stem is minStemCut or more letters shorter (WordMatch.Stem): "handle"
+// as "handl" says nothing, "validation" as "valid" why "valid" matched.
+func (q *query) stemsShown(ctx context.Context) {
+	var words, terms []string
+	for _, t := range q.terms {
+		if w := termText(t); !strings.ContainsAny(w, "\" *") {
+			words, terms = append(words, w), append(terms, t)
+		}
+	}
+	stems, err := store.Stems(ctx, words)
+	if err != nil {
+		return // the words are shown without
+	}
+	q.shownStems = map[string]string{}
+	for i, s := range stems {
+		if utf8.RuneCountInString(words[i])-utf8.RuneCountInString(s) >= minStemCut {
+			q.shownStems[terms[i]] = s
+		}
+	}
+}
+
+// minStemCut is how much shorter than its word a stem must be to be shown.
+const minStemCut = 3
 
 // termText is an FTS5 term as a person reads it: `"word"` → word,
 // `"pre"*` → pre*, a phrase keeps its quotes.

@@ -32,6 +32,9 @@ func WhyLines(w *mdsearch.Why) []string {
 			if len(m.In) > 0 {
 				in = strings.Join(m.In, ", ")
 			}
+			if m.Stem != "" {
+				in += "; as " + m.Stem + "…" // what else the index matched it by
+			}
 			words[i] = fmt.Sprintf("%s (%s)", m.Word, in)
 		}
 		out = append(out, "words: "+strings.Join(words, " · "))

@@ -16,12 +16,12 @@ func TestWhyLines(t *testing.T) {
 	}{
 		{"none", nil, ""},
 		{"hybrid", &mdsearch.Why{
-			Words:       []mdsearch.WordMatch{{Word: "sourdough", In: []string{"text", "title"}}, {Word: `"rye flour"`, In: []string{}}},
+			Words:       []mdsearch.WordMatch{{Word: "sourdough", In: []string{"text", "title"}}, {Word: `"rye flour"`, In: []string{}}, {Word: "validation", In: []string{"text"}, Stem: "valid"}},
 			KeywordRank: 2, SemanticRank: 1, Cosine: &cos, HeadingCosine: &head, FirstStage: 0.5964,
 			Factors:   []mdsearch.Factor{{Name: "meaning", Effect: 2.6}, {Name: "keywords", Effect: -0.084}},
 			ScoreBase: 0.104, ScoreFactors: []mdsearch.Factor{{Name: "ranking", Effect: 2.88}, {Name: "query_found", Effect: -0.951}},
 		}, `why: keyword #2 · meaning #1 · cosine 0.66, heading 0.38 · first stage 59.6%
-words: sourdough (text, title) · "rye flour" (none)
+words: sourdough (text, title) · "rye flour" (none) · validation (text; as valid…)
 second stage: meaning +2.60 · keywords -0.08
 score: from 10.4% · ranking +2.88 · query_found -0.95`},
 		{"keyword, reranked", &mdsearch.Why{

@@ -53,7 +53,8 @@ function whyText(w) {
   }
   const lines = [first + " · first stage " + pct(w.first_stage)];
   if (w.words && w.words.length) {
-    lines.push("words: " + w.words.map((m) => m.word + " (" + (m.in.length ? m.in.join(", ") : "not found") + ")").join(" · "));
+    lines.push("words: " + w.words.map((m) => m.word + " (" + (m.in.length ? m.in.join(", ") : "not found") +
+      (m.stem ? "; as " + m.stem + "…" : "") + ")").join(" · "));
   }
   if (w.factors && w.factors.length) {
     lines.push("second stage: what moved its ranking from the average candidate's (changes in log-odds):", ...factorLines(w.factors));
