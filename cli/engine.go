@@ -117,6 +117,28 @@ func (f *engineFlags) indexPath(env *Env) (string, error) {
 // that never embed (read, status) skip it. A model that cannot be loaded
 // is not an error: keyword search still works, and the engine carries a
 // notice naming the fix.
+// check refuses the settings open would refuse without opening anything:
+// a search a running serve answers reads none of them, yet a bad one
+// must not pass.
+func (f *engineFlags) check(env *Env) error {
+	if _, err := f.maxFileSize(); err != nil {
+		return err
+	}
+	if f.reranker != nil {
+		if _, err := f.reranker.open(env); err != nil {
+			return err
+		}
+	}
+	if f.embedder != nil {
+		cfg := f.embedder.cfg
+		cfg.Getenv = env.Getenv
+		if err := cfg.Validate(); err != nil {
+			return usagef("%v", err) // a bad --embedder setting, as open says
+		}
+	}
+	return nil
+}
+
 func (f *engineFlags) open(ctx context.Context, env *Env, withModel bool) (*engine.Engine, func(), error) {
 	path, err := f.indexPath(env)
 	if err != nil {

@@ -55,6 +55,10 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 	if err := req.Check(); err != nil { // before the model loads; a 0 from a flag is an error, not the default
 		return requestError("search", err)
 	}
+	// Settings the serve would not read are still this command's to check.
+	if err := ef.check(env); err != nil {
+		return err
+	}
 	// A running serve of the index answers at once, keyword searches too:
 	// it has the model loaded and the index open.
 	resp, err := servedSearch(ctx, env, ef, searchValues(req, tags, where))

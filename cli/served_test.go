@@ -80,6 +80,7 @@ func TestServedSearch(t *testing.T) {
 		asked   bool
 		answers bool   // the served answer is shown
 		notice  string // on stderr
+		code    int    // the exit code, where a search is refused
 	}{
 		{name: "asked", asked: true, answers: true},
 		{name: "semantic", args: []string{"--mode", "semantic"}, asked: true, answers: true},
@@ -99,6 +100,9 @@ func TestServedSearch(t *testing.T) {
 			asked: true, answers: true},
 		{name: "another reranker timeout", env: reranking, args: []string{"--reranker-timeout", "1ms"}},
 		{name: "another reranker scale", env: reranking, args: []string{"--reranker-scores", "logits"}},
+		// A bad setting the serve would not read is refused all the same.
+		{name: "a bad reranker setting", args: []string{"--reranker-scores", "bogus"}, code: 2},
+		{name: "bad threads", args: []string{"--threads", "-3"}, code: 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			home := t.TempDir()
@@ -118,6 +122,9 @@ func TestServedSearch(t *testing.T) {
 			args := append([]string{"search", "how long did the restore take", "--tag", "ops", "--where", "status=done",
 				"--exclude", "a.md", "-n", "3"}, tc.args...)
 			code, out, errOut := runEnv(env, "", args...)
+			if tc.code != 0 && code != tc.code {
+				t.Errorf("exit %d, want %d: %s", code, tc.code, errOut)
+			}
 			calls := srv.calls()
 			if got := len(calls) > 0; got != tc.asked {
 				t.Fatalf("asked the server: %v, want %v (%d %s%s)", got, tc.asked, code, out, errOut)
