@@ -317,7 +317,7 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 			if name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -"); ok && strings.ContainsAny(name, ":[ ") {
 				// "-path:Archive" or "-[status:done] words": a query's
 				// operator, not a flag.
-				return nil, usagef("%v (a query that starts with '-' goes after --: mdsearch %s -- %q)", err, fs.Name(), "-"+name)
+				return nil, usagef("%v (a query that starts with '-' goes last, after the flags and --: mdsearch %s [flags] -- %q)", err, fs.Name(), "-"+name)
 			}
 			return nil, usagef("%v", err)
 		}
