@@ -4,15 +4,17 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/store"
 )
 
-// templateNotice says when the query is a heading many notes share, as
-// the best result's is ("Summary", "Unresolved questions" in a folder of
-// RFCs): each of those notes answers it alike, so the results are some of
-// many and their scores say little of which one is meant.
+// templateNotice says when the query is a heading many notes the search
+// can return share, as the best result's is ("Summary", "Unresolved
+// questions" in a folder of RFCs): each of those notes answers it alike,
+// so the results are some of many and their scores say little of which
+// one is meant.
 func (e *Engine) templateNotice(ctx context.Context, rd *store.Reader, q *query, res []mdsearch.Result) string {
 	if len(res) == 0 || len(strings.Fields(q.req.Query)) > maxTemplateWords {
 		return ""
@@ -27,15 +29,8 @@ func (e *Engine) templateNotice(ctx context.Context, rd *store.Reader, q *query,
 	if heading == "" {
 		return ""
 	}
-	heads := q.heads
-	if heads == nil {
-		var err error
-		if heads, err = e.headingNotes(ctx, rd); err != nil {
-			return ""
-		}
-	}
-	n := heads[asked]
-	if n < templateNotes {
+	n, err := e.headingNoteCount(ctx, rd, heading, q.filter)
+	if err != nil || n < templateNotes {
 		return ""
 	}
 	return fmt.Sprintf("%q is a heading of %d notes, and these are some of them: add what it is about to find the one meant", heading, n)
@@ -58,3 +53,42 @@ const (
 	templateNotes    = 10
 	maxTemplateWords = 4
 )
+
+// headingNoteCount is rd.HeadingNoteCount, kept for the index's generation
+// where the search has no filter: on a large index the count scans every
+// merged passage, and a serve is asked "Summary" again and again.
+func (e *Engine) headingNoteCount(ctx context.Context, rd *store.Reader, heading string, f store.Filter) (int, error) {
+	if !f.IsZero() {
+		return rd.HeadingNoteCount(ctx, heading, f)
+	}
+	gen, err := rd.Generation(ctx)
+	if err != nil {
+		return 0, err
+	}
+	c := e.headCounts.Load()
+	if c == nil || c.gen != gen {
+		c = &headingCounts{gen: gen, n: map[string]int{}}
+		e.headCounts.Store(c)
+	}
+	key := strings.ToLower(heading)
+	c.mu.Lock()
+	n, ok := c.n[key]
+	c.mu.Unlock()
+	if ok {
+		return n, nil
+	}
+	if n, err = rd.HeadingNoteCount(ctx, heading, f); err != nil {
+		return 0, err
+	}
+	c.mu.Lock()
+	c.n[key] = n
+	c.mu.Unlock()
+	return n, nil
+}
+
+// headingCounts are headingNoteCount's answers as of a generation.
+type headingCounts struct {
+	gen int64
+	mu  sync.Mutex
+	n   map[string]int
+}

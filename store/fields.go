@@ -135,6 +135,20 @@ func matchScratch(ctx context.Context, exprs []string, rows map[int64][4]string)
 	return out, nil
 }
 
+// HeadingNoteCount counts the notes of f's scope with a section under
+// heading (in any case): a passage's own, or a stub merged into one (a
+// passage's merged sections), which HeadingNotes does not see.
+func (s *Reader) HeadingNoteCount(ctx context.Context, heading string, f Filter) (int, error) {
+	cond, args := f.where()
+	q := `SELECT count(*) FROM documents d WHERE ` + cond + ` AND d.id IN (
+		SELECT doc_id FROM sections WHERE ` + lowerSQL("section", heading) + ` = ?
+		UNION SELECT c.doc_id FROM chunks c, json_each(c.sections) p
+			WHERE c.sections IS NOT NULL AND ` + lowerSQL("json_extract(p.value, '$[#-1]')", heading) + ` = ?)`
+	var n int
+	err := s.r.QueryRowContext(ctx, q, append(args, fold(heading), fold(heading))...).Scan(&n)
+	return n, err
+}
+
 // HeadingNotes counts, for each heading text (lower case) that more than
 // one note has, the notes with a section under it: a template heading
 // ("Summary", "See also") says little about what a section holds.
