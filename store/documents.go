@@ -499,11 +499,12 @@ func (s *Store) ShownAs(ctx context.Context, collection, shown string) ([]string
 // "Plugins/Command palette.md", as a wikilink names a note.
 func (s *Store) NamedLike(ctx context.Context, collection, path string, limit int) ([]string, error) {
 	base := path[strings.LastIndexByte(path, '/')+1:]
-	esc := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(strings.ToLower(base))
+	esc := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(fold(base))
+	p := lowerSQL("d.path", path) // SQLite's lower() folds ASCII alone: "Über" is fold()'s
 	return column[string](s.r.QueryContext(ctx, `SELECT c.name || ':' || d.path
 		FROM documents d JOIN collections c ON c.id = d.collection_id
-		WHERE (? = '' OR c.name = ?) AND (lower(d.path) = lower(?) OR lower(d.path) = ? OR lower(d.path) LIKE ? ESCAPE '\')
-		ORDER BY length(d.path), d.path LIMIT ?`, collection, collection, path, strings.ToLower(base), "%/"+esc, limit))
+		WHERE (? = '' OR c.name = ?) AND (`+p+` = ? OR `+p+` = ? OR `+p+` LIKE ? ESCAPE '\')
+		ORDER BY length(d.path), d.path LIMIT ?`, collection, collection, fold(path), fold(base), "%/"+esc, limit))
 }
 
 // EndingIn returns up to limit indexed notes, as COLLECTION:PATH, whose
