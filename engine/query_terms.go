@@ -61,7 +61,7 @@ func splitTerms(input string) (parts []string, commonOnly bool) {
 			continue
 		}
 		add(words, prefix)
-		if !phrase && len(words) > 1 && strings.ContainsAny(chunk, "<>") {
+		if !phrase && len(words) > 1 && isGeneric(chunk) {
 			for _, t := range typeNames(chunk) {
 				add(t, false)
 			}
@@ -74,6 +74,16 @@ func splitTerms(input string) (parts []string, commonOnly bool) {
 		return parts, len(parts) > 0
 	}
 	return parts, false
+}
+
+// isGeneric reports whether a piece of a query is a generic type written
+// whole, its angle brackets balanced and nothing after the last
+// (Rc<RefCell<T>>): "Box<dyn" or "PartialOrd>(list:" are pieces of a
+// signature that spaces cut, whose words are no type names.
+func isGeneric(chunk string) bool {
+	open := strings.IndexByte(chunk, '<')
+	return open > 0 && strings.HasSuffix(chunk, ">") &&
+		strings.Count(chunk, "<") == strings.Count(chunk, ">") && !strings.ContainsAny(chunk, "(): ")
 }
 
 // typeNames are the names of a generic type as code writes it, each a

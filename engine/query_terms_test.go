@@ -27,8 +27,11 @@ func TestMatchQuery(t *testing.T) {
 		{`rust-lang e.g. foo_bar`, `"rust lang" OR "e g" OR "foo bar"`},
 		// A generic type: the phrase, and each type it names.
 		{`Rc<RefCell<T>>`, `"rc refcell t" OR "rc" OR "refcell"`},
-		{`HashMap<String, Vec<u8>>`, `"hashmap string" OR "hashmap" OR "string" OR "vec u8" OR "vec" OR "u8"`},
+		{`HashMap<String,Vec<u8>>`, `"hashmap string vec u8" OR "hashmap" OR "string" OR "vec" OR "u8"`},
 		{`Option<T> <KeepAlive> a<b`, `"option t" OR "keepalive" OR "a b"`},
+		// Pieces of a signature that spaces cut are no generic type.
+		{`Box<dyn Fn(i32) -> i32>`, `"box dyn" OR "fn i32" OR "i32"`},
+		{`largest<T: PartialOrd>(list`, `"largest t" OR "partialord list"`},
 		{`NOT AND OR NEAR(a b)`, `"near a" OR "b"`},
 		{`title:foo`, `"title foo"`},
 		{`col:"x y" ^start {a b} -neg +pos`, `"col" OR "x y" OR "start" OR "b" OR "neg" OR "pos"`},
