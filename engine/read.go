@@ -77,7 +77,8 @@ func (e *Engine) Read(ctx context.Context, req mdsearch.ReadRequest) (_ *mdsearc
 		resp.Notice = strings.TrimPrefix(resp.Notice+"; "+msg, "; ")
 	}
 	if n.doc.InPart(req.Section) {
-		addNotice(&resp.Notice, fmt.Sprintf("no heading is %q: this is %q, the one heading that holds it", strings.TrimSpace(req.Section), strings.Join(sec.Path, " > ")))
+		asked := strings.TrimPrefix(strings.TrimSpace(req.Section), "#") // a link's fragment is tried as an anchor first
+		addNotice(&resp.Notice, fmt.Sprintf("no heading is %q: this is %q, the one heading that holds it", asked, strings.Join(sec.Path, " > ")))
 	}
 	resp.StartLine, resp.EndLine = sec.StartLine, sec.EndLine
 	resp.WordCount = sec.Words

@@ -41,6 +41,7 @@ func TestReadSectionInPart(t *testing.T) {
 	for section, want := range map[string]string{
 		"notes":         `no heading is "notes": this is "Top > Release notes", the one heading that holds it`,
 		"Release notes": "",
+		"#notes":        `no heading is "notes": this is "Top > Release notes", the one heading that holds it`, // a link's fragment
 	} {
 		resp, err := e.Read(context.Background(), mdsearch.ReadRequest{Path: "n.md", Section: section})
 		if err != nil || resp.Notice != want || !strings.Contains(resp.Content, "body") {

@@ -118,7 +118,7 @@ func (d *Document) findAs(query string, forms []pathForms, strict bool) (*Sectio
 			exactSuffix = append(exactSuffix, i)
 		case k > 0:
 			suffix = append(suffix, i)
-		case strings.Contains(forms[i].heading, q) || forms[i].shown != "" && strings.Contains(forms[i].shown, q):
+		case holdsWords(forms[i].heading, q) || forms[i].shown != "" && holdsWords(forms[i].shown, q):
 			contains = append(contains, i)
 		}
 	}
@@ -142,6 +142,20 @@ func (d *Document) findAs(query string, forms []pathForms, strict bool) (*Sectio
 	}
 	return nil, nil, d.notFound(mdsearch.KindNotFound, query, "no such section", nil)
 }
+
+// holdsWords reports whether the normalised heading h holds q where a
+// word starts ("sec" in "second renamed", not "x" in "linux"), or, in a
+// script written without spaces, anywhere.
+func holdsWords(h, q string) bool {
+	if r, _ := utf8.DecodeRuneInString(q); unicode.In(r, unspacedScripts...) {
+		return strings.Contains(h, q)
+	}
+	return strings.HasPrefix(h, q) || strings.Contains(h, " "+q) || strings.Contains(h, "/"+q)
+}
+
+// unspacedScripts are written without spaces between words.
+var unspacedScripts = []*unicode.RangeTable{unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Thai,
+	unicode.Lao, unicode.Khmer, unicode.Myanmar}
 
 // holding is the section whose own text holds the heading inside a list,
 // quote or callout that a page gives the id, or nil: such a heading opens

@@ -304,12 +304,29 @@ func TestFindRepeatedHeadings(t *testing.T) {
 func TestFindInPart(t *testing.T) {
 	d := Parse("n.md", []byte("# Top\n\nx\n\n## Second Renamed\n\nbody\n\n## Third {#t3}\n\nmore\n"))
 	for q, want := range map[string]bool{
-		"Sec": true, "renamed": true, "Second Renamed": false, "second renamed": false, "Top/Second Renamed": false,
+		"Sec": true, "renamed": true, "ond": false, "Second Renamed": false, "second renamed": false, "Top/Second Renamed": false,
 		"Top > Second Renamed": false, "#second-renamed": false, "second-renamed": false, "t3": false, "#t3": false,
 		"Third": false, "nope": false,
 	} {
 		if got := d.InPart(q); got != want {
 			t.Errorf("InPart(%q) = %v, want %v", q, got, want)
+		}
+	}
+}
+
+// A section is found by words of its heading where they start, never by
+// letters inside a word ("x" is no part of "Installing on Linux"), but
+// for scripts written without spaces.
+func TestFindWordStarts(t *testing.T) {
+	d := Parse("g.md", []byte("# Guide\n\n## Installing on Linux\n\na\n\n## 日本語の設定\n\nb\n"))
+	for q, want := range map[string]string{"x": "", "inux": "", "lin": "Installing on Linux", "on lin": "Installing on Linux", "の設定": "日本語の設定"} {
+		s, err := d.Find(q)
+		got := ""
+		if err == nil {
+			got = s.Heading
+		}
+		if got != want {
+			t.Errorf("Find(%q) = %q (%v), want %q", q, got, err, want)
 		}
 	}
 }

@@ -40,6 +40,9 @@ func ParseStyles(s string) ([]string, error) {
 	var out []string
 	for _, p := range strings.Split(s, ",") {
 		p = strings.TrimSpace(p)
+		if p == "all" || p == "both" {
+			return nil, fmt.Errorf("style %q stands alone: give it by itself, or a list of %s", p, strings.Join(AllStyles, ", "))
+		}
 		if !slices.Contains(AllStyles, p) {
 			return nil, fmt.Errorf("style %q is unknown: use all, or some of %s", p, strings.Join(AllStyles, ", "))
 		}

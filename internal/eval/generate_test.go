@@ -233,3 +233,22 @@ func TestAsQuestion(t *testing.T) {
 		}
 	}
 }
+
+// --style reads "all", "both" or a list of styles; "all" or "both" inside
+// a list, or an unknown style, is an error that says why.
+func TestParseStyles(t *testing.T) {
+	for in, want := range map[string]string{
+		"": strings.Join(AllStyles, ","), "all": strings.Join(AllStyles, ","), "both": "links,headings",
+		"links, questions": "links,questions", "links,links": "links",
+		"all,links": `"all" stands alone`, "titles": `"titles" is unknown`,
+	} {
+		got, err := ParseStyles(in)
+		s := strings.Join(got, ",")
+		if err != nil {
+			s = err.Error()
+		}
+		if !strings.Contains(s, want) {
+			t.Errorf("ParseStyles(%q) = %q, want %q", in, s, want)
+		}
+	}
+}
