@@ -122,7 +122,7 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 		resp.Mode = req.Mode // keywords rank the nothing there is, but say the mode asked
 	}
 	if q.mode != mdsearch.ModeSemantic {
-		q.terms = terms
+		q.terms = e.widenPrefixes(ctx, terms)
 		if req.Explain {
 			q.stemsShown(ctx)
 		}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"iter"
 	"slices"
 	"strings"
@@ -238,3 +239,25 @@ var stopwords = func() map[string]bool {
 	}
 	return m
 }()
+
+// widenPrefixes is terms with each one-word prefix the index holds no term
+// of ("validat"*: the index holds the stem "valid") widened to the stem
+// it starts with (store.Reader.WidenPrefix); terms are new where one is.
+func (e *Engine) widenPrefixes(ctx context.Context, terms []string) []string {
+	out := terms
+	for i, t := range terms {
+		p, ok := strings.CutSuffix(t, `"*`)
+		if !ok || !strings.HasPrefix(p, `"`) || strings.ContainsAny(p[1:], `" `) {
+			continue
+		}
+		wide, err := e.st.WidenPrefix(ctx, p[1:])
+		if err != nil || wide == p[1:] {
+			continue
+		}
+		if &out[0] == &terms[0] {
+			out = slices.Clone(terms)
+		}
+		out[i] = `"` + wide + `"*`
+	}
+	return out
+}

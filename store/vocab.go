@@ -436,3 +436,41 @@ func editTable(a, b []rune, max int) (whole, prefix int) {
 	}
 	return min(prev[len(b)], max+1), min(prefix, max+1)
 }
+
+// WidenPrefix is the prefix a query's "word*" asks the keyword index for:
+// prefix itself where some indexed term starts with it, else the longest
+// indexed term, at most maxWiden letters shorter and minPrefix letters
+// long, that prefix starts with. The index holds stems, so "validat*"
+// (of "validation", held as "valid") found nothing; it is "valid*". A
+// prefix nothing answers stays as typed, and so does every prefix of an
+// index written before vocabTables.
+func (s *Reader) WidenPrefix(ctx context.Context, prefix string) (string, error) {
+	r := []rune(prefix)
+	if !s.vocab || len(r) <= minPrefix {
+		return prefix, nil
+	}
+	var any bool
+	err := s.r.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM chunks_vocab WHERE term >= ? AND term < ?)`,
+		prefix, prefix+string(utf8.MaxRune)).Scan(&any)
+	if err != nil || any {
+		return prefix, err
+	}
+	for n := len(r) - 1; n >= max(minPrefix, len(r)-maxWiden); n-- {
+		var held bool
+		if err := s.r.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM chunks_vocab WHERE term = ?)`, string(r[:n])).Scan(&held); err != nil {
+			return prefix, err
+		}
+		if held {
+			return string(r[:n]), nil
+		}
+	}
+	return prefix, nil
+}
+
+// maxWiden and minPrefix bound WidenPrefix: a stem is seldom more than
+// three letters shorter than its words' common start ("instal" of
+// "installat"), and a prefix of three letters or fewer matches too much.
+const (
+	maxWiden  = 3
+	minPrefix = 3
+)
