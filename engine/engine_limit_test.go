@@ -222,7 +222,7 @@ func TestJoinBridges(t *testing.T) {
 	c := func(i int) candidate { return candidate{id: int64(i), doc: 1, section: 2, index: i} }
 	other := candidate{id: 99, doc: 3, section: 4, index: 0}
 	next := candidate{id: 9, doc: 1, section: 7, index: 9}
-	kept := dedup([]candidate{c(6), other, c(8), c(7), c(5), next}, 5, 2)
+	kept := dedup([]candidate{c(6), other, c(8), c(7), c(5), next}, 5, 2, nil)
 	if len(kept) != 3 || kept[1].best.id != 99 || kept[2].best.id != 9 {
 		t.Fatalf("kept %d groups, last %+v", len(kept), kept[len(kept)-1].best)
 	}
@@ -234,7 +234,7 @@ func TestJoinBridges(t *testing.T) {
 		t.Errorf("members %v (best %d), want 6 7 8 (best 6)", got, kept[0].best.id)
 	}
 	// Joined the other way round: 8 first, then 6, then 7.
-	kept = dedup([]candidate{c(8), c(6), c(7)}, 5, 3)
+	kept = dedup([]candidate{c(8), c(6), c(7)}, 5, 3, nil)
 	got = got[:0]
 	for _, m := range kept[0].members {
 		got = append(got, m.index)
@@ -257,9 +257,9 @@ func TestFirstResultsWhateverN(t *testing.T) {
 		}
 		return ix
 	}
-	five := dedup(cands, 5, 2)
+	five := dedup(cands, 5, 2, nil)
 	for n := 1; n <= 5; n++ {
-		kept := dedup(cands, n, 2)
+		kept := dedup(cands, n, 2, nil)
 		if len(kept) != min(n, len(five)) {
 			t.Fatalf("n=%d: %d results, want %d", n, len(kept), min(n, len(five)))
 		}
@@ -329,5 +329,53 @@ func TestCutWithin(t *testing.T) {
 	}
 	if got := cutWithin("One two three four five six seven. Eight nine ten eleven twelve thirteen fourteen. Fifteen sixteen seventeen eighteen", 26); got != "One two three four five six seven. Eight nine ten eleven twelve thirteen fourteen." {
 		t.Errorf("cutWithin = %q, want it at the second sentence", got)
+	}
+}
+
+// A passage that merged a note's short introduction into its first long
+// section's part 1 joins that section's part 2, as passages of one
+// section do; and two runs of one section that touch but together hold
+// more than a result may keep the better ranked alone, not the section
+// twice.
+func TestJoinAcrossMergedStub(t *testing.T) {
+	part1 := candidate{id: 1, doc: 1, section: 10, index: 0} // "Guide + Installing", part 1
+	part2 := candidate{id: 2, doc: 1, section: 11, index: 1} // "Installing", part 2
+	other := candidate{id: 99, doc: 3, section: 4, index: 0}
+	kept := dedup([]candidate{part2, other, part1}, 5, 2, continued{1: 11})
+	if len(kept) != 2 || len(kept[0].members) != 2 || kept[0].best.id != 2 || kept[0].lo() != 0 {
+		t.Errorf("kept %d groups, the first of %d members from %d (best %d)", len(kept), len(kept[0].members), kept[0].lo(), kept[0].best.id)
+	}
+	if kept := dedup([]candidate{part2, other, part1}, 5, 2, nil); len(kept) != 3 {
+		t.Errorf("without the continuation: %d groups, want 3", len(kept))
+	}
+	c := func(i int) candidate { return candidate{id: int64(i), doc: 1, section: 2, index: i} }
+	next := candidate{id: 50, doc: 1, section: 7, index: 50}
+	kept = dedup([]candidate{c(1), c(4), c(2), c(3), next}, 5, 2, nil)
+	if len(kept) != 2 || kept[0].lo() != 1 || kept[0].hi() != 3 || kept[1].best.id != 50 {
+		t.Errorf("kept %d groups: %v", len(kept), kept)
+	}
+}
+
+// TestSectionOnceAfterStub: a note whose short introduction merged into
+// its long section's part 1 shows that section once, part 1 joined to the
+// parts after it that rank.
+func TestSectionOnceAfterStub(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("# Guide\n\n## Installing the frobnicator\n\n")
+	for p := range 14 {
+		fmt.Fprintf(&b, "Paragraph %d: frobnicator install step with the daemon, the config file and the cache for user %d. %s\n\n",
+			p, p, strings.Repeat("Words about the server and the client and the disk. ", 5))
+	}
+	vault := t.TempDir()
+	write(t, vault, "Guide.md", b.String())
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, vault, "v")
+	resp := search(t, e, mdsearch.SearchRequest{Query: "frobnicator install", Mode: mdsearch.ModeKeyword, MaxPerPage: 5})
+	for i, r := range resp.Results {
+		for j, o := range resp.Results[:i] {
+			if r.Path == o.Path && (r.StartLine == o.EndLine+1 || r.StartLine == o.EndLine+2 || o.StartLine == r.EndLine+1 || o.StartLine == r.EndLine+2) {
+				t.Errorf("results %d and %d are neighbours in one section: lines %d-%d and %d-%d", j+1, i+1, o.StartLine, o.EndLine, r.StartLine, r.EndLine)
+			}
+		}
 	}
 }

@@ -472,7 +472,11 @@ func (e *Engine) rank(ctx context.Context, rd *store.Reader, q *query) ([]*group
 		if err != nil {
 			return nil, err
 		}
-		kept := dedup(fused, q.req.N, q.req.MaxPerPage)
+		cont, err := continuedOf(ctx, rd, fused)
+		if err != nil {
+			return nil, err
+		}
+		kept := dedup(fused, q.req.N, q.req.MaxPerPage, cont)
 		if len(kept) == q.req.N || (len(kw) < k && len(sem) < k) || k >= maxCandidates {
 			return kept, nil
 		}

@@ -27,11 +27,21 @@ type group struct {
 func (g *group) lo() int { return g.members[0].index }
 func (g *group) hi() int { return g.members[len(g.members)-1].index }
 
-// adjacent reports whether c continues g's run of one section's passages.
-func (g *group) adjacent(c candidate) bool {
-	b := g.best
-	return c.doc == b.doc && c.section == b.section && len(g.members) < maxMerged &&
-		(c.index == g.lo()-1 || c.index == g.hi()+1)
+// adjacent reports whether c continues g's run of one section's
+// passages, at either end.
+func (g *group) adjacent(c candidate, cont continued) bool {
+	return cont.follows(g.members[len(g.members)-1], c) || cont.follows(c, g.members[0])
+}
+
+// continued maps a passage that merged stub sections to the section of
+// the note's next passage, where it goes on in that section
+// (store.Reader.Continued).
+type continued map[int64]int64
+
+// follows reports whether b is the passage after a in a's note and of
+// its section: of one section id, or a's merged sections ending in b's.
+func (cont continued) follows(a, b candidate) bool {
+	return a.doc == b.doc && b.index == a.index+1 && (b.section == a.section || cont[a.id] == b.section)
 }
 
 func (g *group) add(c candidate) {
@@ -51,20 +61,18 @@ func (g *group) add(c candidate) {
 // number of results, so a search asking fewer gets the first of those
 // as they are: with n=1 the best passage's neighbour, ranked below
 // another note's, was left out of it.
-func dedup(cands []candidate, n, maxPerPage int) []*group {
+func dedup(cands []candidate, n, maxPerPage int, cont continued) []*group {
 	perDoc := map[int64]int{}
 	var out []*group
 	for _, c := range cands {
-		if joined, bridged := join(&out, c); joined {
-			if bridged {
-				perDoc[c.doc]-- // two of its results became one
-			}
+		if joined, freed := join(&out, c, cont); joined {
+			perDoc[c.doc] -= freed // two of its results became one, or one was left out
 			continue
 		}
 		if len(out) >= max(n, mdsearch.DefaultN) {
 			break
 		}
-		if perDoc[c.doc] >= maxPerPage || nextToFull(out, c) {
+		if perDoc[c.doc] >= maxPerPage || nextToFull(out, c, cont) {
 			continue
 		}
 		perDoc[c.doc]++
@@ -76,33 +84,52 @@ func dedup(cands []candidate, n, maxPerPage int) []*group {
 // nextToFull reports whether c continues a kept group of its section
 // that holds maxMerged passages already: the section is shown, and a
 // result of its own would show it twice.
-func nextToFull(gs []*group, c candidate) bool {
+func nextToFull(gs []*group, c candidate, cont continued) bool {
 	for _, g := range gs {
-		if g.best.doc == c.doc && g.best.section == c.section && len(g.members) >= maxMerged &&
-			(c.index == g.lo()-1 || c.index == g.hi()+1) {
+		if len(g.members) >= maxMerged && g.adjacent(c, cont) {
 			return true
 		}
 	}
 	return false
 }
 
-// join adds c to a kept group it is next to, if any. A group that c
-// makes touch another of the same section (passages 6 and 8 kept, then 7)
-// takes that one in too, when the three fit in one result; the better
-// ranked keeps its place.
-func join(gs *[]*group, c candidate) (joined, bridged bool) {
+// continuedOf reads which of the best candidates merged stub sections
+// into a section their note's next passage goes on in (continued): those
+// dedup may see, its most (maxContinued) read in one statement.
+func continuedOf(ctx context.Context, rd *store.Reader, cands []candidate) (continued, error) {
+	ids := make([]int64, 0, min(len(cands), maxContinued))
+	for _, c := range cands[:min(len(cands), maxContinued)] {
+		ids = append(ids, c.id)
+	}
+	return rd.Continued(ctx, ids)
+}
+
+// maxContinued is how many of the ranked candidates continuedOf reads:
+// more than dedup reads for the most results a search may ask, at most
+// two a note.
+const maxContinued = 200
+
+// join adds c to a kept group it is next to, if any, and reports how many
+// of the note's places that freed. A group that c makes touch another of
+// the same section (passages 6 and 8 kept, then 7) takes that one in too,
+// when the three fit in one result; the better ranked keeps its place.
+// When they do not fit, the worse ranked is left out rather than show the
+// section twice.
+func join(gs *[]*group, c candidate, cont continued) (joined bool, freed int) {
 	for i, g := range *gs {
-		if !g.adjacent(c) {
+		if len(g.members) >= maxMerged || !g.adjacent(c, cont) {
 			continue
 		}
 		g.add(c)
 		for j, o := range *gs {
-			if j != i && o.best.doc == g.best.doc && o.best.section == g.best.section &&
-				(o.lo() == g.hi()+1 || o.hi() == g.lo()-1) && len(g.members)+len(o.members) <= maxMerged {
-				keep, drop := g, o
-				if j < i {
-					keep, drop = o, g
-				}
+			if j == i || !(cont.follows(g.members[len(g.members)-1], o.members[0]) || cont.follows(o.members[len(o.members)-1], g.members[0])) {
+				continue
+			}
+			keep, drop := g, o
+			if j < i {
+				keep, drop = o, g
+			}
+			if len(g.members)+len(o.members) <= maxMerged {
 				ms := drop.members
 				if drop.lo() < keep.lo() { // prepended one by one: nearest first
 					ms = slices.Clone(ms)
@@ -111,13 +138,13 @@ func join(gs *[]*group, c candidate) (joined, bridged bool) {
 				for _, m := range ms {
 					keep.add(m)
 				}
-				*gs = slices.Delete(*gs, max(i, j), max(i, j)+1)
-				return true, true
 			}
+			*gs = slices.Delete(*gs, max(i, j), max(i, j)+1)
+			return true, 1
 		}
-		return true, false
+		return true, 0
 	}
-	return false, false
+	return false, 0
 }
 
 // results loads the kept passages; a group's become one result (one a

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"slices"
 
 	"github.com/mdsearch/mdsearch"
 )
@@ -79,6 +80,42 @@ func (s *Reader) Passages(ctx context.Context, ids []int64) (map[int64]Passage, 
 		text, head := chunkKeywords(&c)
 		p.Keywords = [4]string{text, head, titleKeywords(title, path, m), tagsKeywords(passageTags(c.PassageTags, c.Tags))}
 		out[id] = p
+	}
+	return out, rows.Err()
+}
+
+// Continued maps each passage of ids that merged stub sections into the
+// section after them (a note's short introduction merged into its first
+// long section's part 1) to the section id of the note's next passage,
+// where that passage goes on in the section it ends in (part 2): the two
+// are neighbours of one section, as passages of one section id are.
+func (s *Reader) Continued(ctx context.Context, ids []int64) (map[int64]int64, error) {
+	out := map[int64]int64{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	rows, err := s.queryIn(ctx, `SELECT c.id, c.sections, n.section_id, ns.section_path
+		FROM chunks c JOIN chunks n ON n.doc_id = c.doc_id AND n.chunk_index = c.chunk_index + 1
+		JOIN sections ns ON ns.id = n.section_id
+		WHERE c.sections IS NOT NULL AND n.section_id <> c.section_id AND c.id`, ids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id, next int64
+		var covered, path string
+		if err := rows.Scan(&id, &covered, &next, &path); err != nil {
+			return nil, err
+		}
+		var paths [][]string
+		var own []string
+		if json.Unmarshal([]byte(covered), &paths) != nil || json.Unmarshal([]byte(path), &own) != nil || len(paths) == 0 {
+			continue
+		}
+		if slices.Equal(paths[len(paths)-1], own) {
+			out[id] = next
+		}
 	}
 	return out, rows.Err()
 }
