@@ -113,8 +113,6 @@ const maxContinued = 200
 // of the note's places that freed. A group that c makes touch another of
 // the same section (passages 6 and 8 kept, then 7) takes that one in too,
 // when the three fit in one result; the better ranked keeps its place.
-// When they do not fit, the worse ranked is left out rather than show the
-// section twice.
 func join(gs *[]*group, c candidate, cont continued) (joined bool, freed int) {
 	for i, g := range *gs {
 		if len(g.members) >= maxMerged || !g.adjacent(c, cont) {
@@ -125,19 +123,20 @@ func join(gs *[]*group, c candidate, cont continued) (joined bool, freed int) {
 			if j == i || !(cont.follows(g.members[len(g.members)-1], o.members[0]) || cont.follows(o.members[len(o.members)-1], g.members[0])) {
 				continue
 			}
+			if len(g.members)+len(o.members) > maxMerged {
+				continue // too long for one result: both stay
+			}
 			keep, drop := g, o
 			if j < i {
 				keep, drop = o, g
 			}
-			if len(g.members)+len(o.members) <= maxMerged {
-				ms := drop.members
-				if drop.lo() < keep.lo() { // prepended one by one: nearest first
-					ms = slices.Clone(ms)
-					slices.Reverse(ms)
-				}
-				for _, m := range ms {
-					keep.add(m)
-				}
+			ms := drop.members
+			if drop.lo() < keep.lo() { // prepended one by one: nearest first
+				ms = slices.Clone(ms)
+				slices.Reverse(ms)
+			}
+			for _, m := range ms {
+				keep.add(m)
 			}
 			*gs = slices.Delete(*gs, max(i, j), max(i, j)+1)
 			return true, 1
