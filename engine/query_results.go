@@ -94,12 +94,27 @@ func nextToFull(gs []*group, c candidate, cont continued) bool {
 }
 
 // continuedOf reads which of the best candidates merged stub sections
-// into a section their note's next passage goes on in (continued): those
-// dedup may see, its most (maxContinued) read in one statement.
+// into a section their note's next passage goes on in (continued): only
+// those whose next passage is a candidate too, of another section id,
+// which dedup could join; most searches have none and read nothing.
 func continuedOf(ctx context.Context, rd *store.Reader, cands []candidate) (continued, error) {
-	ids := make([]int64, 0, min(len(cands), maxContinued))
-	for _, c := range cands[:min(len(cands), maxContinued)] {
-		ids = append(ids, c.id)
+	top := cands[:min(len(cands), maxContinued)]
+	type place struct {
+		doc   int64
+		index int
+	}
+	section := make(map[place]int64, len(top))
+	for _, c := range top {
+		section[place{c.doc, c.index}] = c.section
+	}
+	var ids []int64
+	for _, c := range top {
+		if s, ok := section[place{c.doc, c.index + 1}]; ok && s != c.section {
+			ids = append(ids, c.id)
+		}
+	}
+	if len(ids) == 0 {
+		return nil, nil
 	}
 	return rd.Continued(ctx, ids)
 }
