@@ -339,7 +339,7 @@ func TestJoinAcrossMergedStub(t *testing.T) {
 	part1 := candidate{id: 1, doc: 1, section: 10, index: 0} // "Guide + Installing", part 1
 	part2 := candidate{id: 2, doc: 1, section: 11, index: 1} // "Installing", part 2
 	other := candidate{id: 99, doc: 3, section: 4, index: 0}
-	kept := dedup([]candidate{part2, other, part1}, 5, 2, continued{1: 11})
+	kept := dedup([]candidate{part2, other, part1}, 5, 2, func(id int64) int64 { return map[int64]int64{1: 11}[id] })
 	if len(kept) != 2 || len(kept[0].members) != 2 || kept[0].best.id != 2 || kept[0].lo() != 0 {
 		t.Errorf("kept %d groups, the first of %d members from %d (best %d)", len(kept), len(kept[0].members), kept[0].lo(), kept[0].best.id)
 	}

@@ -472,11 +472,7 @@ func (e *Engine) rank(ctx context.Context, rd *store.Reader, q *query) ([]*group
 		if err != nil {
 			return nil, err
 		}
-		cont, err := continuedOf(ctx, rd, fused)
-		if err != nil {
-			return nil, err
-		}
-		kept := dedup(fused, q.req.N, q.req.MaxPerPage, cont)
+		kept := dedup(fused, q.req.N, q.req.MaxPerPage, continuedOf(ctx, rd))
 		if len(kept) == q.req.N || (len(kw) < k && len(sem) < k) || k >= maxCandidates {
 			return kept, nil
 		}

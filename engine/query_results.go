@@ -33,15 +33,18 @@ func (g *group) adjacent(c candidate, cont continued) bool {
 	return cont.follows(g.members[len(g.members)-1], c) || cont.follows(c, g.members[0])
 }
 
-// continued maps a passage that merged stub sections to the section of
-// the note's next passage, where it goes on in that section
-// (store.Reader.Continued).
-type continued map[int64]int64
+// continued gives, for a passage that merged stub sections, the section
+// of its note's next passage, where it goes on in that section
+// (store.Reader.Continued), else 0. nil knows of none.
+type continued func(id int64) int64
 
 // follows reports whether b is the passage after a in a's note and of
 // its section: of one section id, or a's merged sections ending in b's.
 func (cont continued) follows(a, b candidate) bool {
-	return a.doc == b.doc && b.index == a.index+1 && (b.section == a.section || cont[a.id] == b.section)
+	if a.doc != b.doc || b.index != a.index+1 {
+		return false
+	}
+	return b.section == a.section || cont != nil && cont(a.id) == b.section
 }
 
 func (g *group) add(c candidate) {
@@ -93,36 +96,23 @@ func nextToFull(gs []*group, c candidate, cont continued) bool {
 	return false
 }
 
-// continuedOf reads which of the best candidates merged stub sections
-// into a section their note's next passage goes on in (continued): only
-// those whose next passage is a candidate too, of another section id,
-// which dedup could join; most searches have none and read nothing.
-func continuedOf(ctx context.Context, rd *store.Reader, cands []candidate) (continued, error) {
-	top := cands[:min(len(cands), maxContinued)]
-	type place struct {
-		doc   int64
-		index int
-	}
-	section := make(map[place]int64, len(top))
-	for _, c := range top {
-		section[place{c.doc, c.index}] = c.section
-	}
-	var ids []int64
-	for _, c := range top {
-		if s, ok := section[place{c.doc, c.index + 1}]; ok && s != c.section {
-			ids = append(ids, c.id)
+// continuedOf is continued read from rd when dedup asks, once a passage:
+// dedup asks of a candidate only when the next passage of its note is a
+// candidate of another section, which most searches never meet.
+func continuedOf(ctx context.Context, rd *store.Reader) continued {
+	seen := map[int64]int64{}
+	return func(id int64) int64 {
+		if s, ok := seen[id]; ok {
+			return s
 		}
+		m, err := rd.Continued(ctx, []int64{id})
+		if err != nil {
+			m = nil // the passages stay apart, as before it was asked
+		}
+		seen[id] = m[id]
+		return m[id]
 	}
-	if len(ids) == 0 {
-		return nil, nil
-	}
-	return rd.Continued(ctx, ids)
 }
-
-// maxContinued is how many of the ranked candidates continuedOf reads:
-// more than dedup reads for the most results a search may ask, at most
-// two a note.
-const maxContinued = 200
 
 // join adds c to a kept group it is next to, if any, and reports how many
 // of the note's places that freed. A group that c makes touch another of

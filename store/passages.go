@@ -88,14 +88,17 @@ func (s *Reader) Passages(ctx context.Context, ids []int64) (map[int64]Passage, 
 // section after them (a note's short introduction merged into its first
 // long section's part 1) to the section id of the note's next passage,
 // where that passage goes on in the section it ends in (part 2): the two
-// are neighbours of one section, as passages of one section id are.
+// are neighbours of one section, as passages of one section id are. A
+// note's passages are written together, so the next has the next rowid:
+// looked up by it, where a note has hundreds of passages (were it
+// otherwise, the continuation would be missed, never made up).
 func (s *Reader) Continued(ctx context.Context, ids []int64) (map[int64]int64, error) {
 	out := map[int64]int64{}
 	if len(ids) == 0 {
 		return out, nil
 	}
 	rows, err := s.queryIn(ctx, `SELECT c.id, c.sections, n.section_id, ns.section_path
-		FROM chunks c JOIN chunks n ON n.doc_id = c.doc_id AND n.chunk_index = c.chunk_index + 1
+		FROM chunks c JOIN chunks n ON n.id = c.id + 1 AND n.doc_id = c.doc_id AND n.chunk_index = c.chunk_index + 1
 		JOIN sections ns ON ns.id = n.section_id
 		WHERE c.sections IS NOT NULL AND n.section_id <> c.section_id AND c.id`, ids)
 	if err != nil {
