@@ -122,7 +122,7 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 		resp.Mode = req.Mode // keywords rank the nothing there is, but say the mode asked
 	}
 	if q.mode != mdsearch.ModeSemantic {
-		q.terms = e.widenPrefixes(ctx, terms)
+		q.terms, q.typed = e.widenPrefixes(ctx, terms)
 		if req.Explain {
 			q.stemsShown(ctx)
 		}
@@ -380,6 +380,7 @@ type query struct {
 	kwLimit    int
 	fields     map[int64][]uint8 // each passage's fields holding each term, for Why (noteFields)
 	shownStems map[string]string // a term's stem where Why shows it (stemsShown)
+	typed      map[string]string // a widened prefix term's term as typed (widenPrefixes)
 	reranked   bool              // a reranker's scores replaced the local ones
 }
 

@@ -16,10 +16,26 @@ func TestPrefixPastStem(t *testing.T) {
 	write(t, vault, "other.md", "# Other\n\nNothing here about that.\n")
 	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
 	index(t, e, vault, "v")
-	for q, want := range map[string]int{"validat*": 1, "valid*": 1, "installat*": 1, "VALIDATI*": 1, "zzzq*": 0, "val*": 1} {
+	for q, want := range map[string]int{"validat*": 1, "valid*": 1, "installat*": 1, "VALIDATI*": 1, "validatio*": 1,
+		"installatio*": 1, "handler*": 1, "handle*": 1, "zzzq*": 0, "val*": 1} {
 		resp := search(t, e, mdsearch.SearchRequest{Query: q, Mode: mdsearch.ModeKeyword})
 		if len(resp.Results) != want || want == 1 && resp.Results[0].Path != "forms.md" {
 			t.Errorf("%q: %s, want %d result", q, paths(resp), want)
 		}
+	}
+}
+
+// Why shows a widened prefix as typed, with the stem it was read as.
+func TestPrefixPastStemExplained(t *testing.T) {
+	vault := t.TempDir()
+	write(t, vault, "forms.md", "# Forms\n\nInput validation runs first.\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, vault, "v")
+	resp := search(t, e, mdsearch.SearchRequest{Query: "validatio*", Mode: mdsearch.ModeKeyword, Explain: true})
+	if len(resp.Results) != 1 {
+		t.Fatalf("%s", paths(resp))
+	}
+	if w := resp.Results[0].Why.Words; len(w) != 1 || w[0].Word != "validatio*" || w[0].Stem != "valid" {
+		t.Errorf("words %+v, want validatio* as valid", w)
 	}
 }

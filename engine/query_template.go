@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/store"
@@ -19,10 +20,10 @@ func (e *Engine) templateNotice(ctx context.Context, rd *store.Reader, q *query,
 	if len(res) == 0 || len(strings.Fields(q.req.Query)) > maxTemplateWords {
 		return ""
 	}
-	asked := strings.ToLower(strings.Trim(strings.TrimSpace(q.req.Query), "?!. "))
+	asked := wordsOnly(q.req.Query) // "## Summary", "Drawbacks:", `"unresolved  questions"`
 	heading := ""
 	for _, h := range append([]string{res[0].Section}, lastHeadings(res[0].Sections)...) {
-		if strings.ToLower(h) == asked { // a stub's passage holds the heading after it too
+		if asked != "" && wordsOnly(h) == asked { // a stub's passage holds the heading after it too
 			heading = h
 		}
 	}
@@ -91,4 +92,12 @@ type headingCounts struct {
 	gen int64
 	mu  sync.Mutex
 	n   map[string]int
+}
+
+// wordsOnly is s's words in lower case, one space apart, without the
+// punctuation around them.
+func wordsOnly(s string) string {
+	return strings.Join(strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	}), " ")
 }

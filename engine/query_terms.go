@@ -241,10 +241,12 @@ var stopwords = func() map[string]bool {
 }()
 
 // widenPrefixes is terms with each one-word prefix the index holds no term
-// of ("validat"*: the index holds the stem "valid") widened to the stem
-// it starts with (store.Reader.WidenPrefix); terms are new where one is.
-func (e *Engine) widenPrefixes(ctx context.Context, terms []string) []string {
+// of ("validatio"*: the index holds the stem "valid") widened to the stem
+// of the word it begins (store.Reader.WidenPrefix), and what each widened
+// term was typed as, for why to show; terms are new where one is.
+func (e *Engine) widenPrefixes(ctx context.Context, terms []string) ([]string, map[string]string) {
 	out := terms
+	var typed map[string]string
 	for i, t := range terms {
 		p, ok := strings.CutSuffix(t, `"*`)
 		if !ok || !strings.HasPrefix(p, `"`) || strings.ContainsAny(p[1:], `" `) {
@@ -254,10 +256,11 @@ func (e *Engine) widenPrefixes(ctx context.Context, terms []string) []string {
 		if err != nil || wide == p[1:] {
 			continue
 		}
-		if &out[0] == &terms[0] {
-			out = slices.Clone(terms)
+		if typed == nil {
+			out, typed = slices.Clone(terms), map[string]string{}
 		}
 		out[i] = `"` + wide + `"*`
+		typed[out[i]] = t
 	}
-	return out
+	return out, typed
 }

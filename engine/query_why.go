@@ -145,6 +145,9 @@ func (q *query) wordsOf(id int64) []mdsearch.WordMatch {
 	out := make([]mdsearch.WordMatch, len(q.terms))
 	for i, t := range q.terms {
 		out[i] = mdsearch.WordMatch{Word: termText(t), In: []string{}, Stem: q.shownStems[t]}
+		if typed, ok := q.typed[t]; ok { // "validatio*", read as the stem's prefix "valid*"
+			out[i].Word, out[i].Stem = termText(typed), strings.TrimSuffix(termText(t), "*")
+		}
 		if i < len(bits) {
 			for c, name := range fieldNames {
 				if bits[i]&(1<<c) != 0 {

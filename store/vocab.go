@@ -439,14 +439,14 @@ func editTable(a, b []rune, max int) (whole, prefix int) {
 
 // WidenPrefix is the prefix a query's "word*" asks the keyword index for:
 // prefix itself where some indexed term starts with it, else the longest
-// indexed term, at most maxWiden letters shorter and minPrefix letters
-// long, that prefix starts with. The index holds stems, so "validat*"
-// (of "validation", held as "valid") found nothing; it is "valid*". A
-// prefix nothing answers stays as typed, and so does every prefix of an
+// indexed stem of a word the prefix begins ("validatio" begins
+// "validation", held as "valid"), found by stemming the prefix with the
+// endings that most often complete one (widenEndings). The index holds
+// stems, so "validatio*" found nothing; it is "valid*". A prefix no
+// such word's stem answers stays as typed, and so does every prefix of an
 // index written before vocabTables.
 func (s *Reader) WidenPrefix(ctx context.Context, prefix string) (string, error) {
-	r := []rune(prefix)
-	if !s.vocab || len(r) <= minPrefix {
+	if !s.vocab || utf8.RuneCountInString(prefix) <= minPrefix {
 		return prefix, nil
 	}
 	var any bool
@@ -455,22 +455,38 @@ func (s *Reader) WidenPrefix(ctx context.Context, prefix string) (string, error)
 	if err != nil || any {
 		return prefix, err
 	}
-	for n := len(r) - 1; n >= max(minPrefix, len(r)-maxWiden); n-- {
+	words := make([]string, len(widenEndings))
+	for i, end := range widenEndings {
+		words[i] = prefix + end
+	}
+	stems, err := Stems(ctx, words)
+	if err != nil {
+		return prefix, err
+	}
+	best := ""
+	for _, st := range stems {
+		if utf8.RuneCountInString(st) < minPrefix || utf8.RuneCountInString(st) <= utf8.RuneCountInString(best) || st == prefix {
+			continue
+		}
 		var held bool
-		if err := s.r.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM chunks_vocab WHERE term = ?)`, string(r[:n])).Scan(&held); err != nil {
+		if err := s.r.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM chunks_vocab WHERE term = ?)`, st).Scan(&held); err != nil {
 			return prefix, err
 		}
 		if held {
-			return string(r[:n]), nil
+			best = st
 		}
 	}
-	return prefix, nil
+	if best == "" {
+		return prefix, nil
+	}
+	return best, nil
 }
 
-// maxWiden and minPrefix bound WidenPrefix: a stem is seldom more than
-// three letters shorter than its words' common start ("instal" of
-// "installat"), and a prefix of three letters or fewer matches too much.
-const (
-	maxWiden  = 3
-	minPrefix = 3
-)
+// widenEndings complete a prefix into the words WidenPrefix stems: the
+// prefix itself and its likeliest endings ("validatio" + "n").
+var widenEndings = []string{"", "e", "s", "n", "r", "t", "y", "g", "d", "l", "h", "on", "ng", "ve", "ce", "ion", "ing", "ed", "al", "ity", "ive", "ble", "ment", "ation"}
+
+// minPrefix is the shortest prefix WidenPrefix widens, and the shortest
+// stem it widens one to: a prefix of three letters or fewer matches too
+// much.
+const minPrefix = 3

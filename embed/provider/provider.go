@@ -174,8 +174,16 @@ func (c Config) Validate() error {
 		return mdsearch.Errorf(mdsearch.KindInvalid, "embed config", "", "",
 			"dimension, batch size, threads, max tokens, timeout and parallel requests must not be negative")
 	}
+	if c.Threads > MaxThreads {
+		return mdsearch.Errorf(mdsearch.KindInvalid, "embed config", "", fmt.Sprintf("use 1-%d, or 0 for one per CPU", MaxThreads),
+			"threads is %d", c.Threads)
+	}
 	return nil
 }
+
+// MaxThreads bounds --threads: each is an inference session's thread,
+// and tens of thousands (a slip of the keyboard) would exhaust memory.
+const MaxThreads = 256
 
 // Open returns the configured Embedder. For None it returns nil and no
 // error: the caller runs keyword-only. A missing model or unreachable

@@ -81,6 +81,7 @@ func TestBadConfig(t *testing.T) {
 		{map[string]string{"MDSEARCH_EMBEDDER": "bert"}, nil, `unknown embedder "bert"`},
 		{map[string]string{"MDSEARCH_PRECISION": "fp16"}, nil, `unknown precision "fp16"`},
 		{nil, func(c *Config) { c.Threads = -1 }, "must not be negative"},
+		{nil, func(c *Config) { c.Threads = MaxThreads + 1 }, "threads is 257"},
 		{map[string]string{"MDSEARCH_EMBEDDER": "openai"}, nil, "needs a URL"},
 	}
 	for _, tt := range tests {
