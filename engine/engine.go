@@ -112,12 +112,12 @@ type Engine struct {
 	snapMu sync.Mutex               // one vector load at a time
 	snap   atomic.Pointer[snapshot] // vectors of the current model, in memory
 
-	model      *rescore.Model                // the second stage; nil: none
-	headings   atomic.Pointer[headingNotes]  // heading counts, as of a generation
-	props      atomic.Pointer[propNames]     // frontmatter field names, as of a generation
-	owed       atomic.Pointer[owedWindows]   // whether windows lack vectors, as of a generation
-	headCounts atomic.Pointer[headingCounts] // notes under a heading, as of a generation (templateNotice)
-	links      noteLinks                     // listings of collections' notes for rendered links (read_notelinks.go)
+	model      *rescore.Model               // the second stage; nil: none
+	headings   atomic.Pointer[headingNotes] // heading counts, as of a generation
+	props      genMemo[string, bool]        // whether a note has a frontmatter field of the name (knownProperty)
+	owed       genMemo[int64, bool]         // whether a collection's windows lack vectors (unembedded)
+	headCounts genMemo[string, int]         // notes under a heading, with no filter (templateNotice)
+	links      noteLinks                    // listings of collections' notes for rendered links (read_notelinks.go)
 }
 
 var _ mdsearch.Searcher = (*Engine)(nil)

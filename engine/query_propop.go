@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"strings"
-	"sync"
 	"unicode"
 
 	"github.com/mdsearch/mdsearch"
@@ -94,33 +93,9 @@ func (e *Engine) knownProperty(ctx context.Context) func(string) bool {
 		if err != nil {
 			return true
 		}
-		p := e.props.Load()
-		if p == nil || p.gen != gen {
-			p = &propNames{gen: gen, known: map[string]bool{}}
-			e.props.Store(p)
-		}
-		key := strings.ToLower(name)
-		p.mu.Lock()
-		has, asked := p.known[key]
-		p.mu.Unlock()
-		if !asked {
-			if has, err = e.st.HasProperty(ctx, name); err != nil {
-				return true
-			}
-			p.mu.Lock()
-			p.known[key] = has
-			p.mu.Unlock()
-		}
-		return has
+		has, err := e.props.get(gen, strings.ToLower(name), func() (bool, error) { return e.st.HasProperty(ctx, name) })
+		return err != nil || has
 	}
-}
-
-// propNames are the answers knownProperty had of the index, as of a
-// generation, by name in lower case.
-type propNames struct {
-	gen   int64
-	mu    sync.Mutex
-	known map[string]bool
 }
 
 // asTextNotice names the [name:value] read as words, or is "".

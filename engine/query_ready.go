@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	"github.com/mdsearch/mdsearch/embed"
@@ -53,27 +54,18 @@ func (e *Engine) unembedded(ctx context.Context, collection int64) bool {
 	if err != nil {
 		return true
 	}
-	if o := e.owed.Load(); o != nil && o.gen == gen && o.collection == collection {
-		return o.some
-	}
-	model, err := e.st.ModelID(ctx, e.emb.ModelID())
-	if err != nil || model == 0 {
-		return true
-	}
-	some, err := e.st.Unembedded(ctx, model, collection)
-	if err != nil {
-		return true
-	}
-	e.owed.Store(&owedWindows{gen: gen, collection: collection, some: some})
-	return some
+	some, err := e.owed.get(gen, collection, func() (bool, error) {
+		model, err := e.st.ModelID(ctx, e.emb.ModelID())
+		if err != nil || model == 0 {
+			return true, errNoModel // not kept: the notice stays
+		}
+		return e.st.Unembedded(ctx, model, collection)
+	})
+	return err != nil || some
 }
 
-// owedWindows is unembedded's last answer, as of a generation.
-type owedWindows struct {
-	gen        int64
-	collection int64
-	some       bool
-}
+// errNoModel is unembedded's when the index has no vectors of the model.
+var errNoModel = errors.New("no vectors of the model")
 
 // embedderOf names the settings of the embedder that made model, a model
 // ID as the index records it, for a search with the embedder whose ID is

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync"
 	"unicode"
 
 	"github.com/mdsearch/mdsearch"
@@ -66,32 +65,7 @@ func (e *Engine) headingNoteCount(ctx context.Context, rd *store.Reader, heading
 	if err != nil {
 		return 0, err
 	}
-	c := e.headCounts.Load()
-	if c == nil || c.gen != gen {
-		c = &headingCounts{gen: gen, n: map[string]int{}}
-		e.headCounts.Store(c)
-	}
-	key := strings.ToLower(heading)
-	c.mu.Lock()
-	n, ok := c.n[key]
-	c.mu.Unlock()
-	if ok {
-		return n, nil
-	}
-	if n, err = rd.HeadingNoteCount(ctx, heading, f); err != nil {
-		return 0, err
-	}
-	c.mu.Lock()
-	c.n[key] = n
-	c.mu.Unlock()
-	return n, nil
-}
-
-// headingCounts are headingNoteCount's answers as of a generation.
-type headingCounts struct {
-	gen int64
-	mu  sync.Mutex
-	n   map[string]int
+	return e.headCounts.get(gen, strings.ToLower(heading), func() (int, error) { return rd.HeadingNoteCount(ctx, heading, f) })
 }
 
 // wordsOnly is s's words in lower case, one space apart, without the
