@@ -181,9 +181,6 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 		addNotice(&resp.Notice, m)
 	}
 	addNotice(&resp.Notice, excludeNotice)
-	if m := unknownExcludes(ctx, rt.Reader, req); m != "" {
-		addNotice(&resp.Notice, m)
-	}
 	if suggestOK {
 		// A suggestion that cannot be made costs only itself.
 		sug, _ = suggest(ctx, rt.Reader, q, len(terms) > 0, ops.written, e.knownWord)

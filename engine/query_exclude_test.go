@@ -71,11 +71,6 @@ func TestUnknownExcludes(t *testing.T) {
 	write(t, home, "homelab/Backups.md", "# Backups\n\nRestic copies the laptop to the NAS.\n")
 	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
 	index(t, e, home, "home")
-	rt, err := e.st.BeginRead(bg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rt.Close()
 	elsewhere := filepath.Join(t.TempDir(), "x.md")
 	for _, tt := range []struct {
 		exclude []string
@@ -87,7 +82,7 @@ func TestUnknownExcludes(t *testing.T) {
 		{[]string{"homelab/Backups.md", "home:nope.md", elsewhere}, `exclude: no indexed note at "home:nope.md" or "` + elsewhere + `"`},
 		{[]string{"nope:homelab/Backups.md"}, `exclude: no indexed note at "nope:homelab/Backups.md"`}, // no such collection
 	} {
-		got := unknownExcludes(bg, rt.Reader, mdsearch.SearchRequest{Exclude: tt.exclude})
+		_, got := e.resolveExcludes(bg, tt.exclude)
 		if got != tt.want {
 			t.Errorf("%q: %q, want %q", tt.exclude, got, tt.want)
 		}

@@ -64,9 +64,10 @@ func excluded(p string) store.Filter {
 // resolveExcludes is excludes with each one that names no indexed note
 // in the forms excluded reads replaced by the note read opens for it (a
 // wikilink, a note's name alone, its file name in another case:
-// openLinked), as COLLECTION:PATH. One read cannot open, or opens from
-// disk but not from the index, is kept as written, for the notice; one
-// that several notes answer to is left out, and the notice names them.
+// openLinked), as COLLECTION:PATH, and the notice for the rest: one that
+// several notes answer to is left out, and the notice names them; one read
+// cannot open, or opens from disk but not from the index, is kept as
+// written, and the notice names it (unknownNotice).
 func (e *Engine) resolveExcludes(ctx context.Context, excludes []string) ([]string, string) {
 	named, err := e.st.Excludes(ctx, excludeFilters(excludes))
 	if err != nil || !slices.Contains(named, false) {
@@ -85,9 +86,9 @@ func (e *Engine) resolveExcludes(ctx context.Context, excludes []string) ([]stri
 		case err == nil:
 			out[i] = n.collection + ":" + n.path
 			at = append(at, i)
-		case errors.As(err, &me) && strings.HasPrefix(me.Err.Error(), "several notes"):
+		case errors.Is(err, errSeveralNotes) && errors.As(err, &me):
 			addNotice(&notice, fmt.Sprintf("exclude: %q left out nothing: %s; name one by its path", strings.TrimSpace(p), me.Err))
-			out[i] = ""
+			out[i], named[i] = "", true // said here, not as unknown
 		}
 	}
 	resolved := make([]string, len(at))
@@ -96,11 +97,12 @@ func (e *Engine) resolveExcludes(ctx context.Context, excludes []string) ([]stri
 	}
 	if ok, err := e.st.Excludes(ctx, excludeFilters(resolved)); err == nil {
 		for k, i := range at {
-			if !ok[k] {
+			if named[i] = ok[k]; !ok[k] {
 				out[i] = excludes[i]
 			}
 		}
 	}
+	addNotice(&notice, unknownNotice(excludes, named))
 	return slices.DeleteFunc(out, func(p string) bool { return p == "" }), notice
 }
 
@@ -113,17 +115,13 @@ func excludeFilters(excludes []string) []store.Filter {
 	return fs
 }
 
-// unknownExcludes names the request's excluded notes that are no indexed
-// note, as the request wrote them, or is "": a path mistyped, or copied
-// in a form the index does not name notes by, leaves nothing out, and a
-// search that said nothing would look as if it had.
-func unknownExcludes(ctx context.Context, rd *store.Reader, req mdsearch.SearchRequest) string {
-	named, err := rd.Excludes(ctx, excludeFilters(req.Exclude))
-	if err != nil {
-		return ""
-	}
+// unknownNotice names the excludes that named says name no indexed note,
+// as the request wrote them, or is "": a path mistyped, or copied in a
+// form the index does not name notes by, leaves nothing out, and a search
+// that said nothing would look as if it had.
+func unknownNotice(excludes []string, named []bool) string {
 	var unknown []string
-	for i, p := range req.Exclude {
+	for i, p := range excludes {
 		if !named[i] {
 			unknown = append(unknown, strconv.Quote(strings.TrimSpace(p)))
 		}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"net/url"
 	"path"
 	"slices"
@@ -98,8 +99,11 @@ func (e *Engine) severalNamed(ctx context.Context, name string, several []string
 		several = append(several[:namedMost], "and more")
 	}
 	return mdsearch.Errorf(mdsearch.KindInvalid, "read", name, "name one by its path, as listed",
-		"several notes have this name: %s", strings.Join(several, ", "))
+		"%w: %s", errSeveralNotes, strings.Join(several, ", "))
 }
+
+// errSeveralNotes is what severalNamed's error wraps, for a caller to tell.
+var errSeveralNotes = errors.New("several notes have this name")
 
 // openAliased opens the one indexed note that has name, or a form of it
 // (linkForms, with its fragment), as an alias in its frontmatter, as
