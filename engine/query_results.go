@@ -100,10 +100,13 @@ func nextToFull(gs []*group, c candidate, cont continued) bool {
 // dedup asks of a candidate only when the next passage of its note is a
 // candidate of another section, which most searches never meet.
 func continuedOf(ctx context.Context, rd *store.Reader) continued {
-	seen := map[int64]int64{}
+	var seen map[int64]int64 // made at the first ask: most searches never ask
 	return func(id int64) int64 {
 		if s, ok := seen[id]; ok {
 			return s
+		}
+		if seen == nil {
+			seen = map[int64]int64{}
 		}
 		m, err := rd.Continued(ctx, []int64{id})
 		if err != nil {

@@ -449,10 +449,10 @@ func (s *Reader) WidenPrefix(ctx context.Context, prefix string) (string, error)
 	if !s.vocab || utf8.RuneCountInString(prefix) <= minPrefix {
 		return prefix, nil
 	}
-	var any bool
+	var starts bool
 	err := s.r.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM chunks_vocab WHERE term >= ? AND term < ?)`,
-		prefix, prefix+string(utf8.MaxRune)).Scan(&any)
-	if err != nil || any {
+		prefix, prefix+string(utf8.MaxRune)).Scan(&starts)
+	if err != nil || starts {
 		return prefix, err
 	}
 	words := make([]string, len(widenEndings))
@@ -463,21 +463,24 @@ func (s *Reader) WidenPrefix(ctx context.Context, prefix string) (string, error)
 	if err != nil {
 		return prefix, err
 	}
-	best := ""
+	var cands []any
 	for _, st := range stems {
-		if utf8.RuneCountInString(st) < minPrefix || utf8.RuneCountInString(st) <= utf8.RuneCountInString(best) || st == prefix {
-			continue
-		}
-		var held bool
-		if err := s.r.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM chunks_vocab WHERE term = ?)`, st).Scan(&held); err != nil {
-			return prefix, err
-		}
-		if held {
-			best = st
+		if utf8.RuneCountInString(st) >= minPrefix && st != prefix && !slices.Contains(cands, any(st)) {
+			cands = append(cands, st)
 		}
 	}
-	if best == "" {
+	if len(cands) == 0 {
 		return prefix, nil
+	}
+	held, err := column[string](s.r.QueryContext(ctx, `SELECT term FROM chunks_vocab WHERE term IN (?`+strings.Repeat(",?", len(cands)-1)+`)`, cands...))
+	if err != nil {
+		return prefix, err
+	}
+	best := prefix
+	for _, st := range held {
+		if best == prefix || utf8.RuneCountInString(st) > utf8.RuneCountInString(best) {
+			best = st
+		}
 	}
 	return best, nil
 }
