@@ -24,18 +24,3 @@ func TestPrefixPastStem(t *testing.T) {
 		}
 	}
 }
-
-// Why shows a widened prefix as typed, with the stem it was read as.
-func TestPrefixPastStemExplained(t *testing.T) {
-	vault := t.TempDir()
-	write(t, vault, "forms.md", "# Forms\n\nInput validation runs first.\n")
-	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
-	index(t, e, vault, "v")
-	resp := search(t, e, mdsearch.SearchRequest{Query: "validatio*", Mode: mdsearch.ModeKeyword, Explain: true})
-	if len(resp.Results) != 1 {
-		t.Fatalf("%s", paths(resp))
-	}
-	if w := resp.Results[0].Why.Words; len(w) != 1 || w[0].Word != "validatio*" || w[0].Stem != "valid" {
-		t.Errorf("words %+v, want validatio* as valid", w)
-	}
-}

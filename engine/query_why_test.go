@@ -136,21 +136,31 @@ func TestTermText(t *testing.T) {
 }
 
 // A word whose stem is much shorter is explained with it: "validation"
-// matched "valid", which a reader would not guess from the word alone.
+// matched "valid", which a reader would not guess from the word alone; and
+// a prefix past a stem is shown as typed, with the stem it was read as.
 func TestExplainStem(t *testing.T) {
-	vault := t.TempDir()
-	write(t, vault, "ids.md", "# Identifiers\n\nThe compiler checks that the name is a valid identifier.\n")
-	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
-	index(t, e, vault, "v")
-	resp := search(t, e, mdsearch.SearchRequest{Query: "validation identifier", Mode: mdsearch.ModeKeyword, Explain: true})
-	if len(resp.Results) == 0 {
-		t.Fatal("no results")
-	}
-	want := []mdsearch.WordMatch{
-		{Word: "validation", In: []string{"text"}, Stem: "valid"},
-		{Word: "identifier", In: []string{"text", "heading", "title"}}, // "identifi": one letter short
-	}
-	if got := resp.Results[0].Why.Words; !reflect.DeepEqual(got, want) {
-		t.Errorf("words %+v, want %+v", got, want)
+	for _, tt := range []struct {
+		note, query string
+		want        []mdsearch.WordMatch
+	}{
+		{"# Identifiers\n\nThe compiler checks that the name is a valid identifier.\n", "validation identifier", []mdsearch.WordMatch{
+			{Word: "validation", In: []string{"text"}, Stem: "valid"},
+			{Word: "identifier", In: []string{"text", "heading", "title"}}, // "identifi": one letter short
+		}},
+		{"# Forms\n\nInput validation runs first.\n", "validatio*", []mdsearch.WordMatch{
+			{Word: "validatio*", In: []string{"text"}, Stem: "valid"},
+		}},
+	} {
+		vault := t.TempDir()
+		write(t, vault, "note.md", tt.note)
+		e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+		index(t, e, vault, "v")
+		resp := search(t, e, mdsearch.SearchRequest{Query: tt.query, Mode: mdsearch.ModeKeyword, Explain: true})
+		if len(resp.Results) != 1 {
+			t.Fatalf("%q: %s", tt.query, paths(resp))
+		}
+		if got := resp.Results[0].Why.Words; !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%q: words %+v, want %+v", tt.query, got, tt.want)
+		}
 	}
 }
