@@ -78,9 +78,11 @@
 // passages, how many notes share the heading). Its ranker reorders them;
 // its calibrator makes each score the probability that the passage
 // answers the query, fitted with questions no note answers, so a low
-// score means what it says on any vault. Hybrid mode uses it only with
-// the embedder it was fitted on (the local model); keyword mode with any.
-// Semantic mode, and hybrid with another embedder, keep the fusion.
+// score means what it says on any vault. Semantic mode's stage keeps the
+// cosine's order and gives the score alone, for which the query's words
+// are read (they never add to its list). Hybrid and semantic mode use it
+// only with the embedder it was fitted on (the local model); keyword mode
+// with any. With another embedder they keep the fusion.
 //
 // Results are then cut to the best MaxPerPage passages of each note and to
 // N in total; a passage next to a kept one of the same section joins it.

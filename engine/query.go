@@ -121,11 +121,11 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 	if empty {
 		resp.Mode = req.Mode // keywords rank the nothing there is, but say the mode asked
 	}
-	if q.mode != mdsearch.ModeSemantic {
-		q.terms, q.typed = e.widenPrefixes(ctx, terms)
-		if req.Explain {
-			q.stemsShown(ctx)
-		}
+	// Semantic mode reads the words too: its list is by meaning alone,
+	// but its score counts how much of the query the vault holds.
+	q.terms, q.typed = e.widenPrefixes(ctx, terms)
+	if req.Explain {
+		q.stemsShown(ctx)
 	}
 	if testHookSnapshot != nil {
 		testHookSnapshot()
@@ -454,7 +454,7 @@ func (e *Engine) rank(ctx context.Context, rd *store.Reader, q *query) ([]*group
 			}
 		}()
 		var kw []store.KeywordHit
-		if len(q.terms) > 0 {
+		if len(q.terms) > 0 && q.mode != mdsearch.ModeSemantic { // its list is by meaning alone
 			kw, err = q.keywordList(ctx, rd, e.opts.Weights, k)
 		}
 		<-scanned

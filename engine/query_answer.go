@@ -25,7 +25,7 @@ type found struct {
 func (f *found) finish() {
 	resp := f.resp
 	if f.weak {
-		addNotice(&resp.Notice, unlikelyNotice(resp.Results[0].Score, resp.Suggestion != ""))
+		addNotice(&resp.Notice, unlikelyNotice(resp.Results[0].Score, resp.Suggestion != "", resp.Mode == mdsearch.ModeSemantic))
 	}
 	if f.budget <= 0 || len(resp.Results) == 0 {
 		return

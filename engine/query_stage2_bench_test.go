@@ -13,7 +13,7 @@ import (
 	"github.com/mdsearch/mdsearch/embed"
 )
 
-// BenchmarkSecondStage times warm hybrid and keyword searches with the
+// BenchmarkSecondStage times warm searches of each mode with the
 // second stage and without it (the first stage alone), query by query in
 // turn on one index, so both see the same load. The index is the first
 // 352 Rust RFCs (about 18,000 windows) with the local model; with
@@ -35,7 +35,7 @@ func BenchmarkSecondStage(b *testing.B) {
 	defer without.Close()
 	s, _ := with.Status(bg)
 	b.Logf("%d passages, %d windows", s.Chunks, s.Vectors)
-	for _, mode := range []mdsearch.Mode{mdsearch.ModeHybrid, mdsearch.ModeKeyword} {
+	for _, mode := range []mdsearch.Mode{mdsearch.ModeHybrid, mdsearch.ModeKeyword, mdsearch.ModeSemantic} {
 		b.Run(fmt.Sprintf("%s/%d", mode, s.Vectors), func(b *testing.B) {
 			benchStages(b, with, without, mode)
 		})

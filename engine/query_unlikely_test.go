@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/mdsearch/mdsearch"
@@ -26,6 +27,26 @@ func TestUnlikelyNotice(t *testing.T) {
 	} {
 		if got := isUnlikely(&tc.q, tc.scored, tc.results); got != tc.says {
 			t.Errorf("%s: unlikely %v", tc.name, got)
+		}
+	}
+}
+
+// The notice says what a low best score means: in semantic mode, or
+// with a respelled query, not that the notes lack the answer.
+func TestUnlikelyNoticeWords(t *testing.T) {
+	for _, tc := range []struct {
+		name                string
+		respelled, semantic bool
+		want, not           string
+	}{
+		{"plain", false, false, "the notes most likely do not hold the answer", "meaning alone"},
+		{"semantic", false, true, "meaning alone misses answers that the default hybrid search finds", "do not hold"},
+		{"respelled", true, false, "as typed", "do not hold"},
+		{"respelled, semantic", true, true, "as typed", "do not hold"},
+	} {
+		got := unlikelyNotice(0.043, tc.respelled, tc.semantic)
+		if !strings.Contains(got, "4.3%") || !strings.Contains(got, tc.want) || strings.Contains(got, tc.not) {
+			t.Errorf("%s: %q", tc.name, got)
 		}
 	}
 }

@@ -85,16 +85,28 @@ func TestRealModel(t *testing.T) {
 		{mdsearch.ModeHybrid, "best recipe for chocolate cake", false}, // 17%: weak, but over Unlikely
 		{mdsearch.ModeKeyword, "best recipe for chocolate cake", true},
 		{mdsearch.ModeKeyword, "how long did the last restore take?", false},
+		{mdsearch.ModeSemantic, "how do I change a bicycle tyre", true},
+		{mdsearch.ModeSemantic, "best recipe for chocolate cake", true}, // near Sourdough by meaning (cosine 0.62), 7%
+		{mdsearch.ModeSemantic, "restore drill for backups", false},
 	} {
 		resp := search(t, e, mdsearch.SearchRequest{Query: c.q, Mode: c.mode, Explain: true})
 		if says := strings.Contains(resp.Notice, "no result is likely to answer"); says != c.unlikely || len(resp.Results) == 0 {
 			t.Errorf("%s %q: notice %q, %d results; want one saying no result is likely to answer: %v", c.mode, c.q, resp.Notice, len(resp.Results), c.unlikely)
 			continue
 		}
-		// The shipped model's second stage explains each result it scored.
-		for _, r := range resp.Results {
-			if w := r.Why; w == nil || len(w.Words) == 0 || len(w.ScoreFactors) == 0 || (c.mode == mdsearch.ModeHybrid) != (w.Cosine != nil) {
+		// Semantic mode's says why its low score need not mean the
+		// notes lack the answer.
+		if c.unlikely && (c.mode == mdsearch.ModeSemantic) != strings.Contains(resp.Notice, "meaning alone") {
+			t.Errorf("%s %q: notice %q", c.mode, c.q, resp.Notice)
+		}
+		// The shipped model's second stage explains each result it
+		// scored; semantic mode's keeps the order of meaning.
+		for i, r := range resp.Results {
+			if w := r.Why; w == nil || len(w.Words) == 0 || len(w.ScoreFactors) == 0 || (c.mode == mdsearch.ModeKeyword) != (w.Cosine == nil) {
 				t.Errorf("%s %q: %s > %s: why %+v", c.mode, c.q, r.Path, r.Section, w)
+			}
+			if c.mode == mdsearch.ModeSemantic && i > 0 && (*r.Distance < *resp.Results[i-1].Distance || r.Score > resp.Results[i-1].Score) {
+				t.Errorf("%s %q: result %d at distance %v, score %v, after %v, %v", c.mode, c.q, i+1, *r.Distance, r.Score, *resp.Results[i-1].Distance, resp.Results[i-1].Score)
 			}
 		}
 	}

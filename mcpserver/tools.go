@@ -68,8 +68,8 @@ func searchTool() *mcp.Tool {
 			"Returns the best passages (a section or part of one, up to about 300 words, usually enough to answer from), " +
 			"each headed `rank. **path** > Section (score%)` and footed by its lines and `section \"...\"`: to read more, pass read_note that path and section. " +
 			"`part p/P`: a long section's piece; if read_note gives only the section's start, read lines around it. " +
-			"Scores (hybrid, keyword) estimate the chance of an answer: 50% or more is likely; 20-50% needs reading (a short query's right answer may be there); under 20% rarely answers. " +
-			"Semantic-mode scores are closeness only: other subjects mostly 10-30%, near ones (another language's docs) 60-90%, as high as right answers; compare within one answer. " +
+			"Scores estimate the chance of an answer: 50% or more is likely; 20-50% needs reading (a short query's right answer may be there); under 20% rarely answers. " +
+			"Semantic mode (meaning alone) finds answers less often, so its right answers often score 10-40%; prefer hybrid. " +
 			"A notice may offer a respelled query (did you mean ...?). " +
 			"Cost: about 330 tokens a result; max_tokens caps the total, min_score drops weak results.",
 		InputSchema: schemaFor[SearchArgs](func(p map[string]*jsonschema.Schema) {

@@ -46,14 +46,17 @@ func TestSchemaRanges(t *testing.T) {
 	}
 }
 
-// What semantic_search says of semantic-mode scores is what was measured
-// (docs/evaluation.md, "Scores"): low for other subjects, as high as right
-// answers for questions near the notes' subject.
+// What semantic_search says of scores is what was measured
+// (docs/evaluation.md, "Semantic mode's score"): one meaning in every
+// mode, semantic mode's right answers scoring lower.
 func TestSemanticScoresDescribed(t *testing.T) {
 	d := searchTool().Description
-	for _, want := range []string{"other subjects mostly 10-30%", "60-90%, as high as right answers"} {
+	for _, want := range []string{"Scores estimate the chance of an answer", "its right answers often score 10-40%; prefer hybrid"} {
 		if !strings.Contains(d, want) {
 			t.Errorf("semantic_search's description lacks %q", want)
 		}
+	}
+	if strings.Contains(d, "closeness") {
+		t.Errorf("semantic_search's description calls semantic scores closeness: %s", d)
 	}
 }

@@ -65,6 +65,14 @@ type Vector [NumFeatures]float64
 // for keyword mode is fitted with them left out (see Fit's mask).
 var Semantic = []int{Cos, Cos2, CosHead, CosRel, SemRank, Both, QueryCos}
 
+// RankedSemantic are the features semantic mode's ranker weighs: the
+// first stage's score alone, the cosine's share, so a search by meaning
+// keeps the first stage's order exactly (its ties, beyond the cosine's
+// clamp, too), and its stage adds the calibrated score (docs/evaluation.md,
+// "Semantic mode's score"), for which the query's words count
+// (CalUnusedSemantic).
+var RankedSemantic = []int{FirstScore}
+
 // PerQuery are the features every candidate of a query shares: a ranker
 // cannot learn from them (FitRanker), a calibrator can.
 var PerQuery = []int{QueryCover, QueryTerms, QueryCos, Question, CommonOnly}
@@ -112,10 +120,13 @@ var Ranked = []int{FirstScore, FirstRel, KWRel, CosRel, CoverAllRel, CoverHeadRe
 	PairNear, Boiler, Depth, PageTop, PageOther, Words, HeadIn, HeadAll, PairPhrase, BM25Title}
 
 // Unranked are the features not in Ranked.
-func Unranked() []int {
+func Unranked() []int { return Unlisted(Ranked) }
+
+// Unlisted are the features not in list.
+func Unlisted(list []int) []int {
 	var out []int
 	for i := range NumFeatures {
-		if !slices.Contains(Ranked, i) {
+		if !slices.Contains(list, i) {
 			out = append(out, i)
 		}
 	}

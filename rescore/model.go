@@ -52,6 +52,15 @@ const (
 	NumCalib
 )
 
+// CalUnusedSemantic are the calibrator inputs semantic mode's calibrators
+// leave out: the logit's, so that a candidate's score rests on its rank
+// and on what the query's candidates say of the query (how close the best
+// is, how much of the query's idf the vault and they hold), and bm25,
+// which no list of its gives. Fitted with the logit, its weight came out
+// below zero, which would reorder the candidates (docs/evaluation.md,
+// "Semantic mode's score").
+var CalUnusedSemantic = []int{CalLogit, CalLogitRel, CalGap, CalBestFirst, CalBestKW}
+
 // CalNames name the calibrator's inputs in their order.
 var CalNames = [NumCalib]string{"logit", "logit_rel", "query_cover", "query_cos", "query_terms", "best_kw", "best_cover", "best_first", "rank", "gap", "top_page", "common_only"}
 
@@ -164,7 +173,7 @@ type Model struct {
 	Command     string            `json:"command"`
 	Features    []string          `json:"features"`
 	Calibration []string          `json:"calibration"`
-	Modes       map[string]*Stage `json:"modes"` // "hybrid", "keyword"
+	Modes       map[string]*Stage `json:"modes"` // "hybrid", "keyword", "semantic"
 	// Embedder is the model whose cosines the semantic features were
 	// fitted on: a hybrid search with another embedder, whose cosines
 	// mean something else, keeps the first stage's ranking.

@@ -36,7 +36,7 @@ func LeaveOneOut(ctx context.Context, w io.Writer, emb embed.Embedder, samples [
 		if err != nil {
 			return err
 		}
-		for _, mode := range []mdsearch.Mode{mdsearch.ModeHybrid, mdsearch.ModeKeyword} {
+		for _, mode := range StageModes {
 			base := Options{Vault: set.Vault, Queries: qs, Embedder: emb, OffTopic: off, FirstStageOnly: true}
 			if cacheDir != "" {
 				base.EmbedCache = filepath.Join(cacheDir, set.Name+".gob")
@@ -103,7 +103,7 @@ func QuickLeaveOneOut(w io.Writer, samples []Sample, corpora string, fo FitOptio
 		if err != nil {
 			return err
 		}
-		for _, mode := range []mdsearch.Mode{mdsearch.ModeHybrid, mdsearch.ModeKeyword} {
+		for _, mode := range StageModes {
 			first := func(x []float64) float64 { return x[rescore.FirstScore] }
 			fs, fm := sampleRanking(samples, set.Name, mode, first)
 			ss, sm := sampleRanking(samples, set.Name, mode, m.Modes[string(mode)].Ranker.Logit)

@@ -81,8 +81,9 @@ type Sample struct {
 }
 
 // Collect indexes o.Vault with mdsearch's chunker and searches every query
-// (and every off-topic one) with the first stage alone, in hybrid and in
-// keyword mode, returning each query's candidates with their features.
+// (and every off-topic one) with the first stage alone, in every mode
+// (keyword alone without an embedder), returning each query's candidates
+// with their features.
 // A query's excluded page is left out of its search, as eval leaves it
 // out (Options.request).
 func Collect(ctx context.Context, o Options, set string) ([]Sample, error) {
@@ -136,7 +137,7 @@ func Collect(ctx context.Context, o Options, set string) ([]Sample, error) {
 	}
 	modes := []mdsearch.Mode{mdsearch.ModeKeyword}
 	if cache != nil {
-		modes = append(modes, mdsearch.ModeHybrid)
+		modes = append(modes, mdsearch.ModeHybrid, mdsearch.ModeSemantic)
 	}
 	for _, mode := range modes {
 		for i := range o.Queries.Queries {
@@ -167,6 +168,23 @@ func answersWith(q *Query, r mdsearch.Result) bool {
 		return q.relevantPage(r.Path)
 	}
 	return sectionHit(q, r)
+}
+
+// StageModes are the search modes a second stage is fitted for: each
+// mode's samples fit its own.
+var StageModes = []mdsearch.Mode{mdsearch.ModeHybrid, mdsearch.ModeKeyword, mdsearch.ModeSemantic}
+
+// masks are the features mode's ranker leaves out and the calibrator
+// inputs its calibrators leave out (calMask and those the mode lacks).
+func masks(mode mdsearch.Mode, calMask []int) (ranker, calib []int) {
+	calib = slices.Clone(calMask)
+	switch mode {
+	case mdsearch.ModeKeyword:
+		return append(rescore.Unranked(), rescore.Semantic...), append(calib, rescore.CalQueryCos)
+	case mdsearch.ModeSemantic:
+		return rescore.Unlisted(rescore.RankedSemantic), append(calib, rescore.CalUnusedSemantic...)
+	}
+	return rescore.Unranked(), calib
 }
 
 // FitOptions set how FitModel weighs the samples.
@@ -226,7 +244,7 @@ func FitModel(samples []Sample, fo FitOptions) (*rescore.Model, error) {
 		}
 		return w
 	}
-	for _, mode := range []mdsearch.Mode{mdsearch.ModeHybrid, mdsearch.ModeKeyword} {
+	for _, mode := range StageModes {
 		var groups []rescore.Group
 		for _, s := range samples {
 			if s.Mode == mode && !s.OffTopic && len(s.Rows) > 0 {
@@ -236,10 +254,7 @@ func FitModel(samples []Sample, fo FitOptions) (*rescore.Model, error) {
 		if len(groups) == 0 {
 			continue
 		}
-		mask := rescore.Unranked()
-		if mode == mdsearch.ModeKeyword {
-			mask = append(slices.Clone(mask), rescore.Semantic...)
-		}
+		mask, calMask := masks(mode, fo.CalMask)
 		ranker, err := rescore.FitRanker(groups, mask, []int{rescore.FirstScore}, fo.L2)
 		if err != nil {
 			return nil, err
@@ -267,10 +282,6 @@ func FitModel(samples []Sample, fo FitOptions) (*rescore.Model, error) {
 					below = append(below, rescore.Row{X: slices.Clone(c[:]), Answer: s.Rows[i].Answer, Weight: wBelow})
 				}
 			}
-		}
-		calMask := slices.Clone(fo.CalMask)
-		if mode == mdsearch.ModeKeyword {
-			calMask = append(calMask, rescore.CalQueryCos)
 		}
 		calib, err := rescore.Fit(rows, calMask, fo.CalL2)
 		if err != nil {

@@ -164,7 +164,7 @@ func maxDiff(a, b *rescore.Linear) float64 {
 // probability is near how often it answers (in-sample; the leave-one-set-out
 // figures there are the honest ones).
 func checkCalibration(t *testing.T, samples []Sample, m *rescore.Model) {
-	for _, mode := range []mdsearch.Mode{mdsearch.ModeHybrid, mdsearch.ModeKeyword} {
+	for _, mode := range StageModes {
 		for _, set := range append(DevSets(corpora), DevSet{Name: generatedSet}) {
 			c := SampleCalibration(samples, m, set.Name, mode)
 			t.Logf("%s %s: off-topic ≥ 50%% %.1f%%, right ≥ 50%% %.1f%%, ECE %.3f, ECE of the results shown after the first %.3f", mode, set.Name, 100*c.OffStrong, 100*c.RightStrong, c.ECE, c.ECEBelow)
