@@ -52,10 +52,12 @@ func fold(s string) string {
 // lowerSQL is the SQL that folds expr for a comparison with arg: SQLite's
 // own lower() when arg is ASCII, which costs no call into Go for every row
 // (the path's other letters are then compared as stored: a decomposed
-// é still holds an e), else fold().
+// é still holds an e), else fold(). Two capitals beyond ASCII lower-case
+// to ASCII letters, İ (U+0130) to i and the Kelvin sign (U+212A) to k, so
+// "istanbul" names İstanbul.md: they are replaced first, in SQL too.
 func lowerSQL(expr, arg string) string {
 	if swar.ASCII(arg) {
-		return "lower(" + expr + ")"
+		return "lower(replace(replace(" + expr + ", '\u0130', 'I'), '\u212A', 'K'))"
 	}
 	return "fold(" + expr + ")"
 }
