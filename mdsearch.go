@@ -164,7 +164,7 @@ type Result struct {
 	EndLine       int      `json:"end_line"`
 	Text          string   `json:"text"`            // the whole passage, or as much as the token budget allowed
 	Score         float64  `json:"score"`           // 0–1, comparable across queries (see README)
-	Distance      *float64 `json:"distance"`        // 1 − cosine of the best window, when vectors were used
+	Distance      *float64 `json:"distance"`        // 1 − cosine of the best window (a heading window's × 0.9), when vectors were used
 	Stale         bool     `json:"stale,omitempty"` // the file changed on disk since it was indexed
 	// Sections lists every section path the passage covers, its own first,
 	// when it covers more than one (stub sections merged forward).

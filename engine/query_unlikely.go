@@ -26,17 +26,22 @@ func isUnlikely(q *query, scored bool, results []mdsearch.Result) bool {
 // unlikelyNotice says a search whose best scores best is unlikely to
 // answer (isUnlikely). With a suggestion (respelled) the misspelling may
 // be why, and in semantic mode meaning alone, which misses answers that
-// hybrid finds (5–7 % of its right top hits on the link-context dev sets
+// hybrid finds (3–5 % of its right top hits on the link-context dev sets
 // score under the mark, under 1 % in hybrid), so neither says the notes
 // lack the answer.
 func unlikelyNotice(best float64, respelled, semantic bool) string {
+	const hybrid = "a search by meaning alone misses answers that the default hybrid search finds"
 	switch {
 	case semantic && !respelled:
-		return fmt.Sprintf("no result is likely to answer: the best scores %.1f%% (under %.0f%%); a search by meaning alone misses answers that the default hybrid search finds, so try it before concluding the notes lack one",
-			100*best, 100*Unlikely)
+		return fmt.Sprintf("no result is likely to answer: the best scores %.1f%% (under %.0f%%); %s, so try it before concluding the notes lack one",
+			100*best, 100*Unlikely, hybrid)
 	case respelled:
-		return fmt.Sprintf("no result is likely to answer the query as typed: the best scores %.1f%% (under %.0f%%); with the respelled query the results may differ",
+		msg := fmt.Sprintf("no result is likely to answer the query as typed: the best scores %.1f%% (under %.0f%%); with the respelled query the results may differ",
 			100*best, 100*Unlikely)
+		if semantic {
+			msg += ", and " + hybrid
+		}
+		return msg
 	}
 	return fmt.Sprintf("no result is likely to answer: the best scores %.1f%% (under %.0f%%, the notes most likely do not hold the answer; ask in other words, or read before relying on it)",
 		100*best, 100*Unlikely)

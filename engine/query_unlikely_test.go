@@ -42,7 +42,7 @@ func TestUnlikelyNoticeWords(t *testing.T) {
 		{"plain", false, false, "the notes most likely do not hold the answer", "meaning alone"},
 		{"semantic", false, true, "meaning alone misses answers that the default hybrid search finds", "do not hold"},
 		{"respelled", true, false, "as typed", "do not hold"},
-		{"respelled, semantic", true, true, "as typed", "do not hold"},
+		{"respelled, semantic", true, true, "with the respelled query the results may differ, and a search by meaning alone misses answers that the default hybrid search finds", "do not hold"},
 	} {
 		got := unlikelyNotice(0.043, tc.respelled, tc.semantic)
 		if !strings.Contains(got, "4.3%") || !strings.Contains(got, tc.want) || strings.Contains(got, tc.not) {

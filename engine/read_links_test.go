@@ -84,7 +84,7 @@ func TestReadLinkByName(t *testing.T) {
 		"Über": "beyond ASCII", "über": "beyond ASCII", "[[ÜBER]]": "beyond ASCII",
 		// İ and the Kelvin sign lower-case to ASCII letters: typed in ASCII, they match.
 		"istanbul": "lower case is ASCII", "[[Istanbul]]": "lower case is ASCII", "trips/istanbul.md": "lower case is ASCII",
-		"kelvin": "not a K",
+		"kelvin":      "not a K",
 		"deep/Tui_1%": "The deep one.", "[[deep/Tui_1%#Tui]]": "The deep one.", "DEEP/tui_1%.md": "The deep one.",
 		"sidebar#pin-tabs": "Pin a tab", "v:Sidebar#Pin tabs": "Pin a tab",
 		"Sidebar": "Pin a tab", "Re: budget": "The reply.", "v:Re: budget": "The reply.", "2024.01.05": "A daily note.",

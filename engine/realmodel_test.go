@@ -86,7 +86,7 @@ func TestRealModel(t *testing.T) {
 		{mdsearch.ModeKeyword, "best recipe for chocolate cake", true},
 		{mdsearch.ModeKeyword, "how long did the last restore take?", false},
 		{mdsearch.ModeSemantic, "how do I change a bicycle tyre", true},
-		{mdsearch.ModeSemantic, "best recipe for chocolate cake", true}, // near Sourdough by meaning (cosine 0.62), 7%
+		{mdsearch.ModeSemantic, "best recipe for chocolate cake", false}, // near Sourdough by meaning (cosine 0.62): 19%, weak but over Unlikely
 		{mdsearch.ModeSemantic, "restore drill for backups", false},
 	} {
 		resp := search(t, e, mdsearch.SearchRequest{Query: c.q, Mode: c.mode, Explain: true})

@@ -87,6 +87,7 @@ var ScoreFactors = []Factor{
 	{"best_match", []int{CalBestKW, CalBestCover, CalBestFirst}}, // how well its best candidates match
 	{"top_note", []int{CalTopPage}},                              // the best passage's note among the first 10
 	{"common_only", []int{CalCommonOnly}},                        // a query of common words alone
+	{"top_words", []int{CalTopCover}},                            // the share of the query's idf the first result holds
 }
 
 // ScoreEffects splits a candidate's calibrated logit, whose sigmoid is its

@@ -49,20 +49,29 @@ const (
 	CalGap               // its logit minus the best other candidate's: how far the best leads
 	CalTopPage           // PageTop of the ranker's best: an answer's note tends to hold several of the best passages
 	CalCommonOnly        // CommonOnly: a query of common words alone asks for nothing a passage could answer
+	CalTopCover          // CoverAll of the ranker's best: whether the result a search puts first holds the query's words
 	NumCalib
 )
 
 // CalUnusedSemantic are the calibrator inputs semantic mode's calibrators
 // leave out: the logit's, so that a candidate's score rests on its rank
 // and on what the query's candidates say of the query (how close the best
-// is, how much of the query's idf the vault and they hold), and bm25,
-// which no list of its gives. Fitted with the logit, its weight came out
-// below zero, which would reorder the candidates (docs/evaluation.md,
-// "Semantic mode's score").
-var CalUnusedSemantic = []int{CalLogit, CalLogitRel, CalGap, CalBestFirst, CalBestKW}
+// is, how much of the query's idf the first result holds); bm25, which no
+// list of its gives; and the query's words as hybrid reads them, the best
+// coverage among the candidates and the share the vault holds, which its
+// first result, found by meaning, often lacks: a word in the 40th
+// candidate made a first result without it score 60–90 %
+// (docs/evaluation.md, "Semantic mode's score"). Fitted with the logit,
+// its weight came out below zero, which would reorder the candidates.
+var CalUnusedSemantic = []int{CalLogit, CalLogitRel, CalGap, CalBestFirst, CalBestKW, CalBestCover, CalQueryCover}
+
+// CalUnusedRanked are the calibrator inputs hybrid and keyword mode's
+// calibrators leave out: their first result holds the query's words as
+// the best candidates do (best_cover), so its own cover adds nothing.
+var CalUnusedRanked = []int{CalTopCover}
 
 // CalNames name the calibrator's inputs in their order.
-var CalNames = [NumCalib]string{"logit", "logit_rel", "query_cover", "query_cos", "query_terms", "best_kw", "best_cover", "best_first", "rank", "gap", "top_page", "common_only"}
+var CalNames = [NumCalib]string{"logit", "logit_rel", "query_cover", "query_cos", "query_terms", "best_kw", "best_cover", "best_first", "rank", "gap", "top_page", "common_only", "top_cover"}
 
 // CalTop is how many of a query's best-ranked candidates the calibrator
 // is fitted on: the results a person reads, whose scores it must get
@@ -147,7 +156,7 @@ func CalInputs(ranker *Linear, xs []Vector, logits []float64) [][NumCalib]float6
 			gap = logits[i] - ranker.Logit(u[:])
 		}
 		out[i] = [NumCalib]float64{logits[i], logits[i] - best, xs[i][QueryCover], xs[i][QueryCos], xs[i][QueryTerms], kw, cover, first,
-			1 / math.Log2(1+float64(rank[i])), gap, xs[top][PageTop], xs[i][CommonOnly]}
+			1 / math.Log2(1+float64(rank[i])), gap, xs[top][PageTop], xs[i][CommonOnly], xs[top][CoverAll]}
 	}
 	return out
 }

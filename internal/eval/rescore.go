@@ -180,11 +180,11 @@ func masks(mode mdsearch.Mode, calMask []int) (ranker, calib []int) {
 	calib = slices.Clone(calMask)
 	switch mode {
 	case mdsearch.ModeKeyword:
-		return append(rescore.Unranked(), rescore.Semantic...), append(calib, rescore.CalQueryCos)
+		return append(rescore.Unranked(), rescore.Semantic...), append(calib, append(rescore.CalUnusedRanked, rescore.CalQueryCos)...)
 	case mdsearch.ModeSemantic:
 		return rescore.Unlisted(rescore.RankedSemantic), append(calib, rescore.CalUnusedSemantic...)
 	}
-	return rescore.Unranked(), calib
+	return rescore.Unranked(), append(calib, rescore.CalUnusedRanked...)
 }
 
 // FitOptions set how FitModel weighs the samples.

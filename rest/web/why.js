@@ -26,10 +26,10 @@ const factorLabels = {
   heading: "the query naming its heading", phrase: "the query's words side by side",
   title: "the note's title and file name", note: "the note's other passages",
   common_heading: "a heading many notes share", length: "its length", depth: "how deep its heading is",
-  ranking: "how high it ranks and how far it leads the others", query_found: "the query's words found in the vault",
+  ranking: "how high it ranks (and how far it leads the others)", query_found: "the query's words found in the vault",
   query_cosine: "the query's best match in meaning", query_words: "how many words the query has",
   best_match: "how well the best results match", top_note: "how many of the first ten are the best result's note's",
-  common_only: "a query of common words only",
+  common_only: "a query of common words only", top_words: "how much of the query the first result holds",
 };
 
 // factorLines are factors as lines "↑ label +0.95", largest first as the
