@@ -89,6 +89,8 @@ func Generate(ctx context.Context, dir string, styles []string) (*QuerySet, *Gen
 				g.sentenceQueries(g.notes[p])
 			case StyleQuestions:
 				g.questionQueries(g.notes[p])
+			case StyleTerms:
+				g.termQueries(g.notes[p])
 			}
 		}
 	}
@@ -118,6 +120,9 @@ type generator struct {
 	// notesWith (notes holding each word), made on first use.
 	vague     bool
 	notesWith map[string]int
+	// sectionsWith counts the sections holding each term-like word
+	// (termQueries), made on first use.
+	sectionsWith map[string]int
 }
 
 // add takes in one note; notes come in path order.
