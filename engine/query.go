@@ -181,6 +181,9 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 		addNotice(&resp.Notice, m)
 	}
 	addNotice(&resp.Notice, excludeNotice)
+	if q.wordless && !q.reranked && len(res) > 0 {
+		addNotice(&resp.Notice, wordlessNotice)
+	}
 	if suggestOK {
 		// A suggestion that cannot be made costs only itself.
 		sug, _ = suggest(ctx, rt.Reader, q, len(terms) > 0, ops.written, e.knownWord)
@@ -379,6 +382,7 @@ type query struct {
 	shownStems map[string]string // a term's stem where Why shows it (stemsShown)
 	typed      map[string]string // a widened prefix term's term as typed (widenPrefixes)
 	reranked   bool              // a reranker's scores replaced the local ones
+	wordless   bool              // the first candidate holds none of the query's words, which the scope does (wordlessTop)
 }
 
 // keywordList returns the best k rows of the keyword list. The first

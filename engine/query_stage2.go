@@ -61,12 +61,16 @@ func (e *Engine) rescore(ctx context.Context, rd *store.Reader, q *query, cands 
 	}
 	// Ranks are stable: equal logits keep the first stage's order.
 	sorted := make([]candidate, len(top))
-	low := 1.0
+	low, best := 1.0, -1
 	for i, r := range rescore.Ranks(logits) {
 		sorted[r-1] = top[i]
 		sorted[r-1].score = probs[i]
 		low = min(low, probs[i])
+		if r == 1 {
+			best = i
+		}
 	}
+	q.wordless = wordlessTop(q, xs, best)
 	copy(top, sorted)
 	for i := len(top); i < len(cands); i++ {
 		cands[i].score = min(cands[i].score, low)

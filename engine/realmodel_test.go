@@ -111,6 +111,25 @@ func TestRealModel(t *testing.T) {
 		}
 	}
 
+	// A semantic search whose first result holds none of the query's
+	// words, which the notes hold, says so; one whose first holds them,
+	// or a hybrid one, does not.
+	for _, c := range []struct {
+		mode     mdsearch.Mode
+		q        string
+		wordless bool
+	}{
+		{mdsearch.ModeSemantic, "restic", true}, // Backups holds it; meaning lands on Network
+		{mdsearch.ModeSemantic, "restore drill for backups", false},
+		{mdsearch.ModeSemantic, "zxqv blorft", false}, // no note holds the words
+		{mdsearch.ModeHybrid, "restic", false},
+	} {
+		resp := search(t, e, mdsearch.SearchRequest{Query: c.q, Mode: c.mode})
+		if says := strings.Contains(resp.Notice, "holds none of the query's words"); says != c.wordless || len(resp.Results) == 0 {
+			t.Errorf("%s %q: notice %q, first %s; want the wordless notice: %v", c.mode, c.q, resp.Notice, describe(resp), c.wordless)
+		}
+	}
+
 	// Edit one paragraph: only the windows holding it are embedded again.
 	p := filepath.Join(vault, "kitchen", "Sourdough.md")
 	src, _ := os.ReadFile(p)
