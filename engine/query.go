@@ -181,7 +181,8 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 		addNotice(&resp.Notice, m)
 	}
 	addNotice(&resp.Notice, excludeNotice)
-	if q.wordless && !q.reranked && len(res) > 0 {
+	wordless := q.wordless && !q.reranked && len(res) > 0
+	if wordless {
 		addNotice(&resp.Notice, wordlessNotice)
 	}
 	if suggestOK {
@@ -192,7 +193,7 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 	markStale(res, stale)
 	resp.Results, resp.Total = res, len(res)
 	f := &found{resp: resp, sug: sug, joins: joins, ends: ends, budget: req.MaxTokens,
-		weak: isUnlikely(q, e.stage(q.mode) != nil, res)}
+		weak: isUnlikely(q, e.stage(q.mode) != nil, res), wordless: wordless}
 	// Counted whether or not one was asked for: a path another
 	// collection holds too must be read as COLLECTION:PATH either way.
 	colls, err := e.st.Collections(ctx)
@@ -382,7 +383,9 @@ type query struct {
 	shownStems map[string]string // a term's stem where Why shows it (stemsShown)
 	typed      map[string]string // a widened prefix term's term as typed (widenPrefixes)
 	reranked   bool              // a reranker's scores replaced the local ones
-	wordless   bool              // the first candidate holds none of the query's words, which the scope does (wordlessTop)
+	wordless   bool              // the first result holds none of the query's words, which the scope does (wordlessTop)
+	wordsHeld  bool              // the scope holds most of the query's weight (noteWordless)
+	noWords    map[int64]bool    // the second stage's candidates holding none of the query's words
 }
 
 // keywordList returns the best k rows of the keyword list. The first
@@ -476,6 +479,7 @@ func (e *Engine) rank(ctx context.Context, rd *store.Reader, q *query) ([]*group
 		}
 		kept := dedup(fused, q.req.N, q.req.MaxPerPage, continuedOf(ctx, rd))
 		if len(kept) == q.req.N || (len(kw) < k && len(sem) < k) || k >= maxCandidates {
+			q.wordless = wordlessTop(q, kept)
 			return kept, nil
 		}
 	}

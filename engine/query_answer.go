@@ -17,6 +17,9 @@ type found struct {
 	ends   []int // each result's last line before capResults (fitBudget)
 	budget int   // the request's MaxTokens
 	weak   bool  // the best result is unlikely to answer (isUnlikely)
+	// wordless: the search said its first result holds none of the
+	// query's words (wordlessTop).
+	wordless bool
 }
 
 // finish writes the notices that wait for the suggestion and fits the
@@ -25,7 +28,8 @@ type found struct {
 func (f *found) finish() {
 	resp := f.resp
 	if f.weak {
-		addNotice(&resp.Notice, unlikelyNotice(resp.Results[0].Score, resp.Suggestion != "", resp.Mode == mdsearch.ModeSemantic))
+		// Once the wordless notice has pointed to hybrid, this one need not.
+		addNotice(&resp.Notice, unlikelyNotice(resp.Results[0].Score, resp.Suggestion != "", resp.Mode == mdsearch.ModeSemantic && !f.wordless))
 	}
 	if f.budget <= 0 || len(resp.Results) == 0 {
 		return

@@ -61,16 +61,13 @@ func (e *Engine) rescore(ctx context.Context, rd *store.Reader, q *query, cands 
 	}
 	// Ranks are stable: equal logits keep the first stage's order.
 	sorted := make([]candidate, len(top))
-	low, best := 1.0, -1
+	low := 1.0
 	for i, r := range rescore.Ranks(logits) {
 		sorted[r-1] = top[i]
 		sorted[r-1].score = probs[i]
 		low = min(low, probs[i])
-		if r == 1 {
-			best = i
-		}
 	}
-	q.wordless = wordlessTop(q, xs, best)
+	q.noteWordless(top, xs)
 	copy(top, sorted)
 	for i := len(top); i < len(cands); i++ {
 		cands[i].score = min(cands[i].score, low)
@@ -117,7 +114,9 @@ func (e *Engine) features(ctx context.Context, rd *store.Reader, q *query, top [
 		return nil, nil, err
 	}
 	listFeatures(top, xs)
-	if q.nothing {
+	// A query of common words, or of no word the keyword index reads
+	// ("?", "->"), asks for nothing a passage's words could answer.
+	if q.nothing || len(q.terms) == 0 {
 		for i := range xs {
 			xs[i][rescore.CommonOnly] = 1
 		}

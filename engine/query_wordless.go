@@ -10,19 +10,41 @@ import (
 // say so: the words are there to be found, by keywords.
 const wordlessCover = 0.5
 
-// wordlessTop reports whether the first of a semantic search's
-// candidates (best, by the ranker) holds none of the query's words while
-// the notes searched hold most of their weight. Found by meaning, such a
-// result can score well and still not be what a name or a term asked for
-// ("turbofish" landing on "Hello, Cargo!"): docs/evaluation.md, "Semantic
-// mode's score".
-func wordlessTop(q *query, xs []rescore.Vector, best int) bool {
-	if q.mode != mdsearch.ModeSemantic || q.nothing || len(q.terms) == 0 || best < 0 {
+// wordless notes, after the second stage of a semantic search has read
+// its candidates' features, whether the notes searched hold most of the
+// query's weight and which candidates hold none of it (wordlessTop).
+func (q *query) noteWordless(top []candidate, xs []rescore.Vector) {
+	q.wordsHeld, q.noWords = false, nil
+	if q.mode != mdsearch.ModeSemantic || q.nothing || len(q.terms) == 0 || len(xs) == 0 {
+		return
+	}
+	q.wordsHeld = xs[0][rescore.QueryCover] >= wordlessCover
+	q.noWords = make(map[int64]bool, len(top))
+	for i, c := range top {
+		if xs[i][rescore.CoverAll] == 0 {
+			q.noWords[c.id] = true
+		}
+	}
+}
+
+// wordlessTop reports whether the first result of a semantic search,
+// every passage it joins, holds none of the query's words while the notes
+// searched hold most of their weight (noteWordless). Found by meaning,
+// such a result can score well and still not be what a name or a term
+// asked for ("turbofish" landing on "Hello, Cargo!"): docs/evaluation.md,
+// "Semantic mode's score". A passage the second stage did not read counts
+// as holding them.
+func wordlessTop(q *query, kept []*group) bool {
+	if !q.wordsHeld || len(kept) == 0 {
 		return false
 	}
-	x := xs[best]
-	return x[rescore.QueryCover] >= wordlessCover && x[rescore.CoverAll] == 0
+	for _, m := range kept[0].members {
+		if !q.noWords[m.id] {
+			return false
+		}
+	}
+	return true
 }
 
 // wordlessNotice says so, and where the words are found.
-const wordlessNotice = "the first result, found by meaning alone, holds none of the query's words, which the notes searched hold: a hybrid or keyword search finds the passages that do"
+const wordlessNotice = "the first result, found by meaning alone, holds none of the query's words, though the notes searched hold most of them: a hybrid or keyword search finds the passages that do"

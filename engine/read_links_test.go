@@ -76,6 +76,7 @@ func TestReadLinkByName(t *testing.T) {
 	write(t, vault, "x/Tui_1%.md", "# Tui\n\nThe other.\n")
 	write(t, vault, "sub/Über.md", "# Über\n\nA capital beyond ASCII.\n")
 	write(t, vault, "trips/İstanbul.md", "# İstanbul\n\nA capital whose lower case is ASCII.\n")
+	write(t, vault, "trips/I\u0307zmit.md", "# Izmit\n\nSaved decomposed, as macOS names it.\n")
 	write(t, vault, "units/\u212Aelvin.md", "# Kelvin\n\nThe Kelvin sign, not a K.\n")
 	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
 	index(t, e, vault, "v")
@@ -84,7 +85,7 @@ func TestReadLinkByName(t *testing.T) {
 		"Über": "beyond ASCII", "über": "beyond ASCII", "[[ÜBER]]": "beyond ASCII",
 		// İ and the Kelvin sign lower-case to ASCII letters: typed in ASCII, they match.
 		"istanbul": "lower case is ASCII", "[[Istanbul]]": "lower case is ASCII", "trips/istanbul.md": "lower case is ASCII",
-		"kelvin":      "not a K",
+		"kelvin": "not a K", "izmit": "Saved decomposed",
 		"deep/Tui_1%": "The deep one.", "[[deep/Tui_1%#Tui]]": "The deep one.", "DEEP/tui_1%.md": "The deep one.",
 		"sidebar#pin-tabs": "Pin a tab", "v:Sidebar#Pin tabs": "Pin a tab",
 		"Sidebar": "Pin a tab", "Re: budget": "The reply.", "v:Re: budget": "The reply.", "2024.01.05": "A daily note.",

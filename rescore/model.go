@@ -65,6 +65,13 @@ const (
 // its weight came out below zero, which would reorder the candidates.
 var CalUnusedSemantic = []int{CalLogit, CalLogitRel, CalGap, CalBestFirst, CalBestKW, CalBestCover, CalQueryCover}
 
+// CalUnusedBelowSemantic are the inputs semantic mode's calibrator of the
+// results below the first leaves out besides CalUnusedSemantic: whether
+// the first result holds the query's words says nothing of whether the
+// second does, and with it a passage holding no word of the query scored
+// 42 % under a first that held them all.
+var CalUnusedBelowSemantic = []int{CalTopCover}
+
 // CalUnusedRanked are the calibrator inputs hybrid and keyword mode's
 // calibrators leave out: their first result holds the query's words as
 // the best candidates do (best_cover), so its own cover adds nothing.

@@ -53,11 +53,12 @@ func fold(s string) string {
 // own lower() when arg is ASCII, which costs no call into Go for every row
 // (the path's other letters are then compared as stored: a decomposed
 // é still holds an e), else fold(). Two capitals beyond ASCII lower-case
-// to ASCII letters, İ (U+0130) to i and the Kelvin sign (U+212A) to k, so
-// "istanbul" names İstanbul.md: they are replaced first, in SQL too.
+// to ASCII letters, İ (U+0130; I and a combining dot above, decomposed)
+// to i and the Kelvin sign (U+212A) to k, so "istanbul" names
+// İstanbul.md: they are replaced first, in SQL too.
 func lowerSQL(expr, arg string) string {
 	if swar.ASCII(arg) {
-		return "lower(replace(replace(" + expr + ", '\u0130', 'I'), '\u212A', 'K'))"
+		return "lower(replace(replace(replace(" + expr + ", 'I\u0307', 'I'), '\u0130', 'I'), '\u212A', 'K'))"
 	}
 	return "fold(" + expr + ")"
 }

@@ -90,7 +90,9 @@ func Generate(ctx context.Context, dir string, styles []string) (*QuerySet, *Gen
 			case StyleQuestions:
 				g.questionQueries(g.notes[p])
 			case StyleTerms:
-				g.termQueries(g.notes[p])
+				if err := g.termQueries(ctx, g.notes[p]); err != nil {
+					return nil, nil, err
+				}
 			}
 		}
 	}
@@ -120,9 +122,11 @@ type generator struct {
 	// notesWith (notes holding each word), made on first use.
 	vague     bool
 	notesWith map[string]int
-	// sectionsWith counts the sections holding each term-like word
-	// (termQueries), made on first use.
+	// sectionsWith counts the sections holding each term-like word by
+	// its key (termKey: its stem, or its spelling), for termQueries, made
+	// on first use.
 	sectionsWith map[string]int
+	termKey      map[string]string
 }
 
 // add takes in one note; notes come in path order.

@@ -1,11 +1,13 @@
 package eval
 
 import (
+	"context"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/mdsearch/mdsearch/sections"
+	"github.com/mdsearch/mdsearch/store"
 )
 
 // StyleTerms: a word that one section of the vault holds and no other,
@@ -19,10 +21,15 @@ const minTermLetters = 5
 
 // termQueries asks, of every section below the top level, the first word
 // of its body that no other section holds and that it holds twice or
-// more, labelled with that section.
-func (g *generator) termQueries(n *parsedNote) {
+// more, labelled with that section. Words are told apart as the keyword
+// index tells them, by their stems ("watching" is held wherever "watch"
+// is); a word written in capitals only at a sentence's start is asked in
+// lower case, as it would be typed.
+func (g *generator) termQueries(ctx context.Context, n *parsedNote) error {
 	if g.sectionsWith == nil {
-		g.countSectionWords()
+		if err := g.countSectionWords(ctx); err != nil {
+			return err
+		}
 	}
 	for i := range n.doc.Sections {
 		s := &n.doc.Sections[i]
@@ -32,35 +39,86 @@ func (g *generator) termQueries(n *parsedNote) {
 		seen := map[string]int{}
 		var order []string
 		for _, w := range g.sectionWords(n, s) {
-			if seen[strings.ToLower(w)]++; seen[strings.ToLower(w)] == 1 {
+			if k := g.termKey[w]; seen[k] == 0 {
 				order = append(order, w)
+				seen[k]++
+			} else {
+				seen[k]++
 			}
 		}
 		for _, w := range order {
-			if low := strings.ToLower(w); seen[low] >= 2 && g.sectionsWith[low] == 1 {
-				g.add1(StyleTerms, w, n.path, s, "")
+			if k := g.termKey[w]; seen[k] >= 2 && g.sectionsWith[k] == 1 {
+				g.add1(StyleTerms, typedTerm(w), n.path, s, "")
 				break
 			}
 		}
 	}
+	return nil
 }
 
-// countSectionWords counts, for each term-like word, the sections of the
-// vault whose body holds it.
-func (g *generator) countSectionWords() {
+// countSectionWords counts, for each term-like word's key (termKey), the
+// sections of the vault whose body holds it.
+func (g *generator) countSectionWords(ctx context.Context) error {
+	var plain []string
+	g.termKey = map[string]string{}
+	for _, p := range g.order {
+		n := g.notes[p]
+		for i := range n.doc.Sections {
+			for _, w := range g.sectionWords(n, &n.doc.Sections[i]) {
+				if _, ok := g.termKey[w]; !ok {
+					g.termKey[w] = strings.ToLower(w)
+					if isLetters(w) {
+						plain = append(plain, w)
+					}
+				}
+			}
+		}
+	}
+	// A word of letters alone is keyed by its stem; one joined by '_' or
+	// '-' or holding digits by its spelling, which the tokenizer would
+	// split into words of their own.
+	stems, err := store.Stems(ctx, plain)
+	if err != nil {
+		return err
+	}
+	for i, w := range plain {
+		g.termKey[w] = stems[i]
+	}
 	g.sectionsWith = map[string]int{}
 	for _, p := range g.order {
 		n := g.notes[p]
 		for i := range n.doc.Sections {
 			held := map[string]bool{}
 			for _, w := range g.sectionWords(n, &n.doc.Sections[i]) {
-				if low := strings.ToLower(w); !held[low] {
-					held[low] = true
-					g.sectionsWith[low]++
+				if k := g.termKey[w]; !held[k] {
+					held[k] = true
+					g.sectionsWith[k]++
 				}
 			}
 		}
 	}
+	return nil
+}
+
+// typedTerm is w as someone would type it: in lower case when only its
+// first letter is a capital ("Triaging" starting a sentence), else as
+// written ("TcpListener", "partial_cmp").
+func typedTerm(w string) string {
+	r, size := utf8.DecodeRuneInString(w)
+	if unicode.IsUpper(r) && strings.ToLower(w[size:]) == w[size:] {
+		return strings.ToLower(w)
+	}
+	return w
+}
+
+// isLetters reports whether w holds letters alone.
+func isLetters(w string) bool {
+	for _, r := range w {
+		if !unicode.IsLetter(r) {
+			return false
+		}
+	}
+	return true
 }
 
 // sectionWords are the term-like words of a section's own body (not its

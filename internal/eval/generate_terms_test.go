@@ -20,6 +20,8 @@ func TestGenerateTerms(t *testing.T) {
 		"pets.md": "# Pets\n\n## Cats\n\nCats purr. Cats purr loudly, and a kitten purrs too.\n\n## Dogs\n\n" +
 			"Dogs bark at cats; the cats ignore them. A mudpuppy2 once, a mudpuppy2 twice.\n\n## Fish\n\n" +
 			"Goldfish swim. There are these words: there there.\n",
+		"work.md": "# Work\n\n## Triage\n\nTriaging comes first. Then triaging again, and watching, watching.\n\n" +
+			"## Watch\n\nWe watch the queue.\n",
 	}
 	for p, s := range files {
 		os.WriteFile(filepath.Join(dir, p), []byte(s), 0o644)
@@ -41,14 +43,17 @@ func TestGenerateTerms(t *testing.T) {
 		"generic":      "",                       //
 		"there":        "",                       // a common word
 		"Goldfish":     "",                       // once only
+		"triaging":     "work.md#Work/Triage",    // a capital at a sentence\'s start alone: asked in lower case
+		"Triaging":     "",
+		"watching":     "", // its stem, watch, is held by another section
 	}
 	for text, w := range want {
 		if got[text] != w {
 			t.Errorf("%q: labelled %q, want %q", text, got[text], w)
 		}
 	}
-	if len(qs.Queries) != 3 || st.ByStyle[StyleTerms] != 3 {
-		t.Errorf("%d queries (%v), want 3", len(qs.Queries), got)
+	if len(qs.Queries) != 4 || st.ByStyle[StyleTerms] != 4 {
+		t.Errorf("%d queries (%v), want 4", len(qs.Queries), got)
 	}
 	if err := qs.Resolve(context.Background(), dir); err != nil {
 		t.Errorf("generated labels do not resolve: %v", err)

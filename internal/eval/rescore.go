@@ -175,16 +175,20 @@ func answersWith(q *Query, r mdsearch.Result) bool {
 var StageModes = []mdsearch.Mode{mdsearch.ModeHybrid, mdsearch.ModeKeyword, mdsearch.ModeSemantic}
 
 // masks are the features mode's ranker leaves out and the calibrator
-// inputs its calibrators leave out (calMask and those the mode lacks).
-func masks(mode mdsearch.Mode, calMask []int) (ranker, calib []int) {
+// inputs its calibrators leave out (calMask and those the mode lacks):
+// calib of the best's, below of the one for the candidates below it.
+func masks(mode mdsearch.Mode, calMask []int) (ranker, calib, below []int) {
 	calib = slices.Clone(calMask)
 	switch mode {
 	case mdsearch.ModeKeyword:
-		return append(rescore.Unranked(), rescore.Semantic...), append(calib, append(rescore.CalUnusedRanked, rescore.CalQueryCos)...)
+		calib = append(calib, append(rescore.CalUnusedRanked, rescore.CalQueryCos)...)
+		return append(rescore.Unranked(), rescore.Semantic...), calib, calib
 	case mdsearch.ModeSemantic:
-		return rescore.Unlisted(rescore.RankedSemantic), append(calib, rescore.CalUnusedSemantic...)
+		calib = append(calib, rescore.CalUnusedSemantic...)
+		return rescore.Unlisted(rescore.RankedSemantic), calib, append(slices.Clone(calib), rescore.CalUnusedBelowSemantic...)
 	}
-	return rescore.Unranked(), append(calib, rescore.CalUnusedRanked...)
+	calib = append(calib, rescore.CalUnusedRanked...)
+	return rescore.Unranked(), calib, calib
 }
 
 // FitOptions set how FitModel weighs the samples.
@@ -254,7 +258,7 @@ func FitModel(samples []Sample, fo FitOptions) (*rescore.Model, error) {
 		if len(groups) == 0 {
 			continue
 		}
-		mask, calMask := masks(mode, fo.CalMask)
+		mask, calMask, belowMask := masks(mode, fo.CalMask)
 		ranker, err := rescore.FitRanker(groups, mask, []int{rescore.FirstScore}, fo.L2)
 		if err != nil {
 			return nil, err
@@ -291,7 +295,7 @@ func FitModel(samples []Sample, fo FitOptions) (*rescore.Model, error) {
 		// get a calibrator of their own (Stage.Below).
 		var low *rescore.Linear
 		if len(below) > 0 && !fo.OneCalib {
-			if low, err = rescore.Fit(below, calMask, fo.CalL2); err != nil {
+			if low, err = rescore.Fit(below, belowMask, fo.CalL2); err != nil {
 				return nil, err
 			}
 		}
