@@ -398,12 +398,17 @@ func (d *Document) shallowest(candidates []int) []int {
 
 // normalize lower-cases s, keeps letters, digits and '/', and turns every
 // other run of characters into one space, so "Set-up  guide" matches
-// "set up guide" and "A / B" matches "a/b".
+// "set up guide" and "A / B" matches "a/b". An apostrophe between two
+// letters is dropped, as a slug drops it: "Don't" is the word "dont",
+// which "t panic" does not start.
 func normalize(s string) string {
 	var b strings.Builder
 	space := false
-	for _, r := range norm.NFC.String(s) { // "Ä" typed composed or as A + U+0308 (macOS names)
+	rs := []rune(norm.NFC.String(s)) // "Ä" typed composed or as A + U+0308 (macOS names)
+	for i, r := range rs {
 		switch {
+		case (r == '\'' || r == '\u2019') && i > 0 && i+1 < len(rs) && unicode.IsLetter(rs[i-1]) && unicode.IsLetter(rs[i+1]):
+			// inside a word: neither a letter nor a break
 		case r == '/':
 			b.WriteRune('/')
 			space = false

@@ -318,8 +318,10 @@ func TestFindInPart(t *testing.T) {
 // letters inside a word ("x" is no part of "Installing on Linux"), but
 // for scripts written without spaces.
 func TestFindWordStarts(t *testing.T) {
-	d := Parse("g.md", []byte("# Guide\n\n## Installing on Linux\n\na\n\n## 日本語の設定\n\nb\n"))
-	for q, want := range map[string]string{"x": "", "inux": "", "lin": "Installing on Linux", "on lin": "Installing on Linux", "の設定": "日本語の設定"} {
+	d := Parse("g.md", []byte("# Guide\n\n## Installing on Linux\n\na\n\n## 日本語の設定\n\nb\n\n## Don't Panic\n\nc\n"))
+	for q, want := range map[string]string{"x": "", "inux": "", "lin": "Installing on Linux", "on lin": "Installing on Linux", "の設定": "日本語の設定",
+		// An apostrophe inside a word joins it: "t" starts no word of "Don't".
+		"t panic": "", "don't": "Don't Panic", "dont panic": "Don't Panic", "don’t panic": "Don't Panic"} {
 		s, err := d.Find(q)
 		got := ""
 		if err == nil {
