@@ -10,7 +10,7 @@ import (
 // say so: the words are there to be found, by keywords.
 const wordlessCover = 0.5
 
-// wordless notes, after the second stage of a semantic search has read
+// noteWordless notes, after the second stage of a semantic search has read
 // its candidates' features, whether the notes searched hold most of the
 // query's weight and which candidates hold none of it (wordlessTop).
 func (q *query) noteWordless(top []candidate, xs []rescore.Vector) {
