@@ -78,7 +78,12 @@ var stageQueries = []string{"lifetime elision rules", "how are trait objects dis
 func benchStages(b *testing.B, with, without *Engine, mode mdsearch.Mode) {
 	ask := func(e *Engine) func(string) error {
 		return func(q string) error {
-			_, err := e.Search(bg, mdsearch.SearchRequest{Query: q, Mode: mode})
+			resp, err := e.Search(bg, mdsearch.SearchRequest{Query: q, Mode: mode})
+			if err == nil && resp.Mode != mode {
+				// An index whose vectors are not the local model's (BenchmarkScale's
+				// synthetic ones) is searched by keywords: that is not this mode's time.
+				err = fmt.Errorf("a %s search of %q ran in %s mode (%s)", mode, q, resp.Mode, resp.Notice)
+			}
 			return err
 		}
 	}
