@@ -384,8 +384,6 @@ type query struct {
 	typed      map[string]string // a widened prefix term's term as typed (widenPrefixes)
 	reranked   bool              // a reranker's scores replaced the local ones
 	wordless   bool              // the first result holds none of the query's words, which the scope does (wordlessTop)
-	wordsHeld  bool              // the scope holds most of the query's weight (noteWordless)
-	noWords    map[int64]bool    // the second stage's candidates holding none of the query's words
 }
 
 // keywordList returns the best k rows of the keyword list. The first
@@ -479,7 +477,7 @@ func (e *Engine) rank(ctx context.Context, rd *store.Reader, q *query) ([]*group
 		}
 		kept := dedup(fused, q.req.N, q.req.MaxPerPage, continuedOf(ctx, rd))
 		if len(kept) == q.req.N || (len(kw) < k && len(sem) < k) || k >= maxCandidates {
-			q.wordless = wordlessTop(q, kept)
+			q.wordless = e.stage(q.mode) != nil && wordlessTop(q, kept)
 			return kept, nil
 		}
 	}

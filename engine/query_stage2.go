@@ -67,7 +67,6 @@ func (e *Engine) rescore(ctx context.Context, rd *store.Reader, q *query, cands 
 		sorted[r-1].score = probs[i]
 		low = min(low, probs[i])
 	}
-	q.noteWordless(top, xs)
 	copy(top, sorted)
 	for i := len(top); i < len(cands); i++ {
 		cands[i].score = min(cands[i].score, low)

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"slices"
+
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/rescore"
 )
@@ -10,36 +12,22 @@ import (
 // say so: the words are there to be found, by keywords.
 const wordlessCover = 0.5
 
-// noteWordless notes, after the second stage of a semantic search has read
-// its candidates' features, whether the notes searched hold most of the
-// query's weight and which candidates hold none of it (wordlessTop).
-func (q *query) noteWordless(top []candidate, xs []rescore.Vector) {
-	q.wordsHeld, q.noWords = false, nil
-	if q.mode != mdsearch.ModeSemantic || q.nothing || len(q.terms) == 0 || len(xs) == 0 {
-		return
-	}
-	q.wordsHeld = xs[0][rescore.QueryCover] >= wordlessCover
-	q.noWords = make(map[int64]bool, len(top))
-	for i, c := range top {
-		if xs[i][rescore.CoverAll] == 0 {
-			q.noWords[c.id] = true
-		}
-	}
-}
-
 // wordlessTop reports whether the first result of a semantic search,
 // every passage it joins, holds none of the query's words while the notes
-// searched hold most of their weight (noteWordless). Found by meaning,
-// such a result can score well and still not be what a name or a term
-// asked for ("turbofish" landing on "Hello, Cargo!"): docs/evaluation.md,
-// "Semantic mode's score". A passage the second stage did not read counts
-// as holding them.
+// searched hold most of their weight, as the second stage read its
+// candidates (q.seen). Found by meaning, such a result can score well and
+// still not be what a name or a term asked for ("turbofish" landing on
+// "Hello, Cargo!"): docs/evaluation.md, "Semantic mode's score". A
+// passage the second stage did not read counts as holding them.
 func wordlessTop(q *query, kept []*group) bool {
-	if !q.wordsHeld || len(kept) == 0 {
+	xs := q.seen.xs
+	if q.mode != mdsearch.ModeSemantic || q.nothing || len(q.terms) == 0 || len(kept) == 0 || len(xs) == 0 ||
+		xs[0][rescore.QueryCover] < wordlessCover {
 		return false
 	}
 	for _, m := range kept[0].members {
-		if !q.noWords[m.id] {
+		i := slices.IndexFunc(q.seen.keys, func(k candKey) bool { return k.id == m.id })
+		if i < 0 || xs[i][rescore.CoverAll] > 0 {
 			return false
 		}
 	}

@@ -44,7 +44,7 @@ func TestWordlessTop(t *testing.T) {
 		for i := range x {
 			x[i][rescore.QueryCover] = tc.cover
 		}
-		q.noteWordless(top, x)
+		q.seen.put(top, x, nil)
 		if got := wordlessTop(q, tc.kept); got != tc.want {
 			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
 		}
