@@ -181,7 +181,7 @@ func masks(mode mdsearch.Mode, calMask []int) (ranker, calib, below []int) {
 	calib = slices.Clone(calMask)
 	switch mode {
 	case mdsearch.ModeKeyword:
-		calib = append(calib, append(rescore.CalUnusedRanked, rescore.CalQueryCos)...)
+		calib = append(append(calib, rescore.CalUnusedRanked...), rescore.CalQueryCos)
 		return append(rescore.Unranked(), rescore.Semantic...), calib, calib
 	case mdsearch.ModeSemantic:
 		calib = append(calib, rescore.CalUnusedSemantic...)
