@@ -127,6 +127,7 @@ type generator struct {
 	// on first use.
 	sectionsWith map[string]int
 	termKey      map[string]string
+	termWords    map[*sections.Section][]string // each section's term-like words, as written
 }
 
 // add takes in one note; notes come in path order.

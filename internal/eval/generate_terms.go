@@ -36,18 +36,12 @@ func (g *generator) termQueries(ctx context.Context, n *parsedNote) error {
 		if s.Level < 2 {
 			continue
 		}
-		seen := map[string]int{}
-		var order []string
-		for _, w := range g.sectionWords(n, s) {
-			if k := g.termKey[w]; seen[k] == 0 {
-				order = append(order, w)
-				seen[k]++
-			} else {
-				seen[k]++
-			}
+		times := map[string]int{}
+		for _, w := range g.termWords[s] {
+			times[g.termKey[w]]++
 		}
-		for _, w := range order {
-			if k := g.termKey[w]; seen[k] >= 2 && g.sectionsWith[k] == 1 {
+		for _, w := range g.termWords[s] { // the first, in the order written
+			if k := g.termKey[w]; times[k] >= 2 && g.sectionsWith[k] == 1 {
 				g.add1(StyleTerms, typedTerm(w), n.path, s, "")
 				break
 			}
@@ -56,15 +50,18 @@ func (g *generator) termQueries(ctx context.Context, n *parsedNote) error {
 	return nil
 }
 
-// countSectionWords counts, for each term-like word's key (termKey), the
-// sections of the vault whose body holds it.
+// countSectionWords reads each section's term-like words once
+// (termWords) and counts, for each word's key (termKey), the sections of
+// the vault whose body holds it.
 func (g *generator) countSectionWords(ctx context.Context) error {
 	var plain []string
-	g.termKey = map[string]string{}
+	g.termKey, g.termWords = map[string]string{}, map[*sections.Section][]string{}
 	for _, p := range g.order {
 		n := g.notes[p]
 		for i := range n.doc.Sections {
-			for _, w := range g.sectionWords(n, &n.doc.Sections[i]) {
+			s := &n.doc.Sections[i]
+			g.termWords[s] = g.sectionWords(n, s)
+			for _, w := range g.termWords[s] {
 				if _, ok := g.termKey[w]; !ok {
 					g.termKey[w] = strings.ToLower(w)
 					if isLetters(w) {
@@ -85,15 +82,12 @@ func (g *generator) countSectionWords(ctx context.Context) error {
 		g.termKey[w] = stems[i]
 	}
 	g.sectionsWith = map[string]int{}
-	for _, p := range g.order {
-		n := g.notes[p]
-		for i := range n.doc.Sections {
-			held := map[string]bool{}
-			for _, w := range g.sectionWords(n, &n.doc.Sections[i]) {
-				if k := g.termKey[w]; !held[k] {
-					held[k] = true
-					g.sectionsWith[k]++
-				}
+	for _, words := range g.termWords {
+		held := map[string]bool{}
+		for _, w := range words {
+			if k := g.termKey[w]; !held[k] {
+				held[k] = true
+				g.sectionsWith[k]++
 			}
 		}
 	}
