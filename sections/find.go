@@ -13,6 +13,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/internal/wordcount"
 )
 
 // find resolves a section query: a heading path as search results show it
@@ -147,15 +148,11 @@ func (d *Document) findAs(query string, forms []pathForms, strict bool) (*Sectio
 // word starts ("sec" in "second renamed", not "x" in "linux"), or, in a
 // script written without spaces, anywhere.
 func holdsWords(h, q string) bool {
-	if r, _ := utf8.DecodeRuneInString(q); unicode.In(r, unspacedScripts...) {
+	if r, _ := utf8.DecodeRuneInString(q); wordcount.Unspaced(r) {
 		return strings.Contains(h, q)
 	}
 	return strings.HasPrefix(h, q) || strings.Contains(h, " "+q) || strings.Contains(h, "/"+q)
 }
-
-// unspacedScripts are written without spaces between words.
-var unspacedScripts = []*unicode.RangeTable{unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Thai,
-	unicode.Lao, unicode.Khmer, unicode.Myanmar}
 
 // holding is the section whose own text holds the heading inside a list,
 // quote or callout that a page gives the id, or nil: such a heading opens
