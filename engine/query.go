@@ -121,9 +121,9 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 	if empty {
 		resp.Mode = req.Mode // keywords rank the nothing there is, but say the mode asked
 	}
-	// Semantic mode reads the words only where its second stage scores
-	// them or a why shows them: its list is by meaning alone.
-	if q.mode != mdsearch.ModeSemantic || e.stage(q.mode) != nil || req.Explain {
+	// Semantic mode reads the words only where the second stage's
+	// features read them: its list is by meaning alone.
+	if q.mode != mdsearch.ModeSemantic || e.readsFeatures(q) {
 		q.terms, q.typed = e.widenPrefixes(ctx, terms)
 		if req.Explain {
 			q.stemsShown(ctx)

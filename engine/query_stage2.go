@@ -31,7 +31,7 @@ type Observed struct {
 // its score. Those below them keep their order, scored no higher.
 func (e *Engine) rescore(ctx context.Context, rd *store.Reader, q *query, cands []candidate) ([]candidate, error) {
 	stage := e.stage(q.mode)
-	if (stage == nil && e.opts.Observe == nil && !q.req.Explain) || len(cands) == 0 {
+	if !e.readsFeatures(q) || len(cands) == 0 {
 		return cands, nil
 	}
 	top := cands[:min(secondK, len(cands))]
@@ -473,6 +473,13 @@ func (e *Engine) semanticFeatures(q *query, top []candidate, xs []rescore.Vector
 	for i := range xs {
 		xs[i][rescore.QueryCos] = best
 	}
+}
+
+// readsFeatures reports whether a search computes the second stage's
+// features: to score with them, to hand them to Options.Observe (the
+// fit's samples), or to explain.
+func (e *Engine) readsFeatures(q *query) bool {
+	return e.stage(q.mode) != nil || e.opts.Observe != nil || q.req.Explain
 }
 
 // stage is the second stage that rescores searches of mode with this
