@@ -61,15 +61,17 @@ func TestPendingNotice(t *testing.T) {
 	}
 
 	// While a run holds the lock (another process's, as far as this
-	// engine knows), status says one is embedding and search says nothing.
+	// engine knows), search and status say one is embedding.
 	unlock, err := lockIndex(bg, path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	sn, stn = notices()
 	unlock()
-	if sn != "" || !strings.Contains(stn, "another process is embedding") {
-		t.Errorf("during a run: search %q, status %q", sn, stn)
+	for _, n := range []string{sn, stn} {
+		if !strings.Contains(n, "another process is embedding") {
+			t.Errorf("during a run: notice %q", n)
+		}
 	}
 
 	index(t, e, vault, "v")
@@ -213,3 +215,58 @@ func TestKilledRunMarkOwesNothing(t *testing.T) {
 		t.Errorf("every window has its vector, yet the notice is %q", n)
 	}
 }
+
+// pauseAfter embeds its first calls, then holds the next one until
+// release closes (reached closes when it starts waiting); calls after it
+// go through, as a search's query does while the run waits.
+type pauseAfter struct {
+	*bow
+	left             int
+	reached, release chan struct{}
+}
+
+func (p *pauseAfter) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	if p.left == 0 {
+		p.left = -1
+		close(p.reached)
+		select {
+		case <-p.release:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	} else if p.left > 0 {
+		p.left--
+	}
+	return p.bow.Embed(ctx, texts)
+}
+
+// TestPendingNoticeWhileIndexing: a search while this process's run is
+// still embedding a collection says that meaning covers only part of it,
+// and after the run, nothing.
+func TestPendingNoticeWhileIndexing(t *testing.T) {
+	vault := copyDir(t, "../sample-vault")
+	emb := &pauseAfter{bow: newBow("bow"), left: 1, reached: make(chan struct{}), release: make(chan struct{})}
+	e, err := Open(bg, Options{IndexPath: filepath.Join(t.TempDir(), "index.db"), Embedder: emb, EmbedBatch: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	done := make(chan error, 1)
+	go func() {
+		_, err := e.Index(bg, mdsearch.IndexRequest{Dir: vault, Name: "v"}, nil)
+		done <- err
+	}()
+	<-emb.reached
+	n := search(t, e, mdsearch.SearchRequest{Query: "backups"}).Notice
+	close(emb.release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(n, "meaning covers only the windows embedded so far: this process is indexing") {
+		t.Errorf("during the run: notice %q", n)
+	}
+	if n := search(t, e, mdsearch.SearchRequest{Query: "backups"}).Notice; strings.Contains(n, "embedded so far") {
+		t.Errorf("after the run: notice %q", n)
+	}
+}
+

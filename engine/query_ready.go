@@ -36,7 +36,9 @@ func (e *Engine) semanticReady(ctx context.Context, collection int64) (*snapshot
 		}
 		return nil, false, msg + "; run `mdsearch index` to embed; showing keyword results", nil
 	}
-	notice := e.pendingNotice(ctx, "meaning covers only the windows embedded so far", false)
+	// A run embedding now says so too: a search during a vault's first
+	// run ranks by the windows embedded so far, as confidently as after.
+	notice := e.pendingNotice(ctx, "meaning covers only the windows embedded so far", true)
 	// The mark outlives a run killed after its last vector (SIGKILL
 	// during a re-cut that owed none): the windows decide.
 	if notice != "" && !e.unembedded(ctx, collection) {
