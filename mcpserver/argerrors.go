@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/mdsearch/mdsearch"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -79,8 +80,13 @@ func plainArgError(msg string, schema *jsonschema.Schema) string {
 }
 
 // outOfRangeError is Check's message for a number out of its range, from
-// the validator's value (a fraction: "51/1") and the schema's bounds.
+// the validator's value (a fraction: "51/1"): the request's own check
+// words it, so MCP says what REST and the command line say. A field Check
+// does not know is named with the schema's bounds.
 func outOfRangeError(name, value string, schema *jsonschema.Schema) string {
+	if msg, ok := checkMessage(name, value); ok {
+		return msg
+	}
 	value = plainNumber(value)
 	var p *jsonschema.Schema
 	if schema != nil {
@@ -89,11 +95,33 @@ func outOfRangeError(name, value string, schema *jsonschema.Schema) string {
 	if p == nil || p.Minimum == nil || p.Maximum == nil {
 		return "invalid argument " + name + ": " + value + " is out of range"
 	}
-	msg := fmt.Sprintf("%s is %s: use %g-%g", name, value, *p.Minimum, *p.Maximum)
-	if p.Default != nil {
-		msg += " (default " + string(p.Default) + ")"
+	return fmt.Sprintf("%s is %s: use %g-%g", name, value, *p.Minimum, *p.Maximum)
+}
+
+// checkMessage is SearchRequest.Check's message for field given value, a
+// number as the validator writes it, when Check knows the field.
+func checkMessage(field, value string) (string, bool) {
+	r, ok := new(big.Rat).SetString(value)
+	if !ok {
+		return "", false
 	}
-	return msg
+	switch field {
+	case "n", "max_per_page", "max_chunks_per_page", "max_tokens":
+		if !r.IsInt() {
+			return "", false // the validator's type check words a fraction
+		}
+		if field == "max_chunks_per_page" {
+			field = "max_per_page" // as Check names it, over REST too
+		}
+		return mdsearch.OutOfRange(field, r.Num().String()).Error(), true
+	case "min_score":
+		f, _ := r.Float64()
+		req := mdsearch.SearchRequest{Query: "x", MinScore: f}.WithDefaults()
+		if err := req.Check(); err != nil {
+			return err.Error(), true
+		}
+	}
+	return "", false
 }
 
 // toolNames are the tools' names, sorted, as an or-list.

@@ -28,9 +28,13 @@ func TestPlainArgError(t *testing.T) {
 		{`validating "arguments": validating root: validating /properties/where: validating /properties/where/additionalProperties: type: map[b:1] has type "object", want one of "string, number, boolean"`,
 			`invalid argument where: each value must be a string, a number or a boolean, not an object`},
 		{`validating "arguments": validating root: validating /properties/min_score: maximum: 3/2 is greater than 1.000000`,
-			`invalid argument min_score: 1.5 is out of range`},
+			`min_score is 1.5: use 0-1 (a score of 1.5% is 0.015)`},
 		{`validating "arguments": validating root: validating /properties/min_score: minimum: -1/10 is less than 0.000000`,
-			`invalid argument min_score: -0.1 is out of range`},
+			`min_score is -0.1: use 0-1 (0: keep every result)`},
+		{`validating "arguments": validating root: validating /properties/n: maximum: 100000000000000000000/1 is greater than 50.000000`,
+			`n is 100000000000000000000: use 1-50 (default 5)`},
+		{`validating "arguments": validating root: validating /properties/lines: maximum: 7/1 is greater than 5.000000`,
+			`invalid argument lines: 7 is out of range`}, // a field Check does not know, and no schema
 		{`no such note in vue: x.md`, `no such note in vue: x.md`},
 	} {
 		if got := plainArgError(tt.in, nil); got != tt.want {

@@ -180,6 +180,31 @@ func TestBadCallsAreToolErrors(t *testing.T) {
 		{"read_note", map[string]any{"path": "../../etc/passwd"}, "refused"},
 		{"read_note", map[string]any{}, "path"},
 	}
+	// A number out of range reads as the request's one check words it,
+	// over REST and the command line too.
+	for _, tt := range []struct {
+		args map[string]any
+		req  func(*mdsearch.SearchRequest)
+	}{
+		{map[string]any{"n": 51}, func(r *mdsearch.SearchRequest) { r.N = 51 }},
+		{map[string]any{"n": 1e20}, nil}, // past int: OutOfRange with the number's text
+		{map[string]any{"max_per_page": 9}, func(r *mdsearch.SearchRequest) { r.MaxPerPage = 9 }},
+		{map[string]any{"max_tokens": -1}, func(r *mdsearch.SearchRequest) { r.MaxTokens = -1 }},
+		{map[string]any{"max_tokens": 2000000}, func(r *mdsearch.SearchRequest) { r.MaxTokens = 2000000 }},
+		{map[string]any{"min_score": 5}, func(r *mdsearch.SearchRequest) { r.MinScore = 5 }},
+		{map[string]any{"min_score": -0.5}, func(r *mdsearch.SearchRequest) { r.MinScore = -0.5 }},
+	} {
+		want := mdsearch.OutOfRange("n", "100000000000000000000").Error()
+		if tt.req != nil {
+			r := mdsearch.SearchRequest{Query: "x"}.WithDefaults()
+			tt.req(&r)
+			want = r.Check().Error()
+		}
+		tt.args["query"] = "x"
+		if res, text := call(t, cs, "semantic_search", tt.args); !res.IsError || text != want {
+			t.Errorf("%v: %q (error %v), want %q", tt.args, text, res.IsError, want)
+		}
+	}
 	for _, tt := range tests {
 		res, text := call(t, cs, tt.tool, tt.args)
 		t.Logf("%s(%v) → %s", tt.tool, tt.args, text)
