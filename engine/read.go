@@ -83,7 +83,8 @@ func (e *Engine) Read(ctx context.Context, req mdsearch.ReadRequest) (_ *mdsearc
 	resp.StartLine, resp.EndLine = sec.StartLine, sec.EndLine
 	resp.WordCount = sec.Words
 	resp.Content = n.doc.Content(sec)
-	resp.Tokens = EstimateTokens(resp.Content)
+	// The section's own word count, as its outline entry costs it.
+	resp.Tokens = mdsearch.ReadingTokens(sec.Words, len(resp.Content))
 	if !req.Full && mdsearch.IsLong(sec.Words, sec.EndByte-sec.StartByte) {
 		longSection(resp, n, sec)
 	}

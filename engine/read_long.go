@@ -46,7 +46,7 @@ func longSection(resp *mdsearch.ReadResponse, n *note, sec *sections.Section) {
 	}
 	if mdsearch.IsLong(sec.BodyWords, sec.BodyEnd-sec.StartByte) { // its own text is long too: its start
 		preview(resp, n, span{sec.StartByte, sec.BodyEnd, "section's own text", sec.BodyWords, true})
-		resp.WordCount, resp.Tokens = sec.Words, EstimateTokens(n.doc.Content(sec))
+		resp.WordCount, resp.Tokens = sec.Words, mdsearch.ReadingTokens(sec.Words, len(n.doc.Content(sec)))
 	} else {
 		resp.Content = n.doc.OwnContent(sec)
 	}

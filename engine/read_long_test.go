@@ -140,3 +140,27 @@ func TestReadLongBytes(t *testing.T) {
 		t.Errorf("long code: %d bytes to line %d, more %v, notice %q", len(r.Content), r.EndLine, r.More, r.Notice)
 	}
 }
+
+// TestOutlineCostsReads: an outline's cost of each section is what reading
+// that section reports, so an agent can budget from the outline.
+func TestOutlineCostsReads(t *testing.T) {
+	vault := copyDir(t, "../sample-vault")
+	write(t, vault, "Ownership.md", "# Ownership\n\n## Ownership Rules\n\nFirst, let’s look at the rules. Keep them in mind:\n\n- Each value in Rust has an _owner_.\n- There can only be one owner at a time.\n\n### Scope\n\n`let s = \"hello\";` is valid from here on.\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, vault, "v")
+	for _, path := range []string{"Ownership.md", "homelab/Backups.md", "kitchen/Sourdough.md"} {
+		o, err := e.Outline(bg, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range o.Sections {
+			r, err := e.Read(bg, mdsearch.ReadRequest{Path: path, Section: s.Section})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Tokens != s.Tokens || r.WordCount != s.WordCount {
+				t.Errorf("%s > %s: outline %d words, %d tokens; read %d words, %d tokens", path, s.Section, s.WordCount, s.Tokens, r.WordCount, r.Tokens)
+			}
+		}
+	}
+}
