@@ -44,6 +44,11 @@ func (r *run) embed() error {
 		if err := r.modelChange(len(pend)); err != nil {
 			return err
 		}
+	}
+	// A global run owing nothing has this model's vector for every window
+	// still: the index is this model's again (after a stopped switch to
+	// another, whose vectors finish drops), and says so.
+	if len(pend) > 0 || r.global {
 		if err := e.st.SetMeta(r.ctx, "model", e.emb.ModelID()); err != nil {
 			return err
 		}

@@ -270,3 +270,36 @@ func TestPendingNoticeWhileIndexing(t *testing.T) {
 	}
 }
 
+// TestBackFromStoppedSwitch: a run with another model, stopped, then one
+// with the index's model again, which owes no vector: the index is that
+// model's again, by its name, its vectors counted, its search by meaning.
+func TestBackFromStoppedSwitch(t *testing.T) {
+	vault := copyDir(t, "../sample-vault")
+	path := filepath.Join(t.TempDir(), "index.db")
+	e := openEngine(t, path, newBow("bow"))
+	index(t, e, vault, "v")
+	e.Close()
+	other, err := Open(bg, Options{IndexPath: path, Embedder: &failAfter{bow: newBow("other"), left: 1}, EmbedBatch: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, err := other.Index(bg, mdsearch.IndexRequest{Dir: vault, Name: "v"}, nil); err == nil || st == nil || !st.Stopped {
+		t.Fatalf("the switch did not stop: %v", err)
+	}
+	other.Close()
+
+	e = openEngine(t, path, newBow("bow"))
+	if st := index(t, e, vault, "v"); st.Embedded != 0 {
+		t.Errorf("the run embedded %d windows: the index held them all", st.Embedded)
+	}
+	s, err := e.Status(bg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.ModelID != "bow" || s.Vectors != s.Windows || s.Windows == 0 || s.Notice != "" {
+		t.Errorf("status: model %q, %d of %d windows have vectors, notice %q", s.ModelID, s.Vectors, s.Windows, s.Notice)
+	}
+	if resp := search(t, e, mdsearch.SearchRequest{Query: "backups", Mode: mdsearch.ModeSemantic}); resp.Mode != mdsearch.ModeSemantic || resp.Notice != "" {
+		t.Errorf("semantic search: mode %s, notice %q", resp.Mode, resp.Notice)
+	}
+}
