@@ -104,7 +104,9 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 	}
 	// One reading of the query's words serves the keyword list and the
 	// asks-nothing check (AsksNothing).
-	terms, nothing := splitTerms(req.Query)
+	terms, nothing, generic := splitTerms(req.Query)
+	q.generic = generic
+	q.noWords = len(terms) == 0 && !nothing
 	if q.nothing = nothing; q.nothing {
 		addNotice(&resp.Notice, fmt.Sprintf("the query holds only common words (%s), which name nothing to look for: no result can be known to answer it; add the words you look for, or quote a phrase (\"to be or not to be\")", CommonWordsOf(req.Query)))
 	}
@@ -218,10 +220,15 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 	case resp.Total == 0 && resp.CollectionCount == 0:
 		resp.Notice = "the index is empty: run `mdsearch index DIR` first"
 	case under.n > 0: // the notice says why none came
-	case resp.Total == 0 && q.mode == mdsearch.ModeKeyword && len(q.terms) == 0:
+	case q.noWords:
 		// Emoji, symbols and punctuation are not words to the keyword
-		// index: nothing was looked for.
-		addNotice(&resp.Notice, "the query holds no word the keyword index reads (emoji, symbols and punctuation are not indexed): add a word")
+		// index: nothing was looked for by words, and meaning alone, where
+		// it ranked, cannot tell an answer ("?" is near anything).
+		msg := "the query holds no word the keyword index reads (emoji, symbols and punctuation are not indexed): add a word"
+		if resp.Total > 0 {
+			msg = "the query holds no word the keyword index reads (emoji, symbols and punctuation are not indexed), so meaning alone ranked these results and none can be known to answer it: add a word"
+		}
+		addNotice(&resp.Notice, msg)
 	case resp.Total == 0:
 		if f := filtersOf(req, ops); f != "" {
 			msg := "no passage matched with these filters: " + f
@@ -365,14 +372,16 @@ type query struct {
 	req        mdsearch.SearchRequest
 	mode       mdsearch.Mode // req.Mode, or keyword when vectors are unavailable
 	filter     store.Filter
-	snap       *snapshot // nil: no semantic list
-	stale      bool      // snap may hold chunks a running re-index removed
-	vec        []float32 // the embedded query
-	terms      []string  // quoted FTS5 terms; none: no keyword list
-	nothing    bool      // the query's words are common ones alone (AsksNothing)
-	cover      float64   // share of the terms' idf the index holds (keyword mode; see coverage)
-	rowScale   float64   // rowScale of the index's keyword rows
-	rows       int       // the index's keyword rows (bm25's N), read once with rowsErr
+	snap       *snapshot       // nil: no semantic list
+	stale      bool            // snap may hold chunks a running re-index removed
+	vec        []float32       // the embedded query
+	terms      []string        // quoted FTS5 terms; none: no keyword list
+	nothing    bool            // the query's words are common ones alone (AsksNothing)
+	noWords    bool            // the query holds no word the keyword index reads ("?", "->"), common or not
+	generic    map[string]bool // terms that are a generic type's phrase (splitTerms)
+	cover      float64         // share of the terms' idf the index holds (keyword mode; see coverage)
+	rowScale   float64         // rowScale of the index's keyword rows
+	rows       int             // the index's keyword rows (bm25's N), read once with rowsErr
 	rowsErr    error
 	counts     []int              // each term's rows, up to maxTermRows (termRows)
 	held       []bool             // whether a passage in the search's scope holds each term (found)

@@ -194,7 +194,7 @@ func coverage(ctx context.Context, rd *store.Reader, q *query) (float64, error) 
 	}
 	var found, all float64
 	for i, n := range counts {
-		w := idf(n, q.rows)
+		w := q.termWeight(i, n)
 		all += w
 		if held[i] {
 			found += w

@@ -281,7 +281,7 @@ func (e *Engine) keywordFeatures(ctx context.Context, rd *store.Reader, q *query
 	weights := make([]float64, len(q.terms))
 	var all, held float64
 	for i, n := range counts {
-		weights[i] = idf(n, q.rows)
+		weights[i] = q.termWeight(i, n)
 		all += weights[i]
 		if found[i] {
 			held += weights[i]

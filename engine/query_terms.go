@@ -26,13 +26,16 @@ const maxTerms = 32
 // are ORed (store.KeywordAny): bm25 then ranks chunks by how many, and how
 // rare, the matched terms are.
 func matchTerms(input string) []string {
-	parts, _ := splitTerms(input)
+	parts, _, _ := splitTerms(input)
 	return parts
 }
 
-// splitTerms is matchTerms, and whether the terms are the input's common
-// words alone, kept because nothing else was left (AsksNothing).
-func splitTerms(input string) (parts []string, commonOnly bool) {
+// splitTerms is matchTerms, whether the terms are the input's common
+// words alone, kept because nothing else was left (AsksNothing), and the
+// phrases of generic types written whole (Rc<RefCell<T>>), which their
+// type names stand beside: such a phrase the notes never write is no word
+// of the query they lack (genericWeight).
+func splitTerms(input string) (parts []string, commonOnly bool, generic map[string]bool) {
 	seen := map[string]bool{}
 	add := func(words []string, prefix bool) {
 		if len(words) == 0 || len(parts) >= maxTerms {
@@ -63,8 +66,14 @@ func splitTerms(input string) (parts []string, commonOnly bool) {
 		}
 		add(words, prefix)
 		if !phrase && len(words) > 1 && isGeneric(chunk) {
-			for _, t := range typeNames(chunk) {
-				add(t, false)
+			if names := typeNames(chunk); names != nil {
+				if generic == nil {
+					generic = map[string]bool{}
+				}
+				generic[`"`+strings.Join(words, " ")+`"`] = true
+				for _, t := range names {
+					add(t, false)
+				}
 			}
 		}
 	}
@@ -72,9 +81,21 @@ func splitTerms(input string) (parts []string, commonOnly bool) {
 		for _, w := range stop {
 			add([]string{w}, false)
 		}
-		return parts, len(parts) > 0
+		return parts, len(parts) > 0, generic
 	}
-	return parts, false
+	return parts, false, generic
+}
+
+// termWeight is the idf of a query term that n of the index's rows rows
+// hold, as coverage weighs it: a generic type's phrase that no note
+// writes weighs nothing, as its type names, terms of their own, say
+// whether the notes hold it ("rc refcell t", where the notes write
+// Rc<RefCell<i32>>, is not half of the query missing).
+func (q *query) termWeight(i, n int) float64 {
+	if n == 0 && q.generic[q.terms[i]] {
+		return 0
+	}
+	return idf(n, q.rows)
 }
 
 // isGeneric reports whether a piece of a query is a generic type written
@@ -223,7 +244,7 @@ func CommonWordsOf(query string) string {
 // quoted phrase ("The Who"), words joined by punctuation or a prefix ask
 // for that text. Its words are read as the keyword query reads them.
 func AsksNothing(query string) bool {
-	_, common := splitTerms(query)
+	_, common, _ := splitTerms(query)
 	return common
 }
 

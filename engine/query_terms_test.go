@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/rescore"
 	"github.com/mdsearch/mdsearch/store"
 )
 
@@ -156,4 +157,45 @@ func FuzzMatchQuery(f *testing.F) {
 			t.Fatalf("matchTerms(%q): %v", in, err)
 		}
 	})
+}
+
+// TestGenericPhraseWeight: a generic type's phrase that no note writes
+// (the notes write Rc<RefCell<i32>>) is no part of the query the notes
+// lack: the query's coverage is its type names'; a phrase quoted as
+// such, which the notes lack, still counts as missing.
+func TestGenericPhraseWeight(t *testing.T) {
+	var seen []Observed
+	e, err := Open(bg, Options{IndexPath: filepath.Join(t.TempDir(), "index.db"), Embedder: newBow("bow"),
+		Observe: func(_ string, c []Observed) { seen = c }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	vault := t.TempDir()
+	write(t, vault, "Shared.md", "# Shared\n\nWrap it as Rc<RefCell<i32>> to share and mutate one value.\n")
+	write(t, vault, "Other.md", "# Other\n\nA note about gardens and water.\n")
+	index(t, e, vault, "v")
+	for _, tc := range []struct {
+		query string
+		cover float64
+	}{
+		{"Rc<RefCell<T>>", 1},
+		{"Rc<RefCell<i32>>", 1},
+		{`"rc refcell t" rc refcell`, 0.5}, // quoted: a phrase of its own, which the notes lack
+	} {
+		seen = nil
+		search(t, e, mdsearch.SearchRequest{Query: tc.query, Mode: mdsearch.ModeKeyword})
+		if len(seen) == 0 {
+			t.Fatalf("%s: no candidates observed", tc.query)
+		}
+		got := seen[0].Features[rescore.QueryCover]
+		if tc.cover == 1 && got != 1 || tc.cover < 1 && got > 0.9 {
+			t.Errorf("%s: query cover %.2f, want %.2f", tc.query, got, tc.cover)
+		}
+		for _, c := range seen {
+			if c.Path == "Shared.md" && c.Features[rescore.CoverAll] < got-1e-9 {
+				t.Errorf("%s: the note holding every type name covers %.2f of the query", tc.query, c.Features[rescore.CoverAll])
+			}
+		}
+	}
 }

@@ -17,10 +17,10 @@ const Unlikely = 0.1
 // isUnlikely reports whether the best of results, as the second stage
 // scored it (scored: the search's mode has one), is unlikely to answer: a
 // person or an agent can stop there, or ask otherwise. A query of common
-// words alone has its own notice, and a reranker's scores mean something
-// else.
+// words alone, or of none, has its own notice, and a reranker's scores
+// mean something else.
 func isUnlikely(q *query, scored bool, results []mdsearch.Result) bool {
-	return scored && !q.reranked && !q.nothing && len(results) > 0 && results[0].Score < Unlikely
+	return scored && !q.reranked && !q.nothing && !q.noWords && len(results) > 0 && results[0].Score < Unlikely
 }
 
 // unlikelyNotice says a search whose best scores best is unlikely to

@@ -88,7 +88,7 @@ func TestRealModel(t *testing.T) {
 		{mdsearch.ModeSemantic, "how do I change a bicycle tyre", true},
 		{mdsearch.ModeSemantic, "best recipe for chocolate cake", false}, // near Sourdough by meaning (cosine 0.62): 19%, weak but over Unlikely
 		{mdsearch.ModeSemantic, "restore drill for backups", false},
-		{mdsearch.ModeSemantic, "->", true}, // no word the keyword index reads: it asks for nothing
+		{mdsearch.ModeSemantic, "->", false}, // no word the keyword index reads: a notice of its own (below)
 	} {
 		resp := search(t, e, mdsearch.SearchRequest{Query: c.q, Mode: c.mode, Explain: true})
 		if says := strings.Contains(resp.Notice, "no result is likely to answer"); says != c.unlikely || len(resp.Results) == 0 {
@@ -108,6 +108,18 @@ func TestRealModel(t *testing.T) {
 			}
 			if c.mode == mdsearch.ModeSemantic && i > 0 && (*r.Distance < *resp.Results[i-1].Distance || r.Score > resp.Results[i-1].Score) {
 				t.Errorf("%s %q: result %d at distance %v, score %v, after %v, %v", c.mode, c.q, i+1, *r.Distance, r.Score, *resp.Results[i-1].Distance, resp.Results[i-1].Score)
+			}
+		}
+	}
+
+	// A query of no word the keyword index reads says so, and that
+	// meaning alone ranked what came, in every mode that ranks by it.
+	for _, mode := range []mdsearch.Mode{mdsearch.ModeHybrid, mdsearch.ModeSemantic} {
+		for _, q := range []string{"->", "?"} {
+			resp := search(t, e, mdsearch.SearchRequest{Query: q, Mode: mode})
+			if n := resp.Notice; !strings.Contains(n, "holds no word the keyword index reads") || !strings.Contains(n, "meaning alone ranked") ||
+				strings.Contains(n, "no result is likely") || len(resp.Results) == 0 || resp.Results[0].Score >= Unlikely {
+				t.Errorf("%s %q: notice %q, %s", mode, q, n, describe(resp))
 			}
 		}
 	}
