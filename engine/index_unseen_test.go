@@ -81,6 +81,14 @@ func TestIndexKeepsUnseen(t *testing.T) {
 			if len(resp.Results) == 0 {
 				t.Errorf("%q not found: the kept note is not searchable", c.word)
 			}
+			// Read, it is refused for the folder, not for an ignore file
+			// the folder may not even hold.
+			if c.deny != "x.md" {
+				_, err := e.Read(bg, mdsearch.ReadRequest{Path: resp.Results[0].Path})
+				if err == nil || !strings.Contains(err.Error(), "cannot read folder: permission denied") || strings.Contains(err.Error(), ".mdsearchignore") {
+					t.Errorf("read %s: %v", resp.Results[0].Path, err)
+				}
+			}
 			undo()
 			st = index(t, e, dir, "v")
 			if st.Changed != c.changed || st.Deleted != c.deleted || len(st.Skipped) != 0 {

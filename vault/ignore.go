@@ -54,6 +54,11 @@ func readIgnore(path string) ([]byte, error) {
 		return nil, nil
 	}
 	if err != nil {
+		if _, serr := fsfault.Lstat(path); errors.Is(err, fs.ErrPermission) && errors.Is(serr, fs.ErrPermission) {
+			// The folder cannot be searched: whether it holds an ignore
+			// file is unknown, and so is everything else in it.
+			return nil, unsearchable(filepath.Dir(path), err)
+		}
 		return nil, ignoreError(path, "make it readable, or delete it", "cannot read: %s", errText(err))
 	}
 	defer f.Close()
@@ -74,6 +79,17 @@ func readIgnore(path string) ([]byte, error) {
 		}
 	}
 	return data, nil
+}
+
+// errUnsearchable marks readIgnore's error for a folder whose files
+// cannot be reached (no search permission): no ignore file is to blame.
+var errUnsearchable = errors.New("cannot read folder")
+
+// unsearchable is the error for folder dir, whose files cannot be reached.
+func unsearchable(dir string, err error) error {
+	return mdsearch.Errorf(mdsearch.KindInvalid, "read folder", dir,
+		"make it readable; until then, index runs keep its notes as they were indexed",
+		"%w: %s", errUnsearchable, errText(err))
 }
 
 // ignoreError is the error for an ignore file that cannot be used; fix

@@ -2,6 +2,7 @@ package vault
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -75,6 +76,25 @@ func TestListUnseen(t *testing.T) {
 				t.Errorf("skips %v, want %d", skips, len(c.skips))
 			}
 		})
+	}
+}
+
+// TestListUnsearchable: a folder that can be listed but not searched
+// (read permission without execute) is skipped as unseen, as one that
+// cannot be listed: its ignore file is not to blame, and the walk goes on.
+func TestListUnsearchable(t *testing.T) {
+	root := t.TempDir()
+	build(t, root, map[string]string{"a.md": "a", "sub/s.md": "s"})
+	undo := fsfault.Deny(filepath.Join(mustReal(t, root), "sub"))
+	t.Cleanup(undo)
+	fsfault.ReadDir = os.ReadDir // listed; nothing in it opens or stats
+	v, err := Open(root, Options{})
+	must(t, err)
+	l, err := v.List(context.Background())
+	must(t, err)
+	if len(l.Files) != 1 || l.Files[0].Path != "a.md" || !slices.Equal(l.Unseen, []string{"sub/"}) ||
+		len(l.Skipped) != 1 || l.Skipped[0].Reason != "cannot read folder: permission denied" {
+		t.Errorf("files %+v, unseen %q, skipped %+v", l.Files, l.Unseen, l.Skipped)
 	}
 }
 

@@ -110,6 +110,9 @@ func (w *walker) dir(ctx context.Context, job dirJob) error {
 		return w.unlisted(job, err)
 	}
 	ign, err := job.ign.load(job.abs, job.rel)
+	if errors.Is(err, errUnsearchable) {
+		return w.unlisted(job, fs.ErrPermission) // listed, but none of its files reached
+	}
 	if err != nil {
 		return err // its notes cannot be told from those it excludes
 	}

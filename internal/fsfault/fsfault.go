@@ -24,11 +24,39 @@ var ReadDir = os.ReadDir
 // os.OpenFile, unless DenyRead put a failing one in its place.
 var OpenFile = os.OpenFile
 
+// Lstat stats a path the vault must tell apart from a missing one (an
+// ignore file it could not open): os.Lstat, unless Deny put a failing one
+// in its place.
+var Lstat = os.Lstat
+
 // Deny makes the walk meet paths (absolute, symlinks resolved) as a user
 // without permission meets them: listing a folder among them fails, and so
-// does the stat of a file among them through its folder's listing. undo
-// puts os.ReadDir back.
+// does the stat of a file among them through its folder's listing, and
+// opening or stating anything inside a folder among them. undo puts
+// os.ReadDir, os.OpenFile and os.Lstat back.
 func Deny(paths ...string) (undo func()) {
+	within := func(name string) bool {
+		for dir := filepath.Dir(name); ; dir = filepath.Dir(dir) {
+			if slices.Contains(paths, dir) {
+				return true
+			}
+			if dir == filepath.Dir(dir) {
+				return false
+			}
+		}
+	}
+	OpenFile = func(name string, flag int, perm os.FileMode) (*os.File, error) {
+		if within(name) {
+			return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrPermission}
+		}
+		return os.OpenFile(name, flag, perm)
+	}
+	Lstat = func(name string) (fs.FileInfo, error) {
+		if within(name) {
+			return nil, &fs.PathError{Op: "lstat", Path: name, Err: fs.ErrPermission}
+		}
+		return os.Lstat(name)
+	}
 	ReadDir = func(dir string) ([]os.DirEntry, error) {
 		if slices.Contains(paths, dir) {
 			return nil, &fs.PathError{Op: "open", Path: dir, Err: fs.ErrPermission}
@@ -41,7 +69,7 @@ func Deny(paths ...string) (undo func()) {
 		}
 		return entries, err
 	}
-	return func() { ReadDir = os.ReadDir }
+	return func() { ReadDir, OpenFile, Lstat = os.ReadDir, os.OpenFile, os.Lstat }
 }
 
 // DenyRead makes the files at paths (absolute, symlinks resolved) fail to
