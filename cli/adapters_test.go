@@ -78,6 +78,15 @@ func TestRefreshLine(t *testing.T) {
 	if got := refreshLine("notes", []string{"b.bin.md"}, st); !strings.HasSuffix(got, "1 skipped (12 ms)\n  skipped b.bin.md: binary file") {
 		t.Errorf("a skipped file is not named: %q", got)
 	}
+	// So are warnings, and what a catch-up skipped, as index names them.
+	st.Warnings = []mdsearch.FileIssue{{Path: "c.md", Reason: "frontmatter is not valid YAML"}}
+	if got := refreshLine("notes", []string{"c.md"}, st); !strings.Contains(got, "1 skipped, 1 warning (12 ms)") ||
+		!strings.HasSuffix(got, "\n  c.md: warning: frontmatter is not valid YAML") {
+		t.Errorf("a warning is not named: %q", got)
+	}
+	if got := refreshLine("notes", nil, st); !strings.Contains(got, "\n  skipped b.bin.md: binary file\n  c.md: warning: ") {
+		t.Errorf("catch-up line %q", got)
+	}
 }
 
 func TestShownAddr(t *testing.T) {

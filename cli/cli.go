@@ -34,7 +34,10 @@ func (env *Env) say(format string, args ...any) {
 	if env.cmd != "" {
 		prefix += env.cmd + ": "
 	}
-	fmt.Fprintf(screen(env.Stderr), prefix+format+"\n", args...) // names and notes may hold escapes
+	// A line break inside (a file name may hold one) starts an indented
+	// line, which cannot pass for a message of its own.
+	msg := strings.ReplaceAll(fmt.Sprintf(format, args...), "\n", "\n  ")
+	fmt.Fprint(screen(env.Stderr), prefix+msg+"\n") // names and notes may hold escapes
 }
 
 // OSEnv is the real process environment.

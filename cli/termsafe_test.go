@@ -1,6 +1,9 @@
 package cli
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestVisible(t *testing.T) {
 	for _, tt := range []struct{ in, want string }{
@@ -16,5 +19,17 @@ func TestVisible(t *testing.T) {
 		if got := string(visible([]byte(tt.in))); got != tt.want {
 			t.Errorf("visible(%q) = %q, want %q", tt.in, got, tt.want)
 		}
+	}
+}
+
+// TestSayOneMessage: a line break inside a message (a file name may hold
+// one) starts an indented line, which cannot pass for a message of its own.
+func TestSayOneMessage(t *testing.T) {
+	var errb strings.Builder
+	env := &Env{Stderr: &errb, cmd: "index"}
+	env.say("%s: warning: %s", "evil\nmdsearch: index: all good.md", "frontmatter is not valid YAML")
+	want := "mdsearch: index: evil\n  mdsearch: index: all good.md: warning: frontmatter is not valid YAML\n"
+	if errb.String() != want {
+		t.Errorf("said %q, want %q", errb.String(), want)
 	}
 }

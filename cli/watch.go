@@ -137,13 +137,28 @@ func refreshLine(coll string, paths []string, st *mdsearch.IndexStats) string {
 	if st.Recut > 0 { // an older mdsearch cut them, or their settings changed
 		recut = fmt.Sprintf(" %d cut again,", st.Recut)
 	}
-	line := fmt.Sprintf("%s: %s: %d added, %d changed, %d deleted,%s %d embedded, %d skipped (%.0f ms)",
-		coll, what, st.Added, st.Changed, st.Deleted, recut, st.Embedded, len(st.Skipped), st.TookMS)
-	if paths == nil { // a catch-up walks every note: its count says enough
-		return line
+	warned := ""
+	if len(st.Warnings) > 0 {
+		warned = ", " + plural.Count(len(st.Warnings), "warning", "warnings")
 	}
-	for _, s := range st.Skipped { // which, and why, as index prints them
+	line := fmt.Sprintf("%s: %s: %d added, %d changed, %d deleted,%s %d embedded, %d skipped%s (%.0f ms)",
+		coll, what, st.Added, st.Changed, st.Deleted, recut, st.Embedded, len(st.Skipped), warned, st.TookMS)
+	// Which, and why, as index prints them: a note saved with broken
+	// frontmatter is told of as it is saved, not at the next index run.
+	const most = 20
+	for i, s := range st.Skipped {
+		if i == most {
+			line += fmt.Sprintf("\n  … and %d more skipped (`mdsearch index` lists them)", len(st.Skipped)-most)
+			break
+		}
 		line += fmt.Sprintf("\n  skipped %s: %s", s.Path, s.Reason)
+	}
+	for i, w := range st.Warnings {
+		if i == most {
+			line += fmt.Sprintf("\n  … and %d more %s (`mdsearch status` lists them)", len(st.Warnings)-most, plural.Noun(len(st.Warnings)-most, "warning", "warnings"))
+			break
+		}
+		line += fmt.Sprintf("\n  %s: warning: %s", w.Path, w.Reason)
 	}
 	return line
 }
