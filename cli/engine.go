@@ -188,6 +188,7 @@ func (f *engineFlags) open(ctx context.Context, env *Env, withModel bool) (*engi
 		}
 		opts.KeywordOnly = keywordOnly
 	}
+	opts.KeepModel = f.follow // a long-running command: what it indexes keeps the index's model
 	if f.embedder != nil && (!withModel || f.embedder.cfg.Remote()) {
 		// The local model's words, to tell a misspelling from a word the
 		// vault lacks, where the model itself is not loaded.

@@ -57,7 +57,14 @@ func (sf *serverFlags) open(ctx context.Context, env *Env, log *slog.Logger) (*e
 		return nil, liveIndex{}, nil, err
 	}
 	warnIfEmpty(ctx, env, s)
-	w, err := startWatch(ctx, s, !*sf.noWatch, log, logRefresh(log))
+	watching := !*sf.noWatch
+	if err := s.CheckModel(ctx); err != nil && watching {
+		// Searches still run (by keywords, saying why); re-indexing
+		// would embed every note anew and drop the index's vectors.
+		log.Warn("not watching the notes", "error", err)
+		watching = false
+	}
+	w, err := startWatch(ctx, s, watching, log, logRefresh(log))
 	if err != nil {
 		closeAll()
 		return nil, liveIndex{}, nil, err

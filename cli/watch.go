@@ -41,6 +41,9 @@ func runWatch(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	defer closeAll()
+	if err := s.CheckModel(ctx); err != nil {
+		return err
+	}
 	log := slog.New(slog.NewTextHandler(env.Stderr, nil))
 	report := newWatchReport(env)
 	w, err := watch.Start(ctx, s, watch.Options{Debounce: *debounce, CatchUp: true, Logger: log,

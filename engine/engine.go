@@ -49,6 +49,12 @@ type Options struct {
 	// vectors. Without it such a run is refused, so a missing model cannot
 	// silently turn a semantic index into a keyword one.
 	KeywordOnly bool
+	// KeepModel makes an index run refuse to change the model whose
+	// vectors the index holds (another embedder's, or none): the
+	// long-running commands (watch, serve, mcp) set it, so a setting their
+	// start lacked cannot embed every note anew and drop vectors that a
+	// server made, at a cost. `mdsearch index` switches, and says so.
+	KeepModel bool
 
 	// Chunking configures the chunker. The token budget defaults to, and
 	// is capped at, the embedder's window; the counter is the embedder's.

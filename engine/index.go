@@ -145,6 +145,11 @@ func (e *Engine) index(ctx context.Context, req mdsearch.IndexRequest, existing 
 	if err != nil {
 		return nil, err
 	}
+	if e.opts.KeepModel {
+		if err := e.CheckModel(ctx); err != nil {
+			return nil, err
+		}
+	}
 	coll, err := e.collectionFor(ctx, name, v.Root(), existing, stats)
 	if err != nil {
 		return nil, err

@@ -303,3 +303,55 @@ func TestBackFromStoppedSwitch(t *testing.T) {
 		t.Errorf("semantic search: mode %s, notice %q", resp.Mode, resp.Notice)
 	}
 }
+
+// TestKeepModel: with KeepModel (watch, serve, mcp), a run with another
+// embedder than the index's, or none, is refused before anything is
+// written, and the index's vectors stay; with the same one it runs. An
+// index run without it switches, as `mdsearch index` does.
+func TestKeepModel(t *testing.T) {
+	vault := copyDir(t, "../sample-vault")
+	path := filepath.Join(t.TempDir(), "index.db")
+	e := openEngine(t, path, newBow("bow"))
+	index(t, e, vault, "v")
+	e.Close()
+	write(t, vault, "new.md", "# New\n\nA note added since.\n")
+	for _, tc := range []struct {
+		name string
+		opts Options
+	}{
+		{"another model", Options{IndexPath: path, Embedder: newBow("other"), KeepModel: true}},
+		{"no model", Options{IndexPath: path, KeywordOnly: true, KeepModel: true}},
+	} {
+		k, err := Open(bg, tc.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := k.CheckModel(bg); mdsearch.KindOf(err) != mdsearch.KindInvalid || !strings.Contains(err.Error(), "holds vectors of bow") {
+			t.Errorf("%s: CheckModel %v", tc.name, err)
+		}
+		if _, err := k.Index(bg, mdsearch.IndexRequest{Dir: vault, Name: "v"}, nil); mdsearch.KindOf(err) != mdsearch.KindInvalid {
+			t.Errorf("%s: run not refused: %v", tc.name, err)
+		}
+		if _, err := k.Refresh(bg, "v", []string{"new.md"}); mdsearch.KindOf(err) != mdsearch.KindInvalid {
+			t.Errorf("%s: refresh not refused: %v", tc.name, err)
+		}
+		k.Close()
+	}
+	e = openEngine(t, path, newBow("bow"))
+	if err := e.CheckModel(bg); err != nil {
+		t.Errorf("the index's own model: %v", err)
+	}
+	s, err := e.Status(bg)
+	if err != nil || s.ModelID != "bow" || s.Vectors != s.Windows || s.Files != 6 {
+		t.Errorf("after the refused runs: %+v, %v", s, err)
+	}
+	e.Close()
+	k, err := Open(bg, Options{IndexPath: path, Embedder: newBow("bow"), KeepModel: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer k.Close()
+	if st, err := k.Refresh(bg, "v", []string{"new.md"}); err != nil || st.Added != 1 {
+		t.Errorf("the index's own model, kept: %+v, %v", st, err)
+	}
+}

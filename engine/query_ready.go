@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/embed"
 	"github.com/mdsearch/mdsearch/embed/remote"
 )
@@ -68,6 +69,30 @@ func (e *Engine) unembedded(ctx context.Context, collection int64) bool {
 
 // errNoModel is unembedded's when the index has no vectors of the model.
 var errNoModel = errors.New("no vectors of the model")
+
+// CheckModel is an error when the index holds vectors of another model
+// than the engine's embedder (or the engine has none): indexing would
+// embed every note anew, or drop them. Options.KeepModel has index runs
+// refuse so; a long-running command asks before it watches.
+func (e *Engine) CheckModel(ctx context.Context) error {
+	had, err := e.st.Meta(ctx, "model")
+	if err != nil || had == "" {
+		return err
+	}
+	cur, settings := "no embedder", embedderOf(had, had)
+	if e.emb != nil {
+		if embed.Ready(e.emb) != nil {
+			return nil // no model ID yet: the run's probe says what is wrong
+		}
+		if cur = e.emb.ModelID(); cur == had {
+			return nil
+		}
+		settings = embedderOf(had, cur)
+	}
+	return mdsearch.Errorf(mdsearch.KindInvalid, "index", e.st.Path(),
+		"start it with the embedder the index was built with, "+settings+"; or run `mdsearch index` to re-embed it with this one",
+		"the index holds vectors of %s, and this process has %s: re-indexing here would embed every note anew and drop them", had, cur)
+}
 
 // embedderOf names the settings of the embedder that made model, a model
 // ID as the index records it, for a search with the embedder whose ID is
