@@ -112,7 +112,7 @@ func (c *client) statusError(resp *http.Response, body []byte) error {
 	case code == http.StatusUnauthorized || code == http.StatusForbidden:
 		hint = "set MDSEARCH_RERANKER_KEY to a valid key"
 	case code == http.StatusNotFound || code == http.StatusMethodNotAllowed:
-		hint = "is --reranker a rerank endpoint? mdsearch posts to " + c.endpoint
+		hint = "is --reranker a rerank endpoint? mdsearch posts to " + c.shown
 	case code == http.StatusBadRequest || code == http.StatusUnprocessableEntity:
 		hint = "check --reranker-api (auto, cohere or tei) and --reranker-model"
 	case code == http.StatusTooManyRequests:
@@ -222,13 +222,13 @@ func (c *client) garbage(body []byte, err error) error {
 	if err != nil {
 		what = "invalid JSON (" + err.Error() + ")"
 	}
-	return c.fail(mdsearch.KindUnavailable, "is --reranker a Cohere-style or TEI rerank endpoint? mdsearch posts to "+c.endpoint,
+	return c.fail(mdsearch.KindUnavailable, "is --reranker a Cohere-style or TEI rerank endpoint? mdsearch posts to "+c.shown,
 		"the server answered with %s; the body starts %s", what, strconv.Quote(httpjson.Clip(strings.TrimSpace(string(body)), 120)))
 }
 
 // fail builds an error naming the endpoint.
 func (c *client) fail(kind mdsearch.Kind, hint, format string, args ...any) error {
-	return mdsearch.Errorf(kind, "rerank", c.endpoint, hint, format, args...)
+	return mdsearch.Errorf(kind, "rerank", c.shown, hint, format, args...)
 }
 
 func indexText(i *int) string {

@@ -62,6 +62,7 @@ type Options struct {
 type client struct {
 	opts     Options
 	endpoint string
+	shown    string // endpoint with its password redacted, for messages
 
 	mu  sync.Mutex
 	api string // Auto until an answer decides it
@@ -88,7 +89,7 @@ func choice(v string, others ...string) (string, bool) {
 // contact the server.
 func New(rawURL string, opts Options) (Reranker, error) {
 	bad := func(hint, format string, args ...any) (Reranker, error) {
-		return nil, mdsearch.Errorf(mdsearch.KindInvalid, "reranker", rawURL, hint, format, args...)
+		return nil, mdsearch.Errorf(mdsearch.KindInvalid, "reranker", redacted(rawURL), hint, format, args...)
 	}
 	var ok bool
 	if opts.API, ok = choice(opts.API, Cohere, TEI); !ok {
@@ -110,7 +111,7 @@ func New(rawURL string, opts Options) (Reranker, error) {
 	if opts.Client == nil {
 		opts.Client = &http.Client{}
 	}
-	c := &client{opts: opts, endpoint: endpoint, api: opts.API}
+	c := &client{opts: opts, endpoint: endpoint, shown: redacted(endpoint), api: opts.API}
 	if c.api == Auto && cohereOnly(endpoint) {
 		c.api = Cohere
 	}
@@ -122,7 +123,7 @@ func New(rawURL string, opts Options) (Reranker, error) {
 func endpointOf(raw string) (string, error) {
 	u, err := url.Parse(strings.TrimSpace(raw))
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return "", fmt.Errorf("%q is not an http or https URL", raw)
+		return "", fmt.Errorf("%q is not an http or https URL", redacted(raw))
 	}
 	if strings.Trim(u.Path, "/") == "" {
 		u.Path = DefaultPath
@@ -138,8 +139,22 @@ func cohereOnly(endpoint string) bool {
 	return strings.HasSuffix(p, "/v1/rerank") || strings.HasSuffix(p, "/v2/rerank") || strings.HasSuffix(p, "/v1/reranking")
 }
 
-// Name is "reranker URL".
-func (c *client) Name() string { return "reranker " + c.endpoint }
+// redacted is a URL as it may be shown: its password, if any, as
+// "xxxxx" (url.URL.Redacted), so notices, logs and the answers a server
+// sends its clients never carry it.
+func redacted(raw string) string {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil {
+		if i, j := strings.Index(raw, "://"), strings.LastIndex(raw, "@"); i >= 0 && j > i {
+			return raw[:i+3] + "xxxxx" + raw[j:] // unparsed, the user info may still be there
+		}
+		return raw
+	}
+	return u.Redacted()
+}
+
+// Name is "reranker URL", the URL redacted.
+func (c *client) Name() string { return "reranker " + c.shown }
 
 // protocol is the protocol requests use now.
 func (c *client) protocol() string {

@@ -219,6 +219,8 @@ func TestRerankFailures(t *testing.T) {
 	}{
 		{"unreachable", stopped.URL + "/v1/rerank", nil,
 			[]string{"rerank " + stopped.URL + "/v1/rerank", "cannot reach the reranker", "start it, or drop --reranker"}},
+		{"password in the URL", strings.Replace(stopped.URL, "://", "://admin:hunter2pass@", 1) + "/v1/rerank", nil,
+			[]string{"rerank " + strings.Replace(stopped.URL, "://", "://admin:xxxxx@", 1) + "/v1/rerank"}},
 		{"server error", "", answer(500, `{"error":{"code":500,"message":"boom","type":"server_error"}}`),
 			[]string{"500 Internal Server Error: boom", "check its logs"}},
 		{"not reranking", "", answer(501, `{"error":{"message":"This server does not support reranking. Start it with --reranking"}}`),
@@ -263,7 +265,7 @@ func TestRerankFailures(t *testing.T) {
 			if mdsearch.KindOf(err) != mdsearch.KindUnavailable {
 				t.Fatalf("error %v (kind %v), want unavailable", err, mdsearch.KindOf(err))
 			}
-			if strings.Contains(err.Error(), "sk-secret") {
+			if strings.Contains(err.Error(), "sk-secret") || strings.Contains(err.Error(), "hunter2pass") {
 				t.Errorf("the key shows in %q", err)
 			}
 			for _, w := range tt.want {
@@ -291,6 +293,8 @@ func TestNew(t *testing.T) {
 		{"http://h/rerank", Options{Timeout: -time.Second}, "negative timeout"},
 		{"http://h/rerank", Options{Scores: "sigmoid"}, `unknown reranker score scale "sigmoid" (use auto, logits or probabilities (--reranker-scores`},
 		{"http://h/rerank", Options{Scores: " Logits "}, "reranker http://h/rerank"},
+		{"http://admin:hunter2pass@h/v1/rerank", Options{}, "reranker http://admin:xxxxx@h/v1/rerank"}, // shown without its password
+		{"http://admin:hunter2pass@h/rerank", Options{API: "jina"}, "reranker http://admin:xxxxx@h/rerank: unknown"},
 	}
 	for _, tt := range tests {
 		r, err := New(tt.url, tt.opts)
