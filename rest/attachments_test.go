@@ -102,8 +102,8 @@ func TestAttachments(t *testing.T) {
 		if resp.StatusCode != tt.code || !strings.HasPrefix(resp.Header.Get("Content-Type"), tt.ctype) || !strings.Contains(string(body), tt.want) {
 			t.Errorf("%s %s: %d %s %q", tt.method, tt.target, resp.StatusCode, resp.Header.Get("Content-Type"), body)
 		}
-		if resp.Header.Get("X-Content-Type-Options") != "nosniff" {
-			t.Errorf("%s %s: sniffed", tt.method, tt.target)
+		if resp.Header.Get("X-Content-Type-Options") != "nosniff" || resp.Header.Get("Cross-Origin-Resource-Policy") != "same-origin" {
+			t.Errorf("%s %s: sniffed, or loadable by other sites", tt.method, tt.target)
 		}
 		if csp := resp.Header.Get("Content-Security-Policy"); tt.code == 200 && (!strings.Contains(csp, "sandbox") || !strings.Contains(csp, "default-src 'none'")) {
 			t.Errorf("%s %s: policy %q", tt.method, tt.target, csp)

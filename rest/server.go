@@ -212,7 +212,8 @@ func limitBody(h http.Handler) http.Handler {
 }
 
 // securityHeaders forbid the page from loading anything but its own files,
-// so even a rendering mistake cannot run a note's script. Images may come
+// so even a rendering mistake cannot run a note's script, and other sites
+// from loading its files. Images may come
 // from blob: addresses too: the page fetches a note's images with the
 // token where the server needs one, which an <img> cannot send.
 func securityHeaders(h http.Handler) http.Handler {
@@ -222,6 +223,10 @@ func securityHeaders(h http.Handler) http.Handler {
 		hd.Set("X-Content-Type-Options", "nosniff")
 		hd.Set("Referrer-Policy", "no-referrer")
 		hd.Set("X-Frame-Options", "DENY")
+		// Nor may another site's page load what it serves: an <img> of a
+		// vault's image would show it there, and its load or error would
+		// tell which paths exist.
+		hd.Set("Cross-Origin-Resource-Policy", "same-origin")
 		h.ServeHTTP(w, r)
 	})
 }

@@ -83,18 +83,40 @@ func closest(from string, found []string) (string, bool) {
 }
 
 // ResolveRelative finds the note a markdown link's destination names, for
-// a link in note from: relative to from's folder first, then as a
-// wikilink would.
+// a link in note from: relative to from's folder first (a site-absolute
+// "/guide/intro" from the vault's root), then as a wikilink would. As a
+// docs site builds its pages from the notes, and as read resolves it,
+// "intro.html" and "./intro" name intro.md, and "guide/" guide/index.md.
 func (x *LinkIndex) ResolveRelative(from, dest string) (string, bool) {
 	if dest == "" {
 		return from, from != ""
 	}
-	if !strings.HasPrefix(dest, "/") {
-		if p, ok := x.paths[linkKey(path.Join(path.Dir(from), dest))]; ok {
+	base := path.Join(path.Dir(from), dest)
+	if strings.HasPrefix(dest, "/") {
+		base = strings.TrimPrefix(path.Clean(dest), "/")
+	}
+	for _, p := range sitePaths(base, strings.HasSuffix(dest, "/")) {
+		if p, ok := x.paths[linkKey(p)]; ok {
 			return p, true
 		}
 	}
 	return x.Resolve(from, dest)
+}
+
+// sitePaths are the note paths a site's link to base may name: base
+// itself, base.md, a page's base.html as base.md, and a folder's
+// index.md (dir: the link ended in "/").
+func sitePaths(base string, dir bool) []string {
+	if dir || base == "." || base == "" {
+		return []string{path.Join(base, "index.md")}
+	}
+	switch ext := strings.ToLower(path.Ext(base)); ext {
+	case ".html", ".htm":
+		return []string{strings.TrimSuffix(base, path.Ext(base)) + ".md"}
+	case ".md", ".markdown":
+		return []string{base}
+	}
+	return []string{base, base + ".md", path.Join(base, "index.md")}
 }
 
 // WithAttachments adds a collection's attachments (Listing.Attachments)

@@ -8,7 +8,7 @@ import (
 
 func TestLinkIndex(t *testing.T) {
 	nfd := norm.NFD.String("맥북_메모.md") // as macOS names it
-	x := NewLinkIndex([]string{"Home.md", "a/Note.md", "b/Note.md", "a/deep/Note.md", "b/c/Plan.md", "Other.markdown", nfd})
+	x := NewLinkIndex([]string{"Home.md", "a/Note.md", "b/Note.md", "a/deep/Note.md", "b/c/Plan.md", "Other.markdown", "guide/index.md", nfd})
 	tests := []struct{ from, target, want string }{
 		{"Home.md", "Note", "a/Note.md"},          // shortest path, then by name
 		{"b/c/Plan.md", "note", "a/Note.md"},      // case ignored
@@ -34,6 +34,16 @@ func TestLinkIndex(t *testing.T) {
 		{"a/Note.md", "deep/Note.md", "a/deep/Note.md"},
 		{"Home.md", "Plan.md", "b/c/Plan.md"},
 		{"Home.md", "nope/x.md", ""},
+		// As a docs site links its pages, and read resolves them.
+		{"b/c/Plan.md", "./Plan", "b/c/Plan.md"},
+		{"b/c/Plan.md", "../Note", "b/Note.md"},
+		{"b/c/Plan.md", "../Note.html", "b/Note.md"},
+		{"b/c/Plan.md", "/b/Note.html", "b/Note.md"},
+		{"b/c/Plan.md", "/b/Note", "b/Note.md"},
+		{"Home.md", "guide/", "guide/index.md"},
+		{"b/c/Plan.md", "/guide/", "guide/index.md"},
+		{"b/c/Plan.md", "../../../Home.md", ""}, // out of the vault
+		{"Home.md", "photo.png", ""},
 	} {
 		if got, _ := x.ResolveRelative(tt.from, tt.dest); got != tt.want {
 			t.Errorf("ResolveRelative(%q, %q) = %q, want %q", tt.from, tt.dest, got, tt.want)

@@ -41,6 +41,7 @@ var webNotes = map[string]string{
 	"web/Layout.md":         layoutNote,
 	"web/assets/wombat.png": wombatPNG,
 	"web/Quokka.md":         "# Quokka\n\nQuokka setup words.\n\n## \n\nQuokka tail under a heading with no text.\n",
+	"web/Site.md":           siteNote,
 }
 
 // browser drives one headless Chromium tab on the page.
@@ -187,6 +188,7 @@ func TestWebPage(t *testing.T) {
 	t.Run("table alignment", func(t *testing.T) { webTableAlign(t, b) })
 	t.Run("phone width", func(t *testing.T) { webPhoneWidth(t, b) })
 	t.Run("untitled heading", func(t *testing.T) { webUntitled(t, b) })
+	t.Run("site links", func(t *testing.T) { webSiteLinks(t, b) })
 }
 
 // A heading with no text is named "(untitled)", as the CLI and MCP name

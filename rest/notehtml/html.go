@@ -290,14 +290,20 @@ func (st *noteState) link(l *ast.Link) {
 	target = unescapePath(target)
 	if href, ok := st.opts.Link(target, unescapePath(heading), false); ok {
 		l.Destination = []byte(href)
-	} else if isNotePath(target) {
-		// Followed, it would leave the page for a bare "not found".
-		l.SetAttributeString(unresolvedAttr, []byte(target))
+		return
 	}
+	if st.opts.Attachment != nil && !isNotePath(target) {
+		if src, ok := st.opts.Attachment(target); ok { // an image the page serves
+			l.Destination = []byte(src)
+			return
+		}
+	}
+	// Followed, it would leave the page for a bare "not found".
+	l.SetAttributeString(unresolvedAttr, []byte(target))
 }
 
-// unresolvedAttr marks a markdown link to a note the vault does not hold,
-// for blockRenderer.link; it is never written out.
+// unresolvedAttr marks a relative markdown link to a note or an image the
+// vault does not hold, for blockRenderer.link; it is never written out.
 const unresolvedAttr = "data-unresolved"
 
 // isNotePath reports whether a relative link's target names a note: a
@@ -436,7 +442,11 @@ func (r *blockRenderer) link(w util.BufWriter, _ []byte, node ast.Node, entering
 	safe := !ghtml.IsDangerousURL(dest)
 	if target, ok := n.AttributeString(unresolvedAttr); ok {
 		if entering {
-			_, _ = w.WriteString(`<span class="unresolved" title="no note has the path ` + html.EscapeString(string(target.([]byte))) + `">`)
+			what := "no note has the path "
+			if !isNotePath(string(target.([]byte))) {
+				what = "no note or image of the vault is "
+			}
+			_, _ = w.WriteString(`<span class="unresolved" title="` + what + html.EscapeString(string(target.([]byte))) + `">`)
 		} else {
 			_, _ = w.WriteString("</span>")
 		}

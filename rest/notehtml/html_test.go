@@ -83,8 +83,10 @@ func TestHTML(t *testing.T) {
 				`<span class="embed" title="image not shown">gone</span>`, `<span class="embed" title="image not shown">x</span>`}, nil},
 		{"wikilink in a table", "| a |\n|---|\n| [[Other\\|alias]] |\n", []string{`<td><a class="wikilink" href="#/note?path=Other.md">alias</a></td>`}, nil},
 		{"wikilink in code stays code", "`[[Other]]`", []string{"<code>[[Other]]</code>"}, []string{"wikilink"}},
-		{"relative markdown link to a note", "[o](Other.md#Setup) [x](Nope.md) [y](sub/Gone%20Too) [f](files/a.pdf)", []string{`<a href="#/note?path=Other.md&amp;heading=Setup">o</a>`,
-			`<span class="unresolved" title="no note has the path Nope.md">x</span>`, `<span class="unresolved" title="no note has the path sub/Gone Too">y</span>`, `<a href="files/a.pdf">f</a>`}, []string{`href="Nope.md"`}},
+		{"relative markdown link to a note", "[o](Other.md#Setup) [x](Nope.md) [y](sub/Gone%20Too) [f](files/a.pdf) [i](assets/diagram.png)", []string{`<a href="#/note?path=Other.md&amp;heading=Setup">o</a>`,
+			`<span class="unresolved" title="no note has the path Nope.md">x</span>`, `<span class="unresolved" title="no note has the path sub/Gone Too">y</span>`,
+			`<span class="unresolved" title="no note or image of the vault is files/a.pdf">f</span>`, // followed, it would leave the page for "not found"
+			`<a href="/files/assets/diagram.png?c=v">i</a>`}, []string{`href="Nope.md"`, `href="files/a.pdf"`}},
 		{"callout", "> [!warning] Mind **this**\n> Body text.\n", []string{`<div class="callout" data-callout="warning" data-line="1">`, `<div class="callout-title">Mind <strong>this</strong></div>`, "<p>Body text.</p>"}, []string{"[!warning]", "<blockquote"}},
 		{"callout without title", "> [!TIP]\n> Body.\n", []string{`data-callout="tip"`, `<div class="callout-title">Tip</div>`, "<p>Body.</p>"}, nil},
 		{"foldable callout", "> [!note]- Closed\n> Hidden.\n\n> [!note]+ Open\n> Shown.\n", []string{`<details class="callout" data-callout="note" data-line="1">`, `<summary class="callout-title">Closed</summary>`, `data-line="4" open>`}, nil},

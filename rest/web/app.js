@@ -18,6 +18,7 @@ let results = [];   // the results on screen
 let selected = -1;  // index of the highlighted result
 let searchSeq = 0;  // drops answers to superseded searches
 let shownKey = "";  // the search (as a hash) whose results are on screen
+let shownResp = null; // its answer, for the status line (showSearchStatus)
 let typingTimer = 0;
 let typing = false; // the user has typed since the last search ran
 let cameFromResults = false;
@@ -93,6 +94,7 @@ function route() {
   if (!el.form.contains(document.activeElement)) el.q.focus();
   if (shownKey && searchHash() === shownKey) {
     select(selected, true); // back from a note: keep the list and the choice
+    showSearchStatus();
     return;
   }
   runSearch();
@@ -107,6 +109,7 @@ async function runSearch() {
   if (!q) {
     results = [];
     shownKey = "";
+    shownResp = null;
     renderResults();
     setStatus(tagValue() ? "Type the words to look for in the notes tagged #" + tagValue() : "");
     return;
@@ -124,17 +127,28 @@ async function runSearch() {
     results = resp.results;
     shownKey = key;
     renderResults(q);
-    const summary = count(resp.total, "result", "results");
-    setStatus(summary + " · " + resp.mode + " · " + Math.round(resp.took_ms) + " ms" +
-      (resp.notice ? " · " + resp.notice : ""));
-    if (resp.suggestion) offerSuggestion(resp.suggestion);
+    shownResp = resp;
+    showSearchStatus();
   } catch (e) {
     if (seq !== searchSeq) return;
     results = [];
     shownKey = "";
+    shownResp = null;
     renderResults();
     setStatus(e.message, true);
   }
+}
+
+// showSearchStatus says what the search on screen found (shownResp): how
+// many, in which mode, its notice and its suggestion; again when the list
+// comes back from a note.
+function showSearchStatus() {
+  const resp = shownResp;
+  if (!resp) return;
+  const summary = count(resp.total, "result", "results");
+  setStatus(summary + " · " + resp.mode + " · " + Math.round(resp.took_ms) + " ms" +
+    (resp.notice ? " · " + resp.notice : ""));
+  if (resp.suggestion) offerSuggestion(resp.suggestion);
 }
 
 // untitled names a heading with no text ("#") as result headers do.
@@ -333,11 +347,19 @@ function findTarget(headings, params) {
   if (id) h = headings.find((x) => x.id === id);
   if (!h && text) h = headings.find((x) => x.text.toLowerCase() === text);
   if (!h && anchor) h = headings.find((x) => x.id.toLowerCase() === anchor);
+  // As read finds it: the heading's words, its punctuation and markup
+  // aside ([[Note#How large can it be]] of "How large can it be?").
+  if (!h && text) h = headings.find((x) => headingWords(x.text) === headingWords(text));
   // missed: the heading the link names, when the note has none such.
   const missed = h ? "" : params.get("heading") || (params.get("section") || "").split("/").pop() || id || "";
   if (!h && lines) h = headings.filter((x) => x.line <= Number(lines[1])).pop();
   const node = h && el.content.querySelector("#" + CSS.escape(h.id));
   return { heading: node || null, missed };
+}
+
+// headingWords is a heading's words, lower case, one space apart.
+function headingWords(text) {
+  return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) || []).join(" ");
 }
 
 // showNotice says, above the note, that the place a link named is not in

@@ -95,6 +95,10 @@ function markLines(range, query) {
   for (const b of blocks) {
     b.classList.add("hit");
     markWords(b, query);
+    // A folded callout that holds the hit opens: shut, it hides it.
+    for (const d of [b, ...b.querySelectorAll("details")]) {
+      if (d.tagName === "DETAILS" && (!queryTerms(query) || d.querySelector("mark"))) d.open = true;
+    }
   }
   return blocks;
 }
