@@ -181,6 +181,24 @@ func (c *client) Rerank(ctx context.Context, query string, docs []string) ([]flo
 	}
 	ctx, cancel := context.WithTimeout(ctx, c.opts.Timeout)
 	defer cancel()
+	scores := make([]float64, 0, len(docs))
+	for start := 0; start < len(docs); start += MaxBatch {
+		s, err := c.rerank(ctx, query, docs[start:min(start+MaxBatch, len(docs))])
+		if err != nil {
+			return nil, err
+		}
+		scores = append(scores, s...)
+	}
+	return scores, nil
+}
+
+// MaxBatch is the most passages one request sends: TEI refuses more than
+// 32 by default (--max-client-batch-size), and a cross-encoder scores each
+// passage apart from the others, so more go in several requests.
+const MaxBatch = 32
+
+// rerank asks for the scores of at most MaxBatch docs.
+func (c *client) rerank(ctx context.Context, query string, docs []string) ([]float64, error) {
 	api := c.protocol()
 	body, err := c.post(ctx, c.request(api, query, docs))
 	if err != nil && api == Auto && mentionsTexts(err) {

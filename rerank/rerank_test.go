@@ -102,6 +102,11 @@ func tei(w http.ResponseWriter, r *http.Request, b body) {
 		http.Error(w, `{"error":"want raw_scores false","error_type":"Validation"}`, http.StatusUnprocessableEntity)
 		return
 	}
+	if len(b.Texts) > 32 { // its default --max-client-batch-size
+		w.WriteHeader(http.StatusRequestEntityTooLarge)
+		fmt.Fprintf(w, `{"error":"batch size %d > maximum allowed batch size 32","error_type":"Validation"}`, len(b.Texts))
+		return
+	}
 	var out []map[string]any
 	for i, s := range byLength(b.Texts) {
 		out = append([]map[string]any{{"index": i, "score": s}}, out...)
@@ -202,6 +207,27 @@ func TestRerankPartialAndHeaders(t *testing.T) {
 	}
 }
 
+// More passages than one request may send (TEI takes 32) go in several,
+// their scores in the passages' order.
+func TestRerankBatches(t *testing.T) {
+	s, n := server(t, tei)
+	r, err := New(s.URL+"/rerank", Options{API: TEI})
+	if err != nil {
+		t.Fatal(err)
+	}
+	many := make([]string, 70)
+	for i := range many {
+		many[i] = strings.Repeat("x", i+1)
+	}
+	got, err := r.Rerank(context.Background(), "q", many)
+	if err != nil || !near(got, byLength(many)) {
+		t.Fatalf("got %v, %v", got, err)
+	}
+	if n.Load() != 3 {
+		t.Errorf("%d requests for 70 passages, want 3", n.Load())
+	}
+}
+
 func TestRerankFailures(t *testing.T) {
 	stopped := httptest.NewServer(http.NotFoundHandler())
 	stopped.Close()
@@ -227,6 +253,8 @@ func TestRerankFailures(t *testing.T) {
 			[]string{"does not support reranking"}},
 		{"no route", "", answer(404, "404 page not found"), []string{`"404 page not found"`, "mdsearch posts to"}},
 		{"key", "", answer(401, `{"message":"invalid api token"}`), []string{"invalid api token", "MDSEARCH_RERANKER_KEY"}},
+		{"batch too large", "", answer(413, `{"error":"batch size 3 > maximum allowed batch size 2","error_type":"Validation"}`),
+			[]string{"maximum allowed batch size 2", "--max-client-batch-size"}},
 		{"key echoed", "", answer(401, `{"message":"bad token sk-secret-123"}`), []string{"bad token ***"}},
 		{"detail", "", answer(422, `{"detail":[{"loc":["body","query"],"msg":"field required"}]}`), []string{"field required", "--reranker-api"}},
 		{"garbage", "", answer(200, "<html>hello</html>"), []string{"invalid JSON", `"<html>hello</html>"`}},
