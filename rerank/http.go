@@ -117,6 +117,8 @@ func (c *client) statusError(resp *http.Response, body []byte) error {
 		hint = "check --reranker-api (auto, cohere or tei) and --reranker-model"
 	case code == http.StatusTooManyRequests:
 		hint = "the server is rate-limiting; try again later"
+	case code >= 300 && code < 400:
+		hint = "the server redirects to " + redacted(resp.Header.Get("Location")) + ": give --reranker as the address it points to"
 	case code == http.StatusRequestEntityTooLarge:
 		hint = "the server takes fewer passages at once than mdsearch sends (up to 32): start it with a larger batch size (TEI: --max-client-batch-size 32)"
 	case code >= 500:

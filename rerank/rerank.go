@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/internal/httpjson"
 )
 
 // Reranker scores documents against a query; higher is more relevant.
@@ -109,7 +110,7 @@ func New(rawURL string, opts Options) (Reranker, error) {
 		opts.Timeout = DefaultTimeout
 	}
 	if opts.Client == nil {
-		opts.Client = &http.Client{}
+		opts.Client = &http.Client{CheckRedirect: httpjson.NoRedirects}
 	}
 	c := &client{opts: opts, endpoint: endpoint, shown: redacted(endpoint), api: opts.API}
 	if c.api == Auto && cohereOnly(endpoint) {

@@ -253,6 +253,9 @@ func TestRerankFailures(t *testing.T) {
 			[]string{"does not support reranking"}},
 		{"no route", "", answer(404, "404 page not found"), []string{`"404 page not found"`, "mdsearch posts to"}},
 		{"key", "", answer(401, `{"message":"invalid api token"}`), []string{"invalid api token", "MDSEARCH_RERANKER_KEY"}},
+		{"redirect", "", func(w http.ResponseWriter, r *http.Request, b body) {
+			http.Redirect(w, r, "https://elsewhere/v1/rerank", http.StatusMovedPermanently)
+		}, []string{"redirects to https://elsewhere/v1/rerank", "give --reranker"}},
 		{"batch too large", "", answer(413, `{"error":"batch size 3 > maximum allowed batch size 2","error_type":"Validation"}`),
 			[]string{"maximum allowed batch size 2", "--max-client-batch-size"}},
 		{"key echoed", "", answer(401, `{"message":"bad token sk-secret-123"}`), []string{"bad token ***"}},

@@ -147,6 +147,8 @@ func (e *Embedder) statusError(resp *http.Response, body []byte, p policy) *atte
 		}
 	case code == http.StatusNotFound || code == http.StatusMethodNotAllowed:
 		hint, cause = fmt.Sprintf("is --embed-url an %s server? mdsearch posts to %s", apiTitle(e.opts.API), e.shown), NotEmbeddings
+	case code >= 300 && code < 400:
+		hint, cause = "the server redirects to "+redact(resp.Header.Get("Location"))+": give --embed-url as the address it points to", NotEmbeddings
 	case code == http.StatusTooManyRequests && p.query:
 		hint, cause = "the server is rate-limiting; try again later", Busy
 	case code == http.StatusTooManyRequests:

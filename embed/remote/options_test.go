@@ -22,6 +22,9 @@ func TestNew(t *testing.T) {
 		{Options{API: Ollama}, "http://localhost:11434/api/embed", "ollama:nomic-embed-text@0", ""},
 		{Options{API: Ollama, URL: "http://gpu:11434/", Model: "mxbai-embed-large", Dim: 1024}, "http://gpu:11434/api/embed", "ollama:mxbai-embed-large@1024", ""},
 		{Options{API: Ollama, URL: "http://gpu:11434/api/embed", Parallel: 3}, "http://gpu:11434/api/embed", "", ""},
+		{Options{API: Ollama, URL: "http://gpu:11434/api/embeddings"}, "http://gpu:11434/api/embed", "", ""}, // its older endpoint
+		{Options{API: Ollama, URL: "http://gpu:11434/api/"}, "http://gpu:11434/api/embed", "", ""},
+		{Options{API: Ollama, URL: "https://proxy/ollama/api/embeddings"}, "https://proxy/ollama/api/embed", "", ""},
 		{Options{API: OpenAI, URL: "http://h:8080/v1"}, "http://h:8080/v1/embeddings", "openai:text-embedding-3-small@0", ""},
 		{Options{API: OpenAI, URL: "https://h/proxy/v1/"}, "https://h/proxy/v1/embeddings", "", ""},
 		{Options{API: OpenAI, URL: "http://h:8080"}, "http://h:8080/v1/embeddings", "", ""},

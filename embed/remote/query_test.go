@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -213,6 +214,24 @@ func TestPasswordInURLIsNotShown(t *testing.T) {
 	wantErr(t, err, "user:xxxxx@")
 	if strings.Contains(err.Error(), "hunter2") {
 		t.Errorf("the password shows in %q", err)
+	}
+}
+
+// A redirect is named, not followed: followed, a 301 turns the POST into
+// a GET (a 404 blamed on the URL), and one to another host drops the key.
+func TestRedirectIsNamed(t *testing.T) {
+	s := newServer(t, OpenAI, 4)
+	for _, code := range []int{301, 307} {
+		proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, s.URL+r.URL.Path, code)
+		}))
+		defer proxy.Close()
+		e := open(t, s, func(o *Options) { o.URL = proxy.URL; o.APIKey = "sk-k"; o.Retries = -1 })
+		_, err := e.Embed(context.Background(), []string{"x"})
+		wantErr(t, err, "redirects to "+s.URL+"/v1/embeddings")
+		if CauseOf(err) != NotEmbeddings {
+			t.Errorf("%d: cause %v", code, CauseOf(err))
+		}
 	}
 }
 

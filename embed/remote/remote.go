@@ -13,6 +13,7 @@ import (
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/embed"
+	"github.com/mdsearch/mdsearch/internal/httpjson"
 	"github.com/mdsearch/mdsearch/internal/wordcount"
 )
 
@@ -128,7 +129,7 @@ func New(opts Options) (*Embedder, error) {
 		opts.MaxBackoff = DefaultMaxBackoff
 	}
 	if opts.Client == nil {
-		opts.Client = &http.Client{}
+		opts.Client = &http.Client{CheckRedirect: httpjson.NoRedirects}
 	}
 	e := &Embedder{opts: opts, endpoint: endpoint, shown: shown}
 	e.dim.Store(int64(opts.Dim))
@@ -148,7 +149,15 @@ func endpointOf(api API, base string) (endpoint, shown string, err error) {
 	}
 	p := strings.TrimRight(u.Path, "/")
 	switch {
-	case api == Ollama && !strings.HasSuffix(p, "/api/embed"):
+	case api == Ollama:
+		// Its older endpoint (/api/embeddings, in many a copied
+		// config) and its API's root name the same server.
+		for _, end := range []string{"/api/embeddings", "/api/embed", "/api"} {
+			if strings.HasSuffix(p, end) {
+				p = strings.TrimSuffix(p, end)
+				break
+			}
+		}
 		p += "/api/embed"
 	case api == OpenAI && strings.HasSuffix(p, "/embeddings"):
 	case api == OpenAI && strings.HasSuffix(p, "/v1"):

@@ -51,3 +51,9 @@ func Mask(text, key string) string {
 	}
 	return strings.ReplaceAll(text, key, "***")
 }
+
+// NoRedirects makes a client hand a redirect back rather than follow it:
+// followed, a 301 or 302 turns the POST into a GET, and a redirect to
+// another host drops the API key, each failing with a message that names
+// neither. The clients' status errors name where the server points.
+func NoRedirects(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
