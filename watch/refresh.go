@@ -43,11 +43,20 @@ func (w *Watcher) flush(ctx context.Context) (stop bool) {
 		if err != nil {
 			_ = w.Sync(ctx) // the collection may have been dropped
 		}
+		w.noteUnavailable(err)
 		if w.opts.OnRefresh != nil {
 			w.opts.OnRefresh(name, paths, stats, err)
 		}
 	}
 	return false
+}
+
+// noteUnavailable records that a run could not reach the embedding model
+// (a server down: its windows wait for vectors), for a catch-up later.
+func (w *Watcher) noteUnavailable(err error) {
+	if err != nil && mdsearch.KindOf(err) == mdsearch.KindUnavailable && !errors.Is(err, mdsearch.ErrIndexReplaced) {
+		w.unavailable = true
+	}
 }
 
 // cut records that Close stopped a refresh or catch-up, which err
@@ -89,6 +98,7 @@ func (w *Watcher) catchUp(ctx context.Context) (stop bool) {
 		if err != nil {
 			w.log.Error("catch-up index failed", "collection", name, "err", err)
 		}
+		w.noteUnavailable(err)
 		if w.opts.OnRefresh != nil {
 			w.opts.OnRefresh(name, nil, stats, err)
 		}

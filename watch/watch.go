@@ -33,6 +33,12 @@ type Options struct {
 	// for again, so that a vault deleted and made anew (a re-clone, a sync
 	// tool replacing it) is watched again. Default 2 s.
 	Recheck time.Duration
+	// Retry is how long after a refresh or catch-up that could not reach
+	// the embedding model (an error of KindUnavailable: a server down) a
+	// catch-up tries again, doubling up to 5 minutes while it still
+	// cannot; the windows left without vectors get them once it answers.
+	// Default 15 s.
+	Retry time.Duration
 	// Logger receives errors and skipped folders; nil discards them.
 	Logger *slog.Logger
 	// OnRefresh, when set, is told about every Refresh the watcher makes.
@@ -68,6 +74,11 @@ type Watcher struct {
 	// stopped is set, before done closes, when Close stopped a refresh
 	// or catch-up before it finished.
 	stopped bool
+	// unavailable: the last refresh or catch-up could not reach the
+	// embedding model, so a catch-up is due after retryWait (the loop's
+	// alone, as flush and catchUp run in it).
+	unavailable bool
+	retryWait   time.Duration
 }
 
 // Start watches every collection s reports and returns once the watches
@@ -78,6 +89,9 @@ func Start(ctx context.Context, s mdsearch.Searcher, opts Options) (*Watcher, er
 	}
 	if opts.Recheck <= 0 {
 		opts.Recheck = 2 * time.Second
+	}
+	if opts.Retry <= 0 {
+		opts.Retry = 15 * time.Second
 	}
 	if opts.MaxDelay < opts.Debounce {
 		opts.MaxDelay = max(time.Second, opts.Debounce)
@@ -297,6 +311,10 @@ func (w *Watcher) loop(ctx context.Context) {
 	timer.Stop()
 	recheck := time.NewTicker(w.opts.Recheck)
 	defer recheck.Stop()
+	retry := time.NewTimer(time.Hour)
+	retry.Stop()
+	defer retry.Stop()
+	w.retryWait = w.opts.Retry
 	listErr := "" // the last error listing the collections, logged once
 	for {
 		select {
@@ -326,10 +344,15 @@ func (w *Watcher) loop(ctx context.Context) {
 				return
 			}
 			timer.Reset(w.wait()) // changes that came during the refresh
+			w.scheduleRetry(retry)
 		case <-w.catch:
 			if w.catchUp(ctx) {
 				return
 			}
+			w.scheduleRetry(retry)
+		case <-retry.C:
+			w.log.Info("trying the embedding model again")
+			w.requestCatchUp()
 		case <-recheck.C:
 			if _, ok := w.s.(Lister); ok {
 				err := w.Sync(ctx)
@@ -344,6 +367,19 @@ func (w *Watcher) loop(ctx context.Context) {
 			w.rewatchRoots()
 		}
 	}
+}
+
+// scheduleRetry arms retry when the last refresh or catch-up could not
+// reach the embedding model, each time waiting twice as long (at most 5
+// minutes); once one reaches it, the wait starts over.
+func (w *Watcher) scheduleRetry(retry *time.Timer) {
+	if !w.unavailable {
+		w.retryWait = w.opts.Retry
+		return
+	}
+	w.unavailable = false
+	retry.Reset(w.retryWait)
+	w.retryWait = min(2*w.retryWait, 5*time.Minute)
 }
 
 func (w *Watcher) requestCatchUp() {

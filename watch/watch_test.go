@@ -27,6 +27,7 @@ type fake struct {
 	reqs    []mdsearch.IndexRequest
 	dropped bool // collection v is no longer in the index
 	gone    bool // the index file was deleted or replaced
+	down    int  // Index calls left that cannot reach the embedding model
 }
 
 func (f *fake) Status(context.Context) (*mdsearch.Status, error) {
@@ -61,6 +62,10 @@ func (f *fake) Index(_ context.Context, req mdsearch.IndexRequest, _ func(mdsear
 	f.reqs = append(f.reqs, req)
 	if f.gone {
 		return nil, mdsearch.Errorf(mdsearch.KindUnavailable, "index", "/x/index.db", "", "%w", mdsearch.ErrIndexReplaced)
+	}
+	if f.down > 0 {
+		f.down--
+		return &mdsearch.IndexStats{Stopped: true}, mdsearch.Errorf(mdsearch.KindUnavailable, "embed", "http://127.0.0.1:11434/api/embed", "start it", "cannot reach the server")
 	}
 	return &mdsearch.IndexStats{}, nil
 }
@@ -567,5 +572,36 @@ func TestStopped(t *testing.T) {
 		if w.Stopped() != busy {
 			t.Errorf("busy %v: Stopped() = %v after Close", busy, w.Stopped())
 		}
+	}
+}
+
+// TestRetryWhenModelIsBack: a catch-up that could not reach the embedding
+// model is tried again, later each time, until one reaches it; then no
+// more are.
+func TestRetryWhenModelIsBack(t *testing.T) {
+	f := &fake{root: t.TempDir(), calls: make(chan []string, 16), down: 2}
+	w, err := Start(context.Background(), f, Options{CatchUp: true, Retry: 30 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	deadline := time.Now().Add(3 * time.Second)
+	for {
+		f.mu.Lock()
+		n, down := f.index, f.down
+		f.mu.Unlock()
+		if n == 3 && down == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d catch-ups in 3 s, %d still failing; want 3", n, down)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(300 * time.Millisecond) // past every retry a failure would arm
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.index != 3 {
+		t.Errorf("%d catch-ups once the model answered, want 3", f.index)
 	}
 }
