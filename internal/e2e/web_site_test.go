@@ -19,8 +19,8 @@ const siteNote = "# Site\n\n" +
 
 // webSiteLinks: a docs site's links open their notes on the page, as read
 // resolves them; a heading named by its words (its "?" left out) is found;
-// a hit in a folded callout opens it; and the status line of a search
-// comes back with its results.
+// a hit in a folded callout opens it; the status line of a search comes
+// back with its results; and Back returns to an earlier search.
 func webSiteLinks(t *testing.T, b browser) {
 	for _, tc := range []struct{ text, path, target string }{
 		{"the drill", "homelab/Backups.md", "restore-drill"},
@@ -55,4 +55,9 @@ func webSiteLinks(t *testing.T, b browser) {
 	if got := b.js(t, `document.getElementById("status").textContent`); got != status || !strings.Contains(got, "result") {
 		t.Errorf("status back from the note %q, before it %q", got, status)
 	}
+	// A search after a note opened from one has a history entry of its
+	// own: Back returns to the search before it.
+	b.search(t, "zebu lantern")
+	b.do(t, "back", chromedp.NavigateBack())
+	b.wait(t, "the search before", `document.getElementById("q").value === "hidden okapi answer" && document.querySelectorAll(".result").length > 0`)
 }

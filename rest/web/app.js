@@ -256,6 +256,7 @@ let readerSeq = 0; // drops notes that arrive after another was asked for
 // heading named by id or heading, else the section holding the lines of a
 // search hit, whose blocks are marked.
 async function showReader(params) {
+  settled = true; // back from it, a new search keeps the one it came from
   const r = { path: params.get("path") || "", collection: params.get("collection") || "" };
   const seq = ++readerSeq;
   el.results.hidden = true;
@@ -435,7 +436,7 @@ function offerSuggestion(suggestion) {
   link.addEventListener("click", (e) => {
     e.preventDefault();
     el.q.value = suggestion;
-    searchNow();
+    searchNow(true);
   });
   el.status.replaceChildren(text.slice(0, start), link, text.slice(start + quoted.length));
 }
@@ -452,18 +453,28 @@ function trackHeader() {
 
 // ---- events ----------------------------------------------------------------
 
-function searchNow() {
+// settled: the search on screen was asked for (Enter, a filter, the
+// suggestion) or a note opened from it, so the next search gets a
+// history entry of its own and Back returns to this one; searches made
+// while typing replace each other.
+let settled = false;
+
+function searchNow(settle = false) {
   clearTimeout(typingTimer);
   typing = false;
   const h = searchHash();
-  if (location.hash !== h) history.replaceState(null, "", h);
+  if (location.hash !== h) {
+    if (settled && location.hash.startsWith("#/search")) history.pushState(null, "", h);
+    else history.replaceState(null, "", h);
+  }
+  settled = settle;
   showResults();
   runSearch();
 }
 
 el.form.addEventListener("submit", (e) => {
   e.preventDefault();
-  searchNow();
+  searchNow(true);
 });
 // Typing searches after a pause, but not while an input method is still
 // composing (pinyin "shujuku" before 数据库 is chosen): its end searches.
@@ -480,8 +491,8 @@ for (const [field, pause] of [[el.q, 200], [el.tag, 300]]) {
     typingTimer = setTimeout(searchNow, pause);
   });
 }
-el.collection.addEventListener("change", searchNow);
-el.mode.addEventListener("change", searchNow);
+el.collection.addEventListener("change", () => searchNow(true));
+el.mode.addEventListener("change", () => searchNow(true));
 el.back.addEventListener("click", (e) => {
   e.preventDefault();
   goBack();
