@@ -370,7 +370,11 @@ func (e *Engine) openNote(ctx context.Context, spec string) (*note, error) {
 				"no collection %q, and no such note in %s", spec[:i], strings.Join(names, ", "))
 		}
 		hint := "paths are relative to the vault; search shows them"
-		if like, err := e.st.NamedLike(ctx, collName, rel, 5); err == nil && len(like) > 0 {
+		like, err := e.st.NamedLike(ctx, collName, rel, 5)
+		if err == nil && len(like) == 0 {
+			like, err = e.st.SpelledLike(ctx, collName, rel, 3)
+		}
+		if err == nil && len(like) > 0 {
 			hint = "did you mean " + strings.Join(e.asShown(ctx, like), ", ") + "?"
 		}
 		return nil, mdsearch.Errorf(mdsearch.KindNotFound, "read", spec, hint, "no such note in %s", strings.Join(names, ", "))

@@ -129,12 +129,17 @@ func TestReadSuggests(t *testing.T) {
 			t.Errorf("read %s: %+v, %v", p, r, err)
 		}
 	}
-	for _, p := range []string{"bakery/Sourdough.md", "Bakery/sourdough"} { // another folder: suggested
+	// Another folder, or a slip of the keys: suggested. Nothing near:
+	// the hint says how paths are named.
+	for _, p := range []string{"bakery/Sourdough.md", "Bakery/sourdough", "kitchen/Sourdogh.md", "kitchen/Sourduogh.md"} {
 		_, err := e.Read(bg, mdsearch.ReadRequest{Path: p})
 		var me *mdsearch.Error
 		if !errors.As(err, &me) || me.Kind != mdsearch.KindNotFound || me.Hint != "did you mean kitchen/Sourdough.md?" { // one collection: the path alone, as results name it
 			t.Errorf("%s: %v", p, err)
 		}
+	}
+	if _, err := e.Read(bg, mdsearch.ReadRequest{Path: "attic/Lampshades.md"}); err == nil || strings.Contains(err.Error(), "did you mean") {
+		t.Errorf("nothing near: %v", err)
 	}
 }
 

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -505,6 +506,42 @@ func (s *Store) NamedLike(ctx context.Context, collection, path string, limit in
 		FROM documents d JOIN collections c ON c.id = d.collection_id
 		WHERE (? = '' OR c.name = ?) AND (`+p+` = ? OR `+p+` = ? OR `+p+` LIKE ? ESCAPE '\')
 		ORDER BY length(d.path), d.path LIMIT ?`, collection, collection, fold(path), fold(base), "%/"+esc, limit))
+}
+
+// SpelledLike returns up to limit indexed notes, as COLLECTION:PATH, whose
+// path is a few edits from path (a letter dropped, doubled, swapped or
+// wrong; one for every five letters, in any case), nearest first: a path
+// typed with a slip, "kitchen/Sourdogh.md". It reads every path of the
+// collection (or all), so it is for a note not found.
+func (s *Store) SpelledLike(ctx context.Context, collection, path string, limit int) ([]string, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT c.name, d.path FROM documents d JOIN collections c ON c.id = d.collection_id
+		WHERE ? = '' OR c.name = ?`, collection, collection)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	want := []rune(fold(path))
+	most := len(want) / 5
+	type near struct {
+		name string
+		d    int
+	}
+	var found []near
+	for rows.Next() {
+		var coll, p string
+		if err := rows.Scan(&coll, &p); err != nil {
+			return nil, err
+		}
+		if d := EditDistance(want, []rune(fold(p)), most); d <= most {
+			found = append(found, near{coll + ":" + p, d})
+		}
+	}
+	slices.SortStableFunc(found, func(a, b near) int { return cmp.Or(a.d-b.d, strings.Compare(a.name, b.name)) })
+	var out []string
+	for _, f := range found[:min(limit, len(found))] {
+		out = append(out, f.name)
+	}
+	return out, rows.Err()
 }
 
 // EndingIn returns up to limit indexed notes, as COLLECTION:PATH, whose
