@@ -170,9 +170,13 @@ func article(typ string) string {
 func plainErrors(schemas map[string]*jsonschema.Schema) mcp.Middleware {
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-			if c, ok := req.(*mcp.CallToolRequest); ok && c.Params != nil && c.Params.Name == "" {
-				// The SDK would say `unknown tool ""`.
-				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "params.name is missing: name the tool to call (" + toolNames(schemas) + ")"}
+			if c, ok := req.(*mcp.CallToolRequest); ok && c.Params != nil && schemas[c.Params.Name] == nil {
+				// The SDK would say `unknown tool "x"`, or `unknown tool ""`.
+				msg := fmt.Sprintf("unknown tool %q: call %s", c.Params.Name, toolNames(schemas))
+				if c.Params.Name == "" {
+					msg = "params.name is missing: name the tool to call (" + toolNames(schemas) + ")"
+				}
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: msg}
 			}
 			res, err := next(ctx, method, req)
 			if r, ok := res.(*mcp.CallToolResult); ok {

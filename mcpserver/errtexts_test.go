@@ -15,6 +15,10 @@ func TestCallErrorTexts(t *testing.T) {
 	if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Arguments: map[string]any{"query": "x"}}); err == nil || !strings.Contains(err.Error(), "params.name is missing") {
 		t.Errorf("no tool name: %v", err)
 	}
+	if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "nope", Arguments: map[string]any{"query": "x"}}); err == nil ||
+		!strings.Contains(err.Error(), `unknown tool "nope": call note_outline, read_note or semantic_search`) {
+		t.Errorf("an unknown tool: %v", err)
+	}
 	for _, tt := range []struct {
 		args map[string]any
 		want string
