@@ -239,6 +239,9 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 			if m := unknownTags(ctx, rt.Reader, q.filter); m != "" {
 				addNotice(&resp.Notice, m)
 			}
+		} else if q.mode == mdsearch.ModeKeyword && len(q.terms) > 0 {
+			addNotice(&resp.Notice, "no passage holds any of the query's words ("+termList(q.terms)+
+				"): ask in other words, or search in hybrid mode, which finds passages by meaning too")
 		}
 	}
 	resp.TookMS = msSince(start)

@@ -285,3 +285,12 @@ func (e *Engine) widenPrefixes(ctx context.Context, terms []string) ([]string, m
 	}
 	return out, typed
 }
+
+// termList is the query's keyword terms as a person reads them: "a, b".
+func termList(terms []string) string {
+	out := make([]string, len(terms))
+	for i, t := range terms {
+		out[i] = strings.Trim(t, `"*`)
+	}
+	return strings.Join(out, ", ")
+}

@@ -199,3 +199,14 @@ func TestGenericPhraseWeight(t *testing.T) {
 		}
 	}
 }
+
+// TestNoWordHeld: a keyword search that finds nothing says that no passage
+// holds the query's words, naming them, and what to try.
+func TestNoWordHeld(t *testing.T) {
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, copyDir(t, "../sample-vault"), "v")
+	resp := search(t, e, mdsearch.SearchRequest{Query: "what is the weather in Paris?", Mode: mdsearch.ModeKeyword})
+	if len(resp.Results) != 0 || !strings.Contains(resp.Notice, "no passage holds any of the query's words (weather, paris)") {
+		t.Errorf("%d results, notice %q", len(resp.Results), resp.Notice)
+	}
+}
