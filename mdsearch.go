@@ -410,6 +410,10 @@ type CollectionStatus struct {
 	// (bad frontmatter, an unclosed fence, …), by path, as the index run
 	// that read them reported.
 	Warnings []FileIssue `json:"warnings"`
+	// Skipped are the files and folders its index runs left out (over the
+	// size limit, binary, unreadable, …), by path, as the last run that
+	// looked at each reported it.
+	Skipped []FileIssue `json:"skipped"`
 }
 
 // Status describes the whole index.

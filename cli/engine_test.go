@@ -434,10 +434,15 @@ func TestStatusUnreadable(t *testing.T) {
 
 // status lists what was odd about notes when they were read, which an
 // index run prints only once.
+// TestStatusWarnings: status names the notes' warnings and the files the
+// index runs skipped.
 func TestStatusWarnings(t *testing.T) {
 	noModel(t)
 	vault := t.TempDir()
 	if err := os.WriteFile(filepath.Join(vault, "odd.md"), []byte("---\n- a list\n---\n# Odd\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(vault, "bin.md"), []byte("x\x00y"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	index := filepath.Join(t.TempDir(), "index.db")
@@ -445,12 +450,13 @@ func TestStatusWarnings(t *testing.T) {
 		t.Fatalf("index: %d %s", code, errOut)
 	}
 	code, out, _ := run(t, index, "status")
-	if code != 0 || !strings.Contains(out, "warnings: 1,") || !strings.Contains(out, "  odd.md: frontmatter is a YAML list") {
+	if code != 0 || !strings.Contains(out, "warnings: 1,") || !strings.Contains(out, "  odd.md: frontmatter is a YAML list") ||
+		!strings.Contains(out, "skipped: 1,") || !strings.Contains(out, "  bin.md: binary file") {
 		t.Errorf("status: %d\n%s", code, out)
 	}
 	code, out, _ = run(t, index, "status", "--json")
 	var st mdsearch.Status
-	if code != 0 || json.Unmarshal([]byte(out), &st) != nil || len(st.Collections[0].Warnings) != 1 {
+	if code != 0 || json.Unmarshal([]byte(out), &st) != nil || len(st.Collections[0].Warnings) != 1 || len(st.Collections[0].Skipped) != 1 {
 		t.Errorf("status --json: %d %s", code, out)
 	}
 }

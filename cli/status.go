@@ -127,14 +127,24 @@ func printStale(env *Env, colls []mdsearch.CollectionStatus) {
 	}
 }
 
-// printStatusWarnings lists what was odd about the notes when they were
-// last read, a few at most: an index run prints them only once.
+// printStatusWarnings lists the files the index runs skipped, and what was
+// odd about the notes when they were last read, a few of each at most: an
+// index run prints them only once, and a watch's or cron's to no one.
 func printStatusWarnings(env *Env, colls []mdsearch.CollectionStatus) {
+	printIssues(env, colls, func(c mdsearch.CollectionStatus) []mdsearch.FileIssue { return c.Skipped },
+		"skipped: %d, by the index runs that looked at them (fix the file, or raise --max-file-size; the next run tries it again):")
+	printIssues(env, colls, func(c mdsearch.CollectionStatus) []mdsearch.FileIssue { return c.Warnings },
+		"warnings: %d, from when the notes were last read (fix the note; the next index run reads it again):")
+}
+
+// printIssues lists the files of each collection that of gives, under a
+// head line that counts them, at most ten.
+func printIssues(env *Env, colls []mdsearch.CollectionStatus, of func(mdsearch.CollectionStatus) []mdsearch.FileIssue, head string) {
 	const most = 10
 	var all []string
 	many := len(colls) > 1
 	for _, c := range colls {
-		for _, w := range c.Warnings {
+		for _, w := range of(c) {
 			path := w.Path
 			if many {
 				path = c.Name + ":" + path
@@ -145,7 +155,7 @@ func printStatusWarnings(env *Env, colls []mdsearch.CollectionStatus) {
 	if len(all) == 0 {
 		return
 	}
-	fmt.Fprintf(env.Stdout, "\nwarnings: %d, from when the notes were last read (fix the note; the next index run reads it again):\n", len(all))
+	fmt.Fprintf(env.Stdout, "\n"+head+"\n", len(all))
 	out := screen(env.Stdout) // paths and reasons may hold escapes
 	for _, w := range all[:min(len(all), most)] {
 		fmt.Fprintln(out, "  "+w)

@@ -54,6 +54,9 @@ func (e *Engine) Status(ctx context.Context) (_ *mdsearch.Status, err error) {
 		if st.Warnings, err = e.st.Warnings(ctx, c.ID); err != nil {
 			return nil, err
 		}
+		if st.Skipped, err = e.skippedOf(ctx, c.Name); err != nil {
+			return nil, err
+		}
 		s.Collections = append(s.Collections, st)
 		s.Files += st.Files
 		s.Chunks += st.Chunks

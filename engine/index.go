@@ -200,6 +200,9 @@ func (e *Engine) index(ctx context.Context, req mdsearch.IndexRequest, existing 
 	default:
 		addNotice(&stats.Notice, "no notes (.md or .markdown files) under "+v.Root())
 	}
+	if err := e.keepSkipped(ctx, name, paths, stats.Skipped); err != nil {
+		return stats, err
+	}
 	if err := e.st.SetIndexed(ctx, coll.ID, r.sig, time.Now()); err != nil {
 		return stats, err
 	}

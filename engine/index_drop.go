@@ -51,6 +51,9 @@ func (e *Engine) Drop(ctx context.Context, name string) (_ *DropStats, err error
 	if err == nil {
 		err = tx.DeleteMeta(maxSizeKey(c.Name))
 	}
+	if err == nil {
+		err = tx.DeleteMeta(skippedKey(c.Name))
+	}
 	if err != nil {
 		return nil, mdsearch.Errorf(mdsearch.KindInternal, "drop", name, "", "%w", err)
 	}
