@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/mdsearch/mdsearch"
@@ -107,8 +108,17 @@ func followError(path string, err error) error {
 	if errors.As(err, &me) && me.Err != nil {
 		reason = me.Err.Error()
 	}
-	return mdsearch.Errorf(mdsearch.KindUnavailable, "index", path,
-		"delete "+path+"-wal and "+path+"-shm where they remain (the deleted index's), then build it again with `mdsearch index DIR --index "+path+"`: this process switches to it",
+	hint := "build it again with `mdsearch index DIR --index " + path + "`: this process switches to it"
+	var left []string // the deleted index's, which a new one may not start beside
+	for _, f := range []string{path + "-wal", path + "-shm"} {
+		if _, err := os.Lstat(f); err == nil {
+			left = append(left, f)
+		}
+	}
+	if len(left) > 0 {
+		hint = "delete " + strings.Join(left, " and ") + " (the deleted index's), then " + hint
+	}
+	return mdsearch.Errorf(mdsearch.KindUnavailable, "index", path, hint,
 		"the index file was deleted or replaced, and the path holds no index it can open now (%s)", reason)
 }
 
