@@ -122,6 +122,7 @@ type Engine struct {
 	headings   atomic.Pointer[headingNotes] // heading counts, as of a generation
 	props      genMemo[string, bool]        // whether a note has a frontmatter field of the name (knownProperty)
 	owed       genMemo[int64, bool]         // whether a collection's windows lack vectors (unembedded)
+	rerankDown rerankState                  // when the reranker last failed: searches skip it a while
 	headCounts genMemo[string, int]         // notes under a heading, with no filter (templateNotice)
 	links      noteLinks                    // listings of collections' notes for rendered links (read_notelinks.go)
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/embed/remote"
@@ -41,6 +43,10 @@ func (e *Engine) reranked(ctx context.Context, rd *store.Reader, q *query, notic
 	if err != nil {
 		return nil, nil, nil, 0, err
 	}
+	if msg := e.rerankDown.skip(time.Now()); msg != "" {
+		addNotice(notice, msg)
+		return res[:min(len(res), want)], joins, stale, copies, nil
+	}
 	var rerr error
 	offCPU(func() { rerr = rerankResults(ctx, rr, q.req.Query, res) })
 	if rerr != nil {
@@ -48,9 +54,57 @@ func (e *Engine) reranked(ctx context.Context, rd *store.Reader, q *query, notic
 			return nil, nil, nil, 0, ctx.Err()
 		}
 		addNotice(notice, "reranker unavailable: "+rerr.Error()+"; showing the local ranking")
+		if e.rerankDown.failed(time.Now(), rerr) {
+			e.notify("reranker unavailable: " + rerr.Error() + "; searches keep the local ranking, and try it again after " + rerankPause.String())
+		}
+	}
+	if rerr == nil {
+		e.rerankDown.ok()
 	}
 	q.reranked = rerr == nil
 	return res[:min(len(res), want)], joins, stale, copies, nil
+}
+
+// rerankPause is how long searches skip a reranker that failed: a server
+// down or hung would cost every search its timeout (10 s by default),
+// which a search page or an agent waits out each time.
+const rerankPause = 30 * time.Second
+
+// rerankState is when the reranker last failed, and why.
+type rerankState struct {
+	mu    sync.Mutex
+	until time.Time // searches before it skip the reranker
+	why   string
+}
+
+// failed records a failure at now; it reports whether it is news (the
+// reranker was not paused already), for the log.
+func (s *rerankState) failed(now time.Time, err error) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	news := s.until.IsZero()
+	s.until, s.why = now.Add(rerankPause), err.Error()
+	return news
+}
+
+// skip is the notice of a search that skips the paused reranker, or ""
+// when it may be asked (never paused, or its pause over: the next search
+// tries it, and a success ends the pause).
+func (s *rerankState) skip(now time.Time) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.until.IsZero() || !now.Before(s.until) {
+		return ""
+	}
+	return fmt.Sprintf("reranker unavailable (it failed %s ago: %s); showing the local ranking until it is tried again, in %s",
+		now.Sub(s.until.Add(-rerankPause)).Round(time.Second), s.why, s.until.Sub(now).Round(time.Second))
+}
+
+// ok ends a pause: the reranker answered.
+func (s *rerankState) ok() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.until, s.why = time.Time{}, ""
 }
 
 // offCPU runs f, a wait on the network, without the search's CPU slot

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/rerank"
@@ -191,3 +192,52 @@ func TestRerankerContract(t *testing.T) {
 		})
 	}
 }
+
+// failing is a Reranker that fails, counting its calls.
+type failing struct{ calls int }
+
+func (f *failing) Rerank(context.Context, string, []string) ([]float64, error) {
+	f.calls++
+	return nil, mdsearch.Errorf(mdsearch.KindUnavailable, "rerank", "http://127.0.0.1:8012/v1/rerank", "", "no answer within 10s")
+}
+
+func (*failing) Name() string { return "reranker test" }
+
+// TestRerankerPause: a reranker that failed is skipped by the searches
+// that follow for rerankPause, each saying so, so a server down or hung
+// costs one search its timeout, not every one; after the pause it is
+// tried again, and an answer ends the pause.
+func TestRerankerPause(t *testing.T) {
+	rr := &failing{}
+	e, err := Open(bg, Options{IndexPath: filepath.Join(t.TempDir(), "i.db"), Reranker: rr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	index(t, e, rerankVault(t), "v")
+	first := search(t, e, mdsearch.SearchRequest{Query: "compost", Mode: mdsearch.ModeKeyword})
+	second := search(t, e, mdsearch.SearchRequest{Query: "compost", Mode: mdsearch.ModeKeyword})
+	if rr.calls != 1 || !strings.Contains(first.Notice, "reranker unavailable: ") ||
+		!strings.Contains(second.Notice, "reranker unavailable (it failed ") || len(second.Results) != 3 {
+		t.Errorf("%d calls; notices %q, %q", rr.calls, first.Notice, second.Notice)
+	}
+
+	var s rerankState
+	now := time.Now()
+	s.failed(now, rr.err())
+	if msg := s.skip(now.Add(10 * time.Second)); !strings.Contains(msg, "it failed 10s ago: ") || !strings.Contains(msg, "in 20s") {
+		t.Errorf("paused: %q", msg)
+	}
+	if msg := s.skip(now.Add(rerankPause)); msg != "" {
+		t.Errorf("after the pause: %q", msg)
+	}
+	if s.failed(now.Add(rerankPause), rr.err()) {
+		t.Error("a failure after the pause, with none between, is news")
+	}
+	s.ok()
+	if msg := s.skip(now.Add(rerankPause)); msg != "" || !s.failed(now, rr.err()) {
+		t.Errorf("after an answer: %q", msg)
+	}
+}
+
+func (f *failing) err() error { _, err := f.Rerank(bg, "", nil); return err }
