@@ -2,6 +2,7 @@ package remote
 
 import (
 	"encoding/json"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -44,7 +45,7 @@ func (e *Embedder) decode(body []byte, n int) ([][]float32, error) {
 		return nil, err
 	}
 	if len(vecs) != n {
-		return nil, e.fail(NotEmbeddings, "", "asked for %d embeddings, the server returned %d", n, len(vecs))
+		return nil, e.fail(NotEmbeddings, countHint, "asked for %d embeddings, the server returned %d", n, len(vecs))
 	}
 	for i, v := range vecs {
 		if len(v) == 0 {
@@ -76,7 +77,7 @@ func (e *Embedder) decodeOpenAI(body []byte, n int) ([][]float32, error) {
 		return nil, e.garbage(body, nil)
 	}
 	if len(r.Data) != n {
-		return nil, e.fail(NotEmbeddings, "", "asked for %d embeddings, the server returned %d", n, len(r.Data))
+		return nil, e.fail(NotEmbeddings, countHint, "asked for %d embeddings, the server returned %d", n, len(r.Data))
 	}
 	vecs := make([][]float32, n)
 	for _, d := range r.Data {
@@ -97,13 +98,24 @@ func (e *Embedder) garbage(body []byte, err error) error {
 		key = "data"
 	}
 	what += " \"" + key + "\""
+	hint := "is --embed-url an " + apiTitle(e.opts.API) + " server? mdsearch posts to " + e.shown
 	if err != nil {
 		what = "invalid JSON (" + err.Error() + ")"
+		if nanVector.Match(body) {
+			// Python servers write a NaN as a bare NaN, which JSON cannot hold.
+			what, hint = "a vector holding NaN (not JSON)", "the server's model gave a broken vector for some text of the batch; check its logs, or try MDSEARCH_EMBED_BATCH=1 to find the text"
+		}
 	}
-	return e.fail(NotEmbeddings,
-		"is --embed-url an "+apiTitle(e.opts.API)+" server? mdsearch posts to "+e.shown,
+	return e.fail(NotEmbeddings, hint,
 		"the server answered with %s; the body starts %s", what, strconv.Quote(clip(e.mask(strings.TrimSpace(string(body))), 120)))
 }
+
+// countHint is the hint of an answer with another number of vectors than
+// texts asked for: a server that drops inputs it cannot embed.
+const countHint = "the server dropped some texts of the batch (too long for its model, or empty?); check its logs, or try MDSEARCH_EMBED_BATCH=1 to find them"
+
+// nanVector finds a bare NaN or Infinity where a number of a vector goes.
+var nanVector = regexp.MustCompile(`[\[,]\s*-?(NaN|Infinity)\s*[,\]]`)
 
 func indexText(i *int) string {
 	if i == nil {
