@@ -208,6 +208,7 @@ func webPlain(t *testing.T, b browser) {
 		"see [Foo](https://en.example/Foo_(bar)) and [a](b)": "see Foo and a",
 		"[click me](javascript:alert(3)) link":               "click me link",
 		"![img](x.png) [[Note#Part|alias]] (aside)":          "img alias (aside)",
+		"> [!faq]- Folded\n> A block paragraph. ^blk1":       "> Folded\n> A block paragraph.",
 	} {
 		if got := b.js(t, "plainMarkdown("+jsString(md)+")"); got != want {
 			t.Errorf("plainMarkdown(%q) = %q, want %q", md, got, want)

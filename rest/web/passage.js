@@ -210,7 +210,9 @@ function plainMarkdown(md) {
       if (/^ {0,3}(=+|-+)\s*$/.test(line)) out.pop(); // a setext heading's text
       return;
     }
-    out.push(line);
+    // A callout's marker ("> [!faq]- ") and a block's id ("text ^id")
+    // are Obsidian's markup, not the note's words.
+    out.push(line.replace(/^(\s*(?:>\s*)+)\[![\w-]+\][+-]?\s*/, "$1").replace(/\s\^[\w-]+\s*$/, ""));
   });
   return out.join("\n").replace(/^\n+/, "").replace(/\n{3,}/g, "\n\n")
     .replace(/!?\[\[([^\]|#]*)(?:#([^\]|]*))?(?:\|([^\]]*))?\]\]/g, (m, t, h, a) => a || (t && h ? t + " > " + h : t || h))
