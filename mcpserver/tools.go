@@ -71,7 +71,7 @@ func searchTool() *mcp.Tool {
 			"Scores estimate the chance of an answer: 50% or more is likely; 20-50% needs reading (a short query's right answer may be there); under 20% rarely answers. " +
 			"Semantic mode (meaning alone) finds answers less often, so its right answers often score 10-40%; prefer hybrid. " +
 			"A notice may offer a respelled query (did you mean ...?). " +
-			"Cost: about 300-700 tokens a result (whole passages; more where a result joins several); max_tokens caps the total, min_score drops weak results.",
+			"Cost: 300-700 tokens a result; max_tokens caps the total; min_score 0.1 drops results that rarely answer (often half the tokens).",
 		InputSchema: schemaFor[SearchArgs](func(p map[string]*jsonschema.Schema) {
 			// The request's Check holds the same ranges; plainArgError words
 			// the validator's refusal as Check would.
