@@ -39,6 +39,16 @@ func nearestSections(doc *sections.Document, query string, err error) error {
 		}
 	}
 	if len(found) == 0 {
+		// Nothing spelled near: the sections whose heading path holds
+		// every word of the query ("Lifetimes in structs" of
+		// "Validating References with Lifetimes/In Struct Definitions").
+		for i, s := range doc.Sections {
+			if s.Level > 0 && holdsAll(s.Path, query) {
+				found = append(found, near{i, len(s.Path)})
+			}
+		}
+	}
+	if len(found) == 0 {
 		return err
 	}
 	slices.SortStableFunc(found, func(a, b near) int { return a.d - b.d })
@@ -49,6 +59,37 @@ func nearestSections(doc *sections.Document, query string, err error) error {
 	}
 	me.Hint = "did you mean " + strings.Join(like, " or ") + "? " + me.Hint
 	return err
+}
+
+// holdsAll reports whether the headings of path hold every word of query
+// that is not a common one, a word's plural or singular alike; false for
+// a query of common words alone.
+func holdsAll(path []string, query string) bool {
+	have := map[string]bool{}
+	for _, h := range path {
+		for _, w := range tokens(h) {
+			have[singular(w)] = true
+		}
+	}
+	asked := 0
+	for _, w := range tokens(query) {
+		if stopwords[w] {
+			continue
+		}
+		asked++
+		if !have[singular(w)] {
+			return false
+		}
+	}
+	return asked > 0
+}
+
+// singular is a word without a plural's "s" ("structs", "lifetimes").
+func singular(w string) string {
+	if len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
+		return w[:len(w)-1]
+	}
+	return w
 }
 
 // squash is s in lower case with only its letters and digits.

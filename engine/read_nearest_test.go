@@ -14,13 +14,16 @@ import (
 func TestReadNearestSection(t *testing.T) {
 	vault := t.TempDir()
 	write(t, vault, "api.md", "# Reactivity API: Core\n\n## ref()\n\nA ref.\n\n## watchEffect()\n\nRuns.\n\n"+
-		"## watchPostEffect()\n\nAfter.\n\n## watch()\n\nWatches.\n\n## Prop Validation\n\nChecks.\n")
+		"## watchPostEffect()\n\nAfter.\n\n## watch()\n\nWatches.\n\n## Prop Validation\n\nChecks.\n\n"+
+		"## Validating References with Lifetimes\n\nBorrows.\n\n### In Struct Definitions\n\nHeld.\n")
 	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
 	index(t, e, vault, "v")
 	for _, tt := range []struct{ section, want, not string }{
 		{"Watch Effect", `did you mean "watchEffect()"?`, ""},
 		{"Prop Validatoin", `did you mean "Prop Validation"?`, ""},
 		{"Lifecycle hooks", "sections: ", "did you mean"}, // nothing near
+		// Nothing spelled near, but the words of a heading path.
+		{"Lifetimes in structs", `did you mean "In Struct Definitions"?`, ""},
 	} {
 		_, err := e.Read(context.Background(), mdsearch.ReadRequest{Path: "api.md", Section: tt.section})
 		if mdsearch.KindOf(err) != mdsearch.KindNotFound || !strings.Contains(err.Error(), tt.want) ||
