@@ -81,7 +81,7 @@ func addIndexFlags(fs *flag.FlagSet) *engineFlags {
 // (drop).
 func addIndexPathFlag(fs *flag.FlagSet) *engineFlags {
 	f := &engineFlags{fs: fs}
-	fs.StringVar(&f.index, "index", "", "index file (default $MDSEARCH_INDEX, else $XDG_DATA_HOME/mdsearch/index.db)")
+	fs.StringVar(&f.index, "index", "", "index file (default $MDSEARCH_INDEX, else $XDG_DATA_HOME/mdsearch/index.db, or ~/.local/share/mdsearch/index.db where that is unset)")
 	return f
 }
 

@@ -240,8 +240,11 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 				addNotice(&resp.Notice, m)
 			}
 		} else if q.mode == mdsearch.ModeKeyword && len(q.terms) > 0 {
-			addNotice(&resp.Notice, "no passage holds any of the query's words ("+termList(q.terms)+
-				"): ask in other words, or search in hybrid mode, which finds passages by meaning too")
+			msg := "no passage holds any of the query's words (" + termList(q.terms) + "): ask in other words"
+			if req.Mode == mdsearch.ModeKeyword { // asked so: meaning may find what words do not
+				msg += ", or search in hybrid mode, which finds passages by meaning too"
+			}
+			addNotice(&resp.Notice, msg)
 		}
 	}
 	resp.TookMS = msSince(start)

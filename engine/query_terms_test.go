@@ -206,7 +206,13 @@ func TestNoWordHeld(t *testing.T) {
 	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
 	index(t, e, copyDir(t, "../sample-vault"), "v")
 	resp := search(t, e, mdsearch.SearchRequest{Query: "what is the weather in Paris?", Mode: mdsearch.ModeKeyword})
-	if len(resp.Results) != 0 || !strings.Contains(resp.Notice, "no passage holds any of the query's words (weather, paris)") {
+	if len(resp.Results) != 0 || !strings.Contains(resp.Notice, "no passage holds any of the query's words (weather, paris): ask in other words, or search in hybrid mode") {
 		t.Errorf("%d results, notice %q", len(resp.Results), resp.Notice)
+	}
+	// A hybrid search that fell back to keywords (no model here) is not
+	// told to search in hybrid mode.
+	resp = search(t, e, mdsearch.SearchRequest{Query: "weather in Paris"})
+	if resp.Mode != mdsearch.ModeKeyword || !strings.Contains(resp.Notice, "no passage holds any of the query's words") || strings.Contains(resp.Notice, "hybrid mode") {
+		t.Errorf("fallen back: mode %s, notice %q", resp.Mode, resp.Notice)
 	}
 }
