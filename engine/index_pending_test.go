@@ -274,11 +274,7 @@ func TestPendingNoticeWhileIndexing(t *testing.T) {
 // with the index's model again, which owes no vector: the index is that
 // model's again, by its name, its vectors counted, its search by meaning.
 func TestBackFromStoppedSwitch(t *testing.T) {
-	vault := copyDir(t, "../sample-vault")
-	path := filepath.Join(t.TempDir(), "index.db")
-	e := openEngine(t, path, newBow("bow"))
-	index(t, e, vault, "v")
-	e.Close()
+	vault, path := bowIndexed(t)
 	other, err := Open(bg, Options{IndexPath: path, Embedder: &failAfter{bow: newBow("other"), left: 1}, EmbedBatch: 4})
 	if err != nil {
 		t.Fatal(err)
@@ -288,7 +284,7 @@ func TestBackFromStoppedSwitch(t *testing.T) {
 	}
 	other.Close()
 
-	e = openEngine(t, path, newBow("bow"))
+	e := openEngine(t, path, newBow("bow"))
 	if st := index(t, e, vault, "v"); st.Embedded != 0 {
 		t.Errorf("the run embedded %d windows: the index held them all", st.Embedded)
 	}
@@ -309,11 +305,7 @@ func TestBackFromStoppedSwitch(t *testing.T) {
 // written, and the index's vectors stay; with the same one it runs. An
 // index run without it switches, as `mdsearch index` does.
 func TestKeepModel(t *testing.T) {
-	vault := copyDir(t, "../sample-vault")
-	path := filepath.Join(t.TempDir(), "index.db")
-	e := openEngine(t, path, newBow("bow"))
-	index(t, e, vault, "v")
-	e.Close()
+	vault, path := bowIndexed(t)
 	write(t, vault, "new.md", "# New\n\nA note added since.\n")
 	for _, tc := range []struct {
 		name string
@@ -337,7 +329,7 @@ func TestKeepModel(t *testing.T) {
 		}
 		k.Close()
 	}
-	e = openEngine(t, path, newBow("bow"))
+	e := openEngine(t, path, newBow("bow"))
 	if err := e.CheckModel(bg); err != nil {
 		t.Errorf("the index's own model: %v", err)
 	}
@@ -354,4 +346,15 @@ func TestKeepModel(t *testing.T) {
 	if st, err := k.Refresh(bg, "v", []string{"new.md"}); err != nil || st.Added != 1 {
 		t.Errorf("the index's own model, kept: %+v, %v", st, err)
 	}
+}
+
+// bowIndexed is a copy of the sample vault and its index, embedded by
+// newBow("bow"), closed.
+func bowIndexed(t *testing.T) (vault, path string) {
+	t.Helper()
+	vault, path = copyDir(t, "../sample-vault"), filepath.Join(t.TempDir(), "index.db")
+	e := openEngine(t, path, newBow("bow"))
+	index(t, e, vault, "v")
+	e.Close()
+	return vault, path
 }
