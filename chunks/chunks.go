@@ -100,7 +100,11 @@ type Options struct {
 //	14: a block quote or callout (sections.Quote) is cut at lines, not
 //	   sentences, and a passage's overlap starts at one of its lines, so
 //	   no passage starts mid-line without the quote's "> ".
-const Version = 14
+//	15: a note that opens with a rule ("---" and a blank line) has no
+//	   frontmatter unless what runs to the next "---" reads as fields:
+//	   its text up to there was dropped from every passage; a "%%" in a
+//	   code span over two lines opens no comment (it hid what followed).
+const Version = 15
 
 // Defaults.
 const (

@@ -124,17 +124,26 @@ func (w *walker) nextDelim(pos int, code [][2]int) int {
 }
 
 // codeRanges are the code blocks of root at any depth (a fence in a list
-// item too), as file offsets, in order.
+// item too) and its code spans, one over two lines too ("`printf\n"%%d"`"),
+// as file offsets, in order.
 func (w *walker) codeRanges(root ast.Node) [][2]int {
 	var out [][2]int
 	_ = ast.Walk(root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-		if !entering || n.Type() != ast.TypeBlock {
+		if !entering {
 			return ast.WalkContinue, nil
 		}
 		switch n.(type) {
 		case *ast.FencedCodeBlock, *ast.CodeBlock:
 			if l := n.Lines(); l.Len() > 0 {
 				out = append(out, [2]int{w.base + l.At(0).Start, w.base + l.At(l.Len()-1).Stop})
+			}
+			return ast.WalkSkipChildren, nil
+		case *ast.CodeSpan:
+			first, last := n.FirstChild(), n.LastChild()
+			a, okA := first.(*ast.Text)
+			b, okB := last.(*ast.Text)
+			if okA && okB && b.Segment.Stop > a.Segment.Start {
+				out = append(out, [2]int{w.base + a.Segment.Start, w.base + b.Segment.Stop})
 			}
 			return ast.WalkSkipChildren, nil
 		}

@@ -40,6 +40,10 @@ func TestComments(t *testing.T) {
 		{"in a code span", "Type `%%` here.\n\n%%\nsecret\n%%\n\nVisible #shown\n\n%%\nsecret2\n%%\n", []string{},
 			[]string{"%%\nsecret\n%%", "%%\nsecret2\n%%"}, []string{"shown"}},
 		{"in a double-backtick span", "``a `%%` b`` x\n%%\nc\n%%\n", []string{}, []string{"%%\nc\n%%"}, nil},
+		// A code span over two lines hides its "%%" too: read as a
+		// comment's opening, it hid heading B and its text.
+		{"in a code span over two lines", "# A\n\nUse `printf\n\"%%d\"` here.\n\n# B\n\nAnd `%%` here and 5 %% off.\n\n# C\n",
+			[]string{"# A", "# B", "# C"}, []string{}, nil},
 		{"in a fence in a list", "1. one\n   ```\n   %%\n   ```\n%%\nh\n%%\n", []string{}, []string{"%%\nh\n%%"}, nil},
 		{"inline pair before a block one", "a %%x%% b\n%%\ny\n%%\n", []string{}, []string{"%%\ny\n%%"}, nil},
 		{"indented four is code", "    %%\n# A\n    %%\n", []string{"# A"}, []string{}, nil},

@@ -79,6 +79,20 @@ func parseFrontmatter(text []byte, isTOML bool) (map[string]any, *yaml.Node, str
 	return m, node.Content[0], ""
 }
 
+// yamlFields reports whether text is YAML of fields (key: value lines) or
+// of nothing at all.
+func yamlFields(text []byte) bool {
+	var v any
+	if yaml.Unmarshal(text, &v) != nil {
+		return false
+	}
+	switch v.(type) {
+	case nil, map[string]any, map[any]any:
+		return true
+	}
+	return false
+}
+
 // keepLeadingZeros makes a plain number written with a leading zero
 // (zip: 01234, id: 007) text as written: YAML 1.1 reads it as octal (668),
 // which no note means by a ZIP code or an ID.

@@ -56,8 +56,9 @@ func (d *Document) frontmatter(buf []byte) int {
 	}
 	fs, fe, after, toml, ok := splitFrontmatter(buf, off)
 	if !ok {
-		if first, _ := lineAt(buf, off); len(buf) > off {
-			if opens, _ := frontmatterOpens(first); opens {
+		if first, next := lineAt(buf, off); len(buf) > off {
+			// A rule and a blank line open a note as often as metadata.
+			if opens, toml := frontmatterOpens(first); opens && (toml || !blankAfterOpen(buf, next)) {
 				d.warnf("frontmatter opened on line 1 (%s) is never closed; read as markdown", first)
 			}
 		}

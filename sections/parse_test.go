@@ -96,6 +96,11 @@ func TestFrontmatter(t *testing.T) {
 		{"crlf and bom", "\ufeff---\r\ntitle: T\r\n---\r\nbody\r\n", map[string]any{"title": "T"}, []string{}, "T", "", "body"},
 		{"dots close", "---\ntitle: T\n...\nbody\n", map[string]any{"title": "T"}, []string{}, "T", "", "body"},
 		{"not at start", "\n---\ntitle: T\n---\n", nil, []string{}, "n", "", ""}, // a rule, then a setext H2
+		// A rule and a blank line, then markdown up to another rule: no
+		// frontmatter, nothing stripped, nothing warned.
+		{"a rule first", "---\n\nSome text.\n\n# Intro\n\nMore.\n\n---\n\n# Next\n", nil, []string{}, "Intro", "", "---\n\nSome text."},
+		{"a rule first, never closed", "---\n\nSome text.\n", nil, []string{}, "n", "", "---\n\nSome text."},
+		{"fields after a blank line", "---\n\ntitle: T\n---\nbody\n", map[string]any{"title": "T"}, []string{}, "T", "", "body"},
 		{"title falls back to H1", "# Heading One\n", nil, []string{}, "Heading One", "", ""},
 		{"toml", "+++\ntitle = \"Hugo Post\"\ntags = [\"hugo\", \"toml\"]\ndate = 2024-01-05\ndraft = false\nweight = 3\n[params]\nauthor = \"bob\"\n+++\nbody\n",
 			map[string]any{"title": "Hugo Post", "tags": []any{"hugo", "toml"}, "date": "2024-01-05", "draft": false, "weight": 3, "params": map[string]any{"author": "bob"}},

@@ -9,10 +9,11 @@ import (
 	"github.com/yuin/goldmark/util"
 )
 
-// sections reads inline markup in two places only: heading text, and
-// #tags in text outside code. A paragraph without a '#' byte can hold no
-// tag, so its inline parse (about half of goldmark's time on prose) is
-// skipped: the paragraph becomes a plainParagraph, a raw block goldmark's
+// sections reads inline markup in three places only: heading text, #tags
+// in text outside code, and code spans that hold a comment's "%%". A
+// paragraph without a '#' byte can hold no tag, so unless it holds "%%"
+// and a backtick its inline parse (about half of goldmark's time on
+// prose) is skipped: the paragraph becomes a plainParagraph, a raw block goldmark's
 // inline pass leaves alone. Its position and lines are the paragraph's.
 
 // kindPlainParagraph is the node kind of plainParagraph.
@@ -45,10 +46,18 @@ func (skipInline) Transform(p *ast.Paragraph, reader text.Reader, pc parser.Cont
 		return
 	}
 	src := reader.Source()
+	var percent, tick bool
 	for i := range lines.Len() {
-		if seg := lines.At(i); bytes.IndexByte(seg.Value(src), '#') >= 0 {
+		seg := lines.At(i)
+		v := seg.Value(src)
+		if bytes.IndexByte(v, '#') >= 0 {
 			return
 		}
+		percent = percent || bytes.Contains(v, []byte("%%"))
+		tick = tick || bytes.IndexByte(v, '`') >= 0
+	}
+	if percent && tick {
+		return // its code spans hide a "%%" from comments (codeRanges), over lines too
 	}
 	plain := &plainParagraph{}
 	plain.SetLines(lines)

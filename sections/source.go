@@ -186,11 +186,27 @@ func splitFrontmatter(src []byte, off int) (start, end, after int, toml, ok bool
 	for pos := next; pos < len(src); {
 		line, n := lineAt(src, pos)
 		if s := string(line); s == string(first) || s == "..." && !toml {
+			// A "---" and a blank line open a note with a rule, as
+			// often as metadata: what runs to the next rule is
+			// frontmatter only if it reads as fields (# Intro, text).
+			if !toml && blankAfterOpen(src, next) && !yamlFields(src[next:pos]) {
+				return 0, 0, 0, false, false
+			}
 			return next, pos, n, toml, true
 		}
 		pos = n
 	}
 	return 0, 0, 0, false, false
+}
+
+// blankAfterOpen reports whether the line at next, after a note's first
+// line, is blank.
+func blankAfterOpen(src []byte, next int) bool {
+	if next >= len(src) {
+		return false
+	}
+	line, _ := lineAt(src, next)
+	return len(bytes.TrimSpace(line)) == 0
 }
 
 // lineAt returns the line starting at off without its line ending and
