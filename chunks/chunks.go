@@ -103,7 +103,9 @@ type Options struct {
 //	15: a note that opens with a rule ("---" and a blank line) has no
 //	   frontmatter unless what runs to the next "---" reads as fields:
 //	   its text up to there was dropped from every passage; a "%%" in a
-//	   code span over two lines opens no comment (it hid what followed).
+//	   code span over two lines opens no comment (it hid what followed);
+//	   a heading keeps its single tildes ("1~3") and empty braces
+//	   ("fn main() {}") as text.
 const Version = 15
 
 // Defaults.

@@ -166,11 +166,28 @@ func (w *walker) heading(n *ast.Heading, src []byte) {
 		if b, ok := id.([]byte); ok {
 			h.Anchor = string(b)
 		}
+	} else if isATX(w.buf[start:]) {
+		keepBraces(h, w.buf[start:lineEnd(w.buf, start)])
 	}
 	if endLine < len(w.lines) {
 		h.EndByte = w.lines[endLine]
 	}
 	w.addMark(n.Pos(), h, Other)
+}
+
+// keepBraces puts back the empty braces that end an ATX heading's line
+// ("fn main() {}"), which goldmark reads as an empty attribute list: they
+// set nothing, and are the heading's text, as CommonMark reads them. An
+// attribute list that sets something ({#id}, {.class}, {key=value}) stays
+// markup, as Pandoc and MkDocs read it.
+func keepBraces(h *Heading, line []byte) {
+	l := strings.TrimRight(string(line), " \t\r")
+	i := strings.LastIndexByte(l, '{')
+	if i < 0 || !strings.HasSuffix(l, "}") || strings.TrimSpace(l[i+1:len(l)-1]) != "" || strings.HasSuffix(h.Text, l[i:]) {
+		return
+	}
+	h.Text = strings.TrimSpace(h.Text + " " + l[i:])
+	h.idText = strings.TrimSpace(h.idText + " " + l[i:])
 }
 
 // nestedHeading records a heading below the top level: its text, line,
@@ -244,6 +261,16 @@ func inlineText(b *strings.Builder, n ast.Node, src []byte, other func(ast.Node)
 			if typed {
 				b.WriteString(typedHTML(c, src))
 			}
+		case *east.Strikethrough:
+			// GFM strikes through "~x~" too; Obsidian, "~~x~~" alone:
+			// "1~3 and 5~7" keeps its tildes.
+			if single := singleTilde(c, src); single {
+				b.WriteByte('~')
+				inlineText(b, c, src, other, typed, shown)
+				b.WriteByte('~')
+				continue
+			}
+			inlineText(b, c, src, other, typed, shown)
 		default:
 			if other != nil {
 				if t, ok := other(c); ok {
@@ -254,6 +281,17 @@ func inlineText(b *strings.Builder, n ast.Node, src []byte, other func(ast.Node)
 			inlineText(b, c, src, other, typed, shown)
 		}
 	}
+}
+
+// singleTilde reports whether strikethrough n was written with one tilde
+// each side: the byte before its first text is a '~' that follows none.
+func singleTilde(n ast.Node, src []byte) bool {
+	t, ok := n.FirstChild().(*ast.Text)
+	if !ok {
+		return false
+	}
+	at := t.Segment.Start
+	return at >= 1 && src[at-1] == '~' && (at < 2 || src[at-2] != '~')
 }
 
 // unescape resolves backslash escapes and character references the way

@@ -28,6 +28,7 @@ func TestHeadings(t *testing.T) {
 		{"atx and setext", "# One\n\nTwo\n===\n\nThree\n---\n###### Six\n", []string{"# One", "# Two", "## Three", "###### Six"}},
 		{"markup stripped", "## *Hello* `co*de` [link](http://x) ![img](y.png) &amp; \\*x\\* ~~gone~~ <b>b</b>\n", []string{"## Hello co*de link img & *x* gone b"}},
 		{"closing hashes", "## Title ##\n", []string{"## Title"}},
+		{"one tilde is text", "# Range 1~3 and 5~7\n## 10時~12時 と ~~gone~~\n", []string{"# Range 1~3 and 5~7", "## 10時~12時 と gone"}},
 		{"fence is not a heading", "# A\n```\n# not a heading\n```\n~~~\n## nor this\n~~~\n", []string{"# A"}},
 		{"unclosed fence", "# A\n```\n# not a heading\n", []string{"# A"}},
 		{"indented code", "    # code\n# A\n", []string{"# A"}},
