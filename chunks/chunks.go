@@ -104,8 +104,7 @@ type Options struct {
 //	   frontmatter unless what runs to the next "---" reads as fields:
 //	   its text up to there was dropped from every passage; a "%%" in a
 //	   code span over two lines opens no comment (it hid what followed);
-//	   a heading keeps its single tildes ("1~3") and empty braces
-//	   ("fn main() {}") as text.
+//	   a heading keeps its single tildes ("1~3") as text.
 const Version = 15
 
 // Defaults.

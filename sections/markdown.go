@@ -166,28 +166,11 @@ func (w *walker) heading(n *ast.Heading, src []byte) {
 		if b, ok := id.([]byte); ok {
 			h.Anchor = string(b)
 		}
-	} else if isATX(w.buf[start:]) {
-		keepBraces(h, w.buf[start:lineEnd(w.buf, start)])
 	}
 	if endLine < len(w.lines) {
 		h.EndByte = w.lines[endLine]
 	}
 	w.addMark(n.Pos(), h, Other)
-}
-
-// keepBraces puts back the empty braces that end an ATX heading's line
-// ("fn main() {}"), which goldmark reads as an empty attribute list: they
-// set nothing, and are the heading's text, as CommonMark reads them. An
-// attribute list that sets something ({#id}, {.class}, {key=value}) stays
-// markup, as Pandoc and MkDocs read it.
-func keepBraces(h *Heading, line []byte) {
-	l := strings.TrimRight(string(line), " \t\r")
-	i := strings.LastIndexByte(l, '{')
-	if i < 0 || !strings.HasSuffix(l, "}") || strings.TrimSpace(l[i+1:len(l)-1]) != "" || strings.HasSuffix(h.Text, l[i:]) {
-		return
-	}
-	h.Text = strings.TrimSpace(h.Text + " " + l[i:])
-	h.idText = strings.TrimSpace(h.idText + " " + l[i:])
 }
 
 // nestedHeading records a heading below the top level: its text, line,
