@@ -87,6 +87,11 @@ func TestRefreshLine(t *testing.T) {
 	if got := refreshLine("notes", nil, st); !strings.Contains(got, "\n  skipped b.bin.md: binary file\n  c.md: warning: ") {
 		t.Errorf("catch-up line %q", got)
 	}
+	// A line break in a name stays on its entry's line.
+	st.Warnings = []mdsearch.FileIssue{{Path: "evil\nmdsearch: all good.md", Reason: "bad"}}
+	if got := refreshLine("notes", nil, st); !strings.HasSuffix(got, "\n  evil\\nmdsearch: all good.md: warning: bad") {
+		t.Errorf("a name with a line break: %q", got)
+	}
 }
 
 func TestShownAddr(t *testing.T) {

@@ -121,7 +121,7 @@ func (r *watchReport) refreshed(coll string, paths []string, st *mdsearch.IndexS
 		}
 		r.caught[coll] = true
 	}
-	fmt.Fprintln(r.env.Stdout, refreshLine(coll, paths, st))
+	fmt.Fprintln(screen(r.env.Stdout), refreshLine(coll, paths, st)) // names may hold escapes
 }
 
 // watching names collections indexed while watch runs, now watched, as
@@ -154,14 +154,21 @@ func refreshLine(coll string, paths []string, st *mdsearch.IndexStats) string {
 			line += fmt.Sprintf("\n  … and %d more skipped (`mdsearch index` lists them)", len(st.Skipped)-most)
 			break
 		}
-		line += fmt.Sprintf("\n  skipped %s: %s", s.Path, s.Reason)
+		line += fmt.Sprintf("\n  skipped %s: %s", oneLine(s.Path), oneLine(s.Reason))
 	}
 	for i, w := range st.Warnings {
 		if i == most {
 			line += fmt.Sprintf("\n  … and %d more %s (`mdsearch status` lists them)", len(st.Warnings)-most, plural.Noun(len(st.Warnings)-most, "warning", "warnings"))
 			break
 		}
-		line += fmt.Sprintf("\n  %s: warning: %s", w.Path, w.Reason)
+		line += fmt.Sprintf("\n  %s: warning: %s", oneLine(w.Path), oneLine(w.Reason))
 	}
 	return line
+}
+
+// oneLine is a file name or reason on one line of a report: a line break
+// in it (a file name may hold one) shown as \n, so it cannot start a line
+// that passes for another entry.
+func oneLine(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "\r", `\r`), "\n", `\n`)
 }
