@@ -79,6 +79,7 @@ type Watcher struct {
 	// alone, as flush and catchUp run in it).
 	unavailable bool
 	retryWait   time.Duration
+	retryArmed  bool // a retry is due: its timer runs
 }
 
 // Start watches every collection s reports and returns once the watches
@@ -351,6 +352,7 @@ func (w *Watcher) loop(ctx context.Context) {
 			}
 			w.scheduleRetry(retry)
 		case <-retry.C:
+			w.retryArmed = false
 			w.log.Info("trying the embedding model again")
 			w.requestCatchUp()
 		case <-recheck.C:
@@ -374,10 +376,16 @@ func (w *Watcher) loop(ctx context.Context) {
 // minutes); once one reaches it, the wait starts over.
 func (w *Watcher) scheduleRetry(retry *time.Timer) {
 	if !w.unavailable {
-		w.retryWait = w.opts.Retry
+		if !w.retryArmed { // a catch-up reached it: the wait starts over
+			w.retryWait = w.opts.Retry
+		}
 		return
 	}
 	w.unavailable = false
+	if w.retryArmed {
+		return // saves failing meanwhile neither put it off nor lengthen the wait
+	}
+	w.retryArmed = true
 	retry.Reset(w.retryWait)
 	w.retryWait = min(2*w.retryWait, 5*time.Minute)
 }

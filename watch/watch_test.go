@@ -28,6 +28,8 @@ type fake struct {
 	dropped bool // collection v is no longer in the index
 	gone    bool // the index file was deleted or replaced
 	down    int  // Index calls left that cannot reach the embedding model
+	// refreshDown: every Refresh cannot reach it.
+	refreshDown bool
 }
 
 func (f *fake) Status(context.Context) (*mdsearch.Status, error) {
@@ -51,6 +53,9 @@ func (f *fake) Refresh(_ context.Context, coll string, paths []string) (*mdsearc
 	}
 	if f.gone {
 		return nil, mdsearch.Errorf(mdsearch.KindUnavailable, "index", "/x/index.db", "", "%w", mdsearch.ErrIndexReplaced)
+	}
+	if f.refreshDown {
+		return &mdsearch.IndexStats{Collection: coll, Stopped: true}, mdsearch.Errorf(mdsearch.KindUnavailable, "embed", "http://127.0.0.1:11434/api/embed", "start it", "cannot reach the server")
 	}
 	return &mdsearch.IndexStats{Collection: coll}, nil
 }
@@ -603,5 +608,34 @@ func TestRetryWhenModelIsBack(t *testing.T) {
 	defer f.mu.Unlock()
 	if f.index != 3 {
 		t.Errorf("%d catch-ups once the model answered, want 3", f.index)
+	}
+}
+
+// TestRetryNotPutOff: saves that fail while the embedding model is down
+// neither put the retry off nor lengthen its wait.
+func TestRetryNotPutOff(t *testing.T) {
+	root := t.TempDir()
+	f := &fake{root: root, calls: make(chan []string, 64), down: 1, refreshDown: true}
+	w, err := Start(context.Background(), f, Options{Debounce: 10 * time.Millisecond, MaxDelay: 20 * time.Millisecond, CatchUp: true, Retry: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	start := time.Now()
+	for i := range 8 { // a save every 40 ms, each refresh failing
+		write(t, filepath.Join(root, "a.md"), strings.Repeat("x", i+1))
+		time.Sleep(40 * time.Millisecond)
+	}
+	for {
+		f.mu.Lock()
+		n := f.index
+		f.mu.Unlock()
+		if n >= 2 {
+			break
+		}
+		if time.Since(start) > 2*time.Second {
+			t.Fatalf("no retry within 2 s of the first failure (a 200 ms wait)")
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
