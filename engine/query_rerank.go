@@ -54,7 +54,9 @@ func (e *Engine) reranked(ctx context.Context, rd *store.Reader, q *query, notic
 			return nil, nil, nil, 0, ctx.Err()
 		}
 		addNotice(notice, "reranker unavailable: "+rerr.Error()+"; showing the local ranking")
-		if e.rerankDown.failed(time.Now(), rerr) {
+		// A long-running process logs the pause; a one-shot search's
+		// notice says it all.
+		if e.rerankDown.failed(time.Now(), rerr) && e.opts.Follow {
 			e.notify("reranker unavailable: " + rerr.Error() + "; searches keep the local ranking, and try it again after " + rerankPause.String())
 		}
 	}
