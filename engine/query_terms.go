@@ -34,7 +34,7 @@ func matchTerms(input string) []string {
 // words alone, kept because nothing else was left (AsksNothing), and the
 // phrases of generic types written whole (Rc<RefCell<T>>), which their
 // type names stand beside: such a phrase the notes never write is no word
-// of the query they lack (genericWeight).
+// of the query they lack (termWeight).
 func splitTerms(input string) (parts []string, commonOnly bool, generic map[string]bool) {
 	seen := map[string]bool{}
 	add := func(words []string, prefix bool) {
@@ -286,11 +286,12 @@ func (e *Engine) widenPrefixes(ctx context.Context, terms []string) ([]string, m
 	return out, typed
 }
 
-// termList is the query's keyword terms as a person reads them: "a, b".
+// termList is the query's keyword terms as a person reads them (termText):
+// "a, b".
 func termList(terms []string) string {
 	out := make([]string, len(terms))
 	for i, t := range terms {
-		out[i] = strings.Trim(t, `"*`)
+		out[i] = termText(t)
 	}
 	return strings.Join(out, ", ")
 }
