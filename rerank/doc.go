@@ -24,7 +24,8 @@
 // Results may come back in any order, and only some of them (top_n):
 // each is placed by its index, and a passage the server left out scores
 // 0. Servers return probabilities or raw logits: Options.Scores names the
-// scale, or in auto mode it is decided per server, never per answer
+// scale, or in auto mode it is decided per server and over all of a query's
+// batches at once, never per answer
 // (scale.go), and logits go through the logistic function, so a score is
 // always a number from 0 to 1, in the same order, and one model output
 // always shows as the same score.

@@ -160,11 +160,11 @@ func serverMessage(body []byte) string {
 	return "(empty body)"
 }
 
-// decode reads the scores of a 200 answer, of either shape, placed by
-// index and mapped to 0–1, and says which shape it was.
-func (c *client) decode(body []byte, n int) ([]float64, string, error) {
+// decode reads the raw scores of a 200 answer, of either shape, placed by
+// index, and says which shape it was and the scale that shape tells.
+func (c *client) decode(body []byte, n int) (scores []float64, shape, known string, err error) {
 	var list []ranked
-	shape, known := TEI, ""
+	shape = TEI
 	trimmed := bytes.TrimSpace(body)
 	if len(trimmed) > 0 && trimmed[0] == '{' {
 		// Raw: a field of another type than llama.cpp's must not make a
@@ -175,47 +175,38 @@ func (c *client) decode(body []byte, n int) ([]float64, string, error) {
 			ID      json.RawMessage
 		}
 		if err := json.Unmarshal(trimmed, &obj); err != nil {
-			return nil, "", c.garbage(body, err)
+			return nil, "", "", c.garbage(body, err)
 		}
 		list, shape = obj.Results, Cohere
 		if llamaCpp(obj.Object, obj.ID) {
 			known = Logits
 		}
 	} else if err := json.Unmarshal(trimmed, &list); err != nil {
-		return nil, "", c.garbage(body, err)
+		return nil, "", "", c.garbage(body, err)
 	}
 	if list == nil {
-		return nil, "", c.garbage(body, nil)
+		return nil, "", "", c.garbage(body, nil)
 	}
-	scores, err := c.place(list, n, known)
-	return scores, shape, err
+	scores, err = c.place(list, n)
+	return scores, shape, known, err
 }
 
-// place puts each score at its document's index, mapped to 0–1 on the
-// scale known names ("": the server's, see scale), and gives the
-// documents the server left out 0.
-func (c *client) place(list []ranked, n int, known string) ([]float64, error) {
-	got := make([]float64, 0, len(list))
-	at := make([]int, 0, len(list))
-	seen := make([]bool, n)
+// place puts each raw score at its document's index; the documents the
+// server left out get NaN, which scaleAll turns into 0.
+func (c *client) place(list []ranked, n int) ([]float64, error) {
+	scores := make([]float64, n)
+	for i := range scores {
+		scores[i] = math.NaN()
+	}
 	for _, r := range list {
 		i, s := r.Index, r.score()
-		if i == nil || *i < 0 || *i >= n || seen[*i] {
+		if i == nil || *i < 0 || *i >= n || !math.IsNaN(scores[*i]) {
 			return nil, c.fail(mdsearch.KindUnavailable, "", "the answer has a missing, repeated or out-of-range index (%s) for %d passages", indexText(i), n)
 		}
 		if s == nil || math.IsNaN(*s) || math.IsInf(*s, 0) {
 			return nil, c.fail(mdsearch.KindUnavailable, "", "the answer has no usable score for passage %d", *i)
 		}
-		seen[*i] = true
-		got, at = append(got, *s), append(at, *i)
-	}
-	unit, err := c.scale(got, known)
-	if err != nil {
-		return nil, err
-	}
-	scores := make([]float64, n)
-	for j, s := range unit {
-		scores[at[j]] = s
+		scores[*i] = *s
 	}
 	return scores, nil
 }

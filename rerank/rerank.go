@@ -1,6 +1,7 @@
 package rerank
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"net/http"
@@ -175,22 +176,24 @@ func (c *client) decide(api string) {
 
 // Rerank asks the server to score docs against query. Scores are 0–1,
 // read on the server's scale (scale.go); a doc the server left out
-// scores 0.
+// scores 0. The scale is decided over every batch's answer at once, so
+// the batches of one query are never read on two scales.
 func (c *client) Rerank(ctx context.Context, query string, docs []string) ([]float64, error) {
 	if len(docs) == 0 {
 		return []float64{}, nil
 	}
 	ctx, cancel := context.WithTimeout(ctx, c.opts.Timeout)
 	defer cancel()
-	scores := make([]float64, 0, len(docs))
+	raw := make([]float64, 0, len(docs))
+	known := ""
 	for start := 0; start < len(docs); start += MaxBatch {
-		s, err := c.rerank(ctx, query, docs[start:min(start+MaxBatch, len(docs))])
+		s, k, err := c.rerank(ctx, query, docs[start:min(start+MaxBatch, len(docs))])
 		if err != nil {
 			return nil, err
 		}
-		scores = append(scores, s...)
+		raw, known = append(raw, s...), cmp.Or(known, k)
 	}
-	return scores, nil
+	return c.scaleAll(raw, known)
 }
 
 // MaxBatch is the most passages one request sends: TEI refuses more than
@@ -198,8 +201,10 @@ func (c *client) Rerank(ctx context.Context, query string, docs []string) ([]flo
 // passage apart from the others, so more go in several requests.
 const MaxBatch = 32
 
-// rerank asks for the scores of at most MaxBatch docs.
-func (c *client) rerank(ctx context.Context, query string, docs []string) ([]float64, error) {
+// rerank asks for the raw scores of at most MaxBatch docs, NaN for a doc
+// the server left out, and the scale the answer's shape tells ("" if
+// none).
+func (c *client) rerank(ctx context.Context, query string, docs []string) ([]float64, string, error) {
 	api := c.protocol()
 	body, err := c.post(ctx, c.request(api, query, docs))
 	if err != nil && api == Auto && mentionsTexts(err) {
@@ -208,12 +213,12 @@ func (c *client) rerank(ctx context.Context, query string, docs []string) ([]flo
 		body, err = c.post(ctx, c.request(TEI, query, docs))
 	}
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	scores, shape, err := c.decode(body, len(docs))
+	scores, shape, known, err := c.decode(body, len(docs))
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	c.decide(shape)
-	return scores, nil
+	return scores, known, nil
 }

@@ -34,17 +34,19 @@ import (
 //     (client.sawLogits). A server of probabilities never sends one, so
 //     this never misreads it.
 
-// scale maps one answer's scores to 0–1 in place; known is the scale the
-// answer's shape tells, or "".
-func (c *client) scale(scores []float64, known string) ([]float64, error) {
-	if c.scaleOf(scores, known) == Logits {
-		for i, s := range scores {
+// scaleAll maps a query's raw scores, every batch's, to 0–1 in place (a
+// NaN, a passage left out, to 0); known is the scale an answer's shape
+// tells, or "".
+func (c *client) scaleAll(scores []float64, known string) ([]float64, error) {
+	given := slices.DeleteFunc(slices.Clone(scores), math.IsNaN)
+	logits := c.scaleOf(given, known) == Logits
+	for i, s := range scores {
+		switch {
+		case math.IsNaN(s):
+			scores[i] = 0
+		case logits:
 			scores[i] = logistic(s)
-		}
-		return scores, nil
-	}
-	for _, s := range scores {
-		if outside(s) { // only where Probabilities was set: Auto turned to Logits
+		case outside(s): // only where Probabilities was set: Auto turned to Logits
 			return nil, c.fail(mdsearch.KindUnavailable, "its scores are logits: set --reranker-scores logits or auto (MDSEARCH_RERANKER_SCORES)",
 				"the server sent the score %g, outside 0–1, and --reranker-scores is probabilities", s)
 		}
@@ -52,7 +54,7 @@ func (c *client) scale(scores []float64, known string) ([]float64, error) {
 	return scores, nil
 }
 
-// scaleOf is the scale of one answer's scores: the one set, else the one
+// scaleOf is the scale of a query's scores: the one set, else the one
 // its shape tells, else Logits once the server has sent a score outside
 // 0–1.
 func (c *client) scaleOf(scores []float64, known string) string {

@@ -175,3 +175,34 @@ func TestLlamaCppAnswer(t *testing.T) {
 		t.Errorf("an answer whose object is a number: %v, %v", got, err)
 	}
 }
+
+// The batches of one query are read on one scale: a first batch of logits
+// that all fall inside 0–1 is not read as probabilities when the next
+// batch shows they are logits (32 and 8 passages here).
+func TestScaleAcrossBatches(t *testing.T) {
+	first := make([]float64, MaxBatch)
+	for i := range first {
+		first[i] = 0.9 - float64(i)/100 // 0.9 … 0.59: readable as probabilities
+	}
+	second := []float64{2.5, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1}
+	s, _ := server(t, answering(t, "jina", [][]float64{first, second}))
+	r, err := New(s.URL+"/v1/rerank", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	many := make([]string, len(first)+len(second))
+	got, err := r.Rerank(context.Background(), "q", many)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []float64
+	for _, v := range append(slices.Clone(first), second...) {
+		want = append(want, logit(v))
+	}
+	if !near(got, want) {
+		t.Errorf("scores %v,\nwant every batch's as logits %v", got, want)
+	}
+	if got[0] >= got[MaxBatch] { // 0.9 as a logit (71 %) below 2.5's (92 %)
+		t.Errorf("the first batch's best %.3f ranks above the second's %.3f: read on another scale", got[0], got[MaxBatch])
+	}
+}
