@@ -24,11 +24,10 @@
 // Results may come back in any order, and only some of them (top_n):
 // each is placed by its index, and a passage the server left out scores
 // 0. Servers return probabilities or raw logits: Options.Scores names the
-// scale, or in auto mode it is decided per server and over all of a query's
-// batches at once, never per answer
-// (scale.go), and logits go through the logistic function, so a score is
-// always a number from 0 to 1, in the same order, and one model output
-// always shows as the same score.
+// scale, or in auto mode it is decided per server, over all of a query's
+// batches at once, never per answer (scale.go), and logits go through the
+// logistic function, so a score is always a number from 0 to 1, in the
+// same order, and one model output always shows as the same score.
 //
 // A search waits for the reranker at most Options.Timeout and never
 // retries: a server that is down costs the reranking, not the answer.
