@@ -358,3 +358,39 @@ func bowIndexed(t *testing.T) (vault, path string) {
 	e.Close()
 	return vault, path
 }
+
+// A server's embedder whose dimension is not known yet (its probe still
+// waits) is checked by its API and model: another model is refused at
+// once, so a server's watcher never starts only to have every refresh
+// refused; the same model is left to the probe.
+func TestKeepModelBeforeDimensionKnown(t *testing.T) {
+	vault := copyDir(t, sampleVault)
+	path := filepath.Join(t.TempDir(), "index.db")
+	e := openEngine(t, path, newBow("ollama:nomic-embed-text@64"))
+	index(t, e, vault, "v")
+	e.Close()
+	down := errors.New("not answered yet")
+	for _, tc := range []struct {
+		id, want string // want: "" for no error
+	}{
+		{"ollama:nomic-embed-text@0", ""},
+		{"ollama:mxbai-embed-large@0", "and this process has ollama:mxbai-embed-large"},
+		{"openai:nomic-embed-text@0", "and this process has openai:nomic-embed-text"},
+	} {
+		u := &unready{bow: newBow(tc.id)}
+		u.set(down)
+		k, err := Open(bg, Options{IndexPath: path, Embedder: u, KeepModel: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = k.CheckModel(bg)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s: %v", tc.id, err)
+		case tc.want != "" && (mdsearch.KindOf(err) != mdsearch.KindInvalid || !strings.Contains(err.Error(), tc.want) ||
+			!strings.Contains(err.Error(), "--embedder ollama --embed-model nomic-embed-text")):
+			t.Errorf("%s: %v, want it refused naming the index's settings", tc.id, err)
+		}
+		k.Close()
+	}
+}

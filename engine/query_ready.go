@@ -81,10 +81,14 @@ func (e *Engine) CheckModel(ctx context.Context) error {
 	}
 	cur, settings := "no embedder", embedderOf(had, had)
 	if e.emb != nil {
+		cur = e.emb.ModelID()
 		if embed.Ready(e.emb) != nil {
-			return nil // no model ID yet: the run's probe says what is wrong
-		}
-		if cur = e.emb.ModelID(); cur == had {
+			// No dimension yet, but the server's API and model are
+			// known: only another dimension is left to the run's probe.
+			if cur = unsized(cur); sameServerModel(had, cur) {
+				return nil
+			}
+		} else if cur == had {
 			return nil
 		}
 		settings = embedderOf(had, cur)
@@ -92,6 +96,23 @@ func (e *Engine) CheckModel(ctx context.Context) error {
 	return mdsearch.Errorf(mdsearch.KindInvalid, "index", e.st.Path(),
 		"start it with the embedder the index was built with, "+settings+"; or run `mdsearch index` to re-embed it with this one",
 		"the index holds vectors of %s, and this process has %s: re-indexing here would embed every note anew and drop them", had, cur)
+}
+
+// unsized is a server model's ID without the dimension it does not know
+// yet ("ollama:m@0" is "ollama:m").
+func unsized(id string) string {
+	if _, _, _, ok := remote.ParseModelID(id); ok {
+		return strings.TrimSuffix(id, "@0")
+	}
+	return id
+}
+
+// sameServerModel reports whether two model IDs name one API's model,
+// whatever their dimensions.
+func sameServerModel(a, b string) bool {
+	apiA, modelA, _, okA := remote.ParseModelID(a)
+	apiB, modelB, _, okB := remote.ParseModelID(b)
+	return okA && okB && apiA == apiB && modelA == modelB
 }
 
 // embedderOf names the settings of the embedder that made model, a model
