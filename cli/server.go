@@ -64,6 +64,9 @@ func (sf *serverFlags) open(ctx context.Context, env *Env, log *slog.Logger) (*e
 		log.Warn("not watching the notes", "error", err)
 		watching = false
 	}
+	if n := s.AdoptNotice(ctx); n != "" && watching {
+		log.Warn(n)
+	}
 	w, err := startWatch(ctx, s, watching, log, logRefresh(log))
 	if err != nil {
 		closeAll()

@@ -44,6 +44,9 @@ func runWatch(ctx context.Context, env *Env, args []string) error {
 	if err := s.CheckModel(ctx); err != nil {
 		return err
 	}
+	if n := s.AdoptNotice(ctx); n != "" {
+		env.say("%s", n)
+	}
 	log := slog.New(slog.NewTextHandler(env.Stderr, nil))
 	report := newWatchReport(env)
 	w, err := watch.Start(ctx, s, watch.Options{Debounce: *debounce, CatchUp: true, Logger: log,

@@ -394,3 +394,40 @@ func TestKeepModelBeforeDimensionKnown(t *testing.T) {
 		k.Close()
 	}
 }
+
+// An index of notes without vectors, opened with an embedder, says that
+// keeping it current embeds every note; one with vectors, a new one, or
+// one opened keyword-only says nothing.
+func TestAdoptNotice(t *testing.T) {
+	vault := copyDir(t, sampleVault)
+	dir := t.TempDir()
+	kw := filepath.Join(dir, "keyword.db")
+	k, err := Open(bg, Options{IndexPath: kw, KeywordOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	index(t, k, vault, "v")
+	k.Close()
+	_, embedded := bowIndexed(t)
+	for _, tc := range []struct {
+		name, path string
+		opts       Options
+		want       bool
+	}{
+		{"keyword-only index, an embedder", kw, Options{Embedder: newBow("bow")}, true},
+		{"keyword-only index, none", kw, Options{KeywordOnly: true}, false},
+		{"embedded index", embedded, Options{Embedder: newBow("bow")}, false},
+		{"new index", filepath.Join(dir, "new.db"), Options{Embedder: newBow("bow")}, false},
+	} {
+		tc.opts.IndexPath = tc.path
+		e, err := Open(bg, tc.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := e.AdoptNotice(bg)
+		if (got != "") != tc.want || tc.want && !strings.Contains(got, "embeds every note with bow") {
+			t.Errorf("%s: %q", tc.name, got)
+		}
+		e.Close()
+	}
+}

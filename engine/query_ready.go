@@ -98,6 +98,25 @@ func (e *Engine) CheckModel(ctx context.Context) error {
 		"the index holds vectors of %s, and this process has %s: re-indexing here would embed every note anew and drop them", had, cur)
 }
 
+// AdoptNotice says, when the index holds notes but no vectors (indexed
+// keyword-only) and the engine has an embedder, that keeping the index
+// current will embed every note with it: on a paid server, a bill no
+// command asked for by name. "" otherwise.
+func (e *Engine) AdoptNotice(ctx context.Context) string {
+	if e.emb == nil {
+		return ""
+	}
+	had, err := e.st.Meta(ctx, "model")
+	if err != nil || had != "" {
+		return ""
+	}
+	if some, err := e.st.HasWindows(ctx); err != nil || !some {
+		return ""
+	}
+	return "the index holds no vectors (it was indexed for keyword search only): keeping it current embeds every note with " +
+		unsized(e.emb.ModelID()) + "; start with --embedder none to keep it keyword-only"
+}
+
 // unsized is a server model's ID without the dimension it does not know
 // yet ("ollama:m@0" is "ollama:m").
 func unsized(id string) string {
