@@ -152,9 +152,9 @@ func HTMLContext(ctx context.Context, src []byte, opts Options) (Rendered, error
 // the parser.Context, under noteStateKey), so one instance serves
 // concurrent calls.
 var noteMarkdown = goldmark.New(
-	// GFM's parts, with a table cell's alignment left to noteTransformer:
+	// GFM's parts (strikethrough is obsidian's: two tildes), with a table cell's alignment left to noteTransformer:
 	// the page's CSP refuses the style attribute goldmark would write.
-	goldmark.WithExtensions(extension.Linkify, extension.Strikethrough, extension.TaskList,
+	goldmark.WithExtensions(extension.Linkify, extension.TaskList,
 		extension.NewTable(extension.WithTableCellAlignMethod(extension.TableCellAlignNone)),
 		extension.Footnote, &obsidian{}),
 	goldmark.WithParserOptions(parser.WithAttribute(),

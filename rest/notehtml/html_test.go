@@ -41,6 +41,10 @@ func TestHTML(t *testing.T) {
 		not       []string // must not appear
 	}{
 		{"emphasis and strikethrough", "Some **bold**, *it* and ~~gone~~.", []string{"<strong>bold</strong>", "<em>it</em>", "<del>gone</del>"}, nil},
+		// Obsidian strikes through with two tildes only; a heading's "1~3"
+		// keeps its tilde in the index too.
+		{"single tildes", "## Days 1~3\n\nFrom 10時~12時, ~one~ and ~~~three~~~ but ~~two~~.",
+			[]string{"Days 1~3</h2>", "From 10時~12時, ~one~ and ~~~three~~~ but <del>two</del>."}, []string{"<del>one</del>", "<del>3", "<del>12"}},
 		{"table", "| a | b |\n|---|---|\n| 1 | 2 |\n", []string{`<table data-line="1">`, "<th>a</th>", "<td>2</td>"}, nil},
 		{"table alignment as classes", "| l | c | r | n |\n|:--|:-:|--:|---|\n| 1 | 2 | 3 | 4 |\n", []string{`<th class="align-left">l</th>`, `<th class="align-center">c</th>`, `<td class="align-right">3</td>`, "<td>4</td>"}, []string{"style=", "align="}},
 		{"math kept as written", "Inline $a_1 \\\\ b_*x*$ and $\\$$ here.\n\n$$ \\begin{cases} x & y \\\\ z & w \\end{cases} $$\n\n$$\na_1 \\\\\nb_2 <c>\n$$\n\nCosts $5 and $10; $ x $ stays.",

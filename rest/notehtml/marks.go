@@ -2,15 +2,14 @@ package notehtml
 
 import (
 	"github.com/yuin/goldmark/ast"
+	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/renderer"
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 )
 
-// highlight is Obsidian's ==text==, shown as a <mark>. It pairs like
-// strikethrough's ~~, but only runs of exactly two '=' count: "a == b"
-// and "===" stay text.
+// highlight is Obsidian's ==text==, shown as a <mark> (pairParser).
 type highlight struct{ ast.BaseInline }
 
 var kindHighlight = ast.NewNodeKind("Highlight")
@@ -19,27 +18,40 @@ func (n *highlight) Kind() ast.NodeKind { return kindHighlight }
 
 func (n *highlight) Dump(src []byte, level int) { ast.DumpHelper(n, src, level, nil, nil) }
 
-type highlightDelimiter struct{}
+// pairDelimiter is a run of exactly two of one character that the
+// emphasis algorithm pairs into node: "==" for a highlight, "~~" for a
+// strikethrough. Obsidian reads no other run length as either, so a single
+// tilde ("1~3", "10時~12時", GFM's one-tilde strikethrough) and "a == b"
+// stay text, as the section parser keeps them in headings.
+type pairDelimiter struct {
+	char byte
+	node func() ast.Node
+}
 
-func (highlightDelimiter) IsDelimiter(b byte) bool { return b == '=' }
+func (d pairDelimiter) IsDelimiter(b byte) bool { return b == d.char }
 
-func (highlightDelimiter) CanOpenCloser(opener, closer *parser.Delimiter) bool {
+func (pairDelimiter) CanOpenCloser(opener, closer *parser.Delimiter) bool {
 	return opener.Char == closer.Char
 }
 
-func (highlightDelimiter) OnMatch(int) ast.Node { return &highlight{} }
+func (d pairDelimiter) OnMatch(int) ast.Node { return d.node() }
 
-// highlightParser reads a "==" run as a delimiter that the emphasis
-// algorithm pairs.
-type highlightParser struct{}
+// pairParser reads a run of exactly two d.char as a delimiter that the
+// emphasis algorithm pairs.
+type pairParser struct{ d pairDelimiter }
 
-func (highlightParser) Trigger() []byte { return []byte{'='} }
+var (
+	highlightParser = pairParser{pairDelimiter{'=', func() ast.Node { return &highlight{} }}}
+	strikeParser    = pairParser{pairDelimiter{'~', func() ast.Node { return east.NewStrikethrough() }}}
+)
 
-func (highlightParser) Parse(_ ast.Node, block text.Reader, pc parser.Context) ast.Node {
+func (p pairParser) Trigger() []byte { return []byte{p.d.char} }
+
+func (p pairParser) Parse(_ ast.Node, block text.Reader, pc parser.Context) ast.Node {
 	before := block.PrecendingCharacter()
 	line, seg := block.PeekLine()
-	d := parser.ScanDelimiter(line, before, 2, highlightDelimiter{})
-	if d == nil || d.OriginalLength != 2 || before == '=' {
+	d := parser.ScanDelimiter(line, before, 2, p.d)
+	if d == nil || d.OriginalLength != 2 || before == rune(p.d.char) {
 		return nil
 	}
 	d.Segment = seg.WithStop(seg.Start + d.OriginalLength)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/renderer"
 	"github.com/yuin/goldmark/text"
@@ -15,20 +16,22 @@ import (
 )
 
 // obsidian is the goldmark extension for Obsidian's syntax: [[wikilinks]],
-// ![[embeds]], > [!type] callouts, ==highlights==, #tags and $math$.
+// ![[embeds]], > [!type] callouts, ==highlights==, ~~strikethrough~~ (two
+// tildes only), #tags and $math$.
 type obsidian struct{}
 
 func (obsidian) Extend(m goldmark.Markdown) {
 	m.Parser().AddOptions(
 		// Before the link parser (200), which would read "[[x]]" as text.
 		// Math before all that reads inside it: its "\\", "_" and "[".
-		parser.WithInlineParsers(util.Prioritized(mathParser{}, 150), util.Prioritized(wikiParser{}, 199), util.Prioritized(highlightParser{}, 500),
+		parser.WithInlineParsers(util.Prioritized(mathParser{}, 150), util.Prioritized(wikiParser{}, 199), util.Prioritized(highlightParser, 500), util.Prioritized(strikeParser, 500),
 			util.Prioritized(tagParser{}, 500)),
 		// After the footnotes' (999), which move footnotes to the end, and
 		// before noteTransformer, so a callout gets its data-line.
 		parser.WithASTTransformers(util.Prioritized(calloutTransformer{}, 1001)),
 	)
-	m.Renderer().AddOptions(renderer.WithNodeRenderers(util.Prioritized(obsidianRenderer{}, 100)))
+	m.Renderer().AddOptions(renderer.WithNodeRenderers(util.Prioritized(obsidianRenderer{}, 100),
+		util.Prioritized(extension.NewStrikethroughHTMLRenderer(), 500)))
 }
 
 var (
