@@ -351,6 +351,11 @@ func (j *jsonProgress) done(st *mdsearch.IndexStats, err error) {
 	case err == nil:
 		j.emit(progressView{Phase: "done", Percent: 100})
 	default:
+		if st.Collection == j.p.Collection && st.Embedded > j.p.WindowsEmbedded {
+			// Batches saved after the last report count: the event
+			// agrees with the summary's "embedded now".
+			j.p.WindowsEmbedded, j.p.ChunksEmbedded = st.Embedded, st.Embedded
+		}
 		v := j.t.view(j.p)
 		v.Phase, v.ETA = "stopped", -1
 		j.emit(v)
