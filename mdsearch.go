@@ -418,18 +418,22 @@ type CollectionStatus struct {
 
 // Status describes the whole index.
 type Status struct {
-	IndexPath     string             `json:"index_path"`
-	SchemaVersion int                `json:"schema_version"`
-	ModelID       string             `json:"model_id"`
-	Collections   []CollectionStatus `json:"collections"`
-	Files         int                `json:"files"`
-	Chunks        int                `json:"chunks"`  // passages
-	Windows       int                `json:"windows"` // the texts the model embeds
-	Vectors       int                `json:"vectors"` // windows with a vector of the current model
-	Stale         int                `json:"stale"`
-	SizeBytes     int64              `json:"size_bytes"`
-	Indexing      *IndexProgress     `json:"indexing,omitempty"`
-	Notice        string             `json:"notice,omitempty"`
+	IndexPath     string `json:"index_path"`
+	SchemaVersion int    `json:"schema_version"`
+	ModelID       string `json:"model_id"`
+	// WantedModel is the server model ("ollama:nomic-embed-text") the last
+	// index run was asked to embed with and could not reach, while the
+	// index holds no vectors; "" otherwise.
+	WantedModel string             `json:"wanted_model,omitempty"`
+	Collections []CollectionStatus `json:"collections"`
+	Files       int                `json:"files"`
+	Chunks      int                `json:"chunks"`  // passages
+	Windows     int                `json:"windows"` // the texts the model embeds
+	Vectors     int                `json:"vectors"` // windows with a vector of the current model
+	Stale       int                `json:"stale"`
+	SizeBytes   int64              `json:"size_bytes"`
+	Indexing    *IndexProgress     `json:"indexing,omitempty"`
+	Notice      string             `json:"notice,omitempty"`
 }
 
 // Searcher is the one engine behind every adapter: the CLI, MCP, REST and

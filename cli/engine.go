@@ -183,6 +183,7 @@ func (f *engineFlags) open(ctx context.Context, env *Env, withModel bool) (*engi
 		case err != nil:
 			opts.EmbedderNotice = err.Error()
 			f.serverDown, f.serverErr = f.embedder.cfg.Remote(), err
+			opts.WantedModel = f.embedder.cfg.RemoteModel()
 		case emb != nil:
 			opts.Embedder, closeEmb = emb, closer
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/assets"
 	"github.com/mdsearch/mdsearch/embed/provider"
+	"github.com/mdsearch/mdsearch/embed/remote"
 	"github.com/mdsearch/mdsearch/embed/sentenceencoder"
 	"github.com/mdsearch/mdsearch/engine"
 	"github.com/mdsearch/mdsearch/internal/plural"
@@ -50,6 +51,9 @@ func runStatus(ctx context.Context, env *Env, args []string) error {
 		return printJSON(env, s)
 	}
 	model := modelLine(env, s.ModelID, trouble)
+	if s.ModelID == "" && s.WantedModel != "" {
+		model = wantedLine(s.WantedModel)
+	}
 	fmt.Fprintf(env.Stdout, "index:  %s (%s, schema %d)\nmodel:  %s\n", s.IndexPath, humanBytes(s.SizeBytes), s.SchemaVersion, model)
 	if rv, ok := runningServe(env, ef); ok {
 		fmt.Fprintf(env.Stdout, "served: %s by serve (pid %d); a search with its settings asks it\n", rv.URL, rv.PID)
@@ -238,6 +242,19 @@ func localModelTrouble(env *Env, indexModel string) error {
 	}
 	_, err := assets.Locate(assets.Paths{LibPath: cfg.LibPath, ModelDir: cfg.ModelDir}, env.Getenv)
 	return err
+}
+
+// wantedLine is status's word on an index whose last run could not reach
+// the embedding server it was asked to use: the settings that add the
+// vectors, which a bare `mdsearch index` (the local model) would not.
+func wantedLine(wanted string) string {
+	api, name, _, ok := remote.ParseModelID(wanted)
+	if !ok {
+		return "none (no vectors yet: keyword search only; run `mdsearch index` to embed)"
+	}
+	return fmt.Sprintf("none (no vectors yet: keyword search only; the last index run could not embed with %s: "+
+		"once its server answers, run `mdsearch index --embedder %s --embed-model %s`, with --embed-url where it is not the default)",
+		wanted, api, shellWord(name))
 }
 
 // modelLine is status's word on the model: the index's, and where the

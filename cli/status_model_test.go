@@ -50,3 +50,33 @@ func TestStatusSaysModelMissing(t *testing.T) {
 		})
 	}
 }
+
+// An index run whose embedding server did not answer leaves an index
+// without vectors; status names the settings that add them (a bare
+// `mdsearch index` would embed with the local model instead), and forgets
+// them once a run chose no embedder.
+func TestStatusNamesWantedServer(t *testing.T) {
+	index := filepath.Join(t.TempDir(), "index.db")
+	down := map[string]string{"MDSEARCH_INDEX": index}
+	code, _, errOut := runEnv(down, "", "index", "../sample-vault", "--name", "sample",
+		"--embedder", "ollama", "--embed-url", "http://127.0.0.1:9", "--embed-model", "mxbai-embed-large")
+	if code == 0 || !strings.Contains(errOut, "without vectors") {
+		t.Fatalf("index with the server down: exit %d\n%s", code, errOut)
+	}
+	code, out, errOut := runEnv(down, "", "status")
+	want := "could not embed with ollama:mxbai-embed-large: once its server answers, run `mdsearch index --embedder ollama --embed-model mxbai-embed-large`"
+	if code != 0 || !strings.Contains(out, want) {
+		t.Errorf("status: exit %d\n%s%s\nwant %q", code, out, errOut, want)
+	}
+	_, out, _ = runEnv(down, "", "status", "--json")
+	var st mdsearch.Status
+	if json.Unmarshal([]byte(out), &st) != nil || st.WantedModel != "ollama:mxbai-embed-large" {
+		t.Errorf("status --json: wanted_model %q", st.WantedModel)
+	}
+	if code, _, errOut := runEnv(down, "", "index", "--embedder", "none"); code != 0 {
+		t.Fatal(errOut)
+	}
+	if _, out, _ := runEnv(down, "", "status"); strings.Contains(out, "could not embed") {
+		t.Errorf("after a run with no embedder:\n%s", out)
+	}
+}

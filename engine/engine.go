@@ -41,6 +41,11 @@ type Options struct {
 	// shown with every answer.
 	Embedder       embed.Embedder
 	EmbedderNotice string
+	// WantedModel is the server model asked for but not reached
+	// ("ollama:nomic-embed-text"), where Embedder is nil for that reason:
+	// an index run without vectors records it, so status can name the
+	// settings that add them.
+	WantedModel string
 	// Lexicon knows the words that are spelled right, so a word the vault
 	// lacks is not respelled into one it holds (see Suggestion); nil: the
 	// embedder's, when it has one (embed.Lexicon).

@@ -34,6 +34,11 @@ func (e *Engine) Status(ctx context.Context) (_ *mdsearch.Status, err error) {
 	}
 	s := &mdsearch.Status{IndexPath: e.st.Path(), SchemaVersion: store.SchemaVersion, ModelID: model,
 		Collections: []mdsearch.CollectionStatus{}, Indexing: e.progress.Load()}
+	if model == "" {
+		if s.WantedModel, err = e.st.Meta(ctx, wantedKey); err != nil {
+			return nil, err
+		}
+	}
 	colls, err := e.st.Collections(ctx)
 	if err != nil {
 		return nil, err

@@ -230,7 +230,21 @@ func (e *Engine) index(ctx context.Context, req mdsearch.IndexRequest, existing 
 		}
 		addNotice(&stats.Notice, "indexed for keyword search only: "+why)
 	}
-	return stats, nil
+	return stats, e.recordWanted(ctx)
+}
+
+// wantedKey is the meta key of the server model the last index run was
+// asked for and could not reach (Options.WantedModel).
+const wantedKey = "wanted_model"
+
+// recordWanted keeps, after a run, which server model a run without
+// vectors wanted, and forgets it once a run has an embedder or was told
+// to have none.
+func (e *Engine) recordWanted(ctx context.Context) error {
+	if e.emb == nil && !e.opts.KeywordOnly && e.opts.WantedModel != "" {
+		return e.st.SetMeta(ctx, wantedKey, e.opts.WantedModel)
+	}
+	return e.st.DeleteMeta(ctx, wantedKey)
 }
 
 // settleStopped clears the pending mark a run stopped while reading notes

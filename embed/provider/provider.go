@@ -155,6 +155,24 @@ func (c Config) Remote() bool {
 	return p == Ollama || p == OpenAI
 }
 
+// RemoteModel is the server model asked for as a model ID without its
+// dimension ("ollama:nomic-embed-text", the API's default model where none
+// is named), or "" for the local model and none.
+func (c Config) RemoteModel() string {
+	if !c.Remote() {
+		return ""
+	}
+	api := strings.ToLower(c.Provider)
+	model := c.Model
+	if model == "" {
+		model = remote.DefaultOllamaModel
+		if api == OpenAI {
+			model = remote.DefaultOpenAIModel
+		}
+	}
+	return api + ":" + model
+}
+
 // Validate reports a bad environment value, an unknown provider or a
 // negative number, as a KindInvalid *mdsearch.Error.
 func (c Config) Validate() error {
