@@ -580,6 +580,20 @@ func (d *Document) finds(query string, i int, forms []pathForms) bool {
 	return err == nil && s.Index == i
 }
 
+// listStart is the first item of b's list where b is a list item (an id
+// on its own line after a list names the whole list), else b.
+func listStart(s *Section, b *Block) *Block {
+	if b.List == 0 {
+		return b
+	}
+	for i := range s.Blocks {
+		if s.Blocks[i].List == b.List {
+			return &s.Blocks[i]
+		}
+	}
+	return b
+}
+
 // Block finds an Obsidian block reference ("^id", as [[Note#^id]] links
 // write it): the block whose last line ends with " ^id" (or "]]^id", after
 // an embed), or the block
@@ -603,7 +617,7 @@ func (d *Document) Block(ref string) (start, end int, sec *Section, ok bool) {
 			text := strings.TrimRight(string(d.Src[b.StartByte:b.EndByte]), " \t\r\n")
 			switch {
 			case text == mark && prev != nil:
-				return d.Line(prev.StartByte), d.Line(prev.EndByte - 1), prevSec, true
+				return d.Line(listStart(prevSec, prev).StartByte), d.Line(prev.EndByte - 1), prevSec, true
 			case strings.HasSuffix(text, " "+mark) || strings.HasSuffix(text, "\n"+mark) || text == mark,
 				strings.HasSuffix(text, "]]"+mark): // right after an embed, as Obsidian's own help writes one
 				return d.Line(b.StartByte), d.Line(b.EndByte - 1), s, true

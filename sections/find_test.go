@@ -151,7 +151,8 @@ func TestFindUnicodeForms(t *testing.T) {
 }
 
 func TestBlockRef(t *testing.T) {
-	src := "# N\n\nFirst paragraph. ^para-1\n\n- one\n- two\n\n^list-1\n\n## S\n\n| a |\n|---|\n| 1 |\n^tbl\n\n%%\nhidden ^gone\n%%\n\n![[shot.png]]^shot\n\nword^glued\n"
+	src := "# N\n\nFirst paragraph. ^para-1\n\n- one\n- two\n\n^list-1\n\n## S\n\n| a |\n|---|\n| 1 |\n^tbl\n\n%%\nhidden ^gone\n%%\n\n![[shot.png]]^shot\n\nword^glued\n" +
+		"\n- a\n\n  - a.1\n- b ^item\n+ c\n+ d\n\n^list-2\n"
 	d := Parse("n.md", []byte(src))
 	for _, tt := range []struct {
 		ref        string
@@ -160,7 +161,9 @@ func TestBlockRef(t *testing.T) {
 	}{
 		{"^para-1", 3, 3, "N"},
 		{"#^para-1", 3, 3, "N"},
-		{"^list-1", 6, 6, "N"}, // the block before: the list's last item
+		{"^list-1", 5, 6, "N"}, // the block before: the whole list, as Obsidian and the page take it
+		{"^item", 28, 28, "N/S"},   // one item's own id
+		{"^list-2", 29, 30, "N/S"}, // "+" starts another list
 		{"^tbl", 12, 15, "N/S"},
 		{"^shot", 21, 21, "N/S"}, // right after an embed
 	} {

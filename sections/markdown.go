@@ -43,6 +43,7 @@ type mark struct {
 	start   int // line start, file offset
 	heading *Heading
 	kind    BlockKind
+	list    int // Block.List
 }
 
 // walker turns the goldmark AST of buf[base:] into marks, tags and warnings.
@@ -51,6 +52,7 @@ type walker struct {
 	base   int    // file offset of the parsed text
 	lines  lineIndex
 	marks  []mark
+	lists  int // the top-level lists seen, numbering Block.List
 	tags   []inlineTag
 	nested []Heading // headings below the top level (Document.Nested)
 	// comments are the comments of whole lines, inline the others (within
@@ -88,8 +90,12 @@ func (w *walker) top(n ast.Node, src []byte) {
 	case *ast.Heading:
 		w.heading(n, src)
 	case *ast.List:
+		w.lists++
 		for it := n.FirstChild(); it != nil; it = it.NextSibling() {
 			w.block(it, Paragraph)
+			if k := len(w.marks); k > 0 && it.Pos() >= 0 && w.marks[k-1].start == w.lineStart(it.Pos()) {
+				w.marks[k-1].list = w.lists
+			}
 		}
 	case *ast.Paragraph, *plainParagraph, *ast.TextBlock:
 		w.block(n, Paragraph)

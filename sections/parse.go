@@ -158,7 +158,7 @@ func (d *Document) finish(lines lineIndex) {
 func (d *Document) blocks(marks []mark, start, end int) []Block {
 	src := d.Src
 	var out []Block
-	add := func(kind BlockKind, s, e int) {
+	add := func(kind BlockKind, list, s, e int) {
 		s = SkipBlankLines(src, s, e)
 		e = trimRight(src, s, e)
 		if e > s {
@@ -166,26 +166,26 @@ func (d *Document) blocks(marks []mark, start, end int) []Block {
 			if kind != Comment && isBlank(shown) {
 				kind = Comment
 			}
-			b := Block{Kind: kind, StartByte: s, EndByte: e, Words: wordcount.Count(shown)}
+			b := Block{Kind: kind, StartByte: s, EndByte: e, Words: wordcount.Count(shown), List: list}
 			if kind == Table {
 				b.HeaderEnd = headerEnd(src, s, e)
 			}
 			out = append(out, b)
 		}
 	}
-	pos, kind := start, Other
+	pos, kind, list := start, Other, 0
 	for _, m := range marks {
 		if m.start <= pos {
-			kind = m.kind
+			kind, list = m.kind, m.list
 			continue
 		}
 		if m.start >= end {
 			break
 		}
-		add(kind, pos, m.start)
-		pos, kind = m.start, m.kind
+		add(kind, list, pos, m.start)
+		pos, kind, list = m.start, m.kind, m.list
 	}
-	add(kind, pos, end)
+	add(kind, list, pos, end)
 	return out
 }
 

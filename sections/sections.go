@@ -130,6 +130,7 @@ type Block struct {
 	EndByte   int
 	HeaderEnd int // for tables: offset just past the delimiter row
 	Words     int // as wordcount.Count counts them
+	List      int // for a list's items: which list of the note, from 1 (an id on its own line after it names them all)
 }
 
 // Parse parses a note. It never fails: problems are reported in Warnings.
