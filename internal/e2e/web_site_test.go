@@ -10,16 +10,16 @@ import (
 
 // siteNote links other notes as a docs site does (a page's .html, a path
 // from the site's root, "./name" without .md), a heading of its own by its
-// words alone, and hides a hit in a folded callout.
+// words alone, and hides a hit and a block in a folded callout.
 const siteNote = "# Site\n\n" +
 	"The okapi links [the drill](../homelab/Backups.html#restore-drill), [backups](/homelab/Backups) and [the quokka](./Quokka), " +
 	"and [[#How large can it be|its size]].\n\n" +
 	"## How large can it be?\n\nOkapi sizes.\n\n" +
-	"> [!faq]- Folded okapi\n> The hidden okapi answer.\n"
+	"> [!faq]- Folded okapi\n> The hidden okapi answer. ^okapi-fact\n"
 
 // webSiteLinks: a docs site's links open their notes on the page, as read
 // resolves them; a heading named by its words (its "?" left out) is found;
-// a hit in a folded callout opens it; the status line of a search comes
+// a hit or a block link in a folded callout opens it; the status line of a search comes
 // back with its results; and Back returns to an earlier search.
 func webSiteLinks(t *testing.T, b browser) {
 	for _, tc := range []struct{ text, path, target string }{
@@ -43,6 +43,9 @@ func webSiteLinks(t *testing.T, b browser) {
 	if got := b.js(t, `String(document.getElementById("reader-notice").hidden)`); got != "true" {
 		t.Errorf("a notice says the heading is missing: %q", b.js(t, `document.getElementById("reader-notice").textContent`))
 	}
+
+	b.open(t, "#/note?path=web%2FSite.md&block=okapi-fact", "okapi")
+	b.wait(t, "the callout open at the block", `document.querySelector("#reader-content .block-target") && document.querySelector("#reader-content .block-target").closest("details.callout").open`)
 
 	b.do(t, "home", chromedp.Navigate(b.base+"/"))
 	b.search(t, "hidden okapi answer")

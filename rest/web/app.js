@@ -506,7 +506,9 @@ el.content.addEventListener("click", (e) => {
   let id = href.slice(1);
   try { id = decodeURIComponent(id); } catch { /* keep it as written */ }
   const target = el.content.querySelector("#" + CSS.escape(id));
-  if (target) target.scrollIntoView({ block: "start" });
+  if (!target) return;
+  unfold(target);
+  target.scrollIntoView({ block: "start" });
 });
 el.tokenForm.addEventListener("submit", (e) => {
   e.preventDefault();

@@ -38,6 +38,12 @@ async function loadImage(img, token) {
   }
 }
 
+// unfold opens the folded callouts (<details>) that hold node, or are it,
+// so what a link points at shows.
+function unfold(node) {
+  for (let d = node.closest("details"); d; d = d.parentElement && d.parentElement.closest("details")) d.open = true;
+}
+
 // showBlock marks the block a block reference ([[Note#^id]], the
 // address's block=id) points at, in the note root shows, and scrolls to
 // it; false when the note has no such block.
@@ -46,6 +52,7 @@ function showBlock(root, params) {
   const node = id && root.querySelector("#" + CSS.escape("^" + id));
   if (!node) return false;
   node.classList.add("block-target");
+  unfold(node);
   node.scrollIntoView({ block: "start" });
   return true;
 }
