@@ -105,7 +105,9 @@ type Options struct {
 //	   its text up to there was dropped from every passage; a "%%" in a
 //	   code span over two lines opens no comment (it hid what followed);
 //	   a heading keeps its single tildes ("1~3") as text.
-const Version = 15
+//	16: a tag may hold emoji ("#🚀launch"; sections.TagRune), as in
+//	   Obsidian: such a tag ended at its first emoji, or was none.
+const Version = 16
 
 // Defaults.
 const (

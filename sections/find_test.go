@@ -161,7 +161,7 @@ func TestBlockRef(t *testing.T) {
 	}{
 		{"^para-1", 3, 3, "N"},
 		{"#^para-1", 3, 3, "N"},
-		{"^list-1", 5, 6, "N"}, // the block before: the whole list, as Obsidian and the page take it
+		{"^list-1", 5, 6, "N"},     // the block before: the whole list, as Obsidian and the page take it
 		{"^item", 28, 28, "N/S"},   // one item's own id
 		{"^list-2", 29, 30, "N/S"}, // "+" starts another list
 		{"^tbl", 12, 15, "N/S"},

@@ -336,10 +336,25 @@ func (w *walker) collectTags(root ast.Node, src []byte) {
 	w.tags = slices.DeleteFunc(w.tags, func(t inlineTag) bool { return inRange(w.inline, t.at) > 0 })
 }
 
+// TagRune reports whether r may be part of an Obsidian tag (in), and
+// whether it makes the tag more than a number (word: "#123" is no tag):
+// letters, their marks (a Thai, Arabic or Devanagari tag has its vowels),
+// digits, '_', '-', '/', and emoji ("#🚀launch", "#👍🏽": symbols, their
+// skin tones and the joiner of a sequence), which Obsidian allows too.
+func TagRune(r rune) (in, word bool) {
+	switch {
+	case unicode.IsLetter(r), r == '_', unicode.Is(unicode.So, r):
+		return true, true
+	case unicode.IsMark(r), unicode.IsDigit(r), r == '-', r == '/',
+		r == '\u200d', r >= 0x1F3FB && r <= 0x1F3FF: // zero-width joiner, skin tones
+		return true, false
+	}
+	return false, false
+}
+
 // scanTags appends the Obsidian-style tags in src[start:end], each at its
-// '#' offset plus base: '#' at the start or after white space, then
-// letters, digits, '_', '-' or '/', with at least one letter or '_'
-// ("#123" is not a tag).
+// '#' offset plus base: '#' at the start or after white space, then the
+// runes TagRune takes, with at least one that makes a word.
 func scanTags(tags []inlineTag, src []byte, base, start, end int) []inlineTag {
 	for i := start; i < end; i++ {
 		k := bytes.IndexByte(src[i:end], '#')
@@ -352,13 +367,11 @@ func scanTags(tags []inlineTag, src []byte, base, start, end int) []inlineTag {
 		j, word := i+1, false
 		for j < end {
 			r, size := utf8.DecodeRune(src[j:end])
-			// Marks too: a Thai, Arabic or Devanagari tag has its vowels.
-			if !(unicode.IsLetter(r) || unicode.IsMark(r) || unicode.IsDigit(r) || r == '_' || r == '-' || r == '/') {
+			in, w := TagRune(r)
+			if !in {
 				break
 			}
-			if unicode.IsLetter(r) || r == '_' {
-				word = true
-			}
+			word = word || w
 			j += size
 		}
 		if t := strings.TrimRight(string(src[i+1:j]), "/"); t != "" && word {

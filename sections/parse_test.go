@@ -148,10 +148,13 @@ func TestTags(t *testing.T) {
 		"```\n#infence\n```\n\n" +
 		"## Heading #inheading\n\n" +
 		"<span>#inhtml</span> [#inlink](u) <http://y/#auto> #under_score_ok\n\n" +
-		"ไปเที่ยว #ท่องเที่ยว 研修。#不是 日報\u3000#日報 #مُكَوِّن\n"
+		"ไปเที่ยว #ท่องเที่ยว 研修。#不是 日報\u3000#日報 #مُكَوِّن\n\n" +
+		// Emoji, as Obsidian takes them: alone, with a skin tone, a joined
+		// sequence; punctuation still ends a tag.
+		"#🚀rocket #🌱 #👍🏽 #👩\u200d💻dev #3️⃣ #tip!\n"
 	d := Parse("n.md", []byte(src))
 	want := []string{"Project", "tag1", "nested/tag", "y1984", "inheading", "inhtml", "inlink", "under_score_ok",
-		"ท่องเที่ยว", "日報", "مُكَوِّن"}
+		"ท่องเที่ยว", "日報", "مُكَوِّن", "🚀rocket", "🌱", "👍🏽", "👩\u200d💻dev", "tip"}
 	if !reflect.DeepEqual(d.Tags, want) {
 		t.Errorf("tags %q, want %q", d.Tags, want)
 	}

@@ -63,6 +63,8 @@ func TestHTML(t *testing.T) {
 		{"wikilink", "See [[Other]].", []string{`<a class="wikilink" href="#/note?path=Other.md">Other</a>`}, nil},
 		{"wikilink heading and alias", "[[Other#Setup]] [[Other#Setup|the setup]]", []string{`href="#/note?path=Other.md&amp;heading=Setup">Other &gt; Setup</a>`, `>the setup</a>`}, nil},
 		{"wikilink nested heading and block ref", "[[Other#A#B]] [[Other#^abc123]]", []string{`heading=B">`, `href="#/note?path=Other.md&amp;heading=^abc123">Other &gt; ^abc123</a>`}, nil},
+		{"emoji tags", "Launch #🚀rocket and #👍🏽, not #tip!", []string{`<a class="tag" href="#/search?tag=%F0%9F%9A%80rocket">#🚀rocket</a>`,
+			`<a class="tag" href="#/search?tag=%F0%9F%91%8D%F0%9F%8F%BD">#👍🏽</a>`, `<a class="tag" href="#/search?tag=tip">#tip</a>!`}, nil},
 		{"tags", "A #tag, #nested/tag/ and **#bold**; #über_Größe. Not a#b, #123, C# or `#code`. [#in-link](Other)\n\n#first and\n#second",
 			[]string{`A <a class="tag" href="#/search?tag=tag">#tag</a>, <a class="tag" href="#/search?tag=nested%2Ftag">#nested/tag/</a> and <strong><a class="tag" href="#/search?tag=bold">#bold</a></strong>`,
 				`<a class="tag" href="#/search?tag=%C3%BCber_Gr%C3%B6%C3%9Fe">#über_Größe</a>.`, "Not a#b, #123, C# or <code>#code</code>.", `<a href="#/note?path=Other.md"><span class="tag">#in-link</span></a>`,

@@ -6,6 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/mdsearch/mdsearch/sections"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
@@ -13,9 +14,8 @@ import (
 )
 
 // tag is an inline #tag, read as sections reads the tags it indexes: '#'
-// at the start of a run of text or after white space, then letters,
-// marks, digits, '_', '-' or '/', with a letter or '_' among them ("#123"
-// is no tag). name is the tag without '#' and trailing '/'; written is
+// at the start of a run of text or after white space, then the runes
+// sections.TagRune takes, with one that makes a word ("#123" is no tag). name is the tag without '#' and trailing '/'; written is
 // the text after '#' as the note has it.
 type tag struct {
 	ast.BaseInline
@@ -43,10 +43,11 @@ func (tagParser) Parse(parent ast.Node, block text.Reader, _ parser.Context) ast
 	n, word := 1, false
 	for n < len(line) {
 		r, size := utf8.DecodeRune(line[n:])
-		if !(unicode.IsLetter(r) || unicode.IsMark(r) || unicode.IsDigit(r) || r == '_' || r == '-' || r == '/') {
+		in, w := sections.TagRune(r)
+		if !in {
 			break
 		}
-		word = word || unicode.IsLetter(r) || r == '_'
+		word = word || w
 		n += size
 	}
 	name := strings.TrimRight(string(line[1:n]), "/")
