@@ -44,6 +44,9 @@ func (x *LinkIndex) Resolve(from, target string) (string, bool) {
 	if target == "" {
 		return from, from != ""
 	}
+	if p, ok := x.relative(from, target); ok {
+		return p, true
+	}
 	key := linkKey(strings.TrimPrefix(target, "/"))
 	if p, ok := x.paths[key]; ok {
 		return p, true
@@ -60,6 +63,24 @@ func (x *LinkIndex) Resolve(from, target string) (string, bool) {
 		}
 	}
 	return closest(from, found)
+}
+
+// relative finds a wikilink's "./Name" or "../Name" (Obsidian's "relative
+// path to file" link format) from the folder of note from.
+func (x *LinkIndex) relative(from, target string) (string, bool) {
+	if !strings.HasPrefix(target, "./") && !strings.HasPrefix(target, "../") {
+		return "", false
+	}
+	rel := path.Join(path.Dir(from), target)
+	if rel == ".." || strings.HasPrefix(rel, "../") {
+		return "", false // above the vault
+	}
+	for _, k := range []string{linkKey(rel), linkKey(rel) + ".md"} {
+		if p, ok := x.paths[k]; ok {
+			return p, true
+		}
+	}
+	return "", false
 }
 
 // closest is the path of found a link in note from means: the one in

@@ -22,6 +22,11 @@ func TestLinkIndex(t *testing.T) {
 		{"Home.md", "photo.png", ""},
 		{"Home.md", "e/Note", ""},
 		{"Home.md", "맥북_메모", nfd}, // typed composed
+		// Obsidian's "relative path to file" format.
+		{"b/c/Plan.md", "../Note", "b/Note.md"},
+		{"a/deep/x.md", "../../b/c/Plan.md", "b/c/Plan.md"},
+		{"a/Note.md", "./deep/Note", "a/deep/Note.md"},
+		{"Home.md", "../Home", ""}, // above the vault
 	}
 	for _, tt := range tests {
 		got, ok := x.Resolve(tt.from, tt.target)
