@@ -205,10 +205,12 @@ func webUntitled(t *testing.T, b browser) {
 // holds.
 func webPlain(t *testing.T, b browser) {
 	for md, want := range map[string]string{
-		"see [Foo](https://en.example/Foo_(bar)) and [a](b)": "see Foo and a",
-		"[click me](javascript:alert(3)) link":               "click me link",
-		"![img](x.png) [[Note#Part|alias]] (aside)":          "img alias (aside)",
-		"> [!faq]- Folded\n> A block paragraph. ^blk1":       "> Folded\n> A block paragraph.",
+		"see [Foo](https://en.example/Foo_(bar)) and [a](b)":       "see Foo and a",
+		"[click me](javascript:alert(3)) link":                     "click me link",
+		"![img](x.png) [[Note#Part|alias]] (aside)":                "img alias (aside)",
+		"> [!faq]- Folded\n> A block paragraph. ^blk1":             "> Folded\n> A block paragraph.",
+		"> [!tip]\n> > Never ==water== at noon.\n>\n> Why.\n> ^qb": "> Never water at noon.\n\n> Why.",
+		"- a list\n\n^list-1\n\nAfter, a == b.":                    "- a list\n\nAfter, a == b.",
 	} {
 		if got := b.js(t, "plainMarkdown("+jsString(md)+")"); got != want {
 			t.Errorf("plainMarkdown(%q) = %q, want %q", md, got, want)

@@ -210,11 +210,16 @@ function plainMarkdown(md) {
       if (/^ {0,3}(=+|-+)\s*$/.test(line)) out.pop(); // a setext heading's text
       return;
     }
-    // A callout's marker ("> [!faq]- ") and a block's id ("text ^id")
-    // are Obsidian's markup, not the note's words.
-    out.push(line.replace(/^(\s*(?:>\s*)+)\[![\w-]+\][+-]?\s*/, "$1").replace(/\s\^[\w-]+\s*$/, ""));
+    // A quote keeps one "> " however deep; a callout's marker ("[!faq]- ")
+    // and a block's id ("text ^id", "> ^id") are Obsidian's markup, not
+    // the note's words, and a line of nothing else is a break.
+    const q = /^\s*(?:>[ \t]?)+/.exec(line);
+    const text = (q ? line.slice(q[0].length).replace(/^\[![\w-]+\][+-]?\s*/, "") : line)
+      .replace(/(^|\s)\^[\w-]+\s*$/, "");
+    out.push(text.trim() ? (q ? "> " : "") + text : "");
   });
-  return out.join("\n").replace(/^\n+/, "").replace(/\n{3,}/g, "\n\n")
+  return out.join("\n").replace(/^\n+|\n+$/g, "").replace(/\n{3,}/g, "\n\n")
+    .replace(/==(?=\S)([^\n]*?\S)==/g, "$1")
     .replace(/!?\[\[([^\]|#]*)(?:#([^\]|]*))?(?:\|([^\]]*))?\]\]/g, (m, t, h, a) => a || (t && h ? t + " > " + h : t || h))
     // A link's destination may hold balanced parentheses ("Foo_(bar)").
     .replace(/!?\[([^\]]*)\]\((?:[^()\n]|\([^()\n]*\))*\)/g, "$1")
