@@ -95,8 +95,8 @@ func (e *Engine) neverIndexed(ctx context.Context, collection, path string) stri
 		limit = vault.DefaultMaxFileSize
 	}
 	if fi, err := os.Stat(real); err == nil && limit > 0 && fi.Size() > limit {
-		return fmt.Sprintf("this note is over the collection's size limit (%d bytes), so it is not indexed; "+
-			"`mdsearch index %s --max-file-size %dMB` indexes it", limit, c.Root, fi.Size()>>20+1)
+		return fmt.Sprintf("this note is not indexed (%s of the collection); "+
+			"`mdsearch index %s --max-file-size %dMB` indexes it", vault.OverLimit(fi.Size(), limit), c.Root, fi.Size()>>20+1)
 	}
 	return ""
 }

@@ -395,3 +395,24 @@ func TestStatusUnreadable(t *testing.T) {
 		t.Errorf("stale %d, root_missing %v, unreadable %q", c.Stale, c.RootMissing, c.Unreadable)
 	}
 }
+
+// A note over the size limit is named alike however it is met, by a whole
+// run's walk or one file's refresh (a watch's): sizes rounded, as index
+// prints them ("file is 2.0 KB, over the 1.8 KB size limit").
+func TestOverLimitWords(t *testing.T) {
+	vault := copyDir(t, sampleVault)
+	e, err := Open(bg, Options{IndexPath: filepath.Join(t.TempDir(), "index.db"), MaxFileSize: 1800})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	index(t, e, vault, "v")
+	write(t, vault, "big.md", "# Big\n\n"+strings.Repeat("word ", 400)+"\n")
+	st, err := e.Refresh(bg, "v", []string{"big.md"})
+	if err != nil || len(st.Skipped) != 1 {
+		t.Fatalf("refresh: %+v, %v", st, err)
+	}
+	if want := "file is 2.0 KB, over the 1.8 KB size limit"; st.Skipped[0].Reason != want {
+		t.Errorf("refresh skipped it as %q, want %q", st.Skipped[0].Reason, want)
+	}
+}

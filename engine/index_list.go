@@ -80,7 +80,7 @@ func (r *run) stat(rel string) (vault.File, error) {
 		return vault.File{}, errors.New(vault.NotRegular(fi.Mode()))
 	}
 	if max := r.v.MaxFileSize(); max >= 0 && fi.Size() > max {
-		return vault.File{}, fmt.Errorf("file is %d bytes, over the %d-byte size limit", fi.Size(), max)
+		return vault.File{}, errors.New(vault.OverLimit(fi.Size(), max))
 	}
 	return vault.File{Path: rel, Abs: abs, Size: fi.Size(), ModTime: fi.ModTime().UnixNano()}, nil
 }

@@ -58,7 +58,7 @@ func (v *Vault) ReadStamped(f File) ([]byte, File, error) {
 		return nil, f, &SkipError{Path: f.Path, Reason: NotRegular(fi.Mode())}
 	}
 	if v.maxSize >= 0 && fi.Size() > v.maxSize {
-		return nil, f, &SkipError{Path: f.Path, Reason: overLimit(fi.Size(), v.maxSize), Size: fi.Size()}
+		return nil, f, &SkipError{Path: f.Path, Reason: OverLimit(fi.Size(), v.maxSize), Size: fi.Size()}
 	}
 	var r io.Reader = fh
 	if v.maxSize >= 0 {

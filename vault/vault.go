@@ -281,16 +281,18 @@ func (v *Vault) linkTarget(real string, isDir bool) string {
 	return ""
 }
 
-// humanSize formats a byte count for skip reasons.
-// overLimit says a size is over a limit, in bytes where the two would
-// read alike rounded ("10.0 MB, over the 10.0 MB size limit").
-func overLimit(size, limit int64) string {
+// OverLimit says a size is over a limit, in bytes where the two would
+// read alike rounded ("10.0 MB, over the 10.0 MB size limit"): the words
+// of every skip for size, a walk's, a read's or a single note's.
+func OverLimit(size, limit int64) string {
 	a, b := humanSize(size), humanSize(limit)
 	if a == b {
 		a, b = fmt.Sprintf("%d bytes", size), fmt.Sprintf("%d-byte", limit)
 	}
 	return "file is " + a + ", over the " + b + " size limit"
 }
+
+// humanSize formats a byte count for skip reasons.
 
 func humanSize(n int64) string {
 	switch {

@@ -293,8 +293,8 @@ func TestOverLimit(t *testing.T) {
 		{10<<20 + 1, 10 << 20, "file is 10485761 bytes, over the 10485760-byte size limit"},
 		{5, 3, "file is 5 bytes, over the 3 bytes size limit"},
 	} {
-		if got := overLimit(tc.size, tc.limit); got != tc.want {
-			t.Errorf("overLimit(%d, %d) = %q, want %q", tc.size, tc.limit, got, tc.want)
+		if got := OverLimit(tc.size, tc.limit); got != tc.want {
+			t.Errorf("OverLimit(%d, %d) = %q, want %q", tc.size, tc.limit, got, tc.want)
 		}
 	}
 }
