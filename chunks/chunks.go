@@ -106,7 +106,8 @@ type Options struct {
 //	   code span over two lines opens no comment (it hid what followed);
 //	   a heading keeps its single tildes ("1~3") as text.
 //	16: a tag may hold emoji ("#🚀launch"; sections.TagRune), as in
-//	   Obsidian: such a tag ended at its first emoji, or was none.
+//	   Obsidian: such a tag ended at its first emoji, or was none; an
+//	   Excalidraw drawing's title is its file name, not "Text Elements".
 const Version = 16
 
 // Defaults.

@@ -248,14 +248,18 @@ func (d *Document) title() string {
 	if t := frontmatterTitle(d.Frontmatter); t != "" {
 		return t
 	}
+	_, drawing := d.Frontmatter["excalidraw-plugin"]
 	for _, h := range d.Headings {
-		if h.Level == 1 && h.Text != "" {
+		if h.Level == 1 && h.Text != "" && !drawing { // a drawing's headings are the plugin's ("Text Elements")
 			return h.Text
 		}
 	}
 	base := path.Base(strings.ReplaceAll(d.Path, "\\", "/"))
 	if ext := path.Ext(base); ext != "" && ext != base {
 		base = strings.TrimSuffix(base, ext)
+	}
+	if drawing {
+		base = strings.TrimSuffix(base, ".excalidraw")
 	}
 	return display([]byte(base))
 }

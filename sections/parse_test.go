@@ -393,3 +393,20 @@ func TestYAMLErrorLines(t *testing.T) {
 		t.Errorf("warnings %q, want one naming line 4", doc.Warnings)
 	}
 }
+
+// An Excalidraw drawing's headings are the plugin's own ("Text Elements",
+// "Excalidraw Data"): its title is its file name, without ".excalidraw".
+func TestDrawingTitle(t *testing.T) {
+	src := "---\nexcalidraw-plugin: parsed\ntags: [excalidraw]\n---\n==⚠  Switch to EXCALIDRAW VIEW ==\n\n\n# Text Elements\nmongoose den ^a1b2\n\n%%\n# Drawing\n```json\n{}\n```\n%%\n"
+	for _, tt := range []struct{ path, title string }{
+		{"Drawings/Garden layout.excalidraw.md", "Garden layout"},
+		{"Plan.md", "Plan"},
+	} {
+		if d := Parse(tt.path, []byte(src)); d.Title != tt.title {
+			t.Errorf("%s: title %q, want %q", tt.path, d.Title, tt.title)
+		}
+	}
+	if d := Parse("n.md", []byte("# Text Elements\n")); d.Title != "Text Elements" {
+		t.Errorf("a note's own H1: title %q", d.Title)
+	}
+}
