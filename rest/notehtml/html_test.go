@@ -72,6 +72,10 @@ func TestHTML(t *testing.T) {
 		{"block ids", "Para **b** ^blk1\n\n- one\n- two ^item-2\n\n| a |\n|---|\n| 1 |\n\n^tbl\n\nText\n^own\n\nNot x^id, nor ^a_b.\n",
 			[]string{`<p id="^blk1" data-line="1">Para <strong>b</strong></p>`, `<li id="^item-2">two</li>`, `<table id="^tbl" data-line="6">`, `<p id="^own" data-line="12">Text</p>`, "Not x^id, nor ^a_b."},
 			[]string{"^blk1</p>", "^item-2</li>", "^tbl</p>", "^own</p>", `id="^id"`}},
+		{"pdf and canvas links", "![[manual.pdf]], [[Board.canvas|the board]] and [[Release 1.2]]", []string{
+			`<span class="wikilink embed unresolved" title="a .pdf file: the page shows notes and images only">manual.pdf</span>`,
+			`<span class="wikilink unresolved" title="a .canvas file: the page shows notes and images only">the board</span>`,
+			`<span class="wikilink unresolved" title="no note by this name">Release 1.2</span>`}, nil},
 		{"unresolved wikilink", "[[Missing <b>]]", []string{`<span class="wikilink unresolved" title="no note by this name">Missing &lt;b&gt;</span>`}, []string{"<b>"}},
 		{"embed", "![[Other]] ![[photo.png]]", []string{`<a class="wikilink embed" href="#/note?path=Other.md">Other</a>`,
 			`<span class="wikilink embed unresolved" title="no image by this name in the vault">photo.png</span>`}, nil},

@@ -3,8 +3,10 @@ package notehtml
 import (
 	"bytes"
 	"html"
+	"path"
 	"regexp"
 	"strings"
+	"unicode"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -235,6 +237,8 @@ func renderWikiLink(w util.BufWriter, _ []byte, node ast.Node, entering bool) (a
 		missing := "no note by this name"
 		if n.image {
 			missing = "no image by this name in the vault"
+		} else if ext := fileExt(n.target); ext != "" {
+			missing = "a " + ext + " file: the page shows notes and images only"
 		}
 		_, _ = w.WriteString(`<span class="` + class + ` unresolved" title="` + missing + `">` + label + `</span>`)
 		return ast.WalkContinue, nil
@@ -244,6 +248,21 @@ func renderWikiLink(w util.BufWriter, _ []byte, node ast.Node, entering bool) (a
 	}
 	_, _ = w.WriteString(`<a class="` + class + `" href="` + html.EscapeString(n.href) + `">` + label + `</a>`)
 	return ast.WalkContinue, nil
+}
+
+// fileExt is the extension of a link's target that names a file other
+// than a note (".pdf", ".canvas"), lower-cased, or "": a note's name may
+// hold a dot ("Release 1.2"), so it needs a letter and no space.
+func fileExt(target string) string {
+	if i := strings.IndexAny(target, "#|"); i >= 0 {
+		target = target[:i]
+	}
+	ext := strings.ToLower(path.Ext(target))
+	if len(ext) < 2 || len(ext) > 12 || ext == ".md" || ext == ".markdown" ||
+		strings.ContainsAny(ext, " \t") || !strings.ContainsFunc(ext, unicode.IsLetter) {
+		return ""
+	}
+	return ext
 }
 
 func renderCallout(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
