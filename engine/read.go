@@ -59,6 +59,10 @@ func (e *Engine) Read(ctx context.Context, req mdsearch.ReadRequest) (_ *mdsearc
 		if resp.Outline == nil && resp.Content == "" {
 			resp.Content = n.doc.Text(0, len(n.src)) // invalid UTF-8 shown as U+FFFD
 		}
+		if strings.TrimSpace(resp.Content) == "" && resp.Outline == nil {
+			// An empty answer reads as a failure to an agent.
+			addNotice(&resp.Notice, "the note is empty")
+		}
 		return resp, nil
 	}
 	if ref := strings.TrimPrefix(strings.TrimSpace(req.Section), "#"); strings.HasPrefix(ref, "^") {

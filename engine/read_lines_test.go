@@ -174,3 +174,21 @@ func TestReadFullPath(t *testing.T) {
 		}
 	}
 }
+
+// An empty note's read says so: an empty answer reads as a failure.
+func TestReadEmptyNote(t *testing.T) {
+	vault := copyDir(t, sampleVault)
+	write(t, vault, "Empty.md", "")
+	write(t, vault, "Blank.md", "\n\n  \n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, vault, "v")
+	for _, p := range []string{"Empty.md", "Blank.md"} {
+		r, err := e.Read(bg, mdsearch.ReadRequest{Path: p})
+		if err != nil || !strings.Contains(r.Notice, "the note is empty") {
+			t.Errorf("%s: notice %q, %v", p, r.Notice, err)
+		}
+	}
+	if r, err := e.Read(bg, mdsearch.ReadRequest{Path: "Inbox.md"}); err != nil || strings.Contains(r.Notice, "empty") {
+		t.Errorf("a note with text: %+v, %v", r, err)
+	}
+}
