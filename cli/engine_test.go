@@ -460,3 +460,23 @@ func TestStatusWarnings(t *testing.T) {
 		t.Errorf("status --json: %d %s", code, out)
 	}
 }
+
+// read leaves Obsidian comments out, saying so on stderr; --comments
+// keeps them.
+func TestReadComments(t *testing.T) {
+	vault, index := t.TempDir(), filepath.Join(t.TempDir(), "index.db")
+	if err := os.WriteFile(filepath.Join(vault, "Garden.md"), []byte("# Garden\n\nWater daily. %%an aside%% Mulch.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := run(t, index, "index", vault, "--embedder", "none"); code != 0 {
+		t.Fatal(errOut)
+	}
+	code, out, errOut := run(t, index, "read", "Garden.md")
+	if code != 0 || out != "# Garden\n\nWater daily.  Mulch.\n" || !strings.Contains(errOut, "1 Obsidian comment (%%…%%) left out") {
+		t.Errorf("read: %d %q %q", code, out, errOut)
+	}
+	code, out, errOut = run(t, index, "read", "Garden.md", "--comments")
+	if code != 0 || !strings.Contains(out, "%%an aside%%") || strings.Contains(errOut, "comment") {
+		t.Errorf("read --comments: %d %q %q", code, out, errOut)
+	}
+}

@@ -13,6 +13,7 @@ func runRead(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "read", "PATH")
 	section := fs.String("section", "", "print only this part: a section by its heading text, Parent/Child, Parent > Child or #anchor (/ the text before the first heading), or a block by its ^blockid")
 	outline := fs.Bool("outline", false, "print the note's headings with their section paths and word counts")
+	comments := fs.Bool("comments", false, "keep Obsidian's %%comments%% in the text (left out by default, their lines kept blank)")
 	full := fs.Bool("full", false, fmt.Sprintf("print the whole note or section even when it is over %d words or %d KB (else its outline, or its start)", mdsearch.LongNoteWords, mdsearch.LongNoteBytes>>10))
 	lines := fs.String("lines", "", "print only these lines: 40-80, 40- (to the end) or 40, as results' \"lines a–b\" name them")
 	asJSON := fs.Bool("json", false, "print JSON")
@@ -54,7 +55,7 @@ func runRead(ctx context.Context, env *Env, args []string) error {
 		}
 		out = o
 	} else {
-		r, err := e.Read(ctx, mdsearch.ReadRequest{Path: pos[0], Section: *section, Full: *full, Lines: *lines})
+		r, err := e.Read(ctx, mdsearch.ReadRequest{Path: pos[0], Section: *section, Full: *full, Lines: *lines, Comments: *comments})
 		if err != nil {
 			return requestError("read", err)
 		}

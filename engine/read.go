@@ -12,6 +12,7 @@ import (
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/chunks"
+	"github.com/mdsearch/mdsearch/internal/plural"
 	"github.com/mdsearch/mdsearch/internal/wordcount"
 	"github.com/mdsearch/mdsearch/sections"
 	"github.com/mdsearch/mdsearch/store"
@@ -39,6 +40,29 @@ func (e *Engine) Read(ctx context.Context, req mdsearch.ReadRequest) (_ *mdsearc
 	if err != nil {
 		return nil, err
 	}
+	if req.Comments {
+		return e.read(ctx, req, n, frag)
+	}
+	resp, err := e.read(ctx, req, n.withoutComments(), frag)
+	if err == nil && resp.EndLine > 0 {
+		if k := n.doc.CommentsIn(lineOffset(n.src, resp.StartLine), lineOffset(n.src, resp.EndLine+1)); k > 0 {
+			addNotice(&resp.Notice, plural.Count(k, "Obsidian comment", "Obsidian comments")+
+				" (%%…%%) left out, their lines blank (comments: true, or read --comments, keeps them)")
+		}
+	}
+	return resp, err
+}
+
+// withoutComments is n with its comments hidden (WithoutComments): what
+// a read returns unless asked for them.
+func (n *note) withoutComments() *note {
+	c := *n
+	c.doc = n.doc.WithoutComments()
+	return &c
+}
+
+// read answers req of note n, linked to with fragment frag.
+func (e *Engine) read(ctx context.Context, req mdsearch.ReadRequest, n *note, frag string) (*mdsearch.ReadResponse, error) {
 	if strings.TrimSpace(req.Section) == "" && req.Lines == "" {
 		req.Section = fragmentSection(n, frag)
 	}
@@ -211,6 +235,7 @@ func (e *Engine) Outline(ctx context.Context, path string) (_ *mdsearch.Outline,
 	if err != nil {
 		return nil, err
 	}
+	n = n.withoutComments() // sized as a read returns it
 	secs := n.doc.Outline()
 	if secs == nil {
 		secs = []mdsearch.OutlineEntry{}

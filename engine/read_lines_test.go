@@ -192,3 +192,47 @@ func TestReadEmptyNote(t *testing.T) {
 		t.Errorf("a note with text: %+v, %v", r, err)
 	}
 }
+
+// A read leaves Obsidian comments out, whole lines and inline, their line
+// breaks kept so lines are still the note's, and says how many; asked
+// for, they are kept. The private asides (and an Excalidraw drawing's
+// data) reach no agent that did not ask for them.
+func TestReadHidesComments(t *testing.T) {
+	vault := copyDir(t, sampleVault)
+	src := "# Garden\n\nWater daily. %%private aside%% Mulch.\n\n%%\nsecret block\n%%\n\n## Beds\n\nTomatoes. %%beds aside%%\n"
+	write(t, vault, "Garden.md", src)
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, vault, "v")
+	for _, tt := range []struct {
+		req     mdsearch.ReadRequest
+		want    string
+		comment int // comments the notice counts
+	}{
+		{mdsearch.ReadRequest{Path: "Garden.md"}, "# Garden\n\nWater daily.  Mulch.\n\n\n\n\n\n## Beds\n\nTomatoes. \n", 3},
+		{mdsearch.ReadRequest{Path: "Garden.md", Section: "Beds"}, "## Beds\n\nTomatoes. ", 1},
+		{mdsearch.ReadRequest{Path: "Garden.md", Lines: "3-7"}, "Water daily.  Mulch.\n\n\n\n\n", 2},
+		{mdsearch.ReadRequest{Path: "Garden.md", Comments: true}, src, 0},
+		{mdsearch.ReadRequest{Path: "Inbox.md"}, "", 0},
+	} {
+		r, err := e.Read(bg, tt.req)
+		if err != nil {
+			t.Fatalf("%+v: %v", tt.req, err)
+		}
+		if tt.want != "" && r.Content != tt.want {
+			t.Errorf("%+v: content %q, want %q", tt.req, r.Content, tt.want)
+		}
+		kept := tt.req
+		kept.Comments = true
+		if k, err := e.Read(bg, kept); err != nil || strings.Count(r.Content, "\n") != strings.Count(k.Content, "\n") ||
+			k.StartLine != r.StartLine || k.EndLine != r.EndLine {
+			t.Errorf("%+v: lines %d–%d, %d line breaks; with comments %+v", tt.req, r.StartLine, r.EndLine, strings.Count(r.Content, "\n"), k)
+		}
+		want := ""
+		if tt.comment > 0 {
+			want = fmt.Sprintf("%d Obsidian comment", tt.comment)
+		}
+		if got := strings.Contains(r.Notice, "Obsidian comment"); got != (want != "") || want != "" && !strings.Contains(r.Notice, want) {
+			t.Errorf("%+v: notice %q, want one counting %d comments", tt.req, r.Notice, tt.comment)
+		}
+	}
+}

@@ -148,7 +148,8 @@ func TestOutlineCostsReads(t *testing.T) {
 	write(t, vault, "Ownership.md", "# Ownership\n\n## Ownership Rules\n\nFirst, let’s look at the rules. Keep them in mind:\n\n- Each value in Rust has an _owner_.\n- There can only be one owner at a time.\n\n### Scope\n\n`let s = \"hello\";` is valid from here on.\n")
 	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
 	index(t, e, vault, "v")
-	for _, path := range []string{"Ownership.md", "homelab/Backups.md", "kitchen/Sourdough.md"} {
+	write(t, vault, "Drawing.md", "# Drawing\n\nA sketch. %%an aside%% Done.\n\n## Data\n\n%%\n"+strings.Repeat("eJyrVkrLz1eyUkpKLFKqBQAdegQ0\n", 40)+"%%\n")
+	for _, path := range []string{"Ownership.md", "homelab/Backups.md", "kitchen/Sourdough.md", "Drawing.md"} {
 		o, err := e.Outline(bg, path)
 		if err != nil {
 			t.Fatal(err)

@@ -17,6 +17,7 @@ import (
 type fake struct {
 	mdsearch.Searcher // unimplemented methods panic
 	last              mdsearch.SearchRequest
+	lastRead          mdsearch.ReadRequest
 }
 
 func (f *fake) Search(_ context.Context, req mdsearch.SearchRequest) (*mdsearch.SearchResponse, error) {
@@ -33,6 +34,7 @@ func (f *fake) Search(_ context.Context, req mdsearch.SearchRequest) (*mdsearch.
 }
 
 func (f *fake) Read(_ context.Context, req mdsearch.ReadRequest) (*mdsearch.ReadResponse, error) {
+	f.lastRead = req
 	if strings.Contains(req.Path, "..") {
 		return nil, mdsearch.Errorf(mdsearch.KindForbidden, "read", req.Path, "", `".." is refused`)
 	}

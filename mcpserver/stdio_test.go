@@ -139,8 +139,11 @@ func TestNullArguments(t *testing.T) {
 	if res.IsError || !strings.Contains(text, "Sourdough.md") || f.last.N != 5 {
 		t.Errorf("search with null arguments: %s (n %d)", text, f.last.N)
 	}
-	if res, text := call(t, cs, "read_note", map[string]any{"path": "kitchen/Sourdough.md", "section": nil, "lines": nil, "full": nil}); res.IsError {
-		t.Errorf("read with null arguments: %s", text)
+	if res, text := call(t, cs, "read_note", map[string]any{"path": "kitchen/Sourdough.md", "section": nil, "lines": nil, "full": nil, "comments": nil}); res.IsError || f.lastRead.Comments {
+		t.Errorf("read with null arguments: %s (comments %v)", text, f.lastRead.Comments)
+	}
+	if res, text := call(t, cs, "read_note", map[string]any{"path": "kitchen/Sourdough.md", "comments": true}); res.IsError || !f.lastRead.Comments {
+		t.Errorf("read asking for comments: %s, request %+v", text, f.lastRead)
 	}
 	if res, _ := call(t, cs, "semantic_search", map[string]any{"query": nil}); !res.IsError {
 		t.Error("a null query was taken as a query")

@@ -42,10 +42,11 @@ type SearchArgs struct {
 
 // ReadArgs are read_note's arguments.
 type ReadArgs struct {
-	Path    string `json:"path" jsonschema:"note path as semantic_search shows it, e.g. kitchen/Sourdough.md; a link target (Intro#Setup, [[Intro]]) works too"`
-	Section string `json:"section,omitempty" jsonschema:"a section as results or note_outline show it: path, heading or #anchor (/ is the text before the first heading, ^id a block); omit for the whole note"`
-	Full    bool   `json:"full,omitempty" jsonschema:"the whole text even over 1500 words or 64 KB"`
-	Lines   string `json:"lines,omitempty" jsonschema:"instead of a section: these lines, as 40-80, 40- or 40"`
+	Path     string `json:"path" jsonschema:"note path as semantic_search shows it, e.g. kitchen/Sourdough.md; a link target (Intro#Setup, [[Intro]]) works too"`
+	Section  string `json:"section,omitempty" jsonschema:"a section as results or note_outline show it: path, heading or #anchor (/ is the text before the first heading, ^id a block); omit for the whole note"`
+	Full     bool   `json:"full,omitempty" jsonschema:"the whole text even over 1500 words or 64 KB"`
+	Lines    string `json:"lines,omitempty" jsonschema:"instead of a section: these lines, as 40-80, 40- or 40"`
+	Comments bool   `json:"comments,omitempty" jsonschema:"keep %%comments%% (hidden by default)"`
 }
 
 // OutlineArgs are note_outline's arguments.
@@ -93,7 +94,7 @@ func readTool() *mcp.Tool {
 		Title: "Read a note or one section",
 		Description: "Return one section of a note (its heading to the next of its level or higher), some lines, or the whole note; " +
 			"over 1500 words or 64 KB, its outline or first lines unless full is true. " +
-			"Headings match ignoring case and punctuation; an unknown section is an error naming the nearest. " +
+			"Headings match ignoring case and punctuation. " +
 			"Cost: about 1.3 tokens a word; answers state their tokens.",
 		InputSchema: schemaFor[ReadArgs](nil),
 		Annotations: readOnly(),
@@ -190,7 +191,7 @@ func (t *tools) read(ctx context.Context, _ *mcp.CallToolRequest, a ReadArgs) (*
 	if strings.TrimSpace(a.Path) == "" {
 		return nil, nil, errors.New("path is empty: pass a note path as semantic_search returns it")
 	}
-	resp, err := t.s.Read(ctx, mdsearch.ReadRequest{Path: a.Path, Section: a.Section, Full: a.Full, Lines: a.Lines})
+	resp, err := t.s.Read(ctx, mdsearch.ReadRequest{Path: a.Path, Section: a.Section, Full: a.Full, Lines: a.Lines, Comments: a.Comments})
 	if err != nil {
 		return nil, nil, toolError(err, "read", a.Section)
 	}

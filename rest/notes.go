@@ -21,7 +21,7 @@ func (srv *Server) handleNote(w http.ResponseWriter, r *http.Request, escaped st
 	if !ok {
 		return
 	}
-	vals, err := onlyParams(r.URL.RawQuery, "section", "lines", "render", "full")
+	vals, err := onlyParams(r.URL.RawQuery, "section", "lines", "render", "full", "comments")
 	if err != nil {
 		writeError(w, http.StatusBadRequest, "invalid", err.Error())
 		return
@@ -42,7 +42,15 @@ func (srv *Server) handleNote(w http.ResponseWriter, r *http.Request, escaped st
 		writeError(w, http.StatusBadRequest, "invalid", err.Error())
 		return
 	}
-	resp, err := srv.s.Read(r.Context(), mdsearch.ReadRequest{Path: p, Section: texts[1], Full: full, Lines: texts[2]})
+	comments, err := boolParam(vals, "comments")
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "invalid", err.Error())
+		return
+	}
+	// The page's renderer hides comments as it shows the note, by the
+	// same rules, with its lines: it takes the text as the file has it.
+	comments = comments || texts[0] == "html"
+	resp, err := srv.s.Read(r.Context(), mdsearch.ReadRequest{Path: p, Section: texts[1], Full: full, Lines: texts[2], Comments: comments})
 	if err != nil {
 		srv.writeEngineError(w, r, err)
 		return

@@ -56,7 +56,7 @@ func (srv *Server) renderNote(ctx context.Context, resp *mdsearch.ReadResponse) 
 	}
 	opts := notehtml.Options{FirstLine: resp.StartLine, Link: link, Tag: tagHref, Attachment: attachment}
 	if resp.Section != "" || resp.StartLine > 1 { // a section or lines: ids as the whole note gives them ("setup-1", not "setup")
-		whole, err := srv.s.Read(ctx, mdsearch.ReadRequest{Path: resp.Collection + ":" + resp.Path, Full: true})
+		whole, err := srv.s.Read(ctx, mdsearch.ReadRequest{Path: resp.Collection + ":" + resp.Path, Full: true, Comments: true})
 		if err == nil {
 			opts.IDs = notehtml.SectionIDs([]byte(whole.Content), resp.StartLine)
 		}

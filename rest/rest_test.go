@@ -552,3 +552,28 @@ func TestLongQueryURL(t *testing.T) {
 		t.Errorf("%d %s: %.200s", resp.StatusCode, resp.Header.Get("Content-Type"), body)
 	}
 }
+
+// A note's comments are left out unless comments=true; the page's
+// rendering takes them, as its renderer hides them by its own lines.
+func TestNotesComments(t *testing.T) {
+	f := &fake{}
+	srv := New(f, Options{})
+	for _, tt := range []struct {
+		target string
+		code   int
+		want   bool // the engine asked to keep comments
+	}{
+		{"/api/v1/notes/x.md", 200, false},
+		{"/api/v1/notes/x.md?comments=true", 200, true},
+		{"/api/v1/notes/x.md?comments=1", 200, true},
+		{"/api/v1/notes/x.md?comments=false", 200, false},
+		{"/api/v1/notes/x.md?render=html", 200, true},
+		{"/api/v1/notes/x.md?comments=maybe", 400, false},
+	} {
+		f.read = mdsearch.ReadRequest{}
+		resp, body := get(t, srv, "GET", tt.target)
+		if resp.StatusCode != tt.code || f.read.Comments != tt.want {
+			t.Errorf("%s: %d, comments %v, want %d, %v: %s", tt.target, resp.StatusCode, f.read.Comments, tt.code, tt.want, body)
+		}
+	}
+}

@@ -276,17 +276,80 @@ func (d *Document) InlineComments() [][2]int { return d.inlineComments }
 // inline comments, but for their line breaks, so that its lines are still
 // the note's.
 func (d *Document) PassageText(start, end int) string {
-	cs := d.inlineComments
+	return d.textWithout(start, end, d.inlineComments)
+}
+
+// WithoutComments is a copy of d whose Text (so Content and OwnContent)
+// leaves every comment out, whole lines and inline, but for its line
+// breaks, so that lines are still the note's: what a note shows, without
+// the private asides (and an Excalidraw drawing's data) Obsidian hides.
+// The copy shares d's slices; neither changes them.
+func (d *Document) WithoutComments() *Document {
+	c := *d
+	c.hidden = mergeRanges(d.Comments(), d.inlineComments)
+	if c.hidden == nil {
+		c.hidden = [][2]int{}
+	}
+	return &c
+}
+
+// CommentsIn counts the comments, whole lines and inline, that meet the
+// byte range [start, end).
+func (d *Document) CommentsIn(start, end int) int {
+	n := 0
+	for _, cs := range [][][2]int{d.Comments(), d.inlineComments} {
+		for _, c := range cs {
+			if c[0] < end && c[1] > start {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// shownLen is the length of Text(start, end) but for invalid UTF-8: the
+// range's bytes less those of hidden ranges other than line breaks.
+func (d *Document) shownLen(start, end int) int {
+	n := end - start
+	for _, h := range d.hidden {
+		for j := max(start, h[0]); j < min(end, h[1]); j++ {
+			if d.Src[j] != '\n' && d.Src[j] != '\r' {
+				n--
+			}
+		}
+	}
+	return n
+}
+
+// mergeRanges is the sorted union of two sorted lists of byte ranges.
+func mergeRanges(a, b [][2]int) [][2]int {
+	all := append(append([][2]int(nil), a...), b...)
+	sort.Slice(all, func(i, j int) bool { return all[i][0] < all[j][0] })
+	var out [][2]int
+	for _, r := range all {
+		if k := len(out) - 1; k >= 0 && r[0] <= out[k][1] {
+			out[k][1] = max(out[k][1], r[1])
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// textWithout is Text(start, end) without the bytes of the ranges cs (in
+// order, apart) but for their line breaks.
+func (d *Document) textWithout(start, end int, cs [][2]int) string {
 	i := sort.Search(len(cs), func(i int) bool { return cs[i][1] > start })
 	if i == len(cs) || cs[i][0] >= end {
-		return d.Text(start, end)
+		return d.rawText(start, end)
 	}
 	src := d.Shown()
+	end = min(end, len(src))
 	var b strings.Builder
 	b.Grow(end - start)
 	for ; i < len(cs) && cs[i][0] < end; i++ {
 		if a := cs[i][0]; a > start {
-			b.WriteString(d.Text(start, a))
+			b.WriteString(d.rawText(start, a))
 		}
 		for j := max(start, cs[i][0]); j < min(end, cs[i][1]); j++ {
 			if src[j] == '\n' {
@@ -299,7 +362,7 @@ func (d *Document) PassageText(start, end int) string {
 		start = max(start, cs[i][1])
 	}
 	if start < end {
-		b.WriteString(d.Text(start, end))
+		b.WriteString(d.rawText(start, end))
 	}
 	return b.String()
 }

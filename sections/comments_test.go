@@ -107,3 +107,34 @@ func TestUnclosedComment(t *testing.T) {
 		}
 	}
 }
+
+// WithoutComments: Text leaves out every comment, whole lines and inline,
+// but for its line breaks (CRLF kept), and leaves the original as it was.
+func TestWithoutComments(t *testing.T) {
+	for _, tt := range []struct{ src, want string }{
+		{"a %%x%% b\n", "a  b\n"},
+		{"# H\r\n\r\n%%\r\nhidden\r\n%%\r\ntext\r\n", "# H\r\n\r\n\r\n\r\n\r\ntext\r\n"},
+		{"p %%one\ntwo%% q\n\n%%\nblock\n%%\n", "p \n q\n\n\n\n\n"},
+		{"no comments here\n", "no comments here\n"},
+		{"`%%code%%` stays\n", "`%%code%%` stays\n"},
+	} {
+		d := Parse("n.md", []byte(tt.src))
+		w := d.WithoutComments()
+		if got := w.Text(0, len(tt.src)); got != tt.want {
+			t.Errorf("%q: %q, want %q", tt.src, got, tt.want)
+		}
+		if got := d.Text(0, len(tt.src)); got != tt.src {
+			t.Errorf("%q: the original's text changed: %q", tt.src, got)
+		}
+		if n := strings.Count(tt.want, "\n"); n != strings.Count(tt.src, "\n") {
+			t.Errorf("%q: %d line breaks, want %d", tt.src, n, strings.Count(tt.src, "\n"))
+		}
+	}
+	d := Parse("n.md", []byte("a %%x%% b\n\n%%\nblock\n%%\n"))
+	if n := d.CommentsIn(0, 100); n != 2 {
+		t.Errorf("CommentsIn: %d, want 2", n)
+	}
+	if n := d.CommentsIn(0, 5); n != 1 {
+		t.Errorf("CommentsIn of the first line: %d, want 1", n)
+	}
+}

@@ -37,6 +37,9 @@ type Document struct {
 	// inlineComments are the comments that are no Comment block
 	// (InlineComments).
 	inlineComments [][2]int
+	// hidden are the ranges Text leaves out, but for their line breaks:
+	// every comment in a copy made by WithoutComments, else none.
+	hidden [][2]int
 }
 
 // inlineTag is a #tag written in a note's text: its name without the '#',

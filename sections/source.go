@@ -102,6 +102,14 @@ func LooksBinary(src []byte) bool {
 // byte-order mark is no text: a range from the file's start begins past
 // it (on the same line 1). Out-of-range bounds are clamped.
 func (d *Document) Text(start, end int) string {
+	if d.hidden != nil {
+		return d.textWithout(start, end, d.hidden)
+	}
+	return d.rawText(start, end)
+}
+
+// rawText is Text with nothing hidden.
+func (d *Document) rawText(start, end int) string {
 	src := d.Shown()
 	if start < len(bom) && bytes.HasPrefix(src, bom) {
 		start = len(bom)
