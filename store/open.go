@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -231,7 +232,7 @@ func createFile(ctx context.Context, abs string) error {
 		return err
 	}
 	db.SetMaxOpenConns(1)
-	err = create(ctx, db, false)
+	err = create(ctx, db)
 	if err == nil {
 		// In WAL mode before it appears at the path: no two processes
 		// opening the new index (an index run, a server following it)
@@ -494,9 +495,21 @@ func openDB(path string, readOnly, frozen bool) (*sql.DB, error) {
 	return db, nil
 }
 
+// writeSchema creates this version's tables in tx and marks the file as
+// an mdsearch index.
+func writeSchema(ctx context.Context, tx *sql.Tx) error {
+	for _, stmt := range schema {
+		if _, err := tx.ExecContext(ctx, stmt); err != nil {
+			return fmt.Errorf("create schema: %w", err)
+		}
+	}
+	_, err := tx.ExecContext(ctx, fmt.Sprintf(`PRAGMA application_id = %d`, ApplicationID))
+	return err
+}
+
 // create writes the current schema, marked with ApplicationID, into an
-// empty database; with rebuilt, into one dropAll emptied.
-func create(ctx context.Context, db *sql.DB, rebuilt bool) error {
+// empty database.
+func create(ctx context.Context, db *sql.DB) error {
 	conn, err := db.Conn(ctx)
 	if err != nil {
 		return err
@@ -512,63 +525,99 @@ func create(ctx context.Context, db *sql.DB, rebuilt bool) error {
 		return err
 	}
 	defer tx.Rollback()
-	for _, stmt := range schema {
-		if _, err := tx.ExecContext(ctx, stmt); err != nil {
-			return fmt.Errorf("create schema: %w", err)
-		}
-	}
-	mark := fmt.Sprintf(`PRAGMA application_id = %d`, ApplicationID)
-	if _, err := tx.ExecContext(ctx, mark); err != nil {
+	if err := writeSchema(ctx, tx); err != nil {
 		return err
 	}
-	if err := tx.Commit(); err != nil {
-		return err
-	}
-	if rebuilt {
-		_, err = conn.ExecContext(ctx, `PRAGMA journal_mode = WAL`)
-	}
-	return err
+	return tx.Commit()
 }
 
-// rebuild drops everything, creates the current schema and keeps the list
-// of collections (name and root) so they can be re-indexed.
+// rebuild empties an older index into this version's schema, keeping the
+// list of its collections to index again. It is one transaction, run to
+// its end once begun whatever ctx says: stopped halfway (dropped tables,
+// no schema yet), the file would have lost that list, or its meta table
+// and so the mark of an mdsearch index, and been refused from then on.
+// Killed, SQLite rolls it back to the older index.
 func (s *Store) rebuild(ctx context.Context, from int) (*Migration, error) {
+	ctx = context.WithoutCancel(ctx)
 	mig := &Migration{From: from, To: SchemaVersion}
-	if rows, err := s.w.QueryContext(ctx, `SELECT name, root FROM collections ORDER BY name`); err == nil {
-		for rows.Next() {
-			var c Collection
-			if rows.Scan(&c.Name, &c.Root) == nil {
-				mig.Collections = append(mig.Collections, c)
-			}
-		}
-		rows.Close()
+	conn, err := s.w.Conn(ctx)
+	if err != nil {
+		return nil, err
 	}
-	if err := s.dropAll(ctx); err != nil {
+	defer conn.Close()
+	if mig.Collections, err = oldCollections(ctx, conn); err != nil {
+		return nil, fmt.Errorf("rebuild index: read its collections: %w", err)
+	}
+	// Outside the transaction: SQLite ignores the pragma inside one.
+	if _, err := conn.ExecContext(ctx, `PRAGMA foreign_keys = OFF`); err != nil {
+		return nil, err
+	}
+	defer conn.ExecContext(ctx, `PRAGMA foreign_keys = ON`)
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	if err := dropAll(ctx, tx); err != nil {
 		return nil, fmt.Errorf("rebuild index: %w", err)
 	}
-	if err := create(ctx, s.w, true); err != nil {
+	if rebuildFault != nil {
+		if err := rebuildFault(); err != nil {
+			return nil, err
+		}
+	}
+	if err := writeSchema(ctx, tx); err != nil {
 		return nil, err
 	}
 	for _, c := range mig.Collections {
-		if _, err := s.w.ExecContext(ctx, `INSERT INTO collections(name, root) VALUES (?, ?)`, c.Name, c.Root); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO collections(name, root) VALUES (?, ?)`, c.Name, c.Root); err != nil {
 			return nil, err
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, err
+	}
+	// The new file's layout (page size, incremental vacuum), each step
+	// whole on its own: a stop between them leaves a sound index.
+	for _, stmt := range append(slices.Clone(layout), `PRAGMA journal_mode = WAL`) {
+		if _, err := conn.ExecContext(ctx, stmt); err != nil {
+			return nil, fmt.Errorf("set up index file: %w", err)
 		}
 	}
 	return mig, nil
 }
 
-func (s *Store) dropAll(ctx context.Context) error {
-	conn, err := s.w.Conn(ctx)
+// rebuildFault, set by tests, fails a rebuild after its tables are
+// dropped: where a stop or a crash would leave it.
+var rebuildFault func() error
+
+// oldCollections lists an older index's collections, by name; none where
+// it has no such table.
+func oldCollections(ctx context.Context, conn *sql.Conn) ([]Collection, error) {
+	var has bool
+	if err := conn.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'collections')`).Scan(&has); err != nil || !has {
+		return nil, err
+	}
+	rows, err := conn.QueryContext(ctx, `SELECT name, root FROM collections ORDER BY name`)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, `PRAGMA foreign_keys = OFF`); err != nil {
-		return err
+	defer rows.Close()
+	var out []Collection
+	for rows.Next() {
+		var c Collection
+		if err := rows.Scan(&c.Name, &c.Root); err != nil {
+			return nil, err
+		}
+		out = append(out, c)
 	}
-	defer conn.ExecContext(ctx, `PRAGMA foreign_keys = ON`)
+	return out, rows.Err()
+}
+
+// dropAll drops every table, view and trigger of the index in tx.
+func dropAll(ctx context.Context, tx *sql.Tx) error {
 	var objs [][2]string
-	rows, err := conn.QueryContext(ctx, `SELECT type, name FROM sqlite_master
+	rows, err := tx.QueryContext(ctx, `SELECT type, name FROM sqlite_master
 		WHERE type IN ('table', 'view', 'trigger') AND name NOT LIKE 'sqlite_%'`)
 	if err != nil {
 		return err
@@ -583,8 +632,10 @@ func (s *Store) dropAll(ctx context.Context) error {
 	}
 	rows.Close()
 	for _, o := range objs {
-		// Shadow tables of a virtual table go with it; ignore "no such table".
-		conn.ExecContext(ctx, `DROP `+o[0]+` IF EXISTS "`+strings.ReplaceAll(o[1], `"`, `""`)+`"`)
+		// Shadow tables of a virtual table go with it, hence IF EXISTS.
+		if _, err := tx.ExecContext(ctx, `DROP `+o[0]+` IF EXISTS "`+strings.ReplaceAll(o[1], `"`, `""`)+`"`); err != nil {
+			return fmt.Errorf("drop %s %s: %w", o[0], o[1], err)
+		}
 	}
 	return nil
 }

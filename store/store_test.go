@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"golang.org/x/text/unicode/norm"
 	"math"
@@ -11,6 +12,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -454,4 +457,68 @@ func TestCloseDoesNotWaitForWriter(t *testing.T) {
 		t.Errorf("Close waited %v for the other writer", d)
 	}
 	tx.Rollback()
+}
+
+// countdown is a context stopped after its Done has been asked for n
+// times: a stop at each step of what runs under it, in turn.
+type countdown struct {
+	context.Context
+	n    atomic.Int64
+	done chan struct{}
+	once sync.Once
+}
+
+func newCountdown(n int) *countdown {
+	c := &countdown{Context: context.Background(), done: make(chan struct{})}
+	c.n.Store(int64(n))
+	return c
+}
+
+func (c *countdown) Done() <-chan struct{} {
+	if c.n.Add(-1) < 0 {
+		c.once.Do(func() { close(c.done) })
+	}
+	return c.done
+}
+
+func (c *countdown) Err() error {
+	select {
+	case <-c.done:
+		return context.Canceled
+	default:
+		return nil
+	}
+}
+
+// A rebuild of an older index runs to its end once begun, wherever the
+// command that began it is stopped: the collections' list is kept and the
+// file stays an index (stopped halfway, it lost both, or was refused from
+// then on as no mdsearch index).
+func TestRebuildIgnoresStop(t *testing.T) {
+	for n := 0; n < 120; n += 4 {
+		path := filepath.Join(t.TempDir(), "index.db")
+		// A version 1 index, written before the application ID.
+		ourIndex(`PRAGMA application_id = 0`, setVersion(1), `DROP TABLE windows`, `DROP TABLE doc_changes`,
+			`DROP TABLE chunks_vocab`, `DROP TABLE chunks_instances`)(t, path)
+		if s, _, err := Open(newCountdown(n), path); err == nil {
+			s.Close()
+		}
+		if n == 0 { // and a rebuild that fails after dropping the tables
+			rebuildFault = func() error { return errors.New("crashed") }
+			if s, _, err := Open(ctx, path); err == nil || !strings.Contains(err.Error(), "crashed") {
+				t.Errorf("a failed rebuild: %v", err)
+				s.Close()
+			}
+			rebuildFault = nil
+		}
+		again, _, err := Open(ctx, path)
+		if err != nil {
+			t.Fatalf("stopped after %d steps: the index does not open: %v", n, err)
+		}
+		colls, err := again.Collections(ctx)
+		again.Close()
+		if err != nil || len(colls) != 1 || colls[0].Root != "/vault/notes" {
+			t.Fatalf("stopped after %d steps: collections %+v, %v", n, colls, err)
+		}
+	}
 }
