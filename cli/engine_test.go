@@ -398,7 +398,7 @@ func TestStatusOutdated(t *testing.T) {
 	}
 	sqliteFile(t, index, `UPDATE collections SET chunking = replace(chunking, ' v=', ' v=1')`)
 	code, out, _ := run(t, index, "status")
-	if code != 0 || !strings.Contains(out, "outdated: v: cut by an older mdsearch; `mdsearch index` cuts its notes again") {
+	if code != 0 || !strings.Contains(out, "outdated: v: cut by another version of mdsearch; `mdsearch index` cuts its notes again") {
 		t.Errorf("status: %d\n%s", code, out)
 	}
 	if code, out, _ := run(t, index, "status", "--json"); code != 0 || !strings.Contains(out, `"outdated": true`) {

@@ -118,7 +118,7 @@ func printStale(env *Env, colls []mdsearch.CollectionStatus) {
 		}
 	}
 	if len(old) > 0 {
-		fmt.Fprintf(screen(env.Stdout), "\noutdated: %s: cut by an older mdsearch; `mdsearch index` cuts its notes again "+
+		fmt.Fprintf(screen(env.Stdout), "\noutdated: %s: cut by another version of mdsearch; `mdsearch index` cuts its notes again "+
 			"(their vectors are kept), as a serve, mcp or watch of the index does when it starts; until then what this version "+
 			"reads into the index is missing\n", strings.Join(old, ", "))
 	}

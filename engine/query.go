@@ -206,7 +206,7 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 	}
 	resp.CollectionCount = len(colls)
 	if names := outdatedNames(colls, q.filter.CollectionID); names != "" {
-		addNotice(&resp.Notice, names+" by an older mdsearch: run `mdsearch index` to update the index, "+
+		addNotice(&resp.Notice, names+" by another version of mdsearch: run `mdsearch index` to cut it with this one, "+
 			"unless a serve, mcp or watch of it is running, which does so as it starts (until then its passages are as that version cut them)")
 	}
 	if len(colls) > 1 {

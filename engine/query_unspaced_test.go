@@ -97,7 +97,7 @@ func TestOlderKeywordText(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, q := range []string{"数据库", "database"} {
-		if resp := search(t, e, mdsearch.SearchRequest{Query: q}); !strings.Contains(resp.Notice, `collection "v" was cut by an older mdsearch: run `+"`mdsearch index`") {
+		if resp := search(t, e, mdsearch.SearchRequest{Query: q}); !strings.Contains(resp.Notice, `collection "v" was cut by another version of mdsearch: run `+"`mdsearch index`") {
 			t.Errorf("%s: notice %q", q, resp.Notice)
 		}
 	}
