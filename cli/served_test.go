@@ -237,16 +237,21 @@ func TestStatusNamesServe(t *testing.T) {
 	e := &Env{Getenv: func(k string) string { return env[k] }}
 	real, _ := filepath.EvalSymlinks(index)
 	for _, tc := range []struct {
-		pid  int
-		want bool
-	}{{os.Getpid(), true}, {1 << 30, false}} {
-		putRendezvous(t, rendezvousPath(e, real), rendezvous{PID: tc.pid, URL: "http://127.0.0.1:8080", Index: real})
+		pid   int
+		build string
+		want  string // "" for no line
+	}{
+		{os.Getpid(), sameCode(), "; a search with its settings asks it"},
+		{os.Getpid(), "v0.0.1", " of another build (v0.0.1); searches run here"},
+		{1 << 30, sameCode(), ""},
+	} {
+		putRendezvous(t, rendezvousPath(e, real), rendezvous{PID: tc.pid, URL: "http://127.0.0.1:8080", Index: real, Build: tc.build})
 		code, out, errOut := runEnv(env, "", "status")
 		if code != 0 {
 			t.Fatalf("status: %s", errOut)
 		}
-		if got := strings.Contains(out, "served: http://127.0.0.1:8080 by serve"); got != tc.want {
-			t.Errorf("pid %d: names the server %v, want %v:\n%s", tc.pid, got, tc.want, out)
+		if got := strings.Contains(out, "served: http://127.0.0.1:8080 by serve"); got != (tc.want != "") || !strings.Contains(out, tc.want) {
+			t.Errorf("pid %d, build %s: %s\nwant a line holding %q", tc.pid, tc.build, out, tc.want)
 		}
 	}
 }

@@ -56,7 +56,12 @@ func runStatus(ctx context.Context, env *Env, args []string) error {
 	}
 	fmt.Fprintf(env.Stdout, "index:  %s (%s, schema %d)\nmodel:  %s\n", s.IndexPath, humanBytes(s.SizeBytes), s.SchemaVersion, model)
 	if rv, ok := runningServe(env, ef); ok {
-		fmt.Fprintf(env.Stdout, "served: %s by serve (pid %d); a search with its settings asks it\n", rv.URL, rv.PID)
+		if rv.Build == sameCode() {
+			fmt.Fprintf(env.Stdout, "served: %s by serve (pid %d); a search with its settings asks it\n", rv.URL, rv.PID)
+		} else { // as servedSearch finds it: not asked
+			fmt.Fprintf(env.Stdout, "served: %s by serve (pid %d) of another build (%s); searches run here, "+
+				"not asking it, until serve and search are one build\n", rv.URL, rv.PID, rv.Build)
+		}
 	}
 	if len(s.Collections) == 0 {
 		fmt.Fprintln(env.Stdout, "no collections yet: run `mdsearch index DIR`")
