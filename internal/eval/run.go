@@ -151,6 +151,9 @@ func (o *Options) fill() error {
 	if o.MaxPerPage == 0 {
 		o.MaxPerPage = mdsearch.DefaultMaxPerPage
 	}
+	if w := o.windowOf(); w > 0 && o.Tuning.MaxTokens > w {
+		o.Tuning.MaxTokens = w // as the engine cuts: the report names the budget used
+	}
 	if len(o.Configs) == 0 {
 		cs, err := ParseConfigs(nil)
 		if err != nil {
@@ -163,6 +166,14 @@ func (o *Options) fill() error {
 			"%s an embedding model, and none is loaded", NeedPhrase(need))
 	}
 	return nil
+}
+
+// windowOf is the embedder's model window, 0 without one.
+func (o *Options) windowOf() int {
+	if o.Embedder == nil {
+		return 0
+	}
+	return o.Embedder.MaxTokens()
 }
 
 // NeedPhrase is "a needs" for one configuration name, "a and b need" for
