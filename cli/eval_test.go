@@ -37,6 +37,7 @@ func TestEvalUsageErrors(t *testing.T) {
 		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--max-per-page", "9"}, 2, "max_per_page is 9: use 1-5 (default 2)"},
 		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--k", "0", "--embedder", "none", "--config", "sections-keyword"}, 2, "k is 0: use 1-50 (default 5)"},
 		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--config", "bm25"}, 2, `unknown configuration "bm25"`},
+		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--config", "bm25-sections-hybrid"}, 2, "searches keywords alone (bm25-sections, bm25-sections-keyword)"},
 		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--bm25-weights", "1,2"}, 2, "want four numbers"},
 		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--cos-floor", "0.5"}, 2, "applies only with a cosine ceiling"},
 		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--passage-words", "-5"}, 2, "--passage-words -5: use a positive number of words"},
