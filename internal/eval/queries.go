@@ -147,6 +147,9 @@ func parseQuery(raw []byte) (Query, error) {
 	case len(q.Relevant) > 0 && q.PathContains != "":
 		return q, fmt.Errorf(`has both "relevant" and "expected_path_contains"; use one`)
 	}
+	if err := checkRequest(q.Text); err != nil {
+		return q, err
+	}
 	for i, l := range q.Relevant {
 		if strings.TrimSpace(l.Path) == "" {
 			return q, fmt.Errorf(`relevant[%d] has no "path"`, i)

@@ -71,6 +71,8 @@ func TestParseQueriesErrors(t *testing.T) {
 		{"no path", `{"query": "x", "relevant": [{"section_path": ["A"]}]}`, `relevant[0] has no "path"`},
 		{"empty heading", `{"query": "x", "relevant": [{"path": "a.md", "section_path": ["A", " "]}]}`, "empty heading"},
 		{"wrong type", `{"query": "x", "relevant": "a.md"}`, `field "relevant" holds a JSON string`},
+		{"not utf-8", "{\"query\": \"caf\xe9 menu\", \"expected_path_contains\": \"x\"}", "query holds U+FFFD"},
+		{"too long", `{"query": "` + strings.Repeat("word ", 900) + `", "expected_path_contains": "x"}`, "query is 4499 bytes: use at most 4000"},
 		{"wrong label type", `{"query": "x", "relevant": [{"path": "a.md", "section_path": "A"}]}`, `field "relevant.section_path" holds a JSON string`},
 	}
 	for _, c := range cases {

@@ -98,6 +98,9 @@ func Run(ctx context.Context, opts Options) (_ *Report, err error) {
 	if err := opts.Queries.Resolve(ctx, opts.Vault); err != nil {
 		return nil, err
 	}
+	if err := opts.checkQueries(ctx); err != nil {
+		return nil, err
+	}
 	var cache *Cache
 	rep := &Report{Vault: opts.Vault, QueryFile: opts.Queries.File, FirstStage: opts.FirstStageOnly, Queries: len(opts.Queries.Queries),
 		K: opts.K, MaxPerPage: opts.MaxPerPage, Model: "none (keyword only)", Tuning: opts.Tuning, Configs: []ConfigReport{}}
@@ -330,7 +333,7 @@ func (o *Options) ask(ctx context.Context, e searcher, cache *Cache, c Config) (
 	req := func(q *Query) mdsearch.SearchRequest { return o.request(q, q.Text, c.Mode) }
 	// Warm up: the first search loads the vectors into memory.
 	if _, err := e.Search(ctx, req(&qs[0])); err != nil {
-		return nil, err
+		return nil, o.wrapLine(&qs[0], err)
 	}
 	outs := make([]Outcome, 0, len(qs))
 	for i := range qs {
@@ -339,7 +342,7 @@ func (o *Options) ask(ctx context.Context, e searcher, cache *Cache, c Config) (
 		resp, err := e.Search(ctx, req(q))
 		lat := msSince(start)
 		if err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", o.Queries.File, q.Line, err)
+			return nil, o.wrapLine(q, err)
 		}
 		// A query the model cannot read is ranked by keywords in every
 		// mode: that is the configuration's answer to it. Any other

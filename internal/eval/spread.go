@@ -135,6 +135,9 @@ func LoadOffTopic(path string) ([]string, error) {
 			}
 			line = q.Query
 		}
+		if err := checkRequest(line); err != nil {
+			return nil, mdsearch.Errorf(mdsearch.KindInvalid, "eval", fmt.Sprintf("%s:%d", path, n), "", "%v", err)
+		}
 		qs = append(qs, line)
 	}
 	if err := sc.Err(); err != nil {
