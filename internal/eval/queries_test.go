@@ -175,6 +175,8 @@ func TestResolveErrors(t *testing.T) {
 		{"no such excluded note", `{"query": "x", "relevant": [{"path": "V.md"}], "exclude": "nope.md"}`, `"exclude": "nope.md" is not a note of the vault`},
 		{"labelled note excluded", `{"query": "x", "relevant": [{"path": "V.md", "section_path": ["V", "Legacy"]}], "exclude": "V.md"}`,
 			`"exclude": "V.md" is the note relevant[0] labels`},
+		{"path label's only note excluded", `{"query": "x", "expected_path_contains": "V", "exclude": "V.md"}`,
+			`"exclude": "V.md" is the only note whose path contains "V" (expected_path_contains)`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -187,6 +189,18 @@ func TestResolveErrors(t *testing.T) {
 				t.Errorf("error %v: want q.jsonl:2 and %q", err, c.want)
 			}
 		})
+	}
+}
+
+// A path label that other notes answer too may exclude one of them.
+func TestResolveExcludeOneOfPathLabel(t *testing.T) {
+	dir := writeVault(t, map[string]string{"V.md": noteV, "V2.md": noteV})
+	qs, err := ParseQueries(strings.NewReader(`{"query": "x", "expected_path_contains": "V", "exclude": "V.md"}`), "q.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := qs.Resolve(context.Background(), dir); err != nil {
+		t.Error(err)
 	}
 }
 
