@@ -168,7 +168,7 @@ func checkEvalFlags(fs *flag.FlagSet, generate, asJSON bool, tu *eval.Tuning) er
 		case err != nil:
 		case !generate && (f.Name == "style" || f.Name == "write-queries"):
 			err = usagef("--%s is for --generate", f.Name)
-		case !asJSON && f.Name == "details" && !generate:
+		case !asJSON && f.Name == "details":
 			err = usagef("--details adds to the JSON report: give --json too")
 		}
 	})

@@ -50,6 +50,7 @@ func TestEvalGenerate(t *testing.T) {
 	}{
 		{[]string{"eval", "--vault", "../sample-vault", "--generate", "--style", "titles", "--embedder", "none"}, 2, `style "titles" is unknown`},
 		{[]string{"eval", "--vault", "../sample-vault", "--generate", "--queries", qfile}, 2, "--queries FILE (or --generate)"},
+		{[]string{"eval", "--vault", "../sample-vault", "--generate", "--details", "--embedder", "none"}, 2, "--details adds to the JSON report: give --json too"},
 	} {
 		code, _, errOut := run(t, "", c.args...)
 		if code != c.code || !strings.Contains(errOut, c.want) {
