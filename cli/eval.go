@@ -96,6 +96,7 @@ func runEval(ctx context.Context, env *Env, args []string) error {
 			return err
 		}
 		opts.OffTopic = append(opts.OffTopic, qs...)
+		opts.OffTopicFiles = append(opts.OffTopicFiles, eval.SourceFile{File: f, Queries: len(qs)})
 	}
 	opts.Details = *details || gen.on // per-style rows need every outcome
 	opts.Log = func(line string) { env.say("%s", line) }

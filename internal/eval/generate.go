@@ -100,7 +100,11 @@ func Generate(ctx context.Context, dir string, styles []string) (*QuerySet, *Gen
 		return nil, g.stats, mdsearch.Errorf(mdsearch.KindInvalid, "eval", dir, "",
 			"found nothing to make %s queries from", strings.Join(styles, " or "))
 	}
-	return &QuerySet{File: "generated from " + dir, Queries: g.out}, g.stats, nil
+	style := strings.Join(styles, ",")
+	if slices.Equal(styles, AllStyles) {
+		style = "all"
+	}
+	return &QuerySet{File: "generated from " + dir, Queries: g.out, Style: style}, g.stats, nil
 }
 
 // parsedNote is a note with its sections and its prose.

@@ -86,6 +86,7 @@ func (q *Query) relevantPages() []string {
 type QuerySet struct {
 	File    string
 	Queries []Query
+	Style   string // the styles Generate made them in; "" for a file
 }
 
 // LoadQueries reads a query file (see the package doc for the format).

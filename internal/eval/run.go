@@ -32,8 +32,10 @@ type Options struct {
 	EmbedCache string
 	Tuning     Tuning // engine settings to try instead of the defaults
 	// OffTopic are queries the vault cannot answer; their top scores are
-	// reported beside those of the real queries (Spreads).
-	OffTopic []string
+	// reported beside those of the real queries (Spreads). OffTopicFiles
+	// name where they came from, for the report.
+	OffTopic      []string
+	OffTopicFiles []SourceFile
 	// Log, when set, receives one line per index built and per
 	// configuration scored.
 	Log func(string)
@@ -56,6 +58,12 @@ type Report struct {
 	MaxPerPage int    `json:"max_per_page"`
 	Model      string `json:"model"`
 	Tuning     Tuning `json:"tuning"`
+	// Style is the styles of generated queries (--style), "" for a file.
+	Style string `json:"style,omitempty"`
+	// OffTopicFiles are the --off-topic files, with their queries.
+	OffTopicFiles []SourceFile `json:"off_topic_files,omitempty"`
+	// AskTypos says each labelled query was asked misspelled too (--typos).
+	AskTypos bool `json:"typos,omitempty"`
 	// FirstStage says the second stage was left out (--first-stage).
 	FirstStage bool           `json:"first_stage,omitempty"`
 	Configs    []ConfigReport `json:"configs"`
@@ -74,6 +82,12 @@ type ConfigReport struct {
 	misses   []miss      // for the text report
 	OffTopic []float64   `json:"off_topic_top_scores,omitempty"` // in the order given, with details
 	Typos    *Typos      `json:"typos,omitempty"`                // with Options.Typos
+}
+
+// SourceFile is a file of queries and how many it gave.
+type SourceFile struct {
+	File    string `json:"file"`
+	Queries int    `json:"queries"`
 }
 
 // IndexReport describes the index a configuration searched. Configurations
@@ -103,7 +117,8 @@ func Run(ctx context.Context, opts Options) (_ *Report, err error) {
 	}
 	var cache *Cache
 	rep := &Report{Vault: opts.Vault, QueryFile: opts.Queries.File, FirstStage: opts.FirstStageOnly, Queries: len(opts.Queries.Queries),
-		K: opts.K, MaxPerPage: opts.MaxPerPage, Model: "none (keyword only)", Tuning: opts.Tuning, Configs: []ConfigReport{}}
+		K: opts.K, MaxPerPage: opts.MaxPerPage, Model: "none (keyword only)", Tuning: opts.Tuning, Configs: []ConfigReport{},
+		Style: opts.Queries.Style, OffTopicFiles: opts.OffTopicFiles, AskTypos: opts.Typos}
 	if opts.Embedder != nil {
 		cache = NewCache(opts.Embedder)
 		rep.Model = opts.Embedder.ModelID()
