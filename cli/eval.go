@@ -61,6 +61,9 @@ func runEval(ctx context.Context, env *Env, args []string) error {
 	if err := checkEvalFlags(fs, gen.on, *asJSON, &opts.Tuning); err != nil {
 		return err
 	}
+	if err := cfg.Validate(); err != nil {
+		return usagef("%v", err) // a bad setting, as search says; a missing model falls back below
+	}
 	// 0 means "default" to eval.Run; on the command line it is a mistake.
 	if opts.K < 1 || opts.K > mdsearch.MaxN {
 		return usagef("k is %d: use 1-%d (default %d)", opts.K, mdsearch.MaxN, mdsearch.DefaultN)
