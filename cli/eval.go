@@ -127,6 +127,9 @@ func runEval(ctx context.Context, env *Env, args []string) error {
 		env.say("note: no embedding model: running the keyword configurations only (%s)", configNames(opts.Configs))
 	}
 	rep, err := eval.Run(ctx, opts)
+	if err != nil && ctx.Err() != nil {
+		return interrupted(err, gen.write, opts.EmbedCache)
+	}
 	if err != nil {
 		return err
 	}
@@ -137,6 +140,23 @@ func runEval(ctx context.Context, env *Env, args []string) error {
 		return printJSON(env, rep)
 	}
 	return eval.WriteTable(screen(env.Stdout), rep) // headings may hold escapes
+}
+
+// interrupted is a stopped run's error, saying what it wrote before it
+// stopped: the generated queries, and the embedding cache, which Run saves
+// as it ends (a failure to is said on its own line).
+func interrupted(err error, queries, cache string) error {
+	var wrote []string
+	if queries != "" {
+		wrote = append(wrote, "the queries to "+queries)
+	}
+	if cache != "" {
+		wrote = append(wrote, "the vectors computed so far to the embedding cache "+cache)
+	}
+	if len(wrote) == 0 {
+		return err // interruptedHint's "nothing was written"
+	}
+	return &leaves{err: err, hint: ": no report; it wrote " + strings.Join(wrote, ", and ")}
 }
 
 // keywordConfigs keeps the keyword configurations of cs, or, when it has

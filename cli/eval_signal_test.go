@@ -44,3 +44,51 @@ func TestEvalStopsOnSIGPIPE(t *testing.T) {
 		t.Errorf("exit %d, want 130; left %d folders in the temporary folder", code, len(left))
 	}
 }
+
+// cancelAt is a stderr that stops the run (as Ctrl-C does) at the first
+// line holding at.
+type cancelAt struct {
+	testenv.SyncBuffer
+	at     string
+	cancel context.CancelFunc
+}
+
+func (c *cancelAt) Write(b []byte) (int, error) {
+	if strings.Contains(string(b), c.at) {
+		c.cancel()
+	}
+	return c.SyncBuffer.Write(b)
+}
+
+// An interrupted eval says what it wrote before it stopped: the queries
+// of --write-queries, the vectors of --embed-cache.
+func TestEvalInterruptedSaysWhatWasWritten(t *testing.T) {
+	dir := t.TempDir()
+	gen, cache := dir+"/gen.jsonl", dir+"/vectors.gob"
+	for _, c := range []struct {
+		name  string
+		args  []string
+		model bool
+		want  string
+	}{
+		{"nothing", []string{"--generate", "--embedder", "none", "--config", "sections-keyword"}, false, "interrupted: nothing was written"},
+		{"queries", []string{"--generate", "--write-queries", gen, "--embedder", "none", "--config", "sections-keyword"}, false,
+			"interrupted: no report; it wrote the queries to " + gen + "\n"},
+		{"cache", []string{"--generate", "--embed-cache", cache, "--config", "sections-hybrid"}, true,
+			"interrupted: no report; it wrote the vectors computed so far to the embedding cache " + cache + "\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if c.model {
+				needModel(t)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			errOut := &cancelAt{at: "indexed", cancel: cancel}
+			e := &Env{Stdin: strings.NewReader(""), Stdout: &testenv.SyncBuffer{}, Stderr: errOut, Getenv: os.Getenv}
+			code := Main(ctx, e, append([]string{"eval", "--vault", "../sample-vault", "--tmp", dir}, c.args...))
+			if code != 130 || !strings.Contains(errOut.String(), c.want) {
+				t.Errorf("%q: exit %d, want 130 and %q:\n%s", c.args, code, c.want, errOut.String())
+			}
+		})
+	}
+}
