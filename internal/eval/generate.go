@@ -68,7 +68,7 @@ type GenStats struct {
 // hand-made labels (see StyleLinks and StyleHeadings). A link query
 // excludes its source note: the query is that note's own text.
 func Generate(ctx context.Context, dir string, styles []string) (*QuerySet, *GenStats, error) {
-	g := &generator{notes: map[string]*parsedNote{}, byBase: map[string][]string{},
+	g := &generator{notes: map[string]*parsedNote{}, byBase: map[string][]string{}, props: map[string]bool{},
 		seen: map[string]bool{}, stats: &GenStats{ByStyle: map[string]int{}}}
 	if err := eachNote(ctx, dir, func(p string, src []byte, doc *sections.Document) error {
 		g.add(p, src, doc)
@@ -120,6 +120,7 @@ type generator struct {
 	order  []string            // paths, sorted (as eachNote gives them), for a stable output
 	byBase map[string][]string // file name without .md → paths, for wikilinks
 	seen   map[string]bool
+	props  map[string]bool // the notes' property names, lower case (plainQuery)
 	out    []Query
 	stats  *GenStats
 	// vague: sentence queries leave out their rarest words, counted in
@@ -140,6 +141,7 @@ func (g *generator) add(p string, src []byte, doc *sections.Document) {
 	n.paras = paragraphsOf(src[doc.Body:], doc.Body)
 	g.notes[p] = n
 	g.order = append(g.order, p)
+	g.addProperties("", doc.Frontmatter)
 	base := strings.ToLower(strings.TrimSuffix(path.Base(p), path.Ext(p)))
 	g.byBase[base] = append(g.byBase[base], p)
 }
@@ -204,6 +206,7 @@ func (g *generator) emit(style, text, to string, sec *sections.Section, exclude 
 
 // add1 adds a query unless the same one was made before.
 func (g *generator) add1(style, text, to string, sec *sections.Section, exclude string) {
+	text = g.plainQuery(text)
 	key := fmt.Sprintf("%s\x00%s\x00%q", text, to, sec.Path)
 	if g.seen[key] {
 		g.stats.Duplicate++

@@ -61,7 +61,7 @@ func TestParagraphsStripMarkup(t *testing.T) {
 	}{
 		{"Read the setup guide and the other note now.", []string{"setup.md#install", "Other Note#Part Two"}},
 		{"item with and Plain Head", []string{"Plain#Head"}},
-		{"Mind the gap.", nil},
+		{"the gap.", nil}, // the callout's title, "Mind", is no part of its first sentence
 		{"A container line.", nil},
 	}
 	if len(ps) != len(want) {
