@@ -101,6 +101,11 @@ func runEval(ctx context.Context, env *Env, args []string) error {
 		opts.OffTopic = append(opts.OffTopic, qs...)
 		opts.OffTopicFiles = append(opts.OffTopicFiles, eval.SourceFile{File: f, Queries: len(qs)})
 	}
+	if opts.EmbedCache != "" {
+		if err := eval.CheckSaveable(opts.EmbedCache); err != nil {
+			return usagef("--embed-cache: %s", withoutOp("eval", err)) // before the run computes what it could not keep
+		}
+	}
 	opts.Details = *details || gen.on // per-style rows need every outcome
 	opts.Log = func(line string) { env.say("%s", line) }
 	// The model sizes the chunks even for keyword configurations, so a row

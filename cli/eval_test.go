@@ -44,6 +44,8 @@ func TestEvalUsageErrors(t *testing.T) {
 		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--max-tokens", "-3"}, 2, "--max-tokens -3: use a positive number of tokens"},
 		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--cos-ceil", "2"}, 2, "--cos-floor 0, --cos-ceil 2: cosines are 0–1"},
 		{[]string{"eval", "--vault", "../sample-vault", "--queries", bad, "--embedder", "none"}, 1, "q.jsonl:2: not a JSON query object"},
+		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--embedder", "none", "--config", "sections-keyword", "--embed-cache", "/no/such/folder/v.gob"},
+			2, "--embed-cache: /no/such/folder/v.gob: the embedding cache cannot be saved there"},
 		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--embedder", "bogus"}, 2, `unknown embedder "bogus" (use one of: use, ollama, openai, none)`},
 		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--config", "sections-keyword", "--precision", "int4"}, 2, "use --precision float32 or int8"},
 		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--embedder", "none", "--config", "sections-hybrid,sections-keyword"},

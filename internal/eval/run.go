@@ -126,6 +126,10 @@ func Run(ctx context.Context, opts Options) (_ *Report, err error) {
 			if err := cache.Load(opts.EmbedCache); err != nil {
 				return nil, err
 			}
+			if other := cache.Replaces(); other != "" {
+				opts.logf("note: the embedding cache %s holds vectors of %s, not %s: this run's replace them when it ends",
+					opts.EmbedCache, other, rep.Model)
+			}
 			defer func() {
 				serr := cache.Save(opts.EmbedCache)
 				switch {
