@@ -33,6 +33,9 @@ func TestEvalGenerate(t *testing.T) {
 	if rep.Report.Style != "headings" {
 		t.Errorf("the JSON report names the style %q, want headings", rep.Report.Style)
 	}
+	if strings.Contains(errOut, "links to a heading") {
+		t.Errorf("stderr counts links, which were not asked for: %s", errOut)
+	}
 	if !strings.Contains(errOut, "queries from 6 notes") {
 		t.Errorf("stderr lacks the generated counts: %s", errOut)
 	}

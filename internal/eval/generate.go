@@ -30,7 +30,7 @@ const maxQueryWords = 80
 // list of links, headings, sentences and questions ("both" is links and
 // headings, as it was before the other two).
 func ParseStyles(s string) ([]string, error) {
-	s = strings.TrimSpace(s)
+	s = strings.ToLower(strings.TrimSpace(s)) // as --config's names
 	switch s {
 	case "", "all":
 		return AllStyles, nil
@@ -96,7 +96,11 @@ func Generate(ctx context.Context, dir string, styles []string) (*QuerySet, *Gen
 			}
 		}
 	}
-	if len(g.out) == 0 {
+	switch {
+	case g.stats.Notes == 0:
+		return nil, g.stats, mdsearch.Errorf(mdsearch.KindInvalid, "eval", dir, "give a folder of markdown notes, files ending .md",
+			"the vault has no notes to make queries from")
+	case len(g.out) == 0:
 		return nil, g.stats, mdsearch.Errorf(mdsearch.KindInvalid, "eval", dir, "",
 			"found nothing to make %s queries from", strings.Join(styles, " or "))
 	}

@@ -62,7 +62,9 @@ func TestParseQueriesErrors(t *testing.T) {
 		name, line, want string
 	}{
 		{"not json", `{"query": "x",`, "not a JSON query object"},
-		{"array", `["x"]`, "not a JSON query object"},
+		{"array", `["x"]`, `not a JSON query object but a JSON array: the format is one object a line, {"query"`},
+		{"string", `"restore drill"`, "not a JSON query object but a JSON string"},
+		{"line over the limit", `{"query": "` + strings.Repeat("x", maxLineBytes) + `"}`, "the line is over 4 MB"},
 		{"no query", `{"expected_path_contains": "x"}`, `"query" is missing`},
 		{"blank query", `{"query": "  ", "expected_path_contains": "x"}`, `"query" is missing`},
 		{"no labels", `{"query": "x"}`, `needs "relevant" labels or "expected_path_contains"`},
