@@ -52,9 +52,10 @@ type command struct {
 }
 
 // stopOnPipe are the commands a reader leaving their pipe (`mdsearch setup
-// | head -1`) stops as Ctrl-C does, so they clean up what they fetched;
-// the others die of SIGPIPE quietly, as a filter should.
-var stopOnPipe = map[string]bool{"setup": true}
+// | head -1`) stops as Ctrl-C does, so they clean up what they fetched
+// (setup) or built (eval's throwaway indexes); the others die of SIGPIPE
+// quietly, as a filter should.
+var stopOnPipe = map[string]bool{"setup": true, "eval": true}
 
 var commands = map[string]command{
 	"chunk":   {"split notes into chunks and print them", runChunk},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/mdsearch/mdsearch"
@@ -45,8 +46,8 @@ func runEval(ctx context.Context, env *Env, args []string) error {
 	fs.Float64Var(&opts.Tuning.HeadCos, "heading-cos", 0, "tuning: scale of a heading window's cosine, 0–1 (default 0.9)")
 	fs.IntVar(&opts.Tuning.Passage, "passage-words", 0, "tuning: passage reading budget in words (default 300)")
 	weights := fs.String("bm25-weights", "", "tuning: keyword weights text,heading,title,tags (default 1,2.5,2.5,1.5)")
-	fs.Float64Var(&opts.Tuning.Overlap, "overlap", 0, "tuning: fraction of the window budget repeated between windows (default 0.1; negative for none)")
-	fs.IntVar(&opts.Tuning.StubWords, "stub-words", 0, "tuning: sections under this many words merge forward (default 50; negative for none)")
+	fs.Float64Var(&opts.Tuning.Overlap, "overlap", 0, "tuning: fraction of the window budget repeated between windows (default 0.1; 0 or negative for none)")
+	fs.IntVar(&opts.Tuning.StubWords, "stub-words", 0, "tuning: sections under this many words merge forward (default 50; 0 or negative for none)")
 	fs.IntVar(&opts.Tuning.MaxTokens, "max-tokens", 0, "tuning: window budget in model tokens (default and most: the model window)")
 	cfg := provider.FromEnv(env.Getenv)
 	cfg.AddFlags(fs)
@@ -57,8 +58,11 @@ func runEval(ctx context.Context, env *Env, args []string) error {
 	if len(pos) > 0 || opts.Vault == "" || (*queries == "") == !gen.on {
 		return usagef("give --vault DIR and --queries FILE (or --generate), and no other arguments")
 	}
-	if err := checkEvalFlags(fs, gen.on, *asJSON, opts.Tuning); err != nil {
+	if err := checkEvalFlags(fs, gen.on, *asJSON, &opts.Tuning); err != nil {
 		return err
+	}
+	if err := cfg.Validate(); err != nil {
+		return usagef("%v", err) // a bad setting, as search says; a missing model falls back below
 	}
 	// 0 means "default" to eval.Run; on the command line it is a mistake.
 	if opts.K < 1 || opts.K > mdsearch.MaxN {
@@ -95,6 +99,12 @@ func runEval(ctx context.Context, env *Env, args []string) error {
 			return err
 		}
 		opts.OffTopic = append(opts.OffTopic, qs...)
+		opts.OffTopicFiles = append(opts.OffTopicFiles, eval.SourceFile{File: f, Queries: len(qs)})
+	}
+	if opts.EmbedCache != "" {
+		if err := eval.CheckSaveable(opts.EmbedCache); err != nil {
+			return usagef("--embed-cache: %s", withoutOp("eval", err)) // before the run computes what it could not keep
+		}
 	}
 	opts.Details = *details || gen.on // per-style rows need every outcome
 	opts.Log = func(line string) { env.say("%s", line) }
@@ -122,6 +132,9 @@ func runEval(ctx context.Context, env *Env, args []string) error {
 		env.say("note: no embedding model: running the keyword configurations only (%s)", configNames(opts.Configs))
 	}
 	rep, err := eval.Run(ctx, opts)
+	if err != nil && ctx.Err() != nil {
+		return interrupted(err, gen.write, opts.EmbedCache)
+	}
 	if err != nil {
 		return err
 	}
@@ -132,6 +145,23 @@ func runEval(ctx context.Context, env *Env, args []string) error {
 		return printJSON(env, rep)
 	}
 	return eval.WriteTable(screen(env.Stdout), rep) // headings may hold escapes
+}
+
+// interrupted is a stopped run's error, saying what it wrote before it
+// stopped: the generated queries, and the embedding cache, which Run saves
+// as it ends (a failure to is said on its own line).
+func interrupted(err error, queries, cache string) error {
+	var wrote []string
+	if queries != "" {
+		wrote = append(wrote, "the queries to "+queries)
+	}
+	if cache != "" {
+		wrote = append(wrote, "the vectors computed so far to the embedding cache "+cache)
+	}
+	if len(wrote) == 0 {
+		return err // interruptedHint's "nothing was written"
+	}
+	return &leaves{err: err, hint: ": no report; it wrote " + strings.Join(wrote, ", and ")}
 }
 
 // keywordConfigs keeps the keyword configurations of cs, or, when it has
@@ -159,28 +189,48 @@ func configNames(cs []eval.Config) string {
 
 // checkEvalFlags refuses flags that would be ignored (--style and
 // --write-queries without --generate, --details without --json) and tuning
-// values out of their range, which eval would otherwise clamp or reset
-// while the report names them as given.
-func checkEvalFlags(fs *flag.FlagSet, generate, asJSON bool, tu eval.Tuning) error {
+// values the engine would not apply as given (checkTuning).
+func checkEvalFlags(fs *flag.FlagSet, generate, asJSON bool, tu *eval.Tuning) error {
 	var err error
 	fs.Visit(func(f *flag.Flag) {
 		switch {
 		case err != nil:
 		case !generate && (f.Name == "style" || f.Name == "write-queries"):
 			err = usagef("--%s is for --generate", f.Name)
-		case !asJSON && f.Name == "details" && !generate:
+		case !asJSON && f.Name == "details":
 			err = usagef("--details adds to the JSON report: give --json too")
 		}
 	})
-	switch {
-	case err != nil:
+	if err != nil {
 		return err
+	}
+	return checkTuning(fs, tu)
+}
+
+// checkTuning refuses tuning values out of their range, not a number, or
+// 0 where the engine reads 0 as its default, which eval would otherwise
+// clamp or reset while the report names them as given. --overlap 0 and
+// --stub-words 0 mean none, and are applied so.
+func checkTuning(fs *flag.FlagSet, tu *eval.Tuning) error {
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"keyword-weight", tu.Keyword}, {"bm25-half", tu.BM25Half}, {"cos-floor", tu.CosFloor},
+		{"cos-ceil", tu.CosCeil}, {"heading-cos", tu.HeadCos}, {"overlap", tu.Overlap}} {
+		if math.IsNaN(f.v) || math.IsInf(f.v, 0) {
+			return usagef("--%s %v: use a number", f.name, f.v)
+		}
+	}
+	if err := checkZeros(fs, tu); err != nil {
+		return err
+	}
+	switch {
 	case tu.Keyword < 0 || tu.Keyword > 1:
 		return usagef("--keyword-weight %v: use 0–1", tu.Keyword)
 	case tu.HeadCos < 0 || tu.HeadCos > 1:
 		return usagef("--heading-cos %v: use 0–1", tu.HeadCos)
 	case tu.Overlap > 0.5:
-		return usagef("--overlap %v: use at most 0.5 (negative for none)", tu.Overlap)
+		return usagef("--overlap %v: use at most 0.5 (0 or negative for none)", tu.Overlap)
 	case tu.BM25Half < 0:
 		return usagef("--bm25-half %v: use a positive number", tu.BM25Half)
 	case tu.Passage < 0:
@@ -189,8 +239,43 @@ func checkEvalFlags(fs *flag.FlagSet, generate, asJSON bool, tu eval.Tuning) err
 		return usagef("--max-tokens %v: use a positive number of tokens (at most the model's window)", tu.MaxTokens)
 	case tu.CosFloor < 0 || tu.CosFloor > 1 || tu.CosCeil < 0 || tu.CosCeil > 1:
 		return usagef("--cos-floor %v, --cos-ceil %v: cosines are 0–1", tu.CosFloor, tu.CosCeil)
+	case flagSet(fs, "cos-floor") && !flagSet(fs, "cos-ceil"):
+		return usagef("--cos-floor %v applies only with a cosine ceiling: give --cos-ceil too", tu.CosFloor)
 	}
 	return requestError("eval", tu.Check())
+}
+
+// zeroMeans says, for each tuning flag the engine reads 0 of as its
+// default, what to give instead.
+var zeroMeans = map[string]string{
+	"keyword-weight": "use a weight above 0, at most 1 (meaning alone is --config sections-semantic)",
+	"heading-cos":    "use a scale above 0, at most 1 (0.01 all but ignores heading windows)",
+	"bm25-half":      "use a positive number (default 8)",
+	"cos-ceil":       "use a cosine above the floor, at most 1 (default 0.8)",
+	"passage-words":  "use a positive number of words (default 300)",
+	"max-tokens":     "use a positive number of tokens, at most the model's window (the default)",
+}
+
+// checkZeros refuses a 0 given to a flag whose 0 the engine reads as its
+// default, and applies --overlap 0 and --stub-words 0 as none.
+func checkZeros(fs *flag.FlagSet, tu *eval.Tuning) error {
+	var err error
+	fs.Visit(func(f *flag.Flag) {
+		if err != nil || f.Value.String() != "0" && f.Value.String() != "-0" {
+			return
+		}
+		switch f.Name {
+		case "overlap":
+			tu.Overlap = -1 // the engine's none
+		case "stub-words":
+			tu.StubWords = -1
+		default:
+			if hint, ok := zeroMeans[f.Name]; ok {
+				err = usagef("--%s 0: %s", f.Name, hint)
+			}
+		}
+	})
+	return err
 }
 
 // checkNoEmbedder refuses configurations chosen by name that need vectors

@@ -37,12 +37,17 @@ func TestEvalUsageErrors(t *testing.T) {
 		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--max-per-page", "9"}, 2, "max_per_page is 9: use 1-5 (default 2)"},
 		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--k", "0", "--embedder", "none", "--config", "sections-keyword"}, 2, "k is 0: use 1-50 (default 5)"},
 		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--config", "bm25"}, 2, `unknown configuration "bm25"`},
+		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--config", "bm25-sections-hybrid"}, 2, "searches keywords alone (bm25-sections, bm25-sections-keyword)"},
 		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--bm25-weights", "1,2"}, 2, "want four numbers"},
 		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--cos-floor", "0.5"}, 2, "applies only with a cosine ceiling"},
 		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--passage-words", "-5"}, 2, "--passage-words -5: use a positive number of words"},
 		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--max-tokens", "-3"}, 2, "--max-tokens -3: use a positive number of tokens"},
 		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--cos-ceil", "2"}, 2, "--cos-floor 0, --cos-ceil 2: cosines are 0–1"},
 		{[]string{"eval", "--vault", "../sample-vault", "--queries", bad, "--embedder", "none"}, 1, "q.jsonl:2: not a JSON query object"},
+		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--embedder", "none", "--config", "sections-keyword", "--embed-cache", "/no/such/folder/v.gob"},
+			2, "--embed-cache: /no/such/folder/v.gob: the embedding cache cannot be saved there"},
+		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--embedder", "bogus"}, 2, `unknown embedder "bogus" (use one of: use, ollama, openai, none)`},
+		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--config", "sections-keyword", "--precision", "int4"}, 2, "use --precision float32 or int8"},
 		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--embedder", "none", "--config", "sections-hybrid,sections-keyword"},
 			2, "sections-hybrid needs an embedding model (semantic and hybrid configurations do), and --embedder none was given"},
 		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--embedder", "none", "--config", "sections-hybrid,paragraph"},
@@ -53,11 +58,42 @@ func TestEvalUsageErrors(t *testing.T) {
 		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--details"}, 2, "--details adds to the JSON report"},
 		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--keyword-weight", "2"}, 2, "--keyword-weight 2: use 0–1"},
 		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--overlap", "1.5"}, 2, "--overlap 1.5: use at most 0.5"},
+		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--keyword-weight", "0"}, 2, "--keyword-weight 0: use a weight above 0, at most 1 (meaning alone is --config sections-semantic)"},
+		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--heading-cos", "0"}, 2, "--heading-cos 0: use a scale above 0"},
+		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--bm25-half", "0.0"}, 2, "--bm25-half 0: use a positive number"},
+		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--passage-words", "0"}, 2, "--passage-words 0: use a positive number of words"},
+		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--max-tokens", "0"}, 2, "--max-tokens 0: use a positive number of tokens"},
+		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--cos-ceil", "0"}, 2, "--cos-ceil 0: use a cosine above the floor"},
+		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--cos-floor", "0"}, 2, "--cos-floor 0 applies only with a cosine ceiling"},
+		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--keyword-weight", "NaN"}, 2, "--keyword-weight NaN: use a number"},
+		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--bm25-half", "NaN"}, 2, "--bm25-half NaN: use a number"},
+		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--heading-cos", "Inf"}, 2, "--heading-cos +Inf: use a number"},
+		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--bm25-weights", "NaN,1,1,1"}, 2, `"NaN" is not a number`},
+		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--bm25-weights", "0,0,0,0"}, 2, "all are 0"},
 	}
 	for _, c := range cases {
 		code, out, errOut := run(t, "", c.args...)
 		if code != c.code || out != "" || !strings.Contains(errOut, c.want) {
 			t.Errorf("%q: exit %d, want %d; stderr %q should say %q", c.args, code, c.code, errOut, c.want)
+		}
+	}
+}
+
+// --overlap 0 and --stub-words 0 are none, applied and named so.
+func TestEvalTuningNone(t *testing.T) {
+	q := writeQueries(t, `{"query": "restore drill", "expected_path_contains": "Backups"}`)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--overlap", "0"}, "tuning: no overlap"},
+		{[]string{"--stub-words", "0"}, "tuning: no stub merging"},
+		{[]string{"--overlap", "-0.2", "--stub-words", "-1"}, "tuning: no overlap, no stub merging"},
+	} {
+		args := append([]string{"eval", "--vault", "../sample-vault", "--queries", q, "--embedder", "none", "--config", "sections-keyword"}, c.args...)
+		code, out, errOut := run(t, "", args...)
+		if code != 0 || !strings.Contains(out, c.want) {
+			t.Errorf("%q: exit %d, want a header with %q:\n%s%s", c.args, code, c.want, out, errOut)
 		}
 	}
 }
@@ -136,6 +172,10 @@ func TestEvalBudgetOverWindow(t *testing.T) {
 	code, _, errOut := run(t, "", "eval", "--vault", "../sample-vault", "--queries", q, "--config", "sections-keyword", "--max-tokens", "500")
 	if code != 0 || !strings.Contains(errOut, "--max-tokens 500 is over the model's 128-token window: windows are cut at 128") {
 		t.Errorf("exit %d: %s", code, errOut)
+	}
+	code, out, _ := run(t, "", "eval", "--vault", "../sample-vault", "--queries", q, "--config", "sections-keyword", "--max-tokens", "500", "--json")
+	if code != 0 || !strings.Contains(out, `"max_tokens": 128`) {
+		t.Errorf("the report names another budget than the one used: exit %d\n%s", code, out)
 	}
 	code, _, errOut = run(t, "", "eval", "--vault", "../sample-vault", "--queries", q, "--config", "sections-keyword", "--max-tokens", "100")
 	if code != 0 || strings.Contains(errOut, "window:") {

@@ -51,10 +51,13 @@ func (g *genFlags) queries(ctx context.Context, env *Env, opts *eval.Options) er
 			kinds = append(kinds, fmt.Sprintf("%d %s", st.ByStyle[style], style))
 		}
 	}
-	env.say("%s from %s: %s "+
-		"(%d links to a heading: %d to the same note, %d unresolved; %d sentences too short or long, %d repeated)",
+	links := "" // counted only when asked for
+	if slices.Contains(styles, eval.StyleLinks) {
+		links = fmt.Sprintf("%d links to a heading: %d to the same note, %d unresolved; ", st.Links, st.SameNote, st.Unresolved)
+	}
+	env.say("%s from %s: %s (%s%d sentences too short or long, %d repeated)",
 		plural.Count(len(qs.Queries), "query", "queries"), plural.Count(st.Notes, "note", "notes"), strings.Join(kinds, ", "),
-		st.Links, st.SameNote, st.Unresolved, st.Short, st.Duplicate)
+		links, st.Short, st.Duplicate)
 	if g.write != "" {
 		return saveQueries(g.write, qs)
 	}

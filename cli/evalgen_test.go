@@ -30,6 +30,12 @@ func TestEvalGenerate(t *testing.T) {
 	if err != nil || strings.Count(string(data), "\n") != row.Queries || !strings.Contains(string(data), `"difficulty":"headings"`) {
 		t.Errorf("written queries: %v\n%s", err, data)
 	}
+	if rep.Report.Style != "headings" {
+		t.Errorf("the JSON report names the style %q, want headings", rep.Report.Style)
+	}
+	if strings.Contains(errOut, "links to a heading") {
+		t.Errorf("stderr counts links, which were not asked for: %s", errOut)
+	}
 	if !strings.Contains(errOut, "queries from 6 notes") {
 		t.Errorf("stderr lacks the generated counts: %s", errOut)
 	}
@@ -37,6 +43,14 @@ func TestEvalGenerate(t *testing.T) {
 	code, _, errOut = run(t, "", "eval", "--vault", "../sample-vault", "--generate", "--write-queries", qfile, "--embedder", "none", "--config", "sections-keyword")
 	if again, _ := os.ReadFile(qfile); code != 1 || !strings.Contains(errOut, "the file exists") || string(again) != string(data) {
 		t.Errorf("--write-queries over an existing file: %d %s", code, errOut)
+	}
+	// The table's header names the style and the off-topic files, however the vault is spelled.
+	off := writeQueries(t, "who won the 1998 world cup", "capital of mongolia")
+	code, out, errOut = run(t, "", "eval", "--vault", "../sample-vault/", "--generate", "--style", "headings", "--off-topic", off,
+		"--embedder", "none", "--config", "sections-keyword")
+	if code != 0 || !strings.Contains(out, "queries generated from the vault (--style headings) over ../sample-vault/, k=5") ||
+		!strings.Contains(out, "off-topic: 2 queries from "+off) {
+		t.Errorf("header: exit %d\n%s%s", code, out, errOut)
 	}
 	// The written file runs again as --queries.
 	if code, out, errOut := run(t, "", "eval", "--vault", "../sample-vault", "--queries", qfile, "--embedder", "none",
@@ -50,6 +64,7 @@ func TestEvalGenerate(t *testing.T) {
 	}{
 		{[]string{"eval", "--vault", "../sample-vault", "--generate", "--style", "titles", "--embedder", "none"}, 2, `style "titles" is unknown`},
 		{[]string{"eval", "--vault", "../sample-vault", "--generate", "--queries", qfile}, 2, "--queries FILE (or --generate)"},
+		{[]string{"eval", "--vault", "../sample-vault", "--generate", "--details", "--embedder", "none"}, 2, "--details adds to the JSON report: give --json too"},
 	} {
 		code, _, errOut := run(t, "", c.args...)
 		if code != c.code || !strings.Contains(errOut, c.want) {

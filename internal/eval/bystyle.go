@@ -17,6 +17,9 @@ type StyleRow struct {
 	SectionMRR float64 `json:"section_mrr"`
 	PageHit    float64 `json:"page_hit_at_k"`
 	PageMRR    float64 `json:"page_mrr"`
+	// unaware: the chunker returns no section paths, so the section
+	// columns show "–", as the main table's section@k does.
+	unaware bool
 }
 
 // ByStyle splits each configuration's outcomes by style. It needs the
@@ -28,7 +31,7 @@ func ByStyle(r *Report) []StyleRow {
 		for _, o := range c.Outcomes {
 			row := by[o.Difficulty]
 			if row == nil {
-				row = &StyleRow{Config: c.Name, Style: o.Difficulty}
+				row = &StyleRow{Config: c.Name, Style: o.Difficulty, unaware: !headingAware(c.Chunker)}
 				by[o.Difficulty] = row
 			}
 			row.Queries++
@@ -61,8 +64,12 @@ func WriteStyles(w io.Writer, k int, rows []StyleRow) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "config\tstyle\tqueries\tsection hit@%d\tsection MRR\tpage hit@%d\tpage MRR\t\n", k, k)
 	for _, r := range rows {
+		hit, mrr := f3(r.SectionHit), f3(r.SectionMRR)
+		if r.unaware {
+			hit, mrr = "–", "–"
+		}
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\t\n", r.Config, r.Style, r.Queries,
-			f3(r.SectionHit), f3(r.SectionMRR), f3(r.PageHit), f3(r.PageMRR))
+			hit, mrr, f3(r.PageHit), f3(r.PageMRR))
 	}
 	return tw.Flush()
 }

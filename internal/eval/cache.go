@@ -15,6 +15,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/embed"
 )
 
@@ -32,6 +33,7 @@ type Cache struct {
 	hits       atomic.Int64 // texts answered from the cache
 	overWindow atomic.Int64 // texts longer than the model's window
 	bypass     atomic.Bool
+	replaces   string // the model of the vectors Load found and left out
 }
 
 var (
@@ -165,15 +167,35 @@ func (c *Cache) Load(file string) error {
 	defer f.Close()
 	var saved savedCache
 	if err := gob.NewDecoder(bufio.NewReader(f)).Decode(&saved); err != nil {
-		return fmt.Errorf("embedding cache %s: %w", file, err)
+		// Left as it is: a run would replace it, and it may be another
+		// program's file given by mistake.
+		return mdsearch.Errorf(mdsearch.KindInvalid, "eval", file, "delete it (the next run rebuilds it), or give another --embed-cache",
+			"not an embedding cache, or a damaged one: %v", err)
 	}
 	if saved.Model != c.emb.ModelID() {
-		return nil // another model's vectors: start afresh
+		c.replaces = saved.Model // another model's vectors: start afresh
+		return nil
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	maps.Copy(c.vecs, saved.Vecs)
 	return nil
+}
+
+// Replaces is the model whose vectors Load found in the file and left
+// out ("" if none): Save replaces them with this model's.
+func (c *Cache) Replaces() string { return c.replaces }
+
+// CheckSaveable reports whether Save could write file, before a run
+// computes vectors it could not keep: Save writes a new file in its
+// folder, then renames it.
+func CheckSaveable(file string) error {
+	f, err := os.CreateTemp(filepath.Dir(file), filepath.Base(file)+".*.tmp")
+	if err != nil {
+		return mdsearch.Errorf(mdsearch.KindInvalid, "eval", file, "give a file in a folder you can write", "the embedding cache cannot be saved there: %v", unwrapPath(err))
+	}
+	f.Close()
+	return os.Remove(f.Name())
 }
 
 // Save writes every cached vector to file, replacing it atomically: it

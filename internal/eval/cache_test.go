@@ -160,3 +160,54 @@ func TestCacheSaveLoad(t *testing.T) {
 		t.Errorf("files after a failed Save: %v", left)
 	}
 }
+
+// otherModel is hashEmbedder under another name, as another precision is.
+type otherModel struct{ *hashEmbedder }
+
+func (otherModel) ModelID() string { return "hash-4-int8" }
+
+// A cache file of another model is named, one that cannot be read is
+// refused with the fix and left as it is, and one that cannot be saved
+// is found before a run.
+func TestCacheFileProblems(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "vectors.gob")
+	c := NewCache(&hashEmbedder{})
+	if _, err := c.Embed(ctx, []string{"a"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Save(file); err != nil {
+		t.Fatal(err)
+	}
+	other := NewCache(otherModel{&hashEmbedder{}})
+	if err := other.Load(file); err != nil || other.Replaces() != "hash-4" {
+		t.Errorf("another model's cache: %v, replaces %q, want hash-4", err, other.Replaces())
+	}
+	same := NewCache(&hashEmbedder{})
+	if err := same.Load(file); err != nil || same.Replaces() != "" {
+		t.Errorf("the same model's cache: %v, replaces %q", err, same.Replaces())
+	}
+	damaged := filepath.Join(dir, "damaged.gob")
+	b, _ := os.ReadFile(file)
+	os.WriteFile(damaged, b[:len(b)/2], 0o644)
+	err := NewCache(&hashEmbedder{}).Load(damaged)
+	if err == nil || !strings.Contains(err.Error(), damaged) || !strings.Contains(err.Error(), "delete it (the next run rebuilds it)") {
+		t.Errorf("a damaged cache: %v", err)
+	}
+	if after, _ := os.ReadFile(damaged); len(after) != len(b)/2 {
+		t.Error("a damaged cache was changed")
+	}
+	for _, c := range []struct {
+		file string
+		ok   bool
+	}{{file, true}, {filepath.Join(dir, "new.gob"), true}, {filepath.Join(dir, "missing", "v.gob"), false}} {
+		err := CheckSaveable(c.file)
+		if (err == nil) != c.ok || (err != nil && !strings.Contains(err.Error(), c.file)) {
+			t.Errorf("CheckSaveable(%s): %v, want ok %v", c.file, err, c.ok)
+		}
+	}
+	if left, _ := os.ReadDir(dir); len(left) != 2 {
+		t.Errorf("CheckSaveable left files: %v", left)
+	}
+}

@@ -95,6 +95,12 @@ func parseConfig(name string) (Config, error) {
 		}
 		switch m := mdsearch.Mode(rest); m {
 		case mdsearch.ModeKeyword, mdsearch.ModeSemantic, mdsearch.ModeHybrid:
+			if ch.name == ChunkBM25Sections && m != mdsearch.ModeKeyword {
+				// The baseline is a keyword table: it has no vectors to search.
+				return Config{}, mdsearch.Errorf(mdsearch.KindInvalid, "eval", "", "e.g. "+strings.Join(DefaultConfigs, ", "),
+					"configuration %q: the bm25-sections baseline searches keywords alone (bm25-sections, bm25-sections-keyword); "+
+						"mdsearch's sections in %s mode are sections-%s", name, m, m)
+			}
 			return Config{Name: name, Chunker: ch.name, Mode: m}, nil
 		}
 	}

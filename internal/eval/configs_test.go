@@ -22,6 +22,9 @@ func TestParseConfigs(t *testing.T) {
 		{[]string{"bm25-sections"}, "bm25-sections/bm25-sections/keyword", ""},
 		{[]string{"whole-doc-semantic"}, "whole-doc-semantic/whole-doc/semantic", ""},
 		{[]string{"sections-fuzzy"}, "", `unknown configuration "sections-fuzzy"`},
+		{[]string{"bm25-sections-keyword"}, "bm25-sections-keyword/bm25-sections/keyword", ""},
+		{[]string{"bm25-sections-hybrid"}, "", `configuration "bm25-sections-hybrid": the bm25-sections baseline searches keywords alone`},
+		{[]string{"BM25-sections-semantic"}, "", "mdsearch's sections in semantic mode are sections-semantic"},
 		{[]string{"bm25"}, "", "want a chunker (bm25-sections, whole-doc, paragraph, fixed, sections, h2h3)"},
 	}
 	for _, c := range cases {

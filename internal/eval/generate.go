@@ -30,7 +30,7 @@ const maxQueryWords = 80
 // list of links, headings, sentences and questions ("both" is links and
 // headings, as it was before the other two).
 func ParseStyles(s string) ([]string, error) {
-	s = strings.TrimSpace(s)
+	s = strings.ToLower(strings.TrimSpace(s)) // as --config's names
 	switch s {
 	case "", "all":
 		return AllStyles, nil
@@ -68,7 +68,7 @@ type GenStats struct {
 // hand-made labels (see StyleLinks and StyleHeadings). A link query
 // excludes its source note: the query is that note's own text.
 func Generate(ctx context.Context, dir string, styles []string) (*QuerySet, *GenStats, error) {
-	g := &generator{notes: map[string]*parsedNote{}, byBase: map[string][]string{},
+	g := &generator{notes: map[string]*parsedNote{}, byBase: map[string][]string{}, props: map[string]bool{},
 		seen: map[string]bool{}, stats: &GenStats{ByStyle: map[string]int{}}}
 	if err := eachNote(ctx, dir, func(p string, src []byte, doc *sections.Document) error {
 		g.add(p, src, doc)
@@ -96,11 +96,19 @@ func Generate(ctx context.Context, dir string, styles []string) (*QuerySet, *Gen
 			}
 		}
 	}
-	if len(g.out) == 0 {
+	switch {
+	case g.stats.Notes == 0:
+		return nil, g.stats, mdsearch.Errorf(mdsearch.KindInvalid, "eval", dir, "give a folder of markdown notes, files ending .md",
+			"the vault has no notes to make queries from")
+	case len(g.out) == 0:
 		return nil, g.stats, mdsearch.Errorf(mdsearch.KindInvalid, "eval", dir, "",
 			"found nothing to make %s queries from", strings.Join(styles, " or "))
 	}
-	return &QuerySet{File: "generated from " + dir, Queries: g.out}, g.stats, nil
+	style := strings.Join(styles, ",")
+	if slices.Equal(styles, AllStyles) {
+		style = "all"
+	}
+	return &QuerySet{File: "generated from " + dir, Queries: g.out, Style: style}, g.stats, nil
 }
 
 // parsedNote is a note with its sections and its prose.
@@ -116,6 +124,7 @@ type generator struct {
 	order  []string            // paths, sorted (as eachNote gives them), for a stable output
 	byBase map[string][]string // file name without .md → paths, for wikilinks
 	seen   map[string]bool
+	props  map[string]bool // the notes' property names, lower case (plainQuery)
 	out    []Query
 	stats  *GenStats
 	// vague: sentence queries leave out their rarest words, counted in
@@ -136,6 +145,7 @@ func (g *generator) add(p string, src []byte, doc *sections.Document) {
 	n.paras = paragraphsOf(src[doc.Body:], doc.Body)
 	g.notes[p] = n
 	g.order = append(g.order, p)
+	g.addProperties("", doc.Frontmatter)
 	base := strings.ToLower(strings.TrimSuffix(path.Base(p), path.Ext(p)))
 	g.byBase[base] = append(g.byBase[base], p)
 }
@@ -200,6 +210,7 @@ func (g *generator) emit(style, text, to string, sec *sections.Section, exclude 
 
 // add1 adds a query unless the same one was made before.
 func (g *generator) add1(style, text, to string, sec *sections.Section, exclude string) {
+	text = g.plainQuery(text)
 	key := fmt.Sprintf("%s\x00%s\x00%q", text, to, sec.Path)
 	if g.seen[key] {
 		g.stats.Duplicate++

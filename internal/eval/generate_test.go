@@ -61,7 +61,7 @@ func TestParagraphsStripMarkup(t *testing.T) {
 	}{
 		{"Read the setup guide and the other note now.", []string{"setup.md#install", "Other Note#Part Two"}},
 		{"item with and Plain Head", []string{"Plain#Head"}},
-		{"Mind the gap.", nil},
+		{"the gap.", nil}, // the callout's title, "Mind", is no part of its first sentence
 		{"A container line.", nil},
 	}
 	if len(ps) != len(want) {
@@ -239,7 +239,7 @@ func TestAsQuestion(t *testing.T) {
 func TestParseStyles(t *testing.T) {
 	for in, want := range map[string]string{
 		"": strings.Join(AllStyles, ","), "all": strings.Join(AllStyles, ","), "both": "links,headings",
-		"links, questions": "links,questions", "links,links": "links",
+		"links, questions": "links,questions", "links,links": "links", "LINKS,Terms": "links,terms", "All": strings.Join(AllStyles, ","),
 		"all,links": `"all" stands alone`, "titles": `"titles" is unknown`,
 	} {
 		got, err := ParseStyles(in)
@@ -250,5 +250,14 @@ func TestParseStyles(t *testing.T) {
 		if !strings.Contains(s, want) {
 			t.Errorf("ParseStyles(%q) = %q, want %q", in, s, want)
 		}
+	}
+}
+
+// A vault without notes says so, not that nothing could be made of them.
+func TestGenerateNoNotes(t *testing.T) {
+	dir := writeVault(t, map[string]string{"readme.txt": "not markdown"})
+	_, _, err := Generate(t.Context(), dir, AllStyles)
+	if err == nil || !strings.Contains(err.Error(), "the vault has no notes to make queries from") {
+		t.Errorf("error %v", err)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/mdsearch/mdsearch/internal/wordcount"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
@@ -41,6 +42,7 @@ const (
 	linkClose = '\x03'
 	codeOpen  = '\x04' // a code span's text follows, up to codeClose
 	codeClose = '\x05'
+	lineBreak = '\x06' // a line break inside the paragraph: a space, but where it ends a callout's title
 )
 
 // calloutRe matches an Obsidian callout's type marker, "[!note]-".
@@ -94,7 +96,7 @@ func inline(b *strings.Builder, targets *[]string, n ast.Node, src []byte) {
 				b.Write(v)
 			}
 			if c.SoftLineBreak() || c.HardLineBreak() {
-				b.WriteByte(' ')
+				b.WriteByte(lineBreak)
 			}
 		case *ast.CodeSpan:
 			b.WriteRune(codeOpen)
@@ -125,7 +127,8 @@ func decode(s string, targets []string) para {
 	var out strings.Builder
 	var links []linkSpan
 	code, inCode := map[int]bool{}, false
-	space := true // drop leading whitespace
+	title := false // in a callout's title line
+	space := true  // drop leading whitespace
 	write := func(r rune) {
 		if unicode.IsSpace(r) {
 			if !space {
@@ -156,7 +159,17 @@ func decode(s string, targets []string) para {
 			}
 			i++
 		case strings.HasPrefix(s[i:], "[!") && calloutRe.MatchString(s[i:]):
+			title = out.Len() == 0 // a callout's first line is its title
 			i += len(calloutRe.FindString(s[i:]))
+		case s[i] == lineBreak:
+			if title {
+				if endTitle(&out); out.Len() == 0 { // dropped, with its links and code
+					links, open, code = links[:0], open[:0], map[int]bool{}
+				}
+				title, space = false, out.Len() == 0 || strings.HasSuffix(out.String(), " ")
+			}
+			write(' ')
+			i++
 		case strings.HasPrefix(s[i:], "![["): // an embed shows another note, not words
 			if end := strings.Index(s[i:], "]]"); end > 0 {
 				i += end + 2
@@ -171,7 +184,9 @@ func decode(s string, targets []string) para {
 				i++
 				continue
 			}
-			target, shown, ok := strings.Cut(s[i+2:i+end], "|")
+			// A code span in a wikilink's text ([[F#hasTag|`hasTag`]]) is
+			// its text: its markers are not.
+			target, shown, ok := strings.Cut(strings.Map(unmarked, s[i+2:i+end]), "|")
 			if !ok {
 				shown = strings.ReplaceAll(target, "#", " ")
 			}
@@ -198,6 +213,30 @@ func decode(s string, targets []string) para {
 		}
 	}
 	return para{text: t, links: kept, code: code}
+}
+
+// endTitle ends a callout's title, all out holds, so it is not read as
+// the start of the body's first sentence ("> [!tip] Tip" made "Tip If
+// you want"): a title too short for a query ("Tip") is dropped, so the
+// body's first sentence is the section's first; a longer one ends as a
+// sentence of its own.
+func endTitle(out *strings.Builder) {
+	t := strings.TrimRight(out.String(), " ")
+	switch {
+	case wordcount.Count(t) < minQueryWords:
+		out.Reset()
+	case !isStop(t[len(t)-1]):
+		out.Reset()
+		out.WriteString(strings.TrimSuffix(t, ":") + ".")
+	}
+}
+
+// unmarked drops the markers inline writes, keeping the text.
+func unmarked(r rune) rune {
+	if r >= linkOpen && r <= lineBreak {
+		return -1
+	}
+	return r
 }
 
 // sentenceAround is the sentence of p that holds [start, end).

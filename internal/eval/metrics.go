@@ -102,17 +102,30 @@ func sectionHit(q *Query, r mdsearch.Result) bool {
 			if sp.resolved {
 				want = sp.path
 			}
-			if under(r.SectionPath, want) {
+			// A label that names a section but resolved to no heading is
+			// the text before the first one ("/"): that section alone,
+			// not the whole note an empty path stands for.
+			intro := len(l.SectionPath) > 0 && len(want) == 0
+			if within(r.SectionPath, want, intro) {
 				return true
 			}
 			for _, p := range r.Sections {
-				if under(p, want) {
+				if within(p, want, intro) {
 					return true
 				}
 			}
 		}
 	}
 	return false
+}
+
+// within is under, or, for the intro (the text before the first
+// heading), whether p is the intro too.
+func within(p, want []string, intro bool) bool {
+	if intro {
+		return len(p) == 0
+	}
+	return under(p, want)
 }
 
 // under reports whether section path p equals want or lies under it.

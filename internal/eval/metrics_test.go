@@ -30,6 +30,8 @@ func label(path string, start, end int, section ...string) Label {
 
 func TestScore(t *testing.T) {
 	adapt := label("V.md", 28, 30, "V", "Legacy", "Adaptations")
+	// "/" resolves to the text before the first heading, which has no path.
+	intro := Label{Path: "V.md", SectionPath: []string{"/"}, span: span{resolved: true, start: 1, end: 3}}
 	cases := []struct {
 		name    string
 		q       *Query
@@ -71,6 +73,38 @@ func TestScore(t *testing.T) {
 			}()},
 			k:    5,
 			want: Outcome{PageRank: 1, Hit3: true, PagesFound: 1, PagesWanted: 1, Labelled: true, SectionRank: 1, SpanRank: 1},
+		},
+		{
+			name:    `the intro ("/"): another section of the note is no section hit`,
+			q:       labelled(intro),
+			results: []mdsearch.Result{res("V.md", [2]int{20, 25}, "V", "Legacy")},
+			k:       5,
+			want:    Outcome{PageRank: 1, Hit3: true, PagesFound: 1, PagesWanted: 1, Labelled: true},
+		},
+		{
+			name:    `the intro ("/"): its own passage is a section hit`,
+			q:       labelled(intro),
+			results: []mdsearch.Result{res("V.md", [2]int{20, 25}, "V", "Legacy"), res("V.md", [2]int{1, 3})},
+			k:       5,
+			want:    Outcome{PageRank: 1, Hit3: true, PagesFound: 1, PagesWanted: 1, Labelled: true, SectionRank: 2, SpanRank: 2},
+		},
+		{
+			name: `the intro ("/") merged forward into the first section is a section hit`,
+			q:    labelled(intro),
+			results: []mdsearch.Result{func() mdsearch.Result {
+				r := res("V.md", [2]int{1, 9}, "V")
+				r.Sections = [][]string{{"V"}, {}}
+				return r
+			}()},
+			k:    5,
+			want: Outcome{PageRank: 1, Hit3: true, PagesFound: 1, PagesWanted: 1, Labelled: true, SectionRank: 1, SpanRank: 1},
+		},
+		{
+			name:    "a whole-note label: any section is a section hit",
+			q:       labelled(label("V.md", 1, 40)),
+			results: []mdsearch.Result{res("V.md", [2]int{20, 25}, "V", "Legacy")},
+			k:       5,
+			want:    Outcome{PageRank: 1, Hit3: true, PagesFound: 1, PagesWanted: 1, Labelled: true, SectionRank: 1, SpanRank: 1},
 		},
 		{
 			name:    "baseline chunk: span hit only",

@@ -86,6 +86,7 @@ func (q *Query) relevantPages() []string {
 type QuerySet struct {
 	File    string
 	Queries []Query
+	Style   string // the styles Generate made them in; "" for a file
 }
 
 // LoadQueries reads a query file (see the package doc for the format).
@@ -103,8 +104,10 @@ func LoadQueries(path string) (*QuerySet, error) {
 func ParseQueries(r io.Reader, name string) (*QuerySet, error) {
 	qs := &QuerySet{File: name}
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64*1024), 4<<20)
-	for line := 1; sc.Scan(); line++ {
+	sc.Buffer(make([]byte, 0, 64*1024), maxLineBytes)
+	line := 0
+	for sc.Scan() {
+		line++
 		raw := bytes.TrimSpace(withoutBOM(line, sc.Bytes()))
 		if len(raw) == 0 {
 			continue
@@ -120,7 +123,7 @@ func ParseQueries(r io.Reader, name string) (*QuerySet, error) {
 		qs.Queries = append(qs.Queries, q)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, mdsearch.Errorf(mdsearch.KindInvalid, "read queries", name, "", "%v", err)
+		return nil, scanError("read queries", name, line+1, err)
 	}
 	if len(qs.Queries) == 0 {
 		return nil, mdsearch.Errorf(mdsearch.KindInvalid, "read queries", name, "", "no queries in the file")
@@ -136,6 +139,9 @@ func parseQuery(raw []byte) (Query, error) {
 		if errors.As(err, &te) && te.Field != "" {
 			return q, fmt.Errorf("field %q holds a JSON %s, which it cannot be", te.Field, te.Value)
 		}
+		if errors.As(err, &te) {
+			return q, fmt.Errorf(`not a JSON query object but a JSON %s: the format is one object a line, {"query": "...", "relevant": [...]}`, te.Value)
+		}
 		return q, fmt.Errorf("not a JSON query object: %v", err)
 	}
 	q.Text = strings.TrimSpace(q.Text)
@@ -146,6 +152,9 @@ func parseQuery(raw []byte) (Query, error) {
 		return q, fmt.Errorf(`needs "relevant" labels or "expected_path_contains"`)
 	case len(q.Relevant) > 0 && q.PathContains != "":
 		return q, fmt.Errorf(`has both "relevant" and "expected_path_contains"; use one`)
+	}
+	if err := checkRequest(q.Text); err != nil {
+		return q, err
 	}
 	for i, l := range q.Relevant {
 		if strings.TrimSpace(l.Path) == "" {
@@ -158,6 +167,19 @@ func parseQuery(raw []byte) (Query, error) {
 		}
 	}
 	return q, nil
+}
+
+// maxLineBytes bounds a line of a query file.
+const maxLineBytes = 4 << 20
+
+// scanError names the line a scanner stopped at: one over the size limit
+// is named with the limit, not bufio's "token too long".
+func scanError(op, file string, line int, err error) error {
+	if errors.Is(err, bufio.ErrTooLong) {
+		return mdsearch.Errorf(mdsearch.KindInvalid, op, fmt.Sprintf("%s:%d", file, line), "one query a line; a query is at most 4000 bytes",
+			"the line is over %d MB", maxLineBytes>>20)
+	}
+	return mdsearch.Errorf(mdsearch.KindInvalid, op, file, "", "%v", err)
 }
 
 // withoutBOM drops the byte order mark an editor may save at the start

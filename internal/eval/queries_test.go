@@ -62,7 +62,9 @@ func TestParseQueriesErrors(t *testing.T) {
 		name, line, want string
 	}{
 		{"not json", `{"query": "x",`, "not a JSON query object"},
-		{"array", `["x"]`, "not a JSON query object"},
+		{"array", `["x"]`, `not a JSON query object but a JSON array: the format is one object a line, {"query"`},
+		{"string", `"restore drill"`, "not a JSON query object but a JSON string"},
+		{"line over the limit", `{"query": "` + strings.Repeat("x", maxLineBytes) + `"}`, "the line is over 4 MB"},
 		{"no query", `{"expected_path_contains": "x"}`, `"query" is missing`},
 		{"blank query", `{"query": "  ", "expected_path_contains": "x"}`, `"query" is missing`},
 		{"no labels", `{"query": "x"}`, `needs "relevant" labels or "expected_path_contains"`},
@@ -71,6 +73,8 @@ func TestParseQueriesErrors(t *testing.T) {
 		{"no path", `{"query": "x", "relevant": [{"section_path": ["A"]}]}`, `relevant[0] has no "path"`},
 		{"empty heading", `{"query": "x", "relevant": [{"path": "a.md", "section_path": ["A", " "]}]}`, "empty heading"},
 		{"wrong type", `{"query": "x", "relevant": "a.md"}`, `field "relevant" holds a JSON string`},
+		{"not utf-8", "{\"query\": \"caf\xe9 menu\", \"expected_path_contains\": \"x\"}", "query holds U+FFFD"},
+		{"too long", `{"query": "` + strings.Repeat("word ", 900) + `", "expected_path_contains": "x"}`, "query is 4499 bytes: use at most 4000"},
 		{"wrong label type", `{"query": "x", "relevant": [{"path": "a.md", "section_path": "A"}]}`, `field "relevant.section_path" holds a JSON string`},
 	}
 	for _, c := range cases {
@@ -173,6 +177,8 @@ func TestResolveErrors(t *testing.T) {
 		{"no such excluded note", `{"query": "x", "relevant": [{"path": "V.md"}], "exclude": "nope.md"}`, `"exclude": "nope.md" is not a note of the vault`},
 		{"labelled note excluded", `{"query": "x", "relevant": [{"path": "V.md", "section_path": ["V", "Legacy"]}], "exclude": "V.md"}`,
 			`"exclude": "V.md" is the note relevant[0] labels`},
+		{"path label's only note excluded", `{"query": "x", "expected_path_contains": "V", "exclude": "V.md"}`,
+			`"exclude": "V.md" is the only note whose path contains "V" (expected_path_contains)`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -185,6 +191,18 @@ func TestResolveErrors(t *testing.T) {
 				t.Errorf("error %v: want q.jsonl:2 and %q", err, c.want)
 			}
 		})
+	}
+}
+
+// A path label that other notes answer too may exclude one of them.
+func TestResolveExcludeOneOfPathLabel(t *testing.T) {
+	dir := writeVault(t, map[string]string{"V.md": noteV, "V2.md": noteV})
+	qs, err := ParseQueries(strings.NewReader(`{"query": "x", "expected_path_contains": "V", "exclude": "V.md"}`), "q.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := qs.Resolve(context.Background(), dir); err != nil {
+		t.Error(err)
 	}
 }
 

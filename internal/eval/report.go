@@ -8,13 +8,14 @@ import (
 	"sort"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/mdsearch/mdsearch/internal/plural"
 )
 
 // WriteTable prints the report as aligned tables: one row per
 // configuration, then Hit@3 per difficulty when the queries name one.
 func WriteTable(w io.Writer, r *Report) error {
-	fmt.Fprintf(w, "%d queries (%s) over %s, k=%d, at most %d results per note, model %s\n",
-		r.Queries, filepath.Base(r.QueryFile), r.Vault, r.K, r.MaxPerPage, r.Model)
+	writeHeader(w, r)
 	if !r.Tuning.IsZero() {
 		fmt.Fprintf(w, "tuning: %s\n\n", r.Tuning)
 	}
@@ -65,6 +66,26 @@ func WriteTable(w io.Writer, r *Report) error {
 	fmt.Fprintf(w, "\nembedding: %d texts computed, %d reused; total %.1f s\n",
 		r.Embedding.Computed, r.Embedding.Hits, r.TookMS/1000)
 	return nil
+}
+
+// writeHeader names what was asked: the queries, where from, and how.
+func writeHeader(w io.Writer, r *Report) {
+	from := fmt.Sprintf("(%s)", filepath.Base(r.QueryFile))
+	if r.Style != "" { // generated: the vault is named next
+		from = fmt.Sprintf("generated from the vault (--style %s)", r.Style)
+	}
+	fmt.Fprintf(w, "%d queries %s over %s, k=%d, at most %s per note, model %s\n",
+		r.Queries, from, r.Vault, r.K, plural.Count(r.MaxPerPage, "result", "results"), r.Model)
+	if len(r.OffTopicFiles) > 0 {
+		files := make([]string, len(r.OffTopicFiles))
+		for i, f := range r.OffTopicFiles {
+			files[i] = fmt.Sprintf("%s from %s", plural.Count(f.Queries, "query", "queries"), f.File)
+		}
+		fmt.Fprintf(w, "off-topic: %s\n", strings.Join(files, ", "))
+	}
+	if r.AskTypos {
+		fmt.Fprintln(w, "typos: each labelled query is asked again with a word misspelled")
+	}
 }
 
 // anyUnaware reports whether a row's section@k shows "–": its chunker

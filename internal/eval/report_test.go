@@ -97,3 +97,33 @@ func TestWriteMisses(t *testing.T) {
 		t.Errorf("misses past the cap, or of a configuration without any:\n%s", out)
 	}
 }
+
+// The header names where the queries came from however the vault was
+// spelled, the off-topic files and --typos.
+func TestWriteHeader(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		edit func(*Report)
+		want []string
+	}{
+		{"file", func(r *Report) {}, []string{"3 queries (q.jsonl) over corpora/v, k=5, at most 2 results per note, model use-lite-0.2.0\n"}},
+		{"one per note", func(r *Report) { r.MaxPerPage = 1 }, []string{"at most 1 result per note"}},
+		{"generated from .", func(r *Report) { r.QueryFile, r.Vault, r.Style = "generated from .", ".", "all" },
+			[]string{"3 queries generated from the vault (--style all) over ., k=5"}},
+		{"generated from one/", func(r *Report) { r.QueryFile, r.Vault, r.Style = "generated from one/", "one/", "links,terms" },
+			[]string{"3 queries generated from the vault (--style links,terms) over one/, k=5"}},
+		{"off-topic and typos", func(r *Report) {
+			r.OffTopicFiles, r.AskTypos = []SourceFile{{"off.txt", 40}, {"b/more.jsonl", 1}}, true
+		}, []string{"off-topic: 40 queries from off.txt, 1 query from b/more.jsonl\n", "typos: each labelled query is asked again with a word misspelled\n"}},
+	} {
+		r := goldenReport(true)
+		c.edit(r)
+		var buf bytes.Buffer
+		writeHeader(&buf, r)
+		for _, w := range c.want {
+			if !strings.Contains(buf.String(), w) {
+				t.Errorf("%s: header lacks %q:\n%s", c.name, w, buf.String())
+			}
+		}
+	}
+}

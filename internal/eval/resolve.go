@@ -52,6 +52,9 @@ func (qs *QuerySet) checkExclude(notes map[string]bool, q *Query) error {
 	if !notes[q.Exclude] {
 		return queryError(qs.File, q.Line, `"exclude": %q is not a note of the vault`, q.Exclude)
 	}
+	if q.PathContains != "" && !anyContains(notes, q.PathContains, q.Exclude) {
+		return queryError(qs.File, q.Line, `"exclude": %q is the only note whose path contains %q (expected_path_contains): its results are dropped, so the query could never find it`, q.Exclude, q.PathContains)
+	}
 	for i, l := range q.Relevant {
 		if l.Path == q.Exclude {
 			return queryError(qs.File, q.Line, `"exclude": %q is the note relevant[%d] labels: its results are dropped, so the query could never find it`, q.Exclude, i)
@@ -170,9 +173,11 @@ func findExact(doc *sections.Document, want []string) *sections.Section {
 	return found
 }
 
-func anyContains(notes map[string]bool, sub string) bool {
+// anyContains reports whether a note's path contains sub, but for the
+// notes named in but.
+func anyContains(notes map[string]bool, sub string, but ...string) bool {
 	for p := range notes {
-		if strings.Contains(p, sub) {
+		if strings.Contains(p, sub) && !slices.Contains(but, p) {
 			return true
 		}
 	}

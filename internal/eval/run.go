@@ -32,8 +32,10 @@ type Options struct {
 	EmbedCache string
 	Tuning     Tuning // engine settings to try instead of the defaults
 	// OffTopic are queries the vault cannot answer; their top scores are
-	// reported beside those of the real queries (Spreads).
-	OffTopic []string
+	// reported beside those of the real queries (Spreads). OffTopicFiles
+	// name where they came from, for the report.
+	OffTopic      []string
+	OffTopicFiles []SourceFile
 	// Log, when set, receives one line per index built and per
 	// configuration scored.
 	Log func(string)
@@ -56,6 +58,12 @@ type Report struct {
 	MaxPerPage int    `json:"max_per_page"`
 	Model      string `json:"model"`
 	Tuning     Tuning `json:"tuning"`
+	// Style is the styles of generated queries (--style), "" for a file.
+	Style string `json:"style,omitempty"`
+	// OffTopicFiles are the --off-topic files, with their queries.
+	OffTopicFiles []SourceFile `json:"off_topic_files,omitempty"`
+	// AskTypos says each labelled query was asked misspelled too (--typos).
+	AskTypos bool `json:"typos,omitempty"`
 	// FirstStage says the second stage was left out (--first-stage).
 	FirstStage bool           `json:"first_stage,omitempty"`
 	Configs    []ConfigReport `json:"configs"`
@@ -74,6 +82,12 @@ type ConfigReport struct {
 	misses   []miss      // for the text report
 	OffTopic []float64   `json:"off_topic_top_scores,omitempty"` // in the order given, with details
 	Typos    *Typos      `json:"typos,omitempty"`                // with Options.Typos
+}
+
+// SourceFile is a file of queries and how many it gave.
+type SourceFile struct {
+	File    string `json:"file"`
+	Queries int    `json:"queries"`
 }
 
 // IndexReport describes the index a configuration searched. Configurations
@@ -98,15 +112,23 @@ func Run(ctx context.Context, opts Options) (_ *Report, err error) {
 	if err := opts.Queries.Resolve(ctx, opts.Vault); err != nil {
 		return nil, err
 	}
+	if err := opts.checkQueries(ctx); err != nil {
+		return nil, err
+	}
 	var cache *Cache
 	rep := &Report{Vault: opts.Vault, QueryFile: opts.Queries.File, FirstStage: opts.FirstStageOnly, Queries: len(opts.Queries.Queries),
-		K: opts.K, MaxPerPage: opts.MaxPerPage, Model: "none (keyword only)", Tuning: opts.Tuning, Configs: []ConfigReport{}}
+		K: opts.K, MaxPerPage: opts.MaxPerPage, Model: "none (keyword only)", Tuning: opts.Tuning, Configs: []ConfigReport{},
+		Style: opts.Queries.Style, OffTopicFiles: opts.OffTopicFiles, AskTypos: opts.Typos}
 	if opts.Embedder != nil {
 		cache = NewCache(opts.Embedder)
 		rep.Model = opts.Embedder.ModelID()
 		if opts.EmbedCache != "" {
 			if err := cache.Load(opts.EmbedCache); err != nil {
 				return nil, err
+			}
+			if other := cache.Replaces(); other != "" {
+				opts.logf("note: the embedding cache %s holds vectors of %s, not %s: this run's replace them when it ends",
+					opts.EmbedCache, other, rep.Model)
 			}
 			defer func() {
 				serr := cache.Save(opts.EmbedCache)
@@ -151,6 +173,9 @@ func (o *Options) fill() error {
 	if o.MaxPerPage == 0 {
 		o.MaxPerPage = mdsearch.DefaultMaxPerPage
 	}
+	if w := o.windowOf(); w > 0 && o.Tuning.MaxTokens > w {
+		o.Tuning.MaxTokens = w // as the engine cuts: the report names the budget used
+	}
 	if len(o.Configs) == 0 {
 		cs, err := ParseConfigs(nil)
 		if err != nil {
@@ -163,6 +188,14 @@ func (o *Options) fill() error {
 			"%s an embedding model, and none is loaded", NeedPhrase(need))
 	}
 	return nil
+}
+
+// windowOf is the embedder's model window, 0 without one.
+func (o *Options) windowOf() int {
+	if o.Embedder == nil {
+		return 0
+	}
+	return o.Embedder.MaxTokens()
 }
 
 // NeedPhrase is "a needs" for one configuration name, "a and b need" for
@@ -319,7 +352,7 @@ func (o *Options) ask(ctx context.Context, e searcher, cache *Cache, c Config) (
 	req := func(q *Query) mdsearch.SearchRequest { return o.request(q, q.Text, c.Mode) }
 	// Warm up: the first search loads the vectors into memory.
 	if _, err := e.Search(ctx, req(&qs[0])); err != nil {
-		return nil, err
+		return nil, o.wrapLine(&qs[0], err)
 	}
 	outs := make([]Outcome, 0, len(qs))
 	for i := range qs {
@@ -328,7 +361,7 @@ func (o *Options) ask(ctx context.Context, e searcher, cache *Cache, c Config) (
 		resp, err := e.Search(ctx, req(q))
 		lat := msSince(start)
 		if err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", o.Queries.File, q.Line, err)
+			return nil, o.wrapLine(q, err)
 		}
 		// A query the model cannot read is ranked by keywords in every
 		// mode: that is the configuration's answer to it. Any other

@@ -130,6 +130,11 @@ func TestRunErrors(t *testing.T) {
 	qs, _ := ParseQueries(strings.NewReader(smallQueries), "small.jsonl")
 	vault := writeVault(t, smallVault)
 	cs, _ := ParseConfigs([]string{"sections-keyword,paragraph"})
+	bm25, _ := ParseConfigs([]string{"bm25-sections"}) // the baseline reads no operators: refused before it runs
+	onlyOps, _ := ParseQueries(strings.NewReader(`{"query": "dutch oven", "expected_path_contains": "kitchen"}
+{"query": "tag:meeting", "expected_path_contains": "kitchen"}`), "ops.jsonl")
+	// A property no note of an empty index has reads as words; the vault's index refuses it.
+	propOnly, _ := ParseQueries(strings.NewReader(`{"query": "[status:draft]", "expected_path_contains": "a"}`), "prop.jsonl")
 	cases := []struct {
 		name string
 		opts Options
@@ -140,6 +145,10 @@ func TestRunErrors(t *testing.T) {
 		{"no queries", Options{Vault: vault}, "no queries"},
 		{"no vault", Options{Vault: filepath.Join(vault, "missing"), Queries: qs, Configs: cs[:1]}, "no such folder"},
 		{"bad label", Options{Vault: writeVault(t, map[string]string{"x.md": "# X\n"}), Queries: qs, Configs: cs[:1]}, "small.jsonl:1"},
+		{"warm-up on line 1", Options{Vault: writeVault(t, map[string]string{"a.md": "---\nstatus: draft\n---\n# A\n\nText.\n"}), Queries: propOnly,
+			Configs: cs[:1]}, "prop.jsonl:1: query holds only [status:draft]"},
+		{"operators alone", Options{Vault: vault, Queries: onlyOps, Configs: bm25}, "ops.jsonl:2: query holds only tag:meeting"},
+		{"operators alone, off-topic", Options{Vault: vault, Queries: qs, Configs: bm25, OffTopic: []string{"path:garden"}}, `off-topic query "path:garden": query holds only path:garden`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -112,8 +112,10 @@ func LoadOffTopic(path string) ([]string, error) {
 	defer f.Close()
 	var qs []string
 	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for n := 1; sc.Scan(); n++ {
+	sc.Buffer(nil, maxLineBytes)
+	n := 0
+	for sc.Scan() {
+		n++
 		line := strings.TrimSpace(string(withoutBOM(n, sc.Bytes())))
 		switch {
 		case line == "" || strings.HasPrefix(line, "#"):
@@ -135,10 +137,13 @@ func LoadOffTopic(path string) ([]string, error) {
 			}
 			line = q.Query
 		}
+		if err := checkRequest(line); err != nil {
+			return nil, mdsearch.Errorf(mdsearch.KindInvalid, "eval", fmt.Sprintf("%s:%d", path, n), "", "%v", err)
+		}
 		qs = append(qs, line)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, mdsearch.Errorf(mdsearch.KindInternal, "eval", path, "", "off-topic queries: %v", err)
+		return nil, scanError("eval", path, n+1, err)
 	}
 	if len(qs) == 0 {
 		return nil, mdsearch.Errorf(mdsearch.KindInvalid, "eval", path, "one query a line", "no off-topic queries in the file")

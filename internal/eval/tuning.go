@@ -2,6 +2,7 @@ package eval
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -30,6 +31,11 @@ type Tuning struct {
 // its ceiling (the pair applies together: a ceiling alone has the floor 0),
 // and a ceiling not above the floor.
 func (t Tuning) Check() error {
+	for _, v := range []float64{t.Keyword, t.BM25Half, t.CosFloor, t.CosCeil, t.HeadCos, t.Overlap} {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return mdsearch.Errorf(mdsearch.KindInvalid, "eval", "", "give numbers", "a tuning value is %g", v)
+		}
+	}
 	switch {
 	case t.CosFloor != 0 && t.CosCeil == 0:
 		return mdsearch.Errorf(mdsearch.KindInvalid, "eval", "", "give --cos-ceil too",
@@ -65,10 +71,16 @@ func (t Tuning) String() string {
 	if w := t.Weights; w != nil {
 		parts = append(parts, fmt.Sprintf("bm25 weights text %g, heading %g, title %g, tags %g", w.Text, w.Heading, w.Title, w.Tags))
 	}
-	if t.Overlap != 0 {
+	switch {
+	case t.Overlap < 0:
+		parts = append(parts, "no overlap")
+	case t.Overlap != 0:
 		parts = append(parts, fmt.Sprintf("overlap %g", t.Overlap))
 	}
-	if t.StubWords != 0 {
+	switch {
+	case t.StubWords < 0:
+		parts = append(parts, "no stub merging")
+	case t.StubWords != 0:
 		parts = append(parts, fmt.Sprintf("stub words %d", t.StubWords))
 	}
 	if t.MaxTokens != 0 {
@@ -120,10 +132,14 @@ func ParseWeights(s string) (*store.Weights, error) {
 	var v [4]float64
 	for i, p := range parts {
 		f, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
-		if err != nil || f < 0 {
+		if err != nil || f < 0 || math.IsNaN(f) || math.IsInf(f, 0) {
 			return nil, fmt.Errorf("bm25 weights %q: %q is not a number ≥ 0", s, p)
 		}
 		v[i] = f
+	}
+	if v == [4]float64{} {
+		// The engine reads all-zero weights as unset, its defaults.
+		return nil, fmt.Errorf("bm25 weights %q: all are 0, which the engine reads as its defaults (1,2.5,2.5,1.5): give one above 0", s)
 	}
 	return &store.Weights{Text: v[0], Heading: v[1], Title: v[2], Tags: v[3]}, nil
 }

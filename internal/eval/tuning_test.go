@@ -2,6 +2,7 @@ package eval
 
 import (
 	"context"
+	"math"
 	"strings"
 	"testing"
 
@@ -21,6 +22,10 @@ func TestParseWeights(t *testing.T) {
 		{"1,2,3", store.Weights{}, "want four numbers"},
 		{"1,2,x,4", store.Weights{}, `"x" is not a number`},
 		{"1,-2,3,4", store.Weights{}, `"-2" is not a number ≥ 0`},
+		{"NaN,1,1,1", store.Weights{}, `"NaN" is not a number ≥ 0`},
+		{"1,1,+Inf,1", store.Weights{}, `"+Inf" is not a number ≥ 0`},
+		{"0,0,0,0", store.Weights{}, "all are 0, which the engine reads as its defaults"},
+		{"0,1,0,0", store.Weights{Heading: 1}, ""},
 	}
 	for _, c := range cases {
 		got, err := ParseWeights(c.in)
@@ -41,7 +46,7 @@ func TestTuningApply(t *testing.T) {
 		t.Error("IsZero/String of the zero value")
 	}
 	want := "keyword weight 0.5, bm25 half 6, cosine 0.1–0.7, passage words 250, " +
-		"bm25 weights text 1, heading 4, title 2, tags 1, overlap -1, stub words 100, max tokens 96"
+		"bm25 weights text 1, heading 4, title 2, tags 1, no overlap, stub words 100, max tokens 96"
 	if got := tune.String(); got != want {
 		t.Errorf("String: %q, want %q", got, want)
 	}
@@ -82,6 +87,8 @@ func TestTuningCheck(t *testing.T) {
 		{Tuning{CosFloor: 0.3}, "a cosine floor (0.3) applies only with a cosine ceiling"},
 		{Tuning{CosFloor: 0.5, CosCeil: 0.5}, "must be above 0 and above the floor"},
 		{Tuning{CosFloor: -0.5, CosCeil: -0.1}, "must be above 0"},
+		{Tuning{Keyword: math.NaN()}, "a tuning value is NaN"},
+		{Tuning{BM25Half: math.Inf(1)}, "a tuning value is +Inf"},
 	} {
 		err := c.tune.Check()
 		switch {
@@ -96,4 +103,28 @@ func TestTuningCheck(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "--cos-ceil") {
 		t.Errorf("Run with a floor alone: %v", err)
 	}
+}
+
+// A window budget over the model's window is reported as the one used.
+func TestRunBudgetOverWindow(t *testing.T) {
+	qs := &QuerySet{File: "q.jsonl", Queries: []Query{{Text: "restore drill", PathContains: "Backups", Line: 1}}}
+	for _, c := range []struct{ given, want int }{{500, 128}, {100, 100}, {0, 0}} {
+		rep, err := Run(context.Background(), Options{Vault: "../../sample-vault", Queries: qs, Embedder: &hashEmbedder{},
+			Configs: mustConfigs(t, "sections-keyword"), Tuning: Tuning{MaxTokens: c.given}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Tuning.MaxTokens != c.want {
+			t.Errorf("--max-tokens %d: the report says %d, want %d", c.given, rep.Tuning.MaxTokens, c.want)
+		}
+	}
+}
+
+func mustConfigs(t *testing.T, names ...string) []Config {
+	t.Helper()
+	cs, err := ParseConfigs(names)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cs
 }
