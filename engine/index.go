@@ -171,6 +171,7 @@ func (e *Engine) index(ctx context.Context, req mdsearch.IndexRequest, existing 
 		stats: stats, report: progress, pending: map[string]store.Pending{}, listed: listed}
 	r.force = full || coll.Chunking != r.sig
 	r.full = full
+	r.verify = paths != nil
 	if paths != nil && coll.Chunking != r.sig {
 		paths = nil // new chunker settings: every note must be re-cut, not just these
 	}
@@ -550,6 +551,10 @@ type run struct {
 	custom string // the profile of Options.Profiles that cuts, or ""
 	sig    string
 	force  bool // re-chunk every file (--full, or new chunker settings)
+	// verify reads every file named (a refresh: an event said each
+	// changed) though its size and mtime are as stored: a save within the
+	// mtime's granularity (a second, on some filesystems) keeps both.
+	verify bool
 	full   bool // --full: re-embed every text of the collection (withFull)
 	stats  *mdsearch.IndexStats
 	prog   mdsearch.IndexProgress

@@ -305,3 +305,33 @@ func TestHiddenFilesLeftOut(t *testing.T) {
 		t.Errorf("hidden note found: %s", paths(resp))
 	}
 }
+
+// A refresh reads the notes it is named though their size and mtime are
+// as stored: a save within the mtime's granularity (a second on some
+// filesystems) keeps both, and its text was lost until an index --full.
+func TestRefreshReadsSameStamp(t *testing.T) {
+	vault := copyDir(t, sampleVault)
+	write(t, vault, "todo.md", "# Todo\n\n- [x] buy milk\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
+	index(t, e, vault, "v")
+	p := filepath.Join(vault, "todo.md")
+	fi, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, vault, "todo.md", "# Todo\n\n- [ ] buy kiwi\n") // the same size
+	if err := os.Chtimes(p, fi.ModTime(), fi.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	st, err := e.Refresh(bg, "v", []string{"todo.md"})
+	if err != nil || st.Changed != 1 {
+		t.Fatalf("refresh: %+v, %v", st, err)
+	}
+	if got := describe(search(t, e, mdsearch.SearchRequest{Query: "kiwi", Mode: mdsearch.ModeKeyword})); !strings.Contains(got, "todo.md") {
+		t.Errorf("the saved text is not found: %s", got)
+	}
+	// Named again unchanged, it is read and found unchanged.
+	if st, err := e.Refresh(bg, "v", []string{"todo.md"}); err != nil || st.Changed != 0 || st.Unchanged != 1 {
+		t.Errorf("refresh of an unchanged note: %+v, %v", st, err)
+	}
+}

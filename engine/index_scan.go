@@ -52,7 +52,7 @@ func (r *run) scan(files []vault.File, gone []string, walked bool) error {
 	for _, f := range files {
 		seen[f.Path] = true
 		o, ok := old[f.Path]
-		if ok && !r.force && o.MTime == f.ModTime && o.Size == f.Size {
+		if ok && !r.force && !r.verify && o.MTime == f.ModTime && o.Size == f.Size {
 			r.stats.Unchanged++
 			r.prog.FilesDone++
 			continue
