@@ -335,3 +335,29 @@ func TestRefreshReadsSameStamp(t *testing.T) {
 		t.Errorf("refresh of an unchanged note: %+v, %v", st, err)
 	}
 }
+
+// A folder replaced by a file of its name (a git checkout) leaves its
+// notes gone: a refresh naming them deletes them and indexes the rest of
+// its batch (it failed whole, blaming an ignore file in a folder that is
+// no more, and the batch was never indexed).
+func TestRefreshFolderNowFile(t *testing.T) {
+	vault := copyDir(t, sampleVault)
+	write(t, vault, "notes/n.md", "# N\n\nwombat notes\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, vault, "v")
+	if err := os.RemoveAll(filepath.Join(vault, "notes")); err != nil {
+		t.Fatal(err)
+	}
+	write(t, vault, "notes", "a plain file now\n")
+	write(t, vault, "other.md", "# Other\n\nokapi notes\n")
+	st, err := e.Refresh(bg, "v", []string{"notes/n.md", "other.md"})
+	if err != nil || st.Deleted != 1 || st.Added != 1 {
+		t.Fatalf("refresh: %+v, %v", st, err)
+	}
+	if got := describe(search(t, e, mdsearch.SearchRequest{Query: "wombat", Mode: mdsearch.ModeKeyword})); strings.Contains(got, "notes/n.md") {
+		t.Errorf("the gone note is still found: %s", got)
+	}
+	if s, err := e.Status(bg); err != nil || s.Stale != 0 {
+		t.Errorf("status after: %+v, %v", s, err)
+	}
+}

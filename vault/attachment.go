@@ -2,7 +2,6 @@ package vault
 
 import (
 	"errors"
-	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -96,7 +95,7 @@ func (v *Vault) openRegular(rel, clean string) (*os.File, error) {
 	defer root.Close()
 	f, err := root.OpenFile(filepath.FromSlash(clean), os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	switch {
-	case errors.Is(err, fs.ErrNotExist):
+	case absent(err):
 		return nil, mdsearch.Errorf(mdsearch.KindNotFound, "open attachment", rel, "", "no such file")
 	case err != nil:
 		return nil, mdsearch.Errorf(mdsearch.KindForbidden, "open attachment", rel, "", "%v", pathless(err))

@@ -50,7 +50,7 @@ func (ig ignorer) load(dir string, rel []string) (ignorer, error) {
 func readIgnore(path string) ([]byte, error) {
 	// O_NONBLOCK: a named pipe in its place must not hang the walk.
 	f, err := fsfault.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if errors.Is(err, fs.ErrNotExist) {
+	if absent(err) {
 		return nil, nil
 	}
 	if err != nil {

@@ -1,10 +1,8 @@
 package vault
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"syscall"
 
@@ -46,7 +44,7 @@ func (v *Vault) ReadStamped(f File) ([]byte, File, error) {
 	// hang the indexer.
 	fh, err := fsfault.OpenFile(f.Abs, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
-		gone := errors.Is(err, fs.ErrNotExist)
+		gone := absent(err)
 		return nil, f, &SkipError{Path: f.Path, Reason: "cannot read: " + errText(err), Gone: gone, Unreadable: !gone}
 	}
 	defer fh.Close()

@@ -8,6 +8,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/mdsearch/mdsearch"
 )
@@ -111,7 +112,7 @@ func Resolve(root, rel string) (string, error) {
 	real, err := filepath.EvalSymlinks(joined)
 	if err != nil {
 		switch {
-		case os.IsNotExist(err):
+		case absent(err):
 			return "", mdsearch.Errorf(mdsearch.KindNotFound, "resolve", rel, "", "no such note")
 		case isLoop(err):
 			return "", mdsearch.Errorf(mdsearch.KindForbidden, "resolve", rel, "", "%w", errLoop)
@@ -122,6 +123,13 @@ func Resolve(root, rel string) (string, error) {
 		return "", mdsearch.Errorf(mdsearch.KindForbidden, "resolve", rel, "", "%w", errOutside)
 	}
 	return real, nil
+}
+
+// absent reports whether err says a path is not there: no such file, or
+// a folder on its way that is a file now (ENOTDIR: "notes/n.md" once
+// "notes" is a note of its own, after a git checkout), which is as gone.
+func absent(err error) bool {
+	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
 }
 
 // pathless is err without the path an *fs.PathError repeats: the

@@ -174,7 +174,7 @@ func (w *walker) unlisted(job dirJob, err error) error {
 // it is unseen too, not known to be deleted.
 func (w *walker) unseenSkip(rel, what string, err error) {
 	w.skip(rel, what+errText(err))
-	if !errors.Is(err, fs.ErrNotExist) {
+	if !absent(err) {
 		w.unseen = append(w.unseen, rel)
 	}
 }

@@ -55,7 +55,7 @@ func (w *Watcher) flush(ctx context.Context) (stop bool) {
 // (a server down: its windows wait for vectors), for a catch-up later.
 func (w *Watcher) noteUnavailable(err error) {
 	if err != nil && mdsearch.KindOf(err) == mdsearch.KindUnavailable && !errors.Is(err, mdsearch.ErrIndexReplaced) {
-		w.unavailable = true
+		w.unavailable, w.retryAfter = true, err
 	}
 }
 

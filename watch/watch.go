@@ -74,10 +74,12 @@ type Watcher struct {
 	// stopped is set, before done closes, when Close stopped a refresh
 	// or catch-up before it finished.
 	stopped bool
-	// unavailable: the last refresh or catch-up could not reach the
-	// embedding model, so a catch-up is due after retryWait (the loop's
-	// alone, as flush and catchUp run in it).
+	// unavailable: the last refresh or catch-up failed for want of what
+	// may come back (the embedding model, room on the disk), so a
+	// catch-up is due after retryWait (the loop's alone, as flush and
+	// catchUp run in it).
 	unavailable bool
+	retryAfter  error // why the retry is due: named when it runs
 	retryWait   time.Duration
 	retryArmed  bool // a retry is due: its timer runs
 }
@@ -353,7 +355,9 @@ func (w *Watcher) loop(ctx context.Context) {
 			w.scheduleRetry(retry)
 		case <-retry.C:
 			w.retryArmed = false
-			w.log.Info("trying the embedding model again")
+			// Not only a model: a full disk or a locked index also waits
+			// for something outside to change.
+			w.log.Info("catching up again after a failed refresh", "error", w.retryAfter)
 			w.requestCatchUp()
 		case <-recheck.C:
 			if _, ok := w.s.(Lister); ok {
