@@ -24,6 +24,18 @@ type note struct {
 	path       string
 	src        []byte // as shown and read by lines (sections.Document.Shown)
 	doc        *sections.Document
+	hidden     bool // doc hides comments (withoutComments)
+}
+
+// long reports whether [start, end), of words words as indexed, is long
+// (mdsearch.IsLong) as a read returns it: with comments hidden, by the
+// text shown, so a drawing's hidden data does not make its note long.
+func (n *note) long(words, start, end int) bool {
+	if !n.hidden {
+		return mdsearch.IsLong(words, end-start)
+	}
+	t := n.doc.Text(start, end)
+	return mdsearch.IsLong(wordcount.Count(t), len(t))
 }
 
 // Read returns a whole note, or one section of it (from its heading to the
@@ -57,7 +69,7 @@ func (e *Engine) Read(ctx context.Context, req mdsearch.ReadRequest) (_ *mdsearc
 // a read returns unless asked for them.
 func (n *note) withoutComments() *note {
 	c := *n
-	c.doc = n.doc.WithoutComments()
+	c.doc, c.hidden = n.doc.WithoutComments(), true
 	return &c
 }
 
@@ -77,7 +89,7 @@ func (e *Engine) read(ctx context.Context, req mdsearch.ReadRequest, n *note, fr
 	if strings.TrimSpace(req.Section) == "" {
 		resp.StartLine, resp.EndLine = 1, lineCount(n.src)
 		resp.WordCount, resp.Tokens = noteCost(n)
-		if !req.Full && mdsearch.IsLong(n.doc.WordCount, len(n.src)) && !longNote(resp, n) {
+		if !req.Full && n.long(n.doc.WordCount, 0, len(n.src)) && !longNote(resp, n) {
 			preview(resp, n, span{0, len(n.src), "note", n.doc.WordCount, false})
 		}
 		if resp.Outline == nil && resp.Content == "" {
@@ -85,7 +97,11 @@ func (e *Engine) read(ctx context.Context, req mdsearch.ReadRequest, n *note, fr
 		}
 		if strings.TrimSpace(resp.Content) == "" && resp.Outline == nil {
 			// An empty answer reads as a failure to an agent.
-			addNotice(&resp.Notice, "the note is empty")
+			if n.hidden && len(bytes.TrimSpace(n.src)) > 0 {
+				addNotice(&resp.Notice, "the note shows no text: it holds only comments")
+			} else {
+				addNotice(&resp.Notice, "the note is empty")
+			}
 		}
 		return resp, nil
 	}
@@ -113,7 +129,7 @@ func (e *Engine) read(ctx context.Context, req mdsearch.ReadRequest, n *note, fr
 	resp.Content = n.doc.Content(sec)
 	// The section's own word count, as its outline entry costs it.
 	resp.Tokens = mdsearch.ReadingTokens(sec.Words, len(resp.Content))
-	if !req.Full && mdsearch.IsLong(sec.Words, sec.EndByte-sec.StartByte) {
+	if !req.Full && n.long(sec.Words, sec.StartByte, sec.EndByte) {
 		longSection(resp, n, sec)
 	}
 	return resp, nil

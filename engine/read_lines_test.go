@@ -236,3 +236,36 @@ func TestReadHidesComments(t *testing.T) {
 		}
 	}
 }
+
+// A note long only by its hidden comments (an Excalidraw drawing's data)
+// is read whole, not answered with its outline or first lines.
+func TestReadLongOnlyByComments(t *testing.T) {
+	vault := copyDir(t, sampleVault)
+	data := "%%\n# Drawing\n```compressed-json\n" + strings.Repeat("N4KAkARALgngDgUwgLgAQQQDwMYEMA2AlgCYBOuA7hADTgQBuCpAzoQPYB2KqATLZMzYBXUtiRoIACyhQ4zZAHoFAc0JRJQgEYA6bGwC2CgF7N6hbEdP", 900) + "\n```\n%%\n"
+	write(t, vault, "Garden.excalidraw.md", "---\nexcalidraw-plugin: parsed\n---\n# Text Elements\nRaised bed ^a1\n\n## Notes\n\nCompost here.\n\n"+data)
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, vault, "v")
+	r, err := e.Read(bg, mdsearch.ReadRequest{Path: "Garden.excalidraw.md"})
+	if err != nil || r.Outline != nil || !strings.Contains(r.Content, "Compost here.") || strings.Contains(r.Content, "N4KA") {
+		t.Fatalf("read: outline %v, notice %q, %d bytes, %v", r.Outline != nil, r.Notice, len(r.Content), err)
+	}
+	s, err := e.Read(bg, mdsearch.ReadRequest{Path: "Garden.excalidraw.md", Section: "Notes"})
+	if err != nil || s.Outline != nil || !strings.Contains(s.Content, "Compost here.") || strings.Contains(s.Notice, "read on") {
+		t.Errorf("section: %+v, %v", s, err)
+	}
+	if k, err := e.Read(bg, mdsearch.ReadRequest{Path: "Garden.excalidraw.md", Comments: true}); err != nil || !strings.Contains(k.Notice, "KB") {
+		t.Errorf("with comments, the note is long: notice %q, %v", k.Notice, err)
+	}
+}
+
+// A note of comments alone says so, not that it is empty.
+func TestReadOnlyComments(t *testing.T) {
+	vault := copyDir(t, sampleVault)
+	write(t, vault, "Aside.md", "%%\nprivate\n%%\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, vault, "v")
+	r, err := e.Read(bg, mdsearch.ReadRequest{Path: "Aside.md"})
+	if err != nil || !strings.Contains(r.Notice, "holds only comments") || strings.Contains(r.Notice, "is empty") || !strings.Contains(r.Notice, "1 Obsidian comment") {
+		t.Errorf("notice %q, %v", r.Notice, err)
+	}
+}

@@ -44,7 +44,7 @@ func longSection(resp *mdsearch.ReadResponse, n *note, sec *sections.Section) {
 		preview(resp, n, span{sec.StartByte, sec.EndByte, "section", sec.Words, false})
 		return
 	}
-	if mdsearch.IsLong(sec.BodyWords, sec.BodyEnd-sec.StartByte) { // its own text is long too: its start
+	if n.long(sec.BodyWords, sec.StartByte, sec.BodyEnd) { // its own text is long too: its start
 		preview(resp, n, span{sec.StartByte, sec.BodyEnd, "section's own text", sec.BodyWords, true})
 		resp.WordCount, resp.Tokens = sec.Words, mdsearch.ReadingTokens(sec.Words, len(n.doc.Content(sec)))
 	} else {

@@ -88,11 +88,17 @@ func tagHref(name string) string {
 }
 
 // writeRendered answers a read asked for with render=html.
-func (srv *Server) writeRendered(w http.ResponseWriter, r *http.Request, resp *mdsearch.ReadResponse) {
+func (srv *Server) writeRendered(w http.ResponseWriter, r *http.Request, resp, shown *mdsearch.ReadResponse) {
 	note, err := srv.renderNote(r.Context(), resp)
 	if err != nil { // the client has gone: no one reads an answer
 		srv.log.Debug("rendering stopped", "path", resp.Path, "err", err)
 		return
+	}
+	if shown != nil { // the renderer hid the comments; the text a client reads hides them too
+		note.Content = ""
+		if shown.StartLine == resp.StartLine && shown.EndLine == resp.EndLine && (shown.Outline == nil) == (resp.Outline == nil) {
+			note.Content = shown.Content
+		}
 	}
 	writeJSON(w, http.StatusOK, note)
 }

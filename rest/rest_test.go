@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -25,7 +26,8 @@ type fake struct {
 	mu      sync.Mutex
 	last    mdsearch.SearchRequest
 	read    mdsearch.ReadRequest
-	release chan struct{} // Index blocks until closed
+	reads   []mdsearch.ReadRequest // every read, in order
+	release chan struct{}          // Index blocks until closed
 	indexed []mdsearch.IndexRequest
 	colls   []mdsearch.CollectionStatus // Status's, when set
 	fail    map[string]error            // Index's error, by collection
@@ -50,6 +52,7 @@ func (f *fake) Search(_ context.Context, req mdsearch.SearchRequest) (*mdsearch.
 func (f *fake) Read(_ context.Context, req mdsearch.ReadRequest) (*mdsearch.ReadResponse, error) {
 	f.mu.Lock()
 	f.read = req
+	f.reads = append(f.reads, req)
 	f.mu.Unlock()
 	if req.Section == "missing" {
 		return nil, mdsearch.Errorf(mdsearch.KindNotFound, "read", req.Path, "", "no section %q; sections: Starter", req.Section)
@@ -554,26 +557,32 @@ func TestLongQueryURL(t *testing.T) {
 }
 
 // A note's comments are left out unless comments=true; the page's
-// rendering takes them, as its renderer hides them by its own lines.
+// rendering takes them, as its renderer hides them by its own lines, and
+// the JSON's content is read without them unless asked.
 func TestNotesComments(t *testing.T) {
 	f := &fake{}
 	srv := New(f, Options{})
 	for _, tt := range []struct {
 		target string
 		code   int
-		want   bool // the engine asked to keep comments
+		want   []bool // each read's Comments
 	}{
-		{"/api/v1/notes/x.md", 200, false},
-		{"/api/v1/notes/x.md?comments=true", 200, true},
-		{"/api/v1/notes/x.md?comments=1", 200, true},
-		{"/api/v1/notes/x.md?comments=false", 200, false},
-		{"/api/v1/notes/x.md?render=html", 200, true},
-		{"/api/v1/notes/x.md?comments=maybe", 400, false},
+		{"/api/v1/notes/x.md", 200, []bool{false}},
+		{"/api/v1/notes/x.md?comments=true", 200, []bool{true}},
+		{"/api/v1/notes/x.md?comments=1", 200, []bool{true}},
+		{"/api/v1/notes/x.md?comments=false", 200, []bool{false}},
+		{"/api/v1/notes/x.md?render=html", 200, []bool{true, false}},
+		{"/api/v1/notes/x.md?render=html&comments=true", 200, []bool{true}},
+		{"/api/v1/notes/x.md?comments=maybe", 400, nil},
 	} {
-		f.read = mdsearch.ReadRequest{}
+		f.reads = nil
 		resp, body := get(t, srv, "GET", tt.target)
-		if resp.StatusCode != tt.code || f.read.Comments != tt.want {
-			t.Errorf("%s: %d, comments %v, want %d, %v: %s", tt.target, resp.StatusCode, f.read.Comments, tt.code, tt.want, body)
+		var got []bool
+		for _, r := range f.reads {
+			got = append(got, r.Comments)
+		}
+		if resp.StatusCode != tt.code || !slices.Equal(got, tt.want) {
+			t.Errorf("%s: %d, comments %v, want %d, %v: %s", tt.target, resp.StatusCode, got, tt.code, tt.want, body)
 		}
 	}
 }

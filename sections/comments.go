@@ -2,6 +2,7 @@ package sections
 
 import (
 	"bytes"
+	"slices"
 	"sort"
 	"strings"
 
@@ -294,14 +295,19 @@ func (d *Document) WithoutComments() *Document {
 }
 
 // CommentsIn counts the comments, whole lines and inline, that meet the
-// byte range [start, end).
+// byte range [start, end): each inline one, and each Comment block that
+// holds none (a block of inline comments alone is those comments).
 func (d *Document) CommentsIn(start, end int) int {
 	n := 0
-	for _, cs := range [][][2]int{d.Comments(), d.inlineComments} {
-		for _, c := range cs {
-			if c[0] < end && c[1] > start {
-				n++
-			}
+	meets := func(c [2]int) bool { return c[0] < end && c[1] > start }
+	for _, c := range d.inlineComments {
+		if meets(c) {
+			n++
+		}
+	}
+	for _, c := range d.Comments() {
+		if meets(c) && !slices.ContainsFunc(d.inlineComments, func(i [2]int) bool { return i[0] >= c[0] && i[1] <= c[1] }) {
+			n++
 		}
 	}
 	return n

@@ -137,4 +137,8 @@ func TestWithoutComments(t *testing.T) {
 	if n := d.CommentsIn(0, 5); n != 1 {
 		t.Errorf("CommentsIn of the first line: %d, want 1", n)
 	}
+	// A line of inline comments alone is a Comment block: two comments.
+	if n := Parse("n.md", []byte("# T\n\n%%a%% %%b%%\n")).CommentsIn(0, 100); n != 2 {
+		t.Errorf("CommentsIn of a line of two inline comments: %d, want 2", n)
+	}
 }

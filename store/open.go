@@ -578,10 +578,12 @@ func (s *Store) rebuild(ctx context.Context, from int) (*Migration, error) {
 		return nil, err
 	}
 	// The new file's layout (page size, incremental vacuum), each step
-	// whole on its own: a stop between them leaves a sound index.
+	// whole on its own: a stop between them leaves a sound index. The
+	// rebuild is done: another process holding the file open (which
+	// VACUUM and a journal mode change need it not to) costs only them.
 	for _, stmt := range append(slices.Clone(layout), `PRAGMA journal_mode = WAL`) {
 		if _, err := conn.ExecContext(ctx, stmt); err != nil {
-			return nil, fmt.Errorf("set up index file: %w", err)
+			break
 		}
 	}
 	return mig, nil
@@ -617,8 +619,12 @@ func oldCollections(ctx context.Context, conn *sql.Conn) ([]Collection, error) {
 // dropAll drops every table, view and trigger of the index in tx.
 func dropAll(ctx context.Context, tx *sql.Tx) error {
 	var objs [][2]string
+	// Virtual tables first, their shadow tables with them: a shadow table
+	// dropped first (VACUUM may list it first) leaves the virtual table
+	// unable to be dropped.
 	rows, err := tx.QueryContext(ctx, `SELECT type, name FROM sqlite_master
-		WHERE type IN ('table', 'view', 'trigger') AND name NOT LIKE 'sqlite_%'`)
+		WHERE type IN ('table', 'view', 'trigger') AND name NOT LIKE 'sqlite_%'
+		ORDER BY sql LIKE 'CREATE VIRTUAL%' DESC`)
 	if err != nil {
 		return err
 	}

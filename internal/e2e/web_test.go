@@ -205,12 +205,13 @@ func webUntitled(t *testing.T, b browser) {
 // holds.
 func webPlain(t *testing.T, b browser) {
 	for md, want := range map[string]string{
-		"see [Foo](https://en.example/Foo_(bar)) and [a](b)":       "see Foo and a",
-		"[click me](javascript:alert(3)) link":                     "click me link",
-		"![img](x.png) [[Note#Part|alias]] (aside)":                "img alias (aside)",
-		"> [!faq]- Folded\n> A block paragraph. ^blk1":             "> Folded\n> A block paragraph.",
-		"> [!tip]\n> > Never ==water== at noon.\n>\n> Why.\n> ^qb": "> Never water at noon.\n\n> Why.",
-		"- a list\n\n^list-1\n\nAfter, a == b.":                    "- a list\n\nAfter, a == b.",
+		"see [Foo](https://en.example/Foo_(bar)) and [a](b)":            "see Foo and a",
+		"[click me](javascript:alert(3)) link":                          "click me link",
+		"![img](x.png) [[Note#Part|alias]] (aside)":                     "img alias (aside)",
+		"> [!faq]- Folded\n> A block paragraph. ^blk1":                  "> Folded\n> A block paragraph.",
+		"> [!tip]\n> > Never ==water== at noon.\n>\n> Why.\n> ^qb":      "> Never water at noon.\n\n> Why.",
+		"- a list\n\n^list-1\n\nAfter, a == b.":                         "- a list\n\nAfter, a == b.",
+		"```\nif x==1 and y==2:\n```\nSee `a==b || c==d` and ==this==.": "if x==1 and y==2:\nSee a==b || c==d and this.",
 	} {
 		if got := b.js(t, "plainMarkdown("+jsString(md)+")"); got != want {
 			t.Errorf("plainMarkdown(%q) = %q, want %q", md, got, want)

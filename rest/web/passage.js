@@ -189,6 +189,12 @@ function joinSoftBreaks(md) {
   return out.join("\n");
 }
 
+// unhighlight drops ==highlight== marks from a line of prose, not from
+// its code spans ("x==1" in `a==b` is code).
+function unhighlight(line) {
+  return line.split(/(`[^`]*`)/).map((part, i) => i % 2 ? part : part.replace(/==(?=\S)([^\n]*?\S)==/g, "$1")).join("");
+}
+
 // plainMarkdown makes a hit's markdown read as text: heading lines go
 // (the result's title line names the section), as do code fences,
 // emphasis and code markers, and links show their text.
@@ -216,10 +222,9 @@ function plainMarkdown(md) {
     const q = /^\s*(?:>[ \t]?)+/.exec(line);
     const text = (q ? line.slice(q[0].length).replace(/^\[![\w-]+\][+-]?\s*/, "") : line)
       .replace(/(^|\s)\^[\w-]+\s*$/, "");
-    out.push(text.trim() ? (q ? "> " : "") + text : "");
+    out.push(text.trim() ? (q ? "> " : "") + unhighlight(text) : "");
   });
   return out.join("\n").replace(/^\n+|\n+$/g, "").replace(/\n{3,}/g, "\n\n")
-    .replace(/==(?=\S)([^\n]*?\S)==/g, "$1")
     .replace(/!?\[\[([^\]|#]*)(?:#([^\]|]*))?(?:\|([^\]]*))?\]\]/g, (m, t, h, a) => a || (t && h ? t + " > " + h : t || h))
     // A link's destination may hold balanced parentheses ("Foo_(bar)").
     .replace(/!?\[([^\]]*)\]\((?:[^()\n]|\([^()\n]*\))*\)/g, "$1")
