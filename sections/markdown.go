@@ -343,7 +343,7 @@ func (w *walker) collectTags(root ast.Node, src []byte) {
 // skin tones and the joiner of a sequence), which Obsidian allows too.
 func TagRune(r rune) (in, word bool) {
 	switch {
-	case unicode.IsLetter(r), r == '_', unicode.Is(unicode.So, r):
+	case unicode.IsLetter(r), r == '_', r >= 0x2190 && unicode.Is(unicode.So, r): // symbols from arrows on: not "©" or "°"
 		return true, true
 	case unicode.IsMark(r), unicode.IsDigit(r), r == '-', r == '/',
 		r == '\u200d', r >= 0x1F3FB && r <= 0x1F3FF: // zero-width joiner, skin tones

@@ -151,7 +151,7 @@ func TestTags(t *testing.T) {
 		"ไปเที่ยว #ท่องเที่ยว 研修。#不是 日報\u3000#日報 #مُكَوِّن\n\n" +
 		// Emoji, as Obsidian takes them: alone, with a skin tone, a joined
 		// sequence; punctuation still ends a tag.
-		"#🚀rocket #🌱 #👍🏽 #👩\u200d💻dev #3️⃣ #tip!\n"
+		"#🚀rocket #🌱 #👍🏽 #👩\u200d💻dev #3️⃣ #tip! #© #1°\n"
 	d := Parse("n.md", []byte(src))
 	want := []string{"Project", "tag1", "nested/tag", "y1984", "inheading", "inhtml", "inlink", "under_score_ok",
 		"ท่องเที่ยว", "日報", "مُكَوِّن", "🚀rocket", "🌱", "👍🏽", "👩\u200d💻dev", "tip"}
