@@ -47,9 +47,7 @@ func (srv *Server) handleNote(w http.ResponseWriter, r *http.Request, escaped st
 		writeError(w, http.StatusBadRequest, "invalid", err.Error())
 		return
 	}
-	// The page's renderer hides comments as it shows the note, by the
-	// same rules, with its lines: it takes the text as the file has it.
-	req := mdsearch.ReadRequest{Path: p, Section: texts[1], Full: full, Lines: texts[2], Comments: comments || texts[0] == "html"}
+	req := mdsearch.ReadRequest{Path: p, Section: texts[1], Full: full, Lines: texts[2], Comments: comments}
 	resp, err := srv.s.Read(r.Context(), req)
 	if err != nil {
 		srv.writeEngineError(w, r, err)
@@ -67,15 +65,7 @@ func (srv *Server) handleNote(w http.ResponseWriter, r *http.Request, escaped st
 		resp.Notice += " (" + strings.Join(how, "; ") + "; full=true for the whole " + whole + ")"
 	}
 	if vals.Get("render") == "html" {
-		var shown *mdsearch.ReadResponse // the JSON's content, without comments unless asked
-		if !comments {
-			req.Comments = false
-			if shown, err = srv.s.Read(r.Context(), req); err != nil {
-				srv.writeEngineError(w, r, err)
-				return
-			}
-		}
-		srv.writeRendered(w, r, resp, shown)
+		srv.writeRendered(w, r, resp, comments)
 		return
 	}
 	if wantsMarkdown(r.Header.Get("Accept")) {

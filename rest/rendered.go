@@ -20,9 +20,11 @@ type RenderedNote struct {
 }
 
 // renderNote renders a read note for the page, its wikilinks resolved
-// among the notes of its collection and its embeds among its attachments. It stops with ctx's error once the
-// client has gone.
-func (srv *Server) renderNote(ctx context.Context, resp *mdsearch.ReadResponse) (RenderedNote, error) {
+// among the notes of its collection and its embeds among its attachments;
+// comments says whether the read kept the note's comments (the renderer
+// hides them either way). It stops with ctx's error once the client has
+// gone.
+func (srv *Server) renderNote(ctx context.Context, resp *mdsearch.ReadResponse, comments bool) (RenderedNote, error) {
 	var links *vault.LinkIndex
 	if srv.opts.NoteLinks != nil {
 		var err error
@@ -56,7 +58,7 @@ func (srv *Server) renderNote(ctx context.Context, resp *mdsearch.ReadResponse) 
 	}
 	opts := notehtml.Options{FirstLine: resp.StartLine, Link: link, Tag: tagHref, Attachment: attachment}
 	if resp.Section != "" || resp.StartLine > 1 { // a section or lines: ids as the whole note gives them ("setup-1", not "setup")
-		whole, err := srv.s.Read(ctx, mdsearch.ReadRequest{Path: resp.Collection + ":" + resp.Path, Full: true, Comments: true})
+		whole, err := srv.s.Read(ctx, mdsearch.ReadRequest{Path: resp.Collection + ":" + resp.Path, Full: true, Comments: comments})
 		if err == nil {
 			opts.IDs = notehtml.SectionIDs([]byte(whole.Content), resp.StartLine)
 		}
@@ -88,17 +90,11 @@ func tagHref(name string) string {
 }
 
 // writeRendered answers a read asked for with render=html.
-func (srv *Server) writeRendered(w http.ResponseWriter, r *http.Request, resp, shown *mdsearch.ReadResponse) {
-	note, err := srv.renderNote(r.Context(), resp)
+func (srv *Server) writeRendered(w http.ResponseWriter, r *http.Request, resp *mdsearch.ReadResponse, comments bool) {
+	note, err := srv.renderNote(r.Context(), resp, comments)
 	if err != nil { // the client has gone: no one reads an answer
 		srv.log.Debug("rendering stopped", "path", resp.Path, "err", err)
 		return
-	}
-	if shown != nil { // the renderer hid the comments; the text a client reads hides them too
-		note.Content = ""
-		if shown.StartLine == resp.StartLine && shown.EndLine == resp.EndLine && (shown.Outline == nil) == (resp.Outline == nil) {
-			note.Content = shown.Content
-		}
 	}
 	writeJSON(w, http.StatusOK, note)
 }

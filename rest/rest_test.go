@@ -556,9 +556,8 @@ func TestLongQueryURL(t *testing.T) {
 	}
 }
 
-// A note's comments are left out unless comments=true; the page's
-// rendering takes them, as its renderer hides them by its own lines, and
-// the JSON's content is read without them unless asked.
+// A note's comments are left out unless comments=true, rendered too (the
+// page asks for them: its renderer hides them by Obsidian's rules).
 func TestNotesComments(t *testing.T) {
 	f := &fake{}
 	srv := New(f, Options{})
@@ -571,7 +570,7 @@ func TestNotesComments(t *testing.T) {
 		{"/api/v1/notes/x.md?comments=true", 200, []bool{true}},
 		{"/api/v1/notes/x.md?comments=1", 200, []bool{true}},
 		{"/api/v1/notes/x.md?comments=false", 200, []bool{false}},
-		{"/api/v1/notes/x.md?render=html", 200, []bool{true, false}},
+		{"/api/v1/notes/x.md?render=html", 200, []bool{false}},
 		{"/api/v1/notes/x.md?render=html&comments=true", 200, []bool{true}},
 		{"/api/v1/notes/x.md?comments=maybe", 400, nil},
 	} {

@@ -270,7 +270,9 @@ async function showReader(params) {
   el.content.replaceChildren();
   setStatus("");
   try {
-    const note = await api("/api/v1/notes/" + notePath(r) + "?render=html&full=true");
+    // The text as the file has it: the renderer hides comments as
+    // Obsidian's reading view does, with no notice of them.
+    const note = await api("/api/v1/notes/" + notePath(r) + "?render=html&full=true&comments=true");
     if (seq !== readerSeq) return;
     el.title.replaceChildren(span("path", note.path));
     if (note.title && note.title !== note.path) el.title.append(span("sep", " · "), span("crumb", note.title));
