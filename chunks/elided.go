@@ -1,7 +1,6 @@
 package chunks
 
 import (
-	"slices"
 	"sort"
 )
 
@@ -10,25 +9,6 @@ import (
 // (sections.Document.PassageText), and, for the passage being cut into
 // windows, the code and long runs the model does not read. They are kept
 // in order and apart, so each lookup is a binary search.
-
-// mergeRanges is the ranges of a and b (each in order) in order, those
-// that overlap made one. It reuses a's array.
-func mergeRanges(a, b [][2]int) [][2]int {
-	if len(b) == 0 {
-		return a
-	}
-	a = append(a, b...)
-	slices.SortFunc(a, func(x, y [2]int) int { return x[0] - y[0] })
-	out := a[:1]
-	for _, r := range a[1:] {
-		if last := &out[len(out)-1]; r[0] < last[1] {
-			last[1] = max(last[1], r[1])
-			continue
-		}
-		out = append(out, r)
-	}
-	return out
-}
 
 // within is the ranges of rs (in order, apart) that meet [start, end).
 func within(rs [][2]int, start, end int) [][2]int {

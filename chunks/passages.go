@@ -124,7 +124,7 @@ func (s *splitter) crop(u *unit, start, end int, tokens map[[2]int]int) *unit {
 	if len(sub.pieces) == 0 {
 		return nil
 	}
-	s.elided = mergeRanges(s.elided, within(s.hidden, start, end))
+	s.elided = sections.MergeRanges(s.elided, within(s.hidden, start, end))
 	for i := range sub.pieces {
 		q := &sub.pieces[i]
 		if t, ok := tokens[[2]int{q.start, q.end}]; ok && q.tokens == 0 {

@@ -287,7 +287,7 @@ func (d *Document) PassageText(start, end int) string {
 // The copy shares d's slices; neither changes them.
 func (d *Document) WithoutComments() *Document {
 	c := *d
-	c.hidden = mergeRanges(d.Comments(), d.inlineComments)
+	c.hidden = MergeRanges(d.Comments(), d.inlineComments)
 	if c.hidden == nil {
 		c.hidden = [][2]int{}
 	}
@@ -327,14 +327,19 @@ func (d *Document) shownLen(start, end int) int {
 	return n
 }
 
-// mergeRanges is the sorted union of two sorted lists of byte ranges.
-func mergeRanges(a, b [][2]int) [][2]int {
-	all := append(append([][2]int(nil), a...), b...)
-	sort.Slice(all, func(i, j int) bool { return all[i][0] < all[j][0] })
-	var out [][2]int
-	for _, r := range all {
-		if k := len(out) - 1; k >= 0 && r[0] <= out[k][1] {
-			out[k][1] = max(out[k][1], r[1])
+// MergeRanges is the ranges of a and b (each in order) in order, those
+// that overlap made one: byte ranges a text leaves out. It reuses a's
+// array.
+func MergeRanges(a, b [][2]int) [][2]int {
+	if len(b) == 0 {
+		return a
+	}
+	a = append(a, b...)
+	slices.SortFunc(a, func(x, y [2]int) int { return x[0] - y[0] })
+	out := a[:1]
+	for _, r := range a[1:] {
+		if last := &out[len(out)-1]; r[0] < last[1] {
+			last[1] = max(last[1], r[1])
 			continue
 		}
 		out = append(out, r)
