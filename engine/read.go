@@ -34,8 +34,16 @@ func (n *note) long(words, start, end int) bool {
 	if !n.hidden {
 		return mdsearch.IsLong(words, end-start)
 	}
-	t := n.doc.Text(start, end)
-	return mdsearch.IsLong(wordcount.Count(t), len(t))
+	return n.longText(words, end-start, n.doc.Text(start, end))
+}
+
+// longText is long for a range of words words and size bytes as indexed,
+// whose text a read returns is shown.
+func (n *note) longText(words, size int, shown string) bool {
+	if !n.hidden {
+		return mdsearch.IsLong(words, size)
+	}
+	return mdsearch.IsLong(wordcount.Count(shown), len(shown))
 }
 
 // Read returns a whole note, or one section of it (from its heading to the
@@ -87,13 +95,14 @@ func (e *Engine) read(ctx context.Context, req mdsearch.ReadRequest, n *note, fr
 		return resp, lineRange(resp, n, req.Lines)
 	}
 	if strings.TrimSpace(req.Section) == "" {
+		all := n.doc.Text(0, len(n.src)) // invalid UTF-8 shown as U+FFFD; once, for its cost, size and text
 		resp.StartLine, resp.EndLine = 1, lineCount(n.src)
-		resp.WordCount, resp.Tokens = noteCost(n)
-		if !req.Full && n.long(n.doc.WordCount, 0, len(n.src)) && !longNote(resp, n) {
+		resp.WordCount, resp.Tokens = chunks.NoteWords(n.doc), EstimateTokens(all)
+		if !req.Full && n.longText(n.doc.WordCount, len(n.src), all) && !longNote(resp, n) {
 			preview(resp, n, span{0, len(n.src), "note", n.doc.WordCount, false})
 		}
 		if resp.Outline == nil && resp.Content == "" {
-			resp.Content = n.doc.Text(0, len(n.src)) // invalid UTF-8 shown as U+FFFD
+			resp.Content = all
 		}
 		if strings.TrimSpace(resp.Content) == "" && resp.Outline == nil {
 			// An empty answer reads as a failure to an agent.
@@ -263,7 +272,7 @@ func (e *Engine) Outline(ctx context.Context, path string) (_ *mdsearch.Outline,
 
 // noteCost is a whole note's words as search counts them
 // (chunks.NoteWords) and what reading it whole costs: the tokens of all a
-// read returns, its frontmatter included.
+// read returns, its frontmatter included (as Read counts them).
 func noteCost(n *note) (words, tokens int) {
 	return chunks.NoteWords(n.doc), EstimateTokens(n.doc.Text(0, len(n.src)))
 }
