@@ -242,10 +242,18 @@ const wantedKey = "wanted_model"
 // vectors wanted, and forgets it once a run has an embedder or was told
 // to have none.
 func (e *Engine) recordWanted(ctx context.Context) error {
-	if e.emb == nil && !e.opts.KeywordOnly && e.opts.WantedModel != "" {
-		return e.st.SetMeta(ctx, wantedKey, e.opts.WantedModel)
+	want := ""
+	if e.emb == nil && !e.opts.KeywordOnly {
+		want = e.opts.WantedModel
 	}
-	return e.st.DeleteMeta(ctx, wantedKey)
+	// Read first: a watch's every refresh would otherwise commit a write.
+	switch had, err := e.st.Meta(ctx, wantedKey); {
+	case err != nil || had == want:
+		return err
+	case want == "":
+		return e.st.DeleteMeta(ctx, wantedKey)
+	}
+	return e.st.SetMeta(ctx, wantedKey, want)
 }
 
 // settleStopped clears the pending mark a run stopped while reading notes

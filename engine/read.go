@@ -24,14 +24,13 @@ type note struct {
 	path       string
 	src        []byte // as shown and read by lines (sections.Document.Shown)
 	doc        *sections.Document
-	hidden     bool // doc hides comments (withoutComments)
 }
 
 // long reports whether [start, end), of words words as indexed, is long
 // (mdsearch.IsLong) as a read returns it: with comments hidden, by the
 // text shown, so a drawing's hidden data does not make its note long.
 func (n *note) long(words, start, end int) bool {
-	if !n.hidden {
+	if !n.doc.HidesComments() {
 		return mdsearch.IsLong(words, end-start)
 	}
 	return n.longText(words, end-start, n.doc.Text(start, end))
@@ -40,7 +39,7 @@ func (n *note) long(words, start, end int) bool {
 // longText is long for a range of words words and size bytes as indexed,
 // whose text a read returns is shown.
 func (n *note) longText(words, size int, shown string) bool {
-	if !n.hidden {
+	if !n.doc.HidesComments() {
 		return mdsearch.IsLong(words, size)
 	}
 	return mdsearch.IsLong(wordcount.Count(shown), len(shown))
@@ -77,7 +76,7 @@ func (e *Engine) Read(ctx context.Context, req mdsearch.ReadRequest) (_ *mdsearc
 // a read returns unless asked for them.
 func (n *note) withoutComments() *note {
 	c := *n
-	c.doc, c.hidden = n.doc.WithoutComments(), true
+	c.doc = n.doc.WithoutComments()
 	return &c
 }
 
@@ -106,7 +105,7 @@ func (e *Engine) read(ctx context.Context, req mdsearch.ReadRequest, n *note, fr
 		}
 		if strings.TrimSpace(resp.Content) == "" && resp.Outline == nil {
 			// An empty answer reads as a failure to an agent.
-			if n.hidden && len(bytes.TrimSpace(n.src)) > 0 {
+			if n.doc.HidesComments() && len(bytes.TrimSpace(n.src)) > 0 {
 				addNotice(&resp.Notice, "the note shows no text: it holds only comments")
 			} else {
 				addNotice(&resp.Notice, "the note is empty")

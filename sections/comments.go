@@ -294,6 +294,9 @@ func (d *Document) WithoutComments() *Document {
 	return &c
 }
 
+// HidesComments reports whether d is a copy made by WithoutComments.
+func (d *Document) HidesComments() bool { return d.hidden != nil }
+
 // CommentsIn counts the comments, whole lines and inline, that meet the
 // byte range [start, end): each inline one, and each Comment block that
 // holds none (a block of inline comments alone is those comments).
