@@ -120,8 +120,8 @@ func (e *Engine) AdoptNotice(ctx context.Context) string {
 // unsized is a server model's ID without the dimension it does not know
 // yet ("ollama:m@0" is "ollama:m").
 func unsized(id string) string {
-	if _, _, _, ok := remote.ParseModelID(id); ok {
-		return strings.TrimSuffix(id, "@0")
+	if api, model, dim, ok := remote.ParseModelID(id); ok && dim == 0 {
+		return string(api) + ":" + model
 	}
 	return id
 }

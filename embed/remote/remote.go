@@ -197,15 +197,15 @@ func (e *Embedder) ModelID() string {
 }
 
 // ParseModelID reads a model ID as ModelID writes it (dim 0 where it
-// names none); ok is false for one that is not a server's (the local
-// model's has no API).
+// names none, or "@0" before the server told it); ok is false for one
+// that is not a server's (the local model's has no API).
 func ParseModelID(id string) (api API, model string, dim int, ok bool) {
 	a, rest, found := strings.Cut(id, ":")
 	if !found || a == "" {
 		return "", "", 0, false
 	}
 	if at := strings.LastIndexByte(rest, '@'); at >= 0 {
-		if n, err := strconv.Atoi(rest[at+1:]); err == nil && n > 0 {
+		if n, err := strconv.Atoi(rest[at+1:]); err == nil && n >= 0 {
 			return API(a), rest[:at], n, true
 		}
 	}

@@ -379,6 +379,7 @@ func TestParseModelID(t *testing.T) {
 		{"ollama:nomic-embed-text@768", Ollama, "nomic-embed-text", 768, true},
 		{"openai:org/model@v2@1536", OpenAI, "org/model@v2", 1536, true},
 		{"openai:text-embedding-3-small", OpenAI, "text-embedding-3-small", 0, true},
+		{"ollama:nomic-embed-text@0", Ollama, "nomic-embed-text", 0, true}, // ModelID before the dimension is known
 		{"use-lite-0.2.0-int8-row", "", "", 0, false},
 	} {
 		api, model, dim, ok := ParseModelID(tc.id)
