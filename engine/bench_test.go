@@ -208,6 +208,31 @@ func BenchmarkReindex(b *testing.B) {
 			}
 		}
 	})
+	// What a watch does for a save: a refresh of the one note an event
+	// names, edited or not, beside reading that file alone.
+	const rel = "Plugins/Graph view.md"
+	b.Run("raw-read-one", func(b *testing.B) {
+		for b.Loop() {
+			os.ReadFile(p)
+		}
+	})
+	b.Run("refresh-one-edited", func(b *testing.B) {
+		i := 0
+		for b.Loop() {
+			i++
+			os.WriteFile(p, []byte(strings.Replace(string(src), "graph", fmt.Sprintf("graph (save %d)", i), 1)), 0o644)
+			if st, err := e.Refresh(bg, "help", []string{rel}); err != nil || st.Changed != 1 {
+				b.Fatalf("%+v, %v", st, err)
+			}
+		}
+	})
+	b.Run("refresh-one-unchanged", func(b *testing.B) {
+		for b.Loop() {
+			if st, err := e.Refresh(bg, "help", []string{rel}); err != nil || st.Changed != 0 {
+				b.Fatalf("%+v, %v", st, err)
+			}
+		}
+	})
 }
 
 // BenchmarkRealIndex measures warm queries with the local model against an
