@@ -287,7 +287,7 @@ func passageTags(own, note []string) []string {
 // chunkKeywords are a chunk's text and heading columns of the keyword
 // index.
 func chunkKeywords(c *mdsearch.Chunk) (text, heading string) {
-	text = c.Text
+	text = withoutTaskBoxes(c.Text)
 	if c.Properties != "" {
 		text += "\n" + c.Properties // the frontmatter comes before the passage
 	}

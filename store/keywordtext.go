@@ -20,7 +20,9 @@ import (
 //	2: text is folded (KeywordFold): NFKC, so full-width Latin, half-width
 //	   kana and decomposed Hangul match what people type, and without the
 //	   optional vowel marks of Arabic and Hebrew; tags are folded the same.
-const KeywordVersion = 2
+//	3: a task's box ("- [x] ", "- [ ] ") is no word of its passage
+//	   (withoutTaskBoxes): "x" was a word of every done task.
+const KeywordVersion = 3
 
 // KeywordText is s as the keyword index takes it in: folded (KeywordFold),
 // every KeywordChar a word of its own. FTS5's unicode61 tokenizer would
@@ -67,3 +69,78 @@ func optionalMark(r rune) bool {
 // a character of a script written without spaces, or Hangul, whose words
 // take their particles with no space between.
 func KeywordChar(r rune) bool { return wordcount.Unspaced(r) || wordcount.Hangul(r) }
+
+// withoutTaskBoxes is s with the box of each task ("- [x] ", "1. [ ] ",
+// "> - [?] ", Obsidian's statuses too) left out: a box is no word of the
+// note, and "x" was a word of every done task. A letter other than x or a
+// digit in brackets stays ("- [1] Smith, 2019" cites).
+func withoutTaskBoxes(s string) string {
+	if !strings.Contains(s, "] ") && !strings.Contains(s, "]\n") && !strings.HasSuffix(s, "]") {
+		return s
+	}
+	var b []byte
+	for start := 0; start < len(s); {
+		end := strings.IndexByte(s[start:], '\n') + start + 1
+		if end == start {
+			end = len(s)
+		}
+		if at := taskBox(s[start:end]); at >= 0 {
+			if b == nil {
+				b = []byte(s)
+			}
+			copy(b[start+at:], "   ")
+		}
+		start = end
+	}
+	if b == nil {
+		return s
+	}
+	return string(b)
+}
+
+// taskBox is the offset of the "[" of line's task box, or -1: after
+// indentation and quote markers, a list marker, white space, then "[c]"
+// and white space or the line's end.
+func taskBox(line string) int {
+	i := skipSpace(line, 0)
+	for i < len(line) && line[i] == '>' {
+		i = skipSpace(line, i+1)
+	}
+	switch {
+	case i < len(line) && strings.IndexByte("-*+", line[i]) >= 0:
+		i++
+	default:
+		j := i
+		for j < len(line) && j-i < 9 && line[j] >= '0' && line[j] <= '9' {
+			j++
+		}
+		if j == i || j == len(line) || line[j] != '.' && line[j] != ')' {
+			return -1
+		}
+		i = j + 1
+	}
+	if k := skipSpace(line, i); k > i && k+3 <= len(line) && line[k] == '[' && line[k+2] == ']' && boxMark(line[k+1]) &&
+		(k+3 == len(line) || strings.IndexByte(" \t\r\n", line[k+3]) >= 0) {
+		return k
+	}
+	return -1
+}
+
+// boxMark reports whether c may mark a task's box: a space, x, or a
+// punctuation mark (Obsidian's "[/]", "[-]", "[?]", "[>]").
+func boxMark(c byte) bool {
+	return c == ' ' || c == 'x' || c == 'X' || c > ' ' && c < 0x7f && !isAlnum(c)
+}
+
+func isAlnum(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// skipSpace is the offset of the first byte of line at or after i that
+// is no space or tab.
+func skipSpace(line string, i int) int {
+	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+		i++
+	}
+	return i
+}
