@@ -223,10 +223,10 @@ type ReadRequest struct {
 	// Lines reads a range of lines instead of a section: "40-80", "40-"
 	// (to the end) or "40" (one line); see ParseLines.
 	Lines string `json:"lines,omitempty"`
-	// Comments keeps Obsidian's %%comments%% in the text. Without it they
-	// are left out, their line breaks kept so lines are still the note's:
-	// the private asides (and an Excalidraw drawing's data) a note hides
-	// when shown, as search leaves them out.
+	// Comments keeps comments in the text: Obsidian's %%…%% and HTML's
+	// <!--…-->. Without it they are left out, their line breaks kept so
+	// lines are still the note's: the private asides (and an Excalidraw
+	// drawing's data) a note hides when shown, as search leaves them out.
 	Comments bool `json:"comments,omitempty"`
 }
 

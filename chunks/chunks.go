@@ -108,7 +108,10 @@ type Options struct {
 //	16: a tag may hold emoji ("#🚀launch"; sections.TagRune), as in
 //	   Obsidian: such a tag ended at its first emoji, or was none; an
 //	   Excalidraw drawing's title is its file name, not "Text Elements".
-const Version = 16
+//	17: HTML comments ("<!-- ignore -->") are hidden as inline Obsidian
+//	   comments are (sections' htmlcomments.go), whole lines too: in no
+//	   passage's Text, word count or embed text; passages run across them.
+const Version = 17
 
 // Defaults.
 const (

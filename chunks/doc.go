@@ -13,6 +13,8 @@
 //     inline one (sections.InlineComments: within a line, or opening or
 //     closing mid-line) is left out of the Text, word counts and embed
 //     texts of the passage that holds it, its line breaks kept in Text.
+//     So is an HTML comment ("<!-- … -->"), whole lines too; a unit is
+//     never cut around one.
 //   - A stub unit (under StubWords words after its heading) merges into the
 //     next unit when that one is at the same or a deeper level and either
 //     both fit one passage or the next must be cut anyway. A passage is

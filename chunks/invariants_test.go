@@ -110,19 +110,31 @@ func checkChunks(doc *sections.Document, opts Options, cs []mdsearch.Chunk) erro
 }
 
 // firstMissing is firstNonBlank but for the note's comments, which are in
-// no passage.
+// no passage, and its HTML comments, which may be in none.
 func firstMissing(doc *sections.Document, start, end int) int {
 	for {
 		gap := firstNonBlank(doc.Src, start, end)
 		if gap < 0 {
 			return -1
 		}
-		e := commentEnd(doc, gap, gap+1)
+		e := max(commentEnd(doc, gap, gap+1), htmlCommentEnd(doc, gap))
 		if e == 0 {
 			return gap
 		}
 		start = e
 	}
+}
+
+// htmlCommentEnd is the end of the HTML comment that starts at pos, or 0:
+// one of nothing else is no block (sections), so it may lie between
+// passages and between windows.
+func htmlCommentEnd(doc *sections.Document, pos int) int {
+	for _, c := range doc.InlineComments() {
+		if c[0] == pos && bytes.HasPrefix(doc.Src[pos:], []byte("<!--")) {
+			return c[1]
+		}
+	}
+	return 0
 }
 
 // commentEnd is the end of the first comment that overlaps [start, end),
@@ -390,7 +402,7 @@ func checkWindows(doc *sections.Document, opts Options, c mdsearch.Chunk) error 
 				}
 			}
 		}
-		if gap := firstNonBlank(src, covered, w.StartByte); gap >= 0 {
+		if gap := firstMissing(doc, covered, w.StartByte); gap >= 0 {
 			return wrap("byte %d of the passage (line %d, %q) is in no window", gap, doc.Line(gap), src[gap])
 		}
 		covered = max(covered, w.EndByte)
@@ -423,7 +435,7 @@ func checkWindows(doc *sections.Document, opts Options, c mdsearch.Chunk) error 
 			return wrap("prefix %q of %d tokens takes more than half the budget", prefix, t)
 		}
 	}
-	if gap := firstNonBlank(src, covered, c.EndByte); gap >= 0 {
+	if gap := firstMissing(doc, covered, c.EndByte); gap >= 0 {
 		return fmt.Errorf("byte %d (line %d, %q) of the passage is in no window", gap, doc.Line(gap), src[gap])
 	}
 	return nil

@@ -472,7 +472,7 @@ func TestReadComments(t *testing.T) {
 		t.Fatal(errOut)
 	}
 	code, out, errOut := run(t, index, "read", "Garden.md")
-	if code != 0 || out != "# Garden\n\nWater daily.  Mulch.\n" || !strings.Contains(errOut, "1 Obsidian comment (%%…%%) left out") {
+	if code != 0 || out != "# Garden\n\nWater daily.  Mulch.\n" || !strings.Contains(errOut, "1 comment (%%…%% or <!--…-->) left out") {
 		t.Errorf("read: %d %q %q", code, out, errOut)
 	}
 	code, out, errOut = run(t, index, "read", "Garden.md", "--comments")

@@ -13,7 +13,7 @@ func runRead(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "read", "PATH")
 	section := fs.String("section", "", "print only this part: a section by its heading text, Parent/Child, Parent > Child or #anchor (/ the text before the first heading), or a block by its ^blockid")
 	outline := fs.Bool("outline", false, "print the note's headings with their section paths and word counts")
-	comments := fs.Bool("comments", false, "keep Obsidian's %%comments%% in the text (left out by default, their lines kept blank)")
+	comments := fs.Bool("comments", false, "keep comments (%%…%%, <!--…-->) in the text (left out by default, their lines kept blank)")
 	full := fs.Bool("full", false, fmt.Sprintf("print the whole note or section even when it is over %d words or %d KB (else its outline, or its start)", mdsearch.LongNoteWords, mdsearch.LongNoteBytes>>10))
 	lines := fs.String("lines", "", "print only these lines: 40-80, 40- (to the end) or 40, as results' \"lines a–b\" name them")
 	asJSON := fs.Bool("json", false, "print JSON")

@@ -65,8 +65,8 @@ func (e *Engine) Read(ctx context.Context, req mdsearch.ReadRequest) (_ *mdsearc
 	resp, err := e.read(ctx, req, n.withoutComments(), frag)
 	if err == nil && resp.EndLine > 0 {
 		if k := n.doc.CommentsIn(lineOffset(n.src, resp.StartLine), lineOffset(n.src, resp.EndLine+1)); k > 0 {
-			addNotice(&resp.Notice, plural.Count(k, "Obsidian comment", "Obsidian comments")+
-				" (%%…%%) left out, their lines blank (comments: true, or read --comments, keeps them)")
+			addNotice(&resp.Notice, plural.Count(k, "comment", "comments")+
+				" (%%…%% or <!--…-->) left out, their lines blank (comments: true, or read --comments, keeps them)")
 		}
 	}
 	return resp, err

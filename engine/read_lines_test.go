@@ -229,9 +229,9 @@ func TestReadHidesComments(t *testing.T) {
 		}
 		want := ""
 		if tt.comment > 0 {
-			want = fmt.Sprintf("%d Obsidian comment", tt.comment)
+			want = fmt.Sprintf("%d comment", tt.comment)
 		}
-		if got := strings.Contains(r.Notice, "Obsidian comment"); got != (want != "") || want != "" && !strings.Contains(r.Notice, want) {
+		if got := strings.Contains(r.Notice, "left out, their lines blank"); got != (want != "") || want != "" && !strings.Contains(r.Notice, want) {
 			t.Errorf("%+v: notice %q, want one counting %d comments", tt.req, r.Notice, tt.comment)
 		}
 	}
@@ -265,7 +265,7 @@ func TestReadOnlyComments(t *testing.T) {
 	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
 	index(t, e, vault, "v")
 	r, err := e.Read(bg, mdsearch.ReadRequest{Path: "Aside.md"})
-	if err != nil || !strings.Contains(r.Notice, "holds only comments") || strings.Contains(r.Notice, "is empty") || !strings.Contains(r.Notice, "1 Obsidian comment") {
+	if err != nil || !strings.Contains(r.Notice, "holds only comments") || strings.Contains(r.Notice, "is empty") || !strings.Contains(r.Notice, "1 comment (") {
 		t.Errorf("notice %q, %v", r.Notice, err)
 	}
 }

@@ -46,7 +46,7 @@ type ReadArgs struct {
 	Section  string `json:"section,omitempty" jsonschema:"a section as results or note_outline show it: path, heading or #anchor (/ is the text before the first heading, ^id a block); omit for the whole note"`
 	Full     bool   `json:"full,omitempty" jsonschema:"the whole text even over 1500 words or 64 KB"`
 	Lines    string `json:"lines,omitempty" jsonschema:"instead of a section: these lines, as 40-80, 40- or 40"`
-	Comments bool   `json:"comments,omitempty" jsonschema:"keep %%comments%% (hidden by default)"`
+	Comments bool   `json:"comments,omitempty" jsonschema:"keep %%…%% and <!--…--> comments"`
 }
 
 // OutlineArgs are note_outline's arguments.

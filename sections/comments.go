@@ -22,18 +22,34 @@ import (
 // inside it is text of the block it opened in. "%%" in code does not
 // count; a comment never closed is not one.
 
-// findComments returns the comments of the parsed text, in order, as file
-// offsets: those of whole lines from a first line's start to a last line's
-// end (its newline excluded), the inline ones from their opening "%%" to
-// just past their closing one. Every "%%" outside code opens or closes one,
-// as in Obsidian, so code (blocks at any depth of root, and code spans) is
-// skipped.
-func (w *walker) findComments(root ast.Node) (lines, inline [][2]int) {
-	buf := w.buf
-	if bytes.Index(buf[w.base:], []byte("%%")) < 0 {
-		return nil, nil
+// findComments returns the comments of the parsed text, as file offsets
+// in order: the Obsidian comments of whole lines, from a first line's
+// start to a last line's end (its newline excluded); the inline ones, from
+// their opening "%%" to just past their closing one, with the HTML
+// comments (htmlcomments.go); and the HTML comments alone. Every "%%"
+// outside code opens or closes one, as in Obsidian, so code (blocks at
+// any depth of root, and code spans) is skipped.
+func (w *walker) findComments(root ast.Node) (lines, inline, html [][2]int) {
+	body := w.buf[w.base:]
+	hasObsidian, hasHTML := bytes.Contains(body, []byte("%%")), bytes.Contains(body, htmlOpen)
+	if !hasObsidian && !hasHTML {
+		return nil, nil, nil
 	}
 	code := w.codeRanges(root)
+	if hasObsidian {
+		lines, inline = w.obsidianComments(code)
+	}
+	if hasHTML {
+		html = w.htmlComments(code, MergeRanges(slices.Clone(lines), inline))
+		inline = MergeRanges(slices.Clone(inline), html)
+	}
+	return lines, inline, html
+}
+
+// obsidianComments returns the "%%" comments outside code, split as
+// findComments splits them.
+func (w *walker) obsidianComments(code [][2]int) (lines, inline [][2]int) {
+	buf := w.buf
 	pos := w.base
 	for {
 		at := w.nextDelim(pos, code)
@@ -270,7 +286,8 @@ func (d *Document) Comments() [][2]int {
 }
 
 // InlineComments returns the byte ranges of the note's inline comments,
-// each from its opening "%%" to just past its closing one, in order.
+// each from its opening "%%" to just past its closing one, and of its HTML
+// comments (htmlcomments.go), "<!--" to "-->", in order.
 func (d *Document) InlineComments() [][2]int { return d.inlineComments }
 
 // PassageText is Text(start, end) as a passage holds it: without the

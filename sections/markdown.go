@@ -56,8 +56,9 @@ type walker struct {
 	tags   []inlineTag
 	nested []Heading // headings below the top level (Document.Nested)
 	// comments are the comments of whole lines, inline the others (within
-	// a line, or opening or closing mid-line), as file offsets in order.
-	comments, inline [][2]int
+	// a line, or opening or closing mid-line) and the HTML comments, html
+	// the HTML comments alone, as file offsets in order (findComments).
+	comments, inline, html [][2]int
 	// unclosed is the line of a top-level code fence that runs to the end
 	// of the file without a closing fence, or 0.
 	unclosed int
@@ -74,7 +75,7 @@ func (w *walker) parse() {
 	}
 	root := p.Parse(text.NewReader(src), parser.WithContext(parser.NewContext()))
 	// Comments first: a heading's text leaves out the inline ones.
-	w.comments, w.inline = w.findComments(root)
+	w.comments, w.inline, w.html = w.findComments(root)
 	for n := root.FirstChild(); n != nil; n = n.NextSibling() {
 		w.top(n, src)
 	}

@@ -37,7 +37,7 @@ func parse(name string, src []byte) *Document {
 	if w.unclosedComment > 0 {
 		d.warnf("%%%% comment opened on line %d is never closed; indexed as text (Obsidian hides the rest of the note)", w.unclosedComment)
 	}
-	d.inlineComments = w.inline
+	d.inlineComments, d.htmlComments = w.inline, w.html
 	d.build(w.marks, lines)
 	d.Nested = w.nested
 	d.frontTags, d.inlineTags = frontmatterTags(d.Frontmatter, d.warn), w.tags
@@ -154,7 +154,8 @@ func (d *Document) finish(lines lineIndex) {
 // blocks tiles [start, end) into blocks at the given marks, each trimmed of
 // trailing white space; text before the first mark gets a block of its own.
 // Words are those shown, inline comments left out; a block of nothing
-// else is a Comment.
+// else is a Comment, but one of HTML comments alone is no block: blank
+// lines, as it shows.
 func (d *Document) blocks(marks []mark, start, end int) []Block {
 	src := d.Src
 	var out []Block
@@ -164,6 +165,9 @@ func (d *Document) blocks(marks []mark, start, end int) []Block {
 		if e > s {
 			shown := visible(src, s, e, d.inlineComments)
 			if kind != Comment && isBlank(shown) {
+				if isBlank(visible(src, s, e, d.htmlComments)) {
+					return // HTML comments alone: blank lines, as they show
+				}
 				kind = Comment
 			}
 			b := Block{Kind: kind, StartByte: s, EndByte: e, Words: wordcount.Count(shown), List: list}

@@ -1,0 +1,77 @@
+package sections
+
+import (
+	"reflect"
+	"testing"
+)
+
+// HTML comments are hidden as Obsidian's inline ones are, whole lines
+// too: left out of the text passages hold (line breaks kept), of word
+// counts and tags; none is a Comment block, so passages run across them. "<!--" in code or in an Obsidian
+// comment opens none; one never closed, or one inside a line that does
+// not close before a blank line, is text.
+func TestHTMLComments(t *testing.T) {
+	for _, tt := range []struct {
+		name, src string
+		headings  []string
+		tags      []string
+		inline    []string // InlineComments, as text
+		blocks    []string // the comment blocks
+		text      string   // PassageText of the body
+	}{
+		{"a line", "# A\n\n<!-- Old headings. Do not remove. -->\n\ntext\n", []string{"# A"}, []string{},
+			[]string{"<!-- Old headings. Do not remove. -->"}, []string{}, "# A\n\n\n\ntext\n"},
+		{"after a link", "See [the chapter][ch]<!-- ignore --> for #more.\n", []string{}, []string{"more"},
+			[]string{"<!-- ignore -->"}, []string{}, "See [the chapter][ch] for #more.\n"},
+		{"lines with a heading and a tag", "<!--\n## Draft\n#secret\n-->\n## B\n", []string{"## B"}, []string{},
+			[]string{"<!--\n## Draft\n#secret\n-->"}, []string{}, "\n\n\n\n## B\n"},
+		{"a block over a blank line", "<!-- a\n\nb -->\ntext\n", []string{}, []string{}, []string{"<!-- a\n\nb -->"},
+			[]string{}, "\n\n\ntext\n"},
+		{"inline over a blank line is text", "x <!-- a\n\nb --> y\n", []string{}, []string{}, []string{}, []string{},
+			"x <!-- a\n\nb --> y\n"},
+		{"inline over two lines", "x <!-- a\nb --> y\n", []string{}, []string{}, []string{"<!-- a\nb -->"}, []string{},
+			"x \n y\n"},
+		{"text after the closer", "<!-- note --> shown\n", []string{}, []string{}, []string{"<!-- note -->"}, []string{},
+			" shown\n"},
+		{"in a heading", "# Title <!-- todo -->\n\nbody\n", []string{"# Title"}, []string{}, []string{"<!-- todo -->"},
+			[]string{}, "# Title \n\nbody\n"},
+		{"empty ones", "a <!--> b <!---> c\n", []string{}, []string{}, []string{"<!-->", "<!--->"}, []string{}, "a  b  c\n"},
+		// CommonMark's HTML block runs to the end: "## B" is no heading.
+		{"never closed", "# A\n\n<!-- open\n## B\n", []string{"# A"}, []string{}, []string{}, []string{},
+			"# A\n\n<!-- open\n## B\n"},
+		{"in a fence", "```html\n<!-- shown -->\n```\n", []string{}, []string{}, []string{}, []string{},
+			"```html\n<!-- shown -->\n```\n"},
+		{"in a code span", "Write `<!-- x -->` here.\n", []string{}, []string{}, []string{}, []string{},
+			"Write `<!-- x -->` here.\n"},
+		{"in indented code", "    <!-- x -->\n", []string{}, []string{}, []string{}, []string{}, "    <!-- x -->\n"},
+		{"in an Obsidian comment", "a %%x <!-- y%% b -->\n", []string{}, []string{}, []string{"%%x <!-- y%%"}, []string{},
+			"a  b -->\n"},
+		{"beside an Obsidian one", "a <!-- x --> b %%y%% c\n", []string{}, []string{}, []string{"<!-- x -->", "%%y%%"},
+			[]string{}, "a  b  c\n"},
+	} {
+		d := Parse("n.md", []byte(tt.src))
+		if got := headingTexts(d); !reflect.DeepEqual(got, tt.headings) {
+			t.Errorf("%s: headings %q, want %q", tt.name, got, tt.headings)
+		}
+		if !reflect.DeepEqual(d.Tags, tt.tags) {
+			t.Errorf("%s: tags %q, want %q", tt.name, d.Tags, tt.tags)
+		}
+		got := []string{}
+		for _, c := range d.InlineComments() {
+			got = append(got, string(d.Src[c[0]:c[1]]))
+		}
+		if !reflect.DeepEqual(got, tt.inline) {
+			t.Errorf("%s: inline comments %q, want %q", tt.name, got, tt.inline)
+		}
+		if got := commentTexts(d); !reflect.DeepEqual(got, tt.blocks) {
+			t.Errorf("%s: comment blocks %q, want %q", tt.name, got, tt.blocks)
+		}
+		if got := d.PassageText(d.Body, len(d.Src)); got != tt.text {
+			t.Errorf("%s: passage text %q, want %q", tt.name, got, tt.text)
+		}
+		// Words are those of the text shown: the same as a note of it.
+		if want := Parse("v.md", []byte(tt.text)).WordCount; d.WordCount != want {
+			t.Errorf("%s: %d words, want %d", tt.name, d.WordCount, want)
+		}
+	}
+}
