@@ -39,9 +39,9 @@ func setMTime(t *testing.T, p string, at time.Time) {
 
 // TestRacyNote: index reads a note whose stamp matches but whose mtime is
 // not safely before the last run began (saved again within the mtime's
-// second, or its time restored), and finds the edit. A note whose mtime
-// is well before that run is not read, whatever was done to it with its
-// stamp kept: `index --full` reads it.
+// second, or its time restored), and finds the edit; status counts it
+// stale first. A note whose mtime is well before that run is not read,
+// whatever was done to it with its stamp kept: `index --full` reads it.
 func TestRacyNote(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
@@ -68,6 +68,9 @@ func TestRacyNote(t *testing.T) {
 			if tc.edit {
 				write(t, vault, "todo.md", "# Todo\n\n- [ ] buy kiwi\n") // the same size
 				setMTime(t, p, mtime)
+			}
+			if s, err := e.Status(bg); err != nil || s.Stale != tc.changed {
+				t.Errorf("status: %d stale, %v; want %d", s.Stale, err, tc.changed)
 			}
 			gen, _ := e.st.Generation(bg)
 			opens := countOpens(t, "todo.md")
