@@ -28,11 +28,13 @@
 // date in two phases, each committing small batches so an interrupted run
 // loses at most one batch and the next run resumes:
 //
-//  1. Files whose mtime and size are unchanged are skipped. Others are
-//     hashed; an unchanged hash only updates the mtime, a changed one
-//     re-parses and re-chunks the note (documents, chunks and the keyword
-//     index are written together, a few dozen files per transaction).
-//     Notes gone from disk lose their chunks.
+//  1. Files whose mtime and size are unchanged are skipped, unless that
+//     mtime is not safely before the moment the last run that walked the
+//     vault began reading it (index_racy.go: "racily clean", as git says).
+//     Others are hashed; an unchanged hash only updates the mtime, a
+//     changed one re-parses and re-chunks the note (documents, chunks and
+//     the keyword index are written together, a few dozen files per
+//     transaction). Notes gone from disk lose their chunks.
 //  2. Every window in the index whose embed text has no vector for the
 //     current model is embedded, in batches that span files (one
 //     transaction per batch). Identical embed_text is embedded once, so

@@ -117,9 +117,15 @@ func (e *Engine) Unembedded(ctx context.Context) (_ int, err error) {
 // 0). A file the index run would skip (over the size limit the collection
 // was indexed with, binary, unreadable) is not a note, so it is never
 // stale; nor is a note whose time changed but not its bytes, nor one in a
-// folder that cannot be listed (an index run keeps it as it was).
+// folder that cannot be listed (an index run keeps it as it was). A racy
+// note, one whose stamp matches but its time is too recent to trust, is
+// read, as an index run reads it.
 func (e *Engine) stale(ctx context.Context, collID int64, name, root string) (_ int, missing bool, unreadable string, _ error) {
 	docs, err := e.st.DocInfos(ctx, collID)
+	if err != nil {
+		return 0, false, "", err
+	}
+	scanned, err := e.scannedAt(ctx, name)
 	if err != nil {
 		return 0, false, "", err
 	}
@@ -141,10 +147,10 @@ func (e *Engine) stale(ctx context.Context, collID int64, name, root string) (_ 
 	for _, f := range l.Files {
 		d, ok := docs[f.Path]
 		switch {
-		case ok && d.MTime == f.ModTime && d.Size == f.Size:
+		case ok && d.MTime == f.ModTime && d.Size == f.Size && !racy(d.MTime, scanned):
 		case ok && d.Size == f.Size && sameContent(v, f, d.Hash):
-			// Touched, not edited (a checkout, a sync tool): the next
-			// index run only records the new time.
+			// Touched, not edited (a checkout, a sync tool), or racy and
+			// as read: the next index run records the new time, if any.
 		case !ok && skipped(v, f):
 		default:
 			n++

@@ -54,6 +54,9 @@ func (e *Engine) Drop(ctx context.Context, name string) (_ *DropStats, err error
 	if err == nil {
 		err = tx.DeleteMeta(skippedKey(c.Name))
 	}
+	if err == nil {
+		err = tx.DeleteMeta(scannedKey(c.Name))
+	}
 	if err != nil {
 		return nil, mdsearch.Errorf(mdsearch.KindInternal, "drop", name, "", "%w", err)
 	}

@@ -59,6 +59,9 @@ func TestDrop(t *testing.T) {
 	if v, err := e.st.Meta(bg, maxSizeKey("b")); err != nil || v != "" {
 		t.Errorf("b's size limit is still in the index: %q %v", v, err)
 	}
+	if v, err := e.st.Meta(bg, scannedKey("b")); err != nil || v != "" {
+		t.Errorf("b's last walk is still in the index: %q %v", v, err)
+	}
 	_, err = e.Drop(bg, "b")
 	if mdsearch.KindOf(err) != mdsearch.KindNotFound || !strings.Contains(err.Error(), "have: a") {
 		t.Errorf("drop b again: %v; want not found, naming a", err)

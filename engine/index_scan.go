@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/chunks"
@@ -31,7 +32,7 @@ type scanResult struct {
 	skip   string // why the file cannot be indexed
 	keep   bool   // it could not be read: an indexed note stays as it was
 	gone   bool   // deleted since the walk
-	touch  bool   // content unchanged: record the new mtime only
+	touch  bool   // content unchanged: record the new mtime only, if any
 	hash   []byte
 	doc    *sections.Document
 	chunks []mdsearch.Chunk
@@ -41,7 +42,12 @@ type scanResult struct {
 // changed ones and delete the gone ones. walked says files is the whole
 // vault, so stored documents missing from it are gone.
 func (r *run) scan(files []vault.File, gone []string, walked bool) error {
+	began := time.Now() // before any note is read
 	old, err := r.e.st.DocInfos(r.ctx, r.coll.ID)
+	if err != nil {
+		return err
+	}
+	scanned, err := r.e.scannedAt(r.ctx, r.coll.Name)
 	if err != nil {
 		return err
 	}
@@ -52,7 +58,7 @@ func (r *run) scan(files []vault.File, gone []string, walked bool) error {
 	for _, f := range files {
 		seen[f.Path] = true
 		o, ok := old[f.Path]
-		if ok && !r.force && !r.verify && o.MTime == f.ModTime && o.Size == f.Size {
+		if ok && !r.force && !r.verify && o.MTime == f.ModTime && o.Size == f.Size && !racy(o.MTime, scanned) {
 			r.stats.Unchanged++
 			r.prog.FilesDone++
 			continue
@@ -111,6 +117,13 @@ func (r *run) scan(files []vault.File, gone []string, walked bool) error {
 	}
 	if err := r.ctx.Err(); err != nil {
 		return err
+	}
+	// A run that read no note leaves the moment as it was: every note
+	// was safely before it already.
+	if walked && len(jobs) > 0 {
+		if err := w.recordScan(began); err != nil {
+			return err
+		}
 	}
 	return w.flush()
 }
@@ -185,8 +198,8 @@ type batchWriter struct {
 	kept mdsearch.IndexStats
 }
 
-// testHookWritten, when set by a test, runs as each note's result is
-// written into the open batch, with the count so far.
+// testHookWritten, when set by a test, runs as each note's result comes
+// to be written, with the count so far.
 var testHookWritten func(files int)
 
 // newBatchWriter starts writing r's notes, nothing kept yet.
@@ -224,14 +237,21 @@ func (w *batchWriter) delete(id int64) error {
 }
 
 func (w *batchWriter) write(res scanResult) error {
-	if err := w.begin(); err != nil {
-		return err
-	}
-	r, tx := w.r, w.tx
+	r := w.r
 	r.prog.FilesDone++
 	if testHookWritten != nil {
 		testHookWritten(r.prog.FilesDone)
 	}
+	if res.touch && res.old.MTime == res.f.ModTime && res.old.Size == res.f.Size {
+		// Read to be sure (racy, or named by a watch), and as recorded:
+		// nothing to write, no commit for readers to notice.
+		r.stats.Unchanged++
+		return nil
+	}
+	if err := w.begin(); err != nil {
+		return err
+	}
+	tx := w.tx
 	switch {
 	case res.keep && res.old != nil:
 		// Edited, but unreadable: its old text stays searchable (shown

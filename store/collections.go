@@ -123,6 +123,14 @@ func (s *Store) DeleteMeta(ctx context.Context, key string) error {
 	return err
 }
 
+// SetMeta is Store.SetMeta inside the transaction: the value is kept only
+// if the batch is.
+func (t *Tx) SetMeta(key, value string) error {
+	_, err := t.exec(`INSERT INTO meta(key, value) VALUES (?, ?)
+		ON CONFLICT(key) DO UPDATE SET value = excluded.value`, key, value)
+	return err
+}
+
 // DeleteMeta is Store.DeleteMeta inside the transaction.
 func (t *Tx) DeleteMeta(key string) error {
 	_, err := t.exec(`DELETE FROM meta WHERE key = ?`, key)

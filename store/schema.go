@@ -36,7 +36,9 @@ import (
 // commit by code that does not keep it is noticed, not misread. So did
 // chunks_vocab and chunks_instances (vocabTables: FTS5's views of the
 // keyword index's terms, which hold no data), added to older files the
-// same way.
+// same way. So did scanned_at/NAME (Unix nanoseconds when the last
+// complete run that walked collection NAME's vault began reading it; an
+// older file has none, and its next run reads every note once).
 const SchemaVersion = 2
 
 // layout must precede the first table, outside WAL mode.
