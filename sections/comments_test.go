@@ -70,14 +70,15 @@ func TestComments(t *testing.T) {
 	}
 }
 
-// BenchmarkComments parses a note of 20,000 one-line comments, and one of
-// 20,000 inline ones, next to the same note with plain lines in their
+// BenchmarkComments parses a note of 20,000 one-line comments, one of
+// 20,000 inline ones and one of 20,000 HTML ones, next to the same note with plain lines in their
 // place: finding and hiding comments must stay linear (each lookup a
 // binary search).
 func BenchmarkComments(b *testing.B) {
 	for _, bc := range []struct{ name, unit string }{
 		{"comments", "%% an aside %%\nsome text #tag\n\n"},
 		{"inline", "an %%aside%% here\nsome text #tag\n\n"},
+		{"html", "an <!-- aside --> here\nsome text #tag\n\n"},
 		{"plain", "plain aside line\nsome text #tag\n\n"},
 	} {
 		src := []byte(strings.Repeat(bc.unit, 20000))

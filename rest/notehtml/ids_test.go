@@ -103,7 +103,7 @@ func TestPageIDsOnVault(t *testing.T) {
 // The page leaves out Obsidian's comments as its reading view does: the
 // whole-line ones sections reads, with every block on its own line, and
 // those within a line or from inside one line to inside another; "%%" in
-// code, and one never closed, are text.
+// code, and one never closed, are text. HTML comments are not shown either.
 func TestPageHidesComments(t *testing.T) {
 	for _, tt := range []struct {
 		src       string
@@ -122,6 +122,11 @@ func TestPageHidesComments(t *testing.T) {
 		{"Save 50%% now, and more.\n", []string{"Save 50%% now, and more."}, nil},
 		{"%%aside%% text\n\nIntro %%\n## Hidden\n%% more\n\nEnd.\n", []string{`<p data-line="1"> text</p>`, `<p data-line="7">End.</p>`},
 			[]string{"aside", "Hidden", "%%", "<pre"}},
+		// HTML comments, which sections hides too: the ids agree with read's.
+		{"# A\n\n<!-- secret -->\n\nVisible.\n", []string{`<p data-line="5">Visible.</p>`}, []string{"secret"}},
+		{"See [x](y)<!-- ignore --> more.\n", []string{`<a href="y">x</a> more.</p>`}, []string{"ignore"}},
+		{"## Setup <!-- todo -->\n\n> [!note]\n> ## Inner <!-- c -->\n", []string{`<h2 id="setup"`, `<h2 id="inner">`}, []string{"todo"}},
+		{"<!--\n## Draft\n-->\n\n## Real\n", []string{`<h2 id="real" data-line="5">`}, []string{"Draft"}},
 	} {
 		page := HTML([]byte(tt.src), Options{}).HTML
 		for _, w := range tt.want {
