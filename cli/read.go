@@ -30,8 +30,8 @@ func runRead(ctx context.Context, env *Env, args []string) error {
 		return usagef("--section is empty: name a section (its heading, Parent/Child, #anchor, or / for the text before the first heading), or leave --section out for the whole note")
 	case flagSet(fs, "lines") && strings.TrimSpace(*lines) == "":
 		return usagef("--lines is empty: name lines (40-80, 40- or 40), or leave --lines out for the whole note")
-	case *outline && (*section != "" || *full || *lines != ""):
-		return usagef("--outline prints the whole note's headings: leave out --section, --full and --lines")
+	case *outline && (*section != "" || *full || *lines != "" || *comments):
+		return usagef("--outline prints the whole note's headings (its sizes as a read without comments returns it): leave out --section, --full, --lines and --comments")
 	case *lines != "" && *section != "":
 		return usagef("--lines and --section each name part of the note: pass one")
 	case *lines != "":

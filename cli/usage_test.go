@@ -67,6 +67,7 @@ func TestErrorPrefix(t *testing.T) {
 		{[]string{"serch", "x"}, 2, `mdsearch: unknown command "serch"; did you mean "search"?`},
 		{[]string{"indx"}, 2, `mdsearch: unknown command "indx"; did you mean "index"?`},
 		{[]string{"read", "a.md", "--outline", "--section", "A"}, 2, "mdsearch: read: --outline prints the whole note's headings"},
+		{[]string{"read", "a.md", "--outline", "--comments"}, 2, "leave out --section, --full, --lines and --comments"},
 		{[]string{"read", "a.md", "--section", "", "--index", missing}, 2, "mdsearch: read: --section is empty"},
 		{[]string{"read", "a.md", "--section= ", "--index", missing}, 2, "mdsearch: read: --section is empty"},
 		{[]string{"read", "a.md", "--lines", "", "--index", missing}, 2, "mdsearch: read: --lines is empty"},

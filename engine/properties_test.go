@@ -78,8 +78,8 @@ func TestPropertyValuesFound(t *testing.T) {
 // A read of a whole note and its outline count the words search counts
 // for it ("page N words": its body's, or, for a note of properties alone,
 // its properties'), and say what reading it costs: the tokens of all it
-// returns, frontmatter included. A note that is one %% comment counts the
-// comment's words a read returns.
+// returns, frontmatter included. A note that is one %% comment counts no
+// words: a read leaves it out, as search does.
 func TestReadCountsAgree(t *testing.T) {
 	vault := t.TempDir()
 	write(t, vault, "Jane Doe.md", "---\nAliases: [Hedgehog Person]\ntags: [person]\n---\n")
@@ -90,7 +90,7 @@ func TestReadCountsAgree(t *testing.T) {
 	for _, tt := range []struct {
 		path, query string
 		words       int
-	}{{"Jane Doe.md", "hedgehog", 5}, {"fm.md", "body text", 4}, {"comment.md", "", 5}} {
+	}{{"Jane Doe.md", "hedgehog", 5}, {"fm.md", "body text", 4}, {"comment.md", "", 0}} {
 		r, err := e.Read(bg, mdsearch.ReadRequest{Path: tt.path})
 		if err != nil {
 			t.Fatal(err)

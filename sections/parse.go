@@ -153,7 +153,7 @@ func (d *Document) finish(lines lineIndex) {
 
 // blocks tiles [start, end) into blocks at the given marks, each trimmed of
 // trailing white space; text before the first mark gets a block of its own.
-// Words are those shown, inline comments left out; a block of nothing
+// Words are those shown, comments left out; a block of nothing
 // else is a Comment, but one of HTML comments alone is no block: blank
 // lines, as it shows.
 func (d *Document) blocks(marks []mark, start, end int) []Block {
@@ -170,7 +170,10 @@ func (d *Document) blocks(marks []mark, start, end int) []Block {
 				}
 				kind = Comment
 			}
-			b := Block{Kind: kind, StartByte: s, EndByte: e, Words: wordcount.Count(shown), List: list}
+			b := Block{Kind: kind, StartByte: s, EndByte: e, List: list}
+			if kind != Comment { // a comment's words are not shown
+				b.Words = wordcount.Count(shown)
+			}
 			if kind == Table {
 				b.HeaderEnd = headerEnd(src, s, e)
 			}
