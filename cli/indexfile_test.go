@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -89,33 +91,69 @@ func TestIndexFilesNotOurs(t *testing.T) {
 }
 
 // TestOlderIndex: reading commands leave an index of an older schema as
-// it is and say how to rebuild it; `index` rebuilds it and re-indexes its
+// it is; search and read refuse it and status reports what it can, each
+// saying how to rebuild it; `index` rebuilds it and re-indexes its
 // collections at once.
 func TestOlderIndex(t *testing.T) {
 	noModel(t)
-	index := filepath.Join(t.TempDir(), "index.db")
-	if code, _, errOut := run(t, index, "index", "../sample-vault", "--name", "sample"); code != 0 {
-		t.Fatal(errOut)
+	for _, c := range []struct {
+		name    string
+		version string
+		edit    []string // made of an index of this version
+	}{
+		{"schema 0", "0", []string{`UPDATE meta SET value = '0' WHERE key = 'schema_version'`}},
+		// store's v1Index: written before the application ID.
+		{"schema 1", "1", []string{`PRAGMA application_id = 0`, `UPDATE meta SET value = '1' WHERE key = 'schema_version'`,
+			`DROP TABLE windows`, `DROP TABLE doc_changes`, `DROP TABLE chunks_vocab`, `DROP TABLE chunks_instances`}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			index := filepath.Join(dir, "index.db")
+			if code, _, errOut := run(t, index, "index", "../sample-vault", "--name", "sample"); code != 0 {
+				t.Fatal(errOut)
+			}
+			sqliteFile(t, index, c.edit...)
+			files := func() []string { names, _ := filepath.Glob(filepath.Join(dir, "*")); return names }
+			before, beside := readFile(index), files()
+			for _, args := range [][]string{{"search", "starter"}, {"read", "kitchen/Sourdough.md"}} {
+				code, _, errOut := run(t, index, args...)
+				if code != 1 || !strings.Contains(errOut, "older mdsearch") || !strings.Contains(errOut, "mdsearch index") {
+					t.Errorf("%v: exit %d, stderr %q; want exit 1 naming the older index and `mdsearch index`", args, code, errOut)
+				}
+			}
+			code, out, errOut := run(t, index, "status")
+			for _, want := range []string{"schema " + c.version + ")", "made by an older version of mdsearch", "the next `mdsearch index` rebuilds it",
+				"serve, mcp or watch", "sample  "} {
+				if code != 0 || !strings.Contains(out, want) {
+					t.Errorf("status: exit %d, stdout lacks %q:\n%s%s", code, want, out, errOut)
+				}
+			}
+			if root, _ := filepath.Abs("../sample-vault"); !regexp.MustCompile(`(?m)^sample +[1-9]\d* +` + regexp.QuoteMeta(root) + `$`).MatchString(out) {
+				t.Errorf("status names no collection sample with its notes and folder:\n%s", out)
+			}
+			code, out, _ = run(t, index, "status", "--json")
+			if code != 0 || !strings.Contains(out, `"schema_version": `+c.version) || !strings.Contains(out, `"name": "sample"`) {
+				t.Errorf("status --json: exit %d\n%s", code, out)
+			}
+			if !bytes.Equal(before, readFile(index)) || !slices.Equal(beside, files()) {
+				t.Fatalf("reading commands changed an older index, or left files beside it: %v, were %v", files(), beside)
+			}
+			code, out, errOut = run(t, index, "index", "--name", "other", "../sample-vault/garden")
+			if code != 0 || !strings.Contains(errOut, "rebuilt sample") {
+				t.Fatalf("index on an older index: %d\n%s\n%s", code, out, errOut)
+			}
+			code, out, _ = run(t, index, "search", "restore drill", "--collection", "sample")
+			if code != 0 || !strings.Contains(out, "Backups.md") {
+				t.Errorf("search after the rebuild: %d %s", code, out)
+			}
+		})
 	}
-	sqliteFile(t, index, `UPDATE meta SET value = '0' WHERE key = 'schema_version'`)
-	before, _ := os.ReadFile(index)
-	for _, args := range [][]string{{"status"}, {"search", "starter"}, {"read", "kitchen/Sourdough.md"}} {
-		code, _, errOut := run(t, index, args...)
-		if code != 1 || !strings.Contains(errOut, "older mdsearch") || !strings.Contains(errOut, "mdsearch index") {
-			t.Errorf("%v: exit %d, stderr %q; want exit 1 naming the older index and `mdsearch index`", args, code, errOut)
-		}
-		if after, _ := os.ReadFile(index); !bytes.Equal(before, after) {
-			t.Fatalf("%v changed an older index", args)
-		}
-	}
-	code, out, errOut := run(t, index, "index", "--name", "other", "../sample-vault/garden")
-	if code != 0 || !strings.Contains(errOut, "rebuilt sample") {
-		t.Fatalf("index on an older index: %d\n%s\n%s", code, out, errOut)
-	}
-	code, out, _ = run(t, index, "search", "restore drill", "--collection", "sample")
-	if code != 0 || !strings.Contains(out, "Backups.md") {
-		t.Errorf("search after the rebuild: %d %s", code, out)
-	}
+}
+
+// readFile is the file's bytes, or nil.
+func readFile(path string) []byte {
+	b, _ := os.ReadFile(path)
+	return b
 }
 
 // TestBadCollectionName: a folder whose name cannot be a collection's is

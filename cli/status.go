@@ -17,6 +17,7 @@ import (
 	"github.com/mdsearch/mdsearch/embed/sentenceencoder"
 	"github.com/mdsearch/mdsearch/engine"
 	"github.com/mdsearch/mdsearch/internal/plural"
+	"github.com/mdsearch/mdsearch/store"
 )
 
 func runStatus(ctx context.Context, env *Env, args []string) error {
@@ -30,6 +31,9 @@ func runStatus(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	e, closeAll, err := ef.open(ctx, env, false)
+	if errors.Is(err, store.ErrOlderIndex) {
+		return olderStatus(ctx, env, ef, *asJSON, *check, err)
+	}
 	if err != nil {
 		return err
 	}
@@ -97,6 +101,38 @@ func runStatus(ctx context.Context, env *Env, args []string) error {
 		fmt.Fprintln(env.Stdout, "check:  the index file reads whole, no damage found")
 	}
 	printNotice(env, s.Notice)
+	return nil
+}
+
+// olderStatus is status of an index an older mdsearch made, which the
+// engine refused (refused): what can be read of it without writing, and
+// that the next index run rebuilds it.
+func olderStatus(ctx context.Context, env *Env, ef *engineFlags, asJSON, check bool, refused error) error {
+	path, err := ef.indexPath(env)
+	if err != nil {
+		return err
+	}
+	s, err := engine.OlderStatus(ctx, path)
+	if err != nil || s == nil {
+		return refused // what the engine said: it could not be read either
+	}
+	if asJSON {
+		return printJSON(env, s)
+	}
+	fmt.Fprintf(env.Stdout, "index:  %s (%s, schema %d)\nolder:  %s\n", s.IndexPath, humanBytes(s.SizeBytes), s.SchemaVersion, s.Notice)
+	if len(s.Collections) == 0 {
+		fmt.Fprintln(env.Stdout, "no collections: run `mdsearch index DIR`")
+	} else {
+		rows := [][]string{{"COLLECTION", "FILES", "ROOT"}}
+		for _, c := range s.Collections {
+			rows = append(rows, []string{c.Name, fmt.Sprint(c.Files), c.Root})
+		}
+		fmt.Fprintln(env.Stdout)
+		printTable(env.Stdout, rows)
+	}
+	if check {
+		fmt.Fprintln(env.Stdout, "check:  not run: the rebuild replaces the whole file")
+	}
 	return nil
 }
 

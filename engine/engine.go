@@ -110,9 +110,12 @@ type Options struct {
 type Engine struct {
 	opts Options
 	// mu is read-held by every exported call for the store it uses, and
-	// write-held to switch to a rebuilt index (engine_follow.go).
+	// write-held to switch to a rebuilt index (engine_follow.go) or to
+	// open one opened read-only anew (engine_reopen.go).
 	mu        sync.RWMutex
-	switching atomic.Bool // the file at the path was replaced: calls go straight to follow
+	switching atomic.Bool                   // the file at the path was replaced: calls go straight to follow
+	reopenDue atomic.Bool                   // a write was refused for the index being opened read-only (engine_reopen.go)
+	reopening atomic.Pointer[chan struct{}] // closed once the index is opened anew; nil when it is not
 	st        *store.Store
 	emb       embed.Embedder
 	migration *store.Migration
@@ -209,6 +212,7 @@ func (e *Engine) explain(err *error) {
 		*err = replacedDuring(e.opts.IndexPath)
 		return
 	}
+	e.noteReadOnly(*err)
 	*err = store.Explain(path, *err)
 }
 

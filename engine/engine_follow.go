@@ -34,6 +34,9 @@ const followWait = 3 * time.Second
 // back on a busy server, would otherwise keep the switch from ever finding
 // the lock free.
 func (e *Engine) enter(ctx context.Context) (leave func(), err error) {
+	if err := e.awaitReopen(ctx); err != nil {
+		return nil, err
+	}
 	for {
 		if !e.opts.Follow || !e.switching.Load() {
 			e.mu.RLock()
@@ -61,23 +64,14 @@ func (e *Engine) follow(ctx context.Context) error {
 		// the old file would hold it up, a busy server's every moment).
 		return followError(e.opts.IndexPath, err)
 	}
-	// TryLock, not Lock: a waiting writer would hold up every new call
-	// behind an index run that waits for another process's lock.
-	deadline := time.Now().Add(followWait)
-	for !e.mu.TryLock() {
-		if !e.switching.Load() {
-			return nil // another call switched
-		}
-		if time.Now().After(deadline) {
-			return mdsearch.Errorf(mdsearch.KindUnavailable, "index", e.opts.IndexPath,
-				"try again in a moment: this process switches to the new index once the work using the old one ends",
-				"the index file was replaced while this process had it open")
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(10 * time.Millisecond):
-		}
+	locked, err := e.lockStore(ctx, e.switching.Load)
+	switch {
+	case errors.Is(err, errStoreBusy):
+		return mdsearch.Errorf(mdsearch.KindUnavailable, "index", e.opts.IndexPath,
+			"try again in a moment: this process switches to the new index once the work using the old one ends",
+			"the index file was replaced while this process had it open")
+	case err != nil || !locked:
+		return err // !locked: another call switched
 	}
 	defer e.mu.Unlock()
 	if e.st.Replaced() == nil {
@@ -98,6 +92,33 @@ func (e *Engine) follow(ctx context.Context) error {
 		e.notify(mig.String() + "; run `mdsearch index` to fill it")
 	}
 	return nil
+}
+
+// errStoreBusy is why lockStore gave up: calls used the store throughout
+// followWait.
+var errStoreBusy = errors.New("the index is in use")
+
+// lockStore takes e.mu, to change the store, once no call uses it. It
+// gives up when due reports the change made meanwhile by another call
+// (locked false), or after followWait (errStoreBusy). TryLock, not Lock:
+// a waiting writer would hold up every new call behind an index run that
+// waits for another process's lock.
+func (e *Engine) lockStore(ctx context.Context, due func() bool) (locked bool, err error) {
+	deadline := time.Now().Add(followWait)
+	for !e.mu.TryLock() {
+		if !due() {
+			return false, nil
+		}
+		if time.Now().After(deadline) {
+			return false, errStoreBusy
+		}
+		select {
+		case <-ctx.Done():
+			return false, ctx.Err()
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	return true, nil
 }
 
 // followError says why a replaced index could not be followed: most often

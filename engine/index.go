@@ -24,7 +24,7 @@ import (
 // midway; what was committed stays.
 func (e *Engine) Index(ctx context.Context, req mdsearch.IndexRequest, progress func(mdsearch.IndexProgress)) (_ *mdsearch.IndexStats, err error) {
 	defer e.explain(&err)
-	leave, err := e.enter(ctx)
+	leave, err := e.enterWrite(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -50,7 +50,7 @@ func (e *Engine) Index(ctx context.Context, req mdsearch.IndexRequest, progress 
 // after Open rebuilt an index of another schema version.
 func (e *Engine) IndexAll(ctx context.Context, full bool, progress func(mdsearch.IndexProgress)) (_ []*mdsearch.IndexStats, err error) {
 	defer e.explain(&err)
-	leave, err := e.enter(ctx)
+	leave, err := e.enterWrite(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -83,7 +83,7 @@ func (e *Engine) IndexAll(ctx context.Context, full bool, progress func(mdsearch
 // that is gone (or no longer indexable) is removed. File watchers use it.
 func (e *Engine) Refresh(ctx context.Context, collection string, paths []string) (_ *mdsearch.IndexStats, err error) {
 	defer e.explain(&err)
-	leave, err := e.enter(ctx)
+	leave, err := e.enterWrite(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -23,7 +23,7 @@ type DropStats struct {
 // another process, as Index does.
 func (e *Engine) Drop(ctx context.Context, name string) (_ *DropStats, err error) {
 	defer e.explain(&err)
-	leave, err := e.enter(ctx)
+	leave, err := e.enterWrite(ctx)
 	if err != nil {
 		return nil, err
 	}

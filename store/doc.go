@@ -39,7 +39,8 @@
 // tables): it refuses any other file, an empty file and an index of a newer
 // version, untouched. An older index is rebuilt empty by Open, which
 // reports the collections it held so the caller can re-index them from
-// their vaults; OpenReadOnly refuses it instead and changes nothing.
+// their vaults; OpenReadOnly refuses it instead and changes nothing, and
+// ReadOlder reads of it, for status, what the rebuild will index again.
 //
 // Room 5 of the pipeline (docs/architecture.md): it keeps what chunks and
 // embed made (notes, passages, windows, the keyword index, vectors) for the

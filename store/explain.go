@@ -91,21 +91,6 @@ func damaged(op, path string, err error) error {
 		"%w: %v", ErrDamaged, err)
 }
 
-// readOnlyHint names what SQLite could not write: the index, its -wal or
-// -shm file (a reader of a read-only index may leave them read-only), or
-// its folder.
-func readOnlyHint(path string) string {
-	for _, p := range []string{path, path + "-wal", path + "-shm"} {
-		if fi, err := os.Stat(p); err == nil && !writable(p) {
-			return "make " + p + " writable (its mode is " + fi.Mode().Perm().String() + "), or pass --index a path you can write to"
-		}
-	}
-	if !dirWritable(filepath.Dir(path)) {
-		return "the folder " + filepath.Dir(path) + " is read-only: pass --index a path in a folder you can write to"
-	}
-	return "pass --index a path in a folder you can write to"
-}
-
 // Replaced reports, as an error, that the index path no longer names the
 // file Open opened: it was deleted or replaced (a new index built at the
 // same path) while this process had it open. SQLite shares the -wal and

@@ -211,7 +211,7 @@ func TestExplain(t *testing.T) {
 	}{
 		{"damaged", malformed, []string{"damaged", path, "mdsearch index DIR"}},
 		{"damaged, wrapped", fmt.Errorf("keyword search: %w", malformed), []string{"damaged"}},
-		{"read-only", readOnly, []string{"cannot be written", path, "--index"}},
+		{"read-only", readOnly, []string{"cannot be written", path, "can be written now"}}, // the file is: only the connection is not
 		{"cannot open", cantOpen, []string{"cannot read or write", path, "read-only mount"}},
 		{"joined", errors.Join(cantOpen, gone), []string{"cannot read or write", gone.Error()}},
 		{"says what to do already", notFound, nil},

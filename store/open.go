@@ -298,11 +298,7 @@ func inspect(ctx context.Context, abs string, frozen bool) (*fileInfo, error) {
 // read fills f from the file through a read-only connection, immutable or
 // not.
 func (f *fileInfo) read(ctx context.Context, abs string, immutable bool) error {
-	dsn := (&url.URL{Scheme: "file", Path: abs}).String() + "?mode=ro&_pragma=busy_timeout(10000)"
-	if immutable {
-		dsn += "&immutable=1"
-	}
-	db, err := sql.Open("sqlite", dsn)
+	db, err := sql.Open("sqlite", readDSN(abs, immutable))
 	if err != nil {
 		return err
 	}

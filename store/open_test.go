@@ -50,6 +50,13 @@ func ourIndex(edit ...string) func(t *testing.T, path string) {
 	}
 }
 
+// v1Index writes an index of version 1, written before the application
+// ID: this version's tables less those version 2 added, then edit.
+func v1Index(edit ...string) func(t *testing.T, path string) {
+	return ourIndex(append([]string{`PRAGMA application_id = 0`, setVersion(1), `DROP TABLE windows`, `DROP TABLE doc_changes`,
+		`DROP TABLE chunks_vocab`, `DROP TABLE chunks_instances`}, edit...)...)
+}
+
 func setVersion(v int) string {
 	return `UPDATE meta SET value = '` + strconv.Itoa(v) + `' WHERE key = 'schema_version'`
 }
@@ -65,7 +72,7 @@ func TestOpenTouchesOnlyOurFiles(t *testing.T) {
 	foreignWALNoID := foreignDB(`PRAGMA journal_mode = WAL`, `CREATE TABLE t (x)`, `INSERT INTO t VALUES (1)`)
 	empty := func(t *testing.T, path string) { os.WriteFile(path, nil, 0o644) }
 	junk := func(t *testing.T, path string) { os.WriteFile(path, bytes.Repeat([]byte("not sqlite "), 100), 0o644) }
-	legacy := ourIndex(`PRAGMA application_id = 0`, setVersion(1), `DROP TABLE windows`, `DROP TABLE doc_changes`, `DROP TABLE chunks_vocab`, `DROP TABLE chunks_instances`)
+	legacy := v1Index()
 	// A foreign file that shares a version 1 index's table names, and has
 	// its own besides, is not rebuilt (it was, every table dropped).
 	v1Names := []string{`CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)`, `INSERT INTO meta VALUES ('schema_version', '1')`}

@@ -219,10 +219,13 @@ func (t *ReadTx) Close() error { return t.tx.Rollback() }
 func (s *Store) Path() string { return s.path }
 
 // SizeBytes is the size on disk: the file plus its WAL.
-func (s *Store) SizeBytes() int64 {
+func (s *Store) SizeBytes() int64 { return sizeOnDisk(s.path) }
+
+// sizeOnDisk is the size of the index at path with its -wal and -shm.
+func sizeOnDisk(path string) int64 {
 	var n int64
 	for _, suffix := range []string{"", "-wal", "-shm"} {
-		if fi, err := os.Stat(s.path + suffix); err == nil {
+		if fi, err := os.Stat(path + suffix); err == nil {
 			n += fi.Size()
 		}
 	}

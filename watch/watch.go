@@ -33,10 +33,12 @@ type Options struct {
 	// for again, so that a vault deleted and made anew (a re-clone, a sync
 	// tool replacing it) is watched again. Default 2 s.
 	Recheck time.Duration
-	// Retry is how long after a refresh or catch-up that could not reach
-	// the embedding model (an error of KindUnavailable: a server down) a
+	// Retry is how long after a refresh or catch-up that failed for want
+	// of what may come back (an error of KindUnavailable: the embedding
+	// server down, a full disk, an index that could not be written) a
 	// catch-up tries again, doubling up to 5 minutes while it still
-	// cannot; the windows left without vectors get them once it answers.
+	// cannot; the windows left without vectors get them once the model
+	// answers, the notes left unwritten once the index takes them.
 	// Default 15 s.
 	Retry time.Duration
 	// Logger receives errors and skipped folders; nil discards them.
@@ -355,7 +357,8 @@ func (w *Watcher) loop(ctx context.Context) {
 			w.scheduleRetry(retry)
 		case <-retry.C:
 			w.retryArmed = false
-			// Not only a model: a full disk or a locked index also waits
+			// Not only a model: a full disk, a locked index or one made
+			// writable again (the engine then opens it anew) also waits
 			// for something outside to change.
 			w.log.Info("catching up again after a failed refresh", "error", w.retryAfter)
 			w.requestCatchUp()

@@ -1,0 +1,134 @@
+package engine
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/internal/testenv"
+)
+
+// An index a serve, mcp or watch opened while it could not be written is
+// written once it can be: the refused write says what to make writable,
+// and the next write opens the index anew (SQLite kept its connections
+// read-only), whether a watcher's refresh or its catch-up, while searches
+// go on answering; nothing indexed before or since is lost.
+func TestReopenAfterReadOnly(t *testing.T) {
+	cases := []struct {
+		name  string
+		retry func(e *Engine) error
+	}{
+		{"refresh", func(e *Engine) error { _, err := e.Refresh(bg, "notes", []string{"beta.md"}); return err }},
+		{"catch-up", func(e *Engine) error { _, err := e.Index(bg, mdsearch.IndexRequest{Name: "notes"}, nil); return err }},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			write(t, dir, "alpha.md", "# Alpha\n\nThe zebra grazes on the plain.\n")
+			path := filepath.Join(t.TempDir(), "index.db")
+			buildIndex(t, path, dir, "notes")
+			writable := testenv.ReadOnly(t, path)
+
+			var reopened atomic.Int32
+			e, err := Open(bg, Options{IndexPath: path, Existing: true, Follow: true, Embedder: newBow("bow"),
+				Notify: func(msg string) {
+					if strings.Contains(msg, "can be written now") {
+						reopened.Add(1)
+					}
+				}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer e.Close()
+			stop := searching(t, e, "zebra", "alpha.md")
+			defer stop() // before Close
+
+			write(t, dir, "beta.md", "# Beta\n\nThe giraffe eats acacia leaves.\n")
+			err = c.retry(e)
+			if mdsearch.KindOf(err) != mdsearch.KindUnavailable || !strings.Contains(err.Error(), "make "+path) {
+				t.Fatalf("a write to the read-only index: %v; want it refused, naming the file to make writable", err)
+			}
+			writable()
+			if err := c.retry(e); err != nil {
+				t.Fatalf("once writable: %v", err)
+			}
+			stop()
+			if got := paths(search(t, e, mdsearch.SearchRequest{Query: "giraffe"})); !strings.Contains(got, "beta.md") {
+				t.Errorf("the note written after the fix: %s", got)
+			}
+			if n := reopened.Load(); n != 1 {
+				t.Errorf("opened anew %d times, want once", n)
+			}
+			if got, err := e.Store().IntegrityCheck(bg); got != "ok" || err != nil {
+				t.Errorf("integrity: %s, %v", got, err)
+			}
+		})
+	}
+}
+
+// The index stays read-only: each write is refused with what to make
+// writable, and the store is not opened anew for nothing.
+func TestStillReadOnly(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "alpha.md", "# Alpha\n\nThe zebra grazes on the plain.\n")
+	path := filepath.Join(t.TempDir(), "index.db")
+	buildIndex(t, path, dir, "notes")
+	testenv.ReadOnly(t, path)
+	e, err := Open(bg, Options{IndexPath: path, Existing: true, Follow: true, Embedder: newBow("bow")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	first := e.Store()
+	write(t, dir, "beta.md", "# Beta\n\nThe giraffe eats acacia leaves.\n")
+	for range 2 {
+		_, err := e.Refresh(bg, "notes", []string{"beta.md"})
+		if !strings.Contains(fmtErr(err), "make "+path) {
+			t.Errorf("refresh: %v", err)
+		}
+	}
+	if e.Store() != first {
+		t.Error("a store still read-only was opened anew")
+	}
+	if _, err := os.Stat(path); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// searching searches e for query until stopped, failing the test on an
+// error or an answer without want: a reopen must not be seen.
+func searching(t *testing.T, e *Engine, query, want string) (stop func()) {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	for range 3 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				resp, err := e.Search(bg, mdsearch.SearchRequest{Query: query})
+				if err != nil || !strings.Contains(paths(resp), want) {
+					t.Errorf("search %q meanwhile: %v, %v", query, resp, err)
+					return
+				}
+			}
+		}()
+	}
+	return sync.OnceFunc(func() { close(done); wg.Wait() })
+}
+
+// fmtErr is err's message, or "" for none.
+func fmtErr(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
