@@ -2,10 +2,14 @@ package engine
 
 import (
 	"context"
+	"maps"
+	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/store"
 )
 
 // propertyOperator reads Obsidian's [property:value] at fields[i]: the
@@ -137,4 +141,30 @@ func withProperties(req mdsearch.SearchRequest, props [][2]string) (mdsearch.Sea
 	}
 	req.Where = where
 	return req, nil
+}
+
+// unknownProperties names the where conditions' fields no note has as a
+// property, or is "": a condition on one matches nothing. A Dataview
+// inline field ("status:: done" in a note's text) is text, not a property,
+// and the notice says so when a note's text holds one of the name.
+func (e *Engine) unknownProperties(ctx context.Context, rd *store.Reader, fields map[string]string) string {
+	known := e.knownProperty(ctx)
+	var names, inline []string
+	for _, k := range slices.Sorted(maps.Keys(fields)) {
+		if known(k) {
+			continue
+		}
+		names = append(names, strconv.Quote(k))
+		if has, err := rd.TextHolds(ctx, k+"::"); err == nil && has {
+			inline = append(inline, k+"::")
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	msg := "no note has the property " + strings.Join(names, " or ") + " in its frontmatter"
+	if len(inline) > 0 {
+		msg += "; " + strings.Join(inline, " and ") + " in a note's text is a Dataview inline field, which mdsearch reads as words (search for them), not as a property"
+	}
+	return msg
 }

@@ -28,6 +28,36 @@ func TestUnknownTagNotice(t *testing.T) {
 	}
 }
 
+// A where condition on a property no note has says so, and names a
+// Dataview inline field of the name, which is text; a property notes have
+// is not named, whatever its value.
+func TestUnknownPropertyNotice(t *testing.T) {
+	vault := t.TempDir()
+	write(t, vault, "book.md", "---\nauthor: Ann\n---\n# Book\n\nstatus:: reading\n\nA book about ferns.\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, vault, "v")
+	for _, tt := range []struct {
+		where       map[string]string
+		query, want string
+	}{
+		{map[string]string{"status": "reading"}, "ferns", `no note has the property "status" in its frontmatter; status:: in a note's text is a Dataview inline field`},
+		{map[string]string{"Status": "reading", "genre": "x"}, "ferns [genre:x]", `no note has the property "Status" or "genre" in its frontmatter; Status:: in a note's text`},
+		{map[string]string{"genre": "x"}, "ferns", `no note has the property "genre" in its frontmatter`},
+		{map[string]string{"author": "Bob"}, "ferns", ""},
+	} {
+		resp := search(t, e, mdsearch.SearchRequest{Query: tt.query, Where: tt.where, Mode: mdsearch.ModeKeyword})
+		if len(resp.Results) != 0 {
+			t.Fatalf("%v: %s", tt.where, paths(resp))
+		}
+		if got := strings.Contains(resp.Notice, "no note has the property"); got != (tt.want != "") || !strings.Contains(resp.Notice, tt.want) {
+			t.Errorf("%v: notice %q, want %q", tt.where, resp.Notice, tt.want)
+		}
+		if tt.where["genre"] != "" && strings.Contains(resp.Notice, "genre::") {
+			t.Errorf("%v: a Dataview field no note has named: %q", tt.where, resp.Notice)
+		}
+	}
+}
+
 // A query of common words alone gets its results and a notice that it
 // asks for nothing; one with a word to look for gets none.
 func TestAsksNothingNotice(t *testing.T) {

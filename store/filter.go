@@ -299,6 +299,15 @@ func (s *Reader) TopTags(ctx context.Context, limit int) ([]TagCount, error) {
 	return out, rows.Err()
 }
 
+// TextHolds reports whether a passage's text holds s, ASCII letters
+// compared without regard to case: a scan of every passage, for notices
+// of searches that found nothing.
+func (s *Reader) TextHolds(ctx context.Context, text string) (bool, error) {
+	var ok bool
+	err := s.queryRow(ctx, `SELECT EXISTS (SELECT 1 FROM chunks WHERE instr(lower(text), lower(?)) > 0)`, text).Scan(&ok)
+	return ok, err
+}
+
 // HasProperty reports whether a note of the index has a frontmatter field
 // of the name, in any case (a dotted name's first part: "params.author"
 // is a field of params), as Fields compares names.
