@@ -82,6 +82,14 @@ func IsMarkdown(name string) bool {
 	return ext == ".md" || ext == ".markdown"
 }
 
+// mdxReason is why a walk skips an MDX page (Docusaurus, Astro): its
+// imports and JSX are no markdown, and a docs site holding both kinds
+// should not lose half its pages without a word.
+const mdxReason = "an MDX page (.mdx): mdsearch reads .md and .markdown notes only"
+
+// isMDX reports whether a file name has MDX's extension.
+func isMDX(name string) bool { return strings.EqualFold(filepath.Ext(name), ".mdx") }
+
 // skipDir reports whether a folder name is never walked.
 func skipDir(name string) bool {
 	return skipDirs[name] || Hidden(name)

@@ -145,6 +145,9 @@ func (w *walker) dir(ctx context.Context, job dirJob) error {
 				continue
 			}
 			if !IsMarkdown(name) || ign.match(rel, false) {
+				if isMDX(name) && e.Type().IsRegular() && !ign.match(rel, false) {
+					w.skip(strings.Join(rel, "/"), mdxReason)
+				}
 				continue
 			}
 			fi, err := e.Info()
