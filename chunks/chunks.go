@@ -111,6 +111,9 @@ type Options struct {
 //	17: HTML comments ("<!-- ignore -->") are hidden as inline Obsidian
 //	   comments are (sections' htmlcomments.go), whole lines too: in no
 //	   passage's Text, word count or embed text; passages run across them.
+//	   A whole-line %% comment's words no longer count. MkDocs
+//	   admonitions and tabs ("!!! note", "=== "Tab"") hold prose, not
+//	   indented code (sections.Admonition), so their bodies are embedded.
 const Version = 17
 
 // Defaults.

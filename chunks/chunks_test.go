@@ -610,6 +610,25 @@ func TestHTMLCommentsLeftOut(t *testing.T) {
 	}
 }
 
+// An MkDocs admonition's or tab's indented body is prose the model reads
+// whole, not indented code cut to its first line.
+func TestAdmonitionBodyEmbedded(t *testing.T) {
+	src := "# Tuning\n\n!!! warning \"Pool size\"\n\n    For workloads dominated by disk latency, a pool twice the core count keeps\n" +
+		"    every disk busy.\n\n    - Keep sync_writes off for scratch data.\n\n=== \"Linux\"\n\n    Raise the open file limit first.\n"
+	_, cs := split(t, src, Options{})
+	var embedded strings.Builder
+	for _, c := range cs {
+		for _, w := range c.Windows {
+			embedded.WriteString(w.EmbedText)
+		}
+	}
+	for _, want := range []string{"every disk busy", "sync_writes off", "open file limit"} {
+		if !strings.Contains(embedded.String(), want) {
+			t.Errorf("%q is embedded in no window: %q", want, embedded.String())
+		}
+	}
+}
+
 // TestHugeInputs covers the bad inputs that must never panic: 10,000
 // headings, a 50 MB note, an unclosed fence.
 func TestHugeInputs(t *testing.T) {

@@ -157,12 +157,12 @@ var noteMarkdown = goldmark.New(
 	goldmark.WithExtensions(extension.Linkify, extension.TaskList,
 		extension.NewTable(extension.WithTableCellAlignMethod(extension.TableCellAlignNone)),
 		extension.Footnote, &obsidian{}),
-	goldmark.WithParserOptions(parser.WithAttribute(),
+	goldmark.WithParserOptions(parser.WithAttribute(), sections.AdmonitionOption,
 		parser.WithInlineParsers(util.Prioritized(delimiterGuard{}, 499)), // before emphasis (500)
 		// After the footnotes' transformer (999) has moved the footnotes to
 		// the end of the note, so comments in them hide and links resolve.
 		parser.WithASTTransformers(util.Prioritized(commentTransformer{}, 1000),
-			util.Prioritized(noteTransformer{}, 1002))),
+			util.Prioritized(admonitionTransformer{}, 1001), util.Prioritized(noteTransformer{}, 1002))),
 	goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(&blockRenderer{}, 100))),
 )
 

@@ -1,0 +1,62 @@
+package notehtml
+
+import (
+	"strings"
+
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+
+	"github.com/mdsearch/mdsearch/sections"
+)
+
+// MkDocs admonitions and content tabs (sections.Admonition: "!!! note",
+// "??? tip", "=== "Tab"") show as callouts, as Material for MkDocs shows
+// them: a box of their type titled with their title, else their type; a
+// collapsible one ("???") folded, "???+" open; a tab a box titled with
+// its label. Their bodies are markdown, not the indented code CommonMark
+// would make of them.
+
+type admonitionTransformer struct{}
+
+func (admonitionTransformer) Transform(doc *ast.Document, _ text.Reader, _ parser.Context) {
+	var found []*sections.Admonition
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if a, ok := n.(*sections.Admonition); ok && entering {
+			found = append(found, a)
+		}
+		return ast.WalkContinue, nil
+	})
+	for _, a := range found {
+		a.Parent().ReplaceChild(a.Parent(), a, admonitionCallout(a))
+	}
+}
+
+// admonitionCallout is the callout a shows as, a's children moved into it.
+func admonitionCallout(a *sections.Admonition) *callout {
+	c := &callout{kind: a.Class}
+	if c.kind == "" {
+		c.kind = "tab"
+	}
+	switch a.Marker {
+	case "???":
+		c.fold = '-'
+	case "???+":
+		c.fold = '+'
+	}
+	if a.Pos() >= 0 { // for data-line; set after the parse, so no inline text
+		c.Lines().Append(text.NewSegment(a.Pos(), a.Pos()))
+	}
+	label := a.Title
+	if label == "" {
+		label = strings.ToUpper(c.kind[:1]) + c.kind[1:]
+	}
+	title := &calloutTitle{}
+	title.AppendChild(title, ast.NewString([]byte(label)))
+	c.AppendChild(c, title)
+	for child := a.FirstChild(); child != nil; child = a.FirstChild() {
+		a.RemoveChild(a, child)
+		c.AppendChild(c, child)
+	}
+	return c
+}

@@ -1,0 +1,34 @@
+package notehtml
+
+import (
+	"strings"
+	"testing"
+)
+
+// MkDocs admonitions and tabs show as callouts with their body as
+// markdown (a list is a list, not code), at their marker's line.
+func TestAdmonitionsShowAsCallouts(t *testing.T) {
+	for _, tt := range []struct {
+		src       string
+		want, not []string
+	}{
+		{"# T\n\n!!! warning \"Pool size\"\n\n    Keep it *small*.\n\n    - one\n",
+			[]string{`<div class="callout" data-callout="warning" data-line="3">`, `<div class="callout-title">Pool size</div>`,
+				"<em>small</em>", "<li>one</li>"}, []string{"<pre>", "!!!"}},
+		{"??? tip\n\n    Folded.\n", []string{`<details class="callout" data-callout="tip"`, `<summary class="callout-title">Tip</summary>`}, []string{" open"}},
+		{"???+ note \"Open <b>\"\n    Shown.\n", []string{`data-callout="note" data-line="1" open>`, "Open &lt;b&gt;"}, nil},
+		{"=== \"pip\"\n\n    ```sh\n    pip install x\n    ```\n", []string{`data-callout="tab"`, `<div class="callout-title">pip</div>`, `language-sh`}, []string{"```"}},
+	} {
+		page := HTML([]byte(tt.src), Options{}).HTML
+		for _, w := range tt.want {
+			if !strings.Contains(page, w) {
+				t.Errorf("%q: no %q in\n%s", tt.src, w, page)
+			}
+		}
+		for _, n := range tt.not {
+			if strings.Contains(page, n) {
+				t.Errorf("%q: %q shown in\n%s", tt.src, n, page)
+			}
+		}
+	}
+}
