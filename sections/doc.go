@@ -7,6 +7,9 @@
 // and entities resolved. Inline markup is read only where sections uses
 // it, headings and paragraphs that may hold a #tag; other paragraphs skip
 // goldmark's inline pass (plain.go), with the same Document as a result.
+// Beyond CommonMark it reads GFM tables and strikethrough, heading
+// attributes ("{#id}") and MkDocs' admonitions and tabs (admonition.go),
+// whose indented bodies are markdown rather than code.
 //
 // Offsets. Every byte offset and line number refers to the original file:
 // Document.Src is the file's bytes unchanged (BOM, CRLF line endings and
