@@ -141,6 +141,9 @@ func (d *Document) findAs(query string, forms []pathForms, strict bool) (*Sectio
 	if s := d.holding(anchor); s != nil && asID {
 		return s, nil, nil
 	}
+	if s := d.htmlAnchor(anchor); s != nil && asID {
+		return s, nil, nil
+	}
 	return nil, nil, d.notFound(mdsearch.KindNotFound, query, "no such section", nil)
 }
 

@@ -1,0 +1,48 @@
+package sections
+
+import (
+	"bytes"
+	"regexp"
+	"strings"
+)
+
+// HTML anchors. A docs site keeps a heading's old id alive with an
+// anchor before it ('<a id="ways-variables-and-data-interact-move"></a>',
+// 182 in the Rust book, for links made before the heading was renamed),
+// and links still name it: "#id" reads the section the anchor sits in,
+// or, when only blank lines, comments and other anchors stand between it
+// and the next heading, that heading's section.
+
+var (
+	anchorRE    = regexp.MustCompile(`(?i)<a\s[^>]*?\b(?:id|name)\s*=\s*["']([^"']+)["'][^>]*>(?:\s*</a>)?`)
+	betweenRE   = regexp.MustCompile(`(?is)<a\s[^>]*>\s*</a>|<!--.*?-->`)
+	anchorBytes = []byte("<a ")
+)
+
+// htmlAnchor is the section the HTML anchor of the id names, or nil.
+func (d *Document) htmlAnchor(id string) *Section {
+	body := d.Src[d.Body:]
+	if id == "" || !bytes.Contains(bytes.ToLower(body), anchorBytes) {
+		return nil
+	}
+	for _, m := range anchorRE.FindAllSubmatchIndex(body, -1) {
+		if !strings.EqualFold(string(body[m[2]:m[3]]), id) {
+			continue
+		}
+		at, end := d.Body+m[0], d.Body+m[1]
+		var in *Section
+		for i := range d.Sections {
+			s := &d.Sections[i]
+			switch {
+			case s.StartByte <= at:
+				in = s
+			case s.Level > 0 && len(bytes.TrimSpace(betweenRE.ReplaceAll(d.Src[end:s.StartByte], nil))) == 0:
+				return s // the heading the anchor stands before
+			default:
+				return in
+			}
+		}
+		return in
+	}
+	return nil
+}
