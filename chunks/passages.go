@@ -246,8 +246,8 @@ func lineEnd(src []byte, start, end, n int) int {
 }
 
 // NoteWords is a note's word count as results show it ("page N words")
-// and reads and outlines count it: its body's (%% comments included,
-// which a read asked for them returns), or for a note of properties alone (propertiesDoc) that
+// and reads and outlines count it: its body's (comments left out, as a
+// read shows it), or for a note of properties alone (propertiesDoc) that
 // of its properties, the one passage it has, so that no note that reads as
 // text counts 0 words.
 func NoteWords(doc *sections.Document) int {
