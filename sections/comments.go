@@ -131,7 +131,7 @@ func (w *walker) nextDelim(pos int, code [][2]int) int {
 			pos = end
 			continue
 		}
-		if end := codeSpanEnd(w.buf, w.lines.start(at), at); end > 0 {
+		if end := w.codeSpanAt(at); end > 0 {
 			pos = end
 			continue
 		}
@@ -179,16 +179,25 @@ func inRange(rs [][2]int, pos int) int {
 	return 0
 }
 
-// codeSpanEnd returns the end of the code span on the line starting at ls
-// that holds offset at ("`%%`"), or 0. Spans are read within the line,
-// as most are: a run of backticks opens one, the next run of as many
-// closes it.
-func codeSpanEnd(buf []byte, ls, at int) int {
-	for i := ls; i < at; {
+// codeSpanAt returns the end of the code span holding offset at ("`%%`"),
+// or 0. Spans are read within the line, as most are: a run of backticks
+// opens one, the next run of as many closes it. A line's spans are found
+// once (offsets are asked in order), so a line of many delimiters costs
+// linear time.
+func (w *walker) codeSpanAt(at int) int {
+	if l := w.lines.line(at); l != w.spanLine {
+		w.spanLine, w.spans = l, lineCodeSpans(w.buf, w.lines.start(at), w.spans[:0])
+	}
+	return inRange(w.spans, at)
+}
+
+// lineCodeSpans appends to out the code spans of the line starting at ls,
+// each from its opening run to past its closing one, up to the first run
+// that nothing closes (an unclosed run is text, and so is the rest of
+// the line).
+func lineCodeSpans(buf []byte, ls int, out [][2]int) [][2]int {
+	for i := ls; i < len(buf) && buf[i] != '\n'; {
 		if buf[i] != '`' {
-			if buf[i] == '\n' {
-				return 0
-			}
 			i++
 			continue
 		}
@@ -198,14 +207,12 @@ func codeSpanEnd(buf []byte, ls, at int) int {
 		}
 		j := closingRun(buf, i+n, n)
 		if j < 0 {
-			return 0 // an unclosed run is text
+			return out
 		}
-		if at < j {
-			return j + n
-		}
+		out = append(out, [2]int{i, j + n})
 		i = j + n
 	}
-	return 0
+	return out
 }
 
 // closingRun is the offset of the next run of exactly n backticks from

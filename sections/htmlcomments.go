@@ -1,6 +1,9 @@
 package sections
 
-import "bytes"
+import (
+	"bytes"
+	"sort"
+)
 
 // HTML comments. "<!-- … -->" is never shown where a note is rendered
 // (Obsidian's reading view, a docs site, a forge): authors leave notes to
@@ -26,26 +29,27 @@ var (
 
 // htmlComments returns the HTML comments of the parsed text outside code
 // and the Obsidian comments obsidian (in order, apart), from "<!--" to
-// just past "-->", as file offsets in order.
+// just past "-->", as file offsets in order. The offsets it asks about
+// only grow, so each far lookup (the next "-->", the next blank line, a
+// line's code spans) is kept for the next: a note of many "<!--" costs
+// linear time.
 func (w *walker) htmlComments(code, obsidian [][2]int) [][2]int {
 	var out [][2]int
 	buf := w.buf
+	closes := nextFinder{buf: buf, sep: htmlClose}
+	blanks := blankFinder{lines: w.lines, buf: buf}
 	for pos := w.base; ; {
 		i := bytes.Index(buf[pos:], htmlOpen)
 		if i < 0 {
 			return out
 		}
 		at := pos + i
-		if end := max(inRange(code, at), inRange(obsidian, at)); end > 0 {
+		if end := max(inRange(code, at), inRange(obsidian, at), w.codeSpanAt(at)); end > 0 {
 			pos = end
 			continue
 		}
 		ls := w.lines.start(at)
-		if end := codeSpanEnd(buf, ls, at); end > 0 {
-			pos = end
-			continue
-		}
-		end := htmlCommentEnd(buf, at, ls >= w.base && isIndent(buf[ls:at]))
+		end := htmlCommentEnd(buf, at, ls >= w.base && isIndent(buf[ls:at]), &closes, &blanks)
 		if end < 0 || meetsAny(obsidian, at, end) {
 			pos = at + len(htmlOpen)
 			continue
@@ -59,7 +63,7 @@ func (w *walker) htmlComments(code, obsidian [][2]int) [][2]int {
 // comment opened at at, or -1: for one opening a line (block) the next
 // anywhere, else the next before a blank line. "<!-->" and "<!--->" are
 // whole comments, as CommonMark reads them.
-func htmlCommentEnd(buf []byte, at int, block bool) int {
+func htmlCommentEnd(buf []byte, at int, block bool, closes *nextFinder, blanks *blankFinder) int {
 	body := at + len(htmlOpen)
 	switch {
 	case bytes.HasPrefix(buf[body:], []byte(">")):
@@ -67,36 +71,64 @@ func htmlCommentEnd(buf []byte, at int, block bool) int {
 	case bytes.HasPrefix(buf[body:], []byte("->")):
 		return body + 2
 	}
-	stop := len(buf)
-	if !block {
-		stop = nextBlankLine(buf, body)
-	}
-	j := bytes.Index(buf[body:stop], htmlClose)
-	if j < 0 {
+	c := closes.at(body)
+	if c < 0 || !block && c >= blanks.after(body) {
 		return -1
 	}
-	return body + j + len(htmlClose)
+	return c + len(htmlClose)
 }
 
-// nextBlankLine is the offset of the first blank line after the line
-// holding pos, or the end of buf.
-func nextBlankLine(buf []byte, pos int) int {
-	for i := lineEnd(buf, pos); i < len(buf); {
-		next := lineEnd(buf, i+1)
-		if isBlank(buf[i+1 : next]) {
-			return i + 1
-		}
-		i = next
+// nextFinder finds the next sep at or after an offset, keeping the last
+// answer for offsets asked in order.
+type nextFinder struct {
+	buf         []byte
+	sep         []byte
+	from, found int // found: sep's offset searching from from; -1 none
+	searched    bool
+}
+
+// at is the offset of the first sep at or after pos, or -1.
+func (f *nextFinder) at(pos int) int {
+	if f.searched && f.from <= pos && (f.found < 0 || f.found >= pos) {
+		return f.found
 	}
-	return len(buf)
+	f.from, f.searched = pos, true
+	f.found = bytes.Index(f.buf[pos:], f.sep)
+	if f.found >= 0 {
+		f.found += pos
+	}
+	return f.found
+}
+
+// blankFinder finds the first blank line after an offset's line, keeping
+// the last answer for offsets asked in order.
+type blankFinder struct {
+	lines      lineIndex
+	buf        []byte
+	line, next int // the blank line found after line (1-based numbers); 0 none asked
+}
+
+// after is the offset of the first blank line after the line holding
+// pos, or the end of buf.
+func (f *blankFinder) after(pos int) int {
+	l := f.lines.line(pos)
+	if f.line == 0 || l < f.line || l >= f.next {
+		f.line, f.next = l, len(f.lines)+1
+		for k := l + 1; k <= len(f.lines); k++ {
+			if isBlank(f.buf[f.lines[k-1]:lineEnd(f.buf, f.lines[k-1])]) {
+				f.next = k
+				break
+			}
+		}
+	}
+	if f.next > len(f.lines) {
+		return len(f.buf)
+	}
+	return f.lines[f.next-1]
 }
 
 // meetsAny reports whether [start, end) meets one of rs (in order, apart).
 func meetsAny(rs [][2]int, start, end int) bool {
-	for _, r := range rs {
-		if r[0] < end && r[1] > start {
-			return true
-		}
-	}
-	return false
+	i := sort.Search(len(rs), func(i int) bool { return rs[i][1] > start })
+	return i < len(rs) && rs[i][0] < end
 }

@@ -2,7 +2,9 @@ package sections
 
 import (
 	"reflect"
+	"strings"
 	"testing"
+	"time"
 )
 
 // HTML comments are hidden as Obsidian's inline ones are, whole lines
@@ -72,6 +74,25 @@ func TestHTMLComments(t *testing.T) {
 		// Words are those of the text shown: the same as a note of it.
 		if want := Parse("v.md", []byte(tt.text)).WordCount; d.WordCount != want {
 			t.Errorf("%s: %d words, want %d", tt.name, d.WordCount, want)
+		}
+	}
+}
+
+// Finding HTML comments takes linear time: each far lookup (the next
+// "-->", the next blank line, a line's code spans) is kept for the next
+// "<!--". A scan from each one took 159 s for the first note below.
+func TestHTMLCommentsLinear(t *testing.T) {
+	for name, src := range map[string]string{
+		"unclosed, no blank line": "# H\n\n" + strings.Repeat("a <!--\n", 200000),
+		"on one line":             "# H\n\n" + strings.Repeat("a <!--", 200000),
+		"closed, no blank line":   strings.Repeat("- item <!-- c -->\n", 60000),
+		"with code spans":         strings.Repeat("`a` <!-- ", 100000),
+		"obsidian on one line":    "# H\n\n" + strings.Repeat("a `b` %%", 100000),
+	} {
+		start := time.Now()
+		Parse("n.md", []byte(src))
+		if d := time.Since(start); d > 5*time.Second {
+			t.Errorf("%s: %d KB parsed in %v", name, len(src)>>10, d)
 		}
 	}
 }

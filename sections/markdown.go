@@ -60,6 +60,9 @@ type walker struct {
 	// a line, or opening or closing mid-line) and the HTML comments, html
 	// the HTML comments alone, as file offsets in order (findComments).
 	comments, inline, html [][2]int
+	// spans are the code spans of line spanLine (codeSpanAt).
+	spans    [][2]int
+	spanLine int
 	// unclosed is the line of a top-level code fence that runs to the end
 	// of the file without a closing fence, or 0.
 	unclosed int
