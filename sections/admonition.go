@@ -16,9 +16,10 @@ import (
 // spaces. CommonMark reads such a body, after its blank line, as indented
 // code: the model read only its first line, and the page showed prose as
 // code. Here each is a container block (Admonition) whose body is
-// markdown, as Material for MkDocs renders it. A marker line needs a type
-// word (or a quoted label, for a tab) and nothing else; it opens no block
-// inside a paragraph, so a sentence that starts "!!! " stays text.
+// markdown, as Material for MkDocs renders it. A marker line needs one
+// type word (or a quoted label, for a tab) and nothing else but a quoted
+// title; it opens no block inside a paragraph, so a sentence that starts
+// "!!! " stays text, and the page shows one with no body as its text.
 
 // KindAdmonition is the node kind of Admonition.
 var KindAdmonition = ast.NewNodeKind("Admonition")
@@ -41,7 +42,9 @@ func (n *Admonition) Dump(src []byte, level int) {
 }
 
 var (
-	admonitionRE = regexp.MustCompile(`^(!!!|\?\?\?\+?)[ \t]+([A-Za-z][\w-]*)(?:[ \t]+[A-Za-z][\w-]*)*(?:[ \t]+"([^"]*)")?[ \t]*$`)
+	// A type word, Material's "inline" or "inline end", a quoted title:
+	// "!!! Remember to renew the domain" is a sentence.
+	admonitionRE = regexp.MustCompile(`^(!!!|\?\?\?\+?)[ \t]+([A-Za-z][\w-]*)(?:[ \t]+inline(?:[ \t]+end)?)?(?:[ \t]+"([^"]*)")?[ \t]*$`)
 	tabRE        = regexp.MustCompile(`^(===\+?)[ \t]+"([^"]*)"[ \t]*$`)
 )
 

@@ -29,6 +29,8 @@ func TestAdmonitions(t *testing.T) {
 		{"in a paragraph", "Text\n!!! note\n    more text\n", nil, false},
 		{"more after", "!!! WARNING !!!\n\n    code\n", nil, true},
 		{"no type", "!!!\n", nil, false},
+		{"a sentence", "!!! Remember to renew the domain\n\nText.\n", nil, false},
+		{"a question", "??? what is this\n", nil, false},
 		{"setext underline", "Title\n===\n", nil, false},
 		{"indented four", "    !!! note\n", nil, true},
 	} {

@@ -14,7 +14,7 @@ import (
 // and the next heading, that heading's section.
 
 var (
-	anchorRE    = regexp.MustCompile(`(?i)<a\s[^>]*?\b(?:id|name)\s*=\s*["']([^"']+)["'][^>]*>(?:\s*</a>)?`)
+	anchorRE    = regexp.MustCompile(`(?i)<a\s(?:[^>]*?\s)?(?:id|name)\s*=\s*["']([^"']+)["'][^>]*>(?:\s*</a>)?`)
 	betweenRE   = regexp.MustCompile(`(?is)<a\s[^>]*>\s*</a>|<!--.*?-->`)
 	anchorBytes = []byte("<a ")
 )
@@ -30,6 +30,9 @@ func (d *Document) htmlAnchor(id string) *Section {
 			continue
 		}
 		at, end := d.Body+m[0], d.Body+m[1]
+		if d.shownAsText(at) {
+			continue // written in code, or hidden in a comment
+		}
 		var in *Section
 		for i := range d.Sections {
 			s := &d.Sections[i]
@@ -45,4 +48,20 @@ func (d *Document) htmlAnchor(id string) *Section {
 		return in
 	}
 	return nil
+}
+
+// shownAsText reports whether offset pos lies in a code block or a
+// comment: markup there is no anchor.
+func (d *Document) shownAsText(pos int) bool {
+	if inRange(d.inlineComments, pos) > 0 {
+		return true
+	}
+	for i := range d.Sections {
+		for _, b := range d.Sections[i].Blocks {
+			if b.StartByte <= pos && pos < b.EndByte {
+				return b.Kind == Code || b.Kind == Comment
+			}
+		}
+	}
+	return false
 }

@@ -9,7 +9,7 @@ func TestHTMLAnchors(t *testing.T) {
 	src := "## Deref\n\nText about deref.\n\n<!-- Old headings. Do not remove or links may break. -->\n\n" +
 		"<a id=\"using-deref-coercions\"></a>\n<a name='implicit'></a>\n\n" +
 		"### Implicit Deref Coercions\n\nCoercion text <a id=\"inline-spot\"></a> here.\n\n" +
-		"<a id=\"next\"></a>\n\n### Next\n\nEnd <a id=\"last\"></a>.\n\n```html\n<a id=\"in-code\"></a>\n```\n"
+		"<a id=\"next\"></a>\n\n### Next\n\nEnd <a id=\"last\"></a>.\n\n```html\n<a id=\"in-code\"></a>\n```\n\n<!-- <a id=\"hidden\"></a> -->\n\n<a data-id=\"data\"></a>\n"
 	d := Parse("n.md", []byte(src))
 	for _, tt := range []struct{ query, want string }{
 		{"#using-deref-coercions", "Implicit Deref Coercions"},
@@ -19,6 +19,9 @@ func TestHTMLAnchors(t *testing.T) {
 		{"#last", "Next"},
 		{"#deref", "Deref"},
 		{"#nowhere", ""},
+		{"#in-code", ""},
+		{"#hidden", ""},
+		{"#data", ""},
 		{"using-deref-coercions", ""}, // without '#', words of a heading, as before
 	} {
 		s, _, err := d.find(tt.query)

@@ -17,7 +17,7 @@ import (
 
 // fullInline is md without skipInline: every paragraph's inlines parsed.
 var fullInline = goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough),
-	goldmark.WithParserOptions(parser.WithHeadingAttribute())).Parser()
+	goldmark.WithParserOptions(parser.WithHeadingAttribute(), AdmonitionOption)).Parser()
 
 // parseFull parses src as Parse does, but with every inline parsed.
 func parseFull(name string, src []byte) *Document {
@@ -41,6 +41,8 @@ func sameAsFull(t *testing.T, name string, src []byte) {
 // inline comments.
 var plainCases = []string{
 	"Title\n=====\n\nbody text\n",
+	"!!! note\n\n    ```\n    code\n\n    ```\n",
+	"=== \"Tab\"\n\n    body #tag %%x%%\n\n!!! tip \"T\"\n    - a\n",
 	"plain para\nstill para\n---\n\nafter\n",
 	"[ref]: /url\nHeading over a definition\n===\n",
 	"[ref]: /url\n===\n",

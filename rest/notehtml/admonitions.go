@@ -19,7 +19,7 @@ import (
 
 type admonitionTransformer struct{}
 
-func (admonitionTransformer) Transform(doc *ast.Document, _ text.Reader, _ parser.Context) {
+func (admonitionTransformer) Transform(doc *ast.Document, reader text.Reader, _ parser.Context) {
 	var found []*sections.Admonition
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if a, ok := n.(*sections.Admonition); ok && entering {
@@ -28,8 +28,27 @@ func (admonitionTransformer) Transform(doc *ast.Document, _ text.Reader, _ parse
 		return ast.WalkContinue, nil
 	})
 	for _, a := range found {
+		if !a.HasChildren() {
+			a.Parent().ReplaceChild(a.Parent(), a, markerText(a, reader.Source()))
+			continue
+		}
 		a.Parent().ReplaceChild(a.Parent(), a, admonitionCallout(a))
 	}
+}
+
+// markerText is a paragraph of a's marker line: one with no body shows as
+// the text it is, as Obsidian shows "!!! Remember".
+func markerText(a *sections.Admonition, src []byte) ast.Node {
+	start := max(a.Pos(), 0)
+	end := start
+	for end < len(src) && src[end] != '\n' && src[end] != '\r' {
+		end++
+	}
+	p := ast.NewParagraph()
+	seg := text.NewSegment(start, end)
+	p.Lines().Append(seg)
+	p.AppendChild(p, ast.NewTextSegment(seg))
+	return p
 }
 
 // admonitionCallout is the callout a shows as, a's children moved into it.

@@ -18,6 +18,9 @@ func TestAdmonitionsShowAsCallouts(t *testing.T) {
 		{"??? tip\n\n    Folded.\n", []string{`<details class="callout" data-callout="tip"`, `<summary class="callout-title">Tip</summary>`}, []string{" open"}},
 		{"???+ note \"Open <b>\"\n    Shown.\n", []string{`data-callout="note" data-line="1" open>`, "Open &lt;b&gt;"}, nil},
 		{"=== \"pip\"\n\n    ```sh\n    pip install x\n    ```\n", []string{`data-callout="tab"`, `<div class="callout-title">pip</div>`, `language-sh`}, []string{"```"}},
+		// No body, or a sentence: text, as Obsidian shows it.
+		{"!!! Remember\n\nText.\n", []string{`<p data-line="1">!!! Remember</p>`, `<p data-line="3">Text.</p>`}, []string{"callout"}},
+		{"!!! Remember to renew the domain\n\nText.\n", []string{`>!!! Remember to renew the domain</p>`}, []string{"callout"}},
 	} {
 		page := HTML([]byte(tt.src), Options{}).HTML
 		for _, w := range tt.want {
