@@ -141,6 +141,9 @@ func (e *Engine) index(ctx context.Context, req mdsearch.IndexRequest, existing 
 	}
 	stats := &mdsearch.IndexStats{Collection: name, Skipped: []mdsearch.FileIssue{}, Warnings: []mdsearch.FileIssue{}}
 	defer func() { stats.Stopped = err != nil }()
+	if listed != nil {
+		addNotice(&stats.Notice, vault.MDXNotice(listed.MDX))
+	}
 	noVectors, err := e.confirmModel(ctx)
 	if err != nil {
 		return nil, err

@@ -58,6 +58,20 @@ func TestUnknownPropertyNotice(t *testing.T) {
 	}
 }
 
+// An index run over a docs site with MDX pages says how many it left out,
+// in one notice, not one skip each.
+func TestMDXNotice(t *testing.T) {
+	vault := t.TempDir()
+	write(t, vault, "intro.md", "# Intro\n\nzebra\n")
+	write(t, vault, "docs/a.mdx", "import X from 'x';\n\n# A\n")
+	write(t, vault, "docs/b.mdx", "# B\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	st := index(t, e, vault, "v")
+	if st.Files != 1 || len(st.Skipped) != 0 || !strings.Contains(st.Notice, "2 MDX pages (.mdx) are not indexed (docs/a.mdx, …)") {
+		t.Errorf("%d files, skipped %+v, notice %q", st.Files, st.Skipped, st.Notice)
+	}
+}
+
 // A query of common words alone gets its results and a notice that it
 // asks for nothing; one with a word to look for gets none.
 func TestAsksNothingNotice(t *testing.T) {

@@ -51,13 +51,14 @@ func (d *Document) PropertyText() string {
 // permalink (the note's name again, as a web address), the Excalidraw
 // plugin's marker, which every drawing carries, and the page settings of
 // docs sites (VitePress's layout, outline and pageClass, Hugo's weight,
-// Docusaurus's slug and sidebar_position, Jekyll's nav_order, MkDocs'
-// template and hide), which say how a page is laid out, not what it
-// says: "outline: deep" made "deep" a word of 15 Vue docs pages.
+// Docusaurus's slug and sidebar_position, Jekyll's nav_order), which say
+// how a page is laid out, not what it says: "outline: deep" made "deep" a
+// word of 15 Vue docs pages. Names a vault uses for what a note is about
+// ("template: meeting", "type", "status") stay.
 var notAbout = map[string]bool{"title": true, "aliases": true, "alias": true, "tags": true, "tag": true,
 	"cssclasses": true, "cssclass": true, "permalink": true, "excalidraw-plugin": true,
 	"layout": true, "outline": true, "pageclass": true, "weight": true, "slug": true, "sidebar_position": true,
-	"nav_order": true, "template": true, "hide": true}
+	"nav_order": true}
 
 // field is one top-level field's text.
 type field struct{ key, text string }

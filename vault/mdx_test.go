@@ -8,8 +8,9 @@ import (
 	"testing"
 )
 
-// An MDX page is skipped with its reason, not silently: a docs site of
-// .md and .mdx pages would lose the second kind without a word. Other
+// An MDX page is counted, not left out silently: a docs site of .md and
+// .mdx pages would lose the second kind without a word; a notice names
+// how many, not a skip each, which would fill every run's output. Other
 // files, and an MDX page the ignore file names, stay silent.
 func TestListSkipsMDX(t *testing.T) {
 	root := t.TempDir()
@@ -32,14 +33,22 @@ func TestListSkipsMDX(t *testing.T) {
 	if paths := filesOf(l); !slices.Equal(paths, []string{"intro.md"}) {
 		t.Errorf("notes %q", paths)
 	}
-	var skipped []string
-	for _, s := range l.Skipped {
-		skipped = append(skipped, s.Path)
-		if s.Reason != mdxReason {
-			t.Errorf("%s: reason %q", s.Path, s.Reason)
-		}
+	if len(l.Skipped) != 0 {
+		t.Errorf("skipped %+v: an MDX page is counted, not skipped one by one", l.Skipped)
 	}
-	if want := []string{"docs/UPPER.MDX", "docs/install.mdx"}; !slices.Equal(skipped, want) {
-		t.Errorf("skipped %q, want %q", skipped, want)
+	if want := []string{"docs/UPPER.MDX", "docs/install.mdx"}; !slices.Equal(l.MDX, want) {
+		t.Errorf("MDX %q, want %q", l.MDX, want)
+	}
+	for _, tt := range []struct {
+		mdx  []string
+		want string
+	}{
+		{nil, ""},
+		{[]string{"a.mdx"}, "1 MDX page (.mdx) is not indexed (a.mdx): mdsearch reads .md and .markdown notes"},
+		{l.MDX, "2 MDX pages (.mdx) are not indexed (docs/UPPER.MDX, …): mdsearch reads .md and .markdown notes"},
+	} {
+		if got := MDXNotice(tt.mdx); got != tt.want {
+			t.Errorf("MDXNotice(%q) = %q, want %q", tt.mdx, got, tt.want)
+		}
 	}
 }

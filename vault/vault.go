@@ -82,10 +82,17 @@ func IsMarkdown(name string) bool {
 	return ext == ".md" || ext == ".markdown"
 }
 
-// mdxReason is why a walk skips an MDX page (Docusaurus, Astro): its
-// imports and JSX are no markdown, and a docs site holding both kinds
-// should not lose half its pages without a word.
-const mdxReason = "an MDX page (.mdx): mdsearch reads .md and .markdown notes only"
+// MDXNotice says that a walk left out the MDX pages (Docusaurus, Astro)
+// mdx, whose imports and JSX are no markdown; "" for none.
+func MDXNotice(mdx []string) string {
+	switch len(mdx) {
+	case 0:
+		return ""
+	case 1:
+		return "1 MDX page (.mdx) is not indexed (" + mdx[0] + "): mdsearch reads .md and .markdown notes"
+	}
+	return fmt.Sprintf("%d MDX pages (.mdx) are not indexed (%s, …): mdsearch reads .md and .markdown notes", len(mdx), mdx[0])
+}
 
 // isMDX reports whether a file name has MDX's extension.
 func isMDX(name string) bool { return strings.EqualFold(filepath.Ext(name), ".mdx") }

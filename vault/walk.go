@@ -33,6 +33,10 @@ type Listing struct {
 	// Attachments are the vault-relative paths of the images notes may
 	// embed (IsAttachment), sorted: what OpenAttachment opens.
 	Attachments []string
+	// MDX are the MDX pages (.mdx) the walk left out, sorted: a docs site
+	// holding both kinds should not lose half its pages without a word
+	// (MDXNotice), yet a skip for each would fill every run's output.
+	MDX []string
 }
 
 // Holds reports whether the vault-relative path rel is what unseen, an
@@ -75,7 +79,8 @@ func (v *Vault) List(ctx context.Context) (*Listing, error) {
 	sort.SliceStable(w.skips, func(i, j int) bool { return w.skips[i].Path < w.skips[j].Path })
 	sort.Strings(w.unseen)
 	sort.Strings(w.attachments)
-	return &Listing{Files: w.files, Skipped: w.skips, Unseen: w.unseen, Attachments: w.attachments}, nil
+	sort.Strings(w.mdx)
+	return &Listing{Files: w.files, Skipped: w.skips, Unseen: w.unseen, Attachments: w.attachments, MDX: w.mdx}, nil
 }
 
 type dirJob struct {
@@ -95,6 +100,7 @@ type walker struct {
 	// attachments are found on the way: they are not indexed, but a
 	// rendered note's embeds resolve to them.
 	attachments []string
+	mdx         []string // MDX pages left out (Listing.MDX)
 }
 
 func (w *walker) skip(rel, reason string) {
@@ -146,7 +152,7 @@ func (w *walker) dir(ctx context.Context, job dirJob) error {
 			}
 			if !IsMarkdown(name) || ign.match(rel, false) {
 				if isMDX(name) && e.Type().IsRegular() && !ign.match(rel, false) {
-					w.skip(strings.Join(rel, "/"), mdxReason)
+					w.mdx = append(w.mdx, strings.Join(rel, "/"))
 				}
 				continue
 			}
