@@ -1,8 +1,6 @@
 package notehtml
 
 import (
-	"strings"
-
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
@@ -20,14 +18,7 @@ import (
 type admonitionTransformer struct{}
 
 func (admonitionTransformer) Transform(doc *ast.Document, reader text.Reader, _ parser.Context) {
-	var found []*sections.Admonition
-	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-		if a, ok := n.(*sections.Admonition); ok && entering {
-			found = append(found, a)
-		}
-		return ast.WalkContinue, nil
-	})
-	for _, a := range found {
+	for _, a := range nodesOf[*sections.Admonition](doc) {
 		if !a.HasChildren() {
 			a.Parent().ReplaceChild(a.Parent(), a, markerText(a, reader.Source()))
 			continue
@@ -66,16 +57,11 @@ func admonitionCallout(a *sections.Admonition) *callout {
 	if a.Pos() >= 0 { // for data-line; set after the parse, so no inline text
 		c.Lines().Append(text.NewSegment(a.Pos(), a.Pos()))
 	}
-	label := a.Title
-	if label == "" {
-		label = strings.ToUpper(c.kind[:1]) + c.kind[1:]
+	title := kindTitle(c.kind)
+	if a.Title != "" {
+		title = &calloutTitle{}
+		title.AppendChild(title, ast.NewString([]byte(a.Title)))
 	}
-	title := &calloutTitle{}
-	title.AppendChild(title, ast.NewString([]byte(label)))
-	c.AppendChild(c, title)
-	for child := a.FirstChild(); child != nil; child = a.FirstChild() {
-		a.RemoveChild(a, child)
-		c.AppendChild(c, child)
-	}
+	c.fill(title, a)
 	return c
 }

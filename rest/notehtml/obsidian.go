@@ -141,15 +141,39 @@ var calloutRE = regexp.MustCompile(`^\[!([A-Za-z0-9_-]+)\]([+-]?)[ \t]*`)
 type calloutTransformer struct{}
 
 func (calloutTransformer) Transform(doc *ast.Document, reader text.Reader, _ parser.Context) {
-	var quotes []*ast.Blockquote
+	for _, q := range nodesOf[*ast.Blockquote](doc) {
+		toCallout(q, reader.Source())
+	}
+}
+
+// nodesOf are the nodes of type T in doc, in document order, collected
+// before a transformer replaces any: replacing them during the walk would
+// derail it.
+func nodesOf[T ast.Node](doc ast.Node) []T {
+	var out []T
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-		if q, ok := n.(*ast.Blockquote); ok && entering {
-			quotes = append(quotes, q)
+		if t, ok := n.(T); ok && entering {
+			out = append(out, t)
 		}
 		return ast.WalkContinue, nil
 	})
-	for _, q := range quotes {
-		toCallout(q, reader.Source())
+	return out
+}
+
+// kindTitle is the title of a callout of the kind that writes none: its
+// kind, capitalised.
+func kindTitle(kind string) *calloutTitle {
+	title := &calloutTitle{}
+	title.AppendChild(title, ast.NewString([]byte(strings.ToUpper(kind[:1])+kind[1:])))
+	return title
+}
+
+// fill gives c its title, then moves from's children into it.
+func (c *callout) fill(title *calloutTitle, from ast.Node) {
+	c.AppendChild(c, title)
+	for child := from.FirstChild(); child != nil; child = from.FirstChild() {
+		from.RemoveChild(from, child)
+		c.AppendChild(c, child)
 	}
 }
 
@@ -173,16 +197,12 @@ func toCallout(q *ast.Blockquote, src []byte) {
 	title := &calloutTitle{}
 	moveTitle(para, title, first.Start+len(m[0]), first.Stop)
 	if !title.HasChildren() {
-		title.AppendChild(title, ast.NewString([]byte(strings.ToUpper(c.kind[:1])+c.kind[1:])))
+		title = kindTitle(c.kind)
 	}
 	if !para.HasChildren() {
 		q.RemoveChild(q, para)
 	}
-	c.AppendChild(c, title)
-	for child := q.FirstChild(); child != nil; child = q.FirstChild() {
-		q.RemoveChild(q, child)
-		c.AppendChild(c, child)
-	}
+	c.fill(title, q)
 	q.Parent().ReplaceChild(q.Parent(), q, c)
 }
 
