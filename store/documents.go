@@ -287,11 +287,11 @@ func passageTags(own, note []string) []string {
 // chunkKeywords are a chunk's text and heading columns of the keyword
 // index.
 func chunkKeywords(c *mdsearch.Chunk) (text, heading string) {
-	text = withoutTaskBoxes(c.Text)
+	text = textKeywords(c.Text)
 	if c.Properties != "" {
-		text += "\n" + c.Properties // the frontmatter comes before the passage
+		text += "\n" + KeywordText(c.Properties) // the frontmatter comes before the passage
 	}
-	return KeywordText(text), KeywordText(headingTerms(c))
+	return text, KeywordText(headingTerms(c))
 }
 
 // putWindow stores window win of chunk c (row id chunk); its text is

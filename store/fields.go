@@ -57,7 +57,7 @@ func MatchProperties(ctx context.Context, exprs []string, ps map[int64]Passage) 
 	rows := map[int64][4]string{}
 	for id, p := range ps {
 		if p.props != "" {
-			rows[id] = [4]string{KeywordText(withoutTaskBoxes(p.text)), KeywordText(p.props)}
+			rows[id] = [4]string{textKeywords(p.text), KeywordText(p.props)}
 		}
 	}
 	if len(exprs) == 0 || len(rows) == 0 {

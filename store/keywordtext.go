@@ -70,6 +70,10 @@ func optionalMark(r rune) bool {
 // take their particles with no space between.
 func KeywordChar(r rune) bool { return wordcount.Unspaced(r) || wordcount.Hangul(r) }
 
+// textKeywords is a passage's own text as its keyword row holds it: its
+// task boxes left out (withoutTaskBoxes), then KeywordText.
+func textKeywords(text string) string { return KeywordText(withoutTaskBoxes(text)) }
+
 // withoutTaskBoxes is s with the box of each task ("- [x] ", "1. [ ] ",
 // "> - [?] ", Obsidian's statuses too) left out: a box is no word of the
 // note, and "x" was a word of every done task. A letter other than x or a
