@@ -14,17 +14,16 @@ import (
 // and the next heading, that heading's section.
 
 var (
-	anchorRE    = regexp.MustCompile(`(?i)<a\s(?:[^>]*?\s)?(?:id|name)\s*=\s*["']([^"']+)["'][^>]*>(?:\s*</a>)?`)
-	betweenRE   = regexp.MustCompile(`(?is)<a\s[^>]*>\s*</a>|<!--.*?-->`)
-	anchorBytes = []byte("<a ")
+	anchorRE  = regexp.MustCompile(`(?i)<a\s(?:[^>]*?\s)?(?:id|name)\s*=\s*["']([^"']+)["'][^>]*>(?:\s*</a>)?`)
+	betweenRE = regexp.MustCompile(`(?is)<a\s[^>]*>\s*</a>|<!--.*?-->`)
 )
 
 // htmlAnchor is the section the HTML anchor of the id names, or nil.
 func (d *Document) htmlAnchor(id string) *Section {
-	body := d.Src[d.Body:]
-	if id == "" || !bytes.Contains(bytes.ToLower(body), anchorBytes) {
+	if id == "" {
 		return nil
 	}
+	body := d.Src[d.Body:] // asked only for an id no heading has: one pass
 	for _, m := range anchorRE.FindAllSubmatchIndex(body, -1) {
 		if !strings.EqualFold(string(body[m[2]:m[3]]), id) {
 			continue
