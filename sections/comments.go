@@ -26,24 +26,24 @@ import (
 // in order: the Obsidian comments of whole lines, from a first line's
 // start to a last line's end (its newline excluded); the inline ones, from
 // their opening "%%" to just past their closing one, with the HTML
-// comments (htmlcomments.go); and the HTML comments alone. Every "%%"
+// comments (htmlcomments.go), each from its "<!--". Every "%%"
 // outside code opens or closes one, as in Obsidian, so code (blocks at
 // any depth of root, and code spans) is skipped.
-func (w *walker) findComments(root ast.Node) (lines, inline, html [][2]int) {
+func (w *walker) findComments(root ast.Node) (lines, inline [][2]int) {
 	body := w.buf[w.base:]
 	hasObsidian, hasHTML := bytes.Contains(body, []byte("%%")), bytes.Contains(body, htmlOpen)
 	if !hasObsidian && !hasHTML {
-		return nil, nil, nil
+		return nil, nil
 	}
 	code := w.codeRanges(root)
 	if hasObsidian {
 		lines, inline = w.obsidianComments(code)
 	}
 	if hasHTML {
-		html = w.htmlComments(code, MergeRanges(slices.Clone(lines), inline))
+		html := w.htmlComments(code, MergeRanges(slices.Clone(lines), inline))
 		inline = MergeRanges(slices.Clone(inline), html)
 	}
-	return lines, inline, html
+	return lines, inline
 }
 
 // obsidianComments returns the "%%" comments outside code, split as

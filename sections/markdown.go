@@ -57,9 +57,9 @@ type walker struct {
 	tags   []inlineTag
 	nested []Heading // headings below the top level (Document.Nested)
 	// comments are the comments of whole lines, inline the others (within
-	// a line, or opening or closing mid-line) and the HTML comments, html
-	// the HTML comments alone, as file offsets in order (findComments).
-	comments, inline, html [][2]int
+	// a line, or opening or closing mid-line) and the HTML comments, as
+	// file offsets in order (findComments).
+	comments, inline [][2]int
 	// spans are the code spans of line spanLine (codeSpanAt).
 	spans    [][2]int
 	spanLine int
@@ -79,7 +79,7 @@ func (w *walker) parse() {
 	}
 	root := p.Parse(text.NewReader(src), parser.WithContext(parser.NewContext()))
 	// Comments first: a heading's text leaves out the inline ones.
-	w.comments, w.inline, w.html = w.findComments(root)
+	w.comments, w.inline = w.findComments(root)
 	for n := root.FirstChild(); n != nil; n = n.NextSibling() {
 		w.top(n, src)
 	}

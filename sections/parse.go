@@ -37,7 +37,7 @@ func parse(name string, src []byte) *Document {
 	if w.unclosedComment > 0 {
 		d.warnf("%%%% comment opened on line %d is never closed; indexed as text (Obsidian hides the rest of the note)", w.unclosedComment)
 	}
-	d.inlineComments, d.htmlComments = w.inline, w.html
+	d.inlineComments = w.inline
 	d.build(w.marks, lines)
 	d.Nested = w.nested
 	d.frontTags, d.inlineTags = frontmatterTags(d.Frontmatter, d.warn), w.tags
@@ -165,7 +165,7 @@ func (d *Document) blocks(marks []mark, start, end int) []Block {
 		if e > s {
 			shown := visible(src, s, e, d.inlineComments)
 			if kind != Comment && isBlank(shown) {
-				if isBlank(visible(src, s, e, d.htmlComments)) {
+				if d.htmlAlone(s, e) {
 					return // HTML comments alone: blank lines, as they show
 				}
 				kind = Comment

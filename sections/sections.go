@@ -35,8 +35,8 @@ type Document struct {
 	frontTags  []string
 	inlineTags []inlineTag
 	// inlineComments are the comments that are no Comment block
-	// (InlineComments), htmlComments the HTML ones among them.
-	inlineComments, htmlComments [][2]int
+	// (InlineComments), HTML comments among them.
+	inlineComments [][2]int
 	// hidden are the ranges Text leaves out, but for their line breaks:
 	// every comment in a copy made by WithoutComments, else none.
 	hidden [][2]int
