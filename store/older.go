@@ -45,8 +45,7 @@ func ReadOlder(ctx context.Context, path string) (*Older, error) {
 	if err := f.check(abs, true); !errors.Is(err, ErrOlderIndex) {
 		return nil, err // nil: not older
 	}
-	_, walErr := os.Lstat(abs + "-wal")
-	db, err := sql.Open("sqlite", readDSN(abs, frozen || errors.Is(walErr, fs.ErrNotExist)))
+	db, err := sql.Open("sqlite", readDSN(abs, readImmutable(abs, frozen)))
 	if err != nil {
 		return nil, fileError(abs, err)
 	}
@@ -81,6 +80,14 @@ func olderCollections(ctx context.Context, db *sql.DB) ([]OlderCollection, error
 		}
 	}
 	return out, nil
+}
+
+// readImmutable reports whether abs is read as immutable, without locks:
+// when it cannot be written (frozen) or no writer has it open (no -wal),
+// a read then leaves no -wal or -shm beside it.
+func readImmutable(abs string, frozen bool) bool {
+	_, walErr := os.Lstat(abs + "-wal")
+	return frozen || errors.Is(walErr, fs.ErrNotExist)
 }
 
 // readDSN opens abs for reading alone, setting no pragma that could write.

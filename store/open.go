@@ -276,8 +276,7 @@ func inspect(ctx context.Context, abs string, frozen bool) (*fileInfo, error) {
 	if headID != 0 && headID != ApplicationID {
 		return f, nil // not ours: check refuses it
 	}
-	_, walErr := os.Lstat(abs + "-wal")
-	immutable := frozen || errors.Is(walErr, fs.ErrNotExist)
+	immutable := readImmutable(abs, frozen)
 	err = f.read(ctx, abs, immutable)
 	if _, walNow := os.Lstat(abs + "-wal"); err != nil && immutable && !frozen && corrupt(err) && walNow == nil {
 		// A writer opened the file since (its -wal is here now), and
