@@ -6,6 +6,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/mdsearch/mdsearch/internal/plural"
 )
 
 // forgiven is what lenientArgs read as left out although it was sent: an
@@ -54,13 +56,10 @@ func (f forgiven) whereNotice() string {
 
 // sayAll is "a one", "a and b many" or "a, b and c many"; "" for no items.
 func sayAll(items []string, one, many string) string {
-	switch len(items) {
-	case 0:
+	if len(items) == 0 {
 		return ""
-	case 1:
-		return items[0] + " " + one
 	}
-	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1] + " " + many
+	return plural.List(items) + " " + plural.Noun(len(items), one, many)
 }
 
 // lead puts msgs (the empty ones left out) before the notice n holds: they

@@ -5,7 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
+
+	"github.com/mdsearch/mdsearch/internal/plural"
 )
 
 // An index SQLite may not write when it opens it (mode 444, an immutable
@@ -147,16 +148,8 @@ func makeWritable(files []string) string {
 		for i := range names {
 			names[i] += " (mode " + modes[i] + ")"
 		}
-		return "make " + joinAnd(names) + " writable"
+		return "make " + plural.List(names) + " writable"
 	}
-	its := map[bool]string{true: "its", false: "their"}[len(files) == 1]
-	return "make " + joinAnd(names) + " writable (" + its + " mode is " + modes[0] + ")"
-}
-
-// joinAnd lists names as a sentence does: "a, b and c".
-func joinAnd(names []string) string {
-	if len(names) == 1 {
-		return names[0]
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+	its := plural.Noun(len(files), "its", "their")
+	return "make " + plural.List(names) + " writable (" + its + " mode is " + modes[0] + ")"
 }

@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/embed"
 	"github.com/mdsearch/mdsearch/engine"
+	"github.com/mdsearch/mdsearch/internal/plural"
 	"github.com/mdsearch/mdsearch/render"
 	"github.com/mdsearch/mdsearch/rescore"
 )
@@ -201,10 +201,7 @@ func (o *Options) windowOf() int {
 // NeedPhrase is "a needs" for one configuration name, "a and b need" for
 // several.
 func NeedPhrase(names []string) string {
-	if len(names) == 1 {
-		return names[0] + " needs"
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1] + " need"
+	return plural.List(names) + " " + plural.Noun(len(names), "needs", "need")
 }
 
 // byChunker groups configurations that can share an index, keeping the

@@ -5,7 +5,10 @@
 // reports count with it, so no count of one reads "1 words".
 package plural
 
-import "strconv"
+import (
+	"strconv"
+	"strings"
+)
 
 // Count is n followed by one when n is 1, else by many: Count(1, "word",
 // "words") is "1 word".
@@ -20,4 +23,13 @@ func Noun(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// List names items as a sentence does: "a", "a and b", "a, b and c"; ""
+// for none.
+func List(items []string) string {
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
 }
