@@ -47,17 +47,7 @@ func TestFollowRebuiltIndex(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "index.db")
 	buildIndex(t, path, first, "first")
 
-	var notes atomic.Int32
-	f, err := Open(bg, Options{IndexPath: path, Existing: true, Follow: true, Embedder: newBow("bow"),
-		Notify: func(msg string) {
-			if strings.Contains(msg, "now using the new one") {
-				notes.Add(1)
-			}
-		}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	f, notes := openFollowing(t, path, "now using the new one")
 	if got := paths(search(t, f, mdsearch.SearchRequest{Query: "zebra"})); !strings.Contains(got, "alpha.md") {
 		t.Fatalf("before: %s", got)
 	}
@@ -84,6 +74,7 @@ func TestFollowRebuiltIndex(t *testing.T) {
 	}
 
 	deleteIndex(t, path)
+	var err error
 	// A search that finds the old index still held by those in flight is
 	// told to try again in a moment; trying again must reach "build it".
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
@@ -183,4 +174,22 @@ func TestFollowReplacedMidCall(t *testing.T) {
 	if err == nil || errors.Is(err, mdsearch.ErrIndexReplaced) || mdsearch.KindOf(err) != mdsearch.KindUnavailable {
 		t.Fatalf("index run: %v", err)
 	}
+}
+
+// openFollowing opens the index at path as serve does (Existing, Follow),
+// counting the notices that hold phrase; it is closed when the test ends.
+func openFollowing(t *testing.T, path, phrase string) (*Engine, *atomic.Int32) {
+	t.Helper()
+	var notes atomic.Int32
+	e, err := Open(bg, Options{IndexPath: path, Existing: true, Follow: true, Embedder: newBow("bow"),
+		Notify: func(msg string) {
+			if strings.Contains(msg, phrase) {
+				notes.Add(1)
+			}
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	return e, &notes
 }

@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 
 	"github.com/mdsearch/mdsearch"
@@ -33,22 +32,12 @@ func TestReopenAfterReadOnly(t *testing.T) {
 			buildIndex(t, path, dir, "notes")
 			writable := testenv.ReadOnly(t, path)
 
-			var reopened atomic.Int32
-			e, err := Open(bg, Options{IndexPath: path, Existing: true, Follow: true, Embedder: newBow("bow"),
-				Notify: func(msg string) {
-					if strings.Contains(msg, "can be written now") {
-						reopened.Add(1)
-					}
-				}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer e.Close()
+			e, reopened := openFollowing(t, path, "can be written now")
 			stop := searching(t, e, "zebra", "alpha.md")
-			defer stop() // before Close
+			defer stop() // before Close (a cleanup)
 
 			write(t, dir, "beta.md", "# Beta\n\nThe giraffe eats acacia leaves.\n")
-			err = c.retry(e)
+			err := c.retry(e)
 			if mdsearch.KindOf(err) != mdsearch.KindUnavailable || !strings.Contains(err.Error(), "make "+path) {
 				t.Fatalf("a write to the read-only index: %v; want it refused, naming the file to make writable", err)
 			}
@@ -78,11 +67,7 @@ func TestStillReadOnly(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "index.db")
 	buildIndex(t, path, dir, "notes")
 	testenv.ReadOnly(t, path)
-	e, err := Open(bg, Options{IndexPath: path, Existing: true, Follow: true, Embedder: newBow("bow")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e, _ := openFollowing(t, path, "")
 	first := e.Store()
 	write(t, dir, "beta.md", "# Beta\n\nThe giraffe eats acacia leaves.\n")
 	for range 2 {
