@@ -1,9 +1,6 @@
 package notehtml
 
-import (
-	"strings"
-	"testing"
-)
+import "testing"
 
 // MkDocs admonitions and tabs show as callouts with their body as
 // markdown (a list is a list, not code), at their marker's line.
@@ -22,16 +19,6 @@ func TestAdmonitionsShowAsCallouts(t *testing.T) {
 		{"!!! Remember\n\nText.\n", []string{`<p data-line="1">!!! Remember</p>`, `<p data-line="3">Text.</p>`}, []string{"callout"}},
 		{"!!! Remember to renew the domain\n\nText.\n", []string{`>!!! Remember to renew the domain</p>`}, []string{"callout"}},
 	} {
-		page := HTML([]byte(tt.src), Options{}).HTML
-		for _, w := range tt.want {
-			if !strings.Contains(page, w) {
-				t.Errorf("%q: no %q in\n%s", tt.src, w, page)
-			}
-		}
-		for _, n := range tt.not {
-			if strings.Contains(page, n) {
-				t.Errorf("%q: %q shown in\n%s", tt.src, n, page)
-			}
-		}
+		checkPage(t, tt.src, tt.want, tt.not)
 	}
 }

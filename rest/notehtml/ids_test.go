@@ -128,17 +128,7 @@ func TestPageHidesComments(t *testing.T) {
 		{"## Setup <!-- todo -->\n\n> [!note]\n> ## Inner <!-- c -->\n", []string{`<h2 id="setup"`, `<h2 id="inner">`}, []string{"todo"}},
 		{"<!--\n## Draft\n-->\n\n## Real\n", []string{`<h2 id="real" data-line="5">`}, []string{"Draft"}},
 	} {
-		page := HTML([]byte(tt.src), Options{}).HTML
-		for _, w := range tt.want {
-			if !strings.Contains(page, w) {
-				t.Errorf("%q: no %q in\n%s", tt.src, w, page)
-			}
-		}
-		for _, n := range tt.not {
-			if strings.Contains(page, n) {
-				t.Errorf("%q: %q shown in\n%s", tt.src, n, page)
-			}
-		}
+		checkPage(t, tt.src, tt.want, tt.not)
 	}
 }
 
@@ -175,6 +165,23 @@ func TestMaskCommentsWholeLinesOnly(t *testing.T) {
 	} {
 		if got := string(maskComments([]byte(tt.src), [][2]int{tt.c})); got != tt.want {
 			t.Errorf("maskComments(%q, %v) = %q, want %q", tt.src, tt.c, got, tt.want)
+		}
+	}
+}
+
+// checkPage fails t unless the page of src holds every text of want and
+// none of not.
+func checkPage(t *testing.T, src string, want, not []string) {
+	t.Helper()
+	page := HTML([]byte(src), Options{}).HTML
+	for _, w := range want {
+		if !strings.Contains(page, w) {
+			t.Errorf("%q: no %q in\n%s", src, w, page)
+		}
+	}
+	for _, n := range not {
+		if strings.Contains(page, n) {
+			t.Errorf("%q: %q shown in\n%s", src, n, page)
 		}
 	}
 }
