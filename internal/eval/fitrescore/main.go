@@ -83,6 +83,9 @@ func collect(ctx context.Context, emb embed.Embedder, corpora, cache string) ([]
 		var s []eval.Sample
 		return s, gob.NewDecoder(f).Decode(&s)
 	}
+	if err := os.MkdirAll(cache, 0o755); err != nil {
+		return nil, err
+	}
 	s, err := eval.CollectDev(ctx, emb, corpora, cache, nil)
 	if err != nil {
 		return nil, err
