@@ -114,7 +114,10 @@ type Options struct {
 //	   A whole-line %% comment's words no longer count. MkDocs
 //	   admonitions and tabs ("!!! note", "=== "Tab"") hold prose, not
 //	   indented code (sections.Admonition), so their bodies are embedded.
-const Version = 17
+//	18: kramdown's "## Title {: #id}" and Pandoc's "## Title {-}" are the
+//	   heading "Title" (sections' headingattrs.go): the block was in every
+//	   passage's heading path and embed text.
+const Version = 18
 
 // Defaults.
 const (

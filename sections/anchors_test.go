@@ -167,3 +167,41 @@ func TestHeadingHTML(t *testing.T) {
 		}
 	}
 }
+
+// TestKramdownHeadingAttributes: kramdown's "{: #id .class}" and
+// Pandoc's "{-}" are no words of a heading, and "#id" reads it; braces
+// that are no such block (a Rust format string, code, a word) stay.
+func TestKramdownHeadingAttributes(t *testing.T) {
+	tests := []struct {
+		src, heading, anchor string
+	}{
+		{"## Install {: #setup .wide}\n", "Install", "setup"},
+		{"## Install {:#setup}\n", "Install", "setup"},
+		{"## Tall {: .wide data-x=\"a b\" }\n", "Tall", ""},
+		{"## Kept {#first} {: #second}\n", "Kept {#first}", "second"},
+		{"## Appendix {-}\n", "Appendix", ""},
+		{"Setext {: #under}\n===\n", "Setext", "under"},
+		{"## *Both* words {: #both}\n", "Both words", "both"},
+		{"## snake_case_name {: #snake_id}\n", "snake_case_name", "snake_id"},
+		{"## Printing with {:?}\n", "Printing with {:?}", ""},
+		{"## Pretty {:#?}\n", "Pretty {:#?}", ""},
+		{"## Code `{: #x}`\n", "Code {: #x}", ""},
+		{"## Raw {::nomarkdown}\n", "Raw {::nomarkdown}", ""},
+		{"## Glued{: #g}\n", "Glued{: #g}", ""},
+		{"## Range {-1}\n", "Range {-1}", ""},
+		{"## {: #only}\n", "{: #only}", ""},
+	}
+	for _, tt := range tests {
+		doc := Parse("n.md", []byte(tt.src+"\nbody\n"))
+		if len(doc.Sections) != 1 {
+			t.Fatalf("%q: %d sections", tt.src, len(doc.Sections))
+		}
+		if s := doc.Sections[0]; s.Heading != tt.heading || s.Anchor != tt.anchor {
+			t.Errorf("%q: %q {#%s}, want %q {#%s}", tt.src, s.Heading, s.Anchor, tt.heading, tt.anchor)
+		}
+	}
+	doc := Parse("n.md", []byte("# Guide\n\n## Install {: #setup}\n\nrun it\n"))
+	if s, err := doc.Find("#setup"); err != nil || s.Heading != "Install" {
+		t.Errorf("Find(#setup): %v %v", s, err)
+	}
+}

@@ -20,19 +20,19 @@ import (
 
 // md parses CommonMark plus GFM tables (so tables can be cut at rows),
 // strikethrough (so "~~x~~" in a heading reads as "x") and heading
-// attributes, so "## Title {#id}" (VitePress, Hugo, Pandoc, kramdown,
-// MkDocs) is the heading "Title" with the anchor "id", and MkDocs'
-// admonitions and tabs (admonition.go). goldmark parsers are safe for
+// attributes, so "## Title {#id}" (VitePress, Hugo, Pandoc, MkDocs) and
+// "## Title {: #id}" (kramdown; headingattrs.go) are the heading "Title"
+// with the anchor "id", and MkDocs' admonitions and tabs (admonition.go). goldmark parsers are safe for
 // concurrent use.
 var md = goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough),
-	goldmark.WithParserOptions(parser.WithHeadingAttribute(), skipInlineOption, AdmonitionOption)).Parser()
+	goldmark.WithParserOptions(parser.WithHeadingAttribute(), HeadingAttributeOption, skipInlineOption, AdmonitionOption)).Parser()
 
 // mdNoTables is md without GFM tables, for a note with more than
 // maxTablePipes '|': goldmark makes a node of every table cell (some 140
 // bytes each), so a note of a few megabytes of cells would take gigabytes
 // to parse. Its tables are then read as text, cut at lines.
 var mdNoTables = goldmark.New(goldmark.WithExtensions(extension.Strikethrough),
-	goldmark.WithParserOptions(parser.WithHeadingAttribute(), skipInlineOption, AdmonitionOption)).Parser()
+	goldmark.WithParserOptions(parser.WithHeadingAttribute(), HeadingAttributeOption, skipInlineOption, AdmonitionOption)).Parser()
 
 // maxTablePipes bounds the table cells a note may have parsed as such: a
 // long table of ten columns and a thousand rows has about 11,000.

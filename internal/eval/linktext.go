@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mdsearch/mdsearch/internal/wordcount"
+	"github.com/mdsearch/mdsearch/sections"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
@@ -53,7 +54,7 @@ var calloutRe = regexp.MustCompile(`^\[![A-Za-z-]+\][+-]?`)
 // table nodes, with or without leading pipes. goldmark parsers are safe
 // for concurrent use.
 var mdParser = goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough),
-	goldmark.WithParserOptions(parser.WithHeadingAttribute())).Parser()
+	goldmark.WithParserOptions(parser.WithHeadingAttribute(), sections.HeadingAttributeOption)).Parser()
 
 // paragraphsOf returns the prose of a note body: markup stripped, link text
 // kept, code blocks, headings, tables and HTML left out. off is the body's

@@ -55,14 +55,15 @@ func TestPageIDsAreReadIDs(t *testing.T) {
 	src := []byte("# Ids\n> [!tip] Quick\n> ## Setup\n> Callout setup text.\n\n## Setup\nferrets\n## Setup\notters\n" +
 		"Multi line\nsetext heading\n--------------\n## Q&amp;A\n## Link [text](https://example.com)\n" +
 		"- ## Setup in a list\n\n%%\n## Hidden\n%%\n## After {#custom}\n## Custom\n> ## [[Other|Linked]] in a quote\n" +
-		"## Noted %%todo%%\nText %%\n## Gone\n%% goes on.\n")
+		"## Noted %%todo%%\nText %%\n## Gone\n%% goes on.\n## Kram {: #kd .wide}\n> ## In quote {-}\n")
 	want := sectionIDs(src)
 	if got := pageIDs(src, want); !reflect.DeepEqual(got, want) {
 		t.Errorf("page ids\n%v\nread's\n%v", got, want)
 	}
 	page := HTML(src, Options{})
 	if strings.Contains(page.HTML, "Hidden") || strings.Contains(page.HTML, "%%") || strings.Contains(page.HTML, "todo") ||
-		strings.Contains(page.HTML, "Gone") || !strings.Contains(page.HTML, "goes on.") {
+		strings.Contains(page.HTML, "Gone") || !strings.Contains(page.HTML, "goes on.") ||
+		strings.Contains(page.HTML, "{") || !strings.Contains(page.HTML, `<h2 id="kd" data-line="27">Kram</h2>`) {
 		t.Errorf("a comment is shown: %s", page.HTML)
 	}
 	ids := map[string]int{}
