@@ -132,7 +132,8 @@ func TestOlderIndex(t *testing.T) {
 				t.Errorf("status names no collection sample with its notes and folder:\n%s", out)
 			}
 			code, out, _ = run(t, index, "status", "--json")
-			if code != 0 || !strings.Contains(out, `"schema_version": `+c.version) || !strings.Contains(out, `"name": "sample"`) {
+			if code != 0 || !strings.Contains(out, `"schema_version": `+c.version) || !strings.Contains(out, `"name": "sample"`) ||
+				!strings.Contains(out, `"outdated": true`) {
 				t.Errorf("status --json: exit %d\n%s", code, out)
 			}
 			if !bytes.Equal(before, readFile(index)) || !slices.Equal(beside, files()) {

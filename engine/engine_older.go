@@ -21,7 +21,9 @@ func OlderStatus(ctx context.Context, path string) (*mdsearch.Status, error) {
 	s := &mdsearch.Status{IndexPath: o.Path, SchemaVersion: o.Version, Collections: []mdsearch.CollectionStatus{},
 		SizeBytes: o.SizeBytes, Notice: olderNotice(o.Version)}
 	for _, c := range o.Collections {
-		s.Collections = append(s.Collections, mdsearch.CollectionStatus{Name: c.Name, Root: c.Root, Files: c.Files,
+		// Outdated: its notes are cut again (chunks, windows and vectors
+		// are not counted: the rebuild replaces them all).
+		s.Collections = append(s.Collections, mdsearch.CollectionStatus{Name: c.Name, Root: c.Root, Files: c.Files, Outdated: true,
 			Warnings: []mdsearch.FileIssue{}, Skipped: []mdsearch.FileIssue{}})
 		s.Files += c.Files
 	}
