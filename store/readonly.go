@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/mdsearch/mdsearch/internal/plural"
 )
@@ -131,25 +132,31 @@ func readOnlyHint(path string) string {
 }
 
 // makeWritable says to make files writable, the first named by its path
-// and the rest (beside it) by their names, with their modes.
+// and the rest (beside it) by their names, with what stops each: its
+// mode, or what overrides the mode (notByMode).
 func makeWritable(files []string) string {
 	names := make([]string, len(files))
-	modes := make([]string, len(files))
+	why := make([]string, len(files))
 	for i, p := range files {
 		names[i] = filepath.Base(p)
 		if i == 0 {
 			names[i] = p
 		}
-		if fi, err := os.Stat(p); err == nil {
-			modes[i] = fi.Mode().Perm().String()
+		if why[i] = notByMode(p); why[i] == "" {
+			if fi, err := os.Stat(p); err == nil {
+				why[i] = "mode " + fi.Mode().Perm().String()
+			}
 		}
 	}
-	if slices.ContainsFunc(modes, func(m string) bool { return m != modes[0] }) {
+	if slices.ContainsFunc(why, func(m string) bool { return m != why[0] }) {
 		for i := range names {
-			names[i] += " (mode " + modes[i] + ")"
+			names[i] += " (" + why[i] + ")"
 		}
 		return "make " + plural.List(names) + " writable"
 	}
-	its := plural.Noun(len(files), "its", "their")
-	return "make " + plural.List(names) + " writable (" + its + " mode is " + modes[0] + ")"
+	if mode, ok := strings.CutPrefix(why[0], "mode "); ok {
+		its := plural.Noun(len(files), "its", "their")
+		return "make " + plural.List(names) + " writable (" + its + " mode is " + mode + ")"
+	}
+	return "make " + plural.List(names) + " writable (" + plural.Noun(len(files), "it is ", "they are ") + why[0] + ")"
 }

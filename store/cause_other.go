@@ -1,0 +1,7 @@
+//go:build !linux
+
+package store
+
+// notByMode says why path cannot be written when its mode is not the
+// reason; elsewhere than on Linux the hint names the mode alone.
+func notByMode(string) string { return "" }
