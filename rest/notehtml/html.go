@@ -163,7 +163,7 @@ var noteMarkdown = goldmark.New(
 		// the end of the note, so comments in them hide and links resolve.
 		parser.WithASTTransformers(util.Prioritized(commentTransformer{}, 1000),
 			util.Prioritized(admonitionTransformer{}, 1001), util.Prioritized(noteTransformer{}, 1002))),
-	goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(&blockRenderer{}, 100))),
+	goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(&blockRenderer{}, 100), util.Prioritized(anchorRenderer{}, 100))),
 )
 
 // bodyRanges are rs, offsets in a note's source, as offsets in its body
