@@ -1,0 +1,98 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/store"
+)
+
+// nResults is "1 result" or "n results".
+func nResults(n int) string {
+	if n == 1 {
+		return "1 result"
+	}
+	return strconv.Itoa(n) + " results"
+}
+
+// filtersOf names the filters of req, as a request spells them, or "".
+func filtersOf(req mdsearch.SearchRequest, ops operators) string {
+	var f []string
+	if req.Collection != "" {
+		f = append(f, "collection "+strconv.Quote(req.Collection))
+	}
+	for _, t := range append([]string{req.Tag}, req.Tags...) { // Tag is the first given
+		if t != "" {
+			f = append(f, "tag "+strconv.Quote(t))
+		}
+	}
+	if req.PathPrefix != "" {
+		f = append(f, "path prefix "+strconv.Quote(req.PathPrefix))
+	}
+	f = append(f, ops.describe()...)
+	keys := slices.Sorted(maps.Keys(req.Where))
+	for _, k := range keys {
+		f = append(f, fmt.Sprintf("%s=%s", k, strconv.Quote(req.Where[k])))
+	}
+	for _, p := range req.Exclude {
+		f = append(f, "not "+strconv.Quote(p))
+	}
+	return strings.Join(f, ", ")
+}
+
+// outdatedNames says which of the collections searched (all, or the one
+// of id coll) an older mdsearch cut (cutByOlder), or is "".
+func outdatedNames(colls []store.Collection, coll int64) string {
+	var names []string
+	for _, c := range colls {
+		if (coll == 0 || c.ID == coll) && cutByOlder(c.Chunking) {
+			names = append(names, strconv.Quote(c.Name))
+		}
+	}
+	switch len(names) {
+	case 0:
+		return ""
+	case 1:
+		return "collection " + names[0] + " was cut"
+	}
+	return "collections " + strings.Join(names, ", ") + " were cut"
+}
+
+// matchesAnywhere reports whether q's keywords match any passage when
+// the filters are left out: an empty filtered answer then blames the
+// filters only when they are to blame.
+func (e *Engine) matchesAnywhere(ctx context.Context, rd *store.Reader, q *query) bool {
+	if len(q.terms) == 0 {
+		return false
+	}
+	hits, err := rd.KeywordAny(ctx, q.terms, store.Filter{}, e.opts.Weights, 1)
+	return err != nil || len(hits) > 0 // on an error, keep blaming the filters
+}
+
+// unknownTags names the filter's tags that no note carries, and the tags
+// notes do carry most, or is "" when every tag is in use.
+func unknownTags(ctx context.Context, rd *store.Reader, f store.Filter) string {
+	unknown, err := rd.UnknownTags(ctx, f)
+	if err != nil || len(unknown) == 0 {
+		return ""
+	}
+	quoted := make([]string, len(unknown))
+	for i, t := range unknown {
+		quoted[i] = strconv.Quote(t)
+	}
+	msg := "no note has the tag " + strings.Join(quoted, " or ")
+	top, err := rd.TopTags(ctx, 12)
+	if err != nil || len(top) == 0 {
+		return msg + "; no note has any tag"
+	}
+	names := make([]string, len(top))
+	for i, tc := range top {
+		names[i] = fmt.Sprintf("%s (%d)", tc.Tag, tc.Notes)
+	}
+	return msg + "; the tags most notes have: " + strings.Join(names, ", ")
+}
