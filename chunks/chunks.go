@@ -114,7 +114,11 @@ type Options struct {
 //	   A whole-line %% comment's words no longer count. MkDocs
 //	   admonitions and tabs ("!!! note", "=== "Tab"") hold prose, not
 //	   indented code (sections.Admonition), so their bodies are embedded.
-const Version = 17
+//	18: an HTML comment inside a line must close within the leaf block it
+//	   opens in (paragraph, list item text, heading, table cell), as
+//	   CommonMark reads it: "- a <!-- x" before "- b --> c" hid item b;
+//	   one opening an HTML block in a list item or quote closes within it.
+const Version = 18
 
 // Defaults.
 const (
