@@ -116,7 +116,11 @@ type Options struct {
 //	   indented code (sections.Admonition), so their bodies are embedded.
 //	18: kramdown's "## Title {: #id}" and Pandoc's "## Title {-}" are the
 //	   heading "Title" (sections' headingattrs.go): the block was in every
-//	   passage's heading path and embed text.
+//	   passage's heading path and embed text. An HTML comment inside a
+//	   line must close within the leaf block it opens in (paragraph, list
+//	   item text, heading, table cell), as CommonMark reads it: "- a <!--
+//	   x" before "- b --> c" hid item b; one opening an HTML block in a
+//	   list item or quote closes within it.
 const Version = 18
 
 // Defaults.

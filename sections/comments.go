@@ -40,7 +40,7 @@ func (w *walker) findComments(root ast.Node) (lines, inline [][2]int) {
 		lines, inline = w.obsidianComments(code)
 	}
 	if hasHTML {
-		html := w.htmlComments(code, MergeRanges(slices.Clone(lines), inline))
+		html := w.htmlComments(root, code, MergeRanges(slices.Clone(lines), inline))
 		inline = MergeRanges(slices.Clone(inline), html)
 	}
 	return lines, inline

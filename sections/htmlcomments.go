@@ -3,6 +3,9 @@ package sections
 import (
 	"bytes"
 	"sort"
+
+	"github.com/yuin/goldmark/ast"
+	east "github.com/yuin/goldmark/extension/ast"
 )
 
 // HTML comments. "<!-- … -->" is never shown where a note is rendered
@@ -16,28 +19,32 @@ import (
 // of whole lines it is no Comment block, and passages run across it: it
 // sits among a section's text (a line before a heading, a build note
 // between two paragraphs), where "%%" blocks hold asides and drawings.
-// One opening a line (an HTML block, in CommonMark) closes at the next
-// "-->", blank lines and all; one inside a line must close before the
-// next blank line, as an inline comment of CommonMark must close within
-// its paragraph. "<!--" in code, or in an Obsidian comment, opens none,
-// and one never closed is text.
+// CommonMark bounds a comment by the leaf block it is in, as goldmark
+// parses the note: one inside a paragraph, a list item's text, a heading
+// or a table cell is inline raw HTML and must close within that block
+// (over its lazy lines too), or it is text, as "- a <!-- x" is when the
+// next item holds the "-->"; one in an HTML block must close within it,
+// so one opening a line closes at the next "-->", blank lines and all,
+// unless a list item or quote it opens in ends first. Elsewhere (a
+// fence's info string, a link definition, an admonition's title) it must
+// close on its line. "<!--" in code, or in an Obsidian comment, opens
+// none, and one never closed is text.
 
 var (
 	htmlOpen  = []byte("<!--")
 	htmlClose = []byte("-->")
 )
 
-// htmlComments returns the HTML comments of the parsed text outside code
+// htmlComments returns the HTML comments of root's text outside code
 // and the Obsidian comments obsidian (in order, apart), from "<!--" to
 // just past "-->", as file offsets in order. The offsets it asks about
-// only grow, so each far lookup (the next "-->", the next blank line, a
-// line's code spans) is kept for the next: a note of many "<!--" costs
-// linear time.
-func (w *walker) htmlComments(code, obsidian [][2]int) [][2]int {
+// only grow, so each far lookup (the next "-->", a line's code spans) is
+// kept for the next: a note of many "<!--" costs linear time.
+func (w *walker) htmlComments(root ast.Node, code, obsidian [][2]int) [][2]int {
 	var out [][2]int
 	buf := w.buf
+	leaves := w.leafRanges(root)
 	closes := nextFinder{buf: buf, sep: htmlClose}
-	blanks := blankFinder{lines: w.lines, buf: buf}
 	for pos := w.base; ; {
 		i := bytes.Index(buf[pos:], htmlOpen)
 		if i < 0 {
@@ -48,8 +55,7 @@ func (w *walker) htmlComments(code, obsidian [][2]int) [][2]int {
 			pos = end
 			continue
 		}
-		ls := w.lines.start(at)
-		end := htmlCommentEnd(buf, at, ls >= w.base && isIndent(buf[ls:at]), &closes, &blanks)
+		end := htmlCommentEnd(buf, at, w.commentBound(leaves, at), &closes)
 		if end < 0 || meetsAny(obsidian, at, end) {
 			pos = at + len(htmlOpen)
 			continue
@@ -60,10 +66,9 @@ func (w *walker) htmlComments(code, obsidian [][2]int) [][2]int {
 }
 
 // htmlCommentEnd is the offset just past the "-->" that closes the
-// comment opened at at, or -1: for one opening a line (block) the next
-// anywhere, else the next before a blank line. "<!-->" and "<!--->" are
-// whole comments, as CommonMark reads them.
-func htmlCommentEnd(buf []byte, at int, block bool, closes *nextFinder, blanks *blankFinder) int {
+// comment opened at at, or -1 when none does by bound. "<!-->" and
+// "<!--->" are whole comments, as CommonMark reads them.
+func htmlCommentEnd(buf []byte, at, bound int, closes *nextFinder) int {
 	body := at + len(htmlOpen)
 	switch {
 	case bytes.HasPrefix(buf[body:], []byte(">")):
@@ -72,10 +77,56 @@ func htmlCommentEnd(buf []byte, at int, block bool, closes *nextFinder, blanks *
 		return body + 2
 	}
 	c := closes.at(body)
-	if c < 0 || !block && c >= blanks.after(body) {
+	if c < 0 || c+len(htmlClose) > bound {
 		return -1
 	}
 	return c + len(htmlClose)
+}
+
+// commentBound is the offset a comment opened at at must close by: the
+// end of the leaf block holding it (leafRanges), else of its line.
+func (w *walker) commentBound(leaves [][2]int, at int) int {
+	if end := inRange(leaves, at); end > 0 {
+		return end
+	}
+	if l := w.lines.line(at); l < len(w.lines) {
+		return w.lines[l]
+	}
+	return len(w.buf)
+}
+
+// leafRanges are the leaf blocks of root at any depth that may hold an
+// HTML comment: paragraphs (a tight list item's text too), headings,
+// table cells and HTML blocks, each from its first line's text to its
+// last line's end, so over the quote markers and indents between, as
+// file offsets in order.
+func (w *walker) leafRanges(root ast.Node) [][2]int {
+	var out [][2]int
+	_ = ast.Walk(root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch n := n.(type) {
+		case *ast.Paragraph, *plainParagraph, *ast.TextBlock, *ast.Heading, *east.TableCell:
+			if l := n.Lines(); l.Len() > 0 {
+				out = append(out, [2]int{w.base + l.At(0).Start, w.base + l.At(l.Len()-1).Stop})
+			}
+			return ast.WalkSkipChildren, nil
+		case *ast.HTMLBlock:
+			if l := n.Lines(); l.Len() > 0 {
+				stop := l.At(l.Len() - 1).Stop
+				if n.HasClosure() {
+					stop = n.ClosureLine.Stop
+				}
+				out = append(out, [2]int{w.base + l.At(0).Start, w.base + stop})
+			}
+			return ast.WalkSkipChildren, nil
+		case *ast.FencedCodeBlock, *ast.CodeBlock:
+			return ast.WalkSkipChildren, nil
+		}
+		return ast.WalkContinue, nil
+	})
+	return out
 }
 
 // nextFinder finds the next sep at or after an offset, keeping the last
@@ -98,33 +149,6 @@ func (f *nextFinder) at(pos int) int {
 		f.found += pos
 	}
 	return f.found
-}
-
-// blankFinder finds the first blank line after an offset's line, keeping
-// the last answer for offsets asked in order.
-type blankFinder struct {
-	lines      lineIndex
-	buf        []byte
-	line, next int // the blank line found after line (1-based numbers); 0 none asked
-}
-
-// after is the offset of the first blank line after the line holding
-// pos, or the end of buf.
-func (f *blankFinder) after(pos int) int {
-	l := f.lines.line(pos)
-	if f.line == 0 || l < f.line || l >= f.next {
-		f.line, f.next = l, len(f.lines)+1
-		for k := l + 1; k <= len(f.lines); k++ {
-			if isBlank(f.buf[f.lines[k-1]:lineEnd(f.buf, f.lines[k-1])]) {
-				f.next = k
-				break
-			}
-		}
-	}
-	if f.next > len(f.lines) {
-		return len(f.buf)
-	}
-	return f.lines[f.next-1]
 }
 
 // meetsAny reports whether [start, end) meets one of rs (in order, apart).

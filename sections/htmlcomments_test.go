@@ -9,9 +9,9 @@ import (
 
 // HTML comments are hidden as Obsidian's inline ones are, whole lines
 // too: left out of the text passages hold (line breaks kept), of word
-// counts and tags; none is a Comment block, so passages run across them. "<!--" in code or in an Obsidian
-// comment opens none; one never closed, or one inside a line that does
-// not close before a blank line, is text.
+// counts and tags; none is a Comment block, so passages run across them.
+// "<!--" in code or in an Obsidian comment opens none; one never closed,
+// or one inside a line that does not close within its paragraph, is text.
 func TestHTMLComments(t *testing.T) {
 	for _, tt := range []struct {
 		name, src string
@@ -79,8 +79,7 @@ func TestHTMLComments(t *testing.T) {
 }
 
 // Finding HTML comments takes linear time: each far lookup (the next
-// "-->", the next blank line, a line's code spans) is kept for the next
-// "<!--". A scan from each one took 159 s for the first note below.
+// "-->", a line's code spans) is kept for the next "<!--". A scan from each one took 159 s for the first note below.
 func TestHTMLCommentsLinear(t *testing.T) {
 	for name, src := range map[string]string{
 		"unclosed, no blank line": "# H\n\n" + strings.Repeat("a <!--\n", 200000),
@@ -93,6 +92,57 @@ func TestHTMLCommentsLinear(t *testing.T) {
 		Parse("n.md", []byte(src))
 		if d := time.Since(start); d > 5*time.Second {
 			t.Errorf("%s: %d KB parsed in %v", name, len(src)>>10, d)
+		}
+	}
+}
+
+// An HTML comment inside a line is CommonMark's inline raw HTML: it must
+// close within the leaf block it opens in (a paragraph, a list item's
+// text, a heading, a table cell), as goldmark reads the note, or it is
+// text. One in an HTML block closes within that block: at the next "-->"
+// for one that opens the block, wherever a container does not end first.
+func TestHTMLCommentBlockEnds(t *testing.T) {
+	for _, tt := range []struct {
+		name, src string
+		inline    []string // InlineComments, as text
+		headings  []string
+	}{
+		{"the next list item", "- a <!-- x\n- b --> c\n", []string{}, []string{}},
+		{"the next ordered item", "1. a <!-- x\n2. b --> c\n", []string{}, []string{}},
+		{"a nested list's next item", "- a\n  - b <!-- x\n  - c --> d\n", []string{}, []string{}},
+		{"a heading line", "a <!-- x\n# b --> c\n", []string{}, []string{"# b --> c"}},
+		{"its own heading line", "# a <!-- x\nb --> c\n", []string{}, []string{"# a <!-- x"}},
+		{"a block quote starts", "a <!-- x\n> b --> c\n", []string{}, []string{}},
+		{"the block quote ends", "> a <!-- x\n- b --> c\n", []string{}, []string{}},
+		{"a fence starts", "a <!-- x\n```\nb --> c\n```\n", []string{}, []string{}},
+		{"a thematic break", "a <!-- x\n***\nb --> c\n", []string{}, []string{}},
+		{"a setext underline", "a <!-- x\n---\nb --> c\n", []string{}, []string{"## a <!-- x"}},
+		{"the next table cell", "| a <!-- x | b --> |\n|---|---|\n", []string{}, []string{}},
+		{"the next table row", "| h |\n|---|\n| a <!-- x |\n| b --> |\n", []string{}, []string{}},
+		{"a fence's info string", "```html <!-- x\nb -->\n```\n", []string{}, []string{}},
+		{"an HTML block in a list item", "- <!-- x\n- b --> c\n", []string{}, []string{}},
+		// Still comments: "-->" in the same leaf block.
+		{"two lines of a paragraph", "a <!-- x\nb --> c\n", []string{"<!-- x\nb -->"}, []string{}},
+		{"a setext heading's two lines", "a <!-- x\nb --> c\n===\n", []string{"<!-- x\nb -->"}, []string{"# a c"}},
+		{"a list item's lazy line", "- a <!-- x\nb --> c\n", []string{"<!-- x\nb -->"}, []string{}},
+		{"a list item's indented line", "- a <!-- x\n  b --> c\n", []string{"<!-- x\n  b -->"}, []string{}},
+		{"a block quote's lazy line", "> a <!-- x\nb --> c\n", []string{"<!-- x\nb -->"}, []string{}},
+		{"a block quote's next line", "> a <!-- x\n> b --> c\n", []string{"<!-- x\n> b -->"}, []string{}},
+		{"one table cell", "| a <!-- x --> | b |\n|---|---|\n", []string{"<!-- x -->"}, []string{}},
+		{"inside an HTML block", "<div>a <!-- x --> b</div>\n", []string{"<!-- x -->"}, []string{}},
+		{"an HTML block in a block quote", "> <!-- x\n>\n> y -->\n", []string{"<!-- x\n>\n> y -->"}, []string{}},
+		{"an HTML block in a list item, closed there", "- <!-- x\n\n  y -->\n- b\n", []string{"<!-- x\n\n  y -->"}, []string{}},
+	} {
+		d := Parse("n.md", []byte(tt.src))
+		got := []string{}
+		for _, c := range d.InlineComments() {
+			got = append(got, string(d.Src[c[0]:c[1]]))
+		}
+		if !reflect.DeepEqual(got, tt.inline) {
+			t.Errorf("%s: inline comments %q, want %q", tt.name, got, tt.inline)
+		}
+		if got := headingTexts(d); !reflect.DeepEqual(got, tt.headings) {
+			t.Errorf("%s: headings %q, want %q", tt.name, got, tt.headings)
 		}
 	}
 }

@@ -54,6 +54,7 @@ var plainCases = []string{
 	"para\n    not code\n===\n",
 	"x\n\n***\n\ny\n-\n",
 	"a %%x #t%% b #u\n\n# H %%c%%\n\nend %%\n\n## hidden\n%% after\n",
+	"- a <!-- x\n- b --> c\n\nd <!-- y\ne --> #f\n\n# H <!-- z\n| g --> |\n|---|\n",
 }
 
 func TestSkipInlineSameDocument(t *testing.T) {
