@@ -83,7 +83,7 @@ func checkChunks(doc *sections.Document, opts Options, cs []mdsearch.Chunk) erro
 		if c.StartByte < prevEnd {
 			return wrap(fmt.Errorf("starts before the previous passage ends at %d", prevEnd))
 		}
-		if gap := firstMissing(doc, prevEnd, c.StartByte); gap >= 0 {
+		if gap := firstMissing(doc, prevEnd, c.StartByte, false); gap >= 0 {
 			return fmt.Errorf("byte %d (line %d, %q) is in no passage", gap, doc.Line(gap), src[gap])
 		}
 		if end := commentEnd(doc, c.StartByte, c.EndByte); end > 0 {
@@ -103,21 +103,22 @@ func checkChunks(doc *sections.Document, opts Options, cs []mdsearch.Chunk) erro
 			return wrap(err)
 		}
 	}
-	if gap := firstMissing(doc, prevEnd, len(src)); gap >= 0 {
+	if gap := firstMissing(doc, prevEnd, len(src), false); gap >= 0 {
 		return fmt.Errorf("byte %d (line %d, %q) is in no passage", gap, doc.Line(gap), src[gap])
 	}
 	return nil
 }
 
 // firstMissing is firstNonBlank but for the note's comments, which are in
-// no passage, and its HTML comments, which may be in none.
-func firstMissing(doc *sections.Document, start, end int) int {
+// no passage, and its HTML comments, which may be in none; between
+// windows (windows set) any inline comment may be in none.
+func firstMissing(doc *sections.Document, start, end int, windows bool) int {
 	for {
 		gap := firstNonBlank(doc.Src, start, end)
 		if gap < 0 {
 			return -1
 		}
-		e := max(commentEnd(doc, gap, gap+1), htmlCommentEnd(doc, gap))
+		e := max(commentEnd(doc, gap, gap+1), htmlCommentEnd(doc, gap, windows))
 		if e == 0 {
 			return gap
 		}
@@ -125,12 +126,13 @@ func firstMissing(doc *sections.Document, start, end int) int {
 	}
 }
 
-// htmlCommentEnd is the end of the HTML comment that starts at pos, or 0:
-// one of nothing else is no block (sections), so it may lie between
-// passages and between windows.
-func htmlCommentEnd(doc *sections.Document, pos int) int {
+// htmlCommentEnd is the end of the inline comment that starts at pos, or
+// 0 when it is an Obsidian one and passages must hold it: one of HTML
+// comments alone is no block (sections), so it may lie between passages;
+// either kind may lie between windows (windows), having nothing to embed.
+func htmlCommentEnd(doc *sections.Document, pos int, windows bool) int {
 	for _, c := range doc.InlineComments() {
-		if c[0] == pos && bytes.HasPrefix(doc.Src[pos:], []byte("<!--")) {
+		if c[0] == pos && (windows || bytes.HasPrefix(doc.Src[pos:], []byte("<!--"))) {
 			return c[1]
 		}
 	}
@@ -402,7 +404,7 @@ func checkWindows(doc *sections.Document, opts Options, c mdsearch.Chunk) error 
 				}
 			}
 		}
-		if gap := firstMissing(doc, covered, w.StartByte); gap >= 0 {
+		if gap := firstMissing(doc, covered, w.StartByte, true); gap >= 0 {
 			return wrap("byte %d of the passage (line %d, %q) is in no window", gap, doc.Line(gap), src[gap])
 		}
 		covered = max(covered, w.EndByte)
@@ -435,7 +437,7 @@ func checkWindows(doc *sections.Document, opts Options, c mdsearch.Chunk) error 
 			return wrap("prefix %q of %d tokens takes more than half the budget", prefix, t)
 		}
 	}
-	if gap := firstMissing(doc, covered, c.EndByte); gap >= 0 {
+	if gap := firstMissing(doc, covered, c.EndByte, true); gap >= 0 {
 		return fmt.Errorf("byte %d (line %d, %q) of the passage is in no window", gap, doc.Line(gap), src[gap])
 	}
 	return nil

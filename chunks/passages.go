@@ -68,12 +68,39 @@ func (s *splitter) windows(u *unit, c *mdsearch.Chunk, tokens map[[2]int]int) []
 	out := make([]mdsearch.Window, len(s.out), len(s.out)+1)
 	for i := range s.out {
 		out[i] = s.out[i].Windows[0]
+	}
+	out = s.dropEmpty(out)
+	for i := range out {
 		out[i].TextStart = s.textOffset(c, out[i].StartByte)
 	}
 	if w, ok := s.headingWindow(u, c); ok {
 		out = append(out, w)
 	}
 	return out
+}
+
+// dropEmpty leaves out the windows with nothing to embed: at a budget
+// of a few tokens a cut can leave a window of a comment alone ("%%…%%",
+// "<!-- … -->"), which would embed the heading path alone.
+func (s *splitter) dropEmpty(ws []mdsearch.Window) []mdsearch.Window {
+	out := ws[:0]
+	for _, w := range ws {
+		if s.holdsText(w.StartByte, w.EndByte) {
+			out = append(out, w)
+		}
+	}
+	if len(out) == 0 {
+		return ws[:len(ws):len(ws)] // nothing but comments: as it was cut
+	}
+	return out
+}
+
+// holdsText reports whether [start, end) holds text outside the hidden
+// ranges.
+func (s *splitter) holdsText(start, end int) bool {
+	held := false
+	s.segments(start, end, func(int, int) { held = true })
+	return held
 }
 
 // headingWindow is the window of a passage's heading path alone, "[Title >

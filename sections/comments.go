@@ -101,6 +101,13 @@ func (w *walker) hideInline() {
 // visible is buf[start:stop] without the bytes of the ranges hidden (in
 // order, apart); buf's own bytes when none meets it.
 func visible(buf []byte, start, stop int, hidden [][2]int) []byte {
+	return shownText(buf, start, stop, hidden, false)
+}
+
+// shownText is visible, with the line breaks of the hidden ranges kept
+// when breaks is set, as PassageText keeps them: the words either side of
+// a comment over a line break ("a%%\n%%b") are two there.
+func shownText(buf []byte, start, stop int, hidden [][2]int, breaks bool) []byte {
 	i := sort.Search(len(hidden), func(i int) bool { return hidden[i][1] > start })
 	if i == len(hidden) || hidden[i][0] >= stop {
 		return buf[start:stop]
@@ -109,6 +116,13 @@ func visible(buf []byte, start, stop int, hidden [][2]int) []byte {
 	for ; i < len(hidden) && hidden[i][0] < stop; i++ {
 		if hidden[i][0] > start {
 			out = append(out, buf[start:hidden[i][0]]...)
+		}
+		if breaks {
+			for _, c := range buf[max(start, hidden[i][0]):min(stop, hidden[i][1])] {
+				if c == '\n' {
+					out = append(out, c)
+				}
+			}
 		}
 		start = max(start, hidden[i][1])
 	}

@@ -172,7 +172,7 @@ func (d *Document) blocks(marks []mark, start, end int) []Block {
 			}
 			b := Block{Kind: kind, StartByte: s, EndByte: e, List: list}
 			if kind != Comment { // a comment's words are not shown
-				b.Words = wordcount.Count(shown)
+				b.Words = wordcount.Count(shownText(src, s, e, d.inlineComments, true))
 			}
 			if kind == Table {
 				b.HeaderEnd = headerEnd(src, s, e)
