@@ -120,7 +120,9 @@ type Options struct {
 //	   line must close within the leaf block it opens in (paragraph, list
 //	   item text, heading, table cell), as CommonMark reads it: "- a <!--
 //	   x" before "- b --> c" hid item b; one opening an HTML block in a
-//	   list item or quote closes within it.
+//	   list item or quote closes within it. A window of a comment alone
+//	   is left out, and a comment's line breaks part words in block word
+//	   counts as in passage text.
 const Version = 18
 
 // Defaults.
