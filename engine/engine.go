@@ -167,7 +167,11 @@ func Open(ctx context.Context, opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Engine{opts: opts, st: st, emb: opts.Embedder, migration: mig, model: model}, nil
+	e := &Engine{opts: opts, st: st, emb: opts.Embedder, migration: mig, model: model}
+	// SQLite opened an index it may not write for reading alone: the first
+	// write opens it anew, should it be writable by then (engine_reopen.go).
+	e.reopenDue.Store(!opts.ReadOnly && !st.Writable())
+	return e, nil
 }
 
 func openStore(ctx context.Context, opts Options) (*store.Store, *store.Migration, error) {

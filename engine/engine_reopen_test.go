@@ -59,6 +59,26 @@ func TestReopenAfterReadOnly(t *testing.T) {
 	}
 }
 
+// An index made writable before a serve, mcp or watch that opened it
+// read-only first writes is written at that first write: no refusal is
+// logged for a problem already fixed.
+func TestReopenFixedBeforeWrite(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "alpha.md", "# Alpha\n\nThe zebra grazes on the plain.\n")
+	path := filepath.Join(t.TempDir(), "index.db")
+	buildIndex(t, path, dir, "notes")
+	writable := testenv.ReadOnly(t, path)
+	e, reopened := openFollowing(t, path, "can be written now")
+	writable()
+	write(t, dir, "beta.md", "# Beta\n\nThe giraffe eats acacia leaves.\n")
+	if _, err := e.Refresh(bg, "notes", []string{"beta.md"}); err != nil {
+		t.Fatalf("the first write once writable: %v", err)
+	}
+	if got := paths(search(t, e, mdsearch.SearchRequest{Query: "giraffe"})); !strings.Contains(got, "beta.md") || reopened.Load() != 1 {
+		t.Errorf("after the write: %s, opened anew %d times", got, reopened.Load())
+	}
+}
+
 // The index stays read-only: each write is refused with what to make
 // writable, and the store is not opened anew for nothing.
 func TestStillReadOnly(t *testing.T) {
