@@ -106,10 +106,14 @@ const (
 
 // SearchRequest is what every adapter turns its input into.
 type SearchRequest struct {
-	Query      string `json:"query"`
-	N          int    `json:"n"`            // 0 means DefaultN
-	MaxPerPage int    `json:"max_per_page"` // 0 means DefaultMaxPerPage
-	Mode       Mode   `json:"mode"`         // "" means ModeHybrid
+	Query string `json:"query"`
+	N     int    `json:"n"` // 0 means DefaultN
+	// MaxPerPage caps the results of one note. 0 is the default cap,
+	// DefaultMaxPerPage, which gives way where another note's passage is
+	// unlikely to answer and one more of a note shown is likely to
+	// (engine); 1 to MaxMaxPerPage caps them so, strictly.
+	MaxPerPage int    `json:"max_per_page"`
+	Mode       Mode   `json:"mode"` // "" means ModeHybrid
 	Collection string `json:"collection,omitempty"`
 	Tag        string `json:"tag,omitempty"`
 	PathPrefix string `json:"path_prefix,omitempty"` // case-insensitive

@@ -9,14 +9,13 @@ import (
 	"unicode/utf8"
 )
 
-// WithDefaults is r with a zero N, MaxPerPage or Mode set to its default
-// (DefaultN, DefaultMaxPerPage, ModeHybrid): what the engine searches with.
+// WithDefaults is r with a zero N or Mode set to its default (DefaultN,
+// ModeHybrid): what the engine searches with. A zero MaxPerPage stays: it
+// is the default cap (PerNote), which gives way where a strict one would
+// not.
 func (r SearchRequest) WithDefaults() SearchRequest {
 	if r.N == 0 {
 		r.N = DefaultN
-	}
-	if r.MaxPerPage == 0 {
-		r.MaxPerPage = DefaultMaxPerPage
 	}
 	if r.Mode == "" {
 		r.Mode = ModeHybrid
@@ -27,8 +26,9 @@ func (r SearchRequest) WithDefaults() SearchRequest {
 // Check is the one check of a search request: the engine runs it on every
 // request (after WithDefaults), and each adapter on what its caller sent
 // before the engine is opened, so a bad request reads the same from the
-// command line, MCP and REST. A zero N or MaxPerPage is an error here: an
-// adapter fills in the defaults of what was left out, so a 0 was sent.
+// command line, MCP and REST. A zero N is an error here: an adapter fills
+// in the defaults of what was left out, so a 0 was sent. A zero
+// MaxPerPage is the default cap.
 //
 // The error is an *Error of KindInvalid whose message starts with the
 // field as SearchRequest's JSON names it and says what to send instead.
@@ -48,7 +48,7 @@ func (r SearchRequest) Check() error {
 		return invalid("query is %d bytes: use at most %d (the gist of a long text, not all of it)", len(q), MaxQueryBytes)
 	case r.N < 1 || r.N > MaxN:
 		return OutOfRange("n", strconv.Itoa(r.N))
-	case CheckMaxPerPage(r.MaxPerPage) != nil:
+	case r.MaxPerPage != 0 && CheckMaxPerPage(r.MaxPerPage) != nil:
 		return CheckMaxPerPage(r.MaxPerPage)
 	case r.Mode != ModeHybrid && r.Mode != ModeSemantic && r.Mode != ModeKeyword:
 		return invalid("mode is %q: use hybrid, semantic or keyword", r.Mode)
@@ -87,6 +87,15 @@ func (r SearchRequest) Check() error {
 		}
 	}
 	return nil
+}
+
+// PerNote is the most results of one note r asks for: MaxPerPage, or
+// DefaultMaxPerPage for the default cap (0).
+func (r SearchRequest) PerNote() int {
+	if r.MaxPerPage == 0 {
+		return DefaultMaxPerPage
+	}
+	return r.MaxPerPage
 }
 
 // CheckMaxPerPage is Check's rule for the per-note cap, for a caller that

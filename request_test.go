@@ -33,6 +33,8 @@ func TestCheck(t *testing.T) {
 		{with(func(r *SearchRequest) { r.N = 0 }), "n is 0: use 1-50 (default 5)"},
 		{with(func(r *SearchRequest) { r.N = 51 }), "n is 51: use 1-50 (default 5)"},
 		{with(func(r *SearchRequest) { r.MaxPerPage = 6 }), "max_per_page is 6: use 1-5 (default 2)"},
+		{with(func(r *SearchRequest) { r.MaxPerPage = -1 }), "max_per_page is -1: use 1-5 (default 2)"},
+		{with(func(r *SearchRequest) { r.MaxPerPage = 0 }), ""}, // the default cap
 		{with(func(r *SearchRequest) { r.Mode = "fuzzy" }), `mode is "fuzzy": use hybrid, semantic or keyword`},
 		{with(func(r *SearchRequest) { r.Mode = "" }), `mode is "": use hybrid, semantic or keyword`},
 		{with(func(r *SearchRequest) { r.MaxTokens = -1 }), "max_tokens is -1: use 1-1048576, or 0 for no limit"},
@@ -59,7 +61,7 @@ func TestCheck(t *testing.T) {
 			t.Errorf("%.80q: %v (kind %v), want %q", tt.req.Query, err, KindOf(err), tt.want)
 		}
 	}
-	if r := (SearchRequest{}).WithDefaults(); r.N != DefaultN || r.MaxPerPage != DefaultMaxPerPage || r.Mode != ModeHybrid {
+	if r := (SearchRequest{}).WithDefaults(); r.N != DefaultN || r.MaxPerPage != 0 || r.PerNote() != DefaultMaxPerPage || r.Mode != ModeHybrid {
 		t.Errorf("defaults %+v", r)
 	}
 }

@@ -26,8 +26,9 @@ func runEval(ctx context.Context, env *Env, args []string) error {
 	var gen genFlags
 	gen.add(fs)
 	fs.IntVar(&opts.K, "k", mdsearch.DefaultN, fmt.Sprintf("results judged per query (1–%d)", mdsearch.MaxN))
-	fs.IntVar(&opts.MaxPerPage, "max-per-page", mdsearch.DefaultMaxPerPage,
-		fmt.Sprintf("most results from one note (1–%d)", mdsearch.MaxMaxPerPage))
+	fs.IntVar(&opts.MaxPerPage, "max-per-page", 0,
+		fmt.Sprintf("most results from one note (1–%d; by default search's default cap: %d, more where the other notes' passages are unlikely answers)",
+			mdsearch.MaxMaxPerPage, mdsearch.DefaultMaxPerPage))
 	var configs listFlag
 	fs.Var(&configs, "config", "configuration to run, repeatable or comma-separated (default: all of "+
 		strings.Join(eval.DefaultConfigs, ", ")+"; with --generate, "+strings.Join(genConfigs, ", ")+")")
@@ -68,7 +69,7 @@ func runEval(ctx context.Context, env *Env, args []string) error {
 	if opts.K < 1 || opts.K > mdsearch.MaxN {
 		return usagef("k is %d: use 1-%d (default %d)", opts.K, mdsearch.MaxN, mdsearch.DefaultN)
 	}
-	if err := mdsearch.CheckMaxPerPage(opts.MaxPerPage); err != nil {
+	if err := mdsearch.CheckMaxPerPage(opts.MaxPerPage); opts.MaxPerPage != 0 && err != nil {
 		return requestError("eval", err) // the search's own rule and wording
 	}
 	if *weights != "" {

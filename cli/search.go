@@ -18,7 +18,8 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 			`quote a value with spaces: path:"Daily notes".`)
 	var req mdsearch.SearchRequest
 	fs.IntVar(&req.N, "n", mdsearch.DefaultN, fmt.Sprintf("results to return (1–%d)", mdsearch.MaxN))
-	fs.IntVar(&req.MaxPerPage, "max-per-page", mdsearch.DefaultMaxPerPage, fmt.Sprintf("most passages from one note (1–%d)", mdsearch.MaxMaxPerPage))
+	fs.IntVar(&req.MaxPerPage, "max-per-page", 0, fmt.Sprintf("most passages from one note (1–%d; by default %d, more of a note where the other notes' passages are unlikely answers)",
+		mdsearch.MaxMaxPerPage, mdsearch.DefaultMaxPerPage))
 	mode := fs.String("mode", "hybrid", "hybrid, semantic or keyword")
 	fs.StringVar(&req.Collection, "collection", "", "search only this collection")
 	var tags, where, exclude listFlag

@@ -212,8 +212,10 @@ func servedIndex(env *Env, ef *engineFlags) (string, bool) {
 // searchValues are a request as the REST API's query parameters take it,
 // the tags and conditions as they were typed.
 func searchValues(req mdsearch.SearchRequest, tags, where []string) url.Values {
-	q := url.Values{"q": {req.Query}, "n": {strconv.Itoa(req.N)}, "max_per_page": {strconv.Itoa(req.MaxPerPage)},
-		"mode": {string(req.Mode)}, "max_tokens": {strconv.Itoa(req.MaxTokens)}}
+	q := url.Values{"q": {req.Query}, "n": {strconv.Itoa(req.N)}, "mode": {string(req.Mode)}, "max_tokens": {strconv.Itoa(req.MaxTokens)}}
+	if req.MaxPerPage != 0 { // absent: the default cap
+		q.Set("max_per_page", strconv.Itoa(req.MaxPerPage))
+	}
 	set := func(k, v string) {
 		if v != "" {
 			q.Set(k, v)

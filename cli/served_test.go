@@ -81,8 +81,10 @@ func TestServedSearch(t *testing.T) {
 		answers bool   // the served answer is shown
 		notice  string // on stderr
 		code    int    // the exit code, where a search is refused
+		perNote string // max_per_page as asked of the server: none for the default cap
 	}{
 		{name: "asked", asked: true, answers: true},
+		{name: "a cap asked for", args: []string{"--max-per-page", "2"}, asked: true, answers: true, perNote: "2"},
 		{name: "semantic", args: []string{"--mode", "semantic"}, asked: true, answers: true},
 		{name: "keyword", args: []string{"--mode", "keyword"}, asked: true, answers: true},
 		{name: "other settings", edit: func(rv *rendezvous) { rv.Settings = "another embedder" }},
@@ -138,7 +140,7 @@ func TestServedSearch(t *testing.T) {
 			if tc.answers {
 				q := calls[0]
 				if code != 0 || q.Get("q") != "how long did the restore take" || q.Get("n") != "3" || q.Get("tag") != "ops" ||
-					q.Get("where") != "status=done" || q.Get("exclude") != "a.md" || q.Get("max_per_page") != "2" {
+					q.Get("where") != "status=done" || q.Get("exclude") != "a.md" || q.Get("max_per_page") != tc.perNote {
 					t.Errorf("asked %v (exit %d)", q, code)
 				}
 			}

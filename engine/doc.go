@@ -88,6 +88,9 @@
 //
 // Results are then cut to the best MaxPerPage passages of each note and to
 // N in total; a passage next to a kept one of the same section joins it.
+// The default cap (MaxPerPage 0: two a note) gives way where the second
+// stage's probabilities say so: a passage it left out that is at least
+// likelyAnswer likely is shown before another note's that is not.
 // With MaxTokens, results fill that budget with whole passages (and an
 // estimate of their header and footer lines, and of the notice), the last
 // is cut at a block boundary with the lines that read the rest, and a

@@ -222,7 +222,7 @@ func TestJoinBridges(t *testing.T) {
 	c := func(i int) candidate { return candidate{id: int64(i), doc: 1, section: 2, index: i} }
 	other := candidate{id: 99, doc: 3, section: 4, index: 0}
 	next := candidate{id: 9, doc: 1, section: 7, index: 9}
-	kept := dedup([]candidate{c(6), other, c(8), c(7), c(5), next}, 5, 2, nil)
+	kept := dedup([]candidate{c(6), other, c(8), c(7), c(5), next}, 5, 2, nil, 0)
 	if len(kept) != 3 || kept[1].best.id != 99 || kept[2].best.id != 9 {
 		t.Fatalf("kept %d groups, last %+v", len(kept), kept[len(kept)-1].best)
 	}
@@ -234,7 +234,7 @@ func TestJoinBridges(t *testing.T) {
 		t.Errorf("members %v (best %d), want 6 7 8 (best 6)", got, kept[0].best.id)
 	}
 	// Joined the other way round: 8 first, then 6, then 7.
-	kept = dedup([]candidate{c(8), c(6), c(7)}, 5, 3, nil)
+	kept = dedup([]candidate{c(8), c(6), c(7)}, 5, 3, nil, 0)
 	got = got[:0]
 	for _, m := range kept[0].members {
 		got = append(got, m.index)
@@ -257,9 +257,9 @@ func TestFirstResultsWhateverN(t *testing.T) {
 		}
 		return ix
 	}
-	five := dedup(cands, 5, 2, nil)
+	five := dedup(cands, 5, 2, nil, 0)
 	for n := 1; n <= 5; n++ {
-		kept := dedup(cands, n, 2, nil)
+		kept := dedup(cands, n, 2, nil, 0)
 		if len(kept) != min(n, len(five)) {
 			t.Fatalf("n=%d: %d results, want %d", n, len(kept), min(n, len(five)))
 		}
@@ -339,11 +339,11 @@ func TestJoinAcrossMergedStub(t *testing.T) {
 	part1 := candidate{id: 1, doc: 1, section: 10, index: 0} // "Guide + Installing", part 1
 	part2 := candidate{id: 2, doc: 1, section: 11, index: 1} // "Installing", part 2
 	other := candidate{id: 99, doc: 3, section: 4, index: 0}
-	kept := dedup([]candidate{part2, other, part1}, 5, 2, func(id int64) int64 { return map[int64]int64{1: 11}[id] })
+	kept := dedup([]candidate{part2, other, part1}, 5, 2, func(id int64) int64 { return map[int64]int64{1: 11}[id] }, 0)
 	if len(kept) != 2 || len(kept[0].members) != 2 || kept[0].best.id != 2 || kept[0].lo() != 0 {
 		t.Errorf("kept %d groups, the first of %d members from %d (best %d)", len(kept), len(kept[0].members), kept[0].lo(), kept[0].best.id)
 	}
-	if kept := dedup([]candidate{part2, other, part1}, 5, 2, nil); len(kept) != 3 {
+	if kept := dedup([]candidate{part2, other, part1}, 5, 2, nil, 0); len(kept) != 3 {
 		t.Errorf("without the continuation: %d groups, want 3", len(kept))
 	}
 }
@@ -368,6 +368,44 @@ func TestSectionOnceAfterStub(t *testing.T) {
 			if r.Path == o.Path && (r.StartLine == o.EndLine+1 || r.StartLine == o.EndLine+2 || o.StartLine == r.EndLine+1 || o.StartLine == r.EndLine+2) {
 				t.Errorf("results %d and %d are neighbours in one section: lines %d-%d and %d-%d", j+1, i+1, o.StartLine, o.EndLine, r.StartLine, r.EndLine)
 			}
+		}
+	}
+}
+
+// The default cap gives way: a note's passage it leaves out that is at
+// least likely takes the place of another note's passage under likely,
+// never of a likelier one; one under likely itself stays out, and a cap
+// asked for (likely 0) holds.
+func TestCapGivesWay(t *testing.T) {
+	a := func(i int, p float64) candidate {
+		return candidate{id: int64(i), doc: 1, section: int64(i), index: 10 * i, score: p}
+	}
+	other := func(id, doc int64, p float64) candidate {
+		return candidate{id: id, doc: doc, section: 100 + id, score: p}
+	}
+	ids := func(gs []*group) (out []int64) {
+		for _, g := range gs {
+			out = append(out, g.best.id)
+		}
+		return out
+	}
+	cases := []struct {
+		name   string
+		cands  []candidate
+		likely float64
+		n      int
+		want   []int64
+	}{
+		{"others unlikely", []candidate{a(1, .9), a(2, .5), a(3, .3), other(90, 2, .2), a(4, .08), other(91, 3, .02), other(92, 4, .01)}, .07, 5, []int64{1, 2, 90, 3, 4}},
+		{"one more place", []candidate{a(1, .9), a(2, .5), a(3, .3), a(4, .08), other(91, 3, .02), other(92, 4, .01)}, .07, 5, []int64{1, 2, 3, 4, 91}},
+		{"left out ones unlikely too", []candidate{a(1, .9), a(2, .5), a(3, .05), other(91, 3, .02), other(92, 4, .01)}, .07, 5, []int64{1, 2, 91, 92}},
+		{"a cap asked for", []candidate{a(1, .9), a(2, .5), a(3, .3), other(91, 3, .02), other(92, 4, .01)}, 0, 5, []int64{1, 2, 91, 92}},
+		{"candidates run out", []candidate{a(1, .9), a(2, .5), a(3, .3), other(91, 3, .2)}, .07, 5, []int64{1, 2, 91, 3}},
+		{"n below the default", []candidate{a(1, .9), a(2, .5), a(3, .3), other(91, 3, .02)}, .07, 3, []int64{1, 2, 3}},
+	}
+	for _, c := range cases {
+		if got := ids(dedup(c.cands, c.n, 2, nil, c.likely)); !slices.Equal(got, c.want) {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -200,6 +201,17 @@ func TestDedupAndLimits(t *testing.T) {
 				t.Errorf("results out of order at %d", i)
 			}
 		}
+	}
+	// The default cap gives way where the other notes' passages are
+	// unlikely answers (dedup): here one note's passages outrank the
+	// copies' (page evidence), and a cap asked for holds (above).
+	resp := search(t, e, mdsearch.SearchRequest{Query: "zebra", N: 5, Mode: mdsearch.ModeKeyword})
+	most := map[string]int{}
+	for _, r := range resp.Results {
+		most[r.Path]++
+	}
+	if len(resp.Results) != 5 || slices.Max(slices.Collect(maps.Values(most))) <= mdsearch.DefaultMaxPerPage {
+		t.Errorf("the default cap: %d results, per note %v; want 5, one note past %d", len(resp.Results), most, mdsearch.DefaultMaxPerPage)
 	}
 	for _, bad := range []mdsearch.SearchRequest{
 		{Query: ""}, {Query: "  "}, {Query: "\x00"}, {Query: " \x1b\t"}, {Query: "\xff\xfe"}, {Query: "x", N: 51}, {Query: "x", N: -1}, {Query: "x", MaxPerPage: 6},

@@ -263,7 +263,7 @@ func (e *Engine) distinct(ctx context.Context, rd *store.Reader, q *query) ([]md
 		if err != nil {
 			return nil, nil, nil, 0, err
 		}
-		res, joins, stamps, err := results(ctx, rd, kept, e.opts.Split == nil, q.req.MaxPerPage)
+		res, joins, stamps, err := results(ctx, rd, kept, e.opts.Split == nil, q.req.PerNote())
 		stale := staleIn(stamps) // asked again when results are marked: one stat a note
 		if err != nil || len(res) == 0 {
 			return res, joins, stale, 0, err
@@ -406,7 +406,11 @@ func (e *Engine) rank(ctx context.Context, rd *store.Reader, q *query) ([]*group
 		if err != nil {
 			return nil, err
 		}
-		kept := dedup(fused, q.req.N, q.req.MaxPerPage, continuedOf(ctx, rd))
+		likely := 0.0 // a cap asked for, or scores that are no probabilities (the first stage's): the cap holds
+		if q.req.MaxPerPage == 0 && e.stage(q.mode) != nil && e.readsFeatures(q) {
+			likely = likelyAnswer
+		}
+		kept := dedup(fused, q.req.N, q.req.PerNote(), continuedOf(ctx, rd), likely)
 		if len(kept) == q.req.N || (len(kw) < k && len(sem) < k) || k >= maxCandidates {
 			q.wordless = e.stage(q.mode) != nil && wordlessTop(q, kept)
 			return kept, nil
@@ -415,7 +419,7 @@ func (e *Engine) rank(ctx context.Context, rd *store.Reader, q *query) ([]*group
 }
 
 // firstRound is how many candidates each list gives rank's first round.
-func firstRound(req mdsearch.SearchRequest) int { return max(100, 4*req.N*req.MaxPerPage) }
+func firstRound(req mdsearch.SearchRequest) int { return max(100, 4*req.N*req.PerNote()) }
 
 // deepest is how many times the results asked for distinct asks rank for
 // at most, to replace copies it dropped.

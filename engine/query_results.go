@@ -59,26 +59,62 @@ func (g *group) add(c candidate) {
 // taking a place of its own. Joins are made as for at least the default
 // number of results, so a search asking fewer gets the first of those
 // as they are: with n=1 the best passage's neighbour, ranked below
-// another note's, was left out of it.
-func dedup(cands []candidate, n, maxPerPage int, cont continued) []*group {
+// another note's, was left out of it. With likely set (scores that are
+// the second stage's probabilities), the cap gives way where it would
+// show a passage of another note under likely ahead of a passage it left
+// out that is at least likely: more of the note that answers, rather than
+// another note's passage shown for the cap's sake (likelyAnswer).
+func dedup(cands []candidate, n, maxPerPage int, cont continued, likely float64) []*group {
 	perDoc := map[int64]int{}
 	var out []*group
+	var over []candidate // left out by the cap and at least likely, best first
+	want := max(n, mdsearch.DefaultN)
+	place := func(c candidate) {
+		if joined, freed := join(&out, c, cont); joined {
+			perDoc[c.doc] -= freed
+			return
+		}
+		if !nextToFull(out, c, cont) {
+			perDoc[c.doc]++
+			out = append(out, &group{best: c, members: []candidate{c}})
+		}
+	}
 	for _, c := range cands {
 		if joined, freed := join(&out, c, cont); joined {
 			perDoc[c.doc] -= freed // two of its results became one, or one was left out
 			continue
 		}
-		if len(out) >= max(n, mdsearch.DefaultN) {
+		if len(out) >= want {
 			break
 		}
-		if perDoc[c.doc] >= maxPerPage || nextToFull(out, c, cont) {
+		if perDoc[c.doc] >= maxPerPage {
+			if likely > 0 && c.score >= likely {
+				over = append(over, c)
+			}
 			continue
 		}
-		perDoc[c.doc]++
-		out = append(out, &group{best: c, members: []candidate{c}})
+		if nextToFull(out, c, cont) {
+			continue
+		}
+		for ; c.score < likely && len(over) > 0 && len(out) < want; over = over[1:] {
+			place(over[0])
+		}
+		if len(out) < want {
+			perDoc[c.doc]++
+			out = append(out, &group{best: c, members: []candidate{c}})
+		}
+	}
+	for ; len(out) < want && len(over) > 0; over = over[1:] {
+		place(over[0])
 	}
 	return out[:min(n, len(out))]
 }
+
+// likelyAnswer is dedup's line between a passage likely enough to answer
+// to be shown past the per-note cap and one not worth a place the cap
+// would give it: 7 %, chosen on the dev sets with each set left out in
+// turn (docs/evaluation.md, "The per-note cap").
+const likelyAnswer = 0.07
 
 // nextToFull reports whether c continues a kept group of its section
 // that holds maxMerged passages already: the section is shown, and a
@@ -175,17 +211,21 @@ func results(ctx context.Context, rd *store.Reader, kept []*group, cutRuns bool,
 	out := make([]mdsearch.Result, 0, len(kept))
 	joins := seams{}
 	cut := false
+	allowed := map[noteKey]int{} // the results dedup gave each note: more than perNote where the cap gave way
 	for _, g := range kept {
 		runs := []*group{g}
 		if cutRuns {
 			runs = g.runs(rows)
 		}
 		cut = cut || len(runs) > 1
-		for _, run := range runs {
+		for i, run := range runs {
 			if res, ss, ok := groupResult(run, rows); ok {
 				out = append(out, res)
 				if len(ss) > 0 {
 					joins[keyOf(res)] = ss
+				}
+				if i == 0 {
+					allowed[noteKey{res.Collection, res.Path}]++
 				}
 			}
 		}
@@ -193,16 +233,17 @@ func results(ctx context.Context, rd *store.Reader, kept []*group, cutRuns bool,
 	if cut { // a run cut off ranks by its own score
 		slices.SortStableFunc(out, func(a, b mdsearch.Result) int { return cmp.Compare(b.Score, a.Score) })
 	}
-	return capNotes(out, perNote), joins, stamps, nil
+	return capNotes(out, perNote, allowed), joins, stamps, nil
 }
 
-// capNotes keeps the first perNote results of each note.
-func capNotes(rs []mdsearch.Result, perNote int) []mdsearch.Result {
+// capNotes keeps the first perNote results of each note, or as many as
+// allowed gives it where that is more.
+func capNotes(rs []mdsearch.Result, perNote int, allowed map[noteKey]int) []mdsearch.Result {
 	count := make(map[noteKey]int, len(rs))
 	out := rs[:0]
 	for _, r := range rs {
 		k := noteKey{r.Collection, r.Path}
-		if count[k] < perNote {
+		if count[k] < max(perNote, allowed[k]) {
 			count[k]++
 			out = append(out, r)
 		}

@@ -140,7 +140,7 @@ func TestSearch(t *testing.T) {
 			t.Errorf("text lacks %q:\n%s", want, text)
 		}
 	}
-	if f.last.Query != "starter" || f.last.Mode != mdsearch.ModeKeyword || f.last.Tag != "bread" || f.last.N != 5 || f.last.MaxPerPage != 2 ||
+	if f.last.Query != "starter" || f.last.Mode != mdsearch.ModeKeyword || f.last.Tag != "bread" || f.last.N != 5 || f.last.MaxPerPage != 0 ||
 		f.last.MaxTokens != 300 || f.last.MinScore != 0.25 {
 		t.Errorf("engine got %+v", f.last)
 	}

@@ -26,7 +26,7 @@ type tools struct{ s mdsearch.Searcher }
 type SearchArgs struct {
 	Query      string         `json:"query" jsonschema:"what to look for, in words or keywords (a long error's gist); tag:NAME, path:TEXT, file:TEXT, [field:value] filter as in Obsidian"`
 	N          int            `json:"n,omitempty" jsonschema:"most results to return"`
-	MaxPerPage int            `json:"max_per_page,omitempty" jsonschema:"most results from one note (lower it for breadth)"`
+	MaxPerPage int            `json:"max_per_page,omitempty" jsonschema:"most results from one note (default 2, more if others are weak)"`
 	Mode       string         `json:"mode,omitempty" jsonschema:"hybrid: meaning and keywords; semantic: meaning; keyword: exact words (names, codes, rare terms)"`
 	Collection string         `json:"collection,omitempty" jsonschema:"only this collection (one indexed folder)"`
 	Tag        string         `json:"tag,omitempty" jsonschema:"only notes with this tag, without the #"`
@@ -77,7 +77,8 @@ func searchTool() *mcp.Tool {
 			// The request's Check holds the same ranges; plainArgError words
 			// the validator's refusal as Check would.
 			p["n"].Default, p["n"].Minimum, p["n"].Maximum = rawJSON(mdsearch.DefaultN), ptr(1.0), ptr(float64(mdsearch.MaxN))
-			p["max_per_page"].Default, p["max_per_page"].Minimum, p["max_per_page"].Maximum = rawJSON(mdsearch.DefaultMaxPerPage), ptr(1.0), ptr(float64(mdsearch.MaxMaxPerPage))
+			// No default: left out, it is the default cap, which gives way (mdsearch.SearchRequest).
+			p["max_per_page"].Minimum, p["max_per_page"].Maximum = ptr(1.0), ptr(float64(mdsearch.MaxMaxPerPage))
 			p["mode"].Enum = []any{string(mdsearch.ModeHybrid), string(mdsearch.ModeSemantic), string(mdsearch.ModeKeyword)}
 			p["mode"].Default = rawJSON(mdsearch.ModeHybrid)
 			p["min_score"].Minimum, p["min_score"].Maximum = ptr(0.0), ptr(1.0)

@@ -168,7 +168,6 @@ func TestSearchParams(t *testing.T) {
 		{"q=x&max_chunks_per_page=99999999999999999999", 400, "max_per_page is 99999999999999999999: use 1-5 (default 2)"},
 		{"q=x&max_tokens=99999999999999999999", 400, "max_tokens is 99999999999999999999: use 1-1048576, or 0 for no limit"},
 		{"q=x&n=", 400, "n is \"\""},
-		{"q=x&max_chunks_per_page=0", 400, "max_per_page is 0: use 1-5 (default 2)"},
 		{"q=x&max_per_page=6", 400, "max_per_page is 6: use 1-5 (default 2)"},
 		{"q=x&max_per_page=2&max_chunks_per_page=2", 400, "max_per_page and max_chunks_per_page name one field: give one of them"},
 		{"q=x&max_chunks_per_page=6", 400, "max_per_page is 6"},

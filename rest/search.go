@@ -99,7 +99,7 @@ func parseSearch(raw string) (mdsearch.SearchRequest, error) {
 		}
 		perPage = mdsearch.MaxPerPageAlias
 	}
-	if req.MaxPerPage, err = intParam(vals, perPage, "max_per_page", mdsearch.DefaultMaxPerPage); err != nil {
+	if req.MaxPerPage, err = intParam(vals, perPage, "max_per_page", 0); err != nil { // 0: the default cap
 		return req, err
 	}
 	if req.MaxTokens, err = intParam(vals, "max_tokens", "max_tokens", 0); err != nil { // 0: no budget, as in the CLI and MCP

@@ -137,7 +137,7 @@ func TestREST(t *testing.T) {
 
 	t.Run("validation", func(t *testing.T) {
 		for _, q := range []string{"", "n=3", "q=", "q=x&n=0", "q=x&n=51", "q=x&n=abc", "q=x&n=-1",
-			"q=x&max_chunks_per_page=0", "q=x&max_chunks_per_page=6", "q=x&mode=magic", "q=x&sort=date", "q=x&q=y", "q=x&n=5&n=6"} {
+			"q=x&max_chunks_per_page=-1", "q=x&max_chunks_per_page=6", "q=x&mode=magic", "q=x&sort=date", "q=x&q=y", "q=x&n=5&n=6"} {
 			code, ctype, body := apiDo(t, c, "GET", base+"/api/v1/semantic-search?"+q)
 			var e struct{ Error string }
 			if code != 400 || !strings.HasPrefix(ctype, "application/json") || json.Unmarshal([]byte(body), &e) != nil || e.Error == "" {

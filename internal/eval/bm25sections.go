@@ -123,7 +123,7 @@ func (b *bm25Sections) search(ctx context.Context, query string, n, perPage int)
 // Search answers a request the way the engine would, so the run scores
 // the baseline like every other configuration.
 func (b *bm25Sections) Search(ctx context.Context, req mdsearch.SearchRequest) (*mdsearch.SearchResponse, error) {
-	rs, err := b.search(ctx, req.Query, req.N, req.MaxPerPage)
+	rs, err := b.search(ctx, req.Query, req.N, req.PerNote()) // no probabilities: the default cap holds
 	if err != nil {
 		return nil, err
 	}

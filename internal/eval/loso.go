@@ -120,7 +120,19 @@ func QuickLeaveOneOut(w io.Writer, samples []Sample, corpora string, fo FitOptio
 // DefaultN results, at most DefaultMaxPerPage a note). A note is
 // relevant when one of its candidates answers the query.
 func sampleRanking(samples []Sample, set string, mode mdsearch.Mode, score func([]float64) float64) (hit, mrr float64) {
-	const k, perNote = mdsearch.DefaultN, mdsearch.DefaultMaxPerPage // eval's defaults (Options.fill)
+	return rankingOf(samples, set, mode, func(s Sample) []int {
+		scores := make([]float64, len(s.Rows))
+		for i, r := range s.Rows {
+			scores[i] = score(r.X)
+		}
+		return shownPlaces(rescore.Ranks(scores), s.Pages, mdsearch.DefaultMaxPerPage)
+	})
+}
+
+// rankingOf is the section hit@5 and page MRR of a set's samples in mode,
+// each candidate shown at the place places gives it (0: not shown).
+func rankingOf(samples []Sample, set string, mode mdsearch.Mode, places func(Sample) []int) (hit, mrr float64) {
+	const k = mdsearch.DefaultN // eval's default (Options.fill)
 	var n int
 	for _, s := range samples {
 		if s.Set != set || s.Mode != mode || s.OffTopic {
@@ -133,13 +145,8 @@ func sampleRanking(samples []Sample, set string, mode mdsearch.Mode, score func(
 				relevant[s.Pages[i]] = true
 			}
 		}
-		scores := make([]float64, len(s.Rows))
-		for i, r := range s.Rows {
-			scores[i] = score(r.X)
-		}
-		place := shownPlaces(rescore.Ranks(scores), s.Pages, perNote)
 		pageAt, section := k+1, false
-		for i, at := range place {
+		for i, at := range places(s) {
 			if at < 1 || at > k {
 				continue
 			}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/internal/plural"
 )
 
@@ -74,8 +75,11 @@ func writeHeader(w io.Writer, r *Report) {
 	if r.Style != "" { // generated: the vault is named next
 		from = fmt.Sprintf("generated from the vault (--style %s)", r.Style)
 	}
-	fmt.Fprintf(w, "%d queries %s over %s, k=%d, at most %s per note, model %s\n",
-		r.Queries, from, r.Vault, r.K, plural.Count(r.MaxPerPage, "result", "results"), r.Model)
+	perNote := fmt.Sprintf("at most %s per note", plural.Count(r.MaxPerPage, "result", "results"))
+	if r.MaxPerPage == 0 {
+		perNote = fmt.Sprintf("%d results per note (more where others are unlikely)", mdsearch.DefaultMaxPerPage)
+	}
+	fmt.Fprintf(w, "%d queries %s over %s, k=%d, %s, model %s\n", r.Queries, from, r.Vault, r.K, perNote, r.Model)
 	if len(r.OffTopicFiles) > 0 {
 		files := make([]string, len(r.OffTopicFiles))
 		for i, f := range r.OffTopicFiles {

@@ -20,7 +20,7 @@ type Options struct {
 	Vault      string    // folder of notes
 	Queries    *QuerySet // resolved against Vault by Run
 	K          int       // results judged per query; default 5
-	MaxPerPage int       // per-note cap of the search; default mdsearch.DefaultMaxPerPage
+	MaxPerPage int       // per-note cap of the search; 0: search's default cap (mdsearch.SearchRequest)
 	Configs    []Config  // default: ParseConfigs(nil)
 	// Embedder embeds chunks and queries; nil allows keyword
 	// configurations only (chunks are then sized in words).
@@ -169,9 +169,6 @@ func (o *Options) fill() error {
 	}
 	if o.K < 1 || o.K > mdsearch.MaxN {
 		return mdsearch.Errorf(mdsearch.KindInvalid, "eval", "", "", "k must be between 1 and %d, got %d", mdsearch.MaxN, o.K)
-	}
-	if o.MaxPerPage == 0 {
-		o.MaxPerPage = mdsearch.DefaultMaxPerPage
 	}
 	if w := o.windowOf(); w > 0 && o.Tuning.MaxTokens > w {
 		o.Tuning.MaxTokens = w // as the engine cuts: the report names the budget used

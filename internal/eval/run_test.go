@@ -55,7 +55,7 @@ func TestRunKeyword(t *testing.T) {
 	var log []string
 	cs, _ := ParseConfigs([]string{"sections-keyword,paragraph-keyword"})
 	rep := smallRun(t, Options{Configs: cs, Details: true, Log: func(s string) { log = append(log, s) }})
-	if len(rep.Configs) != 2 || rep.Queries != 4 || rep.K != 5 || rep.MaxPerPage != 2 || rep.Model != "none (keyword only)" {
+	if len(rep.Configs) != 2 || rep.Queries != 4 || rep.K != 5 || rep.MaxPerPage != 0 || rep.Model != "none (keyword only)" {
 		t.Fatalf("report: %+v", rep)
 	}
 	sec := rep.Configs[0]

@@ -23,16 +23,17 @@ func main() {
 	cache := flag.String("cache", "", "keep each set's vectors in this folder between runs")
 	l2 := flag.Float64("l2", eval.DefaultFit.L2, "the ranker's L2 penalty (on its distance from the first stage's fit)")
 	oneCalib := flag.Bool("one-calibrator", false, "fit one calibrator for every candidate, none of its own for those below the best")
+	capLine := flag.Bool("cap", false, "print the line where search's default per-note cap gives way, chosen with each set left out (from the samples)")
 	flag.Parse()
 	fo := eval.DefaultFit
 	fo.L2, fo.OneCalib, fo.Command = *l2, *oneCalib, command
-	if err := run(*out, *loso, *quick, *cache, fo); err != nil {
+	if err := run(*out, *loso, *quick, *capLine, *cache, fo); err != nil {
 		fmt.Fprintln(os.Stderr, "fitrescore:", err)
 		os.Exit(1)
 	}
 }
 
-func run(out string, loso, quick bool, cache string, fo eval.FitOptions) error {
+func run(out string, loso, quick, capLine bool, cache string, fo eval.FitOptions) error {
 	ctx := context.Background()
 	corpora := os.Getenv("MDSEARCH_CORPORA")
 	if corpora == "" {
@@ -62,6 +63,11 @@ func run(out string, loso, quick bool, cache string, fo eval.FitOptions) error {
 	}
 	if quick {
 		if err := eval.QuickLeaveOneOut(os.Stdout, samples, corpora, fo); err != nil {
+			return err
+		}
+	}
+	if capLine {
+		if err := eval.CapLeaveOneOut(os.Stdout, samples, corpora, fo); err != nil {
 			return err
 		}
 	}
