@@ -114,7 +114,7 @@ type Options struct {
 //	   A whole-line %% comment's words no longer count. MkDocs
 //	   admonitions and tabs ("!!! note", "=== "Tab"") hold prose, not
 //	   indented code (sections.Admonition), so their bodies are embedded.
-//	18: kramdown's "## Title {: #id}" and Pandoc's "## Title {-}" are the
+//	18: attr_list's "## Title {: #id}" and Pandoc's "## Title {-}" are the
 //	   heading "Title" (sections' headingattrs.go): the block was in every
 //	   passage's heading path and embed text. An HTML comment inside a
 //	   line must close within the leaf block it opens in (paragraph, list

@@ -374,7 +374,8 @@ func TestSectionOnceAfterStub(t *testing.T) {
 
 // The default cap gives way: a note's passage it leaves out that is at
 // least likely takes the place of another note's passage under likely,
-// never of a likelier one; one under likely itself stays out, and a cap
+// never of a likelier one, and keeps the place it was given (after
+// likelier notes' passages); one under likely itself stays out, and a cap
 // asked for (likely 0) holds.
 func TestCapGivesWay(t *testing.T) {
 	a := func(i int, p float64) candidate {
@@ -407,5 +408,29 @@ func TestCapGivesWay(t *testing.T) {
 		if got := ids(dedup(c.cands, c.n, 2, nil, c.likely)); !slices.Equal(got, c.want) {
 			t.Errorf("%s: %v, want %v", c.name, got, c.want)
 		}
+	}
+}
+
+// A passage placed past the cap is a neighbour of the next candidate of
+// its section, which joins it rather than standing apart, and a note's
+// place freed by a join does not let an unlikely passage past the cap.
+func TestCapGivesWayJoins(t *testing.T) {
+	c := func(id int64, section int64, index int, p float64) candidate {
+		return candidate{id: id, doc: 1, section: section, index: index, score: p}
+	}
+	cands := []candidate{c(0, 1, 0, .9), c(2, 1, 2, .8), c(10, 5, 10, .5), c(1, 1, 1, .4), c(11, 5, 11, .03),
+		{id: 90, doc: 2, section: 20, score: .02}, {id: 91, doc: 3, section: 30, score: .01}}
+	kept := dedup(cands, 5, 2, nil, .07)
+	var got [][]int64
+	for _, g := range kept {
+		var ids []int64
+		for _, m := range g.members {
+			ids = append(ids, m.id)
+		}
+		got = append(got, ids)
+	}
+	want := [][]int64{{0, 1, 2}, {10, 11}, {90}, {91}}
+	if !slices.EqualFunc(got, want, slices.Equal) {
+		t.Errorf("groups %v, want %v", got, want)
 	}
 }

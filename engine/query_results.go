@@ -63,51 +63,69 @@ func (g *group) add(c candidate) {
 // the second stage's probabilities), the cap gives way where it would
 // show a passage of another note under likely ahead of a passage it left
 // out that is at least likely: more of the note that answers, rather than
-// another note's passage shown for the cap's sake (likelyAnswer).
+// another note's passage shown for the cap's sake (likelyAnswer). Such a
+// passage keeps the place it was given, after other notes' likely ones,
+// though it may score higher: ordered by score, it would push them down
+// (page MRR fell on two dev sets), and a budget (MaxTokens) cuts it first.
 func dedup(cands []candidate, n, maxPerPage int, cont continued, likely float64) []*group {
 	perDoc := map[int64]int{}
 	var out []*group
 	var over []candidate // left out by the cap and at least likely, best first
 	want := max(n, mdsearch.DefaultN)
-	place := func(c candidate) {
+	// admit joins c to a kept group, keeps it as a result of its own, or
+	// leaves it out (over the cap: for later, if at least likely).
+	admit := func(c candidate) {
+		switch joined, freed := join(&out, c, cont); {
+		case joined:
+			perDoc[c.doc] -= freed // two of its results became one, or one was left out
+		case perDoc[c.doc] >= maxPerPage:
+			if likely > 0 && c.score >= likely {
+				over = append(over, c)
+			}
+		case !nextToFull(out, c, cont) && len(out) < want:
+			perDoc[c.doc]++
+			out = append(out, &group{best: c, members: []candidate{c}})
+		}
+	}
+	placeOver := func() { // the first left out, past the cap
+		c := over[0]
+		over = over[1:]
 		if joined, freed := join(&out, c, cont); joined {
 			perDoc[c.doc] -= freed
-			return
-		}
-		if !nextToFull(out, c, cont) {
+		} else if !nextToFull(out, c, cont) {
 			perDoc[c.doc]++
 			out = append(out, &group{best: c, members: []candidate{c}})
 		}
 	}
 	for _, c := range cands {
-		if joined, freed := join(&out, c, cont); joined {
-			perDoc[c.doc] -= freed // two of its results became one, or one was left out
-			continue
-		}
 		if len(out) >= want {
+			if joined, freed := join(&out, c, cont); joined {
+				perDoc[c.doc] -= freed
+				continue
+			}
 			break
 		}
-		if perDoc[c.doc] >= maxPerPage {
-			if likely > 0 && c.score >= likely {
-				over = append(over, c)
+		if c.score < likely && perDoc[c.doc] < maxPerPage && !joins(out, c, cont) {
+			for len(over) > 0 && len(out) < want {
+				placeOver()
 			}
-			continue
 		}
-		if nextToFull(out, c, cont) {
-			continue
-		}
-		for ; c.score < likely && len(over) > 0 && len(out) < want; over = over[1:] {
-			place(over[0])
-		}
-		if len(out) < want {
-			perDoc[c.doc]++
-			out = append(out, &group{best: c, members: []candidate{c}})
-		}
+		admit(c) // after those: they may have made it a neighbour, or its note full
 	}
-	for ; len(out) < want && len(over) > 0; over = over[1:] {
-		place(over[0])
+	for len(out) < want && len(over) > 0 {
+		placeOver()
 	}
 	return out[:min(n, len(out))]
+}
+
+// joins reports whether c would join a kept group (join).
+func joins(gs []*group, c candidate, cont continued) bool {
+	for _, g := range gs {
+		if len(g.members) < maxMerged && g.adjacent(c, cont) {
+			return true
+		}
+	}
+	return false
 }
 
 // likelyAnswer is dedup's line between a passage likely enough to answer

@@ -78,7 +78,7 @@ func searchTool() *mcp.Tool {
 			// the validator's refusal as Check would.
 			p["n"].Default, p["n"].Minimum, p["n"].Maximum = rawJSON(mdsearch.DefaultN), ptr(1.0), ptr(float64(mdsearch.MaxN))
 			// No default: left out, it is the default cap, which gives way (mdsearch.SearchRequest).
-			p["max_per_page"].Minimum, p["max_per_page"].Maximum = ptr(1.0), ptr(float64(mdsearch.MaxMaxPerPage))
+			p["max_per_page"].Minimum, p["max_per_page"].Maximum = ptr(0.0), ptr(float64(mdsearch.MaxMaxPerPage)) // 0: the default, as over REST
 			p["mode"].Enum = []any{string(mdsearch.ModeHybrid), string(mdsearch.ModeSemantic), string(mdsearch.ModeKeyword)}
 			p["mode"].Default = rawJSON(mdsearch.ModeHybrid)
 			p["min_score"].Minimum, p["min_score"].Maximum = ptr(0.0), ptr(1.0)

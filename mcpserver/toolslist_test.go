@@ -38,7 +38,7 @@ func TestSchemaRanges(t *testing.T) {
 	for _, tt := range []struct {
 		name     string
 		min, max float64
-	}{{"n", 1, 50}, {"max_per_page", 1, 5}, {"max_tokens", 0, 1 << 20}, {"min_score", 0, 1}} {
+	}{{"n", 1, 50}, {"max_per_page", 0, 5}, {"max_tokens", 0, 1 << 20}, {"min_score", 0, 1}} {
 		p := props[tt.name]
 		if p.Minimum == nil || p.Maximum == nil || *p.Minimum != tt.min || *p.Maximum != tt.max {
 			t.Errorf("%s: minimum %v, maximum %v; want %v-%v", tt.name, p.Minimum, p.Maximum, tt.min, tt.max)

@@ -168,7 +168,7 @@ func TestHeadingHTML(t *testing.T) {
 	}
 }
 
-// TestKramdownHeadingAttributes: kramdown's "{: #id .class}" and
+// TestKramdownHeadingAttributes: attr_list's "{: #id .class}" and
 // Pandoc's "{-}" are no words of a heading, and "#id" reads it; braces
 // that are no such block (a Rust format string, code, a word) stay.
 func TestKramdownHeadingAttributes(t *testing.T) {
@@ -189,6 +189,10 @@ func TestKramdownHeadingAttributes(t *testing.T) {
 		{"## Raw {::nomarkdown}\n", "Raw {::nomarkdown}", ""},
 		{"## Glued{: #g}\n", "Glued{: #g}", ""},
 		{"## Range {-1}\n", "Range {-1}", ""},
+		{"## Fmt {:02}\n", "Fmt {:02}", ""},
+		{"## Rust format {:x}\n", "Rust format {:x}", ""},
+		{"## Single {: #sq somekey='some value' }\n", "Single", "sq"},
+		{"## Open {: #op k='v }\n", "Open {: #op k='v }", ""},
 		{"## {: #only}\n", "{: #only}", ""},
 	}
 	for _, tt := range tests {

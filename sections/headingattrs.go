@@ -11,8 +11,8 @@ import (
 )
 
 // Heading attributes goldmark does not read. It takes "## Title {#id .c}"
-// (Pandoc, VitePress, Hugo, MkDocs), but kramdown (Jekyll, GitHub Pages)
-// writes "## Title {: #id .c}" and Pandoc "## Title {-}" for an
+// (Pandoc, VitePress, Hugo, kramdown), but Python-Markdown's attr_list
+// (MkDocs) writes "## Title {: #id .c}", and Pandoc "## Title {-}" for an
 // unnumbered heading: their text stayed in the heading, so every passage
 // of the section carried "{: #setup .wide}" in its heading path, and
 // "#setup" read nothing. Such a block is taken off a heading's end, its
@@ -104,15 +104,18 @@ func attrBlock(line []byte) (start int, id []byte) {
 	return start, id
 }
 
-// attrFields splits s at white space outside double quotes.
+// attrFields splits s at white space outside quotes (single or double).
 func attrFields(s []byte) [][]byte {
 	var out [][]byte
-	quoted, from := false, -1
+	var quote byte // the open quote, or 0
+	from := -1
 	for i, c := range s {
 		switch {
-		case c == '"':
-			quoted = !quoted
-		case util.IsSpace(c) && !quoted:
+		case quote == 0 && (c == '"' || c == '\''):
+			quote = c
+		case c == quote:
+			quote = 0
+		case util.IsSpace(c) && quote == 0:
 			if from >= 0 {
 				out, from = append(out, s[from:i]), -1
 			}
@@ -128,17 +131,20 @@ func attrFields(s []byte) [][]byte {
 	return out
 }
 
-// attrField reports whether f is one of kramdown's attributes: "#id",
-// ".class", key="value" (or key=value), or a reference's name.
+// attrField reports whether f is an attribute of the block: "#id",
+// ".class" or key=value (the value maybe quoted). A bare word is not
+// taken: "{:x}" and "{:02}" are format strings more often than
+// references to an attribute list.
 func attrField(f []byte) bool {
 	switch {
 	case f[0] == '#' || f[0] == '.':
 		return len(f) > 1 && isName(f[1:], ':', '.')
 	case bytes.IndexByte(f, '=') > 0:
 		k, v, _ := bytes.Cut(f, []byte("="))
-		return isName(k) && (len(v) < 2 || v[0] != '"' || v[len(v)-1] == '"')
+		quoted := len(v) > 0 && (v[0] == '"' || v[0] == '\'')
+		return isName(k) && (!quoted || len(v) > 1 && v[len(v)-1] == v[0])
 	}
-	return isName(f)
+	return false
 }
 
 // isName reports whether b is letters, digits, '-', '_' and the bytes

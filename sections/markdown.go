@@ -21,7 +21,7 @@ import (
 // md parses CommonMark plus GFM tables (so tables can be cut at rows),
 // strikethrough (so "~~x~~" in a heading reads as "x") and heading
 // attributes, so "## Title {#id}" (VitePress, Hugo, Pandoc, MkDocs) and
-// "## Title {: #id}" (kramdown; headingattrs.go) are the heading "Title"
+// "## Title {: #id}" (attr_list; headingattrs.go) are the heading "Title"
 // with the anchor "id", and MkDocs' admonitions and tabs (admonition.go). goldmark parsers are safe for
 // concurrent use.
 var md = goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough),

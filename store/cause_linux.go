@@ -31,3 +31,12 @@ func notByMode(path string) string {
 	}
 	return ""
 }
+
+// appendOnly reports whether path has chattr's append-only attribute:
+// access(2) says such a file can be written, but SQLite, which writes in
+// place, may not.
+func appendOnly(path string) bool {
+	var st unix.Statx_t
+	return unix.Statx(unix.AT_FDCWD, path, 0, unix.STATX_BASIC_STATS, &st) == nil &&
+		st.Attributes&st.Attributes_mask&unix.STATX_ATTR_APPEND != 0
+}

@@ -8,8 +8,9 @@ import (
 	"testing"
 )
 
-// The hint of a refused write on an immutable index says so, not that
-// its mode (which lets its owner write) is to blame.
+// The hint of a refused write on an immutable or append-only index says
+// so, not that its mode (which lets its owner write) is to blame, nor that
+// it can be written now.
 func TestReadOnlyHintImmutable(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "index.db")
 	if err := os.WriteFile(path, nil, 0o644); err != nil {
@@ -22,6 +23,15 @@ func TestReadOnlyHintImmutable(t *testing.T) {
 	got := readOnlyHint(path)
 	if !strings.Contains(got, "index.db writable (it is immutable: `chattr -i` clears it)") || strings.Contains(got, "mode") {
 		t.Errorf("hint %q", got)
+	}
+	// Append-only: access(2) says it can be written; SQLite may not.
+	exec.Command("chattr", "-i", path).Run()
+	if out, err := exec.Command("chattr", "+a", path).CombinedOutput(); err != nil {
+		t.Fatalf("chattr +a: %v %s", err, out)
+	}
+	defer exec.Command("chattr", "-a", path).Run()
+	if got := readOnlyHint(path); !strings.Contains(got, "index.db writable (it is append-only: `chattr -a` clears it)") {
+		t.Errorf("append-only hint %q", got)
 	}
 	if why := notByMode(filepath.Dir(path)); why != "" {
 		t.Errorf("a writable folder: %q", why)

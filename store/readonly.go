@@ -21,6 +21,10 @@ import (
 // fileWritable is writable, replaced in tests (root may write anywhere).
 var fileWritable = writable
 
+// canWrite reports whether SQLite may write path: fileWritable, and not
+// append-only, which access(2) does not tell.
+func canWrite(path string) bool { return fileWritable(path) && !appendOnly(path) }
+
 // IsReadOnly reports whether err is SQLite refusing a write because the
 // index, its -wal or -shm file, or its folder could not be written when
 // it was opened.
@@ -33,7 +37,7 @@ func IsReadOnly(err error) bool { return sqliteCode(err) == sqliteReadOnly }
 // it made them, read-only then; they get back the write permission the
 // index has now, so making the index writable is all a user has to do.
 func (s *Store) Writable() bool {
-	if s.Replaced() != nil || !fileWritable(s.path) {
+	if s.Replaced() != nil || !canWrite(s.path) {
 		return false
 	}
 	restoreSidecars(s.path)
@@ -94,7 +98,7 @@ func restoreSidecars(path string) {
 func readOnlyFiles(path string) []string {
 	var out []string
 	for _, p := range append([]string{path}, sidecars(path)...) {
-		if _, err := os.Stat(p); err == nil && !fileWritable(p) {
+		if _, err := os.Stat(p); err == nil && !canWrite(p) {
 			out = append(out, p)
 		}
 	}
