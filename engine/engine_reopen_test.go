@@ -26,10 +26,7 @@ func TestReopenAfterReadOnly(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			dir := t.TempDir()
-			write(t, dir, "alpha.md", "# Alpha\n\nThe zebra grazes on the plain.\n")
-			path := filepath.Join(t.TempDir(), "index.db")
-			buildIndex(t, path, dir, "notes")
+			dir, path := oneNoteIndex(t)
 			writable := testenv.ReadOnly(t, path)
 
 			e, reopened := openFollowing(t, path, "can be written now")
@@ -63,10 +60,7 @@ func TestReopenAfterReadOnly(t *testing.T) {
 // read-only first writes is written at that first write: no refusal is
 // logged for a problem already fixed.
 func TestReopenFixedBeforeWrite(t *testing.T) {
-	dir := t.TempDir()
-	write(t, dir, "alpha.md", "# Alpha\n\nThe zebra grazes on the plain.\n")
-	path := filepath.Join(t.TempDir(), "index.db")
-	buildIndex(t, path, dir, "notes")
+	dir, path := oneNoteIndex(t)
 	writable := testenv.ReadOnly(t, path)
 	e, reopened := openFollowing(t, path, "can be written now")
 	writable()
@@ -82,10 +76,7 @@ func TestReopenFixedBeforeWrite(t *testing.T) {
 // The index stays read-only: each write is refused with what to make
 // writable, and the store is not opened anew for nothing.
 func TestStillReadOnly(t *testing.T) {
-	dir := t.TempDir()
-	write(t, dir, "alpha.md", "# Alpha\n\nThe zebra grazes on the plain.\n")
-	path := filepath.Join(t.TempDir(), "index.db")
-	buildIndex(t, path, dir, "notes")
+	dir, path := oneNoteIndex(t)
 	testenv.ReadOnly(t, path)
 	e, _ := openFollowing(t, path, "")
 	first := e.Store()
@@ -102,6 +93,16 @@ func TestStillReadOnly(t *testing.T) {
 	if _, err := os.Stat(path); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// oneNoteIndex indexes a vault of one note (alpha.md, "zebra") as
+// collection notes, returning the vault and the index to make read-only.
+func oneNoteIndex(t *testing.T) (dir, path string) {
+	dir = t.TempDir()
+	write(t, dir, "alpha.md", "# Alpha\n\nThe zebra grazes on the plain.\n")
+	path = filepath.Join(t.TempDir(), "index.db")
+	buildIndex(t, path, dir, "notes")
+	return dir, path
 }
 
 // searching searches e for query until stopped, failing the test on an

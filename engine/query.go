@@ -379,6 +379,10 @@ func (e *Engine) rank(ctx context.Context, rd *store.Reader, q *query) ([]*group
 			return nil, err
 		}
 	}
+	likely := 0.0 // a cap asked for, or scores that are no probabilities (the first stage's): the cap holds
+	if q.req.MaxPerPage == 0 && e.stage(q.mode) != nil {
+		likely = likelyAnswer
+	}
 	for k := firstRound(q.req); ; k *= 4 {
 		// The scan runs in memory while SQLite answers the keyword list.
 		var sem []hit
@@ -405,10 +409,6 @@ func (e *Engine) rank(ctx context.Context, rd *store.Reader, q *query) ([]*group
 		fused, err := e.rescore(ctx, rd, q, e.fuse(q.mode, kw, sem, q.snap, q.vec, keywordScale(q.cover, len(q.terms)), q.rowScale))
 		if err != nil {
 			return nil, err
-		}
-		likely := 0.0 // a cap asked for, or scores that are no probabilities (the first stage's): the cap holds
-		if q.req.MaxPerPage == 0 && e.stage(q.mode) != nil && e.readsFeatures(q) {
-			likely = likelyAnswer
 		}
 		kept := dedup(fused, q.req.N, q.req.PerNote(), continuedOf(ctx, rd), likely)
 		if len(kept) == q.req.N || (len(kw) < k && len(sem) < k) || k >= maxCandidates {

@@ -72,13 +72,14 @@ func dedup(cands []candidate, n, maxPerPage int, cont continued, likely float64)
 	var out []*group
 	var over []candidate // left out by the cap and at least likely, best first
 	want := max(n, mdsearch.DefaultN)
-	// admit joins c to a kept group, keeps it as a result of its own, or
-	// leaves it out (over the cap: for later, if at least likely).
-	admit := func(c candidate) {
+	// admit joins c to a kept group or keeps it as a result of its own; a
+	// passage over the cap is left out (for later, if at least likely)
+	// unless pastCap.
+	admit := func(c candidate, pastCap bool) {
 		switch joined, freed := join(&out, c, cont); {
 		case joined:
 			perDoc[c.doc] -= freed // two of its results became one, or one was left out
-		case perDoc[c.doc] >= maxPerPage:
+		case perDoc[c.doc] >= maxPerPage && !pastCap:
 			if likely > 0 && c.score >= likely {
 				over = append(over, c)
 			}
@@ -87,45 +88,27 @@ func dedup(cands []candidate, n, maxPerPage int, cont continued, likely float64)
 			out = append(out, &group{best: c, members: []candidate{c}})
 		}
 	}
-	placeOver := func() { // the first left out, past the cap
+	placeOver := func() { // the best left out, past the cap
 		c := over[0]
 		over = over[1:]
-		if joined, freed := join(&out, c, cont); joined {
-			perDoc[c.doc] -= freed
-		} else if !nextToFull(out, c, cont) {
-			perDoc[c.doc]++
-			out = append(out, &group{best: c, members: []candidate{c}})
-		}
+		admit(c, true)
 	}
 	for _, c := range cands {
-		if len(out) >= want {
-			if joined, freed := join(&out, c, cont); joined {
-				perDoc[c.doc] -= freed
-				continue
-			}
+		joins := joinable(out, c, cont) >= 0
+		if len(out) >= want && !joins {
 			break
 		}
-		if c.score < likely && perDoc[c.doc] < maxPerPage && !joins(out, c, cont) {
+		if c.score < likely && perDoc[c.doc] < maxPerPage && !joins {
 			for len(over) > 0 && len(out) < want {
 				placeOver()
 			}
 		}
-		admit(c) // after those: they may have made it a neighbour, or its note full
+		admit(c, false) // after those: they may have made it a neighbour, or its note full
 	}
 	for len(out) < want && len(over) > 0 {
 		placeOver()
 	}
 	return out[:min(n, len(out))]
-}
-
-// joins reports whether c would join a kept group (join).
-func joins(gs []*group, c candidate, cont continued) bool {
-	for _, g := range gs {
-		if len(g.members) < maxMerged && g.adjacent(c, cont) {
-			return true
-		}
-	}
-	return false
 }
 
 // likelyAnswer is dedup's line between a passage likely enough to answer
@@ -172,10 +155,8 @@ func continuedOf(ctx context.Context, rd *store.Reader) continued {
 // the same section (passages 6 and 8 kept, then 7) takes that one in too,
 // when the three fit in one result; the better ranked keeps its place.
 func join(gs *[]*group, c candidate, cont continued) (joined bool, freed int) {
-	for i, g := range *gs {
-		if len(g.members) >= maxMerged || !g.adjacent(c, cont) {
-			continue
-		}
+	if i := joinable(*gs, c, cont); i >= 0 {
+		g := (*gs)[i]
 		g.add(c)
 		for j, o := range *gs {
 			if j == i || !(cont.follows(g.members[len(g.members)-1], o.members[0]) || cont.follows(o.members[len(o.members)-1], g.members[0])) {
@@ -202,6 +183,16 @@ func join(gs *[]*group, c candidate, cont continued) (joined bool, freed int) {
 		return true, 0
 	}
 	return false, 0
+}
+
+// joinable is the index of the kept group c would join (join), or -1.
+func joinable(gs []*group, c candidate, cont continued) int {
+	for i, g := range gs {
+		if len(g.members) < maxMerged && g.adjacent(c, cont) {
+			return i
+		}
+	}
+	return -1
 }
 
 // results loads the kept passages; a group's become one result (one a

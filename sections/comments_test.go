@@ -19,6 +19,15 @@ func commentTexts(d *Document) []string {
 	return out
 }
 
+// inlineTexts are the texts of d's inline comments, in order.
+func inlineTexts(d *Document) []string {
+	out := []string{}
+	for _, c := range d.InlineComments() {
+		out = append(out, string(d.Src[c[0]:c[1]]))
+	}
+	return out
+}
+
 func TestComments(t *testing.T) {
 	excalidraw := "# Excalidraw Data\n## Text Elements\nServer rack ^a1\n\n%%\n## Drawing\n```compressed-json\nN4KAkARALgnmD\n\nYQAdgdgTAHAzB\n```\n%%\n"
 	for _, tt := range []struct {

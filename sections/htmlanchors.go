@@ -16,7 +16,32 @@ import (
 var (
 	anchorRE  = regexp.MustCompile(`(?i)<a\s(?:[^>]*?\s)?(?:id|name)\s*=\s*["']([^"']+)["'][^>]*>(?:\s*</a>)?`)
 	betweenRE = regexp.MustCompile(`(?is)<a\s[^>]*>\s*</a>|<!--.*?-->`)
+	anchorAt  = regexp.MustCompile(`^(?:` + anchorRE.String() + `)`)
+	// gapAt is what may stand between anchors in raw HTML of anchors
+	// alone: white space, closing tags and comments.
+	gapAt = regexp.MustCompile(`(?is)^(?:\s+|</a>|<!--.*?-->)`)
 )
+
+// HTMLAnchorIDs are the ids of raw HTML that holds anchors and nothing
+// else but white space, closing tags and comments ('<a id="old-name"></a>'),
+// as read finds them; nil for any other raw HTML. The page keeps such
+// anchors, so a link to "#old-name" scrolls where read reads.
+func HTMLAnchorIDs(raw []byte) []string {
+	var ids []string
+	for len(raw) > 0 {
+		if m := anchorAt.FindSubmatch(raw); m != nil {
+			ids = append(ids, string(m[1]))
+			raw = raw[len(m[0]):]
+			continue
+		}
+		m := gapAt.Find(raw)
+		if m == nil {
+			return nil
+		}
+		raw = raw[len(m):]
+	}
+	return ids
+}
 
 // htmlAnchor is the section the HTML anchor of the id names, or nil.
 func (d *Document) htmlAnchor(id string) *Section {

@@ -58,11 +58,7 @@ func TestHTMLComments(t *testing.T) {
 		if !reflect.DeepEqual(d.Tags, tt.tags) {
 			t.Errorf("%s: tags %q, want %q", tt.name, d.Tags, tt.tags)
 		}
-		got := []string{}
-		for _, c := range d.InlineComments() {
-			got = append(got, string(d.Src[c[0]:c[1]]))
-		}
-		if !reflect.DeepEqual(got, tt.inline) {
+		if got := inlineTexts(d); !reflect.DeepEqual(got, tt.inline) {
 			t.Errorf("%s: inline comments %q, want %q", tt.name, got, tt.inline)
 		}
 		if got := commentTexts(d); !reflect.DeepEqual(got, tt.blocks) {
@@ -134,11 +130,7 @@ func TestHTMLCommentBlockEnds(t *testing.T) {
 		{"an HTML block in a list item, closed there", "- <!-- x\n\n  y -->\n- b\n", []string{"<!-- x\n\n  y -->"}, []string{}},
 	} {
 		d := Parse("n.md", []byte(tt.src))
-		got := []string{}
-		for _, c := range d.InlineComments() {
-			got = append(got, string(d.Src[c[0]:c[1]]))
-		}
-		if !reflect.DeepEqual(got, tt.inline) {
+		if got := inlineTexts(d); !reflect.DeepEqual(got, tt.inline) {
 			t.Errorf("%s: inline comments %q, want %q", tt.name, got, tt.inline)
 		}
 		if got := headingTexts(d); !reflect.DeepEqual(got, tt.headings) {

@@ -44,11 +44,7 @@ func TestInlineComments(t *testing.T) {
 		if !reflect.DeepEqual(d.Tags, tt.tags) {
 			t.Errorf("%s: tags %q, want %q", tt.name, d.Tags, tt.tags)
 		}
-		got := []string{}
-		for _, c := range d.InlineComments() {
-			got = append(got, string(d.Src[c[0]:c[1]]))
-		}
-		if !reflect.DeepEqual(got, tt.comments) {
+		if got := inlineTexts(d); !reflect.DeepEqual(got, tt.comments) {
 			t.Errorf("%s: inline comments %q, want %q", tt.name, got, tt.comments)
 		}
 		if got := d.PassageText(d.Body, len(d.Src)); got != tt.text {

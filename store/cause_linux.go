@@ -16,11 +16,10 @@ func notByMode(path string) string {
 	if unix.Statfs(path, &fs) == nil && fs.Flags&unix.ST_RDONLY != 0 {
 		return "on a read-only file system"
 	}
-	var st unix.Statx_t
-	if unix.Statx(unix.AT_FDCWD, path, 0, unix.STATX_BASIC_STATS, &st) != nil {
-		return ""
-	}
+	st, ok := statx(path)
 	switch set := st.Attributes & st.Attributes_mask; {
+	case !ok:
+		return ""
 	case set&unix.STATX_ATTR_IMMUTABLE != 0:
 		return "immutable: `chattr -i` clears it"
 	case set&unix.STATX_ATTR_APPEND != 0:
@@ -36,7 +35,12 @@ func notByMode(path string) string {
 // access(2) says such a file can be written, but SQLite, which writes in
 // place, may not.
 func appendOnly(path string) bool {
+	st, ok := statx(path)
+	return ok && st.Attributes&st.Attributes_mask&unix.STATX_ATTR_APPEND != 0
+}
+
+// statx is path's statx(2) answer, with its attributes (chattr's).
+func statx(path string) (unix.Statx_t, bool) {
 	var st unix.Statx_t
-	return unix.Statx(unix.AT_FDCWD, path, 0, unix.STATX_BASIC_STATS, &st) == nil &&
-		st.Attributes&st.Attributes_mask&unix.STATX_ATTR_APPEND != 0
+	return st, unix.Statx(unix.AT_FDCWD, path, 0, unix.STATX_BASIC_STATS, &st) == nil
 }

@@ -76,10 +76,11 @@ func capRanking(samples []Sample, stage *rescore.Stage, set string, mode mdsearc
 	})
 }
 
-// placesGivingWay are shownPlaces with the cap giving way as the engine's
-// dedup does (joins aside): a candidate the cap leaves out that is at
-// least likely is shown before one of another note under likely, and
-// fills the places the candidates leave empty.
+// placesGivingWay are the places shownPlaces gives, with the cap giving
+// way at likely (0: held) as the engine's dedup does (joins aside): a
+// candidate the cap leaves out that is at least likely is shown before
+// one of another note under likely, and fills the places the candidates
+// leave empty.
 func placesGivingWay(rank []int, probs []float64, pages []string, perNote int, likely float64) []int {
 	order := make([]int, len(rank))
 	for i, r := range rank {
@@ -101,7 +102,7 @@ func placesGivingWay(rank []int, probs []float64, pages []string, perNote int, l
 			}
 			continue
 		}
-		for ; probs[i] < likely && len(over) > 0; over = over[1:] {
+		for ; len(over) > 0 && probs[i] < likely; over = over[1:] { // none over at likely 0: probs unread
 			show(over[0])
 		}
 		show(i)

@@ -317,22 +317,7 @@ func FitModel(samples []Sample, fo FitOptions) (*rescore.Model, error) {
 // candidates ranked rank, when each note shows at most perNote of them
 // (pages names each one's note); 0 for one the cap leaves out.
 func shownPlaces(rank []int, pages []string, perNote int) []int {
-	order := make([]int, len(rank))
-	for i, r := range rank {
-		order[r-1] = i
-	}
-	out := make([]int, len(rank))
-	per := map[string]int{}
-	place := 0
-	for _, i := range order {
-		if per[pages[i]] == perNote {
-			continue
-		}
-		per[pages[i]]++
-		place++
-		out[i] = place
-	}
-	return out
+	return placesGivingWay(rank, nil, pages, perNote, 0)
 }
 
 // AskingNothing are queries that ask for nothing (engine.AsksNothing):

@@ -3,8 +3,8 @@ package notehtml
 import (
 	"bytes"
 	"html"
-	"regexp"
 
+	"github.com/mdsearch/mdsearch/sections"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/renderer"
 	"github.com/yuin/goldmark/util"
@@ -15,13 +15,6 @@ import (
 // is rendered as an empty anchor of that id alone, so a link to
 // "#old-name" scrolls to it, as `read --section '#old-name'` reads the
 // section it stands before (sections' htmlanchors.go).
-
-// anchorTag is an anchor tag with an id or name, its value in group 1.
-var anchorTag = regexp.MustCompile(`(?i)^<a\s(?:[^>]*?\s)?(?:id|name)\s*=\s*["']([^"']+)["'][^>]*>(?:\s*</a>)?`)
-
-// anchorsOnly matches what may stand between anchors in an HTML block
-// that is nothing but anchors: white space, closing tags and comments.
-var anchorsOnly = regexp.MustCompile(`(?is)^(?:\s+|</a>|<!--.*?-->)`)
 
 type anchorRenderer struct{}
 
@@ -38,7 +31,7 @@ func renderRawHTML(w util.BufWriter, src []byte, node ast.Node, entering bool) (
 		return ast.WalkSkipChildren, nil
 	}
 	n := node.(*ast.RawHTML)
-	ids := anchorIDs(n.Segments.Value(src))
+	ids := sections.HTMLAnchorIDs(n.Segments.Value(src))
 	if ids == nil {
 		_, _ = w.WriteString(omitted)
 	}
@@ -59,7 +52,7 @@ func renderHTMLBlock(w util.BufWriter, src []byte, node ast.Node, entering bool)
 	if n.HasClosure() {
 		b.Write(n.ClosureLine.Value(src))
 	}
-	ids := anchorIDs(b.Bytes())
+	ids := sections.HTMLAnchorIDs(b.Bytes())
 	if ids == nil {
 		_, _ = w.WriteString(omitted + "\n")
 		return ast.WalkContinue, nil
@@ -67,25 +60,6 @@ func renderHTMLBlock(w util.BufWriter, src []byte, node ast.Node, entering bool)
 	writeAnchors(w, ids)
 	_ = w.WriteByte('\n')
 	return ast.WalkContinue, nil
-}
-
-// anchorIDs are the ids of raw HTML that holds anchors and nothing else
-// but white space, closing tags and comments; nil for any other.
-func anchorIDs(raw []byte) []string {
-	var ids []string
-	for len(raw) > 0 {
-		if m := anchorTag.FindSubmatch(raw); m != nil {
-			ids = append(ids, string(m[1]))
-			raw = raw[len(m[0]):]
-			continue
-		}
-		m := anchorsOnly.Find(raw)
-		if m == nil {
-			return nil
-		}
-		raw = raw[len(m):]
-	}
-	return ids
 }
 
 func writeAnchors(w util.BufWriter, ids []string) {
