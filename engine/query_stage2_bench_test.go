@@ -170,3 +170,18 @@ func BenchmarkFiltered(b *testing.B) {
 		b.Run(string(mode), func(b *testing.B) { benchPair(b, stageQueries, "whole", ask(false), "filtered", ask(true)) })
 	}
 }
+
+// BenchmarkDefaultCap times warm hybrid searches of rfcIndex's index
+// with a per-note cap of two asked for (held) and with the default cap,
+// which gives way to likely passages (dedup), query by query in turn on
+// one engine: what giving way costs a search.
+func BenchmarkDefaultCap(b *testing.B) {
+	e := rfcEngine(b)
+	ask := func(perNote int) func(string) error {
+		return func(q string) error {
+			_, err := e.Search(bg, mdsearch.SearchRequest{Query: q, MaxPerPage: perNote})
+			return err
+		}
+	}
+	benchPair(b, stageQueries, "held", ask(mdsearch.DefaultMaxPerPage), "default", ask(0))
+}
