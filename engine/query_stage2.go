@@ -374,8 +374,10 @@ func (e *Engine) passageFeatures(ctx context.Context, rd *store.Reader, q *query
 	if err != nil {
 		return err
 	}
+	phrase := headingPhrases(q.req.Query, ids, ps)
 	for i, id := range ids {
 		p := ps[id]
+		xs[i][rescore.HeadPhrase] = phrase[i]
 		xs[i][rescore.Words] = math.Log1p(float64(p.Words))
 		xs[i][rescore.Depth] = float64(p.Level)
 		xs[i][rescore.Boiler] = math.Log(float64(max(1, heads[p.Heading])))

@@ -7,8 +7,8 @@
 // proposes the top K passages, and this stage scores them on features the
 // index already holds (see Names): BM25 per field, how much of the query's
 // idf each field holds, term proximity, window cosines, the list ranks,
-// the page's other evidence and how common the passage's heading is in
-// the vault. Many features are also given relative to the best candidate
+// the page's other evidence, how common the passage's heading is in the
+// vault and how plainly the query names or quotes that heading. Many features are also given relative to the best candidate
 // of the same query, which is what lets one linear model rank candidates
 // of very different queries.
 //

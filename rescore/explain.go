@@ -12,14 +12,14 @@ type Factor struct {
 // Factors group Ranked: each of its features belongs to one, but for
 // FirstStage's, which Effects shares out between keywords and meaning.
 var Factors = []Factor{
-	{"keywords", []int{KWRel}},                                  // bm25, against the query's best
-	{"meaning", []int{CosRel}},                                  // the best window cosine, against the best
-	{"coverage", []int{CoverAllRel, QText}},                     // the share of the query's idf it holds
-	{"heading", []int{CoverHeadRel, QHeading, HeadIn, HeadAll}}, // the query naming its heading
-	{"phrase", []int{PairNear, PairPhrase}},                     // the query's words side by side
-	{"title", []int{BM25Title}},                                 // the note's title and file name
-	{"note", []int{PageTop, PageOther}},                         // the note's other passages
-	{"common_heading", []int{Boiler}},                           // a heading many notes share
+	{"keywords", []int{KWRel}},                                              // bm25, against the query's best
+	{"meaning", []int{CosRel}},                                              // the best window cosine, against the best
+	{"coverage", []int{CoverAllRel, QText}},                                 // the share of the query's idf it holds
+	{"heading", []int{CoverHeadRel, QHeading, HeadIn, HeadAll, HeadPhrase}}, // the query naming its heading
+	{"phrase", []int{PairNear, PairPhrase}},                                 // the query's words side by side
+	{"title", []int{BM25Title}},                                             // the note's title and file name
+	{"note", []int{PageTop, PageOther}},                                     // the note's other passages
+	{"common_heading", []int{Boiler}},                                       // a heading many notes share
 	{"length", []int{Words}},
 	{"depth", []int{Depth}},
 }

@@ -46,6 +46,7 @@ const (
 	HeadIn              // share of the section heading's words the query holds (0 for the note's title, or no heading)
 	HeadAll             // 1 when the query holds every word of the section heading
 	CommonOnly          // 1 when every word of the query is a common one ("how do I"): it asks for nothing in particular
+	HeadPhrase          // the query holds the section heading word for word, in order: its words, up to three, over three
 	NumFeatures
 )
 
@@ -55,7 +56,7 @@ var Names = [NumFeatures]string{
 	"cover_text", "cover_heading", "cover_title", "cover_all", "cover_all_rel", "cover_heading_rel",
 	"pair_phrase", "pair_near", "cos", "cos2", "cos_head", "cos_rel", "kw_rank", "sem_rank", "both",
 	"words", "depth", "page_top", "page_other", "boiler", "query_cover", "query_terms", "query_cos",
-	"question", "q_heading", "q_text", "head_in", "head_all", "common_only",
+	"question", "q_heading", "q_text", "head_in", "head_all", "common_only", "head_phrase",
 }
 
 // Vector is one candidate's features.
@@ -115,9 +116,10 @@ var questionWords = map[string]bool{"how": true, "what": true, "why": true, "whe
 // queries and sinks questions) are computed but left out. PairPhrase and
 // BM25Title came last: the query's words as a phrase, and the note's title
 // naming them, tell the note that treats a topic from one whose heading
-// merely names one of its words (docs/evaluation.md).
+// merely names one of its words (docs/evaluation.md). HeadPhrase came
+// after them: a link's sentence quotes the heading it points at.
 var Ranked = []int{FirstScore, FirstRel, KWRel, CosRel, CoverAllRel, CoverHeadRel, QHeading, QText,
-	PairNear, Boiler, Depth, PageTop, PageOther, Words, HeadIn, HeadAll, PairPhrase, BM25Title}
+	PairNear, Boiler, Depth, PageTop, PageOther, Words, HeadIn, HeadAll, PairPhrase, BM25Title, HeadPhrase}
 
 // Unranked are the features not in Ranked.
 func Unranked() []int { return Unlisted(Ranked) }
