@@ -167,6 +167,6 @@ func (s *Store) addInstance(ctx context.Context) error {
 	if id, err := (&Reader{r: s.w}).Instance(ctx); err != nil || id != "" {
 		return err
 	}
-	_, err := s.w.ExecContext(ctx, addInstance)
+	_, err := s.w.ExecContext(ctx, instanceRow)
 	return err
 }

@@ -111,12 +111,12 @@ func openFile(ctx context.Context, path string, readOnly, create bool) (*Store, 
 			break
 		}
 	}
-	// A writer has them: made with the file, or added by upgrade.
-	s.vocab = !readOnly || f.hasVocab()
 	if err != nil {
 		s.Close()
 		return nil, nil, fileError(abs, err)
 	}
+	// A writer has the vocabulary tables: made with the file, or added by upgrade.
+	s.vocab = !readOnly || f.hasVocab()
 	return s, mig, nil
 }
 

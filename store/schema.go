@@ -153,12 +153,12 @@ var schema = []string{
 	vocabTables[0],
 	vocabTables[1],
 	`INSERT INTO meta(key, value) VALUES ('schema_version', '` + strconv.Itoa(SchemaVersion) + `'), ('generation', '0'), ('model', '')`,
-	addInstance,
+	instanceRow,
 }
 
-// addInstance gives the index a random instance ID, unless it has one: with
+// instanceRow gives the index a random instance ID, unless it has one: with
 // the generation it names one state of one index file (Instance).
-const addInstance = `INSERT INTO meta(key, value) VALUES ('instance', lower(hex(randomblob(16)))) ON CONFLICT(key) DO NOTHING`
+const instanceRow = `INSERT INTO meta(key, value) VALUES ('instance', lower(hex(randomblob(16)))) ON CONFLICT(key) DO NOTHING`
 
 // Store is an open index file.
 type Store struct {

@@ -15,33 +15,11 @@ import (
 	"github.com/mdsearch/mdsearch/internal/testenv"
 )
 
-// listing is a fake that lists its collections cheaply (watch.Lister), and
-// whose second collection appears, then goes, while the watcher runs.
-type listing struct {
-	*fake
-	second string // root of collection w; "" while it is not indexed
-}
-
-func (l *listing) Collections(context.Context) ([]mdsearch.CollectionStatus, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	cs := []mdsearch.CollectionStatus{{Name: "v", Root: l.root}}
-	if l.second != "" {
-		cs = append(cs, mdsearch.CollectionStatus{Name: "w", Root: l.second})
-	}
-	return cs, nil
-}
-
-func (l *listing) Refresh(_ context.Context, coll string, paths []string) (*mdsearch.IndexStats, error) {
-	l.calls <- append([]string{coll + ":"}, paths...)
-	return &mdsearch.IndexStats{Collection: coll}, nil
-}
-
 // A collection indexed while the watcher runs is watched within a
 // Recheck, and one dropped is no longer refreshed.
 func TestCollectionsComeAndGo(t *testing.T) {
 	root, second := t.TempDir(), t.TempDir()
-	l := &listing{fake: &fake{root: root, calls: make(chan []string, 16)}}
+	l := &lister{fake: &fake{root: root, calls: make(chan []string, 16)}}
 	w, err := Start(context.Background(), l, Options{Debounce: 50 * time.Millisecond, Recheck: 50 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
@@ -72,7 +50,7 @@ func TestCollectionsComeAndGo(t *testing.T) {
 }
 
 // lister is a fake that lists its collections cheaply (watch.Lister), and
-// can hold a second one, w, indexed while the watcher runs.
+// can hold a second one, w, indexed (and dropped) while the watcher runs.
 type lister struct {
 	*fake
 	second  string // w's folder; "" until it is indexed
@@ -90,6 +68,12 @@ func (l *lister) Collections(ctx context.Context) ([]mdsearch.CollectionStatus, 
 		st.Collections = append(st.Collections, mdsearch.CollectionStatus{Name: "w", Root: l.second})
 	}
 	return st.Collections, nil
+}
+
+// Refresh reports the collection it refreshes before the paths.
+func (l *lister) Refresh(_ context.Context, coll string, paths []string) (*mdsearch.IndexStats, error) {
+	l.calls <- append([]string{coll + ":"}, paths...)
+	return &mdsearch.IndexStats{Collection: coll}, nil
 }
 
 // A collection indexed while the watcher runs (or a whole index built

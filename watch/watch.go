@@ -378,9 +378,10 @@ func (w *Watcher) loop(ctx context.Context) {
 	}
 }
 
-// scheduleRetry arms retry when the last refresh or catch-up could not
-// reach the embedding model, each time waiting twice as long (at most 5
-// minutes); once one reaches it, the wait starts over.
+// scheduleRetry arms retry when the last refresh or catch-up failed for
+// want of what may come back (unavailable: the embedding model, room on
+// the disk, an index locked or made read-only), each time waiting twice
+// as long (at most 5 minutes); once one succeeds, the wait starts over.
 func (w *Watcher) scheduleRetry(retry *time.Timer) {
 	if !w.unavailable {
 		if !w.retryArmed { // a catch-up reached it: the wait starts over
