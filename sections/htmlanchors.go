@@ -2,6 +2,7 @@ package sections
 
 import (
 	"bytes"
+	"html"
 	"regexp"
 	"strings"
 )
@@ -25,12 +26,14 @@ var (
 // HTMLAnchorIDs are the ids of raw HTML that holds anchors and nothing
 // else but white space, closing tags and comments ('<a id="old-name"></a>'),
 // as read finds them; nil for any other raw HTML. The page keeps such
-// anchors, so a link to "#old-name" scrolls where read reads.
+// anchors, so a link to "#old-name" scrolls where read reads. An id is
+// read as a browser reads it, its character references resolved
+// ("a&amp;b" is "a&b").
 func HTMLAnchorIDs(raw []byte) []string {
 	var ids []string
 	for len(raw) > 0 {
 		if m := anchorAt.FindSubmatch(raw); m != nil {
-			ids = append(ids, string(m[1]))
+			ids = append(ids, anchorID(m[1]))
 			raw = raw[len(m[0]):]
 			continue
 		}
@@ -43,6 +46,9 @@ func HTMLAnchorIDs(raw []byte) []string {
 	return ids
 }
 
+// anchorID is an anchor's id attribute as a browser reads it.
+func anchorID(attr []byte) string { return html.UnescapeString(string(attr)) }
+
 // htmlAnchor is the section the HTML anchor of the id names, or nil.
 func (d *Document) htmlAnchor(id string) *Section {
 	if id == "" {
@@ -50,7 +56,7 @@ func (d *Document) htmlAnchor(id string) *Section {
 	}
 	body := d.Src[d.Body:] // asked only for an id no heading has: one pass
 	for _, m := range anchorRE.FindAllSubmatchIndex(body, -1) {
-		if !strings.EqualFold(string(body[m[2]:m[3]]), id) {
+		if !strings.EqualFold(anchorID(body[m[2]:m[3]]), id) {
 			continue
 		}
 		at, end := d.Body+m[0], d.Body+m[1]

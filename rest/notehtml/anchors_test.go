@@ -18,6 +18,7 @@ func TestPageHTMLAnchors(t *testing.T) {
 		{"<div class=\"x\">\n<a id=\"among\"></a> words\n</div>\n", []string{"<!-- raw HTML omitted -->"}, []string{"among", "words"}},
 		{"Bold <b>x</b> <a href=\"https://e.com\">link</a>\n", []string{"<!-- raw HTML omitted -->x"}, []string{"<b>", "href"}},
 		{"<a id='\"><script>x'></a>\n", nil, []string{"<script>"}},
+		{"<a id=\"q&amp;a\"></a>\n", []string{`<a id="q&amp;a"></a>`}, []string{"&amp;amp;"}}, // escaped once, as written
 		{"```\n<a id=\"code\"></a>\n```\n", []string{"&lt;a id=&#34;code&#34;&gt;"}, []string{`<a id="code">`}},
 	} {
 		checkPage(t, tt.src, tt.want, tt.not)
