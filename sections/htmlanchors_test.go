@@ -22,7 +22,7 @@ func TestHTMLAnchors(t *testing.T) {
 		{"#in-code", ""},
 		{"#hidden", ""},
 		{"#data", ""},
-		{"#old&name", "Renamed"}, // the id as a browser reads it
+		{"#old&name", "Renamed"},      // the id as a browser reads it
 		{"using-deref-coercions", ""}, // without '#', words of a heading, as before
 	} {
 		s, _, err := d.find(tt.query)
