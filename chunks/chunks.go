@@ -123,7 +123,9 @@ type Options struct {
 //	   list item or quote closes within it. A window of a comment alone
 //	   is left out, and a comment's line breaks part words in block word
 //	   counts as in passage text.
-const Version = 18
+//	19: a comment over lines of a block quote keeps the quote's markers
+//	   ("> ") of the lines it spans in passage text, as read shows it.
+const Version = 19
 
 // Defaults.
 const (

@@ -355,12 +355,19 @@ func (d *Document) CommentsIn(start, end int) int {
 }
 
 // shownLen is the length of Text(start, end) but for invalid UTF-8: the
-// range's bytes less those of hidden ranges other than line breaks.
+// range's bytes less those of hidden ranges other than line breaks and
+// the block quote markers textWithout keeps.
 func (d *Document) shownLen(start, end int) int {
 	n := end - start
 	for _, h := range d.hidden {
-		for j := max(start, h[0]); j < min(end, h[1]); j++ {
-			if d.Src[j] != '\n' && d.Src[j] != '\r' {
+		depth := quoteDepth(d.Src[lineStart(d.Src, h[0]):h[0]])
+		stop := min(end, h[1])
+		for j := max(start, h[0]); j < stop; j++ {
+			switch d.Src[j] {
+			case '\n':
+				j += quoteMarkers(d.Src[j+1:stop], depth) // kept, as textWithout keeps them
+			case '\r':
+			default:
 				n--
 			}
 		}
@@ -403,12 +410,20 @@ func (d *Document) textWithout(start, end int, cs [][2]int) string {
 		if a := cs[i][0]; a > start {
 			b.WriteString(d.rawText(start, a))
 		}
-		for j := max(start, cs[i][0]); j < min(end, cs[i][1]); j++ {
+		depth := quoteDepth(src[lineStart(src, cs[i][0]):cs[i][0]])
+		stop := min(end, cs[i][1])
+		for j := max(start, cs[i][0]); j < stop; j++ {
 			if src[j] == '\n' {
 				if j > 0 && src[j-1] == '\r' {
 					b.WriteByte('\r')
 				}
 				b.WriteByte('\n')
+				// A comment over lines of a block quote keeps their
+				// markers, so the quote still reads as one.
+				if k := quoteMarkers(src[j+1:stop], depth); k > 0 {
+					b.Write(src[j+1 : j+1+k])
+					j += k
+				}
 			}
 		}
 		start = max(start, cs[i][1])
@@ -417,4 +432,40 @@ func (d *Document) textWithout(start, end int, cs [][2]int) string {
 		b.WriteString(d.rawText(start, end))
 	}
 	return b.String()
+}
+
+// lineStart is the offset where the line holding pos starts.
+func lineStart(src []byte, pos int) int { return bytes.LastIndexByte(src[:pos], '\n') + 1 }
+
+// quoteDepth is how many block quote markers ("> ") open line, the text
+// of a line up to some point.
+func quoteDepth(line []byte) int {
+	n := 0
+	for k := quoteMarkers(line, 1); k > 0; k = quoteMarkers(line, 1) {
+		n++
+		line = line[k:]
+	}
+	return n
+}
+
+// quoteMarkers is the length of depth block quote markers at the start of
+// line (each up to three spaces, ">" and an optional space), or 0 when it
+// does not start with that many.
+func quoteMarkers(line []byte, depth int) int {
+	at := 0
+	for range depth {
+		i := at
+		for i < len(line) && i-at < 3 && line[i] == ' ' {
+			i++
+		}
+		if i == len(line) || line[i] != '>' {
+			return 0
+		}
+		i++
+		if i < len(line) && line[i] == ' ' {
+			i++
+		}
+		at = i
+	}
+	return at
 }

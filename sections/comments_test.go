@@ -127,11 +127,19 @@ func TestWithoutComments(t *testing.T) {
 		{"p %%one\ntwo%% q\n\n%%\nblock\n%%\n", "p \n q\n\n\n\n\n"},
 		{"no comments here\n", "no comments here\n"},
 		{"`%%code%%` stays\n", "`%%code%%` stays\n"},
+		// A comment over a quote's lines keeps their markers.
+		{"> a %%x\n> y%% b\n> c\n", "> a \n>  b\n> c\n"},
+		{"> > a %%x\r\n> > y\r\n> > z%% b\n", "> > a \r\n> > \r\n> >  b\n"},
+		{">a <!-- x\n>y --> b\n", ">a \n> b\n"},
+		{"a %%x\n> y%% b\n", "a \n b\n"}, // begun outside the quote: all hidden
 	} {
 		d := Parse("n.md", []byte(tt.src))
 		w := d.WithoutComments()
 		if got := w.Text(0, len(tt.src)); got != tt.want {
 			t.Errorf("%q: %q, want %q", tt.src, got, tt.want)
+		}
+		if n := w.shownLen(0, len(tt.src)); n != len(tt.want) {
+			t.Errorf("%q: shownLen %d, want %d", tt.src, n, len(tt.want))
 		}
 		if got := d.Text(0, len(tt.src)); got != tt.src {
 			t.Errorf("%q: the original's text changed: %q", tt.src, got)
