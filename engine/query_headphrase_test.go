@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/mdsearch/mdsearch/store"
@@ -37,13 +36,7 @@ func TestHeadingPhrases(t *testing.T) {
 // query's 50 candidates, beside headingsIn's stemmed reading of the same
 // headings (BenchmarkHeadingsIn) in the same run.
 func BenchmarkHeadingPhrases(b *testing.B) {
-	ps := map[int64]store.Passage{}
-	ids := make([]int64, 50)
-	for i := range ids {
-		ids[i] = int64(i + 1)
-		ps[ids[i]] = store.Passage{Level: 2, Heading: fmt.Sprintf("handling errors %d with result values", i), Title: "x"}
-	}
-	query := "how do I propagate errors with the question mark operator in a function that returns Result"
+	query, ids, ps := benchHeadings()
 	b.Run("phrases", func(b *testing.B) {
 		for b.Loop() {
 			headingPhrases(query, ids, ps)

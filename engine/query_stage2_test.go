@@ -114,17 +114,23 @@ func TestHeadingsIn(t *testing.T) {
 	}
 }
 
-// BenchmarkHeadingsIn times the heading feature of 50 candidates: with
-// the stems remembered from the last query (the common case: a vault's
-// headings repeat) and with every word new to the stemmer.
-func BenchmarkHeadingsIn(b *testing.B) {
+// benchHeadings is a question and 50 candidates, each with a heading of
+// its own: the heading features' benchmarks.
+func benchHeadings() (string, []int64, map[int64]store.Passage) {
 	ps := map[int64]store.Passage{}
 	ids := make([]int64, 50)
 	for i := range ids {
 		ids[i] = int64(i + 1)
 		ps[ids[i]] = store.Passage{Level: 2, Heading: fmt.Sprintf("handling errors %d with result values", i), Title: "x"}
 	}
-	query := "how do I propagate errors with the question mark operator in a function that returns Result"
+	return "how do I propagate errors with the question mark operator in a function that returns Result", ids, ps
+}
+
+// BenchmarkHeadingsIn times the heading feature of 50 candidates: with
+// the stems remembered from the last query (the common case: a vault's
+// headings repeat) and with every word new to the stemmer.
+func BenchmarkHeadingsIn(b *testing.B) {
+	query, ids, ps := benchHeadings()
 	b.Run("remembered", func(b *testing.B) {
 		for b.Loop() {
 			if _, err := headingsIn(bg, query, ids, ps); err != nil {
