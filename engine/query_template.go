@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -16,13 +17,15 @@ import (
 // so the results are some of many and their scores say little of which
 // one is meant.
 func (e *Engine) templateNotice(ctx context.Context, rd *store.Reader, q *query, res []mdsearch.Result) string {
-	if len(res) == 0 || len(strings.Fields(q.req.Query)) > maxTemplateWords {
+	// "## Summary", "Drawbacks:", `"unresolved  questions"`, "the summary":
+	// the heading's words, common ones aside.
+	asked := contentWords(q.req.Query)
+	if len(res) == 0 || asked == "" || strings.Count(asked, " ") >= maxTemplateWords {
 		return ""
 	}
-	asked := wordsOnly(q.req.Query) // "## Summary", "Drawbacks:", `"unresolved  questions"`
 	heading := ""
 	for _, h := range append([]string{res[0].Section}, lastHeadings(res[0].Sections)...) {
-		if asked != "" && wordsOnly(h) == asked { // a stub's passage holds the heading after it too
+		if contentWords(h) == asked { // a stub's passage holds the heading after it too
 			heading = h
 		}
 	}
@@ -66,6 +69,12 @@ func (e *Engine) headingNoteCount(ctx context.Context, rd *store.Reader, heading
 		return 0, err
 	}
 	return e.headCounts.get(gen, strings.ToLower(heading), func() (int, error) { return rd.HeadingNoteCount(ctx, heading, f) })
+}
+
+// contentWords is wordsOnly(s) without its common words.
+func contentWords(s string) string {
+	words := strings.Fields(wordsOnly(s))
+	return strings.Join(slices.DeleteFunc(words, func(w string) bool { return stopwords[w] }), " ")
 }
 
 // wordsOnly is s's words in lower case, one space apart, without the
