@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"iter"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -86,6 +87,26 @@ func splitTerms(input string) (parts []string, commonOnly bool, generic map[stri
 	return parts, false, generic
 }
 
+// withoutClitics is a piece of a query with its English clitics read as
+// words of their own ("doesn't" is "does not") or none (the possessive
+// "Canvas's" is "Canvas", "what's" is "what"): the apostrophe would make
+// it a phrase, "canvas s", that only a note writing "Canvas's" holds.
+func withoutClitics(chunk string) string {
+	if !strings.ContainsAny(chunk, "'’") {
+		return chunk
+	}
+	chunk = strings.ReplaceAll(chunk, "’", "'")
+	chunk = negations.Replace(chunk)
+	return clitic.ReplaceAllString(chunk, "")
+}
+
+var (
+	negations = strings.NewReplacer("can't", "can not", "won't", "will not", "n't", " not")
+	// clitic is an apostrophe and what follows it to the word's end,
+	// where that is a clitic: 's, 'd, 'll, 're, 've, 'm.
+	clitic = regexp.MustCompile(`'(?:s|d|ll|re|ve|m)\b`)
+)
+
 // termWeight is the idf of a query term that n of the index's rows rows
 // hold, as coverage weighs it: a generic type's phrase that no note
 // writes weighs nothing, as its type names, terms of their own, say
@@ -128,7 +149,8 @@ func typeNames(chunk string) [][]string {
 
 // pieces yields the pieces of a query as typed, folded as the index's
 // text is: each text in double quotes (phrase true), and each run of
-// other text between spaces and quotes. An unclosed quote is punctuation.
+// other text between spaces and quotes, its clitics read as words of
+// their own or none (withoutClitics). An unclosed quote is punctuation.
 func pieces(input string) iter.Seq2[string, bool] {
 	return func(yield func(string, bool) bool) {
 		rest := quotes.Replace(store.KeywordFold(input))
@@ -152,6 +174,15 @@ func pieces(input string) iter.Seq2[string, bool] {
 					f = len(rest)
 				}
 				chunk, rest = rest[:f], rest[f:]
+			}
+			if !phrase {
+				// "doesn't" is two pieces, "does" and "not".
+				for _, c := range strings.Fields(withoutClitics(chunk)) {
+					if !yield(c, false) {
+						return
+					}
+				}
+				continue
 			}
 			if !yield(chunk, phrase) {
 				return

@@ -55,6 +55,13 @@ func TestMatchQuery(t *testing.T) {
 		{`(((`, ``},
 		{`'single' "double" `, `"single" OR "double"`},
 		{`dup dup DUP`, `"dup"`},
+		// Clitics: a possessive is its word, a contraction its words.
+		{`Canvas's features`, `"canvas" OR "features"`},
+		{`the borrow checker’s rules`, `"borrow" OR "checker" OR "rules"`},
+		{`what's a closure? it doesn't compile, I can't, we'd, you'll, they're, I've, I'm`, `"closure" OR "compile"`},
+		{`students' notes`, `"students" OR "notes"`},
+		{`"Canvas's features"`, `"canvas s features"`}, // a phrase is as typed
+		{`rock'n'roll o'clock`, `"rock n roll" OR "o clock"`},
 	}
 	for _, c := range cases {
 		if got := matchQuery(c.in); got != c.want {
