@@ -34,6 +34,9 @@ func parse(name string, src []byte) *Document {
 	if w.unclosed > 0 {
 		d.warnf("code fence opened on line %d is never closed; it runs to the end of the file", w.unclosed)
 	}
+	if w.unclosedHighlight > 0 {
+		d.warnf("highlight shortcode opened on line %d is never closed ({{< /highlight >}}); it runs to the end of the file as code", w.unclosedHighlight)
+	}
 	if w.unclosedComment > 0 {
 		d.warnf("%%%% comment opened on line %d is never closed; indexed as text (Obsidian hides the rest of the note)", w.unclosedComment)
 	}
