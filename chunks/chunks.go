@@ -216,11 +216,12 @@ type splitter struct {
 	passages bool
 	from     []*unit
 	// elided are the ranges of source, in order and apart, that counts
-	// and embed texts leave out: the note's inline comments (hidden) and,
+	// and embed texts leave out: the note's inline comments and attribute
+	// lines (hidden) and,
 	// for the passage being cut into windows, code past CodeLines and
 	// long runs past KeepRun (elided.go).
 	elided [][2]int
-	hidden [][2]int // the note's inline comments (sections.InlineComments)
+	hidden [][2]int // what no passage's text holds (sections.Document.LeftOut)
 	crop1  unit     // the passage being cut into windows (passages.go)
 	// atomBuf and winBuf are reused scratch: the atoms of the unit being
 	// packed, and the windows of the passage being cut (each window chunk
@@ -260,7 +261,7 @@ func newSplitter(doc *sections.Document, opts Options, skip [][2]int, full []str
 	// The text as shown (lone CRs as LFs, same offsets): the embed text
 	// must read as the passage's text does.
 	s := &splitter{doc: doc, src: doc.Shown(), opts: opts, fm: doc.Frontmatter,
-		prefixes: make([]prefixed, len(doc.Sections)), fullPrefix: full, hidden: doc.InlineComments()}
+		prefixes: make([]prefixed, len(doc.Sections)), fullPrefix: full, hidden: doc.LeftOut()}
 	s.elided = slices.Clone(s.hidden)
 	_, s.words = s.opts.Counter.(embed.Words)
 	s.overhead = s.opts.Counter.CountTokens("")

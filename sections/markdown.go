@@ -22,9 +22,9 @@ import (
 // strikethrough (so "~~x~~" in a heading reads as "x") and heading
 // attributes, so "## Title {#id}" (VitePress, Hugo, Pandoc, MkDocs) and
 // "## Title {: #id}" (attr_list; headingattrs.go) are the heading "Title"
-// with the anchor "id", MkDocs' admonitions and tabs (admonition.go) and
-// Hugo's highlight shortcode (hugohighlight.go). goldmark parsers are safe
-// for concurrent use.
+// with the anchor "id" (as is a kramdown "{: #id}" line under it), MkDocs'
+// admonitions and tabs (admonition.go) and Hugo's highlight shortcode
+// (hugohighlight.go). goldmark parsers are safe for concurrent use.
 var md = goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough),
 	goldmark.WithParserOptions(parser.WithHeadingAttribute(), HeadingAttributeOption, skipInlineOption, AdmonitionOption,
 		HugoHighlightOption)).Parser()
@@ -73,6 +73,9 @@ type walker struct {
 	// unclosedComment is the line of a "%%" starting a line that nothing
 	// closes (findComments), or 0.
 	unclosedComment int
+	// attrLines are the attribute lines under headings (headingattrs.go),
+	// as file offsets in order.
+	attrLines [][2]int
 }
 
 func (w *walker) parse() {
@@ -90,6 +93,9 @@ func (w *walker) parse() {
 	w.hideComments(w.comments)
 	w.hideInline()
 	w.collectTags(root, src)
+	if bytes.Contains(src, []byte("{:")) {
+		w.attrLines = attrLineRanges(root, w.base)
+	}
 }
 
 // top records one child of the document: only these headings split, so a
@@ -119,6 +125,7 @@ func (w *walker) top(n ast.Node, src []byte) {
 		}
 	case *ast.CodeBlock:
 		w.block(n, Code)
+	case *AttributeLine: // no text (attrLines), so no block
 	case *east.Table:
 		// The table extension turns a paragraph into a table and keeps the
 		// paragraph's position; the header row knows where the table starts.

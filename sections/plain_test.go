@@ -38,7 +38,8 @@ func sameAsFull(t *testing.T, name string, src []byte) {
 
 // plainCases are the paragraphs skipInline must leave alone or get right:
 // setext headings over plain text, tags, link definitions, tables, inline
-// comments, and the blocks around them: highlight shortcodes.
+// comments, and the blocks around them: highlight shortcodes and
+// attribute lines.
 var plainCases = []string{
 	"Title\n=====\n\nbody text\n",
 	"!!! note\n\n    ```\n    code\n\n    ```\n",
@@ -56,6 +57,7 @@ var plainCases = []string{
 	"a %%x #t%% b #u\n\n# H %%c%%\n\nend %%\n\n## hidden\n%% after\n",
 	"- a <!-- x\n- b --> c\n\nd <!-- y\ne --> #f\n\n# H <!-- z\n| g --> |\n|---|\n",
 	"text\n{{< highlight sh >}}\n# c #t\n{{< /highlight >}}\nafter #u\n\n- {{% highlight %}}\n  x\n",
+	"## H\n{: #h .no_toc }\nplain\n\nSetext\n---\n{:toc}\n{: #two}\n\n> ## Q\n> {: .x}\n",
 }
 
 func TestSkipInlineSameDocument(t *testing.T) {
