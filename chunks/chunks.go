@@ -125,7 +125,13 @@ type Options struct {
 //	   counts as in passage text.
 //	19: a comment over lines of a block quote keeps the quote's markers
 //	   ("> ") of the lines it spans in passage text, as read shows it.
-const Version = 19
+//	20: Hugo's highlight shortcode, from "{{< highlight go >}}" to
+//	   "{{< /highlight >}}", is a fenced code block (sections'
+//	   hugohighlight.go): the model reads its opening line, and a
+//	   "# comment" in it opens no section; a kramdown attribute list on
+//	   the line under a heading ("{: .no_toc}") is in no passage's Text,
+//	   word count or embed text, and its "#id" is the heading's Anchor.
+const Version = 20
 
 // Defaults.
 const (
@@ -217,9 +223,8 @@ type splitter struct {
 	from     []*unit
 	// elided are the ranges of source, in order and apart, that counts
 	// and embed texts leave out: the note's inline comments and attribute
-	// lines (hidden) and,
-	// for the passage being cut into windows, code past CodeLines and
-	// long runs past KeepRun (elided.go).
+	// lines (hidden) and, for the passage being cut into windows, code
+	// past CodeLines and long runs past KeepRun (elided.go).
 	elided [][2]int
 	hidden [][2]int // what no passage's text holds (sections.Document.LeftOut)
 	crop1  unit     // the passage being cut into windows (passages.go)
