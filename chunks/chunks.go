@@ -125,7 +125,13 @@ type Options struct {
 //	   counts as in passage text.
 //	19: a comment over lines of a block quote keeps the quote's markers
 //	   ("> ") of the lines it spans in passage text, as read shows it.
-const Version = 19
+//	20: Hugo's highlight shortcode, from "{{< highlight go >}}" to
+//	   "{{< /highlight >}}", is a fenced code block (sections'
+//	   hugohighlight.go): the model reads its opening line, and a
+//	   "# comment" in it opens no section; a kramdown attribute list on
+//	   the line under a heading ("{: .no_toc}") is in no passage's Text,
+//	   word count or embed text, and its "#id" is the heading's Anchor.
+const Version = 20
 
 // Defaults.
 const (
@@ -216,11 +222,11 @@ type splitter struct {
 	passages bool
 	from     []*unit
 	// elided are the ranges of source, in order and apart, that counts
-	// and embed texts leave out: the note's inline comments (hidden) and,
-	// for the passage being cut into windows, code past CodeLines and
-	// long runs past KeepRun (elided.go).
+	// and embed texts leave out: the note's inline comments and attribute
+	// lines (hidden) and, for the passage being cut into windows, code
+	// past CodeLines and long runs past KeepRun (elided.go).
 	elided [][2]int
-	hidden [][2]int // the note's inline comments (sections.InlineComments)
+	hidden [][2]int // what no passage's text holds (sections.Document.LeftOut)
 	crop1  unit     // the passage being cut into windows (passages.go)
 	// atomBuf and winBuf are reused scratch: the atoms of the unit being
 	// packed, and the windows of the passage being cut (each window chunk
@@ -260,7 +266,7 @@ func newSplitter(doc *sections.Document, opts Options, skip [][2]int, full []str
 	// The text as shown (lone CRs as LFs, same offsets): the embed text
 	// must read as the passage's text does.
 	s := &splitter{doc: doc, src: doc.Shown(), opts: opts, fm: doc.Frontmatter,
-		prefixes: make([]prefixed, len(doc.Sections)), fullPrefix: full, hidden: doc.InlineComments()}
+		prefixes: make([]prefixed, len(doc.Sections)), fullPrefix: full, hidden: doc.LeftOut()}
 	s.elided = slices.Clone(s.hidden)
 	_, s.words = s.opts.Counter.(embed.Words)
 	s.overhead = s.opts.Counter.CountTokens("")

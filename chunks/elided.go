@@ -5,8 +5,9 @@ import (
 )
 
 // Ranges of source that counts and embed texts leave out (splitter.elided):
-// the note's inline comments, which no passage's Text holds either
-// (sections.Document.PassageText), and, for the passage being cut into
+// the note's inline comments and attribute lines under headings, which no
+// passage's Text holds either (sections.Document.LeftOut), and, for the
+// passage being cut into
 // windows, the code and long runs the model does not read. They are kept
 // in order and apart, so each lookup is a binary search.
 

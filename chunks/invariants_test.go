@@ -110,15 +110,15 @@ func checkChunks(doc *sections.Document, opts Options, cs []mdsearch.Chunk) erro
 }
 
 // firstMissing is firstNonBlank but for the note's comments, which are in
-// no passage, and its HTML comments, which may be in none; between
-// windows (windows set) any inline comment may be in none.
+// no passage, and its HTML comments and attribute lines, which may be in
+// none; between windows (windows set) any inline comment may be in none.
 func firstMissing(doc *sections.Document, start, end int, windows bool) int {
 	for {
 		gap := firstNonBlank(doc.Src, start, end)
 		if gap < 0 {
 			return -1
 		}
-		e := max(commentEnd(doc, gap, gap+1), htmlCommentEnd(doc, gap, windows))
+		e := max(commentEnd(doc, gap, gap+1), leftOutEnd(doc, gap, windows))
 		if e == 0 {
 			return gap
 		}
@@ -126,13 +126,14 @@ func firstMissing(doc *sections.Document, start, end int, windows bool) int {
 	}
 }
 
-// htmlCommentEnd is the end of the inline comment that starts at pos, or
-// 0 when it is an Obsidian one and passages must hold it: one of HTML
-// comments alone is no block (sections), so it may lie between passages;
-// either kind may lie between windows (windows), having nothing to embed.
-func htmlCommentEnd(doc *sections.Document, pos int, windows bool) int {
-	for _, c := range doc.InlineComments() {
-		if c[0] == pos && (windows || bytes.HasPrefix(doc.Src[pos:], []byte("<!--"))) {
+// leftOutEnd is the end of the range left out (an inline comment, an
+// attribute line) that starts at pos, or 0 when it is an Obsidian comment
+// and passages must hold it: one of HTML comments or attribute lines
+// alone is no block (sections), so it may lie between passages; any may
+// lie between windows (windows), having nothing to embed.
+func leftOutEnd(doc *sections.Document, pos int, windows bool) int {
+	for _, c := range doc.LeftOut() {
+		if c[0] == pos && (windows || !bytes.HasPrefix(doc.Src[pos:], []byte("%%"))) {
 			return c[1]
 		}
 	}
@@ -547,8 +548,9 @@ func embeddedText(doc *sections.Document, opts Options, c mdsearch.Chunk, start,
 		from = l[1]
 	}
 	left = all
-	// Inline comments too, which may meet what is left out already.
-	left = append(left, doc.InlineComments()...)
+	// Inline comments and attribute lines too, which may meet what is left
+	// out already.
+	left = append(left, doc.LeftOut()...)
 	sort.Slice(left, func(i, j int) bool { return left[i][0] < left[j][0] })
 	var b strings.Builder
 	pos := start

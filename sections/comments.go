@@ -311,12 +311,19 @@ func (d *Document) Comments() [][2]int {
 // comments (htmlcomments.go), "<!--" to "-->", in order.
 func (d *Document) InlineComments() [][2]int { return d.inlineComments }
 
-// PassageText is Text(start, end) as a passage holds it: without the
-// inline comments, but for their line breaks, so that its lines are still
-// the note's.
+// PassageText is Text(start, end) as a passage holds it: without what
+// LeftOut names, but for its line breaks, so that its lines are still the
+// note's.
 func (d *Document) PassageText(start, end int) string {
-	return d.textWithout(start, end, d.inlineComments)
+	return d.textWithout(start, end, d.leftOut)
 }
+
+// LeftOut is what no passage's text, word count or embed text holds, in
+// order: the inline comments (InlineComments) and kramdown's attribute
+// lines under headings ("{: .no_toc}", headingattrs.go), which no page
+// shows either. A read shows the lines; its comments are another matter
+// (WithoutComments).
+func (d *Document) LeftOut() [][2]int { return d.leftOut }
 
 // WithoutComments is a copy of d whose Text (so Content and OwnContent)
 // leaves every comment out, whole lines and inline, but for its line

@@ -95,20 +95,30 @@ func listMarker(b []byte) int {
 	return n
 }
 
-// Fences follows top-level fenced code blocks line by line, so that
-// readers of raw note text (the nesting check, cutting results at block
-// boundaries) leave code alone.
-type Fences struct{ open []byte }
+// Fences follows top-level fenced code blocks line by line, Hugo's
+// highlight shortcodes among them (hugohighlight.go), so that readers of
+// raw note text (the nesting check, cutting results at block boundaries)
+// leave code alone.
+type Fences struct {
+	open      []byte // the open fence's run
+	highlight bool   // a highlight shortcode is open
+}
 
 // Line takes the next line and reports whether it opens, closes or lies
 // inside a fenced code block.
 func (f *Fences) Line(text []byte) bool {
+	if f.highlight {
+		f.highlight = !isHighlightClose(text)
+		return true
+	}
 	run, bare := fenceOf(text)
 	switch {
 	case run != nil && f.open == nil:
 		f.open = run
 	case run != nil && bare && bytes.HasPrefix(run, f.open):
 		f.open = nil
+	case f.open == nil && isHighlightOpen(text):
+		f.highlight = true
 	default:
 		return f.open != nil
 	}

@@ -8,8 +8,12 @@
 // it, headings and paragraphs that may hold a #tag; other paragraphs skip
 // goldmark's inline pass (plain.go), with the same Document as a result.
 // Beyond CommonMark it reads GFM tables and strikethrough, heading
-// attributes ("{#id}") and MkDocs' admonitions and tabs (admonition.go),
-// whose indented bodies are markdown rather than code.
+// attributes ("{#id}", "{: #id}" at the line's end or, kramdown's, on the
+// line under it: headingattrs.go), MkDocs' admonitions and tabs
+// (admonition.go), whose indented bodies are markdown rather than code,
+// and Hugo's highlight shortcode, a fenced code block (hugohighlight.go).
+// An attribute list under a heading is no text of the note: LeftOut, as
+// the inline comments are.
 //
 // Offsets. Every byte offset and line number refers to the original file:
 // Document.Src is the file's bytes unchanged (BOM, CRLF line endings and

@@ -18,13 +18,29 @@ import (
 // "#setup" read nothing. Such a block is taken off a heading's end, its
 // "#id" the heading's id.
 
+// Kramdown (Jekyll's just-the-docs and others) writes the list on the
+// line under the heading too, a block IAL:
+//
+//	## Table of contents
+//	{: .no_toc .text-delta }
+//
+// As a paragraph, "no_toc", "text" and "delta" were words of the section
+// and "#id" a tag. A line of such a list alone (attrLine) directly under
+// an ATX or setext heading, no blank line between, is an AttributeLine:
+// no text of the note (Document.LeftOut), its "#id" the heading's as the
+// same line's would be. So in a list item or quote, under a heading of
+// its own. Any other such line ("{:toc}" under a list's "* TOC", one
+// after a blank line) is text as before: to kramdown it belongs to the
+// block next to it, which has no id sections reads.
+
 // HeadingAttributeOption adds this to to a goldmark parser: the page's
 // renderer reads headings as sections does. The block is taken off the
 // heading's line before its inline text is parsed, so no "#id" in it
 // reads as a tag.
 var HeadingAttributeOption = parser.WithBlockParsers(
 	util.Prioritized(attrHeadingParser{parser.NewSetextHeadingParser(), true}, 99), // before goldmark's own (100, 600)
-	util.Prioritized(attrHeadingParser{parser.NewATXHeadingParser(), false}, 599))
+	util.Prioritized(attrHeadingParser{parser.NewATXHeadingParser(), false}, 599),
+	util.Prioritized(attrLineParser{}, 760))
 
 // attrHeadingParser is goldmark's heading parser, then trimAttrBlock: an
 // ATX heading's line is known when it opens, a setext heading's when it
@@ -157,4 +173,113 @@ func isName(b []byte, also ...byte) bool {
 		}
 	}
 	return len(b) > 0
+}
+
+// KindAttributeLine is the node kind of AttributeLine.
+var KindAttributeLine = ast.NewNodeKind("AttributeLine")
+
+// AttributeLine is a kramdown attribute list on the line under a heading;
+// its one line runs from its "{" to its "}".
+type AttributeLine struct{ ast.BaseBlock }
+
+// Kind implements ast.Node.
+func (n *AttributeLine) Kind() ast.NodeKind { return KindAttributeLine }
+
+// IsRaw keeps goldmark's inline pass out: no "#id" in it is a tag.
+func (n *AttributeLine) IsRaw() bool { return true }
+
+// Dump implements ast.Node.
+func (n *AttributeLine) Dump(src []byte, level int) { ast.DumpHelper(n, src, level, nil, nil) }
+
+type attrLineParser struct{}
+
+func (attrLineParser) Trigger() []byte { return []byte{'{'} }
+
+func (attrLineParser) Open(parent ast.Node, reader text.Reader, pc parser.Context) (ast.Node, parser.State) {
+	h, ok := parent.LastChild().(*ast.Heading)
+	pos := pc.BlockOffset()
+	if !ok || pos < 0 || h.Pos() < 0 {
+		return nil, parser.NoChildren
+	}
+	line, seg := reader.PeekLine()
+	list := util.TrimRightSpace(line[pos:])
+	if _, ok := attrLine(list); !ok {
+		return nil, parser.NoChildren
+	}
+	// goldmark opens this line's block before it closes the heading, so
+	// the heading's position is still its line's (a setext heading's
+	// underline's): the line before this one, or there is a blank between.
+	start := seg.Start - seg.Padding + pos
+	if start < h.Pos() || bytes.Count(reader.Source()[h.Pos():start], []byte{'\n'}) != 1 {
+		return nil, parser.NoChildren
+	}
+	n := &AttributeLine{}
+	n.Lines().Append(text.NewSegment(start, start+len(list)))
+	reader.AdvanceToEOL()
+	return n, parser.NoChildren
+}
+
+func (attrLineParser) Continue(ast.Node, text.Reader, parser.Context) parser.State {
+	return parser.Close
+}
+
+// Close gives the heading the list's "#id" unless it has one, as
+// trimAttrBlock does; it runs after the heading's Close.
+func (attrLineParser) Close(n ast.Node, reader text.Reader, _ parser.Context) {
+	h, ok := n.PreviousSibling().(*ast.Heading)
+	if !ok { // a setext underline that read as no heading after all: text
+		p := ast.NewParagraph()
+		p.SetLines(n.Lines())
+		p.SetPos(n.Pos())
+		n.Parent().ReplaceChild(n.Parent(), n, p)
+		return
+	}
+	seg := n.Lines().At(0)
+	id, _ := attrLine(seg.Value(reader.Source()))
+	if _, has := h.AttributeString("id"); !has && id != nil {
+		h.SetAttributeString("id", id)
+	}
+}
+
+func (attrLineParser) CanInterruptParagraph() bool { return false }
+
+func (attrLineParser) CanAcceptIndentedLine() bool { return false }
+
+// attrLine reads a line that is an attribute list alone, "{: …}", trimmed:
+// its "#id" (nil without one), and whether it is one. Unlike at a
+// heading's end (attrField), a bare word is taken: on a line of its own
+// it names an attribute list defined elsewhere ("{:toc}", kramdown's
+// ALDs), not a format string's "{:x}".
+func attrLine(line []byte) (id []byte, ok bool) {
+	if len(line) < 4 || line[0] != '{' || line[1] != ':' || line[2] == ':' || line[len(line)-1] != '}' {
+		return nil, false // "{::comment}" is an extension, not attributes
+	}
+	fields := attrFields(line[2 : len(line)-1])
+	for _, f := range fields {
+		switch {
+		case !attrField(f) && !isName(f):
+			return nil, false // "{:?}" is a format string
+		case f[0] == '#' && id == nil:
+			id = f[1:]
+		}
+	}
+	return id, len(fields) > 0
+}
+
+// attrLineRanges are the AttributeLines of root at any depth, as file
+// offsets (root parsed from base), in order (Walk's): text
+// Document.LeftOut leaves out.
+func attrLineRanges(root ast.Node, base int) [][2]int {
+	var out [][2]int
+	_ = ast.Walk(root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if n, ok := n.(*AttributeLine); ok && entering {
+			seg := n.Lines().At(0)
+			out = append(out, [2]int{base + seg.Start, base + seg.Stop})
+		}
+		if entering && n.Type() == ast.TypeInline {
+			return ast.WalkSkipChildren, nil
+		}
+		return ast.WalkContinue, nil
+	})
+	return out
 }

@@ -157,13 +157,13 @@ func meetsAny(rs [][2]int, start, end int) bool {
 	return i < len(rs) && rs[i][0] < end
 }
 
-// htmlAlone reports whether the inline comments that meet [start, end)
-// are all HTML comments: a block they alone blank is blank lines, as it
-// shows, not a Comment.
-func (d *Document) htmlAlone(start, end int) bool {
-	cs := d.inlineComments
+// noObsidianComment reports whether the ranges left out (leftOut) that
+// meet [start, end) are all HTML comments and attribute lines: a block
+// they alone blank is blank lines, as it shows, not a Comment.
+func (d *Document) noObsidianComment(start, end int) bool {
+	cs := d.leftOut
 	for i := sort.Search(len(cs), func(i int) bool { return cs[i][1] > start }); i < len(cs) && cs[i][0] < end; i++ {
-		if !bytes.HasPrefix(d.Src[cs[i][0]:], htmlOpen) {
+		if bytes.HasPrefix(d.Src[cs[i][0]:], []byte("%%")) {
 			return false
 		}
 	}

@@ -22,17 +22,20 @@ import (
 // strikethrough (so "~~x~~" in a heading reads as "x") and heading
 // attributes, so "## Title {#id}" (VitePress, Hugo, Pandoc, MkDocs) and
 // "## Title {: #id}" (attr_list; headingattrs.go) are the heading "Title"
-// with the anchor "id", and MkDocs' admonitions and tabs (admonition.go). goldmark parsers are safe for
-// concurrent use.
+// with the anchor "id" (as is a kramdown "{: #id}" line under it), MkDocs'
+// admonitions and tabs (admonition.go) and Hugo's highlight shortcode
+// (hugohighlight.go). goldmark parsers are safe for concurrent use.
 var md = goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough),
-	goldmark.WithParserOptions(parser.WithHeadingAttribute(), HeadingAttributeOption, skipInlineOption, AdmonitionOption)).Parser()
+	goldmark.WithParserOptions(parser.WithHeadingAttribute(), HeadingAttributeOption, skipInlineOption, AdmonitionOption,
+		HugoHighlightOption)).Parser()
 
 // mdNoTables is md without GFM tables, for a note with more than
 // maxTablePipes '|': goldmark makes a node of every table cell (some 140
 // bytes each), so a note of a few megabytes of cells would take gigabytes
 // to parse. Its tables are then read as text, cut at lines.
 var mdNoTables = goldmark.New(goldmark.WithExtensions(extension.Strikethrough),
-	goldmark.WithParserOptions(parser.WithHeadingAttribute(), HeadingAttributeOption, skipInlineOption, AdmonitionOption)).Parser()
+	goldmark.WithParserOptions(parser.WithHeadingAttribute(), HeadingAttributeOption, skipInlineOption, AdmonitionOption,
+		HugoHighlightOption)).Parser()
 
 // maxTablePipes bounds the table cells a note may have parsed as such: a
 // long table of ten columns and a thousand rows has about 11,000.
@@ -64,11 +67,15 @@ type walker struct {
 	spans    [][2]int
 	spanLine int
 	// unclosed is the line of a top-level code fence that runs to the end
-	// of the file without a closing fence, or 0.
-	unclosed int
+	// of the file without a closing fence, or 0; unclosedHighlight that of
+	// a Hugo highlight shortcode (hugohighlight.go).
+	unclosed, unclosedHighlight int
 	// unclosedComment is the line of a "%%" starting a line that nothing
 	// closes (findComments), or 0.
 	unclosedComment int
+	// attrLines are the attribute lines under headings (headingattrs.go),
+	// as file offsets in order.
+	attrLines [][2]int
 }
 
 func (w *walker) parse() {
@@ -86,6 +93,9 @@ func (w *walker) parse() {
 	w.hideComments(w.comments)
 	w.hideInline()
 	w.collectTags(root, src)
+	if bytes.Contains(src, []byte("{:")) {
+		w.attrLines = attrLineRanges(root, w.base)
+	}
 }
 
 // top records one child of the document: only these headings split, so a
@@ -115,6 +125,7 @@ func (w *walker) top(n ast.Node, src []byte) {
 		}
 	case *ast.CodeBlock:
 		w.block(n, Code)
+	case *AttributeLine: // no text (attrLines), so no block
 	case *east.Table:
 		// The table extension turns a paragraph into a table and keeps the
 		// paragraph's position; the header row knows where the table starts.
@@ -418,7 +429,9 @@ func isATX(line []byte) bool {
 
 // checkClosed sets w.unclosed if the fence opened at pos has no closing
 // fence: the last non-blank line must be at least as many of the same
-// fence character, indented less than four spaces.
+// fence character, indented less than four spaces. A highlight shortcode
+// (hugohighlight.go) must end at its closing line, and sets
+// w.unclosedHighlight.
 func (w *walker) checkClosed(pos int) {
 	open, _ := lineAt(w.buf, w.lines.start(pos))
 	open = bytes.TrimLeft(open, " ")
@@ -435,9 +448,16 @@ func (w *walker) checkClosed(pos int) {
 	}
 	lastStart := w.lines.start(max(end-1, 0))
 	last, _ := lineAt(w.buf, lastStart)
+	below := lastStart > w.lines.start(pos)
+	if isHighlightOpen(open) {
+		if !below || !isHighlightClose(last) {
+			w.unclosedHighlight = w.lines.line(pos)
+		}
+		return
+	}
 	indent := len(last) - len(bytes.TrimLeft(last, " "))
 	last = last[indent:]
-	if lastStart > w.lines.start(pos) && indent < 4 && len(last) >= n && len(bytes.Trim(last, string(c))) == 0 {
+	if below && indent < 4 && len(last) >= n && len(bytes.Trim(last, string(c))) == 0 {
 		return
 	}
 	w.unclosed = w.lines.line(pos)

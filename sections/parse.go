@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/mdsearch/mdsearch/internal/wordcount"
@@ -34,10 +35,16 @@ func parse(name string, src []byte) *Document {
 	if w.unclosed > 0 {
 		d.warnf("code fence opened on line %d is never closed; it runs to the end of the file", w.unclosed)
 	}
+	if w.unclosedHighlight > 0 {
+		d.warnf("highlight shortcode opened on line %d is never closed ({{< /highlight >}}); it runs to the end of the file as code", w.unclosedHighlight)
+	}
 	if w.unclosedComment > 0 {
 		d.warnf("%%%% comment opened on line %d is never closed; indexed as text (Obsidian hides the rest of the note)", w.unclosedComment)
 	}
-	d.inlineComments = w.inline
+	d.inlineComments, d.leftOut = w.inline, w.inline
+	if len(w.attrLines) > 0 {
+		d.leftOut = MergeRanges(slices.Clone(w.inline), w.attrLines)
+	}
 	d.build(w.marks, lines)
 	d.Nested = w.nested
 	d.frontTags, d.inlineTags = frontmatterTags(d.Frontmatter, d.warn), w.tags
@@ -153,9 +160,9 @@ func (d *Document) finish(lines lineIndex) {
 
 // blocks tiles [start, end) into blocks at the given marks, each trimmed of
 // trailing white space; text before the first mark gets a block of its own.
-// Words are those shown, comments left out; a block of nothing
-// else is a Comment, but one of HTML comments alone is no block: blank
-// lines, as it shows.
+// Words are those shown, comments and attribute lines left out (leftOut);
+// a block of nothing else is a Comment, but one of HTML comments and
+// attribute lines alone is no block: blank lines, as it shows.
 func (d *Document) blocks(marks []mark, start, end int) []Block {
 	src := d.Src
 	var out []Block
@@ -163,16 +170,16 @@ func (d *Document) blocks(marks []mark, start, end int) []Block {
 		s = SkipBlankLines(src, s, e)
 		e = trimRight(src, s, e)
 		if e > s {
-			shown := visible(src, s, e, d.inlineComments)
+			shown := visible(src, s, e, d.leftOut)
 			if kind != Comment && isBlank(shown) {
-				if d.htmlAlone(s, e) {
-					return // HTML comments alone: blank lines, as they show
+				if d.noObsidianComment(s, e) {
+					return // HTML comments and attribute lines alone: blank lines, as they show
 				}
 				kind = Comment
 			}
 			b := Block{Kind: kind, StartByte: s, EndByte: e, List: list}
 			if kind != Comment { // a comment's words are not shown
-				b.Words = wordcount.Count(shownText(src, s, e, d.inlineComments, true))
+				b.Words = wordcount.Count(shownText(src, s, e, d.leftOut, true))
 			}
 			if kind == Table {
 				b.HeaderEnd = headerEnd(src, s, e)

@@ -17,7 +17,7 @@ import (
 
 // fullInline is md without skipInline: every paragraph's inlines parsed.
 var fullInline = goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough),
-	goldmark.WithParserOptions(parser.WithHeadingAttribute(), AdmonitionOption)).Parser()
+	goldmark.WithParserOptions(parser.WithHeadingAttribute(), HeadingAttributeOption, AdmonitionOption, HugoHighlightOption)).Parser()
 
 // parseFull parses src as Parse does, but with every inline parsed.
 func parseFull(name string, src []byte) *Document {
@@ -37,8 +37,9 @@ func sameAsFull(t *testing.T, name string, src []byte) {
 }
 
 // plainCases are the paragraphs skipInline must leave alone or get right:
-// setext headings over plain text, tags, link definitions, tables and
-// inline comments.
+// setext headings over plain text, tags, link definitions, tables, inline
+// comments, and the blocks around them: highlight shortcodes and
+// attribute lines.
 var plainCases = []string{
 	"Title\n=====\n\nbody text\n",
 	"!!! note\n\n    ```\n    code\n\n    ```\n",
@@ -55,6 +56,8 @@ var plainCases = []string{
 	"x\n\n***\n\ny\n-\n",
 	"a %%x #t%% b #u\n\n# H %%c%%\n\nend %%\n\n## hidden\n%% after\n",
 	"- a <!-- x\n- b --> c\n\nd <!-- y\ne --> #f\n\n# H <!-- z\n| g --> |\n|---|\n",
+	"text\n{{< highlight sh >}}\n# c #t\n{{< /highlight >}}\nafter #u\n\n- {{% highlight %}}\n  x\n",
+	"## H\n{: #h .no_toc }\nplain\n\nSetext\n---\n{:toc}\n{: #two}\n\n> ## Q\n> {: .x}\n",
 }
 
 func TestSkipInlineSameDocument(t *testing.T) {

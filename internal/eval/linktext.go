@@ -50,11 +50,11 @@ const (
 var calloutRe = regexp.MustCompile(`^\[![A-Za-z-]+\][+-]?`)
 
 // mdParser reads notes as sections does (sections/markdown.go): CommonMark
-// plus GFM tables, strikethrough and heading attributes, so tables are
-// table nodes, with or without leading pipes. goldmark parsers are safe
-// for concurrent use.
+// plus GFM tables, strikethrough, heading attributes and Hugo's highlight
+// blocks, so tables are table nodes, with or without leading pipes, and
+// highlight blocks code. goldmark parsers are safe for concurrent use.
 var mdParser = goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough),
-	goldmark.WithParserOptions(parser.WithHeadingAttribute(), sections.HeadingAttributeOption)).Parser()
+	goldmark.WithParserOptions(parser.WithHeadingAttribute(), sections.HeadingAttributeOption, sections.HugoHighlightOption)).Parser()
 
 // paragraphsOf returns the prose of a note body: markup stripped, link text
 // kept, code blocks, headings, tables and HTML left out. off is the body's

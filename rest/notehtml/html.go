@@ -157,7 +157,7 @@ var noteMarkdown = goldmark.New(
 	goldmark.WithExtensions(extension.Linkify, extension.TaskList,
 		extension.NewTable(extension.WithTableCellAlignMethod(extension.TableCellAlignNone)),
 		extension.Footnote, &obsidian{}),
-	goldmark.WithParserOptions(parser.WithAttribute(), sections.AdmonitionOption, sections.HeadingAttributeOption,
+	goldmark.WithParserOptions(parser.WithAttribute(), sections.AdmonitionOption, sections.HeadingAttributeOption, sections.HugoHighlightOption,
 		parser.WithInlineParsers(util.Prioritized(delimiterGuard{}, 499)), // before emphasis (500)
 		// After the footnotes' transformer (999) has moved the footnotes to
 		// the end of the note, so comments in them hide and links resolve.
