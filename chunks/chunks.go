@@ -131,7 +131,10 @@ type Options struct {
 //	   "# comment" in it opens no section; a kramdown attribute list on
 //	   the line under a heading ("{: .no_toc}") is in no passage's Text,
 //	   word count or embed text, and its "#id" is the heading's Anchor.
-const Version = 20
+//	21: a block of HTML anchors alone ('<a id="old-name"></a>') is in no
+//	   passage: before a note's first heading it made a preamble into
+//	   which the section after it merged ("(intro) + Closures").
+const Version = 21
 
 // Defaults.
 const (

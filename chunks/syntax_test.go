@@ -51,3 +51,31 @@ func TestAdmonitionBodyEmbedded(t *testing.T) {
 		}
 	}
 }
+
+// HTML anchors alone ('<a id="old-name"></a>', kept for links to a renamed
+// heading) are no words of the note: before the first heading they make no
+// preamble for the section after them to merge into, and after a section's
+// text they end no passage's text.
+func TestHTMLAnchorsNoText(t *testing.T) {
+	for _, tt := range []struct {
+		src  string
+		want []string // each passage's section path, joined with " > "
+	}{
+		{"<a id=\"old\"></a>\n\n## Closures\n\nClosures capture their environment.\n", []string{"Closures"}},
+		{"<a id=\"one\"></a>\n<a name='two'></a> <!-- old ids -->\n\n## Closures\n\nClosures capture their environment.\n", []string{"Closures"}},
+		{"Intro " + words(60, "w") + ".\n\n<a id=\"old\"></a>\n\n## Closures\n\n" + words(60, "c") + ".\n", []string{"", "Closures"}},
+		{"<a id=\"x\">link text</a> is prose.\n\n## Closures\n\nText.\n", []string{""}}, // an anchor with words is text
+	} {
+		_, cs := split(t, tt.src, Options{})
+		var got []string
+		for _, c := range cs {
+			got = append(got, strings.Join(c.SectionPath, " > "))
+			if strings.HasSuffix(strings.TrimSpace(c.Text), "</a>") {
+				t.Errorf("%q: passage %q ends on an anchor", tt.src, c.Text)
+			}
+		}
+		if strings.Join(got, "|") != strings.Join(tt.want, "|") {
+			t.Errorf("%q: passages %q, want %q", tt.src, got, tt.want)
+		}
+	}
+}

@@ -319,10 +319,11 @@ func (d *Document) PassageText(start, end int) string {
 }
 
 // LeftOut is what no passage's text, word count or embed text holds, in
-// order: the inline comments (InlineComments) and kramdown's attribute
+// order: the inline comments (InlineComments), kramdown's attribute
 // lines under headings ("{: .no_toc}", headingattrs.go), which no page
-// shows either. A read shows the lines; its comments are another matter
-// (WithoutComments).
+// shows either, and blocks of HTML anchors alone ('<a id="old"></a>',
+// htmlanchors.go). A read shows the lines; its comments are another
+// matter (WithoutComments).
 func (d *Document) LeftOut() [][2]int { return d.leftOut }
 
 // WithoutComments is a copy of d whose Text (so Content and OwnContent)

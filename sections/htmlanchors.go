@@ -46,6 +46,17 @@ func HTMLAnchorIDs(raw []byte) []string {
 	return ids
 }
 
+// anchorsOnly reports whether a block is HTML anchors alone (and the
+// white space, closing tags and comments HTMLAnchorIDs allows): no words
+// of the note, left out of passages as comments are (LeftOut). Counted
+// as text, such a block before a note's first heading made a preamble of
+// its own, into which the section after it merged as a stub's next: the
+// passage was "(intro) + Closures", its section none.
+func anchorsOnly(b []byte) bool {
+	t := bytes.TrimLeft(b, " \t")
+	return len(t) > 2 && t[0] == '<' && (t[1] == 'a' || t[1] == 'A') && HTMLAnchorIDs(b) != nil
+}
+
 // anchorID is an anchor's id attribute as a browser reads it.
 func anchorID(attr []byte) string { return html.UnescapeString(string(attr)) }
 

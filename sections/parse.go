@@ -46,6 +46,9 @@ func parse(name string, src []byte) *Document {
 		d.leftOut = MergeRanges(slices.Clone(w.inline), w.attrLines)
 	}
 	d.build(w.marks, lines)
+	if len(d.anchorsOut) > 0 {
+		d.leftOut = MergeRanges(slices.Clone(d.leftOut), d.anchorsOut)
+	}
 	d.Nested = w.nested
 	d.frontTags, d.inlineTags = frontmatterTags(d.Frontmatter, d.warn), w.tags
 	d.Tags = d.TagsIn(0, len(src))
@@ -169,6 +172,10 @@ func (d *Document) blocks(marks []mark, start, end int) []Block {
 	add := func(kind BlockKind, list, s, e int) {
 		s = SkipBlankLines(src, s, e)
 		e = trimRight(src, s, e)
+		if e > s && kind != Comment && anchorsOnly(src[s:e]) {
+			d.anchorsOut = append(d.anchorsOut, [2]int{s, e})
+			return // markup a link lands on: no text of the note
+		}
 		if e > s {
 			shown := visible(src, s, e, d.leftOut)
 			if kind != Comment && isBlank(shown) {
