@@ -2,6 +2,7 @@ package chunks
 
 import (
 	"iter"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -81,18 +82,42 @@ func (s *splitter) windows(u *unit, c *mdsearch.Chunk, tokens map[[2]int]int) []
 
 // dropEmpty leaves out the windows with nothing to embed: at a budget
 // of a few tokens a cut can leave a window of a comment alone ("%%…%%",
-// "<!-- … -->"), which would embed the heading path alone.
+// "<!-- … -->"), or of a code block's lines past CodeLines, which would
+// embed the heading path alone. A comment may lie between windows; code
+// the model does not read is still text of the passage, so the window
+// before takes its range, which adds nothing to what it embeds.
 func (s *splitter) dropEmpty(ws []mdsearch.Window) []mdsearch.Window {
 	out := ws[:0]
 	for _, w := range ws {
-		if s.holdsText(w.StartByte, w.EndByte) {
+		switch {
+		case s.holdsText(w.StartByte, w.EndByte):
 			out = append(out, w)
+		case len(out) > 0 && s.unreadCode(out[len(out)-1].EndByte, w.EndByte):
+			out[len(out)-1].EndByte = w.EndByte
 		}
 	}
 	if len(out) == 0 {
 		return ws[:len(ws):len(ws)] // nothing but comments: as it was cut
 	}
 	return out
+}
+
+// unreadCode reports whether every byte of [start, end) but white space
+// is left out of the embed text and none hidden: code past CodeLines, a
+// long run's tail.
+func (s *splitter) unreadCode(start, end int) bool {
+	for i := start; i < end; i++ {
+		if !isSpace(s.src[i]) && (!inRanges(s.elided, i) || inRanges(s.hidden, i)) {
+			return false
+		}
+	}
+	return true
+}
+
+// inRanges reports whether pos lies in one of rs, in order and apart.
+func inRanges(rs [][2]int, pos int) bool {
+	i := sort.Search(len(rs), func(i int) bool { return rs[i][1] > pos })
+	return i < len(rs) && rs[i][0] <= pos
 }
 
 // holdsText reports whether [start, end) holds text outside the hidden
