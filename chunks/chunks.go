@@ -134,7 +134,9 @@ type Options struct {
 //	21: a block of HTML anchors alone ('<a id="old-name"></a>') is in no
 //	   passage: before a note's first heading it made a preamble into
 //	   which the section after it merged ("(intro) + Closures").
-const Version = 21
+//	22: a comment over lines of a list item keeps their indent in passage
+//	   text, as a quote's markers are kept (19).
+const Version = 22
 
 // Defaults.
 const (

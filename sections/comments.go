@@ -364,7 +364,7 @@ func (d *Document) CommentsIn(start, end int) int {
 
 // shownLen is the length of Text(start, end) but for invalid UTF-8: the
 // range's bytes less those of hidden ranges other than line breaks and
-// the block quote markers textWithout keeps.
+// the block quote markers and indents textWithout keeps.
 func (d *Document) shownLen(start, end int) int {
 	n := end - start
 	for _, h := range d.hidden {
@@ -373,7 +373,7 @@ func (d *Document) shownLen(start, end int) int {
 		for j := max(start, h[0]); j < stop; j++ {
 			switch d.Src[j] {
 			case '\n':
-				j += quoteMarkers(d.Src[j+1:stop], depth) // kept, as textWithout keeps them
+				j += keptPrefix(d.Src[j+1:stop], depth) // kept, as textWithout keeps them
 			case '\r':
 			default:
 				n--
@@ -426,9 +426,10 @@ func (d *Document) textWithout(start, end int, cs [][2]int) string {
 					b.WriteByte('\r')
 				}
 				b.WriteByte('\n')
-				// A comment over lines of a block quote keeps their
-				// markers, so the quote still reads as one.
-				if k := quoteMarkers(src[j+1:stop], depth); k > 0 {
+				// A comment over lines of a block quote or list item
+				// keeps their markers and indent, so the quote or item
+				// still reads as one.
+				if k := keptPrefix(src[j+1:stop], depth); k > 0 {
 					b.Write(src[j+1 : j+1+k])
 					j += k
 				}
@@ -454,6 +455,16 @@ func quoteDepth(line []byte) int {
 		line = line[k:]
 	}
 	return n
+}
+
+// keptPrefix is the length of what a line inside a comment keeps: the
+// comment's line's depth of block quote markers, then its indent.
+func keptPrefix(line []byte, depth int) int {
+	k := quoteMarkers(line, depth)
+	for k < len(line) && (line[k] == ' ' || line[k] == '\t') {
+		k++
+	}
+	return k
 }
 
 // quoteMarkers is the length of depth block quote markers at the start of

@@ -131,7 +131,9 @@ func TestWithoutComments(t *testing.T) {
 		{"> a %%x\n> y%% b\n> c\n", "> a \n>  b\n> c\n"},
 		{"> > a %%x\r\n> > y\r\n> > z%% b\n", "> > a \r\n> > \r\n> >  b\n"},
 		{">a <!-- x\n>y --> b\n", ">a \n> b\n"},
-		{"a %%x\n> y%% b\n", "a \n b\n"}, // begun outside the quote: all hidden
+		{"a %%x\n> y%% b\n", "a \n b\n"},                   // begun outside the quote: all hidden
+		{"- item %%a\n  b%% tail\n", "- item \n   tail\n"}, // a list item's indent
+		{"> - q %%a\n>   b%% c\n", "> - q \n>    c\n"},
 	} {
 		d := Parse("n.md", []byte(tt.src))
 		w := d.WithoutComments()
