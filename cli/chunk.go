@@ -233,7 +233,7 @@ func printChunkList(w io.Writer, file string, cs []mdsearch.Chunk) error {
 	for _, c := range cs {
 		section := strings.Join(c.SectionPath, " > ")
 		if section == "" {
-			section = "(preamble)"
+			section = sections.Intro
 		}
 		if c.Parts > 1 {
 			section += fmt.Sprintf(" (%d/%d)", c.Part, c.Parts)

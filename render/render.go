@@ -313,7 +313,7 @@ func Outline(w io.Writer, o *mdsearch.Outline) error {
 	}
 	for _, s := range o.Sections {
 		if s.Level == 0 {
-			fmt.Fprintf(&b, "- (text before the first heading) — section %q · %s (~%s) · lines %d–%d\n",
+			fmt.Fprintf(&b, "- %s — section %q · %s (~%s) · lines %d–%d\n", sections.Intro,
 				s.Section, words(s.WordCount), tokens(s.Tokens), s.StartLine, s.EndLine)
 			continue
 		}

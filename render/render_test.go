@@ -220,7 +220,7 @@ func TestOutline(t *testing.T) {
 		{Level: 2, Heading: "Notes", Anchor: "notes-1", SectionPath: []string{"Sourdough", "Notes"}, Section: "#notes-1", StartLine: 15, EndLine: 20, WordCount: 20, Tokens: 26},
 	}}
 	want := "k/Sourdough.md — Sourdough (100 words, ~140 tokens to read whole)\n" +
-		"- (text before the first heading) — section \"/\" · 3 words (~4 tokens) · lines 1–1\n" +
+		"- (intro) — section \"/\" · 3 words (~4 tokens) · lines 1–1\n" +
 		"- # Sourdough · 100 words (~140 tokens) · lines 1–20\n" +
 		"  - ## Starter · 40 words (~52 tokens) · lines 3–9\n" +
 		"    - ### Feeding — section \"Sourdough/Starter/Feeding\" · 10 words (~13 tokens) · lines 5–9\n" +
