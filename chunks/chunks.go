@@ -136,7 +136,10 @@ type Options struct {
 //	   which the section after it merged ("(intro) + Closures").
 //	22: a comment over lines of a list item keeps their indent in passage
 //	   text, as a quote's markers are kept (19).
-const Version = 22
+//	23: an attribute block ending a heading's line ("## Install {: #setup
+//	   .wide}", "{-}") is in no passage's Text, keyword or embed text, as
+//	   it is no word of the heading (18).
+const Version = 23
 
 // Defaults.
 const (

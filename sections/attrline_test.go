@@ -105,3 +105,23 @@ func attrLineOf(src string) string {
 	}
 	return "no such line"
 }
+
+// An attribute block ending a heading's line ("{: #setup .wide}",
+// Pandoc's "{-}") is no text of its passage either, as it is none of the
+// heading's; a read shows it.
+func TestHeadingAttributeBlockLeftOut(t *testing.T) {
+	for _, tt := range []struct{ src, block, passage string }{
+		{"## Install {: #setup .wide}\n\nRun it.\n", "{: #setup .wide}", "## Install \n\nRun it.\n"},
+		{"Setext {-}\n------\n\nRun it.\n", "{-}", "Setext \n------\n\nRun it.\n"},
+		{"# Format {:?} strings\n\nText.\n", "", "# Format {:?} strings\n\nText.\n"}, // no attributes
+		{"## Install {: #setup}\n{: .wide}\n\nRun it.\n", "{: #setup}", "## Install \n\n\nRun it.\n"},
+	} {
+		d := Parse("n.md", []byte(tt.src))
+		if got := d.PassageText(0, len(tt.src)); got != tt.passage {
+			t.Errorf("%q: passage text %q, want %q", tt.src, got, tt.passage)
+		}
+		if tt.block != "" && !strings.Contains(d.Text(0, len(tt.src)), tt.block) {
+			t.Errorf("%q: a read leaves %q out", tt.src, tt.block)
+		}
+	}
+}

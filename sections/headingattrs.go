@@ -266,15 +266,24 @@ func attrLine(line []byte) (id []byte, ok bool) {
 	return id, len(fields) > 0
 }
 
-// attrLineRanges are the AttributeLines of root at any depth, as file
-// offsets (root parsed from base), in order (Walk's): text
-// Document.LeftOut leaves out.
-func attrLineRanges(root ast.Node, base int) [][2]int {
+// attrLineRanges are the AttributeLines of root at any depth, and the
+// attribute blocks ending headings' lines ("## Install {: #setup}"), as
+// file offsets (root parsed from src at base), in order (Walk's): text
+// Document.LeftOut leaves out, as the heading's text does.
+func attrLineRanges(root ast.Node, src []byte, base int) [][2]int {
 	var out [][2]int
 	_ = ast.Walk(root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-		if n, ok := n.(*AttributeLine); ok && entering {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch n := n.(type) {
+		case *AttributeLine:
 			seg := n.Lines().At(0)
 			out = append(out, [2]int{base + seg.Start, base + seg.Stop})
+		case *ast.Heading:
+			if r, ok := headingAttrBlock(n, src); ok {
+				out = append(out, [2]int{base + r[0], base + r[1]})
+			}
 		}
 		if entering && n.Type() == ast.TypeInline {
 			return ast.WalkSkipChildren, nil
@@ -282,4 +291,24 @@ func attrLineRanges(root ast.Node, base int) [][2]int {
 		return ast.WalkContinue, nil
 	})
 	return out
+}
+
+// headingAttrBlock is the range in src of the attribute block that
+// trimAttrBlock took off h's last line, if any.
+func headingAttrBlock(h *ast.Heading, src []byte) ([2]int, bool) {
+	lines := h.Lines()
+	if lines.Len() == 0 {
+		return [2]int{}, false
+	}
+	seg := lines.At(lines.Len() - 1)
+	end := seg.Stop
+	for end < len(src) && src[end] != '\n' && src[end] != '\r' {
+		end++
+	}
+	line := util.TrimRightSpace(src[seg.Start:end])
+	start, _ := attrBlock(line)
+	if start < 0 || seg.Start+start < seg.Stop {
+		return [2]int{}, false // none, or one the heading keeps as its text
+	}
+	return [2]int{seg.Start + start, seg.Start + len(line)}, true
 }

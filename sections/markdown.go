@@ -93,8 +93,8 @@ func (w *walker) parse() {
 	w.hideComments(w.comments)
 	w.hideInline()
 	w.collectTags(root, src)
-	if bytes.Contains(src, []byte("{:")) {
-		w.attrLines = attrLineRanges(root, w.base)
+	if bytes.Contains(src, []byte("{:")) || bytes.Contains(src, []byte("{-}")) {
+		w.attrLines = attrLineRanges(root, src, w.base)
 	}
 }
 
