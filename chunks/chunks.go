@@ -138,7 +138,8 @@ type Options struct {
 //	   text, as a quote's markers are kept (19).
 //	23: an attribute block ending a heading's line ("## Install {: #setup
 //	   .wide}", "{-}") is in no passage's Text, keyword or embed text, as
-//	   it is no word of the heading (18).
+//	   it is no word of the heading (18); an ATX heading's closing
+//	   sequence before one is none of its text ("## Install ## {: #x}").
 const Version = 23
 
 // Defaults.

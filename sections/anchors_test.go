@@ -194,6 +194,9 @@ func TestKramdownHeadingAttributes(t *testing.T) {
 		{"## Single {: #sq somekey='some value' }\n", "Single", "sq"},
 		{"## Open {: #op k='v }\n", "Open {: #op k='v }", ""},
 		{"## {: #only}\n", "{: #only}", ""},
+		{"## Install ## {: #closed}\n", "Install", "closed"}, // the closing sequence goes too
+		{"## C# {: #cs}\n", "C#", "cs"},
+		{"Setext ## {: #st}\n===\n", "Setext ##", "st"}, // a setext heading has none
 	}
 	for _, tt := range tests {
 		doc := Parse("n.md", []byte(tt.src+"\nbody\n"))

@@ -2,6 +2,7 @@ package sections
 
 import (
 	"bytes"
+	"regexp"
 	"slices"
 
 	"github.com/yuin/goldmark/ast"
@@ -53,7 +54,7 @@ type attrHeadingParser struct {
 func (p attrHeadingParser) Open(parent ast.Node, reader text.Reader, pc parser.Context) (ast.Node, parser.State) {
 	n, st := p.BlockParser.Open(parent, reader, pc)
 	if h, ok := n.(*ast.Heading); ok && !p.setext {
-		trimAttrBlock(h, reader.Source())
+		trimAttrBlock(h, reader.Source(), true)
 	}
 	return n, st
 }
@@ -61,7 +62,7 @@ func (p attrHeadingParser) Open(parent ast.Node, reader text.Reader, pc parser.C
 func (p attrHeadingParser) Close(n ast.Node, reader text.Reader, pc parser.Context) {
 	p.BlockParser.Close(n, reader, pc)
 	if h, ok := n.(*ast.Heading); ok && p.setext && h.Parent() != nil { // a setext underline under nothing is no heading
-		trimAttrBlock(h, reader.Source())
+		trimAttrBlock(h, reader.Source(), false)
 	}
 }
 
@@ -73,8 +74,9 @@ func (p attrHeadingParser) SetOption(name parser.OptionName, value any) {
 }
 
 // trimAttrBlock takes a trailing "{: …}" or "{-}" off h's last line and
-// keeps its "#id" unless h has an id.
-func trimAttrBlock(h *ast.Heading, src []byte) {
+// keeps its "#id" unless h has an id; an ATX heading's closing sequence
+// before it goes too ("## Install ## {: #setup}" is "Install").
+func trimAttrBlock(h *ast.Heading, src []byte, atx bool) {
 	lines := h.Lines()
 	if lines.Len() == 0 {
 		return
@@ -85,11 +87,19 @@ func trimAttrBlock(h *ast.Heading, src []byte) {
 	if start < 0 {
 		return
 	}
-	lines.Set(lines.Len()-1, last.WithStop(last.Start+len(util.TrimRightSpace(line[:start]))))
+	text := util.TrimRightSpace(line[:start])
+	if atx {
+		text = closingSequence.ReplaceAll(text, nil)
+	}
+	lines.Set(lines.Len()-1, last.WithStop(last.Start+len(text)))
 	if _, ok := h.AttributeString("id"); !ok && id != nil {
 		h.SetAttributeString("id", id)
 	}
 }
+
+// closingSequence is an ATX heading's closing run of "#", after white
+// space (or the whole text, "## ## {: #x}").
+var closingSequence = regexp.MustCompile(`(?:^|[ \t]+)#+$`)
 
 // attrBlock finds the attribute block ending line: the offset of its
 // "{", after white space, and its "#id" (nil without one); -1 when line
