@@ -207,6 +207,10 @@ func TestKramdownHeadingAttributes(t *testing.T) {
 			t.Errorf("%q: %q {#%s}, want %q {#%s}", tt.src, s.Heading, s.Anchor, tt.heading, tt.anchor)
 		}
 	}
+	// Two headings of one custom id: "#same" reads the first, as a browser scrolls to it.
+	if s, err := Parse("n.md", []byte("## First {#same}\n\none\n\n## Second {#same}\n\ntwo\n")).Find("#same"); err != nil || s.Heading != "First" {
+		t.Errorf("Find(#same) of two: %v %v", s, err)
+	}
 	doc := Parse("n.md", []byte("# Guide\n\n## Install {: #setup}\n\nrun it\n"))
 	if s, err := doc.Find("#setup"); err != nil || s.Heading != "Install" {
 		t.Errorf("Find(#setup): %v %v", s, err)

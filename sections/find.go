@@ -98,13 +98,15 @@ func (d *Document) findAs(query string, forms []pathForms, strict bool) (*Sectio
 	// exactly before loosely; then a path suffix; then a heading that
 	// merely contains the query; only then a bare id ("setup-1").
 	var exact, full, exactSuffix, suffix, contains []int
-	byID := -1 // ids are unique: "setup-1" is the second "Setup"
+	// Generated ids are unique ("setup-1" is the second "Setup"); two
+	// custom ones may not be, and a browser scrolls to the first.
+	byID := -1
 	for i := range d.Sections {
 		s := &d.Sections[i]
 		if s.Level == 0 {
 			continue
 		}
-		if strings.EqualFold(s.ID, anchor) {
+		if byID < 0 && strings.EqualFold(s.ID, anchor) {
 			byID = i
 		}
 		if q == "" {
