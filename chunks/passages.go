@@ -102,16 +102,21 @@ func (s *splitter) dropEmpty(ws []mdsearch.Window) []mdsearch.Window {
 	return out
 }
 
-// unreadCode reports whether every byte of [start, end) but white space
-// is left out of the embed text and none hidden: code past CodeLines, a
-// long run's tail.
+// unreadCode reports whether [start, end) holds text and every byte of
+// it but white space is left out of the embed text and none hidden: code
+// past CodeLines, a long run's tail.
 func (s *splitter) unreadCode(start, end int) bool {
+	held := false
 	for i := start; i < end; i++ {
-		if !isSpace(s.src[i]) && (!inRanges(s.elided, i) || inRanges(s.hidden, i)) {
+		if isSpace(s.src[i]) {
+			continue
+		}
+		if !inRanges(s.elided, i) || inRanges(s.hidden, i) {
 			return false
 		}
+		held = true
 	}
-	return true
+	return held
 }
 
 // inRanges reports whether pos lies in one of rs, in order and apart.

@@ -65,11 +65,15 @@ func TestHTMLAnchorsNoText(t *testing.T) {
 		{"<a id=\"one\"></a>\n<a name='two'></a> <!-- old ids -->\n\n## Closures\n\nClosures capture their environment.\n", []string{"Closures"}},
 		{"Intro " + words(60, "w") + ".\n\n<a id=\"old\"></a>\n\n## Closures\n\n" + words(60, "c") + ".\n", []string{"", "Closures"}},
 		{"<a id=\"x\">link text</a> is prose.\n\n## Closures\n\nText.\n", []string{""}}, // an anchor with words is text
+		{"# Markup\n\nWrite an anchor like this:\n\n    <a id=\"example\"></a>\n\nThat is all.\n", []string{"Markup"}},
 	} {
 		_, cs := split(t, tt.src, Options{})
 		var got []string
 		for _, c := range cs {
 			got = append(got, strings.Join(c.SectionPath, " > "))
+			if strings.HasPrefix(tt.src, "# Markup") != strings.Contains(c.Text, `<a id="example">`) {
+				t.Errorf("%q: passage %q: indented code shows the anchor, nothing else does", tt.src, c.Text)
+			}
 			if strings.HasSuffix(strings.TrimSpace(c.Text), "</a>") {
 				t.Errorf("%q: passage %q ends on an anchor", tt.src, c.Text)
 			}

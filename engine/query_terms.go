@@ -90,18 +90,39 @@ func splitTerms(input string) (parts []string, commonOnly bool, generic map[stri
 // withoutClitics is a piece of a query with its English clitics read as
 // words of their own ("doesn't" is "does not") or none (the possessive
 // "Canvas's" is "Canvas", "what's" is "what"): the apostrophe would make
-// it a phrase, "canvas s", that only a note writing "Canvas's" holds.
+// it a phrase, "canvas s", that only a note writing "Canvas's" holds. A
+// piece joined by other punctuation ("don't-panic") stays a phrase, as
+// the index reads the note that writes it ("don t panic"); so does a
+// negation asked as a prefix ("don't*" is no prefix of "not").
 func withoutClitics(chunk string) string {
 	if !strings.ContainsAny(chunk, "'’") {
 		return chunk
 	}
-	chunk = strings.ReplaceAll(chunk, "’", "'")
-	chunk = negations.Replace(chunk)
+	word := strings.TrimRight(chunk, "?!.,;:*")
+	if strings.ContainsFunc(word, func(r rune) bool { return !store.WordRune(r) && r != '\'' && r != '’' }) {
+		return chunk
+	}
+	chunk = strings.ToLower(strings.ReplaceAll(chunk, "’", "'"))
+	if !strings.HasSuffix(chunk, "*") {
+		chunk = negation.ReplaceAllStringFunc(chunk, notOf)
+	}
 	return clitic.ReplaceAllString(chunk, "")
 }
 
+// notOf is a negation's words: "doesn't" is "does not", "can't" "can
+// not", "won't" "will not".
+func notOf(neg string) string {
+	stem := strings.TrimSuffix(neg, "n't")
+	switch stem {
+	case "ca", "wo", "sha", "ai":
+		stem = map[string]string{"ca": "can", "wo": "will", "sha": "shall", "ai": "is"}[stem]
+	}
+	return stem + " not"
+}
+
 var (
-	negations = strings.NewReplacer("can't", "can not", "won't", "will not", "n't", " not")
+	// negation is a word ending in "n't".
+	negation = regexp.MustCompile(`\pL+n't\b`)
 	// clitic is an apostrophe and what follows it to the word's end,
 	// where that is a clitic: 's, 'd, 'll, 're, 've, 'm.
 	clitic = regexp.MustCompile(`'(?:s|d|ll|re|ve|m)\b`)

@@ -62,6 +62,9 @@ func TestMatchQuery(t *testing.T) {
 		{`students' notes`, `"students" OR "notes"`},
 		{`"Canvas's features"`, `"canvas s features"`}, // a phrase is as typed
 		{`rock'n'roll o'clock`, `"rock n roll" OR "o clock"`},
+		{`Can't compile, Won't build, DOESN'T WHAT'S NEW ain't shan't`, `"compile" OR "build" OR "new" OR "shall"`},
+		{`don't-panic`, `"don t panic"`},              // joined by a hyphen: a phrase, as the index reads "Don't panic"
+		{`canvas's* don't*`, `"canvas"* OR "don t"*`}, // a negation asked as a prefix stays as typed
 	}
 	for _, c := range cases {
 		if got := matchQuery(c.in); got != c.want {

@@ -9,7 +9,7 @@ func TestHTMLAnchors(t *testing.T) {
 	src := "## Deref\n\nText about deref.\n\n<!-- Old headings. Do not remove or links may break. -->\n\n" +
 		"<a id=\"using-deref-coercions\"></a>\n<a name='implicit'></a>\n\n" +
 		"### Implicit Deref Coercions\n\nCoercion text <a id=\"inline-spot\"></a> here.\n\n" +
-		"<a id=\"next\"></a>\n\n### Next\n\nEnd <a id=\"last\"></a>.\n\n```html\n<a id=\"in-code\"></a>\n```\n\n<!-- <a id=\"hidden\"></a> -->\n\n<a data-id=\"data\"></a>\n\n<a id=\"old<a id=\"old&amp;name\"></a>\n\n### Renamed\n"
+		"<a id=\"next\"></a>\n\n### Next\n\nEnd <a id=\"last\"></a>.\n\n```html\n<a id=\"in-code\"></a>\n```\n\n<!-- <a id=\"hidden\"></a> -->\n\n<a data-id=\"data\"></a>\n\n<a id=\"old&amp;name\"></a>\n\n### Renamed\n\nShown as code:\n\n    <a id=\"in-indented\"></a>\n"
 	d := Parse("n.md", []byte(src))
 	for _, tt := range []struct{ query, want string }{
 		{"#using-deref-coercions", "Implicit Deref Coercions"},
@@ -22,7 +22,8 @@ func TestHTMLAnchors(t *testing.T) {
 		{"#in-code", ""},
 		{"#hidden", ""},
 		{"#data", ""},
-		{"#old&name", "Renamed"},      // the id as a browser reads it
+		{"#old&name", "Renamed"},
+		{"#in-indented", ""},          // indented code shows the markup      // the id as a browser reads it
 		{"using-deref-coercions", ""}, // without '#', words of a heading, as before
 	} {
 		s, _, err := d.find(tt.query)

@@ -172,7 +172,7 @@ func (d *Document) blocks(marks []mark, start, end int) []Block {
 	add := func(kind BlockKind, list, s, e int) {
 		s = SkipBlankLines(src, s, e)
 		e = trimRight(src, s, e)
-		if e > s && kind != Comment && anchorsOnly(src[s:e]) {
+		if e > s && (kind == Paragraph || kind == Other) && anchorsOnly(src[s:e]) { // code shows its markup
 			d.anchorsOut = append(d.anchorsOut, [2]int{s, e})
 			return // markup a link lands on: no text of the note
 		}
