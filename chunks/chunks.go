@@ -140,7 +140,10 @@ type Options struct {
 //	   .wide}", "{-}") is in no passage's Text, keyword or embed text, as
 //	   it is no word of the heading (18); an ATX heading's closing
 //	   sequence before one is none of its text ("## Install ## {: #x}").
-const Version = 23
+//	24: a quote inside a list item ("- > q") keeps its markers under a
+//	   comment over its lines, as a quote does (19), and a line of fewer
+//	   markers keeps those it has.
+const Version = 24
 
 // Defaults.
 const (

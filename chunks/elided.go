@@ -5,11 +5,11 @@ import (
 )
 
 // Ranges of source that counts and embed texts leave out (splitter.elided):
-// the note's inline comments and attribute lines under headings, which no
-// passage's Text holds either (sections.Document.LeftOut), and, for the
-// passage being cut into
-// windows, the code and long runs the model does not read. They are kept
-// in order and apart, so each lookup is a binary search.
+// what no passage's Text holds either (sections.Document.LeftOut: inline
+// comments, attribute lines under headings, blocks of HTML anchors) and,
+// for the passage being cut into windows, the code and long runs the
+// model does not read. They are kept in order and apart, so each lookup
+// is a binary search.
 
 // within is the ranges of rs (in order, apart) that meet [start, end).
 func within(rs [][2]int, start, end int) [][2]int {

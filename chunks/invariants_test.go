@@ -111,7 +111,8 @@ func checkChunks(doc *sections.Document, opts Options, cs []mdsearch.Chunk) erro
 
 // firstMissing is firstNonBlank but for the note's comments, which are in
 // no passage, and its HTML comments, attribute lines and blocks of HTML
-// anchors alone (LeftOut), which may be in none; between windows (windows set) any inline comment may be in none.
+// anchors alone (LeftOut), which may be in none; between windows
+// (windows set) any inline comment may be in none.
 func firstMissing(doc *sections.Document, start, end int, windows bool) int {
 	for {
 		gap := firstNonBlank(doc.Src, start, end)

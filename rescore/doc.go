@@ -8,8 +8,9 @@
 // index already holds (see Names): BM25 per field, how much of the query's
 // idf each field holds, term proximity, window cosines, the list ranks,
 // the page's other evidence, how common the passage's heading is in the
-// vault and how plainly the query names or quotes that heading. Many features are also given relative to the best candidate
-// of the same query, which is what lets one linear model rank candidates
+// vault and how plainly the query names or quotes that heading. Many
+// features are also given relative to the best candidate of the same
+// query, which is what lets one linear model rank candidates
 // of very different queries.
 //
 // The model is logistic regression (Fit), fitted on the dev query sets

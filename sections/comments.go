@@ -366,14 +366,14 @@ func (d *Document) CommentsIn(start, end int) int {
 // range's bytes less those of hidden ranges other than line breaks and
 // the block quote markers and indents textWithout keeps.
 func (d *Document) shownLen(start, end int) int {
-	n := end - start
+	n, src := end-start, d.Shown() // a lone CR is a line break
 	for _, h := range d.hidden {
-		depth := quoteDepth(d.Src[lineStart(d.Src, h[0]):h[0]])
+		depth := quoteDepth(src[lineStart(src, h[0]):h[0]])
 		stop := min(end, h[1])
 		for j := max(start, h[0]); j < stop; j++ {
-			switch d.Src[j] {
+			switch src[j] {
 			case '\n':
-				j += keptPrefix(d.Src[j+1:stop], depth) // kept, as textWithout keeps them
+				j += keptPrefix(src[j+1:stop], depth) // kept, as textWithout keeps them
 			case '\r':
 			default:
 				n--
@@ -447,44 +447,39 @@ func (d *Document) textWithout(start, end int, cs [][2]int) string {
 func lineStart(src []byte, pos int) int { return bytes.LastIndexByte(src[:pos], '\n') + 1 }
 
 // quoteDepth is how many block quote markers ("> ") open line, the text
-// of a line up to some point.
+// of a line up to some point, list markers between them passed over
+// ("- > q" is in a quote).
 func quoteDepth(line []byte) int {
 	n := 0
-	for k := quoteMarkers(line, 1); k > 0; k = quoteMarkers(line, 1) {
-		n++
-		line = line[k:]
+	for i := 0; i < len(line); {
+		switch c := line[i]; {
+		case c == ' ' || c == '\t':
+			i++
+		case c == '>':
+			n++
+			i++
+		case listMarker(line[i:]) > 0: // depth.go's
+			i += listMarker(line[i:])
+		default:
+			return n
+		}
 	}
 	return n
 }
 
-// keptPrefix is the length of what a line inside a comment keeps: the
-// comment's line's depth of block quote markers, then its indent.
+// keptPrefix is the length of what a line inside a comment keeps: its
+// indent and up to depth block quote markers, the comment's line's.
 func keptPrefix(line []byte, depth int) int {
-	k := quoteMarkers(line, depth)
-	for k < len(line) && (line[k] == ' ' || line[k] == '\t') {
+	k := 0
+	for k < len(line) {
+		switch {
+		case line[k] == ' ' || line[k] == '\t':
+		case line[k] == '>' && depth > 0:
+			depth--
+		default:
+			return k
+		}
 		k++
 	}
 	return k
-}
-
-// quoteMarkers is the length of depth block quote markers at the start of
-// line (each up to three spaces, ">" and an optional space), or 0 when it
-// does not start with that many.
-func quoteMarkers(line []byte, depth int) int {
-	at := 0
-	for range depth {
-		i := at
-		for i < len(line) && i-at < 3 && line[i] == ' ' {
-			i++
-		}
-		if i == len(line) || line[i] != '>' {
-			return 0
-		}
-		i++
-		if i < len(line) && line[i] == ' ' {
-			i++
-		}
-		at = i
-	}
-	return at
 }

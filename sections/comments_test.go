@@ -134,6 +134,8 @@ func TestWithoutComments(t *testing.T) {
 		{"a %%x\n> y%% b\n", "a \n b\n"},                   // begun outside the quote: all hidden
 		{"- item %%a\n  b%% tail\n", "- item \n   tail\n"}, // a list item's indent
 		{"> - q %%a\n>   b%% c\n", "> - q \n>    c\n"},
+		{"- > q1 %%x\n  > q2%% q3\n", "- > q1 \n  >  q3\n"}, // a quote in a list item
+		{"> > a %%x\n> y%% b\n", "> > a \n>  b\n"},          // fewer markers on the next line
 	} {
 		d := Parse("n.md", []byte(tt.src))
 		w := d.WithoutComments()
@@ -149,6 +151,12 @@ func TestWithoutComments(t *testing.T) {
 		if n := strings.Count(tt.want, "\n"); n != strings.Count(tt.src, "\n") {
 			t.Errorf("%q: %d line breaks, want %d", tt.src, n, strings.Count(tt.src, "\n"))
 		}
+	}
+	// Lone CRs are line breaks (shown as LFs): the quote's markers are kept.
+	const crSrc = "> a %%x\r> y%% b\r"
+	cr := Parse("n.md", []byte(crSrc)).WithoutComments()
+	if got, n := cr.Text(0, len(crSrc)), cr.shownLen(0, len(crSrc)); got != "> a \n>  b\n" || n != len(got) {
+		t.Errorf("lone CRs: %q, shownLen %d", got, n)
 	}
 	d := Parse("n.md", []byte("a %%x%% b\n\n%%\nblock\n%%\n"))
 	if n := d.CommentsIn(0, 100); n != 2 {
