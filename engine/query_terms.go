@@ -113,12 +113,15 @@ func withoutClitics(chunk string) string {
 // not", "won't" "will not".
 func notOf(neg string) string {
 	stem := strings.TrimSuffix(neg, "n't")
-	switch stem {
-	case "ca", "wo", "sha", "ai":
-		stem = map[string]string{"ca": "can", "wo": "will", "sha": "shall", "ai": "is"}[stem]
+	if whole, ok := irregularNegations[stem]; ok {
+		stem = whole
 	}
 	return stem + " not"
 }
+
+// irregularNegations are the negations whose first word is not what
+// precedes "n't".
+var irregularNegations = map[string]string{"ca": "can", "wo": "will", "sha": "shall", "ai": "is"}
 
 var (
 	// negation is a word ending in "n't".
