@@ -165,7 +165,8 @@ func (d *Document) finish(lines lineIndex) {
 // trailing white space; text before the first mark gets a block of its own.
 // Words are those shown, comments and attribute lines left out (leftOut);
 // a block of nothing else is a Comment, but one of HTML comments and
-// attribute lines alone is no block: blank lines, as it shows.
+// attribute lines alone is no block: blank lines, as it shows. Nor is a
+// paragraph or HTML block of anchors alone (anchorsOut, left out too).
 func (d *Document) blocks(marks []mark, start, end int) []Block {
 	src := d.Src
 	var out []Block
