@@ -6,6 +6,26 @@ import (
 	"github.com/mdsearch/mdsearch/store"
 )
 
+// headings are the words the heading features read, each tokenized
+// once: the query's, and each passage's section heading's (nil for the
+// note's title and text before any heading: a question names the note
+// it is about, which says nothing of which section answers it).
+type headings struct {
+	query []string
+	heads [][]string
+}
+
+// sectionHeadings tokenizes the query and the passages' headings.
+func sectionHeadings(query string, ids []int64, ps map[int64]store.Passage) headings {
+	h := headings{query: tokens(query), heads: make([][]string, len(ids))}
+	for i, id := range ids {
+		if p := ps[id]; p.Level > 0 && p.Heading != p.Title {
+			h.heads[i] = tokens(p.Heading)
+		}
+	}
+	return h
+}
+
 // headingPhrases is, for each passage, how plainly the query quotes its
 // section heading: when the query holds the heading word for word and in
 // order, its words (up to three) over three, else 0. A sentence that
@@ -16,18 +36,11 @@ import (
 // building's note). Unlike headingsIn it reads the words as written,
 // unstemmed and with common ones, so "Types of Integers" is not "integer
 // types". A heading of common words alone ("What", "About") names
-// nothing; the note's title and text before any heading get 0, as in
-// headingsIn.
-func headingPhrases(query string, ids []int64, ps map[int64]store.Passage) []float64 {
-	words := tokens(query)
-	out := make([]float64, len(ids))
-	for i, id := range ids {
-		p := ps[id]
-		if p.Level == 0 || p.Heading == p.Title {
-			continue
-		}
-		head := tokens(p.Heading)
-		if slices.ContainsFunc(head, func(w string) bool { return !stopwords[w] }) && holdsRun(words, head) {
+// nothing.
+func headingPhrases(h headings) []float64 {
+	out := make([]float64, len(h.heads))
+	for i, head := range h.heads {
+		if slices.ContainsFunc(head, func(w string) bool { return !stopwords[w] }) && holdsRun(h.query, head) {
 			out[i] = min(float64(len(head)), 3) / 3
 		}
 	}

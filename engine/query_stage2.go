@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 
@@ -370,11 +371,12 @@ func (e *Engine) passageFeatures(ctx context.Context, rd *store.Reader, q *query
 		}
 	}
 	heads := q.heads
-	in, err := headingsIn(ctx, q.req.Query, ids, ps)
+	h := sectionHeadings(q.req.Query, ids, ps)
+	in, err := headingsIn(ctx, h)
 	if err != nil {
 		return err
 	}
-	phrase := headingPhrases(q.req.Query, ids, ps)
+	phrase := headingPhrases(h)
 	for i, id := range ids {
 		p := ps[id]
 		xs[i][rescore.HeadPhrase] = phrase[i]
@@ -391,22 +393,17 @@ func (e *Engine) passageFeatures(ctx context.Context, rd *store.Reader, q *query
 // words that the query holds, the words stemmed as the keyword index
 // stems them and common words left aside. A sentence that names a
 // section ("use shallowRef() instead", "see Event Modifiers") points at
-// it. The note's title and text before any heading get 0: a question
-// names the note it is about, which says nothing of which section
-// answers it.
-func headingsIn(ctx context.Context, query string, ids []int64, ps map[int64]store.Passage) ([]float64, error) {
-	out := make([]float64, len(ids))
-	words := tokens(query)
+// it. The note's title and text before any heading get 0 (headings).
+func headingsIn(ctx context.Context, h headings) ([]float64, error) {
+	out := make([]float64, len(h.heads))
+	words := slices.Clone(h.query)
 	asked := len(words)
-	at := make([][2]int, len(ids)) // each heading's words in words
-	for i, id := range ids {
-		p := ps[id]
+	at := make([][2]int, len(h.heads)) // each heading's words in words
+	for i, head := range h.heads {
 		at[i][0] = len(words)
-		if p.Level > 0 && p.Heading != p.Title {
-			for _, w := range tokens(p.Heading) {
-				if !stopwords[w] {
-					words = append(words, w)
-				}
+		for _, w := range head {
+			if !stopwords[w] {
+				words = append(words, w)
 			}
 		}
 		at[i][1] = len(words)

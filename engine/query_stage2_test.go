@@ -101,7 +101,7 @@ func TestHeadingsIn(t *testing.T) {
 		{"What is the Reactivity API?", []float64{0, 0, 0, 0, 0, 0}},
 		{"", []float64{0, 0, 0, 0, 0, 0}},
 	} {
-		got, err := headingsIn(context.Background(), tc.query, ids, ps)
+		got, err := headingsIn(context.Background(), sectionHeadings(tc.query, ids, ps))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -109,7 +109,7 @@ func TestHeadingsIn(t *testing.T) {
 			t.Errorf("%q: %v, want %v", tc.query, got, tc.want)
 		}
 	}
-	if got, err := headingsIn(context.Background(), "x", nil, ps); err != nil || len(got) != 0 {
+	if got, err := headingsIn(context.Background(), sectionHeadings("x", nil, ps)); err != nil || len(got) != 0 {
 		t.Errorf("no candidates: %v, %v", got, err)
 	}
 }
@@ -133,7 +133,7 @@ func BenchmarkHeadingsIn(b *testing.B) {
 	query, ids, ps := benchHeadings()
 	b.Run("remembered", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := headingsIn(bg, query, ids, ps); err != nil {
+			if _, err := headingsIn(bg, sectionHeadings(query, ids, ps)); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -145,7 +145,7 @@ func BenchmarkHeadingsIn(b *testing.B) {
 				n++
 				ps[id] = store.Passage{Level: 2, Heading: fmt.Sprintf("heading%d words%d", n, n), Title: "x"}
 			}
-			if _, err := headingsIn(bg, query, ids, ps); err != nil {
+			if _, err := headingsIn(bg, sectionHeadings(query, ids, ps)); err != nil {
 				b.Fatal(err)
 			}
 		}
