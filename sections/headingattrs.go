@@ -54,7 +54,7 @@ type attrHeadingParser struct {
 func (p attrHeadingParser) Open(parent ast.Node, reader text.Reader, pc parser.Context) (ast.Node, parser.State) {
 	n, st := p.BlockParser.Open(parent, reader, pc)
 	if h, ok := n.(*ast.Heading); ok && !p.setext {
-		trimAttrBlock(h, reader.Source(), true)
+		trimAttrBlock(h, reader.Source(), true, pc)
 	}
 	return n, st
 }
@@ -62,7 +62,7 @@ func (p attrHeadingParser) Open(parent ast.Node, reader text.Reader, pc parser.C
 func (p attrHeadingParser) Close(n ast.Node, reader text.Reader, pc parser.Context) {
 	p.BlockParser.Close(n, reader, pc)
 	if h, ok := n.(*ast.Heading); ok && p.setext && h.Parent() != nil { // a setext underline under nothing is no heading
-		trimAttrBlock(h, reader.Source(), false)
+		trimAttrBlock(h, reader.Source(), false, pc)
 	}
 }
 
@@ -75,8 +75,9 @@ func (p attrHeadingParser) SetOption(name parser.OptionName, value any) {
 
 // trimAttrBlock takes a trailing "{: …}" or "{-}" off h's last line and
 // keeps its "#id" unless h has an id; an ATX heading's closing sequence
-// before it goes too ("## Install ## {: #setup}" is "Install").
-func trimAttrBlock(h *ast.Heading, src []byte, atx bool) {
+// before it goes too ("## Install ## {: #setup}" is "Install"). The
+// block's range is kept in pc (attrRanges).
+func trimAttrBlock(h *ast.Heading, src []byte, atx bool, pc parser.Context) {
 	lines := h.Lines()
 	if lines.Len() == 0 {
 		return
@@ -95,6 +96,7 @@ func trimAttrBlock(h *ast.Heading, src []byte, atx bool) {
 	if _, ok := h.AttributeString("id"); !ok && id != nil {
 		h.SetAttributeString("id", id)
 	}
+	keepAttrRange(pc, last.Start+start, last.Start+len(line))
 }
 
 // closingSequence is an ATX heading's closing run of "#", after white
@@ -235,7 +237,7 @@ func (attrLineParser) Continue(ast.Node, text.Reader, parser.Context) parser.Sta
 
 // Close gives the heading the list's "#id" unless it has one, as
 // trimAttrBlock does; it runs after the heading's Close.
-func (attrLineParser) Close(n ast.Node, reader text.Reader, _ parser.Context) {
+func (attrLineParser) Close(n ast.Node, reader text.Reader, pc parser.Context) {
 	h, ok := n.PreviousSibling().(*ast.Heading)
 	if !ok { // a setext underline that read as no heading after all: text
 		p := ast.NewParagraph()
@@ -249,6 +251,7 @@ func (attrLineParser) Close(n ast.Node, reader text.Reader, _ parser.Context) {
 	if _, has := h.AttributeString("id"); !has && id != nil {
 		h.SetAttributeString("id", id)
 	}
+	keepAttrRange(pc, seg.Start, seg.Stop)
 }
 
 func (attrLineParser) CanInterruptParagraph() bool { return false }
@@ -276,49 +279,25 @@ func attrLine(line []byte) (id []byte, ok bool) {
 	return id, len(fields) > 0
 }
 
-// attrLineRanges are the AttributeLines of root at any depth, and the
-// attribute blocks ending headings' lines ("## Install {: #setup}"), as
-// file offsets (root parsed from src at base), in order (Walk's): text
-// Document.LeftOut leaves out, as the heading's text does.
-func attrLineRanges(root ast.Node, src []byte, base int) [][2]int {
-	var out [][2]int
-	_ = ast.Walk(root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-		if !entering {
-			return ast.WalkContinue, nil
-		}
-		switch n := n.(type) {
-		case *AttributeLine:
-			seg := n.Lines().At(0)
-			out = append(out, [2]int{base + seg.Start, base + seg.Stop})
-		case *ast.Heading:
-			if r, ok := headingAttrBlock(n, src); ok {
-				out = append(out, [2]int{base + r[0], base + r[1]})
-			}
-		}
-		if entering && n.Type() == ast.TypeInline {
-			return ast.WalkSkipChildren, nil
-		}
-		return ast.WalkContinue, nil
-	})
-	return out
+// attrRangesKey holds, in a parse's context, the attribute blocks taken
+// off headings' lines and the AttributeLines, as source offsets.
+var attrRangesKey = parser.NewContextKey()
+
+// keepAttrRange adds [start, stop) to the attribute ranges of pc.
+func keepAttrRange(pc parser.Context, start, stop int) {
+	rs, _ := pc.Get(attrRangesKey).([][2]int)
+	pc.Set(attrRangesKey, append(rs, [2]int{start, stop}))
 }
 
-// headingAttrBlock is the range in src of the attribute block that
-// trimAttrBlock took off h's last line, if any.
-func headingAttrBlock(h *ast.Heading, src []byte) ([2]int, bool) {
-	lines := h.Lines()
-	if lines.Len() == 0 {
-		return [2]int{}, false
+// attrRanges are the attribute blocks and lines a parse with pc took as
+// no text, as file offsets (the source parsed from base), in order: text
+// Document.LeftOut leaves out, as the heading's text does.
+func attrRanges(pc parser.Context, base int) [][2]int {
+	rs, _ := pc.Get(attrRangesKey).([][2]int)
+	for i := range rs {
+		rs[i][0] += base
+		rs[i][1] += base
 	}
-	seg := lines.At(lines.Len() - 1)
-	end := seg.Stop
-	for end < len(src) && src[end] != '\n' && src[end] != '\r' {
-		end++
-	}
-	line := util.TrimRightSpace(src[seg.Start:end])
-	start, _ := attrBlock(line)
-	if start < 0 || seg.Start+start < seg.Stop {
-		return [2]int{}, false // none, or one the heading keeps as its text
-	}
-	return [2]int{seg.Start + start, seg.Start + len(line)}, true
+	slices.SortFunc(rs, func(a, b [2]int) int { return a[0] - b[0] })
+	return rs
 }

@@ -84,7 +84,8 @@ func (w *walker) parse() {
 	if bytes.Count(src, []byte{'|'}) > maxTablePipes {
 		p = mdNoTables
 	}
-	root := p.Parse(text.NewReader(src), parser.WithContext(parser.NewContext()))
+	pc := parser.NewContext()
+	root := p.Parse(text.NewReader(src), parser.WithContext(pc))
 	// Comments first: a heading's text leaves out the inline ones.
 	w.comments, w.inline = w.findComments(root)
 	for n := root.FirstChild(); n != nil; n = n.NextSibling() {
@@ -93,9 +94,7 @@ func (w *walker) parse() {
 	w.hideComments(w.comments)
 	w.hideInline()
 	w.collectTags(root, src)
-	if bytes.Contains(src, []byte("{:")) || bytes.Contains(src, []byte("{-}")) {
-		w.attrLines = attrLineRanges(root, src, w.base)
-	}
+	w.attrLines = attrRanges(pc, w.base)
 }
 
 // top records one child of the document: only these headings split, so a
