@@ -48,6 +48,7 @@ func parse(name string, src []byte) *Document {
 	d.build(w.marks, lines)
 	if len(d.anchorsOut) > 0 {
 		d.leftOut = MergeRanges(slices.Clone(d.leftOut), d.anchorsOut)
+		d.anchorsOut = nil // leftOut holds them now
 	}
 	d.Nested = w.nested
 	d.frontTags, d.inlineTags = frontmatterTags(d.Frontmatter, d.warn), w.tags
