@@ -62,7 +62,7 @@ func TestEvalGenerate(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"eval", "--vault", "../sample-vault", "--generate", "--style", "titles", "--embedder", "none"}, 2, `style "titles" is unknown`},
+		{[]string{"eval", "--vault", "../sample-vault", "--generate", "--style", "headlines", "--embedder", "none"}, 2, `style "headlines" is unknown`},
 		{[]string{"eval", "--vault", "../sample-vault", "--generate", "--queries", qfile}, 2, "--queries FILE (or --generate)"},
 		{[]string{"eval", "--vault", "../sample-vault", "--generate", "--details", "--embedder", "none"}, 2, "--details adds to the JSON report: give --json too"},
 	} {

@@ -1,29 +1,115 @@
 package engine
 
 import (
+	"context"
 	"slices"
 
 	"github.com/mdsearch/mdsearch/store"
 )
 
 // headings are the words the heading features read, each tokenized
-// once: the query's, and each passage's section heading's (nil for the
+// once: the query's, each passage's section heading's (nil for the
 // note's title and text before any heading: a question names the note
-// it is about, which says nothing of which section answers it).
+// it is about, which says nothing of which section answers it), and the
+// note's title for the passage that opens the note (nil for the others).
 type headings struct {
-	query []string
-	heads [][]string
+	query  []string
+	heads  [][]string
+	titles [][]string
 }
 
 // sectionHeadings tokenizes the query and the passages' headings.
 func sectionHeadings(query string, ids []int64, ps map[int64]store.Passage) headings {
-	h := headings{query: tokens(query), heads: make([][]string, len(ids))}
+	h := headings{query: tokens(query), heads: make([][]string, len(ids)), titles: make([][]string, len(ids))}
 	for i, id := range ids {
-		if p := ps[id]; p.Level > 0 && p.Heading != p.Title {
+		p := ps[id]
+		if p.Level > 0 && p.Heading != p.Title {
 			h.heads[i] = tokens(p.Heading)
+		} else {
+			h.titles[i] = tokens(p.Title)
 		}
 	}
 	return h
+}
+
+// headingWords are the heading features that read words as the keyword
+// index stems them, common words left aside, from one read of the stems:
+//
+//   - in, for each passage, the share of its section heading's words
+//     that the query holds. A sentence that names a section ("use
+//     shallowRef() instead", "see Event Modifiers") points at it.
+//   - titled, for the passage that opens a note, how much of the note's
+//     title the query names when it names nothing else: the title's words
+//     it holds over the title's words, 0 when the query holds a word the
+//     title lacks. Asked "what are callouts" or "canvas", a person wants
+//     the page's opening, which says what the thing is, not the section
+//     "Nested callouts" whose heading also holds the word; a question
+//     that names the note and more ("what did Barker study") asks for
+//     a section of it.
+func headingWords(ctx context.Context, h headings) (in, titled []float64, err error) {
+	in, titled = make([]float64, len(h.heads)), make([]float64, len(h.heads))
+	words := slices.Clone(h.query)
+	asked := len(words)
+	at := make([][2]int, 2*len(h.heads)) // each heading's, then each title's, words in words
+	for i, list := range slices.Concat(h.heads, h.titles) {
+		at[i][0] = len(words)
+		for _, w := range list {
+			if !stopwords[w] {
+				words = append(words, w)
+			}
+		}
+		at[i][1] = len(words)
+	}
+	if len(words) == asked { // no heading or title has a word
+		return in, titled, nil
+	}
+	stems, err := store.Stems(ctx, words)
+	if err != nil {
+		return nil, nil, err
+	}
+	inQuery, named := map[string]bool{}, map[string]bool{}
+	for i, s := range stems[:asked] {
+		inQuery[s] = true
+		if !stopwords[h.query[i]] {
+			named[s] = true
+		}
+	}
+	for i, r := range at {
+		set := map[string]bool{}
+		for _, s := range stems[r[0]:r[1]] {
+			set[s] = true
+		}
+		if i < len(h.heads) {
+			in[i] = shareHeld(set, inQuery)
+		} else if len(named) > 0 && holdsEvery(set, named) {
+			titled[i-len(h.heads)] = shareHeld(set, named)
+		}
+	}
+	return in, titled, nil
+}
+
+// shareHeld is the share of set's words that held holds (0 for none).
+func shareHeld(set, held map[string]bool) float64 {
+	if len(set) == 0 {
+		return 0
+	}
+	n := 0
+	for w := range set {
+		if held[w] {
+			n++
+		}
+	}
+	return float64(n) / float64(len(set))
+}
+
+// holdsEvery reports whether set holds every word of words.
+func holdsEvery(set, words map[string]bool) bool {
+	for w := range words {
+		if !set[w] {
+			return false
+		}
+	}
+	return true
 }
 
 // headingPhrases is, for each passage, how plainly the query quotes its

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/mdsearch/mdsearch/store"
@@ -34,7 +35,7 @@ func TestHeadingPhrases(t *testing.T) {
 
 // BenchmarkHeadingPhrases is the heading features of a query's 50
 // candidates as passageFeatures reads them, the headings tokenized once:
-// the stemmed reading alone (headingsIn), and with the word-for-word one
+// the stemmed readings alone (headingWords), and with the word-for-word one
 // (headingPhrases) beside it, in the same run. Their difference is what
 // head_phrase adds to a search.
 func BenchmarkHeadingPhrases(b *testing.B) {
@@ -43,11 +44,38 @@ func BenchmarkHeadingPhrases(b *testing.B) {
 		b.Run(map[bool]string{false: "stemmed", true: "stemmed+phrases"}[both], func(b *testing.B) {
 			for b.Loop() {
 				h := sectionHeadings(query, ids, ps)
-				if _, err := headingsIn(bg, h); err != nil {
+				if _, _, err := headingWords(bg, h); err != nil {
 					b.Fatal(err)
 				}
 				if both {
 					headingPhrases(h)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkTitleOnly is the stemmed heading features of 50 candidates,
+// one in five opening its note, with and without the opening passages'
+// titles read (title_only), in the same run: their difference is what
+// title_only adds to a search.
+func BenchmarkTitleOnly(b *testing.B) {
+	query, ids, ps := benchHeadings()
+	for i, id := range ids {
+		if i%5 == 0 {
+			title := fmt.Sprintf("error handling %d", i)
+			ps[id] = store.Passage{Level: 1, Heading: title, Title: title}
+		}
+	}
+	for _, titles := range []bool{false, true} {
+		b.Run(map[bool]string{false: "headings", true: "headings+titles"}[titles], func(b *testing.B) {
+			for b.Loop() {
+				h := sectionHeadings(query, ids, ps)
+				if !titles {
+					h.titles = make([][]string, len(ids))
+				}
+				if _, _, err := headingWords(bg, h); err != nil {
+					b.Fatal(err)
 				}
 			}
 		})

@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"math"
-	"slices"
 	"strings"
 	"sync"
 
@@ -372,7 +371,7 @@ func (e *Engine) passageFeatures(ctx context.Context, rd *store.Reader, q *query
 	}
 	heads := q.heads
 	h := sectionHeadings(q.req.Query, ids, ps)
-	in, err := headingsIn(ctx, h)
+	in, titled, err := headingWords(ctx, h)
 	if err != nil {
 		return err
 	}
@@ -385,54 +384,9 @@ func (e *Engine) passageFeatures(ctx context.Context, rd *store.Reader, q *query
 		xs[i][rescore.Boiler] = math.Log(float64(max(1, heads[p.Heading])))
 		xs[i][rescore.HeadIn] = in[i]
 		xs[i][rescore.HeadAll] = b2f(in[i] == 1)
+		xs[i][rescore.TitleOnly] = titled[i]
 	}
 	return nil
-}
-
-// headingsIn is, for each passage, the share of its section heading's
-// words that the query holds, the words stemmed as the keyword index
-// stems them and common words left aside. A sentence that names a
-// section ("use shallowRef() instead", "see Event Modifiers") points at
-// it. The note's title and text before any heading get 0 (headings).
-func headingsIn(ctx context.Context, h headings) ([]float64, error) {
-	out := make([]float64, len(h.heads))
-	words := slices.Clone(h.query)
-	asked := len(words)
-	at := make([][2]int, len(h.heads)) // each heading's words in words
-	for i, head := range h.heads {
-		at[i][0] = len(words)
-		for _, w := range head {
-			if !stopwords[w] {
-				words = append(words, w)
-			}
-		}
-		at[i][1] = len(words)
-	}
-	if len(words) == asked { // no heading has a word
-		return out, nil
-	}
-	stems, err := store.Stems(ctx, words)
-	if err != nil {
-		return nil, err
-	}
-	inQuery := map[string]bool{}
-	for _, s := range stems[:asked] {
-		inQuery[s] = true
-	}
-	for i, r := range at {
-		head := map[string]bool{}
-		var held int
-		for _, s := range stems[r[0]:r[1]] {
-			if !head[s] {
-				head[s] = true
-				held += int(b2f(inQuery[s]))
-			}
-		}
-		if len(head) > 0 {
-			out[i] = float64(held) / float64(len(head))
-		}
-	}
-	return out, nil
 }
 
 // semanticFeatures are the candidates' window cosines: the best and

@@ -79,10 +79,13 @@ func TestScoreDistinct(t *testing.T) {
 	}
 }
 
-// TestHeadingsIn: the share of a section heading's words that a query
+// TestHeadingWords: the share of a section heading's words that a query
 // names, stemmed as the keyword index stems them, common words aside;
-// the note's title and text before any heading never count.
-func TestHeadingsIn(t *testing.T) {
+// the note's title and text before any heading never count there. The
+// passages that open a note (its title's section, the text before any
+// heading) read how much of the title a query names when it names
+// nothing else.
+func TestHeadingWords(t *testing.T) {
 	ps := map[int64]store.Passage{
 		1: {Level: 2, Heading: "shallowref()", Title: "reactivity api"},
 		2: {Level: 2, Heading: "maintaining state with `key`", Title: "list rendering"},
@@ -92,25 +95,30 @@ func TestHeadingsIn(t *testing.T) {
 		6: {Level: 2, Heading: "keyed lists", Title: "y"},
 	}
 	ids := []int64{1, 2, 3, 4, 5, 6}
+	none := []float64{0, 0, 0, 0, 0, 0}
 	for _, tc := range []struct {
-		query string
-		want  []float64
+		query      string
+		in, titled []float64
 	}{
-		{"To avoid the deep conversion, use shallowRef() instead.", []float64{1, 0, 0, 0, 0, 0}},
-		{"every child must be uniquely keyed while maintaining its state", []float64{0, 1, 0, 0, 0, 0.5}},
-		{"What is the Reactivity API?", []float64{0, 0, 0, 0, 0, 0}},
-		{"", []float64{0, 0, 0, 0, 0, 0}},
+		{"To avoid the deep conversion, use shallowRef() instead.", []float64{1, 0, 0, 0, 0, 0}, none},
+		{"every child must be uniquely keyed while maintaining its state", []float64{0, 1, 0, 0, 0, 0.5}, none},
+		{"What is the Reactivity API?", none, []float64{0, 0, 1, 1, 0, 0}},
+		{"reactivity", none, []float64{0, 0, 0.5, 0.5, 0, 0}},
+		{"the reactive APIs", none, []float64{0, 0, 1, 1, 0, 0}}, // stemmed
+		{"reactivity api caveats", none, none},                   // names more than the title
+		{"what is the", none, none},                              // names nothing
+		{"", none, none},
 	} {
-		got, err := headingsIn(context.Background(), sectionHeadings(tc.query, ids, ps))
+		in, titled, err := headingWords(context.Background(), sectionHeadings(tc.query, ids, ps))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !slices.Equal(got, tc.want) {
-			t.Errorf("%q: %v, want %v", tc.query, got, tc.want)
+		if !slices.Equal(in, tc.in) || !slices.Equal(titled, tc.titled) {
+			t.Errorf("%q: %v and %v, want %v and %v", tc.query, in, titled, tc.in, tc.titled)
 		}
 	}
-	if got, err := headingsIn(context.Background(), sectionHeadings("x", nil, ps)); err != nil || len(got) != 0 {
-		t.Errorf("no candidates: %v, %v", got, err)
+	if in, titled, err := headingWords(context.Background(), sectionHeadings("x", nil, ps)); err != nil || len(in)+len(titled) != 0 {
+		t.Errorf("no candidates: %v, %v, %v", in, titled, err)
 	}
 }
 
@@ -126,14 +134,14 @@ func benchHeadings() (string, []int64, map[int64]store.Passage) {
 	return "how do I propagate errors with the question mark operator in a function that returns Result", ids, ps
 }
 
-// BenchmarkHeadingsIn times the heading feature of 50 candidates: with
+// BenchmarkHeadingsIn times the stemmed heading features of 50 candidates: with
 // the stems remembered from the last query (the common case: a vault's
 // headings repeat) and with every word new to the stemmer.
 func BenchmarkHeadingsIn(b *testing.B) {
 	query, ids, ps := benchHeadings()
 	b.Run("remembered", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := headingsIn(bg, sectionHeadings(query, ids, ps)); err != nil {
+			if _, _, err := headingWords(bg, sectionHeadings(query, ids, ps)); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -145,7 +153,7 @@ func BenchmarkHeadingsIn(b *testing.B) {
 				n++
 				ps[id] = store.Passage{Level: 2, Heading: fmt.Sprintf("heading%d words%d", n, n), Title: "x"}
 			}
-			if _, err := headingsIn(bg, sectionHeadings(query, ids, ps)); err != nil {
+			if _, _, err := headingWords(bg, sectionHeadings(query, ids, ps)); err != nil {
 				b.Fatal(err)
 			}
 		}

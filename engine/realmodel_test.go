@@ -54,6 +54,10 @@ func TestRealModel(t *testing.T) {
 		{mdsearch.ModeSemantic, "DNS server at home", "homelab/Network.md", "DNS"},
 		{mdsearch.ModeHybrid, "how long does bulk fermentation take", "kitchen/Sourdough.md", "Bulk Fermentation"},
 		{mdsearch.ModeHybrid, "restore drill for backups", "homelab/Backups.md", "Restore Drill"},
+		// A note's title alone asks for its opening, not a section that
+		// holds the word too (Pests, Storage).
+		{mdsearch.ModeHybrid, "what are tomatoes", "garden/Tomatoes.md", "Tomatoes"},
+		{mdsearch.ModeHybrid, "knife care", "kitchen/Knife Care.md", "Knife Care"},
 	}
 	for _, c := range cases {
 		resp := search(t, e, mdsearch.SearchRequest{Query: c.q, Mode: c.mode})

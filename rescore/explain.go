@@ -17,7 +17,7 @@ var Factors = []Factor{
 	{"coverage", []int{CoverAllRel, QText}},                                 // the share of the query's idf it holds
 	{"heading", []int{CoverHeadRel, QHeading, HeadIn, HeadAll, HeadPhrase}}, // the query naming its heading
 	{"phrase", []int{PairNear, PairPhrase}},                                 // the query's words side by side
-	{"title", []int{BM25Title}},                                             // the note's title and file name
+	{"title", []int{BM25Title, TitleOnly}},                                  // the note's title and file name; the query naming it alone
 	{"note", []int{PageTop, PageOther}},                                     // the note's other passages
 	{"common_heading", []int{Boiler}},                                       // a heading many notes share
 	{"length", []int{Words}},

@@ -47,6 +47,7 @@ const (
 	HeadAll             // 1 when the query holds every word of the section heading
 	CommonOnly          // 1 when every word of the query is a common one ("how do I"): it asks for nothing in particular
 	HeadPhrase          // the query holds the section heading word for word, in order: its words, up to three, over three
+	TitleOnly           // for the passage opening a note: the share of its title's words the query holds, when it holds no other (0 else)
 	NumFeatures
 )
 
@@ -57,6 +58,7 @@ var Names = [NumFeatures]string{
 	"pair_phrase", "pair_near", "cos", "cos2", "cos_head", "cos_rel", "kw_rank", "sem_rank", "both",
 	"words", "depth", "page_top", "page_other", "boiler", "query_cover", "query_terms", "query_cos",
 	"question", "q_heading", "q_text", "head_in", "head_all", "common_only", "head_phrase",
+	"title_only",
 }
 
 // Vector is one candidate's features.
@@ -119,7 +121,7 @@ var questionWords = map[string]bool{"how": true, "what": true, "why": true, "whe
 // merely names one of its words (docs/evaluation.md). HeadPhrase came
 // after them: a link's sentence quotes the heading it points at.
 var Ranked = []int{FirstScore, FirstRel, KWRel, CosRel, CoverAllRel, CoverHeadRel, QHeading, QText,
-	PairNear, Boiler, Depth, PageTop, PageOther, Words, HeadIn, HeadAll, PairPhrase, BM25Title, HeadPhrase}
+	PairNear, Boiler, Depth, PageTop, PageOther, Words, HeadIn, HeadAll, PairPhrase, BM25Title, HeadPhrase, TitleOnly}
 
 // Unranked are the features not in Ranked.
 func Unranked() []int { return Unlisted(Ranked) }

@@ -14,7 +14,7 @@ import (
 // order the errors list them.
 var (
 	queryFieldNames = []string{"query", "relevant", "expected_path_contains", "difficulty", "exclude"}
-	labelFieldNames = []string{"path", "section_path"}
+	labelFieldNames = []string{"path", "section_path", "own"}
 )
 
 // meantInLabel and meantInQuery say what a field the format does not have was most likely

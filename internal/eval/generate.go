@@ -89,6 +89,8 @@ func Generate(ctx context.Context, dir string, styles []string) (*QuerySet, *Gen
 				g.sentenceQueries(g.notes[p])
 			case StyleQuestions:
 				g.questionQueries(g.notes[p])
+			case StyleTitles:
+				g.titleQueries(g.notes[p])
 			case StyleTerms:
 				if err := g.termQueries(ctx, g.notes[p]); err != nil {
 					return nil, nil, err
@@ -208,13 +210,14 @@ func (g *generator) emit(style, text, to string, sec *sections.Section, exclude 
 	g.add1(style, text, to, sec, exclude)
 }
 
-// add1 adds a query unless the same one was made before.
-func (g *generator) add1(style, text, to string, sec *sections.Section, exclude string) {
+// add1 adds a query unless the same one was made before, and reports
+// whether it did.
+func (g *generator) add1(style, text, to string, sec *sections.Section, exclude string) bool {
 	text = g.plainQuery(text)
 	key := fmt.Sprintf("%s\x00%s\x00%q", text, to, sec.Path)
 	if g.seen[key] {
 		g.stats.Duplicate++
-		return
+		return false
 	}
 	g.seen[key] = true
 	l := Label{Path: to, SectionPath: sec.Path,
@@ -223,4 +226,5 @@ func (g *generator) add1(style, text, to string, sec *sections.Section, exclude 
 	q.Line = len(g.out) + 1
 	g.out = append(g.out, q)
 	g.stats.ByStyle[style]++
+	return true
 }

@@ -240,7 +240,7 @@ func TestParseStyles(t *testing.T) {
 	for in, want := range map[string]string{
 		"": strings.Join(AllStyles, ","), "all": strings.Join(AllStyles, ","), "both": "links,headings",
 		"links, questions": "links,questions", "links,links": "links", "LINKS,Terms": "links,terms", "All": strings.Join(AllStyles, ","),
-		"all,links": `"all" stands alone`, "titles": `"titles" is unknown`,
+		"all,links": `"all" stands alone`, "headlines": `"headlines" is unknown`,
 	} {
 		got, err := ParseStyles(in)
 		s := strings.Join(got, ",")

@@ -105,7 +105,7 @@ func sectionHit(q *Query, r mdsearch.Result) bool {
 			// A label that names a section but resolved to no heading is
 			// the text before the first one ("/"): that section alone,
 			// not the whole note an empty path stands for.
-			intro := len(l.SectionPath) > 0 && len(want) == 0
+			intro := l.Own || len(l.SectionPath) > 0 && len(want) == 0
 			if within(r.SectionPath, want, intro) {
 				return true
 			}
@@ -120,10 +120,10 @@ func sectionHit(q *Query, r mdsearch.Result) bool {
 }
 
 // within is under, or, for the intro (the text before the first
-// heading), whether p is the intro too.
-func within(p, want []string, intro bool) bool {
-	if intro {
-		return len(p) == 0
+// heading, or a section's own text), whether p is that section itself.
+func within(p, want []string, own bool) bool {
+	if own {
+		return slices.Equal(p, want)
 	}
 	return under(p, want)
 }

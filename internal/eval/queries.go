@@ -18,6 +18,9 @@ import (
 type Label struct {
 	Path        string   `json:"path"`
 	SectionPath []string `json:"section_path"`
+	// Own: the section's own text alone, its subsections not counted
+	// (the opening text of a note under its title heading).
+	Own bool `json:"own,omitempty"`
 
 	// Set by Resolve: the section's canonical path and its line range,
 	// and other sections that equally match a label naming a heading alone.

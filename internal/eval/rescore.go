@@ -76,6 +76,7 @@ type Sample struct {
 	Mode     mdsearch.Mode
 	OffTopic bool
 	Query    string
+	Style    string        // a generated query's style (Query.Difficulty); "" for off-topic queries
 	Rows     []rescore.Row // Weight unset
 	Pages    []string      // each row's note, for the per-note cap (QuickLeaveOneOut)
 }
@@ -125,6 +126,9 @@ func Collect(ctx context.Context, o Options, set string) ([]Sample, error) {
 			return fmt.Errorf("%s: %q: %w", set, text, err)
 		}
 		s := Sample{Set: set, Mode: mode, OffTopic: q == nil, Query: text}
+		if q != nil {
+			s.Style = q.Difficulty
+		}
 		if cache != nil {
 			s.Embedder = cache.ModelID()
 		}
@@ -279,7 +283,12 @@ func FitModel(samples []Sample, fo FitOptions) (*rescore.Model, error) {
 			w := weight(s) / float64(min(rescore.CalTop, len(s.Rows)))
 			wBelow := weight(s) / float64(max(1, min(rescore.CalTop, slices.Max(place))-1))
 			for i, c := range rescore.CalInputs(ranker, xs, logits) {
-				if rank[i] <= rescore.CalTop {
+				// A title query's label is the note's opening alone, though
+				// every section of the note is about what it names: the
+				// best's calibrator would learn that a top hit on the
+				// right note is wrong. The results after the first are
+				// scored on them (a note's other sections answer less).
+				if rank[i] <= rescore.CalTop && s.Style != StyleTitles {
 					rows = append(rows, rescore.Row{X: slices.Clone(c[:]), Answer: s.Rows[i].Answer, Weight: w})
 				}
 				if place[i] > 1 && place[i] <= rescore.CalTop {
@@ -348,7 +357,8 @@ const offTopicPerSet = 60
 
 // generatedSet is the corpus whose generated queries join the dev sets'
 // in every fit: another vault, so no dev set's own text teaches the
-// model, and every style of query Generate makes but links (it has few).
+// model, and every style of query Generate makes but links (it has few)
+// and terms (docs/evaluation.md, "Calibration left out").
 const generatedSet = "rust-rfcs"
 
 // generatedPerStyle bounds the generated queries of each style.
@@ -408,7 +418,7 @@ func CollectDev(ctx context.Context, emb embed.Embedder, corpora, cacheDir strin
 // generated makes the generated set's queries: at most
 // generatedPerStyle of each style, spread evenly through the vault.
 func generated(ctx context.Context, vault string) (*QuerySet, error) {
-	qs, _, err := Generate(ctx, vault, []string{StyleHeadings, StyleSentences, StyleVague, StyleQuestions})
+	qs, _, err := Generate(ctx, vault, []string{StyleHeadings, StyleSentences, StyleVague, StyleQuestions, StyleTitles})
 	if err != nil {
 		return nil, err
 	}

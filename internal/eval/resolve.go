@@ -109,7 +109,16 @@ func (qs *QuerySet) resolveLabel(v *vault.Vault, notes map[string]bool, docs map
 		return queryError(qs.File, q.Line, "%v", err)
 	}
 	l.span = span{resolved: true, path: sec.Path, start: sec.StartLine, end: sec.EndLine}
+	if l.Own {
+		l.span.end = ownEnd(doc, sec)
+	}
 	return nil
+}
+
+// ownEnd is the last line of a section's own text, before its first
+// subsection.
+func ownEnd(doc *sections.Document, sec *sections.Section) int {
+	return doc.Line(max(sec.BodyStart, sec.BodyEnd-1))
 }
 
 // findLabel finds a labelled section: the exact heading path, else as
