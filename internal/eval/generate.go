@@ -207,24 +207,26 @@ func (g *generator) emit(style, text, to string, sec *sections.Section, exclude 
 		g.stats.Short++
 		return
 	}
-	g.add1(style, text, to, sec, exclude)
+	g.add1(style, text, sectionLabel(to, sec), exclude)
 }
 
-// add1 adds a query unless the same one was made before, and reports
-// whether it did.
-func (g *generator) add1(style, text, to string, sec *sections.Section, exclude string) bool {
+// sectionLabel labels section sec of note to, its subsections with it.
+func sectionLabel(to string, sec *sections.Section) Label {
+	return Label{Path: to, SectionPath: sec.Path,
+		span: span{resolved: true, path: sec.Path, start: sec.StartLine, end: sec.EndLine}}
+}
+
+// add1 adds a query labelled l unless the same one was made before.
+func (g *generator) add1(style, text string, l Label, exclude string) {
 	text = g.plainQuery(text)
-	key := fmt.Sprintf("%s\x00%s\x00%q", text, to, sec.Path)
+	key := fmt.Sprintf("%s\x00%s\x00%q", text, l.Path, l.span.path)
 	if g.seen[key] {
 		g.stats.Duplicate++
-		return false
+		return
 	}
 	g.seen[key] = true
-	l := Label{Path: to, SectionPath: sec.Path,
-		span: span{resolved: true, path: sec.Path, start: sec.StartLine, end: sec.EndLine}}
 	q := Query{Text: text, Difficulty: style, Relevant: []Label{l}, Exclude: exclude}
 	q.Line = len(g.out) + 1
 	g.out = append(g.out, q)
 	g.stats.ByStyle[style]++
-	return true
 }

@@ -212,7 +212,7 @@ func (g *generator) emitShort(style, text, to string, sec *sections.Section) {
 		g.stats.Short++
 		return
 	}
-	g.add1(style, text, to, sec, "")
+	g.add1(style, text, sectionLabel(to, sec), "")
 }
 
 // commonWords are those a sentence query leaves out.

@@ -42,7 +42,7 @@ func (g *generator) termQueries(ctx context.Context, n *parsedNote) error {
 		}
 		for _, w := range g.termWords[s] { // the first, in the order written
 			if k := g.termKey[w]; times[k] >= 2 && g.sectionsWith[k] == 1 {
-				g.add1(StyleTerms, typedTerm(w), n.path, s, "")
+				g.add1(StyleTerms, typedTerm(w), sectionLabel(n.path, s), "")
 				break
 			}
 		}

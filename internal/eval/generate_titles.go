@@ -29,14 +29,18 @@ func (g *generator) titleQueries(n *parsedNote) {
 	if g.stats.ByStyle[StyleTitles]%2 == 1 {
 		q = asQuestion(t, "")
 	}
-	if g.add1(StyleTitles, q, n.path, intro, "") {
-		l := &g.out[len(g.out)-1].Relevant[0]
-		l.Own = true
-		if intro.Level == 0 {
-			l.SectionPath = []string{"/"} // as a query file labels the text before any heading
-		}
-		l.span.end = ownEnd(n.doc, intro)
+	g.add1(StyleTitles, q, ownLabel(n, intro), "")
+}
+
+// ownLabel labels section sec of note n, its own text alone.
+func ownLabel(n *parsedNote, sec *sections.Section) Label {
+	l := sectionLabel(n.path, sec)
+	l.Own = true
+	if sec.Level == 0 {
+		l.SectionPath = []string{"/"} // as a query file labels the text before any heading
 	}
+	l.span.end = ownEnd(n.doc, sec)
+	return l
 }
 
 // typedTitle is a title as someone would type it: a file name's words
