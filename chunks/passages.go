@@ -2,7 +2,6 @@ package chunks
 
 import (
 	"iter"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -106,23 +105,17 @@ func (s *splitter) dropEmpty(ws []mdsearch.Window) []mdsearch.Window {
 // it but white space is left out of the embed text and none hidden: code
 // past CodeLines, a long run's tail.
 func (s *splitter) unreadCode(start, end int) bool {
-	held := false
-	for i := start; i < end; i++ {
-		if isSpace(s.src[i]) {
-			continue
-		}
-		if !inRanges(s.elided, i) || inRanges(s.hidden, i) {
-			return false
-		}
-		held = true
+	if trimRight(s.src, start, end) == start { // white space alone
+		return false
 	}
-	return held
-}
-
-// inRanges reports whether pos lies in one of rs, in order and apart.
-func inRanges(rs [][2]int, pos int) bool {
-	i := sort.Search(len(rs), func(i int) bool { return rs[i][1] > pos })
-	return i < len(rs) && rs[i][0] <= pos
+	for _, h := range within(s.hidden, start, end) {
+		if a := max(start, h[0]); trimRight(s.src, a, min(end, h[1])) > a {
+			return false // hidden text
+		}
+	}
+	read := false // text the embed text holds
+	s.segments(start, end, func(a, b int) { read = read || trimRight(s.src, a, b) > a })
+	return !read
 }
 
 // holdsText reports whether [start, end) holds text outside the hidden

@@ -367,7 +367,11 @@ func (d *Document) CommentsIn(start, end int) int {
 // the block quote markers and indents textWithout keeps.
 func (d *Document) shownLen(start, end int) int {
 	n, src := end-start, d.Shown() // a lone CR is a line break
-	for _, h := range d.hidden {
+	first := sort.Search(len(d.hidden), func(i int) bool { return d.hidden[i][1] > start })
+	for _, h := range d.hidden[first:] {
+		if h[0] >= end {
+			break
+		}
 		depth := quoteDepth(src[lineStart(src, h[0]):h[0]])
 		stop := min(end, h[1])
 		for j := max(start, h[0]); j < stop; j++ {

@@ -121,15 +121,27 @@ func attrBlock(line []byte) (start int, id []byte) {
 	case len(inner) < 2 || inner[0] != ':' || inner[1] == ':': // "{::nomarkdown}" is an extension, not attributes
 		return -1, nil
 	}
-	for _, f := range attrFields(inner[1:]) {
+	id, _, ok := attrList(inner[1:], false)
+	if !ok {
+		return -1, nil // "{:?}" is a format string, not attributes
+	}
+	return start, id
+}
+
+// attrList reads an attribute list's fields, after its "{:": its first
+// "#id" (nil without one) and how many fields it has; ok is false when a
+// field is no attribute, nor a bare word where bare words are taken.
+func attrList(list []byte, bare bool) (id []byte, n int, ok bool) {
+	fields := attrFields(list)
+	for _, f := range fields {
 		switch {
-		case !attrField(f):
-			return -1, nil // "{:?}" is a format string, not attributes
+		case !attrField(f) && !(bare && isName(f)):
+			return nil, 0, false
 		case f[0] == '#' && id == nil:
 			id = f[1:]
 		}
 	}
-	return start, id
+	return id, len(fields), true
 }
 
 // attrFields splits s at white space outside quotes (single or double).
@@ -267,16 +279,8 @@ func attrLine(line []byte) (id []byte, ok bool) {
 	if len(line) < 4 || line[0] != '{' || line[1] != ':' || line[2] == ':' || line[len(line)-1] != '}' {
 		return nil, false // "{::comment}" is an extension, not attributes
 	}
-	fields := attrFields(line[2 : len(line)-1])
-	for _, f := range fields {
-		switch {
-		case !attrField(f) && !isName(f):
-			return nil, false // "{:?}" is a format string
-		case f[0] == '#' && id == nil:
-			id = f[1:]
-		}
-	}
-	return id, len(fields) > 0
+	id, n, ok := attrList(line[2:len(line)-1], true) // "{:?}" is a format string
+	return id, ok && n > 0
 }
 
 // attrRangesKey holds, in a parse's context, the attribute blocks taken

@@ -134,7 +134,7 @@ func (highlightParser) Open(_ ast.Node, reader text.Reader, pc parser.Context) (
 // Continue is goldmark's fenced code block's, but for the closing line.
 func (highlightParser) Continue(node ast.Node, reader text.Reader, pc parser.Context) parser.State {
 	line, segment := reader.PeekLine()
-	if w, pos := util.IndentWidth(line, reader.LineOffset()); w < 4 && highlightCloseRE.Match(util.TrimRightSpace(line[pos:])) {
+	if w, pos := util.IndentWidth(line, reader.LineOffset()); w < 4 && isHighlightClose(line[pos:]) {
 		reader.AdvanceToEOL()
 		return parser.Close
 	}

@@ -45,10 +45,10 @@ func parse(name string, src []byte) *Document {
 	if len(w.attrLines) > 0 {
 		d.leftOut = MergeRanges(slices.Clone(w.inline), w.attrLines)
 	}
-	d.build(w.marks, lines)
-	if len(d.anchorsOut) > 0 {
-		d.leftOut = MergeRanges(slices.Clone(d.leftOut), d.anchorsOut)
-		d.anchorsOut = nil // leftOut holds them now
+	// The blocks of anchors alone are left out once built: leftOut is read
+	// in order as the blocks are made.
+	if anchors := d.build(w.marks, lines); len(anchors) > 0 {
+		d.leftOut = MergeRanges(slices.Clone(d.leftOut), anchors)
 	}
 	d.Nested = w.nested
 	d.frontTags, d.inlineTags = frontmatterTags(d.Frontmatter, d.warn), w.tags
@@ -86,7 +86,7 @@ func (d *Document) frontmatter(buf []byte) int {
 
 // build cuts the body into sections at the heading marks and gives each
 // section its blocks.
-func (d *Document) build(marks []mark, lines lineIndex) {
+func (d *Document) build(marks []mark, lines lineIndex) (anchors [][2]int) {
 	var heads []int // indexes of heading marks
 	for i, m := range marks {
 		if m.heading != nil {
@@ -101,7 +101,7 @@ func (d *Document) build(marks []mark, lines lineIndex) {
 	}
 	if !isBlank(d.Src[d.Body:preEnd]) {
 		s := Section{Parent: -1, StartByte: d.Body, BodyStart: d.Body, BodyEnd: preEnd, EndByte: preEnd, Path: []string{}}
-		s.Blocks = d.blocks(marks[:firstOr(heads, len(marks))], d.Body, preEnd)
+		s.Blocks = d.blocks(marks[:firstOr(heads, len(marks))], d.Body, preEnd, &anchors)
 		d.Sections = append(d.Sections, s)
 	}
 	var stack []int // open sections, by index into d.Sections
@@ -123,11 +123,12 @@ func (d *Document) build(marks []mark, lines lineIndex) {
 		} else {
 			s.Path = []string{h.Text}
 		}
-		s.Blocks = d.blocks(marks[hi+1:nextMark], s.BodyStart, next)
+		s.Blocks = d.blocks(marks[hi+1:nextMark], s.BodyStart, next, &anchors)
 		stack = append(stack, len(d.Sections))
 		d.Sections = append(d.Sections, s)
 	}
 	d.finish(lines)
+	return anchors
 }
 
 // finish fills in indexes, extents, lines and word counts.
@@ -167,15 +168,16 @@ func (d *Document) finish(lines lineIndex) {
 // Words are those shown, comments and attribute lines left out (leftOut);
 // a block of nothing else is a Comment, but one of HTML comments and
 // attribute lines alone is no block: blank lines, as it shows. Nor is a
-// paragraph or HTML block of anchors alone (anchorsOut, left out too).
-func (d *Document) blocks(marks []mark, start, end int) []Block {
+// paragraph or HTML block of anchors alone, whose range is added to
+// anchors for the caller to leave out too.
+func (d *Document) blocks(marks []mark, start, end int, anchors *[][2]int) []Block {
 	src := d.Src
 	var out []Block
 	add := func(kind BlockKind, list, s, e int) {
 		s = SkipBlankLines(src, s, e)
 		e = trimRight(src, s, e)
 		if e > s && (kind == Paragraph || kind == Other) && anchorsOnly(src[s:e]) { // code shows its markup
-			d.anchorsOut = append(d.anchorsOut, [2]int{s, e})
+			*anchors = append(*anchors, [2]int{s, e})
 			return // markup a link lands on: no text of the note
 		}
 		if e > s {

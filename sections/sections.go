@@ -38,10 +38,6 @@ type Document struct {
 	// (InlineComments), HTML comments among them; leftOut is they and the
 	// attribute lines under headings (LeftOut).
 	inlineComments, leftOut [][2]int
-	// anchorsOut are the blocks of HTML anchors alone (anchorsOnly) that
-	// blocks finds while parse builds the sections, merged into leftOut
-	// after: leftOut is read in order as the blocks are made.
-	anchorsOut [][2]int
 	// hidden are the ranges Text leaves out, but for their line breaks:
 	// every comment in a copy made by WithoutComments, else none.
 	hidden [][2]int
