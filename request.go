@@ -48,7 +48,7 @@ func (r SearchRequest) Check() error {
 		return invalid("query is %d bytes: use at most %d (the gist of a long text, not all of it)", len(q), MaxQueryBytes)
 	case r.N < 1 || r.N > MaxN:
 		return OutOfRange("n", strconv.Itoa(r.N))
-	case r.MaxPerPage != 0 && CheckMaxPerPage(r.MaxPerPage) != nil:
+	case !maxPerPageOK(r.MaxPerPage):
 		return CheckMaxPerPage(r.MaxPerPage)
 	case r.Mode != ModeHybrid && r.Mode != ModeSemantic && r.Mode != ModeKeyword:
 		return invalid("mode is %q: use hybrid, semantic or keyword", r.Mode)
@@ -99,13 +99,16 @@ func (r SearchRequest) PerNote() int {
 }
 
 // CheckMaxPerPage is Check's rule for the per-note cap, for a caller that
-// takes the cap without a whole request (`mdsearch eval --max-per-page`).
+// takes the cap without a whole request (`mdsearch eval --max-per-page`):
+// 1 to MaxMaxPerPage, or 0 for the default.
 func CheckMaxPerPage(n int) error {
-	if n < 1 || n > MaxMaxPerPage {
+	if !maxPerPageOK(n) {
 		return OutOfRange("max_per_page", strconv.Itoa(n))
 	}
 	return nil
 }
+
+func maxPerPageOK(n int) bool { return n >= 0 && n <= MaxMaxPerPage }
 
 // ranges are the values Check takes for each integer field.
 var ranges = map[string]string{

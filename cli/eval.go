@@ -69,7 +69,7 @@ func runEval(ctx context.Context, env *Env, args []string) error {
 	if opts.K < 1 || opts.K > mdsearch.MaxN {
 		return usagef("k is %d: use 1-%d (default %d)", opts.K, mdsearch.MaxN, mdsearch.DefaultN)
 	}
-	if err := mdsearch.CheckMaxPerPage(opts.MaxPerPage); opts.MaxPerPage != 0 && err != nil {
+	if err := mdsearch.CheckMaxPerPage(opts.MaxPerPage); err != nil {
 		return requestError("eval", err) // the search's own rule and wording
 	}
 	if *weights != "" {

@@ -11,7 +11,9 @@ import (
 // once: the query's, each passage's section heading's (nil for the
 // note's title and text before any heading: a question names the note
 // it is about, which says nothing of which section answers it), and the
-// note's title for the passage that opens the note (nil for the others).
+// note's title for those passages instead: the note's opening, as far as
+// a passage tells (text before any heading, or under the heading that is
+// the title).
 type headings struct {
 	query  []string
 	heads  [][]string
@@ -38,7 +40,7 @@ func sectionHeadings(query string, ids []int64, ps map[int64]store.Passage) head
 //   - in, for each passage, the share of its section heading's words
 //     that the query holds. A sentence that names a section ("use
 //     shallowRef() instead", "see Event Modifiers") points at it.
-//   - titled, for the passage that opens a note, how much of the note's
+//   - titled, for a note's opening (headings), how much of the note's
 //     title the query names when it names nothing else: the title's words
 //     it holds over the title's words, 0 when the query holds a word the
 //     title lacks. Asked "what are callouts" or "canvas", a person wants
@@ -119,7 +121,7 @@ func holdsEvery(set, words map[string]bool) bool {
 // instead", "the v-else-if directive") names that section; the longer the
 // heading, the less it is there by chance (a question "about the
 // construction of the tower" quotes the heading "Construction" of every
-// building's note). Unlike headingsIn it reads the words as written,
+// building's note). Unlike headingWords it reads the words as written,
 // unstemmed and with common ones, so "Types of Integers" is not "integer
 // types". A heading of common words alone ("What", "About") names
 // nothing.

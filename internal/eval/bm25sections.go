@@ -78,7 +78,7 @@ func (b *bm25Sections) add(ctx context.Context, ins *sql.Stmt, path string, doc 
 			continue
 		}
 		b.rows = append(b.rows, mdsearch.Result{Path: path, Title: doc.Title, Section: s.Heading,
-			SectionPath: s.Path, StartLine: s.StartLine, EndLine: doc.Line(max(s.StartByte, s.BodyEnd-1)),
+			SectionPath: s.Path, StartLine: s.StartLine, EndLine: ownEnd(doc, &s),
 			Text: body, TotalChunks: len(doc.Sections), ChunkIndex: s.Index, PageWordCount: doc.WordCount})
 		if _, err := ins.ExecContext(ctx, len(b.rows), name, strings.Join(s.Path, " "), body); err != nil {
 			return err

@@ -128,11 +128,7 @@ func SampleCalibration(samples []Sample, m *rescore.Model, set string, mode mdse
 		if s.Set != set || s.Mode != mode || len(s.Rows) == 0 || stage == nil {
 			continue
 		}
-		xs := make([]rescore.Vector, len(s.Rows))
-		for i, r := range s.Rows {
-			copy(xs[i][:], r.X)
-		}
-		logits, probs := stage.Score(xs)
+		logits, probs := stage.Score(s.vectors())
 		top := 0
 		for i := range logits {
 			if logits[i] > logits[top] {

@@ -76,9 +76,18 @@ type Sample struct {
 	Mode     mdsearch.Mode
 	OffTopic bool
 	Query    string
-	Style    string        // a generated query's style (Query.Difficulty); "" for off-topic queries
+	Own      bool          // its labels name sections' own text alone (Label.Own), not their subsections
 	Rows     []rescore.Row // Weight unset
 	Pages    []string      // each row's note, for the per-note cap (QuickLeaveOneOut)
+}
+
+// vectors are the sample's rows' features as vectors.
+func (s Sample) vectors() []rescore.Vector {
+	xs := make([]rescore.Vector, len(s.Rows))
+	for i, r := range s.Rows {
+		copy(xs[i][:], r.X)
+	}
+	return xs
 }
 
 // Collect indexes o.Vault with mdsearch's chunker and searches every query
@@ -127,7 +136,7 @@ func Collect(ctx context.Context, o Options, set string) ([]Sample, error) {
 		}
 		s := Sample{Set: set, Mode: mode, OffTopic: q == nil, Query: text}
 		if q != nil {
-			s.Style = q.Difficulty
+			s.Own = slices.ContainsFunc(q.Relevant, func(l Label) bool { return l.Own })
 		}
 		if cache != nil {
 			s.Embedder = cache.ModelID()
@@ -272,10 +281,9 @@ func FitModel(samples []Sample, fo FitOptions) (*rescore.Model, error) {
 			if s.Mode != mode || len(s.Rows) == 0 {
 				continue
 			}
-			xs := make([]rescore.Vector, len(s.Rows))
+			xs := s.vectors()
 			logits := make([]float64, len(s.Rows))
 			for i, r := range s.Rows {
-				copy(xs[i][:], r.X)
 				logits[i] = ranker.Logit(r.X)
 			}
 			rank := rescore.Ranks(logits)
@@ -283,12 +291,13 @@ func FitModel(samples []Sample, fo FitOptions) (*rescore.Model, error) {
 			w := weight(s) / float64(min(rescore.CalTop, len(s.Rows)))
 			wBelow := weight(s) / float64(max(1, min(rescore.CalTop, slices.Max(place))-1))
 			for i, c := range rescore.CalInputs(ranker, xs, logits) {
-				// A title query's label is the note's opening alone, though
-				// every section of the note is about what it names: the
-				// best's calibrator would learn that a top hit on the
-				// right note is wrong. The results after the first are
-				// scored on them (a note's other sections answer less).
-				if rank[i] <= rescore.CalTop && s.Style != StyleTitles {
+				// A label of a section's own text alone (a title query's:
+				// the note's opening) leaves out the rest of a note that
+				// is all about what the query names: the best's calibrator
+				// would learn that a top hit on the right note is wrong.
+				// The results after the first are scored on them (a
+				// note's other sections answer less).
+				if rank[i] <= rescore.CalTop && !s.Own {
 					rows = append(rows, rescore.Row{X: slices.Clone(c[:]), Answer: s.Rows[i].Answer, Weight: w})
 				}
 				if place[i] > 1 && place[i] <= rescore.CalTop {

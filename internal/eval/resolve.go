@@ -116,9 +116,9 @@ func (qs *QuerySet) resolveLabel(v *vault.Vault, notes map[string]bool, docs map
 }
 
 // ownEnd is the last line of a section's own text, before its first
-// subsection.
+// subsection (its heading's line when it has none).
 func ownEnd(doc *sections.Document, sec *sections.Section) int {
-	return doc.Line(max(sec.BodyStart, sec.BodyEnd-1))
+	return doc.Line(max(sec.StartByte, sec.BodyEnd-1))
 }
 
 // findLabel finds a labelled section: the exact heading path, else as
