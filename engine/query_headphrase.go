@@ -20,15 +20,16 @@ type headings struct {
 	titles [][]string
 }
 
-// sectionHeadings tokenizes the query and the passages' headings.
+// sectionHeadings tokenizes the query and the passages' headings, their
+// clitics read alike (unclitic): "what's canvas" names the title Canvas.
 func sectionHeadings(query string, ids []int64, ps map[int64]store.Passage) headings {
-	h := headings{query: tokens(query), heads: make([][]string, len(ids)), titles: make([][]string, len(ids))}
+	h := headings{query: tokens(unclitic(query)), heads: make([][]string, len(ids)), titles: make([][]string, len(ids))}
 	for i, id := range ids {
 		p := ps[id]
 		if p.Level > 0 && p.Heading != p.Title {
-			h.heads[i] = tokens(p.Heading)
+			h.heads[i] = tokens(unclitic(p.Heading))
 		} else {
-			h.titles[i] = tokens(p.Title)
+			h.titles[i] = tokens(unclitic(p.Title))
 		}
 	}
 	return h

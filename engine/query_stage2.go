@@ -120,7 +120,7 @@ func (e *Engine) features(ctx context.Context, rd *store.Reader, q *query, top [
 			xs[i][rescore.CommonOnly] = 1
 		}
 	}
-	if rescore.IsQuestion(q.req.Query) {
+	if rescore.IsQuestion(unclitic(q.req.Query)) { // "what's", "isn't" open a question
 		for i := range xs {
 			xs[i][rescore.Question] = 1
 			xs[i][rescore.QHeading] = xs[i][rescore.CoverHeading]

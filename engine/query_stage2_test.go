@@ -104,9 +104,11 @@ func TestHeadingWords(t *testing.T) {
 		{"every child must be uniquely keyed while maintaining its state", []float64{0, 1, 0, 0, 0, 0.5}, none},
 		{"What is the Reactivity API?", none, []float64{0, 0, 1, 1, 0, 0}},
 		{"reactivity", none, []float64{0, 0, 0.5, 0.5, 0, 0}},
-		{"the reactive APIs", none, []float64{0, 0, 1, 1, 0, 0}}, // stemmed
-		{"reactivity api caveats", none, none},                   // names more than the title
-		{"what is the", none, none},                              // names nothing
+		{"the reactive APIs", none, []float64{0, 0, 1, 1, 0, 0}},          // stemmed
+		{"what's the reactivity API?", none, []float64{0, 0, 1, 1, 0, 0}}, // "what's" is "what"
+		{"Reactivity API's", none, []float64{0, 0, 1, 1, 0, 0}},
+		{"reactivity api caveats", none, none}, // names more than the title
+		{"what is the", none, none},            // names nothing
 		{"", none, none},
 	} {
 		in, titled, err := headingWords(context.Background(), sectionHeadings(tc.query, ids, ps))

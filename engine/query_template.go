@@ -71,9 +71,10 @@ func (e *Engine) headingNoteCount(ctx context.Context, rd *store.Reader, heading
 	return e.headCounts.get(gen, strings.ToLower(heading), func() (int, error) { return rd.HeadingNoteCount(ctx, heading, f) })
 }
 
-// contentWords is wordsOnly(s) without its common words.
+// contentWords is wordsOnly(s) without its common words, its clitics
+// read first ("what's the summary?" is "summary").
 func contentWords(s string) string {
-	words := strings.Fields(wordsOnly(s))
+	words := strings.Fields(wordsOnly(unclitic(s)))
 	return strings.Join(slices.DeleteFunc(words, func(w string) bool { return stopwords[w] }), " ")
 }
 

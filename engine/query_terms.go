@@ -109,6 +109,21 @@ func withoutClitics(chunk string) string {
 	return clitic.ReplaceAllString(chunk, "")
 }
 
+// unclitic is text with each of its space-separated pieces read as
+// withoutClitics reads it: "what's canvas" is "what canvas", "isn't it"
+// "is not it". The features that read a query's words beside a heading's
+// read both through it, as the keyword query reads the query.
+func unclitic(text string) string {
+	if !strings.ContainsAny(text, "'’") {
+		return text
+	}
+	fields := strings.Fields(text)
+	for i, f := range fields {
+		fields[i] = withoutClitics(f)
+	}
+	return strings.Join(fields, " ")
+}
+
 // notOf is a negation's words: "doesn't" is "does not", "can't" "can
 // not", "won't" "will not".
 func notOf(neg string) string {

@@ -226,3 +226,19 @@ func TestNoWordHeld(t *testing.T) {
 		t.Errorf("fallen back: mode %s, notice %q", resp.Mode, resp.Notice)
 	}
 }
+
+func TestUnclitic(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"what's canvas", "what canvas"},
+		{"What’s New", "what New"},
+		{"isn't it?", "is not it?"},
+		{"Rust's ownership", "rust ownership"},
+		{"don't-panic", "don't-panic"}, // joined by other punctuation: a phrase
+		{"no clitic here", "no clitic here"},
+		{"  spaced   out's  ", "spaced out"},
+	} {
+		if got := unclitic(tc.in); got != tc.want {
+			t.Errorf("unclitic(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
