@@ -114,7 +114,7 @@ func plainMarks(buf []byte, base int) []mark {
 func (d *Document) parsePlain(buf []byte, cost int, lines lineIndex) {
 	d.warn(fmt.Sprintf("too much structure to parse as markdown in bounded memory (about %d MB estimated, over %d MB): read as plain text "+
 		"(no sections, inline tags or comments)", cost>>20, maxParseCost>>20))
-	d.build(plainMarks(buf, d.Body), lines)
+	d.leftOut = d.build(plainMarks(buf, d.Body), lines) // blocks of anchors alone, as a parsed note's
 	d.frontTags = frontmatterTags(d.Frontmatter, d.warn)
 	d.Tags = d.TagsIn(0, len(d.Src))
 	d.Title = d.title()

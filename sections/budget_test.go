@@ -65,3 +65,25 @@ func TestPlainKeepsFrontmatter(t *testing.T) {
 		t.Errorf("title %q, tags %q, body %d", d.Title, d.Tags, d.Body)
 	}
 }
+
+// TestPlainLeavesOutAnchors: read as plain text, a block that is HTML
+// anchors alone is left out of passage text as in a parsed note: the
+// block is no passage's, so its markup must not show in one either.
+func TestPlainLeavesOutAnchors(t *testing.T) {
+	const anchors = 20 // 15 bytes a line: the first plain block is 13 of them alone
+	src := strings.Repeat(`<a id="x"></a>`+"\n", anchors) + strings.Repeat("# h\n", 60_000)
+	d := Parse("n.md", []byte(src))
+	if len(d.Warnings) == 0 || !strings.Contains(d.Warnings[0], "read as plain text") {
+		t.Fatalf("not read as plain text: %q", d.Warnings)
+	}
+	s := d.Sections[0]
+	shown := strings.Count(d.PassageText(s.BodyStart, s.EndByte), "<a ")
+	left := 0
+	for _, r := range d.LeftOut() {
+		left += strings.Count(string(d.Src[r[0]:r[1]]), "<a ")
+	}
+	if left == 0 || shown+left != anchors {
+		t.Errorf("%d anchors shown, %d left out; want some left out, %d in all", shown, left, anchors)
+	}
+	checkPlainBlocks(t, d)
+}
