@@ -27,7 +27,7 @@ func TestHeadingPhrases(t *testing.T) {
 		{"integer", "integer types", 2, 0},               // the heading is longer
 		{"what's “Integer Types”?", "integer types", 2, 2. / 3},
 		{"Rust's Integer Types", "integer types", 2, 2. / 3}, // the possessive read as the keyword query reads it
-		{"about what’s new", "What's New", 2, 2. / 3}, // both read alike
+		{"about what’s new", "What's New", 2, 2. / 3},        // both read alike
 	} {
 		ps := map[int64]store.Passage{1: {Level: tc.level, Heading: tc.heading, Title: title}}
 		if got := headingPhrases(sectionHeadings(tc.query, []int64{1}, ps))[0]; got != tc.want {

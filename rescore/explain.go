@@ -1,5 +1,10 @@
 package rescore
 
+import (
+	"math"
+	"slices"
+)
+
 // Factor is one kind of evidence the ranker weighs: the features that
 // measure it. Several features of a kind move together (a score and the
 // same score less the query's best), so a factor's effect, their sum, is
@@ -86,7 +91,7 @@ var ScoreFactors = []Factor{
 	{"query_words", []int{CalQueryTerms}},                        // how many keyword terms it has
 	{"best_match", []int{CalBestKW, CalBestCover, CalBestFirst}}, // how well its best candidates match
 	{"top_note", []int{CalTopPage}},                              // the best passage's note among the first 10
-	{"common_only", []int{CalCommonOnly}},                        // a query of common words alone
+	{"common_only", []int{CalCommonOnly}},                        // a query of common words alone, and the cap at Stage.Nothing
 	{"top_words", []int{CalTopCover}},                            // the share of the query's idf the first result holds
 }
 
@@ -95,19 +100,32 @@ var ScoreFactors = []Factor{
 // reference: the fit's means, but a query that asks for something, as
 // most do) and each ScoreFactor's effect from there: the sum over its
 // inputs of weight × (c − reference) / scale. The calibrator is the
-// candidate's own (CalibOf): the best's, or Below's for the rest.
+// candidate's own (CalibOf): the best's, or Below's for the rest. For a
+// query that asks nothing, common_only holds what the cap at Nothing
+// takes off too.
 func (s *Stage) ScoreEffects(c [NumCalib]float64) (base float64, effects []float64) {
 	l := s.CalibOf(c)
 	ref := [NumCalib]float64(l.Mean)
 	ref[CalCommonOnly] = 0
 	base = l.Logit(ref[:])
 	effects = make([]float64, len(ScoreFactors))
+	sum := base
 	for k, fa := range ScoreFactors {
 		for _, f := range fa.Features {
 			if w := l.Weights[f]; w != 0 {
 				effects[k] += w * (c[f] - ref[f]) / l.Scale[f]
 			}
 		}
+		sum += effects[k]
+	}
+	if p := Sigmoid(sum); s.capped(c, p) < p {
+		effects[factorCommonOnly] += logOdds(s.Nothing) - sum
 	}
 	return base, effects
 }
+
+// factorCommonOnly is common_only's place in ScoreFactors.
+var factorCommonOnly = slices.IndexFunc(ScoreFactors, func(f Factor) bool { return f.Name == "common_only" })
+
+// logOdds is the inverse of Sigmoid.
+func logOdds(p float64) float64 { return math.Log(p / (1 - p)) }

@@ -48,7 +48,7 @@ const (
 	CalRank              // 1/log2(1 + its rank by the ranker)
 	CalGap               // its logit minus the best other candidate's: how far the best leads
 	CalTopPage           // PageTop of the ranker's best: an answer's note tends to hold several of the best passages
-	CalCommonOnly        // CommonOnly: a query of common words alone asks for nothing a passage could answer
+	CalCommonOnly        // CommonOnly: a query of common words alone asks for nothing a passage could answer (its score is capped at Stage.Nothing too)
 	CalTopCover          // CoverAll of the ranker's best: whether the result a search puts first holds the query's words
 	NumCalib
 )
@@ -98,6 +98,14 @@ type Stage struct {
 	// another note, answers far less often than the best one's inputs
 	// say). A candidate below the best never scores above it.
 	Below *Linear `json:"below,omitempty"`
+	// Nothing is the probability that a candidate answers a query that
+	// asks nothing (CommonOnly: "in the", "how do I"), at which its
+	// candidates' scores are capped: the share of such queries' first
+	// results that answered in the fit, smoothed. A linear calibrator
+	// cannot hold them down: a query of common words alone matches a few
+	// passages far better than the rest, and the lead (the gap) made
+	// "in the we the for the" score 80 % in keyword mode.
+	Nothing float64 `json:"nothing"`
 }
 
 // Score returns each candidate's ranker logit and calibrated probability.
@@ -115,7 +123,7 @@ func (s *Stage) Score(xs []Vector) (logits, probs []float64) {
 		if c[CalRank] == 1 { // 1/log2(1 + 1): the ranker's best
 			top = i
 		}
-		probs[i] = Sigmoid(s.CalibOf(c).Logit(c[:]))
+		probs[i] = s.capped(c, Sigmoid(s.CalibOf(c).Logit(c[:])))
 	}
 	if top >= 0 && s.Below != nil {
 		for i := range probs {
@@ -123,6 +131,15 @@ func (s *Stage) Score(xs []Vector) (logits, probs []float64) {
 		}
 	}
 	return logits, probs
+}
+
+// capped is p, a candidate's calibrated probability, at most Nothing when
+// its query asks nothing.
+func (s *Stage) capped(c [NumCalib]float64, p float64) float64 {
+	if c[CalCommonOnly] == 1 {
+		return min(p, s.Nothing)
+	}
+	return p
 }
 
 // CalibOf is the calibrator of a candidate with calibrator inputs c:
@@ -247,6 +264,9 @@ func Parse(b []byte) (*Model, error) {
 			if err := s.Below.check(NumCalib); err != nil {
 				return nil, fmt.Errorf("rescore model: mode %s calibrator below the best: %w", mode, err)
 			}
+		}
+		if !(s.Nothing > 0 && s.Nothing < 1) {
+			return nil, fmt.Errorf("rescore model: mode %s lacks the score of a query that asks nothing (nothing %v, want one between 0 and 1)", mode, s.Nothing)
 		}
 		if !s.Monotone() {
 			return nil, fmt.Errorf("rescore model: mode %s: its calibrator would reorder the ranker's candidates", mode)

@@ -87,6 +87,7 @@ func TestParseRefuses(t *testing.T) {
 		{"reorders", mangle(func(m *Model) { m.Modes["hybrid"].Calib.Weights[CalRank] = -1 }), "reorder"},
 		{"no calibrator", mangle(func(m *Model) { m.Modes["keyword"].Calib = nil }), "lacks"},
 		{"below reorders", mangle(func(m *Model) { m.Modes["keyword"].Below.Weights[CalRank] = -1 }), "reorder"},
+		{"no score for asking nothing", mangle(func(m *Model) { m.Modes["semantic"].Nothing = 0 }), "asks nothing"},
 		{"below short", mangle(func(m *Model) { m.Modes["hybrid"].Below.Mean = m.Modes["hybrid"].Below.Mean[:2] }), "below the best"},
 	}
 	for _, tt := range tests {
@@ -106,6 +107,30 @@ func TestIsQuestion(t *testing.T) {
 	} {
 		if got := IsQuestion(q); got != want {
 			t.Errorf("IsQuestion(%q) = %v", q, got)
+		}
+	}
+}
+
+// checkScoreEffects checks that each candidate's score effects add up to
+// its score's log-odds, and that common_only moves only a query that asks
+// nothing.
+func checkScoreEffects(t *testing.T, mode string, s *Stage, xs []Vector, logits []float64) {
+	t.Helper()
+	_, probs := s.Score(xs)
+	for i, c := range CalInputs(s.Ranker, xs, logits) {
+		bias, effects := s.ScoreEffects(c)
+		if effects[factorCommonOnly] != 0 && c[CalCommonOnly] == 0 {
+			t.Errorf("%s candidate %d: common_only moves a query that asks for something", mode, i)
+		}
+		for _, v := range effects {
+			bias += v
+		}
+		p := Sigmoid(bias)
+		if top := slices.Index(Ranks(logits), 1); i != top && s.Below != nil {
+			p = min(p, probs[top]) // never above the best
+		}
+		if math.Abs(p-probs[i]) > 1e-9 {
+			t.Errorf("%s candidate %d: score effects give %.6f, the score is %.6f", mode, i, p, probs[i])
 		}
 	}
 }
@@ -180,22 +205,16 @@ func TestFactors(t *testing.T) {
 		for i := range xs {
 			logits[i] = s.Ranker.Logit(xs[i][:])
 		}
-		_, probs := s.Score(xs)
-		for i, c := range CalInputs(s.Ranker, xs, logits) {
-			bias, effects := s.ScoreEffects(c)
-			if effects[len(effects)-1] != 0 && c[CalCommonOnly] == 0 {
-				t.Errorf("%s candidate %d: common_only moves a query that asks for something", mode, i)
-			}
-			for _, v := range effects {
-				bias += v
-			}
-			p := Sigmoid(bias)
-			if top := slices.Index(Ranks(logits), 1); i != top && s.Below != nil {
-				p = min(p, probs[top]) // never above the best
-			}
-			if math.Abs(p-probs[i]) > 1e-9 {
-				t.Errorf("%s candidate %d: score effects give %.6f, the score is %.6f", mode, i, p, probs[i])
-			}
+		checkScoreEffects(t, mode, s, xs, logits)
+		for i := range xs { // the query asks nothing: capped, the cap one of the effects
+			xs[i][CommonOnly] = 1
+		}
+		if _, probs := s.Score(xs); slices.Max(probs) > s.Nothing {
+			t.Errorf("%s: a query that asks nothing scores %.4f, over %.4f", mode, slices.Max(probs), s.Nothing)
+		}
+		checkScoreEffects(t, mode, s, xs, logits)
+		for i := range xs {
+			xs[i][CommonOnly] = math.Sin(float64(i*NumFeatures + CommonOnly))
 		}
 		for i, e := range s.Ranker.Effects(xs, parts) {
 			var sum float64

@@ -81,6 +81,13 @@ type Sample struct {
 	Pages    []string      // each row's note, for the per-note cap (QuickLeaveOneOut)
 }
 
+// asksNothing reports whether the sample's query asks nothing: common
+// words alone, or no word the keyword index reads (rescore.CommonOnly,
+// engine.AsksNothing).
+func (s Sample) asksNothing() bool {
+	return len(s.Rows) > 0 && s.Rows[0].X[rescore.CommonOnly] == 1
+}
+
 // vectors are the sample's rows' features as vectors.
 func (s Sample) vectors() []rescore.Vector {
 	xs := make([]rescore.Vector, len(s.Rows))
@@ -225,7 +232,8 @@ var DefaultFit = FitOptions{L2: 10, CalL2: 0.01, OffTopic: 1, Nothing: 0.25}
 // the queries the sets label, then a calibrator on its logits over those
 // and the off-topic queries. Every set counts alike, and within a set
 // every query; a set's off-topic queries together weigh fo.OffTopic, and
-// those that ask nothing fo.Nothing more.
+// those that ask nothing fo.Nothing more. The share of the first results
+// that answered a query asking nothing is the stage's Nothing.
 func FitModel(samples []Sample, fo FitOptions) (*rescore.Model, error) {
 	m := &rescore.Model{Command: fo.Command, Features: rescore.Names[:], Calibration: rescore.CalNames[:], Modes: map[string]*rescore.Stage{}}
 	type key struct {
@@ -235,7 +243,7 @@ func FitModel(samples []Sample, fo FitOptions) (*rescore.Model, error) {
 		nothing bool // off-topic queries that ask nothing (AskingNothing): a group of their own
 	}
 	keyOf := func(s Sample) key {
-		return key{s.Set, s.Mode, s.OffTopic, s.OffTopic && engine.AsksNothing(s.Query)}
+		return key{s.Set, s.Mode, s.OffTopic, s.OffTopic && s.asksNothing()}
 	}
 	queries := map[key]int{}
 	sets := map[string]bool{}
@@ -277,6 +285,7 @@ func FitModel(samples []Sample, fo FitOptions) (*rescore.Model, error) {
 			return nil, err
 		}
 		var rows, below []rescore.Row
+		var nothing, nothingRight int
 		for _, s := range samples {
 			if s.Mode != mode || len(s.Rows) == 0 {
 				continue
@@ -287,6 +296,12 @@ func FitModel(samples []Sample, fo FitOptions) (*rescore.Model, error) {
 				logits[i] = ranker.Logit(r.X)
 			}
 			rank := rescore.Ranks(logits)
+			if s.asksNothing() {
+				nothing++
+				if !s.OffTopic && s.Rows[slices.Index(rank, 1)].Answer {
+					nothingRight++
+				}
+			}
 			place := shownPlaces(rank, s.Pages, mdsearch.DefaultMaxPerPage)
 			w := weight(s) / float64(min(rescore.CalTop, len(s.Rows)))
 			wBelow := weight(s) / float64(max(1, min(rescore.CalTop, slices.Max(place))-1))
@@ -317,7 +332,9 @@ func FitModel(samples []Sample, fo FitOptions) (*rescore.Model, error) {
 				return nil, err
 			}
 		}
-		stage := &rescore.Stage{Ranker: ranker, Calib: calib, Below: low}
+		// Smoothed (Laplace): no dev set asks an answerable query of
+		// common words alone, and a score of 0 would say none can be.
+		stage := &rescore.Stage{Ranker: ranker, Calib: calib, Below: low, Nothing: float64(nothingRight+1) / float64(nothing+2)}
 		if !stage.Monotone() {
 			return nil, fmt.Errorf("rescore: the %s calibrator would reorder the ranker's candidates (weights %.3f, scales %.3f)", mode, calib.Weights, calib.Scale)
 		}
