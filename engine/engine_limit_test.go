@@ -204,13 +204,13 @@ func TestDropCopies(t *testing.T) {
 		{Collection: "a", Path: "y.md", Text: "same"}, // one collection's own copies stay
 		{Collection: "b", Path: "z.md", Text: "other"},
 	}
-	got, n := dropCopies(slices.Clone(rs), 5, nil)
-	if n != 1 || len(got) != 3 || got[1].Path != "y.md" || got[2].Path != "z.md" {
+	got, left := dropCopies(slices.Clone(rs), 5, nil)
+	if n := left.n(); n != 1 || len(got) != 3 || got[1].Path != "y.md" || got[2].Path != "z.md" {
 		t.Errorf("kept %+v, dropped %d", got, n)
 	}
 	// Copies after the last result kept are not counted.
-	if got, n := dropCopies(slices.Clone(rs[:2]), 1, nil); n != 0 || len(got) != 1 {
-		t.Errorf("want 1: kept %+v, dropped %d", got, n)
+	if got, left := dropCopies(slices.Clone(rs[:2]), 1, nil); left.n() != 0 || len(got) != 1 {
+		t.Errorf("want 1: kept %+v, dropped %d", got, left.n())
 	}
 }
 

@@ -175,8 +175,8 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 	if err != nil {
 		return nil, err
 	}
-	if copies > 0 {
-		addNotice(&resp.Notice, nResults(copies)+" left out: the same passage, found in another collection too")
+	if n := copies.notice(); n != "" {
+		addNotice(&resp.Notice, n)
 	}
 	res, under := keepScored(res, req.MinScore)
 	if m := under.notice(req.MinScore); m != "" {
@@ -255,24 +255,24 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 // as many results as were left out, so that n results still come back.
 // Of two copies it keeps a live one (dropCopies); what it found stale is
 // returned for markStale.
-func (e *Engine) distinct(ctx context.Context, rd *store.Reader, q *query) ([]mdsearch.Result, seams, func(mdsearch.Result) bool, int, error) {
+func (e *Engine) distinct(ctx context.Context, rd *store.Reader, q *query) ([]mdsearch.Result, seams, func(mdsearch.Result) bool, copiesLeft, error) {
 	want := q.req.N
 	defer func() { q.req.N = want }()
 	for once := true; ; {
 		kept, err := e.rank(ctx, rd, q)
 		if err != nil {
-			return nil, nil, nil, 0, err
+			return nil, nil, nil, copiesLeft{}, err
 		}
 		res, joins, stamps, err := results(ctx, rd, kept, e.opts.Split == nil, q.req.PerNote())
 		stale := staleIn(stamps) // asked again when results are marked: one stat a note
 		if err != nil || len(res) == 0 {
-			return res, joins, stale, 0, err
+			return res, joins, stale, copiesLeft{}, err
 		}
 		tail := keyOf(res[len(res)-1])
 		res, copies := dropCopies(res, want, stale)
 		more := len(kept) == q.req.N && q.req.N < deepest*want
 		switch last := res[len(res)-1]; {
-		case copies > 0 && len(res) < want && more:
+		case copies.n() > 0 && len(res) < want && more:
 			// Ask for as many more as the share of copies so far says it
 			// takes, in one round where it can: each round ranks again.
 			q.req.N = min(deepest*want, max(q.req.N+want-len(res), q.req.N*want/max(len(res), 1)))

@@ -35,9 +35,20 @@ func TestDropCopiesPrefersLive(t *testing.T) {
 		// uncounted, as it was left out uncounted before.
 		{"after the last kept", []mdsearch.Result{res("a", "x.md", "x"), res("b", "x.md", "x")}, []string{"a"}, 1, []string{"b:x.md"}, 0},
 		{"same collection", []mdsearch.Result{res("a", "x.md", "x"), res("a", "y.md", "x")}, []string{"a"}, 5, []string{"a:x.md", "a:y.md"}, 0},
+		// A sync conflict copy's passage that its original holds too is
+		// shown once, from the original, wherever it ranks.
+		{"conflict copy after", []mdsearch.Result{res("a", "d/x.md", "x"), res("a", "d/x.sync-conflict-20240102-150405-ABCDEF1.md", "x"), res("a", "y.md", "y")},
+			nil, 5, []string{"a:d/x.md", "a:y.md"}, 1},
+		{"conflict copy first", []mdsearch.Result{res("a", "x (conflicted copy 2024-01-02).md", "x"), res("a", "y.md", "y"), res("a", "x.md", "x")},
+			nil, 5, []string{"a:x.md", "a:y.md"}, 1},
+		{"conflict copy's own text", []mdsearch.Result{res("a", "x.md", "x"), res("a", "x (conflicted copy 2024-01-02).md", "x2")},
+			nil, 5, []string{"a:x.md", "a:x (conflicted copy 2024-01-02).md"}, 0},
+		{"another note's conflict copy", []mdsearch.Result{res("a", "x.md", "x"), res("a", "y (conflicted copy 2024-01-02).md", "x")},
+			nil, 5, []string{"a:x.md", "a:y (conflicted copy 2024-01-02).md"}, 0},
 	} {
 		stale := func(r mdsearch.Result) bool { return slices.Contains(tc.stale, r.Collection) }
-		got, copies := dropCopies(slices.Clone(tc.rs), tc.want, stale)
+		got, left := dropCopies(slices.Clone(tc.rs), tc.want, stale)
+		copies := left.n()
 		var kept []string
 		for _, r := range got {
 			kept = append(kept, r.Collection+":"+r.Path)
@@ -90,5 +101,35 @@ func TestCopyOfGoneFolder(t *testing.T) {
 	}
 	if !strings.Contains(before[5].Notice, "another collection") {
 		t.Errorf("no copies left out: %q", before[5].Notice)
+	}
+}
+
+// TestConflictCopies: a note and its sync conflict copy show each passage
+// they share once, from the original, and the passage the copy alone
+// holds from the copy, with a notice that says why one was left out.
+func TestConflictCopies(t *testing.T) {
+	vault := t.TempDir()
+	long := func(s string) string { return strings.Repeat(s+" ", 12) } // no stub: sections stay apart
+	shared := "## Starter\n\n" + long("Feed the sourdough starter flour and water.") + "\n"
+	write(t, vault, "Bread.md", "# Bread\n\n"+shared+"\n## Bake\n\n"+long("Bake the sourdough loaf at high heat.")+"\n")
+	write(t, vault, "Bread.sync-conflict-20240102-150405-ABCDEF1.md", "# Bread\n\n"+shared+"\n## Bake\n\n"+long("Bake the sourdough loaf in a pot.")+"\n")
+	write(t, vault, "Other.md", "# Other\n\n"+long("Nothing about bread here, only sourdough once.")+"\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
+	index(t, e, vault, "v")
+	resp := search(t, e, mdsearch.SearchRequest{Query: "sourdough", N: 5, Mode: mdsearch.ModeKeyword})
+	var got []string
+	for _, r := range resp.Results {
+		got = append(got, r.Path+" > "+r.Section)
+	}
+	for _, want := range []string{"Bread.md > Bread", "Bread.md > Bake", "Bread.sync-conflict-20240102-150405-ABCDEF1.md > Bake", "Other.md > Other"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("results %q lack %q", got, want)
+		}
+	}
+	if slices.Contains(got, "Bread.sync-conflict-20240102-150405-ABCDEF1.md > Bread") { // the title heading and Starter, merged
+		t.Errorf("results %q show the shared passage twice", got)
+	}
+	if !strings.Contains(resp.Notice, "1 result left out: the same passage, found in a note and its sync conflict copy too") {
+		t.Errorf("notice %q", resp.Notice)
 	}
 }

@@ -31,7 +31,7 @@ const rerankTokens = 448
 // max(N, rerankK) results of the local ranking are scored, and the best N
 // by those scores kept. A reranker that fails leaves the local ranking
 // and says so in notice; it never fails the search.
-func (e *Engine) reranked(ctx context.Context, rd *store.Reader, q *query, notice *string) ([]mdsearch.Result, seams, func(mdsearch.Result) bool, int, error) {
+func (e *Engine) reranked(ctx context.Context, rd *store.Reader, q *query, notice *string) ([]mdsearch.Result, seams, func(mdsearch.Result) bool, copiesLeft, error) {
 	rr := e.opts.Reranker
 	if rr == nil || q.req.NoRerank {
 		return e.distinct(ctx, rd, q)
@@ -41,7 +41,7 @@ func (e *Engine) reranked(ctx context.Context, rd *store.Reader, q *query, notic
 	res, joins, stale, copies, err := e.distinct(ctx, rd, q)
 	q.req.N = want
 	if err != nil {
-		return nil, nil, nil, 0, err
+		return nil, nil, nil, copiesLeft{}, err
 	}
 	if msg := e.rerankDown.skip(time.Now()); msg != "" {
 		addNotice(notice, msg)
@@ -51,7 +51,7 @@ func (e *Engine) reranked(ctx context.Context, rd *store.Reader, q *query, notic
 	offCPU(func() { rerr = rerankResults(ctx, rr, q.req.Query, res) })
 	if rerr != nil {
 		if ctx.Err() != nil {
-			return nil, nil, nil, 0, ctx.Err()
+			return nil, nil, nil, copiesLeft{}, ctx.Err()
 		}
 		addNotice(notice, "reranker unavailable: "+rerr.Error()+"; showing the local ranking")
 		// A long-running process logs the pause; a one-shot search's

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/store"
+	"github.com/mdsearch/mdsearch/vault"
 )
 
 // maxMerged bounds how many neighbouring passages one result may join.
@@ -367,23 +368,35 @@ func groupResult(g *group, rows map[int64]*store.ChunkRow) (mdsearch.Result, []s
 	return res, ss, true
 }
 
-// dropCopies leaves out a result whose text a better one from another
-// collection already shows: a folder indexed twice (a collection inside
-// another, or a copy) would otherwise show each passage twice. A live
-// copy takes the place of a stale one (its folder gone, its note edited),
-// whose lines would not read what it shows.
+// dropCopies leaves out a result whose text a better one already shows
+// from another collection (a folder indexed twice: a collection inside
+// another, or a copy), or from the note a sync tool's conflict copy was
+// made of, or that copy (vault.ConflictOriginal): each passage would show
+// twice. A live copy takes the place of a stale one (its folder gone, its
+// note edited), whose lines would not read what it shows, and the
+// original a conflict copy's.
 //
 // It keeps at most want results, and counts the copies left out before
 // the last one it keeps.
-func dropCopies(rs []mdsearch.Result, want int, stale func(mdsearch.Result) bool) ([]mdsearch.Result, int) {
+func dropCopies(rs []mdsearch.Result, want int, stale func(mdsearch.Result) bool) ([]mdsearch.Result, copiesLeft) {
 	seen := make(map[string]int, len(rs)) // text → its place in out
-	out, copies := rs[:0], 0
+	out, left := rs[:0], copiesLeft{}
 	for _, r := range rs {
-		if i, ok := seen[r.Text]; ok && out[i].Collection != r.Collection {
+		i, ok := seen[r.Text]
+		switch {
+		case ok && out[i].Collection != r.Collection:
 			if len(out) < want {
-				copies++
+				left.collections++
 			}
 			if stale != nil && stale(out[i]) && !stale(r) {
+				out[i] = r
+			}
+			continue
+		case ok && conflictOf(out[i].Path, r.Path):
+			if len(out) < want {
+				left.conflicts++
+			}
+			if _, copy := vault.ConflictOriginal(out[i].Path); copy {
 				out[i] = r
 			}
 			continue
@@ -393,7 +406,38 @@ func dropCopies(rs []mdsearch.Result, want int, stale func(mdsearch.Result) bool
 			out = append(out, r)
 		}
 	}
-	return out, copies
+	return out, left
+}
+
+// copiesLeft counts the copies of passages a search left out.
+type copiesLeft struct {
+	collections int // found in another collection too
+	conflicts   int // found in a note and its sync conflict copy
+}
+
+func (c copiesLeft) n() int { return c.collections + c.conflicts }
+
+// notice says what copies a search left out, or "".
+func (c copiesLeft) notice() string {
+	switch {
+	case c.n() == 0:
+		return ""
+	case c.conflicts == 0:
+		return nResults(c.n()) + " left out: the same passage, found in another collection too"
+	case c.collections == 0:
+		return nResults(c.n()) + " left out: the same passage, found in a note and its sync conflict copy too"
+	}
+	return nResults(c.n()) + " left out: the same passage, found in another collection or in a note's sync conflict copy too"
+}
+
+// conflictOf reports whether one of two paths of a collection is a sync
+// conflict copy of the other.
+func conflictOf(a, b string) bool {
+	if o, ok := vault.ConflictOriginal(a); ok && o == b {
+		return true
+	}
+	o, ok := vault.ConflictOriginal(b)
+	return ok && o == a
 }
 
 // spansCollections reports whether q searches several collections, which

@@ -20,6 +20,9 @@
 // Resolve turns a user-supplied vault-relative path into a file path, and
 // refuses "..", absolute paths and symlinks that lead out of the vault.
 //
+// ConflictOriginal names the note a sync tool's conflict copy was made
+// of, so a search shows the text both hold once.
+//
 // A LinkIndex resolves a note's links ([[Name]], [[folder/Name]], a
 // relative markdown link) to vault paths as Obsidian does: the engine
 // follows them for reads and the web page links them.
