@@ -28,6 +28,9 @@ func TestHeadingPhrases(t *testing.T) {
 		{"what's “Integer Types”?", "integer types", 2, 2. / 3},
 		{"Rust's Integer Types", "integer types", 2, 2. / 3}, // the possessive read as the keyword query reads it
 		{"about what’s new", "What's New", 2, 2. / 3},        // both read alike
+		{`"What's New"`, "What's New", 2, 2. / 3},            // quoted
+		{"don't-panic", "Don't Panic", 2, 1},                 // "do not panic" both
+		{`see "the owner’s manual"`, "The Owner's Manual", 2, 1},
 	} {
 		ps := map[int64]store.Passage{1: {Level: tc.level, Heading: tc.heading, Title: title}}
 		if got := headingPhrases(sectionHeadings(tc.query, []int64{1}, ps))[0]; got != tc.want {

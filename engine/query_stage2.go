@@ -54,7 +54,7 @@ func (e *Engine) rescore(ctx context.Context, rd *store.Reader, q *query, cands 
 		logits, probs, cal = scoreDistinct(stage, xs, copyOf, q.req.Explain)
 	}
 	if q.req.Explain { // before the scores below replace the first stage's
-		whys(q, e.opts.Fusion, cands, top, xs, stage, cal)
+		whys(q, e.opts.Fusion, cands, top, xs, stage, cal, probs)
 	}
 	if stage == nil {
 		return cands, nil
@@ -120,7 +120,7 @@ func (e *Engine) features(ctx context.Context, rd *store.Reader, q *query, top [
 			xs[i][rescore.CommonOnly] = 1
 		}
 	}
-	if rescore.IsQuestion(unclitic(q.req.Query)) { // "what's", "isn't" open a question
+	if rescore.IsQuestion(withoutContractions(q.req.Query)) { // "what's" opens a question
 		for i := range xs {
 			xs[i][rescore.Question] = 1
 			xs[i][rescore.QHeading] = xs[i][rescore.CoverHeading]

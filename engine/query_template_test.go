@@ -43,6 +43,7 @@ func TestTemplateNotice(t *testing.T) {
 		{mdsearch.SearchRequest{Query: "the summary"}, fmt.Sprint(notes)}, // common words aside
 		{mdsearch.SearchRequest{Query: "what is the summary?"}, fmt.Sprint(notes)},
 		{mdsearch.SearchRequest{Query: "what's the summary?"}, fmt.Sprint(notes)}, // its clitic read
+		{mdsearch.SearchRequest{Query: "The Summary’s"}, fmt.Sprint(notes)},
 		{mdsearch.SearchRequest{Query: "rare part"}, ""},
 		{mdsearch.SearchRequest{Query: "summary", PathPrefix: "rfc-0"}, "10"}, // rfc-00 … rfc-09
 		{mdsearch.SearchRequest{Query: "summary", PathPrefix: "rfc-1"}, ""},   // two notes

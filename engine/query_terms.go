@@ -109,19 +109,32 @@ func withoutClitics(chunk string) string {
 	return clitic.ReplaceAllString(chunk, "")
 }
 
-// unclitic is text with each of its space-separated pieces read as
-// withoutClitics reads it: "what's canvas" is "what canvas", "isn't it"
-// "is not it". The features that read a query's words beside a heading's
-// read both through it, as the keyword query reads the query.
+// unclitic is text with its English clitics read as withoutClitics reads
+// a piece of a query, wherever they are (in quotes, in "don't-panic"):
+// "what's canvas" is "what canvas", "Don't Panic" "do not panic". The
+// features that read a query's words beside a heading's or a title's
+// read both through it, so the two agree however either is written.
 func unclitic(text string) string {
 	if !strings.ContainsAny(text, "'’") {
 		return text
 	}
-	fields := strings.Fields(text)
-	for i, f := range fields {
-		fields[i] = withoutClitics(f)
+	return withoutContractions(negation.ReplaceAllStringFunc(lowerApostrophes(text), notOf))
+}
+
+// withoutContractions is text with its clitics other than negations
+// dropped: "what's new" is "what new", "don't panic" stays. IsQuestion
+// reads a query so: "what's" opens a question, "don't" does not.
+func withoutContractions(text string) string {
+	if !strings.ContainsAny(text, "'’") {
+		return text
 	}
-	return strings.Join(fields, " ")
+	return clitic.ReplaceAllString(lowerApostrophes(text), "")
+}
+
+// lowerApostrophes is text in lower case, its typographic apostrophes
+// plain ones, as the clitic patterns read it.
+func lowerApostrophes(text string) string {
+	return strings.ToLower(strings.ReplaceAll(text, "’", "'"))
 }
 
 // notOf is a negation's words: "doesn't" is "does not", "can't" "can

@@ -228,17 +228,35 @@ func TestNoWordHeld(t *testing.T) {
 }
 
 func TestUnclitic(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
-		{"what's canvas", "what canvas"},
-		{"What’s New", "what New"},
-		{"isn't it?", "is not it?"},
-		{"Rust's ownership", "rust ownership"},
-		{"don't-panic", "don't-panic"}, // joined by other punctuation: a phrase
-		{"no clitic here", "no clitic here"},
-		{"  spaced   out's  ", "spaced out"},
+	for _, tc := range []struct{ in, want, contracted string }{
+		{"what's canvas", "what canvas", "what canvas"},
+		{"What’s New", "what new", "what new"},
+		{"isn't it?", "is not it?", "isn't it?"},
+		{"Rust's ownership", "rust ownership", "rust ownership"},
+		{"don't-panic", "do not-panic", "don't-panic"},
+		{`"Don't Panic"`, `"do not panic"`, `"don't panic"`}, // quoted, as a heading is not
+		{`see “The Owner’s Manual”`, `see “the owner manual”`, `see “the owner manual”`},
+		{"no clitic here", "no clitic here", "no clitic here"},
+		{"l'été", "l'été", "l'été"},
 	} {
 		if got := unclitic(tc.in); got != tc.want {
 			t.Errorf("unclitic(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+		if got := withoutContractions(tc.in); got != tc.contracted {
+			t.Errorf("withoutContractions(%q) = %q, want %q", tc.in, got, tc.contracted)
+		}
+	}
+}
+
+// TestQuestionReading: a contraction opens a question as its words do,
+// and a negation stays a statement's ("don't panic").
+func TestQuestionReading(t *testing.T) {
+	for q, want := range map[string]bool{
+		"What's new in 3.5": true, "who’s the maintainer": true, "how's it cached": true,
+		"don't panic": false, "doesn't compile": false, "can't find module": false, "won't start": false,
+	} {
+		if got := rescore.IsQuestion(withoutContractions(q)); got != want {
+			t.Errorf("%q read as a question: %v, want %v", q, got, want)
 		}
 	}
 }

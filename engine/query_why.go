@@ -27,13 +27,15 @@ const minEffect = 0.05
 
 // whys gives each candidate a Why (SearchRequest.Explain): top, in the
 // first stage's order, from its features xs (and, with a stage, the
-// ranker's effects and the calibrator's from its inputs cal, as
-// scoreDistinct made them); those below it from the first stage alone. It
-// runs before the second stage replaces their scores.
-func whys(q *query, f Fusion, cands []candidate, top []candidate, xs []rescore.Vector, stage *rescore.Stage, cal [][rescore.NumCalib]float64) {
+// ranker's effects and the calibrator's from its inputs cal, its scores
+// probs, as scoreDistinct made them); those below it from the first stage
+// alone. It runs before the second stage replaces their scores.
+func whys(q *query, f Fusion, cands []candidate, top []candidate, xs []rescore.Vector, stage *rescore.Stage, cal [][rescore.NumCalib]float64, probs []float64) {
 	var effects [][]float64
+	best := 0.0 // the best's score: none below it scores more
 	if stage != nil {
 		effects = stage.Ranker.Effects(xs, firstParts(q, f, top))
+		best = slices.Max(probs)
 	}
 	for i := range top {
 		w := firstWhy(&top[i])
@@ -44,7 +46,7 @@ func whys(q *query, f Fusion, cands []candidate, top []candidate, xs []rescore.V
 		}
 		if effects != nil {
 			w.Factors = factors(rescore.Factors, effects[i])
-			bias, scored := stage.ScoreEffects(cal[i])
+			bias, scored := stage.ScoreEffects(cal[i], best)
 			w.ScoreBase, w.ScoreFactors = round4(rescore.Sigmoid(bias)), factors(rescore.ScoreFactors, scored)
 		}
 		top[i].why = w

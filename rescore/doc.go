@@ -17,7 +17,9 @@
 // with other sets' queries as off-topic ones (every candidate wrong), and
 // their common words alone as queries that ask for nothing, so that its
 // output is calibrated: the same probability means the same on every
-// vault, and a question the vault cannot answer scores low. The
+// vault, and a question the vault cannot answer scores low. A query
+// that asks nothing (common words alone) scores at most Stage.Nothing,
+// a small prior: no passage can be known to answer it. The
 // candidates below the ranker's best have a calibrator of their own
 // (Stage.Below), fitted on the results shown after the first: one
 // calibrator for all scored a result shown third as if it were nearly as

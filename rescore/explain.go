@@ -100,10 +100,12 @@ var ScoreFactors = []Factor{
 // reference: the fit's means, but a query that asks for something, as
 // most do) and each ScoreFactor's effect from there: the sum over its
 // inputs of weight × (c − reference) / scale. The calibrator is the
-// candidate's own (CalibOf): the best's, or Below's for the rest. For a
-// query that asks nothing, common_only holds what the cap at Nothing
-// takes off too.
-func (s *Stage) ScoreEffects(c [NumCalib]float64) (base float64, effects []float64) {
+// candidate's own (CalibOf): the best's, or Below's for the rest. What
+// Score takes off besides is in a factor too: for a query that asks
+// nothing, the cap at Nothing in common_only; for a candidate below the
+// ranker's best, whose score best is, what keeps it under the best in
+// ranking. So base and effects add up to the score's log-odds.
+func (s *Stage) ScoreEffects(c [NumCalib]float64, best float64) (base float64, effects []float64) {
 	l := s.CalibOf(c)
 	ref := [NumCalib]float64(l.Mean)
 	ref[CalCommonOnly] = 0
@@ -120,12 +122,20 @@ func (s *Stage) ScoreEffects(c [NumCalib]float64) (base float64, effects []float
 	}
 	if p := Sigmoid(sum); s.capped(c, p) < p {
 		effects[factorCommonOnly] += logOdds(s.Nothing) - sum
+		sum = logOdds(s.Nothing)
+	}
+	if s.Below != nil && c[CalRank] < 1 && Sigmoid(sum) > best {
+		effects[factorRanking] += logOdds(best) - sum
 	}
 	return base, effects
 }
 
-// factorCommonOnly is common_only's place in ScoreFactors.
-var factorCommonOnly = slices.IndexFunc(ScoreFactors, func(f Factor) bool { return f.Name == "common_only" })
+// factorCommonOnly and factorRanking are those factors' places in
+// ScoreFactors.
+var (
+	factorCommonOnly = slices.IndexFunc(ScoreFactors, func(f Factor) bool { return f.Name == "common_only" })
+	factorRanking    = slices.IndexFunc(ScoreFactors, func(f Factor) bool { return f.Name == "ranking" })
+)
 
 // logOdds is the inverse of Sigmoid.
 func logOdds(p float64) float64 { return math.Log(p / (1 - p)) }

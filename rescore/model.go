@@ -98,13 +98,17 @@ type Stage struct {
 	// another note, answers far less often than the best one's inputs
 	// say). A candidate below the best never scores above it.
 	Below *Linear `json:"below,omitempty"`
-	// Nothing is the probability that a candidate answers a query that
-	// asks nothing (CommonOnly: "in the", "how do I"), at which its
-	// candidates' scores are capped: the share of such queries' first
-	// results that answered in the fit, smoothed. A linear calibrator
-	// cannot hold them down: a query of common words alone matches a few
-	// passages far better than the rest, and the lead (the gap) made
-	// "in the we the for the" score 80 % in keyword mode.
+	// Nothing is the score a candidate of a query that asks nothing
+	// (CommonOnly: "in the", "how do I") may reach at most: such a query
+	// names nothing, so no passage can be known to answer it. The fit
+	// sets it to the smoothed share of those queries' first results that
+	// answered, (answered + 1) / (queries + 2); its queries that ask
+	// nothing are made from off-topic ones, so none did, and it is
+	// 1 / (queries + 2), a small prior rather than a measured rate. A
+	// linear calibrator alone could not hold them down: a string of
+	// common words matches a passage or two far better than the rest,
+	// and the lead (the gap) made "in the we the for the" score 59 % in
+	// keyword mode on chroma-wikitexts.
 	Nothing float64 `json:"nothing"`
 }
 

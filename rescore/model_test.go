@@ -112,24 +112,22 @@ func TestIsQuestion(t *testing.T) {
 }
 
 // checkScoreEffects checks that each candidate's score effects add up to
-// its score's log-odds, and that common_only moves only a query that asks
-// nothing.
+// its score's log-odds (a result below the best kept under it, a query
+// that asks nothing capped), and that common_only moves only a query that
+// asks nothing.
 func checkScoreEffects(t *testing.T, mode string, s *Stage, xs []Vector, logits []float64) {
 	t.Helper()
 	_, probs := s.Score(xs)
+	best := probs[slices.Index(Ranks(logits), 1)]
 	for i, c := range CalInputs(s.Ranker, xs, logits) {
-		bias, effects := s.ScoreEffects(c)
+		bias, effects := s.ScoreEffects(c, best)
 		if effects[factorCommonOnly] != 0 && c[CalCommonOnly] == 0 {
 			t.Errorf("%s candidate %d: common_only moves a query that asks for something", mode, i)
 		}
 		for _, v := range effects {
 			bias += v
 		}
-		p := Sigmoid(bias)
-		if top := slices.Index(Ranks(logits), 1); i != top && s.Below != nil {
-			p = min(p, probs[top]) // never above the best
-		}
-		if math.Abs(p-probs[i]) > 1e-9 {
+		if p := Sigmoid(bias); math.Abs(p-probs[i]) > 1e-9 {
 			t.Errorf("%s candidate %d: score effects give %.6f, the score is %.6f", mode, i, p, probs[i])
 		}
 	}
@@ -226,4 +224,33 @@ func TestFactors(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestScoreEffectsUnderBest: a candidate below the ranker's best whose own
+// calibrator scores it higher is kept under the best, and its effects say
+// so (in ranking), as they say a query that asks nothing is capped.
+func TestScoreEffectsUnderBest(t *testing.T) {
+	flat := func(n int, bias float64) *Linear {
+		l := &Linear{Mean: make([]float64, n), Scale: make([]float64, n), Weights: make([]float64, n), Bias: bias}
+		for i := range l.Scale {
+			l.Scale[i] = 1
+		}
+		return l
+	}
+	s := &Stage{Ranker: flat(NumFeatures, 0), Calib: flat(NumCalib, -3), Below: flat(NumCalib, 2), Nothing: 0.01}
+	s.Ranker.Weights[FirstScore] = 1
+	xs := make([]Vector, 3)
+	logits := make([]float64, len(xs))
+	for i := range xs {
+		xs[i][FirstScore] = 0.9 - 0.4*float64(i)
+		logits[i] = s.Ranker.Logit(xs[i][:])
+	}
+	if _, probs := s.Score(xs); probs[1] != probs[0] || probs[0] > 0.05 {
+		t.Fatalf("scores %v: want every one at the best's, under 5 %%", probs)
+	}
+	checkScoreEffects(t, "hand-made", s, xs, logits)
+	for i := range xs {
+		xs[i][CommonOnly] = 1
+	}
+	checkScoreEffects(t, "hand-made, asking nothing", s, xs, logits)
 }

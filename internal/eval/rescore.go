@@ -332,8 +332,9 @@ func FitModel(samples []Sample, fo FitOptions) (*rescore.Model, error) {
 				return nil, err
 			}
 		}
-		// Smoothed (Laplace): no dev set asks an answerable query of
-		// common words alone, and a score of 0 would say none can be.
+		// Smoothed (Laplace): the queries that ask nothing are made from
+		// off-topic ones, so none answers, and a score of 0 would say no
+		// such query ever can be: 1 / (n + 2), a prior.
 		stage := &rescore.Stage{Ranker: ranker, Calib: calib, Below: low, Nothing: float64(nothingRight+1) / float64(nothing+2)}
 		if !stage.Monotone() {
 			return nil, fmt.Errorf("rescore: the %s calibrator would reorder the ranker's candidates (weights %.3f, scales %.3f)", mode, calib.Weights, calib.Scale)
