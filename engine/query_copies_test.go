@@ -35,11 +35,16 @@ func TestDropCopiesPrefersLive(t *testing.T) {
 		// uncounted, as it was left out uncounted before.
 		{"after the last kept", []mdsearch.Result{res("a", "x.md", "x"), res("b", "x.md", "x")}, []string{"a"}, 1, []string{"b:x.md"}, 0},
 		{"same collection", []mdsearch.Result{res("a", "x.md", "x"), res("a", "y.md", "x")}, []string{"a"}, 5, []string{"a:x.md", "a:y.md"}, 0},
-		// A sync conflict copy's passage that its original holds too is
-		// shown once, from the original, wherever it ranks.
+		// A passage a note and its sync conflict copies share is shown
+		// once: from the original where it scores as high (scores here
+		// are all 0), else from the copy ranked first.
 		{"conflict copy after", []mdsearch.Result{res("a", "d/x.md", "x"), res("a", "d/x.sync-conflict-20240102-150405-ABCDEF1.md", "x"), res("a", "y.md", "y")},
 			nil, 5, []string{"a:d/x.md", "a:y.md"}, 1},
 		{"conflict copy first", []mdsearch.Result{res("a", "x (conflicted copy 2024-01-02).md", "x"), res("a", "y.md", "y"), res("a", "x.md", "x")},
+			nil, 5, []string{"a:x.md", "a:y.md"}, 1},
+		{"two conflict copies", []mdsearch.Result{res("a", "x.sync-conflict-20240102-150405-ABCDEF1.md", "x"), res("a", "x.sync-conflict-20240105-090000-QRSTUV2.md", "x"), res("a", "x.md", "x")},
+			nil, 5, []string{"a:x.md"}, 2},
+		{"a template's text, then a conflict copy", []mdsearch.Result{res("a", "x.md", "t"), res("a", "y.md", "t"), res("a", "x (conflicted copy 2024-01-02).md", "t")},
 			nil, 5, []string{"a:x.md", "a:y.md"}, 1},
 		{"conflict copy's own text", []mdsearch.Result{res("a", "x.md", "x"), res("a", "x (conflicted copy 2024-01-02).md", "x2")},
 			nil, 5, []string{"a:x.md", "a:x (conflicted copy 2024-01-02).md"}, 0},
@@ -131,5 +136,20 @@ func TestConflictCopies(t *testing.T) {
 	}
 	if !strings.Contains(resp.Notice, "1 result left out: the same passage, found in a note and its sync conflict copy too") {
 		t.Errorf("notice %q", resp.Notice)
+	}
+}
+
+// TestConflictCopyKeepsOrder: an original that scores lower than its
+// conflict copy (whose file name the query holds) does not take the
+// copy's place, so the scores shown stay in order.
+func TestConflictCopyKeepsOrder(t *testing.T) {
+	rs := []mdsearch.Result{
+		{Collection: "a", Path: "x.sync-conflict-20240102-150405-ABCDEF1.md", Text: "x", Score: 0.6},
+		{Collection: "a", Path: "y.md", Text: "y", Score: 0.3},
+		{Collection: "a", Path: "x.md", Text: "x", Score: 0.1},
+	}
+	got, left := dropCopies(slices.Clone(rs), 5, nil)
+	if len(got) != 2 || got[0].Path != rs[0].Path || got[0].Score != 0.6 || left.conflicts != 1 {
+		t.Errorf("kept %+v, left %+v", got, left)
 	}
 }

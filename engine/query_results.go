@@ -370,21 +370,22 @@ func groupResult(g *group, rows map[int64]*store.ChunkRow) (mdsearch.Result, []s
 
 // dropCopies leaves out a result whose text a better one already shows
 // from another collection (a folder indexed twice: a collection inside
-// another, or a copy), or from the note a sync tool's conflict copy was
-// made of, or that copy (vault.ConflictOriginal): each passage would show
-// twice. A live copy takes the place of a stale one (its folder gone, its
-// note edited), whose lines would not read what it shows, and the
-// original a conflict copy's.
+// another, or a copy), or from a note of its family: the note and the
+// sync tool's conflict copies of it (vault.ConflictOriginal). Each passage
+// would show twice. A live copy takes the place of a stale one (its
+// folder gone, its note edited), whose lines would not read what it
+// shows, and an original that scores as high the place of its conflict
+// copy (one named by the query scores higher, and keeps its place).
 //
 // It keeps at most want results, and counts the copies left out before
 // the last one it keeps.
 func dropCopies(rs []mdsearch.Result, want int, stale func(mdsearch.Result) bool) ([]mdsearch.Result, copiesLeft) {
-	seen := make(map[string]int, len(rs)) // text → its place in out
+	seen := make(map[string][]int, len(rs)) // text → its places in out
 	out, left := rs[:0], copiesLeft{}
 	for _, r := range rs {
-		i, ok := seen[r.Text]
-		switch {
-		case ok && out[i].Collection != r.Collection:
+		i, kind := copyIn(out, seen[r.Text], r)
+		switch kind {
+		case copyCollection:
 			if len(out) < want {
 				left.collections++
 			}
@@ -392,21 +393,42 @@ func dropCopies(rs []mdsearch.Result, want int, stale func(mdsearch.Result) bool
 				out[i] = r
 			}
 			continue
-		case ok && conflictOf(out[i].Path, r.Path):
+		case copyConflict:
 			if len(out) < want {
 				left.conflicts++
 			}
-			if _, copy := vault.ConflictOriginal(out[i].Path); copy {
+			if family(r.Path) == r.Path && r.Score >= out[i].Score { // r is the original
 				out[i] = r
 			}
 			continue
 		}
 		if len(out) < want { // past it, only copies are read
-			seen[r.Text] = len(out)
+			seen[r.Text] = append(seen[r.Text], len(out))
 			out = append(out, r)
 		}
 	}
 	return out, left
+}
+
+// The kinds of copy copyIn finds.
+const (
+	copyNone = iota
+	copyCollection
+	copyConflict
+)
+
+// copyIn is the place among out's results at places (those of r's text)
+// of one that r copies, and what kind of copy r is of it.
+func copyIn(out []mdsearch.Result, places []int, r mdsearch.Result) (int, int) {
+	for _, i := range places {
+		switch {
+		case out[i].Collection != r.Collection:
+			return i, copyCollection
+		case out[i].Path != r.Path && family(out[i].Path) == family(r.Path):
+			return i, copyConflict
+		}
+	}
+	return 0, copyNone
 }
 
 // copiesLeft counts the copies of passages a search left out.
@@ -430,14 +452,12 @@ func (c copiesLeft) notice() string {
 	return nResults(c.n()) + " left out: the same passage, found in another collection or in a note's sync conflict copy too"
 }
 
-// conflictOf reports whether one of two paths of a collection is a sync
-// conflict copy of the other.
-func conflictOf(a, b string) bool {
-	if o, ok := vault.ConflictOriginal(a); ok && o == b {
-		return true
+// family is the path of the note p is a sync conflict copy of, or p.
+func family(p string) string {
+	if o, ok := vault.ConflictOriginal(p); ok {
+		return o
 	}
-	o, ok := vault.ConflictOriginal(b)
-	return ok && o == a
+	return p
 }
 
 // spansCollections reports whether q searches several collections, which

@@ -12,6 +12,14 @@ func TestConflictOriginal(t *testing.T) {
 		{"note (conflicted copy 2024-01-02).md", "note.md"},
 		{"log/note (Ann's conflicted copy 2024-01-02).md", "log/note.md"},
 		{"note (conflicted copy 2024-01-02 153012).md", "note.md"},
+		{"note.sync-conflict-20240102-150405.md", "note.md"},             // before device IDs
+		{"note.sync-conflict-20240102-150405-.md", "note.md"},            // an empty device ID
+		{"note.sync-conflict-20240102-150405-ABCDEF1 (1).md", "note.md"}, // a copy of the copy
+		{"note (Ann's MacBook Pro (2) conflicted copy 2024-01-02).md", "note.md"},
+		{"note (Conflicted Copy 2024-01-02).md", "note.md"},
+		{"note (conflicted copy 2024-01-02) (1).md", "note.md"},
+		{"note_conflict-20240102-153012.md", "note.md"},
+		{"note_conflict.md", ""},
 		{"note (1).md", ""},                                   // a copy, not a conflict
 		{"note.sync-conflict.md", ""},                         // no date and device
 		{"sync-conflict-20240102-150405-ABCDEF1.md", ""},      // no original name

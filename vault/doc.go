@@ -21,7 +21,7 @@
 // refuses "..", absolute paths and symlinks that lead out of the vault.
 //
 // ConflictOriginal names the note a sync tool's conflict copy was made
-// of, so a search shows the text both hold once.
+// of, so a search shows the text they share once.
 //
 // A LinkIndex resolves a note's links ([[Name]], [[folder/Name]], a
 // relative markdown link) to vault paths as Obsidian does: the engine
