@@ -149,7 +149,38 @@ func TestConflictCopyKeepsOrder(t *testing.T) {
 		{Collection: "a", Path: "x.md", Text: "x", Score: 0.1},
 	}
 	got, left := dropCopies(slices.Clone(rs), 5, nil)
-	if len(got) != 2 || got[0].Path != rs[0].Path || got[0].Score != 0.6 || left.conflicts != 1 {
+	if len(got) != 2 || got[0].Path != rs[0].Path || got[0].Score != 0.6 || left.conflicts() != 1 {
 		t.Errorf("kept %+v, left %+v", got, left)
+	}
+}
+
+// TestCopiesAmong: of the copies left out, a search that returns fewer
+// results than it kept (a reranker's) counts those of the results it
+// returns, whatever order they are in.
+func TestCopiesAmong(t *testing.T) {
+	rs := []mdsearch.Result{
+		{Collection: "a", Path: "x.md", Text: "x"}, {Collection: "b", Path: "x.md", Text: "x"},
+		{Collection: "a", Path: "y.md", Text: "y"}, {Collection: "a", Path: "y (conflicted copy 2024-01-02).md", Text: "y"},
+		{Collection: "a", Path: "z.md", Text: "z"},
+	}
+	kept, left := dropCopies(slices.Clone(rs), 30, nil)
+	if len(kept) != 3 || left.n() != 2 || left.conflicts() != 1 {
+		t.Fatalf("kept %d, left %+v", len(kept), left)
+	}
+	for _, tc := range []struct {
+		shown      []mdsearch.Result
+		n, conflic int
+	}{
+		{[]mdsearch.Result{kept[2]}, 0, 0},
+		{[]mdsearch.Result{kept[1]}, 1, 1},
+		{[]mdsearch.Result{kept[2], kept[0]}, 1, 0},
+		{kept, 2, 1},
+	} {
+		if got := left.among(tc.shown); got.n() != tc.n || got.conflicts() != tc.conflic {
+			t.Errorf("among %v: %d copies, %d conflicts; want %d, %d", tc.shown, got.n(), got.conflicts(), tc.n, tc.conflic)
+		}
+	}
+	if left.among(kept[2:]).notice() != "" {
+		t.Error("a notice for copies of results not shown")
 	}
 }

@@ -45,7 +45,8 @@ func (e *Engine) reranked(ctx context.Context, rd *store.Reader, q *query, notic
 	}
 	if msg := e.rerankDown.skip(time.Now()); msg != "" {
 		addNotice(notice, msg)
-		return res[:min(len(res), want)], joins, stale, copies, nil
+		res = res[:min(len(res), want)]
+		return res, joins, stale, copies.among(res), nil
 	}
 	var rerr error
 	offCPU(func() { rerr = rerankResults(ctx, rr, q.req.Query, res) })
@@ -64,7 +65,8 @@ func (e *Engine) reranked(ctx context.Context, rd *store.Reader, q *query, notic
 		e.rerankDown.ok()
 	}
 	q.reranked = rerr == nil
-	return res[:min(len(res), want)], joins, stale, copies, nil
+	res = res[:min(len(res), want)]
+	return res, joins, stale, copies.among(res), nil
 }
 
 // rerankPause is how long searches skip a reranker that failed: a server

@@ -381,22 +381,20 @@ func groupResult(g *group, rows map[int64]*store.ChunkRow) (mdsearch.Result, []s
 // the last one it keeps.
 func dropCopies(rs []mdsearch.Result, want int, stale func(mdsearch.Result) bool) ([]mdsearch.Result, copiesLeft) {
 	seen := make(map[string][]int, len(rs)) // text → its places in out
-	out, left := rs[:0], copiesLeft{}
+	out := rs[:0]
+	var twins, kinds []int // each copy counted: its twin's place in out, and its kind
 	for _, r := range rs {
 		i, kind := copyIn(out, seen[r.Text], r)
+		if kind != copyNone && len(out) < want {
+			twins, kinds = append(twins, i), append(kinds, kind)
+		}
 		switch kind {
 		case copyCollection:
-			if len(out) < want {
-				left.collections++
-			}
 			if stale != nil && stale(out[i]) && !stale(r) {
 				out[i] = r
 			}
 			continue
 		case copyConflict:
-			if len(out) < want {
-				left.conflicts++
-			}
 			if family(r.Path) == r.Path && r.Score >= out[i].Score { // r is the original
 				out[i] = r
 			}
@@ -406,6 +404,10 @@ func dropCopies(rs []mdsearch.Result, want int, stale func(mdsearch.Result) bool
 			seen[r.Text] = append(seen[r.Text], len(out))
 			out = append(out, r)
 		}
+	}
+	left := copiesLeft{}
+	for k, i := range twins {
+		left.twins = append(left.twins, copyTwin{of: keyOf(out[i]), conflict: kinds[k] == copyConflict})
 	}
 	return out, left
 }
@@ -431,22 +433,56 @@ func copyIn(out []mdsearch.Result, places []int, r mdsearch.Result) (int, int) {
 	return 0, copyNone
 }
 
-// copiesLeft counts the copies of passages a search left out.
+// copiesLeft are the copies of passages a search left out.
 type copiesLeft struct {
-	collections int // found in another collection too
-	conflicts   int // found in a note and its sync conflict copy
+	twins []copyTwin
 }
 
-func (c copiesLeft) n() int { return c.collections + c.conflicts }
+// copyTwin is a copy left out: the result kept that it repeats, and
+// whether it is a sync conflict copy's (else another collection's).
+type copyTwin struct {
+	of       passageKey
+	conflict bool
+}
+
+func (c copiesLeft) n() int { return len(c.twins) }
+
+// conflicts counts the copies from a note's family (a sync conflict copy).
+func (c copiesLeft) conflicts() int {
+	n := 0
+	for _, t := range c.twins {
+		if t.conflict {
+			n++
+		}
+	}
+	return n
+}
+
+// among is c without the copies of results not in res: a reranker that
+// reorders more results than it returns shows only some of those kept.
+func (c copiesLeft) among(res []mdsearch.Result) copiesLeft {
+	shown := make(map[passageKey]bool, len(res))
+	for _, r := range res {
+		shown[keyOf(r)] = true
+	}
+	var out copiesLeft
+	for _, t := range c.twins {
+		if shown[t.of] {
+			out.twins = append(out.twins, t)
+		}
+	}
+	return out
+}
 
 // notice says what copies a search left out, or "".
 func (c copiesLeft) notice() string {
+	conflicts := c.conflicts()
 	switch {
 	case c.n() == 0:
 		return ""
-	case c.conflicts == 0:
+	case conflicts == 0:
 		return nResults(c.n()) + " left out: the same passage, found in another collection too"
-	case c.collections == 0:
+	case conflicts == c.n():
 		return nResults(c.n()) + " left out: the same passage, found in a note and its sync conflict copy too"
 	}
 	return nResults(c.n()) + " left out: the same passage, found in another collection or in a note's sync conflict copy too"
