@@ -2,6 +2,7 @@ package engine
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -259,4 +260,28 @@ func TestQuestionReading(t *testing.T) {
 			t.Errorf("%q read as a question: %v, want %v", q, got, want)
 		}
 	}
+}
+
+// FuzzUnclitic: reading clitics keeps text valid, reads it once for all
+// (a second read changes nothing), and the heading features it feeds
+// take any query and heading.
+func FuzzUnclitic(f *testing.F) {
+	for _, q := range append(slices.Clone(hostile), "what's canvas", "Don't Panic", "l'été", "n't'n't", "'s's", "ca'n't") {
+		f.Add(q, "What's New")
+	}
+	f.Fuzz(func(t *testing.T, q, heading string) {
+		u := unclitic(q)
+		if utf8.ValidString(q) && !utf8.ValidString(u) {
+			t.Fatalf("unclitic(%q) = %q: invalid UTF-8", q, u)
+		}
+		if again := unclitic(u); again != u {
+			t.Fatalf("unclitic(%q) = %q, then %q", q, u, again)
+		}
+		ps := map[int64]store.Passage{1: {Level: 2, Heading: heading, Title: "t"}, 2: {Level: 1, Heading: heading, Title: heading}}
+		h := sectionHeadings(q, []int64{1, 2}, ps)
+		headingPhrases(h)
+		if _, _, err := headingWords(bg, h); err != nil {
+			t.Fatal(err)
+		}
+	})
 }
