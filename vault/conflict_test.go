@@ -1,6 +1,9 @@
 package vault
 
-import "testing"
+import (
+	"path"
+	"testing"
+)
 
 func TestConflictOriginal(t *testing.T) {
 	for _, tc := range []struct {
@@ -34,4 +37,23 @@ func TestConflictOriginal(t *testing.T) {
 			t.Errorf("ConflictOriginal(%q) = %q, %v; want %q", tc.path, got, ok, tc.want)
 		}
 	}
+}
+
+// FuzzConflictOriginal: a conflict copy's original is a shorter name in
+// the same folder, with the same extension.
+func FuzzConflictOriginal(f *testing.F) {
+	for _, p := range []string{"a/note.sync-conflict-20240102-150405-ABCDEF1.md", "n (x (2) conflicted copy y).md", "n_conflict-20240102-150405.md", "x.md"} {
+		f.Add(p)
+	}
+	f.Fuzz(func(t *testing.T, p string) {
+		o, ok := ConflictOriginal(p)
+		if !ok {
+			return
+		}
+		dir, name := path.Split(p)
+		odir, oname := path.Split(o)
+		if odir != dir || len(oname) >= len(name) || oname == "" || path.Ext(oname) != path.Ext(name) {
+			t.Fatalf("ConflictOriginal(%q) = %q", p, o)
+		}
+	})
 }
