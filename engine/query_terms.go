@@ -102,11 +102,7 @@ func withoutClitics(chunk string) string {
 	if strings.ContainsFunc(word, func(r rune) bool { return !store.WordRune(r) && r != '\'' && r != '’' }) {
 		return chunk
 	}
-	chunk = strings.ToLower(strings.ReplaceAll(chunk, "’", "'"))
-	if !strings.HasSuffix(chunk, "*") {
-		chunk = negation.ReplaceAllStringFunc(chunk, notOf)
-	}
-	return clitic.ReplaceAllString(chunk, "")
+	return readClitics(chunk, !strings.HasSuffix(chunk, "*"))
 }
 
 // unclitic is text with its English clitics read as withoutClitics reads
@@ -114,27 +110,25 @@ func withoutClitics(chunk string) string {
 // "what's canvas" is "what canvas", "Don't Panic" "do not panic". The
 // features that read a query's words beside a heading's or a title's
 // read both through it, so the two agree however either is written.
-func unclitic(text string) string {
-	if !strings.ContainsAny(text, "'’") {
-		return text
-	}
-	return withoutContractions(negation.ReplaceAllStringFunc(lowerApostrophes(text), notOf))
-}
+func unclitic(text string) string { return readClitics(text, true) }
 
 // withoutContractions is text with its clitics other than negations
 // dropped: "what's new" is "what new", "don't panic" stays. IsQuestion
 // reads a query so: "what's" opens a question, "don't" does not.
-func withoutContractions(text string) string {
+func withoutContractions(text string) string { return readClitics(text, false) }
+
+// readClitics is text in lower case with its clitics dropped and, with
+// negations, its negations read as two words; text without an apostrophe
+// as it is.
+func readClitics(text string, negations bool) string {
 	if !strings.ContainsAny(text, "'’") {
 		return text
 	}
-	return clitic.ReplaceAllString(lowerApostrophes(text), "")
-}
-
-// lowerApostrophes is text in lower case, its typographic apostrophes
-// plain ones, as the clitic patterns read it.
-func lowerApostrophes(text string) string {
-	return strings.ToLower(strings.ReplaceAll(text, "’", "'"))
+	text = strings.ToLower(strings.ReplaceAll(text, "’", "'"))
+	if negations {
+		text = negation.ReplaceAllStringFunc(text, notOf)
+	}
+	return clitic.ReplaceAllString(text, "")
 }
 
 // notOf is a negation's words: "doesn't" is "does not", "can't" "can
