@@ -382,11 +382,15 @@ func groupResult(g *group, rows map[int64]*store.ChunkRow) (mdsearch.Result, []s
 func dropCopies(rs []mdsearch.Result, want int, stale func(mdsearch.Result) bool) ([]mdsearch.Result, copiesLeft) {
 	seen := make(map[string][]int, len(rs)) // text → its places in out
 	out := rs[:0]
-	var twins, kinds []int // each copy counted: its twin's place in out, and its kind
+	type counted struct { // a copy counted: its twin's place in out, its kind
+		at   int
+		kind copyKind
+	}
+	var copies []counted
 	for _, r := range rs {
 		i, kind := copyIn(out, seen[r.Text], r)
 		if kind != copyNone && len(out) < want {
-			twins, kinds = append(twins, i), append(kinds, kind)
+			copies = append(copies, counted{i, kind})
 		}
 		switch kind {
 		case copyCollection:
@@ -406,22 +410,24 @@ func dropCopies(rs []mdsearch.Result, want int, stale func(mdsearch.Result) bool
 		}
 	}
 	left := copiesLeft{}
-	for k, i := range twins {
-		left.twins = append(left.twins, copyTwin{of: keyOf(out[i]), conflict: kinds[k] == copyConflict})
+	for _, c := range copies { // the twins as kept: a live copy or an original may have taken a place
+		left.twins = append(left.twins, copyTwin{of: keyOf(out[c.at]), conflict: c.kind == copyConflict})
 	}
 	return out, left
 }
 
-// The kinds of copy copyIn finds.
+// copyKind is the kind of copy copyIn finds.
+type copyKind int
+
 const (
-	copyNone = iota
+	copyNone copyKind = iota
 	copyCollection
 	copyConflict
 )
 
 // copyIn is the place among out's results at places (those of r's text)
 // of one that r copies, and what kind of copy r is of it.
-func copyIn(out []mdsearch.Result, places []int, r mdsearch.Result) (int, int) {
+func copyIn(out []mdsearch.Result, places []int, r mdsearch.Result) (int, copyKind) {
 	for _, i := range places {
 		switch {
 		case out[i].Collection != r.Collection:
