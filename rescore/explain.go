@@ -120,12 +120,14 @@ func (s *Stage) ScoreEffects(c [NumCalib]float64, best float64) (base float64, e
 		}
 		sum += effects[k]
 	}
-	if p := Sigmoid(sum); s.capped(c, p) < p {
-		effects[factorCommonOnly] += logOdds(s.Nothing) - sum
-		sum = logOdds(s.Nothing)
+	// What Score takes off the calibrated probability, each in its factor.
+	p := Sigmoid(sum)
+	if q := s.capped(c, p); q < p {
+		effects[factorCommonOnly] += logOdds(q) - logOdds(p)
+		p = q
 	}
-	if s.Below != nil && c[CalRank] < 1 && Sigmoid(sum) > best {
-		effects[factorRanking] += logOdds(best) - sum
+	if q := s.underBest(c, p, best); q < p {
+		effects[factorRanking] += logOdds(q) - logOdds(p)
 	}
 	return base, effects
 }

@@ -129,9 +129,9 @@ func (s *Stage) Score(xs []Vector) (logits, probs []float64) {
 		}
 		probs[i] = s.capped(c, Sigmoid(s.CalibOf(c).Logit(c[:])))
 	}
-	if top >= 0 && s.Below != nil {
-		for i := range probs {
-			probs[i] = min(probs[i], probs[top])
+	if top >= 0 {
+		for i, c := range cal {
+			probs[i] = s.underBest(c, probs[i], probs[top])
 		}
 	}
 	return logits, probs
@@ -142,6 +142,16 @@ func (s *Stage) Score(xs []Vector) (logits, probs []float64) {
 func (s *Stage) capped(c [NumCalib]float64, p float64) float64 {
 	if c[CalCommonOnly] == 1 {
 		return min(p, s.Nothing)
+	}
+	return p
+}
+
+// underBest is p, the capped probability of a candidate with inputs c, at
+// most best, the ranker's best's, when c's is below it and the stage has
+// a calibrator of its own for those (Below).
+func (s *Stage) underBest(c [NumCalib]float64, p, best float64) float64 {
+	if s.Below != nil && c[CalRank] < 1 {
+		return min(p, best)
 	}
 	return p
 }
