@@ -2,8 +2,6 @@ package eval
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -12,7 +10,6 @@ import (
 // section holds at all, asked alone and labelled with that section; a
 // section without one asks nothing.
 func TestGenerateTerms(t *testing.T) {
-	dir := t.TempDir()
 	files := map[string]string{
 		"rust.md": "# Rust\n\n## Turbofish\n\nThe turbofish names a type: the turbofish is `::<>`. " +
 			"Generic functions take it.\n\n## Generic functions\n\nGeneric functions are generic over types; " +
@@ -23,9 +20,7 @@ func TestGenerateTerms(t *testing.T) {
 		"work.md": "# Work\n\n## Triage\n\nTriaging comes first. Then triaging again, and watching, watching.\n\n" +
 			"## Watch\n\nWe watch the queue.\n",
 	}
-	for p, s := range files {
-		os.WriteFile(filepath.Join(dir, p), []byte(s), 0o644)
-	}
+	dir := writeVault(t, files)
 	qs, st, err := Generate(context.Background(), dir, []string{StyleTerms})
 	if err != nil {
 		t.Fatal(err)

@@ -85,7 +85,6 @@ func TestParagraphsStripMarkup(t *testing.T) {
 }
 
 func TestGenerateSmallVault(t *testing.T) {
-	dir := t.TempDir()
 	files := map[string]string{
 		"guide/setup.md": "# Setup {#setup}\n\n## Install the Tool {#install}\n\nDownload the archive and unpack it in your home folder.\n\n## Configure It\n\nShort.\n",
 		"guide/use.md": "# Use\n\nBefore you start, follow the [install steps](./setup#install) carefully and slowly.\n" +
@@ -94,10 +93,7 @@ func TestGenerateSmallVault(t *testing.T) {
 			"A [same page link](#use) never makes a query at all.\n",
 		"Notes/Daily.md": "# Daily\n\nToday I reread [[Use#Use|the usage notes]] about the tool before starting.\n",
 	}
-	for p, s := range files {
-		os.MkdirAll(filepath.Join(dir, filepath.Dir(p)), 0o755)
-		os.WriteFile(filepath.Join(dir, p), []byte(s), 0o644)
-	}
+	dir := writeVault(t, files)
 	qs, st, err := Generate(context.Background(), dir, []string{StyleLinks, StyleHeadings})
 	if err != nil {
 		t.Fatal(err)

@@ -2,8 +2,6 @@ package eval
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -14,7 +12,6 @@ import (
 // the note's opening text alone: a note that opens with another heading,
 // or whose title no one would type, asks nothing.
 func TestGenerateTitles(t *testing.T) {
-	dir := t.TempDir()
 	files := map[string]string{
 		"canvas.md":          "Canvas is a core plugin for visual notes.\n\n## Create a canvas\n\nPress the button.\n",
 		"b-tomatoes.md":      "# Tomatoes\n\nGrowing notes for the bed.\n\n## Sowing\n\nSow indoors.\n",
@@ -24,11 +21,7 @@ func TestGenerateTitles(t *testing.T) {
 		"f-empty-opening.md": "# Empty opening\n\n## First\n\nText.\n",
 		"g-a-very-long-title-of-many-words-here.md": "Some text.\n",
 	}
-	for p, s := range files {
-		if err := os.WriteFile(filepath.Join(dir, p), []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := writeVault(t, files)
 	qs, _, err := Generate(context.Background(), dir, []string{StyleTitles})
 	if err != nil {
 		t.Fatal(err)
