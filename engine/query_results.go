@@ -382,24 +382,32 @@ func groupResult(g *group, rows map[int64]*store.ChunkRow) (mdsearch.Result, []s
 func dropCopies(rs []mdsearch.Result, want int, stale func(mdsearch.Result) bool) ([]mdsearch.Result, copiesLeft) {
 	seen := make(map[string][]int, len(rs)) // text → its places in out
 	out := rs[:0]
+	var fams []string     // each kept result's family, read once: made at the first text that repeats
 	type counted struct { // a copy counted: its twin's place in out, its kind
 		at   int
 		kind copyKind
 	}
 	var copies []counted
 	for _, r := range rs {
-		i, kind := copyIn(out, seen[r.Text], r)
+		fam := ""
+		if len(seen[r.Text]) > 0 { // a family is read only where a text repeats
+			fam = family(r.Path)
+			if fams == nil {
+				fams = make([]string, len(out), want)
+			}
+		}
+		i, kind := copyIn(out, fams, seen[r.Text], r, fam)
 		if kind != copyNone && len(out) < want {
 			copies = append(copies, counted{i, kind})
 		}
 		switch kind {
 		case copyCollection:
 			if stale != nil && stale(out[i]) && !stale(r) {
-				out[i] = r
+				out[i], fams[i] = r, family(r.Path)
 			}
 			continue
 		case copyConflict:
-			if family(r.Path) == r.Path && r.Score >= out[i].Score { // r is the original
+			if fam == r.Path && r.Score >= out[i].Score { // r is the original, of one family
 				out[i] = r
 			}
 			continue
@@ -407,6 +415,9 @@ func dropCopies(rs []mdsearch.Result, want int, stale func(mdsearch.Result) bool
 		if len(out) < want { // past it, only copies are read
 			seen[r.Text] = append(seen[r.Text], len(out))
 			out = append(out, r)
+			if fams != nil {
+				fams = append(fams, fam)
+			}
 		}
 	}
 	left := copiesLeft{}
@@ -426,13 +437,18 @@ const (
 )
 
 // copyIn is the place among out's results at places (those of r's text)
-// of one that r copies, and what kind of copy r is of it.
-func copyIn(out []mdsearch.Result, places []int, r mdsearch.Result) (int, copyKind) {
+// of one that r copies, and what kind of copy r is of it. fams are the
+// families of out's results, fam r's; a family not yet read ("") is read
+// into fams.
+func copyIn(out []mdsearch.Result, fams []string, places []int, r mdsearch.Result, fam string) (int, copyKind) {
 	for _, i := range places {
-		switch {
-		case out[i].Collection != r.Collection:
+		if out[i].Collection != r.Collection {
 			return i, copyCollection
-		case out[i].Path != r.Path && family(out[i].Path) == family(r.Path):
+		}
+		if fams[i] == "" {
+			fams[i] = family(out[i].Path)
+		}
+		if out[i].Path != r.Path && fams[i] == fam {
 			return i, copyConflict
 		}
 	}

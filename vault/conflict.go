@@ -3,6 +3,7 @@ package vault
 import (
 	"path"
 	"regexp"
+	"strings"
 )
 
 // ConflictOriginal is the path of the note that path is a sync tool's
@@ -15,6 +16,9 @@ import (
 // the copy alone holds from it.
 func ConflictOriginal(p string) (string, bool) {
 	dir, name := path.Split(p)
+	if !strings.Contains(strings.ToLower(name), "conflict") { // every name below holds it; a search asks often
+		return "", false
+	}
 	for _, re := range conflictNames {
 		if m := re.FindStringSubmatch(name); m != nil && m[1] != "" {
 			return dir + m[1] + m[2], true
