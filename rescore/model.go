@@ -290,25 +290,32 @@ func Parse(b []byte) (*Model, error) {
 }
 
 // Monotone reports whether the calibrated probability rises with the
-// ranker's logit within a query: the three logit inputs together (for two
-// candidates below the best, each moves with the logit), the gap alone
-// (by which the best leads the rest) and the rank; and, where the stage
-// has Below, the same of it for the candidates below the best (Score
-// keeps them under the best's probability).
+// ranker's logit within a query. Without Below, the one calibrator scores
+// every candidate: the three logit inputs together (for two candidates
+// below the best, each moves with the logit), the gap alone (by which the
+// best leads the rest) and the rank must each raise it. With Below, Calib
+// scores the best alone, whose probability must rise with its logit and
+// its lead, and Below must rise as Calib would without it (Score keeps
+// the rest under the best's probability).
 func (s *Stage) Monotone() bool {
 	c := s.Calib
-	if !risesBelow(c) || c.Weights[CalGap] < 0 {
+	if c.Weights[CalGap] < 0 {
 		return false
 	}
-	return s.Below == nil || risesBelow(s.Below)
+	if s.Below == nil {
+		return risesBelow(c)
+	}
+	return slope(c, CalLogit)+slope(c, CalGap) >= 0 && risesBelow(s.Below)
 }
 
 // risesBelow reports whether c's probability rises with the logit for
 // candidates below the best, where the gap is the logit less the best's.
 func risesBelow(c *Linear) bool {
-	slope := func(i int) float64 { return c.Weights[i] / c.Scale[i] }
-	return slope(CalLogit)+slope(CalLogitRel)+slope(CalGap) >= 0 && c.Weights[CalRank] >= 0
+	return slope(c, CalLogit)+slope(c, CalLogitRel)+slope(c, CalGap) >= 0 && c.Weights[CalRank] >= 0
 }
+
+// slope is how far c's logit moves with its input i, per unit of i.
+func slope(c *Linear, i int) float64 { return c.Weights[i] / c.Scale[i] }
 
 func (l *Linear) check(n int) error {
 	if len(l.Mean) != n || len(l.Scale) != n || len(l.Weights) != n {

@@ -84,7 +84,7 @@ func TestParseRefuses(t *testing.T) {
 		{"other features", mangle(func(m *Model) { m.Features = m.Features[1:] }), "not this version's"},
 		{"short weights", mangle(func(m *Model) { m.Modes["hybrid"].Ranker.Weights = m.Modes["hybrid"].Ranker.Weights[:3] }), "weights for"},
 		{"zero scale", mangle(func(m *Model) { m.Modes["hybrid"].Calib.Scale[2] = 0 }), "scale"},
-		{"reorders", mangle(func(m *Model) { m.Modes["hybrid"].Calib.Weights[CalRank] = -1 }), "reorder"},
+		{"reorders", mangle(func(m *Model) { m.Modes["hybrid"].Calib.Weights[CalGap] = -1 }), "reorder"},
 		{"no calibrator", mangle(func(m *Model) { m.Modes["keyword"].Calib = nil }), "lacks"},
 		{"below reorders", mangle(func(m *Model) { m.Modes["keyword"].Below.Weights[CalRank] = -1 }), "reorder"},
 		{"no score for asking nothing", mangle(func(m *Model) { m.Modes["semantic"].Nothing = 0 }), "asks nothing"},
@@ -253,4 +253,38 @@ func TestScoreEffectsUnderBest(t *testing.T) {
 		xs[i][CommonOnly] = 1
 	}
 	checkScoreEffects(t, "hand-made, asking nothing", s, xs, logits)
+}
+
+// Monotone asks of a stage's calibrators what Score relies on: with
+// Below, Calib scores the best alone, so only its rise with the best's
+// own logit and lead counts; without, it scores every candidate.
+func TestMonotone(t *testing.T) {
+	lin := func(logit, rel, gap, rank float64) *Linear {
+		l := &Linear{Mean: make([]float64, NumCalib), Scale: make([]float64, NumCalib), Weights: make([]float64, NumCalib)}
+		for i := range l.Scale {
+			l.Scale[i] = 1
+		}
+		l.Weights[CalLogit], l.Weights[CalLogitRel], l.Weights[CalGap], l.Weights[CalRank] = logit, rel, gap, rank
+		return l
+	}
+	rising, falling := lin(1, 0, 1, 1), lin(1, -3, 1, 1) // below the best: 1 − 3 + 1 < 0
+	tests := []struct {
+		name  string
+		stage Stage
+		want  bool
+	}{
+		{"one calibrator rising", Stage{Calib: rising}, true},
+		{"one calibrator falling below the best", Stage{Calib: falling}, false},
+		{"one calibrator, rank lowering", Stage{Calib: lin(1, 0, 1, -1)}, false},
+		{"best's calibrator falling below the best, Below rising", Stage{Calib: falling, Below: rising}, true},
+		{"best's calibrator, rank lowering, Below rising", Stage{Calib: lin(1, 0, 1, -1), Below: rising}, true},
+		{"Below falling", Stage{Calib: rising, Below: falling}, false},
+		{"the best falling with its lead", Stage{Calib: lin(1, 0, -0.5, 1), Below: rising}, false},
+		{"the best falling with its logit", Stage{Calib: lin(-2, 0, 1, 1), Below: rising}, false},
+	}
+	for _, tt := range tests {
+		if got := tt.stage.Monotone(); got != tt.want {
+			t.Errorf("%s: Monotone() = %v, want %v", tt.name, got, tt.want)
+		}
+	}
 }
