@@ -14,9 +14,11 @@
 // of very different queries.
 //
 // The model is logistic regression (Fit), fitted on the dev query sets
-// with other sets' queries as off-topic ones (every candidate wrong), and
-// their common words alone as queries that ask for nothing, so that its
-// output is calibrated: the same probability means the same on every
+// with other sets' queries as off-topic ones (every candidate wrong),
+// their common words alone as queries that ask for nothing, and everyday
+// questions whose words a vault happens to hold ("how do I bake bread");
+// the calibrators read one-word queries too ("hooch"), which look alike
+// but are answered. So its output is calibrated: the same probability means the same on every
 // vault, and a question the vault cannot answer scores low. A query
 // that asks nothing (common words alone) scores at most Stage.Nothing,
 // a small prior: no passage can be known to answer it. The

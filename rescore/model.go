@@ -74,8 +74,14 @@ var CalUnusedBelowSemantic = []int{CalTopCover}
 
 // CalUnusedRanked are the calibrator inputs hybrid and keyword mode's
 // calibrators leave out: their first result holds the query's words as
-// the best candidates do (best_cover), so its own cover adds nothing.
-var CalUnusedRanked = []int{CalTopCover}
+// the best candidates do (best_cover), so its own cover adds nothing; and
+// the query's best cosine, which keyword mode lacks and which hybrid
+// mode's ranker logit and first-stage score read already. Fitted with it,
+// hybrid's weight on it came out below zero, so an everyday question
+// whose words the vault happens to hold, and whose passages mean
+// something else, scored higher for its low cosine (docs/evaluation.md,
+// "Everyday questions").
+var CalUnusedRanked = []int{CalTopCover, CalQueryCos}
 
 // CalNames name the calibrator's inputs in their order.
 var CalNames = [NumCalib]string{"logit", "logit_rel", "query_cover", "query_cos", "query_terms", "best_kw", "best_cover", "best_first", "rank", "gap", "top_page", "common_only", "top_cover"}

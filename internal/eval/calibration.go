@@ -125,16 +125,11 @@ func SampleCalibration(samples []Sample, m *rescore.Model, set string, mode mdse
 	var on, below []scored
 	var right, off []float64
 	for _, s := range samples {
-		if s.Set != set || s.Mode != mode || len(s.Rows) == 0 || stage == nil {
+		if s.Set != set || s.Mode != mode || len(s.Rows) == 0 || stage == nil || s.Everyday || s.Terms {
 			continue
 		}
 		logits, probs := stage.Score(s.vectors())
-		top := 0
-		for i := range logits {
-			if logits[i] > logits[top] {
-				top = i
-			}
-		}
+		top := argmax(logits)
 		place := shownPlaces(rescore.Ranks(logits), s.Pages, mdsearch.DefaultMaxPerPage)
 		for i, at := range place {
 			if at > 1 && at <= mdsearch.DefaultN {
@@ -152,4 +147,48 @@ func SampleCalibration(samples []Sample, m *rescore.Model, set string, mode mdse
 		}
 	}
 	return measure(on, right, off, below)
+}
+
+// EverydayStrong is the share of the held everyday questions
+// (EverydayHeld) asked of set in mode whose best candidate m scores
+// Strong or more, read from the samples as SampleCalibration reads them.
+func EverydayStrong(samples []Sample, m *rescore.Model, set string, mode mdsearch.Mode) float64 {
+	stage := m.Modes[string(mode)]
+	var top []float64
+	for _, s := range samples {
+		if s.Set == set && s.Mode == mode && s.Everyday && s.Held && len(s.Rows) > 0 && stage != nil {
+			_, probs := stage.Score(s.vectors())
+			top = append(top, slices.Max(probs))
+		}
+	}
+	return share(top, func(p float64) bool { return p >= Strong })
+}
+
+// TermsStrong is the share of the right top hits of a set's one-word
+// queries (TermsFor) in mode that m scores Strong or more, read from the
+// samples as SampleCalibration reads them.
+func TermsStrong(samples []Sample, m *rescore.Model, set string, mode mdsearch.Mode) float64 {
+	stage := m.Modes[string(mode)]
+	var right []float64
+	for _, s := range samples {
+		if s.Set != set || s.Mode != mode || !s.Terms || len(s.Rows) == 0 || stage == nil {
+			continue
+		}
+		logits, probs := stage.Score(s.vectors())
+		if top := argmax(logits); s.Rows[top].Answer {
+			right = append(right, probs[top])
+		}
+	}
+	return share(right, func(p float64) bool { return p >= Strong })
+}
+
+// argmax is the index of xs's largest (the first of equals).
+func argmax(xs []float64) int {
+	top := 0
+	for i := range xs {
+		if xs[i] > xs[top] {
+			top = i
+		}
+	}
+	return top
 }

@@ -17,7 +17,7 @@ import (
 // (the fusion) and the bm25-sections baseline, and prints the table.
 func LeaveOneOut(ctx context.Context, w io.Writer, emb embed.Embedder, samples []Sample, corpora, cacheDir string, fo FitOptions) error {
 	tw := tabwriter.NewWriter(w, 2, 8, 2, ' ', 0)
-	fmt.Fprintln(tw, "left out\tmode\tcand@50\tsecond stage sec@5 / MRR\tfirst stage\tbm25-sections\toff ≥50%\tright ≥50%\tECE\tECE on-topic\tECE 2–5\tright <20%\toff <20%\tunrelated: off ≥50%\tECE\tfirst: off ≥50%\tright ≥50%\tECE")
+	fmt.Fprintln(tw, "left out\tmode\tcand@50\tsecond stage sec@5 / MRR\tfirst stage\tbm25-sections\toff ≥50%\tright ≥50%\tECE\tECE on-topic\tECE 2–5\tright <10%\toff <10%\tunrelated: off ≥50%\tECE\teveryday: off ≥50%\tfirst: off ≥50%\tright ≥50%\tECE")
 	sets := DevSets(corpora)
 	for _, set := range sets {
 		m, err := fitWithout(samples, set.Name, fo)
@@ -59,10 +59,16 @@ func LeaveOneOut(ctx context.Context, w io.Writer, emb embed.Embedder, samples [
 			if err != nil {
 				return err
 			}
+			// And with the held everyday questions alone.
+			second.OffTopic = EverydayHeld
+			ev, err := Run(ctx, second)
+			if err != nil {
+				return err
+			}
 			b, f, s, u := first.Configs[0], first.Configs[1], sec.Configs[0], un.Configs[0].Calib
-			fmt.Fprintf(tw, "%s\t%s\t%.3f\t%s\t%s\t%s\t%.1f%%\t%.1f%%\t%.3f\t%.3f\t%.3f\t%.1f%%\t%.1f%%\t%.1f%%\t%.3f\t%.1f%%\t%.1f%%\t%.3f\n", set.Name, mode,
+			fmt.Fprintf(tw, "%s\t%s\t%.3f\t%s\t%s\t%s\t%.1f%%\t%.1f%%\t%.3f\t%.3f\t%.3f\t%.1f%%\t%.1f%%\t%.1f%%\t%.3f\t%.1f%%\t%.1f%%\t%.1f%%\t%.3f\n", set.Name, mode,
 				CandidateRecall(samples, set.Name, mode), pair(s), pair(f), pair(b),
-				100*s.Calib.OffStrong, 100*s.Calib.RightStrong, s.Calib.ECE, s.Calib.ECEOnTopic, s.Calib.ECEBelow, 100*s.Calib.RightUnlikely, 100*s.Calib.OffUnlikely, 100*u.OffStrong, u.ECE,
+				100*s.Calib.OffStrong, 100*s.Calib.RightStrong, s.Calib.ECE, s.Calib.ECEOnTopic, s.Calib.ECEBelow, 100*s.Calib.RightUnlikely, 100*s.Calib.OffUnlikely, 100*u.OffStrong, u.ECE, 100*ev.Configs[0].Calib.OffStrong,
 				100*f.Calib.OffStrong, 100*f.Calib.RightStrong, f.Calib.ECE)
 		}
 	}
@@ -97,7 +103,7 @@ func pair(c ConfigReport) string {
 // to report, this one to try a change quickly.
 func QuickLeaveOneOut(w io.Writer, samples []Sample, corpora string, fo FitOptions) error {
 	tw := tabwriter.NewWriter(w, 2, 8, 2, ' ', 0)
-	fmt.Fprintln(tw, "left out\tmode\tfirst stage sec@5 / MRR\tsecond stage\toff ≥50%\tright ≥50%\tECE")
+	fmt.Fprintln(tw, "left out\tmode\tfirst stage sec@5 / MRR\tsecond stage\toff ≥50%\tright ≥50%\tECE\teveryday ≥50%\tone word: right ≥50%")
 	for _, set := range DevSets(corpora) {
 		m, err := fitWithout(samples, set.Name, fo)
 		if err != nil {
@@ -108,8 +114,8 @@ func QuickLeaveOneOut(w io.Writer, samples []Sample, corpora string, fo FitOptio
 			fs, fm := sampleRanking(samples, set.Name, mode, first)
 			ss, sm := sampleRanking(samples, set.Name, mode, m.Modes[string(mode)].Ranker.Logit)
 			c := SampleCalibration(samples, m, set.Name, mode)
-			fmt.Fprintf(tw, "%s\t%s\t%.3f / %.3f\t%.3f / %.3f\t%.1f%%\t%.1f%%\t%.3f\n", set.Name, mode, fs, fm, ss, sm,
-				100*c.OffStrong, 100*c.RightStrong, c.ECE)
+			fmt.Fprintf(tw, "%s\t%s\t%.3f / %.3f\t%.3f / %.3f\t%.1f%%\t%.1f%%\t%.3f\t%.1f%%\t%.1f%%\n", set.Name, mode, fs, fm, ss, sm,
+				100*c.OffStrong, 100*c.RightStrong, c.ECE, 100*EverydayStrong(samples, m, set.Name, mode), 100*TermsStrong(samples, m, set.Name, mode))
 		}
 	}
 	return tw.Flush()
@@ -135,7 +141,7 @@ func rankingOf(samples []Sample, set string, mode mdsearch.Mode, places func(Sam
 	const k = mdsearch.DefaultN // eval's default (Options.fill)
 	var n int
 	for _, s := range samples {
-		if s.Set != set || s.Mode != mode || s.OffTopic {
+		if s.Set != set || s.Mode != mode || !s.labelled() {
 			continue
 		}
 		n++

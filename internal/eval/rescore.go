@@ -60,10 +60,7 @@ func queriesOf(all []DevSet, keep func(DevSet) bool, per int) ([]string, error) 
 			out = append(out, qs...)
 			continue
 		}
-		step := max(1, len(qs)/per)
-		for i := 0; i < len(qs) && i/step < per; i += step {
-			out = append(out, qs[i])
-		}
+		out = append(out, spreadEvenly(qs, per)...)
 	}
 	return out, nil
 }
@@ -75,6 +72,9 @@ type Sample struct {
 	Embedder string // the model ID of the embedder that made the cosines
 	Mode     mdsearch.Mode
 	OffTopic bool
+	Everyday bool // an everyday question (EverydayFit, EverydayHeld): off-topic too
+	Terms    bool // a one-word query (StyleTerms, TermsFor): the calibrators', never the ranker's
+	Held     bool // measured alone (EverydayHeld, a dev set's one-word queries): FitModel leaves it out
 	Query    string
 	Own      bool          // its labels name sections' own text alone (Label.Own), not their subsections
 	Rows     []rescore.Row // Weight unset
@@ -87,6 +87,11 @@ type Sample struct {
 func (s Sample) asksNothing() bool {
 	return len(s.Rows) > 0 && s.Rows[0].X[rescore.CommonOnly] == 1
 }
+
+// labelled reports whether the sample is of a set's own labelled query,
+// as the rankers are fitted and the ranking measured: not off-topic, not
+// one of the one-word queries the calibrators read (Terms).
+func (s Sample) labelled() bool { return !s.OffTopic && !s.Terms }
 
 // vectors are the sample's rows' features as vectors.
 func (s Sample) vectors() []rescore.Vector {
@@ -201,7 +206,7 @@ func masks(mode mdsearch.Mode, calMask []int) (ranker, calib, below []int) {
 	calib = slices.Clone(calMask)
 	switch mode {
 	case mdsearch.ModeKeyword:
-		calib = append(append(calib, rescore.CalUnusedRanked...), rescore.CalQueryCos)
+		calib = append(calib, rescore.CalUnusedRanked...)
 		return append(rescore.Unranked(), rescore.Semantic...), calib, calib
 	case mdsearch.ModeSemantic:
 		calib = append(calib, rescore.CalUnusedSemantic...)
@@ -213,43 +218,48 @@ func masks(mode mdsearch.Mode, calMask []int) (ranker, calib, below []int) {
 
 // FitOptions set how FitModel weighs the samples.
 type FitOptions struct {
-	L2       float64 // the ranker's penalty on its weights' distance from the first stage's
-	CalL2    float64 // the calibrator's penalty on its standardised weights
-	CalMask  []int   // calibrator inputs left out
-	OffTopic float64 // weight of a set's off-topic queries, against 1 for its own
-	Nothing  float64 // weight of its off-topic queries that ask nothing (AskingNothing)
-	OneCalib bool    // fit one calibrator for every candidate, none of its own below the best (Stage.Below)
-	Command  string  // recorded in the model
+	L2       float64                   // the ranker's penalty on its weights' distance from the first stage's
+	CalL2    float64                   // the calibrator's penalty on its standardised weights
+	CalMask  []int                     // calibrator inputs left out
+	OffTopic float64                   // weight of a set's off-topic queries, against 1 for its own
+	Nothing  float64                   // weight of its off-topic queries that ask nothing (AskingNothing)
+	Everyday map[mdsearch.Mode]float64 // weight of a set's everyday questions (EverydayFit) in each mode's calibrators (none: 0)
+	Terms    map[mdsearch.Mode]float64 // of the generated set's one-word queries (TermsFor)
+	OneCalib bool                      // fit one calibrator for every candidate, none of its own below the best (Stage.Below)
+	Command  string                    // recorded in the model
 }
 
 // FitCommand makes model.json; model.json records it.
 const FitCommand = "go run ./internal/eval/fitrescore -o rescore/model.json"
 
-// DefaultFit is how model.json was fitted.
-var DefaultFit = FitOptions{L2: 10, CalL2: 0.01, OffTopic: 1, Nothing: 0.25}
+// DefaultFit is how model.json was fitted. Everyday questions and the
+// generated one-word queries are fitted on in hybrid and keyword mode:
+// together, for either alone moves every score (everyday questions, all
+// off-topic, lowered right answers' scores, and a query of one rare word
+// with them, whose passage's cosine is as low as an everyday question's;
+// docs/evaluation.md, "Everyday questions"). Semantic mode's calibrators,
+// whose one-word queries scored far lower with them, are fitted without.
+var DefaultFit = FitOptions{L2: 10, CalL2: 0.01, OffTopic: 1, Nothing: 0.25, Everyday: rankedModes, Terms: rankedModes}
+
+// rankedModes weighs a group 1 in hybrid and keyword mode, 0 in semantic.
+var rankedModes = map[mdsearch.Mode]float64{mdsearch.ModeHybrid: 1, mdsearch.ModeKeyword: 1}
 
 // FitModel fits the second stage of each mode on samples: a ranker on
 // the queries the sets label, then a calibrator on its logits over those
 // and the off-topic queries. Every set counts alike, and within a set
-// every query; a set's off-topic queries together weigh fo.OffTopic, and
-// those that ask nothing fo.Nothing more. The share of the first results
-// that answered a query asking nothing is the stage's Nothing.
+// every query; a set's off-topic queries together weigh fo.OffTopic,
+// those that ask nothing fo.Nothing more, its everyday questions
+// (EverydayFit) fo.Everyday[mode] more, and its one-word queries
+// (TermsFor), which the calibrators alone read, fo.Terms[mode]. Samples
+// held out to measure (Held) are left out. The share of the first
+// results that answered a query asking nothing is the stage's Nothing.
 func FitModel(samples []Sample, fo FitOptions) (*rescore.Model, error) {
+	samples = slices.DeleteFunc(slices.Clone(samples), func(s Sample) bool { return s.Held })
 	m := &rescore.Model{Command: fo.Command, Features: rescore.Names[:], Calibration: rescore.CalNames[:], Modes: map[string]*rescore.Stage{}}
-	type key struct {
-		set     string
-		mode    mdsearch.Mode
-		off     bool
-		nothing bool // off-topic queries that ask nothing (AskingNothing): a group of their own
-	}
-	keyOf := func(s Sample) key {
-		return key{s.Set, s.Mode, s.OffTopic, s.OffTopic && s.asksNothing()}
-	}
-	queries := map[key]int{}
+	ws := newWeighing(samples, fo)
 	sets := map[string]bool{}
 	for _, s := range samples {
 		if len(s.Rows) > 0 {
-			queries[keyOf(s)]++
 			sets[s.Set] = true
 		}
 		if s.Embedder != "" {
@@ -259,21 +269,11 @@ func FitModel(samples []Sample, fo FitOptions) (*rescore.Model, error) {
 			m.Embedder = s.Embedder
 		}
 	}
-	weight := func(s Sample) float64 {
-		k := keyOf(s)
-		w := 1 / float64(queries[k])
-		if k.nothing {
-			w *= fo.Nothing
-		} else if s.OffTopic {
-			w *= fo.OffTopic
-		}
-		return w
-	}
 	for _, mode := range StageModes {
 		var groups []rescore.Group
 		for _, s := range samples {
-			if s.Mode == mode && !s.OffTopic && len(s.Rows) > 0 {
-				groups = append(groups, rescore.Group{Rows: s.Rows, Weight: weight(s)})
+			if s.Mode == mode && s.labelled() && len(s.Rows) > 0 {
+				groups = append(groups, rescore.Group{Rows: s.Rows, Weight: ws.of(s)})
 			}
 		}
 		if len(groups) == 0 {
@@ -303,8 +303,8 @@ func FitModel(samples []Sample, fo FitOptions) (*rescore.Model, error) {
 				}
 			}
 			place := shownPlaces(rank, s.Pages, mdsearch.DefaultMaxPerPage)
-			w := weight(s) / float64(min(rescore.CalTop, len(s.Rows)))
-			wBelow := weight(s) / float64(max(1, min(rescore.CalTop, slices.Max(place))-1))
+			w := ws.of(s) / float64(min(rescore.CalTop, len(s.Rows)))
+			wBelow := ws.of(s) / float64(max(1, min(rescore.CalTop, slices.Max(place))-1))
 			for i, c := range rescore.CalInputs(ranker, xs, logits) {
 				// A label of a section's own text alone (a title query's:
 				// the note's opening) leaves out the rest of a note that
@@ -342,9 +342,15 @@ func FitModel(samples []Sample, fo FitOptions) (*rescore.Model, error) {
 		m.Modes[string(mode)] = stage
 	}
 	for _, s := range slices.Sorted(maps.Keys(sets)) {
-		on, off := queries[key{s, mdsearch.ModeHybrid, false, false}], queries[key{s, mdsearch.ModeHybrid, true, false}]
-		nothing := queries[key{s, mdsearch.ModeHybrid, true, true}]
-		m.Fitted = append(m.Fitted, fmt.Sprintf("%s: %d queries, %d off-topic, %d asking nothing", s, on, off, nothing))
+		count := func(off, nothing, everyday bool) int {
+			return ws.queries[group{s, mdsearch.ModeHybrid, off, nothing, everyday, false}]
+		}
+		on, off, nothing, everyday := count(false, false, false), count(true, false, false), count(true, true, false), count(true, false, true)
+		line := fmt.Sprintf("%s: %d queries, %d off-topic, %d asking nothing, %d everyday (%s)", s, on, off, nothing, everyday, fittedIn(fo.Everyday))
+		if terms := ws.queries[group{s, mdsearch.ModeHybrid, false, false, false, true}]; terms > 0 {
+			line += fmt.Sprintf(", %d one-word (%s)", terms, fittedIn(fo.Terms))
+		}
+		m.Fitted = append(m.Fitted, line)
 	}
 	return m, nil
 }
@@ -370,12 +376,7 @@ func AskingNothing(qs []string, per int) []string {
 			all = append(all, c)
 		}
 	}
-	var out []string
-	step := max(1, len(all)/per)
-	for i := 0; i < len(all) && i/step < per; i += step {
-		out = append(out, all[i])
-	}
-	return out
+	return spreadEvenly(all, per)
 }
 
 // offTopicPerSet is how many queries of each other set serve as a set's
@@ -429,6 +430,7 @@ func CollectDev(ctx context.Context, emb embed.Embedder, corpora, cacheDir strin
 			return nil, err
 		}
 		off = append(off, AskingNothing(off, offTopicPerSet)...)
+		off = append(append(off, EverydayFit...), EverydayHeld...)
 		o := Options{Vault: set.Vault, Queries: qs, Embedder: emb, OffTopic: off, Log: log}
 		if cacheDir != "" {
 			o.EmbedCache = filepath.Join(cacheDir, set.Name+".gob")
@@ -437,9 +439,34 @@ func CollectDev(ctx context.Context, emb embed.Embedder, corpora, cacheDir strin
 		if err != nil {
 			return nil, err
 		}
+		markEveryday(ss)
+		// Their one-word queries: the generated set's to fit on, each
+		// dev set's to measure.
+		ts, err := TermsFor(ctx, o, set.Name, set.Queries != "")
+		if err != nil {
+			return nil, err
+		}
 		all = append(all, ss...)
+		all = append(all, ts...)
 	}
 	return all, nil
+}
+
+// markEveryday marks the off-topic samples of everyday questions.
+func markEveryday(ss []Sample) {
+	fit, held := map[string]bool{}, map[string]bool{}
+	for _, q := range EverydayFit {
+		fit[q] = true
+	}
+	for _, q := range EverydayHeld {
+		held[q] = true
+	}
+	for i := range ss {
+		if ss[i].OffTopic {
+			ss[i].Held = held[ss[i].Query]
+			ss[i].Everyday = ss[i].Held || fit[ss[i].Query]
+		}
+	}
 }
 
 // generated makes the generated set's queries: at most
@@ -455,11 +482,7 @@ func generated(ctx context.Context, vault string) (*QuerySet, error) {
 	}
 	var out []Query
 	for _, style := range AllStyles {
-		s := by[style]
-		step := max(1, len(s)/generatedPerStyle)
-		for i := 0; i < len(s) && i/step < generatedPerStyle; i += step {
-			out = append(out, s[i])
-		}
+		out = append(out, spreadEvenly(by[style], generatedPerStyle)...)
 	}
 	qs.Queries = out
 	return qs, nil
@@ -470,7 +493,7 @@ func generated(ctx context.Context, vault string) (*QuerySet, error) {
 func CandidateRecall(samples []Sample, set string, mode mdsearch.Mode) float64 {
 	var n, found int
 	for _, s := range samples {
-		if s.Set != set || s.Mode != mode || s.OffTopic {
+		if s.Set != set || s.Mode != mode || !s.labelled() {
 			continue
 		}
 		n++

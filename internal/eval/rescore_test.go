@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -40,6 +41,14 @@ func TestRescoreModel(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkCalibration(t, samples, got)
+	// The held everyday questions are measured, never fitted on.
+	unheld := slices.DeleteFunc(slices.Clone(samples), func(s Sample) bool { return s.Held })
+	if len(unheld) == len(samples) {
+		t.Fatal("no held everyday question among the samples")
+	}
+	if again, err := FitModel(unheld, fo); err != nil || !reflect.DeepEqual(again.Modes, got.Modes) {
+		t.Errorf("the held everyday questions changed the fit (%v)", err)
+	}
 	file := filepath.Join("..", "..", "rescore", "model.json")
 	if *update {
 		b, err := got.Marshal()
@@ -138,16 +147,6 @@ func predictionDrift(samples []Sample, mode mdsearch.Mode, a, b *rescore.Stage) 
 	return d
 }
 
-func argmax(xs []float64) int {
-	top := 0
-	for i := range xs {
-		if xs[i] > xs[top] {
-			top = i
-		}
-	}
-	return top
-}
-
 // maxDiff is the largest difference between two models' standardised
 // weights and biases.
 func maxDiff(a, b *rescore.Linear) float64 {
@@ -170,6 +169,14 @@ func checkCalibration(t *testing.T, samples []Sample, m *rescore.Model) {
 			t.Logf("%s %s: off-topic ≥ 50%% %.1f%%, right ≥ 50%% %.1f%%, ECE %.3f, ECE of the results shown after the first %.3f", mode, set.Name, 100*c.OffStrong, 100*c.RightStrong, c.ECE, c.ECEBelow)
 			if c.OffStrong > 0.12 || c.ECE > 0.21 || c.ECEBelow > 0.12 {
 				t.Errorf("%s %s: %.1f%% of off-topic queries score ≥ 50%% (want ≤ 12%%), ECE %.3f (want ≤ 0.21), ECE below the first %.3f (want ≤ 0.12)", mode, set.Name, 100*c.OffStrong, c.ECE, c.ECEBelow)
+			}
+			// Everyday questions and one-word queries, fitted on in
+			// hybrid and keyword mode (DefaultFit): the held everyday
+			// questions score low, a word the vault explains high.
+			every, word := EverydayStrong(samples, m, set.Name, mode), TermsStrong(samples, m, set.Name, mode)
+			t.Logf("%s %s: held everyday questions ≥ 50%% %.1f%%, right one-word top hits ≥ 50%% %.1f%%", mode, set.Name, 100*every, 100*word)
+			if mode != mdsearch.ModeSemantic && (every > 0.15 || word < 0.7) {
+				t.Errorf("%s %s: %.1f%% of the held everyday questions score ≥ 50%% (want ≤ 15%%), %.1f%% of right one-word top hits (want ≥ 70%%)", mode, set.Name, 100*every, 100*word)
 			}
 		}
 	}

@@ -7,7 +7,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
 
+	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/embed"
 	"github.com/mdsearch/mdsearch/embed/provider"
 	"github.com/mdsearch/mdsearch/internal/eval"
@@ -19,14 +23,19 @@ const command = eval.FitCommand
 func main() {
 	out := flag.String("o", "", "write the model fitted on every dev set to this file")
 	loso := flag.Bool("loso", false, "print the leave-one-set-out table")
-	quick := flag.Bool("quick", false, "print the leave-one-set-out ranking read from the samples alone (seconds; no calibration)")
+	quick := flag.Bool("quick", false, "print the leave-one-set-out ranking and calibration read from the samples alone (about a minute)")
 	cache := flag.String("cache", "", "keep each set's vectors in this folder between runs")
 	l2 := flag.Float64("l2", eval.DefaultFit.L2, "the ranker's L2 penalty (on its distance from the first stage's fit)")
+	fo := eval.DefaultFit
+	flag.Func("everyday", "the weight of the everyday questions (internal/eval/everyday/fit.txt) in each mode's calibrators, as keyword=1,hybrid=0.5 (unset: the shipped fit's; a mode not named: 0)",
+		func(v string) (err error) { fo.Everyday, err = modeWeights(v); return err })
+	flag.Func("terms", "the weight of the generated set's one-word queries in each mode's calibrators, as -everyday's",
+		func(v string) (err error) { fo.Terms, err = modeWeights(v); return err })
+	offTopic := flag.Float64("off-topic", eval.DefaultFit.OffTopic, "the weight of the other sets' queries, off-topic, in the calibrators' fit")
 	oneCalib := flag.Bool("one-calibrator", false, "fit one calibrator for every candidate, none of its own for those below the best")
 	capLine := flag.Bool("cap", false, "print the line where search's default per-note cap gives way, chosen with each set left out (from the samples)")
 	flag.Parse()
-	fo := eval.DefaultFit
-	fo.L2, fo.OneCalib, fo.Command = *l2, *oneCalib, command
+	fo.L2, fo.OneCalib, fo.OffTopic, fo.Command = *l2, *oneCalib, *offTopic, command
 	if err := run(*out, *loso, *quick, *capLine, *cache, fo); err != nil {
 		fmt.Fprintln(os.Stderr, "fitrescore:", err)
 		os.Exit(1)
@@ -102,4 +111,18 @@ func collect(ctx context.Context, emb embed.Embedder, corpora, cache string) ([]
 	}
 	defer f.Close()
 	return s, gob.NewEncoder(f).Encode(s)
+}
+
+// modeWeights reads "keyword=1,hybrid=0.5".
+func modeWeights(s string) (map[mdsearch.Mode]float64, error) {
+	out := map[mdsearch.Mode]float64{}
+	for _, part := range strings.Split(s, ",") {
+		mode, w, ok := strings.Cut(part, "=")
+		f, err := strconv.ParseFloat(w, 64)
+		if !ok || err != nil || f < 0 || !slices.Contains(eval.StageModes, mdsearch.Mode(mode)) {
+			return nil, fmt.Errorf("%q: want MODE=WEIGHT, a mode of %v and a weight of 0 or more", part, eval.StageModes)
+		}
+		out[mdsearch.Mode(mode)] = f
+	}
+	return out, nil
 }
