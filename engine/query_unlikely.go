@@ -8,10 +8,10 @@ import (
 
 // Unlikely is the score under which a search's best result most likely
 // does not answer it. Measured on the dev sets (docs/evaluation.md, "When
-// no result is likely to answer"), each left out of the fit, 37–98 % of
-// questions about other things score under it, and 0–3 % of right top
-// hits (8–13 % of qmd-eval's two-word queries); at 0.2 it was 18–21 % of
-// right top hits on rust-book and qmd-eval.
+// no result is likely to answer"), each left out of the fit, 70–99 % of
+// questions about other things score under it, and 0–1.2 % of right top
+// hits (8–17 % of qmd-eval's two-word queries); at 0.2, with an earlier
+// fit, it was 18–21 % of right top hits on rust-book and qmd-eval.
 const Unlikely = 0.1
 
 // isUnlikely reports whether the best of results, as the second stage

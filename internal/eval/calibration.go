@@ -157,8 +157,8 @@ func EverydayStrong(samples []Sample, m *rescore.Model, set string, mode mdsearc
 	var top []float64
 	for _, s := range samples {
 		if s.Set == set && s.Mode == mode && s.Everyday && s.Held && len(s.Rows) > 0 && stage != nil {
-			_, probs := stage.Score(s.vectors())
-			top = append(top, slices.Max(probs))
+			logits, probs := stage.Score(s.vectors())
+			top = append(top, probs[argmax(logits)])
 		}
 	}
 	return share(top, func(p float64) bool { return p >= Strong })

@@ -88,6 +88,11 @@ func (s Sample) asksNothing() bool {
 	return len(s.Rows) > 0 && s.Rows[0].X[rescore.CommonOnly] == 1
 }
 
+// fitted are the samples a fit reads: all but those held out to measure.
+func fitted(samples []Sample) []Sample {
+	return slices.DeleteFunc(slices.Clone(samples), func(s Sample) bool { return s.Held })
+}
+
 // labelled reports whether the sample is of a set's own labelled query,
 // as the rankers are fitted and the ranking measured: not off-topic, not
 // one of the one-word queries the calibrators read (Terms).
@@ -239,10 +244,12 @@ const FitCommand = "go run ./internal/eval/fitrescore -o rescore/model.json"
 // with them, whose passage's cosine is as low as an everyday question's;
 // docs/evaluation.md, "Everyday questions"). Semantic mode's calibrators,
 // whose one-word queries scored far lower with them, are fitted without.
-var DefaultFit = FitOptions{L2: 10, CalL2: 0.01, OffTopic: 1, Nothing: 0.25, Everyday: rankedModes, Terms: rankedModes}
+var DefaultFit = FitOptions{L2: 10, CalL2: 0.01, OffTopic: 1, Nothing: 0.25, Everyday: rankedModes(), Terms: rankedModes()}
 
 // rankedModes weighs a group 1 in hybrid and keyword mode, 0 in semantic.
-var rankedModes = map[mdsearch.Mode]float64{mdsearch.ModeHybrid: 1, mdsearch.ModeKeyword: 1}
+func rankedModes() map[mdsearch.Mode]float64 {
+	return map[mdsearch.Mode]float64{mdsearch.ModeHybrid: 1, mdsearch.ModeKeyword: 1}
+}
 
 // FitModel fits the second stage of each mode on samples: a ranker on
 // the queries the sets label, then a calibrator on its logits over those
@@ -254,7 +261,7 @@ var rankedModes = map[mdsearch.Mode]float64{mdsearch.ModeHybrid: 1, mdsearch.Mod
 // held out to measure (Held) are left out. The share of the first
 // results that answered a query asking nothing is the stage's Nothing.
 func FitModel(samples []Sample, fo FitOptions) (*rescore.Model, error) {
-	samples = slices.DeleteFunc(slices.Clone(samples), func(s Sample) bool { return s.Held })
+	samples = fitted(samples)
 	m := &rescore.Model{Command: fo.Command, Features: rescore.Names[:], Calibration: rescore.CalNames[:], Modes: map[string]*rescore.Stage{}}
 	ws := newWeighing(samples, fo)
 	sets := map[string]bool{}

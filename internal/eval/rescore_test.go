@@ -223,8 +223,11 @@ func TestSampleRanking(t *testing.T) {
 		{"third", []rescore.Row{row(0.9, false), row(0.3, true), row(0.5, false)}, []string{"b", "a", "c"}, 1, 1.0 / 3},
 		{"none", []rescore.Row{row(0.9, false)}, []string{"b"}, 0, 0},
 	} {
+		// Off-topic and one-word queries' samples are not the set's own.
+		right := []rescore.Row{row(0.9, true)}
 		s := []Sample{{Set: "x", Mode: mdsearch.ModeHybrid, Rows: tc.rows, Pages: tc.pages},
-			{Set: "x", Mode: mdsearch.ModeHybrid, OffTopic: true, Rows: tc.rows, Pages: tc.pages}}
+			{Set: "x", Mode: mdsearch.ModeHybrid, OffTopic: true, Rows: tc.rows, Pages: tc.pages},
+			{Set: "x", Mode: mdsearch.ModeHybrid, Terms: true, Rows: right, Pages: []string{"z"}}}
 		hit, mrr := sampleRanking(s, "x", mdsearch.ModeHybrid, first)
 		if hit != tc.hit || math.Abs(mrr-tc.mrr) > 1e-12 {
 			t.Errorf("%s: hit %v, MRR %v; want %v, %v", tc.name, hit, mrr, tc.hit, tc.mrr)

@@ -5,6 +5,7 @@ import (
 	"encoding/gob"
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -119,8 +120,11 @@ func modeWeights(s string) (map[mdsearch.Mode]float64, error) {
 	for _, part := range strings.Split(s, ",") {
 		mode, w, ok := strings.Cut(part, "=")
 		f, err := strconv.ParseFloat(w, 64)
-		if !ok || err != nil || f < 0 || !slices.Contains(eval.StageModes, mdsearch.Mode(mode)) {
-			return nil, fmt.Errorf("%q: want MODE=WEIGHT, a mode of %v and a weight of 0 or more", part, eval.StageModes)
+		if !ok || err != nil || !(f >= 0) || math.IsInf(f, 1) || !slices.Contains(eval.StageModes, mdsearch.Mode(mode)) {
+			return nil, fmt.Errorf("%q: want MODE=WEIGHT, a mode of %v and a finite weight of 0 or more", part, eval.StageModes)
+		}
+		if _, twice := out[mdsearch.Mode(mode)]; twice {
+			return nil, fmt.Errorf("%q: %s given twice", s, mode)
 		}
 		out[mdsearch.Mode(mode)] = f
 	}
