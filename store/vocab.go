@@ -156,6 +156,9 @@ func (s *Reader) Respell(ctx context.Context, word string) (string, error) {
 			if p.d > maxDist && !c.stemNear {
 				continue // only a start of it is near: "how" for "hooch"
 			}
+			if p.d > max(maxDist, utf8.RuneCountInString(word)/3) {
+				continue // a third of the word's letters changed: "scarcely" for "scarf", though "scarc" is one edit from it
+			}
 			if better(p.d, best.d, p.rows, best.rows, p.end, best.end, p.n, best.n) {
 				best = p
 			}

@@ -70,7 +70,8 @@ func TestRespell(t *testing.T) {
 		chunk("a.md", 1, "Refs", "A ref holds a value; refs are reactive too. Call defineProps() first."))
 	put(t, s, c.ID, "b.md", "Rendering", nil,
 		chunk("b.md", 0, "Render", "Rendering reads reactive state. Components receive props."),
-		chunk("b.md", 1, "Suspense", "Suspense waits for async components. How long? It depends."))
+		chunk("b.md", 1, "Suspense", "Suspense waits for async components. How long? It depends."),
+		chunk("b.md", 2, "Scarcity", "It scarcely matters."))
 	cases := []struct{ word, want string }{
 		{"reactivty", "reactivity"},   // its stem "reactivti" is two edits from "reactiv"
 		{"recieve", "receive"},        // neighbours swapped
@@ -85,6 +86,7 @@ func TestRespell(t *testing.T) {
 		{"rendreing", "rendering"}, // its stem keeps the swap: near "render", a start of it
 		{"argumnets", ""},          // no passage holds the word
 		{"zebra", ""},              // no term of its first letter
+		{"scarf", ""},              // "scarc" (of "scarcely") is one edit from it, "scarcely" four
 	}
 	for _, tc := range cases {
 		got, err := s.Respell(ctx, tc.word)
