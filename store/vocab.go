@@ -89,7 +89,8 @@ func MaxEdits(word string) int {
 
 // maxSuffix is how many more edits a spelling may be from the word than
 // its stem is from the word's stem: the endings stemming takes off
-// ("recieve" is one edit from the stem of "receives", two from it).
+// ("recieve" is one edit from the stem of "receives", two from it), up to
+// a third of the word's letters (Respell).
 const maxSuffix = 3
 
 // maxStripped is the most characters stemming takes off a word's end
@@ -139,6 +140,11 @@ func (s *Reader) Respell(ctx context.Context, word string) (string, error) {
 		d, rows, end, n int
 	}
 	best := pick{d: maxDist + maxSuffix + 1}
+	// A spelling whose stem is near the word's may be farther from the
+	// word by the endings stemming takes off, but never change more than
+	// a third of its letters: "scarc" (of "scarcely") is one edit from
+	// "scarf", "scarcely" four.
+	stemmedDist := max(maxDist, min(maxDist+maxSuffix, utf8.RuneCountInString(word)/3))
 	for i, c := range cands {
 		// The stems come nearest first, and a spelling is seldom nearer
 		// to the word than its stem is: once one is as near as the next
@@ -152,12 +158,13 @@ func (s *Reader) Respell(ctx context.Context, word string) (string, error) {
 		}
 		for _, sp := range spellings {
 			lower := strings.ToLower(sp.word)
-			p := pick{sp.word, EditDistance([]rune(word), []rune(lower), maxDist+maxSuffix), c.rows, sameEnd(word, lower), sp.n}
-			if p.d > maxDist && !c.stemNear {
-				continue // only a start of it is near: "how" for "hooch"
+			allowed := maxDist // only a start of it is near: "how" is not "hooch"
+			if c.stemNear {
+				allowed = stemmedDist
 			}
-			if p.d > max(maxDist, utf8.RuneCountInString(word)/3) {
-				continue // a third of the word's letters changed: "scarcely" for "scarf", though "scarc" is one edit from it
+			p := pick{sp.word, EditDistance([]rune(word), []rune(lower), allowed), c.rows, sameEnd(word, lower), sp.n}
+			if p.d > allowed {
+				continue
 			}
 			if better(p.d, best.d, p.rows, best.rows, p.end, best.end, p.n, best.n) {
 				best = p

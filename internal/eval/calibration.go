@@ -121,15 +121,9 @@ func ece(xs []scored) float64 {
 // neighbouring passages of a result join, so it is a quick reading of a
 // fit, not the report's.
 func SampleCalibration(samples []Sample, m *rescore.Model, set string, mode mdsearch.Mode) Calibration {
-	stage := m.Modes[string(mode)]
 	var on, below []scored
 	var right, off []float64
-	for _, s := range samples {
-		if s.Set != set || s.Mode != mode || len(s.Rows) == 0 || stage == nil || s.Everyday || s.Terms {
-			continue
-		}
-		logits, probs := stage.Score(s.vectors())
-		top := argmax(logits)
+	eachScored(samples, m, set, mode, func(s Sample) bool { return !s.Everyday && !s.Terms }, func(s Sample, logits, probs []float64, top int) {
 		place := shownPlaces(rescore.Ranks(logits), s.Pages, mdsearch.DefaultMaxPerPage)
 		for i, at := range place {
 			if at > 1 && at <= mdsearch.DefaultN {
@@ -145,7 +139,7 @@ func SampleCalibration(samples []Sample, m *rescore.Model, set string, mode mdse
 		default:
 			on = append(on, scored{p, false})
 		}
-	}
+	})
 	return measure(on, right, off, below)
 }
 
@@ -153,14 +147,10 @@ func SampleCalibration(samples []Sample, m *rescore.Model, set string, mode mdse
 // (EverydayHeld) asked of set in mode whose best candidate m scores
 // Strong or more, read from the samples as SampleCalibration reads them.
 func EverydayStrong(samples []Sample, m *rescore.Model, set string, mode mdsearch.Mode) float64 {
-	stage := m.Modes[string(mode)]
 	var top []float64
-	for _, s := range samples {
-		if s.Set == set && s.Mode == mode && s.Everyday && s.Held && len(s.Rows) > 0 && stage != nil {
-			logits, probs := stage.Score(s.vectors())
-			top = append(top, probs[argmax(logits)])
-		}
-	}
+	eachScored(samples, m, set, mode, func(s Sample) bool { return s.Everyday && s.Held }, func(_ Sample, _, probs []float64, best int) {
+		top = append(top, probs[best])
+	})
 	return share(top, func(p float64) bool { return p >= Strong })
 }
 
@@ -168,18 +158,28 @@ func EverydayStrong(samples []Sample, m *rescore.Model, set string, mode mdsearc
 // queries (TermsFor) in mode that m scores Strong or more, read from the
 // samples as SampleCalibration reads them.
 func TermsStrong(samples []Sample, m *rescore.Model, set string, mode mdsearch.Mode) float64 {
-	stage := m.Modes[string(mode)]
 	var right []float64
-	for _, s := range samples {
-		if s.Set != set || s.Mode != mode || !s.Terms || len(s.Rows) == 0 || stage == nil {
-			continue
-		}
-		logits, probs := stage.Score(s.vectors())
-		if top := argmax(logits); s.Rows[top].Answer {
+	eachScored(samples, m, set, mode, func(s Sample) bool { return s.Terms }, func(s Sample, _, probs []float64, top int) {
+		if s.Rows[top].Answer {
 			right = append(right, probs[top])
 		}
-	}
+	})
 	return share(right, func(p float64) bool { return p >= Strong })
+}
+
+// eachScored scores with m each of set's samples in mode that keep keeps,
+// and hands fn its logits, probabilities and the ranker's best.
+func eachScored(samples []Sample, m *rescore.Model, set string, mode mdsearch.Mode, keep func(Sample) bool, fn func(s Sample, logits, probs []float64, top int)) {
+	stage := m.Modes[string(mode)]
+	if stage == nil {
+		return
+	}
+	for _, s := range samples {
+		if s.Set == set && s.Mode == mode && len(s.Rows) > 0 && keep(s) {
+			logits, probs := stage.Score(s.vectors())
+			fn(s, logits, probs, argmax(logits))
+		}
+	}
 }
 
 // argmax is the index of xs's largest (the first of equals).

@@ -17,8 +17,8 @@ import (
 // -loso, and `mdsearch eval --off-topic internal/eval/everyday/held.txt`).
 // The held ones include the twenty the README quotes.
 var (
-	EverydayFit  = lines(everydayFit)
-	EverydayHeld = lines(everydayHeld)
+	EverydayFit  = embeddedOffTopic(everydayFit, "internal/eval/everyday/fit.txt")
+	EverydayHeld = embeddedOffTopic(everydayHeld, "internal/eval/everyday/held.txt")
 )
 
 //go:embed everyday/fit.txt
@@ -27,13 +27,13 @@ var everydayFit string
 //go:embed everyday/held.txt
 var everydayHeld string
 
-// lines are text's lines, trimmed, but blank ones and # comments.
-func lines(text string) []string {
-	var out []string
-	for l := range strings.Lines(text) {
-		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
-			out = append(out, l)
-		}
+// embeddedOffTopic reads an embedded file of off-topic queries as
+// LoadOffTopic reads one on disk; the files are the package's own, so a
+// bad line is a bug of this package, found by its tests at start.
+func embeddedOffTopic(text, name string) []string {
+	qs, err := readOffTopic(strings.NewReader(text), name)
+	if err != nil {
+		panic(err)
 	}
-	return out
+	return qs
 }

@@ -349,12 +349,11 @@ func FitModel(samples []Sample, fo FitOptions) (*rescore.Model, error) {
 		m.Modes[string(mode)] = stage
 	}
 	for _, s := range slices.Sorted(maps.Keys(sets)) {
-		count := func(off, nothing, everyday bool) int {
-			return ws.queries[group{s, mdsearch.ModeHybrid, off, nothing, everyday, false}]
-		}
-		on, off, nothing, everyday := count(false, false, false), count(true, false, false), count(true, true, false), count(true, false, true)
+		count := func(g group) int { g.set, g.mode = s, mdsearch.ModeHybrid; return ws.queries[g] }
+		on, off := count(group{}), count(group{off: true})
+		nothing, everyday := count(group{off: true, nothing: true}), count(group{off: true, everyday: true})
 		line := fmt.Sprintf("%s: %d queries, %d off-topic, %d asking nothing, %d everyday (%s)", s, on, off, nothing, everyday, fittedIn(fo.Everyday))
-		if terms := ws.queries[group{s, mdsearch.ModeHybrid, false, false, false, true}]; terms > 0 {
+		if terms := count(group{terms: true}); terms > 0 {
 			line += fmt.Sprintf(", %d one-word (%s)", terms, fittedIn(fo.Terms))
 		}
 		m.Fitted = append(m.Fitted, line)

@@ -110,8 +110,14 @@ func LoadOffTopic(path string) ([]string, error) {
 		return nil, mdsearch.Errorf(mdsearch.KindNotFound, "eval", path, "", "off-topic queries: %v", err)
 	}
 	defer f.Close()
+	return readOffTopic(f, path)
+}
+
+// readOffTopic reads off-topic queries as LoadOffTopic does, from r,
+// naming path in its errors.
+func readOffTopic(r io.Reader, path string) ([]string, error) {
 	var qs []string
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(r)
 	sc.Buffer(nil, maxLineBytes)
 	n := 0
 	for sc.Scan() {
