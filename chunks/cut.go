@@ -33,6 +33,9 @@ func (s *splitter) atoms(u *unit, room int) []atom {
 	defer func() { s.atomBuf = out[:0] }()
 	glue, glueEnd, glueTok := -1, -1, 0
 	for _, p := range u.pieces {
+		if p.kind == sections.Comment {
+			continue // no text of a passage: none starts or ends in one
+		}
 		if p.kind == heading {
 			if glue < 0 {
 				glue, glueTok = p.start, 0

@@ -8,13 +8,15 @@
 //     "sections" profile; in "h2h3", H1 and H2 sections with everything
 //     under them, cut again at H3 only when over budget (H4+ never); a
 //     deeper heading with no H1 or H2 above it groups what is under it.
-//   - An Obsidian comment of whole lines (sections.Comment) is in no
-//     passage: a unit is cut around it, and no stub merges across it. An
-//     inline one (sections.InlineComments: within a line, or opening or
-//     closing mid-line) is left out of the Text, word counts and embed
-//     texts of the passage that holds it, its line breaks kept in Text.
-//     So is an HTML comment ("<!-- … -->"), whole lines too; a unit is
-//     never cut around one.
+//   - A comment is left out of the Text, word counts and embed texts of
+//     the passage that holds it, its line breaks kept in Text: an Obsidian
+//     comment of whole lines (sections.Comment), an inline one
+//     (sections.InlineComments: within a line, or opening or closing
+//     mid-line), an HTML comment ("<!-- … -->"). A unit is never cut
+//     around one, so a heading with a comment under it keeps its text;
+//     a unit's comments of whole lines at its start or end are trimmed
+//     off, so no passage starts or ends in one (an Excalidraw drawing's
+//     data, after its labels, is in no passage's range).
 //   - A stub unit (under StubWords words after its heading) merges into the
 //     next unit when that one is at the same or a deeper level and either
 //     both fit one passage or the next must be cut anyway. A passage is
@@ -55,8 +57,8 @@
 // counts, and so the passages and windows, are the same either way.
 //
 // Text. Chunk.Text is the source slice [StartByte, EndByte) of the original
-// file (invalid UTF-8 shown as U+FFFD, inline comments left out but for
-// their line breaks: sections.Document.PassageText), starting at a line or
+// file (invalid UTF-8 shown as U+FFFD, comments left out but for their
+// line breaks: sections.Document.PassageText), starting at a line or
 // word start and ending at its last non-blank byte, so every non-blank byte
 // of the body outside comments is in some passage, and in some window of
 // it, and a passage's text has as many lines as its range.

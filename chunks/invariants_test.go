@@ -22,12 +22,14 @@ import (
 // Passages (Chunks):
 //   - indexes, ids, lines, title and path are consistent; Text is the
 //     display text of the source slice [StartByte, EndByte) without its
-//     inline comments but for their line breaks (PassageText), which starts
+//     comments but for their line breaks (PassageText), which starts
 //     at a line start or a non-blank byte and ends with a non-blank byte;
 //     WordCount counts it, and it has as many lines as the passage;
 //   - they tile the note: in order, without overlap, with only white space
 //     between and around them, so every non-blank byte of the body is in
-//     exactly one passage; Part/Parts number consecutive runs;
+//     exactly one passage; Part/Parts number consecutive runs; a comment
+//     of whole lines (sections.Comment) lies between passages or inside
+//     one, where its text is hidden, never at a passage's first or last byte;
 //   - a passage is labelled by the section its first byte is in (in h2h3,
 //     by that section or an ancestor of it, the unit it was cut from); it
 //     holds text of its own section only, unless Sections is set: then
@@ -86,8 +88,11 @@ func checkChunks(doc *sections.Document, opts Options, cs []mdsearch.Chunk) erro
 		if gap := firstMissing(doc, prevEnd, c.StartByte, false); gap >= 0 {
 			return fmt.Errorf("byte %d (line %d, %q) is in no passage", gap, doc.Line(gap), src[gap])
 		}
-		if end := commentEnd(doc, c.StartByte, c.EndByte); end > 0 {
-			return wrap(fmt.Errorf("holds a comment (ending at %d)", end))
+		if end := commentEnd(doc, c.StartByte, c.StartByte+1); end > 0 {
+			return wrap(fmt.Errorf("starts in a comment (ending at %d)", end))
+		}
+		if end := commentEnd(doc, c.EndByte-1, c.EndByte); end > 0 {
+			return wrap(fmt.Errorf("ends in a comment (ending at %d)", end))
 		}
 		prevEnd = c.EndByte
 		if err := checkParts(cs, i); err != nil {

@@ -2,7 +2,6 @@ package chunks
 
 import (
 	"fmt"
-	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -94,8 +93,8 @@ func TestPropertiesNote(t *testing.T) {
 	}
 }
 
-// Obsidian comments are in no passage, and no passage spans one: an
-// Excalidraw drawing's labels come back without its base64.
+// Obsidian comments are in no passage's text, and none starts or ends
+// in one: an Excalidraw drawing's labels come back without its base64.
 func TestCommentsLeftOut(t *testing.T) {
 	base64 := strings.Repeat(strings.Repeat("N4KAkARALgnmD", 20)+"\n\n", 40)
 	src := "---\nexcalidraw-plugin: parsed\n---\n# Excalidraw Data\n## Text Elements\nServer rack ^a1\n\nFirewall ^b2\n\n" +
@@ -104,14 +103,34 @@ func TestCommentsLeftOut(t *testing.T) {
 	if len(cs) != 1 || !strings.Contains(cs[0].Text, "Firewall") || strings.Contains(cs[0].Text, "N4KA") || strings.Contains(cs[0].Text, "%%") {
 		t.Fatalf("excalidraw: %d passages: %+v", len(cs), cs)
 	}
-	// A stub before a comment does not merge across it into what follows.
-	_, cs = split(t, "# A\n\nshort\n\n%%\nsecret\n%%\n\n## B\n\nafter\n", Options{})
+	for _, tt := range []struct{ name, src string }{
+		// A comment under a heading: the heading stays with its text. It
+		// was a passage of its own, or joined the stub before it.
+		{"under a heading", "# A\n\nshort\n\n## B\n%%\nsecret\n%%\n\nafter\n"},
+		{"one line under a heading", "# A\n\nshort\n\n## B\n%% secret %%\n\nafter\n"},
+		// A stub merges across a comment, as across an HTML comment.
+		{"between sections", "# A\n\nshort\n\n%%\nsecret\n%%\n\n## B\n\nafter\n"},
+	} {
+		_, cs = split(t, tt.src, Options{})
+		if len(cs) != 1 || strings.Contains(cs[0].Text, "secret") || !strings.HasPrefix(cs[0].Text, "# A\n\nshort") ||
+			!strings.Contains(cs[0].Text, "## B\n") || !strings.HasSuffix(cs[0].Text, "\n\nafter") {
+			t.Errorf("%s: passages %+v, want one holding A and B without the comment", tt.name, cs)
+		}
+	}
+	// Long sections: B's heading opens B's passage, the comment's lines blank.
+	long := strings.Repeat("Many words about the first topic here. ", 60)
+	_, cs = split(t, "# A\n\n"+long+"\n\n## B\n%%\nsecret\n%%\n\n"+long+"\n", Options{})
 	var texts []string
 	for _, c := range cs {
-		texts = append(texts, c.Text)
+		if strings.HasPrefix(c.Text, "## B") {
+			texts = append(texts, c.Text)
+		}
+		if strings.TrimSpace(c.Text) == "## B" || strings.Contains(c.Text, "secret") {
+			t.Errorf("passage %q: a heading alone, or the comment", c.Text)
+		}
 	}
-	if want := []string{"# A\n\nshort", "## B\n\nafter"}; !reflect.DeepEqual(texts, want) {
-		t.Errorf("passages %q, want %q", texts, want)
+	if len(texts) != 1 || !strings.HasPrefix(texts[0], "## B\n\n\n\n\nMany words") {
+		t.Errorf("B's passages %q, want one opening with its heading over the comment's blank lines", texts)
 	}
 }
 

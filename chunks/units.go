@@ -3,7 +3,6 @@ package chunks
 import (
 	"sort"
 
-	"github.com/mdsearch/mdsearch/internal/wordcount"
 	"github.com/mdsearch/mdsearch/sections"
 )
 
@@ -105,45 +104,43 @@ func (s *splitter) units(pieces [][]piece) []*unit {
 			}
 		}
 	}
-	return s.mergeStubs(s.cutAtComments(us))
+	return s.mergeStubs(s.trimComments(us))
 }
 
-// cutAtComments cuts every unit around its comments (sections.Comment):
-// a comment is in no passage, and no passage spans one, so the text on
-// either side of it is a unit of its own, of the same section.
-func (s *splitter) cutAtComments(us []*unit) []*unit {
+// trimComments trims every unit's comments (sections.Comment) at its
+// edges, and drops a unit of comments alone: a passage holds no comment's
+// text (sections.Document.LeftOut), so it starts and ends at text. A
+// comment inside a unit stays in its passage's range, its lines blank, as
+// an HTML comment does: a heading with a comment under it keeps its text.
+func (s *splitter) trimComments(us []*unit) []*unit {
 	if len(s.comments()) == 0 {
 		return us
 	}
-	out := make([]*unit, 0, len(us)+len(s.comments()))
+	out := us[:0]
 	for _, u := range us {
-		start := 0
-		for i := 0; i <= len(u.pieces); i++ {
-			if i < len(u.pieces) && u.pieces[i].kind != sections.Comment {
-				continue
-			}
-			if i > start {
-				out = append(out, s.part(u, u.pieces[start:i:i])) // appends copy
-			}
-			start = i + 1
+		from, to := 0, len(u.pieces)
+		for from < to && u.pieces[from].kind == sections.Comment {
+			from++
+		}
+		for to > from && u.pieces[to-1].kind == sections.Comment {
+			to--
+		}
+		if from < to {
+			out = append(out, s.part(u, u.pieces[from:to:to])) // appends copy
 		}
 	}
 	return out
 }
 
-// part is the unit of u's section made of pieces, a run of u's between
-// comments (u itself when it is all of them).
+// part is u cut down to pieces, u's own without the comments at its
+// edges (u itself when it is all of them). Its words are u's: a
+// comment's count for none (sections.Section.BodyWords).
 func (s *splitter) part(u *unit, pieces []piece) *unit {
 	if len(pieces) == len(u.pieces) {
 		return u
 	}
 	v := s.newUnit()
-	v.id, v.pieces = u.id, pieces
-	for k, p := range pieces {
-		if k > 0 || p.kind != heading {
-			v.words += wordcount.Count(s.src[p.start:p.end])
-		}
-	}
+	v.id, v.pieces, v.words = u.id, pieces, u.words
 	v.own[0] = member{sec: u.id, start: v.start(), end: v.end()}
 	v.members = v.own[:]
 	return v
@@ -155,13 +152,6 @@ func (s *splitter) comments() [][2]int {
 		s.commentList = append([][2]int{}, s.doc.Comments()...) // not nil: asked once
 	}
 	return s.commentList
-}
-
-// commentBetween reports whether a comment starts in [start, end).
-func (s *splitter) commentBetween(start, end int) bool {
-	cs := s.comments()
-	i := sort.Search(len(cs), func(i int) bool { return cs[i][0] >= start })
-	return i < len(cs) && cs[i][0] < end
 }
 
 // group makes one unit of sections [from, to), owned by the first.
@@ -244,8 +234,7 @@ func (s *splitter) mergeStubs(us []*unit) []*unit {
 		if pending != nil {
 			room := min(s.unitRoom(pending), s.unitRoom(u))
 			next := u.tokens()
-			if u.id.Level >= pending.id.Level && (pending.tokens()+next <= room || next > room) &&
-				!s.commentBetween(pending.end(), u.start()) {
+			if u.id.Level >= pending.id.Level && (pending.tokens()+next <= room || next > room) {
 				u.pieces = append(pending.pieces, u.pieces...)
 				u.members = append(pending.members, u.members...)
 				u.words += pending.words

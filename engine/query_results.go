@@ -263,7 +263,8 @@ func capNotes(rs []mdsearch.Result, perNote int, allowed map[noteKey]int) []mdse
 
 // runs cuts g where a member starts its section's text again after a
 // comment (the first part of a unit of chunks.Split, which only a comment
-// puts right after another passage of its section): only blank lines may
+// put right after another passage of its section, in an index cut before
+// chunks.Version 26, until its next index run): only blank lines may
 // lie between the passages of one result, whose text is the note's lines
 // from its first to its last. Each run keeps its best member's score.
 func (g *group) runs(rows map[int64]*store.ChunkRow) []*group {

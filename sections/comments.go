@@ -15,7 +15,7 @@ import (
 // A comment that spans whole lines, from a line starting with "%%" to the
 // line whose "%%" closes it and ends it, is a block of its own (Comment):
 // a heading inside it opens no section, a #tag inside it tags nothing, and
-// the chunker leaves it out of every passage. Any other comment is inline
+// it is left out of passage text (LeftOut). Any other comment is inline
 // (InlineComments): within a line, or opening or closing mid-line. It is
 // hidden too: left out of the text passages hold (PassageText) and of
 // word counts, heading texts and tags, and a heading or block that starts
@@ -319,7 +319,8 @@ func (d *Document) PassageText(start, end int) string {
 }
 
 // LeftOut is what no passage's text, word count or embed text holds, in
-// order: the inline comments (InlineComments), kramdown's attribute
+// order: the comments, of whole lines (Comments) and inline
+// (InlineComments), kramdown's attribute
 // lines under headings ("{: .no_toc}", headingattrs.go), which no page
 // shows either, and blocks of HTML anchors alone ('<a id="old"></a>',
 // htmlanchors.go). A read shows the lines; its comments are another

@@ -34,7 +34,7 @@ func TestInlineComments(t *testing.T) {
 		{"in a fence", "```\nx %%y%%\n```\n", []string{}, []string{}, []string{}, "```\nx %%y%%\n```\n", []string{}},
 		{"a line of comments alone", "a\n\n%%x%% %%y%%\n\nb\n", []string{}, []string{}, []string{"%%x%%", "%%y%%"},
 			"a\n\n \n\nb\n", []string{"%%x%% %%y%%"}},
-		{"beside a whole-line one", "a %%x%% b\n%%\ny\n%%\n", []string{}, []string{}, []string{"%%x%%"}, "a  b\n%%\ny\n%%\n",
+		{"beside a whole-line one", "a %%x%% b\n%%\ny\n%%\n", []string{}, []string{}, []string{"%%x%%"}, "a  b\n\n\n\n",
 			[]string{"%%\ny\n%%"}},
 	} {
 		d := Parse("n.md", []byte(tt.src))

@@ -42,8 +42,8 @@ func parse(name string, src []byte) *Document {
 		d.warnf("%%%% comment opened on line %d is never closed; indexed as text (Obsidian hides the rest of the note)", w.unclosedComment)
 	}
 	d.inlineComments, d.leftOut = w.inline, w.inline
-	if len(w.attrLines) > 0 {
-		d.leftOut = MergeRanges(slices.Clone(w.inline), w.attrLines)
+	if len(w.attrLines) > 0 || len(w.comments) > 0 {
+		d.leftOut = MergeRanges(MergeRanges(slices.Clone(w.inline), w.comments), w.attrLines)
 	}
 	// The blocks of anchors alone are left out once built: leftOut is read
 	// in order as the blocks are made.

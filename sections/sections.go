@@ -122,7 +122,7 @@ const (
 	Code                       // fenced or indented code: cut at lines
 	Table                      // cut at rows, repeating the header
 	Other                      // HTML, thematic breaks, …: cut at lines
-	Comment                    // an Obsidian %% comment of whole lines, or a block of inline comments alone: in no passage (comments.go)
+	Comment                    // an Obsidian %% comment of whole lines, or a block of inline comments alone: in no passage text (comments.go)
 	Quote                      // a block quote or callout: cut at lines, so each piece keeps its "> "
 )
 
