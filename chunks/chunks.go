@@ -151,7 +151,10 @@ type Options struct {
 //	   ends in one. A heading with one right under it was a passage of
 //	   its own ("## Setup" alone), or joined the stub before it while its
 //	   text came after without it.
-const Version = 26
+//	27: a comment of whole lines over BigComment lines (a hidden draft)
+//	   still cuts its section, and no stub merges across it: a passage
+//	   across it showed thousands of blank lines.
+const Version = 27
 
 // Defaults.
 const (
@@ -242,8 +245,8 @@ type splitter struct {
 	passages bool
 	from     []*unit
 	// elided are the ranges of source, in order and apart, that counts
-	// and embed texts leave out: the note's inline comments and attribute
-	// lines (hidden) and, for the passage being cut into windows, code
+	// and embed texts leave out: the note's comments and attribute lines
+	// (hidden, sections.Document.LeftOut) and, for the passage being cut into windows, code
 	// past CodeLines and long runs past KeepRun (elided.go).
 	elided [][2]int
 	hidden [][2]int // what no passage's text holds (sections.Document.LeftOut)

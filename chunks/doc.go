@@ -12,11 +12,13 @@
 //     the passage that holds it, its line breaks kept in Text: an Obsidian
 //     comment of whole lines (sections.Comment), an inline one
 //     (sections.InlineComments: within a line, or opening or closing
-//     mid-line), an HTML comment ("<!-- … -->"). A unit is never cut
-//     around one, so a heading with a comment under it keeps its text;
-//     a unit's comments of whole lines at its start or end are trimmed
-//     off, so no passage starts or ends in one (an Excalidraw drawing's
-//     data, after its labels, is in no passage's range).
+//     mid-line), an HTML comment ("<!-- … -->"). A unit is cut only at
+//     a comment of whole lines over BigComment lines (a hidden draft,
+//     whose blank lines would fill a passage), and no stub merges across
+//     such a one; a heading with a smaller comment under it keeps its
+//     text. A unit's comments of whole lines at its start or end are
+//     trimmed off, so no passage starts or ends in one (an Excalidraw
+//     drawing's data, after its labels, is in no passage's range).
 //   - A stub unit (under StubWords words after its heading) merges into the
 //     next unit when that one is at the same or a deeper level and either
 //     both fit one passage or the next must be cut anyway. A passage is

@@ -5,7 +5,7 @@ import (
 )
 
 // Ranges of source that counts and embed texts leave out (splitter.elided):
-// what no passage's Text holds either (sections.Document.LeftOut: inline
+// what no passage's Text holds either (sections.Document.LeftOut:
 // comments, attribute lines under headings, blocks of HTML anchors) and,
 // for the passage being cut into windows, the code and long runs the
 // model does not read. They are kept in order and apart, so each lookup

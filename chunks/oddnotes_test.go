@@ -132,6 +132,33 @@ func TestCommentsLeftOut(t *testing.T) {
 	if len(texts) != 1 || !strings.HasPrefix(texts[0], "## B\n\n\n\n\nMany words") {
 		t.Errorf("B's passages %q, want one opening with its heading over the comment's blank lines", texts)
 	}
+	// A comment over BigComment lines (a hidden draft) cuts its section,
+	// and no stub merges across it: no passage shows its blank lines.
+	draft := "%%\n" + strings.Repeat("draft line\n", BigComment) + "%%\n"
+	for _, tt := range []struct {
+		name, src string
+		want      []string
+	}{
+		{"in a section", "# A\n\n" + strings.Repeat("Some words about A. ", 20) + "\n\n## B\n\nbefore\n\n" + draft + "\nafter\n", []string{"# A", "## B\n\nbefore", "after"}},
+		{"after a stub", "# A\n\nshort\n\n" + draft + "\n## B\n\nafter\n", []string{"# A\n\nshort", "## B\n\nafter"}},
+		{"one line short of big", "# A\n\nshort\n\n%%\n" + strings.Repeat("draft line\n", BigComment-2) + "%%\n\nafter\n", []string{"# A\n\nshort\n\n\n"}},
+	} {
+		_, cs = split(t, tt.src, Options{})
+		var got []string
+		for _, c := range cs {
+			got = append(got, c.Text)
+			if strings.Contains(c.Text, "draft") {
+				t.Errorf("%s: passage %q holds the comment", tt.name, c.Text)
+			}
+		}
+		ok := len(got) == len(tt.want)
+		for i := 0; ok && i < len(got); i++ {
+			ok = strings.HasPrefix(got[i], tt.want[i])
+		}
+		if !ok {
+			t.Errorf("%s: passages %q, want them to open with %q", tt.name, got, tt.want)
+		}
+	}
 }
 
 // TestHugeInputs covers the bad inputs that must never panic: 10,000

@@ -1,8 +1,10 @@
 package chunks
 
 import (
+	"bytes"
 	"sort"
 
+	"github.com/mdsearch/mdsearch/internal/wordcount"
 	"github.com/mdsearch/mdsearch/sections"
 )
 
@@ -104,43 +106,83 @@ func (s *splitter) units(pieces [][]piece) []*unit {
 			}
 		}
 	}
-	return s.mergeStubs(s.trimComments(us))
+	return s.mergeStubs(s.cutComments(us))
 }
 
-// trimComments trims every unit's comments (sections.Comment) at its
-// edges, and drops a unit of comments alone: a passage holds no comment's
-// text (sections.Document.LeftOut), so it starts and ends at text. A
+// BigComment is the most lines a comment of whole lines may have for a
+// passage to run across it: its lines show blank in the passage's text
+// (a result's lines are the note's), and a hidden draft or a drawing's
+// data of thousands of lines would fill a result with them.
+const BigComment = 10
+
+// cutComments cuts every unit at its big comments (over BigComment
+// lines), and trims the comments (sections.Comment) at each part's edges,
+// dropping a part of comments alone: a passage holds no comment's text
+// (sections.Document.LeftOut), so it starts and ends at text. A smaller
 // comment inside a unit stays in its passage's range, its lines blank, as
 // an HTML comment does: a heading with a comment under it keeps its text.
-func (s *splitter) trimComments(us []*unit) []*unit {
+func (s *splitter) cutComments(us []*unit) []*unit {
 	if len(s.comments()) == 0 {
 		return us
 	}
-	out := us[:0]
+	out := make([]*unit, 0, len(us))
 	for _, u := range us {
-		from, to := 0, len(u.pieces)
-		for from < to && u.pieces[from].kind == sections.Comment {
-			from++
-		}
-		for to > from && u.pieces[to-1].kind == sections.Comment {
-			to--
-		}
-		if from < to {
-			out = append(out, s.part(u, u.pieces[from:to:to])) // appends copy
+		start := 0
+		for i := 0; i <= len(u.pieces); i++ {
+			if i < len(u.pieces) && !s.big(u.pieces[i]) {
+				continue
+			}
+			if v := s.part(u, trimmed(u.pieces[start:i:i])); v != nil {
+				out = append(out, v)
+			}
+			start = i + 1
 		}
 	}
 	return out
 }
 
-// part is u cut down to pieces, u's own without the comments at its
-// edges (u itself when it is all of them). Its words are u's: a
-// comment's count for none (sections.Section.BodyWords).
+// big reports whether p is a comment over BigComment lines.
+func (s *splitter) big(p piece) bool {
+	return p.kind == sections.Comment && s.bigRange(p.start, p.end)
+}
+
+// bigRange reports whether [start, end) spans over BigComment lines.
+func (s *splitter) bigRange(start, end int) bool {
+	return bytes.Count(s.src[start:trimRight(s.src, start, end)], []byte{'\n'}) >= BigComment
+}
+
+// trimmed is pieces without the comments at their start and end.
+func trimmed(pieces []piece) []piece {
+	for len(pieces) > 0 && pieces[0].kind == sections.Comment {
+		pieces = pieces[1:]
+	}
+	for len(pieces) > 0 && pieces[len(pieces)-1].kind == sections.Comment {
+		pieces = pieces[:len(pieces)-1]
+	}
+	return pieces
+}
+
+// part is the unit of u's section made of pieces, a run of u's (u itself
+// when it is all of them; nil when there are none). Its words are those
+// of its blocks, comments left out (sections.Block.Words), and of its
+// headings after the first.
 func (s *splitter) part(u *unit, pieces []piece) *unit {
-	if len(pieces) == len(u.pieces) {
+	switch {
+	case len(pieces) == 0:
+		return nil
+	case len(pieces) == len(u.pieces):
 		return u
 	}
 	v := s.newUnit()
-	v.id, v.pieces, v.words = u.id, pieces, u.words
+	v.id, v.pieces = u.id, pieces
+	for k, p := range pieces {
+		switch {
+		case p.block != nil:
+			v.words += p.block.Words
+		case k > 0 && p.kind == heading:
+			v.words += wordcount.Count(s.src[p.start:p.end])
+		}
+	}
 	v.own[0] = member{sec: u.id, start: v.start(), end: v.end()}
 	v.members = v.own[:]
 	return v
@@ -152,6 +194,18 @@ func (s *splitter) comments() [][2]int {
 		s.commentList = append([][2]int{}, s.doc.Comments()...) // not nil: asked once
 	}
 	return s.commentList
+}
+
+// bigBetween reports whether a comment over BigComment lines starts in
+// [start, end): a stub merges across a smaller one only.
+func (s *splitter) bigBetween(start, end int) bool {
+	cs := s.comments()
+	for i := sort.Search(len(cs), func(i int) bool { return cs[i][0] >= start }); i < len(cs) && cs[i][0] < end; i++ {
+		if s.bigRange(cs[i][0], cs[i][1]) {
+			return true
+		}
+	}
+	return false
 }
 
 // group makes one unit of sections [from, to), owned by the first.
@@ -234,7 +288,8 @@ func (s *splitter) mergeStubs(us []*unit) []*unit {
 		if pending != nil {
 			room := min(s.unitRoom(pending), s.unitRoom(u))
 			next := u.tokens()
-			if u.id.Level >= pending.id.Level && (pending.tokens()+next <= room || next > room) {
+			if u.id.Level >= pending.id.Level && (pending.tokens()+next <= room || next > room) &&
+				!s.bigBetween(pending.end(), u.start()) {
 				u.pieces = append(pending.pieces, u.pieces...)
 				u.members = append(pending.members, u.members...)
 				u.words += pending.words

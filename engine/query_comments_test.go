@@ -7,10 +7,12 @@ import (
 	"testing"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/chunks"
 )
 
 // An Obsidian comment is in no result: the passage that runs across it
-// shows the text on both sides, the comment's lines blank.
+// shows the text on both sides, the comment's lines blank; a big one cuts
+// its section in two.
 func TestCommentsInNoResult(t *testing.T) {
 	vault := t.TempDir()
 	write(t, vault, "zoo.md", "# Zoo\n\nThe zebra herd grazes by the gate every morning.\n\n"+
@@ -39,13 +41,30 @@ func TestCommentsInNoResult(t *testing.T) {
 	if err != nil || len(out.Sections) != 1 {
 		t.Errorf("outline: %+v, %v", out, err)
 	}
+	// A big comment (a hidden draft, over chunks.BigComment lines) cuts
+	// the section: two results, never one of its blank lines.
+	write(t, vault, "zoo.md", "# Zoo\n\nThe zebra herd grazes by the gate every morning.\n\n"+
+		"%%\n"+strings.Repeat("The zebra keeper's salary is a secret.\n", chunks.BigComment)+"%%\n\n"+
+		"The zebra foals sleep in the barn at night.\n")
+	index(t, e, vault, "v")
+	for _, mode := range []mdsearch.Mode{mdsearch.ModeKeyword, mdsearch.ModeHybrid} {
+		resp := search(t, e, mdsearch.SearchRequest{Query: "zebra", Mode: mode})
+		if len(resp.Results) != 2 {
+			t.Fatalf("%s: %d results: %s", mode, len(resp.Results), paths(resp))
+		}
+		for _, r := range resp.Results {
+			if strings.Contains(r.Text, "secret") || strings.Contains(r.Text, "%%") || r.EndLine-r.StartLine > 2 {
+				t.Errorf("%s: result %d-%d shows the comment or spans it: %q", mode, r.StartLine, r.EndLine, r.Text)
+			}
+		}
+	}
 }
 
-// A section whose strong text and weak text lie on either side of a
-// comment does not push a better result of another note out of the n.
+// The weaker passage of a section cut off at a big comment ranks by its
+// own score: it does not push a better result of another note out of the n.
 func TestCommentRunRanksAlone(t *testing.T) {
 	vault := t.TempDir()
-	write(t, vault, "a.md", "# A\n\nzebra zebra zebra zebra zebra stripes.\n\n%%\nprivate\n%%\n\n"+
+	write(t, vault, "a.md", "# A\n\nzebra zebra zebra zebra zebra stripes.\n\n%%\n"+strings.Repeat("private\n", chunks.BigComment)+"%%\n\n"+
 		strings.Repeat("Other words about the savanna and its grass. ", 30)+"One zebra.\n")
 	write(t, vault, "b.md", "# B\n\nThe zebra and the zebra foal.\n")
 	for i := range 40 {

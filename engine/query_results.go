@@ -198,7 +198,7 @@ func joinable(gs []*group, c candidate, cont continued) int {
 
 // results loads the kept passages; a group's become one result (one a
 // run, when cutRuns: the passages are chunks.Split's, whose parts say
-// where a comment lies between two). A run is a result of its note like
+// where a big comment lies between two). A run is a result of its note like
 // any other, but dedup counted its group once: a note's results past
 // perNote, the weakest, are left out (each group keeps its best run, so
 // as many results as groups remain). The stamps of their notes, loaded
@@ -262,9 +262,9 @@ func capNotes(rs []mdsearch.Result, perNote int, allowed map[noteKey]int) []mdse
 }
 
 // runs cuts g where a member starts its section's text again after a
-// comment (the first part of a unit of chunks.Split, which only a comment
-// put right after another passage of its section, in an index cut before
-// chunks.Version 26, until its next index run): only blank lines may
+// big comment (the first part of a unit of chunks.Split, which only a
+// comment over chunks.BigComment lines puts right after another passage of
+// its section): only blank lines may
 // lie between the passages of one result, whose text is the note's lines
 // from its first to its last. Each run keeps its best member's score.
 func (g *group) runs(rows map[int64]*store.ChunkRow) []*group {

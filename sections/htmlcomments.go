@@ -16,9 +16,10 @@ import (
 // them. An HTML comment is hidden as an inline Obsidian comment is
 // (InlineComments), whole lines too: left out of the text passages hold
 // (its line breaks kept), of word counts and tags. Unlike a "%%" comment
-// of whole lines it is no Comment block, and passages run across it: it
-// sits among a section's text (a line before a heading, a build note
-// between two paragraphs), where "%%" blocks hold asides and drawings.
+// of whole lines it is no Comment block, and passages run across it
+// whatever its size (chunks cuts at a "%%" block over chunks.BigComment
+// lines, where drafts and drawings are kept): it sits among a section's
+// text (a line before a heading, a build note between two paragraphs).
 // CommonMark bounds a comment by the leaf block it is in, as goldmark
 // parses the note: one inside a paragraph, a list item's text, a heading
 // or a table cell is inline raw HTML and must close within that block

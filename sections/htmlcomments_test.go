@@ -9,7 +9,8 @@ import (
 
 // HTML comments are hidden as Obsidian's inline ones are, whole lines
 // too: left out of the text passages hold (line breaks kept), of word
-// counts and tags; none is a Comment block, so passages run across them.
+// counts and tags; none is a Comment block, so passages run across them
+// whatever their size.
 // "<!--" in code or in an Obsidian comment opens none; one never closed,
 // or one inside a line that does not close within its paragraph, is text.
 func TestHTMLComments(t *testing.T) {

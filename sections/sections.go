@@ -35,8 +35,9 @@ type Document struct {
 	frontTags  []string
 	inlineTags []inlineTag
 	// inlineComments are the comments that are no Comment block
-	// (InlineComments), HTML comments among them; leftOut is they and the
-	// attribute lines under headings (LeftOut).
+	// (InlineComments), HTML comments among them; leftOut is they, the
+	// comments of whole lines and the attribute lines under headings
+	// (LeftOut).
 	inlineComments, leftOut [][2]int
 	// hidden are the ranges Text leaves out, but for their line breaks:
 	// every comment in a copy made by WithoutComments, else none.
