@@ -94,7 +94,7 @@ func (e *Engine) read(ctx context.Context, req mdsearch.ReadRequest, n *note, fr
 		return resp, lineRange(resp, n, req.Lines)
 	}
 	if strings.TrimSpace(req.Section) == "" {
-		all := n.doc.Text(0, len(n.src)) // invalid UTF-8 shown as U+FFFD; once, for its cost, size and text
+		all := n.shownAll() // invalid UTF-8 shown as U+FFFD; once, for its cost, size and text
 		resp.StartLine, resp.EndLine = 1, lineCount(n.src)
 		resp.WordCount, resp.Tokens = chunks.NoteWords(n.doc), EstimateTokens(all)
 		if !req.Full && n.longText(n.doc.WordCount, len(n.src), all) && !longNote(resp, n) {
@@ -273,7 +273,18 @@ func (e *Engine) Outline(ctx context.Context, path string) (_ *mdsearch.Outline,
 // (chunks.NoteWords) and what reading it whole costs: the tokens of all a
 // read returns, its frontmatter included (as Read counts them).
 func noteCost(n *note) (words, tokens int) {
-	return chunks.NoteWords(n.doc), EstimateTokens(n.doc.Text(0, len(n.src)))
+	return chunks.NoteWords(n.doc), EstimateTokens(n.shownAll())
+}
+
+// shownAll is the whole note as a read returns it: its text, to its last
+// line that hidden comments do not leave blank (sections.Document.ShownEnd)
+// and a line break when some do.
+func (n *note) shownAll() string {
+	end := n.doc.ShownEnd(0, len(n.src))
+	if end == len(bytes.TrimRight(n.src, " \t\r\n")) {
+		return n.doc.Text(0, len(n.src))
+	}
+	return n.doc.Text(0, end) + "\n"
 }
 
 // unquote drops one pair of quotes around a path, as read hints write a

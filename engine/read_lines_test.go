@@ -208,8 +208,8 @@ func TestReadHidesComments(t *testing.T) {
 		want    string
 		comment int // comments the notice counts
 	}{
-		{mdsearch.ReadRequest{Path: "Garden.md"}, "# Garden\n\nWater daily.  Mulch.\n\n\n\n\n\n## Beds\n\nTomatoes. \n", 3},
-		{mdsearch.ReadRequest{Path: "Garden.md", Section: "Beds"}, "## Beds\n\nTomatoes. ", 1},
+		{mdsearch.ReadRequest{Path: "Garden.md"}, "# Garden\n\nWater daily.  Mulch.\n\n\n\n\n\n## Beds\n\nTomatoes.\n", 3},
+		{mdsearch.ReadRequest{Path: "Garden.md", Section: "Beds"}, "## Beds\n\nTomatoes.", 1},
 		{mdsearch.ReadRequest{Path: "Garden.md", Lines: "3-7"}, "Water daily.  Mulch.\n\n\n\n\n", 2},
 		{mdsearch.ReadRequest{Path: "Garden.md", Comments: true}, src, 0},
 		{mdsearch.ReadRequest{Path: "Inbox.md"}, "", 0},
@@ -238,7 +238,8 @@ func TestReadHidesComments(t *testing.T) {
 }
 
 // A note long only by its hidden comments (an Excalidraw drawing's data)
-// is read whole, not answered with its outline or first lines.
+// is read whole, not answered with its outline or first lines, and ends
+// at its last line of text.
 func TestReadLongOnlyByComments(t *testing.T) {
 	vault := copyDir(t, sampleVault)
 	data := "%%\n# Drawing\n```compressed-json\n" + strings.Repeat("N4KAkARALgngDgUwgLgAQQQDwMYEMA2AlgCYBOuA7hADTgQBuCpAzoQPYB2KqATLZMzYBXUtiRoIACyhQ4zZAHoFAc0JRJQgEYA6bGwC2CgF7N6hbEdP", 900) + "\n```\n%%\n"
@@ -253,8 +254,21 @@ func TestReadLongOnlyByComments(t *testing.T) {
 	if err != nil || s.Outline != nil || !strings.Contains(s.Content, "Compost here.") || strings.Contains(s.Notice, "read on") {
 		t.Errorf("section: %+v, %v", s, err)
 	}
-	if k, err := e.Read(bg, mdsearch.ReadRequest{Path: "Garden.excalidraw.md", Comments: true}); err != nil || !strings.Contains(k.Notice, "KB") {
+	k, err := e.Read(bg, mdsearch.ReadRequest{Path: "Garden.excalidraw.md", Comments: true})
+	if err != nil || !strings.Contains(k.Notice, "KB") {
 		t.Errorf("with comments, the note is long: notice %q, %v", k.Notice, err)
+	}
+	// The drawing's lines, blank once hidden, are left off the end of what
+	// is read; the lines read are still the note's, and the notice says a
+	// comment was left out.
+	if !strings.HasSuffix(r.Content, "Compost here.\n") || r.EndLine != k.EndLine || !strings.Contains(r.Notice, "1 comment (") {
+		t.Errorf("note: lines %d-%d (with comments %d), notice %q, ends %q", r.StartLine, r.EndLine, k.EndLine, r.Notice, r.Content[max(0, len(r.Content)-40):])
+	}
+	if s.Content != "## Notes\n\nCompost here." || s.EndLine != k.EndLine || !strings.Contains(s.Notice, "1 comment (") {
+		t.Errorf("section: lines %d-%d, notice %q, content %q", s.StartLine, s.EndLine, s.Notice, s.Content)
+	}
+	if r.Tokens >= 200 {
+		t.Errorf("note: %d tokens for a few lines of text", r.Tokens)
 	}
 }
 

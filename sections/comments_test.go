@@ -170,3 +170,27 @@ func TestWithoutComments(t *testing.T) {
 		t.Errorf("CommentsIn of a line of two inline comments: %d, want 2", n)
 	}
 }
+
+// TestShownEnd: a copy that hides comments shows a range to its last byte
+// in no comment, white space trimmed; the note itself, to its last byte
+// but white space.
+func TestShownEnd(t *testing.T) {
+	for _, tt := range []struct{ name, src, hidden, shown string }{
+		{"no comment", "# A\n\ntext\n\n", "# A\n\ntext", "# A\n\ntext"},
+		{"a drawing at the end", "# A\n\nlabel\n\n%%\n## Drawing\ndata\n%%\n", "# A\n\nlabel", "# A\n\nlabel\n\n%%\n## Drawing\ndata\n%%"},
+		{"an inline one at the end", "# A\n\ntext %%aside%%\n", "# A\n\ntext", "# A\n\ntext %%aside%%"},
+		{"two at the end", "# A\n\ntext\n\n%% a %%\n\n%%\nb\n%%\n", "# A\n\ntext", "# A\n\ntext\n\n%% a %%\n\n%%\nb\n%%"},
+		{"one inside", "# A\n\ntext\n\n%%\nb\n%%\n\nmore\n", "# A\n\ntext\n\n\n\n\n\nmore", "# A\n\ntext\n\n%%\nb\n%%\n\nmore"},
+		{"an HTML one at the end", "# A\n\ntext\n<!-- note -->\n", "# A\n\ntext", "# A\n\ntext\n<!-- note -->"},
+		{"comments alone", "%%\nb\n%%\n", "", "%%\nb\n%%"},
+	} {
+		d := Parse("n.md", []byte(tt.src))
+		h := d.WithoutComments()
+		if got := h.Text(0, h.ShownEnd(0, len(d.Src))); got != tt.hidden {
+			t.Errorf("%s: hidden %q, want %q", tt.name, got, tt.hidden)
+		}
+		if got := d.Text(0, d.ShownEnd(0, len(d.Src))); got != tt.shown {
+			t.Errorf("%s: shown %q, want %q", tt.name, got, tt.shown)
+		}
+	}
+}

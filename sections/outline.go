@@ -35,7 +35,7 @@ func (d *Document) outlineOf(from, to int) []mdsearch.OutlineEntry {
 		}
 		out = append(out, mdsearch.OutlineEntry{Level: s.Level, Heading: s.Heading, Anchor: s.ID,
 			SectionPath: s.Path, Section: names[i], StartLine: s.StartLine, EndLine: s.EndLine, WordCount: s.Words,
-			Tokens: mdsearch.ReadingTokens(s.Words, d.shownLen(s.StartByte, trimRight(d.Src, s.StartByte, s.EndByte)))})
+			Tokens: mdsearch.ReadingTokens(s.Words, d.shownLen(s.StartByte, d.ShownEnd(s.StartByte, s.EndByte)))})
 	}
 	return out
 }

@@ -123,13 +123,29 @@ func (d *Document) rawText(start, end int) string {
 // from its heading to the next heading of the same or a higher level, with
 // trailing blank lines dropped.
 func (d *Document) Content(s *Section) string {
-	return d.Text(s.StartByte, trimRight(d.Src, s.StartByte, s.EndByte))
+	return d.Text(s.StartByte, d.ShownEnd(s.StartByte, s.EndByte))
+}
+
+// ShownEnd is where the text of [start, end) that Text shows ends: past
+// its last byte but white space and, in a copy that hides comments
+// (WithoutComments), past the last that is in none (an Excalidraw
+// drawing's data after its labels would show as hundreds of blank lines).
+func (d *Document) ShownEnd(start, end int) int {
+	end = trimRight(d.Src, start, end)
+	for d.hidden != nil && end > start {
+		i := sort.Search(len(d.hidden), func(i int) bool { return d.hidden[i][1] >= end })
+		if i == len(d.hidden) || d.hidden[i][0] >= end {
+			break
+		}
+		end = trimRight(d.Src, start, max(start, d.hidden[i][0]))
+	}
+	return end
 }
 
 // OwnContent is the text of section s without its subsections: from its
 // heading to the next heading of any level, trailing blank lines dropped.
 func (d *Document) OwnContent(s *Section) string {
-	return d.Text(s.StartByte, trimRight(d.Src, s.StartByte, s.BodyEnd))
+	return d.Text(s.StartByte, d.ShownEnd(s.StartByte, s.BodyEnd))
 }
 
 // display is b as a string with each byte of invalid UTF-8 shown as U+FFFD.
