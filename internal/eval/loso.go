@@ -49,26 +49,19 @@ func LeaveOneOut(ctx context.Context, w io.Writer, emb embed.Embedder, samples [
 			}
 			second := base
 			second.FirstStageOnly, second.Rescore, second.Configs = false, m, []Config{cfg}
+			// The same labelled answers measured again with unrelated
+			// off-topic queries alone, and with the held everyday
+			// questions alone, in the same index.
+			second.AlsoOffTopic = map[string][]string{"unrelated": unrelated, "everyday": EverydayHeld}
 			sec, err := Run(ctx, second)
 			if err != nil {
 				return err
 			}
-			// The same again with unrelated off-topic queries alone.
-			second.OffTopic = unrelated
-			un, err := Run(ctx, second)
-			if err != nil {
-				return err
-			}
-			// And with the held everyday questions alone.
-			second.OffTopic = EverydayHeld
-			ev, err := Run(ctx, second)
-			if err != nil {
-				return err
-			}
-			b, f, s, u := first.Configs[0], first.Configs[1], sec.Configs[0], un.Configs[0].Calib
+			b, f, s := first.Configs[0], first.Configs[1], sec.Configs[0]
+			u, ev := s.CalibWith["unrelated"], s.CalibWith["everyday"]
 			fmt.Fprintf(tw, "%s\t%s\t%.3f\t%s\t%s\t%s\t%.1f%%\t%.1f%%\t%.3f\t%.3f\t%.3f\t%.1f%%\t%.1f%%\t%.1f%%\t%.3f\t%.1f%%\t%.1f%%\t%.1f%%\t%.3f\n", set.Name, mode,
 				CandidateRecall(samples, set.Name, mode), pair(s), pair(f), pair(b),
-				100*s.Calib.OffStrong, 100*s.Calib.RightStrong, s.Calib.ECE, s.Calib.ECEOnTopic, s.Calib.ECEBelow, 100*s.Calib.RightUnlikely, 100*s.Calib.OffUnlikely, 100*u.OffStrong, u.ECE, 100*ev.Configs[0].Calib.OffStrong,
+				100*s.Calib.OffStrong, 100*s.Calib.RightStrong, s.Calib.ECE, s.Calib.ECEOnTopic, s.Calib.ECEBelow, 100*s.Calib.RightUnlikely, 100*s.Calib.OffUnlikely, 100*u.OffStrong, u.ECE, 100*ev.OffStrong,
 				100*f.Calib.OffStrong, 100*f.Calib.RightStrong, f.Calib.ECE)
 		}
 	}

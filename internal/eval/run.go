@@ -36,6 +36,10 @@ type Options struct {
 	// name where they came from, for the report.
 	OffTopic      []string
 	OffTopicFiles []SourceFile
+	// AlsoOffTopic are other lists of off-topic queries, each measured
+	// alone beside the labelled queries (ConfigReport.CalibWith), in the
+	// same index: fitrescore -loso's unrelated and everyday questions.
+	AlsoOffTopic map[string][]string
 	// Log, when set, receives one line per index built and per
 	// configuration scored.
 	Log func(string)
@@ -76,12 +80,15 @@ type ConfigReport struct {
 	Config
 	Index IndexReport `json:"index"`
 	Metrics
-	Scores   Spreads     `json:"top_scores"`
-	Calib    Calibration `json:"calibration"`
-	Outcomes []Outcome   `json:"outcomes,omitempty"`
-	misses   []miss      // for the text report
-	OffTopic []float64   `json:"off_topic_top_scores,omitempty"` // in the order given, with details
-	Typos    *Typos      `json:"typos,omitempty"`                // with Options.Typos
+	Scores Spreads     `json:"top_scores"`
+	Calib  Calibration `json:"calibration"`
+	// CalibWith is Calib with each list of Options.AlsoOffTopic as the
+	// off-topic queries, by its name.
+	CalibWith map[string]Calibration `json:"calibration_with,omitempty"`
+	Outcomes  []Outcome              `json:"outcomes,omitempty"`
+	misses    []miss                 // for the text report
+	OffTopic  []float64              `json:"off_topic_top_scores,omitempty"` // in the order given, with details
+	Typos     *Typos                 `json:"typos,omitempty"`                // with Options.Typos
 }
 
 // SourceFile is a file of queries and how many it gave.
@@ -248,11 +255,14 @@ func (o *Options) runChunker(ctx context.Context, cache *Cache, group []Config) 
 		if err != nil {
 			return nil, err
 		}
-		off, offBelow, offSuggested, err := o.askOffTopic(ctx, e, c)
+		off, offBelow, offSuggested, err := o.askOffTopic(ctx, e, c, o.OffTopic)
 		if err != nil {
 			return nil, err
 		}
 		row := ConfigReport{Config: c, Index: idx, Metrics: Summarize(outs), Scores: spreads(outs, off), Calib: calibrate(outs, off, offBelow)}
+		if row.CalibWith, err = o.calibrateWith(ctx, e, c, outs); err != nil {
+			return nil, err
+		}
 		if o.Typos && c.Chunker != ChunkBM25Sections && c.Mode != mdsearch.ModeSemantic {
 			if row.Typos, err = o.askTypos(ctx, e, c, outs, offSuggested); err != nil {
 				return nil, err
@@ -267,6 +277,23 @@ func (o *Options) runChunker(ctx context.Context, cache *Cache, group []Config) 
 		rows = append(rows, row)
 	}
 	return rows, nil
+}
+
+// calibrateWith measures the calibration of outs with each list of
+// AlsoOffTopic as the off-topic queries.
+func (o *Options) calibrateWith(ctx context.Context, e searcher, c Config, outs []Outcome) (map[string]Calibration, error) {
+	if len(o.AlsoOffTopic) == 0 {
+		return nil, nil
+	}
+	out := make(map[string]Calibration, len(o.AlsoOffTopic))
+	for name, qs := range o.AlsoOffTopic {
+		off, below, _, err := o.askOffTopic(ctx, e, c, qs)
+		if err != nil {
+			return nil, err
+		}
+		out[name] = calibrate(outs, off, below)
+	}
+	return out, nil
 }
 
 // searcher is what a configuration is asked through: the engine, or the

@@ -234,3 +234,25 @@ func TestDescribe(t *testing.T) {
 		t.Errorf("describe = %q, want %q", got, want)
 	}
 }
+
+// Each list of AlsoOffTopic is measured as a run with it as the off-topic
+// queries measures it, in the same index.
+func TestRunAlsoOffTopic(t *testing.T) {
+	cs, _ := ParseConfigs([]string{"sections-keyword"})
+	lists := map[string][]string{
+		"garden": {"aphids on roses", "neem oil for houseplants", "bake a cake"},
+		"other":  {"zeppelin hangar doors", "quasar redshift", "dns resolver cache"},
+	}
+	both := smallRun(t, Options{Configs: cs, OffTopic: lists["garden"], AlsoOffTopic: lists})
+	got := both.Configs[0].CalibWith
+	if len(got) != 2 || got["garden"] != both.Configs[0].Calib {
+		t.Fatalf("calibration with the lists %+v, with the main list %+v", got, both.Configs[0].Calib)
+	}
+	alone := smallRun(t, Options{Configs: cs, OffTopic: lists["other"]})
+	if got["other"] != alone.Configs[0].Calib {
+		t.Errorf("with %q: %+v, alone %+v", "other", got["other"], alone.Configs[0].Calib)
+	}
+	if got["garden"] == got["other"] {
+		t.Errorf("the two lists measure alike: %+v", got)
+	}
+}

@@ -78,9 +78,9 @@ func spreads(outs []Outcome, offTopic []float64) Spreads {
 
 // askOffTopic returns the top score of each off-topic query (0 when
 // nothing matched), and how many got a spelling suggestion.
-func (o *Options) askOffTopic(ctx context.Context, e searcher, c Config) (tops, below []float64, suggested int, err error) {
-	tops = make([]float64, 0, len(o.OffTopic))
-	for _, q := range o.OffTopic {
+func (o *Options) askOffTopic(ctx context.Context, e searcher, c Config, qs []string) (tops, below []float64, suggested int, err error) {
+	tops = make([]float64, 0, len(qs))
+	for _, q := range qs {
 		resp, err := e.Search(ctx, mdsearch.SearchRequest{Query: q, N: o.K, MaxPerPage: o.MaxPerPage, Mode: c.Mode})
 		if err != nil {
 			return nil, nil, 0, fmt.Errorf("off-topic query %q: %w", q, err)

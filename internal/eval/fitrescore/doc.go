@@ -4,7 +4,7 @@
 //
 //	go run ./internal/eval/fitrescore -o rescore/model.json   # fit on every dev set
 //	go run ./internal/eval/fitrescore -loso                   # the leave-one-set-out table
-//	go run ./internal/eval/fitrescore -quick -cache DIR       # the same read from kept samples, in about a minute
+//	go run ./internal/eval/fitrescore -quick -cache DIR       # the same read from kept samples, in seconds
 //	go run ./internal/eval/fitrescore -quick -everyday hybrid=0 -terms hybrid=0 -cache DIR
 //	                                   # fitted without everyday and one-word queries
 //

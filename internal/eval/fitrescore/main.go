@@ -24,7 +24,7 @@ const command = eval.FitCommand
 func main() {
 	out := flag.String("o", "", "write the model fitted on every dev set to this file")
 	loso := flag.Bool("loso", false, "print the leave-one-set-out table")
-	quick := flag.Bool("quick", false, "print the leave-one-set-out ranking and calibration read from the samples alone (about a minute)")
+	quick := flag.Bool("quick", false, "print the leave-one-set-out ranking and calibration read from the samples alone (seconds with -cache)")
 	cache := flag.String("cache", "", "keep each set's vectors in this folder between runs")
 	l2 := flag.Float64("l2", eval.DefaultFit.L2, "the ranker's L2 penalty (on its distance from the first stage's fit)")
 	fo := eval.DefaultFit
