@@ -28,12 +28,13 @@ type note struct {
 
 // long reports whether [start, end), of words words as indexed, is long
 // (mdsearch.IsLong) as a read returns it: with comments hidden, by the
-// text shown, so a drawing's hidden data does not make its note long.
+// text shown (to Document.ShownEnd), so a drawing's hidden data does not
+// make its note or section long.
 func (n *note) long(words, start, end int) bool {
 	if !n.doc.HidesComments() {
 		return mdsearch.IsLong(words, end-start)
 	}
-	return n.longText(words, end-start, n.doc.Text(start, end))
+	return n.longText(words, end-start, n.doc.Text(start, n.doc.ShownEnd(start, end)))
 }
 
 // longText is long for a range of words words and size bytes as indexed,
@@ -135,6 +136,9 @@ func (e *Engine) read(ctx context.Context, req mdsearch.ReadRequest, n *note, fr
 	resp.StartLine, resp.EndLine = sec.StartLine, sec.EndLine
 	resp.WordCount = sec.Words
 	resp.Content = n.doc.Content(sec)
+	if strings.TrimSpace(resp.Content) == "" && n.doc.HidesComments() {
+		addNotice(&resp.Notice, "the section shows no text: it holds only comments")
+	}
 	// The section's own word count, as its outline entry costs it.
 	resp.Tokens = mdsearch.ReadingTokens(sec.Words, len(resp.Content))
 	if !req.Full && n.long(sec.Words, sec.StartByte, sec.EndByte) {
@@ -278,13 +282,22 @@ func noteCost(n *note) (words, tokens int) {
 
 // shownAll is the whole note as a read returns it: its text, to its last
 // line that hidden comments do not leave blank (sections.Document.ShownEnd)
-// and a line break when some do.
+// and the line break that ends the note, if it has one.
 func (n *note) shownAll() string {
 	end := n.doc.ShownEnd(0, len(n.src))
 	if end == len(bytes.TrimRight(n.src, " \t\r\n")) {
 		return n.doc.Text(0, len(n.src))
 	}
-	return n.doc.Text(0, end) + "\n"
+	text := n.doc.Text(0, end)
+	switch {
+	case strings.TrimSpace(text) == "":
+		return ""
+	case bytes.HasSuffix(n.src, []byte("\r\n")):
+		return text + "\r\n"
+	case bytes.HasSuffix(n.src, []byte("\n")), bytes.HasSuffix(n.src, []byte("\r")):
+		return text + "\n" // a lone CR shows as a line break
+	}
+	return text
 }
 
 // unquote drops one pair of quotes around a path, as read hints write a

@@ -279,7 +279,49 @@ func TestReadOnlyComments(t *testing.T) {
 	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
 	index(t, e, vault, "v")
 	r, err := e.Read(bg, mdsearch.ReadRequest{Path: "Aside.md"})
-	if err != nil || !strings.Contains(r.Notice, "holds only comments") || strings.Contains(r.Notice, "is empty") || !strings.Contains(r.Notice, "1 comment (") {
-		t.Errorf("notice %q, %v", r.Notice, err)
+	if err != nil || !strings.Contains(r.Notice, "holds only comments") || strings.Contains(r.Notice, "is empty") || !strings.Contains(r.Notice, "1 comment (") ||
+		r.Content != "" {
+		t.Errorf("notice %q, content %q, %v", r.Notice, r.Content, err)
+	}
+	// A section of comments alone says so too.
+	write(t, vault, "Aside.md", "%%\nprivate\n%%\n\n# Shown\n\ntext\n")
+	index(t, e, vault, "v")
+	if r, err := e.Read(bg, mdsearch.ReadRequest{Path: "Aside.md", Section: "/"}); err != nil || r.Content != "" || !strings.Contains(r.Notice, "section shows no text") {
+		t.Errorf("section: notice %q, content %q, %v", r.Notice, r.Content, err)
+	}
+}
+
+// A read whose hidden comments end the text ends at its last line of text
+// and the note's own line break: a CRLF note's "\r\n", none where the note
+// has none, a quote's markers on the comment's line left out.
+func TestReadHiddenEnd(t *testing.T) {
+	vault := copyDir(t, sampleVault)
+	notes := []struct{ name, src, want string }{
+		{"crlf.md", "# CR\r\n\r\ntext line\r\n\r\n%%\r\nhidden\r\n%%\r\n", "# CR\r\n\r\ntext line\r\n"},
+		{"nonl.md", "# N\n\ntext line\n\n%%\nhidden\n%%", "# N\n\ntext line"},
+		{"quote.md", "# Q\n\n> quoted text\n> %%\n> hidden\n> %%\n", "# Q\n\n> quoted text\n"},
+	}
+	for _, tt := range notes {
+		write(t, vault, tt.name, tt.src)
+	}
+	// Hidden lines keep a list item's indent: 30,000 of them made the
+	// section long (an outline answered) while the note read whole.
+	write(t, vault, "indent.md", "# Top\n\nintro\n\n## Items\n\n- item one\n  %%\n"+strings.Repeat("  data line\n", 30000)+"  %%\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, vault, "v")
+	for _, tt := range notes {
+		if r, err := e.Read(bg, mdsearch.ReadRequest{Path: tt.name}); err != nil || r.Content != tt.want {
+			t.Errorf("%s: %q, want %q (%v)", tt.name, r.Content, tt.want, err)
+		}
+	}
+	o, err := e.Outline(bg, "indent.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range o.Sections {
+		r, err := e.Read(bg, mdsearch.ReadRequest{Path: "indent.md", Section: s.Section})
+		if err != nil || r.Outline != nil || !strings.Contains(r.Content, "item one") || strings.Contains(r.Content, "data") || r.Tokens != s.Tokens {
+			t.Errorf("%s: outline %v, %d tokens (outline %d), content %d bytes, %v", s.Section, r.Outline != nil, r.Tokens, s.Tokens, len(r.Content), err)
+		}
 	}
 }

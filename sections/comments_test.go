@@ -183,6 +183,9 @@ func TestShownEnd(t *testing.T) {
 		{"one inside", "# A\n\ntext\n\n%%\nb\n%%\n\nmore\n", "# A\n\ntext\n\n\n\n\n\nmore", "# A\n\ntext\n\n%%\nb\n%%\n\nmore"},
 		{"an HTML one at the end", "# A\n\ntext\n<!-- note -->\n", "# A\n\ntext", "# A\n\ntext\n<!-- note -->"},
 		{"comments alone", "%%\nb\n%%\n", "", "%%\nb\n%%"},
+		{"in a quote", "# A\n\n> quoted\n> %%\n> hidden\n> %%\n", "# A\n\n> quoted", "# A\n\n> quoted\n> %%\n> hidden\n> %%"},
+		{"in a nested quote", "# A\n\n> > quoted\n> > %%\n> > hidden\n> > %%\n", "# A\n\n> > quoted", "# A\n\n> > quoted\n> > %%\n> > hidden\n> > %%"},
+		{"a quote's own line", "# A\n\n> %% hidden %%\n", "# A", "# A\n\n> %% hidden %%"},
 	} {
 		d := Parse("n.md", []byte(tt.src))
 		h := d.WithoutComments()

@@ -138,8 +138,23 @@ func (d *Document) ShownEnd(start, end int) int {
 			break
 		}
 		end = trimRight(d.Src, start, max(start, d.hidden[i][0]))
+		end = trimRight(d.Src, start, quoteMarksBefore(d.Src, start, end))
 	}
 	return end
+}
+
+// quoteMarksBefore is where the line holding end starts when all of it
+// before end is block quote markers ("> >"): what a comment opened on a
+// quote's line leaves of it, no text; else end.
+func quoteMarksBefore(src []byte, start, end int) int {
+	at := end
+	for at > start && src[at-1] != '\n' && src[at-1] != '\r' {
+		if c := src[at-1]; c != '>' && c != ' ' && c != '\t' {
+			return end
+		}
+		at--
+	}
+	return at
 }
 
 // OwnContent is the text of section s without its subsections: from its
