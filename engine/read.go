@@ -37,6 +37,16 @@ func (n *note) long(words, start, end int) bool {
 	return n.longText(words, end-start, n.doc.Text(start, n.doc.ShownEnd(start, end)))
 }
 
+// shownSize is the size of [start, end) as a read shows it: with
+// comments hidden, the bytes of its text to Document.ShownEnd, so a notice
+// that calls a text long names the size that makes it so.
+func (n *note) shownSize(start, end int) int {
+	if !n.doc.HidesComments() {
+		return end - start
+	}
+	return len(n.doc.Text(start, n.doc.ShownEnd(start, end)))
+}
+
 // longText is long for a range of words words and size bytes as indexed,
 // whose text a read returns is shown.
 func (n *note) longText(words, size int, shown string) bool {

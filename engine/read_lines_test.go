@@ -307,12 +307,18 @@ func TestReadHiddenEnd(t *testing.T) {
 	// Hidden lines keep a list item's indent: 30,000 of them made the
 	// section long (an outline answered) while the note read whole.
 	write(t, vault, "indent.md", "# Top\n\nintro\n\n## Items\n\n- item one\n  %%\n"+strings.Repeat("  data line\n", 30000)+"  %%\n")
+	// Text after them: the note is long by what it shows (87 KB of indents
+	// and line breaks), and its notice names that size, not the file's.
+	write(t, vault, "indent2.md", "# Top\n\nintro\n\n- item one\n  %%\n"+strings.Repeat("  data line\n", 30000)+"  %%\n\nlast words\n")
 	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
 	index(t, e, vault, "v")
 	for _, tt := range notes {
 		if r, err := e.Read(bg, mdsearch.ReadRequest{Path: tt.name}); err != nil || r.Content != tt.want {
 			t.Errorf("%s: %q, want %q (%v)", tt.name, r.Content, tt.want, err)
 		}
+	}
+	if r, err := e.Read(bg, mdsearch.ReadRequest{Path: "indent2.md"}); err != nil || !strings.Contains(r.Notice, "is 87 KB (over 64 KB)") {
+		t.Errorf("indent2.md: notice %q, %v", r.Notice, err)
 	}
 	o, err := e.Outline(bg, "indent.md")
 	if err != nil {

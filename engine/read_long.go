@@ -31,7 +31,7 @@ func longNote(resp *mdsearch.ReadResponse, n *note) bool {
 	// Each adapter says how to ask for a section or the whole note in its
 	// own terms: an answer with an outline is this one.
 	leadNotice(resp, fmt.Sprintf("this note is %s: here is its outline; read one of its sections, or the whole note",
-		size(n.doc.WordCount, len(n.src))))
+		size(n.doc.WordCount, n.shownSize(0, len(n.src)))))
 	return true
 }
 
@@ -52,7 +52,7 @@ func longSection(resp *mdsearch.ReadResponse, n *note, sec *sections.Section) {
 	}
 	resp.Outline = sub
 	leadNotice(resp, fmt.Sprintf("this section is %s: here is its text before its first subsection, "+
-		"and the outline of its subsections; read one of them, or the whole section", size(sec.Words, sec.EndByte-sec.StartByte)))
+		"and the outline of its subsections; read one of them, or the whole section", size(sec.Words, n.shownSize(sec.StartByte, sec.EndByte))))
 }
 
 // size says how a long text is long: "2100 words (over 1500)", or, for
@@ -86,9 +86,9 @@ func preview(resp *mdsearch.ReadResponse, n *note, s span) {
 	end += from
 	first := bytes.Count(src[:from], []byte{'\n'}) + 1
 	last := lineCount(src[:to])
-	msg := fmt.Sprintf("this %s is %s with no outline to choose from", what, size(words, to-from))
+	msg := fmt.Sprintf("this %s is %s with no outline to choose from", what, size(words, n.shownSize(from, to)))
 	if s.own {
-		msg = fmt.Sprintf("its own text is %s", size(words, to-from))
+		msg = fmt.Sprintf("its own text is %s", size(words, n.shownSize(from, to)))
 	}
 	if took < limit/2 && end-from < previewBytes/2 && end < to {
 		// The next line is long: its first words, or bytes, as lines
