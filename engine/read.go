@@ -34,17 +34,23 @@ func (n *note) long(words, start, end int) bool {
 	if !n.doc.HidesComments() {
 		return mdsearch.IsLong(words, end-start)
 	}
-	return n.longText(words, end-start, n.doc.Text(start, n.doc.ShownEnd(start, end)))
+	return n.longText(words, end-start, n.shown(start, end))
 }
 
 // shownSize is the size of [start, end) as a read shows it: with
-// comments hidden, the bytes of its text to Document.ShownEnd, so a notice
-// that calls a text long names the size that makes it so.
+// comments hidden, that of its shown text, so a notice that calls a text
+// long names the size that makes it so.
 func (n *note) shownSize(start, end int) int {
 	if !n.doc.HidesComments() {
 		return end - start
 	}
-	return len(n.doc.Text(start, n.doc.ShownEnd(start, end)))
+	return len(n.shown(start, end))
+}
+
+// shown is the text of [start, end) a read shows, to its last line of
+// text (sections.Document.ShownEnd).
+func (n *note) shown(start, end int) string {
+	return n.doc.Text(start, n.doc.ShownEnd(start, end))
 }
 
 // longText is long for a range of words words and size bytes as indexed,
@@ -117,7 +123,7 @@ func (e *Engine) read(ctx context.Context, req mdsearch.ReadRequest, n *note, fr
 		if strings.TrimSpace(resp.Content) == "" && resp.Outline == nil {
 			// An empty answer reads as a failure to an agent.
 			if n.doc.HidesComments() && len(bytes.TrimSpace(n.src)) > 0 {
-				addNotice(&resp.Notice, "the note shows no text: it holds only comments")
+				onlyComments(resp, "note")
 			} else {
 				addNotice(&resp.Notice, "the note is empty")
 			}
@@ -147,7 +153,7 @@ func (e *Engine) read(ctx context.Context, req mdsearch.ReadRequest, n *note, fr
 	resp.WordCount = sec.Words
 	resp.Content = n.doc.Content(sec)
 	if strings.TrimSpace(resp.Content) == "" && n.doc.HidesComments() {
-		addNotice(&resp.Notice, "the section shows no text: it holds only comments")
+		onlyComments(resp, "section")
 	}
 	// The section's own word count, as its outline entry costs it.
 	resp.Tokens = mdsearch.ReadingTokens(sec.Words, len(resp.Content))
@@ -288,6 +294,12 @@ func (e *Engine) Outline(ctx context.Context, path string) (_ *mdsearch.Outline,
 // read returns, its frontmatter included (as Read counts them).
 func noteCost(n *note) (words, tokens int) {
 	return chunks.NoteWords(n.doc), EstimateTokens(n.shownAll())
+}
+
+// onlyComments says that the note or section (what) read shows no text
+// for its comments are hidden: an empty answer reads as a failure.
+func onlyComments(resp *mdsearch.ReadResponse, what string) {
+	addNotice(&resp.Notice, "the "+what+" shows no text: it holds only comments")
 }
 
 // shownAll is the whole note as a read returns it: its text, to its last
