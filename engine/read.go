@@ -133,6 +133,9 @@ func (e *Engine) read(ctx context.Context, req mdsearch.ReadRequest, n *note, fr
 	if ref := strings.TrimPrefix(strings.TrimSpace(req.Section), "#"); strings.HasPrefix(ref, "^") {
 		return blockRef(resp, n, ref)
 	}
+	if nr, ok := n.doc.FindNested(req.Section); ok {
+		return nestedRead(resp, n, nr)
+	}
 	sec, others, err := n.doc.Matches(req.Section)
 	if err != nil {
 		return nil, nearestSections(n.doc, req.Section, err)
@@ -147,7 +150,11 @@ func (e *Engine) read(ctx context.Context, req mdsearch.ReadRequest, n *note, fr
 	}
 	if n.doc.InPart(req.Section) {
 		asked := strings.TrimPrefix(strings.TrimSpace(req.Section), "#") // a link's fragment is tried as an anchor first
-		addNotice(&resp.Notice, fmt.Sprintf("no heading is %q: this is %q, the one heading that holds it", asked, strings.Join(sec.Path, " > ")))
+		which := "the one heading that holds it"
+		if len(others) > 0 || len(twins(n.doc, sec)) > 0 {
+			which = "the first heading that holds it"
+		}
+		addNotice(&resp.Notice, fmt.Sprintf("no heading is %q: this is %q, %s", asked, strings.Join(sec.Path, " > "), which))
 	}
 	resp.StartLine, resp.EndLine = sec.StartLine, sec.EndLine
 	resp.WordCount = sec.Words
@@ -174,6 +181,23 @@ func blockRef(resp *mdsearch.ReadResponse, n *note, ref string) (*mdsearch.ReadR
 	}
 	resp.Section, resp.SectionPath = ref, sec.Path
 	return resp, lineRange(resp, n, fmt.Sprintf("%d-%d", start, end))
+}
+
+// nestedRead answers a read of a heading inside a list, quote or callout
+// (sections.Document.FindNested) with its own lines, and says which section
+// holds them, as search shows them there.
+func nestedRead(resp *mdsearch.ReadResponse, n *note, nr sections.NestedRead) (*mdsearch.ReadResponse, error) {
+	resp.Section, resp.SectionPath = nr.Heading.Text, nr.Section.Path
+	if err := lineRange(resp, n, fmt.Sprintf("%d-%d", nr.Start, nr.End)); err != nil {
+		return nil, err
+	}
+	holder := sections.Preamble
+	if nr.Section.Level > 0 {
+		holder = strings.Join(nr.Section.Path, " > ")
+	}
+	addNotice(&resp.Notice, fmt.Sprintf("%q is a heading inside a list, quote or callout, which opens no section: "+
+		"here are its lines, which search shows as part of %q", nr.Heading.Text, holder))
+	return resp, nil
 }
 
 // lineRange answers a read of the lines spec names ("40-80", "40-", "40").

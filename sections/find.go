@@ -167,12 +167,7 @@ func (d *Document) holding(id string) *Section {
 		if !strings.EqualFold(nid, id) {
 			continue
 		}
-		at := d.Nested[i].StartByte
-		for k := len(d.Sections) - 1; k >= 0; k-- {
-			if s := &d.Sections[k]; s.StartByte <= at {
-				return s
-			}
-		}
+		return d.holdingAt(d.Nested[i].StartByte)
 	}
 	return nil
 }

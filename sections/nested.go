@@ -1,0 +1,92 @@
+package sections
+
+import "strings"
+
+// NestedRead is what a read of a nested heading returns: the heading,
+// its first and last lines (from the heading to the end of the list
+// item, quote or callout that holds it, or to the next heading of that
+// block at its level or above), and the section whose body holds it.
+type NestedRead struct {
+	Heading    Heading
+	Start, End int
+	Section    *Section
+}
+
+// FindNested finds the heading inside a list, quote or callout that query
+// names, by its id ("#the-stack-and-the-heap", as a page's link writes
+// it) or by its text, where no section answers to the query as its
+// heading, path or id. Such a heading opens no section: Find reads the
+// section holding it for its id, and fails on its text; a read of it is
+// its own lines instead.
+func (d *Document) FindNested(query string) (NestedRead, bool) {
+	if len(d.Nested) == 0 {
+		return NestedRead{}, false
+	}
+	i := d.nestedIndex(query)
+	if i < 0 {
+		return NestedRead{}, false
+	}
+	h := d.Nested[i]
+	sec := d.holdingAt(h.StartByte)
+	if sec == nil {
+		return NestedRead{}, false
+	}
+	end := h.EndByte
+	for _, b := range sec.Blocks {
+		if b.StartByte <= h.StartByte && h.StartByte < b.EndByte {
+			end = b.EndByte
+		}
+	}
+	for _, o := range d.Nested[i+1:] { // a later heading of the block at its level or above ends it
+		if o.StartByte < end && o.Level <= h.Level {
+			end = o.StartByte
+			break
+		}
+	}
+	return NestedRead{Heading: h, Start: h.Line, End: d.Line(max(h.StartByte, end-1)), Section: sec}, true
+}
+
+// nestedIndex is the index in Nested of the heading query names, or -1:
+// by id when the query is written as one ("#id", "{#id}") and no section
+// has that id; by its text when no section answers to the query strictly
+// (as its heading, path or id).
+func (d *Document) nestedIndex(query string) int {
+	anchor := idQuery(query)
+	if anchor != strings.TrimSpace(query) { // written as an id
+		for _, s := range d.Sections {
+			if s.Level > 0 && strings.EqualFold(s.ID, anchor) {
+				return -1
+			}
+		}
+		for i, id := range d.NestedIDs() {
+			if strings.EqualFold(id, anchor) {
+				return i
+			}
+		}
+		return -1
+	}
+	q := normalize(query)
+	if q == "" {
+		return -1
+	}
+	if _, _, err := d.findIn(query, d.forms(), true); err == nil {
+		return -1
+	}
+	for i, h := range d.Nested {
+		if normalize(h.Text) == q {
+			return i
+		}
+	}
+	return -1
+}
+
+// holdingAt is the section whose own body holds offset at: the last one
+// starting at or before it.
+func (d *Document) holdingAt(at int) *Section {
+	for k := len(d.Sections) - 1; k >= 0; k-- {
+		if s := &d.Sections[k]; s.StartByte <= at {
+			return s
+		}
+	}
+	return nil
+}
