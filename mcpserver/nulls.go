@@ -23,6 +23,8 @@ import (
 //   - a number or boolean sent as a string ("n": "3", "full": "true") is
 //     that number or boolean, where the tool's schema wants one and the
 //     string is exactly one (models often quote numbers);
+//   - a whole number where the schema wants text ("lines": 40) is that
+//     number written out ("40": a line read as a number);
 //   - one string where the schema wants a list of strings ("tags": "x")
 //     is that list of one;
 //   - an optional text argument sent blank ("section": "") is one left
@@ -110,9 +112,18 @@ func lenient(raw json.RawMessage, schema *jsonschema.Schema) (json.RawMessage, f
 	f.blank = dropBlank(args, schema)
 	changed = changed || renamed || len(f.blank) > 0
 	for k, v := range args {
-		if s, ok := v.(string); ok && schema.Properties[k] != nil {
-			if c, ok := coerce(s, schema.Properties[k]); ok {
+		p := schema.Properties[k]
+		if p == nil {
+			continue
+		}
+		switch v := v.(type) {
+		case string:
+			if c, ok := coerce(v, p); ok {
 				args[k], changed = c, true
+			}
+		case json.Number:
+			if _, err := v.Int64(); err == nil && p.Type == "string" && len(p.Enum) == 0 {
+				args[k], changed = v.String(), true
 			}
 		}
 	}

@@ -175,6 +175,9 @@ func TestLenient(t *testing.T) {
 		{`{"query":"3","n":"3","max_tokens":" 400 "}`, `{"max_tokens":400,"n":3,"query":"3"}`, search},
 		{`{"path":"a.md","full":"true"}`, `{"full":true,"path":"a.md"}`, read},
 		{`{"query":"x","tags":"recipe"}`, `{"query":"x","tags":["recipe"]}`, search},
+		// A whole number where text is wanted: a line, or a query of digits.
+		{`{"path":"a.md","lines":40}`, `{"lines":"40","path":"a.md"}`, read},
+		{`{"query":1984}`, `{"query":"1984"}`, search},
 		// Optional text sent blank is left out; a required one stays.
 		{`{"query":" ","collection":"","mode":" ","tags":[""]}`, `{"query":" ","tags":[""]}`, search},
 		{`{"path":"","section":"","lines":"40"}`, `{"lines":"40","path":""}`, read},
@@ -186,6 +189,8 @@ func TestLenient(t *testing.T) {
 		{`{"query":"x","tags":"[\"a\"]"}`, `{"query":"x","tags":"[\"a\"]"}`, search},
 		{`{"query":"x","n":"007"}`, `{"query":"x","n":"007"}`, search},
 		{`{"path":"a.md","full":"yes"}`, `{"path":"a.md","full":"yes"}`, read},
+		{`{"path":"a.md","lines":40.5}`, `{"path":"a.md","lines":40.5}`, read},
+		{`{"query":"x","mode":1}`, `{"query":"x","mode":1}`, search}, // a fixed set's values are words
 		{`{"query":"x","where":{"draft":"false"}}`, `{"query":"x","where":{"draft":"false"}}`, search},
 		{`{"query":"x","n":"3"}`, `{"query":"x","n":"3"}`, nil}, // an unknown tool
 		// The old name of max_per_page, not in the schema, is taken for it.
@@ -211,6 +216,9 @@ func TestQuotedArguments(t *testing.T) {
 	}
 	if res, text := call(t, cs, "read_note", map[string]any{"path": "kitchen/Sourdough.md", "full": "true"}); res.IsError {
 		t.Errorf("quoted full: %s", text)
+	}
+	if res, text := call(t, cs, "read_note", map[string]any{"path": "kitchen/Sourdough.md", "lines": 2}); res.IsError || f.lastRead.Lines != "2" {
+		t.Errorf("lines as a number: %s (lines %q)", text, f.lastRead.Lines)
 	}
 	if res, text := call(t, cs, "semantic_search", map[string]any{"query": "starter", "n": "many"}); !res.IsError || !strings.Contains(text, "invalid argument n") {
 		t.Errorf(`n "many": %v %s`, res.IsError, text)
