@@ -70,6 +70,12 @@ func TestIndexSearchReadStatusWithoutModel(t *testing.T) {
 	if first := strings.Split(brief, "\n"); code != 0 || len(first) > 7 || !line.MatchString(first[0]) || !footer.MatchString(brief) {
 		t.Errorf("search --brief: %d\n%s", code, brief)
 	}
+	for _, other := range [][]string{{"--json"}, {"--max-tokens", "100"}} { // each would not follow the lines --brief cuts
+		if code, _, errOut := run(t, index, append([]string{"search", "restore drill", "--brief"}, other...)...); code != 2 ||
+			!strings.Contains(errOut, "--brief prints each result's first lines, while "+other[0]) {
+			t.Errorf("search --brief %s: exit %d, %q", other[0], code, errOut)
+		}
+	}
 
 	code, out, _ = run(t, index, "search", "restore", "-n", "3", "--mode", "keyword", "--json")
 	var resp struct {
@@ -458,6 +464,16 @@ func TestStatusWarnings(t *testing.T) {
 	var st mdsearch.Status
 	if code != 0 || json.Unmarshal([]byte(out), &st) != nil || len(st.Collections[0].Warnings) != 1 || len(st.Collections[0].Skipped) != 1 {
 		t.Errorf("status --json: %d %s", code, out)
+	}
+	if _, out, _ = run(t, index, "status"); strings.Contains(out, "--max-file-size") { // no file was over the limit: the flag is no fix
+		t.Errorf("status names --max-file-size for a binary file:\n%s", out)
+	}
+	if err := os.WriteFile(filepath.Join(vault, "big.md"), bytes.Repeat([]byte("word "), 300), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run(t, index, "index", vault, "--name", "v", "--max-file-size", "1KB")
+	if _, out, _ = run(t, index, "status"); !strings.Contains(out, "skipped: 2,") || !strings.Contains(out, "larger --max-file-size") {
+		t.Errorf("status after a file over the limit:\n%s", out)
 	}
 }
 

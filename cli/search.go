@@ -24,7 +24,7 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 	fs.StringVar(&req.Collection, "collection", "", "search only this collection")
 	var tags, where, exclude listFlag
 	fs.Var(&tags, "tag", "only notes with this tag (nested tags included); repeat to require several")
-	fs.StringVar(&req.PathPrefix, "path-prefix", "", "only notes under this vault-relative path (any case)")
+	fs.StringVar(&req.PathPrefix, "path-prefix", "", "only notes under this path (any case): vault-relative, or a full path inside an indexed folder")
 	fs.Var(&where, "where", "only notes whose frontmatter FIELD=VALUE (FIELD in any case, params.author for a field inside a map; a list field: contains it; numbers compare as numbers); repeatable, all must match")
 	fs.Var(&exclude, "exclude", "leave out this note (one already read, say), named as read takes it: its path, COLLECTION:PATH, full path, [[link]] or name; repeatable")
 	fs.IntVar(&req.MaxTokens, "max-tokens", 0, "fill at most about this many tokens with whole passages, their header and footer lines included (0: no limit)")
@@ -44,6 +44,15 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 	req.Query = strings.Join(pos, " ")
 	if err := refuseBlank(fs, "collection", "path-prefix", "mode"); err != nil {
 		return err
+	}
+	if *brief && (*asJSON || flagSet(fs, "max-tokens")) {
+		// --brief cuts what is printed, which neither the JSON nor the
+		// budget (counted on whole passages) would follow.
+		other := "--json prints each result whole"
+		if !*asJSON {
+			other = "--max-tokens fills its budget with whole passages"
+		}
+		return usagef("--brief prints each result's first lines, while %s: pass one of them", other)
 	}
 	if req.Tag, req.Tags, err = mdsearch.SplitTags(tags); err != nil {
 		return requestError("search", err)

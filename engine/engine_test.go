@@ -251,6 +251,10 @@ func TestFilters(t *testing.T) {
 		check(mdsearch.SearchRequest{Query: "starter", PathPrefix: "b:kitchen/"}, func(r mdsearch.Result) bool {
 			return r.Collection == "b" && strings.HasPrefix(r.Path, "kitchen/")
 		}, "collection:path prefix, as shared paths are shown")
+		check(mdsearch.SearchRequest{Query: "starter", PathPrefix: filepath.Join(b, "kitchen") + "/"}, func(r mdsearch.Result) bool {
+			return r.Collection == "b" && strings.HasPrefix(r.Path, "kitchen/")
+		}, "a full path as a shell completes it")
+		check(mdsearch.SearchRequest{Query: "starter", PathPrefix: a}, func(r mdsearch.Result) bool { return r.Collection == "a" }, "a collection's folder")
 		check(mdsearch.SearchRequest{Query: "starter", Tag: "#Baking"}, func(r mdsearch.Result) bool { return strings.HasPrefix(r.Path, "kitchen/") }, "tag")
 		check(mdsearch.SearchRequest{Query: "starter", Tag: "baking/bread"}, func(r mdsearch.Result) bool { return r.Path == "kitchen/Extra.md" }, "nested tag")
 		check(mdsearch.SearchRequest{Query: "starter restic backups", Exclude: []string{"./kitchen/Sourdough.md", "kitchen/Extra.md"}},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -455,6 +456,15 @@ func (e *Engine) filter(ctx context.Context, req mdsearch.SearchRequest) (store.
 	p := strings.TrimSpace(req.PathPrefix)
 	if req.Collection == "" {
 		req.Collection, p = e.inCollection(ctx, p) // "notes:projects/"
+	}
+	if req.Collection == "" && filepath.IsAbs(p) {
+		colls, err := e.st.Collections(ctx)
+		if err != nil {
+			return f, err
+		}
+		if c, rel, ok := absPrefix(colls, p); ok {
+			req.Collection, p = c, rel
+		}
 	}
 	f.PathPrefix = mdsearch.VaultRelative(p)
 	if req.Collection != "" {

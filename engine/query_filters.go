@@ -131,3 +131,24 @@ func unknownNotice(excludes []string, named []bool) string {
 	}
 	return "exclude: no indexed note at " + strings.Join(unknown, " or ")
 }
+
+// absPrefix is a path prefix written as a full path inside a collection's
+// folder (as a shell completes it) as that collection and the prefix
+// within it, its trailing slash kept: "/home/me/notes/projects/" is
+// "projects/" of notes. A prefix that names no such folder is vault
+// relative ("/projects" is "projects"), and ok is false.
+func absPrefix(colls []store.Collection, p string) (coll, rel string, ok bool) {
+	for _, c := range colls {
+		if filepath.Clean(p) == filepath.Clean(c.Root) {
+			return c.Name, "", true
+		}
+	}
+	c, rel, ok := underRoot(colls, p)
+	if !ok {
+		return "", "", false
+	}
+	if strings.HasSuffix(p, "/") || strings.HasSuffix(p, string(filepath.Separator)) {
+		rel += "/"
+	}
+	return c.Name, rel, true
+}
