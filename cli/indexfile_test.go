@@ -37,6 +37,12 @@ func TestDamagedIndex(t *testing.T) {
 	if code, out, _ := run(t, index, "status", "--check"); code != 0 || !strings.Contains(out, "no damage found") {
 		t.Errorf("status --check on a sound index: exit %d, %q", code, out)
 	}
+	if code, out, _ := run(t, index, "status", "--check", "--json"); code != 0 || !strings.Contains(out, `"check": "the index file reads whole, no damage found"`) {
+		t.Errorf("status --check --json on a sound index: exit %d, %q", code, out)
+	}
+	if _, out, _ := run(t, index, "status", "--json"); strings.Contains(out, `"check"`) {
+		t.Errorf("status --json without --check says it checked: %q", out)
+	}
 	testenv.GarblePage(t, index, "chunks_fts_data") // the keyword index: status reads none of it
 	if code, out, _ := run(t, index, "status"); code != 0 || strings.Contains(out, "check:") {
 		t.Errorf("status without --check: exit %d, %q", code, out)

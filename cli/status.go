@@ -52,7 +52,7 @@ func runStatus(ctx context.Context, env *Env, args []string) error {
 		if trouble != nil && s.Notice == "" {
 			s.Notice = "semantic search unavailable: " + trouble.Error()
 		}
-		return printJSON(env, s)
+		return printJSON(env, withCheck(s, *check, checkOK))
 	}
 	model := modelLine(env, s.ModelID, trouble)
 	if s.ModelID == "" && s.WantedModel != "" {
@@ -98,7 +98,7 @@ func runStatus(ctx context.Context, env *Env, args []string) error {
 		fmt.Fprintf(env.Stdout, "indexing (%s): %s\n", map[string]string{"files": "reading files", "embed": "embedding"}[v.Phase], progressLine(*p, v, 100))
 	}
 	if *check {
-		fmt.Fprintln(env.Stdout, "check:  the index file reads whole, no damage found")
+		fmt.Fprintln(env.Stdout, "check:  "+checkOK)
 	}
 	printNotice(env, s.Notice)
 	return nil
@@ -117,7 +117,7 @@ func olderStatus(ctx context.Context, env *Env, ef *engineFlags, asJSON, check b
 		return refused // what the engine said: it could not be read either
 	}
 	if asJSON {
-		return printJSON(env, s)
+		return printJSON(env, withCheck(s, check, checkNotRun))
 	}
 	fmt.Fprintf(env.Stdout, "index:  %s (%s, schema %d)\nolder:  %s\n", s.IndexPath, humanBytes(s.SizeBytes), s.SchemaVersion, s.Notice)
 	if len(s.Collections) == 0 {
@@ -131,9 +131,28 @@ func olderStatus(ctx context.Context, env *Env, ef *engineFlags, asJSON, check b
 		printTable(env.Stdout, rows)
 	}
 	if check {
-		fmt.Fprintln(env.Stdout, "check:  not run: the rebuild replaces the whole file")
+		fmt.Fprintln(env.Stdout, "check:  "+checkNotRun)
 	}
 	return nil
+}
+
+// What status --check says of the index file: in the text, and as
+// "check" in the JSON (damage is an error, and the exit status 1).
+const (
+	checkOK     = "the index file reads whole, no damage found"
+	checkNotRun = "not run: the rebuild replaces the whole file"
+)
+
+// withCheck is s as status --json prints it: with what --check found,
+// when it was asked for.
+func withCheck(s *mdsearch.Status, asked bool, found string) any {
+	if !asked {
+		return s
+	}
+	return struct {
+		*mdsearch.Status
+		Check string `json:"check"`
+	}{s, found}
 }
 
 // printStale says which collections an index run catches up, and which
@@ -176,10 +195,26 @@ func printStale(env *Env, colls []mdsearch.CollectionStatus) {
 // odd about the notes when they were last read, a few of each at most: an
 // index run prints them only once, and a watch's or cron's to no one.
 func printStatusWarnings(env *Env, colls []mdsearch.CollectionStatus) {
-	printIssues(env, colls, func(c mdsearch.CollectionStatus) []mdsearch.FileIssue { return c.Skipped },
-		"skipped: %d, by the index runs that looked at them (fix the file, or raise --max-file-size; the next run tries it again):")
+	head := "skipped: %d, by the index runs that looked at them (the next run tries each again):"
+	if overLimit(colls) {
+		head = "skipped: %d, by the index runs that looked at them (a file over the size limit is indexed with a larger --max-file-size; the next run tries each again):"
+	}
+	printIssues(env, colls, func(c mdsearch.CollectionStatus) []mdsearch.FileIssue { return c.Skipped }, head)
 	printIssues(env, colls, func(c mdsearch.CollectionStatus) []mdsearch.FileIssue { return c.Warnings },
 		"warnings: %d, from when the notes were last read (fix the note; the next index run reads it again):")
+}
+
+// overLimit reports whether a file the index runs skipped was over the
+// size limit: the one reason a flag of theirs, not the file, is the fix.
+func overLimit(colls []mdsearch.CollectionStatus) bool {
+	for _, c := range colls {
+		for _, w := range c.Skipped {
+			if strings.Contains(w.Reason, "size limit") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // printIssues lists the files of each collection that of gives, under a

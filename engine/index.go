@@ -433,7 +433,8 @@ func (e *Engine) noCollection(ctx context.Context, name string) error {
 	if len(names) == 0 {
 		return mdsearch.Errorf(mdsearch.KindNotFound, "collection", name, "run `mdsearch index DIR` first", "the index has no collections")
 	}
-	return mdsearch.Errorf(mdsearch.KindNotFound, "collection", name, "", "no such collection; have: %s", strings.Join(names, ", "))
+	return mdsearch.Errorf(mdsearch.KindNotFound, "collection", name, "collections are named when their folders are indexed, by --name or else the folder's name; `mdsearch status` lists them",
+		"no such collection; have: %s", strings.Join(names, ", "))
 }
 
 // collectionFor finds or creates the collection for a vault. A name already

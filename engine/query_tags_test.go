@@ -10,16 +10,16 @@ import (
 	"github.com/mdsearch/mdsearch"
 )
 
-// A tag no note has is named, with the tags notes do have; a tag in use,
-// nested ones included, is not.
+// A tag no note has is named, with the tags notes do have, as the first
+// note to carry each writes it; a tag in use, nested ones included, is not.
 func TestUnknownTagNotice(t *testing.T) {
 	vault := t.TempDir()
-	write(t, vault, "a.md", "---\ntags: [work, area/home]\n---\n# A\n\nzebra\n")
-	write(t, vault, "b.md", "# B\n\nzebra #work\n")
+	write(t, vault, "a.md", "---\ntags: [Work, area/home]\n---\n# A\n\nzebra\n")
+	write(t, vault, "b.md", "# B\n\nzebra #work #camelCase\n")
 	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
 	index(t, e, vault, "v")
 	resp := search(t, e, mdsearch.SearchRequest{Query: "zebra", Tag: "Wrok", Tags: []string{"area"}})
-	if len(resp.Results) != 0 || !strings.Contains(resp.Notice, `no note has the tag "Wrok"; the tags most notes have: work (2), area/home (1)`) {
+	if len(resp.Results) != 0 || !strings.Contains(resp.Notice, `no note has the tag "Wrok"; the tags most notes have: Work (2), area/home (1), camelCase (1)`) {
 		t.Errorf("notice %q", resp.Notice)
 	}
 	resp = search(t, e, mdsearch.SearchRequest{Query: "giraffe", Tag: "area"})

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -281,7 +282,9 @@ func (s *Reader) UnknownTags(ctx context.Context, f Filter) ([]string, error) {
 	return out, nil
 }
 
-// TopTags returns the tags most notes carry, most first, at most limit.
+// TopTags returns the tags most notes carry, most first, at most limit,
+// each as the first note to carry it writes it ("camelCase", not the
+// "camelcase" filters compare).
 func (s *Reader) TopTags(ctx context.Context, limit int) ([]TagCount, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT tag, count(*) AS n FROM doc_tags GROUP BY tag ORDER BY n DESC, tag LIMIT ?`, limit)
 	if err != nil {
@@ -296,7 +299,31 @@ func (s *Reader) TopTags(ctx context.Context, limit int) ([]TagCount, error) {
 		}
 		out = append(out, tc)
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	rows.Close()
+	for i := range out {
+		out[i].Tag = s.writtenTag(ctx, out[i].Tag)
+	}
+	return out, nil
+}
+
+// writtenTag is tag, as doc_tags keeps it (NormTag), as the first note to
+// carry it writes it, or tag itself when that cannot be read.
+func (s *Reader) writtenTag(ctx context.Context, tag string) string {
+	var raw string
+	err := s.queryRow(ctx, `SELECT d.tags FROM doc_tags t JOIN documents d ON d.id = t.doc_id WHERE t.tag = ? ORDER BY d.id LIMIT 1`, tag).Scan(&raw)
+	var written []string
+	if err != nil || json.Unmarshal([]byte(raw), &written) != nil {
+		return tag
+	}
+	for _, w := range written {
+		if NormTag(w) == tag {
+			return strings.TrimPrefix(strings.TrimSpace(w), "#")
+		}
+	}
+	return tag
 }
 
 // TextHolds reports whether a passage's text holds s, ASCII letters
