@@ -184,9 +184,10 @@ type Result struct {
 	// both 0 when that text is one passage, so the result is all of it.
 	Part  int `json:"part,omitempty"`
 	Parts int `json:"parts,omitempty"`
-	// Truncated says the text was cut to fit the token budget; ReadHint
-	// then says how to read the rest, the lines RestFrom to RestTo of the
-	// note (1-based, inclusive).
+	// Truncated says the text was cut (to fit the token budget, or at
+	// 32 KB) or shows a long run of ASCII without a space to its start
+	// alone; ReadHint then says how to read the rest, the lines RestFrom
+	// to RestTo of the note (1-based, inclusive).
 	Truncated bool   `json:"truncated,omitempty"`
 	ReadHint  string `json:"read_hint,omitempty"`
 	RestFrom  int    `json:"rest_from,omitempty"`

@@ -45,7 +45,7 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 	if err := refuseBlank(fs, "collection", "path-prefix", "mode"); err != nil {
 		return err
 	}
-	if *brief && (*asJSON || flagSet(fs, "max-tokens")) {
+	if *brief && (*asJSON || req.MaxTokens > 0) {
 		// --brief cuts what is printed, which neither the JSON nor the
 		// budget (counted on whole passages) would follow.
 		other := "--json prints each result whole"

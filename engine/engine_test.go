@@ -230,6 +230,11 @@ func TestDedupAndLimits(t *testing.T) {
 func TestFilters(t *testing.T) {
 	a, b := copyDir(t, sampleVault), copyDir(t, sampleVault)
 	write(t, b, "kitchen/Extra.md", "---\ntags: [baking/bread]\n---\n# Extra\n\nMore about the sourdough starter.\n")
+	write(t, b, "kitchen-old/Old.md", "# Old\n\nAn old sourdough starter.\n")
+	link := filepath.Join(t.TempDir(), "link") // a way to b's folder that its stored root does not spell
+	if err := os.Symlink(b, link); err != nil {
+		t.Fatal(err)
+	}
 	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
 	index(t, e, a, "a")
 	index(t, e, b, "b")
@@ -255,12 +260,22 @@ func TestFilters(t *testing.T) {
 			return r.Collection == "b" && strings.HasPrefix(r.Path, "kitchen/")
 		}, "a full path as a shell completes it")
 		check(mdsearch.SearchRequest{Query: "starter", PathPrefix: a}, func(r mdsearch.Result) bool { return r.Collection == "a" }, "a collection's folder")
+		check(mdsearch.SearchRequest{Query: "starter", PathPrefix: link + "/kitch"}, func(r mdsearch.Result) bool {
+			return r.Collection == "b" && strings.HasPrefix(r.Path, "kitchen")
+		}, "a full path through a symlink, ending in part of a name")
+		check(mdsearch.SearchRequest{Query: "starter", Collection: "b", PathPrefix: filepath.Join(b, "kitchen") + "/"}, func(r mdsearch.Result) bool {
+			return r.Collection == "b" && strings.HasPrefix(r.Path, "kitchen/")
+		}, "a collection and a full path in its folder")
 		check(mdsearch.SearchRequest{Query: "starter", Tag: "#Baking"}, func(r mdsearch.Result) bool { return strings.HasPrefix(r.Path, "kitchen/") }, "tag")
 		check(mdsearch.SearchRequest{Query: "starter", Tag: "baking/bread"}, func(r mdsearch.Result) bool { return r.Path == "kitchen/Extra.md" }, "nested tag")
 		check(mdsearch.SearchRequest{Query: "starter restic backups", Exclude: []string{"./kitchen/Sourdough.md", "kitchen/Extra.md"}},
 			func(r mdsearch.Result) bool { return r.Path != "kitchen/Sourdough.md" && r.Path != "kitchen/Extra.md" }, "exclude")
 	}
-	_, err := e.Search(bg, mdsearch.SearchRequest{Query: "starter", Exclude: []string{" "}})
+	_, err := e.Search(bg, mdsearch.SearchRequest{Query: "starter", Collection: "a", PathPrefix: filepath.Join(b, "kitchen")})
+	if mdsearch.KindOf(err) != mdsearch.KindInvalid || !strings.Contains(err.Error(), "inside collection b's folder, not a's") {
+		t.Errorf("a full path in another collection's folder: %v", err)
+	}
+	_, err = e.Search(bg, mdsearch.SearchRequest{Query: "starter", Exclude: []string{" "}})
 	if mdsearch.KindOf(err) != mdsearch.KindInvalid || !strings.Contains(err.Error(), "exclude") {
 		t.Errorf("an empty excluded path: %v", err)
 	}

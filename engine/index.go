@@ -433,7 +433,7 @@ func (e *Engine) noCollection(ctx context.Context, name string) error {
 	if len(names) == 0 {
 		return mdsearch.Errorf(mdsearch.KindNotFound, "collection", name, "run `mdsearch index DIR` first", "the index has no collections")
 	}
-	return mdsearch.Errorf(mdsearch.KindNotFound, "collection", name, "collections are named when their folders are indexed, by --name or else the folder's name; `mdsearch status` lists them",
+	return mdsearch.Errorf(mdsearch.KindNotFound, "collection", name, "a collection is named when its folder is indexed: by --name, else the folder's name",
 		"no such collection; have: %s", strings.Join(names, ", "))
 }
 

@@ -192,6 +192,7 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 		// A suggestion that cannot be made costs only itself.
 		sug, _ = suggest(ctx, rt.Reader, q, len(terms) > 0, ops.written, e.knownWord)
 	}
+	shortenRuns(res)
 	ends := capResults(res, joins)
 	markStale(res, stale)
 	resp.Results, resp.Total = res, len(res)
@@ -457,12 +458,17 @@ func (e *Engine) filter(ctx context.Context, req mdsearch.SearchRequest) (store.
 	if req.Collection == "" {
 		req.Collection, p = e.inCollection(ctx, p) // "notes:projects/"
 	}
-	if req.Collection == "" && filepath.IsAbs(p) {
+	if filepath.IsAbs(p) {
 		colls, err := e.st.Collections(ctx)
 		if err != nil {
 			return f, err
 		}
-		if c, rel, ok := absPrefix(colls, p); ok {
+		c, rel, ok := absPrefix(colls, req.Collection, p)
+		if other, _, in := absPrefix(colls, "", p); !ok && in && req.Collection != "" {
+			return f, mdsearch.Errorf(mdsearch.KindInvalid, "", "", "leave out the collection, or name "+other,
+				"path prefix %q is inside collection %s's folder, not %s's", req.PathPrefix, other, req.Collection)
+		}
+		if ok {
 			req.Collection, p = c, rel
 		}
 	}

@@ -135,20 +135,47 @@ func unknownNotice(excludes []string, named []bool) string {
 // absPrefix is a path prefix written as a full path inside a collection's
 // folder (as a shell completes it) as that collection and the prefix
 // within it, its trailing slash kept: "/home/me/notes/projects/" is
-// "projects/" of notes. A prefix that names no such folder is vault
-// relative ("/projects" is "projects"), and ok is false.
-func absPrefix(colls []store.Collection, p string) (coll, rel string, ok bool) {
-	for _, c := range colls {
-		if filepath.Clean(p) == filepath.Clean(c.Root) {
-			return c.Name, "", true
+// "projects/" of notes. Only the collection named want is tried when want
+// is set. A prefix that names no such folder is vault relative
+// ("/projects" is "projects"), and ok is false.
+func absPrefix(colls []store.Collection, want, p string) (coll, rel string, ok bool) {
+	if want != "" {
+		colls = slices.DeleteFunc(slices.Clone(colls), func(c store.Collection) bool { return c.Name != want })
+	}
+	slash := strings.HasSuffix(p, "/") || strings.HasSuffix(p, string(filepath.Separator))
+	for _, abs := range resolvedForms(p) {
+		for _, c := range colls {
+			if abs == filepath.Clean(c.Root) {
+				return c.Name, "", true
+			}
+		}
+		if c, rel, ok := underRoot(colls, abs); ok {
+			if slash {
+				rel += "/"
+			}
+			return c.Name, rel, true
 		}
 	}
-	c, rel, ok := underRoot(colls, p)
-	if !ok {
-		return "", "", false
+	return "", "", false
+}
+
+// resolvedForms is p cleaned and, where a folder on its way is a symlink
+// (a collection's root is kept resolved), as it resolves: its longest
+// part that exists resolved, the rest (a file name's start) kept.
+func resolvedForms(p string) []string {
+	clean := filepath.Clean(p)
+	out := []string{clean}
+	for dir, rest := clean, ""; ; {
+		if real, err := filepath.EvalSymlinks(dir); err == nil {
+			if r := filepath.Join(real, rest); r != clean {
+				out = append(out, r)
+			}
+			return out
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return out
+		}
+		dir, rest = parent, filepath.Join(filepath.Base(dir), rest)
 	}
-	if strings.HasSuffix(p, "/") || strings.HasSuffix(p, string(filepath.Separator)) {
-		rel += "/"
-	}
-	return c.Name, rel, true
 }

@@ -98,6 +98,9 @@ func capResults(rs []mdsearch.Result, joins seams) []int {
 // lines, from..to, read the rest; a merged result's chunk range ends with
 // it (cutAt).
 func (ss seams) cut(r *mdsearch.Result, text string, last, from, to int, why string) {
+	if r.Truncated && r.RestFrom > 0 && r.RestFrom < from { // long runs it shows shortened are read with the rest
+		from = r.RestFrom
+	}
 	r.Text, r.Truncated = text, true
 	r.ReadHint, r.RestFrom, r.RestTo = readHint(*r, why, from, to), from, to
 	r.EndLine = last
@@ -160,6 +163,12 @@ func hintTokens(r mdsearch.Result) int {
 // where a section would repeat what was shown, or, in a passage that
 // merged several sections, miss some.
 func readHint(r mdsearch.Result, why string, from, to int) string {
+	more := plural.Count(to-from+1, "more line", "more lines")
+	return fmt.Sprintf("%s, %s: read %s, lines %d-%d", why, more, readArg(r), from, to)
+}
+
+// readArg is r's note as a read hint names it for read to take.
+func readArg(r mdsearch.Result) string {
 	note := r.Path
 	if r.Collection != "" {
 		note = r.Collection + ":" + r.Path
@@ -167,8 +176,7 @@ func readHint(r mdsearch.Result, why string, from, to int) string {
 	if strings.ContainsAny(note, " ,") && !strings.Contains(note, `"`) { // one argument, whole
 		note = `"` + note + `"` // read strips them
 	}
-	more := plural.Count(to-from+1, "more line", "more lines")
-	return fmt.Sprintf("%s, %s: read %s, lines %d-%d", why, more, note, from, to)
+	return note
 }
 
 // cutBlocks returns the longest prefix of text made of whole blocks

@@ -151,7 +151,7 @@ func (e *Engine) read(ctx context.Context, req mdsearch.ReadRequest, n *note, fr
 	if n.doc.InPart(req.Section) {
 		asked := strings.TrimPrefix(strings.TrimSpace(req.Section), "#") // a link's fragment is tried as an anchor first
 		which := "the one heading that holds it"
-		if len(others) > 0 || len(twins(n.doc, sec)) > 0 {
+		if len(others) > 0 { // words of headings it shares with others (Setup, Setup)
 			which = "the first heading that holds it"
 		}
 		addNotice(&resp.Notice, fmt.Sprintf("no heading is %q: this is %q, %s", asked, strings.Join(sec.Path, " > "), which))
@@ -191,12 +191,20 @@ func nestedRead(resp *mdsearch.ReadResponse, n *note, nr sections.NestedRead) (*
 	if err := lineRange(resp, n, fmt.Sprintf("%d-%d", nr.Start, nr.End)); err != nil {
 		return nil, err
 	}
-	holder := sections.Preamble
+	holder := sections.Intro // as a result's header names the text before the first heading
 	if nr.Section.Level > 0 {
 		holder = strings.Join(nr.Section.Path, " > ")
 	}
-	addNotice(&resp.Notice, fmt.Sprintf("%q is a heading inside a list, quote or callout, which opens no section: "+
-		"here are its lines, which search shows as part of %q", nr.Heading.Text, holder))
+	msg := fmt.Sprintf("%q is a heading inside a list, quote or callout, which opens no section: "+
+		"here are its lines, which search shows as part of %q", nr.Heading.Text, holder)
+	switch len(nr.Others) {
+	case 0:
+	case 1:
+		msg += "; another such heading has its text: read it as " + nr.Others[0]
+	default:
+		msg += fmt.Sprintf("; %d others have its text: read them as %s", len(nr.Others), strings.Join(nr.Others, ", "))
+	}
+	addNotice(&resp.Notice, msg)
 	return resp, nil
 }
 

@@ -48,6 +48,50 @@ func TestReadNestedHeading(t *testing.T) {
 	}
 }
 
+// TestReadNestedScope: a nested heading's lines end where its own list
+// item, quote or callout does, or at the next heading there at its level
+// or above (before that line's "> " or indent); a real section's id wins
+// over a nested heading's custom one; a nested heading's text that others
+// share reads the first and names the others; one before the first
+// heading is named as search names that text.
+func TestReadNestedScope(t *testing.T) {
+	vault := t.TempDir()
+	write(t, vault, "m.md", "> ### Early\n> early text\n\n# M\n\n"+ // 1-5
+		"> ## A\n> a text\n> ## B\n> b text\n\n"+ // 6-10
+		"- item one\n  - ### Deep\n    deep body\n  - sibling sub\n\n"+ // 11-15
+		"> - ### In Quote List\n>   x\n> - other\n\n"+ // 16-19
+		"> ### Dup\n> first dup\n\n> ### Dup\n> second dup\n\n"+ // 20-25
+		"## Setup\n\nreal setup\n\n> ### Notes {#setup}\n> quoted notes\n") // 26-31
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, vault, "v")
+	for _, tt := range []struct {
+		section     string
+		lines       [2]int
+		notice, not string
+	}{
+		{"A", [2]int{6, 7}, `part of "M"`, "b text"},
+		{"B", [2]int{8, 9}, `part of "M"`, ""},
+		{"Deep", [2]int{12, 13}, "inside a list", "sibling"},
+		{"In Quote List", [2]int{16, 17}, "inside a list", "other"},
+		{"Early", [2]int{1, 2}, `part of "(intro)"`, ""},
+		{"Dup", [2]int{20, 21}, "another such heading has its text: read it as #dup-1", "second"},
+		{"#dup-1", [2]int{23, 24}, "inside a list", "first"},
+		{"#setup", [2]int{26, 31}, "", ""}, // the section's id, not the quoted heading's {#setup}
+	} {
+		resp, err := e.Read(context.Background(), mdsearch.ReadRequest{Path: "m.md", Section: tt.section})
+		if err != nil {
+			t.Errorf("section %q: %v", tt.section, err)
+			continue
+		}
+		if got := [2]int{resp.StartLine, resp.EndLine}; got != tt.lines || tt.not != "" && strings.Contains(resp.Content, tt.not) {
+			t.Errorf("section %q: lines %v, %q; want %v without %q", tt.section, got, resp.Content, tt.lines, tt.not)
+		}
+		if !strings.Contains(resp.Notice, tt.notice) || tt.notice == "" && resp.Notice != "" {
+			t.Errorf("section %q: notice %q; want %q", tt.section, resp.Notice, tt.notice)
+		}
+	}
+}
+
 // TestReadInPartTwins: words inside a heading two sections share read the
 // first, and the notice says it is the first, not the one.
 func TestReadInPartTwins(t *testing.T) {

@@ -207,7 +207,23 @@ func (w *walker) nestedHeading(n *ast.Heading, src []byte) {
 			h.Anchor = string(b)
 		}
 	}
+	if at := nextAfterScope(n); at >= 0 {
+		h.scopeEnd = w.base + at
+	}
 	w.nested = append(w.nested, h)
+}
+
+// nextAfterScope is the offset of the node that follows n's innermost
+// container (a list item, quote or callout), or its container's, below
+// the top level: where what n heads ends. -1 when nothing follows inside
+// n's top-level block.
+func nextAfterScope(n ast.Node) int {
+	for c := n.Parent(); c != nil && c.Parent() != nil && c.Parent().Kind() != ast.KindDocument; c = c.Parent() {
+		if next := c.NextSibling(); next != nil && next.Pos() >= 0 {
+			return next.Pos()
+		}
+	}
+	return -1
 }
 
 // shown gives the bytes of src[start:stop] outside inline comments; nil

@@ -91,6 +91,10 @@ type Heading struct {
 	EndByte   int    // offset just past the heading's last line (its newline included)
 	Setext    bool
 	idText    string // what its id is made of, when not Text (headingText)
+	// scopeEnd is, for a heading of Nested, the offset where what follows
+	// its innermost list item, quote or callout starts inside the same
+	// top-level block, or 0 when nothing does (FindNested).
+	scopeEnd int
 }
 
 // Section is a heading and what follows it. The preamble (text before the

@@ -53,3 +53,12 @@ func webPhoneWidth(t *testing.T, b browser) {
 	b.open(t, "#/note?path=web%2FLayout.md", "Okapi")
 	b.wait(t, "a note that fits", fits)
 }
+
+// A link naming a heading's text opens the section's heading, as read
+// reads it, not a heading of that text inside a quote before it.
+func webNestedHeading(t *testing.T, b browser) {
+	b.open(t, "#/note?path=web%2FNested.md&heading=Setup", "gnu")
+	if h := b.js(t, `location.hash`); !strings.Contains(h, "id=setup") || strings.Contains(h, "id=setup-1") {
+		t.Errorf("heading=Setup opened %s, want the section's heading (id=setup)", h)
+	}
+}

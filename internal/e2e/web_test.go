@@ -42,6 +42,7 @@ var webNotes = map[string]string{
 	"web/assets/wombat.png": wombatPNG,
 	"web/Quokka.md":         "# Quokka\n\nQuokka setup words.\n\n## \n\nQuokka tail under a heading with no text.\n",
 	"web/Site.md":           siteNote,
+	"web/Nested.md":         "# Nested\n\n> ### Setup\n> The quoted gnu setup.\n\n## Setup\n\nThe gnu section setup.\n",
 }
 
 // browser drives one headless Chromium tab on the page.
@@ -189,6 +190,7 @@ func TestWebPage(t *testing.T) {
 	t.Run("phone width", func(t *testing.T) { webPhoneWidth(t, b) })
 	t.Run("untitled heading", func(t *testing.T) { webUntitled(t, b) })
 	t.Run("site links", func(t *testing.T) { webSiteLinks(t, b) })
+	t.Run("nested heading", func(t *testing.T) { webNestedHeading(t, b) })
 }
 
 // A heading with no text is named "(untitled)", as the CLI and MCP name

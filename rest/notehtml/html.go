@@ -71,6 +71,10 @@ type Heading struct {
 	Level int    `json:"level"`
 	Text  string `json:"text"`
 	Line  int    `json:"line"` // 1-based, in the file
+	// Nested is set for a heading inside a list, quote or callout, which
+	// opens no section: a link naming a heading's text means a section's
+	// before it.
+	Nested bool `json:"nested,omitempty"`
 }
 
 // Rendered is a note as safe HTML, with its headings in document order.
@@ -276,7 +280,8 @@ func (st *noteState) heading(h *ast.Heading, src []byte) {
 	if hasLine {
 		h.SetAttributeString("data-line", dataLine)
 	}
-	st.headings = append(st.headings, Heading{ID: string(idb), Level: h.Level, Text: strings.TrimSpace(plainText(h, src)), Line: line})
+	nested := h.Parent() != nil && h.Parent().Kind() != ast.KindDocument
+	st.headings = append(st.headings, Heading{ID: string(idb), Level: h.Level, Text: strings.TrimSpace(plainText(h, src)), Line: line, Nested: nested})
 }
 
 // link points a relative link to a note (e.g. "Other%20Note.md#Setup") at

@@ -125,12 +125,14 @@ func TestHTML(t *testing.T) {
 }
 
 func TestHTMLHeadings(t *testing.T) {
-	src := "Intro\n\n# Title\n\nText\n\n## Setup `code` {#setup}\n\nSetext\n------\n"
+	src := "Intro\n\n# Title\n\nText\n\n## Setup `code` {#setup}\n\nSetext\n------\n\n> ### Aside\n\n- ### Step\n"
 	got := HTML([]byte(src), Options{FirstLine: 10}).Headings
 	want := []Heading{
 		{ID: "title", Level: 1, Text: "Title", Line: 12},
 		{ID: "setup", Level: 2, Text: "Setup code", Line: 16},
 		{ID: "setext", Level: 2, Text: "Setext", Line: 18},
+		{ID: "aside", Level: 3, Text: "Aside", Line: 21, Nested: true},
+		{ID: "step", Level: 3, Text: "Step", Line: 23, Nested: true},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("headings\n got %+v\nwant %+v", got, want)

@@ -348,11 +348,13 @@ function findTarget(headings, params) {
   const text = (anchor || (params.get("section") || "").split("/").pop() || "").toLowerCase();
   const lines = /^(\d+)-(\d+)$/.exec(params.get("lines") || "");
   if (id) h = headings.find((x) => x.id === id);
-  if (!h && text) h = headings.find((x) => x.text.toLowerCase() === text);
+  // A section's heading before one inside a quote or list, as read picks.
+  const byText = (same) => headings.find((x) => !x.nested && same(x)) || headings.find(same);
+  if (!h && text) h = byText((x) => x.text.toLowerCase() === text);
   if (!h && anchor) h = headings.find((x) => x.id.toLowerCase() === anchor);
   // As read finds it: the heading's words, its punctuation and markup
   // aside ([[Note#How large can it be]] of "How large can it be?").
-  if (!h && text) h = headings.find((x) => headingWords(x.text) === headingWords(text));
+  if (!h && text) h = byText((x) => headingWords(x.text) === headingWords(text));
   // missed: the heading the link names, when the note has none such.
   const missed = h ? "" : params.get("heading") || (params.get("section") || "").split("/").pop() || id || "";
   if (!h && lines) h = headings.filter((x) => x.line <= Number(lines[1])).pop();

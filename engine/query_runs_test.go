@@ -1,0 +1,48 @@
+package engine
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/mdsearch/mdsearch"
+)
+
+// TestShortenRuns: a result's runs of ASCII without spaces over
+// longResultRun bytes are shown to their first bytes, and the hint names
+// their lines; text without spaces in other scripts, and shorter runs
+// (a long URL), are shown whole.
+func TestShortenRuns(t *testing.T) {
+	b64 := "![x](data:image/png;base64," + strings.Repeat("QUJD", 1000) + ")" // 4 KB
+	url := "https://example.com/?q=" + strings.Repeat("ab", 700)              // 1.4 KB
+	for _, tt := range []struct {
+		name, text, want, hint string
+		rest                   [2]int
+	}{
+		{"an image", "# N\n\n" + b64 + "\n\nwombat", "# N\n\n" + b64[:64] + "…\n\nwombat",
+			"a 3 KB run without spaces on line 12 shown to its first 64 bytes: read v:n.md, lines 12-12", [2]int{12, 12}},
+		{"two", "a " + b64 + "\nb\n" + b64 + " c", "a " + b64[:64] + "…\nb\n" + b64[:64] + "… c",
+			"2 runs without spaces (up to 3 KB) shown to their first 64 bytes: read v:n.md, lines 10-12", [2]int{10, 12}},
+		{"at the bound", strings.Repeat("x", longResultRun), strings.Repeat("x", longResultRun), "", [2]int{}},
+		{"a long URL", "see " + url, "see " + url, "", [2]int{}},
+		{"Chinese", strings.Repeat("漢字", 2000), strings.Repeat("漢字", 2000), "", [2]int{}},
+	} {
+		r := mdsearch.Result{Collection: "v", Path: "n.md", Text: tt.text, StartLine: 10, EndLine: 14}
+		shortenRunsIn(&r)
+		if r.Text != tt.want || r.ReadHint != tt.hint || [2]int{r.RestFrom, r.RestTo} != tt.rest || r.Truncated != (tt.hint != "") {
+			t.Errorf("%s: %q (%d bytes), %q, rest %d-%d", tt.name, r.Text[:min(len(r.Text), 120)], len(r.Text), r.ReadHint, r.RestFrom, r.RestTo)
+		}
+	}
+}
+
+// TestShortenedThenCut: a result whose long run is shown shortened, then
+// cut to a budget after it, reads on from the run's line.
+func TestShortenedThenCut(t *testing.T) {
+	long := "![x](data:" + strings.Repeat("QUJD", 4000) + ")"
+	rs := []mdsearch.Result{{Path: "n.md", Text: "Intro.\n\n" + long + "\n\n" + strings.Repeat("word ", 400) + "\n\n" + strings.Repeat("more ", 400), StartLine: 1, EndLine: 7}}
+	shortenRuns(rs)
+	got, _ := fitBudget(rs, 700, nil, capResults(rs, nil))
+	if r := got[0]; !strings.Contains(r.Text, "word") || strings.Contains(r.Text, "more") || r.RestFrom != 3 || r.RestTo != 7 ||
+		r.ReadHint != "cut to fit the token budget, 5 more lines: read n.md, lines 3-7" {
+		t.Errorf("%q, rest %d-%d, %q", r.Text[:min(len(r.Text), 200)], r.RestFrom, r.RestTo, r.ReadHint)
+	}
+}
