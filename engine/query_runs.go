@@ -32,17 +32,21 @@ func shortenRunsIn(r *mdsearch.Result) {
 	var b strings.Builder
 	kept, runs, biggest := 0, 0, 0 // text[:kept] is in b
 	first, last := 0, 0
-	for i := 0; i < len(text); {
-		if isBlank(text[i]) {
-			i++
+	// A long run holds one of every step-th byte: only those are looked
+	// at, and the runs around them, so prose is read a byte in 1,024.
+	const step = longResultRun / 2
+	for p := step; p < len(text); p += step {
+		if isBlank(text[p]) {
 			continue
 		}
-		j, ascii := i, true
+		i, j := p, p+1
+		for i > kept && !isBlank(text[i-1]) {
+			i--
+		}
 		for j < len(text) && !isBlank(text[j]) {
-			ascii = ascii && text[j] < 0x80
 			j++
 		}
-		if j-i > longResultRun && ascii {
+		if j-i > longResultRun && ascii(text[i:j]) {
 			line := min(r.StartLine+strings.Count(text[:i], "\n"), r.EndLine)
 			if runs == 0 {
 				b.Grow(len(text) - (j - i))
@@ -52,7 +56,7 @@ func shortenRunsIn(r *mdsearch.Result) {
 			b.WriteString("…")
 			kept, last, runs, biggest = j, line, runs+1, max(biggest, j-i)
 		}
-		i = j
+		p = j // the next run holding a probe starts after this one
 	}
 	if runs == 0 {
 		return
@@ -73,6 +77,16 @@ func runSize(n int) string {
 		return fmt.Sprintf("%d KB", n>>10)
 	}
 	return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+}
+
+// ascii reports whether s is ASCII alone.
+func ascii(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // isBlank reports whether c is ASCII white space, which ends a run.

@@ -46,3 +46,36 @@ func TestShortenedThenCut(t *testing.T) {
 		t.Errorf("%q, rest %d-%d, %q", r.Text[:min(len(r.Text), 200)], r.RestFrom, r.RestTo, r.ReadHint)
 	}
 }
+
+// BenchmarkShortenRuns: the scan every search makes of its results' text
+// for long runs, beside the token estimate it makes of the same text
+// (resultTokens), on five results of prose.
+func BenchmarkShortenRuns(b *testing.B) {
+	text := strings.Repeat("The reactivity system tracks every ref a component reads while it renders. ", 30) // ~2.3 KB
+	rs := make([]mdsearch.Result, 5)
+	b.Run("estimate tokens (baseline)", func(b *testing.B) {
+		b.SetBytes(int64(len(text) * len(rs)))
+		for b.Loop() {
+			for range rs {
+				EstimateTokens(text)
+			}
+		}
+	})
+	b.Run("shorten runs", func(b *testing.B) {
+		b.SetBytes(int64(len(text) * len(rs)))
+		for b.Loop() {
+			for i := range rs {
+				rs[i].Text = text
+			}
+			shortenRuns(rs)
+		}
+	})
+	image := "# Shot\n\n![x](data:image/png;base64," + strings.Repeat("QUJD", 50<<10) + ")\n\n" + text // a 200 KB run, then prose
+	b.Run("shorten a 200 KB run", func(b *testing.B) {
+		b.SetBytes(int64(len(image)))
+		for b.Loop() {
+			r := []mdsearch.Result{{Text: image, StartLine: 1, EndLine: 5}}
+			shortenRuns(r)
+		}
+	})
+}
