@@ -331,3 +331,25 @@ func TestReadHiddenEnd(t *testing.T) {
 		}
 	}
 }
+
+// A long note without headings previews its first lines of text: the
+// words of a hidden comment at its top are not counted against the
+// preview's 1,500, nor its bytes against its 16 KB.
+func TestReadPreviewPastComments(t *testing.T) {
+	vault := copyDir(t, sampleVault)
+	hidden := "%%\n" + strings.Repeat("template instructions for this kind of note\n", 200) + "%%\n" // 1,400 words
+	text := strings.Repeat("Otter field notes from the river bank today.\n", 400)                    // 3,200 words
+	write(t, vault, "Otters.md", hidden+text)
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, vault, "v")
+	r, err := e.Read(bg, mdsearch.ReadRequest{Path: "Otters.md"})
+	if err != nil || !r.More {
+		t.Fatalf("read: more %v, notice %q, %v", r.More, r.Notice, err)
+	}
+	if n := strings.Count(r.Content, "Otter field notes"); n < 150 || strings.Contains(r.Content, "template") {
+		t.Errorf("the preview shows %d lines of text (want 150 or more) to line %d: %q", n, r.EndLine, r.Content[:min(len(r.Content), 200)])
+	}
+	if want := 202 + strings.Count(r.Content, "Otter"); r.EndLine != want || r.Rest != fmt.Sprintf("%d-", want+1) {
+		t.Errorf("preview to line %d, rest %q; want line %d", r.EndLine, r.Rest, want)
+	}
+}

@@ -82,7 +82,7 @@ type span struct {
 func preview(resp *mdsearch.ReadResponse, n *note, s span) {
 	src, limit := n.src, mdsearch.LongNoteWords
 	from, to, what, words := s.from, s.to, s.what, s.words
-	end, took := firstLines(src[from:to], limit)
+	end, took := n.firstShownLines(from, to, limit)
 	end += from
 	first := bytes.Count(src[:from], []byte{'\n'}) + 1
 	last := lineCount(src[:to])
@@ -160,6 +160,23 @@ func firstLines(src []byte, limit int) (end, words int) {
 		end = blank
 	}
 	return end, words
+}
+
+// firstShownLines is firstLines of src[from:to] as a read shows it:
+// with comments hidden, their words and bytes are not counted, so a
+// template's hidden instructions at the top do not take the preview's
+// room. Hidden comments keep their lines, so the end is the same line's
+// in the note's bytes.
+func (n *note) firstShownLines(from, to, limit int) (end, words int) {
+	if !n.doc.HidesComments() {
+		return firstLines(n.src[from:to], limit)
+	}
+	shown := n.doc.Text(from, to)
+	end, words = firstLines([]byte(shown), limit)
+	if end == len(shown) {
+		return to - from, words
+	}
+	return lineOffset(n.src[from:to], strings.Count(shown[:end], "\n")+1), words
 }
 
 // leadNotice puts msg before the notice resp already has.
