@@ -144,7 +144,7 @@ func TestFitBudgetMerged(t *testing.T) {
 	para := strings.Repeat("word ", 20)
 	r := []mdsearch.Result{{Path: "m.md", ChunkIndex: 6, ChunkEnd: 8, TotalChunks: 16, StartLine: 10, EndLine: 14,
 		Text: para + "\n\n" + para + "\n\n" + para}}
-	joins := seams{keyOf(r[0]): {{line: 12, chunk: 7}, {line: 14, chunk: 8}}}
+	joins := seams{keyOf(r[0]): {{line: 12, chunk: 7, at: len(para) + 2}, {line: 14, chunk: 8, at: 2*len(para) + 4}}}
 	for _, tt := range []struct{ budget, end, chunkEnd int }{
 		{EstimateTokens(para) + frameTokens(r[0]) + hintTokens(r[0]) + 2, 10, 0},   // the first passage alone
 		{2*EstimateTokens(para) + frameTokens(r[0]) + hintTokens(r[0]) + 4, 12, 7}, // and the second

@@ -275,6 +275,10 @@ func TestFilters(t *testing.T) {
 	if mdsearch.KindOf(err) != mdsearch.KindInvalid || !strings.Contains(err.Error(), "inside collection b's folder, not a's") {
 		t.Errorf("a full path in another collection's folder: %v", err)
 	}
+	_, err = e.Search(bg, mdsearch.SearchRequest{Query: "starter", Collection: "nope", PathPrefix: filepath.Join(b, "kitchen")})
+	if mdsearch.KindOf(err) != mdsearch.KindNotFound || !strings.Contains(err.Error(), "no such collection") {
+		t.Errorf("an unknown collection and a full path: %v", err)
+	}
 	_, err = e.Search(bg, mdsearch.SearchRequest{Query: "starter", Exclude: []string{" "}})
 	if mdsearch.KindOf(err) != mdsearch.KindInvalid || !strings.Contains(err.Error(), "exclude") {
 		t.Errorf("an empty excluded path: %v", err)

@@ -192,7 +192,7 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 		// A suggestion that cannot be made costs only itself.
 		sug, _ = suggest(ctx, rt.Reader, q, len(terms) > 0, ops.written, e.knownWord)
 	}
-	shortenRuns(res)
+	shortenRuns(res, joins)
 	ends := capResults(res, joins)
 	markStale(res, stale)
 	resp.Results, resp.Total = res, len(res)
@@ -464,7 +464,8 @@ func (e *Engine) filter(ctx context.Context, req mdsearch.SearchRequest) (store.
 			return f, err
 		}
 		c, rel, ok := absPrefix(colls, req.Collection, p)
-		if other, _, in := absPrefix(colls, "", p); !ok && in && req.Collection != "" {
+		known := slices.ContainsFunc(colls, func(c store.Collection) bool { return c.Name == req.Collection })
+		if other, _, in := absPrefix(colls, "", p); !ok && in && known { // an unknown one is named below
 			return f, mdsearch.Errorf(mdsearch.KindInvalid, "", "", "leave out the collection, or name "+other,
 				"path prefix %q is inside collection %s's folder, not %s's", req.PathPrefix, other, req.Collection)
 		}

@@ -52,11 +52,11 @@ func fitBudget(rs []mdsearch.Result, budget int, joins seams, ends []int) ([]mds
 		}
 		if len(in) < len(cut) {
 			// The first block alone is over: cut inside it, and the rest
-			// starts on the line of the cut (passages joined on one line
-			// gained a line break: never past the end).
-			last := min(r.StartLine+strings.Count(in, "\n"), r.EndLine)
+			// starts on the line of the cut (lineAt counts it from its
+			// passage: passages joined on one line gained a line break).
+			last := joins.lineAt(*r, len(in))
 			joins.cut(r, in, last, last, max(r.EndLine, ends[i]), "cut to fit the token budget")
-		} else if end := r.StartLine + lines - 1; end < r.EndLine { // else one block, kept whole
+		} else if end := joins.lineAt(*r, len(cut)); lines > 0 && end < r.EndLine { // else one block, kept whole
 			joins.cut(r, cut, end, end+1, max(r.EndLine, ends[i]), "cut to fit the token budget")
 		}
 		return rs[:i+1], len(rs) - i - 1
@@ -87,8 +87,7 @@ func capResults(rs []mdsearch.Result, joins seams) []int {
 		if end < maxResultBytes/2 {
 			end, next = runeStart(r.Text, maxResultBytes), 0
 		}
-		// Passages joined on one line gained a line break: never past the end.
-		last := min(r.StartLine+strings.Count(r.Text[:end], "\n"), r.EndLine)
+		last := joins.lineAt(*r, end) // from its passage: those joined on one line gained a line break
 		joins.cut(r, r.Text[:end], last, min(last+next, r.EndLine), r.EndLine, fmt.Sprintf("cut at %d KB", maxResultBytes>>10))
 	}
 	return ends

@@ -298,7 +298,9 @@ func (g *group) runs(rows map[int64]*store.ChunkRow) []*group {
 
 // seam is where a later passage of a merged result starts: its first line
 // in the note and its chunk index.
-type seam struct{ line, chunk int }
+// A seam is where a merged result's next passage starts: its first line
+// in the note, its chunk, and its offset in the result's text.
+type seam struct{ line, chunk, at int }
 
 // seams are the seams of each merged result, by its first passage.
 type seams map[passageKey][]seam
@@ -309,6 +311,30 @@ type passageKey struct {
 }
 
 func keyOf(r mdsearch.Result) passageKey { return passageKey{r.Collection, r.Path, r.ChunkIndex} }
+
+// lineAt is the note's line that holds offset off of r's text: counted
+// from the passage that holds it, as passages joined on one line gained a
+// line break between them.
+func (ss seams) lineAt(r mdsearch.Result, off int) int {
+	line, from := r.StartLine, 0
+	for _, s := range ss[keyOf(r)] {
+		if s.at > off || s.at > len(r.Text) {
+			break
+		}
+		line, from = s.line, s.at
+	}
+	return min(line+strings.Count(r.Text[from:off], "\n"), r.EndLine)
+}
+
+// shift moves r's seams after offset off by delta bytes, for a text
+// changed before them.
+func (ss seams) shift(r mdsearch.Result, off, delta int) {
+	for i, s := range ss[keyOf(r)] {
+		if s.at > off {
+			ss[keyOf(r)][i].at += delta
+		}
+	}
+}
 
 // cutAt ends the chunk range of a result cut after line end at the last
 // passage any of whose text it still shows.
@@ -327,6 +353,7 @@ func groupResult(g *group, rows map[int64]*store.ChunkRow) (mdsearch.Result, []s
 	var res mdsearch.Result
 	var texts []string
 	var ss []seam
+	size := 0 // of texts joined
 	for _, m := range g.members {
 		r, ok := rows[m.id]
 		if !ok {
@@ -344,16 +371,18 @@ func groupResult(g *group, rows map[int64]*store.ChunkRow) (mdsearch.Result, []s
 			}
 		} else {
 			res.ChunkEnd = r.ChunkIndex
-			ss = append(ss, seam{r.StartLine, r.ChunkIndex})
 			// The lines between two passages are blank: as many line
 			// breaks as the note has, so a list split across them reads
 			// as the note does.
 			texts = append(texts, strings.Repeat("\n", max(1, r.StartLine-res.EndLine)))
+			size += len(texts[len(texts)-1])
+			ss = append(ss, seam{r.StartLine, r.ChunkIndex, size})
 		}
 		res.EndLine = r.EndLine
 		// A CRLF note's passage reads as any other's: '\n' alone ends its
 		// lines, so results read alike in JSON, REST and MCP.
 		texts = append(texts, strings.ReplaceAll(r.Text, "\r\n", "\n"))
+		size += len(texts[len(texts)-1])
 	}
 	if len(texts) == 0 {
 		return res, nil, false

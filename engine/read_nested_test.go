@@ -61,7 +61,8 @@ func TestReadNestedScope(t *testing.T) {
 		"- item one\n  - ### Deep\n    deep body\n  - sibling sub\n\n"+ // 11-15
 		"> - ### In Quote List\n>   x\n> - other\n\n"+ // 16-19
 		"> ### Dup\n> first dup\n\n> ### Dup\n> second dup\n\n"+ // 20-25
-		"## Setup\n\nreal setup\n\n> ### Notes {#setup}\n> quoted notes\n") // 26-31
+		"## Setup\n\nreal setup\n\n> ### Notes {#setup}\n> quoted notes\n\n"+ // 26-32
+		"> ### Q1\n> q1 body\n> - item\n>   ### Q1 Sub\n>   sub body\n>\n> q1 trailing\n> ### Q2\n> q2 body\n") // 33-41
 	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
 	index(t, e, vault, "v")
 	for _, tt := range []struct {
@@ -76,7 +77,9 @@ func TestReadNestedScope(t *testing.T) {
 		{"Early", [2]int{1, 2}, `part of "(intro)"`, ""},
 		{"Dup", [2]int{20, 21}, "another such heading has its text: read it as #dup-1", "second"},
 		{"#dup-1", [2]int{23, 24}, "inside a list", "first"},
-		{"#setup", [2]int{26, 31}, "", ""}, // the section's id, not the quoted heading's {#setup}
+		{"#setup", [2]int{26, 41}, "", ""},                 // the section's id, not the quoted heading's {#setup}
+		{"Q1", [2]int{33, 39}, "inside a list", "q2 body"}, // past the deeper heading of its own level, to Q2
+		{"Q1 Sub", [2]int{36, 37}, "inside a list", "trailing"},
 	} {
 		resp, err := e.Read(context.Background(), mdsearch.ReadRequest{Path: "m.md", Section: tt.section})
 		if err != nil {

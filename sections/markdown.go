@@ -58,7 +58,8 @@ type walker struct {
 	marks  []mark
 	lists  int // the top-level lists seen, numbering Block.List
 	tags   []inlineTag
-	nested []Heading // headings below the top level (Document.Nested)
+	nested []Heading        // headings below the top level (Document.Nested)
+	scopes map[ast.Node]int // the containers of nested's headings, numbered (Heading.scope)
 	// comments are the comments of whole lines, inline the others (within
 	// a line, or opening or closing mid-line) and the HTML comments, as
 	// file offsets in order (findComments).
@@ -210,6 +211,13 @@ func (w *walker) nestedHeading(n *ast.Heading, src []byte) {
 	if at := nextAfterScope(n); at >= 0 {
 		h.scopeEnd = w.base + at
 	}
+	if w.scopes == nil {
+		w.scopes = map[ast.Node]int{}
+	}
+	if w.scopes[n.Parent()] == 0 {
+		w.scopes[n.Parent()] = len(w.scopes) + 1
+	}
+	h.scope = w.scopes[n.Parent()]
 	w.nested = append(w.nested, h)
 }
 

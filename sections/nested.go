@@ -43,12 +43,26 @@ func (d *Document) FindNested(query string) (NestedRead, bool) {
 		end = min(end, d.lines.start(h.scopeEnd))
 	}
 	for _, o := range d.Nested[i+1:] { // a later heading of its scope at its level or above ends it
-		if o.StartByte < end && o.Level <= h.Level {
+		if o.StartByte < end && o.Level <= h.Level && o.scope == h.scope {
 			end = d.lines.start(o.StartByte) // before that line's "> " or indent
 			break
 		}
 	}
+	end = trimQuoted(d.Src, h.StartByte, end)
 	return NestedRead{Heading: h, Start: h.Line, End: d.Line(max(h.StartByte, end-1)), Section: sec, Others: others}, true
+}
+
+// trimQuoted is end moved back over blank lines and lines of quote
+// markers alone ("> ") at the end of src[start:end].
+func trimQuoted(src []byte, start, end int) int {
+	for {
+		e := trimRight(src, start, end)
+		if q := quoteMarksBefore(src, start, e); q < e {
+			end = q
+			continue
+		}
+		return e
+	}
 }
 
 // nestedIndex is the index in Nested of the heading query names, or -1:

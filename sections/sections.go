@@ -95,6 +95,10 @@ type Heading struct {
 	// its innermost list item, quote or callout starts inside the same
 	// top-level block, or 0 when nothing does (FindNested).
 	scopeEnd int
+	// scope tells the list item, quote or callout that holds a heading of
+	// Nested apart from another (1, 2, …, in order): a later heading ends
+	// what it heads only where it shares it.
+	scope int
 }
 
 // Section is a heading and what follows it. The preamble (text before the
