@@ -52,14 +52,14 @@ type mark struct {
 
 // walker turns the goldmark AST of buf[base:] into marks, tags and warnings.
 type walker struct {
-	buf    []byte // what goldmark read, from file offset 0
-	base   int    // file offset of the parsed text
-	lines  lineIndex
-	marks  []mark
-	lists  int // the top-level lists seen, numbering Block.List
-	tags   []inlineTag
-	nested []Heading        // headings below the top level (Document.Nested)
-	scopes map[ast.Node]int // the containers of nested's headings, numbered (Heading.scope)
+	buf        []byte // what goldmark read, from file offset 0
+	base       int    // file offset of the parsed text
+	lines      lineIndex
+	marks      []mark
+	lists      int // the top-level lists seen, numbering Block.List
+	tags       []inlineTag
+	nested     []Heading        // headings below the top level (Document.Nested)
+	containers map[ast.Node]int // the containers of nested's headings, numbered (Heading.container)
 	// comments are the comments of whole lines, inline the others (within
 	// a line, or opening or closing mid-line) and the HTML comments, as
 	// file offsets in order (findComments).
@@ -208,24 +208,24 @@ func (w *walker) nestedHeading(n *ast.Heading, src []byte) {
 			h.Anchor = string(b)
 		}
 	}
-	if at := nextAfterScope(n); at >= 0 {
-		h.scopeEnd = w.base + at
+	if at := nextAfterContainer(n); at >= 0 {
+		h.containerEnd = w.base + at
 	}
-	if w.scopes == nil {
-		w.scopes = map[ast.Node]int{}
+	if w.containers == nil {
+		w.containers = map[ast.Node]int{}
 	}
-	if w.scopes[n.Parent()] == 0 {
-		w.scopes[n.Parent()] = len(w.scopes) + 1
+	if w.containers[n.Parent()] == 0 {
+		w.containers[n.Parent()] = len(w.containers) + 1
 	}
-	h.scope = w.scopes[n.Parent()]
+	h.container = w.containers[n.Parent()]
 	w.nested = append(w.nested, h)
 }
 
-// nextAfterScope is the offset of the node that follows n's innermost
+// nextAfterContainer is the offset of the node that follows n's innermost
 // container (a list item, quote or callout), or its container's, below
 // the top level: where what n heads ends. -1 when nothing follows inside
 // n's top-level block.
-func nextAfterScope(n ast.Node) int {
+func nextAfterContainer(n ast.Node) int {
 	for c := n.Parent(); c != nil && c.Parent() != nil && c.Parent().Kind() != ast.KindDocument; c = c.Parent() {
 		if next := c.NextSibling(); next != nil && next.Pos() >= 0 {
 			return next.Pos()

@@ -39,11 +39,11 @@ func (d *Document) FindNested(query string) (NestedRead, bool) {
 			end = b.EndByte
 		}
 	}
-	if h.scopeEnd > h.StartByte {
-		end = min(end, d.lines.start(h.scopeEnd))
+	if h.containerEnd > h.StartByte {
+		end = min(end, d.lines.start(h.containerEnd))
 	}
-	for _, o := range d.Nested[i+1:] { // a later heading of its scope at its level or above ends it
-		if o.StartByte < end && o.Level <= h.Level && o.scope == h.scope {
+	for _, o := range d.Nested[i+1:] { // a later heading of its container at its level or above ends it
+		if o.StartByte < end && o.Level <= h.Level && o.container == h.container {
 			end = d.lines.start(o.StartByte) // before that line's "> " or indent
 			break
 		}

@@ -91,14 +91,14 @@ type Heading struct {
 	EndByte   int    // offset just past the heading's last line (its newline included)
 	Setext    bool
 	idText    string // what its id is made of, when not Text (headingText)
-	// scopeEnd is, for a heading of Nested, the offset where what follows
+	// containerEnd is, for a heading of Nested, the offset where what follows
 	// its innermost list item, quote or callout starts inside the same
 	// top-level block, or 0 when nothing does (FindNested).
-	scopeEnd int
-	// scope tells the list item, quote or callout that holds a heading of
+	containerEnd int
+	// container tells the list item, quote or callout that holds a heading of
 	// Nested apart from another (1, 2, …, in order): a later heading ends
 	// what it heads only where it shares it.
-	scope int
+	container int
 }
 
 // Section is a heading and what follows it. The preamble (text before the
