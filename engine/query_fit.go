@@ -87,8 +87,8 @@ func capResults(rs []mdsearch.Result, joins seams) []int {
 		if end < maxResultBytes/2 {
 			end, next = runeStart(r.Text, maxResultBytes), 0
 		}
-		last := joins.lineAt(*r, end) // from its passage: those joined on one line gained a line break
-		joins.cut(r, r.Text[:end], last, min(last+next, r.EndLine), r.EndLine, fmt.Sprintf("cut at %d KB", maxResultBytes>>10))
+		last, from := joins.lineAt(*r, end), joins.lineAt(*r, end+next) // from their passages: those joined on one line gained a line break
+		joins.cut(r, r.Text[:end], last, from, r.EndLine, fmt.Sprintf("cut at %d KB", maxResultBytes>>10))
 	}
 	return ends
 }
@@ -103,7 +103,7 @@ func (ss seams) cut(r *mdsearch.Result, text string, last, from, to int, why str
 	r.Text, r.Truncated = text, true
 	r.ReadHint, r.RestFrom, r.RestTo = readHint(*r, why, from, to), from, to
 	r.EndLine = last
-	ss.cutAt(r, last)
+	ss.cutAt(r)
 }
 
 // resultTokens estimates what a result costs: its text, header and footer.

@@ -296,8 +296,6 @@ func (g *group) runs(rows map[int64]*store.ChunkRow) []*group {
 	return out
 }
 
-// seam is where a later passage of a merged result starts: its first line
-// in the note and its chunk index.
 // A seam is where a merged result's next passage starts: its first line
 // in the note, its chunk, and its offset in the result's text.
 type seam struct{ line, chunk, at int }
@@ -336,12 +334,12 @@ func (ss seams) shift(r mdsearch.Result, off, delta int) {
 	}
 }
 
-// cutAt ends the chunk range of a result cut after line end at the last
+// cutAt ends the chunk range of a result cut short at the last
 // passage any of whose text it still shows.
-func (ss seams) cutAt(r *mdsearch.Result, end int) {
+func (ss seams) cutAt(r *mdsearch.Result) {
 	r.ChunkEnd = 0
 	for _, s := range ss[keyOf(*r)] {
-		if s.line <= end {
+		if s.at < len(r.Text) { // some of that passage's text is still shown
 			r.ChunkEnd = s.chunk
 		}
 	}

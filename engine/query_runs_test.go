@@ -108,3 +108,39 @@ func BenchmarkShortenRuns(b *testing.B) {
 		}
 	})
 }
+
+// TestCutsOfJoinedLines: in a result of passages joined on one line (a
+// line break added between them), a 32 KB cut at the join and a budget
+// cut inside the second passage name the line they cut, read on from it,
+// and end the chunk range at the last passage any of whose text is shown;
+// a run shortened in the first passage moves the seam after it.
+func TestCutsOfJoinedLines(t *testing.T) {
+	one := func(text string, at int) ([]mdsearch.Result, seams) {
+		r := mdsearch.Result{Path: "n.md", Text: text, StartLine: 3, EndLine: 7, ChunkIndex: 2, ChunkEnd: 3, TotalChunks: 4}
+		return []mdsearch.Result{r}, seams{keyOf(r): {{line: 3, chunk: 3, at: at}}}
+	}
+	first := strings.Repeat("aaaa ", 4000) // 20 KB of line 3
+	rs, joins := one(first+"\n"+strings.Repeat("bbbb ", 3400)+"\n\nE zebra\n\ntail", len(first)+1)
+	capResults(rs, joins)
+	if r := rs[0]; r.EndLine != 3 || r.RestFrom != 3 || r.RestTo != 7 || r.ChunkEnd != 0 || len(r.Text) != len(first) {
+		t.Errorf("32 KB cut at the join: lines to %d, rest %d-%d, chunk end %d, %d bytes", r.EndLine, r.RestFrom, r.RestTo, r.ChunkEnd, len(r.Text))
+	}
+
+	short := "first words here"
+	rs, joins = one(short+"\n"+strings.Repeat("more words of line three ", 80)+"\n\nlater paragraph", len(short)+1)
+	got, _ := fitBudget(rs, 160, joins, ends(rs))
+	if r := got[0]; r.EndLine != 3 || r.RestFrom != 3 || r.ChunkEnd != 3 || !strings.Contains(r.Text, "more words") {
+		t.Errorf("budget cut inside the second passage: lines to %d, rest %d-%d, chunk end %d, %q", r.EndLine, r.RestFrom, r.RestTo, r.ChunkEnd, r.Text)
+	}
+
+	run := "![x](data:" + strings.Repeat("QUJD", 1000) + ")"
+	text := "intro " + run + " end"
+	rs, joins = one(text+"\n"+"wombat line\n\nlast", len(text)+1)
+	shortenRuns(rs, joins)
+	if at := joins[keyOf(rs[0])][0].at; at > len(rs[0].Text) || !strings.HasPrefix(rs[0].Text[at:], "wombat") {
+		t.Errorf("the seam after a shortened run is at %d of %q", at, rs[0].Text[:min(len(rs[0].Text), 200)])
+	}
+	if line := joins.lineAt(rs[0], strings.Index(rs[0].Text, "last")); line != 5 {
+		t.Errorf("the line after the run: %d, want 5", line)
+	}
+}

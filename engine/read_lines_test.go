@@ -353,3 +353,17 @@ func TestReadPreviewPastComments(t *testing.T) {
 		t.Errorf("preview to line %d, rest %q; want line %d", r.EndLine, r.Rest, want)
 	}
 }
+
+// A long line after a hidden comment of over 8 KB is previewed by its
+// first words: the comment's bytes do not count as lines already shown.
+func TestReadPreviewLongLineAfterComment(t *testing.T) {
+	vault := copyDir(t, sampleVault)
+	hidden := "%%\n" + strings.Repeat(strings.Repeat("x", 70)+"\n", 150) + "%%\n" // 10.5 KB
+	write(t, vault, "Long.md", hidden+strings.Repeat("heron ", 3000)+"\ntail line\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, vault, "v")
+	r, err := e.Read(bg, mdsearch.ReadRequest{Path: "Long.md"})
+	if err != nil || strings.Count(r.Content, "heron") < 1000 || strings.Contains(r.Notice, "only comments") {
+		t.Errorf("%d words shown to line %d, notice %q, %v", strings.Count(r.Content, "heron"), r.EndLine, r.Notice, err)
+	}
+}

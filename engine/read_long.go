@@ -90,13 +90,17 @@ func preview(resp *mdsearch.ReadResponse, n *note, s span) {
 	if s.own {
 		msg = fmt.Sprintf("its own text is %s", size(words, n.shownSize(from, to)))
 	}
-	if took < limit/2 && end-from < previewBytes/2 && end < to {
+	shown := end - from // of the lines taken, as the read shows them
+	if n.doc.HidesComments() {
+		shown = len(n.doc.Text(from, end))
+	}
+	if took < limit/2 && shown < previewBytes/2 && end < to {
 		// The next line is long: its first words, or bytes, as lines
 		// cannot split it.
 		cut := wordcount.End(src[end:to], limit-took)
 		how := plural.Count(limit-took, "word", "words")
-		if room := previewBytes - (end - from); cut > room {
-			cut, how = runeStart(src[end:to], room), fmt.Sprintf("%d KB", (end-from+room)>>10)
+		if room := previewBytes - shown; cut > room {
+			cut, how = runeStart(src[end:to], room), fmt.Sprintf("%d KB", (shown+room)>>10)
 		}
 		end += cut
 		line := bytes.Count(src[:end], []byte{'\n'}) + 1 // the line cut, after any short ones
