@@ -114,7 +114,16 @@ func inline(b *strings.Builder, targets *[]string, n ast.Node, src []byte) {
 			b.WriteRune(linkClose)
 		case *ast.AutoLink:
 			b.Write(c.Label(src))
-		case *ast.Image, *ast.RawHTML:
+		case *ast.RawHTML:
+			// An element's start parts words: "<span>option</span><span>
+			// defineEmits</span>" (a docs page's two alternatives) is two,
+			// "the <b>gap</b>." one sentence still.
+			if c.Segments.Len() > 0 {
+				if seg := c.Segments.At(0); !bytes.HasPrefix(seg.Value(src), []byte("</")) {
+					b.WriteByte(' ')
+				}
+			}
+		case *ast.Image:
 		default:
 			inline(b, targets, c, src)
 		}

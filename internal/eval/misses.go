@@ -1,8 +1,10 @@
 package eval
 
 import (
+	"cmp"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -63,6 +65,44 @@ func writeMisses(w io.Writer, r *Report) {
 		}
 		if n := len(c.misses) - mostMisses; n > 0 {
 			fmt.Fprintf(w, "- … and %d more (--json --details gives every query's outcome)\n", n)
+		}
+	}
+}
+
+// offScored is an off-topic query and its top score.
+type offScored struct {
+	query string
+	score float64
+}
+
+// strongOff lists the off-topic queries (qs, whose top scores are top, in
+// order) that scored at least Strong, best first: the questions a vault's
+// words mislead the score on, for a person to read.
+func strongOff(qs []string, top []float64) []offScored {
+	var out []offScored
+	for i, s := range top {
+		if i < len(qs) && s >= Strong {
+			out = append(out, offScored{qs[i], s})
+		}
+	}
+	slices.SortStableFunc(out, func(a, b offScored) int { return cmp.Compare(b.score, a.score) })
+	return out
+}
+
+// writeOffStrong lists, per configuration, the off-topic queries whose top
+// score reached Strong, the first mostMisses of them.
+func writeOffStrong(w io.Writer, r *Report) {
+	for _, c := range r.Configs {
+		if len(c.offStrong) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "\noff-topic at %.0f%% or more in %s: %d (the vault cannot answer them; its words mislead the score)\n",
+			100*Strong, c.Name, len(c.offStrong))
+		for _, o := range c.offStrong[:min(len(c.offStrong), mostMisses)] {
+			fmt.Fprintf(w, "- %q: %.1f%%\n", o.query, 100*o.score)
+		}
+		if n := len(c.offStrong) - mostMisses; n > 0 {
+			fmt.Fprintf(w, "- … and %d more (--json --details gives every off-topic score)\n", n)
 		}
 	}
 }

@@ -58,6 +58,7 @@ func WriteTable(w io.Writer, r *Report) error {
 		return err
 	}
 	writeMisses(w, r)
+	writeOffStrong(w, r)
 	if err := writeSpreads(w, r); err != nil {
 		return err
 	}

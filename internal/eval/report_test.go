@@ -75,6 +75,21 @@ func TestWriteTable(t *testing.T) {
 	}
 }
 
+// The text report names the off-topic queries that scored at least
+// Strong, best first; none under it.
+func TestWriteOffStrong(t *testing.T) {
+	r := goldenReport(true)
+	r.Configs[1].offStrong = strongOff([]string{"how do I bake bread", "file my taxes", "start running", "tv remote"},
+		[]float64{0.2, 0.556, 0.58, 0.5})
+	var buf bytes.Buffer
+	writeOffStrong(&buf, r)
+	want := "\noff-topic at 50% or more in sections-hybrid: 3 (the vault cannot answer them; its words mislead the score)\n" +
+		"- \"start running\": 58.0%\n- \"file my taxes\": 55.6%\n- \"tv remote\": 50.0%\n"
+	if got := buf.String(); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
 // The text report lists the misses of each configuration, at most
 // mostMisses of them, with a count of the rest.
 func TestWriteMisses(t *testing.T) {

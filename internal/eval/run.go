@@ -87,6 +87,7 @@ type ConfigReport struct {
 	CalibWith map[string]Calibration `json:"calibration_with,omitempty"`
 	Outcomes  []Outcome              `json:"outcomes,omitempty"`
 	misses    []miss                 // for the text report
+	offStrong []offScored            // the off-topic queries scoring at least Strong, best first, for the text report
 	OffTopic  []float64              `json:"off_topic_top_scores,omitempty"` // in the order given, with details
 	Typos     *Typos                 `json:"typos,omitempty"`                // with Options.Typos
 }
@@ -268,7 +269,7 @@ func (o *Options) runChunker(ctx context.Context, cache *Cache, group []Config) 
 				return nil, err
 			}
 		}
-		row.misses = missesOf(o.Queries.Queries, outs)
+		row.misses, row.offStrong = missesOf(o.Queries.Queries, outs), strongOff(o.OffTopic, off)
 		if o.Details {
 			row.Outcomes, row.OffTopic = outs, off
 		}
