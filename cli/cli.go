@@ -270,7 +270,8 @@ func usage(w io.Writer) {
 	for _, n := range names {
 		fmt.Fprintf(w, "  %-8s %s\n", n, commands[n].summary)
 	}
-	fmt.Fprintln(w, "\nRun 'mdsearch COMMAND -h' (or 'mdsearch help COMMAND') for a command's flags.")
+	fmt.Fprintln(w, "\nTo start: mdsearch setup, then mdsearch index DIR, then mdsearch search QUERY.")
+	fmt.Fprintln(w, "Run 'mdsearch COMMAND -h' (or 'mdsearch help COMMAND') for a command's flags.")
 }
 
 // flagSet reports whether the command line set flag name, even to "".

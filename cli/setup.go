@@ -44,6 +44,7 @@ func runSetup(ctx context.Context, env *Env, args []string) error {
 			fmt.Fprintf(env.Stdout, "test data    %s\n", filepath.Join(r.Dir, "tests.json"))
 		}
 	}
+	env.say("next: `mdsearch index DIR` indexes a folder of notes, then `mdsearch search QUERY` searches it")
 	return nil
 }
 
