@@ -119,7 +119,7 @@ func inline(b *strings.Builder, targets *[]string, n ast.Node, src []byte) {
 			// defineEmits</span>" (a docs page's two alternatives) is two,
 			// "the <b>gap</b>." one sentence still.
 			if c.Segments.Len() > 0 {
-				if seg := c.Segments.At(0); !bytes.HasPrefix(seg.Value(src), []byte("</")) {
+				if seg := c.Segments.At(0); startTag(seg.Value(src)) {
 					b.WriteByte(' ')
 				}
 			}
@@ -128,6 +128,13 @@ func inline(b *strings.Builder, targets *[]string, n ast.Node, src []byte) {
 			inline(b, targets, c, src)
 		}
 	}
+}
+
+// startTag reports whether raw HTML opens an element ("<span …>"), not
+// closes one, nor is a comment ("<!-- ignore -->" after a link in the Rust
+// book) or a declaration.
+func startTag(raw []byte) bool {
+	return len(raw) > 1 && raw[0] == '<' && ('a' <= raw[1] && raw[1] <= 'z' || 'A' <= raw[1] && raw[1] <= 'Z')
 }
 
 // decode turns marked text into clean text with whitespace collapsed and
