@@ -4,7 +4,8 @@
 // HTML renders a note with goldmark (GFM tables, strikethrough, task
 // lists, autolinks, footnotes) into HTML that is safe to put in a page:
 // raw HTML is omitted (an anchor alone, '<a id="old-name"></a>', is kept as
-// an empty anchor of its id), javascript: and similar links are dropped, images
+// an empty anchor of its id, and an <img> tag alone is the image it names,
+// its src, alt and size read and nothing else), javascript: and similar links are dropped, images
 // from outside the vault become text. Obsidian's syntax is understood as
 // its reading view shows it: callouts become styled boxes, ==highlights==
 // marks, #tags links that search for them (Options.Tag), %% comments are

@@ -19,6 +19,7 @@ import (
 type embeddedImage struct {
 	ast.BaseInline
 	name, src, alt, width, height string
+	remote                        bool // an <img> of a URL: shown as its text, as ![](https://…) is
 }
 
 var kindEmbeddedImage = ast.NewNodeKind("EmbeddedImage")
@@ -102,6 +103,10 @@ func renderEmbeddedImage(w util.BufWriter, _ []byte, node ast.Node, entering boo
 		return ast.WalkContinue, nil
 	}
 	n := node.(*embeddedImage)
+	if n.remote {
+		_, _ = w.WriteString(`<span class="embed" title="image not shown">` + html.EscapeString(n.alt) + `</span>`)
+		return ast.WalkContinue, nil
+	}
 	if n.src == "" {
 		_, _ = w.WriteString(`<span class="wikilink embed unresolved" title="no image by this name in the vault">` +
 			html.EscapeString(n.name) + `</span>`)

@@ -227,7 +227,7 @@ func (noteTransformer) Transform(doc *ast.Document, reader text.Reader, pc parse
 			n.SetAttributeString("data-line", []byte(strconv.Itoa(line)))
 		}
 	}
-	var images []ast.Node // replaced once the walk is done
+	var images, htmls []ast.Node // replaced once the walk is done
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
 			return ast.WalkContinue, nil
@@ -239,6 +239,8 @@ func (noteTransformer) Transform(doc *ast.Document, reader text.Reader, pc parse
 			st.link(n)
 		case *ast.Image:
 			images = append(images, n)
+		case *ast.RawHTML, *ast.HTMLBlock:
+			htmls = append(htmls, n)
 		case *wikiLink:
 			if isImageEmbed(n) {
 				images = append(images, n)
@@ -263,6 +265,7 @@ func (noteTransformer) Transform(doc *ast.Document, reader text.Reader, pc parse
 	for _, n := range images {
 		st.embedImage(n, src)
 	}
+	st.htmlImages(htmls, src)
 }
 
 func (st *noteState) heading(h *ast.Heading, src []byte) {

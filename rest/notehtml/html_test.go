@@ -91,6 +91,15 @@ func TestHTML(t *testing.T) {
 		{"markdown images from the vault", "![a chart|200](../assets/diagram.png) ![gone](missing.png) ![x](https://example.org/x.png)",
 			[]string{`<img class="attachment" src="/files/assets/diagram.png?c=v" alt="a chart" width="200" loading="lazy">`,
 				`<span class="embed" title="image not shown">gone</span>`, `<span class="embed" title="image not shown">x</span>`}, nil},
+		{"HTML images", "A chart <img src=\"assets/diagram.png\" alt=\"the chart\" width=\"300\" onerror=\"alert(1)\"> inline, " +
+			"<img src='https://example.org/x.png' alt='remote'> and <IMG SRC=missing.png>.\n\n<img src=\"../assets/diagram.png\" height=\"80\">\n<img src=\"diagram.png\"/>\n\n" +
+			"<div><img src=\"diagram.png\"></div>\n",
+			[]string{`<img class="attachment" src="/files/assets/diagram.png?c=v" alt="the chart" width="300" loading="lazy">`,
+				`<span class="embed" title="image not shown">remote</span>`, `<span class="embed" title="image not shown">missing.png</span>`,
+				`<p data-line="3"><img class="attachment" src="/files/assets/diagram.png?c=v" alt="../assets/diagram.png" height="80" loading="lazy">` +
+					`<img class="attachment" src="/files/assets/diagram.png?c=v" alt="diagram.png" loading="lazy"></p>`,
+				"<!-- raw HTML omitted -->"}, // the div and its image: not an image alone
+			[]string{"onerror", "alert", "<div"}},
 		{"wikilink in a table", "| a |\n|---|\n| [[Other\\|alias]] |\n", []string{`<td><a class="wikilink" href="#/note?path=Other.md">alias</a></td>`}, nil},
 		{"wikilink in code stays code", "`[[Other]]`", []string{"<code>[[Other]]</code>"}, []string{"wikilink"}},
 		{"relative markdown link to a note", "[o](Other.md#Setup) [x](Nope.md) [y](sub/Gone%20Too) [f](files/a.pdf) [i](assets/diagram.png)", []string{`<a href="#/note?path=Other.md&amp;heading=Setup">o</a>`,
