@@ -202,12 +202,7 @@ func (e *Engine) index(ctx context.Context, req mdsearch.IndexRequest, existing 
 	case len(stats.Skipped) > 0:
 		addNotice(&stats.Notice, fmt.Sprintf("every note under %s was skipped (%d): nothing is searchable there", v.Root(), len(stats.Skipped)))
 	default:
-		arg := name
-		if strings.ContainsAny(arg, " \t'\"") {
-			arg = strconv.Quote(arg)
-		}
-		addNotice(&stats.Notice, fmt.Sprintf("no notes (.md or .markdown files) under %s: collection %s holds none yet, "+
-			"and `mdsearch drop %s` removes it (the folder stays as it is)", v.Root(), name, arg))
+		addNotice(&stats.Notice, noNotes(v.Root(), name))
 	}
 	if err := e.keepSkipped(ctx, name, paths, stats.Skipped); err != nil {
 		return stats, err

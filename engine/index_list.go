@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/mdsearch/mdsearch"
@@ -136,4 +137,16 @@ func keptClause(unseen string, n int) string {
 		return "; the note indexed under it is kept as it was until it can be read"
 	}
 	return fmt.Sprintf("; the %d notes indexed under it are kept as they were until it can be read", n)
+}
+
+// noNotes is the notice of an index run of a folder (root) without notes:
+// its collection (name) was made all the same, as the folder may gain
+// some, and says how to drop it.
+func noNotes(root, name string) string {
+	arg := name
+	if strings.ContainsAny(arg, " \t'\"") {
+		arg = strconv.Quote(arg)
+	}
+	return fmt.Sprintf("no notes (.md or .markdown files) under %s: collection %s holds none yet, "+
+		"and `mdsearch drop %s` removes it (the folder stays as it is)", root, name, arg)
 }
