@@ -235,7 +235,8 @@ func TestEmptyVaultNotice(t *testing.T) {
 	write(t, dir, "readme.txt", "not a note\n")
 	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
 	st := index(t, e, dir, "empty")
-	if !strings.Contains(st.Notice, "no notes (.md or .markdown files) under ") || !strings.Contains(st.Notice, "`mdsearch drop empty` removes it") {
+	if !strings.Contains(st.Notice, "no notes (.md or .markdown files) under ") || !strings.Contains(st.Notice, "`mdsearch drop empty` removes it") ||
+		shellWord("x;y $HOME") != `'x;y $HOME'` || shellWord("it's") != `'it'\''s'` {
 		t.Errorf("notice %q; want one saying the folder holds no notes", st.Notice)
 	}
 	write(t, dir, "a.md", "# A\n\ntext\n")

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/vault"
@@ -143,10 +143,19 @@ func keptClause(unseen string, n int) string {
 // its collection (name) was made all the same, as the folder may gain
 // some, and says how to drop it.
 func noNotes(root, name string) string {
-	arg := name
-	if strings.ContainsAny(arg, " \t'\"") {
-		arg = strconv.Quote(arg)
+	return fmt.Sprintf("no notes (.md or .markdown files) under %s: collection %q holds none yet, "+
+		"and `mdsearch drop %s` removes it (the folder stays as it is)", root, name, shellWord(name))
+}
+
+// shellWord is s as one word a shell reads as written: itself when it is
+// made of letters, digits and "._-" alone, else in single quotes.
+func shellWord(s string) string {
+	plain := s != ""
+	for _, r := range s {
+		plain = plain && (r < utf8.RuneSelf && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._-", r)))
 	}
-	return fmt.Sprintf("no notes (.md or .markdown files) under %s: collection %s holds none yet, "+
-		"and `mdsearch drop %s` removes it (the folder stays as it is)", root, name, arg)
+	if plain {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

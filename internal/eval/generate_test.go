@@ -54,7 +54,7 @@ func TestParagraphsStripMarkup(t *testing.T) {
 	src := "Read **the** [setup `guide`](setup.md#install) and [[Other Note#Part Two|the other note]] now.\n" +
 		"- item with ![[Embedded]] and [[Plain#Head]]\n\n" +
 		"```\ncode [x](y.md#z)\n```\n\n> [!note] Mind\n> the <b>gap</b>.\n\n::: tip\nA container line.\n:::\n\n" +
-		"Declare it with the <span class=\"o\">emits option</span><span class=\"c\">defineEmits() macro</span> as in Chapter 3<!-- ignore -->.\n"
+		"Declare it with the <span class=\"o\">emits option</span><span class=\"c\">defineEmits() macro</span> as in Chapter 3<!-- ignore -->, H<sub>2</sub>O.\n"
 	ps := paragraphsOf([]byte(src), 0)
 	want := []struct {
 		text    string
@@ -64,7 +64,7 @@ func TestParagraphsStripMarkup(t *testing.T) {
 		{"item with and Plain Head", []string{"Plain#Head"}},
 		{"the gap.", nil}, // the callout's title, "Mind", is no part of its first sentence
 		{"A container line.", nil},
-		{"Declare it with the emits option defineEmits() macro as in Chapter 3.", nil}, // two spans' words apart; a comment parts none
+		{"Declare it with the emits option defineEmits() macro as in Chapter 3, H2O.", nil}, // two spans' words apart; a comment, or a tag inside a word, parts none
 	}
 	if len(ps) != len(want) {
 		t.Fatalf("got %d paragraphs: %+v", len(ps), ps)

@@ -20,6 +20,7 @@ type embeddedImage struct {
 	ast.BaseInline
 	name, src, alt, width, height string
 	remote                        bool // an <img> of a URL: shown as its text, as ![](https://…) is
+	hasAlt                        bool // an <img> gave alt, maybe "" (a decorative image)
 }
 
 var kindEmbeddedImage = ast.NewNodeKind("EmbeddedImage")

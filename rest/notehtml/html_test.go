@@ -96,10 +96,16 @@ func TestHTML(t *testing.T) {
 			"<div><img src=\"diagram.png\"></div>\n",
 			[]string{`<img class="attachment" src="/files/assets/diagram.png?c=v" alt="the chart" width="300" loading="lazy">`,
 				`<span class="embed" title="image not shown">remote</span>`, `<span class="embed" title="image not shown">missing.png</span>`,
-				`<p data-line="3"><img class="attachment" src="/files/assets/diagram.png?c=v" alt="../assets/diagram.png" height="80" loading="lazy">` +
+				`<p data-line="3"><img class="attachment" src="/files/assets/diagram.png?c=v" alt="diagram.png" height="80" loading="lazy"> ` +
 					`<img class="attachment" src="/files/assets/diagram.png?c=v" alt="diagram.png" loading="lazy"></p>`,
 				"<!-- raw HTML omitted -->"}, // the div and its image: not an image alone
 			[]string{"onerror", "alert", "<div"}},
+		{"HTML images read as browsers read them", `<img src="https://e.org/a.png" title="x src=diagram.png"> <img src="diagram.png" src="https://e.org/b.png" alt="">` +
+			` <img src="data:image/png;base64,iVBORw0KGgo=">`,
+			[]string{`<span class="embed" title="image not shown">a.png</span>`, // the first src; a value of another attribute is no src
+				`<img class="attachment" src="/files/assets/diagram.png?c=v" alt="" loading="lazy">`, // alt="": decorative, kept empty
+				`<span class="embed" title="image not shown">image</span>`},                          // a data: URI's text is no name
+			[]string{"iVBOR", "e.org/b.png"}},
 		{"wikilink in a table", "| a |\n|---|\n| [[Other\\|alias]] |\n", []string{`<td><a class="wikilink" href="#/note?path=Other.md">alias</a></td>`}, nil},
 		{"wikilink in code stays code", "`[[Other]]`", []string{"<code>[[Other]]</code>"}, []string{"wikilink"}},
 		{"relative markdown link to a note", "[o](Other.md#Setup) [x](Nope.md) [y](sub/Gone%20Too) [f](files/a.pdf) [i](assets/diagram.png)", []string{`<a href="#/note?path=Other.md&amp;heading=Setup">o</a>`,

@@ -3,6 +3,7 @@ package notehtml
 import (
 	"bytes"
 	"html"
+	"path"
 	"regexp"
 	"strings"
 
@@ -19,31 +20,69 @@ import (
 // imgTag is an <img> tag alone, with its attributes.
 var imgTag = regexp.MustCompile(`(?is)^<img(\s[^<>]*)?/?>$`)
 
-// imgAttr is one attribute of an <img> tag: its name and its value,
-// quoted either way or bare.
-var imgAttr = regexp.MustCompile(`(?i)(?:^|\s)(src|alt|width|height)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>` + "`" + `]+))`)
-
 // htmlImage reads an <img> tag alone (raw, white space around it
-// allowed) as the image it shows; ok is false for any other HTML.
-func htmlImage(raw []byte) (src, alt, width, height string, ok bool) {
+// allowed) as the image it shows; ok is false for any other HTML. An
+// attribute given twice counts as first given, as browsers read it, and
+// the value of one not read ('title="x src=y"') is skipped whole.
+func htmlImage(raw []byte) (img *embeddedImage, ok bool) {
 	m := imgTag.FindSubmatch(bytes.TrimSpace(raw))
 	if m == nil {
-		return "", "", "", "", false
+		return nil, false
 	}
-	for _, a := range imgAttr.FindAllSubmatch(m[1], -1) {
-		v := html.UnescapeString(string(a[2]) + string(a[3]) + string(a[4]))
-		switch strings.ToLower(string(a[1])) {
+	img = &embeddedImage{}
+	seen := map[string]bool{}
+	for attrs := string(m[1]); ; {
+		name, value, rest, more := nextAttr(attrs)
+		if !more {
+			break
+		}
+		attrs = rest
+		if seen[name] {
+			continue
+		}
+		seen[name] = true
+		switch v := html.UnescapeString(value); name {
 		case "src":
-			src = v
+			img.name = v
 		case "alt":
-			alt = v
+			img.alt, img.hasAlt = v, true
 		case "width":
-			width = digits(v)
+			img.width = digits(v)
 		case "height":
-			height = digits(v)
+			img.height = digits(v)
 		}
 	}
-	return src, alt, width, height, src != ""
+	return img, img.name != ""
+}
+
+// nextAttr reads the first attribute of s (white space and '/' before
+// it skipped): its name in lower case, its value (quoted either way, or
+// bare; "" for none), and the rest of s; more is false when s holds none.
+func nextAttr(s string) (name, value, rest string, more bool) {
+	s = strings.TrimLeft(s, " \t\r\n\f/")
+	i := strings.IndexAny(s, " \t\r\n\f/=>")
+	if i < 0 {
+		i = len(s)
+	}
+	if i == 0 {
+		return "", "", "", false
+	}
+	name, s = strings.ToLower(s[:i]), strings.TrimLeft(s[i:], " \t\r\n\f")
+	if !strings.HasPrefix(s, "=") {
+		return name, "", s, true
+	}
+	s = strings.TrimLeft(s[1:], " \t\r\n\f")
+	if s != "" && (s[0] == '"' || s[0] == '\'') {
+		if j := strings.IndexByte(s[1:], s[0]); j >= 0 {
+			return name, s[1 : 1+j], s[2+j:], true
+		}
+		return name, s[1:], "", true
+	}
+	j := strings.IndexAny(s, " \t\r\n\f>")
+	if j < 0 {
+		j = len(s)
+	}
+	return name, s[:j], s[j:], true
 }
 
 // digits is s when it is a size in pixels ("300"), else "".
@@ -64,11 +103,11 @@ func htmlBlockImages(n *ast.HTMLBlock, src []byte) []*embeddedImage {
 		if len(bytes.TrimSpace(v)) == 0 {
 			continue
 		}
-		s, alt, w, h, ok := htmlImage(v)
+		img, ok := htmlImage(v)
 		if !ok {
 			return nil
 		}
-		out = append(out, &embeddedImage{name: s, alt: alt, width: w, height: h})
+		out = append(out, img)
 	}
 	return out
 }
@@ -77,10 +116,14 @@ func htmlBlockImages(n *ast.HTMLBlock, src []byte) []*embeddedImage {
 // a path the vault holds an image at, as ![](…) is resolved; a URL, or a
 // path the vault does not hold, is an image not shown (remote).
 func (st *noteState) resolveHTMLImage(img *embeddedImage) {
-	if img.alt == "" {
-		img.alt = img.name
+	remote := strings.Contains(img.name, ":") || strings.HasPrefix(img.name, "//")
+	if !img.hasAlt { // as an embed names it; a data: URI's text is no name
+		img.alt = path.Base(unescapePath(img.name))
+		if strings.HasPrefix(strings.ToLower(img.name), "data:") {
+			img.alt = "image"
+		}
 	}
-	if strings.Contains(img.name, ":") || strings.HasPrefix(img.name, "//") {
+	if remote {
 		img.remote = true
 		return
 	}
@@ -95,11 +138,10 @@ func (st *noteState) htmlImages(nodes []ast.Node, src []byte) {
 	for _, n := range nodes {
 		switch n := n.(type) {
 		case *ast.RawHTML:
-			s, alt, w, h, ok := htmlImage(n.Segments.Value(src))
+			img, ok := htmlImage(n.Segments.Value(src))
 			if !ok {
 				continue
 			}
-			img := &embeddedImage{name: s, alt: alt, width: w, height: h}
 			st.resolveHTMLImage(img)
 			n.Parent().ReplaceChild(n.Parent(), n, img)
 		case *ast.HTMLBlock:
@@ -111,8 +153,11 @@ func (st *noteState) htmlImages(nodes []ast.Node, src []byte) {
 			if v, ok := n.AttributeString("data-line"); ok {
 				p.SetAttributeString("data-line", v)
 			}
-			for _, img := range imgs {
+			for i, img := range imgs {
 				st.resolveHTMLImage(img)
+				if i > 0 { // one a line, shown apart
+					p.AppendChild(p, ast.NewString([]byte(" ")))
+				}
 				p.AppendChild(p, img)
 			}
 			n.Parent().ReplaceChild(n.Parent(), n, p)
