@@ -56,6 +56,9 @@ func runEval(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if *queries != "" && gen.on {
+		return usagef("give --queries FILE or --generate, not both (--generate makes the queries; --write-queries keeps them for --queries)")
+	}
 	if len(pos) > 0 || opts.Vault == "" || (*queries == "") == !gen.on {
 		return usagef("give --vault DIR and --queries FILE (or --generate), and no other arguments")
 	}

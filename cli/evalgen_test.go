@@ -63,7 +63,7 @@ func TestEvalGenerate(t *testing.T) {
 		want string
 	}{
 		{[]string{"eval", "--vault", "../sample-vault", "--generate", "--style", "headlines", "--embedder", "none"}, 2, `style "headlines" is unknown`},
-		{[]string{"eval", "--vault", "../sample-vault", "--generate", "--queries", qfile}, 2, "--queries FILE (or --generate)"},
+		{[]string{"eval", "--vault", "../sample-vault", "--generate", "--queries", qfile}, 2, "give --queries FILE or --generate, not both"},
 		{[]string{"eval", "--vault", "../sample-vault", "--generate", "--details", "--embedder", "none"}, 2, "--details adds to the JSON report: give --json too"},
 	} {
 		code, _, errOut := run(t, "", c.args...)

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/internal/plural"
 	"github.com/mdsearch/mdsearch/internal/wordcount"
 	"github.com/mdsearch/mdsearch/sections"
 )
@@ -102,6 +103,10 @@ func Generate(ctx context.Context, dir string, styles []string) (*QuerySet, *Gen
 	case g.stats.Notes == 0:
 		return nil, g.stats, mdsearch.Errorf(mdsearch.KindInvalid, "eval", dir, "give a folder of markdown notes, files ending .md",
 			"the vault has no notes to make queries from")
+	case len(g.out) == 0 && slices.Equal(styles, []string{StyleLinks}):
+		return nil, g.stats, mdsearch.Errorf(mdsearch.KindInvalid, "eval", dir, "links queries are sentences that link to a heading of another note; try --style all",
+			"no link to a heading of another note that resolves (%s to a heading: %d to the same note, %d unresolved)",
+			plural.Count(g.stats.Links, "link", "links"), g.stats.SameNote, g.stats.Unresolved)
 	case len(g.out) == 0:
 		return nil, g.stats, mdsearch.Errorf(mdsearch.KindInvalid, "eval", dir, "",
 			"found nothing to make %s queries from", strings.Join(styles, " or "))

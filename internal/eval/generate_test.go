@@ -259,3 +259,14 @@ func TestGenerateNoNotes(t *testing.T) {
 		t.Errorf("error %v", err)
 	}
 }
+
+// Link queries of a vault without links to another note's heading say
+// so, with the links counted, and what to try.
+func TestGenerateNoLinks(t *testing.T) {
+	dir := writeVault(t, map[string]string{"a.md": "# A\n\nSee [that part](b.md#gone) of the other note, which is there.\n", "b.md": "# B\n\ntext\n"})
+	_, _, err := Generate(t.Context(), dir, []string{StyleLinks})
+	if err == nil || !strings.Contains(err.Error(), "no link to a heading of another note that resolves (1 link to a heading: 0 to the same note, 1 unresolved)") ||
+		!strings.Contains(err.Error(), "try --style all") {
+		t.Errorf("error %v", err)
+	}
+}
