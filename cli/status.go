@@ -18,6 +18,7 @@ import (
 	"github.com/mdsearch/mdsearch/engine"
 	"github.com/mdsearch/mdsearch/internal/plural"
 	"github.com/mdsearch/mdsearch/store"
+	"github.com/mdsearch/mdsearch/vault"
 )
 
 func runStatus(ctx context.Context, env *Env, args []string) error {
@@ -205,11 +206,11 @@ func printStatusWarnings(env *Env, colls []mdsearch.CollectionStatus) {
 }
 
 // overLimit reports whether a file the index runs skipped was over the
-// size limit: the one reason a flag of theirs, not the file, is the fix.
+// size limit (vault.IsOverLimit).
 func overLimit(colls []mdsearch.CollectionStatus) bool {
 	for _, c := range colls {
 		for _, w := range c.Skipped {
-			if strings.Contains(w.Reason, "size limit") {
+			if vault.IsOverLimit(w.Reason) {
 				return true
 			}
 		}

@@ -82,17 +82,14 @@ type span struct {
 func preview(resp *mdsearch.ReadResponse, n *note, s span) {
 	src, limit := n.src, mdsearch.LongNoteWords
 	from, to, what, words := s.from, s.to, s.what, s.words
-	end, took := n.firstShownLines(from, to, limit)
+	end, shown, took := n.firstShownLines(from, to, limit)
 	end += from
 	first := bytes.Count(src[:from], []byte{'\n'}) + 1
 	last := lineCount(src[:to])
-	msg := fmt.Sprintf("this %s is %s with no outline to choose from", what, size(words, n.shownSize(from, to)))
+	long := size(words, n.shownSize(from, to))
+	msg := fmt.Sprintf("this %s is %s with no outline to choose from", what, long)
 	if s.own {
-		msg = fmt.Sprintf("its own text is %s", size(words, n.shownSize(from, to)))
-	}
-	shown := end - from // of the lines taken, as the read shows them
-	if n.doc.HidesComments() {
-		shown = len(n.doc.Text(from, end))
+		msg = fmt.Sprintf("its own text is %s", long)
 	}
 	if took < limit/2 && shown < previewBytes/2 && end < to {
 		// The next line is long: its first words, or bytes, as lines
@@ -170,17 +167,18 @@ func firstLines(src []byte, limit int) (end, words int) {
 // with comments hidden, their words and bytes are not counted, so a
 // template's hidden instructions at the top do not take the preview's
 // room. Hidden comments keep their lines, so the end is the same line's
-// in the note's bytes.
-func (n *note) firstShownLines(from, to, limit int) (end, words int) {
+// in the note's bytes; shown is the size of those lines as shown.
+func (n *note) firstShownLines(from, to, limit int) (end, shown, words int) {
 	if !n.doc.HidesComments() {
-		return firstLines(n.src[from:to], limit)
+		end, words = firstLines(n.src[from:to], limit)
+		return end, end, words
 	}
-	shown := n.doc.Text(from, to)
-	end, words = firstLines([]byte(shown), limit)
-	if end == len(shown) {
-		return to - from, words
+	text := n.doc.Text(from, to)
+	shown, words = firstLines([]byte(text), limit)
+	if shown == len(text) {
+		return to - from, shown, words
 	}
-	return lineOffset(n.src[from:to], strings.Count(shown[:end], "\n")+1), words
+	return lineOffset(n.src[from:to], strings.Count(text[:shown], "\n")+1), shown, words
 }
 
 // leadNotice puts msg before the notice resp already has.

@@ -315,6 +315,13 @@ func OverLimit(size, limit int64) string {
 	return "file is " + a + ", over the " + b + " size limit"
 }
 
+// IsOverLimit reports whether a skip reason says the file was over the
+// size limit (OverLimit, or one that grew over it while it was read):
+// the one reason a larger --max-file-size, not the file, is the fix.
+func IsOverLimit(reason string) bool {
+	return strings.HasSuffix(reason, " size limit") || strings.HasSuffix(reason, " size limit while it was read")
+}
+
 // humanSize formats a byte count for skip reasons.
 
 func humanSize(n int64) string {

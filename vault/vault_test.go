@@ -293,8 +293,14 @@ func TestOverLimit(t *testing.T) {
 		{10<<20 + 1, 10 << 20, "file is 10485761 bytes, over the 10485760-byte size limit"},
 		{5, 3, "file is 5 bytes, over the 3 bytes size limit"},
 	} {
-		if got := OverLimit(tc.size, tc.limit); got != tc.want {
-			t.Errorf("OverLimit(%d, %d) = %q, want %q", tc.size, tc.limit, got, tc.want)
+		if got := OverLimit(tc.size, tc.limit); got != tc.want || !IsOverLimit(got) {
+			t.Errorf("OverLimit(%d, %d) = %q (over the limit: %v), want %q", tc.size, tc.limit, got, IsOverLimit(got), tc.want)
+		}
+	}
+	for reason, want := range map[string]bool{"file grew over the 10.0 MB size limit while it was read": true,
+		"binary file (NUL byte at offset 3)": false, "symlink points outside the vault": false} {
+		if IsOverLimit(reason) != want {
+			t.Errorf("IsOverLimit(%q) = %v", reason, !want)
 		}
 	}
 }

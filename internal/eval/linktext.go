@@ -119,7 +119,7 @@ func inline(b *strings.Builder, targets *[]string, n ast.Node, src []byte) {
 			// "<span>option</span><span>defineEmits</span>" (a docs page's
 			// two alternatives) is two; "H<sub>2</sub>O" one, and "the
 			// <b>gap</b>." one sentence still.
-			if prev, ok := c.PreviousSibling().(*ast.RawHTML); ok && startTag(rawOf(c, src)) && bytes.HasPrefix(rawOf(prev, src), []byte("</")) {
+			if prev, ok := c.PreviousSibling().(*ast.RawHTML); ok && startTag(c.Segments.Value(src)) && bytes.HasPrefix(prev.Segments.Value(src), []byte("</")) {
 				b.WriteByte(' ')
 			}
 		case *ast.Image:
@@ -134,15 +134,6 @@ func inline(b *strings.Builder, targets *[]string, n ast.Node, src []byte) {
 // book) or a declaration.
 func startTag(raw []byte) bool {
 	return len(raw) > 1 && raw[0] == '<' && ('a' <= raw[1] && raw[1] <= 'z' || 'A' <= raw[1] && raw[1] <= 'Z')
-}
-
-// rawOf is the start of an inline HTML node's text.
-func rawOf(n *ast.RawHTML, src []byte) []byte {
-	if n.Segments.Len() == 0 {
-		return nil
-	}
-	seg := n.Segments.At(0)
-	return seg.Value(src)
 }
 
 // decode turns marked text into clean text with whitespace collapsed and
