@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
 	"text/tabwriter"
 )
 
@@ -59,7 +60,13 @@ func ByStyle(r *Report) []StyleRow {
 	return rows
 }
 
-// WriteStyles prints ByStyle's rows as a table.
+// fewQueries is how many queries a style needs before its figures are
+// worth comparing: under it one query moves them by more than 0.03, as
+// much as a change of ranking is asked to gain.
+const fewQueries = 30
+
+// WriteStyles prints ByStyle's rows as a table, and names the styles of
+// fewer than fewQueries queries, whose figures one query moves far.
 func WriteStyles(w io.Writer, k int, rows []StyleRow) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "config\tstyle\tqueries\tsection hit@%d\tsection MRR\tpage hit@%d\tpage MRR\t\n", k, k)
@@ -71,5 +78,26 @@ func WriteStyles(w io.Writer, k int, rows []StyleRow) error {
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\t\n", r.Config, r.Style, r.Queries,
 			hit, mrr, f3(r.PageHit), f3(r.PageMRR))
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	return writeFew(w, rows)
+}
+
+// writeFew names the styles of fewer than fewQueries queries, each with
+// what one query is worth.
+func writeFew(w io.Writer, rows []StyleRow) error {
+	var few []string
+	seen := map[string]bool{}
+	for _, r := range rows {
+		if r.Queries < fewQueries && !seen[r.Style] {
+			seen[r.Style] = true
+			few = append(few, fmt.Sprintf("%s (%d: one query is %.3f)", r.Style, r.Queries, 1/float64(r.Queries)))
+		}
+	}
+	if len(few) == 0 {
+		return nil
+	}
+	_, err := fmt.Fprintf(w, "few queries: %s; compare configurations on styles of %d or more\n", strings.Join(few, ", "), fewQueries)
+	return err
 }

@@ -24,3 +24,27 @@ func TestWriteStylesUnaware(t *testing.T) {
 		}
 	}
 }
+
+// A style of fewer than fewQueries queries is named under the table with
+// what one query is worth; a larger one is not.
+func TestWriteStylesFew(t *testing.T) {
+	var rows []StyleRow
+	for _, s := range []struct {
+		style string
+		n     int
+	}{{"links", 4}, {"headings", fewQueries}} {
+		rows = append(rows, StyleRow{Config: "sections-hybrid", Style: s.style, Queries: s.n},
+			StyleRow{Config: "sections-keyword", Style: s.style, Queries: s.n})
+	}
+	var buf bytes.Buffer
+	if err := WriteStyles(&buf, 5, rows); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	if want := "few queries: links (4: one query is 0.250); compare"; !strings.Contains(out, want) {
+		t.Errorf("got\n%s\nwant a line holding %q", out, want)
+	}
+	if strings.Contains(out, "headings (") || strings.Count(out, "links (") != 1 {
+		t.Errorf("got\n%s\nwant links named once and headings not", out)
+	}
+}
