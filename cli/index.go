@@ -89,6 +89,9 @@ func runIndex(ctx context.Context, env *Env, args []string) (err error) {
 	if len(pos) == 0 {
 		return ef.noVectors(env, indexAll(ctx, env, e, *full, *asJSON))
 	}
+	if !missing {
+		warnBroad(ctx, env, e, pos[0])
+	}
 	bar := newProgress(env, *asJSON, e.Embeds())
 	req := indexRequest(ctx, e, pos[0], *name, *full)
 	req.Profile = *profile
