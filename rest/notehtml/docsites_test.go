@@ -1,6 +1,11 @@
 package notehtml
 
-import "testing"
+import (
+	"slices"
+	"testing"
+
+	"github.com/mdsearch/mdsearch/sections"
+)
 
 // Hugo's highlight shortcode shows as code of its language, at its
 // opening line, without the shortcode lines; a kramdown attribute list
@@ -19,5 +24,28 @@ func TestDocsSiteSyntaxShown(t *testing.T) {
 		{"## Install\n\n{: #setup }\n", []string{`<h2 id="install"`, `<p data-line="3">{: <span class="tag">#setup</span> }</p>`}, nil},
 	} {
 		checkPage(t, tt.src, tt.want, tt.not)
+	}
+}
+
+// A heading inside a docs site's container opens a section, as sections
+// reads it (the marker lines are text to it): the page neither marks it
+// nested nor gives it an id after the top-level ones, so its id is the one
+// read takes; a heading in a quote stays nested.
+func TestContainerHeadings(t *testing.T) {
+	src := "# T\n\n::: tip\n## Setup\ntext\n:::\n\n## Setup\n\n> ### Aside\n"
+	got := HTML([]byte(src), Options{}).Headings
+	want := []Heading{{ID: "t", Level: 1, Text: "T", Line: 1}, {ID: "setup", Level: 2, Text: "Setup", Line: 4},
+		{ID: "setup-1", Level: 2, Text: "Setup", Line: 8}, {ID: "aside", Level: 3, Text: "Aside", Line: 10, Nested: true}}
+	if !slices.Equal(got, want) {
+		t.Errorf("headings\n%+v, want\n%+v", got, want)
+	}
+	doc := sections.Parse("", []byte(src))
+	var ids []string
+	gen := doc.CustomIDs()
+	for _, h := range doc.Headings {
+		ids = append(ids, gen.Generate(h.Text))
+	}
+	if !slices.Equal(ids, []string{"t", "setup", "setup-1"}) {
+		t.Errorf("sections reads the headings' ids as %q", ids)
 	}
 }

@@ -162,11 +162,13 @@ var noteMarkdown = goldmark.New(
 		extension.NewTable(extension.WithTableCellAlignMethod(extension.TableCellAlignNone)),
 		extension.Footnote, &obsidian{}),
 	goldmark.WithParserOptions(parser.WithAttribute(), sections.AdmonitionOption, sections.HeadingAttributeOption, sections.HugoHighlightOption,
+		parser.WithBlockParsers(util.Prioritized(fencedDivParser{}, 750)),
 		parser.WithInlineParsers(util.Prioritized(delimiterGuard{}, 499)), // before emphasis (500)
 		// After the footnotes' transformer (999) has moved the footnotes to
 		// the end of the note, so comments in them hide and links resolve.
 		parser.WithASTTransformers(util.Prioritized(commentTransformer{}, 1000),
-			util.Prioritized(admonitionTransformer{}, 1001), util.Prioritized(noteTransformer{}, 1002))),
+			util.Prioritized(admonitionTransformer{}, 1001), util.Prioritized(fencedDivTransformer{}, 1001),
+			util.Prioritized(noteTransformer{}, 1002))),
 	goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(&blockRenderer{}, 100), util.Prioritized(anchorRenderer{}, 100))),
 )
 
@@ -283,7 +285,7 @@ func (st *noteState) heading(h *ast.Heading, src []byte) {
 	if hasLine {
 		h.SetAttributeString("data-line", dataLine)
 	}
-	nested := h.Parent() != nil && h.Parent().Kind() != ast.KindDocument
+	nested := !opensSection(h)
 	st.headings = append(st.headings, Heading{ID: string(idb), Level: h.Level, Text: strings.TrimSpace(plainText(h, src)), Line: line, Nested: nested})
 }
 
@@ -392,27 +394,29 @@ func wholeLines(src []byte, c [2]int) bool {
 // section has, as sections.NestedIDs gives it (read takes it for the
 // section the heading sits in).
 func (st *noteState) headingIDs(doc *ast.Document, src []byte) {
-	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
-		h, ok := n.(*ast.Heading)
-		if !ok || hasID(h) {
-			continue
-		}
-		text := plainText(h, src)
-		if sh, ok := st.heads[st.lines.Line(st.base+headingOffset(h))]; ok {
-			text = sh.Text
-		}
-		h.SetAttributeString("id", []byte(st.ids.Generate(text)))
-	}
-	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-		if h, ok := n.(*ast.Heading); entering && ok && !hasID(h) {
-			text := plainText(h, src)
-			if sh, ok := st.heads[st.lines.Line(st.base+headingOffset(h))]; ok {
-				text = sh.Text
+	for _, top := range []bool{true, false} {
+		_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+			if h, ok := n.(*ast.Heading); entering && ok && !hasID(h) && opensSection(h) == top {
+				text := plainText(h, src)
+				if sh, ok := st.heads[st.lines.Line(st.base+headingOffset(h))]; ok {
+					text = sh.Text
+				}
+				h.SetAttributeString("id", []byte(st.ids.Generate(text)))
 			}
-			h.SetAttributeString("id", []byte(st.ids.Generate(text)))
-		}
-		return ast.WalkContinue, nil
-	})
+			return ast.WalkContinue, nil
+		})
+	}
+}
+
+// opensSection reports whether h opens a section, as sections reads the
+// note: it sits at the top level, or inside docs sites' containers alone
+// (fenced divs, which sections reads as text), not in a list, quote or callout.
+func opensSection(h *ast.Heading) bool {
+	p := h.Parent()
+	for c, ok := p.(*callout); ok && c.docs; c, ok = p.(*callout) {
+		p = p.Parent()
+	}
+	return p != nil && p.Kind() == ast.KindDocument
 }
 
 // hasID reports whether a heading has an id: "## Title {#id}".

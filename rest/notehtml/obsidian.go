@@ -121,6 +121,9 @@ type callout struct {
 	ast.BaseBlock
 	kind string
 	fold byte
+	// docs: a fenced div (fenceddivs.go), which sections
+	// does not read: a heading inside it opens a section.
+	docs bool
 }
 
 func (n *callout) Kind() ast.NodeKind { return kindCallout }
