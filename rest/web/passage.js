@@ -195,9 +195,30 @@ function unhighlight(line) {
   return line.split(/(`[^`]*`)/).map((part, i) => i % 2 ? part : part.replace(/==(?=\S)([^\n]*?\S)==/g, "$1")).join("");
 }
 
+// untag drops a line's inline HTML tags outside its code spans, as the
+// note's page omits them; an <img> shows its alt text.
+function untag(line) {
+  return line.split(/(`[^`]*`)/).map((part, i) => i % 2 ? part : part
+    .replace(/<img\b[^<>]*>/gi, (tag) => {
+      const alt = /\salt\s*=\s*(?:"([^"]*)"|'([^']*)')/i.exec(tag);
+      return alt ? alt[1] ?? alt[2] : "";
+    })
+    .replace(/<\/?[A-Za-z][\w-]*(?:\s[^<>]*)?\/?>/g, "")).join("");
+}
+
+// fencedDiv reads a docs site's container marker line ("::: tip Title",
+// ":::danger[Title]", ":::"), returning its title ("" for none), or null
+// for another line.
+function fencedDiv(line) {
+  const m = /^\s*:{3,}\s*(?:\{[^}]*\}|[A-Za-z][\w-]*)?(.*)$/.exec(line);
+  if (!m) return null;
+  return m[1].replace(/\{[^}]*\}\s*$/, "").trim().replace(/^\[(.*)\]$/, "$1").trim();
+}
+
 // plainMarkdown makes a hit's markdown read as text: heading lines go
-// (the result's title line names the section), as do code fences,
-// emphasis and code markers, and links show their text.
+// (the result's title line names the section), as do code fences, a
+// fenced div's markers (its title stays), inline HTML tags, emphasis and
+// code markers, and links show their text.
 function plainMarkdown(md) {
   const lines = md.split("\n");
   const out = [];
@@ -216,13 +237,19 @@ function plainMarkdown(md) {
       if (/^ {0,3}(=+|-+)\s*$/.test(line)) out.pop(); // a setext heading's text
       return;
     }
+    const div = fencedDiv(line);
+    if (div !== null) {
+      if (div) out.push(untag(div));
+      return;
+    }
     // A quote keeps one "> " however deep; a callout's marker ("[!faq]- ")
     // and a block's id ("text ^id", "> ^id") are Obsidian's markup, not
     // the note's words, and a line of nothing else is a break.
     const q = /^\s*(?:>[ \t]?)+/.exec(line);
     const text = (q ? line.slice(q[0].length).replace(/^\[![\w-]+\][+-]?\s*/, "") : line)
       .replace(/(^|\s)\^[\w-]+\s*$/, "");
-    out.push(text.trim() ? (q ? "> " : "") + unhighlight(text) : "");
+    const shown = untag(text);
+    out.push(shown.trim() ? (q ? "> " : "") + unhighlight(shown) : "");
   });
   return out.join("\n").replace(/^\n+|\n+$/g, "").replace(/\n{3,}/g, "\n\n")
     .replace(/!?\[\[([^\]|#]*)(?:#([^\]|]*))?(?:\|([^\]]*))?\]\]/g, (m, t, h, a) => a || (t && h ? t + " > " + h : t || h))
