@@ -98,8 +98,16 @@ func TestHTML(t *testing.T) {
 				`<span class="embed" title="image not shown">remote</span>`, `<span class="embed" title="image not shown">missing.png</span>`,
 				`<p data-line="3"><img class="attachment" src="/files/assets/diagram.png?c=v" alt="diagram.png" height="80" loading="lazy"> ` +
 					`<img class="attachment" src="/files/assets/diagram.png?c=v" alt="diagram.png" loading="lazy"></p>`,
-				"<!-- raw HTML omitted -->"}, // the div and its image: not an image alone
-			[]string{"onerror", "alert", "<div"}},
+				`<p data-line="6"><img class="attachment" src="/files/assets/diagram.png?c=v" alt="diagram.png" loading="lazy"></p>`}, // the div holds an image alone
+			[]string{"onerror", "alert", "<div", "raw HTML omitted"}},
+		{"HTML images in layout tags", "<p style=\"text-align: center\">\n  <img alt=\"state flow\" src=\"diagram.png\" width=\"252\" style=\"margin: 4px\">\n</p>\n\n" +
+			"<a href=\"javascript:alert(1)\">\n<picture><source srcset=\"x.webp\"><img src=\"diagram.png\"></picture>\n</a>\n\n" +
+			"<div align=\"center\"><img src=\"diagram.png\"><br>A caption</div>\n\n<div><script>alert(2)</script><img src=\"diagram.png\"></div>\n\n" +
+			"<p>\n<iframe src=\"https://e.org\"></iframe>\n</p>\n",
+			[]string{`<p data-line="1"><img class="attachment" src="/files/assets/diagram.png?c=v" alt="state flow" width="252" loading="lazy"></p>`,
+				`<p data-line="5"><img class="attachment" src="/files/assets/diagram.png?c=v" alt="diagram.png" loading="lazy"></p>`,
+				"<!-- raw HTML omitted -->"}, // the caption's block, the script's and the iframe's
+			[]string{"margin", "javascript", "alert", "srcset", "x.webp", "A caption", "iframe", "<script"}},
 		{"HTML images read as browsers read them", `<img src="https://e.org/a.png" title="x src=diagram.png"> <img src="diagram.png" src="https://e.org/b.png" alt="">` +
 			` <img src="data:image/png;base64,iVBORw0KGgo=">`,
 			[]string{`<span class="embed" title="image not shown">a.png</span>`, // the first src; a value of another attribute is no src

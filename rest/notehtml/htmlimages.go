@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/yuin/goldmark/ast"
+	xhtml "golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 )
 
 // HTML images. Raw HTML is omitted from the page, but an <img> a note
@@ -15,7 +17,8 @@ import (
 // docs sites and pasted snippets do) is an image as ![](…) is: shown when
 // the vault holds it, else named as an image not shown. Only its src,
 // alt, width and height are read; nothing else of the tag reaches the
-// page.
+// page. An HTML block of images in layout tags alone (`<p
+// align="center">`, a link around it) shows the images alone.
 
 // imgTag is an <img> tag alone, with its attributes.
 var imgTag = regexp.MustCompile(`(?is)^<img(\s[^<>]*)?/?>$`)
@@ -94,7 +97,8 @@ func digits(s string) string {
 }
 
 // htmlBlockImages reads an HTML block made of <img> tags alone, one a
-// line, as their images; nil for any other block.
+// line, or of images in layout tags and nothing else (wrappers), as their
+// images; nil for any other block.
 func htmlBlockImages(n *ast.HTMLBlock, src []byte) []*embeddedImage {
 	var out []*embeddedImage
 	for i := range n.Lines().Len() {
@@ -105,11 +109,53 @@ func htmlBlockImages(n *ast.HTMLBlock, src []byte) []*embeddedImage {
 		}
 		img, ok := htmlImage(v)
 		if !ok {
-			return nil
+			return wrappedImages(n.Lines().Value(src))
 		}
 		out = append(out, img)
 	}
 	return out
+}
+
+// wrappers are the tags a block of images may hold them in, as READMEs
+// and docs pages centre an image or link it: `<p align="center"><img
+// src="logo.png"></p>`. The page shows the images alone.
+var wrappers = map[atom.Atom]bool{atom.P: true, atom.Div: true, atom.Center: true, atom.Span: true, atom.A: true,
+	atom.Picture: true, atom.Source: true, atom.Figure: true, atom.Br: true}
+
+// wrappedImages reads raw, an HTML block, as the images it shows when it
+// holds <img> tags, wrappers, comments and white space alone; nil when it
+// holds any other tag or any text (a caption, which the page would have
+// to show as HTML), or no image.
+func wrappedImages(raw []byte) []*embeddedImage {
+	var out []*embeddedImage
+	z := xhtml.NewTokenizer(bytes.NewReader(raw))
+	for {
+		switch z.Next() {
+		case xhtml.ErrorToken:
+			return out // the end of raw (a reader of bytes fails no other way)
+		case xhtml.TextToken:
+			if len(bytes.TrimSpace(z.Text())) > 0 {
+				return nil
+			}
+		case xhtml.CommentToken, xhtml.EndTagToken:
+			if name, _ := z.TagName(); len(name) > 0 && !wrappers[atom.Lookup(name)] {
+				return nil
+			}
+		case xhtml.StartTagToken, xhtml.SelfClosingTagToken:
+			name, _ := z.TagName()
+			if a := atom.Lookup(name); a == atom.Img {
+				img, ok := htmlImage(z.Raw())
+				if !ok {
+					return nil
+				}
+				out = append(out, img)
+			} else if !wrappers[a] {
+				return nil
+			}
+		default: // a doctype
+			return nil
+		}
+	}
 }
 
 // resolveHTMLImage sets where img, read from an <img> tag, is served:
