@@ -114,6 +114,8 @@ func TestHTML(t *testing.T) {
 				`<img class="attachment" src="/files/assets/diagram.png?c=v" alt="" loading="lazy">`, // alt="": decorative, kept empty
 				`<span class="embed" title="image not shown">image</span>`},                          // a data: URI's text is no name
 			[]string{"iVBOR", "e.org/b.png"}},
+		{"a link's file name is no markup", `![[x."onclick=f]] [[y.<b>]]`, []string{`title="a .&#34;onclick=f file: the page shows notes and images only"`},
+			[]string{`." onclick`, `."onclick`, "<b>"}},
 		{"wikilink in a table", "| a |\n|---|\n| [[Other\\|alias]] |\n", []string{`<td><a class="wikilink" href="#/note?path=Other.md">alias</a></td>`}, nil},
 		{"wikilink in code stays code", "`[[Other]]`", []string{"<code>[[Other]]</code>"}, []string{"wikilink"}},
 		{"relative markdown link to a note", "[o](Other.md#Setup) [x](Nope.md) [y](sub/Gone%20Too) [f](files/a.pdf) [i](assets/diagram.png)", []string{`<a href="#/note?path=Other.md&amp;heading=Setup">o</a>`,

@@ -263,7 +263,7 @@ func renderWikiLink(w util.BufWriter, _ []byte, node ast.Node, entering bool) (a
 		} else if ext := fileExt(n.target); ext != "" {
 			missing = "a " + ext + " file: the page shows notes and images only"
 		}
-		_, _ = w.WriteString(`<span class="` + class + ` unresolved" title="` + missing + `">` + label + `</span>`)
+		_, _ = w.WriteString(`<span class="` + class + ` unresolved" title="` + html.EscapeString(missing) + `">` + label + `</span>`)
 		return ast.WalkContinue, nil
 	}
 	if n.image {
