@@ -153,63 +153,88 @@ func (e *Engine) readFeatures(ctx context.Context, rd *store.Reader, q *query, t
 }
 
 // copiesOf is, for each candidate, the place in top of an earlier one of
-// another note whose passage it repeats word for word (a folder indexed
-// in two collections, a note copied), or -1.
+// another note whose passage it repeats word for word, under the same
+// heading and tags (a folder indexed in two collections, a note copied as
+// "Note 1.md", a sync tool's conflict copy), or -1. The title column is
+// not compared: a copy's file name is another.
 func copiesOf(top []candidate, ps map[int64]store.Passage) []int {
 	out := make([]int, len(top))
-	first := make(map[[4]string]int, len(top))
+	first := make(map[[3]string]int, len(top))
 	for i, c := range top {
 		out[i] = -1
 		p, ok := ps[c.id]
 		if !ok {
 			continue
 		}
-		if j, ok := first[p.Keywords]; ok && top[j].doc != c.doc {
+		key := [3]string{p.Keywords[0], p.Keywords[1], p.Keywords[3]}
+		if j, ok := first[key]; ok && top[j].doc != c.doc {
 			out[i] = j
 			continue
 		}
-		first[p.Keywords] = i
+		first[key] = i
 	}
 	return out
 }
 
-// scoreDistinct scores xs as stage.Score does with each copy (copyOf)
-// left out, then gives a copy its original's logit, probability and
-// calibrator inputs (these only when explain): a passage found twice is
-// one answer, not its own close rival, whose tie would halve its score.
+// scoreDistinct scores xs as stage.Score does with only one of each set
+// of copies (copyOf), the one the ranker puts highest, then gives every
+// copy that one's probability and calibrator inputs (these only when
+// explain): a passage found twice is one answer, not its own close rival,
+// whose tie would take most of its score. Each keeps its own logit, so
+// copies rank as the ranker puts them (a copy whose title the query
+// names first).
 func scoreDistinct(stage *rescore.Stage, xs []rescore.Vector, copyOf []int, explain bool) ([]float64, []float64, [][rescore.NumCalib]float64) {
-	keep := make([]int, 0, len(xs)) // xs's place of each distinct one
-	at := make([]int, len(xs))      // each candidate's place in keep
+	logits := make([]float64, len(xs))
+	for i := range xs {
+		logits[i] = stage.Ranker.Logit(xs[i][:])
+	}
+	rep := make([]int, len(xs)) // the copy that stands for each candidate's set
 	for i, c := range copyOf {
-		if c < 0 {
-			at[i] = len(keep)
-			keep = append(keep, i)
-		} else {
-			at[i] = at[c]
+		rep[i] = i
+		if c >= 0 {
+			if logits[i] > logits[rep[c]] {
+				rep[c] = i
+			}
+			rep[i] = c // its set's first, for now
 		}
 	}
-	sub := xs
-	if len(keep) < len(xs) {
-		sub = make([]rescore.Vector, len(keep))
-		for k, i := range keep {
-			sub[k] = xs[i]
+	keep := make([]int, 0, len(xs)) // xs's place of each one scored
+	at := make([]int, len(xs))      // each scored one's place in keep
+	for i, c := range copyOf {
+		if c < 0 {
+			at[rep[i]] = len(keep)
+			keep = append(keep, rep[i])
 		}
+	}
+	if len(keep) == len(xs) {
+		_, p := stage.Score(xs)
+		var c [][rescore.NumCalib]float64
+		if explain {
+			c = rescore.CalInputs(stage.Ranker, xs, logits)
+		}
+		return logits, p, c
+	}
+	sub := make([]rescore.Vector, len(keep))
+	for k, i := range keep {
+		sub[k] = xs[i]
 	}
 	l, p := stage.Score(sub)
 	var c [][rescore.NumCalib]float64
 	if explain {
 		c = rescore.CalInputs(stage.Ranker, sub, l)
 	}
-	if len(keep) == len(xs) {
-		return l, p, c
-	}
-	logits, probs := make([]float64, len(xs)), make([]float64, len(xs))
+	probs := make([]float64, len(xs))
 	var cal [][rescore.NumCalib]float64
 	if explain {
 		cal = make([][rescore.NumCalib]float64, len(xs))
 	}
-	for i, k := range at {
-		logits[i], probs[i] = l[k], p[k]
+	for i, c0 := range copyOf {
+		first := i
+		if c0 >= 0 {
+			first = c0
+		}
+		k := at[rep[first]]
+		probs[i] = p[k]
 		if explain {
 			cal[i] = c[k]
 		}

@@ -40,17 +40,22 @@ func TestStageMemo(t *testing.T) {
 // word in another note is its copy; the same text twice in one note, or
 // a passage the read left out, is not.
 func TestCopiesOf(t *testing.T) {
-	p := func(text string) store.Passage { return store.Passage{Keywords: [4]string{text, "h", "t", ""}} }
-	top := []candidate{{id: 1, doc: 10}, {id: 2, doc: 11}, {id: 3, doc: 20}, {id: 4, doc: 10}, {id: 5, doc: 21}, {id: 6, doc: 22}}
-	ps := map[int64]store.Passage{1: p("a"), 2: p("b"), 3: p("a"), 4: p("a"), 5: p("b")}
-	if got, want := copiesOf(top, ps), []int{-1, -1, 0, -1, 1, -1}; !slices.Equal(got, want) {
+	p := func(text, title, tags string) store.Passage { return store.Passage{Keywords: [4]string{text, "h", title, tags}} }
+	top := []candidate{{id: 1, doc: 10}, {id: 2, doc: 11}, {id: 3, doc: 20}, {id: 4, doc: 10}, {id: 5, doc: 21}, {id: 6, doc: 22},
+		{id: 7, doc: 23}, {id: 8, doc: 24}}
+	// 5 is a copy under another title ("Note 1.md"); 7's tags differ, so
+	// it is no copy.
+	ps := map[int64]store.Passage{1: p("a", "t", ""), 2: p("b", "t", ""), 3: p("a", "t", ""), 4: p("a", "t", ""),
+		5: p("b", "t 1", ""), 7: p("a", "t", "x"), 8: p("a", "t", "x")}
+	if got, want := copiesOf(top, ps), []int{-1, -1, 0, -1, 1, -1, -1, 6}; !slices.Equal(got, want) {
 		t.Errorf("copiesOf = %v, want %v", got, want)
 	}
 }
 
-// TestScoreDistinct: a copy takes its original's logit and probability,
-// and the others score as they would with no copy in the list: the
-// original is not tied with itself.
+// TestScoreDistinct: a copy takes its original's probability, and the
+// others score as they would with no copy in the list: the original is
+// not tied with itself. Of a set of copies the one the ranker puts
+// highest is scored, and each keeps its own logit.
 func TestScoreDistinct(t *testing.T) {
 	m, err := rescore.Default()
 	if err != nil {
@@ -76,6 +81,20 @@ func TestScoreDistinct(t *testing.T) {
 	}
 	if _, tied := stage.Score(with); tied[0] >= wantP[0] {
 		t.Errorf("scored with its copy the best scores %v, alone %v: the test shows nothing", tied[0], wantP[0])
+	}
+	// A copy under a title the query names ranks above its original, and
+	// the set scores as that copy alone would.
+	named := xs[0]
+	named[rescore.BM25Title] += 2
+	wantL, wantP = stage.Score([]rescore.Vector{named, xs[1], xs[2], xs[3]})
+	logits, probs, _ = scoreDistinct(stage, []rescore.Vector{xs[0], named, xs[1], xs[2], xs[3]}, []int{-1, 0, -1, -1, -1}, false)
+	if own := stage.Ranker.Logit(xs[0][:]); logits[0] != own || logits[1] != wantL[0] || logits[1] <= logits[0] {
+		t.Errorf("logits %v: want the original's own %v and the copy's %v above it", logits[:2], own, wantL[0])
+	}
+	for i, j := range []int{0, 0, 1, 2, 3} {
+		if probs[i] != wantP[j] {
+			t.Errorf("candidate %d: probability %v, want %v", i, probs[i], wantP[j])
+		}
 	}
 }
 
