@@ -40,7 +40,9 @@ func TestStageMemo(t *testing.T) {
 // word in another note is its copy; the same text twice in one note, or
 // a passage the read left out, is not.
 func TestCopiesOf(t *testing.T) {
-	p := func(text, title, tags string) store.Passage { return store.Passage{Keywords: [4]string{text, "h", title, tags}} }
+	p := func(text, title, tags string) store.Passage {
+		return store.Passage{Keywords: [4]string{text, "h", title, tags}}
+	}
 	top := []candidate{{id: 1, doc: 10}, {id: 2, doc: 11}, {id: 3, doc: 20}, {id: 4, doc: 10}, {id: 5, doc: 21}, {id: 6, doc: 22},
 		{id: 7, doc: 23}, {id: 8, doc: 24}}
 	// 5 is a copy under another title ("Note 1.md"); 7's tags differ, so
