@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -182,5 +183,32 @@ func TestCopiesAmong(t *testing.T) {
 	}
 	if left.among(kept[2:]).notice() != "" {
 		t.Error("a notice for copies of results not shown")
+	}
+}
+
+// TestCopiedNoteKeepsScore: a note copied under another name ("Recipe
+// 1.md", as a file manager copies it) is no close rival of its original:
+// both score as the original scored alone, near enough (the copy's words
+// are in twice as many passages), where a rival's tie took most of it.
+func TestCopiedNoteKeepsScore(t *testing.T) {
+	vault := t.TempDir()
+	for i := range 30 {
+		write(t, vault, fmt.Sprintf("Note %d.md", i), fmt.Sprintf("# Note %d\n\nA note about gardening, tomatoes and bicycles, number %d.\n", i, i))
+	}
+	write(t, vault, "Recipe.md", "# Recipe\n\nBake the sourdough loaf at 230C for forty minutes with steam.\n")
+	score := func() []float64 {
+		e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
+		index(t, e, vault, "v")
+		var out []float64
+		for _, r := range search(t, e, mdsearch.SearchRequest{Query: "bake the sourdough loaf", N: 3, Mode: mdsearch.ModeKeyword}).Results {
+			out = append(out, r.Score)
+		}
+		return out
+	}
+	alone := score()
+	write(t, vault, "Recipe 1.md", "# Recipe\n\nBake the sourdough loaf at 230C for forty minutes with steam.\n")
+	copied := score()
+	if len(alone) == 0 || alone[0] < 0.5 || len(copied) < 2 || copied[1] != copied[0] || copied[0] < alone[0]-0.1 {
+		t.Errorf("scores alone %v, with a copy %v: want the copy's the original's, near what it scored alone", alone, copied)
 	}
 }
