@@ -54,12 +54,15 @@ func (n *note) shown(start, end int) string {
 }
 
 // longText is long for a range of words words and size bytes as indexed,
-// whose text a read returns is shown.
+// whose text a read returns is shown: by the size shown, and by the
+// words as indexed, which leave comments out as the shown text does, and
+// count the words a notice names (counted again from the shown text, a
+// note's properties and markup would make a note of 1,495 words long).
 func (n *note) longText(words, size int, shown string) bool {
 	if !n.doc.HidesComments() {
 		return mdsearch.IsLong(words, size)
 	}
-	return mdsearch.IsLong(wordcount.Count(shown), len(shown))
+	return mdsearch.IsLong(words, len(shown))
 }
 
 // Read returns a whole note, or one section of it (from its heading to the

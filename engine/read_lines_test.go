@@ -367,3 +367,20 @@ func TestReadPreviewLongLineAfterComment(t *testing.T) {
 		t.Errorf("%d words shown to line %d, notice %q, %v", strings.Count(r.Content, "heron"), r.EndLine, r.Notice, err)
 	}
 }
+
+// A note of 1,500 words or fewer is read whole though its properties and
+// markup would count more: it is long by its words as indexed, which the
+// notice would name, not by words counted again from the text shown (a
+// comment makes the read show text without it).
+func TestReadShortNoteWithComment(t *testing.T) {
+	vault := copyDir(t, sampleVault)
+	props := "---\ndescription: " + strings.Repeat("words of the properties ", 50) + "\n---\n"          // 200 words
+	text := "# Canvas\n\n%% a comment %%\n" + strings.Repeat("- [x] one **canvas** `card` line\n", 240) // 1,441 words and markup
+	write(t, vault, "Canvas.md", props+text)
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, vault, "v")
+	r, err := e.Read(bg, mdsearch.ReadRequest{Path: "Canvas.md"})
+	if err != nil || r.Outline != nil || r.More || r.WordCount > mdsearch.LongNoteWords || !strings.Contains(r.Content, "one **canvas**") {
+		t.Errorf("read: %d words, outline %v, more %v, notice %q, %v", r.WordCount, r.Outline != nil, r.More, r.Notice, err)
+	}
+}
