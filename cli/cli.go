@@ -24,7 +24,8 @@ type Env struct {
 	Stdout io.Writer
 	Stderr io.Writer
 	Getenv func(string) string
-	cmd    string // the running subcommand, for the prefix of what it says
+	cmd    string        // the running subcommand, for the prefix of what it says
+	flags  *flag.FlagSet // its flags, once made (commands reads --index)
 }
 
 // say prints one line on stderr in the one style of every diagnostic:
@@ -36,7 +37,7 @@ func (env *Env) say(format string, args ...any) {
 	}
 	// A line break inside (a file name may hold one) starts an indented
 	// line, which cannot pass for a message of its own.
-	msg := strings.ReplaceAll(fmt.Sprintf(format, args...), "\n", "\n  ")
+	msg := strings.ReplaceAll(env.commands(fmt.Sprintf(format, args...)), "\n", "\n  ")
 	fmt.Fprint(screen(env.Stderr), prefix+msg+"\n") // names and notes may hold escapes
 }
 
@@ -160,7 +161,7 @@ func runCommand(ctx context.Context, env *Env, args []string) int {
 	case errors.As(err, &ue):
 		cmdEnv.say("%s", ue.msg)
 		fmt.Fprintf(env.Stderr, "Run 'mdsearch %s -h' for usage.\n", args[0])
-		sayJSON(env, args, jsonError{jsonErrorBody{Kind: "usage", Message: ue.msg, Hint: "run 'mdsearch " + args[0] + " -h' for usage"}})
+		sayJSON(&cmdEnv, args, jsonError{jsonErrorBody{Kind: "usage", Message: ue.msg, Hint: "run 'mdsearch " + args[0] + " -h' for usage"}})
 		return 2
 	case errors.Is(err, errFailed):
 		return 1
@@ -173,11 +174,11 @@ func runCommand(ctx context.Context, env *Env, args []string) int {
 			hint = l.hint
 		}
 		cmdEnv.say("interrupted%s", hint)
-		sayJSON(env, args, jsonError{jsonErrorBody{Kind: "interrupted", Message: "interrupted" + hint}})
+		sayJSON(&cmdEnv, args, jsonError{jsonErrorBody{Kind: "interrupted", Message: "interrupted" + hint}})
 		return 130
 	default:
 		cmdEnv.say("%s", withoutOp(args[0], err))
-		sayJSON(env, args, errorJSON(args[0], "", err))
+		sayJSON(&cmdEnv, args, errorJSON(args[0], "", err))
 		return 1
 	}
 }
@@ -195,6 +196,7 @@ func sayJSON(env *Env, args []string, e jsonError) {
 		return
 	}
 	if wantsJSON(args[1:]) {
+		e.Error.Message, e.Error.Hint = env.commands(e.Error.Message), env.commands(e.Error.Hint)
 		printJSON(env, e)
 	}
 }
@@ -285,6 +287,7 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 // args, and about: what it does, where its flags do not say) and flags.
 func newFlags(env *Env, name, args string, about ...string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	env.flags = fs
 	fs.SetOutput(env.Stderr)
 	fs.Usage = func() { // asked for (-h), so on stdout: "mdsearch search -h | less"
 		fmt.Fprintln(env.Stdout, strings.TrimSpace("Usage: mdsearch "+name+" [flags] "+args))

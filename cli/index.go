@@ -136,6 +136,7 @@ func notFolderNorCollection(arg string, colls []mdsearch.CollectionStatus) error
 // reportIndex prints one run's statistics and notice, and passes its
 // error on.
 func reportIndex(env *Env, st *mdsearch.IndexStats, asJSON bool, err error) error {
+	st.Notice = env.commands(st.Notice)
 	if asJSON {
 		if encErr := printJSON(env, st); encErr != nil {
 			return encErr
@@ -165,6 +166,9 @@ func indexAll(ctx context.Context, env *Env, e *engine.Engine, full, asJSON bool
 		}
 	}
 	bar.done(last, stopped)
+	for _, st := range stats {
+		st.Notice = env.commands(st.Notice)
+	}
 	if asJSON {
 		if stats == nil {
 			stats = []*mdsearch.IndexStats{}

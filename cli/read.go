@@ -59,6 +59,7 @@ func runRead(ctx context.Context, env *Env, args []string) error {
 		if err != nil {
 			return requestError("read", err)
 		}
+		r.Notice = env.commands(r.Notice)
 		if !*asJSON {
 			printRead(env, r)
 			return nil

@@ -53,13 +53,14 @@ func runStatus(ctx context.Context, env *Env, args []string) error {
 		if trouble != nil && s.Notice == "" {
 			s.Notice = "semantic search unavailable: " + trouble.Error()
 		}
+		s.Notice = env.commands(s.Notice)
 		return printJSON(env, withCheck(s, *check, checkOK))
 	}
 	model := modelLine(env, s.ModelID, trouble)
 	if s.ModelID == "" && s.WantedModel != "" {
 		model = wantedLine(s.WantedModel)
 	}
-	fmt.Fprintf(env.Stdout, "index:  %s (%s, schema %d)\nmodel:  %s\n", s.IndexPath, humanBytes(s.SizeBytes), s.SchemaVersion, model)
+	fmt.Fprintf(env.Stdout, "index:  %s (%s, schema %d)\nmodel:  %s\n", s.IndexPath, humanBytes(s.SizeBytes), s.SchemaVersion, env.commands(model))
 	if rv, ok := runningServe(env, ef); ok {
 		if rv.Build == sameCode() {
 			fmt.Fprintf(env.Stdout, "served: %s by serve (pid %d); a search with its settings asks it\n", rv.URL, rv.PID)
@@ -69,7 +70,7 @@ func runStatus(ctx context.Context, env *Env, args []string) error {
 		}
 	}
 	if len(s.Collections) == 0 {
-		fmt.Fprintln(env.Stdout, "no collections yet: run `mdsearch index DIR`")
+		fmt.Fprintln(env.Stdout, env.commands("no collections yet: run `mdsearch index DIR`"))
 	} else {
 		rows := [][]string{{"COLLECTION", "FILES", "PASSAGES", "WINDOWS", "VECTORS", "STALE", "PROFILE", "INDEXED", "ROOT"}}
 		unknown := false // a stale count that could not be made (an unreadable ignore file)
@@ -122,7 +123,7 @@ func olderStatus(ctx context.Context, env *Env, ef *engineFlags, asJSON, check b
 	}
 	fmt.Fprintf(env.Stdout, "index:  %s (%s, schema %d)\nolder:  %s\n", s.IndexPath, humanBytes(s.SizeBytes), s.SchemaVersion, s.Notice)
 	if len(s.Collections) == 0 {
-		fmt.Fprintln(env.Stdout, "no collections: run `mdsearch index DIR`")
+		fmt.Fprintln(env.Stdout, env.commands("no collections: run `mdsearch index DIR`"))
 	} else {
 		rows := [][]string{{"COLLECTION", "FILES", "ROOT"}}
 		for _, c := range s.Collections {
@@ -167,7 +168,7 @@ func printStale(env *Env, colls []mdsearch.CollectionStatus) {
 		case c.RootMissing:
 			gone = append(gone, engine.FolderGoneHint(c.Name))
 		case c.Unreadable != "":
-			fmt.Fprintf(screen(env.Stdout), "\nunreadable: %s: an index run stops before changing anything: %s\n", c.Name, c.Unreadable)
+			fmt.Fprintf(screen(env.Stdout), "\nunreadable: %s: an index run stops before changing anything: %s\n", c.Name, env.commands(c.Unreadable))
 		default:
 			stale += c.Stale
 		}
@@ -179,16 +180,16 @@ func printStale(env *Env, colls []mdsearch.CollectionStatus) {
 		}
 	}
 	if len(old) > 0 {
-		fmt.Fprintf(screen(env.Stdout), "\noutdated: %s: cut by another version of mdsearch; `mdsearch index` cuts its notes again "+
+		fmt.Fprint(screen(env.Stdout), env.commands(fmt.Sprintf("\noutdated: %s: cut by another version of mdsearch; `mdsearch index` cuts its notes again "+
 			"(their vectors are kept), as a serve, mcp or watch of the index does when it starts; until then what this version "+
-			"reads into the index is missing\n", strings.Join(old, ", "))
+			"reads into the index is missing\n", strings.Join(old, ", "))))
 	}
 	if stale > 0 {
-		fmt.Fprintf(env.Stdout, "\nstale: %d %s added, changed or deleted on disk since indexed; `mdsearch index` catches up "+
-			"(a running watch does so as files are saved, and so do serve and mcp unless started with --no-watch)\n", stale, plural.Noun(stale, "file", "files"))
+		fmt.Fprint(env.Stdout, env.commands(fmt.Sprintf("\nstale: %d %s added, changed or deleted on disk since indexed; `mdsearch index` catches up "+
+			"(a running watch does so as files are saved, and so do serve and mcp unless started with --no-watch)\n", stale, plural.Noun(stale, "file", "files"))))
 	}
 	for _, g := range gone {
-		fmt.Fprintf(screen(env.Stdout), "\nmissing: %s\n", g) // names may hold escapes
+		fmt.Fprintf(screen(env.Stdout), "\nmissing: %s\n", env.commands(g)) // names may hold escapes
 	}
 }
 
@@ -230,7 +231,7 @@ func printIssues(env *Env, colls []mdsearch.CollectionStatus, of func(mdsearch.C
 			if many {
 				path = c.Name + ":" + path
 			}
-			all = append(all, path+": "+w.Reason)
+			all = append(all, path+": "+env.commands(w.Reason))
 		}
 	}
 	if len(all) == 0 {

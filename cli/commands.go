@@ -1,0 +1,42 @@
+package cli
+
+import (
+	"regexp"
+	"strings"
+)
+
+// indexCommand matches a command a message tells the user to run, in
+// backticks, of the commands that take --index.
+var indexCommand = regexp.MustCompile("`mdsearch (?:index|drop|status|search|read|watch|serve|mcp)\\b[^`]*`")
+
+// commands is msg, a notice, hint or error this command shows, with
+// --index added to each command it names (`mdsearch index DIR`) when
+// this command was given --index: pasted as it is, the command would
+// work on the default index instead. A command that names an index
+// already is left as it is; $MDSEARCH_INDEX, set in the shell, needs
+// nothing.
+func (env *Env) commands(msg string) string {
+	index := env.indexArg()
+	if index == "" || !strings.Contains(msg, "`mdsearch ") {
+		return msg
+	}
+	return indexCommand.ReplaceAllStringFunc(msg, func(cmd string) string {
+		if strings.Contains(cmd, "--index") {
+			return cmd
+		}
+		words := strings.SplitN(cmd, " ", 3) // "`mdsearch", the command, the rest
+		out := words[0] + " " + strings.TrimSuffix(words[1], "`") + " --index " + shellWord(index)
+		if len(words) == 3 {
+			return out + " " + words[2]
+		}
+		return out + "`"
+	})
+}
+
+// indexArg is the --index this command was given, or "".
+func (env *Env) indexArg() string {
+	if env.flags == nil || !flagSet(env.flags, "index") {
+		return ""
+	}
+	return env.flags.Lookup("index").Value.String()
+}

@@ -1,0 +1,59 @@
+package cli
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A command a message names gains the --index this command was given,
+// once, and only the commands that take it.
+func TestCommandsGainIndex(t *testing.T) {
+	env := &Env{}
+	fs := newFlags(env, "status", "")
+	addIndexPathFlag(fs)
+	msg := "run `mdsearch index DIR --name A`, or `mdsearch drop A`; `mdsearch index` alone; `mdsearch setup` first; " +
+		"`mdsearch index DIR --index /x.db` names one"
+	if got := env.commands(msg); got != msg {
+		t.Errorf("without --index: %q", got)
+	}
+	if _, err := parse(fs, []string{"--index", "/tmp/my idx.db"}); err != nil {
+		t.Fatal(err)
+	}
+	want := "run `mdsearch index --index '/tmp/my idx.db' DIR --name A`, or `mdsearch drop --index '/tmp/my idx.db' A`; " +
+		"`mdsearch index --index '/tmp/my idx.db'` alone; `mdsearch setup` first; `mdsearch index DIR --index /x.db` names one"
+	if got := env.commands(msg); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	if again := env.commands(want); again != want {
+		t.Errorf("twice: %q", again)
+	}
+}
+
+// A note over the size limit, indexed with --index: read's hint and
+// status's model line name that index; with $MDSEARCH_INDEX alone, which
+// a pasted command reads too, they name none.
+func TestHintsNameIndex(t *testing.T) {
+	dir := t.TempDir()
+	vault := filepath.Join(dir, "v")
+	write(t, filepath.Join(vault, "big.md"), "# Big\n\n"+strings.Repeat("word ", 300)+"\n")
+	write(t, filepath.Join(vault, "a.md"), "# A\n")
+	index := filepath.Join(dir, "my index.db")
+	flag := []string{"--index", index}
+	if code, _, stderr := run(t, "", append([]string{"index", vault, "--embedder", "none", "--max-file-size", "1KB"}, flag...)...); code != 0 {
+		t.Fatalf("index: %d %s", code, stderr)
+	}
+	named := "`mdsearch index --index '" + index + "' " + vault + " --max-file-size 1MB`"
+	if _, _, stderr := run(t, "", append([]string{"read", "big.md"}, flag...)...); !strings.Contains(stderr, named) {
+		t.Errorf("read says %q, want %q in it", stderr, named)
+	}
+	if _, stdout, _ := run(t, "", append([]string{"read", "big.md", "--json"}, flag...)...); !strings.Contains(stdout, named) {
+		t.Errorf("read --json says %q, want %q in it", stdout, named)
+	}
+	if _, stdout, _ := run(t, "", append([]string{"status"}, flag...)...); !strings.Contains(stdout, "run `mdsearch index --index '"+index+"'` to embed") {
+		t.Errorf("status says %q", stdout)
+	}
+	if _, _, stderr := run(t, index, "read", "big.md"); !strings.Contains(stderr, "`mdsearch index "+vault+" --max-file-size 1MB`") {
+		t.Errorf("read with $MDSEARCH_INDEX says %q", stderr)
+	}
+}
