@@ -273,9 +273,13 @@ type ReadResponse struct {
 	Notice string `json:"notice,omitempty"` // e.g. the index is behind the file
 }
 
-// Unit is what the read answered: "section" or "note" (whole, or by
-// lines). Adapters say "the whole section" or "the whole note" with it.
-func (r *ReadResponse) Unit() string {
+// Unit is what req, the read r answers, asked for: "range" (of lines),
+// "section" or "note". Adapters say "the whole note" (or range, or
+// section) with it, as what full returns.
+func (r *ReadResponse) Unit(req ReadRequest) string {
+	if req.Lines != "" {
+		return "range"
+	}
 	if r.Section != "" || len(r.SectionPath) > 0 {
 		return "section"
 	}

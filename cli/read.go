@@ -55,13 +55,14 @@ func runRead(ctx context.Context, env *Env, args []string) error {
 		}
 		out = o
 	} else {
-		r, err := e.Read(ctx, mdsearch.ReadRequest{Path: pos[0], Section: *section, Full: *full, Lines: *lines, Comments: *comments})
+		req := mdsearch.ReadRequest{Path: pos[0], Section: *section, Full: *full, Lines: *lines, Comments: *comments}
+		r, err := e.Read(ctx, req)
 		if err != nil {
 			return requestError("read", err)
 		}
 		r.Notice = env.commands(r.Notice)
 		if !*asJSON {
-			printRead(env, r)
+			printRead(env, r, r.Unit(req))
 			return nil
 		}
 		out = r
@@ -71,9 +72,8 @@ func runRead(ctx context.Context, env *Env, args []string) error {
 
 // printRead prints a read's text, or the outline a long note is answered
 // with; a notice goes to stderr so the text stays clean for pipes.
-func printRead(env *Env, r *mdsearch.ReadResponse) {
+func printRead(env *Env, r *mdsearch.ReadResponse, whole string) {
 	out := screen(env.Stdout)
-	whole := r.Unit()
 	if r.Outline != nil { // a long note or section: say how, in this command's terms
 		how := "--section PATH or #ANCHOR from the outline"
 		if r.More {

@@ -111,14 +111,14 @@ func (e *Engine) read(ctx context.Context, req mdsearch.ReadRequest, n *note, fr
 		if strings.TrimSpace(req.Section) != "" {
 			return nil, mdsearch.Errorf(mdsearch.KindInvalid, "read", n.path, "pass one of them", "a section and lines were both given")
 		}
-		return resp, lineRange(resp, n, req.Lines)
+		return resp, lineRange(resp, n, req.Lines, req.Full)
 	}
 	if strings.TrimSpace(req.Section) == "" {
 		all := n.shownAll() // invalid UTF-8 shown as U+FFFD; once, for its cost, size and text
 		resp.StartLine, resp.EndLine = 1, lineCount(n.src)
 		resp.WordCount, resp.Tokens = chunks.NoteWords(n.doc), EstimateTokens(all)
 		if !req.Full && n.longText(n.doc.WordCount, len(n.src), all) && !longNote(resp, n) {
-			preview(resp, n, span{0, len(n.src), "note", n.doc.WordCount, false})
+			preview(resp, n, span{from: 0, to: len(n.src), what: "note", words: n.doc.WordCount})
 		}
 		if resp.Outline == nil && resp.Content == "" {
 			resp.Content = all
@@ -134,10 +134,10 @@ func (e *Engine) read(ctx context.Context, req mdsearch.ReadRequest, n *note, fr
 		return resp, nil
 	}
 	if ref := strings.TrimPrefix(strings.TrimSpace(req.Section), "#"); strings.HasPrefix(ref, "^") {
-		return blockRef(resp, n, ref)
+		return blockRef(resp, n, ref, req.Full)
 	}
 	if nr, ok := n.doc.FindNested(req.Section); ok {
-		return nestedRead(resp, n, nr)
+		return nestedRead(resp, n, nr, req.Full)
 	}
 	sec, others, err := n.doc.Matches(req.Section)
 	if err != nil {
@@ -175,7 +175,7 @@ func (e *Engine) read(ctx context.Context, req mdsearch.ReadRequest, n *note, fr
 
 // blockRef answers a read of an Obsidian block reference, "^id": the
 // lines of the block it names.
-func blockRef(resp *mdsearch.ReadResponse, n *note, ref string) (*mdsearch.ReadResponse, error) {
+func blockRef(resp *mdsearch.ReadResponse, n *note, ref string, full bool) (*mdsearch.ReadResponse, error) {
 	start, end, sec, ok := n.doc.Block(ref)
 	if !ok {
 		return nil, mdsearch.Errorf(mdsearch.KindNotFound, "read", n.path,
@@ -183,15 +183,15 @@ func blockRef(resp *mdsearch.ReadResponse, n *note, ref string) (*mdsearch.ReadR
 			"no block %s in this note", ref)
 	}
 	resp.Section, resp.SectionPath = ref, sec.Path
-	return resp, lineRange(resp, n, fmt.Sprintf("%d-%d", start, end))
+	return resp, lineRange(resp, n, fmt.Sprintf("%d-%d", start, end), full)
 }
 
 // nestedRead answers a read of a heading inside a list, quote or callout
 // (sections.Document.FindNested) with its own lines, and says which section
 // holds them, as search shows them there.
-func nestedRead(resp *mdsearch.ReadResponse, n *note, nr sections.NestedRead) (*mdsearch.ReadResponse, error) {
+func nestedRead(resp *mdsearch.ReadResponse, n *note, nr sections.NestedRead, full bool) (*mdsearch.ReadResponse, error) {
 	resp.Section, resp.SectionPath = nr.Heading.Text, nr.Section.Path
-	if err := lineRange(resp, n, fmt.Sprintf("%d-%d", nr.Start, nr.End)); err != nil {
+	if err := lineRange(resp, n, fmt.Sprintf("%d-%d", nr.Start, nr.End), full); err != nil {
 		return nil, err
 	}
 	holder := sections.Intro // as a result's header names the text before the first heading
@@ -211,8 +211,12 @@ func nestedRead(resp *mdsearch.ReadResponse, n *note, nr sections.NestedRead) (*
 	return resp, nil
 }
 
-// lineRange answers a read of the lines spec names ("40-80", "40-", "40").
-func lineRange(resp *mdsearch.ReadResponse, n *note, spec string) error {
+// lineRange answers a read of the lines spec names ("40-80", "40-", "40"):
+// unless full, a range over LongNoteWords words or LongNoteBytes, as a
+// long note is, gives its first lines and the lines to read on from, so
+// following "read on from line 102" ("102-") of a 5 MB note pages
+// through it rather than returning the rest at once.
+func lineRange(resp *mdsearch.ReadResponse, n *note, spec string, full bool) error {
 	start, end, err := mdsearch.ParseLines(spec)
 	if err != nil {
 		return mdsearch.Errorf(mdsearch.KindInvalid, "read", n.path, "", "%v", err)
@@ -225,9 +229,13 @@ func lineRange(resp *mdsearch.ReadResponse, n *note, spec string) error {
 	if end == 0 || end > total {
 		end = total
 	}
+	from, to := lineOffset(n.src, start), lineOffset(n.src, end+1)
 	resp.StartLine, resp.EndLine = start, end
-	resp.Content = n.doc.Text(lineOffset(n.src, start), lineOffset(n.src, end+1))
+	resp.Content = n.doc.Text(from, to)
 	resp.WordCount, resp.Tokens = wordcount.Count(resp.Content), EstimateTokens(resp.Content)
+	if !full && mdsearch.IsLong(resp.WordCount, len(resp.Content)) {
+		preview(resp, n, span{from: from, to: to, what: "range", words: resp.WordCount, lines: true})
+	}
 	return nil
 }
 

@@ -384,3 +384,35 @@ func TestReadShortNoteWithComment(t *testing.T) {
 		t.Errorf("read: %d words, outline %v, more %v, notice %q, %v", r.WordCount, r.Outline != nil, r.More, r.Notice, err)
 	}
 }
+
+// A long range of lines, as a long note's "read on from line N" asks for
+// ("N-"), comes as its first lines and the lines to read on from, so
+// following the notices pages through a note; full gives it whole.
+func TestReadLongRangePages(t *testing.T) {
+	vault := copyDir(t, sampleVault)
+	write(t, vault, "Flat.md", "# Flat\n\n"+strings.Repeat("Otter field notes from the river bank today.\n", 2000)) // 16,000 words
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, vault, "v")
+	r, err := e.Read(bg, mdsearch.ReadRequest{Path: "Flat.md"})
+	if err != nil || !r.More {
+		t.Fatalf("read: more %v, %v", r.More, err)
+	}
+	pages, shown := 1, r.EndLine
+	for r.More && pages < 20 {
+		want := fmt.Sprintf("lines %d–2002 are", shown+1)
+		if r, err = e.Read(bg, mdsearch.ReadRequest{Path: "Flat.md", Lines: r.Rest}); err != nil {
+			t.Fatal(err)
+		}
+		pages++
+		if r.WordCount > mdsearch.LongNoteWords || r.StartLine != shown+1 || (r.More && !strings.HasPrefix(r.Notice, want)) {
+			t.Fatalf("page %d: lines %d–%d, %d words, notice %q (want it to start %q)", pages, r.StartLine, r.EndLine, r.WordCount, r.Notice, want)
+		}
+		shown = r.EndLine
+	}
+	if shown != 2002 || pages < 10 {
+		t.Errorf("%d pages to line %d, want about 11 to line 2002", pages, shown)
+	}
+	if r, err = e.Read(bg, mdsearch.ReadRequest{Path: "Flat.md", Lines: "3-", Full: true}); err != nil || r.More || r.EndLine != 2002 {
+		t.Errorf("full range: more %v to line %d, %v", r.More, r.EndLine, err)
+	}
+}

@@ -41,11 +41,11 @@ func longNote(resp *mdsearch.ReadResponse, n *note) bool {
 func longSection(resp *mdsearch.ReadResponse, n *note, sec *sections.Section) {
 	sub := n.doc.Subsections(sec)
 	if len(sub) == 0 {
-		preview(resp, n, span{sec.StartByte, sec.EndByte, "section", sec.Words, false})
+		preview(resp, n, span{from: sec.StartByte, to: sec.EndByte, what: "section", words: sec.Words})
 		return
 	}
 	if n.long(sec.BodyWords, sec.StartByte, sec.BodyEnd) { // its own text is long too: its start
-		preview(resp, n, span{sec.StartByte, sec.BodyEnd, "section's own text", sec.BodyWords, true})
+		preview(resp, n, span{from: sec.StartByte, to: sec.BodyEnd, what: "section's own text", words: sec.BodyWords, own: true})
 		resp.WordCount, resp.Tokens = sec.Words, mdsearch.ReadingTokens(sec.Words, len(n.doc.Content(sec)))
 	} else {
 		resp.Content = n.doc.OwnContent(sec)
@@ -71,6 +71,7 @@ type span struct {
 	what     string
 	words    int
 	own      bool // a section's own text, before the outline of its subsections
+	lines    bool // a range of lines a read asked for
 }
 
 // preview answers a read of a long note, section or section's own text
@@ -90,6 +91,9 @@ func preview(resp *mdsearch.ReadResponse, n *note, s span) {
 	msg := fmt.Sprintf("this %s is %s with no outline to choose from", what, long)
 	if s.own {
 		msg = fmt.Sprintf("its own text is %s", long)
+	}
+	if s.lines {
+		msg = fmt.Sprintf("lines %d–%d are %s", first, last, long)
 	}
 	if took < limit/2 && shown < previewBytes/2 && end < to {
 		// The next line is long: its first words, or bytes, as lines

@@ -192,11 +192,12 @@ func (t *tools) read(ctx context.Context, _ *mcp.CallToolRequest, a ReadArgs) (*
 	if strings.TrimSpace(a.Path) == "" {
 		return nil, nil, errors.New("path is empty: pass a note path as semantic_search returns it")
 	}
-	resp, err := t.s.Read(ctx, mdsearch.ReadRequest{Path: a.Path, Section: a.Section, Full: a.Full, Lines: a.Lines, Comments: a.Comments})
+	req := mdsearch.ReadRequest{Path: a.Path, Section: a.Section, Full: a.Full, Lines: a.Lines, Comments: a.Comments}
+	resp, err := t.s.Read(ctx, req)
 	if err != nil {
 		return nil, nil, toolError(err, "read", a.Section)
 	}
-	whole := resp.Unit()
+	whole := resp.Unit(req)
 	var how []string // a long note or section: say how to read more, in this tool's terms
 	if resp.Outline != nil {
 		how = append(how, "section: a heading, path or anchor from the outline")

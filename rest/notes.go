@@ -53,7 +53,7 @@ func (srv *Server) handleNote(w http.ResponseWriter, r *http.Request, escaped st
 		srv.writeEngineError(w, r, err)
 		return
 	}
-	whole := resp.Unit()
+	whole := resp.Unit(req)
 	var how []string // a long note or section: say how to read more, in this API's terms
 	if resp.Outline != nil {
 		how = append(how, "section=PATH or ANCHOR from the outline")
