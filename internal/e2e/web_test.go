@@ -216,11 +216,11 @@ func webPlain(t *testing.T, b browser) {
 		"```\nif x==1 and y==2:\n```\nSee `a==b || c==d` and ==this==.": "if x==1 and y==2:\nSee a==b || c==d and this.",
 		// Inline HTML as the note's page shows it: tags omitted, an image by
 		// its alt text; a code span's tags, an autolink and a comparison stay.
-		"<div class=\"options-api\">\n\nUse <span class=\"x\">`<KeepAlive>`</span> here.\n\n</div>": "Use <KeepAlive> here.",
+		"<div class=\"options-api\">\n\nUse <span class=\"x\">`<KeepAlive>`</span> here.\n\n</div>":                     "Use <KeepAlive> here.",
 		"A <img src=\"a.png\" alt=\"the diagram\" width=\"40\"> and <img src='b.png'>, <https://x.example>, a < b > c.": "A the diagram and , <https://x.example>, a < b > c.",
 		// A fenced div's marker lines go, its title stays.
 		"::: tip Read this\nBody.\n:::\n\n:::danger[Breaking]\nMore.\n:::": "Read this\nBody.\n\nBreaking\nMore.",
-		"```\n::: tip\n<b>x</b>\n```": "::: tip\n<b>x</b>",
+		"```\n::: tip\n<b>x</b>\n```":                                      "::: tip\n<b>x</b>",
 	} {
 		if got := b.js(t, "plainMarkdown("+jsString(md)+")"); got != want {
 			t.Errorf("plainMarkdown(%q) = %q, want %q", md, got, want)
