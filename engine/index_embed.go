@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/mdsearch/mdsearch"
@@ -70,9 +71,16 @@ func (r *run) modelChange(windows int) error {
 	if err != nil || had == "" || had == r.e.emb.ModelID() {
 		return err
 	}
+	keep := "index with the settings it was built with to keep them"
+	if name, _, ok := strings.Cut(had, "@"); ok && strings.HasPrefix(r.e.emb.ModelID(), name+"@") {
+		// Same server and model name, another dimension: no setting of
+		// this run names the old one.
+		keep = "the server's model answers vectors of another length now; if that was a passing fault of the server, " +
+			"stop this run (Ctrl-C) and index again once it answers as before: until a run completes, the old vectors are kept"
+	}
 	addNotice(&r.stats.Notice, fmt.Sprintf("the embedding model changed from %s to %s: %s embedded "+
-		"with it, and the vectors of %s deleted once all are (index with the settings it was built with to keep them)",
-		had, r.e.emb.ModelID(), plural.Count(windows, "window is", "windows are"), had))
+		"with it, and the vectors of %s deleted once all are (%s)",
+		had, r.e.emb.ModelID(), plural.Count(windows, "window is", "windows are"), had, keep))
 	return nil
 }
 
