@@ -45,7 +45,7 @@ func (e *Embedder) decode(body []byte, n int) ([][]float32, error) {
 		return nil, err
 	}
 	if len(vecs) != n {
-		return nil, e.fail(NotEmbeddings, countHint, "asked for %d embeddings, the server returned %d", n, len(vecs))
+		return nil, e.fail(NotEmbeddings, countHint(n, len(vecs)), "asked for %d embeddings, the server returned %d", n, len(vecs))
 	}
 	for i, v := range vecs {
 		if len(v) == 0 {
@@ -77,7 +77,7 @@ func (e *Embedder) decodeOpenAI(body []byte, n int) ([][]float32, error) {
 		return nil, e.garbage(body, nil)
 	}
 	if len(r.Data) != n {
-		return nil, e.fail(NotEmbeddings, countHint, "asked for %d embeddings, the server returned %d", n, len(r.Data))
+		return nil, e.fail(NotEmbeddings, countHint(n, len(r.Data)), "asked for %d embeddings, the server returned %d", n, len(r.Data))
 	}
 	vecs := make([][]float32, n)
 	for _, d := range r.Data {
@@ -110,9 +110,16 @@ func (e *Embedder) garbage(body []byte, err error) error {
 		"the server answered with %s; the body starts %s", what, strconv.Quote(clip(e.mask(strings.TrimSpace(string(body))), 120)))
 }
 
-// countHint is the hint of an answer with another number of vectors than
-// texts asked for: a server that drops inputs it cannot embed.
-const countHint = "the server dropped some texts of the batch (too long for its model, or empty?); check its logs, or try MDSEARCH_EMBED_BATCH=1 to find them"
+// countHint is the hint of an answer with got vectors for asked texts:
+// fewer, a server that drops inputs it cannot embed; more, one that
+// splits them (or is no embeddings API of one vector a text).
+func countHint(asked, got int) string {
+	if got > asked {
+		return "the server returned more vectors than texts: does it split long texts into several (as some chunking proxies do)? " +
+			"point --embed-url at an embeddings API that returns one vector a text"
+	}
+	return "the server dropped some texts of the batch (too long for its model, or empty?); check its logs, or try MDSEARCH_EMBED_BATCH=1 to find them"
+}
 
 // nanVector finds a bare NaN or Infinity where a number of a vector goes.
 var nanVector = regexp.MustCompile(`[\[,]\s*-?(NaN|Infinity)\s*[,\]]`)

@@ -210,6 +210,8 @@ func TestBadAnswers(t *testing.T) {
 		{"wrong shape", Ollama, reply{status: 200, body: `{"embedding":[1,2]}`}, 0, []string{`without the expected field "embeddings"`}},
 		{"wrong shape openai", OpenAI, reply{status: 200, body: `{"embeddings":[[1,2]]}`}, 0, []string{`without the expected field "data"`}},
 		{"too few vectors", Ollama, reply{status: 200, body: `{"embeddings":[[1,2]]}`}, 0, []string{"asked for 2 embeddings, the server returned 1", "MDSEARCH_EMBED_BATCH=1"}},
+		{"too many vectors", Ollama, reply{status: 200, body: `{"embeddings":[[1,2],[1,2],[1,2]]}`}, 0,
+			[]string{"asked for 2 embeddings, the server returned 3", "more vectors than texts"}},
 		{"NaN", OpenAI, reply{status: 200, body: `{"data":[{"index":0,"embedding":[NaN, 1]},{"index":1,"embedding":[1,2]}]}`}, 0,
 			[]string{"a vector holding NaN", "broken vector"}},
 		{"too few vectors openai", OpenAI, reply{status: 200, body: `{"data":[{"index":0,"embedding":[1,2]}]}`}, 0,
