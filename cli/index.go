@@ -170,10 +170,7 @@ func indexAll(ctx context.Context, env *Env, e *engine.Engine, full, asJSON bool
 		st.Notice = env.commands(st.Notice)
 	}
 	if asJSON {
-		if stats == nil {
-			stats = []*mdsearch.IndexStats{}
-		}
-		if jerr := printJSON(env, stats); jerr != nil {
+		if jerr := printJSON(env, runsJSON(ctx, env, e, stats, err)); jerr != nil {
 			return jerr
 		}
 		for _, st := range stats {

@@ -11,7 +11,7 @@ import (
 
 // A mistyped folder makes no index; "index" alone re-indexes every
 // collection it can, reports the one whose folder is gone, exits 1, and
-// with --json prints one array.
+// with --json prints one array, the failed collection in it.
 func TestIndexAllAndMissingFolders(t *testing.T) {
 	dir := t.TempDir()
 	index := filepath.Join(dir, "i.db")
@@ -39,9 +39,15 @@ func TestIndexAllAndMissingFolders(t *testing.T) {
 	var stats []struct {
 		Collection string `json:"collection"`
 		Changed    int    `json:"changed"`
+		Error      *struct {
+			Kind, Message, Hint string
+		} `json:"error"`
 	}
-	if err := json.Unmarshal([]byte(stdout), &stats); err != nil || code != 1 || len(stats) != 1 ||
-		stats[0].Collection != "b" || stats[0].Changed != 1 || !strings.Contains(stderr, `collection "a" is gone`) {
+	// The collection whose folder is gone is in the array too, with the
+	// error a failed command's --json gives.
+	if err := json.Unmarshal([]byte(stdout), &stats); err != nil || code != 1 || len(stats) != 2 ||
+		stats[0].Collection != "a" || stats[0].Error == nil || stats[0].Error.Kind != "not_found" || !strings.Contains(stats[0].Error.Hint, "mdsearch drop a") ||
+		stats[1].Collection != "b" || stats[1].Changed != 1 || stats[1].Error != nil || !strings.Contains(stderr, `collection "a" is gone`) {
 		t.Errorf("index all: exit %d, stats %+v (%v), stderr %q", code, stats, err, stderr)
 	}
 }
