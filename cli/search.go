@@ -18,13 +18,13 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 			`quote a value with spaces: path:"Daily notes".`)
 	var req mdsearch.SearchRequest
 	fs.IntVar(&req.N, "n", mdsearch.DefaultN, fmt.Sprintf("results to return (1–%d)", mdsearch.MaxN))
-	fs.IntVar(&req.MaxPerPage, "max-per-page", 0, fmt.Sprintf("most passages from one note (1–%d; by default %d, more of a note where the other notes' passages are unlikely answers)",
+	fs.IntVar(&req.MaxPerPage, "max-per-page", 0, fmt.Sprintf("most passages from one note (1–%d; 0 or left out: by default %d, more of a note where the other notes' passages are unlikely answers)",
 		mdsearch.MaxMaxPerPage, mdsearch.DefaultMaxPerPage))
 	mode := fs.String("mode", "hybrid", "hybrid, semantic or keyword")
 	fs.StringVar(&req.Collection, "collection", "", "search only this collection")
 	var tags, where, exclude listFlag
 	fs.Var(&tags, "tag", "only notes with this tag (nested tags included); repeat to require several")
-	fs.StringVar(&req.PathPrefix, "path-prefix", "", "only notes under this path (any case): vault-relative, or a full path inside an indexed folder")
+	fs.StringVar(&req.PathPrefix, "path-prefix", "", "only notes whose path starts with this (any case; end a folder with / to leave out its namesakes, kitchen/ not kitchen-old): vault-relative, or a full path inside an indexed folder")
 	fs.Var(&where, "where", "only notes whose frontmatter FIELD=VALUE (FIELD in any case, params.author for a field inside a map; a list field: contains it; numbers compare as numbers); repeatable, all must match")
 	fs.Var(&exclude, "exclude", "leave out this note (one already read, say), named as read takes it: its path, COLLECTION:PATH, full path, [[link]] or name; repeatable")
 	fs.IntVar(&req.MaxTokens, "max-tokens", 0, "fill at most about this many tokens with whole passages, their header and footer lines included (0: no limit)")
