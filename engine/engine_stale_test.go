@@ -374,6 +374,22 @@ func TestStatusRootMissing(t *testing.T) {
 			t.Errorf("%s: root_missing %v, want %v", c.Name, c.RootMissing, want)
 		}
 	}
+	// A file where the folder was is a folder gone too, with its fixes,
+	// not "not a folder: pass a folder of notes".
+	if err := os.RemoveAll(filepath.Join(dir, "work")); err != nil {
+		t.Fatal(err)
+	}
+	write(t, dir, "work", "a file now")
+	if s, err = e.Status(bg); err != nil {
+		t.Fatal(err)
+	}
+	if c := s.Collections[len(s.Collections)-1]; c.Name != "work" || !c.RootMissing || c.Unreadable != "" {
+		t.Errorf("work: %+v", c)
+	}
+	_, err = e.Index(bg, mdsearch.IndexRequest{Name: "work"}, nil)
+	if err == nil || !strings.Contains(err.Error(), "a file stands where it was") || !strings.Contains(err.Error(), "mdsearch drop work") {
+		t.Errorf("index of a collection whose folder is a file: %v", err)
+	}
 }
 
 // A collection whose ignore file cannot be read is not stale in every

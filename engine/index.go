@@ -115,6 +115,9 @@ func (e *Engine) index(ctx context.Context, req mdsearch.IndexRequest, existing 
 	start := time.Now() // the run's own time: waiting for another run's lock is said as it happens
 
 	v, err := vault.Open(dir, vault.Options{MaxFileSize: e.opts.MaxFileSize})
+	if existing {
+		err = fileForFolder(dir, err)
+	}
 	var me *mdsearch.Error
 	if existing && errors.As(err, &me) && me.Kind == mdsearch.KindNotFound && me.Hint == "" {
 		me.Hint = FolderGoneHint(name)
@@ -479,7 +482,22 @@ func (e *Engine) vaultOf(ctx context.Context, name, root string) (*vault.Vault, 
 	if err != nil {
 		return nil, err
 	}
-	return vault.Open(root, vault.Options{MaxFileSize: limit})
+	v, err := vault.Open(root, vault.Options{MaxFileSize: limit})
+	return v, fileForFolder(root, err)
+}
+
+// fileForFolder is err, from opening root, the folder of a collection, as
+// a folder gone when a file now stands where it was: the fixes are a gone
+// folder's (index it where it is now, or drop it), not "pass a folder".
+func fileForFolder(root string, err error) error {
+	var me *mdsearch.Error
+	if !errors.As(err, &me) || me.Kind != mdsearch.KindInvalid {
+		return err
+	}
+	if fi, serr := os.Stat(root); serr != nil || fi.IsDir() {
+		return err
+	}
+	return mdsearch.Errorf(mdsearch.KindNotFound, "open vault", root, "", "no such folder: a file stands where it was")
 }
 
 // lockWrites takes the engine's write lock, then the index file's, which
