@@ -177,6 +177,9 @@ func (e *Engine) index(ctx context.Context, req mdsearch.IndexRequest, existing 
 		stats: stats, report: progress, pending: map[string]store.Pending{}, listed: listed}
 	r.force = full || coll.Chunking != r.sig
 	r.full = full
+	if err := r.markRecut(); err != nil {
+		return nil, err
+	}
 	r.verify = paths != nil
 	if paths != nil && coll.Chunking != r.sig {
 		paths = nil // new chunker settings: every note must be re-cut, not just these
@@ -292,6 +295,25 @@ func (e *Engine) profileOf(asked, signature, engine string) string {
 		return p
 	}
 	return engine
+}
+
+// recutMark ends the chunking signature of a collection whose notes a run
+// began to cut with other settings (a --profile change): stopped half way,
+// some notes are cut the new way while the signature names the old, and
+// no later run, which compares the signature alone, would cut them again.
+// With the mark no run's signature matches, so the next one cuts every
+// note; the profile it names is still the old one, which a plain run
+// keeps.
+const recutMark = "recut-stopped"
+
+// markRecut marks the collection (recutMark) before a run cuts its notes
+// with other settings than they were cut with.
+func (r *run) markRecut() error {
+	had := r.coll.Chunking
+	if had == "" || had == r.sig || strings.HasSuffix(had, " "+recutMark) {
+		return nil
+	}
+	return r.e.st.SetChunking(r.ctx, r.coll.ID, had+" "+recutMark)
 }
 
 // storedProfile is the profile a chunking signature names, or "": one of

@@ -1,7 +1,10 @@
 package engine
 
 import (
+	"context"
+	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/mdsearch/mdsearch"
@@ -113,4 +116,59 @@ func TestCustomProfile(t *testing.T) {
 	if got := e.ProfileNames(); strings.Join(got, ",") != "sections,h2h3,first" {
 		t.Errorf("profile names %v", got)
 	}
+}
+
+// A run that cuts notes with another profile, stopped half way through
+// its notes, leaves the next run to cut every note again: a plain run
+// after it, which keeps the collection's old profile, gives what a clean
+// index gives, not some notes cut the stopped run's way.
+func TestStoppedProfileChange(t *testing.T) {
+	vault := copyDir(t, "../sample-vault")
+	for i := range 1200 { // over batchRows of rows: a batch commits before the stop
+		write(t, vault, fmt.Sprintf("more/n%03d.md", i), fmt.Sprintf("# N%d\n\n## A\n\n### A1\n\n%s\n\n### A2\n\n%s\n", i,
+			strings.Repeat("alpha words here. ", 30), strings.Repeat("beta words there. ", 30)))
+	}
+	passages := func(e *Engine) int {
+		t.Helper()
+		s, err := e.Status(bg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s.Chunks
+	}
+	clean := openEngine(t, t.TempDir()+"/clean.db", newBow("bow"))
+	index(t, clean, vault, "v")
+	emb := &stopAfter{bow: newBow("bow")}
+	e := openEngine(t, t.TempDir()+"/index.db", emb)
+	index(t, e, vault, "v")
+	ctx, cancel := context.WithCancel(bg)
+	emb.after, emb.cancel = emb.calls.Load()/3, cancel // part way through cutting the notes again
+	emb.calls.Store(0)
+	if st, err := e.Index(ctx, mdsearch.IndexRequest{Dir: vault, Name: "v", Profile: "h2h3"}, nil); err == nil || st.Recut == 0 {
+		t.Fatalf("the run was not stopped half way: %v, %+v", err, st)
+	}
+	emb.cancel = nil
+	if got, want := passages(e), passages(clean); got == want {
+		t.Fatalf("stopped run: %d passages, as many as the clean index: it shows nothing", got)
+	}
+	st := index(t, e, vault, "v")
+	if got, want := passages(e), passages(clean); got != want || st.Recut == 0 {
+		t.Errorf("after a plain run: %d passages (%d cut again), want the clean index's %d", got, st.Recut, want)
+	}
+}
+
+// stopAfter is bow that cancels, once its tokens were counted after
+// times, the run that counts them.
+type stopAfter struct {
+	*bow
+	calls  atomic.Int64
+	after  int64
+	cancel func()
+}
+
+func (s *stopAfter) CountTokens(text string) int {
+	if n := s.calls.Add(1); s.cancel != nil && n >= s.after {
+		s.cancel()
+	}
+	return s.bow.CountTokens(text)
 }

@@ -76,6 +76,13 @@ func (s *Store) AddCollection(ctx context.Context, name, root string) (*Collecti
 	return &c, nil
 }
 
+// SetChunking records a collection's chunker signature alone: what a run
+// that cuts its notes anew marks before it starts (see engine's recutMark).
+func (s *Store) SetChunking(ctx context.Context, id int64, chunking string) error {
+	_, err := s.w.ExecContext(ctx, `UPDATE collections SET chunking = ? WHERE id = ?`, chunking, id)
+	return err
+}
+
 // SetIndexed records a completed run: its chunker signature and the time.
 func (s *Store) SetIndexed(ctx context.Context, id int64, chunking string, at time.Time) error {
 	_, err := s.w.ExecContext(ctx, `UPDATE collections SET chunking = ?, indexed_at = ? WHERE id = ?`, chunking, at.Unix(), id)
