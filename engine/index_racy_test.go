@@ -18,14 +18,14 @@ import (
 // the test ends.
 func countOpens(t *testing.T, base string) *int {
 	n := new(int)
-	open := fsfault.OpenFile
-	fsfault.OpenFile = func(name string, flag int, perm os.FileMode) (*os.File, error) {
-		if filepath.Base(name) == base {
+	open := fsfault.OpenIn
+	fsfault.OpenIn = func(root *os.Root, rel, abs string, flag int) (*os.File, error) {
+		if filepath.Base(abs) == base {
 			*n++
 		}
-		return open(name, flag, perm)
+		return open(root, rel, abs, flag)
 	}
-	t.Cleanup(func() { fsfault.OpenFile = open })
+	t.Cleanup(func() { fsfault.OpenIn = open })
 	return n
 }
 

@@ -1,9 +1,12 @@
 package vault
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"syscall"
 
 	"github.com/mdsearch/mdsearch"
@@ -40,9 +43,7 @@ func (v *Vault) Read(f File) ([]byte, error) {
 // as walked), else the walk's, so that a note saved during the read stays
 // behind its file and is read again.
 func (v *Vault) ReadStamped(f File) ([]byte, File, error) {
-	// O_NONBLOCK: a note replaced by a named pipe after the walk must not
-	// hang the indexer.
-	fh, err := fsfault.OpenFile(f.Abs, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	fh, err := v.openNote(f.Abs)
 	if err != nil {
 		gone := absent(err)
 		return nil, f, &SkipError{Path: f.Path, Reason: "cannot read: " + errText(err), Gone: gone, Unreadable: !gone}
@@ -77,6 +78,24 @@ func (v *Vault) ReadStamped(f File) ([]byte, File, error) {
 		f.Size, f.ModTime = fi.Size(), fi.ModTime().UnixNano()
 	}
 	return data, f, nil
+}
+
+// openNote opens the note at abs, read-only, through an os.Root of the
+// vault: a folder on its path swapped for a symlink out of the vault after
+// the walk or Resolve checked it fails to open rather than lead out.
+// O_NONBLOCK: a note replaced by a named pipe must not hang the indexer.
+func (v *Vault) openNote(abs string) (*os.File, error) {
+	const flag = os.O_RDONLY | syscall.O_NONBLOCK
+	rel, err := filepath.Rel(v.root, abs)
+	if err != nil || !filepath.IsLocal(rel) {
+		return nil, &fs.PathError{Op: "open", Path: abs, Err: errors.New("outside the vault")}
+	}
+	root, err := os.OpenRoot(v.root)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	return fsfault.OpenIn(root, rel, abs, flag)
 }
 
 // ReadNote reads the note at the vault-relative path rel, refusing what

@@ -340,3 +340,38 @@ func BenchmarkWalk(b *testing.B) {
 		}
 	})
 }
+
+// A folder swapped for a symlink out of the vault after a note's path was
+// checked (the walk listed it, or Resolve read it) does not lead the read
+// out: the note is opened through the vault's root, which refuses it.
+func TestReadAfterSwapToSymlink(t *testing.T) {
+	dir := t.TempDir()
+	root, outside := filepath.Join(dir, "vault"), filepath.Join(dir, "outside")
+	for _, f := range []struct{ path, text string }{{filepath.Join(root, "race", "x.md"), "# Inside\n"},
+		{filepath.Join(outside, "x.md"), "# LEAKED outside secret\n"}} {
+		if err := os.MkdirAll(filepath.Dir(f.path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(f.path, []byte(f.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	v, err := Open(root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	abs, err := v.Resolve("race/x.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(filepath.Join(root, "race"), filepath.Join(root, "race-old")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(root, "race")); err != nil {
+		t.Fatal(err)
+	}
+	data, err := v.Read(File{Path: "race/x.md", Abs: abs})
+	if err == nil || strings.Contains(string(data), "LEAKED") {
+		t.Errorf("read %q, %v: want it refused", data, err)
+	}
+}

@@ -24,6 +24,17 @@ var ReadDir = os.ReadDir
 // os.OpenFile, unless DenyRead put a failing one in its place.
 var OpenFile = os.OpenFile
 
+// OpenIn opens rel inside root for reading, as the vault opens a note, so
+// a folder swapped for a symlink after the path was checked cannot lead
+// out of it; abs is the same file's absolute path, which Deny and
+// DenyRead match. root.OpenFile, unless one of them put a failing one in
+// its place.
+var OpenIn = openIn
+
+func openIn(root *os.Root, rel, abs string, flag int) (*os.File, error) {
+	return root.OpenFile(rel, flag, 0)
+}
+
 // Lstat stats a path the vault must tell apart from a missing one (an
 // ignore file it could not open): os.Lstat, unless Deny put a failing one
 // in its place.
@@ -51,6 +62,12 @@ func Deny(paths ...string) (undo func()) {
 		}
 		return os.OpenFile(name, flag, perm)
 	}
+	OpenIn = func(root *os.Root, rel, abs string, flag int) (*os.File, error) {
+		if within(abs) {
+			return nil, &fs.PathError{Op: "open", Path: abs, Err: fs.ErrPermission}
+		}
+		return root.OpenFile(rel, flag, 0)
+	}
 	Lstat = func(name string) (fs.FileInfo, error) {
 		if within(name) {
 			return nil, &fs.PathError{Op: "lstat", Path: name, Err: fs.ErrPermission}
@@ -69,7 +86,7 @@ func Deny(paths ...string) (undo func()) {
 		}
 		return entries, err
 	}
-	return func() { ReadDir, OpenFile, Lstat = os.ReadDir, os.OpenFile, os.Lstat }
+	return func() { ReadDir, OpenFile, OpenIn, Lstat = os.ReadDir, os.OpenFile, openIn, os.Lstat }
 }
 
 // DenyRead makes the files at paths (absolute, symlinks resolved) fail to
@@ -82,7 +99,13 @@ func DenyRead(paths ...string) (undo func()) {
 		}
 		return os.OpenFile(name, flag, perm)
 	}
-	return func() { OpenFile = os.OpenFile }
+	OpenIn = func(root *os.Root, rel, abs string, flag int) (*os.File, error) {
+		if slices.Contains(paths, abs) {
+			return nil, &fs.PathError{Op: "open", Path: abs, Err: fs.ErrPermission}
+		}
+		return root.OpenFile(rel, flag, 0)
+	}
+	return func() { OpenFile, OpenIn = os.OpenFile, openIn }
 }
 
 // denied is a folder's entry whose stat fails for want of permission.
