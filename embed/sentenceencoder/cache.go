@@ -5,8 +5,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -65,6 +67,15 @@ func sourceStampFiles(dir string, prec Precision) (stamp string, names []string,
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil)), names, nil
+}
+
+// ownGraph reports whether path may be written with a graph built from
+// the tfjs model: it is absent, or a graph mdsearch wrote (its stamp).
+func ownGraph(path string) bool {
+	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
+		return true
+	}
+	return cachedStamp(path) != ""
 }
 
 // cachedStamp reads the source stamp recorded in a cached model.onnx, or ""
@@ -129,8 +140,9 @@ func openModel(dir, cache string, threads int, vocabSize func() (int, error), pr
 		return nil, fmt.Errorf("ONNX Runtime rejected the graph built from model.json: %w", err)
 	}
 	// A read-only model directory only costs a rebuild on the next load;
-	// until then the pool's other sessions read the graph from memory.
-	if writeAtomic(path, data) == nil {
+	// until then the pool's other sessions read the graph from memory. A
+	// file there that mdsearch did not write (no stamp) is left as it is.
+	if ownGraph(path) && writeAtomic(path, data) == nil {
 		return newSessionPool(s, sessions, fromFile), nil
 	}
 	return newSessionPool(s, sessions, func() (*ort.DynamicAdvancedSession, error) { return newSession("", data, cfg) }), nil

@@ -106,3 +106,27 @@ func TestModelCacheUnwritable(t *testing.T) {
 		t.Errorf("temporary files left behind: %v", tmp)
 	}
 }
+
+// A model file in the model directory that mdsearch did not write (no
+// stamp: the user's own graph) is left as it is; the graph is built in
+// memory.
+func TestModelCacheLeavesForeignGraph(t *testing.T) {
+	lib, src := testAssets(t)
+	dir := linkModelDir(t, src)
+	own := []byte("the user's own ONNX model\n")
+	path := filepath.Join(dir, DefaultPrecision.onnxName())
+	if err := os.WriteFile(path, own, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, err := New(Options{LibPath: lib, ModelDir: dir, CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	if vecs, err := m.Embed(context.Background(), []string{"hello world"}); err != nil || len(vecs[0]) != Dimension {
+		t.Fatalf("Embed = %v, %v", vecs, err)
+	}
+	if got, _ := os.ReadFile(path); !bytes.Equal(got, own) {
+		t.Errorf("%s was replaced (%d bytes)", path, len(got))
+	}
+}
