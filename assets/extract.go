@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"syscall"
 
 	"github.com/mdsearch/mdsearch"
 )
@@ -86,6 +87,10 @@ func extractTemps(tgz string, b Bundle, dir string) (map[string]string, error) {
 		tmp, err := extractOne(tr, file, dir)
 		if tmp != "" {
 			temps[file.Name] = tmp
+		}
+		if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) { // the cache's disk, not the tarball
+			return temps, mdsearch.Errorf(mdsearch.KindUnavailable, "setup", dir,
+				"free some space there (or point MDSEARCH_HOME at a disk with room) and run `mdsearch setup` again", "cannot write %s: %v", file.Name, err)
 		}
 		if err != nil {
 			return temps, fail("%s: %v", hdr.Name, err)
