@@ -42,10 +42,14 @@ type snapshot struct {
 const reloadEvery = 2 * time.Second
 
 // vectors returns the in-memory vectors for the embedder's model, catching
-// up with the index or loading them again when it changed. While this
-// process is indexing it may return a snapshot up to reloadEvery old;
-// stale says so, and the caller must then check that the chunks it ranks
-// still exist.
+// up with the index or loading them again when it changed. While an index
+// run (this process's or another's) commits batch after batch faster than
+// a snapshot catches up, it may return a snapshot up to reloadEvery old,
+// and while another search brings the snapshot up to date, the one it
+// has: stale says so, and the caller must then check that the chunks it
+// ranks still exist. Searches then queued one behind another's load for
+// each of the run's commits, and an agent's first searches took as long
+// as the whole run.
 func (e *Engine) vectors(ctx context.Context) (s *snapshot, stale bool, err error) {
 	gen, err := e.st.Generation(ctx)
 	if err != nil {
@@ -55,7 +59,12 @@ func (e *Engine) vectors(ctx context.Context) (s *snapshot, stale bool, err erro
 	if cur != nil && cur.ver.Gen == gen {
 		return cur, false, nil
 	}
-	e.snapMu.Lock()
+	indexing := cur != nil && cur.model != 0 && e.indexing()
+	if !indexing {
+		e.snapMu.Lock()
+	} else if !e.snapMu.TryLock() {
+		return cur, true, nil // another search is bringing it up to date
+	}
 	defer e.snapMu.Unlock()
 	if cur = e.snap.Load(); cur != nil && cur.ver.Gen == gen {
 		return cur, false, nil
@@ -68,7 +77,7 @@ func (e *Engine) vectors(ctx context.Context) (s *snapshot, stale bool, err erro
 		if ctx.Err() != nil {
 			return nil, false, ctx.Err()
 		}
-		if e.progress.Load() != nil && time.Since(cur.loaded) < reloadEvery {
+		if indexing && time.Since(cur.loaded) < reloadEvery {
 			return cur, true, nil
 		}
 	}
@@ -79,6 +88,12 @@ func (e *Engine) vectors(ctx context.Context) (s *snapshot, stale bool, err erro
 	// Commits between reading the generation and scanning make the
 	// snapshot newer than gen, never older: the next search catches up.
 	return s, false, nil
+}
+
+// indexing reports whether an index run writes the index now: this
+// process's, or another's (it holds the index's lock).
+func (e *Engine) indexing() bool {
+	return e.progress.Load() != nil || indexBusy(e.st.Path())
 }
 
 // noCatchUp makes every change load the snapshot again: benchmarks set it

@@ -204,3 +204,37 @@ func remove(t *testing.T, dir, name string) {
 		t.Fatal(err)
 	}
 }
+
+// TestStaleWhileIndexing: while an index run holds the index's lock (here
+// as another process's would), a snapshot that cannot catch up and was
+// loaded less than reloadEvery ago is used as it is, marked stale, rather
+// than loaded again for each of the run's commits; once the run ends, the
+// next search loads it.
+func TestStaleWhileIndexing(t *testing.T) {
+	idx := filepath.Join(t.TempDir(), "index.db")
+	e := openEngine(t, idx, newBow("bow"))
+	index(t, e, cacheVault(t), "v")
+	if _, _, err := e.vectors(bg); err != nil {
+		t.Fatal(err)
+	}
+	unlock, err := lockIndex(bg, idx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := sql.Open("sqlite", idx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'generation'`); err != nil { // a commit the log does not account for
+		t.Fatal(err)
+	}
+	loads := vectorLoads.Load()
+	if _, stale, err := e.vectors(bg); err != nil || !stale || vectorLoads.Load() != loads {
+		t.Errorf("while indexing: stale %v, %d loads, %v", stale, vectorLoads.Load()-loads, err)
+	}
+	unlock()
+	if _, stale, err := e.vectors(bg); err != nil || stale || vectorLoads.Load() != loads+1 {
+		t.Errorf("after the run: stale %v, %d loads, %v", stale, vectorLoads.Load()-loads, err)
+	}
+}
