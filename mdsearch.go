@@ -349,7 +349,7 @@ type IndexProgress struct {
 	FilesDone       int     `json:"files_done"`
 	ChunksTotal     int     `json:"chunks_total"`     // passages written so far
 	WindowsTotal    int     `json:"windows_total"`    // their windows
-	WindowsNew      int     `json:"windows_new"`      // of those, the texts without a vector yet: what embedding them will take
+	WindowsNew      int     `json:"windows_new"`      // of those, the texts the run will embed (without a vector yet, or all with --full): what embedding them will take
 	WindowsEmbedded int     `json:"windows_embedded"` // window texts embedded so far
 	WindowsToEmbed  int     `json:"windows_to_embed"` // window texts without a vector, once files are done
 	EmbedsPerSecond float64 `json:"embeds_per_second"`

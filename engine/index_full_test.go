@@ -110,3 +110,24 @@ func modelID(t *testing.T, e *Engine) int64 {
 	}
 	return id
 }
+
+// TestFullCountsItsEmbedding: a --full run's files phase counts every
+// window it will embed as new (those with a vector too), so a progress
+// bar prices the embedding to come, not none of it.
+func TestFullCountsItsEmbedding(t *testing.T) {
+	vault := copyDir(t, sampleVault)
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
+	first := index(t, e, vault, "v")
+	newest := 0
+	st, err := e.Index(bg, mdsearch.IndexRequest{Dir: vault, Name: "v", Full: true}, func(p mdsearch.IndexProgress) {
+		if p.WindowsToEmbed == 0 { // the files phase
+			newest = max(newest, p.WindowsNew)
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if newest < first.Windows || st.Embedded < first.Windows {
+		t.Errorf("files phase counted %d windows to embed, the run embedded %d; the collection has %d", newest, st.Embedded, first.Windows)
+	}
+}

@@ -333,6 +333,9 @@ func (w *batchWriter) write(res scanResult) error {
 		}
 	}
 	r.prog.WindowsNew = len(r.pending)
+	if r.full { // --full embeds the texts that have a vector too (withFull)
+		r.prog.WindowsNew += r.stats.Reused
+	}
 	return w.count(rows)
 }
 
