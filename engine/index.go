@@ -586,7 +586,8 @@ func (e *Engine) prepareModel(ctx context.Context) (int64, error) {
 		}
 		why = strings.TrimSuffix(why, " (run `mdsearch setup`)") // the hint says it
 		return 0, mdsearch.Errorf(mdsearch.KindUnavailable, "index", e.st.Path(),
-			"make the embedder available (`mdsearch setup` for the local model, the server for --embedder ollama or openai), or choose no embedder (--embedder none) to drop semantic search",
+			"make the embedder available (`mdsearch setup` for the local model; for --embedder ollama or openai, start the server or fix --embed-url) "+
+				"and run again: this run changed nothing (only to give up semantic search, --embedder none deletes every vector)",
 			"the index holds vectors of %s, but %s", cur, why)
 	}
 	return 0, nil
