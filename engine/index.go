@@ -587,7 +587,7 @@ func (e *Engine) prepareModel(ctx context.Context) (int64, error) {
 		why = strings.TrimSuffix(why, " (run `mdsearch setup`)") // the hint says it
 		return 0, mdsearch.Errorf(mdsearch.KindUnavailable, "index", e.st.Path(),
 			"make the embedder available (`mdsearch setup` for the local model; for --embedder ollama or openai, start the server or fix --embed-url) "+
-				"and run again: this run changed nothing (only to give up semantic search, --embedder none deletes every vector)",
+				"and run again; no note was indexed (only to give up semantic search: --embedder none, which deletes every vector)",
 			"the index holds vectors of %s, but %s", cur, why)
 	}
 	return 0, nil
