@@ -205,6 +205,9 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 		return nil, err
 	}
 	resp.CollectionCount = len(colls)
+	if f.weak {
+		f.unfinished = e.unfinishedNotice(colls, q.filter.CollectionID)
+	}
 	if names := outdatedNames(colls, q.filter.CollectionID); names != "" {
 		addNotice(&resp.Notice, names+" by another version of mdsearch: run `mdsearch index` to cut it with this one, "+
 			"unless a serve, mcp or watch of it is running, which does so as it starts (until then its passages are as that version cut them)")

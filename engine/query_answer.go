@@ -20,6 +20,9 @@ type found struct {
 	// wordless: the search said its first result holds none of the
 	// query's words (wordlessTop).
 	wordless bool
+	// unfinished says which collections' first index run has not read
+	// every note (unfinishedNotice), or "".
+	unfinished string
 }
 
 // finish writes the notices that wait for the suggestion and fits the
@@ -27,7 +30,10 @@ type found struct {
 // results' header and footer lines are: an agent pays for them alike.
 func (f *found) finish() {
 	resp := f.resp
-	if f.weak {
+	switch {
+	case f.weak && f.unfinished != "":
+		addNotice(&resp.Notice, unreadNotice(resp.Results[0].Score, f.unfinished))
+	case f.weak:
 		// Once the wordless notice has pointed to hybrid, this one need not.
 		addNotice(&resp.Notice, unlikelyNotice(resp.Results[0].Score, resp.Suggestion != "", resp.Mode == mdsearch.ModeSemantic && !f.wordless))
 	}

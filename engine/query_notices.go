@@ -63,6 +63,30 @@ func outdatedNames(colls []store.Collection, coll int64) string {
 	return "collections " + strings.Join(names, ", ") + " were cut"
 }
 
+// unfinishedNotice names the collections searched (all, or coll) whose
+// first index run has not completed (no chunking signature yet), so not
+// every note of theirs is indexed: one stopped, or one running now; "" for
+// none.
+func (e *Engine) unfinishedNotice(colls []store.Collection, coll int64) string {
+	var names []string
+	for _, c := range colls {
+		if (coll == 0 || c.ID == coll) && c.Chunking == "" {
+			names = append(names, strconv.Quote(c.Name))
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	what := "collection " + names[0]
+	if len(names) > 1 {
+		what = "collections " + strings.Join(names, ", ")
+	}
+	if e.indexing() {
+		return "the first index run of " + what + " is reading its notes now"
+	}
+	return "the first index run of " + what + " was stopped before it read every note (`mdsearch index` finishes it)"
+}
+
 // matchesAnywhere reports whether q's keywords match any passage when
 // the filters are left out: an empty filtered answer then blames the
 // filters only when they are to blame.

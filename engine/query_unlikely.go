@@ -46,3 +46,11 @@ func unlikelyNotice(best float64, respelled, semantic bool) string {
 	return fmt.Sprintf("no result is likely to answer: the best scores %.1f%% (under %.0f%%, the notes most likely do not hold the answer; ask in other words, or read before relying on it)",
 		100*best, 100*Unlikely)
 }
+
+// unreadNotice is unlikelyNotice for a search of a collection whose
+// first index run has not read every note (unfinished): the answer may
+// be in one not read yet, so the notes are not said to lack it.
+func unreadNotice(best float64, unfinished string) string {
+	return fmt.Sprintf("no result is likely to answer: the best scores %.1f%% (under %.0f%%); %s, so the answer may be in a note not indexed yet",
+		100*best, 100*Unlikely, unfinished)
+}

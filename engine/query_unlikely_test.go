@@ -1,6 +1,9 @@
 package engine
 
 import (
+	"context"
+	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -48,5 +51,33 @@ func TestUnlikelyNoticeWords(t *testing.T) {
 		if !strings.Contains(got, "4.3%") || !strings.Contains(got, tc.want) || strings.Contains(got, tc.not) {
 			t.Errorf("%s: %q", tc.name, got)
 		}
+	}
+}
+
+// A weak best result in a collection whose first index run was stopped
+// before it read every note does not say the notes lack the answer: it
+// says the run was stopped, and how to finish it.
+func TestUnlikelyWhileUnread(t *testing.T) {
+	vault := copyDir(t, sampleVault)
+	for i := range 1200 {
+		write(t, vault, fmt.Sprintf("more/n%04d.md", i), fmt.Sprintf("# N%d\n\n%s\n", i, strings.Repeat("alpha words here. ", 30)))
+	}
+	emb := &stopAfter{bow: newBow("bow")}
+	index(t, openEngine(t, filepath.Join(t.TempDir(), "whole.db"), emb), vault, "v")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), emb)
+	ctx, cancel := context.WithCancel(bg)
+	emb.after, emb.cancel = emb.calls.Load()/2, cancel // past the first batch of writes
+	emb.calls.Store(0)
+	if st, err := e.Index(ctx, mdsearch.IndexRequest{Dir: vault, Name: "v"}, nil); err == nil || st == nil || st.Added == 0 {
+		t.Fatalf("the first run was not stopped part way: %v, %+v", err, st)
+	}
+	emb.cancel = nil
+	resp := search(t, e, mdsearch.SearchRequest{Query: "alpha telescope mirror calibration", Mode: mdsearch.ModeKeyword, N: 3})
+	if len(resp.Results) > 0 && (!strings.Contains(resp.Notice, `the first index run of collection "v" was stopped before it read every note`) ||
+		strings.Contains(resp.Notice, "most likely do not hold")) {
+		t.Errorf("notice %q", resp.Notice)
+	}
+	if len(resp.Results) == 0 {
+		t.Fatalf("no results to judge: %q", resp.Notice)
 	}
 }
