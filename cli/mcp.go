@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net/http"
 
+	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/mcpserver"
 	"github.com/mdsearch/mdsearch/rest"
 )
@@ -30,7 +31,8 @@ func runMCP(ctx context.Context, env *Env, args []string) error {
 	defer closeAll()
 
 	colls, _ := s.Collections(ctx) // none named is no reason not to serve
-	srv := mcpserver.New(s, mcpserver.Options{Version: thisBuild().version, Logger: log, TextOnly: *textOnly, Collections: colls})
+	srv := mcpserver.New(s, mcpserver.Options{Version: thisBuild().version, Logger: log, TextOnly: *textOnly, Collections: colls,
+		Scores: s.Scores(mdsearch.ModeHybrid)})
 	if *httpAddr == "" {
 		return mcpserver.ServeStdio(ctx, srv)
 	}

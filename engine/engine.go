@@ -378,3 +378,18 @@ func (e *Engine) noEmbedderNotice() string {
 
 // Embeds reports whether indexing computes vectors (an embedder is loaded).
 func (e *Engine) Embeds() bool { return e.emb != nil }
+
+// Scores says what a search's scores in mode are, for adapters that
+// describe them before any search: "probability" (the second stage's
+// calibrated estimate), "first-stage" (another embedder than the one the
+// second stage reads: the fused score, which orders one search's results
+// but has no fixed bands), or "reranker" (a reranker's own relevance).
+func (e *Engine) Scores(mode mdsearch.Mode) string {
+	switch {
+	case e.opts.Reranker != nil:
+		return "reranker"
+	case e.stage(mode) == nil:
+		return "first-stage"
+	}
+	return "probability"
+}

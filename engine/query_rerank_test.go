@@ -241,3 +241,20 @@ func TestRerankerPause(t *testing.T) {
 }
 
 func (f *failing) err() error { _, err := f.Rerank(bg, "", nil); return err }
+
+// Scores names what a mode's scores are: calibrated in keyword mode with
+// any embedder, the first stage's in hybrid with another embedder than
+// the model's, and a reranker's where one is set.
+func TestScoresKind(t *testing.T) {
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
+	if got := e.Scores(mdsearch.ModeKeyword); got != "probability" {
+		t.Errorf("keyword: %q", got)
+	}
+	if got := e.Scores(mdsearch.ModeHybrid); got != "first-stage" {
+		t.Errorf("hybrid with another embedder: %q", got)
+	}
+	e.opts.Reranker = scoring{0.5}
+	if got := e.Scores(mdsearch.ModeKeyword); got != "reranker" {
+		t.Errorf("with a reranker: %q", got)
+	}
+}

@@ -27,6 +27,10 @@ type Options struct {
 	// Collections are the index's collections when the server starts,
 	// named in the instructions an agent reads first; nil names none.
 	Collections []mdsearch.CollectionStatus
+	// Scores is what hybrid search's scores are (engine.Engine.Scores):
+	// the search tool's description reads them for what they are. ""
+	// is "probability".
+	Scores string
 }
 
 // Instructions tell a connected agent how the tools fit together.
@@ -63,7 +67,7 @@ func New(s mdsearch.Searcher, opts Options) *mcp.Server {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	search, read, outline := searchTool(), readTool(), outlineTool()
+	search, read, outline := searchTool(opts.Scores), readTool(), outlineTool()
 	schemas := toolSchemas(search, read, outline)
 	srv.AddReceivingMiddleware(lenientArgs(schemas), plainErrors(schemas))
 	addTool(srv, search, guard(log, t.search), opts.TextOnly)

@@ -160,7 +160,7 @@ func TestNullArguments(t *testing.T) {
 }
 
 func TestLenient(t *testing.T) {
-	schemas := toolSchemas(searchTool(), readTool())
+	schemas := toolSchemas(searchTool(""), readTool())
 	search, read := schemas["semantic_search"], schemas["read_note"]
 	tests := []struct {
 		in, want string

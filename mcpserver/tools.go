@@ -61,7 +61,19 @@ func readOnly() *mcp.ToolAnnotations {
 	return &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ptr(false)}
 }
 
-func searchTool() *mcp.Tool {
+// scoreSentences say how to read scores of each kind (Options.Scores).
+var scoreSentences = map[string]string{
+	"": "Scores estimate the chance of an answer: 50% or more is likely; 20-50% needs reading (a short query's right answer may be there); under 20% rarely answers. " +
+		"Semantic mode (meaning alone) finds answers less often, so its right answers often score 10-40%; prefer hybrid. ",
+	"first-stage": "With this server's embedding model, hybrid and semantic scores only order one answer's results (no fixed bands: compare them within an answer); " +
+		"keyword mode's estimate the chance of an answer (50% or more is likely). ",
+	"reranker": "Scores are this server's reranker's relevance, not calibrated chances: compare them within an answer. ",
+}
+
+func searchTool(scores string) *mcp.Tool {
+	if scores == "probability" {
+		scores = ""
+	}
 	return &mcp.Tool{
 		Name:  "semantic_search",
 		Title: "Search notes",
@@ -69,8 +81,7 @@ func searchTool() *mcp.Tool {
 			"Returns the best passages (a section or part of one, up to about 300 words, usually enough to answer from), " +
 			"each headed `rank. **path** > Section (score%)` and footed by its lines and `section \"...\"`: to read more, pass read_note that path and section. " +
 			"`part p/P`: a long section's piece; if read_note gives only the section's start, read lines around it. " +
-			"Scores estimate the chance of an answer: 50% or more is likely; 20-50% needs reading (a short query's right answer may be there); under 20% rarely answers. " +
-			"Semantic mode (meaning alone) finds answers less often, so its right answers often score 10-40%; prefer hybrid. " +
+			scoreSentences[scores] +
 			"A notice may offer a respelled query (did you mean ...?). " +
 			"Cost: 300-700 tokens a result; max_tokens caps the total; min_score 0.1 drops results that rarely answer (often half the tokens).",
 		InputSchema: schemaFor[SearchArgs](func(p map[string]*jsonschema.Schema) {

@@ -34,7 +34,7 @@ func TestToolsListCost(t *testing.T) {
 }
 
 func TestSchemaRanges(t *testing.T) {
-	props := toolSchemas(searchTool())["semantic_search"].Properties
+	props := toolSchemas(searchTool(""))["semantic_search"].Properties
 	for _, tt := range []struct {
 		name     string
 		min, max float64
@@ -50,7 +50,7 @@ func TestSchemaRanges(t *testing.T) {
 // (docs/evaluation.md, "Semantic mode's score"): one meaning in every
 // mode, semantic mode's right answers scoring lower.
 func TestSemanticScoresDescribed(t *testing.T) {
-	d := searchTool().Description
+	d := searchTool("").Description
 	for _, want := range []string{"Scores estimate the chance of an answer", "its right answers often score 10-40%; prefer hybrid"} {
 		if !strings.Contains(d, want) {
 			t.Errorf("semantic_search's description lacks %q", want)
@@ -58,5 +58,20 @@ func TestSemanticScoresDescribed(t *testing.T) {
 	}
 	if strings.Contains(d, "closeness") {
 		t.Errorf("semantic_search's description calls semantic scores closeness: %s", d)
+	}
+}
+
+// With another embedder than the second stage reads, or a reranker, the
+// description does not promise the bands of calibrated scores.
+func TestScoresDescribedForWhatTheyAre(t *testing.T) {
+	for _, tc := range []struct{ scores, want string }{
+		{"probability", "Scores estimate the chance of an answer"},
+		{"first-stage", "only order one answer's results"},
+		{"reranker", "reranker's relevance, not calibrated chances"},
+	} {
+		d := searchTool(tc.scores).Description
+		if !strings.Contains(d, tc.want) || (tc.scores != "probability" && strings.Contains(d, "20-50% needs reading")) {
+			t.Errorf("%s: %s", tc.scores, d)
+		}
 	}
 }
