@@ -131,7 +131,7 @@ func TestReadSuggests(t *testing.T) {
 	}
 	// Another folder, or a slip of the keys: suggested. Nothing near:
 	// the hint says how paths are named.
-	for _, p := range []string{"bakery/Sourdough.md", "Bakery/sourdough", "kitchen/Sourdogh.md", "kitchen/Sourduogh.md"} {
+	for _, p := range []string{"bakery/Sourdough.md", "Bakery/sourdough", "kitchen/Sourdogh.md", "kitchen/Sourduogh.md", "Sourdogh", "sour dough"} {
 		_, err := e.Read(bg, mdsearch.ReadRequest{Path: p})
 		var me *mdsearch.Error
 		if !errors.As(err, &me) || me.Kind != mdsearch.KindNotFound || me.Hint != "did you mean kitchen/Sourdough.md?" { // one collection: the path alone, as results name it

@@ -511,7 +511,8 @@ func (s *Store) NamedLike(ctx context.Context, collection, path string, limit in
 // SpelledLike returns up to limit indexed notes, as COLLECTION:PATH, whose
 // path is a few edits from path (a letter dropped, doubled, swapped or
 // wrong; one for every five letters, in any case), nearest first: a path
-// typed with a slip, "kitchen/Sourdogh.md". It reads every path of the
+// typed with a slip, "kitchen/Sourdogh.md", or a name without folders
+// ("Embed file") whose note's file name is a few edits from it. It reads every path of the
 // collection (or all), so it is for a note not found.
 func (s *Store) SpelledLike(ctx context.Context, collection, path string, limit int) ([]string, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT c.name, d.path FROM documents d JOIN collections c ON c.id = d.collection_id
@@ -522,6 +523,7 @@ func (s *Store) SpelledLike(ctx context.Context, collection, path string, limit 
 	defer rows.Close()
 	want := []rune(fold(path))
 	most := len(want) / 5
+	bare := !strings.Contains(path, "/")
 	type near struct {
 		name string
 		d    int
@@ -532,7 +534,11 @@ func (s *Store) SpelledLike(ctx context.Context, collection, path string, limit 
 		if err := rows.Scan(&coll, &p); err != nil {
 			return nil, err
 		}
-		if d := EditDistance(want, []rune(fold(p)), most); d <= most {
+		against := p
+		if bare { // a name as a wikilink writes it: the file's name, in any folder
+			against = p[strings.LastIndexByte(p, '/')+1:]
+		}
+		if d := EditDistance(want, []rune(fold(against)), most); d <= most {
 			found = append(found, near{coll + ":" + p, d})
 		}
 	}
