@@ -113,7 +113,7 @@ func maxPerPageOK(n int) bool { return n >= 0 && n <= MaxMaxPerPage }
 // ranges are the values Check takes for each integer field.
 var ranges = map[string]string{
 	"n":            fmt.Sprintf("1-%d (default %d)", MaxN, DefaultN),
-	"max_per_page": fmt.Sprintf("1-%d (default %d)", MaxMaxPerPage, DefaultMaxPerPage),
+	"max_per_page": fmt.Sprintf("1-%d, or 0 for the default (%d)", MaxMaxPerPage, DefaultMaxPerPage),
 	"max_tokens":   fmt.Sprintf("1-%d, or 0 for no limit", MaxMaxTokens),
 }
 

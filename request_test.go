@@ -32,8 +32,8 @@ func TestCheck(t *testing.T) {
 		{with(func(r *SearchRequest) { r.Query = " " + strings.Repeat("a", MaxQueryBytes) + "\n" }), ""},
 		{with(func(r *SearchRequest) { r.N = 0 }), "n is 0: use 1-50 (default 5)"},
 		{with(func(r *SearchRequest) { r.N = 51 }), "n is 51: use 1-50 (default 5)"},
-		{with(func(r *SearchRequest) { r.MaxPerPage = 6 }), "max_per_page is 6: use 1-5 (default 2)"},
-		{with(func(r *SearchRequest) { r.MaxPerPage = -1 }), "max_per_page is -1: use 1-5 (default 2)"},
+		{with(func(r *SearchRequest) { r.MaxPerPage = 6 }), "max_per_page is 6: use 1-5, or 0 for the default (2)"},
+		{with(func(r *SearchRequest) { r.MaxPerPage = -1 }), "max_per_page is -1: use 1-5, or 0 for the default (2)"},
 		{with(func(r *SearchRequest) { r.MaxPerPage = 0 }), ""}, // the default cap
 		{with(func(r *SearchRequest) { r.Mode = "fuzzy" }), `mode is "fuzzy": use hybrid, semantic or keyword`},
 		{with(func(r *SearchRequest) { r.Mode = "" }), `mode is "": use hybrid, semantic or keyword`},

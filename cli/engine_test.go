@@ -152,7 +152,7 @@ func TestCommandErrors(t *testing.T) {
 		// and the command is named once.
 		{[]string{"search", "x", "-n", "0"}, 2, "mdsearch: search: n is 0: use 1-50 (default 5)"},
 		{[]string{"search", "x", "-n", "1000"}, 2, "mdsearch: search: n is 1000: use 1-50"},
-		{[]string{"search", "x", "--max-per-page", "9"}, 2, "mdsearch: search: max_per_page is 9: use 1-5 (default 2)"},
+		{[]string{"search", "x", "--max-per-page", "9"}, 2, "mdsearch: search: max_per_page is 9: use 1-5, or 0 for the default (2)"},
 		{[]string{"search", "x", "--mode", "fuzzy"}, 2, `mdsearch: search: mode is "fuzzy": use hybrid, semantic or keyword`},
 		{[]string{"search", "x", "--max-tokens", "-5"}, 2, "mdsearch: search: max_tokens is -5: use 1-1048576, or 0 for no limit"},
 		{[]string{"search", "x", "--where", "noequals"}, 2, `mdsearch: search: where "noequals": use field=value`},

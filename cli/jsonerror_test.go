@@ -24,7 +24,7 @@ func TestJSONErrors(t *testing.T) {
 		{[]string{"search", "starter", "-n", "0", "--json"}, 2, "usage", "n is 0: use 1-50 (default 5)"},
 		{[]string{"search", "starter", "--collection", "nope", "--embedder", "none", "--json"}, 1, "not_found", "collection nope: no such collection"},
 		{[]string{"search", "starter", "--exclude", " ", "--embedder", "none", "--json"}, 2, "usage", "exclude holds an empty path"},
-		{[]string{"search", "starter", "--max-per-page", "9", "--json"}, 2, "usage", "max_per_page is 9: use 1-5 (default 2)"},
+		{[]string{"search", "starter", "--max-per-page", "9", "--json"}, 2, "usage", "max_per_page is 9: use 1-5, or 0 for the default (2)"},
 		{[]string{"search", "starter", "--max-tokens", "-5", "--json"}, 2, "usage", "max_tokens is -5"},
 		{[]string{"read", "no/such.md", "--json"}, 1, "not_found", "no/such.md"},
 		{[]string{"read", "kitchen/Sourdough.md", "--section", "Nope", "--json"}, 1, "not_found", "Nope"},

@@ -168,7 +168,7 @@ func TestBadCallsAreToolErrors(t *testing.T) {
 		{"semantic_search", map[string]any{"query": "x", "n": 51}, "n is 51: use 1-50"},
 		{"semantic_search", map[string]any{"query": "x", "n": 0}, "n is 0"},
 		{"semantic_search", map[string]any{"query": "x", "n": 2.5}, "n"},
-		{"semantic_search", map[string]any{"query": "x", "max_per_page": 9}, "max_per_page is 9: use 1-5 (default 2)"},
+		{"semantic_search", map[string]any{"query": "x", "max_per_page": 9}, "max_per_page is 9: use 1-5, or 0 for the default (2)"},
 		{"semantic_search", map[string]any{"query": "x", "max_chunks_per_page": -1}, "max_per_page is -1: use 1-5"},
 		{"semantic_search", map[string]any{"query": "x", "max_per_page": 2, "max_chunks_per_page": 3}, "max_per_page and max_chunks_per_page name one field"},
 		{"semantic_search", map[string]any{"query": "x", "mode": "fuzzy"}, "mode"},
