@@ -240,7 +240,7 @@ func printIssues(env *Env, colls []mdsearch.CollectionStatus, of func(mdsearch.C
 	fmt.Fprintf(env.Stdout, "\n"+head+"\n", len(all))
 	out := screen(env.Stdout) // paths and reasons may hold escapes
 	for _, w := range all[:min(len(all), most)] {
-		fmt.Fprintln(out, "  "+w)
+		fmt.Fprintln(out, "  "+strings.ReplaceAll(w, "\n", "\n    ")) // a reason's later lines (YAML's) under it, not as entries
 	}
 	if len(all) > most {
 		fmt.Fprintf(env.Stdout, "  … and %d more (--json lists them all)\n", len(all)-most)
