@@ -117,6 +117,13 @@ var ranges = map[string]string{
 	"max_tokens":   fmt.Sprintf("1-%d, or 0 for no limit", MaxMaxTokens),
 }
 
+// NotWhole is the error for an integer field (n, max_per_page,
+// max_tokens) given as text that is no whole number, worded alike over
+// the CLI, REST and MCP.
+func NotWhole(field, value string) error {
+	return invalid("%s is %q: use a whole number", field, value)
+}
+
 // OutOfRange is Check's error for the integer field (n, max_per_page or
 // max_tokens) given as the number text, outside the field's range: an
 // adapter gives it for a number too large for an int, so the client

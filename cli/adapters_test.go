@@ -124,3 +124,23 @@ func TestLogRefresh(t *testing.T) {
 		t.Errorf("a catch-up that cut notes again: %q", b.String())
 	}
 }
+
+// A whole-number flag given something else is refused in the words REST
+// and MCP use for the same value; out of range, in the request's range.
+func TestIntFlagsWordedAsRequests(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"search", "x", "-n", "2.5"}, `mdsearch: search: n is "2.5": use a whole number`},
+		{[]string{"search", "x", "--max-per-page", "three"}, `mdsearch: search: max_per_page is "three": use a whole number`},
+		{[]string{"search", "x", "-n", "99999999999999999999"}, "mdsearch: search: n is 99999999999999999999: use 1-50 (default 5)"},
+		{[]string{"search", "x", "--min-score", "abc"}, `invalid value "abc" for flag -min-score`},
+		{[]string{"eval", "--vault", ".", "--generate", "-k", "2.5"}, `mdsearch: eval: k is "2.5": use a whole number`},
+	} {
+		code, _, stderr := run(t, filepath.Join(t.TempDir(), "i.db"), tc.args...)
+		if code != 2 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", tc.args, code, stderr, tc.want)
+		}
+	}
+}

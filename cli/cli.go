@@ -9,6 +9,8 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"reflect"
+	"regexp"
 	"sort"
 	"strings"
 	"syscall"
@@ -327,7 +329,7 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 				// operator, not a flag.
 				return nil, usagef("%v (a query that starts with '-' goes last, after the flags and --: mdsearch %s [flags] -- %q)", err, fs.Name(), "-"+name)
 			}
-			return nil, usagef("%v", err)
+			return nil, usagef("%v", intFlagError(fs, err))
 		}
 		rest := fs.Args()
 		if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
@@ -428,4 +430,31 @@ func nearestCommand(name string) string {
 		return ""
 	}
 	return fmt.Sprintf("; did you mean %q?", best)
+}
+
+// intFlagErr is the flag package's error for a value an integer flag
+// cannot take.
+var intFlagErr = regexp.MustCompile(`^invalid value "(.*)" for flag -([\w-]+): (parse error|value out of range)$`)
+
+// intFlagError words err, a flag's parse error, as REST and MCP word the
+// same mistake: "n is \"2.5\": use a whole number", and for search's
+// request fields out of range, the request's range ("use 1-50 (default
+// 5)"). Other errors pass as they are.
+func intFlagError(fs *flag.FlagSet, err error) error {
+	m := intFlagErr.FindStringSubmatch(err.Error())
+	if m == nil {
+		return err
+	}
+	v := fs.Lookup(m[2]).Value
+	if o, ok := v.(*once); ok { // counted while parse runs
+		v = o.Value
+	}
+	if g, ok := v.(flag.Getter); !ok || reflect.TypeOf(g.Get()).Kind() != reflect.Int {
+		return err
+	}
+	field := strings.ReplaceAll(m[2], "-", "_")
+	if m[3] == "value out of range" && fs.Name() == "search" {
+		return mdsearch.OutOfRange(field, m[1])
+	}
+	return mdsearch.NotWhole(field, m[1])
 }

@@ -33,7 +33,7 @@ func TestEvalUsageErrors(t *testing.T) {
 		{[]string{"eval"}, 2, "give --vault DIR and --queries FILE"},
 		{[]string{"eval", "--vault", "../sample-vault"}, 2, "give --vault DIR and --queries FILE"},
 		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "extra"}, 2, "no other arguments"},
-		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--k", "x"}, 2, "invalid value"},
+		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--k", "x"}, 2, `k is "x": use a whole number`},
 		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--max-per-page", "9"}, 2, "max_per_page is 9: use 1-5, or 0 for the default (2)"},
 		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--k", "0", "--embedder", "none", "--config", "sections-keyword"}, 2, "k is 0: use 1-50 (default 5)"},
 		{[]string{"eval", "--vault", "../sample-vault", "--queries", q, "--config", "bm25"}, 2, `unknown configuration "bm25"`},

@@ -36,7 +36,7 @@ func TestErrorPrefix(t *testing.T) {
 		{[]string{"search"}, 2, "mdsearch: search: give a QUERY"},
 		{[]string{"search", "--bogus", "q"}, 2, "mdsearch: search: flag provided but not defined: -bogus"},
 		{[]string{"search", "-path:Archive budget"}, 2, `mdsearch: search: flag provided but not defined: -path:Archive budget (a query that starts with '-' goes last, after the flags and --: mdsearch search [flags] -- "-path:Archive budget")`},
-		{[]string{"search", "-n", "x", "q"}, 2, `mdsearch: search: invalid value "x" for flag -n: parse error`},
+		{[]string{"search", "-n", "x", "q"}, 2, `mdsearch: search: n is "x": use a whole number`},
 		{[]string{"search", "q", "--index", missing}, 1, "mdsearch: search: open index " + missing + ": no index here"},
 		{[]string{"search", "q", "-n", "0", "--index", missing}, 2, "mdsearch: search: n is 0: use 1-50 (default 5)"},
 		{[]string{"search", "q", "--collection", "a", "--collection", "b", "--index", missing}, 2, "mdsearch: search: --collection is given 2 times; give it once"},

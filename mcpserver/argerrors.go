@@ -48,12 +48,23 @@ var (
 	deepValue  = regexp.MustCompile(`^validating /properties/(\w+): validating /properties/\w+/additionalProperties: type: .* has type "(\w+)", want one of "([\w, ]+)"$`)
 )
 
+// notWhole reports whether v, a value the SDK quotes in an error, is no
+// whole number in any form (2.5, "many"), not a whole one of another
+// type ("5" as a string).
+func notWhole(v string) bool {
+	_, err := strconv.Atoi(strings.TrimSpace(v))
+	return err != nil
+}
+
 // plainArgError rewords msg, an argument error from the SDK; schema is
 // the tool's input schema, whose ranges and defaults a range error names
 // as the request's Check would.
 func plainArgError(msg string, schema *jsonschema.Schema) string {
 	const prefix = `validating "arguments": validating root: `
 	if rest, ok := strings.CutPrefix(msg, prefix); ok {
+		if m := wrongType.FindStringSubmatch(rest); m != nil && m[4] == "integer" && notWhole(m[2]) {
+			return mdsearch.NotWhole(m[1], m[2]).Error() // as REST and the CLI say it
+		}
 		if m := wrongType.FindStringSubmatch(rest); m != nil {
 			want := strings.TrimPrefix(strings.ReplaceAll(m[4], "null, ", ""), "null")
 			return "invalid argument " + m[1] + ": got " + m[2] + " (" + article(m[3]) + "), want " + article(want)

@@ -220,7 +220,7 @@ func TestQuotedArguments(t *testing.T) {
 	if res, text := call(t, cs, "read_note", map[string]any{"path": "kitchen/Sourdough.md", "lines": 2}); res.IsError || f.lastRead.Lines != "2" {
 		t.Errorf("lines as a number: %s (lines %q)", text, f.lastRead.Lines)
 	}
-	if res, text := call(t, cs, "semantic_search", map[string]any{"query": "starter", "n": "many"}); !res.IsError || !strings.Contains(text, "invalid argument n") {
+	if res, text := call(t, cs, "semantic_search", map[string]any{"query": "starter", "n": "many"}); !res.IsError || !strings.Contains(text, `n is "many": use a whole number`) {
 		t.Errorf(`n "many": %v %s`, res.IsError, text)
 	}
 }

@@ -171,7 +171,7 @@ func intParam(vals url.Values, name, field string, def int) (int, error) {
 	case errors.Is(err, strconv.ErrRange):
 		return 0, mdsearch.OutOfRange(field, s[0])
 	case err != nil:
-		return 0, fmt.Errorf("%s is %q: use a whole number", name, s[0])
+		return 0, mdsearch.NotWhole(name, s[0])
 	}
 	return n, nil
 }
