@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/internal/fsfault"
 	"github.com/mdsearch/mdsearch/store"
 	"github.com/mdsearch/mdsearch/vault"
 )
@@ -44,11 +47,15 @@ func staleIn(stamps map[noteKey]store.Stamp) func(mdsearch.Result) bool {
 
 // behind reports whether the file on disk no longer matches the stamp the
 // index recorded: another size, or another mtime and other bytes (a file
-// touched but not edited is current), or no file at all.
+// touched but not edited is current), or no file at all. One whose folder
+// cannot be entered (no permission) is not said to have changed: nothing
+// tells, and status names the folder it cannot read.
 func behind(st store.Stamp) bool {
 	name := filepath.Join(st.Root, filepath.FromSlash(st.Path))
-	fi, err := os.Stat(name)
+	fi, err := fsfault.Stat(name)
 	switch {
+	case errors.Is(err, fs.ErrPermission):
+		return false
 	case err != nil || fi.Size() != st.Size:
 		return true
 	case fi.ModTime().UnixNano() == st.MTime:

@@ -218,3 +218,18 @@ func TestIndexKeepsUnreadableNote(t *testing.T) {
 		t.Errorf("run once readable: %+v; want x.md changed, new.md added", st)
 	}
 }
+
+// TestUnreadableFolderNotStale: a note in a folder that cannot be entered
+// now (no permission) is not marked changed or deleted in results: nothing
+// tells that it was; status names the folder.
+func TestUnreadableFolderNotStale(t *testing.T) {
+	vault := t.TempDir()
+	write(t, vault, "sub/s.md", "# S\n\nbeacon light\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, vault, "v")
+	deny(t, vault, "sub")
+	resp := search(t, e, mdsearch.SearchRequest{Query: "beacon", Mode: mdsearch.ModeKeyword})
+	if len(resp.Results) == 0 || resp.Results[0].Stale {
+		t.Errorf("results %+v", resp.Results)
+	}
+}

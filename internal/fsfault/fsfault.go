@@ -35,6 +35,10 @@ func openIn(root *os.Root, rel, abs string, flag int) (*os.File, error) {
 	return root.OpenFile(rel, flag, 0)
 }
 
+// Stat stats a note search checks for edits since it was indexed:
+// os.Stat, unless Deny put a failing one in its place.
+var Stat = os.Stat
+
 // Lstat stats a path the vault must tell apart from a missing one (an
 // ignore file it could not open): os.Lstat, unless Deny put a failing one
 // in its place.
@@ -74,6 +78,12 @@ func Deny(paths ...string) (undo func()) {
 		}
 		return os.Lstat(name)
 	}
+	Stat = func(name string) (fs.FileInfo, error) {
+		if within(name) {
+			return nil, &fs.PathError{Op: "stat", Path: name, Err: fs.ErrPermission}
+		}
+		return os.Stat(name)
+	}
 	ReadDir = func(dir string) ([]os.DirEntry, error) {
 		if slices.Contains(paths, dir) {
 			return nil, &fs.PathError{Op: "open", Path: dir, Err: fs.ErrPermission}
@@ -86,7 +96,7 @@ func Deny(paths ...string) (undo func()) {
 		}
 		return entries, err
 	}
-	return func() { ReadDir, OpenFile, OpenIn, Lstat = os.ReadDir, os.OpenFile, openIn, os.Lstat }
+	return func() { ReadDir, OpenFile, OpenIn, Lstat, Stat = os.ReadDir, os.OpenFile, openIn, os.Lstat, os.Stat }
 }
 
 // DenyRead makes the files at paths (absolute, symlinks resolved) fail to
