@@ -123,6 +123,13 @@ func TestLogRefresh(t *testing.T) {
 	if !strings.Contains(b.String(), "re-indexed collection=v added=0 changed=0 deleted=0 cut_again=173") {
 		t.Errorf("a catch-up that cut notes again: %q", b.String())
 	}
+	// A retry that only embeds what an earlier refresh could not says so:
+	// the last line is no longer that refresh's warning.
+	b.Reset()
+	logRefresh(log)("v", nil, &mdsearch.IndexStats{Embedded: 3, TookMS: 40}, nil)
+	if !strings.Contains(b.String(), "msg=embedded collection=v windows=3") {
+		t.Errorf("a catch-up that embedded: %q", b.String())
+	}
 }
 
 // A whole-number flag given something else is refused in the words REST

@@ -142,6 +142,9 @@ func logRefresh(log *slog.Logger) func(string, []string, *mdsearch.IndexStats, e
 			}
 		}
 		if st.Added+st.Changed+st.Deleted+st.Recut == 0 {
+			if st.Embedded > 0 { // a retry that added the vectors an earlier refresh could not
+				log.Info("embedded", "collection", coll, "windows", st.Embedded, "ms", int(st.TookMS))
+			}
 			return
 		}
 		log.Info("re-indexed", "collection", coll, "added", st.Added, "changed", st.Changed,

@@ -37,6 +37,10 @@ func (w *Watcher) flush(ctx context.Context) (stop bool) {
 		case err != nil && w.isGone(name):
 			w.log.Warn("collection folder is gone; its index is kept, and the folder is watched for again",
 				"collection", name)
+		case err != nil && mdsearch.KindOf(err) == mdsearch.KindUnavailable:
+			// What is missing may come back (a model server, room on the
+			// disk): what the run wrote stays, and a retry finishes it.
+			w.log.Warn("refresh waits for what it needs; retried later", "collection", name, "paths", paths, "err", err)
 		case err != nil:
 			w.log.Error("refresh failed", "collection", name, "paths", paths, "err", err)
 		}
@@ -95,7 +99,10 @@ func (w *Watcher) catchUp(ctx context.Context) (stop bool) {
 		if w.indexGone(err) {
 			return true
 		}
-		if err != nil {
+		switch {
+		case err != nil && mdsearch.KindOf(err) == mdsearch.KindUnavailable:
+			w.log.Warn("catch-up waits for what it needs; retried later", "collection", name, "err", err)
+		case err != nil:
 			w.log.Error("catch-up index failed", "collection", name, "err", err)
 		}
 		w.noteUnavailable(err)
