@@ -32,7 +32,7 @@ func runsJSON(ctx context.Context, env *Env, e *engine.Engine, stats []*mdsearch
 	for _, st := range stats {
 		byName[st.Collection] = st
 	}
-	colls, _ := e.Collections(ctx)
+	colls, _ := e.Collections(context.WithoutCancel(ctx)) // an interrupted run still lists them
 	out := []runJSON{}
 	for _, c := range colls {
 		st := byName[c.Name]

@@ -3,10 +3,14 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/engine"
 )
 
 // A mistyped folder makes no index; "index" alone re-indexes every
@@ -84,5 +88,32 @@ func TestInterrupted(t *testing.T) {
 	code = Main(ctx, env, []string{"index", filepath.Join(dir, "v"), "--embedder", "none", "--full"})
 	if code != 130 || !strings.Contains(errb.String(), "is whole") || strings.Contains(errb.String(), "run the same command again") {
 		t.Errorf("--full: exit %d, stderr %q", code, errb.String())
+	}
+}
+
+// An interrupted `index --json` alone still lists what it did: the run it
+// stopped, with "stopped", and the failure of a collection before it.
+func TestIndexAllJSONInterrupted(t *testing.T) {
+	dir := t.TempDir()
+	index := filepath.Join(dir, "i.db")
+	for _, c := range []string{"a", "b", "c"} {
+		write(t, filepath.Join(dir, c, c+".md"), "# "+c+"\n")
+		if code, _, stderr := run(t, index, "index", filepath.Join(dir, c), "--embedder", "none"); code != 0 {
+			t.Fatalf("index %s: %d %s", c, code, stderr)
+		}
+	}
+	e, err := engine.Open(context.Background(), engine.Options{IndexPath: index})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	gone := mdsearch.Errorf(mdsearch.KindNotFound, "open vault", filepath.Join(dir, "a"), "", "no such folder")
+	stats := []*mdsearch.IndexStats{{Collection: "b", Stopped: true}}
+	runs := runsJSON(ctx, &Env{}, e, stats, errors.Join(gone, context.Canceled))
+	if len(runs) != 2 || runs[0].Collection != "a" || runs[0].Error == nil || runs[0].Error.Kind != "not_found" ||
+		runs[1].Collection != "b" || !runs[1].Stopped || runs[1].Error != nil {
+		t.Errorf("runs %+v", runs)
 	}
 }

@@ -68,7 +68,7 @@ func (e *Engine) IndexAll(ctx context.Context, full bool, progress func(mdsearch
 		}
 		if err != nil {
 			if ctx.Err() != nil {
-				return all, err
+				return all, errors.Join(append(errs, err)...) // the earlier collections' failures too
 			}
 			// One collection whose folder is gone (or cannot be read)
 			// must not keep the others stale.
