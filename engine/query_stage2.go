@@ -9,6 +9,7 @@ import (
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/rescore"
 	"github.com/mdsearch/mdsearch/store"
+	"github.com/mdsearch/mdsearch/vault"
 )
 
 // secondK is how many of the first stage's candidates the second stage
@@ -154,19 +155,21 @@ func (e *Engine) readFeatures(ctx context.Context, rd *store.Reader, q *query, t
 
 // copiesOf is, for each candidate, the place in top of an earlier one of
 // another note whose passage it repeats word for word, under the same
-// heading and tags (a folder indexed in two collections, a note copied as
-// "Note 1.md", a sync tool's conflict copy), or -1. The title column is
-// not compared: a copy's file name is another.
+// heading, tags and note title (a folder indexed in two collections, a
+// note copied under its title, a sync tool's conflict copy), or -1. The
+// title column is not compared, as a copy's file name is another; the
+// note's title is, so a template section two notes share ("Summary")
+// stays two answers, the query naming one of them.
 func copiesOf(top []candidate, ps map[int64]store.Passage) []int {
 	out := make([]int, len(top))
-	first := make(map[[3]string]int, len(top))
+	first := make(map[[4]string]int, len(top))
 	for i, c := range top {
 		out[i] = -1
 		p, ok := ps[c.id]
 		if !ok {
 			continue
 		}
-		key := [3]string{p.Keywords[0], p.Keywords[1], p.Keywords[3]}
+		key := [4]string{p.Keywords[0], p.Keywords[1], p.Keywords[3], copiedTitle(p.Title)}
 		if j, ok := first[key]; ok && top[j].doc != c.doc {
 			out[i] = j
 			continue
@@ -176,13 +179,26 @@ func copiesOf(top []candidate, ps map[int64]store.Passage) []int {
 	return out
 }
 
+// copiedTitle is a note's title as its original's: a conflict copy's
+// title taken from its file name ("recipe.sync-conflict-20240102-…") is
+// the original's ("recipe").
+func copiedTitle(title string) string {
+	name := title // lower case: Syncthing's device part is upper case in a file's name
+	if i := strings.LastIndexByte(name, '-'); i >= 0 {
+		name = name[:i] + strings.ToUpper(name[i:])
+	}
+	if orig, ok := vault.ConflictOriginal(name + ".md"); ok {
+		return strings.TrimSuffix(orig, ".md")
+	}
+	return title
+}
+
 // scoreDistinct scores xs as stage.Score does with only one of each set
 // of copies (copyOf), the one the ranker puts highest, then gives every
-// copy that one's probability and calibrator inputs (these only when
-// explain): a passage found twice is one answer, not its own close rival,
-// whose tie would take most of its score. Each keeps its own logit, so
-// copies rank as the ranker puts them (a copy whose title the query
-// names first).
+// copy that one's logit, probability and calibrator inputs (these only
+// when explain): a passage found twice is one answer, not its own close
+// rival, whose tie would take most of its score. Copies tie, so they rank
+// side by side (in the first stage's order), and scores fall with rank.
 func scoreDistinct(stage *rescore.Stage, xs []rescore.Vector, copyOf []int, explain bool) ([]float64, []float64, [][rescore.NumCalib]float64) {
 	logits := make([]float64, len(xs))
 	for i := range xs {
@@ -234,7 +250,7 @@ func scoreDistinct(stage *rescore.Stage, xs []rescore.Vector, copyOf []int, expl
 			first = c0
 		}
 		k := at[rep[first]]
-		probs[i] = p[k]
+		logits[i], probs[i] = l[k], p[k]
 		if explain {
 			cal[i] = c[k]
 		}
