@@ -11,6 +11,7 @@ import (
 	"os/signal"
 	"reflect"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -453,8 +454,11 @@ func intFlagError(fs *flag.FlagSet, err error) error {
 		return err
 	}
 	field := strings.ReplaceAll(m[2], "-", "_")
-	if m[3] == "value out of range" && fs.Name() == "search" {
-		return mdsearch.OutOfRange(field, m[1])
+	switch {
+	case m[3] == "parse error":
+		return mdsearch.NotWhole(field, m[1])
+	case fs.Name() == "search" && slices.Contains([]string{"n", "max_per_page", "max_tokens"}, field):
+		return mdsearch.OutOfRange(field, m[1]) // the request's field: its range
 	}
-	return mdsearch.NotWhole(field, m[1])
+	return err
 }

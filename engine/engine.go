@@ -388,7 +388,10 @@ func (e *Engine) Scores(mode mdsearch.Mode) string {
 	switch {
 	case e.opts.Reranker != nil:
 		return "reranker"
-	case e.stage(mode) == nil:
+	case e.emb == nil: // every search is by keywords, and scored as one
+		mode = mdsearch.ModeKeyword
+	}
+	if e.stage(mode) == nil {
 		return "first-stage"
 	}
 	return "probability"

@@ -253,6 +253,9 @@ func TestScoresKind(t *testing.T) {
 	if got := e.Scores(mdsearch.ModeHybrid); got != "first-stage" {
 		t.Errorf("hybrid with another embedder: %q", got)
 	}
+	if got := openEngine(t, filepath.Join(t.TempDir(), "none.db"), nil).Scores(mdsearch.ModeHybrid); got != "probability" {
+		t.Errorf("hybrid without an embedder (keyword searches): %q", got)
+	}
 	e.opts.Reranker = scoring{0.5}
 	if got := e.Scores(mdsearch.ModeKeyword); got != "reranker" {
 		t.Errorf("with a reranker: %q", got)

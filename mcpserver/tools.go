@@ -70,6 +70,15 @@ var scoreSentences = map[string]string{
 	"reranker": "Scores are this server's reranker's relevance, not calibrated chances: compare them within an answer. ",
 }
 
+// costSentences say what a search costs, and how to spend less, by the
+// kind of scores: min_score 0.1 means "rarely answers" only where scores
+// are calibrated.
+var costSentences = map[string]string{
+	"":            "Cost: 300-700 tokens a result; max_tokens caps the total; min_score 0.1 drops results that rarely answer (often half the tokens).",
+	"first-stage": "Cost: 300-700 tokens a result; max_tokens caps the total.",
+	"reranker":    "Cost: 300-700 tokens a result; max_tokens caps the total.",
+}
+
 func searchTool(scores string) *mcp.Tool {
 	if scores == "probability" {
 		scores = ""
@@ -83,7 +92,7 @@ func searchTool(scores string) *mcp.Tool {
 			"`part p/P`: a long section's piece; if read_note gives only the section's start, read lines around it. " +
 			scoreSentences[scores] +
 			"A notice may offer a respelled query (did you mean ...?). " +
-			"Cost: 300-700 tokens a result; max_tokens caps the total; min_score 0.1 drops results that rarely answer (often half the tokens).",
+			costSentences[scores],
 		InputSchema: schemaFor[SearchArgs](func(p map[string]*jsonschema.Schema) {
 			// The request's Check holds the same ranges; plainArgError words
 			// the validator's refusal as Check would.
