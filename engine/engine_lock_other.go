@@ -11,5 +11,8 @@ func lockIndex(context.Context, string, func(string)) (func(), error) { return f
 // indexBusy cannot tell without flock: it says no run is writing.
 func indexBusy(string) bool { return false }
 
+// indexHeld cannot tell without flock's lock file: no run is writing.
+func indexHeld(string) bool { return false }
+
 // lockUsable has no lock file to check where flock is unavailable.
 func lockUsable(string) error { return nil }

@@ -100,6 +100,24 @@ func indexBusy(indexPath string) bool {
 	return errors.Is(err, syscall.EWOULDBLOCK)
 }
 
+// indexHeld reports, without touching the lock, whether a live process
+// holds the index's lock: its holder writes its process ID into the lock
+// file and empties it when done. Searches ask it as they catch up, where
+// indexBusy's probe could make a waiting index run see a holder that is
+// not there.
+func indexHeld(indexPath string) bool {
+	b, err := os.ReadFile(indexPath + ".lock")
+	if err != nil {
+		return false
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(string(b), lockMark)))
+	if err != nil || pid <= 0 {
+		return false
+	}
+	err = syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
+}
+
 // lockMark starts what a holder writes into the lock file, before its
 // process ID (older versions wrote the ID alone).
 const lockMark = "mdsearch pid "

@@ -93,7 +93,7 @@ func (e *Engine) vectors(ctx context.Context) (s *snapshot, stale bool, err erro
 // indexing reports whether an index run writes the index now: this
 // process's, or another's (it holds the index's lock).
 func (e *Engine) indexing() bool {
-	return e.progress.Load() != nil || indexBusy(e.st.Path())
+	return e.progress.Load() != nil || indexHeld(e.st.Path())
 }
 
 // noCatchUp makes every change load the snapshot again: benchmarks set it
