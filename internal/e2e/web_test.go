@@ -226,6 +226,16 @@ func webPlain(t *testing.T, b browser) {
 			t.Errorf("plainMarkdown(%q) = %q, want %q", md, got, want)
 		}
 	}
+	// As a card reads a passage: its wrapped lines joined first, a fenced
+	// div's marker lines kept apart so that they go.
+	for md, want := range map[string]string{
+		"Intro.\n::: warning\nBody.\n:::":                                           "Intro.\nBody.",
+		"::: tip Read this\nBody\nwrapped.\n:::\n\n:::danger[Breaking]\nMore.\n:::": "Read this\nBody wrapped.\n\nBreaking\nMore.",
+	} {
+		if got := b.js(t, "plainMarkdown(joinSoftBreaks("+jsString(md)+"))"); got != want {
+			t.Errorf("plainMarkdown(joinSoftBreaks(%q)) = %q, want %q", md, got, want)
+		}
+	}
 }
 
 // A misspelled word brings a suggestion, shown in the status line as a

@@ -18,9 +18,14 @@ import (
 // a callout's kind as that callout (titled with its title, else its kind;
 // "details" folded, unless "{open}") and any other ("code-group", "columns") as its body
 // alone, the marker lines hidden. As markdown-it reads them, a marker line
-// may interrupt a paragraph, a bare ":::" of at least as many colons
-// closes the innermost fenced div open (so an outer one is written with
-// more colons), and one never closed runs to the end of what holds it.
+// may interrupt a paragraph, a bare ":::" of at least as many colons as
+// a div opened with closes the outermost such div, and those inside it
+// (so an outer one is written with more colons; Pandoc, which closes the
+// innermost, reads a nesting of equal fences otherwise), and one never
+// closed runs to the end of what holds it. Divs nest at most
+// maxFencedDepth deep, a marker line deeper is text: goldmark copies its
+// stack of open blocks a line, so 6,000 nested divs (48 KB) took seconds
+// and a gigabyte to render.
 // Only the page reads them: search reads the marker lines as text, and a
 // heading inside one opens a section, as sections reads it.
 
@@ -70,7 +75,7 @@ func parseFencedDiv(line []byte) (*fencedDiv, bool) {
 	}
 	rest := string(m[3])
 	attrs := trailingAttrRE.FindString(rest)
-	title := strings.TrimSpace(strings.TrimSuffix(rest, attrs))
+	title := strings.TrimSpace(strings.TrimRight(strings.TrimSpace(strings.TrimSuffix(rest, attrs)), ":")) // Pandoc's "::: Warning ::::::"
 	if strings.HasPrefix(title, "[") && strings.HasSuffix(title, "]") { // Docusaurus's ":::tip[Title]"
 		title = strings.TrimSpace(title[1 : len(title)-1])
 	}
@@ -89,7 +94,19 @@ type fencedDivParser struct{}
 
 func (fencedDivParser) Trigger() []byte { return []byte{':'} }
 
-func (fencedDivParser) Open(_ ast.Node, reader text.Reader, _ parser.Context) (ast.Node, parser.State) {
+// maxFencedDepth bounds how deep fenced divs nest (docs sites nest two
+// or three).
+const maxFencedDepth = 8
+
+func (fencedDivParser) Open(parent ast.Node, reader text.Reader, _ parser.Context) (ast.Node, parser.State) {
+	depth := 0
+	for n := parent; n != nil; n = n.Parent() {
+		if _, ok := n.(*fencedDiv); ok {
+			if depth++; depth >= maxFencedDepth {
+				return nil, parser.NoChildren
+			}
+		}
+	}
 	line, _ := reader.PeekLine()
 	w, pos := util.IndentWidth(line, reader.LineOffset())
 	if w > 3 {

@@ -96,3 +96,18 @@ func TestTooBigNoteShownAsText(t *testing.T) {
 		t.Errorf("got %.300s", r.HTML)
 	}
 }
+
+// Fenced divs nested thousands deep (8 bytes a level) render in bounded
+// time: past maxFencedDepth a marker line is text. goldmark copies its
+// stack of open blocks a line, so depth cost the square of the size.
+func TestDeepFencedDivsRenderQuickly(t *testing.T) {
+	src := []byte("# Nested\n" + strings.Repeat("::: tip\n", 10000) + "text\n")
+	start := time.Now()
+	r := HTML(src, Options{})
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("rendering took %v", d)
+	}
+	if n := strings.Count(r.HTML, `class="callout"`); n != maxFencedDepth {
+		t.Errorf("%d callouts, want %d", n, maxFencedDepth)
+	}
+}

@@ -163,7 +163,8 @@ function offerWhole(list) {
 }
 
 // joinSoftBreaks joins the wrapped lines of paragraphs so text reflows,
-// keeping the line structure of code, lists, quotes, tables and headings.
+// keeping the line structure of code, lists, quotes, tables, headings and
+// fenced divs' marker lines (which plainMarkdown then drops).
 function joinSoftBreaks(md) {
   const out = [];
   let fence = null;
@@ -178,7 +179,7 @@ function joinSoftBreaks(md) {
       prose = false;
       continue;
     }
-    const structural = /^\s*$|^\s*([-*+>|#]|\d+[.)])(\s|$)|^\s*[=-]{2,}\s*$|^ {4}/.test(line);
+    const structural = /^\s*$|^\s*([-*+>|#]|\d+[.)])(\s|$)|^\s*[=-]{2,}\s*$|^ {4}/.test(line) || fencedDiv(line) !== null;
     if (prose && !structural) {
       out[out.length - 1] += " " + line.trim();
     } else {
@@ -210,7 +211,7 @@ function untag(line) {
 // ":::danger[Title]", ":::"), returning its title ("" for none), or null
 // for another line.
 function fencedDiv(line) {
-  const m = /^\s*:{3,}\s*(?:\{[^}]*\}|[A-Za-z][\w-]*)?(.*)$/.exec(line);
+  const m = /^ {0,3}:{3,}\s*(?:\{[^}]*\}|[A-Za-z][\w-]*)?(.*)$/.exec(line);
   if (!m) return null;
   return m[1].replace(/\{[^}]*\}\s*$/, "").trim().replace(/^\[(.*)\]$/, "$1").trim();
 }
