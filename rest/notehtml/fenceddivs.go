@@ -76,7 +76,7 @@ func parseFencedDiv(line []byte) (*fencedDiv, bool) {
 	rest := string(m[3])
 	attrs := trailingAttrRE.FindString(rest)
 	title := strings.TrimSpace(strings.TrimRight(strings.TrimSpace(strings.TrimSuffix(rest, attrs)), ":")) // Pandoc's "::: Warning ::::::"
-	if strings.HasPrefix(title, "[") && strings.HasSuffix(title, "]") { // Docusaurus's ":::tip[Title]"
+	if strings.HasPrefix(title, "[") && strings.HasSuffix(title, "]") {                                    // Docusaurus's ":::tip[Title]"
 		title = strings.TrimSpace(title[1 : len(title)-1])
 	}
 	open := slices.Contains(strings.Fields(strings.Trim(strings.TrimSpace(attrs), "{}")), "open")
