@@ -84,7 +84,7 @@ func (e *Engine) unfinishedNotice(colls []store.Collection, coll int64) string {
 	if e.indexing() {
 		return "the first index run of " + what + " is reading its notes now"
 	}
-	return "the first index run of " + what + " was stopped before it read every note (`mdsearch index` finishes it)"
+	return "the first index run of " + what + " was stopped before it read every note (the same `mdsearch index` command, run again, finishes it)"
 }
 
 // matchesAnywhere reports whether q's keywords match any passage when
