@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/chunks"
@@ -138,16 +138,11 @@ func TestStoppedProfileChange(t *testing.T) {
 	}
 	clean := openEngine(t, t.TempDir()+"/clean.db", newBow("bow"))
 	index(t, clean, vault, "v")
-	emb := &stopAfter{bow: newBow("bow")}
-	e := openEngine(t, t.TempDir()+"/index.db", emb)
+	e := openEngine(t, t.TempDir()+"/index.db", newBow("bow"))
 	index(t, e, vault, "v")
-	ctx, cancel := context.WithCancel(bg)
-	emb.after, emb.cancel = emb.calls.Load()/3, cancel // part way through cutting the notes again
-	emb.calls.Store(0)
-	if st, err := e.Index(ctx, mdsearch.IndexRequest{Dir: vault, Name: "v", Profile: "h2h3"}, nil); err == nil || st.Recut == 0 {
-		t.Fatalf("the run was not stopped half way: %v, %+v", err, st)
+	if st, err := e.Index(stopAtCommit(t, e), mdsearch.IndexRequest{Dir: vault, Name: "v", Profile: "h2h3"}, nil); err == nil || st.Recut == 0 {
+		t.Fatalf("the run was not stopped part way: %v, %+v", err, st)
 	}
-	emb.cancel = nil
 	if got, want := passages(e), passages(clean); got == want {
 		t.Fatalf("stopped run: %d passages, as many as the clean index: it shows nothing", got)
 	}
@@ -157,18 +152,25 @@ func TestStoppedProfileChange(t *testing.T) {
 	}
 }
 
-// stopAfter is bow that cancels, once its tokens were counted after
-// times, the run that counts them.
-type stopAfter struct {
-	*bow
-	calls  atomic.Int64
-	after  int64
-	cancel func()
-}
-
-func (s *stopAfter) CountTokens(text string) int {
-	if n := s.calls.Add(1); s.cancel != nil && n >= s.after {
-		s.cancel()
+// stopAtCommit is a context that ends once e's index commits after the
+// call: a run given it stops after its first batch of writes, wherever
+// its workers, which cut notes ahead of the writer, have got to.
+func stopAtCommit(t *testing.T, e *Engine) context.Context {
+	t.Helper()
+	from, err := e.st.Generation(bg)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return s.bow.CountTokens(text)
+	ctx, cancel := context.WithCancel(bg)
+	t.Cleanup(cancel)
+	go func() {
+		for ctx.Err() == nil {
+			if gen, err := e.st.Generation(bg); err == nil && gen != from {
+				cancel()
+				return
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}()
+	return ctx
 }

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -62,16 +61,10 @@ func TestUnlikelyWhileUnread(t *testing.T) {
 	for i := range 1200 {
 		write(t, vault, fmt.Sprintf("more/n%04d.md", i), fmt.Sprintf("# N%d\n\n%s\n", i, strings.Repeat("alpha words here. ", 30)))
 	}
-	emb := &stopAfter{bow: newBow("bow")}
-	index(t, openEngine(t, filepath.Join(t.TempDir(), "whole.db"), emb), vault, "v")
-	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), emb)
-	ctx, cancel := context.WithCancel(bg)
-	emb.after, emb.cancel = emb.calls.Load()/2, cancel // past the first batch of writes
-	emb.calls.Store(0)
-	if st, err := e.Index(ctx, mdsearch.IndexRequest{Dir: vault, Name: "v"}, nil); err == nil || st == nil || st.Added == 0 {
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
+	if st, err := e.Index(stopAtCommit(t, e), mdsearch.IndexRequest{Dir: vault, Name: "v"}, nil); err == nil || st == nil || st.Added == 0 || st.Added == st.Files {
 		t.Fatalf("the first run was not stopped part way: %v, %+v", err, st)
 	}
-	emb.cancel = nil
 	resp := search(t, e, mdsearch.SearchRequest{Query: "alpha telescope mirror calibration", Mode: mdsearch.ModeKeyword, N: 3})
 	if len(resp.Results) > 0 && (!strings.Contains(resp.Notice, `the first index run of collection "v" was stopped before it read every note`) ||
 		strings.Contains(resp.Notice, "most likely do not hold")) {
