@@ -417,9 +417,15 @@ type CollectionStatus struct {
 	// Outdated is set when an older mdsearch cut the collection's notes:
 	// until an index run cuts them again (their vectors kept), what the
 	// newer cut adds is missing (property values as keyword text, …).
-	Outdated  bool   `json:"outdated,omitempty"`
-	IndexedAt string `json:"indexed_at"`
-	Profile   string `json:"profile"` // where its notes are cut (IndexRequest.Profile)
+	Outdated bool `json:"outdated,omitempty"`
+	// RecutStopped is set when a run that cut the collection's notes with
+	// other settings (a --profile change) was stopped: some notes are cut
+	// the new way, the others the old, until an index run cuts every note
+	// again (the next one does, with the profile it is given, else
+	// Profile).
+	RecutStopped bool   `json:"recut_stopped,omitempty"`
+	IndexedAt    string `json:"indexed_at"`
+	Profile      string `json:"profile"` // where its notes are cut (IndexRequest.Profile)
 	// Warnings are what was odd about the notes when they were last read
 	// (bad frontmatter, an unclosed fence, …), by path, as the index run
 	// that read them reported.

@@ -179,6 +179,13 @@ func printStale(env *Env, colls []mdsearch.CollectionStatus) {
 			old = append(old, c.Name)
 		}
 	}
+	for _, c := range colls {
+		if c.RecutStopped && !c.RootMissing {
+			fmt.Fprint(screen(env.Stdout), env.commands(fmt.Sprintf("\nrecut: %s: a run that cut its notes with other settings was stopped: "+
+				"some are cut the new way, some the old, until an index run cuts every note again (`mdsearch index %s`, with the --profile you want; "+
+				"a serve, mcp or watch of the index does so with %s)\n", c.Name, shellWord(c.Name), c.Profile)))
+		}
+	}
 	if len(old) > 0 {
 		fmt.Fprint(screen(env.Stdout), env.commands(fmt.Sprintf("\noutdated: %s: cut by another version of mdsearch; `mdsearch index` cuts its notes again "+
 			"(their vectors are kept), as a serve, mcp or watch of the index does when it starts; until then what this version "+

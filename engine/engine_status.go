@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/mdsearch/mdsearch"
@@ -49,7 +50,7 @@ func (e *Engine) Status(ctx context.Context) (_ *mdsearch.Status, err error) {
 			return nil, err
 		}
 		st := mdsearch.CollectionStatus{Name: c.Name, Root: c.Root, Files: cs.Files, Chunks: cs.Chunks, Windows: cs.Windows, Vectors: cs.Vectors,
-			Profile: e.storedProfile(c.Chunking), Outdated: cutByOlder(c.Chunking)}
+			Profile: e.storedProfile(c.Chunking), Outdated: cutByOlder(c.Chunking), RecutStopped: strings.HasSuffix(c.Chunking, " "+recutMark)}
 		if !c.IndexedAt.IsZero() {
 			st.IndexedAt = c.IndexedAt.UTC().Format(time.RFC3339)
 		}

@@ -146,7 +146,21 @@ func TestStoppedProfileChange(t *testing.T) {
 	if got, want := passages(e), passages(clean); got == want {
 		t.Fatalf("stopped run: %d passages, as many as the clean index: it shows nothing", got)
 	}
+	recut := func() bool {
+		t.Helper()
+		s, err := e.Status(bg)
+		if err != nil || len(s.Collections) != 1 {
+			t.Fatalf("status: %v", err)
+		}
+		return s.Collections[0].RecutStopped
+	}
+	if !recut() {
+		t.Error("status does not say the re-cut was stopped")
+	}
 	st := index(t, e, vault, "v")
+	if recut() {
+		t.Error("status still says the re-cut was stopped after a run cut every note")
+	}
 	if got, want := passages(e), passages(clean); got != want || st.Recut == 0 {
 		t.Errorf("after a plain run: %d passages (%d cut again), want the clean index's %d", got, st.Recut, want)
 	}
