@@ -233,8 +233,14 @@ func lineRange(resp *mdsearch.ReadResponse, n *note, spec string, full bool) err
 	resp.StartLine, resp.EndLine = start, end
 	resp.Content = n.doc.Text(from, to)
 	resp.WordCount, resp.Tokens = wordcount.Count(resp.Content), EstimateTokens(resp.Content)
-	if !full && mdsearch.IsLong(resp.WordCount, len(resp.Content)) {
-		preview(resp, n, span{from: from, to: to, what: "range", words: resp.WordCount, lines: true})
+	// Words as a note's are counted, its properties left out: a range of
+	// the whole note is long as a read of the note is.
+	words := resp.WordCount
+	if _, body, ok := sections.Frontmatter(n.src); ok && from < body {
+		words = wordcount.Count(n.doc.Text(min(body, to), to))
+	}
+	if !full && mdsearch.IsLong(words, len(resp.Content)) {
+		preview(resp, n, span{from: from, to: to, what: "range", words: words, lines: true})
 	}
 	return nil
 }

@@ -383,6 +383,10 @@ func TestReadShortNoteWithComment(t *testing.T) {
 	if err != nil || r.Outline != nil || r.More || r.WordCount > mdsearch.LongNoteWords || !strings.Contains(r.Content, "one **canvas**") {
 		t.Errorf("read: %d words, outline %v, more %v, notice %q, %v", r.WordCount, r.Outline != nil, r.More, r.Notice, err)
 	}
+	// Its lines from the first, as a read of the whole note.
+	if r, err := e.Read(bg, mdsearch.ReadRequest{Path: "Canvas.md", Lines: "1-"}); err != nil || r.More || !strings.Contains(r.Content, "description:") {
+		t.Errorf("read --lines 1-: more %v, notice %q, %v", r.More, r.Notice, err)
+	}
 }
 
 // A long range of lines, as a long note's "read on from line N" asks for
