@@ -138,6 +138,14 @@ func TestReadSuggests(t *testing.T) {
 			t.Errorf("%s: %v", p, err)
 		}
 	}
+	// A link's fragment is no part of the name looked for.
+	for _, p := range []string{"Sourdogh#Starter", "[[Sourdogh#Starter|the starter]]"} {
+		_, err := e.Read(bg, mdsearch.ReadRequest{Path: p})
+		var me *mdsearch.Error
+		if !errors.As(err, &me) || me.Hint != "did you mean kitchen/Sourdough.md?" {
+			t.Errorf("%s: %v", p, err)
+		}
+	}
 	if _, err := e.Read(bg, mdsearch.ReadRequest{Path: "attic/Lampshades.md"}); err == nil || strings.Contains(err.Error(), "did you mean") {
 		t.Errorf("nothing near: %v", err)
 	}

@@ -87,7 +87,26 @@ func (e *Engine) openLinked(ctx context.Context, spec string) (*note, string, er
 			return n, frag, aerr
 		}
 	}
+	if name != trimmed {
+		err = suggestWithout(ctx, e, name, err)
+	}
 	return nil, "", err
+}
+
+// suggestWithout is err, a link's note not found, with the suggestion
+// of its name alone when the link has a fragment ("Embed file#Setup"):
+// the notes near the whole text are none.
+func suggestWithout(ctx context.Context, e *Engine, name string, err error) error {
+	var me *mdsearch.Error
+	if !errors.As(err, &me) || me.Kind != mdsearch.KindNotFound || strings.HasPrefix(me.Hint, "did you mean") || name == "" {
+		return err
+	}
+	_, nerr := e.openNote(ctx, name)
+	var ne *mdsearch.Error
+	if errors.As(nerr, &ne) && strings.HasPrefix(ne.Hint, "did you mean") {
+		me.Hint = ne.Hint
+	}
+	return err
 }
 
 // severalNamed is the error for a name that several notes answer to
