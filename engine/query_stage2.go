@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 
@@ -200,18 +201,25 @@ func copiedTitle(title string) string {
 // rival, whose tie would take most of its score. Copies tie, so they rank
 // side by side (in the first stage's order), and scores fall with rank.
 func scoreDistinct(stage *rescore.Stage, xs []rescore.Vector, copyOf []int, explain bool) ([]float64, []float64, [][rescore.NumCalib]float64) {
-	logits := make([]float64, len(xs))
-	for i := range xs {
-		logits[i] = stage.Ranker.Logit(xs[i][:])
+	calib := func(xs []rescore.Vector, l []float64) [][rescore.NumCalib]float64 {
+		if !explain {
+			return nil
+		}
+		return rescore.CalInputs(stage.Ranker, xs, l)
 	}
-	rep := make([]int, len(xs)) // the copy that stands for each candidate's set
+	if !slices.ContainsFunc(copyOf, func(c int) bool { return c >= 0 }) { // most searches: no copy
+		l, p := stage.Score(xs)
+		return l, p, calib(xs, l)
+	}
+	rep := make([]int, len(xs)) // by a set's first: the copy the ranker puts highest
+	best := map[int]float64{}   // the set's best logit so far, by its first
 	for i, c := range copyOf {
-		rep[i] = i
+		first := i
 		if c >= 0 {
-			if logits[i] > logits[rep[c]] {
-				rep[c] = i
-			}
-			rep[i] = c // its set's first, for now
+			first = c
+		}
+		if l := stage.Ranker.Logit(xs[i][:]); c < 0 || l > best[first] {
+			best[first], rep[first] = l, i
 		}
 	}
 	keep := make([]int, 0, len(xs)) // xs's place of each one scored
@@ -222,24 +230,13 @@ func scoreDistinct(stage *rescore.Stage, xs []rescore.Vector, copyOf []int, expl
 			keep = append(keep, rep[i])
 		}
 	}
-	if len(keep) == len(xs) {
-		_, p := stage.Score(xs)
-		var c [][rescore.NumCalib]float64
-		if explain {
-			c = rescore.CalInputs(stage.Ranker, xs, logits)
-		}
-		return logits, p, c
-	}
 	sub := make([]rescore.Vector, len(keep))
 	for k, i := range keep {
 		sub[k] = xs[i]
 	}
 	l, p := stage.Score(sub)
-	var c [][rescore.NumCalib]float64
-	if explain {
-		c = rescore.CalInputs(stage.Ranker, sub, l)
-	}
-	probs := make([]float64, len(xs))
+	c := calib(sub, l)
+	logits, probs := make([]float64, len(xs)), make([]float64, len(xs))
 	var cal [][rescore.NumCalib]float64
 	if explain {
 		cal = make([][rescore.NumCalib]float64, len(xs))
