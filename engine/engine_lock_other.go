@@ -8,9 +8,6 @@ import "context"
 // still keeps the file consistent.
 func lockIndex(context.Context, string, func(string)) (func(), error) { return func() {}, nil }
 
-// indexBusy cannot tell without flock: it says no run is writing.
-func indexBusy(string) bool { return false }
-
 // indexHeld cannot tell without flock's lock file: no run is writing.
 func indexHeld(string) bool { return false }
 

@@ -85,26 +85,11 @@ func lockUsable(indexPath string) error {
 	return nil
 }
 
-// indexBusy reports whether a process holds the index's lock: an index
-// run is writing it now (this process's own run included).
-func indexBusy(indexPath string) bool {
-	f, err := os.OpenFile(indexPath+".lock", os.O_RDONLY|syscall.O_NOFOLLOW, 0)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	err = syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB)
-	if err == nil {
-		flock.Unlock(f)
-	}
-	return errors.Is(err, syscall.EWOULDBLOCK)
-}
-
 // indexHeld reports, without touching the lock, whether a live process
-// holds the index's lock: its holder writes its process ID into the lock
-// file and empties it when done. Searches ask it as they catch up, where
-// indexBusy's probe could make a waiting index run see a holder that is
-// not there.
+// holds the index's lock: an index run is writing it now (this process's
+// own included). Its holder writes its process ID into the lock file and
+// empties it when done; a probe of the lock itself could make a waiting
+// run see a holder that is not there.
 func indexHeld(indexPath string) bool {
 	b, err := os.ReadFile(indexPath + ".lock")
 	if err != nil {

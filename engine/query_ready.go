@@ -169,7 +169,7 @@ func (e *Engine) pendingNotice(ctx context.Context, what string, running bool) s
 		if running {
 			return what + ": this process is indexing"
 		}
-	case indexBusy(e.st.Path()):
+	case indexHeld(e.st.Path()):
 		if running {
 			return what + ": an index run in another process is embedding"
 		}
