@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"reflect"
 	"regexp"
 	"slices"
@@ -461,4 +462,16 @@ func intFlagError(fs *flag.FlagSet, err error) error {
 		return mdsearch.OutOfRange(field, m[1]) // the request's field: its range
 	}
 	return err
+}
+
+// resolved is dir absolute, its symlinks followed where it exists.
+func resolved(dir string) string {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return dir
+	}
+	if r, err := filepath.EvalSymlinks(abs); err == nil {
+		return r
+	}
+	return abs
 }

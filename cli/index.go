@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -66,11 +65,7 @@ func runIndex(ctx context.Context, env *Env, args []string) (err error) {
 	if len(pos) == 1 && !missing {
 		// Refused before the index is opened: a name it cannot take
 		// must not leave a new, empty index behind.
-		root, _ := filepath.Abs(pos[0])
-		if r, err := filepath.EvalSymlinks(root); err == nil {
-			root = r
-		}
-		if _, err := engine.CollectionName(root, *name); err != nil {
+		if _, err := engine.CollectionName(resolved(pos[0]), *name); err != nil {
 			return err
 		}
 	}

@@ -34,15 +34,3 @@ func warnBroad(ctx context.Context, env *Env, e *engine.Engine, dir string) {
 	env.say("%s is %s: every note under it is read (hidden folders and node_modules are skipped; "+
 		"a .mdsearchignore there leaves out more). Ctrl-C stops the run; index the folder that holds your notes instead", dir, what)
 }
-
-// resolved is dir absolute, its symlinks followed where it exists.
-func resolved(dir string) string {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return dir
-	}
-	if r, err := filepath.EvalSymlinks(abs); err == nil {
-		return r
-	}
-	return abs
-}

@@ -200,13 +200,10 @@ func servedIndex(env *Env, ef *engineFlags) (string, bool) {
 	if err != nil {
 		return "", false // open says why
 	}
-	if p, err = filepath.Abs(p); err != nil {
+	if _, err := filepath.Abs(p); err != nil {
 		return "", false
 	}
-	if real, err := filepath.EvalSymlinks(p); err == nil {
-		p = real
-	}
-	return p, true
+	return resolved(p), true
 }
 
 // searchValues are a request as the REST API's query parameters take it,

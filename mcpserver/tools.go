@@ -63,7 +63,7 @@ func readOnly() *mcp.ToolAnnotations {
 
 // scoreSentences say how to read scores of each kind (Options.Scores).
 var scoreSentences = map[string]string{
-	"": "Scores estimate the chance of an answer: 50% or more is likely; 20-50% needs reading (a short query's right answer may be there); under 20% rarely answers. " +
+	"probability": "Scores estimate the chance of an answer: 50% or more is likely; 20-50% needs reading (a short query's right answer may be there); under 20% rarely answers. " +
 		"Semantic mode (meaning alone) finds answers less often, so its right answers often score 10-40%; prefer hybrid. ",
 	"first-stage": "With this server's embedding model, hybrid and semantic scores only order one answer's results (no fixed bands: compare them within an answer); " +
 		"keyword mode's estimate the chance of an answer (50% or more is likely). ",
@@ -74,14 +74,14 @@ var scoreSentences = map[string]string{
 // kind of scores: min_score 0.1 means "rarely answers" only where scores
 // are calibrated.
 var costSentences = map[string]string{
-	"":            "Cost: 300-700 tokens a result; max_tokens caps the total; min_score 0.1 drops results that rarely answer (often half the tokens).",
+	"probability": "Cost: 300-700 tokens a result; max_tokens caps the total; min_score 0.1 drops results that rarely answer (often half the tokens).",
 	"first-stage": "Cost: 300-700 tokens a result; max_tokens caps the total.",
 	"reranker":    "Cost: 300-700 tokens a result; max_tokens caps the total.",
 }
 
 func searchTool(scores string) *mcp.Tool {
-	if scores == "probability" {
-		scores = ""
+	if _, ok := scoreSentences[scores]; !ok {
+		scores = "probability" // "" (Options left unset), or a kind this build does not know
 	}
 	return &mcp.Tool{
 		Name:  "semantic_search",
