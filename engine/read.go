@@ -27,14 +27,13 @@ type note struct {
 }
 
 // long reports whether [start, end), of words words as indexed, is long
-// (mdsearch.IsLong) as a read returns it: with comments hidden, by the
-// text shown (to Document.ShownEnd), so a drawing's hidden data does not
-// make its note or section long.
+// (mdsearch.IsLong) as a read returns it: by the words as indexed, which
+// leave comments out as the shown text does and are the words a notice
+// names (counted again from the shown text, a note's properties and markup
+// made a note of 1,495 words long), and by the size shown, so a drawing's
+// hidden data does not make its note or section long.
 func (n *note) long(words, start, end int) bool {
-	if !n.doc.HidesComments() {
-		return mdsearch.IsLong(words, end-start)
-	}
-	return n.longText(words, end-start, n.shown(start, end))
+	return mdsearch.IsLong(words, n.shownSize(start, end))
 }
 
 // shownSize is the size of [start, end) as a read shows it: with
@@ -51,18 +50,6 @@ func (n *note) shownSize(start, end int) int {
 // text (sections.Document.ShownEnd).
 func (n *note) shown(start, end int) string {
 	return n.doc.Text(start, n.doc.ShownEnd(start, end))
-}
-
-// longText is long for a range of words words and size bytes as indexed,
-// whose text a read returns is shown: by the size shown, and by the
-// words as indexed, which leave comments out as the shown text does, and
-// count the words a notice names (counted again from the shown text, a
-// note's properties and markup would make a note of 1,495 words long).
-func (n *note) longText(words, size int, shown string) bool {
-	if !n.doc.HidesComments() {
-		return mdsearch.IsLong(words, size)
-	}
-	return mdsearch.IsLong(words, len(shown))
 }
 
 // Read returns a whole note, or one section of it (from its heading to the
@@ -117,7 +104,11 @@ func (e *Engine) read(ctx context.Context, req mdsearch.ReadRequest, n *note, fr
 		all := n.shownAll() // invalid UTF-8 shown as U+FFFD; once, for its cost, size and text
 		resp.StartLine, resp.EndLine = 1, lineCount(n.src)
 		resp.WordCount, resp.Tokens = chunks.NoteWords(n.doc), EstimateTokens(all)
-		if !req.Full && n.longText(n.doc.WordCount, len(n.src), all) && !longNote(resp, n) {
+		size := len(n.src)
+		if n.doc.HidesComments() {
+			size = len(all) // shownSize's, made once
+		}
+		if !req.Full && mdsearch.IsLong(n.doc.WordCount, size) && !longNote(resp, n) {
 			preview(resp, n, span{from: 0, to: len(n.src), what: "note", words: n.doc.WordCount})
 		}
 		if resp.Outline == nil && resp.Content == "" {
