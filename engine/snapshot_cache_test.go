@@ -146,6 +146,8 @@ func TestVectorCache(t *testing.T) {
 		{"same state", func() { altered(key) }, true},
 		{"a newer version", version(func(v *store.Version) { v.Gen++; v.Logged++ }), false},
 		{"a version the change log cannot reach", version(func(v *store.Version) { v.Gen--; v.Logged = -1 }), false},
+		{"another commit at this generation", version(func(v *store.Version) { v.Stamp = "0123" }), false},
+		{"no commit stamp", version(func(v *store.Version) { v.Stamp = "" }), false},
 		{"another heading weight", other(func(k *cacheKey) { k.Heading /= 2 }), false},
 		{"another instance", other(func(k *cacheKey) { k.Instance = "0123" }), false},
 		{"another index file", other(func(k *cacheKey) { k.File = "0:0" }), false},

@@ -32,6 +32,20 @@ const changeLog = `CREATE TABLE IF NOT EXISTS doc_changes (
 
 const changeLogIndex = `CREATE INDEX IF NOT EXISTS doc_changes_gen ON doc_changes(gen)`
 
+// commitStamps gives each recent commit a random stamp, so that a
+// snapshot catches up only with the index it was read from: an index
+// rolled back (a backup copied over it, a power loss before its log
+// reached the disk) and written again reaches the generation a snapshot
+// names with other contents, and another stamp.
+const commitStamps = `CREATE TABLE IF NOT EXISTS commit_stamps (
+	gen   INTEGER PRIMARY KEY,
+	stamp TEXT NOT NULL
+)`
+
+// keptStamps bounds the stamps kept: a snapshot further behind reads
+// everything again, as one behind a commit too big to list does.
+const keptStamps = 4096
+
 // maxLogged bounds the documents one commit lists; a bigger commit marks
 // every snapshot out of date instead, since reading the changed notes one
 // by one would cost more than reading everything.
@@ -62,10 +76,11 @@ func (c *changes) key(k []byte) {
 // lock.
 func (s *Store) addChangeLog(ctx context.Context) error {
 	var n int
-	if err := s.w.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = 'doc_changes_gen'`).Scan(&n); err != nil || n > 0 {
+	if err := s.w.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master
+		WHERE (type, name) IN (VALUES ('index', 'doc_changes_gen'), ('table', 'commit_stamps'))`).Scan(&n); err != nil || n == 2 {
 		return err
 	}
-	for _, q := range []string{changeLog, changeLogIndex} {
+	for _, q := range []string{changeLog, changeLogIndex, commitStamps} {
 		if _, err := s.w.ExecContext(ctx, q); err != nil {
 			return err
 		}
@@ -96,16 +111,24 @@ func (t *Tx) logChanges(gen int64) error {
 			}
 		}
 	}
+	if _, err := t.exec(`INSERT INTO commit_stamps(gen, stamp) VALUES (?, lower(hex(randomblob(8))))`, gen); err != nil {
+		return err
+	}
+	if _, err := t.exec(`DELETE FROM commit_stamps WHERE gen <= ?`, gen-keptStamps); err != nil {
+		return err
+	}
 	_, err := t.exec(`INSERT INTO meta(key, value) VALUES ('logged_commits', '1')
 		ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1`)
 	return err
 }
 
 // Version names one state of the index for a vector snapshot: its
-// generation and how many commits logged their changes (-1: none ever
-// did, so no snapshot can catch up).
+// generation, how many commits logged their changes (-1: none ever did, so
+// no snapshot can catch up) and the last commit's stamp (see commitStamps;
+// empty when it kept none).
 type Version struct {
 	Gen, Logged int64
+	Stamp       string `json:",omitempty"`
 }
 
 // version reads the index's Version inside q's transaction.
@@ -128,7 +151,22 @@ func version(ctx context.Context, q querier) (Version, error) {
 			v.Logged = n
 		}
 	}
-	return v, rows.Err()
+	if err := rows.Err(); err != nil {
+		return v, err
+	}
+	v.Stamp, err = stampOf(ctx, q, v.Gen)
+	return v, err
+}
+
+// stampOf reads the stamp of the commit that made generation gen, or ""
+// when none is kept (an older file opened read-only has no table).
+func stampOf(ctx context.Context, q querier, gen int64) (string, error) {
+	var stamp string
+	err := q.QueryRowContext(ctx, `SELECT stamp FROM commit_stamps WHERE gen = ?`, gen).Scan(&stamp)
+	if errors.Is(err, sql.ErrNoRows) || err != nil && strings.Contains(err.Error(), "no such table") {
+		return "", nil
+	}
+	return stamp, err
 }
 
 // ErrNoCatchUp says a snapshot cannot catch up from the change log: some
@@ -153,6 +191,9 @@ func (s *Store) CatchUp(ctx context.Context, model int64, from Version, docs fun
 	}
 	if from.Logged < 0 || now.Gen < from.Gen || now.Logged-from.Logged != now.Gen-from.Gen {
 		return now, ErrNoCatchUp
+	}
+	if stamp, err := stampOf(ctx, tx, from.Gen); err != nil || stamp == "" || stamp != from.Stamp {
+		return now, errors.Join(ErrNoCatchUp, err) // another history, or none kept to tell
 	}
 	var since string
 	if err := tx.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'changes_from'`).Scan(&since); err != nil && !errors.Is(err, sql.ErrNoRows) {

@@ -53,7 +53,7 @@ func ourIndex(edit ...string) func(t *testing.T, path string) {
 // v1Index writes an index of version 1, written before the application
 // ID: this version's tables less those version 2 added, then edit.
 func v1Index(edit ...string) func(t *testing.T, path string) {
-	return ourIndex(append([]string{`PRAGMA application_id = 0`, setVersion(1), `DROP TABLE windows`, `DROP TABLE doc_changes`,
+	return ourIndex(append([]string{`PRAGMA application_id = 0`, setVersion(1), `DROP TABLE windows`, `DROP TABLE doc_changes`, `DROP TABLE commit_stamps`,
 		`DROP TABLE chunks_vocab`, `DROP TABLE chunks_instances`}, edit...)...)
 }
 

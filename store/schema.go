@@ -32,8 +32,9 @@ import (
 // and the added columns (addedColumns: added to older files when opened
 // for writing; filled as collections are cut again) came in version 2, as
 // did the change log (table doc_changes, meta keys logged_commits and
-// changes_from; see changeLog), added to older files the same way: a
-// commit by code that does not keep it is noticed, not misread. So did
+// changes_from; see changeLog) and its commit stamps (commitStamps),
+// added to older files the same way: a commit by code that does not keep
+// them is noticed, not misread. So did
 // chunks_vocab and chunks_instances (vocabTables: FTS5's views of the
 // keyword index's terms, which hold no data), added to older files the
 // same way. So did scanned_at/NAME (Unix nanoseconds when the last
@@ -150,6 +151,7 @@ var schema = []string{
 	)`,
 	changeLog,
 	changeLogIndex,
+	commitStamps,
 	vocabTables[0],
 	vocabTables[1],
 	`INSERT INTO meta(key, value) VALUES ('schema_version', '` + strconv.Itoa(SchemaVersion) + `'), ('generation', '0'), ('model', '')`,
