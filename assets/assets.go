@@ -143,10 +143,6 @@ func Locate(p Paths, getenv func(string) string) (Paths, error) {
 	return locateIn(home, err, p)
 }
 
-// LocateIn is Locate without the environment: set fields are checked as
-// given, empty ones come from the cache at home.
-func LocateIn(home string, p Paths) (Paths, error) { return locateIn(home, nil, p) }
-
 // locateIn checks the given paths first, so their errors win over a
 // missing home (homeErr) that only matters for the cache.
 func locateIn(home string, homeErr error, p Paths) (Paths, error) {

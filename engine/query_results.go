@@ -22,7 +22,6 @@ type group struct {
 }
 
 func (g *group) lo() int { return g.members[0].index }
-func (g *group) hi() int { return g.members[len(g.members)-1].index }
 
 // adjacent reports whether c continues g's run of one section's
 // passages, at either end.

@@ -160,22 +160,6 @@ func readModelFile(dir, name string) ([]byte, error) {
 	return data, err
 }
 
-// attrInt reads an integer attribute ({"i": "2"}); ok is false when absent.
-func (n *tfjsNode) attrInt(name string) (int64, bool) {
-	var v struct {
-		I json.Number `json:"i"`
-	}
-	raw, ok := n.Attr[name]
-	if !ok || json.Unmarshal(raw, &v) != nil {
-		return 0, false
-	}
-	if v.I == "" {
-		return 0, true // protobuf JSON omits zero values
-	}
-	i, err := v.I.Int64()
-	return i, err == nil
-}
-
 // attrString reads a bytes attribute ({"s": "VkFMSUQ="}, base64 in JSON).
 func (n *tfjsNode) attrString(name string) string {
 	var v struct {

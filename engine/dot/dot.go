@@ -27,9 +27,6 @@ var Go = Kernel{Name: "go", rows: goRows}
 // Best is the fastest kernel this CPU supports.
 var Best = best()
 
-// Rows is Best.Rows.
-func Rows(q []int16, v []int8, out []int64) { Best.Rows(q, v, out) }
-
 func goRows(q []int16, v []int8, out []int64) {
 	d := len(q)
 	i := 0
