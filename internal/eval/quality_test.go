@@ -105,6 +105,11 @@ func TestQualityQMD(t *testing.T) {
 		if headingAware(c.Chunker) && (c.Hit3By["easy"] < 0.8 || c.Hit3 < 0.5) {
 			t.Errorf("%s: Hit@3 %.3f easy, %.3f overall; qmd asks for ≥ 0.8 and ≥ 0.5", c.Name, c.Hit3By["easy"], c.Hit3)
 		}
+		// The baseline scores nothing: a calibration of its zeros would
+		// read as every right answer unlikely.
+		if base := c.Chunker == ChunkBM25Sections; (c.Calib == nil) != base || (c.Scores == nil) != base {
+			t.Errorf("%s: calibration %v, top scores %v", c.Name, c.Calib, c.Scores)
+		}
 	}
 }
 

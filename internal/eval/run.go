@@ -80,8 +80,9 @@ type ConfigReport struct {
 	Config
 	Index IndexReport `json:"index"`
 	Metrics
-	Scores Spreads     `json:"top_scores"`
-	Calib  Calibration `json:"calibration"`
+	// Scores and Calib are nil for the baseline, which scores nothing.
+	Scores *Spreads     `json:"top_scores,omitempty"`
+	Calib  *Calibration `json:"calibration,omitempty"`
 	// CalibWith is Calib with each list of Options.AlsoOffTopic as the
 	// off-topic queries, by its name.
 	CalibWith map[string]Calibration `json:"calibration_with,omitempty"`
@@ -260,9 +261,13 @@ func (o *Options) runChunker(ctx context.Context, cache *Cache, group []Config) 
 		if err != nil {
 			return nil, err
 		}
-		row := ConfigReport{Config: c, Index: idx, Metrics: Summarize(outs), Scores: spreads(outs, off), Calib: calibrate(outs, off, offBelow)}
-		if row.CalibWith, err = o.calibrateWith(ctx, e, c, outs); err != nil {
-			return nil, err
+		row := ConfigReport{Config: c, Index: idx, Metrics: Summarize(outs)}
+		if c.Chunker != ChunkBM25Sections {
+			sp, k := spreads(outs, off), calibrate(outs, off, offBelow)
+			row.Scores, row.Calib = &sp, &k
+			if row.CalibWith, err = o.calibrateWith(ctx, e, c, outs); err != nil {
+				return nil, err
+			}
 		}
 		if o.Typos && c.Chunker != ChunkBM25Sections && c.Mode != mdsearch.ModeSemantic {
 			if row.Typos, err = o.askTypos(ctx, e, c, outs, offSuggested); err != nil {

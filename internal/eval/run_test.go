@@ -245,11 +245,11 @@ func TestRunAlsoOffTopic(t *testing.T) {
 	}
 	both := smallRun(t, Options{Configs: cs, OffTopic: lists["garden"], AlsoOffTopic: lists})
 	got := both.Configs[0].CalibWith
-	if len(got) != 2 || got["garden"] != both.Configs[0].Calib {
+	if len(got) != 2 || got["garden"] != *both.Configs[0].Calib {
 		t.Fatalf("calibration with the lists %+v, with the main list %+v", got, both.Configs[0].Calib)
 	}
 	alone := smallRun(t, Options{Configs: cs, OffTopic: lists["other"]})
-	if got["other"] != alone.Configs[0].Calib {
+	if got["other"] != *alone.Configs[0].Calib {
 		t.Errorf("with %q: %+v, alone %+v", "other", got["other"], alone.Configs[0].Calib)
 	}
 	if got["garden"] == got["other"] {

@@ -164,7 +164,7 @@ func readOffTopic(r io.Reader, path string) ([]string, error) {
 func writeSpreads(w io.Writer, r *Report) error {
 	var rows []ConfigReport
 	for _, c := range r.Configs {
-		if sp := c.Scores; c.Chunker != ChunkBM25Sections && sp.Right.N+sp.Wrong.N+sp.OffTopic.N > 0 {
+		if sp := c.Scores; sp != nil && sp.Right.N+sp.Wrong.N+sp.OffTopic.N > 0 {
 			rows = append(rows, c)
 		}
 	}
