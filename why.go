@@ -39,7 +39,8 @@ type Why struct {
 	ScoreFactors []Factor `json:"score_factors,omitempty"`
 	// Reranker is the remote reranker's score, where one reordered the
 	// results: the result's Score is then this, and LocalScore the score
-	// mdsearch's own ranking gave it.
+	// mdsearch's own ranking gave it. LocalScore alone: the reranker left
+	// the passage out (the result's Score is 0).
 	Reranker   *float64 `json:"reranker,omitempty"`
 	LocalScore *float64 `json:"local_score,omitempty"`
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -49,7 +50,12 @@ func (e *Engine) reranked(ctx context.Context, rd *store.Reader, q *query, notic
 		return res, joins, stale, copies.among(res), nil
 	}
 	var rerr error
-	offCPU(func() { rerr = rerankResults(ctx, rr, q.req.Query, res) })
+	left := 0
+	offCPU(func() { left, rerr = rerankResults(ctx, rr, q.req.Query, res) })
+	if rerr == nil && left > 0 {
+		addNotice(notice, fmt.Sprintf("%s scored %d of the %d passages it was sent; the others follow in the local ranking, scored 0",
+			rr.Name(), len(res)-left, len(res)))
+	}
 	if rerr != nil {
 		if ctx.Err() != nil {
 			return nil, nil, nil, copiesLeft{}, ctx.Err()
@@ -122,10 +128,12 @@ func offCPU(f func()) {
 
 // rerankResults scores res against query with rr and sorts it by those
 // scores, best first, each result's Score becoming its 0–1 score (ties
-// keep the local order). On an error res is left as it was.
-func rerankResults(ctx context.Context, rr rerank.Reranker, query string, res []mdsearch.Result) error {
+// keep the local order). The passages the reranker left out follow those
+// it scored, in the local order, scored 0; left counts them. On an error
+// res is left as it was.
+func rerankResults(ctx context.Context, rr rerank.Reranker, query string, res []mdsearch.Result) (left int, err error) {
 	if len(res) == 0 {
-		return nil
+		return 0, nil
 	}
 	docs := make([]string, len(res))
 	for i, r := range res {
@@ -133,33 +141,51 @@ func rerankResults(ctx context.Context, rr rerank.Reranker, query string, res []
 	}
 	scores, err := rr.Rerank(ctx, query, docs)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	if len(scores) != len(res) {
-		return fmt.Errorf("%s returned %d scores for %d passages", rr.Name(), len(scores), len(res))
+		return 0, fmt.Errorf("%s returned %d scores for %d passages", rr.Name(), len(scores), len(res))
 	}
 	for _, s := range scores {
-		if !(s >= 0 && s <= 1) { // the contract, which NaN breaks too: scores are shown as they are
-			return fmt.Errorf("%s returned the score %g, outside 0–1", rr.Name(), s)
+		if math.IsNaN(s) {
+			left++
+		} else if !(s >= 0 && s <= 1) { // the contract: scores are shown as they are
+			return 0, fmt.Errorf("%s returned the score %g, outside 0–1", rr.Name(), s)
 		}
+	}
+	if left == len(res) {
+		return 0, fmt.Errorf("%s scored none of the %d passages it was sent", rr.Name(), len(res))
+	}
+	key := func(i int) float64 { // a passage left out: below every score
+		if math.IsNaN(scores[i]) {
+			return -1
+		}
+		return scores[i]
 	}
 	order := make([]int, len(res))
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(scores[b], scores[a]) })
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(key(b), key(a)) })
 	sorted := make([]mdsearch.Result, len(res))
 	for i, j := range order {
 		sorted[i] = res[j]
-		sorted[i].Score = round4(scores[j])
+		sorted[i].Score = 0
+		if !math.IsNaN(scores[j]) {
+			sorted[i].Score = round4(scores[j])
+		}
 		if w := res[j].Why; w != nil {
-			why, rr, local := *w, sorted[i].Score, res[j].Score
-			why.Reranker, why.LocalScore = &rr, &local
+			why, local := *w, res[j].Score
+			why.Reranker, why.LocalScore = nil, &local // no reranker score: left out
+			if !math.IsNaN(scores[j]) {
+				rs := sorted[i].Score
+				why.Reranker = &rs
+			}
 			sorted[i].Why = &why
 		}
 	}
 	copy(res, sorted)
-	return nil
+	return left, nil
 }
 
 // rerankText is a passage as a reranker reads it: under its heading path,

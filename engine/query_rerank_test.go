@@ -161,7 +161,11 @@ func TestRerankerContract(t *testing.T) {
 		{"over 1", scoring{0.2, 1.3, 0.1}, "Alpha.md Beta.md Gamma.md", 0,
 			"reranker unavailable: reranker test returned the score 1.3, outside 0–1; showing the local ranking"},
 		{"below 0", scoring{-2, 0.5, 0.1}, "Alpha.md Beta.md Gamma.md", 0, "returned the score -2, outside 0–1"},
-		{"not a number", scoring{0.2, math.NaN(), 0.1}, "Alpha.md Beta.md Gamma.md", 0, "returned the score NaN, outside 0–1"},
+		{"one left out", scoring{0.2, math.NaN(), 0.6}, "Gamma.md Alpha.md Beta.md", 0.6,
+			"reranker test scored 2 of the 3 passages it was sent; the others follow in the local ranking, scored 0"},
+		{"a zero and one left out", scoring{math.NaN(), 0, 0.6}, "Gamma.md Beta.md Alpha.md", 0.6, "scored 2 of the 3"},
+		{"every one left out", scoring{math.NaN(), math.NaN(), math.NaN()}, "Alpha.md Beta.md Gamma.md", 0,
+			"reranker unavailable: reranker test scored none of the 3 passages it was sent; showing the local ranking"},
 		{"infinite", scoring{math.Inf(1), 0.5, 0.1}, "Alpha.md Beta.md Gamma.md", 0, "returned the score +Inf, outside 0–1"},
 	}
 	for _, tt := range tests {
@@ -183,8 +187,8 @@ func TestRerankerContract(t *testing.T) {
 			if strings.Join(got, " ") != tt.want {
 				t.Errorf("results %v, want %s", got, tt.want)
 			}
-			if tt.notice == "" && (resp.Notice != "" || resp.Results[0].Score != tt.first) {
-				t.Errorf("notice %q, first score %v; want none, and the reranker's %v", resp.Notice, resp.Results[0].Score, tt.first)
+			if tt.first > 0 && resp.Results[0].Score != tt.first || tt.notice == "" && resp.Notice != "" {
+				t.Errorf("notice %q, first score %v; want %q, and the reranker's %v", resp.Notice, resp.Results[0].Score, tt.notice, tt.first)
 			}
 			if !strings.Contains(resp.Notice, tt.notice) {
 				t.Errorf("notice %q, want %q", resp.Notice, tt.notice)

@@ -53,12 +53,15 @@ func WhyLines(w *mdsearch.Why) []string {
 		}
 		out = append(out, "score: "+strings.Join(fs, " · "))
 	}
-	if w.Reranker != nil {
+	switch {
+	case w.Reranker != nil:
 		line := "reranker " + Percent(*w.Reranker)
 		if w.LocalScore != nil {
 			line += " (local ranking " + Percent(*w.LocalScore) + ")"
 		}
 		out = append(out, line)
+	case w.LocalScore != nil: // reranked, but the server left it out
+		out = append(out, "reranker: not scored, the server left it out (local ranking "+Percent(*w.LocalScore)+")")
 	}
 	return out
 }

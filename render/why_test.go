@@ -30,6 +30,9 @@ score: from 10.4% · ranking +2.88 · query_found -0.95`},
 		}, `why: keyword #1 · meaning – · first stage 70.0%
 words: restic* (text)
 reranker 93.0% (local ranking 83.7%)`},
+		{"keyword, left out by the reranker", &mdsearch.Why{KeywordRank: 3, FirstStage: 0.4, LocalScore: &local},
+			`why: keyword #3 · meaning – · first stage 40.0%
+reranker: not scored, the server left it out (local ranking 83.7%)`},
 		{"semantic", &mdsearch.Why{SemanticRank: 4, Cosine: &cos, FirstStage: 0.77},
 			`why: keyword – · meaning #4 · cosine 0.66 · first stage 77.0%`},
 	}

@@ -22,8 +22,8 @@
 // serve.
 //
 // Results may come back in any order, and only some of them (top_n):
-// each is placed by its index, and a passage the server left out scores
-// 0. Servers return probabilities or raw logits: Options.Scores names the
+// each is placed by its index, and a passage the server left out has no
+// score (NaN): the engine places it after those scored, in its own order. Servers return probabilities or raw logits: Options.Scores names the
 // scale, or in auto mode it is decided per server, over all of a query's
 // batches at once, never per answer (scale.go), and logits go through the
 // logistic function, so a score is always a number from 0 to 1, in the

@@ -192,7 +192,7 @@ func (c *client) decode(body []byte, n int) (scores []float64, shape, known stri
 }
 
 // place puts each raw score at its document's index; the documents the
-// server left out get NaN, which scaleAll turns into 0.
+// server left out get NaN: no score.
 func (c *client) place(list []ranked, n int) ([]float64, error) {
 	scores := make([]float64, n)
 	for i := range scores {

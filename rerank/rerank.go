@@ -23,6 +23,8 @@ import (
 type Reranker interface {
 	// Rerank returns one score per doc, in order, each from 0 to 1 and on
 	// one scale for the server: a doc's score never depends on the others'.
+	// A doc the server left out (it answered for its best few alone) is
+	// NaN: it has no score.
 	Rerank(ctx context.Context, query string, docs []string) ([]float64, error)
 	// Name is for notices, e.g. "reranker http://127.0.0.1:8012/v1/rerank".
 	Name() string
@@ -176,7 +178,7 @@ func (c *client) decide(api string) {
 
 // Rerank asks the server to score docs against query. Scores are 0–1,
 // read on the server's scale (scale.go); a doc the server left out
-// scores 0. The scale is decided over every batch's answer at once, so
+// is NaN. The scale is decided over every batch's answer at once, so
 // the batches of one query are never read on two scales.
 func (c *client) Rerank(ctx context.Context, query string, docs []string) ([]float64, error) {
 	if len(docs) == 0 {

@@ -177,7 +177,7 @@ func near(a, b []float64) bool {
 		return false
 	}
 	for i := range a {
-		if math.Abs(a[i]-b[i]) > 1e-9 {
+		if math.IsNaN(a[i]) != math.IsNaN(b[i]) || math.Abs(a[i]-b[i]) > 1e-9 {
 			return false
 		}
 	}
@@ -185,7 +185,8 @@ func near(a, b []float64) bool {
 }
 
 // Results for only some documents (a server that honours a smaller top_n
-// than asked) leave the others at 0; model, key and top_n are sent.
+// than asked) leave the others without a score (NaN); model, key and
+// top_n are sent.
 func TestRerankPartialAndHeaders(t *testing.T) {
 	s, _ := server(t, func(w http.ResponseWriter, r *http.Request, b body) {
 		if r.Header.Get("Authorization") != "Bearer k" || b.Model != "bge" || b.TopN == nil || *b.TopN != 3 || b.Query != "q" {
@@ -199,8 +200,8 @@ func TestRerankPartialAndHeaders(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, err := r.Rerank(context.Background(), "q", docs)
-	if err != nil || !near(got, []float64{0.4, 0, 0.9}) {
-		t.Errorf("got %v, %v; want [0.4 0 0.9]", got, err)
+	if err != nil || !near(got, []float64{0.4, math.NaN(), 0.9}) {
+		t.Errorf("got %v, %v; want [0.4 NaN 0.9]", got, err)
 	}
 	if empty, err := r.Rerank(context.Background(), "q", nil); err != nil || len(empty) != 0 {
 		t.Errorf("no documents: %v, %v", empty, err)

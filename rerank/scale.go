@@ -35,15 +35,14 @@ import (
 //     this never misreads it.
 
 // scaleAll maps a query's raw scores, every batch's, to 0–1 in place (a
-// NaN, a passage left out, to 0); known is the scale an answer's shape
-// tells, or "".
+// NaN, a passage left out, stays one); known is the scale an answer's
+// shape tells, or "".
 func (c *client) scaleAll(scores []float64, known string) ([]float64, error) {
 	given := slices.DeleteFunc(slices.Clone(scores), math.IsNaN)
 	logits := c.scaleOf(given, known) == Logits
 	for i, s := range scores {
 		switch {
 		case math.IsNaN(s):
-			scores[i] = 0
 		case logits:
 			scores[i] = logistic(s)
 		case outside(s): // only where Probabilities was set: Auto turned to Logits

@@ -64,6 +64,8 @@ function whyText(w) {
   }
   if (w.reranker != null) {
     lines.push("reranker " + pct(w.reranker) + (w.local_score != null ? " (local ranking " + pct(w.local_score) + ")" : ""));
+  } else if (w.local_score != null) {
+    lines.push("reranker: not scored, the server left it out (local ranking " + pct(w.local_score) + ")");
   }
   return lines.join("\n");
 }
