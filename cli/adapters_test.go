@@ -115,18 +115,18 @@ func TestShownAddr(t *testing.T) {
 func TestLogRefresh(t *testing.T) {
 	var b strings.Builder
 	log := slog.New(slog.NewTextHandler(&b, nil))
-	logRefresh(log)("v", nil, &mdsearch.IndexStats{}, nil)
+	logRefresh(log, func(s string) string { return s })("v", nil, &mdsearch.IndexStats{}, nil)
 	if b.Len() != 0 {
 		t.Errorf("a refresh that did nothing was logged: %s", b.String())
 	}
-	logRefresh(log)("v", nil, &mdsearch.IndexStats{Recut: 173, TookMS: 460}, nil)
+	logRefresh(log, func(s string) string { return s })("v", nil, &mdsearch.IndexStats{Recut: 173, TookMS: 460}, nil)
 	if !strings.Contains(b.String(), "re-indexed collection=v added=0 changed=0 deleted=0 cut_again=173") {
 		t.Errorf("a catch-up that cut notes again: %q", b.String())
 	}
 	// A retry that only embeds what an earlier refresh could not says so:
 	// the last line is no longer that refresh's warning.
 	b.Reset()
-	logRefresh(log)("v", nil, &mdsearch.IndexStats{Embedded: 3, TookMS: 40}, nil)
+	logRefresh(log, func(s string) string { return s })("v", nil, &mdsearch.IndexStats{Embedded: 3, TookMS: 40}, nil)
 	if !strings.Contains(b.String(), "msg=embedded collection=v windows=3") {
 		t.Errorf("a catch-up that embedded: %q", b.String())
 	}

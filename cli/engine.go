@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -148,8 +149,13 @@ func (f *engineFlags) open(ctx context.Context, env *Env, withModel bool) (*engi
 	if err != nil {
 		return nil, nil, err
 	}
+	notify := func(msg string) { env.say("%s", msg) }
+	if f.follow { // serve, mcp and watch log as the rest of their lines do
+		log := slog.New(slog.NewTextHandler(env.Stderr, nil))
+		notify = func(msg string) { log.Warn(msg) }
+	}
 	opts := engine.Options{IndexPath: path, MaxFileSize: maxSize, ReadOnly: f.readOnly, Existing: f.existing,
-		Follow: f.follow, Notify: func(msg string) { env.say("%s", msg) }, Profiles: indexProfiles}
+		Follow: f.follow, Notify: notify, Profiles: indexProfiles}
 	if f.vectorCache {
 		if home, err := assets.Home(env.Getenv); err == nil {
 			opts.VectorCache = filepath.Join(home, "vectors")

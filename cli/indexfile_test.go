@@ -110,7 +110,7 @@ func TestOlderIndex(t *testing.T) {
 		{"schema 0", "0", []string{`UPDATE meta SET value = '0' WHERE key = 'schema_version'`}},
 		// store's v1Index: written before the application ID.
 		{"schema 1", "1", []string{`PRAGMA application_id = 0`, `UPDATE meta SET value = '1' WHERE key = 'schema_version'`,
-			`DROP TABLE windows`, `DROP TABLE doc_changes`, `DROP TABLE chunks_vocab`, `DROP TABLE chunks_instances`}},
+			`DROP TABLE windows`, `DROP TABLE doc_changes`, `DROP TABLE commit_stamps`, `DROP TABLE chunks_vocab`, `DROP TABLE chunks_instances`}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()

@@ -33,7 +33,7 @@ func TestIndexSaysWhenItWaits(t *testing.T) {
 		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
 	}()
 	code, _, errOut := run(t, index, "index", "../sample-vault")
-	for _, want := range []string{"waiting for another mdsearch process (pid 4242)", index, index + ".lock"} {
+	for _, want := range []string{"waiting for another mdsearch process (pid 4242)", index, index + ".lock", "is done; this one goes on"} {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("stderr does not name %q:\n%s", want, errOut)
 		}

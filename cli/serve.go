@@ -128,14 +128,15 @@ func startWatch(ctx context.Context, s mdsearch.Searcher, enabled bool, log *slo
 }
 
 // logRefresh logs the refreshes that changed something.
-func logRefresh(log *slog.Logger) func(string, []string, *mdsearch.IndexStats, error) {
+// commands is Env.commands: a command named in a line carries --index.
+func logRefresh(log *slog.Logger, commands func(string) string) func(string, []string, *mdsearch.IndexStats, error) {
 	return func(coll string, paths []string, st *mdsearch.IndexStats, err error) {
 		if err != nil || st == nil {
 			return // errors are logged by the watcher
 		}
 		switch {
 		case paths == nil && len(st.Skipped) > 0: // a catch-up walks every note: count, not a line each
-			log.Warn("files skipped; `mdsearch index` names them", "collection", coll, "skipped", len(st.Skipped))
+			log.Warn(commands("files skipped; `mdsearch status` names them"), "collection", coll, "skipped", len(st.Skipped))
 		default:
 			for _, s := range st.Skipped {
 				log.Warn("skipped", "collection", coll, "path", s.Path, "reason", s.Reason)

@@ -67,7 +67,7 @@ func (sf *serverFlags) open(ctx context.Context, env *Env, log *slog.Logger) (*e
 	if n := s.AdoptNotice(ctx); n != "" && watching {
 		log.Warn(n)
 	}
-	w, err := startWatch(ctx, s, watching, log, logRefresh(log))
+	w, err := startWatch(ctx, s, watching, log, logRefresh(log, env.commands))
 	if err != nil {
 		closeAll()
 		return nil, liveIndex{}, nil, err

@@ -37,8 +37,10 @@ func lockIndex(ctx context.Context, indexPath string, wait func(string)) (unlock
 		return nil, mdsearch.Errorf(mdsearch.KindInternal, "lock index", path, "", "%v", err)
 	}
 
+	waited := false
 	err = flock.Wait(ctx, f, func() {
 		if wait != nil {
+			waited = true
 			wait(waitMessage(indexPath, path))
 		}
 	})
@@ -59,6 +61,9 @@ func lockIndex(ctx context.Context, indexPath string, wait func(string)) (unlock
 	}
 	f.Truncate(0)
 	f.WriteAt([]byte(lockMark+strconv.Itoa(os.Getpid())+"\n"), 0)
+	if waited { // the wait was said; so is its end, or it reads as hung
+		wait("the other index run on " + indexPath + " is done; this one goes on")
+	}
 	return func() {
 		f.Truncate(0)
 		flock.Unlock(f)
