@@ -106,6 +106,9 @@ const (
 
 // SearchRequest is what every adapter turns its input into.
 type SearchRequest struct {
+	// Query is the words to look for. Without any, a request that names
+	// a tag, a folder (PathPrefix) or a property (Where) lists the notes
+	// that have it (Lists).
 	Query string `json:"query"`
 	N     int    `json:"n"` // 0 means DefaultN
 	// MaxPerPage caps the results of one note. 0 is the default cap,
@@ -203,6 +206,10 @@ type SearchResponse struct {
 	Mode    Mode     `json:"mode"`
 	Results []Result `json:"results"`
 	Total   int      `json:"total"`
+	// Listing says the request held no words (SearchRequest.Lists): the
+	// results are the notes its filters keep, by collection and path, each
+	// by its first passage, and their Score is 0: they are not ranked.
+	Listing bool `json:"listing,omitempty"`
 	TookMS  float64  `json:"took_ms"`
 	Notice  string   `json:"notice,omitempty"` // e.g. semantic search unavailable, fell back to keyword
 	// Suggestion is the query with each word that no passage holds

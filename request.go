@@ -35,8 +35,8 @@ func (r SearchRequest) WithDefaults() SearchRequest {
 func (r SearchRequest) Check() error {
 	q := TrimQuery(r.Query)
 	switch {
-	case q == "":
-		return invalid("query is empty: say what to look for, in words, a question or a phrase in quotes")
+	case q == "" && !r.narrows():
+		return invalid("query is empty: say what to look for, in words, a question or a phrase in quotes; or give a tag, a folder (path_prefix) or a property (where) alone to list the notes that have it")
 	case !utf8.ValidString(q):
 		return invalid("query is not valid UTF-8: send it as UTF-8 text")
 	case strings.ContainsRune(q, utf8.RuneError):
@@ -140,6 +140,16 @@ const MaxPerPageAlias = "max_chunks_per_page"
 // its names, name and its alias.
 func BothNames(name, alias string) error {
 	return invalid("%s and %s name one field: give one of them", name, alias)
+}
+
+// Lists reports whether a request that passed Check lists notes rather
+// than searching them: it holds no words, only what narrows the notes.
+func (r SearchRequest) Lists() bool { return TrimQuery(r.Query) == "" }
+
+// narrows reports whether the request names notes to keep by tag, folder
+// or property: enough, without words, for a list of them.
+func (r SearchRequest) narrows() bool {
+	return strings.TrimSpace(r.Tag) != "" || len(r.Tags) > 0 || len(r.Where) > 0 || strings.TrimSpace(r.PathPrefix) != ""
 }
 
 // invalid is a request field's error: the message alone, no operation.

@@ -402,8 +402,8 @@ func givenOnce(counted []*once) error {
 }
 
 // parseArgs parses flags like parse and checks the count of positional
-// arguments: exactly want, or at least one when want is -1. what names
-// them for the error, e.g. "a QUERY".
+// arguments: exactly want, at least one when want is -1, any number when
+// -2. what names them for the error, e.g. "a QUERY".
 func parseArgs(fs *flag.FlagSet, args []string, want int, what string) ([]string, error) {
 	pos, err := parse(fs, args)
 	switch {
@@ -411,7 +411,7 @@ func parseArgs(fs *flag.FlagSet, args []string, want int, what string) ([]string
 		return nil, err
 	case want == 0 && len(pos) > 0:
 		return nil, usagef("unexpected argument %q", pos[0])
-	case want < 0 && len(pos) == 0, want > 0 && len(pos) < want:
+	case want == -1 && len(pos) == 0, want > 0 && len(pos) < want:
 		return nil, usagef("give %s", what)
 	case want > 0 && len(pos) > want:
 		return nil, usagef("unexpected argument %q: give %s", pos[want], what)

@@ -37,9 +37,12 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 	ef.reranker = addRerankerFlags(fs)
 	ef.readOnly = true
 	ef.oneQuery, ef.vectorCache = true, true
-	pos, err := parseArgs(fs, args, -1, "a QUERY")
+	pos, err := parseArgs(fs, args, -2, "a QUERY")
 	if err != nil {
 		return err
+	}
+	if len(pos) == 0 && !flagSet(fs, "tag") && !flagSet(fs, "where") && !flagSet(fs, "path-prefix") {
+		return usagef("give a QUERY, or --tag, --where or --path-prefix alone to list the notes that have it")
 	}
 	req.Query = strings.Join(pos, " ")
 	if err := refuseBlank(fs, "collection", "path-prefix", "mode"); err != nil {

@@ -77,6 +77,9 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 		return nil, err
 	}
 	ops.apply(&q.filter)
+	if req.Lists() {
+		return e.list(ctx, q, ops, excludeNotice)
+	}
 	resp := &mdsearch.SearchResponse{Query: req.Query, Mode: req.Mode, Results: []mdsearch.Result{}}
 	if err := acquire(ctx); err != nil {
 		return nil, err
@@ -444,12 +447,15 @@ func normalize(req mdsearch.SearchRequest, known func(property string) bool) (md
 		if req, err = withProperties(req, ops.props); err != nil {
 			return req, ops, err
 		}
-		if req.Query == "" {
-			return req, ops, mdsearch.Errorf(mdsearch.KindInvalid, "", "", "",
-				"query holds only %s, which narrows the search to some notes: add the words to look for in them", ops.first)
-		}
 	}
 	req = req.WithDefaults()
+	if req.Query == "" && ops.first != "" {
+		// Operators alone narrow the notes as tags and a folder do: a
+		// list of them, which Check passes by what it can see.
+		c := req
+		c.Query = ops.first
+		return req, ops, c.Check()
+	}
 	return req, ops, req.Check()
 }
 

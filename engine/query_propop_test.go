@@ -79,7 +79,7 @@ func TestPropertyOperators(t *testing.T) {
 		t.Errorf("[status:gone]: %q %s", resp.Notice, paths(resp))
 	}
 	for q, want := range map[string]string{
-		"[status:draft]":                         "add the words to look for",
+		"[status:draft]":                         "", // a list of the notes that have it
 		"[status:draft] budget":                  "",
 		"[status:Draft OR done] budget":          "one value",
 		"[status:draft] [status:done] budget":    "status",

@@ -31,9 +31,16 @@ func Percent(score float64) string {
 // `> Sourdough + Starter Maintenance`; a stale one ends with StaleMark.
 // The path is COLLECTION:PATH where another collection holds it too
 // (ReadPath): what reads the note.
-func Header(rank int, r mdsearch.Result) string {
+func Header(rank int, r mdsearch.Result) string { return header(rank, r, true) }
+
+// header is Header, without the score for a list of notes, which has none
+// (SearchResponse.Listing).
+func header(rank int, r mdsearch.Result, scored bool) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d. **%s**%s (%s)", rank, cmp.Or(r.ReadPath, r.Path), sectionsShown(r), Percent(r.Score))
+	fmt.Fprintf(&b, "%d. **%s**%s", rank, cmp.Or(r.ReadPath, r.Path), sectionsShown(r))
+	if scored {
+		fmt.Fprintf(&b, " (%s)", Percent(r.Score))
+	}
 	if r.Stale {
 		b.WriteString(" " + StaleMark)
 	}
@@ -204,6 +211,8 @@ func Results(w io.Writer, resp *mdsearch.SearchResponse, o Options) error {
 func eachResult(b *strings.Builder, resp *mdsearch.SearchResponse, body func(r mdsearch.Result, many bool)) {
 	switch {
 	case len(resp.Results) > 0:
+	case resp.Listing:
+		b.WriteString("No notes.\n")
 	case mdsearch.ShortQuery(resp.Query):
 		fmt.Fprintf(b, "No results for %q.\n", resp.Query)
 	default: // a pasted log quoted back would cost more than the answer
@@ -214,7 +223,7 @@ func eachResult(b *strings.Builder, resp *mdsearch.SearchResponse, body func(r m
 		if i > 0 {
 			b.WriteByte('\n')
 		}
-		b.WriteString(Header(i+1, r))
+		b.WriteString(header(i+1, r, !resp.Listing))
 		b.WriteByte('\n')
 		body(r, many)
 	}

@@ -151,6 +151,8 @@ func TestSearchParams(t *testing.T) {
       "read_hint": "cut to fit the token budget"`},
 		{"q=x&max_tokens=-1", 400, "max_tokens is -1: use 1-1048576, or 0 for no limit"},
 		{"q=x&max_tokens=lots", 400, "max_tokens is \"lots\""},
+		{"tag=%23bread", 200, `"kitchen/Sourdough.md"`}, // without q: a list, which the engine makes
+		{"path_prefix=kitchen/&q=", 200, `"kitchen/Sourdough.md"`},
 		{"q=starter&n=50&max_chunks_per_page=5&mode=semantic&collection=v&tag=%23bread&path_prefix=kitchen/&max_tokens=300&exclude=a.md&exclude=b/c.md&no_rerank=true&explain=1", 200, `"name": "kitchen/Sourdough"`},
 		{"q=x&no_rerank=maybe", 400, "no_rerank is \"maybe\": use true or false"},
 		{"q=x&explain=maybe", 400, "explain is \"maybe\": use true or false"},

@@ -85,8 +85,8 @@ func parseSearch(raw string) (mdsearch.SearchRequest, error) {
 			return req, err
 		}
 	}
-	if !vals.Has("q") {
-		return req, fmt.Errorf("missing q: say what to search for, e.g. ?q=sourdough+starter")
+	if !vals.Has("q") && !vals.Has("tag") && !vals.Has("path_prefix") && !vals.Has("where") {
+		return req, fmt.Errorf("missing q: say what to search for, e.g. ?q=sourdough+starter, or give tag, path_prefix or where alone to list the notes that have it")
 	}
 	req.Query = vals.Get("q")
 	if req.N, err = intParam(vals, "n", "n", mdsearch.DefaultN); err != nil {

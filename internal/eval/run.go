@@ -249,7 +249,7 @@ func (o *Options) runChunker(ctx context.Context, cache *Cache, group []Config) 
 			return nil, err
 		}
 		defer en.Close()
-		e, idx = en, ei
+		e, idx = unlisted{en}, ei
 	}
 	var rows []ConfigReport
 	for _, c := range group {
@@ -306,6 +306,24 @@ func (o *Options) calibrateWith(ctx context.Context, e searcher, c Config, outs 
 // plain baseline.
 type searcher interface {
 	Search(ctx context.Context, req mdsearch.SearchRequest) (*mdsearch.SearchResponse, error)
+}
+
+// unlisted refuses a query that lists notes (operators alone, as
+// tag:meeting): nothing is ranked for it to score.
+type unlisted struct{ searcher }
+
+func (u unlisted) Search(ctx context.Context, req mdsearch.SearchRequest) (*mdsearch.SearchResponse, error) {
+	resp, err := u.searcher.Search(ctx, req)
+	if err == nil && resp.Listing {
+		return nil, listingError(req.Query)
+	}
+	return resp, err
+}
+
+// listingError refuses a query that lists notes rather than searching.
+func listingError(query string) error {
+	return mdsearch.Errorf(mdsearch.KindInvalid, "", "", "",
+		"query holds only %s, which names notes to list, not words to look for: add the words", query)
 }
 
 // NeedsModel reports whether any of the configurations searches vectors.

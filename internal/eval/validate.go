@@ -19,8 +19,8 @@ func checkRequest(text string) error {
 }
 
 // checkQueries asks an empty index every query before any index is built,
-// so a query the engine refuses (operators alone, as tag:meeting, which
-// narrow the search but name nothing to look for) is named by its line
+// so a query the engine refuses, or lists notes for (operators alone, as
+// tag:meeting, which name nothing to look for), is named by its line
 // before the run, whatever the configurations: the bm25-sections baseline
 // reads no operators, and would score it.
 func (o *Options) checkQueries(ctx context.Context) error {
@@ -56,9 +56,12 @@ func refused(ctx context.Context, e *engine.Engine, req mdsearch.SearchRequest) 
 		// request check alone, so thousands are checked in no time.
 		return err
 	}
-	_, err := e.Search(ctx, req)
+	resp, err := e.Search(ctx, req)
 	if mdsearch.KindOf(err) == mdsearch.KindInvalid {
 		return err
+	}
+	if err == nil && resp.Listing { // a search lists the notes such a query keeps: nothing ranks
+		return listingError(req.Query)
 	}
 	return ctx.Err()
 }

@@ -1,0 +1,81 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/internal/plural"
+)
+
+// list answers a request without words (SearchRequest.Lists): the notes
+// its filters keep, by collection and path, each by its first passage,
+// unscored. Obsidian lists a tag's notes so; a search page's tag link
+// and an agent asking for a folder's notes need nothing ranked.
+func (e *Engine) list(ctx context.Context, q *query, ops operators, excludeNotice string) (*found, error) {
+	req := q.req
+	resp := &mdsearch.SearchResponse{Mode: req.Mode, Results: []mdsearch.Result{}, Listing: true}
+	rt, err := e.st.BeginRead(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer rt.Close()
+	firsts, total, err := rt.ListNotes(ctx, q.filter, req.N)
+	if err != nil {
+		return nil, err
+	}
+	kept := make([]*group, len(firsts))
+	for i, l := range firsts {
+		c := candidate{id: l.ChunkID, doc: l.DocID, section: l.SectionID}
+		kept[i] = &group{best: c, members: []candidate{c}}
+	}
+	res, joins, stamps, err := results(ctx, rt.Reader, kept, false, 1)
+	if err != nil {
+		return nil, err
+	}
+	shortenRuns(res, joins)
+	ends := capResults(res, joins)
+	markStale(res, staleIn(stamps))
+	resp.Results, resp.Total = res, len(res)
+	colls, err := e.st.Collections(ctx)
+	if err != nil {
+		return nil, err
+	}
+	resp.CollectionCount = len(colls)
+	if len(colls) > 1 {
+		if err := nameShared(ctx, rt.Reader, resp.Results); err != nil {
+			return nil, err
+		}
+	}
+	nameColons(resp.Results, colls)
+	resp.Notice = listNotice(total, len(res), filtersOf(req, ops))
+	if total == 0 {
+		if m := unknownTags(ctx, rt.Reader, q.filter); m != "" {
+			addNotice(&resp.Notice, m)
+		}
+		addNotice(&resp.Notice, e.unknownProperties(ctx, rt.Reader, q.filter.Fields))
+	}
+	addNotice(&resp.Notice, excludeNotice)
+	return &found{resp: resp, joins: joins, ends: ends, budget: req.MaxTokens}, nil
+}
+
+// listNotice says what a list holds: which notes, how many of them, and
+// that it is no ranking.
+func listNotice(total, shown int, filters string) string {
+	switch {
+	case total == 0:
+		return "no note matches " + filters
+	case shown < total:
+		return fmt.Sprintf("%s %s: the first %d by path, each by its first passage, unranked; raise n for more, or add words to search in them",
+			notesMatch(total), filters, shown)
+	}
+	return fmt.Sprintf("%s %s, listed by path, each by its first passage, unranked: add words to search in them", notesMatch(total), filters)
+}
+
+// notesMatch is "1 note matches" or "3 notes match".
+func notesMatch(n int) string {
+	if n == 1 {
+		return "1 note matches"
+	}
+	return plural.Count(n, "note", "notes") + " match"
+}

@@ -1,0 +1,66 @@
+package engine
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mdsearch/mdsearch"
+)
+
+// TestListNotes: a request without words lists the notes its filters keep,
+// by collection and path, each by its first passage, unscored, and says how
+// many match; the operators alone, tags, a folder and properties list
+// alike, and their negations too.
+func TestListNotes(t *testing.T) {
+	vault := t.TempDir()
+	write(t, vault, "work/b.md", "---\ntags: [meeting]\nstatus: draft\n---\n# Standup B\n\nNotes of the standup.\n\n## Later\n\nMore.\n")
+	write(t, vault, "work/a.md", "# Standup A\n\nWe met. #meeting\n")
+	write(t, vault, "home/c.md", "# Garden\n\nTomatoes. #meeting/family\n")
+	write(t, vault, "home/d.md", "# Recipes\n\nBread.\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, vault, "v")
+	for _, tt := range []struct {
+		name   string
+		req    mdsearch.SearchRequest
+		want   string // paths, in order
+		notice string
+	}{
+		{"a tag", mdsearch.SearchRequest{Tag: "meeting"}, "home/c.md work/a.md work/b.md",
+			`3 notes match tag "meeting", listed by path, each by its first passage, unranked`},
+		{"an operator", mdsearch.SearchRequest{Query: "tag:meeting"}, "home/c.md work/a.md work/b.md", "3 notes match"},
+		{"a negation", mdsearch.SearchRequest{Query: "-tag:meeting"}, "home/d.md", "1 note matches"},
+		{"a folder", mdsearch.SearchRequest{PathPrefix: "work/"}, "work/a.md work/b.md", `2 notes match path prefix "work/"`},
+		{"path and a property", mdsearch.SearchRequest{Query: "path:work [status:draft]"}, "work/b.md", "1 note matches"},
+		{"fewer shown", mdsearch.SearchRequest{Tag: "meeting", N: 2}, "home/c.md work/a.md",
+			`3 notes match tag "meeting": the first 2 by path, each by its first passage, unranked; raise n for more`},
+		{"none", mdsearch.SearchRequest{Tag: "meetnig"}, "", `no note matches tag "meetnig"; no note has the tag "meetnig"`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			resp := search(t, e, tt.req)
+			var got []string
+			for _, r := range resp.Results {
+				got = append(got, r.Path)
+				if r.Score != 0 || r.ChunkIndex != 0 {
+					t.Errorf("%s: score %v, chunk %d; want 0, its first passage", r.Path, r.Score, r.ChunkIndex)
+				}
+			}
+			if strings.Join(got, " ") != tt.want || !resp.Listing || resp.Total != len(got) {
+				t.Errorf("listed %q (listing %v, total %d), want %q", got, resp.Listing, resp.Total, tt.want)
+			}
+			if !strings.Contains(resp.Notice, tt.notice) {
+				t.Errorf("notice %q, want %q", resp.Notice, tt.notice)
+			}
+		})
+	}
+	// Words search, as before; nothing but a collection, or nothing at
+	// all, is no list.
+	if resp := search(t, e, mdsearch.SearchRequest{Query: "standup", Tag: "meeting"}); resp.Listing || len(resp.Results) == 0 {
+		t.Errorf("a search with words listed: %s", paths(resp))
+	}
+	for _, req := range []mdsearch.SearchRequest{{Collection: "v"}, {}, {Query: "  "}} {
+		if _, err := e.Search(bg, req); mdsearch.KindOf(err) != mdsearch.KindInvalid || !strings.Contains(err.Error(), "to list the notes that have it") {
+			t.Errorf("%+v: %v, want the request refused", req, err)
+		}
+	}
+}

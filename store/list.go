@@ -1,0 +1,40 @@
+package store
+
+import (
+	"context"
+	"slices"
+)
+
+// Listed is a note's first passage, as a list of notes shows it.
+type Listed struct {
+	ChunkID, DocID, SectionID int64
+}
+
+// ListNotes gives the first passage of each note f keeps, by collection
+// name and path, at most limit of them, and how many notes f keeps in
+// all: a request without words lists notes rather than ranking passages.
+// A note without passages (empty) is not counted.
+func (s *Reader) ListNotes(ctx context.Context, f Filter, limit int) ([]Listed, int, error) {
+	cond, args := f.where()
+	const from = ` FROM documents d JOIN chunks c ON c.doc_id = d.id AND c.chunk_index = 0 WHERE `
+	var total int
+	if err := s.r.QueryRowContext(ctx, `SELECT count(*)`+from+cond, args...).Scan(&total); err != nil {
+		return nil, 0, err
+	}
+	rows, err := s.r.QueryContext(ctx, `SELECT c.id, c.doc_id, c.section_id`+from+cond+
+		` ORDER BY (SELECT name FROM collections WHERE id = d.collection_id), d.path LIMIT ?`,
+		append(slices.Clip(args), limit)...)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	var out []Listed
+	for rows.Next() {
+		var l Listed
+		if err := rows.Scan(&l.ChunkID, &l.DocID, &l.SectionID); err != nil {
+			return nil, 0, err
+		}
+		out = append(out, l)
+	}
+	return out, total, rows.Err()
+}
