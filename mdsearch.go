@@ -209,9 +209,9 @@ type SearchResponse struct {
 	// Listing says the request held no words (SearchRequest.Lists): the
 	// results are the notes its filters keep, by collection and path, each
 	// by its first passage, and their Score is 0: they are not ranked.
-	Listing bool `json:"listing,omitempty"`
-	TookMS  float64  `json:"took_ms"`
-	Notice  string   `json:"notice,omitempty"` // e.g. semantic search unavailable, fell back to keyword
+	Listing bool    `json:"listing,omitempty"`
+	TookMS  float64 `json:"took_ms"`
+	Notice  string  `json:"notice,omitempty"` // e.g. semantic search unavailable, fell back to keyword
 	// Suggestion is the query with each word that no passage holds
 	// respelled as the nearest word the index does hold ("reactivty
 	// system" → "reactivity system"); "" when every word was found or none
