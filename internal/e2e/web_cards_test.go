@@ -49,7 +49,27 @@ func webPlain(t *testing.T, b browser) {
 		// A fenced div's marker lines go, its title stays.
 		"::: tip Read this\nBody.\n:::\n\n:::danger[Breaking]\nMore.\n:::": "Read this\nBody.\n\nBreaking\nMore.",
 		"```\n::: tip\n<b>x</b>\n```":                                      "::: tip\n<b>x</b>",
+		// Emphasis, strikethrough and escapes go; a * or _ inside a word, in
+		// a code span or in a URL is text (snake_case, math, links).
+		"Some *emphasis*, _this_, __strong__, ***both*** and ~~struck~~ words.": "Some emphasis, this, strong, both and struck words.",
+		"snake_case_names, a*b*c, 2*3*4 and 2 * 3 * 4, foo__bar__":              "snake_case_names, a*b*c, 2*3*4 and 2 * 3 * 4, foo__bar__",
+		"See `a_b_ *c*` and `_x_` and `**kw**`.":                                "See a_b_ *c* and _x_ and **kw**.",
+		"https://x.example/a_b_/_c_ and [d](https://e.example/_u_) *end*":       "https://x.example/a_b_/_c_ and d end",
+		"**bold *nested* here**, \\*not emphasis\\* and C:\\Users":              "bold nested here, *not emphasis* and C:\\Users",
+		"```\nf(*args, **kwargs) and _x_\n```":                                  "f(*args, **kwargs) and _x_",
+		// A task shows its box; footnotes lose their markers.
+		"- [ ] open task\n- [x] done task\n1. [X] numbered\n  - [ ] nested":   "☐ open task\n☑ done task\n1. ☑ numbered\n  ☐ nested",
+		"A claim.[^1] More[^note].\n\n[^1]: The footnote.\n[^note]: Another.": "A claim. More.\n\nThe footnote.\nAnother.",
+		// A table reads as its cells, its delimiter row gone, also in a
+		// quote, without outer pipes, or cut from its header.
+		"| item | count |\n|---|:--:|\n| zebu *lantern* | 3 |\n| a \\| b | |\n\nAfter.": "item · count\nzebu lantern · 3\na | b\n\nAfter.",
+		"left | right\n--- | ---\nx | `y\\|z`":                                          "left · right\nx · y|z",
+		"| cut | from its header |\n| row | two |":                                      "cut · from its header\nrow · two",
+		"> | a | b |\n> |---|---|\n> | c | d |":                                         "> a · b\n> c · d",
 	} {
+		if got := b.js(t, "plainMarkdown(joinSoftBreaks("+jsString(md)+"))"); got != want {
+			t.Errorf("plainMarkdown(joinSoftBreaks(%q)) = %q, want %q", md, got, want)
+		}
 		if got := b.js(t, "plainMarkdown("+jsString(md)+")"); got != want {
 			t.Errorf("plainMarkdown(%q) = %q, want %q", md, got, want)
 		}

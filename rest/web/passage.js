@@ -163,13 +163,15 @@ function offerWhole(list) {
 }
 
 // joinSoftBreaks joins the wrapped lines of paragraphs so text reflows,
-// keeping the line structure of code, lists, quotes, tables, headings and
-// fenced divs' marker lines (which plainMarkdown then drops).
+// keeping the line structure of code, lists, quotes, tables, headings,
+// footnotes and fenced divs' marker lines (which plainMarkdown then drops).
 function joinSoftBreaks(md) {
   const out = [];
   let fence = null;
   let prose = false; // the last line out is paragraph text
-  for (const line of md.split("\n")) {
+  let table = false; // the last line out is a table's row
+  const lines = md.split("\n");
+  lines.forEach((line, i) => {
     const f = /^\s*(`{3,}|~{3,})/.exec(line);
     if (fence || f) {
       if (f && (!fence || f[1][0] === fence[0] && f[1].length >= fence.length)) {
@@ -177,23 +179,56 @@ function joinSoftBreaks(md) {
       }
       out.push(line);
       prose = false;
-      continue;
+      return;
     }
-    const structural = /^\s*$|^\s*([-*+>|#]|\d+[.)])(\s|$)|^\s*[=-]{2,}\s*$|^ {4}/.test(line) || fencedDiv(line) !== null;
+    // A table's rows need no leading "|": its delimiter row tells them.
+    table = /\|/.test(line) && (table || isTableDelimiter(line) || isTableDelimiter(lines[i + 1] || ""));
+    const structural = table || /^\s*$|^\s*([-*+>|#]|\d+[.)])(\s|$)|^\s*[=-]{2,}\s*$|^ {4}|^\s*\[\^[^\]\s]+\]:/.test(line) ||
+      fencedDiv(line) !== null;
     if (prose && !structural) {
       out[out.length - 1] += " " + line.trim();
     } else {
       out.push(line);
     }
     prose = !structural;
-  }
+  });
   return out.join("\n");
 }
 
-// unhighlight drops ==highlight== marks from a line of prose, not from
-// its code spans ("x==1" in `a==b` is code).
-function unhighlight(line) {
-  return line.split(/(`[^`]*`)/).map((part, i) => i % 2 ? part : part.replace(/==(?=\S)([^\n]*?\S)==/g, "$1")).join("");
+// plainInline drops a line of prose's inline markers: ==highlight==,
+// ~~strike~~, **strong**, *emphasis* and _emphasis_, footnote references
+// ([^1]) and backslash escapes. Code spans and URLs keep theirs ("x==1" in
+// `a==b`, a_b_c in a link), and a * or _ inside a word is no marker
+// (snake_case_names, 2*3*4), as CommonMark reads an underscore.
+function plainInline(line) {
+  return line.split(/(`[^`]*`|<[a-z][\w+.-]*:[^\s<>]*>|\bhttps?:\/\/[^\s<>]*[^\s<>*_.,;:!?)\]'"])/i)
+    .map((part, i) => i % 2 ? part : part
+      .replace(/==(?=\S)([^\n]*?\S)==/g, "$1")
+      .replace(/~~(?=\S)([^\n]*?\S)~~/g, "$1")
+      .replace(/\*\*(?=\S)([^\n]*?\S)\*\*/g, "$1")
+      .replace(/(?<![\p{L}\p{N}\\_])__(?=\S)([^\n]*?\S)__(?![\p{L}\p{N}_])/gu, "$1")
+      .replace(/(?<![\p{L}\p{N}\\*])\*(?![\s*])([^*\n]*?[^\s*\\])\*(?![\p{L}\p{N}*])/gu, "$1")
+      .replace(/(?<![\p{L}\p{N}\\_])_(?![\s_])([^\n]*?[^\s_\\])_(?![\p{L}\p{N}_])/gu, "$1")
+      .replace(/\[\^[^\]\s]+\]/g, "")
+      .replace(/\\([!-/:-@[-`{-~])/g, "$1"))
+    .join("");
+}
+
+// tableCells reads a table row as its cells' text, " · " between them;
+// isTableDelimiter tells the row under a table's header (|---|:-:|).
+function tableCells(line) {
+  return line.trim().replace(/^\|/, "").replace(/(?<!\\)\|$/, "").split(/(?<!\\)\|/)
+    .map((c) => c.trim().replace(/\\\|/g, "|")).filter(Boolean).join(" · ");
+}
+
+function isTableDelimiter(line) {
+  return /\|/.test(line) && /^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$/.test(line);
+}
+
+// taskMarker shows a task list item's box as ☐ or ☑ in place of "- [ ]".
+function taskMarker(line) {
+  return line.replace(/^(\s*)([-*+]|\d+[.)])\s+\[([ xX])\](?:\s+|$)/,
+    (m, indent, bullet, done) => indent + (/\d/.test(bullet) ? bullet + " " : "") + (done === " " ? "☐ " : "☑ "));
 }
 
 // untag drops a line's inline HTML tags outside its code spans, as the
@@ -218,12 +253,14 @@ function fencedDiv(line) {
 
 // plainMarkdown makes a hit's markdown read as text: heading lines go
 // (the result's title line names the section), as do code fences, a
-// fenced div's markers (its title stays), inline HTML tags, emphasis and
-// code markers, and links show their text.
+// fenced div's markers (its title stays), inline HTML tags, the inline
+// markers plainInline drops, footnote markers and tables' delimiter rows;
+// links show their text, table rows their cells, tasks a ☐ or ☑.
 function plainMarkdown(md) {
   const lines = md.split("\n");
   const out = [];
   let fence = null;
+  let table = false; // inside a table, after its delimiter row
   lines.forEach((line, i) => {
     const f = /^\s*(`{3,}|~{3,})/.exec(line);
     if (f && (!fence || f[1][0] === fence[0] && f[1].length >= fence.length)) {
@@ -249,14 +286,23 @@ function plainMarkdown(md) {
     const q = /^\s*(?:>[ \t]?)+/.exec(line);
     const text = (q ? line.slice(q[0].length).replace(/^\[![\w-]+\][+-]?\s*/, "") : line)
       .replace(/(^|\s)\^[\w-]+\s*$/, "");
-    const shown = untag(text);
-    out.push(shown.trim() ? (q ? "> " : "") + unhighlight(shown) : "");
+    // A table's delimiter row goes; its rows, and a passage's rows cut
+    // from their header, read as cells.
+    if (isTableDelimiter(text)) {
+      table = true;
+      return;
+    }
+    table = table && /\|/.test(text);
+    const row = table || /^\s*\|.*\|\s*$/.test(text) ||
+      /\|/.test(text) && i + 1 < lines.length && isTableDelimiter(lines[i + 1].replace(/^\s*(?:>[ \t]?)+/, ""));
+    let shown = untag(text).replace(/^\s*\[\^[^\]\s]+\]:\s*/, ""); // a footnote's "[^1]: "
+    shown = row ? tableCells(shown) : taskMarker(shown);
+    out.push(shown.trim() ? (q ? "> " : "") + plainInline(shown) : "");
   });
   return out.join("\n").replace(/^\n+|\n+$/g, "").replace(/\n{3,}/g, "\n\n")
     .replace(/!?\[\[([^\]|#]*)(?:#([^\]|]*))?(?:\|([^\]]*))?\]\]/g, (m, t, h, a) => a || (t && h ? t + " > " + h : t || h))
     // A link's destination may hold balanced parentheses ("Foo_(bar)").
     .replace(/!?\[([^\]]*)\]\((?:[^()\n]|\([^()\n]*\))*\)/g, "$1")
-    .replace(/(\*\*|__)(?=\S)([^\n]*?\S)\1/g, "$2")
     .replace(/(?<!`)`([^`\n]+)`(?!`)/g, "$1");
 }
 
