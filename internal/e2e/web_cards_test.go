@@ -2,6 +2,8 @@ package e2e
 
 import (
 	"context"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -82,6 +84,51 @@ func webPlain(t *testing.T, b browser) {
 	} {
 		if got := b.js(t, "plainMarkdown(joinSoftBreaks("+jsString(md)+"))"); got != want {
 			t.Errorf("plainMarkdown(joinSoftBreaks(%q)) = %q, want %q", md, got, want)
+		}
+	}
+}
+
+// ledgerNote's and essayNote's matching words lie past the 8 lines a card
+// shows on a phone: deep in a table, late in one long paragraph.
+var ledgerNote = "# Ledger\n\n| row | entry |\n|---|---|\n" +
+	strings.Repeat("| row | plain filler entry of the table |\n", 14) + "| last | the capybara entry |\n"
+
+var essayNote = "# Essay\n\n" + strings.Repeat("Filler sentence about nothing in particular. ", 14) +
+	"The axolotl verdict is final. " + strings.Repeat("More filler follows it. ", 3) + "\n"
+
+// A card whose clamp would hide every marked word shows its text from a
+// little before the first, "…" before it, at a phone's width; at a wide
+// one, the text from its start again where that shows one. The whole
+// passage is still a click away.
+func webMarksInView(t *testing.T, b browser) {
+	defer b.do(t, "the desktop width", chromedp.EmulateViewport(1100, 900))
+	for _, tc := range []struct{ q, path, first string }{
+		{"capybara", "web/Ledger.md", "row · entry"},
+		{"axolotl verdict", "web/Essay.md", "Filler sentence"},
+	} {
+		b.do(t, "a phone's width", chromedp.EmulateViewport(390, 844))
+		b.search(t, tc.q)
+		card := `[...document.querySelectorAll(".result")].find(r => r.querySelector(".path").textContent === ` + jsString(tc.path) + `)`
+		text := card + `.querySelector(".text")`
+		inView := `(() => { const t = ` + text + `; const m = t.querySelector("mark"); return !!m &&
+			m.getClientRects()[0].bottom <= t.getBoundingClientRect().bottom + 1; })()`
+		b.wait(t, tc.path+"'s card with a marked word in view", card+` && `+inView+` && `+text+`.textContent.startsWith("… ")`)
+		shot(t, b.ctx, "marks-"+filepath.Base(tc.path))
+		fitted := b.js(t, text+`.textContent`)
+		if tc.path == "web/Essay.md" {
+			// Wide, the card's 8 lines hold the word from the start.
+			b.do(t, "a wide window", chromedp.EmulateViewport(1100, 900))
+			b.wait(t, "the text from its start", inView+` && `+text+`.textContent.startsWith(`+jsString(tc.first)+`)`)
+			b.do(t, "a phone's width again", chromedp.EmulateViewport(390, 844))
+			b.wait(t, "fitted again", inView+` && `+text+`.textContent.startsWith("… ")`)
+		}
+		b.do(t, "show the whole passage", chromedp.Evaluate[chromedp.Void](card+`.querySelector("button.whole").click()`))
+		b.wait(t, "the whole passage", text+`.classList.contains("expanded") && `+text+`.textContent.startsWith(`+jsString(tc.first)+`)`)
+		if whole := b.js(t, text+`.textContent`); len(whole) <= len(fitted)-len("… ") {
+			t.Errorf("%s: the card showed %q, the whole passage %q", tc.path, fitted, whole)
+		}
+		if h := b.js(t, card+`.querySelector("a.path").getAttribute("href")`); !strings.Contains(h, "path="+strings.ReplaceAll(tc.path, "/", "%2F")) {
+			t.Errorf("%s: the card opens %s", tc.path, h)
 		}
 	}
 }

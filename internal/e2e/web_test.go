@@ -43,6 +43,8 @@ var webNotes = map[string]string{
 	"web/Quokka.md":         "# Quokka\n\nQuokka setup words.\n\n## \n\nQuokka tail under a heading with no text.\n",
 	"web/Site.md":           siteNote,
 	"web/Nested.md":         "# Nested\n\n> ### Setup\n> The quoted gnu setup.\n\n## Setup\n\nThe gnu section setup.\n",
+	"web/Ledger.md":         ledgerNote,
+	"web/Essay.md":          essayNote,
 }
 
 // browser drives one headless Chromium tab on the page.
@@ -175,6 +177,7 @@ func TestWebPage(t *testing.T) {
 	t.Run("untitled heading", func(t *testing.T) { webUntitled(t, b) })
 	t.Run("site links", func(t *testing.T) { webSiteLinks(t, b) })
 	t.Run("nested heading", func(t *testing.T) { webNestedHeading(t, b) })
+	t.Run("marks in view", func(t *testing.T) { webMarksInView(t, b) })
 }
 
 // A heading with no text is named "(untitled)", as the CLI and MCP name

@@ -201,6 +201,7 @@ function renderResults(query) {
     el.results.append(li);
   });
   el.q.setAttribute("aria-expanded", String(results.length > 0));
+  fitMarks(el.results);
   offerWhole(el.results);
   select(results.length ? 0 : -1, false);
 }
@@ -522,8 +523,17 @@ el.tokenForm.addEventListener("submit", (e) => {
   route();
 });
 
-// A wider or narrower window clamps the cards' text at other lines.
-window.addEventListener("resize", () => offerWhole(el.results));
+// A wider or narrower window clamps the cards' text at other lines: once
+// it settles, each card shows a marked word again.
+let resizeTimer = 0;
+window.addEventListener("resize", () => {
+  offerWhole(el.results);
+  clearTimeout(resizeTimer);
+  resizeTimer = setTimeout(() => {
+    fitMarks(el.results);
+    offerWhole(el.results);
+  }, 150);
+});
 window.addEventListener("hashchange", () => {
   cameFromResults = currentRoute().view === "note" && !el.results.hidden;
   route();

@@ -118,11 +118,12 @@ function excerpt(chunk, query) {
   const text = document.createElement("p");
   text.className = "text";
   const [start, end] = bestPart(chunk, query);
+  let from = start; // where the shown part starts: fitMarks may move it on
   const showPart = () => {
     text.replaceChildren();
     text.classList.remove("expanded");
-    if (start > 0) text.append(span("more", "… "));
-    highlight(text, chunk.slice(start, end), query);
+    if (from > 0) text.append(span("more", "… "));
+    highlight(text, chunk.slice(from, end), query);
     if (end < chunk.length) text.append(span("more", " …"));
   };
   showPart();
@@ -132,7 +133,27 @@ function excerpt(chunk, query) {
   whole.hidden = true;
   whole.textContent = "Show the whole passage";
   whole.setAttribute("aria-expanded", "false");
-  if (start > 0 || end < chunk.length) whole.dataset.part = "true";
+  const isPart = () => {
+    if (from > 0 || end < chunk.length) whole.dataset.part = "true";
+    else delete whole.dataset.part;
+  };
+  isPart();
+  // Where the card's clamp hides every marked word (a narrow screen, a
+  // long table), the part starts a little before the first instead.
+  fitters.set(text, () => {
+    if (whole.getAttribute("aria-expanded") === "true") return;
+    if (from !== start) {
+      from = start;
+      showPart();
+    }
+    if (!text.clientHeight || marksInView(text)) return isPart();
+    const part = chunk.slice(start, end);
+    const first = matchRanges(part, query)[0];
+    if (!first) return isPart();
+    from = start + leadIn(part, first[0]);
+    showPart();
+    isPart();
+  });
   whole.addEventListener("click", (e) => {
     e.stopPropagation(); // the card's click opens the note
     const open = whole.getAttribute("aria-expanded") !== "true";
@@ -150,6 +171,37 @@ function excerpt(chunk, query) {
   const box = document.createElement("div");
   box.append(text, whole);
   return box;
+}
+
+// fitters holds each card text's fitting (excerpt), which fitMarks runs.
+const fitters = new WeakMap();
+
+// fitMarks makes each card in list show one of its marked words at least
+// (see excerpt); run once the cards are on the page, and at a new width.
+function fitMarks(list) {
+  for (const text of list.querySelectorAll(".text")) {
+    const fit = fitters.get(text);
+    if (fit) fit();
+  }
+}
+
+// marksInView says whether a mark of a card's text, if it has any, is
+// inside its clamped box.
+function marksInView(text) {
+  const marks = text.querySelectorAll("mark");
+  if (!marks.length) return true;
+  const bottom = text.getBoundingClientRect().bottom;
+  return [...marks].some((m) => m.getClientRects()[0] && m.getClientRects()[0].bottom <= bottom + 1);
+}
+
+// leadIn is where to start showing text so that the word at `at` is near
+// the top: the start of its line, or a word about 100 characters before
+// it in a long line.
+function leadIn(text, at) {
+  const line = text.lastIndexOf("\n", at - 1) + 1;
+  if (at - line <= 100) return line;
+  const space = text.slice(at - 100, at).search(/\s\S/);
+  return space < 0 ? at : at - 100 + space + 1;
 }
 
 // offerWhole shows the button of each card in list whose text is cut:
