@@ -494,7 +494,7 @@ func TestCheckBind(t *testing.T) {
 
 func TestPage(t *testing.T) {
 	srv := New(&fake{}, Options{})
-	for path, want := range map[string]string{"/": "text/html", "/app.js": "javascript", "/passage.js": "javascript", "/note.js": "javascript", "/why.js": "javascript", "/style.css": "text/css", "/favicon.svg": "image/svg+xml"} {
+	for path, want := range map[string]string{"/": "text/html", "/app.js": "javascript", "/passage.js": "javascript", "/note.js": "javascript", "/why.js": "javascript", "/help.js": "javascript", "/style.css": "text/css", "/favicon.svg": "image/svg+xml"} {
 		resp, _ := get(t, srv, "GET", path)
 		if resp.StatusCode != 200 || !strings.Contains(resp.Header.Get("Content-Type"), want) {
 			t.Errorf("%s: %d %s", path, resp.StatusCode, resp.Header.Get("Content-Type"))

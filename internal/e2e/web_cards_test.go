@@ -2,12 +2,15 @@ package e2e
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/mdsearch/mdsearch/internal/testenv"
 )
 
 // newBrowser starts a headless Chromium tab on the page at base, closed
@@ -131,4 +134,63 @@ func webMarksInView(t *testing.T, b browser) {
 			t.Errorf("%s: the card opens %s", tc.path, h)
 		}
 	}
+}
+
+// TestWebPageTrouble: what the page says when a note opened from a result
+// has changed or gone since the search, and when the server stops
+// answering. The server watches nothing, so the index stays behind.
+func TestWebPageTrouble(t *testing.T) {
+	if _, err := os.Stat(chromiumPath); err != nil {
+		testenv.Absent(t, "%s is missing; install Debian's chromium package to run this test", chromiumPath)
+	}
+	f := newFixtureWith(t, map[string]string{
+		"web/Gone.md":    "# Gone\n\nThe pangolin note that goes.\n",
+		"web/Changed.md": "# Changed\n\nThe pangolin note that changes.\n",
+	})
+	srv, base := startServer(t, "http://", "serve", "--addr", "127.0.0.1:0", "--index", f.db, "--no-watch")
+	b := newBrowser(t, strings.TrimSuffix(base, "/"))
+	b.do(t, "open the page", chromedp.Navigate(b.base+"/"))
+	b.search(t, "pangolin note")
+	if err := os.Remove(filepath.Join(f.vault, "web", "Gone.md")); err != nil {
+		t.Fatal(err)
+	}
+	writeNote(t, filepath.Join(f.vault, "web", "Changed.md"), "# Changed\n\nThe pangolin note that changed, and grew.\n")
+
+	card := func(path string) string {
+		return `[...document.querySelectorAll(".result")].find(r => r.querySelector(".path").textContent === ` + jsString(path) + `)`
+	}
+	notice := `document.getElementById("reader-notice")`
+	b.do(t, "open the gone note", chromedp.Evaluate[chromedp.Void](card("web/Gone.md")+`.click()`))
+	b.wait(t, "the gone notice", `!`+notice+`.hidden && `+notice+`.textContent.includes("no longer at web/Gone.md")`)
+	shot(t, b.ctx, "gone")
+	if got := b.js(t, notice+`.querySelector(".detail").textContent`); !strings.Contains(got, "deleted since it was indexed") {
+		t.Errorf("the engine's words %q", got)
+	}
+	if got := b.js(t, `document.getElementById("status").textContent`); got != "" {
+		t.Errorf("status %q, want the notice alone", got)
+	}
+	if got := b.js(t, `document.getElementById("search-again").textContent`); got != "Search again for “pangolin note”" {
+		t.Errorf("the link reads %q", got)
+	}
+	b.do(t, "search again", chromedp.Evaluate[chromedp.Void](`document.getElementById("search-again").click()`))
+	b.wait(t, "the search", `document.getElementById("reader").hidden && document.getElementById("q").value === "pangolin note" &&
+		document.querySelectorAll(".result").length > 0`)
+
+	// An old link names no query: the note's name is searched for.
+	b.do(t, "an old link", chromedp.Evaluate[chromedp.Void](`location.hash = "#/note?path=web%2FGone.md"`))
+	b.wait(t, "its link", `document.getElementById("search-again") && document.getElementById("search-again").textContent === "Search again for “Gone”"`)
+
+	b.do(t, "back", chromedp.Evaluate[chromedp.Void](`history.back()`))
+	b.wait(t, "the results", `document.querySelectorAll(".result").length > 0 && document.getElementById("reader").hidden`)
+	b.do(t, "open the changed note", chromedp.Evaluate[chromedp.Void](card("web/Changed.md")+`.click()`))
+	b.wait(t, "the changed note", `document.getElementById("reader-content").textContent.includes("and grew")`)
+	if got := b.js(t, `document.getElementById("reader-notice").hidden ? "" : `+notice+`.textContent`); !strings.Contains(got, "changed on disk since it was indexed") {
+		t.Errorf("notice %q, want the index behind the note", got)
+	}
+
+	srv.stop(t)
+	b.do(t, "a search with no server", chromedp.Evaluate[chromedp.Void](`location.hash = "#/search?q=pangolin+again"`))
+	b.wait(t, "the message", `document.getElementById("status").textContent.includes("The mdsearch server is not answering: check that `+"`mdsearch serve`"+` is still running") &&
+		document.getElementById("retry")`)
+	shot(t, b.ctx, "no-server")
 }

@@ -33,7 +33,12 @@ async function api(path, accept = "application/json") {
   const headers = { Accept: accept };
   const token = sessionStorage.getItem("mdsearch-token");
   if (token) headers.Authorization = "Bearer " + token;
-  const res = await fetch(path, { headers });
+  let res;
+  try {
+    res = await fetch(path, { headers });
+  } catch {
+    throw new APIError(0, notAnswering);
+  }
   if (res.status === 401) {
     el.tokenForm.hidden = false;
     el.token.focus();
@@ -135,7 +140,7 @@ async function runSearch() {
     shownKey = "";
     shownResp = null;
     renderResults();
-    setStatus(e.message, true);
+    setStatus(e.message, true, e.status === 0);
   }
 }
 
@@ -268,6 +273,7 @@ async function showReader(params) {
   el.meta.textContent = "Loading…";
   el.why.hidden = true;
   el.notice.hidden = true;
+  el.notice.replaceChildren();
   el.content.replaceChildren();
   setStatus("");
   try {
@@ -282,6 +288,8 @@ async function showReader(params) {
     // Server-rendered by goldmark with raw HTML omitted and unsafe links
     // dropped; the page's CSP forbids inline scripts besides.
     showWhy(params);
+    // The read's own notice: the index behind the file, say, as read warns.
+    if (note.notice) showNotice(note.notice);
     fillNote(el.content, note.html);
     addAnchors(params);
     if (showBlock(el.content, params)) {
@@ -305,9 +313,14 @@ async function showReader(params) {
   } catch (e) {
     if (seq !== readerSeq) return;
     el.meta.textContent = "";
-    setStatus(e.message, true);
+    if (e.status === 404) {
+      showGone(r, params, e.message);
+    } else {
+      setStatus(e.message, true, e.status === 0);
+    }
   }
 }
+
 
 // showWhy says, above a note opened from a result on screen, why that
 // result ranked as it did: the score's tooltip is out of reach of a
@@ -368,10 +381,13 @@ function headingWords(text) {
   return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) || []).join(" ");
 }
 
-// showNotice says, above the note, that the place a link named is not in
-// it: the note opens at its top, which would otherwise look like success.
+// showNotice says something above the note: that the place a link named is
+// not in it (the note opens at its top, which would otherwise look like
+// success), or the read's notice; each on a line of its own.
 function showNotice(text) {
-  el.notice.textContent = text;
+  if (el.notice.hidden) el.notice.replaceChildren();
+  else el.notice.append(document.createElement("br"));
+  el.notice.append(text);
   el.notice.hidden = false;
 }
 
@@ -379,6 +395,7 @@ function showResults() {
   el.reader.hidden = true;
   el.results.hidden = false;
 }
+
 
 function goBack() {
   if (cameFromResults) {
@@ -403,6 +420,7 @@ function setCollection(name) {
 async function loadCollections() {
   try {
     const st = await api("/api/v1/status");
+    indexed = st.collections || [];
     for (const c of st.collections || []) {
       if (![...el.collection.options].some((o) => o.value === c.name)) {
         el.collection.append(new Option(c.name + " (" + c.files + ")", c.name));
@@ -410,40 +428,8 @@ async function loadCollections() {
     }
     el.collection.value = pendingCollection;
   } catch (e) {
-    if (e.status !== 401) setStatus(e.message, true);
+    if (e.status !== 401) setStatus(e.message, true, e.status === 0);
   }
-}
-
-function setStatus(msg, isError = false) {
-  el.status.textContent = msg;
-  el.status.classList.toggle("error", isError);
-}
-
-// offerSuggestion turns what the notice offers ("did you mean "…"?": the
-// query respelled, or for a long query its words, "a" → "b") into a link
-// that searches for the suggestion.
-function offerSuggestion(suggestion) {
-  const text = el.status.textContent;
-  let quoted = JSON.stringify(suggestion);
-  let label = suggestion;
-  const at = text.indexOf("did you mean ");
-  if (at < 0) return;
-  const start = at + "did you mean ".length;
-  if (!text.startsWith(quoted, start)) {
-    const end = text.indexOf("?", start);
-    if (end < 0) return;
-    quoted = label = text.slice(start, end);
-  }
-  const link = document.createElement("a");
-  link.id = "suggestion";
-  link.href = "#";
-  link.textContent = label;
-  link.addEventListener("click", (e) => {
-    e.preventDefault();
-    el.q.value = suggestion;
-    searchNow(true);
-  });
-  el.status.replaceChildren(text.slice(0, start), link, text.slice(start + quoted.length));
 }
 
 // trackHeader keeps --header at the sticky header's height (it wraps on a

@@ -1,0 +1,75 @@
+// What the page says besides results: the status line and the links it
+// offers; when the server does not answer or a note is gone, what
+// happened and what to do. Loaded
+// before app.js, whose globals it uses once the page runs.
+"use strict";
+
+// setStatus shows msg in the status line; retry adds a link that asks
+// the server again (the collections too, if they never came).
+function setStatus(msg, isError = false, retry = false) {
+  el.status.textContent = msg;
+  el.status.classList.toggle("error", isError);
+  if (!retry) return;
+  const again = document.createElement("a");
+  again.id = "retry";
+  again.href = "#";
+  again.textContent = "Try again";
+  again.addEventListener("click", (e) => {
+    e.preventDefault();
+    setStatus("");
+    if (indexed === null) loadCollections();
+    route();
+  });
+  el.status.append(" ", again);
+}
+
+// offerSuggestion turns what the notice offers ("did you mean "…"?": the
+// query respelled, or for a long query its words, "a" → "b") into a link
+// that searches for the suggestion.
+function offerSuggestion(suggestion) {
+  const text = el.status.textContent;
+  let quoted = JSON.stringify(suggestion);
+  let label = suggestion;
+  const at = text.indexOf("did you mean ");
+  if (at < 0) return;
+  const start = at + "did you mean ".length;
+  if (!text.startsWith(quoted, start)) {
+    const end = text.indexOf("?", start);
+    if (end < 0) return;
+    quoted = label = text.slice(start, end);
+  }
+  const link = document.createElement("a");
+  link.id = "suggestion";
+  link.href = "#";
+  link.textContent = label;
+  link.addEventListener("click", (e) => {
+    e.preventDefault();
+    el.q.value = suggestion;
+    searchNow(true);
+  });
+  el.status.replaceChildren(text.slice(0, start), link, text.slice(start + quoted.length));
+}
+
+// notAnswering is what a request that got no answer at all says: the
+// browser's own words ("Failed to fetch") name no cause.
+const notAnswering = "The mdsearch server is not answering: check that `mdsearch serve` is still running, then try again.";
+
+let indexed = null; // the status's collections, once loaded
+
+// showGone says that a note opened from a result or a link is no longer
+// where the index saw it, and offers to search again: for the query it was
+// found by, else its name. The engine's words stay as a detail.
+function showGone(r, params, message) {
+  const name = r.path.split("/").pop().replace(/\.md$/i, "");
+  const q = params.get("q") || name;
+  const p = new URLSearchParams({ q });
+  if (r.collection) p.set("collection", r.collection);
+  const again = document.createElement("a");
+  again.id = "search-again";
+  again.href = "#/search?" + p.toString();
+  again.textContent = "Search again for “" + q + "”";
+  const detail = span("detail", message);
+  el.notice.replaceChildren("This note is no longer at " + r.path +
+    ": it was deleted or moved since it was indexed. ", again, document.createElement("br"), detail);
+  el.notice.hidden = false;
+}
