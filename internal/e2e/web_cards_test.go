@@ -136,6 +136,29 @@ func webMarksInView(t *testing.T, b browser) {
 	}
 }
 
+// The start page says what is indexed, what to type and what a
+// percentage means, at a phone's width and a desktop's; a query hides it.
+func webIntro(t *testing.T, b browser, collection string) {
+	defer b.do(t, "the desktop width", chromedp.EmulateViewport(1100, 900))
+	for _, w := range []int64{1280, 390} {
+		b.do(t, "the width", chromedp.EmulateViewport(w, 844))
+		b.do(t, "home", chromedp.Navigate(b.base+"/"))
+		b.wait(t, "the introduction", `!document.getElementById("intro").hidden && document.getElementById("intro").textContent.includes("50% or more")`)
+		got := b.js(t, `document.getElementById("intro").textContent`)
+		for _, want := range []string{" notes in " + collection + ".", "tag:", "path:", "the chance that its passage answers"} {
+			if !strings.Contains(got, want) {
+				t.Errorf("the introduction %q says no %q", got, want)
+			}
+		}
+		if b.js(t, `String(document.documentElement.scrollWidth <= innerWidth)`) != "true" {
+			t.Errorf("at %d px the start page scrolls sideways", w)
+		}
+		shot(t, b.ctx, "start-"+map[int64]string{1280: "desktop", 390: "phone"}[w])
+	}
+	b.search(t, "zebu lantern")
+	b.wait(t, "no introduction", `document.getElementById("intro").hidden`)
+}
+
 // TestWebPageTrouble: what the page says when a note opened from a result
 // has changed or gone since the search, and when the server stops
 // answering. The server watches nothing, so the index stays behind.

@@ -178,6 +178,7 @@ func TestWebPage(t *testing.T) {
 	t.Run("site links", func(t *testing.T) { webSiteLinks(t, b) })
 	t.Run("nested heading", func(t *testing.T) { webNestedHeading(t, b) })
 	t.Run("marks in view", func(t *testing.T) { webMarksInView(t, b) })
+	t.Run("start page", func(t *testing.T) { webIntro(t, b, f.name) })
 }
 
 // A heading with no text is named "(untitled)", as the CLI and MCP name

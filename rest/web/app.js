@@ -10,7 +10,7 @@ const el = {
   form: $("search-form"), q: $("q"), collection: $("collection"), tag: $("tag"), mode: $("mode"),
   status: $("status"), results: $("results"), reader: $("reader"),
   title: $("reader-title"), meta: $("reader-meta"), why: $("reader-why"), content: $("reader-content"),
-  notice: $("reader-notice"),
+  notice: $("reader-notice"), intro: $("intro"),
   back: $("back"), tokenForm: $("token-form"), token: $("token"),
 };
 
@@ -117,6 +117,7 @@ async function runSearch() {
     shownResp = null;
     renderResults();
     setStatus(tagValue() ? "Type the words to look for in the notes tagged #" + tagValue() : "");
+    showIntro();
     return;
   }
   // explain: each score's tooltip, and the note opened from it, say what
@@ -126,6 +127,7 @@ async function runSearch() {
   if (tagValue()) p.set("tag", tagValue());
   if (el.mode.value) p.set("mode", el.mode.value);
   setStatus("Searching…");
+  showIntro();
   try {
     const resp = await api("/api/v1/semantic-search?" + p.toString());
     if (seq !== searchSeq) return;
@@ -266,6 +268,7 @@ async function showReader(params) {
   const r = { path: params.get("path") || "", collection: params.get("collection") || "" };
   const seq = ++readerSeq;
   el.results.hidden = true;
+  el.intro.hidden = true;
   el.reader.hidden = false;
   // Keys now belong to the note: "/" returns to the search, not into it.
   if (el.form.contains(document.activeElement)) document.activeElement.blur();
@@ -394,6 +397,7 @@ function showNotice(text) {
 function showResults() {
   el.reader.hidden = true;
   el.results.hidden = false;
+  showIntro();
 }
 
 
@@ -421,6 +425,7 @@ async function loadCollections() {
   try {
     const st = await api("/api/v1/status");
     indexed = st.collections || [];
+    showIntro();
     for (const c of st.collections || []) {
       if (![...el.collection.options].some((o) => o.value === c.name)) {
         el.collection.append(new Option(c.name + " (" + c.files + ")", c.name));
@@ -471,6 +476,7 @@ el.form.addEventListener("submit", (e) => {
 // composing (pinyin "shujuku" before 数据库 is chosen): its end searches.
 for (const [field, pause] of [[el.q, 200], [el.tag, 300]]) {
   field.addEventListener("input", (e) => {
+    showIntro();
     if (e.isComposing) return;
     typing = true;
     clearTimeout(typingTimer);

@@ -1,6 +1,6 @@
 // What the page says besides results: the status line and the links it
-// offers; when the server does not answer or a note is gone, what
-// happened and what to do. Loaded
+// offers; on the start page, what it searches and how; when the server
+// does not answer or a note is gone, what happened and what to do. Loaded
 // before app.js, whose globals it uses once the page runs.
 "use strict";
 
@@ -55,6 +55,28 @@ function offerSuggestion(suggestion) {
 const notAnswering = "The mdsearch server is not answering: check that `mdsearch serve` is still running, then try again.";
 
 let indexed = null; // the status's collections, once loaded
+
+// showIntro says, while the search box is empty, what is indexed, what to
+// type, and what a result's percentage means; a query hides it.
+function showIntro() {
+  const show = !el.q.value.trim() && el.reader.hidden && indexed !== null;
+  el.intro.hidden = !show;
+  if (!show || el.intro.childElementCount) return;
+  const notes = indexed.reduce((n, c) => n + c.files, 0);
+  const what = indexed.length === 0 ? "Nothing is indexed yet: run `mdsearch index FOLDER`, then reload." :
+    indexed.length === 1 ? "Searching " + count(notes, "note", "notes") + " in " + indexed[0].name + "." :
+      "Searching " + count(notes, "note", "notes") + " in " + indexed.length + " collections: " +
+      indexed.map((c) => c.name + " (" + c.files + ")").join(", ") + ".";
+  const lines = [what,
+    "Type words or a question; tag:name and path:text narrow it to some notes.",
+    "A result's percentage is the chance that its passage answers the question: " +
+    "50% or more is a likely answer, 20–50% worth reading, under 20% probably not in your notes."];
+  el.intro.replaceChildren(...lines.map((t) => {
+    const p = document.createElement("p");
+    p.textContent = t;
+    return p;
+  }));
+}
 
 // showGone says that a note opened from a result or a link is no longer
 // where the index saw it, and offers to search again: for the query it was
