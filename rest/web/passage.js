@@ -152,6 +152,18 @@ function excerpt(chunk, query) {
     if (!first) return isPart();
     from = start + leadIn(part, first[0]);
     showPart();
+    // Up to two lines before it too (a table's rows above), while the
+    // word stays in view.
+    for (let i = 0; i < 2 && from > start && chunk[from - 1] === "\n"; i++) {
+      const was = from;
+      from = start + chunk.slice(start, from - 1).lastIndexOf("\n") + 1;
+      showPart();
+      if (!marksInView(text)) {
+        from = was;
+        showPart();
+        break;
+      }
+    }
     isPart();
   });
   whole.addEventListener("click", (e) => {
