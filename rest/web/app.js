@@ -111,18 +111,18 @@ async function runSearch() {
   const q = el.q.value.trim();
   const key = searchHash();
   const seq = ++searchSeq;
-  if (!q) {
+  if (!q && !tagValue()) {
     results = [];
     shownKey = "";
     shownResp = null;
     renderResults();
-    setStatus(tagValue() ? "Type the words to look for in the notes tagged #" + tagValue() : "");
+    setStatus("");
     showIntro();
     return;
   }
   // explain: each score's tooltip, and the note opened from it, say what
-  // it rests on (whyText).
-  const p = new URLSearchParams({ q, n: "10", explain: "true" });
+  // it rests on (whyText). A tag without words lists its notes.
+  const p = new URLSearchParams({ q, n: q ? "10" : "50", explain: "true" });
   if (el.collection.value) p.set("collection", el.collection.value);
   if (tagValue()) p.set("tag", tagValue());
   if (el.mode.value) p.set("mode", el.mode.value);
@@ -133,7 +133,7 @@ async function runSearch() {
     if (seq !== searchSeq) return;
     results = resp.results;
     shownKey = key;
-    renderResults(q);
+    renderResults(q, resp.listing);
     shownResp = resp;
     showSearchStatus();
   } catch (e) {
@@ -152,7 +152,7 @@ async function runSearch() {
 function showSearchStatus() {
   const resp = shownResp;
   if (!resp) return;
-  const summary = count(resp.total, "result", "results");
+  const summary = resp.listing ? count(resp.total, "note", "notes") : count(resp.total, "result", "results");
   setStatus(summary + " · " + resp.mode + " · " + Math.round(resp.took_ms) + " ms" +
     (resp.notice ? " · " + resp.notice : ""));
   if (resp.suggestion) offerSuggestion(resp.suggestion);
@@ -163,7 +163,8 @@ function untitled(h) {
   return h || "(untitled)";
 }
 
-function renderResults(query) {
+// renderResults shows results, or a list of notes (listing: no scores).
+function renderResults(query, listing) {
   el.results.replaceChildren();
   results.forEach((r, i) => {
     const li = document.createElement("li");
@@ -185,9 +186,11 @@ function renderResults(query) {
     if (path.length) head.append(span("sep", " › "), span("section", untitled(r.section)));
     // A passage with stub sections merged in names the others too.
     (r.sections || []).slice(1).forEach((p) => head.append(span("sep", " + "), span("also", untitled(p[p.length - 1]))));
-    const score = span("score", (r.score * 100).toFixed(1) + "%");
-    if (r.why) score.title = whyText(r.why);
-    head.append(score);
+    if (!listing) {
+      const score = span("score", (r.score * 100).toFixed(1) + "%");
+      if (r.why) score.title = whyText(r.why);
+      head.append(score);
+    }
     if (r.stale) head.append(span("stale", "changed or deleted since indexed"));
 
     // The passage's text (the heading line above names its place), soft

@@ -59,7 +59,7 @@ let indexed = null; // the status's collections, once loaded
 // showIntro says, while the search box is empty, what is indexed, what to
 // type, and what a result's percentage means; a query hides it.
 function showIntro() {
-  const show = !el.q.value.trim() && el.reader.hidden && indexed !== null;
+  const show = !el.q.value.trim() && !tagValue() && el.reader.hidden && indexed !== null;
   el.intro.hidden = !show;
   if (!show || el.intro.childElementCount) return;
   const notes = indexed.reduce((n, c) => n + c.files, 0);
@@ -68,7 +68,7 @@ function showIntro() {
       "Searching " + count(notes, "note", "notes") + " in " + indexed.length + " collections: " +
       indexed.map((c) => c.name + " (" + c.files + ")").join(", ") + ".";
   const lines = [what,
-    "Type words or a question; tag:name and path:text narrow it to some notes.",
+    "Type words or a question; tag:name and path:text narrow it to some notes, and alone list them.",
     "A result's percentage is the chance that its passage answers the question: " +
     "50% or more is a likely answer, 20–50% worth reading, under 20% probably not in your notes."];
   el.intro.replaceChildren(...lines.map((t) => {
