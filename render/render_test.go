@@ -328,3 +328,26 @@ func TestCountsOfOne(t *testing.T) {
 		t.Errorf("a plural of one in %q", got)
 	}
 }
+
+// A list of notes shows no scores, in either rendering, and says so when
+// it is empty.
+func TestListing(t *testing.T) {
+	r := mdsearch.Result{Path: "work/a.md", Title: "A", Section: "A", SectionPath: []string{"A"}, Text: "We met.", TotalChunks: 1, StartLine: 1, EndLine: 3}
+	resp := &mdsearch.SearchResponse{Listing: true, Results: []mdsearch.Result{r}, Total: 1}
+	for name, render := range map[string]func(*strings.Builder, *mdsearch.SearchResponse) error{
+		"results":  func(b *strings.Builder, x *mdsearch.SearchResponse) error { return Results(b, x, Options{}) },
+		"terminal": func(b *strings.Builder, x *mdsearch.SearchResponse) error { return Terminal(b, x, 80, 0) },
+	} {
+		var b strings.Builder
+		if err := render(&b, resp); err != nil {
+			t.Fatal(err)
+		}
+		if got := b.String(); !strings.HasPrefix(got, "1. **work/a.md** > A\n") || strings.Contains(got, "%") {
+			t.Errorf("%s: %q", name, got)
+		}
+		b.Reset()
+		if err := render(&b, &mdsearch.SearchResponse{Listing: true}); err != nil || b.String() != "No notes.\n" {
+			t.Errorf("%s, empty: %q, %v", name, b.String(), err)
+		}
+	}
+}
