@@ -40,6 +40,11 @@ func (g *genFlags) queries(ctx context.Context, env *Env, opts *eval.Options) er
 	if err != nil {
 		return usagef("%v", err) // a bad value, as --mode's is
 	}
+	if g.write != "" { // refused before minutes of generating; saveQueries checks again
+		if _, err := os.Lstat(g.write); err == nil {
+			return existsError(g.write)
+		}
+	}
 	qs, st, err := eval.Generate(ctx, opts.Vault, styles)
 	if err != nil {
 		return err
@@ -55,7 +60,7 @@ func (g *genFlags) queries(ctx context.Context, env *Env, opts *eval.Options) er
 	if slices.Contains(styles, eval.StyleLinks) {
 		links = fmt.Sprintf("%d links to a heading: %d to the same note, %d unresolved; ", st.Links, st.SameNote, st.Unresolved)
 	}
-	env.say("%s from %s: %s (%s%d sentences too short or long, %d repeated)",
+	env.say("%s from %s: %s (%s%d sentences left out as too short or long, %d repeats dropped)",
 		plural.Count(len(qs.Queries), "query", "queries"), plural.Count(st.Notes, "note", "notes"), strings.Join(kinds, ", "),
 		links, st.Short, st.Duplicate)
 	if g.write != "" {
@@ -64,12 +69,17 @@ func (g *genFlags) queries(ctx context.Context, env *Env, opts *eval.Options) er
 	return nil
 }
 
+// existsError refuses to write queries over a file: it is someone's.
+func existsError(path string) error {
+	return mdsearch.Errorf(mdsearch.KindInvalid, "write queries", path, "remove it, or pick another path; it was left as it is", "the file exists")
+}
+
 // saveQueries writes a query set as JSON Lines, one query a line, into a
 // new file: one that exists is someone's, and is left as it is.
 func saveQueries(path string, qs *eval.QuerySet) error {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if errors.Is(err, fs.ErrExist) {
-		return mdsearch.Errorf(mdsearch.KindInvalid, "write queries", path, "remove it, or pick another path; it was left as it is", "the file exists")
+		return existsError(path)
 	}
 	if err != nil {
 		return mdsearch.Errorf(mdsearch.KindInvalid, "write queries", path, "", "%v", err)

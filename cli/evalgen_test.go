@@ -39,9 +39,10 @@ func TestEvalGenerate(t *testing.T) {
 	if !strings.Contains(errOut, "queries from 6 notes") {
 		t.Errorf("stderr lacks the generated counts: %s", errOut)
 	}
-	// A file that exists is left as it is.
+	// A file that exists is left as it is, and refused before any query
+	// is generated.
 	code, _, errOut = run(t, "", "eval", "--vault", "../sample-vault", "--generate", "--write-queries", qfile, "--embedder", "none", "--config", "sections-keyword")
-	if again, _ := os.ReadFile(qfile); code != 1 || !strings.Contains(errOut, "the file exists") || string(again) != string(data) {
+	if again, _ := os.ReadFile(qfile); code != 1 || !strings.Contains(errOut, "the file exists") || strings.Contains(errOut, "queries from") || string(again) != string(data) {
 		t.Errorf("--write-queries over an existing file: %d %s", code, errOut)
 	}
 	// The table's header names the style and the off-topic files, however the vault is spelled.

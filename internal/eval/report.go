@@ -51,6 +51,7 @@ func WriteTable(w io.Writer, r *Report) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	writeLegend(w, r.K, labelled)
 	if labelled && anyUnaware(r) {
 		fmt.Fprintln(w, "\n– the chunker returns no section paths; span@k judges every chunker by line overlap.")
 	}
@@ -68,6 +69,16 @@ func WriteTable(w io.Writer, r *Report) error {
 	fmt.Fprintf(w, "\nembedding: %d texts computed, %d reused; total %.1f s\n",
 		r.Embedding.Computed, r.Embedding.Hits, r.TookMS/1000)
 	return nil
+}
+
+// writeLegend says what the table's columns measure, in a line or two, for
+// a reader who has not read docs/evaluation.md ("Metrics").
+func writeLegend(w io.Writer, k int, labelled bool) {
+	fmt.Fprintf(w, "\nrecall@%d: labelled notes among the first %d results; MRR: 1/rank of the first result on one; ", k, k)
+	if labelled {
+		fmt.Fprintf(w, "section@%d: a result on the labelled section (or under it); span@%d: one overlapping its lines; ", k, k)
+	}
+	fmt.Fprintln(w, "Hit@3: a labelled note in the first 3; tokens/q: what an agent reads a query; >window: texts over the model's window (docs/evaluation.md, \"Metrics\")")
 }
 
 // writeHeader names what was asked: the queries, where from, and how.

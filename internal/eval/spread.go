@@ -171,7 +171,7 @@ func writeSpreads(w io.Writer, r *Report) error {
 	if len(rows) == 0 {
 		return nil
 	}
-	fmt.Fprintf(w, "\ntop scores: p10/p50/p90, share strong (≥ %.2f), share weak (< %.2f), (queries)\n", Strong, Weak)
+	fmt.Fprintf(w, "\ntop scores: p10/p50/p90, share strong (≥ %.2f), share weak (< %.2f), (queries); a top hit is right when it is on a labelled note\n", Strong, Weak)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	pad := namePad(r)
 	writeRow(tw, []string{pad("config"), "top hit right", "top hit wrong", "off-topic queries"})
