@@ -130,6 +130,13 @@ func TestLogRefresh(t *testing.T) {
 	if !strings.Contains(b.String(), "msg=embedded collection=v windows=3") {
 		t.Errorf("a catch-up that embedded: %q", b.String())
 	}
+	// A batch names its notes, and only the skipped files among them.
+	b.Reset()
+	logRefresh(log, func(s string) string { return s })("v", []string{"a.md", "old"}, &mdsearch.IndexStats{Added: 1, Deleted: 1,
+		Skipped: []mdsearch.FileIssue{{Path: "bin.md", Reason: "binary"}, {Path: "old/x.md", Reason: "binary"}}}, nil)
+	if got := b.String(); !strings.Contains(got, `paths="a.md, old"`) || strings.Contains(got, "path=bin.md") || !strings.Contains(got, "path=old/x.md") {
+		t.Errorf("a batch: %q", got)
+	}
 }
 
 // A whole-number flag given something else is refused in the words REST

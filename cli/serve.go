@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strings"
 	"syscall"
 	"time"
 
@@ -139,7 +140,9 @@ func logRefresh(log *slog.Logger, commands func(string) string) func(string, []s
 			log.Warn(commands("files skipped; `mdsearch status` names them"), "collection", coll, "skipped", len(st.Skipped))
 		default:
 			for _, s := range st.Skipped {
-				log.Warn("skipped", "collection", coll, "path", s.Path, "reason", s.Reason)
+				if inBatch(s.Path, paths) { // a file skipped before, outside the batch, is no news
+					log.Warn("skipped", "collection", coll, "path", s.Path, "reason", s.Reason)
+				}
 			}
 		}
 		if st.Added+st.Changed+st.Deleted+st.Recut == 0 {
@@ -148,7 +151,28 @@ func logRefresh(log *slog.Logger, commands func(string) string) func(string, []s
 			}
 			return
 		}
-		log.Info("re-indexed", "collection", coll, "added", st.Added, "changed", st.Changed,
-			"deleted", st.Deleted, "cut_again", st.Recut, "embedded", st.Embedded, "ms", int(st.TookMS))
+		attrs := []any{"collection", coll, "added", st.Added, "changed", st.Changed,
+			"deleted", st.Deleted, "cut_again", st.Recut, "embedded", st.Embedded, "ms", int(st.TookMS)}
+		if len(paths) > 0 && len(paths) <= shownPaths { // which notes, where they are few
+			attrs = append(attrs, "paths", strings.Join(paths, ", "))
+		}
+		log.Info("re-indexed", attrs...)
 	}
+}
+
+// shownPaths is how many paths a re-indexed line names; more are counted.
+const shownPaths = 5
+
+// inBatch reports whether path is one of a refresh's paths, or under one
+// (a folder renamed), or the refresh walked every note (paths nil).
+func inBatch(path string, paths []string) bool {
+	if paths == nil {
+		return true
+	}
+	for _, p := range paths {
+		if path == p || strings.HasPrefix(path, strings.TrimSuffix(p, "/")+"/") {
+			return true
+		}
+	}
+	return false
 }
