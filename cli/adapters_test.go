@@ -59,11 +59,14 @@ func TestAdapterArgs(t *testing.T) {
 
 func TestRefreshLine(t *testing.T) {
 	st := &mdsearch.IndexStats{Added: 1, Changed: 2, Deleted: 3, Embedded: 4, TookMS: 12.4}
-	if got, want := refreshLine("notes", []string{"a.md", "b.md"}, st), "notes: 2 files: 1 added, 2 changed, 3 deleted, 4 embedded, 0 skipped (12 ms)"; got != want {
+	if got, want := refreshLine("notes", []string{"a.md", "b.md"}, st), "notes: 2 files (a.md, b.md): 1 added, 2 changed, 3 deleted, 4 embedded, 0 skipped (12 ms)"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
-	if got := refreshLine("notes", []string{"a.md"}, st); !strings.HasPrefix(got, "notes: 1 file: ") {
+	if got := refreshLine("notes", []string{"a.md"}, st); !strings.HasPrefix(got, "notes: 1 file (a.md): ") {
 		t.Errorf("one file: %q", got)
+	}
+	if got := refreshLine("notes", strings.Fields("a b c d e f"), st); !strings.HasPrefix(got, "notes: 6 files: ") {
+		t.Errorf("six files are counted, not named: %q", got)
 	}
 	if got := refreshLine("notes", nil, st); !strings.HasPrefix(got, "notes: caught up:") || strings.Contains(got, "cut again") {
 		t.Errorf("catch-up line %q", got)
@@ -78,10 +81,11 @@ func TestRefreshLine(t *testing.T) {
 	if got := refreshLine("notes", []string{"b.bin.md"}, st); !strings.HasSuffix(got, "1 skipped (12 ms)\n  skipped b.bin.md: binary file") {
 		t.Errorf("a skipped file is not named: %q", got)
 	}
-	// So are warnings, and what a catch-up skipped, as index names them.
+	// So are warnings, and what a catch-up skipped, as index names them;
+	// a file skipped before, outside a batch, is not.
 	st.Warnings = []mdsearch.FileIssue{{Path: "c.md", Reason: "frontmatter is not valid YAML"}}
-	if got := refreshLine("notes", []string{"c.md"}, st); !strings.Contains(got, "1 skipped, 1 warning (12 ms)") ||
-		!strings.HasSuffix(got, "\n  c.md: warning: frontmatter is not valid YAML") {
+	if got := refreshLine("notes", []string{"c.md"}, st); !strings.Contains(got, "0 skipped, 1 warning (12 ms)") ||
+		!strings.HasSuffix(got, "\n  c.md: warning: frontmatter is not valid YAML") || strings.Contains(got, "b.bin.md") {
 		t.Errorf("a warning is not named: %q", got)
 	}
 	if got := refreshLine("notes", nil, st); !strings.Contains(got, "\n  skipped b.bin.md: binary file\n  c.md: warning: ") {

@@ -138,6 +138,15 @@ func refreshLine(coll string, paths []string, st *mdsearch.IndexStats) string {
 	what := "caught up"
 	if paths != nil {
 		what = plural.Count(len(paths), "file", "files")
+		if len(paths) <= shownPaths {
+			what += " (" + oneLine(strings.Join(paths, ", ")) + ")"
+		}
+	}
+	var skipped []mdsearch.FileIssue // a file skipped before, outside the batch, is no news
+	for _, s := range st.Skipped {
+		if inBatch(s.Path, paths) {
+			skipped = append(skipped, s)
+		}
 	}
 	recut := ""
 	if st.Recut > 0 { // an older mdsearch cut them, or their settings changed
@@ -148,13 +157,13 @@ func refreshLine(coll string, paths []string, st *mdsearch.IndexStats) string {
 		warned = ", " + plural.Count(len(st.Warnings), "warning", "warnings")
 	}
 	line := fmt.Sprintf("%s: %s: %d added, %d changed, %d deleted,%s %d embedded, %d skipped%s (%.0f ms)",
-		coll, what, st.Added, st.Changed, st.Deleted, recut, st.Embedded, len(st.Skipped), warned, st.TookMS)
+		coll, what, st.Added, st.Changed, st.Deleted, recut, st.Embedded, len(skipped), warned, st.TookMS)
 	// Which, and why, as index prints them: a note saved with broken
 	// frontmatter is told of as it is saved, not at the next index run.
 	const most = 20
-	for i, s := range st.Skipped {
+	for i, s := range skipped {
 		if i == most {
-			line += fmt.Sprintf("\n  … and %d more skipped (`mdsearch index` lists them)", len(st.Skipped)-most)
+			line += fmt.Sprintf("\n  … and %d more skipped (`mdsearch status` lists them)", len(skipped)-most)
 			break
 		}
 		line += fmt.Sprintf("\n  skipped %s: %s", oneLine(s.Path), oneLine(s.Reason))

@@ -100,7 +100,7 @@ func TestWatchReport(t *testing.T) {
 	r.refreshed("v", nil, some, nil)
 	r.refreshed("v", []string{"a.md"}, none, nil)
 	r.refreshed("w", nil, none, errors.New("failed"))
-	want := []string{"v: caught up: 0 added, 0 changed", "w: caught up: 0 added, 0 changed", "v: caught up: 0 added, 1 changed", "v: 1 file: 0 added"}
+	want := []string{"v: caught up: 0 added, 0 changed", "w: caught up: 0 added, 0 changed", "v: caught up: 0 added, 1 changed", "v: 1 file (a.md): 0 added"}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 	if len(lines) != len(want) {
 		t.Fatalf("printed\n%s\nwant %d lines", out.String(), len(want))
