@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"database/sql"
 	"os"
 	"path/filepath"
 	"strings"
@@ -137,4 +138,38 @@ func fmtErr(err error) string {
 		return ""
 	}
 	return err.Error()
+}
+
+// An index written before commit stamps, made read-only, is served as
+// before (the table it lacks cannot be added), and gains the table at its
+// first write once writable.
+func TestReadOnlyWithoutStamps(t *testing.T) {
+	dir, path := oneNoteIndex(t)
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`DROP TABLE commit_stamps`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	writable := testenv.ReadOnly(t, path)
+	e, _ := openFollowing(t, path, "")
+	if got := paths(search(t, e, mdsearch.SearchRequest{Query: "zebra"})); !strings.Contains(got, "alpha.md") {
+		t.Fatalf("search of the read-only index: %s", got)
+	}
+	writable()
+	write(t, dir, "beta.md", "# Beta\n\nThe giraffe eats acacia leaves.\n")
+	if _, err := e.Refresh(bg, "notes", []string{"beta.md"}); err != nil {
+		t.Fatalf("the first write once writable: %v", err)
+	}
+	db, err = sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var n int
+	if err := db.QueryRow(`SELECT count(*) FROM commit_stamps`).Scan(&n); err != nil || n == 0 {
+		t.Errorf("stamps after the write: %d, %v", n, err)
+	}
 }

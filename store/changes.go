@@ -76,11 +76,10 @@ func (c *changes) key(k []byte) {
 // lock.
 func (s *Store) addChangeLog(ctx context.Context) error {
 	var n int
-	if err := s.w.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master
-		WHERE (type, name) IN (VALUES ('index', 'doc_changes_gen'), ('table', 'commit_stamps'))`).Scan(&n); err != nil || n == 2 {
+	if err := s.w.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = 'doc_changes_gen'`).Scan(&n); err != nil || n > 0 {
 		return err
 	}
-	for _, q := range []string{changeLog, changeLogIndex, commitStamps} {
+	for _, q := range []string{changeLog, changeLogIndex} {
 		if _, err := s.w.ExecContext(ctx, q); err != nil {
 			return err
 		}
@@ -111,14 +110,25 @@ func (t *Tx) logChanges(gen int64) error {
 			}
 		}
 	}
-	if _, err := t.exec(`INSERT INTO commit_stamps(gen, stamp) VALUES (?, lower(hex(randomblob(8))))`, gen); err != nil {
-		return err
-	}
-	if _, err := t.exec(`DELETE FROM commit_stamps WHERE gen <= ?`, gen-keptStamps); err != nil {
+	if err := t.stamp(gen); err != nil {
 		return err
 	}
 	_, err := t.exec(`INSERT INTO meta(key, value) VALUES ('logged_commits', '1')
 		ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1`)
+	return err
+}
+
+// stamp gives generation gen its random stamp (commitStamps). An index
+// written before them gains the table at its first commit, not when
+// opened: one made read-only is then served as before.
+func (t *Tx) stamp(gen int64) error {
+	if _, err := t.exec(commitStamps); err != nil {
+		return err
+	}
+	if _, err := t.exec(`INSERT INTO commit_stamps(gen, stamp) VALUES (?, lower(hex(randomblob(8))))`, gen); err != nil {
+		return err
+	}
+	_, err := t.exec(`DELETE FROM commit_stamps WHERE gen <= ?`, gen-keptStamps)
 	return err
 }
 

@@ -32,9 +32,9 @@ import (
 // and the added columns (addedColumns: added to older files when opened
 // for writing; filled as collections are cut again) came in version 2, as
 // did the change log (table doc_changes, meta keys logged_commits and
-// changes_from; see changeLog) and its commit stamps (commitStamps),
-// added to older files the same way: a commit by code that does not keep
-// them is noticed, not misread. So did
+// changes_from; see changeLog), added to older files the same way, and
+// its commit stamps (commitStamps), added at an older file's first commit:
+// a commit by code that keeps neither is noticed, not misread. So did
 // chunks_vocab and chunks_instances (vocabTables: FTS5's views of the
 // keyword index's terms, which hold no data), added to older files the
 // same way. So did scanned_at/NAME (Unix nanoseconds when the last
