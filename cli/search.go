@@ -76,7 +76,7 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 	// it has the model loaded and the index open.
 	resp, err := servedSearch(ctx, env, ef, searchValues(req, tags, where))
 	if err != nil {
-		e, closeAll, err := ef.open(ctx, env, req.Mode != mdsearch.ModeKeyword)
+		e, closeAll, err := ef.open(ctx, env, req.Mode != mdsearch.ModeKeyword && !req.Lists()) // a list ranks nothing
 		if err != nil {
 			return err
 		}

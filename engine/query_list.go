@@ -48,7 +48,10 @@ func (e *Engine) list(ctx context.Context, q *query, ops operators, excludeNotic
 		}
 	}
 	nameColons(resp.Results, colls)
-	resp.Notice = listNotice(total, len(res), filtersOf(req, ops))
+	resp.Notice = listNotice(total, len(res), req.N == mdsearch.MaxN, filtersOf(req, ops))
+	if req.MinScore > 0 {
+		addNotice(&resp.Notice, "min_score does not apply: a list has no scores")
+	}
 	if total == 0 {
 		if m := unknownTags(ctx, rt.Reader, q.filter); m != "" {
 			addNotice(&resp.Notice, m)
@@ -60,14 +63,22 @@ func (e *Engine) list(ctx context.Context, q *query, ops operators, excludeNotic
 }
 
 // listNotice says what a list holds: which notes, how many of them, and
-// that it is no ranking.
-func listNotice(total, shown int, filters string) string {
+// that it is no ranking; most says n is at its most, so cannot be raised.
+func listNotice(total, shown int, most bool, filters string) string {
 	switch {
 	case total == 0:
 		return "no note matches " + filters
 	case shown < total:
-		return fmt.Sprintf("%s %s: the first %d by path, each by its first passage, unranked; raise n for more, or add words to search in them",
-			notesMatch(total), filters, shown)
+		more := "raise n for more"
+		if most {
+			more = "narrow it (a folder, another tag) for the others"
+		}
+		first := "the first"
+		if shown > 1 {
+			first += fmt.Sprintf(" %d", shown)
+		}
+		return fmt.Sprintf("%s %s: %s by path, each by its first passage, unranked; %s, or add words to search in them",
+			notesMatch(total), filters, first, more)
 	}
 	return fmt.Sprintf("%s %s, listed by path, each by its first passage, unranked: add words to search in them", notesMatch(total), filters)
 }

@@ -18,6 +18,7 @@ func TestListNotes(t *testing.T) {
 	write(t, vault, "work/a.md", "# Standup A\n\nWe met. #meeting\n")
 	write(t, vault, "home/c.md", "# Garden\n\nTomatoes. #meeting/family\n")
 	write(t, vault, "home/d.md", "# Recipes\n\nBread.\n")
+	write(t, vault, "home/Dahlia.md", "# Dahlia\n\nTubers. #meeting\n") // after c.md, whatever the case
 	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
 	index(t, e, vault, "v")
 	for _, tt := range []struct {
@@ -26,14 +27,16 @@ func TestListNotes(t *testing.T) {
 		want   string // paths, in order
 		notice string
 	}{
-		{"a tag", mdsearch.SearchRequest{Tag: "meeting"}, "home/c.md work/a.md work/b.md",
-			`3 notes match tag "meeting", listed by path, each by its first passage, unranked`},
-		{"an operator", mdsearch.SearchRequest{Query: "tag:meeting"}, "home/c.md work/a.md work/b.md", "3 notes match"},
+		{"a tag", mdsearch.SearchRequest{Tag: "meeting"}, "home/c.md home/Dahlia.md work/a.md work/b.md",
+			`4 notes match tag "meeting", listed by path, each by its first passage, unranked`},
+		{"an operator", mdsearch.SearchRequest{Query: "tag:meeting"}, "home/c.md home/Dahlia.md work/a.md work/b.md", "4 notes match"},
 		{"a negation", mdsearch.SearchRequest{Query: "-tag:meeting"}, "home/d.md", "1 note matches"},
 		{"a folder", mdsearch.SearchRequest{PathPrefix: "work/"}, "work/a.md work/b.md", `2 notes match path prefix "work/"`},
 		{"path and a property", mdsearch.SearchRequest{Query: "path:work [status:draft]"}, "work/b.md", "1 note matches"},
-		{"fewer shown", mdsearch.SearchRequest{Tag: "meeting", N: 2}, "home/c.md work/a.md",
-			`3 notes match tag "meeting": the first 2 by path, each by its first passage, unranked; raise n for more`},
+		{"fewer shown", mdsearch.SearchRequest{Tag: "meeting", N: 2}, "home/c.md home/Dahlia.md",
+			`4 notes match tag "meeting": the first 2 by path, each by its first passage, unranked; raise n for more`},
+		{"one shown", mdsearch.SearchRequest{Tag: "meeting", N: 1, MinScore: 0.5}, "home/c.md",
+			`4 notes match tag "meeting": the first by path, each by its first passage, unranked; raise n for more, or add words to search in them; min_score does not apply`},
 		{"none", mdsearch.SearchRequest{Tag: "meetnig"}, "", `no note matches tag "meetnig"; no note has the tag "meetnig"`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -61,6 +64,24 @@ func TestListNotes(t *testing.T) {
 	for _, req := range []mdsearch.SearchRequest{{Collection: "v"}, {}, {Query: "  "}} {
 		if _, err := e.Search(bg, req); mdsearch.KindOf(err) != mdsearch.KindInvalid || !strings.Contains(err.Error(), "to list the notes that have it") {
 			t.Errorf("%+v: %v, want the request refused", req, err)
+		}
+	}
+}
+
+// listNotice counts the notes, and offers more only where n can give them.
+func TestListNotice(t *testing.T) {
+	for _, tt := range []struct {
+		total, shown int
+		most         bool
+		want         string
+	}{
+		{0, 0, false, `no note matches tag "x"`},
+		{1, 1, false, `1 note matches tag "x", listed by path`},
+		{60, 50, true, `60 notes match tag "x": the first 50 by path, each by its first passage, unranked; narrow it (a folder, another tag) for the others`},
+		{60, 10, false, `the first 10 by path, each by its first passage, unranked; raise n for more`},
+	} {
+		if got := listNotice(tt.total, tt.shown, tt.most, `tag "x"`); !strings.HasPrefix(got, tt.want) && !strings.Contains(got, tt.want) {
+			t.Errorf("listNotice(%d, %d, %v) = %q, want %q", tt.total, tt.shown, tt.most, got, tt.want)
 		}
 	}
 }

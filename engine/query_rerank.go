@@ -52,7 +52,11 @@ func (e *Engine) reranked(ctx context.Context, rd *store.Reader, q *query, notic
 	var rerr error
 	left := 0
 	offCPU(func() { left, rerr = rerankResults(ctx, rr, q.req.Query, res) })
-	if rerr == nil && left > 0 {
+	switch {
+	case rerr != nil:
+	case left == len(res) && left > 0: // an answer, if an empty one: no pause
+		addNotice(notice, fmt.Sprintf("%s scored none of the %d passages it was sent; showing the local ranking", rr.Name(), len(res)))
+	case left > 0:
 		addNotice(notice, fmt.Sprintf("%s scored %d of the %d passages it was sent; the others follow in the local ranking, scored 0",
 			rr.Name(), len(res)-left, len(res)))
 	}
@@ -70,7 +74,7 @@ func (e *Engine) reranked(ctx context.Context, rd *store.Reader, q *query, notic
 	if rerr == nil {
 		e.rerankDown.ok()
 	}
-	q.reranked = rerr == nil
+	q.reranked = rerr == nil && left < len(res)
 	res = res[:min(len(res), want)]
 	return res, joins, stale, copies.among(res), nil
 }
@@ -129,8 +133,8 @@ func offCPU(f func()) {
 // rerankResults scores res against query with rr and sorts it by those
 // scores, best first, each result's Score becoming its 0–1 score (ties
 // keep the local order). The passages the reranker left out follow those
-// it scored, in the local order, scored 0; left counts them. On an error
-// res is left as it was.
+// it scored, in the local order, scored 0; left counts them. On an error,
+// or when it scored none, res is left as it was.
 func rerankResults(ctx context.Context, rr rerank.Reranker, query string, res []mdsearch.Result) (left int, err error) {
 	if len(res) == 0 {
 		return 0, nil
@@ -153,8 +157,8 @@ func rerankResults(ctx context.Context, rr rerank.Reranker, query string, res []
 			return 0, fmt.Errorf("%s returned the score %g, outside 0–1", rr.Name(), s)
 		}
 	}
-	if left == len(res) {
-		return 0, fmt.Errorf("%s scored none of the %d passages it was sent", rr.Name(), len(res))
+	if left == len(res) { // nothing to reorder by: the local ranking stands
+		return left, nil
 	}
 	key := func(i int) float64 { // a passage left out: below every score
 		if math.IsNaN(scores[i]) {

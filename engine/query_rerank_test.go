@@ -165,7 +165,7 @@ func TestRerankerContract(t *testing.T) {
 			"reranker test scored 2 of the 3 passages it was sent; the others follow in the local ranking, scored 0"},
 		{"a zero and one left out", scoring{math.NaN(), 0, 0.6}, "Gamma.md Beta.md Alpha.md", 0.6, "scored 2 of the 3"},
 		{"every one left out", scoring{math.NaN(), math.NaN(), math.NaN()}, "Alpha.md Beta.md Gamma.md", 0,
-			"reranker unavailable: reranker test scored none of the 3 passages it was sent; showing the local ranking"},
+			"reranker test scored none of the 3 passages it was sent; showing the local ranking"},
 		{"infinite", scoring{math.Inf(1), 0.5, 0.1}, "Alpha.md Beta.md Gamma.md", 0, "returned the score +Inf, outside 0–1"},
 	}
 	for _, tt := range tests {
@@ -245,6 +245,24 @@ func TestRerankerPause(t *testing.T) {
 }
 
 func (f *failing) err() error { _, err := f.Rerank(bg, "", nil); return err }
+
+// An answer that scores no passage (a server leaving out all it finds
+// weak) keeps the local ranking and its scores, and pauses nothing: it
+// answered.
+func TestRerankerScoresNone(t *testing.T) {
+	e, err := Open(bg, Options{IndexPath: filepath.Join(t.TempDir(), "i.db"), Reranker: scoring{math.NaN(), math.NaN(), math.NaN()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	index(t, e, rerankVault(t), "v")
+	for range 2 {
+		resp := search(t, e, mdsearch.SearchRequest{Query: "compost", Mode: mdsearch.ModeKeyword})
+		if strings.Contains(resp.Notice, "unavailable") || !strings.Contains(resp.Notice, "scored none of the 3") || resp.Results[0].Score == 0 {
+			t.Errorf("notice %q, first score %v", resp.Notice, resp.Results[0].Score)
+		}
+	}
+}
 
 // Scores names what a mode's scores are: calibrated in keyword mode with
 // any embedder, the first stage's in hybrid with another embedder than

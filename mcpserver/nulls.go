@@ -157,13 +157,15 @@ func unalias(args map[string]any, schema *jsonschema.Schema) (bool, error) {
 
 // dropBlank drops the optional text arguments sent blank (empty or only
 // spaces, as REST's empty parameter) and returns them, by name, as sent.
-// A required one (query, path) stays, for the tool's own message.
+// A required one (path) stays, for the tool's own message, and so does a
+// query, which a list of notes may leave out but the request check words
+// best when it is blank.
 func dropBlank(args map[string]any, schema *jsonschema.Schema) map[string]string {
 	var blank map[string]string
 	for k, v := range args {
 		s, ok := v.(string)
 		p := schema.Properties[k]
-		if !ok || p == nil || p.Type != "string" || strings.TrimSpace(s) != "" || slices.Contains(schema.Required, k) {
+		if !ok || p == nil || p.Type != "string" || strings.TrimSpace(s) != "" || slices.Contains(schema.Required, k) || k == "query" {
 			continue
 		}
 		if blank == nil {

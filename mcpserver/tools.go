@@ -24,7 +24,7 @@ type tools struct{ s mdsearch.Searcher }
 // max_chunks_per_page, max_per_page's old name, is still taken (lenient)
 // but not advertised.
 type SearchArgs struct {
-	Query      string         `json:"query" jsonschema:"words to look for (a long error's gist); tag:NAME, path:TEXT, file:TEXT, [field:value] filter as in Obsidian, and alone list notes"`
+	Query      string         `json:"query,omitempty" jsonschema:"words to look for (a long error's gist); tag:NAME, path:TEXT, file:TEXT, [field:value] filter as in Obsidian, and alone list notes"`
 	N          int            `json:"n,omitempty" jsonschema:"most results to return"`
 	MaxPerPage int            `json:"max_per_page,omitempty" jsonschema:"most results from one note (default 2, more if others are weak)"`
 	Mode       string         `json:"mode,omitempty" jsonschema:"hybrid: meaning and keywords; semantic: meaning; keyword: exact words (names, codes, rare terms)"`

@@ -11,7 +11,8 @@ type Listed struct {
 }
 
 // ListNotes gives the first passage of each note f keeps, by collection
-// name and path, at most limit of them, and how many notes f keeps in
+// name and path (ignoring the case of ASCII letters, as Obsidian lists
+// names), at most limit of them, and how many notes f keeps in
 // all: a request without words lists notes rather than ranking passages.
 // A note without passages (empty) is not counted.
 func (s *Reader) ListNotes(ctx context.Context, f Filter, limit int) ([]Listed, int, error) {
@@ -22,7 +23,7 @@ func (s *Reader) ListNotes(ctx context.Context, f Filter, limit int) ([]Listed, 
 		return nil, 0, err
 	}
 	rows, err := s.r.QueryContext(ctx, `SELECT c.id, c.doc_id, c.section_id`+from+cond+
-		` ORDER BY (SELECT name FROM collections WHERE id = d.collection_id), d.path LIMIT ?`,
+		` ORDER BY (SELECT name FROM collections WHERE id = d.collection_id), d.path COLLATE NOCASE, d.path LIMIT ?`,
 		append(slices.Clip(args), limit)...)
 	if err != nil {
 		return nil, 0, err

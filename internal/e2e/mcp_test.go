@@ -178,6 +178,13 @@ func exerciseMCP(ctx context.Context, t *testing.T, cs *mcp.ClientSession, f fix
 		t.Errorf("note_outline(../../etc/passwd): %.200s", text)
 	}
 
+	// A tag without a query lists its notes, unscored.
+	res, text = callTool(ctx, t, cs, "semantic_search", map[string]any{"tag": "baking"})
+	if listing, _ := res.StructuredContent.(map[string]any)["listing"].(bool); res.IsError || !listing ||
+		!strings.Contains(text, "1 note matches tag \"baking\"") || !strings.Contains(text, "\n1. **kitchen/Sourdough.md**") || strings.Contains(text, "%)") {
+		t.Errorf("a tag alone: %s", text)
+	}
+
 	// Bad arguments are tool errors, and the server carries on.
 	if res, text = callTool(ctx, t, cs, "semantic_search", map[string]any{"query": "x", "n": 99}); !res.IsError || !strings.Contains(text, "n is 99") {
 		t.Errorf("n=99: %s", text)

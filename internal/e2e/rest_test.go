@@ -106,6 +106,12 @@ func TestREST(t *testing.T) {
 			}
 		}
 
+		// A tag without q lists its notes, unscored.
+		if code, _, body := apiDo(t, c, "GET", base+"/api/v1/semantic-search?tag=baking"); code != 200 ||
+			!strings.Contains(body, `"listing": true`) || !strings.Contains(body, `"path": "kitchen/Sourdough.md"`) {
+			t.Errorf("tag alone: %d %s", code, body)
+		}
+
 		// max_tokens: the first passage alone does not fit 30 tokens, nor
 		// does its first block, so it comes cut inside that block with a
 		// hint, and nothing follows.

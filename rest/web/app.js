@@ -122,7 +122,7 @@ async function runSearch() {
   }
   // explain: each score's tooltip, and the note opened from it, say what
   // it rests on (whyText). A tag without words lists its notes.
-  const p = new URLSearchParams({ q, n: q ? "10" : "50", explain: "true" });
+  const p = new URLSearchParams({ q, n: q && !operatorsOnly(q) ? "10" : "50", explain: "true" });
   if (el.collection.value) p.set("collection", el.collection.value);
   if (tagValue()) p.set("tag", tagValue());
   if (el.mode.value) p.set("mode", el.mode.value);
@@ -146,14 +146,21 @@ async function runSearch() {
   }
 }
 
+// operatorsOnly reports whether q holds Obsidian's operators alone
+// (tag:x, path:"a b", -[status:done]), which list notes rather than rank
+// passages: a list shows more of them.
+function operatorsOnly(q) {
+  return /^(\s*-?(?:(?:tag|path|file):(?:"[^"]*"?|\S+)|\[[^\]]*\]))+\s*$/i.test(q);
+}
+
 // showSearchStatus says what the search on screen found (shownResp): how
 // many, in which mode, its notice and its suggestion; again when the list
 // comes back from a note.
 function showSearchStatus() {
   const resp = shownResp;
   if (!resp) return;
-  const summary = resp.listing ? count(resp.total, "note", "notes") : count(resp.total, "result", "results");
-  setStatus(summary + " · " + resp.mode + " · " + Math.round(resp.took_ms) + " ms" +
+  const summary = resp.listing ? count(resp.total, "note", "notes") + " · listed by path" : count(resp.total, "result", "results") + " · " + resp.mode;
+  setStatus(summary + " · " + Math.round(resp.took_ms) + " ms" +
     (resp.notice ? " · " + resp.notice : ""));
   if (resp.suggestion) offerSuggestion(resp.suggestion);
 }

@@ -58,7 +58,7 @@ function showBlock(root, params) {
 }
 
 // A tag in a note searches the notes with that tag for the words in the
-// search box (a tag alone is no search: the status asks for words).
+// search box, or lists them when it is empty.
 document.getElementById("reader-content").addEventListener("click", (e) => {
   const a = e.target.closest("a.tag");
   if (!a) return;
