@@ -53,8 +53,10 @@ func (e *Engine) list(ctx context.Context, q *query, ops operators, excludeNotic
 		addNotice(&resp.Notice, "min_score does not apply: a list has no scores")
 	}
 	if total == 0 {
-		if m := unknownTags(ctx, rt.Reader, q.filter); m != "" {
-			addNotice(&resp.Notice, m)
+		if len(colls) == 0 {
+			resp.Notice = "the index is empty: run `mdsearch index DIR` first"
+		} else if m := unknownTags(ctx, rt.Reader, q.filter); m != "" {
+			resp.Notice = m // it says why none matches
 		}
 		addNotice(&resp.Notice, e.unknownProperties(ctx, rt.Reader, q.filter.Fields))
 	}
