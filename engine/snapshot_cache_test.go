@@ -12,6 +12,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/mdsearch/mdsearch/embed"
 	"github.com/mdsearch/mdsearch/engine/dot"
 	"github.com/mdsearch/mdsearch/store"
 )
@@ -174,6 +175,22 @@ func TestVectorCache(t *testing.T) {
 	}
 }
 
+// cachedVectors is the snapshot a search from a new process reads of the
+// index at idx through the vector cache in folder cache.
+func cachedVectors(t *testing.T, idx string, emb embed.Embedder, cache string) *snapshot {
+	t.Helper()
+	c, err := Open(bg, Options{IndexPath: idx, Embedder: emb, ReadOnly: true, VectorCache: cache})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	s, _, err := c.vectors(bg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
 // TestVectorCacheAfterChange checks that a search through the cache after
 // an index run sees the new vectors, not the file of the state before.
 func TestVectorCacheAfterChange(t *testing.T) {
@@ -185,16 +202,7 @@ func TestVectorCacheAfterChange(t *testing.T) {
 	cache := t.TempDir()
 	searchCached := func() []liveRow {
 		t.Helper()
-		c, err := Open(bg, Options{IndexPath: idx, Embedder: emb, ReadOnly: true, VectorCache: cache})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer c.Close()
-		s, _, err := c.vectors(bg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return liveRows(s)
+		return liveRows(cachedVectors(t, idx, emb, cache))
 	}
 	before := searchCached()
 	write(t, vault, "d.md", "# Delta\n\nMacros write code.\n")

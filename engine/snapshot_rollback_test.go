@@ -27,15 +27,7 @@ func TestVectorCacheAfterRollback(t *testing.T) {
 	cache := t.TempDir()
 	cached := func() ([]liveRow, int64) {
 		t.Helper()
-		c, err := Open(bg, Options{IndexPath: idx, Embedder: emb, ReadOnly: true, VectorCache: cache})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer c.Close()
-		s, _, err := c.vectors(bg)
-		if err != nil {
-			t.Fatal(err)
-		}
+		s := cachedVectors(t, idx, emb, cache)
 		return liveRows(s), s.ver.Gen
 	}
 	indexWith := func(name, text string) int64 {
