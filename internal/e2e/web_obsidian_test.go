@@ -54,7 +54,7 @@ func webTagChip(t *testing.T, b browser) {
 	if got := b.js(t, `String(operatorsOnly('tag:a -[x:y] path:"a b" file:c') && !operatorsOnly("tag:a bread") && !operatorsOnly("bread"))`); got != "true" {
 		t.Errorf("operatorsOnly tells operators alone from a search: %s", got)
 	}
-	b.wait(t, "the tag's notes listed", `/^1 note · /.test(document.getElementById("status").textContent) &&
+	b.wait(t, "the tag's notes listed", `/^1 note matches tag "wombat\/notes", listed by path.* · \d+ ms$/.test(document.getElementById("status").textContent) &&
 		[...document.querySelectorAll(".result .path")].map(p => p.textContent).join() === "web/Obsidian.md" &&
 		!document.querySelector(".result .score") && document.getElementById("intro").hidden`)
 	b.do(t, "clear the tag", chromedp.Evaluate[chromedp.Void](`location.hash = "#/search"`))

@@ -159,9 +159,12 @@ function operatorsOnly(q) {
 function showSearchStatus() {
   const resp = shownResp;
   if (!resp) return;
-  const summary = resp.listing ? count(resp.total, "note", "notes") + " · listed by path" : count(resp.total, "result", "results") + " · " + resp.mode;
-  setStatus(summary + " · " + Math.round(resp.took_ms) + " ms" +
-    (resp.notice ? " · " + resp.notice : ""));
+  const ms = Math.round(resp.took_ms) + " ms";
+  if (resp.listing && resp.notice) { // it counts the notes and says how they are listed
+    setStatus(resp.notice + " · " + ms);
+  } else {
+    setStatus(count(resp.total, "result", "results") + " · " + resp.mode + " · " + ms + (resp.notice ? " · " + resp.notice : ""));
+  }
   if (resp.suggestion) offerSuggestion(resp.suggestion);
 }
 
