@@ -161,7 +161,8 @@ func TestInt8Recall(t *testing.T) {
 }
 
 // BenchmarkSearch runs warm searches through the engine over the Obsidian
-// help vault (test embedder, so it measures the engine, not a model).
+// help vault (test embedder, so it measures the engine, not a model), and
+// a list of a folder's notes (a request without words) beside them.
 func BenchmarkSearch(b *testing.B) {
 	e := openEngine(b, filepath.Join(b.TempDir(), "index.db"), newBow("bow"))
 	index(b, e, copyDir(b, helpVault(b)), "help")
@@ -174,6 +175,14 @@ func BenchmarkSearch(b *testing.B) {
 			}
 		})
 	}
+	b.Run("list", func(b *testing.B) {
+		for b.Loop() {
+			resp, err := e.Search(bg, mdsearch.SearchRequest{Query: "path:plugins", N: 10})
+			if err != nil || !resp.Listing || len(resp.Results) == 0 {
+				b.Fatalf("%v, %+v", err, resp)
+			}
+		}
+	})
 }
 
 // ageNotes sets every file under dir to a modification time an hour ago:
