@@ -461,6 +461,12 @@ type Status struct {
 	SizeBytes   int64              `json:"size_bytes"`
 	Indexing    *IndexProgress     `json:"indexing,omitempty"`
 	Notice      string             `json:"notice,omitempty"`
+	// Scores is what a default (hybrid) search's scores are, as this
+	// process searches: "probability" (the chance of an answer),
+	// "first-stage" (an order within one answer: another embedder) or
+	// "reranker" (a reranker's relevance), so a reader knows how to read
+	// them (the search page's bands).
+	Scores string `json:"scores"`
 }
 
 // Searcher is the one engine behind every adapter: the CLI, MCP, REST and

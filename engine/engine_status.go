@@ -34,7 +34,7 @@ func (e *Engine) Status(ctx context.Context) (_ *mdsearch.Status, err error) {
 		return nil, err
 	}
 	s := &mdsearch.Status{IndexPath: e.st.Path(), SchemaVersion: store.SchemaVersion, ModelID: model,
-		Collections: []mdsearch.CollectionStatus{}, Indexing: e.progress.Load()}
+		Collections: []mdsearch.CollectionStatus{}, Indexing: e.progress.Load(), Scores: e.Scores(mdsearch.ModeHybrid)}
 	if model == "" {
 		if s.WantedModel, err = e.st.Meta(ctx, wantedKey); err != nil {
 			return nil, err

@@ -282,4 +282,8 @@ func TestScoresKind(t *testing.T) {
 	if got := e.Scores(mdsearch.ModeKeyword); got != "reranker" {
 		t.Errorf("with a reranker: %q", got)
 	}
+	// Status says so, for the search page's reading of a percentage.
+	if st, err := e.Status(bg); err != nil || st.Scores != "reranker" {
+		t.Errorf("status's scores: %v, %v", st, err)
+	}
 }

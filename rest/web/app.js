@@ -438,6 +438,7 @@ async function loadCollections() {
   try {
     const st = await api("/api/v1/status");
     indexed = st.collections || [];
+    scoresKind = st.scores || "probability";
     showIntro();
     for (const c of st.collections || []) {
       if (![...el.collection.options].some((o) => o.value === c.name)) {

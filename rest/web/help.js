@@ -55,6 +55,16 @@ function offerSuggestion(suggestion) {
 const notAnswering = "The mdsearch server is not answering: check that `mdsearch serve` is still running, then try again.";
 
 let indexed = null; // the status's collections, once loaded
+let scoresKind = "probability"; // what scores are here (status's scores)
+
+// scoreSentences read a result's percentage by what scores are here, as
+// the MCP tool's description does.
+const scoreSentences = {
+  "probability": "A result's percentage is the chance that its passage answers the question: " +
+    "50% or more is a likely answer, 20–50% worth reading, under 20% probably not in your notes.",
+  "first-stage": "A result's percentage orders one search's results (with this embedding model it is no chance of an answer): compare it within a search.",
+  "reranker": "A result's percentage is the reranker's relevance, not a chance of an answer: compare it within a search.",
+};
 
 // showIntro says, while the search box is empty, what is indexed, what to
 // type, and what a result's percentage means; a query hides it.
@@ -69,8 +79,7 @@ function showIntro() {
       indexed.map((c) => c.name + " (" + c.files + ")").join(", ") + ".";
   const lines = [what,
     "Type words or a question; tag:name and path:text narrow it to some notes, and alone list them.",
-    "A result's percentage is the chance that its passage answers the question: " +
-    "50% or more is a likely answer, 20–50% worth reading, under 20% probably not in your notes."];
+    scoreSentences[scoresKind] || scoreSentences.probability];
   el.intro.replaceChildren(...lines.map((t) => {
     const p = document.createElement("p");
     p.textContent = t;
