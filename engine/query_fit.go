@@ -41,27 +41,38 @@ func fitBudget(rs []mdsearch.Result, budget int, joins seams, ends []int) ([]mds
 			continue
 		}
 		frame += hintTokens(rs[i]) // cut, it says how to read the rest
-		cut, lines := cutBlocks(rs[i].Text, left-frame, i == 0)
-		if cut == "" {
+		if !joins.shorten(&rs[i], left-frame, i == 0, ends[i], "cut to fit the token budget") {
 			return rs[:i], len(rs) - i
-		}
-		r := &rs[i]
-		in := cut
-		if EstimateTokens(cut) > left-frame {
-			in = cutWithin(cut, left-frame)
-		}
-		if len(in) < len(cut) {
-			// The first block alone is over: cut inside it, and the rest
-			// starts on the line of the cut (lineAt counts it from its
-			// passage: passages joined on one line gained a line break).
-			last := joins.lineAt(*r, len(in))
-			joins.cut(r, in, last, last, max(r.EndLine, ends[i]), "cut to fit the token budget")
-		} else if end := joins.lineAt(*r, len(cut)); lines > 0 && end < r.EndLine { // else one block, kept whole
-			joins.cut(r, cut, end, end+1, max(r.EndLine, ends[i]), "cut to fit the token budget")
 		}
 		return rs[:i+1], len(rs) - i - 1
 	}
 	return rs, 0
+}
+
+// shorten cuts r's text to about budget tokens, at whole blocks where it
+// can, else inside the first (with first, the first block is kept however
+// long; without, a first block over the budget leaves nothing, and shorten
+// reports false). The hint says why (why) and which lines, to end, read
+// the rest.
+func (joins seams) shorten(r *mdsearch.Result, budget int, first bool, end int, why string) bool {
+	cut, lines := cutBlocks(r.Text, budget, first)
+	if cut == "" {
+		return false
+	}
+	in := cut
+	if EstimateTokens(cut) > budget {
+		in = cutWithin(cut, budget)
+	}
+	if len(in) < len(cut) {
+		// The first block alone is over: cut inside it, and the rest
+		// starts on the line of the cut (lineAt counts it from its
+		// passage: passages joined on one line gained a line break).
+		last := joins.lineAt(*r, len(in))
+		joins.cut(r, in, last, last, max(r.EndLine, end), why)
+	} else if e := joins.lineAt(*r, len(cut)); lines > 0 && e < r.EndLine { // else one block, kept whole
+		joins.cut(r, cut, e, e+1, max(r.EndLine, end), why)
+	}
+	return true
 }
 
 // maxResultBytes bounds one result's text, budget or not. A passage is at

@@ -9,7 +9,7 @@ import (
 )
 
 // list answers a request without words (SearchRequest.Lists): the notes
-// its filters keep, by collection and path, each by its first passage,
+// its filters keep, by collection and path, each by its opening,
 // unscored. Obsidian lists a tag's notes so; a search page's tag link
 // and an agent asking for a folder's notes need nothing ranked.
 func (e *Engine) list(ctx context.Context, q *query, ops operators, excludeNotice string) (*found, error) {
@@ -35,6 +35,9 @@ func (e *Engine) list(ctx context.Context, q *query, ops operators, excludeNotic
 	}
 	shortenRuns(res, joins)
 	ends := capResults(res, joins)
+	for i := range res { // a list is to choose from: each note's opening, not its whole first passage
+		joins.shorten(&res[i], listPreview, true, ends[i], "a list shows each note's opening")
+	}
 	markStale(res, staleIn(stamps))
 	resp.Results, resp.Total = res, len(res)
 	colls, err := e.st.Collections(ctx)
@@ -64,6 +67,11 @@ func (e *Engine) list(ctx context.Context, q *query, ops operators, excludeNotic
 	return &found{resp: resp, joins: joins, ends: ends, budget: req.MaxTokens}, nil
 }
 
+// listPreview is about how many tokens of each note a list shows: some 60
+// words, enough to tell the notes apart, where a first passage may run to
+// hundreds (a list of 29 notes cost an agent 10,000 tokens).
+const listPreview = 80
+
 // listNotice says what a list holds: which notes, how many of them, and
 // that it is no ranking; most says n is at its most, so cannot be raised.
 func listNotice(total, shown int, most bool, filters string) string {
@@ -79,10 +87,10 @@ func listNotice(total, shown int, most bool, filters string) string {
 		if shown > 1 {
 			first += fmt.Sprintf(" %d", shown)
 		}
-		return fmt.Sprintf("%s %s: %s by path, each by its first passage, unranked; %s, or add words to search in them",
+		return fmt.Sprintf("%s %s: %s by path, each by its opening, unranked; %s, or add words to search in them",
 			notesMatch(total), filters, first, more)
 	}
-	return fmt.Sprintf("%s %s, listed by path, each by its first passage, unranked: add words to search in them", notesMatch(total), filters)
+	return fmt.Sprintf("%s %s, listed by path, each by its opening, unranked: add words to search in them", notesMatch(total), filters)
 }
 
 // notesMatch is "1 note matches" or "3 notes match".

@@ -9,7 +9,7 @@ import (
 )
 
 // TestListNotes: a request without words lists the notes its filters keep,
-// by collection and path, each by its first passage, unscored, and says how
+// by collection and path, each by its opening, unscored, and says how
 // many match; the operators alone, tags, a folder and properties list
 // alike, and their negations too.
 func TestListNotes(t *testing.T) {
@@ -28,15 +28,15 @@ func TestListNotes(t *testing.T) {
 		notice string
 	}{
 		{"a tag", mdsearch.SearchRequest{Tag: "meeting"}, "home/c.md home/Dahlia.md work/a.md work/b.md",
-			`4 notes match tag "meeting", listed by path, each by its first passage, unranked`},
+			`4 notes match tag "meeting", listed by path, each by its opening, unranked`},
 		{"an operator", mdsearch.SearchRequest{Query: "tag:meeting"}, "home/c.md home/Dahlia.md work/a.md work/b.md", "4 notes match"},
 		{"a negation", mdsearch.SearchRequest{Query: "-tag:meeting"}, "home/d.md", "1 note matches"},
 		{"a folder", mdsearch.SearchRequest{PathPrefix: "work/"}, "work/a.md work/b.md", `2 notes match path prefix "work/"`},
 		{"path and a property", mdsearch.SearchRequest{Query: "path:work [status:draft]"}, "work/b.md", "1 note matches"},
 		{"fewer shown", mdsearch.SearchRequest{Tag: "meeting", N: 2}, "home/c.md home/Dahlia.md",
-			`4 notes match tag "meeting": the first 2 by path, each by its first passage, unranked; raise n for more`},
+			`4 notes match tag "meeting": the first 2 by path, each by its opening, unranked; raise n for more`},
 		{"one shown", mdsearch.SearchRequest{Tag: "meeting", N: 1, MinScore: 0.5}, "home/c.md",
-			`4 notes match tag "meeting": the first by path, each by its first passage, unranked; raise n for more, or add words to search in them; min_score does not apply`},
+			`4 notes match tag "meeting": the first by path, each by its opening, unranked; raise n for more, or add words to search in them; min_score does not apply`},
 		{"none", mdsearch.SearchRequest{Tag: "meetnig"}, "", `no note has the tag "meetnig"; the tags most notes have: meeting (3), meeting/family (1)`},
 		{"none of a known tag", mdsearch.SearchRequest{Tag: "meeting", PathPrefix: "nowhere/"}, "", `no note matches tag "meeting", path prefix "nowhere/"`},
 	} {
@@ -78,11 +78,33 @@ func TestListNotice(t *testing.T) {
 	}{
 		{0, 0, false, `no note matches tag "x"`},
 		{1, 1, false, `1 note matches tag "x", listed by path`},
-		{60, 50, true, `60 notes match tag "x": the first 50 by path, each by its first passage, unranked; narrow it (a folder, another tag) for the others`},
-		{60, 10, false, `the first 10 by path, each by its first passage, unranked; raise n for more`},
+		{60, 50, true, `60 notes match tag "x": the first 50 by path, each by its opening, unranked; narrow it (a folder, another tag) for the others`},
+		{60, 10, false, `the first 10 by path, each by its opening, unranked; raise n for more`},
 	} {
 		if got := listNotice(tt.total, tt.shown, tt.most, `tag "x"`); !strings.HasPrefix(got, tt.want) && !strings.Contains(got, tt.want) {
 			t.Errorf("listNotice(%d, %d, %v) = %q, want %q", tt.total, tt.shown, tt.most, got, tt.want)
 		}
+	}
+}
+
+// A list shows each note's opening, not its whole first passage: a long
+// one is cut, and its hint reads the rest.
+func TestListCutsOpenings(t *testing.T) {
+	vault := t.TempDir()
+	long := strings.Repeat("The migration moved every table to the new cluster over a weekend. ", 30)
+	write(t, vault, "ops.md", "# Ops\n\n#runbook\n\n"+long+"\n\n"+long+"\n")
+	write(t, vault, "short.md", "# Short\n\nOne line. #runbook\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, vault, "v")
+	resp := search(t, e, mdsearch.SearchRequest{Tag: "runbook"})
+	if len(resp.Results) != 2 {
+		t.Fatalf("listed %s", paths(resp))
+	}
+	cut, whole := resp.Results[0], resp.Results[1]
+	if !cut.Truncated || !strings.Contains(cut.ReadHint, "a list shows each note's opening") || EstimateTokens(cut.Text) > 2*listPreview {
+		t.Errorf("a long opening: truncated %v, hint %q, %d tokens", cut.Truncated, cut.ReadHint, EstimateTokens(cut.Text))
+	}
+	if whole.Truncated || !strings.Contains(whole.Text, "One line.") {
+		t.Errorf("a short one: %+v", whole)
 	}
 }
