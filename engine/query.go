@@ -98,6 +98,7 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 		}
 	}
 	addNotice(&resp.Notice, ops.asTextNotice())
+	addNotice(&resp.Notice, ops.groupedNotice())
 	unreadable := q.snap != nil && Unreadable(e.emb, req.Query)
 	if unreadable {
 		// Its vector would be the same for any text of as many words.

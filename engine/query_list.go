@@ -63,6 +63,7 @@ func (e *Engine) list(ctx context.Context, q *query, ops operators, excludeNotic
 		}
 		addNotice(&resp.Notice, e.unknownProperties(ctx, rt.Reader, q.filter.Fields))
 	}
+	addNotice(&resp.Notice, ops.groupedNotice())
 	addNotice(&resp.Notice, excludeNotice)
 	return &found{resp: resp, joins: joins, ends: ends, budget: req.MaxTokens}, nil
 }

@@ -38,6 +38,8 @@ func TestListNotes(t *testing.T) {
 		{"one shown", mdsearch.SearchRequest{Tag: "meeting", N: 1, MinScore: 0.5}, "home/c.md",
 			`4 notes match tag "meeting": the first by path, each by its opening, unranked; raise n for more, or add words to search in them; min_score does not apply`},
 		{"none", mdsearch.SearchRequest{Tag: "meetnig"}, "", `no note has the tag "meetnig"; the tags most notes have: meeting (3), meeting/family (1)`},
+		{"grouped", mdsearch.SearchRequest{Query: "tag:meeting (path:work OR path:home)"}, "",
+			"OR and parentheses do not group filters here: every filter must match (tag:meeting, path:work, path:home)"},
 		{"none of a known tag", mdsearch.SearchRequest{Tag: "meeting", PathPrefix: "nowhere/"}, "", `no note matches tag "meeting", path prefix "nowhere/"`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -27,6 +27,7 @@ type operators struct {
 	asText                      []string // [name:value] read as words: no note has the property (known)
 	first                       string   // the first operator, as written, for messages
 	written                     []string // every operator, as written
+	grouped                     bool     // parentheses or OR around operators, which filter as if absent (ungroup)
 }
 
 // operatorNames are the operators, lower case, with their colon.
@@ -42,7 +43,8 @@ func takeOperators(query string, known func(name string) bool) (string, operator
 	if !strings.Contains(query, "[") && !slices.ContainsFunc(operatorNames, func(n string) bool { return strings.Contains(lower, n) }) {
 		return query, ops
 	}
-	fields := strings.Fields(quotes.Replace(query))
+	fields, grouped := ungroup(strings.Fields(quotes.Replace(query)))
+	ops.grouped = grouped
 	var kept []string
 	quoted := false
 	for i := 0; i < len(fields); i++ {
@@ -83,6 +85,49 @@ func takeOperators(query string, known func(name string) bool) (string, operator
 		return query, ops
 	}
 	return strings.Join(kept, " "), ops
+}
+
+// ungroup reads Obsidian's grouping of operators, which this search does
+// not: parentheses around operators are dropped, and an OR between two of
+// them, so "tag:x (path:a OR path:b)" filters on all three, every one to
+// match, rather than on a path holding "b)" with "(path:a OR" as words;
+// grouped reports any, for a notice. A word's parentheses and OR stay.
+func ungroup(fields []string) (out []string, grouped bool) {
+	out = make([]string, 0, len(fields))
+	for i, f := range fields {
+		if g := strings.TrimLeft(f, "("); g != f && (isOperator(g) || isOperator(strings.TrimRight(g, ")"))) {
+			f, grouped = g, true
+		}
+		if g := strings.TrimRight(f, ")"); g != f && isOperator(g) {
+			f, grouped = g, true
+		}
+		if f == "OR" && len(out) > 0 && isOperator(out[len(out)-1]) && i+1 < len(fields) && isOperator(strings.Trim(fields[i+1], "()")) {
+			grouped = true
+			continue
+		}
+		out = append(out, f)
+	}
+	return out, grouped
+}
+
+// isOperator reports whether a field is an operator whole, negated or
+// not: tag:, path:, file: with a value, or a [property:value], so that
+// taking parentheses off it leaves one the query's reading takes.
+func isOperator(f string) bool {
+	one := []string{strings.TrimPrefix(f, "-")}
+	if _, _, _, ok := operator(one, 0); ok {
+		return true
+	}
+	_, _, _, ok := propertyOperator(one, 0)
+	return ok
+}
+
+// groupedNotice says that grouping filtered nothing, or is "".
+func (o operators) groupedNotice() string {
+	if !o.grouped {
+		return ""
+	}
+	return "OR and parentheses do not group filters here: every filter must match (" + strings.Join(o.written, ", ") + ")"
 }
 
 // operator reads an operator at fields[i]: its name, its value and the

@@ -143,6 +143,10 @@ func TestOperators(t *testing.T) {
 		{`path:"" x`, `path:"" x`, nil, nil, nil},
 		{`file:a"b x`, `file:a"b x`, nil, nil, nil},
 		{`path:“Daily notes” release`, "release", nil, []string{"Daily notes"}, nil},
+		// Obsidian's grouping filters as if absent (a notice says so); a
+		// word's parentheses and OR stay.
+		{"tag:meeting (path:2026-11-30 OR path:2026-12)", "", []string{"meeting"}, []string{"2026-11-30", "2026-12"}, nil},
+		{"(tag:a) cats OR dogs (see below)", "cats OR dogs (see below)", []string{"a"}, nil, nil},
 		{`“see tag:foo here”`, `“see tag:foo here”`, nil, nil, nil},
 		{`path:「日記」 x`, "x", nil, []string{"日記"}, nil},
 		{`27" monitor tag:hardware`, `27" monitor`, []string{"hardware"}, nil, nil},
