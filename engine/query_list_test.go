@@ -110,3 +110,24 @@ func TestListCutsOpenings(t *testing.T) {
 		t.Errorf("a short one: %+v", whole)
 	}
 }
+
+// A query naming a tag as a note writes it (#meeting) is searched as
+// words, and the notice says how to keep the tag's notes; a tag no note
+// has, or a number, is said nothing of.
+func TestHashtagNotice(t *testing.T) {
+	vault := t.TempDir()
+	write(t, vault, "a.md", "# A\n\nWe met about the budget. #meeting #project/atlas\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, vault, "v")
+	for q, want := range map[string]string{
+		"#meeting budget":             "#meeting is searched as words; to keep only the notes tagged so, write tag:meeting",
+		"budget #project/atlas #nope": "write tag:project/atlas",
+		"budget #nope":                "",
+		"issue #42 budget":            "",
+	} {
+		resp := search(t, e, mdsearch.SearchRequest{Query: q})
+		if got := strings.Contains(resp.Notice, "is searched as words"); got != (want != "") || !strings.Contains(resp.Notice, want) {
+			t.Errorf("%q: notice %q, want %q", q, resp.Notice, want)
+		}
+	}
+}

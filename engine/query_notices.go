@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -96,6 +97,39 @@ func (e *Engine) matchesAnywhere(ctx context.Context, rd *store.Reader, q *query
 	}
 	hits, err := rd.KeywordAny(ctx, q.terms, store.Filter{}, e.opts.Weights, 1)
 	return err != nil || len(hits) > 0 // on an error, keep blaming the filters
+}
+
+// hashtag is a query word written as a tag is in a note: #meeting,
+// #project/atlas (not #1, a number).
+var hashtag = regexp.MustCompile(`^#([\p{L}\p{N}_/-]*[\p{L}_/-][\p{L}\p{N}_/-]*)[.,;:!?]*$`)
+
+// hashtagNotice says how to keep the notes of a tag the query names as a
+// note writes it (#meeting), which it searches as a word: in Obsidian's
+// search too, tag:meeting is the filter. "" where no note has such a tag.
+func hashtagNotice(ctx context.Context, rd *store.Reader, query string) string {
+	var tags []string
+	for _, w := range strings.Fields(query) {
+		if m := hashtag.FindStringSubmatch(w); m != nil && !slices.Contains(tags, m[1]) {
+			tags = append(tags, m[1])
+		}
+	}
+	if len(tags) == 0 {
+		return ""
+	}
+	unknown, err := rd.UnknownTags(ctx, store.Filter{Tags: tags})
+	if err != nil {
+		return ""
+	}
+	var ops []string
+	for _, t := range tags {
+		if !slices.ContainsFunc(unknown, func(u string) bool { return strings.EqualFold(u, t) }) {
+			ops = append(ops, "tag:"+t)
+		}
+	}
+	if len(ops) == 0 {
+		return ""
+	}
+	return "#" + strings.TrimPrefix(ops[0], "tag:") + " is searched as words; to keep only the notes tagged so, write " + strings.Join(ops, " ")
 }
 
 // unknownTags names the filter's tags that no note carries, and the tags
