@@ -450,6 +450,7 @@ func normalize(req mdsearch.SearchRequest, known func(property string) bool) (md
 			return req, ops, err
 		}
 	}
+	req, ops = tagsProperty(req, ops)
 	req = req.WithDefaults()
 	if req.Query == "" && ops.first != "" {
 		// Operators alone narrow the notes as tags and a folder do: a

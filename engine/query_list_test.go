@@ -31,6 +31,9 @@ func TestListNotes(t *testing.T) {
 			`4 notes match tag "meeting", listed by path, each by its opening, unranked`},
 		{"an operator", mdsearch.SearchRequest{Query: "tag:meeting"}, "home/c.md home/Dahlia.md work/a.md work/b.md", "4 notes match"},
 		{"a negation", mdsearch.SearchRequest{Query: "-tag:meeting"}, "home/d.md", "1 note matches"},
+		// The tags property is the tags, wherever written.
+		{"the tags property", mdsearch.SearchRequest{Where: map[string]string{"Tags": "#meeting"}}, "home/c.md home/Dahlia.md work/a.md work/b.md", "4 notes match"},
+		{"the tags property, negated", mdsearch.SearchRequest{Query: "-[tags:meeting]"}, "home/d.md", "1 note matches"},
 		{"a folder", mdsearch.SearchRequest{PathPrefix: "work/"}, "work/a.md work/b.md", `2 notes match path prefix "work/"`},
 		{"path and a property", mdsearch.SearchRequest{Query: "path:work [status:draft]"}, "work/b.md", "1 note matches"},
 		{"fewer shown", mdsearch.SearchRequest{Tag: "meeting", N: 2}, "home/c.md home/Dahlia.md",

@@ -168,3 +168,33 @@ func (e *Engine) unknownProperties(ctx context.Context, rd *store.Reader, fields
 	}
 	return msg
 }
+
+// tagsProperty reads a condition on the tags property (where tags=x,
+// [tags:x], -[tags:x]) as the tag filter it means: a note's tags are its
+// tags wherever written, in its properties or its text, and nested ones
+// count (tag:x). Compared as a property, a tag written in the text was
+// missed: where tags=meeting kept 4 notes where tag:meeting kept 8.
+func tagsProperty(req mdsearch.SearchRequest, ops operators) (mdsearch.SearchRequest, operators) {
+	for k, v := range req.Where {
+		if isTagsName(k) {
+			req.Tags = append(slices.Clip(req.Tags), strings.TrimPrefix(strings.TrimSpace(v), "#"))
+			where := maps.Clone(req.Where)
+			delete(where, k)
+			req.Where = where
+		}
+	}
+	kept := ops.notProps[:0:0]
+	for _, p := range ops.notProps {
+		if isTagsName(p[0]) {
+			ops.notTags = append(ops.notTags, strings.TrimPrefix(strings.TrimSpace(p[1]), "#"))
+			continue
+		}
+		kept = append(kept, p)
+	}
+	ops.notProps = kept
+	return req, ops
+}
+
+// isTagsName reports whether a property name is Obsidian's tags property
+// (or its older singular).
+func isTagsName(k string) bool { return strings.EqualFold(k, "tags") || strings.EqualFold(k, "tag") }
