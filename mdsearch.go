@@ -208,7 +208,8 @@ type SearchResponse struct {
 	Total   int      `json:"total"`
 	// Listing says the request held no words (SearchRequest.Lists): the
 	// results are the notes its filters keep, by collection and path, each
-	// by its opening (its first passage cut to some 60 words, Truncated),
+	// by its opening (its first passage cut to at most some 60 words,
+	// Truncated),
 	// and their Score is 0: they are not ranked.
 	Listing bool    `json:"listing,omitempty"`
 	TookMS  float64 `json:"took_ms"`

@@ -99,7 +99,7 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 	}
 	addNotice(&resp.Notice, ops.asTextNotice())
 	addNotice(&resp.Notice, ops.groupedNotice())
-	addNotice(&resp.Notice, hashtagNotice(ctx, e.st.Reader, req.Query))
+	addNotice(&resp.Notice, hashtagNotice(ctx, e.st.Reader, req.Query, q.filter))
 	unreadable := q.snap != nil && Unreadable(e.emb, req.Query)
 	if unreadable {
 		// Its vector would be the same for any text of as many words.

@@ -104,33 +104,36 @@ func (e *Engine) matchesAnywhere(ctx context.Context, rd *store.Reader, q *query
 var hashtag = regexp.MustCompile(`^#([\p{L}\p{N}_/-]*[\p{L}_/-][\p{L}\p{N}_/-]*)[.,;:!?]*$`)
 
 // hashtagNotice says how to keep the notes of a tag the query names as a
-// note writes it (#meeting), which it searches as a word: in Obsidian's
-// search too, tag:meeting is the filter. "" where no note has such a tag.
-func hashtagNotice(ctx context.Context, rd *store.Reader, query string) string {
-	var tags []string
+// note writes it (#meeting), which it searches as words: in Obsidian's
+// search too, tag:meeting is the filter. Only a tag some note in the
+// search's scope (f) carries is named, one not already filtered on, and
+// each alone (tags given together must all match); "" for none.
+func hashtagNotice(ctx context.Context, rd *store.Reader, query string, f store.Filter) string {
+	var named, ops []string
 	for _, w := range strings.Fields(query) {
-		if m := hashtag.FindStringSubmatch(w); m != nil && !slices.Contains(tags, m[1]) {
-			tags = append(tags, m[1])
+		m := hashtag.FindStringSubmatch(w)
+		if m == nil || slices.ContainsFunc(append([]string{f.Tag}, f.Tags...), func(t string) bool { return store.NormTag(t) == store.NormTag(m[1]) }) ||
+			slices.Contains(named, "#"+m[1]) || len(named) == maxHashtags {
+			continue
+		}
+		g := f
+		g.Tags = append(slices.Clip(f.Tags), m[1])
+		if _, n, err := rd.ListNotes(ctx, g, 0); err == nil && n > 0 {
+			named, ops = append(named, "#"+m[1]), append(ops, "tag:"+m[1])
 		}
 	}
-	if len(tags) == 0 {
+	switch len(named) {
+	case 0:
 		return ""
+	case 1:
+		return named[0] + " is searched as words; " + ops[0] + " keeps only the notes tagged so"
 	}
-	unknown, err := rd.UnknownTags(ctx, store.Filter{Tags: tags})
-	if err != nil {
-		return ""
-	}
-	var ops []string
-	for _, t := range tags {
-		if !slices.ContainsFunc(unknown, func(u string) bool { return strings.EqualFold(u, t) }) {
-			ops = append(ops, "tag:"+t)
-		}
-	}
-	if len(ops) == 0 {
-		return ""
-	}
-	return "#" + strings.TrimPrefix(ops[0], "tag:") + " is searched as words; to keep only the notes tagged so, write " + strings.Join(ops, " ")
+	return strings.Join(named, ", ") + " are searched as words; " + strings.Join(ops, " or ") + " keeps only the notes tagged so (tags given together must all match)"
 }
+
+// maxHashtags bounds the tags a query's words are checked for: each costs
+// a count of the notes in scope.
+const maxHashtags = 5
 
 // unknownTags names the filter's tags that no note carries, and the tags
 // notes do carry most, or is "" when every tag is in use.

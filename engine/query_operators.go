@@ -88,26 +88,76 @@ func takeOperators(query string, known func(name string) bool) (string, operator
 }
 
 // ungroup reads Obsidian's grouping of operators, which this search does
-// not: parentheses around operators are dropped, and an OR between two of
-// them, so "tag:x (path:a OR path:b)" filters on all three, every one to
-// match, rather than on a path holding "b)" with "(path:a OR" as words;
-// grouped reports any, for a notice. A word's parentheses and OR stay.
+// not: every filter must match. Parentheses taken off operators, each ")"
+// closing one "(" taken, and an OR between two operators are dropped, so
+// "tag:x (path:a OR path:b)" filters on all three rather than on a path
+// holding "b)" with "(path:a OR" as words. A negated group of operators
+// joined by OR, -(tag:a OR tag:b), is each one negated, which means the
+// same; any other negated group is left as written. Words, and quoted
+// phrases, keep their parentheses and OR. grouped reports any grouping,
+// for a notice.
 func ungroup(fields []string) (out []string, grouped bool) {
 	out = make([]string, 0, len(fields))
-	for i, f := range fields {
-		if g := strings.TrimLeft(f, "("); g != f && (isOperator(g) || isOperator(strings.TrimRight(g, ")"))) {
-			f, grouped = g, true
-		}
-		if g := strings.TrimRight(f, ")"); g != f && isOperator(g) {
-			f, grouped = g, true
-		}
-		if f == "OR" && len(out) > 0 && isOperator(out[len(out)-1]) && i+1 < len(fields) && isOperator(strings.Trim(fields[i+1], "()")) {
+	open, quoted := 0, false
+	for i := 0; i < len(fields); i++ {
+		f := fields[i]
+		if !quoted && strings.HasPrefix(f, "-(") && isOperator(strings.TrimLeft(f[1:], "(")) {
 			grouped = true
-			continue
+			if neg, next, ok := negatedGroup(fields, i); ok {
+				out, i = append(out, neg...), next
+				continue
+			}
+		}
+		closes := quoted && strings.Count(f, `"`)%2 == 1 // the last word of a quoted value: a ")" after it is outside
+		if !quoted {
+			if g := strings.TrimLeft(f, "("); g != f && isOperator(g) {
+				open += len(f) - len(g)
+				f, grouped = g, true
+			}
+		}
+		if g := strings.TrimRight(f, ")"); g != f && open > 0 && (!quoted || closes) {
+			n := min(open, len(f)-len(g))
+			if h := f[:len(f)-n]; isOperator(h) || closes && strings.HasSuffix(h, `"`) {
+				open, f = open-n, h
+			}
+		}
+		if !quoted {
+			if f == "OR" && len(out) > 0 && isOperator(out[len(out)-1]) && i+1 < len(fields) && isOperator(strings.TrimLeft(fields[i+1], "(")) {
+				grouped = true
+				continue
+			}
+		}
+		if strings.Count(f, `"`)%2 == 1 && (quoted || closedLater(fields[i+1:])) {
+			quoted = !quoted
 		}
 		out = append(out, f)
 	}
 	return out, grouped
+}
+
+// negatedGroup reads -(op OR op …) at fields[i] as each operator negated
+// (not a and not b: what not (a or b) means), returning them and the
+// index of the group's last field; ok is false for any other group.
+func negatedGroup(fields []string, i int) (neg []string, last int, ok bool) {
+	for j := i; j < len(fields); j++ {
+		f := fields[j]
+		if j == i {
+			f = f[2:]
+		}
+		end := strings.HasSuffix(f, ")")
+		f = strings.TrimSuffix(f, ")")
+		switch {
+		case (j-i)%2 == 1 && f == "OR" && !end:
+		case (j-i)%2 == 0 && isOperator(f) && !strings.HasPrefix(f, "-"):
+			neg = append(neg, "-"+f)
+		default:
+			return nil, 0, false
+		}
+		if end {
+			return neg, j, (j-i)%2 == 0
+		}
+	}
+	return nil, 0, false
 }
 
 // isOperator reports whether a field is an operator whole, negated or
@@ -124,7 +174,7 @@ func isOperator(f string) bool {
 
 // groupedNotice says that grouping filtered nothing, or is "".
 func (o operators) groupedNotice() string {
-	if !o.grouped {
+	if !o.grouped || len(o.written) == 0 {
 		return ""
 	}
 	return "OR and parentheses do not group filters here: every filter must match (" + strings.Join(o.written, ", ") + ")"

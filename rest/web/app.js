@@ -150,7 +150,7 @@ async function runSearch() {
 // (tag:x, path:"a b", -[status:done]), which list notes rather than rank
 // passages: a list shows more of them.
 function operatorsOnly(q) {
-  return /^(\s*-?(?:(?:tag|path|file):(?:"[^"]*"?|\S+)|\[[^\]]*\]))+\s*$/i.test(q);
+  return /^(\s*(?:OR|-?\(*-?(?:(?:tag|path|file):(?:"[^"]*"?|[^\s)]+)|\[[^\]]*\])\)*))+\s*$/.test(q);
 }
 
 // showSearchStatus says what the search on screen found (shownResp): how
