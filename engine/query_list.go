@@ -3,9 +3,11 @@ package engine
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/internal/plural"
+	"github.com/mdsearch/mdsearch/sections"
 )
 
 // list answers a request without words (SearchRequest.Lists): the notes
@@ -36,7 +38,9 @@ func (e *Engine) list(ctx context.Context, q *query, ops operators, excludeNotic
 	shortenRuns(res, joins)
 	ends := capResults(res, joins)
 	for i := range res { // a list is to choose from: each note's opening, not its whole first passage
-		joins.shorten(&res[i], listPreview, true, ends[i], "a list shows each note's opening")
+		if joins.shorten(&res[i], listPreview, true, ends[i], "a list shows each note's opening") {
+			res[i].Text = closeFence(res[i].Text)
+		}
 	}
 	markStale(res, staleIn(stamps))
 	resp.Results, resp.Total = res, len(res)
@@ -66,6 +70,20 @@ func (e *Engine) list(ctx context.Context, q *query, ops operators, excludeNotic
 	addNotice(&resp.Notice, ops.groupedNotice())
 	addNotice(&resp.Notice, excludeNotice)
 	return &found{resp: resp, joins: joins, ends: ends, budget: req.MaxTokens}, nil
+}
+
+// closeFence closes a code block a cut opening leaves open, so that what
+// follows it (the result's footer, the next results) does not read as
+// code.
+func closeFence(text string) string {
+	var f sections.Fences
+	for _, l := range strings.Split(text, "\n") {
+		f.Line([]byte(l))
+	}
+	if run := f.Open(); run != "" {
+		return text + "\n" + run
+	}
+	return text
 }
 
 // listPreview is about how many tokens of each note a list shows: some 60

@@ -106,6 +106,12 @@ func TestListCutsOpenings(t *testing.T) {
 		t.Fatalf("listed %s", paths(resp))
 	}
 	cut, whole := resp.Results[0], resp.Results[1]
+	if got := closeFence("# Code\n\n```go\nfunc a() {\n\tb()"); got != "# Code\n\n```go\nfunc a() {\n\tb()\n```" {
+		t.Errorf("an opening cut inside code: %q", got)
+	}
+	if got := closeFence("```\nx\n```\ny"); got != "```\nx\n```\ny" {
+		t.Errorf("a closed block: %q", got)
+	}
 	if !cut.Truncated || !strings.Contains(cut.ReadHint, "a list shows each note's opening") || EstimateTokens(cut.Text) > 2*listPreview {
 		t.Errorf("a long opening: truncated %v, hint %q, %d tokens", cut.Truncated, cut.ReadHint, EstimateTokens(cut.Text))
 	}

@@ -125,6 +125,10 @@ func (f *Fences) Line(text []byte) bool {
 	return true
 }
 
+// Open is the fence run of the fenced code block open after the lines
+// taken so far ("```"), or "" when none is.
+func (f *Fences) Open() string { return string(f.open) }
+
 // fenceOf returns the fence run (``` or ~~~, three or more) that may open
 // or close a top-level fenced code block on this line, or nil; bare says
 // nothing but white space follows it, as a closing fence requires.
