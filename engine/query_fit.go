@@ -67,8 +67,11 @@ func (joins seams) shorten(r *mdsearch.Result, budget int, first bool, end int, 
 		// The first block alone is over: cut inside it, and the rest
 		// starts on the line of the cut (lineAt counts it from its
 		// passage: passages joined on one line gained a line break).
-		last := joins.lineAt(*r, len(in))
-		joins.cut(r, in, last, last, max(r.EndLine, end), why)
+		last, from := joins.lineAt(*r, len(in)), joins.lineAt(*r, len(in))
+		if strings.HasPrefix(cut[len(in):], "\n") { // cut at a line's end: the rest starts on the next
+			from++
+		}
+		joins.cut(r, in, last, from, max(r.EndLine, end), why)
 	} else if e := joins.lineAt(*r, len(cut)); lines > 0 && e < r.EndLine { // else one block, kept whole
 		joins.cut(r, cut, e, e+1, max(r.EndLine, end), why)
 	}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -172,5 +173,30 @@ func TestUngroup(t *testing.T) {
 	if rest != "budget" || strings.Join(ops.notTags, ",") != "meeting,home" || strings.Join(ops.tags, ",") != "daily" ||
 		strings.Join(ops.paths, ",") != "Daily notes" {
 		t.Errorf("rest %q, ops %+v", rest, ops)
+	}
+}
+
+// A cut at a line's end names the rest from the next line, not the line
+// shown; a cut inside a line, from that line.
+func TestShortenRestLine(t *testing.T) {
+	var lines []string
+	for i := 1; i <= 40; i++ {
+		lines = append(lines, fmt.Sprintf("step %d runs", i))
+	}
+	for _, tt := range []struct {
+		text     string
+		nextLine bool
+	}{
+		{strings.Join(lines, "\n"), true},                           // each line ends a sentence-less run of words
+		{strings.Repeat("one two three four five six ", 40), false}, // one long line
+	} {
+		r := mdsearch.Result{Path: "a.md", Text: tt.text, StartLine: 1, EndLine: strings.Count(tt.text, "\n") + 1}
+		if !(seams{}).shorten(&r, 20, true, r.EndLine, "cut") || !r.Truncated {
+			t.Fatalf("not cut: %+v", r)
+		}
+		atEnd := strings.HasSuffix(tt.text[:len(r.Text)+1], r.Text+"\n")
+		if atEnd != tt.nextLine || (atEnd && r.RestFrom != r.EndLine+1) || (!atEnd && r.RestFrom != r.EndLine) {
+			t.Errorf("shown lines %d-%d, rest from %d (cut at a line's end: %v)", r.StartLine, r.EndLine, r.RestFrom, atEnd)
+		}
 	}
 }
