@@ -33,7 +33,7 @@ func TestBudgetCutsLongWord(t *testing.T) {
 			t.Fatalf("%s: %d kept, %d dropped", tc.name, len(got), dropped)
 		}
 		r := got[0]
-		frame := frameTokens(r) + hintTokens(r)
+		frame := frameTokens(r) // its read hint too
 		text := EstimateTokens(r.Text)
 		if text > max(tc.budget-frame, maxFloorTokens) || tc.budget-frame >= maxFloorTokens && text+frame > tc.budget {
 			t.Errorf("%s: budget %d, text of %d tokens (%d bytes) and a frame of %d", tc.name, tc.budget, text, len(r.Text), frame)

@@ -40,7 +40,7 @@ func fitBudget(rs []mdsearch.Result, budget int, joins seams, ends []int) ([]mds
 			left -= t
 			continue
 		}
-		frame += hintTokens(rs[i]) // cut, it says how to read the rest
+		frame += hintTokens(rs[i]) - shownHint(rs[i]) // cut, it says how to read the rest, in place of a hint it had
 		if !joins.shorten(&rs[i], left-frame, i == 0, ends[i], "cut to fit the token budget") {
 			return rs[:i], len(rs) - i
 		}
@@ -141,7 +141,16 @@ func frameTokens(r mdsearch.Result) int {
 			n += EstimateTokens(r.ReadSections[i])
 		}
 	}
-	return n + whyTokens(r.Why)
+	return n + shownHint(r) + whyTokens(r.Why)
+}
+
+// shownHint is what the read hint of a result cut already (a long run, a
+// list's opening) adds to its footer, or 0.
+func shownHint(r mdsearch.Result) int {
+	if !r.Truncated {
+		return 0
+	}
+	return EstimateTokens(r.ReadHint)
 }
 
 // whyTokens estimates what a result's why lines cost (render.WhyLines):

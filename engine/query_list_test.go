@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/render"
 )
 
 // TestListNotes: a request without words lists the notes its filters keep,
@@ -198,5 +199,25 @@ func TestShortenRestLine(t *testing.T) {
 		if atEnd != tt.nextLine || (atEnd && r.RestFrom != r.EndLine+1) || (!atEnd && r.RestFrom != r.EndLine) {
 			t.Errorf("shown lines %d-%d, rest from %d (cut at a line's end: %v)", r.StartLine, r.EndLine, r.RestFrom, atEnd)
 		}
+	}
+}
+
+// A list under max_tokens counts each opening's read hint: what it shows
+// fits the budget.
+func TestListBudget(t *testing.T) {
+	vault := t.TempDir()
+	long := strings.Repeat("The migration moved every table to the new cluster over a weekend. ", 30)
+	for i := range 30 {
+		write(t, vault, fmt.Sprintf("n%02d.md", i), fmt.Sprintf("# Note %d\n\n#ops\n\n%s\n", i, long))
+	}
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, vault, "v")
+	resp := search(t, e, mdsearch.SearchRequest{Tag: "ops", N: 50, MaxTokens: 800})
+	var b strings.Builder
+	if err := render.Results(&b, resp, render.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if spent := EstimateTokens(b.String()); len(resp.Results) < 2 || len(resp.Results) == 30 || spent > 800 {
+		t.Errorf("%d notes listed in %d tokens of 800", len(resp.Results), spent)
 	}
 }
