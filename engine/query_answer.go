@@ -53,7 +53,10 @@ func (f *found) finish() {
 	if t := resultTokens(resp.Results[0]); len(resp.Results) == 1 && t > left {
 		// The first result is always kept, its first words at least: say
 		// that it alone is over, as "did not fit" would imply it fits.
-		addNotice(&resp.Notice, fmt.Sprintf("over max_tokens %d: the first result, always shown, costs about %d tokens cut", f.budget, t))
+		// Counted with the notices, which the budget pays for too: the
+		// result alone may be under it ("46 tokens" over a budget of 60).
+		addNotice(&resp.Notice, fmt.Sprintf("over max_tokens %d: the first result, always shown, cut as far as it goes, and these notices cost about %d tokens",
+			f.budget, t+f.budget-left))
 	}
 	if dropped > 0 {
 		addNotice(&resp.Notice, droppedNotice(dropped, f.budget))

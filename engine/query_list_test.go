@@ -221,3 +221,18 @@ func TestListBudget(t *testing.T) {
 		t.Errorf("%d notes listed in %d tokens of 800", len(resp.Results), spent)
 	}
 }
+
+// A budget the first result's frame and notices alone are over says what
+// they cost together, which is over it.
+func TestBudgetOverNotice(t *testing.T) {
+	vault := t.TempDir()
+	write(t, vault, "ops.md", "# Ops\n\n"+strings.Repeat("The migration moved every table to the new cluster over a weekend. ", 30)+"\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, vault, "v")
+	resp := search(t, e, mdsearch.SearchRequest{Query: "migration cluster", MaxTokens: 60})
+	var cost int
+	_, rest, ok := strings.Cut(resp.Notice, "these notices cost about ")
+	if _, err := fmt.Sscanf(rest, "%d", &cost); !ok || err != nil || cost <= 60 {
+		t.Errorf("notice %q: cost %d, want over the budget of 60", resp.Notice, cost)
+	}
+}
