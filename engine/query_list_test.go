@@ -122,86 +122,6 @@ func TestListCutsOpenings(t *testing.T) {
 	}
 }
 
-// A query naming a tag as a note writes it (#meeting) is searched as
-// words, and the notice says how to keep the tag's notes; a tag no note
-// has, or a number, is said nothing of.
-func TestHashtagNotice(t *testing.T) {
-	vault := t.TempDir()
-	write(t, vault, "a.md", "# A\n\nWe met about the budget. #meeting #project/atlas\n")
-	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
-	index(t, e, vault, "v")
-	for q, want := range map[string]string{
-		"#meeting budget":              "#meeting is searched as words; tag:meeting keeps only the notes tagged so",
-		"budget #project/atlas #nope":  "#project/atlas is searched as words; tag:project/atlas keeps",
-		"#meeting #project/atlas":      "#meeting, #project/atlas are searched as words; tag:meeting or tag:project/atlas keeps",
-		"tag:meeting #meeting budget":  "",
-		"path:elsewhere #meeting work": "",
-		"budget #nope":                 "",
-		"issue #42 budget":             "",
-	} {
-		resp := search(t, e, mdsearch.SearchRequest{Query: q})
-		if got := strings.Contains(resp.Notice, "searched as words"); got != (want != "") || !strings.Contains(resp.Notice, want) {
-			t.Errorf("%q: notice %q, want %q", q, resp.Notice, want)
-		}
-	}
-}
-
-// ungroup takes Obsidian's grouping off operators alone: a ")" only where
-// a "(" was taken, a negated group of ORs as each operator negated, and
-// words, quoted phrases and other negated groups as written.
-func TestUngroup(t *testing.T) {
-	for _, tt := range []struct {
-		query, want string
-		grouped     bool
-	}{
-		{"tag:meeting (path:2026-11-30 OR path:2026-12)", "tag:meeting path:2026-11-30 path:2026-12", true},
-		{"(tag:x) budget", "tag:x budget", true},
-		{"file:report(1) budget", "file:report(1) budget", false},
-		{"(file:report(1)) budget", "file:report(1) budget", true},
-		{"-(tag:meeting OR tag:home) budget", "-tag:meeting -tag:home budget", true},
-		{"-(tag:meeting tag:home) budget", "-(tag:meeting tag:home) budget", true},
-		{`(tag:daily OR path:"Daily notes")`, `tag:daily path:"Daily notes"`, true},
-		{"cats OR dogs (see below)", "cats OR dogs (see below)", false},
-		{"tag:x -(see below)", "tag:x -(see below)", false},
-		{`"see (tag:x) here" tag:y`, `"see (tag:x) here" tag:y`, false},
-	} {
-		got, grouped := ungroup(strings.Fields(tt.query))
-		if strings.Join(got, " ") != tt.want || grouped != tt.grouped {
-			t.Errorf("ungroup(%q) = %q, %v; want %q, %v", tt.query, strings.Join(got, " "), grouped, tt.want, tt.grouped)
-		}
-	}
-	rest, ops := takeOperators(`-(tag:meeting OR tag:home) (tag:daily OR path:"Daily notes") budget`, nil)
-	if rest != "budget" || strings.Join(ops.notTags, ",") != "meeting,home" || strings.Join(ops.tags, ",") != "daily" ||
-		strings.Join(ops.paths, ",") != "Daily notes" {
-		t.Errorf("rest %q, ops %+v", rest, ops)
-	}
-}
-
-// A cut at a line's end names the rest from the next line, not the line
-// shown; a cut inside a line, from that line.
-func TestShortenRestLine(t *testing.T) {
-	var lines []string
-	for i := 1; i <= 40; i++ {
-		lines = append(lines, fmt.Sprintf("step %d runs", i))
-	}
-	for _, tt := range []struct {
-		text     string
-		nextLine bool
-	}{
-		{strings.Join(lines, "\n"), true},                           // each line ends a sentence-less run of words
-		{strings.Repeat("one two three four five six ", 40), false}, // one long line
-	} {
-		r := mdsearch.Result{Path: "a.md", Text: tt.text, StartLine: 1, EndLine: strings.Count(tt.text, "\n") + 1}
-		if !(seams{}).shorten(&r, 20, true, r.EndLine, "cut") || !r.Truncated {
-			t.Fatalf("not cut: %+v", r)
-		}
-		atEnd := strings.HasSuffix(tt.text[:len(r.Text)+1], r.Text+"\n")
-		if atEnd != tt.nextLine || (atEnd && r.RestFrom != r.EndLine+1) || (!atEnd && r.RestFrom != r.EndLine) {
-			t.Errorf("shown lines %d-%d, rest from %d (cut at a line's end: %v)", r.StartLine, r.EndLine, r.RestFrom, atEnd)
-		}
-	}
-}
-
 // A list under max_tokens counts each opening's read hint: what it shows
 // fits the budget.
 func TestListBudget(t *testing.T) {
@@ -219,20 +139,5 @@ func TestListBudget(t *testing.T) {
 	}
 	if spent := EstimateTokens(b.String()); len(resp.Results) < 2 || len(resp.Results) == 30 || spent > 800 {
 		t.Errorf("%d notes listed in %d tokens of 800", len(resp.Results), spent)
-	}
-}
-
-// A budget the first result's frame and notices alone are over says what
-// they cost together, which is over it.
-func TestBudgetOverNotice(t *testing.T) {
-	vault := t.TempDir()
-	write(t, vault, "ops.md", "# Ops\n\n"+strings.Repeat("The migration moved every table to the new cluster over a weekend. ", 30)+"\n")
-	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
-	index(t, e, vault, "v")
-	resp := search(t, e, mdsearch.SearchRequest{Query: "migration cluster", MaxTokens: 60})
-	var cost int
-	_, rest, ok := strings.Cut(resp.Notice, "these notices cost about ")
-	if _, err := fmt.Sscanf(rest, "%d", &cost); !ok || err != nil || cost <= 60 {
-		t.Errorf("notice %q: cost %d, want over the budget of 60", resp.Notice, cost)
 	}
 }

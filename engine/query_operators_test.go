@@ -1,0 +1,64 @@
+package engine
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mdsearch/mdsearch"
+)
+
+// ungroup takes Obsidian's grouping off operators alone: a ")" only where
+// a "(" was taken, a negated group of ORs as each operator negated, and
+// words, quoted phrases and other negated groups as written.
+func TestUngroup(t *testing.T) {
+	for _, tt := range []struct {
+		query, want string
+		grouped     bool
+	}{
+		{"tag:meeting (path:2026-11-30 OR path:2026-12)", "tag:meeting path:2026-11-30 path:2026-12", true},
+		{"(tag:x) budget", "tag:x budget", true},
+		{"file:report(1) budget", "file:report(1) budget", false},
+		{"(file:report(1)) budget", "file:report(1) budget", true},
+		{"-(tag:meeting OR tag:home) budget", "-tag:meeting -tag:home budget", true},
+		{"-(tag:meeting tag:home) budget", "-(tag:meeting tag:home) budget", true},
+		{`(tag:daily OR path:"Daily notes")`, `tag:daily path:"Daily notes"`, true},
+		{"cats OR dogs (see below)", "cats OR dogs (see below)", false},
+		{"tag:x -(see below)", "tag:x -(see below)", false},
+		{`"see (tag:x) here" tag:y`, `"see (tag:x) here" tag:y`, false},
+	} {
+		got, grouped := ungroup(strings.Fields(tt.query))
+		if strings.Join(got, " ") != tt.want || grouped != tt.grouped {
+			t.Errorf("ungroup(%q) = %q, %v; want %q, %v", tt.query, strings.Join(got, " "), grouped, tt.want, tt.grouped)
+		}
+	}
+	rest, ops := takeOperators(`-(tag:meeting OR tag:home) (tag:daily OR path:"Daily notes") budget`, nil)
+	if rest != "budget" || strings.Join(ops.notTags, ",") != "meeting,home" || strings.Join(ops.tags, ",") != "daily" ||
+		strings.Join(ops.paths, ",") != "Daily notes" {
+		t.Errorf("rest %q, ops %+v", rest, ops)
+	}
+}
+
+// A query naming a tag as a note writes it (#meeting) is searched as
+// words, and the notice says how to keep the tag's notes; a tag no note
+// has, or a number, is said nothing of.
+func TestHashtagNotice(t *testing.T) {
+	vault := t.TempDir()
+	write(t, vault, "a.md", "# A\n\nWe met about the budget. #meeting #project/atlas\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, vault, "v")
+	for q, want := range map[string]string{
+		"#meeting budget":              "#meeting is searched as words; tag:meeting keeps only the notes tagged so",
+		"budget #project/atlas #nope":  "#project/atlas is searched as words; tag:project/atlas keeps",
+		"#meeting #project/atlas":      "#meeting, #project/atlas are searched as words; tag:meeting or tag:project/atlas keeps",
+		"tag:meeting #meeting budget":  "",
+		"path:elsewhere #meeting work": "",
+		"budget #nope":                 "",
+		"issue #42 budget":             "",
+	} {
+		resp := search(t, e, mdsearch.SearchRequest{Query: q})
+		if got := strings.Contains(resp.Notice, "searched as words"); got != (want != "") || !strings.Contains(resp.Notice, want) {
+			t.Errorf("%q: notice %q, want %q", q, resp.Notice, want)
+		}
+	}
+}
