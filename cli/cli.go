@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -31,6 +32,10 @@ type Env struct {
 	cmd    string        // the running subcommand, for the prefix of what it says
 	flags  *flag.FlagSet // its flags, once made (commands reads --index)
 }
+
+// logger is what serve, mcp and watch log with while they run: one
+// "time=… level=…" line an event on stderr, the engine's notices too.
+func (env *Env) logger() *slog.Logger { return slog.New(slog.NewTextHandler(env.Stderr, nil)) }
 
 // say prints one line on stderr in the one style of every diagnostic:
 // "mdsearch: COMMAND: ...".

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -151,7 +150,7 @@ func (f *engineFlags) open(ctx context.Context, env *Env, withModel bool) (*engi
 	}
 	notify := func(msg string) { env.say("%s", msg) }
 	if f.follow { // serve, mcp and watch log as the rest of their lines do
-		log := slog.New(slog.NewTextHandler(env.Stderr, nil))
+		log := env.logger()
 		notify = func(msg string) { log.Warn(msg) }
 	}
 	opts := engine.Options{IndexPath: path, MaxFileSize: maxSize, ReadOnly: f.readOnly, Existing: f.existing,

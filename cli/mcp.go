@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"log/slog"
 	"net/http"
 
 	"github.com/mdsearch/mdsearch"
@@ -23,7 +22,7 @@ func runMCP(ctx context.Context, env *Env, args []string) error {
 	}
 	// stdout carries the protocol on stdio: everything else goes to stderr,
 	// re-indexes among it, as serve and watch log them.
-	log := slog.New(slog.NewTextHandler(env.Stderr, nil))
+	log := env.logger()
 	s, _, closeAll, err := sf.open(ctx, env, log)
 	if err != nil {
 		return err

@@ -27,7 +27,7 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	if err := sf.check(env, "--addr", *addr); err != nil {
 		return err
 	}
-	log := slog.New(slog.NewTextHandler(env.Stderr, nil))
+	log := env.logger()
 	s, w, closeAll, err := sf.open(ctx, env, log)
 	if err != nil {
 		return err

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"strings"
 	"time"
 	"unicode"
@@ -47,7 +46,7 @@ func runWatch(ctx context.Context, env *Env, args []string) error {
 	if n := s.AdoptNotice(ctx); n != "" {
 		env.say("%s", n)
 	}
-	log := slog.New(slog.NewTextHandler(env.Stderr, nil))
+	log := env.logger()
 	report := newWatchReport(env)
 	w, err := watch.Start(ctx, s, watch.Options{Debounce: *debounce, CatchUp: true, Logger: log,
 		OnRefresh: report.refreshed, OnWatch: report.watching})

@@ -203,13 +203,10 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 	resp.Results, resp.Total = res, len(res)
 	f := &found{resp: resp, sug: sug, joins: joins, ends: ends, budget: req.MaxTokens,
 		weak: isUnlikely(q, e.stage(q.mode) != nil, res), wordless: wordless}
-	// Counted whether or not one was asked for: a path another
-	// collection holds too must be read as COLLECTION:PATH either way.
-	colls, err := e.st.Collections(ctx)
+	colls, err := e.nameResults(ctx, rt.Reader, resp)
 	if err != nil {
 		return nil, err
 	}
-	resp.CollectionCount = len(colls)
 	if f.weak {
 		f.unfinished = e.unfinishedNotice(colls, q.filter.CollectionID)
 	}
@@ -217,16 +214,10 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 		addNotice(&resp.Notice, names+" by another version of mdsearch: run `mdsearch index` to cut it with this one, "+
 			"unless a serve, mcp or watch of it is running, which does so as it starts (until then its passages are as that version cut them)")
 	}
-	if len(colls) > 1 {
-		if err := nameShared(ctx, rt.Reader, resp.Results); err != nil {
-			return nil, err
-		}
-	}
-	nameColons(resp.Results, colls)
 	addNotice(&resp.Notice, e.templateNotice(ctx, rt.Reader, q, resp.Results))
 	switch {
 	case resp.Total == 0 && resp.CollectionCount == 0:
-		resp.Notice = "the index is empty: run `mdsearch index DIR` first"
+		resp.Notice = emptyIndexNotice
 	case under.n > 0: // the notice says why none came
 	case q.noWords:
 		// Emoji, symbols and punctuation are not words to the keyword

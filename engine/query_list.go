@@ -44,24 +44,17 @@ func (e *Engine) list(ctx context.Context, q *query, ops operators, excludeNotic
 	}
 	markStale(res, staleIn(stamps))
 	resp.Results, resp.Total = res, len(res)
-	colls, err := e.st.Collections(ctx)
+	colls, err := e.nameResults(ctx, rt.Reader, resp)
 	if err != nil {
 		return nil, err
 	}
-	resp.CollectionCount = len(colls)
-	if len(colls) > 1 {
-		if err := nameShared(ctx, rt.Reader, resp.Results); err != nil {
-			return nil, err
-		}
-	}
-	nameColons(resp.Results, colls)
 	resp.Notice = listNotice(total, len(res), req.N == mdsearch.MaxN, filtersOf(req, ops))
 	if req.MinScore > 0 {
 		addNotice(&resp.Notice, "min_score does not apply: a list has no scores")
 	}
 	if total == 0 {
 		if len(colls) == 0 {
-			resp.Notice = "the index is empty: run `mdsearch index DIR` first"
+			resp.Notice = emptyIndexNotice
 		} else if m := unknownTags(ctx, rt.Reader, q.filter); m != "" {
 			resp.Notice = m // it says why none matches
 		}

@@ -86,14 +86,10 @@ func testModelCache(t *testing.T, prec Precision) {
 	}
 }
 
-// TestModelCacheUnwritable checks that a model directory where model.onnx
-// cannot be written still works, from a graph built in memory.
-func TestModelCacheUnwritable(t *testing.T) {
-	lib, src := testAssets(t)
-	dir := linkModelDir(t, src)
-	if err := os.Mkdir(filepath.Join(dir, DefaultPrecision.onnxName()), 0o755); err != nil { // blocks the rename
-		t.Fatal(err)
-	}
+// embedsOnce opens the model of dir, embeds a text and closes it: a model
+// directory mdsearch cannot, or may not, write to still serves.
+func embedsOnce(t *testing.T, lib, dir string) {
+	t.Helper()
 	m, err := New(Options{LibPath: lib, ModelDir: dir, CacheDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
@@ -102,6 +98,17 @@ func TestModelCacheUnwritable(t *testing.T) {
 	if vecs, err := m.Embed(context.Background(), []string{"hello world"}); err != nil || len(vecs[0]) != Dimension {
 		t.Fatalf("Embed = %v, %v", vecs, err)
 	}
+}
+
+// TestModelCacheUnwritable checks that a model directory where model.onnx
+// cannot be written still works, from a graph built in memory.
+func TestModelCacheUnwritable(t *testing.T) {
+	lib, src := testAssets(t)
+	dir := linkModelDir(t, src)
+	if err := os.Mkdir(filepath.Join(dir, DefaultPrecision.onnxName()), 0o755); err != nil { // blocks the rename
+		t.Fatal(err)
+	}
+	embedsOnce(t, lib, dir)
 	if tmp, _ := filepath.Glob(filepath.Join(dir, ".*tmp*")); len(tmp) > 0 {
 		t.Errorf("temporary files left behind: %v", tmp)
 	}
@@ -118,14 +125,7 @@ func TestModelCacheLeavesForeignGraph(t *testing.T) {
 	if err := os.WriteFile(path, own, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	m, err := New(Options{LibPath: lib, ModelDir: dir, CacheDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
-	if vecs, err := m.Embed(context.Background(), []string{"hello world"}); err != nil || len(vecs[0]) != Dimension {
-		t.Fatalf("Embed = %v, %v", vecs, err)
-	}
+	embedsOnce(t, lib, dir)
 	if got, _ := os.ReadFile(path); !bytes.Equal(got, own) {
 		t.Errorf("%s was replaced (%d bytes)", path, len(got))
 	}

@@ -315,15 +315,10 @@ type unlisted struct{ searcher }
 func (u unlisted) Search(ctx context.Context, req mdsearch.SearchRequest) (*mdsearch.SearchResponse, error) {
 	resp, err := u.searcher.Search(ctx, req)
 	if err == nil && resp.Listing {
-		return nil, listingError(req.Query)
+		return nil, mdsearch.Errorf(mdsearch.KindInvalid, "", "", "",
+			"query holds only %s, which names notes to list, not words to look for: add the words", req.Query)
 	}
 	return resp, err
-}
-
-// listingError refuses a query that lists notes rather than searching.
-func listingError(query string) error {
-	return mdsearch.Errorf(mdsearch.KindInvalid, "", "", "",
-		"query holds only %s, which names notes to list, not words to look for: add the words", query)
 }
 
 // NeedsModel reports whether any of the configurations searches vectors.
