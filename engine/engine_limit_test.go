@@ -321,14 +321,28 @@ func TestReadHintQuotesPaths(t *testing.T) {
 }
 
 // cutWithin keeps at least minWords words, even where a sentence ends
-// before them.
+// before them; it ends at a sentence where one ends past half the cut,
+// and a table's or a list's cut at its last whole row or item.
 func TestCutWithin(t *testing.T) {
-	text := "a b c d e f g h i. j k l m n o p q r s t u v w x y z"
-	if got := cutWithin(text, 1); wordcount.Count(got) != minWords {
-		t.Errorf("cutWithin = %q, want %d words", got, minWords)
-	}
-	if got := cutWithin("One two three four five six seven. Eight nine ten eleven twelve thirteen fourteen. Fifteen sixteen seventeen eighteen", 26); got != "One two three four five six seven. Eight nine ten eleven twelve thirteen fourteen." {
-		t.Errorf("cutWithin = %q, want it at the second sentence", got)
+	table := "| Option | Default | Meaning |\n|---|---|---|\n| `n` | 10 | how many results the search returns |\n| `mode` | hybrid | keyword, semantic or both together |\n| `max_tokens` | 0 | the most the results may cost a reader |"
+	list := "- first item of the list, with a few words more\n- second item of the list, with a few words\n- third item, longer, which runs on past where the budget ends it"
+	for _, c := range []struct {
+		name, text string
+		budget     int
+		want       string
+	}{
+		{"floor of words", "a b c d e f g h i. j k l m n o p q r s t u v w x y z", 1, "a b c d e f g h i. j k l"},
+		{"a sentence", "One two three four five six seven. Eight nine ten eleven twelve thirteen fourteen. Fifteen sixteen seventeen eighteen", 26,
+			"One two three four five six seven. Eight nine ten eleven twelve thirteen fourteen."},
+		{"a table's rows", table, 50, table[:strings.Index(table, "\n| `max_tokens`")]},
+		{"a list's items", list, 30, list[:strings.LastIndex(list, "\n")]},
+		{"a list's marker", list, 12, list[:strings.Index(list, "\n- second")]},
+		{"a list item's floor", list, 22, list[:strings.Index(list, " the list, with a few words\n")] + " the"},
+		{"prose lines", "a b c d e f g h i j k l m n o\np q r s t u v w x y z", 1, "a b c d e f g h i j k l"},
+	} {
+		if got := cutWithin(c.text, c.budget); got != c.want {
+			t.Errorf("%s: cutWithin = %q, want %q", c.name, got, c.want)
+		}
 	}
 }
 

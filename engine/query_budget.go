@@ -27,10 +27,43 @@ func cutWithin(text string, budget int) string {
 	if limit := max(budget, maxFloorTokens); EstimateTokens(cut) > limit {
 		return cutBytes(cut, limit) // the words kept hold one over the budget
 	}
+	if end, bare := rowEnd(text, cut); end > 0 && (bare || end > len(cut)/2 && wordcount.Count(cut[:end]) >= min(minWords, hi)) {
+		return cut[:end] // a bare marker goes, whatever the floor
+	}
 	if end := sentenceEnd(cut); end > len(cut)/2 && wordcount.Count(cut[:end]) >= min(minWords, hi) {
 		return cut[:end]
 	}
 	return cut
+}
+
+// rowEnd is where a cut inside a table or a list should end instead: the
+// end of its last whole line, when the line the cut falls in is a table
+// row or a list item (half a row misreads its columns), or 0 where the
+// cut is at a line's end already or the line is prose. bare says the
+// line holds nothing past its marker: a lone "-".
+func rowEnd(text, cut string) (end int, bare bool) {
+	if len(cut) == len(text) || strings.HasPrefix(text[len(cut):], "\n") || strings.HasPrefix(text[len(cut):], "\r\n") {
+		return 0, false // the cut ends a line
+	}
+	nl := strings.LastIndexByte(cut, '\n')
+	if nl < 0 || !rowLine(cut[nl+1:]) {
+		return 0, false
+	}
+	last := strings.Trim(cut[nl+1:], " \t>|-*+.)0123456789")
+	return len(strings.TrimRight(cut[:nl], " \t\r\n")), last == ""
+}
+
+// rowLine reports whether a line is a table row or starts a list item.
+func rowLine(line string) bool {
+	t := strings.TrimLeft(line, " \t>")
+	if strings.HasPrefix(t, "|") {
+		return true
+	}
+	if len(t) >= 1 && strings.ContainsRune("-*+", rune(t[0])) && (len(t) == 1 || t[1] == ' ' || t[1] == '\t') {
+		return true
+	}
+	digits := len(t) - len(strings.TrimLeft(t, "0123456789"))
+	return digits > 0 && digits <= 9 && len(t) > digits && (t[digits] == '.' || t[digits] == ')')
 }
 
 // minWords is the least of a block a cut inside it keeps.
