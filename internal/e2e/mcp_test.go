@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -213,4 +214,26 @@ func callTool(ctx context.Context, t *testing.T, cs *mcp.ClientSession, name str
 		}
 	}
 	return res, b.String()
+}
+
+// TestMCPNamesIndex: a notice an agent reads that tells the user to run
+// a command names the index the server was started with.
+func TestMCPNamesIndex(t *testing.T) {
+	f := newFixture(t)
+	note := filepath.Join(f.vault, "kitchen", "Sourdough.md")
+	data, err := os.ReadFile(note)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := timeout(t, 60*time.Second)
+	cmd := exec.Command(bin, "mcp", "--index", f.db, "--no-watch")
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "e2e"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	writeNote(t, note, string(data)+"\nA line added since the index run.\n")
+	if _, got := callTool(ctx, t, cs, "read_note", map[string]any{"path": "kitchen/Sourdough.md"}); !strings.Contains(got, "`mdsearch index --index "+f.db+"`") {
+		t.Errorf("a stale note's notice does not name the index: %s", got)
+	}
 }

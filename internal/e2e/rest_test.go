@@ -370,3 +370,24 @@ func TestServeToken(t *testing.T) {
 		t.Errorf("page: %d", code)
 	}
 }
+
+// TestServeNamesIndex: a notice over REST that tells the reader to run
+// a command names the index the server was started with, as the command
+// line's own notices do; pasted as it was, it would update the default
+// index instead.
+func TestServeNamesIndex(t *testing.T) {
+	f := newFixture(t)
+	_, base := startServer(t, "http://", "serve", "--addr", "127.0.0.1:0", "--index", f.db, "--no-watch")
+	base = strings.TrimSuffix(base, "/")
+	note := filepath.Join(f.vault, "kitchen", "Sourdough.md")
+	data, err := os.ReadFile(note)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeNote(t, note, string(data)+"\nA line added since the index run.\n")
+	c := &http.Client{Timeout: 10 * time.Second}
+	code, _, body := apiDo(t, c, "GET", base+"/api/v1/notes/kitchen/Sourdough.md")
+	if want := "`mdsearch index --index " + f.db + "`"; code != 200 || !strings.Contains(body, want) {
+		t.Errorf("a stale note's notice: %d %s, want %s in it", code, body, want)
+	}
+}
