@@ -98,6 +98,8 @@ const (
 	MaxMaxTokens = 1 << 20
 	// MaxExclude bounds the notes a search leaves out (SearchRequest.Exclude).
 	MaxExclude = 100
+	// MaxOffset bounds how many notes a list skips (SearchRequest.Offset).
+	MaxOffset = 1 << 20
 	// MaxFilters bounds the tags, and the frontmatter conditions, a
 	// search asks for (SearchRequest.Tag with Tags, and Where): a note
 	// must match every one, so more than a few match nothing.
@@ -139,6 +141,10 @@ type SearchRequest struct {
 	// the vault did not hold them, each named as Read takes it: its path
 	// in the vault, COLLECTION:PATH, or its full path; at most MaxExclude.
 	Exclude []string `json:"exclude,omitempty"`
+	// Offset pages a list of notes (a request without words): it skips
+	// that many of the notes the filters keep, so the next N follow. A
+	// search with words shows its best N alone, and refuses one.
+	Offset int `json:"offset,omitempty"`
 	// NoRerank keeps the local ranking where the engine has a reranker.
 	NoRerank bool `json:"no_rerank,omitempty"`
 	// Explain gives each result a Why: what its place and score rest on.
@@ -211,9 +217,12 @@ type SearchResponse struct {
 	// by its opening (its first passage cut to at most some 60 words,
 	// Truncated),
 	// and their Score is 0: they are not ranked.
-	Listing bool    `json:"listing,omitempty"`
-	TookMS  float64 `json:"took_ms"`
-	Notice  string  `json:"notice,omitempty"` // e.g. semantic search unavailable, fell back to keyword
+	Listing bool `json:"listing,omitempty"`
+	// Matching is how many notes a listing's filters keep in all, those
+	// shown and not (Offset pages through them); 0 for a search.
+	Matching int     `json:"matching,omitempty"`
+	TookMS   float64 `json:"took_ms"`
+	Notice   string  `json:"notice,omitempty"` // e.g. semantic search unavailable, fell back to keyword
 	// Suggestion is the query with each word that no passage holds
 	// respelled as the nearest word the index does hold ("reactivty
 	// system" → "reactivity system"); "" when every word was found or none

@@ -54,6 +54,8 @@ func (r SearchRequest) Check() error {
 		return invalid("mode is %q: use hybrid, semantic or keyword", r.Mode)
 	case r.MaxTokens < 0 || r.MaxTokens > MaxMaxTokens:
 		return OutOfRange("max_tokens", strconv.Itoa(r.MaxTokens))
+	case r.Offset < 0 || r.Offset > MaxOffset:
+		return OutOfRange("offset", strconv.Itoa(r.Offset))
 	case math.IsNaN(r.MinScore) || r.MinScore < 0:
 		return invalid("min_score is %g: use 0-1 (0: keep every result)", r.MinScore)
 	case r.MinScore > 1:
@@ -115,6 +117,7 @@ var ranges = map[string]string{
 	"n":            fmt.Sprintf("1-%d (default %d)", MaxN, DefaultN),
 	"max_per_page": fmt.Sprintf("1-%d, or 0 for the default (%d)", MaxMaxPerPage, DefaultMaxPerPage),
 	"max_tokens":   fmt.Sprintf("1-%d, or 0 for no limit", MaxMaxTokens),
+	"offset":       fmt.Sprintf("0-%d, the notes a list skips (default 0)", MaxOffset),
 }
 
 // NotWhole is the error for an integer field (n, max_per_page,
@@ -130,6 +133,13 @@ func NotWhole(field, value string) error {
 // learns the range whatever the size of what it sent.
 func OutOfRange(field, number string) error {
 	return invalid("%s is %s: use %s", field, number, ranges[field])
+}
+
+// OffsetWithWords is the error for an Offset given to a search with
+// words, which the engine gives once the query's operators are read (a
+// query of operators alone lists).
+func OffsetWithWords(offset int) error {
+	return invalid("offset is %d, but the request has words to search: offset pages a list of notes (a tag, a folder or a property, without words); a search shows its best n (at most %d): add words or a filter to narrow it", offset, MaxN)
 }
 
 // MaxPerPageAlias is the name the semantic-search API gives MaxPerPage,

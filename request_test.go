@@ -38,6 +38,8 @@ func TestCheck(t *testing.T) {
 		{with(func(r *SearchRequest) { r.Mode = "fuzzy" }), `mode is "fuzzy": use hybrid, semantic or keyword`},
 		{with(func(r *SearchRequest) { r.Mode = "" }), `mode is "": use hybrid, semantic or keyword`},
 		{with(func(r *SearchRequest) { r.MaxTokens = -1 }), "max_tokens is -1: use 1-1048576, or 0 for no limit"},
+		{with(func(r *SearchRequest) { r.Offset = -1 }), "offset is -1: use 0-1048576, the notes a list skips (default 0)"},
+		{with(func(r *SearchRequest) { r.Offset = MaxOffset + 1 }), "offset is 1048577: use 0-1048576"},
 		{with(func(r *SearchRequest) { r.MinScore = 1 }), ""},
 		{with(func(r *SearchRequest) { r.MinScore = -0.1 }), "min_score is -0.1: use 0-1 (0: keep every result)"},
 		{with(func(r *SearchRequest) { r.MinScore = 30 }), "min_score is 30: use 0-1 (a score of 30% is 0.3)"},

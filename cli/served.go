@@ -223,6 +223,9 @@ func searchValues(req mdsearch.SearchRequest, tags, where []string) url.Values {
 	if req.MinScore > 0 {
 		q.Set("min_score", strconv.FormatFloat(req.MinScore, 'g', -1, 64))
 	}
+	if req.Offset > 0 {
+		q.Set("offset", strconv.Itoa(req.Offset))
+	}
 	if req.NoRerank {
 		q.Set("no_rerank", "true")
 	}

@@ -80,6 +80,9 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 	if req.Lists() {
 		return e.list(ctx, q, ops, excludeNotice)
 	}
+	if req.Offset > 0 {
+		return nil, mdsearch.OffsetWithWords(req.Offset)
+	}
 	resp := &mdsearch.SearchResponse{Query: req.Query, Mode: req.Mode, Results: []mdsearch.Result{}}
 	if err := acquire(ctx); err != nil {
 		return nil, err

@@ -22,7 +22,7 @@ func (e *Engine) list(ctx context.Context, q *query, ops operators, excludeNotic
 		return nil, err
 	}
 	defer rt.Close()
-	firsts, total, err := rt.ListNotes(ctx, q.filter, req.N)
+	firsts, total, err := rt.ListNotes(ctx, q.filter, req.N, req.Offset)
 	if err != nil {
 		return nil, err
 	}
@@ -43,12 +43,12 @@ func (e *Engine) list(ctx context.Context, q *query, ops operators, excludeNotic
 		}
 	}
 	markStale(res, staleIn(stamps))
-	resp.Results, resp.Total = res, len(res)
+	resp.Results, resp.Total, resp.Matching = res, len(res), total
 	colls, err := e.nameResults(ctx, rt.Reader, resp)
 	if err != nil {
 		return nil, err
 	}
-	resp.Notice = listNotice(total, len(res), req.N == mdsearch.MaxN, filtersOf(req, ops))
+	resp.Notice = listNotice(total, req.Offset, len(res), req.N == mdsearch.MaxN, filtersOf(req, ops))
 	if req.MinScore > 0 {
 		addNotice(&resp.Notice, "min_score does not apply: a list has no scores")
 	}
@@ -84,25 +84,44 @@ func closeFence(text string) string {
 // hundreds (a list of 29 notes cost an agent 10,000 tokens).
 const listPreview = 80
 
-// listNotice says what a list holds: which notes, how many of them, and
-// that it is no ranking; most says n is at its most, so cannot be raised.
-func listNotice(total, shown int, most bool, filters string) string {
+// listNotice says what a list holds: which notes of how many, that it
+// is no ranking, and how to see the others (most: n is at its most, so
+// cannot be raised).
+func listNotice(total, offset, shown int, most bool, filters string) string {
+	matches := notesMatch(total) + " " + filters
 	switch {
 	case total == 0:
 		return "no note matches " + filters
-	case shown < total:
-		more := "raise n for more"
-		if most {
-			more = "narrow it (a folder, another tag) for the others"
+	case shown == 0:
+		use := "0"
+		if total > 1 {
+			use = fmt.Sprintf("0-%d", total-1)
 		}
-		first := "the first"
-		if shown > 1 {
-			first += fmt.Sprintf(" %d", shown)
-		}
-		return fmt.Sprintf("%s %s: %s by path, each by its opening, unranked; %s, or add words to search in them",
-			notesMatch(total), filters, first, more)
+		return fmt.Sprintf("%s; offset %d is past the last of them: use %s", matches, offset, use)
+	case shown == total:
+		return matches + ", listed by path, each by its opening, unranked: add words to search in them"
 	}
-	return fmt.Sprintf("%s %s, listed by path, each by its opening, unranked: add words to search in them", notesMatch(total), filters)
+	which := fmt.Sprintf("notes %d-%d", offset+1, offset+shown)
+	if shown == 1 {
+		which = fmt.Sprintf("note %d", offset+1)
+	}
+	if offset == 0 {
+		which = "the first"
+		if shown > 1 {
+			which += fmt.Sprintf(" %d", shown)
+		}
+	}
+	if offset+shown >= total {
+		return fmt.Sprintf("%s: %s by path, the last of them, each by its opening, unranked", matches, which)
+	}
+	more := fmt.Sprintf("offset %d gives the next", offset+shown)
+	switch {
+	case !most && offset == 0:
+		more += " (or raise n)"
+	case most:
+		more += ", or narrow it (a folder, another tag)"
+	}
+	return fmt.Sprintf("%s: %s by path, each by its opening, unranked; %s, or add words to search in them", matches, which, more)
 }
 
 // notesMatch is "1 note matches" or "3 notes match".

@@ -39,9 +39,14 @@ func TestListNotes(t *testing.T) {
 		{"a folder", mdsearch.SearchRequest{PathPrefix: "work/"}, "work/a.md work/b.md", `2 notes match path prefix "work/"`},
 		{"path and a property", mdsearch.SearchRequest{Query: "path:work [status:draft]"}, "work/b.md", "1 note matches"},
 		{"fewer shown", mdsearch.SearchRequest{Tag: "meeting", N: 2}, "home/c.md home/Dahlia.md",
-			`4 notes match tag "meeting": the first 2 by path, each by its opening, unranked; raise n for more`},
+			`4 notes match tag "meeting": the first 2 by path, each by its opening, unranked; offset 2 gives the next (or raise n)`},
+		{"the next page", mdsearch.SearchRequest{Tag: "meeting", N: 2, Offset: 2}, "work/a.md work/b.md",
+			`4 notes match tag "meeting": notes 3-4 by path, the last of them`},
+		{"a page in the middle", mdsearch.SearchRequest{Query: "tag:meeting", N: 1, Offset: 1}, "home/Dahlia.md",
+			`4 notes match tag "meeting": note 2 by path, each by its opening, unranked; offset 2 gives the next, or add words`},
+		{"past the last", mdsearch.SearchRequest{Tag: "meeting", Offset: 4}, "", `4 notes match tag "meeting"; offset 4 is past the last of them: use 0-3`},
 		{"one shown", mdsearch.SearchRequest{Tag: "meeting", N: 1, MinScore: 0.5}, "home/c.md",
-			`4 notes match tag "meeting": the first by path, each by its opening, unranked; raise n for more, or add words to search in them; min_score does not apply`},
+			`4 notes match tag "meeting": the first by path, each by its opening, unranked; offset 1 gives the next (or raise n), or add words to search in them; min_score does not apply`},
 		{"none", mdsearch.SearchRequest{Tag: "meetnig"}, "", `no note has the tag "meetnig"; the tags most notes have: meeting (3), meeting/family (1)`},
 		{"grouped", mdsearch.SearchRequest{Query: "tag:meeting (path:work OR path:home)"}, "",
 			"OR and parentheses do not group filters here: every filter must match (tag:meeting, path:work, path:home)"},
@@ -56,8 +61,8 @@ func TestListNotes(t *testing.T) {
 					t.Errorf("%s: score %v, chunk %d; want 0, its first passage", r.Path, r.Score, r.ChunkIndex)
 				}
 			}
-			if strings.Join(got, " ") != tt.want || !resp.Listing || resp.Total != len(got) {
-				t.Errorf("listed %q (listing %v, total %d), want %q", got, resp.Listing, resp.Total, tt.want)
+			if strings.Join(got, " ") != tt.want || !resp.Listing || resp.Total != len(got) || resp.Matching < len(got) {
+				t.Errorf("listed %q (listing %v, total %d, matching %d), want %q", got, resp.Listing, resp.Total, resp.Matching, tt.want)
 			}
 			if !strings.Contains(resp.Notice, tt.notice) {
 				t.Errorf("notice %q, want %q", resp.Notice, tt.notice)
@@ -66,8 +71,13 @@ func TestListNotes(t *testing.T) {
 	}
 	// Words search, as before; nothing but a collection, or nothing at
 	// all, is no list.
-	if resp := search(t, e, mdsearch.SearchRequest{Query: "standup", Tag: "meeting"}); resp.Listing || len(resp.Results) == 0 {
-		t.Errorf("a search with words listed: %s", paths(resp))
+	if resp := search(t, e, mdsearch.SearchRequest{Query: "standup", Tag: "meeting"}); resp.Listing || len(resp.Results) == 0 || resp.Matching != 0 {
+		t.Errorf("a search with words listed: %s (matching %d)", paths(resp), resp.Matching)
+	}
+	// A search with words shows its best n: no offset pages it.
+	if _, err := e.Search(bg, mdsearch.SearchRequest{Query: "standup tag:meeting", Offset: 5}); mdsearch.KindOf(err) != mdsearch.KindInvalid ||
+		!strings.Contains(err.Error(), "offset pages a list of notes") {
+		t.Errorf("a search with words and an offset: %v, want it refused", err)
 	}
 	for _, req := range []mdsearch.SearchRequest{{Collection: "v"}, {}, {Query: "  "}} {
 		if _, err := e.Search(bg, req); mdsearch.KindOf(err) != mdsearch.KindInvalid || !strings.Contains(err.Error(), "to list the notes that have it") {
@@ -76,20 +86,25 @@ func TestListNotes(t *testing.T) {
 	}
 }
 
-// listNotice counts the notes, and offers more only where n can give them.
+// listNotice counts the notes, says which of them are shown, and how to
+// see the others: offset, or n where it can be raised.
 func TestListNotice(t *testing.T) {
 	for _, tt := range []struct {
-		total, shown int
-		most         bool
-		want         string
+		total, offset, shown int
+		most                 bool
+		want                 string
 	}{
-		{0, 0, false, `no note matches tag "x"`},
-		{1, 1, false, `1 note matches tag "x", listed by path`},
-		{60, 50, true, `60 notes match tag "x": the first 50 by path, each by its opening, unranked; narrow it (a folder, another tag) for the others`},
-		{60, 10, false, `the first 10 by path, each by its opening, unranked; raise n for more`},
+		{0, 0, 0, false, `no note matches tag "x"`},
+		{1, 0, 1, false, `1 note matches tag "x", listed by path`},
+		{60, 0, 50, true, `60 notes match tag "x": the first 50 by path, each by its opening, unranked; offset 50 gives the next, or narrow it (a folder, another tag), or add words`},
+		{60, 0, 10, false, `the first 10 by path, each by its opening, unranked; offset 10 gives the next (or raise n), or add words`},
+		{60, 10, 10, false, `60 notes match tag "x": notes 11-20 by path, each by its opening, unranked; offset 20 gives the next, or add words`},
+		{60, 50, 10, true, `60 notes match tag "x": notes 51-60 by path, the last of them, each by its opening, unranked`},
+		{60, 70, 0, false, `60 notes match tag "x"; offset 70 is past the last of them: use 0-59`},
+		{1, 1, 0, false, `1 note matches tag "x"; offset 1 is past the last of them: use 0`},
 	} {
-		if got := listNotice(tt.total, tt.shown, tt.most, `tag "x"`); !strings.HasPrefix(got, tt.want) && !strings.Contains(got, tt.want) {
-			t.Errorf("listNotice(%d, %d, %v) = %q, want %q", tt.total, tt.shown, tt.most, got, tt.want)
+		if got := listNotice(tt.total, tt.offset, tt.shown, tt.most, `tag "x"`); !strings.HasPrefix(got, tt.want) && !strings.Contains(got, tt.want) {
+			t.Errorf("listNotice(%d, %d, %d, %v) = %q, want %q", tt.total, tt.offset, tt.shown, tt.most, got, tt.want)
 		}
 	}
 }

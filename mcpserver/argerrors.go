@@ -117,7 +117,7 @@ func checkMessage(field, value string) (string, bool) {
 		return "", false
 	}
 	switch field {
-	case "n", "max_per_page", "max_chunks_per_page", "max_tokens":
+	case "n", "max_per_page", "max_chunks_per_page", "max_tokens", "offset":
 		if !r.IsInt() {
 			return "", false // the validator's type check words a fraction
 		}

@@ -38,6 +38,7 @@ type SearchArgs struct {
 	Explain    bool           `json:"explain,omitempty" jsonschema:"say why each result ranked"`
 	MaxTokens  int            `json:"max_tokens,omitempty" jsonschema:"spend at most about this many tokens: whole passages, the last cut with the lines to read the rest"`
 	MinScore   float64        `json:"min_score,omitempty" jsonschema:"leave out results scoring under this (e.g. 0.1); the notice counts them"`
+	Offset     int            `json:"offset,omitempty" jsonschema:"notes a list (no words) skips"`
 }
 
 // ReadArgs are read_note's arguments.
@@ -74,9 +75,9 @@ var scoreSentences = map[string]string{
 // kind of scores: min_score 0.1 means "rarely answers" only where scores
 // are calibrated.
 var costSentences = map[string]string{
-	"probability": "Cost: 300-700 tokens a result; max_tokens caps the total; min_score 0.1 drops results that rarely answer (often half the tokens).",
-	"first-stage": "Cost: 300-700 tokens a result; max_tokens caps the total.",
-	"reranker":    "Cost: 300-700 tokens a result; max_tokens caps the total.",
+	"probability": "Cost: 300-700 tokens a result; max_tokens caps the text; min_score 0.1 drops results that rarely answer (often half the tokens).",
+	"first-stage": "Cost: 300-700 tokens a result; max_tokens caps the text.",
+	"reranker":    "Cost: 300-700 tokens a result; max_tokens caps the text.",
 }
 
 func searchTool(scores string) *mcp.Tool {
@@ -89,9 +90,8 @@ func searchTool(scores string) *mcp.Tool {
 		Description: "Search the user's markdown notes by meaning and keywords. Use this first. " +
 			"Returns the best passages (a section or part of one, up to about 300 words, usually enough to answer from), " +
 			"each headed `rank. **path** > Section (score%)` and footed by its lines and `section \"...\"`: to read more, pass read_note that path and section. " +
-			"`part p/P`: a long section's piece; if read_note gives only the section's start, read lines around it. " +
+			"`part p/P`: a piece of a long section; read_note's lines read around it. " +
 			scoreSentences[scores] +
-			"A notice may offer a respelled query (did you mean ...?). " +
 			costSentences[scores],
 		InputSchema: schemaFor[SearchArgs](func(p map[string]*jsonschema.Schema) {
 			// The request's Check holds the same ranges; plainArgError words
@@ -103,6 +103,7 @@ func searchTool(scores string) *mcp.Tool {
 			p["mode"].Default = rawJSON(mdsearch.ModeHybrid)
 			p["min_score"].Minimum, p["min_score"].Maximum = ptr(0.0), ptr(1.0)
 			p["max_tokens"].Minimum, p["max_tokens"].Maximum = ptr(0.0), ptr(float64(mdsearch.MaxMaxTokens))
+			p["offset"].Minimum = ptr(0.0)
 			p["where"].AdditionalProperties = &jsonschema.Schema{Types: []string{"string", "number", "boolean"}}
 		}),
 		Annotations: readOnly(),
@@ -174,7 +175,7 @@ func (a SearchArgs) request() (mdsearch.SearchRequest, error) {
 	req := mdsearch.SearchRequest{
 		Query: mdsearch.TrimQuery(a.Query), N: a.N, MaxPerPage: a.MaxPerPage, Mode: mdsearch.Mode(a.Mode),
 		Collection: a.Collection, Tag: tag, PathPrefix: a.PathPrefix,
-		Tags: tags, Where: where, MaxTokens: a.MaxTokens, MinScore: a.MinScore, Exclude: a.Exclude, NoRerank: a.NoRerank, Explain: a.Explain,
+		Tags: tags, Where: where, MaxTokens: a.MaxTokens, MinScore: a.MinScore, Offset: a.Offset, Exclude: a.Exclude, NoRerank: a.NoRerank, Explain: a.Explain,
 	}
 	return req, req.Check()
 }

@@ -34,7 +34,7 @@ type SearchResult struct {
 
 // searchParams are the query parameters semantic-search accepts.
 var searchParams = map[string]bool{"q": true, "n": true, "max_per_page": true, mdsearch.MaxPerPageAlias: true,
-	"mode": true, "collection": true, "tag": true, "path_prefix": true, "where": true, "max_tokens": true, "exclude": true, "no_rerank": true, "explain": true, "min_score": true}
+	"mode": true, "collection": true, "tag": true, "path_prefix": true, "where": true, "max_tokens": true, "exclude": true, "no_rerank": true, "explain": true, "min_score": true, "offset": true}
 
 // repeatable are the parameters that may be given more than once: every
 // tag and every frontmatter condition must match, every note named by
@@ -77,7 +77,7 @@ func parseSearch(raw string) (mdsearch.SearchRequest, error) {
 	for k, v := range vals {
 		switch {
 		case !searchParams[k]:
-			return req, fmt.Errorf("unknown parameter %q: use q, n, max_per_page (or %s), mode, collection, tag, path_prefix, where, exclude, no_rerank, explain, max_tokens or min_score", k, mdsearch.MaxPerPageAlias)
+			return req, fmt.Errorf("unknown parameter %q: use q, n, max_per_page (or %s), mode, collection, tag, path_prefix, where, exclude, no_rerank, explain, max_tokens, min_score or offset", k, mdsearch.MaxPerPageAlias)
 		case len(v) > 1 && !repeatable[k]:
 			return req, fmt.Errorf("parameter %q is given %d times; give it once", k, len(v))
 		}
@@ -103,6 +103,9 @@ func parseSearch(raw string) (mdsearch.SearchRequest, error) {
 		return req, err
 	}
 	if req.MaxTokens, err = intParam(vals, "max_tokens", "max_tokens", 0); err != nil { // 0: no budget, as in the CLI and MCP
+		return req, err
+	}
+	if req.Offset, err = intParam(vals, "offset", "offset", 0); err != nil { // a list's page; 0: its first
 		return req, err
 	}
 	if req.MinScore, err = floatParam(vals, "min_score"); err != nil { // 0: every result, as in the CLI and MCP

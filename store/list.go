@@ -12,10 +12,10 @@ type Listed struct {
 
 // ListNotes gives the first passage of each note f keeps, by collection
 // name and path (ignoring the case of ASCII letters, as Obsidian lists
-// names), at most limit of them, and how many notes f keeps in
-// all: a request without words lists notes rather than ranking passages.
-// A note without passages (empty) is not counted.
-func (s *Reader) ListNotes(ctx context.Context, f Filter, limit int) ([]Listed, int, error) {
+// names), at most limit of them after the first offset, and how many
+// notes f keeps in all: a request without words lists notes rather than
+// ranking passages. A note without passages (empty) is not counted.
+func (s *Reader) ListNotes(ctx context.Context, f Filter, limit, offset int) ([]Listed, int, error) {
 	cond, args := f.where()
 	const from = ` FROM documents d JOIN chunks c ON c.doc_id = d.id AND c.chunk_index = 0 WHERE `
 	var total int
@@ -23,8 +23,8 @@ func (s *Reader) ListNotes(ctx context.Context, f Filter, limit int) ([]Listed, 
 		return nil, 0, err
 	}
 	rows, err := s.r.QueryContext(ctx, `SELECT c.id, c.doc_id, c.section_id`+from+cond+
-		` ORDER BY (SELECT name FROM collections WHERE id = d.collection_id), d.path COLLATE NOCASE, d.path LIMIT ?`,
-		append(slices.Clip(args), limit)...)
+		` ORDER BY (SELECT name FROM collections WHERE id = d.collection_id), d.path COLLATE NOCASE, d.path LIMIT ? OFFSET ?`,
+		append(slices.Clip(args), limit, offset)...)
 	if err != nil {
 		return nil, 0, err
 	}

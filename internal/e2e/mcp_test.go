@@ -185,6 +185,10 @@ func exerciseMCP(ctx context.Context, t *testing.T, cs *mcp.ClientSession, f fix
 		!strings.Contains(text, "1 note matches tag \"baking\"") || !strings.Contains(text, "\n1. **kitchen/Sourdough.md**") || strings.Contains(text, "%)") {
 		t.Errorf("a tag alone: %s", text)
 	}
+	res, text = callTool(ctx, t, cs, "semantic_search", map[string]any{"path_prefix": "kitchen/", "n": 1, "offset": 1})
+	if res.IsError || !strings.Contains(text, "note 2 by path") || !strings.Contains(text, "\n1. **kitchen/Sourdough.md**") {
+		t.Errorf("a list's second page: %s", text)
+	}
 
 	// Bad arguments are tool errors, and the server carries on.
 	if res, text = callTool(ctx, t, cs, "semantic_search", map[string]any{"query": "x", "n": 99}); !res.IsError || !strings.Contains(text, "n is 99") {

@@ -111,6 +111,14 @@ func TestREST(t *testing.T) {
 			!strings.Contains(body, `"listing": true`) || !strings.Contains(body, `"path": "kitchen/Sourdough.md"`) {
 			t.Errorf("tag alone: %d %s", code, body)
 		}
+		// offset pages a list; matching counts every note it keeps.
+		if code, _, body := apiDo(t, c, "GET", base+"/api/v1/semantic-search?path_prefix=kitchen/&n=1&offset=1"); code != 200 ||
+			!strings.Contains(body, `"matching": 2`) || !strings.Contains(body, `note 2 by path`) {
+			t.Errorf("a list's second page: %d %s", code, body)
+		}
+		if code, _, body := apiDo(t, c, "GET", base+"/api/v1/semantic-search?q=hooch&offset=1"); code != 400 || !strings.Contains(body, "offset pages a list of notes") {
+			t.Errorf("offset with words: %d %s", code, body)
+		}
 
 		// max_tokens: the first passage alone does not fit 30 tokens, nor
 		// does its first block, so it comes cut inside that block with a

@@ -2,8 +2,10 @@ package e2e
 
 import (
 	"bytes"
+	"fmt"
 	"image"
 	"image/png"
+	"maps"
 	"strings"
 	"testing"
 
@@ -70,4 +72,32 @@ func webImageEmbed(t *testing.T, b browser) {
 	if got := b.js(t, `document.querySelector("#reader-content img.attachment").getAttribute("src")`); got != "/api/v1/attachments/web/assets/wombat.png?collection=vault" {
 		t.Errorf("image src %q", got)
 	}
+}
+
+// withLedger is notes with a folder of more notes than a list shows at
+// once (mdsearch.MaxN), for webMoreNotes.
+func withLedger(notes map[string]string) map[string]string {
+	out := maps.Clone(notes)
+	for i := range ledgerNotes {
+		out[fmt.Sprintf("ledger/Entry %02d.md", i+1)] = fmt.Sprintf("# Entry %02d\n\nA quokka ledger entry, number %d.\n", i+1, i+1)
+	}
+	return out
+}
+
+const ledgerNotes = 53
+
+// A list longer than a page shows 50 notes and offers the rest: "More
+// notes" adds them below the first, and selects the first it added.
+func webMoreNotes(t *testing.T, b browser) {
+	b.do(t, "list the ledger", chromedp.Evaluate[chromedp.Void](`location.hash = "#/search?q=" + encodeURIComponent("path:ledger/")`))
+	b.wait(t, "the first 50 listed", `document.querySelectorAll(".result").length === 50 &&
+		/^53 notes match path has "ledger\/": the first 50 by path/.test(document.getElementById("status").textContent) &&
+		!document.getElementById("more").hidden && document.getElementById("more").textContent === "More notes (50 of 53 shown)"`)
+	b.do(t, "more notes", chromedp.Evaluate[chromedp.Void](`document.getElementById("more").click()`))
+	b.wait(t, "the rest added", `document.querySelectorAll(".result").length === 53 && document.getElementById("more").hidden &&
+		document.querySelectorAll(".result .path")[50].textContent === "ledger/Entry 51.md" &&
+		document.querySelectorAll(".result")[50].getAttribute("aria-selected") === "true" &&
+		/notes 51-53 by path, the last of them/.test(document.getElementById("status").textContent)`)
+	b.search(t, "zebu lantern")
+	b.wait(t, "no more for a search", `document.getElementById("more").hidden`)
 }

@@ -146,7 +146,7 @@ func TestWebPage(t *testing.T) {
 	if _, err := os.Stat(chromiumPath); err != nil {
 		testenv.Absent(t, "%s is missing; install Debian's chromium package to run this test", chromiumPath)
 	}
-	f := newFixtureWith(t, webNotes)
+	f := newFixtureWith(t, withLedger(webNotes))
 	_, base := startServer(t, "http://", "serve", "--addr", "127.0.0.1:0", "--index", f.db)
 	base = strings.TrimSuffix(base, "/")
 
@@ -171,6 +171,7 @@ func TestWebPage(t *testing.T) {
 	t.Run("plain markdown", func(t *testing.T) { webPlain(t, b) })
 	t.Run("image embed", func(t *testing.T) { webImageEmbed(t, b) })
 	t.Run("tag chip", func(t *testing.T) { webTagChip(t, b) })
+	t.Run("more notes", func(t *testing.T) { webMoreNotes(t, b) })
 	t.Run("header clear", func(t *testing.T) { webHeaderClear(t, b) })
 	t.Run("table alignment", func(t *testing.T) { webTableAlign(t, b) })
 	t.Run("phone width", func(t *testing.T) { webPhoneWidth(t, b) })

@@ -19,6 +19,7 @@ let selected = -1;  // index of the highlighted result
 let searchSeq = 0;  // drops answers to superseded searches
 let shownKey = "";  // the search (as a hash) whose results are on screen
 let shownResp = null; // its answer, for the status line (showSearchStatus)
+let shownParams = null; // the request that gave it, for the next page of a list (more.js)
 let typingTimer = 0;
 let typing = false; // the user has typed since the last search ran
 let cameFromResults = false;
@@ -133,8 +134,9 @@ async function runSearch() {
     if (seq !== searchSeq) return;
     results = resp.results;
     shownKey = key;
-    renderResults(q, resp.listing);
     shownResp = resp;
+    shownParams = p;
+    renderResults(q, resp.listing);
     showSearchStatus();
   } catch (e) {
     if (seq !== searchSeq) return;
@@ -224,6 +226,7 @@ function renderResults(query, listing) {
   fitMarks(el.results);
   offerWhole(el.results);
   select(results.length ? 0 : -1, false);
+  offerMore();
 }
 
 // resultHref is the page's address of a result: its note, opened at the

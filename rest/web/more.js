@@ -1,0 +1,42 @@
+// mdsearch search page: the next notes of a list. A tag or operators
+// alone list the notes they keep, 50 at a time (the API's most); "More
+// notes" asks for the next 50 (offset) and adds them below.
+"use strict";
+
+const moreButton = document.getElementById("more");
+
+// offerMore shows the button while the list on screen (shownResp) has
+// notes it does not show yet, saying how many.
+function offerMore() {
+  const resp = shownResp;
+  const left = resp && resp.listing ? (resp.matching || 0) - results.length : 0;
+  moreButton.hidden = left <= 0;
+  moreButton.disabled = false;
+  if (left > 0) moreButton.textContent = "More notes (" + results.length + " of " + resp.matching + " shown)";
+}
+
+// loadMore adds the list's next page, and selects its first note; a
+// search started meanwhile wins.
+async function loadMore() {
+  if (!shownResp || !shownResp.listing || !shownParams) return;
+  const seq = searchSeq;
+  const p = new URLSearchParams(shownParams);
+  p.set("offset", String(results.length));
+  moreButton.disabled = true;
+  try {
+    const resp = await api("/api/v1/semantic-search?" + p.toString());
+    if (seq !== searchSeq) return;
+    const first = results.length;
+    results = results.concat(resp.results);
+    shownResp = resp;
+    renderResults(el.q.value.trim(), true);
+    if (first < results.length) select(first, true);
+    showSearchStatus();
+  } catch (e) {
+    if (seq !== searchSeq) return;
+    moreButton.disabled = false;
+    setStatus(e.message, true, e.status === 0);
+  }
+}
+
+moreButton.addEventListener("click", loadMore);
