@@ -41,11 +41,16 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (*mdsea
 	// A failed check costs the suggestion only: the answer stands. A
 	// misspelling is what the rest of the notice is likeliest to follow
 	// from (a weak best result): it leads.
+	lacking := f.sug.lacking
 	if f.sug.query != "" {
 		if ok, _ := e.confirm(ctx, req, f.sug.query); ok {
 			f.resp.Suggestion = f.sug.query
 			f.resp.Notice = joinNotices(f.sug.notice, f.resp.Notice)
+			lacking = ""
 		}
+	}
+	if lacking != "" && !strings.Contains(f.resp.Notice, "no passage holds") { // keyword mode's own says so of every word
+		f.resp.Notice = joinNotices(lacking, f.resp.Notice)
 	}
 	f.resp.Notice = joinNotices(strings.TrimSpace(req.Notice), f.resp.Notice) // about the request: it leads
 	f.finish()

@@ -14,9 +14,10 @@ import (
 )
 
 // suggestion is a query respelled (see suggest), and the notice that
-// offers it.
+// offers it; lacking names the words no passage holds where the
+// suggestion is not offered (none, or one that finds no strong answer).
 type suggestion struct {
-	query, notice string
+	query, notice, lacking string
 }
 
 // suggest returns the query with each of its words that no passage holds
@@ -60,8 +61,9 @@ func suggest(ctx context.Context, rd *store.Reader, q *query, hasTerms bool, ope
 			fixes[word] = fix
 		}
 	}
+	lacking := lackingNotice(lacked, fixes)
 	if len(fixes) == 0 {
-		return suggestion{}, nil
+		return suggestion{lacking: lacking}, nil
 	}
 	var typed []respelling
 	respelled := outside(q.req.Query, unread, func(s string) string {
@@ -74,7 +76,34 @@ func suggest(ctx context.Context, rd *store.Reader, q *query, hasTerms bool, ope
 		return r
 	})
 	query := strings.Join(append(slices.Clip(operators), respelled), " ")
-	return suggestion{query, suggestionNotice(q.req.Query, query, typed)}, nil
+	return suggestion{query, suggestionNotice(q.req.Query, query, typed), lacking}, nil
+}
+
+// lackingNotice names the words no passage holds, each with the nearest
+// word the notes hold where there is one, for a search that offers no
+// suggestion: the results rest on the query's other words (or on meaning
+// alone), which a reader should know. The respelling is named but not
+// offered: the query respelled so found no strong answer.
+func lackingNotice(lacked []string, fixes map[string]string) string {
+	if len(lacked) == 0 {
+		return ""
+	}
+	quoted := make([]string, len(lacked))
+	var near []string
+	for i, w := range lacked {
+		quoted[i] = strconv.Quote(w)
+		if fix := fixes[w]; fix != "" {
+			near = append(near, strconv.Quote(w)+" → "+strconv.Quote(fix))
+		}
+	}
+	msg := "no passage holds " + strings.Join(quoted, " or ")
+	switch {
+	case len(lacked) == 1 && len(near) == 1:
+		msg += " (the nearest word the notes hold is " + strconv.Quote(fixes[lacked[0]]) + ", but respelled so the query finds no strong answer either)"
+	case len(near) > 0:
+		msg += " (the nearest words the notes hold: " + strings.Join(near, ", ") + "; respelled so, the query finds no strong answer either)"
+	}
+	return msg
 }
 
 // respelling is a word as typed and as a suggestion respells it.

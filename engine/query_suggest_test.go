@@ -36,7 +36,7 @@ func TestSuggestion(t *testing.T) {
 		{"reactivty sytem watchr callbak", "", ""},                  // four: not misspellings
 		{"tag:core reactivty", "tag:core reactivity", ""},           // operators lead, as written
 		{"reactivity system", "", ""},                               // every word found
-		{"hooch", "", ""},                                           // nothing near
+		{"hooch", "", "no passage holds"},                           // nothing near, and named
 		{"sytem", "system", ""},                                     // five letters: one edit
 		{"wach", "", ""},                                            // nothing near: "watcher" is three edits away
 		{"sytm", "", ""},                                            // two edits from "system": a word of four letters gets one
@@ -226,5 +226,39 @@ func TestSuggestionLeads(t *testing.T) {
 	resp = search(t, e, mdsearch.SearchRequest{Query: "quantum chromodynamics system", Mode: mdsearch.ModeKeyword})
 	if resp.Suggestion != "" || !strings.Contains(resp.Notice, "the notes most likely do not hold the answer") {
 		t.Errorf("no suggestion: notice %q", resp.Notice)
+	}
+}
+
+// Words no passage holds are named where no suggestion is offered: none
+// is near, or the query respelled finds no strong answer either (its
+// nearest words named, not offered); keyword mode's notice of a query
+// none of whose words is held says so once.
+func TestLackingWords(t *testing.T) {
+	vault := t.TempDir()
+	write(t, vault, "reactivity.md", "# Reactivity\n\nThe reactivity system tracks reactive state.\n\n## Watchers\n\nA watcher runs a callback on change; its cleanup runs first.\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
+	index(t, e, vault, "v")
+	for _, tc := range []struct {
+		query string
+		mode  mdsearch.Mode
+		want  string
+	}{
+		{"quantum chromodynamics system", mdsearch.ModeKeyword, `no passage holds "quantum" or "chromodynamics"; no result is likely`},
+		{"reactivty quantum chromodynamics", mdsearch.ModeHybrid,
+			`no passage holds "reactivty" or "quantum" or "chromodynamics" (the nearest words the notes hold: "reactivty" → "reactivity"; respelled so, the query finds no strong answer either)`},
+		{"quantum reactivity", mdsearch.ModeHybrid, `no passage holds "quantum"`},
+		{"zyxwv", mdsearch.ModeKeyword, `no passage holds any of the query's words`},
+	} {
+		resp := search(t, e, mdsearch.SearchRequest{Query: tc.query, Mode: tc.mode})
+		if resp.Suggestion != "" || !strings.HasPrefix(resp.Notice, tc.want) || strings.Count(resp.Notice, "no passage holds") != 1 {
+			t.Errorf("%q (%s): suggestion %q, notice %q, want it to start %q", tc.query, tc.mode, resp.Suggestion, resp.Notice, tc.want)
+		}
+	}
+	// Words the model knows are spelled right: only the misspelling is named.
+	known := openEngine(t, filepath.Join(t.TempDir(), "index.db"), lexBow{newBow("bow"), map[string]bool{"quantum": true, "chromodynamics": true}})
+	index(t, known, vault, "v")
+	resp := search(t, known, mdsearch.SearchRequest{Query: "reactivty quantum chromodynamics"})
+	if want := `no passage holds "reactivty" (the nearest word the notes hold is "reactivity", but respelled so the query finds no strong answer either)`; resp.Suggestion != "" || !strings.HasPrefix(resp.Notice, want) {
+		t.Errorf("one misspelling: suggestion %q, notice %q, want it to start %q", resp.Suggestion, resp.Notice, want)
 	}
 }
