@@ -46,7 +46,21 @@ var (
 	outOfRange = regexp.MustCompile(`^validating /properties/(\w+): (?:minimum|maximum): (\S+) is (?:less|greater) than \S+$`)
 	notOneOf   = regexp.MustCompile(`^validating /properties/(\w+): enum: (.*) does not equal any of: \[(.*)\]$`)
 	deepValue  = regexp.MustCompile(`^validating /properties/(\w+): validating /properties/\w+/additionalProperties: type: .* has type "(\w+)", want one of "([\w, ]+)"$`)
+	unknown    = regexp.MustCompile(`^unexpected additional properties \[(.*)\]$`)
 )
+
+// otherNames are the names other search tools give an argument, and the
+// one it has here: an agent that sends "limit" learns to send "n".
+var otherNames = map[string]string{
+	"limit": "n", "k": "n", "top_k": "n", "topk": "n", "count": "n", "max_results": "n", "num_results": "n",
+	"q": "query", "text": "query", "search": "query", "question": "query", "term": "query",
+	"folder": "path_prefix", "dir": "path_prefix", "directory": "path_prefix", "prefix": "path_prefix",
+	"search_type": "mode", "type": "mode",
+	"threshold": "min_score", "min_similarity": "min_score", "score_threshold": "min_score",
+	"max_length": "max_tokens", "budget": "max_tokens", "token_budget": "max_tokens",
+	"skip": "offset", "page": "offset",
+	"heading": "section", "file": "path", "note": "path", "line_range": "lines",
+}
 
 // notWhole reports whether v, a value the SDK quotes in an error, is no
 // whole number in any form (2.5, "many"), not a whole one of another
@@ -75,6 +89,9 @@ func plainArgError(msg string, schema *jsonschema.Schema) string {
 		if m := notOneOf.FindStringSubmatch(rest); m != nil {
 			return fmt.Sprintf("%s is %q: use %s", m[1], m[2], orList(strings.Fields(m[3])))
 		}
+		if m := unknown.FindStringSubmatch(rest); m != nil {
+			return unknownArgs(m[1], schema)
+		}
 		if m := deepValue.FindStringSubmatch(rest); m != nil {
 			return "invalid argument " + m[1] + ": each value must be " + orList(articles(strings.Split(m[3], ", "))) + ", not " + article(m[2])
 		}
@@ -88,6 +105,34 @@ func plainArgError(msg string, schema *jsonschema.Schema) string {
 		return `invalid arguments: pass an object of named arguments, e.g. {"query": "…"}`
 	}
 	return msg
+}
+
+// unknownArgs names the arguments a tool does not take (quoted, as the
+// validator lists them) and, for each, the one meant where its name is
+// another tool's (otherNames), else the arguments the tool takes.
+func unknownArgs(list string, schema *jsonschema.Schema) string {
+	var names, meant []string
+	for _, q := range strings.Split(list, " ") {
+		name, err := strconv.Unquote(q)
+		if err != nil {
+			name = q
+		}
+		names = append(names, strconv.Quote(name))
+		if a, ok := otherNames[strings.ToLower(name)]; ok && schema != nil && schema.Properties[a] != nil {
+			meant = append(meant, strconv.Quote(name)+": use "+a)
+		}
+	}
+	msg := "unknown argument " + strings.Join(names, ", ")
+	if len(names) > 1 {
+		msg = "unknown arguments " + strings.Join(names, ", ")
+	}
+	if len(meant) == len(names) {
+		return msg + " (" + strings.Join(meant, "; ") + ")"
+	}
+	if schema == nil {
+		return msg
+	}
+	return msg + ": this tool takes " + strings.Join(slices.Sorted(maps.Keys(schema.Properties)), ", ")
 }
 
 // outOfRangeError is Check's message for a number out of its range, from

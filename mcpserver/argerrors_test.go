@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/mdsearch/mdsearch"
 )
 
@@ -40,6 +41,25 @@ func TestPlainArgError(t *testing.T) {
 		if got := plainArgError(tt.in, nil); got != tt.want {
 			t.Errorf("plainArgError(%q)\n = %q\nwant %q", tt.in, got, tt.want)
 		}
+	}
+}
+
+// An argument the tool does not take is named, with the one meant where
+// other search tools call it so, else with the arguments the tool takes.
+func TestUnknownArgs(t *testing.T) {
+	schema := searchTool("").InputSchema.(*jsonschema.Schema)
+	const prefix = `validating "arguments": validating root: `
+	for _, tt := range []struct{ in, want string }{
+		{`unexpected additional properties ["limit"]`, `unknown argument "limit" ("limit": use n)`},
+		{`unexpected additional properties ["limit" "Folder"]`, `unknown arguments "limit", "Folder" ("limit": use n; "Folder": use path_prefix)`},
+		{`unexpected additional properties ["limit" "colour"]`, `unknown arguments "limit", "colour": this tool takes collection, exclude, explain, max_per_page, max_tokens, min_score, mode, n, no_rerank, offset, path_prefix, query, tag, tags, where`},
+	} {
+		if got := plainArgError(prefix+tt.in, schema); got != tt.want {
+			t.Errorf("plainArgError(%q)\n = %q\nwant %q", tt.in, got, tt.want)
+		}
+	}
+	if got := plainArgError(prefix+`unexpected additional properties ["limit"]`, nil); got != `unknown argument "limit"` {
+		t.Errorf("without a schema: %q", got)
 	}
 }
 

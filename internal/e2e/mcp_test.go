@@ -194,6 +194,9 @@ func exerciseMCP(ctx context.Context, t *testing.T, cs *mcp.ClientSession, f fix
 	if res, text = callTool(ctx, t, cs, "semantic_search", map[string]any{"query": "x", "n": 99}); !res.IsError || !strings.Contains(text, "n is 99") {
 		t.Errorf("n=99: %s", text)
 	}
+	if res, text = callTool(ctx, t, cs, "semantic_search", map[string]any{"query": "x", "limit": 3}); !res.IsError || !strings.Contains(text, `unknown argument "limit" ("limit": use n)`) {
+		t.Errorf("limit: %s", text)
+	}
 
 	// The server watches the vault: a saved note is searchable at once.
 	writeNote(t, filepath.Join(f.vault, "garden", "Tomatoes.md"), "# Tomatoes\n\n## Staking\n\nTie the vines to a zygomorphic trellis.\n")
