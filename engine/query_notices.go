@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/internal/plural"
 	"github.com/mdsearch/mdsearch/store"
 )
 
@@ -147,6 +148,11 @@ func unknownTags(ctx context.Context, rd *store.Reader, f store.Filter) string {
 		quoted[i] = strconv.Quote(t)
 	}
 	msg := "no note has the tag " + strings.Join(quoted, " or ")
+	if len(unknown) == 1 {
+		if near, ok, err := rd.NearestTag(ctx, unknown[0]); err == nil && ok {
+			return msg + fmt.Sprintf("; did you mean %q (%s)?", near.Tag, plural.Count(near.Notes, "note", "notes"))
+		}
+	}
 	top, err := rd.TopTags(ctx, 12)
 	if err != nil || len(top) == 0 {
 		return msg + "; no note has any tag"
@@ -155,5 +161,5 @@ func unknownTags(ctx context.Context, rd *store.Reader, f store.Filter) string {
 	for i, tc := range top {
 		names[i] = fmt.Sprintf("%s (%d)", tc.Tag, tc.Notes)
 	}
-	return msg + "; the tags most notes have: " + strings.Join(names, ", ")
+	return msg + "; the most used tags, by notes: " + strings.Join(names, ", ")
 }

@@ -18,11 +18,22 @@ func TestUnknownTagNotice(t *testing.T) {
 	write(t, vault, "b.md", "# B\n\nzebra #work #camelCase\n")
 	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
 	index(t, e, vault, "v")
-	resp := search(t, e, mdsearch.SearchRequest{Query: "zebra", Tag: "Wrok", Tags: []string{"area"}})
-	if len(resp.Results) != 0 || !strings.Contains(resp.Notice, `no note has the tag "Wrok"; the tags most notes have: Work (2), area/home (1), camelCase (1)`) {
-		t.Errorf("notice %q", resp.Notice)
+	for _, tt := range []struct{ tag, want string }{
+		{"Wrok", `no note has the tag "Wrok"; did you mean "Work" (2 notes)?`}, // the nearest, as written
+		{"camelcaes", `no note has the tag "camelcaes"; did you mean "camelCase" (1 note)?`},
+		{"gardening", `no note has the tag "gardening"; the most used tags, by notes: Work (2), area/home (1), camelCase (1)`},
+		{"wok", `no note has the tag "wok"; the most used tags`}, // too short to guess
+	} {
+		resp := search(t, e, mdsearch.SearchRequest{Query: "zebra", Tag: tt.tag, Tags: []string{"area"}})
+		if len(resp.Results) != 0 || !strings.Contains(resp.Notice, tt.want) {
+			t.Errorf("%s: notice %q, want %q in it", tt.tag, resp.Notice, tt.want)
+		}
 	}
-	resp = search(t, e, mdsearch.SearchRequest{Query: "giraffe", Tag: "area"})
+	// Two unknown tags: the most used are named.
+	if resp := search(t, e, mdsearch.SearchRequest{Query: "zebra", Tag: "Wrok", Tags: []string{"gardening"}}); !strings.Contains(resp.Notice, `no note has the tag "Wrok" or "gardening"; the most used tags`) {
+		t.Errorf("two unknown: notice %q", resp.Notice)
+	}
+	resp := search(t, e, mdsearch.SearchRequest{Query: "giraffe", Tag: "area"})
 	if strings.Contains(resp.Notice, "no note has the tag") {
 		t.Errorf("a nested tag's parent named unknown: %q", resp.Notice)
 	}

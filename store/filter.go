@@ -309,6 +309,39 @@ func (s *Reader) TopTags(ctx context.Context, limit int) ([]TagCount, error) {
 	return out, nil
 }
 
+// NearestTag is the tag notes carry nearest in spelling to tag (within
+// MaxEdits of it, the case of letters ignored, as filters compare tags),
+// the one more notes carry of equally near ones, as the first note to
+// carry it writes it; ok is false when none is near.
+func (s *Reader) NearestTag(ctx context.Context, tag string) (near TagCount, ok bool, err error) {
+	want := []rune(NormTag(tag))
+	edits := MaxEdits(string(want))
+	if edits == 0 {
+		return near, false, nil
+	}
+	rows, err := s.r.QueryContext(ctx, `SELECT tag, count(*) AS n FROM doc_tags GROUP BY tag ORDER BY n DESC, tag`)
+	if err != nil {
+		return near, false, err
+	}
+	defer rows.Close()
+	best := edits + 1
+	for rows.Next() {
+		var tc TagCount
+		if err := rows.Scan(&tc.Tag, &tc.Notes); err != nil {
+			return near, false, err
+		}
+		if d := EditDistance(want, []rune(tc.Tag), edits); d < best { // most notes first: a tie keeps the first
+			near, best = tc, d
+		}
+	}
+	if err := rows.Err(); err != nil || best > edits {
+		return near, false, err
+	}
+	rows.Close()
+	near.Tag = s.writtenTag(ctx, near.Tag)
+	return near, true, nil
+}
+
 // writtenTag is tag, as doc_tags keeps it (NormTag), as the first note to
 // carry it writes it, or tag itself when that cannot be read.
 func (s *Reader) writtenTag(ctx context.Context, tag string) string {
