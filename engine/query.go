@@ -76,6 +76,7 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 	}
 	var excludeNotice string
 	req.Exclude, excludeNotice = e.resolveExcludes(ctx, req.Exclude)
+	excludeNotice = joinNotices(openQuoteNotice(req.Query), excludeNotice)
 	q := &query{req: req}
 	defer q.scans.release()
 	if q.filter, err = e.filter(ctx, req); err != nil {

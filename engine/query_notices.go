@@ -163,3 +163,29 @@ func unknownTags(ctx context.Context, rd *store.Reader, f store.Filter) string {
 	}
 	return msg + "; the most used tags, by notes: " + strings.Join(names, ", ")
 }
+
+// openQuoteNotice says that a quote mark of the query (its operators
+// taken out) opens a phrase nothing closes, whose words were searched
+// one by one, or is "": a phrase is searched only between two quotes,
+// and a search that quietly did otherwise would read as the phrase's.
+func openQuoteNotice(query string) string {
+	q := quotes.Replace(query)
+	open := -1
+	for i := 0; i < len(q); i++ {
+		if q[i] == '"' {
+			if open < 0 {
+				open = i
+			} else {
+				open = -1
+			}
+		}
+	}
+	if open < 0 {
+		return ""
+	}
+	after := strings.Fields(q[open+1:])
+	if len(after) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("the quote mark before %q opens a phrase nothing closes, so its words were searched one by one: close it to search the phrase", after[0])
+}

@@ -62,3 +62,32 @@ func TestHashtagNotice(t *testing.T) {
 		}
 	}
 }
+
+// A quote mark that opens a phrase nothing closes is named: its words
+// were searched one by one. An operator's open quote runs to the end of
+// the query, as in Obsidian, so is not one.
+func TestOpenQuoteNotice(t *testing.T) {
+	for _, tt := range []struct{ query, want string }{
+		{`"private by default`, `the quote mark before "private" opens a phrase nothing closes`},
+		{`fields "private by default`, `the quote mark before "private"`},
+		{"\u201cprivate by default", `the quote mark before "private"`},
+		{`"a phrase" and "another`, `the quote mark before "another"`},
+		{`"a phrase" and "another"`, ""},
+		{`ends with a quote "`, ""},
+		{`no quotes`, ""},
+	} {
+		if got := openQuoteNotice(tt.query); !strings.HasPrefix(got, tt.want) || (tt.want == "") != (got == "") {
+			t.Errorf("%q: %q, want %q", tt.query, got, tt.want)
+		}
+	}
+	vault := t.TempDir()
+	write(t, vault, "Daily notes/a.md", "# A\n\nPrivate by default, the fields are.\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, vault, "v")
+	if resp := search(t, e, mdsearch.SearchRequest{Query: `fields path:"Daily notes`, Mode: mdsearch.ModeKeyword}); strings.Contains(resp.Notice, "quote mark") || len(resp.Results) != 1 {
+		t.Errorf("an operator's open quote: %d results, notice %q", len(resp.Results), resp.Notice)
+	}
+	if resp := search(t, e, mdsearch.SearchRequest{Query: `"private by default`, Mode: mdsearch.ModeKeyword}); !strings.Contains(resp.Notice, `the quote mark before "private"`) {
+		t.Errorf("an open phrase: notice %q", resp.Notice)
+	}
+}
