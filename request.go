@@ -124,6 +124,9 @@ var ranges = map[string]string{
 // max_tokens) given as text that is no whole number, worded alike over
 // the CLI, REST and MCP.
 func NotWhole(field, value string) error {
+	if _, err := strconv.ParseFloat(strings.TrimSpace(value), 64); err == nil {
+		return invalid("%s is %s: use a whole number", field, strings.TrimSpace(value)) // a fraction, not text
+	}
 	return invalid("%s is %q: use a whole number", field, value)
 }
 

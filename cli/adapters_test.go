@@ -150,12 +150,12 @@ func TestIntFlagsWordedAsRequests(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"search", "x", "-n", "2.5"}, `mdsearch: search: n is "2.5": use a whole number`},
+		{[]string{"search", "x", "-n", "2.5"}, `mdsearch: search: n is 2.5: use a whole number`},
 		{[]string{"search", "x", "--max-per-page", "three"}, `mdsearch: search: max_per_page is "three": use a whole number`},
 		{[]string{"search", "x", "-n", "99999999999999999999"}, "mdsearch: search: n is 99999999999999999999: use 1-50 (default 5)"},
 		{[]string{"search", "x", "--min-score", "abc"}, `invalid value "abc" for flag -min-score`},
 		{[]string{"search", "x", "--threads", "99999999999999999999"}, `invalid value "99999999999999999999" for flag -threads: value out of range`},
-		{[]string{"eval", "--vault", ".", "--generate", "-k", "2.5"}, `mdsearch: eval: k is "2.5": use a whole number`},
+		{[]string{"eval", "--vault", ".", "--generate", "-k", "2.5"}, `mdsearch: eval: k is 2.5: use a whole number`},
 	} {
 		code, _, stderr := run(t, filepath.Join(t.TempDir(), "i.db"), tc.args...)
 		if code != 2 || !strings.Contains(stderr, tc.want) {
