@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"encoding/binary"
@@ -147,6 +148,9 @@ func ensureFile(ctx context.Context, abs string, create bool) error {
 	if create {
 		removeLeftovers(abs)
 	}
+	if err := foreignJournal(abs); err != nil {
+		return err
+	}
 	fi, err := os.Stat(abs)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && !create:
@@ -186,6 +190,33 @@ func orphans(abs string) error {
 	}
 	return nil
 }
+
+// foreignJournal refuses an index with a file beside it named as its
+// rollback journal that is no SQLite journal: SQLite would delete it, or
+// read it as the index's and write it into the index. An index is kept in
+// WAL mode, so it has a journal only while an upgrade rebuilds it (or
+// after a crash then, which SQLite must roll back): such a file, or one
+// being written (empty yet), is left to SQLite.
+func foreignJournal(abs string) error {
+	j := abs + "-journal"
+	f, err := os.Open(j)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	head := make([]byte, len(journalMagic))
+	n, _ := io.ReadFull(f, head)
+	if n == 0 || bytes.Equal(head, journalMagic) {
+		return nil
+	}
+	return mdsearch.Errorf(mdsearch.KindUnavailable, "open index", abs,
+		"move "+filepath.Base(j)+" away (or delete it, if it is no one's) and run this again, or pass another --index path",
+		"%s is beside it and is no SQLite journal: SQLite would take it for the index's journal and delete it",
+		filepath.Base(j))
+}
+
+// journalMagic starts every SQLite rollback journal's header.
+var journalMagic = []byte{0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7}
 
 // noIndex is the error for a missing index that is not to be created.
 func noIndex(abs string) error {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -265,5 +266,57 @@ func TestOpenDevice(t *testing.T) {
 		if !errors.As(err, &me) || !strings.Contains(err.Error(), "not a regular file") || strings.Contains(me.Hint, "delete") {
 			t.Errorf("open %s: %v", os.DevNull, err)
 		}
+	}
+}
+
+// TestForeignJournal: a file named as the index's rollback journal that is
+// no SQLite journal is refused, by an index run and a search alike, and
+// left as it is (SQLite would delete it); an empty one, or a journal,
+// is SQLite's to handle.
+func TestForeignJournal(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "index.db")
+	for _, tc := range []struct {
+		name    string
+		content []byte
+		refused bool
+	}{
+		{"another program's", []byte("user journal"), true},
+		{"empty", nil, false},
+		{"a journal", append(slices.Clone(journalMagic), 0, 0, 0, 0), false},
+	} {
+		if err := os.WriteFile(path+"-journal", tc.content, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := foreignJournal(path); (err != nil) != tc.refused {
+			t.Errorf("%s: %v", tc.name, err)
+		}
+	}
+	if err := os.WriteFile(path+"-journal", []byte("user journal"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := Open(ctx, path); err == nil || !strings.Contains(err.Error(), "index.db-journal is beside it and is no SQLite journal") {
+		t.Fatalf("create beside it: %v", err)
+	}
+	if err := os.Remove(path + "-journal"); err != nil {
+		t.Fatal(err)
+	}
+	s, _, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if err := os.WriteFile(path+"-journal", []byte("user journal"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for name, open := range map[string]func() error{
+		"Open":         func() error { _, _, err := Open(ctx, path); return err },
+		"OpenReadOnly": func() error { _, err := OpenReadOnly(ctx, path); return err },
+	} {
+		if err := open(); err == nil || mdsearch.KindOf(err) != mdsearch.KindUnavailable {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	if b, _ := os.ReadFile(path + "-journal"); string(b) != "user journal" {
+		t.Errorf("the file was changed: %q", b)
 	}
 }
