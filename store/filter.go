@@ -74,7 +74,7 @@ func (f Filter) where() (string, []any) {
 	}
 	for _, t := range append([]string{f.Tag}, f.Tags...) {
 		if tag := NormTag(t); tag != "" {
-			c.add(`EXISTS (SELECT 1 FROM doc_tags t WHERE t.doc_id = d.id AND `+tagMatch+`)`, tagArgs(tag)...)
+			c.add(`d.id IN (SELECT t.doc_id FROM doc_tags t WHERE `+tagMatch+`)`, tagArgs(tag)...)
 		}
 	}
 	for _, k := range sortedKeys(f.Fields) {
@@ -147,7 +147,7 @@ func (f Filter) whereNot(c *conds) {
 	}
 	for _, t := range f.NotTags {
 		if tag := NormTag(t); tag != "" {
-			c.add(`NOT EXISTS (SELECT 1 FROM doc_tags t WHERE t.doc_id = d.id AND `+tagMatch+`)`, tagArgs(tag)...)
+			c.add(`d.id NOT IN (SELECT t.doc_id FROM doc_tags t WHERE `+tagMatch+`)`, tagArgs(tag)...)
 		}
 	}
 	for _, kv := range f.NotFields {
@@ -249,11 +249,14 @@ func sortedKeys(m map[string]string) []string {
 }
 
 // tagMatch is the condition on doc_tags t that a filter's tag matches: the
-// tag itself or a tag nested under it (tag/child); tagArgs are its
-// arguments for a normalised tag.
-const tagMatch = `(t.tag = ? OR substr(t.tag, 1, ?) = ?)`
+// tag itself or a tag nested under it (tag/child, the tags from "tag/" up
+// to "tag0", '0' following '/'); tagArgs are its arguments for a
+// normalised tag. Both are ranges of the table's key, and a filter asks
+// for the notes once (d.id IN …), not for each row it keeps: a note of
+// 100,000 tags made a search that matched none take 42 s.
+const tagMatch = `(t.tag = ? OR (t.tag >= ? AND t.tag < ?))`
 
-func tagArgs(tag string) []any { return []any{tag, len([]rune(tag)) + 1, tag + "/"} }
+func tagArgs(tag string) []any { return []any{tag, tag + "/", tag + "0"} }
 
 // TagCount is a tag and how many notes carry it.
 type TagCount struct {
