@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/mdsearch/mdsearch"
 )
@@ -126,6 +127,11 @@ func openFile(ctx context.Context, path string, readOnly, create bool) (*Store, 
 // lock and the checks for leftovers must look there too. A symlink to
 // nothing is refused rather than replaced by a new index.
 func resolve(path string) (string, error) {
+	if strings.HasSuffix(path, string(filepath.Separator)) || strings.HasSuffix(path, "/") {
+		// Abs would drop the slash, and a file be made where a folder was meant.
+		return "", mdsearch.Errorf(mdsearch.KindInvalid, "open index", path, "pass the path of a file with --index, e.g. "+filepath.Join(path, "index.db"),
+			"ends with a slash, so names a folder, not an index file")
+	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return "", mdsearch.Errorf(mdsearch.KindInvalid, "open index", path, "", "%v", err)

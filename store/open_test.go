@@ -320,3 +320,21 @@ func TestForeignJournal(t *testing.T) {
 		t.Errorf("the file was changed: %q", b)
 	}
 }
+
+// A path that ends with a slash names a folder: no index file is made
+// under the folder's name.
+func TestIndexPathFolder(t *testing.T) {
+	dir := t.TempDir()
+	for _, open := range []func(string) error{
+		func(p string) error { _, _, err := Open(ctx, p); return err },
+		func(p string) error { _, err := OpenReadOnly(ctx, p); return err },
+	} {
+		err := open(filepath.Join(dir, "nd2") + "/")
+		if mdsearch.KindOf(err) != mdsearch.KindInvalid || !strings.Contains(err.Error(), "names a folder") {
+			t.Errorf("got %v", err)
+		}
+		if _, err := os.Lstat(filepath.Join(dir, "nd2")); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("a file or folder was made: %v", err)
+		}
+	}
+}
