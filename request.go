@@ -83,9 +83,44 @@ func (r SearchRequest) Check() error {
 			return invalid("exclude holds an empty path: name a note as read does, by its path in the vault (notes/plan.md), as COLLECTION:PATH, or by its full path")
 		}
 	}
+	if err := fieldsFit(r); err != nil {
+		return err
+	}
 	for k, v := range r.Where {
 		if strings.TrimSpace(k) == "" {
 			return invalid("where has an empty field name (value %q): name a frontmatter field, e.g. owner=alice", v)
+		}
+	}
+	return nil
+}
+
+// MaxFieldBytes bounds each text a request names besides its query: a
+// collection, tag, folder, property, note or section. None is longer
+// than a path (4,096 bytes on Linux), and a longer one would come back,
+// quoted, in the error or notice that says it matched nothing.
+const MaxFieldBytes = 4096
+
+// TooLong is the error for a field's text over MaxFieldBytes, which it
+// does not quote.
+func TooLong(field string, n int) error {
+	return invalid("%s is %d bytes: use at most %d", field, n, MaxFieldBytes)
+}
+
+// fieldsFit checks r's texts besides the query against MaxFieldBytes.
+func fieldsFit(r SearchRequest) error {
+	fields := [][2]string{{"collection", r.Collection}, {"tag", r.Tag}, {"path_prefix", r.PathPrefix}}
+	for _, t := range r.Tags {
+		fields = append(fields, [2]string{"tag", t})
+	}
+	for _, p := range r.Exclude {
+		fields = append(fields, [2]string{"exclude", p})
+	}
+	for k, v := range r.Where {
+		fields = append(fields, [2]string{"where", k + "=" + v})
+	}
+	for _, f := range fields {
+		if len(f[1]) > MaxFieldBytes {
+			return TooLong(f[0], len(f[1]))
 		}
 	}
 	return nil

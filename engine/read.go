@@ -62,6 +62,11 @@ func (e *Engine) Read(ctx context.Context, req mdsearch.ReadRequest) (_ *mdsearc
 		return nil, err
 	}
 	defer leave()
+	for name, v := range map[string]string{"section": req.Section, "lines": req.Lines} {
+		if len(v) > mdsearch.MaxFieldBytes {
+			return nil, mdsearch.TooLong(name, len(v))
+		}
+	}
 	n, frag, err := e.openLinked(ctx, req.Path)
 	if err != nil {
 		return nil, err

@@ -31,6 +31,11 @@ func TestReadNearestSection(t *testing.T) {
 			t.Errorf("section %q: %v; want it to hold %q", tt.section, err, tt.want)
 		}
 	}
+	// A section no heading could be is refused, not quoted back.
+	_, err := e.Read(context.Background(), mdsearch.ReadRequest{Path: "api.md", Section: strings.Repeat("x", 300<<10)})
+	if mdsearch.KindOf(err) != mdsearch.KindInvalid || len(err.Error()) > 200 || !strings.Contains(err.Error(), "section is 307200 bytes") {
+		t.Errorf("a 300 KB section: %.300v", err)
+	}
 }
 
 // TestReadSectionInPart: a section read by words inside its heading (a

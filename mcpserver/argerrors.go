@@ -81,7 +81,7 @@ func plainArgError(msg string, schema *jsonschema.Schema) string {
 		}
 		if m := wrongType.FindStringSubmatch(rest); m != nil {
 			want := strings.TrimPrefix(strings.ReplaceAll(m[4], "null, ", ""), "null")
-			return "invalid argument " + m[1] + ": got " + m[2] + " (" + article(m[3]) + "), want " + article(want)
+			return "invalid argument " + m[1] + ": got " + mdsearch.ShortPath(m[2]) + " (" + article(m[3]) + "), want " + article(want)
 		}
 		if m := outOfRange.FindStringSubmatch(rest); m != nil {
 			return outOfRangeError(m[1], m[2], schema)

@@ -37,6 +37,8 @@ func TestPlainArgError(t *testing.T) {
 		{`validating "arguments": validating root: validating /properties/lines: maximum: 7/1 is greater than 5.000000`,
 			`invalid argument lines: 7 is out of range`}, // a field Check does not know, and no schema
 		{`no such note in vue: x.md`, `no such note in vue: x.md`},
+		{`validating "arguments": validating root: validating /properties/tag: type: ` + strings.Repeat("a", 200) + ` has type "array", want "string"`,
+			`invalid argument tag: got ` + strings.Repeat("a", 100) + "…" + strings.Repeat("a", 40) + ` (an array), want a string`}, // a long value, shortened
 	} {
 		if got := plainArgError(tt.in, nil); got != tt.want {
 			t.Errorf("plainArgError(%q)\n = %q\nwant %q", tt.in, got, tt.want)
