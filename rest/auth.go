@@ -19,6 +19,9 @@ func CheckBind(addr, token string) error {
 		return fmt.Errorf("the token must not contain spaces or line breaks")
 	}
 	switch {
+	case token == "" && !IsLoopback(host) && host != "" && net.ParseIP(strings.Trim(host, "[]")) == nil:
+		// A name may resolve to this machine today and another tomorrow.
+		return fmt.Errorf("address %q names a host other than localhost, which may be reachable from other machines: bind to 127.0.0.1 (or localhost), or set a bearer token with --token or MDSEARCH_TOKEN", addr)
 	case token == "" && !IsLoopback(host):
 		return fmt.Errorf("address %q is reachable from other machines: set a bearer token with --token or MDSEARCH_TOKEN, or bind to 127.0.0.1", addr)
 	case !IsLoopback(host) && len(token) < MinTokenLen:

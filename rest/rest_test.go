@@ -472,21 +472,23 @@ func TestCheckBind(t *testing.T) {
 	tests := []struct {
 		addr, token string
 		ok          bool
+		says        string
 	}{
-		{"127.0.0.1:8080", "", true},
-		{"localhost:0", "", true},
-		{"[::1]:8080", "", true},
-		{"0.0.0.0:8080", "", false},
-		{":8080", "", false},
-		{"192.168.1.5:8080", "", false},
-		{"0.0.0.0:8080", "t0ken", false}, // guessable
-		{"0.0.0.0:8080", "0123456789abcdef", true},
-		{"127.0.0.1:8080", "t0ken", true}, // loopback: any token is extra
-		{"127.0.0.1:8080", "two words", false},
-		{"8080", "", false},
+		{"127.0.0.1:8080", "", true, ""},
+		{"localhost:0", "", true, ""},
+		{"[::1]:8080", "", true, ""},
+		{"0.0.0.0:8080", "", false, "is reachable from other machines"},
+		{":8080", "", false, "is reachable from other machines"},
+		{"192.168.1.5:8080", "", false, ""},
+		{"0.0.0.0:8080", "t0ken", false, ""}, // guessable
+		{"0.0.0.0:8080", "0123456789abcdef", true, ""},
+		{"127.0.0.1:8080", "t0ken", true, ""}, // loopback: any token is extra
+		{"127.0.0.1:8080", "two words", false, ""},
+		{"8080", "", false, ""},
+		{"vm:8080", "", false, "names a host other than localhost"}, // a name, whatever it resolves to today
 	}
 	for _, tt := range tests {
-		if err := CheckBind(tt.addr, tt.token); (err == nil) != tt.ok {
+		if err := CheckBind(tt.addr, tt.token); (err == nil) != tt.ok || err != nil && !strings.Contains(err.Error(), tt.says) {
 			t.Errorf("CheckBind(%q, %q) = %v", tt.addr, tt.token, err)
 		}
 	}
