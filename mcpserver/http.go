@@ -1,6 +1,9 @@
 package mcpserver
 
 import (
+	"bytes"
+	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -16,6 +19,7 @@ import (
 const (
 	DefaultMaxSessions = 100
 	DefaultIdleTimeout = 10 * time.Minute
+	maxBodyBytes       = 1 << 20 // a request's body, as the transport reads it
 )
 
 // HTTPOptions configure NewHTTPHandler; zero values take the defaults.
@@ -44,7 +48,7 @@ func NewHTTPHandler(srv *mcp.Server, opts HTTPOptions) http.Handler {
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
 		&mcp.StreamableHTTPOptions{
 			SessionTimeout:      opts.IdleTimeout,
-			MaxRequestBodyBytes: 1 << 20,
+			MaxRequestBodyBytes: maxBodyBytes,
 		})
 	capped := &sessionCap{srv: srv, h: h, max: opts.MaxSessions, use: map[string]*sessionUse{}}
 	return http.NewCrossOriginProtection().Handler(capped)
@@ -55,15 +59,17 @@ const sessionHeader = "Mcp-Session-Id"
 // sessionCap keeps at most max sessions open: before a request that may
 // open one (it carries no session ID), it closes the least recently used
 // session that has no request in flight (an open event stream is not one),
-// or refuses when all are busy.
+// or refuses when all are busy. Such a request counts against the cap
+// until it ends, so initializes at once cannot overshoot it; none holds a
+// lock while the transport serves it, so a slow client holds up no other.
 type sessionCap struct {
-	srv    *mcp.Server
-	h      http.Handler
-	max    int
-	initMu sync.Mutex // one session opens at a time, so the cap holds
+	srv *mcp.Server
+	h   http.Handler
+	max int
 
-	mu  sync.Mutex
-	use map[string]*sessionUse // by session ID
+	mu      sync.Mutex
+	use     map[string]*sessionUse // by session ID
+	opening int                    // requests that may open a session, in flight
 }
 
 type sessionUse struct {
@@ -86,7 +92,7 @@ func (c *sessionCap) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// long as the client likes: it is a use when it opens, but does not
 		// keep the session busy, or a client holding one on each of
 		// max sessions would lock every new session out.
-		c.seen(id)
+		c.touch(id, 0)
 		c.h.ServeHTTP(w, r)
 		return
 	}
@@ -97,66 +103,76 @@ func (c *sessionCap) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		c.h.ServeHTTP(w, r)
 		return
 	}
-	c.initMu.Lock()
-	defer c.initMu.Unlock()
+	// The whole body first: a client that sends it slowly, or never,
+	// must not hold a place under the cap (the transport opens the session
+	// before it reads the body) while it does.
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBodyBytes))
+	if err != nil {
+		if mbe := (*http.MaxBytesError)(nil); errors.As(err, &mbe) {
+			http.Error(w, fmt.Sprintf("request body exceeds %d bytes", mbe.Limit), http.StatusRequestEntityTooLarge)
+		} else {
+			http.Error(w, "failed to read body", http.StatusBadRequest)
+		}
+		return
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
 	if !c.makeRoom() {
 		w.Header().Set("Retry-After", "5")
 		http.Error(w, "too many MCP sessions are busy; try again shortly", http.StatusServiceUnavailable)
 		return
 	}
+	defer func() { c.opened(w.Header().Get(sessionHeader)) }()
 	c.h.ServeHTTP(w, r)
-	if id := w.Header().Get(sessionHeader); id != "" {
-		c.touch(id, 0)
+}
+
+// opened ends a request counted by makeRoom, tracking the session it
+// opened, if any, in the same step, so no other makeRoom sees the
+// session untracked with the request no longer counted.
+func (c *sessionCap) opened(id string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.opening--
+	if id != "" && c.use[id] == nil {
+		c.use[id] = &sessionUse{last: time.Now()}
 	}
 }
 
 // touch records a use of session id; delta counts requests in flight.
-// Only the request that opened a session (delta 0) adds it: an ID a client
-// made up is not tracked, so it cannot grow the table. It reports whether
-// the session is tracked.
+// Only opened adds a session: an ID a client made up is not tracked, so it
+// cannot grow the table. It reports whether the session is tracked.
 func (c *sessionCap) touch(id string, delta int) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	u := c.use[id]
-	if u == nil && delta != 0 {
-		return false
-	}
 	if u == nil {
-		u = &sessionUse{}
-		c.use[id] = u
+		return false
 	}
 	u.last = time.Now()
 	u.active += delta
 	return true
 }
 
-// seen records a use of session id, if it is tracked, with no request
-// in flight.
-func (c *sessionCap) seen(id string) {
+// makeRoom closes sessions until a new one fits under the cap, and counts
+// the request that may open it until opened. It reports false when every
+// open session has a request in flight. A session that a request in flight
+// opened counts twice until the request ends: the cap errs low.
+func (c *sessionCap) makeRoom() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if u := c.use[id]; u != nil {
-		u.last = time.Now()
-	}
-}
-
-// makeRoom closes sessions until a new one fits under the cap. It reports
-// false when every open session has a request in flight.
-func (c *sessionCap) makeRoom() bool {
+	// Listed under mu, so a session that appears meanwhile is one a
+	// request counted in opening adds.
 	live := map[string]*mcp.ServerSession{}
 	for ss := range c.srv.Sessions() {
 		if ss.ID() != "" {
 			live[ss.ID()] = ss
 		}
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
 	for id, u := range c.use {
 		if live[id] == nil && u.active == 0 {
 			delete(c.use, id) // ended: closed by the client or timed out
 		}
 	}
-	for len(live) >= c.max {
+	for len(live)+c.opening >= c.max {
 		victim := c.oldestIdle(live)
 		if victim == "" {
 			return false
@@ -165,18 +181,23 @@ func (c *sessionCap) makeRoom() bool {
 		delete(live, victim)
 		delete(c.use, victim)
 	}
+	c.opening++
 	return true
 }
 
 // oldestIdle is the live session with no request in flight that was used
-// least recently; a session never seen counts as oldest.
+// least recently. A session never seen counts as oldest, unless a request
+// that may open a session is in flight: it may be that one's.
 func (c *sessionCap) oldestIdle(live map[string]*mcp.ServerSession) string {
 	var victim string
 	var oldest time.Time
 	for id := range live {
 		u := c.use[id]
 		if u == nil {
-			return id
+			if c.opening == 0 {
+				return id
+			}
+			continue
 		}
 		if u.active == 0 && (victim == "" || u.last.Before(oldest)) {
 			victim, oldest = id, u.last

@@ -1,11 +1,14 @@
 package mcpserver
 
 import (
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -19,9 +22,18 @@ const (
 // and the session ID the server set, if any.
 func post(t *testing.T, url, body string, hdr ...string) (int, string) {
 	t.Helper()
-	req, err := http.NewRequest("POST", url, strings.NewReader(body))
+	code, id, err := send(url, body, hdr...)
 	if err != nil {
 		t.Fatal(err)
+	}
+	return code, id
+}
+
+// send is post for other goroutines than the test's.
+func send(url, body string, hdr ...string) (int, string, error) {
+	req, err := http.NewRequest("POST", url, strings.NewReader(body))
+	if err != nil {
+		return 0, "", err
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
@@ -30,11 +42,11 @@ func post(t *testing.T, url, body string, hdr ...string) (int, string) {
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		t.Fatal(err)
+		return 0, "", err
 	}
 	defer resp.Body.Close()
 	io.Copy(io.Discard, resp.Body)
-	return resp.StatusCode, resp.Header.Get(sessionHeader)
+	return resp.StatusCode, resp.Header.Get(sessionHeader), nil
 }
 
 // TestHTTPRefusesForeignOrigins: a web page of another origin must not be
@@ -135,6 +147,124 @@ func TestHTTPIdleStreamsLockNoOneOut(t *testing.T) {
 	case <-done:
 	case <-time.After(5 * time.Second):
 		t.Errorf("the least recently used session's stream is still open")
+	}
+}
+
+// TestHTTPStalledInitializeHoldsNoOneUp: a client that starts an
+// initialize and never finishes its body neither holds other clients'
+// initializes up (they waited for the server's read timeout, 15 s) nor
+// takes a place under the cap.
+func TestHTTPStalledInitializeHoldsNoOneUp(t *testing.T) {
+	const max = 2
+	srv := httptest.NewServer(NewHTTPHandler(New(&fake{}, Options{}), HTTPOptions{MaxSessions: max}))
+	defer srv.Close()
+	url := srv.URL + "/mcp"
+	for range max + 1 {
+		conn, err := net.Dial("tcp", srv.Listener.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close() // before srv.Close, which waits for its request
+		fmt.Fprintf(conn, "POST /mcp HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\n"+
+			"Accept: application/json, text/event-stream\r\nContent-Length: 100000\r\n\r\n{", srv.Listener.Addr())
+	}
+	time.Sleep(100 * time.Millisecond) // the stalled requests reach the handler
+	done := make(chan [max]string, 1)
+	go func() {
+		var ids [max]string
+		for i := range ids {
+			_, ids[i], _ = send(url, initBody)
+		}
+		done <- ids
+	}()
+	select {
+	case ids := <-done:
+		for i, id := range ids {
+			if id == "" {
+				t.Fatalf("initialize %d beside stalled ones opened no session", i)
+			}
+		}
+		// Both fit under the cap: the first was not closed for the second.
+		if code, _ := post(t, url, pingBody, sessionHeader, ids[0], "Mcp-Protocol-Version", "2025-06-18"); code != http.StatusOK {
+			t.Errorf("the first session answered %d beside stalled initializes", code)
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("an initialize waited over 2 s for a stalled one")
+	}
+}
+
+// TestHTTPCapHoldsUnderConcurrentInitializes: initializes sent at once
+// open no more sessions than the cap, at any moment.
+func TestHTTPCapHoldsUnderConcurrentInitializes(t *testing.T) {
+	const max, clients = 5, 100
+	s := New(&fake{}, Options{})
+	srv := httptest.NewServer(NewHTTPHandler(s, HTTPOptions{MaxSessions: max}))
+	defer srv.Close()
+	count := func() (n int) {
+		for range s.Sessions() {
+			n++
+		}
+		return n
+	}
+	stop, peak := make(chan struct{}), make(chan int)
+	go func() {
+		most := 0
+		for {
+			select {
+			case <-stop:
+				peak <- most
+				return
+			default:
+				most = mostOf(most, count())
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	codes, start := make([]int, clients), make(chan struct{})
+	for i := range clients {
+		wg.Go(func() {
+			<-start
+			codes[i], _, _ = send(srv.URL+"/mcp", initBody)
+		})
+	}
+	close(start)
+	wg.Wait()
+	close(stop)
+	if most := <-peak; most > max {
+		t.Errorf("%d sessions open at once, cap %d", most, max)
+	}
+	ok := 0
+	for i, code := range codes {
+		switch code {
+		case http.StatusOK:
+			ok++
+		case http.StatusServiceUnavailable: // all places busy opening sessions
+		default:
+			t.Errorf("initialize %d: %d", i, code)
+		}
+	}
+	if ok == 0 {
+		t.Error("no initialize succeeded")
+	}
+	if n := count(); n > max {
+		t.Errorf("%d sessions open after, cap %d", n, max)
+	}
+}
+
+func mostOf(a, b int) int {
+	if a > b {
+		return a
+	}
+	return b
+}
+
+// TestHTTPBodyOverLimit: a body over the limit is refused before it can
+// open a session.
+func TestHTTPBodyOverLimit(t *testing.T) {
+	srv := httptest.NewServer(HTTPHandler(New(&fake{}, Options{})))
+	defer srv.Close()
+	if code, id := post(t, srv.URL+"/mcp", initBody+strings.Repeat(" ", maxBodyBytes)); code != http.StatusRequestEntityTooLarge || id != "" {
+		t.Errorf("a body over %d bytes: %d, session %q", maxBodyBytes, code, id)
 	}
 }
 
