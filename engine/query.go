@@ -211,7 +211,7 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 	markStale(res, stale)
 	resp.Results, resp.Total = res, len(res)
 	f := &found{resp: resp, sug: sug, joins: joins, ends: ends, budget: req.MaxTokens,
-		weak: isUnlikely(q, e.stage(q.mode) != nil, res), wordless: wordless}
+		weak: isUnlikely(q, e.stage(q.mode) != nil, res), wordless: wordless, unreadable: unreadable}
 	colls, err := e.nameResults(ctx, rt.Reader, resp)
 	if err != nil {
 		return nil, err

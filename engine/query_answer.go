@@ -23,6 +23,9 @@ type found struct {
 	// unfinished says which collections' first index run has not read
 	// every note (unfinishedNotice), or "".
 	unfinished string
+	// unreadable: the model cannot read the query, which keywords alone
+	// ranked (Unreadable).
+	unreadable bool
 }
 
 // finish writes the notices that wait for the suggestion and fits the
@@ -33,6 +36,8 @@ func (f *found) finish() {
 	switch {
 	case f.weak && f.unfinished != "":
 		addNotice(&resp.Notice, unreadNotice(resp.Results[0].Score, f.unfinished))
+	case f.weak && f.unreadable:
+		addNotice(&resp.Notice, unreadableNotice(resp.Results[0].Score))
 	case f.weak:
 		// Once the wordless notice has pointed to hybrid, this one need not.
 		addNotice(&resp.Notice, unlikelyNotice(resp.Results[0].Score, resp.Suggestion != "", resp.Mode == mdsearch.ModeSemantic && !f.wordless))

@@ -47,6 +47,15 @@ func unlikelyNotice(best float64, respelled, semantic bool) string {
 		100*best, 100*Unlikely)
 }
 
+// unreadableNotice is unlikelyNotice for a query the model cannot read
+// (Chinese, Japanese, Korean, …), ranked by keywords alone: its scores
+// run low even where the keywords found the answer, as the second stage
+// was fitted on English queries, so the notes are not said to lack it.
+func unreadableNotice(best float64) string {
+	return fmt.Sprintf("the best scores %.1f%% (under %.0f%%), but a query the model cannot read scores low even where its words found the answer: read the results, by their order, before concluding the notes lack one",
+		100*best, 100*Unlikely)
+}
+
 // unreadNotice is unlikelyNotice for a search of a collection whose
 // first index run has not read every note (unfinished): the answer may
 // be in one not read yet, so the notes are not said to lack it.

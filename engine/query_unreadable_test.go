@@ -46,6 +46,11 @@ func TestUnreadableQuery(t *testing.T) {
 		if len(resp.Results) == 0 || resp.Results[0].Path != "备份.md" {
 			t.Errorf("%s: the keyword results miss the note:\n%s", mode, describe(resp))
 		}
+		// Its scores run low: a weak best is not said to show the notes lack the answer.
+		if weak := resp.Results[0].Score < Unlikely; weak != strings.Contains(resp.Notice, "scores low even where its words found the answer") ||
+			strings.Contains(resp.Notice, "do not hold the answer") {
+			t.Errorf("%s: best %.3f, notice %q", mode, resp.Results[0].Score, resp.Notice)
+		}
 		resp = search(t, e, mdsearch.SearchRequest{Query: "restic backups", Mode: mode})
 		if resp.Mode != mode || resp.Notice != "" || len(resp.Results) == 0 {
 			t.Errorf("%s: a readable query got mode %s, notice %q, %d results", mode, resp.Mode, resp.Notice, len(resp.Results))
