@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -20,6 +21,11 @@ func TestHostileVault(t *testing.T) {
 	write(t, dir, "binary.md", "# Binary\n\x00\x01\x02 lighthouse")
 	write(t, dir, "latin1.md", "# Caf\xe9\n\nInvalid UTF-8 \xff\xfe but a lighthouse keeper lives here.\n")
 	write(t, dir, "badyaml.md", "---\ntitle: [unclosed\ntags: {{{\n---\n# Bad YAML\n\nThe lighthouse still counts.\n")
+	var keys strings.Builder // yaml.v3 compares each two keys: 20,000 took 1.2 s
+	for i := range 20000 {
+		fmt.Fprintf(&keys, "k%d: v\n", i)
+	}
+	write(t, dir, "manykeys.md", "---\n"+keys.String()+"---\n# Many keys\n\nThe lighthouse still counts.\n")
 	var b strings.Builder
 	for i := range 10000 {
 		fmt.Fprintf(&b, "%s Heading %d\n\nlighthouse line %d\n\n", strings.Repeat("#", 1+i%6), i, i)
@@ -99,15 +105,21 @@ func TestHostileVault(t *testing.T) {
 	var warned []string
 	for _, w := range st.Warnings {
 		warned = append(warned, w.Path)
+		if w.Path == "manykeys.md" && !strings.Contains(w.Reason, "frontmatter has 20000 keys, more than") {
+			t.Errorf("manykeys.md warned %q, want the keys counted", w.Reason)
+		}
 	}
 	t.Logf("warnings for %v", warned)
+	if !slices.Contains(warned, "manykeys.md") {
+		t.Error("manykeys.md not warned of")
+	}
 
 	resp := search(t, e, mdsearch.SearchRequest{Query: "lighthouse", N: 50, MaxPerPage: 1, Mode: mdsearch.ModeKeyword})
 	found := map[string]bool{}
 	for _, r := range resp.Results {
 		found[r.Path] = true
 	}
-	for _, p := range []string{"normal.md", "latin1.md", "badyaml.md", "headings.md"} {
+	for _, p := range []string{"normal.md", "latin1.md", "badyaml.md", "manykeys.md", "headings.md"} {
 		if !found[p] {
 			t.Errorf("%s not searchable; found %v", p, found)
 		}

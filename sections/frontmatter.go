@@ -43,30 +43,34 @@ func yamlError(text []byte, err error) string {
 	}
 	n, _ := strconv.Atoi(m[1])
 	lines := bytes.SplitAfter(text, []byte("\n"))
-	var v any
-	if n < len(lines) && yaml.Unmarshal(bytes.Join(lines[:n], nil), &v) == nil {
+	if n < len(lines) && readsWell(bytes.Join(lines[:n], nil)) {
 		// Its first n lines read well: n counted from 0, the error is on n+1.
 		return strings.Replace(msg, "line "+strconv.Itoa(n+1), "line "+strconv.Itoa(n+2), 1)
 	}
 	return msg
 }
 
+// readsWell reports whether text is YAML that parses and decodes, or
+// parses and is over the bounds of a decode.
+func readsWell(text []byte) bool {
+	_, _, err := decodeYAML(text)
+	return err == nil || errors.As(err, new(yamlCost))
+}
+
 // parseFrontmatter decodes YAML, or TOML, into a JSON-safe map. Bad
-// frontmatter, or YAML that is not a mapping, gives a nil map and a
-// warning.
+// frontmatter, YAML too costly to decode (yamlCost), or YAML that is not
+// a mapping, gives a nil map and a warning.
 // YAML's mapping node comes too, its scalars as written (PropertyText).
 func parseFrontmatter(text []byte, isTOML bool) (map[string]any, *yaml.Node, string) {
 	if isTOML {
 		m, warning := parseTOML(text)
 		return m, nil, warning
 	}
-	var node yaml.Node
-	if err := yaml.Unmarshal(text, &node); err != nil {
-		return nil, nil, fmt.Sprintf("frontmatter is not valid YAML, ignored: %s", yamlError(text, err))
+	v, node, err := decodeYAML(text)
+	if cost := (yamlCost{}); errors.As(err, &cost) {
+		return nil, nil, cost.Error()
 	}
-	keepLeadingZeros(&node)
-	var v any
-	if err := node.Decode(&v); err != nil {
+	if err != nil {
 		return nil, nil, fmt.Sprintf("frontmatter is not valid YAML, ignored: %s", yamlError(text, err))
 	}
 	if v == nil {
@@ -80,10 +84,11 @@ func parseFrontmatter(text []byte, isTOML bool) (map[string]any, *yaml.Node, str
 }
 
 // yamlFields reports whether text is YAML of fields (key: value lines) or
-// of nothing at all.
+// of nothing at all. YAML too costly to decode is not, as YAML that does
+// not parse is not.
 func yamlFields(text []byte) bool {
-	var v any
-	if yaml.Unmarshal(text, &v) != nil {
+	v, _, err := decodeYAML(text)
+	if err != nil {
 		return false
 	}
 	switch v.(type) {

@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -65,4 +66,19 @@ func BenchmarkFrontmatter(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkFrontmatterKeys is a frontmatter of many keys: at maxYAMLKeys,
+// decoded, its cost yaml.v3's pairwise check for duplicate keys; far
+// over it, parsed but not decoded.
+func BenchmarkFrontmatterKeys(b *testing.B) {
+	for _, n := range []int{maxYAMLKeys, 100_000} {
+		text := []byte(keyLines(n, ""))
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			b.SetBytes(int64(len(text)))
+			for b.Loop() {
+				parseFrontmatter(text, false)
+			}
+		})
+	}
 }
