@@ -19,7 +19,7 @@ let selected = -1;  // index of the highlighted result
 let searchSeq = 0;  // drops answers to superseded searches
 let shownKey = "";  // the search (as a hash) whose results are on screen
 let shownResp = null; // its answer, for the status line (showSearchStatus)
-let shownParams = null; // the request that gave it, for the next page of a list (more.js)
+let shownParams = null; // the request that gave it, for the next page of a list (list.js)
 let typingTimer = 0;
 let typing = false; // the user has typed since the last search ran
 let cameFromResults = false;
@@ -146,13 +146,6 @@ async function runSearch() {
     renderResults();
     setStatus(e.message, true, e.status === 0);
   }
-}
-
-// operatorsOnly reports whether q holds Obsidian's operators alone
-// (tag:x, path:"a b", -[status:done]), which list notes rather than rank
-// passages: a list shows more of them.
-function operatorsOnly(q) {
-  return /^(\s*(?:OR|-?\(*-?(?:(?:tag|path|file):(?:"[^"]*"?|[^\s)]+)|\[[^\]]*\])\)*))+\s*$/.test(q);
 }
 
 // showSearchStatus says what the search on screen found (shownResp): how

@@ -1,7 +1,14 @@
-// mdsearch search page: the next notes of a list. A tag or operators
-// alone list the notes they keep, 50 at a time (the API's most); "More
-// notes" asks for the next 50 (offset) and adds them below.
+// mdsearch search page: lists of notes. A tag or operators alone list
+// the notes they keep, 50 at a time (the API's most); "More notes" asks
+// for the next 50 (offset) and adds them below.
 "use strict";
+
+// operatorsOnly reports whether q holds Obsidian's operators alone
+// (tag:x, path:"a b", -[status:done]), which list notes rather than rank
+// passages: a list shows more of them.
+function operatorsOnly(q) {
+  return /^(\s*(?:OR|-?\(*-?(?:(?:tag|path|file):(?:"[^"]*"?|[^\s)]+)|\[[^\]]*\])\)*))+\s*$/.test(q);
+}
 
 const moreButton = document.getElementById("more");
 
