@@ -52,6 +52,10 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (*mdsea
 	if lacking != "" && !strings.Contains(f.resp.Notice, "no passage holds") { // keyword mode's own says so of every word
 		f.resp.Notice = joinNotices(lacking, f.resp.Notice)
 	}
+	// A word respelled, though the respelling found no strong answer, may
+	// still be why the best scores low ("obsidain sync pricing": 2.4 %,
+	// respelled 49 %): the notes are not said to lack the answer.
+	f.respellable = f.sug.query != ""
 	f.resp.Notice = joinNotices(strings.TrimSpace(req.Notice), f.resp.Notice) // about the request: it leads
 	f.finish()
 	f.resp.TookMS = msSince(start)

@@ -26,6 +26,9 @@ type found struct {
 	// unreadable: the model cannot read the query, which keywords alone
 	// ranked (Unreadable).
 	unreadable bool
+	// respellable: a word of the query no passage holds has a near one
+	// that some do, offered or not.
+	respellable bool
 }
 
 // finish writes the notices that wait for the suggestion and fits the
@@ -40,7 +43,7 @@ func (f *found) finish() {
 		addNotice(&resp.Notice, unreadableNotice(resp.Results[0].Score))
 	case f.weak:
 		// Once the wordless notice has pointed to hybrid, this one need not.
-		addNotice(&resp.Notice, unlikelyNotice(resp.Results[0].Score, resp.Suggestion != "", resp.Mode == mdsearch.ModeSemantic && !f.wordless))
+		addNotice(&resp.Notice, unlikelyNotice(resp.Results[0].Score, f.respellable, resp.Mode == mdsearch.ModeSemantic && !f.wordless))
 	}
 	if f.budget <= 0 || len(resp.Results) == 0 {
 		return

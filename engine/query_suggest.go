@@ -99,9 +99,9 @@ func lackingNotice(lacked []string, fixes map[string]string) string {
 	msg := "no passage holds " + strings.Join(quoted, " or ")
 	switch {
 	case len(lacked) == 1 && len(near) == 1:
-		msg += " (the nearest word the notes hold is " + strconv.Quote(fixes[lacked[0]]) + ", but respelled so the query finds no strong answer either)"
+		msg += " (the nearest word the notes hold is " + strconv.Quote(fixes[lacked[0]]) + "; the query respelled so finds no answer scoring 50% or more)"
 	case len(near) > 0:
-		msg += " (the nearest words the notes hold: " + strings.Join(near, ", ") + "; respelled so, the query finds no strong answer either)"
+		msg += " (the nearest words the notes hold: " + strings.Join(near, ", ") + "; the query respelled so finds no answer scoring 50% or more)"
 	}
 	return msg
 }
