@@ -112,6 +112,7 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 	}
 	addNotice(&resp.Notice, ops.asTextNotice())
 	addNotice(&resp.Notice, ops.groupedNotice())
+	addNotice(&resp.Notice, ops.wordsNotice())
 	addNotice(&resp.Notice, hashtagNotice(ctx, e.st.Reader, req.Query, q.filter))
 	unreadable := q.snap != nil && Unreadable(e.emb, req.Query)
 	if unreadable {
@@ -446,7 +447,9 @@ const deepest = 4
 // says no note has are left as words), the others are returned.
 func normalize(req mdsearch.SearchRequest, known func(property string) bool) (mdsearch.SearchRequest, operators, error) {
 	var ops operators
-	req.Query, ops = takeOperators(mdsearch.TrimQuery(req.Query), known)
+	query, asWords := dropWordOperators(mdsearch.TrimQuery(req.Query))
+	req.Query, ops = takeOperators(query, known)
+	ops.asWords = asWords
 	if ops.first != "" {
 		req.Tags = append(slices.Clip(req.Tags), ops.tags...)
 		var err error

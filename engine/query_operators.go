@@ -28,6 +28,7 @@ type operators struct {
 	first                       string   // the first operator, as written, for messages
 	written                     []string // every operator, as written
 	grouped                     bool     // parentheses or OR around operators, which filter as if absent (ungroup)
+	asWords                     []string // Obsidian's operators read as words (line:, section:, …: dropWordOperators)
 }
 
 // operatorNames are the operators, lower case, with their colon.

@@ -91,3 +91,30 @@ func TestOpenQuoteNotice(t *testing.T) {
 		t.Errorf("an open phrase: notice %q", resp.Notice)
 	}
 }
+
+// Obsidian's operators that filter nothing here lose their names, and
+// their words are searched; the notice names them once each.
+func TestWordOperators(t *testing.T) {
+	for _, tt := range []struct{ query, want, names string }{
+		{"line:(pin tab)", "(pin tab)", "line:"},
+		{"Section:(scoped tasks) content:drop LINE:x", "(scoped tasks) drop x", "section: content: line:"},
+		{"-block:^abc task-todo:ship", "-^abc ship", "block: task-todo:"},
+		{"match-case:Rust ignore-case:go", "Rust go", "match-case: ignore-case:"},
+		{"the content: of the note", "the content: of the note", ""}, // a word with a colon, not an operator
+		{"tag:x path:y section", "tag:x path:y section", ""},
+		{"mysection:x", "mysection:x", ""},
+	} {
+		got, names := dropWordOperators(tt.query)
+		if got != tt.want || strings.Join(names, " ") != tt.names {
+			t.Errorf("%q: %q %q, want %q %q", tt.query, got, names, tt.want, tt.names)
+		}
+	}
+	vault := t.TempDir()
+	write(t, vault, "a.md", "# Tabs\n\nPin a tab to keep it open.\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, vault, "v")
+	resp := search(t, e, mdsearch.SearchRequest{Query: "line:(pin tab) section:tabs", Mode: mdsearch.ModeKeyword})
+	if len(resp.Results) != 1 || !strings.Contains(resp.Notice, "Obsidian's line: and section: operators filter nothing here") {
+		t.Errorf("%d results, notice %q", len(resp.Results), resp.Notice)
+	}
+}
