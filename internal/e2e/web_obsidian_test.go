@@ -97,7 +97,7 @@ func webMoreNotes(t *testing.T, b browser) {
 	b.wait(t, "the rest added", `document.querySelectorAll(".result").length === 53 && document.getElementById("more").hidden &&
 		document.querySelectorAll(".result .path")[50].textContent === "ledger/Entry 51.md" &&
 		document.querySelectorAll(".result")[50].getAttribute("aria-selected") === "true" &&
-		/notes 51-53 by path, the last of them/.test(document.getElementById("status").textContent)`)
+		/^all 53 notes shown · 53 notes match .*notes 51-53 by path, the last of them/.test(document.getElementById("status").textContent)`)
 	b.search(t, "zebu lantern")
 	b.wait(t, "no more for a search", `document.getElementById("more").hidden`)
 }

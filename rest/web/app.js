@@ -156,7 +156,7 @@ function showSearchStatus() {
   if (!resp) return;
   const ms = Math.round(resp.took_ms) + " ms";
   if (resp.listing && resp.notice) { // it counts the notes and says how they are listed
-    setStatus(resp.notice + " · " + ms);
+    setStatus(listLead(resp) + resp.notice + " · " + ms);
   } else {
     setStatus(count(resp.total, "result", "results") + " · " + resp.mode + " · " + ms + (resp.notice ? " · " + resp.notice : ""));
   }

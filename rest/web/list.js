@@ -10,6 +10,13 @@ function operatorsOnly(q) {
   return /^(\s*(?:OR|-?\(*-?(?:(?:tag|path|file):(?:"[^"]*"?|[^\s)]+)|\[[^\]]*\])\)*))+\s*$/.test(q);
 }
 
+// listLead says how many notes of a list are on screen, where More notes
+// added pages (the answer's notice names the last page alone), or "".
+function listLead(resp) {
+  if (results.length === resp.results.length) return "";
+  return (results.length >= resp.matching ? "all " + resp.matching : results.length + " of " + resp.matching) + " notes shown · ";
+}
+
 const moreButton = document.getElementById("more");
 
 // offerMore shows the button while the list on screen (shownResp) has
