@@ -220,9 +220,12 @@ type SearchResponse struct {
 	Listing bool `json:"listing,omitempty"`
 	// Matching is how many notes a listing's filters keep in all, those
 	// shown and not (Offset pages through them); 0 for a search.
-	Matching int     `json:"matching,omitempty"`
-	TookMS   float64 `json:"took_ms"`
-	Notice   string  `json:"notice,omitempty"` // e.g. semantic search unavailable, fell back to keyword
+	Matching int `json:"matching,omitempty"`
+	// Offset is how many of them a listing skipped before its first
+	// (SearchRequest.Offset): the first is number Offset+1.
+	Offset int     `json:"offset,omitempty"`
+	TookMS float64 `json:"took_ms"`
+	Notice string  `json:"notice,omitempty"` // e.g. semantic search unavailable, fell back to keyword
 	// Suggestion is the query with each word that no passage holds
 	// respelled as the nearest word the index does hold ("reactivty
 	// system" → "reactivity system"); "" when every word was found or none

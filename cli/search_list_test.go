@@ -21,7 +21,7 @@ func TestSearchLists(t *testing.T) {
 	}
 	// --offset pages the list; a search with words refuses it.
 	code, out, errOut := run(t, index, "search", "--path-prefix", "kitchen/", "-n", "1", "--offset", "1")
-	if code != 0 || !strings.Contains(errOut, "notes match path prefix \"kitchen/\": note 2 by path") || !strings.HasPrefix(out, "1. **kitchen/") {
+	if code != 0 || !strings.Contains(errOut, "notes match path prefix \"kitchen/\": note 2 by path") || !strings.HasPrefix(out, "2. **kitchen/") {
 		t.Errorf("--offset 1: exit %d\n%s\n%s", code, errOut, out)
 	}
 	if _, first, _ := run(t, index, "search", "--path-prefix", "kitchen/", "-n", "1"); first == out {

@@ -43,7 +43,7 @@ func (e *Engine) list(ctx context.Context, q *query, ops operators, excludeNotic
 		}
 	}
 	markStale(res, staleIn(stamps))
-	resp.Results, resp.Total, resp.Matching = res, len(res), total
+	resp.Results, resp.Total, resp.Matching, resp.Offset = res, len(res), total, req.Offset
 	colls, err := e.nameResults(ctx, rt.Reader, resp)
 	if err != nil {
 		return nil, err

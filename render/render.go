@@ -223,7 +223,7 @@ func eachResult(b *strings.Builder, resp *mdsearch.SearchResponse, body func(r m
 		if i > 0 {
 			b.WriteByte('\n')
 		}
-		b.WriteString(header(i+1, r, !resp.Listing))
+		b.WriteString(header(resp.Offset+i+1, r, !resp.Listing)) // a list's next page goes on counting
 		b.WriteByte('\n')
 		body(r, many)
 	}

@@ -186,7 +186,7 @@ func exerciseMCP(ctx context.Context, t *testing.T, cs *mcp.ClientSession, f fix
 		t.Errorf("a tag alone: %s", text)
 	}
 	res, text = callTool(ctx, t, cs, "semantic_search", map[string]any{"path_prefix": "kitchen/", "n": 1, "offset": 1})
-	if res.IsError || !strings.Contains(text, "note 2 by path") || !strings.Contains(text, "\n1. **kitchen/Sourdough.md**") {
+	if res.IsError || !strings.Contains(text, "note 2 by path") || !strings.Contains(text, "\n2. **kitchen/Sourdough.md**") {
 		t.Errorf("a list's second page: %s", text)
 	}
 

@@ -113,7 +113,7 @@ func TestREST(t *testing.T) {
 		}
 		// offset pages a list; matching counts every note it keeps.
 		if code, _, body := apiDo(t, c, "GET", base+"/api/v1/semantic-search?path_prefix=kitchen/&n=1&offset=1"); code != 200 ||
-			!strings.Contains(body, `"matching": 2`) || !strings.Contains(body, `note 2 by path`) {
+			!strings.Contains(body, `"matching": 2`) || !strings.Contains(body, `"offset": 1`) || !strings.Contains(body, `note 2 by path`) {
 			t.Errorf("a list's second page: %d %s", code, body)
 		}
 		if code, _, body := apiDo(t, c, "GET", base+"/api/v1/semantic-search?q=hooch&offset=1"); code != 400 || !strings.Contains(body, "offset pages a list of notes") {
