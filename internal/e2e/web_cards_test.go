@@ -62,6 +62,9 @@ func webPlain(t *testing.T, b browser) {
 		"https://x.example/a_b_/_c_ and [d](https://e.example/_u_) *end*":       "https://x.example/a_b_/_c_ and d end",
 		"**bold *nested* here**, \\*not emphasis\\* and C:\\Users":              "bold nested here, *not emphasis* and C:\\Users",
 		"```\nf(*args, **kwargs) and _x_\n```":                                  "f(*args, **kwargs) and _x_",
+		// A fenced block's links and code spans are as written: the syntax
+		// an example shows is what a reader looks for.
+		"```md\n[Obsidian Help](https://help.obsidian.md), [[Note|alias]], `x`\n```\nSee [Obsidian Help](https://help.obsidian.md).": "[Obsidian Help](https://help.obsidian.md), [[Note|alias]], `x`\nSee Obsidian Help.",
 		// A task shows its box; footnotes lose their markers.
 		"- [ ] open task\n- [x] done task\n1. [X] numbered\n  - [ ] nested":   "☐ open task\n☑ done task\n1. ☑ numbered\n  ☐ nested",
 		"A claim.[^1] More[^note].\n\n[^1]: The footnote.\n[^note]: Another.": "A claim. More.\n\nThe footnote.\nAnother.",

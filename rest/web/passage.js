@@ -323,6 +323,7 @@ function fencedDiv(line) {
 function plainMarkdown(md) {
   const lines = md.split("\n");
   const out = [];
+  const code = []; // a fenced block's lines, kept aside while links are read
   let fence = null;
   let table = false; // inside a table, after its delimiter row
   lines.forEach((line, i) => {
@@ -332,7 +333,8 @@ function plainMarkdown(md) {
       return;
     }
     if (fence) {
-      out.push(line);
+      code.push(line);
+      out.push("\uE000" + (code.length - 1) + "\uE001"); // as written: the links below are the prose's
       return;
     }
     if (/^ {0,3}#{1,6}(\s|$)/.test(line) || /^ {0,3}(=+|-+)\s*$/.test(line) && i > 0 && lines[i - 1].trim()) {
@@ -367,7 +369,8 @@ function plainMarkdown(md) {
     .replace(/!?\[\[([^\]|#]*)(?:#([^\]|]*))?(?:\|([^\]]*))?\]\]/g, (m, t, h, a) => a || (t && h ? t + " > " + h : t || h))
     // A link's destination may hold balanced parentheses ("Foo_(bar)").
     .replace(/!?\[([^\]]*)\]\((?:[^()\n]|\([^()\n]*\))*\)/g, "$1")
-    .replace(/(?<!`)`([^`\n]+)`(?!`)/g, "$1");
+    .replace(/(?<!`)`([^`\n]+)`(?!`)/g, "$1")
+    .replace(/\uE000(\d+)\uE001/g, (m, i) => code[Number(i)]);
 }
 
 // highlight appends text to node with the query's words wrapped in <mark>,
