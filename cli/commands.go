@@ -1,8 +1,11 @@
 package cli
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/mdsearch/mdsearch"
 )
 
 // indexCommand matches a command a message tells the user to run, in
@@ -39,4 +42,21 @@ func (env *Env) indexArg() string {
 		return ""
 	}
 	return env.flags.Lookup("index").Value.String()
+}
+
+// readCommand is a cut result's read hint with the command that reads the
+// rest (`mdsearch read PATH --lines 10-20`) in place of the answer's
+// words for every adapter ("read COLLECTION:PATH, lines 10-20"), the
+// collection named only where another holds the path, as the header
+// names it.
+func (env *Env) readCommand(r mdsearch.Result) string {
+	why, _, ok := strings.Cut(r.ReadHint, ": read ")
+	if !r.Truncated || !ok || r.RestFrom <= 0 || r.RestTo < r.RestFrom {
+		return r.ReadHint
+	}
+	path := r.Path
+	if r.ReadPath != "" {
+		path = r.ReadPath
+	}
+	return why + ": " + env.commands(fmt.Sprintf("`mdsearch read %s --lines %d-%d`", shellWord(path), r.RestFrom, r.RestTo))
 }

@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mdsearch/mdsearch"
 )
 
 // A command a message names gains the --index this command was given,
@@ -55,5 +57,39 @@ func TestHintsNameIndex(t *testing.T) {
 	}
 	if _, _, stderr := run(t, index, "read", "big.md"); !strings.Contains(stderr, "`mdsearch index "+vault+" --max-file-size 1MB`") {
 		t.Errorf("read with $MDSEARCH_INDEX says %q", stderr)
+	}
+}
+
+// A cut result's hint, printed, is the command that reads the rest, the
+// collection named only where the header names it, with this command's
+// --index.
+func TestReadCommand(t *testing.T) {
+	hint := "cut to fit the token budget, 13 more lines: read v:kitchen/Sourdough.md, lines 8-20"
+	cut := mdsearch.Result{Path: "kitchen/Sourdough.md", Collection: "v", Truncated: true, ReadHint: hint, RestFrom: 8, RestTo: 20}
+	shared := cut
+	shared.Path, shared.ReadPath, shared.ReadHint = "a b.md", "v:a b.md", `cut, 2 more lines: read "v:a b.md", lines 3-4`
+	shared.RestFrom, shared.RestTo = 3, 4
+	whole := mdsearch.Result{Path: "x.md", ReadHint: ""}
+	env := &Env{}
+	fs := newFlags(env, "search", "")
+	addIndexPathFlag(fs)
+	for _, tt := range []struct {
+		r     mdsearch.Result
+		index string
+		want  string
+	}{
+		{cut, "", "cut to fit the token budget, 13 more lines: `mdsearch read kitchen/Sourdough.md --lines 8-20`"},
+		{shared, "", "cut, 2 more lines: `mdsearch read 'v:a b.md' --lines 3-4`"},
+		{whole, "", ""},
+		{cut, "/tmp/i.db", "cut to fit the token budget, 13 more lines: `mdsearch read --index /tmp/i.db kitchen/Sourdough.md --lines 8-20`"},
+	} {
+		if tt.index != "" {
+			if _, err := parse(fs, []string{"--index", tt.index}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := env.readCommand(tt.r); got != tt.want {
+			t.Errorf("got  %q\nwant %q", got, tt.want)
+		}
 	}
 }

@@ -99,6 +99,9 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 	if *brief {
 		lines = 4
 	}
+	for i := range resp.Results {
+		resp.Results[i].ReadHint = env.readCommand(resp.Results[i])
+	}
 	return render.Terminal(screen(env.Stdout), resp, width, lines)
 }
 
