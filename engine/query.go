@@ -252,6 +252,7 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 			if m := unknownTags(ctx, rt.Reader, q.filter); m != "" {
 				addNotice(&resp.Notice, m)
 			}
+			addNotice(&resp.Notice, nearPaths(ctx, rt.Reader, q.filter))
 			addNotice(&resp.Notice, e.unknownProperties(ctx, rt.Reader, q.filter.Fields))
 		} else if q.mode == mdsearch.ModeKeyword && len(q.terms) > 0 {
 			msg := "no passage holds any of the query's words (" + termList(q.terms) + "): ask in other words"

@@ -58,6 +58,7 @@ func (e *Engine) list(ctx context.Context, q *query, ops operators, excludeNotic
 		} else if m := unknownTags(ctx, rt.Reader, q.filter); m != "" {
 			resp.Notice = m // it says why none matches
 		}
+		addNotice(&resp.Notice, nearPaths(ctx, rt.Reader, q.filter))
 		addNotice(&resp.Notice, e.unknownProperties(ctx, rt.Reader, q.filter.Fields))
 	}
 	addNotice(&resp.Notice, ops.groupedNotice())

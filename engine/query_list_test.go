@@ -156,3 +156,20 @@ func TestListBudget(t *testing.T) {
 		t.Errorf("%d notes listed in %d tokens of 800", len(resp.Results), spent)
 	}
 }
+
+// A path filter that matched nothing names the path text meant, where
+// one reads as it does but for spaces, hyphens and underscores.
+func TestNearPathNotice(t *testing.T) {
+	vault := t.TempDir()
+	write(t, vault, "leadership-council/a.md", "# A\n\nThe council meets.\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, vault, "v")
+	for _, req := range []mdsearch.SearchRequest{
+		{Query: `path:"leadership council"`},
+		{Query: "council", PathPrefix: "leadership council", Mode: mdsearch.ModeKeyword},
+	} {
+		if resp := search(t, e, req); len(resp.Results) != 0 || !strings.Contains(resp.Notice, `no note's path holds "leadership council"; did you mean "leadership-council"?`) {
+			t.Errorf("%+v: %d results, notice %q", req, len(resp.Results), resp.Notice)
+		}
+	}
+}

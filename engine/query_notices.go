@@ -189,3 +189,22 @@ func openQuoteNotice(query string) string {
 	}
 	return fmt.Sprintf("the quote mark before %q opens a phrase nothing closes, so its words were searched one by one: close it to search the phrase", after[0])
 }
+
+// nearPaths names, for each path text of the filter (path:, or a path
+// prefix) that no note's path holds, the text of a path that reads as it
+// does but for its spaces, hyphens and underscores ("leadership council"
+// for "leadership-council"), or is "".
+func nearPaths(ctx context.Context, rd *store.Reader, f store.Filter) string {
+	var msgs []string
+	for _, p := range append(slices.Clone(f.PathHas), f.PathPrefix) {
+		if p == "" {
+			continue
+		}
+		near, ok, err := rd.NearPath(ctx, p)
+		if err != nil || !ok || strings.EqualFold(near, p) {
+			continue
+		}
+		msgs = append(msgs, fmt.Sprintf("no note's path holds %q; did you mean %q?", p, near))
+	}
+	return strings.Join(msgs, "; ")
+}

@@ -588,3 +588,35 @@ func TestTagRange(t *testing.T) {
 		}
 	}
 }
+
+// NearPath finds the text of a path that a filter meant but for its
+// spaces, hyphens and underscores, shortest paths first.
+func TestNearPath(t *testing.T) {
+	s, _, err := Open(ctx, filepath.Join(t.TempDir(), "index.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	coll, _ := s.AddCollection(ctx, "c", "/c")
+	tx, _ := s.Begin(ctx)
+	for _, p := range []string{"3392-leadership-council/Leadership-Council-RFC.md", "Daily_Notes/2024 Review.md", "x.md"} {
+		if _, err := tx.PutDocument(Document{CollectionID: coll.ID, Path: p, Title: "T", Hash: []byte{1}}, []mdsearch.Chunk{chunk(p, 0, "S", "text")}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ text, want string }{
+		{"leadership council", "leadership-council"}, // the shorter path's, first in it
+		{"Daily Notes", "Daily_Notes"},
+		{"2024-review", "2024 Review"},
+		{"nowhere", ""},
+		{"   ", ""},
+	} {
+		got, ok, err := s.NearPath(ctx, tt.text)
+		if err != nil || got != tt.want || ok != (tt.want != "") {
+			t.Errorf("%q: %q %v %v, want %q", tt.text, got, ok, err, tt.want)
+		}
+	}
+}

@@ -1,0 +1,65 @@
+package store
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"unicode"
+)
+
+// NearPath is the text of a note's path that reads as text does, where
+// none holds text as written: a space, a hyphen and an underscore taken
+// as one (the case of letters ignored, as path filters compare), so a
+// filter that matched nothing ("leadership council") can name the one
+// meant ("leadership-council"). It reads the shortest paths first; ok is
+// false when none holds it so either.
+func (s *Reader) NearPath(ctx context.Context, text string) (near string, ok bool, err error) {
+	want := pathRunes(strings.TrimSpace(text))
+	if len(want) == 0 {
+		return "", false, nil
+	}
+	rows, err := s.r.QueryContext(ctx, `SELECT path FROM documents ORDER BY length(path), path LIMIT ?`, maxNearPaths)
+	if err != nil {
+		return "", false, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var path string
+		if err := rows.Scan(&path); err != nil {
+			return "", false, err
+		}
+		if i := runeIndex(pathRunes(path), want); i >= 0 {
+			return string([]rune(path)[i : i+len(want)]), true, nil
+		}
+	}
+	return "", false, rows.Err()
+}
+
+// maxNearPaths bounds the paths NearPath reads: it runs only when a
+// filter matched nothing, but an index may hold a million notes.
+const maxNearPaths = 200000
+
+// pathRunes is text as NearPath compares it: lower case, a hyphen or an
+// underscore as a space.
+func pathRunes(text string) []rune {
+	out := []rune(text)
+	for i, r := range out {
+		switch r {
+		case '-', '_':
+			out[i] = ' '
+		default:
+			out[i] = unicode.ToLower(r)
+		}
+	}
+	return out
+}
+
+// runeIndex is where want first starts in s, or -1.
+func runeIndex(s, want []rune) int {
+	for i := 0; i+len(want) <= len(s); i++ {
+		if slices.Equal(s[i:i+len(want)], want) {
+			return i
+		}
+	}
+	return -1
+}
