@@ -339,6 +339,8 @@ func TestCutWithin(t *testing.T) {
 		{"a list's marker", list, 12, list[:strings.Index(list, "\n- second")]},
 		{"a list item's floor", list, 22, list[:strings.Index(list, " the list, with a few words\n")] + " the"},
 		{"prose lines", "a b c d e f g h i j k l m n o\np q r s t u v w x y z", 1, "a b c d e f g h i j k l"},
+		{"a line opening with a number", "The release notes of the project come first in this one line right here\n2.0 was released in the spring with many changes to the build", 26,
+			"The release notes of the project come first in this one line right here\n2.0 was released in the spring"},
 	} {
 		if got := cutWithin(c.text, c.budget); got != c.want {
 			t.Errorf("%s: cutWithin = %q, want %q", c.name, got, c.want)

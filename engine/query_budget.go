@@ -63,7 +63,11 @@ func rowLine(line string) bool {
 		return true
 	}
 	digits := len(t) - len(strings.TrimLeft(t, "0123456789"))
-	return digits > 0 && digits <= 9 && len(t) > digits && (t[digits] == '.' || t[digits] == ')')
+	if digits == 0 || digits > 9 || len(t) == digits || t[digits] != '.' && t[digits] != ')' {
+		return false
+	}
+	rest := t[digits+1:] // an item's marker is followed by a space or the line's end: "2.0 was" is prose
+	return rest == "" || rest[0] == ' ' || rest[0] == '\t'
 }
 
 // minWords is the least of a block a cut inside it keeps.

@@ -127,10 +127,10 @@ func openFile(ctx context.Context, path string, readOnly, create bool) (*Store, 
 // lock and the checks for leftovers must look there too. A symlink to
 // nothing is refused rather than replaced by a new index.
 func resolve(path string) (string, error) {
-	if strings.HasSuffix(path, string(filepath.Separator)) || strings.HasSuffix(path, "/") {
+	if last := path[strings.LastIndexAny(path, "/"+string(filepath.Separator))+1:]; last == "" || last == "." || last == ".." {
 		// Abs would drop the slash, and a file be made where a folder was meant.
 		return "", mdsearch.Errorf(mdsearch.KindInvalid, "open index", path, "pass the path of a file with --index, e.g. "+filepath.Join(path, "index.db"),
-			"ends with a slash, so names a folder, not an index file")
+			"ends with a slash, . or .., so names a folder, not an index file")
 	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -201,8 +201,9 @@ func orphans(abs string) error {
 // rollback journal that is no SQLite journal: SQLite would delete it, or
 // read it as the index's and write it into the index. An index is kept in
 // WAL mode, so it has a journal only while an upgrade rebuilds it (or
-// after a crash then, which SQLite must roll back): such a file, or one
-// being written (empty yet), is left to SQLite.
+// after a crash then, which SQLite must roll back): such a file, one
+// being written (empty yet, or its header's first bytes still zero, as
+// SQLite writes them until its first sync), is left to SQLite.
 func foreignJournal(abs string) error {
 	j := abs + "-journal"
 	f, err := os.Open(j)
@@ -212,7 +213,7 @@ func foreignJournal(abs string) error {
 	defer f.Close()
 	head := make([]byte, len(journalMagic))
 	n, _ := io.ReadFull(f, head)
-	if n == 0 || bytes.Equal(head, journalMagic) {
+	if n == 0 || bytes.Equal(head, journalMagic) || bytes.Count(head[:n], []byte{0}) == n {
 		return nil
 	}
 	return mdsearch.Errorf(mdsearch.KindUnavailable, "open index", abs,

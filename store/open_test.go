@@ -283,6 +283,8 @@ func TestForeignJournal(t *testing.T) {
 		{"another program's", []byte("user journal"), true},
 		{"empty", nil, false},
 		{"a journal", append(slices.Clone(journalMagic), 0, 0, 0, 0), false},
+		{"a journal before its first sync", make([]byte, 512), false},
+		{"a zero, then text", append([]byte{0}, "user journal"...), true},
 	} {
 		if err := os.WriteFile(path+"-journal", tc.content, 0o600); err != nil {
 			t.Fatal(err)
@@ -329,9 +331,10 @@ func TestIndexPathFolder(t *testing.T) {
 		func(p string) error { _, _, err := Open(ctx, p); return err },
 		func(p string) error { _, err := OpenReadOnly(ctx, p); return err },
 	} {
-		err := open(filepath.Join(dir, "nd2") + "/")
-		if mdsearch.KindOf(err) != mdsearch.KindInvalid || !strings.Contains(err.Error(), "names a folder") {
-			t.Errorf("got %v", err)
+		for _, p := range []string{filepath.Join(dir, "nd2") + "/", filepath.Join(dir, "nd2") + "/.", filepath.Join(dir, "nd2", "x") + "/..", "."} {
+			if err := open(p); mdsearch.KindOf(err) != mdsearch.KindInvalid || !strings.Contains(err.Error(), "names a folder") {
+				t.Errorf("%s: got %v", p, err)
+			}
 		}
 		if _, err := os.Lstat(filepath.Join(dir, "nd2")); !errors.Is(err, os.ErrNotExist) {
 			t.Errorf("a file or folder was made: %v", err)
