@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/internal/plural"
@@ -29,6 +30,11 @@ type found struct {
 	// respellable: a word of the query no passage holds has a near one
 	// that some do, offered or not.
 	respellable bool
+	// listed is a list's notice of the notes it shows, and relist the same
+	// for fewer (listNotice): a budget that drops some says so of those
+	// it keeps, and the offset that follows them.
+	listed string
+	relist func(shown int) string
 }
 
 // finish writes the notices that wait for the suggestion and fits the
@@ -66,7 +72,10 @@ func (f *found) finish() {
 		addNotice(&resp.Notice, fmt.Sprintf("over max_tokens %d: the first result, always shown, cut as far as it goes, and these notices cost about %d tokens",
 			f.budget, t+f.budget-left))
 	}
-	if dropped > 0 {
+	if dropped > 0 && f.relist != nil {
+		resp.Notice = strings.Replace(resp.Notice, f.listed, f.relist(len(resp.Results)), 1)
+		addNotice(&resp.Notice, fmt.Sprintf("%s did not fit max_tokens %d", plural.Count(dropped, "more note", "more notes"), f.budget))
+	} else if dropped > 0 {
 		addNotice(&resp.Notice, droppedNotice(dropped, f.budget))
 	}
 }

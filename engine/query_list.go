@@ -48,7 +48,10 @@ func (e *Engine) list(ctx context.Context, q *query, ops operators, excludeNotic
 	if err != nil {
 		return nil, err
 	}
-	resp.Notice = listNotice(total, req.Offset, len(res), req.N == mdsearch.MaxN, filtersOf(req, ops))
+	filters, most := filtersOf(req, ops), req.N == mdsearch.MaxN
+	relist := func(shown int) string { return listNotice(total, req.Offset, shown, most, filters) }
+	listed := relist(len(res))
+	resp.Notice = listed
 	if req.MinScore > 0 {
 		addNotice(&resp.Notice, "min_score does not apply: a list has no scores")
 	}
@@ -63,7 +66,7 @@ func (e *Engine) list(ctx context.Context, q *query, ops operators, excludeNotic
 	}
 	addNotice(&resp.Notice, ops.groupedNotice())
 	addNotice(&resp.Notice, excludeNotice)
-	return &found{resp: resp, joins: joins, ends: ends, budget: req.MaxTokens}, nil
+	return &found{resp: resp, joins: joins, ends: ends, budget: req.MaxTokens, listed: listed, relist: relist}, nil
 }
 
 // closeFence closes a code block a cut opening leaves open, so that what

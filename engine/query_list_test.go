@@ -69,6 +69,13 @@ func TestListNotes(t *testing.T) {
 			}
 		})
 	}
+	// A budget that drops notes says which it kept, and the offset that
+	// follows them.
+	if resp := search(t, e, mdsearch.SearchRequest{Tag: "meeting", N: 4, MaxTokens: 150}); len(resp.Results) == 0 || len(resp.Results) == 4 ||
+		!strings.Contains(resp.Notice, fmt.Sprintf("offset %d gives the next", len(resp.Results))) ||
+		!strings.Contains(resp.Notice, fmt.Sprintf("%d more notes did not fit max_tokens 150", 4-len(resp.Results))) && !strings.Contains(resp.Notice, "1 more note did not fit") {
+		t.Errorf("a list cut to a budget: %d shown, notice %q", len(resp.Results), resp.Notice)
+	}
 	// Words search, as before; nothing but a collection, or nothing at
 	// all, is no list.
 	if resp := search(t, e, mdsearch.SearchRequest{Query: "standup", Tag: "meeting"}); resp.Listing || len(resp.Results) == 0 || resp.Matching != 0 {
