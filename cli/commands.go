@@ -18,8 +18,11 @@ var indexCommand = regexp.MustCompile("`mdsearch (?:index|drop|status|search|rea
 // work on the default index instead. A command that names an index
 // already is left as it is; $MDSEARCH_INDEX, set in the shell, needs
 // nothing.
-func (env *Env) commands(msg string) string {
-	index := env.indexArg()
+func (env *Env) commands(msg string) string { return withIndex(msg, env.indexArg()) }
+
+// withIndex is msg with --index index added to each command it names
+// that takes one and names none; "" adds nothing.
+func withIndex(msg, index string) string {
 	if index == "" || !strings.Contains(msg, "`mdsearch ") {
 		return msg
 	}

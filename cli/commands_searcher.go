@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"path/filepath"
 
 	"github.com/mdsearch/mdsearch"
 )
@@ -17,13 +18,22 @@ type commandsSearcher struct {
 	commands func(string) string
 }
 
-// withCommands wraps s so that what it says names --index, when this
-// command was given one; else it is s.
-func withCommands(env *Env, s mdsearch.Searcher) mdsearch.Searcher {
-	if env.indexArg() == "" {
+// withCommands wraps s so that what it says names the index it serves,
+// by its full path, when the flags or $MDSEARCH_INDEX named one: the
+// reader of a server's answer pastes the command into another shell, in
+// another folder, without the server's environment. Else it is s.
+func withCommands(env *Env, ef *engineFlags, s mdsearch.Searcher) mdsearch.Searcher {
+	if env.indexArg() == "" && env.Getenv("MDSEARCH_INDEX") == "" {
 		return s
 	}
-	return commandsSearcher{Searcher: s, commands: env.commands}
+	index, err := ef.indexPath(env)
+	if err != nil {
+		return s
+	}
+	if abs, err := filepath.Abs(index); err == nil {
+		index = abs
+	}
+	return commandsSearcher{Searcher: s, commands: func(msg string) string { return withIndex(msg, index) }}
 }
 
 func (c commandsSearcher) Index(ctx context.Context, req mdsearch.IndexRequest, progress func(mdsearch.IndexProgress)) (*mdsearch.IndexStats, error) {

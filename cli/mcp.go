@@ -30,7 +30,7 @@ func runMCP(ctx context.Context, env *Env, args []string) error {
 	defer closeAll()
 
 	colls, _ := s.Collections(ctx) // none named is no reason not to serve
-	srv := mcpserver.New(withCommands(env, s), mcpserver.Options{Version: thisBuild().version, Logger: log, TextOnly: *textOnly, Collections: colls,
+	srv := mcpserver.New(withCommands(env, sf.ef, s), mcpserver.Options{Version: thisBuild().version, Logger: log, TextOnly: *textOnly, Collections: colls,
 		Scores: s.Scores(mdsearch.ModeHybrid)})
 	if *httpAddr == "" {
 		return mcpserver.ServeStdio(ctx, srv)

@@ -34,7 +34,7 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	}
 	defer closeAll()
 	instance := newInstance()
-	api := rest.New(withCommands(env, s), rest.Options{Token: *sf.token, Logger: log, OnReindexed: func() { w.Sync(ctx) },
+	api := rest.New(withCommands(env, sf.ef, s), rest.Options{Token: *sf.token, Logger: log, OnReindexed: func() { w.Sync(ctx) },
 		NoteLinks: s.NoteLinks, OpenAttachment: s.OpenAttachment, Instance: instance})
 	defer api.Close()
 

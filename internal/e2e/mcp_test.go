@@ -224,7 +224,9 @@ func callTool(ctx context.Context, t *testing.T, cs *mcp.ClientSession, name str
 }
 
 // TestMCPNamesIndex: a notice an agent reads that tells the user to run
-// a command names the index the server was started with.
+// a command names the index the server was started with, by its full
+// path, whether --index named it relative to the server's folder or
+// $MDSEARCH_INDEX did: the user pastes it elsewhere.
 func TestMCPNamesIndex(t *testing.T) {
 	f := newFixture(t)
 	note := filepath.Join(f.vault, "kitchen", "Sourdough.md")
@@ -232,15 +234,20 @@ func TestMCPNamesIndex(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := timeout(t, 60*time.Second)
-	cmd := exec.Command(bin, "mcp", "--index", f.db, "--no-watch")
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "e2e"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
 	writeNote(t, note, string(data)+"\nA line added since the index run.\n")
-	if _, got := callTool(ctx, t, cs, "read_note", map[string]any{"path": "kitchen/Sourdough.md"}); !strings.Contains(got, "`mdsearch index --index "+f.db+"`") {
-		t.Errorf("a stale note's notice does not name the index: %s", got)
+	relative := exec.Command(bin, "mcp", "--index", filepath.Base(f.db), "--no-watch")
+	relative.Dir = filepath.Dir(f.db)
+	byEnv := exec.Command(bin, "mcp", "--no-watch")
+	byEnv.Env = append(os.Environ(), "MDSEARCH_INDEX="+f.db)
+	for name, cmd := range map[string]*exec.Cmd{"a relative --index": relative, "$MDSEARCH_INDEX": byEnv} {
+		ctx := timeout(t, 60*time.Second)
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "e2e"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, got := callTool(ctx, t, cs, "read_note", map[string]any{"path": "kitchen/Sourdough.md"}); !strings.Contains(got, "`mdsearch index --index "+f.db+"`") {
+			t.Errorf("%s: a stale note's notice does not name the index: %s", name, got)
+		}
+		cs.Close()
 	}
 }
