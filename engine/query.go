@@ -49,7 +49,7 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (*mdsea
 			lacking = ""
 		}
 	}
-	if lacking != "" && !strings.Contains(f.resp.Notice, "no passage holds") { // keyword mode's own says so of every word
+	if lacking != "" && (!f.noneHeld || f.sug.query != "") { // keyword mode's notice names every word, but not the near ones
 		f.resp.Notice = joinNotices(lacking, f.resp.Notice)
 	}
 	// A word respelled, though the respelling found no strong answer, may
@@ -80,7 +80,9 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 	}
 	var excludeNotice string
 	req.Exclude, excludeNotice = e.resolveExcludes(ctx, req.Exclude)
-	excludeNotice = joinNotices(openQuoteNotice(req.Query), excludeNotice)
+	if req.Mode != mdsearch.ModeSemantic { // meaning alone reads no phrase
+		excludeNotice = joinNotices(openQuoteNotice(req.Query), excludeNotice)
+	}
 	q := &query{req: req}
 	defer q.scans.release()
 	if q.filter, err = e.filter(ctx, req); err != nil {
@@ -243,10 +245,10 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 		}
 		addNotice(&resp.Notice, msg)
 	case resp.Total == 0:
-		if f := filtersOf(req, ops); f != "" {
-			msg := "no passage matched with these filters: " + f
+		if filters := filtersOf(req, ops); filters != "" {
+			msg := "no passage matched with these filters: " + filters
 			if q.mode == mdsearch.ModeKeyword && !e.matchesAnywhere(ctx, rt.Reader, q) {
-				msg = "no passage holds these words, with or without the filters (" + f + ")"
+				msg = "no passage holds these words, with or without the filters (" + filters + ")"
 			}
 			addNotice(&resp.Notice, msg)
 			if m := unknownTags(ctx, rt.Reader, q.filter); m != "" {
@@ -256,6 +258,7 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 			addNotice(&resp.Notice, e.unknownProperties(ctx, rt.Reader, q.filter.Fields))
 		} else if q.mode == mdsearch.ModeKeyword && len(q.terms) > 0 {
 			msg := "no passage holds any of the query's words (" + termList(q.terms) + "): ask in other words"
+			f.noneHeld = true
 			if req.Mode == mdsearch.ModeKeyword { // asked so: meaning may find what words do not
 				msg += ", or search in hybrid mode, which finds passages by meaning too"
 			}

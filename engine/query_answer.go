@@ -35,6 +35,8 @@ type found struct {
 	// it keeps, and the offset that follows them.
 	listed string
 	relist func(shown int) string
+	// noneHeld: the notice says no passage holds any of the query's words.
+	noneHeld bool
 }
 
 // finish writes the notices that wait for the suggestion and fits the

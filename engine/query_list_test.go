@@ -47,7 +47,7 @@ func TestListNotes(t *testing.T) {
 		{"past the last", mdsearch.SearchRequest{Tag: "meeting", Offset: 4}, "", `4 notes match tag "meeting"; offset 4 is past the last of them: use 0-3`},
 		{"one shown", mdsearch.SearchRequest{Tag: "meeting", N: 1, MinScore: 0.5}, "home/c.md",
 			`4 notes match tag "meeting": the first by path, each by its opening, unranked; offset 1 gives the next (or raise n), or add words to search in them; min_score does not apply`},
-		{"none", mdsearch.SearchRequest{Tag: "meetnig"}, "", `no note has the tag "meetnig"; did you mean "meeting" (3 notes)?`},
+		{"none", mdsearch.SearchRequest{Tag: "meetnig"}, "", `no note has the tag "meetnig"; did you mean "meeting" (4 notes)?`},
 		{"grouped", mdsearch.SearchRequest{Query: "tag:meeting (path:work OR path:home)"}, "",
 			"OR and parentheses do not group filters here: every filter must match (tag:meeting, path:work, path:home)"},
 		{"none of a known tag", mdsearch.SearchRequest{Tag: "meeting", PathPrefix: "nowhere/"}, "", `no note matches tag "meeting", path prefix "nowhere/"`},

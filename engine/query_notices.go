@@ -180,8 +180,8 @@ func openQuoteNotice(query string) string {
 			}
 		}
 	}
-	if open < 0 {
-		return ""
+	if open < 0 || open > 0 && !strings.ContainsRune(" \t\n(", rune(q[open-1])) {
+		return "" // none open, or an inch mark (12" pizza) or a typo inside a word: no phrase was meant
 	}
 	after := strings.Fields(q[open+1:])
 	if len(after) == 0 {

@@ -74,6 +74,9 @@ func TestOpenQuoteNotice(t *testing.T) {
 		{`"a phrase" and "another`, `the quote mark before "another"`},
 		{`"a phrase" and "another"`, ""},
 		{`ends with a quote "`, ""},
+		{`a 12" pizza`, ""}, // an inch mark
+		{`don"t panic`, ""}, // a typo inside a word
+		{`(“private by`, `the quote mark before "private"`},
 		{`no quotes`, ""},
 	} {
 		if got := openQuoteNotice(tt.query); !strings.HasPrefix(got, tt.want) || (tt.want == "") != (got == "") {

@@ -254,6 +254,12 @@ func TestLackingWords(t *testing.T) {
 			t.Errorf("%q (%s): suggestion %q, notice %q, want it to start %q", tc.query, tc.mode, resp.Suggestion, resp.Notice, tc.want)
 		}
 	}
+	// Keyword mode's notice that no word is held names no near word: the
+	// lacking words' notice does, beside it.
+	if resp := search(t, e, mdsearch.SearchRequest{Query: "zyxwv reactivty", Mode: mdsearch.ModeKeyword}); !strings.Contains(resp.Notice, `"reactivty" → "reactivity"`) ||
+		!strings.Contains(resp.Notice, "no passage holds any of the query's words") {
+		t.Errorf("none held, one near: notice %q", resp.Notice)
+	}
 	// Words the model knows are spelled right: only the misspelling is named.
 	known := openEngine(t, filepath.Join(t.TempDir(), "index.db"), lexBow{newBow("bow"), map[string]bool{"quantum": true, "chromodynamics": true}})
 	index(t, known, vault, "v")

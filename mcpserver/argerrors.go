@@ -58,7 +58,7 @@ var otherNames = map[string]string{
 	"search_type": "mode", "type": "mode",
 	"threshold": "min_score", "min_similarity": "min_score", "score_threshold": "min_score",
 	"max_length": "max_tokens", "budget": "max_tokens", "token_budget": "max_tokens",
-	"skip": "offset", "page": "offset",
+	"skip":    "offset",
 	"heading": "section", "file": "path", "note": "path", "line_range": "lines",
 }
 
@@ -112,7 +112,12 @@ func plainArgError(msg string, schema *jsonschema.Schema) string {
 // another tool's (otherNames), else the arguments the tool takes.
 func unknownArgs(list string, schema *jsonschema.Schema) string {
 	var names, meant []string
-	for _, q := range strings.Split(list, " ") {
+	for rest := strings.TrimSpace(list); rest != ""; rest = strings.TrimSpace(rest) {
+		q, err := strconv.QuotedPrefix(rest) // a name may hold spaces
+		if err != nil {
+			q = rest
+		}
+		rest = rest[len(q):]
 		name, err := strconv.Unquote(q)
 		if err != nil {
 			name = q
@@ -126,10 +131,10 @@ func unknownArgs(list string, schema *jsonschema.Schema) string {
 	if len(names) > 1 {
 		msg = "unknown arguments " + strings.Join(names, ", ")
 	}
-	if len(meant) == len(names) {
-		return msg + " (" + strings.Join(meant, "; ") + ")"
+	if len(meant) > 0 {
+		msg += " (" + strings.Join(meant, "; ") + ")"
 	}
-	if schema == nil {
+	if len(meant) == len(names) || schema == nil {
 		return msg
 	}
 	return msg + ": this tool takes " + strings.Join(slices.Sorted(maps.Keys(schema.Properties)), ", ")

@@ -181,7 +181,7 @@ func TestSearchParams(t *testing.T) {
 		{"q=x&q=y", 400, "given 2 times"},
 		{"q=x&n=%zz", 400, "malformed"},
 		{"q=" + strings.Repeat("a", mdsearch.MaxQueryBytes+1), 400, "query is 4001 bytes: use at most 4000"},
-		{"q=x&collection=" + strings.Repeat("a", mdsearch.MaxQueryBytes+1), 400, "parameter \"collection\" is longer than 4000 bytes"},
+		{"q=x&collection=" + strings.Repeat("a", mdsearch.MaxFieldBytes+1), 400, "parameter \"collection\" is longer than 4096 bytes"},
 		{"q=%ff", 400, "UTF-8"},
 	}
 	for _, tt := range tests {

@@ -43,7 +43,7 @@ var repeatable = map[string]bool{"tag": true, "where": true, "exclude": true}
 
 // maxParamLen bounds each parameter but q, which the request's Check
 // bounds to the longest query the engine takes.
-const maxParamLen = mdsearch.MaxQueryBytes
+const maxParamLen = mdsearch.MaxFieldBytes
 
 func (srv *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
 	req, err := parseSearch(r.URL.RawQuery)

@@ -315,14 +315,17 @@ func (s *Reader) TopTags(ctx context.Context, limit int) ([]TagCount, error) {
 // NearestTag is the tag notes carry nearest in spelling to tag (within
 // MaxEdits of it, the case of letters ignored, as filters compare tags),
 // the one more notes carry of equally near ones, as the first note to
-// carry it writes it; ok is false when none is near.
+// carry it writes it, with the notes a filter of it keeps (its nested
+// tags' too); ok is false when none is near. Only tags of a near length
+// are compared.
 func (s *Reader) NearestTag(ctx context.Context, tag string) (near TagCount, ok bool, err error) {
 	want := []rune(NormTag(tag))
 	edits := MaxEdits(string(want))
 	if edits == 0 {
 		return near, false, nil
 	}
-	rows, err := s.r.QueryContext(ctx, `SELECT tag, count(*) AS n FROM doc_tags GROUP BY tag ORDER BY n DESC, tag`)
+	rows, err := s.r.QueryContext(ctx, `SELECT tag, count(*) AS n FROM doc_tags WHERE length(tag) BETWEEN ? AND ? GROUP BY tag ORDER BY n DESC, tag`,
+		len(want)-edits, len(want)+edits)
 	if err != nil {
 		return near, false, err
 	}
@@ -341,6 +344,9 @@ func (s *Reader) NearestTag(ctx context.Context, tag string) (near TagCount, ok 
 		return near, false, err
 	}
 	rows.Close()
+	if err := s.r.QueryRowContext(ctx, `SELECT count(DISTINCT t.doc_id) FROM doc_tags t WHERE `+tagMatch, tagArgs(near.Tag)...).Scan(&near.Notes); err != nil {
+		return near, false, err
+	}
 	near.Tag = s.writtenTag(ctx, near.Tag)
 	return near, true, nil
 }

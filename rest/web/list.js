@@ -43,7 +43,7 @@ async function loadMore() {
     const first = results.length;
     results = results.concat(resp.results);
     shownResp = resp;
-    renderResults(el.q.value.trim(), true);
+    renderResults(shownParams.get("q") || "", true); // the list's query, whatever the box holds now
     if (first < results.length) select(first, true);
     showSearchStatus();
   } catch (e) {
