@@ -79,7 +79,7 @@ func webImageEmbed(t *testing.T, b browser) {
 func withLedger(notes map[string]string) map[string]string {
 	out := maps.Clone(notes)
 	for i := range ledgerNotes {
-		out[fmt.Sprintf("ledger/Entry %02d.md", i+1)] = fmt.Sprintf("# Entry %02d\n\nA quokka ledger entry, number %d.\n", i+1, i+1)
+		out[fmt.Sprintf("ledger/Entry %02d.md", i+1)] = fmt.Sprintf("---\ntags: [quokka]\n---\n# Entry %02d\n\nA quokka ledger entry, number %d.\n", i+1, i+1)
 	}
 	return out
 }
@@ -100,4 +100,8 @@ func webMoreNotes(t *testing.T, b browser) {
 		/^all 53 notes shown · 53 notes match .*notes 51-53 by path, the last of them/.test(document.getElementById("status").textContent)`)
 	b.search(t, "zebu lantern")
 	b.wait(t, "no more for a search", `document.getElementById("more").hidden`)
+	// A note's frontmatter tags are links too, under its properties.
+	b.open(t, "#/note?path=ledger%2FEntry%2007.md", "number 7")
+	b.do(t, "no words, then the frontmatter tag", chromedp.Evaluate[chromedp.Void](`document.getElementById("q").value = ""; document.querySelector("#reader-content p.tags a.tag").click()`))
+	b.wait(t, "the tag's notes listed", `/^53 notes match tag "quokka": the first 50 by path/.test(document.getElementById("status").textContent)`)
 }

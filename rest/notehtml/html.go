@@ -109,14 +109,15 @@ func HTMLContext(ctx context.Context, src []byte, opts Options) (Rendered, error
 	first := max(opts.FirstLine, 1)
 	var out bytes.Buffer
 	fm, body, ok := sections.Frontmatter(src)
+	note := sections.Parse("", src)
 	if ok {
 		out.WriteString(`<details class="frontmatter" data-line="` + strconv.Itoa(first) + `"><summary>Properties</summary><pre>`)
 		out.WriteString(html.EscapeString(string(fm)))
 		out.WriteString("</pre></details>\n")
+		frontTags(&out, note.TagsIn(0, 0), first, opts.Tag)
 	}
 	// Headings get the ids read takes (custom ids reserved first), from
 	// the headings sections reads, by line; comments are left out.
-	note := sections.Parse("", src)
 	src = maskComments(src, note.Comments())
 	src = tameBrackets(src)
 	st := &noteState{opts: opts, lines: sections.NewLineIndex(src), base: body, first: first,

@@ -1,7 +1,9 @@
 package notehtml
 
 import (
+	"bytes"
 	"html"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -95,4 +97,21 @@ func inLink(n ast.Node) bool {
 		}
 	}
 	return false
+}
+
+// frontTags writes a note's frontmatter tags as the links an inline #tag
+// gets, under its properties: most notes are tagged there, and a reader
+// goes from a note to the others of its tag as from an inline one.
+func frontTags(out *bytes.Buffer, tags []string, line int, href func(string) string) {
+	if len(tags) == 0 || href == nil {
+		return
+	}
+	out.WriteString(`<p class="tags" data-line="` + strconv.Itoa(line) + `">`)
+	for i, t := range tags {
+		if i > 0 {
+			out.WriteByte(' ')
+		}
+		out.WriteString(`<a class="tag" href="` + html.EscapeString(href(t)) + `">#` + html.EscapeString(t) + `</a>`)
+	}
+	out.WriteString("</p>\n")
 }
