@@ -74,7 +74,7 @@ var commands = map[string]command{
 	"embed":   {"embed texts with the configured model", runEmbed},
 	"eval":    {"measure retrieval quality against labelled queries", runEval},
 	"index":   {"index a folder of notes", runIndex},
-	"search":  {"search the index", runSearch},
+	"search":  {"search the index; with --tag, --path-prefix or --where alone, list the notes they keep", runSearch},
 	"read":    {"print a note, or one section of it", runRead},
 	"status":  {"show what the index holds", runStatus},
 	"mcp":     {"serve the index to agents over MCP (stdio, or HTTP with --http)", runMCP},
