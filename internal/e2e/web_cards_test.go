@@ -40,13 +40,14 @@ func newBrowser(t *testing.T, base string) browser {
 // holds.
 func webPlain(t *testing.T, b browser) {
 	for md, want := range map[string]string{
-		"see [Foo](https://en.example/Foo_(bar)) and [a](b)":            "see Foo and a",
-		"[click me](javascript:alert(3)) link":                          "click me link",
-		"![img](x.png) [[Note#Part|alias]] (aside)":                     "img alias (aside)",
-		"> [!faq]- Folded\n> A block paragraph. ^blk1":                  "> Folded\n> A block paragraph.",
-		"> [!tip]\n> > Never ==water== at noon.\n>\n> Why.\n> ^qb":      "> Never water at noon.\n\n> Why.",
-		"- a list\n\n^list-1\n\nAfter, a == b.":                         "- a list\n\nAfter, a == b.",
-		"```\nif x==1 and y==2:\n```\nSee `a==b || c==d` and ==this==.": "if x==1 and y==2:\nSee a==b || c==d and this.",
+		"see [Foo](https://en.example/Foo_(bar)) and [a](b)":                               "see Foo and a",
+		"[click me](javascript:alert(3)) link":                                             "click me link",
+		"![img](x.png) [[Note#Part|alias]] (aside)":                                        "img alias (aside)",
+		"Roll ![[obsidian-icon-dice.svg#icon]] a note; ![[wombat.PNG|40]] ![[Other#Part]]": "Roll  a note;  Other > Part",
+		"> [!faq]- Folded\n> A block paragraph. ^blk1":                                     "> Folded\n> A block paragraph.",
+		"> [!tip]\n> > Never ==water== at noon.\n>\n> Why.\n> ^qb":                         "> Never water at noon.\n\n> Why.",
+		"- a list\n\n^list-1\n\nAfter, a == b.":                                            "- a list\n\nAfter, a == b.",
+		"```\nif x==1 and y==2:\n```\nSee `a==b || c==d` and ==this==.":                    "if x==1 and y==2:\nSee a==b || c==d and this.",
 		// Inline HTML as the note's page shows it: tags omitted, an image by
 		// its alt text; a code span's tags, an autolink and a comparison stay.
 		"<div class=\"options-api\">\n\nUse <span class=\"x\">`<KeepAlive>`</span> here.\n\n</div>":                     "Use <KeepAlive> here.",

@@ -366,7 +366,10 @@ function plainMarkdown(md) {
     out.push(shown.trim() ? (q ? "> " : "") + plainInline(shown) : "");
   });
   return out.join("\n").replace(/^\n+|\n+$/g, "").replace(/\n{3,}/g, "\n\n")
-    .replace(/!?\[\[([^\]|#]*)(?:#([^\]|]*))?(?:\|([^\]]*))?\]\]/g, (m, t, h, a) => a || (t && h ? t + " > " + h : t || h))
+    // An embedded image (an icon, a drawing) is no words of the passage;
+    // a link or an embedded note reads as its text.
+    .replace(/!?\[\[([^\]|#]*)(?:#([^\]|]*))?(?:\|([^\]]*))?\]\]/g, (m, t, h, a) =>
+      m[0] === "!" && /\.(png|jpe?g|gif|svg|webp|avif|bmp)$/i.test(t.trim()) ? "" : a || (t && h ? t + " > " + h : t || h))
     // A link's destination may hold balanced parentheses ("Foo_(bar)").
     .replace(/!?\[([^\]]*)\]\((?:[^()\n]|\([^()\n]*\))*\)/g, "$1")
     .replace(/(?<!`)`([^`\n]+)`(?!`)/g, "$1")
