@@ -335,6 +335,8 @@ func TestCutWithin(t *testing.T) {
 		{"a sentence", "One two three four five six seven. Eight nine ten eleven twelve thirteen fourteen. Fifteen sixteen seventeen eighteen", 26,
 			"One two three four five six seven. Eight nine ten eleven twelve thirteen fourteen."},
 		{"a table's rows", table, 50, table[:strings.Index(table, "\n| `max_tokens`")]},
+		{"a table's first row", "These are the options the search takes, and what each of them does to it.\n" + table, 40,
+			"These are the options the search takes, and what each of them does to it."},
 		{"a list's items", list, 30, list[:strings.LastIndex(list, "\n")]},
 		{"a list's marker", list, 12, list[:strings.Index(list, "\n- second")]},
 		{"a list item's floor", list, 22, list[:strings.Index(list, " the list, with a few words\n")] + " the"},

@@ -50,7 +50,13 @@ func rowEnd(text, cut string) (end int, bare bool) {
 		return 0, false
 	}
 	last := strings.Trim(cut[nl+1:], " \t>|-*+.)0123456789")
-	return len(strings.TrimRight(cut[:nl], " \t\r\n")), last == ""
+	kept := strings.TrimRight(cut[:nl], " \t\r\n")
+	if lines := strings.Split(kept, "\n"); len(lines) >= 2 && strings.Trim(lines[len(lines)-1], " \t>|-:") == "" &&
+		strings.Contains(lines[len(lines)-1], "-") {
+		// A table's header and delimiter alone are no rows: end before them.
+		kept = strings.TrimRight(strings.Join(lines[:len(lines)-2], "\n"), " \t\r\n")
+	}
+	return len(kept), last == ""
 }
 
 // rowLine reports whether a line is a table row or starts a list item.
