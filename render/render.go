@@ -108,11 +108,19 @@ func Footer(r mdsearch.Result) string {
 	default:
 		fmt.Fprintf(&b, " · part %d/%d", r.Part, r.Parts)
 	}
-	fmt.Fprintf(&b, " · lines %d–%d · page %s", r.StartLine, r.EndLine, plural.Count(r.PageWordCount, "word", "words"))
+	fmt.Fprintf(&b, " · %s · page %s", LineSpan(r.StartLine, r.EndLine), plural.Count(r.PageWordCount, "word", "words"))
 	if r.Truncated {
 		fmt.Fprintf(&b, " · %s", r.ReadHint)
 	}
 	return b.String()
+}
+
+// LineSpan is "lines 40–58", or "line 40" for one.
+func LineSpan(start, end int) string {
+	if start == end {
+		return fmt.Sprintf("line %d", start)
+	}
+	return fmt.Sprintf("lines %d–%d", start, end)
 }
 
 // coveredAlso names the other sections a merged passage covers, by their
@@ -284,7 +292,7 @@ func Read(w io.Writer, r *mdsearch.ReadResponse) error {
 			if !strings.HasSuffix(r.Content, "\n") {
 				b.WriteByte('\n')
 			}
-			fmt.Fprintf(&b, "— lines %d–%d · about %s\n", r.StartLine, r.EndLine, tokens(r.Tokens))
+			fmt.Fprintf(&b, "— %s · about %s\n", LineSpan(r.StartLine, r.EndLine), tokens(r.Tokens))
 		}
 		_, err := io.WriteString(w, b.String())
 		return err
@@ -322,8 +330,8 @@ func Outline(w io.Writer, o *mdsearch.Outline) error {
 	}
 	for _, s := range o.Sections {
 		if s.Level == 0 {
-			fmt.Fprintf(&b, "- %s — section %q · %s (~%s) · lines %d–%d\n", sections.Intro,
-				s.Section, words(s.WordCount), tokens(s.Tokens), s.StartLine, s.EndLine)
+			fmt.Fprintf(&b, "- %s — section %q · %s (~%s) · %s\n", sections.Intro,
+				s.Section, words(s.WordCount), tokens(s.Tokens), LineSpan(s.StartLine, s.EndLine))
 			continue
 		}
 		indent := strings.Repeat("  ", max(depth(s)-top, 0))
@@ -335,9 +343,9 @@ func Outline(w io.Writer, o *mdsearch.Outline) error {
 		if name != s.Heading {
 			read = fmt.Sprintf(" — section %q", name)
 		}
-		fmt.Fprintf(&b, "%s- %s %s%s · %s (~%s) · lines %d–%d\n",
+		fmt.Fprintf(&b, "%s- %s %s%s · %s (~%s) · %s\n",
 			indent, strings.Repeat("#", s.Level), s.Heading, read,
-			words(s.WordCount), tokens(s.Tokens), s.StartLine, s.EndLine)
+			words(s.WordCount), tokens(s.Tokens), LineSpan(s.StartLine, s.EndLine))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -102,11 +102,11 @@ func TestResults(t *testing.T) {
 	}{
 		{"agent", Options{SectionPaths: true}, "Note: semantic search unavailable\n\n" +
 			"1. **a.md** > A > B (50.0%)\none\ntwo\nthree\nchunk 3/12 · lines 10–12 · page 4188 words · section \"A/B\"\n\n" +
-			"2. **c.md** (25.0%)\nsolo\nchunk 1/1 · lines 1–1 · page 3 words\n\n" +
+			"2. **c.md** (25.0%)\nsolo\nchunk 1/1 · line 1 · page 3 words\n\n" +
 			"3. **d.md** > API > x + x.y (20.0%)\nmerged\nchunk 1/1 · lines 1–9 · page 20 words · sections \"API/x\", \"API/x.y\"\n"},
 		{"plain", Options{}, "Note: semantic search unavailable\n\n" +
 			"1. **a.md** > A > B (50.0%)\none\ntwo\nthree\nchunk 3/12 · lines 10–12 · page 4188 words\n\n" +
-			"2. **c.md** (25.0%)\nsolo\nchunk 1/1 · lines 1–1 · page 3 words\n\n" +
+			"2. **c.md** (25.0%)\nsolo\nchunk 1/1 · line 1 · page 3 words\n\n" +
 			"3. **d.md** > API > x + x.y (20.0%)\nmerged\nchunk 1/1 · lines 1–9 · page 20 words\n"},
 	}
 	for _, tt := range tests {
@@ -220,7 +220,7 @@ func TestOutline(t *testing.T) {
 		{Level: 2, Heading: "Notes", Anchor: "notes-1", SectionPath: []string{"Sourdough", "Notes"}, Section: "#notes-1", StartLine: 15, EndLine: 20, WordCount: 20, Tokens: 26},
 	}}
 	want := "k/Sourdough.md — Sourdough (100 words, ~140 tokens to read whole)\n" +
-		"- (intro) — section \"/\" · 3 words (~4 tokens) · lines 1–1\n" +
+		"- (intro) — section \"/\" · 3 words (~4 tokens) · line 1\n" +
 		"- # Sourdough · 100 words (~140 tokens) · lines 1–20\n" +
 		"  - ## Starter · 40 words (~52 tokens) · lines 3–9\n" +
 		"    - ### Feeding — section \"Sourdough/Starter/Feeding\" · 10 words (~13 tokens) · lines 5–9\n" +

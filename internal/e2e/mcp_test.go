@@ -206,7 +206,7 @@ func exerciseMCP(ctx context.Context, t *testing.T, cs *mcp.ClientSession, f fix
 	})
 }
 
-var footerRE = regexp.MustCompile(`(?m)^chunks? [1-9]\d*(–[1-9]\d*)?/[1-9]\d* · lines [1-9]\d*–[1-9]\d* · page [1-9]\d* words`)
+var footerRE = regexp.MustCompile(`(?m)^chunks? [1-9]\d*(–[1-9]\d*)?/[1-9]\d* · (?:lines [1-9]\d*–[1-9]\d*|line [1-9]\d*) · page [1-9]\d* words`)
 
 func callTool(ctx context.Context, t *testing.T, cs *mcp.ClientSession, name string, args map[string]any) (*mcp.CallToolResult, string) {
 	t.Helper()

@@ -204,7 +204,7 @@ function renderResults(query, listing) {
 
     const meta = document.createElement("div");
     meta.className = "meta";
-    meta.textContent = "lines " + r.start_line + "–" + r.end_line + " · " + placeText(r) +
+    meta.textContent = (r.start_line === r.end_line ? "line " + r.start_line : "lines " + r.start_line + "–" + r.end_line) + " · " + placeText(r) +
       " · page " + count(r.page_word_count, "word", "words") + (r.collection ? " · " + r.collection : "");
 
     li.append(head, text, meta);
