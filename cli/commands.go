@@ -61,5 +61,10 @@ func (env *Env) readCommand(r mdsearch.Result) string {
 	if r.ReadPath != "" {
 		path = r.ReadPath
 	}
-	return why + ": " + env.commands(fmt.Sprintf("`mdsearch read %s --lines %d-%d`", shellWord(path), r.RestFrom, r.RestTo))
+	word := shellWord(path)
+	if strings.HasPrefix(word, "~") { // a folder named ~, not the home folder
+		word = "'" + word + "'"
+	}
+	// After "--" a path that starts with "-" is no flag.
+	return why + ": " + env.commands(fmt.Sprintf("`mdsearch read --lines %d-%d -- %s`", r.RestFrom, r.RestTo, word))
 }

@@ -78,10 +78,10 @@ func TestReadCommand(t *testing.T) {
 		index string
 		want  string
 	}{
-		{cut, "", "cut to fit the token budget, 13 more lines: `mdsearch read kitchen/Sourdough.md --lines 8-20`"},
-		{shared, "", "cut, 2 more lines: `mdsearch read 'v:a b.md' --lines 3-4`"},
+		{cut, "", "cut to fit the token budget, 13 more lines: `mdsearch read --lines 8-20 -- kitchen/Sourdough.md`"},
+		{shared, "", "cut, 2 more lines: `mdsearch read --lines 3-4 -- 'v:a b.md'`"},
 		{whole, "", ""},
-		{cut, "/tmp/i.db", "cut to fit the token budget, 13 more lines: `mdsearch read --index /tmp/i.db kitchen/Sourdough.md --lines 8-20`"},
+		{cut, "/tmp/i.db", "cut to fit the token budget, 13 more lines: `mdsearch read --index /tmp/i.db --lines 8-20 -- kitchen/Sourdough.md`"},
 	} {
 		if tt.index != "" {
 			if _, err := parse(fs, []string{"--index", tt.index}); err != nil {

@@ -337,6 +337,8 @@ func TestCutWithin(t *testing.T) {
 		{"a table's rows", table, 50, table[:strings.Index(table, "\n| `max_tokens`")]},
 		{"a table's first row", "These are the options the search takes, and what each of them does to it.\n" + table, 40,
 			"These are the options the search takes, and what each of them does to it."},
+		{"a table's first row, the table first", "| Option | What it does to the search |\n|---|---|\n| `n` | how many results to return, from one to fifty, default ten |", 10,
+			"| Option | What it does to the search |\n|---|---|"},
 		{"a list's items", list, 30, list[:strings.LastIndex(list, "\n")]},
 		{"a list's marker", list, 12, list[:strings.Index(list, "\n- second")]},
 		{"a list item's floor", list, 22, list[:strings.Index(list, " the list, with a few words\n")] + " the"},

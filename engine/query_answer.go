@@ -51,7 +51,11 @@ func (f *found) finish() {
 		addNotice(&resp.Notice, unreadableNotice(resp.Results[0].Score))
 	case f.weak:
 		// Once the wordless notice has pointed to hybrid, this one need not.
-		addNotice(&resp.Notice, unlikelyNotice(resp.Results[0].Score, f.respellable, resp.Mode == mdsearch.ModeSemantic && !f.wordless))
+		msg := unlikelyNotice(resp.Results[0].Score, f.respellable, resp.Mode == mdsearch.ModeSemantic && !f.wordless)
+		if f.respellable && resp.Suggestion == "" { // the respelling was named, not offered: it found no strong answer either
+			msg = strings.Replace(msg, "with the respelled query the results may differ", "a misspelled word may be why (the notice names it)", 1)
+		}
+		addNotice(&resp.Notice, msg)
 	}
 	if f.budget <= 0 || len(resp.Results) == 0 {
 		return

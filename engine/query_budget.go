@@ -51,12 +51,19 @@ func rowEnd(text, cut string) (end int, bare bool) {
 	}
 	last := strings.Trim(cut[nl+1:], " \t>|-*+.)0123456789")
 	kept := strings.TrimRight(cut[:nl], " \t\r\n")
-	if lines := strings.Split(kept, "\n"); len(lines) >= 2 && strings.Trim(lines[len(lines)-1], " \t>|-:") == "" &&
-		strings.Contains(lines[len(lines)-1], "-") {
+	if lines := strings.Split(kept, "\n"); len(lines) > 2 && strings.HasPrefix(strings.TrimLeft(cut[nl+1:], " \t>"), "|") &&
+		isDelimiterRow(lines[len(lines)-1]) {
 		// A table's header and delimiter alone are no rows: end before them.
 		kept = strings.TrimRight(strings.Join(lines[:len(lines)-2], "\n"), " \t\r\n")
 	}
 	return len(kept), last == ""
+}
+
+// isDelimiterRow reports whether line is a table's delimiter row
+// (|---|:--:|).
+func isDelimiterRow(line string) bool {
+	t := strings.TrimLeft(line, " \t>")
+	return strings.HasPrefix(t, "|") && strings.Contains(t, "-") && strings.Trim(t, " \t|-:") == ""
 }
 
 // rowLine reports whether a line is a table row or starts a list item.

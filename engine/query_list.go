@@ -49,8 +49,10 @@ func (e *Engine) list(ctx context.Context, q *query, ops operators, excludeNotic
 		return nil, err
 	}
 	filters, most := filtersOf(req, ops), req.N == mdsearch.MaxN
-	relist := func(shown int) string { return listNotice(total, req.Offset, shown, most, filters) }
-	listed := relist(len(res))
+	listed := listNotice(total, req.Offset, len(res), most, filters)
+	relist := func(shown int) string { // cut to the budget: a larger n would not show more
+		return strings.Replace(listNotice(total, req.Offset, shown, true, filters), ", or narrow it (a folder, another tag)", "", 1)
+	}
 	resp.Notice = listed
 	if req.MinScore > 0 {
 		addNotice(&resp.Notice, "min_score does not apply: a list has no scores")
@@ -65,6 +67,7 @@ func (e *Engine) list(ctx context.Context, q *query, ops operators, excludeNotic
 		addNotice(&resp.Notice, e.unknownProperties(ctx, rt.Reader, q.filter.Fields))
 	}
 	addNotice(&resp.Notice, ops.groupedNotice())
+	addNotice(&resp.Notice, ops.wordsNotice())
 	addNotice(&resp.Notice, excludeNotice)
 	return &found{resp: resp, joins: joins, ends: ends, budget: req.MaxTokens, listed: listed, relist: relist}, nil
 }

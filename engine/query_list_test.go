@@ -72,7 +72,7 @@ func TestListNotes(t *testing.T) {
 	// A budget that drops notes says which it kept, and the offset that
 	// follows them.
 	if resp := search(t, e, mdsearch.SearchRequest{Tag: "meeting", N: 4, MaxTokens: 150}); len(resp.Results) == 0 || len(resp.Results) == 4 ||
-		!strings.Contains(resp.Notice, fmt.Sprintf("offset %d gives the next", len(resp.Results))) ||
+		!strings.Contains(resp.Notice, fmt.Sprintf("offset %d gives the next", len(resp.Results))) || strings.Contains(resp.Notice, "raise n") ||
 		!strings.Contains(resp.Notice, fmt.Sprintf("%d more notes did not fit max_tokens 150", 4-len(resp.Results))) && !strings.Contains(resp.Notice, "1 more note did not fit") {
 		t.Errorf("a list cut to a budget: %d shown, notice %q", len(resp.Results), resp.Notice)
 	}
@@ -169,14 +169,21 @@ func TestListBudget(t *testing.T) {
 func TestNearPathNotice(t *testing.T) {
 	vault := t.TempDir()
 	write(t, vault, "leadership-council/a.md", "# A\n\nThe council meets.\n")
+	write(t, vault, "a b/x.md", "# X\n\nNothing.\n")
+	write(t, vault, "long/a-b/yyyyyy.md", "# Y\n\nNothing.\n")
 	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
 	index(t, e, vault, "v")
-	for _, req := range []mdsearch.SearchRequest{
-		{Query: `path:"leadership council"`},
-		{Query: "council", PathPrefix: "leadership council", Mode: mdsearch.ModeKeyword},
+	for _, tt := range []struct {
+		req  mdsearch.SearchRequest
+		want string
+	}{
+		{mdsearch.SearchRequest{Query: `path:"leadership council"`}, `no note's path holds "leadership council"; did you mean "leadership-council"?`},
+		{mdsearch.SearchRequest{Query: "council", PathPrefix: "leadership council", Mode: mdsearch.ModeKeyword}, `no note's path starts with "leadership council"; did you mean "leadership-council"?`},
+		{mdsearch.SearchRequest{Query: "path:a-b tag:nope"}, ""}, // a path holds a-b: the tag is why
 	} {
-		if resp := search(t, e, req); len(resp.Results) != 0 || !strings.Contains(resp.Notice, `no note's path holds "leadership council"; did you mean "leadership-council"?`) {
-			t.Errorf("%+v: %d results, notice %q", req, len(resp.Results), resp.Notice)
+		resp := search(t, e, tt.req)
+		if len(resp.Results) != 0 || tt.want != "" && !strings.Contains(resp.Notice, tt.want) || tt.want == "" && strings.Contains(resp.Notice, "no note's path") {
+			t.Errorf("%+v: %d results, notice %q", tt.req, len(resp.Results), resp.Notice)
 		}
 	}
 }

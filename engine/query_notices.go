@@ -196,15 +196,20 @@ func openQuoteNotice(query string) string {
 // for "leadership-council"), or is "".
 func nearPaths(ctx context.Context, rd *store.Reader, f store.Filter) string {
 	var msgs []string
-	for _, p := range append(slices.Clone(f.PathHas), f.PathPrefix) {
+	for i, p := range append(slices.Clone(f.PathHas), f.PathPrefix) {
+		prefix := i == len(f.PathHas)
 		if p == "" {
 			continue
 		}
-		near, ok, err := rd.NearPath(ctx, p)
+		near, ok, err := rd.NearPath(ctx, p, prefix)
 		if err != nil || !ok || strings.EqualFold(near, p) {
 			continue
 		}
-		msgs = append(msgs, fmt.Sprintf("no note's path holds %q; did you mean %q?", p, near))
+		what := "holds"
+		if prefix {
+			what = "starts with"
+		}
+		msgs = append(msgs, fmt.Sprintf("no note's path %s %q; did you mean %q?", what, p, near))
 	}
 	return strings.Join(msgs, "; ")
 }

@@ -106,6 +106,9 @@ func TestWordOperators(t *testing.T) {
 		{"the content: of the note", "the content: of the note", ""}, // a word with a colon, not an operator
 		{"tag:x path:y section", "tag:x path:y section", ""},
 		{"mysection:x", "mysection:x", ""},
+		{`path:"my section:x" "the section:intro part"`, `path:"my section:x" "the section:intro part"`, ""}, // quoted: as written
+		{"multi-line:text sub-task:x", "multi-line:text sub-task:x", ""},                                     // inside a word
+		{"-line:x", "-x", "line:"},
 	} {
 		got, names := dropWordOperators(tt.query)
 		if got != tt.want || strings.Join(names, " ") != tt.names {

@@ -10,7 +10,7 @@ import (
 // case ones. Their words are searched as the query's others (a passage is
 // one section's text, and every search is of the notes' text), and their
 // names, no word of what is asked, are taken out.
-var wordOperators = regexp.MustCompile(`(?i)(^|[\s(-])(line|block|section|content|task|task-todo|task-done|match-case|ignore-case):([^\s:])`)
+var wordOperators = regexp.MustCompile(`(?i)(^-?|[\s(]-?)(line|block|section|content|task|task-todo|task-done|match-case|ignore-case):([^\s:])`)
 
 // dropWordOperators takes the names of wordOperators out of query, before
 // the operators it reads are taken (takeOperators), and returns them as
@@ -20,15 +20,27 @@ func dropWordOperators(query string) (string, []string) {
 		return query, nil
 	}
 	var names []string
-	out := wordOperators.ReplaceAllStringFunc(query, func(m string) string {
-		sub := wordOperators.FindStringSubmatch(m)
-		name := strings.ToLower(sub[2]) + ":"
+	var b strings.Builder
+	at := 0
+	for _, m := range wordOperators.FindAllStringSubmatchIndex(query, -1) {
+		if quoted(query[:m[0]]) {
+			continue // a phrase's words, or a path: value, are as written
+		}
+		name := strings.ToLower(query[m[4]:m[5]]) + ":"
 		if !containsFold(names, name) {
 			names = append(names, name)
 		}
-		return sub[1] + sub[3]
-	})
-	return out, names
+		b.WriteString(query[at:m[3]]) // up to the name, its "-" kept
+		at = m[5] + 1                 // past its colon
+	}
+	b.WriteString(query[at:])
+	return b.String(), names
+}
+
+// quoted reports whether text ends inside a quotation (a quote mark of
+// any kind opened and not closed).
+func quoted(text string) bool {
+	return strings.Count(quotes.Replace(text), `"`)%2 == 1
 }
 
 func containsFold(list []string, s string) bool {

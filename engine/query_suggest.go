@@ -99,9 +99,9 @@ func lackingNotice(lacked []string, fixes map[string]string) string {
 	msg := "no passage holds " + strings.Join(quoted, " or ")
 	switch {
 	case len(lacked) == 1 && len(near) == 1:
-		msg += " (the nearest word the notes hold is " + strconv.Quote(fixes[lacked[0]]) + "; the query respelled so finds no answer scoring 50% or more)"
+		msg += " (the nearest word the notes hold is " + strconv.Quote(fixes[lacked[0]]) + "; the query respelled so finds no answer scoring " + strongShare + " or more)"
 	case len(near) > 0:
-		msg += " (the nearest words the notes hold: " + strings.Join(near, ", ") + "; the query respelled so finds no answer scoring 50% or more)"
+		msg += " (the nearest words the notes hold: " + strings.Join(near, ", ") + "; the query respelled so finds no answer scoring " + strongShare + " or more)"
 	}
 	return msg
 }
@@ -184,8 +184,10 @@ func (e *Engine) knownWord(word string) bool {
 }
 
 // suggestMinScore is the top score a suggestion must find: a strong
-// answer, as the README reads scores.
+// answer, as the README reads scores; strongShare says it as a share.
 const suggestMinScore = 0.5
+
+var strongShare = strconv.FormatFloat(100*suggestMinScore, 'f', -1, 64) + "%"
 
 // confirm searches for the suggestion by keywords and reports whether it
 // finds a strong answer (suggestMinScore): a word the vault lacks is more

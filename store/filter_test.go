@@ -55,10 +55,17 @@ func TestNearPath(t *testing.T) {
 		{"2024-review", "2024 Review"},
 		{"nowhere", ""},
 		{"   ", ""},
+		{"2024 review", ""}, // held as written: nothing to suggest
 	} {
-		got, ok, err := s.NearPath(ctx, tt.text)
+		got, ok, err := s.NearPath(ctx, tt.text, false)
 		if err != nil || got != tt.want || ok != (tt.want != "") {
 			t.Errorf("%q: %q %v %v, want %q", tt.text, got, ok, err, tt.want)
+		}
+	}
+	// A prefix is near only at a path's start.
+	for text, want := range map[string]string{"3392 leadership": "3392-leadership", "leadership council": "", "daily notes/": "Daily_Notes/"} {
+		if got, ok, err := s.NearPath(ctx, text, true); err != nil || got != want || ok != (want != "") {
+			t.Errorf("prefix %q: %q %v %v, want %q", text, got, ok, err, want)
 		}
 	}
 }

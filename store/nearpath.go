@@ -11,28 +11,38 @@ import (
 // none holds text as written: a space, a hyphen and an underscore taken
 // as one (the case of letters ignored, as path filters compare), so a
 // filter that matched nothing ("leadership council") can name the one
-// meant ("leadership-council"). It reads the shortest paths first; ok is
-// false when none holds it so either.
-func (s *Reader) NearPath(ctx context.Context, text string) (near string, ok bool, err error) {
+// meant ("leadership-council"). With prefix, the path must start with
+// it. Of the paths that hold it, the shortest gives it; ok is false when
+// none holds it so, or one holds it as written (the filter failed for
+// another reason).
+func (s *Reader) NearPath(ctx context.Context, text string, prefix bool) (near string, ok bool, err error) {
 	want := pathRunes(strings.TrimSpace(text))
 	if len(want) == 0 {
 		return "", false, nil
 	}
-	rows, err := s.r.QueryContext(ctx, `SELECT path FROM documents ORDER BY length(path), path LIMIT ?`, maxNearPaths)
+	exact := []rune(fold(strings.TrimSpace(text)))
+	rows, err := s.r.QueryContext(ctx, `SELECT path FROM documents LIMIT ?`, maxNearPaths)
 	if err != nil {
 		return "", false, err
 	}
 	defer rows.Close()
+	best := ""
 	for rows.Next() {
 		var path string
 		if err := rows.Scan(&path); err != nil {
 			return "", false, err
 		}
-		if i := runeIndex(pathRunes(path), want); i >= 0 {
-			return string([]rune(path)[i : i+len(want)]), true, nil
+		folded := []rune(fold(path))
+		if i := runeIndex(folded, exact); i == 0 || i > 0 && !prefix {
+			return "", false, nil // held as written
 		}
+		i := runeIndex(pathRunes(path), want)
+		if i < 0 || prefix && i > 0 || best != "" && len(path) >= len(best) {
+			continue
+		}
+		best, near = path, string([]rune(path)[i:i+len(want)])
 	}
-	return "", false, rows.Err()
+	return near, best != "", rows.Err()
 }
 
 // maxNearPaths bounds the paths NearPath reads: it runs only when a

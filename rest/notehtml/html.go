@@ -114,7 +114,7 @@ func HTMLContext(ctx context.Context, src []byte, opts Options) (Rendered, error
 		out.WriteString(`<details class="frontmatter" data-line="` + strconv.Itoa(first) + `"><summary>Properties</summary><pre>`)
 		out.WriteString(html.EscapeString(string(fm)))
 		out.WriteString("</pre></details>\n")
-		frontTags(&out, note.TagsIn(0, 0), first, opts.Tag)
+		frontTags(&out, note.TagsIn(0, 0), opts.Tag)
 	}
 	// Headings get the ids read takes (custom ids reserved first), from
 	// the headings sections reads, by line; comments are left out.

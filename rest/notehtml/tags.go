@@ -3,7 +3,6 @@ package notehtml
 import (
 	"bytes"
 	"html"
-	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -102,11 +101,12 @@ func inLink(n ast.Node) bool {
 // frontTags writes a note's frontmatter tags as the links an inline #tag
 // gets, under its properties: most notes are tagged there, and a reader
 // goes from a note to the others of its tag as from an inline one.
-func frontTags(out *bytes.Buffer, tags []string, line int, href func(string) string) {
+// It has no data-line: the properties' lines are the block above's.
+func frontTags(out *bytes.Buffer, tags []string, href func(string) string) {
 	if len(tags) == 0 || href == nil {
 		return
 	}
-	out.WriteString(`<p class="tags" data-line="` + strconv.Itoa(line) + `">`)
+	out.WriteString(`<p class="tags">`)
 	for i, t := range tags {
 		if i > 0 {
 			out.WriteByte(' ')

@@ -373,7 +373,8 @@ function plainMarkdown(md) {
     // A link's destination may hold balanced parentheses ("Foo_(bar)").
     .replace(/!?\[([^\]]*)\]\((?:[^()\n]|\([^()\n]*\))*\)/g, "$1")
     .replace(/(?<!`)`([^`\n]+)`(?!`)/g, "$1")
-    .replace(/\uE000(\d+)\uE001/g, (m, i) => code[Number(i)]);
+    .replace(/\uE000(\d+)\uE001/g, (m, i) => code[Number(i)] ?? m)
+    .replace(/^\n+|\n+$/g, "").replace(/\n{3,}/g, "\n\n"); // a fence's blank lines too
 }
 
 // highlight appends text to node with the query's words wrapped in <mark>,
