@@ -93,6 +93,11 @@ func webPlain(t *testing.T, b browser) {
 			t.Errorf("plainMarkdown(joinSoftBreaks(%q)) = %q, want %q", md, got, want)
 		}
 	}
+	// Obsidian's operators that filter nothing mark no words: their names
+	// are not searched.
+	if got := b.js(t, `[...queryTerms("line:(pin tab) -section:tabs").stems].sort().join()`); got != "pin,tab" {
+		t.Errorf("queryTerms of word operators: %q", got)
+	}
 }
 
 // ledgerNote's and essayNote's matching words lie past the 8 lines a card

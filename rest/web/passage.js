@@ -41,6 +41,8 @@ function queryTerms(query) {
   // Folded and quoted as the server reads it (store.KeywordFold, matchTerms).
   const text = (query || "").normalize("NFKC").replace(/[\u201c\u201d\u201e\u300c-\u300f]/g, '"')
     .replace(/(^|\s)-?(?:tag|path|file):(?:"[^"]*"|\S+)/giu, " ")
+    // Obsidian's operators that filter nothing: their names are no words (engine.dropWordOperators).
+    .replace(/(^|[\s(]-?)(?:line|block|section|content|task|task-todo|task-done|match-case|ignore-case):(?=[^\s:])/giu, "$1")
     .replace(/(^|\s)-?\[(?:"[^"]*"|[\p{L}\p{N}_. -]*\p{L}[\p{L}\p{N}_. -]*):(?:"[^"]*"|\[\[[^\]]*\]\]|[^\]"[])+\](?=\s|$)/gu, " ")
     .toLowerCase();
   const stems = new Set();
