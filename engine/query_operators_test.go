@@ -109,6 +109,7 @@ func TestWordOperators(t *testing.T) {
 		{`path:"my section:x" "the section:intro part"`, `path:"my section:x" "the section:intro part"`, ""}, // quoted: as written
 		{"multi-line:text sub-task:x", "multi-line:text sub-task:x", ""},                                     // inside a word
 		{"-line:x", "-x", "line:"},
+		{"line:(section:x y)", "(x y)", "line: section:"}, // nested
 	} {
 		got, names := dropWordOperators(tt.query)
 		if got != tt.want || strings.Join(names, " ") != tt.names {

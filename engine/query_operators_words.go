@@ -14,12 +14,26 @@ var wordOperators = regexp.MustCompile(`(?i)(^-?|[\s(]-?)(line|block|section|con
 
 // dropWordOperators takes the names of wordOperators out of query, before
 // the operators it reads are taken (takeOperators), and returns them as
-// written, each once.
+// written, each once. One nested in another's parentheses,
+// line:(section:x), is taken on a second pass.
 func dropWordOperators(query string) (string, []string) {
-	if !strings.Contains(query, ":") {
-		return query, nil
-	}
 	var names []string
+	for range 3 {
+		out, found := dropWordOperatorsOnce(query, names)
+		if len(found) == len(names) {
+			break
+		}
+		query, names = out, found
+	}
+	return query, names
+}
+
+// dropWordOperatorsOnce is one pass of dropWordOperators, adding the
+// names it takes to names.
+func dropWordOperatorsOnce(query string, names []string) (string, []string) {
+	if !strings.Contains(query, ":") {
+		return query, names
+	}
 	var b strings.Builder
 	at := 0
 	for _, m := range wordOperators.FindAllStringSubmatchIndex(query, -1) {
