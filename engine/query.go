@@ -41,21 +41,19 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (*mdsea
 	// A failed check costs the suggestion only: the answer stands. A
 	// misspelling is what the rest of the notice is likeliest to follow
 	// from (a weak best result): it leads.
-	lacking := f.sug.lacking
-	if f.sug.query != "" {
-		if ok, _ := e.confirm(ctx, req, f.sug.query); ok {
-			f.resp.Suggestion = f.sug.query
-			f.resp.Notice = joinNotices(f.sug.notice, f.resp.Notice)
-			lacking = ""
-		}
-	}
-	if lacking != "" && (!f.noneHeld || f.sug.query != "") { // keyword mode's notice names every word, but not the near ones
-		f.resp.Notice = joinNotices(lacking, f.resp.Notice)
-	}
 	// A word respelled, though the respelling found no strong answer, may
 	// still be why the best scores low ("obsidain sync pricing": 2.4 %,
 	// respelled 49 %): the notes are not said to lack the answer.
-	f.respellable = f.sug.query != ""
+	if f.sug.query != "" {
+		f.spell = respellNamed
+		if ok, _ := e.confirm(ctx, req, f.sug.query); ok {
+			f.resp.Suggestion, f.spell = f.sug.query, respellOffered
+			f.resp.Notice = joinNotices(f.sug.notice, f.resp.Notice)
+		}
+	}
+	if f.spell != respellOffered && f.sug.lacking != "" && (!f.noneHeld || f.spell == respellNamed) { // keyword mode's notice names every word, but not the near ones
+		f.resp.Notice = joinNotices(f.sug.lacking, f.resp.Notice)
+	}
 	f.resp.Notice = joinNotices(strings.TrimSpace(req.Notice), f.resp.Notice) // about the request: it leads
 	f.finish()
 	f.resp.TookMS = msSince(start)

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/internal/plural"
@@ -27,14 +26,13 @@ type found struct {
 	// unreadable: the model cannot read the query, which keywords alone
 	// ranked (Unreadable).
 	unreadable bool
-	// respellable: a word of the query no passage holds has a near one
-	// that some do, offered or not.
-	respellable bool
-	// listed is a list's notice of the notes it shows, and relist the same
-	// for fewer (listNotice): a budget that drops some says so of those
-	// it keeps, and the offset that follows them.
-	listed string
-	relist func(shown int) string
+	// spell: a word of the query no passage holds has a near one that
+	// some do, the respelled query offered or only named.
+	spell respell
+	// list is what a list's notice leads with (listNotice), written once
+	// the results are fitted to the budget: it names the notes kept, and
+	// the offset that follows them.
+	list *listPage
 	// noneHeld: the notice says no passage holds any of the query's words.
 	noneHeld bool
 }
@@ -51,18 +49,18 @@ func (f *found) finish() {
 		addNotice(&resp.Notice, unreadableNotice(resp.Results[0].Score))
 	case f.weak:
 		// Once the wordless notice has pointed to hybrid, this one need not.
-		msg := unlikelyNotice(resp.Results[0].Score, f.respellable, resp.Mode == mdsearch.ModeSemantic && !f.wordless)
-		if f.respellable && resp.Suggestion == "" { // the respelling was named, not offered: it found no strong answer either
-			msg = strings.Replace(msg, "with the respelled query the results may differ", "a misspelled word may be why (the notice names it)", 1)
+		addNotice(&resp.Notice, unlikelyNotice(resp.Results[0].Score, f.spell, resp.Mode == mdsearch.ModeSemantic && !f.wordless))
+	}
+	lead := func(cut bool) string {
+		if f.list == nil {
+			return ""
 		}
-		addNotice(&resp.Notice, msg)
+		return f.list.notice(len(resp.Results), cut)
 	}
-	if f.budget <= 0 || len(resp.Results) == 0 {
+	notice := joinNotices(lead(false), resp.Notice)
+	if f.budget <= 0 || len(resp.Results) == 0 || fitsWhole(resp.Results, f.budget-noticeTokens(notice)) {
+		resp.Notice = notice // fitBudget would keep every result as it is
 		return
-	}
-	notice := resp.Notice
-	if fitsWhole(resp.Results, f.budget-noticeTokens(notice)) {
-		return // fitBudget would keep every result as it is
 	}
 	// Room for the notice that counts what did not fit, at its longest.
 	addNotice(&notice, droppedNotice(len(resp.Results), f.budget))
@@ -78,10 +76,11 @@ func (f *found) finish() {
 		addNotice(&resp.Notice, fmt.Sprintf("over max_tokens %d: the first result, always shown, cut as far as it goes, and these notices cost about %d tokens",
 			f.budget, t+f.budget-left))
 	}
-	if dropped > 0 && f.relist != nil {
-		resp.Notice = strings.Replace(resp.Notice, f.listed, f.relist(len(resp.Results)), 1)
+	resp.Notice = joinNotices(lead(dropped > 0), resp.Notice)
+	switch {
+	case dropped > 0 && f.list != nil:
 		addNotice(&resp.Notice, fmt.Sprintf("%s did not fit max_tokens %d", plural.Count(dropped, "more note", "more notes"), f.budget))
-	} else if dropped > 0 {
+	case dropped > 0:
 		addNotice(&resp.Notice, droppedNotice(dropped, f.budget))
 	}
 }

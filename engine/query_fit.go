@@ -67,7 +67,8 @@ func (joins seams) shorten(r *mdsearch.Result, budget int, first bool, end int, 
 		// The first block alone is over: cut inside it, and the rest
 		// starts on the line of the cut (lineAt counts it from its
 		// passage: passages joined on one line gained a line break).
-		last, from := joins.lineAt(*r, len(in)), joins.lineAt(*r, len(in))
+		last := joins.lineAt(*r, len(in))
+		from := last
 		if strings.HasPrefix(cut[len(in):], "\n") { // cut at a line's end: the rest starts on the next
 			from++
 		}

@@ -48,20 +48,16 @@ func (e *Engine) list(ctx context.Context, q *query, ops operators, excludeNotic
 	if err != nil {
 		return nil, err
 	}
-	filters, most := filtersOf(req, ops), req.N == mdsearch.MaxN
-	listed := listNotice(total, req.Offset, len(res), most, filters)
-	relist := func(shown int) string { // cut to the budget: a larger n would not show more
-		return strings.Replace(listNotice(total, req.Offset, shown, true, filters), ", or narrow it (a folder, another tag)", "", 1)
-	}
-	resp.Notice = listed
+	page := &listPage{total: total, offset: req.Offset, most: req.N == mdsearch.MaxN, filters: filtersOf(req, ops)}
 	if req.MinScore > 0 {
 		addNotice(&resp.Notice, "min_score does not apply: a list has no scores")
 	}
 	if total == 0 {
-		if len(colls) == 0 {
-			resp.Notice = emptyIndexNotice
-		} else if m := unknownTags(ctx, rt.Reader, q.filter); m != "" {
-			resp.Notice = m // it says why none matches
+		switch m := unknownTags(ctx, rt.Reader, q.filter); {
+		case len(colls) == 0:
+			page, resp.Notice = nil, emptyIndexNotice
+		case m != "":
+			page, resp.Notice = nil, m // it says why none matches
 		}
 		addNotice(&resp.Notice, nearPaths(ctx, rt.Reader, q.filter))
 		addNotice(&resp.Notice, e.unknownProperties(ctx, rt.Reader, q.filter.Fields))
@@ -69,8 +65,40 @@ func (e *Engine) list(ctx context.Context, q *query, ops operators, excludeNotic
 	addNotice(&resp.Notice, ops.groupedNotice())
 	addNotice(&resp.Notice, ops.wordsNotice())
 	addNotice(&resp.Notice, excludeNotice)
-	return &found{resp: resp, joins: joins, ends: ends, budget: req.MaxTokens, listed: listed, relist: relist}, nil
+	return &found{resp: resp, joins: joins, ends: ends, budget: req.MaxTokens, list: page}, nil
 }
+
+// listPage is what a list's notice leads with: how many notes match,
+// which of them it shows, and how to see the others.
+type listPage struct {
+	total, offset int
+	most          bool // n is at its most: it cannot be raised
+	filters       string
+}
+
+// notice is the page's notice with shown notes; cut says a token budget
+// left the others out, so a larger n would show no more.
+func (p *listPage) notice(shown int, cut bool) string {
+	more := moreRaise
+	switch {
+	case cut:
+		more = moreCut
+	case p.most:
+		more = moreNarrow
+	}
+	return listNotice(p.total, p.offset, shown, more, p.filters)
+}
+
+// listMore is how a list's notice says to see the notes it does not show
+// besides the next offset: raise n, narrow the filters (n is at its
+// most), or nothing more (a budget cut them).
+type listMore int
+
+const (
+	moreRaise listMore = iota
+	moreNarrow
+	moreCut
+)
 
 // closeFence closes a code block a cut opening leaves open, so that what
 // follows it (the result's footer, the next results) does not read as
@@ -92,9 +120,8 @@ func closeFence(text string) string {
 const listPreview = 80
 
 // listNotice says what a list holds: which notes of how many, that it
-// is no ranking, and how to see the others (most: n is at its most, so
-// cannot be raised).
-func listNotice(total, offset, shown int, most bool, filters string) string {
+// is no ranking, and how to see the others (more).
+func listNotice(total, offset, shown int, more listMore, filters string) string {
 	matches := notesMatch(total) + " " + filters
 	switch {
 	case total == 0:
@@ -121,14 +148,14 @@ func listNotice(total, offset, shown int, most bool, filters string) string {
 	if offset+shown >= total {
 		return fmt.Sprintf("%s: %s by path, the last of them, each by its opening, unranked", matches, which)
 	}
-	more := fmt.Sprintf("offset %d gives the next", offset+shown)
+	next := fmt.Sprintf("offset %d gives the next", offset+shown)
 	switch {
-	case !most && offset == 0:
-		more += " (or raise n)"
-	case most:
-		more += ", or narrow it (a folder, another tag)"
+	case more == moreRaise && offset == 0:
+		next += " (or raise n)"
+	case more == moreNarrow:
+		next += ", or narrow it (a folder, another tag)"
 	}
-	return fmt.Sprintf("%s: %s by path, each by its opening, unranked; %s, or add words to search in them", matches, which, more)
+	return fmt.Sprintf("%s: %s by path, each by its opening, unranked; %s, or add words to search in them", matches, which, next)
 }
 
 // notesMatch is "1 note matches" or "3 notes match".

@@ -110,7 +110,11 @@ func TestListNotice(t *testing.T) {
 		{60, 70, 0, false, `60 notes match tag "x"; offset 70 is past the last of them: use 0-59`},
 		{1, 1, 0, false, `1 note matches tag "x"; offset 1 is past the last of them: use 0`},
 	} {
-		if got := listNotice(tt.total, tt.offset, tt.shown, tt.most, `tag "x"`); !strings.HasPrefix(got, tt.want) && !strings.Contains(got, tt.want) {
+		more := moreRaise
+		if tt.most {
+			more = moreNarrow
+		}
+		if got := listNotice(tt.total, tt.offset, tt.shown, more, `tag "x"`); !strings.HasPrefix(got, tt.want) && !strings.Contains(got, tt.want) {
 			t.Errorf("listNotice(%d, %d, %d, %v) = %q, want %q", tt.total, tt.offset, tt.shown, tt.most, got, tt.want)
 		}
 	}

@@ -119,7 +119,7 @@ func hashtagNotice(ctx context.Context, rd *store.Reader, query string, f store.
 		}
 		g := f
 		g.Tags = append(slices.Clip(f.Tags), m[1])
-		if _, n, err := rd.ListNotes(ctx, g, 0, 0); err == nil && n > 0 {
+		if n, err := rd.CountNotes(ctx, g); err == nil && n > 0 {
 			named, ops = append(named, "#"+m[1]), append(ops, "tag:"+m[1])
 		}
 	}

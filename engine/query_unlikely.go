@@ -23,21 +23,36 @@ func isUnlikely(q *query, scored bool, results []mdsearch.Result) bool {
 	return scored && !q.reranked && !q.nothing && !q.noWords && len(results) > 0 && results[0].Score < Unlikely
 }
 
+// respell is what a search found of a misspelling in its query: a word
+// no passage holds with a near one the notes hold, the respelled query
+// offered (a Suggestion) or only named (it found no strong answer).
+type respell int
+
+const (
+	noRespell respell = iota
+	respellOffered
+	respellNamed
+)
+
 // unlikelyNotice says a search whose best scores best is unlikely to
-// answer (isUnlikely). With a suggestion (respelled) the misspelling may
+// answer (isUnlikely). With a word respelled (spell) the misspelling may
 // be why, and in semantic mode meaning alone, which misses answers that
 // hybrid finds (3–5 % of its right top hits on the link-context dev sets
 // score under the mark, under 1 % in hybrid), so neither says the notes
 // lack the answer.
-func unlikelyNotice(best float64, respelled, semantic bool) string {
+func unlikelyNotice(best float64, spell respell, semantic bool) string {
 	const hybrid = "a search by meaning alone misses answers that the default hybrid search finds"
 	switch {
-	case semantic && !respelled:
+	case semantic && spell == noRespell:
 		return fmt.Sprintf("no result is likely to answer: the best scores %.1f%% (under %.0f%%); %s, so try it before concluding the notes lack one",
 			100*best, 100*Unlikely, hybrid)
-	case respelled:
-		msg := fmt.Sprintf("no result is likely to answer the query as typed: the best scores %.1f%% (under %.0f%%); with the respelled query the results may differ",
-			100*best, 100*Unlikely)
+	case spell != noRespell:
+		why := "with the respelled query the results may differ"
+		if spell == respellNamed { // its notice names the word: respelled, it found no strong answer either
+			why = "a misspelled word may be why (the notice names it)"
+		}
+		msg := fmt.Sprintf("no result is likely to answer the query as typed: the best scores %.1f%% (under %.0f%%); %s",
+			100*best, 100*Unlikely, why)
 		if semantic {
 			msg += ", and " + hybrid
 		}

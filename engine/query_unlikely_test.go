@@ -37,14 +37,15 @@ func TestUnlikelyNotice(t *testing.T) {
 // with a respelled query, not that the notes lack the answer.
 func TestUnlikelyNoticeWords(t *testing.T) {
 	for _, tc := range []struct {
-		name                string
-		respelled, semantic bool
-		want, not           string
+		name      string
+		respelled respell
+		semantic  bool
+		want, not string
 	}{
-		{"plain", false, false, "the notes most likely do not hold the answer", "meaning alone"},
-		{"semantic", false, true, "meaning alone misses answers that the default hybrid search finds", "do not hold"},
-		{"respelled", true, false, "as typed", "do not hold"},
-		{"respelled, semantic", true, true, "with the respelled query the results may differ, and a search by meaning alone misses answers that the default hybrid search finds", "do not hold"},
+		{"plain", noRespell, false, "the notes most likely do not hold the answer", "meaning alone"},
+		{"semantic", noRespell, true, "meaning alone misses answers that the default hybrid search finds", "do not hold"},
+		{"respelled", respellOffered, false, "as typed", "do not hold"},
+		{"respelled, semantic", respellOffered, true, "with the respelled query the results may differ, and a search by meaning alone misses answers that the default hybrid search finds", "do not hold"},
 	} {
 		got := unlikelyNotice(0.043, tc.respelled, tc.semantic)
 		if !strings.Contains(got, "4.3%") || !strings.Contains(got, tc.want) || strings.Contains(got, tc.not) {

@@ -10,19 +10,30 @@ type Listed struct {
 	ChunkID, DocID, SectionID int64
 }
 
+// listFrom is what ListNotes and CountNotes read: each note by its first
+// passage, under the filter's conditions on documents d.
+const listFrom = ` FROM documents d JOIN chunks c ON c.doc_id = d.id AND c.chunk_index = 0 WHERE `
+
+// CountNotes is how many notes f keeps, as ListNotes counts them.
+func (s *Reader) CountNotes(ctx context.Context, f Filter) (int, error) {
+	cond, args := f.where()
+	var n int
+	err := s.r.QueryRowContext(ctx, `SELECT count(*)`+listFrom+cond, args...).Scan(&n)
+	return n, err
+}
+
 // ListNotes gives the first passage of each note f keeps, by collection
 // name and path (ignoring the case of ASCII letters, as Obsidian lists
 // names), at most limit of them after the first offset, and how many
 // notes f keeps in all: a request without words lists notes rather than
 // ranking passages. A note without passages (empty) is not counted.
 func (s *Reader) ListNotes(ctx context.Context, f Filter, limit, offset int) ([]Listed, int, error) {
-	cond, args := f.where()
-	const from = ` FROM documents d JOIN chunks c ON c.doc_id = d.id AND c.chunk_index = 0 WHERE `
-	var total int
-	if err := s.r.QueryRowContext(ctx, `SELECT count(*)`+from+cond, args...).Scan(&total); err != nil {
-		return nil, 0, err
+	total, err := s.CountNotes(ctx, f)
+	if err != nil || total == 0 {
+		return nil, total, err
 	}
-	rows, err := s.r.QueryContext(ctx, `SELECT c.id, c.doc_id, c.section_id`+from+cond+
+	cond, args := f.where()
+	rows, err := s.r.QueryContext(ctx, `SELECT c.id, c.doc_id, c.section_id`+listFrom+cond+
 		` ORDER BY (SELECT name FROM collections WHERE id = d.collection_id), d.path COLLATE NOCASE, d.path LIMIT ? OFFSET ?`,
 		append(slices.Clip(args), limit, offset)...)
 	if err != nil {

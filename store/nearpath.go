@@ -20,7 +20,7 @@ func (s *Reader) NearPath(ctx context.Context, text string, prefix bool) (near s
 	if len(want) == 0 {
 		return "", false, nil
 	}
-	exact := []rune(fold(strings.TrimSpace(text)))
+	exact := fold(strings.TrimSpace(text))
 	rows, err := s.r.QueryContext(ctx, `SELECT path FROM documents LIMIT ?`, maxNearPaths)
 	if err != nil {
 		return "", false, err
@@ -32,8 +32,7 @@ func (s *Reader) NearPath(ctx context.Context, text string, prefix bool) (near s
 		if err := rows.Scan(&path); err != nil {
 			return "", false, err
 		}
-		folded := []rune(fold(path))
-		if i := runeIndex(folded, exact); i == 0 || i > 0 && !prefix {
+		if folded := fold(path); strings.HasPrefix(folded, exact) || !prefix && strings.Contains(folded, exact) {
 			return "", false, nil // held as written
 		}
 		i := runeIndex(pathRunes(path), want)
