@@ -147,6 +147,10 @@ type SearchRequest struct {
 	Offset int `json:"offset,omitempty"`
 	// NoRerank keeps the local ranking where the engine has a reranker.
 	NoRerank bool `json:"no_rerank,omitempty"`
+	// AsTyped searches for the query as typed: a word no passage holds is
+	// not respelled for the results (SearchResponse.Respelled), though a
+	// suggestion is still offered.
+	AsTyped bool `json:"as_typed,omitempty"`
 	// Explain gives each result a Why: what its place and score rest on.
 	Explain bool `json:"explain,omitempty"`
 	// Notice is what an adapter says of the request itself (arguments it
@@ -232,6 +236,11 @@ type SearchResponse struct {
 	// has a near one. The notice names the words; nothing was searched
 	// for the suggestion.
 	Suggestion string `json:"suggestion,omitempty"`
+	// Respelled says the results are the Suggestion's, not the query's as
+	// typed: the typed query's best answer was less likely than the
+	// respelled one's, which is a strong one. SearchRequest.AsTyped asks
+	// for the typed query's.
+	Respelled bool `json:"respelled,omitempty"`
 	// CollectionCount is how many collections the index holds, searched
 	// or not: with more than one, a path alone may not name a note (read
 	// COLLECTION:PATH). Status lists them (Status.Collections).

@@ -32,6 +32,7 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 	fs.Float64Var(&req.MinScore, "min-score", 0, "leave out results scoring under this, 0–1 (0: keep all); the notice counts them")
 	brief := fs.Bool("brief", false, "show each result's first lines only")
 	fs.BoolVar(&req.NoRerank, "no-rerank", false, "keep the local ranking, though a --reranker is set")
+	fs.BoolVar(&req.AsTyped, "as-typed", false, "search for the query as typed: a misspelled word is not respelled for the results (its suggestion is still named)")
 	fs.BoolVar(&req.Explain, "explain", false, "say under each result what its place and score rest on: its words and where they are, its places in the keyword and meaning lists, what the second stage weighed")
 	asJSON := fs.Bool("json", false, "print results as JSON")
 	ef := addSearchFlags(fs)

@@ -229,6 +229,9 @@ func searchValues(req mdsearch.SearchRequest, tags, where []string) url.Values {
 	if req.NoRerank {
 		q.Set("no_rerank", "true")
 	}
+	if req.AsTyped {
+		q.Set("as_typed", "true")
+	}
 	if req.Explain {
 		q.Set("explain", "true")
 	}

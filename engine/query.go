@@ -48,7 +48,7 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (*mdsea
 		f.spell = respellNamed
 		if ok, _ := e.confirm(ctx, req, f.sug.query); ok {
 			f.resp.Suggestion, f.spell = f.sug.query, respellOffered
-			f.resp.Notice = joinNotices(f.sug.notice, f.resp.Notice)
+			f = e.offer(ctx, req, f)
 		}
 	}
 	if f.spell != respellOffered && f.sug.lacking != "" && (!f.noneHeld || f.spell == respellNamed) { // keyword mode's notice names every word, but not the near ones

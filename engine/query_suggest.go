@@ -18,6 +18,9 @@ import (
 // suggestion is not offered (none, or one that finds no strong answer).
 type suggestion struct {
 	query, notice, lacking string
+	// shown is the notice of a search that shows the suggestion's results
+	// in place of the typed query's (Engine.respelled).
+	shown string
 }
 
 // suggest returns the query with each of its words that no passage holds
@@ -76,7 +79,7 @@ func suggest(ctx context.Context, rd *store.Reader, q *query, hasTerms bool, ope
 		return r
 	})
 	query := strings.Join(append(slices.Clip(operators), respelled), " ")
-	return suggestion{query, suggestionNotice(q.req.Query, query, typed), lacking}, nil
+	return suggestion{query, suggestionNotice(q.req.Query, query, typed), lacking, shownNotice(q.req.Query, query, typed)}, nil
 }
 
 // lackingNotice names the words no passage holds, each with the nearest
@@ -125,6 +128,23 @@ func suggestionNotice(typedQuery, query string, words []respelling) string {
 		offer = strings.Join(fixes, ", ")
 	}
 	return "no passage holds " + strings.Join(missing, " or ") + "; did you mean " + offer + "?"
+}
+
+// shownNotice is suggestionNotice for a search that shows the
+// suggestion's results: it names the words respelled, and how to search
+// for the query as typed (SearchRequest.AsTyped).
+func shownNotice(typedQuery, query string, words []respelling) string {
+	missing := make([]string, len(words))
+	fixes := make([]string, len(words))
+	for i, w := range words {
+		missing[i] = strconv.Quote(w.typed)
+		fixes[i] = strconv.Quote(w.typed) + " → " + strconv.Quote(w.fix)
+	}
+	shown := "for " + strconv.Quote(query)
+	if !mdsearch.ShortQuery(typedQuery) || !mdsearch.ShortQuery(query) {
+		shown = "respelled " + strings.Join(fixes, ", ")
+	}
+	return "no passage holds " + strings.Join(missing, " or ") + ": showing results " + shown + "; as_typed searches for the query as typed"
 }
 
 // outside is query with f applied to the text between the spans, each

@@ -13,8 +13,9 @@ import (
 )
 
 // A word no passage holds gets the nearest word the index holds as a
-// suggestion, in every mode; the results and their scores are those of
-// the query as typed.
+// suggestion, in every mode; the results are the respelled query's where
+// its best is likelier to answer (here, always), unless the query is
+// asked for as typed.
 func TestSuggestion(t *testing.T) {
 	vault := t.TempDir()
 	write(t, vault, "reactivity.md", "---\ntags: [core]\n---\n# Reactivity\n\nThe reactivity system tracks reactive state.\n\n## Watchers\n\nA watcher runs a callback on change; its cleanup runs first.\n")
@@ -24,11 +25,11 @@ func TestSuggestion(t *testing.T) {
 	cases := []struct {
 		query, suggestion, notice string
 	}{
-		{"reactivty system", "reactivity system", `no passage holds "reactivty"; did you mean "reactivity system"?`},
-		{"Reactivty", "Reactivity", `no passage holds "Reactivty"; did you mean "Reactivity"?`}, // the case typed, named as typed
-		{"LIFECYLE hooks", "LIFECYCLE hooks", ""},                                               // all upper
-		{"how do components recieve props?", "how do components receives props?", ""},           // the rest as typed; the spelling passages use
-		{"definePrps", "defineProps", ""},                                                       // a code name keeps its case
+		{"reactivty system", "reactivity system", `no passage holds "reactivty": showing results for "reactivity system"; as_typed searches for the query as typed`},
+		{"Reactivty", "Reactivity", `no passage holds "Reactivty": showing results for "Reactivity"`}, // the case typed, named as typed
+		{"LIFECYLE hooks", "LIFECYCLE hooks", ""},                                     // all upper
+		{"how do components recieve props?", "how do components receives props?", ""}, // the rest as typed; the spelling passages use
+		{"definePrps", "defineProps", ""},                                             // a code name keeps its case
 		{"compnent lifecyle", "component lifecycle", `no passage holds "compnent" or "lifecyle"`},
 		{"app.config.errorHanfler", "app.config.errorHandler", `no passage holds "errorHanfler"`}, // joined by punctuation
 		{`"reactivty"`, "", ""}, // a word in quotes is asked for as written
@@ -52,8 +53,12 @@ func TestSuggestion(t *testing.T) {
 			if resp.Suggestion != tc.suggestion {
 				t.Errorf("%q (%s): suggestion %q, want %q", tc.query, mode, resp.Suggestion, tc.suggestion)
 			}
-			if !strings.Contains(resp.Notice, tc.notice) || (tc.suggestion == "") != !strings.Contains(resp.Notice, "did you mean") {
-				t.Errorf("%q (%s): notice %q, want one holding %q", tc.query, mode, resp.Notice, tc.notice)
+			if !strings.Contains(resp.Notice, tc.notice) || (tc.suggestion == "") != !strings.Contains(resp.Notice, "showing results") || resp.Respelled != (tc.suggestion != "") {
+				t.Errorf("%q (%s): notice %q (respelled %v), want one holding %q", tc.query, mode, resp.Notice, resp.Respelled, tc.notice)
+			}
+			typed := search(t, e, mdsearch.SearchRequest{Query: tc.query, Mode: mode, AsTyped: true})
+			if typed.Suggestion != tc.suggestion || typed.Respelled || (tc.suggestion == "") != !strings.Contains(typed.Notice, "did you mean") {
+				t.Errorf("%q (%s), as typed: suggestion %q, notice %q, respelled %v", tc.query, mode, typed.Suggestion, typed.Notice, typed.Respelled)
 			}
 		}
 	}
@@ -61,18 +66,32 @@ func TestSuggestion(t *testing.T) {
 	// same suggestion, and none for a word every passage lacks but the
 	// model knows.
 	if resp := search(t, e, mdsearch.SearchRequest{Query: "reactivty system", Mode: mdsearch.ModeSemantic}); resp.Suggestion != "reactivity system" ||
-		!strings.Contains(resp.Notice, `did you mean "reactivity system"?`) {
+		!strings.Contains(resp.Notice, `showing results for "reactivity system"`) || !resp.Respelled {
 		t.Errorf("semantic: suggestion %q, notice %q", resp.Suggestion, resp.Notice)
 	}
 	if resp := search(t, e, mdsearch.SearchRequest{Query: "reactivity system", Mode: mdsearch.ModeSemantic}); resp.Suggestion != "" {
 		t.Errorf("semantic, spelled right: suggestion %q", resp.Suggestion)
 	}
-	// The results are the typed query's: the suggestion is not searched.
-	typed := search(t, e, mdsearch.SearchRequest{Query: "reactivty watcher", Mode: mdsearch.ModeKeyword})
-	alone := search(t, e, mdsearch.SearchRequest{Query: "watcher", Mode: mdsearch.ModeKeyword})
-	if len(typed.Results) == 0 || len(typed.Results) != len(alone.Results) || typed.Results[0].Section != alone.Results[0].Section {
-		t.Errorf("results of %q differ from %q's: %v vs %v", typed.Query, alone.Query, typed.Results, alone.Results)
+	// The results are the respelled query's, its query the one typed; as
+	// typed, they are the typed query's: the suggestion is not searched.
+	shown := search(t, e, mdsearch.SearchRequest{Query: "reactivty watcher", Mode: mdsearch.ModeKeyword})
+	respelled := search(t, e, mdsearch.SearchRequest{Query: "reactivity watcher", Mode: mdsearch.ModeKeyword})
+	if shown.Query != "reactivty watcher" || !sameResults(shown.Results, respelled.Results, true) {
+		t.Errorf("%q: results %v, want those of %q: %v", shown.Query, shown.Results, respelled.Query, respelled.Results)
 	}
+	typed := search(t, e, mdsearch.SearchRequest{Query: "reactivty watcher", Mode: mdsearch.ModeKeyword, AsTyped: true})
+	alone := search(t, e, mdsearch.SearchRequest{Query: "watcher", Mode: mdsearch.ModeKeyword})
+	if !sameResults(typed.Results, alone.Results, false) || typed.Results[0].Score >= shown.Results[0].Score {
+		t.Errorf("results of %q as typed differ from %q's: %v vs %v", typed.Query, alone.Query, typed.Results, alone.Results)
+	}
+}
+
+// sameResults reports whether a and b are the same passages in the same
+// order, and with the same scores where scores says so.
+func sameResults(a, b []mdsearch.Result, scores bool) bool {
+	return len(a) > 0 && slices.EqualFunc(a, b, func(x, y mdsearch.Result) bool {
+		return x.Path == y.Path && x.StartLine == y.StartLine && (!scores || x.Score == y.Score)
+	})
 }
 
 // A suggestion never respells inside an operator the query holds but
@@ -190,8 +209,8 @@ func TestSuggestionLongQuery(t *testing.T) {
 		query, notice string
 		quoted        bool // the notice quotes the whole respelled query
 	}{
-		{"reactivty system", `no passage holds "reactivty"; did you mean "reactivity system"?`, true},
-		{long, `no passage holds "watchr"; did you mean "watchr" → "watcher"?`, false},
+		{"reactivty system", `no passage holds "reactivty": showing results for "reactivity system"`, true},
+		{long, `no passage holds "watchr": showing results respelled "watchr" → "watcher"`, false},
 	} {
 		resp := search(t, e, mdsearch.SearchRequest{Query: tc.query, Mode: mdsearch.ModeKeyword, MaxTokens: 150})
 		if resp.Suggestion == "" || !strings.Contains(resp.Notice, tc.notice) {
@@ -217,10 +236,15 @@ func TestSuggestionLeads(t *testing.T) {
 	write(t, vault, "reactivity.md", "# Reactivity\n\nThe reactivity system tracks reactive state.\n\n## Watchers\n\nA watcher runs a callback on change; its cleanup runs first.\n")
 	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
 	index(t, e, vault, "v")
-	resp := search(t, e, mdsearch.SearchRequest{Query: "reactivty system", Mode: mdsearch.ModeKeyword})
+	resp := search(t, e, mdsearch.SearchRequest{Query: "reactivty system", Mode: mdsearch.ModeKeyword, AsTyped: true})
 	if !strings.HasPrefix(resp.Notice, `no passage holds "reactivty"; did you mean "reactivity system"?; no result is likely to answer the query as typed`) ||
 		!strings.Contains(resp.Notice, "with the respelled query the results may differ") || strings.Contains(resp.Notice, "do not hold the answer") {
 		t.Errorf("notice %q", resp.Notice)
+	}
+	// Searched respelled, the best is strong: the notice says what was shown.
+	resp = search(t, e, mdsearch.SearchRequest{Query: "reactivty system", Mode: mdsearch.ModeKeyword})
+	if resp.Notice != `no passage holds "reactivty": showing results for "reactivity system"; as_typed searches for the query as typed` {
+		t.Errorf("respelled: notice %q", resp.Notice)
 	}
 	// Without a suggestion, a weak best still says the notes likely lack it.
 	resp = search(t, e, mdsearch.SearchRequest{Query: "quantum chromodynamics system", Mode: mdsearch.ModeKeyword})

@@ -28,16 +28,17 @@ type SearchArgs struct {
 	N          int            `json:"n,omitempty" jsonschema:"most results to return"`
 	MaxPerPage int            `json:"max_per_page,omitempty" jsonschema:"most results from one note (default 2, more if others are weak)"`
 	Mode       string         `json:"mode,omitempty" jsonschema:"hybrid: meaning and keywords; semantic: meaning; keyword: exact words (names, codes, rare terms)"`
-	Collection string         `json:"collection,omitempty" jsonschema:"only this collection (one indexed folder)"`
-	Tag        string         `json:"tag,omitempty" jsonschema:"only notes with this tag, without the #"`
+	Collection string         `json:"collection,omitempty" jsonschema:"only this collection (indexed folder)"`
+	Tag        string         `json:"tag,omitempty" jsonschema:"only notes with this tag (no #)"`
 	PathPrefix string         `json:"path_prefix,omitempty" jsonschema:"only notes whose path starts with this (any case), e.g. projects/"`
 	Tags       []string       `json:"tags,omitempty" jsonschema:"only notes with all of these tags"`
-	Where      map[string]any `json:"where,omitempty" jsonschema:"only notes whose frontmatter fields have these values (any case; a list field: contains it), e.g. {\"draft\": false}; a.b names field b of map a"`
+	Where      map[string]any `json:"where,omitempty" jsonschema:"only notes whose frontmatter fields have these values (any case; a list field: contains it), e.g. {\"draft\": false}; a.b: field b of map a"`
 	Exclude    []string       `json:"exclude,omitempty" jsonschema:"skip these notes (already read), as read_note names them; max 100"`
-	NoRerank   bool           `json:"no_rerank,omitempty" jsonschema:"keep mdsearch's ranking where a reranker is set"`
+	NoRerank   bool           `json:"no_rerank,omitempty" jsonschema:"skip the reranker, if one is set"`
+	AsTyped    bool           `json:"as_typed,omitempty" jsonschema:"results of the query as typed"`
 	Explain    bool           `json:"explain,omitempty" jsonschema:"say why each result ranked"`
-	MaxTokens  int            `json:"max_tokens,omitempty" jsonschema:"spend at most about this many tokens: whole passages, the last cut with the lines to read the rest"`
-	MinScore   float64        `json:"min_score,omitempty" jsonschema:"leave out results scoring under this (e.g. 0.1); the notice counts them"`
+	MaxTokens  int            `json:"max_tokens,omitempty" jsonschema:"at most about this many tokens: whole passages, the last cut with lines to read the rest"`
+	MinScore   float64        `json:"min_score,omitempty" jsonschema:"drop results scoring under this (e.g. 0.1); the notice counts them"`
 	Offset     int            `json:"offset,omitempty" jsonschema:"notes a list (no words) skips"`
 }
 
@@ -175,7 +176,7 @@ func (a SearchArgs) request() (mdsearch.SearchRequest, error) {
 	req := mdsearch.SearchRequest{
 		Query: mdsearch.TrimQuery(a.Query), N: a.N, MaxPerPage: a.MaxPerPage, Mode: mdsearch.Mode(a.Mode),
 		Collection: a.Collection, Tag: tag, PathPrefix: a.PathPrefix,
-		Tags: tags, Where: where, MaxTokens: a.MaxTokens, MinScore: a.MinScore, Offset: a.Offset, Exclude: a.Exclude, NoRerank: a.NoRerank, Explain: a.Explain,
+		Tags: tags, Where: where, MaxTokens: a.MaxTokens, MinScore: a.MinScore, Offset: a.Offset, Exclude: a.Exclude, NoRerank: a.NoRerank, AsTyped: a.AsTyped, Explain: a.Explain,
 	}
 	return req, req.Check()
 }

@@ -5,7 +5,7 @@
 //
 // Endpoints (all under /api/v1, JSON with Content-Type application/json):
 //
-//	GET  /semantic-search?q=&n=&max_per_page=&mode=&collection=&tag=&path_prefix=&where=&exclude=&max_tokens=&no_rerank=
+//	GET  /semantic-search?q=&n=&max_per_page=&mode=&collection=&tag=&path_prefix=&where=&exclude=&max_tokens=&no_rerank=&as_typed=
 //	GET  /notes/{path}?section=S   a note or one section; text/markdown by Accept
 //	GET  /notes/{path}?render=html a note with its content as safe HTML and its headings
 //	GET  /outline/{path}           a note's heading tree with section sizes

@@ -34,7 +34,7 @@ type SearchResult struct {
 
 // searchParams are the query parameters semantic-search accepts.
 var searchParams = map[string]bool{"q": true, "n": true, "max_per_page": true, mdsearch.MaxPerPageAlias: true,
-	"mode": true, "collection": true, "tag": true, "path_prefix": true, "where": true, "max_tokens": true, "exclude": true, "no_rerank": true, "explain": true, "min_score": true, "offset": true}
+	"mode": true, "collection": true, "tag": true, "path_prefix": true, "where": true, "max_tokens": true, "exclude": true, "no_rerank": true, "as_typed": true, "explain": true, "min_score": true, "offset": true}
 
 // repeatable are the parameters that may be given more than once: every
 // tag and every frontmatter condition must match, every note named by
@@ -77,7 +77,7 @@ func parseSearch(raw string) (mdsearch.SearchRequest, error) {
 	for k, v := range vals {
 		switch {
 		case !searchParams[k]:
-			return req, fmt.Errorf("unknown parameter %q: use q, n, max_per_page (or %s), mode, collection, tag, path_prefix, where, exclude, no_rerank, explain, max_tokens, min_score or offset", k, mdsearch.MaxPerPageAlias)
+			return req, fmt.Errorf("unknown parameter %q: use q, n, max_per_page (or %s), mode, collection, tag, path_prefix, where, exclude, no_rerank, as_typed, explain, max_tokens, min_score or offset", k, mdsearch.MaxPerPageAlias)
 		case len(v) > 1 && !repeatable[k]:
 			return req, fmt.Errorf("parameter %q is given %d times; give it once", k, len(v))
 		}
@@ -133,6 +133,9 @@ func parseSearch(raw string) (mdsearch.SearchRequest, error) {
 	}
 	req.Exclude = vals["exclude"]
 	if req.NoRerank, err = boolParam(vals, "no_rerank"); err != nil {
+		return req, err
+	}
+	if req.AsTyped, err = boolParam(vals, "as_typed"); err != nil {
 		return req, err
 	}
 	if req.Explain, err = boolParam(vals, "explain"); err != nil {

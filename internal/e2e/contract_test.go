@@ -153,29 +153,41 @@ func TestContract(t *testing.T) {
 		}
 	}
 
-	// A misspelled query's suggestion and notice come through every adapter alike.
+	// A misspelled query's respelled results, its suggestion and notice
+	// come through every adapter alike; as typed, the suggestion is offered.
 	const typo = "bakups restore"
-	cli, err = exec.Command(bin, "search", typo, "--json", "--index", f.db).Output()
-	if err != nil {
-		t.Fatalf("search --json %q: %v", typo, err)
-	}
-	_, _, rest = apiDo(t, c, "GET", strings.TrimSuffix(base, "/")+"/api/v1/semantic-search?q="+strings.ReplaceAll(typo, " ", "+"))
-	res, text = callTool(ctx, t, cs, "semantic_search", map[string]any{"query": typo})
-	if res.IsError {
-		t.Fatalf("MCP: %s", text)
-	}
-	structured, _ = json.Marshal(res.StructuredContent)
-	for name, raw := range map[string][]byte{"CLI": cli, "REST": []byte(rest), "MCP": structured} {
-		var a struct{ Suggestion, Notice string }
-		if err := json.Unmarshal(raw, &a); err != nil {
-			t.Fatalf("%s: %v\n%s", name, err, raw)
+	for _, asTyped := range []bool{false, true} {
+		flags, param := []string{"search", typo, "--json", "--index", f.db}, ""
+		arg := map[string]any{"query": typo}
+		notice := `showing results for "backups restore"`
+		if asTyped {
+			flags, param, arg["as_typed"], notice = append(flags, "--as-typed"), "&as_typed=true", true, `did you mean "backups restore"?`
 		}
-		if a.Suggestion != "backups restore" || !strings.Contains(a.Notice, `did you mean "backups restore"?`) {
-			t.Errorf("%s: suggestion %q, notice %q", name, a.Suggestion, a.Notice)
+		cli, err = exec.Command(bin, flags...).Output()
+		if err != nil {
+			t.Fatalf("search --json %q: %v", typo, err)
 		}
-	}
-	if !strings.Contains(text, `did you mean "backups restore"?`) {
-		t.Errorf("MCP's text does not say the suggestion:\n%.300s", text)
+		_, _, rest = apiDo(t, c, "GET", strings.TrimSuffix(base, "/")+"/api/v1/semantic-search?q="+strings.ReplaceAll(typo, " ", "+")+param)
+		res, text = callTool(ctx, t, cs, "semantic_search", arg)
+		if res.IsError {
+			t.Fatalf("MCP: %s", text)
+		}
+		structured, _ = json.Marshal(res.StructuredContent)
+		for name, raw := range map[string][]byte{"CLI": cli, "REST": []byte(rest), "MCP": structured} {
+			var a struct {
+				Query, Suggestion, Notice string
+				Respelled                 bool
+			}
+			if err := json.Unmarshal(raw, &a); err != nil {
+				t.Fatalf("%s: %v\n%s", name, err, raw)
+			}
+			if a.Query != typo || a.Suggestion != "backups restore" || a.Respelled == asTyped || !strings.Contains(a.Notice, notice) {
+				t.Errorf("%s (as typed %v): query %q, suggestion %q, respelled %v, notice %q", name, asTyped, a.Query, a.Suggestion, a.Respelled, a.Notice)
+			}
+		}
+		if !strings.Contains(text, notice) {
+			t.Errorf("MCP's text does not say %q:\n%.300s", notice, text)
+		}
 	}
 
 	// An explained search gives each result the same why everywhere, and

@@ -192,17 +192,24 @@ func webUntitled(t *testing.T, b browser) {
 	}
 }
 
-// A misspelled word brings a suggestion, shown in the status line as a
-// link that searches for it.
+// A misspelled word brings the respelled query's results, the status line
+// saying so with a link that searches for the query as typed; that search
+// offers the suggestion as a link that searches for it.
 func webSuggestion(t *testing.T, b browser) {
 	b.search(t, "bakups restore")
-	b.wait(t, "the suggestion", `document.getElementById("suggestion") && document.getElementById("suggestion").textContent === "backups restore"`)
+	b.wait(t, "the respelled results", `document.getElementById("as-typed") && document.querySelectorAll(".result").length > 0`)
+	if got := b.js(t, `document.getElementById("status").textContent`); !strings.Contains(got, `no passage holds "bakups": showing results for "backups restore"; search for the query as typed`) {
+		t.Errorf("status %q", got)
+	}
+	b.do(t, "search as typed", chromedp.Evaluate[chromedp.Void](`document.getElementById("as-typed").click()`))
+	b.wait(t, "the suggestion", `document.getElementById("suggestion") && document.getElementById("suggestion").textContent === "backups restore" &&
+		new URLSearchParams(location.hash.split("?")[1]).get("as_typed") === "true" && document.getElementById("q").value === "bakups restore"`)
 	if got := b.js(t, `document.getElementById("status").textContent`); !strings.Contains(got, `no passage holds "bakups"; did you mean backups restore?`) {
 		t.Errorf("status %q", got)
 	}
 	b.do(t, "follow the suggestion", chromedp.Evaluate[chromedp.Void](`document.getElementById("suggestion").click()`))
 	b.wait(t, "its results", `document.getElementById("q").value === "backups restore" && !document.getElementById("suggestion") &&
-		new URLSearchParams(location.hash.split("?")[1]).get("q") === "backups restore" && document.querySelectorAll(".result").length > 0`)
+		new URLSearchParams(location.hash.split("?")[1]).get("q") === "backups restore" && !location.hash.includes("as_typed") && document.querySelectorAll(".result").length > 0`)
 }
 
 // A card shows the part of its passage that answers the question, with the

@@ -15,13 +15,17 @@ import (
 // Typos says how a configuration's spelling suggestions serve queries
 // with a misspelled word (Options.Typos): each labelled query is asked
 // again with one word misspelled (Misspell), and the suggestion, when one
-// comes, is asked too. The false rates are of queries spelled right.
+// comes, is asked too (the misspelled query's own results may already be
+// the suggestion's: Shown). The false rates are of queries spelled right.
 type Typos struct {
 	Queries int `json:"queries"` // labelled queries (sections or notes) with a word to misspell
 	// Suggested is the share of them given a suggestion; Restored the
 	// share whose suggestion is the query as first written (case aside).
 	Suggested float64 `json:"suggested"`
 	Restored  float64 `json:"restored"`
+	// Shown is the share whose results are the suggestion's
+	// (SearchResponse.Respelled): the misspelled query's hit@k counts them.
+	Shown float64 `json:"shown"`
 	// Hit@k (the labelled section, or the note where only notes are
 	// named) of the queries as written, misspelled, and of the suggestion
 	// where one came (else the misspelled query's results).
@@ -148,6 +152,7 @@ func (o *Options) askTypos(ctx context.Context, e searcher, c Config, written []
 			continue
 		}
 		t.Suggested++
+		t.Shown += b2f(resp.Respelled)
 		t.Restored += b2f(strings.EqualFold(resp.Suggestion, q.Text))
 		if len(t.Examples) < 5 {
 			t.Examples = append(t.Examples, fmt.Sprintf("%q → %q", typo, resp.Suggestion))
@@ -160,7 +165,7 @@ func (o *Options) askTypos(ctx context.Context, e searcher, c Config, written []
 	}
 	t.FalseOffTopic = float64(offSuggested)
 	if t.Queries > 0 {
-		for _, x := range []*float64{&t.Suggested, &t.Restored, &t.SectionWritten, &t.SectionMisspelled, &t.SectionSuggested} {
+		for _, x := range []*float64{&t.Suggested, &t.Shown, &t.Restored, &t.SectionWritten, &t.SectionMisspelled, &t.SectionSuggested} {
 			*x /= float64(t.Queries)
 		}
 	}
@@ -194,10 +199,10 @@ func writeTypos(w io.Writer, r *Report) error {
 	fmt.Fprintf(w, "\nmisspelled queries (one word each; hit@%d, of the section or else the note, as written / misspelled / suggestion):\n", r.K)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	pad := namePad(r)
-	writeRow(tw, []string{pad("config"), "queries", "suggested", "restored", "written", "misspelled", "suggestion", "false: labelled", "off-topic"})
+	writeRow(tw, []string{pad("config"), "queries", "suggested", "shown", "restored", "written", "misspelled", "suggestion", "false: labelled", "off-topic"})
 	for _, c := range r.Configs {
 		if t := c.Typos; t != nil {
-			writeRow(tw, []string{pad(c.Name), fmt.Sprint(t.Queries), pct(t.Suggested), pct(t.Restored), f3(t.SectionWritten),
+			writeRow(tw, []string{pad(c.Name), fmt.Sprint(t.Queries), pct(t.Suggested), pct(t.Shown), pct(t.Restored), f3(t.SectionWritten),
 				f3(t.SectionMisspelled), f3(t.SectionSuggested), pct(t.FalseLabelled), pct(t.FalseOffTopic)})
 		}
 	}

@@ -22,6 +22,7 @@ let shownResp = null; // its answer, for the status line (showSearchStatus)
 let shownParams = null; // the request that gave it, for the next page of a list (list.js)
 let typingTimer = 0;
 let typing = false; // the user has typed since the last search ran
+let asTyped = false; // search the query as typed, not respelled; typing ends it
 let cameFromResults = false;
 
 // ---- API -------------------------------------------------------------------
@@ -79,6 +80,7 @@ function searchHash() {
   if (el.collection.value) p.set("collection", el.collection.value);
   if (tagValue()) p.set("tag", tagValue());
   if (el.mode.value) p.set("mode", el.mode.value);
+  if (asTyped) p.set("as_typed", "true");
   return "#/search?" + p.toString();
 }
 
@@ -95,6 +97,7 @@ function route() {
     el.tag.value = params.get("tag") || "";
   }
   el.mode.value = params.get("mode") || "";
+  asTyped = params.get("as_typed") === "true";
   setCollection(params.get("collection") || "");
   showResults();
   if (!el.form.contains(document.activeElement)) el.q.focus();
@@ -127,6 +130,7 @@ async function runSearch() {
   if (el.collection.value) p.set("collection", el.collection.value);
   if (tagValue()) p.set("tag", tagValue());
   if (el.mode.value) p.set("mode", el.mode.value);
+  if (asTyped) p.set("as_typed", "true");
   setStatus("Searching…");
   showIntro();
   try {
@@ -160,7 +164,8 @@ function showSearchStatus() {
   } else {
     setStatus(count(resp.total, "result", "results") + " · " + resp.mode + " · " + ms + (resp.notice ? " · " + resp.notice : ""));
   }
-  if (resp.suggestion) offerSuggestion(resp.suggestion);
+  if (resp.respelled) offerAsTyped();
+  else if (resp.suggestion) offerSuggestion(resp.suggestion);
 }
 
 // untitled names a heading with no text ("#") as result headers do.
@@ -487,6 +492,7 @@ el.form.addEventListener("submit", (e) => {
 for (const [field, pause] of [[el.q, 200], [el.tag, 300]]) {
   field.addEventListener("input", (e) => {
     showIntro();
+    asTyped = false;
     if (e.isComposing) return;
     typing = true;
     clearTimeout(typingTimer);

@@ -45,9 +45,30 @@ function offerSuggestion(suggestion) {
   link.addEventListener("click", (e) => {
     e.preventDefault();
     el.q.value = suggestion;
+    asTyped = false;
     searchNow(true);
   });
   el.status.replaceChildren(text.slice(0, start), link, text.slice(start + quoted.length));
+}
+
+// offerAsTyped turns what the notice of a search shown respelled says
+// ("as_typed searches for the query as typed") into a link that searches
+// for the query as typed.
+function offerAsTyped() {
+  const text = el.status.textContent;
+  const hint = "as_typed searches for the query as typed";
+  const at = text.indexOf(hint);
+  if (at < 0) return;
+  const link = document.createElement("a");
+  link.id = "as-typed";
+  link.href = "#";
+  link.textContent = "search for the query as typed";
+  link.addEventListener("click", (e) => {
+    e.preventDefault();
+    asTyped = true;
+    searchNow(true);
+  });
+  el.status.replaceChildren(text.slice(0, at), link, text.slice(at + hint.length));
 }
 
 // notAnswering is what a request that got no answer at all says: the

@@ -1,0 +1,46 @@
+package engine
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mdsearch/mdsearch"
+)
+
+// The respelled query's results are shown only where its best is
+// likelier to answer than the typed query's: a misspelled word the rest
+// of the query answers without keeps the typed query's results, with the
+// suggestion offered.
+func TestRespelledWhereBetter(t *testing.T) {
+	vault := t.TempDir()
+	write(t, vault, "reactivity.md", "# Reactivity\n\nThe reactivity system tracks reactive state.\n\n## Watchers\n\nA watcher runs a callback on change; its cleanup runs first.\n")
+	write(t, vault, "state.md", "# State\n\nState is tracked by the store. The state store keeps state for each view.\n\n## Stores\n\nA store holds the state.\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
+	index(t, e, vault, "v")
+	const q = "store holds the state callbak"
+	for _, tc := range []struct {
+		mode      mdsearch.Mode
+		respelled bool
+	}{
+		{mdsearch.ModeHybrid, false}, // the typed query's best scores higher
+		{mdsearch.ModeKeyword, true},
+	} {
+		resp := search(t, e, mdsearch.SearchRequest{Query: q, Mode: tc.mode})
+		typed := search(t, e, mdsearch.SearchRequest{Query: q, Mode: tc.mode, AsTyped: true})
+		respelled := search(t, e, mdsearch.SearchRequest{Query: resp.Suggestion, Mode: tc.mode})
+		if resp.Suggestion != "store holds the state callback" || resp.Respelled != tc.respelled {
+			t.Fatalf("%s: suggestion %q, respelled %v, want %v", tc.mode, resp.Suggestion, resp.Respelled, tc.respelled)
+		}
+		want, notice := typed, `did you mean "store holds the state callback"?`
+		if tc.respelled {
+			want, notice = respelled, `showing results for "store holds the state callback"`
+		}
+		if !sameResults(resp.Results, want.Results, true) || !strings.Contains(resp.Notice, notice) {
+			t.Errorf("%s: results %v, notice %q; want %v, a notice holding %q", tc.mode, resp.Results, resp.Notice, want.Results, notice)
+		}
+		if better := topScore(respelled.Results) > topScore(typed.Results); better != tc.respelled {
+			t.Errorf("%s: respelled best %.3f, typed %.3f", tc.mode, topScore(respelled.Results), topScore(typed.Results))
+		}
+	}
+}
