@@ -32,12 +32,15 @@ func TestRespelledWhereBetter(t *testing.T) {
 		if resp.Suggestion != "store holds the state callback" || resp.Respelled != tc.respelled {
 			t.Fatalf("%s: suggestion %q, respelled %v, want %v", tc.mode, resp.Suggestion, resp.Respelled, tc.respelled)
 		}
-		want, notice := typed, `did you mean "store holds the state callback"?`
+		want, notice := typed, `did you mean "store holds the state callback"? (its best result scores no higher)`
 		if tc.respelled {
 			want, notice = respelled, `showing results for "store holds the state callback"`
 		}
 		if !sameResults(resp.Results, want.Results, true) || !strings.Contains(resp.Notice, notice) {
 			t.Errorf("%s: results %v, notice %q; want %v, a notice holding %q", tc.mode, resp.Results, resp.Notice, want.Results, notice)
+		}
+		if strings.Contains(typed.Notice, "scores no higher") || !strings.Contains(typed.Notice, `did you mean "store holds the state callback"?`) {
+			t.Errorf("%s, as typed: notice %q, want the suggestion offered, unsearched", tc.mode, typed.Notice)
 		}
 		if better := topScore(respelled.Results) > topScore(typed.Results); better != tc.respelled {
 			t.Errorf("%s: respelled best %.3f, typed %.3f", tc.mode, topScore(respelled.Results), topScore(typed.Results))

@@ -32,6 +32,9 @@ const (
 	noRespell respell = iota
 	respellOffered
 	respellNamed
+	// respellLost: offered, though its search in the request's mode found
+	// no likelier answer (Engine.offer).
+	respellLost
 )
 
 // unlikelyNotice says a search whose best scores best is unlikely to
@@ -43,10 +46,10 @@ const (
 func unlikelyNotice(best float64, spell respell, semantic bool) string {
 	const hybrid = "a search by meaning alone misses answers that the default hybrid search finds"
 	switch {
-	case semantic && spell == noRespell:
+	case semantic && (spell == noRespell || spell == respellLost):
 		return fmt.Sprintf("no result is likely to answer: the best scores %.1f%% (under %.0f%%); %s, so try it before concluding the notes lack one",
 			100*best, 100*Unlikely, hybrid)
-	case spell != noRespell:
+	case spell == respellOffered || spell == respellNamed: // respelled, the results may differ
 		why := "with the respelled query the results may differ"
 		if spell == respellNamed { // its notice names the word: respelled, it found no strong answer either
 			why = "a misspelled word may be why (the notice names it)"

@@ -46,6 +46,9 @@ func TestUnlikelyNoticeWords(t *testing.T) {
 		{"semantic", noRespell, true, "meaning alone misses answers that the default hybrid search finds", "do not hold"},
 		{"respelled", respellOffered, false, "as typed", "do not hold"},
 		{"respelled, semantic", respellOffered, true, "with the respelled query the results may differ, and a search by meaning alone misses answers that the default hybrid search finds", "do not hold"},
+		// Searched respelled, it did no better: the typed query's answer is the notes'.
+		{"respelled, searched", respellLost, false, "the notes most likely do not hold the answer", "respelled"},
+		{"respelled, searched, semantic", respellLost, true, "meaning alone misses answers", "respelled"},
 	} {
 		got := unlikelyNotice(0.043, tc.respelled, tc.semantic)
 		if !strings.Contains(got, "4.3%") || !strings.Contains(got, tc.want) || strings.Contains(got, tc.not) {

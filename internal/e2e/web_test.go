@@ -201,6 +201,13 @@ func webSuggestion(t *testing.T, b browser) {
 	if got := b.js(t, `document.getElementById("status").textContent`); !strings.Contains(got, `no passage holds "bakups": showing results for "backups restore"; search for the query as typed`) {
 		t.Errorf("status %q", got)
 	}
+	// The cards, and the note a card opens, mark the words searched for.
+	if got := b.js(t, `[...document.querySelectorAll(".result mark")].map(m => m.textContent.toLowerCase()).join(",")`); !strings.Contains(got, "backups") {
+		t.Errorf("marked %q, want the respelled words", got)
+	}
+	if got := b.js(t, `document.querySelector(".result a").getAttribute("href")`); !strings.Contains(got, "q=backups+restore") {
+		t.Errorf("a card opens %q, want the respelled query marked", got)
+	}
 	b.do(t, "search as typed", chromedp.Evaluate[chromedp.Void](`document.getElementById("as-typed").click()`))
 	b.wait(t, "the suggestion", `document.getElementById("suggestion") && document.getElementById("suggestion").textContent === "backups restore" &&
 		new URLSearchParams(location.hash.split("?")[1]).get("as_typed") === "true" && document.getElementById("q").value === "bakups restore"`)

@@ -97,7 +97,7 @@ function route() {
     el.tag.value = params.get("tag") || "";
   }
   el.mode.value = params.get("mode") || "";
-  asTyped = params.get("as_typed") === "true";
+  if (!typing) asTyped = params.get("as_typed") === "true";
   setCollection(params.get("collection") || "");
   showResults();
   if (!el.form.contains(document.activeElement)) el.q.focus();
@@ -140,7 +140,7 @@ async function runSearch() {
     shownKey = key;
     shownResp = resp;
     shownParams = p;
-    renderResults(q, resp.listing);
+    renderResults(searchedQuery(), resp.listing);
     showSearchStatus();
   } catch (e) {
     if (seq !== searchSeq) return;
@@ -233,9 +233,17 @@ function resultHref(r) {
   const p = new URLSearchParams({ path: r.path });
   if (r.collection) p.set("collection", r.collection);
   p.set("lines", r.start_line + "-" + r.end_line);
-  const q = el.q.value.trim();
+  const q = searchedQuery();
   if (q) p.set("q", q);
   return "#/note?" + p.toString();
+}
+
+// searchedQuery is the query whose words the results on screen hold, as
+// cards and notes mark them: the box's, or the respelled one a search
+// showed in its place (the box keeps what was typed).
+function searchedQuery() {
+  const q = el.q.value.trim();
+  return shownResp && shownResp.respelled && q === shownResp.query ? shownResp.suggestion : q;
 }
 
 // count is "1 word" or "n words", as the CLI writes counts.
@@ -492,7 +500,7 @@ el.form.addEventListener("submit", (e) => {
 for (const [field, pause] of [[el.q, 200], [el.tag, 300]]) {
   field.addEventListener("input", (e) => {
     showIntro();
-    asTyped = false;
+    if (field === el.q) asTyped = false; // the query typed anew; a tag narrows the same one
     if (e.isComposing) return;
     typing = true;
     clearTimeout(typingTimer);
