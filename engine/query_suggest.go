@@ -117,34 +117,36 @@ type respelling struct{ typed, fix string }
 // "rende" → "render": quoted back whole, a pasted error log would cost
 // more than the answer. The suggestion carries the whole query either way.
 func suggestionNotice(typedQuery, query string, words []respelling) string {
-	missing := make([]string, len(words))
-	fixes := make([]string, len(words))
-	for i, w := range words {
-		missing[i] = strconv.Quote(w.typed)
-		fixes[i] = strconv.Quote(w.typed) + " → " + strconv.Quote(w.fix)
-	}
+	missing, fixes := quoteRespellings(words)
 	offer := strconv.Quote(query)
 	if !mdsearch.ShortQuery(typedQuery) || !mdsearch.ShortQuery(query) {
-		offer = strings.Join(fixes, ", ")
+		offer = fixes
 	}
-	return "no passage holds " + strings.Join(missing, " or ") + "; did you mean " + offer + "?"
+	return "no passage holds " + missing + "; did you mean " + offer + "?"
+}
+
+// quoteRespellings names words as the notices do: the words typed
+// (`"a" or "b"`), and each with its respelling (`"a" → "x", "b" → "y"`).
+func quoteRespellings(words []respelling) (missing, fixes string) {
+	typed := make([]string, len(words))
+	fixed := make([]string, len(words))
+	for i, w := range words {
+		typed[i] = strconv.Quote(w.typed)
+		fixed[i] = strconv.Quote(w.typed) + " → " + strconv.Quote(w.fix)
+	}
+	return strings.Join(typed, " or "), strings.Join(fixed, ", ")
 }
 
 // shownNotice is suggestionNotice for a search that shows the
 // suggestion's results: it names the words respelled, and how to search
 // for the query as typed (SearchRequest.AsTyped).
 func shownNotice(typedQuery, query string, words []respelling) string {
-	missing := make([]string, len(words))
-	fixes := make([]string, len(words))
-	for i, w := range words {
-		missing[i] = strconv.Quote(w.typed)
-		fixes[i] = strconv.Quote(w.typed) + " → " + strconv.Quote(w.fix)
-	}
+	missing, fixes := quoteRespellings(words)
 	shown := "for " + strconv.Quote(query)
 	if !mdsearch.ShortQuery(typedQuery) || !mdsearch.ShortQuery(query) {
-		shown = "respelled " + strings.Join(fixes, ", ")
+		shown = "respelled " + fixes
 	}
-	return "no passage holds " + strings.Join(missing, " or ") + ": showing results " + shown + "; as_typed searches for the query as typed"
+	return "no passage holds " + missing + ": showing results " + shown + "; as_typed searches for the query as typed"
 }
 
 // outside is query with f applied to the text between the spans, each

@@ -10,17 +10,24 @@ function setStatus(msg, isError = false, retry = false) {
   el.status.textContent = msg;
   el.status.classList.toggle("error", isError);
   if (!retry) return;
-  const again = document.createElement("a");
-  again.id = "retry";
-  again.href = "#";
-  again.textContent = "Try again";
-  again.addEventListener("click", (e) => {
-    e.preventDefault();
+  el.status.append(" ", statusLink("retry", "Try again", () => {
     setStatus("");
     if (indexed === null) loadCollections();
     route();
+  }));
+}
+
+// statusLink is a link of the status line that calls act when followed.
+function statusLink(id, text, act) {
+  const link = document.createElement("a");
+  link.id = id;
+  link.href = "#";
+  link.textContent = text;
+  link.addEventListener("click", (e) => {
+    e.preventDefault();
+    act();
   });
-  el.status.append(" ", again);
+  return link;
 }
 
 // offerSuggestion turns what the notice offers ("did you mean "…"?": the
@@ -38,12 +45,7 @@ function offerSuggestion(suggestion) {
     if (end < 0) return;
     quoted = label = text.slice(start, end);
   }
-  const link = document.createElement("a");
-  link.id = "suggestion";
-  link.href = "#";
-  link.textContent = label;
-  link.addEventListener("click", (e) => {
-    e.preventDefault();
+  const link = statusLink("suggestion", label, () => {
     el.q.value = suggestion;
     asTyped = false;
     searchNow(true);
@@ -59,12 +61,7 @@ function offerAsTyped() {
   const hint = "as_typed searches for the query as typed";
   const at = text.indexOf(hint);
   if (at < 0) return;
-  const link = document.createElement("a");
-  link.id = "as-typed";
-  link.href = "#";
-  link.textContent = "search for the query as typed";
-  link.addEventListener("click", (e) => {
-    e.preventDefault();
+  const link = statusLink("as-typed", "search for the query as typed", () => {
     asTyped = true;
     searchNow(true);
   });
