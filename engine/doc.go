@@ -99,9 +99,12 @@
 // Suggestion (query_suggest.go): a word of the query that matches no
 // passage is respelled as the nearest word the index holds (one or two
 // edits away, compared by stems; store.Respell), unless the model knows it
-// as a whole word; the query so respelled is searched by keywords, and
-// offered as SearchResponse.Suggestion only when it finds a strong answer.
-// The results stay those of the query as typed.
+// as a whole word; the query so respelled is searched in the mode asked
+// (by keywords where that mode's scores are no probabilities), offered as
+// SearchResponse.Suggestion only when it finds a strong answer, and its
+// results shown where its best is likelier to answer than the typed
+// query's (query_respelled.go; SearchRequest.AsTyped keeps the typed
+// query's).
 //
 // Room 6 of the pipeline (docs/architecture.md): the engine. It drives
 // rooms 1 to 5 to index, runs the first stage and hands the best candidates

@@ -46,10 +46,7 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (*mdsea
 	// respelled 49 %): the notes are not said to lack the answer.
 	if f.sug.query != "" {
 		f.spell = respellNamed
-		if ok, _ := e.confirm(ctx, req, f.sug.query); ok {
-			f.resp.Suggestion, f.spell = f.sug.query, respellOffered
-			f = e.offer(ctx, req, f)
-		}
+		f = e.offer(ctx, req, f)
 	}
 	if f.spell != respellOffered && f.spell != respellLost && f.sug.lacking != "" && (!f.noneHeld || f.spell == respellNamed) { // keyword mode's notice names every word, but not the near ones
 		f.resp.Notice = joinNotices(f.sug.lacking, f.resp.Notice)

@@ -6,18 +6,36 @@ import (
 	"github.com/mdsearch/mdsearch"
 )
 
-// offer gives f's confirmed suggestion: the respelled query's search in
-// place of f where it answers better (respelled), else f with the
-// suggestion offered in its notice, which says when the respelled query
-// was searched and did no better. A failed search costs the respelling
-// only, as a failed check costs the suggestion.
+// offer tries f's suggestion: the respelled query searched in the
+// request's mode must find a strong answer (suggestMinScore) to be
+// offered, and its search is then shown in place of f where its best is
+// likelier to answer; else f offers it in its notice, saying when it was
+// searched and did no better. Where the mode's scores are no
+// probabilities (a reranker asks, or another embedder than the second
+// stage's), a keyword search confirms it (confirm) and the two best
+// scores compare on the reranker's or the fused scale. A failed search
+// costs the suggestion only: the answer stands.
 func (e *Engine) offer(ctx context.Context, req mdsearch.SearchRequest, f *found) *found {
+	var g *found
+	if e.modeGates(req, f.resp.Mode) {
+		if g = e.searchRespelled(ctx, req, f); g == nil || topScore(g.resp.Results) < suggestMinScore {
+			return f
+		}
+	} else if ok, _ := e.confirm(ctx, req, f.sug.query); !ok {
+		return f
+	}
+	f.resp.Suggestion, f.spell = f.sug.query, respellOffered
 	notice := f.sug.notice
 	if !req.AsTyped {
-		switch g, err := e.respelled(ctx, req, f); {
-		case err != nil:
-		case g != nil:
-			return g
+		if g == nil {
+			g = e.searchRespelled(ctx, req, f)
+		}
+		switch {
+		case g == nil:
+		case topScore(g.resp.Results) > topScore(f.resp.Results):
+			g.resp.Query, g.resp.Suggestion, g.resp.Respelled = req.Query, f.sug.query, true
+			g.resp.Notice = joinNotices(f.sug.shown, g.resp.Notice)
+			return g // its weak-result notice is of the query it shows
 		default: // searched, and no likelier: following it would lose
 			f.spell = respellLost
 			notice += " (its best result scores no higher)"
@@ -27,28 +45,26 @@ func (e *Engine) offer(ctx context.Context, req mdsearch.SearchRequest, f *found
 	return f
 }
 
-// respelled searches for f's confirmed suggestion in the request's own
-// mode and returns that search, to be shown in place of the typed
-// query's, where its best result is likelier to answer; nil where the
-// typed query's stands. The two best scores are on one scale: the second
-// stage's probabilities, or a reranker's relevance (each search asks it).
-// A misspelling then costs a person or an agent no second search: the
-// misspelled dev queries' hit@5 rises to what their suggestions find
-// (docs/evaluation.md, "Misspelled queries"), and an off-topic question
-// gets none, as a suggestion must find a strong answer first.
-func (e *Engine) respelled(ctx context.Context, req mdsearch.SearchRequest, f *found) (*found, error) {
+// searchRespelled searches for f's suggestion as req asks; nil if that
+// fails. A misspelling then costs a person or an agent no second search:
+// the misspelled dev queries' hit@5 rises to what their suggestions find
+// (docs/evaluation.md, "Misspelled queries").
+func (e *Engine) searchRespelled(ctx context.Context, req mdsearch.SearchRequest, f *found) *found {
 	alt := req
 	alt.Query = f.sug.query
 	g, err := e.search(ctx, alt, false)
 	if err != nil {
-		return nil, err
+		return nil
 	}
-	if topScore(g.resp.Results) <= topScore(f.resp.Results) {
-		return nil, nil
-	}
-	g.resp.Query, g.resp.Suggestion, g.resp.Respelled = req.Query, f.sug.query, true
-	g.resp.Notice = joinNotices(f.sug.shown, g.resp.Notice)
-	return g, nil // its weak-result notice is of the query it shows
+	return g
+}
+
+// modeGates reports whether a search in mode scores as the second stage
+// does, a probability that means the same on every vault, so that its
+// best can tell a strong answer: no reranker asks, and the mode has a
+// second stage (Scores).
+func (e *Engine) modeGates(req mdsearch.SearchRequest, mode mdsearch.Mode) bool {
+	return (e.opts.Reranker == nil || req.NoRerank) && e.stage(mode) != nil
 }
 
 // topScore is the score of the first of results, 0 for none.

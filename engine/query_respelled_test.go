@@ -47,3 +47,26 @@ func TestRespelledWhereBetter(t *testing.T) {
 		}
 	}
 }
+
+// With the local model, a suggestion is confirmed by the respelled query's
+// search in the mode asked: "tomato" is strong in hybrid mode (meaning
+// finds the Pests section) but not by keywords alone, so hybrid shows it
+// and keyword mode only names the word.
+func TestRespelledGatedByMode(t *testing.T) {
+	m := realModel(t)
+	vault := copyDir(t, sampleVault)
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), m)
+	index(t, e, vault, "sample")
+	const q, respelled = "pests on tomatto plants", "pests on tomato plants"
+	hybrid := search(t, e, mdsearch.SearchRequest{Query: q, Mode: mdsearch.ModeHybrid})
+	if !hybrid.Respelled || hybrid.Suggestion != respelled || len(hybrid.Results) == 0 || hybrid.Results[0].Section != "Pests" {
+		t.Errorf("hybrid: respelled %v, suggestion %q, results %v", hybrid.Respelled, hybrid.Suggestion, hybrid.Results)
+	}
+	keyword := search(t, e, mdsearch.SearchRequest{Query: q, Mode: mdsearch.ModeKeyword})
+	if keyword.Respelled || keyword.Suggestion != "" || !strings.Contains(keyword.Notice, "the query respelled so finds no answer scoring 50% or more") {
+		t.Errorf("keyword: respelled %v, suggestion %q, notice %q", keyword.Respelled, keyword.Suggestion, keyword.Notice)
+	}
+	if s := topScore(search(t, e, mdsearch.SearchRequest{Query: respelled, Mode: mdsearch.ModeKeyword}).Results); s >= suggestMinScore {
+		t.Errorf("keyword search of %q scores %.3f: the case no longer tells the modes apart", respelled, s)
+	}
+}

@@ -43,12 +43,14 @@ func suggest(ctx context.Context, rd *store.Reader, q *query, hasTerms bool, ope
 		return suggestion{}, nil // every term matched: no word is lacking
 	}
 	unread := unreadOperators(q.req.Query)
-	var lacked []string
+	var lacked, short []string // short: too short to respell, named alone
 	for _, word := range looseWords(masked(q.req.Query, unread)) {
 		if held, err := q.holds(ctx, rd, word); err != nil {
 			return suggestion{}, err
-		} else if !held && !known(word) {
+		} else if !held && !known(word) && store.MaxEdits(word) > 0 {
 			lacked = append(lacked, word)
+		} else if !held && !known(word) {
+			short = append(short, word)
 		}
 	}
 	if len(lacked) > maxRespelled {
@@ -64,7 +66,7 @@ func suggest(ctx context.Context, rd *store.Reader, q *query, hasTerms bool, ope
 			fixes[word] = fix
 		}
 	}
-	lacking := lackingNotice(lacked, fixes)
+	lacking := lackingNotice(append(slices.Clip(lacked), short...), fixes)
 	if len(fixes) == 0 {
 		return suggestion{lacking: lacking}, nil
 	}
@@ -216,9 +218,8 @@ var strongShare = strconv.FormatFloat(100*suggestMinScore, 'f', -1, 64) + "%"
 // often a word it has no answer for than a misspelling ("election" is one
 // edit from "electron"), and a suggestion that answers nothing is noise.
 // Keyword mode's scores are probabilities whatever the embedder (and no
-// remote reranker is asked), so the bar means the same on every vault; it
-// costs a keyword search, only where a word matched no passage and has a
-// near one.
+// remote reranker is asked), so the bar means the same on every vault:
+// offer asks it where the mode searched scores otherwise (modeGates).
 func (e *Engine) confirm(ctx context.Context, req mdsearch.SearchRequest, query string) (bool, error) {
 	alt := req
 	alt.Query, alt.Mode, alt.N, alt.MaxTokens, alt.NoRerank, alt.MinScore = query, mdsearch.ModeKeyword, 1, 0, true, 0
@@ -247,8 +248,9 @@ func (q *query) holds(ctx context.Context, rd *store.Reader, word string) (bool,
 // looseWords are the words of a query that a suggestion may respell, each
 // once, folded as the index folds them: those outside quoted phrases and
 // prefixes (word*), words joined by punctuation included
-// ("app.config.errorHanfler"), of letters alone, long enough
-// (store.MaxEdits) and not common ones; at most maxTerms.
+// ("app.config.errorHanfler"), of letters alone, of two letters or more
+// (those too short to respell, store.MaxEdits, are only named when no
+// passage holds them: "rul") and not common ones; at most maxTerms.
 func looseWords(query string) []string {
 	var out []string
 	for chunk, phrase := range pieces(query) {
@@ -259,7 +261,7 @@ func looseWords(query string) []string {
 			if len(out) == maxTerms {
 				return out // as many as the keyword query reads
 			}
-			if store.MaxEdits(w) > 0 && !stopwords[w] && !slices.Contains(out, w) && !strings.ContainsFunc(w, func(r rune) bool {
+			if len(w) > 1 && !stopwords[w] && !slices.Contains(out, w) && !strings.ContainsFunc(w, func(r rune) bool {
 				return !unicode.IsLetter(r) || store.KeywordChar(r)
 			}) {
 				out = append(out, w)

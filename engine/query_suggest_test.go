@@ -271,6 +271,8 @@ func TestLackingWords(t *testing.T) {
 		{"reactivty quantum chromodynamics", mdsearch.ModeHybrid,
 			`no passage holds "reactivty" or "quantum" or "chromodynamics" (the nearest words the notes hold: "reactivty" → "reactivity"; the query respelled so finds no answer scoring 50% or more)`},
 		{"quantum reactivity", mdsearch.ModeHybrid, `no passage holds "quantum"`},
+		{"reactivity rul", mdsearch.ModeHybrid, `no passage holds "rul"`}, // too short to respell, but named
+		{"watcher xy callback", mdsearch.ModeKeyword, `no passage holds "xy"`},
 		{"zyxwv", mdsearch.ModeKeyword, `no passage holds any of the query's words`},
 	} {
 		resp := search(t, e, mdsearch.SearchRequest{Query: tc.query, Mode: tc.mode})
