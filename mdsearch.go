@@ -233,8 +233,8 @@ type SearchResponse struct {
 	// Suggestion is the query with each word that no passage holds
 	// respelled as the nearest word the index does hold ("reactivty
 	// system" → "reactivity system"); "" when every word was found or none
-	// has a near one. The notice names the words; nothing was searched
-	// for the suggestion.
+	// has a near one, or its search found no strong answer. The notice
+	// names the words; Respelled says whether the results are its.
 	Suggestion string `json:"suggestion,omitempty"`
 	// Respelled says the results are the Suggestion's, not the query's as
 	// typed: the typed query's best answer was less likely than the

@@ -195,6 +195,7 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 	if n := copies.notice(); n != "" {
 		addNotice(&resp.Notice, n)
 	}
+	best := bestScore(res)
 	res, under := keepScored(res, req.MinScore)
 	if m := under.notice(req.MinScore); m != "" {
 		addNotice(&resp.Notice, m)
@@ -212,7 +213,7 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 	ends := capResults(res, joins)
 	markStale(res, stale)
 	resp.Results, resp.Total = res, len(res)
-	f := &found{resp: resp, sug: sug, joins: joins, ends: ends, budget: req.MaxTokens,
+	f := &found{resp: resp, sug: sug, joins: joins, ends: ends, budget: req.MaxTokens, best: best,
 		weak: isUnlikely(q, e.stage(q.mode) != nil, res), wordless: wordless, unreadable: unreadable}
 	colls, err := e.nameResults(ctx, rt.Reader, resp)
 	if err != nil {

@@ -35,6 +35,9 @@ type found struct {
 	list *listPage
 	// noneHeld: the notice says no passage holds any of the query's words.
 	noneHeld bool
+	// best is the best score of the search before min_score left any
+	// result out, -1 when it found none: what offer compares.
+	best float64
 }
 
 // finish writes the notices that wait for the suggestion and fits the

@@ -13,16 +13,23 @@ import (
 // searched and did no better. Where the mode's scores are no
 // probabilities (a reranker asks, or another embedder than the second
 // stage's), a keyword search confirms it (confirm) and the two best
-// scores compare on the reranker's or the fused scale. A failed search
+// scores compare on the reranker's or the fused scale. The bests are
+// those before min_score left results out (found.best). A failed search
 // costs the suggestion only: the answer stands.
 func (e *Engine) offer(ctx context.Context, req mdsearch.SearchRequest, f *found) *found {
 	var g *found
+	gated := false // g's own best tells whether the suggestion is strong
 	if e.modeGates(req, f.resp.Mode) {
-		if g = e.searchRespelled(ctx, req, f); g == nil || topScore(g.resp.Results) < suggestMinScore {
+		if g = e.searchRespelled(ctx, req, f); g != nil && e.modeGates(req, g.resp.Mode) {
+			if gated = true; g.best < suggestMinScore {
+				return f
+			}
+		}
+	}
+	if !gated {
+		if ok, _ := e.confirm(ctx, req, f.sug.query); !ok {
 			return f
 		}
-	} else if ok, _ := e.confirm(ctx, req, f.sug.query); !ok {
-		return f
 	}
 	f.resp.Suggestion, f.spell = f.sug.query, respellOffered
 	notice := f.sug.notice
@@ -32,7 +39,7 @@ func (e *Engine) offer(ctx context.Context, req mdsearch.SearchRequest, f *found
 		}
 		switch {
 		case g == nil:
-		case topScore(g.resp.Results) > topScore(f.resp.Results):
+		case g.best > f.best:
 			g.resp.Query, g.resp.Suggestion, g.resp.Respelled = req.Query, f.sug.query, true
 			g.resp.Notice = joinNotices(f.sug.shown, g.resp.Notice)
 			return g // its weak-result notice is of the query it shows
@@ -67,10 +74,12 @@ func (e *Engine) modeGates(req mdsearch.SearchRequest, mode mdsearch.Mode) bool 
 	return (e.opts.Reranker == nil || req.NoRerank) && e.stage(mode) != nil
 }
 
-// topScore is the score of the first of results, 0 for none.
-func topScore(results []mdsearch.Result) float64 {
-	if len(results) == 0 {
-		return 0
+// bestScore is the best score of results, -1 for none: a search that
+// found nothing is below one whose best scores 0.
+func bestScore(results []mdsearch.Result) float64 {
+	best := -1.0
+	for _, r := range results {
+		best = max(best, r.Score)
 	}
-	return results[0].Score
+	return best
 }

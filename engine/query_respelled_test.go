@@ -42,8 +42,8 @@ func TestRespelledWhereBetter(t *testing.T) {
 		if strings.Contains(typed.Notice, "scores no higher") || !strings.Contains(typed.Notice, `did you mean "store holds the state callback"?`) {
 			t.Errorf("%s, as typed: notice %q, want the suggestion offered, unsearched", tc.mode, typed.Notice)
 		}
-		if better := topScore(respelled.Results) > topScore(typed.Results); better != tc.respelled {
-			t.Errorf("%s: respelled best %.3f, typed %.3f", tc.mode, topScore(respelled.Results), topScore(typed.Results))
+		if better := bestScore(respelled.Results) > bestScore(typed.Results); better != tc.respelled {
+			t.Errorf("%s: respelled best %.3f, typed %.3f", tc.mode, bestScore(respelled.Results), bestScore(typed.Results))
 		}
 	}
 }
@@ -66,7 +66,24 @@ func TestRespelledGatedByMode(t *testing.T) {
 	if keyword.Respelled || keyword.Suggestion != "" || !strings.Contains(keyword.Notice, "the query respelled so finds no answer scoring 50% or more") {
 		t.Errorf("keyword: respelled %v, suggestion %q, notice %q", keyword.Respelled, keyword.Suggestion, keyword.Notice)
 	}
-	if s := topScore(search(t, e, mdsearch.SearchRequest{Query: respelled, Mode: mdsearch.ModeKeyword}).Results); s >= suggestMinScore {
+	if s := bestScore(search(t, e, mdsearch.SearchRequest{Query: respelled, Mode: mdsearch.ModeKeyword}).Results); s >= suggestMinScore {
 		t.Errorf("keyword search of %q scores %.3f: the case no longer tells the modes apart", respelled, s)
+	}
+}
+
+// The check and the comparison read each search's best before min_score
+// leaves results out: a high min_score costs the results, not the
+// suggestion, and an empty typed search is below any respelled one.
+func TestRespelledUnderMinScore(t *testing.T) {
+	vault := t.TempDir()
+	write(t, vault, "reactivity.md", "# Reactivity\n\nThe reactivity system tracks reactive state.\n\n## Watchers\n\nA watcher runs a callback on change; its cleanup runs first.\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
+	index(t, e, vault, "v")
+	resp := search(t, e, mdsearch.SearchRequest{Query: "reactivty system", Mode: mdsearch.ModeKeyword, MinScore: 0.999})
+	if resp.Suggestion != "reactivity system" || !resp.Respelled || len(resp.Results) != 0 || !strings.Contains(resp.Notice, "left out") {
+		t.Errorf("suggestion %q, respelled %v, %d results, notice %q", resp.Suggestion, resp.Respelled, len(resp.Results), resp.Notice)
+	}
+	if got := bestScore(nil); got >= 0 {
+		t.Errorf("no results: best %v, want below 0", got)
 	}
 }

@@ -19,7 +19,7 @@ import (
 type suggestion struct {
 	query, notice, lacking string
 	// shown is the notice of a search that shows the suggestion's results
-	// in place of the typed query's (Engine.respelled).
+	// in place of the typed query's (Engine.offer).
 	shown string
 }
 
@@ -36,8 +36,8 @@ type suggestion struct {
 // words the vault lacks gets none. The operators (tag:, path:, file:,
 // [property:value]) lead the suggestion as written. hasTerms says the
 // query has keyword terms, in any mode: semantic mode gets a suggestion
-// too, as a misspelling blurs what the model reads as well. Search offers it only once confirm has
-// tried it.
+// too, as a misspelling blurs what the model reads as well. Search offers it only once offer has
+// searched it.
 func suggest(ctx context.Context, rd *store.Reader, q *query, hasTerms bool, operators []string, known func(string) bool) (suggestion, error) {
 	if !hasTerms || q.nothing || q.counts != nil && !slices.Contains(q.counts, 0) {
 		return suggestion{}, nil // every term matched: no word is lacking
@@ -50,7 +50,12 @@ func suggest(ctx context.Context, rd *store.Reader, q *query, hasTerms bool, ope
 		} else if !held && !known(word) && store.MaxEdits(word) > 0 {
 			lacked = append(lacked, word)
 		} else if !held && !known(word) {
-			short = append(short, word)
+			// "io" the notes may hold as "I/O": its letters apart.
+			if spaced, err := q.holds(ctx, rd, strings.Join(strings.Split(word, ""), " ")); err != nil {
+				return suggestion{}, err
+			} else if !spaced {
+				short = append(short, word)
+			}
 		}
 	}
 	if len(lacked) > maxRespelled {
@@ -81,7 +86,7 @@ func suggest(ctx context.Context, rd *store.Reader, q *query, hasTerms bool, ope
 		return r
 	})
 	query := strings.Join(append(slices.Clip(operators), respelled), " ")
-	return suggestion{query, suggestionNotice(q.req.Query, query, typed), lacking, shownNotice(q.req.Query, query, typed)}, nil
+	return suggestion{query, suggestionNotice(q.req.Query, query, typed, short), lacking, shownNotice(q.req.Query, query, typed, short)}, nil
 }
 
 // lackingNotice names the words no passage holds, each with the nearest
@@ -118,8 +123,8 @@ type respelling struct{ typed, fix string }
 // respelled; a long query (not mdsearch.ShortQuery) by its words alone,
 // "rende" → "render": quoted back whole, a pasted error log would cost
 // more than the answer. The suggestion carries the whole query either way.
-func suggestionNotice(typedQuery, query string, words []respelling) string {
-	missing, fixes := quoteRespellings(words)
+func suggestionNotice(typedQuery, query string, words []respelling, short []string) string {
+	missing, fixes := quoteRespellings(words, short)
 	offer := strconv.Quote(query)
 	if !mdsearch.ShortQuery(typedQuery) || !mdsearch.ShortQuery(query) {
 		offer = fixes
@@ -127,14 +132,18 @@ func suggestionNotice(typedQuery, query string, words []respelling) string {
 	return "no passage holds " + missing + "; did you mean " + offer + "?"
 }
 
-// quoteRespellings names words as the notices do: the words typed
-// (`"a" or "b"`), and each with its respelling (`"a" → "x", "b" → "y"`).
-func quoteRespellings(words []respelling) (missing, fixes string) {
-	typed := make([]string, len(words))
+// quoteRespellings names words as the notices do: the words typed and
+// the short ones no passage holds either (`"a" or "b" or "xq"`), and
+// each respelled with its respelling (`"a" → "x", "b" → "y"`).
+func quoteRespellings(words []respelling, short []string) (missing, fixes string) {
+	typed := make([]string, 0, len(words)+len(short))
 	fixed := make([]string, len(words))
 	for i, w := range words {
-		typed[i] = strconv.Quote(w.typed)
+		typed = append(typed, strconv.Quote(w.typed))
 		fixed[i] = strconv.Quote(w.typed) + " → " + strconv.Quote(w.fix)
+	}
+	for _, w := range short {
+		typed = append(typed, strconv.Quote(w))
 	}
 	return strings.Join(typed, " or "), strings.Join(fixed, ", ")
 }
@@ -142,8 +151,8 @@ func quoteRespellings(words []respelling) (missing, fixes string) {
 // shownNotice is suggestionNotice for a search that shows the
 // suggestion's results: it names the words respelled, and how to search
 // for the query as typed (SearchRequest.AsTyped).
-func shownNotice(typedQuery, query string, words []respelling) string {
-	missing, fixes := quoteRespellings(words)
+func shownNotice(typedQuery, query string, words []respelling, short []string) string {
+	missing, fixes := quoteRespellings(words, short)
 	shown := "for " + strconv.Quote(query)
 	if !mdsearch.ShortQuery(typedQuery) || !mdsearch.ShortQuery(query) {
 		shown = "respelled " + fixes
@@ -261,7 +270,7 @@ func looseWords(query string) []string {
 			if len(out) == maxTerms {
 				return out // as many as the keyword query reads
 			}
-			if len(w) > 1 && !stopwords[w] && !slices.Contains(out, w) && !strings.ContainsFunc(w, func(r rune) bool {
+			if utf8.RuneCountInString(w) > 1 && !stopwords[w] && !slices.Contains(out, w) && !strings.ContainsFunc(w, func(r rune) bool {
 				return !unicode.IsLetter(r) || store.KeywordChar(r)
 			}) {
 				out = append(out, w)

@@ -273,12 +273,35 @@ func TestLackingWords(t *testing.T) {
 		{"quantum reactivity", mdsearch.ModeHybrid, `no passage holds "quantum"`},
 		{"reactivity rul", mdsearch.ModeHybrid, `no passage holds "rul"`}, // too short to respell, but named
 		{"watcher xy callback", mdsearch.ModeKeyword, `no passage holds "xy"`},
+		{"watcher и xy", mdsearch.ModeKeyword, `no passage holds "xy"`}, // one letter of any script is no word to name
 		{"zyxwv", mdsearch.ModeKeyword, `no passage holds any of the query's words`},
 	} {
 		resp := search(t, e, mdsearch.SearchRequest{Query: tc.query, Mode: tc.mode})
-		if resp.Suggestion != "" || !strings.HasPrefix(resp.Notice, tc.want) || strings.Count(resp.Notice, "no passage holds") != 1 {
+		if resp.Suggestion != "" || !strings.HasPrefix(resp.Notice, tc.want) || strings.Count(resp.Notice, "no passage holds") != 1 || strings.Contains(resp.Notice, `"и"`) {
 			t.Errorf("%q (%s): suggestion %q, notice %q, want it to start %q", tc.query, tc.mode, resp.Suggestion, resp.Notice, tc.want)
 		}
+	}
+	// A short word the notes hold with its letters apart ("I/O") is held;
+	// one they lack is named beside a respelled word, shown or offered.
+	short := t.TempDir()
+	write(t, short, "disk.md", "# Disk\n\nDisk I/O is slow; the reactivity system waits on it.\n")
+	se := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
+	index(t, se, short, "v")
+	for _, tc := range []struct{ query, want string }{
+		{"disk io reactivity", ""},
+		{"disk xq reactivty", `no passage holds "reactivty" or "xq" (the nearest words the notes hold: "reactivty" → "reactivity";`},
+	} {
+		resp := search(t, se, mdsearch.SearchRequest{Query: tc.query, Mode: mdsearch.ModeKeyword})
+		if tc.want == "" && strings.Contains(resp.Notice, "no passage holds") || !strings.HasPrefix(resp.Notice, tc.want) {
+			t.Errorf("%q: notice %q, want it to start %q", tc.query, resp.Notice, tc.want)
+		}
+	}
+	words, shortWords := []respelling{{"reactivty", "reactivity"}}, []string{"xq"}
+	if got, want := shownNotice("xq reactivty", "xq reactivity", words, shortWords), `no passage holds "reactivty" or "xq": showing results for "xq reactivity"`; !strings.HasPrefix(got, want) {
+		t.Errorf("shown: %q, want it to start %q", got, want)
+	}
+	if got, want := suggestionNotice("xq reactivty", "xq reactivity", words, shortWords), `no passage holds "reactivty" or "xq"; did you mean "xq reactivity"?`; got != want {
+		t.Errorf("offered: %q, want %q", got, want)
 	}
 	// Keyword mode's notice that no word is held names no near word: the
 	// lacking words' notice does, beside it.
