@@ -13,11 +13,7 @@ import (
 // of the query answers without keeps the typed query's results, with the
 // suggestion offered.
 func TestRespelledWhereBetter(t *testing.T) {
-	vault := t.TempDir()
-	write(t, vault, "reactivity.md", "# Reactivity\n\nThe reactivity system tracks reactive state.\n\n## Watchers\n\nA watcher runs a callback on change; its cleanup runs first.\n")
-	write(t, vault, "state.md", "# State\n\nState is tracked by the store. The state store keeps state for each view.\n\n## Stores\n\nA store holds the state.\n")
-	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
-	index(t, e, vault, "v")
+	e := reactivityEngine(t, "state.md", "# State\n\nState is tracked by the store. The state store keeps state for each view.\n\n## Stores\n\nA store holds the state.\n")
 	const q = "store holds the state callbak"
 	for _, tc := range []struct {
 		mode      mdsearch.Mode
@@ -75,10 +71,7 @@ func TestRespelledGatedByMode(t *testing.T) {
 // leaves results out: a high min_score costs the results, not the
 // suggestion, and an empty typed search is below any respelled one.
 func TestRespelledUnderMinScore(t *testing.T) {
-	vault := t.TempDir()
-	write(t, vault, "reactivity.md", "# Reactivity\n\nThe reactivity system tracks reactive state.\n\n## Watchers\n\nA watcher runs a callback on change; its cleanup runs first.\n")
-	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
-	index(t, e, vault, "v")
+	e := reactivityEngine(t)
 	resp := search(t, e, mdsearch.SearchRequest{Query: "reactivty system", Mode: mdsearch.ModeKeyword, MinScore: 0.999})
 	if resp.Suggestion != "reactivity system" || !resp.Respelled || len(resp.Results) != 0 || !strings.Contains(resp.Notice, "left out") {
 		t.Errorf("suggestion %q, respelled %v, %d results, notice %q", resp.Suggestion, resp.Respelled, len(resp.Results), resp.Notice)
@@ -86,4 +79,19 @@ func TestRespelledUnderMinScore(t *testing.T) {
 	if got := bestScore(nil); got >= 0 {
 		t.Errorf("no results: best %v, want below 0", got)
 	}
+}
+
+// reactivityEngine is an engine (bag-of-words vectors) over a vault of a
+// note on reactivity and its watchers, and the notes more names, given as
+// path and text in turn.
+func reactivityEngine(t *testing.T, more ...string) *Engine {
+	t.Helper()
+	vault := t.TempDir()
+	write(t, vault, "reactivity.md", "# Reactivity\n\nThe reactivity system tracks reactive state.\n\n## Watchers\n\nA watcher runs a callback on change; its cleanup runs first.\n")
+	for i := 0; i+1 < len(more); i += 2 {
+		write(t, vault, more[i], more[i+1])
+	}
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
+	index(t, e, vault, "v")
+	return e
 }

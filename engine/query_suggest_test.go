@@ -200,10 +200,7 @@ func TestSuggestionKnownWords(t *testing.T) {
 // respelled, which the suggestion alone carries; and a token budget holds
 // for the answer with its notice.
 func TestSuggestionLongQuery(t *testing.T) {
-	vault := t.TempDir()
-	write(t, vault, "reactivity.md", "# Reactivity\n\nThe reactivity system tracks reactive state.\n\n## Watchers\n\nA watcher runs a callback on change; its cleanup runs first.\n")
-	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
-	index(t, e, vault, "v")
+	e := reactivityEngine(t)
 	long := strings.Repeat("the reactivity system tracks reactive state; ", 8) + "a watchr runs"
 	for _, tc := range []struct {
 		query, notice string
@@ -232,10 +229,7 @@ func TestSuggestionLongQuery(t *testing.T) {
 // The suggestion leads the notice: a misspelling is why the best result
 // scores low, and the notice does not then say the notes lack the answer.
 func TestSuggestionLeads(t *testing.T) {
-	vault := t.TempDir()
-	write(t, vault, "reactivity.md", "# Reactivity\n\nThe reactivity system tracks reactive state.\n\n## Watchers\n\nA watcher runs a callback on change; its cleanup runs first.\n")
-	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
-	index(t, e, vault, "v")
+	e := reactivityEngine(t)
 	resp := search(t, e, mdsearch.SearchRequest{Query: "reactivty system", Mode: mdsearch.ModeKeyword, AsTyped: true})
 	if !strings.HasPrefix(resp.Notice, `no passage holds "reactivty"; did you mean "reactivity system"?; no result is likely to answer the query as typed`) ||
 		!strings.Contains(resp.Notice, "with the respelled query the results may differ") || strings.Contains(resp.Notice, "do not hold the answer") {
