@@ -48,7 +48,7 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (*mdsea
 		f.spell = respellNamed
 		f = e.offer(ctx, req, f)
 	}
-	if f.spell != respellOffered && f.spell != respellLost && f.sug.lacking != "" && (!f.noneHeld || f.spell == respellNamed) { // keyword mode's notice names every word, but not the near ones
+	if !f.spell.offered() && f.sug.lacking != "" && (!f.noneHeld || f.spell == respellNamed) { // keyword mode's notice names every word, but not the near ones
 		f.resp.Notice = joinNotices(f.sug.lacking, f.resp.Notice)
 	}
 	f.resp.Notice = joinNotices(strings.TrimSpace(req.Notice), f.resp.Notice) // about the request: it leads

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -41,7 +42,7 @@ func dropWordOperatorsOnce(query string, names []string) (string, []string) {
 			continue // a phrase's words, or a path: value, are as written
 		}
 		name := strings.ToLower(query[m[4]:m[5]]) + ":"
-		if !containsFold(names, name) {
+		if !slices.Contains(names, name) { // names are in lower case
 			names = append(names, name)
 		}
 		b.WriteString(query[at:m[3]]) // up to the name, its "-" kept
@@ -55,15 +56,6 @@ func dropWordOperatorsOnce(query string, names []string) (string, []string) {
 // any kind opened and not closed).
 func quoted(text string) bool {
 	return strings.Count(quotes.Replace(text), `"`)%2 == 1
-}
-
-func containsFold(list []string, s string) bool {
-	for _, l := range list {
-		if strings.EqualFold(l, s) {
-			return true
-		}
-	}
-	return false
 }
 
 // wordsNotice says which of Obsidian's operators were read as words, or

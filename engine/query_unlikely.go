@@ -37,6 +37,13 @@ const (
 	respellLost
 )
 
+// offered says the notice offers the respelled query (did you mean).
+func (s respell) offered() bool { return s == respellOffered || s == respellLost }
+
+// mayDiffer says the respelled query was not searched as the request
+// asks, or found no strong answer: its results may be otherwise.
+func (s respell) mayDiffer() bool { return s == respellOffered || s == respellNamed }
+
 // unlikelyNotice says a search whose best scores best is unlikely to
 // answer (isUnlikely). With a word respelled (spell) the misspelling may
 // be why, and in semantic mode meaning alone, which misses answers that
@@ -46,10 +53,10 @@ const (
 func unlikelyNotice(best float64, spell respell, semantic bool) string {
 	const hybrid = "a search by meaning alone misses answers that the default hybrid search finds"
 	switch {
-	case semantic && (spell == noRespell || spell == respellLost):
+	case semantic && !spell.mayDiffer():
 		return fmt.Sprintf("no result is likely to answer: the best scores %.1f%% (under %.0f%%); %s, so try it before concluding the notes lack one",
 			100*best, 100*Unlikely, hybrid)
-	case spell == respellOffered || spell == respellNamed: // respelled, the results may differ
+	case spell.mayDiffer():
 		why := "with the respelled query the results may differ"
 		if spell == respellNamed { // its notice names the word: respelled, it found no strong answer either
 			why = "a misspelled word may be why (the notice names it)"
