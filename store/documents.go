@@ -166,7 +166,8 @@ func aliasTerms(fm map[string]any) string {
 }
 
 // titleTerms is what the title column indexes: the note's title and, when
-// it says something else, its file name.
+// it says something else, its file name; and where either opens with a
+// zero-padded number, that number's value (paddedNumber).
 func titleTerms(title, path string) string {
 	stem := path[strings.LastIndex(path, "/")+1:]
 	if dot := strings.LastIndexByte(stem, '.'); dot > 0 {
@@ -174,10 +175,36 @@ func titleTerms(title, path string) string {
 			stem = stem[:dot]
 		}
 	}
-	if strings.EqualFold(stem, title) || stem == "index" || stem == "README" {
-		return title
+	terms := title
+	if !strings.EqualFold(stem, title) && stem != "index" && stem != "README" {
+		terms += " " + stem
 	}
-	return title + " " + stem
+	if v := paddedNumber(title); v != "" {
+		return terms + " " + v
+	}
+	if v := paddedNumber(stem); v != "" {
+		return terms + " " + v
+	}
+	return terms
+}
+
+// paddedNumber is the value of the number a title or file name opens
+// with when it is written with leading zeros, "" otherwise: people name
+// RFC 1 and ADR 12 by value, not by the digits of "0001-private-fields"
+// or "0012 Use Postgres". The number must stand as a word of its own,
+// before a space, hyphen or underscore: "01.02" is a decimal or a version.
+func paddedNumber(s string) string {
+	n := strings.IndexFunc(s, func(r rune) bool { return r < '0' || r > '9' })
+	if n < 0 {
+		n = len(s)
+	}
+	if n < 2 || s[0] != '0' || n < len(s) && !strings.ContainsRune(" -_", rune(s[n])) {
+		return ""
+	}
+	if v := strings.TrimLeft(s[:n], "0"); v != "" {
+		return v
+	}
+	return "0"
 }
 
 // sectionKey identifies a sections row within one document: two sections

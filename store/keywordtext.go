@@ -22,7 +22,10 @@ import (
 //	   optional vowel marks of Arabic and Hebrew; tags are folded the same.
 //	3: a task's box ("- [x] ", "- [ ] ") is no word of its passage
 //	   (withoutTaskBoxes): "x" was a word of every done task.
-const KeywordVersion = 3
+//	4: a title or file name that opens with a zero-padded number
+//	   ("0001-private-fields") also holds the number's value ("1") in
+//	   the title column (paddedNumber), so "rfc 1" finds it.
+const KeywordVersion = 4
 
 // KeywordText is s as the keyword index takes it in: folded (KeywordFold),
 // every KeywordChar a word of its own. FTS5's unicode61 tokenizer would

@@ -30,6 +30,17 @@ func TestTitleTerms(t *testing.T) {
 		{"Tomato Soup", "recipes/soup.md", "Tomato Soup soup"},
 		{"Intro", "docs/index.md", "Intro"},
 		{"v1.2 notes", "v1.2.md", "v1.2 notes v1.2"},
+		{"0001-private-fields", "text/0001-private-fields.md", "0001-private-fields 1"},
+		{"Use Postgres", "adr/0012-use-postgres.md", "Use Postgres 0012-use-postgres 12"},
+		{"0012 Use Postgres", "adr/0012 Use Postgres.md", "0012 Use Postgres 12"},
+		{"000_zero", "000_zero.md", "000_zero 0"},
+		{"0.5 release", "0.5 release.md", "0.5 release"},
+		{"01.02 budget", "01.02 budget.md", "01.02 budget"},
+		{"unpadded", "notes/1234-unpadded.md", "unpadded 1234-unpadded"},
+		{"one digit", "notes/0-one-digit.md", "one digit 0-one-digit"},
+		{"a code", "notes/007bond.md", "a code 007bond"},
+		{"inner", "ch15-03-drop.md", "inner ch15-03-drop"},
+		{"", "0042.md", " 0042 42"},
 	} {
 		if got := titleTerms(tc.title, tc.path); got != tc.want {
 			t.Errorf("titleTerms(%q, %q) = %q, want %q", tc.title, tc.path, got, tc.want)
