@@ -39,6 +39,23 @@ func withIndex(msg, index string) string {
 	})
 }
 
+// requestField matches the request fields a search notice names ("lower
+// min_score to see them"), as REST and MCP take them.
+var requestField = regexp.MustCompile(`\b(?:as_typed|min_score|max_tokens|max_per_page|no_rerank)\b`)
+
+// flagNames is a search notice with each request field it names written
+// as the flag that sets it on the command line (--min-score). Quoted
+// text, the query's own words, is left as it is.
+func flagNames(msg string) string {
+	parts := strings.Split(msg, `"`)
+	for i := 0; i < len(parts); i += 2 {
+		parts[i] = requestField.ReplaceAllStringFunc(parts[i], func(f string) string {
+			return "--" + strings.ReplaceAll(f, "_", "-")
+		})
+	}
+	return strings.Join(parts, `"`)
+}
+
 // indexArg is the --index this command was given, or "".
 func (env *Env) indexArg() string {
 	if env.flags == nil || !flagSet(env.flags, "index") {

@@ -32,6 +32,26 @@ func TestCommandsGainIndex(t *testing.T) {
 	}
 }
 
+// A search notice names the flags the command line takes, not the
+// request fields REST and MCP take; the query's quoted words stay.
+func TestFlagNames(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`no passage holds "computd": showing results for "computed"; as_typed searches for the query as typed`,
+			`no passage holds "computd": showing results for "computed"; --as-typed searches for the query as typed`},
+		{"1 result left out: it scored under min_score 0.9 (74.0%); lower min_score to see it",
+			"1 result left out: it scored under --min-score 0.9 (74.0%); lower --min-score to see it"},
+		{"2 more notes did not fit max_tokens 300", "2 more notes did not fit --max-tokens 300"},
+		{`no passage holds "min_score" or "max_tokens"; did you mean "max tokens"?`,
+			`no passage holds "min_score" or "max_tokens"; did you mean "max tokens"?`},
+		{"min_scores and xmax_tokens are no fields", "min_scores and xmax_tokens are no fields"},
+		{"", ""},
+	} {
+		if got := flagNames(tc.in); got != tc.want {
+			t.Errorf("flagNames(%q)\n got %q\nwant %q", tc.in, got, tc.want)
+		}
+	}
+}
+
 // A note over the size limit, indexed with --index: read's hint and
 // status's model line name that index; with $MDSEARCH_INDEX alone, which
 // a pasted command reads too, they name none.

@@ -87,7 +87,7 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 			return requestError("search", err)
 		}
 	}
-	resp.Notice = env.commands(resp.Notice)
+	resp.Notice = flagNames(env.commands(resp.Notice))
 	printNotice(env, resp.Notice)
 	if *asJSON {
 		return printJSON(env, resp)
