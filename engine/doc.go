@@ -104,7 +104,8 @@
 // SearchResponse.Suggestion only when it finds a strong answer, and its
 // results shown where its best is likelier to answer than the typed
 // query's (query_respelled.go; SearchRequest.AsTyped keeps the typed
-// query's).
+// query's). With a reranker, the local scores choose, and the reranker
+// reorders the results of the query shown alone (query_rerank.go).
 //
 // Room 6 of the pipeline (docs/architecture.md): the engine. It drives
 // rooms 1 to 5 to index, runs the first stage and hands the best candidates

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mdsearch/mdsearch"
@@ -188,6 +189,13 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 			return nil, err
 		}
 	}
+	if suggestOK {
+		// A suggestion that cannot be made costs only itself.
+		q.suggestion = sync.OnceValue(func() suggestion {
+			s, _ := suggest(ctx, rt.Reader, q, len(terms) > 0, ops.written, e.knownWord)
+			return s
+		})
+	}
 	res, joins, stale, copies, err := e.reranked(ctx, rt.Reader, q, &resp.Notice)
 	if err != nil {
 		return nil, err
@@ -205,16 +213,15 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 	if wordless {
 		addNotice(&resp.Notice, wordlessNotice)
 	}
-	if suggestOK {
-		// A suggestion that cannot be made costs only itself.
-		sug, _ = suggest(ctx, rt.Reader, q, len(terms) > 0, ops.written, e.knownWord)
+	if q.suggestion != nil {
+		sug = q.suggestion()
 	}
 	shortenRuns(res, joins)
 	ends := capResults(res, joins)
 	markStale(res, stale)
 	resp.Results, resp.Total = res, len(res)
 	f := &found{resp: resp, sug: sug, joins: joins, ends: ends, budget: req.MaxTokens, best: best,
-		weak: isUnlikely(q, e.stage(q.mode) != nil, res), wordless: wordless, unreadable: unreadable}
+		weak: isUnlikely(q, e.stage(q.mode) != nil, res), wordless: wordless, unreadable: unreadable, deferred: q.deferred}
 	colls, err := e.nameResults(ctx, rt.Reader, resp)
 	if err != nil {
 		return nil, err
@@ -330,6 +337,11 @@ type query struct {
 	typed      map[string]string // a widened prefix term's term as typed (widenPrefixes)
 	reranked   bool              // a reranker's scores replaced the local ones
 	wordless   bool              // the first result holds none of the query's words, which the scope does (wordlessTop)
+	// suggestion makes the query's suggestion once (suggest), nil where
+	// the search looks for none; deferred: the reranker asked for waits
+	// for it (reranked).
+	suggestion func() suggestion
+	deferred   bool
 }
 
 // keywordList returns the best k rows of the keyword list. The first

@@ -38,6 +38,10 @@ type found struct {
 	// best is the best score of the search before min_score left any
 	// result out, -1 when it found none: what offer compares.
 	best float64
+	// deferred: the reranker asked for has not reordered the results yet
+	// (reranked); spellNotice is what offer says of the suggestion.
+	deferred    bool
+	spellNotice string
 }
 
 // finish writes the notices that wait for the suggestion and fits the

@@ -31,7 +31,9 @@ const rerankTokens = 448
 // reranker when it has one and the request does not opt out: the first
 // max(N, rerankK) results of the local ranking are scored, and the best N
 // by those scores kept. A reranker that fails leaves the local ranking
-// and says so in notice; it never fails the search.
+// and says so in notice; it never fails the search. A query with a
+// suggestion, where the mode's local scores are probabilities, waits:
+// offer reranks the query it shows (q.deferred).
 func (e *Engine) reranked(ctx context.Context, rd *store.Reader, q *query, notice *string) ([]mdsearch.Result, seams, func(mdsearch.Result) bool, copiesLeft, error) {
 	rr := e.opts.Reranker
 	if rr == nil || q.req.NoRerank {
@@ -46,6 +48,13 @@ func (e *Engine) reranked(ctx context.Context, rd *store.Reader, q *query, notic
 	}
 	if msg := e.rerankDown.skip(time.Now()); msg != "" {
 		addNotice(notice, msg)
+		res = res[:min(len(res), want)]
+		return res, joins, stale, copies.among(res), nil
+	}
+	if q.suggestion != nil && e.stage(q.mode) != nil && q.suggestion().query != "" {
+		// The typed query or its respelling, whichever the local scores
+		// show, is reranked once the suggestion is searched (offer).
+		q.deferred = true
 		res = res[:min(len(res), want)]
 		return res, joins, stale, copies.among(res), nil
 	}

@@ -6,7 +6,22 @@ import (
 	"github.com/mdsearch/mdsearch"
 )
 
-// offer tries f's suggestion: the respelled query searched in the
+// offer tries f's suggestion (choose) and, where f's rerank waited for
+// it (reranked), has the reranker reorder the results shown: a misspelled
+// query costs one rerank, and the local scores, probabilities, choose
+// between the typed query and its respelling.
+func (e *Engine) offer(ctx context.Context, req mdsearch.SearchRequest, f *found) *found {
+	local := req
+	local.NoRerank = req.NoRerank || f.deferred
+	w := e.choose(ctx, local, f)
+	if f.deferred {
+		w = e.rerankShown(ctx, req, w)
+	}
+	w.resp.Notice = joinNotices(w.spellNotice, w.resp.Notice)
+	return w
+}
+
+// choose tries f's suggestion: the respelled query searched in the
 // request's mode must find a strong answer (suggestMinScore) to be
 // offered, and its search is then shown in place of f where its best is
 // likelier to answer; else f offers it in its notice, saying when it was
@@ -16,7 +31,7 @@ import (
 // scores compare on the reranker's or the fused scale. The bests are
 // those before min_score left results out (found.best). A failed search
 // costs the suggestion only: the answer stands.
-func (e *Engine) offer(ctx context.Context, req mdsearch.SearchRequest, f *found) *found {
+func (e *Engine) choose(ctx context.Context, req mdsearch.SearchRequest, f *found) *found {
 	var g *found
 	gated := false // g's own best tells whether the suggestion is strong
 	if e.modeGates(req, f.resp.Mode) {
@@ -32,7 +47,7 @@ func (e *Engine) offer(ctx context.Context, req mdsearch.SearchRequest, f *found
 		}
 	}
 	f.resp.Suggestion, f.spell = f.sug.query, respellOffered
-	notice := f.sug.notice
+	f.spellNotice = f.sug.notice
 	if !req.AsTyped {
 		if g == nil {
 			g = e.searchRespelled(ctx, req, f)
@@ -41,15 +56,32 @@ func (e *Engine) offer(ctx context.Context, req mdsearch.SearchRequest, f *found
 		case g == nil:
 		case g.best > f.best:
 			g.resp.Query, g.resp.Suggestion, g.resp.Respelled = req.Query, f.sug.query, true
-			g.resp.Notice = joinNotices(f.sug.shown, g.resp.Notice)
+			g.spellNotice = f.sug.shown
 			return g // its weak-result notice is of the query it shows
 		default: // searched, and no likelier: following it would lose
 			f.spell = respellLost
-			notice += " (its best result scores no higher)"
+			f.spellNotice += " (its best result scores no higher)"
 		}
 	}
-	f.resp.Notice = joinNotices(notice, f.resp.Notice)
 	return f
+}
+
+// rerankShown searches again, reranked as req asks, for the query w
+// shows, w's suggestion kept; w stands, its notice saying why, where
+// that search fails.
+func (e *Engine) rerankShown(ctx context.Context, req mdsearch.SearchRequest, w *found) *found {
+	alt := req
+	if w.resp.Respelled {
+		alt.Query = w.resp.Suggestion
+	}
+	r, err := e.search(ctx, alt, false)
+	if err != nil {
+		addNotice(&w.resp.Notice, "the reranker was not asked ("+err.Error()+"); showing the local ranking")
+		return w
+	}
+	r.resp.Query, r.resp.Suggestion, r.resp.Respelled = w.resp.Query, w.resp.Suggestion, w.resp.Respelled
+	r.sug, r.spell, r.spellNotice = w.sug, w.spell, w.spellNotice
+	return r
 }
 
 // searchRespelled searches for f's suggestion as req asks; nil if that

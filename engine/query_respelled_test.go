@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"context"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -94,4 +96,56 @@ func reactivityEngine(t *testing.T, more ...string) *Engine {
 	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
 	index(t, e, vault, "v")
 	return e
+}
+
+// counting is a Reranker that records the queries it is asked and scores
+// the passages it is sent in their order, 0.9 down.
+type counting struct{ queries []string }
+
+func (c *counting) Rerank(_ context.Context, query string, docs []string) ([]float64, error) {
+	c.queries = append(c.queries, query)
+	out := make([]float64, len(docs))
+	for i := range out {
+		out[i] = max(0.9-0.1*float64(i), 0)
+	}
+	return out, nil
+}
+
+func (*counting) Name() string { return "counting reranker" }
+
+// A misspelled query asks the reranker once, for the query it shows: the
+// local scores choose between the typed query and its respelling.
+func TestRespelledRerankedOnce(t *testing.T) {
+	rr := &counting{}
+	vault := t.TempDir()
+	write(t, vault, "reactivity.md", "# Reactivity\n\nThe reactivity system tracks reactive state.\n\n## Watchers\n\nA watcher runs a callback on change; its cleanup runs first.\n")
+	e, err := Open(bg, Options{IndexPath: filepath.Join(t.TempDir(), "index.db"), Embedder: newBow("bow"), Reranker: rr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	index(t, e, vault, "v")
+	for _, tc := range []struct {
+		name  string
+		req   mdsearch.SearchRequest
+		asked []string // the queries the reranker is sent
+	}{
+		{"respelled", mdsearch.SearchRequest{Query: "reactivty system"}, []string{"reactivity system"}},
+		{"as typed", mdsearch.SearchRequest{Query: "reactivty system", AsTyped: true}, []string{"reactivty system"}},
+		{"spelled right", mdsearch.SearchRequest{Query: "reactivity system"}, []string{"reactivity system"}},
+		{"no rerank", mdsearch.SearchRequest{Query: "reactivty system", NoRerank: true}, nil},
+	} {
+		rr.queries = nil
+		tc.req.Mode = mdsearch.ModeKeyword
+		resp := search(t, e, tc.req)
+		if !slices.Equal(rr.queries, tc.asked) {
+			t.Errorf("%s: the reranker was asked %q, want %q", tc.name, rr.queries, tc.asked)
+		}
+		if len(resp.Results) == 0 || (tc.asked != nil) != (resp.Results[0].Score == 0.9) {
+			t.Errorf("%s: results %v, want them scored by the reranker: %v", tc.name, resp.Results, tc.asked != nil)
+		}
+		if tc.req.Query == "reactivty system" && (resp.Suggestion != "reactivity system" || resp.Respelled == tc.req.AsTyped) {
+			t.Errorf("%s: suggestion %q, respelled %v; notice %q", tc.name, resp.Suggestion, resp.Respelled, resp.Notice)
+		}
+	}
 }
