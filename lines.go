@@ -8,9 +8,11 @@ import (
 )
 
 // ParseLines reads a line range: "40-80", "40-" (to the end, returned as
-// end 0) or "40" (that line alone). Lines are 1-based and inclusive.
+// end 0) or "40" (that line alone). Lines are 1-based and inclusive. An
+// en or em dash is a hyphen: results print "lines 40–80", which an agent
+// pastes as it reads it.
 func ParseLines(s string) (start, end int, err error) {
-	a, b, dash := strings.Cut(strings.TrimSpace(s), "-")
+	a, b, dash := strings.Cut(lineDashes.Replace(strings.TrimSpace(s)), "-")
 	start, err = strconv.Atoi(strings.TrimSpace(a))
 	if err == nil && dash && strings.TrimSpace(b) != "" {
 		end, err = strconv.Atoi(strings.TrimSpace(b))
@@ -27,3 +29,7 @@ func ParseLines(s string) (start, end int, err error) {
 	}
 	return start, end, nil
 }
+
+// lineDashes reads the dashes a line range may be written with as the
+// hyphen ParseLines splits at.
+var lineDashes = strings.NewReplacer("\u2013", "-", "\u2014", "-", "\u2212", "-")

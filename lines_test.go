@@ -14,6 +14,7 @@ func TestParseLines(t *testing.T) {
 		{"40-80", 40, 80, true}, {"40-", 40, 0, true}, {"40", 40, 40, true}, {" 3 - 4 ", 3, 4, true},
 		{"0", 0, 0, false}, {"5-4", 0, 0, false}, {"-4", 0, 0, false}, {"a-b", 0, 0, false}, {"", 0, 0, false}, {"1-x", 0, 0, false},
 		{"1-99999999999999999999", 0, 0, false},
+		{"162\u2013231", 162, 231, true}, {"7\u2014", 7, 0, true}, {"3 \u2212 4", 3, 4, true}, {"\u20134", 0, 0, false},
 	} {
 		start, end, err := ParseLines(c.in)
 		if (err == nil) != c.ok || start != c.start || end != c.end {

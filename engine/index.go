@@ -416,6 +416,33 @@ func (e *Engine) collectionByName(ctx context.Context, name string) (*store.Coll
 	return c, nil
 }
 
+// searchedCollection is collectionByName for a search's scope, which
+// also takes the name in another case where one collection alone has it
+// so ("Vue" for vue), as a path prefix ignores case: an agent guesses
+// the case before it has seen the names.
+func (e *Engine) searchedCollection(ctx context.Context, name string) (*store.Collection, error) {
+	if c, err := e.st.Collection(ctx, name); err != nil || c != nil {
+		return c, err
+	}
+	colls, err := e.st.Collections(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var found *store.Collection
+	for i := range colls {
+		if strings.EqualFold(colls[i].Name, name) {
+			if found != nil {
+				return nil, e.noCollection(ctx, name)
+			}
+			found = &colls[i]
+		}
+	}
+	if found == nil {
+		return nil, e.noCollection(ctx, name)
+	}
+	return found, nil
+}
+
 // HasCollections reports whether the index holds any collection.
 func (e *Engine) HasCollections(ctx context.Context) bool {
 	colls, err := e.Collections(ctx)

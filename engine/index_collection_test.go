@@ -27,3 +27,25 @@ func TestNameOfAnotherFolder(t *testing.T) {
 		}
 	}
 }
+
+// A search's collection is taken in another case where one collection
+// alone has the name so; where two do, only the exact name is.
+func TestSearchedCollectionCase(t *testing.T) {
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	for _, name := range []string{"vue", "Notes", "NOTES"} {
+		dir := t.TempDir()
+		write(t, dir, name+".md", "# "+name+"\n\nwatchers run a callback.\n")
+		index(t, e, dir, name)
+	}
+	for _, tc := range []struct{ asked, want string }{
+		{"vue", "vue.md"}, {"Vue", "vue.md"}, {"VUE", "vue.md"}, {"Notes", "Notes.md"}, {"NOTES", "NOTES.md"}, {"notes", ""}, {"rust", ""},
+	} {
+		resp, err := e.Search(bg, mdsearch.SearchRequest{Query: "watchers", N: 5, Mode: mdsearch.ModeKeyword, Collection: tc.asked})
+		switch {
+		case tc.want == "" && (err == nil || !strings.Contains(err.Error(), "no such collection")):
+			t.Errorf("%q: %v, want no such collection", tc.asked, err)
+		case tc.want != "" && (err != nil || len(resp.Results) != 1 || resp.Results[0].Path != tc.want):
+			t.Errorf("%q: %v %v, want %s alone", tc.asked, resp, err, tc.want)
+		}
+	}
+}

@@ -49,7 +49,7 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (*mdsea
 		f.spell = respellNamed
 		f = e.offer(ctx, req, f)
 	}
-	if !f.spell.offered() && f.sug.lacking != "" && (!f.noneHeld || f.spell == respellNamed) { // keyword mode's notice names every word, but not the near ones
+	if !f.spell.offered() && f.sug.lacking != "" && (!f.noneHeld || f.spell == respellNamed || f.spell == respellWeak) { // keyword mode's notice names every word, but not the near ones
 		f.resp.Notice = joinNotices(f.sug.lacking, f.resp.Notice)
 	}
 	f.resp.Notice = joinNotices(strings.TrimSpace(req.Notice), f.resp.Notice) // about the request: it leads
@@ -506,7 +506,7 @@ func (e *Engine) filter(ctx context.Context, req mdsearch.SearchRequest) (store.
 	}
 	f.PathPrefix = mdsearch.VaultRelative(p)
 	if req.Collection != "" {
-		c, err := e.collectionByName(ctx, req.Collection)
+		c, err := e.searchedCollection(ctx, req.Collection)
 		if err != nil {
 			return f, err
 		}

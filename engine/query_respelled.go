@@ -37,6 +37,9 @@ func (e *Engine) choose(ctx context.Context, req mdsearch.SearchRequest, f *foun
 	if e.modeGates(req, f.resp.Mode) {
 		if g = e.searchRespelled(ctx, req, f); g != nil && e.modeGates(req, g.resp.Mode) {
 			if gated = true; g.best < suggestMinScore {
+				if g.best < Unlikely {
+					f.spell = respellWeak
+				}
 				return f
 			}
 		}

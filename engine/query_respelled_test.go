@@ -149,3 +149,32 @@ func TestRespelledRerankedOnce(t *testing.T) {
 		}
 	}
 }
+
+// A word respelled whose respelled query is as unlikely to be answered
+// is not said to be why the results are weak; one whose respelled query
+// scores higher, if under the bar for a suggestion, is.
+func TestRespelledNoLikelier(t *testing.T) {
+	e := reactivityEngine(t, "travel.md", "# Travel\n\nWe drove through New York and Boston last spring, stopping for coffee at every diner on the way north.\n")
+	for _, tc := range []struct {
+		query string
+		why   bool // the weak notice says the misspelling may be why
+	}{
+		{"runny yolk coffee", false}, // "runny york coffee" is as unlikely
+		{"yolk callback", true},      // "york callback" scores 10% or more
+	} {
+		resp := search(t, e, mdsearch.SearchRequest{Query: tc.query, Mode: mdsearch.ModeKeyword})
+		respelled := search(t, e, mdsearch.SearchRequest{Query: strings.ReplaceAll(tc.query, "yolk", "york"), Mode: mdsearch.ModeKeyword, AsTyped: true})
+		if weak := bestScore(respelled.Results) < Unlikely; weak == tc.why {
+			t.Fatalf("%q: respelled best %.3f: the case no longer tells the two apart", tc.query, bestScore(respelled.Results))
+		}
+		if resp.Suggestion != "" || !strings.Contains(resp.Notice, `the nearest word`) || !strings.Contains(resp.Notice, "no result is likely to answer") {
+			t.Fatalf("%q: suggestion %q, notice %q", tc.query, resp.Suggestion, resp.Notice)
+		}
+		if got := strings.Contains(resp.Notice, "a misspelled word may be why"); got != tc.why {
+			t.Errorf("%q: notice %q, want the misspelling named as why: %v", tc.query, resp.Notice, tc.why)
+		}
+		if !tc.why && !strings.Contains(resp.Notice, "the notes most likely do not hold the answer") {
+			t.Errorf("%q: notice %q, want the notes said to lack the answer", tc.query, resp.Notice)
+		}
+	}
+}

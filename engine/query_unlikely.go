@@ -35,6 +35,10 @@ const (
 	// respellLost: offered, though its search in the request's mode found
 	// no likelier answer (Engine.offer).
 	respellLost
+	// respellWeak: named, and its search in the request's mode found no
+	// answer even as likely as Unlikely: the misspelling is not why the
+	// results are weak ("runny yolk" → "runny york").
+	respellWeak
 )
 
 // offered says the notice offers the respelled query (did you mean).
