@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/mdsearch/mdsearch"
@@ -45,15 +46,42 @@ var requestField = regexp.MustCompile(`\b(?:as_typed|min_score|max_tokens|max_pe
 
 // flagNames is a search notice with each request field it names written
 // as the flag that sets it on the command line (--min-score). Quoted
-// text, the query's own words, is left as it is.
+// text (the query's own words, quoted as Go quotes them) and a property
+// a filter names (max_tokens="400") are left as they are.
 func flagNames(msg string) string {
-	parts := strings.Split(msg, `"`)
-	for i := 0; i < len(parts); i += 2 {
-		parts[i] = requestField.ReplaceAllStringFunc(parts[i], func(f string) string {
-			return "--" + strings.ReplaceAll(f, "_", "-")
-		})
+	var b strings.Builder
+	for msg != "" {
+		q := strings.IndexByte(msg, '"')
+		if q < 0 {
+			q = len(msg)
+		}
+		b.WriteString(flagsIn(msg[:q]))
+		msg = msg[q:]
+		if msg == "" {
+			break
+		}
+		quoted, err := strconv.QuotedPrefix(msg)
+		if err != nil { // a quote never closed: the rest is as written
+			quoted = msg
+		}
+		b.WriteString(quoted)
+		msg = msg[len(quoted):]
 	}
-	return strings.Join(parts, `"`)
+	return b.String()
+}
+
+// flagsIn is flagNames for text outside quotes.
+func flagsIn(s string) string {
+	var b strings.Builder
+	last := 0
+	for _, m := range requestField.FindAllStringIndex(s, -1) {
+		if m[1] < len(s) && (s[m[1]] == '=' || s[m[1]] == ':') {
+			continue // a property a filter names
+		}
+		b.WriteString(s[last:m[0]] + "--" + strings.ReplaceAll(s[m[0]:m[1]], "_", "-"))
+		last = m[1]
+	}
+	return b.String() + s[last:]
 }
 
 // indexArg is the --index this command was given, or "".

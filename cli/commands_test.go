@@ -44,6 +44,11 @@ func TestFlagNames(t *testing.T) {
 		{`no passage holds "min_score" or "max_tokens"; did you mean "max tokens"?`,
 			`no passage holds "min_score" or "max_tokens"; did you mean "max tokens"?`},
 		{"min_scores and xmax_tokens are no fields", "min_scores and xmax_tokens are no fields"},
+		{`no passage holds "paramter": showing results for "\"max_tokens\" parameter"; as_typed searches for the query as typed`,
+			`no passage holds "paramter": showing results for "\"max_tokens\" parameter"; --as-typed searches for the query as typed`},
+		{`showing results for "\"max_tokens parameter"; as_typed searches`, `showing results for "\"max_tokens parameter"; --as-typed searches`},
+		{`no passage matched with these filters: max_tokens="400"; lower min_score`, `no passage matched with these filters: max_tokens="400"; lower --min-score`},
+		{`a quote "never closed max_tokens`, `a quote "never closed max_tokens`},
 		{"", ""},
 	} {
 		if got := flagNames(tc.in); got != tc.want {

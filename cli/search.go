@@ -87,8 +87,8 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 			return requestError("search", err)
 		}
 	}
-	resp.Notice = flagNames(env.commands(resp.Notice))
-	printNotice(env, resp.Notice)
+	resp.Notice = env.commands(resp.Notice)
+	printNotice(env, flagNames(resp.Notice)) // --json's notice names request fields, as MCP's and REST's
 	if *asJSON {
 		return printJSON(env, resp)
 	}

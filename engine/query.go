@@ -34,6 +34,7 @@ const maxCandidates = 100000
 // Search answers a query (see the package doc for the ranking rules).
 func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (*mdsearch.SearchResponse, error) {
 	start := time.Now()
+	ctx = context.WithValue(ctx, askedKey{}, &askedVectors{m: map[string]queryVector{}})
 	// A fit observing the second stage hears the queries it asked alone.
 	f, err := e.search(ctx, req, e.opts.Observe == nil)
 	if err != nil {
@@ -47,7 +48,9 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (*mdsea
 	// respelled 49 %): the notes are not said to lack the answer.
 	if f.sug.query != "" {
 		f.spell = respellNamed
-		f = e.offer(ctx, req, f)
+		if f, err = e.offer(ctx, req, f); err != nil {
+			return nil, err
+		}
 	}
 	if !f.spell.offered() && f.sug.lacking != "" && (!f.noneHeld || f.spell == respellNamed || f.spell == respellWeak) { // keyword mode's notice names every word, but not the near ones
 		f.resp.Notice = joinNotices(f.sug.lacking, f.resp.Notice)
@@ -131,7 +134,7 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 	if q.snap != nil {
 		embedded = make(chan queryVector, 1)
 		go func() {
-			v, err := e.embedQuery(ctx, req.Query)
+			v, err := e.askedVector(ctx, req.Query)
 			embedded <- queryVector{v, err}
 		}()
 	}
@@ -540,6 +543,39 @@ func dropGone(ctx context.Context, rd *store.Reader, snap *snapshot, hits []hit)
 }
 
 // embedQuery embeds the query on a search's budget (embed.Query).
+// askedKey keys a Search's askedVectors in its context.
+type askedKey struct{}
+
+// askedVectors are the query vectors one Search asked for, failures too:
+// its searches of the same text again (the respelled query, searched to
+// check it and then reranked) embed it once, and a model server down is
+// not asked again within the call.
+type askedVectors struct {
+	mu sync.Mutex
+	m  map[string]queryVector
+}
+
+// askedVector is embedQuery, once a Search for each text.
+func (e *Engine) askedVector(ctx context.Context, q string) ([]float32, error) {
+	a, _ := ctx.Value(askedKey{}).(*askedVectors)
+	if a == nil {
+		return e.embedQuery(ctx, q)
+	}
+	a.mu.Lock()
+	v, ok := a.m[q]
+	a.mu.Unlock()
+	if !ok {
+		v.vec, v.err = e.embedQuery(ctx, q)
+		if ctx.Err() != nil { // a cancelled ask says nothing of the model
+			return v.vec, v.err
+		}
+		a.mu.Lock()
+		a.m[q] = v
+		a.mu.Unlock()
+	}
+	return v.vec, v.err
+}
+
 func (e *Engine) embedQuery(ctx context.Context, q string) ([]float32, error) {
 	vec, err := embed.Query(ctx, e.emb, q)
 	if err != nil {

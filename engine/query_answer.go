@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/internal/plural"
@@ -73,7 +74,14 @@ func (f *found) finish() {
 	addNotice(&notice, droppedNotice(len(resp.Results), f.budget))
 	left := f.budget - noticeTokens(notice)
 	var dropped int
-	resp.Results, dropped = fitBudget(resp.Results, max(left, 1), f.joins, f.ends)
+	all := resp.Results
+	// Room to name the results left out, never taken from a first result
+	// that fits whole without it.
+	names := namesRoom(all, f.budget)
+	if first := resultTokens(all[0]); first <= left {
+		names = min(names, left-first)
+	}
+	resp.Results, dropped = fitBudget(resp.Results, max(left-names, 1), f.joins, f.ends)
 	resp.Total = len(resp.Results)
 	if t := resultTokens(resp.Results[0]); len(resp.Results) == 1 && t > left {
 		// The first result is always kept, its first words at least: say
@@ -88,7 +96,11 @@ func (f *found) finish() {
 	case dropped > 0 && f.list != nil:
 		addNotice(&resp.Notice, fmt.Sprintf("%s did not fit max_tokens %d", plural.Count(dropped, "more note", "more notes"), f.budget))
 	case dropped > 0:
-		addNotice(&resp.Notice, droppedNotice(dropped, f.budget))
+		room := left
+		for _, r := range resp.Results {
+			room -= resultTokens(r)
+		}
+		addNotice(&resp.Notice, namedDroppedNotice(all[len(all)-dropped:], f.budget, room))
 	}
 }
 
@@ -96,6 +108,53 @@ func (f *found) finish() {
 func droppedNotice(dropped, budget int) string {
 	more := plural.Count(dropped, "more result", "more results")
 	return fmt.Sprintf("%s did not fit max_tokens %d; raise it to see them", more, budget)
+}
+
+// namesRoom is the room a budget keeps for naming the results it leaves
+// out (namedDroppedNotice): an eighth of it at most, and none where that
+// would not name one; the results after the first, which is always
+// shown, may be left out.
+func namesRoom(rs []mdsearch.Result, budget int) int {
+	if len(rs) < 2 {
+		return 0
+	}
+	plain := noticeTokens(droppedNotice(len(rs)-1, budget))
+	one := noticeTokens(namedDroppedNotice(rs[len(rs)-1:], budget, budget)) - noticeTokens(droppedNotice(1, budget))
+	if budget/8 < one {
+		return 0
+	}
+	return min(budget/8, noticeTokens(namedDroppedNotice(rs[1:], budget, budget))-plain)
+}
+
+// namedDroppedNotice is droppedNotice naming the results left out, each
+// by its note (as a result's header names it), section, lines and score, as many, in order, as the room
+// the budget has left beside the results holds (about 20 tokens each):
+// an agent then reads the one it wants, not a larger budget of them all.
+func namedDroppedNotice(dropped []mdsearch.Result, budget, room int) string {
+	plain := droppedNotice(len(dropped), budget)
+	notice, base := plain, noticeTokens(plain)
+	var names []string
+	for i, r := range dropped {
+		name := r.Path // as the results' headers name notes
+		if r.ReadPath != "" {
+			name = r.ReadPath
+		}
+		if len(r.SectionPath) > 0 {
+			name += " > " + strings.Join(r.SectionPath, " > ")
+		}
+		names = append(names, fmt.Sprintf("%s (lines %d-%d, %.1f%%)", name, r.StartLine, r.EndLine, 100*r.Score))
+		more := ""
+		if rest := len(dropped) - i - 1; rest > 0 {
+			more = fmt.Sprintf(", and %d more", rest)
+		}
+		named := fmt.Sprintf("%s did not fit max_tokens %d: %s%s; read one, or raise max_tokens to see them",
+			plural.Count(len(dropped), "more result", "more results"), budget, strings.Join(names, ", "), more)
+		if noticeTokens(named)-base > room {
+			break
+		}
+		notice = named
+	}
+	return notice
 }
 
 // noticeTokens is what an answer's notice costs as every adapter prints

@@ -81,3 +81,47 @@ func TestWhyTokens(t *testing.T) {
 		}
 	}
 }
+
+// Results left out by the budget are named in the notice, in order, in
+// the room the budget keeps for them (an eighth): an agent reads the one
+// it wants.
+func TestBudgetNamesDropped(t *testing.T) {
+	dir := t.TempDir()
+	for i := range 5 {
+		write(t, dir, fmt.Sprintf("widget-%d.md", i), fmt.Sprintf("# Widget %d\n\n## Long part\n\n%s\n", i, strings.Repeat("The widget runs long here. ", 30+10*i)))
+	}
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, dir, "notes")
+	all := search(t, e, mdsearch.SearchRequest{Query: "widget", Mode: mdsearch.ModeKeyword, N: 5})
+	for _, budget := range []int{250, 400, 600} {
+		resp := search(t, e, mdsearch.SearchRequest{Query: "widget", Mode: mdsearch.ModeKeyword, N: 5, MaxTokens: budget})
+		kept, dropped := len(resp.Results), len(all.Results)-len(resp.Results)
+		if dropped == 0 {
+			continue
+		}
+		_, list, ok := strings.Cut(resp.Notice, fmt.Sprintf("did not fit max_tokens %d: ", budget))
+		if !ok {
+			t.Errorf("budget %d: notice %q names none of the %d results left out", budget, resp.Notice, dropped)
+			continue
+		}
+		at := 0
+		for _, r := range all.Results[kept:] {
+			name := fmt.Sprintf("%s > %s (lines %d-%d, %.1f%%)", r.Path, strings.Join(r.SectionPath, " > "), r.StartLine, r.EndLine, 100*r.Score)
+			i := strings.Index(list[at:], name)
+			if i < 0 {
+				break
+			}
+			at += i + len(name)
+		}
+		if at == 0 {
+			t.Errorf("budget %d: notice %q names none of the %d results left out, in order", budget, resp.Notice, dropped)
+		}
+		var b strings.Builder
+		if err := render.Results(&b, resp, render.Options{SectionPaths: true}); err != nil {
+			t.Fatal(err)
+		}
+		if got := EstimateTokens(b.String()); got > budget+budget/20 {
+			t.Errorf("budget %d: the answer is about %d tokens\n%s", budget, got, b.String())
+		}
+	}
+}

@@ -10,15 +10,19 @@ import (
 // it (reranked), has the reranker reorder the results shown: a misspelled
 // query costs one rerank, and the local scores, probabilities, choose
 // between the typed query and its respelling.
-func (e *Engine) offer(ctx context.Context, req mdsearch.SearchRequest, f *found) *found {
+// It fails only where the search was cancelled.
+func (e *Engine) offer(ctx context.Context, req mdsearch.SearchRequest, f *found) (*found, error) {
 	local := req
 	local.NoRerank = req.NoRerank || f.deferred
 	w := e.choose(ctx, local, f)
 	if f.deferred {
-		w = e.rerankShown(ctx, req, w)
+		var err error
+		if w, err = e.rerankShown(ctx, req, w); err != nil {
+			return nil, err
+		}
 	}
 	w.resp.Notice = joinNotices(w.spellNotice, w.resp.Notice)
-	return w
+	return w, nil
 }
 
 // choose tries f's suggestion: the respelled query searched in the
@@ -70,21 +74,25 @@ func (e *Engine) choose(ctx context.Context, req mdsearch.SearchRequest, f *foun
 }
 
 // rerankShown searches again, reranked as req asks, for the query w
-// shows, w's suggestion kept; w stands, its notice saying why, where
-// that search fails.
-func (e *Engine) rerankShown(ctx context.Context, req mdsearch.SearchRequest, w *found) *found {
+// shows, w's suggestion kept (its vector is the one w's search asked
+// for: askedVector). Where that search fails, w stands, its notice
+// saying why, unless the search was cancelled.
+func (e *Engine) rerankShown(ctx context.Context, req mdsearch.SearchRequest, w *found) (*found, error) {
 	alt := req
 	if w.resp.Respelled {
 		alt.Query = w.resp.Suggestion
 	}
 	r, err := e.search(ctx, alt, false)
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
 	if err != nil {
-		addNotice(&w.resp.Notice, "the reranker was not asked ("+err.Error()+"); showing the local ranking")
-		return w
+		addNotice(&w.resp.Notice, "the reranked search failed ("+err.Error()+"); showing the local ranking")
+		return w, nil
 	}
 	r.resp.Query, r.resp.Suggestion, r.resp.Respelled = w.resp.Query, w.resp.Suggestion, w.resp.Respelled
 	r.sug, r.spell, r.spellNotice = w.sug, w.spell, w.spellNotice
-	return r
+	return r, nil
 }
 
 // searchRespelled searches for f's suggestion as req asks; nil if that

@@ -2,12 +2,14 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/rescore"
 )
 
 // The respelled query's results are shown only where its best is
@@ -99,11 +101,18 @@ func reactivityEngine(t *testing.T, more ...string) *Engine {
 }
 
 // counting is a Reranker that records the queries it is asked and scores
-// the passages it is sent in their order, 0.9 down.
-type counting struct{ queries []string }
+// the passages it is sent in their order, 0.9 down; with fail set, it
+// fails so instead.
+type counting struct {
+	queries []string
+	fail    func(context.Context) error
+}
 
-func (c *counting) Rerank(_ context.Context, query string, docs []string) ([]float64, error) {
+func (c *counting) Rerank(ctx context.Context, query string, docs []string) ([]float64, error) {
 	c.queries = append(c.queries, query)
+	if c.fail != nil {
+		return nil, c.fail(ctx)
+	}
 	out := make([]float64, len(docs))
 	for i := range out {
 		out[i] = max(0.9-0.1*float64(i), 0)
@@ -176,5 +185,50 @@ func TestRespelledNoLikelier(t *testing.T) {
 		if !tc.why && !strings.Contains(resp.Notice, "the notes most likely do not hold the answer") {
 			t.Errorf("%q: notice %q, want the notes said to lack the answer", tc.query, resp.Notice)
 		}
+	}
+}
+
+// A misspelled query with a reranker embeds each query text once (the
+// typed one and its respelling), also where the model server is down;
+// and a search cancelled while the reranker is asked fails, misspelled
+// or not.
+func TestRespelledRerankCosts(t *testing.T) {
+	m, err := rescore.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	vault := t.TempDir()
+	write(t, vault, "reactivity.md", "# Reactivity\n\nThe reactivity system tracks reactive state.\n\n## Watchers\n\nA watcher runs a callback on change; its cleanup runs first.\n")
+	write(t, vault, "other.md", "# Other\n\nSomething about gardens and compost and the system of beds.\n")
+	b, rr := newBow(m.Embedder), &counting{}
+	e, err := Open(bg, Options{IndexPath: filepath.Join(t.TempDir(), "index.db"), Embedder: b, Reranker: rr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	index(t, e, vault, "v")
+	if e.stage(mdsearch.ModeHybrid) == nil {
+		t.Fatal("no hybrid stage: the case reranks without deferring")
+	}
+	for _, down := range []bool{false, true} {
+		if down {
+			fe := error(mdsearch.Errorf(mdsearch.KindUnavailable, "embed", "x", "", "model server down"))
+			b.fail.Store(&fe)
+		}
+		rr.queries = nil
+		before := b.calls.Load()
+		resp := search(t, e, mdsearch.SearchRequest{Query: "reactivty system"})
+		if n := b.calls.Load() - before; n != 2 || len(rr.queries) != 1 || !resp.Respelled {
+			t.Errorf("model down %v: %d query embeddings, the reranker asked %q, respelled %v; want 2, once, true", down, n, rr.queries, resp.Respelled)
+		}
+	}
+	b.fail.Store(nil)
+	for _, q := range []string{"reactivity system", "reactivty system"} {
+		ctx, cancel := context.WithCancel(bg)
+		rr.fail = func(ctx context.Context) error { cancel(); return ctx.Err() }
+		if resp, err := e.Search(ctx, mdsearch.SearchRequest{Query: q, Mode: mdsearch.ModeKeyword}); !errors.Is(err, context.Canceled) {
+			t.Errorf("%q, cancelled while reranked: %v, notice %q", q, err, resp.Notice)
+		}
+		cancel()
 	}
 }

@@ -179,11 +179,15 @@ func titleTerms(title, path string) string {
 	if !strings.EqualFold(stem, title) && stem != "index" && stem != "README" {
 		terms += " " + stem
 	}
-	if v := paddedNumber(title); v != "" {
-		return terms + " " + v
-	}
-	if v := paddedNumber(stem); v != "" {
-		return terms + " " + v
+	// Folded first: full-width digits are digits to the keyword index.
+	a, b := paddedNumber(KeywordFold(title)), paddedNumber(KeywordFold(stem))
+	for _, v := range []string{a, b} {
+		if v != "" {
+			terms += " " + v
+		}
+		if a == b {
+			break
+		}
 	}
 	return terms
 }

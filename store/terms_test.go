@@ -41,6 +41,9 @@ func TestTitleTerms(t *testing.T) {
 		{"a code", "notes/007bond.md", "a code 007bond"},
 		{"inner", "ch15-03-drop.md", "inner ch15-03-drop"},
 		{"", "0042.md", " 0042 42"},
+		{"００１２ Fullwidth", "００１２ Fullwidth.md", "００１２ Fullwidth 12"},
+		{"0001 Intro", "0099-intro.md", "0001 Intro 0099-intro 1 99"},
+		{"0099 Intro", "0099-intro.md", "0099 Intro 0099-intro 99"},
 	} {
 		if got := titleTerms(tc.title, tc.path); got != tc.want {
 			t.Errorf("titleTerms(%q, %q) = %q, want %q", tc.title, tc.path, got, tc.want)
