@@ -152,7 +152,9 @@ func TestWatch(t *testing.T) {
 		}, []string{"deep/er/b.md"}},
 	}
 	for _, st := range steps {
+		began := time.Now()
 		st.do()
+		took := time.Since(began)
 		var got []string
 		calls := 0
 		deadline := time.After(2 * time.Second)
@@ -165,8 +167,10 @@ func TestWatch(t *testing.T) {
 				t.Fatalf("%s: refreshed %v, want %v", st.name, got, st.want)
 			}
 		}
-		if strings.HasPrefix(st.name, "burst") && calls != 1 {
-			t.Errorf("%s: %d refreshes", st.name, calls)
+		// A burst is one refresh where its writes came within the
+		// debounce of each other; a loaded machine may space them out.
+		if strings.HasPrefix(st.name, "burst") && calls != 1 && took < 25*time.Millisecond {
+			t.Errorf("%s: %d refreshes of writes made in %v", st.name, calls, took)
 		}
 		quiet(t, f)
 	}
