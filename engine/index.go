@@ -416,10 +416,10 @@ func (e *Engine) collectionByName(ctx context.Context, name string) (*store.Coll
 	return c, nil
 }
 
-// searchedCollection is collectionByName for a search's scope, which
-// also takes the name in another case where one collection alone has it
-// so ("Vue" for vue), as a path prefix ignores case: an agent guesses
-// the case before it has seen the names.
+// searchedCollection is collectionByName for a search's scope and a
+// note's COLLECTION:PATH, which also takes the name in another case where
+// one collection alone has it so ("Vue" for vue), as a path prefix
+// ignores case: an agent guesses the case before it has seen the names.
 func (e *Engine) searchedCollection(ctx context.Context, name string) (*store.Collection, error) {
 	if c, err := e.st.Collection(ctx, name); err != nil || c != nil {
 		return c, err
@@ -428,19 +428,21 @@ func (e *Engine) searchedCollection(ctx context.Context, name string) (*store.Co
 	if err != nil {
 		return nil, err
 	}
-	var found *store.Collection
+	var found []string
+	var c *store.Collection
 	for i := range colls {
 		if strings.EqualFold(colls[i].Name, name) {
-			if found != nil {
-				return nil, e.noCollection(ctx, name)
-			}
-			found = &colls[i]
+			found, c = append(found, colls[i].Name), &colls[i]
 		}
 	}
-	if found == nil {
+	switch len(found) {
+	case 0:
 		return nil, e.noCollection(ctx, name)
+	case 1:
+		return c, nil
 	}
-	return found, nil
+	return nil, mdsearch.Errorf(mdsearch.KindNotFound, "collection", name, "name one as the index writes it: "+strings.Join(found, " or "),
+		"no collection is named so, and %d are in another case", len(found))
 }
 
 // HasCollections reports whether the index holds any collection.

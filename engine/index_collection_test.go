@@ -32,8 +32,12 @@ func TestNameOfAnotherFolder(t *testing.T) {
 // alone has the name so; where two do, only the exact name is.
 func TestSearchedCollectionCase(t *testing.T) {
 	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	var vueDir string
 	for _, name := range []string{"vue", "Notes", "NOTES"} {
 		dir := t.TempDir()
+		if name == "vue" {
+			vueDir = dir
+		}
 		write(t, dir, name+".md", "# "+name+"\n\nwatchers run a callback.\n")
 		index(t, e, dir, name)
 	}
@@ -41,11 +45,24 @@ func TestSearchedCollectionCase(t *testing.T) {
 		{"vue", "vue.md"}, {"Vue", "vue.md"}, {"VUE", "vue.md"}, {"Notes", "Notes.md"}, {"NOTES", "NOTES.md"}, {"notes", ""}, {"rust", ""},
 	} {
 		resp, err := e.Search(bg, mdsearch.SearchRequest{Query: "watchers", N: 5, Mode: mdsearch.ModeKeyword, Collection: tc.asked})
+		var me *mdsearch.Error
 		switch {
-		case tc.want == "" && (err == nil || !strings.Contains(err.Error(), "no such collection")):
+		case tc.asked == "notes" && (!errors.As(err, &me) || !strings.Contains(me.Hint, "NOTES or Notes") && !strings.Contains(me.Hint, "Notes or NOTES")):
+			t.Errorf("%q: %v, want both names in the hint", tc.asked, err)
+		case tc.want == "" && tc.asked != "notes" && (err == nil || !strings.Contains(err.Error(), "no such collection")):
 			t.Errorf("%q: %v, want no such collection", tc.asked, err)
 		case tc.want != "" && (err != nil || len(resp.Results) != 1 || resp.Results[0].Path != tc.want):
 			t.Errorf("%q: %v %v, want %s alone", tc.asked, resp, err, tc.want)
+		}
+		// An absolute path prefix inside the collection's folder, and a
+		// COLLECTION:PREFIX, take the name in another case too.
+		if tc.want == "vue.md" {
+			for _, req := range []mdsearch.SearchRequest{{Collection: tc.asked, PathPrefix: vueDir}, {PathPrefix: tc.asked + ":"}} {
+				req.Query, req.N, req.Mode = "watchers", 5, mdsearch.ModeKeyword
+				if resp, err := e.Search(bg, req); err != nil || len(resp.Results) != 1 || resp.Results[0].Path != "vue.md" {
+					t.Errorf("%q, prefix %q: %v %v", tc.asked, req.PathPrefix, resp, err)
+				}
+			}
 		}
 	}
 }

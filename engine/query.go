@@ -492,6 +492,13 @@ func (e *Engine) filter(ctx context.Context, req mdsearch.SearchRequest) (store.
 	if req.Collection == "" {
 		req.Collection, p = e.inCollection(ctx, p) // "notes:projects/"
 	}
+	if req.Collection != "" { // by the name the index holds, which may differ in case
+		c, err := e.searchedCollection(ctx, req.Collection)
+		if err != nil {
+			return f, err
+		}
+		req.Collection = c.Name
+	}
 	if filepath.IsAbs(p) {
 		colls, err := e.st.Collections(ctx)
 		if err != nil {
@@ -509,7 +516,7 @@ func (e *Engine) filter(ctx context.Context, req mdsearch.SearchRequest) (store.
 	}
 	f.PathPrefix = mdsearch.VaultRelative(p)
 	if req.Collection != "" {
-		c, err := e.searchedCollection(ctx, req.Collection)
+		c, err := e.collectionByName(ctx, req.Collection)
 		if err != nil {
 			return f, err
 		}
@@ -542,7 +549,6 @@ func dropGone(ctx context.Context, rd *store.Reader, snap *snapshot, hits []hit)
 	return out, nil
 }
 
-// embedQuery embeds the query on a search's budget (embed.Query).
 // askedKey keys a Search's askedVectors in its context.
 type askedKey struct{}
 
@@ -576,6 +582,7 @@ func (e *Engine) askedVector(ctx context.Context, q string) ([]float32, error) {
 	return v.vec, v.err
 }
 
+// embedQuery embeds the query on a search's budget (embed.Query).
 func (e *Engine) embedQuery(ctx context.Context, q string) ([]float32, error) {
 	vec, err := embed.Query(ctx, e.emb, q)
 	if err != nil {

@@ -2,6 +2,8 @@ package engine
 
 import (
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/mdsearch/mdsearch"
@@ -73,15 +75,9 @@ func (f *found) finish() {
 	// Room for the notice that counts what did not fit, at its longest.
 	addNotice(&notice, droppedNotice(len(resp.Results), f.budget))
 	left := f.budget - noticeTokens(notice)
-	var dropped int
 	all := resp.Results
-	// Room to name the results left out, never taken from a first result
-	// that fits whole without it.
-	names := namesRoom(all, f.budget)
-	if first := resultTokens(all[0]); first <= left {
-		names = min(names, left-first)
-	}
-	resp.Results, dropped = fitBudget(resp.Results, max(left-names, 1), f.joins, f.ends)
+	var dropped int
+	resp.Results, dropped = f.fitNamed(all, left)
 	resp.Total = len(resp.Results)
 	if t := resultTokens(resp.Results[0]); len(resp.Results) == 1 && t > left {
 		// The first result is always kept, its first words at least: say
@@ -102,6 +98,28 @@ func (f *found) finish() {
 		}
 		addNotice(&resp.Notice, namedDroppedNotice(all[len(all)-dropped:], f.budget, room))
 	}
+}
+
+// fitNamed fits all to left tokens (fitBudget), keeping room to name the
+// results it leaves out (namesRoom) where that costs no result: a list's
+// notice names none, and a first result that fits whole, or another one,
+// comes before the names. It fits copies, as fitBudget cuts in place.
+func (f *found) fitNamed(all []mdsearch.Result, left int) ([]mdsearch.Result, int) {
+	kept, dropped := fitBudget(slices.Clone(all), max(left, 1), f.joins, f.ends)
+	names := 0
+	if f.list == nil && dropped > 0 {
+		names = namesRoom(all, f.budget)
+	}
+	if first := resultTokens(all[0]); names > 0 && first <= left {
+		names = min(names, left-first)
+	}
+	if names <= 0 {
+		return kept, dropped
+	}
+	if roomy, d := fitBudget(slices.Clone(all), max(left-names, 1), f.joins, f.ends); len(roomy) >= len(kept) {
+		return roomy, d
+	}
+	return kept, dropped
 }
 
 // droppedNotice counts the results that did not fit the budget.
@@ -127,9 +145,10 @@ func namesRoom(rs []mdsearch.Result, budget int) int {
 }
 
 // namedDroppedNotice is droppedNotice naming the results left out, each
-// by its note (as a result's header names it), section, lines and score, as many, in order, as the room
-// the budget has left beside the results holds (about 20 tokens each):
-// an agent then reads the one it wants, not a larger budget of them all.
+// by its note (as a result's header names it) and section, quoted, its
+// lines and score, as many, in order, as the room the budget has left
+// beside the results holds (about 20 tokens each): an agent then reads
+// the one it wants, not a larger budget of them all.
 func namedDroppedNotice(dropped []mdsearch.Result, budget, room int) string {
 	plain := droppedNotice(len(dropped), budget)
 	notice, base := plain, noticeTokens(plain)
@@ -142,7 +161,12 @@ func namedDroppedNotice(dropped []mdsearch.Result, budget, room int) string {
 		if len(r.SectionPath) > 0 {
 			name += " > " + strings.Join(r.SectionPath, " > ")
 		}
-		names = append(names, fmt.Sprintf("%s (lines %d-%d, %.1f%%)", name, r.StartLine, r.EndLine, 100*r.Score))
+		lines := fmt.Sprintf("lines %d-%d", r.StartLine, r.EndLine)
+		if r.StartLine == r.EndLine {
+			lines = fmt.Sprintf("line %d", r.StartLine)
+		}
+		// Quoted: a path may hold ", " or a request field's name.
+		names = append(names, fmt.Sprintf("%s (%s, %.1f%%)", strconv.Quote(name), lines, 100*r.Score))
 		more := ""
 		if rest := len(dropped) - i - 1; rest > 0 {
 			more = fmt.Sprintf(", and %d more", rest)

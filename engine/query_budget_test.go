@@ -106,7 +106,7 @@ func TestBudgetNamesDropped(t *testing.T) {
 		}
 		at := 0
 		for _, r := range all.Results[kept:] {
-			name := fmt.Sprintf("%s > %s (lines %d-%d, %.1f%%)", r.Path, strings.Join(r.SectionPath, " > "), r.StartLine, r.EndLine, 100*r.Score)
+			name := fmt.Sprintf("%q (lines %d-%d, %.1f%%)", r.Path+" > "+strings.Join(r.SectionPath, " > "), r.StartLine, r.EndLine, 100*r.Score)
 			i := strings.Index(list[at:], name)
 			if i < 0 {
 				break
@@ -122,6 +122,32 @@ func TestBudgetNamesDropped(t *testing.T) {
 		}
 		if got := EstimateTokens(b.String()); got > budget+budget/20 {
 			t.Errorf("budget %d: the answer is about %d tokens\n%s", budget, got, b.String())
+		}
+	}
+}
+
+// A list names no note it leaves out, so its budget keeps no room for
+// names: the next note would not have fit.
+func TestBudgetListKeepsNoRoom(t *testing.T) {
+	dir := t.TempDir()
+	for i := range 20 {
+		write(t, dir, fmt.Sprintf("n%02d.md", i), fmt.Sprintf("---\ntags: [garden]\n---\n# Note %d\n\n%s\n", i, strings.Repeat("Compost and beds and tomatoes. ", 8)))
+	}
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, dir, "notes")
+	all := search(t, e, mdsearch.SearchRequest{Tag: "garden", N: 20})
+	for _, budget := range []int{300, 500, 600, 800} {
+		resp := search(t, e, mdsearch.SearchRequest{Tag: "garden", N: 20, MaxTokens: budget})
+		shown := len(resp.Results)
+		if shown == 0 || shown >= len(all.Results) || strings.Contains(resp.Notice, "(lines") {
+			t.Fatalf("budget %d: %d of %d notes, notice %q", budget, shown, len(all.Results), resp.Notice)
+		}
+		var b strings.Builder
+		if err := render.Results(&b, resp, render.Options{SectionPaths: true}); err != nil {
+			t.Fatal(err)
+		}
+		if used, next := EstimateTokens(b.String()), resultTokens(all.Results[shown]); used+next < budget-budget/20 {
+			t.Errorf("budget %d: %d notes in %d tokens, and the next costs %d: room left unused", budget, shown, used, next)
 		}
 	}
 }

@@ -15,6 +15,9 @@ func (e *Engine) offer(ctx context.Context, req mdsearch.SearchRequest, f *found
 	local := req
 	local.NoRerank = req.NoRerank || f.deferred
 	w := e.choose(ctx, local, f)
+	if err := ctx.Err(); err != nil { // choose's searches cost the suggestion only, but for this
+		return nil, err
+	}
 	if f.deferred {
 		var err error
 		if w, err = e.rerankShown(ctx, req, w); err != nil {

@@ -232,3 +232,40 @@ func TestRespelledRerankCosts(t *testing.T) {
 		cancel()
 	}
 }
+
+// cancelling is bow that cancels the search on its nth query embedding.
+type cancelling struct {
+	*bow
+	n, at  int
+	cancel context.CancelFunc
+}
+
+func (c *cancelling) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	if c.cancel != nil {
+		if c.n++; c.n == c.at {
+			c.cancel()
+			return nil, ctx.Err()
+		}
+	}
+	return c.bow.Embed(ctx, texts)
+}
+
+// A search cancelled while its respelling is searched fails: the answer
+// does not stand as if the respelling had been searched.
+func TestRespelledCancelled(t *testing.T) {
+	m, err := rescore.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	vault := t.TempDir()
+	write(t, vault, "reactivity.md", "# Reactivity\n\nThe reactivity system tracks reactive state.\n")
+	c := &cancelling{bow: newBow(m.Embedder), at: 2} // the typed query's, then the respelled one's
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), c)
+	index(t, e, vault, "v")
+	ctx, cancel := context.WithCancel(bg)
+	defer cancel()
+	c.cancel = cancel
+	if resp, err := e.Search(ctx, mdsearch.SearchRequest{Query: "reactivty system", Mode: mdsearch.ModeHybrid}); !errors.Is(err, context.Canceled) {
+		t.Errorf("err %v; suggestion %q, notice %q", err, resp.Suggestion, resp.Notice)
+	}
+}

@@ -248,8 +248,8 @@ func (e *Engine) namedOnce(ctx context.Context, name string) []string {
 // else it is "" and s ("Re: budget" is a name).
 func (e *Engine) inCollection(ctx context.Context, s string) (coll, rest string) {
 	if i := strings.IndexByte(s, ':'); i > 0 {
-		if _, err := e.collectionByName(ctx, s[:i]); err == nil {
-			return s[:i], s[i+1:]
+		if c, err := e.searchedCollection(ctx, s[:i]); err == nil {
+			return c.Name, s[i+1:]
 		}
 	}
 	return "", s
