@@ -175,6 +175,18 @@ func BenchmarkSearch(b *testing.B) {
 			}
 		})
 	}
+	// A budget that leaves results out, which the notice names: beside
+	// the same search without one.
+	for _, budget := range []int{0, 600} {
+		b.Run(fmt.Sprintf("hybrid_n10_budget%d", budget), func(b *testing.B) {
+			for b.Loop() {
+				resp, err := e.Search(bg, mdsearch.SearchRequest{Query: "link to a heading in another note", Mode: mdsearch.ModeHybrid, N: 10, MaxTokens: budget})
+				if err != nil || budget > 0 && !strings.Contains(resp.Notice, "did not fit") {
+					b.Fatalf("%v, %q", err, resp.Notice)
+				}
+			}
+		})
+	}
 	b.Run("list", func(b *testing.B) {
 		for b.Loop() {
 			resp, err := e.Search(bg, mdsearch.SearchRequest{Query: "path:plugins", N: 10})
