@@ -190,7 +190,14 @@ func TestCutNeverEndsOnHeading(t *testing.T) {
 	if got, _ := cutBlocks(setext, 20, true); got != "Intro line." {
 		t.Errorf("setext: %q", got)
 	}
-	for text, want := range map[string]bool{"a\n## B": true, "## B": true, "a\n#hashtag": false, "    # code": false, "x\n---": true, "---": false, "a\nb": false} {
+	// A heading with the link reference definition an RFC puts under it
+	// shows nothing of its section: no cut ends there.
+	rfc := "Intro line.\n\n## Drawbacks\n[drawbacks]: #drawbacks\n\n" + strings.Repeat("word ", 200)
+	if got, _ := cutBlocks(rfc, 20, false); got != "Intro line." {
+		t.Errorf("heading and reference definition: %q", got)
+	}
+	for text, want := range map[string]bool{"a\n## B": true, "## B": true, "a\n#hashtag": false, "    # code": false, "x\n---": true, "---": false, "a\nb": false,
+		"## B\n[b]: #b": true, "## B\n[b]: #b\n   [c]: https://x.org/c": true, "a\n[b]: #b": false, "## B\n[b]: see this": false} {
 		if endsWithHeading(text) != want {
 			t.Errorf("endsWithHeading(%q) = %v", text, !want)
 		}

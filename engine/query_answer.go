@@ -153,6 +153,7 @@ func namedDroppedNotice(dropped []mdsearch.Result, budget, room int) string {
 	plain := droppedNotice(len(dropped), budget)
 	notice, base := plain, noticeTokens(plain)
 	var names []string
+	seen := map[string]bool{}
 	for i, r := range dropped {
 		name := r.Path // as the results' headers name notes
 		if r.ReadPath != "" {
@@ -161,6 +162,10 @@ func namedDroppedNotice(dropped []mdsearch.Result, budget, room int) string {
 		if len(r.SectionPath) > 0 {
 			name += " > " + strings.Join(r.SectionPath, " > ")
 		}
+		if seen[name] { // another part of a section named: reading it reads both
+			continue
+		}
+		seen[name] = true
 		lines := fmt.Sprintf("lines %d-%d", r.StartLine, r.EndLine)
 		if r.StartLine == r.EndLine {
 			lines = fmt.Sprintf("line %d", r.StartLine)

@@ -151,3 +151,17 @@ func TestBudgetListKeepsNoRoom(t *testing.T) {
 		}
 	}
 }
+
+// Two parts of one section left out are named once, the first: reading
+// the section reads both; a single line is named as results name it.
+func TestNamedDroppedOnce(t *testing.T) {
+	part := func(start, end int, score float64) mdsearch.Result {
+		return mdsearch.Result{Path: "a.md", SectionPath: []string{"A", "B"}, StartLine: start, EndLine: end, Score: score}
+	}
+	other := mdsearch.Result{Path: "c, d.md", SectionPath: []string{"C"}, StartLine: 3, EndLine: 3, Score: 0.05}
+	got := namedDroppedNotice([]mdsearch.Result{part(10, 20, 0.2), part(21, 30, 0.1), other}, 300, 1000)
+	want := `3 more results did not fit max_tokens 300: "a.md > A > B" (lines 10-20, 20.0%), "c, d.md > C" (line 3, 5.0%); read one, or raise max_tokens to see them`
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}

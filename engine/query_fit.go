@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -242,6 +243,10 @@ func cutBlocks(text string, budget int, first bool) (string, int) {
 	return best, bestLines
 }
 
+// refDefinition matches a line that is a link reference definition of
+// one line, "[label]: destination", which a rendered note does not show.
+var refDefinition = regexp.MustCompile(`^ {0,3}\[[^\]]+\]:\s*\S+\s*\r?$`)
+
 // stubWords is the least text under a heading a cut may end with: fewer
 // words are a scrap, as an HTML tag or a list label.
 const stubWords = 4
@@ -255,9 +260,14 @@ func opens(block string) bool {
 }
 
 // endsWithHeading reports whether text's last block is a heading: an ATX
-// line ("## Title") or a setext one (a line, then "===" or "---").
+// line ("## Title") or a setext one (a line, then "===" or "---"), with
+// any link reference definitions under it (an RFC's "[drawbacks]:
+// #drawbacks"), which show nothing.
 func endsWithHeading(text string) bool {
 	lines := strings.Split(text, "\n")
+	for len(lines) > 1 && refDefinition.MatchString(lines[len(lines)-1]) {
+		lines = lines[:len(lines)-1]
+	}
 	last := strings.TrimRight(lines[len(lines)-1], "\r")
 	trimmed := strings.TrimLeft(last, " ")
 	if len(last)-len(trimmed) <= 3 {
