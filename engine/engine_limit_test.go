@@ -192,9 +192,18 @@ func TestCutNeverEndsOnHeading(t *testing.T) {
 	}
 	// A heading with the link reference definition an RFC puts under it
 	// shows nothing of its section: no cut ends there.
-	rfc := "Intro line.\n\n## Drawbacks\n[drawbacks]: #drawbacks\n\n" + strings.Repeat("word ", 200)
-	if got, _ := cutBlocks(rfc, 20, false); got != "Intro line." {
-		t.Errorf("heading and reference definition: %q", got)
+	for _, defs := range []string{"\n[drawbacks]: #drawbacks", "\n[drawbacks]: #drawbacks \"Drawbacks\"", "\n[b]: </a b>", "\n[a\\]b]: #b 'T'",
+		"\n\n[drawbacks]: #drawbacks\n[alternatives]: #alternatives\n[prior-art]: #prior-art\n[unresolved]: #unresolved-questions"} {
+		rfc := "Intro line.\n\n## Drawbacks" + defs + "\n\n" + strings.Repeat("word ", 200)
+		if got, _ := cutBlocks(rfc, 40, false); got != "Intro line." {
+			t.Errorf("heading and reference definitions %q: %q", defs, got)
+		}
+	}
+	for line, want := range map[string]bool{"[b]: #b": true, "   [b]: https://x.org/b (T)": true, "    [b]: #b": false, "[ ]: #b": false,
+		"[^1]: A footnote.": false, "[b]: see this": false, "[b]:": false, "[b]: #b\r": true} {
+		if isDefinition(line) != want {
+			t.Errorf("isDefinition(%q) = %v", line, !want)
+		}
 	}
 	for text, want := range map[string]bool{"a\n## B": true, "## B": true, "a\n#hashtag": false, "    # code": false, "x\n---": true, "---": false, "a\nb": false,
 		"## B\n[b]: #b": true, "## B\n[b]: #b\n   [c]: https://x.org/c": true, "a\n[b]: #b": false, "## B\n[b]: see this": false} {

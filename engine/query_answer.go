@@ -152,29 +152,18 @@ func namesRoom(rs []mdsearch.Result, budget int) int {
 func namedDroppedNotice(dropped []mdsearch.Result, budget, room int) string {
 	plain := droppedNotice(len(dropped), budget)
 	notice, base := plain, noticeTokens(plain)
+	secs := droppedSections(dropped)
 	var names []string
-	seen := map[string]bool{}
-	for i, r := range dropped {
-		name := r.Path // as the results' headers name notes
-		if r.ReadPath != "" {
-			name = r.ReadPath
-		}
-		if len(r.SectionPath) > 0 {
-			name += " > " + strings.Join(r.SectionPath, " > ")
-		}
-		if seen[name] { // another part of a section named: reading it reads both
-			continue
-		}
-		seen[name] = true
-		lines := fmt.Sprintf("lines %d-%d", r.StartLine, r.EndLine)
-		if r.StartLine == r.EndLine {
-			lines = fmt.Sprintf("line %d", r.StartLine)
+	for i, s := range secs {
+		lines := fmt.Sprintf("lines %d-%d", s.start, s.end)
+		if s.start == s.end {
+			lines = fmt.Sprintf("line %d", s.start)
 		}
 		// Quoted: a path may hold ", " or a request field's name.
-		names = append(names, fmt.Sprintf("%s (%s, %.1f%%)", strconv.Quote(name), lines, 100*r.Score))
+		names = append(names, fmt.Sprintf("%s (%s, %.1f%%)", strconv.Quote(s.name), lines, 100*s.score))
 		more := ""
-		if rest := len(dropped) - i - 1; rest > 0 {
-			more = fmt.Sprintf(", and %d more", rest)
+		if rest := len(secs) - i - 1; rest > 0 {
+			more = fmt.Sprintf(", and %s", plural.Count(rest, "more section", "more sections"))
 		}
 		named := fmt.Sprintf("%s did not fit max_tokens %d: %s%s; read one, or raise max_tokens to see them",
 			plural.Count(len(dropped), "more result", "more results"), budget, strings.Join(names, ", "), more)
@@ -184,6 +173,43 @@ func namedDroppedNotice(dropped []mdsearch.Result, budget, room int) string {
 		notice = named
 	}
 	return notice
+}
+
+// droppedSection is a section results left out by a budget belong to:
+// its name, the lines of its parts left out, and the best score of them.
+type droppedSection struct {
+	name       string
+	start, end int
+	score      float64
+}
+
+// droppedSections are the sections of the results dropped, in their
+// order, each once: parts of one section are read together. A section is
+// named as a result's header names its note and section, and by its
+// read name ("#example-1") where another of the note has its path.
+func droppedSections(dropped []mdsearch.Result) []droppedSection {
+	var out []droppedSection
+	at := map[string]int{}
+	for _, r := range dropped {
+		name := r.Path
+		if r.ReadPath != "" {
+			name = r.ReadPath
+		}
+		switch {
+		case r.ReadSection != "":
+			name += " > " + r.ReadSection
+		case len(r.SectionPath) > 0:
+			name += " > " + strings.Join(r.SectionPath, " > ")
+		}
+		if i, ok := at[name]; ok {
+			out[i].start, out[i].end = min(out[i].start, r.StartLine), max(out[i].end, r.EndLine)
+			out[i].score = max(out[i].score, r.Score)
+			continue
+		}
+		at[name] = len(out)
+		out = append(out, droppedSection{name, r.StartLine, r.EndLine, r.Score})
+	}
+	return out
 }
 
 // noticeTokens is what an answer's notice costs as every adapter prints

@@ -152,16 +152,32 @@ func TestBudgetListKeepsNoRoom(t *testing.T) {
 	}
 }
 
-// Two parts of one section left out are named once, the first: reading
-// the section reads both; a single line is named as results name it.
+// Two parts of one section left out are named once, their lines
+// together: reading the section reads both; two sections of one path
+// apart, by the read name of the second; a single line is named as
+// results name it; "and N more" counts the sections not named.
 func TestNamedDroppedOnce(t *testing.T) {
 	part := func(start, end int, score float64) mdsearch.Result {
 		return mdsearch.Result{Path: "a.md", SectionPath: []string{"A", "B"}, StartLine: start, EndLine: end, Score: score}
 	}
 	other := mdsearch.Result{Path: "c, d.md", SectionPath: []string{"C"}, StartLine: 3, EndLine: 3, Score: 0.05}
-	got := namedDroppedNotice([]mdsearch.Result{part(10, 20, 0.2), part(21, 30, 0.1), other}, 300, 1000)
-	want := `3 more results did not fit max_tokens 300: "a.md > A > B" (lines 10-20, 20.0%), "c, d.md > C" (line 3, 5.0%); read one, or raise max_tokens to see them`
-	if got != want {
-		t.Errorf("got\n%s\nwant\n%s", got, want)
+	twin := mdsearch.Result{Path: "a.md", SectionPath: []string{"A", "B"}, ReadSection: "#b-1", StartLine: 40, EndLine: 44, Score: 0.04}
+	for _, tc := range []struct {
+		in   []mdsearch.Result
+		room int
+		want string
+	}{
+		{[]mdsearch.Result{part(10, 20, 0.2), part(21, 30, 0.1), other}, 1000,
+			`3 more results did not fit max_tokens 300: "a.md > A > B" (lines 10-30, 20.0%), "c, d.md > C" (line 3, 5.0%); read one, or raise max_tokens to see them`},
+		{[]mdsearch.Result{part(10, 20, 0.2), part(21, 30, 0.1)}, 1000,
+			`2 more results did not fit max_tokens 300: "a.md > A > B" (lines 10-30, 20.0%); read one, or raise max_tokens to see them`},
+		{[]mdsearch.Result{part(10, 20, 0.2), twin, other}, 20,
+			`3 more results did not fit max_tokens 300: "a.md > A > B" (lines 10-20, 20.0%), and 2 more sections; read one, or raise max_tokens to see them`},
+		{[]mdsearch.Result{part(10, 20, 0.2), twin}, 1000,
+			`2 more results did not fit max_tokens 300: "a.md > A > B" (lines 10-20, 20.0%), "a.md > #b-1" (lines 40-44, 4.0%); read one, or raise max_tokens to see them`},
+	} {
+		if got := namedDroppedNotice(tc.in, 300, tc.room); got != tc.want {
+			t.Errorf("got\n%s\nwant\n%s", got, tc.want)
+		}
 	}
 }

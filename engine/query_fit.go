@@ -228,8 +228,8 @@ func cutBlocks(text string, budget int, first bool) (string, int) {
 				under = len(kept)
 				continue // a cut never ends on a heading whose text it leaves out
 			}
-			if i < len(lines)-1 && (under >= 0 && wordcount.Count(kept[under:]) < stubWords || opens(last)) {
-				continue // nor on a scrap of text under a heading, nor on one that opens what follows
+			if i < len(lines)-1 && (under >= 0 && wordcount.Count(kept[under:]) < stubWords || opens(last) || onlyDefinitions(last)) {
+				continue // nor on a scrap of text under a heading, nor on one that opens what follows, nor on what shows nothing
 			}
 			if EstimateTokens(kept) > budget && (best != "" || !first) {
 				break
@@ -244,8 +244,30 @@ func cutBlocks(text string, budget int, first bool) (string, int) {
 }
 
 // refDefinition matches a line that is a link reference definition of
-// one line, "[label]: destination", which a rendered note does not show.
-var refDefinition = regexp.MustCompile(`^ {0,3}\[[^\]]+\]:\s*\S+\s*\r?$`)
+// one line, which a rendered note does not show: "[label]: destination",
+// the destination in angle brackets or not, a title after it in quotes
+// or brackets. A footnote ("[^1]: text") is shown, so it is not one.
+var refDefinition = regexp.MustCompile(`^ {0,3}\[((?:\\.|[^\\\[\]])+)\]:[ \t]*(?:<[^<>\n]*>|[^\s<]\S*)(?:[ \t]+(?:"[^"]*"|'[^']*'|\([^()]*\)))?[ \t]*\r?$`)
+
+// isDefinition reports whether line is a link reference definition
+// (refDefinition) whose label holds more than spaces.
+func isDefinition(line string) bool {
+	m := refDefinition.FindStringSubmatch(line)
+	return m != nil && strings.TrimSpace(m[1]) != "" && !strings.HasPrefix(m[1], "^")
+}
+
+// onlyDefinitions reports whether a block is link reference definitions
+// alone, which show nothing.
+func onlyDefinitions(block string) bool {
+	some := false
+	for _, l := range strings.Split(strings.TrimSpace(block), "\n") {
+		if !isDefinition(l) {
+			return false
+		}
+		some = true
+	}
+	return some
+}
 
 // stubWords is the least text under a heading a cut may end with: fewer
 // words are a scrap, as an HTML tag or a list label.
@@ -265,7 +287,7 @@ func opens(block string) bool {
 // #drawbacks"), which show nothing.
 func endsWithHeading(text string) bool {
 	lines := strings.Split(text, "\n")
-	for len(lines) > 1 && refDefinition.MatchString(lines[len(lines)-1]) {
+	for len(lines) > 1 && isDefinition(lines[len(lines)-1]) {
 		lines = lines[:len(lines)-1]
 	}
 	last := strings.TrimRight(lines[len(lines)-1], "\r")
