@@ -30,7 +30,7 @@ type genFlags struct {
 
 func (g *genFlags) add(fs *flag.FlagSet) {
 	fs.BoolVar(&g.on, "generate", false, "make labelled queries from the vault itself instead of --queries (see --style)")
-	fs.StringVar(&g.style, "style", "all", "with --generate: all, or some of links (sentences around links to a heading), headings (sections' first sentences), sentences (a middle sentence, common and some other words left out), vague (sentences without their two rarest words), questions (headings asked as questions), terms (a word one section alone holds, asked by itself), titles (a note's title, alone or as a question, for its opening text); both = links,headings")
+	fs.StringVar(&g.style, "style", "all", "with --generate: all, or some of links (sentences around links to a heading), headings (sections' first sentences), sentences (a middle sentence, common and some other words left out), vague (sentences without their two rarest words), questions (headings asked as questions), terms (a word one section alone holds, asked by itself), titles (a note's title, alone or as a question, for its opening text), aspects (a note's title with a section's heading); both = links,headings")
 	fs.StringVar(&g.write, "write-queries", "", "with --generate: also write the queries to this new file (JSON Lines; one that exists is refused)")
 }
 

@@ -92,6 +92,8 @@ func Generate(ctx context.Context, dir string, styles []string) (*QuerySet, *Gen
 				g.questionQueries(g.notes[p])
 			case StyleTitles:
 				g.titleQueries(g.notes[p])
+			case StyleAspects:
+				g.aspectQueries(g.notes[p])
 			case StyleTerms:
 				if err := g.termQueries(ctx, g.notes[p]); err != nil {
 					return nil, nil, err

@@ -29,7 +29,7 @@ const (
 )
 
 // AllStyles are every style Generate makes, in the order it makes them.
-var AllStyles = []string{StyleLinks, StyleHeadings, StyleSentences, StyleVague, StyleQuestions, StyleTerms, StyleTitles}
+var AllStyles = []string{StyleLinks, StyleHeadings, StyleSentences, StyleVague, StyleQuestions, StyleTerms, StyleTitles, StyleAspects}
 
 // sentenceQueries makes a query of a sentence from the middle of every
 // section below the top level that has at least two paragraphs or two

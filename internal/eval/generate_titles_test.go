@@ -92,3 +92,34 @@ func TestOwnLabel(t *testing.T) {
 		t.Error("a label that is not own counts the subsections")
 	}
 }
+
+// An aspects query is a note's title with one of its headings below the
+// title, labelled with that section: none for a heading that holds the
+// title, one of many words, or a note whose title no one types.
+func TestGenerateAspects(t *testing.T) {
+	dir := writeVault(t, map[string]string{
+		"3668-async-closures.md": "## Summary\n\nClosures that are async.\n\n## Drawbacks\n\nNew traits.\n\n### Lack of a desugaring\n\nNone.\n\n## Async closures in detail\n\nMore.\n",
+		"b-tomatoes.md":          "# Tomatoes\n\nGrowing notes.\n\n## Sowing Seeds Indoors\n\nSow early.\n\n## A heading of far too many words to be typed\n\nText.\n",
+		"d-ch15-03-drop.md":      "## Cleanup\n\nDrop runs.\n",
+	})
+	qs, _, err := Generate(context.Background(), dir, []string{StyleAspects})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, q := range qs.Queries {
+		got = append(got, q.Text+" → "+q.Relevant[0].Path+" "+strings.Join(q.Relevant[0].SectionPath, "/"))
+	}
+	want := []string{
+		"async closures summary → 3668-async-closures.md Summary",
+		"async closures drawbacks → 3668-async-closures.md Drawbacks",
+		"async closures lack of a desugaring → 3668-async-closures.md Drawbacks/Lack of a desugaring",
+		"tomatoes sowing seeds indoors → b-tomatoes.md Tomatoes/Sowing Seeds Indoors",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if err := qs.Resolve(context.Background(), dir); err != nil {
+		t.Errorf("generated labels do not resolve: %v", err)
+	}
+}
