@@ -193,14 +193,10 @@ func TestRespelledNoLikelier(t *testing.T) {
 // and a search cancelled while the reranker is asked fails, misspelled
 // or not.
 func TestRespelledRerankCosts(t *testing.T) {
-	m, err := rescore.Default()
-	if err != nil {
-		t.Fatal(err)
-	}
 	vault := t.TempDir()
 	write(t, vault, "reactivity.md", "# Reactivity\n\nThe reactivity system tracks reactive state.\n\n## Watchers\n\nA watcher runs a callback on change; its cleanup runs first.\n")
 	write(t, vault, "other.md", "# Other\n\nSomething about gardens and compost and the system of beds.\n")
-	b, rr := newBow(m.Embedder), &counting{}
+	b, rr := stagedBow(t), &counting{}
 	e, err := Open(bg, Options{IndexPath: filepath.Join(t.TempDir(), "index.db"), Embedder: b, Reranker: rr})
 	if err != nil {
 		t.Fatal(err)
@@ -253,13 +249,9 @@ func (c *cancelling) Embed(ctx context.Context, texts []string) ([][]float32, er
 // A search cancelled while its respelling is searched fails: the answer
 // does not stand as if the respelling had been searched.
 func TestRespelledCancelled(t *testing.T) {
-	m, err := rescore.Default()
-	if err != nil {
-		t.Fatal(err)
-	}
 	vault := t.TempDir()
 	write(t, vault, "reactivity.md", "# Reactivity\n\nThe reactivity system tracks reactive state.\n")
-	c := &cancelling{bow: newBow(m.Embedder), at: 2} // the typed query's, then the respelled one's
+	c := &cancelling{bow: stagedBow(t), at: 2} // the typed query's, then the respelled one's
 	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), c)
 	index(t, e, vault, "v")
 	ctx, cancel := context.WithCancel(bg)
@@ -268,4 +260,15 @@ func TestRespelledCancelled(t *testing.T) {
 	if resp, err := e.Search(ctx, mdsearch.SearchRequest{Query: "reactivty system", Mode: mdsearch.ModeHybrid}); !errors.Is(err, context.Canceled) {
 		t.Errorf("err %v; suggestion %q, notice %q", err, resp.Suggestion, resp.Notice)
 	}
+}
+
+// stagedBow is a test embedder named as the second stage's model is, so
+// that hybrid mode's scores are its probabilities.
+func stagedBow(t *testing.T) *bow {
+	t.Helper()
+	m, err := rescore.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return newBow(m.Embedder)
 }
