@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"flag"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -40,22 +41,23 @@ func withIndex(msg, index string) string {
 	})
 }
 
-// requestField matches the request fields a search notice names ("lower
-// min_score to see them"), as REST and MCP take them.
-var requestField = regexp.MustCompile(`\b(?:as_typed|min_score|max_tokens|max_per_page|no_rerank)\b`)
+// snakeWord matches a word of lower-case parts joined by underscores, as
+// the request fields REST and MCP take are named (min_score).
+var snakeWord = regexp.MustCompile(`\b[a-z]+(?:_[a-z]+)+\b`)
 
-// flagNames is a search notice with each request field it names written
-// as the flag that sets it on the command line (--min-score). Quoted
-// text (the query's own words, quoted as Go quotes them) and a property
-// a filter names (max_tokens="400") are left as they are.
-func flagNames(msg string) string {
+// flagNames is a search notice with each request field it names that is
+// a flag of fs ("lower min_score to see them") written as that flag
+// (--min-score). Quoted text (the query's own words, quoted as Go quotes
+// them) and a property a filter names (max_tokens="400") are left as
+// they are.
+func flagNames(fs *flag.FlagSet, msg string) string {
 	var b strings.Builder
 	for msg != "" {
 		q := strings.IndexByte(msg, '"')
 		if q < 0 {
 			q = len(msg)
 		}
-		b.WriteString(flagsIn(msg[:q]))
+		b.WriteString(flagsIn(fs, msg[:q]))
 		msg = msg[q:]
 		if msg == "" {
 			break
@@ -71,14 +73,15 @@ func flagNames(msg string) string {
 }
 
 // flagsIn is flagNames for text outside quotes.
-func flagsIn(s string) string {
+func flagsIn(fs *flag.FlagSet, s string) string {
 	var b strings.Builder
 	last := 0
-	for _, m := range requestField.FindAllStringIndex(s, -1) {
-		if m[1] < len(s) && (s[m[1]] == '=' || s[m[1]] == ':') {
-			continue // a property a filter names
+	for _, m := range snakeWord.FindAllStringIndex(s, -1) {
+		name := strings.ReplaceAll(s[m[0]:m[1]], "_", "-")
+		if fs.Lookup(name) == nil || m[1] < len(s) && (s[m[1]] == '=' || s[m[1]] == ':') {
+			continue // no flag, or a property a filter names
 		}
-		b.WriteString(s[last:m[0]] + "--" + strings.ReplaceAll(s[m[0]:m[1]], "_", "-"))
+		b.WriteString(s[last:m[0]] + "--" + name)
 		last = m[1]
 	}
 	return b.String() + s[last:]

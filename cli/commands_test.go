@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"flag"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -35,6 +36,10 @@ func TestCommandsGainIndex(t *testing.T) {
 // A search notice names the flags the command line takes, not the
 // request fields REST and MCP take; the query's quoted words stay.
 func TestFlagNames(t *testing.T) {
+	fs := flag.NewFlagSet("search", flag.ContinueOnError)
+	for _, name := range []string{"as-typed", "min-score", "max-tokens", "max-per-page", "no-rerank"} {
+		fs.Bool(name, false, "")
+	}
 	for _, tc := range []struct{ in, want string }{
 		{`no passage holds "computd": showing results for "computed"; as_typed searches for the query as typed`,
 			`no passage holds "computd": showing results for "computed"; --as-typed searches for the query as typed`},
@@ -51,7 +56,7 @@ func TestFlagNames(t *testing.T) {
 		{`a quote "never closed max_tokens`, `a quote "never closed max_tokens`},
 		{"", ""},
 	} {
-		if got := flagNames(tc.in); got != tc.want {
+		if got := flagNames(fs, tc.in); got != tc.want {
 			t.Errorf("flagNames(%q)\n got %q\nwant %q", tc.in, got, tc.want)
 		}
 	}

@@ -88,7 +88,7 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 		}
 	}
 	resp.Notice = env.commands(resp.Notice)
-	printNotice(env, flagNames(resp.Notice)) // --json's notice names request fields, as MCP's and REST's
+	printNotice(env, flagNames(fs, resp.Notice)) // --json's notice names request fields, as MCP's and REST's
 	if *asJSON {
 		return printJSON(env, resp)
 	}
