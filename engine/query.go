@@ -52,7 +52,7 @@ func (e *Engine) Search(ctx context.Context, req mdsearch.SearchRequest) (*mdsea
 			return nil, err
 		}
 	}
-	if !f.spell.offered() && f.sug.lacking != "" && (!f.noneHeld || f.spell == respellNamed || f.spell == respellWeak) { // keyword mode's notice names every word, but not the near ones
+	if !f.spell.offered() && f.sug.lacking != "" && (!f.noneHeld || f.spell.named()) { // keyword mode's notice names every word, but not the near ones
 		f.resp.Notice = joinNotices(f.sug.lacking, f.resp.Notice)
 	}
 	f.resp.Notice = joinNotices(strings.TrimSpace(req.Notice), f.resp.Notice) // about the request: it leads
@@ -492,12 +492,13 @@ func (e *Engine) filter(ctx context.Context, req mdsearch.SearchRequest) (store.
 	if req.Collection == "" {
 		req.Collection, p = e.inCollection(ctx, p) // "notes:projects/"
 	}
-	if req.Collection != "" { // by the name the index holds, which may differ in case
+	var coll *store.Collection // req.Collection's, once looked up
+	if req.Collection != "" {  // by the name the index holds, which may differ in case
 		c, err := e.searchedCollection(ctx, req.Collection)
 		if err != nil {
 			return f, err
 		}
-		req.Collection = c.Name
+		req.Collection, coll = c.Name, c
 	}
 	if filepath.IsAbs(p) {
 		colls, err := e.st.Collections(ctx)
@@ -505,22 +506,17 @@ func (e *Engine) filter(ctx context.Context, req mdsearch.SearchRequest) (store.
 			return f, err
 		}
 		c, rel, ok := absPrefix(colls, req.Collection, p)
-		known := slices.ContainsFunc(colls, func(c store.Collection) bool { return c.Name == req.Collection })
-		if other, _, in := absPrefix(colls, "", p); !ok && in && known { // an unknown one is named below
+		if other, _, in := absPrefix(colls, "", p); !ok && in && coll != nil {
 			return f, mdsearch.Errorf(mdsearch.KindInvalid, "", "", "leave out the collection, or name "+other,
 				"path prefix %q is inside collection %s's folder, not %s's", req.PathPrefix, other, req.Collection)
 		}
-		if ok {
-			req.Collection, p = c, rel
+		if i := slices.IndexFunc(colls, func(x store.Collection) bool { return x.Name == c }); ok && i >= 0 {
+			coll, p = &colls[i], rel
 		}
 	}
 	f.PathPrefix = mdsearch.VaultRelative(p)
-	if req.Collection != "" {
-		c, err := e.collectionByName(ctx, req.Collection)
-		if err != nil {
-			return f, err
-		}
-		f.CollectionID = c.ID
+	if coll != nil {
+		f.CollectionID = coll.ID
 	}
 	return f, nil
 }

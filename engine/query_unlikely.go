@@ -44,6 +44,10 @@ const (
 // offered says the notice offers the respelled query (did you mean).
 func (s respell) offered() bool { return s == respellOffered || s == respellLost }
 
+// named says the notice names the misspelled words without offering
+// their respelling (lackingNotice).
+func (s respell) named() bool { return s == respellNamed || s == respellWeak }
+
 // mayDiffer says the respelled query was not searched as the request
 // asks, or found no strong answer: its results may be otherwise.
 func (s respell) mayDiffer() bool { return s == respellOffered || s == respellNamed }

@@ -181,13 +181,11 @@ func titleTerms(title, path string) string {
 	}
 	// Folded first: full-width digits are digits to the keyword index.
 	a, b := paddedNumber(KeywordFold(title)), paddedNumber(KeywordFold(stem))
-	for _, v := range []string{a, b} {
-		if v != "" {
-			terms += " " + v
-		}
-		if a == b {
-			break
-		}
+	if a != "" {
+		terms += " " + a
+	}
+	if b != "" && b != a {
+		terms += " " + b
 	}
 	return terms
 }
