@@ -197,6 +197,10 @@ type Result struct {
 	// both 0 when that text is one passage, so the result is all of it.
 	Part  int `json:"part,omitempty"`
 	Parts int `json:"parts,omitempty"`
+	// SectionEnd is the last line of the text that follows the passage in
+	// the sections it shows (their further parts and subsections: reading
+	// the section reads it), when some does; 0 when the passage ends them.
+	SectionEnd int `json:"section_end,omitempty"`
 	// Truncated says the text was cut (to fit the token budget, or at
 	// 32 KB) or shows a long run of ASCII without a space to its start
 	// alone; ReadHint then says how to read the rest, the lines RestFrom

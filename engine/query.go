@@ -114,6 +114,7 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 	addNotice(&resp.Notice, ops.asTextNotice())
 	addNotice(&resp.Notice, ops.groupedNotice())
 	addNotice(&resp.Notice, ops.wordsNotice())
+	addNotice(&resp.Notice, minusNotice(req.Query))
 	addNotice(&resp.Notice, hashtagNotice(ctx, e.st.Reader, req.Query, q.filter))
 	unreadable := q.snap != nil && Unreadable(e.emb, req.Query)
 	if unreadable {
@@ -222,6 +223,9 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 	shortenRuns(res, joins)
 	ends := capResults(res, joins)
 	markStale(res, stale)
+	if err := sectionEnds(ctx, rt.Reader, res); err != nil {
+		return nil, err
+	}
 	resp.Results, resp.Total = res, len(res)
 	f := &found{resp: resp, sug: sug, joins: joins, ends: ends, budget: req.MaxTokens, best: best,
 		weak: isUnlikely(q, e.stage(q.mode) != nil, res), wordless: wordless, unreadable: unreadable, deferred: q.deferred}
@@ -262,6 +266,7 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 			}
 			addNotice(&resp.Notice, nearPaths(ctx, rt.Reader, q.filter))
 			addNotice(&resp.Notice, e.unknownProperties(ctx, rt.Reader, q.filter.Fields))
+			addNotice(&resp.Notice, e.propertyValuesNotice(ctx, rt.Reader, q.filter.Fields))
 		} else if q.mode == mdsearch.ModeKeyword && len(q.terms) > 0 {
 			msg := "no passage holds any of the query's words (" + termList(q.terms) + "): ask in other words"
 			f.noneHeld = true

@@ -143,6 +143,9 @@ func frameTokens(r mdsearch.Result) int {
 			n += EstimateTokens(r.ReadSections[i])
 		}
 	}
+	if r.SectionEnd > 0 { // " · section continues to line 525"
+		n += EstimateTokens(fmt.Sprintf(" · section continues to line %d", r.SectionEnd))
+	}
 	return n + shownHint(r) + whyTokens(r.Why)
 }
 

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"slices"
 	"strconv"
@@ -9,6 +10,7 @@ import (
 	"unicode"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/internal/plural"
 	"github.com/mdsearch/mdsearch/store"
 )
 
@@ -168,6 +170,41 @@ func (e *Engine) unknownProperties(ctx context.Context, rd *store.Reader, fields
 	}
 	return msg
 }
+
+// propertyValuesNotice names, for each property of fields that some note
+// has, the values notes hold (the most held first, up to
+// shownValues), for a search its filters left without a result:
+// where publish="yes" matched nothing, "publish" holds true and false.
+func (e *Engine) propertyValuesNotice(ctx context.Context, rd *store.Reader, fields map[string]string) string {
+	known := e.knownProperty(ctx)
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(fields)) {
+		if !known(k) || strings.Contains(k, ".") {
+			continue
+		}
+		vals, err := rd.PropertyValues(ctx, k, shownValues+1)
+		if err != nil || len(vals) == 0 {
+			continue
+		}
+		var held []string
+		for i, v := range vals[:min(len(vals), shownValues)] {
+			n := strconv.Itoa(v.Notes)
+			if i == 0 {
+				n = plural.Count(v.Notes, "note", "notes")
+			}
+			held = append(held, fmt.Sprintf("%s (%s)", strconv.Quote(v.Value), n))
+		}
+		if len(vals) > shownValues {
+			held = append(held, "…")
+		}
+		parts = append(parts, fmt.Sprintf("the property %q holds %s", k, strings.Join(held, ", ")))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// shownValues is how many values of a property propertyValuesNotice
+// names.
+const shownValues = 5
 
 // tagsProperty reads a condition on the tags property (where tags=x,
 // [tags:x], -[tags:x]) as the tag filter it means: a note's tags are its

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -71,6 +72,9 @@ func suggest(ctx context.Context, rd *store.Reader, q *query, hasTerms bool, ope
 			fixes[word] = fix
 		}
 	}
+	if err := inScope(ctx, rd, q.filter, fixes); err != nil {
+		return suggestion{}, err
+	}
 	lacking := lackingNotice(append(slices.Clip(lacked), short...), fixes)
 	if len(fixes) == 0 {
 		return suggestion{lacking: lacking}, nil
@@ -87,6 +91,32 @@ func suggest(ctx context.Context, rd *store.Reader, q *query, hasTerms bool, ope
 	})
 	query := strings.Join(append(slices.Clip(operators), respelled), " ")
 	return suggestion{query, suggestionNotice(q.req.Query, query, typed, short), lacking, shownNotice(q.req.Query, query, typed, short)}, nil
+}
+
+// inScope leaves out of fixes the respellings no passage the filter
+// lets through holds: respelled so, the word would match nothing the
+// search reads, and the query would rank on its other words alone
+// ("graf view filters" as "gra view filters", "gra" a piece of a link in
+// another collection).
+func inScope(ctx context.Context, rd *store.Reader, f store.Filter, fixes map[string]string) error {
+	if f.IsZero() || len(fixes) == 0 {
+		return nil
+	}
+	words := slices.Sorted(maps.Keys(fixes))
+	terms := make([]string, len(words))
+	for i, w := range words {
+		terms[i] = `"` + strings.ToLower(fixes[w]) + `"`
+	}
+	in, err := rd.TermsInScope(ctx, terms, f)
+	if err != nil {
+		return err
+	}
+	for i, w := range words {
+		if !in[i] {
+			delete(fixes, w)
+		}
+	}
+	return nil
 }
 
 // lackingNotice names the words no passage holds, each with the nearest

@@ -320,3 +320,34 @@ func TestLackingWords(t *testing.T) {
 		t.Errorf("one misspelling, weak: notice %q", resp.Notice)
 	}
 }
+
+// TestSuggestionSwapsShortAndScope: two letters swapped near a word's end
+// move its stem away from the right word's ("hotkyes" stems to "hotky",
+// "hotkeys" to "hotkei") and are still respelled; a word too short to be
+// respelled is no respelling either ("graf" is not "gra", a piece of a
+// link); and a respelling no passage of the collection searched holds is
+// none: respelled so, the word would match nothing there.
+func TestSuggestionSwapsShortAndScope(t *testing.T) {
+	a, b := t.TempDir(), t.TempDir()
+	write(t, a, "keys.md", "# Keys\n\nCustomize the hotkeys of every command. See [the graph](https://example.com/Gra/x).\n")
+	write(t, b, "light.md", "# Light\n\nA lantern lights the path.\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
+	index(t, e, a, "a")
+	index(t, e, b, "b")
+	for _, tc := range []struct {
+		query, collection, suggestion string
+	}{
+		{"hotkyes", "", "hotkeys"},
+		{"customize hotkyes", "a", "customize hotkeys"},
+		{"graf", "", ""},
+		{"lantren", "", "lantern"},
+		{"lantren", "b", "lantern"},
+		{"lantren", "a", ""},                   // only b holds "lantern"
+		{"customize hotkeys lantren", "a", ""}, // its other words strong there
+	} {
+		resp := search(t, e, mdsearch.SearchRequest{Query: tc.query, Collection: tc.collection, Mode: mdsearch.ModeKeyword})
+		if resp.Suggestion != tc.suggestion {
+			t.Errorf("%q in %q: suggestion %q, want %q (%s)", tc.query, tc.collection, resp.Suggestion, tc.suggestion, resp.Notice)
+		}
+	}
+}

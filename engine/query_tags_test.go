@@ -69,6 +69,34 @@ func TestUnknownPropertyNotice(t *testing.T) {
 	}
 }
 
+// A where condition that matched nothing names the values notes hold of
+// each property it names: scalars, booleans as written, a list's items,
+// the most held first, at most shownValues.
+func TestPropertyValuesNotice(t *testing.T) {
+	vault := t.TempDir()
+	for i := range 8 {
+		write(t, vault, fmt.Sprintf("n%d.md", i), fmt.Sprintf("---\npublish: %v\nstatus: s%d\ntags: [a]\nrelated: [x, y]\n---\n# N\n\nferns\n", i%3 != 0, i))
+	}
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, vault, "v")
+	for _, tt := range []struct {
+		where map[string]string
+		want  string
+	}{
+		{map[string]string{"publish": "yes"}, `the property "publish" holds "true" (5 notes), "false" (3)`},
+		{map[string]string{"Related": "z"}, `the property "Related" holds "x" (8 notes), "y" (8)`},
+		{map[string]string{"status": "draft"}, `the property "status" holds "s0" (1 note), "s1" (1), "s2" (1), "s3" (1), "s4" (1), …`},
+	} {
+		resp := search(t, e, mdsearch.SearchRequest{Query: "ferns", Where: tt.where, Mode: mdsearch.ModeKeyword})
+		if len(resp.Results) != 0 || !strings.Contains(resp.Notice, tt.want) {
+			t.Errorf("%v: %d results, notice %q, want %q", tt.where, len(resp.Results), resp.Notice, tt.want)
+		}
+	}
+	if resp := search(t, e, mdsearch.SearchRequest{Query: "ferns", Where: map[string]string{"publish": "true"}, Mode: mdsearch.ModeKeyword}); strings.Contains(resp.Notice, "holds") {
+		t.Errorf("results found, values named: %q", resp.Notice)
+	}
+}
+
 // An index run over a docs site with MDX pages says how many it left out,
 // in one notice, not one skip each.
 func TestMDXNotice(t *testing.T) {

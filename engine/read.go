@@ -71,10 +71,16 @@ func (e *Engine) Read(ctx context.Context, req mdsearch.ReadRequest) (_ *mdsearc
 	if err != nil {
 		return nil, err
 	}
-	if req.Comments {
-		return e.read(ctx, req, n, frag)
+	if !req.Comments {
+		n = n.withoutComments()
 	}
-	resp, err := e.read(ctx, req, n.withoutComments(), frag)
+	resp, err := e.read(ctx, req, n, frag)
+	if err == nil {
+		addNotice(&resp.Notice, e.readAsNotice(ctx, req.Path, n))
+	}
+	if req.Comments {
+		return resp, err
+	}
 	if err == nil && resp.EndLine > 0 {
 		if k := n.doc.CommentsIn(lineOffset(n.src, resp.StartLine), lineOffset(n.src, resp.EndLine+1)); k > 0 {
 			addNotice(&resp.Notice, plural.Count(k, "comment", "comments")+
@@ -517,6 +523,9 @@ func (e *Engine) openNote(ctx context.Context, spec string) (*note, error) {
 		like, err := e.st.NamedLike(ctx, collName, rel, 5)
 		if err == nil && len(like) == 0 {
 			like, err = e.st.SpelledLike(ctx, collName, rel, 3)
+		}
+		if err == nil && len(like) == 0 {
+			like, err = e.st.StartingWith(ctx, collName, rel, 3)
 		}
 		if err == nil && len(like) > 0 {
 			hint = "did you mean " + strings.Join(e.asShown(ctx, like), ", ") + "?"

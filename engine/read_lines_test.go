@@ -129,9 +129,10 @@ func TestReadSuggests(t *testing.T) {
 			t.Errorf("read %s: %+v, %v", p, r, err)
 		}
 	}
-	// Another folder, or a slip of the keys: suggested. Nothing near:
-	// the hint says how paths are named.
-	for _, p := range []string{"bakery/Sourdough.md", "Bakery/sourdough", "kitchen/Sourdogh.md", "kitchen/Sourduogh.md", "Sourdogh", "sour dough"} {
+	// Another folder, a slip of the keys, or the start of the file name
+	// (a numbered note's number): suggested. Nothing near: the hint says
+	// how paths are named.
+	for _, p := range []string{"bakery/Sourdough.md", "Bakery/sourdough", "kitchen/Sourdogh.md", "kitchen/Sourduogh.md", "Sourdogh", "sour dough", "sour", "Sourd.md", "kitchen/SOUR"} {
 		_, err := e.Read(bg, mdsearch.ReadRequest{Path: p})
 		var me *mdsearch.Error
 		if !errors.As(err, &me) || me.Kind != mdsearch.KindNotFound || me.Hint != "did you mean kitchen/Sourdough.md?" { // one collection: the path alone, as results name it
@@ -426,5 +427,37 @@ func TestReadLongRangePages(t *testing.T) {
 	}
 	if r, err = e.Read(bg, mdsearch.ReadRequest{Path: "Flat.md", Lines: "3-", Full: true}); err != nil || r.More || r.EndLine != 2002 {
 		t.Errorf("full range: more %v to line %d, %v", r.More, r.EndLine, err)
+	}
+}
+
+// TestReadAsNotice: a note read by another name than its path (its file
+// name, wherever it sits; a wikilink) is named in the notice, with its
+// collection where the index holds several: the text read says not which
+// note it is. Its path, in any case, with or without .md, its collection
+// or a fragment, needs no naming.
+func TestReadAsNotice(t *testing.T) {
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, copyDir(t, "../sample-vault"), "v")
+	other := t.TempDir()
+	write(t, other, "guide/plugins.md", "# Plugins\n\nText.\n")
+	index(t, e, other, "w")
+	for spec, want := range map[string]string{
+		"Sourdough":                     `read "Sourdough" as v:kitchen/Sourdough.md`,
+		"[[Sourdough]]":                 `read "[[Sourdough]]" as v:kitchen/Sourdough.md`,
+		"plugins":                       `read "plugins" as w:guide/plugins.md`,
+		"kitchen/Sourdough.md":          "",
+		"Kitchen/sourdough":             "",
+		"v:kitchen/Sourdough.md":        "",
+		"kitchen/Sourdough#Rye Starter": "",
+		"w:./guide/plugins.md":          "",
+		"kitchen//./Sourdough.md":       "",
+	} {
+		r, err := e.Read(bg, mdsearch.ReadRequest{Path: spec})
+		if err != nil {
+			t.Fatalf("%s: %v", spec, err)
+		}
+		if got := r.Notice; want == "" && strings.Contains(got, "read \"") || want != "" && !strings.Contains(got, want) {
+			t.Errorf("%s: notice %q, want %q", spec, got, want)
+		}
 	}
 }

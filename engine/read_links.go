@@ -3,8 +3,10 @@ package engine
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/url"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -324,4 +326,26 @@ func fragmentSection(n *note, frag string) string {
 		return frag // a block reference
 	}
 	return strings.ReplaceAll(frag, "#", "/") // "Heading#Sub": a heading path
+}
+
+// readAsNotice names the note read when spec named it otherwise than by
+// its path (its file name, wherever it sits, an alias, a page's URL):
+// `read "plugins" as vue:guide/reusability/plugins.md`. The text read says
+// not which note it is, and a name may find a note of another collection
+// than the one meant. "" when spec is the note's path, in any case, with
+// or without its collection, ".md" or a link's fragment.
+func (e *Engine) readAsNotice(ctx context.Context, spec string, n *note) string {
+	typed := wikiTarget(unquote(strings.TrimSpace(spec)))
+	typed, _, _ = strings.Cut(typed, "#")
+	if coll, rest := e.inCollection(ctx, typed); coll != "" {
+		typed = rest
+	}
+	typed = path.Clean(filepath.ToSlash(typed)) // "kitchen//./Sourdough.md" too
+	noExt := func(p string) string { return strings.TrimSuffix(strings.TrimSuffix(p, ".md"), ".markdown") }
+	// A full path inside the collection's folder ends in its path.
+	if strings.EqualFold(noExt(typed), noExt(n.path)) || strings.HasSuffix(typed, "/"+n.path) {
+		return ""
+	}
+	name := e.asShown(ctx, []string{n.collection + ":" + n.path})[0]
+	return fmt.Sprintf("read %q as %s", strings.TrimSpace(spec), name)
 }

@@ -90,9 +90,10 @@ func Prefix(r mdsearch.Result) string {
 }
 
 // Footer places a passage in its page: "chunk 3/12 · part 2/3 · lines
-// 40–58 · page 4188 words" (part: of its section's text, when that was cut
-// into several passages), and, when the text was cut to a token budget,
-// says how to read the rest.
+// 40–58 · section continues to line 75 · page 4188 words" (part: of its
+// section's text, when that was cut into several passages; section
+// continues: its further parts or subsections follow), and, when the text
+// was cut to a token budget, says how to read the rest.
 func Footer(r mdsearch.Result) string {
 	var b strings.Builder
 	joined := r.ChunkEnd > r.ChunkIndex
@@ -108,7 +109,11 @@ func Footer(r mdsearch.Result) string {
 	default:
 		fmt.Fprintf(&b, " · part %d/%d", r.Part, r.Parts)
 	}
-	fmt.Fprintf(&b, " · %s · page %s", LineSpan(r.StartLine, r.EndLine), plural.Count(r.PageWordCount, "word", "words"))
+	fmt.Fprintf(&b, " · %s", LineSpan(r.StartLine, r.EndLine))
+	if r.SectionEnd > 0 {
+		fmt.Fprintf(&b, " · section continues to line %d", r.SectionEnd)
+	}
+	fmt.Fprintf(&b, " · page %s", plural.Count(r.PageWordCount, "word", "words"))
 	if r.Truncated {
 		fmt.Fprintf(&b, " · %s", r.ReadHint)
 	}

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -133,4 +134,87 @@ func (s *Reader) Existing(ctx context.Context, ids []int64) (map[int64]bool, err
 		}
 	}
 	return out, nil
+}
+
+// Shown is a run of a note's passages a result shows: chunks First to
+// Last of the note at Path in Collection, whose title is Title.
+type Shown struct {
+	Collection, Path, Title string
+	First, Last             int
+}
+
+// SectionEnds is, for each run, the last line of the text after it that
+// still belongs to the sections it shows: their further parts and
+// subsections, up to the first passage of a section it does not show; 0
+// when none follows, or the note is gone. A section whose path is the
+// title alone (the note's title heading, over every other) is left out:
+// its text is the whole note.
+func (s *Reader) SectionEnds(ctx context.Context, runs []Shown) ([]int, error) {
+	ends := make([]int, len(runs))
+	for i, r := range runs {
+		var err error
+		if ends[i], err = s.sectionEnd(ctx, r); err != nil {
+			return nil, err
+		}
+	}
+	return ends, nil
+}
+
+// sectionEnd is SectionEnds' for one run. A note's passages are written
+// together, in order, so rowid order is theirs, which the index on
+// doc_id gives unsorted: the read stops at the first passage past the
+// sections (or out of order, where the end is not known further).
+func (s *Reader) sectionEnd(ctx context.Context, r Shown) (int, error) {
+	// The sections a passage covers, stored after its text, are read for
+	// the passages shown alone: the text's overflow pages cost the rest.
+	rows, err := s.query(ctx, `SELECT c.chunk_index, s.section_path, CASE WHEN c.chunk_index <= ? THEN c.sections END, c.end_line
+		FROM chunks c JOIN sections s ON s.id = c.section_id
+		WHERE c.doc_id = (SELECT d.id FROM documents d JOIN collections col ON col.id = d.collection_id WHERE col.name = ? AND d.path = ?)
+		AND c.chunk_index >= ? ORDER BY c.id`, r.Last, r.Collection, r.Path, r.First)
+	if err != nil {
+		return 0, err
+	}
+	defer rows.Close()
+	var shown [][]string
+	end, next := 0, r.First
+	for rows.Next() {
+		var index, endLine int
+		var own string
+		var covered sql.NullString
+		if err := rows.Scan(&index, &own, &covered, &endLine); err != nil {
+			return 0, err
+		}
+		if index != next {
+			break
+		}
+		next++
+		if index <= r.Last {
+			shown = appendShown(shown, own, covered, r.Title)
+			continue
+		}
+		var p []string
+		json.Unmarshal([]byte(own), &p)
+		if !slices.ContainsFunc(shown, func(q []string) bool { return len(p) >= len(q) && slices.Equal(p[:len(q)], q) }) {
+			break
+		}
+		end = endLine
+	}
+	return end, rows.Err()
+}
+
+// appendShown appends the section paths a passage shows (covered, else
+// its own), but the preamble's and title's, which hold no others.
+func appendShown(shown [][]string, own string, covered sql.NullString, title string) [][]string {
+	var p []string
+	json.Unmarshal([]byte(own), &p)
+	paths := [][]string{p}
+	if covered.Valid {
+		json.Unmarshal([]byte(covered.String), &paths)
+	}
+	for _, q := range paths {
+		if len(q) > 0 && !(len(q) == 1 && strings.EqualFold(q[0], title)) {
+			shown = append(shown, q)
+		}
+	}
+	return shown
 }

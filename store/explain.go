@@ -18,6 +18,7 @@ var ErrDamaged = errors.New("the index file is damaged")
 
 // SQLite's primary result codes that a user can act on.
 const (
+	sqliteBusy     = 5
 	sqliteReadOnly = 8
 	sqliteIOErr    = 10
 	sqliteCorrupt  = 11
@@ -74,6 +75,13 @@ func Explain(path string, err error) error {
 	case sqliteReadOnly:
 		return mdsearch.Errorf(mdsearch.KindUnavailable, "write index", path, readOnlyHint(path),
 			"the index cannot be written: %v", err)
+	case sqliteBusy:
+		// mdsearch's own writers queue on the index's lock file first
+		// (engine_lock_unix.go): what holds SQLite's lock past its 10 s
+		// wait is another program.
+		return mdsearch.Errorf(mdsearch.KindUnavailable, "write index", path,
+			"another program holds the index file open in a write (a SQLite browser, a backup or sync tool): close it, then run again; what was committed before is kept",
+			"the index stayed locked for 10 s: %v", err)
 	case sqliteCantOpen, sqliteIOErr:
 		return mdsearch.Errorf(mdsearch.KindUnavailable, "open index", path,
 			"check that "+filepath.Dir(path)+" exists, is writable, has free space and is not on a read-only mount; SQLite keeps "+

@@ -202,6 +202,22 @@ func TestExplain(t *testing.T) {
 	cantOpen := driverError(t, "file:"+filepath.Join(dir, "none", "x.db")+"?mode=ro", `SELECT 1`)
 	malformed := driverError(t, "file:"+damagedPath, `SELECT * FROM documents`)
 	notFound := mdsearch.Errorf(mdsearch.KindNotFound, "read", "x.md", "check the path", "%w", readOnly)
+	// Another program in a write on the index: SQLite's lock held.
+	holder, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Close()
+	conn, err := holder.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `BEGIN IMMEDIATE`); err != nil {
+		t.Fatal(err)
+	}
+	busy := driverError(t, "file:"+path+"?_pragma=busy_timeout(0)", `CREATE TABLE x (y)`)
+	conn.ExecContext(ctx, `ROLLBACK`)
 	gone := errors.New("the folder of collection notes is gone")
 
 	cases := []struct {
@@ -213,6 +229,7 @@ func TestExplain(t *testing.T) {
 		{"damaged, wrapped", fmt.Errorf("keyword search: %w", malformed), []string{"damaged"}},
 		{"read-only", readOnly, []string{"cannot be written", path, "can be written now"}}, // the file is: only the connection is not
 		{"cannot open", cantOpen, []string{"cannot read or write", path, "read-only mount"}},
+		{"locked", busy, []string{"stayed locked", path, "another program", "close it"}},
 		{"joined", errors.Join(cantOpen, gone), []string{"cannot read or write", gone.Error()}},
 		{"says what to do already", notFound, nil},
 		{"another Code method", coded(525), nil},

@@ -386,3 +386,40 @@ func (s *Reader) HasProperty(ctx context.Context, name string) (bool, error) {
 		WHERE d.frontmatter IS NOT NULL AND fold(f.key) IN (fold(?), fold(?)))`, name, fieldPath(name)[0]).Scan(&ok)
 	return ok, err
 }
+
+// ValueCount is a value of a frontmatter property and how many notes
+// hold it.
+type ValueCount struct {
+	Value string
+	Notes int
+}
+
+// PropertyValues returns up to limit values of the top-level property
+// name (any case), as --where compares them (a list's items each), with
+// how many notes hold each, the most held first: what a filter that
+// matched nothing could have asked for ("publish" holds true and false,
+// not "yes").
+func (s *Reader) PropertyValues(ctx context.Context, name string, limit int) ([]ValueCount, error) {
+	rows, err := s.query(ctx, `SELECT v, COUNT(DISTINCT id) FROM (
+		SELECT d.id AS id, CASE f.type WHEN 'true' THEN 'true' WHEN 'false' THEN 'false' ELSE CAST(f.value AS TEXT) END AS v
+			FROM documents d, json_each(d.frontmatter) f
+			WHERE d.frontmatter IS NOT NULL AND fold(f.key) = fold(?) AND f.type NOT IN ('array', 'object', 'null')
+		UNION ALL
+		SELECT d.id, CASE j.type WHEN 'true' THEN 'true' WHEN 'false' THEN 'false' ELSE CAST(j.value AS TEXT) END
+			FROM documents d, json_each(d.frontmatter) f, json_each(f.value) j
+			WHERE d.frontmatter IS NOT NULL AND fold(f.key) = fold(?) AND f.type IN ('array', 'object') AND j.type NOT IN ('array', 'object', 'null')
+	) GROUP BY v ORDER BY 2 DESC, v LIMIT ?`, name, name, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []ValueCount
+	for rows.Next() {
+		var v ValueCount
+		if err := rows.Scan(&v.Value, &v.Notes); err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}

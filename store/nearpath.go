@@ -2,9 +2,11 @@ package store
 
 import (
 	"context"
+	"path/filepath"
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // NearPath is the text of a note's path that reads as text does, where
@@ -71,4 +73,25 @@ func runeIndex(s, want []rune) int {
 		}
 	}
 	return -1
+}
+
+// StartingWith returns up to limit indexed notes, as COLLECTION:PATH,
+// whose file name starts with name's (any case; its extension left out),
+// shortest paths first: a note named by the start of its file name, as
+// numbered notes are by their number ("1522" for
+// 1522-conservative-impl-trait.md). A name of one letter finds none.
+func (s *Store) StartingWith(ctx context.Context, collection, name string, limit int) ([]string, error) {
+	base := name[strings.LastIndexByte(name, '/')+1:]
+	if ext := strings.ToLower(filepath.Ext(base)); ext == ".md" || ext == ".markdown" {
+		base = base[:len(base)-len(ext)]
+	}
+	if utf8.RuneCountInString(strings.TrimSpace(base)) < 2 {
+		return nil, nil
+	}
+	esc := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(fold(base))
+	p := lowerSQL("d.path", base)
+	return column[string](s.r.QueryContext(ctx, `SELECT c.name || ':' || d.path
+		FROM documents d JOIN collections c ON c.id = d.collection_id
+		WHERE (? = '' OR c.name = ?) AND (`+p+` LIKE ? ESCAPE '\' OR `+p+` LIKE ? ESCAPE '\')
+		ORDER BY length(d.path), d.path LIMIT ?`, collection, collection, esc+"%", "%/"+esc+"%", limit))
 }

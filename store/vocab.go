@@ -135,6 +135,9 @@ func (s *Reader) Respell(ctx context.Context, word string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if cands, err = s.swappedStems(ctx, word, stems[0], cands); err != nil {
+		return "", err
+	}
 	type pick struct {
 		word            string
 		d, rows, end, n int
@@ -158,6 +161,9 @@ func (s *Reader) Respell(ctx context.Context, word string) (string, error) {
 		}
 		for _, sp := range spellings {
 			lower := strings.ToLower(sp.word)
+			if MaxEdits(lower) == 0 { // too short to respell, too short to be one: "graf" is not "gra"
+				continue
+			}
 			allowed := maxDist // only a start of it is near: "how" is not "hooch"
 			if c.stemNear {
 				allowed = stemmedDist

@@ -1,0 +1,86 @@
+package engine
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mdsearch/mdsearch"
+)
+
+// words is n filler words about topic.
+func words(topic string, n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "%s%d ", topic, i%7)
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// TestSectionEnd: a result whose sections go on past it (a passage that
+// merged a short section with its first subsections, the next subsection
+// a passage of its own; a part of a long section) says where they end;
+// one that ends its sections, or is its note's last passage, does not. A
+// note's title heading, over the whole note, does not count.
+func TestSectionEnd(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "let-else.md", "## Summary\n\n"+words("alpha", 60)+"\n\n## Unresolved questions\n\n"+
+		"### Readability\n\n"+words("readable", 20)+"\n\n### Conflicts\n\n"+words("conflict", 20)+
+		"\n\n### Amount\n\n"+words("amount", 15)+"\n\n### Grammar clarity\n\n"+words("grammar", 12)+
+		"\n\n## Future possibilities\n\n"+words("future", 60)+"\n")
+	write(t, dir, "titled.md", "# Titled\n\n"+words("intro", 60)+"\n\n## Setup\n\n"+words("setup", 60)+
+		"\n\n### Linux\n\n"+words("linux", 60)+"\n\n## Usage\n\n"+words("usage", 60)+"\n")
+	write(t, dir, "repeats.md", "## Notes\n\n"+words("first", 60)+"\n\n## Other\n\n"+words("other", 60)+
+		"\n\n## Notes\n\n"+words("second", 60)+"\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, dir, "notes")
+	for _, tc := range []struct {
+		query, path, section string
+		end                  int // want SectionEnd; 0: none
+	}{
+		{"readable3 conflict2", "let-else.md", "Unresolved questions", 21}, // Grammar clarity follows
+		{"grammar4", "let-else.md", "Grammar clarity", 0},
+		{"future5", "let-else.md", "Future possibilities", 0}, // the note's last passage
+		{"setup2", "titled.md", "Setup", 11},                  // its subsection Linux follows
+		{"intro3", "titled.md", "Titled", 0},                  // the title heading's text: the whole note follows
+		{"linux1", "titled.md", "Linux", 0},                   // Usage is no part of Setup
+		{"first1", "repeats.md", "Notes", 0},                  // a later heading of the same name is another section
+	} {
+		resp := search(t, e, mdsearch.SearchRequest{Query: tc.query, Mode: mdsearch.ModeKeyword, N: 1})
+		if len(resp.Results) == 0 || !covers(resp.Results[0], tc.path, tc.section) {
+			t.Fatalf("%q: %s, want %s > %s first", tc.query, describe(resp), tc.path, tc.section)
+		}
+		if r := resp.Results[0]; r.SectionEnd != tc.end {
+			t.Errorf("%q: %s > %v, lines %d-%d: section_end %d, want %d", tc.query, r.Path, r.Sections, r.StartLine, r.EndLine, r.SectionEnd, tc.end)
+		}
+	}
+}
+
+// BenchmarkSectionEnds is what sectionEnds adds to a search: a hybrid
+// search of 10 results over the Obsidian help vault (test embedder), and
+// beside it, in the same run, sectionEnds over those results alone.
+func BenchmarkSectionEnds(b *testing.B) {
+	e := openEngine(b, filepath.Join(b.TempDir(), "index.db"), newBow("bow"))
+	index(b, e, copyDir(b, helpVault(b)), "help")
+	req := mdsearch.SearchRequest{Query: "link to a heading in another note", Mode: mdsearch.ModeHybrid, N: 10}
+	b.Run("search", func(b *testing.B) {
+		for b.Loop() {
+			search(b, e, req)
+		}
+	})
+	res := search(b, e, req).Results
+	b.Run("section_ends", func(b *testing.B) {
+		for b.Loop() {
+			rt, err := e.st.BeginRead(bg)
+			if err != nil {
+				b.Fatal(err)
+			}
+			err = sectionEnds(bg, rt.Reader, res)
+			rt.Close()
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
