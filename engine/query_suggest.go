@@ -40,10 +40,13 @@ type suggestion struct {
 // too, as a misspelling blurs what the model reads as well. Search offers it only once offer has
 // searched it.
 func suggest(ctx context.Context, rd *store.Reader, q *query, hasTerms bool, operators []string, known func(string) bool) (suggestion, error) {
-	if !hasTerms || q.nothing || q.counts != nil && !slices.Contains(q.counts, 0) {
-		return suggestion{}, nil // every term matched: no word is lacking
+	if !hasTerms || q.nothing {
+		return suggestion{}, nil
 	}
 	unread := unreadOperators(q.req.Query)
+	if q.counts != nil && !slices.Contains(q.counts, 0) {
+		return joinSuggestion(ctx, rd, q, unread, operators) // every term matched: no word is lacking
+	}
 	var lacked, short []string // short: too short to respell, named alone
 	for _, word := range looseWords(masked(q.req.Query, unread)) {
 		if held, err := q.holds(ctx, rd, word); err != nil {
@@ -59,11 +62,30 @@ func suggest(ctx context.Context, rd *store.Reader, q *query, hasTerms bool, ope
 			}
 		}
 	}
+	if len(lacked) == 0 && len(short) == 0 {
+		return joinSuggestion(ctx, rd, q, unread, operators)
+	}
 	if len(lacked) > maxRespelled {
 		return suggestion{}, nil
 	}
 	fixes := map[string]string{}
+	// Two words the notes lack that they write as one ("spell check"
+	// where only "spellcheck" is) are joined, not respelled each.
+	joins, err := compounds(ctx, rd, masked(q.req.Query, unread))
+	if err != nil {
+		return suggestion{}, err
+	}
+	joined := map[string]bool{}
+	for pair, fix := range joins {
+		a, b, _ := strings.Cut(pair, " ")
+		if slices.Contains(lacked, a) || slices.Contains(lacked, b) {
+			fixes[pair], joined[a], joined[b] = fix, true, true
+		}
+	}
 	for _, word := range lacked {
+		if joined[word] {
+			continue
+		}
 		fix, err := rd.Respell(ctx, word)
 		if err != nil {
 			return suggestion{}, err
@@ -79,8 +101,15 @@ func suggest(ctx context.Context, rd *store.Reader, q *query, hasTerms bool, ope
 	if len(fixes) == 0 {
 		return suggestion{lacking: lacking}, nil
 	}
+	return respelled(q.req.Query, unread, operators, fixes, short, lacking), nil
+}
+
+// respelled is the suggestion of query with fixes made (rewrite), outside
+// the operators it could not read (unread), the operators it read
+// leading.
+func respelled(query string, unread [][2]int, operators []string, fixes map[string]string, short []string, lacking string) suggestion {
 	var typed []respelling
-	respelled := outside(q.req.Query, unread, func(s string) string {
+	text := outside(query, unread, func(s string) string {
 		r, t := rewrite(s, fixes)
 		for _, w := range t {
 			if !slices.Contains(typed, w) {
@@ -89,8 +118,23 @@ func suggest(ctx context.Context, rd *store.Reader, q *query, hasTerms bool, ope
 		}
 		return r
 	})
-	query := strings.Join(append(slices.Clip(operators), respelled), " ")
-	return suggestion{query, suggestionNotice(q.req.Query, query, typed, short), lacking, shownNotice(q.req.Query, query, typed, short)}, nil
+	sug := strings.Join(append(slices.Clip(operators), text), " ")
+	return suggestion{sug, suggestionNotice(query, sug, typed, short), lacking, shownNotice(query, sug, typed, short)}
+}
+
+// joinSuggestion is the suggestion of a query whose every word the notes
+// hold, where two of its words side by side are a word the notes write
+// as one (compounds): "turn off spell check" as "turn off spellcheck".
+// Like a respelling, it is offered only where it finds a strong answer.
+func joinSuggestion(ctx context.Context, rd *store.Reader, q *query, unread [][2]int, operators []string) (suggestion, error) {
+	joins, err := compounds(ctx, rd, masked(q.req.Query, unread))
+	if err != nil || len(joins) == 0 {
+		return suggestion{}, err
+	}
+	if err := inScope(ctx, rd, q.filter, joins); err != nil || len(joins) == 0 {
+		return suggestion{}, err
+	}
+	return respelled(q.req.Query, unread, operators, joins, nil, ""), nil
 }
 
 // inScope leaves out of fixes the respellings no passage the filter
@@ -312,8 +356,10 @@ func looseWords(query string) []string {
 
 // rewrite replaces each word of query that fixes names (as the index
 // folds it) with its fix, in the word's case: "Reactivty" becomes
-// "Reactivity". The rest of the query is kept as typed, quoted phrases
-// whole. typed are the words replaced, as typed, each once, with their fix.
+// "Reactivity"; a key of two words, "spell check", replaces the two
+// neighbours, apart by spaces alone ("spell check" becomes "spellcheck").
+// The rest of the query is kept as typed, quoted phrases whole. typed are
+// the words replaced, as typed, each once, with their fix.
 func rewrite(query string, fixes map[string]string) (respelled string, typed []respelling) {
 	var b strings.Builder
 	for query != "" {
@@ -344,6 +390,21 @@ func rewrite(query string, fixes map[string]string) (respelled string, typed []r
 		}
 		word := query[:j]
 		query = query[j:]
+		if w := tokens(word); len(w) == 1 {
+			// Two words the notes write as one: "spell check".
+			if next, rest, ok := nextWord(query); ok {
+				if n := tokens(next); len(n) == 1 && fixes[w[0]+" "+n[0]] != "" {
+					fix := respelling{word + query[:len(query)-len(rest)], sameCase(fixes[w[0]+" "+n[0]], word)}
+					fix.typed = strings.Join(strings.Fields(fix.typed), " ")
+					b.WriteString(fix.fix)
+					query = rest
+					if !slices.Contains(typed, fix) {
+						typed = append(typed, fix)
+					}
+					continue
+				}
+			}
+		}
 		if w := tokens(word); len(w) == 1 && fixes[w[0]] != "" {
 			fix := respelling{word, sameCase(fixes[w[0]], word)}
 			b.WriteString(fix.fix)
@@ -361,6 +422,23 @@ func rewrite(query string, fixes map[string]string) (respelled string, typed []r
 // (quotes).
 func isQuote(r rune) bool {
 	return r == '"' || quotes.Replace(string(r)) == `"`
+}
+
+// nextWord is the word query opens with after spaces (none else between),
+// and the query after it; ok is false when it opens otherwise.
+func nextWord(query string) (word, rest string, ok bool) {
+	trimmed := strings.TrimLeftFunc(query, unicode.IsSpace)
+	if trimmed == query || trimmed == "" {
+		return "", "", false
+	}
+	j := strings.IndexFunc(trimmed, func(r rune) bool { return !store.WordRune(r) })
+	if j == 0 {
+		return "", "", false
+	}
+	if j < 0 {
+		j = len(trimmed)
+	}
+	return trimmed[:j], trimmed[j:], true
 }
 
 // sameCase writes fix in the case typed was (all upper, capitalised, or

@@ -351,3 +351,39 @@ func TestSuggestionSwapsShortAndScope(t *testing.T) {
 		}
 	}
 }
+
+// TestSuggestionJoins: two words the notes write as one, and never side
+// by side, are offered joined ("spell check" as "spellcheck"), in the case
+// typed; not where a note writes them apart too, in quotes, joined by a
+// hyphen, or where the joined word is only in notes the search leaves out.
+func TestSuggestionJoins(t *testing.T) {
+	a, b := t.TempDir(), t.TempDir()
+	write(t, a, "settings.md", "# Settings\n\n## Spellcheck\n\nTurn spellcheck off for every language.\n\n## Keyboard\n\nShortcuts for the keyboard.\n")
+	write(t, a, "notes.md", "# Notes\n\nA key board of wood, and more notes on shortcuts. Check the spell book.\n")
+	write(t, b, "db.md", "# Store\n\nThe database keeps every migration.\n")
+	write(t, a, "data.md", "# Data\n\nData and a base of migration scripts.\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
+	index(t, e, a, "a")
+	index(t, e, b, "b")
+	for _, tc := range []struct {
+		query, collection, suggestion string
+	}{
+		{"turn off spell check", "", "turn off spellcheck"},
+		{"Spell Check", "", "Spellcheck"},
+		{"spell book check", "", ""},    // not neighbours
+		{"key board shortcuts", "", ""}, // notes.md writes "key board"
+		{`"spell check" off`, "", ""},   // a phrase is asked for as written
+		{"spell-check", "", ""},         // so are words joined by a hyphen
+		{"data base migration", "", "database migration"},
+		{"data base migration scripts", "a", ""}, // only b holds "database"
+	} {
+		resp := search(t, e, mdsearch.SearchRequest{Query: tc.query, Collection: tc.collection, Mode: mdsearch.ModeKeyword})
+		if resp.Suggestion != tc.suggestion {
+			t.Errorf("%q in %q: suggestion %q, want %q (%s)", tc.query, tc.collection, resp.Suggestion, tc.suggestion, resp.Notice)
+		}
+	}
+	resp := search(t, e, mdsearch.SearchRequest{Query: "turn off spell check", Mode: mdsearch.ModeKeyword})
+	if !resp.Respelled || !strings.Contains(resp.Notice, `no passage holds "spell check": showing results for "turn off spellcheck"`) || !covers(resp.Results[0], "settings.md", "Spellcheck") {
+		t.Errorf("shown: %v, notice %q, first %s", resp.Respelled, resp.Notice, describe(resp))
+	}
+}

@@ -131,6 +131,24 @@ func (s *Reader) TermRows(ctx context.Context, terms []string, limit int) ([]int
 	return counts, nil
 }
 
+// TermsHeld reports, for each of terms (FTS5 MATCH expressions), whether
+// some row of the keyword index matches it: one statement for all.
+func (s *Reader) TermsHeld(ctx context.Context, terms []string) ([]bool, error) {
+	out := make([]bool, len(terms))
+	if len(terms) == 0 {
+		return out, nil
+	}
+	cols := make([]string, len(terms))
+	args := make([]any, len(terms))
+	dst := make([]any, len(terms))
+	for i, t := range terms {
+		cols[i] = `EXISTS (SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ?)`
+		args[i], dst[i] = t, &out[i]
+	}
+	err := s.queryRow(ctx, `SELECT `+strings.Join(cols, ", "), args...).Scan(dst...)
+	return out, err
+}
+
 // TermsInScope reports, for each of terms (FTS5 MATCH expressions),
 // whether some row of the keyword index that a filter lets through
 // matches it: one statement for all, as a filter's SQL is prepared anew.

@@ -1,0 +1,69 @@
+package engine
+
+import (
+	"context"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/mdsearch/mdsearch/store"
+)
+
+// compounds are the pairs of neighbouring words of query that the notes
+// write as one word, and never as the two side by side: "spell check",
+// where the notes write "spellcheck" ("data base", "note book"). Each is
+// keyed by the two words as the index folds them, "spell check", its fix
+// the word joined, as rewrite reads two-word keys. Words in quotes, a
+// prefix (word*), common words and words under three letters pair with
+// none.
+func compounds(ctx context.Context, rd *store.Reader, query string) (map[string]string, error) {
+	var pairs [][2]string
+	prev := ""
+	for chunk, phrase := range pieces(query) {
+		ts := tokens(chunk)
+		if phrase || strings.HasSuffix(chunk, "*") || len(ts) != 1 || !compoundHalf(ts[0]) {
+			prev = ""
+			continue
+		}
+		if prev != "" && len(pairs) < maxTerms {
+			pairs = append(pairs, [2]string{prev, ts[0]})
+		}
+		prev = ts[0]
+	}
+	if len(pairs) == 0 {
+		return nil, nil
+	}
+	joined := make([]string, len(pairs))
+	for i, p := range pairs {
+		joined[i] = `"` + p[0] + p[1] + `"`
+	}
+	held, err := rd.TermsHeld(ctx, joined)
+	if err != nil {
+		return nil, err
+	}
+	var found [][2]string
+	var apart []string
+	for i, p := range pairs {
+		if held[i] {
+			found = append(found, p)
+			apart = append(apart, `"`+p[0]+" "+p[1]+`"`)
+		}
+	}
+	side, err := rd.TermsHeld(ctx, apart)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	for i, p := range found {
+		if !side[i] {
+			out[p[0]+" "+p[1]] = p[0] + p[1]
+		}
+	}
+	return out, nil
+}
+
+// compoundHalf reports whether a word may be half of a compound: three
+// letters or more, letters alone, and not a common word ("can not").
+func compoundHalf(w string) bool {
+	return utf8.RuneCountInString(w) >= 3 && !stopwords[w] && !strings.ContainsFunc(w, func(r rune) bool { return !unicode.IsLetter(r) })
+}
