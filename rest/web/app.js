@@ -209,7 +209,8 @@ function renderResults(query, listing) {
 
     const meta = document.createElement("div");
     meta.className = "meta";
-    meta.textContent = (r.start_line === r.end_line ? "line " + r.start_line : "lines " + r.start_line + "–" + r.end_line) + " · " + placeText(r) +
+    meta.textContent = (r.start_line === r.end_line ? "line " + r.start_line : "lines " + r.start_line + "–" + r.end_line) +
+      (r.section_end ? " · section continues to line " + r.section_end : "") + " · " + placeText(r) +
       " · page " + count(r.page_word_count, "word", "words") + (r.collection ? " · " + r.collection : "");
 
     li.append(head, text, meta);
