@@ -266,7 +266,7 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 			}
 			addNotice(&resp.Notice, nearPaths(ctx, rt.Reader, q.filter))
 			addNotice(&resp.Notice, e.unknownProperties(ctx, rt.Reader, q.filter.Fields))
-			addNotice(&resp.Notice, e.propertyValuesNotice(ctx, rt.Reader, q.filter.Fields))
+			addNotice(&resp.Notice, e.propertyValuesNotice(ctx, rt.Reader, q.filter))
 		} else if q.mode == mdsearch.ModeKeyword && len(q.terms) > 0 {
 			msg := "no passage holds any of the query's words (" + termList(q.terms) + "): ask in other words"
 			f.noneHeld = true

@@ -21,7 +21,9 @@ func compounds(ctx context.Context, rd *store.Reader, query string) (map[string]
 	prev := ""
 	for chunk, phrase := range pieces(query) {
 		ts := tokens(chunk)
-		if phrase || strings.HasSuffix(chunk, "*") || len(ts) != 1 || !compoundHalf(ts[0]) {
+		// A word alone in its field: punctuation between two ("spell,
+		// check") keeps them apart, as rewrite does.
+		if phrase || len(ts) != 1 || ts[0] != strings.ToLower(chunk) || !compoundHalf(ts[0]) {
 			prev = ""
 			continue
 		}
@@ -55,8 +57,17 @@ func compounds(ctx context.Context, rd *store.Reader, query string) (map[string]
 	}
 	out := map[string]string{}
 	for i, p := range found {
-		if !side[i] {
-			out[p[0]+" "+p[1]] = p[0] + p[1]
+		if side[i] {
+			continue
+		}
+		// A name in code ("privateData", "defineEmits") is no word the
+		// query split: the notes write it in mixed case.
+		sp, err := rd.Spelling(ctx, p[0]+p[1])
+		if err != nil {
+			return nil, err
+		}
+		if plainWord(sp) {
+			out[p[0]+" "+p[1]] = strings.ToLower(sp)
 		}
 	}
 	return out, nil
@@ -66,4 +77,11 @@ func compounds(ctx context.Context, rd *store.Reader, query string) (map[string]
 // letters or more, letters alone, and not a common word ("can not").
 func compoundHalf(w string) bool {
 	return utf8.RuneCountInString(w) >= 3 && !stopwords[w] && !strings.ContainsFunc(w, func(r rune) bool { return !unicode.IsLetter(r) })
+}
+
+// plainWord reports whether a word as notes spell it is a word of prose:
+// lower case but for its first letter ("Spellcheck", not "privateData").
+func plainWord(w string) bool {
+	_, size := utf8.DecodeRuneInString(w)
+	return w != "" && w[size:] == strings.ToLower(w[size:])
 }

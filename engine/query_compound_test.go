@@ -14,7 +14,7 @@ import (
 // apart by another do not.
 func TestCompounds(t *testing.T) {
 	dir := t.TempDir()
-	write(t, dir, "a.md", "# A\n\nThe spellcheck and the keyboard, a notebook, a database. A note book. Spell it, check it.\n")
+	write(t, dir, "a.md", "# A\n\nThe spellcheck and the keyboard, a notebook, a database. A note book. Spell it, check it.\n\nSet privateData, a private word, some data.\n")
 	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
 	index(t, e, dir, "v")
 	rt, err := e.st.BeginRead(bg)
@@ -31,6 +31,9 @@ func TestCompounds(t *testing.T) {
 		"spell the check":              nil,
 		"data-base":                    nil, // one word to the keyword index
 		"the spell check on key board": {"key board", "spell check"},
+		"spell, check":                 nil, // punctuation between
+		"spell (check)":                nil,
+		"private data":                 nil, // a name in code, privateData
 	} {
 		got, err := compounds(bg, rt.Reader, query)
 		if err != nil {

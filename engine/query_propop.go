@@ -175,14 +175,16 @@ func (e *Engine) unknownProperties(ctx context.Context, rd *store.Reader, fields
 // has, the values notes hold (the most held first, up to
 // shownValues), for a search its filters left without a result:
 // where publish="yes" matched nothing, "publish" holds true and false.
-func (e *Engine) propertyValuesNotice(ctx context.Context, rd *store.Reader, fields map[string]string) string {
+func (e *Engine) propertyValuesNotice(ctx context.Context, rd *store.Reader, f store.Filter) string {
 	known := e.knownProperty(ctx)
+	fields := f.Fields
+	f.Fields = nil // the values the other filters' notes hold
 	var parts []string
 	for _, k := range slices.Sorted(maps.Keys(fields)) {
 		if !known(k) || strings.Contains(k, ".") {
 			continue
 		}
-		vals, err := rd.PropertyValues(ctx, k, shownValues+1)
+		vals, err := rd.PropertyValues(ctx, k, f, shownValues+1)
 		if err != nil || len(vals) == 0 {
 			continue
 		}
@@ -192,7 +194,7 @@ func (e *Engine) propertyValuesNotice(ctx context.Context, rd *store.Reader, fie
 			if i == 0 {
 				n = plural.Count(v.Notes, "note", "notes")
 			}
-			held = append(held, fmt.Sprintf("%s (%s)", strconv.Quote(v.Value), n))
+			held = append(held, fmt.Sprintf("%s (%s)", strconv.Quote(clipped(v.Value, shownRunes)), n))
 		}
 		if len(vals) > shownValues {
 			held = append(held, "…")
@@ -203,8 +205,16 @@ func (e *Engine) propertyValuesNotice(ctx context.Context, rd *store.Reader, fie
 }
 
 // shownValues is how many values of a property propertyValuesNotice
-// names.
-const shownValues = 5
+// names, and shownRunes how much of each: a description is a sentence.
+const shownValues, shownRunes = 5, 40
+
+// clipped is s, or its first n runes and "…".
+func clipped(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
+}
 
 // tagsProperty reads a condition on the tags property (where tags=x,
 // [tags:x], -[tags:x]) as the tag filter it means: a note's tags are its

@@ -33,6 +33,17 @@ func TestSectionEnd(t *testing.T) {
 		"\n\n### Linux\n\n"+words("linux", 60)+"\n\n## Usage\n\n"+words("usage", 60)+"\n")
 	write(t, dir, "repeats.md", "## Notes\n\n"+words("first", 60)+"\n\n## Other\n\n"+words("other", 60)+
 		"\n\n## Notes\n\n"+words("second", 60)+"\n")
+	// A section named as its note (no title heading), parts of the text
+	// before the first heading, and headings repeated side by side.
+	write(t, dir, "Version history.md", "Intro "+words("pre", 700)+"\n\n## Version history\n\n"+words("vh", 60)+
+		"\n\n### Restore\n\n"+words("restore", 60)+"\n\n## Other\n\n"+words("else", 60)+"\n")
+	write(t, dir, "tasks.md", "## Tasks\n\n"+words("tone", 60)+"\n\n## Tasks\n\n"+words("ttwo", 60)+
+		"\n\n### Detail\n\n"+words("detail", 60)+"\n\n## Tasks\n\n"+words("tthree", 60)+"\n\n## End\n\n"+words("end", 60)+"\n")
+	var paras []string
+	for i := range 6 {
+		paras = append(paras, words(fmt.Sprintf("para%c", 'a'+i), 100))
+	}
+	write(t, dir, "long.md", strings.Join(paras, "\n\n")+"\n\n## Next\n\n"+words("next", 60)+"\n")
 	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
 	index(t, e, dir, "notes")
 	for _, tc := range []struct {
@@ -46,6 +57,10 @@ func TestSectionEnd(t *testing.T) {
 		{"intro3", "titled.md", "Titled", 0},                  // the title heading's text: the whole note follows
 		{"linux1", "titled.md", "Linux", 0},                   // Usage is no part of Setup
 		{"first1", "repeats.md", "Notes", 0},                  // a later heading of the same name is another section
+		{"vh3", "Version history.md", "Version history", 9},   // named as its note, yet a section: Restore follows
+		{"paraa1 paraa2", "long.md", "", 11},                  // part 1 of the text before the first heading
+		{"tone2", "tasks.md", "Tasks", 0},                     // the next "## Tasks" is another section
+		{"ttwo2", "tasks.md", "Tasks", 11},                    // its Detail follows, then another "## Tasks"
 	} {
 		resp := search(t, e, mdsearch.SearchRequest{Query: tc.query, Mode: mdsearch.ModeKeyword, N: 1})
 		if len(resp.Results) == 0 || !covers(resp.Results[0], tc.path, tc.section) {

@@ -118,6 +118,9 @@ func respelled(query string, unread [][2]int, operators []string, fixes map[stri
 		}
 		return r
 	})
+	if len(typed) == 0 { // nothing the fixes name is in the query as they read it
+		return suggestion{lacking: lacking}
+	}
 	sug := strings.Join(append(slices.Clip(operators), text), " ")
 	return suggestion{sug, suggestionNotice(query, sug, typed, short), lacking, shownNotice(query, sug, typed, short)}
 }

@@ -77,18 +77,23 @@ func TestPropertyValuesNotice(t *testing.T) {
 	for i := range 8 {
 		write(t, vault, fmt.Sprintf("n%d.md", i), fmt.Sprintf("---\npublish: %v\nstatus: s%d\ntags: [a]\nrelated: [x, y]\n---\n# N\n\nferns\n", i%3 != 0, i))
 	}
+	write(t, vault, "long.md", "---\ndescription: A sentence of many words that runs on well past forty letters\n---\n# L\n\nferns\n")
+	other := t.TempDir()
+	write(t, other, "o.md", "---\npublish: maybe\n---\n# O\n\nferns\n")
 	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
 	index(t, e, vault, "v")
+	index(t, e, other, "w")
 	for _, tt := range []struct {
 		where map[string]string
 		want  string
 	}{
+		{map[string]string{"description": "x"}, `the property "description" holds "A sentence of many words that runs on we…" (1 note)`},
 		{map[string]string{"publish": "yes"}, `the property "publish" holds "true" (5 notes), "false" (3)`},
 		{map[string]string{"Related": "z"}, `the property "Related" holds "x" (8 notes), "y" (8)`},
 		{map[string]string{"status": "draft"}, `the property "status" holds "s0" (1 note), "s1" (1), "s2" (1), "s3" (1), "s4" (1), …`},
 	} {
-		resp := search(t, e, mdsearch.SearchRequest{Query: "ferns", Where: tt.where, Mode: mdsearch.ModeKeyword})
-		if len(resp.Results) != 0 || !strings.Contains(resp.Notice, tt.want) {
+		resp := search(t, e, mdsearch.SearchRequest{Query: "ferns", Where: tt.where, Collection: "v", Mode: mdsearch.ModeKeyword})
+		if len(resp.Results) != 0 || !strings.Contains(resp.Notice, tt.want) || strings.Contains(resp.Notice, "maybe") {
 			t.Errorf("%v: %d results, notice %q, want %q", tt.where, len(resp.Results), resp.Notice, tt.want)
 		}
 	}

@@ -147,8 +147,10 @@ func TestReadSuggests(t *testing.T) {
 			t.Errorf("%s: %v", p, err)
 		}
 	}
-	if _, err := e.Read(bg, mdsearch.ReadRequest{Path: "attic/Lampshades.md"}); err == nil || strings.Contains(err.Error(), "did you mean") {
-		t.Errorf("nothing near: %v", err)
+	for _, p := range []string{"attic/Lampshades.md", "kitche"} { // a folder's name is no file's
+		if _, err := e.Read(bg, mdsearch.ReadRequest{Path: p}); err == nil || strings.Contains(err.Error(), "did you mean") {
+			t.Errorf("%s, nothing near: %v", p, err)
+		}
 	}
 }
 
@@ -440,6 +442,9 @@ func TestReadAsNotice(t *testing.T) {
 	index(t, e, copyDir(t, "../sample-vault"), "v")
 	other := t.TempDir()
 	write(t, other, "guide/plugins.md", "# Plugins\n\nText.\n")
+	write(t, other, "C#.md", "# C sharp\n\nText.\n")
+	write(t, other, "Upper.MD", "# Upper\n\nText.\n")
+	write(t, other, "Cafe\u0301.md", "# Café\n\nText.\n") // decomposed, as macOS writes it
 	index(t, e, other, "w")
 	for spec, want := range map[string]string{
 		"Sourdough":                     `read "Sourdough" as v:kitchen/Sourdough.md`,
@@ -451,6 +456,10 @@ func TestReadAsNotice(t *testing.T) {
 		"kitchen/Sourdough#Rye Starter": "",
 		"w:./guide/plugins.md":          "",
 		"kitchen//./Sourdough.md":       "",
+		"C#.md":                         "",
+		"Upper.MD":                      "",
+		"Caf\u00e9.md":                  "", // typed composed, written decomposed
+		filepath.Join(other, "guide", "plugins.md"): "", // its full path
 	} {
 		r, err := e.Read(bg, mdsearch.ReadRequest{Path: spec})
 		if err != nil {

@@ -332,20 +332,35 @@ func fragmentSection(n *note, frag string) string {
 // its path (its file name, wherever it sits, an alias, a page's URL):
 // `read "plugins" as vue:guide/reusability/plugins.md`. The text read says
 // not which note it is, and a name may find a note of another collection
-// than the one meant. "" when spec is the note's path, in any case, with
-// or without its collection, ".md" or a link's fragment.
+// than the one meant. "" when spec is the note's path, in any case or
+// Unicode form, with or without its collection, ".md" or a link's
+// fragment ("C#.md" is a path with "#" in it).
 func (e *Engine) readAsNotice(ctx context.Context, spec string, n *note) string {
-	typed := wikiTarget(unquote(strings.TrimSpace(spec)))
-	typed, _, _ = strings.Cut(typed, "#")
-	if coll, rest := e.inCollection(ctx, typed); coll != "" {
-		typed = rest
+	whole := wikiTarget(unquote(strings.TrimSpace(spec)))
+	named := []string{whole}
+	if name, _, ok := strings.Cut(whole, "#"); ok {
+		named = append(named, name)
 	}
-	typed = path.Clean(filepath.ToSlash(typed)) // "kitchen//./Sourdough.md" too
-	noExt := func(p string) string { return strings.TrimSuffix(strings.TrimSuffix(p, ".md"), ".markdown") }
-	// A full path inside the collection's folder ends in its path.
-	if strings.EqualFold(noExt(typed), noExt(n.path)) || strings.HasSuffix(typed, "/"+n.path) {
-		return ""
+	own := noteName(n.path)
+	for _, typed := range named {
+		if coll, rest := e.inCollection(ctx, typed); coll != "" {
+			typed = rest
+		}
+		// A full path inside the collection's folder ends in its path.
+		if typed = noteName(path.Clean(filepath.ToSlash(typed))); strings.EqualFold(typed, own) || strings.HasSuffix(strings.ToLower(typed), "/"+strings.ToLower(own)) {
+			return ""
+		}
 	}
 	name := e.asShown(ctx, []string{n.collection + ":" + n.path})[0]
 	return fmt.Sprintf("read %q as %s", strings.TrimSpace(spec), name)
+}
+
+// noteName is a note's path as readAsNotice compares it: composed
+// (NFC), without its markdown extension in any case.
+func noteName(p string) string {
+	p = norm.NFC.String(p)
+	if ext := strings.ToLower(filepath.Ext(p)); ext == ".md" || ext == ".markdown" {
+		p = p[:len(p)-len(ext)]
+	}
+	return p
 }

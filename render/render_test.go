@@ -74,6 +74,7 @@ func TestFooter(t *testing.T) {
 	}{
 		{"one passage", base, "chunk 3/12 · lines 40–58 · page 4188 words"},
 		{"merged neighbours", with(func(r *mdsearch.Result) { r.ChunkEnd = 4 }), "chunks 3–5/12 · lines 40–58 · page 4188 words"},
+		{"its sections go on", with(func(r *mdsearch.Result) { r.SectionEnd = 75 }), "chunk 3/12 · lines 40–58 · section continues to line 75 · page 4188 words"},
 		{"truncated", with(func(r *mdsearch.Result) {
 			r.EndLine, r.Truncated, r.ReadHint = 45, true, `cut to fit the token budget, 13 more lines: read a.md, section "A/B"`
 		}), `chunk 3/12 · lines 40–45 · page 4188 words · cut to fit the token budget, 13 more lines: read a.md, section "A/B"`},

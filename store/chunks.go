@@ -163,11 +163,16 @@ func (s *Reader) SectionEnds(ctx context.Context, runs []Shown) ([]int, error) {
 // sectionEnd is SectionEnds' for one run. A note's passages are written
 // together, in order, so rowid order is theirs, which the index on
 // doc_id gives unsorted: the read stops at the first passage past the
-// sections (or out of order, where the end is not known further).
+// sections (or out of order, where the end is not known further). A
+// passage after the run goes on in a section it shows when it is a
+// further part of one (its section, or the section the run ends in,
+// continued), or a subsection of one: its path extends a path shown
+// (a later section of the same heading, "## Tasks" twice, is another).
 func (s *Reader) sectionEnd(ctx context.Context, r Shown) (int, error) {
 	// The sections a passage covers, stored after its text, are read for
 	// the passages shown alone: the text's overflow pages cost the rest.
-	rows, err := s.query(ctx, `SELECT c.chunk_index, s.section_path, CASE WHEN c.chunk_index <= ? THEN c.sections END, c.end_line
+	rows, err := s.query(ctx, `SELECT c.chunk_index, c.section_id, s.heading_level, s.section_path,
+		CASE WHEN c.chunk_index <= ? THEN c.sections END, c.end_line
 		FROM chunks c JOIN sections s ON s.id = c.section_id
 		WHERE c.doc_id = (SELECT d.id FROM documents d JOIN collections col ON col.id = d.collection_id WHERE col.name = ? AND d.path = ?)
 		AND c.chunk_index >= ? ORDER BY c.id`, r.Last, r.Collection, r.Path, r.First)
@@ -175,26 +180,27 @@ func (s *Reader) sectionEnd(ctx context.Context, r Shown) (int, error) {
 		return 0, err
 	}
 	defer rows.Close()
-	var shown [][]string
+	var sh shownSections
 	end, next := 0, r.First
 	for rows.Next() {
-		var index, endLine int
+		var index, level, endLine int
+		var section int64
 		var own string
 		var covered sql.NullString
-		if err := rows.Scan(&index, &own, &covered, &endLine); err != nil {
+		if err := rows.Scan(&index, &section, &level, &own, &covered, &endLine); err != nil {
 			return 0, err
 		}
 		if index != next {
 			break
 		}
 		next++
-		if index <= r.Last {
-			shown = appendShown(shown, own, covered, r.Title)
-			continue
-		}
 		var p []string
 		json.Unmarshal([]byte(own), &p)
-		if !slices.ContainsFunc(shown, func(q []string) bool { return len(p) >= len(q) && slices.Equal(p[:len(q)], q) }) {
+		if index <= r.Last {
+			sh.add(section, level, p, covered, r.Title)
+			continue
+		}
+		if !sh.holds(section, p, index == r.Last+1) {
 			break
 		}
 		end = endLine
@@ -202,19 +208,45 @@ func (s *Reader) sectionEnd(ctx context.Context, r Shown) (int, error) {
 	return end, rows.Err()
 }
 
-// appendShown appends the section paths a passage shows (covered, else
-// its own), but the preamble's and title's, which hold no others.
-func appendShown(shown [][]string, own string, covered sql.NullString, title string) [][]string {
-	var p []string
-	json.Unmarshal([]byte(own), &p)
-	paths := [][]string{p}
+// shownSections are the sections a run of passages shows: their own
+// sections' ids, the paths whose subsections belong to them, and the
+// section a merged passage ends in.
+type shownSections struct {
+	ids   []int64
+	paths [][]string
+	last  []string
+}
+
+// add records a shown passage: its own section (id, heading level and
+// path) and the paths it covers. A note's title heading (level 1, named
+// as the note; or merged into the text before it) holds the whole note:
+// its path is no section whose subsections follow.
+func (sh *shownSections) add(id int64, level int, own []string, covered sql.NullString, title string) {
+	sh.ids = append(sh.ids, id)
+	paths := [][]string{own}
 	if covered.Valid {
 		json.Unmarshal([]byte(covered.String), &paths)
 	}
-	for _, q := range paths {
-		if len(q) > 0 && !(len(q) == 1 && strings.EqualFold(q[0], title)) {
-			shown = append(shown, q)
+	for i, q := range paths {
+		titled := len(q) == 1 && strings.EqualFold(q[0], title) && (i == 0 && level == 1 || i > 0 && len(own) == 0)
+		if len(q) > 0 && !titled {
+			sh.paths = append(sh.paths, q)
 		}
 	}
-	return shown
+	// A passage that merged short sections into the next goes on in that
+	// one's further parts, whose section is the one it ends in.
+	sh.last = nil
+	if n := len(paths); n > 1 && len(paths[n-1]) > 0 {
+		sh.last = paths[n-1]
+	}
+}
+
+// holds reports whether a passage after the run (its section's id and
+// path) goes on in a section the run shows; first: it is the next one,
+// which may go on in the section the run ends in.
+func (sh *shownSections) holds(id int64, p []string, first bool) bool {
+	if slices.Contains(sh.ids, id) || first && sh.last != nil && slices.Equal(p, sh.last) {
+		return true
+	}
+	return slices.ContainsFunc(sh.paths, func(q []string) bool { return len(p) > len(q) && slices.Equal(p[:len(q)], q) })
 }

@@ -396,19 +396,21 @@ type ValueCount struct {
 
 // PropertyValues returns up to limit values of the top-level property
 // name (any case), as --where compares them (a list's items each), with
-// how many notes hold each, the most held first: what a filter that
-// matched nothing could have asked for ("publish" holds true and false,
-// not "yes").
-func (s *Reader) PropertyValues(ctx context.Context, name string, limit int) ([]ValueCount, error) {
-	rows, err := s.query(ctx, `SELECT v, COUNT(DISTINCT id) FROM (
+// how many of the notes f keeps hold each, the most held first: what a
+// filter that matched nothing could have asked for ("publish" holds true
+// and false, not "yes").
+func (s *Reader) PropertyValues(ctx context.Context, name string, f Filter, limit int) ([]ValueCount, error) {
+	cond, cargs := f.where()
+	args := append(append(append(append([]any{name}, cargs...), name), cargs...), limit)
+	rows, err := s.r.QueryContext(ctx, `SELECT v, COUNT(DISTINCT id) FROM (
 		SELECT d.id AS id, CASE f.type WHEN 'true' THEN 'true' WHEN 'false' THEN 'false' ELSE CAST(f.value AS TEXT) END AS v
 			FROM documents d, json_each(d.frontmatter) f
-			WHERE d.frontmatter IS NOT NULL AND fold(f.key) = fold(?) AND f.type NOT IN ('array', 'object', 'null')
+			WHERE d.frontmatter IS NOT NULL AND fold(f.key) = fold(?) AND f.type NOT IN ('array', 'object', 'null') AND `+cond+`
 		UNION ALL
 		SELECT d.id, CASE j.type WHEN 'true' THEN 'true' WHEN 'false' THEN 'false' ELSE CAST(j.value AS TEXT) END
 			FROM documents d, json_each(d.frontmatter) f, json_each(f.value) j
-			WHERE d.frontmatter IS NOT NULL AND fold(f.key) = fold(?) AND f.type IN ('array', 'object') AND j.type NOT IN ('array', 'object', 'null')
-	) GROUP BY v ORDER BY 2 DESC, v LIMIT ?`, name, name, limit)
+			WHERE d.frontmatter IS NOT NULL AND fold(f.key) = fold(?) AND f.type IN ('array', 'object') AND j.type NOT IN ('array', 'object', 'null') AND `+cond+`
+	) GROUP BY v ORDER BY 2 DESC, v LIMIT ?`, args...)
 	if err != nil {
 		return nil, err
 	}

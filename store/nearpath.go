@@ -89,9 +89,8 @@ func (s *Store) StartingWith(ctx context.Context, collection, name string, limit
 		return nil, nil
 	}
 	esc := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(fold(base))
-	p := lowerSQL("d.path", base)
 	return column[string](s.r.QueryContext(ctx, `SELECT c.name || ':' || d.path
 		FROM documents d JOIN collections c ON c.id = d.collection_id
-		WHERE (? = '' OR c.name = ?) AND (`+p+` LIKE ? ESCAPE '\' OR `+p+` LIKE ? ESCAPE '\')
-		ORDER BY length(d.path), d.path LIMIT ?`, collection, collection, esc+"%", "%/"+esc+"%", limit))
+		WHERE (? = '' OR c.name = ?) AND `+lowerSQL(fileName, base)+` LIKE ? ESCAPE '\'
+		ORDER BY length(d.path), d.path LIMIT ?`, collection, collection, esc+"%", limit))
 }
