@@ -82,6 +82,19 @@ func TestWhyTokens(t *testing.T) {
 	}
 }
 
+// frameTokens counts what a footer's "section continues to line N" adds
+// to it, as render prints it.
+func TestFrameTokensSectionEnd(t *testing.T) {
+	r := mdsearch.Result{Path: "a.md", SectionPath: []string{"Unresolved questions"}, ChunkIndex: 23, TotalChunks: 32,
+		StartLine: 504, EndLine: 519, PageWordCount: 4194}
+	with := r
+	with.SectionEnd = 525
+	printed := EstimateTokens(render.Footer(with)) - EstimateTokens(render.Footer(r))
+	if got := frameTokens(with) - frameTokens(r); printed <= 0 || got < printed {
+		t.Errorf("section_end adds %d tokens to the frame, %d to the footer printed", got, printed)
+	}
+}
+
 // Results left out by the budget are named in the notice, in order, in
 // the room the budget keeps for them (an eighth): an agent reads the one
 // it wants.

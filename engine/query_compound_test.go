@@ -72,3 +72,16 @@ func BenchmarkCompounds(b *testing.B) {
 		}
 	})
 }
+
+// A respelling whose fixes the query does not hold as rewrite reads them
+// ("spell, check": punctuation between the two words) offers nothing:
+// not the query itself, with a notice that names no word.
+func TestRespelledNothing(t *testing.T) {
+	fixes := map[string]string{"spell check": "spellcheck"}
+	if s := respelled("spell, check", nil, nil, fixes, nil, ""); s.query != "" || s.notice != "" {
+		t.Errorf("%+v", s)
+	}
+	if s := respelled("spell check", nil, nil, fixes, nil, ""); s.query != "spellcheck" {
+		t.Errorf("%+v", s)
+	}
+}
