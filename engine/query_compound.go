@@ -39,7 +39,7 @@ func compounds(ctx context.Context, rd *store.Reader, query string) (map[string]
 	for i, p := range pairs {
 		joined[i] = `"` + p[0] + p[1] + `"`
 	}
-	held, err := rd.TermsHeld(ctx, joined)
+	held, err := rd.TermsInScope(ctx, joined, store.Filter{})
 	if err != nil {
 		return nil, err
 	}
@@ -51,7 +51,7 @@ func compounds(ctx context.Context, rd *store.Reader, query string) (map[string]
 			apart = append(apart, `"`+p[0]+" "+p[1]+`"`)
 		}
 	}
-	side, err := rd.TermsHeld(ctx, apart)
+	side, err := rd.TermsInScope(ctx, apart, store.Filter{})
 	if err != nil {
 		return nil, err
 	}

@@ -328,15 +328,9 @@ func TestLackingWords(t *testing.T) {
 // link); and a respelling no passage of the collection searched holds is
 // none: respelled so, the word would match nothing there.
 func TestSuggestionSwapsShortAndScope(t *testing.T) {
-	a, b := t.TempDir(), t.TempDir()
-	write(t, a, "keys.md", "# Keys\n\nCustomize the hotkeys of every command. See [the graph](https://example.com/Gra/x).\n")
-	write(t, b, "light.md", "# Light\n\nA lantern lights the path.\n")
-	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
-	index(t, e, a, "a")
-	index(t, e, b, "b")
-	for _, tc := range []struct {
-		query, collection, suggestion string
-	}{
+	e := twoCollections(t, map[string]string{"keys.md": "# Keys\n\nCustomize the hotkeys of every command. See [the graph](https://example.com/Gra/x).\n"},
+		map[string]string{"light.md": "# Light\n\nA lantern lights the path.\n"})
+	wantSuggestions(t, e, []suggestionCase{
 		{"hotkyes", "", "hotkeys"},
 		{"customize hotkyes", "a", "customize hotkeys"},
 		{"graf", "", ""},
@@ -344,7 +338,32 @@ func TestSuggestionSwapsShortAndScope(t *testing.T) {
 		{"lantren", "b", "lantern"},
 		{"lantren", "a", ""},                   // only b holds "lantern"
 		{"customize hotkeys lantren", "a", ""}, // its other words strong there
-	} {
+	})
+}
+
+// suggestionCase is a query, the collection searched ("" for all), and
+// the suggestion it should get.
+type suggestionCase struct{ query, collection, suggestion string }
+
+// twoCollections indexes the notes of a and b as collections "a" and "b"
+// of one index, with the test embedder.
+func twoCollections(t *testing.T, a, b map[string]string) *Engine {
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
+	for name, notes := range map[string]map[string]string{"a": a, "b": b} {
+		dir := t.TempDir()
+		for rel, text := range notes {
+			write(t, dir, rel, text)
+		}
+		index(t, e, dir, name)
+	}
+	return e
+}
+
+// wantSuggestions searches each case in keyword mode and checks its
+// suggestion.
+func wantSuggestions(t *testing.T, e *Engine, cases []suggestionCase) {
+	t.Helper()
+	for _, tc := range cases {
 		resp := search(t, e, mdsearch.SearchRequest{Query: tc.query, Collection: tc.collection, Mode: mdsearch.ModeKeyword})
 		if resp.Suggestion != tc.suggestion {
 			t.Errorf("%q in %q: suggestion %q, want %q (%s)", tc.query, tc.collection, resp.Suggestion, tc.suggestion, resp.Notice)
@@ -357,17 +376,12 @@ func TestSuggestionSwapsShortAndScope(t *testing.T) {
 // typed; not where a note writes them apart too, in quotes, joined by a
 // hyphen, or where the joined word is only in notes the search leaves out.
 func TestSuggestionJoins(t *testing.T) {
-	a, b := t.TempDir(), t.TempDir()
-	write(t, a, "settings.md", "# Settings\n\n## Spellcheck\n\nTurn spellcheck off for every language.\n\n## Keyboard\n\nShortcuts for the keyboard.\n")
-	write(t, a, "notes.md", "# Notes\n\nA key board of wood, and more notes on shortcuts. Check the spell book.\n")
-	write(t, b, "db.md", "# Store\n\nThe database keeps every migration.\n")
-	write(t, a, "data.md", "# Data\n\nData and a base of migration scripts.\n")
-	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
-	index(t, e, a, "a")
-	index(t, e, b, "b")
-	for _, tc := range []struct {
-		query, collection, suggestion string
-	}{
+	e := twoCollections(t, map[string]string{
+		"settings.md": "# Settings\n\n## Spellcheck\n\nTurn spellcheck off for every language.\n\n## Keyboard\n\nShortcuts for the keyboard.\n",
+		"notes.md":    "# Notes\n\nA key board of wood, and more notes on shortcuts. Check the spell book.\n",
+		"data.md":     "# Data\n\nData and a base of migration scripts.\n",
+	}, map[string]string{"db.md": "# Store\n\nThe database keeps every migration.\n"})
+	wantSuggestions(t, e, []suggestionCase{
 		{"turn off spell check", "", "turn off spellcheck"},
 		{"Spell Check", "", "Spellcheck"},
 		{"spell book check", "", ""},    // not neighbours
@@ -376,12 +390,7 @@ func TestSuggestionJoins(t *testing.T) {
 		{"spell-check", "", ""},         // so are words joined by a hyphen
 		{"data base migration", "", "database migration"},
 		{"data base migration scripts", "a", ""}, // only b holds "database"
-	} {
-		resp := search(t, e, mdsearch.SearchRequest{Query: tc.query, Collection: tc.collection, Mode: mdsearch.ModeKeyword})
-		if resp.Suggestion != tc.suggestion {
-			t.Errorf("%q in %q: suggestion %q, want %q (%s)", tc.query, tc.collection, resp.Suggestion, tc.suggestion, resp.Notice)
-		}
-	}
+	})
 	resp := search(t, e, mdsearch.SearchRequest{Query: "turn off spell check", Mode: mdsearch.ModeKeyword})
 	if !resp.Respelled || !strings.Contains(resp.Notice, `no passage holds "spell check": showing results for "turn off spellcheck"`) || !covers(resp.Results[0], "settings.md", "Spellcheck") {
 		t.Errorf("shown: %v, notice %q, first %s", resp.Respelled, resp.Notice, describe(resp))

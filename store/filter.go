@@ -224,8 +224,14 @@ func nestedFieldCond(path []string, v string, num any) (string, []any) {
 // wikilink as the note it links to: foldLink), then as a number (NULL
 // when it is none).
 func valueIs(x string) string {
-	return `((CASE ` + x + `.type WHEN 'true' THEN 'true' WHEN 'false' THEN 'false' ELSE foldlink(CAST(` + x + `.value AS TEXT)) END) = foldlink(?)` +
+	return `(foldlink(` + jsonText(x) + `) = foldlink(?)` +
 		` OR (` + x + `.type IN ('integer', 'real') AND ` + x + `.value = ?))`
+}
+
+// jsonText is the value of the json_each row x as text, booleans as they
+// are written (true, false).
+func jsonText(x string) string {
+	return `CASE ` + x + `.type WHEN 'true' THEN 'true' WHEN 'false' THEN 'false' ELSE CAST(` + x + `.value AS TEXT) END`
 }
 
 // conds collects SQL conditions and their arguments.
@@ -403,11 +409,11 @@ func (s *Reader) PropertyValues(ctx context.Context, name string, f Filter, limi
 	cond, cargs := f.where()
 	args := append(append(append(append([]any{name}, cargs...), name), cargs...), limit)
 	rows, err := s.r.QueryContext(ctx, `SELECT v, COUNT(DISTINCT id) FROM (
-		SELECT d.id AS id, CASE f.type WHEN 'true' THEN 'true' WHEN 'false' THEN 'false' ELSE CAST(f.value AS TEXT) END AS v
+		SELECT d.id AS id, `+jsonText("f")+` AS v
 			FROM documents d, json_each(d.frontmatter) f
 			WHERE d.frontmatter IS NOT NULL AND fold(f.key) = fold(?) AND f.type NOT IN ('array', 'object', 'null') AND `+cond+`
 		UNION ALL
-		SELECT d.id, CASE j.type WHEN 'true' THEN 'true' WHEN 'false' THEN 'false' ELSE CAST(j.value AS TEXT) END
+		SELECT d.id, `+jsonText("j")+`
 			FROM documents d, json_each(d.frontmatter) f, json_each(f.value) j
 			WHERE d.frontmatter IS NOT NULL AND fold(f.key) = fold(?) AND f.type IN ('array', 'object') AND j.type NOT IN ('array', 'object', 'null') AND `+cond+`
 	) GROUP BY v ORDER BY 2 DESC, v LIMIT ?`, args...)

@@ -131,46 +131,33 @@ func (s *Reader) TermRows(ctx context.Context, terms []string, limit int) ([]int
 	return counts, nil
 }
 
-// TermsHeld reports, for each of terms (FTS5 MATCH expressions), whether
-// some row of the keyword index matches it: one statement for all.
-func (s *Reader) TermsHeld(ctx context.Context, terms []string) ([]bool, error) {
-	out := make([]bool, len(terms))
-	if len(terms) == 0 {
-		return out, nil
-	}
-	cols := make([]string, len(terms))
-	args := make([]any, len(terms))
-	dst := make([]any, len(terms))
-	for i, t := range terms {
-		cols[i] = `EXISTS (SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ?)`
-		args[i], dst[i] = t, &out[i]
-	}
-	err := s.queryRow(ctx, `SELECT `+strings.Join(cols, ", "), args...).Scan(dst...)
-	return out, err
-}
-
 // TermsInScope reports, for each of terms (FTS5 MATCH expressions),
 // whether some row of the keyword index that a filter lets through
 // matches it: one statement for all, as a filter's SQL is prepared anew.
+// A zero filter asks the keyword index alone, through a kept statement.
 func (s *Reader) TermsInScope(ctx context.Context, terms []string, f Filter) ([]bool, error) {
 	out := make([]bool, len(terms))
 	if len(terms) == 0 {
 		return out, nil
 	}
-	cond, cargs := f.where()
+	exists, query := `EXISTS (SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ?)`, s.queryRow
+	var cargs []any
+	if !f.IsZero() {
+		var cond string
+		cond, cargs = f.where()
+		exists = `EXISTS (SELECT 1 FROM chunks_fts f JOIN chunks c ON c.id = f.rowid
+			JOIN documents d ON d.id = c.doc_id WHERE chunks_fts MATCH ? AND ` + cond + `)`
+		query = s.r.QueryRowContext
+	}
 	cols := make([]string, len(terms))
 	var args []any
-	for i, t := range terms {
-		cols[i] = `EXISTS (SELECT 1 FROM chunks_fts f JOIN chunks c ON c.id = f.rowid
-			JOIN documents d ON d.id = c.doc_id WHERE chunks_fts MATCH ? AND ` + cond + `)`
-		args = append(append(args, t), cargs...)
-	}
 	dst := make([]any, len(terms))
-	for i := range out {
+	for i, t := range terms {
+		cols[i] = exists
+		args = append(append(args, t), cargs...)
 		dst[i] = &out[i]
 	}
-	err := s.r.QueryRowContext(ctx, `SELECT `+strings.Join(cols, ", "), args...).Scan(dst...)
-	return out, err
+	return out, query(ctx, `SELECT `+strings.Join(cols, ", "), args...).Scan(dst...)
 }
 
 // KeywordRows is the keyword index's row count as FTS5 keeps it for bm25
