@@ -147,6 +147,11 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 	// features read them: its list is by meaning alone.
 	if q.mode != mdsearch.ModeSemantic || e.readsFeatures(q) {
 		q.terms, q.typed = e.widenPrefixes(ctx, terms)
+		phrases, err := q.mustHold(ctx, e.st.Reader)
+		if err != nil {
+			return nil, err
+		}
+		addNotice(&resp.Notice, phrases)
 		if req.Explain {
 			q.stemsShown(ctx)
 		}
@@ -169,6 +174,11 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 	}
 	q.cover, q.rowScale = 1, 1
 	q.keywordRows(ctx, rt.Reader)
+	if q.must != "" {
+		if q.holding, err = rt.Holding(ctx, q.must, q.filter); err != nil {
+			return nil, err
+		}
+	}
 	if embedded != nil {
 		if err := e.whileEmbedding(ctx, rt.Reader, q); err != nil {
 			return nil, err
@@ -319,32 +329,35 @@ func (e *Engine) distinct(ctx context.Context, rd *store.Reader, q *query) ([]md
 
 // query is a validated request on its way through ranking.
 type query struct {
-	req        mdsearch.SearchRequest
-	mode       mdsearch.Mode // req.Mode, or keyword when vectors are unavailable
-	filter     store.Filter
-	snap       *snapshot       // nil: no semantic list
-	stale      bool            // snap may hold chunks a running re-index removed
-	vec        []float32       // the embedded query
-	terms      []string        // quoted FTS5 terms; none: no keyword list
-	nothing    bool            // the query's words are common ones alone (AsksNothing)
-	noWords    bool            // the query holds no word the keyword index reads ("?", "->"), common or not
-	generic    map[string]bool // terms that are a generic type's phrase (splitTerms)
-	cover      float64         // share of the terms' idf the index holds (keyword mode; see coverage)
-	rowScale   float64         // rowScale of the index's keyword rows
-	rows       int             // the index's keyword rows (bm25's N), read once with rowsErr
-	rowsErr    error
-	counts     []int              // each term's rows, up to maxTermRows (termRows)
-	held       []bool             // whether a passage in the search's scope holds each term (found)
-	seen       stageMemo          // the second stage's last candidates and features
-	heads      map[string]int     // headingNotes, once read for this search
-	scans      scanMemo           // the first scan's cosines, for deeper rounds
-	kw         []store.KeywordHit // the keyword list as deep as kwLimit, once read
-	kwLimit    int
-	fields     map[int64][]uint8 // each passage's fields holding each term, for Why (noteFields)
-	shownStems map[string]string // a term's stem where Why shows it (stemsShown)
-	typed      map[string]string // a widened prefix term's term as typed (widenPrefixes)
-	reranked   bool              // a reranker's scores replaced the local ones
-	wordless   bool              // the first result holds none of the query's words, which the scope does (wordlessTop)
+	req         mdsearch.SearchRequest
+	mode        mdsearch.Mode // req.Mode, or keyword when vectors are unavailable
+	filter      store.Filter
+	snap        *snapshot       // nil: no semantic list
+	stale       bool            // snap may hold chunks a running re-index removed
+	vec         []float32       // the embedded query
+	terms       []string        // quoted FTS5 terms; none: no keyword list
+	must        string          // the quoted phrases every result holds one of, an FTS5 expression (mustHold)
+	holding     map[int64]bool  // the passages in scope holding must; nil: any
+	holdersRead bool            // the keyword list holds every passage in holding (withHolders)
+	nothing     bool            // the query's words are common ones alone (AsksNothing)
+	noWords     bool            // the query holds no word the keyword index reads ("?", "->"), common or not
+	generic     map[string]bool // terms that are a generic type's phrase (splitTerms)
+	cover       float64         // share of the terms' idf the index holds (keyword mode; see coverage)
+	rowScale    float64         // rowScale of the index's keyword rows
+	rows        int             // the index's keyword rows (bm25's N), read once with rowsErr
+	rowsErr     error
+	counts      []int              // each term's rows, up to maxTermRows (termRows)
+	held        []bool             // whether a passage in the search's scope holds each term (found)
+	seen        stageMemo          // the second stage's last candidates and features
+	heads       map[string]int     // headingNotes, once read for this search
+	scans       scanMemo           // the first scan's cosines, for deeper rounds
+	kw          []store.KeywordHit // the keyword list as deep as kwLimit, once read
+	kwLimit     int
+	fields      map[int64][]uint8 // each passage's fields holding each term, for Why (noteFields)
+	shownStems  map[string]string // a term's stem where Why shows it (stemsShown)
+	typed       map[string]string // a widened prefix term's term as typed (widenPrefixes)
+	reranked    bool              // a reranker's scores replaced the local ones
+	wordless    bool              // the first result holds none of the query's words, which the scope does (wordlessTop)
 	// suggestion makes the query's suggestion once (suggest), nil where
 	// the search looks for none; deferred: the reranker asked for waits
 	// for it (reranked).
@@ -362,8 +375,11 @@ func (q *query) keywordList(ctx context.Context, rd *store.Reader, w store.Weigh
 		deep := q.req
 		deep.N *= deepest
 		limit := max(k, firstRound(deep))
-		hits, err := rd.KeywordAny(ctx, q.terms, q.filter, w, limit)
+		hits, err := rd.KeywordAny(ctx, q.terms, "", q.filter, w, limit)
 		if err != nil {
+			return nil, err
+		}
+		if hits, err = q.withHolders(ctx, rd, w, hits, limit); err != nil {
 			return nil, err
 		}
 		q.kw, q.kwLimit = append([]store.KeywordHit{}, hits...), limit
@@ -445,8 +461,9 @@ func (e *Engine) rank(ctx context.Context, rd *store.Reader, q *query) ([]*group
 		if err != nil {
 			return nil, err
 		}
+		fused = q.holdersOnly(fused)
 		kept := dedup(fused, q.req.N, q.req.PerNote(), continuedOf(ctx, rd), likely)
-		if len(kept) == q.req.N || (len(kw) < k && len(sem) < k) || k >= maxCandidates {
+		if len(kept) == q.req.N || (len(kw) < k && len(sem) < k) || k >= maxCandidates || q.holdersRead {
 			q.wordless = e.stage(q.mode) != nil && wordlessTop(q, kept)
 			return kept, nil
 		}

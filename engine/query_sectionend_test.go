@@ -39,6 +39,9 @@ func TestSectionEnd(t *testing.T) {
 		"\n\n### Restore\n\n"+words("restore", 60)+"\n\n## Other\n\n"+words("else", 60)+"\n")
 	write(t, dir, "tasks.md", "## Tasks\n\n"+words("tone", 60)+"\n\n## Tasks\n\n"+words("ttwo", 60)+
 		"\n\n### Detail\n\n"+words("detail", 60)+"\n\n## Tasks\n\n"+words("tthree", 60)+"\n\n## End\n\n"+words("end", 60)+"\n")
+	// A note of several top headings, the first its title's.
+	write(t, dir, "multi.md", "# Multi\n\n"+words("mintro", 60)+"\n\n## Part\n\n"+words("mpart", 60)+
+		"\n\n# Appendix\n\n"+words("mappendix", 60)+"\n")
 	var paras []string
 	for i := range 6 {
 		paras = append(paras, words(fmt.Sprintf("para%c", 'a'+i), 100))
@@ -61,6 +64,8 @@ func TestSectionEnd(t *testing.T) {
 		{"paraa1 paraa2", "long.md", "", 11},                  // part 1 of the text before the first heading
 		{"tone2", "tasks.md", "Tasks", 0},                     // the next "## Tasks" is another section
 		{"ttwo2", "tasks.md", "Tasks", 11},                    // its Detail follows, then another "## Tasks"
+		{"mintro3", "multi.md", "Multi", 7},                   // the title heading's text goes on to the next top heading
+		{"mpart3", "multi.md", "Part", 0},                     // Appendix is no part of Part
 	} {
 		resp := search(t, e, mdsearch.SearchRequest{Query: tc.query, Mode: mdsearch.ModeKeyword, N: 1})
 		if len(resp.Results) == 0 || !covers(resp.Results[0], tc.path, tc.section) {

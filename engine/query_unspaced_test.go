@@ -50,10 +50,15 @@ func TestUnspacedScripts(t *testing.T) {
 		len(resp.Results[0].Text) >= len(long) {
 		t.Errorf("独角兽: want a part of 长.md first, got\n%s", describe(resp))
 	}
-	// A phrase in quotes asks for its characters in a row.
+	// A phrase in quotes asks for its characters in a row: none holds
+	// these two so, and the notice says each was searched alone.
 	resp = search(t, e, mdsearch.SearchRequest{Query: `"据数"`, Mode: mdsearch.ModeKeyword})
-	if len(resp.Results) != 0 {
-		t.Errorf(`"据数" matched:\n%s`, describe(resp))
+	if !strings.Contains(resp.Notice, `no passage holds the phrase "据数"`) {
+		t.Errorf(`"据数": notice %q, results:\n%s`, resp.Notice, describe(resp))
+	}
+	resp = search(t, e, mdsearch.SearchRequest{Query: `"据库"`, Mode: mdsearch.ModeKeyword})
+	if len(resp.Results) != 1 || resp.Results[0].Path != "备份.md" || resp.Notice != "" {
+		t.Errorf(`"据库": want 备份.md alone, which holds the two in a row; notice %q, got\n%s`, resp.Notice, describe(resp))
 	}
 }
 

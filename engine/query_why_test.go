@@ -21,7 +21,7 @@ func TestExplain(t *testing.T) {
 	write(t, vault, "routing.md", "# Routing\n\nThe router maps each address to a page."+long+"\n\n## Guards\n\nA guard may stop a navigation."+long+"\n")
 	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
 	index(t, e, vault, "v")
-	const query = `watcher callback "reactive state" core`
+	const query = `watcher callback "cleanup runs" state core`
 	for _, mode := range []mdsearch.Mode{mdsearch.ModeKeyword, mdsearch.ModeHybrid, mdsearch.ModeSemantic} {
 		plain := search(t, e, mdsearch.SearchRequest{Query: query, Mode: mode})
 		asked := search(t, e, mdsearch.SearchRequest{Query: query, Mode: mode, Explain: true})
@@ -54,7 +54,8 @@ func TestExplain(t *testing.T) {
 	want := []mdsearch.WordMatch{
 		{Word: "watcher", In: []string{"text", "heading"}},
 		{Word: "callback", In: []string{"text"}},
-		{Word: `"reactive state"`, In: []string{}},
+		{Word: `"cleanup runs"`, In: []string{"text"}},
+		{Word: "state", In: []string{}},
 		{Word: "core", In: []string{"tags"}},
 	}
 	if !reflect.DeepEqual(top.Why.Words, want) {
@@ -94,17 +95,17 @@ func checkWhy(t *testing.T, mode mdsearch.Mode, w *mdsearch.Why) {
 	}
 	switch mode {
 	case mdsearch.ModeKeyword: // keyword mode's stage takes any embedder
-		if w.SemanticRank != 0 || w.Cosine != nil || len(w.Words) != 4 || len(w.Factors) == 0 || w.ScoreBase <= 0 || len(w.ScoreFactors) == 0 {
+		if w.SemanticRank != 0 || w.Cosine != nil || len(w.Words) != 5 || len(w.Factors) == 0 || w.ScoreBase <= 0 || len(w.ScoreFactors) == 0 {
 			t.Errorf("keyword: why %+v", w)
 		}
 	case mdsearch.ModeHybrid: // the shipped stage is the default model's: none for this one
-		if w.Cosine == nil || w.HeadingCosine == nil || len(w.Words) != 4 || w.Factors != nil || w.ScoreFactors != nil {
+		if w.Cosine == nil || w.HeadingCosine == nil || len(w.Words) != 5 || w.Factors != nil || w.ScoreFactors != nil {
 			t.Errorf("hybrid: why %+v", w)
 		}
 	case mdsearch.ModeSemantic:
 		// Its list is by meaning alone; its words are shown as they are
 		// found, for the score counts them.
-		if w.KeywordRank != 0 || w.SemanticRank == 0 || w.Cosine == nil || len(w.Words) != 4 || w.Factors != nil || w.ScoreFactors != nil {
+		if w.KeywordRank != 0 || w.SemanticRank == 0 || w.Cosine == nil || len(w.Words) != 5 || w.Factors != nil || w.ScoreFactors != nil {
 			t.Errorf("semantic: why %+v", w)
 		}
 	}

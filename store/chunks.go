@@ -147,8 +147,9 @@ type Shown struct {
 // still belongs to the sections it shows: their further parts and
 // subsections, up to the first passage of a section it does not show; 0
 // when none follows, or the note is gone. A section whose path is the
-// title alone (the note's title heading, over every other) is left out:
-// its text is the whole note.
+// title alone (the note's title heading, over every other) goes on to
+// the next top heading, where the note has another: else its text is
+// the whole note, and it is left out.
 func (s *Reader) SectionEnds(ctx context.Context, runs []Shown) ([]int, error) {
 	ends := make([]int, len(runs))
 	for i, r := range runs {
@@ -182,6 +183,9 @@ func (s *Reader) sectionEnd(ctx context.Context, r Shown) (int, error) {
 	defer rows.Close()
 	var sh shownSections
 	end, next := 0, r.First
+	// The text under a title heading shown ends at another top heading
+	// (a note of several): till one comes, its end is not known.
+	underTitle := 0
 	for rows.Next() {
 		var index, level, endLine int
 		var section int64
@@ -201,6 +205,13 @@ func (s *Reader) sectionEnd(ctx context.Context, r Shown) (int, error) {
 			continue
 		}
 		if !sh.holds(section, p, index == r.Last+1) {
+			if sh.underTitle(p) {
+				underTitle = endLine
+				continue
+			}
+			if underTitle > 0 { // another top heading: the title's section ends before it
+				end = max(end, underTitle)
+			}
 			break
 		}
 		end = endLine
@@ -215,6 +226,7 @@ type shownSections struct {
 	ids   []int64
 	paths [][]string
 	last  []string
+	title []string // the note's title heading, shown
 }
 
 // add records a shown passage: its own section (id, heading level and
@@ -229,7 +241,9 @@ func (sh *shownSections) add(id int64, level int, own []string, covered sql.Null
 	}
 	for i, q := range paths {
 		titled := len(q) == 1 && strings.EqualFold(q[0], title) && (i == 0 && level == 1 || i > 0 && len(own) == 0)
-		if len(q) > 0 && !titled {
+		if titled {
+			sh.title = q
+		} else if len(q) > 0 {
 			sh.paths = append(sh.paths, q)
 		}
 	}
@@ -239,6 +253,12 @@ func (sh *shownSections) add(id int64, level int, own []string, covered sql.Null
 	if n := len(paths); n > 1 && len(paths[n-1]) > 0 {
 		sh.last = paths[n-1]
 	}
+}
+
+// underTitle reports whether a passage's path is under the title
+// heading the run shows.
+func (sh *shownSections) underTitle(p []string) bool {
+	return sh.title != nil && len(p) > len(sh.title) && slices.Equal(p[:len(sh.title)], sh.title)
 }
 
 // holds reports whether a passage after the run (its section's id and

@@ -87,9 +87,18 @@ func (s *Reader) Keyword(ctx context.Context, match string, f Filter, w Weights,
 // that outscores some of the rows kept (a term repeated many times) is
 // left out. On the Rust RFCs benchmark (docs/benchmarks.md) every top 10
 // was the OR query's.
-func (s *Reader) KeywordAny(ctx context.Context, terms []string, f Filter, w Weights, limit int) ([]KeywordHit, error) {
+//
+// must, where not "", is an FTS5 expression every chunk returned matches
+// besides (the query's quoted phrases, which a result must hold).
+func (s *Reader) KeywordAny(ctx context.Context, terms []string, must string, f Filter, w Weights, limit int) ([]KeywordHit, error) {
+	keyword := func(match string) ([]KeywordHit, error) {
+		if must != "" {
+			match = "(" + match + ") AND " + must
+		}
+		return s.Keyword(ctx, match, f, w, limit)
+	}
 	if len(terms) > 1 {
-		hits, err := s.Keyword(ctx, strings.Join(terms, " AND "), f, w, limit)
+		hits, err := keyword(strings.Join(terms, " AND "))
 		if err != nil || len(hits) >= limit {
 			return hits, err
 		}
@@ -98,7 +107,7 @@ func (s *Reader) KeywordAny(ctx context.Context, terms []string, f Filter, w Wei
 				// Rows holding every term but terms[i]: disjoint from each
 				// other and from the rows holding all.
 				rest := strings.Join(slices.Delete(slices.Clone(terms), i, i+1), " AND ")
-				more, err := s.Keyword(ctx, "("+rest+") NOT "+terms[i], f, w, limit)
+				more, err := keyword("(" + rest + ") NOT " + terms[i])
 				if err != nil {
 					return nil, err
 				}
@@ -112,7 +121,7 @@ func (s *Reader) KeywordAny(ctx context.Context, terms []string, f Filter, w Wei
 			}
 		}
 	}
-	return s.Keyword(ctx, strings.Join(terms, " OR "), f, w, limit)
+	return keyword(strings.Join(terms, " OR "))
 }
 
 // TermRows returns how many rows of the keyword index match each of terms

@@ -49,7 +49,7 @@ func TestKeywordAny(t *testing.T) {
 		{terms[:1], 2, ""},
 	}
 	for _, tc := range cases {
-		got, err := s.KeywordAny(ctx, tc.terms, Filter{}, DefaultWeights, tc.limit)
+		got, err := s.KeywordAny(ctx, tc.terms, "", Filter{}, DefaultWeights, tc.limit)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -113,7 +113,7 @@ func TestKeywordAnyTiers(t *testing.T) {
 		{1, "abc"},              // the rows holding every term fill it alone
 	}
 	for _, tc := range cases {
-		got, err := s.KeywordAny(ctx, terms, Filter{}, DefaultWeights, tc.limit)
+		got, err := s.KeywordAny(ctx, terms, "", Filter{}, DefaultWeights, tc.limit)
 		if err != nil {
 			t.Fatal(err)
 		}

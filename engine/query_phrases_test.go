@@ -1,0 +1,134 @@
+package engine
+
+import (
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/mdsearch/mdsearch"
+)
+
+func TestQuotedPhrases(t *testing.T) {
+	for _, tt := range []struct {
+		query string
+		want  []phrase
+	}{
+		{`"open in new tab" shortcut`, []phrase{{`"open in new tab"`, "open in new tab"}}},
+		{`“Open in New Tab” and "tab"`, []phrase{{`"open in new tab"`, "Open in New Tab"}, {`"tab"`, "tab"}}},
+		{`"a b" "A B" "c"`, []phrase{{`"a b"`, "a b"}, {`"c"`, "c"}}},
+		{`rust-lang e.g. words`, nil},                // joined by punctuation: a phrase to FTS5, but not quoted
+		{`"open tab`, nil},                           // never closed
+		{`"" "!!" x`, nil},                           // no words inside
+		{`v-bind (:title="post.title") syntax`, nil}, // code: quotes inside a word
+		{`say "hi", then ("bye")`, []phrase{{`"hi"`, "hi"}, {`"bye"`, "bye"}}},
+		{`a "b"c "d"`, []phrase{{`"d"`, "d"}}},                           // "b" closes inside a word
+		{`"据库"`, []phrase{{`"据 库"`, "据库"}}},                              // each character a word
+		{`"crème brûlée"`, []phrase{{`"crème brûlée"`, "crème brûlée"}}}, // folded by the index, as its text is
+	} {
+		if got := quotedPhrases(tt.query); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%q: %q, want %q", tt.query, got, tt.want)
+		}
+	}
+}
+
+func TestPhraseWords(t *testing.T) {
+	for _, tt := range []struct{ terms, lack, want []string }{
+		{[]string{`"a"`, `"click middle"`, `"b"`}, []string{`"click middle"`}, []string{`"a"`, `"click"`, `"middle"`, `"b"`}},
+		{[]string{`"open in the tab"`}, []string{`"open in the tab"`}, []string{`"open"`, `"tab"`}}, // common words left out
+		{[]string{`"tab"`, `"new tab"`}, []string{`"new tab"`}, []string{`"tab"`, `"new"`}},         // each term once
+		{[]string{`"to be or not"`}, []string{`"to be or not"`}, []string{`"to be or not"`}},        // common words alone: the phrase stays
+		{[]string{`"x"`}, []string{`"y z"`}, []string{`"x"`}},
+	} {
+		terms := slices.Clone(tt.terms)
+		if got := phraseWords(terms, tt.lack); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%q without %q: %q, want %q", tt.terms, tt.lack, got, tt.want)
+		}
+		if !reflect.DeepEqual(terms, tt.terms) {
+			t.Errorf("%q: the terms given changed to %q", tt.terms, terms)
+		}
+	}
+}
+
+// A quoted phrase keeps keyword and hybrid results to the passages that
+// hold it, as search boxes do, and two phrases to those that hold either;
+// semantic mode reads meaning alone. A phrase no passage in scope holds is
+// searched as words, with a notice.
+func TestPhrasesRequired(t *testing.T) {
+	vault := t.TempDir()
+	write(t, vault, "a.md", "# Links\n\nHold Ctrl to open in new tab any link you click.\n")
+	write(t, vault, "b.md", "# Tab shortcuts\n\nNew tab, open tab, tab shortcut: every tab shortcut in a list. A new window opens with another shortcut.\n")
+	long := strings.Repeat("More words about clicks and windows and panes. ", 12) // no stub: a passage of its own
+	write(t, vault, "c.md", "# Shortcuts\n\n## Open\n\nA middle click can open in new tab too. "+long+"\n\n## Other\n\nThe shortcut to open a new tab, shortcut shortcut tab. "+long+"\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
+	index(t, e, vault, "v")
+	const phrase = `"open in new tab" shortcut`
+	for _, mode := range []mdsearch.Mode{mdsearch.ModeKeyword, mdsearch.ModeHybrid} {
+		resp := search(t, e, mdsearch.SearchRequest{Query: phrase, Mode: mode, N: 10})
+		if got := describe(resp); len(resp.Results) != 2 || !strings.Contains(got, "a.md") || !strings.Contains(got, "Shortcuts Open") || strings.Contains(got, "Other") {
+			t.Errorf("%s: %s, want a.md and c.md's opening with Open, the passages holding the phrase", mode, got)
+		}
+		if resp.Notice != "" {
+			t.Errorf("%s: notice %q", mode, resp.Notice)
+		}
+	}
+	for _, mode := range []mdsearch.Mode{mdsearch.ModeKeyword, mdsearch.ModeHybrid} {
+		resp := search(t, e, mdsearch.SearchRequest{Query: `"new window" "open in new tab" shortcut`, Mode: mode, N: 10})
+		if got := describe(resp); len(resp.Results) != 3 || !strings.Contains(got, "b.md") || strings.Contains(got, "Other") {
+			t.Errorf("%s, two phrases: %s, want a.md, b.md and c.md's opening, the passages holding either", mode, got)
+		}
+	}
+	if resp := search(t, e, mdsearch.SearchRequest{Query: phrase, Mode: mdsearch.ModeSemantic, N: 10}); len(resp.Results) < 3 {
+		t.Errorf("semantic: %s, want passages without the phrase too", describe(resp))
+	}
+	for _, tt := range []struct {
+		req    mdsearch.SearchRequest
+		notice string
+	}{
+		{mdsearch.SearchRequest{Query: `"open in new window" shortcut`},
+			`no passage holds the phrase "open in new window", so its words were searched one by one`},
+		{mdsearch.SearchRequest{Query: `"open in new window" "new tab" "middle click"`},
+			`no passage holds the phrase "open in new window", so its words were searched one by one`},
+		{mdsearch.SearchRequest{Query: `"click middle"`}, // alone: its words are what finds anything
+			`no passage holds the phrase "click middle", so its words were searched one by one`},
+		{mdsearch.SearchRequest{Query: `"open in new tab" shortcut`, PathPrefix: "b.md"},
+			`no passage with these filters holds the phrase "open in new tab"`},
+	} {
+		for _, mode := range []mdsearch.Mode{mdsearch.ModeKeyword, mdsearch.ModeHybrid} {
+			tt.req.Mode, tt.req.N = mode, 10
+			resp := search(t, e, tt.req)
+			if !strings.Contains(resp.Notice, tt.notice) {
+				t.Errorf("%s %q: notice %q, want %q", mode, tt.req.Query, resp.Notice, tt.notice)
+			}
+			if len(resp.Results) == 0 {
+				t.Errorf("%s %q: no results; the words are searched", mode, tt.req.Query)
+			}
+		}
+	}
+}
+
+// phraseQueries are queries about the RFCs with a phrase quoted: rare
+// phrases, and one that most passages hold ("it is"), whose passages
+// mustHold reads whole.
+var phraseQueries = []string{`"trait objects" dispatch`, `"lifetime elision" rules`, `"async closures"`,
+	`"unsafe code" guidelines`, `"const generics" defaults`, `"procedural macro" hygiene`,
+	`"non-lexical lifetimes" borrow checker`, `"it is" unsafe`}
+
+// BenchmarkQuotedPhrases times hybrid searches of phraseQueries beside the
+// same queries unquoted, in turn on one index (the RFCs of
+// BenchmarkSecondStage, or MDSEARCH_BENCH_INDEX): what keeping the
+// results to the phrases' passages adds.
+func BenchmarkQuotedPhrases(b *testing.B) {
+	e := rfcEngine(b)
+	ask := func(quoted bool) func(string) error {
+		return func(q string) error {
+			if !quoted {
+				q = strings.ReplaceAll(q, `"`, "")
+			}
+			_, err := e.Search(bg, mdsearch.SearchRequest{Query: q})
+			return err
+		}
+	}
+	benchPair(b, phraseQueries, "unquoted", ask(false), "quoted", ask(true))
+}
