@@ -505,7 +505,7 @@ func benchKeywordList(b *testing.B, e *Engine, queries []string, chunks int) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		got, err := e.st.KeywordAny(bg, terms, "", store.Filter{}, e.opts.Weights, k)
+		got, err := e.st.KeywordAny(bg, terms, store.Filter{}, e.opts.Weights, k)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -520,7 +520,7 @@ func benchKeywordList(b *testing.B, e *Engine, queries []string, chunks int) {
 		for b.Loop() {
 			terms := matchTerms(queries[i%len(queries)])
 			start := time.Now()
-			if _, err := e.st.KeywordAny(bg, terms, "", store.Filter{}, e.opts.Weights, k); err != nil {
+			if _, err := e.st.KeywordAny(bg, terms, store.Filter{}, e.opts.Weights, k); err != nil {
 				b.Fatal(err)
 			}
 			mid := time.Now()

@@ -147,14 +147,6 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 	// features read them: its list is by meaning alone.
 	if q.mode != mdsearch.ModeSemantic || e.readsFeatures(q) {
 		q.terms, q.typed = e.widenPrefixes(ctx, terms)
-		phrases, err := q.mustHold(ctx, e.st.Reader)
-		if err != nil {
-			return nil, err
-		}
-		addNotice(&resp.Notice, phrases)
-		if req.Explain {
-			q.stemsShown(ctx)
-		}
 	}
 	if testHookSnapshot != nil {
 		testHookSnapshot()
@@ -174,11 +166,6 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 	}
 	q.cover, q.rowScale = 1, 1
 	q.keywordRows(ctx, rt.Reader)
-	if q.must != "" {
-		if q.holding, err = rt.Holding(ctx, q.must, q.filter); err != nil {
-			return nil, err
-		}
-	}
 	if embedded != nil {
 		if err := e.whileEmbedding(ctx, rt.Reader, q); err != nil {
 			return nil, err
@@ -197,6 +184,16 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 			}
 		}
 		q.vec = got.vec
+	}
+	// The quoted phrases are read in the transaction that ranks: the
+	// passages holding them are those it finds.
+	phrases, err := q.mustHold(ctx, rt.Reader)
+	if err != nil {
+		return nil, err
+	}
+	addNotice(&resp.Notice, phrases)
+	if req.Explain && len(q.terms) > 0 {
+		q.stemsShown(ctx)
 	}
 	if q.mode == mdsearch.ModeKeyword && len(q.terms) > 0 {
 		if q.cover, err = coverage(ctx, rt.Reader, q); err != nil {
@@ -329,35 +326,36 @@ func (e *Engine) distinct(ctx context.Context, rd *store.Reader, q *query) ([]md
 
 // query is a validated request on its way through ranking.
 type query struct {
-	req         mdsearch.SearchRequest
-	mode        mdsearch.Mode // req.Mode, or keyword when vectors are unavailable
-	filter      store.Filter
-	snap        *snapshot       // nil: no semantic list
-	stale       bool            // snap may hold chunks a running re-index removed
-	vec         []float32       // the embedded query
-	terms       []string        // quoted FTS5 terms; none: no keyword list
-	must        string          // the quoted phrases every result holds one of, an FTS5 expression (mustHold)
-	holding     map[int64]bool  // the passages in scope holding must; nil: any
-	holdersRead bool            // the keyword list holds every passage in holding (withHolders)
-	nothing     bool            // the query's words are common ones alone (AsksNothing)
-	noWords     bool            // the query holds no word the keyword index reads ("?", "->"), common or not
-	generic     map[string]bool // terms that are a generic type's phrase (splitTerms)
-	cover       float64         // share of the terms' idf the index holds (keyword mode; see coverage)
-	rowScale    float64         // rowScale of the index's keyword rows
-	rows        int             // the index's keyword rows (bm25's N), read once with rowsErr
-	rowsErr     error
-	counts      []int              // each term's rows, up to maxTermRows (termRows)
-	held        []bool             // whether a passage in the search's scope holds each term (found)
-	seen        stageMemo          // the second stage's last candidates and features
-	heads       map[string]int     // headingNotes, once read for this search
-	scans       scanMemo           // the first scan's cosines, for deeper rounds
-	kw          []store.KeywordHit // the keyword list as deep as kwLimit, once read
-	kwLimit     int
-	fields      map[int64][]uint8 // each passage's fields holding each term, for Why (noteFields)
-	shownStems  map[string]string // a term's stem where Why shows it (stemsShown)
-	typed       map[string]string // a widened prefix term's term as typed (widenPrefixes)
-	reranked    bool              // a reranker's scores replaced the local ones
-	wordless    bool              // the first result holds none of the query's words, which the scope does (wordlessTop)
+	req        mdsearch.SearchRequest
+	mode       mdsearch.Mode // req.Mode, or keyword when vectors are unavailable
+	filter     store.Filter
+	snap       *snapshot       // nil: no semantic list
+	stale      bool            // snap may hold chunks a running re-index removed
+	vec        []float32       // the embedded query
+	terms      []string        // quoted FTS5 terms; none: no keyword list
+	must       string          // the quoted phrases every result holds one of, an FTS5 expression (mustHold)
+	mustTerms  []string        // those phrases, each a term of terms
+	holding    map[int64]bool  // the passages in scope holding must; nil: any
+	nothing    bool            // the query's words are common ones alone (AsksNothing)
+	noWords    bool            // the query holds no word the keyword index reads ("?", "->"), common or not
+	generic    map[string]bool // terms that are a generic type's phrase (splitTerms)
+	cover      float64         // share of the terms' idf the index holds (keyword mode; see coverage)
+	rowScale   float64         // rowScale of the index's keyword rows
+	rows       int             // the index's keyword rows (bm25's N), read once with rowsErr
+	rowsErr    error
+	counts     []int              // each term's rows, up to maxTermRows (termRows)
+	held       []bool             // whether a passage in the search's scope holds each term (found)
+	seen       stageMemo          // the second stage's last candidates and features
+	heads      map[string]int     // headingNotes, once read for this search
+	scans      scanMemo           // the first scan's cosines, for deeper rounds
+	kw         []store.KeywordHit // the keyword list as deep as kwLimit, once read
+	kwHeld     []store.KeywordHit // its rows of the passages holding must, as deep
+	kwLimit    int
+	fields     map[int64][]uint8 // each passage's fields holding each term, for Why (noteFields)
+	shownStems map[string]string // a term's stem where Why shows it (stemsShown)
+	typed      map[string]string // a widened prefix term's term as typed (widenPrefixes)
+	reranked   bool              // a reranker's scores replaced the local ones
+	wordless   bool              // the first result holds none of the query's words, which the scope does (wordlessTop)
 	// suggestion makes the query's suggestion once (suggest), nil where
 	// the search looks for none; deferred: the reranker asked for waits
 	// for it (reranked).
@@ -365,58 +363,10 @@ type query struct {
 	deferred   bool
 }
 
-// keywordList returns the best k rows of the keyword list. The first
-// round reads it as deep as the first round of distinct's deepest request
-// reads, so distinct's later rounds slice it instead of asking SQLite
-// again: at a million windows each ask costs 5–20 ms, however few rows it
-// keeps.
-func (q *query) keywordList(ctx context.Context, rd *store.Reader, w store.Weights, k int) ([]store.KeywordHit, error) {
-	if q.kw == nil || (k > q.kwLimit && len(q.kw) == q.kwLimit) {
-		deep := q.req
-		deep.N *= deepest
-		limit := max(k, firstRound(deep))
-		hits, err := rd.KeywordAny(ctx, q.terms, "", q.filter, w, limit)
-		if err != nil {
-			return nil, err
-		}
-		if hits, err = q.withHolders(ctx, rd, w, hits, limit); err != nil {
-			return nil, err
-		}
-		q.kw, q.kwLimit = append([]store.KeywordHit{}, hits...), limit
-	}
-	return q.kw[:min(k, len(q.kw))], nil
-}
-
 // queryVector is the embedded query, or why it could not be.
 type queryVector struct {
 	vec []float32
 	err error
-}
-
-// keywordRows reads the index's keyword rows once for both: bm25's N.
-// Unreadable, it costs hybrid only the small-vault scale; keyword mode
-// needs it for coverage.
-func (q *query) keywordRows(ctx context.Context, rd *store.Reader) {
-	if len(q.terms) == 0 {
-		return
-	}
-	q.rows, q.rowsErr = rd.KeywordRows(ctx)
-	if q.rowsErr == nil {
-		q.rowScale = rowScale(q.rows)
-	}
-}
-
-// termRows returns each query term's rows in the keyword index, up to
-// maxTermRows, read once for coverage and the second stage.
-func (q *query) termRows(ctx context.Context, rd *store.Reader) ([]int, error) {
-	if q.counts == nil {
-		counts, err := rd.TermRows(ctx, q.terms, maxTermRows)
-		if err != nil {
-			return nil, err
-		}
-		q.counts = counts
-	}
-	return q.counts, nil
 }
 
 // rank builds both lists, fuses and dedups them. It reads deeper while a
@@ -463,7 +413,7 @@ func (e *Engine) rank(ctx context.Context, rd *store.Reader, q *query) ([]*group
 		}
 		fused = q.holdersOnly(fused)
 		kept := dedup(fused, q.req.N, q.req.PerNote(), continuedOf(ctx, rd), likely)
-		if len(kept) == q.req.N || (len(kw) < k && len(sem) < k) || k >= maxCandidates || q.holdersRead {
+		if len(kept) == q.req.N || (len(kw) < k && len(sem) < k) || k >= maxCandidates || q.holdersRead() {
 			q.wordless = e.stage(q.mode) != nil && wordlessTop(q, kept)
 			return kept, nil
 		}

@@ -96,7 +96,7 @@ func (e *Engine) matchesAnywhere(ctx context.Context, rd *store.Reader, q *query
 	if len(q.terms) == 0 {
 		return false
 	}
-	hits, err := rd.KeywordAny(ctx, q.terms, "", store.Filter{}, e.opts.Weights, 1)
+	hits, err := rd.KeywordAny(ctx, q.terms, store.Filter{}, e.opts.Weights, 1)
 	return err != nil || len(hits) > 0 // on an error, keep blaming the filters
 }
 

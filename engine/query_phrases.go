@@ -19,50 +19,66 @@ type phrase struct{ term, text string }
 
 // quotedPhrases are the texts a query quotes, each once: what a keyword
 // or hybrid search keeps its results to. Quotes pair as pieces pairs
-// them; a pair opened or closed inside a word is code
+// them. A pair of ASCII quotes opened or closed inside a word is code
 // (`:title="post.title"`), not a phrase a person quoted, and keeps
-// nothing.
+// nothing; typographic quotes (“…”, 「…」) always quote, as scripts
+// written without spaces put them inside a run of text.
 func quotedPhrases(query string) []phrase {
 	var out []phrase
-	q := quotes.Replace(store.KeywordFold(query))
-	for open := strings.IndexByte(q, '"'); open >= 0; {
-		end := strings.IndexByte(q[open+1:], '"')
-		if end < 0 {
-			break
+	f := store.KeywordFold(query)
+	marks := quoteMarks(f)
+	for i := 0; i+1 < len(marks); i += 2 {
+		open, close := marks[i], marks[i+1]
+		inside := f[open.end:close.start]
+		words := tokens(inside)
+		if len(words) == 0 || !open.typographic && !quoteOpens(f, open.start) || !close.typographic && !quoteCloses(f, close.end) {
+			continue
 		}
-		close := open + 1 + end
-		if words := tokens(q[open+1 : close]); len(words) > 0 && quoteOpens(q, open) && quoteCloses(q, close) {
-			p := phrase{`"` + strings.Join(words, " ") + `"`, strings.TrimSpace(q[open+1 : close])}
-			if !slices.ContainsFunc(out, func(o phrase) bool { return o.term == p.term }) {
-				out = append(out, p)
-			}
+		p := phrase{`"` + strings.Join(words, " ") + `"`, strings.TrimSpace(inside)}
+		if !slices.ContainsFunc(out, func(o phrase) bool { return o.term == p.term }) {
+			out = append(out, p)
 		}
-		next := strings.IndexByte(q[close+1:], '"')
-		if next < 0 {
-			break
-		}
-		open = close + 1 + next
 	}
 	return out
 }
 
-// quoteOpens reports whether the quote at q[i] opens a phrase: it starts
-// the query or follows a space or an opening bracket.
-func quoteOpens(q string, i int) bool {
-	r, _ := utf8.DecodeLastRuneInString(q[:i])
+// quoteMark is a quotation mark of a query: its bytes, and whether it is
+// a typographic one rather than ASCII's.
+type quoteMark struct {
+	start, end  int
+	typographic bool
+}
+
+// quoteMarks are the quotation marks of text that quotes reads as
+// quotes, in order.
+func quoteMarks(text string) []quoteMark {
+	var out []quoteMark
+	for i, r := range text {
+		if s := string(r); s == `"` || quotes.Replace(s) == `"` {
+			out = append(out, quoteMark{i, i + utf8.RuneLen(r), r != '"'})
+		}
+	}
+	return out
+}
+
+// quoteOpens reports whether the ASCII quote at text[i] opens a phrase:
+// it starts the text or follows a space or an opening bracket.
+func quoteOpens(text string, i int) bool {
+	r, _ := utf8.DecodeLastRuneInString(text[:i])
 	return i == 0 || unicode.IsSpace(r) || strings.ContainsRune("([{", r)
 }
 
-// quoteCloses reports whether the quote at q[i] closes a phrase: it ends
-// the query or comes before a space or punctuation.
-func quoteCloses(q string, i int) bool {
-	r, _ := utf8.DecodeRuneInString(q[i+1:])
-	return i == len(q)-1 || unicode.IsSpace(r) || unicode.IsPunct(r) && r != '"'
+// quoteCloses reports whether the ASCII quote ending at text[end]
+// closes a phrase: it ends the text or comes before a space or
+// punctuation.
+func quoteCloses(text string, end int) bool {
+	r, _ := utf8.DecodeRuneInString(text[end:])
+	return end == len(text) || unicode.IsSpace(r) || unicode.IsPunct(r) && r != '"'
 }
 
 // mustHold keeps the results of q to the passages holding one of its
 // quoted phrases or more (q.must; withHolders, holdersOnly). Those
-// holding more rank higher, as they hold more of the query's terms. Not
+// holding more tend to rank higher, holding more of the query's terms. Not
 // all: prose that quotes two sections' headings ("see “Methods” and
 // “Paths for Referring to an Item”") asks for either, which no passage
 // holds together. A phrase no passage in the scope holds keeps nothing:
@@ -70,8 +86,13 @@ func quoteCloses(q string, i int) bool {
 // notice says so. Semantic mode reads meaning alone, so quotes keep
 // nothing there.
 func (q *query) mustHold(ctx context.Context, rd *store.Reader) (string, error) {
-	ps := quotedPhrases(q.req.Query)
-	if len(ps) == 0 || q.mode == mdsearch.ModeSemantic {
+	if q.mode == mdsearch.ModeSemantic {
+		return "", nil
+	}
+	// The phrases among the query's terms: the terms are bounded
+	// (maxTerms), and a phrase past them is not searched at all.
+	ps := slices.DeleteFunc(quotedPhrases(q.req.Query), func(p phrase) bool { return !slices.Contains(q.terms, p.term) })
+	if len(ps) == 0 {
 		return "", nil
 	}
 	terms := make([]string, len(ps))
@@ -82,79 +103,118 @@ func (q *query) mustHold(ctx context.Context, rd *store.Reader) (string, error) 
 	if err != nil {
 		return "", err
 	}
-	var keep, lack, named []string
+	var keep []string
+	var lack []phrase
 	for i, p := range ps {
 		if held[i] {
 			keep = append(keep, p.term)
 		} else {
-			lack, named = append(lack, p.term), append(named, strconv.Quote(p.text))
+			lack = append(lack, p)
 		}
 	}
 	if len(keep) > 0 {
-		q.must = "(" + strings.Join(keep, " OR ") + ")"
+		q.must, q.mustTerms = "("+strings.Join(keep, " OR ")+")", keep
+		if q.holding, err = rd.Holding(ctx, q.must, q.filter); err != nil {
+			return "", err
+		}
 	}
-	if len(lack) == 0 {
-		return "", nil
+	var split, kept []string // the phrases no passage holds, by what became of them
+	for _, p := range lack {
+		var ok bool
+		if q.terms, ok = phraseWords(q.terms, p.term); ok {
+			split = append(split, strconv.Quote(p.text))
+		} else {
+			kept = append(kept, strconv.Quote(p.text))
+		}
 	}
-	q.terms = phraseWords(q.terms, lack)
-	where := ""
-	if !q.filter.IsZero() {
-		where = " with these filters"
-	}
-	return "no passage" + where + " holds " + phraseList(named) + ", so " + its(len(lack)) + " words were searched one by one", nil
+	return lackNotice(split, kept, !q.filter.IsZero()), nil
 }
 
-// phraseWords is terms with each phrase of lack replaced by its words,
-// but for common ones (a phrase of common words alone stays).
-func phraseWords(terms, lack []string) []string {
-	out := slices.Clone(terms) // terms may be the search's own
-	for _, p := range lack {
-		i := slices.Index(out, p)
-		if i < 0 {
-			continue
-		}
-		var words []string
-		for _, w := range strings.Fields(strings.Trim(p, `"`)) {
-			if t := `"` + w + `"`; !stopwords[w] && !slices.Contains(out, t) && !slices.Contains(words, t) {
-				words = append(words, t)
-			}
-		}
-		if len(words) > 0 {
-			out = slices.Insert(slices.Delete(out, i, i+1), i, words...)
+// lackNotice says which quoted phrases no passage holds: those searched
+// as their words instead (split), and those of common words alone, which
+// stay phrases (kept).
+func lackNotice(split, kept []string, filtered bool) string {
+	where := ""
+	if filtered {
+		where = " with these filters"
+	}
+	var notice string
+	if len(split) > 0 {
+		notice = "no passage" + where + " holds " + phraseList(split) + ", so " + its(len(split)) + " words were searched one by one"
+	}
+	if len(kept) > 0 {
+		notice = joinNotices(notice, "no passage"+where+" holds "+phraseList(kept)+", whose words are common ones alone")
+	}
+	return notice
+}
+
+// phraseWords is terms with the phrase p replaced by its words, but for
+// common ones, as far as maxTerms holds them; ok is false where none
+// replaced it (its words are common ones alone), and terms is returned.
+func phraseWords(terms []string, p string) (_ []string, ok bool) {
+	i := slices.Index(terms, p)
+	if i < 0 {
+		return terms, false
+	}
+	var words []string
+	for _, w := range strings.Fields(strings.Trim(p, `"`)) {
+		if t := `"` + w + `"`; !stopwords[w] && !slices.Contains(terms, t) && !slices.Contains(words, t) {
+			words = append(words, t)
 		}
 	}
+	if len(words) == 0 {
+		return terms, false
+	}
+	words = words[:min(len(words), maxTerms-len(terms)+1)] // the phrase's place is freed
+	out := slices.Concat(terms[:i], words, terms[i+1:])    // a new slice: terms may be the search's own
+	return out, true
+}
+
+// withHolders adds to the keyword list's best rows top the rows of the
+// passages that hold q's phrases which top did not reach (q.kwHeld, as
+// deep as the list was read): a phrase's passages whose other words are
+// few rank deep in the list of every word. q.kwHeld is that list's own
+// order (the same terms' bm25), so every passage
+// holding a phrase that the list reads is in it.
+func (q *query) withHolders(top []store.KeywordHit) []store.KeywordHit {
+	if len(q.kwHeld) == 0 {
+		return top
+	}
+	seen := make(map[int64]bool, len(top))
+	for _, h := range top {
+		seen[h.ChunkID] = true
+	}
+	out := slices.Clone(top) // top is q.kw's
+	for _, h := range q.kwHeld {
+		if !seen[h.ChunkID] {
+			out = append(out, h)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b store.KeywordHit) int {
+		return cmp.Or(cmp.Compare(a.BM25, b.BM25), cmp.Compare(a.ChunkID, b.ChunkID))
+	})
 	return out
 }
 
-// withHolders adds to the keyword list hits, read to limit, the passages
-// that hold q's phrases which it did not reach, as deep as limit again:
-// a phrase's passages whose other words are few rank deep in the list of
-// every word. The list of the phrases' passages is that list's own order
-// (bm25 of the same terms), so none of it above the list's bottom is
-// missing. Where it ends before limit, every passage that holds the
-// phrases is a candidate, and reading deeper finds no more results.
-func (q *query) withHolders(ctx context.Context, rd *store.Reader, w store.Weights, hits []store.KeywordHit, limit int) ([]store.KeywordHit, error) {
-	if q.must == "" {
-		return hits, nil
-	}
-	held, err := rd.KeywordAny(ctx, q.terms, q.must, q.filter, w, limit)
-	if err != nil {
-		return nil, err
-	}
-	q.holdersRead = len(held) < limit
-	seen := make(map[int64]bool, len(hits))
-	for _, h := range hits {
-		seen[h.ChunkID] = true
-	}
-	for _, h := range held {
-		if !seen[h.ChunkID] {
-			hits = append(hits, h)
+// holdersRead reports whether every passage that holds q's phrases is a
+// candidate: the list of them ended before the depth it was read to, so
+// reading deeper finds no more results.
+func (q *query) holdersRead() bool {
+	return q.must != "" && q.kw != nil && len(q.kwHeld) < q.kwLimit
+}
+
+// holdersAmong is the first n of cands that hold q's phrases.
+func (q *query) holdersAmong(cands []candidate, n int) []candidate {
+	var out []candidate
+	for _, c := range cands {
+		if len(out) == n {
+			break
+		}
+		if q.holding[c.id] {
+			out = append(out, c)
 		}
 	}
-	slices.SortStableFunc(hits, func(a, b store.KeywordHit) int {
-		return cmp.Or(cmp.Compare(a.BM25, b.BM25), cmp.Compare(a.ChunkID, b.ChunkID))
-	})
-	return hits, nil
+	return out
 }
 
 // holdersOnly keeps the candidates that hold q's phrases, ranked and

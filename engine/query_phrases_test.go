@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -23,8 +24,11 @@ func TestQuotedPhrases(t *testing.T) {
 		{`"" "!!" x`, nil},                           // no words inside
 		{`v-bind (:title="post.title") syntax`, nil}, // code: quotes inside a word
 		{`say "hi", then ("bye")`, []phrase{{`"hi"`, "hi"}, {`"bye"`, "bye"}}},
-		{`a "b"c "d"`, []phrase{{`"d"`, "d"}}},                           // "b" closes inside a word
-		{`"据库"`, []phrase{{`"据 库"`, "据库"}}},                              // each character a word
+		{`a "b"c "d"`, []phrase{{`"d"`, "d"}}},               // "b" closes inside a word
+		{`"据库"`, []phrase{{`"据 库"`, "据库"}}},                  // each character a word
+		{`使用「打开新标签」快捷键`, []phrase{{`"打 开 新 标 签"`, "打开新标签"}}}, // typographic quotes inside a run
+		{`打开“新标签”的快捷键`, []phrase{{`"新 标 签"`, "新标签"}}},
+		{`a„b c“d`, []phrase{{`"b c"`, "b c"}}},
 		{`"crème brûlée"`, []phrase{{`"crème brûlée"`, "crème brûlée"}}}, // folded by the index, as its text is
 	} {
 		if got := quotedPhrases(tt.query); !reflect.DeepEqual(got, tt.want) {
@@ -34,16 +38,27 @@ func TestQuotedPhrases(t *testing.T) {
 }
 
 func TestPhraseWords(t *testing.T) {
-	for _, tt := range []struct{ terms, lack, want []string }{
-		{[]string{`"a"`, `"click middle"`, `"b"`}, []string{`"click middle"`}, []string{`"a"`, `"click"`, `"middle"`, `"b"`}},
-		{[]string{`"open in the tab"`}, []string{`"open in the tab"`}, []string{`"open"`, `"tab"`}}, // common words left out
-		{[]string{`"tab"`, `"new tab"`}, []string{`"new tab"`}, []string{`"tab"`, `"new"`}},         // each term once
-		{[]string{`"to be or not"`}, []string{`"to be or not"`}, []string{`"to be or not"`}},        // common words alone: the phrase stays
-		{[]string{`"x"`}, []string{`"y z"`}, []string{`"x"`}},
+	many := make([]string, maxTerms-1)
+	for i := range many {
+		many[i] = fmt.Sprintf(`"w%d"`, i)
+	}
+	for _, tt := range []struct {
+		terms []string
+		p     string
+		want  []string
+		ok    bool
+	}{
+		{[]string{`"a"`, `"click middle"`, `"b"`}, `"click middle"`, []string{`"a"`, `"click"`, `"middle"`, `"b"`}, true},
+		{[]string{`"open in the tab"`}, `"open in the tab"`, []string{`"open"`, `"tab"`}, true},     // common words left out
+		{[]string{`"tab"`, `"new tab"`}, `"new tab"`, []string{`"tab"`, `"new"`}, true},             // each term once
+		{[]string{`"to be or not"`}, `"to be or not"`, []string{`"to be or not"`}, false},           // common words alone: the phrase stays
+		{[]string{`"x"`}, `"y z"`, []string{`"x"`}, false},                                          // not a term
+		{append(slices.Clone(many), `"p q r"`), `"p q r"`, append(slices.Clone(many), `"p"`), true}, // as far as maxTerms holds them
 	} {
 		terms := slices.Clone(tt.terms)
-		if got := phraseWords(terms, tt.lack); !reflect.DeepEqual(got, tt.want) {
-			t.Errorf("%q without %q: %q, want %q", tt.terms, tt.lack, got, tt.want)
+		got, ok := phraseWords(terms, tt.p)
+		if !reflect.DeepEqual(got, tt.want) || ok != tt.ok {
+			t.Errorf("%q without %q: %q %v, want %q %v", tt.terms, tt.p, got, ok, tt.want, tt.ok)
 		}
 		if !reflect.DeepEqual(terms, tt.terms) {
 			t.Errorf("%q: the terms given changed to %q", tt.terms, terms)
@@ -92,6 +107,8 @@ func TestPhrasesRequired(t *testing.T) {
 			`no passage holds the phrase "open in new window", so its words were searched one by one`},
 		{mdsearch.SearchRequest{Query: `"click middle"`}, // alone: its words are what finds anything
 			`no passage holds the phrase "click middle", so its words were searched one by one`},
+		{mdsearch.SearchRequest{Query: `"to be or not" shortcut`},
+			`no passage holds the phrase "to be or not", whose words are common ones alone`},
 		{mdsearch.SearchRequest{Query: `"open in new tab" shortcut`, PathPrefix: "b.md"},
 			`no passage with these filters holds the phrase "open in new tab"`},
 	} {
@@ -131,4 +148,38 @@ func BenchmarkQuotedPhrases(b *testing.B) {
 		}
 	}
 	benchPair(b, phraseQueries, "unquoted", ask(false), "quoted", ask(true))
+}
+
+// The passages holding a phrase are found however deep the list of every
+// word puts them: here below a hundred notes that hold the query's other
+// word many times, and a filler to make the index large.
+func TestPhraseHoldersDeep(t *testing.T) {
+	vault := t.TempDir()
+	for i := range 150 {
+		write(t, vault, fmt.Sprintf("zebra%03d.md", i), fmt.Sprintf("# Zebra %d\n\nzebra stripes, zebra stripes, zebra stripes.\n", i))
+	}
+	for i := range 200 {
+		write(t, vault, fmt.Sprintf("filler%03d.md", i), fmt.Sprintf("# Filler %d\n\nNothing about animals here.\n", i))
+	}
+	long := strings.Repeat("Words about menus, windows and panes, at some length. ", 30) // long: a low bm25
+	for i := range 3 {
+		write(t, vault, fmt.Sprintf("tabs%d.md", i), fmt.Sprintf("# Tabs %d\n\n%s You can open tab groups here.\n", i, long))
+	}
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
+	index(t, e, vault, "v")
+	for _, mode := range []mdsearch.Mode{mdsearch.ModeKeyword, mdsearch.ModeHybrid} {
+		resp := search(t, e, mdsearch.SearchRequest{Query: `"open tab" zebra stripes`, Mode: mode, N: 10, Explain: true})
+		if len(resp.Results) != 3 || strings.Contains(resp.Notice, "no passage") {
+			t.Fatalf("%s: %d results, notice %q, want the three tabs notes:\n%s", mode, len(resp.Results), resp.Notice, describe(resp))
+		}
+		r := resp.Results[2]
+		if r.Why.KeywordRank <= firstRound(mdsearch.SearchRequest{N: 10}.WithDefaults()) {
+			t.Errorf("%s: the phrase's passages rank %d in the keyword list, within its first round: no test of reaching them", mode, r.Why.KeywordRank)
+		}
+		// Keyword mode's second stage takes any embedder: it read them,
+		// though the first stage put them past its best 50.
+		if mode == mdsearch.ModeKeyword && len(r.Why.Factors) == 0 {
+			t.Errorf("keyword: the second stage did not read the phrase's passages: %+v", r.Why)
+		}
+	}
 }

@@ -37,6 +37,13 @@ func (e *Engine) rescore(ctx context.Context, rd *store.Reader, q *query, cands 
 		return cands, nil
 	}
 	top := cands[:min(secondK, len(cands))]
+	if q.holding != nil && len(cands) > secondK {
+		// The passages holding the query's phrases past the best are
+		// read too, beside the best, as any candidate among them would
+		// be: the results are theirs (holdersOnly).
+		cands = slices.Concat(top, q.holdersAmong(cands[secondK:], secondK))
+		top = cands
+	}
 	xs, copyOf, ok := q.seen.get(top)
 	if !ok {
 		var err error

@@ -164,7 +164,7 @@ func FuzzMatchQuery(f *testing.F) {
 		if _, err := st.Keyword(bg, m, store.Filter{}, store.DefaultWeights, 1); err != nil {
 			t.Fatalf("matchQuery(%q) = %s: %v", in, m, err)
 		}
-		if _, err := st.KeywordAny(bg, matchTerms(in), "", store.Filter{}, store.DefaultWeights, 1); err != nil {
+		if _, err := st.KeywordAny(bg, matchTerms(in), store.Filter{}, store.DefaultWeights, 1); err != nil {
 			t.Fatalf("matchTerms(%q): %v", in, err)
 		}
 	})

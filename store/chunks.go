@@ -172,7 +172,7 @@ func (s *Reader) SectionEnds(ctx context.Context, runs []Shown) ([]int, error) {
 func (s *Reader) sectionEnd(ctx context.Context, r Shown) (int, error) {
 	// The sections a passage covers, stored after its text, are read for
 	// the passages shown alone: the text's overflow pages cost the rest.
-	rows, err := s.query(ctx, `SELECT c.chunk_index, c.section_id, s.heading_level, s.section_path,
+	rows, err := s.query(ctx, `SELECT c.doc_id, c.chunk_index, c.section_id, s.heading_level, s.section_path,
 		CASE WHEN c.chunk_index <= ? THEN c.sections END, c.end_line
 		FROM chunks c JOIN sections s ON s.id = c.section_id
 		WHERE c.doc_id = (SELECT d.id FROM documents d JOIN collections col ON col.id = d.collection_id WHERE col.name = ? AND d.path = ?)
@@ -185,13 +185,13 @@ func (s *Reader) sectionEnd(ctx context.Context, r Shown) (int, error) {
 	end, next := 0, r.First
 	// The text under a title heading shown ends at another top heading
 	// (a note of several): till one comes, its end is not known.
-	underTitle := 0
+	underTitle, tops := 0, 0 // tops: the note's top headings, counted once needed
 	for rows.Next() {
 		var index, level, endLine int
-		var section int64
+		var doc, section int64
 		var own string
 		var covered sql.NullString
-		if err := rows.Scan(&index, &section, &level, &own, &covered, &endLine); err != nil {
+		if err := rows.Scan(&doc, &index, &section, &level, &own, &covered, &endLine); err != nil {
 			return 0, err
 		}
 		if index != next {
@@ -206,6 +206,14 @@ func (s *Reader) sectionEnd(ctx context.Context, r Shown) (int, error) {
 		}
 		if !sh.holds(section, p, index == r.Last+1) {
 			if sh.underTitle(p) {
+				if tops == 0 {
+					if err := s.queryRow(ctx, `SELECT count(*) FROM sections WHERE doc_id = ? AND heading_level = 1`, doc).Scan(&tops); err != nil {
+						return 0, err
+					}
+				}
+				if tops < 2 { // the title's section is the whole note
+					break
+				}
 				underTitle = endLine
 				continue
 			}

@@ -129,7 +129,7 @@ func TestScratchTokenizer(t *testing.T) {
 // the same new characters at once).
 func TestMatchFieldsConcurrent(t *testing.T) {
 	s := keywordFixture(t, map[string]string{"a": "rye starter", "b": "wheat starter", "c": "garden ǁ ǂ Ꙭ"})
-	hits, err := s.KeywordAny(ctx, []string{"starter", "garden"}, "", Filter{}, Weights{}, 10)
+	hits, err := s.KeywordAny(ctx, []string{"starter", "garden"}, Filter{}, Weights{}, 10)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -87,18 +87,9 @@ func (s *Reader) Keyword(ctx context.Context, match string, f Filter, w Weights,
 // that outscores some of the rows kept (a term repeated many times) is
 // left out. On the Rust RFCs benchmark (docs/benchmarks.md) every top 10
 // was the OR query's.
-//
-// must, where not "", is an FTS5 expression every chunk returned matches
-// besides (the query's quoted phrases, which a result must hold).
-func (s *Reader) KeywordAny(ctx context.Context, terms []string, must string, f Filter, w Weights, limit int) ([]KeywordHit, error) {
-	keyword := func(match string) ([]KeywordHit, error) {
-		if must != "" {
-			match = "(" + match + ") AND " + must
-		}
-		return s.Keyword(ctx, match, f, w, limit)
-	}
+func (s *Reader) KeywordAny(ctx context.Context, terms []string, f Filter, w Weights, limit int) ([]KeywordHit, error) {
 	if len(terms) > 1 {
-		hits, err := keyword(strings.Join(terms, " AND "))
+		hits, err := s.Keyword(ctx, strings.Join(terms, " AND "), f, w, limit)
 		if err != nil || len(hits) >= limit {
 			return hits, err
 		}
@@ -107,7 +98,7 @@ func (s *Reader) KeywordAny(ctx context.Context, terms []string, must string, f 
 				// Rows holding every term but terms[i]: disjoint from each
 				// other and from the rows holding all.
 				rest := strings.Join(slices.Delete(slices.Clone(terms), i, i+1), " AND ")
-				more, err := keyword("(" + rest + ") NOT " + terms[i])
+				more, err := s.Keyword(ctx, "("+rest+") NOT "+terms[i], f, w, limit)
 				if err != nil {
 					return nil, err
 				}
@@ -121,7 +112,35 @@ func (s *Reader) KeywordAny(ctx context.Context, terms []string, must string, f 
 			}
 		}
 	}
-	return keyword(strings.Join(terms, " OR "))
+	return s.Keyword(ctx, strings.Join(terms, " OR "), f, w, limit)
+}
+
+// KeywordHolding returns up to limit chunks that match one of must (FTS5
+// phrases: the query's quoted ones) and any of terms (which hold must
+// too), best bm25 first, with the bm25 KeywordAny gives them. Each
+// phrase is named once in a statement, as bm25 adds a phrase's score as
+// often as it is named: the chunks holding a phrase and another term,
+// then those holding a phrase alone.
+func (s *Reader) KeywordHolding(ctx context.Context, terms, must []string, f Filter, w Weights, limit int) ([]KeywordHit, error) {
+	held := "(" + strings.Join(must, " OR ") + ")"
+	others := slices.DeleteFunc(slices.Clone(terms), func(t string) bool { return slices.Contains(must, t) })
+	if len(others) == 0 {
+		return s.Keyword(ctx, held, f, w, limit)
+	}
+	rest := "(" + strings.Join(others, " OR ") + ")"
+	hits, err := s.Keyword(ctx, held+" AND "+rest, f, w, limit)
+	if err != nil {
+		return nil, err
+	}
+	alone, err := s.Keyword(ctx, held+" NOT "+rest, f, w, limit)
+	if err != nil {
+		return nil, err
+	}
+	hits = append(hits, alone...)
+	slices.SortStableFunc(hits, func(a, b KeywordHit) int {
+		return cmp.Or(cmp.Compare(a.BM25, b.BM25), cmp.Compare(a.ChunkID, b.ChunkID))
+	})
+	return hits[:min(limit, len(hits))], nil
 }
 
 // TermRows returns how many rows of the keyword index match each of terms
@@ -213,7 +232,24 @@ const maxTieredTerms = 6
 // FilterDocs returns the ids of the documents a filter lets through.
 func (s *Reader) FilterDocs(ctx context.Context, f Filter) (map[int64]bool, error) {
 	cond, args := f.where()
-	rows, err := s.r.QueryContext(ctx, `SELECT d.id FROM documents d WHERE `+cond, args...)
+	return s.ids(ctx, `SELECT d.id FROM documents d WHERE `+cond, args...)
+}
+
+// Holding returns the passages (chunk ids) that match the FTS5 expression
+// must, within f: the quoted phrases a search keeps its results to. One
+// row per passage: a quoted phrase names few.
+func (s *Reader) Holding(ctx context.Context, must string, f Filter) (map[int64]bool, error) {
+	if f.IsZero() {
+		return s.ids(ctx, `SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?`, must)
+	}
+	cond, args := f.where()
+	return s.ids(ctx, `SELECT c.id FROM chunks_fts x JOIN chunks c ON c.id = x.rowid
+		JOIN documents d ON d.id = c.doc_id WHERE chunks_fts MATCH ? AND `+cond, append([]any{must}, args...)...)
+}
+
+// ids runs a query of one id column and returns its ids as a set.
+func (s *Reader) ids(ctx context.Context, q string, args ...any) (map[int64]bool, error) {
+	rows, err := s.r.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package store
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -49,7 +50,7 @@ func TestKeywordAny(t *testing.T) {
 		{terms[:1], 2, ""},
 	}
 	for _, tc := range cases {
-		got, err := s.KeywordAny(ctx, tc.terms, "", Filter{}, DefaultWeights, tc.limit)
+		got, err := s.KeywordAny(ctx, tc.terms, Filter{}, DefaultWeights, tc.limit)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -113,7 +114,7 @@ func TestKeywordAnyTiers(t *testing.T) {
 		{1, "abc"},              // the rows holding every term fill it alone
 	}
 	for _, tc := range cases {
-		got, err := s.KeywordAny(ctx, terms, "", Filter{}, DefaultWeights, tc.limit)
+		got, err := s.KeywordAny(ctx, terms, Filter{}, DefaultWeights, tc.limit)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -262,4 +263,52 @@ func twoCollections(t *testing.T) (s *Store, a, b *Collection) {
 	put(t, s, a.ID, "x.md", "T", nil, chunk("x.md", 0, "A", "apple"))
 	put(t, s, b.ID, "x.md", "T", nil, chunk("x.md", 0, "B", "banana"))
 	return s, a, b
+}
+
+// KeywordHolding keeps the chunks that hold one of must, each with the
+// bm25 KeywordAny gives it (each phrase named once), within a filter too;
+// Holding names the same chunks.
+func TestKeywordHolding(t *testing.T) {
+	s := keywordFixture(t, map[string]string{
+		"tab1":  "open in new tab with a middle click",
+		"tab2":  "a new tab opens; open in new tab from the menu, the tab bar",
+		"words": "open the menu, a tab, new things",
+		"none":  "unrelated text",
+	})
+	terms := []string{`"open in new tab"`, `"menu"`}
+	must := []string{`"open in new tab"`}
+	all, err := s.KeywordAny(ctx, terms, Filter{}, DefaultWeights, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	score := map[int64]float64{}
+	for _, h := range all {
+		score[h.ChunkID] = h.BM25
+	}
+	for _, f := range []Filter{{}, {PathPrefix: "tab"}} {
+		for _, terms := range [][]string{terms, must} {
+			kept, err := s.KeywordHolding(ctx, terms, must, f, DefaultWeights, 10)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := hitSections(t, s, kept); got != "tab2 tab1" && got != "tab1 tab2" {
+				t.Errorf("filter %+v, terms %q: %q, want tab1 and tab2", f, terms, got)
+			}
+			if len(terms) == 1 {
+				continue // bm25 of the phrase alone: another query
+			}
+			for _, h := range kept {
+				if math.Abs(h.BM25-score[h.ChunkID]) > 1e-9 {
+					t.Errorf("filter %+v: bm25 %v holding, %v of every term", f, h.BM25, score[h.ChunkID])
+				}
+			}
+		}
+		held, err := s.Holding(ctx, "("+must[0]+")", f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(held) != 2 {
+			t.Errorf("filter %+v: Holding %v, want tab1 and tab2", f, held)
+		}
+	}
 }
