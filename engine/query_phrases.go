@@ -84,9 +84,9 @@ func quoteCloses(text string, end int) bool {
 // holds together. A phrase no passage in the scope holds keeps nothing:
 // its words are searched one by one instead (phraseWords), and the
 // notice says so. Semantic mode reads meaning alone, so quotes keep
-// nothing there.
+// nothing there, nor in a query written as a statement (isStatement).
 func (q *query) mustHold(ctx context.Context, rd *store.Reader) (string, error) {
-	if q.mode == mdsearch.ModeSemantic {
+	if q.mode == mdsearch.ModeSemantic || isStatement(q.req.Query) {
 		return "", nil
 	}
 	// The phrases among the query's terms: the terms are bounded
@@ -170,12 +170,29 @@ func phraseWords(terms []string, p string) (_ []string, ok bool) {
 	return out, true
 }
 
+// isStatement reports whether a query is written as a statement: it ends
+// with a full stop, a colon or a semicolon (past closing quotes and
+// brackets). Such a query is text pasted to find more like it (a
+// sentence of a note, a paragraph of a page), whose quotation marks are
+// the text's own, quoting a title or a term it cites, and keep nothing:
+// the linked-to sections a page's sentences cite by their headings were
+// measured ranking a shade lower with them kept, as their notes' other
+// sections hold the heading too (docs/evaluation.md, "Quoted phrases").
+func isStatement(query string) bool {
+	t := strings.TrimRightFunc(query, func(r rune) bool {
+		return unicode.IsSpace(r) || strings.ContainsRune(`"'”’」』)]`, r)
+	})
+	return strings.HasSuffix(t, ".") || strings.HasSuffix(t, ":") || strings.HasSuffix(t, ";")
+}
+
 // withHolders adds to the keyword list's best rows top the rows of the
 // passages that hold q's phrases which top did not reach (q.kwHeld, as
 // deep as the list was read): a phrase's passages whose other words are
 // few rank deep in the list of every word. q.kwHeld is that list's own
 // order (the same terms' bm25), so every passage
-// holding a phrase that the list reads is in it.
+// holding a phrase that the list reads is in it. The rows added all rank
+// below top's (its last is the best bm25 they lack), so the keyword rank
+// they get, past top's, is their rank's least bound.
 func (q *query) withHolders(top []store.KeywordHit) []store.KeywordHit {
 	if len(q.kwHeld) == 0 {
 		return top

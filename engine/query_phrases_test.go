@@ -37,6 +37,24 @@ func TestQuotedPhrases(t *testing.T) {
 	}
 }
 
+func TestIsStatement(t *testing.T) {
+	for q, want := range map[string]bool{
+		`See the “Methods” section in Chapter 5.`:      true,
+		`To obtain the reference, use “useRef()”:`:     true,
+		`He wrote "use it."`:                           true, // past the closing quote
+		`a; b;`:                                        true,
+		`"open in new tab" shortcut`:                   false,
+		`what does "move" mean in closures?`:           false,
+		`error: cannot find value "foo" in this scope`: false,
+		`v1.2`:   false,
+		`"etc."`: true,
+	} {
+		if got := isStatement(q); got != want {
+			t.Errorf("isStatement(%q) = %v, want %v", q, got, want)
+		}
+	}
+}
+
 func TestPhraseWords(t *testing.T) {
 	many := make([]string, maxTerms-1)
 	for i := range many {
@@ -93,6 +111,10 @@ func TestPhrasesRequired(t *testing.T) {
 		if got := describe(resp); len(resp.Results) != 3 || !strings.Contains(got, "b.md") || strings.Contains(got, "Other") {
 			t.Errorf("%s, two phrases: %s, want a.md, b.md and c.md's opening, the passages holding either", mode, got)
 		}
+	}
+	// A statement's quotes are its text's: they keep nothing.
+	if resp := search(t, e, mdsearch.SearchRequest{Query: `See "open in new tab" for the shortcut.`, Mode: mdsearch.ModeKeyword, N: 10}); len(resp.Results) < 3 {
+		t.Errorf("a statement: %s, want passages without the phrase too", describe(resp))
 	}
 	if resp := search(t, e, mdsearch.SearchRequest{Query: phrase, Mode: mdsearch.ModeSemantic, N: 10}); len(resp.Results) < 3 {
 		t.Errorf("semantic: %s, want passages without the phrase too", describe(resp))
@@ -180,6 +202,36 @@ func TestPhraseHoldersDeep(t *testing.T) {
 		// though the first stage put them past its best 50.
 		if mode == mdsearch.ModeKeyword && len(r.Why.Factors) == 0 {
 			t.Errorf("keyword: the second stage did not read the phrase's passages: %+v", r.Why)
+		}
+	}
+}
+
+// Every passage holding a phrase stays a candidate, however many rank
+// above it: here ten small notes hold the phrase alone, below three notes
+// whose 135 sections hold it with the query's other word, and one result
+// a note asks for all thirteen notes. Explained or not, as the second
+// stage reads more when explaining where no stage serves the embedder.
+func TestPhraseHoldersPastStage(t *testing.T) {
+	vault := t.TempDir()
+	for n := range 3 {
+		var b strings.Builder
+		fmt.Fprintf(&b, "# Big %d\n\n", n)
+		for i := range 45 {
+			fmt.Fprintf(&b, "## Part %d\n\nopen tab zebra zebra zebra. %s\n\n", i, words(fmt.Sprintf("b%dp%d", n, i), 60))
+		}
+		write(t, vault, fmt.Sprintf("big%d.md", n), b.String())
+	}
+	for n := range 10 {
+		write(t, vault, fmt.Sprintf("small%d.md", n), fmt.Sprintf("# Small %d\n\n%s open tab here.\n", n, words(fmt.Sprintf("s%d", n), 200)))
+	}
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
+	index(t, e, vault, "v")
+	for _, mode := range []mdsearch.Mode{mdsearch.ModeKeyword, mdsearch.ModeHybrid} {
+		for _, explain := range []bool{false, true} {
+			resp := search(t, e, mdsearch.SearchRequest{Query: `"open tab" zebra`, Mode: mode, N: 10, MaxPerPage: 1, Explain: explain})
+			if len(resp.Results) != 10 {
+				t.Errorf("%s, explain %v: %d results, want 10 of the 13 notes holding the phrase:\n%s", mode, explain, len(resp.Results), describe(resp))
+			}
 		}
 	}
 }

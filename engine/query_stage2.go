@@ -39,10 +39,12 @@ func (e *Engine) rescore(ctx context.Context, rd *store.Reader, q *query, cands 
 	top := cands[:min(secondK, len(cands))]
 	if q.holding != nil && len(cands) > secondK {
 		// The passages holding the query's phrases past the best are
-		// read too, beside the best, as any candidate among them would
-		// be: the results are theirs (holdersOnly).
-		cands = slices.Concat(top, q.holdersAmong(cands[secondK:], secondK))
-		top = cands
+		// read too, as many again, beside the best: the results are
+		// theirs (holdersOnly). The rest of them stay candidates, scored
+		// under the least read, as any past the best are.
+		more := q.holdersAmong(cands[secondK:], len(cands))
+		cands = slices.Concat(top, more)
+		top = cands[:secondK+min(secondK, len(more))]
 	}
 	xs, copyOf, ok := q.seen.get(top)
 	if !ok {
@@ -539,8 +541,9 @@ type stageMemo struct {
 }
 
 type candKey struct {
-	id    int64
-	score float64
+	id     int64
+	score  float64
+	kwRank int // a phrase's passage past the list read ranks by the depth read (withHolders)
 }
 
 // get returns the features and copies of top when they were the last put.
@@ -549,7 +552,7 @@ func (m *stageMemo) get(top []candidate) ([]rescore.Vector, []int, bool) {
 		return nil, nil, false
 	}
 	for i, c := range top {
-		if m.keys[i] != (candKey{c.id, c.score}) {
+		if m.keys[i] != (candKey{c.id, c.score, c.kwRank}) {
 			return nil, nil, false
 		}
 	}
@@ -559,7 +562,7 @@ func (m *stageMemo) get(top []candidate) ([]rescore.Vector, []int, bool) {
 func (m *stageMemo) put(top []candidate, xs []rescore.Vector, copyOf []int) {
 	m.keys = m.keys[:0]
 	for _, c := range top {
-		m.keys = append(m.keys, candKey{c.id, c.score})
+		m.keys = append(m.keys, candKey{c.id, c.score, c.kwRank})
 	}
 	m.xs, m.copyOf = xs, copyOf
 }
