@@ -79,7 +79,7 @@ func quoteCloses(text string, end int) bool {
 // mustHold keeps the results of q to the passages holding one of its
 // quoted phrases or more (q.must; withHolders, holdersOnly). Those
 // holding more tend to rank higher, holding more of the query's terms. Not
-// all: prose that quotes two sections' headings ("see “Methods” and
+// all: a query that quotes two sections' headings ("“Methods” and
 // “Paths for Referring to an Item”") asks for either, which no passage
 // holds together. A phrase no passage in the scope holds keeps nothing:
 // its words are searched one by one instead (phraseWords), and the
@@ -189,10 +189,10 @@ func isStatement(query string) bool {
 // passages that hold q's phrases which top did not reach (q.kwHeld, as
 // deep as the list was read): a phrase's passages whose other words are
 // few rank deep in the list of every word. q.kwHeld is that list's own
-// order (the same terms' bm25), so every passage
-// holding a phrase that the list reads is in it. The rows added all rank
-// below top's (its last is the best bm25 they lack), so the keyword rank
-// they get, past top's, is their rank's least bound.
+// order (the same terms' bm25), so every passage holding a phrase that
+// the list reads is in it. The rows added all rank below top's (its last
+// is the best bm25 they lack), so the keyword rank they get, past top's,
+// is their rank's least bound.
 func (q *query) withHolders(top []store.KeywordHit) []store.KeywordHit {
 	if len(q.kwHeld) == 0 {
 		return top
@@ -235,9 +235,10 @@ func (q *query) holdersAmong(cands []candidate, n int) []candidate {
 }
 
 // holdersOnly keeps the candidates that hold q's phrases, ranked and
-// scored as the query's candidates all were: a phrase keeps results to
-// its passages, but does not change what the second stage reads of them,
-// so their scores mean what they mean unquoted.
+// scored among the query's candidates all: the second stage compares a
+// passage with the query's other candidates, not with its fellow
+// holders alone (which measured worse: docs/evaluation.md, "Quoted
+// phrases").
 func (q *query) holdersOnly(cands []candidate) []candidate {
 	if q.holding == nil {
 		return cands
