@@ -335,6 +335,7 @@ type query struct {
 	terms      []string        // quoted FTS5 terms; none: no keyword list
 	must       string          // the quoted phrases every result holds one of, an FTS5 expression (mustHold)
 	mustTerms  []string        // those phrases, each a term of terms
+	unheld     map[string]bool // the quoted phrases no passage in scope holds, searched as words (mustHold): a suggestion may respell them
 	holding    map[int64]bool  // the passages in scope holding must; nil: any
 	nothing    bool            // the query's words are common ones alone (AsksNothing)
 	noWords    bool            // the query holds no word the keyword index reads ("?", "->"), common or not

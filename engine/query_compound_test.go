@@ -78,10 +78,10 @@ func BenchmarkCompounds(b *testing.B) {
 // not the query itself, with a notice that names no word.
 func TestRespelledNothing(t *testing.T) {
 	fixes := map[string]string{"spell check": "spellcheck"}
-	if s := respelled("spell, check", nil, nil, fixes, nil, ""); s.query != "" || s.notice != "" {
+	if s := respelled("spell, check", nil, nil, fixes, nil, "", nil); s.query != "" || s.notice != "" {
 		t.Errorf("%+v", s)
 	}
-	if s := respelled("spell check", nil, nil, fixes, nil, ""); s.query != "spellcheck" {
+	if s := respelled("spell check", nil, nil, fixes, nil, "", nil); s.query != "spellcheck" {
 		t.Errorf("%+v", s)
 	}
 }

@@ -123,6 +123,10 @@ func (q *query) mustHold(ctx context.Context, rd *store.Reader) (string, error) 
 		var ok bool
 		if q.terms, ok = phraseWords(q.terms, p.term); ok {
 			split = append(split, strconv.Quote(p.text))
+			if q.unheld == nil {
+				q.unheld = map[string]bool{}
+			}
+			q.unheld[p.term] = true
 		} else {
 			kept = append(kept, strconv.Quote(p.text))
 		}

@@ -235,3 +235,23 @@ func TestPhraseHoldersPastStage(t *testing.T) {
 		}
 	}
 }
+
+// The words of a quoted phrase no passage holds may be respelled, within
+// its quotes; those of another phrase stay as typed.
+func TestUnheldRespelled(t *testing.T) {
+	unheld := map[string]bool{`"opne tab"`: true}
+	if got := looseWords(`“Opne tab” and "opne window" lifecyle`, unheld); !slices.Equal(got, []string{"opne", "tab", "lifecyle"}) {
+		t.Errorf("looseWords: %q", got)
+	}
+	fixes := map[string]string{"opne": "open", "lifecyle": "lifecycle"}
+	got, typed := rewrite(`“Opne tab” and "opne window" lifecyle`, fixes, unheld)
+	if want := `“Open tab” and "opne window" lifecycle`; got != want {
+		t.Errorf("rewrite: %q, want %q", got, want)
+	}
+	if !slices.Equal(typed, []respelling{{"Opne", "Open"}, {"lifecyle", "lifecycle"}}) {
+		t.Errorf("rewrite: typed %v", typed)
+	}
+	if got, _ := rewrite(`"opne tab`, fixes, unheld); got != `"open tab` {
+		t.Errorf("an unclosed quote is punctuation: %q", got)
+	}
+}

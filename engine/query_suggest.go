@@ -30,7 +30,7 @@ type suggestion struct {
 // search next to nothing unless a word matched no passage: whether a word
 // is held is read from the second stage's term counts (without them, or
 // for a word joined to others by punctuation, one row is asked for). A
-// quoted phrase, a prefix (word*), words with digits (versions, dates,
+// quoted phrase that a passage holds, a prefix (word*), words with digits (versions, dates,
 // ids) and words of scripts written without spaces are left as typed, and
 // so are words known to be spelled right (known) and operators the query
 // holds unread (unreadOperators); a query with more than maxRespelled
@@ -48,7 +48,7 @@ func suggest(ctx context.Context, rd *store.Reader, q *query, hasTerms bool, ope
 		return joinSuggestion(ctx, rd, q, unread, operators) // every term matched: no word is lacking
 	}
 	var lacked, short []string // short: too short to respell, named alone
-	for _, word := range looseWords(masked(q.req.Query, unread)) {
+	for _, word := range looseWords(masked(q.req.Query, unread), q.unheld) {
 		if held, err := q.holds(ctx, rd, word); err != nil {
 			return suggestion{}, err
 		} else if !held && !known(word) && store.MaxEdits(word) > 0 {
@@ -101,16 +101,16 @@ func suggest(ctx context.Context, rd *store.Reader, q *query, hasTerms bool, ope
 	if len(fixes) == 0 {
 		return suggestion{lacking: lacking}, nil
 	}
-	return respelled(q.req.Query, unread, operators, fixes, short, lacking), nil
+	return respelled(q.req.Query, unread, operators, fixes, short, lacking, q.unheld), nil
 }
 
-// respelled is the suggestion of query with fixes made (rewrite), outside
-// the operators it could not read (unread), the operators it read
-// leading.
-func respelled(query string, unread [][2]int, operators []string, fixes map[string]string, short []string, lacking string) suggestion {
+// respelled is the suggestion of query with fixes made (rewrite, inside
+// the quoted phrases unheld names too), outside the operators it could
+// not read (unread), the operators it read leading.
+func respelled(query string, unread [][2]int, operators []string, fixes map[string]string, short []string, lacking string, unheld map[string]bool) suggestion {
 	var typed []respelling
 	text := outside(query, unread, func(s string) string {
-		r, t := rewrite(s, fixes)
+		r, t := rewrite(s, fixes, unheld)
 		for _, w := range t {
 			if !slices.Contains(typed, w) {
 				typed = append(typed, w)
@@ -137,7 +137,7 @@ func joinSuggestion(ctx context.Context, rd *store.Reader, q *query, unread [][2
 	if err := inScope(ctx, rd, q.filter, joins); err != nil || len(joins) == 0 {
 		return suggestion{}, err
 	}
-	return respelled(q.req.Query, unread, operators, joins, nil, ""), nil
+	return respelled(q.req.Query, unread, operators, joins, nil, "", nil), nil
 }
 
 // inScope leaves out of fixes the respellings no passage the filter
@@ -332,15 +332,16 @@ func (q *query) holds(ctx context.Context, rd *store.Reader, word string) (bool,
 }
 
 // looseWords are the words of a query that a suggestion may respell, each
-// once, folded as the index folds them: those outside quoted phrases and
+// once, folded as the index folds them: those outside quoted phrases (but
+// those unheld names, which no passage holds: "opne in new tab") and
 // prefixes (word*), words joined by punctuation included
 // ("app.config.errorHanfler"), of letters alone, of two letters or more
 // (those too short to respell, store.MaxEdits, are only named when no
 // passage holds them: "rul") and not common ones; at most maxTerms.
-func looseWords(query string) []string {
+func looseWords(query string, unheld map[string]bool) []string {
 	var out []string
 	for chunk, phrase := range pieces(query) {
-		if phrase || strings.HasSuffix(chunk, "*") {
+		if phrase && !unheld[phraseTerm(chunk)] || strings.HasSuffix(chunk, "*") {
 			continue
 		}
 		for _, w := range tokens(chunk) {
@@ -361,9 +362,10 @@ func looseWords(query string) []string {
 // folds it) with its fix, in the word's case: "Reactivty" becomes
 // "Reactivity"; a key of two words, "spell check", replaces the two
 // neighbours, apart by spaces alone ("spell check" becomes "spellcheck").
-// The rest of the query is kept as typed, quoted phrases whole. typed are
-// the words replaced, as typed, each once, with their fix.
-func rewrite(query string, fixes map[string]string) (respelled string, typed []respelling) {
+// The rest of the query is kept as typed, quoted phrases whole but those
+// unheld names (their words respelled within the quotes). typed are the
+// words replaced, as typed, each once, with their fix.
+func rewrite(query string, fixes map[string]string, unheld map[string]bool) (respelled string, typed []respelling) {
 	var b strings.Builder
 	for query != "" {
 		i := strings.IndexFunc(query, func(r rune) bool { return store.WordRune(r) || isQuote(r) })
@@ -383,7 +385,17 @@ func rewrite(query string, fixes map[string]string) (respelled string, typed []r
 				_, closing := utf8.DecodeRuneInString(query[size+end:])
 				end += closing
 			}
-			b.WriteString(query[:size+end])
+			if inner := query[size : size+end-closingSize(query[size:size+end])]; end > 0 && unheld[phraseTerm(store.KeywordFold(inner))] {
+				r, t := rewrite(inner, fixes, nil)
+				b.WriteString(query[:size] + r + query[size+len(inner):size+end])
+				for _, w := range t {
+					if !slices.Contains(typed, w) {
+						typed = append(typed, w)
+					}
+				}
+			} else {
+				b.WriteString(query[:size+end])
+			}
 			query = query[size+end:]
 			continue
 		}
@@ -420,6 +432,18 @@ func rewrite(query string, fixes map[string]string) (respelled string, typed []r
 	}
 	return b.String(), typed
 }
+
+// closingSize is the size of the quote mark that closes phrase, its last
+// rune: 0 where none does.
+func closingSize(phrase string) int {
+	if r, size := utf8.DecodeLastRuneInString(phrase); size > 0 && isQuote(r) {
+		return size
+	}
+	return 0
+}
+
+// phraseTerm is a quoted text's FTS5 phrase, as splitTerms makes it.
+func phraseTerm(text string) string { return `"` + strings.Join(tokens(text), " ") + `"` }
 
 // isQuote reports whether r is a quotation mark a phrase may be typed in
 // (quotes).

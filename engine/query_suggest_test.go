@@ -42,10 +42,11 @@ func TestSuggestion(t *testing.T) {
 		{"wach", "", ""},                                            // nothing near: "watcher" is three edits away
 		{"sytm", "", ""},                                            // two edits from "system": a word of four letters gets one
 		{"rfs", "", ""},                                             // three letters: too short to guess
-		{`"reactivty system"`, "", ""},                              // a phrase is asked for as written
-		{"reactivt*", "", ""},                                       // so is a prefix
-		{"reactivty2", "", ""},                                      // and a word with digits
-		{"the of", "", ""},                                          // a query of common words asks for nothing
+		{`"reactivty system"`, `"reactivity system"`, ""},           // a phrase no passage holds: its words, within the quotes
+		{`"reactivity systm" watcher`, `"reactivity system" watcher`, `no passage holds "systm"`}, // the rest as typed
+		{"reactivt*", "", ""},  // so is a prefix
+		{"reactivty2", "", ""}, // and a word with digits
+		{"the of", "", ""},     // a query of common words asks for nothing
 	}
 	for _, tc := range cases {
 		for _, mode := range []mdsearch.Mode{mdsearch.ModeHybrid, mdsearch.ModeKeyword} {
@@ -132,12 +133,12 @@ func TestRewrite(t *testing.T) {
 		{"", ""},
 	}
 	for _, tc := range cases {
-		if got, _ := rewrite(tc.query, fixes); got != tc.want {
+		if got, _ := rewrite(tc.query, fixes, nil); got != tc.want {
 			t.Errorf("rewrite(%q) = %q, want %q", tc.query, got, tc.want)
 		}
 	}
 	// The words replaced, as typed, each once.
-	if _, typed := rewrite("Reactivty and reactivty, then Reactivty", fixes); !slices.Equal(typed, []respelling{{"Reactivty", "Reactivity"}, {"reactivty", "reactivity"}}) {
+	if _, typed := rewrite("Reactivty and reactivty, then Reactivty", fixes, nil); !slices.Equal(typed, []respelling{{"Reactivty", "Reactivity"}, {"reactivty", "reactivity"}}) {
 		t.Errorf("typed words %q", typed)
 	}
 }
