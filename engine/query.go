@@ -333,10 +333,9 @@ type query struct {
 	stale      bool            // snap may hold chunks a running re-index removed
 	vec        []float32       // the embedded query
 	terms      []string        // quoted FTS5 terms; none: no keyword list
-	must       string          // the quoted phrases every result holds one of, an FTS5 expression (mustHold)
-	mustTerms  []string        // those phrases, each a term of terms
+	must       []string        // the quoted phrases every result holds one of, each a term of terms (mustHold)
 	unheld     map[string]bool // the quoted phrases no passage in scope holds, searched as words (mustHold): a suggestion may respell them
-	holding    map[int64]bool  // the passages in scope holding must; nil: any
+	holding    map[int64]bool  // the passages in scope holding one of must; nil: any
 	nothing    bool            // the query's words are common ones alone (AsksNothing)
 	noWords    bool            // the query holds no word the keyword index reads ("?", "->"), common or not
 	generic    map[string]bool // terms that are a generic type's phrase (splitTerms)

@@ -21,8 +21,8 @@ func (q *query) keywordList(ctx context.Context, rd *store.Reader, w store.Weigh
 		if err != nil {
 			return nil, err
 		}
-		if len(q.mustTerms) > 0 {
-			if q.kwHeld, err = rd.KeywordHolding(ctx, q.terms, q.mustTerms, q.filter, w, limit); err != nil {
+		if len(q.must) > 0 {
+			if q.kwHeld, err = rd.KeywordHolding(ctx, q.terms, q.must, q.filter, w, limit); err != nil {
 				return nil, err
 			}
 		}

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"cmp"
 	"context"
 	"slices"
 	"strconv"
@@ -34,7 +33,7 @@ func quotedPhrases(query string) []phrase {
 		if len(words) == 0 || !open.typographic && !quoteOpens(f, open.start) || !close.typographic && !quoteCloses(f, close.end) {
 			continue
 		}
-		p := phrase{`"` + strings.Join(words, " ") + `"`, strings.TrimSpace(inside)}
+		p := phrase{phraseOf(words), strings.TrimSpace(inside)}
 		if !slices.ContainsFunc(out, func(o phrase) bool { return o.term == p.term }) {
 			out = append(out, p)
 		}
@@ -54,7 +53,7 @@ type quoteMark struct {
 func quoteMarks(text string) []quoteMark {
 	var out []quoteMark
 	for i, r := range text {
-		if s := string(r); s == `"` || quotes.Replace(s) == `"` {
+		if isQuote(r) {
 			out = append(out, quoteMark{i, i + utf8.RuneLen(r), r != '"'})
 		}
 	}
@@ -113,7 +112,7 @@ func (q *query) mustHold(ctx context.Context, rd *store.Reader) (string, error) 
 		}
 	}
 	if len(keep) > 0 {
-		q.must, q.mustTerms = "("+strings.Join(keep, " OR ")+")", keep
+		q.must = keep
 		if q.holding, err = rd.Holding(ctx, q.must, q.filter); err != nil {
 			return "", err
 		}
@@ -211,9 +210,7 @@ func (q *query) withHolders(top []store.KeywordHit) []store.KeywordHit {
 			out = append(out, h)
 		}
 	}
-	slices.SortStableFunc(out, func(a, b store.KeywordHit) int {
-		return cmp.Or(cmp.Compare(a.BM25, b.BM25), cmp.Compare(a.ChunkID, b.ChunkID))
-	})
+	slices.SortStableFunc(out, store.CompareHits)
 	return out
 }
 
@@ -221,7 +218,22 @@ func (q *query) withHolders(top []store.KeywordHit) []store.KeywordHit {
 // candidate: the list of them ended before the depth it was read to, so
 // reading deeper finds no more results.
 func (q *query) holdersRead() bool {
-	return q.must != "" && q.kw != nil && len(q.kwHeld) < q.kwLimit
+	return len(q.must) > 0 && q.kw != nil && len(q.kwHeld) < q.kwLimit
+}
+
+// stageRead is the candidates the second stage reads (top) and those it
+// ranks (cands): its best secondK of cands; with quoted phrases, as many
+// of their passages past those again, beside them, and the rest of those
+// passages after them, as the results are theirs (holdersOnly). Those
+// past secondK that hold no phrase are left out here.
+func (q *query) stageRead(cands []candidate) (_, top []candidate) {
+	top = cands[:min(secondK, len(cands))]
+	if q.holding == nil || len(cands) <= secondK {
+		return cands, top
+	}
+	more := q.holdersAmong(cands[secondK:], len(cands))
+	cands = slices.Concat(top, more)
+	return cands, cands[:secondK+min(secondK, len(more))]
 }
 
 // holdersAmong is the first n of cands that hold q's phrases.

@@ -36,16 +36,7 @@ func (e *Engine) rescore(ctx context.Context, rd *store.Reader, q *query, cands 
 	if !e.readsFeatures(q) || len(cands) == 0 {
 		return cands, nil
 	}
-	top := cands[:min(secondK, len(cands))]
-	if q.holding != nil && len(cands) > secondK {
-		// The passages holding the query's phrases past the best are
-		// read too, as many again, beside the best: the results are
-		// theirs (holdersOnly). The rest of them stay candidates, scored
-		// under the least read, as any past the best are.
-		more := q.holdersAmong(cands[secondK:], len(cands))
-		cands = slices.Concat(top, more)
-		top = cands[:secondK+min(secondK, len(more))]
-	}
+	cands, top := q.stageRead(cands)
 	xs, copyOf, ok := q.seen.get(top)
 	if !ok {
 		var err error

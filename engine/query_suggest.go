@@ -378,25 +378,24 @@ func rewrite(query string, fixes map[string]string, unheld map[string]bool) (res
 		if q, size := utf8.DecodeRuneInString(query); isQuote(q) {
 			// A phrase runs to the next quote; an unclosed one is
 			// punctuation, as pieces reads it.
-			end := strings.IndexFunc(query[size:], isQuote)
+			end, closing := strings.IndexFunc(query[size:], isQuote), 0
 			if end < 0 {
 				end = 0
 			} else {
-				_, closing := utf8.DecodeRuneInString(query[size+end:])
-				end += closing
+				_, closing = utf8.DecodeRuneInString(query[size+end:])
 			}
-			if inner := query[size : size+end-closingSize(query[size:size+end])]; end > 0 && unheld[phraseTerm(store.KeywordFold(inner))] {
+			if inner := query[size : size+end]; closing > 0 && unheld[phraseTerm(store.KeywordFold(inner))] {
 				r, t := rewrite(inner, fixes, nil)
-				b.WriteString(query[:size] + r + query[size+len(inner):size+end])
+				b.WriteString(query[:size] + r + query[size+end:size+end+closing])
 				for _, w := range t {
 					if !slices.Contains(typed, w) {
 						typed = append(typed, w)
 					}
 				}
 			} else {
-				b.WriteString(query[:size+end])
+				b.WriteString(query[:size+end+closing])
 			}
-			query = query[size+end:]
+			query = query[size+end+closing:]
 			continue
 		}
 		j := strings.IndexFunc(query, func(r rune) bool { return !store.WordRune(r) })
@@ -433,17 +432,11 @@ func rewrite(query string, fixes map[string]string, unheld map[string]bool) (res
 	return b.String(), typed
 }
 
-// closingSize is the size of the quote mark that closes phrase, its last
-// rune: 0 where none does.
-func closingSize(phrase string) int {
-	if r, size := utf8.DecodeLastRuneInString(phrase); size > 0 && isQuote(r) {
-		return size
-	}
-	return 0
-}
-
 // phraseTerm is a quoted text's FTS5 phrase, as splitTerms makes it.
-func phraseTerm(text string) string { return `"` + strings.Join(tokens(text), " ") + `"` }
+func phraseTerm(text string) string { return phraseOf(tokens(text)) }
+
+// phraseOf is words as one quoted FTS5 phrase.
+func phraseOf(words []string) string { return `"` + strings.Join(words, " ") + `"` }
 
 // isQuote reports whether r is a quotation mark a phrase may be typed in
 // (quotes).

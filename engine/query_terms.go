@@ -42,7 +42,7 @@ func splitTerms(input string) (parts []string, commonOnly bool, generic map[stri
 		if len(words) == 0 || len(parts) >= maxTerms {
 			return
 		}
-		p := `"` + strings.Join(words, " ") + `"`
+		p := phraseOf(words)
 		if prefix {
 			p += "*"
 		}
@@ -71,7 +71,7 @@ func splitTerms(input string) (parts []string, commonOnly bool, generic map[stri
 				if generic == nil {
 					generic = map[string]bool{}
 				}
-				generic[`"`+strings.Join(words, " ")+`"`] = true
+				generic[phraseOf(words)] = true
 				for _, t := range names {
 					add(t, false)
 				}

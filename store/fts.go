@@ -105,14 +105,17 @@ func (s *Reader) KeywordAny(ctx context.Context, terms []string, f Filter, w Wei
 				hits = append(hits, more...)
 			}
 			if len(hits) >= limit {
-				slices.SortStableFunc(hits, func(a, b KeywordHit) int {
-					return cmp.Or(cmp.Compare(a.BM25, b.BM25), cmp.Compare(a.ChunkID, b.ChunkID))
-				})
+				slices.SortStableFunc(hits, CompareHits)
 				return hits[:limit], nil
 			}
 		}
 	}
 	return s.Keyword(ctx, strings.Join(terms, " OR "), f, w, limit)
+}
+
+// CompareHits orders keyword hits best bm25 first, then by chunk id.
+func CompareHits(a, b KeywordHit) int {
+	return cmp.Or(cmp.Compare(a.BM25, b.BM25), cmp.Compare(a.ChunkID, b.ChunkID))
 }
 
 // KeywordHolding returns up to limit chunks that match one of must (FTS5
@@ -122,12 +125,12 @@ func (s *Reader) KeywordAny(ctx context.Context, terms []string, f Filter, w Wei
 // often as it is named: the chunks holding a phrase and another term,
 // then those holding a phrase alone.
 func (s *Reader) KeywordHolding(ctx context.Context, terms, must []string, f Filter, w Weights, limit int) ([]KeywordHit, error) {
-	held := "(" + strings.Join(must, " OR ") + ")"
+	held := anyOf(must)
 	others := slices.DeleteFunc(slices.Clone(terms), func(t string) bool { return slices.Contains(must, t) })
 	if len(others) == 0 {
 		return s.Keyword(ctx, held, f, w, limit)
 	}
-	rest := "(" + strings.Join(others, " OR ") + ")"
+	rest := anyOf(others)
 	hits, err := s.Keyword(ctx, held+" AND "+rest, f, w, limit)
 	if err != nil {
 		return nil, err
@@ -137,9 +140,7 @@ func (s *Reader) KeywordHolding(ctx context.Context, terms, must []string, f Fil
 		return nil, err
 	}
 	hits = append(hits, alone...)
-	slices.SortStableFunc(hits, func(a, b KeywordHit) int {
-		return cmp.Or(cmp.Compare(a.BM25, b.BM25), cmp.Compare(a.ChunkID, b.ChunkID))
-	})
+	slices.SortStableFunc(hits, CompareHits)
 	return hits[:min(limit, len(hits))], nil
 }
 
@@ -235,17 +236,20 @@ func (s *Reader) FilterDocs(ctx context.Context, f Filter) (map[int64]bool, erro
 	return s.ids(ctx, `SELECT d.id FROM documents d WHERE `+cond, args...)
 }
 
-// Holding returns the passages (chunk ids) that match the FTS5 expression
-// must, within f: the quoted phrases a search keeps its results to. One
-// row per passage: a quoted phrase names few.
-func (s *Reader) Holding(ctx context.Context, must string, f Filter) (map[int64]bool, error) {
+// Holding returns the passages (chunk ids) that match one of must (FTS5
+// phrases: the quoted ones a search keeps its results to), within f.
+// One row per passage: a quoted phrase names few.
+func (s *Reader) Holding(ctx context.Context, must []string, f Filter) (map[int64]bool, error) {
 	if f.IsZero() {
-		return s.ids(ctx, `SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?`, must)
+		return s.ids(ctx, `SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?`, anyOf(must))
 	}
 	cond, args := f.where()
 	return s.ids(ctx, `SELECT c.id FROM chunks_fts x JOIN chunks c ON c.id = x.rowid
-		JOIN documents d ON d.id = c.doc_id WHERE chunks_fts MATCH ? AND `+cond, append([]any{must}, args...)...)
+		JOIN documents d ON d.id = c.doc_id WHERE chunks_fts MATCH ? AND `+cond, append([]any{anyOf(must)}, args...)...)
 }
+
+// anyOf is an FTS5 expression matching any of terms.
+func anyOf(terms []string) string { return "(" + strings.Join(terms, " OR ") + ")" }
 
 // ids runs a query of one id column and returns its ids as a set.
 func (s *Reader) ids(ctx context.Context, q string, args ...any) (map[int64]bool, error) {

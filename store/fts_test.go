@@ -303,7 +303,7 @@ func TestKeywordHolding(t *testing.T) {
 				}
 			}
 		}
-		held, err := s.Holding(ctx, "("+must[0]+")", f)
+		held, err := s.Holding(ctx, must, f)
 		if err != nil {
 			t.Fatal(err)
 		}
