@@ -331,10 +331,16 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 				fs.Usage()
 				return nil, err
 			}
-			if name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -"); ok && strings.ContainsAny(name, ":[ ") {
+			name, unknown := strings.CutPrefix(err.Error(), "flag provided but not defined: -")
+			if unknown && strings.ContainsAny(name, ":[ ") {
 				// "-path:Archive" or "-[status:done] words": a query's
 				// operator, not a flag.
 				return nil, usagef("%v (a query that starts with '-' goes last, after the flags and --: mdsearch %s [flags] -- %q)", err, fs.Name(), "-"+name)
+			}
+			if unknown && fs.Name() == "search" && len(pos) > 0 && excludedWord.MatchString(name) {
+				// "budget -draft": a word the query leaves out, typed as
+				// one more argument.
+				return nil, usagef("%v (to leave out the word %s, give the whole query as one argument: mdsearch search [flags] %q)", err, name, strings.Join(pos, " ")+" -"+name)
 			}
 			return nil, usagef("%v", intFlagError(fs, err))
 		}
@@ -350,6 +356,10 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 		args = args[1:]
 	}
 }
+
+// excludedWord is a flag's name that a query's exclusion (-draft) could
+// be: three letters or more.
+var excludedWord = regexp.MustCompile(`^\pL{3,}$`)
 
 // once counts the times a flag that takes one value is set: the flag
 // package keeps the last and says nothing, so "--collection a

@@ -79,9 +79,6 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 	}
 	var excludeNotice string
 	req.Exclude, excludeNotice = e.resolveExcludes(ctx, req.Exclude)
-	if req.Mode != mdsearch.ModeSemantic { // meaning alone reads no phrase
-		excludeNotice = joinNotices(openQuoteNotice(req.Query), excludeNotice)
-	}
 	q := &query{req: req}
 	defer q.scans.release()
 	if q.filter, err = e.filter(ctx, req); err != nil {
@@ -89,8 +86,11 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 	}
 	ops.apply(&q.filter)
 	if req.Lists() {
+		// A list's results are notes: no note it shows holds them.
+		q.filter.NotHolding = exclusionTerms(ops.without)
 		return e.list(ctx, q, ops, excludeNotice)
 	}
+	q.without = exclusionTerms(ops.without)
 	if req.Offset > 0 {
 		return nil, mdsearch.OffsetWithWords(req.Offset)
 	}
@@ -114,7 +114,6 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 	addNotice(&resp.Notice, ops.asTextNotice())
 	addNotice(&resp.Notice, ops.groupedNotice())
 	addNotice(&resp.Notice, ops.wordsNotice())
-	addNotice(&resp.Notice, minusNotice(req.Query))
 	addNotice(&resp.Notice, hashtagNotice(ctx, e.st.Reader, req.Query, q.filter))
 	unreadable := q.snap != nil && Unreadable(e.emb, req.Query)
 	if unreadable {
@@ -192,6 +191,9 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 		return nil, err
 	}
 	addNotice(&resp.Notice, phrases)
+	if err := q.mustLack(ctx, rt.Reader); err != nil {
+		return nil, err
+	}
 	if req.Explain && len(q.terms) > 0 {
 		q.stemsShown(ctx)
 	}
@@ -218,6 +220,9 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 	res, under := keepScored(res, req.MinScore)
 	if m := under.notice(req.MinScore); m != "" {
 		addNotice(&resp.Notice, m)
+	}
+	if q.mode != mdsearch.ModeSemantic { // meaning alone reads no phrase; a fallback to keywords does
+		addNotice(&resp.Notice, openQuoteNotice(req.Query))
 	}
 	addNotice(&resp.Notice, excludeNotice)
 	wordless := q.wordless && !q.reranked && len(res) > 0
@@ -336,6 +341,8 @@ type query struct {
 	must       []string        // the quoted phrases every result holds one of, each a term of terms (mustHold)
 	unheld     map[string]bool // the quoted phrases no passage in scope holds, searched as words (mustHold): a suggestion may respell them
 	holding    map[int64]bool  // the passages in scope holding one of must; nil: any
+	without    []string        // the FTS5 phrases of the query's exclusions (takeExclusions)
+	barred     map[int64]bool  // the passages in scope holding one of without, which no result is (mustLack)
 	nothing    bool            // the query's words are common ones alone (AsksNothing)
 	noWords    bool            // the query holds no word the keyword index reads ("?", "->"), common or not
 	generic    map[string]bool // terms that are a generic type's phrase (splitTerms)
@@ -411,7 +418,7 @@ func (e *Engine) rank(ctx context.Context, rd *store.Reader, q *query) ([]*group
 		if err != nil {
 			return nil, err
 		}
-		fused = q.holdersOnly(fused)
+		fused = q.unbarred(q.holdersOnly(fused))
 		kept := dedup(fused, q.req.N, q.req.PerNote(), continuedOf(ctx, rd), likely)
 		if len(kept) == q.req.N || (len(kw) < k && len(sem) < k) || k >= maxCandidates || q.holdersRead() {
 			q.wordless = e.stage(q.mode) != nil && wordlessTop(q, kept)
@@ -437,6 +444,13 @@ func normalize(req mdsearch.SearchRequest, known func(property string) bool) (md
 	query, asWords := dropWordOperators(mdsearch.TrimQuery(req.Query))
 	req.Query, ops = takeOperators(query, known)
 	ops.asWords = asWords
+	req.Query, ops.without = takeExclusions(req.Query)
+	for _, x := range ops.without {
+		if ops.first == "" {
+			ops.first = x.written
+		}
+		ops.written = append(ops.written, x.written)
+	}
 	if ops.first != "" {
 		req.Tags = append(slices.Clip(req.Tags), ops.tags...)
 		var err error

@@ -24,11 +24,12 @@ type operators struct {
 	// notes they name are left out.
 	notTags, notPaths, notFiles []string
 	notProps                    [][2]string
-	asText                      []string // [name:value] read as words: no note has the property (known)
-	first                       string   // the first operator, as written, for messages
-	written                     []string // every operator, as written
-	grouped                     bool     // parentheses or OR around operators, which filter as if absent (ungroup)
-	asWords                     []string // Obsidian's operators read as words (line:, section:, …: dropWordOperators)
+	asText                      []string    // [name:value] read as words: no note has the property (known)
+	first                       string      // the first operator, as written, for messages
+	written                     []string    // every operator, as written
+	grouped                     bool        // parentheses or OR around operators, which filter as if absent (ungroup)
+	asWords                     []string    // Obsidian's operators read as words (line:, section:, …: dropWordOperators)
+	without                     []exclusion // -word, -"a phrase": what no result holds (takeExclusions)
 }
 
 // operatorNames are the operators, lower case, with their colon.
@@ -312,5 +313,5 @@ func (o operators) describe() []string {
 	for _, p := range o.notProps {
 		out = append(out, p[0]+" is not "+strconv.Quote(p[1]))
 	}
-	return out
+	return append(out, describeExclusions(o.without)...)
 }

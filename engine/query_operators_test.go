@@ -125,38 +125,3 @@ func TestWordOperators(t *testing.T) {
 		t.Errorf("%d results, notice %q", len(resp.Results), resp.Notice)
 	}
 }
-
-// TestMinusNotice: a word written as Obsidian excludes one ("-plugin")
-// leaves no note out here, and the notice says so; a command's short
-// flags, negative numbers, a phrase's words and the negated operators,
-// which do leave notes out, get none.
-func TestMinusNotice(t *testing.T) {
-	for _, tt := range []struct{ query, want string }{
-		{"canvas -plugin", "-plugin leaves no note out here"},
-		{"canvas -plugin -core -plugin", "-plugin, -core leave no note out here"},
-		{"-Plugin", "-Plugin leaves"},
-		{"ls -la", ""},
-		{"npm install -g", ""},
-		{"errno -22", ""},
-		{`"open -plugin here" canvas`, ""},
-		{`“a b” -plugin`, "-plugin leaves"},
-		{"well-known words", ""},
-		{"--verbose", ""},
-	} {
-		if got := minusNotice(tt.query); tt.want == "" && got != "" || !strings.Contains(got, tt.want) {
-			t.Errorf("%q: %q, want %q", tt.query, got, tt.want)
-		}
-	}
-	vault := t.TempDir()
-	write(t, vault, "a.md", "# Canvas\n\nThe canvas plugin.\n")
-	write(t, vault, "b.md", "# Other\n\nThe canvas.\n")
-	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
-	index(t, e, vault, "v")
-	resp := search(t, e, mdsearch.SearchRequest{Query: "canvas -plugin -path:b", Mode: mdsearch.ModeKeyword})
-	if !strings.Contains(resp.Notice, "-plugin leaves no note out here") || strings.Contains(resp.Notice, "-path") && !strings.Contains(resp.Notice, "-path:, -file:") {
-		t.Errorf("notice %q", resp.Notice)
-	}
-	if len(resp.Results) != 1 || resp.Results[0].Path != "a.md" {
-		t.Errorf("results %s, want a.md alone (-path:b leaves b.md out)", describe(resp))
-	}
-}

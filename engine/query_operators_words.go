@@ -70,32 +70,3 @@ func (o operators) wordsNotice() string {
 	last := len(o.asWords) - 1
 	return "Obsidian's " + strings.Join(o.asWords[:last], ", ") + " and " + o.asWords[last] + " operators filter nothing here: their words were searched as the query's others"
 }
-
-// minusWord is a field written as Obsidian excludes a word, "-plugin":
-// a hyphen, then three letters or more (a command's flags, "-g", "-la",
-// are read as written, and so are negative numbers).
-var minusWord = regexp.MustCompile(`^-\pL{3,}$`)
-
-// minusNotice says that "-word" left no note out, its word searched as
-// the others, or is "". The query is the one after takeOperators, whose
-// -tag:, -path:, -file: and -[property:value] do leave notes out; a word
-// in a quoted phrase is the phrase's.
-func minusNotice(query string) string {
-	var words []string
-	in := false // inside a quoted phrase
-	for _, f := range strings.Fields(quotes.Replace(query)) {
-		if !in && minusWord.MatchString(f) && !slices.Contains(words, f) {
-			words = append(words, f)
-		}
-		if strings.Count(f, `"`)%2 == 1 {
-			in = !in
-		}
-	}
-	switch len(words) {
-	case 0:
-		return ""
-	case 1:
-		return words[0] + " leaves no note out here: its word was searched as the query's others (-path:, -file:, -tag: and exclude leave notes out)"
-	}
-	return strings.Join(words, ", ") + " leave no note out here: their words were searched as the query's others (-path:, -file:, -tag: and exclude leave notes out)"
-}

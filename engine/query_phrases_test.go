@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"reflect"
@@ -253,5 +254,26 @@ func TestUnheldRespelled(t *testing.T) {
 	}
 	if got, _ := rewrite(`"opne tab`, fixes, unheld); got != `"open tab` {
 		t.Errorf("an unclosed quote is punctuation: %q", got)
+	}
+}
+
+// A semantic search that falls back to keyword mode (its model server
+// down) keeps its quoted phrases, so an unclosed quote gets the notice a
+// keyword search gets; one that does not fall back reads no phrase and
+// gets none.
+func TestFallbackOpenQuote(t *testing.T) {
+	vault := t.TempDir()
+	write(t, vault, "a.md", "# Tabs\n\nOpen in new tab with a middle click.\n")
+	emb := &unready{bow: newBow("ollama:nomic-embed-text@64")}
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), emb)
+	index(t, e, vault, "v")
+	const want = "opens a phrase nothing closes"
+	req := mdsearch.SearchRequest{Query: `"open in new tab`, Mode: mdsearch.ModeSemantic}
+	if resp := search(t, e, req); strings.Contains(resp.Notice, want) {
+		t.Errorf("semantic: notice %q", resp.Notice)
+	}
+	emb.set(errors.New("embed http://127.0.0.1:9/api/embed: connection refused"))
+	if resp := search(t, e, req); resp.Mode != mdsearch.ModeKeyword || !strings.Contains(resp.Notice, want) {
+		t.Errorf("fallen back: mode %s, notice %q, want %q", resp.Mode, resp.Notice, want)
 	}
 }

@@ -33,16 +33,17 @@ func TestSuggestion(t *testing.T) {
 		{"compnent lifecyle", "component lifecycle", `no passage holds "compnent" or "lifecyle"`},
 		{"app.config.errorHanfler", "app.config.errorHandler", `no passage holds "errorHanfler"`}, // joined by punctuation
 		{`"reactivty"`, "", ""}, // a word in quotes is asked for as written
-		{"reactivty sytem watchr", "reactivity system watcher", ""}, // three words the vault lacks
-		{"reactivty sytem watchr callbak", "", ""},                  // four: not misspellings
-		{"tag:core reactivty", "tag:core reactivity", ""},           // operators lead, as written
-		{"reactivity system", "", ""},                               // every word found
-		{"hooch", "", "no passage holds"},                           // nothing near, and named
-		{"sytem", "system", ""},                                     // five letters: one edit
-		{"wach", "", ""},                                            // nothing near: "watcher" is three edits away
-		{"sytm", "", ""},                                            // two edits from "system": a word of four letters gets one
-		{"rfs", "", ""},                                             // three letters: too short to guess
-		{`"reactivty system"`, `"reactivity system"`, ""},           // a phrase no passage holds: its words, within the quotes
+		{"reactivty sytem watchr", "reactivity system watcher", ""},         // three words the vault lacks
+		{"reactivty sytem watchr callbak", "", ""},                          // four: not misspellings
+		{"tag:core reactivty", "tag:core reactivity", ""},                   // operators lead, as written
+		{"reactivty system -component", "-component reactivity system", ""}, // so do exclusions
+		{"reactivity system", "", ""},                                       // every word found
+		{"hooch", "", "no passage holds"},                                   // nothing near, and named
+		{"sytem", "system", ""},                                             // five letters: one edit
+		{"wach", "", ""},                                                    // nothing near: "watcher" is three edits away
+		{"sytm", "", ""},                                                    // two edits from "system": a word of four letters gets one
+		{"rfs", "", ""},                                                     // three letters: too short to guess
+		{`"reactivty system"`, `"reactivity system"`, ""},                   // a phrase no passage holds: its words, within the quotes
 		{`"reactivity systm" watcher`, `"reactivity system" watcher`, `no passage holds "systm"`}, // the rest as typed
 		{"reactivt*", "", ""},  // so is a prefix
 		{"reactivty2", "", ""}, // and a word with digits

@@ -29,7 +29,7 @@ func TestToolsListCost(t *testing.T) {
 		}
 	}
 	if chars/4 > maxToolTokens {
-		t.Errorf("descriptions and input schemas cost about %d tokens, want at most %d", chars/4, maxToolTokens)
+		t.Errorf("descriptions and input schemas cost about %d tokens (%d chars), want at most %d", chars/4, chars, maxToolTokens)
 	}
 }
 

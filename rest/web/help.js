@@ -96,7 +96,7 @@ function showIntro() {
       "Searching " + count(notes, "note", "notes") + " in " + indexed.length + " collections: " +
       indexed.map((c) => c.name + " (" + c.files + ")").join(", ") + ".";
   const lines = [what,
-    "Type words or a question; \"a phrase\" in quotes must match; tag:name and path:text narrow it to some notes, and alone list them.",
+    "Type words or a question; \"a phrase\" in quotes must match and -word must not; tag:name and path:text narrow it to some notes, and alone list them.",
     scoreSentences[scoresKind] || scoreSentences.probability];
   el.intro.replaceChildren(...lines.map((t) => {
     const p = document.createElement("p");

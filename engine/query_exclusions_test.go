@@ -1,0 +1,152 @@
+package engine
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/mdsearch/mdsearch"
+)
+
+// TestTakeExclusions: a hyphen before a word of three letters or more, or
+// before a quoted phrase, at a field's start, excludes it; a command's
+// short flags, negative numbers, hyphenated words, a phrase's own words
+// and a statement's text are read as written.
+func TestTakeExclusions(t *testing.T) {
+	for _, tt := range []struct {
+		query, rest string
+		terms       []string
+	}{
+		{"canvas -plugin", "canvas", []string{`"plugin"`}},
+		{"-Plugin canvas -core -plugin", "canvas", []string{`"plugin"`, `"core"`}},
+		{`tabs -"open in new tab" shortcut`, "tabs shortcut", []string{`"open in new tab"`}},
+		{`tabs -“New Tab”`, "tabs", []string{`"new tab"`}},
+		{"ls -la", "ls -la", nil},
+		{"npm install -g", "npm install -g", nil},
+		{"errno -22", "errno -22", nil},
+		{"well-known words", "well-known words", nil},
+		{"--verbose flag", "--verbose flag", nil},
+		{"-plugin, canvas", "-plugin, canvas", nil}, // punctuation after: not a field of its own
+		{`"open -plugin here" canvas`, `"open -plugin here" canvas`, nil},
+		{`canvas -"unclosed`, `canvas -"unclosed`, nil},
+		{`canvas -""`, `canvas -""`, nil},
+		{"Run cargo with -verbose to see more.", "Run cargo with -verbose to see more.", nil},
+		{"-plugin", "", []string{`"plugin"`}},
+	} {
+		rest, xs := takeExclusions(tt.query)
+		if rest != tt.rest || !slices.Equal(exclusionTerms(xs), tt.terms) && len(xs)+len(tt.terms) > 0 {
+			t.Errorf("%q: %q %q, want %q %q", tt.query, rest, exclusionTerms(xs), tt.rest, tt.terms)
+		}
+	}
+}
+
+// An exclusion leaves out of a search the passages that hold it, in every
+// mode, and keeps the note's other passages; of a list of notes, the
+// notes that hold it. A statement's hyphens are its text.
+func TestExclusions(t *testing.T) {
+	vault := t.TempDir()
+	long := strings.Repeat("More words about flour, water and time in the kitchen. ", 12) // a passage of its own
+	write(t, vault, "bread.md", "---\ntags: [baking]\n---\n# Bread\n\n## Rye\n\nA sourdough starter of rye flour. "+long+"\n\n## Wheat\n\nA sourdough starter of wheat flour. "+long+"\n")
+	write(t, vault, "starter.md", "---\ntags: [baking]\n---\n# Starter\n\nFeed the sourdough starter daily.\n")
+	write(t, vault, "cake.md", "---\ntags: [baking]\n---\n# Cake\n\nA rye cake, no sourdough, open in new tab.\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
+	index(t, e, vault, "v")
+	for _, mode := range []mdsearch.Mode{mdsearch.ModeKeyword, mdsearch.ModeHybrid, mdsearch.ModeSemantic} {
+		resp := search(t, e, mdsearch.SearchRequest{Query: "sourdough starter -rye", Mode: mode, N: 10})
+		got := describe(resp)
+		if len(resp.Results) != 2 || !strings.Contains(got, "Wheat") || !strings.Contains(got, "starter.md") {
+			t.Errorf("%s: %s, want Bread > Wheat and starter.md, the passages without rye", mode, got)
+		}
+		for _, r := range resp.Results {
+			if strings.Contains(strings.ToLower(r.Text), "rye") {
+				t.Errorf("%s: %s holds rye: %q", mode, r.Path, r.Text)
+			}
+		}
+		if resp.Notice != "" {
+			t.Errorf("%s: notice %q", mode, resp.Notice)
+		}
+	}
+	resp := search(t, e, mdsearch.SearchRequest{Query: `sourdough -"open in new tab"`, Mode: mdsearch.ModeKeyword, N: 10})
+	if got := describe(resp); len(resp.Results) != 3 || strings.Contains(got, "cake.md") {
+		t.Errorf("a phrase: %s, want the three sourdough passages but the cake's", got)
+	}
+	resp = search(t, e, mdsearch.SearchRequest{Query: "sourdough -sourdough", Mode: mdsearch.ModeKeyword, N: 10})
+	if len(resp.Results) != 0 || !strings.Contains(resp.Notice, `text lacks "sourdough"`) {
+		t.Errorf("all left out: %s, notice %q, want none, named", describe(resp), resp.Notice)
+	}
+	// A statement is text pasted: its hyphen is a word's.
+	if resp := search(t, e, mdsearch.SearchRequest{Query: "A starter of -rye flour.", Mode: mdsearch.ModeKeyword, N: 10}); !strings.Contains(describe(resp), "Rye") {
+		t.Errorf("a statement: %s, want the rye passage too", describe(resp))
+	}
+	// A list's results are notes: those holding the word are left out.
+	for _, q := range []string{"tag:baking -rye", "-rye"} {
+		resp = search(t, e, mdsearch.SearchRequest{Query: q, N: 10})
+		if got := describe(resp); !resp.Listing || len(resp.Results) != 1 || !strings.Contains(got, "starter.md") {
+			t.Errorf("%q: listing %v, %s, want starter.md alone", q, resp.Listing, got)
+		}
+	}
+}
+
+// FuzzTakeExclusions: whatever is typed, the words left are words of the
+// query in its order, each exclusion is written in the query and holds a
+// word, none is left in what remains, and a query with none is left as it
+// is.
+func FuzzTakeExclusions(f *testing.F) {
+	for _, s := range []string{"canvas -plugin", `a -"b c" -def`, `"x -abc" -def`, `-“新しい” タブ`, "ls -la -- -ab-cd", `-"`, "-ÄÖÜ."} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, q string) {
+		rest, xs := takeExclusions(q)
+		if len(xs) == 0 {
+			if rest != q {
+				t.Fatalf("%q: none taken, yet left %q", q, rest)
+			}
+			return
+		}
+		for _, x := range xs {
+			if !strings.Contains(q, x.written) || x.term == `""` || len(tokens(x.text)) == 0 {
+				t.Fatalf("%q: took %+v", q, x)
+			}
+		}
+		words := strings.Fields(q)
+		at := 0
+		for _, w := range strings.Fields(rest) {
+			for at < len(words) && words[at] != w {
+				at++
+			}
+			if at == len(words) {
+				t.Fatalf("%q: left %q, not a word of the query in order", q, rest)
+			}
+			at++
+		}
+		if again, more := takeExclusions(rest); len(more) > 0 {
+			t.Fatalf("%q: left %q, which excludes %+v more (%q)", q, rest, more, again)
+		}
+	})
+}
+
+// exclusionQueries are queries about the RFCs that leave a word out: rare
+// words, and one that most passages hold ("-rust"), whose passages
+// mustLack reads whole.
+var exclusionQueries = []string{"trait objects dispatch -vtable", "lifetime elision rules -closure", "async closures -generator",
+	"unsafe code guidelines -pointer", "const generics defaults -array", "procedural macro hygiene -span",
+	"non-lexical lifetimes borrow checker -loop", "error handling -rust"}
+
+// BenchmarkExclusions times hybrid searches of exclusionQueries beside the
+// same queries without their exclusion, in turn on one index (the RFCs of
+// BenchmarkSecondStage, or MDSEARCH_BENCH_INDEX): what leaving the
+// passages holding a word out adds.
+func BenchmarkExclusions(b *testing.B) {
+	e := rfcEngine(b)
+	ask := func(excluding bool) func(string) error {
+		return func(q string) error {
+			if !excluding {
+				q = q[:strings.LastIndex(q, " -")]
+			}
+			_, err := e.Search(bg, mdsearch.SearchRequest{Query: q})
+			return err
+		}
+	}
+	benchPair(b, exclusionQueries, "plain", ask(false), "excluding", ask(true))
+}
