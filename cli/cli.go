@@ -332,9 +332,10 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 				return nil, err
 			}
 			name, unknown := strings.CutPrefix(err.Error(), "flag provided but not defined: -")
-			if unknown && strings.ContainsAny(name, ":[ ") {
+			if unknown && (strings.ContainsAny(name, ":[ ") || fs.Name() == "search" && len(pos) == 0 && excludedWord.MatchString(name)) {
 				// "-path:Archive" or "-[status:done] words": a query's
-				// operator, not a flag.
+				// operator, not a flag; so is "-draft" alone, a list of the
+				// notes without the word.
 				return nil, usagef("%v (a query that starts with '-' goes last, after the flags and --: mdsearch %s [flags] -- %q)", err, fs.Name(), "-"+name)
 			}
 			if unknown && fs.Name() == "search" && len(pos) > 0 && excludedWord.MatchString(name) {

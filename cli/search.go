@@ -15,7 +15,8 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 		"QUERY may hold Obsidian's search operators, which filter as the flags do: tag:NAME (--tag), "+
 			"path:TEXT and file:TEXT (the note's path or file name holds the text), [FIELD:VALUE] (--where); "+
 			"a - before one leaves out what it would keep (-path:Archive); "+
-			`quote a value with spaces: path:"Daily notes".`)
+			`quote a value with spaces: path:"Daily notes". In keyword and hybrid modes a "quoted phrase" must be in every result; `+
+			`in any mode -word or -"a phrase" must be in none (give the query as one argument, in quotes: "canvas -plugin").`)
 	var req mdsearch.SearchRequest
 	fs.IntVar(&req.N, "n", mdsearch.DefaultN, fmt.Sprintf("results to return (1–%d)", mdsearch.MaxN))
 	fs.IntVar(&req.MaxPerPage, "max-per-page", 0, fmt.Sprintf("most passages from one note (1–%d; 0 or left out: by default %d, more of a note where the other notes' passages are unlikely answers)",

@@ -86,11 +86,9 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 	}
 	ops.apply(&q.filter)
 	if req.Lists() {
-		// A list's results are notes: no note it shows holds them.
-		q.filter.NotHolding = exclusionTerms(ops.without)
 		return e.list(ctx, q, ops, excludeNotice)
 	}
-	q.without = exclusionTerms(ops.without)
+	q.without = ops.without
 	if req.Offset > 0 {
 		return nil, mdsearch.OffsetWithWords(req.Offset)
 	}
@@ -341,8 +339,9 @@ type query struct {
 	must       []string        // the quoted phrases every result holds one of, each a term of terms (mustHold)
 	unheld     map[string]bool // the quoted phrases no passage in scope holds, searched as words (mustHold): a suggestion may respell them
 	holding    map[int64]bool  // the passages in scope holding one of must; nil: any
-	without    []string        // the FTS5 phrases of the query's exclusions (takeExclusions)
-	barred     map[int64]bool  // the passages in scope holding one of without, which no result is (mustLack)
+	without    []exclusion     // what no result holds (takeExclusions)
+	barred     map[int64]bool  // the passages in scope holding a word of the stem of one of without (mustLack)
+	asWritten  map[int64]bool  // of those read again, whether each holds one as written (unbarred)
 	nothing    bool            // the query's words are common ones alone (AsksNothing)
 	noWords    bool            // the query holds no word the keyword index reads ("?", "->"), common or not
 	generic    map[string]bool // terms that are a generic type's phrase (splitTerms)
@@ -414,11 +413,15 @@ func (e *Engine) rank(ctx context.Context, rd *store.Reader, q *query) ([]*group
 				return nil, err
 			}
 		}
-		fused, err := e.rescore(ctx, rd, q, e.fuse(q.mode, kw, sem, q.snap, q.vec, keywordScale(q.cover, len(q.terms)), q.rowScale))
+		cands, err := q.unbarred(ctx, rd, e.fuse(q.mode, kw, sem, q.snap, q.vec, keywordScale(q.cover, len(q.terms)), q.rowScale))
 		if err != nil {
 			return nil, err
 		}
-		fused = q.unbarred(q.holdersOnly(fused))
+		fused, err := e.rescore(ctx, rd, q, cands)
+		if err != nil {
+			return nil, err
+		}
+		fused = q.holdersOnly(fused)
 		kept := dedup(fused, q.req.N, q.req.PerNote(), continuedOf(ctx, rd), likely)
 		if len(kept) == q.req.N || (len(kw) < k && len(sem) < k) || k >= maxCandidates || q.holdersRead() {
 			q.wordless = e.stage(q.mode) != nil && wordlessTop(q, kept)

@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"slices"
-	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -14,9 +13,14 @@ import (
 // exclusion is a word or a quoted phrase a query leaves out, written as
 // Obsidian writes one: -plugin, -"new tab". No result holds it: a search
 // leaves out the passages that do (q.barred), a list of notes the notes
-// that do (store.Filter.NotHolding), as a result of each is a passage and
-// a note. term is its FTS5 phrase, text its words as typed, folded.
-type exclusion struct{ term, text, written string }
+// that do (store.Filter.NotDocs), as a result of each is a passage and a
+// note. term is its FTS5 phrase, which finds the passages holding a word
+// of its stem; words are its words as typed, folded, which tell those
+// that hold it as written (heldIn); written is it as typed.
+type exclusion struct {
+	term, written string
+	words         []string
+}
 
 // takeExclusions takes the exclusions out of a query and returns the
 // rest. An exclusion is a hyphen that opens the query or follows a space,
@@ -65,8 +69,11 @@ func fieldOpens(text string, i int) bool {
 }
 
 // exclusionEnd is where the exclusion whose hyphen ends at text[start]
-// ends: past three letters or more, or past a closed quoted phrase, at a
-// space or the text's end; ok is false where none is written there.
+// ends: past three letters or more (their accents too, composed or not),
+// or past a closed quoted phrase, where a space, the text's end or
+// punctuation then a space or the end follows ("-plugin, canvas", "what
+// is it -plugin?"); ok is false where none is written there. A "*" after
+// letters makes a prefix (-plug*), which is no exclusion.
 func exclusionEnd(text string, start int) (end int, ok bool) {
 	r, size := utf8.DecodeRuneInString(text[start:])
 	end = start
@@ -82,29 +89,76 @@ func exclusionEnd(text string, start int) (end int, ok bool) {
 		letters := 0
 		for end < len(text) {
 			r, size := utf8.DecodeRuneInString(text[end:])
-			if !unicode.IsLetter(r) {
+			if unicode.IsLetter(r) {
+				letters++
+			} else if letters == 0 || !unicode.Is(unicode.Mn, r) {
 				break
 			}
-			letters++
 			end += size
 		}
 		if letters < 3 {
 			return 0, false
 		}
 	}
-	next, _ := utf8.DecodeRuneInString(text[end:])
-	return end, end == len(text) || unicode.IsSpace(next)
+	after := end
+	for after < len(text) {
+		r, size := utf8.DecodeRuneInString(text[after:])
+		if !unicode.IsPunct(r) || strings.ContainsRune("*'-_", r) || isQuote(r) {
+			break
+		}
+		after += size
+	}
+	next, _ := utf8.DecodeRuneInString(text[after:])
+	return end, after == len(text) || unicode.IsSpace(next)
+}
+
+// excludesAt reports whether text opens with an exclusion.
+func excludesAt(text string) bool {
+	end, ok := exclusionEnd(text, 1)
+	if ok {
+		_, ok = newExclusion(text[:end])
+	}
+	return ok
 }
 
 // newExclusion reads an exclusion as written; ok is false where it holds
 // no word the keyword index reads (-"…").
 func newExclusion(written string) (_ exclusion, ok bool) {
-	text := strings.TrimSpace(strings.TrimFunc(store.KeywordFold(written[1:]), isQuote))
-	words := tokens(text)
+	words := tokens(store.KeywordFold(written[1:]))
 	if len(words) == 0 {
 		return exclusion{}, false
 	}
-	return exclusion{term: phraseOf(words), text: text, written: written}, true
+	return exclusion{term: phraseOf(words), written: written, words: words}, true
+}
+
+// heldIn reports whether a passage whose words are toks (tokens of its
+// RowText) holds x as written: its words side by side and in order, each
+// a word of the passage or the start of one ("-plugin" leaves out
+// "plugins"). The keyword index finds the passages holding a word of the
+// same stem, which may be another word: generic, general and generation
+// share one, and "generic -generation" would leave out every passage
+// about generics.
+func (x exclusion) heldIn(toks []string) bool {
+	for i := 0; i+len(x.words) <= len(toks); i++ {
+		if !strings.HasPrefix(toks[i], x.words[0]) {
+			continue
+		}
+		j := 1
+		for j < len(x.words) && strings.HasPrefix(toks[i+j], x.words[j]) {
+			j++
+		}
+		if j == len(x.words) {
+			return true
+		}
+	}
+	return false
+}
+
+// anyHeldIn reports whether a passage's RowText holds one of xs as
+// written.
+func anyHeldIn(xs []exclusion, t store.RowText) bool {
+	toks := tokens(store.KeywordFold(t.Text))
+	return slices.ContainsFunc(xs, func(x exclusion) bool { return x.heldIn(toks) })
 }
 
 // exclusionTerms are the FTS5 phrases of exclusions.
@@ -116,32 +170,65 @@ func exclusionTerms(xs []exclusion) []string {
 	return out
 }
 
-// describeExclusions names exclusions, for notices.
+// describeExclusions names exclusions, for notices, as written.
 func describeExclusions(xs []exclusion) []string {
 	var out []string
 	for _, x := range xs {
-		out = append(out, "text lacks "+strconv.Quote(x.text))
+		out = append(out, x.written)
 	}
 	return out
 }
 
-// mustLack reads the passages in q's scope that hold one of its
-// exclusions, which no result may be (q.barred).
+// mustLack reads the passages in q's scope that hold a word of the stem
+// of one of its exclusions (q.barred), which unbarred then reads again.
 func (q *query) mustLack(ctx context.Context, rd *store.Reader) error {
 	if len(q.without) == 0 {
 		return nil
 	}
 	var err error
-	q.barred, err = rd.Holding(ctx, q.without, q.filter)
+	q.barred, err = rd.Holding(ctx, exclusionTerms(q.without), q.filter)
 	return err
 }
 
-// unbarred leaves out the candidates that hold one of q's exclusions,
-// ranked and scored among the query's candidates all, as holdersOnly
-// leaves out those lacking its phrases.
-func (q *query) unbarred(cands []candidate) []candidate {
+// unbarred leaves out the candidates that hold one of q's exclusions as
+// written, before the second stage ranks and scores them: the passages
+// left are compared with one another, not with passages no result can
+// be, and those past the stage's best are read by it, not scored under
+// them. Only the candidates whose stem the keyword index finds are read
+// again, each once a search.
+func (q *query) unbarred(ctx context.Context, rd *store.Reader, cands []candidate) ([]candidate, error) {
 	if len(q.barred) == 0 {
-		return cands
+		return cands, nil
 	}
-	return slices.DeleteFunc(cands, func(c candidate) bool { return q.barred[c.id] })
+	if q.asWritten == nil {
+		q.asWritten = map[int64]bool{}
+	}
+	var unread []int64
+	for _, c := range cands {
+		if _, read := q.asWritten[c.id]; q.barred[c.id] && !read {
+			unread = append(unread, c.id)
+		}
+	}
+	texts, err := rd.RowTexts(ctx, unread)
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range unread {
+		q.asWritten[id] = anyHeldIn(q.without, texts[id]) // one gone since is no result either way
+	}
+	return slices.DeleteFunc(slices.Clone(cands), func(c candidate) bool { return q.asWritten[c.id] }), nil
+}
+
+// docsHolding are the notes within f any passage of which holds one of
+// xs as written: those a list of notes leaves out.
+func docsHolding(ctx context.Context, rd *store.Reader, xs []exclusion, f store.Filter) ([]int64, error) {
+	seen := map[int64]bool{}
+	var docs []int64
+	err := rd.HoldingTexts(ctx, exclusionTerms(xs), f, func(_ int64, t store.RowText) {
+		if !seen[t.Doc] && anyHeldIn(xs, t) {
+			seen[t.Doc] = true
+			docs = append(docs, t.Doc)
+		}
+	})
+	return docs, err
 }

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -27,7 +28,12 @@ func TestTakeExclusions(t *testing.T) {
 		{"errno -22", "errno -22", nil},
 		{"well-known words", "well-known words", nil},
 		{"--verbose flag", "--verbose flag", nil},
-		{"-plugin, canvas", "-plugin, canvas", nil}, // punctuation after: not a field of its own
+		{"-plugin, canvas", ", canvas", []string{`"plugin"`}}, // punctuation may follow
+		{`tabs -"new tab", shortcut`, "tabs , shortcut", []string{`"new tab"`}},
+		{"what is it -plugin?", "what is it ?", []string{`"plugin"`}},
+		{"canvas -plug*", "canvas -plug*", nil}, // a prefix
+		{"canvas -plugin's", "canvas -plugin's", nil},
+		{"menu -cafe\u0301", "menu", []string{"\"caf\u00e9\""}}, // an accent written apart
 		{`"open -plugin here" canvas`, `"open -plugin here" canvas`, nil},
 		{`canvas -"unclosed`, `canvas -"unclosed`, nil},
 		{`canvas -""`, `canvas -""`, nil},
@@ -72,8 +78,13 @@ func TestExclusions(t *testing.T) {
 		t.Errorf("a phrase: %s, want the three sourdough passages but the cake's", got)
 	}
 	resp = search(t, e, mdsearch.SearchRequest{Query: "sourdough -sourdough", Mode: mdsearch.ModeKeyword, N: 10})
-	if len(resp.Results) != 0 || !strings.Contains(resp.Notice, `text lacks "sourdough"`) {
+	if len(resp.Results) != 0 || !strings.Contains(resp.Notice, `-sourdough`) {
 		t.Errorf("all left out: %s, notice %q, want none, named", describe(resp), resp.Notice)
+	}
+	// Obsidian's word operators negated exclude their words.
+	resp = search(t, e, mdsearch.SearchRequest{Query: "sourdough starter -content:rye", Mode: mdsearch.ModeKeyword, N: 10})
+	if got := describe(resp); len(resp.Results) != 2 || strings.Contains(got, "Rye") || resp.Notice != "" {
+		t.Errorf("-content:rye: %s, notice %q, want rye left out, nothing said", got, resp.Notice)
 	}
 	// A statement is text pasted: its hyphen is a word's.
 	if resp := search(t, e, mdsearch.SearchRequest{Query: "A starter of -rye flour.", Mode: mdsearch.ModeKeyword, N: 10}); !strings.Contains(describe(resp), "Rye") {
@@ -85,6 +96,21 @@ func TestExclusions(t *testing.T) {
 		if got := describe(resp); !resp.Listing || len(resp.Results) != 1 || !strings.Contains(got, "starter.md") {
 			t.Errorf("%q: listing %v, %s, want starter.md alone", q, resp.Listing, got)
 		}
+	}
+	// The keyword index finds a word's stem; a passage holding another
+	// word of that stem, but not the word, stays ("generic" and
+	// "generation" are one stem to it), and one holding a longer form of
+	// the word goes.
+	write(t, vault, "gen.md", "# Generics\n\nGeneric types take type parameters.\n")
+	write(t, vault, "codegen.md", "# Codegen\n\nCode generation from generic templates.\n")
+	write(t, vault, "plugins.md", "# Extensions\n\nGeneric plugins for types.\n")
+	index(t, e, vault, "v")
+	resp = search(t, e, mdsearch.SearchRequest{Query: "generic types -generation -plugin", Mode: mdsearch.ModeKeyword, N: 10})
+	if got := describe(resp); len(resp.Results) != 1 || !strings.Contains(got, "gen.md") {
+		t.Errorf("stems: %s, want gen.md alone", got)
+	}
+	if resp = search(t, e, mdsearch.SearchRequest{Query: "-generation", N: 50}); strings.Contains(describe(resp), "codegen.md") || !strings.Contains(describe(resp), "gen.md") {
+		t.Errorf("a list, stems: %s, want gen.md and not codegen.md", describe(resp))
 	}
 }
 
@@ -105,7 +131,7 @@ func FuzzTakeExclusions(f *testing.F) {
 			return
 		}
 		for _, x := range xs {
-			if !strings.Contains(q, x.written) || x.term == `""` || len(tokens(x.text)) == 0 {
+			if !strings.Contains(q, x.written) || x.term == `""` || len(x.words) == 0 {
 				t.Fatalf("%q: took %+v", q, x)
 			}
 		}
@@ -149,4 +175,25 @@ func BenchmarkExclusions(b *testing.B) {
 		}
 	}
 	benchPair(b, exclusionQueries, "plain", ask(false), "excluding", ask(true))
+}
+
+// The passages an exclusion leaves are ranked and scored among
+// themselves, before the second stage, as a filter's are: below sixty
+// passages it leaves out, their scores are those the same passages get
+// when a path filter keeps them alone, not the scores of passages the
+// stage never read.
+func TestExclusionsScoredAmongThemselves(t *testing.T) {
+	vault := t.TempDir()
+	for i := range 60 {
+		write(t, vault, fmt.Sprintf("rye/%02d.md", i), fmt.Sprintf("# Rye %d\n\nSync the rye starter: sync, sync and sync again.\n", i))
+	}
+	write(t, vault, "keep/a.md", "# Sync\n\nSync settings choose what to sync.\n")
+	write(t, vault, "keep/b.md", "# Devices\n\nEach device keeps its own copy until a sync.\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, vault, "v")
+	excluded := search(t, e, mdsearch.SearchRequest{Query: "sync -rye", Mode: mdsearch.ModeKeyword})
+	kept := search(t, e, mdsearch.SearchRequest{Query: "sync path:keep/", Mode: mdsearch.ModeKeyword})
+	if describe(excluded) != describe(kept) || len(kept.Results) != 2 {
+		t.Errorf("excluding:\n%s\nfiltered:\n%s", describe(excluded), describe(kept))
+	}
 }

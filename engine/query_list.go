@@ -22,6 +22,11 @@ func (e *Engine) list(ctx context.Context, q *query, ops operators, excludeNotic
 		return nil, err
 	}
 	defer rt.Close()
+	if len(ops.without) > 0 { // a list's results are notes: none holds them
+		if q.filter.NotDocs, err = docsHolding(ctx, rt.Reader, ops.without, q.filter); err != nil {
+			return nil, err
+		}
+	}
 	firsts, total, err := rt.ListNotes(ctx, q.filter, req.N, req.Offset)
 	if err != nil {
 		return nil, err

@@ -21,7 +21,7 @@ func dropWordOperators(query string) (string, []string) {
 	var names []string
 	for range 3 {
 		out, found := dropWordOperatorsOnce(query, names)
-		if len(found) == len(names) {
+		if out == query {
 			break
 		}
 		query, names = out, found
@@ -42,7 +42,10 @@ func dropWordOperatorsOnce(query string, names []string) (string, []string) {
 			continue // a phrase's words, or a path: value, are as written
 		}
 		name := strings.ToLower(query[m[4]:m[5]]) + ":"
-		if !slices.Contains(names, name) { // names are in lower case
+		// Negated before a word or a phrase, -content:plugin is an
+		// exclusion of it (takeExclusions), which is what it means.
+		excludes := strings.HasSuffix(query[m[2]:m[3]], "-") && excludesAt("-"+query[m[6]:])
+		if !excludes && !slices.Contains(names, name) { // names are in lower case
 			names = append(names, name)
 		}
 		b.WriteString(query[at:m[3]]) // up to the name, its "-" kept

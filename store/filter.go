@@ -34,10 +34,9 @@ type Filter struct {
 	// -path:, -file:, -tag:, -[field:value]); NotFields are name, value.
 	NotPathHas, NotFileHas, NotTags []string
 	NotFields                       [][2]string
-	// NotHolding leaves out the notes any passage of which matches one of
-	// these FTS5 expressions, in its text, heading path, title or tags
-	// (Obsidian's -word in a list of notes).
-	NotHolding []string
+	// NotDocs leaves out the notes of these ids (those holding a word a
+	// list of notes excludes, Obsidian's -word).
+	NotDocs []int64
 	// Exclude leaves out the notes at these vault-relative paths, in any
 	// collection, compared exactly.
 	Exclude []string
@@ -59,7 +58,7 @@ func (f Filter) IsZero() bool {
 	return f.CollectionID == 0 && f.PathPrefix == "" && len(f.PathHas) == 0 && len(f.FileHas) == 0 &&
 		f.Tag == "" && len(f.Tags) == 0 && len(f.Fields) == 0 && len(f.Exclude) == 0 && len(f.ExcludeIn) == 0 && len(f.ExcludeFiles) == 0 &&
 		len(f.NotPathHas) == 0 && len(f.NotFileHas) == 0 && len(f.NotTags) == 0 && len(f.NotFields) == 0 &&
-		len(f.NotHolding) == 0
+		len(f.NotDocs) == 0
 }
 
 // where returns SQL conditions on documents d, and their arguments.
@@ -159,8 +158,9 @@ func (f Filter) whereNot(c *conds) {
 		cond, args := fieldMatch(kv[0], kv[1])
 		c.add(`NOT `+cond, args...)
 	}
-	if len(f.NotHolding) > 0 {
-		c.add(`d.id NOT IN (SELECT hc.doc_id FROM chunks_fts hx JOIN chunks hc ON hc.id = hx.rowid WHERE chunks_fts MATCH ?)`, anyOf(f.NotHolding))
+	if len(f.NotDocs) > 0 {
+		ids, _ := json.Marshal(f.NotDocs)
+		c.add(`d.id NOT IN (SELECT value FROM json_each(?))`, string(ids))
 	}
 }
 

@@ -4,10 +4,10 @@
 "use strict";
 
 // operatorsOnly reports whether q holds Obsidian's operators alone
-// (tag:x, path:"a b", -[status:done]), which list notes rather than rank
-// passages: a list shows more of them.
+// (tag:x, path:"a b", -[status:done]) or exclusions (-draft, -"a b"),
+// which list notes rather than rank passages: a list shows more of them.
 function operatorsOnly(q) {
-  return /^(\s*(?:OR|-?\(*-?(?:(?:tag|path|file):(?:"[^"]*"?|[^\s)]+)|\[[^\]]*\])\)*))+\s*$/.test(q);
+  return /^(\s*(?:OR|-(?:\p{L}{3,}|"[^"]*")(?=\s|$)|-?\(*-?(?:(?:tag|path|file):(?:"[^"]*"?|[^\s)]+)|\[[^\]]*\])\)*))+\s*$/u.test(q);
 }
 
 // listLead says how many notes of a list are on screen, where More notes
