@@ -354,6 +354,7 @@ type Outline struct {
 	WordCount  int            `json:"word_count"`
 	Tokens     int            `json:"tokens"` // what reading the whole note costs, estimated (ReadingTokens)
 	Sections   []OutlineEntry `json:"sections"`
+	LinkedFrom []Backlink     `json:"linked_from"` // the places in other notes that link to it, in path order
 }
 
 // IndexRequest asks for one collection to be brought up to date.

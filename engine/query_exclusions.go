@@ -7,6 +7,9 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"golang.org/x/text/unicode/norm"
+
+	"github.com/mdsearch/mdsearch/internal/swar"
 	"github.com/mdsearch/mdsearch/store"
 )
 
@@ -128,7 +131,23 @@ func newExclusion(written string) (_ exclusion, ok bool) {
 	if len(words) == 0 {
 		return exclusion{}, false
 	}
-	return exclusion{term: phraseOf(words), written: written, words: words}, true
+	return exclusion{term: phraseOf(words), written: written, words: unaccented(slices.Clone(words))}, true
+}
+
+// unaccented is words without their accents, in place, as the keyword
+// index compares them (remove_diacritics): "-remy" leaves out "Rémy".
+func unaccented(words []string) []string {
+	for i, w := range words {
+		if !swar.ASCII(w) {
+			words[i] = norm.NFC.String(strings.Map(func(r rune) rune {
+				if unicode.Is(unicode.Mn, r) {
+					return -1
+				}
+				return r
+			}, norm.NFD.String(w)))
+		}
+	}
+	return words
 }
 
 // heldIn reports whether a passage whose words are toks (tokens of its
@@ -157,7 +176,7 @@ func (x exclusion) heldIn(toks []string) bool {
 // anyHeldIn reports whether a passage's RowText holds one of xs as
 // written.
 func anyHeldIn(xs []exclusion, t store.RowText) bool {
-	toks := tokens(store.KeywordFold(t.Text))
+	toks := unaccented(tokens(store.KeywordFold(t.Text)))
 	return slices.ContainsFunc(xs, func(x exclusion) bool { return x.heldIn(toks) })
 }
 

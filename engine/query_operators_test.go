@@ -125,3 +125,18 @@ func TestWordOperators(t *testing.T) {
 		t.Errorf("%d results, notice %q", len(resp.Results), resp.Notice)
 	}
 }
+
+// FuzzDropWordOperators: whatever is typed, taking the word operators'
+// names out never panics, never lengthens the query, and leaves a query
+// without a colon as it is.
+func FuzzDropWordOperators(f *testing.F) {
+	for _, s := range []string{"line:x", "-content:plugin", "a (-section:x)", "line:(section:x) -task:y.", "-block:^abc"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, q string) {
+		out, _ := dropWordOperators(q)
+		if len(out) > len(q) || !strings.Contains(q, ":") && out != q {
+			t.Fatalf("%q: %q", q, out)
+		}
+	})
+}

@@ -44,7 +44,8 @@ func dropWordOperatorsOnce(query string, names []string) (string, []string) {
 		name := strings.ToLower(query[m[4]:m[5]]) + ":"
 		// Negated before a word or a phrase, -content:plugin is an
 		// exclusion of it (takeExclusions), which is what it means.
-		excludes := strings.HasSuffix(query[m[2]:m[3]], "-") && excludesAt("-"+query[m[6]:])
+		neg := m[3] - 1 // its "-", where it has one
+		excludes := neg >= 0 && query[neg] == '-' && fieldOpens(query, neg) && !isStatement(query) && excludesAt("-"+query[m[6]:])
 		if !excludes && !slices.Contains(names, name) { // names are in lower case
 			names = append(names, name)
 		}

@@ -318,8 +318,15 @@ func twins(doc *sections.Document, sec *sections.Section) []*sections.Section {
 	return out
 }
 
-// Outline returns the heading tree of a note with each section's size.
-func (e *Engine) Outline(ctx context.Context, path string) (_ *mdsearch.Outline, err error) {
+// Outline returns the heading tree of a note with each section's size,
+// and the places in other notes that link to it.
+func (e *Engine) Outline(ctx context.Context, path string) (*mdsearch.Outline, error) {
+	return e.outline(ctx, path, true)
+}
+
+// outline is Outline, the places that link to the note left out unless
+// links is set (BenchmarkLinkedFrom times both).
+func (e *Engine) outline(ctx context.Context, path string, links bool) (_ *mdsearch.Outline, err error) {
 	defer e.explain(&err)
 	leave, err := e.enter(ctx)
 	if err != nil {
@@ -336,8 +343,14 @@ func (e *Engine) Outline(ctx context.Context, path string) (_ *mdsearch.Outline,
 		secs = []mdsearch.OutlineEntry{}
 	}
 	words, tokens := noteCost(n)
+	from := []mdsearch.Backlink{}
+	if links {
+		if from, err = e.linkedFrom(ctx, n); err != nil {
+			return nil, err
+		}
+	}
 	return &mdsearch.Outline{Collection: n.collection, Path: n.path, Title: n.doc.Title,
-		WordCount: words, Tokens: tokens, Sections: secs}, nil
+		WordCount: words, Tokens: tokens, Sections: secs, LinkedFrom: from}, nil
 }
 
 // noteCost is a whole note's words as search counts them

@@ -26,7 +26,7 @@ type tools struct{ s mdsearch.Searcher }
 type SearchArgs struct {
 	Query      string         `json:"query,omitempty" jsonschema:"words to look for (an error's gist); \"a phrase\" must match, -word must not; tag:NAME, path:TEXT, file:TEXT, [field:value] filter as in Obsidian, and alone list notes"`
 	N          int            `json:"n,omitempty" jsonschema:"most results to return"`
-	MaxPerPage int            `json:"max_per_page,omitempty" jsonschema:"most results from one note (default 2, more if others are weak)"`
+	MaxPerPage int            `json:"max_per_page,omitempty" jsonschema:"most per note (default 2, more if others are weak)"`
 	Mode       string         `json:"mode,omitempty" jsonschema:"hybrid: meaning and keywords; semantic: meaning; keyword: exact words (names, codes)"`
 	Collection string         `json:"collection,omitempty" jsonschema:"only this collection (indexed folder)"`
 	Tag        string         `json:"tag,omitempty" jsonschema:"only notes with this tag (no #)"`
@@ -117,7 +117,7 @@ func readTool() *mcp.Tool {
 		Title: "Read a note or one section",
 		Description: "Return one section of a note (its heading to the next of its level or higher), some lines, or the whole note; " +
 			"over 1500 words or 64 KB, its outline or first lines unless full is true. " +
-			"Headings match ignoring case and punctuation. " +
+			"Headings ignore case and punctuation. " +
 			"Cost: about 1.3 tokens a word; answers state their tokens.",
 		InputSchema: schemaFor[ReadArgs](nil),
 		Annotations: readOnly(),
@@ -128,7 +128,7 @@ func outlineTool() *mcp.Tool {
 	return &mcp.Tool{
 		Name:  "note_outline",
 		Title: "Outline a note",
-		Description: "List a note's headings as a tree with each section's words, tokens and lines (about 15 tokens a heading). " +
+		Description: "List a note's headings as a tree with each section's words, tokens and lines (about 15 tokens a heading), then what links to it. " +
 			"Pass a heading, or the path or #anchor shown where headings repeat, as read_note's section.",
 		InputSchema: schemaFor[OutlineArgs](nil),
 		Annotations: readOnly(),

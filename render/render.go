@@ -352,8 +352,40 @@ func Outline(w io.Writer, o *mdsearch.Outline) error {
 			indent, strings.Repeat("#", s.Level), s.Heading, read,
 			words(s.WordCount), tokens(s.Tokens), LineSpan(s.StartLine, s.EndLine))
 	}
+	linkedFrom(&b, o.LinkedFrom)
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// shownBacklinks is how many places linking to a note an outline shows:
+// a hub note may have hundreds, which an agent reading its outline would
+// pay for.
+const shownBacklinks = 10
+
+// linkedFrom writes the places that link to a note, the first
+// shownBacklinks of them, each with its line; "" when none does.
+func linkedFrom(b *strings.Builder, links []mdsearch.Backlink) {
+	if len(links) == 0 {
+		return
+	}
+	notes := map[string]bool{}
+	for _, l := range links {
+		notes[l.Path] = true
+	}
+	fmt.Fprintf(b, "Linked from %s in %s:\n", plural.Count(len(links), "place", "places"), plural.Count(len(notes), "note", "notes"))
+	for _, l := range links[:min(len(links), shownBacklinks)] {
+		switch {
+		case l.Line == 0:
+			fmt.Fprintf(b, "- %s — properties: %s\n", l.Path, l.Text)
+		case l.Section == "":
+			fmt.Fprintf(b, "- %s · line %d: %s\n", l.Path, l.Line, l.Text)
+		default:
+			fmt.Fprintf(b, "- %s — section %q · line %d: %s\n", l.Path, l.Section, l.Line, l.Text)
+		}
+	}
+	if more := len(links) - shownBacklinks; more > 0 {
+		fmt.Fprintf(b, "- and %d more\n", more)
+	}
 }
 
 // depth is how deep an outline's section is in the tree of headings

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -245,8 +246,30 @@ func TestOutline(t *testing.T) {
 	}
 	b.Reset()
 	_ = Outline(&b, &mdsearch.Outline{Path: "flat.md", WordCount: 2})
-	if !strings.Contains(b.String(), "(no headings)") {
+	if !strings.Contains(b.String(), "(no headings)") || strings.Contains(b.String(), "Linked") {
 		t.Errorf("flat note: %q", b.String())
+	}
+}
+
+// The places that link to a note follow its outline, the first ten of
+// them, by section and line, or by the property that links.
+func TestOutlineLinkedFrom(t *testing.T) {
+	o := &mdsearch.Outline{Path: "Plan.md", WordCount: 2, LinkedFrom: []mdsearch.Backlink{
+		{Path: "a.md", Section: "Goals", Line: 4, Text: "See [[Plan]]."},
+		{Path: "a.md", Line: 1, Text: "[[Plan]] first"},
+		{Path: "b.md", Text: "up: [[Plan]]"},
+	}}
+	for i := range 9 {
+		o.LinkedFrom = append(o.LinkedFrom, mdsearch.Backlink{Path: fmt.Sprintf("c%d.md", i), Line: 2, Text: "[[Plan]]"})
+	}
+	var b strings.Builder
+	_ = Outline(&b, o)
+	want := "Linked from 12 places in 11 notes:\n" +
+		"- a.md — section \"Goals\" · line 4: See [[Plan]].\n" +
+		"- a.md · line 1: [[Plan]] first\n" +
+		"- b.md — properties: up: [[Plan]]\n"
+	if got := b.String(); !strings.Contains(got, want) || !strings.HasSuffix(got, "- c6.md · line 2: [[Plan]]\n- and 2 more\n") {
+		t.Errorf("got\n%s\nwant it to hold\n%s", got, want)
 	}
 }
 

@@ -40,6 +40,11 @@
 // left out of PassageText, word counts, heading texts and tags, and a
 // heading or block starting inside it opens nothing.
 //
+// Links reads the links a text makes to files of its vault (wikilinks,
+// embeds, markdown links; none in code), which outlines resolve to list
+// the places that link to a note; ParseWikiLink is the wikilink syntax
+// the search page's renderer reads too.
+//
 // Room 2 of the pipeline (docs/architecture.md): a note's bytes in, its
 // sections out, for chunks; the engine's reads and outlines parse with it
 // too.

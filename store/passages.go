@@ -13,6 +13,7 @@ import (
 // Heading and Title are lowered as SQLite's lower() does (ASCII), as
 // HeadingNotes keys them.
 type Passage struct {
+	Doc     int64  // its note's id
 	Words   int    // the passage's words
 	Level   int    // its section's heading level (0 before any heading)
 	Heading string // its section's heading text, lower case
@@ -35,6 +36,16 @@ func (s *Reader) Passages(ctx context.Context, ids []int64) (map[int64]Passage, 
 	if len(ids) == 0 {
 		return out, nil
 	}
+	rows, err := s.queryIn(ctx, s.passageSelect()+` WHERE c.id`, ids)
+	if err != nil {
+		return nil, err
+	}
+	return out, scanPassages(rows, func(id int64, p Passage) { out[id] = p })
+}
+
+// passageSelect is the SELECT of what a Passage is made from, from chunks
+// c, sections s and documents d, for this index's columns.
+func (s *Reader) passageSelect() string {
 	own, props := "NULL", "NULL"
 	if s.chunkTags {
 		own = "c.tags"
@@ -42,23 +53,24 @@ func (s *Reader) Passages(ctx context.Context, ids []int64) (map[int64]Passage, 
 	if s.chunkProps {
 		props = "c.properties"
 	}
-	rows, err := s.queryIn(ctx, `SELECT c.id, c.doc_id, c.word_count, s.heading_level, lower(s.section), lower(d.title),
-		d.path, d.title, d.tags, `+own+`, d.frontmatter, s.section_path, c.text, c.sections, `+props+`
-		FROM chunks c JOIN sections s ON s.id = c.section_id JOIN documents d ON d.id = c.doc_id
-		WHERE c.id`, ids)
-	if err != nil {
-		return nil, err
-	}
+	return `SELECT c.id, c.doc_id, c.word_count, s.heading_level, lower(s.section), lower(d.title),
+		d.path, d.title, d.tags, ` + own + `, d.frontmatter, s.section_path, c.text, c.sections, ` + props + `
+		FROM chunks c JOIN sections s ON s.id = c.section_id JOIN documents d ON d.id = c.doc_id`
+}
+
+// scanPassages reads rows of passageSelect, calls fn with each passage,
+// and closes them.
+func scanPassages(rows *sql.Rows, fn func(id int64, p Passage)) error {
 	defer rows.Close()
 	fms := map[int64]map[string]any{}
 	for rows.Next() {
-		var id, doc int64
+		var id int64
 		var p Passage
 		var path, title, tags, sp string
 		var fm, covered, ownTags, ownProps sql.NullString
 		var c mdsearch.Chunk
-		if err := rows.Scan(&id, &doc, &p.Words, &p.Level, &p.Heading, &p.Title, &path, &title, &tags, &ownTags, &fm, &sp, &c.Text, &covered, &ownProps); err != nil {
-			return nil, err
+		if err := rows.Scan(&id, &p.Doc, &p.Words, &p.Level, &p.Heading, &p.Title, &path, &title, &tags, &ownTags, &fm, &sp, &c.Text, &covered, &ownProps); err != nil {
+			return err
 		}
 		json.Unmarshal([]byte(tags), &c.Tags)
 		if ownTags.Valid {
@@ -68,10 +80,10 @@ func (s *Reader) Passages(ctx context.Context, ids []int64) (map[int64]Passage, 
 		if covered.Valid {
 			json.Unmarshal([]byte(covered.String), &c.Sections)
 		}
-		m, seen := fms[doc]
+		m, seen := fms[p.Doc]
 		if !seen && fm.Valid {
 			m = frontmatter(fm.String)
-			fms[doc] = m
+			fms[p.Doc] = m
 		}
 		c.Properties = ownProps.String
 		if c.Properties != "" {
@@ -79,9 +91,9 @@ func (s *Reader) Passages(ctx context.Context, ids []int64) (map[int64]Passage, 
 		}
 		text, head := chunkKeywords(&c)
 		p.Keywords = [4]string{text, head, titleKeywords(title, path, m), tagsKeywords(passageTags(c.PassageTags, c.Tags))}
-		out[id] = p
+		fn(id, p)
 	}
-	return out, rows.Err()
+	return rows.Err()
 }
 
 // Continued maps each passage of ids that merged stub sections into the

@@ -2,21 +2,21 @@ package store
 
 import (
 	"context"
-	"database/sql"
+	"strings"
 )
 
-// RowText is what a passage's keyword row was made of, as stored: its
-// text, property values, heading path (JSON), title, path and tags (JSON).
-// Its words, read again, tell a word as written from the other words of
-// its stem, which the keyword index cannot.
+// RowText is what a passage's keyword row holds, made again as indexing
+// wrote it (Passage.Keywords): its text and property values, heading
+// path, title, file name and aliases, and tags, as one text. Its words,
+// read again, tell a word as written from the other words of its stem,
+// which the keyword index cannot.
 type RowText struct {
 	Doc  int64
 	Text string
 }
 
-// rowTextCols select a passage's RowText, by chunk id, from chunks c.
-const rowTextCols = `c.id, c.doc_id, c.text || ' ' || coalesce(c.properties, '') || ' ' || s.section_path || ' ' || d.title || ' ' || d.path || ' ' || coalesce(c.tags, d.tags)
-	FROM chunks c JOIN sections s ON s.id = c.section_id JOIN documents d ON d.id = c.doc_id`
+// rowText is a passage's RowText.
+func rowText(p Passage) RowText { return RowText{p.Doc, strings.Join(p.Keywords[:], "\n")} }
 
 // RowTexts returns the RowText of each passage of ids still stored.
 func (s *Reader) RowTexts(ctx context.Context, ids []int64) (map[int64]RowText, error) {
@@ -24,12 +24,12 @@ func (s *Reader) RowTexts(ctx context.Context, ids []int64) (map[int64]RowText, 
 	for len(ids) > 0 {
 		batch := ids[:min(len(ids), 1000)] // under SQLite's bound on a statement's variables
 		ids = ids[len(batch):]
-		rows, err := s.queryIn(ctx, `SELECT `+rowTextCols+` WHERE c.id`, batch)
+		ps, err := s.Passages(ctx, batch)
 		if err != nil {
 			return nil, err
 		}
-		if err := scanRowTexts(rows, func(id int64, t RowText) { out[id] = t }); err != nil {
-			return nil, err
+		for id, p := range ps {
+			out[id] = rowText(p)
 		}
 	}
 	return out, nil
@@ -40,24 +40,10 @@ func (s *Reader) RowTexts(ctx context.Context, ids []int64) (map[int64]RowText, 
 // row by row: a common word's passages may be most of the index.
 func (s *Reader) HoldingTexts(ctx context.Context, terms []string, f Filter, fn func(id int64, t RowText)) error {
 	cond, args := f.where()
-	rows, err := s.r.QueryContext(ctx, `SELECT `+rowTextCols+` JOIN chunks_fts x ON x.rowid = c.id
+	rows, err := s.r.QueryContext(ctx, s.passageSelect()+` JOIN chunks_fts x ON x.rowid = c.id
 		WHERE chunks_fts MATCH ? AND `+cond, append([]any{anyOf(terms)}, args...)...)
 	if err != nil {
 		return err
 	}
-	return scanRowTexts(rows, fn)
-}
-
-// scanRowTexts reads rows of rowTextCols, and closes them.
-func scanRowTexts(rows *sql.Rows, fn func(id int64, t RowText)) error {
-	defer rows.Close()
-	for rows.Next() {
-		var id int64
-		var t RowText
-		if err := rows.Scan(&id, &t.Doc, &t.Text); err != nil {
-			return err
-		}
-		fn(id, t)
-	}
-	return rows.Err()
+	return scanPassages(rows, func(id int64, p Passage) { fn(id, rowText(p)) })
 }

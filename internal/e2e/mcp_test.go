@@ -251,3 +251,20 @@ func TestMCPNamesIndex(t *testing.T) {
 		cs.Close()
 	}
 }
+
+// TestMCPOutlineLinkedFrom: over a real MCP client, note_outline ends with
+// the places in other notes that link to the note, so an agent finds a
+// note's context without a search.
+func TestMCPOutlineLinkedFrom(t *testing.T) {
+	f := newFixtureWith(t, map[string]string{"kitchen/Meal plan.md": "# Meal plan\n\nOn Saturday, bake with the [[Sourdough]] starter.\n"})
+	ctx := timeout(t, 60*time.Second)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "e2e"}, nil).Connect(ctx, &mcp.CommandTransport{Command: exec.Command(bin, "mcp", "--index", f.db)}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	want := "Linked from 1 place in 1 note:\n- kitchen/Meal plan.md — section \"Meal plan\" · line 3: On Saturday, bake with the [[Sourdough]] starter.\n"
+	if res, text := callTool(ctx, t, cs, "note_outline", map[string]any{"path": "kitchen/Sourdough.md"}); res.IsError || !strings.HasSuffix(text, want) {
+		t.Errorf("outline:\n%s\nwant it to end with\n%s", text, want)
+	}
+}

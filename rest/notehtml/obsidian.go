@@ -1,7 +1,6 @@
 package notehtml
 
 import (
-	"bytes"
 	"html"
 	"path"
 	"regexp"
@@ -15,6 +14,8 @@ import (
 	"github.com/yuin/goldmark/renderer"
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
+
+	"github.com/mdsearch/mdsearch/sections"
 )
 
 // obsidian is the goldmark extension for Obsidian's syntax: [[wikilinks]],
@@ -87,32 +88,12 @@ func (wikiParser) Trigger() []byte { return []byte{'[', '!'} }
 
 func (wikiParser) Parse(_ ast.Node, block text.Reader, _ parser.Context) ast.Node {
 	line, _ := block.PeekLine()
-	embed := line[0] == '!'
-	rest := line
-	if embed {
-		rest = rest[1:]
-	}
-	if !bytes.HasPrefix(rest, []byte("[[")) {
+	n, l := sections.ParseWikiLink(line)
+	if n == 0 {
 		return nil
 	}
-	// The target holds no bracket and no line break: the first of them
-	// ends it, so a line of a thousand "[[" is read in one pass, not one
-	// pass per bracket.
-	end := bytes.IndexAny(rest[2:], "[]\n")
-	if end <= 0 || !bytes.HasPrefix(rest[2+end:], []byte("]]")) {
-		return nil
-	}
-	inner := string(rest[2 : 2+end])
-	block.Advance(len(line) - len(rest) + end + 4)
-	n := &wikiLink{embed: embed}
-	// In a table cell the alias pipe is written "\|".
-	target, alias, _ := strings.Cut(strings.ReplaceAll(inner, `\|`, "|"), "|")
-	n.alias = strings.TrimSpace(alias)
-	target, heading, _ := strings.Cut(target, "#")
-	n.target = strings.TrimSpace(target)
-	// [[Note#A#B]] names B under A; the last heading is the one linked.
-	n.heading = strings.TrimSpace(heading[strings.LastIndexByte(heading, '#')+1:])
-	return n
+	block.Advance(n)
+	return &wikiLink{target: l.Target, heading: l.Heading, alias: l.Alias, embed: l.Embed}
 }
 
 // callout is a blockquote that opens with "[!type] Title"; fold is '+' or

@@ -7,7 +7,7 @@
 // (tag:x, path:"a b", -[status:done]) or exclusions (-draft, -"a b"),
 // which list notes rather than rank passages: a list shows more of them.
 function operatorsOnly(q) {
-  return /^(\s*(?:OR|-(?:\p{L}{3,}|"[^"]*")(?=\s|$)|-?\(*-?(?:(?:tag|path|file):(?:"[^"]*"?|[^\s)]+)|\[[^\]]*\])\)*))+\s*$/u.test(q);
+  return /^(\s*(?:OR|-(?:(?:\p{L}\p{M}*){3,}|"[^"]*[\p{L}\p{N}][^"]*")(?:(?![*'"_-])\p{P})*(?=\s|$)|-?\(*-?(?:(?:tag|path|file):(?:"[^"]*"?|[^\s)]+)|\[[^\]]*\])\)*))+\s*$/u.test(q);
 }
 
 // listLead says how many notes of a list are on screen, where More notes
