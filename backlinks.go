@@ -5,10 +5,9 @@ package mdsearch
 // path, resolved as Obsidian resolves it. Outline lists them.
 type Backlink struct {
 	Path    string `json:"path"`
-	Section string `json:"section,omitempty"` // as Read takes it; "" for the note's properties
-	// Line is the link's line in that note; 0 where its properties link.
-	Line int `json:"line,omitempty"`
-	// Text is the line that holds the link (or the property, "up:
-	// [[Plan]]"), cut to about 160 characters.
+	Section string `json:"section,omitempty"` // the section that holds it, as Read takes it; "" in the note's properties
+	Line    int    `json:"line"`              // the link's line in that note, from 1
+	// Text is the line that holds the link ("up: \"[[Plan]]\"" in the
+	// properties), cut to about 160 characters.
 	Text string `json:"text"`
 }

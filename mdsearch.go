@@ -354,7 +354,11 @@ type Outline struct {
 	WordCount  int            `json:"word_count"`
 	Tokens     int            `json:"tokens"` // what reading the whole note costs, estimated (ReadingTokens)
 	Sections   []OutlineEntry `json:"sections"`
-	LinkedFrom []Backlink     `json:"linked_from"` // the places in other notes that link to it, in path order
+	// LinkedFrom are the places in other notes that link to it, in path
+	// and line order, 100 at most; LinkedFromMore counts the notes not
+	// read past them that hold its name beside a link (most link to it).
+	LinkedFrom     []Backlink `json:"linked_from"`
+	LinkedFromMore int        `json:"linked_from_more,omitempty"`
 }
 
 // IndexRequest asks for one collection to be brought up to date.

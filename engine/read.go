@@ -343,14 +343,14 @@ func (e *Engine) outline(ctx context.Context, path string, links bool) (_ *mdsea
 		secs = []mdsearch.OutlineEntry{}
 	}
 	words, tokens := noteCost(n)
-	from := []mdsearch.Backlink{}
+	from, more := []mdsearch.Backlink{}, 0
 	if links {
-		if from, err = e.linkedFrom(ctx, n); err != nil {
+		if from, more, err = e.linkedFrom(ctx, n); err != nil {
 			return nil, err
 		}
 	}
 	return &mdsearch.Outline{Collection: n.collection, Path: n.path, Title: n.doc.Title,
-		WordCount: words, Tokens: tokens, Sections: secs, LinkedFrom: from}, nil
+		WordCount: words, Tokens: tokens, Sections: secs, LinkedFrom: from, LinkedFromMore: more}, nil
 }
 
 // noteCost is a whole note's words as search counts them

@@ -2,8 +2,6 @@ package engine
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"net/url"
 	"path"
 	"slices"
@@ -16,129 +14,179 @@ import (
 	"github.com/mdsearch/mdsearch/vault"
 )
 
+// maxBacklinks is how many places that link to a note an outline lists:
+// a hub note may have thousands, each read again to be sure.
+const maxBacklinks = 100
+
 // linkedFrom are the places in the other notes of n's collection that
-// link to n: a wikilink or an embed by its name or path, a markdown link
-// by its path, in a passage's text or in a note's properties, each
-// resolved as the search page resolves it (NoteLinks), so a link to
-// another note of the same name is not one. The index finds the passages
-// holding the note's name; their links, read again, tell which link.
-func (e *Engine) linkedFrom(ctx context.Context, n *note) ([]mdsearch.Backlink, error) {
+// link to n, in path and line order, and how many notes that may link to
+// it were not read once maxBacklinks places were found. A place is a
+// wikilink or an embed by its name or path, or a markdown link by its
+// path (escaped or not), in a note's text or properties, resolved as the
+// search page resolves it (NoteLinks), so a link to another note of the
+// same name is not one. The index finds the passages that may link to
+// it; their notes are read again whole, so a link in code, or in a
+// comment, is none, and each place has its line and section.
+func (e *Engine) linkedFrom(ctx context.Context, n *note) (_ []mdsearch.Backlink, more int, _ error) {
 	out := []mdsearch.Backlink{}
-	needles := linkNeedles(n.path)
-	rows, err := e.st.Reader.Linking(ctx, n.collection, linkMatch(needles), needles)
+	names := linkNames(n.path)
+	rows, err := e.st.Reader.Linking(ctx, n.collection, linkMatch(names), linkNeedles(names))
 	if err != nil || len(rows) == 0 {
-		return out, err
+		return out, 0, err
 	}
+	var from []string
+	for _, r := range rows {
+		if r.Path != n.path && !slices.Contains(from, r.Path) && mayLink(r.Text, names) {
+			from = append(from, r.Path)
+		}
+	}
+	if len(from) == 0 {
+		return out, 0, nil
+	}
+	slices.Sort(from)
 	links, err := e.NoteLinks(ctx, n.collection)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	seen := map[string]bool{}
-	for _, r := range rows {
-		if r.Path == n.path {
-			continue // a link within the note is no backlink
-		}
-		for _, b := range backlinksIn(r, links, n.path) {
-			if key := fmt.Sprint(b.Path, b.Line, b.Text); !seen[key] {
-				seen[key] = true
-				out = append(out, b)
-			}
-		}
+	root, err := e.rootOf(ctx, n.collection)
+	if err != nil {
+		return nil, 0, err
 	}
-	return out, nil
+	for i, p := range from {
+		if len(out) >= maxBacklinks {
+			return out[:maxBacklinks], len(from) - i, nil
+		}
+		src, err := e.readNote(ctx, n.collection, root, p)
+		if err != nil {
+			continue // gone or unreadable since it was indexed: it links to nothing now
+		}
+		out = append(out, backlinksOf(src, links, n.path)...)
+	}
+	return out[:min(len(out), maxBacklinks)], 0, nil
 }
 
-// linkNeedles are the texts a link to the note at p holds, one at least:
-// its name, and its name as a markdown link escapes it ("My%20Note").
-func linkNeedles(p string) []string {
-	name := strings.TrimSuffix(path.Base(p), path.Ext(p))
+// linkNames are the names a link to the note at p holds: its file name
+// without extension; for a folder's index note (index.md, README.md),
+// the folder's name too, as "guide/" links to guide/index.md.
+func linkNames(p string) []string {
+	name := noteName(path.Base(p))
 	out := []string{name}
-	if esc := url.PathEscape(name); esc != name {
-		out = append(out, esc)
+	if dir := path.Dir(p); dir != "." && (strings.EqualFold(name, "index") || strings.EqualFold(name, "readme")) {
+		out = append(out, path.Base(dir))
 	}
 	return out
 }
 
-// linkMatch is the FTS5 expression of the passages holding one of
-// needles, in the words the keyword index reads ("core plugins", "core
-// 20plugins"): a link holds its target's words. "" where a needle holds
-// none, which only a scan finds.
-func linkMatch(needles []string) string {
-	var phrases []string
-	for _, n := range needles {
-		words := tokens(store.KeywordFold(n))
-		if len(words) == 0 {
+// linkNeedles are names and the forms markdown links escape them in
+// ("My%20Note", "Q%26A").
+func linkNeedles(names []string) []string {
+	var out []string
+	for _, n := range names {
+		for _, f := range []string{n, strings.ReplaceAll(n, " ", "%20"), url.PathEscape(n)} {
+			if !slices.Contains(out, f) {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
+// linkMatch is the FTS5 expression of the passages holding a name's first
+// word: a link holds it however it escapes the rest ("Tom's%20notes"
+// holds "tom", then "20notes"). "" where a name holds no word, which only
+// a scan finds.
+func linkMatch(names []string) string {
+	var words []string
+	for _, n := range names {
+		w := tokens(store.KeywordFold(n))
+		if len(w) == 0 {
 			return ""
 		}
-		phrases = append(phrases, phraseOf(words))
+		words = append(words, phraseOf(w[:1]))
 	}
-	return "(" + strings.Join(phrases, " OR ") + ")"
+	return "(" + strings.Join(words, " OR ") + ")"
 }
 
-// backlinksIn are the links of a passage (or a note's properties) that
-// resolve to the note at to.
-func backlinksIn(r store.Linking, links *vault.LinkIndex, to string) []mdsearch.Backlink {
-	if r.Properties {
-		return propertyBacklinks(r, links, to)
+// mayLink reports whether a text that holds a link may hold one to a note
+// of names: one of them is in it, its escapes ("%20") read, compared
+// without regard to case.
+func mayLink(text string, names []string) bool {
+	t := strings.ToLower(unescape(text))
+	return slices.ContainsFunc(names, func(n string) bool { return strings.Contains(t, strings.ToLower(n)) })
+}
+
+// unescape is s with each %XX escape read as its byte, the rest as it is.
+func unescape(s string) string {
+	if !strings.Contains(s, "%") {
+		return s
 	}
-	var out []mdsearch.Backlink
-	section := r.Section
-	if r.ReadSection != "" {
-		section = r.ReadSection
-	}
-	for _, l := range sections.Links([]byte(r.Text)) {
-		if resolves(links, r.Path, l, to) {
-			out = append(out, mdsearch.Backlink{Path: r.Path, Section: section,
-				Line: r.StartLine + strings.Count(r.Text[:l.At], "\n"), Text: lineAround(r.Text, l.At)})
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '%' && i+2 < len(s) && ishex(s[i+1]) && ishex(s[i+2]) {
+			b.WriteByte(unhex(s[i+1])<<4 | unhex(s[i+2]))
+			i += 2
+			continue
 		}
+		b.WriteByte(s[i])
 	}
-	return out
+	return b.String()
 }
 
-// propertyBacklinks are the properties of a note (r.Text, JSON) whose
-// values link to the note at to: "up: [[Plan]]", a list's items too.
-func propertyBacklinks(r store.Linking, links *vault.LinkIndex, to string) []mdsearch.Backlink {
-	var props map[string]any
-	if json.Unmarshal([]byte(r.Text), &props) != nil {
-		return nil
+func ishex(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }
+
+func unhex(c byte) byte {
+	switch {
+	case c <= '9':
+		return c - '0'
+	case c <= 'F':
+		return c - 'A' + 10
 	}
+	return c - 'a' + 10
+}
+
+// backlinksOf are the places in note src that link to the note at to,
+// in line order, one a line: its text as shown (comments left out, so a
+// link in one is none), each link's line, and the section that holds it
+// as read takes it, none in the note's properties.
+func backlinksOf(src *note, links *vault.LinkIndex, to string) []mdsearch.Backlink {
+	shown := src.withoutComments()
+	d := shown.doc
+	text := d.Text(0, len(shown.src))
+	body := d.Line(d.Body) // the first line past the properties
+	var names []string     // read once a link resolves
 	var out []mdsearch.Backlink
-	keys := make([]string, 0, len(props))
-	for k := range props {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		for _, v := range propertyStrings(props[k]) {
-			if slices.ContainsFunc(sections.Links([]byte(v)), func(l sections.Link) bool { return resolves(links, r.Path, l, to) }) {
-				out = append(out, mdsearch.Backlink{Path: r.Path, Text: cut(k+": "+v, backlinkText)})
+	last := 0
+	for _, l := range sections.Links([]byte(text)) {
+		line := 1 + strings.Count(text[:l.At], "\n")
+		if line == last || !resolves(links, src.path, l, to) {
+			continue
+		}
+		last = line
+		b := mdsearch.Backlink{Path: src.path, Line: line, Text: lineAround(text, l.At)}
+		if line >= body {
+			if names == nil {
+				names = d.Names()
 			}
+			b.Section = sectionAt(d, names, line)
 		}
+		out = append(out, b)
 	}
 	return out
 }
 
-// propertyStrings are the strings of a property's value: itself, a
-// list's items, a map's values.
-func propertyStrings(v any) []string {
-	switch v := v.(type) {
-	case string:
-		return []string{v}
-	case []any:
-		var out []string
-		for _, x := range v {
-			out = append(out, propertyStrings(x)...)
+// sectionAt is the read name of the innermost section of d that holds
+// line (names: d.Names()).
+func sectionAt(d *sections.Document, names []string, line int) string {
+	best := -1
+	for i, s := range d.Sections {
+		if s.StartLine <= line && line <= s.EndLine && (best < 0 || s.Level >= d.Sections[best].Level) {
+			best = i
 		}
-		return out
-	case map[string]any:
-		var out []string
-		for _, x := range v {
-			out = append(out, propertyStrings(x)...)
-		}
-		slices.Sort(out)
-		return out
 	}
-	return nil
+	if best < 0 {
+		return ""
+	}
+	return names[best]
 }
 
 // resolves reports whether a link in the note at from names the note at
@@ -183,4 +231,18 @@ func cut(s string, n int) string {
 	}
 	r := []rune(s)
 	return strings.TrimSpace(string(r[:n])) + "…"
+}
+
+// rootOf is the folder of the collection named.
+func (e *Engine) rootOf(ctx context.Context, collection string) (string, error) {
+	colls, err := e.st.Collections(ctx)
+	if err != nil {
+		return "", err
+	}
+	for _, c := range colls {
+		if c.Name == collection {
+			return c.Root, nil
+		}
+	}
+	return "", mdsearch.Errorf(mdsearch.KindNotFound, "read", collection, "", "no collection %q", collection)
 }

@@ -9,21 +9,26 @@ import (
 
 // An outline lists the places in other notes that link to the note:
 // wikilinks by name or path, with a heading or an alias, embeds,
-// markdown links (escaped, relative), and properties; not links in code,
-// URLs, links within the note, nor links to another note of the same
-// name.
+// markdown links (escaped as editors escape them, relative, to a folder's
+// index), and properties, each with its line and the section read takes;
+// not links in code or comments, URLs, links within the note, nor links
+// to another note of the same name.
 func TestLinkedFrom(t *testing.T) {
 	vault := t.TempDir()
-	write(t, vault, "projects/My Plan.md", "# My Plan\n\nSee [[My Plan#Goals]] above.\n\n## Goals\n\nShip it.\n")
-	write(t, vault, "archive/old/My Plan.md", "# Old plan\n\nThe old one.\n")
-	write(t, vault, "a.md", "# A\n\nRead [[My Plan]] first.\n\n## Later\n\nThen ![[projects/My Plan|the plan]] and [the plan](projects/My%20Plan.md#goals).\n")
-	write(t, vault, "archive/old/b.md", "# B\n\n[[My Plan]] here is the archive's, the closest.\n\n```\n[[projects/My Plan]] in code\n```\n\nAnd `[[projects/My Plan]]` inline, [web](https://example.com/My%20Plan.md).\n")
-	write(t, vault, "c.md", "---\nup: \"[[My Plan]]\"\nrelated:\n  - \"[[a]]\"\n  - \"[[projects/My Plan]]\"\n---\n# C\n\nNo link in the text.\n")
-	write(t, vault, "d.md", "# D\n\nnothing about it, but [[++]].\n")
+	write(t, vault, "projects/My Plan (draft).md", "# My Plan\n\nSee [[My Plan (draft)#Goals]] above.\n\n## Goals\n\nShip it.\n")
+	write(t, vault, "archive/old/My Plan (draft).md", "# Old plan\n\nThe old one.\n")
+	fence := "```\n" + strings.Repeat("[[projects/My Plan (draft)]] in code\n", 40) + "```\n"
+	write(t, vault, "a.md", "# A\n\nRead [[My Plan (draft)]] first.\n\n## Setup\n\n"+strings.Repeat("Words of the setup. ", 60)+"\n\n"+fence+
+		"\nThen ![[projects/My Plan (draft)|the plan]] and [the plan](projects/My%20Plan%20(draft).md#goals).\n\n## Other\n\n### Setup\n\n%% [[projects/My Plan (draft)]] hidden %%\n[again](<projects/My Plan (draft).md>)\n")
+	write(t, vault, "archive/old/b.md", "# B\n\n[[My Plan (draft)]] here is the archive's, the closest.\n\nAnd `[[projects/My Plan (draft)]]` inline, [web](https://example.com/My%20Plan%20(draft).md).\n")
+	write(t, vault, "c.md", "---\nup: \"[[My Plan (draft)]]\"\nrelated:\n  - \"[[a]]\"\n---\n# C\n\nNo link in the text.\n")
+	write(t, vault, "d.md", "# D\n\nnothing about it, but [[++]], [the guide](guide/) and [q](Q%26A.md).\n")
 	write(t, vault, "++.md", "# Plus\n\nA name of no word: found by a scan.\n")
+	write(t, vault, "guide/index.md", "# Guide\n\nThe guide.\n")
+	write(t, vault, "Q&A.md", "# Questions\n\nAsked.\n")
 	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
 	index(t, e, vault, "v")
-	o, err := e.Outline(bg, "projects/My Plan.md")
+	o, err := e.Outline(bg, "projects/My Plan (draft).md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,23 +37,41 @@ func TestLinkedFrom(t *testing.T) {
 		got = append(got, fmt.Sprintf("%s|%s|%d|%s", b.Path, b.Section, b.Line, b.Text))
 	}
 	want := []string{
-		"a.md|A|3|Read [[My Plan]] first.",
-		"a.md|A|7|Then ![[projects/My Plan|the plan]] and [the plan](projects/My%20Plan.md#goals).",
-		"c.md||0|related: [[projects/My Plan]]",
-		"c.md||0|up: [[My Plan]]",
+		"a.md|A|3|Read [[My Plan (draft)]] first.",
+		"a.md|A/Setup|52|Then ![[projects/My Plan (draft)|the plan]] and [the plan](projects/My%20Plan%20(draft).md#goals).",
+		"a.md|A/Other/Setup|59|[again](<projects/My Plan (draft).md>)",
+		"c.md||2|up: \"[[My Plan (draft)]]\"",
 	}
-	if strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Errorf("linked from:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	if strings.Join(got, "\n") != strings.Join(want, "\n") || o.LinkedFromMore != 0 {
+		t.Errorf("linked from (%d more):\n%s\nwant\n%s", o.LinkedFromMore, strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	// The archive's note of the same name is linked by b.md alone, in
-	// its folder; a.md's link names the shorter path.
-	if o, err := e.Outline(bg, "archive/old/My Plan.md"); err != nil || len(o.LinkedFrom) != 1 || o.LinkedFrom[0].Path != "archive/old/b.md" {
-		t.Errorf("archive/old/My Plan.md: %+v, %v", o, err)
+	for _, tt := range []struct{ note, from string }{
+		{"archive/old/My Plan (draft).md", "archive/old/b.md"}, // in its folder; a.md's link names the shorter path
+		{"++.md", "d.md"},          // a name of no word
+		{"guide/index.md", "d.md"}, // a link to its folder
+		{"Q&A.md", "d.md"},         // "&" escaped
+	} {
+		if o, err := e.Outline(bg, tt.note); err != nil || len(o.LinkedFrom) != 1 || o.LinkedFrom[0].Path != tt.from {
+			t.Errorf("%s: %+v, %v; want %s", tt.note, o, err, tt.from)
+		}
 	}
 	if o, err := e.Outline(bg, "c.md"); err != nil || o.LinkedFrom == nil || len(o.LinkedFrom) != 0 {
 		t.Errorf("c.md: %+v, %v; want an empty list", o, err)
 	}
-	if o, err := e.Outline(bg, "++.md"); err != nil || len(o.LinkedFrom) != 1 || o.LinkedFrom[0].Path != "d.md" {
-		t.Errorf("++.md: %+v, %v; want d.md", o, err)
+}
+
+// A note many others link to lists its first maxBacklinks places, and
+// counts the notes it did not read past them.
+func TestLinkedFromCapped(t *testing.T) {
+	vault := t.TempDir()
+	write(t, vault, "Hub.md", "# Hub\n\nThe center.\n")
+	for i := range 60 {
+		write(t, vault, fmt.Sprintf("n%02d.md", i), "# N\n\nSee [[Hub]].\n\nAnd [[Hub]] again.\n")
+	}
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, vault, "v")
+	o, err := e.Outline(bg, "Hub.md")
+	if err != nil || len(o.LinkedFrom) != maxBacklinks || o.LinkedFromMore != 10 || o.LinkedFrom[99].Path != "n49.md" {
+		t.Fatalf("%d places, %d more notes, %v", len(o.LinkedFrom), o.LinkedFromMore, err)
 	}
 }

@@ -352,7 +352,7 @@ func Outline(w io.Writer, o *mdsearch.Outline) error {
 			indent, strings.Repeat("#", s.Level), s.Heading, read,
 			words(s.WordCount), tokens(s.Tokens), LineSpan(s.StartLine, s.EndLine))
 	}
-	linkedFrom(&b, o.LinkedFrom)
+	linkedFrom(&b, o)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -362,9 +362,11 @@ func Outline(w io.Writer, o *mdsearch.Outline) error {
 // pay for.
 const shownBacklinks = 10
 
-// linkedFrom writes the places that link to a note, the first
-// shownBacklinks of them, each with its line; "" when none does.
-func linkedFrom(b *strings.Builder, links []mdsearch.Backlink) {
+// linkedFrom writes the places that link to a note (o.LinkedFrom), the
+// first shownBacklinks of them, each with its section and line, and the
+// notes not read past them; nothing when none links to it.
+func linkedFrom(b *strings.Builder, o *mdsearch.Outline) {
+	links := o.LinkedFrom
 	if len(links) == 0 {
 		return
 	}
@@ -372,19 +374,20 @@ func linkedFrom(b *strings.Builder, links []mdsearch.Backlink) {
 	for _, l := range links {
 		notes[l.Path] = true
 	}
-	fmt.Fprintf(b, "Linked from %s in %s:\n", plural.Count(len(links), "place", "places"), plural.Count(len(notes), "note", "notes"))
+	fmt.Fprintf(b, "Linked from %s in %s", plural.Count(len(links), "place", "places"), plural.Count(len(notes), "note", "notes"))
+	if o.LinkedFromMore > 0 {
+		fmt.Fprintf(b, ", and likely from %s", plural.Count(o.LinkedFromMore, "more note", "more notes"))
+	}
+	b.WriteString(":\n")
 	for _, l := range links[:min(len(links), shownBacklinks)] {
-		switch {
-		case l.Line == 0:
-			fmt.Fprintf(b, "- %s — properties: %s\n", l.Path, l.Text)
-		case l.Section == "":
-			fmt.Fprintf(b, "- %s · line %d: %s\n", l.Path, l.Line, l.Text)
-		default:
-			fmt.Fprintf(b, "- %s — section %q · line %d: %s\n", l.Path, l.Section, l.Line, l.Text)
+		if l.Section == "" {
+			fmt.Fprintf(b, "- %s — properties · line %d: %s\n", l.Path, l.Line, l.Text)
+			continue
 		}
+		fmt.Fprintf(b, "- %s — section %q · line %d: %s\n", l.Path, l.Section, l.Line, l.Text)
 	}
 	if more := len(links) - shownBacklinks; more > 0 {
-		fmt.Fprintf(b, "- and %d more\n", more)
+		fmt.Fprintf(b, "- and %s\n", plural.Count(more, "more place", "more places"))
 	}
 }
 

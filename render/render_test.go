@@ -252,24 +252,31 @@ func TestOutline(t *testing.T) {
 }
 
 // The places that link to a note follow its outline, the first ten of
-// them, by section and line, or by the property that links.
+// them, by section and line, or in the note's properties, and the notes
+// not read past them.
 func TestOutlineLinkedFrom(t *testing.T) {
 	o := &mdsearch.Outline{Path: "Plan.md", WordCount: 2, LinkedFrom: []mdsearch.Backlink{
 		{Path: "a.md", Section: "Goals", Line: 4, Text: "See [[Plan]]."},
-		{Path: "a.md", Line: 1, Text: "[[Plan]] first"},
-		{Path: "b.md", Text: "up: [[Plan]]"},
+		{Path: "a.md", Section: "/", Line: 1, Text: "[[Plan]] first"},
+		{Path: "b.md", Line: 2, Text: "up: \"[[Plan]]\""},
 	}}
 	for i := range 9 {
-		o.LinkedFrom = append(o.LinkedFrom, mdsearch.Backlink{Path: fmt.Sprintf("c%d.md", i), Line: 2, Text: "[[Plan]]"})
+		o.LinkedFrom = append(o.LinkedFrom, mdsearch.Backlink{Path: fmt.Sprintf("c%d.md", i), Section: "/", Line: 2, Text: "[[Plan]]"})
 	}
 	var b strings.Builder
 	_ = Outline(&b, o)
 	want := "Linked from 12 places in 11 notes:\n" +
 		"- a.md — section \"Goals\" · line 4: See [[Plan]].\n" +
-		"- a.md · line 1: [[Plan]] first\n" +
-		"- b.md — properties: up: [[Plan]]\n"
-	if got := b.String(); !strings.Contains(got, want) || !strings.HasSuffix(got, "- c6.md · line 2: [[Plan]]\n- and 2 more\n") {
+		"- a.md — section \"/\" · line 1: [[Plan]] first\n" +
+		"- b.md — properties · line 2: up: \"[[Plan]]\"\n"
+	if got := b.String(); !strings.Contains(got, want) || !strings.HasSuffix(got, "- c6.md — section \"/\" · line 2: [[Plan]]\n- and 2 more places\n") {
 		t.Errorf("got\n%s\nwant it to hold\n%s", got, want)
+	}
+	o.LinkedFromMore = 250
+	b.Reset()
+	_ = Outline(&b, o)
+	if got := b.String(); !strings.Contains(got, "Linked from 12 places in 11 notes, and likely from 250 more notes:\n") {
+		t.Errorf("notes not read:\n%s", got)
 	}
 }
 
