@@ -355,8 +355,9 @@ type Outline struct {
 	Tokens     int            `json:"tokens"` // what reading the whole note costs, estimated (ReadingTokens)
 	Sections   []OutlineEntry `json:"sections"`
 	// LinkedFrom are the places in other notes that link to it, in path
-	// and line order, 100 at most; LinkedFromMore counts the notes not
-	// read past them that hold its name beside a link (most link to it).
+	// and line order: those of the notes read until 100 were found, each
+	// note's together; LinkedFromMore counts the notes past them whose
+	// links name it.
 	LinkedFrom     []Backlink `json:"linked_from"`
 	LinkedFromMore int        `json:"linked_from_more,omitempty"`
 }

@@ -2,11 +2,15 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"net/url"
 	"path"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/sections"
@@ -30,13 +34,14 @@ const maxBacklinks = 100
 func (e *Engine) linkedFrom(ctx context.Context, n *note) (_ []mdsearch.Backlink, more int, _ error) {
 	out := []mdsearch.Backlink{}
 	names := linkNames(n.path)
-	rows, err := e.st.Reader.Linking(ctx, n.collection, linkMatch(names), linkNeedles(names))
+	needles := linkNeedles(names)
+	rows, err := e.st.Reader.Linking(ctx, n.collection, linkMatch(needles), needles)
 	if err != nil || len(rows) == 0 {
 		return out, 0, err
 	}
 	var from []string
 	for _, r := range rows {
-		if r.Path != n.path && !slices.Contains(from, r.Path) && mayLink(r.Text, names) {
+		if r.Path != n.path && !slices.Contains(from, r.Path) && mayLink(r, names) {
 			from = append(from, r.Path)
 		}
 	}
@@ -53,8 +58,8 @@ func (e *Engine) linkedFrom(ctx context.Context, n *note) (_ []mdsearch.Backlink
 		return nil, 0, err
 	}
 	for i, p := range from {
-		if len(out) >= maxBacklinks {
-			return out[:maxBacklinks], len(from) - i, nil
+		if len(out) >= maxBacklinks { // a note's places are kept together
+			return out, len(from) - i, nil
 		}
 		src, err := e.readNote(ctx, n.collection, root, p)
 		if err != nil {
@@ -62,7 +67,7 @@ func (e *Engine) linkedFrom(ctx context.Context, n *note) (_ []mdsearch.Backlink
 		}
 		out = append(out, backlinksOf(src, links, n.path)...)
 	}
-	return out[:min(len(out), maxBacklinks)], 0, nil
+	return out, 0, nil
 }
 
 // linkNames are the names a link to the note at p holds: its file name
@@ -82,7 +87,10 @@ func linkNames(p string) []string {
 func linkNeedles(names []string) []string {
 	var out []string
 	for _, n := range names {
-		for _, f := range []string{n, strings.ReplaceAll(n, " ", "%20"), url.PathEscape(n)} {
+		// The properties are stored as JSON, which writes "&", "<" and
+		// ">" escaped.
+		forms := []string{n, strings.ReplaceAll(n, " ", "%20"), url.PathEscape(n), jsonEscapes.Replace(n)}
+		for _, f := range forms {
 			if !slices.Contains(out, f) {
 				out = append(out, f)
 			}
@@ -91,28 +99,84 @@ func linkNeedles(names []string) []string {
 	return out
 }
 
-// linkMatch is the FTS5 expression of the passages holding a name's first
-// word: a link holds it however it escapes the rest ("Tom's%20notes"
-// holds "tom", then "20notes"). "" where a name holds no word, which only
-// a scan finds.
-func linkMatch(names []string) string {
+// jsonEscapes are the characters JSON encoding writes escaped in a
+// note's stored properties.
+var jsonEscapes = strings.NewReplacer("&", `\u0026`, "<", `\u003c`, ">", `\u003e`)
+
+// linkMatch is the FTS5 expression of the passages holding the first word
+// of a name as a link may write it (needles: as it is, or escaped): a
+// link holds it however it escapes the rest ("Tom's%20notes" holds "tom",
+// then "20notes"; "Caf%C3%A9%20au" holds "caf"). "" where a needle holds
+// no word, which only a scan finds.
+func linkMatch(needles []string) string {
 	var words []string
-	for _, n := range names {
+	for _, n := range needles {
 		w := tokens(store.KeywordFold(n))
 		if len(w) == 0 {
 			return ""
 		}
-		words = append(words, phraseOf(w[:1]))
+		if p := phraseOf(w[:1]); !slices.Contains(words, p) {
+			words = append(words, p)
+		}
 	}
 	return "(" + strings.Join(words, " OR ") + ")"
 }
 
-// mayLink reports whether a text that holds a link may hold one to a note
-// of names: one of them is in it, its escapes ("%20") read, compared
-// without regard to case.
-func mayLink(text string, names []string) bool {
-	t := strings.ToLower(unescape(text))
-	return slices.ContainsFunc(names, func(n string) bool { return strings.Contains(t, strings.ToLower(n)) })
+// linkTargets finds the targets of a text's links, roughly: a
+// wikilink's or an embed's, and a markdown link's destination (in angle
+// brackets too). sections.Links reads them exactly, from the whole note.
+var linkTargets = regexp.MustCompile(`\[\[([^\[\]|#^\n]*)|\]\(\s*(?:<([^>\n]*)>|([^)\s]*))`)
+
+// mayLink reports whether a passage (or a note's properties) holding a
+// link may hold one to a note of names: a link's target, its escapes
+// read, names one of them as its file name (or, with a trailing "/", its
+// folder's), compared as links compare names (case, composed letters).
+// Only the notes of passages that may link are read again.
+func mayLink(r store.Linking, names []string) bool {
+	text := r.Text
+	if r.Properties {
+		text = strings.Join(propertyStrings(r.Text), "\n")
+	}
+	for _, m := range linkTargets.FindAllStringSubmatch(text, -1) {
+		t := m[1] + m[2] + m[3]
+		t, _, _ = strings.Cut(unescape(t), "#")
+		t = strings.TrimSuffix(strings.TrimSpace(t), "/")
+		if t == "" {
+			continue
+		}
+		base := noteName(path.Base(t))
+		if slices.ContainsFunc(names, func(n string) bool { return strings.EqualFold(base, norm.NFC.String(n)) }) {
+			return true
+		}
+	}
+	return false
+}
+
+// propertyStrings are the string values of properties stored as JSON: a
+// list's items and a map's values too.
+func propertyStrings(js string) []string {
+	var v any
+	if json.Unmarshal([]byte(js), &v) != nil {
+		return nil
+	}
+	var out []string
+	var walk func(any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case string:
+			out = append(out, v)
+		case []any:
+			for _, x := range v {
+				walk(x)
+			}
+		case map[string]any:
+			for _, x := range v {
+				walk(x)
+			}
+		}
+	}
+	walk(v)
+	return out
 }
 
 // unescape is s with each %XX escape read as its byte, the rest as it is.

@@ -26,6 +26,11 @@ func TestLinkedFrom(t *testing.T) {
 	write(t, vault, "++.md", "# Plus\n\nA name of no word: found by a scan.\n")
 	write(t, vault, "guide/index.md", "# Guide\n\nThe guide.\n")
 	write(t, vault, "Q&A.md", "# Questions\n\nAsked.\n")
+	write(t, vault, "e.md", "---\nup: \"[[Q&A]]\"\n---\n# E\n\nA property alone links.\n")
+	write(t, vault, "Café au lait.md", "# Café\n\nMilk.\n")
+	write(t, vault, "f.md", "# F\n\n[c](Caf%C3%A9%20au%20lait.md), encoded.\n\n[[Cafe\u0301 au lait]], decomposed.\n")
+	write(t, vault, "🚀 Launch.md", "# Launch\n\nGo.\n")
+	write(t, vault, "g.md", "# G\n\n[l](🚀%20Launch.md), escaped in part.\n")
 	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
 	index(t, e, vault, "v")
 	o, err := e.Outline(bg, "projects/My Plan (draft).md")
@@ -47,11 +52,18 @@ func TestLinkedFrom(t *testing.T) {
 	}
 	for _, tt := range []struct{ note, from string }{
 		{"archive/old/My Plan (draft).md", "archive/old/b.md"}, // in its folder; a.md's link names the shorter path
-		{"++.md", "d.md"},          // a name of no word
-		{"guide/index.md", "d.md"}, // a link to its folder
-		{"Q&A.md", "d.md"},         // "&" escaped
+		{"++.md", "d.md"},                // a name of no word
+		{"guide/index.md", "d.md"},       // a link to its folder
+		{"Q&A.md", "d.md e.md"},          // "&" escaped; and in properties, stored as JSON
+		{"Café au lait.md", "f.md f.md"}, // percent-encoded, and decomposed
+		{"🚀 Launch.md", "g.md"},
 	} {
-		if o, err := e.Outline(bg, tt.note); err != nil || len(o.LinkedFrom) != 1 || o.LinkedFrom[0].Path != tt.from {
+		var from []string
+		o, err := e.Outline(bg, tt.note)
+		for _, b := range o.LinkedFrom {
+			from = append(from, b.Path)
+		}
+		if err != nil || strings.Join(from, " ") != tt.from {
 			t.Errorf("%s: %+v, %v; want %s", tt.note, o, err, tt.from)
 		}
 	}
@@ -60,18 +72,25 @@ func TestLinkedFrom(t *testing.T) {
 	}
 }
 
-// A note many others link to lists its first maxBacklinks places, and
-// counts the notes it did not read past them.
+// A note many others link to lists the places of the notes read until
+// maxBacklinks are found, each note's together, and counts the notes
+// that link to it past them (a note holding its name, but no link to it,
+// is none).
 func TestLinkedFromCapped(t *testing.T) {
 	vault := t.TempDir()
 	write(t, vault, "Hub.md", "# Hub\n\nThe center.\n")
-	for i := range 60 {
+	for i := range 49 {
 		write(t, vault, fmt.Sprintf("n%02d.md", i), "# N\n\nSee [[Hub]].\n\nAnd [[Hub]] again.\n")
+	}
+	write(t, vault, "n49.md", "# N\n\n"+strings.Repeat("[[Hub]] once more.\n\n", 5))
+	for i := range 10 {
+		write(t, vault, fmt.Sprintf("o%02d.md", i), "# O\n\nSee [[Hub]].\n")
+		write(t, vault, fmt.Sprintf("x%02d.md", i), "# X\n\nHubs and the hub of [[Other]].\n") // its name, no link to it
 	}
 	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
 	index(t, e, vault, "v")
 	o, err := e.Outline(bg, "Hub.md")
-	if err != nil || len(o.LinkedFrom) != maxBacklinks || o.LinkedFromMore != 10 || o.LinkedFrom[99].Path != "n49.md" {
+	if err != nil || len(o.LinkedFrom) != 103 || o.LinkedFromMore != 10 || o.LinkedFrom[102].Path != "n49.md" {
 		t.Fatalf("%d places, %d more notes, %v", len(o.LinkedFrom), o.LinkedFromMore, err)
 	}
 }

@@ -376,7 +376,7 @@ func linkedFrom(b *strings.Builder, o *mdsearch.Outline) {
 	}
 	fmt.Fprintf(b, "Linked from %s in %s", plural.Count(len(links), "place", "places"), plural.Count(len(notes), "note", "notes"))
 	if o.LinkedFromMore > 0 {
-		fmt.Fprintf(b, ", and likely from %s", plural.Count(o.LinkedFromMore, "more note", "more notes"))
+		fmt.Fprintf(b, ", and from %s", plural.Count(o.LinkedFromMore, "more note", "more notes"))
 	}
 	b.WriteString(":\n")
 	for _, l := range links[:min(len(links), shownBacklinks)] {

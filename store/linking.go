@@ -9,8 +9,9 @@ import (
 // Linking is a passage, or a note's properties (as JSON), that may link
 // to a note: it holds a link's syntax and the texts asked for.
 type Linking struct {
-	Path string
-	Text string
+	Path       string
+	Text       string
+	Properties bool // Text is the note's properties, as JSON
 }
 
 // Linking returns the passages of the collection named whose text holds
@@ -52,7 +53,14 @@ func (s *Reader) Linking(ctx context.Context, collection, match string, needles 
 	if err != nil {
 		return nil, err
 	}
-	return out, scanLinking(rows, &out)
+	at := len(out)
+	if err := scanLinking(rows, &out); err != nil {
+		return nil, err
+	}
+	for i := at; i < len(out); i++ {
+		out[i].Properties = true
+	}
+	return out, nil
 }
 
 // scanLinking appends rows of a path and a text to out, and closes them.
