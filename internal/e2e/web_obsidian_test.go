@@ -105,3 +105,16 @@ func webMoreNotes(t *testing.T, b browser) {
 	b.do(t, "no words, then the frontmatter tag", chromedp.Evaluate[chromedp.Void](`document.getElementById("q").value = ""; document.querySelector("#reader-content p.tags a.tag").click()`))
 	b.wait(t, "the tag's notes listed", `/^53 notes match tag "quokka": the first 50 by path/.test(document.getElementById("status").textContent)`)
 }
+
+// Under a note, the places in other notes that link to it, each opening
+// that note at its line.
+func webLinkedFrom(t *testing.T, b browser) {
+	b.open(t, "#/note?path=web%2FBlocks.md", "wombat")
+	b.wait(t, "the places that link to it", `!document.getElementById("linked-from").hidden`)
+	if got := b.js(t, `document.querySelector("#linked-from h2").textContent + " | " + document.querySelector("#linked-from a").textContent`); got != "Linked from 1 place in 1 note | web/Obsidian.md › Obsidian" {
+		t.Errorf("linked from: %q", got)
+	}
+	b.do(t, "click the place", chromedp.Evaluate[chromedp.Void](`document.querySelector("#linked-from a").click()`))
+	b.wait(t, "the linking line marked", `(document.querySelector("#reader-content .hit") || {textContent: ""}).textContent.includes("See Blocks")`)
+	b.wait(t, "no place links to it", `document.getElementById("linked-from").hidden`)
+}

@@ -161,6 +161,7 @@ func TestWebPage(t *testing.T) {
 	t.Run("wikilink", func(t *testing.T) { webWikilink(t, b) })
 	t.Run("deep link", func(t *testing.T) { webDeepLink(t, b) })
 	t.Run("block link", func(t *testing.T) { webBlockLink(t, b) })
+	t.Run("linked from", func(t *testing.T) { webLinkedFrom(t, b) })
 	t.Run("hostile notes", func(t *testing.T) { webHostile(t, b) })
 	t.Run("filters", func(t *testing.T) { webFilters(t, b, f.name) })
 	t.Run("search shortcut", func(t *testing.T) { webShortcut(t, b) })

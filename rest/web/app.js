@@ -317,6 +317,7 @@ async function showReader(params) {
     // The read's own notice: the index behind the file, say, as read warns.
     if (note.notice) showNotice(note.notice);
     fillNote(el.content, note.html);
+    showLinkedFrom(r, seq);
     addAnchors(params);
     if (showBlock(el.content, params)) {
       el.back.focus({ preventScroll: true });
