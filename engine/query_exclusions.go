@@ -40,14 +40,7 @@ func takeExclusions(query string) (string, []exclusion) {
 	var b strings.Builder
 	at := 0
 	for i := 0; i < len(query); i++ {
-		if query[i] != '-' || !fieldOpens(query, i) || quoted(query[:i]) {
-			continue
-		}
-		end, ok := exclusionEnd(query, i+1)
-		if !ok {
-			continue
-		}
-		x, ok := newExclusion(query[i:end])
+		x, end, ok := exclusionAt(query, i)
 		if !ok {
 			continue
 		}
@@ -62,6 +55,19 @@ func takeExclusions(query string) (string, []exclusion) {
 	}
 	b.WriteString(query[at:])
 	return strings.Join(strings.Fields(b.String()), " "), out
+}
+
+// exclusionAt is the exclusion whose hyphen is query[i], and where it
+// ends; ok is false where none is written there (the query's being a
+// statement aside, which takeExclusions reads once).
+func exclusionAt(query string, i int) (x exclusion, end int, ok bool) {
+	if query[i] != '-' || !fieldOpens(query, i) || quoted(query[:i]) {
+		return x, 0, false
+	}
+	if end, ok = exclusionEnd(query, i+1); ok {
+		x, ok = newExclusion(query[i:end])
+	}
+	return x, end, ok
 }
 
 // fieldOpens reports whether text[i] opens a field: it starts the text or
@@ -113,15 +119,6 @@ func exclusionEnd(text string, start int) (end int, ok bool) {
 	}
 	next, _ := utf8.DecodeRuneInString(text[after:])
 	return end, after == len(text) || unicode.IsSpace(next)
-}
-
-// excludesAt reports whether text opens with an exclusion.
-func excludesAt(text string) bool {
-	end, ok := exclusionEnd(text, 1)
-	if ok {
-		_, ok = newExclusion(text[:end])
-	}
-	return ok
 }
 
 // newExclusion reads an exclusion as written; ok is false where it holds
@@ -185,15 +182,6 @@ func exclusionTerms(xs []exclusion) []string {
 	out := make([]string, len(xs))
 	for i, x := range xs {
 		out[i] = x.term
-	}
-	return out
-}
-
-// describeExclusions names exclusions, for notices, as written.
-func describeExclusions(xs []exclusion) []string {
-	var out []string
-	for _, x := range xs {
-		out = append(out, x.written)
 	}
 	return out
 }

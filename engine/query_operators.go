@@ -313,5 +313,8 @@ func (o operators) describe() []string {
 	for _, p := range o.notProps {
 		out = append(out, p[0]+" is not "+strconv.Quote(p[1]))
 	}
-	return append(out, describeExclusions(o.without)...)
+	for _, x := range o.without {
+		out = append(out, x.written) // -plugin
+	}
+	return out
 }

@@ -43,9 +43,12 @@ func dropWordOperatorsOnce(query string, names []string) (string, []string) {
 		}
 		name := strings.ToLower(query[m[4]:m[5]]) + ":"
 		// Negated before a word or a phrase, -content:plugin is an
-		// exclusion of it (takeExclusions), which is what it means.
-		neg := m[3] - 1 // its "-", where it has one
-		excludes := neg >= 0 && query[neg] == '-' && fieldOpens(query, neg) && !isStatement(query) && excludesAt("-"+query[m[6]:])
+		// exclusion of it (takeExclusions), which is what it means: the
+		// query without the name holds one at its "-".
+		excludes := false
+		if neg := m[3] - 1; neg >= 0 && !isStatement(query) {
+			_, _, excludes = exclusionAt(query[:m[3]]+query[m[5]+1:], neg)
+		}
 		if !excludes && !slices.Contains(names, name) { // names are in lower case
 			names = append(names, name)
 		}

@@ -40,8 +40,10 @@ func (e *Engine) linkedFrom(ctx context.Context, n *note) (_ []mdsearch.Backlink
 		return out, 0, err
 	}
 	var from []string
+	seen := map[string]bool{n.path: true} // a link within the note is no place
 	for _, r := range rows {
-		if r.Path != n.path && !slices.Contains(from, r.Path) && mayLink(r, names) {
+		if !seen[r.Path] && mayLink(r, names) {
+			seen[r.Path] = true
 			from = append(from, r.Path)
 		}
 	}
@@ -53,15 +55,15 @@ func (e *Engine) linkedFrom(ctx context.Context, n *note) (_ []mdsearch.Backlink
 	if err != nil {
 		return nil, 0, err
 	}
-	root, err := e.rootOf(ctx, n.collection)
-	if err != nil {
-		return nil, 0, err
+	coll, err := e.st.Collection(ctx, n.collection)
+	if err != nil || coll == nil {
+		return out, 0, err // dropped since the note was read: nothing links to it now
 	}
 	for i, p := range from {
 		if len(out) >= maxBacklinks { // a note's places are kept together
 			return out, len(from) - i, nil
 		}
-		src, err := e.readNote(ctx, n.collection, root, p)
+		src, err := e.readNote(ctx, n.collection, coll.Root, p)
 		if err != nil {
 			continue // gone or unreadable since it was indexed: it links to nothing now
 		}
@@ -285,28 +287,5 @@ func lineAround(text string, at int) string {
 		}
 		line = "…" + line[from:]
 	}
-	return cut(strings.TrimSpace(line), backlinkText)
-}
-
-// cut is s cut to about n characters, at a rune, marked with "…".
-func cut(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return strings.TrimSpace(string(r[:n])) + "…"
-}
-
-// rootOf is the folder of the collection named.
-func (e *Engine) rootOf(ctx context.Context, collection string) (string, error) {
-	colls, err := e.st.Collections(ctx)
-	if err != nil {
-		return "", err
-	}
-	for _, c := range colls {
-		if c.Name == collection {
-			return c.Root, nil
-		}
-	}
-	return "", mdsearch.Errorf(mdsearch.KindNotFound, "read", collection, "", "no collection %q", collection)
+	return clipped(strings.TrimSpace(line), backlinkText)
 }

@@ -31,14 +31,14 @@ func (s *Reader) Linking(ctx context.Context, collection, match string, needles 
 		holds = append(holds, `instr(`+lowerSQL("%s", n)+`, ?) > 0`)
 		args = append(args, fold(n))
 	}
-	anyOf := func(col string) string { return strings.ReplaceAll(strings.Join(holds, " OR "), "%s", col) }
+	holdsOne := func(col string) string { return strings.ReplaceAll(strings.Join(holds, " OR "), "%s", col) }
 	q := `SELECT d.path, c.text FROM chunks c JOIN documents d ON d.id = c.doc_id JOIN collections col ON col.id = d.collection_id`
 	textArgs := args
 	if match != "" {
 		q += ` JOIN chunks_fts x ON x.rowid = c.id WHERE chunks_fts MATCH ? AND col.name = ?`
 		textArgs = []any{match, collection}
 	} else {
-		q += ` WHERE col.name = ? AND (` + anyOf("c.text") + `)`
+		q += ` WHERE col.name = ? AND (` + holdsOne("c.text") + `)`
 	}
 	rows, err := s.r.QueryContext(ctx, q+` AND (instr(c.text, '[[') > 0 OR instr(c.text, '](') > 0)`, textArgs...)
 	if err != nil {
@@ -49,7 +49,7 @@ func (s *Reader) Linking(ctx context.Context, collection, match string, needles 
 		return nil, err
 	}
 	rows, err = s.r.QueryContext(ctx, `SELECT d.path, d.frontmatter FROM documents d JOIN collections col ON col.id = d.collection_id
-		WHERE col.name = ? AND instr(d.frontmatter, '[[') > 0 AND (`+anyOf("d.frontmatter")+`)`, args...)
+		WHERE col.name = ? AND instr(d.frontmatter, '[[') > 0 AND (`+holdsOne("d.frontmatter")+`)`, args...)
 	if err != nil {
 		return nil, err
 	}
