@@ -34,19 +34,26 @@ func CleanTag(t string) (string, error) {
 }
 
 // ParseWhere turns "field=value" conditions on frontmatter, as the CLI and
-// the REST API take them, into SearchRequest.Where. A field given twice
-// with different values can never match, so it is refused.
+// the REST API take them, into SearchRequest.Where; "field>3",
+// "field<=2024-07-01" compare (Comparisons), and their value holds the
+// operator. A field given twice with different values can never match,
+// so it is refused, but for two comparisons, which make a range.
 func ParseWhere(pairs []string) (map[string]string, error) {
 	if len(pairs) == 0 {
 		return nil, nil
 	}
 	w := Where{}
 	for _, p := range pairs {
-		k, v, ok := strings.Cut(p, "=")
-		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
-		switch {
-		case !ok || k == "":
-			return nil, Errorf(KindInvalid, "", "", "", "where %q: use field=value, e.g. owner=alice", p)
+		at := strings.IndexAny(p, "=<>")
+		if at <= 0 || strings.TrimSpace(p[:at]) == "" {
+			return nil, Errorf(KindInvalid, "", "", "", "where %q: use field=value, e.g. owner=alice, or compare a number or a date: rating>3, due<=2024-07-01", p)
+		}
+		k, v := strings.TrimSpace(p[:at]), strings.TrimSpace(p[at+1:])
+		if p[at] != '=' {
+			v = p[at:at+1] + v // the operator leads the value: ">3", ">=3"
+			if !IsComparison(v) {
+				return nil, Errorf(KindInvalid, "", "", "", "where %q: %s compares a number or a date (rating>3, due<=2024-07-01); use field=value to match text", p, p[at:at+1])
+			}
 		}
 		if err := w.Add(k, v); err != nil {
 			return nil, err
@@ -69,6 +76,10 @@ func (w *Where) Add(k, v string) error {
 		w.Fields, w.named = map[string]string{}, map[string]string{}
 	}
 	if first, seen := w.named[strings.ToLower(k)]; seen {
+		if both, ok := BothComparisons(w.Fields[first], v); ok {
+			w.Fields[first] = both
+			return nil
+		}
 		if prev := w.Fields[first]; !strings.EqualFold(prev, v) {
 			return Errorf(KindInvalid, "", "", "", "where: field %q is given twice (%q and %q); a note has one value", k, prev, v)
 		}

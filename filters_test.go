@@ -21,6 +21,12 @@ func TestParseWhere(t *testing.T) {
 		{[]string{"owner=", "owner=bob"}, nil, true}, // an empty value is a value too
 		{[]string{"owner"}, nil, true},
 		{[]string{"=x"}, nil, true},
+		{[]string{"rating>3", "due <= 2024-07-01"}, map[string]string{"rating": ">3", "due": "<= 2024-07-01"}, false},
+		{[]string{"due>=2024-01-01", "Due<2024-02-01"}, map[string]string{"due": ">=2024-01-01 <2024-02-01"}, false}, // a range
+		{[]string{"title=a>b"}, map[string]string{"title": "a>b"}, false},                                            // "=" first: text
+		{[]string{"rating=4", "rating>3"}, nil, true},                                                                // a value and a comparison
+		{[]string{"due<July"}, nil, true},                                                                            // no number or date
+		{[]string{">3"}, nil, true},
 	}
 	for _, tt := range tests {
 		got, err := ParseWhere(tt.pairs)

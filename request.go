@@ -90,6 +90,9 @@ func (r SearchRequest) Check() error {
 		if strings.TrimSpace(k) == "" {
 			return invalid("where has an empty field name (value %q): name a frontmatter field, e.g. owner=alice", v)
 		}
+		if err := CheckCondition(k, v); err != nil {
+			return err
+		}
 	}
 	return nil
 }

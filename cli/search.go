@@ -13,7 +13,7 @@ import (
 func runSearch(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "search", "QUERY",
 		"QUERY may hold Obsidian's search operators, which filter as the flags do: tag:NAME (--tag), "+
-			"path:TEXT and file:TEXT (the note's path or file name holds the text), [FIELD:VALUE] (--where); "+
+			"path:TEXT and file:TEXT (the note's path or file name holds the text), [FIELD:VALUE] (--where), [FIELD:>5] and [FIELD:<2025-01-01] (a number or a date); "+
 			"a - before one leaves out what it would keep (-path:Archive); "+
 			`quote a value with spaces: path:"Daily notes". In keyword and hybrid modes a "quoted phrase" must be in every result; `+
 			`in any mode -word or -"a phrase" must be in none (give the query as one argument, in quotes: "canvas -plugin").`)
@@ -26,7 +26,7 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 	var tags, where, exclude listFlag
 	fs.Var(&tags, "tag", "only notes with this tag (nested tags included); repeat to require several")
 	fs.StringVar(&req.PathPrefix, "path-prefix", "", "only notes whose path starts with this (any case; end a folder with / to leave out its namesakes, kitchen/ not kitchen-old): vault-relative, or a full path inside an indexed folder")
-	fs.Var(&where, "where", "only notes whose frontmatter FIELD=VALUE (FIELD in any case, params.author for a field inside a map; a list field: contains it; numbers compare as numbers); repeatable, all must match")
+	fs.Var(&where, "where", "only notes whose frontmatter FIELD=VALUE (FIELD in any case, params.author for a field inside a map; a list field: contains it; numbers compare as numbers); FIELD>5, FIELD<=2025-01-01 compare a number or a date (twice on one FIELD: a range); repeatable, all must match")
 	fs.Var(&exclude, "exclude", "leave out this note (one already read, say), named as read takes it: its path, COLLECTION:PATH, full path, [[link]] or name; repeatable")
 	fs.IntVar(&req.MaxTokens, "max-tokens", 0, "fill at most about this many tokens with whole passages, their header and footer lines included (0: no limit)")
 	fs.IntVar(&req.Offset, "offset", 0, "in a list of notes (no words), skip this many: the notice gives the next page's offset")

@@ -461,6 +461,11 @@ func normalize(req mdsearch.SearchRequest, known func(property string) bool) (md
 			return req, ops, err
 		}
 	}
+	for _, p := range ops.notProps {
+		if err := mdsearch.CheckCondition(p[0], p[1]); err != nil {
+			return req, ops, err
+		}
+	}
 	req, ops = tagsProperty(req, ops)
 	req = req.WithDefaults()
 	if req.Query == "" && ops.first != "" {

@@ -39,7 +39,7 @@ func filtersOf(req mdsearch.SearchRequest, ops operators) string {
 	f = append(f, ops.describe()...)
 	keys := slices.Sorted(maps.Keys(req.Where))
 	for _, k := range keys {
-		f = append(f, fmt.Sprintf("%s=%s", k, strconv.Quote(req.Where[k])))
+		f = append(f, mdsearch.ConditionText(k, req.Where[k]))
 	}
 	for _, p := range req.Exclude {
 		f = append(f, "not "+strconv.Quote(p))

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/store"
 )
 
@@ -311,7 +312,11 @@ func (o operators) describe() []string {
 		out = append(out, "not tagged "+strconv.Quote(t))
 	}
 	for _, p := range o.notProps {
-		out = append(out, p[0]+" is not "+strconv.Quote(p[1]))
+		if mdsearch.IsComparison(p[1]) {
+			out = append(out, "not "+mdsearch.ConditionText(p[0], p[1]))
+		} else {
+			out = append(out, p[0]+" is not "+strconv.Quote(p[1]))
+		}
 	}
 	for _, x := range o.without {
 		out = append(out, x.written) // -plugin

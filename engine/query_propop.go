@@ -115,7 +115,8 @@ func (o operators) asTextNotice() string {
 // withProperties adds the query's [property:value] operators to the
 // request's where conditions (a copy: the caller's map is left alone). A
 // property given two values, or a value with Obsidian's OR, is an error: a
-// condition holds one value, and a note's property one of them.
+// condition holds one value, and a note's property one of them; two
+// comparisons ([due:>2024-01-01] [due:<2024-02-01]) make a range.
 func withProperties(req mdsearch.SearchRequest, props [][2]string) (mdsearch.SearchRequest, error) {
 	if len(props) == 0 {
 		return req, nil
@@ -129,17 +130,19 @@ func withProperties(req mdsearch.SearchRequest, props [][2]string) (mdsearch.Sea
 			return req, mdsearch.Errorf(mdsearch.KindInvalid, "", "", "",
 				"[%s:%s]: one value per property; search once for each value", p[0], p[1])
 		}
-		k := p[0]
+		k, val := p[0], p[1]
 		for have, v := range where {
 			if strings.EqualFold(have, k) {
-				if !strings.EqualFold(strings.TrimSpace(v), p[1]) {
+				if both, ok := mdsearch.BothComparisons(v, p[1]); ok {
+					val = both
+				} else if !strings.EqualFold(strings.TrimSpace(v), p[1]) {
 					return req, mdsearch.Errorf(mdsearch.KindInvalid, "", "", "",
 						"property %s is given two values (%q and %q): a search takes one value a property; search once for each", k, v, p[1])
 				}
 				k = have
 			}
 		}
-		where[k] = p[1]
+		where[k] = val
 	}
 	req.Where = where
 	return req, nil

@@ -39,6 +39,12 @@ func TestFiltersAndLongReads(t *testing.T) {
 	if res.IsError || !reflect.DeepEqual(f.last.Where, map[string]string{"draft": "false", "priority": "3", "owner": "bob"}) {
 		t.Errorf("where scalars: engine got %+v (%s)", f.last.Where, text)
 	}
+	// A comparison passes as written; two on one field, in two cases, make a range.
+	res, text = call(t, cs, "semantic_search", map[string]any{"query": "x", "where": map[string]any{"rating": ">3", "due": ">=2024-01-01", "DUE": "<2024-02-01"}})
+	if due := f.last.Where["due"] + f.last.Where["DUE"]; res.IsError || f.last.Where["rating"] != ">3" ||
+		due != ">=2024-01-01 <2024-02-01" && due != "<2024-02-01 >=2024-01-01" {
+		t.Errorf("where comparisons: engine got %+v (%s)", f.last.Where, text)
+	}
 	if res, text := call(t, cs, "semantic_search", map[string]any{"query": "x", "where": map[string]any{"tags": []string{"a"}}}); !res.IsError {
 		t.Errorf("where with a list value: %s", text)
 	}

@@ -32,7 +32,7 @@ type SearchArgs struct {
 	Tag        string         `json:"tag,omitempty" jsonschema:"only notes with this tag (no #)"`
 	PathPrefix string         `json:"path_prefix,omitempty" jsonschema:"only notes whose path starts with this (any case): projects/"`
 	Tags       []string       `json:"tags,omitempty" jsonschema:"only notes with all of these tags"`
-	Where      map[string]any `json:"where,omitempty" jsonschema:"only notes whose frontmatter fields have these values (any case; a list: holds it), e.g. {\"draft\": false}; a.b: field b of map a"`
+	Where      map[string]any `json:"where,omitempty" jsonschema:"only notes whose frontmatter has these values (any case; a list: holds it), e.g. {\"draft\": false, \"due\": \"<2025-01-01\"}; a.b: b in map a"`
 	Exclude    []string       `json:"exclude,omitempty" jsonschema:"skip these notes (already read), as read_note names them; max 100"`
 	NoRerank   bool           `json:"no_rerank,omitempty" jsonschema:"skip the reranker"`
 	AsTyped    bool           `json:"as_typed,omitempty" jsonschema:"results of the query as typed"`
@@ -44,8 +44,8 @@ type SearchArgs struct {
 
 // ReadArgs are read_note's arguments.
 type ReadArgs struct {
-	Path     string `json:"path" jsonschema:"note path as semantic_search shows it, e.g. kitchen/Sourdough.md; a link target (Intro#Setup, [[Intro]]) works too"`
-	Section  string `json:"section,omitempty" jsonschema:"a section as results or note_outline show it: path, heading or #anchor (/ is the text before the first heading, ^id a block); omit for the whole note"`
+	Path     string `json:"path" jsonschema:"note path as semantic_search shows it (kitchen/Sourdough.md), or a link target: Intro#Setup, [[Intro]]"`
+	Section  string `json:"section,omitempty" jsonschema:"a section as results or note_outline show it: path, heading or #anchor (/: the text above the first heading, ^id a block); omit for the whole note"`
 	Full     bool   `json:"full,omitempty" jsonschema:"the whole text even over 1500 words or 64 KB"`
 	Lines    string `json:"lines,omitempty" jsonschema:"instead of a section: these lines, as 40-80, 40- or 40"`
 	Comments bool   `json:"comments,omitempty" jsonschema:"keep %%…%% and <!--…--> comments"`

@@ -21,6 +21,8 @@ func TestSearchFilterParams(t *testing.T) {
 		{"q=x&where=owner%3Dalice&where=status=draft", 200, "", nil, map[string]string{"owner": "alice", "status": "draft"}, ""},
 		{"q=x&where=owner", 400, "", nil, nil, "use field=value"},
 		{"q=x&where=owner=a&where=owner=b", 400, "", nil, nil, "given twice"},
+		{"q=x&where=rating%3E3&where=due%3E%3D2024-01-01&where=due<2024-02-01", 200, "", nil, map[string]string{"rating": ">3", "due": ">=2024-01-01 <2024-02-01"}, ""},
+		{"q=x&where=due<July", 400, "", nil, nil, "compares a number or a date"},
 		{"q=x&n=1&n=2", 400, "", nil, nil, "given 2 times"},
 		{"q=x&tag=a&tag=", 400, "", nil, nil, "is empty"},
 		{"q=x&tag=%23", 400, "", nil, nil, "is empty"},

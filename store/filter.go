@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/mdsearch/mdsearch"
 )
 
 // Filter narrows a search. Zero fields match everything; set fields must
@@ -165,17 +167,33 @@ func (f Filter) whereNot(c *conds) {
 }
 
 // fieldMatch is the condition that a note's frontmatter field k holds v
-// (Fields), and its arguments.
+// (Fields), and its arguments: a value that is a comparison
+// (mdsearch.Comparisons) is met by a number or date that meets it.
 func fieldMatch(k, v string) (string, []any) {
+	item := equalTo(v)
+	if cs, ok := mdsearch.Comparisons(v); ok {
+		item = func(x string) (string, []any) { return compareCond(x, cs) }
+	}
+	cond, args := fieldCond(item)
+	args = append([]any{k}, args...)
+	if path := fieldPath(k); len(path) > 1 {
+		nested, nargs := nestedFieldCond(path, item)
+		return `(` + cond + ` OR ` + nested + `)`, append(args, nargs...)
+	}
+	return cond, args
+}
+
+// itemMatch is the condition on the json_each row x that a value (a
+// scalar field's, or an item of a list) matches, and its arguments.
+type itemMatch func(x string) (string, []any)
+
+// equalTo matches a value equal to v, as text or as a number (valueIs).
+func equalTo(v string) itemMatch {
 	var num any // NULL matches no number
 	if n, err := strconv.ParseFloat(v, 64); err == nil && !math.IsInf(n, 0) && !math.IsNaN(n) {
 		num = n
 	}
-	if path := fieldPath(k); len(path) > 1 {
-		cond, args := nestedFieldCond(path, v, num)
-		return `(` + fieldCond + ` OR ` + cond + `)`, append([]any{k, v, num, v, num}, args...)
-	}
-	return fieldCond, []any{k, v, num, v, num}
+	return func(x string) (string, []any) { return valueIs(x), []any{v, num} }
 }
 
 // fileName is the last part of a document's path: rtrim takes every
@@ -183,13 +201,21 @@ func fieldMatch(k, v string) (string, []any) {
 const fileName = `substr(d.path, length(rtrim(d.path, replace(d.path, '/', ''))) + 1)`
 
 // fieldCond matches a frontmatter field, named without regard to case
-// (fold), as Obsidian's properties are: a scalar field by its
-// value, a list (or map) field by any item (or value). Text compares without regard to case,
-// a number as a number ("4.50" finds 4.5), and booleans read as
-// true/false, as they are written.
-var fieldCond = `EXISTS (SELECT 1 FROM json_each(d.frontmatter) f WHERE fold(f.key) = fold(?) AND (` +
-	`f.type NOT IN ('array', 'object') AND ` + valueIs("f") +
-	` OR f.type IN ('array', 'object') AND EXISTS (SELECT 1 FROM json_each(f.value) j WHERE ` + valueIs("j") + `)))`
+// (fold), as Obsidian's properties are: a scalar field by its value, a
+// list (or map) field by any item (or value), as item matches one. Its
+// arguments follow the field's name.
+func fieldCond(item itemMatch) (string, []any) {
+	return fieldValueCond("f", `EXISTS (SELECT 1 FROM json_each(d.frontmatter) f WHERE fold(f.key) = fold(?) AND `, item)
+}
+
+// fieldValueCond is head (up to the field's value, the json_each row x)
+// then the condition that x, or an item of it, matches item.
+func fieldValueCond(x, head string, item itemMatch) (string, []any) {
+	one, args := item(x)
+	inList, listArgs := item("j")
+	return head + `(` + x + `.type NOT IN ('array', 'object') AND ` + one +
+		` OR ` + x + `.type IN ('array', 'object') AND EXISTS (SELECT 1 FROM json_each(` + x + `.value) j WHERE ` + inList + `)))`, append(args, listArgs...)
+}
 
 // fieldPath splits a field name at its dots ("params.author" is the field
 // author of the map params), up to maxFieldDepth names; a name with an
@@ -208,7 +234,7 @@ const maxFieldDepth = 4
 // nestedFieldCond matches a field inside maps of the frontmatter, each
 // name of path without regard to case, its value as fieldCond matches a
 // field's; a field literally named with dots ("v1.2") is fieldCond's.
-func nestedFieldCond(path []string, v string, num any) (string, []any) {
+func nestedFieldCond(path []string, item itemMatch) (string, []any) {
 	var from, where []string
 	var args []any
 	for i, name := range path {
@@ -222,10 +248,9 @@ func nestedFieldCond(path []string, v string, num any) (string, []any) {
 		args = append(args, name)
 	}
 	last := fmt.Sprintf("n%d", len(path)-1)
-	where = append(where, `(`+last+`.type NOT IN ('array', 'object') AND `+valueIs(last)+
-		` OR `+last+`.type IN ('array', 'object') AND EXISTS (SELECT 1 FROM json_each(`+last+`.value) j WHERE `+valueIs("j")+`))`)
-	args = append(args, v, num, v, num)
-	return `EXISTS (SELECT 1 FROM ` + strings.Join(from, ", ") + ` WHERE ` + strings.Join(where, " AND ") + `)`, args
+	head := `EXISTS (SELECT 1 FROM ` + strings.Join(from, ", ") + ` WHERE ` + strings.Join(where, " AND ") + ` AND `
+	cond, cargs := fieldValueCond(last, head, item)
+	return cond, append(args, cargs...)
 }
 
 // valueIs matches the json_each row x to a value given as text (a

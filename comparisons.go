@@ -1,0 +1,122 @@
+package mdsearch
+
+import (
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// Comparison is one condition of a property comparison, as Obsidian
+// writes one ([duration:>5], [due:<2024-07-01]): an operator and a
+// number or a date. A value is one comparison or more, separated by
+// spaces, that a note's property must all meet (">=2024-01-01
+// <2024-02-01", a range).
+type Comparison struct {
+	Op   string  // <, <=, > or >=
+	Num  float64 // the number, when Date is ""
+	Date string  // the date, "T" between day and time, when one
+}
+
+// dateValue is a date as properties hold one: a year and month, a day,
+// and a time of day after a "T" or a space (YAML's and TOML's dates are
+// stored as 2024-07-01 or 2024-07-01T10:00:00Z).
+var dateValue = regexp.MustCompile(`^\d{4}-\d{2}(-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?)?$`)
+
+// Comparisons reads v as property comparisons; ok is false where it is
+// none, and v is a value the property must equal. Each is an operator
+// right before a number or a date: ">5", "<=2024-07-01"; any other value
+// (">draft", "<", "a > b") is compared as text, as it is written.
+func Comparisons(v string) (_ []Comparison, ok bool) {
+	var parts []string // each from an operator on: a time may follow its date after a space
+	for _, f := range strings.Fields(v) {
+		if n := len(parts); n > 0 && !strings.ContainsAny(f[:1], "<>") {
+			parts[n-1] += " " + f
+		} else {
+			parts = append(parts, f)
+		}
+	}
+	var out []Comparison
+	for _, part := range parts {
+		c, ok := parseComparison(part)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, c)
+	}
+	return out, len(out) > 0
+}
+
+// IsComparison reports whether v is a property comparison (Comparisons).
+func IsComparison(v string) bool {
+	_, ok := Comparisons(v)
+	return ok
+}
+
+// parseComparison reads one operator and its number or date.
+func parseComparison(s string) (Comparison, bool) {
+	var c Comparison
+	switch {
+	case strings.HasPrefix(s, "<="), strings.HasPrefix(s, ">="):
+		c.Op = s[:2]
+	case strings.HasPrefix(s, "<"), strings.HasPrefix(s, ">"):
+		c.Op = s[:1]
+	default:
+		return c, false
+	}
+	val := strings.TrimSpace(s[len(c.Op):]) // ">= 3" as ">=3"
+	if dateValue.MatchString(val) {
+		c.Date = strings.Replace(val, " ", "T", 1)
+		return c, true
+	}
+	n, err := strconv.ParseFloat(val, 64)
+	if err != nil || math.IsInf(n, 0) || math.IsNaN(n) || strings.ContainsAny(val, "xX") {
+		return c, false // "Inf", "NaN" and hex are text
+	}
+	c.Num = n
+	return c, true
+}
+
+// BothComparisons joins two values given one property, where both are
+// comparisons: ">2024-01-01" and "<2024-02-01" make a range a note's
+// property must meet whole. ok is false where either is a value to
+// equal, of which a property holds one.
+func BothComparisons(a, b string) (_ string, ok bool) {
+	if !IsComparison(a) || !IsComparison(b) {
+		return "", false
+	}
+	return a + " " + b, true
+}
+
+// ConditionText names a where condition in a notice: owner="alice",
+// rating>3, due>=2024-01-01 and due<2024-02-01.
+func ConditionText(field, value string) string {
+	cs, ok := Comparisons(value)
+	if !ok {
+		return field + "=" + strconv.Quote(value)
+	}
+	parts := make([]string, len(cs))
+	for i, c := range cs {
+		v := c.Date
+		if v == "" {
+			v = strconv.FormatFloat(c.Num, 'g', -1, 64)
+		}
+		parts[i] = field + c.Op + v
+	}
+	return strings.Join(parts, " and ")
+}
+
+// CheckCondition refuses a where value that opens with a comparison's
+// operator yet is none (">draft", "<July"): such a value reads as text to
+// equal, which no property holds, where a comparison was meant.
+func CheckCondition(field, value string) error {
+	cs, ok := Comparisons(value)
+	switch {
+	case ok && len(cs) > MaxFilters:
+		return invalid("where %s: %d comparisons; give at most %d", field, len(cs), MaxFilters)
+	case !ok && strings.ContainsAny(value[:min(1, len(value))], "<>"):
+		op := value[:len(value)-len(strings.TrimLeft(value, "<>="))]
+		return invalid("where %s=%q: %s compares a number or a date (rating>3, due<=2024-07-01, [due:<2024-07-01] in a query); a value to equal does not open with it", field, value, op)
+	}
+	return nil
+}

@@ -1,0 +1,105 @@
+package mdsearch
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestComparisons(t *testing.T) {
+	for _, tt := range []struct {
+		value string
+		want  []Comparison
+	}{
+		{">5", []Comparison{{Op: ">", Num: 5}}},
+		{"<=-2.5", []Comparison{{Op: "<=", Num: -2.5}}},
+		{">=1e3", []Comparison{{Op: ">=", Num: 1000}}},
+		{"<2024-07-01", []Comparison{{Op: "<", Date: "2024-07-01"}}},
+		{">2024-07", []Comparison{{Op: ">", Date: "2024-07"}}},
+		{">2024-07-01 10:30", []Comparison{{Op: ">", Date: "2024-07-01T10:30"}}},
+		{">=2024-07-01T10:30:15.5", []Comparison{{Op: ">=", Date: "2024-07-01T10:30:15.5"}}},
+		{">=2024-01-01 <2024-02-01", []Comparison{{Op: ">=", Date: "2024-01-01"}, {Op: "<", Date: "2024-02-01"}}},
+		{"2024", nil}, // no operator: a value to equal
+		{">draft", nil},
+		{">", nil},
+		{"<>3", nil},
+		{">Inf", nil},
+		{">NaN", nil},
+		{">0x10", nil},
+		{">1e400", nil},
+		{">2024-7-1", nil},
+		{">3 draft", nil},
+		{">= 3", []Comparison{{Op: ">=", Num: 3}}},
+		{">3 <", nil},
+		{"=3", nil},
+		{"", nil},
+	} {
+		got, ok := Comparisons(tt.value)
+		if ok != (tt.want != nil) || !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("Comparisons(%q) = %+v %v, want %+v", tt.value, got, ok, tt.want)
+		}
+	}
+}
+
+func TestConditionText(t *testing.T) {
+	for _, tt := range []struct{ field, value, want string }{
+		{"owner", "alice", `owner="alice"`},
+		{"rating", ">3.50", "rating>3.5"},
+		{"due", ">=2024-01-01 <2024-02-01", "due>=2024-01-01 and due<2024-02-01"},
+		{"title", "a > b", `title="a > b"`},
+	} {
+		if got := ConditionText(tt.field, tt.value); got != tt.want {
+			t.Errorf("ConditionText(%q, %q) = %q, want %q", tt.field, tt.value, got, tt.want)
+		}
+	}
+}
+
+// The request check refuses a where value that opens as a comparison
+// but is none, and more comparisons than filters; a value to equal and
+// a comparison pass.
+func TestCheckComparison(t *testing.T) {
+	for value, bad := range map[string]string{
+		"alice":                    "",
+		"":                         "",
+		">3":                       "",
+		"<July":                    "< compares a number or a date",
+		">":                        "> compares",
+		strings.Repeat(">1 ", 50):  "comparisons",
+		"a<b":                      "",
+		">=2024-01-01 <2024-02-01": "",
+		">=2024-01-01 <2024-02-xx": ">= compares",
+	} {
+		err := SearchRequest{Query: "x", Where: map[string]string{"f": value}}.WithDefaults().Check()
+		if (bad == "") != (err == nil) || err != nil && (KindOf(err) != KindInvalid || !strings.Contains(err.Error(), bad)) {
+			t.Errorf("where f=%q: %v, want %q", value, err, bad)
+		}
+	}
+}
+
+// FuzzComparisons: whatever the value, a comparison read holds an
+// operator and a number or a date, and reads the same once named again
+// (ConditionText's parts, the field's name taken off).
+func FuzzComparisons(f *testing.F) {
+	for _, s := range []string{">5", ">=2024-01-01 <2024-02-01", ">2024-07-01 10:30", ">draft", "<", "> 3", ">-0", ">1e3"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		cs, ok := Comparisons(v)
+		if !ok {
+			return
+		}
+		var again []string
+		for _, part := range strings.Split(ConditionText("f", v), " and ") {
+			again = append(again, strings.TrimPrefix(part, "f"))
+		}
+		back, ok := Comparisons(strings.Join(again, " "))
+		if !ok || !reflect.DeepEqual(back, cs) {
+			t.Fatalf("%q: %+v, named again %q: %+v", v, cs, again, back)
+		}
+		for _, c := range cs {
+			if !strings.Contains("< <= > >=", c.Op) || c.Op == "" {
+				t.Fatalf("%q: operator %q", v, c.Op)
+			}
+		}
+	})
+}
