@@ -187,6 +187,16 @@ func BenchmarkSearch(b *testing.B) {
 			}
 		})
 	}
+	// A question the notes cannot answer, whose results show their
+	// openings (cutUnlikely): beside the keyword search above.
+	b.Run("keyword_unlikely", func(b *testing.B) {
+		for b.Loop() {
+			resp, err := e.Search(bg, mdsearch.SearchRequest{Query: "how do I reset my tv remote", Mode: mdsearch.ModeKeyword})
+			if err != nil || !strings.Contains(resp.Notice, "cut to") {
+				b.Fatalf("%v, %q", err, resp.Notice)
+			}
+		}
+	})
 	b.Run("list", func(b *testing.B) {
 		for b.Loop() {
 			resp, err := e.Search(bg, mdsearch.SearchRequest{Query: "path:plugins", N: 10})

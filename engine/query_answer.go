@@ -61,6 +61,9 @@ func (f *found) finish() {
 		// Once the wordless notice has pointed to hybrid, this one need not.
 		addNotice(&resp.Notice, unlikelyNotice(resp.Results[0].Score, f.spell, resp.Mode == mdsearch.ModeSemantic && !f.wordless))
 	}
+	if f.weak && !f.unreadable && resp.Mode != mdsearch.ModeSemantic {
+		f.cutUnlikely()
+	}
 	lead := func(cut bool) string {
 		if f.list == nil {
 			return ""

@@ -78,3 +78,36 @@ func TestUnlikelyWhileUnread(t *testing.T) {
 		t.Fatalf("no results to judge: %q", resp.Notice)
 	}
 }
+
+// A search whose best result is unlikely to answer shows each result's
+// opening, saying which lines read the rest, and the notice says so; one
+// that is likely to answer shows them whole.
+func TestUnlikelyResultsCut(t *testing.T) {
+	vault := t.TempDir()
+	long := strings.Repeat("The alpha beam rests on the brackets of the north wall.\n\n", 30)
+	for i := range 4 {
+		write(t, vault, fmt.Sprintf("n%d.md", i), fmt.Sprintf("# Note %d\n\n%s", i, long))
+	}
+	write(t, vault, "telescope.md", "# Telescope\n\n"+strings.Repeat("Collimate the telescope mirror before calibration of the mount.\n\n", 30))
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
+	index(t, e, vault, "v")
+
+	weak := search(t, e, mdsearch.SearchRequest{Query: "alpha quasar spectroscopy redshift", Mode: mdsearch.ModeKeyword, N: 3})
+	if len(weak.Results) == 0 || !strings.Contains(weak.Notice, "no result is likely to answer") ||
+		!strings.Contains(weak.Notice, fmt.Sprintf("%d results cut to their opening", len(weak.Results))) {
+		t.Fatalf("weak search: notice %q, %d results", weak.Notice, len(weak.Results))
+	}
+	for _, r := range weak.Results {
+		if !r.Truncated || EstimateTokens(r.Text) > 2*unlikelyPreview || !strings.HasPrefix(r.ReadHint, "cut as unlikely to answer, ") || r.RestFrom <= r.EndLine {
+			t.Errorf("%s: truncated %v, %d tokens, hint %q, lines %d-%d then %d-%d", r.Path, r.Truncated, EstimateTokens(r.Text), r.ReadHint, r.StartLine, r.EndLine, r.RestFrom, r.RestTo)
+		}
+	}
+
+	strong := search(t, e, mdsearch.SearchRequest{Query: "telescope mirror calibration", Mode: mdsearch.ModeKeyword, N: 3})
+	if len(strong.Results) == 0 || strong.Results[0].Score < Unlikely || strings.Contains(strong.Notice, "cut to") {
+		t.Fatalf("strong search: notice %q, %d results", strong.Notice, len(strong.Results))
+	}
+	if r := strong.Results[0]; r.Truncated || EstimateTokens(r.Text) < 4*unlikelyPreview {
+		t.Errorf("strong search's best: truncated %v, %d tokens", r.Truncated, EstimateTokens(r.Text))
+	}
+}

@@ -36,7 +36,7 @@ func (unreadable) Unread(text string) float64 {
 func TestUnreadableQuery(t *testing.T) {
 	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), unreadable{newBow("bow")})
 	vault := copyDir(t, "../sample-vault")
-	write(t, vault, "备份.md", "# 备份\n\n我们每天晚上备份数据库。\n")
+	write(t, vault, "备份.md", "# 备份\n\n我们每天晚上备份数据库。\n\n"+strings.Repeat("备份保存在外部磁盘上，每周检查一次。\n\n", 20))
 	index(t, e, vault, "v")
 	for _, mode := range []mdsearch.Mode{mdsearch.ModeHybrid, mdsearch.ModeSemantic} {
 		resp := search(t, e, mdsearch.SearchRequest{Query: "什么是备份", Mode: mode})
@@ -50,6 +50,10 @@ func TestUnreadableQuery(t *testing.T) {
 		if weak := resp.Results[0].Score < Unlikely; weak != strings.Contains(resp.Notice, "scores low even where its words found the answer") ||
 			strings.Contains(resp.Notice, "do not hold the answer") {
 			t.Errorf("%s: best %.3f, notice %q", mode, resp.Results[0].Score, resp.Notice)
+		}
+		// Nor are its results cut to their openings, as unlikely ones are.
+		if r := resp.Results[0]; r.Truncated || strings.Contains(resp.Notice, "cut to") {
+			t.Errorf("%s: best %.3f cut (%q), notice %q", mode, r.Score, r.ReadHint, resp.Notice)
 		}
 		resp = search(t, e, mdsearch.SearchRequest{Query: "restic backups", Mode: mode})
 		if resp.Mode != mode || resp.Notice != "" || len(resp.Results) == 0 {

@@ -104,6 +104,15 @@ func TestRealModel(t *testing.T) {
 		if c.unlikely && (c.mode == mdsearch.ModeSemantic) != strings.Contains(resp.Notice, "meaning alone") {
 			t.Errorf("%s %q: notice %q", c.mode, c.q, resp.Notice)
 		}
+		// Its results show their openings, but semantic mode's, whose
+		// right answers score low too.
+		opening := c.unlikely && c.mode != mdsearch.ModeSemantic
+		for _, r := range resp.Results {
+			if cut := strings.HasPrefix(r.ReadHint, "cut as unlikely"); cut != (opening && r.Truncated) || !opening && cut ||
+				opening && EstimateTokens(r.Text) > 2*unlikelyPreview {
+				t.Errorf("%s %q: %s cut %v, %d tokens, hint %q", c.mode, c.q, r.Path, cut, EstimateTokens(r.Text), r.ReadHint)
+			}
+		}
 		// The shipped model's second stage explains each result it
 		// scored; semantic mode's keeps the order of meaning.
 		for i, r := range resp.Results {

@@ -34,6 +34,9 @@ type Calibration struct {
 	// engine.Unlikely, where a search says no result is likely to answer.
 	RightUnlikely float64 `json:"right_unlikely"`
 	OffUnlikely   float64 `json:"off_topic_unlikely"`
+	// OffTokens is what an agent reads for an off-topic query: the
+	// tokens of its results' text, as Outcome.Tokens counts a query's.
+	OffTokens float64 `json:"off_topic_tokens"`
 }
 
 // calibrate measures outs (whose TopScore and ranks are set), the

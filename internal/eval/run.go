@@ -257,13 +257,15 @@ func (o *Options) runChunker(ctx context.Context, cache *Cache, group []Config) 
 		if err != nil {
 			return nil, err
 		}
-		off, offBelow, offSuggested, err := o.askOffTopic(ctx, e, c, o.OffTopic)
+		ans, err := o.askOffTopic(ctx, e, c, o.OffTopic)
 		if err != nil {
 			return nil, err
 		}
+		off, offSuggested := ans.tops, ans.suggested
 		row := ConfigReport{Config: c, Index: idx, Metrics: Summarize(outs)}
 		if c.Chunker != ChunkBM25Sections {
-			sp, k := spreads(outs, off), calibrate(outs, off, offBelow)
+			sp, k := spreads(outs, off), calibrate(outs, off, ans.below)
+			k.OffTokens = ans.tokens
 			row.Scores, row.Calib = &sp, &k
 			if row.CalibWith, err = o.calibrateWith(ctx, e, c, outs); err != nil {
 				return nil, err
@@ -293,11 +295,13 @@ func (o *Options) calibrateWith(ctx context.Context, e searcher, c Config, outs 
 	}
 	out := make(map[string]Calibration, len(o.AlsoOffTopic))
 	for name, qs := range o.AlsoOffTopic {
-		off, below, _, err := o.askOffTopic(ctx, e, c, qs)
+		ans, err := o.askOffTopic(ctx, e, c, qs)
 		if err != nil {
 			return nil, err
 		}
-		out[name] = calibrate(outs, off, below)
+		k := calibrate(outs, ans.tops, ans.below)
+		k.OffTokens = ans.tokens
+		out[name] = k
 	}
 	return out, nil
 }

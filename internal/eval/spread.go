@@ -76,29 +76,43 @@ func spreads(outs []Outcome, offTopic []float64) Spreads {
 	return Spreads{Right: spread(right), Wrong: spread(wrong), OffTopic: spread(offTopic)}
 }
 
-// askOffTopic returns the top score of each off-topic query (0 when
-// nothing matched), and how many got a spelling suggestion.
-func (o *Options) askOffTopic(ctx context.Context, e searcher, c Config, qs []string) (tops, below []float64, suggested int, err error) {
-	tops = make([]float64, 0, len(qs))
+// askOffTopic asks each off-topic query: its top score (0 when nothing
+// matched), the scores below it, whether it got a spelling suggestion,
+// and the tokens of its results.
+func (o *Options) askOffTopic(ctx context.Context, e searcher, c Config, qs []string) (offAnswers, error) {
+	a := offAnswers{tops: make([]float64, 0, len(qs))}
 	for _, q := range qs {
 		resp, err := e.Search(ctx, mdsearch.SearchRequest{Query: q, N: o.K, MaxPerPage: o.MaxPerPage, Mode: c.Mode})
 		if err != nil {
-			return nil, nil, 0, fmt.Errorf("off-topic query %q: %w", q, err)
+			return a, fmt.Errorf("off-topic query %q: %w", q, err)
 		}
 		top := 0.0
 		for i, r := range resp.Results {
 			if i == 0 {
 				top = r.Score
 			} else {
-				below = append(below, r.Score)
+				a.below = append(a.below, r.Score)
 			}
+			a.tokens += EstimateTokens(resultText(r))
 		}
-		tops = append(tops, top)
+		a.tops = append(a.tops, top)
 		if resp.Suggestion != "" {
-			suggested++
+			a.suggested++
 		}
 	}
-	return tops, below, suggested, nil
+	if len(qs) > 0 {
+		a.tokens = math.Round(a.tokens/float64(len(qs))*10) / 10
+	}
+	return a, nil
+}
+
+// offAnswers is what the off-topic queries got: each one's top score, the
+// scores below the top ones, how many got a suggestion, and the tokens of
+// their results' text a query, as Outcome.Tokens counts them.
+type offAnswers struct {
+	tops, below []float64
+	suggested   int
+	tokens      float64
 }
 
 // LoadOffTopic reads off-topic queries: a plain text file of one query a
@@ -191,12 +205,12 @@ func writeSpreads(w io.Writer, r *Report) error {
 func writeCalibration(w io.Writer, r *Report, rows []ConfigReport) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	pad := namePad(r)
-	fmt.Fprintf(w, "\ncalibration: expected calibration error of the top score (off-topic queries included; on-topic alone) and of the scores of results 2–%d; right top hits and off-topic queries whose top score is under %.2f, where a search says no result is likely to answer\n", r.K, engine.Unlikely)
-	writeRow(tw, []string{pad("config"), "ECE top", "on-topic", "ECE below", fmt.Sprintf("right < %.2f", engine.Unlikely), fmt.Sprintf("off-topic < %.2f", engine.Unlikely)})
+	fmt.Fprintf(w, "\ncalibration: expected calibration error of the top score (off-topic queries included; on-topic alone) and of the scores of results 2–%d; right top hits and off-topic queries whose top score is under %.2f, where a search says no result is likely to answer; the tokens of an off-topic query's results\n", r.K, engine.Unlikely)
+	writeRow(tw, []string{pad("config"), "ECE top", "on-topic", "ECE below", fmt.Sprintf("right < %.2f", engine.Unlikely), fmt.Sprintf("off-topic < %.2f", engine.Unlikely), "off-topic tokens/q"})
 	for _, c := range rows {
 		k := c.Calib
 		writeRow(tw, []string{pad(c.Name), fmt.Sprintf("%.3f", k.ECE), fmt.Sprintf("%.3f", k.ECEOnTopic), fmt.Sprintf("%.3f", k.ECEBelow),
-			fmt.Sprintf("%.1f%%", 100*k.RightUnlikely), fmt.Sprintf("%.1f%%", 100*k.OffUnlikely)})
+			fmt.Sprintf("%.1f%%", 100*k.RightUnlikely), fmt.Sprintf("%.1f%%", 100*k.OffUnlikely), fmt.Sprintf("%.0f", k.OffTokens)})
 	}
 	return tw.Flush()
 }
