@@ -88,7 +88,7 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 	if req.Lists() {
 		return e.list(ctx, q, ops, excludeNotice)
 	}
-	q.without = ops.without
+	q.without, q.tasks = ops.without, ops.tasks
 	if req.Offset > 0 {
 		return nil, mdsearch.OffsetWithWords(req.Offset)
 	}
@@ -189,6 +189,11 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 		return nil, err
 	}
 	addNotice(&resp.Notice, phrases)
+	tasked, err := q.mustTask(ctx, rt.Reader)
+	if err != nil {
+		return nil, err
+	}
+	addNotice(&resp.Notice, tasked)
 	if err := q.mustLack(ctx, rt.Reader); err != nil {
 		return nil, err
 	}
@@ -340,6 +345,7 @@ type query struct {
 	unheld     map[string]bool // the quoted phrases no passage in scope holds, searched as words (mustHold): a suggestion may respell them
 	holding    map[int64]bool  // the passages in scope holding one of must; nil: any
 	without    []exclusion     // what no result holds (takeExclusions)
+	tasks      []task          // the task operators: every result holds a task of each (mustTask)
 	barred     map[int64]bool  // the passages in scope holding a word of the stem of one of without (mustLack)
 	asWritten  map[int64]bool  // of those read again, whether each holds one as written (unbarred)
 	nothing    bool            // the query's words are common ones alone (AsksNothing)
@@ -417,6 +423,7 @@ func (e *Engine) rank(ctx context.Context, rd *store.Reader, q *query) ([]*group
 		if err != nil {
 			return nil, err
 		}
+		cands = q.taskedOnly(cands)
 		fused, err := e.rescore(ctx, rd, q, cands)
 		if err != nil {
 			return nil, err
@@ -444,9 +451,9 @@ const deepest = 4
 // says no note has are left as words), the others are returned.
 func normalize(req mdsearch.SearchRequest, known func(property string) bool) (mdsearch.SearchRequest, operators, error) {
 	var ops operators
-	query, asWords := dropWordOperators(mdsearch.TrimQuery(req.Query))
+	query, asWords, tasks := dropWordOperators(mdsearch.TrimQuery(req.Query))
 	req.Query, ops = takeOperators(query, known)
-	ops.asWords = asWords
+	ops.asWords, ops.tasks = asWords, tasks
 	req.Query, ops.without = takeExclusions(req.Query)
 	for _, x := range ops.without {
 		if ops.first == "" {

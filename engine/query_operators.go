@@ -31,6 +31,7 @@ type operators struct {
 	grouped                     bool        // parentheses or OR around operators, which filter as if absent (ungroup)
 	asWords                     []string    // Obsidian's operators read as words (line:, section:, …: dropWordOperators)
 	without                     []exclusion // -word, -"a phrase": what no result holds (takeExclusions)
+	tasks                       []task      // task:, task-todo:, task-done: what task each result holds (mustTask)
 }
 
 // operatorNames are the operators, lower case, with their colon.

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -101,7 +102,7 @@ func TestWordOperators(t *testing.T) {
 	for _, tt := range []struct{ query, want, names string }{
 		{"line:(pin tab)", "(pin tab)", "line:"},
 		{"Section:(scoped tasks) content:drop LINE:x", "(scoped tasks) drop x", "section: content: line:"},
-		{"-block:^abc task-todo:ship", "-^abc ship", "block: task-todo:"},
+		{"-block:^abc task-todo:ship", "-^abc ship", "block:"}, // a task operator filters (TestTaskOperators)
 		{"match-case:Rust ignore-case:go", "Rust go", "match-case: ignore-case:"},
 		{"the content: of the note", "the content: of the note", ""}, // a word with a colon, not an operator
 		{"tag:x path:y section", "tag:x path:y section", ""},
@@ -111,7 +112,7 @@ func TestWordOperators(t *testing.T) {
 		{"-line:x", "-x", "line:"},
 		{"line:(section:x y)", "(x y)", "line: section:"}, // nested
 	} {
-		got, names := dropWordOperators(tt.query)
+		got, names, _ := dropWordOperators(tt.query)
 		if got != tt.want || strings.Join(names, " ") != tt.names {
 			t.Errorf("%q: %q %q, want %q %q", tt.query, got, names, tt.want, tt.names)
 		}
@@ -130,13 +131,18 @@ func TestWordOperators(t *testing.T) {
 // names out never panics, never lengthens the query, and leaves a query
 // without a colon as it is.
 func FuzzDropWordOperators(f *testing.F) {
-	for _, s := range []string{"line:x", "-content:plugin", "a (-section:x)", "line:(section:x) -task:y.", "-block:^abc"} {
+	for _, s := range []string{"line:x", "-content:plugin", "a (-section:x)", "line:(section:x) -task:y.", "-block:^abc", "task-todo:(call (back)", `task:"a b`, "task-done:("} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, q string) {
-		out, _ := dropWordOperators(q)
+		out, _, tasks := dropWordOperators(q)
 		if len(out) > len(q) || !strings.Contains(q, ":") && out != q {
 			t.Fatalf("%q: %q", q, out)
+		}
+		for _, tk := range tasks { // a task operator read holds words, and its kind is one of three
+			if len(tk.words) == 0 || !slices.Contains([]string{"task", "task-todo", "task-done"}, tk.kind) || !strings.HasPrefix(tk.written, tk.kind+":") {
+				t.Fatalf("%q: task %+v", q, tk)
+			}
 		}
 	})
 }

@@ -6,35 +6,40 @@ import (
 	"strings"
 )
 
-// wordOperators are Obsidian's search operators that mdsearch reads no
-// filter from: line:, block:, section:, content:, the task ones and the
-// case ones. Their words are searched as the query's others (a passage is
-// one section's text, and every search is of the notes' text), and their
-// names, no word of what is asked, are taken out.
+// wordOperators are Obsidian's search operators whose words are searched
+// as the query's others, their names, no word of what is asked, taken
+// out: line:, block:, section:, content: and the case ones, which filter
+// nothing (a passage is one section's text, and every search is of the
+// notes' text), and the task ones, which keep the results to the
+// passages holding such a task (mustTask).
 var wordOperators = regexp.MustCompile(`(?i)(^-?|[\s(]-?)(line|block|section|content|task|task-todo|task-done|match-case|ignore-case):([^\s:])`)
 
 // dropWordOperators takes the names of wordOperators out of query, before
-// the operators it reads are taken (takeOperators), and returns them as
-// written, each once. One nested in another's parentheses,
-// line:(section:x), is taken on a second pass.
-func dropWordOperators(query string) (string, []string) {
+// the operators it reads are taken (takeOperators), and returns those
+// that filter nothing as written, each once, and the task operators,
+// which keep results to the passages holding such a task (mustTask). One
+// nested in another's parentheses, line:(section:x), is taken on a second
+// pass.
+func dropWordOperators(query string) (string, []string, []task) {
 	var names []string
+	var tasks []task
 	for range 3 {
-		out, found := dropWordOperatorsOnce(query, names)
+		out, found, more := dropWordOperatorsOnce(query, names)
 		if out == query {
 			break
 		}
-		query, names = out, found
+		query, names, tasks = out, found, append(tasks, more...)
 	}
-	return query, names
+	return query, names, tasks
 }
 
 // dropWordOperatorsOnce is one pass of dropWordOperators, adding the
-// names it takes to names.
-func dropWordOperatorsOnce(query string, names []string) (string, []string) {
+// names it takes to names and returning the task operators it reads.
+func dropWordOperatorsOnce(query string, names []string) (string, []string, []task) {
 	if !strings.Contains(query, ":") {
-		return query, names
+		return query, names, nil
 	}
+	var tasks []task
 	var b strings.Builder
 	at := 0
 	for _, m := range wordOperators.FindAllStringSubmatchIndex(query, -1) {
@@ -45,18 +50,25 @@ func dropWordOperatorsOnce(query string, names []string) (string, []string) {
 		// Negated before a word or a phrase, -content:plugin is an
 		// exclusion of it (takeExclusions), which is what it means: the
 		// query without the name holds one at its "-".
-		excludes := false
+		excludes, negated := false, strings.HasSuffix(query[m[2]:m[3]], "-")
 		if neg := m[3] - 1; neg >= 0 && !isStatement(query) {
 			_, _, excludes = exclusionAt(query[:m[3]]+query[m[5]+1:], neg)
 		}
-		if !excludes && !slices.Contains(names, name) { // names are in lower case
+		t, filters := task{}, false
+		if strings.HasPrefix(name, "task") && !negated {
+			t, filters = taskOperator(query, name[:len(name)-1], m[5]+1)
+		}
+		switch {
+		case filters:
+			tasks = append(tasks, t)
+		case !excludes && !slices.Contains(names, name): // names are in lower case
 			names = append(names, name)
 		}
 		b.WriteString(query[at:m[3]]) // up to the name, its "-" kept
 		at = m[5] + 1                 // past its colon
 	}
 	b.WriteString(query[at:])
-	return b.String(), names
+	return b.String(), names, tasks
 }
 
 // quoted reports whether text ends inside a quotation (a quote mark of

@@ -1,0 +1,150 @@
+package engine
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mdsearch/mdsearch"
+)
+
+// Obsidian's task operators are read with their values: a word, a quoted
+// phrase or a group; negated, or joining words with OR, they filter
+// nothing, as before.
+func TestTaskOperatorsRead(t *testing.T) {
+	for _, tt := range []struct{ query, rest, tasks, names string }{
+		{"task-todo:call", "call", "task-todo:[call]", ""},
+		{"plumber task:(call back) soon", "plumber (call back) soon", "task:[call back]", ""},
+		{`task-done:"Sent the Invoice" march`, `"Sent the Invoice" march`, "task-done:[sent the invoice]", ""},
+		{"TASK-TODO:Rémy", "Rémy", "task-todo:[remy]", ""},
+		{"task-todo:(call OR email)", "(call OR email)", "", "task-todo:"}, // either: no one task holds both
+		{"-task-todo:call", "-call", "", ""},                               // an exclusion of "call", as -content:call
+		{"line:(task-todo:call)", "(call)", "task-todo:[call]", "line:"},
+		{"task:x task-done:y", "x y", "task:[x] task-done:[y]", ""},
+		{"sub-task:x", "sub-task:x", "", ""},
+	} {
+		rest, names, tasks := dropWordOperators(tt.query)
+		var got []string
+		for _, tk := range tasks {
+			got = append(got, fmt.Sprintf("%s:%v", tk.kind, tk.words))
+		}
+		if rest != tt.rest || strings.Join(got, " ") != tt.tasks || strings.Join(names, " ") != tt.names {
+			t.Errorf("%q: %q %v %q, want %q %q %q", tt.query, rest, got, names, tt.rest, tt.tasks, tt.names)
+		}
+	}
+}
+
+// A task's line: a list item with a box, open or done, in a quote or not.
+func TestTaskHeldIn(t *testing.T) {
+	text := "Calls to make:\n\n- [ ] Call the plumber about the leak\n* [x] Called Rémy back\n> 1. [-] call the bank, dropped\n" +
+		"- [ ]call nobody (no space)\nWe should call someone.\n  + [ ] email the landlord\r\n"
+	for _, tt := range []struct {
+		kind, words string
+		held        bool
+	}{
+		{"task", "call plumber", true},
+		{"task-todo", "call plumber", true},
+		{"task-done", "call plumber", false},
+		{"task-done", "remy", true}, // accents aside
+		{"task-done", "bank", true}, // any mark but a space is done
+		{"task-todo", "bank", false},
+		{"task-todo", "someone", false}, // not a task
+		{"task-todo", "nobody", false},  // no space after the box
+		{"task-todo", "email landlord", true},
+		{"task", "plumb", true},             // the start of a word
+		{"task", "plumbers", false},         // a longer form than the task's
+		{"task", "plumber landlord", false}, // one task must hold both
+	} {
+		tk := task{kind: tt.kind, words: strings.Fields(tt.words)}
+		if got := tk.heldIn(text); got != tt.held {
+			t.Errorf("%s:%s = %v, want %v", tt.kind, tt.words, got, tt.held)
+		}
+	}
+}
+
+// Every result of a search with a task operator holds such a task, in
+// every mode, however deep the keyword list holds it; with a quoted
+// phrase too, a result holds both; where no passage holds one, none comes
+// and the notice says why.
+func TestTaskOperators(t *testing.T) {
+	vault := t.TempDir()
+	// More passages than a search's first round of candidates mention
+	// calls and the plumber, in prose, and rank above the tasks.
+	for i := range 3 * firstRound(mdsearch.SearchRequest{N: 5}.WithDefaults()) / 2 {
+		write(t, vault, fmt.Sprintf("calls/%02d.md", i), fmt.Sprintf("# Calls %d\n\nCall, call and call again: the plumber call log.\n", i))
+	}
+	write(t, vault, "daily/2024-07-01.md", "# Monday\n\n## Tasks\n\n- [ ] call the plumber about the leak in the long kitchen pipe under the old sink\n- [x] email the landlord\n\n## Notes\n\nA quiet day.\n")
+	write(t, vault, "daily/2024-07-02.md", "# Tuesday\n\n- [x] call the plumber back\n- [ ] pay the plumber\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
+	index(t, e, vault, "v")
+	for _, tt := range []struct {
+		query string
+		mode  mdsearch.Mode
+		want  string
+	}{
+		{"task-todo:(call plumber)", mdsearch.ModeKeyword, "daily/2024-07-01.md > Monday"},
+		{"task-todo:(call plumber)", mdsearch.ModeHybrid, "daily/2024-07-01.md > Monday"},
+		{"task-todo:(call plumber)", mdsearch.ModeSemantic, "daily/2024-07-01.md > Monday"},
+		{"task-done:call plumber", mdsearch.ModeKeyword, "daily/2024-07-02.md > Tuesday"},
+		{"task:plumber", mdsearch.ModeKeyword, "daily/2024-07-02.md > Tuesday|daily/2024-07-01.md > Monday"},
+		{`task:plumber "pay the plumber"`, mdsearch.ModeKeyword, "daily/2024-07-02.md > Tuesday"},
+		{"task-todo:landlord", mdsearch.ModeKeyword, ""},
+	} {
+		resp := search(t, e, mdsearch.SearchRequest{Query: tt.query, Mode: tt.mode, N: 10})
+		got := make([]string, 0, len(resp.Results))
+		for _, r := range resp.Results {
+			got = append(got, r.Path+" > "+r.Section)
+		}
+		// Ranked and scored among the passages holding such a task, as
+		// under a filter, not beside the prose (keyword mode's scores are
+		// the shipped model's with the test embedder).
+		if tt.mode == mdsearch.ModeKeyword && len(resp.Results) > 0 && resp.Results[0].Score < Unlikely {
+			t.Errorf("%s: best scores %.3f", tt.query, resp.Results[0].Score)
+		}
+		if strings.Join(got, "|") != tt.want {
+			t.Errorf("%s %s: %q, want %q (%s)", tt.mode, tt.query, got, tt.want, resp.Notice)
+		}
+		if tt.want == "" && !strings.Contains(resp.Notice, `no passage holds a task that "task-todo:landlord" asks for`) {
+			t.Errorf("%s: notice %q", tt.query, resp.Notice)
+		}
+		if strings.Contains(resp.Notice, "filter nothing") || strings.Contains(resp.Notice, "filters nothing") {
+			t.Errorf("%s: notice %q", tt.query, resp.Notice)
+		}
+	}
+}
+
+// BenchmarkTasks times warm keyword and hybrid searches of a vault of
+// 3,000 daily notes, each with tasks and prose, with a task operator
+// (task-todo:(call plumber)) beside the same words alone, query by query
+// in turn on one engine: what reading the passages with boxes and their
+// task lines adds. The vault is made here.
+func BenchmarkTasks(b *testing.B) {
+	vault := b.TempDir()
+	verbs := []string{"call", "email", "pay", "visit", "fix", "order"}
+	whom := []string{"plumber", "landlord", "bank", "dentist", "garage", "school"}
+	for i := range 3000 {
+		v, w := verbs[i%6], whom[(i/6)%6]
+		box := " "
+		if i%3 == 0 {
+			box = "x"
+		}
+		write(b, vault, fmt.Sprintf("daily/%04d.md", i), fmt.Sprintf("# Day %d\n\n## Tasks\n\n- [%s] %s the %s\n- [ ] water the plants\n\n## Notes\n\nThe %s said to %s again next week.\n",
+			i, box, v, w, whom[(i/36)%6], verbs[(i/5)%6]))
+	}
+	e := openEngine(b, filepath.Join(b.TempDir(), "index.db"), newBow("bow"))
+	index(b, e, vault, "v")
+	queries := []string{"call plumber", "pay bank", "email school", "fix garage"}
+	for _, mode := range []mdsearch.Mode{mdsearch.ModeKeyword, mdsearch.ModeHybrid} {
+		ask := func(tasked bool) func(string) error {
+			return func(q string) error {
+				if tasked {
+					q = "task-todo:(" + q + ")"
+				}
+				_, err := e.Search(bg, mdsearch.SearchRequest{Query: q, Mode: mode})
+				return err
+			}
+		}
+		b.Run(string(mode), func(b *testing.B) { benchPair(b, queries, "words", ask(false), "task", ask(true)) })
+	}
+}
