@@ -19,9 +19,18 @@ type Comparison struct {
 }
 
 // dateValue is a date as properties hold one: a year and month, a day,
-// and a time of day after a "T" or a space (YAML's and TOML's dates are
-// stored as 2024-07-01 or 2024-07-01T10:00:00Z).
-var dateValue = regexp.MustCompile(`^\d{4}-\d{2}(-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?)?$`)
+// and a time of day after a "T" or a space, with or without its time
+// zone (YAML's and TOML's dates are stored as 2024-07-01 or
+// 2024-07-01T10:00:00Z).
+var dateValue = regexp.MustCompile(`^\d{4}-\d{2}(-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:\d{2})?)?)?$`)
+
+// attempted is a value that opens as a comparison of a number or a date
+// does: an operator, then a digit, a sign or a point.
+var attempted = regexp.MustCompile(`^[<>]=?\s*[-+.\d]`)
+
+// zone is a date's time zone, which a comparison sets aside, as it does
+// the stored dates': a date compares as written.
+var zone = regexp.MustCompile(`([Zz]|[+-]\d{2}:\d{2})$`)
 
 // Comparisons reads v as property comparisons; ok is false where it is
 // none, and v is a value the property must equal. Each is an operator
@@ -66,6 +75,9 @@ func parseComparison(s string) (Comparison, bool) {
 	}
 	val := strings.TrimSpace(s[len(c.Op):]) // ">= 3" as ">=3"
 	if dateValue.MatchString(val) {
+		if len(val) > len("2024-07-01") {
+			val = zone.ReplaceAllString(val, "")
+		}
 		c.Date = strings.Replace(val, " ", "T", 1)
 		return c, true
 	}
@@ -106,15 +118,17 @@ func ConditionText(field, value string) string {
 	return strings.Join(parts, " and ")
 }
 
-// CheckCondition refuses a where value that opens with a comparison's
-// operator yet is none (">draft", "<July"): such a value reads as text to
-// equal, which no property holds, where a comparison was meant.
+// CheckCondition refuses a where value that opens as a comparison of a
+// number or a date yet is none (">3 apples", "<2024-7-1", ">= 3.5.1"):
+// read as text to equal, it would match nothing where a comparison was
+// meant. Other values that open with "<" or ">" are text ("<b>x</b>", a
+// template's "<% tp.file.title %>", ">draft").
 func CheckCondition(field, value string) error {
 	cs, ok := Comparisons(value)
 	switch {
 	case ok && len(cs) > MaxFilters:
 		return invalid("where %s: %d comparisons; give at most %d", field, len(cs), MaxFilters)
-	case !ok && strings.ContainsAny(value[:min(1, len(value))], "<>"):
+	case !ok && attempted.MatchString(value):
 		op := value[:len(value)-len(strings.TrimLeft(value, "<>="))]
 		return invalid("where %s=%q: %s compares a number or a date (rating>3, due<=2024-07-01, [due:<2024-07-01] in a query); a value to equal does not open with it", field, value, op)
 	}

@@ -28,6 +28,9 @@ func TestComparisons(t *testing.T) {
 		{">0x10", nil},
 		{">1e400", nil},
 		{">2024-7-1", nil},
+		{">=2024-07-01T10:00:00Z", []Comparison{{Op: ">=", Date: "2024-07-01T10:00:00"}}}, // its zone set aside
+		{"<2024-07-01T10:00+02:00", []Comparison{{Op: "<", Date: "2024-07-01T10:00"}}},
+		{">2024-07-01Z", nil},
 		{">3 draft", nil},
 		{">= 3", []Comparison{{Op: ">=", Num: 3}}},
 		{">3 <", nil},
@@ -54,16 +57,21 @@ func TestConditionText(t *testing.T) {
 	}
 }
 
-// The request check refuses a where value that opens as a comparison
-// but is none, and more comparisons than filters; a value to equal and
-// a comparison pass.
+// The request check refuses a where value that opens as a comparison of
+// a number or a date but is none, and more comparisons than filters; a
+// value to equal, even one opening with "<", and a comparison pass.
 func TestCheckComparison(t *testing.T) {
 	for value, bad := range map[string]string{
 		"alice":                    "",
 		"":                         "",
 		">3":                       "",
-		"<July":                    "< compares a number or a date",
-		">":                        "> compares",
+		"<July":                    "", // text: no number or date was meant
+		">":                        "",
+		"<% tp.file.title %>":      "", // a template's value, as text
+		"<b>x</b>":                 "",
+		">3 apples":                "> compares a number or a date",
+		"<2024-7-1":                "< compares",
+		">= .5.5":                  ">= compares",
 		strings.Repeat(">1 ", 50):  "comparisons",
 		"a<b":                      "",
 		">=2024-01-01 <2024-02-01": "",

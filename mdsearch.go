@@ -125,7 +125,9 @@ type SearchRequest struct {
 	// Tags must all be on a note (Tag, when set, is one more).
 	Tags []string `json:"tags,omitempty"`
 	// Where keeps notes whose frontmatter field equals the value (a list
-	// field: contains it), ignoring case; every pair must match.
+	// field: contains it), ignoring case; every pair must match. A value
+	// of comparisons (">3", ">=2024-01-01 <2024-02-01": Comparisons)
+	// keeps those whose number or date meets each.
 	Where map[string]string `json:"where,omitempty"`
 	// MaxTokens, when set, is the answer budget: it caps the reading cost
 	// (ReadingTokens, a language model's tokens, not the embedder's) of all
@@ -179,7 +181,7 @@ type Result struct {
 	PageWordCount int      `json:"page_word_count"`
 	StartLine     int      `json:"start_line"`
 	EndLine       int      `json:"end_line"`
-	Text          string   `json:"text"`            // the whole passage, or as much as the token budget allowed
+	Text          string   `json:"text"`            // the whole passage, or as much as the token budget allowed, or its opening where no result is likely to answer
 	Score         float64  `json:"score"`           // 0–1, comparable across queries (see README)
 	Distance      *float64 `json:"distance"`        // 1 − cosine of the best window (a heading window's × 0.9), when vectors were used
 	Stale         bool     `json:"stale,omitempty"` // the file changed on disk since it was indexed
@@ -201,9 +203,9 @@ type Result struct {
 	// the sections it shows (their further parts and subsections: reading
 	// the section reads it), when some does; 0 when the passage ends them.
 	SectionEnd int `json:"section_end,omitempty"`
-	// Truncated says the text was cut (to fit the token budget, or at
-	// 32 KB) or shows a long run of ASCII without a space to its start
-	// alone; ReadHint then says how to read the rest, the lines RestFrom
+	// Truncated says the text was cut (to fit the token budget, at 32 KB,
+	// or to its opening where no result is likely to answer) or shows a
+	// long run of ASCII without a space to its start alone; ReadHint then says how to read the rest, the lines RestFrom
 	// to RestTo of the note (1-based, inclusive).
 	Truncated bool   `json:"truncated,omitempty"`
 	ReadHint  string `json:"read_hint,omitempty"`

@@ -38,6 +38,9 @@ type found struct {
 	list *listPage
 	// noneHeld: the notice says no passage holds any of the query's words.
 	noneHeld bool
+	// required: the results hold the query's quoted phrases or tasks,
+	// which their openings may not show: they are not cut (cutUnlikely).
+	required bool
 	// best is the best score of the search before min_score left any
 	// result out, -1 when it found none: what offer compares.
 	best float64
@@ -61,8 +64,10 @@ func (f *found) finish() {
 		// Once the wordless notice has pointed to hybrid, this one need not.
 		addNotice(&resp.Notice, unlikelyNotice(resp.Results[0].Score, f.spell, resp.Mode == mdsearch.ModeSemantic && !f.wordless))
 	}
-	if f.weak && !f.unreadable && resp.Mode != mdsearch.ModeSemantic {
+	var cuts string // the notice of the results cutUnlikely cut, at its longest: the budget pays for it too
+	if f.weak && !f.unreadable && !f.required && resp.Mode != mdsearch.ModeSemantic {
 		f.cutUnlikely()
+		cuts = cutNotice(resp.Results)
 	}
 	lead := func(cut bool) string {
 		if f.list == nil {
@@ -71,12 +76,16 @@ func (f *found) finish() {
 		return f.list.notice(len(resp.Results), cut)
 	}
 	notice := joinNotices(lead(false), resp.Notice)
-	if f.budget <= 0 || len(resp.Results) == 0 || fitsWhole(resp.Results, f.budget-noticeTokens(notice)) {
-		resp.Notice = notice // fitBudget would keep every result as it is
+	if f.budget <= 0 || len(resp.Results) == 0 || fitsWhole(resp.Results, f.budget-noticeTokens(joinNotices(notice, cuts))) {
+		resp.Notice = joinNotices(notice, cuts) // fitBudget would keep every result as it is
 		return
 	}
-	// Room for the notice that counts what did not fit, at its longest.
+	if cuts != "" {
+		defer func() { addNotice(&resp.Notice, cutNotice(resp.Results)) }() // those kept
+	}
+	// Room for the notices that count what did not fit, at their longest.
 	addNotice(&notice, droppedNotice(len(resp.Results), f.budget))
+	addNotice(&notice, cuts)
 	left := f.budget - noticeTokens(notice)
 	all := resp.Results
 	var dropped int
@@ -194,6 +203,9 @@ func droppedSections(dropped []mdsearch.Result) []droppedSection {
 	var out []droppedSection
 	at := map[string]int{}
 	for _, r := range dropped {
+		if r.Truncated && r.RestTo > r.EndLine { // cut to its opening: the rest is its too
+			r.EndLine = r.RestTo
+		}
 		name := r.Path
 		if r.ReadPath != "" {
 			name = r.ReadPath

@@ -23,6 +23,8 @@ func TestPropertyComparisons(t *testing.T) {
 	write(t, vault, "d.md", "# Delta\n\nThe garden plan with no properties.\n")
 	write(t, vault, "e.md", "+++\nrating = -1\ndue = 2024-07-01T09:00:00Z\n+++\n\n# Epsilon\n\nThe garden plan in TOML.\n")
 	write(t, vault, "f.md", "---\nrating: true\ndue: next week\n---\n# Zeta\n\nThe garden plan, undated.\n")
+	write(t, vault, "g.md", "---\ndue: 2024-09-01T00:00:00Z\nstatus: \"<% tp.file.title %>\"\n---\n# Eta\n\nThe garden plan at midnight.\n") // stored as 2024-09-01
+	write(t, vault, "h.md", "---\ndue: 2024-09-02T10:00:00+02:00\n---\n# Theta\n\nThe garden plan with a zone.\n")
 	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
 	index(t, e, vault, "v")
 	for _, tt := range []struct {
@@ -34,17 +36,22 @@ func TestPropertyComparisons(t *testing.T) {
 		{query: "[rating:>=2.5] garden", want: "a.md b.md"},
 		{query: "[rating:<0] garden", want: "e.md"},
 		{query: "[rating:>-1.5] [rating:<3] garden", want: "b.md e.md"},
-		{query: "[due:<2024-07-01] garden", want: "a.md c.md"},              // c's 2023-01-01
-		{query: "[due:>=2024-07-01] garden", want: "b.md c.md e.md"},        // e's day, whatever its time
-		{query: "[due:>2024-07-01T09:00] garden", want: "b.md c.md"},        // e's time is not after it
-		{query: "[due:>2024-07-01 09:00] garden", want: "b.md c.md"},        // a space before the time
-		{query: "[due:>2024-07] garden", want: "c.md"},                      // after July
-		{query: "[due:>2024-07-01] [due:<2024-08-01] garden", want: "b.md"}, // c has neither item in the range
-		{query: "-[due:<2024-07-01] garden", want: "b.md d.md e.md f.md"},   // no due, or none before
-		{query: "[meta.size:>10] garden", want: "c.md"},                     // inside a map
+		{query: "[due:<2024-07-01] garden", want: "a.md c.md"},                      // c's 2023-01-01
+		{query: "[due:>=2024-07-01] [due:<2024-09] garden", want: "b.md c.md e.md"}, // e's day, whatever its time
+		{query: "[due:>2024-07-01T09:00] [due:<2024-09] garden", want: "b.md c.md"}, // e's time is not after it
+		{query: "[due:>2024-07-01 09:00] [due:<2024-09] garden", want: "b.md c.md"}, // a space before the time
+		{query: "[due:>2024-07] [due:<2024-09] garden", want: "c.md"},               // after July
+		{query: "[due:>2024-07-01] [due:<2024-08-01] garden", want: "b.md"},         // c has neither item in the range
+		{query: "-[due:<2024-07-01] garden", want: "b.md d.md e.md f.md g.md h.md"}, // no due, or none before
+		{query: "[meta.size:>10] garden", want: "c.md"},                             // inside a map
 		{query: "garden", where: map[string]string{"rating": ">3"}, want: "a.md"},
 		{query: "garden", where: map[string]string{"due": ">2024-07-01 <2024-08-01"}, want: "b.md"},
-		{query: "[rating:>3]", want: "a.md"}, // alone, a list of notes
+		{query: "[rating:>3]", want: "a.md"},                                                      // alone, a list of notes
+		{query: "[due:>=2024-09-01T00:00] garden", want: "g.md h.md"},                             // a day is its midnight
+		{query: "[due:<2024-09-01T00:00:01] [due:>2024-08-31] garden", want: "g.md"},              // and before its first second
+		{query: "[due:>=2024-09-02T10:00:00Z] [due:<2024-09-02T10:00:00.5] garden", want: "h.md"}, // zones set aside
+		{query: "[due:<=2024-07-01T09:00:00.0] [due:>2024-06-30T23:59] garden", want: "e.md"},     // TOML's 09:00:00Z, its zone aside
+		{query: `[status:"<% tp.file.title %>"] garden`, want: "g.md"},                            // text, not a comparison
 	} {
 		req := mdsearch.SearchRequest{Query: tt.query, Where: tt.where, Mode: mdsearch.ModeKeyword, N: 10}
 		resp := search(t, e, req)
@@ -63,8 +70,8 @@ func TestPropertyComparisons(t *testing.T) {
 		t.Errorf("range notice: %q", resp.Notice)
 	}
 
-	// An operator before a value that is no number or date is refused, not matched as text.
-	for _, q := range []string{"[rating:>good] garden", "-[due:<July] garden", "[rating:4] [rating:>2] garden"} {
+	// A value that opens as a comparison but is none is refused, not matched as text.
+	for _, q := range []string{"[rating:>3 stars] garden", "-[due:<2024-7-1] garden", "[rating:4] [rating:>2] garden"} {
 		if _, err := e.Search(bg, mdsearch.SearchRequest{Query: q}); mdsearch.KindOf(err) != mdsearch.KindInvalid {
 			t.Errorf("%s: %v, want an invalid request", q, err)
 		}

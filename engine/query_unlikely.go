@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/internal/plural"
@@ -100,33 +101,47 @@ func unreadNotice(best float64, unfinished string) string {
 
 // cutUnlikely cuts each result of a search whose best is unlikely to
 // answer (isUnlikely) to its opening, as a list shows a note's, each
-// saying which lines read the rest, and the notice says so: the results
+// saying which lines read the rest (cutNotice counts them): the results
 // say what the notes hold nearest the query, and whole they cost an
 // agent some 300–700 tokens each for text that most likely does not
 // answer it (docs/evaluation.md, "When no result is likely to answer").
-// A query the model cannot read is left whole, as are semantic mode's
-// results: their right answers score low too (unreadableNotice; 2–6 % of
-// semantic mode's right top hits on the link-context dev sets, against
-// 0–1 % in hybrid), and cut, semantic mode lost answering text from
-// its first five on vue-docs and rust-book (span@5 −0.007, −0.023).
+// Left whole: results the query's quoted phrases or tasks chose (their
+// openings may not show them), those of a query the model cannot read,
+// and semantic mode's, whose right answers score low too
+// (unreadableNotice; 2–6 % of semantic mode's right top hits on the
+// link-context dev sets, against 0–1 % in hybrid): cut, semantic mode
+// lost answering text from its first five on vue-docs and rust-book
+// (span@5 −0.007, −0.023).
 func (f *found) cutUnlikely() {
-	cut := 0
 	for i := range f.resp.Results {
 		r := &f.resp.Results[i]
 		if EstimateTokens(r.Text) <= unlikelyPreview {
 			continue
 		}
-		whole := len(r.Text)
-		if f.joins.shorten(r, unlikelyPreview, true, f.ends[i], "cut as unlikely to answer") && len(r.Text) < whole {
+		if f.joins.shorten(r, unlikelyPreview, true, f.ends[i], unlikelyCut) {
 			r.Text = closeFence(r.Text)
+		}
+	}
+}
+
+// cutNotice says how many of results cutUnlikely cut, or is "".
+func cutNotice(results []mdsearch.Result) string {
+	cut := 0
+	for _, r := range results {
+		if strings.HasPrefix(r.ReadHint, unlikelyCut+",") {
 			cut++
 		}
 	}
-	if cut > 0 {
-		addNotice(&f.resp.Notice, fmt.Sprintf("%s cut to %s opening: each names the lines that read the rest",
-			plural.Count(cut, "result", "results"), plural.Noun(cut, "its", "their")))
+	if cut == 0 {
+		return ""
 	}
+	return fmt.Sprintf("%s cut to %s opening: each names the lines that read the rest",
+		plural.Count(cut, "result", "results"), plural.Noun(cut, "its", "their"))
 }
+
+// unlikelyCut is why the read hint of a result cutUnlikely cut says it
+// was cut.
+const unlikelyCut = "cut as unlikely to answer"
 
 // unlikelyPreview is about how many tokens of each result a search that
 // is unlikely to answer shows: a list's preview, some 60 words.

@@ -103,6 +103,23 @@ func TestUnlikelyResultsCut(t *testing.T) {
 		}
 	}
 
+	// A quoted phrase chose them: their openings may not show it, so they stay whole.
+	quoted := search(t, e, mdsearch.SearchRequest{Query: `"north wall" quasar spectroscopy redshift`, Mode: mdsearch.ModeKeyword, N: 3})
+	if len(quoted.Results) == 0 || !strings.Contains(quoted.Notice, "no result is likely to answer") || strings.Contains(quoted.Notice, "cut to") || quoted.Results[0].Truncated {
+		t.Errorf("quoted: notice %q, %d results", quoted.Notice, len(quoted.Results))
+	}
+
+	// Under a budget, the notice counts the cut results shown, and those
+	// left out are named with all their lines, not their openings'.
+	budget := search(t, e, mdsearch.SearchRequest{Query: "alpha quasar spectroscopy redshift", Mode: mdsearch.ModeKeyword, N: 3, MaxTokens: 250})
+	if len(budget.Results) != 1 || !strings.Contains(budget.Notice, "1 result cut to its opening") || !strings.Contains(budget.Notice, "did not fit max_tokens 250") {
+		t.Errorf("budget: notice %q, %d results", budget.Notice, len(budget.Results))
+	}
+	whole := weak.Results[1]
+	if named := fmt.Sprintf("(lines %d-%d,", whole.StartLine, whole.RestTo); !strings.Contains(budget.Notice, named) {
+		t.Errorf("budget: notice %q, want the second result named %s", budget.Notice, named)
+	}
+
 	strong := search(t, e, mdsearch.SearchRequest{Query: "telescope mirror calibration", Mode: mdsearch.ModeKeyword, N: 3})
 	if len(strong.Results) == 0 || strong.Results[0].Score < Unlikely || strings.Contains(strong.Notice, "cut to") {
 		t.Fatalf("strong search: notice %q, %d results", strong.Notice, len(strong.Results))

@@ -29,7 +29,8 @@ type Filter struct {
 	// Fields keeps notes whose frontmatter field equals the value, or
 	// holds it when the field is a list; values compare without regard to
 	// case (fold), and a wikilink as the note it links to ("[[Budget|b]]"
-	// is "Budget").
+	// is "Budget"). A value of comparisons (mdsearch.Comparisons) keeps
+	// the notes whose number or date, or one item of a list, meets each.
 	Fields map[string]string
 	// NotPathHas, NotFileHas, NotTags and NotFields leave out the notes
 	// that PathHas, FileHas, Tags and Fields would keep (Obsidian's

@@ -14,7 +14,7 @@ const datePrefix = `[0-9][0-9][0-9][0-9]-[0-9][0-9]*`
 // comparison of cs, and its arguments: a number compares with a number
 // property, a date with a text property that starts with one, up to the
 // date's length (<2024-07-01 holds for 2024-06-30T23:59, and >2024-07
-// for 2024-08-02).
+// for 2024-08-02; dateText).
 func compareCond(x string, cs []mdsearch.Comparison) (string, []any) {
 	parts := make([]string, len(cs))
 	var args []any
@@ -24,9 +24,27 @@ func compareCond(x string, cs []mdsearch.Comparison) (string, []any) {
 			args = append(args, c.Num)
 			continue
 		}
-		parts[i] = x + `.type = 'text' AND ` + x + `.value GLOB '` + datePrefix + `' AND ` +
-			`replace(substr(` + x + `.value, 1, ?), ' ', 'T') ` + c.Op + ` ?`
+		parts[i] = x + `.type = 'text' AND ` + x + `.value GLOB '` + datePrefix + `' AND ` + dateText(x) + ` ` + c.Op + ` ?`
 		args = append(args, len(c.Date), c.Date)
 	}
 	return `(` + strings.Join(parts, " AND ") + `)`, args
 }
+
+// dateText is the date of the json_each row x as a comparison reads it,
+// its one argument the comparison's length: without its time zone (a
+// date compares as written: 10:00+02:00 is 10:00), filled out to the
+// nanosecond with the earliest of what it leaves out (2024-07-01 is
+// 2024-07-01T00:00:00.000000000), a space before its time read as a "T",
+// then cut to the comparison's length. Filled out, a day sorts with its
+// midnight, not before it; cut, a comparison to the day holds for every
+// time of it.
+func dateText(x string) string {
+	local := `(CASE WHEN ` + x + `.value GLOB '*[+-][0-9][0-9]:[0-9][0-9]' AND length(` + x + `.value) > 16` +
+		` THEN substr(` + x + `.value, 1, length(` + x + `.value) - 6) ELSE rtrim(` + x + `.value, 'Zz') END)`
+	full := local + ` || substr('` + earliest + `', length(` + local + `) + 1)`
+	return `replace(substr(` + full + `, 1, ?), ' ', 'T')`
+}
+
+// earliest is the earliest date and time a date's text is filled out
+// with.
+const earliest = "0000-01-01T00:00:00.000000000"
