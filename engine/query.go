@@ -205,7 +205,7 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 			return nil, err
 		}
 	}
-	if suggestOK {
+	if suggestOK && len(q.tasks) == 0 { // a task operator's words would be respelled in the query, not in the task
 		// A suggestion that cannot be made costs only itself.
 		q.suggestion = sync.OnceValue(func() suggestion {
 			s, _ := suggest(ctx, rt.Reader, q, len(terms) > 0, ops.written, e.knownWord)
@@ -261,6 +261,7 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 	case resp.Total == 0 && resp.CollectionCount == 0:
 		resp.Notice = emptyIndexNotice
 	case under.n > 0: // the notice says why none came
+	case len(q.tasks) > 0 && len(q.holding) == 0: // mustTask's notice says why none came
 	case q.noWords:
 		// Emoji, symbols and punctuation are not words to the keyword
 		// index: nothing was looked for by words, and meaning alone, where
@@ -347,6 +348,7 @@ type query struct {
 	holding    map[int64]bool  // the passages in scope holding one of must; nil: any
 	without    []exclusion     // what no result holds (takeExclusions)
 	tasks      []task          // the task operators: every result holds a task of each (mustTask)
+	taskTerms  []string        // the terms of their words, which the passages holding such tasks hold all of
 	barred     map[int64]bool  // the passages in scope holding a word of the stem of one of without (mustLack)
 	asWritten  map[int64]bool  // of those read again, whether each holds one as written (unbarred)
 	nothing    bool            // the query's words are common ones alone (AsksNothing)

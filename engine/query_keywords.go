@@ -7,7 +7,8 @@ import (
 )
 
 // keywordList returns the best k rows of the keyword list, and the rows
-// of the passages holding the query's phrases below them (withHolders).
+// of the passages holding the query's phrases, or its tasks, below them
+// (withHolders).
 // The first round reads it as deep as the first round of distinct's
 // deepest request reads, so distinct's later rounds slice it instead of
 // asking SQLite again: at a million windows each ask costs 5–20 ms,
@@ -21,8 +22,13 @@ func (q *query) keywordList(ctx context.Context, rd *store.Reader, w store.Weigh
 		if err != nil {
 			return nil, err
 		}
-		if len(q.must) > 0 {
+		switch {
+		case len(q.must) > 0:
 			if q.kwHeld, err = rd.KeywordHolding(ctx, q.terms, q.must, q.filter, w, limit); err != nil {
+				return nil, err
+			}
+		case len(q.taskTerms) > 0:
+			if q.kwHeld, err = rd.KeywordAll(ctx, q.terms, q.taskTerms, q.filter, w, limit); err != nil {
 				return nil, err
 			}
 		}

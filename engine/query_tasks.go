@@ -24,25 +24,37 @@ type task struct {
 
 // taskOperator reads a task operator whose value starts at query[at],
 // past the colon of name: a word, a quoted phrase or a group in
-// parentheses. ok is false where it holds no word, or joins words with
-// OR, which one task of a kind cannot hold all of: such an operator's
-// words are searched, and it filters nothing, as before.
+// parentheses. ok is false where it holds no word, is left open, joins
+// words with OR (which one task cannot hold all of) or holds another
+// operator: such an operator's words are searched, and it filters
+// nothing. A word with a "-" in a group is the query's exclusion, no
+// word the task must hold.
 func taskOperator(query, name string, at int) (_ task, ok bool) {
-	end := strings.IndexFunc(query[at:], isSpaceRune)
+	var value string
 	switch query[at] {
 	case '(':
-		end = closingParen(query[at:])
+		value = query[at : at+closingParen(query[at:])] // "" where none closes it
 	case '"':
-		end = strings.IndexByte(query[at+1:], '"') + 2
+		if end := strings.IndexByte(query[at+1:], '"'); end >= 0 {
+			value = query[at : at+end+2]
+		}
+	default:
+		value = query[at:]
+		if end := strings.IndexFunc(value, isSpaceRune); end >= 0 {
+			value = value[:end]
+		}
+		value = strings.TrimRight(value, ")") // (task-todo:call)
 	}
-	if end <= 0 {
-		end = len(query) - at
+	inside := strings.Trim(value, `()"`)
+	if inside == "" || value[0] != '"' && (strings.Contains(value, " OR ") || strings.Contains(value, ":")) {
+		return task{}, false // either of two words, or another operator: no one task
 	}
-	value := query[at : at+end]
-	if strings.Contains(value, " OR ") {
-		return task{}, false
+	var words []string
+	for _, f := range strings.Fields(inside) {
+		if !strings.HasPrefix(f, "-") || value[0] == '"' { // -boiler is the query's exclusion
+			words = append(words, tokens(store.KeywordFold(f))...)
+		}
 	}
-	words := tokens(store.KeywordFold(strings.Trim(value, `()"`)))
 	if len(words) == 0 {
 		return task{}, false
 	}
@@ -77,7 +89,7 @@ var taskLine = regexp.MustCompile(`^[ \t]*(?:>[ \t]?)*(?:[-*+]|\d{1,9}[.)])[ \t]
 // each of t's words, each a word of the task or the start of one.
 func (t task) heldIn(text string) bool {
 	for line := range strings.SplitSeq(text, "\n") {
-		if !strings.Contains(line, "] ") && !strings.HasSuffix(strings.TrimRight(line, "\r"), "]") {
+		if !strings.Contains(line, "] ") && !strings.Contains(line, "]\t") {
 			continue // no box: most lines, which the pattern need not read
 		}
 		m := taskLine.FindStringSubmatch(strings.TrimRight(line, "\r"))
@@ -98,11 +110,13 @@ func (t task) heldIn(text string) bool {
 // each of its task operators' kind with their words (q.tasks): the
 // passages in scope holding all their words, whose text holds a box, are
 // read (store.Reader.Boxed) and each task line checked. They are then
-// held as quoted phrases are (q.must, q.holding), so the keyword list is
-// read to the last of them, and results are only theirs; with quoted
-// phrases too, a result holds both. The candidates left are ranked and
+// held as quoted phrases' passages are (q.holding), so the keyword list
+// is read to the last of the passages holding their words that are the
+// query's terms (q.taskTerms, store.Reader.KeywordAll, each term named
+// once so that bm25 is the list's), and results are only theirs; with
+// quoted phrases too, a result holds both. The candidates left are ranked and
 // scored among themselves (taskedOnly). It returns a notice where none
-// holds such a task.
+// holds such a task, the only one such a search gives.
 func (q *query) mustTask(ctx context.Context, rd *store.Reader) (string, error) {
 	if len(q.tasks) == 0 {
 		return "", nil
@@ -110,7 +124,11 @@ func (q *query) mustTask(ctx context.Context, rd *store.Reader) (string, error) 
 	var words []string
 	for _, t := range q.tasks {
 		for _, w := range t.words {
-			if p := phraseOf([]string{w}) + "*"; !slices.Contains(words, p) {
+			// The word's stem, or a stem it starts: "plug" finds
+			// "plugins". A word whose stem ends before the word typed
+			// ("genera": generalization is "gener") is found by neither,
+			// as a search of its words finds it not.
+			if p := "(" + phraseOf([]string{w}) + " OR " + phraseOf([]string{w}) + "*)"; !slices.Contains(words, p) {
 				words = append(words, p)
 			}
 		}
@@ -126,13 +144,17 @@ func (q *query) mustTask(ctx context.Context, rd *store.Reader) (string, error) 
 			held[id] = true
 		}
 	}
-	if len(q.must) > 0 {
-		for i, p := range q.must {
-			q.must[i] = "(" + p + " AND " + all + ")"
+	if len(q.must) == 0 { // quoted phrases' rows are those read deep (withHolders)
+		for _, t := range q.tasks {
+			for _, w := range t.words {
+				if p := phraseOf([]string{w}); slices.Contains(q.terms, p) && !slices.Contains(q.taskTerms, p) {
+					q.taskTerms = append(q.taskTerms, p)
+				}
+			}
 		}
+	}
+	if q.holding != nil { // quoted phrases too: a result holds both
 		maps.DeleteFunc(held, func(id int64, _ bool) bool { return !q.holding[id] })
-	} else {
-		q.must = []string{all}
 	}
 	q.holding = held
 	if len(held) > 0 {

@@ -23,6 +23,11 @@ func TestTaskOperatorsRead(t *testing.T) {
 		{"line:(task-todo:call)", "(call)", "task-todo:[call]", "line:"},
 		{"task:x task-done:y", "x y", "task:[x] task-done:[y]", ""},
 		{"sub-task:x", "sub-task:x", "", ""},
+		{"task-todo:(call -boiler)", "(call -boiler)", "task-todo:[call]", ""},            // -boiler is the query's exclusion
+		{"task-todo:(call plumber tag:home", "(call plumber tag:home", "", "task-todo:"},  // left open
+		{"task-todo:path:daily", "path:daily", "", "task-todo:"},                          // another operator
+		{`task-todo:"call OR email"`, `"call OR email"`, "task-todo:[call or email]", ""}, // a quoted OR is text
+		{"(task-todo:call) x", "(call) x", "task-todo:[call]", ""},
 	} {
 		rest, names, tasks := dropWordOperators(tt.query)
 		var got []string
@@ -33,12 +38,15 @@ func TestTaskOperatorsRead(t *testing.T) {
 			t.Errorf("%q: %q %v %q, want %q %q %q", tt.query, rest, got, names, tt.rest, tt.tasks, tt.names)
 		}
 	}
+	if _, _, tasks := dropWordOperators("(task-todo:call) x"); len(tasks) != 1 || tasks[0].written != "task-todo:call" {
+		t.Errorf("(task-todo:call): %+v", tasks)
+	}
 }
 
 // A task's line: a list item with a box, open or done, in a quote or not.
 func TestTaskHeldIn(t *testing.T) {
 	text := "Calls to make:\n\n- [ ] Call the plumber about the leak\n* [x] Called Rémy back\n> 1. [-] call the bank, dropped\n" +
-		"- [ ]call nobody (no space)\nWe should call someone.\n  + [ ] email the landlord\r\n"
+		"- [ ]call nobody (no space)\nWe should call someone.\n  + [ ] email the landlord\r\n- [ ]\tbuy milk\n"
 	for _, tt := range []struct {
 		kind, words string
 		held        bool
@@ -55,6 +63,7 @@ func TestTaskHeldIn(t *testing.T) {
 		{"task", "plumb", true},             // the start of a word
 		{"task", "plumbers", false},         // a longer form than the task's
 		{"task", "plumber landlord", false}, // one task must hold both
+		{"task-todo", "milk", true},         // a tab after the box
 	} {
 		tk := task{kind: tt.kind, words: strings.Fields(tt.words)}
 		if got := tk.heldIn(text); got != tt.held {
@@ -76,6 +85,7 @@ func TestTaskOperators(t *testing.T) {
 	}
 	write(t, vault, "daily/2024-07-01.md", "# Monday\n\n## Tasks\n\n- [ ] call the plumber about the leak in the long kitchen pipe under the old sink\n- [x] email the landlord\n\n## Notes\n\nA quiet day.\n")
 	write(t, vault, "daily/2024-07-02.md", "# Tuesday\n\n- [x] call the plumber back\n- [ ] pay the plumber\n")
+	write(t, vault, "daily/2024-07-03.md", "# Wednesday\n\n- [ ]\tcall the boiler engineer\n- [x] studied generalization\n")
 	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
 	index(t, e, vault, "v")
 	for _, tt := range []struct {
@@ -90,6 +100,9 @@ func TestTaskOperators(t *testing.T) {
 		{"task:plumber", mdsearch.ModeKeyword, "daily/2024-07-02.md > Tuesday|daily/2024-07-01.md > Monday"},
 		{`task:plumber "pay the plumber"`, mdsearch.ModeKeyword, "daily/2024-07-02.md > Tuesday"},
 		{"task-todo:landlord", mdsearch.ModeKeyword, ""},
+		{"task-todo:(call -boiler) plumber", mdsearch.ModeKeyword, "daily/2024-07-01.md > Monday"},
+		{"task-todo:boiler", mdsearch.ModeKeyword, "daily/2024-07-03.md > Wednesday"}, // a tab after the box
+		{"task-todo:plumbr", mdsearch.ModeHybrid, ""},                                 // no respelling drops the task
 	} {
 		resp := search(t, e, mdsearch.SearchRequest{Query: tt.query, Mode: tt.mode, N: 10})
 		got := make([]string, 0, len(resp.Results))
@@ -105,8 +118,9 @@ func TestTaskOperators(t *testing.T) {
 		if strings.Join(got, "|") != tt.want {
 			t.Errorf("%s %s: %q, want %q (%s)", tt.mode, tt.query, got, tt.want, resp.Notice)
 		}
-		if tt.want == "" && !strings.Contains(resp.Notice, `no passage holds a task that "task-todo:landlord" asks for`) {
-			t.Errorf("%s: notice %q", tt.query, resp.Notice)
+		// Where none holds such a task, the notice says so, and only that.
+		if want := `no passage holds a task that "` + tt.query + `" asks for`; tt.want == "" && (resp.Notice != want || resp.Suggestion != "") {
+			t.Errorf("%s: notice %q, suggestion %q", tt.query, resp.Notice, resp.Suggestion)
 		}
 		if strings.Contains(resp.Notice, "filter nothing") || strings.Contains(resp.Notice, "filters nothing") {
 			t.Errorf("%s: notice %q", tt.query, resp.Notice)

@@ -1,10 +1,14 @@
 package store
 
-import "context"
+import (
+	"context"
+	"slices"
+	"strings"
+)
 
 // Boxed returns the text of each passage that a filter lets through,
 // that matches match (an FTS5 MATCH expression) and whose text holds
-// what may be a task's box ("[ ] ", "[x] "): the passages a task
+// what may be a task's box ("[ ] ", "[x]\t"): the passages a task
 // operator reads (task-todo:call), whose lines it then checks. SQLite
 // reads the texts, so a common word's passages without a box cost no
 // copy into Go.
@@ -12,7 +16,7 @@ func (s *Reader) Boxed(ctx context.Context, match string, f Filter) (map[int64]s
 	cond, args := f.where()
 	rows, err := s.r.QueryContext(ctx, `SELECT c.id, c.text FROM chunks_fts x JOIN chunks c ON c.id = x.rowid
 		JOIN documents d ON d.id = c.doc_id
-		WHERE chunks_fts MATCH ? AND c.text GLOB '*[[]?] *' AND `+cond, append([]any{match}, args...)...)
+		WHERE chunks_fts MATCH ? AND c.text GLOB '*[[]?][ `+"\t"+`]*' AND `+cond, append([]any{match}, args...)...)
 	if err != nil {
 		return nil, err
 	}
@@ -27,4 +31,28 @@ func (s *Reader) Boxed(ctx context.Context, match string, f Filter) (map[int64]s
 		out[id] = text
 	}
 	return out, rows.Err()
+}
+
+// KeywordAll returns up to limit passages that match every one of all
+// (terms of terms, each named once) and any of terms, best bm25 first,
+// with the bm25 KeywordAny gives them, as KeywordHolding does for a
+// phrase: the keyword list's rows of the passages that may hold a task
+// operator's words, however deep in it they rank.
+func (s *Reader) KeywordAll(ctx context.Context, terms, all []string, f Filter, w Weights, limit int) ([]KeywordHit, error) {
+	held := "(" + strings.Join(all, " AND ") + ")"
+	others := slices.DeleteFunc(slices.Clone(terms), func(t string) bool { return slices.Contains(all, t) })
+	if len(others) == 0 {
+		return s.Keyword(ctx, held, f, w, limit)
+	}
+	hits, err := s.Keyword(ctx, held+" AND "+anyOf(others), f, w, limit)
+	if err != nil {
+		return nil, err
+	}
+	alone, err := s.Keyword(ctx, held+" NOT "+anyOf(others), f, w, limit)
+	if err != nil {
+		return nil, err
+	}
+	hits = append(hits, alone...)
+	slices.SortStableFunc(hits, CompareHits)
+	return hits[:min(limit, len(hits))], nil
 }
