@@ -348,7 +348,6 @@ type query struct {
 	holding    map[int64]bool  // the passages in scope holding one of must; nil: any
 	without    []exclusion     // what no result holds (takeExclusions)
 	tasks      []task          // the task operators: every result holds a task of each (mustTask)
-	taskTerms  []string        // the terms of their words, which the passages holding such tasks hold all of
 	barred     map[int64]bool  // the passages in scope holding a word of the stem of one of without (mustLack)
 	asWritten  map[int64]bool  // of those read again, whether each holds one as written (unbarred)
 	nothing    bool            // the query's words are common ones alone (AsksNothing)

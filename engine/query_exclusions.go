@@ -154,26 +154,36 @@ func unaccented(words []string) []string {
 // same stem, which may be another word: generic, general and generation
 // share one, and "generic -generation" would leave out every passage
 // about generics.
-func (x exclusion) heldIn(toks []string) bool {
-	for i := 0; i+len(x.words) <= len(toks); i++ {
-		if !strings.HasPrefix(toks[i], x.words[0]) {
+func (x exclusion) heldIn(toks []string) bool { return startsRun(toks, x.words) }
+
+// startsRun reports whether toks hold words side by side and in order,
+// each a token or the start of one (holdsRun asks for the tokens
+// themselves).
+func startsRun(toks, words []string) bool {
+	for i := 0; i+len(words) <= len(toks); i++ {
+		if !strings.HasPrefix(toks[i], words[0]) {
 			continue
 		}
 		j := 1
-		for j < len(x.words) && strings.HasPrefix(toks[i+j], x.words[j]) {
+		for j < len(words) && strings.HasPrefix(toks[i+j], words[j]) {
 			j++
 		}
-		if j == len(x.words) {
+		if j == len(words) {
 			return true
 		}
 	}
 	return false
 }
 
+// writtenWords are the words of text as a query's are compared with a
+// passage's as written: folded as the index folds them, accents set
+// aside.
+func writtenWords(text string) []string { return unaccented(tokens(store.KeywordFold(text))) }
+
 // anyHeldIn reports whether a passage's RowText holds one of xs as
 // written.
 func anyHeldIn(xs []exclusion, t store.RowText) bool {
-	toks := unaccented(tokens(store.KeywordFold(t.Text)))
+	toks := writtenWords(t.Text)
 	return slices.ContainsFunc(xs, func(x exclusion) bool { return x.heldIn(toks) })
 }
 

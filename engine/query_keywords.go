@@ -27,8 +27,8 @@ func (q *query) keywordList(ctx context.Context, rd *store.Reader, w store.Weigh
 			if q.kwHeld, err = rd.KeywordHolding(ctx, q.terms, q.must, q.filter, w, limit); err != nil {
 				return nil, err
 			}
-		case len(q.taskTerms) > 0:
-			if q.kwHeld, err = rd.KeywordAll(ctx, q.terms, q.taskTerms, q.filter, w, limit); err != nil {
+		case len(q.taskTerms()) > 0:
+			if q.kwHeld, err = rd.KeywordAll(ctx, q.terms, q.taskTerms(), q.filter, w, limit); err != nil {
 				return nil, err
 			}
 		}

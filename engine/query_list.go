@@ -43,9 +43,7 @@ func (e *Engine) list(ctx context.Context, q *query, ops operators, excludeNotic
 	shortenRuns(res, joins)
 	ends := capResults(res, joins)
 	for i := range res { // a list is to choose from: each note's opening, not its whole first passage
-		if joins.shorten(&res[i], listPreview, true, ends[i], "a list shows each note's opening") {
-			res[i].Text = closeFence(res[i].Text)
-		}
+		joins.opening(&res[i], ends[i], "a list shows each note's opening")
 	}
 	markStale(res, staleIn(stamps))
 	resp.Results, resp.Total, resp.Matching, resp.Offset = res, len(res), total, req.Offset
@@ -104,6 +102,15 @@ const (
 	moreNarrow
 	moreCut
 )
+
+// opening cuts r to its opening, about listPreview tokens at a block
+// (shorten), a code block it leaves open closed, its read hint saying
+// why and which lines read the rest.
+func (joins seams) opening(r *mdsearch.Result, end int, why string) {
+	if joins.shorten(r, listPreview, true, end, why) {
+		r.Text = closeFence(r.Text)
+	}
+}
 
 // closeFence closes a code block a cut opening leaves open, so that what
 // follows it (the result's footer, the next results) does not read as

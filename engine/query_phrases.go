@@ -218,7 +218,7 @@ func (q *query) withHolders(top []store.KeywordHit) []store.KeywordHit {
 // its tasks) is a candidate: the list of them ended before the depth it was read to, so
 // reading deeper finds no more results.
 func (q *query) holdersRead() bool {
-	return (len(q.must) > 0 || len(q.taskTerms) > 0) && q.kw != nil && len(q.kwHeld) < q.kwLimit
+	return (len(q.must) > 0 || len(q.taskTerms()) > 0) && q.kw != nil && len(q.kwHeld) < q.kwLimit
 }
 
 // stageRead is the candidates the second stage reads (top) and those it

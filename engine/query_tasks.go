@@ -2,8 +2,8 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -52,13 +52,13 @@ func taskOperator(query, name string, at int) (_ task, ok bool) {
 	var words []string
 	for _, f := range strings.Fields(inside) {
 		if !strings.HasPrefix(f, "-") || value[0] == '"' { // -boiler is the query's exclusion
-			words = append(words, tokens(store.KeywordFold(f))...)
+			words = append(words, writtenWords(f)...)
 		}
 	}
 	if len(words) == 0 {
 		return task{}, false
 	}
-	return task{kind: name, words: unaccented(words), written: name + ":" + value}, true
+	return task{kind: name, words: words, written: name + ":" + value}, true
 }
 
 func isSpaceRune(r rune) bool { return r == ' ' || r == '\t' || r == '\n' }
@@ -80,26 +80,17 @@ func closingParen(text string) int {
 	return 0
 }
 
-// taskLine is a task as Markdown writes one: a list item (in a quote or
-// not) whose text opens with a box, [ ] open, any other mark done
-// ([x], [-], [/] …), then a space.
-var taskLine = regexp.MustCompile(`^[ \t]*(?:>[ \t]?)*(?:[-*+]|\d{1,9}[.)])[ \t]+\[([^\]])\](?:[ \t]+(.*))?$`)
-
-// heldIn reports whether text holds a task of t's kind whose text holds
-// each of t's words, each a word of the task or the start of one.
+// heldIn reports whether text holds a task of t's kind (a list item
+// with a box: store.TaskLine) whose text holds each of t's words, each
+// a word of the task or the start of one.
 func (t task) heldIn(text string) bool {
 	for line := range strings.SplitSeq(text, "\n") {
-		if !strings.Contains(line, "] ") && !strings.Contains(line, "]\t") {
-			continue // no box: most lines, which the pattern need not read
-		}
-		m := taskLine.FindStringSubmatch(strings.TrimRight(line, "\r"))
-		if m == nil || t.kind == "task-todo" && m[1] != " " || t.kind == "task-done" && m[1] == " " {
+		mark, body, ok := store.TaskLine(line)
+		if !ok || t.kind == "task-todo" && mark != ' ' || t.kind == "task-done" && mark == ' ' {
 			continue
 		}
-		toks := unaccented(tokens(store.KeywordFold(m[2])))
-		if !slices.ContainsFunc(t.words, func(w string) bool {
-			return !slices.ContainsFunc(toks, func(tok string) bool { return strings.HasPrefix(tok, w) })
-		}) {
+		toks := writtenWords(body)
+		if !slices.ContainsFunc(t.words, func(w string) bool { return !startsRun(toks, []string{w}) }) {
 			return true
 		}
 	}
@@ -112,7 +103,7 @@ func (t task) heldIn(text string) bool {
 // read (store.Reader.Boxed) and each task line checked. They are then
 // held as quoted phrases' passages are (q.holding), so the keyword list
 // is read to the last of the passages holding their words that are the
-// query's terms (q.taskTerms, store.Reader.KeywordAll, each term named
+// query's terms (taskTerms, store.Reader.KeywordAll, each term named
 // once so that bm25 is the list's), and results are only theirs; with
 // quoted phrases too, a result holds both. The candidates left are ranked and
 // scored among themselves (taskedOnly). It returns a notice where none
@@ -128,7 +119,7 @@ func (q *query) mustTask(ctx context.Context, rd *store.Reader) (string, error) 
 			// "plugins". A word whose stem ends before the word typed
 			// ("genera": generalization is "gener") is found by neither,
 			// as a search of its words finds it not.
-			if p := "(" + phraseOf([]string{w}) + " OR " + phraseOf([]string{w}) + "*)"; !slices.Contains(words, p) {
+			if p := fmt.Sprintf("(%[1]s OR %[1]s*)", phraseOf([]string{w})); !slices.Contains(words, p) {
 				words = append(words, p)
 			}
 		}
@@ -142,15 +133,6 @@ func (q *query) mustTask(ctx context.Context, rd *store.Reader) (string, error) 
 	for id, text := range texts {
 		if !slices.ContainsFunc(q.tasks, func(t task) bool { return !t.heldIn(text) }) {
 			held[id] = true
-		}
-	}
-	if len(q.must) == 0 { // quoted phrases' rows are those read deep (withHolders)
-		for _, t := range q.tasks {
-			for _, w := range t.words {
-				if p := phraseOf([]string{w}); slices.Contains(q.terms, p) && !slices.Contains(q.taskTerms, p) {
-					q.taskTerms = append(q.taskTerms, p)
-				}
-			}
 		}
 	}
 	if q.holding != nil { // quoted phrases too: a result holds both
@@ -176,4 +158,24 @@ func (q *query) taskedOnly(cands []candidate) []candidate {
 		return cands
 	}
 	return slices.DeleteFunc(slices.Clone(cands), func(c candidate) bool { return !q.holding[c.id] })
+}
+
+// taskTerms are the query's terms that are words of its tasks, which
+// every passage holding such a task holds: the keyword list is read to
+// the last passage holding them all (store.Reader.KeywordAll). With
+// quoted phrases, their passages' rows are those read deep instead
+// (withHolders), as a result holds both.
+func (q *query) taskTerms() []string {
+	if len(q.must) > 0 {
+		return nil
+	}
+	var out []string
+	for _, t := range q.tasks {
+		for _, w := range t.words {
+			if p := phraseOf([]string{w}); slices.Contains(q.terms, p) && !slices.Contains(out, p) {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
 }

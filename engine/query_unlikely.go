@@ -115,11 +115,8 @@ func unreadNotice(best float64, unfinished string) string {
 func (f *found) cutUnlikely() {
 	for i := range f.resp.Results {
 		r := &f.resp.Results[i]
-		if EstimateTokens(r.Text) <= unlikelyPreview {
-			continue
-		}
-		if f.joins.shorten(r, unlikelyPreview, true, f.ends[i], unlikelyCut) {
-			r.Text = closeFence(r.Text)
+		if EstimateTokens(r.Text) > unlikelyPreview {
+			f.joins.opening(r, f.ends[i], unlikelyCut)
 		}
 	}
 }
@@ -144,5 +141,5 @@ func cutNotice(results []mdsearch.Result) string {
 const unlikelyCut = "cut as unlikely to answer"
 
 // unlikelyPreview is about how many tokens of each result a search that
-// is unlikely to answer shows: a list's preview, some 60 words.
+// is unlikely to answer shows: a list's preview (opening), some 60 words.
 const unlikelyPreview = listPreview

@@ -125,8 +125,15 @@ func CompareHits(a, b KeywordHit) int {
 // often as it is named: the chunks holding a phrase and another term,
 // then those holding a phrase alone.
 func (s *Reader) KeywordHolding(ctx context.Context, terms, must []string, f Filter, w Weights, limit int) ([]KeywordHit, error) {
-	held := anyOf(must)
-	others := slices.DeleteFunc(slices.Clone(terms), func(t string) bool { return slices.Contains(must, t) })
+	return s.keywordHeld(ctx, terms, must, anyOf(must), f, w, limit)
+}
+
+// keywordHeld returns up to limit chunks that match held (an expression
+// of named, terms of terms or not) and any of the other terms, best bm25
+// first: those holding another term, then those holding none, each
+// statement naming each term once, so bm25 is KeywordAny's.
+func (s *Reader) keywordHeld(ctx context.Context, terms, named []string, held string, f Filter, w Weights, limit int) ([]KeywordHit, error) {
+	others := slices.DeleteFunc(slices.Clone(terms), func(t string) bool { return slices.Contains(named, t) })
 	if len(others) == 0 {
 		return s.Keyword(ctx, held, f, w, limit)
 	}

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"slices"
 	"strings"
 )
 
@@ -33,26 +32,21 @@ func (s *Reader) Boxed(ctx context.Context, match string, f Filter) (map[int64]s
 	return out, rows.Err()
 }
 
+// TaskLine reads line as a task, as the keyword index reads one
+// (taskBox): its box's mark (' ' open, any other done) and its text.
+func TaskLine(line string) (mark byte, text string, ok bool) {
+	at := taskBox(line)
+	if at < 0 {
+		return 0, "", false
+	}
+	return line[at+1], strings.TrimSpace(line[at+3:]), true
+}
+
 // KeywordAll returns up to limit passages that match every one of all
 // (terms of terms, each named once) and any of terms, best bm25 first,
 // with the bm25 KeywordAny gives them, as KeywordHolding does for a
 // phrase: the keyword list's rows of the passages that may hold a task
 // operator's words, however deep in it they rank.
 func (s *Reader) KeywordAll(ctx context.Context, terms, all []string, f Filter, w Weights, limit int) ([]KeywordHit, error) {
-	held := "(" + strings.Join(all, " AND ") + ")"
-	others := slices.DeleteFunc(slices.Clone(terms), func(t string) bool { return slices.Contains(all, t) })
-	if len(others) == 0 {
-		return s.Keyword(ctx, held, f, w, limit)
-	}
-	hits, err := s.Keyword(ctx, held+" AND "+anyOf(others), f, w, limit)
-	if err != nil {
-		return nil, err
-	}
-	alone, err := s.Keyword(ctx, held+" NOT "+anyOf(others), f, w, limit)
-	if err != nil {
-		return nil, err
-	}
-	hits = append(hits, alone...)
-	slices.SortStableFunc(hits, CompareHits)
-	return hits[:min(limit, len(hits))], nil
+	return s.keywordHeld(ctx, terms, all, "("+strings.Join(all, " AND ")+")", f, w, limit)
 }
