@@ -122,15 +122,23 @@ func ConditionText(field, value string) string {
 // number or a date yet is none (">3 apples", "<2024-7-1", ">= 3.5.1"):
 // read as text to equal, it would match nothing where a comparison was
 // meant. Other values that open with "<" or ">" are text ("<b>x</b>", a
-// template's "<% tp.file.title %>", ">draft").
+// template's "<% tp.file.title %>", ">draft"). Tags are names, and a
+// tags filter reads its value as a tag's, so a comparison of tags is
+// refused rather than read as the tag ">3".
 func CheckCondition(field, value string) error {
 	cs, ok := Comparisons(value)
 	switch {
 	case ok && len(cs) > MaxFilters:
 		return invalid("where %s: %d comparisons; give at most %d", field, len(cs), MaxFilters)
+	case ok && IsTagsName(field):
+		return invalid("where %s=%q: tags are names, not numbers or dates; filter a tag with tag:x (--tag x), or compare another property", field, value)
 	case !ok && attempted.MatchString(value):
 		op := value[:len(value)-len(strings.TrimLeft(value, "<>="))]
 		return invalid("where %s=%q: %s compares a number or a date (rating>3, due<=2024-07-01, [due:<2024-07-01] in a query); a value to equal does not open with it", field, value, op)
 	}
 	return nil
 }
+
+// IsTagsName reports whether a property name is Obsidian's tags property
+// (or its older singular), which filters read as tags.
+func IsTagsName(k string) bool { return strings.EqualFold(k, "tags") || strings.EqualFold(k, "tag") }

@@ -82,6 +82,19 @@ func TestCheckComparison(t *testing.T) {
 			t.Errorf("where f=%q: %v, want %q", value, err, bad)
 		}
 	}
+	// Tags are names: a comparison of them is refused, not read as the
+	// tag ">3"; a tag that merely opens with ">" is still a tag.
+	for _, c := range []struct{ field, value, bad string }{
+		{"tags", ">3", "tags are names"},
+		{"Tag", "<=2024-01-01", "tags are names"},
+		{"tags", ">draft", ""},
+		{"tagline", ">3", ""},
+	} {
+		err := SearchRequest{Query: "x", Where: map[string]string{c.field: c.value}}.WithDefaults().Check()
+		if (c.bad == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), c.bad) {
+			t.Errorf("where %s=%q: %v, want %q", c.field, c.value, err, c.bad)
+		}
+	}
 }
 
 // FuzzComparisons: whatever the value, a comparison read holds an

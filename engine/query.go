@@ -470,8 +470,15 @@ func normalize(req mdsearch.SearchRequest, known func(property string) bool) (md
 			return req, ops, err
 		}
 	}
+	// Checked before tagsProperty turns tags conditions into tags, so that
+	// a comparison of tags is refused rather than read as a tag.
 	for _, p := range ops.notProps {
 		if err := mdsearch.CheckCondition(p[0], p[1]); err != nil {
+			return req, ops, err
+		}
+	}
+	for k, v := range req.Where {
+		if err := mdsearch.CheckCondition(k, v); err != nil {
 			return req, ops, err
 		}
 	}

@@ -22,7 +22,7 @@ func TestPropertyComparisons(t *testing.T) {
 	write(t, vault, "c.md", "---\nrating: \"5\"\ndue: [2024-08-01, 2023-01-01]\nmeta:\n  size: 12\n---\n# Gamma\n\nThe garden plan for autumn.\n")
 	write(t, vault, "d.md", "# Delta\n\nThe garden plan with no properties.\n")
 	write(t, vault, "e.md", "+++\nrating = -1\ndue = 2024-07-01T09:00:00Z\n+++\n\n# Epsilon\n\nThe garden plan in TOML.\n")
-	write(t, vault, "f.md", "---\nrating: true\ndue: next week\n---\n# Zeta\n\nThe garden plan, undated.\n")
+	write(t, vault, "f.md", "---\nrating: true\ndue: next week\ntags: [plan]\n---\n# Zeta\n\nThe garden plan, undated.\n")
 	write(t, vault, "g.md", "---\ndue: 2024-09-01T00:00:00Z\nstatus: \"<% tp.file.title %>\"\n---\n# Eta\n\nThe garden plan at midnight.\n") // stored as 2024-09-01
 	write(t, vault, "h.md", "---\ndue: 2024-09-02T10:00:00+02:00\n---\n# Theta\n\nThe garden plan with a zone.\n")
 	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
@@ -70,8 +70,9 @@ func TestPropertyComparisons(t *testing.T) {
 		t.Errorf("range notice: %q", resp.Notice)
 	}
 
-	// A value that opens as a comparison but is none is refused, not matched as text.
-	for _, q := range []string{"[rating:>3 stars] garden", "-[due:<2024-7-1] garden", "[rating:4] [rating:>2] garden"} {
+	// A value that opens as a comparison but is none is refused, not matched
+	// as text, and so is a comparison of tags, which are names.
+	for _, q := range []string{"[rating:>3 stars] garden", "-[due:<2024-7-1] garden", "[rating:4] [rating:>2] garden", "[tags:>3] garden", "-[tags:<2] garden"} {
 		if _, err := e.Search(bg, mdsearch.SearchRequest{Query: q}); mdsearch.KindOf(err) != mdsearch.KindInvalid {
 			t.Errorf("%s: %v, want an invalid request", q, err)
 		}

@@ -226,7 +226,7 @@ func clipped(s string, n int) string {
 // missed: where tags=meeting kept 4 notes where tag:meeting kept 8.
 func tagsProperty(req mdsearch.SearchRequest, ops operators) (mdsearch.SearchRequest, operators) {
 	for k, v := range req.Where {
-		if isTagsName(k) {
+		if mdsearch.IsTagsName(k) {
 			req.Tags = append(slices.Clip(req.Tags), strings.TrimPrefix(strings.TrimSpace(v), "#"))
 			where := maps.Clone(req.Where)
 			delete(where, k)
@@ -235,7 +235,7 @@ func tagsProperty(req mdsearch.SearchRequest, ops operators) (mdsearch.SearchReq
 	}
 	kept := ops.notProps[:0:0]
 	for _, p := range ops.notProps {
-		if isTagsName(p[0]) {
+		if mdsearch.IsTagsName(p[0]) {
 			ops.notTags = append(ops.notTags, strings.TrimPrefix(strings.TrimSpace(p[1]), "#"))
 			continue
 		}
@@ -244,7 +244,3 @@ func tagsProperty(req mdsearch.SearchRequest, ops operators) (mdsearch.SearchReq
 	ops.notProps = kept
 	return req, ops
 }
-
-// isTagsName reports whether a property name is Obsidian's tags property
-// (or its older singular).
-func isTagsName(k string) bool { return strings.EqualFold(k, "tags") || strings.EqualFold(k, "tag") }
