@@ -116,10 +116,46 @@ func (ss seams) cut(r *mdsearch.Result, text string, last, from, to int, why str
 	if r.Truncated && r.RestFrom > 0 && r.RestFrom < from { // long runs it shows shortened are read with the rest
 		from = r.RestFrom
 	}
+	ss.sectionsShown(r, text)
 	r.Text, r.Truncated = text, true
 	r.ReadHint, r.RestFrom, r.RestTo = readHint(*r, why, from, to), from, to
 	r.EndLine = last
 	ss.cutAt(r)
+}
+
+// sectionsShown trims the sections a result names (Sections, with their
+// ReadSections) to those whose headings the text it is cut to, shown,
+// still holds: a passage that merges stub sections names every one, and
+// cut to its opening it may show the first alone. Sections are its first
+// passage's, each after its own opened by a heading of its text; where
+// the headings do not read as Sections say, they are left as they are.
+func (ss seams) sectionsShown(r *mdsearch.Result, shown string) {
+	own := r.Text
+	if s := ss[keyOf(*r)]; len(s) > 0 && s[0].at <= len(own) {
+		own = own[:s[0].at]
+	}
+	if len(r.Sections) < 2 || len(shown) >= len(own) {
+		return
+	}
+	all, left := headingsIn(own), headingsIn(shown)
+	if all > len(r.Sections) || all < len(r.Sections)-1 || left > all {
+		return
+	}
+	n := len(r.Sections) - (all - left)
+	if n < 2 { // its own section alone: Sections is for more than one
+		r.Sections, r.ReadSections = nil, nil
+		return
+	}
+	r.Sections = r.Sections[:n]
+	if len(r.ReadSections) > n {
+		r.ReadSections = r.ReadSections[:n]
+	}
+}
+
+// headingsIn counts the headings that open sections in text, read as a
+// note's.
+func headingsIn(text string) int {
+	return len(sections.Parse("", []byte(text)).Headings)
 }
 
 // resultTokens estimates what a result costs: its text, header and footer.

@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -126,5 +127,36 @@ func TestUnlikelyResultsCut(t *testing.T) {
 	}
 	if r := strong.Results[0]; r.Truncated || EstimateTokens(r.Text) < 4*unlikelyPreview {
 		t.Errorf("strong search's best: truncated %v, %d tokens", r.Truncated, EstimateTokens(r.Text))
+	}
+}
+
+// A passage that merges stub sections names them all; cut to its opening
+// it names those whose headings it still shows, and its own alone where
+// it shows no other.
+func TestCutNamesSectionsShown(t *testing.T) {
+	vault := t.TempDir()
+	stub := strings.Repeat("Bolt the frame down to the slab with four anchors and check it is level. ", 3)
+	long := strings.Repeat("The pump draws water from the cistern through the copper pipe.\n\n", 30)
+	write(t, vault, "pump.md", "# Pump\n\n## Install\n\n"+stub+"\n\n## Wiring\n\n"+long)
+	write(t, vault, "valve.md", "# Valve\n\n"+stub+"\n\n## Wiring\n\n"+strings.Repeat("The valve opens when the float rises. ", 20)+"\n\n"+long)
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
+	index(t, e, vault, "v")
+	for _, tt := range []struct {
+		query string
+		whole bool
+		want  [][]string
+	}{
+		{"pump quasar spectroscopy redshift", false, [][]string{{"Pump"}, {"Pump", "Install"}}},
+		{"valve quasar spectroscopy redshift", false, nil},
+		{"pump cistern copper pipe", true, [][]string{{"Pump"}, {"Pump", "Install"}, {"Pump", "Wiring"}}},
+	} {
+		resp := search(t, e, mdsearch.SearchRequest{Query: tt.query, Mode: mdsearch.ModeKeyword, N: 1})
+		if len(resp.Results) != 1 {
+			t.Fatalf("%s: %d results", tt.query, len(resp.Results))
+		}
+		r := resp.Results[0]
+		if r.Truncated == tt.whole || !slices.EqualFunc(r.Sections, tt.want, slices.Equal) || len(r.ReadSections) > len(r.Sections) {
+			t.Errorf("%s: truncated %v, sections %q (read %q), want %q", tt.query, r.Truncated, r.Sections, r.ReadSections, tt.want)
+		}
 	}
 }
