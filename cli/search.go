@@ -13,7 +13,8 @@ import (
 func runSearch(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "search", "QUERY",
 		"QUERY may hold Obsidian's search operators, which filter as the flags do: tag:NAME (--tag), "+
-			"path:TEXT and file:TEXT (the note's path or file name holds the text), [FIELD:VALUE] (--where), [FIELD:>5] and [FIELD:<2025-01-01] (a number or a date); "+
+			"path:TEXT and file:TEXT (the note's path or file name holds the text), [FIELD:VALUE] (--where), [FIELD:>5] and [FIELD:<2025-01-01] (a number or a date), "+
+			"task-todo:WORDS, task-done:WORDS and task:WORDS (an open, a done or any task holding the words; given none, any such task, and alone a list of the passages holding one: \"task-todo:\"); "+
 			"a - before one leaves out what it would keep (-path:Archive); "+
 			`quote a value with spaces: path:"Daily notes". In keyword and hybrid modes a "quoted phrase" must be in every result; `+
 			`in any mode -word or -"a phrase" must be in none (give the query as one argument, in quotes: "canvas -plugin").`)

@@ -483,6 +483,13 @@ func normalize(req mdsearch.SearchRequest, known func(property string) bool) (md
 		}
 	}
 	req, ops = tagsProperty(req, ops)
+	if len(ops.tasks) > 0 && mdsearch.TrimQuery(req.Query) == "" {
+		// Task operators alone: a list of the passages holding such tasks.
+		req.Query = ""
+		if ops.first == "" {
+			ops.first = ops.tasks[0].written
+		}
+	}
 	req = req.WithDefaults()
 	if req.Query == "" && ops.first != "" {
 		// Operators alone narrow the notes as tags and a folder do: a

@@ -8,6 +8,7 @@ import (
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/internal/plural"
 	"github.com/mdsearch/mdsearch/sections"
+	"github.com/mdsearch/mdsearch/store"
 )
 
 // list answers a request without words (SearchRequest.Lists): the notes
@@ -27,7 +28,13 @@ func (e *Engine) list(ctx context.Context, q *query, ops operators, excludeNotic
 			return nil, err
 		}
 	}
-	firsts, total, err := rt.ListNotes(ctx, q.filter, req.N, req.Offset)
+	what, firsts, total := notesListed, []store.Listed(nil), 0
+	if len(ops.tasks) > 0 { // task operators alone: the passages holding such a task
+		q.tasks, what = ops.tasks, tasksListed
+		firsts, total, err = taskPassages(ctx, rt.Reader, q, req.N, req.Offset)
+	} else {
+		firsts, total, err = rt.ListNotes(ctx, q.filter, req.N, req.Offset)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -42,7 +49,12 @@ func (e *Engine) list(ctx context.Context, q *query, ops operators, excludeNotic
 	}
 	shortenRuns(res, joins)
 	ends := capResults(res, joins)
-	for i := range res { // a list is to choose from: each note's opening, not its whole first passage
+	for i := range res {
+		if len(q.tasks) > 0 {
+			joins.toLastTask(&res[i], q, ends[i])
+			continue
+		}
+		// A list is to choose from: each note's opening, not its whole first passage.
 		joins.opening(&res[i], ends[i], "a list shows each note's opening")
 	}
 	markStale(res, staleIn(stamps))
@@ -51,7 +63,10 @@ func (e *Engine) list(ctx context.Context, q *query, ops operators, excludeNotic
 	if err != nil {
 		return nil, err
 	}
-	page := &listPage{total: total, offset: req.Offset, most: req.N == mdsearch.MaxN, filters: filtersOf(req, ops)}
+	page := &listPage{total: total, offset: req.Offset, most: req.N == mdsearch.MaxN, filters: filtersOf(req, ops), what: what}
+	if len(q.tasks) > 0 {
+		page.filters = strings.TrimSuffix(tasksWritten(q.tasks)+", "+page.filters, ", ")
+	}
 	if req.MinScore > 0 {
 		addNotice(&resp.Notice, "min_score does not apply: a list has no scores")
 	}
@@ -77,6 +92,21 @@ type listPage struct {
 	total, offset int
 	most          bool // n is at its most: it cannot be raised
 	filters       string
+	what          listed
+}
+
+// listed names what a list holds, and how it shows each.
+type listed struct{ one, many, each string }
+
+// notesListed is what a list of notes holds and shows.
+var notesListed = listed{one: "note", many: "notes", each: "each by its opening"}
+
+// matches is "1 note matches" or "3 notes match".
+func (w listed) matches(n int) string {
+	if n == 1 {
+		return "1 " + w.one + " matches"
+	}
+	return plural.Count(n, w.one, w.many) + " match"
 }
 
 // notice is the page's notice with shown notes; cut says a token budget
@@ -89,7 +119,7 @@ func (p *listPage) notice(shown int, cut bool) string {
 	case p.most:
 		more = moreNarrow
 	}
-	return listNotice(p.total, p.offset, shown, more, p.filters)
+	return listNotice(p.total, p.offset, shown, more, p.filters, p.what)
 }
 
 // listMore is how a list's notice says to see the notes it does not show
@@ -131,13 +161,14 @@ func closeFence(text string) string {
 // hundreds (a list of 29 notes cost an agent 10,000 tokens).
 const listPreview = 80
 
-// listNotice says what a list holds: which notes of how many, that it
-// is no ranking, and how to see the others (more).
-func listNotice(total, offset, shown int, more listMore, filters string) string {
-	matches := notesMatch(total) + " " + filters
+// listNotice says what a list holds (what: notes, or passages holding
+// tasks): which of how many, that it is no ranking, and how to see the
+// others (more).
+func listNotice(total, offset, shown int, more listMore, filters string, what listed) string {
+	matches := what.matches(total) + " " + filters
 	switch {
 	case total == 0:
-		return "no note matches " + filters
+		return "no " + what.one + " matches " + filters
 	case shown == 0:
 		use := "0"
 		if total > 1 {
@@ -145,11 +176,11 @@ func listNotice(total, offset, shown int, more listMore, filters string) string 
 		}
 		return fmt.Sprintf("%s; offset %d is past the last of them: use %s", matches, offset, use)
 	case shown == total:
-		return matches + ", listed by path, each by its opening, unranked: add words to search in them"
+		return matches + ", listed by path, " + what.each + ", unranked: add words to search in them"
 	}
-	which := fmt.Sprintf("notes %d-%d", offset+1, offset+shown)
+	which := fmt.Sprintf("%s %d-%d", what.many, offset+1, offset+shown)
 	if shown == 1 {
-		which = fmt.Sprintf("note %d", offset+1)
+		which = fmt.Sprintf("%s %d", what.one, offset+1)
 	}
 	if offset == 0 {
 		which = "the first"
@@ -158,7 +189,7 @@ func listNotice(total, offset, shown int, more listMore, filters string) string 
 		}
 	}
 	if offset+shown >= total {
-		return fmt.Sprintf("%s: %s by path, the last of them, each by its opening, unranked", matches, which)
+		return fmt.Sprintf("%s: %s by path, the last of them, %s, unranked", matches, which, what.each)
 	}
 	next := fmt.Sprintf("offset %d gives the next", offset+shown)
 	switch {
@@ -167,13 +198,5 @@ func listNotice(total, offset, shown int, more listMore, filters string) string 
 	case more == moreNarrow:
 		next += ", or narrow it (a folder, another tag)"
 	}
-	return fmt.Sprintf("%s: %s by path, each by its opening, unranked; %s, or add words to search in them", matches, which, next)
-}
-
-// notesMatch is "1 note matches" or "3 notes match".
-func notesMatch(n int) string {
-	if n == 1 {
-		return "1 note matches"
-	}
-	return plural.Count(n, "note", "notes") + " match"
+	return fmt.Sprintf("%s: %s by path, %s, unranked; %s, or add words to search in them", matches, which, what.each, next)
 }

@@ -111,6 +111,11 @@ func TestWordOperators(t *testing.T) {
 		{"multi-line:text sub-task:x", "multi-line:text sub-task:x", ""},                                     // inside a word
 		{"-line:x", "-x", "line:"},
 		{"line:(section:x y)", "(x y)", "line: section:"}, // nested
+		{"section: x", "section: x", ""},                  // given nothing: words
+		{"task-todo: plumber", " plumber", ""},            // given nothing: any open task (TestTaskList)
+		{`task-done:"" task:() x`, "  x", ""},
+		{"plumber task:", "plumber ", ""},
+		{"task::x", "task::x", ""},
 	} {
 		got, names, _ := dropWordOperators(tt.query)
 		if got != tt.want || strings.Join(names, " ") != tt.names {
@@ -131,7 +136,7 @@ func TestWordOperators(t *testing.T) {
 // names out never panics, never lengthens the query, and leaves a query
 // without a colon as it is.
 func FuzzDropWordOperators(f *testing.F) {
-	for _, s := range []string{"line:x", "-content:plugin", "a (-section:x)", "line:(section:x) -task:y.", "-block:^abc", "task-todo:(call (back)", `task:"a b`, "task-done:("} {
+	for _, s := range []string{"line:x", "-content:plugin", "a (-section:x)", "line:(section:x) -task:y.", "-block:^abc", "task-todo:(call (back)", `task:"a b`, "task-done:(", "task-todo: x", `task:""`} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, q string) {
@@ -139,8 +144,9 @@ func FuzzDropWordOperators(f *testing.F) {
 		if len(out) > len(q) || !strings.Contains(q, ":") && out != q {
 			t.Fatalf("%q: %q", q, out)
 		}
-		for _, tk := range tasks { // a task operator read holds words, and its kind is one of three
-			if len(tk.words) == 0 || !slices.Contains([]string{"task", "task-todo", "task-done"}, tk.kind) || !strings.HasPrefix(tk.written, tk.kind+":") {
+		for _, tk := range tasks { // a task operator read holds words or nothing at all, and its kind is one of three
+			nothing := slices.Contains([]string{"", `""`, "()"}, strings.TrimPrefix(tk.written, tk.kind+":"))
+			if len(tk.words) == 0 != nothing || !slices.Contains([]string{"task", "task-todo", "task-done"}, tk.kind) || !strings.HasPrefix(tk.written, tk.kind+":") {
 				t.Fatalf("%q: task %+v", q, tk)
 			}
 		}

@@ -11,8 +11,10 @@ import (
 // out: line:, block:, section:, content: and the case ones, which filter
 // nothing (a passage is one section's text, and every search is of the
 // notes' text), and the task ones, which keep the results to the
-// passages holding such a task (mustTask).
-var wordOperators = regexp.MustCompile(`(?i)(^-?|[\s(]-?)(line|block|section|content|task|task-todo|task-done|match-case|ignore-case):([^\s:])`)
+// passages holding such a task (mustTask). Only a task operator may be
+// given nothing (task-todo: alone, for any open task): another's name
+// before a space or a colon is words.
+var wordOperators = regexp.MustCompile(`(?i)(^-?|[\s(]-?)(line|block|section|content|task|task-todo|task-done|match-case|ignore-case):([^\s:]?)`)
 
 // dropWordOperators takes the names of wordOperators out of query, before
 // the operators it reads are taken (takeOperators), and returns those
@@ -47,6 +49,9 @@ func dropWordOperatorsOnce(query string, names []string) (string, []string, []ta
 			continue // a phrase's words, or a path: value, are as written
 		}
 		name := strings.ToLower(query[m[4]:m[5]]) + ":"
+		if m[6] == m[7] && (!strings.HasPrefix(name, "task") || m[7] < len(query) && !isSpaceRune(rune(query[m[7]]))) {
+			continue // "section: x", "task::x": words
+		}
 		// Negated before a word or a phrase, -content:plugin is an
 		// exclusion of it (takeExclusions), which is what it means: the
 		// query without the name holds one at its "-".
@@ -66,6 +71,9 @@ func dropWordOperatorsOnce(query string, names []string) (string, []string, []ta
 		}
 		b.WriteString(query[at:m[3]]) // up to the name, its "-" kept
 		at = m[5] + 1                 // past its colon
+		if filters && len(t.words) == 0 {
+			at += len(t.written) - len(name) // task-todo:"" holds no phrase
+		}
 	}
 	b.WriteString(query[at:])
 	return b.String(), names, tasks

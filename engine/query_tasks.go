@@ -24,12 +24,16 @@ type task struct {
 
 // taskOperator reads a task operator whose value starts at query[at],
 // past the colon of name: a word, a quoted phrase or a group in
-// parentheses. ok is false where it holds no word, is left open, joins
+// parentheses, or nothing (task-todo:, task-todo:""), which any task of its
+// kind holds. ok is false where it is left open, joins
 // words with OR (which one task cannot hold all of) or holds another
 // operator: such an operator's words are searched, and it filters
 // nothing. A word with a "-" in a group is the query's exclusion, no
 // word the task must hold.
 func taskOperator(query, name string, at int) (_ task, ok bool) {
+	if at == len(query) || isSpaceRune(rune(query[at])) {
+		return task{kind: name, written: name + ":"}, true // task-todo: alone: any open task
+	}
 	var value string
 	switch query[at] {
 	case '(':
@@ -46,6 +50,9 @@ func taskOperator(query, name string, at int) (_ task, ok bool) {
 		value = strings.TrimRight(value, ")") // (task-todo:call)
 	}
 	inside := strings.Trim(value, `()"`)
+	if value == `""` || value == "()" {
+		return task{kind: name, written: name + ":" + value}, true // as nothing: any task
+	}
 	if inside == "" || value[0] != '"' && (strings.Contains(value, " OR ") || strings.Contains(value, ":")) {
 		return task{}, false // either of two words, or another operator: no one task
 	}
@@ -112,6 +119,40 @@ func (q *query) mustTask(ctx context.Context, rd *store.Reader) (string, error) 
 	if len(q.tasks) == 0 {
 		return "", nil
 	}
+	boxed, err := q.boxed(ctx, rd, false)
+	if err != nil {
+		return "", err
+	}
+	held := map[int64]bool{}
+	for _, b := range boxed {
+		held[b.ChunkID] = true
+	}
+	if q.holding != nil { // quoted phrases too: a result holds both
+		maps.DeleteFunc(held, func(id int64, _ bool) bool { return !q.holding[id] })
+	}
+	q.holding = held
+	if len(held) > 0 {
+		return "", nil
+	}
+	return "no passage holds a task that " + tasksWritten(q.tasks) + " asks for", nil
+}
+
+// tasksWritten names task operators as typed, for notices:
+// "task-todo:" and "task-done:invoice".
+func tasksWritten(tasks []task) string {
+	named := make([]string, len(tasks))
+	for i, t := range tasks {
+		named[i] = strconv.Quote(t.written)
+	}
+	return strings.Join(named, " and ")
+}
+
+// boxed are the passages in scope holding a task of each of q's task
+// operators' kind with their words (with ordered, by collection, path and
+// place: store.Reader.Boxed): every
+// passage whose text holds all their words and a box is read (every
+// passage with a box, where they have no words), and its lines checked.
+func (q *query) boxed(ctx context.Context, rd *store.Reader, ordered bool) ([]store.BoxedPassage, error) {
 	var words []string
 	for _, t := range q.tasks {
 		for _, w := range t.words {
@@ -124,29 +165,17 @@ func (q *query) mustTask(ctx context.Context, rd *store.Reader) (string, error) 
 			}
 		}
 	}
-	all := "(" + strings.Join(words, " AND ") + ")"
-	texts, err := rd.Boxed(ctx, all, q.filter)
-	if err != nil {
-		return "", err
+	var match string
+	if len(words) > 0 {
+		match = "(" + strings.Join(words, " AND ") + ")"
 	}
-	held := map[int64]bool{}
-	for id, text := range texts {
-		if !slices.ContainsFunc(q.tasks, func(t task) bool { return !t.heldIn(text) }) {
-			held[id] = true
-		}
-	}
-	if q.holding != nil { // quoted phrases too: a result holds both
-		maps.DeleteFunc(held, func(id int64, _ bool) bool { return !q.holding[id] })
-	}
-	q.holding = held
-	if len(held) > 0 {
-		return "", nil
-	}
-	named := make([]string, len(q.tasks))
-	for i, t := range q.tasks {
-		named[i] = strconv.Quote(t.written)
-	}
-	return "no passage holds a task that " + strings.Join(named, " and ") + " asks for", nil
+	boxed, err := rd.Boxed(ctx, match, q.filter, ordered)
+	return slices.DeleteFunc(boxed, func(b store.BoxedPassage) bool { return !q.heldIn(b.Text) }), err
+}
+
+// heldIn reports whether text holds a task of each of q's task operators.
+func (q *query) heldIn(text string) bool {
+	return !slices.ContainsFunc(q.tasks, func(t task) bool { return !t.heldIn(text) })
 }
 
 // taskedOnly keeps the candidates that hold q's tasks (mustTask), before

@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -160,5 +161,77 @@ func BenchmarkTasks(b *testing.B) {
 			}
 		}
 		b.Run(string(mode), func(b *testing.B) { benchPair(b, queries, "words", ask(false), "task", ask(true)) })
+	}
+	// Every open task, a list: beside a list of the same folder's notes,
+	// the first page and a late one (the passages are read, and checked,
+	// to the page).
+	for _, offset := range []int{0, 2000} {
+		list := func(req mdsearch.SearchRequest) func(string) error {
+			return func(string) error {
+				req.Offset = offset
+				_, err := e.Search(bg, req)
+				return err
+			}
+		}
+		b.Run(fmt.Sprintf("list_offset_%d", offset), func(b *testing.B) {
+			benchPair(b, []string{""}, "notes", list(mdsearch.SearchRequest{PathPrefix: "daily/"}), "tasks", list(mdsearch.SearchRequest{Query: "task-todo:"}))
+		})
+	}
+}
+
+// A task operator given nothing (task-todo:, task-done:"") asks for any
+// task of its kind: alone, it lists the passages holding one by path and
+// place, each to its last such task; with words, they are searched among
+// those passages.
+func TestTaskList(t *testing.T) {
+	vault := t.TempDir()
+	write(t, vault, "daily/2024-07-01.md", "# Monday\n\n## Tasks\n\n- [ ] call the plumber\n- [x] email the landlord\n\n## Log\n\nThe plumber came late.\n\nA quiet day.\n")
+	write(t, vault, "daily/2024-07-02.md", "# Tuesday\n\n- [x] paid the plumber\n\nNothing else.\n")
+	write(t, vault, "projects/garden.md", "# Garden\n\nThe plumber's pipe runs under the beds.\n\n## Next\n\n> - [ ] dig the bed\n")
+	write(t, vault, "notes.md", "# Notes\n\nA [x] in brackets and - [1] a citation are no tasks. The plumber.\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
+	index(t, e, vault, "v")
+	for _, tt := range []struct {
+		req    mdsearch.SearchRequest
+		want   string // results, path > section, by |
+		notice string
+	}{
+		{mdsearch.SearchRequest{Query: "task-todo:"}, "daily/2024-07-01.md > Monday|projects/garden.md > Garden", `2 passages match "task-todo:", listed by path, each to its last such task`},
+		{mdsearch.SearchRequest{Query: `task-done:""`}, "daily/2024-07-01.md > Monday|daily/2024-07-02.md > Tuesday", `2 passages match`},
+		{mdsearch.SearchRequest{Query: "task:()"}, "daily/2024-07-01.md > Monday|daily/2024-07-02.md > Tuesday|projects/garden.md > Garden", `3 passages match`},
+		{mdsearch.SearchRequest{Query: "task:", N: 1, Offset: 1}, "daily/2024-07-02.md > Tuesday", "passage 2 by path, each to its last such task, unranked; offset 2 gives the next"},
+		{mdsearch.SearchRequest{Query: "task-todo:", PathPrefix: "projects/"}, "projects/garden.md > Garden", `1 passage matches "task-todo:", path prefix "projects/"`},
+		{mdsearch.SearchRequest{Query: "task-todo: task-done:"}, "daily/2024-07-01.md > Monday", "1 passage matches"},
+		{mdsearch.SearchRequest{Query: "task-done:", PathPrefix: "projects/"}, "", `no passage matches "task-done:", path prefix "projects/"`},
+		{mdsearch.SearchRequest{Query: "task-todo: plumber", Mode: mdsearch.ModeKeyword}, "daily/2024-07-01.md > Monday|projects/garden.md > Garden", ""},
+		{mdsearch.SearchRequest{Query: "task-done: plumber", Mode: mdsearch.ModeHybrid}, "daily/2024-07-01.md > Monday|daily/2024-07-02.md > Tuesday", ""},
+	} {
+		resp, err := e.Search(bg, tt.req)
+		if err != nil {
+			t.Fatalf("%+v: %v", tt.req, err)
+		}
+		got := make([]string, 0, len(resp.Results))
+		for _, r := range resp.Results {
+			got = append(got, r.Path+" > "+r.Section)
+		}
+		if tt.req.Mode != "" { // ranked: which, not in what order
+			slices.Sort(got)
+		}
+		if strings.Join(got, "|") != tt.want || !strings.Contains(resp.Notice, tt.notice) {
+			t.Errorf("%q: %q, notice %q; want %q, %q", tt.req.Query, got, resp.Notice, tt.want, tt.notice)
+		}
+		if resp.Listing != (tt.req.Mode == "") {
+			t.Errorf("%q: listing %v", tt.req.Query, resp.Listing)
+		}
+	}
+	// Each is shown to its last such task (a done one after it is not),
+	// the rest to read.
+	resp := search(t, e, mdsearch.SearchRequest{Query: "task-todo:"})
+	if r := resp.Results[0]; !strings.HasSuffix(r.Text, "- [ ] call the plumber") || r.EndLine != 5 || r.RestFrom != 6 || r.RestTo != 12 ||
+		!strings.Contains(r.ReadHint, "to its last such task") || len(r.Sections) != 2 {
+		t.Errorf("first: %q, lines %d-%d, rest %d-%d, hint %q, sections %q", r.Text, r.StartLine, r.EndLine, r.RestFrom, r.RestTo, r.ReadHint, r.Sections)
+	}
+	if r := resp.Results[1]; r.Truncated || !strings.HasSuffix(r.Text, "> - [ ] dig the bed") {
+		t.Errorf("second: truncated %v, %q", r.Truncated, r.Text)
 	}
 }

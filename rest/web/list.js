@@ -4,10 +4,11 @@
 "use strict";
 
 // operatorsOnly reports whether q holds Obsidian's operators alone
-// (tag:x, path:"a b", -[status:done]) or exclusions (-draft, -"a b"),
-// which list notes rather than rank passages: a list shows more of them.
+// (tag:x, path:"a b", -[status:done], task-todo: given nothing) or
+// exclusions (-draft, -"a b"), which list notes (or task passages) rather
+// than rank passages: a list shows more of them.
 function operatorsOnly(q) {
-  return /^(\s*(?:OR|-(?:(?:\p{L}\p{M}*){3,}|"[^"]*[\p{L}\p{N}][^"]*")(?:(?![*'"_-])\p{P})*(?=\s|$)|-?\(*-?(?:(?:tag|path|file):(?:"[^"]*"?|[^\s)]+)|\[[^\]]*\])\)*))+\s*$/u.test(q);
+  return /^(\s*(?:OR|-(?:(?:\p{L}\p{M}*){3,}|"[^"]*[\p{L}\p{N}][^"]*")(?:(?![*'"_-])\p{P})*(?=\s|$)|-?\(*-?(?:(?:tag|path|file):(?:"[^"]*"?|[^\s)]+)|\[[^\]]*\]|task(?:-todo|-done)?:(?:""|\(\))?(?=\s|$))\)*))+\s*$/u.test(q);
 }
 
 // listLead says how many notes of a list are on screen, where More notes
