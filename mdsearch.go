@@ -225,11 +225,12 @@ type SearchResponse struct {
 	// Listing says the request held no words (SearchRequest.Lists): the
 	// results are the notes its filters keep, by collection and path, each
 	// by its opening (its first passage cut to at most some 60 words,
-	// Truncated),
-	// and their Score is 0: they are not ranked.
+	// Truncated), or, for task operators alone (task-todo:), the passages
+	// holding such a task, each to its last one; their Score is 0: they
+	// are not ranked.
 	Listing bool `json:"listing,omitempty"`
-	// Matching is how many notes a listing's filters keep in all, those
-	// shown and not (Offset pages through them); 0 for a search.
+	// Matching is how many notes (or task passages) a listing keeps in
+	// all, those shown and not (Offset pages through them); 0 for a search.
 	Matching int `json:"matching,omitempty"`
 	// Offset is how many of them a listing skipped before its first
 	// (SearchRequest.Offset): the first is number Offset+1.
