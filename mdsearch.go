@@ -147,6 +147,11 @@ type SearchRequest struct {
 	// that many of the notes the filters keep, so the next N follow. A
 	// search with words shows its best N alone, and refuses one.
 	Offset int `json:"offset,omitempty"`
+	// Sort orders a list (a request without words): SortPath, by
+	// collection and path, as "" does, or SortModified, the notes last
+	// changed first. A search with words is ordered by its scores, and
+	// refuses another order.
+	Sort string `json:"sort,omitempty"`
 	// NoRerank keeps the local ranking where the engine has a reranker.
 	NoRerank bool `json:"no_rerank,omitempty"`
 	// AsTyped searches for the query as typed: a word no passage holds is
@@ -185,6 +190,9 @@ type Result struct {
 	Score         float64  `json:"score"`           // 0–1, comparable across queries (see README)
 	Distance      *float64 `json:"distance"`        // 1 − cosine of the best window (a heading window's × 0.9), when vectors were used
 	Stale         bool     `json:"stale,omitempty"` // the file changed on disk since it was indexed
+	// Modified is when the note's file last changed, as indexed (RFC 3339,
+	// UTC), in a list ordered by it (SearchRequest.Sort).
+	Modified string `json:"modified,omitempty"`
 	// Sections lists every section path the passage covers, its own first,
 	// when it covers more than one (stub sections merged forward).
 	Sections [][]string `json:"sections,omitempty"`

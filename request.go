@@ -36,7 +36,7 @@ func (r SearchRequest) Check() error {
 	q := TrimQuery(r.Query)
 	switch {
 	case q == "" && !r.narrows():
-		return invalid("query is empty: say what to look for, in words, a question or a phrase in quotes; or give a tag, a folder (path_prefix) or a property (where) alone to list the notes that have it")
+		return invalid("query is empty: say what to look for, in words, a question or a phrase in quotes; or give a tag, a folder (path_prefix) or a property (where) alone to list the notes that have it, or sort alone to list every note (sort=modified: last changed first)")
 	case !utf8.ValidString(q):
 		return invalid("query is not valid UTF-8: send it as UTF-8 text")
 	case strings.ContainsRune(q, utf8.RuneError):
@@ -62,6 +62,8 @@ func (r SearchRequest) Check() error {
 		return invalid("min_score is %g: use 0-1 (a score of %g%% is %g)", r.MinScore, r.MinScore, r.MinScore/100)
 	case len(r.Exclude) > MaxExclude:
 		return invalid("exclude names %d notes: name at most %d", len(r.Exclude), MaxExclude)
+	case r.Sort != "" && r.Sort != SortPath && r.Sort != SortModified:
+		return invalid("sort is %q: use path (by path, the default) or modified (last changed first); it orders a list of notes (no words)", r.Sort)
 	}
 	tags := r.Tags
 	if r.Tag != "" { // "" is no tag
@@ -183,6 +185,18 @@ func OffsetWithWords(offset int) error {
 	return invalid("offset is %d, but the request has words to search: offset pages a list of notes (a tag, a folder or a property, without words); a search shows its best n (at most %d): add words or a filter to narrow it", offset, MaxN)
 }
 
+// The orders of a list (SearchRequest.Sort).
+const (
+	SortPath     = "path"     // by collection and path, ignoring case
+	SortModified = "modified" // the notes last changed first
+)
+
+// SortWithWords is the error for a search with words asked for an order
+// other than its scores'.
+func SortWithWords(sort string) error {
+	return invalid("sort is %q, but the request has words to search: sort orders a list of notes (a tag, a folder or a property, without words); a search is ordered by how likely each result answers", sort)
+}
+
 // MaxPerPageAlias is the name the semantic-search API gives MaxPerPage,
 // max_per_page in SearchRequest's JSON. MCP and REST take it too.
 const MaxPerPageAlias = "max_chunks_per_page"
@@ -198,9 +212,10 @@ func BothNames(name, alias string) error {
 func (r SearchRequest) Lists() bool { return TrimQuery(r.Query) == "" }
 
 // narrows reports whether the request names notes to keep by tag, folder
-// or property: enough, without words, for a list of them.
+// or property, or asks for an order: enough, without words, for a list
+// of them (every note, for an order alone: what changed lately).
 func (r SearchRequest) narrows() bool {
-	return strings.TrimSpace(r.Tag) != "" || len(r.Tags) > 0 || len(r.Where) > 0 || strings.TrimSpace(r.PathPrefix) != ""
+	return strings.TrimSpace(r.Tag) != "" || len(r.Tags) > 0 || len(r.Where) > 0 || strings.TrimSpace(r.PathPrefix) != "" || r.Sort != ""
 }
 
 // invalid is a request field's error: the message alone, no operation.

@@ -31,6 +31,7 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 	fs.Var(&exclude, "exclude", "leave out this note (one already read, say), named as read takes it: its path, COLLECTION:PATH, full path, [[link]] or name; repeatable")
 	fs.IntVar(&req.MaxTokens, "max-tokens", 0, "fill at most about this many tokens with whole passages, their header and footer lines included (0: no limit)")
 	fs.IntVar(&req.Offset, "offset", 0, "in a list of notes (no words), skip this many: the notice gives the next page's offset")
+	fs.StringVar(&req.Sort, "sort", "", "order a list of notes (no words): path (the default) or modified (last changed first, each with its time)")
 	fs.Float64Var(&req.MinScore, "min-score", 0, "leave out results scoring under this, 0–1 (0: keep all); the notice counts them")
 	brief := fs.Bool("brief", false, "show each result's first lines only")
 	fs.BoolVar(&req.NoRerank, "no-rerank", false, "keep the local ranking, though a --reranker is set")
@@ -45,8 +46,8 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if len(pos) == 0 && !flagSet(fs, "tag") && !flagSet(fs, "where") && !flagSet(fs, "path-prefix") {
-		return usagef("give a QUERY, or --tag, --where or --path-prefix alone to list the notes that have it")
+	if len(pos) == 0 && !flagSet(fs, "tag") && !flagSet(fs, "where") && !flagSet(fs, "path-prefix") && !flagSet(fs, "sort") {
+		return usagef("give a QUERY, or --tag, --where or --path-prefix alone to list the notes that have it, or --sort modified alone to list every note, last changed first")
 	}
 	req.Query = strings.Join(pos, " ")
 	if err := refuseBlank(fs, "collection", "path-prefix", "mode"); err != nil {

@@ -220,6 +220,7 @@ func searchValues(req mdsearch.SearchRequest, tags, where []string) url.Values {
 	}
 	set("collection", req.Collection)
 	set("path_prefix", req.PathPrefix)
+	set("sort", req.Sort)
 	if req.MinScore > 0 {
 		q.Set("min_score", strconv.FormatFloat(req.MinScore, 'g', -1, 64))
 	}

@@ -92,6 +92,9 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 	if req.Offset > 0 {
 		return nil, mdsearch.OffsetWithWords(req.Offset)
 	}
+	if req.Sort != "" {
+		return nil, mdsearch.SortWithWords(req.Sort)
+	}
 	resp := &mdsearch.SearchResponse{Query: req.Query, Mode: req.Mode, Results: []mdsearch.Result{}}
 	if err := acquire(ctx); err != nil {
 		return nil, err

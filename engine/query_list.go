@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/internal/plural"
@@ -12,9 +13,10 @@ import (
 )
 
 // list answers a request without words (SearchRequest.Lists): the notes
-// its filters keep, by collection and path, each by its opening,
-// unscored. Obsidian lists a tag's notes so; a search page's tag link
-// and an agent asking for a folder's notes need nothing ranked.
+// its filters keep, by collection and path (or last changed first:
+// SearchRequest.Sort), each by its opening, unscored. Obsidian lists a
+// tag's notes so; a search page's tag link and an agent asking for a
+// folder's notes, or for what changed lately, need nothing ranked.
 func (e *Engine) list(ctx context.Context, q *query, ops operators, excludeNotice string) (*found, error) {
 	req := q.req
 	resp := &mdsearch.SearchResponse{Mode: req.Mode, Results: []mdsearch.Result{}, Listing: true}
@@ -28,12 +30,16 @@ func (e *Engine) list(ctx context.Context, q *query, ops operators, excludeNotic
 			return nil, err
 		}
 	}
+	order := store.ByPath
+	if req.Sort == mdsearch.SortModified {
+		order = store.ByModified
+	}
 	what, firsts, total := notesListed, []store.Listed(nil), 0
 	if len(ops.tasks) > 0 { // task operators alone: the passages holding such a task
 		q.tasks, what = ops.tasks, tasksListed
-		firsts, total, err = taskPassages(ctx, rt.Reader, q, req.N, req.Offset)
+		firsts, total, err = taskPassages(ctx, rt.Reader, q, order, req.N, req.Offset)
 	} else {
-		firsts, total, err = rt.ListNotes(ctx, q.filter, req.N, req.Offset)
+		firsts, total, err = rt.ListNotes(ctx, q.filter, order, req.N, req.Offset)
 	}
 	if err != nil {
 		return nil, err
@@ -58,12 +64,20 @@ func (e *Engine) list(ctx context.Context, q *query, ops operators, excludeNotic
 		joins.opening(&res[i], ends[i], "a list shows each note's opening")
 	}
 	markStale(res, staleIn(stamps))
+	if order == store.ByModified { // the order's key, shown
+		for i := range res {
+			res[i].Modified = time.Unix(0, stamps[noteKey{res[i].Collection, res[i].Path}].MTime).UTC().Format(time.RFC3339)
+		}
+	}
 	resp.Results, resp.Total, resp.Matching, resp.Offset = res, len(res), total, req.Offset
 	colls, err := e.nameResults(ctx, rt.Reader, resp)
 	if err != nil {
 		return nil, err
 	}
-	page := &listPage{total: total, offset: req.Offset, most: req.N == mdsearch.MaxN, filters: filtersOf(req, ops), what: what}
+	page := &listPage{total: total, offset: req.Offset, most: req.N == mdsearch.MaxN, filters: filtersOf(req, ops), what: what, by: "by path"}
+	if order == store.ByModified {
+		page.by = "last changed first"
+	}
 	if len(q.tasks) > 0 {
 		page.filters = strings.TrimSuffix(tasksWritten(q.tasks)+", "+page.filters, ", ")
 	}
@@ -93,6 +107,7 @@ type listPage struct {
 	most          bool // n is at its most: it cannot be raised
 	filters       string
 	what          listed
+	by            string // the list's order: "by path", "last changed first"
 }
 
 // listed names what a list holds, and how it shows each.
@@ -119,7 +134,7 @@ func (p *listPage) notice(shown int, cut bool) string {
 	case p.most:
 		more = moreNarrow
 	}
-	return listNotice(p.total, p.offset, shown, more, p.filters, p.what)
+	return listNotice(p.total, p.offset, shown, more, p.filters, p.what, p.by)
 }
 
 // listMore is how a list's notice says to see the notes it does not show
@@ -162,10 +177,13 @@ func closeFence(text string) string {
 const listPreview = 80
 
 // listNotice says what a list holds (what: notes, or passages holding
-// tasks): which of how many, that it is no ranking, and how to see the
-// others (more).
-func listNotice(total, offset, shown int, more listMore, filters string, what listed) string {
+// tasks): which of how many, in what order (by), that it is no ranking,
+// and how to see the others (more).
+func listNotice(total, offset, shown int, more listMore, filters string, what listed, by string) string {
 	matches := what.matches(total) + " " + filters
+	if filters == "" { // an order alone lists every note
+		matches = plural.Count(total, what.one, what.many) + " in all"
+	}
 	switch {
 	case total == 0:
 		return "no " + what.one + " matches " + filters
@@ -176,7 +194,7 @@ func listNotice(total, offset, shown int, more listMore, filters string, what li
 		}
 		return fmt.Sprintf("%s; offset %d is past the last of them: use %s", matches, offset, use)
 	case shown == total:
-		return matches + ", listed by path, " + what.each + ", unranked: add words to search in them"
+		return matches + ", listed " + by + ", " + what.each + ", unranked: add words to search in them"
 	}
 	which := fmt.Sprintf("%s %d-%d", what.many, offset+1, offset+shown)
 	if shown == 1 {
@@ -189,7 +207,7 @@ func listNotice(total, offset, shown int, more listMore, filters string, what li
 		}
 	}
 	if offset+shown >= total {
-		return fmt.Sprintf("%s: %s by path, the last of them, %s, unranked", matches, which, what.each)
+		return fmt.Sprintf("%s: %s %s, the last of them, %s, unranked", matches, which, by, what.each)
 	}
 	next := fmt.Sprintf("offset %d gives the next", offset+shown)
 	switch {
@@ -198,5 +216,5 @@ func listNotice(total, offset, shown int, more listMore, filters string, what li
 	case more == moreNarrow:
 		next += ", or narrow it (a folder, another tag)"
 	}
-	return fmt.Sprintf("%s: %s by path, %s, unranked; %s, or add words to search in them", matches, which, what.each, next)
+	return fmt.Sprintf("%s: %s %s, %s, unranked; %s, or add words to search in them", matches, which, by, what.each, next)
 }

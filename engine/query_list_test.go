@@ -114,7 +114,7 @@ func TestListNotice(t *testing.T) {
 		if tt.most {
 			more = moreNarrow
 		}
-		if got := listNotice(tt.total, tt.offset, tt.shown, more, `tag "x"`, notesListed); !strings.HasPrefix(got, tt.want) && !strings.Contains(got, tt.want) {
+		if got := listNotice(tt.total, tt.offset, tt.shown, more, `tag "x"`, notesListed, "by path"); !strings.HasPrefix(got, tt.want) && !strings.Contains(got, tt.want) {
 			t.Errorf("listNotice(%d, %d, %d, %v) = %q, want %q", tt.total, tt.offset, tt.shown, tt.most, got, tt.want)
 		}
 	}

@@ -10,12 +10,13 @@ import (
 
 // taskPassages lists, for a request of task operators and no words
 // (task-todo:, task-done:invoice), the passages in scope that hold such
-// a task, by collection, path and place in the note: at most limit after
-// the first offset, and how many hold one in all. Obsidian's task
-// operators list task lines; a person asking for their open tasks wants
-// them all, in the notes' order, not the few a ranking would pick.
-func taskPassages(ctx context.Context, rd *store.Reader, q *query, limit, offset int) ([]store.Listed, int, error) {
-	boxed, err := q.boxed(ctx, rd, true)
+// a task, in order o (by path, or last changed first; a note's by place
+// in it): at most limit after the first offset, and how many hold one in
+// all. Obsidian's task operators list task lines; a person asking for
+// their open tasks wants them all, in the notes' order, not the few a
+// ranking would pick.
+func taskPassages(ctx context.Context, rd *store.Reader, q *query, o store.Order, limit, offset int) ([]store.Listed, int, error) {
+	boxed, err := q.boxed(ctx, rd, o)
 	if err != nil {
 		return nil, 0, err
 	}

@@ -119,7 +119,7 @@ func (q *query) mustTask(ctx context.Context, rd *store.Reader) (string, error) 
 	if len(q.tasks) == 0 {
 		return "", nil
 	}
-	boxed, err := q.boxed(ctx, rd, false)
+	boxed, err := q.boxed(ctx, rd, store.Unordered)
 	if err != nil {
 		return "", err
 	}
@@ -148,11 +148,10 @@ func tasksWritten(tasks []task) string {
 }
 
 // boxed are the passages in scope holding a task of each of q's task
-// operators' kind with their words (with ordered, by collection, path and
-// place: store.Reader.Boxed): every
+// operators' kind with their words, in order o (store.Reader.Boxed): every
 // passage whose text holds all their words and a box is read (every
 // passage with a box, where they have no words), and its lines checked.
-func (q *query) boxed(ctx context.Context, rd *store.Reader, ordered bool) ([]store.BoxedPassage, error) {
+func (q *query) boxed(ctx context.Context, rd *store.Reader, o store.Order) ([]store.BoxedPassage, error) {
 	var words []string
 	for _, t := range q.tasks {
 		for _, w := range t.words {
@@ -169,7 +168,7 @@ func (q *query) boxed(ctx context.Context, rd *store.Reader, ordered bool) ([]st
 	if len(words) > 0 {
 		match = "(" + strings.Join(words, " AND ") + ")"
 	}
-	boxed, err := rd.Boxed(ctx, match, q.filter, ordered)
+	boxed, err := rd.Boxed(ctx, match, q.filter, o)
 	return slices.DeleteFunc(boxed, func(b store.BoxedPassage) bool { return !q.heldIn(b.Text) }), err
 }
 

@@ -58,7 +58,7 @@ var otherNames = map[string]string{
 	"search_type": "mode", "type": "mode",
 	"threshold": "min_score", "min_similarity": "min_score", "score_threshold": "min_score",
 	"max_length": "max_tokens", "budget": "max_tokens", "token_budget": "max_tokens",
-	"skip":    "offset",
+	"skip": "offset", "order": "sort", "order_by": "sort", "sort_by": "sort",
 	"heading": "section", "file": "path", "note": "path", "line_range": "lines",
 }
 

@@ -54,8 +54,8 @@ func TestUnknownArgs(t *testing.T) {
 	for _, tt := range []struct{ in, want string }{
 		{`unexpected additional properties ["limit"]`, `unknown argument "limit" ("limit": use n)`},
 		{`unexpected additional properties ["limit" "Folder"]`, `unknown arguments "limit", "Folder" ("limit": use n; "Folder": use path_prefix)`},
-		{`unexpected additional properties ["limit" "colour"]`, `unknown arguments "limit", "colour" ("limit": use n): this tool takes as_typed, collection, exclude, explain, max_per_page, max_tokens, min_score, mode, n, no_rerank, offset, path_prefix, query, tag, tags, where`},
-		{`unexpected additional properties ["my arg" "top_k"]`, `unknown arguments "my arg", "top_k" ("top_k": use n): this tool takes as_typed, collection, exclude, explain, max_per_page, max_tokens, min_score, mode, n, no_rerank, offset, path_prefix, query, tag, tags, where`},
+		{`unexpected additional properties ["limit" "colour"]`, `unknown arguments "limit", "colour" ("limit": use n): this tool takes as_typed, collection, exclude, explain, max_per_page, max_tokens, min_score, mode, n, no_rerank, offset, path_prefix, query, sort, tag, tags, where`},
+		{`unexpected additional properties ["my arg" "top_k"]`, `unknown arguments "my arg", "top_k" ("top_k": use n): this tool takes as_typed, collection, exclude, explain, max_per_page, max_tokens, min_score, mode, n, no_rerank, offset, path_prefix, query, sort, tag, tags, where`},
 	} {
 		if got := plainArgError(prefix+tt.in, schema); got != tt.want {
 			t.Errorf("plainArgError(%q)\n = %q\nwant %q", tt.in, got, tt.want)

@@ -27,25 +27,26 @@ type SearchArgs struct {
 	Query      string         `json:"query,omitempty" jsonschema:"words to look for (an error's gist); \"a phrase\" must match, -word must not; tag:NAME, path:TEXT, file:TEXT, [field:value], task-todo: filter as in Obsidian, and alone list notes"`
 	N          int            `json:"n,omitempty" jsonschema:"most results to return"`
 	MaxPerPage int            `json:"max_per_page,omitempty" jsonschema:"most per note (default 2; more if others weak)"`
-	Mode       string         `json:"mode,omitempty" jsonschema:"hybrid: meaning and keywords; semantic: meaning; keyword: exact words (names, codes)"`
+	Mode       string         `json:"mode,omitempty" jsonschema:"hybrid: meaning and words; semantic: meaning; keyword: exact words (names, codes)"`
 	Collection string         `json:"collection,omitempty" jsonschema:"only this collection (indexed folder)"`
 	Tag        string         `json:"tag,omitempty" jsonschema:"only notes with this tag (no #)"`
 	PathPrefix string         `json:"path_prefix,omitempty" jsonschema:"only notes whose path starts with this (any case): projects/"`
 	Tags       []string       `json:"tags,omitempty" jsonschema:"only notes with all of these tags"`
-	Where      map[string]any `json:"where,omitempty" jsonschema:"only notes whose frontmatter has these values (any case; a list: holds it), e.g. {\"draft\": false, \"due\": \"<2025-01-01\"}; a.b: b in map a"`
+	Where      map[string]any `json:"where,omitempty" jsonschema:"only notes whose frontmatter has these (any case; a list: holds it), e.g. {\"draft\": false, \"due\": \"<2025-01-01\"}; a.b: b in map a"`
 	Exclude    []string       `json:"exclude,omitempty" jsonschema:"skip these notes (already read), as read_note names them"`
 	NoRerank   bool           `json:"no_rerank,omitempty" jsonschema:"skip the reranker"`
-	AsTyped    bool           `json:"as_typed,omitempty" jsonschema:"results of the query as typed"`
+	AsTyped    bool           `json:"as_typed,omitempty" jsonschema:"no respelling"`
 	Explain    bool           `json:"explain,omitempty" jsonschema:"say why each result ranked"`
-	MaxTokens  int            `json:"max_tokens,omitempty" jsonschema:"at most about this many tokens: whole passages, the last cut with lines to read the rest"`
-	MinScore   float64        `json:"min_score,omitempty" jsonschema:"drop results scoring under this (e.g. 0.1); the notice counts them"`
+	MaxTokens  int            `json:"max_tokens,omitempty" jsonschema:"about this many tokens at most; the last result cut, with lines to read the rest"`
+	MinScore   float64        `json:"min_score,omitempty" jsonschema:"drop results scoring under this (e.g. 0.1)"`
 	Offset     int            `json:"offset,omitempty" jsonschema:"notes a list (no words) skips"`
+	Sort       string         `json:"sort,omitempty"`
 }
 
 // ReadArgs are read_note's arguments.
 type ReadArgs struct {
 	Path     string `json:"path" jsonschema:"note path as semantic_search shows it (kitchen/Sourdough.md), or a link target: Intro#Setup, [[Intro]]"`
-	Section  string `json:"section,omitempty" jsonschema:"a section as results or note_outline show it: path, heading or #anchor (/: the text above the first heading, ^id a block); omit for the whole note"`
+	Section  string `json:"section,omitempty" jsonschema:"a section as results or note_outline show it: path, heading or #anchor (/: text before the first heading, ^id a block); omit for the whole note"`
 	Full     bool   `json:"full,omitempty" jsonschema:"the whole text even over 1500 words or 64 KB"`
 	Lines    string `json:"lines,omitempty" jsonschema:"instead of a section: these lines, as 40-80, 40- or 40"`
 	Comments bool   `json:"comments,omitempty" jsonschema:"keep %%…%% and <!--…--> comments"`
@@ -105,6 +106,7 @@ func searchTool(scores string) *mcp.Tool {
 			p["min_score"].Minimum, p["min_score"].Maximum = ptr(0.0), ptr(1.0)
 			p["max_tokens"].Minimum, p["max_tokens"].Maximum = ptr(0.0), ptr(float64(mdsearch.MaxMaxTokens))
 			p["offset"].Minimum = ptr(0.0)
+			p["sort"].Enum = []any{mdsearch.SortPath, mdsearch.SortModified}
 			p["where"].AdditionalProperties = &jsonschema.Schema{Types: []string{"string", "number", "boolean"}}
 		}),
 		Annotations: readOnly(),
@@ -176,7 +178,7 @@ func (a SearchArgs) request() (mdsearch.SearchRequest, error) {
 	req := mdsearch.SearchRequest{
 		Query: mdsearch.TrimQuery(a.Query), N: a.N, MaxPerPage: a.MaxPerPage, Mode: mdsearch.Mode(a.Mode),
 		Collection: a.Collection, Tag: tag, PathPrefix: a.PathPrefix,
-		Tags: tags, Where: where, MaxTokens: a.MaxTokens, MinScore: a.MinScore, Offset: a.Offset, Exclude: a.Exclude, NoRerank: a.NoRerank, AsTyped: a.AsTyped, Explain: a.Explain,
+		Tags: tags, Where: where, MaxTokens: a.MaxTokens, MinScore: a.MinScore, Offset: a.Offset, Sort: a.Sort, Exclude: a.Exclude, NoRerank: a.NoRerank, AsTyped: a.AsTyped, Explain: a.Explain,
 	}
 	return req, req.Check()
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/internal/plural"
@@ -92,8 +93,9 @@ func Prefix(r mdsearch.Result) string {
 // Footer places a passage in its page: "chunk 3/12 · part 2/3 · lines
 // 40–58 · section continues to line 75 · page 4188 words" (part: of its
 // section's text, when that was cut into several passages; section
-// continues: its further parts or subsections follow), and, when the text
-// was cut to a token budget, says how to read the rest.
+// continues: its further parts or subsections follow), when its note
+// last changed in a list ordered so, and, when the text was cut to a
+// token budget, says how to read the rest.
 func Footer(r mdsearch.Result) string {
 	var b strings.Builder
 	joined := r.ChunkEnd > r.ChunkIndex
@@ -114,10 +116,22 @@ func Footer(r mdsearch.Result) string {
 		fmt.Fprintf(&b, " · section continues to line %d", r.SectionEnd)
 	}
 	fmt.Fprintf(&b, " · page %s", plural.Count(r.PageWordCount, "word", "words"))
+	if r.Modified != "" { // a list ordered by it
+		fmt.Fprintf(&b, " · changed %s", changed(r.Modified))
+	}
 	if r.Truncated {
 		fmt.Fprintf(&b, " · %s", r.ReadHint)
 	}
 	return b.String()
+}
+
+// changed shows a result's Modified to the minute: "2026-12-01 14:03 UTC".
+func changed(modified string) string {
+	t, err := time.Parse(time.RFC3339, modified)
+	if err != nil {
+		return modified
+	}
+	return t.UTC().Format("2006-01-02 15:04 UTC")
 }
 
 // LineSpan is "lines 40–58", or "line 40" for one.

@@ -34,7 +34,7 @@ type SearchResult struct {
 
 // searchParams are the query parameters semantic-search accepts.
 var searchParams = map[string]bool{"q": true, "n": true, "max_per_page": true, mdsearch.MaxPerPageAlias: true,
-	"mode": true, "collection": true, "tag": true, "path_prefix": true, "where": true, "max_tokens": true, "exclude": true, "no_rerank": true, "as_typed": true, "explain": true, "min_score": true, "offset": true}
+	"mode": true, "collection": true, "tag": true, "path_prefix": true, "where": true, "max_tokens": true, "exclude": true, "no_rerank": true, "as_typed": true, "explain": true, "min_score": true, "offset": true, "sort": true}
 
 // repeatable are the parameters that may be given more than once: every
 // tag and every frontmatter condition must match, every note named by
@@ -77,7 +77,7 @@ func parseSearch(raw string) (mdsearch.SearchRequest, error) {
 	for k, v := range vals {
 		switch {
 		case !searchParams[k]:
-			return req, fmt.Errorf("unknown parameter %q: use q, n, max_per_page (or %s), mode, collection, tag, path_prefix, where, exclude, no_rerank, as_typed, explain, max_tokens, min_score or offset", k, mdsearch.MaxPerPageAlias)
+			return req, fmt.Errorf("unknown parameter %q: use q, n, max_per_page (or %s), mode, collection, tag, path_prefix, where, exclude, no_rerank, as_typed, explain, max_tokens, min_score, offset or sort", k, mdsearch.MaxPerPageAlias)
 		case len(v) > 1 && !repeatable[k]:
 			return req, fmt.Errorf("parameter %q is given %d times; give it once", k, len(v))
 		}
@@ -85,8 +85,8 @@ func parseSearch(raw string) (mdsearch.SearchRequest, error) {
 			return req, err
 		}
 	}
-	if !vals.Has("q") && !vals.Has("tag") && !vals.Has("path_prefix") && !vals.Has("where") {
-		return req, fmt.Errorf("missing q: say what to search for, e.g. ?q=sourdough+starter, or give tag, path_prefix or where alone to list the notes that have it")
+	if !vals.Has("q") && !vals.Has("tag") && !vals.Has("path_prefix") && !vals.Has("where") && !vals.Has("sort") {
+		return req, fmt.Errorf("missing q: say what to search for, e.g. ?q=sourdough+starter, or give tag, path_prefix or where alone to list the notes that have it, or sort=modified alone to list every note, last changed first")
 	}
 	req.Query = vals.Get("q")
 	if req.N, err = intParam(vals, "n", "n", mdsearch.DefaultN); err != nil {
@@ -120,6 +120,9 @@ func parseSearch(raw string) (mdsearch.SearchRequest, error) {
 		req.Mode = mdsearch.Mode(m)
 	}
 	if req.Collection, err = textParam(vals, "collection"); err != nil {
+		return req, err
+	}
+	if req.Sort, err = textParam(vals, "sort"); err != nil { // a list's order; "": by path
 		return req, err
 	}
 	if req.Tag, req.Tags, err = mdsearch.SplitTags(vals["tag"]); err != nil {

@@ -22,19 +22,45 @@ func (s *Reader) CountNotes(ctx context.Context, f Filter) (int, error) {
 	return n, err
 }
 
-// ListNotes gives the first passage of each note f keeps, by collection
-// name and path (ignoring the case of ASCII letters, as Obsidian lists
-// names), at most limit of them after the first offset, and how many
-// notes f keeps in all: a request without words lists notes rather than
-// ranking passages. A note without passages (empty) is not counted.
-func (s *Reader) ListNotes(ctx context.Context, f Filter, limit, offset int) ([]Listed, int, error) {
+// Order is the order of a list: of notes (ListNotes) or of the passages
+// holding a task (Boxed).
+type Order int
+
+const (
+	// Unordered leaves the order to SQLite: a search needs none.
+	Unordered Order = iota
+	// ByPath is by collection name and path, ignoring the case of ASCII
+	// letters, as Obsidian lists names.
+	ByPath
+	// ByModified is the notes last changed first (their files' times as
+	// indexed), then ByPath.
+	ByModified
+)
+
+// orderBy is the ORDER BY clause of o over documents d, "" for
+// Unordered; within a note, passages come in their order (then).
+func (o Order) orderBy(then string) string {
+	byPath := `(SELECT name FROM collections WHERE id = d.collection_id), d.path COLLATE NOCASE, d.path` + then
+	switch o {
+	case ByPath:
+		return ` ORDER BY ` + byPath
+	case ByModified:
+		return ` ORDER BY d.mtime DESC, ` + byPath
+	}
+	return ""
+}
+
+// ListNotes gives the first passage of each note f keeps, in order o, at
+// most limit of them after the first offset, and how many notes f keeps
+// in all: a request without words lists notes rather than ranking
+// passages. A note without passages (empty) is not counted.
+func (s *Reader) ListNotes(ctx context.Context, f Filter, o Order, limit, offset int) ([]Listed, int, error) {
 	total, err := s.CountNotes(ctx, f)
 	if err != nil || total == 0 {
 		return nil, total, err
 	}
 	cond, args := f.where()
-	rows, err := s.r.QueryContext(ctx, `SELECT c.id, c.doc_id, c.section_id`+listFrom+cond+
-		` ORDER BY (SELECT name FROM collections WHERE id = d.collection_id), d.path COLLATE NOCASE, d.path LIMIT ? OFFSET ?`,
+	rows, err := s.r.QueryContext(ctx, `SELECT c.id, c.doc_id, c.section_id`+listFrom+cond+o.orderBy("")+` LIMIT ? OFFSET ?`,
 		append(slices.Clip(args), limit, offset)...)
 	if err != nil {
 		return nil, 0, err

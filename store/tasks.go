@@ -19,22 +19,18 @@ const boxGlob = `c.text GLOB '*[[]?][ ` + "\t" + `]*'`
 // match (an FTS5 MATCH expression; "" matches every passage) and whose
 // text holds what may be a task's box: the passages a task operator
 // reads (task-todo:call, or task-todo: for any open task), whose lines it
-// then checks. With ordered, they come by collection name, path (as
-// ListNotes orders notes) and place in the note, for a list; a search
-// needs no order, and sorting cost it 0.3–0.5 ms. SQLite reads the
-// texts, so a common word's passages without a box cost no copy into Go.
-func (s *Reader) Boxed(ctx context.Context, match string, f Filter, ordered bool) ([]BoxedPassage, error) {
+// then checks. They come in order o (ListNotes' order, each note's in
+// their place in it), for a list; a search needs none (Unordered), and
+// sorting cost it 0.3–0.5 ms. SQLite reads the texts, so a common word's
+// passages without a box cost no copy into Go.
+func (s *Reader) Boxed(ctx context.Context, match string, f Filter, o Order) ([]BoxedPassage, error) {
 	cond, args := f.where()
 	from := ` FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE `
 	if match != "" {
 		from = ` FROM chunks_fts x JOIN chunks c ON c.id = x.rowid JOIN documents d ON d.id = c.doc_id WHERE chunks_fts MATCH ? AND `
 		args = append([]any{match}, args...)
 	}
-	var order string
-	if ordered {
-		order = ` ORDER BY (SELECT name FROM collections WHERE id = d.collection_id), d.path COLLATE NOCASE, d.path, c.chunk_index`
-	}
-	rows, err := s.r.QueryContext(ctx, `SELECT c.id, c.doc_id, c.section_id, c.text`+from+boxGlob+` AND `+cond+order, args...)
+	rows, err := s.r.QueryContext(ctx, `SELECT c.id, c.doc_id, c.section_id, c.text`+from+boxGlob+` AND `+cond+o.orderBy(", c.chunk_index"), args...)
 	if err != nil {
 		return nil, err
 	}

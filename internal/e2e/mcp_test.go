@@ -189,6 +189,13 @@ func exerciseMCP(ctx context.Context, t *testing.T, cs *mcp.ClientSession, f fix
 	if res.IsError || !strings.Contains(text, "note 2 by path") || !strings.Contains(text, "\n2. **kitchen/Sourdough.md**") {
 		t.Errorf("a list's second page: %s", text)
 	}
+	res, text = callTool(ctx, t, cs, "semantic_search", map[string]any{"path_prefix": "kitchen/", "sort": "modified"})
+	if res.IsError || !strings.Contains(text, "listed last changed first") || !strings.Contains(text, " · changed 20") {
+		t.Errorf("a list last changed first: %s", text)
+	}
+	if res, text = callTool(ctx, t, cs, "semantic_search", map[string]any{"sort": "newest"}); !res.IsError {
+		t.Errorf("sort newest: %s", text)
+	}
 
 	// Bad arguments are tool errors, and the server carries on.
 	if res, text = callTool(ctx, t, cs, "semantic_search", map[string]any{"query": "x", "n": 99}); !res.IsError || !strings.Contains(text, "n is 99") {

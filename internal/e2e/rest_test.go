@@ -119,6 +119,14 @@ func TestREST(t *testing.T) {
 		if code, _, body := apiDo(t, c, "GET", base+"/api/v1/semantic-search?q=hooch&offset=1"); code != 400 || !strings.Contains(body, "offset pages a list of notes") {
 			t.Errorf("offset with words: %d %s", code, body)
 		}
+		// sort alone lists every note, last changed first, each saying when.
+		if code, _, body := apiDo(t, c, "GET", base+"/api/v1/semantic-search?sort=modified&n=1"); code != 200 ||
+			!strings.Contains(body, `"listing": true`) || !strings.Contains(body, `"modified": "20`) || !strings.Contains(body, "last changed first") {
+			t.Errorf("sort alone: %d %s", code, body)
+		}
+		if code, _, body := apiDo(t, c, "GET", base+"/api/v1/semantic-search?q=hooch&sort=modified"); code != 400 || !strings.Contains(body, "sort orders a list of notes") {
+			t.Errorf("sort with words: %d %s", code, body)
+		}
 
 		// max_tokens: the first passage alone does not fit 30 tokens, nor
 		// does its first block, so it comes cut inside that block with a
