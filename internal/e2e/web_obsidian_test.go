@@ -104,6 +104,16 @@ func webMoreNotes(t *testing.T, b browser) {
 	b.open(t, "#/note?path=ledger%2FEntry%2007.md", "number 7")
 	b.do(t, "no words, then the frontmatter tag", chromedp.Evaluate[chromedp.Void](`document.getElementById("q").value = ""; document.querySelector("#reader-content p.tags a.tag").click()`))
 	b.wait(t, "the tag's notes listed", `/^53 notes match tag "quokka": the first 50 by path/.test(document.getElementById("status").textContent)`)
+	// A list asked last changed first, and back by path.
+	b.do(t, "last changed first", chromedp.Evaluate[chromedp.Void](`document.getElementById("order").click()`))
+	b.wait(t, "the list last changed first", `/^53 notes match tag "quokka": the first 50 last changed first/.test(document.getElementById("status").textContent) &&
+		location.hash.includes("sort=modified") && document.querySelector(".result .meta").textContent.includes(" · changed 20") &&
+		document.getElementById("order").textContent === "By path"`)
+	b.do(t, "by path", chromedp.Evaluate[chromedp.Void](`document.getElementById("order").click()`))
+	b.wait(t, "the list by path again", `/^53 notes match tag "quokka": the first 50 by path/.test(document.getElementById("status").textContent) &&
+		!location.hash.includes("sort=") && !document.querySelector(".result .meta").textContent.includes("changed")`)
+	b.search(t, "zebu lantern")
+	b.wait(t, "no order for a search", `document.getElementById("order").hidden`)
 }
 
 // Under a note, the places in other notes that link to it, each opening

@@ -81,6 +81,7 @@ function searchHash() {
   if (tagValue()) p.set("tag", tagValue());
   if (el.mode.value) p.set("mode", el.mode.value);
   if (asTyped) p.set("as_typed", "true");
+  if (listSort(el.q.value.trim())) p.set("sort", listOrder);
   return "#/search?" + p.toString();
 }
 
@@ -98,6 +99,7 @@ function route() {
   }
   el.mode.value = params.get("mode") || "";
   if (!typing) asTyped = params.get("as_typed") === "true";
+  listOrder = params.get("sort") === "modified" ? "modified" : "";
   setCollection(params.get("collection") || "");
   showResults();
   if (!el.form.contains(document.activeElement)) el.q.focus();
@@ -131,6 +133,7 @@ async function runSearch() {
   if (tagValue()) p.set("tag", tagValue());
   if (el.mode.value) p.set("mode", el.mode.value);
   if (asTyped) p.set("as_typed", "true");
+  if (listSort(q)) p.set("sort", listOrder);
   setStatus("Searching…");
   showIntro();
   try {
@@ -211,7 +214,8 @@ function renderResults(query, listing) {
     meta.className = "meta";
     meta.textContent = (r.start_line === r.end_line ? "line " + r.start_line : "lines " + r.start_line + "–" + r.end_line) +
       (r.section_end ? " · section continues to line " + r.section_end : "") + " · " + placeText(r) +
-      " · page " + count(r.page_word_count, "word", "words") + (r.collection ? " · " + r.collection : "");
+      " · page " + count(r.page_word_count, "word", "words") + (r.collection ? " · " + r.collection : "") +
+      (r.modified ? " · changed " + r.modified.slice(0, 16).replace("T", " ") + " UTC" : "");
 
     li.append(head, text, meta);
     li.addEventListener("click", (e) => {
@@ -226,6 +230,7 @@ function renderResults(query, listing) {
   offerWhole(el.results);
   select(results.length ? 0 : -1, false);
   offerMore();
+  offerOrder();
 }
 
 // resultHref is the page's address of a result: its note, opened at the

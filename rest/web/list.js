@@ -19,6 +19,31 @@ function listLead(resp) {
 }
 
 const moreButton = document.getElementById("more");
+const orderButton = document.getElementById("order");
+
+// listOrder is the order lists are asked in: "" by path, "modified" last
+// changed first (the API's sort). It stays while lists are browsed, and
+// is in the address.
+let listOrder = "";
+
+// listSort is the sort to ask for query q: listOrder for a list (no
+// words, or operators alone), "" for a search, which refuses one.
+function listSort(q) {
+  return !q || operatorsOnly(q) ? listOrder : "";
+}
+
+// offerOrder shows, over a list on screen, the button that asks for it in
+// the other order.
+function offerOrder() {
+  const resp = shownResp;
+  orderButton.hidden = !(resp && resp.listing && resp.matching > 1);
+  orderButton.textContent = listOrder === "modified" ? "By path" : "Last changed first";
+}
+
+orderButton.addEventListener("click", () => {
+  listOrder = listOrder === "modified" ? "" : "modified";
+  searchNow(true);
+});
 
 // offerMore shows the button while the list on screen (shownResp) has
 // notes it does not show yet, saying how many.
