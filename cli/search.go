@@ -30,7 +30,7 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 	fs.Var(&where, "where", "only notes whose frontmatter FIELD=VALUE (FIELD in any case, params.author for a field inside a map; a list field: contains it; numbers compare as numbers); FIELD>5, FIELD<=2025-01-01 compare a number or a date (twice on one FIELD: a range); repeatable, all must match")
 	fs.Var(&exclude, "exclude", "leave out this note (one already read, say), named as read takes it: its path, COLLECTION:PATH, full path, [[link]] or name; repeatable")
 	fs.IntVar(&req.MaxTokens, "max-tokens", 0, "fill at most about this many tokens with whole passages, their header and footer lines included (0: no limit)")
-	fs.IntVar(&req.Offset, "offset", 0, "in a list of notes (no words), skip this many: the notice gives the next page's offset")
+	fs.IntVar(&req.Offset, "offset", 0, "in a list (no words: notes, or the passages task-todo: alone keeps), skip this many: the notice gives the next page's offset")
 	fs.StringVar(&req.Sort, "sort", "", "order a list of notes (no words): path (the default) or modified (last changed first, each with its time)")
 	fs.Float64Var(&req.MinScore, "min-score", 0, "leave out results scoring under this, 0–1 (0: keep all); the notice counts them")
 	brief := fs.Bool("brief", false, "show each result's first lines only")

@@ -486,8 +486,9 @@ func normalize(req mdsearch.SearchRequest, known func(property string) bool) (md
 		}
 	}
 	req, ops = tagsProperty(req, ops)
-	if len(ops.tasks) > 0 && mdsearch.TrimQuery(req.Query) == "" {
-		// Task operators alone: a list of the passages holding such tasks.
+	if len(ops.tasks) > 0 && strings.Trim(mdsearch.TrimQuery(req.Query), "() ") == "" {
+		// Task operators alone, in parentheses or not: a list of the
+		// passages holding such tasks.
 		req.Query = ""
 		if ops.first == "" {
 			ops.first = ops.tasks[0].written

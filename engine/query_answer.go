@@ -102,7 +102,7 @@ func (f *found) finish() {
 	resp.Notice = joinNotices(lead(dropped > 0), resp.Notice)
 	switch {
 	case dropped > 0 && f.list != nil:
-		addNotice(&resp.Notice, fmt.Sprintf("%s did not fit max_tokens %d", plural.Count(dropped, "more note", "more notes"), f.budget))
+		addNotice(&resp.Notice, fmt.Sprintf("%s did not fit max_tokens %d", plural.Count(dropped, "more "+f.list.what.one, "more "+f.list.what.many), f.budget))
 	case dropped > 0:
 		room := left
 		for _, r := range resp.Results {

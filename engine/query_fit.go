@@ -150,6 +150,9 @@ func (ss seams) sectionsShown(r *mdsearch.Result, shown string) {
 	if len(r.ReadSections) > n {
 		r.ReadSections = r.ReadSections[:n]
 	}
+	if !slices.ContainsFunc(r.ReadSections, func(s string) bool { return s != "" }) {
+		r.ReadSections = nil // none left needs an "#id"
+	}
 }
 
 // headingsIn counts the headings that open sections in text, read as a

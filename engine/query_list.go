@@ -25,7 +25,7 @@ func (e *Engine) list(ctx context.Context, q *query, ops operators, excludeNotic
 		return nil, err
 	}
 	defer rt.Close()
-	if len(ops.without) > 0 { // a list's results are notes: none holds them
+	if len(ops.without) > 0 && len(ops.tasks) == 0 { // a list's results are notes: none holds them (a task list's are passages: taskPassages)
 		if q.filter.NotDocs, err = docsHolding(ctx, rt.Reader, ops.without, q.filter); err != nil {
 			return nil, err
 		}
@@ -36,7 +36,7 @@ func (e *Engine) list(ctx context.Context, q *query, ops operators, excludeNotic
 	}
 	what, firsts, total := notesListed, []store.Listed(nil), 0
 	if len(ops.tasks) > 0 { // task operators alone: the passages holding such a task
-		q.tasks, what = ops.tasks, tasksListed
+		q.tasks, q.without, what = ops.tasks, ops.without, tasksListed
 		firsts, total, err = taskPassages(ctx, rt.Reader, q, order, req.N, req.Offset)
 	} else {
 		firsts, total, err = rt.ListNotes(ctx, q.filter, order, req.N, req.Offset)

@@ -113,8 +113,13 @@ func TestWordOperators(t *testing.T) {
 		{"line:(section:x y)", "(x y)", "line: section:"}, // nested
 		{"section: x", "section: x", ""},                  // given nothing: words
 		{"task-todo: plumber", " plumber", ""},            // given nothing: any open task (TestTaskList)
-		{`task-done:"" task:() x`, "  x", ""},
-		{"plumber task:", "plumber ", ""},
+		{`task-done:"" task-todo:() x`, "  x", ""},
+		{"task: tag:x", " tag:x", ""},          // task: given nothing, among operators alone
+		{"plumber task:", "plumber task:", ""}, // prose: task: given nothing, among words
+		{"My task: write it", "My task: write it", ""},
+		{"Task-todo: plumber", "Task-todo: plumber", ""}, // an operator is written in lower case
+		{"-task-todo: plumber", "-task-todo: plumber", ""},
+		{"(task-todo:)", "()", ""},
 		{"task::x", "task::x", ""},
 	} {
 		got, names, _ := dropWordOperators(tt.query)

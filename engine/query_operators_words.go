@@ -12,8 +12,8 @@ import (
 // nothing (a passage is one section's text, and every search is of the
 // notes' text), and the task ones, which keep the results to the
 // passages holding such a task (mustTask). Only a task operator may be
-// given nothing (task-todo: alone, for any open task): another's name
-// before a space or a colon is words.
+// given nothing (task-todo: alone, for any open task; anyTask): another's
+// name before a space or a colon is words.
 var wordOperators = regexp.MustCompile(`(?i)(^-?|[\s(]-?)(line|block|section|content|task|task-todo|task-done|match-case|ignore-case):([^\s:]?)`)
 
 // dropWordOperators takes the names of wordOperators out of query, before
@@ -49,8 +49,8 @@ func dropWordOperatorsOnce(query string, names []string) (string, []string, []ta
 			continue // a phrase's words, or a path: value, are as written
 		}
 		name := strings.ToLower(query[m[4]:m[5]]) + ":"
-		if m[6] == m[7] && (!strings.HasPrefix(name, "task") || m[7] < len(query) && !isSpaceRune(rune(query[m[7]]))) {
-			continue // "section: x", "task::x": words
+		if m[6] == m[7] && m[7] < len(query) && !isSpaceRune(rune(query[m[7]])) {
+			continue // "task::x": words
 		}
 		// Negated before a word or a phrase, -content:plugin is an
 		// exclusion of it (takeExclusions), which is what it means: the
@@ -62,6 +62,9 @@ func dropWordOperatorsOnce(query string, names []string) (string, []string, []ta
 		t, filters := task{}, false
 		if strings.HasPrefix(name, "task") && !negated {
 			t, filters = taskOperator(query, name[:len(name)-1], m[5]+1)
+		}
+		if (m[6] == m[7] || filters && len(t.words) == 0) && !(filters && anyTask(query, m)) {
+			continue // given nothing, and no task operator: "section: x", "My task: write", "-task-todo:"
 		}
 		switch {
 		case filters:
@@ -77,6 +80,25 @@ func dropWordOperatorsOnce(query string, names []string) (string, []string, []ta
 	}
 	b.WriteString(query[at:])
 	return b.String(), names, tasks
+}
+
+// anyTask reports whether the task operator of match m, given nothing
+// (task-todo:, task-done:"", task:()), asks for any task of its kind: it
+// is written in lower case, as Obsidian's operators are, and, the name
+// plain "task:" being prose's too ("My task: write the report", "what is
+// my next task:"), task: is one only where every other word of the query
+// is an operator (holds a colon).
+func anyTask(query string, m []int) bool {
+	written := query[m[4]:m[5]]
+	if written != strings.ToLower(written) {
+		return false
+	}
+	if written != "task" {
+		return true
+	}
+	return !slices.ContainsFunc(strings.Fields(query), func(f string) bool {
+		return !strings.Contains(f, ":") && strings.Trim(f, `()"`) != ""
+	})
 }
 
 // quoted reports whether text ends inside a quotation (a quote mark of

@@ -2,9 +2,12 @@ package engine
 
 import (
 	"context"
+	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/sections"
 	"github.com/mdsearch/mdsearch/store"
 )
 
@@ -14,11 +17,30 @@ import (
 // in it): at most limit after the first offset, and how many hold one in
 // all. Obsidian's task operators list task lines; a person asking for
 // their open tasks wants them all, in the notes' order, not the few a
-// ranking would pick.
+// ranking would pick. The query's exclusions (-word) leave out the
+// passages that hold them, as in a search: a task list's results are
+// passages, not notes.
 func taskPassages(ctx context.Context, rd *store.Reader, q *query, o store.Order, limit, offset int) ([]store.Listed, int, error) {
 	boxed, err := q.boxed(ctx, rd, o)
 	if err != nil {
 		return nil, 0, err
+	}
+	if len(q.without) > 0 { // the passages holding an excluded word as written, as a search leaves them out
+		if err := q.mustLack(ctx, rd); err != nil {
+			return nil, 0, err
+		}
+		cands := make([]candidate, len(boxed))
+		for i, b := range boxed {
+			cands[i] = candidate{id: b.ChunkID}
+		}
+		if cands, err = q.unbarred(ctx, rd, cands); err != nil {
+			return nil, 0, err
+		}
+		kept := map[int64]bool{}
+		for _, c := range cands {
+			kept[c.id] = true
+		}
+		boxed = slices.DeleteFunc(boxed, func(b store.BoxedPassage) bool { return !kept[b.ChunkID] })
 	}
 	var out []store.Listed
 	for _, b := range boxed[min(offset, len(boxed)):min(offset+limit, len(boxed))] {
@@ -27,32 +49,78 @@ func taskPassages(ctx context.Context, rd *store.Reader, q *query, o store.Order
 	return out, len(boxed), nil
 }
 
-// toLastTask cuts r after its last line holding a task of one of q's
-// task operators, where lines follow it: a list of tasks shows a daily
-// note's tasks, not the log under them. end is r's last line before any
-// cut (capResults).
+// toLastTask cuts r after the list item of its last task of one of q's
+// task operators (its sub-items and continuation lines too), where lines
+// follow it: a list of tasks shows a daily note's tasks, not the log
+// under them. Tasks in fenced code are none. end is r's last line before
+// any cut (capResults).
 func (joins seams) toLastTask(r *mdsearch.Result, q *query, end int) {
-	off := 0 // past the last task line
-	for at := 0; at < len(r.Text); {
-		next := strings.IndexByte(r.Text[at:], '\n') + at + 1
-		if next == at {
-			next = len(r.Text)
+	lines := strings.SplitAfter(r.Text, "\n")
+	last := -1
+	var fences sections.Fences
+	for i, l := range lines {
+		if !fences.Line([]byte(l)) && slices.ContainsFunc(q.tasks, func(t task) bool { return t.onLine(l) }) {
+			last = i
 		}
-		for _, t := range q.tasks {
-			if t.heldIn(r.Text[at:next]) {
-				off = next
-				break
-			}
-		}
-		at = next
 	}
-	text := strings.TrimRight(r.Text[:off], "\n")
-	if off == 0 || strings.TrimSpace(r.Text[off:]) == "" {
+	if last < 0 {
 		return
 	}
-	last := joins.lineAt(*r, len(text))
-	joins.cut(r, text, last, last+1, max(r.EndLine, end), "a list of tasks shows each passage to its last such task")
+	off := 0
+	for _, l := range lines[:itemEnd(lines, last)] {
+		off += len(l)
+	}
+	text := strings.TrimRight(r.Text[:off], "\n")
+	if strings.TrimSpace(r.Text[off:]) == "" {
+		return
+	}
+	at := joins.lineAt(*r, len(text))
+	joins.cut(r, closeFence(text), at, at+1, max(r.EndLine, end), "a list of tasks shows each passage to its last such task")
 }
+
+// itemEnd is the index of the line after the list item that starts at
+// lines[i]: the lines indented deeper than it (its sub-items, its
+// continuation and code), and those that continue its text with no blank
+// line between that open no block of their own.
+func itemEnd(lines []string, i int) int {
+	indent, end, blank := indentOf(lines[i]), i+1, false
+	if strings.HasPrefix(strings.TrimSpace(lines[i]), ">") {
+		return end // a task in a quote: its line
+	}
+	for j := i + 1; j < len(lines); j++ {
+		switch l := lines[j]; {
+		case strings.TrimSpace(l) == "":
+			blank = true
+		case indentOf(l) > indent || !blank && !opensBlock(l):
+			end, blank = j+1, false
+		default:
+			return end
+		}
+	}
+	return end
+}
+
+// indentOf is the width of line's leading white space, a tab to the next
+// stop of four.
+func indentOf(line string) int {
+	n := 0
+	for _, c := range line {
+		switch c {
+		case ' ':
+			n++
+		case '\t':
+			n += 4 - n%4
+		default:
+			return n
+		}
+	}
+	return n
+}
+
+// opensBlock reports whether line opens a block of its own (a list item,
+// a heading, a quote, a fence, a table row), which ends a list item's
+// lazy continuation.
+var opensBlock = regexp.MustCompile(`^\s*(?:[-*+](?:\s|$)|\d{1,9}[.)](?:\s|$)|#|>|` + "```" + `|~~~|\|)`).MatchString
 
 // tasksListed is what a list of task passages holds and shows
 // (listNotice).

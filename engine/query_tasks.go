@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mdsearch/mdsearch/sections"
 	"github.com/mdsearch/mdsearch/store"
 )
 
@@ -48,6 +49,9 @@ func taskOperator(query, name string, at int) (_ task, ok bool) {
 			value = value[:end]
 		}
 		value = strings.TrimRight(value, ")") // (task-todo:call)
+		if value == "" {
+			return task{kind: name, written: name + ":"}, true // (task-todo:): any open task
+		}
 	}
 	inside := strings.Trim(value, `()"`)
 	if value == `""` || value == "()" {
@@ -89,19 +93,26 @@ func closingParen(text string) int {
 
 // heldIn reports whether text holds a task of t's kind (a list item
 // with a box: store.TaskLine) whose text holds each of t's words, each
-// a word of the task or the start of one.
+// a word of the task or the start of one. A line in fenced code is no
+// task.
 func (t task) heldIn(text string) bool {
+	var fences sections.Fences
 	for line := range strings.SplitSeq(text, "\n") {
-		mark, body, ok := store.TaskLine(line)
-		if !ok || t.kind == "task-todo" && mark != ' ' || t.kind == "task-done" && mark == ' ' {
-			continue
-		}
-		toks := writtenWords(body)
-		if !slices.ContainsFunc(t.words, func(w string) bool { return !startsRun(toks, []string{w}) }) {
+		if !fences.Line([]byte(line)) && t.onLine(line) {
 			return true
 		}
 	}
 	return false
+}
+
+// onLine reports whether line is a task of t's kind holding its words.
+func (t task) onLine(line string) bool {
+	mark, body, ok := store.TaskLine(line)
+	if !ok || t.kind == "task-todo" && mark != ' ' || t.kind == "task-done" && mark == ' ' {
+		return false
+	}
+	toks := writtenWords(body)
+	return !slices.ContainsFunc(t.words, func(w string) bool { return !startsRun(toks, []string{w}) })
 }
 
 // mustTask keeps the results of q to the passages that hold a task of

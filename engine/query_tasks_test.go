@@ -235,3 +235,46 @@ func TestTaskList(t *testing.T) {
 		t.Errorf("second: truncated %v, %q", r.Truncated, r.Text)
 	}
 }
+
+// A task list shows each passage to the end of its last task's list item
+// (sub-items, continuation lines); a task in fenced code is none; an
+// exclusion leaves out passages, not notes; task operators in
+// parentheses list too.
+func TestTaskListItems(t *testing.T) {
+	vault := t.TempDir()
+	write(t, vault, "trip.md", "# Trip\n\n- [ ] Plan the trip\n    - book flights\n    - find a hotel\n  and ask about the ferry\n\nA paragraph after the list.\n\nAnother one.\n")
+	write(t, vault, "fenced.md", "# Fenced\n\n```md\n- [ ] fenced only\n```\n\nafter\n")
+	write(t, vault, "long.md", "# Long\n\n## One\n\n- [ ] alpha task\n\n"+strings.Repeat("Filler words of the long note. ", 120)+"\n\n## Two\n\n- [ ] beta task about the zebra\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
+	index(t, e, vault, "v")
+	resp := search(t, e, mdsearch.SearchRequest{Query: "task-todo:"})
+	var got []string
+	for _, r := range resp.Results {
+		got = append(got, r.Path+" > "+r.Section)
+	}
+	if strings.Join(got, "|") != "long.md > Long|long.md > Two|trip.md > Trip" {
+		t.Fatalf("task-todo: %q (%s)", got, resp.Notice)
+	}
+	if r := resp.Results[2]; !strings.HasSuffix(r.Text, "  and ask about the ferry") || r.EndLine != 6 || r.RestFrom != 7 {
+		t.Errorf("trip: %q, lines %d-%d, rest from %d", r.Text, r.StartLine, r.EndLine, r.RestFrom)
+	}
+	for _, tt := range []struct{ query, want string }{
+		{"task-todo: -zebra", "long.md > Long|trip.md > Trip"}, // the passage, not the note
+		{"(task-todo:)", "long.md > Long|long.md > Two|trip.md > Trip"},
+		{`(task-done:"")`, ""},
+	} {
+		resp := search(t, e, mdsearch.SearchRequest{Query: tt.query})
+		var got []string
+		for _, r := range resp.Results {
+			got = append(got, r.Path+" > "+r.Section)
+		}
+		if strings.Join(got, "|") != tt.want || !resp.Listing {
+			t.Errorf("%s: %q, listing %v (%s)", tt.query, got, resp.Listing, resp.Notice)
+		}
+	}
+	// A budget's notice counts the passages it leaves out.
+	budget := search(t, e, mdsearch.SearchRequest{Query: "task-todo:", MaxTokens: 40})
+	if !strings.Contains(budget.Notice, "more passages did not fit max_tokens 40") {
+		t.Errorf("budget: %q", budget.Notice)
+	}
+}

@@ -8,14 +8,21 @@
 // exclusions (-draft, -"a b"), which list notes (or task passages) rather
 // than rank passages: a list shows more of them.
 function operatorsOnly(q) {
-  return /^(\s*(?:OR|-(?:(?:\p{L}\p{M}*){3,}|"[^"]*[\p{L}\p{N}][^"]*")(?:(?![*'"_-])\p{P})*(?=\s|$)|-?\(*-?(?:(?:tag|path|file):(?:"[^"]*"?|[^\s)]+)|\[[^\]]*\]|task(?:-todo|-done)?:(?:""|\(\))?(?=\s|$))\)*))+\s*$/u.test(q);
+  return /^(\s*(?:OR|-(?:(?:\p{L}\p{M}*){3,}|"[^"]*[\p{L}\p{N}][^"]*")(?:(?![*'"_-])\p{P})*(?=\s|$)|-?\(*-?(?:(?:tag|path|file):(?:"[^"]*"?|[^\s)]+)|\[[^\]]*\])\)*|task(?:-todo|-done)?:(?:""|\(\))?(?=\s|$)))+\s*$/u.test(q);
 }
 
 // listLead says how many notes of a list are on screen, where More notes
 // added pages (the answer's notice names the last page alone), or "".
 function listLead(resp) {
   if (results.length === resp.results.length) return "";
-  return (results.length >= resp.matching ? "all " + resp.matching : results.length + " of " + resp.matching) + " notes shown · ";
+  return (results.length >= resp.matching ? "all " + resp.matching : results.length + " of " + resp.matching) + " " + listUnit() + " shown · ";
+}
+
+// listUnit is what the list on screen holds: the passages holding a
+// task, for task operators alone (task-todo:), else notes.
+function listUnit() {
+  const q = shownParams ? shownParams.get("q") || "" : "";
+  return /(^|[\s(])task(-todo|-done)?:/.test(q) ? "passages" : "notes";
 }
 
 const moreButton = document.getElementById("more");
@@ -52,7 +59,7 @@ function offerMore() {
   const left = resp && resp.listing ? (resp.matching || 0) - results.length : 0;
   moreButton.hidden = left <= 0;
   moreButton.disabled = false;
-  if (left > 0) moreButton.textContent = "More notes (" + results.length + " of " + resp.matching + " shown)";
+  if (left > 0) moreButton.textContent = "More " + listUnit() + " (" + results.length + " of " + resp.matching + " shown)";
 }
 
 // loadMore adds the list's next page, and selects its first note; a

@@ -43,6 +43,7 @@ function queryTerms(query) {
     .replace(/(^|\s)-?(?:tag|path|file):(?:"[^"]*"|\S+)/giu, " ")
     // Obsidian's operators that filter nothing: their names are no words (engine.dropWordOperators).
     .replace(/(^|[\s(]-?)(?:line|block|section|content|task|task-todo|task-done|match-case|ignore-case):(?=[^\s:])/giu, "$1")
+    .replace(/(^|[\s(])task-(?:todo|done):(?:""|\(\))?(?=[\s)]|$)/gu, "$1") // given nothing: any task
     .replace(/(^|\s)-?\[(?:"[^"]*"|[\p{L}\p{N}_. -]*\p{L}[\p{L}\p{N}_. -]*):(?:"[^"]*"|\[\[[^\]]*\]\]|[^\]"[])+\](?=\s|$)/gu, " ")
     .toLowerCase();
   const stems = new Set();
