@@ -3,8 +3,10 @@ package mdsearch
 import (
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Comparison is one condition of a property comparison, as Obsidian
@@ -28,13 +30,57 @@ var dateValue = regexp.MustCompile(`^\d{4}-\d{2}(-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\
 // does: an operator, then a digit, a sign or a point.
 var attempted = regexp.MustCompile(`^[<>]=?\s*[-+.\d]`)
 
+// relativeDay is a day counted from today, as a comparison may name one:
+// "today", "today-7d", "today+2w", "today-1m", "today-1y".
+var relativeDay = regexp.MustCompile(`^(?i:today)(?:([+-])(\d{1,4})([dwmyDWMY]))?$`)
+
+// Today is the day relative dates count from, in the machine's time zone
+// (the day a person at it calls today); tests set it.
+var Today = func() time.Time { return time.Now() }
+
+// resolveDay is the date a relativeDay names ("2026-12-02"), or "".
+func resolveDay(v string) string {
+	m := relativeDay.FindStringSubmatch(v)
+	if m == nil {
+		return ""
+	}
+	day := Today()
+	if m[1] != "" {
+		n, _ := strconv.Atoi(m[2])
+		if m[1] == "-" {
+			n = -n
+		}
+		switch strings.ToLower(m[3]) {
+		case "d":
+			day = day.AddDate(0, 0, n)
+		case "w":
+			day = day.AddDate(0, 0, 7*n)
+		case "m":
+			day = addMonths(day, n)
+		case "y":
+			day = addMonths(day, 12*n)
+		}
+	}
+	return day.Format(time.DateOnly)
+}
+
+// addMonths is t n months on, its day kept where that month has it, else
+// the month's last: a month before March 31 is February's last day, not
+// March 3.
+func addMonths(t time.Time, n int) time.Time {
+	y, m, d := t.Date()
+	last := time.Date(y, m+time.Month(n)+1, 0, 0, 0, 0, 0, t.Location()).Day()
+	return time.Date(y, m+time.Month(n), min(d, last), 0, 0, 0, 0, t.Location())
+}
+
 // zone is a date's time zone, which a comparison sets aside, as it does
 // the stored dates': a date compares as written.
 var zone = regexp.MustCompile(`([Zz]|[+-]\d{2}:\d{2})$`)
 
 // Comparisons reads v as property comparisons; ok is false where it is
 // none, and v is a value the property must equal. Each is an operator
-// right before a number or a date: ">5", "<=2024-07-01"; any other value
+// right before a number or a date: ">5", "<=2024-07-01", or a day counted
+// from today, read as its date (">=today-7d"); any other value
 // (">draft", "<", "a > b") is compared as text, as it is written.
 func Comparisons(v string) (_ []Comparison, ok bool) {
 	var parts []string // each from an operator on: a time may follow its date after a space
@@ -74,11 +120,8 @@ func parseComparison(s string) (Comparison, bool) {
 		return c, false
 	}
 	val := strings.TrimSpace(s[len(c.Op):]) // ">= 3" as ">=3"
-	if dateValue.MatchString(val) {
-		if len(val) > len("2024-07-01") {
-			val = zone.ReplaceAllString(val, "")
-		}
-		c.Date = strings.Replace(val, " ", "T", 1)
+	if date, ok := DateOf(val); ok {
+		c.Date = date
 		return c, true
 	}
 	n, err := strconv.ParseFloat(val, 64)
@@ -87,6 +130,37 @@ func parseComparison(s string) (Comparison, bool) {
 	}
 	c.Num = n
 	return c, true
+}
+
+// DateOf reads v as a comparison's date: a date as properties hold one,
+// its time zone set aside and a "T" before its time ("2024-07-01T10:00"),
+// or a day counted from today (resolveDay). ok is false where v is none.
+func DateOf(v string) (_ string, ok bool) {
+	if day := resolveDay(v); day != "" {
+		v = day
+	}
+	if !dateValue.MatchString(v) {
+		return "", false
+	}
+	if len(v) > len("2024-07-01") {
+		v = zone.ReplaceAllString(v, "")
+	}
+	return strings.Replace(v, " ", "T", 1), true
+}
+
+// IsFileTime reports whether a where field names the note's file's time
+// of last change (file.mtime, as Obsidian's Bases and Dataview name it),
+// not a property: it compares with dates alone.
+func IsFileTime(k string) bool { return strings.EqualFold(k, "file.mtime") }
+
+// checkFileTime refuses a file.mtime condition that is no date, nor
+// comparisons of dates.
+func checkFileTime(field, value string) error {
+	cs, ok := Comparisons(value)
+	if _, day := DateOf(strings.TrimSpace(value)); day || ok && !slices.ContainsFunc(cs, func(c Comparison) bool { return c.Date == "" }) {
+		return nil
+	}
+	return invalid("where %s=%q: %s is when the note's file last changed, and compares with dates: %s>=2026-11-01, %s>=today-7d, [%s:2026-11-30] (that day)", field, value, field, field, field, field)
 }
 
 // BothComparisons joins two values given one property, where both are
@@ -132,6 +206,8 @@ func CheckCondition(field, value string) error {
 		return invalid("where %s: %d comparisons; give at most %d", field, len(cs), MaxFilters)
 	case ok && IsTagsName(field):
 		return invalid("where %s=%q: tags are names, not numbers or dates; filter a tag with tag:x (--tag x), or compare another property", field, value)
+	case IsFileTime(field):
+		return checkFileTime(field, value)
 	case !ok && attempted.MatchString(value):
 		op := value[:len(value)-len(strings.TrimLeft(value, "<>="))]
 		return invalid("where %s=%q: %s compares a number or a date (rating>3, due<=2024-07-01, [due:<2024-07-01] in a query); a value to equal does not open with it", field, value, op)

@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestComparisons(t *testing.T) {
@@ -123,4 +124,32 @@ func FuzzComparisons(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A comparison may count its day from today: read as that day's date,
+// in the machine's time zone; file.mtime compares with dates alone.
+func TestRelativeDays(t *testing.T) {
+	defer func(today func() time.Time) { Today = today }(Today)
+	Today = func() time.Time { return time.Date(2026, 3, 31, 23, 30, 0, 0, time.Local) }
+	for v, want := range map[string]string{
+		">=today":        "due>=2026-03-31",
+		"<Today-7d":      "due<2026-03-24",
+		">today+2w":      "due>2026-04-14",
+		">=today-1m":     "due>=2026-02-28", // March 31 less a month: February's last day
+		">=today-13m":    "due>=2025-02-28",
+		"<=today+1y":     "due<=2027-03-31",
+		">=today-10000d": `due=">=today-10000d"`, // five digits: text
+		">tomorrow":      `due=">tomorrow"`,
+	} {
+		if got := ConditionText("due", v); got != want {
+			t.Errorf("%s: %s, want %s", v, got, want)
+		}
+	}
+	for value, bad := range map[string]bool{">=2026-11-01": false, "2026-11": false, "today": false, "<today-7d": false,
+		">3": true, "yesterday": true, ">=2026-11-01 <5": true, "": true} {
+		err := SearchRequest{Query: "x", Where: map[string]string{"file.mtime": value}}.WithDefaults().Check()
+		if (err != nil) != bad || err != nil && !strings.Contains(err.Error(), "compares with dates") {
+			t.Errorf("where file.mtime=%q: %v, want refused %v", value, err, bad)
+		}
+	}
 }

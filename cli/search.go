@@ -27,7 +27,7 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 	var tags, where, exclude listFlag
 	fs.Var(&tags, "tag", "only notes with this tag (nested tags included); repeat to require several")
 	fs.StringVar(&req.PathPrefix, "path-prefix", "", "only notes whose path starts with this (any case; end a folder with / to leave out its namesakes, kitchen/ not kitchen-old): vault-relative, or a full path inside an indexed folder")
-	fs.Var(&where, "where", "only notes whose frontmatter FIELD=VALUE (FIELD in any case, params.author for a field inside a map; a list field: contains it; numbers compare as numbers); FIELD>5, FIELD<=2025-01-01 compare a number or a date (twice on one FIELD: a range); repeatable, all must match")
+	fs.Var(&where, "where", "only notes whose frontmatter FIELD=VALUE (FIELD in any case, params.author for a field inside a map; a list field: contains it; numbers compare as numbers); FIELD>5, FIELD<=2025-01-01, FIELD<today+7d compare a number or a date (twice on one FIELD: a range); file.mtime>=today-7d: the file's last change; repeatable, all must match")
 	fs.Var(&exclude, "exclude", "leave out this note (one already read, say), named as read takes it: its path, COLLECTION:PATH, full path, [[link]] or name; repeatable")
 	fs.IntVar(&req.MaxTokens, "max-tokens", 0, "fill at most about this many tokens with whole passages, their header and footer lines included (0: no limit)")
 	fs.IntVar(&req.Offset, "offset", 0, "in a list (no words: notes, or the passages task-todo: alone keeps), skip this many: the notice gives the next page's offset")

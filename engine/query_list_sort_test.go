@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -93,5 +94,55 @@ func BenchmarkListOrder(b *testing.B) {
 		b.Run(fmt.Sprintf("offset_%d", offset), func(b *testing.B) {
 			benchPair(b, []string{""}, "path", list(mdsearch.SortPath), "modified", list(mdsearch.SortModified))
 		})
+	}
+}
+
+// file.mtime, as Obsidian's Bases name it, is when the note's file last
+// changed: compared with dates (a day counted from today too), or equal
+// to a date's whole day or month, in a list, a search or negated.
+func TestFileTime(t *testing.T) {
+	vault := t.TempDir()
+	for i, p := range []string{"b.md", "a.md", "z.md", "c.md"} {
+		write(t, vault, p, fmt.Sprintf("# Note %s\n\nThe garden plan %d.\n", p, i))
+		at := time.Date(2026, 11, 1+i, 12, 0, 0, 0, time.Local)
+		if err := os.Chtimes(filepath.Join(vault, p), at, at); err != nil {
+			t.Fatal(err)
+		}
+	}
+	defer func(today func() time.Time) { mdsearch.Today = today }(mdsearch.Today)
+	mdsearch.Today = func() time.Time { return time.Date(2026, 11, 4, 8, 0, 0, 0, time.Local) }
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, vault, "v")
+	for _, tt := range []struct {
+		req    mdsearch.SearchRequest
+		want   string
+		notice string
+	}{
+		{mdsearch.SearchRequest{Query: "[file.mtime:>=2026-11-03]"}, "c.md z.md", "2 notes match file.mtime>=2026-11-03"},
+		{mdsearch.SearchRequest{Query: "[file.mtime:2026-11-02]"}, "a.md", ""},
+		{mdsearch.SearchRequest{Query: "[file.mtime:>2026-11-02]"}, "c.md z.md", ""}, // after that day
+		{mdsearch.SearchRequest{Query: "[file.mtime:<=2026-11-02]"}, "a.md b.md", ""},
+		{mdsearch.SearchRequest{Query: "[FILE.MTIME:<2026-11-02]"}, "b.md", ""},
+		{mdsearch.SearchRequest{Query: "[file.mtime:>2026-11-02T11:59] [file.mtime:<=2026-11-03]"}, "a.md z.md", ""},
+		{mdsearch.SearchRequest{Where: map[string]string{"file.mtime": ">=today-1d"}}, "c.md z.md", "file.mtime>=2026-11-03"},
+		{mdsearch.SearchRequest{Where: map[string]string{"file.mtime": "today"}}, "c.md", ""},
+		{mdsearch.SearchRequest{Query: "[file.mtime:2026-11]"}, "a.md b.md c.md z.md", ""},
+		{mdsearch.SearchRequest{Query: "-[file.mtime:>=2026-11-03]"}, "a.md b.md", ""},
+		{mdsearch.SearchRequest{Query: "garden plan [file.mtime:>=today-1d]", Mode: mdsearch.ModeKeyword}, "c.md z.md", ""},
+	} {
+		resp := search(t, e, tt.req)
+		var got []string
+		for _, r := range resp.Results {
+			got = append(got, r.Path)
+		}
+		slices.Sort(got)
+		if strings.Join(got, " ") != tt.want || !strings.Contains(resp.Notice, tt.notice) {
+			t.Errorf("%+v: %q, notice %q; want %q, %q", tt.req, got, resp.Notice, tt.want, tt.notice)
+		}
+	}
+	for _, q := range []string{"[file.mtime:>3] garden", "[file.mtime:yesterday] garden", "-[file.mtime:soon]"} {
+		if _, err := e.Search(bg, mdsearch.SearchRequest{Query: q}); mdsearch.KindOf(err) != mdsearch.KindInvalid || !strings.Contains(err.Error(), "compares with dates") {
+			t.Errorf("%s: %v, want refused", q, err)
+		}
 	}
 }

@@ -95,6 +95,9 @@ func propertyName(s string) bool {
 // costs a scan of every note's frontmatter.
 func (e *Engine) knownProperty(ctx context.Context) func(string) bool {
 	return func(name string) bool {
+		if mdsearch.IsFileTime(name) { // every note's file has one
+			return true
+		}
 		gen, err := e.st.Generation(ctx)
 		if err != nil {
 			return true

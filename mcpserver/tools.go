@@ -27,12 +27,12 @@ type SearchArgs struct {
 	Query      string         `json:"query,omitempty" jsonschema:"words to look for (an error's gist); \"a phrase\" must match, -word must not; tag:NAME, path:TEXT, file:TEXT, [field:value], task-todo: filter as in Obsidian, and alone list notes"`
 	N          int            `json:"n,omitempty" jsonschema:"most results to return"`
 	MaxPerPage int            `json:"max_per_page,omitempty" jsonschema:"most per note (default 2; more if others weak)"`
-	Mode       string         `json:"mode,omitempty" jsonschema:"hybrid: meaning and words; semantic: meaning; keyword: exact words (names, codes)"`
+	Mode       string         `json:"mode,omitempty" jsonschema:"semantic: meaning; keyword: exact words (names, codes); hybrid: both"`
 	Collection string         `json:"collection,omitempty" jsonschema:"only this collection (indexed folder)"`
 	Tag        string         `json:"tag,omitempty" jsonschema:"only notes with this tag (no #)"`
 	PathPrefix string         `json:"path_prefix,omitempty" jsonschema:"only notes whose path starts with this (any case): projects/"`
 	Tags       []string       `json:"tags,omitempty" jsonschema:"only notes with all of these tags"`
-	Where      map[string]any `json:"where,omitempty" jsonschema:"only notes whose frontmatter has these (any case; a list: holds it), e.g. {\"draft\": false, \"due\": \"<2025-01-01\"}; a.b: b in map a"`
+	Where      map[string]any `json:"where,omitempty" jsonschema:"only notes whose frontmatter has these (any case; a list: holds it), e.g. {\"due\": \"<today\", \"file.mtime\": \">=today-7d\"}; a.b: b in map a"`
 	Exclude    []string       `json:"exclude,omitempty" jsonschema:"skip these notes (already read), as read_note names them"`
 	NoRerank   bool           `json:"no_rerank,omitempty" jsonschema:"skip the reranker"`
 	AsTyped    bool           `json:"as_typed,omitempty" jsonschema:"no respelling"`

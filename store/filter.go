@@ -169,8 +169,12 @@ func (f Filter) whereNot(c *conds) {
 
 // fieldMatch is the condition that a note's frontmatter field k holds v
 // (Fields), and its arguments: a value that is a comparison
-// (mdsearch.Comparisons) is met by a number or date that meets it.
+// (mdsearch.Comparisons) is met by a number or date that meets it. The
+// field file.mtime is the note's file's time (fileTimeCond).
 func fieldMatch(k, v string) (string, []any) {
+	if mdsearch.IsFileTime(k) {
+		return fileTimeCond(v)
+	}
 	item := equalTo(v)
 	if cs, ok := mdsearch.Comparisons(v); ok {
 		item = func(x string) (string, []any) { return compareCond(x, cs) }
