@@ -3,7 +3,6 @@ package mdsearch
 import (
 	"math"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -18,6 +17,7 @@ type Comparison struct {
 	Op   string  // <, <=, > or >=
 	Num  float64 // the number, when Date is ""
 	Date string  // the date, "T" between day and time, when one
+	Zone string  // the date's time zone as written ("Z", "+02:00"), or ""
 }
 
 // dateValue is a date as properties hold one: a year and month, a day,
@@ -120,8 +120,8 @@ func parseComparison(s string) (Comparison, bool) {
 		return c, false
 	}
 	val := strings.TrimSpace(s[len(c.Op):]) // ">= 3" as ">=3"
-	if date, ok := DateOf(val); ok {
-		c.Date = date
+	if date, zone, ok := dateAndZone(val); ok {
+		c.Date, c.Zone = date, zone
 		return c, true
 	}
 	n, err := strconv.ParseFloat(val, 64)
@@ -132,35 +132,22 @@ func parseComparison(s string) (Comparison, bool) {
 	return c, true
 }
 
-// DateOf reads v as a comparison's date: a date as properties hold one,
-// its time zone set aside and a "T" before its time ("2024-07-01T10:00"),
-// or a day counted from today (resolveDay). ok is false where v is none.
-func DateOf(v string) (_ string, ok bool) {
+// dateAndZone reads v as a comparison's date: a date as properties hold
+// one, a "T" before its time ("2024-07-01T10:00"), its time zone ("Z",
+// "+02:00") apart, which properties set aside and file.mtime honours; or
+// a day counted from today (resolveDay). ok is false where v is none.
+func dateAndZone(v string) (date, tz string, ok bool) {
 	if day := resolveDay(v); day != "" {
 		v = day
 	}
 	if !dateValue.MatchString(v) {
-		return "", false
+		return "", "", false
 	}
 	if len(v) > len("2024-07-01") {
-		v = zone.ReplaceAllString(v, "")
+		tz = zone.FindString(v)
+		v = v[:len(v)-len(tz)]
 	}
-	return strings.Replace(v, " ", "T", 1), true
-}
-
-// IsFileTime reports whether a where field names the note's file's time
-// of last change (file.mtime, as Obsidian's Bases and Dataview name it),
-// not a property: it compares with dates alone.
-func IsFileTime(k string) bool { return strings.EqualFold(k, "file.mtime") }
-
-// checkFileTime refuses a file.mtime condition that is no date, nor
-// comparisons of dates.
-func checkFileTime(field, value string) error {
-	cs, ok := Comparisons(value)
-	if _, day := DateOf(strings.TrimSpace(value)); day || ok && !slices.ContainsFunc(cs, func(c Comparison) bool { return c.Date == "" }) {
-		return nil
-	}
-	return invalid("where %s=%q: %s is when the note's file last changed, and compares with dates: %s>=2026-11-01, %s>=today-7d, [%s:2026-11-30] (that day)", field, value, field, field, field, field)
+	return strings.Replace(v, " ", "T", 1), tz, true
 }
 
 // BothComparisons joins two values given one property, where both are
@@ -179,6 +166,9 @@ func BothComparisons(a, b string) (_ string, ok bool) {
 func ConditionText(field, value string) string {
 	cs, ok := Comparisons(value)
 	if !ok {
+		if date, tz, ok := dateAndZone(strings.TrimSpace(value)); ok && IsFileTime(field) {
+			return field + "=" + date + tz // a day counted from today, as its date
+		}
 		return field + "=" + strconv.Quote(value)
 	}
 	parts := make([]string, len(cs))
@@ -186,6 +176,8 @@ func ConditionText(field, value string) string {
 		v := c.Date
 		if v == "" {
 			v = strconv.FormatFloat(c.Num, 'g', -1, 64)
+		} else if IsFileTime(field) {
+			v += c.Zone // file.mtime honours a zone, properties set it aside
 		}
 		parts[i] = field + c.Op + v
 	}
@@ -207,7 +199,8 @@ func CheckCondition(field, value string) error {
 	case ok && IsTagsName(field):
 		return invalid("where %s=%q: tags are names, not numbers or dates; filter a tag with tag:x (--tag x), or compare another property", field, value)
 	case IsFileTime(field):
-		return checkFileTime(field, value)
+		_, err := FileTimeBounds(field, value)
+		return err
 	case !ok && attempted.MatchString(value):
 		op := value[:len(value)-len(strings.TrimLeft(value, "<>="))]
 		return invalid("where %s=%q: %s compares a number or a date (rating>3, due<=2024-07-01, [due:<2024-07-01] in a query); a value to equal does not open with it", field, value, op)

@@ -50,7 +50,7 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 		return usagef("give a QUERY, or --tag, --where or --path-prefix alone to list the notes that have it, or --sort modified alone to list every note, last changed first")
 	}
 	req.Query = strings.Join(pos, " ")
-	if err := refuseBlank(fs, "collection", "path-prefix", "mode"); err != nil {
+	if err := refuseBlank(fs, "collection", "path-prefix", "mode", "sort"); err != nil {
 		return err
 	}
 	if *brief && (*asJSON || req.MaxTokens > 0) {

@@ -55,12 +55,14 @@ func rendezvousPath(env *Env, index string) string {
 // settingsKey digests what decides a search's answer besides the index,
 // the request and the build: the embedder and the reranker, as the flags
 // and environment give them (keys and the embedder's timeouts aside; the
-// reranker's timeout decides whether an answer is reranked). Two
-// processes of one build with the same key give the same answers.
+// reranker's timeout decides whether an answer is reranked), and the
+// time zone, in which today and a date's day are read ([due:<today],
+// file.mtime). Two processes of one build with the same key give the
+// same answers.
 func settingsKey(env *Env, ef *engineFlags) string {
 	c := ef.embedder.cfg
 	parts := []any{c.Provider, c.URL, c.Model, c.Dim, c.Precision, c.MaxTokens, c.LibPath, c.ModelDir,
-		env.Getenv(assets.EnvHome)}
+		env.Getenv(assets.EnvHome), time.Now().Format("MST -07:00")}
 	if r := ef.reranker; r != nil {
 		parts = append(parts, r.key(env)...)
 	}

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/mdsearch/mdsearch/rest"
 )
@@ -255,5 +256,18 @@ func TestStatusNamesServe(t *testing.T) {
 		if got := strings.Contains(out, "served: http://127.0.0.1:8080 by serve"); got != (tc.want != "") || !strings.Contains(out, tc.want) {
 			t.Errorf("pid %d, build %s: %s\nwant a line holding %q", tc.pid, tc.build, out, tc.want)
 		}
+	}
+}
+
+// A search's days are the time zone's ([due:<today], file.mtime): a
+// serve in another zone would answer another question.
+func TestSettingsKeyZone(t *testing.T) {
+	defer func(loc *time.Location) { time.Local = loc }(time.Local)
+	e := &Env{Getenv: func(string) string { return "" }}
+	time.Local = time.UTC
+	utc := searchSettings(e)
+	time.Local = time.FixedZone("IST", 5*3600+1800)
+	if searchSettings(e) == utc {
+		t.Error("the settings key is the same in UTC and at +05:30")
 	}
 }

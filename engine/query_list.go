@@ -206,6 +206,9 @@ func listNotice(total, offset, shown int, more listMore, filters string, what li
 			which += fmt.Sprintf(" %d", shown)
 		}
 	}
+	if !strings.HasPrefix(by, "by ") {
+		which += "," // "note 2, last changed first"
+	}
 	if offset+shown >= total {
 		return fmt.Sprintf("%s: %s %s, the last of them, %s, unranked", matches, which, by, what.each)
 	}

@@ -41,7 +41,7 @@ func TestListSorted(t *testing.T) {
 		{mdsearch.SearchRequest{Sort: mdsearch.SortModified}, "sub/c.md z.md a.md b.md", "4 notes in all, listed last changed first, each by its opening"},
 		{mdsearch.SearchRequest{Sort: mdsearch.SortPath}, "a.md b.md sub/c.md z.md", "4 notes in all, listed by path"},
 		{mdsearch.SearchRequest{Tag: "garden", Sort: mdsearch.SortModified}, "sub/c.md z.md b.md", `3 notes match tag "garden", listed last changed first`},
-		{mdsearch.SearchRequest{Tag: "garden", Sort: mdsearch.SortModified, N: 1, Offset: 1}, "z.md", "note 2 last changed first, each by its opening, unranked; offset 2 gives the next"},
+		{mdsearch.SearchRequest{Tag: "garden", Sort: mdsearch.SortModified, N: 1, Offset: 1}, "z.md", "note 2, last changed first, each by its opening, unranked; offset 2 gives the next"},
 		{mdsearch.SearchRequest{Query: "task-todo:", Sort: mdsearch.SortModified}, "z.md a.md", `2 passages match "task-todo:", listed last changed first, each to its last such task`},
 		{mdsearch.SearchRequest{Query: "task-todo:"}, "a.md z.md", "listed by path"},
 	} {

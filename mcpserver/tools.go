@@ -30,17 +30,17 @@ type SearchArgs struct {
 	Mode       string         `json:"mode,omitempty" jsonschema:"semantic: meaning; keyword: exact words (names, codes); hybrid: both"`
 	Collection string         `json:"collection,omitempty" jsonschema:"only this collection (indexed folder)"`
 	Tag        string         `json:"tag,omitempty" jsonschema:"only notes with this tag (no #)"`
-	PathPrefix string         `json:"path_prefix,omitempty" jsonschema:"only notes whose path starts with this (any case): projects/"`
+	PathPrefix string         `json:"path_prefix,omitempty" jsonschema:"only paths starting with this (any case): projects/"`
 	Tags       []string       `json:"tags,omitempty" jsonschema:"only notes with all of these tags"`
 	Where      map[string]any `json:"where,omitempty" jsonschema:"only notes whose frontmatter has these (any case; a list: holds it), e.g. {\"due\": \"<today\", \"file.mtime\": \">=today-7d\"}; a.b: b in map a"`
 	Exclude    []string       `json:"exclude,omitempty" jsonschema:"skip these notes (already read), as read_note names them"`
 	NoRerank   bool           `json:"no_rerank,omitempty" jsonschema:"skip the reranker"`
 	AsTyped    bool           `json:"as_typed,omitempty" jsonschema:"no respelling"`
-	Explain    bool           `json:"explain,omitempty" jsonschema:"say why each result ranked"`
+	Explain    bool           `json:"explain,omitempty" jsonschema:"say why each ranked"`
 	MaxTokens  int            `json:"max_tokens,omitempty" jsonschema:"about this many tokens at most; the last result cut, with lines to read the rest"`
-	MinScore   float64        `json:"min_score,omitempty" jsonschema:"drop results scoring under this (e.g. 0.1)"`
+	MinScore   float64        `json:"min_score,omitempty" jsonschema:"drop results scoring under this"`
 	Offset     int            `json:"offset,omitempty" jsonschema:"notes a list (no words) skips"`
-	Sort       string         `json:"sort,omitempty"`
+	Sort       string         `json:"sort,omitempty" jsonschema:"a list's order"`
 }
 
 // ReadArgs are read_note's arguments.

@@ -2,7 +2,6 @@ package store
 
 import (
 	"strings"
-	"time"
 
 	"github.com/mdsearch/mdsearch"
 )
@@ -51,57 +50,18 @@ func dateText(x string) string {
 const earliest = "0000-01-01T00:00:00.000000000"
 
 // fileTimeCond is the condition that a note's file last changed (its
-// time as indexed) as v says, and its arguments: comparisons of dates
-// (">=2026-11-01", ">=today-7d") or a date, which holds for its whole
-// period (2026-11-30 for that day, 2026-11 for the month). A date is read
-// in the machine's time zone, a person's day; one that is none
-// (mdsearch.CheckCondition refuses it) holds for no note.
+// time as indexed) as v says (mdsearch.FileTimeBounds), and its
+// arguments; a value that is no date (mdsearch.CheckCondition refuses
+// it) holds for no note.
 func fileTimeCond(v string) (string, []any) {
-	cs, ok := mdsearch.Comparisons(v)
-	if !ok {
-		date, _ := mdsearch.DateOf(strings.TrimSpace(v))
-		cs = []mdsearch.Comparison{{Op: ">=", Date: date}, {Op: "<=", Date: date}}
+	bounds, err := mdsearch.FileTimeBounds("file.mtime", v)
+	if err != nil {
+		return `0`, nil
 	}
-	parts := make([]string, len(cs))
-	args := make([]any, len(cs))
-	for i, c := range cs {
-		from, to, ok := period(c.Date)
-		if !ok {
-			return `0`, nil
-		}
-		switch c.Op {
-		case ">":
-			parts[i], args[i] = `d.mtime >= ?`, to.UnixNano()
-		case ">=":
-			parts[i], args[i] = `d.mtime >= ?`, from.UnixNano()
-		case "<":
-			parts[i], args[i] = `d.mtime < ?`, from.UnixNano()
-		default: // <=
-			parts[i], args[i] = `d.mtime < ?`, to.UnixNano()
-		}
+	parts := make([]string, len(bounds))
+	args := make([]any, len(bounds))
+	for i, b := range bounds {
+		parts[i], args[i] = `d.mtime `+b.Op+` ?`, b.At.UnixNano()
 	}
 	return `(` + strings.Join(parts, " AND ") + `)`, args
-}
-
-// period is the span a comparison's date names in the machine's time
-// zone, from its start to the next's: a month, a day, a minute, a second.
-func period(date string) (from, to time.Time, ok bool) {
-	for _, p := range []struct {
-		layout string
-		next   func(time.Time) time.Time
-	}{
-		{"2006-01", func(t time.Time) time.Time { return t.AddDate(0, 1, 0) }},
-		{time.DateOnly, func(t time.Time) time.Time { return t.AddDate(0, 0, 1) }},
-		{"2006-01-02T15:04", func(t time.Time) time.Time { return t.Add(time.Minute) }},
-		{"2006-01-02T15:04:05", func(t time.Time) time.Time { return t.Add(time.Second) }},
-	} {
-		if len(date) == len(p.layout) {
-			t, err := time.ParseInLocation(p.layout, date, time.Local)
-			return t, p.next(t), err == nil
-		}
-	}
-	if t, err := time.ParseInLocation("2006-01-02T15:04:05.999999999", date, time.Local); err == nil {
-		return t, t.Add(time.Nanosecond), true
-	}
-	return time.Time{}, time.Time{}, false
 }

@@ -106,9 +106,17 @@ func webMoreNotes(t *testing.T, b browser) {
 	b.wait(t, "the tag's notes listed", `/^53 notes match tag "quokka": the first 50 by path/.test(document.getElementById("status").textContent)`)
 	// A list asked last changed first, and back by path.
 	b.do(t, "last changed first", chromedp.Evaluate[chromedp.Void](`document.getElementById("order").click()`))
-	b.wait(t, "the list last changed first", `/^53 notes match tag "quokka": the first 50 last changed first/.test(document.getElementById("status").textContent) &&
+	b.wait(t, "the list last changed first", `/^53 notes match tag "quokka": the first 50, last changed first/.test(document.getElementById("status").textContent) &&
 		location.hash.includes("sort=modified") && document.querySelector(".result .meta").textContent.includes(" · changed 20") &&
 		document.getElementById("order").textContent === "By path"`)
+	// The order outlives a search, and operators the engine reads as words
+	// search, asked without it.
+	b.search(t, "[nosuch:quokka]")
+	b.wait(t, "a search, not a refusal", `!document.getElementById("status").classList.contains("error") &&
+		/ · (hybrid|keyword) · /.test(document.getElementById("status").textContent)`)
+	b.do(t, "no words", chromedp.Evaluate[chromedp.Void](`(() => { const q = document.getElementById("q");
+		q.value = ""; q.dispatchEvent(new Event("input", {bubbles: true})); })()`))
+	b.wait(t, "the list last changed first still", `/^53 notes match tag "quokka": the first 50, last changed first/.test(document.getElementById("status").textContent)`)
 	b.do(t, "by path", chromedp.Evaluate[chromedp.Void](`document.getElementById("order").click()`))
 	b.wait(t, "the list by path again", `/^53 notes match tag "quokka": the first 50 by path/.test(document.getElementById("status").textContent) &&
 		!location.hash.includes("sort=") && !document.querySelector(".result .meta").textContent.includes("changed")`)

@@ -99,7 +99,9 @@ function route() {
   }
   el.mode.value = params.get("mode") || "";
   if (!typing) asTyped = params.get("as_typed") === "true";
-  listOrder = params.get("sort") === "modified" ? "modified" : "";
+  // A search's address holds no order: it keeps the one lists had.
+  const q = params.get("q") || "";
+  if (!q || operatorsOnly(q)) listOrder = params.get("sort") === "modified" ? "modified" : "";
   setCollection(params.get("collection") || "");
   showResults();
   if (!el.form.contains(document.activeElement)) el.q.focus();
@@ -137,7 +139,16 @@ async function runSearch() {
   setStatus("Searching…");
   showIntro();
   try {
-    const resp = await api("/api/v1/semantic-search?" + p.toString());
+    let resp;
+    try {
+      resp = await api("/api/v1/semantic-search?" + p.toString());
+    } catch (e) {
+      // Operators the engine reads as words ([nosuch:x]) make a search,
+      // which refuses an order: ask again without it.
+      if (e.status !== 400 || !p.has("sort")) throw e;
+      p.delete("sort");
+      resp = await api("/api/v1/semantic-search?" + p.toString());
+    }
     if (seq !== searchSeq) return;
     results = resp.results;
     shownKey = key;

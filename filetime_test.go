@@ -1,0 +1,59 @@
+package mdsearch
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// file.mtime compares with dates alone, each read in the machine's zone
+// unless it names its own, and refuses a date no calendar has.
+func TestFileTimeBounds(t *testing.T) {
+	defer func(today func() time.Time) { Today = today }(Today)
+	Today = func() time.Time { return time.Date(2026, 3, 31, 23, 30, 0, 0, time.Local) }
+	local := func(y int, m time.Month, d, h, min int) time.Time {
+		return time.Date(y, m, d, h, min, 0, 0, time.Local)
+	}
+	for _, tt := range []struct {
+		value string
+		want  []TimeBound // nil: refused
+		text  string      // ConditionText, or the refusal's words
+	}{
+		{">=2026-11-01", []TimeBound{{">=", local(2026, 11, 1, 0, 0)}}, "file.mtime>=2026-11-01"},
+		{"2026-11", []TimeBound{{">=", local(2026, 11, 1, 0, 0)}, {"<", local(2026, 12, 1, 0, 0)}}, `file.mtime=2026-11`},
+		{"today", []TimeBound{{">=", local(2026, 3, 31, 0, 0)}, {"<", local(2026, 4, 1, 0, 0)}}, "file.mtime=2026-03-31"},
+		{"<today-7d", []TimeBound{{"<", local(2026, 3, 24, 0, 0)}}, "file.mtime<2026-03-24"},
+		{">2026-11-02T11:59", []TimeBound{{">=", local(2026, 11, 2, 12, 0)}}, "file.mtime>2026-11-02T11:59"},
+		{">=2026-11-30T09:00Z", []TimeBound{{">=", time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)}}, "file.mtime>=2026-11-30T09:00Z"},
+		{"<2026-11-30T09:00+02:00", []TimeBound{{"<", time.Date(2026, 11, 30, 7, 0, 0, 0, time.UTC)}}, "file.mtime<2026-11-30T09:00+02:00"},
+		{"2026-11-30 09:00-05:30", []TimeBound{{">=", time.Date(2026, 11, 30, 14, 30, 0, 0, time.UTC)}, {"<", time.Date(2026, 11, 30, 14, 31, 0, 0, time.UTC)}}, "file.mtime=2026-11-30T09:00-05:30"},
+		{">3", nil, "compares with dates"},
+		{"yesterday", nil, "compares with dates"},
+		{">=2026-11-01 <5", nil, "compares with dates"},
+		{"", nil, "compares with dates"},
+		{"2026-02-30", nil, "2026-02-30 is no date on the calendar"},
+		{">=2026-13", nil, "no date on the calendar"},
+		{"<2026-11-30T25:00", nil, "no date on the calendar"},
+	} {
+		got, err := FileTimeBounds("file.mtime", tt.value)
+		reqErr := SearchRequest{Query: "x", Where: map[string]string{"file.mtime": tt.value}}.WithDefaults().Check()
+		if tt.want == nil {
+			if err == nil || !strings.Contains(err.Error(), tt.text) || reqErr == nil || reqErr.Error() != err.Error() {
+				t.Errorf("%q: %v (request: %v), want refused with %q", tt.value, err, reqErr, tt.text)
+			}
+			continue
+		}
+		if err != nil || reqErr != nil || len(got) != len(tt.want) {
+			t.Errorf("%q: %v, %v (request: %v), want %v", tt.value, got, err, reqErr, tt.want)
+			continue
+		}
+		for i := range got {
+			if got[i].Op != tt.want[i].Op || !got[i].At.Equal(tt.want[i].At) {
+				t.Errorf("%q: bound %d = %s %v, want %s %v", tt.value, i, got[i].Op, got[i].At, tt.want[i].Op, tt.want[i].At)
+			}
+		}
+		if text := ConditionText("file.mtime", tt.value); text != tt.text {
+			t.Errorf("%q: ConditionText %q, want %q", tt.value, text, tt.text)
+		}
+	}
+}
