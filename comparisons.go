@@ -64,6 +64,14 @@ func resolveDay(v string) string {
 	return day.Format(time.DateOnly)
 }
 
+// DayOf is the date a value names when it is a day counted from today
+// ("today", "today-1d"): [due:today] holds for a due date of today, at
+// any time of it. ok is false for any other value.
+func DayOf(v string) (_ string, ok bool) {
+	day := resolveDay(strings.TrimSpace(v))
+	return day, day != ""
+}
+
 // addMonths is t n months on, its day kept where that month has it, else
 // the month's last: a month before March 31 is February's last day, not
 // March 3.
@@ -168,6 +176,9 @@ func ConditionText(field, value string) string {
 	if !ok {
 		if date, tz, ok := dateAndZone(strings.TrimSpace(value)); ok && IsFileTime(field) {
 			return field + "=" + date + tz // a day counted from today, as its date
+		}
+		if day, ok := DayOf(value); ok {
+			return field + "=" + day // today's date or the text "today" (store.fieldMatch)
 		}
 		return field + "=" + strconv.Quote(value)
 	}

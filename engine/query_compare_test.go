@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mdsearch/mdsearch"
 )
@@ -57,6 +58,23 @@ func TestPropertyComparisons(t *testing.T) {
 		resp := search(t, e, req)
 		if got := sortedPaths(resp); got != tt.want {
 			t.Errorf("%s %v: %q, want %q (%s)", tt.query, tt.where, got, tt.want, resp.Notice)
+		}
+	}
+
+	// A day counted from today, alone, holds for that day's dates at any
+	// time, and for the words themselves.
+	write(t, vault, "i.md", "---\ndue: today\n---\n# Iota\n\nThe garden plan, due in words.\n")
+	index(t, e, vault, "v")
+	defer func(today func() time.Time) { mdsearch.Today = today }(mdsearch.Today)
+	mdsearch.Today = func() time.Time { return time.Date(2024, 7, 15, 12, 0, 0, 0, time.Local) }
+	for q, want := range map[string]string{"[due:today] garden": "b.md i.md", "[due:Today-14d] garden": "e.md", "[due:today-1d] garden": "",
+		"-[due:today] garden": "a.md c.md d.md e.md f.md g.md h.md"} {
+		resp := search(t, e, mdsearch.SearchRequest{Query: q, Mode: mdsearch.ModeKeyword, N: 10})
+		if got := sortedPaths(resp); got != want {
+			t.Errorf("%s: %q, want %q (%s)", q, got, want, resp.Notice)
+		}
+		if q == "[due:today-1d] garden" && !strings.Contains(resp.Notice, "due=2024-07-14") {
+			t.Errorf("%s: notice %q, want the date named", q, resp.Notice)
 		}
 	}
 

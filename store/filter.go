@@ -178,6 +178,8 @@ func fieldMatch(k, v string) (string, []any) {
 	item := equalTo(v)
 	if cs, ok := mdsearch.Comparisons(v); ok {
 		item = func(x string) (string, []any) { return compareCond(x, cs) }
+	} else if day, ok := mdsearch.DayOf(v); ok {
+		item = dayOrText(v, day)
 	}
 	cond, args := fieldCond(item)
 	args = append([]any{k}, args...)
@@ -199,6 +201,19 @@ func equalTo(v string) itemMatch {
 		num = n
 	}
 	return func(x string) (string, []any) { return valueIs(x), []any{v, num} }
+}
+
+// dayOrText matches a date of the day day, at any time of it, or the
+// text v itself: [due:today] holds for a due date of today, and for a
+// property that says "today" in words.
+func dayOrText(v, day string) itemMatch {
+	text := equalTo(v)
+	cs := []mdsearch.Comparison{{Op: ">=", Date: day}, {Op: "<=", Date: day}}
+	return func(x string) (string, []any) {
+		a, aArgs := text(x)
+		b, bArgs := compareCond(x, cs)
+		return `(` + a + ` OR ` + b + `)`, append(aArgs, bArgs...)
+	}
 }
 
 // fileName is the last part of a document's path: rtrim takes every
