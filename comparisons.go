@@ -64,12 +64,18 @@ func resolveDay(v string) string {
 	return day.Format(time.DateOnly)
 }
 
-// DayOf is the date a value names when it is a day counted from today
-// ("today", "today-1d"): [due:today] holds for a due date of today, at
-// any time of it. ok is false for any other value.
+// DayOf is the day a value to equal names: a date ("2026-12-03") or a
+// day counted from today ("today", "today-1d"). [due:today] holds for a
+// due date of today at any time of it, as [due:2026-12-03] does for
+// that day (store.fieldMatch). ok is false for any other value, and for
+// a date no calendar has (2026-02-30: text).
 func DayOf(v string) (_ string, ok bool) {
-	day := resolveDay(strings.TrimSpace(v))
-	return day, day != ""
+	v = strings.TrimSpace(v)
+	if day := resolveDay(v); day != "" {
+		return day, true
+	}
+	_, err := time.Parse(time.DateOnly, v)
+	return v, err == nil && len(v) == len(time.DateOnly)
 }
 
 // addMonths is t n months on, its day kept where that month has it, else
@@ -178,7 +184,7 @@ func ConditionText(field, value string) string {
 			return field + "=" + date + tz // a day counted from today, as its date
 		}
 		if day, ok := DayOf(value); ok {
-			return field + "=" + day // today's date or the text "today" (store.fieldMatch)
+			return field + "=" + day // that day, at any time of it (store.fieldMatch)
 		}
 		return field + "=" + strconv.Quote(value)
 	}
@@ -188,7 +194,9 @@ func ConditionText(field, value string) string {
 		if v == "" {
 			v = strconv.FormatFloat(c.Num, 'g', -1, 64)
 		} else if IsFileTime(field) {
-			v += c.Zone // file.mtime honours a zone, properties set it aside
+			v += c.Zone // file.mtime honours a zone
+		} else if c.Zone != "" {
+			v += " (" + c.Zone + " set aside)" // properties compare dates as written
 		}
 		parts[i] = field + c.Op + v
 	}
@@ -214,9 +222,29 @@ func CheckCondition(field, value string) error {
 		return err
 	case !ok && attempted.MatchString(value):
 		op := value[:len(value)-len(strings.TrimLeft(value, "<>="))]
-		return invalid("where %s=%q: %s compares a number or a date (rating>3, due<=2024-07-01, [due:<2024-07-01] in a query); a value to equal does not open with it", field, value, op)
+		return invalid("where %s=%q: %s compares a number or a date (rating>3, due<=2024-07-01, [due:<2024-07-01] in a query); a value to equal does not open with it%s", field, value, op, plusHint(value))
+	}
+	for _, c := range cs {
+		if c.Date == "" {
+			continue
+		}
+		if _, _, err := period(c.Date, ""); err != nil {
+			return invalid("where %s=%q: %s", field, value, err)
+		}
 	}
 	return nil
+}
+
+// spacedZone is a time whose zone's "+" a URL's query turned into a space
+// ("2026-11-30T09:00 05:30").
+var spacedZone = regexp.MustCompile(`\d{2}:\d{2}(:\d{2})? \d{2}:\d{2}$`)
+
+// plusHint is a hint for a value whose "+" was lost in a URL, or "".
+func plusHint(value string) string {
+	if spacedZone.MatchString(value) {
+		return " (a + in a URL's query reads as a space: write it %2B)"
+	}
+	return ""
 }
 
 // IsTagsName reports whether a property name is Obsidian's tags property

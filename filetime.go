@@ -1,6 +1,8 @@
 package mdsearch
 
 import (
+	"fmt"
+	"regexp"
 	"strings"
 	"time"
 )
@@ -29,7 +31,7 @@ func FileTimeBounds(field, value string) ([]TimeBound, error) {
 	if !ok {
 		date, tz, isDate := dateAndZone(strings.TrimSpace(value))
 		if !isDate {
-			return nil, invalid("where %s=%q: %s is when the note's file last changed, and compares with dates: %s>=2026-11-01, %s>=today-7d, [%s:2026-11-30] (that day)", field, value, field, field, field, field)
+			return nil, invalid("where %s=%q: %s is when the note's file last changed, and compares with dates: %s>=2026-11-01, %s>=today-7d, [%s:2026-11-30] (that day)%s", field, value, field, field, field, field, plusHint(value))
 		}
 		cs = []Comparison{{Op: ">=", Date: date, Zone: tz}, {Op: "<=", Date: date, Zone: tz}}
 	}
@@ -38,9 +40,9 @@ func FileTimeBounds(field, value string) ([]TimeBound, error) {
 		if c.Date == "" {
 			return nil, invalid("where %s=%q: %s compares with dates, not numbers: %s>=2026-11-01, %s>=today-7d", field, value, field, field, field)
 		}
-		from, to, ok := period(c.Date, c.Zone)
-		if !ok {
-			return nil, invalid("where %s=%q: %s%s is no date on the calendar", field, value, c.Date, c.Zone)
+		from, to, err := period(c.Date, c.Zone)
+		if err != nil {
+			return nil, invalid("where %s=%q: %s", field, value, err)
 		}
 		switch c.Op {
 		case ">":
@@ -58,16 +60,15 @@ func FileTimeBounds(field, value string) ([]TimeBound, error) {
 
 // period is the span a comparison's date names, from its start to the
 // next's: a month, a day, a minute, a second. It is read in the zone tz
-// names, or the machine's where tz is "".
-func period(date, tz string) (from, to time.Time, ok bool) {
-	loc := time.Local
-	if tz != "" {
-		t, err := time.Parse("Z07:00", strings.ToUpper(tz))
-		if err != nil {
-			return from, to, false
-		}
-		_, offset := t.Zone()
-		loc = time.FixedZone(tz, offset) // the offset written, whatever the machine's zone does on that day
+// names, or the machine's where tz is "". The error says which part is
+// none: the zone, the date or the time of day.
+func period(date, tz string) (from, to time.Time, err error) {
+	loc, err := zoneOf(tz)
+	if err != nil {
+		return from, to, err
+	}
+	if _, err := time.Parse(time.DateOnly[:min(len(date), 10)], date[:min(len(date), 10)]); err != nil {
+		return from, to, fmt.Errorf("%s is no date on the calendar", date[:min(len(date), 10)])
 	}
 	for _, p := range []struct {
 		layout string
@@ -77,14 +78,41 @@ func period(date, tz string) (from, to time.Time, ok bool) {
 		{time.DateOnly, func(t time.Time) time.Time { return t.AddDate(0, 0, 1) }},
 		{"2006-01-02T15:04", func(t time.Time) time.Time { return t.Add(time.Minute) }},
 		{"2006-01-02T15:04:05", func(t time.Time) time.Time { return t.Add(time.Second) }},
+		{"2006-01-02T15:04:05.999999999", func(t time.Time) time.Time { return t.Add(time.Nanosecond) }},
 	} {
-		if len(date) == len(p.layout) {
+		if len(date) == len(p.layout) || p.layout[len(p.layout)-1] == '9' {
 			t, err := time.ParseInLocation(p.layout, date, loc)
-			return t, p.next(t), err == nil
+			if err != nil && len(date) > 11 {
+				return from, to, fmt.Errorf("%s is no time of day", date[11:])
+			} else if err != nil {
+				return from, to, fmt.Errorf("%s is no date", date)
+			}
+			return t, p.next(t), nil
 		}
 	}
-	if t, err := time.ParseInLocation("2006-01-02T15:04:05.999999999", date, loc); err == nil {
-		return t, t.Add(time.Nanosecond), true
+	return from, to, fmt.Errorf("%s is no date", date)
+}
+
+// utcOffset is a zone as a date may name one: Z, or hours to 23 and
+// minutes to 59 either side of UTC.
+var utcOffset = regexp.MustCompile(`^([Zz]|[+-]([01]\d|2[0-3]):[0-5]\d)$`)
+
+// zoneOf is the location a date's zone names: the machine's for "", else
+// the offset written, whatever the machine's zone does on that day.
+func zoneOf(tz string) (*time.Location, error) {
+	if tz == "" {
+		return time.Local, nil
 	}
-	return from, to, false
+	if !utcOffset.MatchString(tz) {
+		return nil, fmt.Errorf("%s is no time zone: give Z or an offset from -23:59 to +23:59", tz)
+	}
+	if tz == "Z" || tz == "z" {
+		return time.UTC, nil
+	}
+	h, m := int(tz[1]-'0')*10+int(tz[2]-'0'), int(tz[4]-'0')*10+int(tz[5]-'0')
+	offset := (h*60 + m) * 60
+	if tz[0] == '-' {
+		offset = -offset
+	}
+	return time.FixedZone(tz, offset), nil
 }

@@ -33,7 +33,13 @@ func TestFileTimeBounds(t *testing.T) {
 		{"", nil, "compares with dates"},
 		{"2026-02-30", nil, "2026-02-30 is no date on the calendar"},
 		{">=2026-13", nil, "no date on the calendar"},
-		{"<2026-11-30T25:00", nil, "no date on the calendar"},
+		{"<2026-11-30T25:00", nil, "25:00 is no time of day"},
+		{">=2026-11-30T09:00+99:99", nil, "+99:99 is no time zone"},
+		{">=2026-11-30T09:00+24:00", nil, "+24:00 is no time zone"},
+		{">=2026-11-30T09:00-05:60", nil, "-05:60 is no time zone"},
+		{">=2026-11-30T09:00 05:30", nil, "write it %2B"}, // a URL's + read as a space
+		{">=2026-11-30T23:59-23:59", []TimeBound{{">=", time.Date(2026, 12, 1, 23, 58, 0, 0, time.UTC)}}, "file.mtime>=2026-11-30T23:59-23:59"},
+		{"2026-11-30t09:00z", nil, "compares with dates"}, // a lower-case t is no date's
 	} {
 		got, err := FileTimeBounds("file.mtime", tt.value)
 		reqErr := SearchRequest{Query: "x", Where: map[string]string{"file.mtime": tt.value}}.WithDefaults().Check()
@@ -54,6 +60,31 @@ func TestFileTimeBounds(t *testing.T) {
 		}
 		if text := ConditionText("file.mtime", tt.value); text != tt.text {
 			t.Errorf("%q: ConditionText %q, want %q", tt.value, text, tt.text)
+		}
+	}
+}
+
+// A property's date that no calendar has is refused; equal to a day, a
+// value holds for that day at any time of it.
+func TestCalendarDates(t *testing.T) {
+	defer func(today func() time.Time) { Today = today }(Today)
+	Today = func() time.Time { return time.Date(2026, 12, 3, 8, 0, 0, 0, time.Local) }
+	for value, want := range map[string]string{">2026-02-30": "2026-02-30 is no date on the calendar", "<2026-13": "2026-13 is no date on the calendar",
+		">=2026-11-30 24:00": "24:00 is no time of day", ">2026-02-28": "", "<=2024-02-29": "", "2026-02-30": ""} {
+		err := CheckCondition("due", value)
+		if want == "" && err != nil || want != "" && (err == nil || !strings.Contains(err.Error(), want)) {
+			t.Errorf("due=%q: %v, want %q", value, err, want)
+		}
+	}
+	for value, want := range map[string]string{"today": "2026-12-03", " Today-1d ": "2026-12-02", "2026-12-01": "2026-12-01", "2026-02-30": "", "2026-12": "", "soon": ""} {
+		if day, ok := DayOf(value); ok != (want != "") || ok && day != want {
+			t.Errorf("DayOf(%q) = %q, %v; want %q", value, day, ok, want)
+		}
+	}
+	for value, want := range map[string]string{"today": "due=2026-12-03", "2026-02-30": `due="2026-02-30"`,
+		">=2026-12-03T09:00+05:30": "due>=2026-12-03T09:00 (+05:30 set aside)"} {
+		if got := ConditionText("due", value); got != want {
+			t.Errorf("ConditionText(due, %q) = %q, want %q", value, got, want)
 		}
 	}
 }

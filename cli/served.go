@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/mdsearch/mdsearch"
@@ -62,13 +63,28 @@ func rendezvousPath(env *Env, index string) string {
 func settingsKey(env *Env, ef *engineFlags) string {
 	c := ef.embedder.cfg
 	parts := []any{c.Provider, c.URL, c.Model, c.Dim, c.Precision, c.MaxTokens, c.LibPath, c.ModelDir,
-		env.Getenv(assets.EnvHome), time.Now().Format("MST -07:00")}
+		env.Getenv(assets.EnvHome), zoneRules()}
 	if r := ef.reranker; r != nil {
 		parts = append(parts, r.key(env)...)
 	}
 	b, _ := json.Marshal(parts)
 	h := sha256.Sum256(b)
 	return hex.EncodeToString(h[:])
+}
+
+// zoneRules names the machine's time zone by what it does through the
+// year: its name and offset on the first of each quarter, this year and
+// next. Two zones that agree today may part in summer (London and
+// Abidjan), and one zone stays one across its clock changes.
+func zoneRules() string {
+	y := time.Now().Year()
+	var b strings.Builder
+	for _, year := range []int{y, y + 1} {
+		for m := time.January; m <= time.December; m += 3 {
+			b.WriteString(time.Date(year, m, 1, 12, 0, 0, 0, time.Local).Format("MST-07:00 "))
+		}
+	}
+	return b.String()
 }
 
 // announce writes the rendezvous of a server listening at addr, and

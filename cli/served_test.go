@@ -14,6 +14,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	_ "time/tzdata" // the zones TestSettingsKeyZone loads, on any machine
 
 	"github.com/mdsearch/mdsearch/rest"
 )
@@ -269,5 +270,17 @@ func TestSettingsKeyZone(t *testing.T) {
 	time.Local = time.FixedZone("IST", 5*3600+1800)
 	if searchSettings(e) == utc {
 		t.Error("the settings key is the same in UTC and at +05:30")
+	}
+	// Zones that agree in winter but not in summer are two.
+	london, err1 := time.LoadLocation("Europe/London")
+	abidjan, err2 := time.LoadLocation("Africa/Abidjan")
+	if err1 != nil || err2 != nil {
+		t.Fatal(err1, err2) // time/tzdata is linked in
+	}
+	time.Local = london
+	inLondon := searchSettings(e)
+	time.Local = abidjan
+	if searchSettings(e) == inLondon {
+		t.Error("the settings key is the same in London and Abidjan")
 	}
 }

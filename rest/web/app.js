@@ -145,7 +145,7 @@ async function runSearch() {
     } catch (e) {
       // Operators the engine reads as words ([nosuch:x]) make a search,
       // which refuses an order: ask again without it.
-      if (e.status !== 400 || !p.has("sort")) throw e;
+      if (e.status !== 400 || !p.has("sort") || !/^sort is .*the request has words/.test(e.message)) throw e;
       p.delete("sort");
       resp = await api("/api/v1/semantic-search?" + p.toString());
     }
