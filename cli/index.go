@@ -13,6 +13,7 @@ import (
 	"github.com/mdsearch/mdsearch/chunks"
 	"github.com/mdsearch/mdsearch/engine"
 	"github.com/mdsearch/mdsearch/internal/plural"
+	"github.com/mdsearch/mdsearch/vault"
 )
 
 // fullInterrupted is what an interrupted `index --full` leaves: the
@@ -267,8 +268,13 @@ func counts(cs ...count) string {
 
 // printSkips lists skipped files and parser warnings on stderr.
 func printSkips(env *Env, st *mdsearch.IndexStats) {
+	big := false
 	for _, s := range st.Skipped {
 		env.say("skipped %s: %s", s.Path, s.Reason)
+		big = big || vault.IsOverLimit(s.Reason)
+	}
+	if big {
+		env.say("a file over the size limit is indexed with a larger one: --max-file-size 50MB, or none")
 	}
 	const most = 20
 	for i, w := range st.Warnings {

@@ -46,7 +46,7 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if len(pos) == 0 && !flagSet(fs, "tag") && !flagSet(fs, "where") && !flagSet(fs, "path-prefix") && !flagSet(fs, "sort") {
+	if mdsearch.TrimQuery(strings.Join(pos, " ")) == "" && !flagSet(fs, "tag") && !flagSet(fs, "where") && !flagSet(fs, "path-prefix") && !flagSet(fs, "sort") {
 		return usagef("give a QUERY, or --tag, --where or --path-prefix alone to list the notes that have it, or --sort modified alone to list every note, last changed first")
 	}
 	req.Query = strings.Join(pos, " ")

@@ -254,6 +254,27 @@ func TestEmptyVaultNotice(t *testing.T) {
 	}
 }
 
+// A folder indexed under a name of its own is brought up to date when it
+// is indexed again without one, not made a second collection; a name
+// given makes one.
+func TestFolderNamedBefore(t *testing.T) {
+	vault := copyDir(t, sampleVault)
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	index(t, e, vault, "notes")
+	st := index(t, e, vault, "")
+	if st.Collection != "notes" || !strings.Contains(st.Notice, "this folder is collection notes, indexed again as it") {
+		t.Errorf("index again without a name: collection %q, notice %q", st.Collection, st.Notice)
+	}
+	if colls, _ := e.Collections(bg); len(colls) != 1 {
+		t.Errorf("%d collections, want 1", len(colls))
+	}
+	// One of the folder's own name is the folder's, as before.
+	index(t, e, vault, filepath.Base(vault))
+	if st := index(t, e, vault, ""); st.Collection != filepath.Base(vault) || strings.Contains(st.Notice, "indexed again as it") {
+		t.Errorf("with a collection of the folder's name: collection %q, notice %q", st.Collection, st.Notice)
+	}
+}
+
 // A second collection of the same folder is indexed, with a notice.
 func TestSameFolderTwiceNotice(t *testing.T) {
 	vault := copyDir(t, sampleVault)

@@ -125,10 +125,17 @@ func (e *Engine) index(ctx context.Context, req mdsearch.IndexRequest, existing 
 	if err != nil {
 		return nil, err
 	}
+	named := ""
 	if existing {
 		err = checkName(name) // one named earlier, '-' and all, is kept up to date
 	} else {
-		name, err = CollectionName(v.Root(), name)
+		if name == "" {
+			named, err = e.folderCollection(ctx, v.Root())
+			name = named
+		}
+		if err == nil {
+			name, err = CollectionName(v.Root(), name)
+		}
 	}
 	if err != nil {
 		return nil, err
@@ -146,6 +153,9 @@ func (e *Engine) index(ctx context.Context, req mdsearch.IndexRequest, existing 
 	defer func() { stats.Stopped = err != nil }()
 	if listed != nil {
 		addNotice(&stats.Notice, vault.MDXNotice(listed.MDX))
+	}
+	if named != "" {
+		addNotice(&stats.Notice, "this folder is collection "+named+", indexed again as it (--name NAME makes another collection of it)")
 	}
 	noVectors, err := e.confirmModel(ctx)
 	if err != nil {
@@ -590,6 +600,29 @@ func (e *Engine) noteSameRoot(ctx context.Context, name, root string, stats *mds
 		}
 	}
 	return nil
+}
+
+// folderCollection is the name of the collection whose folder is root,
+// when it was named other than the folder (index --name notes DIR): a
+// later "mdsearch index DIR" brings that collection up to date rather
+// than make a second one of the same notes. It is "" when none is, or
+// one has the folder's own name.
+func (e *Engine) folderCollection(ctx context.Context, root string) (string, error) {
+	colls, err := e.st.Collections(ctx)
+	if err != nil {
+		return "", err
+	}
+	named := ""
+	for _, c := range colls {
+		switch {
+		case c.Root != root:
+		case c.Name == filepath.Base(root):
+			return "", nil
+		case named == "":
+			named = c.Name
+		}
+	}
+	return named, nil
 }
 
 // within reports whether folder dir lies inside folder parent.
