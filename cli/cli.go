@@ -139,8 +139,8 @@ func runCommand(ctx context.Context, env *Env, args []string) int {
 		usage(env.Stdout)
 		return 0
 	}
-	if args[0] == "--version" {
-		args[0] = "version"
+	if args[0] == "--version" || args[0] == "-version" || args[0] == "-v" || args[0] == "-V" {
+		args[0] = "version" // what other tools answer to
 	}
 	cmd, ok := commands[args[0]]
 	if !ok && strings.HasPrefix(args[0], "-") {

@@ -163,6 +163,7 @@ func TestCommandErrors(t *testing.T) {
 		{[]string{"read", "/etc/passwd"}, 1, "not inside an indexed folder"},
 		{[]string{"read", "kitchen/Sourdough.md", "--section", "nope"}, 1, `"Sourdough/Bulk Fermentation"`},
 		{[]string{"read", "nope.md"}, 1, "no such note"},
+		{[]string{"read", "homelab/Backups.md", "Restore", "Drill"}, 2, `unexpected argument "Restore": give one PATH, a note's path in its vault, and a section with --section (read homelab/Backups.md --section 'Restore Drill')`},
 		{[]string{"index", "a", "b"}, 2, `mdsearch: index: unexpected argument "b"`},
 		{[]string{"index", "does-not-exist"}, 1, "no such folder"},
 		{[]string{"index", "../sample-vault", "--max-file-size", "lots"}, 2, `mdsearch: index: --max-file-size "lots": not a size`},

@@ -21,9 +21,13 @@ func runRead(ctx context.Context, env *Env, args []string) error {
 	ef.readOnly = true
 	fs.Lookup("max-file-size").Usage = "read a note up to this `size` (e.g. 20MB; none or 0 for no limit; " +
 		"default: the limit its collection was indexed with, else 10MB)"
-	pos, err := parseArgs(fs, args, 1, "one PATH, a note's path in its vault")
+	pos, err := parseArgs(fs, args, -1, "one PATH, a note's path in its vault")
 	if err != nil {
 		return err
+	}
+	if len(pos) > 1 { // "read Backups.md Restore Drill": a section named without its flag
+		return usagef("unexpected argument %q: give one PATH, a note's path in its vault, and a section with --section (read %s --section %s)",
+			pos[1], shellWord(pos[0]), shellWord(strings.Join(pos[1:], " ")))
 	}
 	switch {
 	case flagSet(fs, "section") && strings.TrimSpace(*section) == "":

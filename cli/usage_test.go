@@ -234,3 +234,13 @@ func TestDoubleDash(t *testing.T) {
 		}
 	}
 }
+
+// The version flags other tools answer to print the version.
+func TestVersionFlags(t *testing.T) {
+	_, want, _ := runMainOut("version")
+	for _, flag := range []string{"--version", "-version", "-v", "-V"} {
+		if code, out, stderr := runMainOut(flag); code != 0 || out != want || want == "" {
+			t.Errorf("%s: exit %d, %q %q; want %q", flag, code, out, stderr, want)
+		}
+	}
+}
