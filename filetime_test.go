@@ -88,3 +88,32 @@ func TestCalendarDates(t *testing.T) {
 		}
 	}
 }
+
+// FuzzFileTimeBounds: whatever the value, a file.mtime condition is
+// refused or read as bounds of a known operator, and a date alone as a
+// span that ends after it starts; a request's check agrees.
+func FuzzFileTimeBounds(f *testing.F) {
+	for _, s := range []string{"today", ">=2026-11-01", "2026-11", "2026-11-30T09:00Z", "<2026-11-30 09:00:00.5+05:30", ">=today-7d <today", "2026-02-30", ">2026-11-30T24:00"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		if cs, ok := Comparisons(v); ok && len(cs) > MaxFilters {
+			return // the request refuses so many, whatever they are
+		}
+		bounds, err := FileTimeBounds("file.mtime", v)
+		if (err != nil) != (CheckCondition("file.mtime", v) != nil) {
+			t.Fatalf("%q: FileTimeBounds %v, CheckCondition disagrees", v, err)
+		}
+		if err != nil {
+			return
+		}
+		for _, b := range bounds {
+			if b.Op != ">=" && b.Op != "<" || b.At.IsZero() {
+				t.Fatalf("%q: bound %s %v", v, b.Op, b.At)
+			}
+		}
+		if _, ok := Comparisons(v); !ok && (len(bounds) != 2 || !bounds[0].At.Before(bounds[1].At)) {
+			t.Fatalf("%q: a date alone read as %+v", v, bounds)
+		}
+	})
+}
