@@ -222,7 +222,7 @@ func CheckCondition(field, value string) error {
 		return err
 	case !ok && attempted.MatchString(value):
 		op := value[:len(value)-len(strings.TrimLeft(value, "<>="))]
-		return invalid("where %s=%q: %s compares a number or a date (rating>3, due<=2024-07-01, [due:<2024-07-01] in a query); a value to equal does not open with it%s", field, value, op, plusHint(value))
+		return invalid("where %s=%q: %s compares with a number or a date, and %q is neither: write one right after it (rating>3, due<=2024-07-01, [due:<2024-07-01] in a query)%s", field, value, op, strings.TrimSpace(value[len(op):]), plusHint(value))
 	}
 	for _, c := range cs {
 		if c.Date == "" {

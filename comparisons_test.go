@@ -70,7 +70,7 @@ func TestCheckComparison(t *testing.T) {
 		">":                        "",
 		"<% tp.file.title %>":      "", // a template's value, as text
 		"<b>x</b>":                 "",
-		">3 apples":                "> compares a number or a date",
+		">3 apples":                `> compares with a number or a date, and "3 apples" is neither`,
 		"<2024-7-1":                "< compares",
 		">= .5.5":                  ">= compares",
 		strings.Repeat(">1 ", 50):  "comparisons",
