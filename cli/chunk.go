@@ -18,6 +18,7 @@ import (
 	"github.com/mdsearch/mdsearch/embed"
 	"github.com/mdsearch/mdsearch/internal/plural"
 	"github.com/mdsearch/mdsearch/sections"
+	"github.com/mdsearch/mdsearch/vault"
 )
 
 // chunkCounter picks what `mdsearch chunk` counts tokens with and the
@@ -149,6 +150,9 @@ func chunkFile(env *Env, name string, opts chunks.Options, split func(*sections.
 	}
 	if err := sections.CheckSource(src); err != nil {
 		return nil, mdsearch.Errorf(mdsearch.KindInvalid, "read", name, "", "%v, skipped", err)
+	}
+	if !vault.IsMarkdown(filepath.Base(name)) {
+		env.say("%s: warning: not a markdown note (.md or .markdown), which index skips: cut as if it were one", name)
 	}
 	doc := sections.Parse(filepath.ToSlash(name), src)
 	for _, w := range doc.Warnings {

@@ -33,3 +33,19 @@ func TestChunkWarnsOverWindow(t *testing.T) {
 		}
 	}
 }
+
+// A file index would skip is cut all the same, with a warning that says so.
+func TestChunkWarnsNotMarkdown(t *testing.T) {
+	dir := t.TempDir()
+	for name, warn := range map[string]bool{"notes.txt": true, "Note.md": false, "Guide.markdown": false} {
+		file := dir + "/" + name
+		write(t, file, "# Title\n\nSome text.\n")
+		env, out, errOut := chunkEnv()
+		if err := runChunk(context.Background(), env, []string{"--embedder", "none", file}); err != nil || !strings.Contains(out.String(), "1 passage") {
+			t.Fatalf("%s: %v %q", name, err, out)
+		}
+		if got := strings.Contains(errOut.String(), "not a markdown note (.md or .markdown), which index skips"); got != warn {
+			t.Errorf("%s: warned %v, want %v (stderr %q)", name, got, warn, errOut)
+		}
+	}
+}
