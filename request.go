@@ -51,7 +51,7 @@ func (r SearchRequest) Check() error {
 	case !maxPerPageOK(r.MaxPerPage):
 		return CheckMaxPerPage(r.MaxPerPage)
 	case r.Mode != ModeHybrid && r.Mode != ModeSemantic && r.Mode != ModeKeyword:
-		return invalid("mode is %q: use hybrid, semantic or keyword", r.Mode)
+		return invalid("mode is %q: use hybrid, semantic or keyword%s", r.Mode, meant(string(r.Mode), string(ModeHybrid), string(ModeSemantic), string(ModeKeyword)))
 	case r.MaxTokens < 0 || r.MaxTokens > MaxMaxTokens:
 		return OutOfRange("max_tokens", strconv.Itoa(r.MaxTokens))
 	case r.Offset < 0 || r.Offset > MaxOffset:
@@ -63,7 +63,7 @@ func (r SearchRequest) Check() error {
 	case len(r.Exclude) > MaxExclude:
 		return invalid("exclude names %d notes: name at most %d", len(r.Exclude), MaxExclude)
 	case r.Sort != "" && r.Sort != SortPath && r.Sort != SortModified:
-		return invalid("sort is %q: use path (by path, the default) or modified (last changed first); it orders a list of notes (no words)", r.Sort)
+		return invalid("sort is %q: use path (by path, the default) or modified (last changed first); it orders a list of notes (no words)%s", r.Sort, meant(r.Sort, SortPath, SortModified))
 	}
 	tags := r.Tags
 	if r.Tag != "" { // "" is no tag
@@ -251,3 +251,30 @@ const (
 	MaxShortQueryChars = 120
 	MaxShortQueryWords = 12
 )
+
+// meant is "; did you mean keyword?" for a value that is one of options
+// in another case, with two neighbouring letters swapped, or cut short
+// (three letters at least): the slips a value typed by hand makes. It is
+// "" for any other.
+func meant(v string, options ...string) string {
+	w := strings.ToLower(strings.TrimSpace(v))
+	for _, o := range options {
+		if w == o || len(w) >= 3 && strings.HasPrefix(o, w) || swapped(w, o) {
+			return "; did you mean " + o + "?"
+		}
+	}
+	return ""
+}
+
+// swapped reports whether a is b with two neighbouring bytes swapped.
+func swapped(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i+1 < len(a); i++ {
+		if a[i] != b[i] {
+			return a[i] == b[i+1] && a[i+1] == b[i] && a[i+2:] == b[i+2:]
+		}
+	}
+	return false
+}

@@ -37,6 +37,10 @@ func TestCheck(t *testing.T) {
 		{with(func(r *SearchRequest) { r.MaxPerPage = 0 }), ""}, // the default cap
 		{with(func(r *SearchRequest) { r.Mode = "fuzzy" }), `mode is "fuzzy": use hybrid, semantic or keyword`},
 		{with(func(r *SearchRequest) { r.Mode = "" }), `mode is "": use hybrid, semantic or keyword`},
+		{with(func(r *SearchRequest) { r.Mode = "Keyword" }), `mode is "Keyword": use hybrid, semantic or keyword; did you mean keyword?`},
+		{with(func(r *SearchRequest) { r.Mode = "keywrod" }), `mode is "keywrod": use hybrid, semantic or keyword; did you mean keyword?`},
+		{with(func(r *SearchRequest) { r.Mode = "sem" }), `mode is "sem": use hybrid, semantic or keyword; did you mean semantic?`},
+		{with(func(r *SearchRequest) { r.Sort = "Modified" }), `sort is "Modified": use path (by path, the default) or modified (last changed first); it orders a list of notes (no words); did you mean modified?`},
 		{with(func(r *SearchRequest) { r.MaxTokens = -1 }), "max_tokens is -1: use 1-1048576, or 0 for no limit"},
 		{with(func(r *SearchRequest) { r.Offset = -1 }), "offset is -1: use 0-1048576, the notes a list skips (default 0)"},
 		{with(func(r *SearchRequest) { r.Offset = MaxOffset + 1 }), "offset is 1048577: use 0-1048576"},
