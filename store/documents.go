@@ -1,7 +1,6 @@
 package store
 
 import (
-	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -10,7 +9,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/mdsearch/mdsearch"
 )
@@ -497,116 +495,6 @@ func (s *Reader) SharedPaths(ctx context.Context, paths []string) (map[string]bo
 		out[p] = true
 	}
 	return out, err
-}
-
-// ShownAs returns the indexed notes, as COLLECTION:PATH, whose path is not
-// UTF-8 and reads as shown once each invalid byte sequence is replaced by
-// U+FFFD, as JSON and terminals show it: what a caller copies from a result.
-// It reads every path, for the rare call that needs it.
-func (s *Store) ShownAs(ctx context.Context, collection, shown string) ([]string, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT c.name, d.path FROM documents d JOIN collections c ON c.id = d.collection_id
-		WHERE ? = '' OR c.name = ?`, collection, collection)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var c, p string
-		if err := rows.Scan(&c, &p); err != nil {
-			return nil, err
-		}
-		if !utf8.ValidString(p) && strings.ToValidUTF8(p, "\uFFFD") == shown {
-			out = append(out, c+":"+p)
-		}
-	}
-	return out, rows.Err()
-}
-
-// NamedLike returns up to limit indexed notes, as COLLECTION:PATH, whose
-// path is path in another case, or whose file name is path's (any case):
-// "home.md" finds "Home.md", "Command palette.md" finds
-// "Plugins/Command palette.md", as a wikilink names a note.
-func (s *Store) NamedLike(ctx context.Context, collection, path string, limit int) ([]string, error) {
-	base := path[strings.LastIndexByte(path, '/')+1:]
-	esc := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(fold(base))
-	p := lowerSQL("d.path", path) // SQLite's lower() folds ASCII alone: "Über" is fold()'s
-	return column[string](s.r.QueryContext(ctx, `SELECT c.name || ':' || d.path
-		FROM documents d JOIN collections c ON c.id = d.collection_id
-		WHERE (? = '' OR c.name = ?) AND (`+p+` = ? OR `+p+` = ? OR `+p+` LIKE ? ESCAPE '\')
-		ORDER BY length(d.path), d.path LIMIT ?`, collection, collection, fold(path), fold(base), "%/"+esc, limit))
-}
-
-// SpelledLike returns up to limit indexed notes, as COLLECTION:PATH, whose
-// path is a few edits from path (a letter dropped, doubled, swapped or
-// wrong; one for every five letters, in any case), nearest first: a path
-// typed with a slip, "kitchen/Sourdogh.md", or a name without folders
-// ("Embed file") whose note's file name is a few edits from it. It reads every path of the
-// collection (or all), so it is for a note not found.
-func (s *Store) SpelledLike(ctx context.Context, collection, path string, limit int) ([]string, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT c.name, d.path FROM documents d JOIN collections c ON c.id = d.collection_id
-		WHERE ? = '' OR c.name = ?`, collection, collection)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	want := []rune(fold(path))
-	most := len(want) / 5
-	bare := !strings.Contains(path, "/")
-	type near struct {
-		name string
-		d    int
-	}
-	var found []near
-	for rows.Next() {
-		var coll, p string
-		if err := rows.Scan(&coll, &p); err != nil {
-			return nil, err
-		}
-		against := p
-		if bare { // a name as a wikilink writes it: the file's name, in any folder
-			against = p[strings.LastIndexByte(p, '/')+1:]
-		}
-		if d := EditDistance(want, []rune(fold(against)), most); d <= most {
-			found = append(found, near{coll + ":" + p, d})
-		}
-	}
-	slices.SortStableFunc(found, func(a, b near) int { return cmp.Or(a.d-b.d, strings.Compare(a.name, b.name)) })
-	var out []string
-	for _, f := range found[:min(limit, len(found))] {
-		out = append(out, f.name)
-	}
-	return out, rows.Err()
-}
-
-// EndingIn returns up to limit indexed notes, as COLLECTION:PATH, whose
-// path is path or ends with "/" and path, in any case ("deep/Tui.md" is
-// back/deep/Tui.md): a wikilink may name a note by the end of its path.
-// Shortest paths first.
-func (s *Store) EndingIn(ctx context.Context, collection, path string, limit int) ([]string, error) {
-	low := fold(path)
-	esc := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(low)
-	p := lowerSQL("d.path", path)
-	return column[string](s.r.QueryContext(ctx, `SELECT c.name || ':' || d.path
-		FROM documents d JOIN collections c ON c.id = d.collection_id
-		WHERE (? = '' OR c.name = ?) AND (`+p+` = ? OR `+p+` LIKE ? ESCAPE '\')
-		ORDER BY length(d.path), d.path LIMIT ?`, collection, collection, low, "%/"+esc, limit))
-}
-
-// Aliased returns up to limit indexed notes, as COLLECTION:PATH, that
-// have name as an alias in their frontmatter ("aliases" or "alias", a list
-// or one value, as aliasTerms reads them), in any case: a wikilink may
-// name a note by one.
-func (s *Store) Aliased(ctx context.Context, collection, name string, limit int) ([]string, error) {
-	const scalar = `NOT IN ('array', 'object', 'null')`
-	return column[string](s.r.QueryContext(ctx, `SELECT c.name || ':' || d.path
-		FROM documents d JOIN collections c ON c.id = d.collection_id
-		WHERE (? = '' OR c.name = ?) AND d.frontmatter IS NOT NULL AND EXISTS (
-			SELECT 1 FROM json_each(d.frontmatter) f WHERE fold(f.key) IN ('aliases', 'alias') AND (
-				f.type `+scalar+` AND fold(CAST(f.value AS TEXT)) = fold(?)
-				OR f.type = 'array' AND EXISTS (SELECT 1 FROM json_each(f.value) a
-					WHERE a.type `+scalar+` AND fold(CAST(a.value AS TEXT)) = fold(?))))
-		ORDER BY length(d.path), d.path LIMIT ?`, collection, collection, name, name, limit))
 }
 
 // DeleteCollection removes a collection and everything indexed from it:
