@@ -69,7 +69,7 @@ func (srv *Server) renderNote(ctx context.Context, resp *mdsearch.ReadResponse, 
 
 // noteHref is the page's address of a note, opened at a heading (its text)
 // or at the block a block reference ("^id") names, when one is given.
-// app.js reads the same parameters.
+// reader.js reads the same parameters.
 func noteHref(collection, path, heading string) string {
 	v := url.Values{"path": {path}}
 	if collection != "" {
