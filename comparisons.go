@@ -64,18 +64,24 @@ func resolveDay(v string) string {
 	return day.Format(time.DateOnly)
 }
 
-// DayOf is the day a value to equal names: a date ("2026-12-03") or a
-// day counted from today ("today", "today-1d"). [due:today] holds for a
-// due date of today at any time of it, as [due:2026-12-03] does for
-// that day (store.fieldMatch). ok is false for any other value, and for
-// a date no calendar has (2026-02-30: text).
-func DayOf(v string) (_ string, ok bool) {
+// PeriodOf is the day or month a value to equal names: a date
+// ("2026-12-03"), a month ("2026-12") or a day counted from today
+// ("today", "today-1d"). [due:today] holds for a due date of today at any
+// time of it, as [due:2026-12-03] does for that day and [due:2026-12]
+// for that month (store.fieldMatch), as file.mtime reads them. ok is
+// false for any other value, and for a date no calendar has (2026-02-30:
+// text).
+func PeriodOf(v string) (_ string, ok bool) {
 	v = strings.TrimSpace(v)
 	if day := resolveDay(v); day != "" {
 		return day, true
 	}
-	_, err := time.Parse(time.DateOnly, v)
-	return v, err == nil && len(v) == len(time.DateOnly)
+	for _, layout := range []string{time.DateOnly, "2006-01"} {
+		if _, err := time.Parse(layout, v); err == nil && len(v) == len(layout) {
+			return v, true
+		}
+	}
+	return "", false
 }
 
 // addMonths is t n months on, its day kept where that month has it, else
@@ -183,8 +189,8 @@ func ConditionText(field, value string) string {
 		if date, tz, ok := dateAndZone(strings.TrimSpace(value)); ok && IsFileTime(field) {
 			return field + "=" + date + tz // a day counted from today, as its date
 		}
-		if day, ok := DayOf(value); ok {
-			return field + "=" + day // that day, at any time of it (store.fieldMatch)
+		if period, ok := PeriodOf(value); ok {
+			return field + "=" + period // that day or month, at any time of it (store.fieldMatch)
 		}
 		return field + "=" + strconv.Quote(value)
 	}

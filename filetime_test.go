@@ -76,9 +76,9 @@ func TestCalendarDates(t *testing.T) {
 			t.Errorf("due=%q: %v, want %q", value, err, want)
 		}
 	}
-	for value, want := range map[string]string{"today": "2026-12-03", " Today-1d ": "2026-12-02", "2026-12-01": "2026-12-01", "2026-02-30": "", "2026-12": "", "soon": ""} {
-		if day, ok := DayOf(value); ok != (want != "") || ok && day != want {
-			t.Errorf("DayOf(%q) = %q, %v; want %q", value, day, ok, want)
+	for value, want := range map[string]string{"today": "2026-12-03", " Today-1d ": "2026-12-02", "2026-12-01": "2026-12-01", "2026-02-30": "", "2026-12": "2026-12", "2026-13": "", "2026": "", "soon": ""} {
+		if period, ok := PeriodOf(value); ok != (want != "") || ok && period != want {
+			t.Errorf("PeriodOf(%q) = %q, %v; want %q", value, period, ok, want)
 		}
 	}
 	for value, want := range map[string]string{"today": "due=2026-12-03", "2026-02-30": `due="2026-02-30"`,

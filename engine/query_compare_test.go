@@ -62,12 +62,13 @@ func TestPropertyComparisons(t *testing.T) {
 	}
 
 	// A day alone, counted from today or a date, holds for that day's
-	// dates at any time (e's TOML 09:00:00Z), and for the words themselves.
+	// dates at any time (e's TOML 09:00:00Z), a month for its days, and
+	// each for the words themselves.
 	write(t, vault, "i.md", "---\ndue: today\n---\n# Iota\n\nThe garden plan, due in words.\n")
 	index(t, e, vault, "v")
 	defer func(today func() time.Time) { mdsearch.Today = today }(mdsearch.Today)
 	mdsearch.Today = func() time.Time { return time.Date(2024, 7, 15, 12, 0, 0, 0, time.Local) }
-	for q, want := range map[string]string{"[due:today] garden": "b.md i.md", "[due:Today-14d] garden": "e.md", "[due:today-1d] garden": "", "[due:2024-07-01] garden": "e.md",
+	for q, want := range map[string]string{"[due:today] garden": "b.md i.md", "[due:Today-14d] garden": "e.md", "[due:today-1d] garden": "", "[due:2024-07-01] garden": "e.md", "[due:2024-07] garden": "b.md e.md",
 		"-[due:today] garden": "a.md c.md d.md e.md f.md g.md h.md"} {
 		resp := search(t, e, mdsearch.SearchRequest{Query: q, Mode: mdsearch.ModeKeyword, N: 10})
 		if got := sortedPaths(resp); got != want {

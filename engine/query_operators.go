@@ -313,8 +313,8 @@ func (o operators) describe() []string {
 		out = append(out, "not tagged "+strconv.Quote(t))
 	}
 	for _, p := range o.notProps {
-		if day, ok := mdsearch.DayOf(p[1]); ok {
-			out = append(out, p[0]+" is not "+day)
+		if period, ok := mdsearch.PeriodOf(p[1]); ok {
+			out = append(out, p[0]+" is not "+period)
 		} else if mdsearch.IsComparison(p[1]) {
 			out = append(out, "not "+mdsearch.ConditionText(p[0], p[1]))
 		} else {

@@ -178,8 +178,8 @@ func fieldMatch(k, v string) (string, []any) {
 	item := equalTo(v)
 	if cs, ok := mdsearch.Comparisons(v); ok {
 		item = func(x string) (string, []any) { return compareCond(x, cs) }
-	} else if day, ok := mdsearch.DayOf(v); ok {
-		item = dayOrText(v, day)
+	} else if period, ok := mdsearch.PeriodOf(v); ok {
+		item = periodOrText(v, period)
 	}
 	cond, args := fieldCond(item)
 	args = append([]any{k}, args...)
@@ -203,12 +203,12 @@ func equalTo(v string) itemMatch {
 	return func(x string) (string, []any) { return valueIs(x), []any{v, num} }
 }
 
-// dayOrText matches a date of the day day, at any time of it, or the
-// text v itself: [due:today] holds for a due date of today, and for a
-// property that says "today" in words.
-func dayOrText(v, day string) itemMatch {
+// periodOrText matches a date of period (a day or a month), at any time
+// of it, or the text v itself: [due:today] holds for a due date of
+// today, and for a property that says "today" in words.
+func periodOrText(v, period string) itemMatch {
 	text := equalTo(v)
-	cs := []mdsearch.Comparison{{Op: ">=", Date: day}, {Op: "<=", Date: day}}
+	cs := []mdsearch.Comparison{{Op: ">=", Date: period}, {Op: "<=", Date: period}}
 	return func(x string) (string, []any) {
 		a, aArgs := text(x)
 		b, bArgs := compareCond(x, cs)
