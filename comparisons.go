@@ -172,13 +172,26 @@ func dateAndZone(v string) (date, tz string, ok bool) {
 
 // BothComparisons joins two values given one property, where both are
 // comparisons: ">2024-01-01" and "<2024-02-01" make a range a note's
-// property must meet whole. ok is false where either is a value to
-// equal, of which a property holds one.
+// property must meet whole. A day or month alone (PeriodOf) beside a
+// comparison is read as the range it spans ("today" and ">2020-01-01").
+// ok is false where either is another value to equal, of which a
+// property holds one.
 func BothComparisons(a, b string) (_ string, ok bool) {
+	a, b = asRange(a, IsComparison(b)), asRange(b, IsComparison(a))
 	if !IsComparison(a) || !IsComparison(b) {
 		return "", false
 	}
 	return a + " " + b, true
+}
+
+// asRange is v, a day or month alone, as the comparisons of the range it
+// spans (">=2026-12-03 <=2026-12-03"), where beside is a comparison; else
+// v as it is.
+func asRange(v string, beside bool) string {
+	if period, ok := PeriodOf(v); ok && beside && !IsComparison(v) {
+		return ">=" + period + " <=" + period
+	}
+	return v
 }
 
 // ConditionText names a where condition in a notice: owner="alice",

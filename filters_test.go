@@ -22,10 +22,13 @@ func TestParseWhere(t *testing.T) {
 		{[]string{"owner"}, nil, true},
 		{[]string{"=x"}, nil, true},
 		{[]string{"rating>3", "due <= 2024-07-01"}, map[string]string{"rating": ">3", "due": "<= 2024-07-01"}, false},
-		{[]string{"due>=2024-01-01", "Due<2024-02-01"}, map[string]string{"due": ">=2024-01-01 <2024-02-01"}, false}, // a range
-		{[]string{"title=a>b"}, map[string]string{"title": "a>b"}, false},                                            // "=" first: text
-		{[]string{"rating=4", "rating>3"}, nil, true},                                                                // a value and a comparison
-		{[]string{"due<July"}, nil, true},                                                                            // no number or date
+		{[]string{"due>=2024-01-01", "Due<2024-02-01"}, map[string]string{"due": ">=2024-01-01 <2024-02-01"}, false},    // a range
+		{[]string{"title=a>b"}, map[string]string{"title": "a>b"}, false},                                               // "=" first: text
+		{[]string{"rating=4", "rating>3"}, nil, true},                                                                   // a value and a comparison
+		{[]string{"due=2024-07", "due>2024-07-10"}, map[string]string{"due": ">=2024-07 <=2024-07 >2024-07-10"}, false}, // a month and a comparison: a range
+		{[]string{"due>2024-07-10", "due=2024-07-31"}, map[string]string{"due": ">2024-07-10 >=2024-07-31 <=2024-07-31"}, false},
+		{[]string{"due=2024-07", "due=2024-08"}, nil, true}, // two days or months: two values
+		{[]string{"due<July"}, nil, true},                   // no number or date
 		{[]string{">3"}, nil, true},
 	}
 	for _, tt := range tests {

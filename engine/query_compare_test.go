@@ -69,6 +69,7 @@ func TestPropertyComparisons(t *testing.T) {
 	defer func(today func() time.Time) { mdsearch.Today = today }(mdsearch.Today)
 	mdsearch.Today = func() time.Time { return time.Date(2024, 7, 15, 12, 0, 0, 0, time.Local) }
 	for q, want := range map[string]string{"[due:today] garden": "b.md i.md", "[due:Today-14d] garden": "e.md", "[due:today-1d] garden": "", "[due:2024-07-01] garden": "e.md", "[due:2024-07] garden": "b.md e.md",
+		"[due:2024-07] [due:>2024-07-01] garden": "b.md", "[due:today] [due:<2024-07-15T12:00] garden": "b.md",
 		"-[due:today] garden": "a.md c.md d.md e.md f.md g.md h.md"} {
 		resp := search(t, e, mdsearch.SearchRequest{Query: q, Mode: mdsearch.ModeKeyword, N: 10})
 		if got := sortedPaths(resp); got != want {
