@@ -72,16 +72,19 @@ func resolveDay(v string) string {
 // false for any other value, and for a date no calendar has (2026-02-30:
 // text).
 func PeriodOf(v string) (_ string, ok bool) {
-	v = strings.TrimSpace(v)
-	if day := resolveDay(v); day != "" {
-		return day, true
+	date, tz, ok := dateAndZone(strings.TrimSpace(v))
+	if !ok || tz != "" || len(date) > len(time.DateOnly) {
+		return "", false
 	}
-	for _, layout := range []string{time.DateOnly, "2006-01"} {
-		if _, err := time.Parse(layout, v); err == nil && len(v) == len(layout) {
-			return v, true
-		}
-	}
-	return "", false
+	_, _, err := period(date, "")
+	return date, err == nil
+}
+
+// SpanOf is the comparisons that hold for the whole of the period a date
+// names, in zone tz (file.mtime's; "" for a property's): a day, a month
+// or a minute, at any time of it.
+func SpanOf(date, tz string) []Comparison {
+	return []Comparison{{Op: ">=", Date: date, Zone: tz}, {Op: "<=", Date: date, Zone: tz}}
 }
 
 // addMonths is t n months on, its day kept where that month has it, else

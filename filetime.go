@@ -33,7 +33,7 @@ func FileTimeBounds(field, value string) ([]TimeBound, error) {
 		if !isDate {
 			return nil, invalid("where %s=%q: %s is when the note's file last changed, and compares with dates: %s>=2026-11-01, %s>=today-7d, [%s:2026-11-30] (that day)%s", field, value, field, field, field, field, plusHint(value))
 		}
-		cs = []Comparison{{Op: ">=", Date: date, Zone: tz}, {Op: "<=", Date: date, Zone: tz}}
+		cs = SpanOf(date, tz)
 	}
 	out := make([]TimeBound, len(cs))
 	for i, c := range cs {
@@ -70,6 +70,8 @@ func period(date, tz string) (from, to time.Time, err error) {
 	if _, err := time.Parse(time.DateOnly[:min(len(date), 10)], date[:min(len(date), 10)]); err != nil {
 		return from, to, fmt.Errorf("%s is no date on the calendar", date[:min(len(date), 10)])
 	}
+	// Each length its layout and its span; any other is a second's fraction.
+	layout, next := "2006-01-02T15:04:05.999999999", func(t time.Time) time.Time { return t.Add(time.Nanosecond) }
 	for _, p := range []struct {
 		layout string
 		next   func(time.Time) time.Time
@@ -78,17 +80,17 @@ func period(date, tz string) (from, to time.Time, err error) {
 		{time.DateOnly, func(t time.Time) time.Time { return t.AddDate(0, 0, 1) }},
 		{"2006-01-02T15:04", func(t time.Time) time.Time { return t.Add(time.Minute) }},
 		{"2006-01-02T15:04:05", func(t time.Time) time.Time { return t.Add(time.Second) }},
-		{"2006-01-02T15:04:05.999999999", func(t time.Time) time.Time { return t.Add(time.Nanosecond) }},
 	} {
-		if len(date) == len(p.layout) || p.layout[len(p.layout)-1] == '9' {
-			t, err := time.ParseInLocation(p.layout, date, loc)
-			if err != nil && len(date) > 11 {
-				return from, to, fmt.Errorf("%s is no time of day", date[11:])
-			} else if err != nil {
-				return from, to, fmt.Errorf("%s is no date", date)
-			}
-			return t, p.next(t), nil
+		if len(date) == len(p.layout) {
+			layout, next = p.layout, p.next
 		}
+	}
+	t, err := time.ParseInLocation(layout, date, loc)
+	switch {
+	case err == nil:
+		return t, next(t), nil
+	case len(date) > len(time.DateOnly)+1: // its day is one: its time is none
+		return from, to, fmt.Errorf("%s is no time of day", date[len(time.DateOnly)+1:])
 	}
 	return from, to, fmt.Errorf("%s is no date", date)
 }
@@ -106,13 +108,10 @@ func zoneOf(tz string) (*time.Location, error) {
 	if !utcOffset.MatchString(tz) {
 		return nil, fmt.Errorf("%s is no time zone: give Z or an offset from -23:59 to +23:59", tz)
 	}
-	if tz == "Z" || tz == "z" {
-		return time.UTC, nil
+	t, err := time.Parse("Z07:00", strings.ToUpper(tz))
+	if err != nil {
+		return nil, err
 	}
-	h, m := int(tz[1]-'0')*10+int(tz[2]-'0'), int(tz[4]-'0')*10+int(tz[5]-'0')
-	offset := (h*60 + m) * 60
-	if tz[0] == '-' {
-		offset = -offset
-	}
+	_, offset := t.Zone()
 	return time.FixedZone(tz, offset), nil
 }

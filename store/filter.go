@@ -208,7 +208,7 @@ func equalTo(v string) itemMatch {
 // today, and for a property that says "today" in words.
 func periodOrText(v, period string) itemMatch {
 	text := equalTo(v)
-	cs := []mdsearch.Comparison{{Op: ">=", Date: period}, {Op: "<=", Date: period}}
+	cs := mdsearch.SpanOf(period, "")
 	return func(x string) (string, []any) {
 		a, aArgs := text(x)
 		b, bArgs := compareCond(x, cs)

@@ -101,7 +101,7 @@ function route() {
   if (!typing) asTyped = params.get("as_typed") === "true";
   // A search's address holds no order: it keeps the one lists had.
   const q = params.get("q") || "";
-  if (!q || operatorsOnly(q)) listOrder = params.get("sort") === "modified" ? "modified" : "";
+  if (lists(q)) listOrder = params.get("sort") === "modified" ? "modified" : "";
   setCollection(params.get("collection") || "");
   showResults();
   if (!el.form.contains(document.activeElement)) el.q.focus();
@@ -130,7 +130,7 @@ async function runSearch() {
   }
   // explain: each score's tooltip, and the note opened from it, say what
   // it rests on (whyText). A tag without words lists its notes.
-  const p = new URLSearchParams({ q, n: q && !operatorsOnly(q) ? "10" : "50", explain: "true" });
+  const p = new URLSearchParams({ q, n: lists(q) ? "50" : "10", explain: "true" });
   if (el.collection.value) p.set("collection", el.collection.value);
   if (tagValue()) p.set("tag", tagValue());
   if (el.mode.value) p.set("mode", el.mode.value);

@@ -33,10 +33,16 @@ const orderButton = document.getElementById("order");
 // is in the address.
 let listOrder = "";
 
-// listSort is the sort to ask for query q: listOrder for a list (no
-// words, or operators alone), "" for a search, which refuses one.
+// lists reports whether query q asks for a list (no words, or operators
+// alone) rather than a search.
+function lists(q) {
+  return !q || operatorsOnly(q);
+}
+
+// listSort is the sort to ask for query q: listOrder for a list, "" for a
+// search, which refuses one.
 function listSort(q) {
-  return !q || operatorsOnly(q) ? listOrder : "";
+  return lists(q) ? listOrder : "";
 }
 
 // offerOrder shows, over a list on screen, the button that asks for it in
