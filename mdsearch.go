@@ -388,6 +388,9 @@ type IndexRequest struct {
 type FileIssue struct {
 	Path   string `json:"path"`
 	Reason string `json:"reason"`
+	// Size is the file's size in bytes where it was skipped for being
+	// over the size limit: what a larger --max-file-size must reach.
+	Size int64 `json:"size,omitempty"`
 }
 
 // IndexProgress is reported while indexing runs.

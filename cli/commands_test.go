@@ -74,7 +74,7 @@ func TestHintsNameIndex(t *testing.T) {
 	flag := []string{"--index", index}
 	if code, _, stderr := run(t, "", append([]string{"index", vault, "--embedder", "none", "--max-file-size", "1KB"}, flag...)...); code != 0 {
 		t.Fatalf("index: %d %s", code, stderr)
-	} else if !strings.Contains(stderr, "skipped big.md: file is 1.5 KB, over the 1.0 KB size limit\nmdsearch: index: a file over the size limit is indexed with a larger one: --max-file-size") {
+	} else if !strings.Contains(stderr, "skipped big.md: file is 1.5 KB, over the 1.0 KB size limit\nmdsearch: index: a file over the size limit is indexed with a larger one: --max-file-size 1MB, or none") {
 		t.Errorf("index says %q, want the skip and the flag that indexes it", stderr)
 	}
 	named := "`mdsearch index --index '" + index + "' " + vault + " --max-file-size 1MB`"

@@ -473,7 +473,7 @@ func TestStatusWarnings(t *testing.T) {
 		t.Fatal(err)
 	}
 	run(t, index, "index", vault, "--name", "v", "--max-file-size", "1KB")
-	if _, out, _ = run(t, index, "status"); !strings.Contains(out, "skipped: 2,") || !strings.Contains(out, "larger --max-file-size") {
+	if _, out, _ = run(t, index, "status"); !strings.Contains(out, "skipped: 2,") || !strings.Contains(out, "larger --max-file-size, 1MB here;") {
 		t.Errorf("status after a file over the limit:\n%s", out)
 	}
 }

@@ -268,13 +268,11 @@ func counts(cs ...count) string {
 
 // printSkips lists skipped files and parser warnings on stderr.
 func printSkips(env *Env, st *mdsearch.IndexStats) {
-	big := false
 	for _, s := range st.Skipped {
 		env.say("skipped %s: %s", s.Path, s.Reason)
-		big = big || vault.IsOverLimit(s.Reason)
 	}
-	if big {
-		env.say("a file over the size limit is indexed with a larger one: --max-file-size 50MB, or none")
+	if big, largest := overLimit(st.Skipped); big {
+		env.say("a file over the size limit is indexed with a larger one: --max-file-size %s, or none", limitAbove(largest))
 	}
 	const most = 20
 	for i, w := range st.Warnings {
@@ -284,4 +282,25 @@ func printSkips(env *Env, st *mdsearch.IndexStats) {
 		}
 		env.say("%s: warning: %s", w.Path, w.Reason) // as chunk prints them
 	}
+}
+
+// overLimit reports whether a file of skipped was over the size limit
+// (vault.IsOverLimit), and the largest such file's size where known.
+func overLimit(skipped []mdsearch.FileIssue) (over bool, largest int64) {
+	for _, s := range skipped {
+		if vault.IsOverLimit(s.Reason) {
+			over, largest = true, max(largest, s.Size)
+		}
+	}
+	return over, largest
+}
+
+// limitAbove is a --max-file-size that holds a file of size bytes, in
+// whole megabytes ("15MB" for 14.3 MB); 50MB when the size is unknown (a
+// file that grew over the limit while it was read).
+func limitAbove(size int64) string {
+	if size <= 0 {
+		return "50MB"
+	}
+	return fmt.Sprintf("%dMB", (size+1<<20-1)>>20)
 }

@@ -18,7 +18,6 @@ import (
 	"github.com/mdsearch/mdsearch/engine"
 	"github.com/mdsearch/mdsearch/internal/plural"
 	"github.com/mdsearch/mdsearch/store"
-	"github.com/mdsearch/mdsearch/vault"
 )
 
 func runStatus(ctx context.Context, env *Env, args []string) error {
@@ -205,25 +204,17 @@ func printStale(env *Env, colls []mdsearch.CollectionStatus) {
 // index run prints them only once, and a watch's or cron's to no one.
 func printStatusWarnings(env *Env, colls []mdsearch.CollectionStatus) {
 	head := "skipped: %d, by the index runs that looked at them (the next run tries each again):"
-	if overLimit(colls) {
-		head = "skipped: %d, by the index runs that looked at them (a file over the size limit is indexed with a larger --max-file-size; the next run tries each again):"
+	var skipped []mdsearch.FileIssue
+	for _, c := range colls {
+		skipped = append(skipped, c.Skipped...)
+	}
+	if big, largest := overLimit(skipped); big {
+		head = "skipped: %d, by the index runs that looked at them (a file over the size limit is indexed with a larger --max-file-size, " +
+			limitAbove(largest) + " here; the next run tries each again):"
 	}
 	printIssues(env, colls, func(c mdsearch.CollectionStatus) []mdsearch.FileIssue { return c.Skipped }, head)
 	printIssues(env, colls, func(c mdsearch.CollectionStatus) []mdsearch.FileIssue { return c.Warnings },
 		"warnings: %d, from when the notes were last read (fix the note; the next index run reads it again):")
-}
-
-// overLimit reports whether a file the index runs skipped was over the
-// size limit (vault.IsOverLimit).
-func overLimit(colls []mdsearch.CollectionStatus) bool {
-	for _, c := range colls {
-		for _, w := range c.Skipped {
-			if vault.IsOverLimit(w.Reason) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // printIssues lists the files of each collection that of gives, under a

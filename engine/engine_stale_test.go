@@ -436,7 +436,8 @@ func TestStatusUnreadable(t *testing.T) {
 
 // A note over the size limit is named alike however it is met, by a whole
 // run's walk or one file's refresh (a watch's): sizes rounded, as index
-// prints them ("file is 2.0 KB, over the 1.8 KB size limit").
+// prints them ("file is 2.0 KB, over the 1.8 KB size limit"), with the
+// file's size in bytes, which the limit that indexes it must reach.
 func TestOverLimitWords(t *testing.T) {
 	vault := copyDir(t, sampleVault)
 	e, err := Open(bg, Options{IndexPath: filepath.Join(t.TempDir(), "index.db"), MaxFileSize: 1800})
@@ -450,7 +451,12 @@ func TestOverLimitWords(t *testing.T) {
 	if err != nil || len(st.Skipped) != 1 {
 		t.Fatalf("refresh: %+v, %v", st, err)
 	}
-	if want := "file is 2.0 KB, over the 1.8 KB size limit"; st.Skipped[0].Reason != want {
-		t.Errorf("refresh skipped it as %q, want %q", st.Skipped[0].Reason, want)
+	want := mdsearch.FileIssue{Path: "big.md", Reason: "file is 2.0 KB, over the 1.8 KB size limit", Size: 2008}
+	if st.Skipped[0] != want {
+		t.Errorf("refresh skipped it as %+v, want %+v", st.Skipped[0], want)
+	}
+	all, err := e.Index(bg, mdsearch.IndexRequest{Dir: vault, Name: "v"}, nil)
+	if err != nil || len(all.Skipped) != 1 || all.Skipped[0] != want {
+		t.Errorf("a whole run skipped %+v (%v), want %+v", all.Skipped, err, want)
 	}
 }

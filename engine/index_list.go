@@ -45,7 +45,7 @@ func (r *run) list(paths []string) ([]vault.File, []string, error) {
 		}
 		if err != nil {
 			if mdsearch.KindOf(err) != mdsearch.KindNotFound {
-				r.stats.Skipped = append(r.stats.Skipped, mdsearch.FileIssue{Path: p, Reason: err.Error()})
+				r.stats.Skipped = append(r.stats.Skipped, skipIssue(p, err))
 			}
 			gone = append(gone, p)
 			continue
@@ -81,7 +81,7 @@ func (r *run) stat(rel string) (vault.File, error) {
 		return vault.File{}, errors.New(vault.NotRegular(fi.Mode()))
 	}
 	if max := r.v.MaxFileSize(); max >= 0 && fi.Size() > max {
-		return vault.File{}, errors.New(vault.OverLimit(fi.Size(), max))
+		return vault.File{}, &vault.SkipError{Path: rel, Reason: vault.OverLimit(fi.Size(), max), Size: fi.Size()}
 	}
 	return vault.File{Path: rel, Abs: abs, Size: fi.Size(), ModTime: fi.ModTime().UnixNano()}, nil
 }
@@ -158,4 +158,14 @@ func shellWord(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// skipIssue is the issue of note p, which stat refused with err: a
+// *vault.SkipError says its reason alone, and its size where that was why.
+func skipIssue(p string, err error) mdsearch.FileIssue {
+	var se *vault.SkipError
+	if errors.As(err, &se) {
+		return mdsearch.FileIssue{Path: p, Reason: se.Reason, Size: se.Size}
+	}
+	return mdsearch.FileIssue{Path: p, Reason: err.Error()}
 }

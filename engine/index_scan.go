@@ -30,6 +30,7 @@ type scanJob struct {
 type scanResult struct {
 	scanJob
 	skip   string // why the file cannot be indexed
+	size   int64  // its size, where that is why (over the size limit)
 	keep   bool   // it could not be read: an indexed note stays as it was
 	gone   bool   // deleted since the walk
 	touch  bool   // content unchanged: record the new mtime only, if any
@@ -171,7 +172,7 @@ func (r *run) prepare(j scanJob) scanResult {
 		case errors.As(err, &se) && se.Gone:
 			res.gone = true // deleted since the walk: as if the walk had not met it
 		case errors.As(err, &se):
-			res.skip, res.keep = se.Reason, se.Unreadable
+			res.skip, res.keep, res.size = se.Reason, se.Unreadable, se.Size
 		default:
 			res.skip = err.Error()
 		}
@@ -262,7 +263,7 @@ func (w *batchWriter) write(res scanResult) error {
 	case res.skip != "" || res.gone:
 		r.stats.Files-- // not a note after all (binary, unreadable, gone): status will not count it
 		if !res.gone {
-			r.stats.Skipped = append(r.stats.Skipped, mdsearch.FileIssue{Path: res.f.Path, Reason: res.skip})
+			r.stats.Skipped = append(r.stats.Skipped, mdsearch.FileIssue{Path: res.f.Path, Reason: res.skip, Size: res.size})
 		}
 		if res.old != nil {
 			r.dirty = true

@@ -312,7 +312,7 @@ func (w *walker) file(abs string, rel []string, fi os.FileInfo) {
 		return
 	}
 	if max := w.v.maxSize; max >= 0 && fi.Size() > max {
-		w.skip(relS, OverLimit(fi.Size(), max))
+		w.skips = append(w.skips, mdsearch.FileIssue{Path: relS, Reason: OverLimit(fi.Size(), max), Size: fi.Size()})
 		return
 	}
 	w.files = append(w.files, File{Path: relS, Abs: abs, Size: fi.Size(), ModTime: fi.ModTime().UnixNano()})
