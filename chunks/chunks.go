@@ -265,13 +265,6 @@ type splitter struct {
 	commentList [][2]int
 }
 
-// prefixed caches a section's prefix and the room it leaves.
-type prefixed struct {
-	text string
-	room int
-	set  bool
-}
-
 // counted is a text with its count, without the counter's overhead.
 type counted struct {
 	text   string
@@ -319,105 +312,6 @@ func (s *splitter) emit(c mdsearch.Chunk, u *unit) {
 	if s.passages {
 		s.from = append(s.from, u)
 	}
-}
-
-// prefix is the embed text prefix of the chunks of section id.
-func (s *splitter) prefix(id *sections.Section) string { return s.prefixed(id).text }
-
-// room is the budget left for text once the prefix is paid for.
-func (s *splitter) room(id *sections.Section) int { return s.prefixed(id).room }
-
-func (s *splitter) prefixed(id *sections.Section) prefixed {
-	if p := s.prefixes[id.Index]; p.set {
-		return p
-	}
-	text, tokens := s.makePrefix(id)
-	p := prefixed{text: text, room: max(1, s.opts.MaxTokens-s.overhead-tokens), set: true}
-	s.prefixes[id.Index] = p
-	return p
-}
-
-// makePrefix is "[Title > Heading > …] " for section id, without repeating
-// the title when the first heading is the title, shortened so that it takes
-// at most half the budget, and its tokens.
-func (s *splitter) makePrefix(id *sections.Section) (string, int) {
-	limit := s.opts.MaxTokens / 2
-	p := s.fullPrefix[id.Index] // the other splitter of the note may have made it
-	var parts []string
-	if p == "" {
-		if parts = mdsearch.HeadingTrail(s.doc.Title, id.Path); len(parts) == 0 {
-			return "", 0
-		}
-		p = joinPrefix(parts)
-		s.fullPrefix[id.Index] = p
-	}
-	for {
-		if n := s.countString(p); n <= limit {
-			return p, n
-		}
-		if parts == nil {
-			parts = mdsearch.HeadingTrail(s.doc.Title, id.Path)
-		}
-		if len(parts) > 1 {
-			parts = parts[1:]
-		} else {
-			// One part left and still too long: keep its leading words.
-			words := strings.Fields(parts[0])
-			if len(words) <= 2 {
-				return "", 0
-			}
-			parts[0] = strings.Join(words[:len(words)/2], " ") + " …"
-		}
-		p = joinPrefix(parts)
-	}
-}
-
-// joinPrefix is the prefix of a heading trail: "[Title > Heading > …] ".
-func joinPrefix(parts []string) string { return "[" + strings.Join(parts, " > ") + "] " }
-
-// count counts src[start:end] as display text, without the overhead and
-// without the elided ranges.
-func (s *splitter) count(start, end int) int {
-	if len(s.elided) > 0 {
-		n := 0
-		s.segments(start, end, func(a, b int) { n += s.countRange(a, b) })
-		return n
-	}
-	return s.countRange(start, end)
-}
-
-func (s *splitter) countRange(start, end int) int {
-	switch {
-	case s.words:
-		return wordcount.Count(s.src[start:end]) // U+FFFD or not, a word is a word
-	case s.ranges != nil:
-		return max(0, s.ranges.CountRange("", start, end)-s.overhead)
-	}
-	return s.countString(s.doc.Text(start, end))
-}
-
-// countHeaded counts head followed by the display text of [start, end)
-// without the elided ranges, from the note's ranges: ok is false when the
-// counter does not count ranges or code is left out inside [start, end).
-func (s *splitter) countHeaded(head string, start, end int) (n int, ok bool) {
-	if s.ranges == nil {
-		return 0, false
-	}
-	parts, a, b := 0, 0, 0
-	s.segments(start, end, func(start, end int) { parts, a, b = parts+1, start, end })
-	if parts != 1 {
-		return 0, false
-	}
-	return s.ranges.CountRange(head, a, b), true
-}
-
-// countString counts text, without the overhead. With the note's ranges,
-// a heading prefix so counted is ready for the windows that follow it.
-func (s *splitter) countString(text string) int {
-	if s.ranges != nil {
-		return max(0, s.ranges.CountRange(text, 0, 0)-s.overhead)
-	}
-	return max(0, s.opts.Counter.CountTokens(text)-s.overhead)
 }
 
 // label picks the section a chunk of u over [start, end) belongs to, and
