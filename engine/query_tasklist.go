@@ -59,7 +59,7 @@ func (joins seams) toLastTask(r *mdsearch.Result, q *query, end int) {
 	last := -1
 	var fences sections.Fences
 	for i, l := range lines {
-		if !fences.Line([]byte(l)) && slices.ContainsFunc(q.tasks, func(t task) bool { return t.onLine(l) }) {
+		if !fences.Line([]byte(l)) && slices.ContainsFunc(q.tasks, func(t task) bool { return t.at(lines, i) }) {
 			last = i
 		}
 	}

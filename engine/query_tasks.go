@@ -97,22 +97,58 @@ func closingParen(text string) int {
 // task.
 func (t task) heldIn(text string) bool {
 	var fences sections.Fences
-	for line := range strings.SplitSeq(text, "\n") {
-		if !fences.Line([]byte(line)) && t.onLine(line) {
+	lines := strings.Split(text, "\n")
+	for i, line := range lines {
+		if !fences.Line([]byte(line)) && t.at(lines, i) {
 			return true
 		}
 	}
 	return false
 }
 
-// onLine reports whether line is a task of t's kind holding its words.
-func (t task) onLine(line string) bool {
-	mark, body, ok := store.TaskLine(line)
+// at reports whether lines[i] opens a task of t's kind whose text
+// (taskAt: its continuation lines too) holds its words.
+func (t task) at(lines []string, i int) bool {
+	mark, body, ok := taskAt(lines, i)
 	if !ok || t.kind == "task-todo" && mark != ' ' || t.kind == "task-done" && mark == ' ' {
 		return false
 	}
 	toks := writtenWords(body)
 	return !slices.ContainsFunc(t.words, func(w string) bool { return !startsRun(toks, []string{w}) })
+}
+
+// taskAt reads lines[i] as a task (store.TaskLine), its text with the
+// lines that continue it: those after it, with no blank line between,
+// that open no block of their own, under as many quote markers as the
+// task's line. A task wrapped over two lines ("- [ ] call the" and
+// "  plumber about the leak") is one task, as a note shows it.
+func taskAt(lines []string, i int) (mark byte, text string, ok bool) {
+	mark, text, ok = store.TaskLine(lines[i])
+	if !ok {
+		return 0, "", false
+	}
+	depth, _ := unquoted(lines[i])
+	for _, l := range lines[i+1:] {
+		d, rest := unquoted(l)
+		if d != depth || strings.TrimSpace(rest) == "" || opensBlock(rest) {
+			break
+		}
+		text += " " + strings.TrimSpace(rest)
+	}
+	return mark, text, true
+}
+
+// unquoted is how many quote markers (">") open line, and the line after
+// them.
+func unquoted(line string) (depth int, rest string) {
+	rest = line
+	for {
+		t := strings.TrimLeft(rest, " \t")
+		if !strings.HasPrefix(t, ">") {
+			return depth, rest
+		}
+		depth, rest = depth+1, t[1:]
+	}
 }
 
 // mustTask keeps the results of q to the passages that hold a task of

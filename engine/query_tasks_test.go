@@ -47,7 +47,9 @@ func TestTaskOperatorsRead(t *testing.T) {
 // A task's line: a list item with a box, open or done, in a quote or not.
 func TestTaskHeldIn(t *testing.T) {
 	text := "Calls to make:\n\n- [ ] Call the plumber about the leak\n* [x] Called Rémy back\n> 1. [-] call the bank, dropped\n" +
-		"- [ ]call nobody (no space)\nWe should call someone.\n  + [ ] email the landlord\r\n- [ ]\tbuy milk\n"
+		"- [ ]call nobody (no space)\nWe should call someone.\n  + [ ] email the landlord\r\n- [ ]\tbuy milk\n" +
+		"- [ ] tell the plumber\nabout the water\n\n  and the invoice\n> - [x] close the\n> account\n" +
+		"- [x] write to\n  - [ ] my nephew\n- [ ] book the train\n# Paris\n"
 	for _, tt := range []struct {
 		kind, words string
 		held        bool
@@ -65,6 +67,12 @@ func TestTaskHeldIn(t *testing.T) {
 		{"task", "plumbers", false},         // a longer form than the task's
 		{"task", "plumber landlord", false}, // one task must hold both
 		{"task-todo", "milk", true},         // a tab after the box
+		{"task-todo", "call leak", true},    // its words on the line that continues it
+		{"task-todo", "plumber water", true},
+		{"task-todo", "invoice", false}, // the line after a blank one is not its text
+		{"task-done", "account", true},  // in a quote, under the same markers
+		{"task-done", "nephew", false},  // a sub-item is a task of its own
+		{"task", "paris", false},        // nor a heading, nor a task's sub-item
 	} {
 		tk := task{kind: tt.kind, words: strings.Fields(tt.words)}
 		if got := tk.heldIn(text); got != tt.held {
