@@ -97,19 +97,21 @@ func closingParen(text string) int {
 // task.
 func (t task) heldIn(text string) bool {
 	var fences sections.Fences
-	lines := strings.Split(text, "\n")
-	for i, line := range lines {
-		if !fences.Line([]byte(line)) && t.at(lines, i) {
+	for rest := text; rest != ""; {
+		line, after, _ := strings.Cut(rest, "\n")
+		if !fences.Line([]byte(line)) && t.at(line, after) {
 			return true
 		}
+		rest = after
 	}
 	return false
 }
 
-// at reports whether lines[i] opens a task of t's kind whose text
-// (taskAt: its continuation lines too) holds its words.
-func (t task) at(lines []string, i int) bool {
-	mark, body, ok := taskAt(lines, i)
+// at reports whether line, followed by the text after, opens a task of
+// t's kind whose text (taskAt: its continuation lines too) holds its
+// words.
+func (t task) at(line, after string) bool {
+	mark, body, ok := taskAt(line, after)
 	if !ok || t.kind == "task-todo" && mark != ' ' || t.kind == "task-done" && mark == ' ' {
 		return false
 	}
@@ -117,23 +119,24 @@ func (t task) at(lines []string, i int) bool {
 	return !slices.ContainsFunc(t.words, func(w string) bool { return !startsRun(toks, []string{w}) })
 }
 
-// taskAt reads lines[i] as a task (store.TaskLine), its text with the
-// lines that continue it: those after it, with no blank line between,
-// that open no block of their own, under as many quote markers as the
-// task's line. A task wrapped over two lines ("- [ ] call the" and
-// "  plumber about the leak") is one task, as a note shows it.
-func taskAt(lines []string, i int) (mark byte, text string, ok bool) {
-	mark, text, ok = store.TaskLine(lines[i])
+// taskAt reads line as a task (store.TaskLine), its text with the lines
+// of after that continue it: those next to it, with no blank line
+// between, that open no block of their own, under as many quote markers
+// as the task's line. A task wrapped over two lines ("- [ ] call the"
+// and "  plumber about the leak") is one task, as a note shows it.
+func taskAt(line, after string) (mark byte, text string, ok bool) {
+	mark, text, ok = store.TaskLine(line)
 	if !ok {
 		return 0, "", false
 	}
-	depth, _ := unquoted(lines[i])
-	for _, l := range lines[i+1:] {
+	depth, _ := unquoted(line)
+	for after != "" {
+		l, next, _ := strings.Cut(after, "\n")
 		d, rest := unquoted(l)
-		if d != depth || strings.TrimSpace(rest) == "" || opensBlock(rest) {
+		if rest = strings.TrimSpace(rest); d != depth || rest == "" || opensBlock(rest) {
 			break
 		}
-		text += " " + strings.TrimSpace(rest)
+		text, after = text+" "+rest, next
 	}
 	return mark, text, true
 }

@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -284,5 +285,19 @@ func TestTaskListItems(t *testing.T) {
 	budget := search(t, e, mdsearch.SearchRequest{Query: "task-todo:", MaxTokens: 40})
 	if !strings.Contains(budget.Notice, "more passages did not fit max_tokens 40") {
 		t.Errorf("budget: %q", budget.Notice)
+	}
+}
+
+// opensBlock reads a line as the pattern it replaced did: a list item
+// (bullet, or up to nine digits and "." or ")"), a heading, a quote, a
+// fence, a table row.
+func TestOpensBlock(t *testing.T) {
+	pattern := regexp.MustCompile(`^\s*(?:[-*+](?:\s|$)|\d{1,9}[.)](?:\s|$)|#|>|` + "```" + `|~~~|\|)`)
+	for _, line := range []string{"", " ", "- x", "-x", "-", "  * a", "*bold*", "+ y", "+1", "1. one", "1.5 pounds",
+		"123456789) x", "1234567890. x", "12)", "3.", "#tag", "## H", "> q", "```go", "``code``", "~~~", "~~no~~",
+		"| a |", "plumber about", "\t- tab", "9\t", "1)\tx", "-\t", "x - y", "\v- v", "2024-01-01"} {
+		if got, want := opensBlock(line), pattern.MatchString(line); got != want {
+			t.Errorf("opensBlock(%q) = %v, want %v", line, got, want)
+		}
 	}
 }
