@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/engine"
 	"github.com/mdsearch/mdsearch/render"
 )
 
@@ -34,6 +35,7 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 	fs.StringVar(&req.Sort, "sort", "", "order a list of notes (no words): path (the default) or modified (last changed first, each with its time)")
 	fs.Float64Var(&req.MinScore, "min-score", 0, "leave out results scoring under this, 0–1 (0: keep all); the notice counts them")
 	brief := fs.Bool("brief", false, "show each result's first lines only")
+	files := fs.Bool("files", false, "print the results' notes alone, best first, each once: the file's full path, one a line (for $EDITOR or xargs)")
 	fs.BoolVar(&req.NoRerank, "no-rerank", false, "keep the local ranking, though a --reranker is set")
 	fs.BoolVar(&req.AsTyped, "as-typed", false, "search for the query as typed: a misspelled word is not respelled for the results (its suggestion is still named)")
 	fs.BoolVar(&req.Explain, "explain", false, "say under each result what its place and score rest on: its words and where they are, its places in the keyword and meaning lists, what the second stage weighed")
@@ -51,6 +53,9 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 	}
 	req.Query = strings.Join(pos, " ")
 	if err := refuseBlank(fs, "collection", "path-prefix", "mode", "sort"); err != nil {
+		return err
+	}
+	if err := filesAlone(*files, *asJSON, *brief, req); err != nil {
 		return err
 	}
 	if *brief && (*asJSON || req.MaxTokens > 0) {
@@ -79,9 +84,11 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 	}
 	// A running serve of the index answers at once, keyword searches too:
 	// it has the model loaded and the index open.
+	var e *engine.Engine
 	resp, err := servedSearch(ctx, env, ef, searchValues(req, tags, where))
 	if err != nil {
-		e, closeAll, err := ef.open(ctx, env, req.Mode != mdsearch.ModeKeyword && !req.Lists()) // a list ranks nothing
+		var closeAll func()
+		e, closeAll, err = ef.open(ctx, env, req.Mode != mdsearch.ModeKeyword && !req.Lists()) // a list ranks nothing
 		if err != nil {
 			return err
 		}
@@ -92,6 +99,9 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 	}
 	resp.Notice = env.commands(resp.Notice)
 	printNotice(env, flagNames(fs, resp.Notice)) // --json's notice names request fields, as MCP's and REST's
+	if *files {
+		return printFiles(ctx, env, ef, e, resp)
+	}
 	if *asJSON {
 		return printJSON(env, resp)
 	}

@@ -1,0 +1,64 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+
+	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/engine"
+)
+
+// filesAlone refuses --files beside the flags whose output it replaces:
+// it prints paths, not passages, their JSON or their reasons.
+func filesAlone(files, asJSON, brief bool, req mdsearch.SearchRequest) error {
+	if !files {
+		return nil
+	}
+	for _, other := range []struct {
+		set  bool
+		name string
+	}{{asJSON, "--json"}, {brief, "--brief"}, {req.Explain, "--explain"}, {req.MaxTokens > 0, "--max-tokens"}} {
+		if other.set {
+			return usagef("--files prints the results' notes alone, so %s has nothing to shape: pass one of them", other.name)
+		}
+	}
+	return nil
+}
+
+// printFiles prints the notes of resp's results, best first, each once,
+// as the file's full path (its collection's folder and its path), one a
+// line: what a shell hands on ($EDITOR, xargs). e is the engine that
+// searched, or nil where a running serve answered: the index is then
+// opened for its collections' folders alone.
+func printFiles(ctx context.Context, env *Env, ef *engineFlags, e *engine.Engine, resp *mdsearch.SearchResponse) error {
+	if e == nil {
+		opened, closeAll, err := ef.open(ctx, env, false)
+		if err != nil {
+			return err
+		}
+		defer closeAll()
+		e = opened
+	}
+	colls, err := e.Collections(ctx)
+	if err != nil {
+		return requestError("search", err)
+	}
+	roots := make(map[string]string, len(colls))
+	for _, c := range colls {
+		roots[c.Name] = c.Root
+	}
+	seen := map[string]bool{}
+	out := screen(env.Stdout) // a name may hold escapes
+	for _, r := range resp.Results {
+		root, ok := roots[r.Collection]
+		if !ok {
+			continue // dropped since it was searched
+		}
+		if p := filepath.Join(root, filepath.FromSlash(r.Path)); !seen[p] {
+			seen[p] = true
+			fmt.Fprintln(out, p)
+		}
+	}
+	return nil
+}

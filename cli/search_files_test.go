@@ -1,0 +1,82 @@
+package cli
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mdsearch/mdsearch/rest"
+)
+
+// --files prints the results' notes, best first, each once, as paths a
+// shell can open: a search's, a list's, and a running serve's answer,
+// whose collection's folder the index names.
+func TestSearchFiles(t *testing.T) {
+	noModel(t)
+	vault, err := filepath.Abs("../sample-vault")
+	if err != nil {
+		t.Fatal(err)
+	}
+	index := filepath.Join(t.TempDir(), "index.db")
+	if code, _, errOut := run(t, index, "index", vault, "--name", "v", "--embedder", "none"); code != 0 {
+		t.Fatalf("index: %d %s", code, errOut)
+	}
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		first string
+	}{
+		{"search", []string{"search", "--files", "--mode", "keyword", "restore drill", "-n", "5"}, "homelab/Backups.md"},
+		{"list", []string{"search", "--files", "--tag", "garden"}, "garden/Tomatoes.md"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errOut := run(t, index, tc.args...)
+			lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+			if code != 0 || lines[0] != filepath.Join(vault, filepath.FromSlash(tc.first)) {
+				t.Fatalf("%d %q %s, want %s first", code, out, errOut, tc.first)
+			}
+			seen := map[string]bool{}
+			for _, l := range lines {
+				if _, err := os.Stat(l); err != nil || seen[l] {
+					t.Errorf("line %q: %v (seen before: %v)", l, err, seen[l])
+				}
+				seen[l] = true
+			}
+		})
+	}
+	for _, other := range [][]string{{"--json"}, {"--brief"}, {"--explain"}, {"--max-tokens", "300"}} {
+		code, _, errOut := run(t, index, append([]string{"search", "--files", "restore"}, other...)...)
+		if code != 2 || !strings.Contains(errOut, "--files prints the results' notes alone, so "+other[0]) {
+			t.Errorf("--files with %s: %d %s", other[0], code, errOut)
+		}
+	}
+
+	// A running serve answers: the folder comes from the index.
+	const instance = "feedbeef"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get(rest.InstanceHeader) != instance {
+			http.Error(w, "wrong request", http.StatusBadRequest)
+			return
+		}
+		json.NewEncoder(w).Encode(map[string]any{"query": "q", "mode": "keyword", "results": []map[string]any{
+			{"path": "Inbox.md", "collection": "v", "text": "a", "score": 0.9},
+			{"path": "kitchen/Knife Care.md", "collection": "v", "text": "b", "score": 0.5},
+			{"path": "kitchen/Knife Care.md", "collection": "v", "text": "c", "score": 0.1, "chunk_index": 1}}})
+	}))
+	defer srv.Close()
+	home := t.TempDir()
+	env := map[string]string{"MDSEARCH_HOME": home, "MDSEARCH_INDEX": index,
+		"MDSEARCH_MODEL_DIR": filepath.Join(home, "missing"), "MDSEARCH_ORT_LIB": filepath.Join(home, "missing.so")}
+	e := &Env{Getenv: func(k string) string { return env[k] }}
+	putRendezvous(t, rendezvousPath(e, index), rendezvous{PID: os.Getpid(), URL: srv.URL, Index: index, Build: sameCode(),
+		Settings: searchSettings(e), Instance: instance})
+	code, out, errOut := runEnv(env, "", "search", "--files", "--mode", "keyword", "sourdough")
+	want := filepath.Join(vault, "Inbox.md") + "\n" + filepath.Join(vault, "kitchen", "Knife Care.md") + "\n" // not what the index would answer
+	if code != 0 || out != want {
+		t.Errorf("served: %d %q %s, want %q", code, out, errOut, want)
+	}
+}
