@@ -301,3 +301,36 @@ func TestOpensBlock(t *testing.T) {
 		}
 	}
 }
+
+// A task's words are held whatever follows it (a line more only adds to
+// the text of the task it continues), "task:" holds where an open or a
+// done one does, and opensBlock reads a line as the pattern it replaced.
+func FuzzTaskHeldIn(f *testing.F) {
+	f.Add("- [ ] call the\n  plumber about the leak\n", "plumber", "more words")
+	f.Add("> - [x] close the\n> account\n", "account", "> - [ ] next")
+	f.Add("```\n- [ ] in code\n```\n- [x] out of it\nwrapped", "wrapped", "```")
+	f.Add("1. [/] half done\n   still going", "going", "# heading")
+	pattern := regexp.MustCompile(`^\s*(?:[-*+](?:\s|$)|\d{1,9}[.)](?:\s|$)|#|>|` + "```" + `|~~~|\|)`)
+	f.Fuzz(func(t *testing.T, text, word, more string) {
+		words := writtenWords(word)
+		if len(words) == 0 {
+			return
+		}
+		held := map[string]bool{}
+		for _, kind := range []string{"task", "task-todo", "task-done"} {
+			tk := task{kind: kind, words: words}
+			held[kind] = tk.heldIn(text)
+			if held[kind] && !tk.heldIn(text+"\n"+more) {
+				t.Errorf("%s:%q held in %q, not once %q follows", kind, word, text, more)
+			}
+		}
+		if held["task"] != (held["task-todo"] || held["task-done"]) {
+			t.Errorf("%q in %q: task %v, todo %v, done %v", word, text, held["task"], held["task-todo"], held["task-done"])
+		}
+		for line := range strings.SplitSeq(text, "\n") {
+			if got, want := opensBlock(line), pattern.MatchString(line); got != want {
+				t.Errorf("opensBlock(%q) = %v, want %v", line, got, want)
+			}
+		}
+	})
+}
