@@ -88,7 +88,7 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 	if req.Lists() {
 		return e.list(ctx, q, ops, excludeNotice)
 	}
-	q.without, q.tasks = ops.without, ops.tasks
+	q.without, q.tasks, q.notTasks = ops.without, ops.tasks, ops.notTasks
 	if req.Offset > 0 {
 		return nil, mdsearch.OffsetWithWords(req.Offset)
 	}
@@ -198,6 +198,9 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 	}
 	addNotice(&resp.Notice, tasked)
 	if err := q.mustLack(ctx, rt.Reader); err != nil {
+		return nil, err
+	}
+	if err := q.mustNotTask(ctx, rt.Reader); err != nil {
 		return nil, err
 	}
 	if req.Explain && len(q.terms) > 0 {
@@ -351,6 +354,8 @@ type query struct {
 	holding    map[int64]bool  // the passages in scope holding one of must; nil: any
 	without    []exclusion     // what no result holds (takeExclusions)
 	tasks      []task          // the task operators: every result holds a task of each (mustTask)
+	notTasks   []task          // the negated ones: no result holds such a task (mustNotTask)
+	untasked   map[int64]bool  // the passages in scope holding one (mustNotTask)
 	barred     map[int64]bool  // the passages in scope holding a word of the stem of one of without (mustLack)
 	asWritten  map[int64]bool  // of those read again, whether each holds one as written (unbarred)
 	nothing    bool            // the query's words are common ones alone (AsksNothing)
@@ -458,7 +463,17 @@ func normalize(req mdsearch.SearchRequest, known func(property string) bool) (md
 	var ops operators
 	query, asWords, tasks := dropWordOperators(mdsearch.TrimQuery(req.Query))
 	req.Query, ops = takeOperators(query, known)
-	ops.asWords, ops.tasks = asWords, tasks
+	ops.asWords = asWords
+	for _, t := range tasks {
+		if t.negated {
+			ops.notTasks = append(ops.notTasks, t)
+		} else {
+			ops.tasks = append(ops.tasks, t)
+		}
+	}
+	if len(ops.notTasks) > 0 {
+		req.Query = mdsearch.TrimQuery(req.Query) // "leak -task:leak" asks for "leak"
+	}
 	req.Query, ops.without = takeExclusions(req.Query)
 	for _, x := range ops.without {
 		if ops.first == "" {
@@ -486,12 +501,17 @@ func normalize(req mdsearch.SearchRequest, known func(property string) bool) (md
 		}
 	}
 	req, ops = tagsProperty(req, ops)
-	if len(ops.tasks) > 0 && strings.Trim(mdsearch.TrimQuery(req.Query), "() ") == "" {
+	if len(ops.tasks)+len(ops.notTasks) > 0 && strings.Trim(mdsearch.TrimQuery(req.Query), "() ") == "" {
 		// Task operators alone, in parentheses or not: a list of the
-		// passages holding such tasks.
+		// passages holding such tasks, or of the notes holding none of
+		// the negated ones.
 		req.Query = ""
-		if ops.first == "" {
+		switch {
+		case ops.first != "":
+		case len(ops.tasks) > 0:
 			ops.first = ops.tasks[0].written
+		default:
+			ops.first = "-" + ops.notTasks[0].written
 		}
 	}
 	req = req.WithDefaults()

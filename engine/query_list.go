@@ -30,13 +30,20 @@ func (e *Engine) list(ctx context.Context, q *query, ops operators, excludeNotic
 			return nil, err
 		}
 	}
+	if len(ops.notTasks) > 0 && len(ops.tasks) == 0 { // nor such a task
+		docs, err := docsTasked(ctx, rt.Reader, ops.notTasks, q.filter)
+		if err != nil {
+			return nil, err
+		}
+		q.filter.NotDocs = append(q.filter.NotDocs, docs...)
+	}
 	order := store.ByPath
 	if req.Sort == mdsearch.SortModified {
 		order = store.ByModified
 	}
 	what, firsts, total := notesListed, []store.Listed(nil), 0
 	if len(ops.tasks) > 0 { // task operators alone: the passages holding such a task
-		q.tasks, q.without, what = ops.tasks, ops.without, tasksListed
+		q.tasks, q.notTasks, q.without, what = ops.tasks, ops.notTasks, ops.without, tasksListed
 		firsts, total, err = taskPassages(ctx, rt.Reader, q, order, req.N, req.Offset)
 	} else {
 		firsts, total, err = rt.ListNotes(ctx, q.filter, order, req.N, req.Offset)

@@ -32,6 +32,7 @@ type operators struct {
 	asWords                     []string    // Obsidian's operators read as words (line:, section:, …: dropWordOperators)
 	without                     []exclusion // -word, -"a phrase": what no result holds (takeExclusions)
 	tasks                       []task      // task:, task-todo:, task-done: what task each result holds (mustTask)
+	notTasks                    []task      // -task:, -task-todo:, -task-done: what task no result holds (mustNotTask)
 }
 
 // operatorNames are the operators, lower case, with their colon.
@@ -323,6 +324,9 @@ func (o operators) describe() []string {
 	}
 	for _, x := range o.without {
 		out = append(out, x.written) // -plugin
+	}
+	for _, t := range o.notTasks {
+		out = append(out, strconv.Quote("-"+t.written)) // "-task-todo:call"
 	}
 	return out
 }

@@ -60,17 +60,28 @@ func dropWordOperatorsOnce(query string, names []string) (string, []string, []ta
 			_, _, excludes = exclusionAt(query[:m[3]]+query[m[5]+1:], neg)
 		}
 		t, filters := task{}, false
-		if strings.HasPrefix(name, "task") && !negated {
+		// A statement's "-" is its own, as for -word (the colon of a
+		// task operator given nothing, "-task-todo:", ends no statement).
+		if strings.HasPrefix(name, "task") && !(negated && isStatement(query[:m[3]]+query[m[5]+1:])) {
 			t, filters = taskOperator(query, name[:len(name)-1], m[5]+1)
+			t.negated = negated
 		}
 		if (m[6] == m[7] || filters && len(t.words) == 0) && !(filters && anyTask(query, m)) {
-			continue // given nothing, and no task operator: "section: x", "My task: write", "-task-todo:"
+			continue // given nothing, and no task operator: "section: x", "My task: write", "-Task-todo:"
 		}
 		switch {
 		case filters:
 			tasks = append(tasks, t)
 		case !excludes && !slices.Contains(names, name): // names are in lower case
 			names = append(names, name)
+		}
+		if filters && t.negated { // -task-todo:call: neither its "-" nor its words stay
+			b.WriteString(query[at : m[3]-1])
+			at = m[5] + 1 + len(t.written) - len(name)
+			for at < len(query) && isSpaceRune(rune(query[at])) && (b.Len() == 0 || isSpaceRune(rune(b.String()[b.Len()-1]))) {
+				at++ // one space where it stood: "plumber -task:call soon" is "plumber soon"
+			}
+			continue
 		}
 		b.WriteString(query[at:m[3]]) // up to the name, its "-" kept
 		at = m[5] + 1                 // past its colon

@@ -24,6 +24,12 @@ func taskPassages(ctx context.Context, rd *store.Reader, q *query, o store.Order
 	if err != nil {
 		return nil, 0, err
 	}
+	if len(q.notTasks) > 0 { // those holding a negated one's task, as a search leaves them out
+		if err := q.mustNotTask(ctx, rd); err != nil {
+			return nil, 0, err
+		}
+		boxed = slices.DeleteFunc(boxed, func(b store.BoxedPassage) bool { return q.untasked[b.ChunkID] })
+	}
 	if len(q.without) > 0 { // the passages holding an excluded word as written, as a search leaves them out
 		if err := q.mustLack(ctx, rd); err != nil {
 			return nil, 0, err

@@ -21,6 +21,9 @@ type task struct {
 	kind    string   // task, task-todo or task-done
 	words   []string // its words, folded as the index folds them, accents set aside
 	written string   // as typed, for notices
+	// negated is set for -task-todo:call: no result holds such a task
+	// (mustNotTask), and its words are no words of the query.
+	negated bool
 }
 
 // taskOperator reads a task operator whose value starts at query[at],
@@ -198,12 +201,18 @@ func tasksWritten(tasks []task) string {
 }
 
 // boxed are the passages in scope holding a task of each of q's task
-// operators' kind with their words, in order o (store.Reader.Boxed): every
-// passage whose text holds all their words and a box is read (every
-// passage with a box, where they have no words), and its lines checked.
+// operators' kind with their words, in order o (boxedHolding).
 func (q *query) boxed(ctx context.Context, rd *store.Reader, o store.Order) ([]store.BoxedPassage, error) {
+	return boxedHolding(ctx, rd, q.tasks, q.filter, o)
+}
+
+// boxedHolding are the passages within f holding a task of each of tasks'
+// kind with their words, in order o (store.Reader.Boxed): every passage
+// whose text holds all their words and a box is read (every passage with
+// a box, where they have no words), and its lines checked.
+func boxedHolding(ctx context.Context, rd *store.Reader, tasks []task, f store.Filter, o store.Order) ([]store.BoxedPassage, error) {
 	var words []string
-	for _, t := range q.tasks {
+	for _, t := range tasks {
 		for _, w := range t.words {
 			// The word's stem, or a stem it starts: "plug" finds
 			// "plugins". A word whose stem ends before the word typed
@@ -218,24 +227,55 @@ func (q *query) boxed(ctx context.Context, rd *store.Reader, o store.Order) ([]s
 	if len(words) > 0 {
 		match = "(" + strings.Join(words, " AND ") + ")"
 	}
-	boxed, err := rd.Boxed(ctx, match, q.filter, o)
-	return slices.DeleteFunc(boxed, func(b store.BoxedPassage) bool { return !q.heldIn(b.Text) }), err
+	boxed, err := rd.Boxed(ctx, match, f, o)
+	return slices.DeleteFunc(boxed, func(b store.BoxedPassage) bool {
+		return slices.ContainsFunc(tasks, func(t task) bool { return !t.heldIn(b.Text) })
+	}), err
 }
 
-// heldIn reports whether text holds a task of each of q's task operators.
-func (q *query) heldIn(text string) bool {
-	return !slices.ContainsFunc(q.tasks, func(t task) bool { return !t.heldIn(text) })
+// mustNotTask reads the passages in q's scope that hold a task one of its
+// negated task operators names (q.untasked): no result is one of them.
+// -task-todo:call leaves out the passages with an open task to call
+// someone, and keeps those that say "call" in prose, as Obsidian's
+// operator, negated, leaves out what it would find.
+func (q *query) mustNotTask(ctx context.Context, rd *store.Reader) error {
+	held, err := heldTasks(ctx, rd, q.notTasks, q.filter)
+	if err != nil {
+		return err
+	}
+	q.untasked = map[int64]bool{}
+	for _, b := range held {
+		q.untasked[b.ChunkID] = true
+	}
+	return nil
 }
 
-// taskedOnly keeps the candidates that hold q's tasks (mustTask), before
-// the second stage ranks and scores them, as a filter's are: a task
-// operator names what to search among, and a task list scored beside
-// the prose that mentions its words more often scored under 1 %.
+// heldTasks are the passages within f that hold a task one of tasks
+// names, any of them (boxedHolding asks for one of each).
+func heldTasks(ctx context.Context, rd *store.Reader, tasks []task, f store.Filter) ([]store.BoxedPassage, error) {
+	var out []store.BoxedPassage
+	for _, t := range tasks {
+		held, err := boxedHolding(ctx, rd, []task{t}, f, store.Unordered)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, held...)
+	}
+	return out, nil
+}
+
+// taskedOnly keeps the candidates that hold q's tasks (mustTask) and
+// none its negated ones name (mustNotTask), before the second stage ranks
+// and scores them, as a filter's are: a task operator names what to
+// search among, and a task list scored beside the prose that mentions its
+// words more often scored under 1 %.
 func (q *query) taskedOnly(cands []candidate) []candidate {
-	if len(q.tasks) == 0 {
+	if len(q.tasks) == 0 && len(q.untasked) == 0 {
 		return cands
 	}
-	return slices.DeleteFunc(slices.Clone(cands), func(c candidate) bool { return !q.holding[c.id] })
+	return slices.DeleteFunc(slices.Clone(cands), func(c candidate) bool {
+		return len(q.tasks) > 0 && !q.holding[c.id] || q.untasked[c.id]
+	})
 }
 
 // taskTerms are the query's terms that are words of its tasks, which
@@ -256,4 +296,20 @@ func (q *query) taskTerms() []string {
 		}
 	}
 	return out
+}
+
+// docsTasked are the notes within f any passage of which holds a task one
+// of tasks names: those a list of notes leaves out for the negated task
+// operators (tag:x -task-todo:, its notes without an open task).
+func docsTasked(ctx context.Context, rd *store.Reader, tasks []task, f store.Filter) ([]int64, error) {
+	held, err := heldTasks(ctx, rd, tasks, f)
+	seen := map[int64]bool{}
+	var docs []int64
+	for _, b := range held {
+		if !seen[b.DocID] {
+			seen[b.DocID] = true
+			docs = append(docs, b.DocID)
+		}
+	}
+	return docs, err
 }

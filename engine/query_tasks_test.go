@@ -21,7 +21,12 @@ func TestTaskOperatorsRead(t *testing.T) {
 		{`task-done:"Sent the Invoice" march`, `"Sent the Invoice" march`, "task-done:[sent the invoice]", ""},
 		{"TASK-TODO:Rémy", "Rémy", "task-todo:[remy]", ""},
 		{"task-todo:(call OR email)", "(call OR email)", "", "task-todo:"}, // either: no one task holds both
-		{"-task-todo:call", "-call", "", ""},                               // an exclusion of "call", as -content:call
+		{"-task-todo:call", "", "-task-todo:[call]", ""},                   // negated: no result holds such a task (TestNegatedTasks)
+		{"plumber -task-done:(call back) x", "plumber x", "-task-done:[call back]", ""}, // one space where it stood
+		{"-task:call plumber", "plumber", "-task:[call]", ""},
+		{"Remember the -task:call syntax.", "Remember the -call syntax.", "", "task:"}, // a statement: words
+		{"(-task:call)", "()", "-task:[call]", ""},
+		{"-task-todo:(call", "-(call", "", "task-todo:"}, // left open: its words, as before
 		{"line:(task-todo:call)", "(call)", "task-todo:[call]", "line:"},
 		{"task:x task-done:y", "x y", "task:[x] task-done:[y]", ""},
 		{"sub-task:x", "sub-task:x", "", ""},
@@ -34,7 +39,11 @@ func TestTaskOperatorsRead(t *testing.T) {
 		rest, names, tasks := dropWordOperators(tt.query)
 		var got []string
 		for _, tk := range tasks {
-			got = append(got, fmt.Sprintf("%s:%v", tk.kind, tk.words))
+			neg := ""
+			if tk.negated {
+				neg = "-"
+			}
+			got = append(got, fmt.Sprintf("%s%s:%v", neg, tk.kind, tk.words))
 		}
 		if rest != tt.rest || strings.Join(got, " ") != tt.tasks || strings.Join(names, " ") != tt.names {
 			t.Errorf("%q: %q %v %q, want %q %q %q", tt.query, rest, got, names, tt.rest, tt.tasks, tt.names)
@@ -333,4 +342,44 @@ func FuzzTaskHeldIn(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A negated task operator leaves out the passages holding such a task
+// and keeps those that say its words in prose; alone, or beside other
+// operators, it lists the notes holding none; beside a task operator
+// given nothing, the passages of that list without such a task.
+func TestNegatedTasks(t *testing.T) {
+	vault := t.TempDir()
+	write(t, vault, "errands.md", "# Errands\n\n- [ ] call the plumber about the leak\n")
+	write(t, vault, "plumbing.md", "# Plumbing\n\nWe should call the plumber about the boiler.\n")
+	write(t, vault, "done.md", "# Done\n\n- [x] call the plumber\n  back about the leak\n")
+	write(t, vault, "garden.md", "# Garden\n\n- [ ] water the tomatoes\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
+	index(t, e, vault, "v")
+	for _, tt := range []struct {
+		query string
+		mode  mdsearch.Mode
+		want  string // paths, sorted
+		list  bool
+	}{
+		{"plumber -task-todo:call", mdsearch.ModeKeyword, "done.md|plumbing.md", false},
+		{"plumber -task-todo:call", mdsearch.ModeHybrid, "done.md|garden.md|plumbing.md", false}, // every note but the one with such a task
+		{"plumber -task:call", mdsearch.ModeKeyword, "plumbing.md", false},
+		{"plumber -task-done:back", mdsearch.ModeKeyword, "errands.md|plumbing.md", false}, // its wrapped line
+		{"plumber -task-todo:", mdsearch.ModeKeyword, "done.md|plumbing.md", false},        // any open task
+		{"plumber -call", mdsearch.ModeKeyword, "", false},                                 // the word itself, as before
+		{"-task-todo:", "", "done.md|plumbing.md", true},                                   // the notes with no open task
+		{"-task:plumber", "", "garden.md|plumbing.md", true},
+		{"task-todo: -task-todo:plumber", "", "garden.md", true}, // the open tasks' passages, less the plumber's
+	} {
+		resp := search(t, e, mdsearch.SearchRequest{Query: tt.query, Mode: tt.mode, N: 10})
+		var got []string
+		for _, r := range resp.Results {
+			got = append(got, r.Path)
+		}
+		slices.Sort(got)
+		if strings.Join(got, "|") != tt.want || resp.Listing != tt.list {
+			t.Errorf("%s %q: %q (listing %v), want %q (%v); notice %q", tt.mode, tt.query, got, resp.Listing, tt.want, tt.list, resp.Notice)
+		}
+	}
 }
