@@ -20,8 +20,8 @@ func TestTaskOperatorsRead(t *testing.T) {
 		{"plumber task:(call back) soon", "plumber (call back) soon", "task:[call back]", ""},
 		{`task-done:"Sent the Invoice" march`, `"Sent the Invoice" march`, "task-done:[sent the invoice]", ""},
 		{"TASK-TODO:Rémy", "Rémy", "task-todo:[remy]", ""},
-		{"task-todo:(call OR email)", "(call OR email)", "", "task-todo:"}, // either: no one task holds both
-		{"-task-todo:call", "", "-task-todo:[call]", ""},                   // negated: no result holds such a task (TestNegatedTasks)
+		{"task-todo:(call OR email)", "(call OR email)", "", "task-todo:"},              // either: no one task holds both
+		{"-task-todo:call", "", "-task-todo:[call]", ""},                                // negated: no result holds such a task (TestNegatedTasks)
 		{"plumber -task-done:(call back) x", "plumber x", "-task-done:[call back]", ""}, // one space where it stood
 		{"-task:call plumber", "plumber", "-task:[call]", ""},
 		{"Remember the -task:call syntax.", "Remember the -call syntax.", "", "task:"}, // a statement: words
