@@ -179,6 +179,19 @@ func BenchmarkTasks(b *testing.B) {
 			}
 		}
 		b.Run(string(mode), func(b *testing.B) { benchPair(b, queries, "words", ask(false), "task", ask(true)) })
+		// Negated: the same words, less the passages with such an open
+		// task, whose words are not searched ("plumber -task-todo:call").
+		negated := func(q string) error {
+			verb, who, _ := strings.Cut(q, " ")
+			_, err := e.Search(bg, mdsearch.SearchRequest{Query: who + " -task-todo:" + verb, Mode: mode})
+			return err
+		}
+		alone := func(q string) error {
+			_, who, _ := strings.Cut(q, " ")
+			_, err := e.Search(bg, mdsearch.SearchRequest{Query: who, Mode: mode})
+			return err
+		}
+		b.Run(string(mode)+"_negated", func(b *testing.B) { benchPair(b, queries, "words", alone, "negated", negated) })
 	}
 	// Every open task, a list: beside a list of the same folder's notes,
 	// the first page and a late one (the passages are read, and checked,
