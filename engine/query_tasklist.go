@@ -150,7 +150,7 @@ func opensBlock(line string) bool {
 	return false
 }
 
-// isBlank reports whether c is white space, as RE2's \\s reads it.
+// isBlank reports whether c is white space, as RE2's \s reads it.
 func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' }
 
 // tasksListed is what a list of task passages holds and shows

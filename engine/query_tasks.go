@@ -239,6 +239,9 @@ func boxedHolding(ctx context.Context, rd *store.Reader, tasks []task, f store.F
 // someone, and keeps those that say "call" in prose, as Obsidian's
 // operator, negated, leaves out what it would find.
 func (q *query) mustNotTask(ctx context.Context, rd *store.Reader) error {
+	if len(q.notTasks) == 0 {
+		return nil
+	}
 	held, err := heldTasks(ctx, rd, q.notTasks, q.filter)
 	if err != nil {
 		return err
