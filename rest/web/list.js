@@ -4,11 +4,12 @@
 "use strict";
 
 // operatorsOnly reports whether q holds Obsidian's operators alone
-// (tag:x, path:"a b", -[status:done], task-todo: given nothing) or
+// (tag:x, path:"a b", -[status:done], task-todo: given nothing,
+// -task-todo:call, which keeps the notes without such a task) or
 // exclusions (-draft, -"a b"), which list notes (or task passages) rather
 // than rank passages: a list shows more of them.
 function operatorsOnly(q) {
-  return /^(\s*(?:OR|-(?:(?:\p{L}\p{M}*){3,}|"[^"]*[\p{L}\p{N}][^"]*")(?:(?![*'"_-])\p{P})*(?=\s|$)|-?\(*-?(?:(?:tag|path|file):(?:"[^"]*"?|[^\s)]+)|\[[^\]]*\])\)*|task(?:-todo|-done)?:(?:""|\(\))?(?=\s|$)))+\s*$/u.test(q);
+  return /^(\s*(?:OR|-(?:(?:\p{L}\p{M}*){3,}|"[^"]*[\p{L}\p{N}][^"]*")(?:(?![*'"_-])\p{P})*(?=\s|$)|-?\(*-?(?:(?:tag|path|file):(?:"[^"]*"?|[^\s)]+)|\[[^\]]*\])\)*|-?task(?:-todo|-done)?:(?:""|\(\))?(?=\s|$)|-task(?:-todo|-done)?:(?:"[^"]*"|\([^)]*\)|[^\s()"]+)(?=\s|$)))+\s*$/u.test(q);
 }
 
 // listLead says how many notes of a list are on screen, where More notes
