@@ -81,6 +81,7 @@ func withLedger(notes map[string]string) map[string]string {
 	for i := range ledgerNotes {
 		out[fmt.Sprintf("ledger/Entry %02d.md", i+1)] = fmt.Sprintf("---\ntags: [quokka]\n---\n# Entry %02d\n\nA quokka ledger entry, number %d.\n", i+1, i+1)
 	}
+	out["ledger/Entry 53.md"] += "\n- [ ] file the receipt\n" // the one a negated task operator leaves out
 	return out
 }
 
@@ -100,6 +101,12 @@ func webMoreNotes(t *testing.T, b browser) {
 		/^all 53 notes shown · 53 notes match .*notes 51-53 by path, the last of them/.test(document.getElementById("status").textContent)`)
 	b.search(t, "zebu lantern")
 	b.wait(t, "no more for a search", `document.getElementById("more").hidden`)
+	// A negated task operator beside a folder lists the notes without
+	// such a task, 50 at a time too.
+	b.do(t, "the ledger without open tasks", chromedp.Evaluate[chromedp.Void](`location.hash = "#/search?q=" + encodeURIComponent("path:ledger/ -task-todo:")`))
+	b.wait(t, "52 of them, the first 50 listed", `document.querySelectorAll(".result").length === 50 &&
+		/^52 notes match .*"-task-todo:".*: the first 50 by path/.test(document.getElementById("status").textContent) &&
+		document.getElementById("more").textContent === "More notes (50 of 52 shown)"`)
 	// A note's frontmatter tags are links too, under its properties.
 	b.open(t, "#/note?path=ledger%2FEntry%2007.md", "number 7")
 	b.do(t, "no words, then the frontmatter tag", chromedp.Evaluate[chromedp.Void](`document.getElementById("q").value = ""; document.querySelector("#reader-content p.tags a.tag").click()`))
