@@ -55,7 +55,7 @@ func (f *fake) Read(_ context.Context, req mdsearch.ReadRequest) (*mdsearch.Read
 	f.reads = append(f.reads, req)
 	f.mu.Unlock()
 	if req.Section == "missing" {
-		return nil, mdsearch.Errorf(mdsearch.KindNotFound, "read", req.Path, "", "no section %q; sections: Starter", req.Section)
+		return nil, mdsearch.Errorf(mdsearch.KindNotFound, "read", req.Path, "the outline lists them", "no section %q; sections: Starter", req.Section)
 	}
 	if req.Path == "e.md" { // goldmark's emphasis pairing is quadratic on it
 		return &mdsearch.ReadResponse{Path: req.Path, StartLine: 1, Content: "# E\n\n" + strings.Repeat("*a_", 133000) + "\n"}, nil
@@ -250,6 +250,17 @@ func TestNotes(t *testing.T) {
 	}
 	if resp, _ := get(t, srv, "POST", "/api/v1/notes/x.md"); resp.StatusCode != 405 {
 		t.Errorf("POST note: %d", resp.StatusCode)
+	}
+	// An engine error's hint comes alone too, as --json gives it; the
+	// message still ends with it, as before.
+	_, body := get(t, srv, "GET", "/api/v1/notes/x.md?section=missing")
+	var e errorBody
+	if json.Unmarshal([]byte(body), &e) != nil || e.Kind != "not_found" || e.Hint != "the outline lists them" ||
+		e.Error != `read x.md: no section "missing"; sections: Starter (the outline lists them)` {
+		t.Errorf("error with a hint: %s", body)
+	}
+	if _, body := get(t, srv, "GET", "/api/v1/notes/x.md?section="); strings.Contains(body, `"hint"`) {
+		t.Errorf("a request error has no hint: %s", body)
 	}
 }
 

@@ -231,10 +231,13 @@ func securityHeaders(h http.Handler) http.Handler {
 	})
 }
 
-// errorBody is every API error.
+// errorBody is every API error. Hint, where the engine gave one, is also
+// at the end of Error, in brackets, as the command line prints it: a
+// program reads it alone, as `--json` gives it.
 type errorBody struct {
 	Error string `json:"error"`
 	Kind  string `json:"kind"`
+	Hint  string `json:"hint,omitempty"`
 }
 
 func writeJSON(w http.ResponseWriter, code int, v any) {
@@ -270,5 +273,9 @@ func (srv *Server) writeEngineError(w http.ResponseWriter, r *http.Request, err 
 			srv.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 		}
 	}
-	writeError(w, code, kind, err.Error())
+	body := errorBody{Error: err.Error(), Kind: kind}
+	if me := (*mdsearch.Error)(nil); errors.As(err, &me) {
+		body.Hint = me.Hint
+	}
+	writeJSON(w, code, body)
 }
