@@ -88,6 +88,15 @@ func Errorf(kind Kind, op, path, hint, format string, args ...any) *Error {
 	return &Error{Op: op, Path: path, Kind: kind, Hint: hint, Err: fmt.Errorf(format, args...)}
 }
 
+// HintOf is the hint of err, or "".
+func HintOf(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Hint
+	}
+	return ""
+}
+
 // KindOf reports the Kind of err, or KindInternal.
 func KindOf(err error) Kind {
 	var e *Error

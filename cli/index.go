@@ -295,12 +295,12 @@ func overLimit(skipped []mdsearch.FileIssue) (over bool, largest int64) {
 	return over, largest
 }
 
-// limitAbove is a --max-file-size that holds a file of size bytes, in
-// whole megabytes ("15MB" for 14.3 MB); 50MB when the size is unknown (a
-// file that grew over the limit while it was read).
+// limitAbove is the --max-file-size that takes a file of size bytes
+// (vault.LimitFor); 50MB when the size is unknown (a file that grew over
+// the limit while it was read).
 func limitAbove(size int64) string {
 	if size <= 0 {
 		return "50MB"
 	}
-	return fmt.Sprintf("%dMB", (size+1<<20-1)>>20)
+	return vault.LimitFor(size)
 }

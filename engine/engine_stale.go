@@ -103,7 +103,7 @@ func (e *Engine) neverIndexed(ctx context.Context, collection, path string) stri
 	}
 	if fi, err := os.Stat(real); err == nil && limit > 0 && fi.Size() > limit {
 		return fmt.Sprintf("this note is not indexed (%s of the collection); "+
-			"`mdsearch index %s --max-file-size %dMB` indexes it", vault.OverLimit(fi.Size(), limit), c.Root, fi.Size()>>20+1)
+			"`mdsearch index %s --max-file-size %s` indexes it", vault.OverLimit(fi.Size(), limit), c.Root, vault.LimitFor(fi.Size()))
 	}
 	return ""
 }

@@ -471,9 +471,6 @@ func normalize(req mdsearch.SearchRequest, known func(property string) bool) (md
 			ops.tasks = append(ops.tasks, t)
 		}
 	}
-	if len(ops.notTasks) > 0 {
-		req.Query = mdsearch.TrimQuery(req.Query) // "leak -task:leak" asks for "leak"
-	}
 	req.Query, ops.without = takeExclusions(req.Query)
 	for _, x := range ops.without {
 		if ops.first == "" {

@@ -75,12 +75,18 @@ func dropWordOperatorsOnce(query string, names []string) (string, []string, []ta
 		case !excludes && !slices.Contains(names, name): // names are in lower case
 			names = append(names, name)
 		}
-		if filters && t.negated { // -task-todo:call: neither its "-" nor its words stay
-			b.WriteString(query[at : m[3]-1])
-			at = m[5] + 1 + len(t.written) - len(name)
-			for at < len(query) && isSpaceRune(rune(query[at])) && (b.Len() == 0 || isSpaceRune(rune(b.String()[b.Len()-1]))) {
-				at++ // one space where it stood: "plumber -task:call soon" is "plumber soon"
+		if filters && t.negated { // -task-todo:call: neither it, its "-" nor its words stay
+			end := m[5] + 1 + len(t.written) - len(name)
+			// Nor one space beside it: the one before it ("plumber
+			// -task:call soon" is "plumber soon", "leak -task:leak" is
+			// "leak"), else those after it ("-task:call plumber").
+			if lead := query[m[2] : m[3]-1]; lead != "" && strings.TrimSpace(lead) == "" {
+				b.WriteString(query[at:m[2]])
+			} else {
+				b.WriteString(query[at : m[3]-1]) // "(" kept
+				end += len(query[end:]) - len(strings.TrimLeft(query[end:], " \t\n"))
 			}
+			at = end
 			continue
 		}
 		b.WriteString(query[at:m[3]]) // up to the name, its "-" kept

@@ -273,9 +273,5 @@ func (srv *Server) writeEngineError(w http.ResponseWriter, r *http.Request, err 
 			srv.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 		}
 	}
-	body := errorBody{Error: err.Error(), Kind: kind}
-	if me := (*mdsearch.Error)(nil); errors.As(err, &me) {
-		body.Hint = me.Hint
-	}
-	writeJSON(w, code, body)
+	writeJSON(w, code, errorBody{Error: err.Error(), Kind: kind, Hint: mdsearch.HintOf(err)})
 }

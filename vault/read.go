@@ -117,8 +117,8 @@ func (v *Vault) ReadNote(rel string) ([]byte, error) {
 		if se, ok := err.(*SkipError); ok {
 			hint := ""
 			if se.Size > 0 {
-				hint = fmt.Sprintf("a larger limit indexes and reads it: `mdsearch index %s --max-file-size %dMB`",
-					v.Root(), se.Size>>20+1)
+				hint = fmt.Sprintf("a larger limit indexes and reads it: `mdsearch index %s --max-file-size %s`",
+					v.Root(), LimitFor(se.Size))
 			}
 			return nil, mdsearch.Errorf(mdsearch.KindInvalid, "read", rel, hint, "%s", se.Reason)
 		}

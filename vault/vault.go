@@ -315,6 +315,11 @@ func OverLimit(size, limit int64) string {
 	return "file is " + a + ", over the " + b + " size limit"
 }
 
+// LimitFor is a --max-file-size that takes a file of size bytes, in
+// whole megabytes above it ("15MB" for 14.3 MB): what every hint for a
+// file over the limit names.
+func LimitFor(size int64) string { return fmt.Sprintf("%dMB", size>>20+1) }
+
 // IsOverLimit reports whether a skip reason says the file was over the
 // size limit (OverLimit, or one that grew over it while it was read):
 // the one reason a larger --max-file-size, not the file, is the fix.

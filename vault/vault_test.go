@@ -375,3 +375,15 @@ func TestReadAfterSwapToSymlink(t *testing.T) {
 		t.Errorf("read %q, %v: want it refused", data, err)
 	}
 }
+
+// LimitFor names a limit above the file, in whole megabytes.
+func TestLimitFor(t *testing.T) {
+	for _, tc := range []struct {
+		size int64
+		want string
+	}{{1500, "1MB"}, {1<<20 - 1, "1MB"}, {1 << 20, "2MB"}, {15_000_008, "15MB"}, {50<<20 + 1, "51MB"}} {
+		if got := LimitFor(tc.size); got != tc.want {
+			t.Errorf("LimitFor(%d) = %s, want %s", tc.size, got, tc.want)
+		}
+	}
+}
