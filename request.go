@@ -226,7 +226,11 @@ func invalid(format string, args ...any) *Error {
 // TrimQuery is a query without the spaces and control characters around
 // it, which no search looks for.
 func TrimQuery(q string) string {
-	return strings.TrimFunc(q, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) })
+	return strings.TrimFunc(q, func(r rune) bool {
+		// Format characters (a zero-width space, a byte-order mark) are
+		// invisible: a query of them alone is empty.
+		return unicode.IsSpace(r) || unicode.IsControl(r) || unicode.Is(unicode.Cf, r)
+	})
 }
 
 // VaultRelative is a path as a request may write it (./notes/a.md,

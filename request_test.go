@@ -26,6 +26,7 @@ func TestCheck(t *testing.T) {
 			r.Tag, r.Tags, r.MaxTokens, r.Exclude = "#bread", []string{"a"}, MaxMaxTokens, []string{"./a.md"}
 		}), ""},
 		{with(func(r *SearchRequest) { r.Query = " \t\x00" }), "query is empty: say what to look for"},
+		{with(func(r *SearchRequest) { r.Query = "\u200b\ufeff " }), "query is empty: say what to look for"}, // invisible
 		{with(func(r *SearchRequest) { r.Query = "\xff" }), "query is not valid UTF-8"},
 		{with(func(r *SearchRequest) { r.Query = "caf\uFFFD au lait" }), "query holds U+FFFD (the replacement character), so its text was not valid UTF-8"},
 		{with(func(r *SearchRequest) { r.Query = strings.Repeat("a", MaxQueryBytes+1) }), "query is 4001 bytes: use at most 4000"},

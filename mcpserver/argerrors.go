@@ -76,7 +76,7 @@ func notWhole(v string) bool {
 func plainArgError(msg string, schema *jsonschema.Schema) string {
 	const prefix = `validating "arguments": validating root: `
 	if rest, ok := strings.CutPrefix(msg, prefix); ok {
-		if m := wrongType.FindStringSubmatch(rest); m != nil && m[4] == "integer" && notWhole(m[2]) {
+		if m := wrongType.FindStringSubmatch(rest); m != nil && m[4] == "integer" && m[3] != "boolean" && notWhole(m[2]) {
 			return mdsearch.NotWhole(m[1], m[2]).Error() // as REST and the CLI say it
 		}
 		if m := wrongType.FindStringSubmatch(rest); m != nil {

@@ -20,7 +20,8 @@ import (
 //   - null, at any depth ("where": {"owner": null}, "tags": ["a", null]),
 //     is an argument left out, and arguments sent as null are none (some
 //     clients send every optional field, unset ones as null);
-//   - a number or boolean sent as a string ("n": "3", "full": "true") is
+//   - a number or boolean sent as a string ("n": "3", "full": "true" or
+//     "1", as REST takes it) is
 //     that number or boolean, where the tool's schema wants one and the
 //     string is exactly one (models often quote numbers);
 //   - a whole number where the schema wants text ("lines": 40) is that
@@ -198,8 +199,9 @@ func coerce(s string, schema *jsonschema.Schema) (any, bool) {
 			return json.Number(t), true
 		}
 	case "boolean":
-		if t == "true" || t == "false" {
-			return t == "true", true
+		// What REST's boolParam takes too: true, false, 1, 0, T, FALSE…
+		if b, err := strconv.ParseBool(t); err == nil {
+			return b, true
 		}
 	case "array":
 		// One plain value; not a list written as text ("[…]", "a, b"),

@@ -217,6 +217,14 @@ func TestQuotedArguments(t *testing.T) {
 	if res, text := call(t, cs, "read_note", map[string]any{"path": "kitchen/Sourdough.md", "full": "true"}); res.IsError {
 		t.Errorf("quoted full: %s", text)
 	}
+	for _, full := range []string{"1", "TRUE", " false"} { // as REST reads them
+		if res, text := call(t, cs, "read_note", map[string]any{"path": "kitchen/Sourdough.md", "full": full}); res.IsError {
+			t.Errorf("full %q: %s", full, text)
+		}
+	}
+	if res, text := call(t, cs, "semantic_search", map[string]any{"query": "starter", "n": true}); !res.IsError || !strings.Contains(text, "got true (a boolean), want an integer") {
+		t.Errorf("n true: %v %s", res.IsError, text)
+	}
 	if res, text := call(t, cs, "read_note", map[string]any{"path": "kitchen/Sourdough.md", "lines": 2}); res.IsError || f.lastRead.Lines != "2" {
 		t.Errorf("lines as a number: %s (lines %q)", text, f.lastRead.Lines)
 	}

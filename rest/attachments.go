@@ -32,8 +32,10 @@ func (srv *Server) handleAttachment(w http.ResponseWriter, r *http.Request, esca
 		writeError(w, http.StatusBadRequest, "invalid", err.Error())
 		return
 	}
-	coll, err := textParam(vals, "collection")
-	if err == nil && coll == "" {
+	// The collection is required here, so an empty one reads as a missing
+	// one rather than textParam's "leave it out".
+	coll := strings.TrimSpace(vals.Get("collection"))
+	if coll == "" {
 		err = errors.New("collection is missing: name the collection the attachment is in, e.g. ?collection=notes")
 	}
 	if err != nil {

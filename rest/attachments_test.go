@@ -84,6 +84,7 @@ func TestAttachments(t *testing.T) {
 		{"GET", "/api/v1/attachments/missing.png?collection=v", 404, "application/json", "no such file"},
 		{"GET", "/api/v1/attachments/assets/diagram.png?collection=w", 404, "application/json", "no collection"},
 		{"GET", "/api/v1/attachments/assets/diagram.png", 400, "application/json", "collection is missing"},
+		{"GET", "/api/v1/attachments/assets/diagram.png?collection=%20", 400, "application/json", "collection is missing"},
 		{"GET", "/api/v1/attachments/assets/diagram.png?collection=v&x=1", 400, "application/json", "unknown parameter"},
 		{"GET", "/api/v1/attachments/?collection=v", 400, "application/json", "missing attachment path"},
 		{"POST", "/api/v1/attachments/assets/diagram.png?collection=v", 405, "application/json", "use GET"},

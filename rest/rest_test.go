@@ -149,6 +149,7 @@ func TestSearchParams(t *testing.T) {
       "chunk_end": 2,
       "truncated": true,
       "read_hint": "cut to fit the token budget"`},
+		{"q=starter&n=%203%20", 200, `"name": "kitchen/Sourdough"`},
 		{"q=x&max_tokens=-1", 400, "max_tokens is -1: use 1-1048576, or 0 for no limit"},
 		{"q=x&max_tokens=lots", 400, "max_tokens is \"lots\""},
 		{"tag=%23bread", 200, `"kitchen/Sourdough.md"`}, // without q: a list, which the engine makes
@@ -164,6 +165,8 @@ func TestSearchParams(t *testing.T) {
 		{"q=x&n=0", 400, "n is 0: use 1-50 (default 5)"},
 		{"q=x&n=51", 400, "n is 51: use 1-50 (default 5)"},
 		{"q=x&n=five", 400, "n is \"five\": use a whole number"},
+		{"q=%E2%80%8B", 400, "query is empty"},
+		{"q=%EF%BB%BF%20", 400, "query is empty"},
 		{"q=x&n=99999999999999999999", 400, "n is 99999999999999999999: use 1-50 (default 5)"},
 		{"q=x&n=-99999999999999999999", 400, "n is -99999999999999999999: use 1-50 (default 5)"},
 		{"q=x&max_per_page=99999999999999999999", 400, "max_per_page is 99999999999999999999: use 1-5, or 0 for the default (2)"},

@@ -175,10 +175,11 @@ func intParam(vals url.Values, name, field string, def int) (int, error) {
 	if !ok {
 		return def, nil
 	}
-	n, err := strconv.Atoi(s[0])
+	// Spaces around the number are no mistake (MCP takes " 3" too).
+	n, err := strconv.Atoi(strings.TrimSpace(s[0]))
 	switch {
 	case errors.Is(err, strconv.ErrRange):
-		return 0, mdsearch.OutOfRange(field, s[0])
+		return 0, mdsearch.OutOfRange(field, strings.TrimSpace(s[0]))
 	case err != nil:
 		return 0, mdsearch.NotWhole(name, s[0])
 	}
