@@ -154,7 +154,11 @@ type Options struct {
 //	27: a comment of whole lines over BigComment lines (a hidden draft)
 //	   still cuts its section, and no stub merges across it: a passage
 //	   across it showed thousands of blank lines.
-const Version = 27
+//	28: a note cut by another package's profile (index --profile fixed,
+//	   SplitWith) has Split's passage of its frontmatter where it holds
+//	   properties alone, and its first passage carries Properties: such
+//	   a note had no passage, and no property value was keyword text.
+const Version = 28
 
 // Defaults.
 const (

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/internal/wordcount"
 	"github.com/mdsearch/mdsearch/sections"
 )
@@ -185,4 +186,28 @@ func TestHugeInputs(t *testing.T) {
 		t.Errorf("%d passages, last ends at %d of %d", len(cs), cs[len(cs)-1].EndByte, len(big))
 	}
 	t.Logf("50 MB: %d passages in %v", len(cs), time.Since(start))
+}
+
+// Another package's profile (index --profile fixed) is held to the same:
+// a note of properties alone is found by them, and a note with a body by
+// its property values. The cut here ignores frontmatter, as fixed does.
+func TestSplitWithProperties(t *testing.T) {
+	body := func(doc *sections.Document, o Options) []mdsearch.Chunk {
+		if strings.TrimSpace(string(doc.Src[doc.Body:])) == "" {
+			return nil
+		}
+		return []mdsearch.Chunk{{Path: doc.Path, Text: string(doc.Src[doc.Body:])}}
+	}
+	for _, tt := range []struct {
+		name, src, text, props string
+	}{
+		{"properties alone", "---\naliases: [Hedgehog Person]\n---\n", "aliases: [Hedgehog Person]", ""},
+		{"a body", "---\nauthor: Bartholomew Quince\n---\nPenguins.\n", "Penguins.\n", "Bartholomew Quince"},
+		{"no frontmatter", "Penguins.\n", "Penguins.\n", ""},
+	} {
+		cs := SplitWith(sections.Parse("note.md", []byte(tt.src)), Options{}, body)
+		if len(cs) != 1 || cs[0].Text != tt.text || cs[0].Properties != tt.props {
+			t.Errorf("%s: %+v", tt.name, cs)
+		}
+	}
 }

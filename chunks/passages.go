@@ -56,6 +56,22 @@ func Split(doc *sections.Document, opts Options) []mdsearch.Chunk {
 	return ps.out
 }
 
+// SplitWith cuts doc with cut, a profile of another package (index's
+// fixed windows), held to what every profile's passages share: a note of
+// properties alone is one passage of its frontmatter, as Split cuts it,
+// and the first passage carries the note's property values (Properties),
+// which its keyword row holds.
+func SplitWith(doc *sections.Document, opts Options, cut func(*sections.Document, Options) []mdsearch.Chunk) []mdsearch.Chunk {
+	if propertiesDoc(doc) != doc {
+		return Split(doc, opts)
+	}
+	out := cut(doc, opts)
+	if len(out) > 0 {
+		out[0].Properties = firstWords(doc.PropertyText(), opts.withDefaults().PassageWords)
+	}
+	return out
+}
+
 // windows cuts passage c of unit u into the model's windows.
 func (s *splitter) windows(u *unit, c *mdsearch.Chunk, tokens map[[2]int]int) []mdsearch.Window {
 	sub := s.crop(u, c.StartByte, c.EndByte, tokens)

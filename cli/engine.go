@@ -102,7 +102,11 @@ func (f *engineFlags) maxFileSize() (int64, error) {
 // eval's fixed windows (sentences packed into overlapping windows,
 // headings ignored), which every command that indexes must know to keep
 // a collection cut so.
-var indexProfiles = map[string]func(*sections.Document, chunks.Options) []mdsearch.Chunk{eval.ChunkFixed: eval.Fixed}
+var indexProfiles = map[string]func(*sections.Document, chunks.Options) []mdsearch.Chunk{
+	eval.ChunkFixed: func(doc *sections.Document, o chunks.Options) []mdsearch.Chunk {
+		return chunks.SplitWith(doc, o, eval.Fixed)
+	},
+}
 
 // indexPath is the index file the flags and environment name.
 func (f *engineFlags) indexPath(env *Env) (string, error) {
