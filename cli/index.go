@@ -150,7 +150,7 @@ func reportIndex(env *Env, st *mdsearch.IndexStats, asJSON bool, err error) erro
 // stats). A collection that fails is reported and the others still run.
 func indexAll(ctx context.Context, env *Env, e *engine.Engine, full, asJSON bool) error {
 	if !e.HasCollections(ctx) {
-		return mdsearch.Errorf(mdsearch.KindNotFound, "index", "", "give the folder to index: mdsearch index DIR", "the index holds no collections yet")
+		return mdsearch.Errorf(mdsearch.KindNotFound, "index", "", "give the folder to index: `mdsearch index DIR`", "the index holds no collections yet")
 	}
 	bar := newProgress(env, asJSON, e.Embeds())
 	stats, err := e.IndexAll(ctx, full, bar.update)

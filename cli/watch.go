@@ -56,7 +56,7 @@ func runWatch(ctx context.Context, env *Env, args []string) error {
 	defer w.Close()
 	names := w.Collections()
 	if len(names) == 0 {
-		return mdsearch.Errorf(mdsearch.KindNotFound, "watch", "", "index a folder first: mdsearch index DIR", "the index holds no collections")
+		return mdsearch.Errorf(mdsearch.KindNotFound, "watch", "", "index a folder first: `mdsearch index DIR`", "the index holds no collections")
 	}
 	env.say("watching %s (Ctrl-C to stop)", strings.Join(names, ", "))
 	select {

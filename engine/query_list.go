@@ -100,6 +100,7 @@ func (e *Engine) list(ctx context.Context, q *query, ops operators, excludeNotic
 		}
 		addNotice(&resp.Notice, nearPaths(ctx, rt.Reader, q.filter))
 		addNotice(&resp.Notice, e.unknownProperties(ctx, rt.Reader, q.filter.Fields))
+		addNotice(&resp.Notice, e.propertyValuesNotice(ctx, rt.Reader, q.filter))
 	}
 	addNotice(&resp.Notice, ops.groupedNotice())
 	addNotice(&resp.Notice, ops.wordsNotice())
