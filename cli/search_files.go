@@ -2,11 +2,17 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/engine"
+	"github.com/mdsearch/mdsearch/internal/plural"
 )
 
 // filesAlone refuses --files beside the flags whose output it replaces:
@@ -49,16 +55,34 @@ func printFiles(ctx context.Context, env *Env, ef *engineFlags, e *engine.Engine
 		roots[c.Name] = c.Root
 	}
 	seen := map[string]bool{}
+	var gone, broken []string
 	out := screen(env.Stdout) // a name may hold escapes
 	for _, r := range resp.Results {
 		root, ok := roots[r.Collection]
 		if !ok {
 			continue // dropped since it was searched
 		}
-		if p := filepath.Join(root, filepath.FromSlash(r.Path)); !seen[p] {
-			seen[p] = true
-			fmt.Fprintln(out, p)
+		p := filepath.Join(root, filepath.FromSlash(r.Path))
+		if seen[p] {
+			continue
 		}
+		seen[p] = true
+		if _, err := os.Lstat(p); r.Stale && errors.Is(err, fs.ErrNotExist) {
+			gone = append(gone, r.Path) // an editor would open a new, empty file
+			continue
+		}
+		if strings.ContainsAny(p, "\n\r") {
+			broken = append(broken, strconv.Quote(r.Path))
+		}
+		fmt.Fprintln(out, p)
+	}
+	if len(gone) > 0 {
+		env.say("left out %s deleted since the index was built (%s): `mdsearch index` updates it",
+			plural.Count(len(gone), "note", "notes"), plural.List(gone))
+	}
+	if len(broken) > 0 {
+		env.say("%s a line break in its name (%s), which a reader of one path a line takes for two",
+			plural.Noun(len(broken), "a path holds", "paths hold"), plural.List(broken))
 	}
 	return nil
 }

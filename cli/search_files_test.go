@@ -80,3 +80,28 @@ func TestSearchFiles(t *testing.T) {
 		t.Errorf("served: %d %q %s, want %q", code, out, errOut, want)
 	}
 }
+
+// A note deleted since the index was built is left out with a word on
+// stderr (an editor would open a new, empty file), and a path with a line
+// break in its name is printed with a warning that it reads as two.
+func TestSearchFilesGone(t *testing.T) {
+	vault := t.TempDir()
+	for name, text := range map[string]string{"a.md": "# A\n\nmanatee\n", "b.md": "# B\n\nmanatee calves\n", "new\nline.md": "# N\n\nmanatee\n"} {
+		if err := os.WriteFile(filepath.Join(vault, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	index := filepath.Join(t.TempDir(), "index.db")
+	if code, _, errOut := run(t, index, "index", vault, "--embedder", "none"); code != 0 {
+		t.Fatalf("index: %d %s", code, errOut)
+	}
+	if err := os.Remove(filepath.Join(vault, "b.md")); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := run(t, index, "search", "--files", "--mode", "keyword", "manatee")
+	if code != 0 || strings.Contains(out, "b.md") || !strings.Contains(out, filepath.Join(vault, "a.md")+"\n") ||
+		!strings.Contains(errOut, "left out 1 note deleted since the index was built (b.md)") ||
+		!strings.Contains(errOut, `a path holds a line break in its name ("new\nline.md")`) {
+		t.Errorf("%d %q %s", code, out, errOut)
+	}
+}
