@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 
 	"github.com/mdsearch/mdsearch"
@@ -98,6 +99,20 @@ func (v *Vault) openNote(abs string) (*os.File, error) {
 	return fsfault.OpenIn(root, rel, abs, flag)
 }
 
+// skipHint is what a reader can do about a note Read refused, or "".
+func (v *Vault) skipHint(se *SkipError) string {
+	switch {
+	case se.Size > 0:
+		return fmt.Sprintf("a larger limit indexes and reads it: `mdsearch index %s --max-file-size %s`",
+			v.Root(), LimitFor(se.Size))
+	case se.Unreadable:
+		return "make it readable by the user mdsearch runs as; index runs skip it until then"
+	case strings.HasPrefix(se.Reason, "binary file"): // sections.CheckSource's words
+		return "it is no text note, and index runs skip it too: open it with the program that made it"
+	}
+	return ""
+}
+
 // ReadNote reads the note at the vault-relative path rel, refusing what
 // Resolve refuses and what Walk would not list (see Included). Failures are
 // *mdsearch.Error values.
@@ -115,12 +130,7 @@ func (v *Vault) ReadNote(rel string) ([]byte, error) {
 	data, err := v.Read(File{Path: rel, Abs: abs})
 	if err != nil {
 		if se, ok := err.(*SkipError); ok {
-			hint := ""
-			if se.Size > 0 {
-				hint = fmt.Sprintf("a larger limit indexes and reads it: `mdsearch index %s --max-file-size %s`",
-					v.Root(), LimitFor(se.Size))
-			}
-			return nil, mdsearch.Errorf(mdsearch.KindInvalid, "read", rel, hint, "%s", se.Reason)
+			return nil, mdsearch.Errorf(mdsearch.KindInvalid, "read", rel, v.skipHint(se), "%s", se.Reason)
 		}
 		return nil, err
 	}

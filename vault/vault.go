@@ -135,7 +135,8 @@ func Resolve(root, rel string) (string, error) {
 		return "", mdsearch.Errorf(mdsearch.KindForbidden, "resolve", rel, "", "%w", pathless(err))
 	}
 	if !within(realRoot, real) {
-		return "", mdsearch.Errorf(mdsearch.KindForbidden, "resolve", rel, "", "%w", errOutside)
+		return "", mdsearch.Errorf(mdsearch.KindForbidden, "resolve", rel,
+			"a symlink on its way leads out of the vault, and mdsearch reads nothing outside it: index the folder it leads to as a collection of its own", "%w", errOutside)
 	}
 	return real, nil
 }
@@ -176,10 +177,20 @@ func checkRel(rel string) error {
 	}
 	for _, seg := range strings.FieldsFunc(rel, func(r rune) bool { return r == '/' || r == '\\' }) {
 		if seg == ".." {
-			return mdsearch.Errorf(mdsearch.KindForbidden, "resolve", rel, "", `".." is refused`)
+			return mdsearch.Errorf(mdsearch.KindForbidden, "resolve", rel, dotDotHint(rel), `".." is refused`)
 		}
 	}
 	return nil
+}
+
+// dotDotHint names the path without its ".." where it stays inside the
+// vault ("sub/../a.md" is a.md), else says paths are the vault's.
+func dotDotHint(rel string) string {
+	clean := path.Clean(strings.ReplaceAll(rel, `\`, "/"))
+	if clean == ".." || strings.HasPrefix(clean, "../") {
+		return "give a path inside the vault, relative to it; search shows them"
+	}
+	return "name it without \"..\": " + clean
 }
 
 // within reports whether path is root or below it (both cleaned, absolute).

@@ -201,6 +201,25 @@ func TestResolve(t *testing.T) {
 		if !errors.As(err, &me) || me.Kind != c.kind {
 			t.Errorf("Resolve(%q) = %q, %v; want kind %d", c.rel, got, err, c.kind)
 		}
+		if strings.HasPrefix(c.rel, "esc") && !strings.HasPrefix(mdsearch.HintOf(err), "a symlink on its way leads out of the vault") {
+			t.Errorf("Resolve(%q): hint %q", c.rel, mdsearch.HintOf(err))
+		}
+	}
+}
+
+// A path with ".." is refused, with the path it names where that stays
+// inside the vault.
+func TestDotDotHint(t *testing.T) {
+	for rel, want := range map[string]string{
+		"sub/../a.md":    `name it without "..": a.md`,
+		`sub\..\b\c.md`:  `name it without "..": b/c.md`,
+		"../etc/passwd":  "give a path inside the vault",
+		"sub/../../x.md": "give a path inside the vault",
+	} {
+		_, err := Resolve(t.TempDir(), rel)
+		if hint := mdsearch.HintOf(err); !strings.HasPrefix(hint, want) {
+			t.Errorf("%q: hint %q, want %q", rel, hint, want)
+		}
 	}
 }
 
@@ -257,6 +276,13 @@ func TestRead(t *testing.T) {
 	if !strings.Contains(got["bin.md"], "binary file (NUL byte at offset 2)") ||
 		!strings.Contains(got["utf16.md"], "UTF-16 text") || !strings.Contains(got["utf16.md"], "save it as UTF-8") || len(got) != 2 {
 		t.Errorf("read errors: %v", got)
+	}
+	// Read by name, each refusal says what to do.
+	for rel, want := range map[string]string{"bin.md": "it is no text note", "utf16.md": ""} {
+		_, err := v.ReadNote(rel)
+		if hint := mdsearch.HintOf(err); err == nil || !strings.HasPrefix(hint, want) || want == "" && hint != "" {
+			t.Errorf("ReadNote(%q): %v, hint %q", rel, err, hint)
+		}
 	}
 }
 
