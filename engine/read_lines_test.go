@@ -444,6 +444,8 @@ func TestReadAsNotice(t *testing.T) {
 	write(t, other, "guide/plugins.md", "# Plugins\n\nText.\n")
 	write(t, other, "C#.md", "# C sharp\n\nText.\n")
 	write(t, other, "Upper.MD", "# Upper\n\nText.\n")
+	write(t, other, "p|q.md", "# Pipe\n\nText.\n")
+	write(t, other, "w:x.md", "# Colon\n\nText.\n")
 	write(t, other, "Cafe\u0301.md", "# Café\n\nText.\n") // decomposed, as macOS writes it
 	index(t, e, other, "w")
 	for spec, want := range map[string]string{
@@ -458,6 +460,8 @@ func TestReadAsNotice(t *testing.T) {
 		"kitchen//./Sourdough.md":       "",
 		"C#.md":                         "",
 		"Upper.MD":                      "",
+		"p|q.md":                        "", // not a link's alias
+		"w:x.md":                        "", // not collection w's x.md
 		"Caf\u00e9.md":                  "", // typed composed, written decomposed
 		filepath.Join(other, "guide", "plugins.md"): "", // its full path
 	} {

@@ -336,19 +336,25 @@ func fragmentSection(n *note, frag string) string {
 // Unicode form, with or without its collection, ".md" or a link's
 // fragment ("C#.md" is a path with "#" in it).
 func (e *Engine) readAsNotice(ctx context.Context, spec string, n *note) string {
-	whole := wikiTarget(unquote(strings.TrimSpace(spec)))
-	named := []string{whole}
+	raw := unquote(strings.TrimSpace(spec))
+	whole := wikiTarget(raw)
+	// As typed too: a path may hold what a link or a collection's name
+	// would mean ("p|q.md", "notes:x.md" in collection notes).
+	named := []string{raw, whole}
 	if name, _, ok := strings.Cut(whole, "#"); ok {
 		named = append(named, name)
 	}
 	own := noteName(n.path)
 	for _, typed := range named {
+		forms := []string{typed}
 		if coll, rest := e.inCollection(ctx, typed); coll != "" {
-			typed = rest
+			forms = append(forms, rest)
 		}
-		// A full path inside the collection's folder ends in its path.
-		if typed = noteName(path.Clean(filepath.ToSlash(typed))); strings.EqualFold(typed, own) || strings.HasSuffix(strings.ToLower(typed), "/"+strings.ToLower(own)) {
-			return ""
+		for _, f := range forms {
+			// A full path inside the collection's folder ends in its path.
+			if f = noteName(path.Clean(filepath.ToSlash(f))); strings.EqualFold(f, own) || strings.HasSuffix(strings.ToLower(f), "/"+strings.ToLower(own)) {
+				return ""
+			}
 		}
 	}
 	name := e.asShown(ctx, []string{n.collection + ":" + n.path})[0]
