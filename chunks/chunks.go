@@ -154,10 +154,14 @@ type Options struct {
 //	27: a comment of whole lines over BigComment lines (a hidden draft)
 //	   still cuts its section, and no stub merges across it: a passage
 //	   across it showed thousands of blank lines.
-//	28: a note cut by another package's profile (index --profile fixed,
-//	   SplitWith) has Split's passage of its frontmatter where it holds
-//	   properties alone, and its first passage carries Properties: such
-//	   a note had no passage, and no property value was keyword text.
+//	28: a heading with nothing under it that no stub rule merged forward
+//	   (at a note's end, or before a shallower heading) joins the passage
+//	   before it, which lists it in Sections: alone it was a passage of
+//	   its heading's words ("## See also"). A note cut by another
+//	   package's profile (index --profile fixed, SplitWith) has Split's
+//	   passage of its frontmatter where it holds properties alone, and its
+//	   first passage carries Properties: such a note had no passage, and
+//	   no property value was keyword text.
 const Version = 28
 
 // Defaults.
@@ -325,7 +329,7 @@ func (s *splitter) emit(c mdsearch.Chunk, u *unit) {
 func (u *unit) label(start, end int, first bool) (own *sections.Section, merged []*sections.Section) {
 	if !first {
 		for _, m := range u.members {
-			if m.start < end && start < m.end {
+			if m.start < end && start < m.end && (!m.after || own == nil) {
 				own = m.sec
 			}
 		}

@@ -21,7 +21,10 @@
 //     drawing's data, after its labels, is in no passage's range).
 //   - A stub unit (under StubWords words after its heading) merges into the
 //     next unit when that one is at the same or a deeper level and either
-//     both fit one passage or the next must be cut anyway. A passage is
+//     both fit one passage or the next must be cut anyway. A heading
+//     with nothing under it that merged into no next unit (a note's last,
+//     or one before a shallower heading) joins the unit before it, on the
+//     same terms, so no passage is a bare heading. A passage is
 //     labelled with the section its text starts in, and Chunk.Sections
 //     lists every section it holds text of when there is more than one.
 //   - A unit over budget is cut into atoms: whole blocks when they fit, else

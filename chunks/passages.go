@@ -203,7 +203,7 @@ func (s *splitter) crop(u *unit, start, end int, tokens map[[2]int]int) *unit {
 		if m.end <= start || m.start >= end {
 			continue
 		}
-		sub.members = append(sub.members, member{sec: m.sec, start: max(m.start, start), end: min(m.end, end)})
+		sub.members = append(sub.members, member{sec: m.sec, start: max(m.start, start), end: min(m.end, end), after: m.after})
 	}
 	if len(sub.members) == 0 {
 		sub.members = append(sub.members, member{sec: u.id, start: sub.start(), end: sub.end()})

@@ -26,6 +26,9 @@ type piece struct {
 type member struct {
 	sec        *sections.Section
 	start, end int
+	// after marks a heading with nothing under it that joined the unit
+	// before it (keep): a window is not labelled with it.
+	after bool
 }
 
 // unit is a run of text that chunks never cross: a section's own body in
@@ -34,7 +37,7 @@ type member struct {
 type unit struct {
 	id      *sections.Section // whose path and level the chunks carry
 	pieces  []piece
-	members []member  // in document order; id's own member last
+	members []member  // in document order; id's own member last but for keep's
 	words   int       // words after the first heading, for the stub rule
 	own     [1]member // members' first array, saving an allocation
 }
@@ -294,7 +297,7 @@ func (s *splitter) mergeStubs(us []*unit) []*unit {
 				u.members = append(pending.members, u.members...)
 				u.words += pending.words
 			} else {
-				out = append(out, pending)
+				out = s.keep(out, pending)
 			}
 			pending = nil
 		}
@@ -305,7 +308,30 @@ func (s *splitter) mergeStubs(us []*unit) []*unit {
 		out = append(out, u)
 	}
 	if pending != nil {
-		out = append(out, pending)
+		out = s.keep(out, pending)
+	}
+	return out
+}
+
+// keep appends u, a stub that merged into no unit after it, to out. A
+// heading with nothing under it (at a note's end, or before a shallower
+// heading: "## See also" left empty) joins the unit before it where both
+// fit one passage or that one must be cut anyway: alone it would be a
+// passage of its heading's words and nothing else, which a query naming
+// them ranks first with nothing to show.
+func (s *splitter) keep(out []*unit, u *unit) []*unit {
+	if u.words > 0 || len(out) == 0 {
+		return append(out, u)
+	}
+	prev := out[len(out)-1]
+	room := min(s.unitRoom(prev), s.unitRoom(u))
+	if have := prev.tokens(); have+u.tokens() > room && have <= room || s.bigBetween(prev.end(), u.start()) {
+		return append(out, u)
+	}
+	prev.pieces = append(prev.pieces, u.pieces...)
+	for _, m := range u.members {
+		m.after = true
+		prev.members = append(prev.members, m)
 	}
 	return out
 }
