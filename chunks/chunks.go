@@ -157,7 +157,11 @@ type Options struct {
 //	28: a heading with nothing under it that no stub rule merged forward
 //	   (at a note's end, or before a shallower heading) joins the passage
 //	   before it, which lists it in Sections: alone it was a passage of
-//	   its heading's words ("## See also"). A note cut by another
+//	   its heading's words ("## See also"). A link reference definition
+//	   ("[x]: https://…", sections.LinkDef) counts no words, so a heading
+//	   over definitions alone is a stub, and it goes with the text before
+//	   it: a section's last part was often such definitions alone. A
+//	   note cut by another
 //	   package's profile (index --profile fixed, SplitWith) has Split's
 //	   passage of its frontmatter where it holds properties alone, and its
 //	   first passage carries Properties: such a note had no passage, and

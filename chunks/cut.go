@@ -27,7 +27,8 @@ var (
 )
 
 // atoms turns a unit's pieces into atoms of at most room tokens where it
-// can. A heading is glued to the atom after it.
+// can. A heading is glued to the atom after it, a link reference
+// definition to the atom before it where both fit.
 func (s *splitter) atoms(u *unit, room int) []atom {
 	out := s.atomBuf[:0] // one unit is packed at a time
 	defer func() { s.atomBuf = out[:0] }()
@@ -45,6 +46,12 @@ func (s *splitter) atoms(u *unit, room int) []atom {
 				s.cut(&out, glue, glueEnd, glueTok, room, proseLevels)
 				glue = -1
 			}
+			continue
+		}
+		if k := len(out) - 1; p.kind == sections.LinkDef && glue < 0 && k >= 0 && out[k].end <= p.start && out[k].tokens+p.tokens <= room {
+			// Its text is the link's target, shown nowhere: it goes with
+			// the text before it, never a passage or window of its own.
+			out[k].end, out[k].tokens = p.end, out[k].tokens+p.tokens
 			continue
 		}
 		limit := room

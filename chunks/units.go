@@ -83,6 +83,9 @@ func (s *splitter) sectionPieces() [][]piece {
 				continue // form feeds and the like: text to CommonMark, white space here
 			}
 			p := piece{start: b.StartByte, end: b.EndByte, kind: b.Kind, block: b, tokens: b.Words}
+			if b.Kind == sections.LinkDef { // no word shown, but its text fills a passage as words
+				p.tokens = wordcount.Count(s.src[b.StartByte:b.EndByte])
+			}
 			// Code the windows read only in part, and a block with a long
 			// run, are counted where crop cuts them: a count of all of it
 			// would never be read.

@@ -125,6 +125,8 @@ func (w *walker) top(n ast.Node, src []byte) {
 		}
 	case *ast.CodeBlock:
 		w.block(n, Code)
+	case *ast.LinkReferenceDefinition:
+		w.block(n, LinkDef)
 	case *AttributeLine: // no text (attrLines), so no block
 	case *east.Table:
 		// The table extension turns a paragraph into a table and keeps the

@@ -189,7 +189,7 @@ func (d *Document) blocks(marks []mark, start, end int, anchors *[][2]int) []Blo
 				kind = Comment
 			}
 			b := Block{Kind: kind, StartByte: s, EndByte: e, List: list}
-			if kind != Comment { // a comment's words are not shown
+			if kind != Comment && kind != LinkDef { // their words are not shown
 				b.Words = wordcount.Count(shownText(src, s, e, d.leftOut, true))
 			}
 			if kind == Table {

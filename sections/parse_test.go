@@ -375,7 +375,7 @@ func TestBlocks(t *testing.T) {
 		{Other, "<div>\nx\n</div>", ""},
 		{Quote, "> quote", ""},
 		{Other, "---", ""},
-		{Other, "[ref]: /url", ""},
+		{LinkDef, "[ref]: /url", ""},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got  %+v\nwant %+v", got, want)

@@ -133,6 +133,7 @@ const (
 	Other                      // HTML, thematic breaks, …: cut at lines
 	Comment                    // an Obsidian %% comment of whole lines, or a block of inline comments alone: in no passage text (comments.go)
 	Quote                      // a block quote or callout: cut at lines, so each piece keeps its "> "
+	LinkDef                    // a link reference definition ("[x]: https://…"): no word shown, so none counted; kept with the text before it
 )
 
 // Block is a byte range of a section body that the chunker keeps whole when
