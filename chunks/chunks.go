@@ -160,12 +160,14 @@ type Options struct {
 //	   its heading's words ("## See also"). A link reference definition
 //	   ("[x]: https://…", sections.LinkDef) counts no words, so a heading
 //	   over definitions alone is a stub, and it goes with the text before
-//	   it: a section's last part was often such definitions alone. A
-//	   note cut by another
-//	   package's profile (index --profile fixed, SplitWith) has Split's
-//	   passage of its frontmatter where it holds properties alone, and its
-//	   first passage carries Properties: such a note had no passage, and
-//	   no property value was keyword text.
+//	   it: a section's last part was often such definitions alone. A list
+//	   item holding a code block (sections.Block.HoldsCode) is cut into
+//	   passages at lines, not sentences: "/* ... */" in its code started
+//	   a passage mid-line. A note cut by another package's profile (index
+//	   --profile fixed, SplitWith) has Split's passage of its frontmatter
+//	   where it holds properties alone, and its first passage carries
+//	   Properties: such a note had no passage, and no property value was
+//	   keyword text.
 const Version = 28
 
 // Defaults.

@@ -74,10 +74,15 @@ func (s *splitter) atoms(u *unit, room int) []atom {
 
 // cutPiece cuts one block by its kind.
 func (s *splitter) cutPiece(out *[]atom, p piece, limit int) {
-	switch p.kind {
-	case sections.Paragraph:
+	switch {
+	case p.kind == sections.Paragraph && p.block != nil && p.block.HoldsCode && s.passages:
+		// A sentence's end inside its code ("/* ... */") would start a
+		// passage mid-line; windows, which no one reads, still cut at
+		// sentences.
+		s.cut(out, p.start, p.end, p.tokens, limit, lineLevels)
+	case p.kind == sections.Paragraph:
 		s.cut(out, p.start, p.end, p.tokens, limit, proseLevels)
-	case sections.Table:
+	case p.kind == sections.Table:
 		s.cutTable(out, p, limit)
 	default:
 		s.cut(out, p.start, p.end, p.tokens, limit, lineLevels)

@@ -28,8 +28,10 @@
 //     labelled with the section its text starts in, and Chunk.Sections
 //     lists every section it holds text of when there is more than one.
 //   - A unit over budget is cut into atoms: whole blocks when they fit, else
-//     sentences, then lines, then words, then characters for prose; lines
-//     for code; rows for tables. A heading sticks to the atom after it.
+//     sentences, then lines, then words, then characters for prose (lines
+//     first for a list item holding code); lines for code; rows for
+//     tables. A heading sticks to the atom after it, a link reference
+//     definition to the atom before it.
 //     Atoms are packed greedily into consecutive parts without overlap.
 //
 // Windows (mdsearch.Window), with the model's budget MaxTokens counted by

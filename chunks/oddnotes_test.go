@@ -211,3 +211,24 @@ func TestSplitWithProperties(t *testing.T) {
 		}
 	}
 }
+
+// A list item holding code is cut at lines, as code is: a sentence's end
+// inside its code ("/* ... */") started a passage mid-line, and the code
+// read garbled. A list item of prose alone is still cut at sentences.
+func TestListItemWithCodeCutAtLines(t *testing.T) {
+	item := "- Example:\n\n  ```js\n" + strings.Repeat("  const a = 1 /* ... */ + 2\n", 40) + "  ```\n"
+	doc, cs := split(t, "# T\n\n"+item, Options{PassageWords: 60})
+	if len(cs) < 2 {
+		t.Fatalf("%d passages", len(cs))
+	}
+	for _, c := range cs {
+		if c.StartByte > 0 && doc.Src[c.StartByte-1] != '\n' {
+			t.Errorf("passage %d starts mid-line: %.30q", c.ChunkIndex, c.Text)
+		}
+	}
+	prose := "- " + strings.Repeat("One sentence here. ", 80) + "\n"
+	doc, cs = split(t, "# T\n\n"+prose, Options{PassageWords: 60})
+	if len(cs) < 2 || doc.Src[cs[1].StartByte-1] == '\n' {
+		t.Errorf("a list item of prose: %d passages, the second not cut at a sentence", len(cs))
+	}
+}

@@ -47,7 +47,8 @@ type mark struct {
 	start   int // line start, file offset
 	heading *Heading
 	kind    BlockKind
-	list    int // Block.List
+	list    int  // Block.List
+	code    bool // Block.HoldsCode
 }
 
 // walker turns the goldmark AST of buf[base:] into marks, tags and warnings.
@@ -110,6 +111,7 @@ func (w *walker) top(n ast.Node, src []byte) {
 			w.block(it, Paragraph)
 			if k := len(w.marks); k > 0 && it.Pos() >= 0 && w.marks[k-1].start == w.lineStart(it.Pos()) {
 				w.marks[k-1].list = w.lists
+				w.marks[k-1].code = holdsCode(it)
 			}
 		}
 	case *ast.Paragraph, *plainParagraph, *ast.TextBlock:
@@ -139,6 +141,20 @@ func (w *walker) top(n ast.Node, src []byte) {
 	default:
 		w.block(n, Other)
 	}
+}
+
+// holdsCode reports whether a list item holds a code block, at any depth.
+func holdsCode(n ast.Node) bool {
+	found := false
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		switch c.(type) {
+		case *ast.FencedCodeBlock, *ast.CodeBlock:
+			found = true
+			return ast.WalkStop, nil
+		}
+		return ast.WalkContinue, nil
+	})
+	return found
 }
 
 func (w *walker) block(n ast.Node, kind BlockKind) {

@@ -173,7 +173,7 @@ func (d *Document) finish(lines lineIndex) {
 func (d *Document) blocks(marks []mark, start, end int, anchors *[][2]int) []Block {
 	src := d.Src
 	var out []Block
-	add := func(kind BlockKind, list, s, e int) {
+	add := func(kind BlockKind, list int, code bool, s, e int) {
 		s = SkipBlankLines(src, s, e)
 		e = trimRight(src, s, e)
 		if e > s && (kind == Paragraph || kind == Other) && anchorsOnly(src[s:e]) { // code shows its markup
@@ -188,7 +188,7 @@ func (d *Document) blocks(marks []mark, start, end int, anchors *[][2]int) []Blo
 				}
 				kind = Comment
 			}
-			b := Block{Kind: kind, StartByte: s, EndByte: e, List: list}
+			b := Block{Kind: kind, StartByte: s, EndByte: e, List: list, HoldsCode: code}
 			if kind != Comment && kind != LinkDef { // their words are not shown
 				b.Words = wordcount.Count(shownText(src, s, e, d.leftOut, true))
 			}
@@ -198,19 +198,19 @@ func (d *Document) blocks(marks []mark, start, end int, anchors *[][2]int) []Blo
 			out = append(out, b)
 		}
 	}
-	pos, kind, list := start, Other, 0
+	pos, cur := start, mark{kind: Other}
 	for _, m := range marks {
 		if m.start <= pos {
-			kind, list = m.kind, m.list
+			cur = m
 			continue
 		}
 		if m.start >= end {
 			break
 		}
-		add(kind, list, pos, m.start)
-		pos, kind, list = m.start, m.kind, m.list
+		add(cur.kind, cur.list, cur.code, pos, m.start)
+		pos, cur = m.start, m
 	}
-	add(kind, list, pos, end)
+	add(cur.kind, cur.list, cur.code, pos, end)
 	return out
 }
 
