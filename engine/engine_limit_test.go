@@ -181,7 +181,8 @@ func TestCutNeverEndsOnHeading(t *testing.T) {
 		t.Errorf("label before two blank lines: %q", got)
 	}
 	for block, want := range map[string]bool{"For example:": true, "**Note:**": true, `<div class="x">`: true, "</div>": false,
-		"Intro line.": false, "A label that runs on for a while:": false} {
+		"Intro line.": false, "A label that runs on for a while:": false,
+		"- **Type**": true, "**Details**": true, "__See also__": true, "**a** and **b**": false, "****": false} {
 		if opens(block) != want {
 			t.Errorf("opens(%q) = %v", block, !want)
 		}

@@ -316,11 +316,27 @@ func onlyDefinitions(block string) bool {
 const stubWords = 4
 
 // opens reports whether a block is a scrap that opens the text after it:
-// an HTML tag (`<div class="composition-api">`) or a label ending in a
-// colon ("For example:", "**Note:**").
+// an HTML tag (`<div class="composition-api">`), a label ending in a
+// colon ("For example:", "**Note:**"), or one in bold alone, as a list
+// item too (an API page's "- **Type**", its code under it).
 func opens(block string) bool {
 	t := strings.TrimSpace(block)
-	return wordcount.Count(t) < stubWords && (strings.HasPrefix(t, "<") && !strings.HasPrefix(t, "</") || strings.HasSuffix(strings.TrimRight(t, "*_"), ":"))
+	return wordcount.Count(t) < stubWords && (strings.HasPrefix(t, "<") && !strings.HasPrefix(t, "</") ||
+		strings.HasSuffix(strings.TrimRight(t, "*_"), ":") || boldLabel(t))
+}
+
+// boldLabel reports whether t is bold text alone ("**Type**", "__Details__"),
+// after a list item's marker.
+func boldLabel(t string) bool {
+	for _, m := range []string{"- ", "* ", "+ "} {
+		t = strings.TrimPrefix(t, m)
+	}
+	for _, b := range []string{"**", "__"} {
+		if inner, ok := strings.CutPrefix(t, b); ok && len(inner) > len(b) && strings.HasSuffix(inner, b) && !strings.Contains(strings.TrimSuffix(inner, b), b) {
+			return true
+		}
+	}
+	return false
 }
 
 // endsWithHeading reports whether text's last block is a heading: an ATX
