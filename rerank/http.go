@@ -118,13 +118,13 @@ func (c *client) statusError(resp *http.Response, body []byte) error {
 	case code == http.StatusTooManyRequests:
 		hint = "the server is rate-limiting; try again later"
 	case code >= 300 && code < 400:
-		hint = "the server redirects to " + redacted(resp.Header.Get("Location")) + ": give --reranker as the address it points to"
+		hint = "the server redirects to " + httpjson.Redact(resp.Header.Get("Location")) + ": give --reranker as the address it points to"
 	case code == http.StatusRequestEntityTooLarge:
 		hint = "the server takes fewer passages at once than mdsearch sends (up to 32): start it with a larger batch size (TEI: --max-client-batch-size 32)"
 	case code >= 500:
 		hint = "the server failed; check its logs"
 	}
-	msg := httpjson.Clip(httpjson.Mask(serverMessage(body), c.opts.APIKey), 300)
+	msg := httpjson.Clip(serverMessage(c.masked(body)), 300)
 	return c.fail(mdsearch.KindUnavailable, hint, "%w", &statusErr{resp.Status, code, msg})
 }
 
@@ -218,7 +218,14 @@ func (c *client) garbage(body []byte, err error) error {
 		what = "invalid JSON (" + err.Error() + ")"
 	}
 	return c.fail(mdsearch.KindUnavailable, "is --reranker a Cohere-style or TEI rerank endpoint? mdsearch posts to "+c.shown,
-		"the server answered with %s; the body starts %s", what, strconv.Quote(httpjson.Clip(strings.TrimSpace(string(body)), 120)))
+		"the server answered with %s; the body starts %s", what, strconv.Quote(httpjson.Clip(strings.TrimSpace(string(c.masked(body))), 120)))
+}
+
+// masked is a server's body with the API key hidden (httpjson.Mask),
+// before any of it is cut for a message: a key cut in two would not be
+// found whole.
+func (c *client) masked(body []byte) []byte {
+	return []byte(httpjson.Mask(string(body), c.opts.APIKey))
 }
 
 // fail builds an error naming the endpoint.

@@ -93,7 +93,7 @@ func choice(v string, others ...string) (string, bool) {
 // contact the server.
 func New(rawURL string, opts Options) (Reranker, error) {
 	bad := func(hint, format string, args ...any) (Reranker, error) {
-		return nil, mdsearch.Errorf(mdsearch.KindInvalid, "reranker", redacted(rawURL), hint, format, args...)
+		return nil, mdsearch.Errorf(mdsearch.KindInvalid, "reranker", httpjson.Redact(rawURL), hint, format, args...)
 	}
 	var ok bool
 	if opts.API, ok = choice(opts.API, Cohere, TEI); !ok {
@@ -115,7 +115,7 @@ func New(rawURL string, opts Options) (Reranker, error) {
 	if opts.Client == nil {
 		opts.Client = &http.Client{CheckRedirect: httpjson.NoRedirects}
 	}
-	c := &client{opts: opts, endpoint: endpoint, shown: redacted(endpoint), api: opts.API}
+	c := &client{opts: opts, endpoint: endpoint, shown: httpjson.Redact(endpoint), api: opts.API}
 	if c.api == Auto && cohereOnly(endpoint) {
 		c.api = Cohere
 	}
@@ -127,7 +127,7 @@ func New(rawURL string, opts Options) (Reranker, error) {
 func endpointOf(raw string) (string, error) {
 	u, err := url.Parse(strings.TrimSpace(raw))
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return "", fmt.Errorf("%q is not an http or https URL", redacted(raw))
+		return "", fmt.Errorf("%q is not an http or https URL", httpjson.Redact(raw))
 	}
 	if strings.Trim(u.Path, "/") == "" {
 		u.Path = DefaultPath
@@ -141,20 +141,6 @@ func cohereOnly(endpoint string) bool {
 	u, _ := url.Parse(endpoint) // endpointOf parsed it
 	p := strings.TrimRight(u.Path, "/")
 	return strings.HasSuffix(p, "/v1/rerank") || strings.HasSuffix(p, "/v2/rerank") || strings.HasSuffix(p, "/v1/reranking")
-}
-
-// redacted is a URL as it may be shown: its password, if any, as
-// "xxxxx" (url.URL.Redacted), so notices, logs and the answers a server
-// sends its clients never carry it.
-func redacted(raw string) string {
-	u, err := url.Parse(strings.TrimSpace(raw))
-	if err != nil {
-		if i, j := strings.Index(raw, "://"), strings.LastIndex(raw, "@"); i >= 0 && j > i {
-			return raw[:i+3] + "xxxxx" + raw[j:] // unparsed, the user info may still be there
-		}
-		return raw
-	}
-	return u.Redacted()
 }
 
 // Name is "reranker URL", the URL redacted.

@@ -140,6 +140,9 @@ func (e *Embedder) statusError(resp *http.Response, body []byte, p policy) *atte
 	switch {
 	case code == http.StatusUnauthorized || code == http.StatusForbidden:
 		hint, cause = "set MDSEARCH_EMBED_API_KEY (or OPENAI_API_KEY) to a valid key", KeyRefused
+		if e.opts.API == Ollama { // OPENAI_API_KEY is never sent to Ollama
+			hint = "set MDSEARCH_EMBED_API_KEY to a valid key"
+		}
 	case code == http.StatusNotFound && strings.Contains(msg, "model"):
 		hint, cause = "check --embed-model (MDSEARCH_EMBED_MODEL)", NoSuchModel
 		if e.opts.API == Ollama {
@@ -148,7 +151,7 @@ func (e *Embedder) statusError(resp *http.Response, body []byte, p policy) *atte
 	case code == http.StatusNotFound || code == http.StatusMethodNotAllowed:
 		hint, cause = fmt.Sprintf("is --embed-url an %s server? mdsearch posts to %s", apiTitle(e.opts.API), e.shown), NotEmbeddings
 	case code >= 300 && code < 400:
-		hint, cause = "the server redirects to "+redact(resp.Header.Get("Location"))+": give --embed-url as the address it points to", NotEmbeddings
+		hint, cause = "the server redirects to "+httpjson.Redact(resp.Header.Get("Location"))+": give --embed-url as the address it points to", NotEmbeddings
 	case code == http.StatusTooManyRequests && p.query:
 		hint, cause = "the server is rate-limiting; try again later", Busy
 	case code == http.StatusTooManyRequests:

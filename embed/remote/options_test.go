@@ -33,6 +33,8 @@ func TestNew(t *testing.T) {
 		{Options{API: "cohere"}, "", "", `unknown embedding API "cohere"`},
 		{Options{API: Ollama, URL: "localhost:11434"}, "", "", "not an http(s) URL"},
 		{Options{API: Ollama, URL: "ftp://x"}, "", "", "not an http(s) URL"},
+		{Options{API: Ollama, URL: "http://user:pw 1234@127.0.0.1:18201"}, "", "", "embed http://xxxxx@127.0.0.1:18201: bad embedding server URL: net/url: invalid userinfo"},
+		{Options{API: OpenAI, URL: "http://user:pw%zz@h/v1"}, "", "", "embed http://xxxxx@h/v1: bad embedding server URL"},
 		{Options{API: Ollama, Dim: -1}, "", "", "negative"},
 		{Options{API: Ollama, Parallel: -1}, "", "", "negative"},
 	}
@@ -41,6 +43,9 @@ func TestNew(t *testing.T) {
 		if tt.err != "" {
 			if err == nil || !strings.Contains(err.Error(), tt.err) || mdsearch.KindOf(err) != mdsearch.KindInvalid {
 				t.Errorf("New(%+v) err = %v; want KindInvalid with %q", tt.opts, err, tt.err)
+			}
+			if err != nil && strings.Contains(err.Error(), "pw") {
+				t.Errorf("New(%+v): the password shows in %q", tt.opts, err)
 			}
 			continue
 		}

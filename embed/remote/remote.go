@@ -2,6 +2,7 @@ package remote
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -88,7 +89,7 @@ const probeText = "mdsearch dimension probe"
 // Probe does.
 func New(opts Options) (*Embedder, error) {
 	bad := func(hint, format string, args ...any) (*Embedder, error) {
-		return nil, mdsearch.Errorf(mdsearch.KindInvalid, "embed", redact(opts.URL), hint, format, args...)
+		return nil, mdsearch.Errorf(mdsearch.KindInvalid, "embed", httpjson.Redact(opts.URL), hint, format, args...)
 	}
 	switch opts.API {
 	case Ollama:
@@ -142,7 +143,11 @@ func New(opts Options) (*Embedder, error) {
 func endpointOf(api API, base string) (endpoint, shown string, err error) {
 	u, err := url.Parse(base)
 	if err != nil {
-		return "", "", err
+		var ue *url.Error
+		if errors.As(err, &ue) { // its message repeats the URL, password and all
+			err = ue.Err
+		}
+		return "", "", err // the message names the URL, redacted
 	}
 	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return "", "", fmt.Errorf("%q is not an http(s) URL", u.Redacted())
@@ -167,14 +172,6 @@ func endpointOf(api API, base string) (endpoint, shown string, err error) {
 	}
 	u.Path = p
 	return u.String(), u.Redacted(), nil
-}
-
-// redact is url without its password, for a message.
-func redact(raw string) string {
-	if u, err := url.Parse(raw); err == nil {
-		return u.Redacted()
-	}
-	return raw
 }
 
 // Endpoint is the URL requests go to.

@@ -336,11 +336,18 @@ func TestAPIKey(t *testing.T) {
 	s.apiKey = "sk-test"
 	_, err := open(t, s, nil).Embed(context.Background(), []string{"x"})
 	wantErr(t, err, "401", "Incorrect API key")
-	if me := wantErr(t, err); !strings.Contains(me.Hint, "MDSEARCH_EMBED_API_KEY") {
+	if me := wantErr(t, err); !strings.Contains(me.Hint, "MDSEARCH_EMBED_API_KEY (or OPENAI_API_KEY)") {
 		t.Errorf("hint %q", me.Hint)
 	}
 	if _, err := open(t, s, func(o *Options) { o.APIKey = "sk-test" }).Embed(context.Background(), []string{"x"}); err != nil {
 		t.Fatal(err)
+	}
+	// Ollama is never sent OPENAI_API_KEY, so its hint does not name it.
+	o := newServer(t, Ollama, 4)
+	o.apiKey = "k"
+	_, err = open(t, o, nil).Embed(context.Background(), []string{"x"})
+	if me := wantErr(t, err); me.Hint != "set MDSEARCH_EMBED_API_KEY to a valid key" {
+		t.Errorf("Ollama's hint %q", me.Hint)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 )
 
@@ -50,6 +51,21 @@ func Mask(text, key string) string {
 		return text
 	}
 	return strings.ReplaceAll(text, key, "***")
+}
+
+// Redact is a URL as it may be shown: its password, if any, as "xxxxx"
+// (url.URL.Redacted), so notices, logs and the answers a server sends
+// its clients never carry it. A URL that does not parse may still hold
+// user info, so everything between "://" and its last "@" is hidden.
+func Redact(raw string) string {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil {
+		if i, j := strings.Index(raw, "://"), strings.LastIndex(raw, "@"); i >= 0 && j > i {
+			return raw[:i+3] + "xxxxx" + raw[j:]
+		}
+		return raw
+	}
+	return u.Redacted()
 }
 
 // NoRedirects makes a client hand a redirect back rather than follow it:
