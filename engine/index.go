@@ -478,6 +478,7 @@ type run struct {
 	global  bool
 	pending map[string]store.Pending // chunk texts written without a vector
 	removed [][]byte                 // vector keys of chunks replaced or deleted
+	claim   bool                     // the index's model is set to this run's at its next batch stored (embed)
 
 	listed *vault.Listing // the vault's walk, when the run began with one
 	unseen []string       // skips the run could not look into (vault.Listing.Unseen)

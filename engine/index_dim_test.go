@@ -104,3 +104,41 @@ func TestIndexDimensionMismatch(t *testing.T) {
 		})
 	}
 }
+
+// A server that answers its first request, the dimension probe, with
+// vectors of another length than the texts' fails the run at its first
+// batch, before any is stored: the index is still the old model's, and a
+// search with it still reads its vectors.
+func TestDimensionProbeFault(t *testing.T) {
+	path, vault := filepath.Join(t.TempDir(), "index.db"), copyDir(t, sampleVault)
+	steady := httptest.NewServer(&dimServer{dim: 8})
+	defer steady.Close()
+	open := func(url string, dim int) *Engine {
+		rem, err := remote.New(remote.Options{API: remote.Ollama, URL: url, Model: "m", BatchSize: 4, Dim: dim})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { rem.Close() })
+		e := openEngine(t, path, rem)
+		e.opts.EmbedBatch = 4
+		return e
+	}
+	index(t, open(steady.URL, 0), vault, "v")
+	write(t, vault, "garden/Tomatoes.md", "# Tomatoes\n\nStake them early, before the first truss sets.\n")
+	faulty := httptest.NewServer(&dimServer{dim: 6, later: 8, switchAfter: 1})
+	defer faulty.Close()
+	e := open(faulty.URL, 0)
+	if _, err := e.Index(bg, mdsearch.IndexRequest{Dir: vault, Name: "v"}, nil); remote.CauseOf(err) != remote.WrongDimension {
+		t.Fatalf("index run: %v; want a wrong dimension", err)
+	}
+	st, err := e.Status(bg)
+	if err != nil || st.ModelID != "ollama:m@8" {
+		t.Fatalf("the index records model %q (%v), want ollama:m@8", st.ModelID, err)
+	}
+	// A search takes the dimension of the model the index records, as
+	// the command line does (its IndexModel).
+	resp := search(t, open(steady.URL, 8), mdsearch.SearchRequest{Query: "restore drill", Mode: mdsearch.ModeSemantic})
+	if resp.Mode != mdsearch.ModeSemantic || len(resp.Results) == 0 {
+		t.Errorf("search after the failed run: mode %s, %d results, notice %q", resp.Mode, len(resp.Results), resp.Notice)
+	}
+}

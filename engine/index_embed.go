@@ -41,15 +41,17 @@ func (r *run) embed() error {
 	if err != nil {
 		return err
 	}
-	if len(pend) > 0 {
-		if err := r.modelChange(len(pend)); err != nil {
-			return err
-		}
-	}
-	// A global run owing nothing has this model's vector for every window
-	// still: the index is this model's again (after a stopped switch to
-	// another, whose vectors finish drops), and says so.
-	if len(pend) > 0 || r.global {
+	switch {
+	case len(pend) > 0:
+		// The index becomes this model's at the first batch stored: a run
+		// that fails before (a server that answered the dimension probe
+		// with vectors of another length than the texts') leaves it, and
+		// so every search, as it was, and says of no change.
+		r.claim = true
+	case r.global:
+		// A global run owing nothing has this model's vector for every
+		// window still: the index is this model's again (after a stopped
+		// switch to another, whose vectors finish drops), and says so.
 		if err := e.st.SetMeta(r.ctx, "model", e.emb.ModelID()); err != nil {
 			return err
 		}
@@ -142,6 +144,15 @@ func (r *run) embedAll(pend []store.Pending) error {
 func (r *run) commit(batch []store.Pending, vecs [][]float32, start time.Time) error {
 	if err := r.storeVectors(batch, vecs); err != nil {
 		return err
+	}
+	if r.claim {
+		if err := r.modelChange(r.prog.WindowsToEmbed); err != nil {
+			return err
+		}
+		if err := r.e.st.SetMeta(r.ctx, "model", r.e.emb.ModelID()); err != nil {
+			return err
+		}
+		r.claim = false
 	}
 	r.stats.Embedded += len(batch)
 	r.prog.WindowsEmbedded += len(batch)
