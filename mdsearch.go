@@ -441,6 +441,10 @@ type IndexStats struct {
 	Warnings   []FileIssue `json:"warnings"`
 	TookMS     float64     `json:"took_ms"`
 	Notice     string      `json:"notice,omitempty"`
+	// NoVectors says why the run indexed for keyword search only though
+	// an embedder is set: its server could not be reached. A later run
+	// that reaches it embeds the windows; watch, serve and mcp try again.
+	NoVectors string `json:"no_vectors,omitempty"`
 	// Stopped is set when the run failed or was interrupted: the counts
 	// are what it got through, and windows neither embedded nor reused
 	// are not embedded yet (the next run embeds them).

@@ -235,6 +235,7 @@ func (e *Engine) index(ctx context.Context, req mdsearch.IndexRequest, existing 
 	}
 	switch {
 	case noVectors != "":
+		stats.NoVectors = noVectors
 		addNotice(&stats.Notice, "indexed for keyword search only: "+noVectors)
 	case e.emb == nil:
 		why := e.opts.EmbedderNotice

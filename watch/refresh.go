@@ -47,7 +47,7 @@ func (w *Watcher) flush(ctx context.Context) (stop bool) {
 		if err != nil {
 			_ = w.Sync(ctx) // the collection may have been dropped
 		}
-		w.noteUnavailable(err)
+		w.noteUnavailable(stats, err)
 		if w.opts.OnRefresh != nil {
 			w.opts.OnRefresh(name, paths, stats, err)
 		}
@@ -56,10 +56,15 @@ func (w *Watcher) flush(ctx context.Context) (stop bool) {
 }
 
 // noteUnavailable records that a run could not reach the embedding model
-// (a server down: its windows wait for vectors), for a catch-up later.
-func (w *Watcher) noteUnavailable(err error) {
-	if err != nil && mdsearch.KindOf(err) == mdsearch.KindUnavailable && !errors.Is(err, mdsearch.ErrIndexReplaced) {
+// (a server down: its windows wait for vectors), for a catch-up later:
+// a run that failed so, or one that indexed a new index for keyword
+// search only (stats.NoVectors), which fails nothing.
+func (w *Watcher) noteUnavailable(stats *mdsearch.IndexStats, err error) {
+	switch {
+	case err != nil && mdsearch.KindOf(err) == mdsearch.KindUnavailable && !errors.Is(err, mdsearch.ErrIndexReplaced):
 		w.unavailable, w.retryAfter = true, err
+	case err == nil && stats != nil && stats.NoVectors != "":
+		w.unavailable, w.retryAfter = true, errors.New("indexed for keyword search only: "+stats.NoVectors)
 	}
 }
 
@@ -105,7 +110,7 @@ func (w *Watcher) catchUp(ctx context.Context) (stop bool) {
 		case err != nil:
 			w.log.Error("catch-up index failed", "collection", name, "err", err)
 		}
-		w.noteUnavailable(err)
+		w.noteUnavailable(stats, err)
 		if w.opts.OnRefresh != nil {
 			w.opts.OnRefresh(name, nil, stats, err)
 		}

@@ -26,6 +26,9 @@ type fake struct {
 	dropped bool // collection v is no longer in the index
 	gone    bool // the index file was deleted or replaced
 	down    int  // Index calls left that cannot reach the embedding model
+	// keywordOnly: Index calls left that index a new index for keyword
+	// search only, its server out of reach (IndexStats.NoVectors).
+	keywordOnly int
 	// refreshDown: every Refresh cannot reach it.
 	refreshDown bool
 }
@@ -69,6 +72,10 @@ func (f *fake) Index(_ context.Context, req mdsearch.IndexRequest, _ func(mdsear
 	if f.down > 0 {
 		f.down--
 		return &mdsearch.IndexStats{Stopped: true}, mdsearch.Errorf(mdsearch.KindUnavailable, "embed", "http://127.0.0.1:11434/api/embed", "start it", "cannot reach the server")
+	}
+	if f.keywordOnly > 0 {
+		f.keywordOnly--
+		return &mdsearch.IndexStats{NoVectors: "cannot reach the server"}, nil
 	}
 	return &mdsearch.IndexStats{}, nil
 }
@@ -444,32 +451,38 @@ func TestStopped(t *testing.T) {
 
 // TestRetryWhenModelIsBack: a catch-up that could not reach the embedding
 // model is tried again, later each time, until one reaches it; then no
-// more are.
+// more are. So is one that indexed a new index for keyword search only,
+// which fails nothing but owes every window its vector.
 func TestRetryWhenModelIsBack(t *testing.T) {
-	f := &fake{root: t.TempDir(), calls: make(chan []string, 16), down: 2}
-	w, err := Start(context.Background(), f, Options{CatchUp: true, Retry: 30 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	deadline := time.Now().Add(3 * time.Second)
-	for {
+	for _, keywordOnly := range []bool{false, true} {
+		f := &fake{root: t.TempDir(), calls: make(chan []string, 16), down: 2}
+		if keywordOnly {
+			f.down, f.keywordOnly = 0, 2
+		}
+		w, err := Start(context.Background(), f, Options{CatchUp: true, Retry: 30 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		deadline := time.Now().Add(3 * time.Second)
+		for {
+			f.mu.Lock()
+			n, down := f.index, f.down+f.keywordOnly
+			f.mu.Unlock()
+			if n == 3 && down == 0 {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("keyword only %v: %d catch-ups in 3 s, %d still without the model; want 3", keywordOnly, n, down)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		time.Sleep(300 * time.Millisecond) // past every retry a failure would arm
 		f.mu.Lock()
-		n, down := f.index, f.down
+		if f.index != 3 {
+			t.Errorf("keyword only %v: %d catch-ups once the model answered, want 3", keywordOnly, f.index)
+		}
 		f.mu.Unlock()
-		if n == 3 && down == 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d catch-ups in 3 s, %d still failing; want 3", n, down)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	time.Sleep(300 * time.Millisecond) // past every retry a failure would arm
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.index != 3 {
-		t.Errorf("%d catch-ups once the model answered, want 3", f.index)
+		w.Close()
 	}
 }
 
