@@ -27,10 +27,18 @@ func (e *Embedder) checkDim(vecs [][]float32) error {
 		if len(v) != want {
 			return e.wrongDim(len(v), i, want, learned)
 		}
+		zero := true
 		for _, x := range v {
 			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
 				return e.fail(NotEmbeddings, "", "the server returned a vector with NaN or Inf (text %d of the batch)", i+1)
 			}
+			zero = zero && x == 0
+		}
+		if zero && want > 0 {
+			// No text mdsearch sends is blank: a vector of zeros points
+			// nowhere, and every cosine with it is 0.
+			return e.fail(NotEmbeddings, "the server's model gave no vector for a text it was sent: check its logs, or try MDSEARCH_EMBED_BATCH=1 to find the text",
+				"the server returned a vector of zeros (text %d of the batch)", i+1)
 		}
 	}
 	e.confirmed.Store(true)

@@ -225,6 +225,7 @@ func TestBadAnswers(t *testing.T) {
 		{"ragged dimensions", OpenAI, reply{status: 200, body: `{"data":[{"index":0,"embedding":[1,2]},{"index":1,"embedding":[1]}]}`}, 0,
 			[]string{"a vector of 1 dimensions (text 2 of the batch), want 2"}},
 		{"empty vector", Ollama, reply{status: 200, body: `{"embeddings":[[],[]]}`}, 0, []string{"empty vector for text 1"}},
+		{"zero vector", Ollama, reply{status: 200, body: `{"embeddings":[[0.5,1],[0,0]]}`}, 0, []string{"a vector of zeros (text 2 of the batch)", "MDSEARCH_EMBED_BATCH=1"}},
 		{"unknown model", Ollama, reply{status: 404, body: `{"error":"model \"x\" not found, try pulling it first"}`}, 0,
 			[]string{"404", "ollama pull test-model"}},
 		{"wrong path", OpenAI, reply{status: 404, body: "404 page not found"}, 0,
