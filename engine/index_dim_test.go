@@ -142,3 +142,31 @@ func TestDimensionProbeFault(t *testing.T) {
 		t.Errorf("search after the failed run: mode %s, %d results, notice %q", resp.Mode, len(resp.Results), resp.Notice)
 	}
 }
+
+// A search whose embedder is the index's model at another dimension (one
+// declared with MDSEARCH_EMBED_DIM) names that setting, not the embedder
+// flags it already has.
+func TestSearchOtherDimension(t *testing.T) {
+	hs := httptest.NewServer(&dimServer{dim: 8})
+	defer hs.Close()
+	path := filepath.Join(t.TempDir(), "index.db")
+	open := func(dim int) *Engine {
+		rem, err := remote.New(remote.Options{API: remote.Ollama, URL: hs.URL, Model: "m", Dim: dim})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { rem.Close() })
+		return openEngine(t, path, rem)
+	}
+	index(t, open(0), copyDir(t, sampleVault), "v")
+	resp := search(t, open(16), mdsearch.SearchRequest{Query: "restore drill"})
+	if !strings.Contains(resp.Notice, "(it was built with ollama:m@8): the same model at 8 dimensions; if MDSEARCH_EMBED_DIM is set, unset it or set it to 8") ||
+		strings.Contains(resp.Notice, "--embedder") {
+		t.Errorf("notice %q", resp.Notice)
+	}
+	for have, want := range map[string]int{"ollama:m@8": 8, "openai:m@8": 0, "ollama:n@8": 0, "ollama:m@16": 0, "use-lite-0.2.0-int8-row": 0} {
+		if got := otherDim(have, "ollama:m@16"); got != want {
+			t.Errorf("otherDim(%q) = %d, want %d", have, got, want)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 
 	"github.com/mdsearch/mdsearch"
@@ -29,6 +30,11 @@ func (e *Engine) semanticReady(ctx context.Context, collection int64) (*snapshot
 	if snap.live() == 0 {
 		have, _ := e.st.Meta(ctx, "model")
 		msg := "semantic search unavailable: the index has no vectors for " + e.emb.ModelID()
+		if dim := otherDim(have, e.emb.ModelID()); dim != 0 {
+			return nil, false, msg + " (it was built with " + have + "): the same model at " + strconv.Itoa(dim) +
+				" dimensions; if MDSEARCH_EMBED_DIM is set, unset it or set it to " + strconv.Itoa(dim) +
+				"; else the server's model changed, and `mdsearch index` embeds the notes anew with it; showing keyword results", nil
+		}
 		if have != "" && have != e.emb.ModelID() {
 			// Indexing with this model would throw the other's vectors
 			// away: most often the search lacks a setting.
@@ -142,6 +148,19 @@ func sameServerModel(a, b string) bool {
 // ("use-lite-0.2.0-int8-row" of "use-lite-0.2.0") the local model at
 // another precision, the one setting that adds to its ID (sentenceencoder's
 // Precision.ModelID).
+// otherDim is the dimension of the index's model, have, where it is the
+// current one's server API and model name at another dimension (one
+// declared with MDSEARCH_EMBED_DIM, or a server whose model changed),
+// else 0: the embedder's flags are right, so naming them says nothing.
+func otherDim(have, current string) int {
+	a1, m1, d1, ok1 := remote.ParseModelID(have)
+	a2, m2, d2, ok2 := remote.ParseModelID(current)
+	if !ok1 || !ok2 || a1 != a2 || m1 != m2 || d1 == d2 {
+		return 0
+	}
+	return d1
+}
+
 func embedderOf(model, current string) string {
 	api, name, _, ok := remote.ParseModelID(model)
 	if ok {
