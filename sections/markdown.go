@@ -47,8 +47,8 @@ type mark struct {
 	start   int // line start, file offset
 	heading *Heading
 	kind    BlockKind
-	list    int  // Block.List
-	code    bool // Block.HoldsCode
+	list    int32 // Block.List
+	code    bool  // Block.HoldsCode
 }
 
 // walker turns the goldmark AST of buf[base:] into marks, tags and warnings.
@@ -110,7 +110,7 @@ func (w *walker) top(n ast.Node, src []byte) {
 		for it := n.FirstChild(); it != nil; it = it.NextSibling() {
 			w.block(it, Paragraph)
 			if k := len(w.marks); k > 0 && it.Pos() >= 0 && w.marks[k-1].start == w.lineStart(it.Pos()) {
-				w.marks[k-1].list = w.lists
+				w.marks[k-1].list = int32(w.lists)
 				w.marks[k-1].code = holdsCode(it)
 			}
 		}
@@ -144,17 +144,18 @@ func (w *walker) top(n ast.Node, src []byte) {
 }
 
 // holdsCode reports whether a list item holds a code block, at any depth.
+// It looks at blocks alone: a paragraph's inline nodes hold none.
 func holdsCode(n ast.Node) bool {
-	found := false
-	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
 		switch c.(type) {
 		case *ast.FencedCodeBlock, *ast.CodeBlock:
-			found = true
-			return ast.WalkStop, nil
+			return true
 		}
-		return ast.WalkContinue, nil
-	})
-	return found
+		if c.Type() == ast.TypeBlock && c.HasChildren() && holdsCode(c) {
+			return true
+		}
+	}
+	return false
 }
 
 func (w *walker) block(n ast.Node, kind BlockKind) {

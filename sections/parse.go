@@ -173,7 +173,7 @@ func (d *Document) finish(lines lineIndex) {
 func (d *Document) blocks(marks []mark, start, end int, anchors *[][2]int) []Block {
 	src := d.Src
 	var out []Block
-	add := func(kind BlockKind, list int, code bool, s, e int) {
+	add := func(kind BlockKind, list int32, code bool, s, e int) {
 		s = SkipBlankLines(src, s, e)
 		e = trimRight(src, s, e)
 		if e > s && (kind == Paragraph || kind == Other) && anchorsOnly(src[s:e]) { // code shows its markup

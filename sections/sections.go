@@ -142,10 +142,10 @@ type Block struct {
 	Kind      BlockKind
 	StartByte int
 	EndByte   int
-	HeaderEnd int  // for tables: offset just past the delimiter row
-	Words     int  // as wordcount.Count counts them
-	List      int  // for a list's items: which list of the note, from 1 (an id on its own line after it names them all)
-	HoldsCode bool // a list item holding a code block: a passage cuts it at lines, as it cuts code
+	HeaderEnd int   // for tables: offset just past the delimiter row
+	Words     int   // as wordcount.Count counts them
+	List      int32 // for a list's items: which list of the note, from 1 (an id on its own line after it names them all)
+	HoldsCode bool  // a list item holding a code block: a passage cuts it at lines, as it cuts code
 }
 
 // Parse parses a note. It never fails: problems are reported in Warnings.
