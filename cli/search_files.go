@@ -67,7 +67,7 @@ func printFiles(ctx context.Context, env *Env, ef *engineFlags, e *engine.Engine
 			continue
 		}
 		seen[p] = true
-		if _, err := os.Lstat(p); r.Stale && errors.Is(err, fs.ErrNotExist) {
+		if r.Stale && deleted(p) {
 			gone = append(gone, r.Path) // an editor would open a new, empty file
 			continue
 		}
@@ -85,4 +85,11 @@ func printFiles(ctx context.Context, env *Env, ef *engineFlags, e *engine.Engine
 			plural.Noun(len(broken), "a path holds", "paths hold"), plural.List(broken))
 	}
 	return nil
+}
+
+// deleted reports whether the file at p is no longer there: asked of a
+// result's file that changed since it was indexed (Result.Stale) alone.
+func deleted(p string) bool {
+	_, err := os.Lstat(p)
+	return errors.Is(err, fs.ErrNotExist)
 }

@@ -2,6 +2,7 @@ package sections
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"unicode/utf8"
 )
@@ -16,13 +17,17 @@ func CheckSource(src []byte) error {
 		return fmt.Errorf("UTF-16 text (it starts with a UTF-16 byte order mark): save it as UTF-8 to index it")
 	}
 	if i := bytes.IndexByte(src, 0); i >= 0 {
-		return fmt.Errorf("binary file (NUL byte at offset %d)", i)
+		return fmt.Errorf("%w (NUL byte at offset %d)", ErrBinary, i)
 	}
 	if why, ok := looksBinary(src); ok {
-		return fmt.Errorf("%s", why)
+		return fmt.Errorf("%w (%s)", ErrBinary, why)
 	}
 	return CheckNesting(src)
 }
+
+// ErrBinary is CheckSource's error for a file that is no text: a NUL
+// byte, or a start mostly of other bytes.
+var ErrBinary = errors.New("binary file")
 
 // textSample is how much of a file looksBinary examines.
 const textSample = 8 << 10
@@ -53,7 +58,7 @@ func looksBinary(data []byte) (string, bool) {
 	if runes == 0 || float64(bad)/float64(runes) <= maxNonText {
 		return "", false
 	}
-	return fmt.Sprintf("binary file (%d%% of its first %d bytes is not text)", 100*bad/runes, len(sample)), true
+	return fmt.Sprintf("%d%% of its first %d bytes is not text", 100*bad/runes, len(sample)), true
 }
 
 func isControl(r rune) bool {

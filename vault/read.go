@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"syscall"
 
 	"github.com/mdsearch/mdsearch"
@@ -25,6 +24,7 @@ type SkipError struct {
 	// read (no permission, an I/O error): nothing says its content
 	// changed, so what an index holds of it may stand until it can be.
 	Unreadable bool
+	Binary     bool // no text (sections.ErrBinary)
 }
 
 func (e *SkipError) Error() string { return e.Path + ": " + e.Reason }
@@ -72,7 +72,7 @@ func (v *Vault) ReadStamped(f File) ([]byte, File, error) {
 		return nil, f, &SkipError{Path: f.Path, Reason: "file grew over the " + humanSize(v.maxSize) + " size limit while it was read"}
 	}
 	if err := sections.CheckSource(data); err != nil {
-		return nil, f, &SkipError{Path: f.Path, Reason: err.Error()}
+		return nil, f, &SkipError{Path: f.Path, Reason: err.Error(), Binary: errors.Is(err, sections.ErrBinary)}
 	}
 	if after, err := fh.Stat(); err == nil && after.Size() == fi.Size() && after.ModTime().Equal(fi.ModTime()) &&
 		int64(len(data)) == fi.Size() {
@@ -107,7 +107,7 @@ func (v *Vault) skipHint(se *SkipError) string {
 			v.Root(), LimitFor(se.Size))
 	case se.Unreadable:
 		return "make it readable by the user mdsearch runs as; index runs skip it until then"
-	case strings.HasPrefix(se.Reason, "binary file"): // sections.CheckSource's words
+	case se.Binary:
 		return "it is no text note, and index runs skip it too: open it with the program that made it"
 	}
 	return ""
