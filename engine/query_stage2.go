@@ -24,6 +24,7 @@ type Observed struct {
 	Path        string
 	SectionPath []string
 	Sections    [][]string
+	Section     int64   // its sections row: passages of one section share it
 	First       float64 // the first stage's score
 	Features    rescore.Vector
 }
@@ -53,7 +54,7 @@ func (e *Engine) rescore(ctx context.Context, rd *store.Reader, q *query, cands 
 	var logits, probs []float64
 	var cal [][rescore.NumCalib]float64
 	if stage != nil {
-		logits, probs, cal = scoreDistinct(stage, xs, copyOf, q.req.Explain)
+		logits, probs, cal = scoreDistinct(stage, xs, sectionsOf(top), copyOf, q.req.Explain)
 	}
 	if q.req.Explain { // before the scores below replace the first stage's
 		whys(q, e.opts.Fusion, cands, top, xs, stage, cal, probs)
@@ -89,7 +90,7 @@ func (e *Engine) observe(ctx context.Context, rd *store.Reader, q *query, top []
 	var out []Observed
 	for i, c := range top {
 		if r, ok := rows[c.id]; ok {
-			out = append(out, Observed{Path: r.Path, SectionPath: r.SectionPath, Sections: r.Sections, First: c.score, Features: xs[i]})
+			out = append(out, Observed{Path: r.Path, SectionPath: r.SectionPath, Sections: r.Sections, Section: c.section, First: c.score, Features: xs[i]})
 		}
 	}
 	e.opts.Observe(q.req.Query, out)
@@ -200,16 +201,16 @@ func copiedTitle(title string) string {
 // when explain): a passage found twice is one answer, not its own close
 // rival, whose tie would take most of its score. Copies tie, so they rank
 // side by side (in the first stage's order), and scores fall with rank.
-func scoreDistinct(stage *rescore.Stage, xs []rescore.Vector, copyOf []int, explain bool) ([]float64, []float64, [][rescore.NumCalib]float64) {
-	calib := func(xs []rescore.Vector, l []float64) [][rescore.NumCalib]float64 {
+func scoreDistinct(stage *rescore.Stage, xs []rescore.Vector, section []int64, copyOf []int, explain bool) ([]float64, []float64, [][rescore.NumCalib]float64) {
+	calib := func(xs []rescore.Vector, section []int64, l []float64) [][rescore.NumCalib]float64 {
 		if !explain {
 			return nil
 		}
-		return rescore.CalInputs(stage.Ranker, xs, l)
+		return rescore.CalInputs(stage.Ranker, xs, l, section)
 	}
 	if !slices.ContainsFunc(copyOf, func(c int) bool { return c >= 0 }) { // most searches: no copy
-		l, p := stage.Score(xs)
-		return l, p, calib(xs, l)
+		l, p := stage.Score(xs, section)
+		return l, p, calib(xs, section, l)
 	}
 	rep := make([]int, len(xs)) // by a set's first: the copy the ranker puts highest
 	best := map[int]float64{}   // the set's best logit so far, by its first
@@ -230,12 +231,12 @@ func scoreDistinct(stage *rescore.Stage, xs []rescore.Vector, copyOf []int, expl
 			keep = append(keep, rep[i])
 		}
 	}
-	sub := make([]rescore.Vector, len(keep))
+	sub, subSection := make([]rescore.Vector, len(keep)), make([]int64, len(keep))
 	for k, i := range keep {
-		sub[k] = xs[i]
+		sub[k], subSection[k] = xs[i], section[i]
 	}
-	l, p := stage.Score(sub)
-	c := calib(sub, l)
+	l, p := stage.Score(sub, subSection)
+	c := calib(sub, subSection, l)
 	logits, probs := make([]float64, len(xs)), make([]float64, len(xs))
 	var cal [][rescore.NumCalib]float64
 	if explain {
@@ -253,6 +254,16 @@ func scoreDistinct(stage *rescore.Stage, xs []rescore.Vector, copyOf []int, expl
 		}
 	}
 	return logits, probs, cal
+}
+
+// sectionsOf are the sections of cands: passages of one section are one
+// answer, so none is the best's rival (rescore.CalInputs).
+func sectionsOf(cands []candidate) []int64 {
+	out := make([]int64, len(cands))
+	for i, c := range cands {
+		out[i] = c.section
+	}
+	return out
 }
 
 // relative sets feature to of every vector to its feature from minus the

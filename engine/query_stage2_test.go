@@ -81,8 +81,8 @@ func TestScoreDistinct(t *testing.T) {
 		xs[i][rescore.QueryCover] = 1
 	}
 	with := []rescore.Vector{xs[0], xs[0], xs[1], xs[2], xs[3]}
-	wantL, wantP := stage.Score(xs)
-	logits, probs, cal := scoreDistinct(stage, with, []int{-1, 0, -1, -1, -1}, true)
+	wantL, wantP := stage.Score(xs, nil)
+	logits, probs, cal := scoreDistinct(stage, with, []int64{1, 2, 3, 4, 5}, []int{-1, 0, -1, -1, -1}, true)
 	for i, j := range []int{0, 0, 1, 2, 3} {
 		if logits[i] != wantL[j] || probs[i] != wantP[j] {
 			t.Errorf("candidate %d: %v, %v; want %v, %v", i, logits[i], probs[i], wantL[j], wantP[j])
@@ -91,15 +91,15 @@ func TestScoreDistinct(t *testing.T) {
 	if cal[1] != cal[0] || cal[0][rescore.CalRank] != 1 {
 		t.Errorf("the copy's calibrator inputs %v, the original's %v", cal[1], cal[0])
 	}
-	if _, tied := stage.Score(with); tied[0] >= wantP[0] {
+	if _, tied := stage.Score(with, nil); tied[0] >= wantP[0] {
 		t.Errorf("scored with its copy the best scores %v, alone %v: the test shows nothing", tied[0], wantP[0])
 	}
 	// A copy under a title the query names ranks above its original, and
 	// the set scores as that copy alone would.
 	named := xs[0]
 	named[rescore.BM25Title] += 2
-	wantL, wantP = stage.Score([]rescore.Vector{named, xs[1], xs[2], xs[3]})
-	logits, probs, _ = scoreDistinct(stage, []rescore.Vector{xs[0], named, xs[1], xs[2], xs[3]}, []int{-1, 0, -1, -1, -1}, false)
+	wantL, wantP = stage.Score([]rescore.Vector{named, xs[1], xs[2], xs[3]}, nil)
+	logits, probs, _ = scoreDistinct(stage, []rescore.Vector{xs[0], named, xs[1], xs[2], xs[3]}, []int64{1, 2, 3, 4, 5}, []int{-1, 0, -1, -1, -1}, false)
 	if logits[0] != wantL[0] || logits[1] != wantL[0] {
 		t.Errorf("logits %v: want both the named copy's %v, so that scores fall with rank", logits[:2], wantL[0])
 	}

@@ -85,7 +85,7 @@ func (l *Linear) Effects(xs []Vector, parts [][2]float64) [][]float64 {
 // read: a score says how likely the passage answers, which depends on
 // the query as a whole as much as on the passage's rank.
 var ScoreFactors = []Factor{
-	{"ranking", []int{CalLogit, CalLogitRel, CalRank, CalGap}},   // the ranker's value and its lead over the rest
+	{"ranking", []int{CalLogit, CalLogitRel, CalRank, CalGap}},   // the ranker's value and its lead over another section's best
 	{"query_found", []int{CalQueryCover}},                        // the share of the query's idf the vault holds
 	{"query_cosine", []int{CalQueryCos}},                         // the query's best cosine
 	{"query_words", []int{CalQueryTerms}},                        // how many keyword terms it has

@@ -46,7 +46,7 @@ const (
 	CalBestCover         // the query's best CoverAll
 	CalBestFirst         // the query's best FirstScore
 	CalRank              // 1/log2(1 + its rank by the ranker)
-	CalGap               // its logit minus the best other candidate's: how far the best leads
+	CalGap               // its logit minus the best other section's best candidate's: how far the best leads
 	CalTopPage           // PageTop of the ranker's best: an answer's note tends to hold several of the best passages
 	CalCommonOnly        // CommonOnly: a query of common words alone asks for nothing a passage could answer (its score is capped at Stage.Nothing too)
 	CalTopCover          // CoverAll of the ranker's best: whether the result a search puts first holds the query's words
@@ -121,13 +121,13 @@ type Stage struct {
 // Score returns each candidate's ranker logit and calibrated probability.
 // The probability rises with the logit within a query (Parse checks), so
 // ordering by either gives the same order.
-func (s *Stage) Score(xs []Vector) (logits, probs []float64) {
+func (s *Stage) Score(xs []Vector, section []int64) (logits, probs []float64) {
 	logits = make([]float64, len(xs))
 	probs = make([]float64, len(xs))
 	for i := range xs {
 		logits[i] = s.Ranker.Logit(xs[i][:])
 	}
-	cal := CalInputs(s.Ranker, xs, logits)
+	cal := CalInputs(s.Ranker, xs, logits, section)
 	top := -1
 	for i, c := range cal {
 		if c[CalRank] == 1 { // 1/log2(1 + 1): the ranker's best
@@ -172,30 +172,37 @@ func (s *Stage) CalibOf(c [NumCalib]float64) *Linear {
 }
 
 // CalInputs are the calibrator's inputs for a query's candidates, whose
-// logits ranker gave.
-func CalInputs(ranker *Linear, xs []Vector, logits []float64) [][NumCalib]float64 {
-	best, second := math.Inf(-1), math.Inf(-1)
+// logits ranker gave, and section says which section each lies in (nil:
+// each its own). The best leads the best candidate of another section:
+// a passage of its own section answers when it does, so it is no rival,
+// and a long section's passages crowding the top would otherwise read as
+// a close call (docs/evaluation.md, "A section is one answer").
+func CalInputs(ranker *Linear, xs []Vector, logits []float64, section []int64) [][NumCalib]float64 {
+	best := math.Inf(-1)
 	var kw, cover, first float64
 	for i := range xs {
-		if logits[i] > best {
-			best, second = logits[i], best
-		} else {
-			second = max(second, logits[i])
-		}
+		best = max(best, logits[i])
 		kw, cover, first = max(kw, xs[i][KW]), max(cover, xs[i][CoverAll]), max(first, xs[i][FirstScore])
 	}
 	rank := Ranks(logits)
 	top := slices.Index(rank, 1)
+	second := math.Inf(-1)
+	for i := range xs {
+		if i != top && (section == nil || section[i] != section[top]) {
+			second = max(second, logits[i])
+		}
+	}
 	out := make([][NumCalib]float64, len(xs))
 	for i := range xs {
-		// The best is measured against the second; the rest against
-		// the best. A lone candidate (a filter that leaves one passage)
+		// The best is measured against another section's best; the
+		// rest against the best. A lone candidate (a filter that leaves
+		// one passage), or one whose rivals are all of its section,
 		// leads the same passage had it held nothing of the query.
 		gap := logits[i] - best
 		switch {
-		case rank[i] == 1 && len(xs) > 1:
+		case rank[i] == 1 && !math.IsInf(second, -1):
 			gap = logits[i] - second
-		case len(xs) == 1:
+		case rank[i] == 1:
 			u := Unmatched(xs[i])
 			gap = logits[i] - ranker.Logit(u[:])
 		}

@@ -50,7 +50,7 @@ func TestScoreFollowsLogits(t *testing.T) {
 					xs[i][j] = xs[0][j]
 				}
 			}
-			logits, probs := s.Score(xs)
+			logits, probs := s.Score(xs, nil)
 			for i := range xs {
 				if probs[i] < 0 || probs[i] > 1 {
 					t.Fatalf("%s: probability %v", mode, probs[i])
@@ -117,9 +117,9 @@ func TestIsQuestion(t *testing.T) {
 // asks nothing.
 func checkScoreEffects(t *testing.T, mode string, s *Stage, xs []Vector, logits []float64) {
 	t.Helper()
-	_, probs := s.Score(xs)
+	_, probs := s.Score(xs, nil)
 	best := probs[slices.Index(Ranks(logits), 1)]
-	for i, c := range CalInputs(s.Ranker, xs, logits) {
+	for i, c := range CalInputs(s.Ranker, xs, logits, nil) {
 		bias, effects := s.ScoreEffects(c, best)
 		if effects[factorCommonOnly] != 0 && c[CalCommonOnly] == 0 {
 			t.Errorf("%s candidate %d: common_only moves a query that asks for something", mode, i)
@@ -207,7 +207,7 @@ func TestFactors(t *testing.T) {
 		for i := range xs { // the query asks nothing: capped, the cap one of the effects
 			xs[i][CommonOnly] = 1
 		}
-		if _, probs := s.Score(xs); slices.Max(probs) > s.Nothing {
+		if _, probs := s.Score(xs, nil); slices.Max(probs) > s.Nothing {
 			t.Errorf("%s: a query that asks nothing scores %.4f, over %.4f", mode, slices.Max(probs), s.Nothing)
 		}
 		checkScoreEffects(t, mode, s, xs, logits)
@@ -245,7 +245,7 @@ func TestScoreEffectsUnderBest(t *testing.T) {
 		xs[i][FirstScore] = 0.9 - 0.4*float64(i)
 		logits[i] = s.Ranker.Logit(xs[i][:])
 	}
-	if _, probs := s.Score(xs); probs[1] != probs[0] || probs[0] > 0.05 {
+	if _, probs := s.Score(xs, nil); probs[1] != probs[0] || probs[0] > 0.05 {
 		t.Fatalf("scores %v: want every one at the best's, under 5 %%", probs)
 	}
 	checkScoreEffects(t, "hand-made", s, xs, logits)
@@ -285,6 +285,40 @@ func TestMonotone(t *testing.T) {
 	for _, tt := range tests {
 		if got := tt.stage.Monotone(); got != tt.want {
 			t.Errorf("%s: Monotone() = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestGapToAnotherSection checks that the best candidate's lead is
+// measured to the best candidate of another section: a passage of its
+// own section answers when it does, so it is no rival.
+func TestGapToAnotherSection(t *testing.T) {
+	ranker := &Linear{Mean: make([]float64, NumFeatures), Weights: make([]float64, NumFeatures), Scale: make([]float64, NumFeatures)}
+	for i := range ranker.Scale {
+		ranker.Scale[i] = 1
+	}
+	ranker.Weights[FirstScore] = 1
+	xs := make([]Vector, 3)
+	logits := []float64{3, 2.9, 1}
+	for i, l := range logits {
+		xs[i][FirstScore] = l
+	}
+	for _, tc := range []struct {
+		name    string
+		section []int64
+		want    float64
+	}{
+		{"each its own", nil, 0.1},
+		{"second of another section", []int64{7, 8, 9}, 0.1},
+		{"second of the best's section", []int64{7, 7, 9}, 2},
+		{"every rival of its section", []int64{7, 7, 7}, 3}, // as a lone one: against itself holding nothing
+	} {
+		c := CalInputs(ranker, xs, logits, tc.section)
+		if got := c[0][CalGap]; math.Abs(got-tc.want) > 1e-9 {
+			t.Errorf("%s: the best's gap is %.3f, want %.3f", tc.name, got, tc.want)
+		}
+		if got := c[1][CalGap]; math.Abs(got-(-0.1)) > 1e-9 {
+			t.Errorf("%s: the second's gap is %.3f, want -0.1 (to the best)", tc.name, got)
 		}
 	}
 }

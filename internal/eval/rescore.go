@@ -79,6 +79,7 @@ type Sample struct {
 	Own      bool          // its labels name sections' own text alone (Label.Own), not their subsections
 	Rows     []rescore.Row // Weight unset
 	Pages    []string      // each row's note, for the per-note cap (QuickLeaveOneOut)
+	Sections []int64       // each row's section (engine.Observed.Section): passages of one section share it
 }
 
 // asksNothing reports whether the sample's query asks nothing: common
@@ -161,6 +162,7 @@ func Collect(ctx context.Context, o Options, set string) ([]Sample, error) {
 		for _, c := range seen { // the excluded page is not among them (request)
 			s.Rows = append(s.Rows, rescore.Row{X: slices.Clone(c.Features[:]), Answer: q != nil && answers(q, c)})
 			s.Pages = append(s.Pages, c.Path)
+			s.Sections = append(s.Sections, c.Section)
 		}
 		out = append(out, s)
 		return nil
@@ -312,7 +314,7 @@ func FitModel(samples []Sample, fo FitOptions) (*rescore.Model, error) {
 			place := shownPlaces(rank, s.Pages, mdsearch.DefaultMaxPerPage)
 			w := ws.of(s) / float64(min(rescore.CalTop, len(s.Rows)))
 			wBelow := ws.of(s) / float64(max(1, min(rescore.CalTop, slices.Max(place))-1))
-			for i, c := range rescore.CalInputs(ranker, xs, logits) {
+			for i, c := range rescore.CalInputs(ranker, xs, logits, s.sectionIDs()) {
 				// A label of a section's own text alone (a title query's:
 				// the note's opening) leaves out the rest of a note that
 				// is all about what the query names: the best's calibrator
@@ -534,4 +536,13 @@ func everyNth(src, dst string, n int) error {
 		return fmt.Errorf("%s: no notes to generate queries from", src)
 	}
 	return nil
+}
+
+// sectionIDs number each row's section, rows of one section alike (nil
+// for samples kept without them).
+func (s Sample) sectionIDs() []int64 {
+	if len(s.Sections) != len(s.Rows) {
+		return nil
+	}
+	return s.Sections
 }

@@ -112,8 +112,8 @@ func predictionDrift(samples []Sample, mode mdsearch.Mode, a, b *rescore.Stage) 
 		for i, r := range s.Rows {
 			copy(xs[i][:], r.X)
 		}
-		la, pa := a.Score(xs)
-		lb, pb := b.Score(xs)
+		la, pa := a.Score(xs, nil)
+		lb, pb := b.Score(xs, nil)
 		ta, tb := argmax(la), argmax(lb)
 		n++
 		if ta != tb {
