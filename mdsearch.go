@@ -204,6 +204,10 @@ type Result struct {
 	// both 0 when that text is one passage, so the result is all of it.
 	Part  int `json:"part,omitempty"`
 	Parts int `json:"parts,omitempty"`
+	// PartEnd is the last part shown when neighbouring passages of the
+	// section were joined into this result (Part to PartEnd of Parts); 0
+	// otherwise. SetChunkEnd keeps it beside ChunkEnd.
+	PartEnd int `json:"part_end,omitempty"`
 	// SectionEnd is the last line of the text that follows the passage in
 	// the sections it shows (their further parts and subsections: reading
 	// the section reads it), when some does; 0 when the passage ends them.
@@ -534,4 +538,14 @@ type Searcher interface {
 	Outline(ctx context.Context, path string) (*Outline, error)
 	Status(ctx context.Context) (*Status, error)
 	Close() error
+}
+
+// SetChunkEnd sets the last passage joined into r, end (0: none), and the
+// part it ends on. Joined passages are neighbours of one section, so their
+// parts follow one another as their chunk indexes do.
+func (r *Result) SetChunkEnd(end int) {
+	r.ChunkEnd, r.PartEnd = end, 0
+	if end > r.ChunkIndex && r.Parts > 1 {
+		r.PartEnd = min(r.Part+end-r.ChunkIndex, r.Parts)
+	}
 }

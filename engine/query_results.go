@@ -336,12 +336,13 @@ func (ss seams) shift(r mdsearch.Result, off, delta int) {
 // cutAt ends the chunk range of a result cut short at the last
 // passage any of whose text it still shows.
 func (ss seams) cutAt(r *mdsearch.Result) {
-	r.ChunkEnd = 0
+	end := 0
 	for _, s := range ss[keyOf(*r)] {
 		if s.at < len(r.Text) { // some of that passage's text is still shown
-			r.ChunkEnd = s.chunk
+			end = s.chunk
 		}
 	}
+	r.SetChunkEnd(end)
 }
 
 // groupResult builds the result of one group from its loaded rows. Members
@@ -367,7 +368,7 @@ func groupResult(g *group, rows map[int64]*store.ChunkRow) (mdsearch.Result, []s
 				res.Part, res.Parts = r.Part, r.Parts
 			}
 		} else {
-			res.ChunkEnd = r.ChunkIndex
+			res.SetChunkEnd(r.ChunkIndex)
 			// The lines between two passages are blank: as many line
 			// breaks as the note has, so a list split across them reads
 			// as the note does.

@@ -104,10 +104,10 @@ func Footer(r mdsearch.Result) string {
 	} else {
 		fmt.Fprintf(&b, "chunk %d/%d", r.ChunkIndex+1, r.TotalChunks)
 	}
-	switch last := r.Part + r.ChunkEnd - r.ChunkIndex; {
+	switch {
 	case r.Parts <= 1:
-	case joined && last > r.Part:
-		fmt.Fprintf(&b, " · parts %d–%d/%d", r.Part, min(last, r.Parts), r.Parts)
+	case r.PartEnd > r.Part:
+		fmt.Fprintf(&b, " · parts %d–%d/%d", r.Part, r.PartEnd, r.Parts)
 	default:
 		fmt.Fprintf(&b, " · part %d/%d", r.Part, r.Parts)
 	}

@@ -153,6 +153,11 @@ func TestTerminal(t *testing.T) {
 			}
 		})
 	}
+	joined := resp.Results[0]
+	joined.Part, joined.Parts, joined.PartEnd = 2, 5, 3
+	if got, want := Footer(joined), "chunks 2–3/4 · parts 2–3/5 · lines 5–9 · page 300 words"; got != want {
+		t.Errorf("joined parts: footer %q, want %q", got, want)
+	}
 	for _, tc := range []struct{ query, want string }{
 		{"zzz", "No results for \"zzz\".\n"},
 		{strings.Repeat("pasted error log ", 100), "No results.\n"}, // a long query is not quoted back

@@ -99,7 +99,7 @@ func TestContract(t *testing.T) {
 			seen[k] = true
 		}
 	}
-	for _, k := range []string{"read_path", "sections", "chunk_end", "part", "parts", "truncated", "read_hint", "rest_from", "rest_to"} {
+	for _, k := range []string{"read_path", "sections", "chunk_end", "part", "parts", "part_end", "truncated", "read_hint", "rest_from", "rest_to"} {
 		if !seen[k] {
 			t.Errorf("no result has %s: choose a query whose answer does\n%s", k, cli)
 		}

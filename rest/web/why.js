@@ -11,10 +11,9 @@ function placeText(r) {
   const joined = end > r.chunk_index;
   let s = joined ? "chunks " + (r.chunk_index + 1) + "–" + (end + 1) + "/" + r.total_chunks
     : "chunk " + (r.chunk_index + 1) + "/" + r.total_chunks;
-  const parts = r.parts || 0, part = r.part || 0;
-  const last = part + end - r.chunk_index;
+  const parts = r.parts || 0, part = r.part || 0, last = r.part_end || 0;
   if (parts <= 1) return s;
-  if (joined && last > part) return s + " · parts " + part + "–" + Math.min(last, parts) + "/" + parts;
+  if (last > part) return s + " · parts " + part + "–" + last + "/" + parts;
   return s + " · part " + part + "/" + parts;
 }
 
@@ -26,7 +25,7 @@ const factorLabels = {
   heading: "the query naming its heading", phrase: "the query's words side by side",
   title: "the note's title and file name", note: "the note's other passages",
   common_heading: "a heading many notes share", length: "its length", depth: "how deep its heading is",
-  ranking: "how high it ranks (and how far it leads the others)", query_found: "the query's words found in the vault",
+  ranking: "how high it ranks (and how far it leads other sections)", query_found: "the query's words found in the vault",
   query_cosine: "the query's best match in meaning", query_words: "how many words the query has",
   best_match: "how well the best results match", top_note: "how many of the first ten are the best result's note's",
   common_only: "a query of common words only", top_words: "how much of the query the first result holds",
