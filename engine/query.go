@@ -127,6 +127,7 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 	terms, nothing, generic := splitTerms(req.Query)
 	q.generic = generic
 	q.noWords = len(terms) == 0 && !nothing
+	addNotice(&resp.Notice, oneLetterNotice(req.Query, terms))
 	if q.nothing = nothing; q.nothing {
 		addNotice(&resp.Notice, fmt.Sprintf("the query holds only common words (%s), which name nothing to look for: no result can be known to answer it; add the words you look for, or quote a phrase (\"to be or not to be\")", CommonWordsOf(req.Query)))
 	}

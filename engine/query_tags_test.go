@@ -142,6 +142,34 @@ func TestAsksNothingNotice(t *testing.T) {
 	}
 }
 
+// A query of one letter gets a notice that it matches wherever the letter
+// stands alone; a word, a prefix or more words get none.
+func TestOneLetterNotice(t *testing.T) {
+	vault := t.TempDir()
+	write(t, vault, "a.md", "# A\n\nLet x be the zebra count; T is the type and C the language.\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
+	index(t, e, vault, "v")
+	for _, tt := range []struct {
+		query, notice string
+	}{
+		{"x", `the query is one letter ("x")`},
+		{"T", `the query is one letter ("T")`},
+		{`"C"`, `the query is one letter ("C")`},
+		{"Tag:none t", `the query is one letter ("t")`},
+		{"x*", ""},
+		{"zebra", ""},
+		{"x zebra", ""},
+		{"7", ""},
+	} {
+		for _, mode := range []mdsearch.Mode{mdsearch.ModeHybrid, mdsearch.ModeKeyword} {
+			resp := search(t, e, mdsearch.SearchRequest{Query: tt.query, Mode: mode})
+			if got := strings.Contains(resp.Notice, "one letter"); got != (tt.notice != "") || !strings.Contains(resp.Notice, tt.notice) {
+				t.Errorf("%q (%s): notice %q, want one holding %q", tt.query, mode, resp.Notice, tt.notice)
+			}
+		}
+	}
+}
+
 // Obsidian's "tag:NAME", "path:TEXT" and "file:TEXT" in a query filter;
 // quoted, they are text; alone, they ask for words.
 // TestUnreadOperators: the operators a read query still holds are found

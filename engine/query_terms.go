@@ -372,3 +372,28 @@ func termList(terms []string) string {
 	}
 	return strings.Join(out, ", ")
 }
+
+// oneLetterNotice says of a query whose one keyword term is a single
+// letter ("x", "T") that it matches wherever the letter stands alone,
+// which in notes is mostly a variable, a type parameter or an initial:
+// its best result may score as a likely answer and be about anything.
+// A prefix ("x*") asks for words and gets none.
+func oneLetterNotice(query string, terms []string) string {
+	if len(terms) != 1 {
+		return ""
+	}
+	w := strings.TrimSuffix(strings.TrimPrefix(terms[0], `"`), `"`)
+	r, n := utf8.DecodeRuneInString(w)
+	if n == 0 || n != len(w) || !unicode.IsLetter(r) {
+		return ""
+	}
+	rs := []rune(query)
+	for i, q := range rs { // as typed, "T" rather than the index's "t": the letter standing alone
+		alone := (i == 0 || !unicode.IsLetter(rs[i-1])) && (i == len(rs)-1 || !unicode.IsLetter(rs[i+1]))
+		if unicode.ToLower(q) == r && alone {
+			r = q
+			break
+		}
+	}
+	return `the query is one letter ("` + string(r) + `"), which matches wherever it stands alone (a variable, a type parameter, an initial); add what you look for`
+}
