@@ -257,7 +257,11 @@ func scoreDistinct(stage *rescore.Stage, xs []rescore.Vector, section []int64, c
 }
 
 // sectionsOf are the sections of cands: passages of one section are one
-// answer, so none is the best's rival (rescore.CalInputs).
+// answer, so none is the best's rival (rescore.CalInputs). A part 1 that
+// took in a short section before it keeps that section's id, as results
+// read it: its part 2 answers only the long section, so each may be
+// right where the other is not (docs/evaluation.md, "A section is one
+// answer").
 func sectionsOf(cands []candidate) []int64 {
 	out := make([]int64, len(cands))
 	for i, c := range cands {
