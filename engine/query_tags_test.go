@@ -119,51 +119,34 @@ func TestMDXNotice(t *testing.T) {
 }
 
 // A query of common words alone gets its results and a notice that it
-// asks for nothing; one with a word to look for gets none.
-func TestAsksNothingNotice(t *testing.T) {
+// asks for nothing, and one of one letter a notice that it matches
+// wherever the letter stands alone; one with a word to look for, a
+// prefix or a quoted common word gets neither.
+func TestAsksLittleNotices(t *testing.T) {
 	vault := t.TempDir()
-	write(t, vault, "a.md", "# A\n\nHow do I feed the starter? It is the zebra of the kitchen.\n")
+	write(t, vault, "a.md", "# A\n\nHow do I feed the starter? It is the zebra of the kitchen.\n\nLet x be the zebra count; T is the type and C the language.\n")
 	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
 	index(t, e, vault, "v")
+	const nothing, letter = "only common words", "one letter"
 	for _, tt := range []struct {
-		query, notice string
+		query, marker, notice string
 	}{
-		{"how do I", "the query holds only common words (how do i), which name nothing to look for"},
-		{"tag:none the", "the query holds only common words (the)"},
-		{"how do I feed", ""},
-		{`"the"`, ""},
+		{"how do I", nothing, "the query holds only common words (how do i), which name nothing to look for"},
+		{"tag:none the", nothing, "the query holds only common words (the)"},
+		{"how do I feed", nothing, ""},
+		{`"the"`, nothing, ""},
+		{"x", letter, `the query is one letter ("x")`},
+		{"T", letter, `the query is one letter ("T")`},
+		{`"C"`, letter, `the query is one letter ("C")`},
+		{"Tag:none t", letter, `the query is one letter ("t")`},
+		{"x*", letter, ""},
+		{"zebra", letter, ""},
+		{"x zebra", letter, ""},
+		{"7", letter, ""},
 	} {
 		for _, mode := range []mdsearch.Mode{mdsearch.ModeHybrid, mdsearch.ModeKeyword, mdsearch.ModeSemantic} {
 			resp := search(t, e, mdsearch.SearchRequest{Query: tt.query, Mode: mode})
-			if got := strings.Contains(resp.Notice, "only common words"); got != (tt.notice != "") || !strings.Contains(resp.Notice, tt.notice) {
-				t.Errorf("%q (%s): notice %q, want one holding %q", tt.query, mode, resp.Notice, tt.notice)
-			}
-		}
-	}
-}
-
-// A query of one letter gets a notice that it matches wherever the letter
-// stands alone; a word, a prefix or more words get none.
-func TestOneLetterNotice(t *testing.T) {
-	vault := t.TempDir()
-	write(t, vault, "a.md", "# A\n\nLet x be the zebra count; T is the type and C the language.\n")
-	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
-	index(t, e, vault, "v")
-	for _, tt := range []struct {
-		query, notice string
-	}{
-		{"x", `the query is one letter ("x")`},
-		{"T", `the query is one letter ("T")`},
-		{`"C"`, `the query is one letter ("C")`},
-		{"Tag:none t", `the query is one letter ("t")`},
-		{"x*", ""},
-		{"zebra", ""},
-		{"x zebra", ""},
-		{"7", ""},
-	} {
-		for _, mode := range []mdsearch.Mode{mdsearch.ModeHybrid, mdsearch.ModeKeyword} {
-			resp := search(t, e, mdsearch.SearchRequest{Query: tt.query, Mode: mode})
-			if got := strings.Contains(resp.Notice, "one letter"); got != (tt.notice != "") || !strings.Contains(resp.Notice, tt.notice) {
+			if got := strings.Contains(resp.Notice, tt.marker); got != (tt.notice != "") || !strings.Contains(resp.Notice, tt.notice) {
 				t.Errorf("%q (%s): notice %q, want one holding %q", tt.query, mode, resp.Notice, tt.notice)
 			}
 		}
