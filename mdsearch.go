@@ -225,6 +225,16 @@ type Result struct {
 	Why *Why `json:"why,omitempty"`
 }
 
+// SetChunkEnd sets the last passage joined into r, end (0: none), and the
+// part it ends on. Joined passages are neighbours of one section, so their
+// parts follow one another as their chunk indexes do.
+func (r *Result) SetChunkEnd(end int) {
+	r.ChunkEnd, r.PartEnd = end, 0
+	if end > r.ChunkIndex && r.Parts > 1 {
+		r.PartEnd = min(r.Part+end-r.ChunkIndex, r.Parts)
+	}
+}
+
 // SearchResponse is the answer to a SearchRequest.
 type SearchResponse struct {
 	Query   string   `json:"query"`
@@ -538,14 +548,4 @@ type Searcher interface {
 	Outline(ctx context.Context, path string) (*Outline, error)
 	Status(ctx context.Context) (*Status, error)
 	Close() error
-}
-
-// SetChunkEnd sets the last passage joined into r, end (0: none), and the
-// part it ends on. Joined passages are neighbours of one section, so their
-// parts follow one another as their chunk indexes do.
-func (r *Result) SetChunkEnd(end int) {
-	r.ChunkEnd, r.PartEnd = end, 0
-	if end > r.ChunkIndex && r.Parts > 1 {
-		r.PartEnd = min(r.Part+end-r.ChunkIndex, r.Parts)
-	}
 }

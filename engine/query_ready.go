@@ -140,6 +140,19 @@ func sameServerModel(a, b string) bool {
 	return okA && okB && apiA == apiB && modelA == modelB
 }
 
+// otherDim is the dimension of the index's model, have, where it is the
+// current one's server API and model name at another dimension (one
+// declared with MDSEARCH_EMBED_DIM, or a server whose model changed),
+// else 0: the embedder's flags are right, so naming them says nothing.
+func otherDim(have, current string) int {
+	_, _, dim, _ := remote.ParseModelID(have)
+	_, _, now, _ := remote.ParseModelID(current)
+	if !sameServerModel(have, current) || dim == now {
+		return 0
+	}
+	return dim
+}
+
 // embedderOf names the settings of the embedder that made model, a model
 // ID as the index records it, for a search with the embedder whose ID is
 // current: "ollama:nomic-embed-text@768" is --embedder ollama
@@ -148,19 +161,6 @@ func sameServerModel(a, b string) bool {
 // ("use-lite-0.2.0-int8-row" of "use-lite-0.2.0") the local model at
 // another precision, the one setting that adds to its ID (sentenceencoder's
 // Precision.ModelID).
-// otherDim is the dimension of the index's model, have, where it is the
-// current one's server API and model name at another dimension (one
-// declared with MDSEARCH_EMBED_DIM, or a server whose model changed),
-// else 0: the embedder's flags are right, so naming them says nothing.
-func otherDim(have, current string) int {
-	a1, m1, d1, ok1 := remote.ParseModelID(have)
-	a2, m2, d2, ok2 := remote.ParseModelID(current)
-	if !ok1 || !ok2 || a1 != a2 || m1 != m2 || d1 == d2 {
-		return 0
-	}
-	return d1
-}
-
 func embedderOf(model, current string) string {
 	api, name, _, ok := remote.ParseModelID(model)
 	if ok {

@@ -179,7 +179,7 @@ func eachScored(samples []Sample, m *rescore.Model, set string, mode mdsearch.Mo
 	}
 	for _, s := range samples {
 		if s.Set == set && s.Mode == mode && len(s.Rows) > 0 && keep(s) {
-			logits, probs := stage.Score(s.vectors(), s.sectionIDs())
+			logits, probs := s.scored(stage)
 			fn(s, logits, probs, argmax(logits))
 		}
 	}

@@ -67,7 +67,7 @@ func CapLeaveOneOut(w io.Writer, samples []Sample, corpora string, fo FitOptions
 // the cap giving way at likely (0: held).
 func capRanking(samples []Sample, stage *rescore.Stage, set string, mode mdsearch.Mode, likely float64) (hit, mrr float64) {
 	return rankingOf(samples, set, mode, func(s Sample) []int {
-		logits, probs := stage.Score(s.vectors(), s.sectionIDs())
+		logits, probs := s.scored(stage)
 		return placesGivingWay(rescore.Ranks(logits), probs, s.Pages, mdsearch.DefaultMaxPerPage, likely)
 	})
 }

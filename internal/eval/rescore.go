@@ -538,11 +538,17 @@ func everyNth(src, dst string, n int) error {
 	return nil
 }
 
-// sectionIDs number each row's section, rows of one section alike (nil
-// for samples kept without them).
+// sectionIDs are each row's section, rows of one section alike (nil for
+// samples kept without them: each row is then its own).
 func (s Sample) sectionIDs() []int64 {
 	if len(s.Sections) != len(s.Rows) {
 		return nil
 	}
 	return s.Sections
+}
+
+// scored is stage's logits and probabilities of the sample's rows, as a
+// search scores its candidates (their sections told).
+func (s Sample) scored(stage *rescore.Stage) (logits, probs []float64) {
+	return stage.Score(s.vectors(), s.sectionIDs())
 }
