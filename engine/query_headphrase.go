@@ -18,14 +18,16 @@ type headings struct {
 	query  []string
 	heads  [][]string
 	titles [][]string
+	docs   []int64 // each passage's note
 }
 
 // sectionHeadings tokenizes the query and the passages' headings, their
 // clitics read alike (unclitic): "what's canvas" names the title Canvas.
 func sectionHeadings(query string, ids []int64, ps map[int64]store.Passage) headings {
-	h := headings{query: tokens(unclitic(query)), heads: make([][]string, len(ids)), titles: make([][]string, len(ids))}
+	h := headings{query: tokens(unclitic(query)), heads: make([][]string, len(ids)), titles: make([][]string, len(ids)), docs: make([]int64, len(ids))}
 	for i, id := range ids {
 		p := ps[id]
+		h.docs[i] = p.Doc
 		if p.Level > 0 && p.Heading != p.Title {
 			h.heads[i] = tokens(unclitic(p.Heading))
 		} else {
@@ -134,6 +136,41 @@ func headingPhrases(h headings) []float64 {
 		}
 	}
 	return out
+}
+
+// quotedOverTitle clears a note opening's titled reading where the
+// query quotes a heading of the same note that holds every word the query
+// names and common words of it the title lacks: the query is then the
+// heading, phrased, more than the title. "what is a composable" asks for
+// the section "What is a Composable?", not the opening of the note
+// Composables, while "composables" still asks for the opening, and so
+// does "what is reactivity in depth" of the note Reactivity in Depth,
+// whose section "What is Reactivity?" lacks "depth".
+func quotedOverTitle(h headings, phrase, titled []float64) {
+	for i, t := range titled {
+		if t == 0 {
+			continue
+		}
+		for j, head := range h.heads {
+			if phrase[j] > 0 && h.docs[j] == h.docs[i] && namesQuery(h.query, head) && slices.ContainsFunc(head, func(w string) bool {
+				return stopwords[w] && !slices.Contains(h.titles[i], w)
+			}) {
+				titled[i] = 0
+				break
+			}
+		}
+	}
+}
+
+// namesQuery reports whether head holds every word of query but common
+// ones, as written.
+func namesQuery(query, head []string) bool {
+	for _, w := range query {
+		if !stopwords[w] && !slices.Contains(head, w) {
+			return false
+		}
+	}
+	return true
 }
 
 // holdsRun reports whether run is a contiguous part of words.

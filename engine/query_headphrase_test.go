@@ -2,10 +2,53 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/mdsearch/mdsearch/store"
 )
+
+// TestQuotedOverTitle: a note's opening stops reading as the answer to a
+// query that names its title alone when the query quotes a heading of
+// the same note that holds more of its words: common words that phrase
+// the heading.
+func TestQuotedOverTitle(t *testing.T) {
+	ps := map[int64]store.Passage{
+		1: {Doc: 1, Level: 1, Heading: "composables", Title: "composables"},
+		2: {Doc: 1, Level: 2, Heading: `what is a "composable"?`, Title: "composables"},
+		3: {Doc: 2, Level: 0, Title: "composable"},
+		4: {Doc: 1, Level: 2, Heading: "composable", Title: "composables"},
+		5: {Doc: 3, Level: 0, Title: "reactivity in depth"},
+		6: {Doc: 3, Level: 2, Heading: "what is reactivity?", Title: "reactivity in depth"},
+	}
+	ids := []int64{1, 2, 3, 4, 5, 6}
+	for _, tc := range []struct {
+		query string
+		want  []bool // whether each passage keeps a titled reading
+	}{
+		{"what is a composable", []bool{false, false, true, false, false, false}}, // note 1's heading holds more; note 2 has none
+		{"what is a composable?", []bool{false, false, true, false, false, false}},
+		{"composables", []bool{true, false, true, false, false, false}},                   // the heading is no part of the query
+		{"composable", []bool{true, false, true, false, false, false}},                    // the heading "composable" holds no common word
+		{"the composables", []bool{true, false, true, false, false, false}},               // the heading is no part of the query
+		{"what is reactivity in depth?", []bool{false, false, false, false, true, false}}, // the heading lacks "depth"
+		{"what is reactivity?", []bool{false, false, false, false, false, false}},         // the query is the heading
+	} {
+		h := sectionHeadings(tc.query, ids, ps)
+		_, titled, err := headingWords(bg, h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		quotedOverTitle(h, headingPhrases(h), titled)
+		got := make([]bool, len(titled))
+		for i, v := range titled {
+			got[i] = v > 0
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%q: titled %v, want %v", tc.query, titled, tc.want)
+		}
+	}
+}
 
 func TestHeadingPhrases(t *testing.T) {
 	const title = "data types"

@@ -429,6 +429,7 @@ func (e *Engine) passageFeatures(ctx context.Context, rd *store.Reader, q *query
 		return err
 	}
 	phrase := headingPhrases(h)
+	quotedOverTitle(h, phrase, titled)
 	for i, id := range ids {
 		p := ps[id]
 		xs[i][rescore.HeadPhrase] = phrase[i]

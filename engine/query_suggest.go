@@ -90,7 +90,7 @@ func suggest(ctx context.Context, rd *store.Reader, q *query, hasTerms bool, ope
 		if err != nil {
 			return suggestion{}, err
 		}
-		if fix != "" {
+		if fix != "" && !compoundKept(word, fix, known) {
 			fixes[word] = fix
 		}
 	}
@@ -287,6 +287,24 @@ func (e *Engine) knownWord(word string) bool {
 	}
 	for _, end := range inflections {
 		if base, ok := strings.CutSuffix(word, end); ok && len(base) >= 3 && (lex.Knows(base) || lex.Knows(base+"e")) {
+			return true
+		}
+	}
+	return false
+}
+
+// compoundKept reports whether word, which the notes lack, reads as two
+// words known to be spelled right ("tailwind": "tail" and "wind") and fix
+// is more than one edit from it: such a word is likelier a name or a
+// compound the notes do not use than a slip of two letters ("tailing"),
+// while one edit still respells ("backround" as "background").
+func compoundKept(word, fix string, known func(string) bool) bool {
+	w := []rune(strings.ToLower(word))
+	if store.EditDistance(w, []rune(strings.ToLower(fix)), 2) <= 1 {
+		return false
+	}
+	for i := 3; i+3 <= len(w); i++ {
+		if known(string(w[:i])) && known(string(w[i:])) {
 			return true
 		}
 	}

@@ -154,10 +154,12 @@ func (l lexBow) Knows(w string) bool { return l.words[w] }
 
 // A word the model knows is spelled right: the vault lacks it, and no
 // respelling is offered ("status" is one edit from "stats"), nor for its
-// forms ("statuses"); a model without a vocabulary knows none.
+// forms ("statuses"); a model without a vocabulary knows none. A word of
+// two known words is respelled only one edit away.
 func TestSuggestionKnownWords(t *testing.T) {
 	vault := t.TempDir()
 	write(t, vault, "a.md", "# Stats\n\nThe stats page shows weekly stats.\n")
+	write(t, vault, "b.md", "# Logs\n\nLog tailing runs in the background.\n")
 	for _, tc := range []struct {
 		name  string
 		emb   interface{ Knows(string) bool }
@@ -170,6 +172,9 @@ func TestSuggestionKnownWords(t *testing.T) {
 		{"its form, no vocabulary", nil, "stated weekly", "stats weekly"},
 		{"unknown", lexBow{newBow("bow"), map[string]bool{"status": true}}, "weekly sttas", "weekly stats"},
 		{"no vocabulary", nil, "weekly status", "weekly stats"},
+		{"two known words", lexBow{newBow("bow"), map[string]bool{"tail": true, "wind": true}}, "tailwind", ""},
+		{"two words unknown", lexBow{newBow("bow"), map[string]bool{"tail": true}}, "tailwind", "tailing"},
+		{"two known words, one edit off", lexBow{newBow("bow"), map[string]bool{"back": true, "round": true}}, "backround", "background"},
 	} {
 		var e *Engine
 		if l, ok := tc.emb.(lexBow); ok {
