@@ -503,8 +503,8 @@ func procMemory() string {
 }
 
 // benchKeywordList times the keyword candidate list alone (the 100 rows a
-// default search reads), as the engine builds it and as one OR query (the
-// raw baseline), and reports how many of the OR query's top 10 and top
+// search's first round reads, its tier chosen at 160), as the engine builds
+// it and as one OR query (the raw baseline), and reports how many of the OR query's top 10 and top
 // 100 the engine's list holds.
 func benchKeywordList(b *testing.B, e *Engine, queries []string, chunks int) {
 	const k = 100

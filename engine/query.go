@@ -407,7 +407,7 @@ func (e *Engine) rank(ctx context.Context, rd *store.Reader, q *query) ([]*group
 	if q.req.MaxPerPage == 0 && e.stage(q.mode) != nil {
 		likely = likelyAnswer
 	}
-	for k := firstRound(q.req); ; k *= 4 {
+	for k := firstRound; ; k *= 4 {
 		// The scan runs in memory while SQLite answers the keyword list.
 		var sem []hit
 		scanned := make(chan struct{})
@@ -448,8 +448,12 @@ func (e *Engine) rank(ctx context.Context, rd *store.Reader, q *query) ([]*group
 	}
 }
 
-// firstRound is how many candidates each list gives rank's first round.
-func firstRound(req mdsearch.SearchRequest) int { return max(100, 4*req.N*req.PerNote()) }
+// firstRound is how many candidates each list gives rank's first round,
+// however many results are asked for: the second stage scores a
+// candidate against the others, so its candidates, and its scores, are
+// the same for one result or twelve. A later round reads four times as
+// deep where the results asked for are not found.
+const firstRound = 100
 
 // deepest is how many times the results asked for distinct asks rank for
 // at most, to replace copies it dropped.

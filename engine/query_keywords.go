@@ -8,16 +8,12 @@ import (
 
 // keywordList returns the best k rows of the keyword list, and the rows
 // of the passages holding the query's phrases, or its tasks, below them
-// (withHolders).
-// The first round reads it as deep as the first round of distinct's
-// deepest request reads, so distinct's later rounds slice it instead of
-// asking SQLite again: at a million windows each ask costs 5–20 ms,
-// however few rows it keeps.
+// (withHolders). It is read once for each depth, so distinct's later
+// rounds slice it instead of asking SQLite again: at a million windows
+// each ask costs 5–20 ms, however few rows it keeps.
 func (q *query) keywordList(ctx context.Context, rd *store.Reader, w store.Weights, k int) ([]store.KeywordHit, error) {
 	if q.kw == nil || (k > q.kwLimit && (len(q.kw) == q.kwLimit || len(q.kwHeld) == q.kwLimit)) {
-		deep := q.req
-		deep.N *= deepest
-		limit := max(k, firstRound(deep))
+		limit := k
 		hits, err := rd.KeywordAny(ctx, q.terms, q.filter, w, limit)
 		if err != nil {
 			return nil, err

@@ -196,7 +196,7 @@ func TestPhraseHoldersDeep(t *testing.T) {
 			t.Fatalf("%s: %d results, notice %q, want the three tabs notes:\n%s", mode, len(resp.Results), resp.Notice, describe(resp))
 		}
 		r := resp.Results[2]
-		if r.Why.KeywordRank <= firstRound(mdsearch.SearchRequest{N: 10}.WithDefaults()) {
+		if r.Why.KeywordRank <= firstRound {
 			t.Errorf("%s: the phrase's passages rank %d in the keyword list, within its first round: no test of reaching them", mode, r.Why.KeywordRank)
 		}
 		// Keyword mode's second stage takes any embedder: it read them,

@@ -99,7 +99,7 @@ func TestTaskOperators(t *testing.T) {
 	vault := t.TempDir()
 	// More passages than a search's first round of candidates mention
 	// calls and the plumber, in prose, and rank above the tasks.
-	for i := range 3 * firstRound(mdsearch.SearchRequest{N: 5}.WithDefaults()) / 2 {
+	for i := range 3 * firstRound / 2 {
 		write(t, vault, fmt.Sprintf("calls/%02d.md", i), fmt.Sprintf("# Calls %d\n\nCall, call and call again: the plumber call log.\n", i))
 	}
 	write(t, vault, "daily/2024-07-01.md", "# Monday\n\n## Tasks\n\n- [ ] call the plumber about the leak in the long kitchen pipe under the old sink\n- [x] email the landlord\n\n## Notes\n\nA quiet day.\n")

@@ -80,37 +80,73 @@ func (s *Reader) Keyword(ctx context.Context, match string, f Filter, w Weights,
 // common words matches a large share of a big index. So rows are ranked in
 // tiers: those holding every term, then (for up to maxTieredTerms terms)
 // those holding all but one, and the first tier, or pair of tiers, that
-// fills the limit is the answer; the OR query runs only when none does. A
-// row's bm25 is the same in every one of these queries: each names the same
-// phrases in the same order, and a phrase a row lacks adds exactly zero.
-// What can change is the bottom of a full list: a row holding fewer terms
-// that outscores some of the rows kept (a term repeated many times) is
-// left out. On the Rust RFCs benchmark (docs/benchmarks.md) every top 10
-// was the OR query's.
+// holds tierRows rows or more stands for the OR query; the OR query runs
+// only when none does. A row's bm25 is the same in every one of these
+// queries: each names the same phrases in the same order, and a phrase a
+// row lacks adds exactly zero. What can change is the bottom of a full
+// list: a row holding fewer terms that outscores some of the rows kept (a
+// term repeated many times) is left out. On the Rust RFCs benchmark
+// (docs/benchmarks.md) every top 10 was the OR query's.
+//
+// Which tier answers does not depend on limit, so a shorter list is the
+// start of a longer one: a search's candidates, and so its scores, are the
+// same however many results it asks for. Asked for more rows than the
+// tier holds, the OR query's other rows follow it, best first.
 func (s *Reader) KeywordAny(ctx context.Context, terms []string, f Filter, w Weights, limit int) ([]KeywordHit, error) {
+	depth := max(limit, tierRows)
 	if len(terms) > 1 {
-		hits, err := s.Keyword(ctx, strings.Join(terms, " AND "), f, w, limit)
-		if err != nil || len(hits) >= limit {
-			return hits, err
+		hits, err := s.Keyword(ctx, strings.Join(terms, " AND "), f, w, depth)
+		if err != nil || len(hits) >= tierRows {
+			return s.thenAny(ctx, terms, f, w, limit, hits, err)
 		}
 		if len(terms) > 2 && len(terms) <= maxTieredTerms {
 			for i := range terms {
 				// Rows holding every term but terms[i]: disjoint from each
 				// other and from the rows holding all.
 				rest := strings.Join(slices.Delete(slices.Clone(terms), i, i+1), " AND ")
-				more, err := s.Keyword(ctx, "("+rest+") NOT "+terms[i], f, w, limit)
+				more, err := s.Keyword(ctx, "("+rest+") NOT "+terms[i], f, w, depth)
 				if err != nil {
 					return nil, err
 				}
 				hits = append(hits, more...)
 			}
-			if len(hits) >= limit {
+			if len(hits) >= tierRows {
 				slices.SortStableFunc(hits, CompareHits)
-				return hits[:limit], nil
+				return s.thenAny(ctx, terms, f, w, limit, hits, nil)
 			}
 		}
 	}
 	return s.Keyword(ctx, strings.Join(terms, " OR "), f, w, limit)
+}
+
+// tierRows is how many rows a tier of KeywordAny must hold to stand for
+// the OR query: as deep as a search of five results reads the keyword
+// list, so that its candidates are the OR query's wherever a tier is
+// thinner. A variable for tests' small fixtures.
+var tierRows = 160
+
+// thenAny is the first limit rows of a tier's (hits, best first, each of
+// its queries read to limit rows or more), then the OR query's best rows
+// outside it where the tier holds fewer: of the OR query's first limit
+// rows, at most len(hits) are the tier's.
+func (s *Reader) thenAny(ctx context.Context, terms []string, f Filter, w Weights, limit int, hits []KeywordHit, err error) ([]KeywordHit, error) {
+	if err != nil || len(hits) >= limit {
+		return hits[:min(limit, len(hits))], err
+	}
+	any, err := s.Keyword(ctx, strings.Join(terms, " OR "), f, w, limit)
+	if err != nil {
+		return nil, err
+	}
+	in := make(map[int64]bool, len(hits))
+	for _, h := range hits {
+		in[h.ChunkID] = true
+	}
+	for _, h := range any {
+		if len(hits) < limit && !in[h.ChunkID] {
+			hits = append(hits, h)
+		}
+	}
+	return hits, nil
 }
 
 // CompareHits orders keyword hits best bm25 first, then by chunk id.

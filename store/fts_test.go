@@ -9,8 +9,9 @@ import (
 )
 
 // TestKeywordAny checks both paths: rows holding every term answer when
-// they fill the limit (with the scores the OR query gives them), and the
-// OR query answers when they do not.
+// there are tierRows of them (with the scores the OR query gives them),
+// the OR query's other rows following where more are asked for, and the
+// OR query answers when they are fewer, whatever the limit.
 func TestKeywordAny(t *testing.T) {
 	// Three passages hold both words; two hold "lifetime" alone, many
 	// times, which gives them a better bm25 than some of the three.
@@ -38,18 +39,22 @@ func TestKeywordAny(t *testing.T) {
 		t.Fatalf("OR matched %d passages, want 5", len(score))
 	}
 	names := func(hits []KeywordHit) string { return hitSections(t, s, hits) }
+	defer func(n int) { tierRows = n }(tierRows)
 	cases := []struct {
-		terms []string
-		limit int
-		want  string // "" : the OR query's answer
+		terms       []string
+		tier, limit int
+		want        string // "" : the OR query's answer
 	}{
-		{terms, 3, "both1 both2 both3"}, // all three hold both words: the OR query's "one1" is left out
-		{terms, 2, "both1 both2"},
-		{terms, 4, ""}, // three hold both: too few, so the OR query answers
-		{terms, 10, ""},
-		{terms[:1], 2, ""},
+		{terms, 3, 3, "both1 both2 both3"}, // all three hold both words: the OR query's "one1" is left out
+		{terms, 3, 2, "both1 both2"},
+		{terms, 3, 4, "both1 both2 both3 one1"}, // then the OR query's best other rows
+		{terms, 2, 2, "both1 both2"},
+		{terms, 4, 2, ""}, // three hold both: too few for the tier, so the OR query answers
+		{terms, 4, 10, ""},
+		{terms[:1], 1, 2, ""},
 	}
 	for _, tc := range cases {
+		tierRows = tc.tier
 		got, err := s.KeywordAny(ctx, tc.terms, Filter{}, DefaultWeights, tc.limit)
 		if err != nil {
 			t.Fatal(err)
@@ -63,7 +68,7 @@ func TestKeywordAny(t *testing.T) {
 			want = names(hits)
 		}
 		if g := names(got); g != want {
-			t.Errorf("%v limit %d: %s, want %s", tc.terms, tc.limit, g, want)
+			t.Errorf("%v tier %d limit %d: %s, want %s", tc.terms, tc.tier, tc.limit, g, want)
 		}
 		for _, h := range got {
 			if len(tc.terms) == len(terms) && h.BM25 != score[h.ChunkID] {
@@ -104,26 +109,48 @@ func TestKeywordAnyTiers(t *testing.T) {
 	if got := hitSections(t, s, or); got != "abc bc a1 a2 ab1 ab2" {
 		t.Fatalf("OR query: %s; the fixture no longer tells the tiers apart from it", got)
 	}
+	defer func(n int) { tierRows = n }(tierRows)
 	cases := []struct {
-		limit int
-		want  string
+		tier, limit int
+		want        string
 	}{
-		{4, "abc bc ab1 ab2"},   // one row holds all three, three hold two: they fill the list
-		{2, "abc bc"},           // the same tiers, cut
-		{5, "abc bc a1 a2 ab1"}, // too few hold two terms or more: the OR query answers
-		{1, "abc"},              // the rows holding every term fill it alone
+		{4, 4, "abc bc ab1 ab2"},    // one row holds all three, three hold two: they fill the tier
+		{4, 2, "abc bc"},            // the same tier, cut
+		{4, 5, "abc bc ab1 ab2 a1"}, // then the OR query's best other row
+		{5, 4, "abc bc a1 a2"},      // too few hold two terms or more: the OR query answers
+		{1, 1, "abc"},               // the rows holding every term fill the tier alone
+		{1, 2, "abc bc"},
 	}
 	for _, tc := range cases {
+		tierRows = tc.tier
 		got, err := s.KeywordAny(ctx, terms, Filter{}, DefaultWeights, tc.limit)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if g := hitSections(t, s, got); g != tc.want {
-			t.Errorf("limit %d: %s, want %s", tc.limit, g, tc.want)
+			t.Errorf("tier %d limit %d: %s, want %s", tc.tier, tc.limit, g, tc.want)
 		}
 		for _, h := range got {
 			if h.BM25 != score[h.ChunkID] {
 				t.Errorf("limit %d: chunk %d bm25 %v, the OR query gives %v", tc.limit, h.ChunkID, h.BM25, score[h.ChunkID])
+			}
+		}
+	}
+	// Whatever the tier, a shorter list is the start of a longer one: a
+	// search's candidates do not depend on how many results it asks for.
+	for tier := 1; tier <= 7; tier++ {
+		tierRows = tier
+		long, err := s.KeywordAny(ctx, terms, Filter{}, DefaultWeights, 7)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for limit := 1; limit < 7; limit++ {
+			got, err := s.KeywordAny(ctx, terms, Filter{}, DefaultWeights, limit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g, w := hitSections(t, s, got), hitSections(t, s, long[:min(limit, len(long))]); g != w {
+				t.Errorf("tier %d limit %d: %s, not the start of %s", tier, limit, g, hitSections(t, s, long))
 			}
 		}
 	}
