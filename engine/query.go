@@ -112,6 +112,7 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 			}
 		}
 	}
+	addNotice(&resp.Notice, frameNotice(ops.frame, req.Query))
 	addNotice(&resp.Notice, ops.asTextNotice())
 	addNotice(&resp.Notice, ops.groupedNotice())
 	addNotice(&resp.Notice, ops.wordsNotice())
@@ -369,6 +370,7 @@ type query struct {
 	counts     []int              // each term's rows, up to maxTermRows (termRows)
 	held       []bool             // whether a passage in the search's scope holds each term (found)
 	seen       stageMemo          // the second stage's last candidates and features
+	firstTop   []candidate        // the first round's best secondK candidates (keepFirstTop)
 	heads      map[string]int     // headingNotes, once read for this search
 	scans      scanMemo           // the first scan's cosines, for deeper rounds
 	kw         []store.KeywordHit // the keyword list as deep as kwLimit, once read
@@ -434,7 +436,7 @@ func (e *Engine) rank(ctx context.Context, rd *store.Reader, q *query) ([]*group
 		if err != nil {
 			return nil, err
 		}
-		cands = q.taskedOnly(cands)
+		cands = q.keepFirstTop(q.taskedOnly(cands))
 		fused, err := e.rescore(ctx, rd, q, cands)
 		if err != nil {
 			return nil, err
@@ -446,6 +448,35 @@ func (e *Engine) rank(ctx context.Context, rd *store.Reader, q *query) ([]*group
 			return kept, nil
 		}
 	}
+}
+
+// keepFirstTop keeps the first round's best secondK candidates as the
+// second stage's in every later round, the deeper round's others after
+// them: deeper lists fuse some passages otherwise, and the second stage
+// scores each candidate against the others, so its scores would change
+// with the number of results asked for where the first round cannot
+// fill them (a few notes under the per-note cap). A search that keeps
+// only the passages holding its phrases or tasks reads deeper to find
+// more of them, and the second stage reads them all, as before.
+func (q *query) keepFirstTop(cands []candidate) []candidate {
+	if q.holding != nil || len(q.taskTerms()) > 0 {
+		return cands
+	}
+	if len(q.firstTop) == 0 {
+		q.firstTop = slices.Clone(cands[:min(secondK, len(cands))])
+		return cands
+	}
+	out := slices.Clone(q.firstTop)
+	kept := make(map[int64]bool, len(out))
+	for _, c := range out {
+		kept[c.id] = true
+	}
+	for _, c := range cands {
+		if !kept[c.id] {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // firstRound is how many candidates each list gives rank's first round,
@@ -477,6 +508,7 @@ func normalize(req mdsearch.SearchRequest, known func(property string) bool) (md
 		}
 	}
 	req.Query, ops.without = takeExclusions(req.Query)
+	ops.frame, req.Query = requestFrame(strings.TrimSpace(req.Query))
 	for _, x := range ops.without {
 		if ops.first == "" {
 			ops.first = x.written

@@ -33,6 +33,7 @@ type operators struct {
 	without                     []exclusion // -word, -"a phrase": what no result holds (takeExclusions)
 	tasks                       []task      // task:, task-todo:, task-done: what task each result holds (mustTask)
 	notTasks                    []task      // -task:, -task-todo:, -task-done: what task no result holds (mustNotTask)
+	frame                       string      // the request that opened the query, taken off ("list notes about": requestFrame)
 }
 
 // operatorNames are the operators, lower case, with their colon.

@@ -222,18 +222,23 @@ func (q *query) holdersRead() bool {
 }
 
 // stageRead is the candidates the second stage reads (top) and those it
-// ranks (cands): its best secondK of cands; with quoted phrases, as many
-// of their passages past those again, beside them, and the rest of those
-// passages after them, as the results are theirs (holdersOnly). Those
-// past secondK that hold no phrase are left out here.
+// ranks (cands): its best secondK of cands, or the first round's fewer
+// (keepFirstTop); with quoted phrases, as many of their passages past
+// those again, beside them, and the rest of those passages after them, as
+// the results are theirs (holdersOnly). Those past the best that hold no
+// phrase are left out here.
 func (q *query) stageRead(cands []candidate) (_, top []candidate) {
-	top = cands[:min(secondK, len(cands))]
-	if q.holding == nil || len(cands) <= secondK {
+	n := secondK
+	if len(q.firstTop) > 0 {
+		n = len(q.firstTop)
+	}
+	top = cands[:min(n, len(cands))]
+	if q.holding == nil || len(cands) <= n {
 		return cands, top
 	}
-	more := q.holdersAmong(cands[secondK:], len(cands))
+	more := q.holdersAmong(cands[n:], len(cands))
 	cands = slices.Concat(top, more)
-	return cands, cands[:secondK+min(secondK, len(more))]
+	return cands, cands[:n+min(secondK, len(more))]
 }
 
 // holdersAmong is the first n of cands that hold q's phrases.
