@@ -20,6 +20,9 @@ type found struct {
 	ends   []int // each result's last line before capResults (fitBudget)
 	budget int   // the request's MaxTokens
 	weak   bool  // the best result is unlikely to answer (isUnlikely)
+	// nothing: the query's words are common ones alone, which no result
+	// can be known to answer (AsksNothing).
+	nothing bool
 	// wordless: the search said its first result holds none of the
 	// query's words (wordlessTop).
 	wordless bool
@@ -65,7 +68,10 @@ func (f *found) finish() {
 		addNotice(&resp.Notice, unlikelyNotice(resp.Results[0].Score, f.spell, resp.Mode == mdsearch.ModeSemantic && !f.wordless))
 	}
 	var cuts string // the notice of the results cutUnlikely cut, at its longest: the budget pays for it too
-	if f.weak && !f.unreadable && !f.required && resp.Mode != mdsearch.ModeSemantic {
+	// Cut to their openings as a list's are: a query that asks nothing
+	// in any mode, as its notice says; one unlikely to answer but in
+	// semantic mode, which misses answers hybrid finds.
+	if (f.nothing || f.weak && resp.Mode != mdsearch.ModeSemantic) && !f.unreadable && !f.required {
 		f.cutUnlikely()
 		cuts = cutNotice(resp.Results)
 	}

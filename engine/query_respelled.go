@@ -43,7 +43,7 @@ func (e *Engine) choose(ctx context.Context, req mdsearch.SearchRequest, f *foun
 	gated := false // g's own best tells whether the suggestion is strong
 	if e.modeGates(req, f.resp.Mode) {
 		if g = e.searchRespelled(ctx, req, f); g != nil && e.modeGates(req, g.resp.Mode) {
-			if gated = true; g.best < suggestMinScore {
+			if gated = true; g.best < suggestMinScore && !(f.sug.slips && rescued(f.best, g.best)) {
 				if g.best < Unlikely {
 					f.spell = respellWeak
 				}
@@ -74,6 +74,18 @@ func (e *Engine) choose(ctx context.Context, req mdsearch.SearchRequest, f *foun
 		}
 	}
 	return f
+}
+
+// rescued reports whether a respelled query whose best scores respelled,
+// under a strong answer, still finds what the typed query, whose best
+// scores typed, does not: no result of the typed query is likely to
+// answer, and the respelled query's best is. "how does borowing work"
+// finds nothing likely in the Rust book; "how does borrowing work" finds
+// its chapter at 30 %. Only a slip of one letter a word is so offered
+// (suggestion.slips): a word two edits from the respelling is as often
+// one the notes do not use ("Columbus" is not "Columns").
+func rescued(typed, respelled float64) bool {
+	return typed < Unlikely && respelled >= Unlikely
 }
 
 // rerankShown searches again, reranked as req asks, for the query w

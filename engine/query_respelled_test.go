@@ -50,8 +50,10 @@ func TestRespelledWhereBetter(t *testing.T) {
 
 // With the local model, a suggestion is confirmed by the respelled query's
 // search in the mode asked: "tomato" is strong in hybrid mode (meaning
-// finds the Pests section) but not by keywords alone, so hybrid shows it
-// and keyword mode only names the word.
+// finds the Pests section) but not by keywords alone. Keyword mode shows
+// it too, rescued: the typed query finds nothing likely to answer, the
+// respelled one something, and "tomatto" is a slip of one letter; two
+// letters off ("tomattoe"), a weaker answer is no reason to show it.
 func TestRespelledGatedByMode(t *testing.T) {
 	m := realModel(t)
 	vault := copyDir(t, sampleVault)
@@ -62,12 +64,53 @@ func TestRespelledGatedByMode(t *testing.T) {
 	if !hybrid.Respelled || hybrid.Suggestion != respelled || len(hybrid.Results) == 0 || hybrid.Results[0].Section != "Pests" {
 		t.Errorf("hybrid: respelled %v, suggestion %q, results %v", hybrid.Respelled, hybrid.Suggestion, hybrid.Results)
 	}
+	typed := bestScore(search(t, e, mdsearch.SearchRequest{Query: q, Mode: mdsearch.ModeKeyword, AsTyped: true}).Results)
+	if s := bestScore(search(t, e, mdsearch.SearchRequest{Query: respelled, Mode: mdsearch.ModeKeyword}).Results); s >= suggestMinScore || s < Unlikely || typed >= Unlikely {
+		t.Errorf("keyword search of %q scores %.3f, as typed %.3f: the case no longer tells the modes apart, or tests no rescue", respelled, s, typed)
+	}
 	keyword := search(t, e, mdsearch.SearchRequest{Query: q, Mode: mdsearch.ModeKeyword})
-	if keyword.Respelled || keyword.Suggestion != "" || !strings.Contains(keyword.Notice, "the query respelled so finds no answer scoring 50% or more") {
+	if !keyword.Respelled || keyword.Suggestion != respelled || len(keyword.Results) == 0 || keyword.Results[0].Section != "Pests" {
 		t.Errorf("keyword: respelled %v, suggestion %q, notice %q", keyword.Respelled, keyword.Suggestion, keyword.Notice)
 	}
-	if s := bestScore(search(t, e, mdsearch.SearchRequest{Query: respelled, Mode: mdsearch.ModeKeyword}).Results); s >= suggestMinScore {
-		t.Errorf("keyword search of %q scores %.3f: the case no longer tells the modes apart", respelled, s)
+	twice := search(t, e, mdsearch.SearchRequest{Query: "pests on tomattoe plants", Mode: mdsearch.ModeKeyword})
+	if twice.Respelled || twice.Suggestion != "" || !strings.Contains(twice.Notice, "the query respelled so finds no answer scoring 50% or more") {
+		t.Errorf("keyword, two letters off: respelled %v, suggestion %q, notice %q", twice.Respelled, twice.Suggestion, twice.Notice)
+	}
+}
+
+// TestSlips: a respelling is a slip where each word is one edit from a
+// word typed of six letters or more; a rescue needs the typed query's
+// best unlikely to answer and the respelled one's not.
+func TestSlips(t *testing.T) {
+	for _, tc := range []struct {
+		typed []respelling
+		want  bool
+	}{
+		{[]respelling{{"borowing", "borrowing"}}, true},
+		{[]respelling{{"Tomatto", "tomato"}}, true},
+		{[]respelling{{"tomattoe", "tomatoes"}}, false},     // two edits
+		{[]respelling{{"oven", "over"}}, false},             // too short to tell
+		{[]respelling{{"percussion", "permission"}}, false}, // two edits
+		{[]respelling{{"borowing", "borrowing"}, {"chess", "chefs"}}, false},
+		{[]respelling{{"spell check", "spellcheck"}}, true}, // a join
+		{nil, true},
+	} {
+		if got := slips(tc.typed); got != tc.want {
+			t.Errorf("%v: slips %v, want %v", tc.typed, got, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		typed, respelled float64
+		want             bool
+	}{
+		{0.006, 0.30, true},
+		{0.006, 0.05, false}, // nothing likely either way
+		{0.20, 0.40, false},  // the typed query finds something likely
+		{0.09, 0.10, true},
+	} {
+		if got := rescued(tc.typed, tc.respelled); got != tc.want {
+			t.Errorf("typed %.3f, respelled %.3f: rescued %v", tc.typed, tc.respelled, got)
+		}
 	}
 }
 

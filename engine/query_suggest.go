@@ -22,6 +22,10 @@ type suggestion struct {
 	// shown is the notice of a search that shows the suggestion's results
 	// in place of the typed query's (Engine.offer).
 	shown string
+	// slips: every word respelled is one edit from a long word typed, as
+	// most misspellings are ("borowing"), not two ("percussion" →
+	// "permission"): a weaker answer may then be offered (rescued).
+	slips bool
 }
 
 // suggest returns the query with each of its words that no passage holds
@@ -122,7 +126,7 @@ func respelled(query string, unread [][2]int, operators []string, fixes map[stri
 		return suggestion{lacking: lacking}
 	}
 	sug := strings.Join(append(slices.Clip(operators), text), " ")
-	return suggestion{sug, suggestionNotice(query, sug, typed, short), lacking, shownNotice(query, sug, typed, short)}
+	return suggestion{sug, suggestionNotice(query, sug, typed, short), lacking, shownNotice(query, sug, typed, short), slips(typed)}
 }
 
 // joinSuggestion is the suggestion of a query whose every word the notes
@@ -292,6 +296,23 @@ func (e *Engine) knownWord(word string) bool {
 	}
 	return false
 }
+
+// slips reports whether every respelling is one edit from a word typed
+// of slipLetters or more (a join of two words, one space taken out, is
+// one edit): a short word's neighbour is as often another word the notes
+// lack ("oven" is not "over", nor "chess" "chefs").
+func slips(typed []respelling) bool {
+	for _, r := range typed {
+		w := []rune(strings.ToLower(r.typed))
+		if len(w) < slipLetters || store.EditDistance(w, []rune(strings.ToLower(r.fix)), 1) > 1 {
+			return false
+		}
+	}
+	return true
+}
+
+// slipLetters is how long a word must be for one edit to read as a slip.
+const slipLetters = 6
 
 // compoundKept reports whether word, which the notes lack, reads as two
 // words known to be spelled right ("tailwind": "tail" and "wind") and fix

@@ -80,9 +80,9 @@ func TestUnlikelyWhileUnread(t *testing.T) {
 	}
 }
 
-// A search whose best result is unlikely to answer shows each result's
-// opening, saying which lines read the rest, and the notice says so; one
-// that is likely to answer shows them whole.
+// A search whose best result is unlikely to answer, or whose query asks
+// nothing, shows each result's opening, saying which lines read the rest,
+// and the notice says so; one that is likely to answer shows them whole.
 func TestUnlikelyResultsCut(t *testing.T) {
 	vault := t.TempDir()
 	long := strings.Repeat("The alpha beam rests on the brackets of the north wall.\n\n", 30)
@@ -119,6 +119,16 @@ func TestUnlikelyResultsCut(t *testing.T) {
 	whole := weak.Results[1]
 	if named := fmt.Sprintf("(lines %d-%d,", whole.StartLine, whole.RestTo); !strings.Contains(budget.Notice, named) {
 		t.Errorf("budget: notice %q, want the second result named %s", budget.Notice, named)
+	}
+
+	// A query of common words alone asks nothing, in every mode: its
+	// results, which none can be known to answer, show their openings.
+	for _, mode := range []mdsearch.Mode{mdsearch.ModeKeyword, mdsearch.ModeHybrid, mdsearch.ModeSemantic} {
+		nothing := search(t, e, mdsearch.SearchRequest{Query: "on the", Mode: mode, N: 3})
+		if len(nothing.Results) == 0 || !strings.Contains(nothing.Notice, "holds only common words") ||
+			!strings.Contains(nothing.Notice, "cut to their opening") || !nothing.Results[0].Truncated {
+			t.Errorf("%s: common words alone: notice %q, %d results", mode, nothing.Notice, len(nothing.Results))
+		}
 	}
 
 	strong := search(t, e, mdsearch.SearchRequest{Query: "telescope mirror calibration", Mode: mdsearch.ModeKeyword, N: 3})
