@@ -67,7 +67,7 @@ func readOnly() *mcp.ToolAnnotations {
 // scoreSentences say how to read scores of each kind (Options.Scores).
 var scoreSentences = map[string]string{
 	"probability": "Scores estimate the chance of an answer: 50% or more is likely; 20-50% needs reading (a short query's right answer may be there); under 20% rarely answers. " +
-		"Semantic mode (meaning alone) finds answers less often, so its right answers often score 10-40%; prefer hybrid. ",
+		"Semantic mode (meaning alone) finds answers less often, its right ones often 10-40%: prefer hybrid. ",
 	"first-stage": "With this server's embedding model, hybrid and semantic scores only order one answer's results (no fixed bands: compare them within an answer); " +
 		"keyword mode's estimate the chance of an answer (50% or more is likely). ",
 	"reranker": "Scores are this server's reranker's relevance, not calibrated chances: compare them within an answer. ",
@@ -77,9 +77,9 @@ var scoreSentences = map[string]string{
 // kind of scores: min_score 0.1 means "rarely answers" only where scores
 // are calibrated.
 var costSentences = map[string]string{
-	"probability": "Cost: 300-700 tokens a result; max_tokens caps the text; min_score 0.1 drops results that rarely answer (often half the tokens).",
-	"first-stage": "Cost: 300-700 tokens a result; max_tokens caps the text.",
-	"reranker":    "Cost: 300-700 tokens a result; max_tokens caps the text.",
+	"probability": "Cost: 300-700 tokens a result, joined ones to 1,200; max_tokens caps the text; min_score 0.1 drops results that rarely answer (often half the tokens).",
+	"first-stage": "Cost: 300-700 tokens a result, joined ones to 1,200; max_tokens caps the text.",
+	"reranker":    "Cost: 300-700 tokens a result, joined ones to 1,200; max_tokens caps the text.",
 }
 
 func searchTool(scores string) *mcp.Tool {
@@ -90,7 +90,7 @@ func searchTool(scores string) *mcp.Tool {
 		Name:  "semantic_search",
 		Title: "Search notes",
 		Description: "Search the user's markdown notes by meaning and keywords. Use this first. " +
-			"Returns the best passages (a section or part of one, up to about 300 words, usually enough to answer from), " +
+			"Returns the best passages (a section, part of one or joined parts: usually enough to answer from), " +
 			"each headed `rank. **path** > Section (score%)` and footed by its lines and `section \"...\"`: to read more, pass read_note that path and section. " +
 			"`part p/P`: a piece of a long section; read_note's lines read around it. " +
 			scoreSentences[scores] +

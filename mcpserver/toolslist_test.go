@@ -51,7 +51,7 @@ func TestSchemaRanges(t *testing.T) {
 // mode, semantic mode's right answers scoring lower.
 func TestSemanticScoresDescribed(t *testing.T) {
 	d := searchTool("").Description
-	for _, want := range []string{"Scores estimate the chance of an answer", "its right answers often score 10-40%; prefer hybrid"} {
+	for _, want := range []string{"Scores estimate the chance of an answer", "its right ones often 10-40%: prefer hybrid"} {
 		if !strings.Contains(d, want) {
 			t.Errorf("semantic_search's description lacks %q", want)
 		}
