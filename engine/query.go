@@ -252,7 +252,7 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 	resp.Results, resp.Total = res, len(res)
 	f := &found{resp: resp, sug: sug, joins: joins, ends: ends, budget: req.MaxTokens, best: best,
 		weak: isUnlikely(q, e.stage(q.mode) != nil, res), wordless: wordless, unreadable: unreadable, deferred: q.deferred,
-		required: q.holding != nil, nothing: q.nothing}
+		required: q.holding != nil, nothing: q.nothing, frame: frameNotice(ops.frame, req.Query)}
 	colls, err := e.nameResults(ctx, rt.Reader, resp)
 	if err != nil {
 		return nil, err
@@ -436,7 +436,10 @@ func (e *Engine) rank(ctx context.Context, rd *store.Reader, q *query) ([]*group
 		if err != nil {
 			return nil, err
 		}
-		cands = q.keepFirstTop(q.taskedOnly(cands))
+		cands = q.taskedOnly(cands)
+		if e.stage(q.mode) != nil {
+			cands = q.keepFirstTop(cands)
+		}
 		fused, err := e.rescore(ctx, rd, q, cands)
 		if err != nil {
 			return nil, err
@@ -452,12 +455,14 @@ func (e *Engine) rank(ctx context.Context, rd *store.Reader, q *query) ([]*group
 
 // keepFirstTop keeps the first round's best secondK candidates as the
 // second stage's in every later round, the deeper round's others after
-// them: deeper lists fuse some passages otherwise, and the second stage
-// scores each candidate against the others, so its scores would change
-// with the number of results asked for where the first round cannot
-// fill them (a few notes under the per-note cap). A search that keeps
-// only the passages holding its phrases or tasks reads deeper to find
-// more of them, and the second stage reads them all, as before.
+// them, scored no higher: deeper lists fuse some passages otherwise, and
+// the second stage scores each candidate against the others, so its
+// scores would change with the number of results asked for where the
+// first round cannot fill them (a few notes under the per-note cap). A
+// search that keeps only the passages holding its phrases or tasks reads
+// deeper to find more of them, and the second stage reads them all, as
+// before; one with no second stage ranks the deeper lists by the first
+// stage's scores (rank calls this only where a stage scores).
 func (q *query) keepFirstTop(cands []candidate) []candidate {
 	if q.holding != nil || len(q.taskTerms()) > 0 {
 		return cands

@@ -23,6 +23,9 @@ type found struct {
 	// nothing: the query's words are common ones alone, which no result
 	// can be known to answer (AsksNothing).
 	nothing bool
+	// frame: the notice of the request that opened the query, taken off
+	// (requestFrame), for a respelled search shown in its place.
+	frame string
 	// wordless: the search said its first result holds none of the
 	// query's words (wordlessTop).
 	wordless bool

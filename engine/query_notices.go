@@ -96,8 +96,15 @@ func (e *Engine) matchesAnywhere(ctx context.Context, rd *store.Reader, q *query
 	if len(q.terms) == 0 {
 		return false
 	}
-	hits, err := rd.KeywordAny(ctx, q.terms, store.Filter{}, e.opts.Weights, 1)
-	return err != nil || len(hits) > 0 // on an error, keep blaming the filters
+	// A row holding every term is the cheap answer; the OR query of
+	// common words costs a bm25 of many rows.
+	for _, op := range []string{" AND ", " OR "} {
+		hits, err := rd.Keyword(ctx, strings.Join(q.terms, op), store.Filter{}, e.opts.Weights, 1)
+		if err != nil || len(hits) > 0 {
+			return true // on an error, keep blaming the filters
+		}
+	}
+	return false
 }
 
 // hashtag is a query word written as a tag is in a note: #meeting,

@@ -13,14 +13,15 @@ import (
 // to find, they made the answer look weak: the right note scored 7 % where
 // "backups" alone scores 99 %, with a notice that the notes most likely
 // do not hold it. The frame is taken off the query's start, and the
-// search says so. Only a whole frame is: a verb alone ("list
-// comprehension", "find command") or a noun alone ("notes on style")
-// are words of the query.
+// search says so. Only a whole frame is: a verb without a noun for notes
+// and a word such as "about" after it ("list comprehension", "find
+// command", "release notes") is words of the query. "Files" and
+// "documents" are no such nouns: "find files on linux" asks about files.
 var requestFrames = func() []*regexp.Regexp {
 	const (
 		verb   = `(?:please\s+)?(?:list|find|show(?:\s+me)?|search(?:\s+for)?|look\s+(?:up|for)|get(?:\s+me)?|give\s+me|pull\s+up|fetch)\s+`
 		det    = `(?:(?:all|every|any|my|the|some|of)\s+)*`
-		noun   = `(?:notes?|pages?|docs|documents?|files?|entries|articles?|everything|anything)`
+		noun   = `(?:notes?|pages?|docs|entries|articles?|everything|anything)`
 		about  = `\s+(?:about|on|regarding|mentioning|covering|related\s+to|referring\s+to|(?:that|which)\s+(?:mentions?|covers?|discuss(?:es)?|talks?\s+about))\s+`
 		which  = `(?:which|what)\s+` + noun + `\s+(?:mentions?|covers?|discuss(?:es)?|explains?|describes?|talks?\s+about|(?:is|are)\s+about|says?\s+about|refers?\s+to|contains?)\s+`
 		showMe = `(?:please\s+)?show\s+me\s+`

@@ -29,7 +29,8 @@ func (e *Engine) offer(ctx context.Context, req mdsearch.SearchRequest, f *found
 }
 
 // choose tries f's suggestion: the respelled query searched in the
-// request's mode must find a strong answer (suggestMinScore) to be
+// request's mode must find a strong answer (suggestMinScore), or rescue a
+// search that found nothing likely with a slip of one letter (rescued), to be
 // offered, and its search is then shown in place of f where its best is
 // likelier to answer; else f offers it in its notice, saying when it was
 // searched and did no better. Where the mode's scores are no
@@ -66,7 +67,8 @@ func (e *Engine) choose(ctx context.Context, req mdsearch.SearchRequest, f *foun
 		case g == nil:
 		case g.best > f.best:
 			g.resp.Query, g.resp.Suggestion, g.resp.Respelled = req.Query, f.sug.query, true
-			g.spellNotice = f.sug.shown
+			// The suggestion was made of the query without its frame.
+			g.spellNotice = joinNotices(f.sug.shown, f.frame)
 			return g // its weak-result notice is of the query it shows
 		default: // searched, and no likelier: following it would lose
 			f.spell = respellLost

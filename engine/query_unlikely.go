@@ -105,6 +105,8 @@ func unreadNotice(best float64, unfinished string) string {
 // say what the notes hold nearest the query, and whole they cost an
 // agent some 300–700 tokens each for text that most likely does not
 // answer it (docs/evaluation.md, "When no result is likely to answer").
+// So are those of a query of common words alone, in every mode: it asks
+// nothing, and no result can be known to answer it.
 // Left whole: results the query's quoted phrases or tasks chose (their
 // openings may not show them), those of a query the model cannot read,
 // and semantic mode's, whose right answers score low too

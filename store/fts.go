@@ -120,9 +120,10 @@ func (s *Reader) KeywordAny(ctx context.Context, terms []string, f Filter, w Wei
 }
 
 // tierRows is how many rows a tier of KeywordAny must hold to stand for
-// the OR query: as deep as a search of five results reads the keyword
-// list, so that its candidates are the OR query's wherever a tier is
-// thinner. A variable for tests' small fixtures.
+// the OR query, whatever the limit: a search's first round keeps 100, and
+// the OR query answers wherever a tier is thinner than that and half
+// again, as it did for a search of five results when the tier was chosen
+// at the depth read. A variable for tests' small fixtures.
 var tierRows = 160
 
 // thenAny is the first limit rows of a tier's (hits, best first, each of
@@ -133,7 +134,7 @@ func (s *Reader) thenAny(ctx context.Context, terms []string, f Filter, w Weight
 	if err != nil || len(hits) >= limit {
 		return hits[:min(limit, len(hits))], err
 	}
-	any, err := s.Keyword(ctx, strings.Join(terms, " OR "), f, w, limit)
+	or, err := s.Keyword(ctx, strings.Join(terms, " OR "), f, w, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -141,7 +142,7 @@ func (s *Reader) thenAny(ctx context.Context, terms []string, f Filter, w Weight
 	for _, h := range hits {
 		in[h.ChunkID] = true
 	}
-	for _, h := range any {
+	for _, h := range or {
 		if len(hits) < limit && !in[h.ChunkID] {
 			hits = append(hits, h)
 		}
