@@ -437,7 +437,7 @@ func (e *Engine) rank(ctx context.Context, rd *store.Reader, q *query) ([]*group
 			return nil, err
 		}
 		cands = q.taskedOnly(cands)
-		if e.stage(q.mode) != nil {
+		if e.stage(q.mode) != nil || e.opts.Observe != nil { // the fit reads the candidates search serves
 			cands = q.keepFirstTop(cands)
 		}
 		fused, err := e.rescore(ctx, rd, q, cands)
@@ -462,7 +462,8 @@ func (e *Engine) rank(ctx context.Context, rd *store.Reader, q *query) ([]*group
 // search that keeps only the passages holding its phrases or tasks reads
 // deeper to find more of them, and the second stage reads them all, as
 // before; one with no second stage ranks the deeper lists by the first
-// stage's scores (rank calls this only where a stage scores).
+// stage's scores (rank calls this only where a stage scores, or where
+// the fit observes the candidates it would score).
 func (q *query) keepFirstTop(cands []candidate) []candidate {
 	if q.holding != nil || len(q.taskTerms()) > 0 {
 		return cands
