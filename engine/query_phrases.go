@@ -200,16 +200,7 @@ func (q *query) withHolders(top []store.KeywordHit) []store.KeywordHit {
 	if len(q.kwHeld) == 0 {
 		return top
 	}
-	seen := make(map[int64]bool, len(top))
-	for _, h := range top {
-		seen[h.ChunkID] = true
-	}
-	out := slices.Clone(top) // top is q.kw's
-	for _, h := range q.kwHeld {
-		if !seen[h.ChunkID] {
-			out = append(out, h)
-		}
-	}
+	out := store.AppendUnseen(slices.Clone(top), q.kwHeld, len(top)+len(q.kwHeld)) // top is q.kw's
 	slices.SortStableFunc(out, store.CompareHits)
 	return out
 }

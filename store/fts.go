@@ -138,16 +138,23 @@ func (s *Reader) thenAny(ctx context.Context, terms []string, f Filter, w Weight
 	if err != nil {
 		return nil, err
 	}
+	return AppendUnseen(hits, or, limit), nil
+}
+
+// AppendUnseen appends to hits the rows of more that hits lacks, in
+// their order, until hits holds limit rows.
+func AppendUnseen(hits, more []KeywordHit, limit int) []KeywordHit {
 	in := make(map[int64]bool, len(hits))
 	for _, h := range hits {
 		in[h.ChunkID] = true
 	}
-	for _, h := range or {
+	for _, h := range more {
 		if len(hits) < limit && !in[h.ChunkID] {
+			in[h.ChunkID] = true
 			hits = append(hits, h)
 		}
 	}
-	return hits, nil
+	return hits
 }
 
 // CompareHits orders keyword hits best bm25 first, then by chunk id.
