@@ -34,6 +34,7 @@ type snapshot struct {
 	gone  []uint64
 	dead  int
 	added map[int64]int32
+	from  int // rows before the latest catch-up's: the first it appends starts a chunk's run
 }
 
 // reloadEvery bounds how often searches reload vectors while this process

@@ -64,6 +64,7 @@ func (n *snapshot) inherit(s *snapshot, docs []int64) {
 	n.ids, n.docs, n.index, n.secs = s.ids, s.docs, s.index, s.secs
 	n.scales, n.heads, n.hi, n.lo, n.row = s.scales, s.heads, s.hi, s.lo, s.row
 	n.dead, n.notes = s.dead, s.notes
+	n.from = len(n.ids)
 	n.gone = slices.Clone(s.gone)
 	n.added = make(map[int64]int32, len(s.added))
 	for c, r := range s.added {
@@ -114,9 +115,12 @@ func (s *snapshot) appendWindow(w store.WindowRef, vec []byte) error {
 		return nil
 	}
 	r := len(s.ids)
-	if r == 0 || s.ids[r-1] != w.ChunkID { // a chunk's windows come together
+	// A chunk's windows come together. The row before the first appended
+	// may be a dead one of the same chunk, appended by an earlier
+	// catch-up (a note renamed and back): its run is another.
+	if r == s.from || s.ids[r-1] != w.ChunkID {
 		s.added[w.ChunkID] = int32(r)
-		if r == 0 || s.docs[r-1] != w.DocID {
+		if r == s.from || s.docs[r-1] != w.DocID {
 			s.notes++
 		}
 	}

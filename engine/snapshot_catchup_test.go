@@ -238,3 +238,45 @@ func TestStaleWhileIndexing(t *testing.T) {
 		t.Errorf("after the run: stale %v, %d loads, %v", stale, vectorLoads.Load()-loads, err)
 	}
 }
+
+// TestCatchUpRenamedBack: a note renamed and renamed back keeps its chunk
+// ids, so a catch-up appends its windows right after the dead rows an
+// earlier one appended for the same chunk; firstRow must name the new
+// rows, or the second stage read no cosine for the passage and scored it
+// differently from the same search on a fresh process.
+func TestCatchUpRenamedBack(t *testing.T) {
+	idx := filepath.Join(t.TempDir(), "index.db")
+	vault := t.TempDir()
+	write(t, vault, "a.md", "# Space name\n\n## Okapi\n\nThe okapi is a forest giraffe that the zookeeper feeds at dawn.\n")
+	for i := range 6 { // so that one note is few enough to catch up
+		write(t, vault, fmt.Sprintf("o%d.md", i), fmt.Sprintf("# Other %d\n\nSomething about lemurs number %d and ring tails in the zoo.\n", i, i))
+	}
+	emb := newBow("bow")
+	e := openEngine(t, idx, emb)
+	index(t, e, vault, "v")
+	cache := t.TempDir()
+	cachedVectors(t, idx, emb, cache)
+	if _, _, err := e.vectors(bg); err != nil {
+		t.Fatal(err)
+	}
+	for _, mv := range [][2]string{{"a.md", "x.md"}, {"x.md", "a.md"}, {"a.md", "b.md"}} {
+		if err := os.Rename(filepath.Join(vault, mv[0]), filepath.Join(vault, mv[1])); err != nil {
+			t.Fatal(err)
+		}
+		index(t, e, vault, "v")
+		want, _, err := openEngine(t, idx, emb).vectors(bg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _, err := e.vectors(bg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(liveRows(got), liveRows(want)) {
+			t.Errorf("renamed to %s, caught up: rows differ from a load:\n got %v\nwant %v", mv[1], liveRows(got), liveRows(want))
+		}
+		if cached := liveRows(cachedVectors(t, idx, emb, cache)); !reflect.DeepEqual(cached, liveRows(want)) {
+			t.Errorf("renamed to %s, through the vector cache: rows differ from a load:\n got %v\nwant %v", mv[1], cached, liveRows(want))
+		}
+	}
+}
