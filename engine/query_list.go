@@ -105,7 +105,29 @@ func (e *Engine) list(ctx context.Context, q *query, ops operators, excludeNotic
 	addNotice(&resp.Notice, ops.groupedNotice())
 	addNotice(&resp.Notice, ops.wordsNotice())
 	addNotice(&resp.Notice, excludeNotice)
+	if len(q.tasks) == 0 {
+		addNotice(&resp.Notice, emptyNotesNotice(ctx, rt.Reader, q.filter))
+	}
 	return &found{resp: resp, joins: joins, ends: ends, budget: req.MaxTokens, list: page}, nil
+}
+
+// emptyNotesNotice names the notes a list keeps but cannot show, as they
+// hold no text (an empty note, or frontmatter alone): a person listing
+// what changed last would look for the note just created.
+func emptyNotesNotice(ctx context.Context, rd *store.Reader, f store.Filter) string {
+	const named = 3
+	paths, n, err := rd.EmptyNotes(ctx, f, named)
+	if err != nil || n == 0 {
+		return ""
+	}
+	if n == 1 {
+		return fmt.Sprintf("%s is not listed: it holds no text", paths[0])
+	}
+	list := strings.Join(paths, ", ")
+	if n > named {
+		list += fmt.Sprintf(" and %d more", n-named)
+	}
+	return fmt.Sprintf("%d notes are not listed, as they hold no text: %s", n, list)
 }
 
 // listPage is what a list's notice leads with: how many notes match,

@@ -21,6 +21,10 @@ func TestListNotes(t *testing.T) {
 	write(t, vault, "home/c.md", "# Garden\n\nTomatoes. #meeting/family\n")
 	write(t, vault, "home/d.md", "# Recipes\n\nBread.\n")
 	write(t, vault, "home/Dahlia.md", "# Dahlia\n\nTubers. #meeting\n") // after c.md, whatever the case
+	write(t, vault, "home/empty.md", "") // no passage to show: the notice names it
+	for i := range 4 {
+		write(t, vault, fmt.Sprintf("blank/e%d.md", i), "\n")
+	}
 	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
 	index(t, e, vault, "v")
 	for _, tt := range []struct {
@@ -50,6 +54,10 @@ func TestListNotes(t *testing.T) {
 		{"none", mdsearch.SearchRequest{Tag: "meetnig"}, "", `no note has the tag "meetnig"; did you mean "meeting" (4 notes)?`},
 		{"grouped", mdsearch.SearchRequest{Query: "tag:meeting (path:work OR path:home)"}, "",
 			"OR and parentheses do not group filters here: every filter must match (tag:meeting, path:work, path:home)"},
+		{"an empty note", mdsearch.SearchRequest{PathPrefix: "home/"}, "home/c.md home/d.md home/Dahlia.md",
+			`3 notes match path prefix "home/", listed by path, each by its opening, unranked: add words to search in them; home/empty.md is not listed: it holds no text`},
+		{"empty notes", mdsearch.SearchRequest{PathPrefix: "blank/"}, "",
+			`no note matches path prefix "blank/"; 4 notes are not listed, as they hold no text: blank/e0.md, blank/e1.md, blank/e2.md and 1 more`},
 		{"none of a known tag", mdsearch.SearchRequest{Tag: "meeting", PathPrefix: "nowhere/"}, "", `no note matches tag "meeting", path prefix "nowhere/"`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -76,3 +76,29 @@ func (s *Reader) ListNotes(ctx context.Context, f Filter, o Order, limit, offset
 	}
 	return out, total, rows.Err()
 }
+
+// EmptyNotes are the notes f keeps that hold no passage (empty, or
+// frontmatter alone), which ListNotes leaves out: at most limit of their
+// paths, by path, and how many there are.
+func (s *Reader) EmptyNotes(ctx context.Context, f Filter, limit int) ([]string, int, error) {
+	cond, args := f.where()
+	from := ` FROM documents d WHERE NOT EXISTS (SELECT 1 FROM chunks c WHERE c.doc_id = d.id) AND ` + cond
+	var n int
+	if err := s.r.QueryRowContext(ctx, `SELECT count(*)`+from, args...).Scan(&n); err != nil || n == 0 {
+		return nil, n, err
+	}
+	rows, err := s.r.QueryContext(ctx, `SELECT d.path`+from+ByPath.orderBy("")+` LIMIT ?`, append(slices.Clip(args), limit)...)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	var paths []string
+	for rows.Next() {
+		var p string
+		if err := rows.Scan(&p); err != nil {
+			return nil, 0, err
+		}
+		paths = append(paths, p)
+	}
+	return paths, n, rows.Err()
+}
