@@ -332,10 +332,10 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 				return nil, err
 			}
 			name, unknown := strings.CutPrefix(err.Error(), "flag provided but not defined: -")
-			if unknown && (strings.ContainsAny(name, ":[ ") || fs.Name() == "search" && len(pos) == 0 && excludedWord.MatchString(name)) {
-				// "-path:Archive" or "-[status:done] words": a query's
-				// operator, not a flag; so is "-draft" alone, a list of the
-				// notes without the word.
+			if unknown && (!flagShaped.MatchString(name) || fs.Name() == "search" && len(pos) == 0 && excludedWord.MatchString(name)) {
+				// "-path:Archive", "-[status:done] words" or "->": a
+				// query's operator or symbol, not a flag; so is "-draft"
+				// alone, a list of the notes without the word.
 				return nil, usagef("%v (a query that starts with '-' goes last, after the flags and --: mdsearch %s [flags] -- %q)", err, fs.Name(), "-"+name)
 			}
 			if unknown && fs.Name() == "search" && len(pos) > 0 && excludedWord.MatchString(name) {
@@ -357,6 +357,11 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 		args = args[1:]
 	}
 }
+
+// flagShaped is what a flag's name could be (the flag package's error
+// names it after one dash, with the value a "=" gives): a letter, then
+// letters, digits and dashes.
+var flagShaped = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*(=.*)?$`)
 
 // excludedWord is a flag's name that a query's exclusion (-draft) could
 // be: three letters or more.

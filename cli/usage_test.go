@@ -38,6 +38,8 @@ func TestErrorPrefix(t *testing.T) {
 		{[]string{"search", "sync", "-plugin"}, 2, `mdsearch: search: flag provided but not defined: -plugin (to leave out the word plugin, give the whole query as one argument: mdsearch search [flags] "sync -plugin")`},
 		{[]string{"search", "-plugin"}, 2, `mdsearch: search: flag provided but not defined: -plugin (a query that starts with '-' goes last, after the flags and --: mdsearch search [flags] -- "-plugin")`},
 		{[]string{"index", "-plugin"}, 2, "flag provided but not defined: -plugin"}, // no hint: ends so
+		{[]string{"search", "->"}, 2, `mdsearch: search: flag provided but not defined: -> (a query that starts with '-' goes last, after the flags and --: mdsearch search [flags] -- "->")`},
+		{[]string{"search", "-1"}, 2, `mdsearch: search: flag provided but not defined: -1 (a query that starts with '-' goes last, after the flags and --: mdsearch search [flags] -- "-1")`},
 		{[]string{"search", "-path:Archive budget"}, 2, `mdsearch: search: flag provided but not defined: -path:Archive budget (a query that starts with '-' goes last, after the flags and --: mdsearch search [flags] -- "-path:Archive budget")`},
 		{[]string{"search", "-n", "x", "q"}, 2, `mdsearch: search: n is "x": use a whole number`},
 		{[]string{"search", "q", "--index", missing}, 1, "mdsearch: search: open index " + missing + ": no index here"},
