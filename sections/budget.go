@@ -113,7 +113,7 @@ func plainMarks(buf []byte, base int) []mark {
 // why.
 func (d *Document) parsePlain(buf []byte, cost int, lines lineIndex) {
 	d.warn(fmt.Sprintf("too much structure to parse as markdown in bounded memory (about %d MB estimated, over %d MB): read as plain text "+
-		"(no sections, inline tags or comments)", cost>>20, maxParseCost>>20))
+		"(no sections, inline tags or comments)", (cost+1<<20-1)>>20, maxParseCost>>20)) // rounded up: over the limit reads so
 	d.leftOut = d.build(plainMarks(buf, d.Body), lines) // blocks of anchors alone, as a parsed note's
 	d.frontTags = frontmatterTags(d.Frontmatter, d.warn)
 	d.Tags = d.TagsIn(0, len(d.Src))
