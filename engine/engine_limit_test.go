@@ -264,25 +264,36 @@ func TestJoinBridges(t *testing.T) {
 // The first results are the same whatever n asks: with n=1 the search
 // stopped at one kept result, before passage 2 of its section (ranked
 // below another note's) could join it, so asking for one result gave a
-// weaker piece of the section than the first of five.
+// weaker piece of the section than the first of five; with n=8, passage
+// 4, ranked eighth, joined the first result that five showed without it.
 func TestFirstResultsWhateverN(t *testing.T) {
 	c := func(i int) candidate { return candidate{id: int64(i), doc: 1, section: 2, index: i} }
-	cands := []candidate{c(3), {id: 99, doc: 3, section: 4}, c(2), {id: 98, doc: 5, section: 6}, c(1)}
+	other := func(id int64) candidate { return candidate{id: id, doc: id, section: id} }
+	cands := []candidate{c(3), other(99), c(2), other(98), other(97), other(96), other(95),
+		c(4), other(94), other(93), c(6), other(92), c(7), other(91), c(1)}
 	members := func(g *group) (ix []int) {
 		for _, m := range g.members {
 			ix = append(ix, m.index)
 		}
 		return ix
 	}
-	five := dedup(cands, 5, 2, nil, 0)
-	for n := 1; n <= 5; n++ {
+	all := dedup(cands, mdsearch.MaxN, 2, nil, 0)
+	if got := members(all[0]); !slices.Equal(got, []int{2, 3}) {
+		t.Fatalf("first result holds %v, want 2 3", got)
+	}
+	for _, g := range all {
+		if g.best.id == 4 {
+			t.Errorf("passage 4, next to the first result past the default number, is a result of its own")
+		}
+	}
+	for n := 1; n <= len(cands); n++ {
 		kept := dedup(cands, n, 2, nil, 0)
-		if len(kept) != min(n, len(five)) {
-			t.Fatalf("n=%d: %d results, want %d", n, len(kept), min(n, len(five)))
+		if len(kept) != min(n, len(all)) {
+			t.Fatalf("n=%d: %d results, want %d", n, len(kept), min(n, len(all)))
 		}
 		for i, g := range kept {
-			if g.best.id != five[i].best.id || !slices.Equal(members(g), members(five[i])) {
-				t.Errorf("n=%d: result %d holds %v, the same of five %v", n, i+1, members(g), members(five[i]))
+			if g.best.id != all[i].best.id || !slices.Equal(members(g), members(all[i])) {
+				t.Errorf("n=%d: result %d holds %v, the same of %d %v", n, i+1, members(g), mdsearch.MaxN, members(all[i]))
 			}
 		}
 	}

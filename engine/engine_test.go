@@ -107,7 +107,7 @@ func TestEveryResultSectionReads(t *testing.T) {
 	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
 	index(t, e, vault, "help")
 	n, merged, bridged := 0, 0, 0
-	for _, q := range []string{"link to a heading", "sync", "canvas", "plugins", "callout", "graph view", "templates", "daily notes"} {
+	for _, q := range []string{"link to a heading", "sync", "canvas", "plugins", "callout", "graph view", "templates", "daily notes", "search operators"} {
 		for _, mode := range []mdsearch.Mode{mdsearch.ModeKeyword, mdsearch.ModeSemantic} {
 			resp := search(t, e, mdsearch.SearchRequest{Query: q, Mode: mode, N: 20, MaxPerPage: 5})
 			for _, r := range resp.Results {

@@ -56,59 +56,88 @@ func (g *group) add(c candidate) {
 
 // dedup keeps the best maxPerPage results of each note, n in total. A
 // passage next to a kept one of the same section joins it instead of
-// taking a place of its own. Joins are made as for at least the default
-// number of results, so a search asking fewer gets the first of those
-// as they are: with n=1 the best passage's neighbour, ranked below
-// another note's, was left out of it. With likely set (scores that are
-// the second stage's probabilities), the cap gives way where it would
-// show a passage of another note under likely ahead of a passage it left
-// out that is at least likely: more of the note that answers, rather than
-// another note's passage shown for the cap's sake (likelyAnswer). Such a
-// passage keeps the place it was given, after other notes' likely ones,
-// though it may score higher: ordered by score, it would push them down
-// (page MRR fell on two dev sets), and a budget (MaxTokens) cuts it first.
+// taking a place of its own. Joins are made as for the default number of
+// results and no further down, so a result holds the same passages
+// whatever n asks: with n=1 the best passage's neighbour, ranked below
+// another note's, was left out of it, and with n=20 a neighbour ranked
+// 15th joined the first result that n=5 showed alone. Past the default
+// number, a passage next to a kept one is not shown: its section is. With
+// likely set (scores that are the second stage's probabilities), the cap
+// gives way where it would show a passage of another note under likely
+// ahead of a passage it left out that is at least likely: more of the
+// note that answers, rather than another note's passage shown for the
+// cap's sake (likelyAnswer). Such a passage keeps the place it was given,
+// after other notes' likely ones, though it may score higher: ordered by
+// score, it would push them down (page MRR fell on two dev sets), and a
+// budget (MaxTokens) cuts it first.
 func dedup(cands []candidate, n, maxPerPage int, cont continued, likely float64) []*group {
-	perDoc := map[int64]int{}
-	var out []*group
-	var over []candidate // left out by the cap and at least likely, best first
-	want := max(n, mdsearch.DefaultN)
-	// admit joins c to a kept group or keeps it as a result of its own; a
-	// passage over the cap is left out (for later, if at least likely)
-	// unless pastCap.
-	admit := func(c candidate, pastCap bool) {
-		switch joined, freed := join(&out, c, cont); {
-		case joined:
-			perDoc[c.doc] -= freed // two of its results became one, or one was left out
-		case perDoc[c.doc] >= maxPerPage && !pastCap:
-			if likely > 0 && c.score >= likely {
-				over = append(over, c)
+	d := &deduper{perDoc: map[int64]int{}, maxPerPage: maxPerPage, cont: cont, likely: likely, joining: true}
+	rest := d.fill(cands, mdsearch.DefaultN)
+	if n > mdsearch.DefaultN {
+		d.joining = false
+		d.fill(rest, n)
+	}
+	return d.out[:min(n, len(d.out))]
+}
+
+// deduper is dedup's state: the results kept so far, and the passages the
+// cap left out that are at least likely, best first.
+type deduper struct {
+	out        []*group
+	over       []candidate
+	perDoc     map[int64]int
+	maxPerPage int
+	cont       continued
+	likely     float64
+	joining    bool // whether a passage joins a kept neighbour, or is left out
+}
+
+// fill keeps results from cands until it holds want, and returns the
+// candidates it did not read.
+func (d *deduper) fill(cands []candidate, want int) []candidate {
+	for i, c := range cands {
+		joins := d.joining && joinable(d.out, c, d.cont) >= 0
+		if len(d.out) >= want && !joins {
+			return cands[i:]
+		}
+		if c.score < d.likely && d.perDoc[c.doc] < d.maxPerPage && !joins {
+			for len(d.over) > 0 && len(d.out) < want {
+				d.placeOver()
 			}
-		case !nextToFull(out, c, cont) && len(out) < want:
-			perDoc[c.doc]++
-			out = append(out, &group{best: c, members: []candidate{c}})
 		}
+		d.admit(c, false, want) // after those: they may have made it a neighbour, or its note full
 	}
-	placeOver := func() { // the best left out, past the cap
-		c := over[0]
-		over = over[1:]
-		admit(c, true)
+	for len(d.out) < want && len(d.over) > 0 {
+		d.placeOver()
 	}
-	for _, c := range cands {
-		joins := joinable(out, c, cont) >= 0
-		if len(out) >= want && !joins {
-			break
+	return nil
+}
+
+// placeOver admits the best passage the cap left out, past the cap.
+func (d *deduper) placeOver() {
+	c := d.over[0]
+	d.over = d.over[1:]
+	d.admit(c, true, len(d.out)+1)
+}
+
+// admit joins c to a kept group or keeps it as a result of its own; a
+// passage over the cap is left out (for later, if at least likely)
+// unless pastCap.
+func (d *deduper) admit(c candidate, pastCap bool, want int) {
+	if !d.joining && (joinable(d.out, c, d.cont) >= 0 || nextToFull(d.out, c, d.cont)) {
+		return // its section is shown
+	}
+	switch joined, freed := join(&d.out, c, d.cont); {
+	case joined:
+		d.perDoc[c.doc] -= freed // two of its results became one, or one was left out
+	case d.perDoc[c.doc] >= d.maxPerPage && !pastCap:
+		if d.likely > 0 && c.score >= d.likely {
+			d.over = append(d.over, c)
 		}
-		if c.score < likely && perDoc[c.doc] < maxPerPage && !joins {
-			for len(over) > 0 && len(out) < want {
-				placeOver()
-			}
-		}
-		admit(c, false) // after those: they may have made it a neighbour, or its note full
+	case !nextToFull(d.out, c, d.cont) && len(d.out) < want:
+		d.perDoc[c.doc]++
+		d.out = append(d.out, &group{best: c, members: []candidate{c}})
 	}
-	for len(out) < want && len(over) > 0 {
-		placeOver()
-	}
-	return out[:min(n, len(out))]
 }
 
 // likelyAnswer is dedup's line between a passage likely enough to answer
