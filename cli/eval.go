@@ -37,6 +37,7 @@ func runEval(ctx context.Context, env *Env, args []string) error {
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	details := fs.Bool("details", false, "include every query's outcome and results in the JSON report")
 	fs.BoolVar(&opts.FirstStageOnly, "first-stage", false, "leave the second stage out: rank and score by the fused first stage alone")
+	asListed := fs.Bool("as-listed", false, "score each line of the query file as a query of its own, as the figures before merged repeats were: lines asking the same text are otherwise one query with their labels joined")
 	fs.BoolVar(&opts.Typos, "typos", false, "also ask each labelled query with a word misspelled, and report the spelling suggestions")
 	fs.StringVar(&opts.TempDir, "tmp", "", "folder for the throwaway indexes (default: the system's)")
 	fs.Float64Var(&opts.Tuning.Keyword, "keyword-weight", 0, "tuning: weight of the keyword score in hybrid search, 0–1 (default 0.6)")
@@ -96,6 +97,8 @@ func runEval(ctx context.Context, env *Env, args []string) error {
 		}
 	} else if opts.Queries, err = eval.LoadQueries(*queries); err != nil {
 		return err
+	} else if *asListed {
+		opts.Queries.AsListed()
 	}
 	for _, f := range offTopic {
 		qs, err := eval.LoadOffTopic(f)

@@ -204,8 +204,15 @@ func TestDedupAndLimits(t *testing.T) {
 	}
 	// The default cap gives way where the other notes' passages are
 	// unlikely answers (dedup): here one note's passages outrank the
-	// copies' (page evidence), and a cap asked for holds (above).
-	resp := search(t, e, mdsearch.SearchRequest{Query: "zebra", N: 5, Mode: mdsearch.ModeKeyword})
+	// copies' (page evidence), and a cap asked for holds (above). The
+	// premise is the model's scores, checked first so that a model fitted
+	// anew that breaks it says so.
+	all := search(t, e, mdsearch.SearchRequest{Query: "zebra stripes", N: 10, MaxPerPage: 5, Mode: mdsearch.ModeKeyword})
+	if len(all.Results) < 6 || all.Results[0].Path != all.Results[2].Path || all.Results[2].Score < likelyAnswer ||
+		all.Results[5].Path == all.Results[0].Path || all.Results[5].Score >= likelyAnswer {
+		t.Fatalf("premise: one note's third passage at least %v likely, the other notes' under it; got %s", likelyAnswer, resultKeys(all))
+	}
+	resp := search(t, e, mdsearch.SearchRequest{Query: "zebra stripes", N: 5, Mode: mdsearch.ModeKeyword})
 	most := map[string]int{}
 	for _, r := range resp.Results {
 		most[r.Path]++

@@ -21,7 +21,7 @@ func TestListNotes(t *testing.T) {
 	write(t, vault, "home/c.md", "# Garden\n\nTomatoes. #meeting/family\n")
 	write(t, vault, "home/d.md", "# Recipes\n\nBread.\n")
 	write(t, vault, "home/Dahlia.md", "# Dahlia\n\nTubers. #meeting\n") // after c.md, whatever the case
-	write(t, vault, "home/empty.md", "") // no passage to show: the notice names it
+	write(t, vault, "home/empty.md", "")                                // no passage to show: the notice names it
 	for i := range 4 {
 		write(t, vault, fmt.Sprintf("blank/e%d.md", i), "\n")
 	}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/mdsearch/mdsearch"
@@ -90,6 +91,16 @@ type QuerySet struct {
 	File    string
 	Queries []Query
 	Style   string // the styles Generate made them in; "" for a file
+	Merged  int    // lines that repeat an earlier line's query, merged into it (mergeRepeats)
+	listed  []Query
+}
+
+// AsListed makes each line of the file a query of its own again, undoing
+// mergeRepeats: to compare with figures measured so.
+func (qs *QuerySet) AsListed() {
+	if qs.listed != nil {
+		qs.Queries, qs.listed, qs.Merged = qs.listed, nil, 0
+	}
 }
 
 // LoadQueries reads a query file (see the package doc for the format).
@@ -131,7 +142,32 @@ func ParseQueries(r io.Reader, name string) (*QuerySet, error) {
 	if len(qs.Queries) == 0 {
 		return nil, mdsearch.Errorf(mdsearch.KindInvalid, "read queries", name, "", "no queries in the file")
 	}
+	qs.mergeRepeats()
 	return qs, nil
+}
+
+// mergeRepeats makes one query of the lines that ask the same text of the
+// same notes (the same exclude): a sentence that links three sections is
+// one query with three answers, not three queries of which any ranking
+// can get two wrong. Its labels are joined, in their order; it keeps the
+// first line's number.
+func (qs *QuerySet) mergeRepeats() {
+	type key struct{ text, exclude, contains string }
+	first := map[key]int{}
+	var out []Query
+	for _, q := range qs.Queries {
+		k := key{q.Text, q.Exclude, q.PathContains}
+		if i, ok := first[k]; ok {
+			out[i].Relevant = append(slices.Clip(out[i].Relevant), q.Relevant...)
+			qs.Merged++
+			continue
+		}
+		first[k] = len(out)
+		out = append(out, q)
+	}
+	if qs.Merged > 0 {
+		qs.Queries, qs.listed = out, qs.Queries
+	}
 }
 
 // parseQuery decodes and checks one line.

@@ -48,6 +48,43 @@ func TestParseQueries(t *testing.T) {
 	}
 }
 
+// Lines that ask the same text of the same notes are one query with their
+// labels joined, at the first line; another exclude keeps a line its own;
+// AsListed gives each line back.
+func TestParseQueriesMergesRepeats(t *testing.T) {
+	in := `{"query": "see $attrs and $slots", "relevant": [{"path": "api.md", "section_path": ["$attrs"]}], "exclude": "guide.md"}
+{"query": "other", "relevant": [{"path": "b.md", "section_path": []}]}
+{"query": "see $attrs and $slots", "relevant": [{"path": "api.md", "section_path": ["$slots"]}], "exclude": "guide.md"}
+{"query": "see $attrs and $slots", "relevant": [{"path": "api.md", "section_path": ["$emit"]}], "exclude": "faq.md"}
+{"query": "API", "expected_path_contains": "api"}
+{"query": "API", "expected_path_contains": "api"}
+`
+	qs, err := ParseQueries(strings.NewReader(in), "q.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	type got struct {
+		line   int
+		labels string
+	}
+	var gs []got
+	for _, q := range qs.Queries {
+		var ls []string
+		for _, l := range q.Relevant {
+			ls = append(ls, strings.Join(l.SectionPath, "/"))
+		}
+		gs = append(gs, got{q.Line, strings.Join(ls, " ")})
+	}
+	want := []got{{1, "$attrs $slots"}, {2, ""}, {4, "$emit"}, {5, ""}}
+	if !slices.Equal(gs, want) || qs.Merged != 2 {
+		t.Fatalf("merged %d: %v, want 2: %v", qs.Merged, gs, want)
+	}
+	qs.AsListed()
+	if len(qs.Queries) != 6 || qs.Merged != 0 || len(qs.Queries[0].Relevant) != 1 || len(qs.Queries[2].Relevant) != 1 {
+		t.Fatalf("as listed: %d queries, merged %d, first labels %v", len(qs.Queries), qs.Merged, qs.Queries[0].Relevant)
+	}
+}
+
 // A query file saved with a byte order mark reads as one without.
 func TestParseQueriesBOM(t *testing.T) {
 	qs, err := ParseQueries(strings.NewReader("\ufeff"+`{"query": "a", "expected_path_contains": "x"}`+"\n"), "q.jsonl")

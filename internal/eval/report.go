@@ -92,6 +92,10 @@ func writeHeader(w io.Writer, r *Report) {
 		perNote = fmt.Sprintf("%d results per note (more where others are unlikely)", mdsearch.DefaultMaxPerPage)
 	}
 	fmt.Fprintf(w, "%d queries %s over %s, k=%d, %s, model %s\n", r.Queries, from, r.Vault, r.K, perNote, r.Model)
+	if r.Merged > 0 {
+		fmt.Fprintf(w, "%s the query of an earlier one, merged into it with its labels: a text is one query, whatever sections it links\n",
+			plural.Count(r.Merged, "line repeats", "lines repeat"))
+	}
 	if len(r.OffTopicFiles) > 0 {
 		files := make([]string, len(r.OffTopicFiles))
 		for i, f := range r.OffTopicFiles {

@@ -55,9 +55,12 @@ type Options struct {
 
 // Report is the result of a Run.
 type Report struct {
-	Vault      string `json:"vault"`
-	QueryFile  string `json:"query_file"`
-	Queries    int    `json:"queries"`
+	Vault     string `json:"vault"`
+	QueryFile string `json:"query_file"`
+	Queries   int    `json:"queries"`
+	// Merged counts the query file's lines that repeat an earlier line's
+	// query, their labels joined to it (QuerySet.Merged).
+	Merged     int    `json:"merged,omitempty"`
 	K          int    `json:"k"`
 	MaxPerPage int    `json:"max_per_page"`
 	Model      string `json:"model"`
@@ -125,7 +128,7 @@ func Run(ctx context.Context, opts Options) (_ *Report, err error) {
 		return nil, err
 	}
 	var cache *Cache
-	rep := &Report{Vault: opts.Vault, QueryFile: opts.Queries.File, FirstStage: opts.FirstStageOnly, Queries: len(opts.Queries.Queries),
+	rep := &Report{Vault: opts.Vault, QueryFile: opts.Queries.File, FirstStage: opts.FirstStageOnly, Queries: len(opts.Queries.Queries), Merged: opts.Queries.Merged,
 		K: opts.K, MaxPerPage: opts.MaxPerPage, Model: "none (keyword only)", Tuning: opts.Tuning, Configs: []ConfigReport{},
 		Style: opts.Queries.Style, OffTopicFiles: opts.OffTopicFiles, AskTypos: opts.Typos}
 	if opts.Embedder != nil {
