@@ -359,9 +359,8 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 }
 
 // flagShaped is what a flag's name could be (the flag package's error
-// names it after one dash, with the value a "=" gives): a letter, then
-// letters, digits and dashes.
-var flagShaped = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*(=.*)?$`)
+// names it after one dash): a letter, then letters, digits and dashes.
+var flagShaped = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`)
 
 // excludedWord is a flag's name that a query's exclusion (-draft) could
 // be: three letters or more.

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -299,6 +300,45 @@ func TestFirstResultsWhateverN(t *testing.T) {
 	}
 }
 
+// TestResultsArePrefixes: over random candidate lists (three notes of
+// neighbouring passages, the cap giving way or not), the results for n
+// are the first n of the results for the most, passages and all.
+func TestResultsArePrefixes(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	key := func(gs []*group) (out [][]int64) {
+		for _, g := range gs {
+			var ids []int64
+			for _, m := range g.members {
+				ids = append(ids, m.id)
+			}
+			out = append(out, ids)
+		}
+		return out
+	}
+	for trial := range 2000 {
+		var cands []candidate
+		seen := map[int64]bool{}
+		score := 1.0
+		for range 5 + r.IntN(30) {
+			doc, index := int64(1+r.IntN(4)), r.IntN(12)
+			id := doc*100 + int64(index)
+			if seen[id] {
+				continue
+			}
+			seen[id] = true
+			score *= 0.6 + 0.4*r.Float64()
+			cands = append(cands, candidate{id: id, doc: doc, section: doc*10 + int64(index/4), index: index, score: score})
+		}
+		likely := []float64{0, likelyAnswer}[trial%2]
+		all := key(dedup(cands, mdsearch.MaxN, 2, nil, likely))
+		for n := 1; n <= 20; n++ {
+			if got := key(dedup(cands, n, 2, nil, likely)); !slices.EqualFunc(got, all[:min(n, len(all))], slices.Equal) {
+				t.Fatalf("trial %d, n=%d: %v, the first of %d: %v", trial, n, got, mdsearch.MaxN, all)
+			}
+		}
+	}
+}
+
 // TestCapResults: a result of megabytes (one long word) is cut to
 // maxResultBytes, inside its line when it is one line, at a line break
 // when it has some, and says which lines read the rest.
@@ -451,6 +491,10 @@ func TestCapGivesWay(t *testing.T) {
 		{"a cap asked for", []candidate{a(1, .9), a(2, .5), a(3, .3), other(91, 3, .02), other(92, 4, .01)}, 0, 5, []int64{1, 2, 91, 92}},
 		{"candidates run out", []candidate{a(1, .9), a(2, .5), a(3, .3), other(91, 3, .2)}, .07, 5, []int64{1, 2, 91, 3}},
 		{"n below the default", []candidate{a(1, .9), a(2, .5), a(3, .3), other(91, 3, .02)}, .07, 3, []int64{1, 2, 3}},
+		// The passage whose place the fifth, placed past the cap, took is
+		// the sixth result, not lost.
+		{"past the default", []candidate{a(1, .9), a(2, .5), a(3, .3), other(20, 2, .2), other(30, 3, .1), a(4, .08),
+			other(40, 4, .02), other(50, 5, .01), other(60, 6, .005)}, .07, 10, []int64{1, 2, 20, 30, 3, 4, 40, 50, 60}},
 	}
 	for _, c := range cases {
 		if got := ids(dedup(c.cands, c.n, 2, nil, c.likely)); !slices.Equal(got, c.want) {

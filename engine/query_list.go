@@ -41,12 +41,12 @@ func (e *Engine) list(ctx context.Context, q *query, ops operators, excludeNotic
 	if req.Sort == mdsearch.SortModified {
 		order = store.ByModified
 	}
-	what, firsts, total := notesListed, []store.Listed(nil), 0
+	what, firsts, total, empty := notesListed, []store.Listed(nil), 0, 0
 	if len(ops.tasks) > 0 { // task operators alone: the passages holding such a task
 		q.tasks, q.notTasks, q.without, what = ops.tasks, ops.notTasks, ops.without, tasksListed
 		firsts, total, err = taskPassages(ctx, rt.Reader, q, order, req.N, req.Offset)
 	} else {
-		firsts, total, err = rt.ListNotes(ctx, q.filter, order, req.N, req.Offset)
+		firsts, total, empty, err = rt.ListNotes(ctx, q.filter, order, req.N, req.Offset)
 	}
 	if err != nil {
 		return nil, err
@@ -81,6 +81,9 @@ func (e *Engine) list(ctx context.Context, q *query, ops operators, excludeNotic
 	if err != nil {
 		return nil, err
 	}
+	if total == 0 && empty > 0 { // notes match, but none can be shown
+		what.one = "note with text"
+	}
 	page := &listPage{total: total, offset: req.Offset, most: req.N == mdsearch.MaxN, filters: filtersOf(req, ops), what: what, by: "by path"}
 	if order == store.ByModified {
 		page.by = "last changed first"
@@ -105,8 +108,8 @@ func (e *Engine) list(ctx context.Context, q *query, ops operators, excludeNotic
 	addNotice(&resp.Notice, ops.groupedNotice())
 	addNotice(&resp.Notice, ops.wordsNotice())
 	addNotice(&resp.Notice, excludeNotice)
-	if len(q.tasks) == 0 {
-		addNotice(&resp.Notice, emptyNotesNotice(ctx, rt.Reader, q.filter))
+	if empty > 0 {
+		addNotice(&resp.Notice, emptyNotesNotice(ctx, rt.Reader, q.filter, empty, len(colls) > 1))
 	}
 	return &found{resp: resp, joins: joins, ends: ends, budget: req.MaxTokens, list: page}, nil
 }
@@ -114,10 +117,10 @@ func (e *Engine) list(ctx context.Context, q *query, ops operators, excludeNotic
 // emptyNotesNotice names the notes a list keeps but cannot show, as they
 // hold no text (an empty note, or frontmatter alone): a person listing
 // what changed last would look for the note just created.
-func emptyNotesNotice(ctx context.Context, rd *store.Reader, f store.Filter) string {
+func emptyNotesNotice(ctx context.Context, rd *store.Reader, f store.Filter, n int, qualified bool) string {
 	const named = 3
-	paths, n, err := rd.EmptyNotes(ctx, f, named)
-	if err != nil || n == 0 {
+	paths, err := rd.EmptyNotes(ctx, f, named, qualified)
+	if err != nil || len(paths) == 0 {
 		return ""
 	}
 	if n == 1 {

@@ -57,7 +57,7 @@ func TestListNotes(t *testing.T) {
 		{"an empty note", mdsearch.SearchRequest{PathPrefix: "home/"}, "home/c.md home/d.md home/Dahlia.md",
 			`3 notes match path prefix "home/", listed by path, each by its opening, unranked: add words to search in them; home/empty.md is not listed: it holds no text`},
 		{"empty notes", mdsearch.SearchRequest{PathPrefix: "blank/"}, "",
-			`no note matches path prefix "blank/"; 4 notes are not listed, as they hold no text: blank/e0.md, blank/e1.md, blank/e2.md and 1 more`},
+			`no note with text matches path prefix "blank/"; 4 notes are not listed, as they hold no text: blank/e0.md, blank/e1.md, blank/e2.md and 1 more`},
 		{"none of a known tag", mdsearch.SearchRequest{Tag: "meeting", PathPrefix: "nowhere/"}, "", `no note matches tag "meeting", path prefix "nowhere/"`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -197,5 +197,21 @@ func TestNearPathNotice(t *testing.T) {
 		if len(resp.Results) != 0 || tt.want != "" && !strings.Contains(resp.Notice, tt.want) || tt.want == "" && strings.Contains(resp.Notice, "no note's path") {
 			t.Errorf("%+v: %d results, notice %q", tt.req, len(resp.Results), resp.Notice)
 		}
+	}
+}
+
+// With several collections, the notes a list cannot show are named as
+// read takes them, COLLECTION:PATH: two empty notes of one path are two.
+func TestListEmptyNotesCollections(t *testing.T) {
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
+	for _, name := range []string{"a", "b"} {
+		vault := t.TempDir()
+		write(t, vault, "drafts/new.md", "")
+		write(t, vault, "drafts/old.md", "# Old\n\nText.\n")
+		index(t, e, vault, name)
+	}
+	resp := search(t, e, mdsearch.SearchRequest{PathPrefix: "drafts/"})
+	if want := "2 notes are not listed, as they hold no text: a:drafts/new.md, b:drafts/new.md"; len(resp.Results) != 2 || !strings.Contains(resp.Notice, want) {
+		t.Errorf("%d results, notice %q; want 2 and %q", len(resp.Results), resp.Notice, want)
 	}
 }

@@ -75,7 +75,7 @@ func dedup(cands []candidate, n, maxPerPage int, cont continued, likely float64)
 	rest := d.fill(cands, mdsearch.DefaultN)
 	if n > mdsearch.DefaultN {
 		d.joining = false
-		d.fill(rest, n)
+		d.fill(append(d.spill, rest...), n)
 	}
 	return d.out[:min(n, len(d.out))]
 }
@@ -89,7 +89,8 @@ type deduper struct {
 	maxPerPage int
 	cont       continued
 	likely     float64
-	joining    bool // whether a passage joins a kept neighbour, or is left out
+	joining    bool        // whether a passage joins a kept neighbour, or is left out
+	spill      []candidate // read for the first results, with no place left among them
 }
 
 // fill keeps results from cands until it holds want, and returns the
@@ -134,9 +135,12 @@ func (d *deduper) admit(c candidate, pastCap bool, want int) {
 		if d.likely > 0 && c.score >= d.likely {
 			d.over = append(d.over, c)
 		}
-	case !nextToFull(d.out, c, d.cont) && len(d.out) < want:
+	case nextToFull(d.out, c, d.cont):
+	case len(d.out) < want:
 		d.perDoc[c.doc]++
 		d.out = append(d.out, &group{best: c, members: []candidate{c}})
+	case d.joining: // a passage placed past the cap took its place: the next results' first
+		d.spill = append(d.spill, c)
 	}
 }
 

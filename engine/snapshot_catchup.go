@@ -182,7 +182,7 @@ func (s *snapshot) compact() *snapshot {
 // firstRow is the first row of chunk's windows; ok is false when the
 // chunk has no vectors.
 func (s *snapshot) firstRow(chunk int64) (int32, bool) {
-	if r, ok := s.added[chunk]; ok {
+	if r, ok := s.added[chunk]; ok && !s.isDead(int(r)) { // a later catch-up may have killed them
 		return r, true
 	}
 	r, ok := s.row[chunk]

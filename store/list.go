@@ -51,54 +51,56 @@ func (o Order) orderBy(then string) string {
 }
 
 // ListNotes gives the first passage of each note f keeps, in order o, at
-// most limit of them after the first offset, and how many notes f keeps
-// in all: a request without words lists notes rather than ranking
-// passages. A note without passages (empty) is not counted.
-func (s *Reader) ListNotes(ctx context.Context, f Filter, o Order, limit, offset int) ([]Listed, int, error) {
-	total, err := s.CountNotes(ctx, f)
-	if err != nil || total == 0 {
-		return nil, total, err
-	}
+// most limit of them after the first offset, how many notes f keeps in
+// all, and how many more it keeps that have no passage (empty, or
+// frontmatter alone), which no list can show: a request without words
+// lists notes rather than ranking passages.
+func (s *Reader) ListNotes(ctx context.Context, f Filter, o Order, limit, offset int) (notes []Listed, total, empty int, err error) {
 	cond, args := f.where()
+	// Counted from the notes alone (their chunk_count), in one pass that
+	// joins no passage.
+	err = s.r.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(d.chunk_count = 0), 0) FROM documents d WHERE `+cond, args...).Scan(&total, &empty)
+	if total -= empty; err != nil || total == 0 {
+		return nil, total, empty, err
+	}
 	rows, err := s.r.QueryContext(ctx, `SELECT c.id, c.doc_id, c.section_id`+listFrom+cond+o.orderBy("")+` LIMIT ? OFFSET ?`,
 		append(slices.Clip(args), limit, offset)...)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, 0, err
 	}
 	defer rows.Close()
-	var out []Listed
 	for rows.Next() {
 		var l Listed
 		if err := rows.Scan(&l.ChunkID, &l.DocID, &l.SectionID); err != nil {
-			return nil, 0, err
+			return nil, 0, 0, err
 		}
-		out = append(out, l)
+		notes = append(notes, l)
 	}
-	return out, total, rows.Err()
+	return notes, total, empty, rows.Err()
 }
 
-// EmptyNotes are the notes f keeps that hold no passage (empty, or
-// frontmatter alone), which ListNotes leaves out: at most limit of their
-// paths, by path, and how many there are.
-func (s *Reader) EmptyNotes(ctx context.Context, f Filter, limit int) ([]string, int, error) {
+// EmptyNotes are the paths of the notes f keeps that hold no passage,
+// which ListNotes counts and leaves out: at most limit of them, by path,
+// each as COLLECTION:PATH where qualified (an index of several).
+func (s *Reader) EmptyNotes(ctx context.Context, f Filter, limit int, qualified bool) ([]string, error) {
 	cond, args := f.where()
-	from := ` FROM documents d WHERE NOT EXISTS (SELECT 1 FROM chunks c WHERE c.doc_id = d.id) AND ` + cond
-	var n int
-	if err := s.r.QueryRowContext(ctx, `SELECT count(*)`+from, args...).Scan(&n); err != nil || n == 0 {
-		return nil, n, err
+	path := `d.path`
+	if qualified {
+		path = `(SELECT name FROM collections WHERE id = d.collection_id) || ':' || d.path`
 	}
-	rows, err := s.r.QueryContext(ctx, `SELECT d.path`+from+ByPath.orderBy("")+` LIMIT ?`, append(slices.Clip(args), limit)...)
+	rows, err := s.r.QueryContext(ctx, `SELECT `+path+` FROM documents d WHERE NOT EXISTS (SELECT 1 FROM chunks c WHERE c.doc_id = d.id) AND `+
+		cond+ByPath.orderBy("")+` LIMIT ?`, append(slices.Clip(args), limit)...)
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
 	defer rows.Close()
 	var paths []string
 	for rows.Next() {
 		var p string
 		if err := rows.Scan(&p); err != nil {
-			return nil, 0, err
+			return nil, err
 		}
 		paths = append(paths, p)
 	}
-	return paths, n, rows.Err()
+	return paths, rows.Err()
 }

@@ -43,11 +43,11 @@ func TestRowTexts(t *testing.T) {
 	if err != nil || len(got) != 1 || !strings.Contains(got[0], "rye cake") {
 		t.Fatalf("HoldingTexts within path cake: %q, %v", got, err)
 	}
-	all, n, err := s.ListNotes(ctx, Filter{}, ByPath, 10, 0)
+	all, n, _, err := s.ListNotes(ctx, Filter{}, ByPath, 10, 0)
 	if err != nil || n != 3 {
 		t.Fatalf("ListNotes: %d, %v", n, err)
 	}
-	left, n, err := s.ListNotes(ctx, Filter{NotDocs: docs}, ByPath, 10, 0)
+	left, n, _, err := s.ListNotes(ctx, Filter{NotDocs: docs}, ByPath, 10, 0)
 	if err != nil || n != 2 || len(left) != 2 || slices.ContainsFunc(left, func(l Listed) bool { return l.DocID == docs[0] }) || len(all) != 3 {
 		t.Errorf("ListNotes without the cake: %d %+v, %v", n, left, err)
 	}
