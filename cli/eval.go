@@ -57,6 +57,9 @@ func runEval(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if *asListed && gen.on {
+		return usagef("--as-listed asks the lines of a --queries file one by one: give it with --queries, not --generate")
+	}
 	if *queries != "" && gen.on {
 		return usagef("give --queries FILE or --generate, not both (--generate makes the queries; --write-queries keeps them for --queries)")
 	}

@@ -27,6 +27,10 @@ type Label struct {
 	// and other sections that equally match a label naming a heading alone.
 	span span
 	alts []span
+	// line and idx are where the label is written: its line of the file
+	// and its place in that line's list (a merged query's labels come
+	// from several lines); line 0 for a generated label.
+	line, idx int
 }
 
 // spans lists every section the label may mean.
@@ -51,6 +55,14 @@ type Query struct {
 	// verbatim.
 	Exclude string `json:"exclude,omitempty"`
 	Line    int    `json:"-"` // 1-based line in the query file
+}
+
+// where is the line a label of q is written on, and its place there.
+func (q *Query) where(l *Label, i int) (line, idx int) {
+	if l.line == 0 {
+		return q.Line, i
+	}
+	return l.line, l.idx
 }
 
 // Labelled reports whether q names relevant sections (not just paths).
@@ -134,6 +146,9 @@ func ParseQueries(r io.Reader, name string) (*QuerySet, error) {
 			return nil, queryError(name, line, "%v", err)
 		}
 		q.Line = line
+		for i := range q.Relevant {
+			q.Relevant[i].line, q.Relevant[i].idx = line, i
+		}
 		qs.Queries = append(qs.Queries, q)
 	}
 	if err := sc.Err(); err != nil {

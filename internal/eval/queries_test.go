@@ -231,6 +231,26 @@ func TestResolveErrors(t *testing.T) {
 	}
 }
 
+// A label of a merged query is named by the line it is written on, and
+// its place there.
+func TestResolveErrorsMerged(t *testing.T) {
+	dir := writeVault(t, map[string]string{"V.md": noteV, "X.md": "# X\n\nThe page a link was read from.\n"})
+	for _, c := range []struct{ second, want string }{
+		{`{"query": "x", "relevant": [{"path": "W.md"}], "exclude": "X.md"}`, `q.jsonl:3: "W.md" is not a note`},
+		{`{"query": "x", "relevant": [{"path": "V.md", "section_path": ["V", "Plot"]}], "exclude": "X.md"}`, "q.jsonl:3: "},
+		{`{"query": "x", "relevant": [{"path": "V.md"}, {"path": "X.md"}], "exclude": "X.md"}`, `q.jsonl:3: "exclude": "X.md" is the note relevant[1] labels`},
+	} {
+		in := `{"query": "x", "relevant": [{"path": "V.md"}], "exclude": "X.md"}` + "\n\n" + c.second
+		qs, err := ParseQueries(strings.NewReader(in), "q.jsonl")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := qs.Resolve(context.Background(), dir); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("error %v, want %q", err, c.want)
+		}
+	}
+}
+
 // A path label that other notes answer too may exclude one of them.
 func TestResolveExcludeOneOfPathLabel(t *testing.T) {
 	dir := writeVault(t, map[string]string{"V.md": noteV, "V2.md": noteV})

@@ -127,6 +127,8 @@ func TestWriteHeader(t *testing.T) {
 			[]string{"3 queries generated from the vault (--style all) over ., k=5"}},
 		{"generated from one/", func(r *Report) { r.QueryFile, r.Vault, r.Style = "generated from one/", "one/", "links,terms" },
 			[]string{"3 queries generated from the vault (--style links,terms) over one/, k=5"}},
+		{"merged", func(r *Report) { r.Merged = 2 },
+			[]string{"3 queries (q.jsonl)", "\n2 lines repeat the query of an earlier one, merged into it with its labels"}},
 		{"off-topic and typos", func(r *Report) {
 			r.OffTopicFiles, r.AskTypos = []SourceFile{{"off.txt", 40}, {"b/more.jsonl", 1}}, true
 		}, []string{"off-topic: 40 queries from off.txt, 1 query from b/more.jsonl\n", "typos: each labelled query is asked again with a word misspelled\n"}},

@@ -493,6 +493,7 @@ func generated(ctx context.Context, vault string) (*QuerySet, error) {
 		out = append(out, spreadEvenly(by[style], generatedPerStyle)...)
 	}
 	qs.Queries = out
+	qs.mergeRepeats() // "what is rationale and alternatives?", asked of three RFCs, is one query
 	return qs, nil
 }
 

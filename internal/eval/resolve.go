@@ -55,9 +55,10 @@ func (qs *QuerySet) checkExclude(notes map[string]bool, q *Query) error {
 	if q.PathContains != "" && !anyContains(notes, q.PathContains, q.Exclude) {
 		return queryError(qs.File, q.Line, `"exclude": %q is the only note whose path contains %q (expected_path_contains): its results are dropped, so the query could never find it`, q.Exclude, q.PathContains)
 	}
-	for i, l := range q.Relevant {
-		if l.Path == q.Exclude {
-			return queryError(qs.File, q.Line, `"exclude": %q is the note relevant[%d] labels: its results are dropped, so the query could never find it`, q.Exclude, i)
+	for i := range q.Relevant {
+		if l := &q.Relevant[i]; l.Path == q.Exclude {
+			line, idx := q.where(l, i)
+			return queryError(qs.File, line, `"exclude": %q is the note relevant[%d] labels: its results are dropped, so the query could never find it`, q.Exclude, idx)
 		}
 	}
 	return nil
@@ -69,14 +70,15 @@ func (qs *QuerySet) resolveLabel(v *vault.Vault, notes map[string]bool, docs map
 	if l.span.resolved {
 		return nil
 	}
+	line, _ := q.where(l, 0)
 	if !notes[l.Path] {
-		return queryError(qs.File, q.Line, "%q is not a note of the vault", l.Path)
+		return queryError(qs.File, line, "%q is not a note of the vault", l.Path)
 	}
 	doc := docs[l.Path]
 	if doc == nil {
 		var err error
 		if _, doc, err = readDoc(v, l.Path); err != nil {
-			return queryError(qs.File, q.Line, "%v", err)
+			return queryError(qs.File, line, "%v", err)
 		}
 		docs[l.Path] = doc
 	}
@@ -106,7 +108,7 @@ func (qs *QuerySet) resolveLabel(v *vault.Vault, notes map[string]bool, docs map
 		}
 	}
 	if err != nil {
-		return queryError(qs.File, q.Line, "%v", err)
+		return queryError(qs.File, line, "%v", err)
 	}
 	l.span = span{resolved: true, path: sec.Path, start: sec.StartLine, end: sec.EndLine}
 	if l.Own {

@@ -117,7 +117,8 @@ type offAnswers struct {
 
 // LoadOffTopic reads off-topic queries: a plain text file of one query a
 // line, or a query set's JSON lines (their "query", labels ignored). Blank
-// lines and lines starting with # are skipped.
+// lines and lines starting with # are skipped, and so is a text read
+// already: a query set's repeated lines are one query (mergeRepeats).
 func LoadOffTopic(path string) ([]string, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -131,6 +132,7 @@ func LoadOffTopic(path string) ([]string, error) {
 // naming path in its errors.
 func readOffTopic(r io.Reader, path string) ([]string, error) {
 	var qs []string
+	seen := map[string]bool{}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(nil, maxLineBytes)
 	n := 0
@@ -160,7 +162,10 @@ func readOffTopic(r io.Reader, path string) ([]string, error) {
 		if err := checkRequest(line); err != nil {
 			return nil, mdsearch.Errorf(mdsearch.KindInvalid, "eval", fmt.Sprintf("%s:%d", path, n), "", "%v", err)
 		}
-		qs = append(qs, line)
+		if !seen[line] {
+			seen[line] = true
+			qs = append(qs, line)
+		}
 	}
 	if err := sc.Err(); err != nil {
 		return nil, scanError("eval", path, n+1, err)

@@ -36,7 +36,9 @@ func TestLoadOffTopic(t *testing.T) {
 		}
 		return p
 	}
-	got, err := LoadOffTopic(write("q.txt", "# made-up\nbest hiking boots\n\n{\"query\": \"a set's line\", \"relevant\": []}\n  padded  \n"))
+	// A text read twice (a query set's line repeated for another label)
+	// is one query.
+	got, err := LoadOffTopic(write("q.txt", "# made-up\nbest hiking boots\n\n{\"query\": \"a set's line\", \"relevant\": []}\n  padded  \n{\"query\": \"a set's line\"}\n"))
 	if err != nil || !slices.Equal(got, []string{"best hiking boots", "a set's line", "padded"}) {
 		t.Errorf("got %q, %v", got, err)
 	}
