@@ -473,17 +473,7 @@ func (q *query) keepFirstTop(cands []candidate) []candidate {
 		q.firstTop = slices.Clone(cands[:min(secondK, len(cands))])
 		return cands
 	}
-	out := slices.Clone(q.firstTop)
-	kept := make(map[int64]bool, len(out))
-	for _, c := range out {
-		kept[c.id] = true
-	}
-	for _, c := range cands {
-		if !kept[c.id] {
-			out = append(out, c)
-		}
-	}
-	return out
+	return store.AppendUnseen(slices.Clone(q.firstTop), cands, func(c candidate) int64 { return c.id }, len(q.firstTop)+len(cands))
 }
 
 // firstRound is how many candidates each list gives rank's first round,

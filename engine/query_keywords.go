@@ -13,22 +13,21 @@ import (
 // each ask costs 5–20 ms, however few rows it keeps.
 func (q *query) keywordList(ctx context.Context, rd *store.Reader, w store.Weights, k int) ([]store.KeywordHit, error) {
 	if q.kw == nil || (k > q.kwLimit && (len(q.kw) == q.kwLimit || len(q.kwHeld) == q.kwLimit)) {
-		limit := k
-		hits, err := rd.KeywordAny(ctx, q.terms, q.filter, w, limit)
+		hits, err := rd.KeywordAny(ctx, q.terms, q.filter, w, k)
 		if err != nil {
 			return nil, err
 		}
 		switch {
 		case len(q.must) > 0:
-			if q.kwHeld, err = rd.KeywordHolding(ctx, q.terms, q.must, q.filter, w, limit); err != nil {
+			if q.kwHeld, err = rd.KeywordHolding(ctx, q.terms, q.must, q.filter, w, k); err != nil {
 				return nil, err
 			}
 		case len(q.taskTerms()) > 0:
-			if q.kwHeld, err = rd.KeywordAll(ctx, q.terms, q.taskTerms(), q.filter, w, limit); err != nil {
+			if q.kwHeld, err = rd.KeywordAll(ctx, q.terms, q.taskTerms(), q.filter, w, k); err != nil {
 				return nil, err
 			}
 		}
-		q.kw, q.kwLimit = append([]store.KeywordHit{}, hits...), limit
+		q.kw, q.kwLimit = append([]store.KeywordHit{}, hits...), k
 	}
 	return q.withHolders(q.kw[:min(k, len(q.kw))]), nil
 }

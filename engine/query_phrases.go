@@ -200,7 +200,7 @@ func (q *query) withHolders(top []store.KeywordHit) []store.KeywordHit {
 	if len(q.kwHeld) == 0 {
 		return top
 	}
-	out := store.AppendUnseen(slices.Clone(top), q.kwHeld, len(top)+len(q.kwHeld)) // top is q.kw's
+	out := store.AppendUnseen(slices.Clone(top), q.kwHeld, store.KeywordHit.Passage, len(top)+len(q.kwHeld)) // top is q.kw's
 	slices.SortStableFunc(out, store.CompareHits)
 	return out
 }

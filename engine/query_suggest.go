@@ -303,12 +303,17 @@ func (e *Engine) knownWord(word string) bool {
 // lack ("oven" is not "over", nor "chess" "chefs").
 func slips(typed []respelling) bool {
 	for _, r := range typed {
-		w := []rune(strings.ToLower(r.typed))
-		if len(w) < slipLetters || store.EditDistance(w, []rune(strings.ToLower(r.fix)), 1) > 1 {
+		if utf8.RuneCountInString(r.typed) < slipLetters || edits(r.typed, r.fix, 1) > 1 {
 			return false
 		}
 	}
 	return true
+}
+
+// edits is how many edits apart a and b are, case aside, counted up to
+// most (store.EditDistance).
+func edits(a, b string, most int) int {
+	return store.EditDistance([]rune(strings.ToLower(a)), []rune(strings.ToLower(b)), most)
 }
 
 // slipLetters is how long a word must be for one edit to read as a slip.
@@ -320,10 +325,10 @@ const slipLetters = 6
 // compound the notes do not use than a slip of two letters ("tailing"),
 // while one edit still respells ("backround" as "background").
 func compoundKept(word, fix string, known func(string) bool) bool {
-	w := []rune(strings.ToLower(word))
-	if store.EditDistance(w, []rune(strings.ToLower(fix)), 2) <= 1 {
+	if edits(word, fix, 2) <= 1 {
 		return false
 	}
+	w := []rune(strings.ToLower(word))
 	for i := 3; i+3 <= len(w); i++ {
 		if known(string(w[:i])) && known(string(w[i:])) {
 			return true

@@ -138,23 +138,26 @@ func (s *Reader) thenAny(ctx context.Context, terms []string, f Filter, w Weight
 	if err != nil {
 		return nil, err
 	}
-	return AppendUnseen(hits, or, limit), nil
+	return AppendUnseen(hits, or, KeywordHit.Passage, limit), nil
 }
 
-// AppendUnseen appends to hits the rows of more that hits lacks, in
-// their order, until hits holds limit rows.
-func AppendUnseen(hits, more []KeywordHit, limit int) []KeywordHit {
-	in := make(map[int64]bool, len(hits))
-	for _, h := range hits {
-		in[h.ChunkID] = true
+// Passage is the passage (chunk) a hit is of.
+func (h KeywordHit) Passage() int64 { return h.ChunkID }
+
+// AppendUnseen appends to rows those of more whose passage (id) rows
+// lacks, in their order, until rows holds limit.
+func AppendUnseen[T any](rows, more []T, id func(T) int64, limit int) []T {
+	in := make(map[int64]bool, len(rows))
+	for _, r := range rows {
+		in[id(r)] = true
 	}
-	for _, h := range more {
-		if len(hits) < limit && !in[h.ChunkID] {
-			in[h.ChunkID] = true
-			hits = append(hits, h)
+	for _, r := range more {
+		if len(rows) < limit && !in[id(r)] {
+			in[id(r)] = true
+			rows = append(rows, r)
 		}
 	}
-	return hits
+	return rows
 }
 
 // CompareHits orders keyword hits best bm25 first, then by chunk id.

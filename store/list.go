@@ -10,16 +10,24 @@ type Listed struct {
 	ChunkID, DocID, SectionID int64
 }
 
-// listFrom is what ListNotes and CountNotes read: each note by its first
-// passage, under the filter's conditions on documents d.
+// listFrom is what ListNotes reads: each note by its first passage,
+// under the filter's conditions on documents d.
 const listFrom = ` FROM documents d JOIN chunks c ON c.doc_id = d.id AND c.chunk_index = 0 WHERE `
 
 // CountNotes is how many notes f keeps, as ListNotes counts them.
 func (s *Reader) CountNotes(ctx context.Context, f Filter) (int, error) {
-	cond, args := f.where()
-	var n int
-	err := s.r.QueryRowContext(ctx, `SELECT count(*)`+listFrom+cond, args...).Scan(&n)
+	n, _, err := s.countNotes(ctx, f)
 	return n, err
+}
+
+// countNotes is how many notes f keeps that a list can show, and how many
+// more it keeps that hold no passage (empty, or frontmatter alone),
+// counted from the notes alone (their chunk_count) in one pass that joins
+// no passage.
+func (s *Reader) countNotes(ctx context.Context, f Filter) (listed, empty int, err error) {
+	cond, args := f.where()
+	err = s.r.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(d.chunk_count = 0), 0) FROM documents d WHERE `+cond, args...).Scan(&listed, &empty)
+	return listed - empty, empty, err
 }
 
 // Order is the order of a list: of notes (ListNotes) or of the passages
@@ -56,13 +64,10 @@ func (o Order) orderBy(then string) string {
 // frontmatter alone), which no list can show: a request without words
 // lists notes rather than ranking passages.
 func (s *Reader) ListNotes(ctx context.Context, f Filter, o Order, limit, offset int) (notes []Listed, total, empty int, err error) {
-	cond, args := f.where()
-	// Counted from the notes alone (their chunk_count), in one pass that
-	// joins no passage.
-	err = s.r.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(d.chunk_count = 0), 0) FROM documents d WHERE `+cond, args...).Scan(&total, &empty)
-	if total -= empty; err != nil || total == 0 {
+	if total, empty, err = s.countNotes(ctx, f); err != nil || total == 0 {
 		return nil, total, empty, err
 	}
+	cond, args := f.where()
 	rows, err := s.r.QueryContext(ctx, `SELECT c.id, c.doc_id, c.section_id`+listFrom+cond+o.orderBy("")+` LIMIT ? OFFSET ?`,
 		append(slices.Clip(args), limit, offset)...)
 	if err != nil {
@@ -88,8 +93,8 @@ func (s *Reader) EmptyNotes(ctx context.Context, f Filter, limit int, qualified 
 	if qualified {
 		path = `(SELECT name FROM collections WHERE id = d.collection_id) || ':' || d.path`
 	}
-	rows, err := s.r.QueryContext(ctx, `SELECT `+path+` FROM documents d WHERE NOT EXISTS (SELECT 1 FROM chunks c WHERE c.doc_id = d.id) AND `+
-		cond+ByPath.orderBy("")+` LIMIT ?`, append(slices.Clip(args), limit)...)
+	rows, err := s.r.QueryContext(ctx, `SELECT `+path+` FROM documents d WHERE d.chunk_count = 0 AND `+cond+ByPath.orderBy("")+` LIMIT ?`,
+		append(slices.Clip(args), limit)...)
 	if err != nil {
 		return nil, err
 	}

@@ -102,16 +102,24 @@ func (q *Query) relevantPages() []string {
 type QuerySet struct {
 	File    string
 	Queries []Query
-	Style   string // the styles Generate made them in; "" for a file
-	Merged  int    // lines that repeat an earlier line's query, merged into it (mergeRepeats)
-	listed  []Query
+	Style   string  // the styles Generate made them in; "" for a file
+	listed  []Query // each line a query, where mergeRepeats merged some
+}
+
+// Merged is how many lines repeat an earlier line's query, merged into it
+// (mergeRepeats).
+func (qs *QuerySet) Merged() int {
+	if qs.listed == nil {
+		return 0
+	}
+	return len(qs.listed) - len(qs.Queries)
 }
 
 // AsListed makes each line of the file a query of its own again, undoing
 // mergeRepeats: to compare with figures measured so.
 func (qs *QuerySet) AsListed() {
 	if qs.listed != nil {
-		qs.Queries, qs.listed, qs.Merged = qs.listed, nil, 0
+		qs.Queries, qs.listed = qs.listed, nil
 	}
 }
 
@@ -174,13 +182,12 @@ func (qs *QuerySet) mergeRepeats() {
 		k := key{q.Text, q.Exclude, q.PathContains}
 		if i, ok := first[k]; ok {
 			out[i].Relevant = append(slices.Clip(out[i].Relevant), q.Relevant...)
-			qs.Merged++
 			continue
 		}
 		first[k] = len(out)
 		out = append(out, q)
 	}
-	if qs.Merged > 0 {
+	if len(out) < len(qs.Queries) {
 		qs.Queries, qs.listed = out, qs.Queries
 	}
 }

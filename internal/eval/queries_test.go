@@ -76,12 +76,12 @@ func TestParseQueriesMergesRepeats(t *testing.T) {
 		gs = append(gs, got{q.Line, strings.Join(ls, " ")})
 	}
 	want := []got{{1, "$attrs $slots"}, {2, ""}, {4, "$emit"}, {5, ""}}
-	if !slices.Equal(gs, want) || qs.Merged != 2 {
-		t.Fatalf("merged %d: %v, want 2: %v", qs.Merged, gs, want)
+	if !slices.Equal(gs, want) || qs.Merged() != 2 {
+		t.Fatalf("merged %d: %v, want 2: %v", qs.Merged(), gs, want)
 	}
 	qs.AsListed()
-	if len(qs.Queries) != 6 || qs.Merged != 0 || len(qs.Queries[0].Relevant) != 1 || len(qs.Queries[2].Relevant) != 1 {
-		t.Fatalf("as listed: %d queries, merged %d, first labels %v", len(qs.Queries), qs.Merged, qs.Queries[0].Relevant)
+	if len(qs.Queries) != 6 || qs.Merged() != 0 || len(qs.Queries[0].Relevant) != 1 || len(qs.Queries[2].Relevant) != 1 {
+		t.Fatalf("as listed: %d queries, merged %d, first labels %v", len(qs.Queries), qs.Merged(), qs.Queries[0].Relevant)
 	}
 }
 

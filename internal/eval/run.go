@@ -128,7 +128,7 @@ func Run(ctx context.Context, opts Options) (_ *Report, err error) {
 		return nil, err
 	}
 	var cache *Cache
-	rep := &Report{Vault: opts.Vault, QueryFile: opts.Queries.File, FirstStage: opts.FirstStageOnly, Queries: len(opts.Queries.Queries), Merged: opts.Queries.Merged,
+	rep := &Report{Vault: opts.Vault, QueryFile: opts.Queries.File, FirstStage: opts.FirstStageOnly, Queries: len(opts.Queries.Queries), Merged: opts.Queries.Merged(),
 		K: opts.K, MaxPerPage: opts.MaxPerPage, Model: "none (keyword only)", Tuning: opts.Tuning, Configs: []ConfigReport{},
 		Style: opts.Queries.Style, OffTopicFiles: opts.OffTopicFiles, AskTypos: opts.Typos}
 	if opts.Embedder != nil {
