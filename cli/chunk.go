@@ -61,7 +61,7 @@ func warnSmallBudget(env *Env, maxTokens int) {
 }
 
 func runChunk(ctx context.Context, env *Env, args []string) error {
-	fs := newFlags(env, "chunk", "FILE...")
+	fs := newFlags(env, "chunk", "FILE|DIR...")
 	asJSON := fs.Bool("json", false, "print a JSON array of chunks")
 	maxTokens := fs.Int("max-tokens", 0, "token budget per window, heading prefix included (default: the model's window)")
 	profile := fs.String("profile", string(chunks.ProfileSections), "where to cut: sections (every heading), h2h3 or fixed, as index cuts")
@@ -78,7 +78,10 @@ func runChunk(ctx context.Context, env *Env, args []string) error {
 	case *maxTokens < 0 || flagSet(fs, "max-tokens") && *maxTokens == 0: // 0 is only the default's stand-in
 		return usagef("--max-tokens must be positive")
 	case len(files) == 0:
-		return usagef("give at least one FILE")
+		return usagef("give at least one FILE or DIR")
+	}
+	if files, err = notesOf(ctx, env, files); err != nil {
+		return err
 	}
 	counter, budget, closeCounter, err := chunkCounter(env, ef)
 	if err != nil {
@@ -135,6 +138,38 @@ func runChunk(ctx context.Context, env *Env, args []string) error {
 		return errFailed
 	}
 	return nil
+}
+
+// notesOf replaces each folder among args with the notes index would
+// read in it (hidden folders, .mdsearchignore and the size limit
+// respected), named under the folder as given; it says what the walk
+// skipped. Files stay as they are, so a note index skips can still be cut.
+func notesOf(ctx context.Context, env *Env, args []string) ([]string, error) {
+	var out []string
+	for _, a := range args {
+		if fi, err := os.Stat(a); err != nil || !fi.IsDir() {
+			out = append(out, a) // chunkFile names the problem
+			continue
+		}
+		v, err := vault.Open(a, vault.Options{})
+		if err != nil {
+			return nil, err
+		}
+		notes, skipped, err := v.Walk(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range skipped {
+			env.say("skipped %s: %s", filepath.Join(a, filepath.FromSlash(s.Path)), s.Reason)
+		}
+		if len(notes) == 0 {
+			return nil, mdsearch.Errorf(mdsearch.KindNotFound, "chunk", a, "", "no markdown notes (.md or .markdown) in this folder")
+		}
+		for _, n := range notes {
+			out = append(out, filepath.Join(a, filepath.FromSlash(n.Path)))
+		}
+	}
+	return out, nil
 }
 
 // chunkFile reads, parses and cuts one file with split, printing its

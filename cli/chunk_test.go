@@ -18,6 +18,7 @@ import (
 	"github.com/mdsearch/mdsearch/embed"
 	"github.com/mdsearch/mdsearch/internal/eval"
 	"github.com/mdsearch/mdsearch/sections"
+	"github.com/mdsearch/mdsearch/vault"
 )
 
 func chunkEnv() (*Env, *bytes.Buffer, *bytes.Buffer) {
@@ -233,5 +234,54 @@ func TestChunkListingOne(t *testing.T) {
 	}
 	if got := out.String(); !strings.HasPrefix(got, note+": 1 passage\n") || !strings.Contains(got, "  1 word, 2 windows [") {
 		t.Errorf("listing:\n%s", got)
+	}
+}
+
+// TestChunkFolder: a folder stands for the notes index would read in it,
+// named under the folder as given; an empty one is an error naming it.
+func TestChunkFolder(t *testing.T) {
+	dir := t.TempDir()
+	for name, body := range map[string]string{
+		"a.md":             "# A\n\nalpha\n",
+		"sub/b.markdown":   "# B\n\nbeta\n",
+		".hidden/c.md":     "# C\n\ngamma\n",
+		"drafts/d.md":      "# D\n\ndelta\n",
+		"notes.txt":        "not a note\n",
+		vault.IgnoreFile:   "drafts/\n",
+		"empty/.gitignore": "",
+	} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env, out, errOut := chunkEnv()
+	if err := runChunk(context.Background(), env, []string{"--json", "--embedder", "none", dir}); err != nil {
+		t.Fatalf("runChunk: %v (stderr %q)", err, errOut)
+	}
+	var cs []mdsearch.Chunk
+	if err := json.Unmarshal(out.Bytes(), &cs); err != nil {
+		t.Fatalf("output is not a JSON array of passages: %v\n%s", err, out)
+	}
+	var paths []string
+	for _, c := range cs {
+		paths = append(paths, c.Path)
+	}
+	want := []string{filepath.Join(dir, "a.md"), filepath.Join(dir, "sub", "b.markdown")}
+	if !slices.Equal(paths, want) {
+		t.Errorf("chunked %q, want %q", paths, want)
+	}
+
+	env, out, _ = chunkEnv()
+	empty := filepath.Join(dir, "empty")
+	if code := Main(context.Background(), env, []string{"chunk", "--json", "--embedder", "none", empty}); code != 1 {
+		t.Errorf("a folder without notes: exit %d, want 1", code)
+	}
+	var got jsonError
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil || got.Error.Kind != "not_found" || !strings.Contains(got.Error.Message, empty) {
+		t.Errorf("a folder without notes: %s (%v), want a not_found error naming it", out, err)
 	}
 }
