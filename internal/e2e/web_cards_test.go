@@ -86,7 +86,12 @@ func webPlain(t *testing.T, b browser) {
 	// As a card reads a passage: its wrapped lines joined first, a fenced
 	// div's marker lines kept apart so that they go.
 	for md, want := range map[string]string{
-		"Intro.\n::: warning\nBody.\n:::":                                           "Intro.\nBody.",
+		"Intro.\n::: warning\nBody.\n:::": "Intro.\nBody.",
+		// A heading of any level is a line of its own, also with text right
+		// under it; a tag that opens a line is text.
+		"## Sec\nshort start deep ocean trench.":                                    "short start deep ocean trench.",
+		"###### Six\nwrapped\nlines":                                                "wrapped lines",
+		"Text\n#tag opens\nthis line":                                               "Text #tag opens this line",
 		"::: tip Read this\nBody\nwrapped.\n:::\n\n:::danger[Breaking]\nMore.\n:::": "Read this\nBody wrapped.\n\nBreaking\nMore.",
 	} {
 		if got := b.js(t, "plainMarkdown(joinSoftBreaks("+jsString(md)+"))"); got != want {

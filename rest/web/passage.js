@@ -250,7 +250,7 @@ function joinSoftBreaks(md) {
     }
     // A table's rows need no leading "|": its delimiter row tells them.
     table = /\|/.test(line) && (table || isTableDelimiter(line) || isTableDelimiter(lines[i + 1] || ""));
-    const structural = table || /^\s*$|^\s*([-*+>|#]|\d+[.)])(\s|$)|^\s*[=-]{2,}\s*$|^ {4}|^\s*\[\^[^\]\s]+\]:/.test(line) ||
+    const structural = table || /^\s*$|^\s*(#{1,6}|[-*+>|]|\d+[.)])(\s|$)|^\s*[=-]{2,}\s*$|^ {4}|^\s*\[\^[^\]\s]+\]:/.test(line) ||
       fencedDiv(line) !== null;
     if (prose && !structural) {
       out[out.length - 1] += " " + line.trim();
