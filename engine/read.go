@@ -453,7 +453,7 @@ func (e *Engine) openNote(ctx context.Context, spec string) (*note, error) {
 	if len(colls) == 0 {
 		return nil, mdsearch.Errorf(mdsearch.KindNotFound, "read", spec, "run `mdsearch index DIR` first", "the index has no collections")
 	}
-	collName, rel := "", notePath(spec)
+	collName, rel, raw := "", notePath(spec), spec
 	all := colls
 	c, r, full := underRoot(colls, spec)
 	if !full && filepath.IsAbs(spec) {
@@ -467,11 +467,11 @@ func (e *Engine) openNote(ctx context.Context, spec string) (*note, error) {
 	if full {
 		// A full path inside a collection's folder is that note; the
 		// vault's own checks still apply to the part inside it.
-		collName, rel, colls = c.Name, notePath(r), []store.Collection{c}
+		collName, rel, raw, colls = c.Name, notePath(r), r, []store.Collection{c}
 	} else if i := strings.IndexByte(spec, ':'); i > 0 {
 		for _, c := range colls {
 			if c.Name == spec[:i] {
-				collName, rel = c.Name, notePath(spec[i+1:])
+				collName, rel, raw = c.Name, notePath(spec[i+1:]), spec[i+1:]
 				colls = []store.Collection{c}
 				break
 			}
@@ -487,7 +487,7 @@ func (e *Engine) openNote(ctx context.Context, spec string) (*note, error) {
 		switch {
 		case err != nil || len(whole) == 0:
 		case len(refs) == 0:
-			collName, rel, refs, colls = "", notePath(spec), whole, all
+			collName, rel, raw, refs, colls = "", notePath(spec), spec, whole, all
 		default:
 			return nil, mdsearch.Errorf(mdsearch.KindInvalid, "read", spec,
 				fmt.Sprintf("read %s:%s for the note named %s, or %s:./%s for %s of collection %s",
@@ -515,6 +515,9 @@ func (e *Engine) openNote(ctx context.Context, spec string) (*note, error) {
 		case err == nil:
 			found = append(found, n)
 		case mdsearch.KindOf(err) == mdsearch.KindForbidden || mdsearch.KindOf(err) == mdsearch.KindInvalid:
+			if ferr := e.folderRead(ctx, collName, spec, raw); ferr != nil {
+				return nil, ferr
+			}
 			return nil, err
 		case firstErr == nil:
 			firstErr = err
@@ -531,6 +534,9 @@ func (e *Engine) openNote(ctx context.Context, spec string) (*note, error) {
 		if i := strings.IndexByte(spec, ':'); i > 0 && collName == "" {
 			return nil, mdsearch.Errorf(mdsearch.KindNotFound, "read", spec, "name a note as COLLECTION:PATH with one of: "+strings.Join(names, ", "),
 				"no collection %q, and no such note in %s", spec[:i], strings.Join(names, ", "))
+		}
+		if err := e.folderRead(ctx, collName, spec, raw); err != nil {
+			return nil, err
 		}
 		hint := "paths are relative to the vault; search shows them"
 		like, err := e.st.NamedLike(ctx, collName, rel, 5)

@@ -52,6 +52,11 @@ func (d *Document) findIn(query string, forms []pathForms, strict bool) (*Sectio
 	// second, for headings whose text holds such brackets (a code span:
 	// `grid[i][j]`).
 	var alts []string
+	if m := headingAttrs.FindStringSubmatch(query); m != nil {
+		// "Deep Watchers {#deep-watchers}", a heading copied with its id:
+		// the id names it, or else the text does.
+		alts = append(alts, "#"+m[2], m[1])
+	}
 	if strings.Contains(query, "](") || strings.Contains(query, "][") {
 		alts = append(alts, linkTexts.ReplaceAllString(query, "$1"))
 	}
@@ -258,11 +263,23 @@ func (d *Document) forms() []pathForms {
 // match is the first k at which the path from heading k on, joined with
 // " > " or '/', normalises to q (the normalised query), or -1. Suffixes
 // must start at a heading: "Ingredients > Dry" names Cake > Ingredients >
-// Dry, "Dry" alone does too, but "gredients > Dry" does not.
+// Dry, "Dry" alone does too, but "gredients > Dry" does not. A path of
+// several headings is named only with a '>' or '/' between them:
+// "input-output" or "#input-output" (a link's anchor, which names one
+// heading) is the heading "Input/Output", whose '/' then reads as a
+// space, never Input > Output.
 func (f *pathForms) match(query, q string) int {
 	slash := strings.Contains(query, "/")
+	across := slash || strings.Contains(query, ">")
+	last := len(f.arrow) - 1
 	for k := range f.arrow {
+		if k < last && !across {
+			continue
+		}
 		if f.arrow[k] == q || slash && f.slash[k] == q || f.shownArrow != nil && f.shownArrow[k] == q {
+			return k
+		}
+		if k == last && !slash && strings.ReplaceAll(f.arrow[k], "/", " ") == q {
 			return k
 		}
 	}
@@ -271,6 +288,10 @@ func (f *pathForms) match(query, q string) int {
 
 // linkTexts matches a markdown link or image written inline or by
 // reference; its text (group 1) is what a heading's text keeps of it.
+// headingAttrs is a heading copied with its attributes, as a note
+// writes them after its text: "Setup {#setup .tip}".
+var headingAttrs = regexp.MustCompile(`^\s*(.*?)\s*\{#([^\s{}]+)[^{}]*\}\s*$`)
+
 var linkTexts = regexp.MustCompile(`!?\[((?:[^\[\]]|\[[^\[\]]*\])*)\](?:\([^)]*\)|\[[^\]]*\])`)
 
 // shownLinks is h with each wikilink as Obsidian shows it: its alias, else

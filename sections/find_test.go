@@ -50,6 +50,28 @@ func TestFindArrowPaths(t *testing.T) {
 	}
 }
 
+// TestFindOneHeading: a path of several headings is named only with a '>'
+// or '/' between them; an anchor or words name one heading, whose '/'
+// reads as a space ("#input-output", as links often spell Input/Output).
+func TestFindOneHeading(t *testing.T) {
+	d := Parse("io.md", []byte("# IO\n## Input/Output\nslashy\n## Input\n### Output\nnested\n"))
+	for _, tt := range []struct {
+		query, want string
+		level       int
+	}{
+		{"#input-output", "Input/Output", 2},
+		{"input-output", "Input/Output", 2},
+		{"input output", "Input/Output", 2},
+		{"Input > Output", "Output", 3},
+		{"#output", "Output", 3},
+	} {
+		s, err := d.Find(tt.query)
+		if err != nil || s.Heading != tt.want || s.Level != tt.level {
+			t.Errorf("Find(%q) = %v, %v; want the level-%d heading %q", tt.query, s, err, tt.level, tt.want)
+		}
+	}
+}
+
 // TestOutlineEmptyHeadings: an empty heading is named by its anchor, not
 // by a path that reads as "/" (the preamble) or "A/", and reads back.
 func TestOutlineEmptyHeadings(t *testing.T) {
@@ -229,7 +251,7 @@ func TestFindIntro(t *testing.T) {
 // targets, reads the section whose heading text keeps only their text.
 func TestFindWrittenHeading(t *testing.T) {
 	d := Parse("n.md", []byte("# Top\n## See [the docs](https://example.com) 🚀 now\n## Logo ![icon](i.png) here\n## By [ref][r] too\n"+
-		"## `grid[i][j]` indexing\n## Use `[x](y)` syntax\n### Added to [`[resolver]`](https://x.y/r)\n\n[r]: https://x.y\n"))
+		"## `grid[i][j]` indexing\n## Use `[x](y)` syntax\n### Added to [`[resolver]`](https://x.y/r)\n### Deep Watchers {#deep-watchers}\n\n[r]: https://x.y\n"))
 	for _, tt := range []struct{ query, want string }{
 		// Brackets that are the heading's own text are read as written.
 		{"`grid[i][j]` indexing", "Top/grid[i][j] indexing"},
@@ -240,6 +262,10 @@ func TestFindWrittenHeading(t *testing.T) {
 		{"Top > See [the docs](https://example.com) 🚀 now", "Top/See the docs 🚀 now"},
 		{"Logo ![icon](i.png) here", "Top/Logo icon here"},
 		{"By [ref][r] too", "Top/By ref too"},
+		// Copied with its attributes: the id names it, else its text.
+		{"Deep Watchers {#deep-watchers}", "Top/Use [x](y) syntax/Deep Watchers"},
+		{"Deep Watchers {#gone .tip}", "Top/Use [x](y) syntax/Deep Watchers"},
+		{"Other name {#deep-watchers}", "Top/Use [x](y) syntax/Deep Watchers"},
 	} {
 		s, err := d.Find(tt.query)
 		if err != nil || strings.Join(s.Path, "/") != tt.want {

@@ -205,3 +205,14 @@ func (s *Store) Aliased(ctx context.Context, collection, name string, limit int)
 					WHERE a.type `+scalar+` AND fold(CAST(a.value AS TEXT)) = fold(?))))
 		ORDER BY length(d.path), d.path LIMIT ?`, collection, collection, name, name, limit))
 }
+
+// Inside returns up to limit indexed notes, as COLLECTION:PATH, that lie
+// in the folder dir (vault-relative, any case as path filters compare):
+// what a read that named a folder rather than a note can offer.
+func (s *Store) Inside(ctx context.Context, collection, dir string, limit int) ([]string, error) {
+	esc := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(fold(dir))
+	return column[string](s.r.QueryContext(ctx, `SELECT c.name || ':' || d.path
+		FROM documents d JOIN collections c ON c.id = d.collection_id
+		WHERE (? = '' OR c.name = ?) AND `+lowerSQL("d.path", dir)+` LIKE ? ESCAPE '\'
+		ORDER BY d.path LIMIT ?`, collection, collection, esc+"/%", limit))
+}

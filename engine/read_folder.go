@@ -1,0 +1,36 @@
+package engine
+
+import (
+	"context"
+	"path"
+	"strings"
+
+	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/vault"
+)
+
+// folderShown is how many of a folder's notes a read that named the
+// folder offers.
+const folderShown = 3
+
+// folderRead is, when raw (a read's path as given, before ".md" is
+// supplied) names a folder of indexed notes rather than a note, the
+// error that says so and names some of its notes; nil otherwise. A note
+// of the folder's name ("Projects.md" beside "Projects/") is read before
+// this is asked.
+func (e *Engine) folderRead(ctx context.Context, collName, spec, raw string) error {
+	dir := strings.Trim(strings.TrimPrefix(raw, "./"), "/")
+	if dir == "" || strings.Contains(dir, "..") || vault.IsMarkdown(path.Base(dir)) {
+		return nil
+	}
+	in, err := e.st.Inside(ctx, collName, path.Clean(dir), folderShown+1)
+	if err != nil || len(in) == 0 {
+		return nil
+	}
+	names := e.asShown(ctx, in[:min(folderShown, len(in))])
+	if len(in) > folderShown {
+		names = append(names, "…")
+	}
+	return mdsearch.Errorf(mdsearch.KindInvalid, "read", spec, "read one of its notes: "+strings.Join(names, ", "),
+		"a folder, not a note")
+}

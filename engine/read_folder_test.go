@@ -1,0 +1,38 @@
+package engine
+
+import (
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mdsearch/mdsearch"
+)
+
+// A read that names a folder says so and offers its notes, in every form
+// a path takes; a note of the folder's name is still read, and a name
+// that is neither note nor folder is still not found.
+func TestReadFolder(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "work/a.md", "# A\n\nalpha\n")
+	write(t, dir, "work/b.md", "# B\n\nbeta\n")
+	write(t, dir, "Projects.md", "# Projects\n\nthe note\n")
+	write(t, dir, "Projects/p.md", "# P\n\npi\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "i.db"), nil)
+	index(t, e, dir, "notes")
+
+	for _, p := range []string{"work", "work/", "./work", "notes:work", "Work", filepath.Join(dir, "work")} {
+		_, err := e.Read(bg, mdsearch.ReadRequest{Path: p})
+		var me *mdsearch.Error
+		if !errors.As(err, &me) || me.Kind != mdsearch.KindInvalid || !strings.Contains(me.Error(), "a folder, not a note") ||
+			!strings.Contains(me.Hint, "work/a.md, work/b.md") {
+			t.Errorf("Read(%q) = %v; want a folder's error offering its notes", p, err)
+		}
+	}
+	if r, err := e.Read(bg, mdsearch.ReadRequest{Path: "Projects"}); err != nil || !strings.Contains(r.Content, "the note") {
+		t.Errorf("Read(Projects) = %v; want the note Projects.md", err)
+	}
+	if _, err := e.Read(bg, mdsearch.ReadRequest{Path: "nowhere"}); mdsearch.KindOf(err) != mdsearch.KindNotFound {
+		t.Errorf("Read(nowhere) = %v; want not found", err)
+	}
+}
