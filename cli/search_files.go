@@ -62,7 +62,7 @@ func printFiles(ctx context.Context, env *Env, ef *engineFlags, e *engine.Engine
 		if !ok {
 			continue // dropped since it was searched
 		}
-		p := filepath.Join(root, filepath.FromSlash(r.Path))
+		p := filepath.Join(root, filepath.FromSlash(e.IndexedPath(ctx, r.Collection, r.Path)))
 		if seen[p] {
 			continue
 		}

@@ -198,6 +198,11 @@ func (e *Engine) openShown(ctx context.Context, spec string) *note {
 	if !strings.ContainsRune(spec, utf8.RuneError) {
 		return nil
 	}
+	if colls, err := e.st.Collections(ctx); err == nil {
+		if c, r, full := underRoot(colls, spec); full {
+			spec = c.Name + ":" + r // a full path, as search --files prints it
+		}
+	}
 	coll, rel := e.inCollection(ctx, spec)
 	paths, err := e.st.ShownAs(ctx, coll, notePath(rel))
 	if err != nil || len(paths) != 1 {
@@ -208,6 +213,22 @@ func (e *Engine) openShown(ctx context.Context, spec string) *note {
 		return nil
 	}
 	return n
+}
+
+// IndexedPath is the path, as indexed, of the one note of collection
+// whose file name is not UTF-8 and which reads as shown once each bad
+// byte is U+FFFD, as a result that crossed JSON names it; shown itself
+// otherwise.
+func (e *Engine) IndexedPath(ctx context.Context, collection, shown string) string {
+	if !strings.ContainsRune(shown, utf8.RuneError) {
+		return shown
+	}
+	paths, err := e.st.ShownAs(ctx, collection, shown)
+	if err != nil || len(paths) != 1 {
+		return shown
+	}
+	_, p, _ := strings.Cut(paths[0], ":")
+	return p
 }
 
 // namedOnce lists up to a few indexed notes, as COLLECTION:PATH, whose

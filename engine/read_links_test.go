@@ -124,7 +124,8 @@ func TestReadShownName(t *testing.T) {
 	write(t, vault, "sub/caf\xe9.md", "# Cafe\n\nAnother.\n")
 	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
 	index(t, e, vault, "v")
-	for shown, want := range map[string]string{"bad\uFFFDname.md": "bad\xffname.md", "v:sub/caf\uFFFD.md": "sub/caf\xe9.md", "sub/caf\uFFFD": "sub/caf\xe9.md"} {
+	full := filepath.Join(vault, "sub", "caf\uFFFD.md") // as search --files prints it from JSON
+	for shown, want := range map[string]string{"bad\uFFFDname.md": "bad\xffname.md", "v:sub/caf\uFFFD.md": "sub/caf\xe9.md", "sub/caf\uFFFD": "sub/caf\xe9.md", full: "sub/caf\xe9.md"} {
 		r, err := e.Read(bg, mdsearch.ReadRequest{Path: shown})
 		if err != nil || r.Path != want {
 			t.Errorf("read %q: %+v, %v", shown, r, err)
@@ -132,6 +133,11 @@ func TestReadShownName(t *testing.T) {
 	}
 	if _, err := e.Read(bg, mdsearch.ReadRequest{Path: "nope\uFFFD.md"}); mdsearch.KindOf(err) != mdsearch.KindNotFound {
 		t.Errorf("no such name: %v", err)
+	}
+	for shown, want := range map[string]string{"sub/caf\uFFFD.md": "sub/caf\xe9.md", "nope\uFFFD.md": "nope\uFFFD.md", "plain.md": "plain.md"} {
+		if got := e.IndexedPath(bg, "v", shown); got != want {
+			t.Errorf("IndexedPath(%q) = %q, want %q", shown, got, want)
+		}
 	}
 }
 
