@@ -265,6 +265,12 @@ func footer(b *strings.Builder, r mdsearch.Result, many bool) {
 	}
 }
 
+// readsByID reports whether a section r shows is read by its "#id"
+// alone, its path naming another (a heading the note repeats).
+func readsByID(r mdsearch.Result) bool {
+	return r.ReadSection != "" || slices.ContainsFunc(r.ReadSections, func(s string) bool { return s != "" })
+}
+
 // readsAs names the sections that read a result's passage whole: its own,
 // and those of stub sections merged into it, each of which reads only its
 // own part (" · sections "A/x", "A/y"").
@@ -439,6 +445,9 @@ func Terminal(w io.Writer, resp *mdsearch.SearchResponse, width, lines int) erro
 		}
 		b.WriteString("   — ")
 		footer(&b, r, many)
+		if readsByID(r) {
+			b.WriteString(readsAs(r)) // the header's path alone would read another section
+		}
 		b.WriteByte('\n')
 		for _, l := range WhyLines(r.Why) {
 			b.WriteString("   " + l + "\n")

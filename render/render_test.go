@@ -153,6 +153,17 @@ func TestTerminal(t *testing.T) {
 			}
 		})
 	}
+	// A section read by its "#id" alone (a repeated heading) is named so;
+	// the header's path would read another.
+	dup := mdsearch.Result{Path: "d.md", SectionPath: []string{"Dup"}, ReadSection: "#dup", Sections: [][]string{{"Dup"}, {"Dup"}},
+		ReadSections: []string{"#dup", "#dup-1"}, Text: "x", TotalChunks: 1, StartLine: 1, EndLine: 7, PageWordCount: 8, Score: 0.9}
+	var b strings.Builder
+	if err := Terminal(&b, &mdsearch.SearchResponse{Query: "q", Results: []mdsearch.Result{dup}}, 80, 0); err != nil {
+		t.Fatal(err)
+	}
+	if want := "   — chunk 1/1 · lines 1–7 · page 8 words · sections \"#dup\", \"#dup-1\"\n"; !strings.HasSuffix(b.String(), want) {
+		t.Errorf("repeated headings: %q, want it to end %q", b.String(), want)
+	}
 	joined := resp.Results[0]
 	joined.Part, joined.Parts, joined.PartEnd = 2, 5, 3
 	if got, want := Footer(joined), "chunks 2–3/4 · parts 2–3/5 · lines 5–9 · page 300 words"; got != want {
