@@ -61,7 +61,7 @@ func TestIndexSearchReadStatusWithoutModel(t *testing.T) {
 	// and its footer; --brief only the first lines.
 	code, out, errOut = run(t, "", "search", "restore drill", "--index", index)
 	line := regexp.MustCompile(`^1\. \*\*homelab/Backups\.md\*\*( > [^()]+)? \(\d+\.\d%\)$`)
-	footer := regexp.MustCompile(`(?m)^   — chunks? \d+(–\d+)?/\d+ · lines \d+–\d+ · page \d+ words`)
+	footer := regexp.MustCompile(`(?m)^   — chunks? \d+(–\d+)?/\d+ · lines \d+–\d+ · (section continues to line \d+ · )?page \d+ words`)
 	if code != 0 || !line.MatchString(strings.SplitN(out, "\n", 2)[0]) || !footer.MatchString(out) ||
 		!strings.Contains(out, "\n   Once a quarter, restore a random directory") || !strings.Contains(errOut, "mdsearch setup") {
 		t.Errorf("search: %d\n%s\n%s", code, out, errOut)

@@ -57,7 +57,7 @@ func TestSectionEnd(t *testing.T) {
 		{"grammar4", "let-else.md", "Grammar clarity", 0},
 		{"future5", "let-else.md", "Future possibilities", 0}, // the note's last passage
 		{"setup2", "titled.md", "Setup", 11},                  // its subsection Linux follows
-		{"intro3", "titled.md", "Titled", 0},                  // the title heading's text: the whole note follows
+		{"intro3", "titled.md", "Titled", 15},                 // the title heading's text: reading it reads the whole note
 		{"linux1", "titled.md", "Linux", 0},                   // Usage is no part of Setup
 		{"first1", "repeats.md", "Notes", 0},                  // a later heading of the same name is another section
 		{"vh3", "Version history.md", "Version history", 9},   // named as its note, yet a section: Restore follows

@@ -148,8 +148,9 @@ type Shown struct {
 // subsections, up to the first passage of a section it does not show; 0
 // when none follows, or the note is gone. A section whose path is the
 // title alone (the note's title heading, over every other) goes on to
-// the next top heading, where the note has another: else its text is
-// the whole note, and it is left out.
+// the next top heading, where the note has another, else to the note's
+// end: reading the title's section reads the whole note, and a result
+// showing its opening text says so.
 func (s *Reader) SectionEnds(ctx context.Context, runs []Shown) ([]int, error) {
 	ends := make([]int, len(runs))
 	for i, r := range runs {
@@ -185,7 +186,8 @@ func (s *Reader) sectionEnd(ctx context.Context, r Shown) (int, error) {
 	end, next := 0, r.First
 	// The text under a title heading shown ends at another top heading
 	// (a note of several): till one comes, its end is not known.
-	underTitle, tops := 0, 0 // tops: the note's top headings, counted once needed
+	underTitle := 0
+	whole := true // the passages were read to the note's end
 	for rows.Next() {
 		var index, level, endLine int
 		var doc, section int64
@@ -195,6 +197,7 @@ func (s *Reader) sectionEnd(ctx context.Context, r Shown) (int, error) {
 			return 0, err
 		}
 		if index != next {
+			whole = false
 			break
 		}
 		next++
@@ -206,25 +209,25 @@ func (s *Reader) sectionEnd(ctx context.Context, r Shown) (int, error) {
 		}
 		if !sh.holds(section, p, index == r.Last+1) {
 			if sh.underTitle(p) {
-				if tops == 0 {
-					if err := s.queryRow(ctx, `SELECT count(*) FROM sections WHERE doc_id = ? AND heading_level = 1`, doc).Scan(&tops); err != nil {
-						return 0, err
-					}
-				}
-				if tops < 2 { // the title's section is the whole note
-					break
-				}
 				underTitle = endLine
 				continue
 			}
 			if underTitle > 0 { // another top heading: the title's section ends before it
 				end = max(end, underTitle)
+				underTitle = 0
 			}
+			whole = false
 			break
 		}
 		end = endLine
 	}
-	return end, rows.Err()
+	if err := rows.Err(); err != nil {
+		return 0, err
+	}
+	if whole && underTitle > 0 { // the title's section runs to the note's end
+		end = max(end, underTitle)
+	}
+	return end, nil
 }
 
 // shownSections are the sections a run of passages shows: their own
