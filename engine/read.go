@@ -538,17 +538,7 @@ func (e *Engine) openNote(ctx context.Context, spec string) (*note, error) {
 		if err := e.folderRead(ctx, collName, spec, raw); err != nil {
 			return nil, err
 		}
-		hint := "paths are relative to the vault; search shows them"
-		like, err := e.st.NamedLike(ctx, collName, rel, 5)
-		if err == nil && len(like) == 0 {
-			like, err = e.st.SpelledLike(ctx, collName, rel, 3)
-		}
-		if err == nil && len(like) == 0 {
-			like, err = e.st.StartingWith(ctx, collName, rel, 3)
-		}
-		if err == nil && len(like) > 0 {
-			hint = "did you mean " + strings.Join(e.asShown(ctx, like), ", ") + "?"
-		}
+		hint := e.missingHint(ctx, collName, rel)
 		return nil, mdsearch.Errorf(mdsearch.KindNotFound, "read", spec, hint, "no such note in %s", strings.Join(names, ", "))
 	}
 	refs = refs[:0]

@@ -82,18 +82,34 @@ func runeIndex(s, want []rune) int {
 // numbered notes are by their number ("1522" for
 // 1522-conservative-impl-trait.md). A name of one letter finds none.
 func (s *Store) StartingWith(ctx context.Context, collection, name string, limit int) ([]string, error) {
+	return s.fileNamed(ctx, collection, name, 2, false, limit)
+}
+
+// Within is StartingWith for a file name that holds name's anywhere, of
+// four letters or more: the words a numbered or prefixed note is known by
+// ("lifetime-syntax" for ch10-03-lifetime-syntax.md).
+func (s *Store) Within(ctx context.Context, collection, name string, limit int) ([]string, error) {
+	return s.fileNamed(ctx, collection, name, 4, true, limit)
+}
+
+// fileNamed returns the notes whose file name starts with name's (its
+// extension left out), or holds it anywhere, when it has least runes.
+func (s *Store) fileNamed(ctx context.Context, collection, name string, least int, anywhere bool, limit int) ([]string, error) {
 	base := name[strings.LastIndexByte(name, '/')+1:]
 	if ext := strings.ToLower(filepath.Ext(base)); ext == ".md" || ext == ".markdown" {
 		base = base[:len(base)-len(ext)]
 	}
-	if utf8.RuneCountInString(strings.TrimSpace(base)) < 2 {
+	if utf8.RuneCountInString(strings.TrimSpace(base)) < least {
 		return nil, nil
 	}
-	esc := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(fold(base))
+	pattern := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(fold(base)) + "%"
+	if anywhere {
+		pattern = "%" + pattern
+	}
 	return column[string](s.r.QueryContext(ctx, `SELECT c.name || ':' || d.path
 		FROM documents d JOIN collections c ON c.id = d.collection_id
 		WHERE (? = '' OR c.name = ?) AND `+lowerSQL(fileName, base)+` LIKE ? ESCAPE '\'
-		ORDER BY length(d.path), d.path LIMIT ?`, collection, collection, esc+"%", limit))
+		ORDER BY length(d.path), d.path LIMIT ?`, collection, collection, pattern, limit))
 }
 
 // ShownAs returns the indexed notes, as COLLECTION:PATH, whose path is not

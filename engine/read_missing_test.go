@@ -36,3 +36,25 @@ func TestReadFolder(t *testing.T) {
 		t.Errorf("Read(nowhere) = %v; want not found", err)
 	}
 }
+
+// A note not found is offered the notes whose file name holds its words,
+// when nothing nearer names one.
+func TestReadMissingWithin(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "ch10-03-lifetime-syntax.md", "# Lifetimes\n\ntext\n")
+	write(t, dir, "ch05-03-method-syntax.md", "# Methods\n\ntext\n")
+	e := openEngine(t, filepath.Join(t.TempDir(), "i.db"), nil)
+	index(t, e, dir, "book")
+	for name, want := range map[string]string{
+		"lifetime-syntax": "did you mean ch10-03-lifetime-syntax.md?",
+		"syntax.md":       "did you mean ch05-03-method-syntax.md, ch10-03-lifetime-syntax.md?",
+		"ch10":            "did you mean ch10-03-lifetime-syntax.md?",
+		"tax":             "paths are relative to the vault; search shows them", // under four letters: no guess
+	} {
+		_, err := e.Read(bg, mdsearch.ReadRequest{Path: name})
+		var me *mdsearch.Error
+		if !errors.As(err, &me) || me.Kind != mdsearch.KindNotFound || me.Hint != want {
+			t.Errorf("Read(%q) = %v; want not found, hint %q", name, err, want)
+		}
+	}
+}
