@@ -68,7 +68,10 @@ func (ri *reindexer) start(srv *Server, full bool) (*ReindexState, bool) {
 		defer ri.wg.Done()
 		stats, err := srv.s.IndexAll(ri.ctx, full, ri.setProgress)
 		ri.finish(stats, err)
-		if err != nil {
+		switch {
+		case err != nil && ri.ctx.Err() != nil: // the server is stopping: what was done is kept
+			srv.log.Info("reindex stopped with the server; the index keeps what was done", "err", err)
+		case err != nil:
 			srv.log.Error("reindex failed", "err", err)
 		}
 		if srv.opts.OnReindexed != nil {

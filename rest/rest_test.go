@@ -1,11 +1,13 @@
 package rest
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -600,5 +602,22 @@ func TestNotesComments(t *testing.T) {
 		if resp.StatusCode != tt.code || !slices.Equal(got, tt.want) {
 			t.Errorf("%s: %d, comments %v, want %d, %v: %s", tt.target, resp.StatusCode, got, tt.code, tt.want, body)
 		}
+	}
+}
+
+// A reindex the server's Close stops is logged as stopped, not failed:
+// the index keeps what was done.
+func TestReindexStoppedByClose(t *testing.T) {
+	f := &fake{release: make(chan struct{})}
+	var logged bytes.Buffer
+	done := make(chan struct{})
+	srv := New(f, Options{Logger: slog.New(slog.NewTextHandler(&logged, nil)), OnReindexed: func() { close(done) }})
+	if resp, body := get(t, srv, "POST", "/api/v1/reindex"); resp.StatusCode != 202 {
+		t.Fatalf("reindex: %d %s", resp.StatusCode, body)
+	}
+	srv.Close()
+	<-done
+	if out := logged.String(); strings.Contains(out, "level=ERROR") || !strings.Contains(out, "reindex stopped with the server") {
+		t.Errorf("log: %s", out)
 	}
 }
