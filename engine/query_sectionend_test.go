@@ -22,7 +22,9 @@ func words(topic string, n int) string {
 // merged a short section with its first subsections, the next subsection
 // a passage of its own; a part of a long section) says where they end;
 // one that ends its sections, or is its note's last passage, does not. A
-// note's title heading, over the whole note, does not count.
+// note's title heading, over the whole note, counts where its own text is
+// shown alone: reading it reads the whole note; shown with other
+// sections, those are what is read.
 func TestSectionEnd(t *testing.T) {
 	dir := t.TempDir()
 	write(t, dir, "let-else.md", "## Summary\n\n"+words("alpha", 60)+"\n\n## Unresolved questions\n\n"+
@@ -42,6 +44,9 @@ func TestSectionEnd(t *testing.T) {
 	// A note of several top headings, the first its title's.
 	write(t, dir, "multi.md", "# Multi\n\n"+words("mintro", 60)+"\n\n## Part\n\n"+words("mpart", 60)+
 		"\n\n# Appendix\n\n"+words("mappendix", 60)+"\n")
+	// A short title text merged with its first section: the next section
+	// is no part of those shown.
+	write(t, dir, "merged.md", "# Merged\n\nShort intro.\n\n## Schedule\n\n"+words("sched", 60)+"\n\n## Retention\n\n"+words("retain", 60)+"\n")
 	var paras []string
 	for i := range 6 {
 		paras = append(paras, words(fmt.Sprintf("para%c", 'a'+i), 100))
@@ -57,7 +62,7 @@ func TestSectionEnd(t *testing.T) {
 		{"grammar4", "let-else.md", "Grammar clarity", 0},
 		{"future5", "let-else.md", "Future possibilities", 0}, // the note's last passage
 		{"setup2", "titled.md", "Setup", 11},                  // its subsection Linux follows
-		{"intro3", "titled.md", "Titled", 15},                 // the title heading's text: reading it reads the whole note
+		{"intro3", "titled.md", "Titled", 15},                 // the title heading's text alone: reading it reads the whole note
 		{"linux1", "titled.md", "Linux", 0},                   // Usage is no part of Setup
 		{"first1", "repeats.md", "Notes", 0},                  // a later heading of the same name is another section
 		{"vh3", "Version history.md", "Version history", 9},   // named as its note, yet a section: Restore follows
@@ -66,6 +71,7 @@ func TestSectionEnd(t *testing.T) {
 		{"ttwo2", "tasks.md", "Tasks", 11},                    // its Detail follows, then another "## Tasks"
 		{"mintro3", "multi.md", "Multi", 7},                   // the title heading's text goes on to the next top heading
 		{"mpart3", "multi.md", "Part", 0},                     // Appendix is no part of Part
+		{"sched2", "merged.md", "Schedule", 0},                // Retention is no part of Merged + Schedule
 	} {
 		resp := search(t, e, mdsearch.SearchRequest{Query: tc.query, Mode: mdsearch.ModeKeyword, N: 1})
 		if len(resp.Results) == 0 || !covers(resp.Results[0], tc.path, tc.section) {

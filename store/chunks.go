@@ -149,8 +149,8 @@ type Shown struct {
 // when none follows, or the note is gone. A section whose path is the
 // title alone (the note's title heading, over every other) goes on to
 // the next top heading, where the note has another, else to the note's
-// end: reading the title's section reads the whole note, and a result
-// showing its opening text says so.
+// end where the run shows no other section: reading the title's section
+// reads the whole note, and a result showing its own text alone says so.
 func (s *Reader) SectionEnds(ctx context.Context, runs []Shown) ([]int, error) {
 	ends := make([]int, len(runs))
 	for i, r := range runs {
@@ -224,7 +224,11 @@ func (s *Reader) sectionEnd(ctx context.Context, r Shown) (int, error) {
 	if err := rows.Err(); err != nil {
 		return 0, err
 	}
-	if whole && underTitle > 0 { // the title's section runs to the note's end
+	// The title's section runs to the note's end: said of a result that
+	// shows the title's own text alone, whose section's read is the whole
+	// note. One that shows other sections too names them, and whoever reads
+	// those reads no further.
+	if whole && underTitle > 0 && len(sh.paths) == 0 {
 		end = max(end, underTitle)
 	}
 	return end, nil
