@@ -122,10 +122,12 @@ func TestReadShownName(t *testing.T) {
 	vault := t.TempDir()
 	write(t, vault, "bad\xffname.md", "# Odd\n\nA name in Latin-1.\n")
 	write(t, vault, "sub/caf\xe9.md", "# Cafe\n\nAnother.\n")
+	write(t, vault, "two\xe9\xe8.md", "# Two\n\nTwo bad bytes side by side.\n")
 	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
 	index(t, e, vault, "v")
 	full := filepath.Join(vault, "sub", "caf\uFFFD.md") // as search --files prints it from JSON
-	for shown, want := range map[string]string{"bad\uFFFDname.md": "bad\xffname.md", "v:sub/caf\uFFFD.md": "sub/caf\xe9.md", "sub/caf\uFFFD": "sub/caf\xe9.md", full: "sub/caf\xe9.md"} {
+	for shown, want := range map[string]string{"bad\uFFFDname.md": "bad\xffname.md", "v:sub/caf\uFFFD.md": "sub/caf\xe9.md", "sub/caf\uFFFD": "sub/caf\xe9.md", full: "sub/caf\xe9.md",
+		"two\uFFFD\uFFFD.md": "two\xe9\xe8.md", "two\uFFFD.md": "two\xe9\xe8.md"} { // each byte as JSON writes it, or the run
 		r, err := e.Read(bg, mdsearch.ReadRequest{Path: shown})
 		if err != nil || r.Path != want {
 			t.Errorf("read %q: %+v, %v", shown, r, err)

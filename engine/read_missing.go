@@ -40,8 +40,8 @@ const folderShown = 3
 // of the folder's name ("Projects.md" beside "Projects/") is read before
 // this is asked.
 func (e *Engine) folderRead(ctx context.Context, collName, spec, raw string) error {
-	dir := strings.Trim(strings.TrimPrefix(raw, "./"), "/")
-	if dir == "" || strings.Contains(dir, "..") || vault.IsMarkdown(path.Base(dir)) {
+	dir := strings.TrimSuffix(strings.TrimPrefix(raw, "./"), "/")
+	if dir == "" || strings.HasPrefix(dir, "/") || strings.Contains(dir, "..") || vault.IsMarkdown(path.Base(dir)) {
 		return nil
 	}
 	in, err := e.st.Inside(ctx, collName, path.Clean(dir), folderShown+1)

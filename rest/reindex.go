@@ -2,6 +2,7 @@ package rest
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"sync"
 	"time"
@@ -69,7 +70,7 @@ func (ri *reindexer) start(srv *Server, full bool) (*ReindexState, bool) {
 		stats, err := srv.s.IndexAll(ri.ctx, full, ri.setProgress)
 		ri.finish(stats, err)
 		switch {
-		case err != nil && ri.ctx.Err() != nil: // the server is stopping: what was done is kept
+		case errors.Is(err, context.Canceled) && ri.ctx.Err() != nil: // the server is stopping: what was done is kept
 			srv.log.Info("reindex stopped with the server; the index keeps what was done", "err", err)
 		case err != nil:
 			srv.log.Error("reindex failed", "err", err)

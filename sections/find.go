@@ -266,8 +266,9 @@ func (d *Document) forms() []pathForms {
 // Dry, "Dry" alone does too, but "gredients > Dry" does not. A path of
 // several headings is named only with a '>' or '/' between them:
 // "input-output" or "#input-output" (a link's anchor, which names one
-// heading) is the heading "Input/Output", whose '/' then reads as a
-// space, never Input > Output.
+// heading) is the heading "Input/Output", never Input > Output. In a
+// query without '/', a heading's '/' reads as a space ("Input Output >
+// Files").
 func (f *pathForms) match(query, q string) int {
 	slash := strings.Contains(query, "/")
 	across := slash || strings.Contains(query, ">")
@@ -279,19 +280,19 @@ func (f *pathForms) match(query, q string) int {
 		if f.arrow[k] == q || slash && f.slash[k] == q || f.shownArrow != nil && f.shownArrow[k] == q {
 			return k
 		}
-		if k == last && !slash && strings.ReplaceAll(f.arrow[k], "/", " ") == q {
+		if !slash && strings.ReplaceAll(f.arrow[k], "/", " ") == q { // a '/' of a heading's, the query having none
 			return k
 		}
 	}
 	return -1
 }
 
-// linkTexts matches a markdown link or image written inline or by
-// reference; its text (group 1) is what a heading's text keeps of it.
 // headingAttrs is a heading copied with its attributes, as a note
 // writes them after its text: "Setup {#setup .tip}".
-var headingAttrs = regexp.MustCompile(`^\s*(.*?)\s*\{#([^\s{}]+)[^{}]*\}\s*$`)
+var headingAttrs = regexp.MustCompile(`^\s*(.+?)\s*\{#([^\s{}]+)[^{}]*\}\s*$`)
 
+// linkTexts matches a markdown link or image written inline or by
+// reference; its text (group 1) is what a heading's text keeps of it.
 var linkTexts = regexp.MustCompile(`!?\[((?:[^\[\]]|\[[^\[\]]*\])*)\](?:\([^)]*\)|\[[^\]]*\])`)
 
 // shownLinks is h with each wikilink as Obsidian shows it: its alias, else

@@ -54,7 +54,7 @@ func TestFindArrowPaths(t *testing.T) {
 // or '/' between them; an anchor or words name one heading, whose '/'
 // reads as a space ("#input-output", as links often spell Input/Output).
 func TestFindOneHeading(t *testing.T) {
-	d := Parse("io.md", []byte("# IO\n## Input/Output\nslashy\n## Input\n### Output\nnested\n"))
+	d := Parse("io.md", []byte("# IO\n## Input/Output\nslashy\n### Files\nfiles\n## Input\n### Output\nnested\n"))
 	for _, tt := range []struct {
 		query, want string
 		level       int
@@ -64,6 +64,9 @@ func TestFindOneHeading(t *testing.T) {
 		{"input output", "Input/Output", 2},
 		{"Input > Output", "Output", 3},
 		{"#output", "Output", 3},
+		{"Input Output > Files", "Files", 3},
+		{"input-output > files", "Files", 3},
+		{"Input/Output > Files", "Files", 3},
 	} {
 		s, err := d.Find(tt.query)
 		if err != nil || s.Heading != tt.want || s.Level != tt.level {

@@ -85,15 +85,17 @@ func (s *Store) StartingWith(ctx context.Context, collection, name string, limit
 	return s.fileNamed(ctx, collection, name, 2, false, limit)
 }
 
-// Within is StartingWith for a file name that holds name's anywhere, of
-// four letters or more: the words a numbered or prefixed note is known by
-// ("lifetime-syntax" for ch10-03-lifetime-syntax.md).
+// Within is StartingWith for a file name that holds name's file name
+// anywhere, when that has four letters or more: the words a numbered or
+// prefixed note is known by ("lifetime-syntax" for
+// ch10-03-lifetime-syntax.md).
 func (s *Store) Within(ctx context.Context, collection, name string, limit int) ([]string, error) {
 	return s.fileNamed(ctx, collection, name, 4, true, limit)
 }
 
 // fileNamed returns the notes whose file name starts with name's (its
-// extension left out), or holds it anywhere, when it has least runes.
+// extension left out), or holds it anywhere; none when name's has fewer
+// than least letters.
 func (s *Store) fileNamed(ctx context.Context, collection, name string, least int, anywhere bool, limit int) ([]string, error) {
 	base := name[strings.LastIndexByte(name, '/')+1:]
 	if ext := strings.ToLower(filepath.Ext(base)); ext == ".md" || ext == ".markdown" {
@@ -113,8 +115,9 @@ func (s *Store) fileNamed(ctx context.Context, collection, name string, least in
 }
 
 // ShownAs returns the indexed notes, as COLLECTION:PATH, whose path is not
-// UTF-8 and reads as shown once each invalid byte sequence is replaced by
-// U+FFFD, as JSON and terminals show it: what a caller copies from a result.
+// UTF-8 and reads as shown once each invalid byte is replaced by U+FFFD,
+// as JSON writes it, or each run of them, as some terminals show it: what
+// a caller copies from a result.
 // It reads every path, for the rare call that needs it.
 func (s *Store) ShownAs(ctx context.Context, collection, shown string) ([]string, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT c.name, d.path FROM documents d JOIN collections c ON c.id = d.collection_id
@@ -129,11 +132,22 @@ func (s *Store) ShownAs(ctx context.Context, collection, shown string) ([]string
 		if err := rows.Scan(&c, &p); err != nil {
 			return nil, err
 		}
-		if !utf8.ValidString(p) && strings.ToValidUTF8(p, "\uFFFD") == shown {
+		if !utf8.ValidString(p) && (badBytesShown(p) == shown || strings.ToValidUTF8(p, "\uFFFD") == shown) {
 			out = append(out, c+":"+p)
 		}
 	}
 	return out, rows.Err()
+}
+
+// badBytesShown is p with each byte that is not UTF-8 as U+FFFD, as JSON
+// writes it; strings.ToValidUTF8 makes one of a run of them, as some
+// terminals show it.
+func badBytesShown(p string) string {
+	var b strings.Builder
+	for _, r := range p { // a bad byte ranges as one RuneError
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // NamedLike returns up to limit indexed notes, as COLLECTION:PATH, whose
@@ -230,5 +244,5 @@ func (s *Store) Inside(ctx context.Context, collection, dir string, limit int) (
 	return column[string](s.r.QueryContext(ctx, `SELECT c.name || ':' || d.path
 		FROM documents d JOIN collections c ON c.id = d.collection_id
 		WHERE (? = '' OR c.name = ?) AND `+lowerSQL("d.path", dir)+` LIKE ? ESCAPE '\'
-		ORDER BY d.path LIMIT ?`, collection, collection, esc+"/%", limit))
+		ORDER BY d.path, c.name LIMIT ?`, collection, collection, esc+"/%", limit))
 }
