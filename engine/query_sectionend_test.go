@@ -96,17 +96,36 @@ func BenchmarkSectionEnds(b *testing.B) {
 		}
 	})
 	res := search(b, e, req).Results
-	b.Run("section_ends", func(b *testing.B) {
-		for b.Loop() {
-			rt, err := e.st.BeginRead(bg)
-			if err != nil {
-				b.Fatal(err)
-			}
-			err = sectionEnds(bg, rt.Reader, res)
-			rt.Close()
-			if err != nil {
-				b.Fatal(err)
-			}
+	b.Run("section_ends", func(b *testing.B) { benchEnds(b, e, res) })
+	// The worst case: a note of 2,000 sections whose opening, under its
+	// title, is shown alone, so its end is read past every one.
+	dir := b.TempDir()
+	var long strings.Builder
+	long.WriteString("# Long\n\n" + words("opening", 60) + "\n")
+	for i := range 2000 {
+		fmt.Fprintf(&long, "\n## Part %d\n\n%s\n", i, words("part", 60))
+	}
+	write(b, dir, "long.md", long.String())
+	index(b, e, dir, "long")
+	opening := search(b, e, mdsearch.SearchRequest{Query: "opening3", Mode: mdsearch.ModeKeyword, N: 1}).Results
+	if len(opening) != 1 || opening[0].ChunkIndex != 0 {
+		b.Fatalf("opening: %+v", opening)
+	}
+	b.Run("title_alone_2000", func(b *testing.B) { benchEnds(b, e, opening) })
+}
+
+// benchEnds measures sectionEnds for res, in a read transaction of its own.
+func benchEnds(b *testing.B, e *Engine, res []mdsearch.Result) {
+	b.Helper()
+	for b.Loop() {
+		rt, err := e.st.BeginRead(bg)
+		if err != nil {
+			b.Fatal(err)
 		}
-	})
+		err = sectionEnds(bg, rt.Reader, res)
+		rt.Close()
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -186,8 +186,7 @@ func (s *Reader) sectionEnd(ctx context.Context, r Shown) (int, error) {
 	end, next := 0, r.First
 	// The text under a title heading shown ends at another top heading
 	// (a note of several): till one comes, its end is not known.
-	underTitle := 0
-	whole := true // the passages were read to the note's end
+	underTitle, tops := 0, 0 // tops: the note's top headings, counted once needed
 	for rows.Next() {
 		var index, level, endLine int
 		var doc, section int64
@@ -197,7 +196,6 @@ func (s *Reader) sectionEnd(ctx context.Context, r Shown) (int, error) {
 			return 0, err
 		}
 		if index != next {
-			whole = false
 			break
 		}
 		next++
@@ -209,29 +207,41 @@ func (s *Reader) sectionEnd(ctx context.Context, r Shown) (int, error) {
 		}
 		if !sh.holds(section, p, index == r.Last+1) {
 			if sh.underTitle(p) {
+				if tops == 0 {
+					if err := s.queryRow(ctx, `SELECT count(*) FROM sections WHERE doc_id = ? AND heading_level = 1`, doc).Scan(&tops); err != nil {
+						return 0, err
+					}
+				}
+				if tops < 2 { // the title's section is the whole note
+					return s.wholeNoteEnd(ctx, doc, end, len(sh.paths) == 0)
+				}
 				underTitle = endLine
 				continue
 			}
 			if underTitle > 0 { // another top heading: the title's section ends before it
 				end = max(end, underTitle)
-				underTitle = 0
 			}
-			whole = false
 			break
 		}
 		end = endLine
 	}
-	if err := rows.Err(); err != nil {
-		return 0, err
+	return end, rows.Err()
+}
+
+// wholeNoteEnd is sectionEnd's answer where the title's section, the
+// whole note, goes on past the run: end as read so far, or the note's
+// last line where the run shows the title's own text alone, whose read
+// is the whole note. One that shows other sections too names them, and
+// whoever reads those reads no further.
+func (s *Reader) wholeNoteEnd(ctx context.Context, doc int64, end int, alone bool) (int, error) {
+	if !alone {
+		return end, nil
 	}
-	// The title's section runs to the note's end: said of a result that
-	// shows the title's own text alone, whose section's read is the whole
-	// note. One that shows other sections too names them, and whoever reads
-	// those reads no further.
-	if whole && underTitle > 0 && len(sh.paths) == 0 {
-		end = max(end, underTitle)
-	}
-	return end, nil
+	var last int
+	// Its last passage, the last written (rowid order is the note's): found
+	// from the doc_id index's end, not by reading every passage.
+	err := s.queryRow(ctx, `SELECT end_line FROM chunks WHERE doc_id = ? ORDER BY id DESC LIMIT 1`, doc).Scan(&last)
+	return max(end, last), err
 }
 
 // shownSections are the sections a run of passages shows: their own
