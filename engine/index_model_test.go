@@ -19,7 +19,7 @@ func TestModelChangeSaid(t *testing.T) {
 
 	other := openEngine(t, path, newBow("openai:text-embedding-3-small@64"))
 	resp := search(t, other, mdsearch.SearchRequest{Query: "restore drill"})
-	if !strings.Contains(resp.Notice, "search with the embedder it was built with (--embedder ollama --embed-model nomic-embed-text)") {
+	if !strings.Contains(resp.Notice, "search with the embedder it was built with (--embedder ollama --embed-model nomic-embed-text, and --embed-url where it is not the default)") {
 		t.Errorf("search with another model: notice %q", resp.Notice)
 	}
 	st := index(t, other, vault, "v")
@@ -33,8 +33,8 @@ func TestModelChangeSaid(t *testing.T) {
 
 func TestEmbedderOf(t *testing.T) {
 	for _, tt := range []struct{ model, current, want string }{
-		{"ollama:nomic-embed-text@768", "use-lite-0.2.0-int8-row", "--embedder ollama --embed-model nomic-embed-text"},
-		{"openai:text-embedding-3-small", "use-lite-0.2.0-int8-row", "--embedder openai --embed-model text-embedding-3-small"},
+		{"ollama:nomic-embed-text@768", "use-lite-0.2.0-int8-row", "--embedder ollama --embed-model nomic-embed-text, and --embed-url where it is not the default"},
+		{"openai:text-embedding-3-small", "use-lite-0.2.0-int8-row", "--embedder openai --embed-model text-embedding-3-small, and --embed-url where it is not the default"},
 		{"use-lite-0.2.0-int8-row", "ollama:nomic-embed-text@768", "the local model: --embedder use"},
 		{"use-lite-0.2.0-int8-row", "use-lite-0.2.0", "the local model at int8: --precision int8"},
 		{"use-lite-0.2.0", "use-lite-0.2.0-int8-row", "the local model at float32: --precision float32"},

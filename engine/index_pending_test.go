@@ -431,3 +431,19 @@ func TestAdoptNotice(t *testing.T) {
 		e.Close()
 	}
 }
+
+// A run stopped while embedding with a server's model is completed with
+// that embedder's settings: a bare `mdsearch index` would embed anew with
+// the local model and drop the server's vectors.
+func TestCompleting(t *testing.T) {
+	for model, want := range map[string]string{
+		"openai:e3@64":            "`mdsearch index --embedder openai --embed-model e3`, with --embed-url where it is not the default, completes it",
+		"ollama:nomic-embed-text": "`mdsearch index --embedder ollama --embed-model nomic-embed-text`, with --embed-url where it is not the default, completes it",
+		"use-lite-0.2.0-int8-row": "`mdsearch index` completes it",
+		"":                        "`mdsearch index` completes it",
+	} {
+		if got := completing(model); got != want {
+			t.Errorf("completing(%q) = %q, want %q", model, got, want)
+		}
+	}
+}

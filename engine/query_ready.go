@@ -164,7 +164,7 @@ func otherDim(have, current string) int {
 func embedderOf(model, current string) string {
 	api, name, _, ok := remote.ParseModelID(model)
 	if ok {
-		return "--embedder " + string(api) + " --embed-model " + name
+		return "--embedder " + string(api) + " --embed-model " + name + ", and --embed-url where it is not the default"
 	}
 	if _, _, _, remoteNow := remote.ParseModelID(current); !remoteNow && current != model &&
 		(strings.HasPrefix(model, current) || strings.HasPrefix(current, model)) {
@@ -193,7 +193,20 @@ func (e *Engine) pendingNotice(ctx context.Context, what string, running bool) s
 			return what + ": an index run in another process is embedding"
 		}
 	default:
-		return what + ": an index run was stopped before it finished embedding; `mdsearch index` completes it"
+		model, _ := e.st.Meta(ctx, "model")
+		return what + ": an index run was stopped before it finished embedding; " + completing(model)
 	}
 	return ""
+}
+
+// completing is the command that completes a run that was embedding with
+// model: with its embedder's settings where it is a server's, for a bare
+// `mdsearch index` would embed every note anew with the local model and
+// drop the server's vectors.
+func completing(model string) string {
+	api, name, _, ok := remote.ParseModelID(model)
+	if !ok {
+		return "`mdsearch index` completes it"
+	}
+	return "`mdsearch index --embedder " + string(api) + " --embed-model " + name + "`, with --embed-url where it is not the default, completes it"
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -143,6 +144,8 @@ func (e *Embedder) statusError(resp *http.Response, body []byte, p policy) *atte
 		if e.opts.API == Ollama { // OPENAI_API_KEY is never sent to Ollama
 			hint = "set MDSEARCH_EMBED_API_KEY to a valid key"
 		}
+	case (code == http.StatusBadRequest || code == http.StatusRequestEntityTooLarge || code == http.StatusUnprocessableEntity) && overWindow(msg):
+		hint = fmt.Sprintf("the model's window is under the %d tokens mdsearch cuts texts to: set MDSEARCH_EMBED_MAX_TOKENS to its window (in tokens) for index, search, watch, serve and mcp alike", e.opts.MaxTokens)
 	case code == http.StatusNotFound && strings.Contains(msg, "model"):
 		hint, cause = "check --embed-model (MDSEARCH_EMBED_MODEL)", NoSuchModel
 		if e.opts.API == Ollama {
@@ -161,6 +164,19 @@ func (e *Embedder) statusError(resp *http.Response, body []byte, p policy) *atte
 	}
 	ae.err = e.fail(cause, hint, "the server answered %s: %s", resp.Status, msg)
 	return ae
+}
+
+// overWindow reports whether a server's refusal says a text was longer
+// than its model takes, as OpenAI ("maximum context length"), Ollama
+// ("exceeds the context length"), TEI ("must have less than 512 tokens")
+// and llama.cpp ("input is too large") word it.
+func overWindow(msg string) bool {
+	m := strings.ToLower(msg)
+	has := func(s ...string) bool {
+		return slices.ContainsFunc(s, func(s string) bool { return strings.Contains(m, s) })
+	}
+	return has("context length", "context window", "too long", "input is too large") ||
+		has("token") && has("maximum", "less than", "exceed", "too many")
 }
 
 // serverMessage pulls the error text out of an Ollama ({"error": "..."})

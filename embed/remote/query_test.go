@@ -274,3 +274,23 @@ func TestCauseOf(t *testing.T) {
 		t.Error("an error of no server has a cause")
 	}
 }
+
+// A refusal of a text over the model's window names the setting that
+// cuts texts shorter, as each server words it; other refusals do not.
+func TestOverWindowHint(t *testing.T) {
+	for body, want := range map[string]bool{
+		`{"error":{"message":"This model's maximum context length is 100 tokens, however you requested 180 tokens"}}`: true,
+		`{"error":"the input length exceeds the context length"}`:                                                     true,
+		`{"error":"Input validation error: inputs must have less than 512 tokens. Given: 600"}`:                       true,
+		`{"error":"input is too large to process. increase the physical batch size"}`:                                 true,
+		`{"error":"maximum batch size exceeded"}`:                                                                     false,
+		`{"error":"invalid encoding_format"}`:                                                                         false,
+	} {
+		s := newServer(t, OpenAI, 4).then(reply{status: 400, body: body})
+		_, err := open(t, s, func(o *Options) { o.Retries = -1 }).Embed(context.Background(), []string{"x"})
+		me := wantErr(t, err)
+		if got := strings.Contains(me.Hint, "MDSEARCH_EMBED_MAX_TOKENS"); got != want {
+			t.Errorf("400 %s: hint %q; want the window's setting named: %v", body, me.Hint, want)
+		}
+	}
+}
