@@ -87,3 +87,19 @@ func TestIndexBeforeDimensionKnown(t *testing.T) {
 		})
 	}
 }
+
+// A search whose server is down, over an index built with another model,
+// says the index holds none of this model's vectors however the server
+// answers, naming the embedder it was built with, not the server to start.
+func TestUnreadyOtherModel(t *testing.T) {
+	vault := copyDir(t, sampleVault)
+	path := filepath.Join(t.TempDir(), "index.db")
+	index(t, openEngine(t, path, newBow("use-lite-0.2.0-int8-row")), vault, "v")
+	emb := &unready{bow: newBow("ollama:nomic-embed-text@64")}
+	emb.set(errors.New("cannot reach the ollama server: start Ollama"))
+	resp := search(t, openEngine(t, path, emb), mdsearch.SearchRequest{Query: "restore drill"})
+	if resp.Mode != mdsearch.ModeKeyword || !strings.Contains(resp.Notice, "it was built with use-lite-0.2.0-int8-row") ||
+		!strings.Contains(resp.Notice, "--embedder use") || strings.Contains(resp.Notice, "start Ollama") {
+		t.Errorf("search: mode %s, notice %q", resp.Mode, resp.Notice)
+	}
+}

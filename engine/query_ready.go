@@ -20,7 +20,12 @@ func (e *Engine) semanticReady(ctx context.Context, collection int64) (*snapshot
 		return nil, false, e.noEmbedderNotice(), nil
 	}
 	if err := embed.Ready(e.emb); err != nil {
-		// No dimension yet, so no model ID to find vectors of.
+		// No dimension yet, so no model ID to find vectors of; but an
+		// index built with another model has none of this one's however
+		// the server answers, and starting it would not help.
+		if have, _ := e.st.Meta(ctx, "model"); have != "" && !sameServerModel(have, unsized(e.emb.ModelID())) {
+			return nil, false, builtWith(unsized(e.emb.ModelID()), have), nil
+		}
 		return nil, false, "semantic search unavailable: " + err.Error() + "; showing keyword results", nil
 	}
 	snap, stale, err := e.vectors(ctx)
@@ -36,10 +41,7 @@ func (e *Engine) semanticReady(ctx context.Context, collection int64) (*snapshot
 				"; else the server's model changed, and `mdsearch index` embeds the notes anew with it; showing keyword results", nil
 		}
 		if have != "" && have != e.emb.ModelID() {
-			// Indexing with this model would throw the other's vectors
-			// away: most often the search lacks a setting.
-			return nil, false, msg + " (it was built with " + have + "): search with the embedder it was built with (" +
-				embedderOf(have, e.emb.ModelID()) + "), or run `mdsearch index` to embed it anew with this one; showing keyword results", nil
+			return nil, false, builtWith(e.emb.ModelID(), have), nil
 		}
 		return nil, false, msg + "; run `mdsearch index` to embed; showing keyword results", nil
 	}
@@ -52,6 +54,16 @@ func (e *Engine) semanticReady(ctx context.Context, collection int64) (*snapshot
 		notice = ""
 	}
 	return snap, stale, notice, nil
+}
+
+// builtWith is the notice of a search whose embedder's model, current, is
+// not the one the index was built with, have. Indexing with this model
+// would throw the other's vectors away: most often the search lacks a
+// setting.
+func builtWith(current, have string) string {
+	return "semantic search unavailable: the index has no vectors for " + current + " (it was built with " + have +
+		"): search with the embedder it was built with (" + embedderOf(have, current) +
+		"), or run `mdsearch index` to embed it anew with this one; showing keyword results"
 }
 
 // unembedded reports whether some window of collection (0: of any) lacks
