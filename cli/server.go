@@ -72,6 +72,7 @@ func (sf *serverFlags) open(ctx context.Context, env *Env, log *slog.Logger) (*e
 		closeAll()
 		return nil, liveIndex{}, nil, err
 	}
+	s.SetCatchingUp(watching)
 	go warmUp(ctx, s)
 	return s, w, func() { w.Close(); closeAll() }, nil
 }

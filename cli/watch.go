@@ -54,6 +54,7 @@ func runWatch(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	defer w.Close()
+	s.SetCatchingUp(true)
 	names := w.Collections()
 	if len(names) == 0 {
 		return mdsearch.Errorf(mdsearch.KindNotFound, "watch", "", "index a folder first: `mdsearch index DIR`", "the index holds no collections")

@@ -122,6 +122,10 @@ type Engine struct {
 
 	indexMu  sync.Mutex                             // one Index run at a time in this process
 	progress atomic.Pointer[mdsearch.IndexProgress] // non-nil while Index runs
+	// catchingUp is set while a watcher of this process indexes again by
+	// itself, retrying while the embedding model cannot answer: notices
+	// then say it will embed, not that a command is owed (SetCatchingUp).
+	catchingUp atomic.Bool
 
 	snapMu sync.Mutex               // one vector load at a time
 	snap   atomic.Pointer[snapshot] // vectors of the current model, in memory

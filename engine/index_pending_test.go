@@ -447,3 +447,39 @@ func TestCompleting(t *testing.T) {
 		}
 	}
 }
+
+// Under a watcher of this process, which indexes again by itself, the
+// notices of vectors not embedded yet say this process embeds them, not
+// that a run of index is owed.
+func TestPendingNoticeCatchingUp(t *testing.T) {
+	vault := copyDir(t, "../sample-vault")
+	path := filepath.Join(t.TempDir(), "index.db")
+	e, err := Open(bg, Options{IndexPath: path, Embedder: &failAfter{bow: newBow("bow"), left: 1}, EmbedBatch: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Index(bg, mdsearch.IndexRequest{Dir: vault, Name: "v"}, nil); err == nil {
+		t.Fatal("the run did not stop")
+	}
+	e.Close()
+	e = openEngine(t, path, newBow("bow"))
+	e.SetCatchingUp(true)
+	st, err := e.Status(bg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []string{search(t, e, mdsearch.SearchRequest{Query: "backups"}).Notice, st.Notice} {
+		if !strings.Contains(n, "this process embeds the rest") || strings.Contains(n, "mdsearch index") {
+			t.Errorf("notice %q: want this process to embed the rest, no command", n)
+		}
+	}
+
+	// A keyword-only index: its vectors come from this process too.
+	path = filepath.Join(t.TempDir(), "keywords.db")
+	index(t, openEngine(t, path, nil), vault, "v")
+	e = openEngine(t, path, newBow("bow"))
+	e.SetCatchingUp(true)
+	if n := search(t, e, mdsearch.SearchRequest{Query: "backups"}).Notice; !strings.Contains(n, "this process embeds them") {
+		t.Errorf("keyword-only index: notice %q", n)
+	}
+}

@@ -43,7 +43,7 @@ func (e *Engine) semanticReady(ctx context.Context, collection int64) (*snapshot
 		if have != "" && have != e.emb.ModelID() {
 			return nil, false, builtWith(e.emb.ModelID(), have), nil
 		}
-		return nil, false, msg + "; run `mdsearch index` to embed; showing keyword results", nil
+		return nil, false, msg + "; " + e.toEmbed() + "; showing keyword results", nil
 	}
 	// A run embedding now says so too: a search during a vault's first
 	// run ranks by the windows embedded so far, as confidently as after.
@@ -204,11 +204,29 @@ func (e *Engine) pendingNotice(ctx context.Context, what string, running bool) s
 		if running {
 			return what + ": an index run in another process is embedding"
 		}
+	case e.catchingUp.Load():
+		return what + ": this process embeds the rest once the embedding model answers, retrying by itself"
 	default:
 		model, _ := e.st.Meta(ctx, "model")
 		return what + ": an index run was stopped before it finished embedding; " + completing(model)
 	}
 	return ""
+}
+
+// SetCatchingUp says whether a watcher of this process keeps the index
+// current, indexing again by itself (and retrying while the embedding
+// model cannot answer): serve's, mcp's and watch's. Notices of vectors
+// not embedded yet then say this process embeds them, not that a run of
+// `mdsearch index` is owed.
+func (e *Engine) SetCatchingUp(on bool) { e.catchingUp.Store(on) }
+
+// toEmbed is what a notice says embeds an index's windows: this process's
+// watcher, or a run of index.
+func (e *Engine) toEmbed() string {
+	if e.catchingUp.Load() {
+		return "this process embeds them once the embedding model answers, retrying by itself"
+	}
+	return "run `mdsearch index` to embed"
 }
 
 // completing is the command that completes a run that was embedding with
