@@ -23,8 +23,9 @@ func (e *Engine) semanticReady(ctx context.Context, collection int64) (*snapshot
 		// No dimension yet, so no model ID to find vectors of; but an
 		// index built with another model has none of this one's however
 		// the server answers, and starting it would not help.
-		if have, _ := e.st.Meta(ctx, "model"); have != "" && !sameServerModel(have, unsized(e.emb.ModelID())) {
-			return nil, false, builtWith(unsized(e.emb.ModelID()), have), nil
+		cur := unsized(e.emb.ModelID())
+		if have, _ := e.st.Meta(ctx, "model"); have != "" && !sameServerModel(have, cur) {
+			return nil, false, builtWith(cur, have), nil
 		}
 		return nil, false, "semantic search unavailable: " + err.Error() + "; showing keyword results", nil
 	}
@@ -174,9 +175,8 @@ func otherDim(have, current string) int {
 // another precision, the one setting that adds to its ID (sentenceencoder's
 // Precision.ModelID).
 func embedderOf(model, current string) string {
-	api, name, _, ok := remote.ParseModelID(model)
-	if ok {
-		return "--embedder " + string(api) + " --embed-model " + name + ", and --embed-url where it is not the default"
+	if flags, ok := serverFlags(model); ok {
+		return flags + ", and --embed-url where it is not the default"
 	}
 	if _, _, _, remoteNow := remote.ParseModelID(current); !remoteNow && current != model &&
 		(strings.HasPrefix(model, current) || strings.HasPrefix(current, model)) {
@@ -205,7 +205,7 @@ func (e *Engine) pendingNotice(ctx context.Context, what string, running bool) s
 			return what + ": an index run in another process is embedding"
 		}
 	case e.catchingUp.Load():
-		return what + ": this process embeds the rest once the embedding model answers, retrying by itself"
+		return what + ": this process embeds the rest " + byItself
 	default:
 		model, _ := e.st.Meta(ctx, "model")
 		return what + ": an index run was stopped before it finished embedding; " + completing(model)
@@ -220,11 +220,14 @@ func (e *Engine) pendingNotice(ctx context.Context, what string, running bool) s
 // `mdsearch index` is owed.
 func (e *Engine) SetCatchingUp(on bool) { e.catchingUp.Store(on) }
 
+// byItself is when a process whose watcher catches up embeds windows.
+const byItself = "once the embedding model answers, retrying by itself"
+
 // toEmbed is what a notice says embeds an index's windows: this process's
 // watcher, or a run of index.
 func (e *Engine) toEmbed() string {
 	if e.catchingUp.Load() {
-		return "this process embeds them once the embedding model answers, retrying by itself"
+		return "this process embeds them " + byItself
 	}
 	return "run `mdsearch index` to embed"
 }
@@ -234,9 +237,19 @@ func (e *Engine) toEmbed() string {
 // `mdsearch index` would embed every note anew with the local model and
 // drop the server's vectors.
 func completing(model string) string {
-	api, name, _, ok := remote.ParseModelID(model)
+	flags, ok := serverFlags(model)
 	if !ok {
 		return "`mdsearch index` completes it"
 	}
-	return "`mdsearch index --embedder " + string(api) + " --embed-model " + name + "`, with --embed-url where it is not the default, completes it"
+	return "`mdsearch index " + flags + "`, with --embed-url where it is not the default, completes it"
+}
+
+// serverFlags are the flags that name model's embedder, where it is an
+// embedding server's: "--embedder ollama --embed-model nomic-embed-text".
+func serverFlags(model string) (string, bool) {
+	api, name, _, ok := remote.ParseModelID(model)
+	if !ok {
+		return "", false
+	}
+	return "--embedder " + string(api) + " --embed-model " + name, true
 }

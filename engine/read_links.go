@@ -204,11 +204,11 @@ func (e *Engine) openShown(ctx context.Context, spec string) *note {
 		}
 	}
 	coll, rel := e.inCollection(ctx, spec)
-	paths, err := e.st.ShownAs(ctx, coll, notePath(rel))
-	if err != nil || len(paths) != 1 {
+	named, ok := e.shownOnce(ctx, coll, notePath(rel))
+	if !ok {
 		return nil
 	}
-	n, err := e.openNote(ctx, paths[0])
+	n, err := e.openNote(ctx, named)
 	if err != nil {
 		return nil
 	}
@@ -220,15 +220,26 @@ func (e *Engine) openShown(ctx context.Context, spec string) *note {
 // byte is U+FFFD, as a result that crossed JSON names it; shown itself
 // otherwise.
 func (e *Engine) IndexedPath(ctx context.Context, collection, shown string) string {
-	if !strings.ContainsRune(shown, utf8.RuneError) {
+	named, ok := e.shownOnce(ctx, collection, shown)
+	if !ok {
 		return shown
+	}
+	_, p, _ := strings.Cut(named, ":")
+	return p
+}
+
+// shownOnce is the one indexed note, as COLLECTION:PATH, whose path is
+// not UTF-8 and reads as shown (store.ShownAs); false when shown holds
+// no U+FFFD, or no note or several read so.
+func (e *Engine) shownOnce(ctx context.Context, collection, shown string) (string, bool) {
+	if !strings.ContainsRune(shown, utf8.RuneError) {
+		return "", false
 	}
 	paths, err := e.st.ShownAs(ctx, collection, shown)
 	if err != nil || len(paths) != 1 {
-		return shown
+		return "", false
 	}
-	_, p, _ := strings.Cut(paths[0], ":")
-	return p
+	return paths[0], true
 }
 
 // namedOnce lists up to a few indexed notes, as COLLECTION:PATH, whose

@@ -234,6 +234,7 @@ func (d *Document) samePath(m []int) bool {
 // other]]" reads "See the other"), else empty.
 type pathForms struct {
 	arrow, slash, shownArrow []string
+	spaced                   []string // arrow with a heading's '/' as a space, for a query without one
 	heading, shown           string
 }
 
@@ -241,7 +242,7 @@ type pathForms struct {
 func (d *Document) forms() []pathForms {
 	fs := make([]pathForms, len(d.Sections))
 	for i, s := range d.Sections {
-		f := pathForms{heading: normalize(s.Heading), arrow: make([]string, len(s.Path)), slash: make([]string, len(s.Path))}
+		f := pathForms{heading: normalize(s.Heading), arrow: make([]string, len(s.Path)), slash: make([]string, len(s.Path)), spaced: make([]string, len(s.Path))}
 		if shown := shownLinks(s.Heading); shown != s.Heading {
 			f.shown = normalize(shown)
 		}
@@ -254,6 +255,7 @@ func (d *Document) forms() []pathForms {
 		for k := range s.Path {
 			f.arrow[k] = normalize(strings.Join(s.Path[k:], " > "))
 			f.slash[k] = normalize(strings.Join(s.Path[k:], "/"))
+			f.spaced[k] = strings.ReplaceAll(f.arrow[k], "/", " ")
 		}
 		fs[i] = f
 	}
@@ -277,10 +279,7 @@ func (f *pathForms) match(query, q string) int {
 		if k < last && !across {
 			continue
 		}
-		if f.arrow[k] == q || slash && f.slash[k] == q || f.shownArrow != nil && f.shownArrow[k] == q {
-			return k
-		}
-		if !slash && strings.ReplaceAll(f.arrow[k], "/", " ") == q { // a '/' of a heading's, the query having none
+		if f.arrow[k] == q || slash && f.slash[k] == q || !slash && f.spaced[k] == q || f.shownArrow != nil && f.shownArrow[k] == q {
 			return k
 		}
 	}

@@ -104,7 +104,7 @@ func (s *Store) fileNamed(ctx context.Context, collection, name string, least in
 	if utf8.RuneCountInString(strings.TrimSpace(base)) < least {
 		return nil, nil
 	}
-	pattern := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(fold(base)) + "%"
+	pattern := likeEscaper.Replace(fold(base)) + "%"
 	if anywhere {
 		pattern = "%" + pattern
 	}
@@ -113,6 +113,10 @@ func (s *Store) fileNamed(ctx context.Context, collection, name string, least in
 		WHERE (? = '' OR c.name = ?) AND `+lowerSQL(fileName, base)+` LIKE ? ESCAPE '\'
 		ORDER BY length(d.path), d.path LIMIT ?`, collection, collection, pattern, limit))
 }
+
+// likeEscaper escapes LIKE's wildcards and its escape character (ESCAPE
+// '\'), so a name is matched as written.
+var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 
 // ShownAs returns the indexed notes, as COLLECTION:PATH, whose path is not
 // UTF-8 and reads as shown once each invalid byte is replaced by U+FFFD,
@@ -156,7 +160,7 @@ func badBytesShown(p string) string {
 // "Plugins/Command palette.md", as a wikilink names a note.
 func (s *Store) NamedLike(ctx context.Context, collection, path string, limit int) ([]string, error) {
 	base := path[strings.LastIndexByte(path, '/')+1:]
-	esc := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(fold(base))
+	esc := likeEscaper.Replace(fold(base))
 	p := lowerSQL("d.path", path) // SQLite's lower() folds ASCII alone: "Über" is fold()'s
 	return column[string](s.r.QueryContext(ctx, `SELECT c.name || ':' || d.path
 		FROM documents d JOIN collections c ON c.id = d.collection_id
@@ -212,7 +216,7 @@ func (s *Store) SpelledLike(ctx context.Context, collection, path string, limit 
 // Shortest paths first.
 func (s *Store) EndingIn(ctx context.Context, collection, path string, limit int) ([]string, error) {
 	low := fold(path)
-	esc := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(low)
+	esc := likeEscaper.Replace(low)
 	p := lowerSQL("d.path", path)
 	return column[string](s.r.QueryContext(ctx, `SELECT c.name || ':' || d.path
 		FROM documents d JOIN collections c ON c.id = d.collection_id
@@ -240,7 +244,7 @@ func (s *Store) Aliased(ctx context.Context, collection, name string, limit int)
 // in the folder dir (vault-relative, any case as path filters compare):
 // what a read that named a folder rather than a note can offer.
 func (s *Store) Inside(ctx context.Context, collection, dir string, limit int) ([]string, error) {
-	esc := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(fold(dir))
+	esc := likeEscaper.Replace(fold(dir))
 	return column[string](s.r.QueryContext(ctx, `SELECT c.name || ':' || d.path
 		FROM documents d JOIN collections c ON c.id = d.collection_id
 		WHERE (? = '' OR c.name = ?) AND `+lowerSQL("d.path", dir)+` LIKE ? ESCAPE '\'
