@@ -93,19 +93,6 @@ func (s *Reader) EmptyNotes(ctx context.Context, f Filter, limit int, qualified 
 	if qualified {
 		path = `(SELECT name FROM collections WHERE id = d.collection_id) || ':' || d.path`
 	}
-	rows, err := s.r.QueryContext(ctx, `SELECT `+path+` FROM documents d WHERE d.chunk_count = 0 AND `+cond+ByPath.orderBy("")+` LIMIT ?`,
-		append(slices.Clip(args), limit)...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var paths []string
-	for rows.Next() {
-		var p string
-		if err := rows.Scan(&p); err != nil {
-			return nil, err
-		}
-		paths = append(paths, p)
-	}
-	return paths, rows.Err()
+	return column[string](s.r.QueryContext(ctx, `SELECT `+path+` FROM documents d WHERE d.chunk_count = 0 AND `+cond+ByPath.orderBy("")+` LIMIT ?`,
+		append(slices.Clip(args), limit)...))
 }
