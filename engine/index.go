@@ -183,9 +183,12 @@ func (e *Engine) index(ctx context.Context, req mdsearch.IndexRequest, existing 
 	}
 	r := &run{e: e, ctx: ctx, v: v, coll: coll, model: model, opts: opts, custom: custom, sig: e.signature(opts, custom),
 		stats: stats, report: progress, pending: map[string]store.Pending{}, listed: listed}
-	r.force = full || coll.Chunking != r.sig
+	r.force = full || strings.TrimSuffix(coll.Chunking, " "+firstMark) != r.sig
 	r.full = full
 	if err := r.markRecut(); err != nil {
+		return nil, err
+	}
+	if err := r.markFirst(); err != nil {
 		return nil, err
 	}
 	r.verify = paths != nil
@@ -319,10 +322,32 @@ const recutMark = "recut-stopped"
 // with other settings than they were cut with.
 func (r *run) markRecut() error {
 	had := r.coll.Chunking
-	if had == "" || had == r.sig || strings.HasSuffix(had, " "+recutMark) {
+	if had == "" || strings.TrimSuffix(had, " "+firstMark) == r.sig || strings.HasSuffix(had, " "+recutMark) {
 		return nil
 	}
 	return r.e.st.SetChunking(r.ctx, r.coll.ID, had+" "+recutMark)
+}
+
+// firstMark ends the chunking signature of a collection while its first
+// run reads its notes: stopped there, the next run knows which settings
+// cut the notes stored so far, so it adds the rest rather than cutting
+// every note again, and searches meanwhile say the run is unfinished.
+const firstMark = "first-run"
+
+// markFirst marks a collection's first run (firstMark) before it reads
+// any note; SetIndexed clears it once every note is read.
+func (r *run) markFirst() error {
+	if r.coll.Chunking != "" {
+		return nil
+	}
+	return r.e.st.SetChunking(r.ctx, r.coll.ID, r.sig+" "+firstMark)
+}
+
+// unfinished reports whether a chunking signature is that of a collection
+// whose first run has not read every note: marked, or, from an older
+// mdsearch, empty.
+func unfinished(signature string) bool {
+	return signature == "" || slices.Contains(strings.Fields(signature), firstMark)
 }
 
 // storedProfile is the profile a chunking signature names, or "": one of

@@ -188,3 +188,49 @@ func stopAtCommit(t *testing.T, e *Engine) context.Context {
 	}()
 	return ctx
 }
+
+// A first run stopped part way leaves the next run to add the notes it
+// did not read, not to cut again those it stored; a next run with another
+// profile cuts them all. Either way the index ends as a clean one.
+func TestStoppedFirstRun(t *testing.T) {
+	vault := copyDir(t, "../sample-vault")
+	for i := range 1200 { // over batchRows of rows: a batch commits before the stop
+		write(t, vault, fmt.Sprintf("more/n%03d.md", i), fmt.Sprintf("# N%d\n\n## A\n\n%s\n\n### A2\n\n%s\n", i,
+			strings.Repeat("alpha words here. ", 30), strings.Repeat("beta words there. ", 30)))
+	}
+	for _, profile := range []string{"", "h2h3"} {
+		clean := openEngine(t, t.TempDir()+"/clean.db", newBow("bow"))
+		if _, err := clean.Index(bg, mdsearch.IndexRequest{Dir: vault, Name: "v", Profile: profile}, nil); err != nil {
+			t.Fatal(err)
+		}
+		e := openEngine(t, t.TempDir()+"/index.db", newBow("bow"))
+		first, err := e.Index(stopAtCommit(t, e), mdsearch.IndexRequest{Dir: vault, Name: "v"}, nil)
+		if err == nil || first == nil || first.Added == 0 || first.Added == first.Files {
+			t.Fatalf("the first run was not stopped part way: %v, %+v", err, first)
+		}
+		st, err := e.Index(bg, mdsearch.IndexRequest{Dir: vault, Name: "v", Profile: profile}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := e.Status(bg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs, err := clean.Status(bg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantRecut := 0
+		if profile != "" {
+			wantRecut = first.Added
+		}
+		if st.Recut != wantRecut || st.Added+st.Recut != st.Files-first.Added+wantRecut || s.Chunks != cs.Chunks {
+			t.Errorf("profile %q: second run added %d and cut again %d of %d notes (first added %d); %d passages, clean %d",
+				profile, st.Added, st.Recut, st.Files, first.Added, s.Chunks, cs.Chunks)
+		}
+		resp := search(t, e, mdsearch.SearchRequest{Query: "alpha words", Mode: mdsearch.ModeKeyword, N: 3})
+		if strings.Contains(resp.Notice, "first index run") {
+			t.Errorf("profile %q: notice after the run finished: %q", profile, resp.Notice)
+		}
+	}
+}

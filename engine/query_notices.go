@@ -66,13 +66,13 @@ func outdatedNames(colls []store.Collection, coll int64) string {
 }
 
 // unfinishedNotice names the collections searched (all, or coll) whose
-// first index run has not completed (no chunking signature yet), so not
+// first index run has not completed (unfinished), so not
 // every note of theirs is indexed: one stopped, or one running now; "" for
 // none.
 func (e *Engine) unfinishedNotice(colls []store.Collection, coll int64) string {
 	var names []string
 	for _, c := range colls {
-		if (coll == 0 || c.ID == coll) && c.Chunking == "" {
+		if (coll == 0 || c.ID == coll) && unfinished(c.Chunking) {
 			names = append(names, strconv.Quote(c.Name))
 		}
 	}
