@@ -171,9 +171,8 @@ func (f *engineFlags) open(ctx context.Context, env *Env, withModel bool) (*engi
 	}
 	closeEmb := func() {}
 	if withModel && f.embedder != nil {
-		if f.readOnly || f.follow { // a search, or a server: the index may name the model's dimension
-			f.embedder.readIndexModel(ctx, path)
-		}
+		// A search, or a server: the index may name the model's dimension.
+		f.embedder.readIndex(ctx, path, f.readOnly || f.follow)
 		mode := openNow
 		switch {
 		case f.oneQuery:

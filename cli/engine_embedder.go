@@ -5,10 +5,13 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strconv"
+	"strings"
 
 	"github.com/mdsearch/mdsearch/embed"
 	"github.com/mdsearch/mdsearch/embed/provider"
 	"github.com/mdsearch/mdsearch/embed/remote"
+	"github.com/mdsearch/mdsearch/engine"
 	"github.com/mdsearch/mdsearch/store"
 )
 
@@ -59,16 +62,22 @@ func (f *embedderFlags) open(env *Env, mode openMode) (emb embed.Embedder, close
 	return emb, func() { provider.Close(emb) }, false, nil
 }
 
-// readIndexModel notes the model ID the index at path records, for a
-// search or a long-running serve, mcp or watch: a server's model of that
-// name then takes its dimension rather than being probed, which on a paid
-// API was a second request for every search (serve, mcp and watch probe
-// after they listen: provider.OpenBackground). The vectors it then sends
-// are still checked against that dimension. Nothing is read where the
-// dimension is set or the model is local; an index that cannot be read
-// leaves the probe, and the engine's own open says why.
-func (f *embedderFlags) readIndexModel(ctx context.Context, path string) {
-	if !f.cfg.Remote() || f.cfg.Dim != 0 {
+// readIndex takes what the index at path records of a server's model
+// where the flags leave it open. Its window (engine.WindowKey), where
+// MDSEARCH_EMBED_MAX_TOKENS is not set and the index is this server
+// model's: notes are cut as the last run cut them, not every one again to
+// the default. With takeDim (a search, or a long-running serve, mcp or
+// watch), its model ID: a server's model of that name then takes its
+// dimension rather than being probed, which on a paid API was a second
+// request for every search (serve, mcp and watch probe after they listen:
+// provider.OpenBackground); the vectors it sends are still checked
+// against that dimension. An index run must learn the dimension the
+// server's model has now. Nothing is read for the local model; an index
+// that cannot be read (none yet) leaves the defaults, and the engine's own
+// open says why.
+func (f *embedderFlags) readIndex(ctx context.Context, path string, takeDim bool) {
+	takeDim = takeDim && f.cfg.Dim == 0
+	if !f.cfg.Remote() || (!takeDim && f.cfg.MaxTokens != 0) {
 		return
 	}
 	st, err := store.OpenReadOnly(ctx, path)
@@ -76,7 +85,18 @@ func (f *embedderFlags) readIndexModel(ctx context.Context, path string) {
 		return
 	}
 	defer st.Close()
-	f.cfg.IndexModel, _ = st.Meta(ctx, "model")
+	model, _ := st.Meta(ctx, "model")
+	if takeDim {
+		f.cfg.IndexModel = model
+	}
+	if f.cfg.MaxTokens != 0 || !strings.HasPrefix(model, f.cfg.RemoteModel()+"@") {
+		return
+	}
+	if w, err := st.Meta(ctx, engine.WindowKey); err == nil {
+		if n, err := strconv.Atoi(w); err == nil && n > 0 {
+			f.cfg.MaxTokens = n
+		}
+	}
 }
 
 // serverTrouble is the summary of an index run that had to leave the

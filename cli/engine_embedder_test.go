@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/store"
 )
 
@@ -278,4 +279,32 @@ func recordedModel(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return model
+}
+
+// A window set once with MDSEARCH_EMBED_MAX_TOKENS (a server model that
+// refuses longer texts) holds for the index's later runs with that model:
+// a run without it cuts and embeds nothing again. Set to another value,
+// it is the user's choice, and every note is cut again.
+func TestWindowRemembered(t *testing.T) {
+	t.Setenv("MDSEARCH_HOME", t.TempDir())
+	s := newOllamaServer(t, 8)
+	index := filepath.Join(t.TempDir(), "index.db")
+	again := func(window string) mdsearch.IndexStats {
+		t.Helper()
+		t.Setenv("MDSEARCH_EMBED_MAX_TOKENS", window)
+		s.requests.Store(0)
+		code, out, errOut := run(t, index, "index", "../sample-vault", "--embedder", "ollama", "--embed-url", s.URL, "--json")
+		var st mdsearch.IndexStats
+		if code != 0 || json.Unmarshal([]byte(out), &st) != nil {
+			t.Fatalf("window %q: exit %d\n%s%s", window, code, out, errOut)
+		}
+		return st
+	}
+	first := again("40")
+	if st := again(""); st.Recut != 0 || st.Embedded != 0 || s.requests.Load() > 1 {
+		t.Errorf("a run without the window cut %d notes again and embedded %d windows (%d requests; the dimension's probe is 1)", st.Recut, st.Embedded, s.requests.Load())
+	}
+	if st := again("512"); st.Recut != first.Files || st.Windows >= first.Windows {
+		t.Errorf("a run with another window cut %d of %d notes again, %d windows (first %d)", st.Recut, first.Files, st.Windows, first.Windows)
+	}
 }

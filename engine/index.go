@@ -252,7 +252,30 @@ func (e *Engine) index(ctx context.Context, req mdsearch.IndexRequest, existing 
 		}
 		addNotice(&stats.Notice, "indexed for keyword search only: "+why)
 	}
+	if err := e.recordWindow(ctx); err != nil {
+		return stats, err
+	}
 	return stats, e.recordWanted(ctx)
+}
+
+// WindowKey is the meta key of the token window of the embedder that the
+// index's notes were last cut for: a run that names no window for the
+// same server model takes it (MDSEARCH_EMBED_MAX_TOKENS set once, for a
+// model that refuses longer texts, holds for later runs), rather than
+// cutting every note again to the default and being refused again.
+const WindowKey = "embed_window"
+
+// recordWindow keeps the window of the run's embedder (WindowKey).
+func (e *Engine) recordWindow(ctx context.Context) error {
+	if e.emb == nil {
+		return nil
+	}
+	w := strconv.Itoa(e.emb.MaxTokens())
+	// Read first: a watch's every refresh would otherwise commit a write.
+	if had, err := e.st.Meta(ctx, WindowKey); err != nil || had == w {
+		return err
+	}
+	return e.st.SetMeta(ctx, WindowKey, w)
 }
 
 // wantedKey is the meta key of the server model the last index run was

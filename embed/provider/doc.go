@@ -11,7 +11,7 @@
 //	               MDSEARCH_EMBED_API_KEY  bearer token (OPENAI_API_KEY for openai)
 //	               MDSEARCH_EMBED_DIM      expected dimension (remote; checked before an index run records it; else the index's, or probed)
 //	               MDSEARCH_EMBED_BATCH    texts per call
-//	               MDSEARCH_EMBED_MAX_TOKENS  remote window (default 512)
+//	               MDSEARCH_EMBED_MAX_TOKENS  remote window (default 512; the CLI takes the index's)
 //	               MDSEARCH_EMBED_TIMEOUT  per request while indexing, e.g. 30s (remote; default 60s)
 //	               MDSEARCH_EMBED_QUERY_TIMEOUT  a search's query in all (remote; default 5s)
 //	               MDSEARCH_EMBED_PARALLEL calls the server works on at once (remote; default 1)

@@ -145,7 +145,7 @@ func (e *Embedder) statusError(resp *http.Response, body []byte, p policy) *atte
 			hint = "set MDSEARCH_EMBED_API_KEY to a valid key"
 		}
 	case (code == http.StatusBadRequest || code == http.StatusRequestEntityTooLarge || code == http.StatusUnprocessableEntity) && overWindow(msg):
-		hint = fmt.Sprintf("the model's window is under the %d tokens mdsearch cuts texts to: set MDSEARCH_EMBED_MAX_TOKENS to its window (in tokens) for index, search, watch, serve and mcp alike", e.opts.MaxTokens)
+		hint = fmt.Sprintf("the model's window is under the %d tokens mdsearch cuts texts to: set MDSEARCH_EMBED_MAX_TOKENS to its window (in tokens) and run `mdsearch index` again; the index keeps it for later commands with this model", e.opts.MaxTokens)
 	case code == http.StatusNotFound && strings.Contains(msg, "model"):
 		hint, cause = "check --embed-model (MDSEARCH_EMBED_MODEL)", NoSuchModel
 		if e.opts.API == Ollama {
