@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -481,5 +482,16 @@ func TestPendingNoticeCatchingUp(t *testing.T) {
 	e.SetCatchingUp(true)
 	if n := search(t, e, mdsearch.SearchRequest{Query: "backups"}).Notice; !strings.Contains(n, "this process embeds them") {
 		t.Errorf("keyword-only index: notice %q", n)
+	}
+
+	// An index held by a run (of another process) that has not stored its
+	// first vectors yet: that run embeds them, no other is owed.
+	e = openEngine(t, filepath.Join(t.TempDir(), "held.db"), newBow("bow"))
+	index(t, openEngine(t, e.st.Path(), nil), vault, "v")
+	if err := os.WriteFile(e.st.Path()+".lock", []byte(fmt.Sprintf("mdsearch pid %d\n", os.Getpid())), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if n := search(t, e, mdsearch.SearchRequest{Query: "backups"}).Notice; !strings.Contains(n, "an index run is writing the index now") || strings.Contains(n, "mdsearch index") {
+		t.Errorf("index held by a run: notice %q", n)
 	}
 }

@@ -226,8 +226,11 @@ const byItself = "once the embedding model answers, retrying by itself"
 // toEmbed is what a notice says embeds an index's windows: this process's
 // watcher, or a run of index.
 func (e *Engine) toEmbed() string {
-	if e.catchingUp.Load() {
+	switch {
+	case e.catchingUp.Load():
 		return "this process embeds them " + byItself
+	case e.indexing(): // a first run, before its first vectors
+		return "an index run is writing the index now and embeds them as it goes"
 	}
 	return "run `mdsearch index` to embed"
 }
