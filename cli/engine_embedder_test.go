@@ -308,3 +308,23 @@ func TestWindowRemembered(t *testing.T) {
 		t.Errorf("a run with another window cut %d of %d notes again, %d windows (first %d)", st.Recut, first.Files, st.Windows, first.Windows)
 	}
 }
+
+// A run's "took" counts the time spent asking a server that does not
+// answer before the keyword index was written, not the run's own alone.
+func TestIndexTookCountsProbe(t *testing.T) {
+	t.Setenv("MDSEARCH_HOME", t.TempDir())
+	t.Setenv("MDSEARCH_EMBED_TIMEOUT", "300ms")
+	s := newOllamaServer(t, 8)
+	s.set(hang)
+	index := filepath.Join(t.TempDir(), "index.db")
+	start := time.Now()
+	_, out, errOut := run(t, index, "index", "../sample-vault", "--embedder", "ollama", "--embed-url", s.URL, "--json")
+	wall := time.Since(start)
+	var st mdsearch.IndexStats
+	if err := json.Unmarshal([]byte(out), &st); err != nil || s.requests.Load() == 0 {
+		t.Fatalf("%v after %d requests\n%s%s", err, s.requests.Load(), out, errOut)
+	}
+	if took := time.Duration(st.TookMS * float64(time.Millisecond)); took < 300*time.Millisecond || took > wall {
+		t.Errorf("took %v; the server was waited for at least 300ms, and the command ran %v", took, wall)
+	}
+}

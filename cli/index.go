@@ -71,7 +71,11 @@ func runIndex(ctx context.Context, env *Env, args []string) (err error) {
 		}
 	}
 	ef.existing = len(pos) == 0 || missing
+	opened := time.Now()
 	e, closeAll, err := ef.open(ctx, env, true)
+	// A run's "took" counts the wait for the model too: loading it, or
+	// asking a server that does not answer, may take longer than the run.
+	opening := float64(time.Since(opened).Microseconds()) / 1000
 	if err != nil {
 		if missing && mdsearch.KindOf(err) == mdsearch.KindNotFound { // no index: no collection either
 			return notFolderNorCollection(pos[0], nil)
@@ -83,7 +87,7 @@ func runIndex(ctx context.Context, env *Env, args []string) (err error) {
 		return err
 	}
 	if len(pos) == 0 {
-		return ef.noVectors(env, indexAll(ctx, env, e, *full, *asJSON))
+		return ef.noVectors(env, indexAll(ctx, env, e, *full, *asJSON, opening))
 	}
 	if !missing {
 		warnBroad(ctx, env, e, pos[0])
@@ -92,6 +96,9 @@ func runIndex(ctx context.Context, env *Env, args []string) (err error) {
 	req := indexRequest(ctx, e, pos[0], *name, *full)
 	req.Profile = *profile
 	st, err := e.Index(ctx, req, bar.update)
+	if st != nil {
+		st.TookMS += opening
+	}
 	bar.done(st, err)
 	if missing && mdsearch.KindOf(err) == mdsearch.KindNotFound && !e.HasCollection(ctx, pos[0]) {
 		colls, _ := e.Collections(ctx)
@@ -148,12 +155,15 @@ func reportIndex(env *Env, st *mdsearch.IndexStats, asJSON bool, err error) erro
 // indexAll is "mdsearch index" without a DIR: every collection, from its
 // recorded folder, one run after another (with --json, one array of their
 // stats). A collection that fails is reported and the others still run.
-func indexAll(ctx context.Context, env *Env, e *engine.Engine, full, asJSON bool) error {
+func indexAll(ctx context.Context, env *Env, e *engine.Engine, full, asJSON bool, opening float64) error {
 	if !e.HasCollections(ctx) {
 		return mdsearch.Errorf(mdsearch.KindNotFound, "index", "", "give the folder to index: `mdsearch index DIR`", "the index holds no collections yet")
 	}
 	bar := newProgress(env, asJSON, e.Embeds())
 	stats, err := e.IndexAll(ctx, full, bar.update)
+	if len(stats) > 0 {
+		stats[0].TookMS += opening // the first run waited for the model
+	}
 	var last *mdsearch.IndexStats // nil: no run started
 	var stopped error             // the last run's own failure; others are reported below
 	if len(stats) > 0 {
