@@ -20,8 +20,9 @@ type found struct {
 	ends   []int // each result's last line before capResults (fitBudget)
 	budget int   // the request's MaxTokens
 	weak   bool  // the best result is unlikely to answer (isUnlikely)
-	// nothing: the query's words are common ones alone, which no result
-	// can be known to answer (AsksNothing).
+	// nothing: the query's words are common ones alone, or it holds no
+	// word the keyword index reads ("?", "->"), which no result can be
+	// known to answer (AsksNothing).
 	nothing bool
 	// frame: the notice of the request that opened the query, taken off
 	// (requestFrame), for a respelled search shown in its place.

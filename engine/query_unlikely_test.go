@@ -104,6 +104,21 @@ func TestUnlikelyResultsCut(t *testing.T) {
 		}
 	}
 
+	// A query of no word the keyword index reads asks nothing a result can
+	// be known to answer: meaning's results show their openings, in every
+	// mode, as a query of common words alone does.
+	for _, mode := range []mdsearch.Mode{mdsearch.ModeHybrid, mdsearch.ModeSemantic} {
+		resp := search(t, e, mdsearch.SearchRequest{Query: "->", Mode: mode, N: 3})
+		if len(resp.Results) == 0 || !strings.Contains(resp.Notice, "results cut to their opening") {
+			t.Errorf("%s \"->\": notice %q, %d results", mode, resp.Notice, len(resp.Results))
+		}
+		for _, r := range resp.Results {
+			if !r.Truncated || EstimateTokens(r.Text) > 2*unlikelyPreview {
+				t.Errorf("%s \"->\": %s shown whole, %d tokens", mode, r.Path, EstimateTokens(r.Text))
+			}
+		}
+	}
+
 	// A quoted phrase chose them: their openings may not show it, so they stay whole.
 	quoted := search(t, e, mdsearch.SearchRequest{Query: `"north wall" quasar spectroscopy redshift`, Mode: mdsearch.ModeKeyword, N: 3})
 	if len(quoted.Results) == 0 || !strings.Contains(quoted.Notice, "no result is likely to answer") || strings.Contains(quoted.Notice, "cut to") || quoted.Results[0].Truncated {

@@ -105,8 +105,8 @@ func TestRealModel(t *testing.T) {
 			t.Errorf("%s %q: notice %q", c.mode, c.q, resp.Notice)
 		}
 		// Its results show their openings, but semantic mode's, whose
-		// right answers score low too.
-		opening := c.unlikely && c.mode != mdsearch.ModeSemantic
+		// right answers score low too; a query of no word, in every mode.
+		opening := c.unlikely && c.mode != mdsearch.ModeSemantic || c.q == "->"
 		for _, r := range resp.Results {
 			if cut := strings.HasPrefix(r.ReadHint, "cut as unlikely"); cut != (opening && r.Truncated) || !opening && cut ||
 				opening && EstimateTokens(r.Text) > 2*unlikelyPreview {
@@ -126,13 +126,19 @@ func TestRealModel(t *testing.T) {
 	}
 
 	// A query of no word the keyword index reads says so, and that
-	// meaning alone ranked what came, in every mode that ranks by it.
+	// meaning alone ranked what came, in every mode that ranks by it; as
+	// for a query that asks nothing, its results show their openings.
 	for _, mode := range []mdsearch.Mode{mdsearch.ModeHybrid, mdsearch.ModeSemantic} {
 		for _, q := range []string{"->", "?"} {
 			resp := search(t, e, mdsearch.SearchRequest{Query: q, Mode: mode})
 			if n := resp.Notice; !strings.Contains(n, "holds no word the keyword index reads") || !strings.Contains(n, "meaning alone ranked") ||
 				strings.Contains(n, "no result is likely") || len(resp.Results) == 0 || resp.Results[0].Score >= Unlikely {
 				t.Errorf("%s %q: notice %q, %s", mode, q, n, describe(resp))
+			}
+			for _, r := range resp.Results {
+				if EstimateTokens(r.Text) > 2*unlikelyPreview {
+					t.Errorf("%s %q: %s shown whole, %d tokens", mode, q, r.Path, EstimateTokens(r.Text))
+				}
 			}
 		}
 	}
