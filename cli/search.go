@@ -35,7 +35,7 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 	fs.StringVar(&req.Sort, "sort", "", "order a list of notes (no words): path (the default) or modified (last changed first, each with its time)")
 	fs.Float64Var(&req.MinScore, "min-score", 0, "leave out results scoring under this, 0–1 (0: keep all); the notice counts them")
 	brief := fs.Bool("brief", false, "show each result's first lines only")
-	files := fs.Bool("files", false, "print the results' notes alone, best first, each once: the file's full path, one a line (for $EDITOR or xargs)")
+	files := fs.Bool("files", false, "print the results' notes alone, best first, each once: the file's full path, one a line (for $EDITOR or xargs); -n counts notes")
 	fs.BoolVar(&req.NoRerank, "no-rerank", false, "keep the local ranking, though a --reranker is set")
 	fs.BoolVar(&req.AsTyped, "as-typed", false, "search for the query as typed: a misspelled word is not respelled for the results (its suggestion is still named)")
 	fs.BoolVar(&req.Explain, "explain", false, "say under each result what its place and score rest on: its words and where they are, its places in the keyword and meaning lists, what the second stage weighed")
@@ -57,6 +57,9 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 	}
 	if err := filesAlone(*files, *asJSON, *brief, req); err != nil {
 		return err
+	}
+	if *files && req.MaxPerPage == 0 {
+		req.MaxPerPage = 1 // -n counts notes: each is printed once
 	}
 	if *brief && (*asJSON || req.MaxTokens > 0) {
 		// --brief cuts what is printed, which neither the JSON nor the

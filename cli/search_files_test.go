@@ -29,15 +29,18 @@ func TestSearchFiles(t *testing.T) {
 		name  string
 		args  []string
 		first string
+		lines int // 0: any
 	}{
-		{"search", []string{"search", "--files", "--mode", "keyword", "restore drill", "-n", "5"}, "homelab/Backups.md"},
-		{"list", []string{"search", "--files", "--tag", "garden"}, "garden/Tomatoes.md"},
+		{"search", []string{"search", "--files", "--mode", "keyword", "restore drill", "-n", "5"}, "homelab/Backups.md", 0},
+		{"list", []string{"search", "--files", "--tag", "garden"}, "garden/Tomatoes.md", 0},
+		// -n counts notes, not passages: two of a note were one line.
+		{"n notes", []string{"search", "--files", "--mode", "keyword", "water week", "-n", "3"}, "", 3},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, out, errOut := run(t, index, tc.args...)
 			lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
-			if code != 0 || lines[0] != filepath.Join(vault, filepath.FromSlash(tc.first)) {
-				t.Fatalf("%d %q %s, want %s first", code, out, errOut, tc.first)
+			if code != 0 || tc.first != "" && lines[0] != filepath.Join(vault, filepath.FromSlash(tc.first)) || tc.lines != 0 && len(lines) != tc.lines {
+				t.Fatalf("%d %q %s, want %s first, %d lines", code, out, errOut, tc.first, tc.lines)
 			}
 			seen := map[string]bool{}
 			for _, l := range lines {
