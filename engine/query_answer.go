@@ -45,6 +45,9 @@ type found struct {
 	list *listPage
 	// noneHeld: the notice says no passage holds any of the query's words.
 	noneHeld bool
+	// thin: the results after the first that score under Unlikely are
+	// cut to their openings (lowCut).
+	thin bool
 	// required: the results hold the query's quoted phrases or tasks,
 	// which their openings may not show: they are not cut (cutUnlikely).
 	required bool
@@ -75,10 +78,16 @@ func (f *found) finish() {
 	// Cut to their openings as a list's are: a query that asks nothing
 	// in any mode, as its notice says; one unlikely to answer but in
 	// semantic mode, which misses answers hybrid finds.
-	if (f.nothing || f.weak && resp.Mode != mdsearch.ModeSemantic) && !f.unreadable && !f.required {
+	low := false // the results cut are those under Unlikely after a likely first
+	switch {
+	case f.unreadable || f.required:
+	case f.nothing || f.weak && resp.Mode != mdsearch.ModeSemantic:
 		f.cutUnlikely()
-		cuts = cutNotice(resp.Results)
+	case f.thin:
+		f.cutFrom(1)
+		low = true
 	}
+	cuts = cutNotice(resp.Results, low)
 	lead := func(cut bool) string {
 		if f.list == nil {
 			return ""
@@ -91,7 +100,7 @@ func (f *found) finish() {
 		return
 	}
 	if cuts != "" {
-		defer func() { addNotice(&resp.Notice, cutNotice(resp.Results)) }() // those kept
+		defer func() { addNotice(&resp.Notice, cutNotice(resp.Results, low)) }() // those kept
 	}
 	// Room for the notices that count what did not fit, at their longest.
 	addNotice(&notice, droppedNotice(len(resp.Results), f.budget))

@@ -25,6 +25,16 @@ func isUnlikely(q *query, scored bool, results []mdsearch.Result) bool {
 	return scored && !q.reranked && !q.nothing && !q.noWords && len(results) > 0 && results[0].Score < Unlikely
 }
 
+// lowCut reports whether a search's results after the first that score
+// under Unlikely show their openings: each most likely does not answer,
+// and whole they cost an agent hundreds of tokens more than the answer
+// it came for. Not where the first is unlikely too (cutUnlikely decides),
+// nor in semantic mode, whose right answers score low, nor where a
+// reranker's scores, which mean something else, order them or will.
+func lowCut(q *query, scored, weak bool) bool {
+	return scored && !weak && !q.reranked && !q.deferred && q.mode != mdsearch.ModeSemantic
+}
+
 // respell is what a search found of a misspelling in its query: a word
 // no passage holds with a near one the notes hold, the respelled query
 // offered (a Suggestion) or only named (it found no strong answer).
@@ -115,16 +125,27 @@ func unreadNotice(best float64, unfinished string) string {
 // lost answering text from its first five on vue-docs and rust-book
 // (span@5 −0.007, −0.023).
 func (f *found) cutUnlikely() {
-	for i := range f.resp.Results {
+	f.cutFrom(0)
+}
+
+// cutFrom cuts the results from the i-th on to their openings, as
+// cutUnlikely: all of them where the best is unlikely to answer or the
+// query asks nothing, else those under Unlikely that show one section
+// (lowCut): one that joins several keeps them all in sight, as the
+// opening would show the first alone.
+func (f *found) cutFrom(i int) {
+	all := f.weak || f.nothing
+	for ; i < len(f.resp.Results); i++ {
 		r := &f.resp.Results[i]
-		if EstimateTokens(r.Text) > unlikelyPreview {
+		if (all || r.Score < Unlikely && len(r.Sections) <= 1) && EstimateTokens(r.Text) > unlikelyPreview {
 			f.joins.opening(r, f.ends[i], unlikelyCut)
 		}
 	}
 }
 
-// cutNotice says how many of results cutUnlikely cut, or is "".
-func cutNotice(results []mdsearch.Result) string {
+// cutNotice says how many of results cutFrom cut, or is "": with low,
+// those under Unlikely after a first result that is not.
+func cutNotice(results []mdsearch.Result, low bool) string {
 	cut := 0
 	for _, r := range results {
 		if strings.HasPrefix(r.ReadHint, unlikelyCut+",") {
@@ -134,8 +155,12 @@ func cutNotice(results []mdsearch.Result) string {
 	if cut == 0 {
 		return ""
 	}
+	what := plural.Count(cut, "result", "results")
+	if low {
+		what += fmt.Sprintf(" scoring under %.0f%%", 100*Unlikely)
+	}
 	return fmt.Sprintf("%s cut to %s opening: each names the lines that read the rest",
-		plural.Count(cut, "result", "results"), plural.Noun(cut, "its", "their"))
+		what, plural.Noun(cut, "its", "their"))
 }
 
 // unlikelyCut is why the read hint of a result cutUnlikely cut says it

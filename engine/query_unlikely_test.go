@@ -185,3 +185,62 @@ func TestCutNamesSectionsShown(t *testing.T) {
 		}
 	}
 }
+
+// After a first result likely to answer, the results that score under
+// Unlikely and show one section show their openings, and the notice says
+// why (keyword mode: the test embedder has no second stage to score
+// hybrid's). Semantic mode's, whose right answers score low, and a
+// reranker's stay whole (TestLowCutWhen).
+func TestLowResultsCut(t *testing.T) {
+	vault := t.TempDir()
+	long := strings.Repeat("The alpha beam rests on the brackets of the north wall.\n\n", 30)
+	for i := range 4 {
+		write(t, vault, fmt.Sprintf("n%d.md", i), fmt.Sprintf("# Note %d\n\n%s", i, long))
+	}
+	write(t, vault, "telescope.md", "# Telescope\n\n"+strings.Repeat("Collimate the telescope mirror before calibration of the mount.\n\n", 30))
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
+	index(t, e, vault, "v")
+	for _, mode := range []mdsearch.Mode{mdsearch.ModeKeyword, mdsearch.ModeSemantic} {
+		resp := search(t, e, mdsearch.SearchRequest{Query: "telescope mirror calibration north wall", Mode: mode, N: 5})
+		if len(resp.Results) < 3 || resp.Results[0].Score < Unlikely || resp.Results[0].Truncated {
+			t.Fatalf("%s: want a likely first result, whole, and others: %s", mode, describe(resp))
+		}
+		cut := 0
+		for _, r := range resp.Results[1:] {
+			low := r.Score < Unlikely && mode != mdsearch.ModeSemantic
+			if r.Truncated != low || low && EstimateTokens(r.Text) > 2*unlikelyPreview {
+				t.Errorf("%s: %s at %.3f: cut %v, %d tokens", mode, r.Path, r.Score, r.Truncated, EstimateTokens(r.Text))
+			}
+			if low {
+				cut++
+			}
+		}
+		if says := strings.Contains(resp.Notice, "scoring under 10% cut to their opening"); says != (cut > 1) {
+			t.Errorf("%s: %d cut, notice %q", mode, cut, resp.Notice)
+		}
+		if mode == mdsearch.ModeKeyword && cut < 2 {
+			t.Errorf("keyword: %d results cut, want the low ones: %s", cut, describe(resp))
+		}
+	}
+}
+
+func TestLowCutWhen(t *testing.T) {
+	for _, tc := range []struct {
+		name         string
+		q            query
+		scored, weak bool
+		want         bool
+	}{
+		{"hybrid", query{mode: mdsearch.ModeHybrid}, true, false, true},
+		{"keyword", query{mode: mdsearch.ModeKeyword}, true, false, true},
+		{"semantic", query{mode: mdsearch.ModeSemantic}, true, false, false},
+		{"not scored", query{mode: mdsearch.ModeHybrid}, false, false, false},
+		{"first unlikely too", query{mode: mdsearch.ModeHybrid}, true, true, false},
+		{"reranked", query{mode: mdsearch.ModeHybrid, reranked: true}, true, false, false},
+		{"rerank to come", query{mode: mdsearch.ModeHybrid, deferred: true}, true, false, false},
+	} {
+		if got := lowCut(&tc.q, tc.scored, tc.weak); got != tc.want {
+			t.Errorf("%s: lowCut = %v", tc.name, got)
+		}
+	}
+}

@@ -48,7 +48,7 @@ func TestContract(t *testing.T) {
 	if out, err := exec.Command(bin, "index", work, "--name", "work", "--index", f.db).CombinedOutput(); err != nil {
 		t.Fatalf("mdsearch index: %v\n%s", err, out)
 	}
-	const query, n, perNote, budget = "restore drill", 6, 1, 900
+	const query, n, perNote, budget = "restore drill", 6, 1, 1000
 
 	cli, err := exec.Command(bin, "search", query, "-n", fmt.Sprint(n), "--max-per-page", fmt.Sprint(perNote),
 		"--max-tokens", fmt.Sprint(budget), "--json", "--index", f.db).Output()
