@@ -11,13 +11,15 @@ import (
 
 // missingHint is a read's hint for rel, a note not found: the notes it
 // may have meant, named in another case or by its file name alone, a few
-// letters off, by its file name's start, or by words of it.
+// letters off, by its file name's start, or by words of it, together or
+// with others between.
 func (e *Engine) missingHint(ctx context.Context, collName, rel string) string {
 	for _, like := range []func() ([]string, error){
 		func() ([]string, error) { return e.st.NamedLike(ctx, collName, rel, 5) },
 		func() ([]string, error) { return e.st.SpelledLike(ctx, collName, rel, 3) },
 		func() ([]string, error) { return e.st.StartingWith(ctx, collName, rel, 3) },
 		func() ([]string, error) { return e.st.Within(ctx, collName, rel, 3) },
+		func() ([]string, error) { return e.st.WithParts(ctx, collName, rel, 3) },
 	} {
 		names, err := like()
 		if err != nil {

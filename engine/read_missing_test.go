@@ -43,6 +43,7 @@ func TestReadMissingWithin(t *testing.T) {
 	dir := t.TempDir()
 	write(t, dir, "ch10-03-lifetime-syntax.md", "# Lifetimes\n\ntext\n")
 	write(t, dir, "ch05-03-method-syntax.md", "# Methods\n\ntext\n")
+	write(t, dir, "ch04-01-what-is-ownership.md", "# Ownership\n\ntext\n")
 	e := openEngine(t, filepath.Join(t.TempDir(), "i.db"), nil)
 	index(t, e, dir, "book")
 	for name, want := range map[string]string{
@@ -50,6 +51,11 @@ func TestReadMissingWithin(t *testing.T) {
 		"syntax.md":       "did you mean ch05-03-method-syntax.md, ch10-03-lifetime-syntax.md?",
 		"ch10":            "did you mean ch10-03-lifetime-syntax.md?",
 		"tax":             "paths are relative to the vault; search shows them", // under four letters: no guess
+		// Its words in order, others between.
+		"ch04-01-ownership.md": "did you mean ch04-01-what-is-ownership.md?",
+		"method_syntax":        "did you mean ch05-03-method-syntax.md?",
+		"syntax-method":        "paths are relative to the vault; search shows them", // not in their order
+		"c-01":                 "paths are relative to the vault; search shows them", // under four letters
 	} {
 		_, err := e.Read(bg, mdsearch.ReadRequest{Path: name})
 		var me *mdsearch.Error

@@ -93,14 +93,36 @@ func (s *Store) Within(ctx context.Context, collection, name string, limit int) 
 	return s.fileNamed(ctx, collection, name, 4, true, limit)
 }
 
-// fileNamed returns the notes whose file name starts with name's (its
-// extension left out), or holds it anywhere; none when name's has fewer
-// than least letters.
-func (s *Store) fileNamed(ctx context.Context, collection, name string, least int, anywhere bool, limit int) ([]string, error) {
+// WithParts is Within for a file name that holds the parts of name's
+// (cut at '-', '_', '.' and spaces), in their order, with other words
+// between: a note remembered without some of its words
+// ("ch04-01-ownership" for ch04-01-what-is-ownership.md). It needs two
+// parts of four letters or more in all.
+func (s *Store) WithParts(ctx context.Context, collection, name string, limit int) ([]string, error) {
+	parts := strings.FieldsFunc(fold(baseName(name)), func(r rune) bool { return strings.ContainsRune("-_. ", r) })
+	if len(parts) < 2 || utf8.RuneCountInString(strings.Join(parts, "")) < 4 {
+		return nil, nil
+	}
+	for i, p := range parts {
+		parts[i] = likeEscaper.Replace(p)
+	}
+	return s.fileLike(ctx, collection, baseName(name), "%"+strings.Join(parts, "%")+"%", limit)
+}
+
+// baseName is name's file name, its markdown extension left out.
+func baseName(name string) string {
 	base := name[strings.LastIndexByte(name, '/')+1:]
 	if ext := strings.ToLower(filepath.Ext(base)); ext == ".md" || ext == ".markdown" {
 		base = base[:len(base)-len(ext)]
 	}
+	return base
+}
+
+// fileNamed returns the notes whose file name starts with name's (its
+// extension left out), or holds it anywhere; none when name's has fewer
+// than least letters.
+func (s *Store) fileNamed(ctx context.Context, collection, name string, least int, anywhere bool, limit int) ([]string, error) {
+	base := baseName(name)
 	if utf8.RuneCountInString(strings.TrimSpace(base)) < least {
 		return nil, nil
 	}
@@ -108,6 +130,12 @@ func (s *Store) fileNamed(ctx context.Context, collection, name string, least in
 	if anywhere {
 		pattern = "%" + pattern
 	}
+	return s.fileLike(ctx, collection, base, pattern, limit)
+}
+
+// fileLike returns the notes whose folded file name is LIKE pattern,
+// shortest paths first; base is the name it was made of.
+func (s *Store) fileLike(ctx context.Context, collection, base, pattern string, limit int) ([]string, error) {
 	return column[string](s.r.QueryContext(ctx, `SELECT c.name || ':' || d.path
 		FROM documents d JOIN collections c ON c.id = d.collection_id
 		WHERE (? = '' OR c.name = ?) AND `+lowerSQL(fileName, base)+` LIKE ? ESCAPE '\'
