@@ -208,6 +208,12 @@ func TestStoppedFirstRun(t *testing.T) {
 		if err == nil || first == nil || first.Added == 0 || first.Added == first.Files {
 			t.Fatalf("the first run was not stopped part way: %v, %+v", err, first)
 		}
+		// Meanwhile a search says the notes are not all read, however
+		// strong its best result.
+		resp := search(t, e, mdsearch.SearchRequest{Query: "alpha words", Mode: mdsearch.ModeKeyword, N: 3})
+		if len(resp.Results) == 0 || !strings.Contains(resp.Notice, `the first index run of collection "v" was stopped before it read every note`) {
+			t.Errorf("search after the stop: notice %q, %d results", resp.Notice, len(resp.Results))
+		}
 		st, err := e.Index(bg, mdsearch.IndexRequest{Dir: vault, Name: "v", Profile: profile}, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -228,7 +234,7 @@ func TestStoppedFirstRun(t *testing.T) {
 			t.Errorf("profile %q: second run added %d and cut again %d of %d notes (first added %d); %d passages, clean %d",
 				profile, st.Added, st.Recut, st.Files, first.Added, s.Chunks, cs.Chunks)
 		}
-		resp := search(t, e, mdsearch.SearchRequest{Query: "alpha words", Mode: mdsearch.ModeKeyword, N: 3})
+		resp = search(t, e, mdsearch.SearchRequest{Query: "alpha words", Mode: mdsearch.ModeKeyword, N: 3})
 		if strings.Contains(resp.Notice, "first index run") {
 			t.Errorf("profile %q: notice after the run finished: %q", profile, resp.Notice)
 		}

@@ -259,8 +259,11 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 	if err != nil {
 		return nil, err
 	}
-	if f.weak {
-		f.unfinished = e.unfinishedNotice(colls, q.filter.CollectionID)
+	// A collection whose first run has not read every note may hold a
+	// better answer in a note not indexed yet: a weak best says so in its
+	// own notice (unreadNotice), any other here.
+	if f.unfinished = e.unfinishedNotice(colls, q.filter.CollectionID); !f.weak {
+		addNotice(&resp.Notice, f.unfinished)
 	}
 	if names := outdatedNames(colls, q.filter.CollectionID); names != "" {
 		addNotice(&resp.Notice, names+" by another version of mdsearch: run `mdsearch index` to cut it with this one, "+
