@@ -409,6 +409,15 @@ func TestAdoptNotice(t *testing.T) {
 	}
 	index(t, k, vault, "v")
 	k.Close()
+	stopped := filepath.Join(dir, "stopped.db") // a run stopped before its first vector
+	s, err := Open(bg, Options{IndexPath: stopped, Embedder: &failAfter{bow: newBow("bow")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Index(bg, mdsearch.IndexRequest{Dir: vault, Name: "v"}, nil); err == nil {
+		t.Fatal("the run did not stop")
+	}
+	s.Close()
 	_, embedded := bowIndexed(t)
 	for _, tc := range []struct {
 		name, path string
@@ -416,6 +425,7 @@ func TestAdoptNotice(t *testing.T) {
 		want       bool
 	}{
 		{"keyword-only index, an embedder", kw, Options{Embedder: newBow("bow")}, true},
+		{"stopped before embedding, an embedder", stopped, Options{Embedder: newBow("bow")}, true},
 		{"keyword-only index, none", kw, Options{KeywordOnly: true}, false},
 		{"embedded index", embedded, Options{Embedder: newBow("bow")}, false},
 		{"new index", filepath.Join(dir, "new.db"), Options{Embedder: newBow("bow")}, false},
@@ -426,7 +436,11 @@ func TestAdoptNotice(t *testing.T) {
 			t.Fatal(err)
 		}
 		got := e.AdoptNotice(bg)
-		if (got != "") != tc.want || tc.want && !strings.Contains(got, "embeds every note with bow") {
+		why := "it was indexed for keyword search only"
+		if tc.path == stopped {
+			why = "the run that was to embed them stopped first"
+		}
+		if (got != "") != tc.want || tc.want && (!strings.Contains(got, "embeds every note with bow") || !strings.Contains(got, why)) {
 			t.Errorf("%s: %q", tc.name, got)
 		}
 		e.Close()

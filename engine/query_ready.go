@@ -132,7 +132,11 @@ func (e *Engine) AdoptNotice(ctx context.Context) string {
 	if some, err := e.st.HasWindows(ctx); err != nil || !some {
 		return ""
 	}
-	return "the index holds no vectors (it was indexed for keyword search only): keeping it current embeds every note with " +
+	why := "it was indexed for keyword search only"
+	if p, _ := e.st.Meta(ctx, metaPending); p != "" {
+		why = "the run that was to embed them stopped first"
+	}
+	return "the index holds no vectors (" + why + "): keeping it current embeds every note with " +
 		unsized(e.emb.ModelID()) + "; start with --embedder none to keep it keyword-only"
 }
 
