@@ -76,6 +76,9 @@ func openFile(ctx context.Context, path string, readOnly, create bool) (*Store, 
 	if err := ensureFile(ctx, abs, create); err != nil {
 		return nil, nil, err
 	}
+	if err := oneName(abs, readOnly); err != nil {
+		return nil, nil, err
+	}
 	frozen := readOnly && frozenFile(abs)
 	f, err := inspect(ctx, abs, frozen)
 	if err != nil {
@@ -157,6 +160,9 @@ func ensureFile(ctx context.Context, abs string, create bool) error {
 	if err := foreignJournal(abs); err != nil {
 		return err
 	}
+	if err := foreignLog(abs); err != nil {
+		return err
+	}
 	fi, err := os.Stat(abs)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && !create:
@@ -176,6 +182,24 @@ func ensureFile(ctx context.Context, abs string, create bool) error {
 	case fi.Size() == 0:
 		return mdsearch.Errorf(mdsearch.KindInvalid, "open index", abs,
 			"pass another --index path, or delete this file to start over", "%w", ErrEmptyFile)
+	}
+	return nil
+}
+
+// oneName refuses to write an index file that has other names (hard
+// links): SQLite keeps the write-ahead log and its lock beside the name
+// it opened, and so does mdsearch its own lock, so two processes writing
+// through two names would each miss the other's log and damage the file.
+// A read through another name cannot damage it.
+func oneName(abs string, readOnly bool) error {
+	fi, err := os.Stat(abs)
+	if err != nil || readOnly {
+		return nil
+	}
+	if n := linkCount(fi); n > 1 {
+		return mdsearch.Errorf(mdsearch.KindInvalid, "open index", abs,
+			"keep one name for it: remove its other links (`find / -xdev -samefile "+abs+"` lists them), or copy it (`cp`) to a file of its own",
+			"the index file has %d names (hard links), and two processes writing through two names would each miss the other's changes and damage it", n)
 	}
 	return nil
 }
@@ -224,6 +248,44 @@ func foreignJournal(abs string) error {
 
 // journalMagic starts every SQLite rollback journal's header.
 var journalMagic = []byte{0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7}
+
+// foreignLog refuses an index with a file beside it named as its
+// write-ahead log (-wal) or that log's index (-shm) that is neither:
+// SQLite would take it for the index's, then rewrite or delete it, a
+// read-only command's open included. A file of either kind starts with a
+// known number (the log's magic, either byte order; the index's version,
+// 3007000), or zeros, as SQLite leaves them before it writes one; an
+// empty one is SQLite's to fill.
+func foreignLog(abs string) error {
+	for _, k := range []struct {
+		suffix string
+		ok     func(head []byte) bool
+	}{
+		{"-wal", func(h []byte) bool {
+			m := binary.BigEndian.Uint32(h)
+			return m == 0x377f0682 || m == 0x377f0683 || m == 0
+		}},
+		{"-shm", func(h []byte) bool {
+			return binary.LittleEndian.Uint32(h) == 3007000 || binary.BigEndian.Uint32(h) == 3007000 || binary.BigEndian.Uint32(h) == 0
+		}},
+	} {
+		f, err := os.Open(abs + k.suffix)
+		if err != nil {
+			continue
+		}
+		head := make([]byte, 4)
+		n, _ := io.ReadFull(f, head)
+		f.Close()
+		if n == 0 || n == len(head) && k.ok(head) {
+			continue
+		}
+		name := filepath.Base(abs + k.suffix)
+		return mdsearch.Errorf(mdsearch.KindUnavailable, "open index", abs,
+			"move "+name+" away (or delete it, if it is no one's) and run this again, or pass another --index path",
+			"%s is beside it and is not SQLite's: SQLite would take it for the index's and rewrite or delete it", name)
+	}
+	return nil
+}
 
 // noIndex is the error for a missing index that is not to be created.
 func noIndex(abs string) error {

@@ -341,3 +341,85 @@ func TestIndexPathFolder(t *testing.T) {
 		}
 	}
 }
+
+// An index file with another name (a hard link) is not written through
+// either: two writers through two names would each keep their own log
+// and damage it. It is still read.
+func TestOpenHardLinked(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "index.db")
+	s, _, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	other := filepath.Join(dir, "other.db")
+	if err := os.Link(path, other); err != nil {
+		t.Skipf("no hard links here: %v", err)
+	}
+	for _, p := range []string{path, other} {
+		if _, _, err := Open(ctx, p); mdsearch.KindOf(err) != mdsearch.KindInvalid || !strings.Contains(err.Error(), "2 names (hard links)") {
+			t.Errorf("open %s for writing: %v", filepath.Base(p), err)
+		}
+		r, err := OpenReadOnly(ctx, p)
+		if err != nil {
+			t.Errorf("read %s: %v", filepath.Base(p), err)
+			continue
+		}
+		r.Close()
+	}
+	if err := os.Remove(other); err != nil {
+		t.Fatal(err)
+	}
+	if s, _, err := Open(ctx, path); err != nil {
+		t.Errorf("one name again: %v", err)
+	} else {
+		s.Close()
+	}
+}
+
+// A file beside the index named as its write-ahead log or the log's index
+// that is not SQLite's is refused, by a read as by a write, and left as
+// it is: SQLite would rewrite or delete it. SQLite's own are used.
+func TestForeignLog(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "index.db")
+	s, _, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.w.Exec(`INSERT INTO meta(key, value) VALUES ('x', 'y')`); err != nil {
+		t.Fatal(err)
+	}
+	for _, suffix := range []string{"-wal", "-shm"} {
+		if b, err := os.ReadFile(path + suffix); err != nil || foreignLog(path) != nil {
+			t.Fatalf("SQLite's own %s (%d bytes, %v): %v", suffix, len(b), err, foreignLog(path))
+		}
+	}
+	s.Close()
+	for _, suffix := range []string{"-wal", "-shm"} {
+		other := "not sqlite " + suffix
+		if err := os.WriteFile(path+suffix, []byte(other), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		for name, open := range map[string]func() error{
+			"Open":         func() error { _, _, err := Open(ctx, path); return err },
+			"OpenReadOnly": func() error { _, err := OpenReadOnly(ctx, path); return err },
+		} {
+			if err := open(); mdsearch.KindOf(err) != mdsearch.KindUnavailable || !strings.Contains(err.Error(), "index.db"+suffix+" is beside it and is not SQLite's") {
+				t.Errorf("%s with a foreign %s: %v", name, suffix, err)
+			}
+		}
+		if b, _ := os.ReadFile(path + suffix); string(b) != other {
+			t.Errorf("the %s file was changed: %q", suffix, b)
+		}
+		for _, ok := range [][]byte{nil, make([]byte, 64)} { // empty, or zeros as SQLite leaves them first
+			if err := os.WriteFile(path+suffix, ok, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if err := foreignLog(path); err != nil {
+				t.Errorf("%s of %d zero bytes: %v", suffix, len(ok), err)
+			}
+		}
+		os.Remove(path + suffix)
+	}
+}
