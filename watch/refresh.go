@@ -3,6 +3,7 @@ package watch
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"maps"
 	"slices"
 	"time"
@@ -92,6 +93,14 @@ func (w *Watcher) indexGone(err error) bool {
 func (w *Watcher) catchUp(ctx context.Context) (stop bool) {
 	w.mu.Lock()
 	roots := maps.Clone(w.roots)
+	// Watch the folders made while events were lost (a queue that
+	// overflowed) or that could not be watched then: the index run finds
+	// their notes, and their watches catch what changes next.
+	for _, root := range slices.Sorted(maps.Values(roots)) {
+		if err := w.addTree(root, false); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			w.log.Warn("cannot watch collection", "root", root, "err", err)
+		}
+	}
 	w.mu.Unlock()
 	for _, name := range slices.Sorted(maps.Keys(roots)) {
 		// By name only: a collection dropped meanwhile is not made again.

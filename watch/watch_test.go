@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fsnotify/fsnotify"
 	"github.com/mdsearch/mdsearch"
 )
 
@@ -512,5 +513,33 @@ func TestRetryNotPutOff(t *testing.T) {
 			t.Fatalf("no retry within 2 s of the first failure (a 200 ms wait)")
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// Events lost (the kernel's queue overflowed) start a catch-up that also
+// watches the folders made meanwhile: later saves in them are refreshed.
+func TestOverflowWatchesNewFolders(t *testing.T) {
+	root := t.TempDir()
+	write(t, filepath.Join(root, "a.md"), "# A\n")
+	f := &fake{root: root, calls: make(chan []string, 16)}
+	w, err := Start(context.Background(), f, Options{Debounce: 50 * time.Millisecond, Recheck: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.Close() })
+	// A folder made while events were lost: as if it had no watch.
+	late := filepath.Join(root, "late")
+	write(t, filepath.Join(late, "n1.md"), "# N1\n")
+	next(t, f)
+	w.mu.Lock()
+	w.fw.Remove(late)
+	delete(w.dirs, late)
+	w.mu.Unlock()
+	quiet(t, f)
+	w.fw.Errors <- fsnotify.ErrEventOverflow
+	indexed(t, f, 1)
+	write(t, filepath.Join(late, "n2.md"), "# N2\n")
+	if got := next(t, f); !slices.Equal(got, []string{"late/n2.md"}) {
+		t.Errorf("refreshed %v, want late/n2.md: the folder made while events were lost is watched", got)
 	}
 }
