@@ -1,6 +1,8 @@
 package watch
 
 import (
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -26,6 +28,10 @@ func (w *Watcher) handle(ev fsnotify.Event) {
 			return
 		}
 	}
+	if ev.Has(fsnotify.Chmod) && w.dirs[p] {
+		w.modeChanged(p)
+		return
+	}
 	if ev.Has(fsnotify.Chmod) && !w.dirs[p] && w.readable(p) {
 		return
 	}
@@ -39,7 +45,9 @@ func (w *Watcher) handle(ev fsnotify.Event) {
 		w.rulesChanged(p)
 		return
 	}
-	if !note(filepath.Base(p)) || !(ev.Has(fsnotify.Create) || ev.Has(fsnotify.Write) || ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename)) {
+	// A note's mode change is refreshed too: one that could not be read
+	// when it was saved (its refresh kept the old text) may be now.
+	if !note(filepath.Base(p)) || !(ev.Has(fsnotify.Create) || ev.Has(fsnotify.Write) || ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) || ev.Has(fsnotify.Chmod)) {
 		return
 	}
 	if ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
@@ -64,6 +72,25 @@ func (w *Watcher) readable(p string) bool {
 		w.requestCatchUp()
 	}
 	return true
+}
+
+// modeChanged notes the mode change of a watched folder p: made
+// unreadable, its watch stays but what is saved there cannot be read, so
+// once it can be read again the watcher catches up. Call with mu held.
+func (w *Watcher) modeChanged(p string) {
+	f, err := os.Open(p)
+	if err == nil {
+		_, err = f.Readdirnames(1)
+		f.Close()
+	}
+	switch {
+	case err != nil && !errors.Is(err, io.EOF):
+		w.shut[p] = true
+	case w.shut[p]:
+		delete(w.shut, p)
+		w.log.Info("folder can be read again; catching up", "path", p)
+		w.requestCatchUp()
+	}
 }
 
 // rulesChanged notes an edit of an ignore file: which notes are indexed may
@@ -93,6 +120,7 @@ func (w *Watcher) dropTree(dir string) {
 	for d := range w.dirs {
 		if d == dir || strings.HasPrefix(d, prefix) {
 			delete(w.dirs, d)
+			delete(w.shut, d)
 			_ = w.fw.Remove(d) // already gone when the folder was deleted
 		}
 	}

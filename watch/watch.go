@@ -60,6 +60,7 @@ type Watcher struct {
 	mu      sync.Mutex
 	roots   map[string]string              // collection name → root folder
 	dirs    map[string]bool                // watched folders
+	shut    map[string]bool                // watched folders a mode change made unreadable: caught up once readable
 	gone    map[string]bool                // collection folders that vanished, looked for again
 	ident   map[string]os.FileInfo         // each watched collection folder as it was when watched
 	files   map[string]bool                // markdown files seen, for folders that vanish whole
@@ -107,7 +108,7 @@ func Start(ctx context.Context, s mdsearch.Searcher, opts Options) (*Watcher, er
 	}
 	w := &Watcher{
 		s: s, opts: opts, log: opts.Logger, fw: fw,
-		roots: map[string]string{}, dirs: map[string]bool{}, gone: map[string]bool{}, ident: map[string]os.FileInfo{}, files: map[string]bool{},
+		roots: map[string]string{}, dirs: map[string]bool{}, shut: map[string]bool{}, gone: map[string]bool{}, ident: map[string]os.FileInfo{}, files: map[string]bool{},
 		pending: map[string]map[string]struct{}{},
 		kick:    make(chan struct{}, 1), catch: make(chan struct{}, 1), done: make(chan struct{}),
 	}
@@ -260,6 +261,7 @@ func (w *Watcher) unwatchOrphans() {
 	for d := range w.dirs {
 		if w.collectionsOf(d) == nil {
 			delete(w.dirs, d)
+			delete(w.shut, d)
 			_ = w.fw.Remove(d)
 		}
 	}

@@ -543,3 +543,32 @@ func TestOverflowWatchesNewFolders(t *testing.T) {
 		t.Errorf("refreshed %v, want late/n2.md: the folder made while events were lost is watched", got)
 	}
 }
+
+// A watched folder made unreadable and readable again is caught up, as
+// what was saved there meanwhile could not be read; a note's mode change
+// refreshes it. (As root no mode keeps a folder from being read: its
+// unreadable spell is recorded as a mode change would record it.)
+func TestModeChanged(t *testing.T) {
+	root := t.TempDir()
+	write(t, filepath.Join(root, "sub/s.md"), "# S\n")
+	f := &fake{root: root, calls: make(chan []string, 16)}
+	w, err := Start(context.Background(), f, Options{Debounce: 50 * time.Millisecond, Recheck: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.Close() })
+	sub := filepath.Join(root, "sub")
+	w.mu.Lock()
+	w.shut[sub] = true
+	w.mu.Unlock()
+	if err := os.Chmod(sub, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	indexed(t, f, 1)
+	if err := os.Chmod(filepath.Join(sub, "s.md"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got := next(t, f); !slices.Equal(got, []string{"sub/s.md"}) {
+		t.Errorf("refreshed %v, want sub/s.md after its mode changed", got)
+	}
+}
