@@ -224,9 +224,21 @@ func summary(st *mdsearch.IndexStats) string {
 	if st.Recut > 0 {
 		which = "added, changed or cut again"
 	}
-	if read == 0 && st.Chunks == 0 && st.Windows == 0 {
+	switch {
+	case read == 0 && st.Chunks == 0 && st.Windows == 0 && st.Stopped && st.Unchanged < st.Files:
+		// A disk full or a signal before the first batch: nothing was
+		// written, and what the run had to read is still to read.
+		fmt.Fprintf(&b, "; stopped before it wrote a note")
+	case read == 0 && st.Chunks == 0 && st.Windows == 0:
 		fmt.Fprintf(&b, "; nothing to read again")
-	} else {
+		if st.Embedded > 0 {
+			// The run embeds every window the index lacks a vector of,
+			// whichever collection's: the first of `mdsearch index`'s runs
+			// does so for them all.
+			fmt.Fprintf(&b, "; %d %s that earlier runs left without vectors embedded now, any collection's",
+				st.Embedded, plural.Noun(st.Embedded, "window", "windows"))
+		}
+	default:
 		fmt.Fprintf(&b, "; %d %s in %d %s from the %d %s %s", st.Chunks, plural.Noun(st.Chunks, "passage", "passages"),
 			st.Windows, plural.Noun(st.Windows, "window", "windows"), read, which, plural.Noun(read, "file", "files"))
 	}
@@ -239,7 +251,7 @@ func summary(st *mdsearch.IndexStats) string {
 		dupName = "not embedded yet"
 	}
 	if vec := counts(count{st.Embedded, "embedded now"}, count{st.Reused, "reused from earlier runs"},
-		count{dup, dupName}); vec != "" {
+		count{dup, dupName}); vec != "" && (read > 0 || st.Chunks > 0 || st.Windows > 0) {
 		fmt.Fprintf(&b, " (%s)", vec)
 	}
 	if n := len(st.Skipped); n > 0 {

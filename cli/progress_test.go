@@ -205,6 +205,11 @@ func TestSummaryNamesEveryCount(t *testing.T) {
 			"notes: 173 files (1 added, 12 changed, 160 unchanged); 120 passages in 700 windows from the 13 added or changed files (675 embedded now, 25 reused from earlier runs); 2 files skipped; took 41s"},
 		{mdsearch.IndexStats{Collection: "v", Files: 6, Unchanged: 5, Deleted: 1, TookMS: 12},
 			"v: 6 files (5 unchanged, 1 deleted from the index); nothing to read again; took 12ms"},
+		// The first run of `mdsearch index` embeds what every collection's lacks.
+		{mdsearch.IndexStats{Collection: "tv", Files: 3, Unchanged: 3, Embedded: 3985, Skipped: []mdsearch.FileIssue{{}}, TookMS: 17698},
+			"tv: 3 files (3 unchanged); nothing to read again; 3985 windows that earlier runs left without vectors embedded now, any collection's; 1 file skipped; took 17.698s"},
+		{mdsearch.IndexStats{Collection: "full", Files: 173, TookMS: 40, Stopped: true}, // a disk full before its first batch
+			"full (stopped early): 173 files; stopped before it wrote a note; took 40ms"},
 		{mdsearch.IndexStats{Collection: "v", Files: 1, Unchanged: 1, TookMS: 0.3},
 			"v: 1 file (1 unchanged); nothing to read again; took <1ms"},
 		{mdsearch.IndexStats{Collection: "v", Files: 1, Added: 1, Chunks: 1, Windows: 2, Embedded: 2, TookMS: 1},
