@@ -436,7 +436,7 @@ func Terminal(w io.Writer, resp *mdsearch.SearchResponse, width, lines int) erro
 		if lines > 0 {
 			text = Excerpt(r.Text, width-3, lines)
 		}
-		for _, l := range text {
+		for _, l := range blankRuns(text) {
 			if l = strings.TrimRight(l, " \t\r"); l != "" {
 				b.WriteString("   ")
 				b.WriteString(l)
@@ -455,6 +455,28 @@ func Terminal(w io.Writer, resp *mdsearch.SearchResponse, width, lines int) erro
 	})
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// blankRuns drops, outside fenced code, the blank lines after a blank
+// one: a comment blanked in the text (its lines kept, so line numbers
+// hold) would show as a gap of several lines.
+func blankRuns(lines []string) []string {
+	out := lines[:0:0]
+	fence, blank := "", false
+	for _, l := range lines {
+		t := strings.TrimSpace(l)
+		switch {
+		case fence == "" && (strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")):
+			fence = t[:3]
+		case fence != "" && strings.HasPrefix(t, fence):
+			fence = ""
+		case fence == "" && t == "" && blank:
+			continue
+		}
+		blank = t == ""
+		out = append(out, l)
+	}
+	return out
 }
 
 // Excerpt is the first n non-blank lines of text, each cut to width runes,

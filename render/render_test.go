@@ -398,3 +398,16 @@ func TestListing(t *testing.T) {
 		}
 	}
 }
+
+func TestBlankRuns(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"a\n\n\n\n\nb", "a\n\nb"},                                   // a comment's blanked lines
+		{"a\n\nb\n\nc", "a\n\nb\n\nc"},                               // paragraphs as they are
+		{"```\nx\n\n\n\ny\n```\n\n\nz", "```\nx\n\n\n\ny\n```\n\nz"}, // code as written
+		{"~~~\n\n\n~~~", "~~~\n\n\n~~~"},
+	} {
+		if got := strings.Join(blankRuns(strings.Split(tc.in, "\n")), "\n"); got != tc.want {
+			t.Errorf("blankRuns(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
