@@ -77,9 +77,9 @@ var scoreSentences = map[string]string{
 // kind of scores: min_score 0.1 means "rarely answers" only where scores
 // are calibrated.
 var costSentences = map[string]string{
-	"probability": "Cost: 300-700 tokens a result, joined ones to 1,200; max_tokens caps the text; min_score 0.1 drops results that rarely answer (often half the tokens).",
-	"first-stage": "Cost: 300-700 tokens a result, joined ones to 1,200; max_tokens caps the text.",
-	"reranker":    "Cost: 300-700 tokens a result, joined ones to 1,200; max_tokens caps the text.",
+	"probability": "Cost: 300-700 tokens a result, more if joined or long; after a likely first, those under 10% show openings; max_tokens caps it; min_score 0.1 drops them.",
+	"first-stage": "Cost: 300-700 tokens a result, more if joined or long; max_tokens caps the text.",
+	"reranker":    "Cost: 300-700 tokens a result, more if joined or long; max_tokens caps the text.",
 }
 
 func searchTool(scores string) *mcp.Tool {
