@@ -84,14 +84,7 @@ func TestUnlikelyWhileUnread(t *testing.T) {
 // nothing, shows each result's opening, saying which lines read the rest,
 // and the notice says so; one that is likely to answer shows them whole.
 func TestUnlikelyResultsCut(t *testing.T) {
-	vault := t.TempDir()
-	long := strings.Repeat("The alpha beam rests on the brackets of the north wall.\n\n", 30)
-	for i := range 4 {
-		write(t, vault, fmt.Sprintf("n%d.md", i), fmt.Sprintf("# Note %d\n\n%s", i, long))
-	}
-	write(t, vault, "telescope.md", "# Telescope\n\n"+strings.Repeat("Collimate the telescope mirror before calibration of the mount.\n\n", 30))
-	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
-	index(t, e, vault, "v")
+	e := telescopeIndex(t)
 
 	weak := search(t, e, mdsearch.SearchRequest{Query: "alpha quasar spectroscopy redshift", Mode: mdsearch.ModeKeyword, N: 3})
 	if len(weak.Results) == 0 || !strings.Contains(weak.Notice, "no result is likely to answer") ||
@@ -192,14 +185,7 @@ func TestCutNamesSectionsShown(t *testing.T) {
 // hybrid's). Semantic mode's, whose right answers score low, and a
 // reranker's stay whole (TestLowCutWhen).
 func TestLowResultsCut(t *testing.T) {
-	vault := t.TempDir()
-	long := strings.Repeat("The alpha beam rests on the brackets of the north wall.\n\n", 30)
-	for i := range 4 {
-		write(t, vault, fmt.Sprintf("n%d.md", i), fmt.Sprintf("# Note %d\n\n%s", i, long))
-	}
-	write(t, vault, "telescope.md", "# Telescope\n\n"+strings.Repeat("Collimate the telescope mirror before calibration of the mount.\n\n", 30))
-	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
-	index(t, e, vault, "v")
+	e := telescopeIndex(t)
 	for _, mode := range []mdsearch.Mode{mdsearch.ModeKeyword, mdsearch.ModeSemantic} {
 		resp := search(t, e, mdsearch.SearchRequest{Query: "telescope mirror calibration north wall", Mode: mode, N: 5})
 		if len(resp.Results) < 3 || resp.Results[0].Score < Unlikely || resp.Results[0].Truncated {
@@ -243,4 +229,19 @@ func TestLowCutWhen(t *testing.T) {
 			t.Errorf("%s: lowCut = %v", tc.name, got)
 		}
 	}
+}
+
+// telescopeIndex indexes four long notes about a beam and wall and one
+// about a telescope, each a single long passage: results worth cutting.
+func telescopeIndex(t *testing.T) *Engine {
+	t.Helper()
+	vault := t.TempDir()
+	long := strings.Repeat("The alpha beam rests on the brackets of the north wall.\n\n", 30)
+	for i := range 4 {
+		write(t, vault, fmt.Sprintf("n%d.md", i), fmt.Sprintf("# Note %d\n\n%s", i, long))
+	}
+	write(t, vault, "telescope.md", "# Telescope\n\n"+strings.Repeat("Collimate the telescope mirror before calibration of the mount.\n\n", 30))
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
+	index(t, e, vault, "v")
+	return e
 }

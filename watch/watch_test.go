@@ -112,6 +112,19 @@ func quiet(t *testing.T, f *fake) {
 	}
 }
 
+// startIn watches root, whose notes the fake indexes, with no catch-up
+// at the start and no recheck: what runs is what the test sets off.
+func startIn(t *testing.T, root string) (*fake, *Watcher) {
+	t.Helper()
+	f := &fake{root: root, calls: make(chan []string, 16)}
+	w, err := Start(context.Background(), f, Options{Debounce: 50 * time.Millisecond, Recheck: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.Close() })
+	return f, w
+}
+
 func start(t *testing.T) (*fake, string) {
 	t.Helper()
 	root := t.TempDir()
@@ -388,12 +401,7 @@ func TestParentMoved(t *testing.T) {
 func TestFolderReadableAgain(t *testing.T) {
 	root := t.TempDir()
 	write(t, filepath.Join(root, "sub/s.md"), "# S\n")
-	f := &fake{root: root, calls: make(chan []string, 16)}
-	w, err := Start(context.Background(), f, Options{Debounce: 50 * time.Millisecond, Recheck: time.Hour})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { w.Close() })
+	f, w := startIn(t, root)
 	sub := filepath.Join(root, "sub")
 	w.mu.Lock()
 	w.fw.Remove(sub)
@@ -521,12 +529,7 @@ func TestRetryNotPutOff(t *testing.T) {
 func TestOverflowWatchesNewFolders(t *testing.T) {
 	root := t.TempDir()
 	write(t, filepath.Join(root, "a.md"), "# A\n")
-	f := &fake{root: root, calls: make(chan []string, 16)}
-	w, err := Start(context.Background(), f, Options{Debounce: 50 * time.Millisecond, Recheck: time.Hour})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { w.Close() })
+	f, w := startIn(t, root)
 	// A folder made while events were lost: as if it had no watch.
 	late := filepath.Join(root, "late")
 	write(t, filepath.Join(late, "n1.md"), "# N1\n")
@@ -551,12 +554,7 @@ func TestOverflowWatchesNewFolders(t *testing.T) {
 func TestModeChanged(t *testing.T) {
 	root := t.TempDir()
 	write(t, filepath.Join(root, "sub/s.md"), "# S\n")
-	f := &fake{root: root, calls: make(chan []string, 16)}
-	w, err := Start(context.Background(), f, Options{Debounce: 50 * time.Millisecond, Recheck: time.Hour})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { w.Close() })
+	f, w := startIn(t, root)
 	sub := filepath.Join(root, "sub")
 	w.mu.Lock()
 	w.shut[sub] = true
