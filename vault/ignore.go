@@ -54,9 +54,11 @@ func readIgnore(path string) ([]byte, error) {
 		return nil, nil
 	}
 	if err != nil {
-		if _, serr := fsfault.Lstat(path); errors.Is(err, fs.ErrPermission) && errors.Is(serr, fs.ErrPermission) {
-			// The folder cannot be searched: whether it holds an ignore
-			// file is unknown, and so is everything else in it.
+		_, serr := fsfault.Lstat(path)
+		// The folder cannot be searched, or its path is too long for a
+		// file in it to be opened: whether it holds an ignore file is
+		// unknown, and so is everything else in it.
+		if errors.Is(err, fs.ErrPermission) && errors.Is(serr, fs.ErrPermission) || errors.Is(err, syscall.ENAMETOOLONG) {
 			return nil, unsearchable(filepath.Dir(path), err)
 		}
 		return nil, ignoreError(path, "make it readable, or delete it", "cannot read: %s", errText(err))
@@ -89,7 +91,7 @@ var errUnsearchable = errors.New("cannot read folder")
 func unsearchable(dir string, err error) error {
 	return mdsearch.Errorf(mdsearch.KindInvalid, "read folder", dir,
 		"make it readable; until then, index runs keep its notes as they were indexed",
-		"%w: %s", errUnsearchable, errText(err))
+		"%w: %w", errUnsearchable, errCause(err))
 }
 
 // ignoreError is the error for an ignore file that cannot be used; fix

@@ -135,3 +135,27 @@ func TestHolds(t *testing.T) {
 		}
 	}
 }
+
+// TestListPathTooLong: a folder whose path leaves no room for a file name
+// in it (its ignore file's path is over the system's limit) is skipped,
+// saying so, not taken for an ignore file that cannot be read, which
+// stops every run of the collection.
+func TestListPathTooLong(t *testing.T) {
+	root := mustReal(t, t.TempDir())
+	build(t, root, map[string]string{"a.md": "a"})
+	dir := root
+	for len(dir)+101 < 4080 {
+		dir = filepath.Join(dir, strings.Repeat("y", 100))
+	}
+	dir = filepath.Join(dir, strings.Repeat("z", 4085-len(dir)-1)) // room for itself, not for /.mdsearchignore
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Skipf("cannot make a path of %d bytes here: %v", len(dir), err)
+	}
+	v, err := Open(root, Options{})
+	must(t, err)
+	l, err := v.List(context.Background())
+	must(t, err)
+	if len(l.Files) != 1 || len(l.Skipped) != 1 || !strings.HasSuffix(l.Skipped[0].Reason, "file name too long") {
+		t.Errorf("files %+v, skipped %+v", l.Files, l.Skipped)
+	}
+}

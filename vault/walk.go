@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/internal/fsfault"
@@ -117,7 +118,11 @@ func (w *walker) dir(ctx context.Context, job dirJob) error {
 	}
 	ign, err := job.ign.load(job.abs, job.rel)
 	if errors.Is(err, errUnsearchable) {
-		return w.unlisted(job, fs.ErrPermission) // listed, but none of its files reached
+		why := fs.ErrPermission // listed, but none of its files reached
+		if errors.Is(err, syscall.ENAMETOOLONG) {
+			why = syscall.ENAMETOOLONG
+		}
+		return w.unlisted(job, why)
 	}
 	if err != nil {
 		return err // its notes cannot be told from those it excludes
@@ -337,9 +342,13 @@ func kind(m os.FileMode) string {
 }
 
 // errText is an error without the path os already put in it.
-func errText(err error) string {
+func errText(err error) string { return errCause(err).Error() }
+
+// errCause is err without the path an *os.PathError names (the caller
+// names it, shortened where long).
+func errCause(err error) error {
 	if pe, ok := err.(*os.PathError); ok {
-		return pe.Err.Error()
+		return pe.Err
 	}
-	return err.Error()
+	return err
 }
