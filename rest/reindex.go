@@ -2,7 +2,6 @@ package rest
 
 import (
 	"context"
-	"errors"
 	"net/http"
 	"sync"
 	"time"
@@ -70,8 +69,12 @@ func (ri *reindexer) start(srv *Server, full bool) (*ReindexState, bool) {
 		stats, err := srv.s.IndexAll(ri.ctx, full, ri.setProgress)
 		ri.finish(stats, err)
 		switch {
-		case errors.Is(err, context.Canceled) && ri.ctx.Err() != nil: // the server is stopping: what was done is kept
-			srv.log.Info("reindex stopped with the server; the index keeps what was done", "err", err)
+		case err != nil && ri.ctx.Err() != nil: // the server is stopping: what was done is kept
+			msg := "reindex stopped with the server; the index keeps what was done"
+			if full {
+				msg += " (the windows not embedded again keep their vectors; POST /api/v1/reindex?full=1 starts it over)"
+			}
+			srv.log.Info(msg, "err", err)
 		case err != nil:
 			srv.log.Error("reindex failed", "err", err)
 		}

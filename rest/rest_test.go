@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -87,7 +88,8 @@ func (f *fake) Index(ctx context.Context, req mdsearch.IndexRequest, progress fu
 	select {
 	case <-f.release:
 	case <-ctx.Done():
-		return nil, ctx.Err()
+		// As the engine's embedding says it: the cause in words alone.
+		return nil, fmt.Errorf("embed 12 windows: %v", ctx.Err())
 	}
 	f.mu.Lock()
 	f.indexed = append(f.indexed, req)
