@@ -276,7 +276,7 @@ func embedError(model string, err error) error {
 	if mdsearch.KindOf(err) != mdsearch.KindInternal {
 		return err
 	}
-	return mdsearch.Errorf(mdsearch.KindInternal, "embed", model, "", "%v", err)
+	return mdsearch.Errorf(mdsearch.KindInternal, "embed", model, "", "%w", err)
 }
 
 // finish drops vectors nothing refers to any more (and, after a global
