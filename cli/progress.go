@@ -278,27 +278,42 @@ func newProgress(env *Env, asJSON, embeds bool) progressSink {
 }
 
 // progressBar draws the job's progress on a terminal (stderr), refitted to
-// the terminal's current width at every redraw.
+// the terminal's current width at every redraw; elsewhere (a log, a pipe)
+// it writes the same as a line every plainEvery, so a long run is not
+// taken for a hung one.
 type progressBar struct {
 	w     io.Writer
 	t     *tracker
 	width func() int
 	last  time.Time
 	drawn bool
+	every time.Duration // off a terminal: how often a line is written
 }
 
+// plainEvery is how often a run off a terminal says how far it is: never
+// for a run shorter than that.
+const plainEvery = 30 * time.Second
+
 func newProgressBar(env *Env, t *tracker) *progressBar {
-	b := &progressBar{w: env.Stderr, t: t}
+	b := &progressBar{w: env.Stderr, t: t, last: time.Now(), every: plainEvery}
 	if on, _ := isTerminal(env.Stderr); on {
 		b.width = func() int { _, w := isTerminal(env.Stderr); return w }
 	}
 	return b
 }
 
-// update redraws at most ten times a second.
+// update redraws at most ten times a second, off a terminal writes a
+// line every b.every.
 func (b *progressBar) update(p mdsearch.IndexProgress) {
 	v := b.t.view(p) // every report counts toward the estimates
-	if b.width == nil || time.Since(b.last) < 100*time.Millisecond {
+	if b.width == nil {
+		if time.Since(b.last) >= b.every {
+			b.last = time.Now()
+			fmt.Fprintln(b.w, progressLine(p, v, 100))
+		}
+		return
+	}
+	if time.Since(b.last) < 100*time.Millisecond {
 		return
 	}
 	b.last = time.Now()

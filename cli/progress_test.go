@@ -405,3 +405,24 @@ func TestEmbedETATimed(t *testing.T) {
 		}
 	}
 }
+
+// Off a terminal, progress is a plain line now and then (every plainEvery),
+// never a redraw: a long run in a log or a pipe is not taken for a hung one.
+func TestProgressOffTerminal(t *testing.T) {
+	for _, tc := range []struct {
+		every time.Duration
+		lines int
+	}{{0, 2}, {time.Hour, 0}} {
+		var buf bytes.Buffer
+		b := newProgressBar(&Env{Stderr: &buf}, newTracker(false, time.Now))
+		b.every = tc.every
+		for i := range 2 {
+			b.update(mdsearch.IndexProgress{Collection: "notes", FilesTotal: 10, FilesDone: 4 + i})
+		}
+		b.done(nil, nil)
+		out := buf.String()
+		if strings.Count(out, "\n") != tc.lines || strings.Contains(out, "\r") || tc.lines > 0 && !strings.Contains(out, "5/10 files") {
+			t.Errorf("every %v: %q, want %d lines", tc.every, out, tc.lines)
+		}
+	}
+}
