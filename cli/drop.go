@@ -32,7 +32,9 @@ func runDrop(ctx context.Context, env *Env, args []string) error {
 	if *asJSON {
 		return printJSON(env, st)
 	}
-	fmt.Fprintf(env.Stdout, "dropped %s: %d %s and %d %s out of the index; %s is untouched (%.0f ms)\n",
+	// A vector is a distinct window text's, and those other collections
+	// share stay: status counts windows with a vector, which is more.
+	fmt.Fprintf(env.Stdout, "dropped %s: %d %s and %d %s (one a distinct window text no other collection has) out of the index; %s is untouched (%.0f ms)\n",
 		st.Collection, st.Notes, plural.Noun(st.Notes, "note", "notes"), st.Vectors, plural.Noun(int(st.Vectors), "vector", "vectors"), st.Root, st.TookMS)
 	return nil
 }
