@@ -63,18 +63,13 @@ func (f *embedderFlags) open(env *Env, mode openMode) (emb embed.Embedder, close
 }
 
 // readIndex takes what the index at path records of a server's model
-// where the flags leave it open. Its window (engine.WindowKey), where
-// MDSEARCH_EMBED_MAX_TOKENS is not set and the index is this server
-// model's: notes are cut as the last run cut them, not every one again to
-// the default. With takeDim (a search, or a long-running serve, mcp or
-// watch), its model ID: a server's model of that name then takes its
-// dimension rather than being probed, which on a paid API was a second
-// request for every search (serve, mcp and watch probe after they listen:
-// provider.OpenBackground); the vectors it sends are still checked
-// against that dimension. An index run must learn the dimension the
-// server's model has now. Nothing is read for the local model; an index
-// that cannot be read (none yet) leaves the defaults, and the engine's own
-// open says why.
+// where the flags leave it open: the window its notes were cut for
+// (engine.WindowKey), where MDSEARCH_EMBED_MAX_TOKENS is unset, so they
+// are not all cut again to the default; with takeDim (a search, or a
+// serve, mcp or watch), the model's ID, so a model of that name takes its
+// dimension rather than being probed before each search (an index run
+// must learn the dimension the model has now). An index that cannot be
+// read (none yet) leaves the defaults.
 func (f *embedderFlags) readIndex(ctx context.Context, path string, takeDim bool) {
 	takeDim = takeDim && f.cfg.Dim == 0
 	if !f.cfg.Remote() || (!takeDim && f.cfg.MaxTokens != 0) {
@@ -85,17 +80,16 @@ func (f *embedderFlags) readIndex(ctx context.Context, path string, takeDim bool
 		return
 	}
 	defer st.Close()
-	model, _ := st.Meta(ctx, "model")
 	if takeDim {
-		f.cfg.IndexModel = model
+		f.cfg.IndexModel, _ = st.Meta(ctx, "model")
 	}
-	if f.cfg.MaxTokens != 0 || !strings.HasPrefix(model, f.cfg.RemoteModel()+"@") {
+	if f.cfg.MaxTokens != 0 {
 		return
 	}
-	if w, err := st.Meta(ctx, engine.WindowKey); err == nil {
-		if n, err := strconv.Atoi(w); err == nil && n > 0 {
-			f.cfg.MaxTokens = n
-		}
+	rec, _ := st.Meta(ctx, engine.WindowKey)
+	model, window, _ := strings.Cut(rec, " ")
+	if n, err := strconv.Atoi(window); err == nil && n > 0 && strings.HasPrefix(model, f.cfg.RemoteModel()+"@") {
+		f.cfg.MaxTokens = n
 	}
 }
 

@@ -191,6 +191,11 @@ func (e *Engine) index(ctx context.Context, req mdsearch.IndexRequest, existing 
 	if err := r.markFirst(); err != nil {
 		return nil, err
 	}
+	if model != 0 { // before any note is cut for it: a stopped run's notes were
+		if err := e.recordWindow(ctx); err != nil {
+			return nil, err
+		}
+	}
 	r.verify = paths != nil
 	if paths != nil && coll.Chunking != r.sig {
 		paths = nil // new chunker settings: every note must be re-cut, not just these
@@ -252,25 +257,21 @@ func (e *Engine) index(ctx context.Context, req mdsearch.IndexRequest, existing 
 		}
 		addNotice(&stats.Notice, "indexed for keyword search only: "+why)
 	}
-	if err := e.recordWindow(ctx); err != nil {
-		return stats, err
-	}
 	return stats, e.recordWanted(ctx)
 }
 
-// WindowKey is the meta key of the token window of the embedder that the
-// index's notes were last cut for: a run that names no window for the
-// same server model takes it (MDSEARCH_EMBED_MAX_TOKENS set once, for a
-// model that refuses longer texts, holds for later runs), rather than
-// cutting every note again to the default and being refused again.
+// WindowKey is the meta key of the embedder that the index's notes were
+// last cut for and its token window, "MODEL-ID TOKENS": a run that names
+// no window for the same server model takes it (MDSEARCH_EMBED_MAX_TOKENS
+// set once, for a model that refuses longer texts, holds for later runs),
+// rather than cutting every note again to the default and being refused
+// again. It is written as a run starts, before its first vector names the
+// index's model: a run stopped before then cut notes for it too.
 const WindowKey = "embed_window"
 
-// recordWindow keeps the window of the run's embedder (WindowKey).
+// recordWindow keeps the run's embedder and its window (WindowKey).
 func (e *Engine) recordWindow(ctx context.Context) error {
-	if e.emb == nil {
-		return nil
-	}
-	w := strconv.Itoa(e.emb.MaxTokens())
+	w := e.emb.ModelID() + " " + strconv.Itoa(e.emb.MaxTokens())
 	// Read first: a watch's every refresh would otherwise commit a write.
 	if had, err := e.st.Meta(ctx, WindowKey); err != nil || had == w {
 		return err

@@ -40,8 +40,9 @@ import (
 // same way. So did scanned_at/NAME (Unix nanoseconds when the last
 // complete run that walked collection NAME's vault began reading it; an
 // older file has none, and its next run reads every note once). So did
-// embed_window (the token window of the embedder the notes were last cut
-// for; an older file has none, and commands take the default) and the
+// embed_window (the embedder the notes were last cut for and its token
+// window, "MODEL-ID TOKENS"; an older file has none, and commands take the
+// default) and the
 // collections.chunking mark " first-run" (a first run not done reading
 // its notes; older code reads the signature as another's, and cuts every
 // note again, as it did after an empty one).
