@@ -58,7 +58,7 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 	if err := filesAlone(*files, *asJSON, *brief, req); err != nil {
 		return err
 	}
-	if *files && req.MaxPerPage == 0 {
+	if *files {
 		req.MaxPerPage = 1 // -n counts notes: each is printed once
 	}
 	if *brief && (*asJSON || req.MaxTokens > 0) {

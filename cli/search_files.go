@@ -24,7 +24,7 @@ func filesAlone(files, asJSON, brief bool, req mdsearch.SearchRequest) error {
 	for _, other := range []struct {
 		set  bool
 		name string
-	}{{asJSON, "--json"}, {brief, "--brief"}, {req.Explain, "--explain"}, {req.MaxTokens > 0, "--max-tokens"}} {
+	}{{asJSON, "--json"}, {brief, "--brief"}, {req.Explain, "--explain"}, {req.MaxTokens > 0, "--max-tokens"}, {req.MaxPerPage > 0, "--max-per-page"}} {
 		if other.set {
 			return usagef("--files prints the results' notes alone, so %s has nothing to shape: pass one of them", other.name)
 		}

@@ -51,7 +51,7 @@ func TestSearchFiles(t *testing.T) {
 			}
 		})
 	}
-	for _, other := range [][]string{{"--json"}, {"--brief"}, {"--explain"}, {"--max-tokens", "300"}} {
+	for _, other := range [][]string{{"--json"}, {"--brief"}, {"--explain"}, {"--max-tokens", "300"}, {"--max-per-page", "3"}} {
 		code, _, errOut := run(t, index, append([]string{"search", "--files", "restore"}, other...)...)
 		if code != 2 || !strings.Contains(errOut, "--files prints the results' notes alone, so "+other[0]) {
 			t.Errorf("--files with %s: %d %s", other[0], code, errOut)

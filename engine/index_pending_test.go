@@ -505,6 +505,13 @@ func TestPendingNoticeCatchingUp(t *testing.T) {
 	if err := os.WriteFile(e.st.Path()+".lock", []byte(fmt.Sprintf("mdsearch pid %d\n", os.Getpid())), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// A keyword-only run holding it embeds nothing.
+	if n := search(t, e, mdsearch.SearchRequest{Query: "backups"}).Notice; strings.Contains(n, "an index run is writing the index now") || !strings.Contains(n, "mdsearch index") {
+		t.Errorf("index held by a keyword-only run: notice %q", n)
+	}
+	if err := e.st.SetMeta(bg, metaPending, "1"); err != nil { // as a run with a model marks it
+		t.Fatal(err)
+	}
 	if n := search(t, e, mdsearch.SearchRequest{Query: "backups"}).Notice; !strings.Contains(n, "an index run is writing the index now") || strings.Contains(n, "mdsearch index") {
 		t.Errorf("index held by a run: notice %q", n)
 	}

@@ -44,7 +44,7 @@ func (e *Engine) semanticReady(ctx context.Context, collection int64) (*snapshot
 		if have != "" && have != e.emb.ModelID() {
 			return nil, false, builtWith(e.emb.ModelID(), have), nil
 		}
-		return nil, false, msg + "; " + e.toEmbed() + "; showing keyword results", nil
+		return nil, false, msg + "; " + e.toEmbed(ctx) + "; showing keyword results", nil
 	}
 	// A run embedding now says so too: a search during a vault's first
 	// run ranks by the windows embedded so far, as confidently as after.
@@ -133,7 +133,7 @@ func (e *Engine) AdoptNotice(ctx context.Context) string {
 		return ""
 	}
 	why := "it was indexed for keyword search only"
-	if p, _ := e.st.Meta(ctx, metaPending); p != "" {
+	if e.owesVectors(ctx) {
 		why = "the run that was to embed them stopped first"
 	}
 	return "the index holds no vectors (" + why + "): keeping it current embeds every note with " +
@@ -229,14 +229,21 @@ const byItself = "once the embedding model answers, retrying by itself"
 
 // toEmbed is what a notice says embeds an index's windows: this process's
 // watcher, or a run of index.
-func (e *Engine) toEmbed() string {
+func (e *Engine) toEmbed(ctx context.Context) string {
 	switch {
 	case e.catchingUp.Load():
 		return "this process embeds them " + byItself
-	case e.indexing(): // a first run, before its first vectors
+	case e.indexing() && e.owesVectors(ctx): // a first run with a model, before its first vectors
 		return "an index run is writing the index now and embeds them as it goes"
 	}
 	return "run `mdsearch index` to embed"
+}
+
+// owesVectors reports whether a run with a model wrote windows it has
+// not embedded yet (metaPending): a keyword-only run sets no such mark.
+func (e *Engine) owesVectors(ctx context.Context) bool {
+	p, err := e.st.Meta(ctx, metaPending)
+	return err == nil && p != ""
 }
 
 // completing is the command that completes a run that was embedding with

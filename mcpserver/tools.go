@@ -77,7 +77,7 @@ var scoreSentences = map[string]string{
 // kind of scores: min_score 0.1 means "rarely answers" only where scores
 // are calibrated.
 var costSentences = map[string]string{
-	"probability": "Cost: 300-700 tokens a result, more if joined or long; after a likely first, those under 10% show openings; max_tokens caps it; min_score 0.1 drops them.",
+	"probability": "Cost: 300-700 tokens a result, more if joined or long; after a likely first, those under 10% show openings; max_tokens caps all; min_score 0.1 drops them.",
 	"first-stage": "Cost: 300-700 tokens a result, more if joined or long; max_tokens caps the text.",
 	"reranker":    "Cost: 300-700 tokens a result, more if joined or long; max_tokens caps the text.",
 }

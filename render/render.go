@@ -465,11 +465,11 @@ func blankRuns(lines []string) []string {
 	fence, blank := "", false
 	for _, l := range lines {
 		t := strings.TrimSpace(l)
-		switch {
-		case fence == "" && (strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")):
-			fence = t[:3]
-		case fence != "" && strings.HasPrefix(t, fence):
-			fence = ""
+		switch run := fenceRun(t); {
+		case fence == "" && len(run) >= 3:
+			fence = run
+		case fence != "" && len(run) >= len(fence) && run[0] == fence[0] && len(run) == len(t):
+			fence = "" // a closing fence: the opening's character, as long or longer, alone
 		case fence == "" && t == "" && blank:
 			continue
 		}
@@ -477,6 +477,15 @@ func blankRuns(lines []string) []string {
 		out = append(out, l)
 	}
 	return out
+}
+
+// fenceRun is the run of backticks or tildes that starts t, "" for none.
+func fenceRun(t string) string {
+	if t == "" || t[0] != '`' && t[0] != '~' {
+		return ""
+	}
+	n := len(t) - len(strings.TrimLeft(t, t[:1]))
+	return t[:n]
 }
 
 // Excerpt is the first n non-blank lines of text, each cut to width runes,

@@ -97,11 +97,12 @@ func (s *Store) Within(ctx context.Context, collection, name string, limit int) 
 // (cut at '-', '_', '.' and spaces), in their order, with other words
 // between: a note remembered without some of its words
 // ("ch04-01-ownership" for ch04-01-what-is-ownership.md). It needs two
-// parts of four letters or more in all.
+// parts or more, of two letters or more each and four in all.
 func (s *Store) WithParts(ctx context.Context, collection, name string, limit int) ([]string, error) {
 	parts := strings.FieldsFunc(fold(baseName(name)), func(r rune) bool { return strings.ContainsRune("-_. ", r) })
-	if len(parts) < 2 || utf8.RuneCountInString(strings.Join(parts, "")) < 4 {
-		return nil, nil
+	if len(parts) < 2 || utf8.RuneCountInString(strings.Join(parts, "")) < 4 ||
+		slices.ContainsFunc(parts, func(p string) bool { return utf8.RuneCountInString(p) < 2 }) {
+		return nil, nil // a part of one letter is in almost every name
 	}
 	for i, p := range parts {
 		parts[i] = likeEscaper.Replace(p)

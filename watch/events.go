@@ -28,7 +28,7 @@ func (w *Watcher) handle(ev fsnotify.Event) {
 			return
 		}
 	}
-	if ev.Has(fsnotify.Chmod) && w.dirs[p] {
+	if ev.Has(fsnotify.Chmod) && w.dirs[p] && !ev.Has(fsnotify.Remove) && !ev.Has(fsnotify.Rename) {
 		w.modeChanged(p)
 		return
 	}

@@ -97,6 +97,9 @@ func (w *Watcher) catchUp(ctx context.Context) (stop bool) {
 	// overflowed) or that could not be watched then: the index run finds
 	// their notes, and their watches catch what changes next.
 	for _, root := range slices.Sorted(maps.Values(roots)) {
+		if w.gone[root] {
+			continue // looked for again by rewatchRoots, which takes it back whole
+		}
 		if err := w.addTree(root, false); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			w.log.Warn("cannot watch collection", "root", root, "err", err)
 		}
