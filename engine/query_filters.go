@@ -179,3 +179,40 @@ func resolvedForms(p string) []string {
 		dir, rest = parent, filepath.Join(filepath.Base(dir), rest)
 	}
 }
+
+// filter resolves the request's filters to store terms.
+func (e *Engine) filter(ctx context.Context, req mdsearch.SearchRequest) (store.Filter, error) {
+	f := store.Filter{Tag: req.Tag}
+	moreFilters(&f, req)
+	p := strings.TrimSpace(req.PathPrefix)
+	if req.Collection == "" {
+		req.Collection, p = e.inCollection(ctx, p) // "notes:projects/"
+	}
+	var coll *store.Collection // req.Collection's, once looked up
+	if req.Collection != "" {  // by the name the index holds, which may differ in case
+		c, err := e.searchedCollection(ctx, req.Collection)
+		if err != nil {
+			return f, err
+		}
+		req.Collection, coll = c.Name, c
+	}
+	if filepath.IsAbs(p) {
+		colls, err := e.st.Collections(ctx)
+		if err != nil {
+			return f, err
+		}
+		c, rel, ok := absPrefix(colls, req.Collection, p)
+		if other, _, in := absPrefix(colls, "", p); !ok && in && coll != nil {
+			return f, mdsearch.Errorf(mdsearch.KindInvalid, "", "", "leave out the collection, or name "+other,
+				"path prefix %q is inside collection %s's folder, not %s's", req.PathPrefix, other, req.Collection)
+		}
+		if i := slices.IndexFunc(colls, func(x store.Collection) bool { return x.Name == c }); ok && i >= 0 {
+			coll, p = &colls[i], rel
+		}
+	}
+	f.PathPrefix = mdsearch.VaultRelative(p)
+	if coll != nil {
+		f.CollectionID = coll.ID
+	}
+	return f, nil
+}
