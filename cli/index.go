@@ -31,8 +31,13 @@ func runIndex(ctx context.Context, env *Env, args []string) (err error) {
 		"the collection keeps it (default: the one it has, sections for a new one), and another re-cuts it")
 	asJSON := fs.Bool("json", false, "print the run's statistics as JSON on stdout, and progress events as JSON lines on stderr")
 	ef := addEngineFlags(fs)
+	opened := false // the index is open: from here on a stop may leave work done
 	defer func() {
-		if err != nil && ctx.Err() != nil && *full {
+		switch {
+		case err == nil || ctx.Err() == nil:
+		case !opened:
+			err = &leaves{err, ": nothing was written"}
+		case *full:
 			err = &leaves{err, fullInterrupted}
 		}
 	}()
@@ -71,11 +76,11 @@ func runIndex(ctx context.Context, env *Env, args []string) (err error) {
 		}
 	}
 	ef.existing = len(pos) == 0 || missing
-	opened := time.Now()
+	openedAt := time.Now()
 	e, closeAll, err := ef.open(ctx, env, true)
 	// A run's "took" counts the wait for the model too: loading it, or
 	// asking a server that does not answer, may take longer than the run.
-	opening := float64(time.Since(opened).Microseconds()) / 1000
+	opening := float64(time.Since(openedAt).Microseconds()) / 1000
 	if err != nil {
 		if missing && mdsearch.KindOf(err) == mdsearch.KindNotFound { // no index: no collection either
 			return notFolderNorCollection(pos[0], nil)
@@ -83,6 +88,7 @@ func runIndex(ctx context.Context, env *Env, args []string) (err error) {
 		return err
 	}
 	defer closeAll()
+	opened = true
 	if err := rebuildIfMigrated(ctx, env, e); err != nil {
 		return err
 	}
