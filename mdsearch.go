@@ -492,9 +492,13 @@ type CollectionStatus struct {
 	// the new way, the others the old, until an index run cuts every note
 	// again (the next one does, with the profile it is given, else
 	// Profile).
-	RecutStopped bool   `json:"recut_stopped,omitempty"`
-	IndexedAt    string `json:"indexed_at"`
-	Profile      string `json:"profile"` // where its notes are cut (IndexRequest.Profile)
+	RecutStopped bool `json:"recut_stopped,omitempty"`
+	// Unfinished is set while the collection's first index run has not
+	// read every note: one running now, or one stopped (the same command,
+	// run again, adds the rest).
+	Unfinished bool   `json:"unfinished,omitempty"`
+	IndexedAt  string `json:"indexed_at"`
+	Profile    string `json:"profile"` // where its notes are cut (IndexRequest.Profile)
 	// Warnings are what was odd about the notes when they were last read
 	// (bad frontmatter, an unclosed fence, …), by path, as the index run
 	// that read them reported.

@@ -78,8 +78,12 @@ func runStatus(ctx context.Context, env *Env, args []string) error {
 			if c.Unreadable != "" {
 				stale, unknown = "?", true
 			}
+			indexed := c.IndexedAt
+			if c.Unfinished && indexed == "" {
+				indexed = "unfinished" // its first run has not read every note
+			}
 			rows = append(rows, []string{c.Name, fmt.Sprint(c.Files), fmt.Sprint(c.Chunks), fmt.Sprint(c.Windows),
-				fmt.Sprint(c.Vectors), stale, c.Profile, c.IndexedAt, rootCell(c)})
+				fmt.Sprint(c.Vectors), stale, c.Profile, indexed, rootCell(c)})
 		}
 		if len(s.Collections) > 1 {
 			stale := fmt.Sprint(s.Stale)

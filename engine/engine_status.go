@@ -50,7 +50,8 @@ func (e *Engine) Status(ctx context.Context) (_ *mdsearch.Status, err error) {
 			return nil, err
 		}
 		st := mdsearch.CollectionStatus{Name: c.Name, Root: c.Root, Files: cs.Files, Chunks: cs.Chunks, Windows: cs.Windows, Vectors: cs.Vectors,
-			Profile: e.storedProfile(c.Chunking), Outdated: cutByOlder(c.Chunking), RecutStopped: strings.HasSuffix(c.Chunking, " "+recutMark)}
+			Profile: e.storedProfile(c.Chunking), Outdated: cutByOlder(c.Chunking), RecutStopped: strings.HasSuffix(c.Chunking, " "+recutMark),
+			Unfinished: unfinished(c.Chunking)}
 		if !c.IndexedAt.IsZero() {
 			st.IndexedAt = c.IndexedAt.UTC().Format(time.RFC3339)
 		}

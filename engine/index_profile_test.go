@@ -208,8 +208,11 @@ func TestStoppedFirstRun(t *testing.T) {
 		if err == nil || first == nil || first.Added == 0 || first.Added == first.Files {
 			t.Fatalf("the first run was not stopped part way: %v, %+v", err, first)
 		}
-		// Meanwhile a search says the notes are not all read, however
-		// strong its best result.
+		// Meanwhile status and a search say the notes are not all read,
+		// however strong the search's best result.
+		if s, err := e.Status(bg); err != nil || !s.Collections[0].Unfinished {
+			t.Errorf("status after the stop: %v, %+v", err, s)
+		}
 		resp := search(t, e, mdsearch.SearchRequest{Query: "alpha words", Mode: mdsearch.ModeKeyword, N: 3})
 		if len(resp.Results) == 0 || !strings.Contains(resp.Notice, `the first index run of collection "v" was stopped before it read every note`) {
 			t.Errorf("search after the stop: notice %q, %d results", resp.Notice, len(resp.Results))
@@ -225,6 +228,9 @@ func TestStoppedFirstRun(t *testing.T) {
 		cs, err := clean.Status(bg)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if s.Collections[0].Unfinished {
+			t.Errorf("profile %q: status says unfinished after a run that read every note", profile)
 		}
 		wantRecut := 0
 		if profile != "" {
