@@ -36,7 +36,7 @@ func runIndex(ctx context.Context, env *Env, args []string) (err error) {
 		switch {
 		case err == nil || ctx.Err() == nil:
 		case !opened:
-			err = &leaves{err, ": nothing was written"}
+			err = &leaves{err, ": no note was indexed"}
 		case *full:
 			err = &leaves{err, fullInterrupted}
 		}

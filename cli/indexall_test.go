@@ -82,14 +82,14 @@ func TestInterrupted(t *testing.T) {
 	code := Main(ctx, env, []string{"index", filepath.Join(dir, "v"), "--embedder", "none"})
 	// Stopped before it began: depending on where, it wrote nothing or kept it.
 	if e := errb.String(); code != 130 || !strings.Contains(e, "interrupted: the index keeps what was done; run the same command again to finish") &&
-		!strings.Contains(e, "interrupted: nothing was written") {
+		!strings.Contains(e, "interrupted: no note was indexed") {
 		t.Errorf("exit %d, stderr %q, stdout %q", code, errb.String(), out.String())
 	}
 	// Another --full would start over: it says what it leaves instead;
 	// stopped before it opened the index, that it wrote nothing.
 	errb.Reset()
 	code = Main(ctx, env, []string{"index", filepath.Join(dir, "v"), "--embedder", "none", "--full"})
-	if e := errb.String(); code != 130 || !strings.Contains(e, "is whole") && !strings.Contains(e, "interrupted: nothing was written") ||
+	if e := errb.String(); code != 130 || !strings.Contains(e, "is whole") && !strings.Contains(e, "interrupted: no note was indexed") ||
 		strings.Contains(e, "run the same command again") {
 		t.Errorf("--full: exit %d, stderr %q", code, e)
 	}

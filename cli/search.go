@@ -101,6 +101,9 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 		}
 	}
 	resp.Notice = env.commands(resp.Notice)
+	if *files { // no text is printed, so none was cut to its opening
+		resp.Notice = withoutOpenings(resp.Notice)
+	}
 	printNotice(env, flagNames(fs, resp.Notice)) // --json's notice names request fields, as MCP's and REST's
 	if *files {
 		return printFiles(ctx, env, ef, e, resp)

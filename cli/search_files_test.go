@@ -108,3 +108,16 @@ func TestSearchFilesGone(t *testing.T) {
 		t.Errorf("%d %q %s", code, out, errOut)
 	}
 }
+
+// --files prints no text, so its notice says nothing of openings.
+func TestFilesNoticeOpenings(t *testing.T) {
+	for in, want := range map[string]string{
+		"2 results scoring under 10% cut to their opening: each names the lines that read the rest":           "",
+		"add a word; 3 results cut to their opening: each names the lines that read the rest":                 "add a word",
+		"1 result cut to its opening: each names the lines that read the rest; no result is likely to answer": "no result is likely to answer",
+	} {
+		if got := withoutOpenings(in); got != want {
+			t.Errorf("%q → %q, want %q", in, got, want)
+		}
+	}
+}

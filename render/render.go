@@ -462,21 +462,39 @@ func Terminal(w io.Writer, resp *mdsearch.SearchResponse, width, lines int) erro
 // hold) would show as a gap of several lines.
 func blankRuns(lines []string) []string {
 	out := lines[:0:0]
-	fence, blank := "", false
-	for _, l := range lines {
+	fence, blank, indented := "", false, false
+	for i, l := range lines {
 		t := strings.TrimSpace(l)
 		switch run := fenceRun(t); {
 		case fence == "" && len(run) >= 3:
 			fence = run
 		case fence != "" && len(run) >= len(fence) && run[0] == fence[0] && len(run) == len(t):
 			fence = "" // a closing fence: the opening's character, as long or longer, alone
-		case fence == "" && t == "" && blank:
+		case fence == "" && t == "" && blank && !(indented && nextIndented(lines[i:])):
 			continue
+		}
+		if t != "" {
+			indented = codeIndent(l)
 		}
 		blank = t == ""
 		out = append(out, l)
 	}
 	return out
+}
+
+// codeIndent reports whether l is indented as a line of an indented code
+// block: four spaces or a tab.
+func codeIndent(l string) bool { return strings.HasPrefix(l, "    ") || strings.HasPrefix(l, "\t") }
+
+// nextIndented reports whether the first non-blank of lines is indented
+// as code: blank lines between two such lines are the code's own.
+func nextIndented(lines []string) bool {
+	for _, l := range lines {
+		if strings.TrimSpace(l) != "" {
+			return codeIndent(l)
+		}
+	}
+	return false
 }
 
 // fenceRun is the run of backticks or tildes that starts t, "" for none.

@@ -405,7 +405,8 @@ func TestBlankRuns(t *testing.T) {
 		{"a\n\nb\n\nc", "a\n\nb\n\nc"},                               // paragraphs as they are
 		{"```\nx\n\n\n\ny\n```\n\n\nz", "```\nx\n\n\n\ny\n```\n\nz"}, // code as written
 		{"~~~\n\n\n~~~", "~~~\n\n\n~~~"},
-		{"````md\n```rust\n\n\n```\n````\n\n\nz", "````md\n```rust\n\n\n```\n````\n\nz"}, // a fence inside a longer one
+		{"text\n\n    x := 1\n\n\n\n    y := 2\n\n\nz", "text\n\n    x := 1\n\n\n\n    y := 2\n\nz"}, // indented code as written
+		{"````md\n```rust\n\n\n```\n````\n\n\nz", "````md\n```rust\n\n\n```\n````\n\nz"},             // a fence inside a longer one
 	} {
 		if got := strings.Join(blankRuns(strings.Split(tc.in, "\n")), "\n"); got != tc.want {
 			t.Errorf("blankRuns(%q) = %q, want %q", tc.in, got, tc.want)
