@@ -228,26 +228,7 @@ func orphans(abs string) error {
 // after a crash then, which SQLite must roll back): such a file, one
 // being written (empty yet, or its header's first bytes still zero, as
 // SQLite writes them until its first sync), is left to SQLite.
-func foreignJournal(abs string) error {
-	j := abs + "-journal"
-	f, err := os.Open(j)
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	head := make([]byte, len(journalMagic))
-	n, _ := io.ReadFull(f, head)
-	if n == 0 || bytes.Equal(head, journalMagic) || bytes.Count(head[:n], []byte{0}) == n {
-		return nil
-	}
-	return mdsearch.Errorf(mdsearch.KindUnavailable, "open index", abs,
-		"move "+filepath.Base(j)+" away (or delete it, if it is no one's) and run this again, or pass another --index path",
-		"%s is beside it and is no SQLite journal: SQLite would take it for the index's journal and delete it",
-		filepath.Base(j))
-}
-
-// journalMagic starts every SQLite rollback journal's header.
-var journalMagic = []byte{0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7}
+func foreignJournal(abs string) error { return foreignBeside(abs, journalFile) }
 
 // foreignLog refuses an index with a file beside it named as its
 // write-ahead log (-wal) or that log's index (-shm) that is neither:
@@ -256,33 +237,51 @@ var journalMagic = []byte{0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7}
 // known number (the log's magic, either byte order; the index's version,
 // 3007000), or zeros, as SQLite leaves them before it writes one; an
 // empty one is SQLite's to fill.
-func foreignLog(abs string) error {
-	for _, k := range []struct {
-		suffix string
-		ok     func(head []byte) bool
-	}{
-		{"-wal", func(h []byte) bool {
-			m := binary.BigEndian.Uint32(h)
-			return m == 0x377f0682 || m == 0x377f0683 || m == 0
-		}},
-		{"-shm", func(h []byte) bool {
-			return binary.LittleEndian.Uint32(h) == 3007000 || binary.BigEndian.Uint32(h) == 3007000 || binary.BigEndian.Uint32(h) == 0
-		}},
-	} {
+func foreignLog(abs string) error { return foreignBeside(abs, walFile, shmFile) }
+
+// sideFile is a file SQLite keeps beside an index: its name's suffix, how
+// its header starts, and what the refusal of another program's says.
+type sideFile struct {
+	suffix string
+	head   int               // bytes of header ok reads
+	ok     func([]byte) bool // whether a whole header is SQLite's
+	what   string            // "%s is beside it and " + what
+}
+
+var (
+	journalFile = sideFile{"-journal", len(journalMagic), func(h []byte) bool { return bytes.Equal(h, journalMagic) },
+		"is no SQLite journal: SQLite would take it for the index's journal and delete it"}
+	walFile = sideFile{"-wal", 4, func(h []byte) bool {
+		m := binary.BigEndian.Uint32(h)
+		return m == 0x377f0682 || m == 0x377f0683
+	}, "is not SQLite's: SQLite would take it for the index's and rewrite or delete it"}
+	shmFile = sideFile{"-shm", 4, func(h []byte) bool {
+		return binary.LittleEndian.Uint32(h) == 3007000 || binary.BigEndian.Uint32(h) == 3007000
+	}, walFile.what}
+)
+
+// journalMagic starts every SQLite rollback journal's header.
+var journalMagic = []byte{0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7}
+
+// foreignBeside refuses the first of files beside abs whose header is
+// not SQLite's: one that is empty, or whose first bytes are all zero (as
+// SQLite leaves them until it writes the header), is SQLite's to fill.
+func foreignBeside(abs string, files ...sideFile) error {
+	for _, k := range files {
 		f, err := os.Open(abs + k.suffix)
 		if err != nil {
 			continue
 		}
-		head := make([]byte, 4)
+		head := make([]byte, k.head)
 		n, _ := io.ReadFull(f, head)
 		f.Close()
-		if n == 0 || n == len(head) && k.ok(head) {
+		if bytes.Count(head[:n], []byte{0}) == n || n == k.head && k.ok(head) {
 			continue
 		}
 		name := filepath.Base(abs + k.suffix)
 		return mdsearch.Errorf(mdsearch.KindUnavailable, "open index", abs,
 			"move "+name+" away (or delete it, if it is no one's) and run this again, or pass another --index path",
-			"%s is beside it and is not SQLite's: SQLite would take it for the index's and rewrite or delete it", name)
+			"%s is beside it and "+k.what, name)
 	}
 	return nil
 }
