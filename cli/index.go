@@ -230,12 +230,13 @@ func summary(st *mdsearch.IndexStats) string {
 	if st.Recut > 0 {
 		which = "added, changed or cut again"
 	}
+	noneRead := read == 0 && st.Chunks == 0 && st.Windows == 0
 	switch {
-	case read == 0 && st.Chunks == 0 && st.Windows == 0 && st.Stopped && st.Unchanged < st.Files:
+	case noneRead && st.Stopped && st.Unchanged < st.Files:
 		// A disk full or a signal before the first batch: nothing was
 		// written, and what the run had to read is still to read.
 		fmt.Fprintf(&b, "; stopped before it wrote a note")
-	case read == 0 && st.Chunks == 0 && st.Windows == 0:
+	case noneRead:
 		fmt.Fprintf(&b, "; nothing to read again")
 		if st.Embedded > 0 {
 			// The run embeds every window the index lacks a vector of,
@@ -257,7 +258,7 @@ func summary(st *mdsearch.IndexStats) string {
 		dupName = "not embedded yet"
 	}
 	if vec := counts(count{st.Embedded, "embedded now"}, count{st.Reused, "reused from earlier runs"},
-		count{dup, dupName}); vec != "" && (read > 0 || st.Chunks > 0 || st.Windows > 0) {
+		count{dup, dupName}); vec != "" && !noneRead {
 		fmt.Fprintf(&b, " (%s)", vec)
 	}
 	if n := len(st.Skipped); n > 0 {

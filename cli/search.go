@@ -102,7 +102,7 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 	}
 	resp.Notice = env.commands(resp.Notice)
 	if *files { // no text is printed, so none was cut to its opening
-		resp.Notice = withoutOpenings(resp.Notice)
+		resp.Notice = engine.WithoutCutNotice(resp.Notice)
 	}
 	printNotice(env, flagNames(fs, resp.Notice)) // --json's notice names request fields, as MCP's and REST's
 	if *files {

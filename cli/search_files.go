@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -32,16 +31,6 @@ func filesAlone(files, asJSON, brief bool, req mdsearch.SearchRequest) error {
 	}
 	return nil
 }
-
-// withoutOpenings is notice without the part that counts the results cut
-// to their openings, which --files does not print.
-func withoutOpenings(notice string) string {
-	return strings.TrimPrefix(openingsNotice.ReplaceAllString(notice, ""), "; ")
-}
-
-// openingsNotice is the part of a search's notice that counts the results
-// cut to their openings.
-var openingsNotice = regexp.MustCompile(`(?:; )?\d+ results?(?: scoring under \d+%)? cut to (?:its|their) opening: each names the lines that read the rest`)
 
 // printFiles prints the notes of resp's results, best first, each once,
 // as the file's full path (its collection's folder and its path), one a

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mdsearch/mdsearch/engine"
 	"github.com/mdsearch/mdsearch/rest"
 )
 
@@ -116,7 +117,7 @@ func TestFilesNoticeOpenings(t *testing.T) {
 		"add a word; 3 results cut to their opening: each names the lines that read the rest":                 "add a word",
 		"1 result cut to its opening: each names the lines that read the rest; no result is likely to answer": "no result is likely to answer",
 	} {
-		if got := withoutOpenings(in); got != want {
+		if got := engine.WithoutCutNotice(in); got != want {
 			t.Errorf("%q → %q, want %q", in, got, want)
 		}
 	}

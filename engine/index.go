@@ -183,7 +183,7 @@ func (e *Engine) index(ctx context.Context, req mdsearch.IndexRequest, existing 
 	}
 	r := &run{e: e, ctx: ctx, v: v, coll: coll, model: model, opts: opts, custom: custom, sig: e.signature(opts, custom),
 		stats: stats, report: progress, pending: map[string]store.Pending{}, listed: listed}
-	r.force = full || strings.TrimSuffix(coll.Chunking, " "+firstMark) != r.sig
+	r.force = full || cutWith(coll.Chunking) != r.sig
 	r.full = full
 	if err := r.markRecut(); err != nil {
 		return nil, err
@@ -346,7 +346,7 @@ const recutMark = "recut-stopped"
 // with other settings than they were cut with.
 func (r *run) markRecut() error {
 	had := r.coll.Chunking
-	if had == "" || strings.TrimSuffix(had, " "+firstMark) == r.sig || strings.HasSuffix(had, " "+recutMark) {
+	if had == "" || cutWith(had) == r.sig || strings.HasSuffix(had, " "+recutMark) {
 		return nil
 	}
 	return r.e.st.SetChunking(r.ctx, r.coll.ID, had+" "+recutMark)
@@ -366,6 +366,10 @@ func (r *run) markFirst() error {
 	}
 	return r.e.st.SetChunking(r.ctx, r.coll.ID, r.sig+" "+firstMark)
 }
+
+// cutWith is the signature of the settings a collection's stored notes
+// were cut with: its chunking signature without the first-run mark.
+func cutWith(signature string) string { return strings.TrimSuffix(signature, " "+firstMark) }
 
 // unfinished reports whether a chunking signature is that of a collection
 // whose first run has not read every note: marked, or, from an older

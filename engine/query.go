@@ -250,10 +250,11 @@ func (e *Engine) search(ctx context.Context, req mdsearch.SearchRequest, suggest
 		return nil, err
 	}
 	resp.Results, resp.Total = res, len(res)
+	scored := e.stage(q.mode) != nil
 	f := &found{resp: resp, sug: sug, joins: joins, ends: ends, budget: req.MaxTokens, best: best,
-		weak: isUnlikely(q, e.stage(q.mode) != nil, res), wordless: wordless, unreadable: unreadable, deferred: q.deferred,
+		weak: isUnlikely(q, scored, res), wordless: wordless, unreadable: unreadable, deferred: q.deferred,
 		required: q.holding != nil, nothing: q.nothing || q.noWords, frame: frame}
-	f.thin = lowCut(q, e.stage(q.mode) != nil, f.weak)
+	f.thin = lowCut(q, scored, f.weak)
 	colls, err := e.nameResults(ctx, rt.Reader, resp)
 	if err != nil {
 		return nil, err

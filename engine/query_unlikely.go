@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/mdsearch/mdsearch"
@@ -159,8 +160,20 @@ func cutNotice(results []mdsearch.Result, low bool) string {
 	if low {
 		what += fmt.Sprintf(" scoring under %.0f%%", 100*Unlikely)
 	}
-	return fmt.Sprintf("%s cut to %s opening: each names the lines that read the rest",
-		what, plural.Noun(cut, "its", "their"))
+	return fmt.Sprintf("%s cut to %s "+cutTail, what, plural.Noun(cut, "its", "their"))
+}
+
+// cutTail ends cutNotice's count.
+const cutTail = "opening: each names the lines that read the rest"
+
+// cutCount matches cutNotice's count within a notice, with the "; " that
+// joined it to another.
+var cutCount = regexp.MustCompile(`(?:; )?\d+ results?(?: scoring under \d+%)? cut to (?:its|their) ` + cutTail)
+
+// WithoutCutNotice is notice without its count of the results cut to their
+// openings: for a caller that prints no result's text (search --files).
+func WithoutCutNotice(notice string) string {
+	return strings.TrimPrefix(cutCount.ReplaceAllString(notice, ""), "; ")
 }
 
 // unlikelyCut is why the read hint of a result cutUnlikely cut says it
