@@ -99,7 +99,8 @@ func (s *Store) Within(ctx context.Context, collection, name string, limit int) 
 // ("ch04-01-ownership" for ch04-01-what-is-ownership.md). It needs two
 // parts or more, of two letters or more each and four in all.
 func (s *Store) WithParts(ctx context.Context, collection, name string, limit int) ([]string, error) {
-	parts := strings.FieldsFunc(fold(baseName(name)), func(r rune) bool { return strings.ContainsRune("-_. ", r) })
+	base := baseName(name)
+	parts := strings.FieldsFunc(fold(base), func(r rune) bool { return strings.ContainsRune("-_. ", r) })
 	if len(parts) < 2 || utf8.RuneCountInString(strings.Join(parts, "")) < 4 ||
 		slices.ContainsFunc(parts, func(p string) bool { return utf8.RuneCountInString(p) < 2 }) {
 		return nil, nil // a part of one letter is in almost every name
@@ -107,7 +108,7 @@ func (s *Store) WithParts(ctx context.Context, collection, name string, limit in
 	for i, p := range parts {
 		parts[i] = likeEscaper.Replace(p)
 	}
-	return s.fileLike(ctx, collection, baseName(name), "%"+strings.Join(parts, "%")+"%", limit)
+	return s.fileLike(ctx, collection, base, "%"+strings.Join(parts, "%")+"%", limit)
 }
 
 // baseName is name's file name, its markdown extension left out.

@@ -83,15 +83,19 @@ func readIgnore(path string) ([]byte, error) {
 	return data, nil
 }
 
-// errUnsearchable marks readIgnore's error for a folder whose files
-// cannot be reached (no search permission): no ignore file is to blame.
-var errUnsearchable = errors.New("cannot read folder")
+// unreachable is readIgnore's error for a folder whose files cannot be
+// reached (no search permission, a path too long for a name in it): no
+// ignore file is to blame, and the walk skips the folder for cause.
+type unreachable struct{ cause error }
+
+func (u *unreachable) Error() string { return "cannot read folder: " + u.cause.Error() }
+func (u *unreachable) Unwrap() error { return u.cause }
 
 // unsearchable is the error for folder dir, whose files cannot be reached.
 func unsearchable(dir string, err error) error {
 	return mdsearch.Errorf(mdsearch.KindInvalid, "read folder", dir,
 		"make it readable; until then, index runs keep its notes as they were indexed",
-		"%w: %w", errUnsearchable, errCause(err))
+		"%w", &unreachable{errCause(err)})
 }
 
 // ignoreError is the error for an ignore file that cannot be used; fix

@@ -3,12 +3,10 @@ package vault
 import (
 	"context"
 	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
-	"syscall"
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/internal/fsfault"
@@ -117,12 +115,8 @@ func (w *walker) dir(ctx context.Context, job dirJob) error {
 		return w.unlisted(job, err)
 	}
 	ign, err := job.ign.load(job.abs, job.rel)
-	if errors.Is(err, errUnsearchable) {
-		why := fs.ErrPermission // listed, but none of its files reached
-		if errors.Is(err, syscall.ENAMETOOLONG) {
-			why = syscall.ENAMETOOLONG
-		}
-		return w.unlisted(job, why)
+	if u := (*unreachable)(nil); errors.As(err, &u) {
+		return w.unlisted(job, u.cause) // listed, but none of its files reached
 	}
 	if err != nil {
 		return err // its notes cannot be told from those it excludes
