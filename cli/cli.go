@@ -343,6 +343,9 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 				// one more argument.
 				return nil, usagef("%v (to leave out the word %s, give the whole query as one argument: mdsearch search [flags] %q)", err, name, strings.Join(pos, " ")+" -"+name)
 			}
+			if f, v, ok := gluedValue(fs, name); unknown && ok {
+				return nil, usagef("%v (a flag's value comes after a space: -%s %s)", err, f, v)
+			}
 			return nil, usagef("%v", intFlagError(fs, err))
 		}
 		rest := fs.Args()
@@ -356,6 +359,27 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 		pos = append(pos, args[0])
 		args = args[1:]
 	}
+}
+
+// gluedValue splits "n1" into the flag n and its value 1 when n is a
+// flag that takes a value: "-n1", as head takes it, which the flag
+// package reads as a flag named n1.
+func gluedValue(fs *flag.FlagSet, name string) (flagName, value string, ok bool) {
+	i := strings.IndexFunc(name, func(r rune) bool { return r >= '0' && r <= '9' })
+	if i <= 0 {
+		return "", "", false
+	}
+	f := fs.Lookup(name[:i])
+	if f == nil || isBool(f) {
+		return "", "", false
+	}
+	return name[:i], name[i:], true
+}
+
+// isBool reports whether f needs no value.
+func isBool(f *flag.Flag) bool {
+	b, ok := f.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
 }
 
 // flagShaped is what a flag's name could be (the flag package's error

@@ -41,6 +41,9 @@ func TestErrorPrefix(t *testing.T) {
 		{[]string{"search", "->"}, 2, `mdsearch: search: flag provided but not defined: -> (a query that starts with '-' goes last, after the flags and --: mdsearch search [flags] -- "->")`},
 		{[]string{"search", "-1"}, 2, `mdsearch: search: flag provided but not defined: -1 (a query that starts with '-' goes last, after the flags and --: mdsearch search [flags] -- "-1")`},
 		{[]string{"search", "-path:Archive budget"}, 2, `mdsearch: search: flag provided but not defined: -path:Archive budget (a query that starts with '-' goes last, after the flags and --: mdsearch search [flags] -- "-path:Archive budget")`},
+		{[]string{"search", "-n1", "q"}, 2, `mdsearch: search: flag provided but not defined: -n1 (a flag's value comes after a space: -n 1)`},
+		{[]string{"search", "q", "-n10"}, 2, `mdsearch: search: flag provided but not defined: -n10 (a flag's value comes after a space: -n 10)`},
+		{[]string{"search", "q", "-json1"}, 2, "mdsearch: search: flag provided but not defined: -json1"}, // a flag of no value: no hint (the line ends there)
 		{[]string{"search", "-n", "x", "q"}, 2, `mdsearch: search: n is "x": use a whole number`},
 		{[]string{"search", "q", "--index", missing}, 1, "mdsearch: search: open index " + missing + ": no index here"},
 		{[]string{"search", "q", "-n", "0", "--index", missing}, 2, "mdsearch: search: n is 0: use 1-50 (default 5)"},
