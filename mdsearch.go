@@ -2,7 +2,10 @@ package mdsearch
 
 import (
 	"context"
+	"slices"
 	"strings"
+
+	"github.com/mdsearch/mdsearch/internal/plural"
 )
 
 // Chunk is a passage: the unit of retrieval, scoring and display. It is a
@@ -327,6 +330,26 @@ type ReadResponse struct {
 	Rest   string `json:"rest,omitempty"`
 	Tokens int    `json:"tokens"`           // what reading the whole answer (or, with an outline, the note) costs, estimated
 	Notice string `json:"notice,omitempty"` // e.g. the index is behind the file
+	// CommentsLeftOut counts the comments (Obsidian's %%…%%, HTML's
+	// <!--…-->) Content leaves out, blanked where they stood so its line
+	// numbers hold; the request's Comments keeps them. Each adapter says
+	// so in its own terms (CommentsNotice).
+	CommentsLeftOut int `json:"comments_left_out,omitempty"`
+}
+
+// CommentsNotice is the notice of the comments a read left out, with
+// keep, how the adapter's caller keeps them ("--comments"); "" when it
+// left out none.
+func (r *ReadResponse) CommentsNotice(keep string) string {
+	if r.CommentsLeftOut == 0 {
+		return ""
+	}
+	return plural.Count(r.CommentsLeftOut, "comment", "comments") + " (%%…%% or <!--…-->) left out, blanked in place: " + keep + " keeps them"
+}
+
+// JoinNotices joins the parts of a notice that are not empty.
+func JoinNotices(parts ...string) string {
+	return strings.Join(slices.DeleteFunc(parts, func(s string) bool { return s == "" }), "; ")
 }
 
 // Unit is what req, the read r answers, asked for: "range" (of lines),

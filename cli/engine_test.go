@@ -496,4 +496,21 @@ func TestReadComments(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "%%an aside%%") || strings.Contains(errOut, "comment") {
 		t.Errorf("read --comments: %d %q %q", code, out, errOut)
 	}
+	// A long note's outline shows no line, so no comment is counted, and
+	// how to read on follows what it is said of.
+	long := "# Long\n\n%%an aside%%\n\n" + strings.Repeat("word ", 1600) + "\n\n## Part\n\nend\n"
+	if err := os.WriteFile(filepath.Join(vault, "Long.md"), []byte(long), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := run(t, index, "index", vault, "--embedder", "none"); code != 0 {
+		t.Fatal(errOut)
+	}
+	code, _, errOut = run(t, index, "read", "Long.md")
+	if code != 0 || strings.Contains(errOut, "comment") || !strings.Contains(errOut, "or the whole note (--section PATH or #ANCHOR from the outline; --full for the whole note)") {
+		t.Errorf("read of a long note: %d %q", code, errOut)
+	}
+	code, _, errOut = run(t, index, "read", "Long.md", "--full")
+	if code != 0 || !strings.Contains(errOut, "1 comment (%%…%% or <!--…-->) left out, blanked in place: --comments keeps them") || strings.Contains(errOut, "comments: true") {
+		t.Errorf("read --full: %d %q", code, errOut)
+	}
 }

@@ -83,7 +83,7 @@ func printRead(env *Env, r *mdsearch.ReadResponse, whole string) {
 		if r.More {
 			how += "; --lines " + r.Rest + " for the rest"
 		}
-		printNotice(env, r.Notice+" ("+how+"; --full for the whole "+whole+")")
+		printNotice(env, mdsearch.JoinNotices(r.Notice+" ("+how+"; --full for the whole "+whole+")", r.CommentsNotice("--comments")))
 		if r.Content != "" { // a section's own text comes first
 			fmt.Fprintln(out, strings.TrimRight(r.Content, "\r\n")+"\n")
 		}
@@ -91,9 +91,9 @@ func printRead(env *Env, r *mdsearch.ReadResponse, whole string) {
 		return
 	}
 	if r.More { // the start of a long note or section: say how to read on
-		printNotice(env, r.Notice+fmt.Sprintf(" (--lines %s for the rest; --full for the whole %s)", r.Rest, whole))
+		printNotice(env, mdsearch.JoinNotices(r.Notice+fmt.Sprintf(" (--lines %s for the rest; --full for the whole %s)", r.Rest, whole), r.CommentsNotice("--comments")))
 	} else {
-		printNotice(env, r.Notice)
+		printNotice(env, mdsearch.JoinNotices(r.Notice, r.CommentsNotice("--comments")))
 	}
 	fmt.Fprint(out, r.Content)
 	if !strings.HasSuffix(r.Content, "\n") {

@@ -12,7 +12,6 @@ import (
 
 	"github.com/mdsearch/mdsearch"
 	"github.com/mdsearch/mdsearch/chunks"
-	"github.com/mdsearch/mdsearch/internal/plural"
 	"github.com/mdsearch/mdsearch/internal/wordcount"
 	"github.com/mdsearch/mdsearch/sections"
 	"github.com/mdsearch/mdsearch/store"
@@ -81,11 +80,8 @@ func (e *Engine) Read(ctx context.Context, req mdsearch.ReadRequest) (_ *mdsearc
 	if req.Comments {
 		return resp, err
 	}
-	if err == nil && resp.EndLine > 0 {
-		if k := n.doc.CommentsIn(lineOffset(n.src, resp.StartLine), lineOffset(n.src, resp.EndLine+1)); k > 0 {
-			addNotice(&resp.Notice, plural.Count(k, "comment", "comments")+
-				" (%%…%% or <!--…-->) left out, their lines blank (comments: true, or read --comments, keeps them)")
-		}
+	if err == nil && resp.EndLine > 0 && (resp.Outline == nil || resp.Content != "") { // an outline alone shows no line
+		resp.CommentsLeftOut = n.doc.CommentsIn(lineOffset(n.src, resp.StartLine), lineOffset(n.src, resp.EndLine+1))
 	}
 	return resp, err
 }

@@ -238,12 +238,8 @@ func TestReadHidesComments(t *testing.T) {
 			k.StartLine != r.StartLine || k.EndLine != r.EndLine {
 			t.Errorf("%+v: lines %d–%d, %d line breaks; with comments %+v", tt.req, r.StartLine, r.EndLine, strings.Count(r.Content, "\n"), k)
 		}
-		want := ""
-		if tt.comment > 0 {
-			want = fmt.Sprintf("%d comment", tt.comment)
-		}
-		if got := strings.Contains(r.Notice, "left out, their lines blank"); got != (want != "") || want != "" && !strings.Contains(r.Notice, want) {
-			t.Errorf("%+v: notice %q, want one counting %d comments", tt.req, r.Notice, tt.comment)
+		if r.CommentsLeftOut != tt.comment || strings.Contains(r.Notice, "comment") {
+			t.Errorf("%+v: %d comments left out, notice %q; want %d, the adapters' to word", tt.req, r.CommentsLeftOut, r.Notice, tt.comment)
 		}
 	}
 }
@@ -272,10 +268,10 @@ func TestReadLongOnlyByComments(t *testing.T) {
 	// The drawing's lines, blank once hidden, are left off the end of what
 	// is read; the lines read are still the note's, and the notice says a
 	// comment was left out.
-	if !strings.HasSuffix(r.Content, "Compost here.\n") || r.EndLine != k.EndLine || !strings.Contains(r.Notice, "1 comment (") {
+	if !strings.HasSuffix(r.Content, "Compost here.\n") || r.EndLine != k.EndLine || r.CommentsLeftOut != 1 {
 		t.Errorf("note: lines %d-%d (with comments %d), notice %q, ends %q", r.StartLine, r.EndLine, k.EndLine, r.Notice, r.Content[max(0, len(r.Content)-40):])
 	}
-	if s.Content != "## Notes\n\nCompost here." || s.EndLine != k.EndLine || !strings.Contains(s.Notice, "1 comment (") {
+	if s.Content != "## Notes\n\nCompost here." || s.EndLine != k.EndLine || s.CommentsLeftOut != 1 {
 		t.Errorf("section: lines %d-%d, notice %q, content %q", s.StartLine, s.EndLine, s.Notice, s.Content)
 	}
 	if r.Tokens >= 200 {
@@ -290,7 +286,7 @@ func TestReadOnlyComments(t *testing.T) {
 	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), nil)
 	index(t, e, vault, "v")
 	r, err := e.Read(bg, mdsearch.ReadRequest{Path: "Aside.md"})
-	if err != nil || !strings.Contains(r.Notice, "holds only comments") || strings.Contains(r.Notice, "is empty") || !strings.Contains(r.Notice, "1 comment (") ||
+	if err != nil || !strings.Contains(r.Notice, "holds only comments") || strings.Contains(r.Notice, "is empty") || r.CommentsLeftOut != 1 ||
 		r.Content != "" {
 		t.Errorf("notice %q, content %q, %v", r.Notice, r.Content, err)
 	}

@@ -41,6 +41,9 @@ func (f *fake) Read(_ context.Context, req mdsearch.ReadRequest) (*mdsearch.Read
 	if req.Section != "" && req.Section != "Starter" {
 		return nil, mdsearch.Errorf(mdsearch.KindNotFound, "read", req.Path, "", "no section %q; sections: Sourdough, Sourdough/Starter", req.Section)
 	}
+	if req.Path == "aside.md" && !req.Comments {
+		return &mdsearch.ReadResponse{Path: req.Path, StartLine: 1, EndLine: 3, Content: "# Aside\n\n\n", CommentsLeftOut: 2}, nil
+	}
 	return &mdsearch.ReadResponse{Path: req.Path, Section: req.Section, Content: "## Starter\nFeed the starter daily.\n"}, nil
 }
 

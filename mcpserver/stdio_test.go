@@ -145,6 +145,10 @@ func TestNullArguments(t *testing.T) {
 	if res, text := call(t, cs, "read_note", map[string]any{"path": "kitchen/Sourdough.md", "comments": true}); res.IsError || !f.lastRead.Comments {
 		t.Errorf("read asking for comments: %s, request %+v", text, f.lastRead)
 	}
+	if res, text := call(t, cs, "read_note", map[string]any{"path": "aside.md"}); res.IsError ||
+		!strings.Contains(text, "2 comments (%%…%% or <!--…-->) left out, blanked in place: comments: true keeps them") {
+		t.Errorf("read leaving comments out: %s", text)
+	}
 	if res, _ := call(t, cs, "semantic_search", map[string]any{"query": nil}); !res.IsError {
 		t.Error("a null query was taken as a query")
 	}

@@ -232,6 +232,7 @@ func (t *tools) read(ctx context.Context, _ *mcp.CallToolRequest, a ReadArgs) (*
 	if len(how) > 0 {
 		resp.Notice += " (" + strings.Join(how, "; ") + "; full: true for the whole " + whole + ")"
 	}
+	resp.Notice = mdsearch.JoinNotices(resp.Notice, resp.CommentsNotice("comments: true"))
 	lead(&resp.Notice, readBlankNotice(forgivenIn(ctx), a, whole))
 	var b strings.Builder
 	if err := render.Read(&b, resp); err != nil {

@@ -64,6 +64,7 @@ func (srv *Server) handleNote(w http.ResponseWriter, r *http.Request, escaped st
 	if len(how) > 0 {
 		resp.Notice += " (" + strings.Join(how, "; ") + "; full=true for the whole " + whole + ")"
 	}
+	resp.Notice = mdsearch.JoinNotices(resp.Notice, resp.CommentsNotice("comments=true"))
 	if vals.Get("render") == "html" {
 		srv.writeRendered(w, r, resp, comments)
 		return

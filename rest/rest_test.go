@@ -63,6 +63,9 @@ func (f *fake) Read(_ context.Context, req mdsearch.ReadRequest) (*mdsearch.Read
 	if req.Path == "e.md" { // goldmark's emphasis pairing is quadratic on it
 		return &mdsearch.ReadResponse{Path: req.Path, StartLine: 1, Content: "# E\n\n" + strings.Repeat("*a_", 133000) + "\n"}, nil
 	}
+	if req.Path == "aside.md" && !req.Comments {
+		return &mdsearch.ReadResponse{Path: req.Path, StartLine: 1, EndLine: 3, Content: "# Aside\n\n\n", CommentsLeftOut: 2}, nil
+	}
 	if req.Path == "links.md" {
 		return &mdsearch.ReadResponse{Collection: "v", Path: req.Path, StartLine: 1,
 			Content: "# Links {#top}\n\n[[Sourdough#Starter|feed]] [[Nowhere]] [[Sourdough#^tip]] #bread/rye ![[crumb shot.png|300]] <script>x()</script>\n"}, nil
@@ -604,6 +607,18 @@ func TestNotesComments(t *testing.T) {
 		if resp.StatusCode != tt.code || !slices.Equal(got, tt.want) {
 			t.Errorf("%s: %d, comments %v, want %d, %v: %s", tt.target, resp.StatusCode, got, tt.code, tt.want, body)
 		}
+	}
+}
+
+// The notice counts the comments a read left out, saying how this API
+// keeps them.
+func TestNotesCommentsNotice(t *testing.T) {
+	srv := New(&fake{}, Options{})
+	resp, body := get(t, srv, "GET", "/api/v1/notes/aside.md")
+	var r mdsearch.ReadResponse
+	if err := json.Unmarshal([]byte(body), &r); err != nil || resp.StatusCode != 200 || r.CommentsLeftOut != 2 ||
+		r.Notice != "2 comments (%%…%% or <!--…-->) left out, blanked in place: comments=true keeps them" {
+		t.Errorf("%d %+v %v", resp.StatusCode, r, err)
 	}
 }
 
