@@ -221,7 +221,7 @@ func rebuildIfMigrated(ctx context.Context, env *Env, e *engine.Engine) error {
 		return nil
 	}
 	env.say("%s", m)
-	bar := newProgress(env, false, e.Embeds())
+	bar := newProgress(env, false, e.Embeds(), len(m.Collections) > 1)
 	stats, err := e.IndexAll(ctx, false, bar.update)
 	bar.done(nil, err)
 	for _, st := range stats {

@@ -98,7 +98,7 @@ func runIndex(ctx context.Context, env *Env, args []string) (err error) {
 	if !missing {
 		warnBroad(ctx, env, e, pos[0])
 	}
-	bar := newProgress(env, *asJSON, e.Embeds())
+	bar := newProgress(env, *asJSON, e.Embeds(), false)
 	req := indexRequest(ctx, e, pos[0], *name, *full)
 	req.Profile = *profile
 	st, err := e.Index(ctx, req, bar.update)
@@ -162,10 +162,11 @@ func reportIndex(env *Env, st *mdsearch.IndexStats, asJSON bool, err error) erro
 // recorded folder, one run after another (with --json, one array of their
 // stats). A collection that fails is reported and the others still run.
 func indexAll(ctx context.Context, env *Env, e *engine.Engine, full, asJSON bool, opening float64) error {
-	if !e.HasCollections(ctx) {
+	colls, _ := e.Collections(ctx)
+	if len(colls) == 0 {
 		return mdsearch.Errorf(mdsearch.KindNotFound, "index", "", "give the folder to index: `mdsearch index DIR`", "the index holds no collections yet")
 	}
-	bar := newProgress(env, asJSON, e.Embeds())
+	bar := newProgress(env, asJSON, e.Embeds(), len(colls) > 1)
 	stats, err := e.IndexAll(ctx, full, bar.update)
 	if len(stats) > 0 {
 		stats[0].TookMS += opening // the first run waited for the model

@@ -47,6 +47,7 @@ type tracker struct {
 	observed bool
 	samples  []workSample // embedding work done, as reports came, the last stretch's
 	embedGo  time.Time    // the first embedding report
+	several  bool         // the job indexes more than one collection: the line names each
 }
 
 // workSample is the embedding done at one report, priced by embedWork
@@ -70,6 +71,9 @@ type progressView struct {
 	Phase   string        // "files", "embed" or "done"
 	Percent float64       // 0–100
 	ETA     time.Duration // < 0: unknown
+	// Collection is the one being indexed where the job has several,
+	// else "": a job of one was named by its command.
+	Collection string
 }
 
 // view folds one report into the job's percent and estimated time left.
@@ -85,6 +89,9 @@ func (t *tracker) view(p mdsearch.IndexProgress) progressView {
 	}
 	v.Percent = math.Min(100, math.Max(v.Percent, t.last))
 	t.last = v.Percent
+	if t.several {
+		v.Collection = p.Collection
+	}
 	return v
 }
 
@@ -191,10 +198,11 @@ func seconds(s float64) time.Duration {
 }
 
 // progressLine renders a report as one line of at most width-1 runes:
-// "[####----]  52% · 340/648 files · 9000 chunks · 4100/9000 embedded ·
-// 412/s · ETA 0:19". When the line does not fit, the least useful parts go
-// first (the chunk count, the other phase's count, the bar, the rate), never
-// the percent.
+// "[####----]  52% · notes · 340/648 files · 9000 chunks · 4100/9000
+// embedded · 412/s · ETA 0:19", the collection named where v names it.
+// When the line does not fit, the least useful parts go first (the chunk
+// count, the other phase's count, the bar, the rate, then the collection
+// with the ETA), never the percent.
 func progressLine(p mdsearch.IndexProgress, v progressView, width int) string {
 	parts := lineParts(p, v)
 	limit := max(width-1, 0)
@@ -232,6 +240,9 @@ const (
 
 func lineParts(p mdsearch.IndexProgress, v progressView) []linePart {
 	parts := []linePart{{fmt.Sprintf("%3.0f%%", v.Percent), 0}}
+	if v.Collection != "" {
+		parts = append(parts, linePart{v.Collection, 1})
+	}
 	files := fmt.Sprintf("%d/%d %s", p.FilesDone, p.FilesTotal, plural.Noun(p.FilesTotal, "file", "files"))
 	if v.Phase == "embed" {
 		parts = append(parts, linePart{files, 5}, linePart{plural.Count(p.ChunksTotal, "passage", "passages"), 6},
@@ -268,9 +279,12 @@ type progressSink interface {
 }
 
 // newProgress picks the sink: JSON lines on stderr for programs, a bar on
-// a terminal's stderr for people, nothing otherwise so logs stay clean.
-func newProgress(env *Env, asJSON, embeds bool) progressSink {
+// a terminal's stderr for people, a line now and then otherwise. With
+// several, the job indexes more than one collection, and the line names
+// the one it is on (JSON events always do).
+func newProgress(env *Env, asJSON, embeds, several bool) progressSink {
 	t := newTracker(embeds, time.Now)
+	t.several = several
 	if asJSON {
 		return &jsonProgress{w: env.Stderr, t: t}
 	}

@@ -426,3 +426,34 @@ func TestProgressOffTerminal(t *testing.T) {
 		}
 	}
 }
+
+// A job of several collections names the one each line is about, on a
+// terminal and off it; a job of one does not (its command named it).
+func TestProgressNamesCollection(t *testing.T) {
+	for _, several := range []bool{true, false} {
+		var buf bytes.Buffer
+		b := newProgress(&Env{Stderr: &buf}, false, false, several).(*progressBar)
+		b.every = 0
+		for _, name := range []string{"notes", "rfcs"} {
+			b.update(mdsearch.IndexProgress{Collection: name, FilesTotal: 10, FilesDone: 5})
+		}
+		lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+		for i, name := range []string{"notes", "rfcs"} {
+			named := i < len(lines) && strings.Contains(lines[i], "% · "+name+" · 5/10 files")
+			if named != several {
+				t.Errorf("several %v: line %d %q names %s: %v", several, i, lines, name, named)
+			}
+		}
+	}
+	emb := mdsearch.IndexProgress{Collection: "rfcs", FilesTotal: 648, FilesDone: 648, WindowsToEmbed: 9000, WindowsEmbedded: 4100, EmbedsPerSecond: 412}
+	v := progressView{Phase: "embed", Percent: 72.5, ETA: 19 * time.Second, Collection: "rfcs"}
+	for width, want := range map[int]string{
+		70: "[##########-----]  72% · rfcs · 4100/9000 embedded · 412/s · ETA 0:19",
+		40: " 72% · rfcs · ETA 0:19", // kept before the counts
+		20: " 72%",                   // the collection goes with the ETA, before the percent
+	} {
+		if got := progressLine(emb, v, width); got != want {
+			t.Errorf("width %d:\n got %q\nwant %q", width, got, want)
+		}
+	}
+}
