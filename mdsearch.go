@@ -540,16 +540,21 @@ type Status struct {
 	// WantedModel is the server model ("ollama:nomic-embed-text") the last
 	// index run was asked to embed with and could not reach, while the
 	// index holds no vectors; "" otherwise.
-	WantedModel string             `json:"wanted_model,omitempty"`
-	Collections []CollectionStatus `json:"collections"`
-	Files       int                `json:"files"`
-	Chunks      int                `json:"chunks"`  // passages
-	Windows     int                `json:"windows"` // the texts the model embeds
-	Vectors     int                `json:"vectors"` // windows with a vector of the current model
-	Stale       int                `json:"stale"`
-	SizeBytes   int64              `json:"size_bytes"`
-	Indexing    *IndexProgress     `json:"indexing,omitempty"`
-	Notice      string             `json:"notice,omitempty"`
+	WantedModel string `json:"wanted_model,omitempty"`
+	// EmbedStopped is the model an index run was to embed the index's
+	// notes with, where that run stopped before its first vector and no
+	// run goes on now (ModelID is then ""): the same command, run again,
+	// resumes it. "" otherwise.
+	EmbedStopped string             `json:"embed_stopped,omitempty"`
+	Collections  []CollectionStatus `json:"collections"`
+	Files        int                `json:"files"`
+	Chunks       int                `json:"chunks"`  // passages
+	Windows      int                `json:"windows"` // the texts the model embeds
+	Vectors      int                `json:"vectors"` // windows with a vector of the current model
+	Stale        int                `json:"stale"`
+	SizeBytes    int64              `json:"size_bytes"`
+	Indexing     *IndexProgress     `json:"indexing,omitempty"`
+	Notice       string             `json:"notice,omitempty"`
 	// Scores is what a default (hybrid) search's scores are, as this
 	// process searches: "probability" (the chance of an answer),
 	// "first-stage" (an order within one answer: another embedder) or

@@ -56,8 +56,12 @@ func runStatus(ctx context.Context, env *Env, args []string) error {
 		return printJSON(env, withCheck(s, *check, checkOK))
 	}
 	model := modelLine(env, s.ModelID, trouble)
-	if s.ModelID == "" && s.WantedModel != "" {
+	switch {
+	case s.ModelID != "":
+	case s.WantedModel != "":
 		model = wantedLine(s.WantedModel)
+	case s.EmbedStopped != "" && trouble == nil:
+		model = stoppedLine(s.EmbedStopped)
 	}
 	fmt.Fprintf(env.Stdout, "index:  %s (%s, schema %d)\nmodel:  %s\n", s.IndexPath, humanBytes(s.SizeBytes), s.SchemaVersion, env.commands(model))
 	if rv, ok := runningServe(env, ef); ok {
@@ -335,6 +339,19 @@ func wantedLine(wanted string) string {
 	return fmt.Sprintf("none (no vectors yet: keyword search only; the last index run could not embed with %s: "+
 		"once its server answers, run `mdsearch index --embedder %s --embed-model %s`, with --embed-url where it is not the default)",
 		wanted, api, shellWord(name))
+}
+
+// stoppedLine is status's word on an index whose run stopped before its
+// first vector: not keyword-only by choice, and finished by the same
+// command, which for a server's model names its settings (a bare `mdsearch
+// index` would embed with the local model).
+func stoppedLine(model string) string {
+	finish := "`mdsearch index`"
+	if api, name, _, ok := remote.ParseModelID(model); ok {
+		finish = fmt.Sprintf("`mdsearch index --embedder %s --embed-model %s`, with --embed-url where it is not the default", api, shellWord(name))
+	}
+	return fmt.Sprintf("none yet (the index run that was to embed the notes with %s stopped first; "+
+		"the same command, run again, resumes it, as does %s)", model, finish)
 }
 
 // modelLine is status's word on the model: the index's, and where the

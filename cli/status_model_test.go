@@ -1,12 +1,16 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/embed/sentenceencoder"
+	"github.com/mdsearch/mdsearch/internal/testenv"
 )
 
 // status and index say what to do where the local model is not installed:
@@ -78,5 +82,36 @@ func TestStatusNamesWantedServer(t *testing.T) {
 	}
 	if _, out, _ := runEnv(down, "", "status"); strings.Contains(out, "could not embed") {
 		t.Errorf("after a run with no embedder:\n%s", out)
+	}
+}
+
+// A first run stopped before it embedded anything leaves an index without
+// vectors that is not keyword-only by choice: status says the run that was
+// to embed stopped, and that the same command resumes it.
+func TestStatusSaysEmbeddingStopped(t *testing.T) {
+	needModel(t)
+	index := filepath.Join(t.TempDir(), "index.db")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	errOut := &cancelAt{at: `"phase":"embed"`, cancel: cancel} // as Ctrl-C once embedding starts
+	env := &Env{Stdin: strings.NewReader(""), Stdout: &testenv.SyncBuffer{}, Stderr: errOut, Getenv: func(k string) string {
+		if k == "MDSEARCH_INDEX" {
+			return index
+		}
+		return os.Getenv(k)
+	}}
+	if code := Main(ctx, env, []string{"index", "../sample-vault", "--json"}); code != 130 {
+		t.Fatalf("index: exit %d, want 130\n%s", code, errOut.String())
+	}
+	code, out, errs := run(t, index, "status")
+	want := "model:  none yet (the index run that was to embed the notes with " + sentenceencoder.ModelID
+	if code != 0 || !strings.Contains(out, want) || !strings.Contains(out, "the same command, run again, resumes it") {
+		t.Errorf("status: exit %d\n%s%s\nwant %q", code, out, errs, want)
+	}
+	if code, _, errs := run(t, index, "index"); code != 0 {
+		t.Fatal(errs)
+	}
+	if _, out, _ := run(t, index, "status"); strings.Contains(out, "none yet") {
+		t.Errorf("after the run finished:\n%s", out)
 	}
 }

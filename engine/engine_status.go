@@ -39,6 +39,9 @@ func (e *Engine) Status(ctx context.Context) (_ *mdsearch.Status, err error) {
 		if s.WantedModel, err = e.st.Meta(ctx, wantedKey); err != nil {
 			return nil, err
 		}
+		if s.EmbedStopped, err = e.stoppedEmbedding(ctx); err != nil {
+			return nil, err
+		}
 	}
 	colls, err := e.st.Collections(ctx)
 	if err != nil {
@@ -77,6 +80,19 @@ func (e *Engine) Status(ctx context.Context) (_ *mdsearch.Status, err error) {
 		s.Notice = e.pendingNotice(ctx, fmt.Sprintf("%d of %s %s vectors", s.Vectors, plural.Count(s.Windows, "window", "windows"), plural.Noun(s.Vectors, "has", "have")), true)
 	}
 	return s, nil
+}
+
+// stoppedEmbedding is, for an index without vectors, the model a run that
+// wrote windows was to embed them with (WindowKey), where it stopped
+// before its first vector: without it the index would read as keyword-only
+// by choice. "" while a run goes on, here or in another process.
+func (e *Engine) stoppedEmbedding(ctx context.Context) (string, error) {
+	if !e.owesVectors(ctx) || e.progress.Load() != nil || indexHeld(e.st.Path()) {
+		return "", nil
+	}
+	w, err := e.st.Meta(ctx, WindowKey)
+	model, _, _ := strings.Cut(w, " ")
+	return model, err
 }
 
 // Unembedded counts the windows of the index without a vector of the

@@ -210,7 +210,7 @@ func TestStoppedFirstRun(t *testing.T) {
 		}
 		// Meanwhile status and a search say the notes are not all read,
 		// however strong the search's best result.
-		if s, err := e.Status(bg); err != nil || !s.Collections[0].Unfinished {
+		if s, err := e.Status(bg); err != nil || !s.Collections[0].Unfinished || s.EmbedStopped != e.emb.ModelID() {
 			t.Errorf("status after the stop: %v, %+v", err, s)
 		}
 		resp := search(t, e, mdsearch.SearchRequest{Query: "alpha words", Mode: mdsearch.ModeKeyword, N: 3})
