@@ -164,9 +164,12 @@ func (e *Engine) index(ctx context.Context, req mdsearch.IndexRequest, existing 
 			return nil, err
 		}
 	}
-	coll, err := e.collectionFor(ctx, name, v.Root(), existing, stats)
+	coll, err := e.collectionFor(ctx, name, v.Root(), existing, req.Profile, stats)
 	if err != nil {
 		return nil, err
+	}
+	if collectionMade != nil {
+		collectionMade()
 	}
 	var model int64
 	if noVectors == "" {
@@ -174,13 +177,7 @@ func (e *Engine) index(ctx context.Context, req mdsearch.IndexRequest, existing 
 			return nil, err
 		}
 	}
-	opts, custom := e.chunkOptions(), ""
-	switch prof := e.profileOf(req.Profile, coll.Chunking, string(opts.Profile)); {
-	case e.opts.Profiles[prof] != nil:
-		custom = prof
-	default:
-		opts.Profile = chunks.Profile(prof)
-	}
+	opts, custom := e.cutFor(req.Profile, coll.Chunking)
 	r := &run{e: e, ctx: ctx, v: v, coll: coll, model: model, opts: opts, custom: custom, sig: e.signature(opts, custom),
 		stats: stats, report: progress, pending: map[string]store.Pending{}, listed: listed}
 	r.force = full || cutWith(coll.Chunking) != r.sig
@@ -359,12 +356,28 @@ func (r *run) markRecut() error {
 const firstMark = "first-run"
 
 // markFirst marks a collection's first run (firstMark) before it reads
-// any note; SetIndexed clears it once every note is read.
+// any note, where the collection was made without the mark (by an older
+// mdsearch; see collectionFor); SetIndexed clears it once every note is
+// read.
 func (r *run) markFirst() error {
 	if r.coll.Chunking != "" {
 		return nil
 	}
 	return r.e.st.SetChunking(r.ctx, r.coll.ID, r.sig+" "+firstMark)
+}
+
+// cutFor is the chunker options of a run asked for profile asked ("":
+// the collection's) of a collection of chunking signature signature, and
+// the profile of Options.Profiles that cuts, or "".
+func (e *Engine) cutFor(asked, signature string) (opts chunks.Options, custom string) {
+	opts = e.chunkOptions()
+	switch prof := e.profileOf(asked, signature, string(opts.Profile)); {
+	case e.opts.Profiles[prof] != nil:
+		custom = prof
+	default:
+		opts.Profile = chunks.Profile(prof)
+	}
+	return opts, custom
 }
 
 // cutWith is the signature of the settings a collection's stored notes
@@ -504,6 +517,11 @@ func (e *Engine) prepareModel(ctx context.Context) (int64, error) {
 	}
 	return 0, nil
 }
+
+// collectionMade, set by tests only, is called once a run has its
+// collection, before it writes anything else: a stop there must not lose
+// what the run was asked for.
+var collectionMade func()
 
 // run is one Index call.
 type run struct {

@@ -246,3 +246,27 @@ func TestStoppedFirstRun(t *testing.T) {
 		}
 	}
 }
+
+// A first run stopped right after it made its collection, before it
+// marked its first run, keeps the profile it was given: the next run,
+// which names none, cuts with it.
+func TestStoppedAtCollectionMade(t *testing.T) {
+	vault := copyDir(t, "../sample-vault")
+	e := openEngine(t, t.TempDir()+"/index.db", newBow("bow"))
+	ctx, cancel := context.WithCancel(bg)
+	defer cancel()
+	collectionMade = cancel // as Ctrl-C there
+	_, err := e.Index(ctx, mdsearch.IndexRequest{Dir: vault, Name: "v", Profile: "h2h3"}, nil)
+	collectionMade = nil
+	if err == nil {
+		t.Fatal("the run was not stopped")
+	}
+	s, err := e.Status(bg)
+	if err != nil || len(s.Collections) != 1 || s.Collections[0].Profile != "h2h3" || !s.Collections[0].Unfinished {
+		t.Fatalf("after the stop: %v, %+v", err, s)
+	}
+	index(t, e, vault, "v")
+	if s, err = e.Status(bg); err != nil || s.Collections[0].Profile != "h2h3" || s.Collections[0].Unfinished {
+		t.Errorf("the next run: %v, %+v", err, s.Collections)
+	}
+}

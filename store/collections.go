@@ -66,7 +66,14 @@ func (s *Store) Collection(ctx context.Context, name string) (*Collection, error
 
 // AddCollection creates a collection, or returns the existing one.
 func (s *Store) AddCollection(ctx context.Context, name, root string) (*Collection, error) {
-	if _, err := s.w.ExecContext(ctx, `INSERT INTO collections(name, root) VALUES (?, ?) ON CONFLICT(name) DO NOTHING`, name, root); err != nil {
+	return s.AddCollectionCut(ctx, name, root, "")
+}
+
+// AddCollectionCut is AddCollection recording a new collection's chunking
+// signature as it is made, in the same statement: a stop right after it
+// leaves the collection with the settings its first run was given.
+func (s *Store) AddCollectionCut(ctx context.Context, name, root, chunking string) (*Collection, error) {
+	if _, err := s.w.ExecContext(ctx, `INSERT INTO collections(name, root, chunking) VALUES (?, ?, ?) ON CONFLICT(name) DO NOTHING`, name, root, chunking); err != nil {
 		return nil, err
 	}
 	c, err := scanCollection(s.w.QueryRowContext(ctx, `SELECT `+collectionCols+` FROM collections WHERE name = ?`, name))
