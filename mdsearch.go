@@ -200,16 +200,20 @@ type Result struct {
 	// its path does not (as ReadSection), else ""; absent when none needs one.
 	ReadSections []string `json:"read_sections,omitempty"`
 	// ChunkEnd is the last chunk index when adjacent passages of one page
-	// were merged into this result; 0 otherwise.
+	// were merged into this result; 0 otherwise. A result cut to fit a
+	// token budget ends it at the last passage it still shows; one cut to
+	// its opening keeps it, its rest (RestFrom to RestTo) running to that
+	// passage's end.
 	ChunkEnd int `json:"chunk_end,omitempty"`
 	// Part and Parts place the passage (the first, when several were
 	// merged) among the parts its section's text was cut into, from 1;
 	// both 0 when that text is one passage, so the result is all of it.
 	Part  int `json:"part,omitempty"`
 	Parts int `json:"parts,omitempty"`
-	// PartEnd is the last part shown when neighbouring passages of the
+	// PartEnd is the last part joined when neighbouring passages of the
 	// section were joined into this result (Part to PartEnd of Parts); 0
-	// otherwise. SetChunkEnd keeps it beside ChunkEnd.
+	// otherwise. SetChunkEnd keeps it beside ChunkEnd, and it is cut as
+	// ChunkEnd is.
 	PartEnd int `json:"part_end,omitempty"`
 	// SectionEnd is the last line of the text that follows the passage in
 	// the sections it shows (their further parts and subsections: reading

@@ -183,10 +183,15 @@ const (
 
 // opening cuts r to its opening, about listPreview tokens at a block
 // (shorten), a code block it leaves open closed, its read hint saying
-// why and which lines read the rest.
+// why and which lines read the rest. An opening previews the whole
+// result, so unlike a budget's cut it keeps the passages and parts r
+// joined (ChunkEnd, PartEnd): its lines are those shown, and the rest
+// runs to the last joined passage's end.
 func (joins seams) opening(r *mdsearch.Result, end int, why string) {
+	joined := r.ChunkEnd
 	if joins.shorten(r, listPreview, true, end, why) {
 		r.Text = closeFence(r.Text)
+		r.SetChunkEnd(joined)
 	}
 }
 

@@ -1,0 +1,59 @@
+package engine
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/mdsearch/mdsearch"
+	"github.com/mdsearch/mdsearch/render"
+)
+
+// A result that joined passages (parts of its section, or not) and is
+// cut to its opening still names them all: its JSON keeps chunk_end and
+// part_end, its footer (the terminal's and MCP's) the same chunks and
+// parts, and its lines are those shown, the rest read to the last
+// passage's end.
+func TestOpeningKeepsJoinedSpan(t *testing.T) {
+	para := "The pump draws water from the cistern through the copper pipe.\n\n"
+	first := "## Wiring\n\n" + strings.Repeat(para, 8) // lines 10-26
+	second := strings.TrimSuffix(strings.Repeat(para, 4), "\n\n")
+	for _, tt := range []struct {
+		name          string
+		weak          bool // every result cut (cutUnlikely), else those after a likely first (lowCut)
+		part, parts   int
+		end           int // the last chunk joined, 0: none
+		wantPartEnd   int
+		footer, chunk string
+	}{
+		{"low, joined parts", false, 1, 2, 4, 2, "chunks 4–5/9 · parts 1–2/2 · lines 10–", `"chunk_end":4`},
+		{"weak, joined parts", true, 2, 3, 4, 3, "chunks 4–5/9 · parts 2–3/3 · lines 10–", `"chunk_end":4`},
+		{"low, joined chunks", false, 0, 0, 4, 0, "chunks 4–5/9 · lines 10–", `"chunk_end":4`},
+		{"low, one passage", false, 1, 2, 0, 0, "chunk 4/9 · part 1/2 · lines 10–", `"chunk_index":3`},
+	} {
+		r := mdsearch.Result{Path: "pump.md", ChunkIndex: 3, TotalChunks: 9, Part: tt.part, Parts: tt.parts,
+			StartLine: 10, EndLine: 26, Text: strings.TrimSuffix(first, "\n\n"), Score: Unlikely / 2}
+		joins := seams{}
+		if tt.end > 0 {
+			joins[keyOf(r)] = []seam{{line: 28, chunk: tt.end, at: len(first)}}
+			r.Text, r.EndLine = first+second, 34
+			r.SetChunkEnd(tt.end)
+		}
+		likely := mdsearch.Result{Path: "a.md", TotalChunks: 1, StartLine: 1, EndLine: 1, Text: "x", Score: 0.9}
+		f := found{resp: &mdsearch.SearchResponse{Results: []mdsearch.Result{likely, r}}, joins: joins, ends: []int{1, r.EndLine}, weak: tt.weak}
+		f.cutFrom(1)
+		got := f.resp.Results[1]
+		js, err := json.Marshal(got)
+		if err != nil {
+			t.Fatal(err)
+		}
+		footer := render.Footer(got)
+		rest := fmt.Sprintf("lines %d-%d", got.EndLine+1, r.EndLine)
+		if !got.Truncated || got.PartEnd != tt.wantPartEnd || got.EndLine >= 28 || got.RestTo != r.EndLine ||
+			!strings.Contains(string(js), tt.chunk) || !strings.Contains(footer, tt.footer) || !strings.HasSuffix(footer, rest) {
+			t.Errorf("%s: part_end %d (want %d), lines %d-%d, rest %d-%d\n%s\n%s", tt.name, got.PartEnd, tt.wantPartEnd,
+				got.StartLine, got.EndLine, got.RestFrom, got.RestTo, js, footer)
+		}
+	}
+}
