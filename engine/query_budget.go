@@ -116,3 +116,59 @@ func sentenceEnd(cut string) int {
 	}
 	return end
 }
+
+// A blockCut cuts a block over budget inside it: the text shown, and
+// whether the end of its last line is left out (elided), which shorten
+// marks "…" and reads from the next line.
+type blockCut func(block string, budget int) (shown string, elided bool)
+
+// atWord is a budget's blockCut (cutWithin): the rest of a line cut inside
+// is read from that line.
+func atWord(block string, budget int) (string, bool) { return cutWithin(block, budget), false }
+
+// atLine is an opening's blockCut: it ends at a line's end, so the rest
+// starts on the next line and no line shows twice. It backs off to the
+// line before the cut (lineBefore), else runs on to the cut line's end
+// where that costs at most half the budget more; a line longer still
+// (a long one-line paragraph) is cut at a sentence or word, its end
+// elided.
+func atLine(block string, budget int) (string, bool) {
+	in := cutWithin(block, budget)
+	if endsLine(block, len(in)) {
+		return in, false
+	}
+	if back, ok := lineBefore(in); ok {
+		return back, false
+	}
+	end := len(block)
+	if i := strings.IndexByte(block[len(in):], '\n'); i >= 0 {
+		end = len(in) + i
+	}
+	if whole := strings.TrimRight(block[:end], " \t\r"); EstimateTokens(whole) <= budget+budget/2 {
+		return whole, false
+	}
+	return in, true
+}
+
+// lineBefore is in up to its last line break, ok where that keeps at
+// least half its words and does not end on what a cut at a block does
+// not (cutBlocks): a heading, a label that opens what follows, link
+// definitions.
+func lineBefore(in string) (string, bool) {
+	nl := strings.LastIndexByte(in, '\n')
+	if nl < 0 {
+		return "", false
+	}
+	kept := strings.TrimRight(in[:nl], " \t\r\n")
+	last := kept[strings.LastIndex(kept, "\n\n")+1:]
+	ok := kept != "" && 2*wordcount.Count(kept) >= wordcount.Count(in) &&
+		!endsWithHeading(kept) && !opens(last) && !onlyDefinitions(last)
+	return kept, ok
+}
+
+// endsLine reports whether text[:n] ends a line of text: only spaces
+// follow it before a line break, or the text's end.
+func endsLine(text string, n int) bool {
+	rest := strings.TrimLeft(text[n:], " \t\r")
+	return rest == "" || rest[0] == '\n'
+}

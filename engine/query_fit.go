@@ -42,7 +42,7 @@ func fitBudget(rs []mdsearch.Result, budget int, joins seams, ends []int) ([]mds
 			continue
 		}
 		frame += hintTokens(rs[i]) - shownHint(rs[i]) // cut, it says how to read the rest, in place of a hint it had
-		if !joins.shorten(&rs[i], left-frame, i == 0, ends[i], "cut to fit the token budget") {
+		if !joins.shorten(&rs[i], left-frame, i == 0, ends[i], "cut to fit the token budget", atWord) {
 			return rs[:i], len(rs) - i
 		}
 		return rs[:i+1], len(rs) - i - 1
@@ -53,29 +53,33 @@ func fitBudget(rs []mdsearch.Result, budget int, joins seams, ends []int) ([]mds
 // shorten cuts r's text to about budget tokens, at whole blocks where it
 // can, else inside the first (with first, the first block is kept however
 // long; without, a first block over the budget leaves nothing, and shorten
-// reports false). The hint says why (why) and which lines, to end, read
-// the rest.
-func (joins seams) shorten(r *mdsearch.Result, budget int, first bool, end int, why string) bool {
+// reports false), as inside cuts it. The hint says why (why) and which
+// lines, to end, read the rest.
+func (joins seams) shorten(r *mdsearch.Result, budget int, first bool, end int, why string, inside blockCut) bool {
 	cut, lines := cutBlocks(r.Text, budget, first)
 	if cut == "" {
 		return false
 	}
-	in := cut
+	in, elided := cut, false
 	if EstimateTokens(cut) > budget {
-		in = cutWithin(cut, budget)
+		in, elided = inside(cut, budget)
 	}
-	if len(in) < len(cut) {
+	if to := max(r.EndLine, end); len(in) < len(cut) {
 		// The first block alone is over: cut inside it, and the rest
-		// starts on the line of the cut (lineAt counts it from its
-		// passage: passages joined on one line gained a line break).
+		// starts on the line of the cut, or the next where the cut ends
+		// it or elides its end and lines follow (lineAt counts it from
+		// its passage: passages joined on one line gained a line break).
 		last := joins.lineAt(*r, len(in))
 		from := last
-		if strings.HasPrefix(cut[len(in):], "\n") { // cut at a line's end: the rest starts on the next
+		if endsLine(cut, len(in)) || elided && last < to {
 			from++
 		}
-		joins.cut(r, in, last, from, max(r.EndLine, end), why)
+		if elided {
+			in += " …"
+		}
+		joins.cut(r, in, last, from, to, why)
 	} else if e := joins.lineAt(*r, len(cut)); lines > 0 && e < r.EndLine { // else one block, kept whole
-		joins.cut(r, cut, e, e+1, max(r.EndLine, end), why)
+		joins.cut(r, cut, e, e+1, to, why)
 	}
 	return true
 }

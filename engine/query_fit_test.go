@@ -24,7 +24,7 @@ func TestShortenRestLine(t *testing.T) {
 		{strings.Repeat("one two three four five six ", 40), false}, // one long line
 	} {
 		r := mdsearch.Result{Path: "a.md", Text: tt.text, StartLine: 1, EndLine: strings.Count(tt.text, "\n") + 1}
-		if !(seams{}).shorten(&r, 20, true, r.EndLine, "cut") || !r.Truncated {
+		if !(seams{}).shorten(&r, 20, true, r.EndLine, "cut", atWord) || !r.Truncated {
 			t.Fatalf("not cut: %+v", r)
 		}
 		atEnd := strings.HasSuffix(tt.text[:len(r.Text)+1], r.Text+"\n")

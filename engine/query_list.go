@@ -189,7 +189,7 @@ const (
 // runs to the last joined passage's end.
 func (joins seams) opening(r *mdsearch.Result, end int, why string) {
 	joined := r.ChunkEnd
-	if joins.shorten(r, listPreview, true, end, why) {
+	if joins.shorten(r, listPreview, true, end, why, atLine) {
 		r.Text = closeFence(r.Text)
 		r.SetChunkEnd(joined)
 	}

@@ -57,3 +57,46 @@ func TestOpeningKeepsJoinedSpan(t *testing.T) {
 		}
 	}
 }
+
+// An opening ends at a line's end, or, where one line is longer than an
+// opening holds, marks the rest of it elided ("…"); either way the rest
+// it names starts on the next line, so no line shows twice, but where
+// the elided line is the passage's last: it is read whole.
+func TestOpeningEndsLine(t *testing.T) {
+	sentence := "The pump draws water from the cistern through the copper pipe. "
+	line := func(n int) string { return strings.TrimSpace(strings.Repeat(sentence, n)) }
+	var wrapped []string
+	for range 12 {
+		wrapped = append(wrapped, "the pump draws water from the cistern")
+	}
+	for _, tt := range []struct {
+		name   string
+		text   string
+		elided bool // the last line shown is cut short
+		last   bool // and nothing follows it
+	}{
+		{"a paragraph line", "## Wiring\n\n" + line(6) + "\n\nMore text.\n\nAnd more.", false, false},
+		{"wrapped lines", "## Wiring\n\n" + strings.Join(wrapped, "\n") + "\n\nMore text.", false, false},
+		{"a code block", "## Wiring\n\n```go\n" + strings.Repeat("pump.Draw(water, cistern, pipe, valve)\n", 30) + "```\n\nMore text.", false, false},
+		{"a line too long", "## Wiring\n\n" + line(20) + "\n\nMore text.", true, false},
+		{"a line too long, last", "## Wiring\n\n" + line(20), true, true},
+	} {
+		note := strings.Split(tt.text, "\n")
+		r := mdsearch.Result{Path: "pump.md", Text: tt.text, StartLine: 1, EndLine: len(note)}
+		(seams{}).opening(&r, r.EndLine, unlikelyCut)
+		shown := strings.Split(strings.TrimSuffix(r.Text, " …"), "\n")
+		n := r.EndLine - r.StartLine + 1
+		ok := r.Truncated && len(shown) >= n && strings.HasSuffix(r.Text, " …") == tt.elided && r.RestTo == len(note)
+		for i := 0; ok && i < n; i++ {
+			ok = shown[i] == note[i] || tt.elided && i == n-1 && strings.HasPrefix(note[i], shown[i])
+		}
+		if from := r.EndLine + 1; tt.last {
+			ok = ok && r.RestFrom == r.EndLine
+		} else {
+			ok = ok && r.RestFrom == from
+		}
+		if !ok {
+			t.Errorf("%s: lines %d-%d, rest %d-%d, shown:\n%s", tt.name, r.StartLine, r.EndLine, r.RestFrom, r.RestTo, r.Text)
+		}
+	}
+}
