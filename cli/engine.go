@@ -221,7 +221,11 @@ func rebuildIfMigrated(ctx context.Context, env *Env, e *engine.Engine) error {
 		return nil
 	}
 	env.say("%s", m)
-	bar := newProgress(env, false, e.Embeds(), len(m.Collections) > 1)
+	names := make([]string, len(m.Collections))
+	for i, c := range m.Collections {
+		names[i] = c.Name
+	}
+	bar := newProgress(env, false, e.Embeds(), names)
 	stats, err := e.IndexAll(ctx, false, bar.update)
 	bar.done(nil, err)
 	for _, st := range stats {

@@ -98,7 +98,7 @@ func runIndex(ctx context.Context, env *Env, args []string) (err error) {
 	if !missing {
 		warnBroad(ctx, env, e, pos[0])
 	}
-	bar := newProgress(env, *asJSON, e.Embeds(), false)
+	bar := newProgress(env, *asJSON, e.Embeds(), nil)
 	req := indexRequest(ctx, e, pos[0], *name, *full)
 	req.Profile = *profile
 	st, err := e.Index(ctx, req, bar.update)
@@ -166,7 +166,11 @@ func indexAll(ctx context.Context, env *Env, e *engine.Engine, full, asJSON bool
 	if len(colls) == 0 {
 		return mdsearch.Errorf(mdsearch.KindNotFound, "index", "", "give the folder to index: `mdsearch index DIR`", "the index holds no collections yet")
 	}
-	bar := newProgress(env, asJSON, e.Embeds(), len(colls) > 1)
+	names := make([]string, len(colls))
+	for i, c := range colls {
+		names[i] = c.Name
+	}
+	bar := newProgress(env, asJSON, e.Embeds(), names)
 	stats, err := e.IndexAll(ctx, full, bar.update)
 	if len(stats) > 0 {
 		stats[0].TookMS += opening // the first run waited for the model

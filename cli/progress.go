@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -34,20 +35,25 @@ func embedWork(p mdsearch.IndexProgress, tokens, texts int) float64 {
 	return float64(tokens) + k*float64(texts)
 }
 
-// tracker turns the engine's progress reports into one figure for the whole
-// job: files parsed, then texts embedded, each share weighted by its
-// estimated time. The percent never goes down.
+// tracker turns the engine's progress reports into one figure for each
+// collection: files parsed, then texts embedded, each share weighted by its
+// estimated time. The percent never goes down within a collection; a job of
+// several starts again at the next one, whose files are not counted before
+// its run walks them (named, with its place, so the drop reads as a new
+// collection).
 type tracker struct {
 	now      func() time.Time
-	embeds   bool // an embedder runs after parsing
-	start    time.Time
-	base     int     // files already done at the first report: unchanged, no work
-	embedAt  float64 // percent shown when embedding began; -1 before
-	last     float64 // highest percent shown so far
+	embeds   bool      // an embedder runs after parsing
+	began    time.Time // the job's start
+	start    time.Time // the collection's
+	base     int       // files already done at the first report: unchanged, no work
+	embedAt  float64   // percent shown when embedding began; -1 before
+	last     float64   // highest percent shown so far
 	observed bool
 	samples  []workSample // embedding work done, as reports came, the last stretch's
 	embedGo  time.Time    // the first embedding report
-	several  bool         // the job indexes more than one collection: the line names each
+	coll     string       // the collection reported on
+	names    []string     // the job's collections, where it has several: the line names each, with its place
 }
 
 // workSample is the embedding done at one report, priced by embedWork
@@ -63,21 +69,30 @@ type workSample struct {
 const recentShare = 8
 
 func newTracker(embeds bool, now func() time.Time) *tracker {
-	return &tracker{now: now, embeds: embeds, start: now(), embedAt: -1}
+	t := &tracker{now: now, embeds: embeds, start: now(), embedAt: -1}
+	t.began = t.start
+	return t
 }
 
-// progressView is the whole job's state, as the bar and JSON events show it.
+// progressView is the collection's state, as the bar and JSON events show it.
 type progressView struct {
 	Phase   string        // "files", "embed" or "done"
 	Percent float64       // 0–100
 	ETA     time.Duration // < 0: unknown
 	// Collection is the one being indexed where the job has several,
-	// else "": a job of one was named by its command.
+	// else "": a job of one was named by its command. Place is its
+	// number among the job's Of collections, 0 if not among them.
 	Collection string
+	Place, Of  int
 }
 
-// view folds one report into the job's percent and estimated time left.
+// view folds one report into the collection's percent and estimated time
+// left.
 func (t *tracker) view(p mdsearch.IndexProgress) progressView {
+	if t.observed && p.Collection != t.coll { // the next collection: its own figure from 0
+		*t = tracker{now: t.now, embeds: t.embeds, began: t.began, start: t.now(), embedAt: -1, names: t.names}
+	}
+	t.coll = p.Collection
 	if !t.observed {
 		t.observed, t.base = true, p.FilesDone
 	}
@@ -89,10 +104,16 @@ func (t *tracker) view(p mdsearch.IndexProgress) progressView {
 	}
 	v.Percent = math.Min(100, math.Max(v.Percent, t.last))
 	t.last = v.Percent
-	if t.several {
+	if len(t.names) > 1 {
 		v.Collection = p.Collection
+		v.Place, v.Of = t.place(p.Collection)
 	}
 	return v
+}
+
+// place is a collection's number among the job's of, 0 if not among them.
+func (t *tracker) place(name string) (n, of int) {
+	return slices.Index(t.names, name) + 1, len(t.names)
 }
 
 // filesView estimates the parse time from the files done so far and the
@@ -199,7 +220,8 @@ func seconds(s float64) time.Duration {
 
 // progressLine renders a report as one line of at most width-1 runes:
 // "[####----]  52% · notes · 340/648 files · 9000 chunks · 4100/9000
-// embedded · 412/s · ETA 0:19", the collection named where v names it.
+// embedded · 412/s · ETA 0:19", the collection named where v names it
+// ("notes (2 of 3)" with its place).
 // When the line does not fit, the least useful parts go first (the chunk
 // count, the other phase's count, the bar, the rate, then the collection
 // with the ETA), never the percent.
@@ -240,7 +262,9 @@ const (
 
 func lineParts(p mdsearch.IndexProgress, v progressView) []linePart {
 	parts := []linePart{{fmt.Sprintf("%3.0f%%", v.Percent), 0}}
-	if v.Collection != "" {
+	if v.Place > 0 {
+		parts = append(parts, linePart{fmt.Sprintf("%s (%d of %d)", v.Collection, v.Place, v.Of), 1})
+	} else if v.Collection != "" {
 		parts = append(parts, linePart{v.Collection, 1})
 	}
 	files := fmt.Sprintf("%d/%d %s", p.FilesDone, p.FilesTotal, plural.Noun(p.FilesTotal, "file", "files"))
@@ -279,12 +303,13 @@ type progressSink interface {
 }
 
 // newProgress picks the sink: JSON lines on stderr for programs, a bar on
-// a terminal's stderr for people, a line now and then otherwise. With
-// several, the job indexes more than one collection, and the line names
-// the one it is on (JSON events always do).
-func newProgress(env *Env, asJSON, embeds, several bool) progressSink {
+// a terminal's stderr for people, a line now and then otherwise. colls are
+// the job's collections where it indexes them all (nil for one): with
+// several, the line names the one it is on and its place among them (JSON
+// events always name it).
+func newProgress(env *Env, asJSON, embeds bool, colls []string) progressSink {
 	t := newTracker(embeds, time.Now)
-	t.several = several
+	t.names = colls
 	if asJSON {
 		return &jsonProgress{w: env.Stderr, t: t}
 	}
@@ -349,6 +374,10 @@ type progressEvent struct {
 	Percent    float64  `json:"percent"`
 	ETASeconds *float64 `json:"eta_seconds"`     // null when unknown
 	Elapsed    float64  `json:"elapsed_seconds"` // since the run began, to check the ETA against
+	// The collection's place among the job's, for `index` alone over
+	// several: percent and ETA are the collection's.
+	CollectionNumber int `json:"collection_number,omitempty"`
+	Collections      int `json:"collections,omitempty"`
 	mdsearch.IndexProgress
 }
 
@@ -393,7 +422,10 @@ func (j *jsonProgress) done(st *mdsearch.IndexStats, err error) {
 
 func (j *jsonProgress) emit(v progressView) {
 	ev := progressEvent{Event: "progress", Phase: v.Phase, Percent: math.Round(v.Percent*10) / 10, IndexProgress: j.p,
-		Elapsed: math.Round(j.t.now().Sub(j.t.start).Seconds()*10) / 10}
+		Elapsed: math.Round(j.t.now().Sub(j.t.began).Seconds()*10) / 10}
+	if len(j.t.names) > 1 {
+		ev.CollectionNumber, ev.Collections = j.t.place(j.p.Collection)
+	}
 	if v.ETA >= 0 && v.Phase != "done" {
 		s := math.Round(v.ETA.Seconds()*10) / 10
 		ev.ETASeconds = &s

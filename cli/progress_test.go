@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -192,6 +193,27 @@ func TestJSONProgressStopped(t *testing.T) {
 		if ev.Phase != c.phase || c.phase == "stopped" && (ev.Percent >= 100 || ev.ETASeconds != nil || ev.WindowsEmbedded != 96) {
 			t.Errorf("err %v: last event %+v", c.err, ev)
 		}
+	}
+}
+
+// Over several collections, each event gives the collection's place; its
+// percent is the collection's, elapsed_seconds the job's.
+func TestJSONProgressPlace(t *testing.T) {
+	var buf bytes.Buffer
+	j := &jsonProgress{w: &buf, t: newTracker(false, fakeClock(time.Second))}
+	j.t.names = []string{"notes", "rfcs"}
+	for _, p := range []mdsearch.IndexProgress{{Collection: "notes", FilesTotal: 2}, {Collection: "notes", FilesTotal: 2, FilesDone: 2},
+		{Collection: "rfcs", FilesTotal: 2}, {Collection: "rfcs", FilesTotal: 2, FilesDone: 1}} {
+		j.last = time.Time{} // each one an event
+		j.update(p)
+	}
+	var ev progressEvent
+	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &ev); err != nil {
+		t.Fatal(err)
+	}
+	if ev.Collection != "rfcs" || ev.CollectionNumber != 2 || ev.Collections != 2 || ev.Percent != 50 || ev.Elapsed < 2 {
+		t.Errorf("%s", lines)
 	}
 }
 
@@ -427,33 +449,67 @@ func TestProgressOffTerminal(t *testing.T) {
 	}
 }
 
-// A job of several collections names the one each line is about, on a
-// terminal and off it; a job of one does not (its command named it).
+// A job of several collections names the one each line is about, with its
+// place, on a terminal and off it; a job of one does not (its command named
+// it).
 func TestProgressNamesCollection(t *testing.T) {
-	for _, several := range []bool{true, false} {
+	for _, colls := range [][]string{{"notes", "rfcs"}, nil} {
 		var buf bytes.Buffer
-		b := newProgress(&Env{Stderr: &buf}, false, false, several).(*progressBar)
+		b := newProgress(&Env{Stderr: &buf}, false, false, colls).(*progressBar)
 		b.every = 0
 		for _, name := range []string{"notes", "rfcs"} {
 			b.update(mdsearch.IndexProgress{Collection: name, FilesTotal: 10, FilesDone: 5})
 		}
 		lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
 		for i, name := range []string{"notes", "rfcs"} {
-			named := i < len(lines) && strings.Contains(lines[i], "% · "+name+" · 5/10 files")
-			if named != several {
-				t.Errorf("several %v: line %d %q names %s: %v", several, i, lines, name, named)
+			named := i < len(lines) && strings.Contains(lines[i], fmt.Sprintf("%% · %s (%d of 2) · 5/10 files", name, i+1))
+			if named != (colls != nil) {
+				t.Errorf("collections %v: line %d %q names %s: %v", colls, i, lines, name, named)
 			}
 		}
 	}
 	emb := mdsearch.IndexProgress{Collection: "rfcs", FilesTotal: 648, FilesDone: 648, WindowsToEmbed: 9000, WindowsEmbedded: 4100, EmbedsPerSecond: 412}
-	v := progressView{Phase: "embed", Percent: 72.5, ETA: 19 * time.Second, Collection: "rfcs"}
+	v := progressView{Phase: "embed", Percent: 72.5, ETA: 19 * time.Second, Collection: "rfcs", Place: 2, Of: 3}
 	for width, want := range map[int]string{
-		70: "[##########-----]  72% · rfcs · 4100/9000 embedded · 412/s · ETA 0:19",
-		40: " 72% · rfcs · ETA 0:19", // kept before the counts
-		20: " 72%",                   // the collection goes with the ETA, before the percent
+		79: "[##########-----]  72% · rfcs (2 of 3) · 4100/9000 embedded · 412/s · ETA 0:19",
+		40: " 72% · rfcs (2 of 3) · ETA 0:19", // kept before the counts
+		30: " 72%",                            // the collection goes with the ETA, before the percent
 	} {
 		if got := progressLine(emb, v, width); got != want {
 			t.Errorf("width %d:\n got %q\nwant %q", width, got, want)
+		}
+	}
+}
+
+// A job of several collections shows each one's percent, from its start to
+// 100 at its end: the next one's files are not counted before its run walks
+// them, so no figure for the whole job could be honest. The first must not
+// hold the bar at 100 while the second works.
+func TestTrackerSeveralCollections(t *testing.T) {
+	tr := newTracker(true, fakeClock(time.Second))
+	for _, coll := range []string{"notes", "rfcs"} {
+		prev := -1.0
+		var v progressView
+		for f := 0; f <= 10; f += 5 {
+			v = tr.view(mdsearch.IndexProgress{Collection: coll, FilesTotal: 10, FilesDone: f, WindowsTotal: 50 * f, WindowsNew: 50 * f})
+			if v.Percent < prev {
+				t.Errorf("%s: percent went %.1f → %.1f", coll, prev, v.Percent)
+			}
+			if f == 5 && (v.Percent <= 0 || v.Percent >= 100) {
+				t.Errorf("%s: half its files parsed at %.1f%%", coll, v.Percent)
+			}
+			prev = v.Percent
+		}
+		for e := 0; e <= 500; e += 250 {
+			v = tr.view(mdsearch.IndexProgress{Collection: coll, FilesTotal: 10, FilesDone: 10, WindowsTotal: 500,
+				WindowsToEmbed: 500, WindowsEmbedded: e, EmbedsPerSecond: guessEmbedsPerSecond})
+			if v.Percent < prev {
+				t.Errorf("%s: percent went %.1f → %.1f", coll, prev, v.Percent)
+			}
+			prev = v.Percent
+		}
+		if v.Percent != 100 {
+			t.Errorf("%s: ends at %.1f%%", coll, v.Percent)
 		}
 	}
 }
