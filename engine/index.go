@@ -164,7 +164,7 @@ func (e *Engine) index(ctx context.Context, req mdsearch.IndexRequest, existing 
 			return nil, err
 		}
 	}
-	coll, err := e.collectionFor(ctx, name, v.Root(), existing, req.Profile, stats)
+	coll, err := e.collectionFor(ctx, name, v.Root(), existing, req.Profile, v.MaxFileSize(), stats)
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -130,10 +131,10 @@ func (e *Engine) noCollection(ctx context.Context, name string) error {
 // collectionFor finds or creates the collection for a vault. A name already
 // used for another folder is refused, unless that folder is gone (the vault
 // moved), in which case the collection follows it. A new one is made with
-// its first run's mark (firstMark) on the signature of profile, in one
-// statement: a run stopped right after still leaves the next one the
-// profile it was given.
-func (e *Engine) collectionFor(ctx context.Context, name, root string, existing bool, profile string, stats *mdsearch.IndexStats) (*store.Collection, error) {
+// its first run's mark (firstMark) on the signature of profile and its
+// size limit maxSize, in one transaction: a run stopped right after still
+// leaves the next one the profile and limit it was given.
+func (e *Engine) collectionFor(ctx context.Context, name, root string, existing bool, profile string, maxSize int64, stats *mdsearch.IndexStats) (*store.Collection, error) {
 	c, err := e.st.Collection(ctx, name)
 	if err != nil {
 		return nil, err
@@ -145,7 +146,8 @@ func (e *Engine) collectionFor(ctx context.Context, name, root string, existing 
 		if err := e.noteSameRoot(ctx, name, root, stats); err != nil {
 			return nil, err
 		}
-		return e.st.AddCollectionCut(ctx, name, root, e.signature(e.cutFor(profile, ""))+" "+firstMark)
+		return e.st.AddCollectionCut(ctx, name, root, e.signature(e.cutFor(profile, ""))+" "+firstMark,
+			map[string]string{maxSizeKey(name): strconv.FormatInt(maxSize, 10)})
 	}
 	if c.Root == root {
 		return c, nil

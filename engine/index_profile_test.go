@@ -270,3 +270,29 @@ func TestStoppedAtCollectionMade(t *testing.T) {
 		t.Errorf("the next run: %v, %+v", err, s.Collections)
 	}
 }
+
+// A first run stopped right after it made its collection keeps the size
+// limit it was given, as it keeps its profile: the next run, which names
+// none, skips what that limit skips, not the default's.
+func TestStoppedAtCollectionMadeKeepsLimit(t *testing.T) {
+	vault := copyDir(t, "../sample-vault")
+	write(t, vault, "big.md", "# Big\n\n"+strings.Repeat("word ", 400)+"\n")
+	dbPath := t.TempDir() + "/index.db"
+	small, err := Open(bg, Options{IndexPath: dbPath, MaxFileSize: 1800})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(bg)
+	defer cancel()
+	collectionMade = cancel // as Ctrl-C there
+	_, err = small.Index(ctx, mdsearch.IndexRequest{Dir: vault, Name: "v"}, nil)
+	collectionMade = nil
+	small.Close()
+	if err == nil {
+		t.Fatal("the run was not stopped")
+	}
+	e := openEngine(t, dbPath, nil) // no limit of its own
+	if st := index(t, e, vault, "v"); len(st.Skipped) != 1 || st.Skipped[0].Path != "big.md" {
+		t.Errorf("the next run skipped %+v; want big.md, over the first run's limit", st.Skipped)
+	}
+}

@@ -66,18 +66,37 @@ func (s *Store) Collection(ctx context.Context, name string) (*Collection, error
 
 // AddCollection creates a collection, or returns the existing one.
 func (s *Store) AddCollection(ctx context.Context, name, root string) (*Collection, error) {
-	return s.AddCollectionCut(ctx, name, root, "")
+	return s.AddCollectionCut(ctx, name, root, "", nil)
 }
 
 // AddCollectionCut is AddCollection recording a new collection's chunking
-// signature as it is made, in the same statement: a stop right after it
-// leaves the collection with the settings its first run was given.
-func (s *Store) AddCollectionCut(ctx context.Context, name, root, chunking string) (*Collection, error) {
-	if _, err := s.w.ExecContext(ctx, `INSERT INTO collections(name, root, chunking) VALUES (?, ?, ?) ON CONFLICT(name) DO NOTHING`, name, root, chunking); err != nil {
+// signature and meta values (its size limit) as it is made, in one
+// transaction: a stop right after it leaves the collection with the
+// settings its first run was given. An existing collection keeps its own.
+func (s *Store) AddCollectionCut(ctx context.Context, name, root, chunking string, meta map[string]string) (*Collection, error) {
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
 		return nil, err
 	}
-	c, err := scanCollection(s.w.QueryRowContext(ctx, `SELECT `+collectionCols+` FROM collections WHERE name = ?`, name))
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx, `INSERT INTO collections(name, root, chunking) VALUES (?, ?, ?) ON CONFLICT(name) DO NOTHING`, name, root, chunking)
 	if err != nil {
+		return nil, err
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		meta = nil // not made here: its settings are its own
+	}
+	for k, v := range meta {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES (?, ?)
+			ON CONFLICT(key) DO UPDATE SET value = excluded.value`, k, v); err != nil {
+			return nil, err
+		}
+	}
+	c, err := scanCollection(tx.QueryRowContext(ctx, `SELECT `+collectionCols+` FROM collections WHERE name = ?`, name))
+	if err != nil {
+		return nil, err
+	}
+	if err := tx.Commit(); err != nil {
 		return nil, err
 	}
 	return &c, nil
