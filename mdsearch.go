@@ -549,7 +549,11 @@ type Status struct {
 	// notes with, where that run stopped before its first vector and no
 	// run goes on now (ModelID is then ""): the same command, run again,
 	// resumes it. "" otherwise.
-	EmbedStopped string             `json:"embed_stopped,omitempty"`
+	EmbedStopped string `json:"embed_stopped,omitempty"`
+	// EmbedRunning is that model where the run goes on now, here or in
+	// another process, before its first vector: the index is not
+	// keyword-only, its vectors are on their way. "" otherwise.
+	EmbedRunning string             `json:"embed_running,omitempty"`
 	Collections  []CollectionStatus `json:"collections"`
 	Files        int                `json:"files"`
 	Chunks       int                `json:"chunks"`  // passages

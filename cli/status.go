@@ -58,6 +58,9 @@ func runStatus(ctx context.Context, env *Env, args []string) error {
 	model := modelLine(env, s.ModelID, trouble)
 	switch {
 	case s.ModelID != "":
+	case s.EmbedRunning != "": // the running run's word, not an earlier one's
+		model = "none yet (an index run is embedding the notes with " + s.EmbedRunning +
+			" now; searches use keywords only until its first vectors are stored)"
 	case s.WantedModel != "":
 		model = wantedLine(s.WantedModel)
 	case s.EmbedStopped != "" && trouble == nil:

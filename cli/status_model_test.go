@@ -90,19 +90,7 @@ func TestStatusNamesWantedServer(t *testing.T) {
 // to embed stopped, and that the same command resumes it.
 func TestStatusSaysEmbeddingStopped(t *testing.T) {
 	needModel(t)
-	index := filepath.Join(t.TempDir(), "index.db")
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	errOut := &cancelAt{at: `"phase":"embed"`, cancel: cancel} // as Ctrl-C once embedding starts
-	env := &Env{Stdin: strings.NewReader(""), Stdout: &testenv.SyncBuffer{}, Stderr: errOut, Getenv: func(k string) string {
-		if k == "MDSEARCH_INDEX" {
-			return index
-		}
-		return os.Getenv(k)
-	}}
-	if code := Main(ctx, env, []string{"index", "../sample-vault", "--json"}); code != 130 {
-		t.Fatalf("index: exit %d, want 130\n%s", code, errOut.String())
-	}
+	index := stoppedAtEmbed(t)
 	code, out, errs := run(t, index, "status")
 	want := "model:  none yet (the index run that was to embed the notes with " + sentenceencoder.ModelID
 	if code != 0 || !strings.Contains(out, want) || !strings.Contains(out, "the same command, run again, resumes it") {
@@ -114,4 +102,24 @@ func TestStatusSaysEmbeddingStopped(t *testing.T) {
 	if _, out, _ := run(t, index, "status"); strings.Contains(out, "none yet") {
 		t.Errorf("after the run finished:\n%s", out)
 	}
+}
+
+// stoppedAtEmbed is an index whose first run was stopped (as by Ctrl-C)
+// once embedding started, before its first vector.
+func stoppedAtEmbed(t *testing.T) (index string) {
+	t.Helper()
+	index = filepath.Join(t.TempDir(), "index.db")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	errOut := &cancelAt{at: `"phase":"embed"`, cancel: cancel}
+	env := &Env{Stdin: strings.NewReader(""), Stdout: &testenv.SyncBuffer{}, Stderr: errOut, Getenv: func(k string) string {
+		if k == "MDSEARCH_INDEX" {
+			return index
+		}
+		return os.Getenv(k)
+	}}
+	if code := Main(ctx, env, []string{"index", "../sample-vault", "--json"}); code != 130 {
+		t.Fatalf("index: exit %d, want 130\n%s", code, errOut.String())
+	}
+	return index
 }

@@ -39,7 +39,7 @@ func (e *Engine) Status(ctx context.Context) (_ *mdsearch.Status, err error) {
 		if s.WantedModel, err = e.st.Meta(ctx, wantedKey); err != nil {
 			return nil, err
 		}
-		if s.EmbedStopped, err = e.stoppedEmbedding(ctx); err != nil {
+		if err := e.owedEmbedding(ctx, s); err != nil {
 			return nil, err
 		}
 	}
@@ -82,17 +82,23 @@ func (e *Engine) Status(ctx context.Context) (_ *mdsearch.Status, err error) {
 	return s, nil
 }
 
-// stoppedEmbedding is, for an index without vectors, the model a run that
-// wrote windows was to embed them with (WindowKey), where it stopped
-// before its first vector: without it the index would read as keyword-only
-// by choice. "" while a run goes on, here or in another process.
-func (e *Engine) stoppedEmbedding(ctx context.Context) (string, error) {
-	if !e.owesVectors(ctx) || e.progress.Load() != nil || indexHeld(e.st.Path()) {
-		return "", nil
+// owedEmbedding sets, for an index without vectors, the model a run that
+// wrote windows was to embed them with (WindowKey): as EmbedRunning while
+// a run goes on, here or in another process, else as EmbedStopped, where
+// it stopped before its first vector. Without them the index would read
+// as keyword-only by choice.
+func (e *Engine) owedEmbedding(ctx context.Context, s *mdsearch.Status) error {
+	if !e.owesVectors(ctx) {
+		return nil
 	}
 	w, err := e.st.Meta(ctx, WindowKey)
 	model, _, _ := strings.Cut(w, " ")
-	return model, err
+	if e.progress.Load() != nil || indexHeld(e.st.Path()) {
+		s.EmbedRunning = model
+	} else {
+		s.EmbedStopped = model
+	}
+	return err
 }
 
 // Unembedded counts the windows of the index without a vector of the

@@ -516,3 +516,38 @@ func TestPendingNoticeCatchingUp(t *testing.T) {
 		t.Errorf("index held by a run: notice %q", n)
 	}
 }
+
+// A first run that wrote windows and no vector yet is said running while
+// a run holds the lock (another process's, as far as this engine knows),
+// and stopped once none does: never keyword-only.
+func TestStatusEmbedRunning(t *testing.T) {
+	vault := copyDir(t, "../sample-vault")
+	path := filepath.Join(t.TempDir(), "index.db")
+	e, err := Open(bg, Options{IndexPath: path, Embedder: &failAfter{bow: newBow("bow"), left: 0}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if _, err := e.Index(bg, mdsearch.IndexRequest{Dir: vault, Name: "v"}, nil); err == nil {
+		t.Fatal("the run did not fail")
+	}
+	unlock, err := lockIndex(bg, path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	during, err := e.Status(bg)
+	unlock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, err := e.Status(bg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if during.ModelID != "" || during.EmbedRunning != "bow" || during.EmbedStopped != "" {
+		t.Errorf("during a run: model %q, running %q, stopped %q", during.ModelID, during.EmbedRunning, during.EmbedStopped)
+	}
+	if after.EmbedRunning != "" || after.EmbedStopped != "bow" {
+		t.Errorf("after it: running %q, stopped %q", after.EmbedRunning, after.EmbedStopped)
+	}
+}
