@@ -490,6 +490,10 @@ type IndexStats struct {
 	// are what it got through, and windows neither embedded nor reused
 	// are not embedded yet (the next run embeds them).
 	Stopped bool `json:"stopped,omitempty"`
+	// EmbeddedEarlier counts, of Embedded, the windows earlier runs left
+	// without a vector, whichever collection's, that the run embedded too
+	// (the first of `mdsearch index`'s runs embeds them all): not its own.
+	EmbeddedEarlier int `json:"embedded_earlier,omitempty"`
 }
 
 // CollectionStatus describes one indexed collection.

@@ -219,7 +219,8 @@ func indexRequest(ctx context.Context, e *engine.Engine, dir, name string, full 
 // 700 windows from the 13 added or changed files (675 embedded now, 25
 // reused from earlier runs); 2 files skipped; took 41s".
 // For a run that stopped early, the windows it did not embed are not yet
-// embedded, rather than repeats.
+// embedded, rather than repeats. The windows earlier runs left, which it
+// embedded too, are counted apart.
 func summary(st *mdsearch.IndexStats) string {
 	var b strings.Builder
 	name := st.Collection
@@ -243,28 +244,29 @@ func summary(st *mdsearch.IndexStats) string {
 		fmt.Fprintf(&b, "; stopped before it wrote a note")
 	case noneRead:
 		fmt.Fprintf(&b, "; nothing to read again")
-		if st.Embedded > 0 {
-			// The run embeds every window the index lacks a vector of,
-			// whichever collection's: the first of `mdsearch index`'s runs
-			// does so for them all.
-			fmt.Fprintf(&b, "; %d %s that earlier runs left without vectors embedded now, any collection's",
-				st.Embedded, plural.Noun(st.Embedded, "window", "windows"))
-		}
 	default:
 		fmt.Fprintf(&b, "; %d %s in %d %s from the %d %s %s", st.Chunks, plural.Noun(st.Chunks, "passage", "passages"),
 			st.Windows, plural.Noun(st.Windows, "window", "windows"), read, which, plural.Noun(read, "file", "files"))
 	}
+	own := st.Embedded - st.EmbeddedEarlier
 	dup := 0 // texts repeated within the run are embedded once
-	if st.Embedded+st.Reused > 0 {
-		dup = max(st.Windows-st.Embedded-st.Reused, 0)
+	if own+st.Reused > 0 {
+		dup = max(st.Windows-own-st.Reused, 0)
 	}
 	dupName := "repeating another window's text"
 	if st.Stopped {
 		dupName = "not embedded yet"
 	}
-	if vec := counts(count{st.Embedded, "embedded now"}, count{st.Reused, "reused from earlier runs"},
+	if vec := counts(count{own, "embedded now"}, count{st.Reused, "reused from earlier runs"},
 		count{dup, dupName}); vec != "" && !noneRead {
 		fmt.Fprintf(&b, " (%s)", vec)
+	}
+	if n := st.EmbeddedEarlier; n > 0 {
+		// The run embeds every window the index lacks a vector of,
+		// whichever collection's: the first of `mdsearch index`'s runs
+		// does so for them all.
+		fmt.Fprintf(&b, "; %d %s that earlier runs left without vectors embedded now, any collection's",
+			n, plural.Noun(n, "window", "windows"))
 	}
 	if n := len(st.Skipped); n > 0 {
 		fmt.Fprintf(&b, "; %d %s skipped", n, plural.Noun(n, "file", "files"))

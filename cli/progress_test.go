@@ -228,8 +228,12 @@ func TestSummaryNamesEveryCount(t *testing.T) {
 		{mdsearch.IndexStats{Collection: "v", Files: 6, Unchanged: 5, Deleted: 1, TookMS: 12},
 			"v: 6 files (5 unchanged, 1 deleted from the index); nothing to read again; took 12ms"},
 		// The first run of `mdsearch index` embeds what every collection's lacks.
-		{mdsearch.IndexStats{Collection: "tv", Files: 3, Unchanged: 3, Embedded: 3985, Skipped: []mdsearch.FileIssue{{}}, TookMS: 17698},
+		{mdsearch.IndexStats{Collection: "tv", Files: 3, Unchanged: 3, Embedded: 3985, EmbeddedEarlier: 3985, Skipped: []mdsearch.FileIssue{{}}, TookMS: 17698},
 			"tv: 3 files (3 unchanged); nothing to read again; 3985 windows that earlier runs left without vectors embedded now, any collection's; 1 file skipped; took 17.698s"},
+		// ... and says which windows it embedded were its own.
+		{mdsearch.IndexStats{Collection: "sample-vault", Files: 6, Added: 6, Chunks: 28, Windows: 30, Embedded: 2739, EmbeddedEarlier: 2709, TookMS: 9000},
+			"sample-vault: 6 files (6 added); 28 passages in 30 windows from the 6 added or changed files (30 embedded now); " +
+				"2709 windows that earlier runs left without vectors embedded now, any collection's; took 9s"},
 		{mdsearch.IndexStats{Collection: "full", Files: 173, TookMS: 40, Stopped: true}, // a disk full before its first batch
 			"full (stopped early): 173 files; stopped before it wrote a note; took 40ms"},
 		{mdsearch.IndexStats{Collection: "v", Files: 1, Unchanged: 1, TookMS: 0.3},

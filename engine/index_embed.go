@@ -27,6 +27,7 @@ func (r *run) embed() error {
 			return err
 		}
 		r.judge(pend)
+		r.markEarlier(pend)
 		pend = r.withZeroed(pend)
 	} else {
 		for _, p := range r.pending {
@@ -154,7 +155,7 @@ func (r *run) commit(batch []store.Pending, vecs [][]float32, start time.Time) e
 		}
 		r.claim = false
 	}
-	r.stats.Embedded += len(batch)
+	r.countEmbedded(batch)
 	r.prog.WindowsEmbedded += len(batch)
 	r.prog.TokensEmbedded += pendingTokens(batch)
 	r.prog.EmbedsPerSecond = float64(r.prog.WindowsEmbedded) / time.Since(start).Seconds()
@@ -205,8 +206,20 @@ func (r *run) zeroUnread(pend []store.Pending) ([]store.Pending, error) {
 	if err := r.storeVectors(unread, zero); err != nil {
 		return nil, err
 	}
-	r.stats.Embedded += len(unread)
+	r.countEmbedded(unread)
 	return readable, nil
+}
+
+// countEmbedded counts the texts of a batch stored, those earlier runs
+// left apart (IndexStats.EmbeddedEarlier): the first of `mdsearch index`'s
+// runs embeds every collection's, which its summary must not call its own.
+func (r *run) countEmbedded(batch []store.Pending) {
+	r.stats.Embedded += len(batch)
+	for _, p := range batch {
+		if p.Earlier {
+			r.stats.EmbeddedEarlier++
+		}
+	}
 }
 
 // judge sets Zero on the texts of a list the scan did not make (every
@@ -219,6 +232,15 @@ func (r *run) judge(pend []store.Pending) {
 		} else {
 			pend[i].Zero = Unreadable(r.e.emb, pend[i].EmbedText)
 		}
+	}
+}
+
+// markEarlier marks the texts of a global run's list that it did not
+// write (Pending.Earlier).
+func (r *run) markEarlier(pend []store.Pending) {
+	for i := range pend {
+		_, ours := r.pending[string(pend[i].Key)]
+		pend[i].Earlier = !ours
 	}
 }
 

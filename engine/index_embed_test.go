@@ -94,3 +94,27 @@ func TestEmbedCallsOverlap(t *testing.T) {
 		})
 	}
 }
+
+// A run that owes vectors embeds every collection's windows without one,
+// and counts those it did not write apart (EmbeddedEarlier): its own are
+// only its own.
+func TestEmbeddedEarlierCountedApart(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "index.db")
+	a := copyDir(t, "../sample-vault")
+	e, err := Open(bg, Options{IndexPath: path, Embedder: &failAfter{bow: newBow("bow"), left: 0}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := e.Index(bg, mdsearch.IndexRequest{Dir: a, Name: "a"}, nil)
+	e.Close()
+	if err == nil || first.Windows == 0 {
+		t.Fatalf("the first run did not leave windows without vectors: %v, %+v", err, first)
+	}
+	b := t.TempDir()
+	write(t, b, "one.md", "# One\n\nA note no other collection has.\n")
+	e = openEngine(t, path, newBow("bow"))
+	st := index(t, e, b, "b")
+	if st.Windows == 0 || st.Embedded-st.EmbeddedEarlier != st.Windows || st.EmbeddedEarlier != first.Windows {
+		t.Errorf("b wrote %d windows; embedded %d, %d of them earlier runs' (a left %d)", st.Windows, st.Embedded, st.EmbeddedEarlier, first.Windows)
+	}
+}

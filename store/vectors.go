@@ -112,6 +112,10 @@ type Pending struct {
 	EmbedText string
 	Tokens    int  // its length by the embedder's counter when it was cut
 	Zero      bool // the model cannot read it: it gets the zero vector
+	// Earlier is set by a run on texts it embeds but did not write: an
+	// earlier run left them, whichever collection's, so its count of
+	// its own windows leaves them out.
+	Earlier bool
 }
 
 // MissingVectors lists the distinct embed texts of all windows, in every
