@@ -492,6 +492,12 @@ func TestReadComments(t *testing.T) {
 	if code != 0 || out != "# Garden\n\nWater daily.  Mulch.\n" || !strings.Contains(errOut, "1 comment (%%…%% or <!--…-->) left out") {
 		t.Errorf("read: %d %q %q", code, out, errOut)
 	}
+	code, out, errOut = run(t, index, "read", "Garden.md", "--json")
+	var r mdsearch.ReadResponse
+	if err := json.Unmarshal([]byte(out), &r); code != 0 || err != nil || r.CommentsLeftOut != 1 ||
+		r.Notice != "1 comment (%%…%% or <!--…-->) left out, blanked in place: --comments keeps them" {
+		t.Errorf("read --json: %d %v %+v %q", code, err, r, errOut)
+	}
 	code, out, errOut = run(t, index, "read", "Garden.md", "--comments")
 	if code != 0 || !strings.Contains(out, "%%an aside%%") || strings.Contains(errOut, "comment") {
 		t.Errorf("read --comments: %d %q %q", code, out, errOut)

@@ -162,7 +162,10 @@ func reportIndex(env *Env, st *mdsearch.IndexStats, asJSON bool, err error) erro
 // recorded folder, one run after another (with --json, one array of their
 // stats). A collection that fails is reported and the others still run.
 func indexAll(ctx context.Context, env *Env, e *engine.Engine, full, asJSON bool, opening float64) error {
-	colls, _ := e.Collections(ctx)
+	colls, err := e.Collections(ctx)
+	if err != nil {
+		return err
+	}
 	if len(colls) == 0 {
 		return mdsearch.Errorf(mdsearch.KindNotFound, "index", "", "give the folder to index: `mdsearch index DIR`", "the index holds no collections yet")
 	}

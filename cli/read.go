@@ -69,6 +69,7 @@ func runRead(ctx context.Context, env *Env, args []string) error {
 			printRead(env, r, r.Unit(req))
 			return nil
 		}
+		r.Notice = mdsearch.JoinNotices(r.Notice, r.CommentsNotice("--comments")) // as REST's and MCP's JSON say it
 		out = r
 	}
 	return printJSON(env, out)

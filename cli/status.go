@@ -59,8 +59,8 @@ func runStatus(ctx context.Context, env *Env, args []string) error {
 	switch {
 	case s.ModelID != "":
 	case s.EmbedRunning != "": // the running run's word, not an earlier one's
-		model = "none yet (an index run is embedding the notes with " + s.EmbedRunning +
-			" now; searches use keywords only until its first vectors are stored)"
+		model = "none yet (an index run is going on, and the notes are owed vectors of " + s.EmbedRunning +
+			"; searches use keywords only until a run stores them)"
 	case s.WantedModel != "":
 		model = wantedLine(s.WantedModel)
 	case s.EmbedStopped != "" && trouble == nil:

@@ -27,7 +27,7 @@ func TestStatusSaysEmbeddingRuns(t *testing.T) {
 	}
 	f.WriteString("mdsearch pid " + strconv.Itoa(os.Getpid()) + "\n") // a live process's run, as far as status knows
 	code, out, errs := run(t, index, "status")
-	want := "model:  none yet (an index run is embedding the notes with " + sentenceencoder.ModelID
+	want := "model:  none yet (an index run is going on, and the notes are owed vectors of " + sentenceencoder.ModelID
 	if code != 0 || !strings.Contains(out, want) || strings.Contains(out, "keyword search only") {
 		t.Errorf("status: exit %d\n%s%s\nwant %q", code, out, errs, want)
 	}

@@ -82,12 +82,6 @@ func (e *Engine) searchedCollection(ctx context.Context, name string) (*store.Co
 		"no collection is named so, and %d are in another case", len(found))
 }
 
-// HasCollections reports whether the index holds any collection.
-func (e *Engine) HasCollections(ctx context.Context) bool {
-	colls, err := e.Collections(ctx)
-	return err == nil && len(colls) > 0
-}
-
 // Collections lists the collections by name and folder only: what a
 // watcher asks every few seconds, without Status's counting.
 func (e *Engine) Collections(ctx context.Context) (_ []mdsearch.CollectionStatus, err error) {
@@ -146,7 +140,7 @@ func (e *Engine) collectionFor(ctx context.Context, name, root string, existing 
 		if err := e.noteSameRoot(ctx, name, root, stats); err != nil {
 			return nil, err
 		}
-		return e.st.AddCollectionCut(ctx, name, root, e.signature(e.cutFor(profile, ""))+" "+firstMark,
+		return e.st.AddCollectionWith(ctx, name, root, e.signature(e.cutFor(profile, ""))+" "+firstMark,
 			map[string]string{maxSizeKey(name): strconv.FormatInt(maxSize, 10)})
 	}
 	if c.Root == root {

@@ -67,11 +67,12 @@ func (joins seams) shorten(r *mdsearch.Result, budget int, first bool, end int, 
 	if to := max(r.EndLine, end); len(in) < len(cut) {
 		// The first block alone is over: cut inside it, and the rest
 		// starts on the line of the cut, or the next where the cut ends
-		// it or elides its end and lines follow (lineAt counts it from
-		// its passage: passages joined on one line gained a line break).
+		// it (lineAt counts it from its passage: passages joined on one
+		// line gained a line break). A line elided ("…") is read again
+		// whole: the words after the cut are read by no other line.
 		last := joins.lineAt(*r, len(in))
 		from := last
-		if endsLine(cut, len(in)) || elided && last < to {
+		if endsLine(cut, len(in)) {
 			from++
 		}
 		if elided {

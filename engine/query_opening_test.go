@@ -58,10 +58,11 @@ func TestOpeningKeepsJoinedSpan(t *testing.T) {
 	}
 }
 
-// An opening ends at a line's end, or, where one line is longer than an
-// opening holds, marks the rest of it elided ("…"); either way the rest
-// it names starts on the next line, so no line shows twice, but where
-// the elided line is the passage's last: it is read whole.
+// An opening ends at a line's end, and the rest it names starts on the
+// next line, so no line shows twice; where one line is longer than an
+// opening holds, it marks the rest of that line elided ("…"), and the
+// rest starts on that line, read whole: its words after the cut are on
+// no other line.
 func TestOpeningEndsLine(t *testing.T) {
 	sentence := "The pump draws water from the cistern through the copper pipe. "
 	line := func(n int) string { return strings.TrimSpace(strings.Repeat(sentence, n)) }
@@ -72,14 +73,13 @@ func TestOpeningEndsLine(t *testing.T) {
 	for _, tt := range []struct {
 		name   string
 		text   string
-		elided bool // the last line shown is cut short
-		last   bool // and nothing follows it
+		elided bool // the last line shown is cut short, and read again whole
 	}{
-		{"a paragraph line", "## Wiring\n\n" + line(6) + "\n\nMore text.\n\nAnd more.", false, false},
-		{"wrapped lines", "## Wiring\n\n" + strings.Join(wrapped, "\n") + "\n\nMore text.", false, false},
-		{"a code block", "## Wiring\n\n```go\n" + strings.Repeat("pump.Draw(water, cistern, pipe, valve)\n", 30) + "```\n\nMore text.", false, false},
-		{"a line too long", "## Wiring\n\n" + line(20) + "\n\nMore text.", true, false},
-		{"a line too long, last", "## Wiring\n\n" + line(20), true, true},
+		{"a paragraph line", "## Wiring\n\n" + line(6) + "\n\nMore text.\n\nAnd more.", false},
+		{"wrapped lines", "## Wiring\n\n" + strings.Join(wrapped, "\n") + "\n\nMore text.", false},
+		{"a code block", "## Wiring\n\n```go\n" + strings.Repeat("pump.Draw(water, cistern, pipe, valve)\n", 30) + "```\n\nMore text.", false},
+		{"a line too long", "## Wiring\n\n" + line(20) + "\n\nMore text.", true},
+		{"a line too long, last", "## Wiring\n\n" + line(20), true},
 	} {
 		note := strings.Split(tt.text, "\n")
 		r := mdsearch.Result{Path: "pump.md", Text: tt.text, StartLine: 1, EndLine: len(note)}
@@ -90,7 +90,7 @@ func TestOpeningEndsLine(t *testing.T) {
 		for i := 0; ok && i < n; i++ {
 			ok = shown[i] == note[i] || tt.elided && i == n-1 && strings.HasPrefix(note[i], shown[i])
 		}
-		if from := r.EndLine + 1; tt.last {
+		if from := r.EndLine + 1; tt.elided {
 			ok = ok && r.RestFrom == r.EndLine
 		} else {
 			ok = ok && r.RestFrom == from

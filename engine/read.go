@@ -81,9 +81,19 @@ func (e *Engine) Read(ctx context.Context, req mdsearch.ReadRequest) (_ *mdsearc
 		return resp, err
 	}
 	if err == nil && resp.EndLine > 0 && (resp.Outline == nil || resp.Content != "") { // an outline alone shows no line
-		resp.CommentsLeftOut = n.doc.CommentsIn(lineOffset(n.src, resp.StartLine), lineOffset(n.src, resp.EndLine+1))
+		resp.CommentsLeftOut = n.doc.CommentsIn(lineOffset(n.src, resp.StartLine), lineOffset(n.src, shownEnd(resp)+1))
 	}
 	return resp, err
+}
+
+// shownEnd is the last line a read's text shows: its EndLine, but for a
+// long section answered with its own text and its subsections' outline,
+// whose EndLine is the whole section's.
+func shownEnd(resp *mdsearch.ReadResponse) int {
+	if resp.Outline == nil {
+		return resp.EndLine
+	}
+	return resp.StartLine + strings.Count(strings.TrimRight(resp.Content, "\n"), "\n")
 }
 
 // withoutComments is n with its comments hidden (WithoutComments): what

@@ -165,3 +165,31 @@ func TestOutlineCostsReads(t *testing.T) {
 		}
 	}
 }
+
+// A long section answered with its own text and its subsections'
+// outline counts the comments of the text it shows, not of the
+// subsections it leaves to the outline.
+func TestReadLongSectionComments(t *testing.T) {
+	vault := t.TempDir()
+	var b strings.Builder
+	b.WriteString("# Guide\n\nIntro %%one%% of the guide. <!-- two -->\n\n## Part A\n\n")
+	for i := range 40 {
+		fmt.Fprintf(&b, "Paragraph %d %s %%%%aside%%%%\n\n", i, strings.Repeat("word ", 58))
+	}
+	write(t, vault, "n.md", b.String())
+	e := openEngine(t, filepath.Join(t.TempDir(), "index.db"), newBow("bow"))
+	index(t, e, vault, "v")
+	for _, tt := range []struct {
+		req  mdsearch.ReadRequest
+		want int
+	}{
+		{mdsearch.ReadRequest{Path: "n.md", Section: "Guide"}, 2},              // its own text, then the outline
+		{mdsearch.ReadRequest{Path: "n.md", Section: "Guide", Full: true}, 42}, // all of it
+		{mdsearch.ReadRequest{Path: "n.md"}, 0},                                // the note's outline alone
+	} {
+		r, err := e.Read(context.Background(), tt.req)
+		if err != nil || r.CommentsLeftOut != tt.want {
+			t.Errorf("%+v: %d comments left out, want %d (%v; lines %d–%d, outline %d)", tt.req, r.CommentsLeftOut, tt.want, err, r.StartLine, r.EndLine, len(r.Outline))
+		}
+	}
+}

@@ -66,14 +66,14 @@ func (s *Store) Collection(ctx context.Context, name string) (*Collection, error
 
 // AddCollection creates a collection, or returns the existing one.
 func (s *Store) AddCollection(ctx context.Context, name, root string) (*Collection, error) {
-	return s.AddCollectionCut(ctx, name, root, "", nil)
+	return s.AddCollectionWith(ctx, name, root, "", nil)
 }
 
-// AddCollectionCut is AddCollection recording a new collection's chunking
+// AddCollectionWith is AddCollection recording a new collection's chunking
 // signature and meta values (its size limit) as it is made, in one
 // transaction: a stop right after it leaves the collection with the
 // settings its first run was given. An existing collection keeps its own.
-func (s *Store) AddCollectionCut(ctx context.Context, name, root, chunking string, meta map[string]string) (*Collection, error) {
+func (s *Store) AddCollectionWith(ctx context.Context, name, root, chunking string, meta map[string]string) (*Collection, error) {
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, err
