@@ -221,11 +221,7 @@ func rebuildIfMigrated(ctx context.Context, env *Env, e *engine.Engine) error {
 		return nil
 	}
 	env.say("%s", m)
-	names := make([]string, len(m.Collections))
-	for i, c := range m.Collections {
-		names[i] = c.Name
-	}
-	bar := newProgress(env, false, e.Embeds(), names)
+	bar := newProgress(env, false, e.Embeds(), m.Names())
 	stats, err := e.IndexAll(ctx, false, bar.update)
 	bar.done(nil, err)
 	for _, st := range stats {

@@ -69,22 +69,26 @@ func runRead(ctx context.Context, env *Env, args []string) error {
 			printRead(env, r, r.Unit(req))
 			return nil
 		}
-		r.Notice = mdsearch.JoinNotices(r.Notice, r.CommentsNotice("--comments")) // as REST's and MCP's JSON say it
+		r.Notice = mdsearch.JoinNotices(r.Notice, r.CommentsNotice(keepComments)) // as REST's and MCP's JSON say it
 		out = r
 	}
 	return printJSON(env, out)
 }
 
+// keepComments is how read keeps the comments it leaves out.
+const keepComments = "--comments"
+
 // printRead prints a read's text, or the outline a long note is answered
 // with; a notice goes to stderr so the text stays clean for pipes.
 func printRead(env *Env, r *mdsearch.ReadResponse, whole string) {
 	out := screen(env.Stdout)
+	comments := r.CommentsNotice(keepComments)
 	if r.Outline != nil { // a long note or section: say how, in this command's terms
 		how := "--section PATH or #ANCHOR from the outline"
 		if r.More {
 			how += "; --lines " + r.Rest + " for the rest"
 		}
-		printNotice(env, mdsearch.JoinNotices(r.Notice+" ("+how+"; --full for the whole "+whole+")", r.CommentsNotice("--comments")))
+		printNotice(env, mdsearch.JoinNotices(r.Notice+" ("+how+"; --full for the whole "+whole+")", comments))
 		if r.Content != "" { // a section's own text comes first
 			fmt.Fprintln(out, strings.TrimRight(r.Content, "\r\n")+"\n")
 		}
@@ -92,9 +96,9 @@ func printRead(env *Env, r *mdsearch.ReadResponse, whole string) {
 		return
 	}
 	if r.More { // the start of a long note or section: say how to read on
-		printNotice(env, mdsearch.JoinNotices(r.Notice+fmt.Sprintf(" (--lines %s for the rest; --full for the whole %s)", r.Rest, whole), r.CommentsNotice("--comments")))
+		printNotice(env, mdsearch.JoinNotices(r.Notice+fmt.Sprintf(" (--lines %s for the rest; --full for the whole %s)", r.Rest, whole), comments))
 	} else {
-		printNotice(env, mdsearch.JoinNotices(r.Notice, r.CommentsNotice("--comments")))
+		printNotice(env, mdsearch.JoinNotices(r.Notice, comments))
 	}
 	fmt.Fprint(out, r.Content)
 	if !strings.HasSuffix(r.Content, "\n") {

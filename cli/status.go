@@ -335,13 +335,23 @@ func localModelTrouble(env *Env, indexModel string) error {
 // the embedding server it was asked to use: the settings that add the
 // vectors, which a bare `mdsearch index` (the local model) would not.
 func wantedLine(wanted string) string {
-	api, name, _, ok := remote.ParseModelID(wanted)
+	run, ok := serverIndex(wanted)
 	if !ok {
 		return "none (no vectors yet: keyword search only; run `mdsearch index` to embed)"
 	}
 	return fmt.Sprintf("none (no vectors yet: keyword search only; the last index run could not embed with %s: "+
-		"once its server answers, run `mdsearch index --embedder %s --embed-model %s`, with --embed-url where it is not the default)",
-		wanted, api, shellWord(name))
+		"once its server answers, run %s)", wanted, run)
+}
+
+// serverIndex is the index command that embeds with model where it is an
+// embedding server's, its settings named: a bare `mdsearch index` would
+// embed with the local model.
+func serverIndex(model string) (string, bool) {
+	api, name, _, ok := remote.ParseModelID(model)
+	if !ok {
+		return "", false
+	}
+	return fmt.Sprintf("`mdsearch index --embedder %s --embed-model %s`, with --embed-url where it is not the default", api, shellWord(name)), true
 }
 
 // stoppedLine is status's word on an index whose run stopped before its
@@ -350,8 +360,8 @@ func wantedLine(wanted string) string {
 // index` would embed with the local model).
 func stoppedLine(model string) string {
 	finish := "`mdsearch index`"
-	if api, name, _, ok := remote.ParseModelID(model); ok {
-		finish = fmt.Sprintf("`mdsearch index --embedder %s --embed-model %s`, with --embed-url where it is not the default", api, shellWord(name))
+	if run, ok := serverIndex(model); ok {
+		finish = run
 	}
 	return fmt.Sprintf("none yet (the index run that was to embed the notes with %s stopped first; "+
 		"the same command, run again, resumes it, as does %s)", model, finish)

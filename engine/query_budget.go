@@ -119,7 +119,7 @@ func sentenceEnd(cut string) int {
 
 // A blockCut cuts a block over budget inside it: the text shown, and
 // whether the end of its last line is left out (elided), which shorten
-// marks "…" and reads from the next line.
+// marks "…"; the rest is read from that line.
 type blockCut func(block string, budget int) (shown string, elided bool)
 
 // atWord is a budget's blockCut (cutWithin): the rest of a line cut inside

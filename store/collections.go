@@ -87,8 +87,7 @@ func (s *Store) AddCollectionWith(ctx context.Context, name, root, chunking stri
 		meta = nil // not made here: its settings are its own
 	}
 	for k, v := range meta {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES (?, ?)
-			ON CONFLICT(key) DO UPDATE SET value = excluded.value`, k, v); err != nil {
+		if _, err := tx.ExecContext(ctx, setMeta, k, v); err != nil {
 			return nil, err
 		}
 	}
@@ -145,10 +144,12 @@ func (s *Reader) Meta(ctx context.Context, key string) (string, error) {
 
 // SetMeta writes a value of the meta table.
 func (s *Store) SetMeta(ctx context.Context, key, value string) error {
-	_, err := s.w.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES (?, ?)
-		ON CONFLICT(key) DO UPDATE SET value = excluded.value`, key, value)
+	_, err := s.w.ExecContext(ctx, setMeta, key, value)
 	return err
 }
+
+// setMeta writes a meta value, replacing the one it had.
+const setMeta = `INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`
 
 // DeleteMeta removes a value of the meta table.
 func (s *Store) DeleteMeta(ctx context.Context, key string) error {
@@ -159,8 +160,7 @@ func (s *Store) DeleteMeta(ctx context.Context, key string) error {
 // SetMeta is Store.SetMeta inside the transaction: the value is kept only
 // if the batch is.
 func (t *Tx) SetMeta(key, value string) error {
-	_, err := t.exec(`INSERT INTO meta(key, value) VALUES (?, ?)
-		ON CONFLICT(key) DO UPDATE SET value = excluded.value`, key, value)
+	_, err := t.exec(setMeta, key, value)
 	return err
 }
 

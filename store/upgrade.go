@@ -16,12 +16,17 @@ type Migration struct {
 }
 
 func (m *Migration) String() string {
+	return fmt.Sprintf("index schema version %d is not %d: rebuilt it empty; collections to re-index from their vaults: %s",
+		m.From, m.To, strings.Join(m.Names(), ", "))
+}
+
+// Names are the names of the collections to re-index.
+func (m *Migration) Names() []string {
 	names := make([]string, len(m.Collections))
 	for i, c := range m.Collections {
 		names[i] = c.Name
 	}
-	return fmt.Sprintf("index schema version %d is not %d: rebuilt it empty; collections to re-index from their vaults: %s",
-		m.From, m.To, strings.Join(names, ", "))
+	return names
 }
 
 // upgrade rebuilds an older index and marks a current one written before
